@@ -1,0 +1,105 @@
+/* decode.c: hpmstat decode: mhpmevent values into fields and event names. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "builtin/builtin.h"
+#include "builtin/fields.h"
+#include "kmh/kmh.h"
+
+const char cmd_decode_usage[] =
+	"Usage: hpmstat decode [--json] [--bank BANK | --counter N] VALUE...\n"
+	"\n"
+	"Decode 64-bit mhpmevent values (decimal, 0x hex, 0b binary or rHEX) into\n"
+	"their fields: EVENT0-3, OP_TYPE0-2, the INH bits and the modes they leave\n"
+	"counted, OF, and bits set in the reserved field 57:55. With a bank (or a\n"
+	"counter, which implies its bank) the events are named and the value is\n"
+	"shown as an expression that 'hpmstat encode' turns back into it.\n"
+	"\n"
+	"  -b, --bank BANK    name events from BANK (frontend, backend, memblock, cache)\n"
+	"  -c, --counter N    the value is mhpmevent N (3-31): name events from its bank\n"
+	"  -j, --json         one JSON object per line\n"
+	"  -h, --help         this text\n";
+
+int cmd_decode(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"json", no_argument, NULL, 'j'},	  {"bank", required_argument, NULL, 'b'},
+		{"counter", required_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	bool json = false;
+	int bank = KMH_BANK_NONE, c, status = 0;
+	const char *bank_opt = NULL, *counter_opt = NULL;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:jb:c:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'b':
+			bank_opt = optarg;
+			break;
+		case 'c':
+			counter_opt = optarg;
+			break;
+		case 'h':
+			cli_print_usage(stdout);
+			return 0;
+		case ':':
+			return cli_usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (bank_opt && counter_opt)
+		return cli_usage_error("--bank and --counter exclude each other");
+	if (bank_opt) {
+		const struct kmh_bank_desc *b = kmh_bank_by_name(bank_opt);
+		if (!b) {
+			cli_error("unknown bank '%s' (banks: frontend, backend, memblock, cache)",
+				  bank_opt);
+			return EXIT_FAILURE;
+		}
+		bank = (int)(b - kmh_banks);
+	}
+	if (counter_opt) {
+		struct kmh_error err;
+		uint64_t n;
+		if (kmh_parse_u64(counter_opt, &n, &err) != 0 || n < KMH_FIRST_COUNTER ||
+		    n > KMH_LAST_COUNTER) {
+			cli_error("--counter '%s': not an event counter (mhpmcounter3-31)",
+				  counter_opt);
+			return EXIT_FAILURE;
+		}
+		bank = kmh_bank_of_counter((unsigned)n);
+	}
+	if (optind == argc)
+		return cli_usage_error("no value given");
+	for (int i = optind; i < argc; i++) {
+		struct kmh_error err;
+		struct kmh_decoded d;
+		uint64_t v;
+		if (kmh_parse_u64(argv[i], &v, &err) != 0) {
+			cli_error("'%s': %s", argv[i], err.msg);
+			status = EXIT_FAILURE;
+			continue;
+		}
+		kmh_decode(v, bank, &d);
+		if (json) {
+			json_t *obj = fields_to_json(&d);
+			json_object_set_new(obj, "input", json_string(argv[i]));
+			if (fields_print_json_line(stdout, obj) != 0) {
+				cli_error("'%s': cannot format JSON", argv[i]);
+				status = EXIT_FAILURE;
+			}
+			json_decref(obj);
+			continue;
+		}
+		printf("0x%016llx  %s  ", (unsigned long long)v, d.expr);
+		fields_print_text(stdout, &d);
+	}
+	return status;
+}

@@ -1,0 +1,75 @@
+/* encode.c: hpmstat encode: event expressions into mhpmevent values. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "builtin/builtin.h"
+#include "builtin/fields.h"
+#include "kmh/kmh.h"
+
+const char cmd_encode_usage[] =
+	"Usage: hpmstat encode [--json] EXPR...\n"
+	"\n"
+	"Encode each Kunminghu event expression into the 64-bit mhpmevent value.\n"
+	"One line per expression: the value as 0x and 16 hex digits, the canonical\n"
+	"expression, then the fields. EXPR is NAME, BANK:NAME, BANK:INDEX, or up to\n"
+	"four of them joined by + | & ^ and parentheses, with optional :MODS\n"
+	"(u k m H G); or kunminghu/event0=..,op0=../; or rHEX. See hpmstat-events(7).\n"
+	"\n"
+	"  -j, --json   one JSON object per line with the fields\n"
+	"  -h, --help   this text\n"
+	"\n"
+	"Example: hpmstat encode 'INST_SPEC + RECOVERY_BUBBLE' rob_commitInstr:u\n";
+
+int cmd_encode(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	bool json = false;
+	int c, status = 0;
+
+	opterr = 0;
+	optind = 1;
+	/* '+': stop at the first operand, so '-e'-like expressions are not options */
+	while ((c = getopt_long(argc, argv, "+:jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			cli_print_usage(stdout);
+			return 0;
+		default:
+			return cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind == argc)
+		return cli_usage_error("no expression given");
+	for (int i = optind; i < argc; i++) {
+		struct kmh_encoding enc;
+		struct kmh_error err;
+		struct kmh_decoded d;
+		if (kmh_encode(argv[i], &enc, &err) != 0) {
+			fields_report_error(argv[i], &err);
+			status = EXIT_FAILURE;
+			continue;
+		}
+		kmh_decode(enc.value, enc.bank, &d);
+		if (json) {
+			json_t *obj = fields_to_json(&d);
+			json_object_set_new(obj, "input", json_string(argv[i]));
+			if (fields_print_json_line(stdout, obj) != 0) {
+				cli_error("'%s': cannot format JSON", argv[i]);
+				status = EXIT_FAILURE;
+			}
+			json_decref(obj);
+			continue;
+		}
+		printf("0x%016llx  %s  ", (unsigned long long)enc.value, enc.canonical);
+		fields_print_text(stdout, &d);
+	}
+	return status;
+}

@@ -1,0 +1,343 @@
+/* jevents.c: build-time generator of the Kunminghu event tables.
+ *
+ * Owns: the translation of events/riscv/openxiangshan/kunminghu/<bank>.json
+ * (Linux perf pmu-events format) into C tables, as perf's jevents does, so
+ * nothing parses JSON at run time. It refuses a table it cannot trust: a
+ * missing field, a non-dense index list, a counter list that is not one
+ * contiguous range, or an alias whose EventCode is not the hardware ADD of
+ * its instances. Usage: kmh-jevents BANK.json... > events-gen.c
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#define MAX_EVENTS 1024 /* EVENTn is 10 bits */
+#define MAX_ROWS   2048
+
+struct row {
+	const char *name, *brief, *desc;
+	uint64_t code;
+	bool alias;
+	unsigned nr_inst; /* aliases: instances found */
+	unsigned inst[4];
+};
+
+static const char *prog = "kmh-jevents";
+/* Output goes to memory and reaches stdout only when every table passed, so
+ * a refused table never leaves half a C file behind. */
+static FILE *out;
+
+static void fputc_out(int c)
+{
+	fputc(c, out);
+}
+
+static void puts_out(const char *s)
+{
+	fputs(s, out);
+	fputc('\n', out);
+}
+static const char *cur_file;
+
+static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: %s: ", prog, cur_file ? cur_file : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static const char *get_str(json_t *obj, const char *key, const char *evname)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!json_is_string(v) || json_string_length(v) == 0)
+		die("event '%s': missing or empty string field %s", evname, key);
+	return json_string_value(v);
+}
+
+static uint64_t parse_code(const char *s, const char *evname)
+{
+	char *end;
+	errno = 0;
+	if (strncmp(s, "0x", 2) != 0)
+		die("event '%s': EventCode '%s' is not 0x hex", evname, s);
+	uint64_t v = strtoull(s, &end, 16);
+	if (errno || *end || end == s + 2)
+		die("event '%s': EventCode '%s' is not a number", evname, s);
+	return v;
+}
+
+/* "NAME.K" -> K, with the base length in *baselen; -1 when not of that form */
+static int instance_number(const char *name, size_t *baselen)
+{
+	const char *dot = strrchr(name, '.');
+	if (!dot || dot == name || !dot[1])
+		return -1;
+	for (const char *p = dot + 1; *p; p++)
+		if (!isdigit((unsigned char)*p))
+			return -1;
+	*baselen = (size_t)(dot - name);
+	return atoi(dot + 1);
+}
+
+static void emit_cstr(const char *s)
+{
+	fputc_out('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", out);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(out, "\\%03o", c);
+		else
+			fputc_out(c);
+	}
+	fputc_out('"');
+}
+
+/* The encoding the expression encoder gives for NAME.0 + ... + NAME.n-1:
+ * pairs fill EVENT0/1 then EVENT2/3, all joined by ADD, an unused EVENT3
+ * joined by OR so it adds nothing. */
+static uint64_t alias_code(const unsigned *idx, unsigned n)
+{
+	uint64_t v = 0;
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)idx[i] << (10 * i);
+	v |= UINT64_C(4) << 40; /* OP_TYPE0 = ADD */
+	if (n == 4)
+		v |= UINT64_C(4) << 45; /* OP_TYPE1 = ADD */
+	if (n >= 3)
+		v |= UINT64_C(4) << 50; /* OP_TYPE2 = ADD */
+	return v;
+}
+
+static void parse_counters(const char *s, const char *evname, unsigned *first, unsigned *last)
+{
+	unsigned prev = 0, n = 0;
+	const char *p = s;
+	while (*p) {
+		char *end;
+		unsigned long c = strtoul(p, &end, 10);
+		if (end == p || c < 3 || c > 31)
+			die("event '%s': bad Counter list '%s'", evname, s);
+		if (n && c != prev + 1)
+			die("event '%s': Counter list '%s' is not one ascending range", evname, s);
+		if (!n)
+			*first = (unsigned)c;
+		prev = (unsigned)c;
+		n++;
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			die("event '%s': bad Counter list '%s'", evname, s);
+	}
+	if (!n)
+		die("event '%s': empty Counter list", evname);
+	*last = prev;
+}
+
+static void gen_bank(const char *path, const char *bank)
+{
+	json_error_t jerr;
+	cur_file = path;
+	json_t *root = json_load_file(path, 0, &jerr);
+	if (!root) {
+		char line[32];
+		snprintf(line, sizeof(line), "%d", jerr.line);
+		die("line %s: %s", line, jerr.text);
+	}
+	if (!json_is_array(root))
+		die("top level is not an array");
+	size_t nrows = json_array_size(root);
+	if (nrows > MAX_ROWS)
+		die("too many rows");
+	struct row *rows = calloc(nrows ? nrows : 1, sizeof(*rows));
+	int by_index[MAX_EVENTS];
+	for (unsigned i = 0; i < MAX_EVENTS; i++)
+		by_index[i] = -1;
+	unsigned first = 0, last = 0, nr_events = 0, nr_aliases = 0;
+
+	for (size_t i = 0; i < nrows; i++) {
+		json_t *o = json_array_get(root, i);
+		if (!json_is_object(o))
+			die("row is not an object");
+		struct row *r = &rows[i];
+		r->name = get_str(o, "EventName", "?");
+		r->brief = get_str(o, "BriefDescription", r->name);
+		r->desc = get_str(o, "PublicDescription", r->name);
+		r->code = parse_code(get_str(o, "EventCode", r->name), r->name);
+		unsigned f, l;
+		parse_counters(get_str(o, "Counter", r->name), r->name, &f, &l);
+		if (i == 0) {
+			first = f;
+			last = l;
+		} else if (f != first || l != last) {
+			die("event '%s': Counter range differs from the bank's first row%s", r->name,
+			    "");
+		}
+	}
+	/* Aliases are the rows whose name is the base of NAME.K rows. */
+	for (size_t i = 0; i < nrows; i++) {
+		size_t bl;
+		if (instance_number(rows[i].name, &bl) >= 0)
+			continue;
+		for (size_t j = 0; j < nrows; j++) {
+			size_t bl2;
+			if (instance_number(rows[j].name, &bl2) >= 0 &&
+			    bl2 == strlen(rows[i].name) && strncmp(rows[j].name, rows[i].name, bl2) == 0)
+				rows[i].alias = true;
+		}
+	}
+	for (size_t i = 0; i < nrows; i++) {
+		struct row *r = &rows[i];
+		if (r->alias) {
+			nr_aliases++;
+			continue;
+		}
+		if (r->code >= MAX_EVENTS)
+			die("event '%s': EventCode does not fit the 10-bit EVENTn field%s", r->name,
+			    "");
+		if (by_index[r->code] >= 0)
+			die("events '%s' and '%s' share one EventCode", rows[by_index[r->code]].name,
+			    r->name);
+		by_index[r->code] = (int)i;
+		if (r->code + 1 > nr_events)
+			nr_events = (unsigned)r->code + 1;
+	}
+	for (unsigned i = 0; i < nr_events; i++)
+		if (by_index[i] < 0) {
+			char idx[16];
+			snprintf(idx, sizeof(idx), "%u", i);
+			die("index %s has no event (indices must be dense)", idx);
+		}
+	if (nr_events == 0 || strcmp(rows[by_index[0]].name, "noEvent") != 0)
+		die("index 0 must be noEvent");
+
+	/* Each alias: instances NAME.0..NAME.n-1 in ascending index order. */
+	for (size_t i = 0; i < nrows; i++) {
+		struct row *r = &rows[i];
+		if (!r->alias)
+			continue;
+		size_t blen = strlen(r->name);
+		for (unsigned idx = 0; idx < nr_events; idx++) {
+			const char *n = rows[by_index[idx]].name;
+			size_t bl;
+			int k = instance_number(n, &bl);
+			if (k < 0 || bl != blen || strncmp(n, r->name, blen) != 0)
+				continue;
+			if (r->nr_inst == 4)
+				die("alias '%s' has more than 4 instances", r->name);
+			if ((unsigned)k != r->nr_inst)
+				die("instance '%s' is out of order for alias '%s'", n, r->name);
+			r->inst[r->nr_inst++] = idx;
+		}
+		if (r->nr_inst < 2)
+			die("alias '%s' needs at least 2 instances", r->name);
+		if (alias_code(r->inst, r->nr_inst) != r->code)
+			die("alias '%s': EventCode is not the ADD of its instances", r->name);
+	}
+
+	fprintf(out, "static const struct kmh_event kmh_%s_events[%u] = {\n", bank, nr_events);
+	for (unsigned idx = 0; idx < nr_events; idx++) {
+		const struct row *r = &rows[by_index[idx]];
+		fputs("\t{", out);
+		emit_cstr(r->name);
+		fputs(", ", out);
+		emit_cstr(r->brief);
+		fputs(", ", out);
+		emit_cstr(r->desc);
+		fprintf(out, ", %u, KMH_BANK_", idx);
+		for (const char *p = bank; *p; p++)
+			fputc_out(toupper((unsigned char)*p));
+		fputs("},\n", out);
+	}
+	puts_out("};\n");
+	if (nr_aliases) {
+		fprintf(out, "static const struct kmh_alias kmh_%s_aliases[%u] = {\n", bank, nr_aliases);
+		for (size_t i = 0; i < nrows; i++) {
+			const struct row *r = &rows[i];
+			if (!r->alias)
+				continue;
+			fputs("\t{", out);
+			emit_cstr(r->name);
+			fputs(", ", out);
+			emit_cstr(r->brief);
+			fputs(", ", out);
+			emit_cstr(r->desc);
+			fprintf(out, ", UINT64_C(0x%" PRIx64 "), KMH_BANK_", r->code);
+			for (const char *p = bank; *p; p++)
+				fputc_out(toupper((unsigned char)*p));
+			fprintf(out, ", %u, {%u, %u, %u, %u}},\n", r->nr_inst, r->inst[0], r->inst[1],
+			       r->inst[2], r->inst[3]);
+		}
+		puts_out("};\n");
+	}
+	fprintf(out, "#define KMH_%s_FIRST %u\n#define KMH_%s_LAST %u\n#define KMH_%s_NR %u\n", bank, first,
+	       bank, last, bank, nr_events);
+	if (nr_aliases)
+		fprintf(out, "#define KMH_%s_NR_ALIASES %u\n#define KMH_%s_ALIASES kmh_%s_aliases\n\n", bank,
+		       nr_aliases, bank, bank);
+	else
+		fprintf(out, "#define KMH_%s_NR_ALIASES 0\n#define KMH_%s_ALIASES NULL\n\n", bank, bank);
+	free(rows);
+	json_decref(root);
+	cur_file = NULL;
+}
+
+int main(int argc, char **argv)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s BANK.json...\n", prog);
+		return 2;
+	}
+	out = open_memstream(&buf, &len);
+	if (!out) {
+		perror(prog);
+		return 1;
+	}
+	puts_out("/* Generated by src/gen/jevents.c from events/riscv/openxiangshan/kunminghu/.\n"
+	     " * Do not edit: change the JSON and rebuild. */\n"
+	     "#include <stddef.h>\n\n#include \"kmh/kmh.h\"\n");
+	char banks[8][32];
+	int nb = 0;
+	for (int i = 1; i < argc && nb < 8; i++, nb++) {
+		const char *base = strrchr(argv[i], '/');
+		base = base ? base + 1 : argv[i];
+		size_t blen = strcspn(base, ".");
+		if (blen == 0 || blen >= sizeof(banks[0]))
+			die("bad file name '%s'", argv[i]);
+		memcpy(banks[nb], base, blen);
+		banks[nb][blen] = '\0';
+		gen_bank(argv[i], banks[nb]);
+	}
+	puts_out("const struct kmh_bank_desc kmh_banks[KMH_NR_BANKS] = {");
+	for (int i = 0; i < nb; i++) {
+		fputs("\t[KMH_BANK_", out);
+		for (const char *p = banks[i]; *p; p++)
+			fputc_out(toupper((unsigned char)*p));
+		fprintf(out, "] = {\"%s\", KMH_%s_FIRST, KMH_%s_LAST, KMH_%s_NR, kmh_%s_events, "
+		       "KMH_%s_NR_ALIASES, KMH_%s_ALIASES},\n",
+		       banks[i], banks[i], banks[i], banks[i], banks[i], banks[i], banks[i]);
+	}
+	puts_out("};");
+	fclose(out);
+	fwrite(buf, 1, len, stdout);
+	free(buf);
+	return fflush(stdout) || ferror(stdout) ? 1 : 0;
+}

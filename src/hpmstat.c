@@ -1,0 +1,151 @@
+/* hpmstat.c: the entry point: global options and subcommand dispatch.
+ *
+ * Owns: the table of subcommands and the shared CLI diagnostics. Each
+ * subcommand lives in its own file under src/builtin/.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin/builtin.h"
+
+const struct cmd_desc hpm_commands[] = {
+	{"list", cmd_list, "List Kunminghu events", cmd_list_usage},
+	{"encode", cmd_encode, "Encode event expressions into mhpmevent values", cmd_encode_usage},
+	{"decode", cmd_decode, "Decode mhpmevent values into fields and events", cmd_decode_usage},
+	{"emu", cmd_emu, "Run the Kunminghu HPM emulator", cmd_emu_usage},
+	{"help", cmd_help, "Show help for hpmstat or one command", cmd_help_usage},
+	{NULL, NULL, NULL, NULL},
+};
+
+const char *cli_cmd = "";
+
+const struct cmd_desc *hpm_command_find(const char *name)
+{
+	for (const struct cmd_desc *c = hpm_commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+static void cli_vmsg(const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	if (*cli_cmd)
+		fprintf(stderr, "hpmstat %s: ", cli_cmd);
+	else
+		fputs("hpmstat: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	cli_vmsg(fmt, ap);
+	va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	cli_vmsg(fmt, ap);
+	va_end(ap);
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	cli_vmsg(fmt, ap);
+	va_end(ap);
+	if (*cli_cmd)
+		fprintf(stderr, "Try 'hpmstat %s --help'.\n", cli_cmd);
+	else
+		fputs("Try 'hpmstat --help'.\n", stderr);
+	return EXIT_USAGE;
+}
+
+void cli_print_usage(FILE *out)
+{
+	const struct cmd_desc *c = hpm_command_find(cli_cmd);
+	if (c)
+		fputs(c->usage, out);
+}
+
+int cli_finish(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		int e = errno;
+		fprintf(stderr, "hpmstat%s%s: error writing output: %s\n", *cli_cmd ? " " : "",
+			cli_cmd, strerror(e ? e : EIO));
+		return status ? status : EXIT_FAILURE;
+	}
+	return status;
+}
+
+static const char hpm_usage_head[] =
+	"Usage: hpmstat [--version] [--help] COMMAND [ARGS]\n"
+	"\n"
+	"Linux perf-compatible profiling for XiangShan Kunminghu cores.\n"
+	"\n"
+	"Commands:\n";
+
+static void hpm_usage(FILE *out)
+{
+	fputs(hpm_usage_head, out);
+	for (const struct cmd_desc *c = hpm_commands; c->name; c++)
+		fprintf(out, "  %-8s %s\n", c->name, c->summary);
+	fputs("\nSee 'hpmstat help COMMAND' or 'man hpmstat-events' for the event grammar.\n", out);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		hpm_usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *name = argv[1];
+	if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
+		printf("hpmstat %s\n", PACKAGE_VERSION);
+		return cli_finish(0);
+	}
+	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+		hpm_usage(stdout);
+		return cli_finish(0);
+	}
+	const struct cmd_desc *c = hpm_command_find(name);
+	if (!c) {
+		if (name[0] == '-')
+			return cli_usage_error("unknown option '%s'", name);
+		return cli_usage_error("'%s' is not a command", name);
+	}
+	cli_cmd = c->name;
+	return cli_finish(c->fn(argc - 1, argv + 1));
+}
+
+/* help is tiny and needs the table above, so it lives beside it. */
+const char cmd_help_usage[] = "Usage: hpmstat help [COMMAND]\n"
+			      "\n"
+			      "Show the list of commands, or the usage of one command.\n";
+
+int cmd_help(int argc, char **argv)
+{
+	if (argc < 2) {
+		hpm_usage(stdout);
+		return 0;
+	}
+	const struct cmd_desc *c = hpm_command_find(argv[1]);
+	if (!c) {
+		cli_error("'%s' is not a command", argv[1]);
+		return EXIT_FAILURE;
+	}
+	fputs(c->usage, stdout);
+	return 0;
+}

@@ -1,0 +1,184 @@
+/* kmh.h: the Kunminghu event library: event tables, expression encoder and
+ * mhpmevent decoder.
+ *
+ * Owns: the public types and functions that turn event names and expressions
+ * into raw mhpmevent values and back. The tables themselves are generated at
+ * build time from events/riscv/openxiangshan/kunminghu/<bank>.json by
+ * src/gen/jevents.c. The library never prints and never exits: every fallible
+ * call returns 0 or a negative KMH_E* code, with details in struct kmh_error.
+ */
+#ifndef HPM_KMH_KMH_H
+#define HPM_KMH_KMH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kmh/mhpmevent.h"
+
+/* ------------------------------------------------------------------ banks */
+
+enum kmh_bank {
+	KMH_BANK_FRONTEND,
+	KMH_BANK_BACKEND,
+	KMH_BANK_MEMBLOCK,
+	KMH_BANK_CACHE,
+	KMH_NR_BANKS,
+	KMH_BANK_NONE = -1, /* not known (raw values, bank-neutral noEvent) */
+};
+
+#define KMH_FIRST_COUNTER 3  /* mhpmcounter3 */
+#define KMH_LAST_COUNTER  31 /* mhpmcounter31 */
+#define KMH_NR_COUNTERS	  29
+
+struct kmh_event {
+	const char *name;	 /* NAME, or NAME.K for the K-th of a repeated name */
+	const char *brief;	 /* BriefDescription */
+	const char *description; /* PublicDescription */
+	uint16_t index;		 /* EVENTn value, local to the bank */
+	uint8_t bank;		 /* enum kmh_bank */
+};
+
+/* A plain NAME that repeats in a bank: the ADD of all its instances. */
+struct kmh_alias {
+	const char *name;
+	const char *brief;
+	const char *description;
+	uint64_t code;		 /* EventCode in the JSON: the encoded ADD */
+	uint8_t bank;
+	uint8_t nr;		 /* 2..4 instances */
+	uint16_t index[KMH_NR_SLOTS]; /* ascending */
+};
+
+struct kmh_bank_desc {
+	const char *name;	  /* "frontend", "backend", "memblock", "cache" */
+	unsigned first_counter;	  /* mhpmcounterN range that sees this bank */
+	unsigned last_counter;
+	unsigned nr_events;	  /* indices 0..nr_events-1, dense */
+	const struct kmh_event *events; /* indexed by event index */
+	unsigned nr_aliases;
+	const struct kmh_alias *aliases;
+};
+
+/* Generated tables (events-gen.c). */
+extern const struct kmh_bank_desc kmh_banks[KMH_NR_BANKS];
+
+const struct kmh_bank_desc *kmh_bank_by_name(const char *name);
+/* Bank that counter N (3..31) sees, or KMH_BANK_NONE. */
+int kmh_bank_of_counter(unsigned counter);
+/* Event by bank and index, or NULL when out of range. */
+const struct kmh_event *kmh_event_by_index(int bank, unsigned index);
+/* Exact lookup of NAME (or NAME.K) in one bank, or in every bank when bank
+ * is KMH_BANK_NONE. Returns the first match; noEvent matches bank 0. */
+const struct kmh_event *kmh_event_by_name(int bank, const char *name);
+const struct kmh_alias *kmh_alias_by_name(int bank, const char *name);
+
+/* ------------------------------------------------------------------ errors */
+
+enum kmh_errcode {
+	KMH_OK = 0,
+	KMH_ESYNTAX = -1,     /* malformed expression */
+	KMH_EUNKNOWN = -2,    /* unknown event name */
+	KMH_EBANK = -3,	      /* unknown bank name */
+	KMH_ERANGE = -4,      /* index or value out of range */
+	KMH_EMIXBANK = -5,    /* events from two banks in one expression */
+	KMH_ETOOMANY = -6,    /* more than four events */
+	KMH_ESHAPE = -7,      /* the (E0 op0 E1) op2 (E2 op1 E3) tree cannot express it */
+	KMH_EMODIFIER = -8,   /* unknown, repeated or contradictory modifier */
+	KMH_EEMPTY = -9,      /* empty expression */
+	KMH_ENUMBER = -10,    /* not a number */
+	KMH_EAMBIGUOUS = -11, /* name exists in several banks */
+	KMH_ETERM = -12,      /* bad perf-style term */
+};
+
+struct kmh_error {
+	int code;	 /* enum kmh_errcode */
+	int pos;	 /* 0-based offset in the input, or -1 */
+	char msg[320];	 /* full sentence without the input, e.g. "unknown event 'x'" */
+};
+
+/* Generic text for a code, as libpfm4's pfm_strerror. */
+const char *kmh_strerror(int code);
+
+/* ------------------------------------------------------------- modifiers */
+
+/* Privilege modes as counted by one mhpmevent. */
+enum kmh_mode_bit {
+	KMH_MODE_U = 1 << 0,
+	KMH_MODE_S = 1 << 1, /* HS */
+	KMH_MODE_VU = 1 << 2,
+	KMH_MODE_VS = 1 << 3,
+	KMH_MODE_M = 1 << 4,
+	KMH_MODES_ALL = 0x1f,
+	KMH_MODES_DEFAULT = KMH_MODE_U | KMH_MODE_S | KMH_MODE_VU | KMH_MODE_VS,
+};
+
+/* Parse perf-style modifier letters (u k m H G) into a set of counted modes.
+ * An empty string gives KMH_MODES_DEFAULT. */
+int kmh_modifiers_parse(const char *mods, unsigned *modes, struct kmh_error *err);
+/* INH bits (bits 62:58) that leave exactly `modes` counted. */
+uint64_t kmh_modes_to_inh(unsigned modes);
+unsigned kmh_inh_to_modes(uint64_t mhpmevent);
+/* Shortest modifier string that selects `modes` ("" for the default), or
+ * NULL when no letters select exactly that set. */
+const char *kmh_modes_to_modifiers(unsigned modes, char buf[8]);
+/* "U,S,VU,VS" style list; "none" when empty. */
+const char *kmh_modes_str(unsigned modes, char buf[24]);
+
+/* ------------------------------------------------------------- encoding */
+
+enum kmh_leaf_kind {
+	KMH_LEAF_EVENT, /* one row of a table */
+	KMH_LEAF_INDEX, /* BANK:INDEX or a raw index without table knowledge */
+};
+
+/* The result of encoding one expression. */
+struct kmh_encoding {
+	uint64_t value;		 /* full mhpmevent value, INH bits included */
+	int bank;		 /* enum kmh_bank, or KMH_BANK_NONE */
+	unsigned modes;		 /* counted modes */
+	bool modes_given;	 /* the expression carried modifiers */
+	bool raw;		 /* rHEX or perf-style term: fields given by the user */
+	unsigned nr_events;	 /* used slots */
+	char canonical[320];	 /* re-encodable expression that gives `value` */
+};
+
+/* Encode an event expression (SPEC §1): NAME, BANK:NAME, BANK:INDEX, up to
+ * four of those with + | & ^ and parentheses, optional :MODS; or a perf-style
+ * term kunminghu/event0=..,op0=../MODS; or rHEX. */
+int kmh_encode(const char *expr, struct kmh_encoding *enc, struct kmh_error *err);
+
+/* ------------------------------------------------------------- decoding */
+
+struct kmh_decoded {
+	uint64_t value;
+	bool of;
+	unsigned modes;			/* counted modes, from the INH bits */
+	unsigned event[KMH_NR_SLOTS];	/* EVENT0..3 */
+	unsigned op[KMH_NR_OPS];	/* OP_TYPE0..2 raw values */
+	bool op_reserved[KMH_NR_OPS];	/* value outside OR/AND/XOR/ADD */
+	unsigned reserved_bits;		/* bits 57:55 */
+	int bank;			/* bank used to name events, or KMH_BANK_NONE */
+	const struct kmh_event *ev[KMH_NR_SLOTS]; /* names when the bank is known and the index exists */
+	bool index_out_of_range[KMH_NR_SLOTS];
+	char expr[320];			/* expression form; names when known */
+	bool exact;			/* encoding expr gives back exactly this value */
+};
+
+/* Decode any 64-bit value. bank may be KMH_BANK_NONE; when it is, no names
+ * are given. Never fails. */
+void kmh_decode(uint64_t value, int bank, struct kmh_decoded *out);
+const char *kmh_op_name(unsigned op); /* "or", "and", "xor", "add", or NULL if reserved */
+const char *kmh_op_symbol(unsigned op); /* "|", "&", "^", "+", or NULL */
+
+/* Parse a number the way the CLI accepts them: decimal, 0x hex, 0b binary,
+ * optional r prefix for hex. Rejects anything wider than 64 bits. */
+int kmh_parse_u64(const char *s, uint64_t *out, struct kmh_error *err);
+
+/* ----------------------------------------------------------- suggestions */
+
+/* Up to `max` event names closest to `name` (edit distance), written to out.
+ * Returns how many. */
+unsigned kmh_suggest(const char *name, int bank, const char **out, unsigned max);
+
+#endif

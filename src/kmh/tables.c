@@ -1,0 +1,149 @@
+/* tables.c: look-ups in the generated event tables, suggestions, error text.
+ *
+ * Owns: every search over kmh_banks, so the rest of the library never walks
+ * the tables itself.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "kmh/kmh.h"
+#include "util/edit-distance.h"
+
+const struct kmh_bank_desc *kmh_bank_by_name(const char *name)
+{
+	for (unsigned b = 0; b < KMH_NR_BANKS; b++)
+		if (strcasecmp(kmh_banks[b].name, name) == 0)
+			return &kmh_banks[b];
+	return NULL;
+}
+
+int kmh_bank_of_counter(unsigned counter)
+{
+	for (int b = 0; b < KMH_NR_BANKS; b++)
+		if (counter >= kmh_banks[b].first_counter && counter <= kmh_banks[b].last_counter)
+			return b;
+	return KMH_BANK_NONE;
+}
+
+const struct kmh_event *kmh_event_by_index(int bank, unsigned index)
+{
+	if (bank < 0 || bank >= KMH_NR_BANKS || index >= kmh_banks[bank].nr_events)
+		return NULL;
+	return &kmh_banks[bank].events[index];
+}
+
+const struct kmh_event *kmh_event_by_name(int bank, const char *name)
+{
+	for (int b = 0; b < KMH_NR_BANKS; b++) {
+		if (bank != KMH_BANK_NONE && b != bank)
+			continue;
+		const struct kmh_bank_desc *d = &kmh_banks[b];
+		for (unsigned i = 0; i < d->nr_events; i++)
+			if (strcmp(d->events[i].name, name) == 0)
+				return &d->events[i];
+	}
+	return NULL;
+}
+
+const struct kmh_alias *kmh_alias_by_name(int bank, const char *name)
+{
+	for (int b = 0; b < KMH_NR_BANKS; b++) {
+		if (bank != KMH_BANK_NONE && b != bank)
+			continue;
+		const struct kmh_bank_desc *d = &kmh_banks[b];
+		for (unsigned i = 0; i < d->nr_aliases; i++)
+			if (strcmp(d->aliases[i].name, name) == 0)
+				return &d->aliases[i];
+	}
+	return NULL;
+}
+
+/* Keep the `max` best (smallest distance, then table order) candidates. */
+static void suggest_offer(const char *cand, unsigned dist, const char **out, unsigned *dists,
+			  unsigned *n, unsigned max)
+{
+	for (unsigned i = 0; i < *n; i++)
+		if (strcmp(out[i], cand) == 0)
+			return;
+	unsigned pos = *n;
+	while (pos > 0 && dists[pos - 1] > dist)
+		pos--;
+	if (pos >= max)
+		return;
+	unsigned last = *n < max ? *n : max - 1;
+	for (unsigned i = last; i > pos; i--) {
+		out[i] = out[i - 1];
+		dists[i] = dists[i - 1];
+	}
+	out[pos] = cand;
+	dists[pos] = dist;
+	if (*n < max)
+		(*n)++;
+}
+
+unsigned kmh_suggest(const char *name, int bank, const char **out, unsigned max)
+{
+	unsigned dists[16], n = 0;
+	size_t len = strlen(name);
+	/* A suggestion further away than about a third of the name is noise. */
+	unsigned limit = (unsigned)(len / 3 + 1);
+	if (max > 16)
+		max = 16;
+	if (max == 0)
+		return 0;
+	for (int b = 0; b < KMH_NR_BANKS; b++) {
+		if (bank != KMH_BANK_NONE && b != bank)
+			continue;
+		const struct kmh_bank_desc *d = &kmh_banks[b];
+		for (unsigned i = 0; i < d->nr_events; i++) {
+			const char *cand = d->events[i].name;
+			unsigned dist = edit_distance(name, cand);
+			/* A name that is a prefix (or case variant) is a strong hint. */
+			if (strncasecmp(cand, name, len) == 0 && len >= 3)
+				dist = dist < 1 ? dist : 1;
+			if (dist <= limit)
+				suggest_offer(cand, dist, out, dists, &n, max);
+		}
+		for (unsigned i = 0; i < d->nr_aliases; i++) {
+			unsigned dist = edit_distance(name, d->aliases[i].name);
+			if (dist <= limit)
+				suggest_offer(d->aliases[i].name, dist, out, dists, &n, max);
+		}
+	}
+	return n;
+}
+
+const char *kmh_strerror(int code)
+{
+	switch (code) {
+	case KMH_OK:
+		return "success";
+	case KMH_ESYNTAX:
+		return "syntax error";
+	case KMH_EUNKNOWN:
+		return "unknown event";
+	case KMH_EBANK:
+		return "unknown bank";
+	case KMH_ERANGE:
+		return "value out of range";
+	case KMH_EMIXBANK:
+		return "events from two banks in one counter";
+	case KMH_ETOOMANY:
+		return "more than four events in one counter";
+	case KMH_ESHAPE:
+		return "expression does not fit the (E0 op0 E1) op2 (E2 op1 E3) tree";
+	case KMH_EMODIFIER:
+		return "bad modifier";
+	case KMH_EEMPTY:
+		return "empty expression";
+	case KMH_ENUMBER:
+		return "not a number";
+	case KMH_EAMBIGUOUS:
+		return "ambiguous event name";
+	case KMH_ETERM:
+		return "bad perf-style term";
+	default:
+		return "unknown error";
+	}
+}

@@ -1,0 +1,11 @@
+/* edit-distance.h: string distance for "did you mean" suggestions. */
+#ifndef HPM_UTIL_EDIT_DISTANCE_H
+#define HPM_UTIL_EDIT_DISTANCE_H
+
+#include <stddef.h>
+
+/* Optimal-string-alignment distance (Levenshtein plus adjacent swaps),
+ * case-insensitive, of the first 63 characters of each string. */
+unsigned edit_distance(const char *a, const char *b);
+
+#endif

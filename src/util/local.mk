@@ -1,0 +1,5 @@
+# src/util: neutral helpers shared by the libraries and the CLI.
+noinst_LIBRARIES += src/util/libutil.a
+src_util_libutil_a_SOURCES = \
+	src/util/xalloc.c src/util/xalloc.h \
+	src/util/edit-distance.c src/util/edit-distance.h

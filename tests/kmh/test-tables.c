@@ -1,0 +1,233 @@
+/* test-tables.c: the built event tables against the seed's TSV, row by row,
+ * and the table validator (names, descriptions, codes, bank ranges, aliases).
+ *
+ * Truth: tests/data/kunminghu-events.tsv (a checked-in copy of
+ * shared/seeds/kunminghu-events.tsv, compared with the original when the
+ * shared folder is beside the tree) and the bank/counter table of SPEC §1.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmh/kmh.h"
+#include "tap.h"
+
+struct tsv_row {
+	char bank[16];
+	unsigned index;
+	char name[96];
+};
+
+static unsigned read_tsv(const char *path, struct tsv_row *rows, unsigned max)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	unsigned n = 0;
+	if (!f)
+		return 0;
+	if (!fgets(line, sizeof(line), f)) { /* header */
+		fclose(f);
+		return 0;
+	}
+	while (n < max && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (sscanf(line, "%15[^\t]\t%u\t%95s", rows[n].bank, &rows[n].index, rows[n].name) ==
+		    3)
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	bool same = fa && fb;
+	while (same) {
+		int ca = fgetc(fa), cb = fgetc(fb);
+		if (ca != cb)
+			same = false;
+		if (ca == EOF || cb == EOF)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+/* how many rows of the TSV carry this name in this bank */
+static unsigned tsv_count(const struct tsv_row *rows, unsigned n, const char *bank,
+			  const char *name)
+{
+	unsigned c = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (strcmp(rows[i].bank, bank) == 0 && strcmp(rows[i].name, name) == 0)
+			c++;
+	return c;
+}
+
+static void test_against_tsv(const char *path)
+{
+	static struct tsv_row rows[1024];
+	unsigned n = read_tsv(path, rows, 1024);
+	if (!tap_ok(n == 367, "%s has 367 rows (got %u)", path, n))
+		return;
+	unsigned bad = 0, kth[1024] = {0};
+	for (unsigned i = 0; i < n; i++) {
+		const struct tsv_row *r = &rows[i];
+		const struct kmh_bank_desc *b = kmh_bank_by_name(r->bank);
+		const struct kmh_event *e = b ? kmh_event_by_index((int)(b - kmh_banks), r->index)
+					      : NULL;
+		char want[128];
+		unsigned dup = tsv_count(rows, n, r->bank, r->name);
+		if (dup > 1) {
+			/* NAME.K, K counting the earlier rows of the same name */
+			unsigned k = 0;
+			for (unsigned j = 0; j < i; j++)
+				if (strcmp(rows[j].bank, r->bank) == 0 &&
+				    strcmp(rows[j].name, r->name) == 0)
+					k++;
+			snprintf(want, sizeof(want), "%s.%u", r->name, k);
+			kth[i] = k;
+		} else {
+			snprintf(want, sizeof(want), "%s", r->name);
+		}
+		if (!e || strcmp(e->name, want) != 0 || e->index != r->index) {
+			bad++;
+			tap_diag("TSV %s %u %s: table has %s", r->bank, r->index, r->name,
+				 e ? e->name : "nothing");
+		}
+		/* the plain name of a repeated one must be an alias of all its rows */
+		if (dup > 1 && kth[i] == 0) {
+			const struct kmh_alias *a = kmh_alias_by_name((int)(b - kmh_banks), r->name);
+			unsigned k = 0;
+			bool ok = a && a->nr == dup;
+			for (unsigned j = i; ok && j < n; j++)
+				if (strcmp(rows[j].bank, r->bank) == 0 &&
+				    strcmp(rows[j].name, r->name) == 0)
+					ok = a->index[k++] == rows[j].index;
+			if (!ok) {
+				bad++;
+				tap_diag("alias %s:%s missing or wrong", r->bank, r->name);
+			}
+		}
+	}
+	tap_ok(bad == 0, "every TSV row is in the tables with its bank, index and name (%u bad)",
+	       bad);
+	unsigned total = 0;
+	for (unsigned b = 0; b < KMH_NR_BANKS; b++)
+		total += kmh_banks[b].nr_events;
+	tap_ok(total == n, "the tables hold no row the TSV lacks (%u rows, TSV %u)", total, n);
+}
+
+static bool valid_name(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.')
+			return false;
+	return true;
+}
+
+static void test_validator(void)
+{
+	/* SPEC §1: the banks, their counters and names, in enum order */
+	static const struct {
+		const char *name;
+		unsigned first, last;
+	} spec[KMH_NR_BANKS] = {
+		{"frontend", 3, 10}, {"backend", 11, 18}, {"memblock", 19, 26}, {"cache", 27, 31}};
+	unsigned covered = 0;
+	for (unsigned b = 0; b < KMH_NR_BANKS; b++) {
+		const struct kmh_bank_desc *d = &kmh_banks[b];
+		tap_ok(strcmp(d->name, spec[b].name) == 0 && d->first_counter == spec[b].first &&
+			       d->last_counter == spec[b].last,
+		       "bank %u is %s on mhpmcounter%u-%u (table: %s %u-%u)", b, spec[b].name,
+		       spec[b].first, spec[b].last, d->name, d->first_counter, d->last_counter);
+		for (unsigned c = d->first_counter; c <= d->last_counter; c++)
+			covered++;
+		unsigned bad_name = 0, bad_desc = 0, bad_idx = 0, dup_name = 0;
+		for (unsigned i = 0; i < d->nr_events; i++) {
+			const struct kmh_event *e = &d->events[i];
+			bad_name += !valid_name(e->name);
+			bad_desc += !e->brief[0] || !e->description[0] ||
+				    e->brief[strlen(e->brief) - 1] == ' ';
+			bad_idx += e->index != i || e->bank != b || e->index > KMH_EVENT_MASK;
+			for (unsigned j = 0; j < i; j++)
+				dup_name += strcmp(d->events[j].name, e->name) == 0;
+			for (unsigned j = 0; j < d->nr_aliases; j++)
+				dup_name += strcmp(d->aliases[j].name, e->name) == 0;
+		}
+		tap_ok(strcmp(d->events[0].name, "noEvent") == 0, "%s: index 0 is noEvent", d->name);
+		tap_ok(bad_name == 0, "%s: every name is an identifier (%u bad)", d->name, bad_name);
+		tap_ok(bad_desc == 0, "%s: every event has descriptions (%u bad)", d->name, bad_desc);
+		tap_ok(bad_idx == 0, "%s: indices are dense, in range and unique (%u bad)", d->name,
+		       bad_idx);
+		tap_ok(dup_name == 0, "%s: no name is used twice (%u)", d->name, dup_name);
+		unsigned bad_alias = 0;
+		for (unsigned j = 0; j < d->nr_aliases; j++) {
+			const struct kmh_alias *a = &d->aliases[j];
+			/* hand-computed layout: EVENTn at 10n, ADD = 4 at OP_TYPE0 (40),
+			 * OP_TYPE1 (45) for four, OP_TYPE2 (50) for three or four */
+			uint64_t want = (UINT64_C(4) << 40);
+			for (unsigned k = 0; k < a->nr; k++)
+				want |= (uint64_t)a->index[k] << (10 * k);
+			if (a->nr == 4)
+				want |= UINT64_C(4) << 45;
+			if (a->nr >= 3)
+				want |= UINT64_C(4) << 50;
+			bool ok = a->code == want && a->nr >= 2 && a->nr <= 4 && a->brief[0];
+			for (unsigned k = 0; ok && k < a->nr; k++) {
+				char inst[128];
+				snprintf(inst, sizeof(inst), "%s.%u", a->name, k);
+				const struct kmh_event *e = kmh_event_by_index((int)b, a->index[k]);
+				ok = e && strcmp(e->name, inst) == 0 && (k == 0 || a->index[k] > a->index[k - 1]);
+			}
+			bad_alias += !ok;
+			/* encoding the alias name gives its EventCode with the default MINH */
+			struct kmh_encoding enc;
+			struct kmh_error err;
+			char q[160];
+			snprintf(q, sizeof(q), "%s:%s", d->name, a->name);
+			if (kmh_encode(q, &enc, &err) != 0 || enc.value != (want | KMH_MINH))
+				bad_alias++;
+		}
+		tap_ok(bad_alias == 0, "%s: %u aliases are the ADD of their instances (%u bad)",
+		       d->name, d->nr_aliases, bad_alias);
+	}
+	tap_ok(covered == KMH_NR_COUNTERS, "the banks cover the 29 counters (%u)", covered);
+	for (unsigned c = 0; c < 40; c++) {
+		int want = c < 3 || c > 31 ? KMH_BANK_NONE
+					   : c <= 10 ? 0 : c <= 18 ? 1 : c <= 26 ? 2 : 3;
+		if (kmh_bank_of_counter(c) != want) {
+			tap_ok(false, "counter %u is in bank %d", c, want);
+			return;
+		}
+	}
+	tap_ok(true, "kmh_bank_of_counter maps counters 0-39 as SPEC §1");
+}
+
+int main(void)
+{
+	const char *srcdir = getenv("top_srcdir");
+	const char *seeds = getenv("HPM_SEEDS");
+	char path[4096], orig[4096];
+	snprintf(path, sizeof(path), "%s/tests/data/kunminghu-events.tsv", srcdir ? srcdir : ".");
+	test_against_tsv(path);
+	if (seeds) {
+		snprintf(orig, sizeof(orig), "%s/kunminghu-events.tsv", seeds);
+		FILE *f = fopen(orig, "r");
+		if (f) {
+			fclose(f);
+			tap_ok(same_file(path, orig), "tests/data copy equals %s", orig);
+		} else {
+			tap_skip("shared/seeds is not beside the tree");
+		}
+	}
+	test_validator();
+	return tap_done();
+}

@@ -1,0 +1,49 @@
+# lib.sh: TAP helpers for the shell tests (sourced).
+# Each helper is one test point; the driver counts them.
+tap_n=0
+tap_fail=0
+tap_out=$(mktemp)
+tap_err=$(mktemp)
+trap 'rm -f "$tap_out" "$tap_err"' EXIT
+
+ok() { # cond-status description
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2"
+	else
+		echo "not ok $tap_n - $2"
+		tap_fail=$((tap_fail + 1))
+	fi
+}
+diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+
+# run_ok DESC CMD...: exit 0
+run_ok() {
+	d=$1; shift
+	"$@" >"$tap_out" 2>"$tap_err"; rc=$?
+	ok $rc "$d"
+	[ $rc -eq 0 ] || diag "exit $rc" "$(head -5 "$tap_err")"
+}
+# run_fails_with DESC NEEDLE CMD...: non-zero exit, one stderr line containing
+# NEEDLE, nothing on stdout
+run_fails_with() {
+	d=$1; needle=$2; shift 2
+	"$@" >"$tap_out" 2>"$tap_err"; rc=$?
+	lines=$(wc -l <"$tap_err")
+	if [ $rc -ne 0 ] && [ "$lines" -eq 1 ] && grep -qF -- "$needle" "$tap_err" && [ ! -s "$tap_out" ]; then
+		ok 0 "$d"
+	else
+		ok 1 "$d"
+		diag "exit $rc, $lines stderr lines, want '$needle'" "$(head -3 "$tap_err")" "stdout: $(head -c 200 "$tap_out")"
+	fi
+}
+# out_is DESC EXPECTED CMD...: exit 0 and stdout exactly EXPECTED
+out_is() {
+	d=$1; want=$2; shift 2
+	got=$("$@" 2>"$tap_err"); rc=$?
+	if [ $rc -eq 0 ] && [ "$got" = "$want" ]; then ok 0 "$d"; else ok 1 "$d"; diag "exit $rc" "got:  $got" "want: $want" "$(head -3 "$tap_err")"; fi
+}
+done_testing() {
+	echo "1..$tap_n"
+	[ $tap_fail -eq 0 ]
+}

@@ -1,0 +1,20 @@
+# tests: TAP producers run by automake's tap-driver; every test point counts.
+LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+TEST_EXTENSIONS = .sh
+SH_LOG_DRIVER = $(LOG_DRIVER)
+SH_LOG_COMPILER = $(SHELL)
+AM_TESTS_ENVIRONMENT = \
+	HPMSTAT='$(abs_top_builddir)/src/hpmstat'; export HPMSTAT; \
+	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
+	top_builddir='$(abs_top_builddir)'; export top_builddir; \
+	HPM_SEEDS='$(abs_top_srcdir)/../shared/seeds'; export HPM_SEEDS;
+
+check_LIBRARIES += tests/libtap.a
+tests_libtap_a_SOURCES = tests/tap.c tests/tap.h
+HPM_TEST_LIBS = tests/libtap.a src/emu/libemu.a src/kmh/libkmh.a src/util/libutil.a $(JANSSON_LIBS) -lm
+EXTRA_DIST += tests/lib.sh
+
+include tests/kmh/local.mk
+include tests/emu/local.mk
+include tests/cli/local.mk
+include tests/fuzz/local.mk
