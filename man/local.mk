@@ -1,1 +1,2 @@
-# man
+# man: the manual pages.
+dist_man_MANS += man/hpmstat.1 man/hpmstat-events.7

@@ -62,13 +62,12 @@ void cli_warn(const char *fmt, ...)
 int cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;
+	fflush(stdout);
+	fprintf(stderr, "hpmstat%s%s: ", *cli_cmd ? " " : "", cli_cmd);
 	va_start(ap, fmt);
-	cli_vmsg(fmt, ap);
+	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	if (*cli_cmd)
-		fprintf(stderr, "Try 'hpmstat %s --help'.\n", cli_cmd);
-	else
-		fputs("Try 'hpmstat --help'.\n", stderr);
+	fprintf(stderr, " (see 'hpmstat %s%s--help')\n", cli_cmd, *cli_cmd ? " " : "");
 	return EXIT_USAGE;
 }
 
@@ -139,6 +138,10 @@ int cmd_help(int argc, char **argv)
 {
 	if (argc < 2) {
 		hpm_usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		fputs(cmd_help_usage, stdout);
 		return 0;
 	}
 	const struct cmd_desc *c = hpm_command_find(argv[1]);

@@ -18,3 +18,10 @@ include tests/kmh/local.mk
 include tests/emu/local.mk
 include tests/cli/local.mk
 include tests/fuzz/local.mk
+
+# A JSON reader for the shell tests (exported to them as $JSONCHECK).
+check_PROGRAMS += tests/jsoncheck
+tests_jsoncheck_SOURCES = tests/jsoncheck.c
+tests_jsoncheck_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_jsoncheck_LDADD = $(JANSSON_LIBS)
+AM_TESTS_ENVIRONMENT += JSONCHECK='$(abs_top_builddir)/tests/jsoncheck'; export JSONCHECK;

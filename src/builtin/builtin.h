@@ -43,7 +43,7 @@ extern const char *cli_cmd;
 
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Prints "hpmstat CMD: msg" plus "Try 'hpmstat CMD --help'." and returns EXIT_USAGE. */
+/* Prints "hpmstat CMD: msg (see 'hpmstat CMD --help')" and returns EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the usage text of the running command to `out`. */
 void cli_print_usage(FILE *out);

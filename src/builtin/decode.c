@@ -13,8 +13,10 @@ const char cmd_decode_usage[] =
 	"Decode 64-bit mhpmevent values (decimal, 0x hex, 0b binary or rHEX) into\n"
 	"their fields: EVENT0-3, OP_TYPE0-2, the INH bits and the modes they leave\n"
 	"counted, OF, and bits set in the reserved field 57:55. With a bank (or a\n"
-	"counter, which implies its bank) the events are named and the value is\n"
-	"shown as an expression that 'hpmstat encode' turns back into it.\n"
+	"counter, which implies its bank) the events are named. The value is also\n"
+	"shown as an expression that 'hpmstat encode' turns back into it; when no\n"
+	"expression can (OF or bits 57:55 set, a reserved op, an index outside the\n"
+	"bank, a mode set no modifier selects) the line ends with 'inexact'.\n"
 	"\n"
 	"  -b, --bank BANK    name events from BANK (frontend, backend, memblock, cache)\n"
 	"  -c, --counter N    the value is mhpmevent N (3-31): name events from its bank\n"
@@ -83,7 +85,7 @@ int cmd_decode(int argc, char **argv)
 		struct kmh_decoded d;
 		uint64_t v;
 		if (kmh_parse_u64(argv[i], &v, &err) != 0) {
-			cli_error("'%s': %s", argv[i], err.msg);
+			cli_error("%s", err.msg);
 			status = EXIT_FAILURE;
 			continue;
 		}

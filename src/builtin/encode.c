@@ -61,6 +61,8 @@ int cmd_encode(int argc, char **argv)
 		if (json) {
 			json_t *obj = fields_to_json(&d);
 			json_object_set_new(obj, "input", json_string(argv[i]));
+			/* the spelling that encodes back exactly (rHEX when no other does) */
+			json_object_set_new(obj, "canonical", json_string(enc.canonical));
 			if (fields_print_json_line(stdout, obj) != 0) {
 				cli_error("'%s': cannot format JSON", argv[i]);
 				status = EXIT_FAILURE;

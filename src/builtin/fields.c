@@ -4,6 +4,7 @@
 
 #include "builtin/builtin.h"
 #include "builtin/fields.h"
+#include "util/str.h"
 
 static const char *const inh_names[] = {"VUINH", "VSINH", "UINH", "SINH", "MINH"}; /* 58..62 */
 
@@ -55,6 +56,8 @@ void fields_print_text(FILE *out, const struct kmh_decoded *d)
 		fputs(" OF=1", out);
 	if (d->reserved_bits)
 		fprintf(out, " reserved[57:55]=0x%x", d->reserved_bits);
+	if (!d->exact)
+		fputs(" inexact", out); /* the expression does not give this value back */
 	fputc('\n', out);
 }
 
@@ -65,6 +68,7 @@ json_t *fields_to_json(const struct kmh_decoded *d)
 	snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)d->value);
 	json_object_set_new(obj, "value", json_string(hex));
 	json_object_set_new(obj, "expression", json_string(d->expr));
+	json_object_set_new(obj, "exact", json_boolean(d->exact));
 	if (d->bank >= 0) {
 		const struct kmh_bank_desc *b = &kmh_banks[d->bank];
 		json_t *ctr = json_array();
@@ -132,8 +136,10 @@ int fields_print_json_line(FILE *out, json_t *obj)
 
 void fields_report_error(const char *input, const struct kmh_error *err)
 {
+	char quoted[256];
+	str_escape(input, quoted, sizeof(quoted));
 	if (err->pos >= 0)
-		cli_error("'%s': column %d: %s", input, err->pos + 1, err->msg);
+		cli_error("'%s': column %d: %s", quoted, err->pos + 1, err->msg);
 	else
-		cli_error("'%s': %s", input, err->msg);
+		cli_error("'%s': %s", quoted, err->msg);
 }

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kmh/internal.h"
 #include "kmh/kmh.h"
+#include "util/str.h"
 
 static const char *const op_names[32] = {
 	[KMH_OP_OR] = "or",
@@ -160,7 +162,7 @@ static void render_expr(struct kmh_decoded *d)
 		snprintf(d->expr, sizeof(d->expr), "%s:%s", body, m);
 }
 
-void kmh_decode(uint64_t value, int bank, struct kmh_decoded *d)
+void kmh_decode_fields(uint64_t value, int bank, struct kmh_decoded *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->value = value;
@@ -180,14 +182,17 @@ void kmh_decode(uint64_t value, int bank, struct kmh_decoded *d)
 		d->op_reserved[i] = !kmh_op_is_valid(d->op[i]);
 	}
 	render_expr(d);
-	/* The grammar has no way to write OF, bits 57:55, a reserved op, a mode
-	 * set no modifier letters select, or an index outside the table. */
-	char mods[8];
-	d->exact = !d->of && !d->reserved_bits && !d->op_reserved[0] && !d->op_reserved[1] &&
-		   !d->op_reserved[2] && kmh_modes_to_modifiers(d->modes, mods) != NULL;
-	for (unsigned i = 0; i < KMH_NR_SLOTS; i++)
-		if (d->index_out_of_range[i])
-			d->exact = false;
+}
+
+void kmh_decode(uint64_t value, int bank, struct kmh_decoded *d)
+{
+	struct kmh_encoding enc;
+	struct kmh_error err;
+	kmh_decode_fields(value, bank, d);
+	/* Not every value has an exact spelling (OF, bits 57:55, reserved ops,
+	 * mode sets no letters select, a noEvent the encoder would drop): the
+	 * flag is whether this spelling really gives the value back. */
+	d->exact = kmh_encode_impl(d->expr, &enc, &err, false) == 0 && enc.value == value;
 }
 
 int kmh_parse_u64(const char *s, uint64_t *out, struct kmh_error *err)
@@ -224,11 +229,13 @@ int kmh_parse_u64(const char *s, uint64_t *out, struct kmh_error *err)
 			err->code = KMH_ENUMBER;
 			err->pos = (int)(p - s);
 			snprintf(err->msg, sizeof(err->msg), "'%s' is not a number", s);
+			str_sanitize(err->msg);
 			return KMH_ENUMBER;
 		}
 		if (v > (UINT64_MAX - dv) / base) {
 			err->code = KMH_ERANGE;
 			snprintf(err->msg, sizeof(err->msg), "'%s' is wider than 64 bits", s);
+			str_sanitize(err->msg);
 			return KMH_ERANGE;
 		}
 		v = v * base + dv;
@@ -239,6 +246,7 @@ int kmh_parse_u64(const char *s, uint64_t *out, struct kmh_error *err)
 		err->code = KMH_ENUMBER;
 		err->pos = (int)(p - s);
 		snprintf(err->msg, sizeof(err->msg), "'%s' is not a number", s);
+		str_sanitize(err->msg);
 		return KMH_ENUMBER;
 	}
 	*out = v;

@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kmh/internal.h"
 #include "kmh/kmh.h"
+#include "util/str.h"
 
 #define MAX_NODES 64 /* parse tree nodes; far beyond 4 events, bounds hostile input */
 #define MAX_DEPTH 32 /* parenthesis nesting */
@@ -40,6 +42,7 @@ struct parser {
 	const char *mods;    /* first modifier string seen, into src */
 	size_t mods_len;
 	int mods_pos;
+	unsigned modes;	     /* what the first modifier string selects */
 	bool alias_used;     /* an alias expanded into several leaves */
 	struct kmh_error *err;
 };
@@ -54,6 +57,7 @@ static int fail(struct parser *ps, int code, int pos, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(ps->err->msg, sizeof(ps->err->msg), fmt, ap);
 	va_end(ap);
+	str_sanitize(ps->err->msg); /* messages quote the input: keep them one line */
 	return code;
 }
 
@@ -154,6 +158,7 @@ static int make_ref(struct parser *ps, int pos, int bank, const char *name, unsi
 	ps->alias_used = true;
 	ps->nodes[*id].op = KMH_OP_ADD;
 	ps->nodes[*id].pos = pos;
+	ps->nodes[*id].name = al->name;
 	for (unsigned i = 0; i < al->nr; i++) {
 		unsigned kid;
 		if ((rc = new_node(ps, &kid)))
@@ -169,19 +174,34 @@ static int parse_modifiers(struct parser *ps)
 {
 	int pos = pos_of(ps);
 	const char *start = ps->p;
+	char mods[16];
+	unsigned modes;
+	struct kmh_error merr = {0};
+	int rc;
+
 	while (isalpha((unsigned char)*ps->p))
 		ps->p++;
 	size_t len = (size_t)(ps->p - start);
 	if (len == 0)
 		return fail(ps, KMH_ESYNTAX, pos, "expected modifier letters after ':'");
-	if (ps->mods && (ps->mods_len != len || strncmp(ps->mods, start, len) != 0))
+	if (len >= sizeof(mods))
+		return fail(ps, KMH_EMODIFIER, pos, "too many modifier letters");
+	memcpy(mods, start, len);
+	mods[len] = '\0';
+	if ((rc = kmh_modifiers_parse(mods, &modes, &merr)))
+		return fail(ps, rc, merr.pos >= 0 ? pos + merr.pos : pos, "%s", merr.msg);
+	/* One counter has one filter: every modifier written must select it. */
+	if (ps->mods && modes != ps->modes)
 		return fail(ps, KMH_EMODIFIER, pos,
-			    "modifiers ':%.*s' contradict ':%.*s' given earlier: one counter has "
+			    "modifiers ':%s' contradict ':%.*s' given earlier: one counter has "
 			    "one privilege filter",
-			    (int)len, start, (int)ps->mods_len, ps->mods);
-	ps->mods = start;
-	ps->mods_len = len;
-	ps->mods_pos = pos;
+			    mods, (int)ps->mods_len, ps->mods);
+	if (!ps->mods) {
+		ps->mods = start;
+		ps->mods_len = len;
+		ps->mods_pos = pos;
+		ps->modes = modes;
+	}
 	return 0;
 }
 
@@ -230,7 +250,8 @@ static int parse_primary(struct parser *ps, unsigned *id)
 			struct kmh_error nerr;
 			uint64_t idx;
 			read_word(ps, word2, sizeof(word2));
-			if (kmh_parse_u64(word2, &idx, &nerr) != 0 || word2[0] == 'r')
+			if (kmh_parse_u64(word2, &idx, &nerr) != 0 || word2[0] == 'r' ||
+			    strchr(word2, '_'))
 				return fail(ps, KMH_ENUMBER, pos2, "'%s' is not an event index",
 					    word2);
 			if (idx >= bank->nr_events)
@@ -358,6 +379,32 @@ static void flatten(struct parser *ps, unsigned id)
 	n->nkids = nk;
 }
 
+static bool is_no_event(const struct node *n)
+{
+	return n->leaf && n->index == 0;
+}
+
+/* noEvent delivers 0, the identity of OR, XOR and ADD: drop it there so it
+ * takes no slot and the value is the one the shorter expression gives.
+ * Under AND it annihilates, which is the user's stated intent: keep it. */
+static void prune_no_event(struct parser *ps, unsigned id)
+{
+	struct node *n = &ps->nodes[id];
+	if (n->leaf)
+		return;
+	unsigned nk = 0;
+	for (unsigned i = 0; i < n->nkids; i++) {
+		prune_no_event(ps, n->kids[i]);
+		if (n->op != KMH_OP_AND && is_no_event(&ps->nodes[n->kids[i]]))
+			continue;
+		n->kids[nk++] = n->kids[i];
+	}
+	if (nk <= 1) /* one operand left (or none: noEvent + noEvent) */
+		*n = ps->nodes[n->kids[0]];
+	else
+		n->nkids = nk;
+}
+
 static void collect_leaves(const struct parser *ps, unsigned id, unsigned *out, unsigned *n)
 {
 	const struct node *nd = &ps->nodes[id];
@@ -416,6 +463,11 @@ static int map_tree(struct parser *ps, unsigned root, uint64_t *sel)
 					return fail(ps, KMH_ESHAPE, c->pos,
 						    "nested too deeply: the hardware combines at "
 						    "most two levels, (E0 op0 E1) op2 (E2 op1 E3)");
+			if (c->nkids > 2 && c->name && c->op == KMH_OP_ADD)
+				return fail(ps, KMH_ESHAPE, c->pos,
+					    "'%s' is the ADD of its %u instances, which do not fit "
+					    "one side of (E0 op0 E1) op2 (E2 op1 E3) under '%s'",
+					    c->name, c->nkids, op_sym(top));
 			if (c->nkids > 2)
 				return fail(ps, KMH_ESHAPE, c->pos,
 					    "the %u events joined by '%s' under '%s' do not fit one "
@@ -621,9 +673,11 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 	ps->p++; /* closing '/' */
 	if (*ps->p == ':')
 		ps->p++;
+	skip_space(ps);
 	if (*ps->p) {
 		if ((rc = parse_modifiers(ps)))
 			return rc;
+		skip_space(ps);
 		if (*ps->p)
 			return fail(ps, KMH_ESYNTAX, pos_of(ps), "unexpected '%c' after modifiers",
 				    *ps->p);
@@ -653,6 +707,12 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 /* ------------------------------------------------------------ entry */
 
 int kmh_encode(const char *expr, struct kmh_encoding *enc, struct kmh_error *err)
+{
+	return kmh_encode_impl(expr, enc, err, true);
+}
+
+int kmh_encode_impl(const char *expr, struct kmh_encoding *enc, struct kmh_error *err,
+		    bool want_canonical)
 {
 	struct parser ps = {.src = expr, .p = expr, .err = err};
 	int rc;
@@ -688,35 +748,31 @@ int kmh_encode(const char *expr, struct kmh_encoding *enc, struct kmh_error *err
 						   "matching '('"
 						 : "unexpected '%c'",
 				    *ps.p);
+		flatten(&ps, root);
+		prune_no_event(&ps, root);
+		flatten(&ps, root);
 		if ((rc = check_leaves(&ps, root, &enc->bank)))
 			return rc;
-		flatten(&ps, root);
 		if ((rc = map_tree(&ps, root, &enc->value)))
 			return rc;
 		for (unsigned s = 0; s < KMH_NR_SLOTS; s++)
 			enc->nr_events += kmh_mhpmevent_event(enc->value, s) != 0;
 	}
 
-	enc->modes = KMH_MODES_DEFAULT;
-	if (ps.mods) {
-		char mods[16];
-		struct kmh_error merr = {0};
-		if (ps.mods_len >= sizeof(mods))
-			return fail(&ps, KMH_EMODIFIER, ps.mods_pos, "too many modifier letters");
-		memcpy(mods, ps.mods, ps.mods_len);
-		mods[ps.mods_len] = '\0';
-		if ((rc = kmh_modifiers_parse(mods, &enc->modes, &merr)))
-			return fail(&ps, rc, merr.pos >= 0 ? ps.mods_pos + merr.pos : ps.mods_pos,
-				    "%s", merr.msg);
-		enc->modes_given = true;
-	}
+	enc->modes = ps.mods ? ps.modes : KMH_MODES_DEFAULT;
+	enc->modes_given = ps.mods != NULL;
 	enc->value = (enc->value & ~KMH_INH_MASK) | kmh_modes_to_inh(enc->modes);
-done:;
-	struct kmh_decoded d;
-	kmh_decode(enc->value, enc->bank, &d);
-	if (d.exact)
-		snprintf(enc->canonical, sizeof(enc->canonical), "%s", d.expr);
-	else
-		snprintf(enc->canonical, sizeof(enc->canonical), "r%" PRIx64, enc->value);
+done:
+	if (want_canonical) {
+		struct kmh_decoded d;
+		struct kmh_encoding check;
+		struct kmh_error cerr;
+		kmh_decode_fields(enc->value, enc->bank, &d);
+		if (kmh_encode_impl(d.expr, &check, &cerr, false) == 0 &&
+		    check.value == enc->value)
+			snprintf(enc->canonical, sizeof(enc->canonical), "%s", d.expr);
+		else
+			snprintf(enc->canonical, sizeof(enc->canonical), "r%" PRIx64, enc->value);
+	}
 	return 0;
 }

@@ -12,7 +12,7 @@ src/kmh/events-gen.c: src/gen/kmh-jevents$(EXEEXT) $(KMH_EVENT_JSON)
 
 noinst_LIBRARIES += src/kmh/libkmh.a
 src_kmh_libkmh_a_SOURCES = \
-	src/kmh/kmh.h src/kmh/mhpmevent.h \
+	src/kmh/kmh.h src/kmh/mhpmevent.h src/kmh/internal.h \
 	src/kmh/tables.c src/kmh/modifiers.c src/kmh/encode.c src/kmh/decode.c
 nodist_src_kmh_libkmh_a_SOURCES = src/kmh/events-gen.c
 BUILT_SOURCES += src/kmh/events-gen.c

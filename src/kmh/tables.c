@@ -98,15 +98,17 @@ unsigned kmh_suggest(const char *name, int bank, const char **out, unsigned max)
 		const struct kmh_bank_desc *d = &kmh_banks[b];
 		for (unsigned i = 0; i < d->nr_events; i++) {
 			const char *cand = d->events[i].name;
-			unsigned dist = edit_distance(name, cand);
+			unsigned dist;
 			/* A name that is a prefix (or case variant) is a strong hint. */
-			if (strncasecmp(cand, name, len) == 0 && len >= 3)
-				dist = dist < 1 ? dist : 1;
+			if (len >= 3 && strncasecmp(cand, name, len) == 0)
+				dist = strlen(cand) == len ? 0 : 1;
+			else
+				dist = edit_distance(name, cand, limit);
 			if (dist <= limit)
 				suggest_offer(cand, dist, out, dists, &n, max);
 		}
 		for (unsigned i = 0; i < d->nr_aliases; i++) {
-			unsigned dist = edit_distance(name, d->aliases[i].name);
+			unsigned dist = edit_distance(name, d->aliases[i].name, limit);
 			if (dist <= limit)
 				suggest_offer(d->aliases[i].name, dist, out, dists, &n, max);
 		}

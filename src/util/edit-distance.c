@@ -6,31 +6,44 @@
 
 #define ED_MAX 64
 
-unsigned edit_distance(const char *a, const char *b)
+static unsigned lower(char c)
 {
-	unsigned d[ED_MAX][ED_MAX];
+	return (unsigned)tolower((unsigned char)c);
+}
+
+unsigned edit_distance(const char *a, const char *b, unsigned max)
+{
+	/* three rows: the swap rule looks two rows back */
+	unsigned rows[3][ED_MAX], *pp = rows[0], *prev = rows[1], *cur = rows[2];
 	size_t la = strnlen(a, ED_MAX - 1), lb = strnlen(b, ED_MAX - 1);
 
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = (unsigned)i;
+	if ((la > lb ? la - lb : lb - la) > max)
+		return max + 1;
 	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = (unsigned)j;
+		prev[j] = (unsigned)j;
 	for (size_t i = 1; i <= la; i++) {
+		unsigned row_min;
+		cur[0] = row_min = (unsigned)i;
 		for (size_t j = 1; j <= lb; j++) {
-			unsigned ca = (unsigned)tolower((unsigned char)a[i - 1]);
-			unsigned cb = (unsigned)tolower((unsigned char)b[j - 1]);
-			unsigned cost = ca != cb;
-			unsigned best = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < best)
-				best = d[i][j - 1] + 1;
-			if (d[i - 1][j - 1] + cost < best)
-				best = d[i - 1][j - 1] + cost;
-			if (i > 1 && j > 1 && ca == (unsigned)tolower((unsigned char)b[j - 2]) &&
-			    (unsigned)tolower((unsigned char)a[i - 2]) == cb &&
-			    d[i - 2][j - 2] + 1 < best)
-				best = d[i - 2][j - 2] + 1;
-			d[i][j] = best;
+			unsigned ca = lower(a[i - 1]), cb = lower(b[j - 1]);
+			unsigned best = prev[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (prev[j - 1] + (ca != cb) < best)
+				best = prev[j - 1] + (ca != cb);
+			if (i > 1 && j > 1 && ca == lower(b[j - 2]) && lower(a[i - 2]) == cb &&
+			    pp[j - 2] + 1 < best)
+				best = pp[j - 2] + 1;
+			cur[j] = best;
+			if (best < row_min)
+				row_min = best;
 		}
+		if (row_min > max)
+			return max + 1;
+		unsigned *t = pp;
+		pp = prev;
+		prev = cur;
+		cur = t;
 	}
-	return d[la][lb];
+	return prev[lb] > max ? max + 1 : prev[lb];
 }

@@ -5,7 +5,8 @@
 #include <stddef.h>
 
 /* Optimal-string-alignment distance (Levenshtein plus adjacent swaps),
- * case-insensitive, of the first 63 characters of each string. */
-unsigned edit_distance(const char *a, const char *b);
+ * case-insensitive, of the first 63 characters of each string. Gives up
+ * early and returns max + 1 once the distance must exceed max. */
+unsigned edit_distance(const char *a, const char *b, unsigned max);
 
 #endif

@@ -1,0 +1,16 @@
+/* internal.h: what the files of src/kmh share and nobody else may use. */
+#ifndef HPM_KMH_INTERNAL_H
+#define HPM_KMH_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "kmh/kmh.h"
+
+/* kmh_decode without the exactness check (which itself encodes). */
+void kmh_decode_fields(uint64_t value, int bank, struct kmh_decoded *d);
+/* kmh_encode; with want_canonical false it leaves enc->canonical empty and
+ * so never recurses through the decoder. */
+int kmh_encode_impl(const char *expr, struct kmh_encoding *enc, struct kmh_error *err,
+		    bool want_canonical);
+
+#endif

@@ -1,0 +1,26 @@
+#!/bin/sh
+# hpmstat's front door: version, help, dispatch and usage errors.
+. "$top_srcdir/tests/lib.sh"
+H=$HPMSTAT
+version=$(sed -n 's/^AC_INIT(\[hpmstat\], \[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")
+out_is "--version prints the configure.ac version" "hpmstat $version" $H --version
+run_ok "--help exits 0" $H --help
+grep -q '^  encode ' "$tap_out"; ok $? "--help lists the commands"
+for c in list encode decode emu help; do
+	run_ok "$c --help exits 0" $H $c --help
+	grep -q "^Usage: hpmstat $c" "$tap_out"; ok $? "$c --help prints its usage"
+	$H help $c > "$tap_err.help"; cmp -s "$tap_err.help" "$tap_out"; ok $? "help $c equals $c --help"
+	rm -f "$tap_err.help"
+done
+run_fails_with "unknown command" "'frob' is not a command" $H frob
+run_fails_with "unknown global option" "unknown option '--frob'" $H --frob
+run_fails_with "help of an unknown command" "'frob' is not a command" $H help frob
+$H >/dev/null 2>&1; [ $? -eq 2 ]; ok $? "no arguments is a usage error (exit 2)"
+run_fails_with "unknown option of a command" "unknown option '--frob'" $H encode --frob ifu_req
+$H encode --frob ifu_req >/dev/null 2>&1; [ $? -eq 2 ]; ok $? "usage errors exit 2"
+# output errors are reported, not lost
+if [ -w /dev/full ]; then
+	$H list > /dev/full 2>"$tap_err"; rc=$?
+	[ $rc -ne 0 ] && grep -q "error writing output" "$tap_err"; ok $? "a full disk is an error (exit $rc)"
+fi
+done_testing
