@@ -1,2 +1,2 @@
 # man: the manual pages.
-dist_man_MANS += man/hpmstat.1 man/hpmstat-events.7
+dist_man_MANS += man/hpmstat.1 man/hpmstat-events.7 man/hpmstat-emu.1

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "builtin/builtin.h"
+#include "util/str.h"
 
 const struct cmd_desc hpm_commands[] = {
 	{"list", cmd_list, "List Kunminghu events", cmd_list_usage},
@@ -32,15 +33,18 @@ const struct cmd_desc *hpm_command_find(const char *name)
 	return NULL;
 }
 
+/* Every diagnostic is one line: control characters that came from the
+ * user's input are escaped here, once for all messages. */
 static void cli_vmsg(const char *fmt, va_list ap)
 {
+	char msg[1024], esc[1024];
 	fflush(stdout);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	str_escape(msg, esc, sizeof(esc));
 	if (*cli_cmd)
-		fprintf(stderr, "hpmstat %s: ", cli_cmd);
+		fprintf(stderr, "hpmstat %s: %s\n", cli_cmd, esc);
 	else
-		fputs("hpmstat: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+		fprintf(stderr, "hpmstat: %s\n", esc);
 }
 
 void cli_error(const char *fmt, ...)
@@ -62,12 +66,11 @@ void cli_warn(const char *fmt, ...)
 int cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;
-	fflush(stdout);
-	fprintf(stderr, "hpmstat%s%s: ", *cli_cmd ? " " : "", cli_cmd);
+	char msg[1024];
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see 'hpmstat %s%s--help')\n", cli_cmd, *cli_cmd ? " " : "");
+	cli_error("%s (see 'hpmstat %s%s--help')", msg, cli_cmd, *cli_cmd ? " " : "");
 	return EXIT_USAGE;
 }
 

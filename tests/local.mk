@@ -25,3 +25,6 @@ tests_jsoncheck_SOURCES = tests/jsoncheck.c
 tests_jsoncheck_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 tests_jsoncheck_LDADD = $(JANSSON_LIBS)
 AM_TESTS_ENVIRONMENT += JSONCHECK='$(abs_top_builddir)/tests/jsoncheck'; export JSONCHECK;
+include tests/metric/local.mk
+include tests/backend/local.mk
+include tests/stat/local.mk

@@ -5,7 +5,7 @@
  * nothing parses JSON at run time. It refuses a table it cannot trust: a
  * missing field, a non-dense index list, a counter list that is not one
  * contiguous range, or an alias whose EventCode is not the hardware ADD of
- * its instances. Usage: kmh-jevents BANK.json... > events-gen.c
+ * its instances. Usage: kmh-jevents [--mapfile mapfile.csv] BANK.json... > events-gen.c
  */
 #include <ctype.h>
 #include <errno.h>
@@ -298,6 +298,43 @@ static void gen_bank(const char *path, const char *bank)
 	cur_file = NULL;
 }
 
+/* perf's mapfile.csv: Family-model,Version,Filename,EventType rows. */
+static void gen_mapfile(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	unsigned n = 0, ln = 0;
+	cur_file = path;
+	if (!f)
+		die("cannot open: %s", strerror(errno));
+	puts_out("const struct kmh_mapfile_row kmh_mapfile[] = {");
+	while (fgets(line, sizeof(line), f)) {
+		char *field[4], *p = line;
+		ln++;
+		line[strcspn(line, "\r\n")] = '\0';
+		if (ln == 1 || !line[0] || line[0] == '#')
+			continue; /* header */
+		for (unsigned i = 0; i < 4; i++) {
+			field[i] = p;
+			p = strchr(p, ',');
+			if (!p && i < 3)
+				die("line %u: needs 4 comma-separated fields", ln);
+			if (p)
+				*p++ = '\0';
+		}
+		fputs("\t{", out);
+		for (unsigned i = 0; i < 4; i++) {
+			emit_cstr(field[i]);
+			fputs(i < 3 ? ", " : "},\n", out);
+		}
+		n++;
+	}
+	fclose(f);
+	puts_out("};");
+	fprintf(out, "const unsigned kmh_nr_mapfile = %u;\n\n", n);
+	cur_file = NULL;
+}
+
 int main(int argc, char **argv)
 {
 	char *buf = NULL;
@@ -316,7 +353,12 @@ int main(int argc, char **argv)
 	     "#include <stddef.h>\n\n#include \"kmh/kmh.h\"\n");
 	char banks[8][32];
 	int nb = 0;
-	for (int i = 1; i < argc && nb < 8; i++, nb++) {
+	int first = 1;
+	if (argc > 2 && strcmp(argv[1], "--mapfile") == 0) {
+		gen_mapfile(argv[2]);
+		first = 3;
+	}
+	for (int i = first; i < argc && nb < 8; i++, nb++) {
 		const char *base = strrchr(argv[i], '/');
 		base = base ? base + 1 : argv[i];
 		size_t blen = strcspn(base, ".");

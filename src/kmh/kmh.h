@@ -73,6 +73,19 @@ const struct kmh_event *kmh_event_by_index(int bank, unsigned index);
 const struct kmh_event *kmh_event_by_name(int bank, const char *name);
 const struct kmh_alias *kmh_alias_by_name(int bank, const char *name);
 
+/* perf's mapfile.csv rows (events/riscv/mapfile.csv), generated. */
+struct kmh_mapfile_row {
+	const char *cpuid;   /* MVENDORID-MARCHID-MIMPID, a POSIX extended regex */
+	const char *version;
+	const char *path;    /* openxiangshan/kunminghu */
+	const char *type;    /* core */
+};
+extern const struct kmh_mapfile_row kmh_mapfile[];
+extern const unsigned kmh_nr_mapfile;
+/* The row whose regex matches all of `cpuid` ("0x0-0x19-0x0", as perf
+ * builds it from /proc/cpuinfo's mvendorid, marchid and mimpid), or NULL. */
+const struct kmh_mapfile_row *kmh_mapfile_match(const char *cpuid);
+
 /* ------------------------------------------------------------------ errors */
 
 enum kmh_errcode {

@@ -5,10 +5,11 @@ src_gen_kmh_jevents_SOURCES = src/gen/jevents.c
 src_gen_kmh_jevents_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 src_gen_kmh_jevents_LDADD = $(JANSSON_LIBS)
 
-src/kmh/events-gen.c: src/gen/kmh-jevents$(EXEEXT) $(KMH_EVENT_JSON)
+src/kmh/events-gen.c: src/gen/kmh-jevents$(EXEEXT) $(KMH_EVENT_JSON) events/riscv/mapfile.csv
 	$(AM_V_GEN)$(MKDIR_P) src/kmh && \
 	files=; for f in $(KMH_EVENT_JSON); do files="$$files $(top_srcdir)/$$f"; done; \
-	src/gen/kmh-jevents$(EXEEXT) $$files > $@.tmp && mv $@.tmp $@
+	src/gen/kmh-jevents$(EXEEXT) --mapfile $(top_srcdir)/events/riscv/mapfile.csv $$files \
+		> $@.tmp && mv $@.tmp $@
 
 noinst_LIBRARIES += src/kmh/libkmh.a
 src_kmh_libkmh_a_SOURCES = \

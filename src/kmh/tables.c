@@ -3,6 +3,7 @@
  * Owns: every search over kmh_banks, so the rest of the library never walks
  * the tables itself.
  */
+#include <regex.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -55,6 +56,22 @@ const struct kmh_alias *kmh_alias_by_name(int bank, const char *name)
 		for (unsigned i = 0; i < d->nr_aliases; i++)
 			if (strcmp(d->aliases[i].name, name) == 0)
 				return &d->aliases[i];
+	}
+	return NULL;
+}
+
+const struct kmh_mapfile_row *kmh_mapfile_match(const char *cpuid)
+{
+	for (unsigned i = 0; i < kmh_nr_mapfile; i++) {
+		char anchored[256];
+		regex_t re;
+		snprintf(anchored, sizeof(anchored), "^(%s)$", kmh_mapfile[i].cpuid);
+		if (regcomp(&re, anchored, REG_EXTENDED | REG_NOSUB | REG_ICASE) != 0)
+			continue;
+		int rc = regexec(&re, cpuid, 0, NULL, 0);
+		regfree(&re);
+		if (rc == 0)
+			return &kmh_mapfile[i];
 	}
 	return NULL;
 }

@@ -1,1 +1,43 @@
-# tests/emu
+# tests/emu: the emulator. C tests check the library against SPEC §1/§2
+# (expected values written by hand); the .sh tests drive `hpmstat emu`.
+EMU_C_TESTS = \
+	tests/emu/csr-access \
+	tests/emu/timer \
+	tests/emu/count \
+	tests/emu/fastpath \
+	tests/emu/trace
+EMU_SH_TESTS = \
+	tests/emu/script.sh \
+	tests/emu/script-errors.sh \
+	tests/emu/trace-cli.sh \
+	tests/emu/profiles-cli.sh \
+	tests/emu/bench-cli.sh
+
+check_PROGRAMS += $(EMU_C_TESTS)
+TESTS += $(EMU_C_TESTS) $(EMU_SH_TESTS)
+EXTRA_DIST += $(EMU_SH_TESTS) tests/emu/emu-test.sh
+
+tests_emu_csr_access_SOURCES = tests/emu/csr-access.c tests/emu/emu-test.h
+tests_emu_csr_access_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_emu_csr_access_LDADD = $(HPM_TEST_LIBS)
+tests_emu_timer_SOURCES = tests/emu/timer.c tests/emu/emu-test.h
+tests_emu_timer_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_emu_timer_LDADD = $(HPM_TEST_LIBS)
+tests_emu_count_SOURCES = tests/emu/count.c tests/emu/emu-test.h
+tests_emu_count_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_emu_count_LDADD = $(HPM_TEST_LIBS)
+tests_emu_fastpath_SOURCES = tests/emu/fastpath.c tests/emu/emu-test.h
+tests_emu_fastpath_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_emu_fastpath_LDADD = $(HPM_TEST_LIBS)
+tests_emu_trace_SOURCES = tests/emu/trace.c tests/emu/emu-test.h
+tests_emu_trace_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_emu_trace_LDADD = $(HPM_TEST_LIBS)
+
+# The workload tests (tests/emu/workload.c); it reads the profile files
+# through $top_srcdir, which tests/local.mk exports.
+check_PROGRAMS += tests/emu/workload
+TESTS += tests/emu/workload
+tests_emu_workload_SOURCES = tests/emu/workload.c
+tests_emu_workload_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_emu_workload_LDADD = $(HPM_TEST_LIBS)
+

@@ -229,5 +229,13 @@ int main(void)
 		}
 	}
 	test_validator();
+	/* mapfile.csv: XiangShan is mvendorid 0, marchid 25 (the RISC-V marchid
+	 * registry); any mimpid */
+	tap_ok(kmh_mapfile_match("0x0-0x19-0x0") != NULL, "0x0-0x19-0x0 is Kunminghu");
+	tap_ok(kmh_mapfile_match("0x0-0x19-0x4b4d48") != NULL, "any mimpid matches");
+	tap_ok(kmh_mapfile_match("0x489-0x8000000000000007-0x0") == NULL, "SiFive U74 is not");
+	tap_ok(kmh_mapfile_match("x0x0-0x19-0x0") == NULL, "the match is anchored");
+	const struct kmh_mapfile_row *r = kmh_mapfile_match("0x0-0x19-0x1");
+	tap_is_str(r ? r->path : NULL, "openxiangshan/kunminghu", "the row names the event directory");
 	return tap_done();
 }

@@ -1,0 +1,158 @@
+# branch-mispredict: data-dependent branches: wrong paths and recoveries
+#
+# Format: hpmstat-emu-profile(5). A [cycle] is one per-cycle vector of every
+# event the model produces, derived from the parameters given (the rest take
+# defaults); a [class] is a sequence of runs of cycles, CYCLE:LO..HI cycles
+# each; `share` is the fraction of all cycles spent in the class. The
+# declared Topdown breakdown is computed from these, not typed in.
+
+name = branch-mispredict
+description = Bad speculation, branch mispredicts: conditional, indirect and return
+modes = HU:0.85 HS:0.15
+mode-switch = 20000..60000
+
+# ------------------------------------------------------------------ cycles
+
+[cycle retire]			# full width: 6 instructions (2 loads, 1 store, 1 branch)
+commit = 6
+
+[cycle fetch-taken]		# taken branches cut fetch blocks: 4 of 6 delivered
+commit = 4
+bubble = 2
+lines = 2
+redirect = s2
+
+[cycle fetch-override]		# the uFTB mispredicts, BPU stage 3 overrides: 2 of 6
+commit = 2
+bubble = 4
+redirect = s3
+
+[cycle icache-miss]		# a call into cold code misses the ICache (fetched from L2)
+commit = 6
+cond = 0
+call = 1
+icache-miss = 1
+l2-read-hit = 0x4
+
+[cycle icache-wait]		# nothing to deliver until the line arrives
+bubble = 6
+icache-wait = 1
+
+[cycle wrong-path]		# issuing down the wrong path of an unresolved branch
+commit = 2
+spec = 6
+
+[cycle mispredict]		# the branch resolves: flush, redirect, recovery starts
+commit = 1
+spec = 1
+recovery = 5
+flush = branch
+
+[cycle mispredict-ret]		# a mispredicted return
+commit = 1
+spec = 1
+recovery = 5
+flush = branch
+wrong = R
+
+[cycle mispredict-ind]		# a mispredicted indirect jump
+commit = 1
+spec = 1
+recovery = 5
+flush = branch
+wrong = I
+
+[cycle recover]			# ROB walk and frontend refill
+recovery = 6
+
+[cycle replay-path]		# younger work executed before the violation is seen
+commit = 3
+spec = 6
+
+[cycle stld-clear]		# a load ran before an older store to the same address
+commit = 1
+spec = 1
+recovery = 5
+flush = stld
+
+[cycle core-stall]		# issue queues full of dependent ALU work
+stall = core
+
+[cycle l1-stall]		# waiting on L1 hits (load-to-use latency, bank conflicts)
+stall = l1
+
+[cycle l2-miss]			# a load misses the L1 and hits L2 slice 0
+commit = 6
+load-miss = l2
+slices = 0x1
+
+[cycle l2-stall]
+stall = l2
+
+[cycle dram-miss]		# loads miss every cache level (slices 3, 0), dirty victim
+commit = 6
+load-miss = dram
+slices = 0x9
+l2-writeback = 0x8
+l1-writeback = 0x1
+
+[cycle dram-stall]
+stall = dram
+
+[cycle store-miss]		# a store misses the L1 (write to L2 slice 1)
+commit = 6
+store-miss = l2
+slices = 0x2
+
+[cycle store-stall]		# the store buffer is full and cannot drain
+stall = store
+
+# ----------------------------------------------------------------- classes
+
+[class mispredict-heavy]
+runs = wrong-path:20..40 mispredict recover:40..60
+share = 0.42
+
+[class mispredict-ind]
+runs = wrong-path:20..40 mispredict-ind recover:40..60
+share = 0.08
+
+[class mispredict-ret]
+runs = wrong-path:10..30 mispredict-ret recover:20..40
+share = 0.04
+
+[class memory-order]
+runs = replay-path:20..60 stld-clear recover:20..40
+share = 0.02
+
+[class compute]
+runs = retire:100..300
+share = 0.26
+
+[class fetch-bandwidth]
+runs = fetch-taken:40..120 fetch-override:20..40
+share = 0.04
+
+[class icache]
+runs = icache-miss icache-wait:30..90
+share = 0.02
+
+[class core]
+runs = core-stall:40..120
+share = 0.05
+
+[class l1]
+runs = l1-stall:20..60
+share = 0.02
+
+[class l2]
+runs = l2-miss l2-stall:30..110
+share = 0.02
+
+[class dram]
+runs = dram-miss dram-stall:150..450
+share = 0.02
+
+[class store]
+runs = store-miss store-stall:30..110
+share = 0.01

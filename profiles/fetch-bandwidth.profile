@@ -1,0 +1,125 @@
+# fetch-bandwidth: short fetch blocks and BPU overrides deliver less than 6 per cycle
+#
+# Format: hpmstat-emu-profile(5). A [cycle] is one per-cycle vector of every
+# event the model produces, derived from the parameters given (the rest take
+# defaults); a [class] is a sequence of runs of cycles, CYCLE:LO..HI cycles
+# each; `share` is the fraction of all cycles spent in the class. The
+# declared Topdown breakdown is computed from these, not typed in.
+
+name = fetch-bandwidth
+description = Frontend bound, fetch bandwidth: taken branches, BPU overrides, FTB misses
+modes = HU:0.85 HS:0.15
+mode-switch = 20000..60000
+
+# ------------------------------------------------------------------ cycles
+
+[cycle retire]			# full width: 6 instructions (2 loads, 1 store, 1 branch)
+commit = 6
+
+[cycle fetch-taken]		# taken branches cut fetch blocks: 4 of 6 delivered
+commit = 4
+bubble = 2
+lines = 2
+redirect = s2
+
+[cycle fetch-short]		# short fetch blocks: 3 of 6 delivered
+commit = 3
+bubble = 3
+lines = 2
+redirect = s2
+
+[cycle fetch-override]		# the uFTB mispredicts, BPU stage 3 overrides: 2 of 6
+commit = 2
+bubble = 4
+redirect = s3
+
+[cycle fetch-predecode]		# an FTB miss found by predecode: 1 of 6
+commit = 1
+bubble = 5
+redirect = predecode
+
+[cycle icache-miss]		# a call into cold code misses the ICache (fetched from L2)
+commit = 6
+cond = 0
+call = 1
+icache-miss = 1
+l2-read-hit = 0x4
+
+[cycle icache-wait]		# nothing to deliver until the line arrives
+bubble = 6
+icache-wait = 1
+
+[cycle wrong-path]		# issuing down the wrong path of an unresolved branch
+commit = 2
+spec = 6
+
+[cycle mispredict]		# the branch resolves: flush, redirect, recovery starts
+commit = 1
+spec = 1
+recovery = 5
+flush = branch
+
+[cycle recover]			# ROB walk and frontend refill
+recovery = 6
+
+[cycle core-stall]		# issue queues full of dependent ALU work
+stall = core
+
+[cycle l1-stall]		# waiting on L1 hits (load-to-use latency, bank conflicts)
+stall = l1
+
+[cycle l2-miss]			# a load misses the L1 and hits L2 slice 0
+commit = 6
+load-miss = l2
+slices = 0x1
+
+[cycle l2-stall]
+stall = l2
+
+[cycle dram-miss]		# loads miss every cache level (slices 3, 0), dirty victim
+commit = 6
+load-miss = dram
+slices = 0x9
+l2-writeback = 0x8
+l1-writeback = 0x1
+
+[cycle dram-stall]
+stall = dram
+
+# ----------------------------------------------------------------- classes
+
+[class fetch-narrow]
+runs = fetch-short:60..180 fetch-override:30..90 fetch-predecode:20..40
+share = 0.62
+
+[class fetch-bandwidth]
+runs = fetch-taken:40..120 fetch-override:20..40
+share = 0.14
+
+[class compute]
+runs = retire:100..300
+share = 0.08
+
+[class icache]
+runs = icache-miss icache-wait:30..90
+share = 0.02
+
+[class mispredict]
+runs = wrong-path:20..60 mispredict recover:20..40
+share = 0.04
+
+[class core]
+runs = core-stall:40..120
+share = 0.04
+
+[class l1]
+runs = l1-stall:20..60
+share = 0.02
+
+[class l2]
+runs = l2-miss l2-stall:30..110
+share = 0.02
+
+[class dram]
+runs = dram-miss dram-stall:150..450
+share = 0.02

@@ -1,0 +1,1 @@
+# src/backend: coming with hpmstat stat (issue 4)

@@ -1,0 +1,188 @@
+/* workload-int.h: the pieces of the workload library that its three files
+ * share (not part of the API; see workload.h).
+ *
+ * Owns: the in-memory form of a parsed profile, and the interface between
+ * the parser (profile.c), the cycle model (workload-model.c) and the stream
+ * (workload.c). Event vectors are stored flat: the four banks one after the
+ * other, bank b at wl_layout.off[b].
+ */
+#ifndef HPM_EMU_WORKLOAD_INT_H
+#define HPM_EMU_WORKLOAD_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emu/workload.h"
+
+/* --------------------------------------------------------------- layout */
+
+struct wl_layout {
+	unsigned off[KMH_NR_BANKS];
+	unsigned nr[KMH_NR_BANKS];
+	unsigned total;
+};
+extern struct wl_layout wl_layout;
+
+/* Resolves the event names the model writes against the kmh tables and
+ * fills wl_layout. Idempotent. Fails (with a message) only if the tables
+ * lack an event the model needs, which is a build error. */
+bool wl_model_init(char *err, size_t errlen);
+
+/* ------------------------------------------------------ cycle parameters */
+
+/* The parameters of one cycle definition, as the profile gives them. Every
+ * field starts WL_UNSET and the model derives the value from the others
+ * (see wl_model_fill and hpmstat-emu-profile(5)). */
+#define WL_UNSET (-1)
+enum wl_stall {
+	WL_STALL_NONE,
+	WL_STALL_CORE,
+	WL_STALL_L1,
+	WL_STALL_L2,
+	WL_STALL_L3,
+	WL_STALL_DRAM,
+	WL_STALL_STORE
+};
+enum wl_flush { WL_FLUSH_NONE, WL_FLUSH_BRANCH, WL_FLUSH_STLD, WL_FLUSH_LDLD, WL_FLUSH_PIPE };
+enum wl_level { WL_LEVEL_NONE, WL_LEVEL_L2, WL_LEVEL_L3, WL_LEVEL_DRAM };
+enum wl_redirect { WL_REDIRECT_NONE, WL_REDIRECT_S2, WL_REDIRECT_S3, WL_REDIRECT_PREDECODE };
+enum wl_cause { WL_CAUSE_IQ, WL_CAUSE_DIV, WL_CAUSE_FREELIST };
+enum wl_btype { WL_BR_B, WL_BR_J, WL_BR_I, WL_BR_C, WL_BR_R, WL_NR_BTYPES };
+
+struct wl_params {
+	int commit, spec, bubble, recovery;
+	int stall, exec_stall, cause;
+	int flush, wrong;
+	int loads, stores, branches, btype[WL_NR_BTYPES], fused;
+	int fetch, lines, icache_miss, icache_wait, itlb_miss, redirect;
+	int walk;
+	int ld_issue, st_issue, dcache_miss, dtlb_miss, dtlb_st_miss, forward, prefetch,
+	    prefetch_miss;
+	int load_miss, store_miss, slices;
+	int l2_rd_hit, l2_rd_miss, l2_wr_hit, l2_wr_miss, l2_pf, l2_pf_miss, l2_wb, l1_wb,
+	    long_miss;
+	int ibuf, ibuf_full, rob, freelist, sbuffer, stq, missq;
+	int merge;
+};
+
+void wl_params_init(struct wl_params *p);
+
+/* Sets parameter `key` from its text value. Returns 1 when set, 0 when key
+ * is not a cycle parameter (the caller reports it), -1 on a bad value (err
+ * says why). */
+int wl_params_set(struct wl_params *p, const char *key, const char *value, char *err,
+                  size_t errlen);
+
+/* Derives every unset parameter and writes the full event vector (flat,
+ * wl_layout.total bytes). Returns false when the parameters contradict one
+ * another (e.g. more loads than instructions), with the reason in err. The
+ * result still has to pass wl_model_check() after the profile's explicit
+ * event values are applied. */
+bool wl_model_fill(const struct wl_params *p, uint8_t *vals, char *err, size_t errlen);
+
+/* The invariants of workload.h on a flat vector. */
+bool wl_model_check(const uint8_t *vals, char *err, size_t errlen);
+
+/* Sets produced[off] = 1 for every event the model writes. */
+void wl_model_produced(uint8_t *produced);
+
+/* Flat offsets of the Topdown events (SPEC §3). */
+enum wl_td_event {
+	WL_TD_INST_RETIRED,
+	WL_TD_INST_SPEC,
+	WL_TD_RECOVERY_BUBBLE,
+	WL_TD_BR_MIS_PRED,
+	WL_TD_TOTAL_FLUSH,
+	WL_TD_EXEC_STALL,
+	WL_TD_MEMSTALL_STORE,
+	WL_TD_MEMSTALL_L1MISS,
+	WL_TD_MEMSTALL_L2MISS,
+	WL_TD_MEMSTALL_L3MISS,
+	WL_TD_MEMSTALL_ANY_LOAD,
+	WL_TD_FETCH_BUBBLE,
+	WL_TD_FETCH_LATENCY,
+	WL_NR_TD_EVENTS,
+};
+unsigned wl_td_offset(enum wl_td_event e);
+
+/* SPEC §3 on per-cycle expected values (or totals divided by cycles). */
+void wl_topdown(const double ev[WL_NR_TD_EVENTS], struct emu_topdown *td);
+
+/* -------------------------------------------------------------- profiles */
+
+struct wl_cycle {
+	char *name;
+	unsigned line;
+	uint8_t *vals; /* flat, wl_layout.total */
+	const uint8_t *bank[KMH_NR_BANKS];
+	uint8_t instret;
+	uint32_t key;
+	bool used;
+};
+
+struct wl_seg {
+	unsigned cycle;
+	const struct wl_cycle *c; /* &profile->cycles[cycle] */
+	uint32_t lo, hi;          /* run length, uniform in lo..hi, 1 <= lo <= hi */
+};
+
+struct wl_class {
+	char *name;
+	unsigned line;
+	struct wl_seg *segs;
+	unsigned nr_segs;
+	double mean_cycles; /* expected cycles of one run of the class */
+	double share;       /* [class] share, when the profile has no phases */
+	bool has_share;
+	bool used;
+};
+
+struct wl_phase {
+	char *name;
+	unsigned line;
+	uint64_t cycles; /* 0: forever */
+	unsigned nr;     /* classes of this phase's mix */
+	unsigned *cls;
+	double *share; /* cycle shares, summing to 1 */
+	/* Walker's alias table over the nr classes: draw i uniformly, then take
+	 * cls[i] when a 32-bit draw is below thr[i], else cls[alias[i]]. */
+	uint32_t *thr;
+	unsigned *alias;
+	double *mean; /* expected per-cycle value of every event (flat) */
+	double mean_instret;
+	double runs_per_cycle;
+	struct emu_topdown td;
+};
+
+struct emu_profile {
+	char *name, *description, *origin;
+	bool builtin;
+	struct wl_cycle *cycles;
+	unsigned nr_cycles;
+	struct wl_class *classes;
+	unsigned nr_classes;
+	struct wl_phase *phases;
+	unsigned nr_phases;
+	uint64_t period; /* sum of phase cycles; 0 with one endless phase */
+	double mode_share[EMU_NR_MODES];
+	uint64_t mode_cut[EMU_NR_MODES];
+	uint32_t mode_lo, mode_hi;
+	uint8_t *produced; /* flat */
+	double *mean;      /* flat, over one period */
+	double mean_instret;
+	double mean_run;
+	struct emu_topdown td;
+	struct emu_profile *next; /* list of file profiles */
+};
+
+/* The built-in profile files, embedded by src/gen/profiles2c.awk
+ * (profiles-gen.c). */
+struct wl_builtin_text {
+	const char *file; /* profiles/NAME.profile, for messages */
+	const char *text;
+};
+extern const struct wl_builtin_text wl_builtin_texts[];
+extern const unsigned wl_nr_builtin_texts;
+
+#endif

@@ -1,0 +1,1 @@
+# src/metric: coming with hpmstat stat (issue 4)

@@ -1,0 +1,1 @@
+# src/stat: coming with hpmstat stat (issue 4)

@@ -1,0 +1,1 @@
+# tests/backend: coming with hpmstat stat (issue 4)

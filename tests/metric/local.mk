@@ -1,0 +1,1 @@
+# tests/metric: coming with hpmstat stat (issue 4)

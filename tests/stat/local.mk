@@ -1,0 +1,1 @@
+# tests/stat: coming with hpmstat stat (issue 4)
