@@ -41,3 +41,10 @@ tests_emu_workload_SOURCES = tests/emu/workload.c
 tests_emu_workload_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 tests_emu_workload_LDADD = $(HPM_TEST_LIBS)
 
+
+# Every profile's Topdown through programmed counters (SPEC §3 formulas).
+check_PROGRAMS += tests/emu/topdown-counters
+TESTS += tests/emu/topdown-counters
+tests_emu_topdown_counters_SOURCES = tests/emu/topdown-counters.c
+tests_emu_topdown_counters_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_emu_topdown_counters_LDADD = $(HPM_TEST_LIBS)
