@@ -1,1 +1,14 @@
-# tests/metric: coming with hpmstat stat (issue 4)
+# tests/metric: the expression engine, the built-in metrics and their
+# Topdown formulas, thresholds and bottleneck marker, and the generator.
+METRIC_TESTS = tests/metric/test-expr tests/metric/test-metrics
+METRIC_TEST_LIBS = tests/libtap.a src/metric/libmetric.a src/kmh/libkmh.a src/util/libutil.a -lm
+check_PROGRAMS += $(METRIC_TESTS)
+TESTS += $(METRIC_TESTS) tests/metric/metrics2c-reject.sh
+EXTRA_DIST += tests/metric/metrics2c-reject.sh
+
+tests_metric_test_expr_SOURCES = tests/metric/test-expr.c
+tests_metric_test_expr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_metric_test_expr_LDADD = $(METRIC_TEST_LIBS)
+tests_metric_test_metrics_SOURCES = tests/metric/test-metrics.c
+tests_metric_test_metrics_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_metric_test_metrics_LDADD = $(METRIC_TEST_LIBS)

@@ -1,0 +1,463 @@
+/* metrics2c.c: build-time generator of the built-in metric table.
+ *
+ * Owns: the translation of events/riscv/openxiangshan/kunminghu/metrics.json
+ * (Linux perf's metric JSON: MetricName, MetricExpr, MetricGroup,
+ * MetricThreshold, ScaleUnit, BriefDescription, PublicDescription) into
+ * src/metric/metrics-gen.c, so nothing parses JSON at run time, and the
+ * validation that makes the table trustworthy: every expression and
+ * threshold parses with the run-time engine (src/metric/expr.c), every name
+ * is a metric of the file, a Kunminghu event or alias (libkmh), `cycles` or
+ * `instructions`; metrics do not reference each other in a cycle; the
+ * Topdown tree implied by the TopdownL<n> and tma_<X>_group groups is
+ * consistent (every group parent exists, one level up); and every Topdown
+ * metric has a threshold, ScaleUnit "100%" and a BriefDescription that says
+ * whether it is a share "of slots" or "of cycles".
+ *
+ * Usage: metrics2c metrics.json > metrics-gen.c. Any problem: one line on
+ * stderr naming the file and the metric, exit 1, nothing on stdout.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <jansson.h>
+
+#include "kmh/kmh.h"
+#include "metric/metric.h"
+
+#define MAX_METRICS 1024
+#define MAX_GROUPS  4096
+
+struct gm {
+	const char *name, *expr, *groups, *threshold, *scale_unit, *brief, *desc;
+	double scale;
+	const char *unit;
+	struct mexpr *e, *t;
+	unsigned level;
+	int share; /* enum metric_share */
+	int parent;
+	unsigned first_child, nr_children;
+	int color; /* cycle search: 0 new, 1 on the stack, 2 done */
+};
+
+static const char *prog = "metrics2c";
+static const char *cur_file = "";
+static struct gm metrics[MAX_METRICS];
+static unsigned nr_metrics;
+static char *groups[MAX_GROUPS];
+static unsigned nr_groups;
+
+static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: %s: ", prog, cur_file);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static const char *get_str(json_t *obj, const char *key, const char *mname, bool required)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v) {
+		if (required)
+			die("metric '%s': missing field %s", mname, key);
+		return NULL;
+	}
+	if (!json_is_string(v) || json_string_length(v) == 0)
+		die("metric '%s': field %s must be a non-empty string", mname, key);
+	if (strlen(json_string_value(v)) != json_string_length(v))
+		die("metric '%s': field %s contains a NUL character", mname, key);
+	return json_string_value(v);
+}
+
+static bool valid_name(const char *s)
+{
+	if (!(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	for (; *s; s++)
+		if (!(isalnum((unsigned char)*s) || *s == '_' || *s == '.'))
+			return false;
+	return true;
+}
+
+static int find_metric(const char *name)
+{
+	for (unsigned i = 0; i < nr_metrics; i++)
+		if (strcmp(metrics[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static bool is_event(const char *name)
+{
+	return strcmp(name, "cycles") == 0 || strcmp(name, "instructions") == 0 ||
+	       kmh_event_by_name(KMH_BANK_NONE, name) || kmh_alias_by_name(KMH_BANK_NONE, name);
+}
+
+static struct mexpr *parse(const char *text, const char *mname, const char *what)
+{
+	struct mexpr *e;
+	struct metric_error err;
+	if (mexpr_parse(text, &e, &err))
+		die("metric '%s': %s does not parse: %s", mname, what, err.msg);
+	return e;
+}
+
+static void check_names(const struct gm *m, const struct mexpr *e, const char *what)
+{
+	for (unsigned i = 0; i < mexpr_nr_names(e); i++) {
+		const char *n = mexpr_name(e, i);
+		if (strcmp(n, "noEvent") == 0)
+			die("metric '%s': %s references noEvent, which counts nothing", m->name,
+			    what);
+		if (find_metric(n) < 0 && !is_event(n))
+			die("metric '%s': %s references '%s', which is neither a metric of this "
+			    "file, a Kunminghu event, cycles nor instructions",
+			    m->name, what, n);
+	}
+}
+
+/* Depth-first search over MetricExpr references; a name met again while on
+ * the stack closes a cycle. Thresholds are left out: they see computed
+ * values, so "tma_x > 0.1" in tma_x's own threshold is no cycle. */
+static void check_cycles(unsigned i, unsigned depth)
+{
+	struct gm *m = &metrics[i];
+	if (m->color == 2)
+		return;
+	if (m->color == 1 || depth > nr_metrics)
+		die("metric '%s': metrics reference each other in a cycle", m->name);
+	m->color = 1;
+	for (unsigned k = 0; k < mexpr_nr_names(m->e); k++) {
+		int j = find_metric(mexpr_name(m->e, k));
+		if (j >= 0)
+			check_cycles((unsigned)j, depth + 1);
+	}
+	m->color = 2;
+}
+
+static bool group_is_level(const char *g, size_t len, unsigned *level)
+{
+	/* tma_L<n>_group: the level groups, not a parent */
+	if (len == 12 && strncmp(g, "tma_L", 5) == 0 && isdigit((unsigned char)g[5]) &&
+	    strncmp(g + 6, "_group", 6) == 0) {
+		*level = (unsigned)(g[5] - '0');
+		return true;
+	}
+	return false;
+}
+
+static void add_group(const char *g, size_t len)
+{
+	for (unsigned i = 0; i < nr_groups; i++)
+		if (strlen(groups[i]) == len && strncasecmp(groups[i], g, len) == 0)
+			return;
+	if (nr_groups == MAX_GROUPS)
+		die("more than %d metric groups", MAX_GROUPS);
+	char *s = malloc(len + 1);
+	if (!s)
+		die("out of memory");
+	memcpy(s, g, len);
+	s[len] = '\0';
+	groups[nr_groups++] = s;
+}
+
+/* Read MetricGroup: level from TopdownL<n>, the tma_L<n>_group that must
+ * agree with it, and the parent from tma_<X>_group. */
+static void read_groups(struct gm *m, char parent[128])
+{
+	unsigned level = 0, tma_level = 0, nr_parents = 0;
+	const char *g = m->groups;
+	parent[0] = '\0';
+	while (*g) {
+		size_t len = strcspn(g, ";");
+		unsigned lv;
+		if (len == 0)
+			die("metric '%s': empty group in MetricGroup '%s'", m->name, m->groups);
+		for (size_t k = 0; k < len; k++)
+			if (!(isalnum((unsigned char)g[k]) || g[k] == '_'))
+				die("metric '%s': group '%.*s' has a character other than letters, "
+				    "digits and '_'",
+				    m->name, (int)len, g);
+		for (const char *h = m->groups; h < g;) {
+			size_t hl = strcspn(h, ";");
+			if (hl == len && strncasecmp(h, g, len) == 0)
+				die("metric '%s': group '%.*s' given twice", m->name, (int)len, g);
+			h += hl + 1;
+		}
+		add_group(g, len);
+		if (len == 9 && strncmp(g, "TopdownL", 8) == 0 && g[8] >= '1' && g[8] <= '9') {
+			if (level)
+				die("metric '%s': two TopdownL groups", m->name);
+			level = (unsigned)(g[8] - '0');
+		} else if (group_is_level(g, len, &lv)) {
+			tma_level = lv;
+		} else if (len > 10 && strncmp(g, "tma_", 4) == 0 &&
+		           strncmp(g + len - 6, "_group", 6) == 0) {
+			if (len - 6 >= 128)
+				die("metric '%s': group name too long", m->name);
+			snprintf(parent, 128, "%.*s", (int)(len - 6), g);
+			nr_parents++;
+		}
+		g += len;
+		if (*g == ';')
+			g++;
+	}
+	if (tma_level != level)
+		die("metric '%s': TopdownL%u and tma_L%u_group disagree", m->name, level,
+		    tma_level);
+	if (nr_parents > 1)
+		die("metric '%s': more than one parent group tma_<X>_group", m->name);
+	if (nr_parents && !level)
+		die("metric '%s': a parent group but no TopdownL<n> group", m->name);
+	if (level > 1 && !nr_parents)
+		die("metric '%s': Topdown level %u needs a parent group tma_<X>_group", m->name,
+		    level);
+	if (level == 1 && nr_parents)
+		die("metric '%s': a level-1 metric has no parent group", m->name);
+	m->level = level;
+}
+
+static void read_scale(struct gm *m)
+{
+	m->scale = 1.0;
+	m->unit = "";
+	if (!m->scale_unit)
+		return;
+	char *end;
+	m->scale = strtod(m->scale_unit, &end);
+	if (end == m->scale_unit || !(m->scale > 0) || m->scale > 1e18)
+		die("metric '%s': ScaleUnit '%s' does not start with a positive number", m->name,
+		    m->scale_unit);
+	m->unit = end;
+}
+
+static void read_share(struct gm *m)
+{
+	bool slots = strstr(m->brief, "of slots") != NULL;
+	bool cycles = strstr(m->brief, "of cycles") != NULL;
+	m->share = METRIC_SHARE_NONE;
+	if (!m->level)
+		return;
+	if (slots == cycles)
+		die("metric '%s': a Topdown BriefDescription must say either 'of slots' or 'of "
+		    "cycles'",
+		    m->name);
+	m->share = slots ? METRIC_SHARE_SLOTS : METRIC_SHARE_CYCLES;
+	if (!m->threshold)
+		die("metric '%s': a Topdown metric needs a MetricThreshold", m->name);
+	if (!m->scale_unit || strcmp(m->scale_unit, "100%") != 0)
+		die("metric '%s': a Topdown metric needs ScaleUnit \"100%%\"", m->name);
+}
+
+static void read_metric(json_t *obj, unsigned idx)
+{
+	static const char *const keys[] = {"MetricName",       "MetricExpr", "MetricGroup",
+	                                   "MetricThreshold",  "ScaleUnit",  "BriefDescription",
+	                                   "PublicDescription"};
+	struct gm *m = &metrics[nr_metrics];
+	const char *key;
+	json_t *val;
+	char tmp[32];
+
+	if (!json_is_object(obj))
+		die("entry %u is not an object", idx);
+	snprintf(tmp, sizeof(tmp), "#%u", idx);
+	m->name = get_str(obj, "MetricName", tmp, true);
+	json_object_foreach(obj, key, val)
+	{
+		bool known = false;
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			known |= strcmp(key, keys[k]) == 0;
+		if (!known)
+			die("metric '%s': unknown field %s", m->name, key);
+	}
+	if (!valid_name(m->name))
+		die("metric '%s': MetricName must be a letter or '_' then letters, digits, '_' "
+		    "or '.'",
+		    m->name);
+	if (!strcmp(m->name, "if") || !strcmp(m->name, "else") || !strcmp(m->name, "min") ||
+	    !strcmp(m->name, "max"))
+		die("metric '%s': MetricName is a keyword of the expression syntax", m->name);
+	for (unsigned i = 0; i < nr_metrics; i++)
+		if (strcasecmp(metrics[i].name, m->name) == 0)
+			die("metric '%s': MetricName given twice (case ignored, as -M does)",
+			    m->name);
+	if (is_event(m->name))
+		die("metric '%s': MetricName is also an event name", m->name);
+	m->expr = get_str(obj, "MetricExpr", m->name, true);
+	m->groups = get_str(obj, "MetricGroup", m->name, false);
+	if (!m->groups)
+		m->groups = "";
+	m->threshold = get_str(obj, "MetricThreshold", m->name, false);
+	m->scale_unit = get_str(obj, "ScaleUnit", m->name, false);
+	m->brief = get_str(obj, "BriefDescription", m->name, true);
+	m->desc = get_str(obj, "PublicDescription", m->name, false);
+	if (!m->desc)
+		m->desc = m->brief;
+	m->e = parse(m->expr, m->name, "MetricExpr");
+	if (m->threshold)
+		m->t = parse(m->threshold, m->name, "MetricThreshold");
+	m->parent = -1;
+	nr_metrics++;
+}
+
+static void emit_str(FILE *out, const char *s)
+{
+	if (!s) {
+		fputs("NULL", out);
+		return;
+	}
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20 || *p >= 0x7f)
+			fprintf(out, "\\%03o", *p); /* octal: never swallows the next char */
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+static const char *share_name(int share)
+{
+	return share == METRIC_SHARE_SLOTS    ? "METRIC_SHARE_SLOTS"
+	       : share == METRIC_SHARE_CYCLES ? "METRIC_SHARE_CYCLES"
+	                                      : "METRIC_SHARE_NONE";
+}
+
+int main(int argc, char **argv)
+{
+	json_error_t jerr;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s metrics.json > metrics-gen.c\n", prog);
+		return 2;
+	}
+	cur_file = argv[1];
+	json_t *root = json_load_file(argv[1], JSON_REJECT_DUPLICATES, &jerr);
+	if (!root)
+		die("line %d: %s", jerr.line, jerr.text);
+	if (!json_is_array(root))
+		die("the top level must be an array of metrics");
+	if (json_array_size(root) > MAX_METRICS)
+		die("more than %d metrics", MAX_METRICS);
+	for (size_t i = 0; i < json_array_size(root); i++)
+		read_metric(json_array_get(root, i), (unsigned)i);
+
+	for (unsigned i = 0; i < nr_metrics; i++) {
+		struct gm *m = &metrics[i];
+		char parent[128];
+		check_names(m, m->e, "MetricExpr");
+		if (m->t)
+			check_names(m, m->t, "MetricThreshold");
+		read_groups(m, parent);
+		read_scale(m);
+		read_share(m);
+		if (parent[0]) {
+			m->parent = find_metric(parent);
+			if (m->parent < 0)
+				die("metric '%s': group %s_group names parent '%s', which is not a "
+				    "metric of this file",
+				    m->name, parent, parent);
+		}
+	}
+	for (unsigned i = 0; i < nr_metrics; i++) {
+		struct gm *m = &metrics[i];
+		if (m->parent >= 0 && metrics[m->parent].level + 1 != m->level)
+			die("metric '%s': level %u under '%s' of level %u (want one level down)",
+			    m->name, m->level, metrics[m->parent].name, metrics[m->parent].level);
+		check_cycles(i, 0);
+	}
+
+	out = open_memstream(&buf, &len);
+	if (!out)
+		die("out of memory");
+	fprintf(out, "/* Generated by metrics2c from %s: do not edit. */\n", argv[1]);
+	fputs("#include \"metric/metric.h\"\n\n", out);
+
+	/* children, parent by parent, each list in table order */
+	unsigned nr_children = 0;
+	fputs("const unsigned short metric_children[] = {\n", out);
+	for (unsigned i = 0; i < nr_metrics; i++) {
+		metrics[i].first_child = nr_children;
+		for (unsigned j = 0; j < nr_metrics; j++)
+			if (metrics[j].parent == (int)i) {
+				fprintf(out, "\t%u, /* %s -> %s */\n", j, metrics[i].name,
+				        metrics[j].name);
+				metrics[i].nr_children++;
+				nr_children++;
+			}
+	}
+	if (!nr_children)
+		fputs("\t0, /* none: a placeholder so the array is not empty */\n", out);
+	fputs("};\n\n", out);
+
+	fputs("const struct metric metric_table[] = {\n", out);
+	for (unsigned i = 0; i < nr_metrics; i++) {
+		const struct gm *m = &metrics[i];
+		fputs("\t{\n\t\t.name = ", out);
+		emit_str(out, m->name);
+		fputs(",\n\t\t.expr = ", out);
+		emit_str(out, m->expr);
+		fputs(",\n\t\t.groups = ", out);
+		emit_str(out, m->groups);
+		fputs(",\n\t\t.threshold = ", out);
+		emit_str(out, m->threshold);
+		fputs(",\n\t\t.scale_unit = ", out);
+		emit_str(out, m->scale_unit);
+		fprintf(out, ",\n\t\t.scale = %.17g,\n\t\t.unit = ", m->scale);
+		emit_str(out, m->unit);
+		fputs(",\n\t\t.brief = ", out);
+		emit_str(out, m->brief);
+		fputs(",\n\t\t.description = ", out);
+		emit_str(out, m->desc);
+		fprintf(out,
+		        ",\n\t\t.level = %u,\n\t\t.share = %s,\n\t\t.parent = %d,\n"
+		        "\t\t.first_child = %u,\n\t\t.nr_children = %u,\n\t},\n",
+		        m->level, share_name(m->share), m->parent, m->first_child, m->nr_children);
+	}
+	if (!nr_metrics)
+		fputs("\t{.name = \"\", .expr = \"0\", .groups = \"\", .unit = \"\", .brief = "
+		      "\"\", .description = \"\", .parent = -1},\n",
+		      out);
+	fprintf(out, "};\n\nconst unsigned metric_nr = %u;\n\n", nr_metrics);
+
+	fputs("const char *const metric_groups[] = {\n", out);
+	for (unsigned i = 0; i < nr_groups; i++) {
+		fputc('\t', out);
+		emit_str(out, groups[i]);
+		fputs(",\n", out);
+	}
+	if (!nr_groups)
+		fputs("\t\"\",\n", out);
+	fprintf(out, "};\n\nconst unsigned metric_nr_groups = %u;\n", nr_groups);
+	if (fclose(out) != 0)
+		die("out of memory");
+
+	for (unsigned i = 0; i < nr_metrics; i++) {
+		mexpr_free(metrics[i].e);
+		mexpr_free(metrics[i].t);
+	}
+	for (unsigned i = 0; i < nr_groups; i++)
+		free(groups[i]);
+	json_decref(root);
+	if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) {
+		free(buf);
+		die("cannot write the output");
+	}
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,335 @@
+/* metric.h: metrics as data: the expression engine and the built-in metrics.
+ *
+ * Owns: the metric expression engine (expr.c: perf's MetricExpr syntax, parsed
+ * once into a tree and evaluated with a name-lookup callback), the built-in
+ * metric table (metrics-gen.c, generated at build time from
+ * events/riscv/openxiangshan/kunminghu/metrics.json by src/gen/metrics2c.c,
+ * which also validates it), and everything derived from the table
+ * (metrics.c): lookups by name and group, -M and --topdown selections, the
+ * events a selection needs, the A + B sums the hardware can count in one
+ * counter, evaluation with an event-name substitution map, MetricThreshold,
+ * the out-of-range flag and the Topdown bottleneck marker.
+ *
+ * The library never prints and never exits (xmalloc may abort on OOM):
+ * fallible calls return 0 or a negative METRIC_E* code with a one-line
+ * message in struct metric_error.
+ *
+ * Values are doubles. NaN means "no number" (division by zero, a count that
+ * does not exist): callers print "n/a", never a figure.
+ */
+#ifndef HPM_METRIC_METRIC_H
+#define HPM_METRIC_METRIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* ------------------------------------------------------------------ errors */
+
+enum metric_errcode {
+	METRIC_OK = 0,
+	METRIC_ESYNTAX = -1,  /* malformed expression */
+	METRIC_EDEPTH = -2,   /* nested deeper than METRIC_MAX_DEPTH, or too long */
+	METRIC_ENAME = -3,    /* evaluation: the lookup does not know a name */
+	METRIC_ELOOKUP = -4,  /* evaluation: the lookup failed for another reason */
+	METRIC_EUNKNOWN = -5, /* no metric or metric group of that name */
+	METRIC_ERANGE = -6,   /* argument out of range (e.g. a Topdown level) */
+	METRIC_ECYCLE = -7,   /* metrics that reference each other in a cycle */
+};
+
+struct metric_error {
+	int code;      /* enum metric_errcode */
+	int pos;       /* 0-based offset in the expression text, or -1 */
+	char msg[320]; /* one line; parse errors say "at offset N" */
+};
+
+/* ======================================================= expression engine */
+
+/* Syntax (perf's MetricExpr, the parts this project needs), loosest first:
+ *
+ *   expr   := or [ "if" or "else" expr ]     Python-style, right-associative
+ *   or     := and { "|" and }                logical or
+ *   and    := cmp { "&" cmp }                logical and
+ *   cmp    := add { ("<" | ">" | "<=" | ">=" | "==" | "!=") add }
+ *   add    := mul { ("+" | "-") mul }
+ *   mul    := unary { ("*" | "/") unary }
+ *   unary  := "-" unary | primary
+ *   primary:= NUMBER | NAME | "(" expr ")" | ("min" | "max") "(" expr "," expr ")"
+ *
+ * NUMBER: decimal, optional fraction and exponent (6, 0.15, .5, 1e9, 2.5E-3),
+ * read without the C locale. NAME: a letter or '_' then letters, digits, '_'
+ * and '.' (so NAME.K event instances are names); "if", "else", "min" and
+ * "max" are keywords. Comparisons give 1 or 0; & and | treat non-zero as
+ * true, as perf's thresholds use them.
+ *
+ * NaN (no number) propagates: any arithmetic, comparison or min/max with a
+ * NaN operand is NaN; x / 0 is NaN (not an infinity); "c if NaN else d" is
+ * NaN. & and | follow three-valued logic: 0 & NaN is 0 and 1 | NaN is 1, as
+ * the answer does not depend on the unknown side; otherwise NaN. A final
+ * result that is not finite is reported as NaN. Only the taken branch of an
+ * if/else is evaluated; every other operand is always evaluated, so a missing
+ * name is reported whatever the values.
+ *
+ * Limits, so hostile input cannot exhaust the stack: the tree is at most
+ * METRIC_MAX_DEPTH levels high (this also bounds parentheses and chains of
+ * unary minus) and the text at most METRIC_MAX_TEXT characters. */
+#define METRIC_MAX_DEPTH 128
+#define METRIC_MAX_TEXT  4096
+
+struct mexpr; /* a parsed expression; immutable after mexpr_parse */
+
+/* Parse text. On error *out is NULL and err says what and where. */
+int mexpr_parse(const char *text, struct mexpr **out, struct metric_error *err);
+void mexpr_free(struct mexpr *e);
+const char *mexpr_text(const struct mexpr *e);
+
+/* Value of a name. Return 0 and set *val (NaN is a valid answer: it
+ * propagates), METRIC_ENAME when the name is unknown, or another negative
+ * code to abort the evaluation with that code. */
+typedef int (*mexpr_lookup_fn)(void *ctx, const char *name, double *val);
+
+enum mexpr_eval_flags {
+	/* For every sub-expression "A + B" where A and B are both names, first
+	 * ask the lookup for the merged name: A and B exactly as written in
+	 * the expression, joined by one '+' with no spaces, e.g.
+	 *     INST_SPEC+RECOVERY_BUBBLE
+	 * Only when the lookup answers METRIC_ENAME for it are A and B looked
+	 * up and added. For two events of one bank the merged name is a valid
+	 * Kunminghu event expression (their ADD in one counter). */
+	MEXPR_MERGED = 1u << 0,
+};
+
+/* Evaluate e. A lookup that answers METRIC_ENAME for a plain name is an
+ * error (METRIC_ENAME, "unknown name 'x' at offset N"). */
+int mexpr_eval(const struct mexpr *e, unsigned flags, mexpr_lookup_fn lookup, void *ctx,
+               double *val, struct metric_error *err);
+
+/* The distinct names of e, in order of first appearance. The strings live
+ * as long as e. */
+unsigned mexpr_nr_names(const struct mexpr *e);
+const char *mexpr_name(const struct mexpr *e, unsigned i);
+
+/* A sub-expression "A + B" of two names. */
+struct mexpr_sum {
+	const char *a, *b;  /* as written, live as long as the expression */
+	const char *merged; /* "A+B": the name MEXPR_MERGED asks for */
+	int pos;            /* offset of the '+' */
+};
+typedef bool (*mexpr_name_pred)(void *ctx, const char *name);
+/* Find the distinct "A + B" sub-expressions where is_event(ctx, A) and
+ * is_event(ctx, B) both hold (is_event NULL: any two names), in order of
+ * appearance. Writes up to max and returns how many there are. Only a '+'
+ * whose two operands are names counts: in "A + B + C" that is A + B. */
+unsigned mexpr_sums(const struct mexpr *e, mexpr_name_pred is_event, void *ctx,
+                    struct mexpr_sum *out, unsigned max);
+
+/* Visit every name evaluation may look up, every branch included, once per
+ * occurrence. Where merge is given and merge(ctx, A, B) is true for an
+ * "A + B" of two names, visit(ctx, A, B) is called once for it instead of
+ * visit(ctx, A, NULL) and visit(ctx, B, NULL). */
+typedef bool (*mexpr_merge_pred)(void *ctx, const char *a, const char *b);
+typedef void (*mexpr_visit_fn)(void *ctx, const char *a, const char *b);
+void mexpr_visit(const struct mexpr *e, mexpr_merge_pred merge, mexpr_visit_fn visit, void *ctx);
+
+/* ========================================================= built-in table */
+
+/* What a Topdown value is a share of (its BriefDescription says so too). */
+enum metric_share {
+	METRIC_SHARE_NONE,   /* not a Topdown metric */
+	METRIC_SHARE_SLOTS,  /* of the 6 x cycles issue slots */
+	METRIC_SHARE_CYCLES, /* of the cycles */
+};
+
+struct metric {
+	const char *name;        /* MetricName */
+	const char *expr;        /* MetricExpr */
+	const char *groups;      /* MetricGroup, ';'-separated, "" when none */
+	const char *threshold;   /* MetricThreshold, NULL when none */
+	const char *scale_unit;  /* ScaleUnit as written ("100%"), NULL when none */
+	double scale;            /* its number: shown value = value * scale (1 when none) */
+	const char *unit;        /* its unit: "%", "per cycle"; "" when none */
+	const char *brief;       /* BriefDescription */
+	const char *description; /* PublicDescription, or the brief one */
+	/* The Topdown tree. A metric in group TopdownL<n> is at level n; one in
+	 * group tma_<X>_group is a child of metric tma_<X> (Intel's convention,
+	 * the tma_L<n>_group groups excepted). */
+	unsigned level; /* 1..3; 0 for a metric outside the tree */
+	enum metric_share share;
+	int parent;           /* index in metric_table, -1 for level 1 and non-Topdown */
+	unsigned first_child; /* children: metric_children[first_child ...] */
+	unsigned nr_children; /* in table order */
+};
+
+/* Generated (metrics-gen.c). */
+extern const struct metric metric_table[];
+extern const unsigned metric_nr;
+extern const unsigned short metric_children[]; /* indices into metric_table */
+/* Every MetricGroup name of the table, distinct, in order of first use. */
+extern const char *const metric_groups[];
+extern const unsigned metric_nr_groups;
+
+/* Exact name, as metric expressions reference metrics; NULL when none. */
+const struct metric *metric_by_name(const char *name);
+/* Name ignoring case, as -M takes it. */
+const struct metric *metric_by_name_icase(const char *name);
+unsigned metric_index(const struct metric *m);
+const struct metric *metric_parent(const struct metric *m);
+const struct metric *metric_child(const struct metric *m, unsigned i);
+/* m lists group in its MetricGroup (case-insensitive). */
+bool metric_in_group(const struct metric *m, const char *group);
+/* Some metric lists group (case-insensitive). */
+bool metric_group_exists(const char *group);
+/* Deepest Topdown level of the table (3). */
+unsigned metric_max_level(void);
+/* Up to max metric or group names closest to name; returns how many. */
+unsigned metric_suggest(const char *name, const char **out, unsigned max);
+
+/* The parsed MetricExpr / MetricThreshold, parsed at first use and kept
+ * (metric_release frees them). NULL for a metric without a threshold. */
+const struct mexpr *metric_expr(const struct metric *m);
+const struct mexpr *metric_threshold_expr(const struct metric *m);
+/* Free the parsed expressions (they are parsed again when needed). For
+ * leak checkers; nothing returned by the library may be used afterwards. */
+void metric_release(void);
+
+/* ============================================================= selections */
+
+/* A list of metrics, no duplicates, in display order. */
+struct metric_set {
+	const struct metric **m;
+	unsigned nr, alloc;
+};
+
+void metric_set_init(struct metric_set *s);
+void metric_set_free(struct metric_set *s);
+/* Position of m in s, or -1. */
+int metric_set_find(const struct metric_set *s, const struct metric *m);
+/* Append m unless present. */
+void metric_set_add_metric(struct metric_set *s, const struct metric *m);
+/* -M: a comma-separated list of metric names and metric group names, case
+ * ignored; a group adds its members in table order. An unknown item is
+ * METRIC_EUNKNOWN ("unknown metric or metric group 'x'; did you mean 'y'?")
+ * and adds nothing of the list. */
+int metric_set_add(struct metric_set *s, const char *list, struct metric_error *err);
+/* --topdown=LEVEL: the Topdown tree down to LEVEL (1..metric_max_level()),
+ * depth first: each node followed by its children. */
+int metric_set_add_topdown(struct metric_set *s, unsigned level, struct metric_error *err);
+
+/* ============================================================ event names */
+
+/* Event name substitution: look up `to` wherever a metric names event
+ * `from`. hpmstat stat --topdown-retired=minstret passes
+ * { "rob_commitInstr", "instructions" }. Applies to events only, never to
+ * metric names, at every step: event lists, sums and evaluation. */
+struct metric_subst {
+	const char *from, *to;
+};
+
+/* An owned list of names. */
+struct metric_names {
+	char **name;
+	unsigned nr, alloc;
+};
+void metric_names_free(struct metric_names *n);
+/* Position of name in n, or -1. */
+int metric_names_find(const struct metric_names *n, const char *name);
+
+enum metric_events_flags {
+	/* Also the events the MetricThresholds need (their metrics expanded). */
+	METRIC_EV_THRESHOLDS = 1u << 0,
+	/* Give a mergeable sum (see metric_sum_mergeable) as the one name
+	 * "A+B" in place of A and B, when that saves a counter: when neither A
+	 * nor B is needed on its own elsewhere. Evaluate with env.merged. */
+	METRIC_EV_MERGE = 1u << 1,
+};
+
+/* The events (after substitution) that evaluating every metric of s needs,
+ * referenced metrics expanded recursively, distinct, in order of first
+ * appearance (with METRIC_EV_MERGE, the parts of sums that are not kept
+ * merged come after the other names, and the kept merged names last). Names that are not Kunminghu
+ * events, such as "cycles" and "instructions", are listed like any other: the stat layer maps them.
+ * Appends to out. */
+void metric_set_events(const struct metric_set *s, const struct metric_subst *subst,
+                       unsigned nr_subst, unsigned flags, struct metric_names *out);
+/* The merged names "A+B" (after substitution) of the mergeable sums in the
+ * metrics of s (referenced metrics expanded; thresholds with
+ * METRIC_EV_THRESHOLDS), distinct. Appends to out. */
+void metric_set_sums(const struct metric_set *s, const struct metric_subst *subst,
+                     unsigned nr_subst, unsigned flags, struct metric_names *out);
+/* A and B are both events (not metrics) and "A+B" encodes as one Kunminghu
+ * mhpmevent (same bank, at most four slots: kmh_encode accepts it). */
+bool metric_sum_mergeable(const char *a, const char *b);
+
+/* ============================================================= evaluation */
+
+struct metric_env {
+	mexpr_lookup_fn lookup; /* counts by event name (after substitution) */
+	void *ctx;
+	const struct metric_subst *subst;
+	unsigned nr_subst;
+	/* MEXPR_MERGED: the lookup is first asked for "A+B" (after
+	 * substitution, joined by '+', no spaces) for every sum of two events;
+	 * METRIC_ENAME from it falls back to A and B. */
+	bool merged;
+};
+
+/* Evaluate one metric; metric names in its expression are evaluated
+ * recursively, everything else goes to env->lookup. A missing event is
+ * METRIC_ENAME, "unknown event 'x' (needed by m)". */
+int metric_eval(const struct metric *m, const struct metric_env *env, double *val,
+                struct metric_error *err);
+
+enum metric_thresh {
+	METRIC_THRESH_NONE,    /* the metric has no MetricThreshold */
+	METRIC_THRESH_UNKNOWN, /* NaN, or a name it needs has no value */
+	METRIC_THRESH_NO,
+	METRIC_THRESH_YES,
+};
+
+enum metric_value_flags {
+	METRIC_F_NA = 1u << 0,              /* value is NaN: print "n/a" */
+	METRIC_F_ERROR = 1u << 1,           /* could not be evaluated: err, missing */
+	METRIC_F_OUT_OF_RANGE = 1u << 2,    /* see metric_out_of_range */
+	METRIC_F_BOTTLENECK = 1u << 3,      /* on the bottleneck path: print "<==" */
+	METRIC_F_BOTTLENECK_LEAF = 1u << 4, /* the deepest node of that path */
+};
+
+/* The computed state of one metric of a set. */
+struct metric_value {
+	double value;   /* NaN when n/a */
+	unsigned flags; /* enum metric_value_flags */
+	enum metric_thresh thresh;
+	int err;             /* 0 or the METRIC_E* code */
+	const char *missing; /* METRIC_ENAME: the event the lookup did not know
+	                      * (after substitution); lives until metric_release
+	                      * or, when substituted, as long as the map */
+};
+
+/* A share (ScaleUnit "100%") outside [0, 1], beyond rounding (a slack of
+ * 1e-9, so 1 - (a + b + c) = -1e-17 is not flagged). The value itself is
+ * never changed: it is shown as computed, with the flag. */
+bool metric_out_of_range(const struct metric *m, double value);
+
+/* Evaluate every metric of s into vals[s->nr] (each metric once, so a
+ * metric referenced by several others has one value), then metric_set_judge. */
+void metric_set_eval(const struct metric_set *s, const struct metric_env *env,
+                     struct metric_value *vals);
+
+/* From vals[i].value and .err (as computed, or hand-made), set for every
+ * metric of s: thresh (MetricThreshold evaluated by the engine, metric names
+ * resolved to the values in vals, other metrics and events through env;
+ * env may be NULL, and then anything outside s is unknown), flags NA, ERROR
+ * and OUT_OF_RANGE, and the bottleneck marks below. */
+void metric_set_judge(const struct metric_set *s, const struct metric_env *env,
+                      struct metric_value *vals);
+
+/* The Topdown bottleneck path, modelled on toplev's "<==" marker: start with
+ * the level-1 metrics of s as siblings. Among the siblings, the candidates
+ * are those whose threshold is METRIC_THRESH_YES and whose value is not NaN;
+ * the one with the largest value (the first in s on a tie) gets
+ * METRIC_F_BOTTLENECK, and its children in s become the next siblings.
+ * Stop when no sibling is a candidate; the last marked metric also gets
+ * METRIC_F_BOTTLENECK_LEAF. A value outside [0, 1] takes part as it is.
+ * Metrics outside the Topdown tree are never marked. Clears old marks. */
+void metric_set_mark_bottleneck(const struct metric_set *s, struct metric_value *vals);
+
+#endif

@@ -1,0 +1,714 @@
+/* metrics.c: the built-in metric table put to use: lookups, selections,
+ * event lists, mergeable sums, evaluation with substitution, thresholds,
+ * range flags and the Topdown bottleneck marker (see metric.h).
+ *
+ * The table itself (metric_table, metric_children) is generated into
+ * metrics-gen.c; its expressions are parsed here at first use, once.
+ */
+#include "metric/metric.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "kmh/kmh.h"
+#include "util/edit-distance.h"
+#include "util/str.h"
+#include "util/xalloc.h"
+
+/* NAN is a float constant; -Wdouble-promotion wants the double spelled out. */
+#define NA ((double)NAN)
+
+/* A metric referencing a metric referencing ... deeper than this is a
+ * cycle the generator should have refused; stop rather than recurse. */
+#define METRIC_MAX_NESTING 32
+/* See metric_out_of_range. */
+#define METRIC_RANGE_SLACK 1e-9
+
+/* ----------------------------------------------------------------- lookups */
+
+const struct metric *metric_by_name(const char *name)
+{
+	for (unsigned i = 0; i < metric_nr; i++)
+		if (strcmp(metric_table[i].name, name) == 0)
+			return &metric_table[i];
+	return NULL;
+}
+
+const struct metric *metric_by_name_icase(const char *name)
+{
+	for (unsigned i = 0; i < metric_nr; i++)
+		if (strcasecmp(metric_table[i].name, name) == 0)
+			return &metric_table[i];
+	return NULL;
+}
+
+unsigned metric_index(const struct metric *m)
+{
+	return (unsigned)(m - metric_table);
+}
+
+const struct metric *metric_parent(const struct metric *m)
+{
+	return m->parent >= 0 ? &metric_table[m->parent] : NULL;
+}
+
+const struct metric *metric_child(const struct metric *m, unsigned i)
+{
+	return i < m->nr_children ? &metric_table[metric_children[m->first_child + i]] : NULL;
+}
+
+bool metric_in_group(const struct metric *m, const char *group)
+{
+	size_t len = strlen(group);
+	const char *g = m->groups;
+	while (*g) {
+		size_t n = strcspn(g, ";");
+		if (n == len && n > 0 && strncasecmp(g, group, n) == 0)
+			return true;
+		g += n;
+		if (*g == ';')
+			g++;
+	}
+	return false;
+}
+
+bool metric_group_exists(const char *group)
+{
+	for (unsigned i = 0; i < metric_nr_groups; i++)
+		if (strcasecmp(metric_groups[i], group) == 0)
+			return true;
+	return false;
+}
+
+unsigned metric_max_level(void)
+{
+	unsigned max = 0;
+	for (unsigned i = 0; i < metric_nr; i++)
+		if (metric_table[i].level > max)
+			max = metric_table[i].level;
+	return max;
+}
+
+/* Keep the max closest candidates, nearest first, no repeats. */
+static void offer(const char *cand, unsigned dist, const char **out, unsigned *dists, unsigned *n,
+                  unsigned max)
+{
+	unsigned i;
+	for (i = 0; i < *n; i++)
+		if (strcmp(out[i], cand) == 0)
+			return;
+	for (i = *n; i > 0 && dists[i - 1] > dist; i--)
+		if (i < max) {
+			out[i] = out[i - 1];
+			dists[i] = dists[i - 1];
+		}
+	if (i < max) {
+		out[i] = cand;
+		dists[i] = dist;
+		if (*n < max)
+			(*n)++;
+	}
+}
+
+static unsigned distance(const char *name, const char *cand, size_t len, unsigned limit)
+{
+	/* a prefix is a strong hint: "tma_front" for "tma_frontend_bound" */
+	if (len >= 3 && strncasecmp(cand, name, len) == 0)
+		return strlen(cand) == len ? 0 : 1;
+	return edit_distance(name, cand, limit);
+}
+
+unsigned metric_suggest(const char *name, const char **out, unsigned max)
+{
+	unsigned dists[16], n = 0;
+	size_t len = strlen(name);
+	/* further away than about a third of the name is noise */
+	unsigned limit = (unsigned)(len / 3 + 1);
+	if (max > 16)
+		max = 16;
+	if (max == 0)
+		return 0;
+	for (unsigned i = 0; i < metric_nr; i++) {
+		unsigned d = distance(name, metric_table[i].name, len, limit);
+		if (d <= limit)
+			offer(metric_table[i].name, d, out, dists, &n, max);
+	}
+	for (unsigned i = 0; i < metric_nr_groups; i++) {
+		unsigned d = distance(name, metric_groups[i], len, limit);
+		if (d <= limit)
+			offer(metric_groups[i], d, out, dists, &n, max);
+	}
+	return n;
+}
+
+/* --------------------------------------------------------- parsed forms */
+
+static struct mexpr **parsed_expr, **parsed_thresh;
+
+static void ensure_cache(void)
+{
+	if (!parsed_expr) {
+		parsed_expr = xcalloc(metric_nr ? metric_nr : 1, sizeof(*parsed_expr));
+		parsed_thresh = xcalloc(metric_nr ? metric_nr : 1, sizeof(*parsed_thresh));
+	}
+}
+
+const struct mexpr *metric_expr(const struct metric *m)
+{
+	unsigned i = metric_index(m);
+	ensure_cache();
+	/* The generator parsed every built-in expression, so this cannot fail;
+	 * if it did, NULL makes evaluation report a syntax error. */
+	if (!parsed_expr[i] && mexpr_parse(m->expr, &parsed_expr[i], NULL))
+		parsed_expr[i] = NULL;
+	return parsed_expr[i];
+}
+
+const struct mexpr *metric_threshold_expr(const struct metric *m)
+{
+	unsigned i = metric_index(m);
+	if (!m->threshold)
+		return NULL;
+	ensure_cache();
+	if (!parsed_thresh[i] && mexpr_parse(m->threshold, &parsed_thresh[i], NULL))
+		parsed_thresh[i] = NULL;
+	return parsed_thresh[i];
+}
+
+void metric_release(void)
+{
+	if (!parsed_expr)
+		return;
+	for (unsigned i = 0; i < metric_nr; i++) {
+		mexpr_free(parsed_expr[i]);
+		mexpr_free(parsed_thresh[i]);
+	}
+	free(parsed_expr);
+	free(parsed_thresh);
+	parsed_expr = parsed_thresh = NULL;
+}
+
+/* -------------------------------------------------------------- selections */
+
+void metric_set_init(struct metric_set *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void metric_set_free(struct metric_set *s)
+{
+	free(s->m);
+	metric_set_init(s);
+}
+
+int metric_set_find(const struct metric_set *s, const struct metric *m)
+{
+	for (unsigned i = 0; i < s->nr; i++)
+		if (s->m[i] == m)
+			return (int)i;
+	return -1;
+}
+
+void metric_set_add_metric(struct metric_set *s, const struct metric *m)
+{
+	if (metric_set_find(s, m) >= 0)
+		return;
+	if (s->nr == s->alloc) {
+		s->alloc = s->alloc ? 2 * s->alloc : 16;
+		s->m = xreallocarray(s->m, s->alloc, sizeof(*s->m));
+	}
+	s->m[s->nr++] = m;
+}
+
+static void set_err(struct metric_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_err(struct metric_error *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err)
+		return;
+	err->code = code;
+	err->pos = -1;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}
+
+int metric_set_add(struct metric_set *s, const char *list, struct metric_error *err)
+{
+	struct metric_set add;
+	const char *p = list;
+
+	metric_set_init(&add);
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		char item[128], esc[160];
+		if (n == 0 || n >= sizeof(item)) {
+			str_escape(n ? p : "", esc, sizeof(esc));
+			if (n)
+				set_err(err, METRIC_EUNKNOWN,
+				        "unknown metric or metric group '%.40s...'", esc);
+			else
+				set_err(err, METRIC_EUNKNOWN, "empty metric name in '%.100s'",
+				        list);
+			metric_set_free(&add);
+			return METRIC_EUNKNOWN;
+		}
+		memcpy(item, p, n);
+		item[n] = '\0';
+		const struct metric *m = metric_by_name_icase(item);
+		if (m) {
+			metric_set_add_metric(&add, m);
+		} else if (metric_group_exists(item)) {
+			for (unsigned i = 0; i < metric_nr; i++)
+				if (metric_in_group(&metric_table[i], item))
+					metric_set_add_metric(&add, &metric_table[i]);
+		} else {
+			const char *sugg[1];
+			str_escape(item, esc, sizeof(esc));
+			if (metric_suggest(item, sugg, 1))
+				set_err(err, METRIC_EUNKNOWN,
+				        "unknown metric or metric group '%s'; did you mean '%s'?",
+				        esc, sugg[0]);
+			else
+				set_err(err, METRIC_EUNKNOWN, "unknown metric or metric group '%s'",
+				        esc);
+			metric_set_free(&add);
+			return METRIC_EUNKNOWN;
+		}
+		p += n;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	for (unsigned i = 0; i < add.nr; i++)
+		metric_set_add_metric(s, add.m[i]);
+	metric_set_free(&add);
+	return 0;
+}
+
+static void add_subtree(struct metric_set *s, const struct metric *m, unsigned level)
+{
+	if (m->level > level)
+		return;
+	metric_set_add_metric(s, m);
+	for (unsigned i = 0; i < m->nr_children; i++)
+		add_subtree(s, metric_child(m, i), level);
+}
+
+int metric_set_add_topdown(struct metric_set *s, unsigned level, struct metric_error *err)
+{
+	unsigned max = metric_max_level();
+	if (level < 1 || level > max) {
+		set_err(err, METRIC_ERANGE, "Topdown level %u out of range (1 to %u)", level, max);
+		return METRIC_ERANGE;
+	}
+	for (unsigned i = 0; i < metric_nr; i++)
+		if (metric_table[i].level == 1)
+			add_subtree(s, &metric_table[i], level);
+	return 0;
+}
+
+/* ------------------------------------------------------------------- names */
+
+void metric_names_free(struct metric_names *n)
+{
+	for (unsigned i = 0; i < n->nr; i++)
+		free(n->name[i]);
+	free(n->name);
+	memset(n, 0, sizeof(*n));
+}
+
+int metric_names_find(const struct metric_names *n, const char *name)
+{
+	for (unsigned i = 0; i < n->nr; i++)
+		if (strcmp(n->name[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void names_add(struct metric_names *n, const char *name)
+{
+	if (metric_names_find(n, name) >= 0)
+		return;
+	if (n->nr == n->alloc) {
+		n->alloc = n->alloc ? 2 * n->alloc : 16;
+		n->name = xreallocarray(n->name, n->alloc, sizeof(*n->name));
+	}
+	n->name[n->nr++] = xstrdup(name);
+}
+
+static const char *subst_name(const struct metric_subst *subst, unsigned nr, const char *name)
+{
+	for (unsigned i = 0; i < nr; i++)
+		if (strcmp(subst[i].from, name) == 0)
+			return subst[i].to;
+	return name;
+}
+
+bool metric_sum_mergeable(const char *a, const char *b)
+{
+	struct kmh_encoding enc;
+	struct kmh_error kerr;
+	if (metric_by_name(a) || metric_by_name(b))
+		return false;
+	/* only plain names: "A+B" must mean exactly the sum of the two */
+	if (strpbrk(a, "+|&^:/(), ") || strpbrk(b, "+|&^:/(), "))
+		return false;
+	char *sum = xasprintf("%s+%s", a, b);
+	bool ok = kmh_encode(sum, &enc, &kerr) == 0;
+	free(sum);
+	return ok;
+}
+
+/* Walk state for event lists: plain names and merged sums, after
+ * substitution, with the metrics already expanded (each expanded once). */
+struct walk {
+	const struct metric_subst *subst;
+	unsigned nr_subst;
+	bool merge;
+	struct metric_names plain, sums;
+	unsigned char *expanded; /* [metric_nr] */
+	unsigned depth;
+};
+
+static void walk_expr(struct walk *w, const struct mexpr *e);
+
+static bool walk_merge(void *ctx, const char *a, const char *b)
+{
+	struct walk *w = ctx;
+	if (!w->merge || metric_by_name(a) || metric_by_name(b))
+		return false;
+	return metric_sum_mergeable(subst_name(w->subst, w->nr_subst, a),
+	                            subst_name(w->subst, w->nr_subst, b));
+}
+
+static void walk_visit(void *ctx, const char *a, const char *b)
+{
+	struct walk *w = ctx;
+	if (b) {
+		char *sum = xasprintf("%s+%s", subst_name(w->subst, w->nr_subst, a),
+		                      subst_name(w->subst, w->nr_subst, b));
+		names_add(&w->sums, sum);
+		free(sum);
+		return;
+	}
+	const struct metric *m = metric_by_name(a);
+	if (!m) {
+		names_add(&w->plain, subst_name(w->subst, w->nr_subst, a));
+		return;
+	}
+	unsigned i = metric_index(m);
+	if (w->expanded[i] || w->depth >= METRIC_MAX_NESTING)
+		return;
+	w->expanded[i] = 1;
+	const struct mexpr *e = metric_expr(m);
+	if (e) {
+		w->depth++;
+		walk_expr(w, e);
+		w->depth--;
+	}
+}
+
+static void walk_expr(struct walk *w, const struct mexpr *e)
+{
+	mexpr_visit(e, walk_merge, walk_visit, w);
+}
+
+static void walk_set(struct walk *w, const struct metric_set *s, const struct metric_subst *subst,
+                     unsigned nr_subst, unsigned flags, bool merge)
+{
+	memset(w, 0, sizeof(*w));
+	w->subst = subst;
+	w->nr_subst = nr_subst;
+	w->merge = merge;
+	w->expanded = xcalloc(metric_nr ? metric_nr : 1, 1);
+	for (unsigned i = 0; i < s->nr; i++)
+		walk_visit(w, s->m[i]->name, NULL);
+	if (flags & METRIC_EV_THRESHOLDS)
+		for (unsigned i = 0; i < s->nr; i++) {
+			const struct mexpr *t = metric_threshold_expr(s->m[i]);
+			if (t)
+				walk_expr(w, t);
+		}
+}
+
+static void walk_free(struct walk *w)
+{
+	metric_names_free(&w->plain);
+	metric_names_free(&w->sums);
+	free(w->expanded);
+}
+
+/* Split "A+B" (names never contain '+') into its two parts. */
+static void split_sum(const char *sum, char *a, char *b, size_t len)
+{
+	size_t n = strcspn(sum, "+");
+	snprintf(a, len, "%.*s", (int)n, sum);
+	snprintf(b, len, "%s", sum[n] ? sum + n + 1 : "");
+}
+
+void metric_set_events(const struct metric_set *s, const struct metric_subst *subst,
+                       unsigned nr_subst, unsigned flags, struct metric_names *out)
+{
+	struct walk w;
+	walk_set(&w, s, subst, nr_subst, flags, (flags & METRIC_EV_MERGE) != 0);
+	/* A merged counter saves one only when neither part is needed alone;
+	 * otherwise count the parts and let evaluation add them. The plain
+	 * names keep their order; sums that stay merged follow them. */
+	struct metric_names keep = {0};
+	for (unsigned i = 0; i < w.sums.nr; i++) {
+		char a[256], b[256];
+		split_sum(w.sums.name[i], a, b, sizeof(a));
+		if (metric_names_find(&w.plain, a) >= 0 || metric_names_find(&w.plain, b) >= 0) {
+			names_add(&w.plain, a);
+			names_add(&w.plain, b);
+		} else {
+			names_add(&keep, w.sums.name[i]);
+		}
+	}
+	for (unsigned i = 0; i < w.plain.nr; i++)
+		names_add(out, w.plain.name[i]);
+	for (unsigned i = 0; i < keep.nr; i++)
+		names_add(out, keep.name[i]);
+	metric_names_free(&keep);
+	walk_free(&w);
+}
+
+void metric_set_sums(const struct metric_set *s, const struct metric_subst *subst,
+                     unsigned nr_subst, unsigned flags, struct metric_names *out)
+{
+	struct walk w;
+	walk_set(&w, s, subst, nr_subst, flags, true);
+	for (unsigned i = 0; i < w.sums.nr; i++)
+		names_add(out, w.sums.name[i]);
+	walk_free(&w);
+}
+
+/* -------------------------------------------------------------- evaluation */
+
+enum { MEMO_NONE, MEMO_BUSY, MEMO_DONE };
+
+struct memo {
+	unsigned char state;
+	double val;
+	int err;
+	const char *missing;
+};
+
+struct ectx {
+	const struct metric_env *env; /* may be NULL: no events known */
+	struct memo *memo;            /* [metric_nr] */
+	unsigned depth;
+	const char *missing; /* the first event the lookup did not know */
+};
+
+static int eval_index(struct ectx *c, unsigned i, double *val);
+
+static int resolve(void *vctx, const char *name, double *val)
+{
+	struct ectx *c = vctx;
+	const struct metric_env *env = c->env;
+	const struct metric *m = metric_by_name(name);
+
+	if (m)
+		return eval_index(c, metric_index(m), val);
+	if (strchr(name, '+')) {
+		/* MEXPR_MERGED probe: only for two events, and never recorded
+		 * as missing, since "not found" means "add the parts". */
+		char a[256], b[256], sum[520];
+		split_sum(name, a, b, sizeof(a));
+		if (!env || metric_by_name(a) || metric_by_name(b))
+			return METRIC_ENAME;
+		snprintf(sum, sizeof(sum), "%s+%s", subst_name(env->subst, env->nr_subst, a),
+		         subst_name(env->subst, env->nr_subst, b));
+		return env->lookup(env->ctx, sum, val);
+	}
+	if (!env) {
+		if (!c->missing)
+			c->missing = name;
+		return METRIC_ENAME;
+	}
+	const char *ev = subst_name(env->subst, env->nr_subst, name);
+	int r = env->lookup(env->ctx, ev, val);
+	if (r == METRIC_ENAME && !c->missing)
+		c->missing = ev;
+	return r;
+}
+
+static int eval_index(struct ectx *c, unsigned i, double *val)
+{
+	struct memo *mm = &c->memo[i];
+	const struct metric *m = &metric_table[i];
+
+	if (mm->state == MEMO_DONE) {
+		*val = mm->val;
+		if (mm->err == METRIC_ENAME && !c->missing)
+			c->missing = mm->missing;
+		return mm->err;
+	}
+	if (mm->state == MEMO_BUSY || c->depth >= METRIC_MAX_NESTING) {
+		*val = NA;
+		return METRIC_ECYCLE;
+	}
+	const struct mexpr *e = metric_expr(m);
+	if (!e) {
+		*val = NA;
+		return METRIC_ESYNTAX;
+	}
+	mm->state = MEMO_BUSY;
+	const char *outer_missing = c->missing;
+	c->missing = NULL;
+	c->depth++;
+	struct metric_error err;
+	unsigned flags = c->env && c->env->merged ? MEXPR_MERGED : 0;
+	int r = mexpr_eval(e, flags, resolve, c, val, &err);
+	c->depth--;
+	mm->state = MEMO_DONE;
+	mm->val = r ? NA : *val;
+	mm->err = r;
+	mm->missing = r == METRIC_ENAME ? c->missing : NULL;
+	c->missing = outer_missing ? outer_missing : mm->missing;
+	return r;
+}
+
+static struct memo *memo_new(void)
+{
+	return xcalloc(metric_nr ? metric_nr : 1, sizeof(struct memo));
+}
+
+static void explain(struct metric_error *err, int r, const struct metric *m, const char *missing)
+{
+	char esc[128];
+	switch (r) {
+	case METRIC_ENAME:
+		str_escape(missing ? missing : "?", esc, sizeof(esc));
+		set_err(err, r, "unknown event '%s' (needed by %s)", esc, m->name);
+		break;
+	case METRIC_ECYCLE:
+		set_err(err, r, "metric %s references itself through other metrics", m->name);
+		break;
+	case METRIC_ESYNTAX:
+		set_err(err, r, "metric %s does not parse", m->name);
+		break;
+	default:
+		set_err(err, r, "metric %s: an event count could not be read", m->name);
+		break;
+	}
+}
+
+int metric_eval(const struct metric *m, const struct metric_env *env, double *val,
+                struct metric_error *err)
+{
+	struct ectx c = {.env = env, .memo = memo_new()};
+	int r = eval_index(&c, metric_index(m), val);
+	if (r)
+		explain(err, r, m, c.memo[metric_index(m)].missing);
+	free(c.memo);
+	return r;
+}
+
+bool metric_out_of_range(const struct metric *m, double value)
+{
+	if (!m->scale_unit || m->scale != 100.0 || strcmp(m->unit, "%") != 0 || isnan(value))
+		return false;
+	return value < -METRIC_RANGE_SLACK || value > 1.0 + METRIC_RANGE_SLACK;
+}
+
+static void judge(const struct metric_set *s, struct ectx *c, struct metric_value *vals)
+{
+	for (unsigned i = 0; i < s->nr; i++) {
+		const struct metric *m = s->m[i];
+		struct metric_value *v = &vals[i];
+		const struct mexpr *t = metric_threshold_expr(m);
+
+		v->flags &= ~(unsigned)(METRIC_F_NA | METRIC_F_ERROR | METRIC_F_OUT_OF_RANGE);
+		if (v->err) {
+			v->value = NA;
+			v->flags |= METRIC_F_ERROR;
+		}
+		if (isnan(v->value))
+			v->flags |= METRIC_F_NA;
+		if (metric_out_of_range(m, v->value))
+			v->flags |= METRIC_F_OUT_OF_RANGE;
+		if (!m->threshold) {
+			v->thresh = METRIC_THRESH_NONE;
+			continue;
+		}
+		double tv;
+		unsigned flags = c->env && c->env->merged ? MEXPR_MERGED : 0;
+		c->missing = NULL;
+		if (!t || mexpr_eval(t, flags, resolve, c, &tv, NULL) || isnan(tv))
+			v->thresh = METRIC_THRESH_UNKNOWN;
+		else
+			v->thresh = tv != 0 ? METRIC_THRESH_YES : METRIC_THRESH_NO;
+	}
+	metric_set_mark_bottleneck(s, vals);
+}
+
+void metric_set_eval(const struct metric_set *s, const struct metric_env *env,
+                     struct metric_value *vals)
+{
+	struct ectx c = {.env = env, .memo = memo_new()};
+	for (unsigned i = 0; i < s->nr; i++) {
+		unsigned k = metric_index(s->m[i]);
+		struct metric_value *v = &vals[i];
+		memset(v, 0, sizeof(*v));
+		c.missing = NULL;
+		v->err = eval_index(&c, k, &v->value);
+		v->missing = v->err == METRIC_ENAME ? c.memo[k].missing : NULL;
+	}
+	judge(s, &c, vals);
+	free(c.memo);
+}
+
+void metric_set_judge(const struct metric_set *s, const struct metric_env *env,
+                      struct metric_value *vals)
+{
+	struct ectx c = {.env = env, .memo = memo_new()};
+	/* the thresholds see exactly the values given */
+	for (unsigned i = 0; i < s->nr; i++) {
+		struct memo *mm = &c.memo[metric_index(s->m[i])];
+		mm->state = MEMO_DONE;
+		mm->val = vals[i].err ? NA : vals[i].value;
+		mm->err = vals[i].err;
+		mm->missing = vals[i].missing;
+	}
+	judge(s, &c, vals);
+	free(c.memo);
+}
+
+void metric_set_mark_bottleneck(const struct metric_set *s, struct metric_value *vals)
+{
+	const unsigned mark = METRIC_F_BOTTLENECK | METRIC_F_BOTTLENECK_LEAF;
+	int parent = -1, last = -1;
+
+	for (unsigned i = 0; i < s->nr; i++)
+		vals[i].flags &= ~mark;
+	/* each round goes one level down, so metric_nr rounds always suffice */
+	for (unsigned round = 0; round < metric_nr; round++) {
+		int best = -1;
+		for (unsigned i = 0; i < s->nr; i++) {
+			const struct metric *m = s->m[i];
+			if (m->level == 0 || m->parent != parent)
+				continue;
+			if (parent < 0 && m->level != 1)
+				continue;
+			if (vals[i].thresh != METRIC_THRESH_YES || isnan(vals[i].value))
+				continue;
+			if (best < 0 || vals[i].value > vals[best].value)
+				best = (int)i;
+		}
+		if (best < 0)
+			break;
+		vals[best].flags |= METRIC_F_BOTTLENECK;
+		last = best;
+		parent = (int)metric_index(s->m[best]);
+	}
+	if (last >= 0)
+		vals[last].flags |= METRIC_F_BOTTLENECK_LEAF;
+}

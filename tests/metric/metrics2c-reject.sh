@@ -1,0 +1,52 @@
+#!/bin/sh
+# The metric table generator is the build-time validator of metrics.json: it
+# must refuse a table it cannot trust, naming the file and the problem on one
+# line, and accept the shipped one.
+. "$top_srcdir/tests/lib.sh"
+gen="$top_builddir/src/gen/metrics2c"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+run_ok "the shipped metrics.json generates" "$gen" "$top_srcdir/events/riscv/openxiangshan/kunminghu/metrics.json"
+
+m() { # name expr [groups] [threshold] [brief]
+	printf '{"MetricName":"%s","MetricExpr":"%s"' "$1" "$2"
+	[ -n "${3:-}" ] && printf ',"MetricGroup":"%s"' "$3"
+	[ -n "${4:-}" ] && printf ',"MetricThreshold":"%s","ScaleUnit":"100%%"' "$4"
+	printf ',"BriefDescription":"%s"}' "${5:-a share of slots}"
+}
+reject() { # description, expected message part, json body
+	printf '[%s]' "$3" > "$dir/metrics.json"
+	run_fails_with "$1" "$2" "$gen" "$dir/metrics.json"
+}
+L1="TopdownL1;tma_L1_group"
+reject "not JSON" "line" "{"
+reject "an entry that is not an object" "not an object" '1'
+reject "a metric without a name" "MetricName" '{}'
+printf '{}' > "$dir/metrics.json"
+run_fails_with "not an array" "array" "$gen" "$dir/metrics.json"
+reject "missing MetricExpr" "MetricExpr" '{"MetricName":"a","BriefDescription":"b"}'
+reject "unknown field" "unknown field MetricExp" '{"MetricName":"a","MetricExp":"1","BriefDescription":"b"}'
+reject "expression does not parse" "does not parse: expected" "$(m a '1 +')"
+reject "threshold does not parse" "MetricThreshold does not parse" "$(m a 'cycles' "$L1" 'a >')"
+reject "unknown event" "'INST_SPECC'" "$(m a 'INST_SPECC / cycles')"
+reject "unknown name in a threshold" "'nosuch'" "$(m a 'cycles' "$L1" 'nosuch > 1')"
+reject "noEvent" "noEvent" "$(m a 'noEvent + 1')"
+reject "a cycle of two" "cycle" "$(m a 'b + 1'),$(m b 'a * 2')"
+reject "a metric that uses itself" "cycle" "$(m a 'a + 1')"
+reject "duplicate names, case ignored" "twice" "$(m a '1'),$(m A '2')"
+reject "a name that is an event" "also an event" "$(m INST_SPEC '1')"
+reject "a bad name" "MetricName" "$(m '1a' '1')"
+reject "a parent group without its metric" "'tma_nosuch'" "$(m tma_x 'cycles' 'TopdownL2;tma_L2_group;tma_nosuch_group' 'tma_x > 1')"
+reject "level 2 without a parent" "parent group" "$(m tma_x 'cycles' 'TopdownL2;tma_L2_group' 'tma_x > 1')"
+reject "levels disagree" "disagree" "$(m tma_x 'cycles' 'TopdownL1;tma_L2_group' 'tma_x > 1')"
+reject "child two levels down" "one level down" "$(m tma_p 'cycles' "$L1" 'tma_p > 1'),$(m tma_x 'cycles' 'TopdownL3;tma_L3_group;tma_p_group' 'tma_x > 1')"
+reject "Topdown metric without a threshold" "MetricThreshold" "$(m tma_x 'cycles' "$L1")"
+reject "Topdown brief says neither slots nor cycles" "of slots" "$(m tma_x 'cycles' "$L1" 'tma_x > 1' 'a share')"
+reject "empty group" "empty group" "$(m a '1' 'x;;y')"
+reject "duplicate key" "line" '{"MetricName":"a","MetricName":"b","MetricExpr":"1","BriefDescription":"b"}'
+reject "ScaleUnit without a number" "ScaleUnit" '{"MetricName":"a","MetricExpr":"1","BriefDescription":"b","ScaleUnit":"%"}'
+printf '[%s]' "$(m tma_p 'cycles' "$L1" 'tma_p > 1'),$(m tma_x 'tma_p * 2' 'TopdownL2;tma_L2_group;tma_p_group' 'tma_x > 0.1 & tma_p > 1' 'a share of cycles')" > "$dir/metrics.json"
+run_ok "a two-level tree is accepted" "$gen" "$dir/metrics.json"
+out_is "the generated table has the child" "1" sh -c "\"$gen\" \"$dir/metrics.json\" | grep -c 'tma_p -> tma_x'"
+done_testing
