@@ -15,6 +15,7 @@
 #include "util/str.h"
 
 const struct cmd_desc hpm_commands[] = {
+	{"stat", cmd_stat, "Count events and compute Topdown, as perf stat", cmd_stat_usage},
 	{"list", cmd_list, "List Kunminghu events", cmd_list_usage},
 	{"encode", cmd_encode, "Encode event expressions into mhpmevent values", cmd_encode_usage},
 	{"decode", cmd_decode, "Decode mhpmevent values into fields and events", cmd_decode_usage},
@@ -123,6 +124,12 @@ int main(int argc, char **argv)
 		return cli_finish(0);
 	}
 	const struct cmd_desc *c = hpm_command_find(name);
+	/* "hpmstat -e EV -- cmd" and "hpmstat -- cmd" mean hpmstat stat, as
+	 * "perf stat" is the main job */
+	if (!c && name[0] == '-' && strcmp(name, "-") != 0) {
+		cli_cmd = "stat";
+		return cli_finish(cmd_stat(argc, argv));
+	}
 	if (!c) {
 		if (name[0] == '-')
 			return cli_usage_error("unknown option '%s'", name);

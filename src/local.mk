@@ -7,6 +7,10 @@ src_hpmstat_SOURCES = \
 	src/builtin/list.c \
 	src/builtin/encode.c \
 	src/builtin/decode.c \
-	src/builtin/emu.c
+	src/builtin/emu.c \
+	src/builtin/stat.c
 src_hpmstat_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
-src_hpmstat_LDADD = src/emu/libemu.a src/kmh/libkmh.a src/util/libutil.a $(JANSSON_LIBS) -lm
+# libstat and libbackend use each other (session -> back ends -> evlist)
+src_hpmstat_LDADD = src/stat/libstat.a src/backend/libbackend.a src/stat/libstat.a \
+	src/metric/libmetric.a src/emu/libemu.a src/kmh/libkmh.a src/util/libutil.a \
+	$(JANSSON_LIBS) $(LIBPFM4_LIBS) -lm

@@ -1,1 +1,12 @@
-# src/backend: coming with hpmstat stat (issue 4)
+# src/backend: the back ends behind struct hpm_backend (stat/evlist.h).
+# perf.c counts through perf_event_open; host-events.c resolves host event
+# names (perf's generic ones, libpfm4's when built with it); pmu.c finds a
+# Kunminghu PMU under HPMSTAT_SYSFS / HPMSTAT_PROCFS. The stat command links
+# libbackend.a with $(LIBPFM4_LIBS).
+noinst_LIBRARIES += src/backend/libbackend.a
+src_backend_libbackend_a_SOURCES = \
+	src/backend/perf.c src/backend/perf.h \
+	src/backend/host-events.c src/backend/host-events.h \
+	src/backend/pmu.c src/backend/pmu.h
+src_backend_libbackend_a_CFLAGS = $(AM_CFLAGS) $(LIBPFM4_CFLAGS)
+include src/backend/emu.mk

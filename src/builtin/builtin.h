@@ -22,12 +22,14 @@ struct cmd_desc {
 	const char *usage; /* full --help text */
 };
 
+int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_emu(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
+extern const char cmd_stat_usage[];
 extern const char cmd_list_usage[];
 extern const char cmd_encode_usage[];
 extern const char cmd_decode_usage[];

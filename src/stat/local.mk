@@ -1,1 +1,10 @@
-# src/stat: coming with hpmstat stat (issue 4)
+# src/stat: hpmstat stat's session (routing events to back ends, metrics),
+# the std/CSV/JSON printers sharing one stat_config, and the run file.
+noinst_LIBRARIES += src/stat/libstat.a
+src_stat_libstat_a_SOURCES = \
+	src/stat/evlist.c src/stat/evlist.h \
+	src/stat/stat.h src/stat/print.c src/stat/print-std.c src/stat/print-csv.c \
+	src/stat/print-json.c \
+	src/stat/session.c src/stat/session.h \
+	src/stat/record.c src/stat/record.h
+src_stat_libstat_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)

@@ -1,0 +1,870 @@
+/* emu.c: the emulator back end (see backend/emu.h for what it does).
+ *
+ * Owns: one session per evlist (machine, sources, schedule, running totals
+ * and emulated time), kept in a small registry keyed by the evlist, because
+ * the struct hpm_backend operations receive only the list and evsel->priv
+ * of a Kunminghu evsel may belong to the perf back end on real hardware.
+ *
+ * Cost model. The harts count through emu_hart_run(), a few ns per run of
+ * identical cycles, fed by emu_workload_next() at about as much again; the
+ * work here is nothing per run and a handful of CSR accesses per hart per
+ * rotation (never a CSR read per run: counters are read only at rotations
+ * and in read()). The Topdown level-3 set over 1e9 cycles takes 0.2-0.5 s
+ * depending on the profile (the `bench` point of tests/backend/emu-backend
+ * prints the figure; HPM_EMU_BENCH_ONLY=1 HPM_EMU_BENCH_CYCLES=1e9 runs
+ * just that).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/emu.h"
+#include "emu/emu.h"
+#include "emu/workload.h"
+#include "stat/sched.h"
+#include "util/xalloc.h"
+
+#define NS_PER_S    UINT64_C(1000000000)
+#define INHIBIT_ALL UINT32_C(0xfffffffd) /* CY, IR, HPM3-31 (TM is not inhibitable) */
+#define FIXED_MASK  (EMU_CNT_CY | EMU_CNT_IR)
+
+/* Where one hart's cycles come from. */
+struct src {
+	struct emu_workload *w; /* profile stream, or NULL with a trace */
+	size_t ti;              /* trace: current run */
+	uint64_t toff;          /* trace: cycles of it already replayed */
+};
+
+/* What an evsel of ours maps to. */
+struct evmap {
+	unsigned ev; /* index in list->ev */
+	int own;     /* the evsel's own request, -1 when it has no number */
+	int req;     /* the request owning its counter (own, or whom it shares with) */
+};
+
+struct session {
+	const struct hpm_evlist *list; /* registry key */
+	struct session *next;
+
+	/* configuration, defaults resolved */
+	char *profile_arg;              /* as given, for messages */
+	const struct emu_profile *prof; /* NULL with a trace */
+	struct emu_trace *trace;
+	char *trace_path;
+	uint64_t seed, limit, freq, quantum;
+	unsigned harts;
+	bool follow_wall;
+
+	/* placement */
+	struct hpm_sched_req *req;
+	unsigned nr_req;
+	struct hpm_sched sched;
+	struct evmap *map;
+	unsigned nr_map;
+
+	/* machine */
+	struct emu *emu;
+	struct src *src; /* [harts] */
+	uint64_t *acc;   /* [nr_req][harts]: counts of rotated-out activations */
+
+	/* time, in cycles per hart */
+	bool enabled;
+	uint64_t ran, ena, frac; /* frac: ns x freq remainder below 1e9 */
+	uint64_t *grun;          /* [nr_groups]: enabled cycles each group was active */
+	unsigned active;         /* active multiplex group */
+	unsigned *perm, pos;     /* this round's order, position of `active` in it */
+	uint64_t qleft;          /* enabled cycles left in the current quantum */
+	uint64_t rotations;
+	uint64_t rng; /* splitmix64 state of the round orders */
+};
+
+static struct session *sessions;
+
+static struct session *find(const struct hpm_evlist *list)
+{
+	for (struct session *s = sessions; s; s = s->next)
+		if (s->list == list)
+			return s;
+	return NULL;
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* A fresh random order of the groups for the next round (Fisher-Yates; the
+ * modulo bias of 64-bit draws over a few groups is below 2^-50). */
+static void new_round(struct session *s)
+{
+	unsigned g = s->sched.nr_groups;
+	for (unsigned i = 0; i < g; i++)
+		s->perm[i] = i;
+	for (unsigned i = g; i > 1; i--) {
+		unsigned j = (unsigned)(splitmix64(&s->rng) % i);
+		unsigned t = s->perm[i - 1];
+		s->perm[i - 1] = s->perm[j];
+		s->perm[j] = t;
+	}
+	s->pos = 0;
+}
+
+void hpm_emu_config_init(struct hpm_emu_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->seed = HPM_EMU_DEFAULT_SEED;
+	cfg->harts = HPM_EMU_DEFAULT_HARTS;
+	cfg->freq = HPM_EMU_DEFAULT_FREQ;
+}
+
+/* ---------------------------------------------------------------- planning */
+
+static void session_free(struct session *s)
+{
+	if (!s)
+		return;
+	for (unsigned h = 0; s->src && h < s->harts; h++) {
+		if (s->src[h].w) {
+			/* the harts cache results per source address */
+			if (s->emu)
+				emu_forget_source(s->emu, s->src[h].w);
+			emu_workload_free(s->src[h].w);
+		}
+	}
+	if (s->trace) {
+		if (s->emu)
+			emu_forget_source(s->emu, s->trace);
+		emu_trace_free(s->trace);
+	}
+	emu_free(s->emu);
+	emu_profile_free(s->prof);
+	hpm_sched_free(&s->sched);
+	free(s->src);
+	free(s->acc);
+	free(s->grun);
+	free(s->perm);
+	free(s->req);
+	free(s->map);
+	free(s->profile_arg);
+	free(s->trace_path);
+	free(s);
+}
+
+static int check_config(const struct hpm_emu_config *c, char *err, size_t errlen)
+{
+	if (c->harts < 1 || c->harts > EMU_MAX_HARTS) {
+		snprintf(err, errlen, "--emu-harts %u: must be 1..%u", c->harts, EMU_MAX_HARTS);
+		return -EINVAL;
+	}
+	if (c->freq < 1 || c->freq > HPM_EMU_MAX_FREQ) {
+		snprintf(err, errlen, "--emu-freq %" PRIu64 ": must be 1..%" PRIu64 " Hz", c->freq,
+		         HPM_EMU_MAX_FREQ);
+		return -EINVAL;
+	}
+	if (c->profile && c->trace) {
+		snprintf(err, errlen,
+		         "--emu-profile and --emu-trace exclude each other: a trace "
+		         "replaces the profile");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The first event of e's expression that the profile does not produce, as
+ * "bank:name", or NULL when it produces them all. */
+static const char *unmodelled(const struct emu_profile *p, const struct kmh_encoding *e, char *buf,
+                              size_t len)
+{
+	for (unsigned s = 0; s < KMH_NR_SLOTS; s++) {
+		unsigned idx = kmh_mhpmevent_event(e->value, s);
+		if (!idx || emu_profile_produces(p, e->bank, idx))
+			continue;
+		const struct kmh_event *ev = kmh_event_by_index(e->bank, idx);
+		if (ev)
+			snprintf(buf, len, "%s:%s", kmh_banks[e->bank].name, ev->name);
+		else
+			snprintf(buf, len, "%s:%u", kmh_banks[e->bank].name, idx);
+		return buf;
+	}
+	return NULL;
+}
+
+static bool ours(const struct hpm_evsel *e)
+{
+	return e->kind == HPM_EV_KMH || e->kind == HPM_EV_KMH_FIXED;
+}
+
+/* Resolves the configuration, loads the source and places the requests.
+ * `reasons` (when not NULL) receives, per evsel of ours without a number,
+ * the text for its placement and the state it gets. */
+static int plan(const struct hpm_evlist *list, const struct hpm_target *t,
+                const struct hpm_emu_config *cfg, struct session **out, char ***reasons,
+                enum hpm_evsel_state **states, char *err, size_t errlen)
+{
+	struct hpm_emu_config defaults;
+	char buf[512];
+	int rc;
+
+	if (!cfg) {
+		hpm_emu_config_init(&defaults);
+		cfg = &defaults;
+	}
+	if ((rc = check_config(cfg, err, errlen)))
+		return rc;
+
+	struct session *s = xcalloc(1, sizeof(*s));
+	s->list = list;
+	s->seed = cfg->seed;
+	s->harts = cfg->harts;
+	s->freq = cfg->freq;
+	s->quantum = cfg->quantum ? cfg->quantum : HPM_EMU_DEFAULT_QUANTUM;
+	s->follow_wall = cfg->follow_wall || (t && (t->pid >= 0 || t->system_wide));
+
+	if (cfg->trace) {
+		unsigned line = 0;
+		s->trace_path = xstrdup(cfg->trace);
+		s->trace = emu_trace_load(cfg->trace, &line, buf, sizeof(buf));
+		if (!s->trace) {
+			if (line)
+				snprintf(err, errlen, "--emu-trace %s:%u: %s", cfg->trace, line,
+				         buf);
+			else
+				snprintf(err, errlen, "--emu-trace %s: %s", cfg->trace, buf);
+			session_free(s);
+			return -EINVAL;
+		}
+		if (!emu_trace_cycles(s->trace)) {
+			snprintf(err, errlen, "--emu-trace %s: the trace has no cycles to replay",
+			         cfg->trace);
+			session_free(s);
+			return -EINVAL;
+		}
+		s->limit = cfg->cycles ? cfg->cycles : emu_trace_cycles(s->trace);
+	} else {
+		s->profile_arg = xstrdup(cfg->profile ? cfg->profile : HPM_EMU_DEFAULT_PROFILE);
+		s->prof = emu_profile_find(s->profile_arg, buf, sizeof(buf));
+		if (!s->prof) {
+			snprintf(err, errlen, "--emu-profile: %s", buf);
+			session_free(s);
+			return -EINVAL;
+		}
+		s->limit = cfg->cycles ? cfg->cycles : HPM_EMU_DEFAULT_CYCLES;
+	}
+
+	/* requests: one per evsel of ours that can be counted */
+	s->req = xcalloc(list->nr ? list->nr : 1, sizeof(*s->req));
+	s->map = xcalloc(list->nr ? list->nr : 1, sizeof(*s->map));
+	if (reasons)
+		*reasons = xcalloc(list->nr ? list->nr : 1, sizeof(**reasons));
+	if (states)
+		*states = xcalloc(list->nr ? list->nr : 1, sizeof(**states));
+	for (unsigned i = 0; i < list->nr; i++) {
+		const struct hpm_evsel *e = &list->ev[i];
+		struct evmap *m;
+		if (!ours(e))
+			continue;
+		m = &s->map[s->nr_map++];
+		m->ev = i;
+		m->own = m->req = -1;
+		if (e->kind == HPM_EV_KMH) {
+			const char *miss = NULL;
+			if (e->enc.bank < 0 || e->enc.bank >= KMH_NR_BANKS) {
+				if (reasons)
+					(*reasons)[i] = xstrdup(
+					    "no bank known: the emulator places an event by its "
+					    "bank, so it takes BANK:NAME or BANK:INDEX, not a raw "
+					    "value or term");
+				if (states)
+					(*states)[i] = HPM_EV_NOT_SUPPORTED;
+				continue;
+			}
+			if (s->prof && (miss = unmodelled(s->prof, &e->enc, buf, sizeof(buf)))) {
+				if (reasons)
+					(*reasons)[i] = xasprintf("profile %s does not produce %s",
+					                          emu_profile_name(s->prof), miss);
+				if (states)
+					(*states)[i] = HPM_EV_NOT_MODELLED;
+				continue;
+			}
+		}
+		struct hpm_sched_req *r = &s->req[s->nr_req];
+		r->fixed = e->kind == HPM_EV_KMH_FIXED;
+		r->fixed_counter =
+		    e->fixed == HPM_FIXED_MCYCLE ? HPM_SCHED_MCYCLE : HPM_SCHED_MINSTRET;
+		r->bank = e->enc.bank;
+		r->value = e->enc.value;
+		r->group = e->group;
+		r->name = e->name;
+		m->own = m->req = (int)s->nr_req++;
+	}
+	if ((rc = hpm_sched_build(s->req, s->nr_req, &s->sched, err, errlen))) {
+		if (reasons) {
+			for (unsigned i = 0; i < list->nr; i++)
+				free((*reasons)[i]);
+			free(*reasons);
+			*reasons = NULL;
+		}
+		if (states) {
+			free(*states);
+			*states = NULL;
+		}
+		session_free(s);
+		return -EINVAL;
+	}
+	/* evmaps point at owners: shared requests read the owner's counter */
+	for (unsigned k = 0; k < s->nr_map; k++)
+		if (s->map[k].req >= 0)
+			s->map[k].req = (int)s->req[s->map[k].req].owner;
+
+	s->perm = xcalloc(s->sched.nr_groups, sizeof(*s->perm));
+	s->grun = xcalloc(s->sched.nr_groups, sizeof(*s->grun));
+	s->rng = s->seed ^ UINT64_C(0x6d75782d726f7461); /* "mux-rota": not the workload's stream */
+	new_round(s);
+	s->active = s->perm[0];
+	s->qleft = s->quantum;
+	*out = s;
+	return 0;
+}
+
+/* -------------------------------------------------------------- CSR access */
+
+/* M-mode accesses to implemented CSRs cannot fault; a fault here would be a
+ * bug in this file, reported rather than ignored. */
+static int csrw(struct emu_hart *h, unsigned csr, uint64_t v, char *err, size_t errlen)
+{
+	int x = emu_hart_csr_write(h, EMU_MODE_M, csr, v);
+	if (x != EMU_OK) {
+		snprintf(err, errlen, "emulator: M-mode write of CSR 0x%03x raised %s", csr,
+		         emu_exc_name(x));
+		return -EIO;
+	}
+	return 0;
+}
+
+static uint64_t csrr(struct emu_hart *h, unsigned csr)
+{
+	uint64_t v = 0;
+	(void)emu_hart_csr_read(h, EMU_MODE_M, csr, &v); /* M-mode: cannot fault */
+	return v;
+}
+
+/* Programs one hart for group g, counters stopped and zeroed. */
+static int program(struct session *s, struct emu_hart *h, char *err, size_t errlen)
+{
+	const struct hpm_sched_group *g = &s->sched.groups[s->active];
+	int rc;
+
+	if ((rc = csrw(h, EMU_CSR_MCOUNTINHIBIT, INHIBIT_ALL, err, errlen)))
+		return rc;
+	for (unsigned n = KMH_FIRST_COUNTER; n <= KMH_LAST_COUNTER; n++) {
+		/* unused counters get noEvent, as firmware leaves them */
+		uint64_t v = g->used & (UINT32_C(1) << n) ? g->event[n] : 0;
+		if ((rc = csrw(h, EMU_CSR_MHPMEVENT(n), v, err, errlen)) ||
+		    (rc = csrw(h, EMU_CSR_MHPMCOUNTER(n), 0, err, errlen)))
+			return rc;
+	}
+	if ((rc = csrw(h, EMU_CSR_MCYCLE, 0, err, errlen)) ||
+	    (rc = csrw(h, EMU_CSR_MINSTRET, 0, err, errlen)))
+		return rc;
+	return 0;
+}
+
+/* Switches every hart to the next group of the round. */
+static int rotate(struct session *s, char *err, size_t errlen)
+{
+	if (++s->pos == s->sched.nr_groups)
+		new_round(s);
+	unsigned next = s->perm[s->pos];
+	const struct hpm_sched_group *cur = &s->sched.groups[s->active];
+	const struct hpm_sched_group *nxt = &s->sched.groups[next];
+	uint32_t change = hpm_sched_changes(&s->sched, s->active, next);
+	int rc;
+
+	s->rotations++;
+	if (change) {
+		for (unsigned hi = 0; hi < s->harts; hi++) {
+			struct emu_hart *h = emu_hart(s->emu, hi);
+			if ((rc = emu_hart_csr_set(h, EMU_MODE_M, EMU_CSR_MCOUNTINHIBIT, change)) !=
+			    EMU_OK) {
+				snprintf(err, errlen, "emulator: csrs mcountinhibit raised %s",
+				         emu_exc_name(rc));
+				return -EIO;
+			}
+			for (unsigned n = KMH_FIRST_COUNTER; n <= KMH_LAST_COUNTER; n++) {
+				if (!(change & (UINT32_C(1) << n)))
+					continue;
+				if (cur->owner[n] >= 0)
+					s->acc[(size_t)cur->owner[n] * s->harts + hi] +=
+					    csrr(h, EMU_CSR_MHPMCOUNTER(n));
+				uint64_t v = nxt->owner[n] >= 0 ? nxt->event[n] : 0;
+				if ((rc = csrw(h, EMU_CSR_MHPMEVENT(n), v, err, errlen)) ||
+				    (rc = csrw(h, EMU_CSR_MHPMCOUNTER(n), 0, err, errlen)))
+					return rc;
+			}
+			/* unused counters stay stopped */
+			if ((rc = emu_hart_csr_clear(h, EMU_MODE_M, EMU_CSR_MCOUNTINHIBIT,
+			                             change & nxt->used)) != EMU_OK) {
+				snprintf(err, errlen, "emulator: csrc mcountinhibit raised %s",
+				         emu_exc_name(rc));
+				return -EIO;
+			}
+		}
+	}
+	s->active = next;
+	return 0;
+}
+
+/* Runs `cycles` cycles of hart hi's source on it. */
+static void run_hart(struct session *s, unsigned hi, uint64_t cycles)
+{
+	struct emu_hart *h = emu_hart(s->emu, hi);
+	struct src *src = &s->src[hi];
+	struct emu_run r;
+
+	while (cycles) {
+		if (src->w) {
+			emu_workload_next(src->w, cycles, &r);
+		} else {
+			/* the rest of the current trace line, at most `cycles` of it */
+			emu_trace_run_at(s->trace, src->ti, &r);
+			uint64_t full = r.cycles, left = full - src->toff;
+			r.cycles = left < cycles ? left : cycles;
+			src->toff += r.cycles;
+			if (src->toff == full) {
+				src->toff = 0;
+				/* a trace shorter than the run is replayed again from its start */
+				if (++src->ti == emu_trace_nr_runs(s->trace))
+					src->ti = 0;
+			}
+		}
+		emu_hart_run(h, &r);
+		cycles -= r.cycles;
+	}
+}
+
+/* Runs `cycles` on every hart, rotating at quantum boundaries of enabled
+ * time and keeping the enabled/running totals. */
+static int run_all(struct session *s, uint64_t cycles, char *err, size_t errlen)
+{
+	int rc;
+	while (cycles) {
+		uint64_t chunk = cycles;
+		bool mux = s->enabled && s->sched.nr_groups > 1;
+		if (mux && chunk > s->qleft)
+			chunk = s->qleft;
+		for (unsigned hi = 0; hi < s->harts; hi++)
+			run_hart(s, hi, chunk);
+		s->ran += chunk;
+		cycles -= chunk;
+		if (!s->enabled)
+			continue;
+		s->ena += chunk;
+		s->grun[s->active] += chunk;
+		if (!mux)
+			continue;
+		s->qleft -= chunk;
+		if (!s->qleft) {
+			s->qleft = s->quantum;
+			if ((rc = rotate(s, err, errlen)))
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* ns of emulated time in cycles at freq, carrying the remainder below one
+ * cycle so that many small steps add up to one big one exactly. */
+static uint64_t ns_to_cycles(struct session *s, uint64_t ns)
+{
+	uint64_t whole, part, sum;
+	/* (ns % 1e9) x freq < 1e9 x 1e10 < 2^64, and frac < 1e9 on top */
+	uint64_t num = (ns % NS_PER_S) * s->freq + s->frac;
+	if (__builtin_mul_overflow(ns / NS_PER_S, s->freq, &whole))
+		return UINT64_MAX;
+	part = num / NS_PER_S;
+	s->frac = num % NS_PER_S;
+	if (__builtin_add_overflow(whole, part, &sum))
+		return UINT64_MAX;
+	return sum;
+}
+
+/* --------------------------------------------------------------- operations */
+
+static int emu_open(struct hpm_evlist *list, const struct hpm_target *t, void *cfgp, char *err,
+                    size_t errlen)
+{
+	struct session *s;
+	char **reasons = NULL;
+	enum hpm_evsel_state *states = NULL;
+	char buf[256];
+	int rc;
+
+	if (find(list)) {
+		snprintf(err, errlen, "emulator: already open on this event list");
+		return -EBUSY;
+	}
+	if ((rc = plan(list, t, cfgp, &s, &reasons, &states, err, errlen)))
+		return rc;
+
+	s->emu = emu_new(s->harts);
+	s->src = xcalloc(s->harts, sizeof(*s->src));
+	s->acc = xcalloc((size_t)(s->nr_req ? s->nr_req : 1) * s->harts, sizeof(*s->acc));
+	for (unsigned h = 0; h < s->harts; h++) {
+		if (s->prof)
+			s->src[h].w = emu_workload_new(s->prof, s->seed + h);
+		if ((rc = program(s, emu_hart(s->emu, h), err, errlen)))
+			goto fail;
+	}
+
+	/* units: harts, unless another back end already set the list's units */
+	if (!list->unit_names) {
+		hpm_evlist_alloc_counts(list, s->harts, "hart");
+	} else {
+		unsigned n = list->nr_units > s->harts ? list->nr_units : s->harts;
+		for (unsigned k = 0; k < s->nr_map; k++) {
+			struct hpm_evsel *e = &list->ev[s->map[k].ev];
+			free(e->counts);
+			e->counts = xcalloc(n, sizeof(*e->counts));
+		}
+	}
+	for (unsigned k = 0; k < s->nr_map; k++) {
+		unsigned i = s->map[k].ev;
+		struct hpm_evsel *e = &list->ev[i];
+		free(e->placement);
+		if (s->map[k].req < 0) {
+			e->state = states[i];
+			e->placement = reasons[i];
+			reasons[i] = NULL;
+			continue;
+		}
+		e->state = HPM_EV_OK;
+		e->placement = xstrdup(hpm_sched_describe(
+		    &s->sched, s->req, (unsigned)s->map[k].own, buf, sizeof(buf)));
+	}
+	for (unsigned i = 0; i < list->nr; i++)
+		free(reasons[i]);
+	free(reasons);
+	free(states);
+	s->next = sessions;
+	sessions = s;
+	return 0;
+fail:
+	for (unsigned i = 0; i < list->nr; i++)
+		free(reasons[i]);
+	free(reasons);
+	free(states);
+	session_free(s);
+	return rc;
+}
+
+static int emu_enable(struct hpm_evlist *list, char *err, size_t errlen)
+{
+	struct session *s = find(list);
+	if (!s) {
+		snprintf(err, errlen, "emulator: not open");
+		return -EINVAL;
+	}
+	if (s->enabled)
+		return 0;
+	uint32_t run = FIXED_MASK | s->sched.groups[s->active].used;
+	for (unsigned hi = 0; hi < s->harts; hi++) {
+		int x = emu_hart_csr_clear(emu_hart(s->emu, hi), EMU_MODE_M, EMU_CSR_MCOUNTINHIBIT,
+		                           run);
+		if (x != EMU_OK) {
+			snprintf(err, errlen, "emulator: csrc mcountinhibit raised %s",
+			         emu_exc_name(x));
+			return -EIO;
+		}
+	}
+	s->enabled = true;
+	return 0;
+}
+
+static int emu_disable(struct hpm_evlist *list, char *err, size_t errlen)
+{
+	struct session *s = find(list);
+	if (!s) {
+		snprintf(err, errlen, "emulator: not open");
+		return -EINVAL;
+	}
+	if (!s->enabled)
+		return 0;
+	for (unsigned hi = 0; hi < s->harts; hi++) {
+		int rc =
+		    csrw(emu_hart(s->emu, hi), EMU_CSR_MCOUNTINHIBIT, INHIBIT_ALL, err, errlen);
+		if (rc)
+			return rc;
+	}
+	s->enabled = false;
+	return 0;
+}
+
+static int emu_read(struct hpm_evlist *list, char *err, size_t errlen)
+{
+	struct session *s = find(list);
+	if (!s) {
+		snprintf(err, errlen, "emulator: not open");
+		return -EINVAL;
+	}
+	const struct hpm_sched_group *g = &s->sched.groups[s->active];
+	for (unsigned k = 0; k < s->nr_map; k++) {
+		int r = s->map[k].req;
+		struct hpm_evsel *e = &list->ev[s->map[k].ev];
+		if (r < 0)
+			continue;
+		const struct hpm_sched_req *q = &s->req[r];
+		uint64_t run = s->ena;
+		if (!q->fixed && q->mux != HPM_SCHED_ALWAYS)
+			run = s->grun[q->mux];
+		for (unsigned hi = 0; hi < s->harts; hi++) {
+			struct emu_hart *h = emu_hart(s->emu, hi);
+			uint64_t v = s->acc[(size_t)r * s->harts + hi];
+			if (q->fixed)
+				v = csrr(h, q->counter == HPM_SCHED_MCYCLE ? EMU_CSR_MCYCLE
+				                                           : EMU_CSR_MINSTRET);
+			else if (g->owner[q->counter] == r)
+				v += csrr(h, EMU_CSR_MHPMCOUNTER(q->counter));
+			e->counts[hi].val = v;
+			e->counts[hi].ena = s->ena;
+			e->counts[hi].run = run;
+		}
+	}
+	return 0;
+}
+
+static int emu_advance(struct hpm_evlist *list, uint64_t ns, bool *done, char *err, size_t errlen)
+{
+	struct session *s = find(list);
+	uint64_t cycles;
+
+	if (done)
+		*done = false;
+	if (!s) {
+		snprintf(err, errlen, "emulator: not open");
+		return -EINVAL;
+	}
+	if (s->follow_wall) {
+		cycles = ns ? ns_to_cycles(s, ns) : 0;
+	} else {
+		uint64_t left = s->limit - s->ran;
+		cycles = ns ? ns_to_cycles(s, ns) : left;
+		if (cycles > left)
+			cycles = left;
+	}
+	int rc = run_all(s, cycles, err, errlen);
+	if (done && !s->follow_wall)
+		*done = s->ran >= s->limit;
+	return rc;
+}
+
+static void emu_close(struct hpm_evlist *list)
+{
+	for (struct session **p = &sessions; *p; p = &(*p)->next) {
+		if ((*p)->list == list) {
+			struct session *s = *p;
+			*p = s->next;
+			session_free(s);
+			return;
+		}
+	}
+}
+
+/* "hart0" or "hart0-3" */
+static const char *harts_str(const struct session *s, char *buf, size_t len)
+{
+	if (s->harts == 1)
+		snprintf(buf, len, "hart0");
+	else
+		snprintf(buf, len, "hart0-%u", s->harts - 1);
+	return buf;
+}
+
+/* Counter numbers of a mask as "3,4,11-18". */
+static const char *counters_str(uint32_t mask, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (unsigned c = 0; c < 32 && n < len; c++) {
+		if (!(mask & (UINT32_C(1) << c)))
+			continue;
+		unsigned e = c;
+		while (e + 1 < 32 && (mask & (UINT32_C(1) << (e + 1))))
+			e++;
+		int w = e > c ? snprintf(buf + n, len - n, "%s%u-%u", n ? "," : "", c, e)
+		              : snprintf(buf + n, len - n, "%s%u", n ? "," : "", c);
+		if (w < 0)
+			break;
+		n += (size_t)w;
+		c = e;
+	}
+	return buf;
+}
+
+static int emu_dry_run(const struct hpm_evlist *list, const struct hpm_target *t, void *cfgp,
+                       FILE *out, char *err, size_t errlen)
+{
+	struct session *s;
+	char **reasons = NULL;
+	enum hpm_evsel_state *states = NULL;
+	char hb[32], cb[128];
+	int rc;
+
+	if ((rc = plan(list, t, cfgp, &s, &reasons, &states, err, errlen)))
+		return rc;
+	harts_str(s, hb, sizeof(hb));
+	if (s->prof)
+		fprintf(out, "emu: profile %s, seed %" PRIu64 "%s, %u hart%s, ",
+		        emu_profile_name(s->prof), s->seed, s->harts > 1 ? " + hart index" : "",
+		        s->harts, s->harts > 1 ? "s" : "");
+	else
+		fprintf(out, "emu: trace %s on every hart, %u hart%s, ", s->trace_path, s->harts,
+		        s->harts > 1 ? "s" : "");
+	if (s->follow_wall)
+		fprintf(out, "following the command's wall time at %" PRIu64 " Hz\n", s->freq);
+	else
+		fprintf(out, "%" PRIu64 " cycles\n", s->limit);
+	fprintf(out, "emu: %s csrw mcountinhibit 0x%08" PRIx32 " (stop every counter)\n", hb,
+	        INHIBIT_ALL);
+
+	const struct hpm_sched *sc = &s->sched;
+	uint32_t used = 0;
+	for (unsigned k = 0; k < s->nr_map; k++) {
+		unsigned i = s->map[k].ev;
+		const struct hpm_evsel *e = &list->ev[i];
+		int r = s->map[k].req;
+		if (r < 0) {
+			fprintf(out, "%s: %s%s\n", e->name,
+			        states[i] == HPM_EV_NOT_MODELLED ? "<not modelled>: "
+			                                         : "<not supported>: ",
+			        reasons[i]);
+			continue;
+		}
+		const struct hpm_sched_req *q = &s->req[r];
+		const char *shared = s->map[k].own != r ? q->name : NULL;
+		if (q->fixed) {
+			fprintf(out, "%s: %s %s (fixed counter, always counted)\n", e->name, hb,
+			        q->counter == HPM_SCHED_MCYCLE ? "mcycle" : "minstret");
+			continue;
+		}
+		used |= UINT32_C(1) << q->counter;
+		fprintf(out, "%s: %s csrw mhpmevent%u 0x%016" PRIx64, e->name, hb, q->counter,
+		        q->value);
+		if (q->mux == HPM_SCHED_ALWAYS)
+			fprintf(out, " (every group");
+		else
+			fprintf(out, " (group %d", q->mux);
+		if (shared)
+			fprintf(out, ", shared with %s", shared);
+		fprintf(out, ")\n");
+	}
+	fprintf(out, "emu: %s csrw mhpmcounterN 0 for N = %s; csrw mcycle 0; csrw minstret 0\n", hb,
+	        used ? counters_str(used, cb, sizeof(cb)) : "none");
+	fprintf(out, "emu: %s csrc mcountinhibit 0x%08" PRIx32 " (enable: mcycle, minstret%s%s)\n",
+	        hb, FIXED_MASK | sc->groups[s->active].used,
+	        sc->groups[s->active].used ? ", mhpmcounter" : "",
+	        sc->groups[s->active].used
+	            ? counters_str(sc->groups[s->active].used, cb, sizeof(cb))
+	            : "");
+	if (sc->nr_groups > 1)
+		fprintf(out,
+		        "emu: %u multiplex groups, group %u first; every %" PRIu64
+		        " counted cycles the next group of a round in random order: csrs "
+		        "mcountinhibit (the counters that change), csrr them, csrw their "
+		        "mhpmevent and mhpmcounter 0, csrc mcountinhibit\n",
+		        sc->nr_groups, s->active, s->quantum);
+	fprintf(out, "emu: %s csrw mcountinhibit 0x%08" PRIx32 " (disable)\n", hb, INHIBIT_ALL);
+	for (unsigned i = 0; i < list->nr; i++)
+		free(reasons[i]);
+	free(reasons);
+	free(states);
+	session_free(s);
+	return 0;
+}
+
+const struct hpm_backend hpm_backend_emu = {
+    .name = "emu",
+    .open = emu_open,
+    .enable = emu_enable,
+    .disable = emu_disable,
+    .read = emu_read,
+    .advance = emu_advance,
+    .dry_run = emu_dry_run,
+    .close = emu_close,
+};
+
+/* --------------------------------------------------------------- accessors */
+
+bool hpm_emu_info(const struct hpm_evlist *list, struct hpm_emu_info *info)
+{
+	const struct session *s = find(list);
+	memset(info, 0, sizeof(*info));
+	if (!s)
+		return false;
+	info->profile = s->prof ? emu_profile_name(s->prof) : NULL;
+	info->trace = s->trace_path;
+	info->seed = s->seed;
+	info->harts = s->harts;
+	info->freq = s->freq;
+	info->cycles_run = s->ran;
+	info->cycles_enabled = s->ena;
+	info->cycles_limit = s->follow_wall ? 0 : s->limit;
+	info->follows_command = s->follow_wall;
+	info->nr_groups = s->sched.nr_groups;
+	info->multiplexed = s->sched.nr_groups > 1;
+	info->quantum = s->quantum;
+	info->rotations = s->rotations;
+	return true;
+}
+
+const char *hpm_emu_profile_name(const struct hpm_evlist *list)
+{
+	const struct session *s = find(list);
+	return s && s->prof ? emu_profile_name(s->prof) : NULL;
+}
+
+const char *hpm_emu_trace_path(const struct hpm_evlist *list)
+{
+	const struct session *s = find(list);
+	return s ? s->trace_path : NULL;
+}
+
+uint64_t hpm_emu_seed(const struct hpm_evlist *list)
+{
+	const struct session *s = find(list);
+	return s ? s->seed : 0;
+}
+
+uint64_t hpm_emu_freq(const struct hpm_evlist *list)
+{
+	const struct session *s = find(list);
+	return s ? s->freq : 0;
+}
+
+uint64_t hpm_emu_cycles_run(const struct hpm_evlist *list)
+{
+	const struct session *s = find(list);
+	return s ? s->ran : 0;
+}
+
+unsigned hpm_emu_harts(const struct hpm_evlist *list)
+{
+	const struct session *s = find(list);
+	return s ? s->harts : 0;
+}
+
+bool hpm_emu_multiplexed(const struct hpm_evlist *list)
+{
+	const struct session *s = find(list);
+	return s && s->sched.nr_groups > 1;
+}
+
+uint64_t hpm_emu_group_run(const struct hpm_evlist *list, unsigned g)
+{
+	const struct session *s = find(list);
+	return s && g < s->sched.nr_groups ? s->grun[g] : 0;
+}

@@ -1,0 +1,151 @@
+/* emu.h: the emulator back end of `hpmstat stat` (--backend emu).
+ *
+ * Owns: struct hpm_emu_config (the --emu-* options), hpm_backend_emu (the
+ * struct hpm_backend operations on the emulated Kunminghu machine of
+ * src/emu/) and the accessors the stat layer labels emulated figures with.
+ *
+ * What it does. open() takes the evsels of kind HPM_EV_KMH and
+ * HPM_EV_KMH_FIXED (HPM_EV_HOST belong to perf), builds a machine of
+ * --emu-harts harts, gives each hart its source (the profile's workload
+ * with seed + hart index, so harts differ and runs are reproducible; or
+ * the --emu-trace file, replayed from its start on every hart and looped
+ * when it ends), places the requests with the scheduler (stat/sched.h) and
+ * programs every hart as firmware would, through M-mode CSR writes:
+ * mcountinhibit all ones, mhpmevent<n> = the encoded value (its INH bits
+ * select the modes; the encoder's default MINH=1 counts U, S, VU and VS,
+ * where the profiles spend their time), the counters zeroed. Counting starts
+ * at enable() (mcountinhibit cleared for the counters in use, mcycle and
+ * minstret) and stops at disable(); counts are read with CSR reads.
+ *
+ * Time. The emulator's unit of time is a cycle: advance(ns) runs
+ * ns x freq / 1e9 cycles on every hart, carrying the fraction so that many
+ * small steps run exactly what one big step would; advance(0) runs what is
+ * left of --emu-cycles. Once --emu-cycles have run, *done is set and
+ * further advances do nothing. When a host command (or -p / -a) sets the
+ * length, the harts follow its wall time: advance(ns) is never clipped and
+ * *done is never set (--emu-cycles is then ignored).
+ *
+ * Multiplexing. When the scheduler needs several multiplex groups, the
+ * back end rotates them every `quantum` enabled cycles (default
+ * HPM_EMU_DEFAULT_QUANTUM), in rounds: each round activates every group
+ * once, in an order drawn per round from a generator seeded by the seed.
+ * Each round thus gives every group exactly one quantum (run/ena is the
+ * group's share of the quanta, 1/G after whole rounds), and the random
+ * order keeps a workload whose behaviour repeats with some period from
+ * always landing the same part of its period on the same group, which a
+ * fixed round robin does (a period of 2 quanta with 2 groups would give
+ * each group only one half of it). A rotation stops the counters that
+ * change (csrs mcountinhibit), reads them into the running totals of their
+ * requests, writes the next group's mhpmevents, zeroes and restarts them;
+ * counters that keep their request in every group (banks that do not
+ * overflow, fixed counters) are never touched, so they count all the time.
+ * Counts keep perf's meaning: counts[h].val is the raw count while the
+ * request's group was active, .ena the cycles counted in total, .run the
+ * cycles its group was active (== ena when it never rotates), so the stat
+ * layer's scaled value raw x ena / run estimates the whole run.
+ *
+ * Rows that get no number: an expression using an event the profile does
+ * not produce (emu_profile_produces()) is HPM_EV_NOT_MODELLED (with a trace
+ * every event is taken as modelled: a trace lists what it lists); an
+ * expression without a known bank (rHEX, kunminghu/.../ terms, noEvent) is
+ * HPM_EV_NOT_SUPPORTED, since only the bank says which counters see it.
+ * Neither takes a counter.
+ *
+ * Units. One per hart, "hart0", "hart1", ...: open() calls
+ * hpm_evlist_alloc_counts() when the list has no units yet; when another
+ * back end already set units, the emulated evsels get counts for
+ * max(harts, nr_units) entries and only the first nr_units are visible.
+ */
+#ifndef HPM_BACKEND_EMU_H
+#define HPM_BACKEND_EMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stat/evlist.h"
+
+#define HPM_EMU_DEFAULT_PROFILE "balanced"
+#define HPM_EMU_DEFAULT_SEED    1u
+#define HPM_EMU_DEFAULT_CYCLES  UINT64_C(1000000000)
+#define HPM_EMU_DEFAULT_HARTS   1u
+/* --emu-freq default: 10 MHz. While a host command runs, emulated time
+ * follows wall time at this rate, and each emulated cycle costs hpmstat
+ * real CPU time: with all 29 counters programmed and read every 100 ms of
+ * emulated time, the back end runs 2.6e9 (machine-clears, the slowest
+ * built-in profile) to 6.3e9 (dram-bound) cycles/s per hart on this
+ * project's 2-core VM, so 10 MHz costs 0.16-0.38% of one core per hart:
+ * inside issue 4's 1% budget for `-I 100` with 29 Kunminghu events, with
+ * room for the reads, metrics and printing of each interval. 25 MHz would
+ * use up the whole budget on the slowest profile, 100 MHz 1.6-3.8% of a
+ * core. The trade-off: a slower clock means fewer emulated cycles per wall
+ * second (1e7 in one second of `sleep 1`), so short commands get short
+ * samples; --emu-freq raises it for whoever can spend the CPU. Without a
+ * command the rate does not matter: --emu-cycles run as fast as the
+ * machine can. */
+#define HPM_EMU_DEFAULT_FREQ UINT64_C(10000000)
+#define HPM_EMU_MAX_FREQ     UINT64_C(10000000000) /* 10 GHz: keeps ns x freq exact */
+/* Multiplex quantum: 1e5 cycles, 1e4 rotations per 1e9 cycles (a rotation
+ * costs a few microseconds: the changed counters' CSR accesses and the
+ * harts re-evaluating their cached per-key results), 10 ms of wall time at
+ * the default frequency. It must be small against the length over which a
+ * workload changes: the built-in phased profile has 5M-cycle phases, which
+ * with 1e5 are 25 whole rounds of 2 groups each; measured over 1e9 cycles,
+ * every profile's multiplexed Topdown level 3 is within 0.05 points of its
+ * declaration with 1e5, but phased is 0.42 points off with 1e6 (rounds
+ * straddle phases), and 1e4 is no better than 1e5 while costing twice the
+ * time (for a stationary stream the sampling error does not depend on the
+ * quantum: each group still sees half of the cycles). */
+#define HPM_EMU_DEFAULT_QUANTUM UINT64_C(100000)
+
+/* The --emu-* options. hpm_emu_config_init() fills the defaults. */
+struct hpm_emu_config {
+	const char *profile; /* --emu-profile: built-in name or file path; NULL: default */
+	const char *trace;   /* --emu-trace FILE: replaces the profile; NULL: none */
+	uint64_t seed;       /* --emu-seed; hart h uses seed + h */
+	uint64_t cycles;     /* --emu-cycles per hart; 0: default (the trace's length with a
+	                      * trace, HPM_EMU_DEFAULT_CYCLES otherwise) */
+	unsigned harts;      /* --emu-harts, 1..EMU_MAX_HARTS */
+	uint64_t freq;       /* --emu-freq Hz, 1..HPM_EMU_MAX_FREQ */
+	uint64_t quantum;    /* multiplex rotation period in cycles; 0: default */
+	bool follow_wall;    /* emulated time follows a host command's wall time (also implied
+	                      * by a target with pid >= 0 or system_wide) */
+};
+
+void hpm_emu_config_init(struct hpm_emu_config *cfg);
+
+extern const struct hpm_backend hpm_backend_emu;
+
+/* What the stat layer prints beside emulated figures, valid from open()
+ * to close() of `list` (all zero / NULL when the emulator is not open on
+ * it). */
+struct hpm_emu_info {
+	const char *profile; /* profile name, NULL with a trace */
+	const char *trace;   /* trace path, NULL without */
+	uint64_t seed;
+	unsigned harts;
+	uint64_t freq;           /* Hz */
+	uint64_t cycles_run;     /* cycles emulated per hart so far (enabled or not) */
+	uint64_t cycles_enabled; /* of those, while counting was enabled */
+	uint64_t cycles_limit;   /* --emu-cycles in effect; 0 when following wall time */
+	bool follows_command;    /* emulated time follows wall time */
+	bool multiplexed;        /* more than one multiplex group */
+	unsigned nr_groups;
+	uint64_t quantum;   /* rotation period, cycles */
+	uint64_t rotations; /* rotations done so far */
+};
+
+/* Fills *info; returns false (and zeroes it) when the emulator is not open
+ * on list. */
+bool hpm_emu_info(const struct hpm_evlist *list, struct hpm_emu_info *info);
+/* Individual labels (NULL / 0 / false when not open). */
+const char *hpm_emu_profile_name(const struct hpm_evlist *list);
+const char *hpm_emu_trace_path(const struct hpm_evlist *list);
+uint64_t hpm_emu_seed(const struct hpm_evlist *list);
+uint64_t hpm_emu_freq(const struct hpm_evlist *list);
+uint64_t hpm_emu_cycles_run(const struct hpm_evlist *list);
+unsigned hpm_emu_harts(const struct hpm_evlist *list);
+bool hpm_emu_multiplexed(const struct hpm_evlist *list);
+/* Cycles group g was active while enabled (the `run` of its requests). */
+uint64_t hpm_emu_group_run(const struct hpm_evlist *list, unsigned g);
+
+#endif

@@ -1,0 +1,86 @@
+/* host-events.h: host event names, resolved to perf_event_attr fields.
+ *
+ * Owns: the table of perf's generic names as perf's own parser spells them
+ * (hardware: cycles, instructions, ...; software: task-clock, page-faults,
+ * ...; hardware cache: L1-dcache-load-misses, ...), perf's modifier
+ * semantics (u k h H G -> exclude_*), and, built with libpfm4, every name
+ * libpfm4 resolves for the host's PMUs. The stat command asks here whether a
+ * name is a host event at all (to route it to the perf back end) and for the
+ * closest names when it is not.
+ *
+ * Defaults are perf's (tools/perf 6.1, Debian 12): no modifier counts user,
+ * kernel and hypervisor with exclude_guest = 1 (perf_guest is false); `:u`
+ * sets exclude_kernel and exclude_hv, `:k` exclude_user and exclude_hv, `:h`
+ * exclude_user and exclude_kernel; `:G` counts only the guest
+ * (exclude_host = 1, exclude_guest = 0), `:H` only the host; letters add up.
+ *
+ * Not thread-safe (libpfm4 is initialised once, on first need). Never prints.
+ */
+#ifndef HPM_BACKEND_HOST_EVENTS_H
+#define HPM_BACKEND_HOST_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct hpm_evsel;
+
+enum hpm_host_kind {
+	HPM_HOST_HARDWARE, /* PERF_TYPE_HARDWARE */
+	HPM_HOST_SOFTWARE, /* PERF_TYPE_SOFTWARE */
+	HPM_HOST_CACHE,    /* PERF_TYPE_HW_CACHE */
+	HPM_HOST_PFM,      /* resolved by libpfm4: any type */
+};
+
+/* What one host event spec asks perf_event_open for. */
+struct hpm_host_attr {
+	enum hpm_host_kind kind;
+	uint32_t type;
+	uint64_t config, config1, config2;
+	bool exclude_user, exclude_kernel, exclude_hv, exclude_host, exclude_guest;
+	/* exclude_guest/exclude_host are perf's default, not asked for: the
+	 * back end may drop them when the kernel refuses them (EINVAL), as
+	 * perf does for kernels and PMUs without guest filtering */
+	bool guest_default;
+	const char *unit; /* "msec" for cpu-clock and task-clock, else "" */
+	double scale;     /* 1e-6 for those (ns shown as msec), else 1 */
+};
+
+/* One name of the generic table, for listing. */
+struct hpm_host_event {
+	const char *name;  /* perf's name, e.g. "cycles", "L1-dcache-load-misses" */
+	const char *alias; /* another spelling perf accepts ("cpu-cycles"), or NULL */
+	enum hpm_host_kind kind;
+	uint32_t type;
+	uint64_t config;
+};
+
+/* Parse NAME or NAME:MODS. Returns 0, -ENOENT for an unknown name (the
+ * message suggests the closest known names), or -EINVAL for a bad modifier. */
+int hpm_host_event_parse(const char *spec, struct hpm_host_attr *a, char *err, size_t errlen);
+
+/* Parse ev->spec (ev->name when spec is NULL) into the evsel's attr fields,
+ * unit and scale. Same returns as hpm_host_event_parse. */
+int hpm_host_event_fill(struct hpm_evsel *ev, char *err, size_t errlen);
+
+/* Whether spec names a host event (a generic name, or one libpfm4
+ * resolves), modifiers included. Never fails; false for anything else.
+ * Neither rHEX nor any other Kunminghu expression is one, even when
+ * libpfm4 would take it: SPEC §1 gives them to Kunminghu (a host raw event
+ * is perf_raw::rHEX, a host PMU's event PMU::NAME). */
+bool hpm_host_event_is_host(const char *spec);
+
+/* Up to max generic names closest to name (modifiers ignored), best first;
+ * out[] points into static storage. Returns how many. */
+unsigned hpm_host_event_suggest(const char *name, const char **out, unsigned max);
+
+/* The generic table: hardware, software, then hardware cache events under
+ * perf's canonical names. i < hpm_host_nr_events(). */
+unsigned hpm_host_nr_events(void);
+const struct hpm_host_event *hpm_host_event_at(unsigned i);
+
+/* Whether libpfm4 was built in and found at least one PMU with events on
+ * this host (perf's generic "perf" PMU counts). */
+bool hpm_host_have_pfm(void);
+
+#endif

@@ -1,0 +1,1266 @@
+/* perf.c: the perf_event_open back end; see perf.h for what it does. */
+#include "backend/perf.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+
+#include "backend/host-events.h"
+#include "kmh/kmh.h"
+#include "util/str.h"
+#include "util/xalloc.h"
+
+#define MAX_CPU_ID 65535 /* far above any NR_CPUS; bounds a -C range */
+
+/* ------------------------------------------------------------ helpers */
+
+static const char *label(const struct hpm_evsel *ev)
+{
+	if (ev->spec && *ev->spec)
+		return ev->spec;
+	return ev->name ? ev->name : "?";
+}
+
+static const char *errno_name(int e)
+{
+	switch (e) {
+	case EPERM:
+		return "EPERM";
+	case ENOENT:
+		return "ENOENT";
+	case ESRCH:
+		return "ESRCH";
+	case E2BIG:
+		return "E2BIG";
+	case EBADF:
+		return "EBADF";
+	case EACCES:
+		return "EACCES";
+	case EBUSY:
+		return "EBUSY";
+	case ENODEV:
+		return "ENODEV";
+	case EINVAL:
+		return "EINVAL";
+	case ENFILE:
+		return "ENFILE";
+	case EMFILE:
+		return "EMFILE";
+	case ENOSPC:
+		return "ENOSPC";
+	case ENOSYS:
+		return "ENOSYS";
+	case ENXIO:
+		return "ENXIO";
+	case EOPNOTSUPP:
+		return "EOPNOTSUPP";
+	default:
+		return "errno";
+	}
+}
+
+/* The errors perf stat shows as <not supported> and goes on. */
+static bool errno_not_supported(int e)
+{
+	return e == ENOENT || e == EOPNOTSUPP || e == ENODEV || e == ENXIO;
+}
+
+static bool is_kmh(const struct hpm_evsel *ev)
+{
+	return ev->kind == HPM_EV_KMH || ev->kind == HPM_EV_KMH_FIXED;
+}
+
+/* -a or -C: count per CPU. A pid next to them is the forked workload, which
+ * only bounds the run (the CLI resolves -p with -a/-C as perf does: the pid
+ * wins, and it clears them). */
+static bool cpu_target(const struct hpm_target *t)
+{
+	return t->system_wide || t->cpu_list;
+}
+
+bool hpm_perf_owns(const struct hpm_evsel *ev, const struct hpm_pmu *pmu)
+{
+	return ev->kind == HPM_EV_HOST || (is_kmh(ev) && pmu && pmu->present);
+}
+
+int hpm_perf_paranoid(void)
+{
+	char path[512], buf[32];
+	const char *roots[2] = {hpm_procfs_root(), "/proc"};
+	for (unsigned i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_paranoid", roots[i]);
+		FILE *f = fopen(path, "re");
+		if (!f)
+			continue;
+		char *ok = fgets(buf, sizeof(buf), f);
+		fclose(f);
+		char *end;
+		long v;
+		if (ok && (v = strtol(buf, &end, 10), end != buf) && v > INT_MIN && v < INT_MAX)
+			return (int)v;
+	}
+	return INT_MIN;
+}
+
+/* ------------------------------------------------------------ modes */
+
+/* The INH bits riscv_pmu_sbi's pmu_sbi_get_filter_flags() makes OpenSBI set
+ * for an attr, plus MINH, which OpenSBI always sets for Linux. */
+static uint64_t sbi_inh(bool guest, bool eu, bool ek, bool eh, bool eH, bool eG)
+{
+	uint64_t inh = KMH_MINH;
+	if (ek)
+		inh |= guest ? KMH_VSINH : KMH_SINH;
+	if (eu)
+		inh |= guest ? KMH_VUINH : KMH_UINH;
+	if (guest && eh)
+		inh |= KMH_SINH;
+	if (eH)
+		inh |= KMH_UINH | KMH_SINH;
+	if (eG)
+		inh |= KMH_VSINH | KMH_VUINH;
+	return inh;
+}
+
+bool hpm_perf_modes_to_attr(unsigned modes, struct hpm_perf_event *pe)
+{
+	if (modes & KMH_MODE_M)
+		return false;
+	uint64_t want = kmh_modes_to_inh(modes);
+	/* config1 = 0 first (the ordinary attr), then the fewest flags */
+	for (unsigned guest = 0; guest < 2; guest++)
+		for (unsigned bits = 0; bits <= 5; bits++)
+			for (unsigned f = 0; f < 32; f++) {
+				if ((unsigned)__builtin_popcount(f) != bits)
+					continue;
+				bool eu = f & 1, ek = f & 2, eh = f & 4, eH = f & 8, eG = f & 16;
+				if (sbi_inh(guest, eu, ek, eh, eH, eG) != want)
+					continue;
+				/* ignored without config1 bit 0; set as perf's u/k do */
+				if (!guest && (eu || ek))
+					eh = true;
+				pe->exclude_user = eu;
+				pe->exclude_kernel = ek;
+				pe->exclude_hv = eh;
+				pe->exclude_host = eH;
+				pe->exclude_guest = eG;
+				pe->config1 = guest;
+				return true;
+			}
+	return false;
+}
+
+/* ------------------------------------------------------------ attrs */
+
+/* The mhpmevent field a config bit belongs to, for messages. */
+static const char *field_of_bit(unsigned bit)
+{
+	static const char *const ev[4] = {"EVENT0", "EVENT1", "EVENT2", "EVENT3"};
+	static const char *const op[3] = {"OP_TYPE0", "OP_TYPE1", "OP_TYPE2"};
+	if (bit < 40)
+		return ev[bit / KMH_EVENT_BITS];
+	if (bit < 55)
+		return op[(bit - 40) / KMH_OP_BITS];
+	return "reserved";
+}
+
+static int refuse_width(const struct hpm_evsel *ev, const struct hpm_pmu *pmu, uint64_t extra,
+                        char *err, size_t errlen)
+{
+	const uint64_t op2 = (uint64_t)KMH_OP_MASK << KMH_OP_SHIFT(2);
+	const char *sbi = pmu->event.mask == (UINT64_C(1) << 48) - 1 ? " (SBI < 3.0)" : "";
+	char buf[200];
+	str_escape(label(ev), buf, sizeof(buf));
+	if (extra & op2) {
+		snprintf(err, errlen, "'%s' needs OP_TYPE2 (bits 54:50) but this kernel takes %s%s",
+		         buf, pmu->event.text, sbi);
+	} else {
+		unsigned hi = 63u - (unsigned)__builtin_clzll(extra);
+		unsigned lo = (unsigned)__builtin_ctzll(extra);
+		snprintf(err, errlen,
+		         "'%s' needs config bits %u:%u (%s) but this kernel takes %s%s", buf, hi,
+		         lo, field_of_bit(hi), pmu->event.text, sbi);
+	}
+	return -EINVAL;
+}
+
+/* Put a counter mask into the counterid_mask term's field, if it fits. */
+static bool pin(struct hpm_perf_event *pe, const struct hpm_pmu *pmu, uint32_t counters)
+{
+	const struct hpm_pmu_format *f = &pmu->counterid_mask;
+	if (!pmu->has_counterid_mask || !counters ||
+	    f->lo + 32 - (unsigned)__builtin_clz(counters) > 64)
+		return false;
+	uint64_t v = (uint64_t)counters << f->lo;
+	if (v & ~f->mask)
+		return false;
+	if (f->field == HPM_PMU_CONFIG)
+		pe->config |= v;
+	else if (f->field == HPM_PMU_CONFIG1)
+		pe->config1 |= v;
+	else
+		pe->config2 |= v;
+	pe->pinned = true;
+	return true;
+}
+
+static int kmh_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
+                    struct hpm_perf_event *pe, char *err, size_t errlen)
+{
+	char buf[200], mbuf[24];
+	unsigned modes = ev->enc.modes;
+	str_escape(label(ev), buf, sizeof(buf));
+
+	if (ev->kind == HPM_EV_KMH_FIXED && modes == 0)
+		modes = KMH_MODES_DEFAULT;
+	/* mcycle and minstret count M-mode too unless the core has Smcntrpmf,
+	 * whatever Linux asks: "every mode" (KMH_MODES_ALL) is the default
+	 * request for them, not an M-mode request */
+	if (ev->kind == HPM_EV_KMH_FIXED && modes != KMH_MODE_M)
+		modes &= ~(unsigned)KMH_MODE_M;
+	/* A raw value's INH bits are its modes, but MINH is the kernel's to
+	 * set; r35 means what it means to perf, not "count M-mode too". */
+	if (ev->kind == HPM_EV_KMH && ev->enc.raw && !ev->enc.modes_given)
+		modes &= ~(unsigned)KMH_MODE_M;
+	if (modes & KMH_MODE_M) {
+		snprintf(err, errlen,
+		         "'%s' counts M-mode, and Linux cannot count M-mode (the emulator can: "
+		         "--backend emu)",
+		         buf);
+		return -EINVAL;
+	}
+	if (modes == 0) {
+		snprintf(err, errlen, "'%s' counts in no privilege mode", buf);
+		return -EINVAL;
+	}
+	if (!hpm_perf_modes_to_attr(modes, pe)) {
+		char h[8], g[8];
+		const char *hm = kmh_modes_to_modifiers(modes & (KMH_MODE_U | KMH_MODE_S), h);
+		const char *gm = kmh_modes_to_modifiers(modes & (KMH_MODE_VU | KMH_MODE_VS), g);
+		snprintf(
+		    err, errlen,
+		    "'%s' counts %s, a set of modes Linux's RISC-V PMU driver cannot select "
+		    "exactly (its exclude_* flags filter host and guest modes together); count "
+		    "the host and guest parts as two events (:%s and :%s)",
+		    buf, kmh_modes_str(modes, mbuf), hm ? hm : "?", gm ? gm : "?");
+		return -EINVAL;
+	}
+
+	if (ev->kind == HPM_EV_KMH_FIXED) {
+		pe->type = PERF_TYPE_HARDWARE;
+		pe->config = ev->fixed == HPM_FIXED_MCYCLE ? PERF_COUNT_HW_CPU_CYCLES
+		                                           : PERF_COUNT_HW_INSTRUCTIONS;
+		/* mcycle is counter 0, minstret counter 2 */
+		pin(pe, pmu, ev->fixed == HPM_FIXED_MCYCLE ? 1u : 4u);
+		return 0;
+	}
+
+	pe->type = pmu->type;
+	pe->config = ev->enc.value & KMH_SELECT_MASK;
+	uint64_t extra = pe->config & ~pmu->event.mask;
+	if (extra)
+		return refuse_width(ev, pmu, extra, err, errlen);
+	if (!pin(pe, pmu, hpm_pmu_bank_counters(ev->enc.bank)))
+		pe->unpinned_kmh = true;
+	return 0;
+}
+
+int hpm_perf_event_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
+                        struct hpm_perf_event *pe, char *err, size_t errlen)
+{
+	memset(pe, 0, sizeof(*pe));
+	pe->unit = "";
+	pe->scale = 1.0;
+	if (ev->kind == HPM_EV_HOST) {
+		struct hpm_host_attr a;
+		int rc = hpm_host_event_parse(ev->spec ? ev->spec : ev->name, &a, err, errlen);
+		if (rc)
+			return rc;
+		pe->type = a.type;
+		pe->config = a.config;
+		pe->config1 = a.config1;
+		pe->config2 = a.config2;
+		pe->exclude_user = a.exclude_user;
+		pe->exclude_kernel = a.exclude_kernel;
+		pe->exclude_hv = a.exclude_hv;
+		pe->exclude_host = a.exclude_host;
+		pe->exclude_guest = a.exclude_guest;
+		pe->guest_default = a.guest_default;
+		pe->unit = a.unit;
+		pe->scale = a.scale;
+		return 0;
+	}
+	if (!pmu || !pmu->present) {
+		snprintf(err, errlen, "%s", HPM_PERF_NO_PMU);
+		return -ENODEV;
+	}
+	return kmh_attr(ev, pmu, pe, err, errlen);
+}
+
+/* ------------------------------------------------------------ CPU lists */
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+static bool parse_cpu(const char **pp, int *out)
+{
+	const char *p = *pp;
+	if (*p < '0' || *p > '9')
+		return false;
+	long v = 0;
+	while (*p >= '0' && *p <= '9') {
+		v = v * 10 + (*p - '0');
+		if (v > MAX_CPU_ID)
+			return false;
+		p++;
+	}
+	*out = (int)v;
+	*pp = p;
+	return true;
+}
+
+/* "0-3,5" -> sorted unique CPUs. */
+static int parse_list(const char *s, int **cpus, unsigned *nr, char *err, size_t errlen)
+{
+	char buf[96];
+	size_t cap = 16;
+	unsigned n = 0;
+	int *v = xmalloc(cap * sizeof(*v));
+	const char *p = s;
+
+	str_escape(s, buf, sizeof(buf));
+	if (!*p) {
+		snprintf(err, errlen, "empty CPU list");
+		goto fail;
+	}
+	for (;;) {
+		int lo, hi;
+		const char *at = p;
+		if (!parse_cpu(&p, &lo)) {
+			snprintf(err, errlen,
+			         "bad CPU list '%s': expected a CPU number (0..%d) at '%.16s'", buf,
+			         MAX_CPU_ID, at);
+			goto fail;
+		}
+		hi = lo;
+		if (*p == '-') {
+			p++;
+			at = p;
+			if (!parse_cpu(&p, &hi)) {
+				snprintf(
+				    err, errlen,
+				    "bad CPU list '%s': expected a CPU number after '-' at '%.16s'",
+				    buf, at);
+				goto fail;
+			}
+			if (hi < lo) {
+				snprintf(err, errlen,
+				         "bad CPU list '%s': range %d-%d ends before it starts",
+				         buf, lo, hi);
+				goto fail;
+			}
+		}
+		for (int c = lo; c <= hi; c++) {
+			if (n == cap)
+				v = xreallocarray(v, cap *= 2, sizeof(*v));
+			v[n++] = c;
+		}
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		if (*p) {
+			snprintf(err, errlen, "bad CPU list '%s': unexpected '%c'", buf, *p);
+			goto fail;
+		}
+		break;
+	}
+	qsort(v, n, sizeof(*v), cmp_int);
+	unsigned u = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (u == 0 || v[u - 1] != v[i])
+			v[u++] = v[i];
+	*cpus = v;
+	*nr = u;
+	return 0;
+fail:
+	free(v);
+	return -EINVAL;
+}
+
+static void online_cpus(char *buf, size_t len)
+{
+	char path[512];
+	const char *paths[2];
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", hpm_sysfs_root());
+	paths[0] = path;
+	paths[1] = "/sys/devices/system/cpu/online";
+	for (unsigned i = 0; i < 2; i++) {
+		FILE *f = fopen(paths[i], "re");
+		if (!f)
+			continue;
+		char *ok = fgets(buf, (int)len, f);
+		fclose(f);
+		if (ok) {
+			buf[strcspn(buf, " \t\r\n")] = '\0';
+			return;
+		}
+	}
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	snprintf(buf, len, n > 1 ? "0-%ld" : "0", n - 1);
+}
+
+int hpm_perf_parse_cpu_list(const char *list, const char *online, int **cpus, unsigned *nr,
+                            char *err, size_t errlen)
+{
+	char obuf[512], ebuf[160];
+	int *on = NULL;
+	unsigned non = 0;
+	if (!online) {
+		online_cpus(obuf, sizeof(obuf));
+		online = obuf;
+	}
+	if (parse_list(online, &on, &non, ebuf, sizeof(ebuf))) {
+		snprintf(err, errlen, "cannot read the online CPUs: %s", ebuf);
+		return -EINVAL;
+	}
+	if (!list) {
+		*cpus = on;
+		*nr = non;
+		return 0;
+	}
+	int rc = parse_list(list, cpus, nr, err, errlen);
+	if (rc) {
+		free(on);
+		return rc;
+	}
+	for (unsigned i = 0, j = 0; i < *nr; i++) {
+		while (j < non && on[j] < (*cpus)[i])
+			j++;
+		if (j == non || on[j] != (*cpus)[i]) {
+			snprintf(err, errlen, "CPU %d is not online (online CPUs: %.64s)",
+			         (*cpus)[i], online);
+			free(*cpus);
+			*cpus = NULL;
+			free(on);
+			return -EINVAL;
+		}
+	}
+	free(on);
+	return 0;
+}
+
+/* "0-3,5" from a sorted list, for placement strings. */
+static void format_cpus(const int *c, unsigned n, char *buf, size_t len)
+{
+	size_t w = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < n && w < len;) {
+		unsigned j = i;
+		while (j + 1 < n && c[j + 1] == c[j] + 1)
+			j++;
+		int k = j > i ? snprintf(buf + w, len - w, "%s%d-%d", i ? "," : "", c[i], c[j])
+		              : snprintf(buf + w, len - w, "%s%d", i ? "," : "", c[i]);
+		if (k < 0)
+			break;
+		w += (size_t)k;
+		i = j + 1;
+	}
+}
+
+/* ------------------------------------------------------------ advice */
+
+const char *hpm_perf_open_strerror(int e, const struct hpm_evsel *ev, const struct hpm_target *t,
+                                   char *out, size_t len)
+{
+	char name[160];
+	str_escape(label(ev), name, sizeof(name));
+	bool cpu_wide = t && cpu_target(t);
+
+	switch (e) {
+	case EACCES:
+	case EPERM: {
+		int p = hpm_perf_paranoid();
+		char pv[16];
+		const char *why, *fix;
+		if (p == INT_MIN)
+			snprintf(pv, sizeof(pv), "unreadable");
+		else
+			snprintf(pv, sizeof(pv), "%d", p);
+		if (p >= 3) {
+			why = "3 and above (a Debian addition) forbid perf_event_open to users "
+			      "without CAP_PERFMON";
+			fix =
+			    "lower it: sysctl kernel.perf_event_paranoid=2 (or less), or run with "
+			    "CAP_PERFMON";
+		} else if (cpu_wide && p >= 1) {
+			why = "1 and above forbid CPU-wide counting (-a, -C) without CAP_PERFMON";
+			fix = "count a command or -p PID instead, or lower it: sysctl "
+			      "kernel.perf_event_paranoid=0, or run with CAP_PERFMON";
+		} else if (!ev->exclude_kernel && p >= 2) {
+			why = "2 forbids counting kernel mode without CAP_PERFMON";
+			fix = "count user space only (add :u), or lower it: sysctl "
+			      "kernel.perf_event_paranoid=1, or run with CAP_PERFMON";
+		} else {
+			why = "that allows this request, so the kernel refused for another reason "
+			      "(another user's process needs ptrace rights; a security module may "
+			      "forbid perf)";
+			fix = "run as the process's owner or with CAP_PERFMON";
+		}
+		snprintf(out, len,
+		         "cannot count '%s': permission denied (%s); "
+		         "/proc/sys/kernel/perf_event_paranoid is %s: %s; %s",
+		         name, errno_name(e), pv, why, fix);
+		break;
+	}
+	case ESRCH:
+		snprintf(out, len, "cannot count '%s': no such process (pid %d)", name,
+		         t ? t->pid : -1);
+		break;
+	case EMFILE: {
+		struct rlimit rl;
+		char lim[32] = "?";
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
+			snprintf(lim, sizeof(lim), "%llu", (unsigned long long)rl.rlim_cur);
+		snprintf(out, len,
+		         "cannot count '%s': too many open files (EMFILE): hpmstat needs one file "
+		         "descriptor per event and CPU, and the limit is %s; raise it with "
+		         "'ulimit -n <limit>' or count fewer events",
+		         name, lim);
+		break;
+	}
+	case ENFILE:
+		snprintf(
+		    out, len,
+		    "cannot count '%s': the system's file table is full (ENFILE); close files or "
+		    "raise fs.file-max",
+		    name);
+		break;
+	case EBUSY:
+		snprintf(
+		    out, len,
+		    "cannot count '%s': the PMU is busy (EBUSY): another tool holds its counters "
+		    "exclusively",
+		    name);
+		break;
+	case ENOSYS:
+		snprintf(out, len,
+		         "cannot count '%s': this kernel has no perf_event_open (ENOSYS: built "
+		         "without CONFIG_PERF_EVENTS?)",
+		         name);
+		break;
+	case EINVAL: {
+		const char *hint;
+		bool generic = ev->attr_type == PERF_TYPE_HARDWARE ||
+		               ev->attr_type == PERF_TYPE_SOFTWARE ||
+		               ev->attr_type == PERF_TYPE_HW_CACHE;
+		if (!cpu_wide && !generic && !is_kmh(ev))
+			/* perf: "Invalid event (%s) in per-thread mode, enable system wide with
+			 * '-a'." */
+			hint =
+			    "an uncore or CPU-wide-only event cannot be counted per task: count it "
+			    "system wide with -a";
+		else if (ev->exclude_user || ev->exclude_kernel || ev->exclude_host ||
+		         (ev->exclude_guest && is_kmh(ev)))
+			hint =
+			    "the PMU may not filter by privilege mode (RISC-V needs Sscofpmf): try "
+			    "without modifiers";
+		else
+			hint = "the PMU does not accept this configuration; 'dmesg | grep -i perf' "
+			       "may "
+			       "say why";
+		snprintf(
+		    out, len,
+		    "cannot count '%s': the kernel rejected its perf_event_attr (EINVAL: type %u "
+		    "config 0x%llx): %s",
+		    name, ev->attr_type, (unsigned long long)ev->attr_config, hint);
+		break;
+	}
+	default:
+		if (errno_not_supported(e))
+			snprintf(out, len, "'%s' is not supported by this kernel or PMU (%s)", name,
+			         errno_name(e));
+		else
+			snprintf(out, len,
+			         "cannot count '%s': perf_event_open failed: %s (%s %d); "
+			         "'dmesg | grep -i perf' may say why",
+			         name, strerror(e), errno_name(e), e);
+		break;
+	}
+	return out;
+}
+
+/* ------------------------------------------------------------ sessions */
+
+struct perf_place {
+	pid_t pid;
+	int cpu;
+	unsigned unit;
+};
+
+/* One evsel the back end took (evsel->priv). */
+struct perf_ev {
+	struct hpm_perf_event pe;
+	int *fd;      /* [nr_places], -1 when not open */
+	uint64_t *id; /* [nr_places], PERF_EVENT_IOC_ID, group members only */
+	bool in_group;
+	bool leader;  /* opened as a leader (solo evsels lead themselves) */
+	int err;      /* errno that made it NOT_SUPPORTED */
+	bool retried; /* EINVAL retry without the default exclude_guest done */
+	bool decided; /* leader or member: fixed where it first opened */
+	unsigned nr_fds;
+};
+
+/* The state of one evlist opened by this back end. There is no room for it
+ * in struct hpm_evlist, so it is kept here, found by the list's address. */
+struct perf_session {
+	struct perf_session *next;
+	const struct hpm_evlist *list;
+	struct perf_place *place;
+	unsigned nr_places;
+	unsigned *own; /* indices of the evsels the back end took */
+	unsigned nr_own;
+	bool enable_on_exec; /* the first enable() is the kernel's, at exec */
+	bool enabled;
+	uint64_t *buf; /* group read buffer */
+	size_t buf_words;
+};
+
+static struct perf_session *sessions;
+
+static struct perf_session *session_of(const struct hpm_evlist *list)
+{
+	for (struct perf_session *s = sessions; s; s = s->next)
+		if (s->list == list)
+			return s;
+	return NULL;
+}
+
+static void session_free(struct hpm_evlist *list, struct perf_session *s)
+{
+	for (struct perf_session **pp = &sessions; *pp; pp = &(*pp)->next)
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	for (unsigned i = 0; i < s->nr_own; i++) {
+		struct hpm_evsel *ev = &list->ev[s->own[i]];
+		struct perf_ev *pv = ev->priv;
+		if (!pv)
+			continue;
+		for (unsigned p = 0; p < s->nr_places; p++)
+			if (pv->fd[p] >= 0)
+				close(pv->fd[p]);
+		free(pv->fd);
+		free(pv->id);
+		free(pv);
+		ev->priv = NULL;
+	}
+	free(s->own);
+	free(s->place);
+	free(s->buf);
+	free(s);
+}
+
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+                               unsigned long flags)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+static void to_attr(const struct hpm_perf_event *pe, bool in_group, bool leader,
+                    const struct hpm_target *t, bool task, struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = pe->type;
+	a->config = pe->config;
+	a->config1 = pe->config1;
+	a->config2 = pe->config2;
+	a->exclude_user = pe->exclude_user;
+	a->exclude_kernel = pe->exclude_kernel;
+	a->exclude_hv = pe->exclude_hv;
+	a->exclude_host = pe->exclude_host;
+	a->exclude_guest = pe->exclude_guest;
+	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	if (in_group)
+		a->read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;
+	a->inherit = t->inherit;
+	/* as perf stat: leaders start disabled, members follow their leader */
+	a->disabled = leader;
+	/* enable_on_exec acts on the task's own context: never on CPU events */
+	a->enable_on_exec = leader && task && t->enable_on_exec;
+}
+
+/* The threads of pid (/proc/PID/task), as perf -p counts them all. */
+static int task_threads(pid_t pid, pid_t **out, unsigned *nr)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return errno == ENOENT ? -ESRCH : -errno;
+	size_t cap = 8;
+	unsigned n = 0;
+	pid_t *v = xmalloc(cap * sizeof(*v));
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+		if (end == de->d_name || *end || tid <= 0)
+			continue;
+		if (n == cap)
+			v = xreallocarray(v, cap *= 2, sizeof(*v));
+		v[n++] = (pid_t)tid;
+	}
+	closedir(d);
+	if (!n) {
+		free(v);
+		return -ESRCH;
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+/* Places (pid, cpu) and units of a target. */
+static int make_places(struct perf_session *s, const struct hpm_target *t, char ***units,
+                       unsigned *nr_units, bool *task, char *err, size_t errlen)
+{
+	if (cpu_target(t)) {
+		int *cpus = NULL;
+		unsigned n = 0;
+		int rc = hpm_perf_parse_cpu_list(t->cpu_list, NULL, &cpus, &n, err, errlen);
+		if (rc)
+			return rc;
+		s->place = xcalloc(n, sizeof(*s->place));
+		*units = xcalloc(n, sizeof(**units));
+		for (unsigned i = 0; i < n; i++) {
+			s->place[i] = (struct perf_place){-1, cpus[i], i};
+			(*units)[i] = xasprintf("CPU%d", cpus[i]);
+		}
+		s->nr_places = n;
+		*nr_units = n;
+		*task = false;
+		free(cpus);
+		return 0;
+	}
+	*task = true;
+	if (t->pid <= 0 || t->enable_on_exec) {
+		/* the calling process (pid 0), or a child stopped before exec:
+		 * it has one thread and inherit covers what it starts */
+		s->place = xcalloc(1, sizeof(*s->place));
+		s->place[0] = (struct perf_place){t->pid > 0 ? t->pid : 0, -1, 0};
+		s->nr_places = 1;
+	} else {
+		pid_t *tids = NULL;
+		unsigned n = 0;
+		int rc = task_threads(t->pid, &tids, &n);
+		if (rc) {
+			if (rc == -ESRCH)
+				snprintf(err, errlen, "no such process: %d", t->pid);
+			else
+				snprintf(err, errlen, "cannot list the threads of %d: %s", t->pid,
+				         strerror(-rc));
+			return rc;
+		}
+		s->place = xcalloc(n, sizeof(*s->place));
+		for (unsigned i = 0; i < n; i++)
+			s->place[i] = (struct perf_place){tids[i], -1, 0};
+		s->nr_places = n;
+		free(tids);
+	}
+	*units = xcalloc(1, sizeof(**units));
+	(*units)[0] = xstrdup("task");
+	*nr_units = 1;
+	return 0;
+}
+
+static void describe(struct hpm_evsel *ev, const struct perf_session *s, const char *where,
+                     const char *leader_name)
+{
+	const struct perf_ev *pv = ev->priv;
+	const struct hpm_perf_event *pe = &pv->pe;
+	char c1[40] = "", c2[40] = "", grp[200] = "";
+	unsigned nfd = 0;
+	for (unsigned p = 0; p < s->nr_places; p++)
+		nfd += pv->fd[p] >= 0;
+	if (pe->config1)
+		snprintf(c1, sizeof(c1), " config1 0x%llx", (unsigned long long)pe->config1);
+	if (pe->config2)
+		snprintf(c2, sizeof(c2), " config2 0x%llx", (unsigned long long)pe->config2);
+	if (pv->in_group)
+		snprintf(grp, sizeof(grp), pv->leader ? ", group leader" : ", in %.150s's group",
+		         leader_name);
+	free(ev->placement);
+	if (ev->state == HPM_EV_NOT_SUPPORTED)
+		ev->placement =
+		    xasprintf("perf type %u config 0x%llx%s%s: not supported (%s)", pe->type,
+		              (unsigned long long)pe->config, c1, c2, errno_name(pv->err));
+	else
+		ev->placement = xasprintf("perf type %u config 0x%llx%s%s on %s (%u fd%s)%s%s",
+		                          pe->type, (unsigned long long)pe->config, c1, c2, where,
+		                          nfd, nfd == 1 ? "" : "s", grp,
+		                          pe->unpinned_kmh ? ", counter chosen by the firmware"
+		                          : pe->pinned     ? ", pinned by counterid_mask"
+		                                           : "");
+}
+
+static void set_warning(struct hpm_perf_cfg *cfg, const struct hpm_perf_event *pe,
+                        const struct hpm_evsel *ev, const struct hpm_pmu *pmu)
+{
+	if (!pe->unpinned_kmh || cfg->warn)
+		return;
+	cfg->warn = true;
+	snprintf(cfg->warning, sizeof(cfg->warning), "%s",
+	         pmu->has_counterid_mask && ev->enc.bank == KMH_BANK_NONE
+	             ? HPM_PERF_RAW_BANK_WARNING
+	             : HPM_PERF_BANK_WARNING);
+}
+
+static bool any_kmh(const struct hpm_evlist *list)
+{
+	for (unsigned i = 0; i < list->nr; i++)
+		if (is_kmh(&list->ev[i]))
+			return true;
+	return false;
+}
+
+static void copy_to_evsel(struct hpm_evsel *ev, const struct hpm_perf_event *pe)
+{
+	ev->attr_type = pe->type;
+	ev->attr_config = pe->config;
+	ev->attr_config1 = pe->config1;
+	ev->attr_config2 = pe->config2;
+	ev->exclude_user = pe->exclude_user;
+	ev->exclude_kernel = pe->exclude_kernel;
+	ev->exclude_hv = pe->exclude_hv;
+	ev->exclude_host = pe->exclude_host;
+	ev->exclude_guest = pe->exclude_guest;
+	ev->unit = pe->unit;
+	ev->scale = pe->scale;
+}
+
+static void perf_close(struct hpm_evlist *list);
+
+/* The leader of the group of the k-th evsel the back end took, among those
+ * before it, or NULL (ungrouped, or the first of its group to open). */
+static struct hpm_evsel *group_leader(struct hpm_evlist *list, const struct perf_session *s,
+                                      unsigned k)
+{
+	const struct hpm_evsel *ev = &list->ev[s->own[k]];
+	const struct perf_ev *pv = ev->priv;
+	if (!pv->in_group)
+		return NULL;
+	for (unsigned j = 0; j < k; j++) {
+		struct hpm_evsel *o = &list->ev[s->own[j]];
+		const struct perf_ev *po = o->priv;
+		if (o->group == ev->group && po->leader && o->state != HPM_EV_NOT_SUPPORTED)
+			return o;
+	}
+	return NULL;
+}
+
+/* Open one evsel at one place. Returns the fd or -errno. */
+static int open_one(struct perf_ev *pv, const struct perf_place *pl, int group_fd,
+                    const struct hpm_target *t, bool task)
+{
+	struct perf_event_attr a;
+	for (;;) {
+		to_attr(&pv->pe, pv->in_group, group_fd < 0, t, task, &a);
+		int fd = sys_perf_event_open(&a, pl->pid, pl->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+		if (fd >= 0)
+			return fd;
+		int e = errno;
+		/* perf's evsel__detect_missing_features(): kernels and PMUs
+		 * without guest filtering reject exclude_guest; perf then drops
+		 * the flag it set by default */
+		if (e == EINVAL && !pv->retried && pv->pe.guest_default &&
+		    (pv->pe.exclude_guest || pv->pe.exclude_host)) {
+			pv->retried = true;
+			pv->pe.exclude_guest = pv->pe.exclude_host = false;
+			continue;
+		}
+		return -e;
+	}
+}
+
+static int perf_open(struct hpm_evlist *list, const struct hpm_target *t, void *vcfg, char *err,
+                     size_t errlen)
+{
+	struct hpm_perf_cfg dflt = {0}, *cfg = vcfg ? vcfg : &dflt;
+	struct hpm_pmu pmu_buf;
+	const struct hpm_pmu *pmu = cfg->pmu;
+	int rc;
+
+	cfg->warn = false;
+	cfg->warning[0] = '\0';
+	cfg->nr_opened = 0;
+	if (session_of(list))
+		perf_close(list);
+	if (!pmu && any_kmh(list)) {
+		if ((rc = hpm_pmu_detect(&pmu_buf, err, errlen)))
+			return rc;
+		pmu = &pmu_buf;
+	}
+
+	struct perf_session *s = xcalloc(1, sizeof(*s));
+	s->list = list;
+	s->own = xcalloc(list->nr ? list->nr : 1, sizeof(*s->own));
+	s->next = sessions;
+	sessions = s;
+
+	/* 1. every attr first, so a refusal happens before anything is opened */
+	for (unsigned i = 0; i < list->nr; i++) {
+		struct hpm_evsel *ev = &list->ev[i];
+		if (is_kmh(ev) && !(pmu && pmu->present) && cfg->leave_kmh)
+			continue;
+		struct perf_ev *pv = xcalloc(1, sizeof(*pv));
+		if ((rc = hpm_perf_event_attr(ev, pmu, &pv->pe, err, errlen))) {
+			free(pv);
+			goto fail;
+		}
+		ev->priv = pv;
+		s->own[s->nr_own++] = i;
+		pv->in_group = ev->group >= 0;
+		set_warning(cfg, &pv->pe, ev, pmu);
+	}
+
+	/* 2. where */
+	bool task;
+	unsigned nr_units = 0;
+	char **units = NULL;
+	if ((rc = make_places(s, t, &units, &nr_units, &task, err, errlen)))
+		goto fail;
+	if (list->unit_names) {
+		for (unsigned u = 0; u < list->nr_units; u++)
+			free(list->unit_names[u]);
+		free(list->unit_names);
+	}
+	list->unit_names = units;
+	list->nr_units = nr_units;
+	s->enable_on_exec = task && t->enable_on_exec;
+	for (unsigned k = 0; k < s->nr_own; k++) {
+		struct hpm_evsel *ev = &list->ev[s->own[k]];
+		struct perf_ev *pv = ev->priv;
+		pv->fd = xmalloc(s->nr_places * sizeof(*pv->fd));
+		pv->id = xcalloc(s->nr_places, sizeof(*pv->id));
+		for (unsigned p = 0; p < s->nr_places; p++)
+			pv->fd[p] = -1;
+		free(ev->counts);
+		ev->counts = xcalloc(nr_units, sizeof(*ev->counts));
+		ev->state = HPM_EV_OK;
+	}
+
+	/* 3. open, place by place, leaders before their members */
+	unsigned live = 0;
+	for (unsigned p = 0; p < s->nr_places; p++) {
+		bool dead = false;
+		for (unsigned k = 0; k < s->nr_own && !dead; k++) {
+			struct hpm_evsel *ev = &list->ev[s->own[k]];
+			struct perf_ev *pv = ev->priv;
+			if (ev->state == HPM_EV_NOT_SUPPORTED)
+				continue;
+			int group_fd = -1;
+			struct hpm_evsel *lead = group_leader(list, s, k);
+			if (lead)
+				group_fd = ((struct perf_ev *)lead->priv)->fd[p];
+			if (!pv->decided) {
+				/* the first member the kernel takes leads its group */
+				pv->leader = lead == NULL;
+				pv->decided = true;
+			}
+			int fd = open_one(pv, &s->place[p], pv->leader ? -1 : group_fd, t, task);
+			if (fd >= 0) {
+				pv->fd[p] = fd;
+				pv->nr_fds++;
+				if (pv->in_group && ioctl(fd, PERF_EVENT_IOC_ID, &pv->id[p]) < 0) {
+					int e = errno;
+					snprintf(err, errlen,
+					         "cannot count '%s': PERF_EVENT_IOC_ID: %s",
+					         label(ev), strerror(e));
+					rc = -e;
+					goto fail;
+				}
+				continue;
+			}
+			int e = -fd;
+			copy_to_evsel(ev, &pv->pe);
+			if (e == ESRCH && task && s->nr_places > 1) {
+				/* a thread of -p that exited since it was listed:
+				 * perf forgets it too */
+				for (unsigned j = 0; j < s->nr_own; j++) {
+					struct perf_ev *pj = list->ev[s->own[j]].priv;
+					if (pj->fd[p] >= 0) {
+						close(pj->fd[p]);
+						pj->fd[p] = -1;
+						pj->nr_fds--;
+					}
+				}
+				dead = true;
+				continue;
+			}
+			/* a leader others already joined elsewhere cannot drop out */
+			if (errno_not_supported(e) && !(pv->leader && pv->nr_fds > 0)) {
+				ev->state = HPM_EV_NOT_SUPPORTED;
+				pv->err = e;
+				for (unsigned q = 0; q < p; q++)
+					if (pv->fd[q] >= 0) {
+						close(pv->fd[q]);
+						pv->fd[q] = -1;
+					}
+				pv->nr_fds = 0;
+				continue;
+			}
+			if (e == ESRCH && task && t->pid > 0)
+				snprintf(err, errlen, "cannot count '%s': no such process (pid %d)",
+				         label(ev), (int)s->place[p].pid);
+			else
+				hpm_perf_open_strerror(e, ev, t, err, errlen);
+			rc = -e;
+			goto fail;
+		}
+		live += !dead;
+	}
+	if (!live) {
+		snprintf(err, errlen, "no such process: %d (its threads are gone)", t->pid);
+		rc = -ESRCH;
+		goto fail;
+	}
+
+	/* 4. describe */
+	char where[160];
+	if (task) {
+		if (t->pid > 0)
+			snprintf(where, sizeof(where), "pid %d", t->pid);
+		else
+			snprintf(where, sizeof(where), "this process");
+	} else {
+		int *c = xmalloc(s->nr_places * sizeof(*c));
+		for (unsigned p = 0; p < s->nr_places; p++)
+			c[p] = s->place[p].cpu;
+		char cl[128];
+		format_cpus(c, s->nr_places, cl, sizeof(cl));
+		snprintf(where, sizeof(where), "CPU%s %s", s->nr_places > 1 ? "s" : "", cl);
+		free(c);
+	}
+	size_t words = 3;
+	for (unsigned k = 0; k < s->nr_own; k++) {
+		struct hpm_evsel *ev = &list->ev[s->own[k]];
+		struct perf_ev *pv = ev->priv;
+		const char *leader_name = "";
+		copy_to_evsel(ev, &pv->pe);
+		struct hpm_evsel *lead = pv->leader ? NULL : group_leader(list, s, k);
+		if (lead)
+			leader_name = lead->name ? lead->name : label(lead);
+		describe(ev, s, where, leader_name);
+		words += 2;
+	}
+	s->buf_words = words;
+	s->buf = xcalloc(words, sizeof(*s->buf));
+	cfg->nr_opened = s->nr_own;
+	return 0;
+
+fail:
+	perf_close(list);
+	return rc < 0 ? rc : -EINVAL;
+}
+
+static int for_leaders(struct hpm_evlist *list, unsigned long req, const char *what, char *err,
+                       size_t errlen)
+{
+	struct perf_session *s = session_of(list);
+	if (!s)
+		return 0;
+	for (unsigned k = 0; k < s->nr_own; k++) {
+		struct hpm_evsel *ev = &list->ev[s->own[k]];
+		struct perf_ev *pv = ev->priv;
+		if (!pv->leader || ev->state == HPM_EV_NOT_SUPPORTED)
+			continue;
+		for (unsigned p = 0; p < s->nr_places; p++)
+			if (pv->fd[p] >= 0 && ioctl(pv->fd[p], req, 0) < 0) {
+				snprintf(err, errlen, "cannot %s '%s': %s", what, label(ev),
+				         strerror(errno));
+				return -errno;
+			}
+	}
+	return 0;
+}
+
+static int perf_enable(struct hpm_evlist *list, char *err, size_t errlen)
+{
+	struct perf_session *s = session_of(list);
+	if (!s)
+		return 0;
+	if (s->enable_on_exec && !s->enabled) {
+		/* the kernel enables the counters at exec; enabling now would
+		 * count the fork-to-exec part */
+		s->enabled = true;
+		return 0;
+	}
+	s->enabled = true;
+	return for_leaders(list, PERF_EVENT_IOC_ENABLE, "enable", err, errlen);
+}
+
+static int perf_disable(struct hpm_evlist *list, char *err, size_t errlen)
+{
+	struct perf_session *s = session_of(list);
+	if (!s)
+		return 0;
+	s->enabled = true;
+	return for_leaders(list, PERF_EVENT_IOC_DISABLE, "disable", err, errlen);
+}
+
+static int read_words(int fd, uint64_t *buf, size_t words, const char *name, char *err,
+                      size_t errlen)
+{
+	ssize_t n = read(fd, buf, words * sizeof(*buf));
+	if (n < 0) {
+		int e = errno;
+		snprintf(err, errlen, "cannot read '%s': %s", name, strerror(e));
+		return -e;
+	}
+	if (n < (ssize_t)(3 * sizeof(*buf))) {
+		snprintf(err, errlen, "cannot read '%s': short read (%zd bytes)", name, n);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int perf_read(struct hpm_evlist *list, char *err, size_t errlen)
+{
+	struct perf_session *s = session_of(list);
+	if (!s)
+		return 0;
+	for (unsigned k = 0; k < s->nr_own; k++) {
+		struct hpm_evsel *ev = &list->ev[s->own[k]];
+		memset(ev->counts, 0, list->nr_units * sizeof(*ev->counts));
+	}
+	for (unsigned p = 0; p < s->nr_places; p++) {
+		unsigned unit = s->place[p].unit;
+		for (unsigned k = 0; k < s->nr_own; k++) {
+			struct hpm_evsel *ev = &list->ev[s->own[k]];
+			struct perf_ev *pv = ev->priv;
+			int rc;
+			if (pv->fd[p] < 0 || ev->state == HPM_EV_NOT_SUPPORTED)
+				continue;
+			if (!pv->in_group) {
+				uint64_t v[3];
+				if ((rc = read_words(pv->fd[p], v, 3, label(ev), err, errlen)))
+					return rc;
+				ev->counts[unit].val += v[0];
+				ev->counts[unit].ena += v[1];
+				ev->counts[unit].run += v[2];
+				continue;
+			}
+			if (!pv->leader)
+				continue;
+			/* { nr, time_enabled, time_running, { value, id } x nr } */
+			uint64_t *b = s->buf;
+			if ((rc = read_words(pv->fd[p], b, s->buf_words, label(ev), err, errlen)))
+				return rc;
+			uint64_t nr = b[0];
+			if (nr > (s->buf_words - 3) / 2)
+				nr = (s->buf_words - 3) / 2;
+			for (uint64_t i = 0; i < nr; i++) {
+				uint64_t val = b[3 + 2 * i], id = b[4 + 2 * i];
+				for (unsigned j = 0; j < s->nr_own; j++) {
+					struct hpm_evsel *m = &list->ev[s->own[j]];
+					struct perf_ev *pm = m->priv;
+					if (m->group != ev->group || pm->fd[p] < 0 ||
+					    pm->id[p] != id)
+						continue;
+					m->counts[unit].val += val;
+					m->counts[unit].ena += b[1];
+					m->counts[unit].run += b[2];
+					break;
+				}
+			}
+		}
+	}
+	for (unsigned k = 0; k < s->nr_own; k++) {
+		struct hpm_evsel *ev = &list->ev[s->own[k]];
+		if (ev->state != HPM_EV_OK && ev->state != HPM_EV_NOT_COUNTED)
+			continue;
+		uint64_t run = 0;
+		for (unsigned u = 0; u < list->nr_units; u++)
+			run += ev->counts[u].run;
+		ev->state = run ? HPM_EV_OK : HPM_EV_NOT_COUNTED;
+	}
+	return 0;
+}
+
+static void perf_close(struct hpm_evlist *list)
+{
+	struct perf_session *s = session_of(list);
+	if (s)
+		session_free(list, s);
+}
+
+static int perf_dry_run(const struct hpm_evlist *list, const struct hpm_target *t, void *vcfg,
+                        FILE *out, char *err, size_t errlen)
+{
+	struct hpm_perf_cfg dflt = {0}, *cfg = vcfg ? vcfg : &dflt;
+	struct hpm_pmu pmu_buf;
+	const struct hpm_pmu *pmu = cfg->pmu;
+	int rc;
+
+	cfg->warn = false;
+	cfg->warning[0] = '\0';
+	cfg->nr_opened = 0;
+	if (!pmu && any_kmh(list)) {
+		if ((rc = hpm_pmu_detect(&pmu_buf, err, errlen)))
+			return rc;
+		pmu = &pmu_buf;
+	}
+	if (t && cpu_target(t)) {
+		int *cpus;
+		unsigned n;
+		if ((rc = hpm_perf_parse_cpu_list(t->cpu_list, NULL, &cpus, &n, err, errlen)))
+			return rc;
+		free(cpus);
+	}
+	for (unsigned i = 0; i < list->nr; i++) {
+		const struct hpm_evsel *ev = &list->ev[i];
+		struct hpm_perf_event pe;
+		if (is_kmh(ev) && !(pmu && pmu->present) && cfg->leave_kmh)
+			continue;
+		if ((rc = hpm_perf_event_attr(ev, pmu, &pe, err, errlen)))
+			return rc;
+		set_warning(cfg, &pe, ev, pmu);
+		cfg->nr_opened++;
+		fprintf(out,
+		        "%s: perf_event_attr type=%u config=0x%llx config1=0x%llx config2=0x%llx "
+		        "exclude_user=%d exclude_kernel=%d exclude_hv=%d exclude_host=%d "
+		        "exclude_guest=%d\n",
+		        ev->name ? ev->name : label(ev), pe.type, (unsigned long long)pe.config,
+		        (unsigned long long)pe.config1, (unsigned long long)pe.config2,
+		        pe.exclude_user, pe.exclude_kernel, pe.exclude_hv, pe.exclude_host,
+		        pe.exclude_guest);
+	}
+	return 0;
+}
+
+const struct hpm_backend hpm_backend_perf = {
+    .name = "perf",
+    .open = perf_open,
+    .enable = perf_enable,
+    .disable = perf_disable,
+    .read = perf_read,
+    .advance = NULL,
+    .dry_run = perf_dry_run,
+    .close = perf_close,
+};

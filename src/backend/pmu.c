@@ -1,0 +1,309 @@
+/* pmu.c: see pmu.h. */
+#include "backend/pmu.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kmh/kmh.h"
+
+#define PERF_TYPE_RAW_ 4 /* linux/perf_event.h PERF_TYPE_RAW; the header is not needed here */
+#define CPU_PMU_DIR    "/bus/event_source/devices/cpu"
+
+static const char *env_root(const char *var, const char *dflt)
+{
+	const char *v = getenv(var);
+	return v && *v ? v : dflt;
+}
+
+const char *hpm_sysfs_root(void)
+{
+	return env_root("HPMSTAT_SYSFS", "/sys");
+}
+
+const char *hpm_procfs_root(void)
+{
+	return env_root("HPMSTAT_PROCFS", "/proc");
+}
+
+/* Read a small sysfs file, whitespace trimmed at both ends. 0 or -errno. */
+static int read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ssize_t n = read(fd, buf, len - 1);
+	int e = errno;
+	close(fd);
+	if (n < 0)
+		return -e;
+	buf[n] = '\0';
+	while (n > 0 && isspace((unsigned char)buf[n - 1]))
+		buf[--n] = '\0';
+	size_t skip = strspn(buf, " \t\r\n");
+	memmove(buf, buf + skip, (size_t)n - skip + 1);
+	return 0;
+}
+
+/* ------------------------------------------------------------ format terms */
+
+static int fmt_fail(char *err, size_t errlen, const char *text, const char *why)
+{
+	snprintf(err, errlen, "bad sysfs format term '%.64s': %s", text, why);
+	return -EINVAL;
+}
+
+static bool parse_bit(const char **pp, unsigned *out)
+{
+	const char *p = *pp;
+	if (!isdigit((unsigned char)*p))
+		return false;
+	unsigned v = 0;
+	while (isdigit((unsigned char)*p)) {
+		v = v * 10 + (unsigned)(*p - '0');
+		if (v > 63)
+			return false;
+		p++;
+	}
+	*out = v;
+	*pp = p;
+	return true;
+}
+
+int hpm_pmu_parse_format(const char *text, struct hpm_pmu_format *f, char *err, size_t errlen)
+{
+	memset(f, 0, sizeof(*f));
+	size_t skip = strspn(text, " \t\r\n");
+	snprintf(f->text, sizeof(f->text), "%s", text + skip);
+	for (size_t n = strlen(f->text); n > 0 && isspace((unsigned char)f->text[n - 1]); n--)
+		f->text[n - 1] = '\0';
+
+	const char *p = f->text;
+	const char *colon = strchr(p, ':');
+	if (!colon)
+		return fmt_fail(err, errlen, f->text, "no ':' after the field name");
+	size_t nlen = (size_t)(colon - p);
+	if (nlen == 6 && strncmp(p, "config", 6) == 0)
+		f->field = HPM_PMU_CONFIG;
+	else if (nlen == 7 && strncmp(p, "config1", 7) == 0)
+		f->field = HPM_PMU_CONFIG1;
+	else if (nlen == 7 && strncmp(p, "config2", 7) == 0)
+		f->field = HPM_PMU_CONFIG2;
+	else
+		return fmt_fail(err, errlen, f->text, "field is not config, config1 or config2");
+
+	p = colon + 1;
+	for (;;) {
+		unsigned lo, hi;
+		if (!parse_bit(&p, &lo))
+			return fmt_fail(err, errlen, f->text, "expected a bit number 0..63");
+		hi = lo;
+		if (*p == '-') {
+			p++;
+			if (!parse_bit(&p, &hi))
+				return fmt_fail(err, errlen, f->text,
+				                "expected a bit number 0..63 after '-'");
+			if (hi < lo)
+				return fmt_fail(err, errlen, f->text,
+				                "range ends before it starts");
+		}
+		uint64_t m = hi == 63 ? ~UINT64_C(0) : (UINT64_C(1) << (hi + 1)) - 1;
+		m &= ~((UINT64_C(1) << lo) - 1);
+		f->mask |= m;
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		if (*p)
+			return fmt_fail(err, errlen, f->text,
+			                "unexpected text after the bit range");
+		break;
+	}
+	f->lo = (unsigned)__builtin_ctzll(f->mask);
+	f->hi = 63u - (unsigned)__builtin_clzll(f->mask);
+	return 0;
+}
+
+/* ------------------------------------------------------------ cpuinfo */
+
+struct cpuid_parts {
+	char v[3][32]; /* mvendorid, marchid, mimpid */
+	bool have[3];
+};
+
+static const char *const cpuid_keys[3] = {"mvendorid", "marchid", "mimpid"};
+
+/* One cpuinfo line: "key<spaces/tabs>: value". */
+static void cpuinfo_line(struct cpuid_parts *c, const char *line, size_t len)
+{
+	const char *colon = memchr(line, ':', len);
+	if (!colon)
+		return;
+	size_t klen = (size_t)(colon - line);
+	while (klen > 0 && isspace((unsigned char)line[klen - 1]))
+		klen--;
+	for (unsigned k = 0; k < 3; k++) {
+		if (c->have[k] || strlen(cpuid_keys[k]) != klen ||
+		    strncmp(line, cpuid_keys[k], klen) != 0)
+			continue;
+		const char *v = colon + 1, *end = line + len;
+		while (v < end && isspace((unsigned char)*v))
+			v++;
+		while (end > v && isspace((unsigned char)end[-1]))
+			end--;
+		if (end == v || (size_t)(end - v) >= sizeof(c->v[k]))
+			return;
+		memcpy(c->v[k], v, (size_t)(end - v));
+		c->v[k][end - v] = '\0';
+		c->have[k] = true;
+	}
+}
+
+static bool cpuid_done(const struct cpuid_parts *c, char *out, size_t outlen)
+{
+	if (!c->have[0] || !c->have[1] || !c->have[2])
+		return false;
+	/* as perf's arch/riscv/util/header.c builds it */
+	snprintf(out, outlen, "%s-%s-%s", c->v[0], c->v[1], c->v[2]);
+	return true;
+}
+
+bool hpm_pmu_cpuid_from_cpuinfo(const char *cpuinfo, char *out, size_t outlen)
+{
+	struct cpuid_parts c;
+	memset(&c, 0, sizeof(c));
+	for (const char *p = cpuinfo; *p;) {
+		size_t len = strcspn(p, "\n");
+		cpuinfo_line(&c, p, len);
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	return cpuid_done(&c, out, outlen);
+}
+
+/* Reads cpuinfo line by line: it can be large on many-hart hosts and the
+ * keys are in the first block. */
+static bool cpuid_from_file(const char *path, char *out, size_t outlen)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	struct cpuid_parts c;
+	memset(&c, 0, sizeof(c));
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		cpuinfo_line(&c, line, (size_t)n);
+		if (c.have[0] && c.have[1] && c.have[2])
+			break;
+	}
+	free(line);
+	fclose(f);
+	return cpuid_done(&c, out, outlen);
+}
+
+/* ------------------------------------------------------------ banks */
+
+uint32_t hpm_pmu_bank_counters(int bank)
+{
+	if (bank < 0 || bank >= KMH_NR_BANKS)
+		return 0;
+	const struct kmh_bank_desc *b = &kmh_banks[bank];
+	uint32_t m = 0;
+	for (unsigned c = b->first_counter; c <= b->last_counter && c < 32; c++)
+		m |= UINT32_C(1) << c;
+	return m;
+}
+
+/* ------------------------------------------------------------ detect */
+
+int hpm_pmu_detect_at(struct hpm_pmu *pmu, const char *sysfs, const char *procfs, char *err,
+                      size_t errlen)
+{
+	char path[512], buf[128];
+	memset(pmu, 0, sizeof(*pmu));
+	snprintf(pmu->sysfs, sizeof(pmu->sysfs), "%s", sysfs ? sysfs : hpm_sysfs_root());
+	snprintf(pmu->procfs, sizeof(pmu->procfs), "%s", procfs ? procfs : hpm_procfs_root());
+	pmu->type = PERF_TYPE_RAW_;
+
+	snprintf(path, sizeof(path), "%s/cpuinfo", pmu->procfs);
+	if (cpuid_from_file(path, pmu->cpuid, sizeof(pmu->cpuid)))
+		pmu->row = kmh_mapfile_match(pmu->cpuid);
+
+	snprintf(path, sizeof(path), "%s" CPU_PMU_DIR, pmu->sysfs);
+	struct stat st;
+	pmu->has_cpu_pmu = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	if (pmu->has_cpu_pmu) {
+		snprintf(path, sizeof(path), "%s" CPU_PMU_DIR "/type", pmu->sysfs);
+		if (read_small(path, buf, sizeof(buf)) == 0) {
+			char *end;
+			errno = 0;
+			unsigned long t = strtoul(buf, &end, 10);
+			if (!errno && end != buf && !*end && t <= UINT32_MAX) {
+				pmu->type = (uint32_t)t;
+				pmu->type_from_sysfs = true;
+			}
+		}
+	}
+
+	/* Only a Kunminghu host's format files matter; elsewhere a strange
+	 * "cpu" PMU (x86's has format/event "config:0-7") is not ours to judge. */
+	if (pmu->row && pmu->has_cpu_pmu) {
+		snprintf(path, sizeof(path), "%s" CPU_PMU_DIR "/format/event", pmu->sysfs);
+		if (read_small(path, buf, sizeof(buf)) == 0) {
+			char ferr[160];
+			if (hpm_pmu_parse_format(buf, &pmu->event, ferr, sizeof(ferr))) {
+				snprintf(err, errlen, "%s: %s", path, ferr);
+				return -EINVAL;
+			}
+			if (pmu->event.field != HPM_PMU_CONFIG) {
+				snprintf(err, errlen, "%s: '%s' is not in config", path,
+				         pmu->event.text);
+				return -EINVAL;
+			}
+			pmu->event_from_sysfs = true;
+		} else {
+			/* riscv_pmu_sbi has always taken 48 bits when it
+			 * does not say (SBI < 3.0) */
+			hpm_pmu_parse_format("config:0-47", &pmu->event, err, errlen);
+		}
+		pmu->event_bits = pmu->event.hi + 1;
+
+		snprintf(path, sizeof(path), "%s" CPU_PMU_DIR "/format/counterid_mask", pmu->sysfs);
+		if (read_small(path, buf, sizeof(buf)) == 0) {
+			char ferr[160];
+			if (hpm_pmu_parse_format(buf, &pmu->counterid_mask, ferr, sizeof(ferr))) {
+				snprintf(err, errlen, "%s: %s", path, ferr);
+				return -EINVAL;
+			}
+			pmu->has_counterid_mask = true;
+		}
+	}
+
+	pmu->present = pmu->row && pmu->has_cpu_pmu;
+	if (!pmu->cpuid[0])
+		snprintf(pmu->reason, sizeof(pmu->reason),
+		         "%.150s/cpuinfo has no mvendorid/marchid/mimpid (not a RISC-V host)",
+		         pmu->procfs);
+	else if (!pmu->row)
+		snprintf(pmu->reason, sizeof(pmu->reason),
+		         "cpuid %s is not a Kunminghu core in mapfile.csv", pmu->cpuid);
+	else if (!pmu->has_cpu_pmu)
+		snprintf(pmu->reason, sizeof(pmu->reason),
+		         "Kunminghu core %.40s but no cpu PMU in %.100s/bus/event_source/devices "
+		         "(kernel without CONFIG_RISCV_PMU_SBI?)",
+		         pmu->cpuid, pmu->sysfs);
+	return 0;
+}
+
+int hpm_pmu_detect(struct hpm_pmu *pmu, char *err, size_t errlen)
+{
+	return hpm_pmu_detect_at(pmu, NULL, NULL, err, errlen);
+}

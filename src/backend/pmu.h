@@ -1,0 +1,88 @@
+/* pmu.h: discovery of a Kunminghu PMU on the running host.
+ *
+ * Owns: struct hpm_pmu (what the perf back end needs to know about the
+ * kernel's RISC-V PMU to program raw Kunminghu events: is this a Kunminghu
+ * core, the PMU's perf type, how many config bits the kernel takes, whether
+ * it can pin an event to a bank's counters) and the parsing of the sysfs and
+ * procfs files it comes from. Nothing here opens a perf event.
+ *
+ * The roots are taken from the environment so tests (and --dry-run) can
+ * present a Kunminghu host on any machine: HPMSTAT_SYSFS (default "/sys")
+ * and HPMSTAT_PROCFS (default "/proc"). Files read:
+ *   <proc>/cpuinfo                               mvendorid, marchid, mimpid
+ *   <sys>/bus/event_source/devices/cpu/type      the PMU's perf type
+ *   <sys>/bus/event_source/devices/cpu/format/event           "config:0-47"
+ *   <sys>/bus/event_source/devices/cpu/format/counterid_mask  "config2:0-31"
+ */
+#ifndef HPM_BACKEND_PMU_H
+#define HPM_BACKEND_PMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kmh/kmh.h"
+
+/* The perf_event_attr field a sysfs format term lives in. */
+enum hpm_pmu_attr_field {
+	HPM_PMU_CONFIG = 0,
+	HPM_PMU_CONFIG1 = 1,
+	HPM_PMU_CONFIG2 = 2,
+};
+
+/* One sysfs format term, e.g. "config:0-47" or "config2:0-31". */
+struct hpm_pmu_format {
+	enum hpm_pmu_attr_field field;
+	uint64_t mask;   /* the bits of that field the term covers */
+	unsigned lo, hi; /* lowest and highest bit of mask */
+	char text[64];   /* as read, whitespace trimmed */
+};
+
+struct hpm_pmu {
+	/* cpuinfo */
+	char cpuid[96];                    /* "0x0-0x19-0x0"; "" when cpuinfo has no RISC-V ids */
+	const struct kmh_mapfile_row *row; /* the mapfile row it matches, or NULL */
+	/* sysfs */
+	bool has_cpu_pmu;            /* <sys>/bus/event_source/devices/cpu exists */
+	uint32_t type;               /* its perf type; PERF_TYPE_RAW (4) when not readable */
+	bool type_from_sysfs;        /* type was read, not assumed */
+	struct hpm_pmu_format event; /* format/event; assumed config:0-47 when absent */
+	bool event_from_sysfs;
+	unsigned event_bits;     /* highest bit of format/event + 1: 48 or 56 */
+	bool has_counterid_mask; /* format/counterid_mask exists */
+	struct hpm_pmu_format counterid_mask;
+	/* summary */
+	bool present;     /* a Kunminghu core with a cpu PMU: the perf back end counts
+	                   * Kunminghu events on it */
+	char reason[256]; /* when !present, why not, as one clause for a message */
+	char sysfs[256];  /* the roots used */
+	char procfs[256];
+};
+
+/* The roots from HPMSTAT_SYSFS / HPMSTAT_PROCFS, or "/sys" / "/proc" when
+ * unset or empty. */
+const char *hpm_sysfs_root(void);
+const char *hpm_procfs_root(void);
+
+/* Discover the PMU under the environment's roots. Returns 0 when the host
+ * was examined (a non-Kunminghu host is not an error: present is false and
+ * reason says why), or -EINVAL with a message in err when a Kunminghu
+ * host's sysfs format files cannot be parsed. */
+int hpm_pmu_detect(struct hpm_pmu *pmu, char *err, size_t errlen);
+/* The same with explicit roots (NULL: the environment's). */
+int hpm_pmu_detect_at(struct hpm_pmu *pmu, const char *sysfs, const char *procfs, char *err,
+                      size_t errlen);
+
+/* Parse a sysfs format term ("config:0-47", "config2:0-31", "config:0-7,32-35").
+ * Returns 0 or -EINVAL with a message. */
+int hpm_pmu_parse_format(const char *text, struct hpm_pmu_format *f, char *err, size_t errlen);
+
+/* Build perf's cpuid string "MVENDORID-MARCHID-MIMPID" from the text of a
+ * RISC-V /proc/cpuinfo (first value of each key). Returns false when one of
+ * the three keys is missing (not a RISC-V cpuinfo). */
+bool hpm_pmu_cpuid_from_cpuinfo(const char *cpuinfo, char *out, size_t outlen);
+
+/* Mask of the counters of a bank, bit n = mhpmcounter n (frontend 0x7f8 ...). */
+uint32_t hpm_pmu_bank_counters(int bank);
+
+#endif

@@ -1,0 +1,986 @@
+/* stat.c: hpmstat stat: count events of a command, a process, CPUs or the
+ * emulated harts, as perf stat does, and compute Topdown.
+ *
+ * A straight-line main (cmd_stat) over one options struct that holds every
+ * default; the measurement itself is src/stat/session.c, the output
+ * src/stat/print-*.c, the run file src/stat/record.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin/builtin.h"
+#include "kmh/kmh.h"
+#include "stat/record.h"
+#include "stat/session.h"
+#include "stat/stat.h"
+#include "util/xalloc.h"
+
+const char cmd_stat_usage[] =
+	"Usage: hpmstat stat [options] [-- command [args]]\n"
+	"\n"
+	"Count events while a command runs (or for a process, CPUs, or the emulated\n"
+	"Kunminghu harts) and print them as perf stat does, with Topdown metrics.\n"
+	"\n"
+	"  -e, --event EVENTS        comma-separated events, {...} groups; Kunminghu\n"
+	"                            expressions (hpmstat-events(7)) and host events\n"
+	"  -M, --metrics LIST        metrics or metric groups (see metrics.json)\n"
+	"      --topdown[=LEVEL]     the Topdown tree down to LEVEL (1-3, default 1)\n"
+	"      --topdown-retired=minstret  take INST_RETIRED from minstret\n"
+	"      --metric-only         print metrics only\n"
+	"  -x, --field-separator SEP CSV output with perf stat's field order\n"
+	"  -j, --json                perf's JSON lines\n"
+	"  -o, --output FILE         write the output to FILE\n"
+	"  -I, --interval-print MS   print counts every MS milliseconds\n"
+	"  -r, --repeat N            run N times, print means and ( +- x% )\n"
+	"  -p, --pid PID             count an existing process\n"
+	"  -a, --all-cpus            system-wide, every CPU\n"
+	"  -C, --cpu LIST            only these CPUs (0-3,5)\n"
+	"  -A, --no-aggr             per CPU or per hart, not summed\n"
+	"  -v, --verbose             show where each event is counted\n"
+	"      --dry-run             print the perf_event_attr or CSR writes and exit\n"
+	"      --record FILE         write a run file (hpmstat-run(5)) for hpmstat report\n"
+	"      --backend B           auto (default), perf or emu\n"
+	"      --emu-profile NAME    emulator workload profile or file (default balanced)\n"
+	"      --emu-trace FILE      replay a trace instead of a profile\n"
+	"      --emu-seed N          workload seed (default 1)\n"
+	"      --emu-cycles N        emulated cycles per hart without a command (1e9)\n"
+	"      --emu-harts N         emulated harts (default 1)\n"
+	"      --emu-freq HZ         emulated clock, for time and with a command\n"
+	"  -h, --help                this text\n"
+	"\n"
+	"Examples:\n"
+	"  hpmstat stat --topdown=3                   Topdown of the emulated harts\n"
+	"  hpmstat stat -e task-clock,page-faults -- make\n"
+	"  hpmstat stat -x, -e 'ifu_req & ifu_miss' --emu-profile fetch-latency\n";
+
+enum {
+	OPT_TOPDOWN = 256,
+	OPT_TOPDOWN_RETIRED,
+	OPT_METRIC_ONLY,
+	OPT_DRY_RUN,
+	OPT_RECORD,
+	OPT_BACKEND,
+	OPT_EMU_PROFILE,
+	OPT_EMU_TRACE,
+	OPT_EMU_SEED,
+	OPT_EMU_CYCLES,
+	OPT_EMU_HARTS,
+	OPT_EMU_FREQ,
+};
+
+/* Every default in one place. */
+struct stat_opts {
+	const char **events;
+	unsigned nr_events;
+	const char **metrics;
+	unsigned nr_metrics;
+	unsigned topdown;
+	bool retired_minstret;
+	bool metric_only;
+	const char *sep;
+	bool json;
+	const char *output;
+	double interval_ms;
+	unsigned repeat;
+	int pid;
+	bool all_cpus;
+	const char *cpus;
+	bool no_aggr;
+	bool verbose;
+	bool dry_run;
+	const char *record;
+	enum hpm_backend_choice backend;
+	struct hpm_emu_config emu;
+	bool emu_given; /* any --emu-* option */
+	char **argv;	/* the command */
+};
+
+static volatile sig_atomic_t stat_interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	stat_interrupted = 1;
+}
+
+static int parse_number(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	struct kmh_error err;
+	uint64_t v;
+	double d;
+	char *end;
+	/* 1e9 reads as a number of cycles too */
+	if (strpbrk(s, "eE") && !strpbrk(s, "xX")) {
+		errno = 0;
+		d = strtod(s, &end);
+		if (errno || *end || d < 0 || d > 1.8e19 || d != floor(d)) {
+			cli_error("%s '%s': not a whole number", opt, s);
+			return -1;
+		}
+		v = (uint64_t)d;
+	} else if (kmh_parse_u64(s, &v, &err) != 0) {
+		cli_error("%s '%s': not a number", opt, s);
+		return -1;
+	}
+	if (v < min || v > max) {
+		cli_error("%s '%s': must be %llu to %llu", opt, s, (unsigned long long)min,
+			  (unsigned long long)max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct stat_opts *o)
+{
+	static const struct option longopts[] = {
+		{"event", required_argument, NULL, 'e'},
+		{"metrics", required_argument, NULL, 'M'},
+		{"topdown", optional_argument, NULL, OPT_TOPDOWN},
+		{"topdown-retired", required_argument, NULL, OPT_TOPDOWN_RETIRED},
+		{"metric-only", no_argument, NULL, OPT_METRIC_ONLY},
+		{"field-separator", required_argument, NULL, 'x'},
+		{"json", no_argument, NULL, 'j'},
+		{"output", required_argument, NULL, 'o'},
+		{"interval-print", required_argument, NULL, 'I'},
+		{"repeat", required_argument, NULL, 'r'},
+		{"pid", required_argument, NULL, 'p'},
+		{"all-cpus", no_argument, NULL, 'a'},
+		{"cpu", required_argument, NULL, 'C'},
+		{"no-aggr", no_argument, NULL, 'A'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
+		{"record", required_argument, NULL, OPT_RECORD},
+		{"backend", required_argument, NULL, OPT_BACKEND},
+		{"emu-profile", required_argument, NULL, OPT_EMU_PROFILE},
+		{"emu-trace", required_argument, NULL, OPT_EMU_TRACE},
+		{"emu-seed", required_argument, NULL, OPT_EMU_SEED},
+		{"emu-cycles", required_argument, NULL, OPT_EMU_CYCLES},
+		{"emu-harts", required_argument, NULL, OPT_EMU_HARTS},
+		{"emu-freq", required_argument, NULL, OPT_EMU_FREQ},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	uint64_t n;
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	/* '+': the first non-option starts the command, as in perf */
+	while ((c = getopt_long(argc, argv, "+:e:M:x:jo:I:r:p:aC:Avh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			o->events = xreallocarray(o->events, o->nr_events + 1, sizeof(char *));
+			o->events[o->nr_events++] = optarg;
+			break;
+		case 'M':
+			o->metrics = xreallocarray(o->metrics, o->nr_metrics + 1, sizeof(char *));
+			o->metrics[o->nr_metrics++] = optarg;
+			break;
+		case OPT_TOPDOWN:
+			o->topdown = 1;
+			if (optarg) {
+				if (parse_number("--topdown", optarg, 1, 3, &n))
+					return EXIT_FAILURE;
+				o->topdown = (unsigned)n;
+			}
+			break;
+		case OPT_TOPDOWN_RETIRED:
+			if (strcmp(optarg, "minstret") != 0 && strcmp(optarg, "rob_commitInstr") != 0) {
+				cli_error("--topdown-retired '%s': must be minstret or rob_commitInstr",
+					  optarg);
+				return EXIT_FAILURE;
+			}
+			o->retired_minstret = strcmp(optarg, "minstret") == 0;
+			break;
+		case OPT_METRIC_ONLY:
+			o->metric_only = true;
+			break;
+		case 'x':
+			if (!*optarg) {
+				cli_error("-x: the separator is empty");
+				return EXIT_FAILURE;
+			}
+			o->sep = optarg;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'I':
+			/* perf's lower bound is 10 ms */
+			if (parse_number("-I", optarg, 10, 3600000, &n))
+				return EXIT_FAILURE;
+			o->interval_ms = (double)n;
+			break;
+		case 'r':
+			if (parse_number("-r", optarg, 1, 100000, &n))
+				return EXIT_FAILURE;
+			o->repeat = (unsigned)n;
+			break;
+		case 'p':
+			if (parse_number("-p", optarg, 1, INT_MAX, &n))
+				return EXIT_FAILURE;
+			o->pid = (int)n;
+			break;
+		case 'a':
+			o->all_cpus = true;
+			break;
+		case 'C':
+			o->cpus = optarg;
+			break;
+		case 'A':
+			o->no_aggr = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case OPT_DRY_RUN:
+			o->dry_run = true;
+			break;
+		case OPT_RECORD:
+			o->record = optarg;
+			break;
+		case OPT_BACKEND:
+			if (strcmp(optarg, "auto") == 0)
+				o->backend = HPM_BACKEND_AUTO;
+			else if (strcmp(optarg, "perf") == 0)
+				o->backend = HPM_BACKEND_PERF;
+			else if (strcmp(optarg, "emu") == 0)
+				o->backend = HPM_BACKEND_EMU;
+			else {
+				cli_error("--backend '%s': must be auto, perf or emu", optarg);
+				return EXIT_FAILURE;
+			}
+			break;
+		case OPT_EMU_PROFILE:
+			o->emu.profile = optarg;
+			o->emu_given = true;
+			break;
+		case OPT_EMU_TRACE:
+			o->emu.trace = optarg;
+			o->emu_given = true;
+			break;
+		case OPT_EMU_SEED:
+			if (parse_number("--emu-seed", optarg, 0, UINT64_MAX, &o->emu.seed))
+				return EXIT_FAILURE;
+			o->emu_given = true;
+			break;
+		case OPT_EMU_CYCLES:
+			if (parse_number("--emu-cycles", optarg, 1, UINT64_C(1) << 62, &o->emu.cycles))
+				return EXIT_FAILURE;
+			o->emu_given = true;
+			break;
+		case OPT_EMU_HARTS:
+			if (parse_number("--emu-harts", optarg, 1, 1024, &n))
+				return EXIT_FAILURE;
+			o->emu.harts = (unsigned)n;
+			o->emu_given = true;
+			break;
+		case OPT_EMU_FREQ:
+			if (parse_number("--emu-freq", optarg, 1000, UINT64_C(100000000000), &n))
+				return EXIT_FAILURE;
+			o->emu.freq = n;
+			o->emu_given = true;
+			break;
+		case 'h':
+			cli_print_usage(stdout);
+			return -1;
+		case ':':
+			return cli_usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		o->argv = argv + optind;
+	if (o->sep && o->json)
+		return cli_usage_error("-x and -j exclude each other");
+	if (o->emu.profile && o->emu.trace)
+		return cli_usage_error("--emu-profile and --emu-trace exclude each other");
+	if (o->pid > 0 && o->argv)
+		return cli_usage_error("-p and a command exclude each other");
+	if (o->metric_only && !o->topdown && !o->nr_metrics)
+		return cli_usage_error("--metric-only needs --topdown or -M");
+	if (o->repeat > 1 && !o->argv && (o->pid > 0 || o->all_cpus || o->cpus))
+		return cli_usage_error("-r needs a command");
+	if (o->repeat > 1 && o->interval_ms > 0)
+		return cli_usage_error("-r and -I exclude each other");
+	return 0;
+}
+
+/* ------------------------------------------------------------ output files */
+
+/* Output goes to a temporary file beside its target and is renamed into
+ * place at the end, so a failed run never leaves half a file, and a path
+ * that cannot be written is known before the workload runs. */
+struct out_file {
+	const char *path;
+	char *tmp;
+	FILE *f;
+};
+
+static int out_file_open(struct out_file *of, const char *path)
+{
+	of->path = path;
+	of->tmp = xasprintf("%s.XXXXXX", path);
+	int fd = mkstemp(of->tmp);
+	if (fd < 0) {
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+		free(of->tmp);
+		of->tmp = NULL;
+		return -1;
+	}
+	fchmod(fd, 0644);
+	of->f = fdopen(fd, "w");
+	return 0;
+}
+
+static int out_file_commit(struct out_file *of)
+{
+	if (!of->f)
+		return 0;
+	int bad = fflush(of->f) != 0 || ferror(of->f);
+	bad |= fclose(of->f) != 0;
+	of->f = NULL;
+	if (bad || rename(of->tmp, of->path) != 0) {
+		cli_error("cannot write '%s': %s", of->path, strerror(errno ? errno : EIO));
+		unlink(of->tmp);
+		free(of->tmp);
+		return -1;
+	}
+	free(of->tmp);
+	return 0;
+}
+
+static void out_file_abort(struct out_file *of)
+{
+	if (of->f) {
+		fclose(of->f);
+		unlink(of->tmp);
+		free(of->tmp);
+		of->f = NULL;
+	}
+}
+
+/* ------------------------------------------------------------ workload */
+
+struct workload {
+	pid_t pid;
+	int go_fd;   /* write one byte: the child execs */
+	int err_fd;  /* the child writes errno if exec fails; EOF at exec */
+	int pidfd;
+	bool exited;
+	int status;
+	struct rusage ru;
+};
+
+static int workload_prepare(struct workload *w, char **argv)
+{
+	int go[2], errp[2];
+	memset(w, 0, sizeof(*w));
+	w->pidfd = -1;
+	if (pipe(go) || pipe2(errp, O_CLOEXEC)) {
+		cli_error("pipe: %s", strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	w->pid = fork();
+	if (w->pid < 0) {
+		cli_error("fork: %s", strerror(errno));
+		return -1;
+	}
+	if (w->pid == 0) {
+		char c;
+		close(go[1]);
+		close(errp[0]);
+		signal(SIGINT, SIG_DFL);
+		/* wait until the counters are open, so the exec is counted */
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		int e = errno;
+		if (write(errp[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(errp[1]);
+	w->go_fd = go[1];
+	w->err_fd = errp[0];
+	w->pidfd = (int)syscall(SYS_pidfd_open, w->pid, 0);
+	return 0;
+}
+
+/* Lets the child exec; returns 0, or the child's exec errno. */
+static int workload_start(struct workload *w)
+{
+	int e = 0;
+	if (write(w->go_fd, "x", 1) != 1)
+		return EIO;
+	close(w->go_fd);
+	ssize_t n = read(w->err_fd, &e, sizeof(e));
+	close(w->err_fd);
+	return n == (ssize_t)sizeof(e) ? e : 0;
+}
+
+static void workload_reap(struct workload *w, bool block)
+{
+	if (w->exited || w->pid <= 0)
+		return;
+	if (wait4(w->pid, &w->status, block ? 0 : WNOHANG, &w->ru) == w->pid)
+		w->exited = true;
+}
+
+/* Waits up to timeout_ms (negative: forever) for the child or pid to end
+ * or for Ctrl-C. */
+static void wait_for(struct workload *w, int watch_pid, int pidfd, int timeout_ms)
+{
+	struct pollfd pfd = {.fd = w && w->pid > 0 ? w->pidfd : pidfd, .events = POLLIN};
+	if (pfd.fd >= 0) {
+		poll(&pfd, 1, timeout_ms);
+	} else if (timeout_ms != 0) {
+		/* no pidfd: sleep in short steps and look */
+		int left = timeout_ms < 0 ? INT_MAX : timeout_ms;
+		while (left > 0 && !stat_interrupted) {
+			struct timespec ts = {0, 10 * 1000000};
+			nanosleep(&ts, NULL);
+			left -= 10;
+			if (w && w->pid > 0) {
+				workload_reap(w, false);
+				if (w->exited)
+					break;
+			} else if (watch_pid > 0 && kill(watch_pid, 0) != 0 && errno == ESRCH) {
+				break;
+			}
+		}
+	}
+	if (w && w->pid > 0)
+		workload_reap(w, false);
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static char *join_argv(char **argv)
+{
+	size_t len = 1;
+	for (char **a = argv; *a; a++)
+		len += strlen(*a) + 1;
+	char *s = xmalloc(len);
+	s[0] = '\0';
+	for (char **a = argv; *a; a++) {
+		strcat(s, *a);
+		if (a[1])
+			strcat(s, " ");
+	}
+	return s;
+}
+
+/* ------------------------------------------------------------ one run */
+
+struct run_ctx {
+	struct stat_opts *o;
+	struct stat_config *cfg;
+	struct hpm_session *s;
+	struct hpm_target target;
+	struct record *rec;
+	int exit_status;
+	double elapsed_ns;
+	double user_s, sys_s;
+};
+
+static struct hpm_count **snapshot(const struct hpm_session *s)
+{
+	const struct hpm_evlist *l = &s->all;
+	struct hpm_count **snap = xcalloc(l->nr ? l->nr : 1, sizeof(*snap));
+	for (unsigned i = 0; i < l->nr; i++) {
+		unsigned nu = l->ev[i].nr_units ? l->ev[i].nr_units : 1;
+		struct hpm_count *c = xcalloc(nu, sizeof(*c));
+		if (l->ev[i].counts)
+			memcpy(c, l->ev[i].counts, nu * sizeof(*c));
+		snap[i] = c;
+	}
+	return snap;
+}
+
+static void snapshot_free(const struct hpm_session *s, struct hpm_count **snap)
+{
+	if (!snap)
+		return;
+	for (unsigned i = 0; i < s->all.nr; i++)
+		free(snap[i]);
+	free(snap);
+}
+
+/* delta[i][u] = cur - prev, with perf's enabled/running */
+static struct hpm_count **deltas(const struct hpm_session *s, struct hpm_count **prev)
+{
+	struct hpm_count **cur = snapshot(s);
+	for (unsigned i = 0; prev && i < s->all.nr; i++) {
+		unsigned nu = s->all.ev[i].nr_units ? s->all.ev[i].nr_units : 1;
+		struct hpm_count *c = cur[i];
+		for (unsigned u = 0; u < nu; u++) {
+			c[u].val -= prev[i][u].val;
+			c[u].ena -= prev[i][u].ena;
+			c[u].run -= prev[i][u].run;
+		}
+	}
+	return cur;
+}
+
+static void free_metrics(struct stat_metric *m, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++)
+		free(m[k].display);
+	free(m);
+}
+
+static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***prev, bool first)
+{
+	char err[512];
+	if (hpm_session_read(rc->s, err, sizeof(err))) {
+		cli_error("%s", err);
+		return -1;
+	}
+	struct hpm_count **d = deltas(rc->s, *prev);
+	struct stat_result res = {.list = &rc->s->all,
+				  .elapsed_ns = rc->o->interval_ms * 1e6,
+				  .timestamp = ts,
+				  .first = first,
+				  .delta = (const struct hpm_count *const *)d};
+	res.nr_metrics = hpm_session_metrics(rc->s, res.delta, &res.metrics);
+	hpm_session_emu_label(rc->s, &rc->cfg->emu);
+	stat_print(rc->cfg, &res);
+	fflush(rc->cfg->out);
+	if (rc->rec)
+		record_add_interval(rc->rec, &res);
+	free_metrics(res.metrics, res.nr_metrics);
+	snapshot_free(rc->s, *prev);
+	*prev = snapshot(rc->s);
+	snapshot_free(rc->s, d);
+	return 0;
+}
+
+/* Counts one run of the workload (or the emulated harts); 0 or an exit
+ * status for an error. */
+static int run_once(struct run_ctx *rc)
+{
+	struct stat_opts *o = rc->o;
+	struct hpm_session *s = rc->s;
+	struct workload w = {.pid = -1, .pidfd = -1};
+	char err[1024];
+	int rcode = 0, watch_pidfd = -1;
+	bool have_cmd = o->argv != NULL, done = false;
+	struct hpm_count **prev = NULL;
+
+	rc->target = (struct hpm_target){.pid = -1, .inherit = true};
+	if (have_cmd) {
+		if (workload_prepare(&w, o->argv))
+			return EXIT_FAILURE;
+		rc->target.pid = w.pid;
+		rc->target.enable_on_exec = true;
+	} else if (o->pid > 0) {
+		rc->target.pid = o->pid;
+		watch_pidfd = (int)syscall(SYS_pidfd_open, o->pid, 0);
+	}
+	rc->target.system_wide = o->all_cpus;
+	rc->target.cpu_list = o->cpus;
+	rc->target.per_unit = o->no_aggr;
+
+	if (hpm_session_open(s, &rc->target, err, sizeof(err))) {
+		cli_error("%s", err);
+		if (have_cmd) {
+			kill(w.pid, SIGKILL);
+			workload_reap(&w, true);
+		}
+		return EXIT_FAILURE;
+	}
+	if (s->perf_cfg.warn) {
+		cli_warn("warning: %s", s->perf_cfg.warning);
+		s->perf_cfg.warn = false; /* once */
+	}
+	double t0 = now_ns(), last = t0;
+	if (hpm_session_enable(s, err, sizeof(err))) {
+		cli_error("%s", err);
+		rcode = EXIT_FAILURE;
+		goto out;
+	}
+	if (have_cmd) {
+		int e = workload_start(&w);
+		if (e) {
+			workload_reap(&w, true);
+			cli_error("cannot run '%s': %s", o->argv[0], strerror(e));
+			rcode = 127;
+			goto out;
+		}
+	}
+	bool emu_follows = hpm_session_uses_emu(s) && (have_cmd || o->pid > 0 || o->all_cpus ||
+						       o->cpus);
+	bool interval = o->interval_ms > 0;
+	if (interval)
+		prev = snapshot(s);
+	double next_tick = t0 + o->interval_ms * 1e6;
+	bool first = true;
+
+	if (!have_cmd && o->pid <= 0 && !o->all_cpus && !o->cpus) {
+		/* only the emulated harts: emulated time, no sleeping */
+		uint64_t step = interval ? (uint64_t)(o->interval_ms * 1e6) : 0;
+		double ts = 0;
+		while (!done && !stat_interrupted) {
+			if (hpm_session_advance(s, step, &done, err, sizeof(err))) {
+				cli_error("%s", err);
+				rcode = EXIT_FAILURE;
+				goto out;
+			}
+			if (interval) {
+				ts += o->interval_ms / 1e3;
+				if (print_interval(rc, ts, &prev, first)) {
+					rcode = EXIT_FAILURE;
+					goto out;
+				}
+				first = false;
+			}
+		}
+		rc->elapsed_ns = now_ns() - t0;
+	} else {
+		for (;;) {
+			double now = now_ns();
+			int timeout = -1;
+			if (interval)
+				timeout = next_tick > now ? (int)((next_tick - now) / 1e6) + 1 : 0;
+			else if (emu_follows)
+				timeout = 1000; /* keep emulated time close to wall time */
+			if (have_cmd && w.exited)
+				break;
+			if (stat_interrupted)
+				break;
+			wait_for(have_cmd ? &w : NULL, o->pid, watch_pidfd, timeout);
+			now = now_ns();
+			if (emu_follows) {
+				if (hpm_session_advance(s, (uint64_t)(now - last), &done, err,
+							sizeof(err))) {
+					cli_error("%s", err);
+					rcode = EXIT_FAILURE;
+					goto out;
+				}
+			}
+			last = now;
+			if (interval && now >= next_tick) {
+				if (print_interval(rc, (now - t0) / 1e9, &prev, first)) {
+					rcode = EXIT_FAILURE;
+					goto out;
+				}
+				first = false;
+				next_tick += o->interval_ms * 1e6;
+			}
+			if (have_cmd && w.exited)
+				break;
+			if (o->pid > 0 && !have_cmd && kill(o->pid, 0) != 0 && errno == ESRCH)
+				break;
+		}
+		rc->elapsed_ns = now_ns() - t0;
+	}
+	if (have_cmd && !w.exited) {
+		/* Ctrl-C: the terminal sends it to the child as well; pass it on
+		 * for a child outside our process group, then wait, as perf does */
+		if (stat_interrupted)
+			kill(w.pid, SIGINT);
+		workload_reap(&w, true);
+	}
+	hpm_session_disable(s, err, sizeof(err));
+	if (hpm_session_read(s, err, sizeof(err))) {
+		cli_error("%s", err);
+		rcode = EXIT_FAILURE;
+		goto out;
+	}
+	if (interval && (have_cmd || o->pid > 0)) {
+		/* the partial interval since the last tick, as perf prints it */
+		if (print_interval(rc, (now_ns() - t0) / 1e9, &prev, first)) {
+			rcode = EXIT_FAILURE;
+			goto out;
+		}
+	}
+	if (have_cmd) {
+		rc->user_s = (double)w.ru.ru_utime.tv_sec + (double)w.ru.ru_utime.tv_usec / 1e6;
+		rc->sys_s = (double)w.ru.ru_stime.tv_sec + (double)w.ru.ru_stime.tv_usec / 1e6;
+		if (WIFEXITED(w.status))
+			rc->exit_status = WEXITSTATUS(w.status);
+		else if (WIFSIGNALED(w.status))
+			rc->exit_status = 128 + WTERMSIG(w.status);
+	}
+out:
+	snapshot_free(s, prev);
+	if (w.pidfd >= 0)
+		close(w.pidfd);
+	if (watch_pidfd >= 0)
+		close(watch_pidfd);
+	return rcode;
+}
+
+/* ------------------------------------------------------------ repeats */
+
+struct repeat_stats {
+	double *sum, *sum2;   /* per event */
+	double *msum, *msum2; /* per metric */
+	unsigned n;
+};
+
+static void noise_of(double sum, double sum2, unsigned n, struct stat_noise *out)
+{
+	out->mean = sum / n;
+	if (n < 2) {
+		out->rel_stddev = NAN;
+		return;
+	}
+	/* perf: the standard error of the mean, relative to the mean */
+	double var = (sum2 - sum * sum / n) / (n - 1);
+	double sem = sqrt(var > 0 ? var / n : 0);
+	out->rel_stddev = out->mean != 0 ? 100 * sem / fabs(out->mean) : 0;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_opts o = {
+		.repeat = 1,
+		.pid = -1,
+		.backend = HPM_BACKEND_AUTO,
+	};
+	struct hpm_session s;
+	struct stat_config cfg = {.out = stdout, .csv_sep = ",", .repeat = 1};
+	struct out_file out = {0}, recf = {0};
+	struct record *rec = NULL;
+	struct repeat_stats rs = {0};
+	char err[1024];
+	int status = 0, rc;
+
+	hpm_emu_config_init(&o.emu);
+	rc = parse_opts(argc, argv, &o);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+
+	hpm_session_init(&s, o.backend);
+	s.emu_cfg = o.emu;
+	if (!o.nr_events && !o.nr_metrics && !o.topdown) {
+		/* perf's default set for host targets; the emulated harts alone
+		 * get their fixed counters and the Topdown level 1 */
+		static const char *const host_default =
+			"task-clock,context-switches,cpu-migrations,page-faults,cycles,"
+			"instructions,branches,branch-misses";
+		bool harts_only = !o.argv && o.pid <= 0 && !o.all_cpus && !o.cpus;
+		o.events = xcalloc(1, sizeof(char *));
+		if (harts_only || o.backend == HPM_BACKEND_EMU) {
+			o.events[o.nr_events++] = "mcycle,minstret";
+			o.topdown = 1;
+		} else {
+			o.events[o.nr_events++] = host_default;
+		}
+	}
+	for (unsigned i = 0; i < o.nr_events; i++) {
+		if (hpm_session_add_events(&s, o.events[i], err, sizeof(err))) {
+			cli_error("%s", err);
+			status = EXIT_FAILURE;
+			goto out;
+		}
+	}
+	for (unsigned i = 0; i < o.nr_metrics; i++)
+		if (hpm_session_add_metrics(&s, o.metrics[i], 0, o.retired_minstret, err,
+					    sizeof(err))) {
+			cli_error("%s", err);
+			status = EXIT_FAILURE;
+			goto out;
+		}
+	if (o.topdown &&
+	    hpm_session_add_metrics(&s, NULL, o.topdown, o.retired_minstret, err, sizeof(err))) {
+		cli_error("%s", err);
+		status = EXIT_FAILURE;
+		goto out;
+	}
+	if (o.retired_minstret && !o.topdown && !o.nr_metrics) {
+		cli_error("--topdown-retired needs --topdown or -M");
+		status = EXIT_FAILURE;
+		goto out;
+	}
+	hpm_session_split(&s, err, sizeof(err));
+	if (o.emu_given && !hpm_session_uses_emu(&s))
+		cli_warn("warning: --emu-* options given but no event is emulated");
+	if (!s.all.nr) {
+		cli_error("no event to count");
+		status = EXIT_FAILURE;
+		goto out;
+	}
+
+	if (o.dry_run) {
+		struct hpm_target t = {.pid = o.pid, .system_wide = o.all_cpus, .cpu_list = o.cpus,
+				       .per_unit = o.no_aggr, .enable_on_exec = o.argv != NULL,
+				       .inherit = true};
+		if (hpm_session_dry_run(&s, &t, stdout, err, sizeof(err))) {
+			cli_error("%s", err);
+			status = EXIT_FAILURE;
+		}
+		goto out;
+	}
+
+	/* Output paths are checked before anything runs. */
+	if (o.output) {
+		if (out_file_open(&out, o.output)) {
+			status = EXIT_FAILURE;
+			goto out;
+		}
+		cfg.out = out.f;
+	}
+	if (o.record && out_file_open(&recf, o.record)) {
+		status = EXIT_FAILURE;
+		goto out;
+	}
+	if (o.pid > 0 && kill(o.pid, 0) != 0 && errno == ESRCH) {
+		cli_error("-p %d: no such process", o.pid);
+		status = EXIT_FAILURE;
+		goto out;
+	}
+
+	cfg.format = o.json ? STAT_FORMAT_JSON : o.sep ? STAT_FORMAT_CSV : STAT_FORMAT_STD;
+	if (o.sep)
+		cfg.csv_sep = o.sep;
+	cfg.per_unit = o.no_aggr;
+	cfg.metric_only = o.metric_only;
+	cfg.verbose = o.verbose;
+	cfg.topdown_level = o.topdown;
+	cfg.repeat = o.repeat;
+	cfg.interval_ms = o.interval_ms;
+	char *command = o.argv ? join_argv(o.argv) : NULL;
+	char target[64] = "";
+	cfg.command = command;
+	if (!o.argv) {
+		if (o.pid > 0)
+			snprintf(target, sizeof(target), "process id '%d'", o.pid);
+		else if (o.cpus)
+			snprintf(target, sizeof(target), "CPU(s) %s", o.cpus);
+		else if (o.all_cpus)
+			snprintf(target, sizeof(target), "system wide");
+		cfg.target = target[0] ? target : NULL;
+	}
+	if (o.record)
+		rec = record_new(&o.emu, argc, argv, command);
+
+	struct sigaction sa = {.sa_handler = on_sigint};
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	unsigned nr_ev = s.all.nr;
+	rs.sum = xcalloc(nr_ev, sizeof(double));
+	rs.sum2 = xcalloc(nr_ev, sizeof(double));
+	rs.msum = xcalloc(s.metrics.nr + 1, sizeof(double));
+	rs.msum2 = xcalloc(s.metrics.nr + 1, sizeof(double));
+	struct run_ctx run = {.o = &o, .cfg = &cfg, .s = &s, .rec = rec};
+	double elapsed_sum = 0;
+	struct stat_metric *metrics = NULL;
+	unsigned nr_metrics = 0;
+	for (unsigned r = 0; r < o.repeat && !stat_interrupted; r++) {
+		if (r) {
+			hpm_session_close(&s);
+			/* each repeat sees another stream of the same profile */
+			s.emu_cfg.seed = o.emu.seed + r;
+		}
+		rc = run_once(&run);
+		if (rc) {
+			status = rc;
+			goto out_files;
+		}
+		elapsed_sum += run.elapsed_ns;
+		free_metrics(metrics, nr_metrics);
+		nr_metrics = hpm_session_metrics(&s, NULL, &metrics);
+		for (unsigned i = 0; i < nr_ev; i++) {
+			double v = hpm_evsel_value(&s.all, &s.all.ev[i], -1, NULL);
+			rs.sum[i] += v;
+			rs.sum2[i] += v * v;
+		}
+		for (unsigned k = 0; k < nr_metrics; k++) {
+			rs.msum[k] += metrics[k].value;
+			rs.msum2[k] += metrics[k].value * metrics[k].value;
+		}
+		rs.n++;
+		if (rec)
+			record_add_run(rec, &s, run.elapsed_ns);
+	}
+
+	hpm_session_emu_label(&s, &cfg.emu);
+	struct stat_noise *noise = NULL, *mnoise = NULL;
+	if (rs.n > 1) {
+		noise = xcalloc(nr_ev, sizeof(*noise));
+		mnoise = xcalloc(nr_metrics + 1, sizeof(*mnoise));
+		for (unsigned i = 0; i < nr_ev; i++)
+			noise_of(rs.sum[i], rs.sum2[i], rs.n, &noise[i]);
+		for (unsigned k = 0; k < nr_metrics; k++) {
+			noise_of(rs.msum[k], rs.msum2[k], rs.n, &mnoise[k]);
+			metrics[k].value = mnoise[k].mean;
+		}
+	}
+	struct stat_result res = {
+		.list = &s.all,
+		.elapsed_ns = rs.n ? elapsed_sum / rs.n : 0,
+		.user_s = run.user_s,
+		.sys_s = run.sys_s,
+		.metrics = metrics,
+		.nr_metrics = nr_metrics,
+		.noise = noise,
+		.metric_noise = mnoise,
+		.first = true,
+	};
+	if (!o.interval_ms)
+		stat_print(&cfg, &res);
+	if (rec) {
+		record_finish(rec, &cfg, &s, &res);
+		if (record_write(rec, recf.f) != 0) {
+			cli_error("cannot write '%s': %s", o.record, strerror(errno));
+			status = EXIT_FAILURE;
+		}
+	}
+	free(noise);
+	free(mnoise);
+	free_metrics(metrics, nr_metrics);
+	if (!status)
+		status = run.exit_status;
+out_files:
+	if (status && status != run.exit_status) {
+		out_file_abort(&out);
+		out_file_abort(&recf);
+	} else {
+		if (out_file_commit(&out) && !status)
+			status = EXIT_FAILURE;
+		if (out_file_commit(&recf) && !status)
+			status = EXIT_FAILURE;
+	}
+	free(command);
+	record_free(rec);
+	free(rs.sum);
+	free(rs.sum2);
+	free(rs.msum);
+	free(rs.msum2);
+out:
+	hpm_session_free(&s);
+	free(o.events);
+	free(o.metrics);
+	return status;
+}

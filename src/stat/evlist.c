@@ -1,0 +1,153 @@
+/* evlist.c: building an event list from -e text, and reading counts back.
+ *
+ * Owns: the splitting of perf's -e syntax (comma lists, {...} groups, commas
+ * inside perf-style terms and parentheses), evsel allocation, and the
+ * scaled value of a count.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stat/evlist.h"
+#include "util/xalloc.h"
+
+struct hpm_evsel *hpm_evlist_add(struct hpm_evlist *list, const char *spec, int group)
+{
+	list->ev = xreallocarray(list->ev, list->nr + 1, sizeof(*list->ev));
+	struct hpm_evsel *e = &list->ev[list->nr++];
+	memset(e, 0, sizeof(*e));
+	e->name = xstrdup(spec);
+	e->spec = xstrdup(spec);
+	e->group = group;
+	e->unit = "";
+	e->scale = 1.0;
+	return e;
+}
+
+void hpm_evlist_alloc_counts(struct hpm_evlist *list, unsigned nr_units, const char *prefix)
+{
+	list->nr_units = nr_units;
+	list->unit_names = xcalloc(nr_units, sizeof(*list->unit_names));
+	for (unsigned u = 0; u < nr_units; u++)
+		list->unit_names[u] = xasprintf("%s%u", prefix, u);
+	for (unsigned i = 0; i < list->nr; i++)
+		list->ev[i].counts = xcalloc(nr_units, sizeof(struct hpm_count));
+}
+
+void hpm_evlist_free(struct hpm_evlist *list)
+{
+	for (unsigned i = 0; i < list->nr; i++) {
+		free(list->ev[i].name);
+		free(list->ev[i].spec);
+		free(list->ev[i].placement);
+		free(list->ev[i].counts);
+	}
+	for (unsigned u = 0; list->unit_names && u < list->nr_units; u++)
+		free(list->unit_names[u]);
+	free(list->unit_names);
+	free(list->ev);
+	memset(list, 0, sizeof(*list));
+}
+
+int hpm_evlist_parse(struct hpm_evlist *list, const char *text, char *err, size_t errlen)
+{
+	/* Split at commas outside (), {} and perf-style /terms/: a comma inside
+	 * "kunminghu/event0=1,event1=2/" belongs to the term. */
+	size_t len = strlen(text);
+	char *buf = xmalloc(len + 1);
+	int paren = 0, group = -1, rc = 0;
+	bool in_term = false;
+	size_t n = 0;
+
+	for (size_t i = 0; i <= len; i++) {
+		char c = text[i];
+		if (c == '{' && !in_term && paren == 0 && n == 0) {
+			if (group >= 0) {
+				snprintf(err, errlen, "'%s': groups do not nest", text);
+				rc = -1;
+				break;
+			}
+			group = (int)list->nr_groups++;
+			continue;
+		}
+		if (c == '/')
+			in_term = !in_term;
+		else if (!in_term && c == '(')
+			paren++;
+		else if (!in_term && c == ')')
+			paren--;
+		bool end_group = c == '}' && !in_term && paren == 0;
+		if ((c == ',' || c == '\0' || end_group) && !in_term && paren <= 0) {
+			buf[n] = '\0';
+			if (n == 0 && !end_group && c == ',' && i > 0 && text[i - 1] == '}') {
+				/* "{a,b},c": the comma after a group */
+			} else if (n == 0 && !(c == '\0' && i > 0 && text[i - 1] == '}')) {
+				snprintf(err, errlen, "'%s': empty event at offset %zu", text, i);
+				rc = -1;
+				break;
+			} else if (n) {
+				hpm_evlist_add(list, buf, group);
+			}
+			n = 0;
+			if (end_group) {
+				if (group < 0) {
+					snprintf(err, errlen, "'%s': '}' without '{'", text);
+					rc = -1;
+					break;
+				}
+				group = -1;
+				/* a modifier after the group ("{a,b}:u") is not supported */
+				if (text[i + 1] != ',' && text[i + 1] != '\0') {
+					snprintf(err, errlen,
+						 "'%s': expected ',' after '}' at offset %zu", text,
+						 i + 1);
+					rc = -1;
+					break;
+				}
+			}
+			continue;
+		}
+		buf[n++] = c;
+	}
+	if (!rc && group >= 0) {
+		snprintf(err, errlen, "'%s': '{' is never closed", text);
+		rc = -1;
+	}
+	free(buf);
+	return rc;
+}
+
+double hpm_counts_value(const struct hpm_count *c, unsigned nr_units, int unit, double scale,
+			double *share)
+{
+	double val = 0, ena = 0, run = 0;
+	if (share)
+		*share = 0;
+	if (!c)
+		return NAN;
+	for (unsigned u = 0; u < nr_units; u++) {
+		if (unit >= 0 && u != (unsigned)unit)
+			continue;
+		/* perf's scaling: what ran, stretched to the whole enabled time */
+		if (c[u].run)
+			val += (double)c[u].val * ((double)c[u].ena / (double)c[u].run);
+		ena += (double)c[u].ena;
+		run += (double)c[u].run;
+	}
+	if (share)
+		*share = ena > 0 ? run / ena : 0;
+	if (run == 0)
+		return NAN;
+	return val * scale;
+}
+
+double hpm_evsel_value(const struct hpm_evlist *list, const struct hpm_evsel *e, int unit,
+		       double *share)
+{
+	if (share)
+		*share = 0;
+	if (e->state != HPM_EV_OK)
+		return NAN;
+	return hpm_counts_value(e->counts, e->nr_units ? e->nr_units : list->nr_units, unit,
+				e->scale, share);
+}

@@ -1,0 +1,140 @@
+/* evlist.h: the events of one `hpmstat stat` session and their counts.
+ *
+ * Owns: struct hpm_evsel (one requested event: one output row), struct
+ * hpm_evlist (all of them, their groups, the units they are counted on and
+ * the counts read back), and struct hpm_backend (the operations every back
+ * end implements, one file each under src/backend/). The stat command, the
+ * printers and the run-file writer read these; the back ends fill them.
+ *
+ * Counts are cumulative since the start of counting and kept per unit (a CPU
+ * for perf, a hart for the emulator), with perf's enabled/running times so a
+ * multiplexed count can be scaled: scaled = raw * enabled / running.
+ */
+#ifndef HPM_STAT_EVLIST_H
+#define HPM_STAT_EVLIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "kmh/kmh.h"
+
+enum hpm_evsel_kind {
+	HPM_EV_KMH,	/* a Kunminghu mhpmevent expression (bank counter) */
+	HPM_EV_KMH_FIXED, /* a Kunminghu fixed counter: mcycle or minstret */
+	HPM_EV_HOST,	/* anything perf_event_open counts on this host */
+};
+
+enum hpm_fixed {
+	HPM_FIXED_MCYCLE,
+	HPM_FIXED_MINSTRET,
+};
+
+/* Why a row has no number. */
+enum hpm_evsel_state {
+	HPM_EV_OK,
+	HPM_EV_NOT_SUPPORTED, /* perf: <not supported> (EOPNOTSUPP, ENOENT, ...) */
+	HPM_EV_NOT_COUNTED,   /* opened but never ran (running == 0): <not counted> */
+	HPM_EV_NOT_MODELLED,  /* emulator: the workload model does not produce it */
+};
+
+struct hpm_count {
+	uint64_t val;	  /* raw count */
+	uint64_t ena;	  /* time enabled (ns; emulator: cycles) */
+	uint64_t run;	  /* time running (same unit as ena) */
+};
+
+struct hpm_evsel {
+	char *name;		 /* as shown: the user's spelling, or a metric's event name */
+	char *spec;		 /* the text it was parsed from */
+	enum hpm_evsel_kind kind;
+	int group;		 /* index of its {...} group, -1 when ungrouped */
+	bool emulated;		 /* counted by the emulator: ena/run are in cycles */
+	bool metric_only;	 /* added for a metric, not asked for by -e */
+	/* HPM_EV_KMH */
+	struct kmh_encoding enc; /* value, bank, modes */
+	/* HPM_EV_KMH_FIXED */
+	enum hpm_fixed fixed;
+	/* HPM_EV_HOST: what perf_event_open gets (filled by the perf back end) */
+	uint32_t attr_type;
+	uint64_t attr_config, attr_config1, attr_config2;
+	bool exclude_user, exclude_kernel, exclude_hv, exclude_host, exclude_guest;
+	const char *unit;	 /* "msec" for task-clock/cpu-clock, else "" */
+	double scale;		 /* multiply the raw count for display (task-clock: 1e-6) */
+
+	enum hpm_evsel_state state;
+	char *placement;	 /* back end's words for where it runs: "mhpmcounter11
+				  * (0x4000000000000035)", "cpu/cycles/ fd 5" (for -v) */
+	struct hpm_count *counts; /* [evlist->nr_units], cumulative */
+	unsigned nr_units;	 /* when set: the units of `counts` (a session's combined list
+				  * holds rows of several back ends); else the list's */
+	char *const *unit_names;
+	void *priv;		 /* back end state */
+};
+
+struct hpm_evlist {
+	struct hpm_evsel *ev;
+	unsigned nr;
+	unsigned nr_groups;
+	unsigned nr_units;	 /* CPUs or harts counted on */
+	char **unit_names;	 /* "CPU0", "hart0" */
+};
+
+/* What to count on. */
+struct hpm_target {
+	int pid;		 /* -p, or the forked child; -1 none */
+	bool system_wide;	 /* -a */
+	const char *cpu_list;	 /* -C LIST, NULL all */
+	bool per_unit;		 /* -A: keep per-CPU / per-hart counts apart in output */
+	bool enable_on_exec;	 /* pid is a child stopped before exec: count from exec */
+	bool inherit;		 /* count the pid's future children too (perf's default) */
+};
+
+/* The operations of one back end (src/backend/<name>.c). All return 0 or a
+ * negative errno-style code with a one-line message in err. The library
+ * never prints; the CLI does. */
+struct hpm_backend {
+	const char *name; /* "perf", "emu" */
+	/* Resolve and place every evsel the back end owns; set state and
+	 * placement; allocate counts. Events it cannot count get
+	 * HPM_EV_NOT_SUPPORTED, not an error, unless nothing at all can run. */
+	int (*open)(struct hpm_evlist *list, const struct hpm_target *t, void *cfg, char *err,
+		    size_t errlen);
+	int (*enable)(struct hpm_evlist *list, char *err, size_t errlen);
+	int (*disable)(struct hpm_evlist *list, char *err, size_t errlen);
+	/* Refresh every evsel's cumulative counts. */
+	int (*read)(struct hpm_evlist *list, char *err, size_t errlen);
+	/* Emulator only (NULL elsewhere: real time passes by itself): let `ns`
+	 * of emulated time pass, ns x --emu-freq cycles on every hart; ns == 0
+	 * runs what is left of --emu-cycles. *done is set once --emu-cycles have
+	 * run (never, when a host command sets the length). */
+	int (*advance)(struct hpm_evlist *list, uint64_t ns, bool *done, char *err, size_t errlen);
+	/* What open would program, one line per event, without counting. */
+	int (*dry_run)(const struct hpm_evlist *list, const struct hpm_target *t, void *cfg,
+		       FILE *out, char *err, size_t errlen);
+	void (*close)(struct hpm_evlist *list);
+};
+
+/* Appends an evsel for `spec` (name and spec are copies) in group `group`
+ * (-1: none); the caller fills kind and the rest. */
+struct hpm_evsel *hpm_evlist_add(struct hpm_evlist *list, const char *spec, int group);
+/* Splits perf's -e syntax: comma-separated events and {...} groups; commas
+ * inside parentheses and perf-style /terms/ belong to the event. Appends one
+ * evsel per event. Returns 0, or -1 with a message. */
+int hpm_evlist_parse(struct hpm_evlist *list, const char *text, char *err, size_t errlen);
+/* Gives every evsel zeroed counts for nr_units units named PREFIX0.. */
+void hpm_evlist_alloc_counts(struct hpm_evlist *list, unsigned nr_units, const char *prefix);
+void hpm_evlist_free(struct hpm_evlist *list);
+
+/* Sum of the scaled counts of one evsel over all units (or unit `unit`
+ * only); sets *share to running/enabled (1.0 when not multiplexed, 0 when
+ * it never ran). Returns NAN when the evsel has no number (state !=
+ * HPM_EV_OK or it never ran). */
+double hpm_evsel_value(const struct hpm_evlist *list, const struct hpm_evsel *e, int unit,
+		       double *share);
+/* The same for a bare counts array (e.g. one interval's deltas). */
+double hpm_counts_value(const struct hpm_count *c, unsigned nr_units, int unit, double scale,
+			double *share);
+
+#endif

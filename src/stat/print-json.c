@@ -1,0 +1,131 @@
+/* print-json.c: perf stat -j output: one JSON object per line, with perf's
+ * keys ("counter-value", "unit", "event", "event-runtime", "pcnt-running",
+ * "metric-value", "metric-unit", and "interval", "cpu", "variance" when they
+ * apply). Emulated rows also carry "emulated": true with the profile and
+ * seed; metric rows carry the Topdown flags. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "stat/stat.h"
+
+static void json_line(const struct stat_config *cfg, json_t *o)
+{
+	char *txt = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	if (txt) {
+		fputs(txt, cfg->out);
+		fputc('\n', cfg->out);
+		free(txt);
+	}
+	json_decref(o);
+}
+
+static void json_common(const struct stat_config *cfg, const struct stat_result *res, json_t *o,
+			int unit)
+{
+	if (cfg->interval_ms > 0)
+		json_object_set_new(o, "interval", json_real(res->timestamp));
+	if (cfg->per_unit && unit >= 0) {
+		const char *name = res->list->unit_names[unit];
+		/* perf's key is "cpu" with the number; harts get their own key */
+		if (strncmp(name, "CPU", 3) == 0)
+			json_object_set_new(o, "cpu", json_string(name + 3));
+		else
+			json_object_set_new(o, "hart", json_string(name + 4));
+	}
+}
+
+static void json_emu(const struct stat_config *cfg, json_t *o)
+{
+	json_object_set_new(o, "emulated", json_true());
+	if (cfg->emu.trace)
+		json_object_set_new(o, "emu-trace", json_string(cfg->emu.trace));
+	else
+		json_object_set_new(o, "emu-profile", json_string(cfg->emu.profile));
+	json_object_set_new(o, "emu-seed", json_integer((json_int_t)cfg->emu.seed));
+}
+
+static void json_event(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
+		       int unit)
+{
+	const struct hpm_evsel *e = &res->list->ev[i];
+	double share = 0, v = stat_event_value(res, i, unit, &share), m;
+	const char *munit = NULL;
+	char num[64];
+	json_t *o = json_object();
+
+	json_common(cfg, res, o, unit);
+	if (e->state != HPM_EV_OK || isnan(v)) {
+		json_object_set_new(o, "counter-value",
+				    json_string(e->state == HPM_EV_NOT_SUPPORTED ? "<not supported>"
+						: e->state == HPM_EV_NOT_MODELLED ? "<not modelled>"
+										  : "<not counted>"));
+	} else {
+		if (res->noise && unit < 0)
+			v = res->noise[i].mean;
+		snprintf(num, sizeof(num), "%f", v);
+		json_object_set_new(o, "counter-value", json_string(num));
+	}
+	json_object_set_new(o, "unit", json_string(e->unit));
+	json_object_set_new(o, "event", json_string(e->name));
+	if (res->noise && unit < 0 && !isnan(res->noise[i].rel_stddev))
+		json_object_set_new(o, "variance", json_real(res->noise[i].rel_stddev));
+	double run = 0;
+	const struct hpm_count *c = res->delta ? res->delta[i] : e->counts;
+	for (unsigned u = 0; c && u < res->list->nr_units; u++)
+		if (unit < 0 || (unsigned)unit == u)
+			run += (double)c[u].run;
+	if (e->emulated && cfg->emu.freq > 0)
+		run = run * 1e9 / cfg->emu.freq;
+	json_object_set_new(o, "event-runtime", json_integer((json_int_t)run));
+	json_object_set_new(o, "pcnt-running", json_real(round(10000 * share) / 100));
+	if (e->state == HPM_EV_OK && stat_shadow_metric(res, i, unit, &m, &munit)) {
+		json_object_set_new(o, "metric-value", json_real(m));
+		json_object_set_new(o, "metric-unit", json_string(munit));
+	}
+	if (e->emulated)
+		json_emu(cfg, o);
+	json_line(cfg, o);
+}
+
+static void json_metric(const struct stat_config *cfg, const struct stat_result *res, unsigned k)
+{
+	const struct stat_metric *m = &res->metrics[k];
+	json_t *o = json_object();
+	char unit[160];
+	json_common(cfg, res, o, -1);
+	json_object_set_new(o, "metric-value", isnan(m->value) ? json_null() : json_real(m->value));
+	snprintf(unit, sizeof(unit), "%s %s", m->unit, m->name);
+	json_object_set_new(o, "metric-unit", json_string(unit));
+	json_object_set_new(o, "metric", json_string(m->name));
+	if (m->level)
+		json_object_set_new(o, "topdown-level", json_integer(m->level));
+	if (res->metric_noise && !isnan(res->metric_noise[k].rel_stddev))
+		json_object_set_new(o, "variance", json_real(res->metric_noise[k].rel_stddev));
+	json_object_set_new(o, "bottleneck", json_boolean(m->bottleneck));
+	json_object_set_new(o, "out-of-range", json_boolean(m->out_of_range));
+	json_object_set_new(o, "multiplexed", json_boolean(m->multiplexed));
+	if (cfg->emu.active)
+		json_emu(cfg, o);
+	json_line(cfg, o);
+}
+
+void stat_print_json(const struct stat_config *cfg, const struct stat_result *res)
+{
+	const struct hpm_evlist *l = res->list;
+	if (!cfg->metric_only)
+		for (unsigned i = 0; i < l->nr; i++) {
+			if (l->ev[i].metric_only && !cfg->verbose)
+				continue;
+			if (cfg->per_unit)
+				for (unsigned u = 0; u < l->nr_units; u++)
+					json_event(cfg, res, i, (int)u);
+			else
+				json_event(cfg, res, i, -1);
+		}
+	for (unsigned k = 0; k < res->nr_metrics; k++)
+		json_metric(cfg, res, k);
+}

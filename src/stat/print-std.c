@@ -1,0 +1,189 @@
+/* print-std.c: perf stat's human-readable output, plus the Topdown tree. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "stat/stat.h"
+
+/* perf prints counts with thousands separators ("big num") */
+static const char *big_num(double v, int decimals, char *buf, size_t len)
+{
+	char raw[64];
+	snprintf(raw, sizeof(raw), "%.*f", decimals, v);
+	const char *dot = strchr(raw, '.');
+	size_t int_len = dot ? (size_t)(dot - raw) : strlen(raw);
+	size_t lead = raw[0] == '-' ? 1 : 0, n = 0;
+	for (size_t i = 0; i < int_len && n + 2 < len; i++) {
+		if (i > lead && (int_len - i) % 3 == 0)
+			buf[n++] = ',';
+		buf[n++] = raw[i];
+	}
+	snprintf(buf + n, len - n, "%s", dot ? dot : "");
+	return buf;
+}
+
+static const char *state_text(enum hpm_evsel_state s)
+{
+	switch (s) {
+	case HPM_EV_NOT_SUPPORTED:
+		return "<not supported>";
+	case HPM_EV_NOT_COUNTED:
+		return "<not counted>";
+	case HPM_EV_NOT_MODELLED:
+		return "<not modelled>";
+	default:
+		return "<not counted>";
+	}
+}
+
+static void prefix(const struct stat_config *cfg, const struct stat_result *res, int unit)
+{
+	if (cfg->interval_ms > 0)
+		fprintf(cfg->out, "%16.9f ", res->timestamp);
+	if (unit >= 0)
+		fprintf(cfg->out, "%-8s", res->list->unit_names[unit]);
+}
+
+static void print_event_row(const struct stat_config *cfg, const struct stat_result *res,
+			    unsigned i, int unit)
+{
+	const struct hpm_evsel *e = &res->list->ev[i];
+	double share = 0, v = stat_event_value(res, i, unit, &share);
+	char num[64], mval[64];
+	const char *munit = NULL;
+	double m;
+
+	prefix(cfg, res, unit);
+	if (e->state != HPM_EV_OK || isnan(v)) {
+		fprintf(cfg->out, "%18s %-4s %s\n",
+			e->state == HPM_EV_OK ? "<not counted>" : state_text(e->state), e->unit,
+			e->name);
+		return;
+	}
+	if (res->noise && unit < 0)
+		v = res->noise[i].mean;
+	big_num(v, e->unit[0] ? 2 : 0, num, sizeof(num));
+	fprintf(cfg->out, "%18s %-4s %-32s", num, e->unit, e->name);
+	if (stat_shadow_metric(res, i, unit, &m, &munit)) {
+		snprintf(mval, sizeof(mval), "%8.3f", m);
+		fprintf(cfg->out, " # %s %-23s", mval, munit);
+	} else {
+		fprintf(cfg->out, "   %8s %-23s", "", "");
+	}
+	if (res->noise && unit < 0 && !isnan(res->noise[i].rel_stddev))
+		fprintf(cfg->out, "  ( +- %5.2f%% )", res->noise[i].rel_stddev);
+	if (share < 1.0 && share > 0)
+		fprintf(cfg->out, "  (%.2f%%)", 100 * share);
+	fputc('\n', cfg->out);
+	if (cfg->verbose && e->placement && unit < 0)
+		fprintf(cfg->out, "%18s       on %s\n", "", e->placement);
+}
+
+static void print_metric_row(const struct stat_config *cfg, const struct stat_result *res,
+			     unsigned k)
+{
+	const struct stat_metric *m = &res->metrics[k];
+	unsigned indent = m->level ? 2 * (m->level - 1) : 0;
+	char name[64];
+	snprintf(name, sizeof(name), "%*s%s", (int)indent, "", m->display);
+	prefix(cfg, res, -1);
+	if (isnan(m->value))
+		fprintf(cfg->out, "   %-34s %10s  %-10s", name, "n/a", m->unit);
+	else
+		fprintf(cfg->out, "   %-34s %10.2f  %-10s", name, m->value, m->unit);
+	if (res->metric_noise && !isnan(res->metric_noise[k].rel_stddev))
+		fprintf(cfg->out, " ( +- %5.2f%% )", res->metric_noise[k].rel_stddev);
+	if (m->out_of_range)
+		fputs("  [out of range]", cfg->out);
+	if (m->bottleneck)
+		fputs("  <==", cfg->out);
+	fputc('\n', cfg->out);
+}
+
+static void print_metric_only(const struct stat_config *cfg, const struct stat_result *res,
+			      bool header)
+{
+	if (header) {
+		prefix(cfg, res, -1);
+		for (unsigned k = 0; k < res->nr_metrics; k++)
+			fprintf(cfg->out, " %18s", res->metrics[k].display);
+		fputc('\n', cfg->out);
+	}
+	prefix(cfg, res, -1);
+	for (unsigned k = 0; k < res->nr_metrics; k++) {
+		char v[40];
+		if (isnan(res->metrics[k].value))
+			snprintf(v, sizeof(v), "n/a");
+		else
+			snprintf(v, sizeof(v), "%.2f%s%s", res->metrics[k].value,
+				 res->metrics[k].out_of_range ? "!" : "",
+				 res->metrics[k].bottleneck ? " <==" : "");
+		fprintf(cfg->out, " %18s", v);
+	}
+	fputc('\n', cfg->out);
+}
+
+void stat_print_std(const struct stat_config *cfg, const struct stat_result *res)
+{
+	const struct hpm_evlist *l = res->list;
+	bool interval = cfg->interval_ms > 0;
+	char label[512];
+
+	if (!interval) {
+		fputc('\n', cfg->out);
+		if (cfg->command)
+			fprintf(cfg->out, " Performance counter stats for '%s'", cfg->command);
+		else
+			fprintf(cfg->out, " Performance counter stats for %s",
+				cfg->target ? cfg->target : "the emulated harts");
+		if (cfg->repeat > 1)
+			fprintf(cfg->out, " (%u runs)", cfg->repeat);
+		fputs(":\n", cfg->out);
+		if (cfg->emu.active)
+			fprintf(cfg->out, " (%s)\n", stat_emu_describe(&cfg->emu, label, sizeof(label)));
+		fputc('\n', cfg->out);
+	}
+	if (cfg->metric_only) {
+		print_metric_only(cfg, res, !interval || res->timestamp <= cfg->interval_ms / 1e3 * 1.5);
+	} else {
+		for (unsigned i = 0; i < l->nr; i++) {
+			if (l->ev[i].metric_only && !cfg->verbose)
+				continue;
+			if (cfg->per_unit)
+				for (unsigned u = 0; u < l->nr_units; u++)
+					print_event_row(cfg, res, i, (int)u);
+			else
+				print_event_row(cfg, res, i, -1);
+		}
+		if (res->nr_metrics) {
+			bool any_multiplexed = false;
+			if (!interval)
+				fputc('\n', cfg->out);
+			if (cfg->topdown_level && !interval)
+				fprintf(cfg->out,
+					" Topdown level %u (%% of issue slots or of cycles; <== marks the "
+					"bottleneck path)\n",
+					cfg->topdown_level);
+			for (unsigned k = 0; k < res->nr_metrics; k++) {
+				print_metric_row(cfg, res, k);
+				any_multiplexed |= res->metrics[k].multiplexed;
+			}
+			if (any_multiplexed && !interval)
+				fputs("\n Some counters were multiplexed: those metrics come from "
+				      "scaled counts.\n",
+				      cfg->out);
+		}
+	}
+	if (interval)
+		return;
+	fputc('\n', cfg->out);
+	fprintf(cfg->out, " %18.9f seconds time elapsed\n", res->elapsed_ns / 1e9);
+	if (cfg->command && cfg->repeat <= 1) {
+		fprintf(cfg->out, "\n %18.9f seconds user\n", res->user_s);
+		fprintf(cfg->out, " %18.9f seconds sys\n", res->sys_s);
+	}
+	if (cfg->emu.active)
+		fprintf(cfg->out, "\n Kunminghu figures are emulated (%s).\n",
+			stat_emu_describe(&cfg->emu, label, sizeof(label)));
+	fputc('\n', cfg->out);
+}

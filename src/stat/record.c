@@ -1,0 +1,224 @@
+/* record.c: see record.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "stat/record.h"
+#include "util/xalloc.h"
+
+struct record {
+	json_t *root;
+	json_t *intervals;
+	json_t *runs;
+};
+
+static json_t *num_or_null(double v)
+{
+	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+struct record *record_new(const struct hpm_emu_config *emu, int argc, char **argv,
+			  const char *command)
+{
+	struct record *r = xcalloc(1, sizeof(*r));
+	char when[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	(void)emu;
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	r->root = json_object();
+	json_object_set_new(r->root, "schema", json_string(HPM_RUN_SCHEMA));
+	json_object_set_new(r->root, "schema_version", json_integer(HPM_RUN_SCHEMA_VERSION));
+	json_object_set_new(r->root, "tool",
+			    json_pack("{s:s, s:s}", "name", "hpmstat", "version", PACKAGE_VERSION));
+	json_object_set_new(r->root, "created", json_string(when));
+	json_t *args = json_array();
+	for (int i = 0; i < argc; i++)
+		json_array_append_new(args, json_string(argv[i]));
+	json_object_set_new(r->root, "argv", args);
+	json_object_set_new(r->root, "command", command ? json_string(command) : json_null());
+	r->intervals = json_array();
+	r->runs = json_array();
+	return r;
+}
+
+static const char *state_name(enum hpm_evsel_state s)
+{
+	switch (s) {
+	case HPM_EV_OK:
+		return "ok";
+	case HPM_EV_NOT_SUPPORTED:
+		return "not-supported";
+	case HPM_EV_NOT_MODELLED:
+		return "not-modelled";
+	default:
+		return "not-counted";
+	}
+}
+
+static json_t *counts_json(const struct hpm_evsel *e, const struct hpm_count *c)
+{
+	json_t *a = json_array();
+	for (unsigned u = 0; c && u < e->nr_units; u++)
+		json_array_append_new(
+			a, json_pack("{s:s, s:I, s:I, s:I}", "unit",
+				     e->unit_names ? e->unit_names[u] : "", "value",
+				     (json_int_t)c[u].val, "enabled", (json_int_t)c[u].ena, "running",
+				     (json_int_t)c[u].run));
+	return a;
+}
+
+static json_t *metrics_json(const struct stat_result *res)
+{
+	json_t *a = json_array();
+	for (unsigned k = 0; k < res->nr_metrics; k++) {
+		const struct stat_metric *m = &res->metrics[k];
+		json_t *o = json_object();
+		json_object_set_new(o, "name", json_string(m->name));
+		json_object_set_new(o, "display", json_string(m->display));
+		json_object_set_new(o, "unit", json_string(m->unit));
+		json_object_set_new(o, "level", json_integer(m->level));
+		json_object_set_new(o, "parent", m->parent >= 0
+							 ? json_string(res->metrics[m->parent].name)
+							 : json_null());
+		json_object_set_new(o, "value", num_or_null(m->value));
+		json_object_set_new(o, "raw", num_or_null(m->raw));
+		json_object_set_new(o, "bottleneck", json_boolean(m->bottleneck));
+		json_object_set_new(o, "out_of_range", json_boolean(m->out_of_range));
+		json_object_set_new(o, "over_threshold", json_boolean(m->over_threshold));
+		json_object_set_new(o, "multiplexed", json_boolean(m->multiplexed));
+		if (res->metric_noise)
+			json_object_set_new(o, "rel_stddev",
+					    num_or_null(res->metric_noise[k].rel_stddev));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+void record_add_interval(struct record *r, const struct stat_result *res)
+{
+	json_t *o = json_object(), *ev = json_array();
+	json_object_set_new(o, "time", json_real(res->timestamp));
+	for (unsigned i = 0; i < res->list->nr; i++) {
+		const struct hpm_evsel *e = &res->list->ev[i];
+		json_array_append_new(ev, counts_json(e, res->delta ? res->delta[i] : e->counts));
+	}
+	json_object_set_new(o, "events", ev);
+	json_object_set_new(o, "metrics", metrics_json(res));
+	json_array_append_new(r->intervals, o);
+}
+
+void record_add_run(struct record *r, const struct hpm_session *s, double elapsed_ns)
+{
+	json_t *vals = json_array();
+	for (unsigned i = 0; i < s->all.nr; i++)
+		json_array_append_new(vals,
+				      num_or_null(hpm_evsel_value(&s->all, &s->all.ev[i], -1, NULL)));
+	json_array_append_new(r->runs, json_pack("{s:f, s:o}", "elapsed_ns", elapsed_ns, "values",
+						 vals));
+}
+
+static json_t *event_json(const struct hpm_session *s, unsigned i, const struct stat_result *res)
+{
+	const struct hpm_evsel *e = &s->all.ev[i];
+	json_t *o = json_object();
+	char hex[24], modes[24];
+	double share = 0, v = hpm_evsel_value(&s->all, e, -1, &share);
+	json_object_set_new(o, "name", json_string(e->name));
+	json_object_set_new(o, "spec", json_string(e->spec));
+	json_object_set_new(o, "kind", json_string(e->kind == HPM_EV_HOST	   ? "host"
+						   : e->kind == HPM_EV_KMH_FIXED ? "kunminghu-fixed"
+										 : "kunminghu"));
+	json_object_set_new(o, "backend", json_string(e->emulated ? "emu" : "perf"));
+	json_object_set_new(o, "emulated", json_boolean(e->emulated));
+	json_object_set_new(o, "metric_only", json_boolean(e->metric_only));
+	json_object_set_new(o, "group", e->group >= 0 ? json_integer(e->group) : json_null());
+	if (e->kind == HPM_EV_KMH) {
+		snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)e->enc.value);
+		json_object_set_new(o, "mhpmevent", json_string(hex));
+		json_object_set_new(o, "bank", e->enc.bank >= 0
+						       ? json_string(kmh_banks[e->enc.bank].name)
+						       : json_null());
+		json_object_set_new(o, "modes", json_string(kmh_modes_str(e->enc.modes, modes)));
+	} else if (e->kind == HPM_EV_KMH_FIXED) {
+		json_object_set_new(o, "fixed", json_string(e->fixed == HPM_FIXED_MCYCLE ? "mcycle"
+											 : "minstret"));
+	}
+	if (!e->emulated)
+		json_object_set_new(o, "attr",
+				    json_pack("{s:I, s:I, s:I, s:I}", "type", (json_int_t)e->attr_type,
+					      "config", (json_int_t)e->attr_config, "config1",
+					      (json_int_t)e->attr_config1, "config2",
+					      (json_int_t)e->attr_config2));
+	json_object_set_new(o, "placement", e->placement ? json_string(e->placement) : json_null());
+	json_object_set_new(o, "state", json_string(state_name(e->state)));
+	json_object_set_new(o, "unit", json_string(e->unit ? e->unit : ""));
+	json_object_set_new(o, "scale", json_real(e->scale));
+	json_object_set_new(o, "time_unit", json_string(e->emulated ? "cycles" : "ns"));
+	json_object_set_new(o, "counts", counts_json(e, e->counts));
+	json_object_set_new(o, "value", num_or_null(v));
+	json_object_set_new(o, "running_share", json_real(share));
+	if (res->noise) {
+		json_object_set_new(o, "mean", num_or_null(res->noise[i].mean));
+		json_object_set_new(o, "rel_stddev", num_or_null(res->noise[i].rel_stddev));
+	}
+	return o;
+}
+
+void record_finish(struct record *r, const struct stat_config *cfg, const struct hpm_session *s,
+		   const struct stat_result *res)
+{
+	json_t *root = r->root;
+	bool emu = hpm_session_uses_emu(s), perf = hpm_session_uses_perf(s);
+	json_object_set_new(root, "backend",
+			    json_pack("{s:s?, s:b, s:b}", "kunminghu",
+				      emu ? "emu" : s->kmh_on_perf ? "perf" : NULL, "emulator", emu,
+				      "perf", perf));
+	if (cfg->emu.active) {
+		const struct stat_emu_label *l = &cfg->emu;
+		json_object_set_new(
+			root, "emulated",
+			json_pack("{s:s?, s:s?, s:I, s:i, s:I, s:f, s:b, s:b}", "profile", l->profile,
+				  "trace", l->trace, "seed", (json_int_t)l->seed, "harts",
+				  (int)l->harts, "cycles", (json_int_t)l->cycles, "freq_hz", l->freq,
+				  "follows_command", l->follows_command, "multiplexed",
+				  l->multiplexed));
+	} else {
+		json_object_set_new(root, "emulated", json_null());
+	}
+	json_object_set_new(root, "elapsed_ns", json_real(res->elapsed_ns));
+	json_object_set_new(root, "user_s", json_real(res->user_s));
+	json_object_set_new(root, "sys_s", json_real(res->sys_s));
+	json_object_set_new(root, "repeat", json_integer(cfg->repeat));
+	json_object_set_new(root, "interval_ms", json_real(cfg->interval_ms));
+	json_object_set_new(root, "topdown_level", json_integer(cfg->topdown_level));
+	json_t *ev = json_array();
+	for (unsigned i = 0; i < s->all.nr; i++)
+		json_array_append_new(ev, event_json(s, i, res));
+	json_object_set_new(root, "events", ev);
+	json_object_set_new(root, "metrics", metrics_json(res));
+	json_object_set_new(root, "runs", json_incref(r->runs));
+	json_object_set_new(root, "intervals", json_incref(r->intervals));
+}
+
+int record_write(struct record *r, FILE *f)
+{
+	if (json_dumpf(r->root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17)) !=
+	    0)
+		return -1;
+	return fputc('\n', f) == EOF ? -1 : 0;
+}
+
+void record_free(struct record *r)
+{
+	if (!r)
+		return;
+	json_decref(r->root);
+	json_decref(r->intervals);
+	json_decref(r->runs);
+	free(r);
+}

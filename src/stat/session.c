@@ -1,0 +1,482 @@
+/* session.c: see session.h. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/host-events.h"
+#include "stat/session.h"
+#include "util/xalloc.h"
+
+enum { PART_PERF, PART_EMU };
+
+void hpm_session_init(struct hpm_session *s, enum hpm_backend_choice choice)
+{
+	char err[256];
+	memset(s, 0, sizeof(*s));
+	s->choice = choice;
+	/* No PMU found (or an unreadable sysfs) is the common case: the
+	 * emulator takes the Kunminghu events then. */
+	if (hpm_pmu_detect(&s->pmu, err, sizeof(err)) != 0)
+		memset(&s->pmu, 0, sizeof(s->pmu));
+	s->kmh_on_perf = choice == HPM_BACKEND_PERF || (choice == HPM_BACKEND_AUTO && s->pmu.present);
+	metric_set_init(&s->metrics);
+	hpm_emu_config_init(&s->emu_cfg);
+}
+
+/* The emulator's names for perf's generic events (hpmstat-stat(1)). */
+static const struct {
+	const char *generic;
+	const char *kunminghu; /* NULL: a fixed counter */
+	enum hpm_fixed fixed;
+} generic_map[] = {
+	{"cycles", NULL, HPM_FIXED_MCYCLE},
+	{"cpu-cycles", NULL, HPM_FIXED_MCYCLE},
+	{"instructions", NULL, HPM_FIXED_MINSTRET},
+	{"branches", "BpInstr", 0},
+	{"branch-instructions", "BpInstr", 0},
+	{"branch-misses", "BpWrong", 0},
+};
+
+/* Generic names as the emulator counts them; 1 when mapped, 0 when not a
+ * generic name, -1 on error. */
+static int map_generic(struct hpm_evsel *e, char *err, size_t errlen)
+{
+	const char *colon = strchr(e->spec, ':');
+	size_t len = colon ? (size_t)(colon - e->spec) : strlen(e->spec);
+	for (unsigned i = 0; i < sizeof(generic_map) / sizeof(generic_map[0]); i++) {
+		if (strlen(generic_map[i].generic) != len ||
+		    strncmp(e->spec, generic_map[i].generic, len) != 0)
+			continue;
+		if (!generic_map[i].kunminghu) {
+			if (colon) {
+				snprintf(err, errlen,
+					 "'%s': mcycle and minstret count in every mode; the emulator "
+					 "has no privilege filter for them",
+					 e->spec);
+				return -1;
+			}
+			e->kind = HPM_EV_KMH_FIXED;
+			e->fixed = generic_map[i].fixed;
+			e->enc.modes = KMH_MODES_ALL;
+			return 1;
+		}
+		char buf[128];
+		struct kmh_error kerr;
+		snprintf(buf, sizeof(buf), "%s%s", generic_map[i].kunminghu, colon ? colon : "");
+		if (kmh_encode(buf, &e->enc, &kerr) != 0) {
+			snprintf(err, errlen, "'%s': %s", e->spec, kerr.msg);
+			return -1;
+		}
+		e->kind = HPM_EV_KMH;
+		return 1;
+	}
+	return 0;
+}
+
+static void unknown_event(const char *spec, const struct kmh_error *kerr, char *err, size_t errlen)
+{
+	const char *k[3], *h[3];
+	char name[96];
+	size_t n = strcspn(spec, ":");
+	snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) ? n : sizeof(name) - 1), spec);
+	unsigned nk = kmh_suggest(name, KMH_BANK_NONE, k, 2);
+	unsigned nh = hpm_host_event_suggest(name, h, 2);
+	if (kerr->code != KMH_EUNKNOWN && kerr->code != KMH_ESYNTAX) {
+		snprintf(err, errlen, "'%s': %s", spec, kerr->msg);
+		return;
+	}
+	if (!nk && !nh) {
+		if (kerr->code == KMH_ESYNTAX)
+			snprintf(err, errlen, "'%s': %s (column %d)", spec, kerr->msg, kerr->pos + 1);
+		else
+			snprintf(err, errlen, "unknown event '%s' (see 'hpmstat list' and 'perf list')",
+				 spec);
+		return;
+	}
+	char hint[200] = "";
+	size_t off = 0;
+	for (unsigned i = 0; i < nk; i++)
+		off += (size_t)snprintf(hint + off, sizeof(hint) - off, "%s%s", off ? ", " : "", k[i]);
+	for (unsigned i = 0; i < nh; i++)
+		off += (size_t)snprintf(hint + off, sizeof(hint) - off, "%s%s", off ? ", " : "", h[i]);
+	snprintf(err, errlen, "unknown event '%s' (did you mean %s?)", spec, hint);
+}
+
+static int route(struct hpm_session *s, struct hpm_evsel *e, char *err, size_t errlen)
+{
+	struct kmh_error kerr;
+	/* Kunminghu's fixed counters by their CSR names, on any back end */
+	if (strcmp(e->spec, "mcycle") == 0 || strcmp(e->spec, "minstret") == 0) {
+		e->kind = HPM_EV_KMH_FIXED;
+		e->fixed = e->spec[1] == 'c' ? HPM_FIXED_MCYCLE : HPM_FIXED_MINSTRET;
+		e->enc.modes = KMH_MODES_ALL;
+		return 0;
+	}
+	if (s->choice == HPM_BACKEND_EMU) {
+		int rc = map_generic(e, err, errlen);
+		if (rc)
+			return rc < 0 ? -1 : 0;
+	}
+	if (hpm_host_event_is_host(e->spec)) {
+		e->kind = HPM_EV_HOST;
+		return hpm_host_event_fill(e, err, errlen) == 0 ? 0 : -1;
+	}
+	if (kmh_encode(e->spec, &e->enc, &kerr) == 0) {
+		e->kind = HPM_EV_KMH;
+		return 0;
+	}
+	unknown_event(e->spec, &kerr, err, errlen);
+	return -1;
+}
+
+int hpm_session_add_events(struct hpm_session *s, const char *text, char *err, size_t errlen)
+{
+	unsigned first = s->all.nr, groups = s->all.nr_groups;
+	if (hpm_evlist_parse(&s->all, text, err, errlen) != 0)
+		return -1;
+	(void)groups;
+	for (unsigned i = first; i < s->all.nr; i++)
+		if (route(s, &s->all.ev[i], err, errlen) != 0)
+			return -1;
+	return 0;
+}
+
+static int find_kmh_row(const struct hpm_evlist *l, const char *name)
+{
+	for (unsigned i = 0; i < l->nr; i++)
+		if (l->ev[i].kind != HPM_EV_HOST && strcmp(l->ev[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned level,
+			    bool retired_minstret, char *err, size_t errlen)
+{
+	struct metric_error merr;
+	struct metric_names names = {0};
+	if (retired_minstret) {
+		s->subst[0] = (struct metric_subst){"rob_commitInstr", "instructions"};
+		s->nr_subst = 1;
+	}
+	if (list && metric_set_add(&s->metrics, list, &merr) != 0) {
+		snprintf(err, errlen, "%s", merr.msg);
+		return -1;
+	}
+	if (level && metric_set_add_topdown(&s->metrics, level, &merr) != 0) {
+		snprintf(err, errlen, "%s", merr.msg);
+		return -1;
+	}
+	metric_set_events(&s->metrics, s->subst, s->nr_subst, METRIC_EV_MERGE | METRIC_EV_THRESHOLDS,
+			  &names);
+	for (unsigned i = 0; i < names.nr; i++) {
+		const char *n = names.name[i];
+		if (find_kmh_row(&s->all, n) >= 0)
+			continue;
+		struct hpm_evsel *e = hpm_evlist_add(&s->all, n, -1);
+		e->metric_only = true;
+		struct kmh_error kerr;
+		if (strcmp(n, "cycles") == 0 || strcmp(n, "instructions") == 0) {
+			/* in metrics these are Kunminghu's fixed counters */
+			e->kind = HPM_EV_KMH_FIXED;
+			e->fixed = n[0] == 'c' ? HPM_FIXED_MCYCLE : HPM_FIXED_MINSTRET;
+			e->enc.modes = KMH_MODES_ALL;
+		} else if (kmh_encode(n, &e->enc, &kerr) == 0) {
+			e->kind = HPM_EV_KMH;
+		} else {
+			snprintf(err, errlen, "metric event '%s': %s", n, kerr.msg);
+			metric_names_free(&names);
+			return -1;
+		}
+	}
+	metric_names_free(&names);
+	return 0;
+}
+
+static bool on_emu(const struct hpm_session *s, const struct hpm_evsel *e)
+{
+	return e->kind != HPM_EV_HOST && !s->kmh_on_perf;
+}
+
+int hpm_session_split(struct hpm_session *s, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	s->part_index = xcalloc(s->all.nr ? s->all.nr : 1, sizeof(*s->part_index));
+	s->part_of = xcalloc(s->all.nr ? s->all.nr : 1, 1);
+	for (unsigned i = 0; i < s->all.nr; i++) {
+		struct hpm_evsel *e = &s->all.ev[i];
+		unsigned p = on_emu(s, e) ? PART_EMU : PART_PERF;
+		struct hpm_evlist *l = &s->part[p];
+		e->emulated = p == PART_EMU;
+		l->ev = xreallocarray(l->ev, l->nr + 1, sizeof(*l->ev));
+		l->ev[l->nr] = *e; /* shares name and spec with the row */
+		s->part_of[i] = (unsigned char)p;
+		s->part_index[i] = l->nr++;
+	}
+	s->part[PART_PERF].nr_groups = s->all.nr_groups;
+	s->part[PART_EMU].nr_groups = s->all.nr_groups;
+	return 0;
+}
+
+bool hpm_session_uses_emu(const struct hpm_session *s)
+{
+	return s->part[PART_EMU].nr > 0;
+}
+
+bool hpm_session_uses_perf(const struct hpm_session *s)
+{
+	return s->part[PART_PERF].nr > 0;
+}
+
+/* Rows show what their back end found: state, placement, counts, units. */
+static void sync_rows(struct hpm_session *s)
+{
+	for (unsigned i = 0; i < s->all.nr; i++) {
+		struct hpm_evsel *row = &s->all.ev[i];
+		const struct hpm_evlist *l = &s->part[s->part_of[i]];
+		const struct hpm_evsel *e = &l->ev[s->part_index[i]];
+		row->state = e->state;
+		row->placement = e->placement;
+		row->counts = e->counts;
+		row->nr_units = l->nr_units;
+		row->unit_names = l->unit_names;
+		row->unit = e->unit ? e->unit : "";
+		row->scale = e->scale ? e->scale : 1.0;
+		row->attr_type = e->attr_type;
+		row->attr_config = e->attr_config;
+		row->attr_config1 = e->attr_config1;
+		row->attr_config2 = e->attr_config2;
+	}
+	/* the combined list's own units: those of the first part in use */
+	const struct hpm_evlist *u = s->part[PART_PERF].nr ? &s->part[PART_PERF] : &s->part[PART_EMU];
+	s->all.nr_units = u->nr_units;
+	s->all.unit_names = NULL; /* borrowed per row; never freed through `all` */
+}
+
+int hpm_session_open(struct hpm_session *s, const struct hpm_target *t, char *err, size_t errlen)
+{
+	int rc;
+	if (s->part[PART_PERF].nr) {
+		s->perf_cfg.pmu = &s->pmu;
+		if ((rc = hpm_backend_perf.open(&s->part[PART_PERF], t, &s->perf_cfg, err, errlen)))
+			return rc;
+		s->perf_open = true;
+	}
+	if (s->part[PART_EMU].nr) {
+		if ((rc = hpm_backend_emu.open(&s->part[PART_EMU], t, &s->emu_cfg, err, errlen)))
+			return rc;
+		s->emu_open = true;
+	}
+	sync_rows(s);
+	return 0;
+}
+
+int hpm_session_enable(struct hpm_session *s, char *err, size_t errlen)
+{
+	int rc = 0;
+	if (s->perf_open && (rc = hpm_backend_perf.enable(&s->part[PART_PERF], err, errlen)))
+		return rc;
+	if (s->emu_open && (rc = hpm_backend_emu.enable(&s->part[PART_EMU], err, errlen)))
+		return rc;
+	return 0;
+}
+
+int hpm_session_disable(struct hpm_session *s, char *err, size_t errlen)
+{
+	int rc = 0;
+	if (s->perf_open && (rc = hpm_backend_perf.disable(&s->part[PART_PERF], err, errlen)))
+		return rc;
+	if (s->emu_open && (rc = hpm_backend_emu.disable(&s->part[PART_EMU], err, errlen)))
+		return rc;
+	return 0;
+}
+
+int hpm_session_advance(struct hpm_session *s, uint64_t ns, bool *done, char *err, size_t errlen)
+{
+	*done = true;
+	if (!s->emu_open)
+		return 0;
+	return hpm_backend_emu.advance(&s->part[PART_EMU], ns, done, err, errlen);
+}
+
+int hpm_session_read(struct hpm_session *s, char *err, size_t errlen)
+{
+	int rc;
+	if (s->perf_open && (rc = hpm_backend_perf.read(&s->part[PART_PERF], err, errlen)))
+		return rc;
+	if (s->emu_open && (rc = hpm_backend_emu.read(&s->part[PART_EMU], err, errlen)))
+		return rc;
+	sync_rows(s);
+	return 0;
+}
+
+int hpm_session_dry_run(struct hpm_session *s, const struct hpm_target *t, FILE *out, char *err,
+			size_t errlen)
+{
+	int rc;
+	if (s->part[PART_PERF].nr) {
+		s->perf_cfg.pmu = &s->pmu;
+		if ((rc = hpm_backend_perf.dry_run(&s->part[PART_PERF], t, &s->perf_cfg, out, err,
+						   errlen)))
+			return rc;
+	}
+	if (s->part[PART_EMU].nr &&
+	    (rc = hpm_backend_emu.dry_run(&s->part[PART_EMU], t, &s->emu_cfg, out, err, errlen)))
+		return rc;
+	return 0;
+}
+
+static void free_part(struct hpm_evlist *l)
+{
+	for (unsigned i = 0; i < l->nr; i++) {
+		free(l->ev[i].placement);
+		free(l->ev[i].counts);
+	}
+	for (unsigned u = 0; l->unit_names && u < l->nr_units; u++)
+		free(l->unit_names[u]);
+	free(l->unit_names);
+	free(l->ev);
+	memset(l, 0, sizeof(*l));
+}
+
+void hpm_session_close(struct hpm_session *s)
+{
+	if (s->perf_open)
+		hpm_backend_perf.close(&s->part[PART_PERF]);
+	if (s->emu_open)
+		hpm_backend_emu.close(&s->part[PART_EMU]);
+	s->perf_open = s->emu_open = false;
+}
+
+void hpm_session_free(struct hpm_session *s)
+{
+	hpm_session_close(s);
+	/* rows borrow counts, placement and units from the parts */
+	for (unsigned i = 0; i < s->all.nr; i++) {
+		s->all.ev[i].counts = NULL;
+		s->all.ev[i].placement = NULL;
+	}
+	free_part(&s->part[PART_PERF]);
+	free_part(&s->part[PART_EMU]);
+	hpm_evlist_free(&s->all);
+	free(s->part_index);
+	free(s->part_of);
+	free(s->mvals);
+	metric_set_free(&s->metrics);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ------------------------------------------------------------ metrics */
+
+struct lookup_ctx {
+	struct hpm_session *s;
+	const struct hpm_count *const *delta;
+	bool multiplexed;
+};
+
+static int metric_lookup(void *ctx, const char *name, double *val)
+{
+	struct lookup_ctx *c = ctx;
+	int i = find_kmh_row(&c->s->all, name);
+	if (i < 0)
+		return METRIC_ENAME;
+	const struct hpm_evsel *e = &c->s->all.ev[i];
+	double share = 1;
+	if (!c->delta)
+		*val = hpm_evsel_value(&c->s->all, e, -1, &share);
+	else if (e->state != HPM_EV_OK)
+		*val = NAN;
+	else
+		*val = hpm_counts_value(c->delta[i], e->nr_units, -1, e->scale, &share);
+	if (share < 1.0 && share > 0)
+		c->multiplexed = true;
+	return 0;
+}
+
+/* tma_frontend_bound -> Frontend_Bound, as toplev names nodes */
+static char *display_name(const char *name)
+{
+	const char *n = strncmp(name, "tma_", 4) == 0 ? name + 4 : name;
+	char *d = xstrdup(n);
+	bool up = strncmp(name, "tma_", 4) == 0;
+	for (char *p = d; *p && up; p++) {
+		if (p == d || p[-1] == '_')
+			*p = (char)toupper((unsigned char)*p);
+		if (*p == 'l' && (p == d || p[-1] == '_') && isdigit((unsigned char)p[1]))
+			*p = 'L';
+	}
+	/* acronyms, as toplev writes them */
+	char *dram = strstr(d, "Dram");
+	if (dram)
+		memcpy(dram, "DRAM", 4);
+	return d;
+}
+
+unsigned hpm_session_metrics(struct hpm_session *s, const struct hpm_count *const *delta,
+			     struct stat_metric **out)
+{
+	unsigned nr = s->metrics.nr;
+	struct lookup_ctx ctx = {.s = s, .delta = delta};
+	struct metric_env env = {.lookup = metric_lookup,
+				 .ctx = &ctx,
+				 .subst = s->subst,
+				 .nr_subst = s->nr_subst,
+				 .merged = true};
+	*out = NULL;
+	if (!nr)
+		return 0;
+	s->mvals = xreallocarray(s->mvals, nr, sizeof(*s->mvals));
+	metric_set_eval(&s->metrics, &env, s->mvals);
+	struct stat_metric *m = xcalloc(nr, sizeof(*m));
+	for (unsigned k = 0; k < nr; k++) {
+		const struct metric *d = s->metrics.m[k];
+		const struct metric_value *v = &s->mvals[k];
+		m[k].name = d->name;
+		m[k].display = display_name(d->name);
+		m[k].unit = d->share == METRIC_SHARE_SLOTS	  ? "% slots"
+			    : d->share == METRIC_SHARE_CYCLES ? "% cycles"
+							      : d->unit;
+		m[k].level = d->level;
+		m[k].parent = -1;
+		const struct metric *p = metric_parent(d);
+		if (p)
+			m[k].parent = metric_set_find(&s->metrics, p);
+		m[k].raw = v->value;
+		m[k].value = (v->flags & (METRIC_F_NA | METRIC_F_ERROR)) ? (double)NAN : v->value * d->scale;
+		m[k].out_of_range = (v->flags & METRIC_F_OUT_OF_RANGE) != 0;
+		m[k].bottleneck = (v->flags & METRIC_F_BOTTLENECK) != 0;
+		m[k].over_threshold = v->thresh == METRIC_THRESH_YES;
+		m[k].multiplexed = ctx.multiplexed;
+	}
+	*out = m;
+	return nr;
+}
+
+void hpm_session_emu_label(const struct hpm_session *s, struct stat_emu_label *l)
+{
+	memset(l, 0, sizeof(*l));
+	if (!s->emu_open && !s->part[PART_EMU].nr)
+		return;
+	struct hpm_emu_info info;
+	l->active = true;
+	if (!hpm_emu_info(&s->part[PART_EMU], &info)) {
+		/* not open (yet): what the options say */
+		l->profile = s->emu_cfg.trace ? NULL
+					      : s->emu_cfg.profile ? s->emu_cfg.profile : "balanced";
+		l->trace = s->emu_cfg.trace;
+		l->seed = s->emu_cfg.seed;
+		l->harts = s->emu_cfg.harts;
+		l->freq = (double)s->emu_cfg.freq;
+		return;
+	}
+	l->profile = info.profile;
+	l->trace = info.trace;
+	l->seed = info.seed;
+	l->harts = info.harts;
+	l->cycles = info.cycles_run;
+	l->freq = (double)info.freq;
+	l->follows_command = info.follows_command;
+	l->multiplexed = info.multiplexed;
+}

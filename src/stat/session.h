@@ -1,0 +1,78 @@
+/* session.h: one `hpmstat stat` measurement, from the event list to counts.
+ *
+ * Owns: the routing of each requested event to a back end (perf for host
+ * events and for Kunminghu events on a Kunminghu host, the emulator for
+ * Kunminghu events elsewhere), the per-back-end evlists, the events metrics
+ * need, and the evaluation of metrics on the counts. builtin/stat.c drives a
+ * session (workload, intervals, repeats, output); this file knows nothing of
+ * the command line.
+ */
+#ifndef HPM_STAT_SESSION_H
+#define HPM_STAT_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "backend/emu.h"
+#include "backend/perf.h"
+#include "metric/metric.h"
+#include "stat/evlist.h"
+#include "stat/stat.h"
+
+enum hpm_backend_choice {
+	HPM_BACKEND_AUTO,
+	HPM_BACKEND_PERF,
+	HPM_BACKEND_EMU,
+};
+
+struct hpm_session {
+	enum hpm_backend_choice choice;
+	struct hpm_pmu pmu;		 /* what this host has */
+	bool kmh_on_perf;		 /* Kunminghu events go to perf (a Kunminghu PMU) */
+	struct hpm_evlist all;		 /* every row, in order; counts point into the parts */
+	struct hpm_evlist part[2];	 /* [0] perf, [1] emulator */
+	unsigned *part_index;		 /* all.ev[i] is part[part_of[i]].ev[part_index[i]] */
+	unsigned char *part_of;
+	struct hpm_perf_cfg perf_cfg;
+	struct hpm_emu_config emu_cfg;
+	bool perf_open, emu_open;
+	/* metrics */
+	struct metric_set metrics;
+	struct metric_subst subst[1];
+	unsigned nr_subst;
+	struct metric_value *mvals;
+};
+
+void hpm_session_init(struct hpm_session *s, enum hpm_backend_choice choice);
+void hpm_session_free(struct hpm_session *s);
+
+/* Adds the events of one -e argument. Unknown events get a message with
+ * the closest names of both namespaces. */
+int hpm_session_add_events(struct hpm_session *s, const char *text, char *err, size_t errlen);
+/* Adds -M metrics or groups, or the Topdown tree to `level`, and the events
+ * they need (hidden rows). retired_minstret: INST_RETIRED from minstret. */
+int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned level,
+			    bool retired_minstret, char *err, size_t errlen);
+/* The evlists per back end, after every add. */
+int hpm_session_split(struct hpm_session *s, char *err, size_t errlen);
+bool hpm_session_uses_emu(const struct hpm_session *s);
+bool hpm_session_uses_perf(const struct hpm_session *s);
+
+int hpm_session_open(struct hpm_session *s, const struct hpm_target *t, char *err, size_t errlen);
+int hpm_session_enable(struct hpm_session *s, char *err, size_t errlen);
+int hpm_session_disable(struct hpm_session *s, char *err, size_t errlen);
+/* Emulated time passes (see hpm_backend.advance); no-op without the emulator. */
+int hpm_session_advance(struct hpm_session *s, uint64_t ns, bool *done, char *err, size_t errlen);
+int hpm_session_read(struct hpm_session *s, char *err, size_t errlen);
+int hpm_session_dry_run(struct hpm_session *s, const struct hpm_target *t, FILE *out, char *err,
+			size_t errlen);
+void hpm_session_close(struct hpm_session *s);
+
+/* Evaluates the metrics on the counts (or on `delta` counts for one
+ * interval) into out[nr] (allocated); returns nr. */
+unsigned hpm_session_metrics(struct hpm_session *s, const struct hpm_count *const *delta,
+			     struct stat_metric **out);
+/* Fills the emulator label of cfg from the emulator back end. */
+void hpm_session_emu_label(const struct hpm_session *s, struct stat_emu_label *l);
+
+#endif

@@ -1,0 +1,106 @@
+/* stat.h: what `hpmstat stat` computed, and the one config its printers
+ * share.
+ *
+ * Owns: struct stat_config (output choices, as perf's stat_config), struct
+ * stat_result (one measurement: the evlist's counts as values per unit, the
+ * metric values, timing), and the printer entry points. There is one
+ * printer per format (print-std.c, print-csv.c, print-json.c), all reading
+ * the same stat_result, so the formats cannot disagree on a number.
+ */
+#ifndef HPM_STAT_STAT_H
+#define HPM_STAT_STAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stat/evlist.h"
+
+enum stat_format {
+	STAT_FORMAT_STD,
+	STAT_FORMAT_CSV,
+	STAT_FORMAT_JSON,
+};
+
+/* Where emulated numbers came from: printed with every emulated figure. */
+struct stat_emu_label {
+	bool active;		 /* some rows are emulated */
+	const char *profile;	 /* profile name, or NULL with a trace */
+	const char *trace;	 /* --emu-trace path, or NULL */
+	uint64_t seed;
+	unsigned harts;
+	uint64_t cycles;	 /* emulated cycles run (per hart) */
+	double freq;		 /* Hz */
+	bool follows_command;	 /* emulated time followed a host command's wall time */
+	bool multiplexed;	 /* the emulator rotated counter groups */
+};
+
+struct stat_config {
+	enum stat_format format;
+	const char *csv_sep;	 /* -x */
+	FILE *out;		 /* -o, or stdout */
+	bool per_unit;		 /* -A */
+	bool metric_only;	 /* --metric-only */
+	bool verbose;		 /* -v: placement */
+	unsigned topdown_level;	 /* --topdown[=N]: 0 none */
+	unsigned repeat;	 /* -r */
+	double interval_ms;	 /* -I: 0 none */
+	const char *command;	 /* "true", "sleep 1", or NULL */
+	const char *target;	 /* "process id 123", "system wide", ... */
+	struct stat_emu_label emu;
+};
+
+/* One metric row (a Topdown node or a -M metric). */
+struct stat_metric {
+	const char *name;	 /* MetricName, e.g. tma_frontend_bound */
+	char *display;		 /* name shown in trees, e.g. Frontend_Bound (owned) */
+	const char *unit;	 /* "% slots", "% cycles", or the metric's ScaleUnit text */
+	unsigned level;		 /* Topdown level, 0 for others */
+	int parent;		 /* index of the parent row, -1 */
+	double value;		 /* scaled for display (100% -> percent); NAN: n/a */
+	double raw;		 /* unscaled value */
+	bool out_of_range;	 /* a share outside [0, 1]: shown and flagged */
+	bool over_threshold;	 /* MetricThreshold true */
+	bool bottleneck;	 /* on the <== path */
+	bool multiplexed;	 /* computed from scaled (multiplexed) counts */
+};
+
+/* Per-event statistics over repeats (-r): mean of the values and the
+ * relative standard error of the mean, as perf's "( +- x% )". */
+struct stat_noise {
+	double mean;
+	double rel_stddev; /* percent; NAN with one run */
+};
+
+struct stat_result {
+	const struct hpm_evlist *list;
+	double elapsed_ns;	 /* wall time of the measurement */
+	double user_s, sys_s;	 /* the command's rusage, when there is one */
+	double timestamp;	 /* -I: seconds from the start to this interval's end */
+	bool first;		 /* the first interval (or the only print) */
+	struct stat_metric *metrics;
+	unsigned nr_metrics;
+	const struct stat_noise *noise; /* [list->nr] with -r > 1, else NULL */
+	const struct stat_noise *metric_noise;
+	/* Interval mode prints deltas: values come from these counts, which
+	 * the caller computed as current - previous (NULL: list's counts). */
+	const struct hpm_count *const *delta; /* [list->nr][nr_units] */
+};
+
+/* Value of event i for unit u (-1: all), scaled by multiplexing and the
+ * event's display scale, from res->delta when set; NAN when there is none. */
+double stat_event_value(const struct stat_result *res, unsigned i, int unit, double *share);
+/* perf-style derived value shown beside an event ("CPUs utilized",
+ * "K/sec", "insn per cycle", "of all branches"); false when there is none. */
+bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, double *val,
+			const char **unit_text);
+
+void stat_print_std(const struct stat_config *cfg, const struct stat_result *res);
+void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res);
+void stat_print_json(const struct stat_config *cfg, const struct stat_result *res);
+void stat_print(const struct stat_config *cfg, const struct stat_result *res);
+/* The one-line description of the emulated source, e.g. "emulated Kunminghu:
+ * profile balanced, seed 1, 1 hart, 1000000000 cycles at 100 MHz". */
+const char *stat_emu_describe(const struct stat_emu_label *l, char *buf, size_t len);
+
+#endif

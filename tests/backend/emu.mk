@@ -1,0 +1,16 @@
+# tests/backend/emu.mk (included from tests/backend/local.mk): the counter
+# scheduler on hand-built requests, and the emulator back end end to end on
+# the real emulator. Both compile their sources in, so they do not depend on
+# the state of libbackend.a.
+EMU_BACKEND_TESTS = tests/backend/emu-sched tests/backend/emu-backend
+check_PROGRAMS += $(EMU_BACKEND_TESTS)
+TESTS += $(EMU_BACKEND_TESTS)
+tests_backend_emu_sched_SOURCES = tests/backend/emu-sched.c \
+	src/stat/sched.c src/stat/sched.h
+tests_backend_emu_sched_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_backend_emu_sched_LDADD = $(HPM_TEST_LIBS)
+tests_backend_emu_backend_SOURCES = tests/backend/emu-backend.c \
+	src/backend/emu.c src/backend/emu.h src/stat/sched.c src/stat/sched.h \
+	src/stat/evlist.c src/stat/evlist.h
+tests_backend_emu_backend_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_backend_emu_backend_LDADD = $(HPM_TEST_LIBS)

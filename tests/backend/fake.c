@@ -1,0 +1,169 @@
+/* fake.c: see fake.h. */
+#include "fake.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kmh/kmh.h"
+
+static void die(const char *what, const char *path)
+{
+	fprintf(stderr, "fake: %s %s: %s\n", what, path, strerror(errno));
+	abort();
+}
+
+char *fake_root(void)
+{
+	char tmpl[] = "/tmp/hpmstat-backend-XXXXXX";
+	if (!mkdtemp(tmpl))
+		die("mkdtemp", tmpl);
+	return strdup(tmpl);
+}
+
+static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+void fake_rm(char *root)
+{
+	if (root)
+		nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(root);
+}
+
+static void mkdir_p(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			die("mkdir", path);
+		*p = '/';
+	}
+}
+
+void fake_write(const char *root, const char *rel, const char *content)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	mkdir_p(path);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		die("fopen", path);
+	fputs(content, f);
+	if (fclose(f))
+		die("fclose", path);
+}
+
+void fake_riscv_cpuinfo(const char *root, const char *mvendorid, const char *marchid,
+                        const char *mimpid)
+{
+	char buf[1024];
+	size_t w = 0;
+	for (int hart = 0; hart < 2; hart++)
+		w += (size_t)snprintf(buf + w, sizeof(buf) - w,
+		                      "processor\t: %d\nhart\t\t: %d\nisa\t\t: "
+		                      "rv64imafdcbhv_sscofpmf_sstc\nmmu\t\t: sv39\n"
+		                      "mvendorid\t: %s\nmarchid\t\t: %s\nmimpid\t\t: %s\n\n",
+		                      hart, hart, mvendorid, marchid, mimpid);
+	fake_write(root, "proc/cpuinfo", buf);
+}
+
+char *fake_kunminghu(const char *event, const char *cmask)
+{
+	char *root = fake_root();
+	fake_riscv_cpuinfo(root, "0x0", "0x19", "0x0");
+	fake_write(root, "sys/bus/event_source/devices/cpu/type", "4\n");
+	if (event) {
+		char buf[96];
+		snprintf(buf, sizeof(buf), "%s\n", event);
+		fake_write(root, "sys/bus/event_source/devices/cpu/format/event", buf);
+	}
+	fake_write(root, "sys/bus/event_source/devices/cpu/format/firmware", "config:62-63\n");
+	if (cmask) {
+		char buf[96];
+		snprintf(buf, sizeof(buf), "%s\n", cmask);
+		fake_write(root, "sys/bus/event_source/devices/cpu/format/counterid_mask", buf);
+	}
+	return root;
+}
+
+#define FAKE_MAX_EVSELS 64
+
+void fake_list_init(struct hpm_evlist *l)
+{
+	memset(l, 0, sizeof(*l));
+	/* fixed capacity: the evsel pointers the tests keep never move */
+	l->ev = calloc(FAKE_MAX_EVSELS, sizeof(*l->ev));
+	if (!l->ev)
+		abort();
+}
+
+static struct hpm_evsel *add(struct hpm_evlist *l, const char *spec, int group)
+{
+	if (l->nr == FAKE_MAX_EVSELS)
+		abort();
+	struct hpm_evsel *e = &l->ev[l->nr++];
+	memset(e, 0, sizeof(*e));
+	e->name = strdup(spec);
+	e->spec = strdup(spec);
+	e->group = group;
+	e->scale = 1.0;
+	e->unit = "";
+	if (group >= 0 && (unsigned)group + 1 > l->nr_groups)
+		l->nr_groups = (unsigned)group + 1;
+	return e;
+}
+
+struct hpm_evsel *fake_add_host(struct hpm_evlist *l, const char *spec, int group)
+{
+	struct hpm_evsel *e = add(l, spec, group);
+	e->kind = HPM_EV_HOST;
+	return e;
+}
+
+struct hpm_evsel *fake_add_kmh(struct hpm_evlist *l, const char *expr, int group)
+{
+	struct hpm_evsel *e = add(l, expr, group);
+	struct kmh_error err;
+	e->kind = HPM_EV_KMH;
+	if (kmh_encode(expr, &e->enc, &err)) {
+		fprintf(stderr, "fake: kmh_encode(%s): %s\n", expr, err.msg);
+		abort();
+	}
+	return e;
+}
+
+struct hpm_evsel *fake_add_fixed(struct hpm_evlist *l, enum hpm_fixed f, const char *name,
+                                 int group)
+{
+	struct hpm_evsel *e = add(l, name, group);
+	e->kind = HPM_EV_KMH_FIXED;
+	e->fixed = f;
+	return e;
+}
+
+void fake_list_free(struct hpm_evlist *l)
+{
+	for (unsigned i = 0; i < l->nr; i++) {
+		free(l->ev[i].name);
+		free(l->ev[i].spec);
+		free(l->ev[i].counts);
+		free(l->ev[i].placement);
+	}
+	for (unsigned u = 0; u < l->nr_units && l->unit_names; u++)
+		free(l->unit_names[u]);
+	free(l->unit_names);
+	free(l->ev);
+	memset(l, 0, sizeof(*l));
+}
