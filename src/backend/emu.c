@@ -732,7 +732,6 @@ static int emu_dry_run(const struct hpm_evlist *list, const struct hpm_target *t
 	        INHIBIT_ALL);
 
 	const struct hpm_sched *sc = &s->sched;
-	uint32_t used = 0;
 	for (unsigned k = 0; k < s->nr_map; k++) {
 		unsigned i = s->map[k].ev;
 		const struct hpm_evsel *e = &list->ev[i];
@@ -751,7 +750,6 @@ static int emu_dry_run(const struct hpm_evlist *list, const struct hpm_target *t
 			        q->counter == HPM_SCHED_MCYCLE ? "mcycle" : "minstret");
 			continue;
 		}
-		used |= UINT32_C(1) << q->counter;
 		fprintf(out, "%s: %s csrw mhpmevent%u 0x%016" PRIx64, e->name, hb, q->counter,
 		        q->value);
 		if (q->mux == HPM_SCHED_ALWAYS)
@@ -762,8 +760,12 @@ static int emu_dry_run(const struct hpm_evlist *list, const struct hpm_target *t
 			fprintf(out, ", shared with %s", shared);
 		fprintf(out, ")\n");
 	}
-	fprintf(out, "emu: %s csrw mhpmcounterN 0 for N = %s; csrw mcycle 0; csrw minstret 0\n", hb,
-	        used ? counters_str(used, cb, sizeof(cb)) : "none");
+	uint32_t idle = ~sc->groups[s->active].used & ~UINT32_C(7);
+	if (idle)
+		fprintf(out, "emu: %s csrw mhpmeventN 0 for N = %s (no event in group %u)\n", hb,
+		        counters_str(idle, cb, sizeof(cb)), s->active);
+	fprintf(out, "emu: %s csrw mhpmcounterN 0 for N = 3-31; csrw mcycle 0; csrw minstret 0\n",
+	        hb);
 	fprintf(out, "emu: %s csrc mcountinhibit 0x%08" PRIx32 " (enable: mcycle, minstret%s%s)\n",
 	        hb, FIXED_MASK | sc->groups[s->active].used,
 	        sc->groups[s->active].used ? ", mhpmcounter" : "",

@@ -40,7 +40,8 @@ const char cmd_stat_usage[] =
 	"                            expressions (hpmstat-events(7)) and host events\n"
 	"  -M, --metrics LIST        metrics or metric groups (see metrics.json)\n"
 	"      --topdown[=LEVEL]     the Topdown tree down to LEVEL (1-3, default 1)\n"
-	"      --topdown-retired=minstret  take INST_RETIRED from minstret\n"
+	"      --topdown-retired=minstret  take INST_RETIRED from minstret (the\n"
+	"                            default is rob_commitInstr)\n"
 	"      --metric-only         print metrics only\n"
 	"  -x, --field-separator SEP CSV output with perf stat's field order\n"
 	"  -j, --json                perf's JSON lines\n"
@@ -295,7 +296,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			o->emu_given = true;
 			break;
 		case OPT_EMU_FREQ:
-			if (parse_number("--emu-freq", optarg, 1000, UINT64_C(100000000000), &n))
+			if (parse_number("--emu-freq", optarg, 1000, UINT64_C(10000000000), &n))
 				return EXIT_FAILURE;
 			o->emu.freq = n;
 			o->emu_given = true;
@@ -605,9 +606,12 @@ static int run_once(struct run_ctx *rc)
 		rc->target.pid = o->pid;
 		watch_pidfd = (int)syscall(SYS_pidfd_open, o->pid, 0);
 	}
-	rc->target.system_wide = o->all_cpus;
-	rc->target.cpu_list = o->cpus;
+	/* perf: "PID/TID switch overriding CPU": -p counts the process */
+	rc->target.system_wide = o->all_cpus && o->pid <= 0;
+	rc->target.cpu_list = o->pid > 0 ? NULL : o->cpus;
 	rc->target.per_unit = o->no_aggr;
+	/* with a host target the emulated harts follow its wall time */
+	s->emu_cfg.follow_wall = have_cmd || o->pid > 0 || o->all_cpus || o->cpus;
 
 	if (hpm_session_open(s, &rc->target, err, sizeof(err))) {
 		cli_error("%s", err);
@@ -768,7 +772,8 @@ int cmd_stat(int argc, char **argv)
 		.backend = HPM_BACKEND_AUTO,
 	};
 	struct hpm_session s;
-	struct stat_config cfg = {.out = stdout, .csv_sep = ",", .repeat = 1};
+	/* perf stat writes its counts to stderr, leaving stdout to the command */
+	struct stat_config cfg = {.out = stderr, .csv_sep = ",", .repeat = 1};
 	struct out_file out = {0}, recf = {0};
 	struct record *rec = NULL;
 	struct repeat_stats rs = {0};
@@ -926,6 +931,7 @@ int cmd_stat(int argc, char **argv)
 	}
 
 	hpm_session_emu_label(&s, &cfg.emu);
+	cfg.emu.repeats = rs.n;
 	struct stat_noise *noise = NULL, *mnoise = NULL;
 	if (rs.n > 1) {
 		noise = xcalloc(nr_ev, sizeof(*noise));

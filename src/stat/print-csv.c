@@ -9,13 +9,14 @@
 
 #include "stat/stat.h"
 
-static void csv_prefix(const struct stat_config *cfg, const struct stat_result *res, int unit)
+static void csv_prefix(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
+		       int unit)
 {
 	const char *s = cfg->csv_sep;
 	if (cfg->interval_ms > 0)
 		fprintf(cfg->out, "%.9f%s", res->timestamp, s);
 	if (cfg->per_unit && unit >= 0)
-		fprintf(cfg->out, "%s%s", res->list->unit_names[unit], s);
+		fprintf(cfg->out, "%s%s", stat_unit_name(res, i, (unsigned)unit), s);
 }
 
 /* perf's run-time field is nanoseconds; the emulator counts time in cycles */
@@ -24,7 +25,7 @@ static double run_ns(const struct stat_config *cfg, const struct hpm_evsel *e,
 {
 	double run = 0;
 	const struct hpm_count *c = res->delta ? res->delta[e - res->list->ev] : e->counts;
-	for (unsigned u = 0; c && u < res->list->nr_units; u++)
+	for (unsigned u = 0; c && u < stat_nr_units(res, (unsigned)(e - res->list->ev)); u++)
 		if (unit < 0 || (unsigned)unit == u)
 			run += (double)c[u].run;
 	if (e->emulated && cfg->emu.freq > 0)
@@ -40,7 +41,7 @@ static void csv_event(const struct stat_config *cfg, const struct stat_result *r
 	double share = 0, v = stat_event_value(res, i, unit, &share), m;
 	const char *munit;
 
-	csv_prefix(cfg, res, unit);
+	csv_prefix(cfg, res, i, unit);
 	if (e->state != HPM_EV_OK || isnan(v)) {
 		const char *t = e->state == HPM_EV_NOT_SUPPORTED ? "<not supported>"
 				: e->state == HPM_EV_NOT_MODELLED ? "<not modelled>"
@@ -75,7 +76,7 @@ static void csv_metric(const struct stat_config *cfg, const struct stat_result *
 {
 	const struct stat_metric *m = &res->metrics[k];
 	const char *s = cfg->csv_sep;
-	csv_prefix(cfg, res, -1);
+	csv_prefix(cfg, res, 0, -1);
 	/* no counter fields: value, unit, event, [variance,] run-time, pcnt empty */
 	fprintf(cfg->out, "%s%s%s%s%s", s, s, s, s, s);
 	if (res->noise)
@@ -105,7 +106,7 @@ void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res
 					res->metrics[k].name);
 			fputc('\n', cfg->out);
 		}
-		csv_prefix(cfg, res, -1);
+		csv_prefix(cfg, res, 0, -1);
 		for (unsigned k = 0; k < res->nr_metrics; k++) {
 			if (isnan(res->metrics[k].value))
 				fprintf(cfg->out, "%sn/a", k ? s : "");
@@ -119,7 +120,7 @@ void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res
 		if (l->ev[i].metric_only && !cfg->verbose)
 			continue;
 		if (cfg->per_unit)
-			for (unsigned u = 0; u < l->nr_units; u++)
+			for (unsigned u = 0; u < stat_nr_units(res, i); u++)
 				csv_event(cfg, res, i, (int)u);
 		else
 			csv_event(cfg, res, i, -1);

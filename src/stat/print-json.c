@@ -24,12 +24,12 @@ static void json_line(const struct stat_config *cfg, json_t *o)
 }
 
 static void json_common(const struct stat_config *cfg, const struct stat_result *res, json_t *o,
-			int unit)
+			unsigned i, int unit)
 {
 	if (cfg->interval_ms > 0)
 		json_object_set_new(o, "interval", json_real(res->timestamp));
 	if (cfg->per_unit && unit >= 0) {
-		const char *name = res->list->unit_names[unit];
+		const char *name = stat_unit_name(res, i, (unsigned)unit);
 		/* perf's key is "cpu" with the number; harts get their own key */
 		if (strncmp(name, "CPU", 3) == 0)
 			json_object_set_new(o, "cpu", json_string(name + 3));
@@ -57,7 +57,7 @@ static void json_event(const struct stat_config *cfg, const struct stat_result *
 	char num[64];
 	json_t *o = json_object();
 
-	json_common(cfg, res, o, unit);
+	json_common(cfg, res, o, i, unit);
 	if (e->state != HPM_EV_OK || isnan(v)) {
 		json_object_set_new(o, "counter-value",
 				    json_string(e->state == HPM_EV_NOT_SUPPORTED ? "<not supported>"
@@ -75,7 +75,7 @@ static void json_event(const struct stat_config *cfg, const struct stat_result *
 		json_object_set_new(o, "variance", json_real(res->noise[i].rel_stddev));
 	double run = 0;
 	const struct hpm_count *c = res->delta ? res->delta[i] : e->counts;
-	for (unsigned u = 0; c && u < res->list->nr_units; u++)
+	for (unsigned u = 0; c && u < stat_nr_units(res, i); u++)
 		if (unit < 0 || (unsigned)unit == u)
 			run += (double)c[u].run;
 	if (e->emulated && cfg->emu.freq > 0)
@@ -96,7 +96,7 @@ static void json_metric(const struct stat_config *cfg, const struct stat_result 
 	const struct stat_metric *m = &res->metrics[k];
 	json_t *o = json_object();
 	char unit[160];
-	json_common(cfg, res, o, -1);
+	json_common(cfg, res, o, 0, -1);
 	json_object_set_new(o, "metric-value", isnan(m->value) ? json_null() : json_real(m->value));
 	snprintf(unit, sizeof(unit), "%s %s", m->unit, m->name);
 	json_object_set_new(o, "metric-unit", json_string(unit));
@@ -121,7 +121,7 @@ void stat_print_json(const struct stat_config *cfg, const struct stat_result *re
 			if (l->ev[i].metric_only && !cfg->verbose)
 				continue;
 			if (cfg->per_unit)
-				for (unsigned u = 0; u < l->nr_units; u++)
+				for (unsigned u = 0; u < stat_nr_units(res, i); u++)
 					json_event(cfg, res, i, (int)u);
 			else
 				json_event(cfg, res, i, -1);

@@ -36,12 +36,13 @@ static const char *state_text(enum hpm_evsel_state s)
 	}
 }
 
-static void prefix(const struct stat_config *cfg, const struct stat_result *res, int unit)
+static void prefix(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
+		   int unit)
 {
 	if (cfg->interval_ms > 0)
 		fprintf(cfg->out, "%16.9f ", res->timestamp);
 	if (unit >= 0)
-		fprintf(cfg->out, "%-8s", res->list->unit_names[unit]);
+		fprintf(cfg->out, "%-8s", stat_unit_name(res, i, (unsigned)unit));
 }
 
 static void print_event_row(const struct stat_config *cfg, const struct stat_result *res,
@@ -53,7 +54,7 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 	const char *munit = NULL;
 	double m;
 
-	prefix(cfg, res, unit);
+	prefix(cfg, res, i, unit);
 	if (e->state != HPM_EV_OK || isnan(v)) {
 		fprintf(cfg->out, "%18s %-4s %s\n",
 			e->state == HPM_EV_OK ? "<not counted>" : state_text(e->state), e->unit,
@@ -86,7 +87,7 @@ static void print_metric_row(const struct stat_config *cfg, const struct stat_re
 	unsigned indent = m->level ? 2 * (m->level - 1) : 0;
 	char name[64];
 	snprintf(name, sizeof(name), "%*s%s", (int)indent, "", m->display);
-	prefix(cfg, res, -1);
+	prefix(cfg, res, 0, -1);
 	if (isnan(m->value))
 		fprintf(cfg->out, "   %-34s %10s  %-10s", name, "n/a", m->unit);
 	else
@@ -104,12 +105,12 @@ static void print_metric_only(const struct stat_config *cfg, const struct stat_r
 			      bool header)
 {
 	if (header) {
-		prefix(cfg, res, -1);
+		prefix(cfg, res, 0, -1);
 		for (unsigned k = 0; k < res->nr_metrics; k++)
 			fprintf(cfg->out, " %18s", res->metrics[k].display);
 		fputc('\n', cfg->out);
 	}
-	prefix(cfg, res, -1);
+	prefix(cfg, res, 0, -1);
 	for (unsigned k = 0; k < res->nr_metrics; k++) {
 		char v[40];
 		if (isnan(res->metrics[k].value))
@@ -129,6 +130,8 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 	bool interval = cfg->interval_ms > 0;
 	char label[512];
 
+	if (interval && res->first && cfg->emu.active)
+		fprintf(cfg->out, "# %s\n", stat_emu_describe(&cfg->emu, label, sizeof(label)));
 	if (!interval) {
 		fputc('\n', cfg->out);
 		if (cfg->command)
@@ -150,7 +153,7 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 			if (l->ev[i].metric_only && !cfg->verbose)
 				continue;
 			if (cfg->per_unit)
-				for (unsigned u = 0; u < l->nr_units; u++)
+				for (unsigned u = 0; u < stat_nr_units(res, i); u++)
 					print_event_row(cfg, res, i, (int)u);
 			else
 				print_event_row(cfg, res, i, -1);

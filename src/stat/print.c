@@ -21,6 +21,19 @@ double stat_event_value(const struct stat_result *res, unsigned i, int unit, dou
 				e->scale, share);
 }
 
+unsigned stat_nr_units(const struct stat_result *res, unsigned i)
+{
+	const struct hpm_evsel *e = &res->list->ev[i];
+	return e->nr_units ? e->nr_units : res->list->nr_units;
+}
+
+const char *stat_unit_name(const struct stat_result *res, unsigned i, unsigned u)
+{
+	const struct hpm_evsel *e = &res->list->ev[i];
+	char *const *names = e->unit_names ? e->unit_names : res->list->unit_names;
+	return names && u < stat_nr_units(res, i) ? names[u] : "?";
+}
+
 static int find_event(const struct stat_result *res, const char *name)
 {
 	for (unsigned i = 0; i < res->list->nr; i++)
@@ -106,12 +119,15 @@ const char *stat_emu_describe(const struct stat_emu_label *l, char *buf, size_t 
 	char src[300];
 	if (l->trace)
 		snprintf(src, sizeof(src), "trace %s", l->trace);
+	else if (l->repeats > 1)
+		snprintf(src, sizeof(src), "profile %s, seeds %llu-%llu", l->profile ? l->profile : "?",
+			 (unsigned long long)(l->seed - l->repeats + 1), (unsigned long long)l->seed);
 	else
 		snprintf(src, sizeof(src), "profile %s, seed %llu", l->profile ? l->profile : "?",
 			 (unsigned long long)l->seed);
 	snprintf(buf, len, "emulated Kunminghu: %s, %u hart%s, %llu cycles%s%s at %.6g MHz%s", src,
 		 l->harts, l->harts == 1 ? "" : "s", (unsigned long long)l->cycles,
-		 l->harts == 1 ? "" : " each", l->follows_command ? " (the command's wall time)" : "",
+		 l->harts == 1 ? "" : " each", l->follows_command ? " (following wall time)" : "",
 		 l->freq / 1e6, l->multiplexed ? ", counters multiplexed" : "");
 	return buf;
 }

@@ -28,6 +28,7 @@ struct stat_emu_label {
 	const char *profile;	 /* profile name, or NULL with a trace */
 	const char *trace;	 /* --emu-trace path, or NULL */
 	uint64_t seed;
+	unsigned repeats;	 /* -r: repeat r used seed + r */
 	unsigned harts;
 	uint64_t cycles;	 /* emulated cycles run (per hart) */
 	double freq;		 /* Hz */
@@ -94,6 +95,10 @@ double stat_event_value(const struct stat_result *res, unsigned i, int unit, dou
  * "K/sec", "insn per cycle", "of all branches"); false when there is none. */
 bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, double *val,
 			const char **unit_text);
+
+/* The units of event i (CPUs or harts of its back end) and their names. */
+unsigned stat_nr_units(const struct stat_result *res, unsigned i);
+const char *stat_unit_name(const struct stat_result *res, unsigned i, unsigned u);
 
 void stat_print_std(const struct stat_config *cfg, const struct stat_result *res);
 void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res);
