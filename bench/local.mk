@@ -6,3 +6,12 @@ BENCH_CYCLES = 20000000
 bench: src/hpmstat$(EXEEXT)
 	$(SHELL) $(top_srcdir)/bench/emu-bench.sh ./src/hpmstat$(EXEEXT) $(BENCH_CYCLES)
 .PHONY: bench
+
+#   make bench-stat   hpmstat stat's targets (bench/stat-bench.sh)
+EXTRA_PROGRAMS = bench/bench-runtime
+bench_bench_runtime_SOURCES = bench/runtime.c
+EXTRA_DIST += bench/stat-bench.sh
+CLEANFILES += bench/bench-runtime
+bench-stat: src/hpmstat$(EXEEXT) bench/bench-runtime$(EXEEXT)
+	$(SHELL) $(top_srcdir)/bench/stat-bench.sh ./src/hpmstat$(EXEEXT) ./bench/bench-runtime$(EXEEXT)
+.PHONY: bench-stat

@@ -659,7 +659,12 @@ static int run_once(struct run_ctx *rc)
 				goto out;
 			}
 			if (interval) {
-				ts += o->interval_ms / 1e3;
+				/* emulated time: the last interval may be short */
+				struct hpm_emu_info info;
+				if (hpm_emu_info(&s->part[1], &info) && info.freq)
+					ts = (double)info.cycles_run / (double)info.freq;
+				else
+					ts += o->interval_ms / 1e3;
 				if (print_interval(rc, ts, &prev, first)) {
 					rcode = EXIT_FAILURE;
 					goto out;

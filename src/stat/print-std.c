@@ -149,9 +149,11 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 	if (cfg->metric_only) {
 		print_metric_only(cfg, res, !interval || res->timestamp <= cfg->interval_ms / 1e3 * 1.5);
 	} else {
+		unsigned rows = 0;
 		for (unsigned i = 0; i < l->nr; i++) {
 			if (l->ev[i].metric_only && !cfg->verbose)
 				continue;
+			rows++;
 			if (cfg->per_unit)
 				for (unsigned u = 0; u < stat_nr_units(res, i); u++)
 					print_event_row(cfg, res, i, (int)u);
@@ -160,7 +162,7 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 		}
 		if (res->nr_metrics) {
 			bool any_multiplexed = false;
-			if (!interval)
+			if (!interval && rows)
 				fputc('\n', cfg->out);
 			if (cfg->topdown_level && !interval)
 				fprintf(cfg->out,
