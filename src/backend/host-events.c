@@ -19,7 +19,7 @@
 
 #include "kmh/kmh.h"
 #include "stat/evlist.h"
-#include "util/edit-distance.h"
+#include "util/suggest.h"
 #include "util/str.h"
 
 /* Newer than some installed headers; the values are ABI. */
@@ -557,49 +557,17 @@ bool hpm_host_event_is_host(const char *spec)
 
 /* ------------------------------------------------------------ suggestions */
 
-static void offer(const char *cand, unsigned d, const char **out, unsigned *dist, unsigned *n,
-                  unsigned max)
-{
-	for (unsigned i = 0; i < *n; i++)
-		if (strcmp(out[i], cand) == 0)
-			return;
-	unsigned pos = *n;
-	while (pos > 0 && dist[pos - 1] > d)
-		pos--;
-	if (pos >= max)
-		return;
-	unsigned last = *n < max ? *n : max - 1;
-	for (unsigned i = last; i > pos; i--) {
-		out[i] = out[i - 1];
-		dist[i] = dist[i - 1];
-	}
-	out[pos] = cand;
-	dist[pos] = d;
-	if (*n < max)
-		(*n)++;
-}
-
 unsigned hpm_host_event_suggest(const char *name, const char **out, unsigned max)
 {
-	char base[64];
-	unsigned dist[16], n = 0;
+	struct suggest sg;
 	size_t len = strcspn(name, ":");
-	if (len >= sizeof(base))
-		len = sizeof(base) - 1;
-	memcpy(base, name, len);
-	base[len] = '\0';
-	if (max > 16)
-		max = 16;
 	/* a typo costs about one edit per four letters, and always two */
-	unsigned limit = len / 4 > 2 ? (unsigned)(len / 4) : 2;
+	suggest_init(&sg, name, len, len / 4 > 2 ? (unsigned)(len / 4) : 2, false, out, max);
 	build_table();
 	for (unsigned i = 0; i < nr_all_events; i++) {
-		const struct hpm_host_event *e = &all_events[i];
-		unsigned d = edit_distance(base, e->name, limit);
-		if (d <= limit)
-			offer(e->name, d, out, dist, &n, max);
-		if (e->alias && (d = edit_distance(base, e->alias, limit)) <= limit)
-			offer(e->alias, d, out, dist, &n, max);
+		suggest_offer(&sg, all_events[i].name);
+		if (all_events[i].alias)
+			suggest_offer(&sg, all_events[i].alias);
 	}
-	return n;
+	return sg.n;
 }

@@ -9,7 +9,7 @@
 #include <strings.h>
 
 #include "kmh/kmh.h"
-#include "util/edit-distance.h"
+#include "util/suggest.h"
 
 const struct kmh_bank_desc *kmh_bank_by_name(const char *name)
 {
@@ -76,61 +76,22 @@ const struct kmh_mapfile_row *kmh_mapfile_match(const char *cpuid)
 	return NULL;
 }
 
-/* Keep the `max` best (smallest distance, then table order) candidates. */
-static void suggest_offer(const char *cand, unsigned dist, const char **out, unsigned *dists,
-			  unsigned *n, unsigned max)
-{
-	for (unsigned i = 0; i < *n; i++)
-		if (strcmp(out[i], cand) == 0)
-			return;
-	unsigned pos = *n;
-	while (pos > 0 && dists[pos - 1] > dist)
-		pos--;
-	if (pos >= max)
-		return;
-	unsigned last = *n < max ? *n : max - 1;
-	for (unsigned i = last; i > pos; i--) {
-		out[i] = out[i - 1];
-		dists[i] = dists[i - 1];
-	}
-	out[pos] = cand;
-	dists[pos] = dist;
-	if (*n < max)
-		(*n)++;
-}
-
 unsigned kmh_suggest(const char *name, int bank, const char **out, unsigned max)
 {
-	unsigned dists[16], n = 0;
+	struct suggest sg;
 	size_t len = strlen(name);
-	/* A suggestion further away than about a third of the name is noise. */
-	unsigned limit = (unsigned)(len / 3 + 1);
-	if (max > 16)
-		max = 16;
-	if (max == 0)
-		return 0;
+	/* a suggestion further away than about a third of the name is noise */
+	suggest_init(&sg, name, len, (unsigned)(len / 3 + 1), true, out, max);
 	for (int b = 0; b < KMH_NR_BANKS; b++) {
 		if (bank != KMH_BANK_NONE && b != bank)
 			continue;
 		const struct kmh_bank_desc *d = &kmh_banks[b];
-		for (unsigned i = 0; i < d->nr_events; i++) {
-			const char *cand = d->events[i].name;
-			unsigned dist;
-			/* A name that is a prefix (or case variant) is a strong hint. */
-			if (len >= 3 && strncasecmp(cand, name, len) == 0)
-				dist = strlen(cand) == len ? 0 : 1;
-			else
-				dist = edit_distance(name, cand, limit);
-			if (dist <= limit)
-				suggest_offer(cand, dist, out, dists, &n, max);
-		}
-		for (unsigned i = 0; i < d->nr_aliases; i++) {
-			unsigned dist = edit_distance(name, d->aliases[i].name, limit);
-			if (dist <= limit)
-				suggest_offer(d->aliases[i].name, dist, out, dists, &n, max);
-		}
+		for (unsigned i = 0; i < d->nr_events; i++)
+			suggest_offer(&sg, d->events[i].name);
+		for (unsigned i = 0; i < d->nr_aliases; i++)
+			suggest_offer(&sg, d->aliases[i].name);
 	}
-	return n;
+	return sg.n;
 }
 
 const char *kmh_strerror(int code)

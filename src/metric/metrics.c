@@ -15,7 +15,7 @@
 #include <strings.h>
 
 #include "kmh/kmh.h"
-#include "util/edit-distance.h"
+#include "util/suggest.h"
 #include "util/str.h"
 #include "util/xalloc.h"
 
@@ -94,55 +94,19 @@ unsigned metric_max_level(void)
 }
 
 /* Keep the max closest candidates, nearest first, no repeats. */
-static void offer(const char *cand, unsigned dist, const char **out, unsigned *dists, unsigned *n,
-                  unsigned max)
-{
-	unsigned i;
-	for (i = 0; i < *n; i++)
-		if (strcmp(out[i], cand) == 0)
-			return;
-	for (i = *n; i > 0 && dists[i - 1] > dist; i--)
-		if (i < max) {
-			out[i] = out[i - 1];
-			dists[i] = dists[i - 1];
-		}
-	if (i < max) {
-		out[i] = cand;
-		dists[i] = dist;
-		if (*n < max)
-			(*n)++;
-	}
-}
-
-static unsigned distance(const char *name, const char *cand, size_t len, unsigned limit)
-{
-	/* a prefix is a strong hint: "tma_front" for "tma_frontend_bound" */
-	if (len >= 3 && strncasecmp(cand, name, len) == 0)
-		return strlen(cand) == len ? 0 : 1;
-	return edit_distance(name, cand, limit);
-}
 
 unsigned metric_suggest(const char *name, const char **out, unsigned max)
 {
-	unsigned dists[16], n = 0;
+	struct suggest sg;
 	size_t len = strlen(name);
-	/* further away than about a third of the name is noise */
-	unsigned limit = (unsigned)(len / 3 + 1);
-	if (max > 16)
-		max = 16;
-	if (max == 0)
-		return 0;
-	for (unsigned i = 0; i < metric_nr; i++) {
-		unsigned d = distance(name, metric_table[i].name, len, limit);
-		if (d <= limit)
-			offer(metric_table[i].name, d, out, dists, &n, max);
-	}
-	for (unsigned i = 0; i < metric_nr_groups; i++) {
-		unsigned d = distance(name, metric_groups[i], len, limit);
-		if (d <= limit)
-			offer(metric_groups[i], d, out, dists, &n, max);
-	}
-	return n;
+	/* further away than about a third of the name is noise; a prefix
+	 * ("tma_front") is a strong hint */
+	suggest_init(&sg, name, len, (unsigned)(len / 3 + 1), true, out, max);
+	for (unsigned i = 0; i < metric_nr; i++)
+		suggest_offer(&sg, metric_table[i].name);
+	for (unsigned i = 0; i < metric_nr_groups; i++)
+		suggest_offer(&sg, metric_groups[i]);
+	return sg.n;
 }
 
 /* --------------------------------------------------------- parsed forms */
