@@ -90,7 +90,7 @@ $H stat -r 3 --emu-cycles 1e6 -e rob_commitInstr -x, 2>"$tap_out" >/dev/null
 grep -v '^#' "$tap_out" | awk -F, '$4 ~ /%$/ {f=1} END{exit !f}'; ok $? "-r 3 prints the variance field"
 
 # the run file
-$H stat --record "$dir/run.json" --topdown=2 -I 500 --emu-cycles 1e7 --emu-harts 2 2>/dev/null >/dev/null; ok $? "--record writes a run file"
+$H stat --record "$dir/run.json" --topdown=2 -I 500 --emu-cycles 1e7 --emu-freq 10000000 --emu-harts 2 2>/dev/null >/dev/null; ok $? "--record writes a run file"
 v=$($J schema schema_version emulated.profile emulated.harts events.0.counts.# intervals.# metrics.# < "$dir/run.json" | tr '\n' ' ')
 [ "$v" = "hpmstat-run 1 balanced 2 2 2 10 " ]; ok $? "run file: schema, version, emulator, per-hart counts, intervals, metrics ($v)"
 ls "$dir" | grep -q 'run.json\.' ; [ $? -ne 0 ]; ok $? "no temporary file is left beside it"
