@@ -108,10 +108,27 @@ static int route(struct hpm_session *s, struct hpm_evsel *e, char *err, size_t e
 {
 	struct kmh_error kerr;
 	/* Kunminghu's fixed counters by their CSR names, on any back end */
-	if (strcmp(e->spec, "mcycle") == 0 || strcmp(e->spec, "minstret") == 0) {
+	size_t base = strcspn(e->spec, ":");
+	if ((base == 6 && strncmp(e->spec, "mcycle", 6) == 0) ||
+	    (base == 8 && strncmp(e->spec, "minstret", 8) == 0)) {
 		e->kind = HPM_EV_KMH_FIXED;
 		e->fixed = e->spec[1] == 'c' ? HPM_FIXED_MCYCLE : HPM_FIXED_MINSTRET;
 		e->enc.modes = KMH_MODES_ALL;
+		if (e->spec[base] == ':') {
+			/* Linux filters them by mode (SBI); the emulated CSRs, without
+			 * Smcntrpmf, count in every mode */
+			if (!s->kmh_on_perf) {
+				snprintf(err, errlen,
+					 "'%s': the emulator's %.*s counts in every mode; it has no "
+					 "privilege filter",
+					 e->spec, (int)base, e->spec);
+				return -1;
+			}
+			if (kmh_modifiers_parse(e->spec + base + 1, &e->enc.modes, &kerr) != 0) {
+				snprintf(err, errlen, "'%s': %s", e->spec, kerr.msg);
+				return -1;
+			}
+		}
 		return 0;
 	}
 	if (s->choice == HPM_BACKEND_EMU) {
