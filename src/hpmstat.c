@@ -15,13 +15,13 @@
 #include "util/str.h"
 
 const struct cmd_desc hpm_commands[] = {
-	{"stat", cmd_stat, "Count events and compute Topdown, as perf stat", cmd_stat_usage},
-	{"list", cmd_list, "List Kunminghu events", cmd_list_usage},
-	{"encode", cmd_encode, "Encode event expressions into mhpmevent values", cmd_encode_usage},
-	{"decode", cmd_decode, "Decode mhpmevent values into fields and events", cmd_decode_usage},
-	{"emu", cmd_emu, "Run the Kunminghu HPM emulator", cmd_emu_usage},
-	{"help", cmd_help, "Show help for hpmstat or one command", cmd_help_usage},
-	{NULL, NULL, NULL, NULL},
+    {"stat", cmd_stat, "Count events and compute Topdown, as perf stat", cmd_stat_usage},
+    {"list", cmd_list, "List Kunminghu events", cmd_list_usage},
+    {"encode", cmd_encode, "Encode event expressions into mhpmevent values", cmd_encode_usage},
+    {"decode", cmd_decode, "Decode mhpmevent values into fields and events", cmd_decode_usage},
+    {"emu", cmd_emu, "Run the Kunminghu HPM emulator", cmd_emu_usage},
+    {"help", cmd_help, "Show help for hpmstat or one command", cmd_help_usage},
+    {NULL, NULL, NULL, NULL},
 };
 
 const char *cli_cmd = "";
@@ -87,18 +87,18 @@ int cli_finish(int status)
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		int e = errno;
 		fprintf(stderr, "hpmstat%s%s: error writing output: %s\n", *cli_cmd ? " " : "",
-			cli_cmd, strerror(e ? e : EIO));
+		        cli_cmd, strerror(e ? e : EIO));
 		return status ? status : EXIT_FAILURE;
 	}
 	return status;
 }
 
 static const char hpm_usage_head[] =
-	"Usage: hpmstat [--version] [--help] COMMAND [ARGS]\n"
-	"\n"
-	"Linux perf-compatible profiling for XiangShan Kunminghu cores.\n"
-	"\n"
-	"Commands:\n";
+    "Usage: hpmstat [--version] [--help] COMMAND [ARGS]\n"
+    "\n"
+    "Linux perf-compatible profiling for XiangShan Kunminghu cores.\n"
+    "\n"
+    "Commands:\n";
 
 static void hpm_usage(FILE *out)
 {
@@ -141,8 +141,8 @@ int main(int argc, char **argv)
 
 /* help is tiny and needs the table above, so it lives beside it. */
 const char cmd_help_usage[] = "Usage: hpmstat help [COMMAND]\n"
-			      "\n"
-			      "Show the list of commands, or the usage of one command.\n";
+                              "\n"
+                              "Show the list of commands, or the usage of one command.\n";
 
 int cmd_help(int argc, char **argv)
 {

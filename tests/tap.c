@@ -61,7 +61,7 @@ bool tap_is_u64(uint64_t got, uint64_t want, const char *fmt, ...)
 	va_end(ap);
 	if (!cond)
 		tap_diag("got 0x%016" PRIx64 " (%" PRIu64 "), want 0x%016" PRIx64 " (%" PRIu64 ")",
-			 got, got, want, want);
+		         got, got, want, want);
 	return cond;
 }
 

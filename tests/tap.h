@@ -16,9 +16,9 @@ bool tap_ok(bool cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tap_skip(const char *why);
 bool tap_is_u64(uint64_t got, uint64_t want, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 bool tap_is_str(const char *got, const char *want, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* Prints the plan if none was given; returns the process exit status. */
 int tap_done(void);
 

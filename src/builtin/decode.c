@@ -8,27 +8,29 @@
 #include "kmh/kmh.h"
 
 const char cmd_decode_usage[] =
-	"Usage: hpmstat decode [--json] [--bank BANK | --counter N] VALUE...\n"
-	"\n"
-	"Decode 64-bit mhpmevent values (decimal, 0x hex, 0b binary or rHEX) into\n"
-	"their fields: EVENT0-3, OP_TYPE0-2, the INH bits and the modes they leave\n"
-	"counted, OF, and bits set in the reserved field 57:55. With a bank (or a\n"
-	"counter, which implies its bank) the events are named. The value is also\n"
-	"shown as an expression that 'hpmstat encode' turns back into it; when no\n"
-	"expression can (OF or bits 57:55 set, a reserved op, an index outside the\n"
-	"bank, a mode set no modifier selects) the line ends with 'inexact'.\n"
-	"\n"
-	"  -b, --bank BANK    name events from BANK (frontend, backend, memblock, cache)\n"
-	"  -c, --counter N    the value is mhpmevent N (3-31): name events from its bank\n"
-	"  -j, --json         one JSON object per line\n"
-	"  -h, --help         this text\n";
+    "Usage: hpmstat decode [--json] [--bank BANK | --counter N] VALUE...\n"
+    "\n"
+    "Decode 64-bit mhpmevent values (decimal, 0x hex, 0b binary or rHEX) into\n"
+    "their fields: EVENT0-3, OP_TYPE0-2, the INH bits and the modes they leave\n"
+    "counted, OF, and bits set in the reserved field 57:55. With a bank (or a\n"
+    "counter, which implies its bank) the events are named. The value is also\n"
+    "shown as an expression that 'hpmstat encode' turns back into it; when no\n"
+    "expression can (OF or bits 57:55 set, a reserved op, an index outside the\n"
+    "bank, a mode set no modifier selects) the line ends with 'inexact'.\n"
+    "\n"
+    "  -b, --bank BANK    name events from BANK (frontend, backend, memblock, cache)\n"
+    "  -c, --counter N    the value is mhpmevent N (3-31): name events from its bank\n"
+    "  -j, --json         one JSON object per line\n"
+    "  -h, --help         this text\n";
 
 int cmd_decode(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},	  {"bank", required_argument, NULL, 'b'},
-		{"counter", required_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"json", no_argument, NULL, 'j'},
+	    {"bank", required_argument, NULL, 'b'},
+	    {"counter", required_argument, NULL, 'c'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	bool json = false;
 	int bank = KMH_BANK_NONE, c, status = 0;
@@ -62,7 +64,7 @@ int cmd_decode(int argc, char **argv)
 		const struct kmh_bank_desc *b = kmh_bank_by_name(bank_opt);
 		if (!b) {
 			cli_error("unknown bank '%s' (banks: frontend, backend, memblock, cache)",
-				  bank_opt);
+			          bank_opt);
 			return EXIT_FAILURE;
 		}
 		bank = (int)(b - kmh_banks);
@@ -73,7 +75,7 @@ int cmd_decode(int argc, char **argv)
 		if (kmh_parse_u64(counter_opt, &n, &err) != 0 || n < KMH_FIRST_COUNTER ||
 		    n > KMH_LAST_COUNTER) {
 			cli_error("--counter '%s': not an event counter (mhpmcounter3-31)",
-				  counter_opt);
+			          counter_opt);
 			return EXIT_FAILURE;
 		}
 		bank = kmh_bank_of_counter((unsigned)n);

@@ -8,25 +8,25 @@
 #include "kmh/kmh.h"
 
 const char cmd_encode_usage[] =
-	"Usage: hpmstat encode [--json] EXPR...\n"
-	"\n"
-	"Encode each Kunminghu event expression into the 64-bit mhpmevent value.\n"
-	"One line per expression: the value as 0x and 16 hex digits, the canonical\n"
-	"expression, then the fields. EXPR is NAME, BANK:NAME, BANK:INDEX, or up to\n"
-	"four of them joined by + | & ^ and parentheses, with optional :MODS\n"
-	"(u k m H G); or kunminghu/event0=..,op0=../; or rHEX. See hpmstat-events(7).\n"
-	"\n"
-	"  -j, --json   one JSON object per line with the fields\n"
-	"  -h, --help   this text\n"
-	"\n"
-	"Example: hpmstat encode 'INST_SPEC + RECOVERY_BUBBLE' rob_commitInstr:u\n";
+    "Usage: hpmstat encode [--json] EXPR...\n"
+    "\n"
+    "Encode each Kunminghu event expression into the 64-bit mhpmevent value.\n"
+    "One line per expression: the value as 0x and 16 hex digits, the canonical\n"
+    "expression, then the fields. EXPR is NAME, BANK:NAME, BANK:INDEX, or up to\n"
+    "four of them joined by + | & ^ and parentheses, with optional :MODS\n"
+    "(u k m H G); or kunminghu/event0=..,op0=../; or rHEX. See hpmstat-events(7).\n"
+    "\n"
+    "  -j, --json   one JSON object per line with the fields\n"
+    "  -h, --help   this text\n"
+    "\n"
+    "Example: hpmstat encode 'INST_SPEC + RECOVERY_BUBBLE' rob_commitInstr:u\n";
 
 int cmd_encode(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"json", no_argument, NULL, 'j'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	bool json = false;
 	int c, status = 0;

@@ -15,7 +15,7 @@ static void inh_list(uint64_t v, char *buf, size_t len)
 	for (int bit = 62; bit >= 58; bit--)
 		if (v & (UINT64_C(1) << bit))
 			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "",
-					      inh_names[bit - 58]);
+			                      inh_names[bit - 58]);
 	if (!n)
 		snprintf(buf, len, "none");
 }
@@ -25,7 +25,8 @@ static void slot_text(const struct kmh_decoded *d, unsigned s, char *buf, size_t
 	if (d->ev[s])
 		snprintf(buf, len, "%u:%s", d->event[s], d->ev[s]->name);
 	else if (d->bank >= 0)
-		snprintf(buf, len, "%u:<out of range for %s>", d->event[s], kmh_banks[d->bank].name);
+		snprintf(buf, len, "%u:<out of range for %s>", d->event[s],
+		         kmh_banks[d->bank].name);
 	else
 		snprintf(buf, len, "%u", d->event[s]);
 }
@@ -37,7 +38,7 @@ void fields_print_text(FILE *out, const struct kmh_decoded *d)
 
 	if (d->bank >= 0)
 		fprintf(out, "bank=%s counters=%u-%u ", kmh_banks[d->bank].name,
-			kmh_banks[d->bank].first_counter, kmh_banks[d->bank].last_counter);
+		        kmh_banks[d->bank].first_counter, kmh_banks[d->bank].last_counter);
 	for (unsigned s = 0; s < KMH_NR_SLOTS; s++) {
 		slot_text(d, s, slot, sizeof(slot));
 		fprintf(out, "E%u=%s ", s, slot);
@@ -92,26 +93,25 @@ json_t *fields_to_json(const struct kmh_decoded *d)
 	json_t *ops = json_array();
 	for (unsigned o = 0; o < KMH_NR_OPS; o++) {
 		const char *n = kmh_op_name(d->op[o]);
-		json_array_append_new(ops, json_pack("{s:i, s:i, s:s, s:b}", "field", (int)o,
-						     "value", (int)d->op[o], "name",
-						     n ? n : "reserved", "reserved",
-						     d->op_reserved[o]));
+		json_array_append_new(
+		    ops, json_pack("{s:i, s:i, s:s, s:b}", "field", (int)o, "value", (int)d->op[o],
+		                   "name", n ? n : "reserved", "reserved", d->op_reserved[o]));
 	}
 	json_object_set_new(obj, "ops", ops);
 	json_t *inh = json_object();
 	for (int bit = 62; bit >= 58; bit--)
 		json_object_set_new(inh, inh_names[bit - 58],
-				    json_boolean(d->value & (UINT64_C(1) << bit)));
+		                    json_boolean(d->value & (UINT64_C(1) << bit)));
 	json_object_set_new(obj, "inh", inh);
 	json_t *modes = json_array();
 	static const struct {
 		unsigned bit;
 		const char *name;
 	} mode_names[] = {{KMH_MODE_U, "U"},
-			  {KMH_MODE_S, "S"},
-			  {KMH_MODE_VU, "VU"},
-			  {KMH_MODE_VS, "VS"},
-			  {KMH_MODE_M, "M"}};
+	                  {KMH_MODE_S, "S"},
+	                  {KMH_MODE_VU, "VU"},
+	                  {KMH_MODE_VS, "VS"},
+	                  {KMH_MODE_M, "M"}};
 	for (unsigned i = 0; i < 5; i++)
 		if (d->modes & mode_names[i].bit)
 			json_array_append_new(modes, json_string(mode_names[i].name));

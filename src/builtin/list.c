@@ -11,16 +11,16 @@
 #include "kmh/kmh.h"
 
 const char cmd_list_usage[] =
-	"Usage: hpmstat list [--json] [--bank BANK] [--long] [GLOB]\n"
-	"\n"
-	"List the Kunminghu events: name, bank, index, the counters that can count\n"
-	"it, and its description. GLOB (fnmatch, case-insensitive) filters by name.\n"
-	"\n"
-	"  -j, --json       one JSON array of objects (name, bank, index, counters,\n"
-	"                   description, and for aliases the indices they combine)\n"
-	"  -b, --bank BANK  only BANK: frontend, backend, memblock or cache\n"
-	"  -l, --long       add the long description under each event\n"
-	"  -h, --help       this text\n";
+    "Usage: hpmstat list [--json] [--bank BANK] [--long] [GLOB]\n"
+    "\n"
+    "List the Kunminghu events: name, bank, index, the counters that can count\n"
+    "it, and its description. GLOB (fnmatch, case-insensitive) filters by name.\n"
+    "\n"
+    "  -j, --json       one JSON array of objects (name, bank, index, counters,\n"
+    "                   description, and for aliases the indices they combine)\n"
+    "  -b, --bank BANK  only BANK: frontend, backend, memblock or cache\n"
+    "  -l, --long       add the long description under each event\n"
+    "  -h, --help       this text\n";
 
 struct list_opts {
 	bool json;
@@ -56,10 +56,10 @@ static int list_json(const struct list_opts *o)
 			char code[24];
 			snprintf(code, sizeof(code), "0x%x", e->index);
 			json_array_append_new(
-				arr, json_pack("{s:s, s:s, s:i, s:o, s:s, s:s, s:s}", "name", e->name,
-					       "bank", b->name, "index", (int)e->index, "counters",
-					       list_counters_json(b), "description", e->brief,
-					       "long_description", e->description, "encoding", code));
+			    arr, json_pack("{s:s, s:s, s:i, s:o, s:s, s:s, s:s}", "name", e->name,
+			                   "bank", b->name, "index", (int)e->index, "counters",
+			                   list_counters_json(b), "description", e->brief,
+			                   "long_description", e->description, "encoding", code));
 		}
 		for (unsigned i = 0; i < b->nr_aliases; i++) {
 			const struct kmh_alias *a = &b->aliases[i];
@@ -71,11 +71,11 @@ static int list_json(const struct list_opts *o)
 			char code[24];
 			snprintf(code, sizeof(code), "0x%llx", (unsigned long long)a->code);
 			json_array_append_new(
-				arr, json_pack("{s:s, s:s, s:n, s:o, s:s, s:s, s:s, s:o, s:s}", "name",
-					       a->name, "bank", b->name, "index", "counters",
-					       list_counters_json(b), "description", a->brief,
-					       "long_description", a->description, "alias_of",
-					       "add", "indices", idx, "encoding", code));
+			    arr, json_pack("{s:s, s:s, s:n, s:o, s:s, s:s, s:s, s:o, s:s}", "name",
+			                   a->name, "bank", b->name, "index", "counters",
+			                   list_counters_json(b), "description", a->brief,
+			                   "long_description", a->description, "alias_of", "add",
+			                   "indices", idx, "encoding", code));
 		}
 	}
 	char *s = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -112,14 +112,14 @@ static int list_text(const struct list_opts *o)
 				size_t n = (size_t)snprintf(where, sizeof(where), "%s:", b->name);
 				for (unsigned k = 0; k < a->nr; k++)
 					n += (size_t)snprintf(where + n, sizeof(where) - n, "%s%u",
-							      k ? "+" : "", a->index[k]);
+					                      k ? "+" : "", a->index[k]);
 				name = a->name, brief = a->brief, desc = a->description;
 			}
 			if (!list_match(o, name))
 				continue;
 			if (!header) {
-				printf("%s%s events (mhpmcounter%s):\n", shown ? "\n" : "",
-				       b->name, ctrs);
+				printf("%s%s events (mhpmcounter%s):\n", shown ? "\n" : "", b->name,
+				       ctrs);
 				header = true;
 			}
 			printf("  %-40s %-16s %s\n", name, where, brief);
@@ -138,9 +138,11 @@ static int list_text(const struct list_opts *o)
 int cmd_list(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},     {"bank", required_argument, NULL, 'b'},
-		{"long", no_argument, NULL, 'l'},     {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"json", no_argument, NULL, 'j'},
+	    {"bank", required_argument, NULL, 'b'},
+	    {"long", no_argument, NULL, 'l'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct list_opts o = {.bank = KMH_BANK_NONE};
 	int c;
@@ -159,8 +161,8 @@ int cmd_list(int argc, char **argv)
 			const struct kmh_bank_desc *b = kmh_bank_by_name(optarg);
 			if (!b) {
 				cli_error("unknown bank '%s' (banks: frontend, backend, memblock, "
-					  "cache)",
-					  optarg);
+				          "cache)",
+				          optarg);
 				return EXIT_FAILURE;
 			}
 			o.bank = (int)(b - kmh_banks);

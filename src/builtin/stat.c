@@ -31,43 +31,43 @@
 #include "util/xalloc.h"
 
 const char cmd_stat_usage[] =
-	"Usage: hpmstat stat [options] [-- command [args]]\n"
-	"\n"
-	"Count events while a command runs (or for a process, CPUs, or the emulated\n"
-	"Kunminghu harts) and print them as perf stat does, with Topdown metrics.\n"
-	"\n"
-	"  -e, --event EVENTS        comma-separated events, {...} groups; Kunminghu\n"
-	"                            expressions (hpmstat-events(7)) and host events\n"
-	"  -M, --metrics LIST        metrics or metric groups (see metrics.json)\n"
-	"      --topdown[=LEVEL]     the Topdown tree down to LEVEL (1-3, default 1)\n"
-	"      --topdown-retired=minstret  take INST_RETIRED from minstret (the\n"
-	"                            default is rob_commitInstr)\n"
-	"      --metric-only         print metrics only\n"
-	"  -x, --field-separator SEP CSV output with perf stat's field order\n"
-	"  -j, --json                perf's JSON lines\n"
-	"  -o, --output FILE         write the output to FILE\n"
-	"  -I, --interval-print MS   print counts every MS milliseconds\n"
-	"  -r, --repeat N            run N times, print means and ( +- x% )\n"
-	"  -p, --pid PID             count an existing process\n"
-	"  -a, --all-cpus            system-wide, every CPU\n"
-	"  -C, --cpu LIST            only these CPUs (0-3,5)\n"
-	"  -A, --no-aggr             per CPU or per hart, not summed\n"
-	"  -v, --verbose             show where each event is counted\n"
-	"      --dry-run             print the perf_event_attr or CSR writes and exit\n"
-	"      --record FILE         write a run file (hpmstat-run(5)) for hpmstat report\n"
-	"      --backend B           auto (default), perf or emu\n"
-	"      --emu-profile NAME    emulator workload profile or file (default balanced)\n"
-	"      --emu-trace FILE      replay a trace instead of a profile\n"
-	"      --emu-seed N          workload seed (default 1)\n"
-	"      --emu-cycles N        emulated cycles per hart without a command (1e9)\n"
-	"      --emu-harts N         emulated harts (default 1)\n"
-	"      --emu-freq HZ         emulated clock, for time and with a command\n"
-	"  -h, --help                this text\n"
-	"\n"
-	"Examples:\n"
-	"  hpmstat stat --topdown=3                   Topdown of the emulated harts\n"
-	"  hpmstat stat -e task-clock,page-faults -- make\n"
-	"  hpmstat stat -x, -e 'ifu_req & ifu_miss' --emu-profile fetch-latency\n";
+    "Usage: hpmstat stat [options] [-- command [args]]\n"
+    "\n"
+    "Count events while a command runs (or for a process, CPUs, or the emulated\n"
+    "Kunminghu harts) and print them as perf stat does, with Topdown metrics.\n"
+    "\n"
+    "  -e, --event EVENTS        comma-separated events, {...} groups; Kunminghu\n"
+    "                            expressions (hpmstat-events(7)) and host events\n"
+    "  -M, --metrics LIST        metrics or metric groups (see metrics.json)\n"
+    "      --topdown[=LEVEL]     the Topdown tree down to LEVEL (1-3, default 1)\n"
+    "      --topdown-retired=minstret  take INST_RETIRED from minstret (the\n"
+    "                            default is rob_commitInstr)\n"
+    "      --metric-only         print metrics only\n"
+    "  -x, --field-separator SEP CSV output with perf stat's field order\n"
+    "  -j, --json                perf's JSON lines\n"
+    "  -o, --output FILE         write the output to FILE\n"
+    "  -I, --interval-print MS   print counts every MS milliseconds\n"
+    "  -r, --repeat N            run N times, print means and ( +- x% )\n"
+    "  -p, --pid PID             count an existing process\n"
+    "  -a, --all-cpus            system-wide, every CPU\n"
+    "  -C, --cpu LIST            only these CPUs (0-3,5)\n"
+    "  -A, --no-aggr             per CPU or per hart, not summed\n"
+    "  -v, --verbose             show where each event is counted\n"
+    "      --dry-run             print the perf_event_attr or CSR writes and exit\n"
+    "      --record FILE         write a run file (hpmstat-run(5)) for hpmstat report\n"
+    "      --backend B           auto (default), perf or emu\n"
+    "      --emu-profile NAME    emulator workload profile or file (default balanced)\n"
+    "      --emu-trace FILE      replay a trace instead of a profile\n"
+    "      --emu-seed N          workload seed (default 1)\n"
+    "      --emu-cycles N        emulated cycles per hart without a command (1e9)\n"
+    "      --emu-harts N         emulated harts (default 1)\n"
+    "      --emu-freq HZ         emulated clock, for time and with a command\n"
+    "  -h, --help                this text\n"
+    "\n"
+    "Examples:\n"
+    "  hpmstat stat --topdown=3                   Topdown of the emulated harts\n"
+    "  hpmstat stat -e task-clock,page-faults -- make\n"
+    "  hpmstat stat -x, -e 'ifu_req & ifu_miss' --emu-profile fetch-latency\n";
 
 enum {
 	OPT_TOPDOWN = 256,
@@ -108,7 +108,7 @@ struct stat_opts {
 	enum hpm_backend_choice backend;
 	struct hpm_emu_config emu;
 	bool emu_given; /* any --emu-* option */
-	char **argv;	/* the command */
+	char **argv;    /* the command */
 };
 
 static volatile sig_atomic_t stat_interrupted;
@@ -140,7 +140,7 @@ static int parse_number(const char *opt, const char *s, uint64_t min, uint64_t m
 	}
 	if (v < min || v > max) {
 		cli_error("%s '%s': must be %llu to %llu", opt, s, (unsigned long long)min,
-			  (unsigned long long)max);
+		          (unsigned long long)max);
 		return -1;
 	}
 	*out = v;
@@ -150,32 +150,32 @@ static int parse_number(const char *opt, const char *s, uint64_t min, uint64_t m
 static int parse_opts(int argc, char **argv, struct stat_opts *o)
 {
 	static const struct option longopts[] = {
-		{"event", required_argument, NULL, 'e'},
-		{"metrics", required_argument, NULL, 'M'},
-		{"topdown", optional_argument, NULL, OPT_TOPDOWN},
-		{"topdown-retired", required_argument, NULL, OPT_TOPDOWN_RETIRED},
-		{"metric-only", no_argument, NULL, OPT_METRIC_ONLY},
-		{"field-separator", required_argument, NULL, 'x'},
-		{"json", no_argument, NULL, 'j'},
-		{"output", required_argument, NULL, 'o'},
-		{"interval-print", required_argument, NULL, 'I'},
-		{"repeat", required_argument, NULL, 'r'},
-		{"pid", required_argument, NULL, 'p'},
-		{"all-cpus", no_argument, NULL, 'a'},
-		{"cpu", required_argument, NULL, 'C'},
-		{"no-aggr", no_argument, NULL, 'A'},
-		{"verbose", no_argument, NULL, 'v'},
-		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
-		{"record", required_argument, NULL, OPT_RECORD},
-		{"backend", required_argument, NULL, OPT_BACKEND},
-		{"emu-profile", required_argument, NULL, OPT_EMU_PROFILE},
-		{"emu-trace", required_argument, NULL, OPT_EMU_TRACE},
-		{"emu-seed", required_argument, NULL, OPT_EMU_SEED},
-		{"emu-cycles", required_argument, NULL, OPT_EMU_CYCLES},
-		{"emu-harts", required_argument, NULL, OPT_EMU_HARTS},
-		{"emu-freq", required_argument, NULL, OPT_EMU_FREQ},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"event", required_argument, NULL, 'e'},
+	    {"metrics", required_argument, NULL, 'M'},
+	    {"topdown", optional_argument, NULL, OPT_TOPDOWN},
+	    {"topdown-retired", required_argument, NULL, OPT_TOPDOWN_RETIRED},
+	    {"metric-only", no_argument, NULL, OPT_METRIC_ONLY},
+	    {"field-separator", required_argument, NULL, 'x'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"interval-print", required_argument, NULL, 'I'},
+	    {"repeat", required_argument, NULL, 'r'},
+	    {"pid", required_argument, NULL, 'p'},
+	    {"all-cpus", no_argument, NULL, 'a'},
+	    {"cpu", required_argument, NULL, 'C'},
+	    {"no-aggr", no_argument, NULL, 'A'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+	    {"record", required_argument, NULL, OPT_RECORD},
+	    {"backend", required_argument, NULL, OPT_BACKEND},
+	    {"emu-profile", required_argument, NULL, OPT_EMU_PROFILE},
+	    {"emu-trace", required_argument, NULL, OPT_EMU_TRACE},
+	    {"emu-seed", required_argument, NULL, OPT_EMU_SEED},
+	    {"emu-cycles", required_argument, NULL, OPT_EMU_CYCLES},
+	    {"emu-harts", required_argument, NULL, OPT_EMU_HARTS},
+	    {"emu-freq", required_argument, NULL, OPT_EMU_FREQ},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	uint64_t n;
 	int c;
@@ -202,9 +202,11 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			}
 			break;
 		case OPT_TOPDOWN_RETIRED:
-			if (strcmp(optarg, "minstret") != 0 && strcmp(optarg, "rob_commitInstr") != 0) {
-				cli_error("--topdown-retired '%s': must be minstret or rob_commitInstr",
-					  optarg);
+			if (strcmp(optarg, "minstret") != 0 &&
+			    strcmp(optarg, "rob_commitInstr") != 0) {
+				cli_error(
+				    "--topdown-retired '%s': must be minstret or rob_commitInstr",
+				    optarg);
 				return EXIT_FAILURE;
 			}
 			o->retired_minstret = strcmp(optarg, "minstret") == 0;
@@ -285,7 +287,8 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			o->emu_given = true;
 			break;
 		case OPT_EMU_CYCLES:
-			if (parse_number("--emu-cycles", optarg, 1, UINT64_C(1) << 62, &o->emu.cycles))
+			if (parse_number("--emu-cycles", optarg, 1, UINT64_C(1) << 62,
+			                 &o->emu.cycles))
 				return EXIT_FAILURE;
 			o->emu_given = true;
 			break;
@@ -385,8 +388,8 @@ static void out_file_abort(struct out_file *of)
 
 struct workload {
 	pid_t pid;
-	int go_fd;   /* write one byte: the child execs */
-	int err_fd;  /* the child writes errno if exec fails; EOF at exec */
+	int go_fd;  /* write one byte: the child execs */
+	int err_fd; /* the child writes errno if exec fails; EOF at exec */
 	int pidfd;
 	bool exited;
 	int status;
@@ -567,10 +570,10 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 	}
 	struct hpm_count **d = deltas(rc->s, *prev);
 	struct stat_result res = {.list = &rc->s->all,
-				  .elapsed_ns = rc->o->interval_ms * 1e6,
-				  .timestamp = ts,
-				  .first = first,
-				  .delta = (const struct hpm_count *const *)d};
+	                          .elapsed_ns = rc->o->interval_ms * 1e6,
+	                          .timestamp = ts,
+	                          .first = first,
+	                          .delta = (const struct hpm_count *const *)d};
 	res.nr_metrics = hpm_session_metrics(rc->s, res.delta, &res.metrics);
 	hpm_session_emu_label(rc->s, &rc->cfg->emu);
 	stat_print(rc->cfg, &res);
@@ -640,8 +643,8 @@ static int run_once(struct run_ctx *rc)
 			goto out;
 		}
 	}
-	bool emu_follows = hpm_session_uses_emu(s) && (have_cmd || o->pid > 0 || o->all_cpus ||
-						       o->cpus);
+	bool emu_follows =
+	    hpm_session_uses_emu(s) && (have_cmd || o->pid > 0 || o->all_cpus || o->cpus);
 	bool interval = o->interval_ms > 0;
 	if (interval)
 		prev = snapshot(s);
@@ -689,7 +692,7 @@ static int run_once(struct run_ctx *rc)
 			now = now_ns();
 			if (emu_follows) {
 				if (hpm_session_advance(s, (uint64_t)(now - last), &done, err,
-							sizeof(err))) {
+				                        sizeof(err))) {
 					cli_error("%s", err);
 					rcode = EXIT_FAILURE;
 					goto out;
@@ -772,9 +775,9 @@ static void noise_of(double sum, double sum2, unsigned n, struct stat_noise *out
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = {
-		.repeat = 1,
-		.pid = -1,
-		.backend = HPM_BACKEND_AUTO,
+	    .repeat = 1,
+	    .pid = -1,
+	    .backend = HPM_BACKEND_AUTO,
 	};
 	struct hpm_session s;
 	/* perf stat writes its counts to stderr, leaving stdout to the command */
@@ -796,8 +799,8 @@ int cmd_stat(int argc, char **argv)
 		/* perf's default set for host targets; the emulated harts alone
 		 * get their fixed counters and the Topdown level 1 */
 		static const char *const host_default =
-			"task-clock,context-switches,cpu-migrations,page-faults,cycles,"
-			"instructions,branches,branch-misses";
+		    "task-clock,context-switches,cpu-migrations,page-faults,cycles,"
+		    "instructions,branches,branch-misses";
 		bool harts_only = !o.argv && o.pid <= 0 && !o.all_cpus && !o.cpus;
 		o.events = xcalloc(1, sizeof(char *));
 		if (harts_only || o.backend == HPM_BACKEND_EMU) {
@@ -816,7 +819,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	for (unsigned i = 0; i < o.nr_metrics; i++)
 		if (hpm_session_add_metrics(&s, o.metrics[i], 0, o.retired_minstret, err,
-					    sizeof(err))) {
+		                            sizeof(err))) {
 			cli_error("%s", err);
 			status = EXIT_FAILURE;
 			goto out;
@@ -842,9 +845,12 @@ int cmd_stat(int argc, char **argv)
 	}
 
 	if (o.dry_run) {
-		struct hpm_target t = {.pid = o.pid, .system_wide = o.all_cpus, .cpu_list = o.cpus,
-				       .per_unit = o.no_aggr, .enable_on_exec = o.argv != NULL,
-				       .inherit = true};
+		struct hpm_target t = {.pid = o.pid,
+		                       .system_wide = o.all_cpus,
+		                       .cpu_list = o.cpus,
+		                       .per_unit = o.no_aggr,
+		                       .enable_on_exec = o.argv != NULL,
+		                       .inherit = true};
 		if (hpm_session_dry_run(&s, &t, stdout, err, sizeof(err))) {
 			cli_error("%s", err);
 			status = EXIT_FAILURE;
@@ -949,15 +955,15 @@ int cmd_stat(int argc, char **argv)
 		}
 	}
 	struct stat_result res = {
-		.list = &s.all,
-		.elapsed_ns = rs.n ? elapsed_sum / rs.n : 0,
-		.user_s = run.user_s,
-		.sys_s = run.sys_s,
-		.metrics = metrics,
-		.nr_metrics = nr_metrics,
-		.noise = noise,
-		.metric_noise = mnoise,
-		.first = true,
+	    .list = &s.all,
+	    .elapsed_ns = rs.n ? elapsed_sum / rs.n : 0,
+	    .user_s = run.user_s,
+	    .sys_s = run.sys_s,
+	    .metrics = metrics,
+	    .nr_metrics = nr_metrics,
+	    .noise = noise,
+	    .metric_noise = mnoise,
+	    .first = true,
 	};
 	if (!o.interval_ms)
 		stat_print(&cfg, &res);

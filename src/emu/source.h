@@ -27,12 +27,12 @@ enum emu_mode {
  * NULL vals[b] means every event of bank b delivers 0. */
 struct emu_run {
 	uint64_t cycles;
-	uint32_t key;	 /* 0, or a source-chosen id promising that vals/instret equal those of every
-			  * earlier run with the same key from this source, so per-run results may be
-			  * cached by the consumer */
+	uint32_t key; /* 0, or a source-chosen id promising that vals/instret equal those of every
+	               * earlier run with the same key from this source, so per-run results may be
+	               * cached by the consumer */
 	const void *source; /* identity of the producer: keys are only comparable within one */
-	uint8_t mode;	 /* enum emu_mode */
-	uint8_t instret; /* 0..63 */
+	uint8_t mode;       /* enum emu_mode */
+	uint8_t instret;    /* 0..63 */
 	const uint8_t *vals[KMH_NR_BANKS]; /* kmh_banks[b].nr_events entries each */
 };
 

@@ -13,16 +13,16 @@
 #include "util/str.h"
 
 static const char *const op_names[32] = {
-	[KMH_OP_OR] = "or",
-	[KMH_OP_AND] = "and",
-	[KMH_OP_XOR] = "xor",
-	[KMH_OP_ADD] = "add",
+    [KMH_OP_OR] = "or",
+    [KMH_OP_AND] = "and",
+    [KMH_OP_XOR] = "xor",
+    [KMH_OP_ADD] = "add",
 };
 static const char *const op_symbols[32] = {
-	[KMH_OP_OR] = "|",
-	[KMH_OP_AND] = "&",
-	[KMH_OP_XOR] = "^",
-	[KMH_OP_ADD] = "+",
+    [KMH_OP_OR] = "|",
+    [KMH_OP_AND] = "&",
+    [KMH_OP_XOR] = "^",
+    [KMH_OP_ADD] = "+",
 };
 
 const char *kmh_op_name(unsigned op)
@@ -43,8 +43,8 @@ static bool op_keeps_zero_identity(unsigned op)
 
 struct side {
 	char text[140];
-	unsigned nr;	/* events rendered */
-	unsigned op;	/* joining op when nr == 2 */
+	unsigned nr; /* events rendered */
+	unsigned op; /* joining op when nr == 2 */
 };
 
 static void slot_name(const struct kmh_decoded *d, unsigned slot, char *buf, size_t len)
@@ -61,7 +61,7 @@ static void slot_name(const struct kmh_decoded *d, unsigned slot, char *buf, siz
 /* One side (E0 op0 E1 or E2 op1 E3), with unused zero slots left out where
  * the op makes them neutral. */
 static void render_side(const struct kmh_decoded *d, unsigned a, unsigned b, unsigned op,
-			struct side *s)
+                        struct side *s)
 {
 	char na[64], nb[64];
 	slot_name(d, a, na, sizeof(na));
@@ -91,7 +91,8 @@ static void render_term(const struct kmh_decoded *d, char *buf, size_t len)
 			n += (size_t)snprintf(buf + n, len - n, "event%u=0x%x,", i, d->event[i]);
 	for (unsigned i = 0; i < KMH_NR_OPS; i++)
 		if (d->op[i])
-			n += (size_t)snprintf(buf + n, len - n, "op%u=%s,", i, kmh_op_name(d->op[i]));
+			n += (size_t)snprintf(buf + n, len - n, "op%u=%s,", i,
+			                      kmh_op_name(d->op[i]));
 	if (buf[n - 1] == ',')
 		n--;
 	snprintf(buf + n, len - n, "/");
@@ -148,7 +149,8 @@ static void render_expr(struct kmh_decoded *d)
 			const char *rt = r.nr ? r.text : "noEvent";
 			bool lp = l.nr == 2 && l.op != op2, rp = r.nr == 2 && r.op != op2;
 			snprintf(body, sizeof(body), "%s%s%s %s %s%s%s", lp ? "(" : "", lt,
-				 lp ? ")" : "", kmh_op_symbol(op2), rp ? "(" : "", rt, rp ? ")" : "");
+			         lp ? ")" : "", kmh_op_symbol(op2), rp ? "(" : "", rt,
+			         rp ? ")" : "");
 			compound = true;
 		}
 	}

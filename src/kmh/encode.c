@@ -24,13 +24,13 @@
 
 struct node {
 	bool leaf;
-	unsigned op;	     /* op nodes: enum kmh_op */
+	unsigned op; /* op nodes: enum kmh_op */
 	unsigned nkids;
 	unsigned kids[MAX_NODES];
-	int pos;	     /* offset of the token that made it */
-	int bank;	     /* leaves: bank or KMH_BANK_NONE (noEvent) */
-	unsigned index;	     /* leaves */
-	const char *name;    /* leaves: table name, for messages */
+	int pos;          /* offset of the token that made it */
+	int bank;         /* leaves: bank or KMH_BANK_NONE (noEvent) */
+	unsigned index;   /* leaves */
+	const char *name; /* leaves: table name, for messages */
 };
 
 struct parser {
@@ -39,16 +39,16 @@ struct parser {
 	struct node nodes[MAX_NODES];
 	unsigned nnodes;
 	unsigned depth;
-	const char *mods;    /* first modifier string seen, into src */
+	const char *mods; /* first modifier string seen, into src */
 	size_t mods_len;
 	int mods_pos;
-	unsigned modes;	     /* what the first modifier string selects */
-	bool alias_used;     /* an alias expanded into several leaves */
+	unsigned modes;  /* what the first modifier string selects */
+	bool alias_used; /* an alias expanded into several leaves */
 	struct kmh_error *err;
 };
 
 static int fail(struct parser *ps, int code, int pos, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 static int fail(struct parser *ps, int code, int pos, const char *fmt, ...)
 {
 	va_list ap;
@@ -76,7 +76,7 @@ static int new_node(struct parser *ps, unsigned *id)
 {
 	if (ps->nnodes == MAX_NODES)
 		return fail(ps, KMH_ETOOMANY, pos_of(ps),
-			    "expression is far too long: an mhpmevent combines at most 4 events");
+		            "expression is far too long: an mhpmevent combines at most 4 events");
 	*id = ps->nnodes++;
 	memset(&ps->nodes[*id], 0, sizeof(ps->nodes[*id]));
 	ps->nodes[*id].pos = pos_of(ps);
@@ -116,14 +116,14 @@ static int unknown_event(struct parser *ps, int pos, int bank, const char *name)
 		size_t off = (size_t)snprintf(hint, sizeof(hint), " (did you mean ");
 		for (unsigned i = 0; i < n; i++)
 			off += (size_t)snprintf(hint + off, sizeof(hint) - off, "%s%s",
-						i ? ", " : "", sugg[i]);
+			                        i ? ", " : "", sugg[i]);
 		snprintf(hint + off, sizeof(hint) - off, "?)");
 	} else {
 		snprintf(hint, sizeof(hint), " (see 'hpmstat list')");
 	}
 	if (bank >= 0)
 		return fail(ps, KMH_EUNKNOWN, pos, "unknown event '%s' in bank %s%s", name,
-			    kmh_banks[bank].name, hint);
+		            kmh_banks[bank].name, hint);
 	return fail(ps, KMH_EUNKNOWN, pos, "unknown event '%s'%s", name, hint);
 }
 
@@ -137,8 +137,8 @@ static int make_ref(struct parser *ps, int pos, int bank, const char *name, unsi
 	if (strcmp(name, "noEvent") == 0) {
 		if ((rc = new_node(ps, id)))
 			return rc;
-		ps->nodes[*id] = (struct node){.leaf = true, .pos = pos, .bank = KMH_BANK_NONE,
-					       .index = 0, .name = "noEvent"};
+		ps->nodes[*id] = (struct node){
+		    .leaf = true, .pos = pos, .bank = KMH_BANK_NONE, .index = 0, .name = "noEvent"};
 		return 0;
 	}
 	ev = kmh_event_by_name(bank, name);
@@ -149,8 +149,11 @@ static int make_ref(struct parser *ps, int pos, int bank, const char *name, unsi
 	if (ev) {
 		if ((rc = new_node(ps, id)))
 			return rc;
-		ps->nodes[*id] = (struct node){.leaf = true, .pos = pos, .bank = ev->bank,
-					       .index = ev->index, .name = ev->name};
+		ps->nodes[*id] = (struct node){.leaf = true,
+		                               .pos = pos,
+		                               .bank = ev->bank,
+		                               .index = ev->index,
+		                               .name = ev->name};
 		return 0;
 	}
 	if ((rc = new_node(ps, id)))
@@ -163,8 +166,11 @@ static int make_ref(struct parser *ps, int pos, int bank, const char *name, unsi
 		unsigned kid;
 		if ((rc = new_node(ps, &kid)))
 			return rc;
-		ps->nodes[kid] = (struct node){.leaf = true, .pos = pos, .bank = al->bank,
-					       .index = al->index[i], .name = al->name};
+		ps->nodes[kid] = (struct node){.leaf = true,
+		                               .pos = pos,
+		                               .bank = al->bank,
+		                               .index = al->index[i],
+		                               .name = al->name};
 		ps->nodes[*id].kids[ps->nodes[*id].nkids++] = kid;
 	}
 	return 0;
@@ -193,9 +199,9 @@ static int parse_modifiers(struct parser *ps)
 	/* One counter has one filter: every modifier written must select it. */
 	if (ps->mods && modes != ps->modes)
 		return fail(ps, KMH_EMODIFIER, pos,
-			    "modifiers ':%s' contradict ':%.*s' given earlier: one counter has "
-			    "one privilege filter",
-			    mods, (int)ps->mods_len, ps->mods);
+		            "modifiers ':%s' contradict ':%.*s' given earlier: one counter has "
+		            "one privilege filter",
+		            mods, (int)ps->mods_len, ps->mods);
 	if (!ps->mods) {
 		ps->mods = start;
 		ps->mods_len = len;
@@ -223,10 +229,10 @@ static int parse_primary(struct parser *ps, unsigned *id)
 		skip_space(ps);
 		if (*ps->p != ')')
 			return fail(ps, KMH_ESYNTAX, pos_of(ps),
-				    *ps->p ? "expected ')' to close the '(' at column %d"
-					   : "unbalanced parentheses: the '(' at column %d is "
-					     "never closed",
-				    pos + 1);
+			            *ps->p ? "expected ')' to close the '(' at column %d"
+			                   : "unbalanced parentheses: the '(' at column %d is "
+			                     "never closed",
+			            pos + 1);
 		ps->p++;
 		ps->depth--;
 		return 0;
@@ -236,7 +242,7 @@ static int parse_primary(struct parser *ps, unsigned *id)
 			return fail(ps, KMH_ESYNTAX, pos, "expected an event at the end");
 		if (*ps->p == ')')
 			return fail(ps, KMH_ESYNTAX, pos,
-				    "unbalanced parentheses: ')' without a matching '('");
+			            "unbalanced parentheses: ')' without a matching '('");
 		return fail(ps, KMH_ESYNTAX, pos, "expected an event, found '%c'", *ps->p);
 	}
 	if (read_word(ps, word, sizeof(word)) >= sizeof(word))
@@ -253,27 +259,27 @@ static int parse_primary(struct parser *ps, unsigned *id)
 			if (kmh_parse_u64(word2, &idx, &nerr) != 0 || word2[0] == 'r' ||
 			    strchr(word2, '_'))
 				return fail(ps, KMH_ENUMBER, pos2, "'%s' is not an event index",
-					    word2);
+				            word2);
 			if (idx >= bank->nr_events)
 				return fail(ps, KMH_ERANGE, pos2,
-					    "index %s out of range: bank %s has events 0-%u", word2,
-					    bank->name, bank->nr_events - 1);
+				            "index %s out of range: bank %s has events 0-%u", word2,
+				            bank->name, bank->nr_events - 1);
 			const struct kmh_event *ev =
-				&bank->events[idx]; /* dense tables: index == position */
+			    &bank->events[idx]; /* dense tables: index == position */
 			if ((rc = new_node(ps, id)))
 				return rc;
 			ps->nodes[*id] = (struct node){.leaf = true,
-						       .pos = pos,
-						       .bank = idx ? ev->bank : KMH_BANK_NONE,
-						       .index = (unsigned)idx,
-						       .name = ev->name};
+			                               .pos = pos,
+			                               .bank = idx ? ev->bank : KMH_BANK_NONE,
+			                               .index = (unsigned)idx,
+			                               .name = ev->name};
 		} else if (is_ident_start((unsigned char)*ps->p)) {
 			read_word(ps, word2, sizeof(word2));
 			if ((rc = make_ref(ps, pos, (int)(bank - kmh_banks), word2, id)))
 				return rc;
 		} else {
 			return fail(ps, KMH_ESYNTAX, pos2,
-				    "expected an event name or index after '%s:'", bank->name);
+			            "expected an event name or index after '%s:'", bank->name);
 		}
 	} else {
 		/* An unknown word before ':NAME' is most likely a misspelt bank. */
@@ -290,9 +296,9 @@ static int parse_primary(struct parser *ps, unsigned *id)
 			}
 			if (looks_like_ref)
 				return fail(ps, KMH_EBANK, pos,
-					    "unknown bank '%s' (banks: frontend, backend, "
-					    "memblock, cache)",
-					    word);
+				            "unknown bank '%s' (banks: frontend, backend, "
+				            "memblock, cache)",
+				            word);
 		}
 		if ((rc = make_ref(ps, pos, KMH_BANK_NONE, word, id)))
 			return rc;
@@ -341,7 +347,7 @@ static int parse_level(struct parser *ps, unsigned lvl, unsigned *id)
 		skip_space(ps);
 		if (*ps->p == '\0')
 			return fail(ps, KMH_ESYNTAX, oppos, "expected an event after '%c'",
-				    levels[lvl].sym);
+			            levels[lvl].sym);
 		if ((rc = parse_level(ps, lvl + 1, &kid)))
 			return rc;
 		if (ps->nodes[opn].nkids == MAX_NODES)
@@ -447,36 +453,37 @@ static int map_tree(struct parser *ps, unsigned root, uint64_t *sel)
 			if (c->leaf) {
 				if (leaf_side < 2 && side[leaf_side].nleaves < 2) {
 					side[leaf_side].leaf[side[leaf_side].nleaves++] =
-						r->kids[i];
+					    r->kids[i];
 					continue;
 				}
 				if (nsides == 2)
 					goto too_wide;
 				leaf_side = nsides++;
 				side[leaf_side] = (struct side_map){
-					.nleaves = 1, .leaf = {r->kids[i], 0}, .op = top};
+				    .nleaves = 1, .leaf = {r->kids[i], 0}, .op = top};
 				continue;
 			}
 			/* An operand that is itself a combination: it must be two events. */
 			for (unsigned j = 0; j < c->nkids; j++)
 				if (!ps->nodes[c->kids[j]].leaf)
 					return fail(ps, KMH_ESHAPE, c->pos,
-						    "nested too deeply: the hardware combines at "
-						    "most two levels, (E0 op0 E1) op2 (E2 op1 E3)");
+					            "nested too deeply: the hardware combines at "
+					            "most two levels, (E0 op0 E1) op2 (E2 op1 E3)");
 			if (c->nkids > 2 && c->name && c->op == KMH_OP_ADD)
 				return fail(ps, KMH_ESHAPE, c->pos,
-					    "'%s' is the ADD of its %u instances, which do not fit "
-					    "one side of (E0 op0 E1) op2 (E2 op1 E3) under '%s'",
-					    c->name, c->nkids, op_sym(top));
+				            "'%s' is the ADD of its %u instances, which do not fit "
+				            "one side of (E0 op0 E1) op2 (E2 op1 E3) under '%s'",
+				            c->name, c->nkids, op_sym(top));
 			if (c->nkids > 2)
-				return fail(ps, KMH_ESHAPE, c->pos,
-					    "the %u events joined by '%s' under '%s' do not fit one "
-					    "side of (E0 op0 E1) op2 (E2 op1 E3), which holds two",
-					    c->nkids, op_sym(c->op), op_sym(top));
+				return fail(
+				    ps, KMH_ESHAPE, c->pos,
+				    "the %u events joined by '%s' under '%s' do not fit one "
+				    "side of (E0 op0 E1) op2 (E2 op1 E3), which holds two",
+				    c->nkids, op_sym(c->op), op_sym(top));
 			if (nsides == 2)
 				goto too_wide;
 			side[nsides++] = (struct side_map){
-				.nleaves = 2, .leaf = {c->kids[0], c->kids[1]}, .op = c->op};
+			    .nleaves = 2, .leaf = {c->kids[0], c->kids[1]}, .op = c->op};
 		}
 	}
 	/* A side with one event joins the unused slot with OR, the identity. */
@@ -497,9 +504,9 @@ static int map_tree(struct parser *ps, unsigned root, uint64_t *sel)
 
 too_wide:
 	return fail(ps, KMH_ESHAPE, r->pos,
-		    "the operands of '%s' cannot be split into two sides of at most two "
-		    "events each, as (E0 op0 E1) op2 (E2 op1 E3) needs",
-		    op_sym(top));
+	            "the operands of '%s' cannot be split into two sides of at most two "
+	            "events each, as (E0 op0 E1) op2 (E2 op1 E3) needs",
+	            op_sym(top));
 }
 
 static int check_leaves(struct parser *ps, unsigned root, int *bank)
@@ -508,9 +515,8 @@ static int check_leaves(struct parser *ps, unsigned root, int *bank)
 	collect_leaves(ps, root, leaves, &n);
 	if (n > KMH_NR_SLOTS)
 		return fail(ps, KMH_ETOOMANY, -1,
-			    "%u events in one expression: an mhpmevent combines at most 4%s", n,
-			    ps->alias_used ? " (an alias counts as all its instances)"
-						    : "");
+		            "%u events in one expression: an mhpmevent combines at most 4%s", n,
+		            ps->alias_used ? " (an alias counts as all its instances)" : "");
 	const struct node *first = NULL;
 	*bank = KMH_BANK_NONE;
 	for (unsigned i = 0; i < n && i < MAX_NODES; i++) {
@@ -522,10 +528,10 @@ static int check_leaves(struct parser *ps, unsigned root, int *bank)
 			*bank = l->bank;
 		} else if (l->bank != first->bank) {
 			return fail(ps, KMH_EMIXBANK, l->pos,
-				    "'%s' is a %s event but '%s' is a %s event: one counter sees "
-				    "one bank",
-				    first->name, kmh_banks[first->bank].name, l->name,
-				    kmh_banks[l->bank].name);
+			            "'%s' is a %s event but '%s' is a %s event: one counter sees "
+			            "one bank",
+			            first->name, kmh_banks[first->bank].name, l->name,
+			            kmh_banks[l->bank].name);
 		}
 	}
 	return 0;
@@ -543,7 +549,7 @@ static int encode_raw(struct parser *ps, struct kmh_encoding *enc)
 			continue; /* leading zeros are not width */
 		if (++digits > 16)
 			return fail(ps, KMH_ERANGE, 0, "raw value '%.*s' is wider than 64 bits",
-				    (int)strcspn(ps->src, ":"), ps->src);
+			            (int)strcspn(ps->src, ":"), ps->src);
 		unsigned c = (unsigned char)tolower((unsigned char)*p);
 		v = (v << 4) | (isdigit((int)c) ? c - '0' : c - 'a' + 10);
 	}
@@ -557,7 +563,7 @@ static int encode_raw(struct parser *ps, struct kmh_encoding *enc)
 			return rc;
 		if (*ps->p)
 			return fail(ps, KMH_ESYNTAX, pos_of(ps), "unexpected '%c' after modifiers",
-				    *ps->p);
+			            *ps->p);
 	}
 	return 0;
 }
@@ -587,9 +593,9 @@ static int parse_op_value(struct parser *ps, const char *val, int pos, unsigned 
 		return fail(ps, KMH_ETERM, pos, "'%s' is not an op (or, and, xor, add)", val);
 	if (n > KMH_OP_MASK || !kmh_op_is_valid((unsigned)n))
 		return fail(ps, KMH_ERANGE, pos,
-			    "op value %s is reserved: OP_TYPE is or (0), and (1), xor (2) or add "
-			    "(4)",
-			    val);
+		            "op value %s is reserved: OP_TYPE is or (0), and (1), xor (2) or add "
+		            "(4)",
+		            val);
 	*op = (unsigned)n;
 	return 0;
 }
@@ -605,7 +611,7 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 	if (!((pmulen == 9 && strncmp(ps->src, "kunminghu", 9) == 0) ||
 	      (pmulen == 3 && strncmp(ps->src, "cpu", 3) == 0)))
 		return fail(ps, KMH_ETERM, 0, "unknown PMU '%.*s' (this is 'kunminghu')",
-			    (int)pmulen, ps->src);
+		            (int)pmulen, ps->src);
 	ps->p = slash + 1;
 	while (*ps->p != '/') {
 		char key[32], val[64];
@@ -621,7 +627,7 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 			return fail(ps, KMH_ESYNTAX, pos_of(ps), "missing the closing '/'");
 		if (*ps->p != '=')
 			return fail(ps, KMH_ETERM, kpos, "term '%s' needs a value (%s=VALUE)", key,
-				    key);
+			            key);
 		ps->p++;
 		int vpos = pos_of(ps);
 		while (*ps->p && *ps->p != ',' && *ps->p != '/') {
@@ -642,11 +648,11 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 				return fail(ps, KMH_ENUMBER, vpos, "'%s' is not a number", val);
 			if (n > KMH_EVENT_MASK)
 				return fail(ps, KMH_ERANGE, vpos,
-					    "%s=%s does not fit the 10-bit EVENT field", key, val);
+				            "%s=%s does not fit the 10-bit EVENT field", key, val);
 			ev[slot] = (unsigned)n;
 			evpos[slot] = vpos;
 		} else if (strncmp(key, "op", 2) == 0 && key[2] >= '0' && key[2] <= '2' &&
-			   !key[3]) {
+		           !key[3]) {
 			unsigned n = (unsigned)(key[2] - '0');
 			bit = 1u << (4 + n);
 			if ((rc = parse_op_value(ps, val, vpos, &op[n])))
@@ -655,14 +661,14 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 			const struct kmh_bank_desc *b = kmh_bank_by_name(val);
 			bit = 1u << 7;
 			if (!b)
-				return fail(ps, KMH_EBANK,
-					    vpos, "unknown bank '%s' (banks: frontend, backend, "
-						  "memblock, cache)",
-					    val);
+				return fail(ps, KMH_EBANK, vpos,
+				            "unknown bank '%s' (banks: frontend, backend, "
+				            "memblock, cache)",
+				            val);
 			bank = (int)(b - kmh_banks);
 		} else {
 			return fail(ps, KMH_ETERM, kpos,
-				    "unknown term '%s' (terms: event0-event3, op0-op2, bank)", key);
+			            "unknown term '%s' (terms: event0-event3, op0-op2, bank)", key);
 		}
 		if (seen & bit)
 			return fail(ps, KMH_ETERM, kpos, "term '%s' given twice", key);
@@ -680,7 +686,7 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 		skip_space(ps);
 		if (*ps->p)
 			return fail(ps, KMH_ESYNTAX, pos_of(ps), "unexpected '%c' after modifiers",
-				    *ps->p);
+			            *ps->p);
 	}
 	if (!(seen & 0xf))
 		return fail(ps, KMH_ETERM, -1, "no event0..event3 term given");
@@ -688,9 +694,9 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 		for (unsigned s = 0; s < KMH_NR_SLOTS; s++)
 			if (ev[s] >= kmh_banks[bank].nr_events)
 				return fail(ps, KMH_ERANGE, evpos[s],
-					    "event%u=%u out of range: bank %s has events 0-%u", s,
-					    ev[s], kmh_banks[bank].name,
-					    kmh_banks[bank].nr_events - 1);
+				            "event%u=%u out of range: bank %s has events 0-%u", s,
+				            ev[s], kmh_banks[bank].name,
+				            kmh_banks[bank].nr_events - 1);
 	uint64_t v = 0;
 	for (unsigned s = 0; s < KMH_NR_SLOTS; s++)
 		v = kmh_mhpmevent_set_event(v, s, ev[s]);
@@ -712,7 +718,7 @@ int kmh_encode(const char *expr, struct kmh_encoding *enc, struct kmh_error *err
 }
 
 int kmh_encode_impl(const char *expr, struct kmh_encoding *enc, struct kmh_error *err,
-		    bool want_canonical)
+                    bool want_canonical)
 {
 	struct parser ps = {.src = expr, .p = expr, .err = err};
 	int rc;
@@ -744,10 +750,10 @@ int kmh_encode_impl(const char *expr, struct kmh_encoding *enc, struct kmh_error
 		skip_space(&ps);
 		if (*ps.p)
 			return fail(&ps, KMH_ESYNTAX, pos_of(&ps),
-				    *ps.p == ')' ? "unbalanced parentheses: ')' without a "
-						   "matching '('"
-						 : "unexpected '%c'",
-				    *ps.p);
+			            *ps.p == ')' ? "unbalanced parentheses: ')' without a "
+			                           "matching '('"
+			                         : "unexpected '%c'",
+			            *ps.p);
 		flatten(&ps, root);
 		prune_no_event(&ps, root);
 		flatten(&ps, root);
@@ -768,8 +774,7 @@ done:
 		struct kmh_encoding check;
 		struct kmh_error cerr;
 		kmh_decode_fields(enc->value, enc->bank, &d);
-		if (kmh_encode_impl(d.expr, &check, &cerr, false) == 0 &&
-		    check.value == enc->value)
+		if (kmh_encode_impl(d.expr, &check, &cerr, false) == 0 && check.value == enc->value)
 			snprintf(enc->canonical, sizeof(enc->canonical), "%s", d.expr);
 		else
 			snprintf(enc->canonical, sizeof(enc->canonical), "r%" PRIx64, enc->value);

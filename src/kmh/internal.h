@@ -11,6 +11,6 @@ void kmh_decode_fields(uint64_t value, int bank, struct kmh_decoded *d);
 /* kmh_encode; with want_canonical false it leaves enc->canonical empty and
  * so never recurses through the decoder. */
 int kmh_encode_impl(const char *expr, struct kmh_encoding *enc, struct kmh_error *err,
-		    bool want_canonical);
+                    bool want_canonical);
 
 #endif

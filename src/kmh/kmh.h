@@ -29,14 +29,14 @@ enum kmh_bank {
 
 #define KMH_FIRST_COUNTER 3  /* mhpmcounter3 */
 #define KMH_LAST_COUNTER  31 /* mhpmcounter31 */
-#define KMH_NR_COUNTERS	  29
+#define KMH_NR_COUNTERS   29
 
 struct kmh_event {
-	const char *name;	 /* NAME, or NAME.K for the K-th of a repeated name */
-	const char *brief;	 /* BriefDescription */
+	const char *name;        /* NAME, or NAME.K for the K-th of a repeated name */
+	const char *brief;       /* BriefDescription */
 	const char *description; /* PublicDescription */
-	uint16_t index;		 /* EVENTn value, local to the bank */
-	uint8_t bank;		 /* enum kmh_bank */
+	uint16_t index;          /* EVENTn value, local to the bank */
+	uint8_t bank;            /* enum kmh_bank */
 };
 
 /* A plain NAME that repeats in a bank: the ADD of all its instances. */
@@ -44,17 +44,17 @@ struct kmh_alias {
 	const char *name;
 	const char *brief;
 	const char *description;
-	uint64_t code;		 /* EventCode in the JSON: the encoded ADD */
+	uint64_t code; /* EventCode in the JSON: the encoded ADD */
 	uint8_t bank;
-	uint8_t nr;		 /* 2..4 instances */
+	uint8_t nr;                   /* 2..4 instances */
 	uint16_t index[KMH_NR_SLOTS]; /* ascending */
 };
 
 struct kmh_bank_desc {
-	const char *name;	  /* "frontend", "backend", "memblock", "cache" */
-	unsigned first_counter;	  /* mhpmcounterN range that sees this bank */
+	const char *name;       /* "frontend", "backend", "memblock", "cache" */
+	unsigned first_counter; /* mhpmcounterN range that sees this bank */
 	unsigned last_counter;
-	unsigned nr_events;	  /* indices 0..nr_events-1, dense */
+	unsigned nr_events;             /* indices 0..nr_events-1, dense */
 	const struct kmh_event *events; /* indexed by event index */
 	unsigned nr_aliases;
 	const struct kmh_alias *aliases;
@@ -75,10 +75,10 @@ const struct kmh_alias *kmh_alias_by_name(int bank, const char *name);
 
 /* perf's mapfile.csv rows (events/riscv/mapfile.csv), generated. */
 struct kmh_mapfile_row {
-	const char *cpuid;   /* MVENDORID-MARCHID-MIMPID, a POSIX extended regex */
+	const char *cpuid; /* MVENDORID-MARCHID-MIMPID, a POSIX extended regex */
 	const char *version;
-	const char *path;    /* openxiangshan/kunminghu */
-	const char *type;    /* core */
+	const char *path; /* openxiangshan/kunminghu */
+	const char *type; /* core */
 };
 extern const struct kmh_mapfile_row kmh_mapfile[];
 extern const unsigned kmh_nr_mapfile;
@@ -92,7 +92,7 @@ enum kmh_errcode {
 	KMH_OK = 0,
 	KMH_ESYNTAX = -1,     /* malformed expression */
 	KMH_EUNKNOWN = -2,    /* unknown event name */
-	KMH_EBANK = -3,	      /* unknown bank name */
+	KMH_EBANK = -3,       /* unknown bank name */
 	KMH_ERANGE = -4,      /* index or value out of range */
 	KMH_EMIXBANK = -5,    /* events from two banks in one expression */
 	KMH_ETOOMANY = -6,    /* more than four events */
@@ -105,9 +105,9 @@ enum kmh_errcode {
 };
 
 struct kmh_error {
-	int code;	 /* enum kmh_errcode */
-	int pos;	 /* 0-based offset in the input, or -1 */
-	char msg[320];	 /* full sentence without the input, e.g. "unknown event 'x'" */
+	int code;      /* enum kmh_errcode */
+	int pos;       /* 0-based offset in the input, or -1 */
+	char msg[320]; /* full sentence without the input, e.g. "unknown event 'x'" */
 };
 
 /* Generic text for a code, as libpfm4's pfm_strerror. */
@@ -147,13 +147,13 @@ enum kmh_leaf_kind {
 
 /* The result of encoding one expression. */
 struct kmh_encoding {
-	uint64_t value;		 /* full mhpmevent value, INH bits included */
-	int bank;		 /* enum kmh_bank, or KMH_BANK_NONE */
-	unsigned modes;		 /* counted modes */
-	bool modes_given;	 /* the expression carried modifiers */
-	bool raw;		 /* rHEX or perf-style term: fields given by the user */
-	unsigned nr_events;	 /* used slots */
-	char canonical[320];	 /* re-encodable expression that gives `value` */
+	uint64_t value;      /* full mhpmevent value, INH bits included */
+	int bank;            /* enum kmh_bank, or KMH_BANK_NONE */
+	unsigned modes;      /* counted modes */
+	bool modes_given;    /* the expression carried modifiers */
+	bool raw;            /* rHEX or perf-style term: fields given by the user */
+	unsigned nr_events;  /* used slots */
+	char canonical[320]; /* re-encodable expression that gives `value` */
 };
 
 /* Encode an event expression (SPEC §1): NAME, BANK:NAME, BANK:INDEX, up to
@@ -166,22 +166,23 @@ int kmh_encode(const char *expr, struct kmh_encoding *enc, struct kmh_error *err
 struct kmh_decoded {
 	uint64_t value;
 	bool of;
-	unsigned modes;			/* counted modes, from the INH bits */
-	unsigned event[KMH_NR_SLOTS];	/* EVENT0..3 */
-	unsigned op[KMH_NR_OPS];	/* OP_TYPE0..2 raw values */
-	bool op_reserved[KMH_NR_OPS];	/* value outside OR/AND/XOR/ADD */
-	unsigned reserved_bits;		/* bits 57:55 */
-	int bank;			/* bank used to name events, or KMH_BANK_NONE */
-	const struct kmh_event *ev[KMH_NR_SLOTS]; /* names when the bank is known and the index exists */
+	unsigned modes;               /* counted modes, from the INH bits */
+	unsigned event[KMH_NR_SLOTS]; /* EVENT0..3 */
+	unsigned op[KMH_NR_OPS];      /* OP_TYPE0..2 raw values */
+	bool op_reserved[KMH_NR_OPS]; /* value outside OR/AND/XOR/ADD */
+	unsigned reserved_bits;       /* bits 57:55 */
+	int bank;                     /* bank used to name events, or KMH_BANK_NONE */
+	const struct kmh_event
+	    *ev[KMH_NR_SLOTS]; /* names when the bank is known and the index exists */
 	bool index_out_of_range[KMH_NR_SLOTS];
-	char expr[320];			/* expression form; names when known */
-	bool exact;			/* encoding expr gives back exactly this value */
+	char expr[320]; /* expression form; names when known */
+	bool exact;     /* encoding expr gives back exactly this value */
 };
 
 /* Decode any 64-bit value. bank may be KMH_BANK_NONE; when it is, no names
  * are given. Never fails. */
 void kmh_decode(uint64_t value, int bank, struct kmh_decoded *out);
-const char *kmh_op_name(unsigned op); /* "or", "and", "xor", "add", or NULL if reserved */
+const char *kmh_op_name(unsigned op);   /* "or", "and", "xor", "add", or NULL if reserved */
 const char *kmh_op_symbol(unsigned op); /* "|", "&", "^", "+", or NULL */
 
 /* Parse a number the way the CLI accepts them: decimal, 0x hex, 0b binary,

@@ -10,30 +10,30 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define KMH_EVENT_BITS	 10 /* width of one EVENTn field */
-#define KMH_EVENT_MASK	 0x3ffu
-#define KMH_OP_BITS	 5 /* width of one OP_TYPEn field */
-#define KMH_OP_MASK	 0x1fu
-#define KMH_NR_SLOTS	 4 /* EVENT0..EVENT3 */
-#define KMH_NR_OPS	 3 /* OP_TYPE0..OP_TYPE2 */
-#define KMH_EVENT_SHIFT(n) (KMH_EVENT_BITS * (n)) /* EVENTn at bits 10n+9:10n */
-#define KMH_OP_SHIFT(n)	   (40 + KMH_OP_BITS * (n)) /* OP_TYPEn at bits 5n+44:5n+40 */
+#define KMH_EVENT_BITS     10 /* width of one EVENTn field */
+#define KMH_EVENT_MASK     0x3ffu
+#define KMH_OP_BITS        5 /* width of one OP_TYPEn field */
+#define KMH_OP_MASK        0x1fu
+#define KMH_NR_SLOTS       4                        /* EVENT0..EVENT3 */
+#define KMH_NR_OPS         3                        /* OP_TYPE0..OP_TYPE2 */
+#define KMH_EVENT_SHIFT(n) (KMH_EVENT_BITS * (n))   /* EVENTn at bits 10n+9:10n */
+#define KMH_OP_SHIFT(n)    (40 + KMH_OP_BITS * (n)) /* OP_TYPEn at bits 5n+44:5n+40 */
 
-#define KMH_BIT_OF	 63 /* Sscofpmf overflow flag */
-#define KMH_BIT_MINH	 62
-#define KMH_BIT_SINH	 61
-#define KMH_BIT_UINH	 60
-#define KMH_BIT_VSINH	 59
-#define KMH_BIT_VUINH	 58
+#define KMH_BIT_OF        63 /* Sscofpmf overflow flag */
+#define KMH_BIT_MINH      62
+#define KMH_BIT_SINH      61
+#define KMH_BIT_UINH      60
+#define KMH_BIT_VSINH     59
+#define KMH_BIT_VUINH     58
 #define KMH_RESERVED_MASK (UINT64_C(7) << 55) /* bits 57:55, read/write, ignored */
-#define KMH_INH_MASK	 (UINT64_C(0x1f) << 58)
-#define KMH_OF		 (UINT64_C(1) << KMH_BIT_OF)
-#define KMH_MINH	 (UINT64_C(1) << KMH_BIT_MINH)
-#define KMH_SINH	 (UINT64_C(1) << KMH_BIT_SINH)
-#define KMH_UINH	 (UINT64_C(1) << KMH_BIT_UINH)
-#define KMH_VSINH	 (UINT64_C(1) << KMH_BIT_VSINH)
-#define KMH_VUINH	 (UINT64_C(1) << KMH_BIT_VUINH)
-#define KMH_SELECT_MASK	 ((UINT64_C(1) << 55) - 1) /* EVENT0-3 and OP_TYPE0-2 */
+#define KMH_INH_MASK      (UINT64_C(0x1f) << 58)
+#define KMH_OF            (UINT64_C(1) << KMH_BIT_OF)
+#define KMH_MINH          (UINT64_C(1) << KMH_BIT_MINH)
+#define KMH_SINH          (UINT64_C(1) << KMH_BIT_SINH)
+#define KMH_UINH          (UINT64_C(1) << KMH_BIT_UINH)
+#define KMH_VSINH         (UINT64_C(1) << KMH_BIT_VSINH)
+#define KMH_VUINH         (UINT64_C(1) << KMH_BIT_VUINH)
+#define KMH_SELECT_MASK   ((UINT64_C(1) << 55) - 1) /* EVENT0-3 and OP_TYPE0-2 */
 
 /* OP_TYPE values; every other 5-bit value is reserved. */
 enum kmh_op {

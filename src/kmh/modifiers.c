@@ -55,9 +55,9 @@ int kmh_modifiers_parse(const char *mods, unsigned *modes, struct kmh_error *err
 			err->code = KMH_EMODIFIER;
 			err->pos = (int)(p - mods);
 			snprintf(err->msg, sizeof(err->msg),
-				 "unknown modifier '%c' (known: u user, k supervisor, m machine, "
-				 "H host, G guest)",
-				 *p);
+			         "unknown modifier '%c' (known: u user, k supervisor, m machine, "
+			         "H host, G guest)",
+			         *p);
 			return KMH_EMODIFIER;
 		}
 		if (*set & bit) {
@@ -72,9 +72,9 @@ int kmh_modifiers_parse(const char *mods, unsigned *modes, struct kmh_error *err
 		err->code = KMH_EMODIFIER;
 		err->pos = -1;
 		snprintf(err->msg, sizeof(err->msg),
-			 "modifiers '%s' are contradictory: 'm' with only 'G' asks for a guest "
-			 "M-mode, and M-mode exists on the host only",
-			 mods);
+		         "modifiers '%s' are contradictory: 'm' with only 'G' asks for a guest "
+		         "M-mode, and M-mode exists on the host only",
+		         mods);
 		return KMH_EMODIFIER;
 	}
 	*modes = modes_of(lvl ? lvl : LVL_U | LVL_K, virt ? virt : VIRT_H | VIRT_G);
@@ -123,7 +123,8 @@ const char *kmh_modes_to_modifiers(unsigned modes, char buf[8])
 	static const char letters[] = "ukmHG";
 	unsigned best = 0, best_len = 99;
 	for (unsigned set = 1; set < 32; set++) {
-		unsigned lvl = set & 7, virt = (set >> 3) & 3, len = (unsigned)__builtin_popcount(set);
+		unsigned lvl = set & 7, virt = (set >> 3) & 3,
+		         len = (unsigned)__builtin_popcount(set);
 		if ((lvl & LVL_M) && virt == VIRT_G)
 			continue;
 		unsigned m = modes_of(lvl ? lvl : LVL_U | LVL_K, virt ? virt : VIRT_H | VIRT_G);
@@ -148,10 +149,10 @@ const char *kmh_modes_str(unsigned modes, char buf[24])
 		unsigned bit;
 		const char *name;
 	} names[] = {{KMH_MODE_U, "U"},
-		     {KMH_MODE_S, "S"},
-		     {KMH_MODE_VU, "VU"},
-		     {KMH_MODE_VS, "VS"},
-		     {KMH_MODE_M, "M"}};
+	             {KMH_MODE_S, "S"},
+	             {KMH_MODE_VU, "VU"},
+	             {KMH_MODE_VS, "VS"},
+	             {KMH_MODE_M, "M"}};
 	size_t n = 0;
 	buf[0] = '\0';
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

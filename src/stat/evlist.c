@@ -99,8 +99,8 @@ int hpm_evlist_parse(struct hpm_evlist *list, const char *text, char *err, size_
 				/* a modifier after the group ("{a,b}:u") is not supported */
 				if (text[i + 1] != ',' && text[i + 1] != '\0') {
 					snprintf(err, errlen,
-						 "'%s': expected ',' after '}' at offset %zu", text,
-						 i + 1);
+					         "'%s': expected ',' after '}' at offset %zu", text,
+					         i + 1);
 					rc = -1;
 					break;
 				}
@@ -118,7 +118,7 @@ int hpm_evlist_parse(struct hpm_evlist *list, const char *text, char *err, size_
 }
 
 double hpm_counts_value(const struct hpm_count *c, unsigned nr_units, int unit, double scale,
-			double *share)
+                        double *share)
 {
 	double val = 0, ena = 0, run = 0;
 	if (share)
@@ -142,12 +142,12 @@ double hpm_counts_value(const struct hpm_count *c, unsigned nr_units, int unit, 
 }
 
 double hpm_evsel_value(const struct hpm_evlist *list, const struct hpm_evsel *e, int unit,
-		       double *share)
+                       double *share)
 {
 	if (share)
 		*share = 0;
 	if (e->state != HPM_EV_OK)
 		return NAN;
 	return hpm_counts_value(e->counts, e->nr_units ? e->nr_units : list->nr_units, unit,
-				e->scale, share);
+	                        e->scale, share);
 }

@@ -21,9 +21,9 @@
 #include "kmh/kmh.h"
 
 enum hpm_evsel_kind {
-	HPM_EV_KMH,	/* a Kunminghu mhpmevent expression (bank counter) */
+	HPM_EV_KMH,       /* a Kunminghu mhpmevent expression (bank counter) */
 	HPM_EV_KMH_FIXED, /* a Kunminghu fixed counter: mcycle or minstret */
-	HPM_EV_HOST,	/* anything perf_event_open counts on this host */
+	HPM_EV_HOST,      /* anything perf_event_open counts on this host */
 };
 
 enum hpm_fixed {
@@ -40,18 +40,18 @@ enum hpm_evsel_state {
 };
 
 struct hpm_count {
-	uint64_t val;	  /* raw count */
-	uint64_t ena;	  /* time enabled (ns; emulator: cycles) */
-	uint64_t run;	  /* time running (same unit as ena) */
+	uint64_t val; /* raw count */
+	uint64_t ena; /* time enabled (ns; emulator: cycles) */
+	uint64_t run; /* time running (same unit as ena) */
 };
 
 struct hpm_evsel {
-	char *name;		 /* as shown: the user's spelling, or a metric's event name */
-	char *spec;		 /* the text it was parsed from */
+	char *name; /* as shown: the user's spelling, or a metric's event name */
+	char *spec; /* the text it was parsed from */
 	enum hpm_evsel_kind kind;
-	int group;		 /* index of its {...} group, -1 when ungrouped */
-	bool emulated;		 /* counted by the emulator: ena/run are in cycles */
-	bool metric_only;	 /* added for a metric, not asked for by -e */
+	int group;        /* index of its {...} group, -1 when ungrouped */
+	bool emulated;    /* counted by the emulator: ena/run are in cycles */
+	bool metric_only; /* added for a metric, not asked for by -e */
 	/* HPM_EV_KMH */
 	struct kmh_encoding enc; /* value, bank, modes */
 	/* HPM_EV_KMH_FIXED */
@@ -60,35 +60,35 @@ struct hpm_evsel {
 	uint32_t attr_type;
 	uint64_t attr_config, attr_config1, attr_config2;
 	bool exclude_user, exclude_kernel, exclude_hv, exclude_host, exclude_guest;
-	const char *unit;	 /* "msec" for task-clock/cpu-clock, else "" */
-	double scale;		 /* multiply the raw count for display (task-clock: 1e-6) */
+	const char *unit; /* "msec" for task-clock/cpu-clock, else "" */
+	double scale;     /* multiply the raw count for display (task-clock: 1e-6) */
 
 	enum hpm_evsel_state state;
-	char *placement;	 /* back end's words for where it runs: "mhpmcounter11
-				  * (0x4000000000000035)", "cpu/cycles/ fd 5" (for -v) */
+	char *placement;          /* back end's words for where it runs: "mhpmcounter11
+	                           * (0x4000000000000035)", "cpu/cycles/ fd 5" (for -v) */
 	struct hpm_count *counts; /* [evlist->nr_units], cumulative */
-	unsigned nr_units;	 /* when set: the units of `counts` (a session's combined list
-				  * holds rows of several back ends); else the list's */
+	unsigned nr_units;        /* when set: the units of `counts` (a session's combined list
+	                           * holds rows of several back ends); else the list's */
 	char *const *unit_names;
-	void *priv;		 /* back end state */
+	void *priv; /* back end state */
 };
 
 struct hpm_evlist {
 	struct hpm_evsel *ev;
 	unsigned nr;
 	unsigned nr_groups;
-	unsigned nr_units;	 /* CPUs or harts counted on */
-	char **unit_names;	 /* "CPU0", "hart0" */
+	unsigned nr_units; /* CPUs or harts counted on */
+	char **unit_names; /* "CPU0", "hart0" */
 };
 
 /* What to count on. */
 struct hpm_target {
-	int pid;		 /* -p, or the forked child; -1 none */
-	bool system_wide;	 /* -a */
-	const char *cpu_list;	 /* -C LIST, NULL all */
-	bool per_unit;		 /* -A: keep per-CPU / per-hart counts apart in output */
-	bool enable_on_exec;	 /* pid is a child stopped before exec: count from exec */
-	bool inherit;		 /* count the pid's future children too (perf's default) */
+	int pid;              /* -p, or the forked child; -1 none */
+	bool system_wide;     /* -a */
+	const char *cpu_list; /* -C LIST, NULL all */
+	bool per_unit;        /* -A: keep per-CPU / per-hart counts apart in output */
+	bool enable_on_exec;  /* pid is a child stopped before exec: count from exec */
+	bool inherit;         /* count the pid's future children too (perf's default) */
 };
 
 /* The operations of one back end (src/backend/<name>.c). All return 0 or a
@@ -100,7 +100,7 @@ struct hpm_backend {
 	 * placement; allocate counts. Events it cannot count get
 	 * HPM_EV_NOT_SUPPORTED, not an error, unless nothing at all can run. */
 	int (*open)(struct hpm_evlist *list, const struct hpm_target *t, void *cfg, char *err,
-		    size_t errlen);
+	            size_t errlen);
 	int (*enable)(struct hpm_evlist *list, char *err, size_t errlen);
 	int (*disable)(struct hpm_evlist *list, char *err, size_t errlen);
 	/* Refresh every evsel's cumulative counts. */
@@ -112,7 +112,7 @@ struct hpm_backend {
 	int (*advance)(struct hpm_evlist *list, uint64_t ns, bool *done, char *err, size_t errlen);
 	/* What open would program, one line per event, without counting. */
 	int (*dry_run)(const struct hpm_evlist *list, const struct hpm_target *t, void *cfg,
-		       FILE *out, char *err, size_t errlen);
+	               FILE *out, char *err, size_t errlen);
 	void (*close)(struct hpm_evlist *list);
 };
 
@@ -132,9 +132,9 @@ void hpm_evlist_free(struct hpm_evlist *list);
  * it never ran). Returns NAN when the evsel has no number (state !=
  * HPM_EV_OK or it never ran). */
 double hpm_evsel_value(const struct hpm_evlist *list, const struct hpm_evsel *e, int unit,
-		       double *share);
+                       double *share);
 /* The same for a bare counts array (e.g. one interval's deltas). */
 double hpm_counts_value(const struct hpm_count *c, unsigned nr_units, int unit, double scale,
-			double *share);
+                        double *share);
 
 #endif

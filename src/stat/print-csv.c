@@ -10,7 +10,7 @@
 #include "stat/stat.h"
 
 static void csv_prefix(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
-		       int unit)
+                       int unit)
 {
 	const char *s = cfg->csv_sep;
 	if (cfg->interval_ms > 0)
@@ -21,7 +21,7 @@ static void csv_prefix(const struct stat_config *cfg, const struct stat_result *
 
 /* perf's run-time field is nanoseconds; the emulator counts time in cycles */
 static double run_ns(const struct stat_config *cfg, const struct hpm_evsel *e,
-		     const struct stat_result *res, int unit)
+                     const struct stat_result *res, int unit)
 {
 	double run = 0;
 	const struct hpm_count *c = res->delta ? res->delta[e - res->list->ev] : e->counts;
@@ -34,7 +34,7 @@ static double run_ns(const struct stat_config *cfg, const struct hpm_evsel *e,
 }
 
 static void csv_event(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
-		      int unit)
+                      int unit)
 {
 	const struct hpm_evsel *e = &res->list->ev[i];
 	const char *s = cfg->csv_sep;
@@ -43,9 +43,9 @@ static void csv_event(const struct stat_config *cfg, const struct stat_result *r
 
 	csv_prefix(cfg, res, i, unit);
 	if (e->state != HPM_EV_OK || isnan(v)) {
-		const char *t = e->state == HPM_EV_NOT_SUPPORTED ? "<not supported>"
-				: e->state == HPM_EV_NOT_MODELLED ? "<not modelled>"
-								  : "<not counted>";
+		const char *t = e->state == HPM_EV_NOT_SUPPORTED  ? "<not supported>"
+		                : e->state == HPM_EV_NOT_MODELLED ? "<not modelled>"
+		                                                  : "<not counted>";
 		fprintf(cfg->out, "%s%s%s%s%s%s", t, s, e->unit, s, e->name, s);
 		if (res->noise)
 			fprintf(cfg->out, "%s", s);
@@ -85,8 +85,8 @@ static void csv_metric(const struct stat_config *cfg, const struct stat_result *
 		fputs("n/a", cfg->out);
 	else
 		fprintf(cfg->out, "%.2f", m->value);
-	fprintf(cfg->out, "%s%s %s%s%s\n", s, m->unit, m->name, m->out_of_range ? " (out of range)" : "",
-		m->bottleneck ? " <==" : "");
+	fprintf(cfg->out, "%s%s %s%s%s\n", s, m->unit, m->name,
+	        m->out_of_range ? " (out of range)" : "", m->bottleneck ? " <==" : "");
 }
 
 void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res)
@@ -103,7 +103,7 @@ void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res
 				fprintf(cfg->out, "time%s", s);
 			for (unsigned k = 0; k < res->nr_metrics; k++)
 				fprintf(cfg->out, "%s%s %s", k ? s : "", res->metrics[k].unit,
-					res->metrics[k].name);
+				        res->metrics[k].name);
 			fputc('\n', cfg->out);
 		}
 		csv_prefix(cfg, res, 0, -1);

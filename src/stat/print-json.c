@@ -24,7 +24,7 @@ static void json_line(const struct stat_config *cfg, json_t *o)
 }
 
 static void json_common(const struct stat_config *cfg, const struct stat_result *res, json_t *o,
-			unsigned i, int unit)
+                        unsigned i, int unit)
 {
 	if (cfg->interval_ms > 0)
 		json_object_set_new(o, "interval", json_real(res->timestamp));
@@ -49,7 +49,7 @@ static void json_emu(const struct stat_config *cfg, json_t *o)
 }
 
 static void json_event(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
-		       int unit)
+                       int unit)
 {
 	const struct hpm_evsel *e = &res->list->ev[i];
 	double share = 0, v = stat_event_value(res, i, unit, &share), m;
@@ -60,9 +60,10 @@ static void json_event(const struct stat_config *cfg, const struct stat_result *
 	json_common(cfg, res, o, i, unit);
 	if (e->state != HPM_EV_OK || isnan(v)) {
 		json_object_set_new(o, "counter-value",
-				    json_string(e->state == HPM_EV_NOT_SUPPORTED ? "<not supported>"
-						: e->state == HPM_EV_NOT_MODELLED ? "<not modelled>"
-										  : "<not counted>"));
+		                    json_string(e->state == HPM_EV_NOT_SUPPORTED ? "<not supported>"
+		                                : e->state == HPM_EV_NOT_MODELLED
+		                                    ? "<not modelled>"
+		                                    : "<not counted>"));
 	} else {
 		if (res->noise && unit < 0)
 			v = res->noise[i].mean;

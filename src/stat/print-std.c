@@ -37,7 +37,7 @@ static const char *state_text(enum hpm_evsel_state s)
 }
 
 static void prefix(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
-		   int unit)
+                   int unit)
 {
 	if (cfg->interval_ms > 0)
 		fprintf(cfg->out, "%16.9f ", res->timestamp);
@@ -46,7 +46,7 @@ static void prefix(const struct stat_config *cfg, const struct stat_result *res,
 }
 
 static void print_event_row(const struct stat_config *cfg, const struct stat_result *res,
-			    unsigned i, int unit)
+                            unsigned i, int unit)
 {
 	const struct hpm_evsel *e = &res->list->ev[i];
 	double share = 0, v = stat_event_value(res, i, unit, &share);
@@ -57,8 +57,8 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 	prefix(cfg, res, i, unit);
 	if (e->state != HPM_EV_OK || isnan(v)) {
 		fprintf(cfg->out, "%18s %-4s %s\n",
-			e->state == HPM_EV_OK ? "<not counted>" : state_text(e->state), e->unit,
-			e->name);
+		        e->state == HPM_EV_OK ? "<not counted>" : state_text(e->state), e->unit,
+		        e->name);
 		return;
 	}
 	if (res->noise && unit < 0)
@@ -81,7 +81,7 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 }
 
 static void print_metric_row(const struct stat_config *cfg, const struct stat_result *res,
-			     unsigned k)
+                             unsigned k)
 {
 	const struct stat_metric *m = &res->metrics[k];
 	unsigned indent = m->level ? 2 * (m->level - 1) : 0;
@@ -102,7 +102,7 @@ static void print_metric_row(const struct stat_config *cfg, const struct stat_re
 }
 
 static void print_metric_only(const struct stat_config *cfg, const struct stat_result *res,
-			      bool header)
+                              bool header)
 {
 	if (header) {
 		prefix(cfg, res, 0, -1);
@@ -117,8 +117,8 @@ static void print_metric_only(const struct stat_config *cfg, const struct stat_r
 			snprintf(v, sizeof(v), "n/a");
 		else
 			snprintf(v, sizeof(v), "%.2f%s%s", res->metrics[k].value,
-				 res->metrics[k].out_of_range ? "!" : "",
-				 res->metrics[k].bottleneck ? " <==" : "");
+			         res->metrics[k].out_of_range ? "!" : "",
+			         res->metrics[k].bottleneck ? " <==" : "");
 		fprintf(cfg->out, " %18s", v);
 	}
 	fputc('\n', cfg->out);
@@ -138,16 +138,18 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 			fprintf(cfg->out, " Performance counter stats for '%s'", cfg->command);
 		else
 			fprintf(cfg->out, " Performance counter stats for %s",
-				cfg->target ? cfg->target : "the emulated harts");
+			        cfg->target ? cfg->target : "the emulated harts");
 		if (cfg->repeat > 1)
 			fprintf(cfg->out, " (%u runs)", cfg->repeat);
 		fputs(":\n", cfg->out);
 		if (cfg->emu.active)
-			fprintf(cfg->out, " (%s)\n", stat_emu_describe(&cfg->emu, label, sizeof(label)));
+			fprintf(cfg->out, " (%s)\n",
+			        stat_emu_describe(&cfg->emu, label, sizeof(label)));
 		fputc('\n', cfg->out);
 	}
 	if (cfg->metric_only) {
-		print_metric_only(cfg, res, !interval || res->timestamp <= cfg->interval_ms / 1e3 * 1.5);
+		print_metric_only(cfg, res,
+		                  !interval || res->timestamp <= cfg->interval_ms / 1e3 * 1.5);
 	} else {
 		unsigned rows = 0;
 		for (unsigned i = 0; i < l->nr; i++) {
@@ -166,9 +168,10 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 				fputc('\n', cfg->out);
 			if (cfg->topdown_level && !interval)
 				fprintf(cfg->out,
-					" Topdown level %u (%% of issue slots or of cycles; <== marks the "
-					"bottleneck path)\n",
-					cfg->topdown_level);
+				        " Topdown level %u (%% of issue slots or of cycles; <== "
+				        "marks the "
+				        "bottleneck path)\n",
+				        cfg->topdown_level);
 			for (unsigned k = 0; k < res->nr_metrics; k++) {
 				print_metric_row(cfg, res, k);
 				any_multiplexed |= res->metrics[k].multiplexed;
@@ -189,6 +192,6 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 	}
 	if (cfg->emu.active)
 		fprintf(cfg->out, "\n Kunminghu figures are emulated (%s).\n",
-			stat_emu_describe(&cfg->emu, label, sizeof(label)));
+		        stat_emu_describe(&cfg->emu, label, sizeof(label)));
 	fputc('\n', cfg->out);
 }

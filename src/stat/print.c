@@ -18,7 +18,7 @@ double stat_event_value(const struct stat_result *res, unsigned i, int unit, dou
 	if (e->state != HPM_EV_OK)
 		return NAN;
 	return hpm_counts_value(res->delta[i], e->nr_units ? e->nr_units : l->nr_units, unit,
-				e->scale, share);
+	                        e->scale, share);
 }
 
 unsigned stat_nr_units(const struct stat_result *res, unsigned i)
@@ -43,7 +43,7 @@ static int find_event(const struct stat_result *res, const char *name)
 }
 
 bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, double *val,
-			const char **unit_text)
+                        const char **unit_text)
 {
 	const struct hpm_evsel *e = &res->list->ev[i];
 	double v = stat_event_value(res, i, unit, NULL);
@@ -120,15 +120,16 @@ const char *stat_emu_describe(const struct stat_emu_label *l, char *buf, size_t 
 	if (l->trace)
 		snprintf(src, sizeof(src), "trace %s", l->trace);
 	else if (l->repeats > 1)
-		snprintf(src, sizeof(src), "profile %s, seeds %llu-%llu", l->profile ? l->profile : "?",
-			 (unsigned long long)(l->seed - l->repeats + 1), (unsigned long long)l->seed);
+		snprintf(
+		    src, sizeof(src), "profile %s, seeds %llu-%llu", l->profile ? l->profile : "?",
+		    (unsigned long long)(l->seed - l->repeats + 1), (unsigned long long)l->seed);
 	else
 		snprintf(src, sizeof(src), "profile %s, seed %llu", l->profile ? l->profile : "?",
-			 (unsigned long long)l->seed);
+		         (unsigned long long)l->seed);
 	snprintf(buf, len, "emulated Kunminghu: %s, %u hart%s, %llu cycles%s%s at %.6g MHz%s", src,
-		 l->harts, l->harts == 1 ? "" : "s", (unsigned long long)l->cycles,
-		 l->harts == 1 ? "" : " each", l->follows_command ? " (following wall time)" : "",
-		 l->freq / 1e6, l->multiplexed ? ", counters multiplexed" : "");
+	         l->harts, l->harts == 1 ? "" : "s", (unsigned long long)l->cycles,
+	         l->harts == 1 ? "" : " each", l->follows_command ? " (following wall time)" : "",
+	         l->freq / 1e6, l->multiplexed ? ", counters multiplexed" : "");
 	return buf;
 }
 

@@ -21,7 +21,7 @@ static json_t *num_or_null(double v)
 }
 
 struct record *record_new(const struct hpm_emu_config *emu, int argc, char **argv,
-			  const char *command)
+                          const char *command)
 {
 	struct record *r = xcalloc(1, sizeof(*r));
 	char when[32];
@@ -34,7 +34,7 @@ struct record *record_new(const struct hpm_emu_config *emu, int argc, char **arg
 	json_object_set_new(r->root, "schema", json_string(HPM_RUN_SCHEMA));
 	json_object_set_new(r->root, "schema_version", json_integer(HPM_RUN_SCHEMA_VERSION));
 	json_object_set_new(r->root, "tool",
-			    json_pack("{s:s, s:s}", "name", "hpmstat", "version", PACKAGE_VERSION));
+	                    json_pack("{s:s, s:s}", "name", "hpmstat", "version", PACKAGE_VERSION));
 	json_object_set_new(r->root, "created", json_string(when));
 	json_t *args = json_array();
 	for (int i = 0; i < argc; i++)
@@ -64,11 +64,11 @@ static json_t *counts_json(const struct hpm_evsel *e, const struct hpm_count *c)
 {
 	json_t *a = json_array();
 	for (unsigned u = 0; c && u < e->nr_units; u++)
-		json_array_append_new(
-			a, json_pack("{s:s, s:I, s:I, s:I}", "unit",
-				     e->unit_names ? e->unit_names[u] : "", "value",
-				     (json_int_t)c[u].val, "enabled", (json_int_t)c[u].ena, "running",
-				     (json_int_t)c[u].run));
+		json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:I}", "unit",
+		                                   e->unit_names ? e->unit_names[u] : "", "value",
+		                                   (json_int_t)c[u].val, "enabled",
+		                                   (json_int_t)c[u].ena, "running",
+		                                   (json_int_t)c[u].run));
 	return a;
 }
 
@@ -82,9 +82,9 @@ static json_t *metrics_json(const struct stat_result *res)
 		json_object_set_new(o, "display", json_string(m->display));
 		json_object_set_new(o, "unit", json_string(m->unit));
 		json_object_set_new(o, "level", json_integer(m->level));
-		json_object_set_new(o, "parent", m->parent >= 0
-							 ? json_string(res->metrics[m->parent].name)
-							 : json_null());
+		json_object_set_new(o, "parent",
+		                    m->parent >= 0 ? json_string(res->metrics[m->parent].name)
+		                                   : json_null());
 		json_object_set_new(o, "value", num_or_null(m->value));
 		json_object_set_new(o, "raw", num_or_null(m->raw));
 		json_object_set_new(o, "bottleneck", json_boolean(m->bottleneck));
@@ -93,7 +93,7 @@ static json_t *metrics_json(const struct stat_result *res)
 		json_object_set_new(o, "multiplexed", json_boolean(m->multiplexed));
 		if (res->metric_noise)
 			json_object_set_new(o, "rel_stddev",
-					    num_or_null(res->metric_noise[k].rel_stddev));
+			                    num_or_null(res->metric_noise[k].rel_stddev));
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -116,10 +116,10 @@ void record_add_run(struct record *r, const struct hpm_session *s, double elapse
 {
 	json_t *vals = json_array();
 	for (unsigned i = 0; i < s->all.nr; i++)
-		json_array_append_new(vals,
-				      num_or_null(hpm_evsel_value(&s->all, &s->all.ev[i], -1, NULL)));
-	json_array_append_new(r->runs, json_pack("{s:f, s:o}", "elapsed_ns", elapsed_ns, "values",
-						 vals));
+		json_array_append_new(
+		    vals, num_or_null(hpm_evsel_value(&s->all, &s->all.ev[i], -1, NULL)));
+	json_array_append_new(r->runs,
+	                      json_pack("{s:f, s:o}", "elapsed_ns", elapsed_ns, "values", vals));
 }
 
 static json_t *event_json(const struct hpm_session *s, unsigned i, const struct stat_result *res)
@@ -130,9 +130,10 @@ static json_t *event_json(const struct hpm_session *s, unsigned i, const struct 
 	double share = 0, v = hpm_evsel_value(&s->all, e, -1, &share);
 	json_object_set_new(o, "name", json_string(e->name));
 	json_object_set_new(o, "spec", json_string(e->spec));
-	json_object_set_new(o, "kind", json_string(e->kind == HPM_EV_HOST	   ? "host"
-						   : e->kind == HPM_EV_KMH_FIXED ? "kunminghu-fixed"
-										 : "kunminghu"));
+	json_object_set_new(o, "kind",
+	                    json_string(e->kind == HPM_EV_HOST        ? "host"
+	                                : e->kind == HPM_EV_KMH_FIXED ? "kunminghu-fixed"
+	                                                              : "kunminghu"));
 	json_object_set_new(o, "backend", json_string(e->emulated ? "emu" : "perf"));
 	json_object_set_new(o, "emulated", json_boolean(e->emulated));
 	json_object_set_new(o, "metric_only", json_boolean(e->metric_only));
@@ -140,20 +141,20 @@ static json_t *event_json(const struct hpm_session *s, unsigned i, const struct 
 	if (e->kind == HPM_EV_KMH) {
 		snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)e->enc.value);
 		json_object_set_new(o, "mhpmevent", json_string(hex));
-		json_object_set_new(o, "bank", e->enc.bank >= 0
-						       ? json_string(kmh_banks[e->enc.bank].name)
-						       : json_null());
+		json_object_set_new(o, "bank",
+		                    e->enc.bank >= 0 ? json_string(kmh_banks[e->enc.bank].name)
+		                                     : json_null());
 		json_object_set_new(o, "modes", json_string(kmh_modes_str(e->enc.modes, modes)));
 	} else if (e->kind == HPM_EV_KMH_FIXED) {
-		json_object_set_new(o, "fixed", json_string(e->fixed == HPM_FIXED_MCYCLE ? "mcycle"
-											 : "minstret"));
+		json_object_set_new(
+		    o, "fixed", json_string(e->fixed == HPM_FIXED_MCYCLE ? "mcycle" : "minstret"));
 	}
 	if (!e->emulated)
-		json_object_set_new(o, "attr",
-				    json_pack("{s:I, s:I, s:I, s:I}", "type", (json_int_t)e->attr_type,
-					      "config", (json_int_t)e->attr_config, "config1",
-					      (json_int_t)e->attr_config1, "config2",
-					      (json_int_t)e->attr_config2));
+		json_object_set_new(
+		    o, "attr",
+		    json_pack("{s:I, s:I, s:I, s:I}", "type", (json_int_t)e->attr_type, "config",
+		              (json_int_t)e->attr_config, "config1", (json_int_t)e->attr_config1,
+		              "config2", (json_int_t)e->attr_config2));
 	json_object_set_new(o, "placement", e->placement ? json_string(e->placement) : json_null());
 	json_object_set_new(o, "state", json_string(state_name(e->state)));
 	json_object_set_new(o, "unit", json_string(e->unit ? e->unit : ""));
@@ -170,23 +171,25 @@ static json_t *event_json(const struct hpm_session *s, unsigned i, const struct 
 }
 
 void record_finish(struct record *r, const struct stat_config *cfg, const struct hpm_session *s,
-		   const struct stat_result *res)
+                   const struct stat_result *res)
 {
 	json_t *root = r->root;
 	bool emu = hpm_session_uses_emu(s), perf = hpm_session_uses_perf(s);
 	json_object_set_new(root, "backend",
-			    json_pack("{s:s?, s:b, s:b}", "kunminghu",
-				      emu ? "emu" : s->kmh_on_perf ? "perf" : NULL, "emulator", emu,
-				      "perf", perf));
+	                    json_pack("{s:s?, s:b, s:b}", "kunminghu",
+	                              emu              ? "emu"
+	                              : s->kmh_on_perf ? "perf"
+	                                               : NULL,
+	                              "emulator", emu, "perf", perf));
 	if (cfg->emu.active) {
 		const struct stat_emu_label *l = &cfg->emu;
-		json_object_set_new(
-			root, "emulated",
-			json_pack("{s:s?, s:s?, s:I, s:i, s:I, s:f, s:b, s:b}", "profile", l->profile,
-				  "trace", l->trace, "seed", (json_int_t)l->seed, "harts",
-				  (int)l->harts, "cycles", (json_int_t)l->cycles, "freq_hz", l->freq,
-				  "follows_command", l->follows_command, "multiplexed",
-				  l->multiplexed));
+		json_object_set_new(root, "emulated",
+		                    json_pack("{s:s?, s:s?, s:I, s:i, s:I, s:f, s:b, s:b}",
+		                              "profile", l->profile, "trace", l->trace, "seed",
+		                              (json_int_t)l->seed, "harts", (int)l->harts, "cycles",
+		                              (json_int_t)l->cycles, "freq_hz", l->freq,
+		                              "follows_command", l->follows_command, "multiplexed",
+		                              l->multiplexed));
 	} else {
 		json_object_set_new(root, "emulated", json_null());
 	}
@@ -207,8 +210,8 @@ void record_finish(struct record *r, const struct stat_config *cfg, const struct
 
 int record_write(struct record *r, FILE *f)
 {
-	if (json_dumpf(r->root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17)) !=
-	    0)
+	if (json_dumpf(r->root, f,
+	               JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17)) != 0)
 		return -1;
 	return fputc('\n', f) == EOF ? -1 : 0;
 }

@@ -20,7 +20,8 @@ void hpm_session_init(struct hpm_session *s, enum hpm_backend_choice choice)
 	 * emulator takes the Kunminghu events then. */
 	if (hpm_pmu_detect(&s->pmu, err, sizeof(err)) != 0)
 		memset(&s->pmu, 0, sizeof(s->pmu));
-	s->kmh_on_perf = choice == HPM_BACKEND_PERF || (choice == HPM_BACKEND_AUTO && s->pmu.present);
+	s->kmh_on_perf =
+	    choice == HPM_BACKEND_PERF || (choice == HPM_BACKEND_AUTO && s->pmu.present);
 	metric_set_init(&s->metrics);
 	hpm_emu_config_init(&s->emu_cfg);
 }
@@ -31,12 +32,9 @@ static const struct {
 	const char *kunminghu; /* NULL: a fixed counter */
 	enum hpm_fixed fixed;
 } generic_map[] = {
-	{"cycles", NULL, HPM_FIXED_MCYCLE},
-	{"cpu-cycles", NULL, HPM_FIXED_MCYCLE},
-	{"instructions", NULL, HPM_FIXED_MINSTRET},
-	{"branches", "BpInstr", 0},
-	{"branch-instructions", "BpInstr", 0},
-	{"branch-misses", "BpWrong", 0},
+    {"cycles", NULL, HPM_FIXED_MCYCLE},         {"cpu-cycles", NULL, HPM_FIXED_MCYCLE},
+    {"instructions", NULL, HPM_FIXED_MINSTRET}, {"branches", "BpInstr", 0},
+    {"branch-instructions", "BpInstr", 0},      {"branch-misses", "BpWrong", 0},
 };
 
 /* Generic names as the emulator counts them; 1 when mapped, 0 when not a
@@ -51,10 +49,11 @@ static int map_generic(struct hpm_evsel *e, char *err, size_t errlen)
 			continue;
 		if (!generic_map[i].kunminghu) {
 			if (colon) {
-				snprintf(err, errlen,
-					 "'%s': mcycle and minstret count in every mode; the emulator "
-					 "has no privilege filter for them",
-					 e->spec);
+				snprintf(
+				    err, errlen,
+				    "'%s': mcycle and minstret count in every mode; the emulator "
+				    "has no privilege filter for them",
+				    e->spec);
 				return -1;
 			}
 			e->kind = HPM_EV_KMH_FIXED;
@@ -89,18 +88,21 @@ static void unknown_event(const char *spec, const struct kmh_error *kerr, char *
 	}
 	if (!nk && !nh) {
 		if (kerr->code == KMH_ESYNTAX)
-			snprintf(err, errlen, "'%s': %s (column %d)", spec, kerr->msg, kerr->pos + 1);
+			snprintf(err, errlen, "'%s': %s (column %d)", spec, kerr->msg,
+			         kerr->pos + 1);
 		else
-			snprintf(err, errlen, "unknown event '%s' (see 'hpmstat list' and 'perf list')",
-				 spec);
+			snprintf(err, errlen,
+			         "unknown event '%s' (see 'hpmstat list' and 'perf list')", spec);
 		return;
 	}
 	char hint[200] = "";
 	size_t off = 0;
 	for (unsigned i = 0; i < nk; i++)
-		off += (size_t)snprintf(hint + off, sizeof(hint) - off, "%s%s", off ? ", " : "", k[i]);
+		off +=
+		    (size_t)snprintf(hint + off, sizeof(hint) - off, "%s%s", off ? ", " : "", k[i]);
 	for (unsigned i = 0; i < nh; i++)
-		off += (size_t)snprintf(hint + off, sizeof(hint) - off, "%s%s", off ? ", " : "", h[i]);
+		off +=
+		    (size_t)snprintf(hint + off, sizeof(hint) - off, "%s%s", off ? ", " : "", h[i]);
 	snprintf(err, errlen, "unknown event '%s' (did you mean %s?)", spec, hint);
 }
 
@@ -118,10 +120,11 @@ static int route(struct hpm_session *s, struct hpm_evsel *e, char *err, size_t e
 			/* Linux filters them by mode (SBI); the emulated CSRs, without
 			 * Smcntrpmf, count in every mode */
 			if (!s->kmh_on_perf) {
-				snprintf(err, errlen,
-					 "'%s': the emulator's %.*s counts in every mode; it has no "
-					 "privilege filter",
-					 e->spec, (int)base, e->spec);
+				snprintf(
+				    err, errlen,
+				    "'%s': the emulator's %.*s counts in every mode; it has no "
+				    "privilege filter",
+				    e->spec, (int)base, e->spec);
 				return -1;
 			}
 			if (kmh_modifiers_parse(e->spec + base + 1, &e->enc.modes, &kerr) != 0) {
@@ -169,7 +172,7 @@ static int find_kmh_row(const struct hpm_evlist *l, const char *name)
 }
 
 int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned level,
-			    bool retired_minstret, char *err, size_t errlen)
+                            bool retired_minstret, char *err, size_t errlen)
 {
 	struct metric_error merr;
 	struct metric_names names = {0};
@@ -185,8 +188,8 @@ int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned le
 		snprintf(err, errlen, "%s", merr.msg);
 		return -1;
 	}
-	metric_set_events(&s->metrics, s->subst, s->nr_subst, METRIC_EV_MERGE | METRIC_EV_THRESHOLDS,
-			  &names);
+	metric_set_events(&s->metrics, s->subst, s->nr_subst,
+	                  METRIC_EV_MERGE | METRIC_EV_THRESHOLDS, &names);
 	for (unsigned i = 0; i < names.nr; i++) {
 		const char *n = names.name[i];
 		if (find_kmh_row(&s->all, n) >= 0)
@@ -267,7 +270,8 @@ static void sync_rows(struct hpm_session *s)
 		row->attr_config2 = e->attr_config2;
 	}
 	/* the combined list's own units: those of the first part in use */
-	const struct hpm_evlist *u = s->part[PART_PERF].nr ? &s->part[PART_PERF] : &s->part[PART_EMU];
+	const struct hpm_evlist *u =
+	    s->part[PART_PERF].nr ? &s->part[PART_PERF] : &s->part[PART_EMU];
 	s->all.nr_units = u->nr_units;
 	s->all.unit_names = NULL; /* borrowed per row; never freed through `all` */
 }
@@ -330,13 +334,13 @@ int hpm_session_read(struct hpm_session *s, char *err, size_t errlen)
 }
 
 int hpm_session_dry_run(struct hpm_session *s, const struct hpm_target *t, FILE *out, char *err,
-			size_t errlen)
+                        size_t errlen)
 {
 	int rc;
 	if (s->part[PART_PERF].nr) {
 		s->perf_cfg.pmu = &s->pmu;
 		if ((rc = hpm_backend_perf.dry_run(&s->part[PART_PERF], t, &s->perf_cfg, out, err,
-						   errlen)))
+		                                   errlen)))
 			return rc;
 	}
 	if (s->part[PART_EMU].nr &&
@@ -432,15 +436,15 @@ static char *display_name(const char *name)
 }
 
 unsigned hpm_session_metrics(struct hpm_session *s, const struct hpm_count *const *delta,
-			     struct stat_metric **out)
+                             struct stat_metric **out)
 {
 	unsigned nr = s->metrics.nr;
 	struct lookup_ctx ctx = {.s = s, .delta = delta};
 	struct metric_env env = {.lookup = metric_lookup,
-				 .ctx = &ctx,
-				 .subst = s->subst,
-				 .nr_subst = s->nr_subst,
-				 .merged = true};
+	                         .ctx = &ctx,
+	                         .subst = s->subst,
+	                         .nr_subst = s->nr_subst,
+	                         .merged = true};
 	*out = NULL;
 	if (!nr)
 		return 0;
@@ -452,16 +456,17 @@ unsigned hpm_session_metrics(struct hpm_session *s, const struct hpm_count *cons
 		const struct metric_value *v = &s->mvals[k];
 		m[k].name = d->name;
 		m[k].display = display_name(d->name);
-		m[k].unit = d->share == METRIC_SHARE_SLOTS	  ? "% slots"
-			    : d->share == METRIC_SHARE_CYCLES ? "% cycles"
-							      : d->unit;
+		m[k].unit = d->share == METRIC_SHARE_SLOTS    ? "% slots"
+		            : d->share == METRIC_SHARE_CYCLES ? "% cycles"
+		                                              : d->unit;
 		m[k].level = d->level;
 		m[k].parent = -1;
 		const struct metric *p = metric_parent(d);
 		if (p)
 			m[k].parent = metric_set_find(&s->metrics, p);
 		m[k].raw = v->value;
-		m[k].value = (v->flags & (METRIC_F_NA | METRIC_F_ERROR)) ? (double)NAN : v->value * d->scale;
+		m[k].value =
+		    (v->flags & (METRIC_F_NA | METRIC_F_ERROR)) ? (double)NAN : v->value * d->scale;
 		m[k].out_of_range = (v->flags & METRIC_F_OUT_OF_RANGE) != 0;
 		m[k].bottleneck = (v->flags & METRIC_F_BOTTLENECK) != 0;
 		m[k].over_threshold = v->thresh == METRIC_THRESH_YES;
@@ -480,8 +485,9 @@ void hpm_session_emu_label(const struct hpm_session *s, struct stat_emu_label *l
 	l->active = true;
 	if (!hpm_emu_info(&s->part[PART_EMU], &info)) {
 		/* not open (yet): what the options say */
-		l->profile = s->emu_cfg.trace ? NULL
-					      : s->emu_cfg.profile ? s->emu_cfg.profile : "balanced";
+		l->profile = s->emu_cfg.trace     ? NULL
+		             : s->emu_cfg.profile ? s->emu_cfg.profile
+		                                  : "balanced";
 		l->trace = s->emu_cfg.trace;
 		l->seed = s->emu_cfg.seed;
 		l->harts = s->emu_cfg.harts;

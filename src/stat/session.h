@@ -27,11 +27,11 @@ enum hpm_backend_choice {
 
 struct hpm_session {
 	enum hpm_backend_choice choice;
-	struct hpm_pmu pmu;		 /* what this host has */
-	bool kmh_on_perf;		 /* Kunminghu events go to perf (a Kunminghu PMU) */
-	struct hpm_evlist all;		 /* every row, in order; counts point into the parts */
-	struct hpm_evlist part[2];	 /* [0] perf, [1] emulator */
-	unsigned *part_index;		 /* all.ev[i] is part[part_of[i]].ev[part_index[i]] */
+	struct hpm_pmu pmu;        /* what this host has */
+	bool kmh_on_perf;          /* Kunminghu events go to perf (a Kunminghu PMU) */
+	struct hpm_evlist all;     /* every row, in order; counts point into the parts */
+	struct hpm_evlist part[2]; /* [0] perf, [1] emulator */
+	unsigned *part_index;      /* all.ev[i] is part[part_of[i]].ev[part_index[i]] */
 	unsigned char *part_of;
 	struct hpm_perf_cfg perf_cfg;
 	struct hpm_emu_config emu_cfg;
@@ -52,7 +52,7 @@ int hpm_session_add_events(struct hpm_session *s, const char *text, char *err, s
 /* Adds -M metrics or groups, or the Topdown tree to `level`, and the events
  * they need (hidden rows). retired_minstret: INST_RETIRED from minstret. */
 int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned level,
-			    bool retired_minstret, char *err, size_t errlen);
+                            bool retired_minstret, char *err, size_t errlen);
 /* The evlists per back end, after every add. */
 int hpm_session_split(struct hpm_session *s, char *err, size_t errlen);
 bool hpm_session_uses_emu(const struct hpm_session *s);
@@ -65,13 +65,13 @@ int hpm_session_disable(struct hpm_session *s, char *err, size_t errlen);
 int hpm_session_advance(struct hpm_session *s, uint64_t ns, bool *done, char *err, size_t errlen);
 int hpm_session_read(struct hpm_session *s, char *err, size_t errlen);
 int hpm_session_dry_run(struct hpm_session *s, const struct hpm_target *t, FILE *out, char *err,
-			size_t errlen);
+                        size_t errlen);
 void hpm_session_close(struct hpm_session *s);
 
 /* Evaluates the metrics on the counts (or on `delta` counts for one
  * interval) into out[nr] (allocated); returns nr. */
 unsigned hpm_session_metrics(struct hpm_session *s, const struct hpm_count *const *delta,
-			     struct stat_metric **out);
+                             struct stat_metric **out);
 /* Fills the emulator label of cfg from the emulator back end. */
 void hpm_session_emu_label(const struct hpm_session *s, struct stat_emu_label *l);
 

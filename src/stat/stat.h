@@ -24,46 +24,46 @@ enum stat_format {
 
 /* Where emulated numbers came from: printed with every emulated figure. */
 struct stat_emu_label {
-	bool active;		 /* some rows are emulated */
-	const char *profile;	 /* profile name, or NULL with a trace */
-	const char *trace;	 /* --emu-trace path, or NULL */
+	bool active;         /* some rows are emulated */
+	const char *profile; /* profile name, or NULL with a trace */
+	const char *trace;   /* --emu-trace path, or NULL */
 	uint64_t seed;
-	unsigned repeats;	 /* -r: repeat r used seed + r */
+	unsigned repeats; /* -r: repeat r used seed + r */
 	unsigned harts;
-	uint64_t cycles;	 /* emulated cycles run (per hart) */
-	double freq;		 /* Hz */
-	bool follows_command;	 /* emulated time followed a host command's wall time */
-	bool multiplexed;	 /* the emulator rotated counter groups */
+	uint64_t cycles;      /* emulated cycles run (per hart) */
+	double freq;          /* Hz */
+	bool follows_command; /* emulated time followed a host command's wall time */
+	bool multiplexed;     /* the emulator rotated counter groups */
 };
 
 struct stat_config {
 	enum stat_format format;
-	const char *csv_sep;	 /* -x */
-	FILE *out;		 /* -o, or stdout */
-	bool per_unit;		 /* -A */
-	bool metric_only;	 /* --metric-only */
-	bool verbose;		 /* -v: placement */
-	unsigned topdown_level;	 /* --topdown[=N]: 0 none */
-	unsigned repeat;	 /* -r */
-	double interval_ms;	 /* -I: 0 none */
-	const char *command;	 /* "true", "sleep 1", or NULL */
-	const char *target;	 /* "process id 123", "system wide", ... */
+	const char *csv_sep;    /* -x */
+	FILE *out;              /* -o, or stdout */
+	bool per_unit;          /* -A */
+	bool metric_only;       /* --metric-only */
+	bool verbose;           /* -v: placement */
+	unsigned topdown_level; /* --topdown[=N]: 0 none */
+	unsigned repeat;        /* -r */
+	double interval_ms;     /* -I: 0 none */
+	const char *command;    /* "true", "sleep 1", or NULL */
+	const char *target;     /* "process id 123", "system wide", ... */
 	struct stat_emu_label emu;
 };
 
 /* One metric row (a Topdown node or a -M metric). */
 struct stat_metric {
-	const char *name;	 /* MetricName, e.g. tma_frontend_bound */
-	char *display;		 /* name shown in trees, e.g. Frontend_Bound (owned) */
-	const char *unit;	 /* "% slots", "% cycles", or the metric's ScaleUnit text */
-	unsigned level;		 /* Topdown level, 0 for others */
-	int parent;		 /* index of the parent row, -1 */
-	double value;		 /* scaled for display (100% -> percent); NAN: n/a */
-	double raw;		 /* unscaled value */
-	bool out_of_range;	 /* a share outside [0, 1]: shown and flagged */
-	bool over_threshold;	 /* MetricThreshold true */
-	bool bottleneck;	 /* on the <== path */
-	bool multiplexed;	 /* computed from scaled (multiplexed) counts */
+	const char *name;    /* MetricName, e.g. tma_frontend_bound */
+	char *display;       /* name shown in trees, e.g. Frontend_Bound (owned) */
+	const char *unit;    /* "% slots", "% cycles", or the metric's ScaleUnit text */
+	unsigned level;      /* Topdown level, 0 for others */
+	int parent;          /* index of the parent row, -1 */
+	double value;        /* scaled for display (100% -> percent); NAN: n/a */
+	double raw;          /* unscaled value */
+	bool out_of_range;   /* a share outside [0, 1]: shown and flagged */
+	bool over_threshold; /* MetricThreshold true */
+	bool bottleneck;     /* on the <== path */
+	bool multiplexed;    /* computed from scaled (multiplexed) counts */
 };
 
 /* Per-event statistics over repeats (-r): mean of the values and the
@@ -75,10 +75,10 @@ struct stat_noise {
 
 struct stat_result {
 	const struct hpm_evlist *list;
-	double elapsed_ns;	 /* wall time of the measurement */
-	double user_s, sys_s;	 /* the command's rusage, when there is one */
-	double timestamp;	 /* -I: seconds from the start to this interval's end */
-	bool first;		 /* the first interval (or the only print) */
+	double elapsed_ns;    /* wall time of the measurement */
+	double user_s, sys_s; /* the command's rusage, when there is one */
+	double timestamp;     /* -I: seconds from the start to this interval's end */
+	bool first;           /* the first interval (or the only print) */
 	struct stat_metric *metrics;
 	unsigned nr_metrics;
 	const struct stat_noise *noise; /* [list->nr] with -r > 1, else NULL */
@@ -94,7 +94,7 @@ double stat_event_value(const struct stat_result *res, unsigned i, int unit, dou
 /* perf-style derived value shown beside an event ("CPUs utilized",
  * "K/sec", "insn per cycle", "of all branches"); false when there is none. */
 bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, double *val,
-			const char **unit_text);
+                        const char **unit_text);
 
 /* The units of event i (CPUs or harts of its back end) and their names. */
 unsigned stat_nr_units(const struct stat_result *res, unsigned i);

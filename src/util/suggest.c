@@ -6,8 +6,8 @@
 
 #include "util/edit-distance.h"
 
-void suggest_init(struct suggest *s, const char *name, size_t len, unsigned limit,
-		  bool prefix_hint, const char **out, unsigned max)
+void suggest_init(struct suggest *s, const char *name, size_t len, unsigned limit, bool prefix_hint,
+                  const char **out, unsigned max)
 {
 	memset(s, 0, sizeof(*s));
 	s->name = name;

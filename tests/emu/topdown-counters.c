@@ -16,7 +16,7 @@
 #include "kmh/kmh.h"
 #include "tap.h"
 
-#define CYCLES UINT64_C(100000000)
+#define CYCLES    UINT64_C(100000000)
 #define TOLERANCE 0.005
 
 static uint64_t encode(const char *expr)
@@ -34,7 +34,7 @@ static uint64_t encode(const char *expr)
 /* Programs counters from `prog` (NULL-terminated pairs), runs the stream,
  * reads the counters back through M-mode CSR reads. */
 static void measure(const struct emu_profile *p, const char *const *prog, uint64_t *out,
-		    uint64_t *cycles)
+                    uint64_t *cycles)
 {
 	struct emu *emu = emu_new(1);
 	struct emu_hart *h = emu_hart(emu, 0);
@@ -52,7 +52,7 @@ static void measure(const struct emu_profile *p, const char *const *prog, uint64
 	}
 	for (unsigned i = 0; i < n; i++)
 		emu_hart_csr_read(h, EMU_MODE_M, EMU_CSR_MHPMCOUNTER((unsigned)prog[2 * i + 1][0]),
-				  &out[i]);
+		                  &out[i]);
 	emu_hart_csr_read(h, EMU_MODE_M, EMU_CSR_MCYCLE, cycles);
 	emu_forget_source(emu, w);
 	emu_workload_free(w);
@@ -70,12 +70,30 @@ int main(void)
 {
 	/* counter numbers as one-byte strings: frontend 3-10, backend 11-18, memblock 19-26 */
 	static const char *const pass1[] = {
-		"Front_Bubble", "\x03", "Fetch_Latency_Bound", "\x04",
-		"rob_commitInstr", "\x0b", "INST_SPEC + RECOVERY_BUBBLE", "\x0c",
-		"BR_MIS_PRED", "\x0d", "TOTAL_FLUSH", "\x0e",
-		"EXEC_STALL_CYCLE", "\x0f", "MEMSTALL_STORE", "\x10",
-		"MEMSTALL_L1MISS", "\x11", "MEMSTALL_L2MISS", "\x12",
-		"MEMSTALL_ANY_LOAD", "\x13", NULL, NULL,
+	    "Front_Bubble",
+	    "\x03",
+	    "Fetch_Latency_Bound",
+	    "\x04",
+	    "rob_commitInstr",
+	    "\x0b",
+	    "INST_SPEC + RECOVERY_BUBBLE",
+	    "\x0c",
+	    "BR_MIS_PRED",
+	    "\x0d",
+	    "TOTAL_FLUSH",
+	    "\x0e",
+	    "EXEC_STALL_CYCLE",
+	    "\x0f",
+	    "MEMSTALL_STORE",
+	    "\x10",
+	    "MEMSTALL_L1MISS",
+	    "\x11",
+	    "MEMSTALL_L2MISS",
+	    "\x12",
+	    "MEMSTALL_ANY_LOAD",
+	    "\x13",
+	    NULL,
+	    NULL,
 	};
 	static const char *const pass2[] = {"MEMSTALL_L3MISS", "\x0b", NULL, NULL};
 
@@ -100,19 +118,41 @@ int main(void)
 		double fetch_lat = flb / C, fetch_bw = frontend - fetch_lat;
 		double br = flush ? bad * brm / flush : (double)NAN, mc = bad - br;
 		double core = (exec - any - st) / C, mem = (any + st) / C;
-		double got[15] = {retiring, frontend, bad,	   backend,	  fetch_lat,
-				  fetch_bw, br,	      mc,	   core,	  mem,
-				  (any - l1m) / C, (l1m - l2m) / C, (l2m - l3m) / C, l3m / C,
-				  st / C};
-		double want[15] = {d.retiring, d.frontend, d.bad_spec, d.backend,
-				   d.fetch_latency, d.fetch_bandwidth, d.branch_mispredict,
-				   d.machine_clears, d.core_bound, d.memory_bound,
-				   d.l1, d.l2, d.l3, d.dram, d.store};
+		double got[15] = {retiring,
+		                  frontend,
+		                  bad,
+		                  backend,
+		                  fetch_lat,
+		                  fetch_bw,
+		                  br,
+		                  mc,
+		                  core,
+		                  mem,
+		                  (any - l1m) / C,
+		                  (l1m - l2m) / C,
+		                  (l2m - l3m) / C,
+		                  l3m / C,
+		                  st / C};
+		double want[15] = {d.retiring,
+		                   d.frontend,
+		                   d.bad_spec,
+		                   d.backend,
+		                   d.fetch_latency,
+		                   d.fetch_bandwidth,
+		                   d.branch_mispredict,
+		                   d.machine_clears,
+		                   d.core_bound,
+		                   d.memory_bound,
+		                   d.l1,
+		                   d.l2,
+		                   d.l3,
+		                   d.dram,
+		                   d.store};
 		static const char *const node[15] = {
-			"retiring", "frontend", "bad speculation", "backend", "fetch latency",
-			"fetch bandwidth", "branch mispredict", "machine clears", "core bound",
-			"memory bound", "L1 bound", "L2 bound", "L3 bound", "DRAM bound",
-			"store bound"};
+		    "retiring",      "frontend",        "bad speculation",   "backend",
+		    "fetch latency", "fetch bandwidth", "branch mispredict", "machine clears",
+		    "core bound",    "memory bound",    "L1 bound",          "L2 bound",
+		    "L3 bound",      "DRAM bound",      "store bound"};
 		tap_ok(c == CYCLES && c2 == CYCLES, "%s: mcycle counted %" PRIu64 " cycles", name,
 		       c);
 		for (unsigned k = 0; k < 15; k++)

@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 extern const char *const fuzz_dictionary[];
 
 #define FUZZ_MAX_INPUT 1024
-#define MAX_CORPUS 512
+#define MAX_CORPUS     512
 
 static uint8_t cur[FUZZ_MAX_INPUT];
 static size_t cur_len;
@@ -55,7 +55,7 @@ static void run(const uint8_t *d, size_t n)
 }
 
 static void mutate(uint8_t *buf, size_t *len, uint8_t *const *corpus, const size_t *clen,
-		   unsigned ncorpus)
+                   unsigned ncorpus)
 {
 	unsigned nmut = 1 + (unsigned)(rng() % 4);
 	for (unsigned m = 0; m < nmut; m++) {

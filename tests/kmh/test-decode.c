@@ -103,8 +103,8 @@ static void test_round_trip(void)
 	for (int b = 0; b < KMH_NR_BANKS; b++) {
 		const struct kmh_bank_desc *d = &kmh_banks[b];
 		for (unsigned i = 0; i < d->nr_events + d->nr_aliases; i++) {
-			const char *name =
-				i < d->nr_events ? d->events[i].name : d->aliases[i - d->nr_events].name;
+			const char *name = i < d->nr_events ? d->events[i].name
+			                                    : d->aliases[i - d->nr_events].name;
 			for (unsigned m = 0; m < sizeof(mods) / sizeof(mods[0]); m++) {
 				char expr[160];
 				struct kmh_encoding e1, e2;
@@ -125,8 +125,9 @@ static void test_round_trip(void)
 			}
 		}
 	}
-	tap_ok(bad == 0, "%u events x modifiers: encode -> decode -> encode is the identity (%u bad)",
-	       n, bad);
+	tap_ok(bad == 0,
+	       "%u events x modifiers: encode -> decode -> encode is the identity (%u bad)", n,
+	       bad);
 }
 
 static void test_numbers(void)
@@ -137,23 +138,23 @@ static void test_numbers(void)
 		uint64_t v;
 		int line;
 	} nums[] = {
-		{"16", 0, 16, __LINE__},
-		{"0x10", 0, 16, __LINE__},
-		{"0X1f", 0, 31, __LINE__},
-		{"0b101", 0, 5, __LINE__},
-		{"r35", 0, 0x35, __LINE__},
-		{"0x4000_0000_0000_0035", 0, UINT64_C(0x4000000000000035), __LINE__},
-		{"18446744073709551615", 0, UINT64_MAX, __LINE__},
-		{"0xffffffffffffffff", 0, UINT64_MAX, __LINE__},
-		{"18446744073709551616", KMH_ERANGE, 0, __LINE__},
-		{"0x10000000000000000", KMH_ERANGE, 0, __LINE__},
-		{"abc", KMH_ENUMBER, 0, __LINE__},
-		{"", KMH_ENUMBER, 0, __LINE__},
-		{"0x", KMH_ENUMBER, 0, __LINE__},
-		{"12z", KMH_ENUMBER, 0, __LINE__},
-		{"-1", KMH_ENUMBER, 0, __LINE__},
-		{"0b2", KMH_ENUMBER, 0, __LINE__},
-		{"_1", KMH_ENUMBER, 0, __LINE__},
+	    {"16", 0, 16, __LINE__},
+	    {"0x10", 0, 16, __LINE__},
+	    {"0X1f", 0, 31, __LINE__},
+	    {"0b101", 0, 5, __LINE__},
+	    {"r35", 0, 0x35, __LINE__},
+	    {"0x4000_0000_0000_0035", 0, UINT64_C(0x4000000000000035), __LINE__},
+	    {"18446744073709551615", 0, UINT64_MAX, __LINE__},
+	    {"0xffffffffffffffff", 0, UINT64_MAX, __LINE__},
+	    {"18446744073709551616", KMH_ERANGE, 0, __LINE__},
+	    {"0x10000000000000000", KMH_ERANGE, 0, __LINE__},
+	    {"abc", KMH_ENUMBER, 0, __LINE__},
+	    {"", KMH_ENUMBER, 0, __LINE__},
+	    {"0x", KMH_ENUMBER, 0, __LINE__},
+	    {"12z", KMH_ENUMBER, 0, __LINE__},
+	    {"-1", KMH_ENUMBER, 0, __LINE__},
+	    {"0b2", KMH_ENUMBER, 0, __LINE__},
+	    {"_1", KMH_ENUMBER, 0, __LINE__},
 	};
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
 		struct kmh_error err;

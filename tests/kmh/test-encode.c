@@ -19,82 +19,81 @@ static const struct golden {
 	uint64_t value;
 	int line;
 } golden[] = {
-	/* single events: backend rob_commitInstr = 53 = 0x35, frontend ifu_miss = 3 */
-	{"rob_commitInstr", MINH | 0x35, __LINE__},
-	{"backend:rob_commitInstr", MINH | 0x35, __LINE__},
-	{"backend:53", MINH | 0x35, __LINE__},
-	{"backend:0x35", MINH | 0x35, __LINE__},
-	{"ifu_miss", MINH | 3, __LINE__},
-	{"frontend:3", MINH | 3, __LINE__},
-	{"  ((ifu_req))  ", MINH | 2, __LINE__},
-	{"noEvent", MINH, __LINE__},
-	{"Slice0_l2_cache_hit", MINH | 5, __LINE__},
-	{"cache:Slice3_l2_cache_inv", MINH | 68, __LINE__},
-	{"memblock:MEMSTALL_ANY_LOAD", MINH | 44, __LINE__},
-	{"memblock:load_s0_in_fire.1", MINH | 10, __LINE__},
-	/* two events: E1 at bit 10, OP_TYPE0 at bit 40 */
-	{"INST_SPEC + RECOVERY_BUBBLE", UINT64_C(0x4000040000002007), __LINE__},
-	{"INST_SPEC+RECOVERY_BUBBLE", UINT64_C(0x4000040000002007), __LINE__},
-	{"ifu_req | ifu_miss", UINT64_C(0x4000000000000c02), __LINE__},
-	{"ifu_req & ifu_miss", UINT64_C(0x4000010000000c02), __LINE__},
-	{"ifu_req ^ ifu_miss", UINT64_C(0x4000020000000c02), __LINE__},
-	/* three: the lone third event joins noEvent with OR, op2 carries the op */
-	{"ifu_req & ifu_miss & itlb_miss", UINT64_C(0x4004010003900c02), __LINE__},
-	{"ifu_req | ifu_miss | itlb_miss", UINT64_C(0x4000000003900c02), __LINE__},
-	{"ifu_req + ifu_miss + itlb_miss", UINT64_C(0x4010040003900c02), __LINE__},
-	/* four */
-	{"ifu_req + ifu_miss + itlb_access + itlb_miss", UINT64_C(0x4010840e43800c02), __LINE__},
-	{"(ifu_req | ifu_miss) & (itlb_access ^ itlb_miss)", UINT64_C(0x4004400e43800c02),
-	 __LINE__},
-	{"(ifu_req & ifu_miss) + itlb_access + itlb_miss", UINT64_C(0x4010810e43800c02), __LINE__},
-	/* a leaf and a pair: the leaf takes the first side */
-	{"ifu_req + (ifu_miss & itlb_miss)", UINT64_C(0x4010200e40300002), __LINE__},
-	/* precedence as in C: + over & over ^ over | */
-	{"ifu_req | ifu_miss & itlb_miss", UINT64_C(0x4000200e40300002), __LINE__},
-	{"ifu_req + ifu_miss & itlb_miss", UINT64_C(0x4004040003900c02), __LINE__},
-	{"ifu_req ^ ifu_miss | itlb_miss", UINT64_C(0x4000020003900c02), __LINE__},
-	/* aliases: the ADD of all instances, memblock load_s0_in_fire = 1, 10, 19 */
-	{"load_s0_in_fire", UINT64_C(0x4010040001302801), __LINE__},
-	{"memblock:load_s0_in_fire", UINT64_C(0x4010040001302801), __LINE__},
-	/* backend std_freelist_1_4_valid = 23, 27, 31, 35, all ADD */
-	{"std_freelist_1_4_valid", UINT64_C(0x40108408c1f06c17), __LINE__},
-	/* modifiers, SPEC §1 table: MINH 62 SINH 61 UINH 60 VSINH 59 VUINH 58 */
-	{"rob_commitInstr:uk", MINH | 0x35, __LINE__},
-	{"rob_commitInstr:u", UINT64_C(0x6800000000000035), __LINE__},
-	{"rob_commitInstr:k", UINT64_C(0x5400000000000035), __LINE__},
-	{"rob_commitInstr:G", UINT64_C(0x7000000000000035), __LINE__},
-	{"rob_commitInstr:H", UINT64_C(0x4c00000000000035), __LINE__},
-	{"rob_commitInstr:uG", UINT64_C(0x7800000000000035), __LINE__},
-	{"rob_commitInstr:kH", UINT64_C(0x5c00000000000035), __LINE__},
-	{"rob_commitInstr:m", UINT64_C(0x3c00000000000035), __LINE__},
-	{"rob_commitInstr:Gu", UINT64_C(0x7800000000000035), __LINE__},
-	{"rob_commitInstr:um", UINT64_C(0x2800000000000035), __LINE__},
-	{"rob_commitInstr:HG", MINH | 0x35, __LINE__},
-	{"(ifu_req & ifu_miss):k", UINT64_C(0x5400010000000c02), __LINE__},
-	{"ifu_req:u & ifu_miss:u", UINT64_C(0x6800010000000c02), __LINE__},
-	{"ifu_req & ifu_miss:u", UINT64_C(0x6800010000000c02), __LINE__},
-	/* modifiers agree when they select the same modes, whatever the spelling */
-	{"ifu_req:uk & ifu_miss:ku", UINT64_C(0x4000010000000c02), __LINE__},
-	{"ifu_req:uGH & ifu_miss:u", UINT64_C(0x6800010000000c02), __LINE__},
-	/* noEvent is dropped where it is the identity, kept under AND */
-	{"ifu_req + noEvent", UINT64_C(0x4000000000000002), __LINE__},
-	{"noEvent | ifu_req ^ noEvent", UINT64_C(0x4000000000000002), __LINE__},
-	{"ifu_req & noEvent", UINT64_C(0x4000010000000002), __LINE__},
-	{"ifu_req + ifu_miss + itlb_access + itlb_miss + noEvent", UINT64_C(0x4010840e43800c02),
-	 __LINE__},
-	{"noEvent + noEvent", MINH, __LINE__},
-	{"frontend:0 | ifu_req", MINH | 2, __LINE__},
-	/* perf-style terms and raw values */
-	{"kunminghu/event0=0x7,event1=0x8,op0=add/", UINT64_C(0x4000040000002007), __LINE__},
-	{"kunminghu/event0=1/ ", MINH | 1, __LINE__},
-	{"kunminghu/event0=7,event1=8,op0=4/u", UINT64_C(0x6800040000002007), __LINE__},
-	{"kunminghu/bank=backend,event0=0x35/:k", UINT64_C(0x5400000000000035), __LINE__},
-	{"kunminghu/event2=1,op2=xor/", UINT64_C(0x4008000000100000), __LINE__},
-	{"r1234", UINT64_C(0x1234), __LINE__},
-	{"rffffffffffffffff", UINT64_MAX, __LINE__},
-	{"r0000000000000000001", UINT64_C(1), __LINE__},
-	{"r4000000000000035:u", UINT64_C(0x6800000000000035), __LINE__},
-	{"r8000000000000035:m", UINT64_C(0xbc00000000000035), __LINE__},
+    /* single events: backend rob_commitInstr = 53 = 0x35, frontend ifu_miss = 3 */
+    {"rob_commitInstr", MINH | 0x35, __LINE__},
+    {"backend:rob_commitInstr", MINH | 0x35, __LINE__},
+    {"backend:53", MINH | 0x35, __LINE__},
+    {"backend:0x35", MINH | 0x35, __LINE__},
+    {"ifu_miss", MINH | 3, __LINE__},
+    {"frontend:3", MINH | 3, __LINE__},
+    {"  ((ifu_req))  ", MINH | 2, __LINE__},
+    {"noEvent", MINH, __LINE__},
+    {"Slice0_l2_cache_hit", MINH | 5, __LINE__},
+    {"cache:Slice3_l2_cache_inv", MINH | 68, __LINE__},
+    {"memblock:MEMSTALL_ANY_LOAD", MINH | 44, __LINE__},
+    {"memblock:load_s0_in_fire.1", MINH | 10, __LINE__},
+    /* two events: E1 at bit 10, OP_TYPE0 at bit 40 */
+    {"INST_SPEC + RECOVERY_BUBBLE", UINT64_C(0x4000040000002007), __LINE__},
+    {"INST_SPEC+RECOVERY_BUBBLE", UINT64_C(0x4000040000002007), __LINE__},
+    {"ifu_req | ifu_miss", UINT64_C(0x4000000000000c02), __LINE__},
+    {"ifu_req & ifu_miss", UINT64_C(0x4000010000000c02), __LINE__},
+    {"ifu_req ^ ifu_miss", UINT64_C(0x4000020000000c02), __LINE__},
+    /* three: the lone third event joins noEvent with OR, op2 carries the op */
+    {"ifu_req & ifu_miss & itlb_miss", UINT64_C(0x4004010003900c02), __LINE__},
+    {"ifu_req | ifu_miss | itlb_miss", UINT64_C(0x4000000003900c02), __LINE__},
+    {"ifu_req + ifu_miss + itlb_miss", UINT64_C(0x4010040003900c02), __LINE__},
+    /* four */
+    {"ifu_req + ifu_miss + itlb_access + itlb_miss", UINT64_C(0x4010840e43800c02), __LINE__},
+    {"(ifu_req | ifu_miss) & (itlb_access ^ itlb_miss)", UINT64_C(0x4004400e43800c02), __LINE__},
+    {"(ifu_req & ifu_miss) + itlb_access + itlb_miss", UINT64_C(0x4010810e43800c02), __LINE__},
+    /* a leaf and a pair: the leaf takes the first side */
+    {"ifu_req + (ifu_miss & itlb_miss)", UINT64_C(0x4010200e40300002), __LINE__},
+    /* precedence as in C: + over & over ^ over | */
+    {"ifu_req | ifu_miss & itlb_miss", UINT64_C(0x4000200e40300002), __LINE__},
+    {"ifu_req + ifu_miss & itlb_miss", UINT64_C(0x4004040003900c02), __LINE__},
+    {"ifu_req ^ ifu_miss | itlb_miss", UINT64_C(0x4000020003900c02), __LINE__},
+    /* aliases: the ADD of all instances, memblock load_s0_in_fire = 1, 10, 19 */
+    {"load_s0_in_fire", UINT64_C(0x4010040001302801), __LINE__},
+    {"memblock:load_s0_in_fire", UINT64_C(0x4010040001302801), __LINE__},
+    /* backend std_freelist_1_4_valid = 23, 27, 31, 35, all ADD */
+    {"std_freelist_1_4_valid", UINT64_C(0x40108408c1f06c17), __LINE__},
+    /* modifiers, SPEC §1 table: MINH 62 SINH 61 UINH 60 VSINH 59 VUINH 58 */
+    {"rob_commitInstr:uk", MINH | 0x35, __LINE__},
+    {"rob_commitInstr:u", UINT64_C(0x6800000000000035), __LINE__},
+    {"rob_commitInstr:k", UINT64_C(0x5400000000000035), __LINE__},
+    {"rob_commitInstr:G", UINT64_C(0x7000000000000035), __LINE__},
+    {"rob_commitInstr:H", UINT64_C(0x4c00000000000035), __LINE__},
+    {"rob_commitInstr:uG", UINT64_C(0x7800000000000035), __LINE__},
+    {"rob_commitInstr:kH", UINT64_C(0x5c00000000000035), __LINE__},
+    {"rob_commitInstr:m", UINT64_C(0x3c00000000000035), __LINE__},
+    {"rob_commitInstr:Gu", UINT64_C(0x7800000000000035), __LINE__},
+    {"rob_commitInstr:um", UINT64_C(0x2800000000000035), __LINE__},
+    {"rob_commitInstr:HG", MINH | 0x35, __LINE__},
+    {"(ifu_req & ifu_miss):k", UINT64_C(0x5400010000000c02), __LINE__},
+    {"ifu_req:u & ifu_miss:u", UINT64_C(0x6800010000000c02), __LINE__},
+    {"ifu_req & ifu_miss:u", UINT64_C(0x6800010000000c02), __LINE__},
+    /* modifiers agree when they select the same modes, whatever the spelling */
+    {"ifu_req:uk & ifu_miss:ku", UINT64_C(0x4000010000000c02), __LINE__},
+    {"ifu_req:uGH & ifu_miss:u", UINT64_C(0x6800010000000c02), __LINE__},
+    /* noEvent is dropped where it is the identity, kept under AND */
+    {"ifu_req + noEvent", UINT64_C(0x4000000000000002), __LINE__},
+    {"noEvent | ifu_req ^ noEvent", UINT64_C(0x4000000000000002), __LINE__},
+    {"ifu_req & noEvent", UINT64_C(0x4000010000000002), __LINE__},
+    {"ifu_req + ifu_miss + itlb_access + itlb_miss + noEvent", UINT64_C(0x4010840e43800c02),
+     __LINE__},
+    {"noEvent + noEvent", MINH, __LINE__},
+    {"frontend:0 | ifu_req", MINH | 2, __LINE__},
+    /* perf-style terms and raw values */
+    {"kunminghu/event0=0x7,event1=0x8,op0=add/", UINT64_C(0x4000040000002007), __LINE__},
+    {"kunminghu/event0=1/ ", MINH | 1, __LINE__},
+    {"kunminghu/event0=7,event1=8,op0=4/u", UINT64_C(0x6800040000002007), __LINE__},
+    {"kunminghu/bank=backend,event0=0x35/:k", UINT64_C(0x5400000000000035), __LINE__},
+    {"kunminghu/event2=1,op2=xor/", UINT64_C(0x4008000000100000), __LINE__},
+    {"r1234", UINT64_C(0x1234), __LINE__},
+    {"rffffffffffffffff", UINT64_MAX, __LINE__},
+    {"r0000000000000000001", UINT64_C(1), __LINE__},
+    {"r4000000000000035:u", UINT64_C(0x6800000000000035), __LINE__},
+    {"r8000000000000035:m", UINT64_C(0xbc00000000000035), __LINE__},
 };
 
 static const struct bad {
@@ -103,53 +102,52 @@ static const struct bad {
 	const char *needle; /* must appear in the message */
 	int line;
 } bad[] = {
-	{"ifu_mis", KMH_EUNKNOWN, "ifu_miss", __LINE__},
-	{"rob_commitinstr", KMH_EUNKNOWN, "rob_commitInstr", __LINE__},
-	{"frontend:rob_commitInstr", KMH_EUNKNOWN, "frontend", __LINE__},
-	{"fronted:ifu_miss", KMH_EBANK, "fronted", __LINE__},
-	{"frontend:58", KMH_ERANGE, "0-57", __LINE__},
-	{"cache:69", KMH_ERANGE, "0-68", __LINE__},
-	{"frontend:0x", KMH_ENUMBER, "0x", __LINE__},
-	{"backend:5_3", KMH_ENUMBER, "5_3", __LINE__},
-	{"load_s0_in_fire | load_to_load_forward.0", KMH_ESHAPE, "'load_s0_in_fire' is the ADD",
-	 __LINE__},
-	{"frontend:", KMH_ESYNTAX, "after", __LINE__},
-	{"ifu_miss + rob_commitInstr", KMH_EMIXBANK, "backend", __LINE__},
-	{"frontend:2 | backend:2", KMH_EMIXBANK, "one bank", __LINE__},
-	{"ifu_req + ifu_miss + itlb_access + itlb_miss + BpInstr", KMH_ETOOMANY, "at most 4",
-	 __LINE__},
-	{"load_s0_in_fire + load_s1_in_fire", KMH_ETOOMANY, "alias", __LINE__},
-	{"(ifu_req | ifu_miss | itlb_miss) & itlb_access", KMH_ESHAPE, "two", __LINE__},
-	{"((ifu_req & ifu_miss) | itlb_miss) + itlb_access", KMH_ESHAPE, "nested", __LINE__},
-	{"(ifu_req", KMH_ESYNTAX, "never closed", __LINE__},
-	{"ifu_req)", KMH_ESYNTAX, "unbalanced", __LINE__},
-	{"(ifu_req & (ifu_miss)", KMH_ESYNTAX, "never closed", __LINE__},
-	{"", KMH_EEMPTY, "empty", __LINE__},
-	{"   ", KMH_EEMPTY, "empty", __LINE__},
-	{"ifu_req +", KMH_ESYNTAX, "after '+'", __LINE__},
-	{"ifu_req ++ ifu_miss", KMH_ESYNTAX, "expected an event", __LINE__},
-	{"& ifu_req", KMH_ESYNTAX, "expected an event", __LINE__},
-	{"ifu_req ifu_miss", KMH_ESYNTAX, "unexpected", __LINE__},
-	{"ifu_req:x", KMH_EMODIFIER, "unknown modifier 'x'", __LINE__},
-	{"ifu_req:p", KMH_EMODIFIER, "unknown modifier 'p'", __LINE__},
-	{"ifu_req:uu", KMH_EMODIFIER, "twice", __LINE__},
-	{"ifu_req:mG", KMH_EMODIFIER, "contradictory", __LINE__},
-	{"ifu_req:u & ifu_miss:k", KMH_EMODIFIER, "contradict", __LINE__},
-	{"ifu_req:", KMH_ESYNTAX, "modifier", __LINE__},
-	{"r12345678901234567", KMH_ERANGE, "64 bits", __LINE__},
-	{"r1:q", KMH_EMODIFIER, "unknown modifier", __LINE__},
-	{"kunminghu/event0=0x7,op0=nand/", KMH_ETERM, "nand", __LINE__},
-	{"kunminghu/event0=0x7,op0=3/", KMH_ERANGE, "reserved", __LINE__},
-	{"kunminghu/event0=2000/", KMH_ERANGE, "10-bit", __LINE__},
-	{"kunminghu/event0=zz/", KMH_ENUMBER, "zz", __LINE__},
-	{"kunminghu/foo=1/", KMH_ETERM, "unknown term 'foo'", __LINE__},
-	{"kunminghu/event0=1,event0=2/", KMH_ETERM, "twice", __LINE__},
-	{"kunminghu/event0=1", KMH_ESYNTAX, "closing", __LINE__},
-	{"kunminghu/op0=add/", KMH_ETERM, "no event", __LINE__},
-	{"kunminghu/bank=frontend,event0=58/", KMH_ERANGE, "0-57", __LINE__},
-	{"kunminghu/bank=nope,event0=1/", KMH_EBANK, "nope", __LINE__},
-	{"intel/event=1/", KMH_ETERM, "unknown PMU", __LINE__},
-	{"ifu_req # x", KMH_ESYNTAX, "'#'", __LINE__},
+    {"ifu_mis", KMH_EUNKNOWN, "ifu_miss", __LINE__},
+    {"rob_commitinstr", KMH_EUNKNOWN, "rob_commitInstr", __LINE__},
+    {"frontend:rob_commitInstr", KMH_EUNKNOWN, "frontend", __LINE__},
+    {"fronted:ifu_miss", KMH_EBANK, "fronted", __LINE__},
+    {"frontend:58", KMH_ERANGE, "0-57", __LINE__},
+    {"cache:69", KMH_ERANGE, "0-68", __LINE__},
+    {"frontend:0x", KMH_ENUMBER, "0x", __LINE__},
+    {"backend:5_3", KMH_ENUMBER, "5_3", __LINE__},
+    {"load_s0_in_fire | load_to_load_forward.0", KMH_ESHAPE, "'load_s0_in_fire' is the ADD",
+     __LINE__},
+    {"frontend:", KMH_ESYNTAX, "after", __LINE__},
+    {"ifu_miss + rob_commitInstr", KMH_EMIXBANK, "backend", __LINE__},
+    {"frontend:2 | backend:2", KMH_EMIXBANK, "one bank", __LINE__},
+    {"ifu_req + ifu_miss + itlb_access + itlb_miss + BpInstr", KMH_ETOOMANY, "at most 4", __LINE__},
+    {"load_s0_in_fire + load_s1_in_fire", KMH_ETOOMANY, "alias", __LINE__},
+    {"(ifu_req | ifu_miss | itlb_miss) & itlb_access", KMH_ESHAPE, "two", __LINE__},
+    {"((ifu_req & ifu_miss) | itlb_miss) + itlb_access", KMH_ESHAPE, "nested", __LINE__},
+    {"(ifu_req", KMH_ESYNTAX, "never closed", __LINE__},
+    {"ifu_req)", KMH_ESYNTAX, "unbalanced", __LINE__},
+    {"(ifu_req & (ifu_miss)", KMH_ESYNTAX, "never closed", __LINE__},
+    {"", KMH_EEMPTY, "empty", __LINE__},
+    {"   ", KMH_EEMPTY, "empty", __LINE__},
+    {"ifu_req +", KMH_ESYNTAX, "after '+'", __LINE__},
+    {"ifu_req ++ ifu_miss", KMH_ESYNTAX, "expected an event", __LINE__},
+    {"& ifu_req", KMH_ESYNTAX, "expected an event", __LINE__},
+    {"ifu_req ifu_miss", KMH_ESYNTAX, "unexpected", __LINE__},
+    {"ifu_req:x", KMH_EMODIFIER, "unknown modifier 'x'", __LINE__},
+    {"ifu_req:p", KMH_EMODIFIER, "unknown modifier 'p'", __LINE__},
+    {"ifu_req:uu", KMH_EMODIFIER, "twice", __LINE__},
+    {"ifu_req:mG", KMH_EMODIFIER, "contradictory", __LINE__},
+    {"ifu_req:u & ifu_miss:k", KMH_EMODIFIER, "contradict", __LINE__},
+    {"ifu_req:", KMH_ESYNTAX, "modifier", __LINE__},
+    {"r12345678901234567", KMH_ERANGE, "64 bits", __LINE__},
+    {"r1:q", KMH_EMODIFIER, "unknown modifier", __LINE__},
+    {"kunminghu/event0=0x7,op0=nand/", KMH_ETERM, "nand", __LINE__},
+    {"kunminghu/event0=0x7,op0=3/", KMH_ERANGE, "reserved", __LINE__},
+    {"kunminghu/event0=2000/", KMH_ERANGE, "10-bit", __LINE__},
+    {"kunminghu/event0=zz/", KMH_ENUMBER, "zz", __LINE__},
+    {"kunminghu/foo=1/", KMH_ETERM, "unknown term 'foo'", __LINE__},
+    {"kunminghu/event0=1,event0=2/", KMH_ETERM, "twice", __LINE__},
+    {"kunminghu/event0=1", KMH_ESYNTAX, "closing", __LINE__},
+    {"kunminghu/op0=add/", KMH_ETERM, "no event", __LINE__},
+    {"kunminghu/bank=frontend,event0=58/", KMH_ERANGE, "0-57", __LINE__},
+    {"kunminghu/bank=nope,event0=1/", KMH_EBANK, "nope", __LINE__},
+    {"intel/event=1/", KMH_ETERM, "unknown PMU", __LINE__},
+    {"ifu_req # x", KMH_ESYNTAX, "'#'", __LINE__},
 };
 
 static void test_golden(void)
@@ -164,7 +162,7 @@ static void test_golden(void)
 			continue;
 		}
 		tap_is_u64(enc.value, g->value, "line %d: '%s' = 0x%016" PRIx64, g->line, g->expr,
-			   g->value);
+		           g->value);
 		/* The canonical form must encode to the same value. */
 		struct kmh_encoding again;
 		rc = kmh_encode(enc.canonical, &again, &err);
@@ -188,7 +186,7 @@ static void test_bad(void)
 		struct kmh_error err;
 		int rc = kmh_encode(b->expr, &enc, &err);
 		if (!tap_ok(rc == b->code, "line %d: '%s' fails with %s", b->line, b->expr,
-			    kmh_strerror(b->code)))
+		            kmh_strerror(b->code)))
 			tap_diag("got %d (%s): %s", rc, kmh_strerror(rc), err.msg);
 		tap_ok(rc != 0 && strstr(err.msg, b->needle) != NULL && !strchr(err.msg, '\n'),
 		       "line %d: message names the problem ('%s' in \"%s\")", b->line, b->needle,
@@ -209,7 +207,7 @@ static void test_bad(void)
 
 /* An expression tree written by this test, evaluated by this test. */
 struct texpr {
-	int op;		/* -1 leaf, else enum kmh_op */
+	int op;         /* -1 leaf, else enum kmh_op */
 	unsigned index; /* leaf */
 	struct texpr *l, *r;
 };
@@ -252,10 +250,10 @@ static void render(const struct texpr *e, int bank, char *buf, size_t len, size_
 		/* alternate between names and BANK:INDEX forms */
 		if (rng() & 1)
 			*n += (size_t)snprintf(buf + *n, len - *n, "%s",
-					       kmh_banks[bank].events[e->index].name);
+			                       kmh_banks[bank].events[e->index].name);
 		else
 			*n += (size_t)snprintf(buf + *n, len - *n, "%s:%u", kmh_banks[bank].name,
-					       e->index);
+			                       e->index);
 		return;
 	}
 	*n += (size_t)snprintf(buf + *n, len - *n, "(");
@@ -274,12 +272,13 @@ static int rand_op(void)
 static struct texpr *leaf(struct texpr *pool, unsigned *np, int bank)
 {
 	struct texpr *e = &pool[(*np)++];
-	*e = (struct texpr){.op = -1, .index = (unsigned)(1 + rng() % (kmh_banks[bank].nr_events - 1))};
+	*e = (struct texpr){.op = -1,
+	                    .index = (unsigned)(1 + rng() % (kmh_banks[bank].nr_events - 1))};
 	return e;
 }
 
 static struct texpr *node(struct texpr *pool, unsigned *np, int op, struct texpr *l,
-			  struct texpr *r)
+                          struct texpr *r)
 {
 	struct texpr *e = &pool[(*np)++];
 	*e = (struct texpr){.op = op, .l = l, .r = r};
@@ -328,11 +327,14 @@ static struct texpr *gen(struct texpr *pool, unsigned *np, int bank)
 		d = leaf(pool, np, bank);
 		switch (rng() % 3) {
 		case 0:
-			return node(pool, np, op, node(pool, np, op, node(pool, np, op, a, b), c), d);
+			return node(pool, np, op, node(pool, np, op, node(pool, np, op, a, b), c),
+			            d);
 		case 1:
-			return node(pool, np, op, a, node(pool, np, op, b, node(pool, np, op, c, d)));
+			return node(pool, np, op, a,
+			            node(pool, np, op, b, node(pool, np, op, c, d)));
 		default:
-			return node(pool, np, op, node(pool, np, op, a, b), node(pool, np, op, c, d));
+			return node(pool, np, op, node(pool, np, op, a, b),
+			            node(pool, np, op, c, d));
 		}
 	}
 }
@@ -374,8 +376,8 @@ static void test_semantic(void)
 			checked++;
 			if (hw != want) {
 				failures++;
-				tap_diag("'%s' -> 0x%016" PRIx64 ": hardware %u, expression %u", buf,
-					 enc.value, hw, want);
+				tap_diag("'%s' -> 0x%016" PRIx64 ": hardware %u, expression %u",
+				         buf, enc.value, hw, want);
 				break;
 			}
 		}
@@ -384,8 +386,9 @@ static void test_semantic(void)
 			if (!kmh_op_is_valid(kmh_mhpmevent_op(enc.value, o)))
 				failures++;
 	}
-	tap_ok(failures == 0, "%u random expressions, %u cycles: encoding evaluates as the "
-			      "expression (%u failures)",
+	tap_ok(failures == 0,
+	       "%u random expressions, %u cycles: encoding evaluates as the "
+	       "expression (%u failures)",
 	       rounds, checked, failures);
 }
 

@@ -32,8 +32,8 @@ static unsigned read_tsv(const char *path, struct tsv_row *rows, unsigned max)
 	}
 	while (n < max && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\r\n")] = '\0';
-		if (sscanf(line, "%15[^\t]\t%u\t%95s", rows[n].bank, &rows[n].index, rows[n].name) ==
-		    3)
+		if (sscanf(line, "%15[^\t]\t%u\t%95s", rows[n].bank, &rows[n].index,
+		           rows[n].name) == 3)
 			n++;
 	}
 	fclose(f);
@@ -60,7 +60,7 @@ static bool same_file(const char *a, const char *b)
 
 /* how many rows of the TSV carry this name in this bank */
 static unsigned tsv_count(const struct tsv_row *rows, unsigned n, const char *bank,
-			  const char *name)
+                          const char *name)
 {
 	unsigned c = 0;
 	for (unsigned i = 0; i < n; i++)
@@ -79,8 +79,8 @@ static void test_against_tsv(const char *path)
 	for (unsigned i = 0; i < n; i++) {
 		const struct tsv_row *r = &rows[i];
 		const struct kmh_bank_desc *b = kmh_bank_by_name(r->bank);
-		const struct kmh_event *e = b ? kmh_event_by_index((int)(b - kmh_banks), r->index)
-					      : NULL;
+		const struct kmh_event *e =
+		    b ? kmh_event_by_index((int)(b - kmh_banks), r->index) : NULL;
 		char want[128];
 		unsigned dup = tsv_count(rows, n, r->bank, r->name);
 		if (dup > 1) {
@@ -98,11 +98,12 @@ static void test_against_tsv(const char *path)
 		if (!e || strcmp(e->name, want) != 0 || e->index != r->index) {
 			bad++;
 			tap_diag("TSV %s %u %s: table has %s", r->bank, r->index, r->name,
-				 e ? e->name : "nothing");
+			         e ? e->name : "nothing");
 		}
 		/* the plain name of a repeated one must be an alias of all its rows */
 		if (dup > 1 && kth[i] == 0) {
-			const struct kmh_alias *a = kmh_alias_by_name((int)(b - kmh_banks), r->name);
+			const struct kmh_alias *a =
+			    kmh_alias_by_name((int)(b - kmh_banks), r->name);
 			unsigned k = 0;
 			bool ok = a && a->nr == dup;
 			for (unsigned j = i; ok && j < n; j++)
@@ -140,12 +141,12 @@ static void test_validator(void)
 		const char *name;
 		unsigned first, last;
 	} spec[KMH_NR_BANKS] = {
-		{"frontend", 3, 10}, {"backend", 11, 18}, {"memblock", 19, 26}, {"cache", 27, 31}};
+	    {"frontend", 3, 10}, {"backend", 11, 18}, {"memblock", 19, 26}, {"cache", 27, 31}};
 	unsigned covered = 0;
 	for (unsigned b = 0; b < KMH_NR_BANKS; b++) {
 		const struct kmh_bank_desc *d = &kmh_banks[b];
 		tap_ok(strcmp(d->name, spec[b].name) == 0 && d->first_counter == spec[b].first &&
-			       d->last_counter == spec[b].last,
+		           d->last_counter == spec[b].last,
 		       "bank %u is %s on mhpmcounter%u-%u (table: %s %u-%u)", b, spec[b].name,
 		       spec[b].first, spec[b].last, d->name, d->first_counter, d->last_counter);
 		for (unsigned c = d->first_counter; c <= d->last_counter; c++)
@@ -155,16 +156,19 @@ static void test_validator(void)
 			const struct kmh_event *e = &d->events[i];
 			bad_name += !valid_name(e->name);
 			bad_desc += !e->brief[0] || !e->description[0] ||
-				    e->brief[strlen(e->brief) - 1] == ' ';
+			            e->brief[strlen(e->brief) - 1] == ' ';
 			bad_idx += e->index != i || e->bank != b || e->index > KMH_EVENT_MASK;
 			for (unsigned j = 0; j < i; j++)
 				dup_name += strcmp(d->events[j].name, e->name) == 0;
 			for (unsigned j = 0; j < d->nr_aliases; j++)
 				dup_name += strcmp(d->aliases[j].name, e->name) == 0;
 		}
-		tap_ok(strcmp(d->events[0].name, "noEvent") == 0, "%s: index 0 is noEvent", d->name);
-		tap_ok(bad_name == 0, "%s: every name is an identifier (%u bad)", d->name, bad_name);
-		tap_ok(bad_desc == 0, "%s: every event has descriptions (%u bad)", d->name, bad_desc);
+		tap_ok(strcmp(d->events[0].name, "noEvent") == 0, "%s: index 0 is noEvent",
+		       d->name);
+		tap_ok(bad_name == 0, "%s: every name is an identifier (%u bad)", d->name,
+		       bad_name);
+		tap_ok(bad_desc == 0, "%s: every event has descriptions (%u bad)", d->name,
+		       bad_desc);
 		tap_ok(bad_idx == 0, "%s: indices are dense, in range and unique (%u bad)", d->name,
 		       bad_idx);
 		tap_ok(dup_name == 0, "%s: no name is used twice (%u)", d->name, dup_name);
@@ -185,7 +189,8 @@ static void test_validator(void)
 				char inst[128];
 				snprintf(inst, sizeof(inst), "%s.%u", a->name, k);
 				const struct kmh_event *e = kmh_event_by_index((int)b, a->index[k]);
-				ok = e && strcmp(e->name, inst) == 0 && (k == 0 || a->index[k] > a->index[k - 1]);
+				ok = e && strcmp(e->name, inst) == 0 &&
+				     (k == 0 || a->index[k] > a->index[k - 1]);
 			}
 			bad_alias += !ok;
 			/* encoding the alias name gives its EventCode with the default MINH */
@@ -202,7 +207,10 @@ static void test_validator(void)
 	tap_ok(covered == KMH_NR_COUNTERS, "the banks cover the 29 counters (%u)", covered);
 	for (unsigned c = 0; c < 40; c++) {
 		int want = c < 3 || c > 31 ? KMH_BANK_NONE
-					   : c <= 10 ? 0 : c <= 18 ? 1 : c <= 26 ? 2 : 3;
+		           : c <= 10       ? 0
+		           : c <= 18       ? 1
+		           : c <= 26       ? 2
+		                           : 3;
 		if (kmh_bank_of_counter(c) != want) {
 			tap_ok(false, "counter %u is in bank %d", c, want);
 			return;
@@ -236,6 +244,7 @@ int main(void)
 	tap_ok(kmh_mapfile_match("0x489-0x8000000000000007-0x0") == NULL, "SiFive U74 is not");
 	tap_ok(kmh_mapfile_match("x0x0-0x19-0x0") == NULL, "the match is anchored");
 	const struct kmh_mapfile_row *r = kmh_mapfile_match("0x0-0x19-0x1");
-	tap_is_str(r ? r->path : NULL, "openxiangshan/kunminghu", "the row names the event directory");
+	tap_is_str(r ? r->path : NULL, "openxiangshan/kunminghu",
+	           "the row names the event directory");
 	return tap_done();
 }

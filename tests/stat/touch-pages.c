@@ -9,7 +9,7 @@ int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 4000, page = sysconf(_SC_PAGESIZE);
 	volatile char *p = mmap(NULL, (size_t)(n * page), PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return 1;
 	for (long i = 0; i < n; i++)
