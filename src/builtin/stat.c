@@ -576,6 +576,11 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 	                          .delta = (const struct hpm_count *const *)d};
 	res.nr_metrics = hpm_session_metrics(rc->s, res.delta, &res.metrics);
 	hpm_session_emu_label(rc->s, &rc->cfg->emu);
+	/* an interval's label speaks of the whole run: the configured length,
+	 * or none while following wall time */
+	struct hpm_emu_info info;
+	if (hpm_emu_info(&rc->s->part[1], &info))
+		rc->cfg->emu.cycles = info.follows_command ? 0 : info.cycles_limit;
 	stat_print(rc->cfg, &res);
 	fflush(rc->cfg->out);
 	if (rc->rec)

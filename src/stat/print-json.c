@@ -33,8 +33,9 @@ static void json_common(const struct stat_config *cfg, const struct stat_result 
 		/* perf's key is "cpu" with the number; harts get their own key */
 		if (strncmp(name, "CPU", 3) == 0)
 			json_object_set_new(o, "cpu", json_string(name + 3));
-		else
+		else if (strncmp(name, "hart", 4) == 0)
 			json_object_set_new(o, "hart", json_string(name + 4));
+		/* a task target has one unit: no key, as perf prints it */
 	}
 }
 
