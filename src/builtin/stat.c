@@ -970,6 +970,12 @@ int cmd_stat(int argc, char **argv)
 	    .metric_noise = mnoise,
 	    .first = true,
 	};
+	if (cfg.per_unit && nr_metrics) {
+		res.nr_metric_units = hpm_session_metric_units(&s, &res.metric_unit_names);
+		res.unit_metrics = xcalloc(res.nr_metric_units + 1, sizeof(*res.unit_metrics));
+		for (unsigned u = 0; u < res.nr_metric_units; u++)
+			hpm_session_metrics_unit(&s, NULL, (int)u, &res.unit_metrics[u]);
+	}
 	if (!o.interval_ms)
 		stat_print(&cfg, &res);
 	if (rec) {
@@ -981,6 +987,9 @@ int cmd_stat(int argc, char **argv)
 	}
 	free(noise);
 	free(mnoise);
+	for (unsigned u = 0; u < res.nr_metric_units; u++)
+		free_metrics(res.unit_metrics[u], nr_metrics);
+	free(res.unit_metrics);
 	free_metrics(metrics, nr_metrics);
 	if (!status)
 		status = run.exit_status;

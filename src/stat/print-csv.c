@@ -72,11 +72,15 @@ static void csv_event(const struct stat_config *cfg, const struct stat_result *r
 	fputc('\n', cfg->out);
 }
 
-static void csv_metric(const struct stat_config *cfg, const struct stat_result *res, unsigned k)
+static void csv_metric(const struct stat_config *cfg, const struct stat_result *res, unsigned k,
+                       int unit)
 {
-	const struct stat_metric *m = &res->metrics[k];
+	const struct stat_metric *m = unit >= 0 ? &res->unit_metrics[unit][k] : &res->metrics[k];
 	const char *s = cfg->csv_sep;
-	csv_prefix(cfg, res, 0, -1);
+	if (cfg->interval_ms > 0)
+		fprintf(cfg->out, "%.9f%s", res->timestamp, s);
+	if (cfg->per_unit)
+		fprintf(cfg->out, "%s%s", unit >= 0 ? res->metric_unit_names[unit] : "all", s);
 	/* no counter fields: value, unit, event, [variance,] run-time, pcnt empty */
 	fprintf(cfg->out, "%s%s%s%s%s", s, s, s, s, s);
 	if (res->noise)
@@ -126,5 +130,8 @@ void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res
 			csv_event(cfg, res, i, -1);
 	}
 	for (unsigned k = 0; k < res->nr_metrics; k++)
-		csv_metric(cfg, res, k);
+		csv_metric(cfg, res, k, -1);
+	for (unsigned u = 0; u < res->nr_metric_units; u++)
+		for (unsigned k = 0; k < res->nr_metrics; k++)
+			csv_metric(cfg, res, k, (int)u);
 }

@@ -93,15 +93,23 @@ static void json_event(const struct stat_config *cfg, const struct stat_result *
 	json_line(cfg, o);
 }
 
-static void json_metric(const struct stat_config *cfg, const struct stat_result *res, unsigned k)
+static void json_metric(const struct stat_config *cfg, const struct stat_result *res, unsigned k,
+                        int unit)
 {
-	const struct stat_metric *m = &res->metrics[k];
+	const struct stat_metric *m = unit >= 0 ? &res->unit_metrics[unit][k] : &res->metrics[k];
 	json_t *o = json_object();
-	char unit[160];
+	char ubuf[160];
 	json_common(cfg, res, o, 0, -1);
+	if (unit >= 0) {
+		const char *name = res->metric_unit_names[unit];
+		if (strncmp(name, "CPU", 3) == 0)
+			json_object_set_new(o, "cpu", json_string(name + 3));
+		else
+			json_object_set_new(o, "hart", json_string(name + 4));
+	}
 	json_object_set_new(o, "metric-value", isnan(m->value) ? json_null() : json_real(m->value));
-	snprintf(unit, sizeof(unit), "%s %s", m->unit, m->name);
-	json_object_set_new(o, "metric-unit", json_string(unit));
+	snprintf(ubuf, sizeof(ubuf), "%s %s", m->unit, m->name);
+	json_object_set_new(o, "metric-unit", json_string(ubuf));
 	json_object_set_new(o, "metric", json_string(m->name));
 	if (m->level)
 		json_object_set_new(o, "topdown-level", json_integer(m->level));
@@ -129,5 +137,8 @@ void stat_print_json(const struct stat_config *cfg, const struct stat_result *re
 				json_event(cfg, res, i, -1);
 		}
 	for (unsigned k = 0; k < res->nr_metrics; k++)
-		json_metric(cfg, res, k);
+		json_metric(cfg, res, k, -1);
+	for (unsigned u = 0; u < res->nr_metric_units; u++)
+		for (unsigned k = 0; k < res->nr_metrics; k++)
+			json_metric(cfg, res, k, (int)u);
 }

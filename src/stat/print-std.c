@@ -176,6 +176,15 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 				print_metric_row(cfg, res, k);
 				any_multiplexed |= res->metrics[k].multiplexed;
 			}
+			/* -A: the tree of every hart (or CPU) after the aggregate */
+			for (unsigned u = 0; u < res->nr_metric_units; u++) {
+				struct stat_result one = *res;
+				one.metrics = res->unit_metrics[u];
+				one.metric_noise = NULL;
+				fprintf(cfg->out, "\n %s:\n", res->metric_unit_names[u]);
+				for (unsigned k = 0; k < res->nr_metrics; k++)
+					print_metric_row(cfg, &one, k);
+			}
 			if (any_multiplexed && !interval)
 				fputs("\n Some counters were multiplexed: those metrics come from "
 				      "scaled counts.\n",

@@ -394,6 +394,7 @@ void hpm_session_free(struct hpm_session *s)
 struct lookup_ctx {
 	struct hpm_session *s;
 	const struct hpm_count *const *delta;
+	int unit; /* -1: every unit summed */
 	bool multiplexed;
 };
 
@@ -406,11 +407,11 @@ static int metric_lookup(void *ctx, const char *name, double *val)
 	const struct hpm_evsel *e = &c->s->all.ev[i];
 	double share = 1;
 	if (!c->delta)
-		*val = hpm_evsel_value(&c->s->all, e, -1, &share);
+		*val = hpm_evsel_value(&c->s->all, e, c->unit, &share);
 	else if (e->state != HPM_EV_OK)
 		*val = NAN;
 	else
-		*val = hpm_counts_value(c->delta[i], e->nr_units, -1, e->scale, &share);
+		*val = hpm_counts_value(c->delta[i], e->nr_units, c->unit, e->scale, &share);
 	if (share < 1.0 && share > 0)
 		c->multiplexed = true;
 	return 0;
@@ -438,8 +439,22 @@ static char *display_name(const char *name)
 unsigned hpm_session_metrics(struct hpm_session *s, const struct hpm_count *const *delta,
                              struct stat_metric **out)
 {
+	return hpm_session_metrics_unit(s, delta, -1, out);
+}
+
+unsigned hpm_session_metric_units(const struct hpm_session *s, char *const **names)
+{
+	/* metrics read Kunminghu events, which all live on one back end */
+	const struct hpm_evlist *l = s->kmh_on_perf ? &s->part[0] : &s->part[1];
+	*names = l->unit_names;
+	return l->unit_names ? l->nr_units : 0;
+}
+
+unsigned hpm_session_metrics_unit(struct hpm_session *s, const struct hpm_count *const *delta,
+                                  int unit, struct stat_metric **out)
+{
 	unsigned nr = s->metrics.nr;
-	struct lookup_ctx ctx = {.s = s, .delta = delta};
+	struct lookup_ctx ctx = {.s = s, .delta = delta, .unit = unit};
 	struct metric_env env = {.lookup = metric_lookup,
 	                         .ctx = &ctx,
 	                         .subst = s->subst,

@@ -72,6 +72,12 @@ void hpm_session_close(struct hpm_session *s);
  * interval) into out[nr] (allocated); returns nr. */
 unsigned hpm_session_metrics(struct hpm_session *s, const struct hpm_count *const *delta,
                              struct stat_metric **out);
+/* The same for one unit (hart or CPU) of the Kunminghu events' back end;
+ * unit -1 sums them. */
+unsigned hpm_session_metrics_unit(struct hpm_session *s, const struct hpm_count *const *delta,
+                                  int unit, struct stat_metric **out);
+/* How many units the metrics' events are counted on, and their names. */
+unsigned hpm_session_metric_units(const struct hpm_session *s, char *const **names);
 /* Fills the emulator label of cfg from the emulator back end. */
 void hpm_session_emu_label(const struct hpm_session *s, struct stat_emu_label *l);
 

@@ -81,6 +81,10 @@ struct stat_result {
 	bool first;           /* the first interval (or the only print) */
 	struct stat_metric *metrics;
 	unsigned nr_metrics;
+	/* -A: the metrics of each unit too ([nr_metric_units][nr_metrics]) */
+	struct stat_metric **unit_metrics;
+	unsigned nr_metric_units;
+	char *const *metric_unit_names;
 	const struct stat_noise *noise; /* [list->nr] with -r > 1, else NULL */
 	const struct stat_noise *metric_noise;
 	/* Interval mode prints deltas: values come from these counts, which

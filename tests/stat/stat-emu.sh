@@ -89,6 +89,11 @@ awk -F, '/,mcycle,/{if ($2 != 1000000) bad++} END{exit bad > 0}' "$tap_out"; ok 
 $H stat -r 3 --emu-cycles 1e6 -e rob_commitInstr -x, 2>"$tap_out" >/dev/null
 grep -v '^#' "$tap_out" | awk -F, '$4 ~ /%$/ {f=1} END{exit !f}'; ok $? "-r 3 prints the variance field"
 
+# -A: per-hart counts and per-hart Topdown trees
+$H stat -A -x, --emu-harts 2 --topdown --emu-cycles 2e6 -e mcycle 2>"$tap_out" >/dev/null
+[ "$(grep -c '^hart[01],2000000,,mcycle,' "$tap_out")" -eq 2 ]; ok $? "-A: one mcycle row per hart"
+[ "$(grep -c '^hart[01],.*tma_retiring' "$tap_out")" -eq 2 ] && grep -q '^all,.*tma_retiring' "$tap_out"; ok $? "-A: the Topdown level 1 of each hart and of all"
+
 # the run file
 $H stat --record "$dir/run.json" --topdown=2 -I 500 --emu-cycles 1e7 --emu-freq 10000000 --emu-harts 2 2>/dev/null >/dev/null; ok $? "--record writes a run file"
 v=$($J schema schema_version emulated.profile emulated.harts events.0.counts.# intervals.# metrics.# < "$dir/run.json" | tr '\n' ' ')
