@@ -20,6 +20,7 @@ const struct cmd_desc hpm_commands[] = {
     {"encode", cmd_encode, "Encode event expressions into mhpmevent values", cmd_encode_usage},
     {"decode", cmd_decode, "Decode mhpmevent values into fields and events", cmd_decode_usage},
     {"emu", cmd_emu, "Run the Kunminghu HPM emulator", cmd_emu_usage},
+    {"report", cmd_report, "Report Topdown from run files, text to HTML, and diffs", cmd_report_usage},
     {"help", cmd_help, "Show help for hpmstat or one command", cmd_help_usage},
     {NULL, NULL, NULL, NULL},
 };

@@ -8,9 +8,10 @@ src_hpmstat_SOURCES = \
 	src/builtin/encode.c \
 	src/builtin/decode.c \
 	src/builtin/emu.c \
-	src/builtin/stat.c
+	src/builtin/stat.c \
+	src/builtin/report.c
 src_hpmstat_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 # libstat and libbackend use each other (session -> back ends -> evlist)
-src_hpmstat_LDADD = src/stat/libstat.a src/backend/libbackend.a src/stat/libstat.a \
+src_hpmstat_LDADD = src/report/libreport.a src/stat/libstat.a src/backend/libbackend.a src/stat/libstat.a \
 	src/metric/libmetric.a src/emu/libemu.a src/kmh/libkmh.a src/util/libutil.a \
 	$(JANSSON_LIBS) $(LIBPFM4_LIBS) -lm

@@ -1,0 +1,254 @@
+/* report.c: hpmstat report: Topdown reports from the run files of
+ * hpmstat stat --record, in text, CSV, JSON, Markdown or HTML, for one run,
+ * several (with a summary across them and optional weights), or the diff
+ * of two.
+ *
+ * The reading, checking and rendering are src/report (which never prints);
+ * this file parses the options, refuses to overwrite an input, and writes
+ * the report through a temporary file renamed into place.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "builtin/builtin.h"
+#include "metric/metric.h"
+#include "report/report.h"
+#include "util/xalloc.h"
+
+const char cmd_report_usage[] =
+    "Usage: hpmstat report [OPTIONS] RUN...\n"
+    "       hpmstat report [OPTIONS] --diff BASE NEW\n"
+    "\n"
+    "Report the Topdown tree and the counts of run files written by\n"
+    "'hpmstat stat --record FILE' (hpmstat-run(5)).\n"
+    "\n"
+    "Options:\n"
+    "      --format FMT     text (default), csv, json, md or html\n"
+    "      --level N        show the Topdown tree down to level N (1 to 3)\n"
+    "  -o, --output FILE    write to FILE (a temporary file renamed into place)\n"
+    "      --diff BASE NEW  compare two runs node by node, with a noise test\n"
+    "                       when both were recorded with -r\n"
+    "      --weights FILE   a JSON object {\"run name\": weight} for a weighted\n"
+    "                       summary; a run's name is its file name without .json\n"
+    "  -h, --help           show this help\n"
+    "\n"
+    "Examples:\n"
+    "  hpmstat stat --record a.json --topdown=3 --emu-profile dram-bound\n"
+    "  hpmstat report a.json\n"
+    "  hpmstat report --format html -o suite.html a.json b.json c.json\n"
+    "  hpmstat report --diff a.json b.json\n";
+
+/* The temporary file while it is being written, so Ctrl-C removes it and
+ * never leaves half a report where the report goes. */
+static char *volatile tmp_path;
+
+static void on_signal(int sig)
+{
+	char *p = tmp_path;
+	if (p)
+		unlink(p);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+struct opts {
+	enum rp_format format;
+	unsigned level;
+	const char *output;
+	const char *weights;
+	bool diff;
+	const char **runs;
+	unsigned nr_runs;
+};
+
+/* An option's value: "--opt=V" or the next argument. */
+static const char *value(int argc, char **argv, int *i, const char *name, size_t len)
+{
+	const char *a = argv[*i];
+	if (a[len] == '=')
+		return a + len + 1;
+	if (*i + 1 >= argc) {
+		cli_usage_error("%s needs a value", name);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static bool is_opt(const char *a, const char *name)
+{
+	size_t n = strlen(name);
+	return strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
+}
+
+/* Options may come before or after the runs, as users type them; "--ends
+ * them. Parsed by hand because --diff takes two values. Returns -1 to
+ * exit 0 (--help), else 0 or the exit status. */
+static int parse(int argc, char **argv, struct opts *o)
+{
+	bool dashdash = false;
+	o->runs = xcalloc((size_t)argc + 1, sizeof(*o->runs));
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		if (dashdash || a[0] != '-' || strcmp(a, "-") == 0) {
+			o->runs[o->nr_runs++] = a;
+		} else if (strcmp(a, "--") == 0) {
+			dashdash = true;
+		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(cmd_report_usage, stdout);
+			return -1;
+		} else if (is_opt(a, "--format")) {
+			if (!(v = value(argc, argv, &i, "--format", 8)))
+				return EXIT_USAGE;
+			if (rp_format_parse(v, &o->format) != 0) {
+				cli_error("--format '%s': must be text, csv, json, md or html", v);
+				return EXIT_FAILURE;
+			}
+		} else if (is_opt(a, "--level")) {
+			if (!(v = value(argc, argv, &i, "--level", 7)))
+				return EXIT_USAGE;
+			char *end;
+			errno = 0;
+			unsigned long n = strtoul(v, &end, 10);
+			if (errno || end == v || *end || n < 1 || n > metric_max_level()) {
+				cli_error("--level '%s': must be 1 to %u", v, metric_max_level());
+				return EXIT_FAILURE;
+			}
+			o->level = (unsigned)n;
+		} else if (is_opt(a, "--output")) {
+			if (!(v = value(argc, argv, &i, "--output", 8)))
+				return EXIT_USAGE;
+			o->output = v;
+		} else if (strncmp(a, "-o", 2) == 0) {
+			if (a[2])
+				o->output = a + 2;
+			else if (i + 1 < argc)
+				o->output = argv[++i];
+			else
+				return cli_usage_error("-o needs a file");
+		} else if (is_opt(a, "--weights")) {
+			if (!(v = value(argc, argv, &i, "--weights", 9)))
+				return EXIT_USAGE;
+			o->weights = v;
+		} else if (strcmp(a, "--diff") == 0) {
+			if (o->diff)
+				return cli_usage_error("--diff given twice");
+			if (i + 2 >= argc)
+				return cli_usage_error("--diff needs BASE and NEW");
+			o->diff = true;
+			o->runs[o->nr_runs++] = argv[++i];
+			o->runs[o->nr_runs++] = argv[++i];
+		} else {
+			return cli_usage_error("unknown option '%s'", a);
+		}
+	}
+	if (!o->nr_runs)
+		return cli_usage_error("no run file given");
+	if (o->diff && o->nr_runs != 2)
+		return cli_usage_error("--diff compares BASE and NEW: give no other run");
+	if (o->diff && o->weights)
+		return cli_usage_error("--weights and --diff exclude each other");
+	if (o->output && !*o->output)
+		return cli_usage_error("-o: the file name is empty");
+	return 0;
+}
+
+/* The same file, by name or by inode (a link, "./a.json" for "a.json"). */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (strcmp(a, b) == 0)
+		return true;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+static int write_report(const struct report *r, const struct opts *o)
+{
+	if (!o->output) {
+		if (report_render(r, o->format, stdout) != 0)
+			return EXIT_FAILURE; /* cli_finish names the write error */
+		return 0;
+	}
+	char *tmp = xasprintf("%s.XXXXXX", o->output);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		cli_error("cannot write '%s': %s", o->output, strerror(errno));
+		free(tmp);
+		return EXIT_FAILURE;
+	}
+	tmp_path = tmp;
+	fchmod(fd, 0644);
+	FILE *f = fdopen(fd, "w");
+	int bad = !f || report_render(r, o->format, f) != 0;
+	if (f)
+		bad |= fclose(f) != 0;
+	else
+		close(fd);
+	int e = errno;
+	if (bad || rename(tmp, o->output) != 0) {
+		if (!bad)
+			e = errno;
+		cli_error("cannot write '%s': %s", o->output, strerror(e ? e : EIO));
+		unlink(tmp);
+		tmp_path = NULL;
+		free(tmp);
+		return EXIT_FAILURE;
+	}
+	tmp_path = NULL;
+	free(tmp);
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct opts o = {.format = RP_TEXT};
+	struct report r;
+	char err[512];
+	int rc = parse(argc, argv, &o);
+	report_init(&r);
+	if (rc) {
+		free(o.runs);
+		return rc < 0 ? 0 : rc;
+	}
+	r.level = o.level;
+	r.diff = o.diff;
+	rc = EXIT_FAILURE;
+	for (unsigned i = 0; i < o.nr_runs; i++) {
+		if (o.output && same_file(o.output, o.runs[i])) {
+			cli_error("-o '%s' is the input '%s': refusing to overwrite it", o.output,
+			          o.runs[i]);
+			goto out;
+		}
+		if (report_add_run(&r, o.runs[i], err, sizeof(err)) != 0) {
+			cli_error("%s", err);
+			goto out;
+		}
+	}
+	if (o.weights) {
+		if (o.output && same_file(o.output, o.weights)) {
+			cli_error("-o '%s' is the weights file: refusing to overwrite it",
+			          o.output);
+			goto out;
+		}
+		if (report_set_weights(&r, o.weights, err, sizeof(err)) != 0) {
+			cli_error("%s", err);
+			goto out;
+		}
+	}
+	report_finish(&r);
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	rc = write_report(&r, &o);
+out:
+	report_free(&r);
+	metric_release();
+	free(o.runs);
+	return rc;
+}

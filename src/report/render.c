@@ -1,0 +1,154 @@
+/* render.c: report_render and the helpers of report-int.h. */
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report-int.h"
+
+bool rp_shown(const struct report *r, const struct rf_node *n)
+{
+	return r->level == 0 || n->level <= r->level;
+}
+
+const char *rp_num(char *buf, size_t len, double v, int prec)
+{
+	if (isnan(v) || isinf(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.*f", prec, v);
+	return buf;
+}
+
+const char *rp_signed(char *buf, size_t len, double v)
+{
+	if (isnan(v) || isinf(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%+.2f", fabs(v) < 0.005 ? 0.0 : v);
+	return buf;
+}
+
+const char *rp_slice_unit(const struct rp_run *run, const struct rp_slice *s)
+{
+	return s->unit < 0 ? "all" : run->rf.units[s->unit];
+}
+
+unsigned rp_slice_rows(const struct rp_run *run)
+{
+	return run->rf.nr_units > 1 ? 1 + run->rf.nr_units : 1;
+}
+
+const char *rp_run_source(const struct rp_run *run, char *buf, size_t len)
+{
+	const struct rf_run *rf = &run->rf;
+	if (rf->harts && rf->profile)
+		snprintf(buf, len, "emulated, profile %s, %u hart%s", rf->profile, rf->harts,
+		         rf->harts == 1 ? "" : "s");
+	else if (rf->harts)
+		snprintf(buf, len, "emulated, trace %s, %u hart%s", rf->trace ? rf->trace : "?",
+		         rf->harts, rf->harts == 1 ? "" : "s");
+	else if (rf->command)
+		snprintf(buf, len, "command: %s", rf->command);
+	else
+		snprintf(buf, len, "measured");
+	return buf;
+}
+
+const char *rp_noise_word(enum rp_noise n)
+{
+	return n == RP_NOISE_ABOVE    ? "above noise"
+	       : n == RP_NOISE_WITHIN ? "within noise"
+	                              : "no repeats";
+}
+
+/* RFC 4180: a field with a comma, a quote or a line break is quoted, its
+ * quotes doubled. */
+void rp_csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* In a Markdown table cell: '|' ends the cell and a line break the row;
+ * '<' and '&' could start HTML, '*', '_', '`' and '\' emphasis or code. */
+void rp_md_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", out);
+		else if (*s == '&')
+			fputs("&amp;", out);
+		else if (*s == '\n' || *s == '\r')
+			fputc(' ', out);
+		else {
+			if (strchr("|*_`\\[]", *s))
+				fputc('\\', out);
+			fputc(*s, out);
+		}
+	}
+}
+
+void rp_html_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		case '\'':
+			fputs("&#39;", out);
+			break;
+		default:
+			fputc(*s, out);
+		}
+	}
+}
+
+int report_render(const struct report *r, enum rp_format f, FILE *out)
+{
+	/* printf's '%f' follows LC_NUMERIC: render in the C locale for this
+	 * thread only, whatever the program set */
+	locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	locale_t old = c ? uselocale(c) : (locale_t)0;
+	switch (f) {
+	case RP_TEXT:
+		rp_render_text(r, out);
+		break;
+	case RP_CSV:
+		rp_render_csv(r, out);
+		break;
+	case RP_JSON:
+		rp_render_json(r, out);
+		break;
+	case RP_MD:
+		rp_render_md(r, out);
+		break;
+	case RP_HTML:
+		rp_render_html(r, out);
+		break;
+	}
+	if (c) {
+		uselocale(old);
+		freelocale(c);
+	}
+	return ferror(out) ? -1 : 0;
+}

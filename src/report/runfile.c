@@ -1,0 +1,466 @@
+/* runfile.c: see runfile.h. Every check names the JSON path of what it
+ * checks, so the one-line error says exactly which key is wrong. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "report/runfile.h"
+#include "util/xalloc.h"
+
+/* Bounds that no real run reaches but that keep a hostile file from asking
+ * for absurd allocations (units x intervals x metrics). */
+#define RF_MAX_UNITS 4096
+#define RF_MAX_LEVEL 8
+
+struct ctx {
+	const char *path;
+	char *err;
+	size_t errlen;
+};
+
+static bool fail(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool fail(struct ctx *c, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(c->err, c->errlen, "%s: %s", c->path, msg);
+	return false;
+}
+
+/* key of object o at path p, or a failure naming p.key */
+static json_t *get(struct ctx *c, json_t *o, const char *p, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	if (!v)
+		fail(c, "%s%s%s: missing", p, *p ? "." : "", key);
+	return v;
+}
+
+static bool want_string(struct ctx *c, json_t *o, const char *p, const char *key, bool null_ok,
+                        const char **out)
+{
+	json_t *v = get(c, o, p, key);
+	if (!v)
+		return false;
+	if (null_ok && json_is_null(v)) {
+		*out = NULL;
+		return true;
+	}
+	if (!json_is_string(v))
+		return fail(c, "%s%s%s: expected a string%s", p, *p ? "." : "", key,
+		            null_ok ? " or null" : "");
+	*out = json_string_value(v);
+	return true;
+}
+
+static bool want_number(struct ctx *c, json_t *o, const char *p, const char *key, bool null_ok,
+                        double *out)
+{
+	json_t *v = get(c, o, p, key);
+	if (!v)
+		return false;
+	if (null_ok && json_is_null(v)) {
+		*out = (double)NAN;
+		return true;
+	}
+	if (!json_is_number(v))
+		return fail(c, "%s%s%s: expected a number%s", p, *p ? "." : "", key,
+		            null_ok ? " or null" : "");
+	*out = json_number_value(v);
+	return true;
+}
+
+static bool want_int(struct ctx *c, json_t *o, const char *p, const char *key, json_int_t min,
+                     json_int_t max, json_int_t *out)
+{
+	json_t *v = get(c, o, p, key);
+	if (!v)
+		return false;
+	if (!json_is_integer(v))
+		return fail(c, "%s%s%s: expected an integer", p, *p ? "." : "", key);
+	json_int_t i = json_integer_value(v);
+	if (i < min || i > max)
+		return fail(c, "%s%s%s: %lld is out of range %lld to %lld", p, *p ? "." : "", key,
+		            (long long)i, (long long)min, (long long)max);
+	*out = i;
+	return true;
+}
+
+static bool want_bool(struct ctx *c, json_t *o, const char *p, const char *key, bool *out)
+{
+	json_t *v = get(c, o, p, key);
+	if (!v)
+		return false;
+	if (!json_is_boolean(v))
+		return fail(c, "%s%s%s: expected true or false", p, *p ? "." : "", key);
+	*out = json_is_true(v);
+	return true;
+}
+
+static json_t *want_array(struct ctx *c, json_t *o, const char *p, const char *key)
+{
+	json_t *v = get(c, o, p, key);
+	if (v && !json_is_array(v)) {
+		fail(c, "%s%s%s: expected an array", p, *p ? "." : "", key);
+		return NULL;
+	}
+	return v;
+}
+
+static bool want_object_at(struct ctx *c, json_t *v, const char *p)
+{
+	if (!json_is_object(v))
+		return fail(c, "%s: expected an object", p);
+	return true;
+}
+
+static bool read_counts(struct ctx *c, json_t *a, const char *p, struct rf_count **out,
+                        unsigned *nr)
+{
+	char q[160];
+	size_t n = json_array_size(a);
+	*out = NULL;
+	*nr = 0;
+	if (!json_is_array(a))
+		return fail(c, "%s: expected an array", p);
+	if (n > RF_MAX_UNITS)
+		return fail(c, "%s: more than %d units", p, RF_MAX_UNITS);
+	*out = n ? xcalloc(n, sizeof(**out)) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = json_array_get(a, i);
+		struct rf_count *k = &(*out)[i];
+		json_int_t v, e, r;
+		snprintf(q, sizeof(q), "%s[%zu]", p, i);
+		if (!want_object_at(c, o, q) || !want_string(c, o, q, "unit", false, &k->unit) ||
+		    !want_int(c, o, q, "value", 0, INT64_MAX, &v) ||
+		    !want_int(c, o, q, "enabled", 0, INT64_MAX, &e) ||
+		    !want_int(c, o, q, "running", 0, INT64_MAX, &r))
+			return false;
+		k->value = v;
+		k->enabled = e;
+		k->running = r;
+		(*nr)++;
+	}
+	return true;
+}
+
+static bool read_event(struct ctx *c, json_t *o, unsigned i, struct rf_event *e)
+{
+	char p[64];
+	snprintf(p, sizeof(p), "events[%u]", i);
+	e->rel_stddev = (double)NAN;
+	if (!want_object_at(c, o, p) || !want_string(c, o, p, "name", false, &e->name) ||
+	    !want_string(c, o, p, "kind", false, &e->kind) ||
+	    !want_string(c, o, p, "state", false, &e->state) ||
+	    !want_string(c, o, p, "unit", false, &e->unit) ||
+	    !want_number(c, o, p, "scale", false, &e->scale) ||
+	    !want_number(c, o, p, "value", true, &e->value) ||
+	    !want_number(c, o, p, "running_share", false, &e->running_share))
+		return false;
+	if (strcmp(e->kind, "host") && strcmp(e->kind, "kunminghu") &&
+	    strcmp(e->kind, "kunminghu-fixed"))
+		return fail(c, "%s.kind: unknown kind '%.40s'", p, e->kind);
+	e->host = strcmp(e->kind, "host") == 0;
+	if (json_object_get(o, "rel_stddev") &&
+	    !want_number(c, o, p, "rel_stddev", true, &e->rel_stddev))
+		return false;
+	char q[80];
+	snprintf(q, sizeof(q), "%s.counts", p);
+	json_t *a = get(c, o, p, "counts");
+	return a && read_counts(c, a, q, &e->counts, &e->nr_counts);
+}
+
+static bool read_mval(struct ctx *c, json_t *o, const char *p, struct rf_mval *v)
+{
+	v->rel_stddev = (double)NAN;
+	if (!want_number(c, o, p, "value", true, &v->value) ||
+	    !want_number(c, o, p, "raw", true, &v->raw) ||
+	    !want_bool(c, o, p, "bottleneck", &v->bottleneck) ||
+	    !want_bool(c, o, p, "out_of_range", &v->out_of_range) ||
+	    !want_bool(c, o, p, "over_threshold", &v->over_threshold) ||
+	    !want_bool(c, o, p, "multiplexed", &v->multiplexed))
+		return false;
+	if (json_object_get(o, "rel_stddev") &&
+	    !want_number(c, o, p, "rel_stddev", true, &v->rel_stddev))
+		return false;
+	return true;
+}
+
+static bool read_metrics(struct ctx *c, struct rf_run *r, json_t *a)
+{
+	char p[64];
+	r->nr_node = 0;
+	size_t n = json_array_size(a);
+	r->node = n ? xcalloc(n, sizeof(*r->node)) : NULL;
+	r->mval = n ? xcalloc(n, sizeof(*r->mval)) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = json_array_get(a, i);
+		struct rf_node *d = &r->node[i];
+		const char *parent;
+		json_int_t level;
+		snprintf(p, sizeof(p), "metrics[%zu]", i);
+		if (!want_object_at(c, o, p) || !want_string(c, o, p, "name", false, &d->name) ||
+		    !want_string(c, o, p, "display", false, &d->display) ||
+		    !want_string(c, o, p, "unit", false, &d->unit) ||
+		    !want_int(c, o, p, "level", 0, RF_MAX_LEVEL, &level) ||
+		    !want_string(c, o, p, "parent", true, &parent) ||
+		    !read_mval(c, o, p, &r->mval[i]))
+			return false;
+		d->level = (unsigned)level;
+		d->parent = -1;
+		for (size_t k = 0; k < i; k++)
+			if (strcmp(r->node[k].name, d->name) == 0)
+				return fail(c, "%s.name: '%.60s' appears twice", p, d->name);
+		/* the writer lists each node after its parent, one level up; a
+		 * parent elsewhere would make the tree a graph */
+		if (parent) {
+			for (size_t k = 0; k < i; k++)
+				if (strcmp(r->node[k].name, parent) == 0)
+					d->parent = (int)k;
+			if (d->parent < 0)
+				return fail(c, "%s.parent: '%.60s' is not an earlier metric", p,
+				            parent);
+			if (r->node[d->parent].level + 1 != d->level)
+				return fail(c, "%s.level: %u is not one below its parent's", p,
+				            d->level);
+		}
+		if (r->mval[i].rel_stddev == r->mval[i].rel_stddev)
+			r->noise = true;
+		r->nr_node++;
+	}
+	return true;
+}
+
+static void add_unit(struct rf_run *r, const char *u)
+{
+	for (unsigned i = 0; i < r->nr_units; i++)
+		if (strcmp(r->units[i], u) == 0)
+			return;
+	r->units = xreallocarray(r->units, r->nr_units + 1, sizeof(*r->units));
+	r->units[r->nr_units++] = u;
+}
+
+static bool read_intervals(struct ctx *c, struct rf_run *r, json_t *a)
+{
+	char p[64], q[96];
+	size_t n = json_array_size(a);
+	r->iv = n ? xcalloc(n, sizeof(*r->iv)) : NULL;
+	r->nr_iv = 0;
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = json_array_get(a, i);
+		struct rf_interval *v = &r->iv[i];
+		snprintf(p, sizeof(p), "intervals[%zu]", i);
+		r->nr_iv++; /* counted first, so rf_free frees what was read */
+		v->counts = r->nr_ev ? xcalloc(r->nr_ev, sizeof(*v->counts)) : NULL;
+		v->nr_counts = r->nr_ev ? xcalloc(r->nr_ev, sizeof(*v->nr_counts)) : NULL;
+		v->mval = r->nr_node ? xcalloc(r->nr_node, sizeof(*v->mval)) : NULL;
+		if (!want_object_at(c, o, p) || !want_number(c, o, p, "time", false, &v->time))
+			return false;
+		json_t *ev = want_array(c, o, p, "events");
+		json_t *m = ev ? want_array(c, o, p, "metrics") : NULL;
+		if (!m)
+			return false;
+		if (json_array_size(ev) != r->nr_ev)
+			return fail(c, "%s.events: %zu entries for %u events", p,
+			            json_array_size(ev), r->nr_ev);
+		for (unsigned e = 0; e < r->nr_ev; e++) {
+			snprintf(q, sizeof(q), "%s.events[%u]", p, e);
+			if (!read_counts(c, json_array_get(ev, e), q, &v->counts[e],
+			                 &v->nr_counts[e]))
+				return false;
+		}
+		/* an interval's metrics are the run's metrics, in the same order */
+		if (json_array_size(m) != r->nr_node)
+			return fail(c, "%s.metrics: %zu entries for %u metrics", p,
+			            json_array_size(m), r->nr_node);
+		for (unsigned k = 0; k < r->nr_node; k++) {
+			json_t *mo = json_array_get(m, k);
+			const char *name;
+			snprintf(q, sizeof(q), "%s.metrics[%u]", p, k);
+			if (!want_object_at(c, mo, q) ||
+			    !want_string(c, mo, q, "name", false, &name))
+				return false;
+			if (strcmp(name, r->node[k].name) != 0)
+				return fail(c, "%s.name: '%.60s' where metrics has '%.60s'", q,
+				            name, r->node[k].name);
+			if (!read_mval(c, mo, q, &v->mval[k]))
+				return false;
+		}
+	}
+	return true;
+}
+
+static bool read_run(struct ctx *c, struct rf_run *r, json_t *root)
+{
+	const char *schema;
+	json_int_t version, repeat, level;
+	if (!json_is_object(root))
+		return fail(c, "not a run file: the document is not a JSON object");
+	json_t *s = json_object_get(root, "schema");
+	if (!s)
+		return fail(c, "not a run file: no \"schema\" key");
+	if (!want_string(c, root, "", "schema", false, &schema))
+		return false;
+	if (strcmp(schema, RF_SCHEMA) != 0)
+		return fail(c, "schema is '%.60s', not '%s'", schema, RF_SCHEMA);
+	json_t *ver = get(c, root, "", "schema_version");
+	if (!ver)
+		return false;
+	if (!json_is_integer(ver))
+		return fail(c, "schema_version: expected an integer");
+	version = json_integer_value(ver);
+	if (version != RF_SCHEMA_VERSION)
+		return fail(c, "schema_version %lld is not supported (this hpmstat reads %d)",
+		            (long long)version, RF_SCHEMA_VERSION);
+	if (!want_string(c, root, "", "created", false, &r->created) ||
+	    !want_string(c, root, "", "command", true, &r->command) ||
+	    !want_int(c, root, "", "repeat", 1, 1000000, &repeat) ||
+	    !want_number(c, root, "", "interval_ms", false, &r->interval_ms) ||
+	    !want_int(c, root, "", "topdown_level", 0, RF_MAX_LEVEL, &level))
+		return false;
+	r->repeat = (unsigned)repeat;
+	r->topdown_level = (unsigned)level;
+	json_t *emu = get(c, root, "", "emulated");
+	if (!emu)
+		return false;
+	if (!json_is_null(emu)) {
+		json_int_t harts;
+		if (!want_object_at(c, emu, "emulated") ||
+		    !want_string(c, emu, "emulated", "profile", true, &r->profile) ||
+		    !want_string(c, emu, "emulated", "trace", true, &r->trace) ||
+		    !want_int(c, emu, "emulated", "harts", 1, RF_MAX_UNITS, &harts))
+			return false;
+		r->harts = (unsigned)harts;
+	}
+
+	json_t *ev = want_array(c, root, "", "events");
+	if (!ev)
+		return false;
+	size_t n = json_array_size(ev);
+	r->ev = n ? xcalloc(n, sizeof(*r->ev)) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		r->nr_ev++;
+		if (!read_event(c, json_array_get(ev, i), (unsigned)i, &r->ev[i]))
+			return false;
+		if (!r->ev[i].host)
+			for (unsigned u = 0; u < r->ev[i].nr_counts; u++)
+				add_unit(r, r->ev[i].counts[u].unit);
+		if (r->nr_units > RF_MAX_UNITS)
+			return fail(c, "events: more than %d units", RF_MAX_UNITS);
+	}
+	json_t *m = want_array(c, root, "", "metrics");
+	if (!m || !read_metrics(c, r, m))
+		return false;
+	json_t *runs = want_array(c, root, "", "runs");
+	if (!runs)
+		return false;
+	r->nr_runs = (unsigned)json_array_size(runs);
+	for (unsigned i = 0; i < r->nr_runs; i++) {
+		char p[48];
+		json_t *o = json_array_get(runs, i);
+		snprintf(p, sizeof(p), "runs[%u]", i);
+		json_t *vals;
+		if (!want_object_at(c, o, p) || !(vals = want_array(c, o, p, "values")))
+			return false;
+		if (json_array_size(vals) != r->nr_ev)
+			return fail(c, "%s.values: %zu values for %u events", p,
+			            json_array_size(vals), r->nr_ev);
+	}
+	json_t *iv = want_array(c, root, "", "intervals");
+	return iv && read_intervals(c, r, iv);
+}
+
+char *rf_run_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	size_t n = strlen(b);
+	if (n > 5 && strcmp(b + n - 5, ".json") == 0)
+		n -= 5;
+	return xstrndup(b, n);
+}
+
+static int load(json_t *doc, const json_error_t *jerr, const char *path, struct rf_run *run,
+                char *err, size_t errlen)
+{
+	struct ctx c = {.path = path, .err = err, .errlen = errlen};
+	memset(run, 0, sizeof(*run));
+	run->path = xstrdup(path);
+	run->name = rf_run_name(path);
+	if (!doc) {
+		/* jansson's "premature end of input" is what a truncated file says */
+		fail(&c, "not valid JSON: %s at line %d, column %d", jerr->text, jerr->line,
+		     jerr->column);
+		rf_free(run);
+		return -1;
+	}
+	run->doc = doc;
+	if (!read_run(&c, run, doc)) {
+		rf_free(run);
+		return -1;
+	}
+	return 0;
+}
+
+int rf_load_buffer(const char *buf, size_t len, const char *path, struct rf_run *run, char *err,
+                   size_t errlen)
+{
+	json_error_t jerr;
+	/* JSON_REJECT_DUPLICATES: two values for one key would make the
+	 * report depend on which one jansson kept */
+	json_t *doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	return load(doc, &jerr, path, run, err, errlen);
+}
+
+int rf_load_file(const char *path, struct rf_run *run, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		memset(run, 0, sizeof(*run));
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	errno = 0;
+	json_t *doc = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+	int rd_err = ferror(f), e = errno;
+	fclose(f);
+	if (rd_err) {
+		/* a directory opens, and fails at the first read */
+		json_decref(doc);
+		memset(run, 0, sizeof(*run));
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(e ? e : EIO));
+		return -1;
+	}
+	return load(doc, &jerr, path, run, err, errlen);
+}
+
+void rf_free(struct rf_run *r)
+{
+	for (unsigned i = 0; i < r->nr_ev; i++)
+		free(r->ev[i].counts);
+	free(r->ev);
+	for (unsigned i = 0; i < r->nr_iv; i++) {
+		for (unsigned e = 0; r->iv[i].counts && e < r->nr_ev; e++)
+			free(r->iv[i].counts[e]);
+		free(r->iv[i].counts);
+		free(r->iv[i].nr_counts);
+		free(r->iv[i].mval);
+	}
+	free(r->iv);
+	free(r->node);
+	free(r->mval);
+	free(r->units);
+	free(r->path);
+	free(r->name);
+	json_decref(r->doc);
+	memset(r, 0, sizeof(*r));
+}
