@@ -37,6 +37,7 @@ const struct cmd_desc *hpm_command_find(const char *name)
 
 /* Every diagnostic is one line: control characters that came from the
  * user's input are escaped here, once for all messages. */
+static void cli_vmsg(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 static void cli_vmsg(const char *fmt, va_list ap)
 {
 	char msg[1024], esc[1024];

@@ -15,6 +15,7 @@ void tap_plan(unsigned n)
 	tap_planned = true;
 }
 
+static bool tap_vok(bool cond, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 static bool tap_vok(bool cond, const char *fmt, va_list ap)
 {
 	tap_count++;

@@ -768,7 +768,7 @@ static void noise_of(double sum, double sum2, unsigned n, struct stat_noise *out
 {
 	out->mean = sum / n;
 	if (n < 2) {
-		out->rel_stddev = NAN;
+		out->rel_stddev = (double)NAN;
 		return;
 	}
 	/* perf: the standard error of the mean, relative to the mean */
@@ -976,7 +976,7 @@ int cmd_stat(int argc, char **argv)
 		for (unsigned u = 0; u < res.nr_metric_units; u++)
 			hpm_session_metrics_unit(&s, NULL, (int)u, &res.unit_metrics[u]);
 	}
-	if (!o.interval_ms)
+	if (o.interval_ms <= 0)
 		stat_print(&cfg, &res);
 	if (rec) {
 		record_finish(rec, &cfg, &s, &res);

@@ -1164,8 +1164,8 @@ void wl_topdown(const double ev[WL_NR_TD_EVENTS], struct emu_topdown *td)
 		    td->bad_spec * ev[WL_TD_BR_MIS_PRED] / ev[WL_TD_TOTAL_FLUSH];
 		td->machine_clears = td->bad_spec - td->branch_mispredict;
 	} else {
-		td->branch_mispredict = NAN;
-		td->machine_clears = NAN;
+		td->branch_mispredict = (double)NAN;
+		td->machine_clears = (double)NAN;
 	}
 	double any = ev[WL_TD_MEMSTALL_ANY_LOAD], store = ev[WL_TD_MEMSTALL_STORE];
 	td->core_bound = ev[WL_TD_EXEC_STALL] - any - store;

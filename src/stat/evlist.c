@@ -124,7 +124,7 @@ double hpm_counts_value(const struct hpm_count *c, unsigned nr_units, int unit, 
 	if (share)
 		*share = 0;
 	if (!c)
-		return NAN;
+		return (double)NAN;
 	for (unsigned u = 0; u < nr_units; u++) {
 		if (unit >= 0 && u != (unsigned)unit)
 			continue;
@@ -137,7 +137,7 @@ double hpm_counts_value(const struct hpm_count *c, unsigned nr_units, int unit, 
 	if (share)
 		*share = ena > 0 ? run / ena : 0;
 	if (run == 0)
-		return NAN;
+		return (double)NAN;
 	return val * scale;
 }
 
@@ -147,7 +147,7 @@ double hpm_evsel_value(const struct hpm_evlist *list, const struct hpm_evsel *e,
 	if (share)
 		*share = 0;
 	if (e->state != HPM_EV_OK)
-		return NAN;
+		return (double)NAN;
 	return hpm_counts_value(e->counts, e->nr_units ? e->nr_units : list->nr_units, unit,
 	                        e->scale, share);
 }

@@ -16,7 +16,7 @@ double stat_event_value(const struct stat_result *res, unsigned i, int unit, dou
 	if (share)
 		*share = 0;
 	if (e->state != HPM_EV_OK)
-		return NAN;
+		return (double)NAN;
 	return hpm_counts_value(res->delta[i], e->nr_units ? e->nr_units : l->nr_units, unit,
 	                        e->scale, share);
 }

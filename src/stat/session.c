@@ -263,7 +263,7 @@ static void sync_rows(struct hpm_session *s)
 		row->nr_units = l->nr_units;
 		row->unit_names = l->unit_names;
 		row->unit = e->unit ? e->unit : "";
-		row->scale = e->scale ? e->scale : 1.0;
+		row->scale = e->scale != 0 ? e->scale : 1.0;
 		row->attr_type = e->attr_type;
 		row->attr_config = e->attr_config;
 		row->attr_config1 = e->attr_config1;
@@ -409,7 +409,7 @@ static int metric_lookup(void *ctx, const char *name, double *val)
 	if (!c->delta)
 		*val = hpm_evsel_value(&c->s->all, e, c->unit, &share);
 	else if (e->state != HPM_EV_OK)
-		*val = NAN;
+		*val = (double)NAN;
 	else
 		*val = hpm_counts_value(c->delta[i], e->nr_units, c->unit, e->scale, &share);
 	if (share < 1.0 && share > 0)

@@ -116,7 +116,7 @@ int main(void)
 		double bad = (spec_rb - ret) / slots;
 		double backend = 1 - (frontend + bad + retiring);
 		double fetch_lat = flb / C, fetch_bw = frontend - fetch_lat;
-		double br = flush ? bad * brm / flush : (double)NAN, mc = bad - br;
+		double br = flush != 0 ? bad * brm / flush : (double)NAN, mc = bad - br;
 		double core = (exec - any - st) / C, mem = (any + st) / C;
 		double got[15] = {retiring,
 		                  frontend,
