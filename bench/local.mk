@@ -15,3 +15,9 @@ CLEANFILES += bench/bench-runtime
 bench-stat: src/hpmstat$(EXEEXT) bench/bench-runtime$(EXEEXT)
 	$(SHELL) $(top_srcdir)/bench/stat-bench.sh ./src/hpmstat$(EXEEXT) ./bench/bench-runtime$(EXEEXT)
 .PHONY: bench-stat
+
+#   make bench-top    hpmstat top's targets (bench/top-bench.sh)
+EXTRA_DIST += bench/top-bench.sh
+bench-top: src/hpmstat$(EXEEXT)
+	$(SHELL) $(top_srcdir)/bench/top-bench.sh ./src/hpmstat$(EXEEXT)
+.PHONY: bench-top

@@ -21,6 +21,7 @@ const struct cmd_desc hpm_commands[] = {
     {"decode", cmd_decode, "Decode mhpmevent values into fields and events", cmd_decode_usage},
     {"emu", cmd_emu, "Run the Kunminghu HPM emulator", cmd_emu_usage},
     {"report", cmd_report, "Report Topdown from run files, text to HTML, and diffs", cmd_report_usage},
+    {"top", cmd_top, "Live Topdown view of harts, CPUs and processes", cmd_top_usage},
     {"help", cmd_help, "Show help for hpmstat or one command", cmd_help_usage},
     {NULL, NULL, NULL, NULL},
 };
@@ -112,6 +113,13 @@ static void hpm_usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	/* installed as hpmtop too: the name picks the command */
+	const char *base = strrchr(argv[0], '/');
+	base = base ? base + 1 : argv[0];
+	if (strcmp(base, "hpmtop") == 0) {
+		cli_cmd = "top";
+		return cli_finish(cmd_top(argc, argv));
+	}
 	if (argc < 2) {
 		hpm_usage(stderr);
 		return EXIT_USAGE;

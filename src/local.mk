@@ -9,9 +9,16 @@ src_hpmstat_SOURCES = \
 	src/builtin/decode.c \
 	src/builtin/emu.c \
 	src/builtin/stat.c \
-	src/builtin/report.c
-src_hpmstat_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+	src/builtin/report.c \
+	src/builtin/top.c
+src_hpmstat_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(NCURSES_CFLAGS)
 # libstat and libbackend use each other (session -> back ends -> evlist)
-src_hpmstat_LDADD = src/report/libreport.a src/stat/libstat.a src/backend/libbackend.a src/stat/libstat.a \
+src_hpmstat_LDADD = src/top/libtop.a src/report/libreport.a src/stat/libstat.a src/backend/libbackend.a src/stat/libstat.a \
 	src/metric/libmetric.a src/emu/libemu.a src/kmh/libkmh.a src/util/libutil.a \
-	$(JANSSON_LIBS) $(LIBPFM4_LIBS) -lm
+	$(JANSSON_LIBS) $(LIBPFM4_LIBS) $(NCURSES_LIBS) -lm
+
+# hpmtop is hpmstat top, by the name it is started with
+install-exec-hook:
+	ln -sf hpmstat$(EXEEXT) $(DESTDIR)$(bindir)/hpmtop$(EXEEXT)
+uninstall-hook:
+	rm -f $(DESTDIR)$(bindir)/hpmtop$(EXEEXT)

@@ -28,3 +28,4 @@ AM_TESTS_ENVIRONMENT += JSONCHECK='$(abs_top_builddir)/tests/jsoncheck'; export 
 include tests/metric/local.mk
 include tests/backend/local.mk
 include tests/stat/local.mk
+include tests/top/local.mk

@@ -29,6 +29,7 @@ int cmd_decode(int argc, char **argv);
 int cmd_emu(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 
 extern const char cmd_stat_usage[];
 extern const char cmd_list_usage[];
@@ -37,6 +38,7 @@ extern const char cmd_decode_usage[];
 extern const char cmd_emu_usage[];
 extern const char cmd_help_usage[];
 extern const char cmd_report_usage[];
+extern const char cmd_top_usage[];
 
 /* The dispatch table, terminated by a NULL name. */
 extern const struct cmd_desc hpm_commands[];

@@ -1,0 +1,591 @@
+/* top.c: hpmstat top (hpmtop): the live Topdown view.
+ *
+ * Reads the config file, then the options (which win), builds the model
+ * (src/top/model.c) and runs one of three loops over it: the ncurses view
+ * with keys, batch text frames (-b) or JSON frames (--json). Keys map to
+ * settings in struct top_opts and to top_model calls here, so the view
+ * stays a renderer.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin/builtin.h"
+#include "kmh/kmh.h"
+#include "top/top.h"
+#ifdef HAVE_NCURSES
+#include "top/view.h"
+#endif
+#include "util/xalloc.h"
+
+const char cmd_top_usage[] =
+    "Usage: hpmstat top [options]    (also: hpmtop [options])\n"
+    "\n"
+    "A live, top-like view of Topdown per hart or CPU and of the busiest processes.\n"
+    "\n"
+    "  -d, --delay SECONDS       refresh interval (default 1, 0.1 to 3600)\n"
+    "  -b, --batch               plain-text frames on stdout, no terminal needed\n"
+    "  -j, --json                one JSON object per frame\n"
+    "  -n, --iterations N        stop after N frames (default: until q or Ctrl-C)\n"
+    "  -e, --event EVENTS        extra event columns (perf -e syntax)\n"
+    "  -M, --metrics LIST        extra metric columns\n"
+    "  -t, --topdown LEVEL       Topdown tree depth shown, 1-3 (default 1)\n"
+    "  -C, --cpu LIST            perf: only these CPUs\n"
+    "  -p, --pid PID             perf: count and list only this process\n"
+    "  -N, --processes N         process rows (default 20)\n"
+    "  -s, --sort COLUMN         sort the process table by COLUMN (or pid)\n"
+    "  -r, --reverse             ascending sort\n"
+    "      --sticky              keep exited processes, marked\n"
+    "      --no-color            no colours (NO_COLOR does the same)\n"
+    "      --config FILE         settings file (default $XDG_CONFIG_HOME/hpmstat/top.conf)\n"
+    "      --no-config           ignore the settings file\n"
+    "      --backend B           auto (default), perf or emu\n"
+    "      --emu-profile NAME    emulator workload profile or file (default balanced)\n"
+    "      --emu-trace FILE      replay a trace instead of a profile\n"
+    "      --emu-seed N          workload seed (default 1)\n"
+    "      --emu-harts N         emulated harts (default 1)\n"
+    "      --emu-freq HZ         emulated clock (default 5 MHz)\n"
+    "  -h, --help                this text\n"
+    "\n"
+    "Keys: q quit, h help, < > s sort, r reverse, p pause, + - interval, t level,\n"
+    "d drill down, u up, e edit events, W write the config file.\n";
+
+enum {
+	OPT_STICKY = 256,
+	OPT_NO_COLOR,
+	OPT_CONFIG,
+	OPT_NO_CONFIG,
+	OPT_BACKEND,
+	OPT_EMU_PROFILE,
+	OPT_EMU_TRACE,
+	OPT_EMU_SEED,
+	OPT_EMU_HARTS,
+	OPT_EMU_FREQ,
+};
+
+enum top_mode { MODE_TUI, MODE_BATCH, MODE_JSON };
+
+struct cli {
+	enum top_mode mode;
+	unsigned long iterations; /* 0: forever */
+	const char *config;
+	bool no_config;
+};
+
+static volatile sig_atomic_t top_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	top_stop = 1;
+}
+
+static double mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static const struct option longopts[] = {
+    {"delay", required_argument, NULL, 'd'},
+    {"batch", no_argument, NULL, 'b'},
+    {"json", no_argument, NULL, 'j'},
+    {"iterations", required_argument, NULL, 'n'},
+    {"event", required_argument, NULL, 'e'},
+    {"metrics", required_argument, NULL, 'M'},
+    {"topdown", required_argument, NULL, 't'},
+    {"cpu", required_argument, NULL, 'C'},
+    {"pid", required_argument, NULL, 'p'},
+    {"processes", required_argument, NULL, 'N'},
+    {"sort", required_argument, NULL, 's'},
+    {"reverse", no_argument, NULL, 'r'},
+    {"sticky", no_argument, NULL, OPT_STICKY},
+    {"no-color", no_argument, NULL, OPT_NO_COLOR},
+    {"config", required_argument, NULL, OPT_CONFIG},
+    {"no-config", no_argument, NULL, OPT_NO_CONFIG},
+    {"backend", required_argument, NULL, OPT_BACKEND},
+    {"emu-profile", required_argument, NULL, OPT_EMU_PROFILE},
+    {"emu-trace", required_argument, NULL, OPT_EMU_TRACE},
+    {"emu-seed", required_argument, NULL, OPT_EMU_SEED},
+    {"emu-harts", required_argument, NULL, OPT_EMU_HARTS},
+    {"emu-freq", required_argument, NULL, OPT_EMU_FREQ},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+static const char shortopts[] = "+:d:bjn:e:M:t:C:p:N:s:rh";
+
+/* first pass: only where the config file is, so the file can be loaded
+ * before the options that override it */
+static int find_config(int argc, char **argv, struct cli *c)
+{
+	int ch;
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (ch == OPT_CONFIG)
+			c->config = optarg;
+		else if (ch == OPT_NO_CONFIG)
+			c->no_config = true;
+	}
+	return 0;
+}
+
+/* option -> the config key it sets, so both share one validation */
+static int set(struct top_opts *o, const char *opt, const char *key, const char *val)
+{
+	char err[256];
+	if (top_config_set(o, key, val, err, sizeof(err)) == 0)
+		return 0;
+	/* "delay 'x': ..." reads as "-d 'x': ..." on the command line */
+	const char *msg = strchr(err, '\'');
+	cli_error("%s %s", opt, msg ? msg : err);
+	return -1;
+}
+
+static int parse_opts(int argc, char **argv, struct top_opts *o, struct cli *c)
+{
+	struct kmh_error kerr;
+	uint64_t n;
+	int ch;
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'd':
+			if (set(o, "-d", "delay", optarg))
+				return EXIT_FAILURE;
+			break;
+		case 'b':
+			c->mode = MODE_BATCH;
+			break;
+		case 'j':
+			c->mode = MODE_JSON;
+			break;
+		case 'n':
+			if (kmh_parse_u64(optarg, &n, &kerr) || n < 1 || n > UINT_MAX) {
+				cli_error("-n '%s': must be a number of frames, 1 or more", optarg);
+				return EXIT_FAILURE;
+			}
+			c->iterations = (unsigned long)n;
+			break;
+		case 'e':
+			top_opts_set(&o->events, optarg);
+			break;
+		case 'M':
+			top_opts_set(&o->metrics, optarg);
+			break;
+		case 't':
+			if (set(o, "-t", "level", optarg))
+				return EXIT_FAILURE;
+			break;
+		case 'C':
+			top_opts_set(&o->cpus, optarg);
+			break;
+		case 'p':
+			if (kmh_parse_u64(optarg, &n, &kerr) || n < 1 || n > INT_MAX) {
+				cli_error("-p '%s': not a process id", optarg);
+				return EXIT_FAILURE;
+			}
+			o->pid = (int)n;
+			break;
+		case 'N':
+			if (set(o, "-N", "processes", optarg))
+				return EXIT_FAILURE;
+			break;
+		case 's':
+			top_opts_set(&o->sort, optarg);
+			break;
+		case 'r':
+			o->reverse = true;
+			break;
+		case OPT_STICKY:
+			o->sticky = true;
+			break;
+		case OPT_NO_COLOR:
+			o->color = false;
+			break;
+		case OPT_CONFIG:
+		case OPT_NO_CONFIG:
+			break;
+		case OPT_BACKEND:
+			if (set(o, "--backend", "backend", optarg))
+				return EXIT_FAILURE;
+			break;
+		case OPT_EMU_PROFILE:
+			o->emu.profile = optarg;
+			break;
+		case OPT_EMU_TRACE:
+			o->emu.trace = optarg;
+			break;
+		case OPT_EMU_SEED:
+			if (set(o, "--emu-seed", "emu-seed", optarg))
+				return EXIT_FAILURE;
+			break;
+		case OPT_EMU_HARTS:
+			if (set(o, "--emu-harts", "emu-harts", optarg))
+				return EXIT_FAILURE;
+			break;
+		case OPT_EMU_FREQ:
+			if (set(o, "--emu-freq", "emu-freq", optarg))
+				return EXIT_FAILURE;
+			break;
+		case 'h':
+			cli_print_usage(stdout);
+			return -1;
+		case ':':
+			return cli_usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->emu.profile && o->emu.trace)
+		return cli_usage_error("--emu-profile and --emu-trace exclude each other");
+	if (o->backend == HPM_BACKEND_EMU && (o->pid > 0 || o->cpus))
+		return cli_usage_error("-p and -C need the perf back end");
+	return 0;
+}
+
+static void sleep_until(double t)
+{
+	while (!top_stop) {
+		double left = t - mono();
+		if (left <= 0)
+			return;
+		struct timespec ts = {(time_t)left, (long)((left - floor(left)) * 1e9)};
+		if (nanosleep(&ts, NULL) == 0)
+			return;
+	}
+}
+
+/* -b and --json: frames on stdout, one per tick */
+static int run_batch(struct top_model *m, struct top_opts *o, const struct cli *c)
+{
+	char err[512];
+	double next = mono() + o->delay;
+	for (unsigned long i = 0; !top_stop && (!c->iterations || i < c->iterations); i++) {
+		sleep_until(next);
+		if (top_stop)
+			break;
+		struct top_frame f;
+		double woke = mono();
+		if (top_model_sample(m, &f, err, sizeof(err))) {
+			cli_error("%s", err);
+			return EXIT_FAILURE;
+		}
+		/* the JSON frame carries the time to here; its own formatting is
+		 * part of the next frame's budget, not measurable inside it */
+		f.lag_ms = (mono() - next) * 1e3;
+		f.work_ms = (mono() - woke) * 1e3;
+		if (c->mode == MODE_JSON)
+			top_print_json(stdout, &f);
+		else
+			top_print_text(stdout, &f);
+		top_frame_free(&f);
+		if (fflush(stdout) != 0)
+			return EXIT_FAILURE; /* a closed pipe: cli_finish says so */
+		next += o->delay;
+		/* a late frame does not make the next ones bunch up */
+		if (next < mono())
+			next = mono() + o->delay;
+	}
+	return 0;
+}
+
+#ifdef HAVE_NCURSES
+/* frame statistics for bench/top-bench.sh (HPMSTAT_TOP_STATS=FILE) */
+struct lag_stats {
+	unsigned n;
+	double sum, max;
+	double work_sum, work_max; /* sampling and drawing, without the wake-up */
+};
+
+static void reprogram_msg(struct top_view *v, int rc, const char *err, const char *ok)
+{
+	snprintf(v->msg, sizeof(v->msg), "%s", rc ? err : ok);
+}
+
+/* One key; returns true to quit. *resample: the counters changed. */
+static bool handle_key(int ch, struct top_view *v, struct top_model *m, struct top_opts *o,
+                       struct top_frame *f, bool *paused, bool *resample, const char *cfgpath)
+{
+	char err[512], buf[1024];
+	int rc;
+	v->msg[0] = '\0';
+	if (v->help) {
+		v->help = false;
+		return false;
+	}
+	switch (ch) {
+	case 'q':
+	case 'Q':
+		return true;
+	case 'h':
+	case '?':
+		v->help = true;
+		break;
+	case '<':
+	case '>':
+	case 's': {
+		/* -1 is the pid (hart) order, then the columns */
+		int n = (int)f->npcols, col = f->sort_col;
+		col = ch == '<' ? (col <= -1 ? n - 1 : col - 1) : (col + 1 >= n ? -1 : col + 1);
+		top_opts_set(&o->sort, col < 0 ? "pid" : f->pcol_names[col]);
+		f->sort_col = col;
+		top_sort_procs(f);
+		snprintf(v->msg, sizeof(v->msg), "sort: %s", o->sort);
+		break;
+	}
+	case 'r':
+		o->reverse = !o->reverse;
+		f->reverse = o->reverse;
+		top_sort_procs(f);
+		snprintf(v->msg, sizeof(v->msg), "sort order: %s",
+		         o->reverse ? "reversed" : "normal");
+		break;
+	case 'p':
+		*paused = !*paused;
+		f->paused = *paused;
+		snprintf(v->msg, sizeof(v->msg), "%s", *paused ? "paused" : "resumed");
+		break;
+	case '+':
+	case '-':
+		o->delay = ch == '+' ? o->delay * 2 : o->delay / 2;
+		if (o->delay < TOP_MIN_DELAY)
+			o->delay = TOP_MIN_DELAY;
+		if (o->delay > TOP_MAX_DELAY)
+			o->delay = TOP_MAX_DELAY;
+		f->delay = o->delay;
+		snprintf(v->msg, sizeof(v->msg), "refresh every %g s", o->delay);
+		break;
+	case 't':
+		o->level = o->level % TOP_MAX_LEVEL + 1;
+		rc = top_model_reprogram(m, err, sizeof(err));
+		snprintf(buf, sizeof(buf), "Topdown level %u", o->level);
+		reprogram_msg(v, rc, err, buf);
+		*resample = true;
+		break;
+	case 'd':
+		rc = top_model_drill(m, err, sizeof(err));
+		snprintf(buf, sizeof(buf), "drilled into %s",
+		         m->depth ? m->focus[m->depth - 1] : "");
+		reprogram_msg(v, rc, err, buf);
+		*resample = rc == 0;
+		break;
+	case 'u':
+		rc = top_model_up(m, err, sizeof(err));
+		reprogram_msg(v, rc, err, "up one level");
+		*resample = rc == 0;
+		break;
+	case 'e': {
+		char *old = o->events ? xstrdup(o->events) : NULL;
+		if (!top_view_prompt(v, "events: ", o->events, buf, sizeof(buf))) {
+			free(old);
+			snprintf(v->msg, sizeof(v->msg), "events unchanged");
+			break;
+		}
+		top_opts_set(&o->events, buf);
+		if (top_model_reprogram(m, err, sizeof(err))) {
+			/* the rejected list goes; the running program stays */
+			top_opts_set(&o->events, old);
+			snprintf(v->msg, sizeof(v->msg), "%s", err);
+		} else {
+			snprintf(v->msg, sizeof(v->msg), "events: %s",
+			         o->events ? o->events : "(none)");
+			*resample = true;
+		}
+		free(old);
+		break;
+	}
+	case 'W':
+		if (!cfgpath)
+			snprintf(v->msg, sizeof(v->msg), "no config file path (HOME unset)");
+		else if (top_config_write(o, cfgpath, err, sizeof(err)))
+			snprintf(v->msg, sizeof(v->msg), "%s", err);
+		else
+			snprintf(v->msg, sizeof(v->msg), "wrote %s", cfgpath);
+		break;
+	default:
+		snprintf(v->msg, sizeof(v->msg), "unknown key (h: help)");
+		break;
+	}
+	return false;
+}
+
+static int run_tui(struct top_view *v, struct top_model *m, struct top_opts *o, const struct cli *c,
+                   const char *cfgpath, const char *warn)
+{
+	char err[512];
+	struct top_frame f;
+	struct lag_stats st = {0};
+	bool paused = false, have = false;
+	unsigned long frames = 0;
+	memset(&f, 0, sizeof(f));
+	if (warn && warn[0]) {
+		/* the first bad line; the rest are on stderr after exit */
+		snprintf(v->msg, sizeof(v->msg), "%.*s", (int)strcspn(warn, "\n"), warn);
+	}
+	double next = mono() + o->delay;
+	snprintf(f.source, sizeof(f.source), "starting...");
+	f.backend = m->emu ? "emu" : "perf";
+	f.delay = o->delay;
+	f.level = o->level;
+	top_view_draw(v, &f);
+	int status = 0;
+	while (!top_stop) {
+		double now = mono();
+		int ch = top_view_key(v, (int)ceil((next - now) * 1e3));
+		bool resample = false;
+		if (ch == TOP_KEY_HANGUP)
+			break;
+		if (ch == TOP_KEY_REDRAW) {
+			top_view_draw(v, &f);
+		} else if (ch != TOP_KEY_NONE) {
+			if (handle_key(ch, v, m, o, &f, &paused, &resample, cfgpath))
+				break;
+			if (resample) {
+				/* a new program shows itself at once, not a tick later */
+				next = mono() + (o->delay < 0.5 ? o->delay : 0.5);
+			}
+			top_view_draw(v, &f);
+		}
+		now = mono();
+		if (now < next)
+			continue;
+		if (!paused) {
+			struct top_frame nf;
+			double woke = mono();
+			if (top_model_sample(m, &nf, err, sizeof(err))) {
+				snprintf(v->msg, sizeof(v->msg), "%s", err);
+				status = EXIT_FAILURE;
+				break;
+			}
+			if (have)
+				top_frame_free(&f);
+			f = nf;
+			have = true;
+			top_view_draw(v, &f);
+			double lag = (mono() - next) * 1e3, work = (mono() - woke) * 1e3;
+			st.work_sum += work;
+			if (work > st.work_max)
+				st.work_max = work;
+			st.n++;
+			st.sum += lag;
+			if (lag > st.max)
+				st.max = lag;
+			frames++;
+			if (c->iterations && frames >= c->iterations)
+				break;
+		}
+		next += o->delay;
+		if (next < mono())
+			next = mono() + o->delay;
+	}
+	if (have)
+		top_frame_free(&f);
+	const char *sp = getenv("HPMSTAT_TOP_STATS");
+	if (sp && *sp) {
+		FILE *sf = fopen(sp, "w");
+		if (sf) {
+			fprintf(sf,
+			        "frames %u lag_mean_ms %.3f lag_max_ms %.3f work_mean_ms %.3f "
+			        "work_max_ms %.3f\n",
+			        st.n, st.n ? st.sum / st.n : 0.0, st.max,
+			        st.n ? st.work_sum / st.n : 0.0, st.work_max);
+			fclose(sf);
+		}
+	}
+	if (status)
+		cli_error("%s", v->msg);
+	return status;
+}
+#endif
+
+int cmd_top(int argc, char **argv)
+{
+	struct top_opts o;
+	struct cli c = {.mode = MODE_TUI};
+	struct top_model m;
+	char err[1024], warn[2048] = "";
+	int status = 0;
+
+	top_opts_init(&o);
+	find_config(argc, argv, &c);
+	char *cfgpath = c.config ? xstrdup(c.config) : top_config_path();
+	if (cfgpath && !c.no_config && top_config_load(&o, cfgpath, warn, sizeof(warn)) != 0)
+		cli_warn("warning: cannot read '%s': %s", cfgpath, strerror(errno));
+	int rc = parse_opts(argc, argv, &o, &c);
+	if (rc) {
+		free(cfgpath);
+		top_opts_free(&o);
+		return rc < 0 ? 0 : rc;
+	}
+	const char *nc = getenv("NO_COLOR");
+	if (nc && *nc)
+		o.color = false; /* https://no-color.org */
+	if (warn[0] && c.mode != MODE_TUI)
+		cli_warn("warning: %s", warn);
+
+#ifdef HAVE_NCURSES
+	struct top_view v;
+	if (c.mode == MODE_TUI) {
+		if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
+			cli_warn("warning: not a terminal: batch mode");
+			c.mode = MODE_BATCH;
+		} else if (top_view_init(&v, o.color, err, sizeof(err))) {
+			cli_warn("warning: %s: batch mode", err);
+			c.mode = MODE_BATCH;
+		}
+		if (c.mode == MODE_BATCH && warn[0])
+			cli_warn("warning: %s", warn);
+	}
+#else
+	if (c.mode == MODE_TUI) {
+		cli_warn("warning: built without ncurses: batch mode");
+		c.mode = MODE_BATCH;
+		if (warn[0])
+			cli_warn("warning: %s", warn);
+	}
+#endif
+	if (top_model_init(&m, &o, err, sizeof(err))) {
+#ifdef HAVE_NCURSES
+		if (c.mode == MODE_TUI)
+			top_view_end(&v);
+#endif
+		cli_error("%s", err);
+		top_model_free(&m);
+		free(cfgpath);
+		top_opts_free(&o);
+		return EXIT_FAILURE;
+	}
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	if (c.mode != MODE_TUI) {
+		if (m.note[0])
+			cli_warn("warning: %s", m.note);
+		status = run_batch(&m, &o, &c);
+	}
+#ifdef HAVE_NCURSES
+	else {
+		status = run_tui(&v, &m, &o, &c, cfgpath, warn);
+		top_view_end(&v);
+		if (warn[0])
+			cli_warn("warning: %s", warn);
+	}
+#endif
+	top_model_free(&m);
+	free(cfgpath);
+	top_opts_free(&o);
+	return status;
+}

@@ -1,0 +1,278 @@
+/* config.c: top_opts defaults and the config file (see top.h).
+ *
+ * The file is the settings a user would otherwise type every time, one
+ * "key = value" a line, so `W` can write back exactly what the keys
+ * changed. Unknown keys and bad values are reported with their line
+ * number and skipped, so a file written by a newer hpmstat still loads.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "top/top.h"
+#include "util/xalloc.h"
+
+void top_opts_init(struct top_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->backend = HPM_BACKEND_AUTO;
+	hpm_emu_config_init(&o->emu);
+	o->pid = -1;
+	o->delay = 1.0;
+	o->level = 1;
+	o->nprocs = TOP_DEFAULT_PROCS;
+	o->color = true;
+}
+
+void top_opts_set(char **field, const char *value)
+{
+	free(*field);
+	*field = value && *value ? xstrdup(value) : NULL;
+}
+
+void top_opts_free(struct top_opts *o)
+{
+	free(o->events);
+	free(o->metrics);
+	free(o->cpus);
+	free(o->sort);
+	free(o->profile_buf);
+	memset(o, 0, sizeof(*o));
+}
+
+char *top_config_path(void)
+{
+	const char *x = getenv("XDG_CONFIG_HOME");
+	if (x && *x)
+		return xasprintf("%s/hpmstat/top.conf", x);
+	const char *h = getenv("HOME");
+	if (h && *h)
+		return xasprintf("%s/.config/hpmstat/top.conf", h);
+	return NULL;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+	if (!strcasecmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") ||
+	    !strcasecmp(v, "on")) {
+		*out = true;
+		return 0;
+	}
+	if (!strcasecmp(v, "0") || !strcasecmp(v, "no") || !strcasecmp(v, "false") ||
+	    !strcasecmp(v, "off")) {
+		*out = false;
+		return 0;
+	}
+	return -1;
+}
+
+static int parse_uint(const char *v, unsigned long long min, unsigned long long max,
+                      unsigned long long *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 0);
+	if (errno || end == v || *end || v[0] == '-' || n < min || n > max)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+int top_config_set(struct top_opts *o, const char *key, const char *value, char *err, size_t errlen)
+{
+	unsigned long long n;
+	bool b;
+	if (!strcmp(key, "delay")) {
+		char *end;
+		errno = 0;
+		double d = strtod(value, &end);
+		if (errno || end == value || *end || !(d >= TOP_MIN_DELAY && d <= TOP_MAX_DELAY)) {
+			snprintf(err, errlen, "delay '%s': must be %.1f to %.0f seconds", value,
+			         TOP_MIN_DELAY, TOP_MAX_DELAY);
+			return -1;
+		}
+		o->delay = d;
+	} else if (!strcmp(key, "level")) {
+		if (parse_uint(value, 1, TOP_MAX_LEVEL, &n)) {
+			snprintf(err, errlen, "level '%s': must be 1 to %d", value, TOP_MAX_LEVEL);
+			return -1;
+		}
+		o->level = (unsigned)n;
+	} else if (!strcmp(key, "processes")) {
+		if (parse_uint(value, 1, 1000, &n)) {
+			snprintf(err, errlen, "processes '%s': must be 1 to 1000", value);
+			return -1;
+		}
+		o->nprocs = (unsigned)n;
+	} else if (!strcmp(key, "events")) {
+		top_opts_set(&o->events, value);
+	} else if (!strcmp(key, "metrics")) {
+		top_opts_set(&o->metrics, value);
+	} else if (!strcmp(key, "sort")) {
+		top_opts_set(&o->sort, value);
+	} else if (!strcmp(key, "reverse") || !strcmp(key, "sticky") || !strcmp(key, "color")) {
+		if (parse_bool(value, &b)) {
+			snprintf(err, errlen, "%s '%s': must be yes or no", key, value);
+			return -1;
+		}
+		if (key[0] == 'r')
+			o->reverse = b;
+		else if (key[0] == 's')
+			o->sticky = b;
+		else
+			o->color = b;
+	} else if (!strcmp(key, "backend")) {
+		if (!strcmp(value, "auto"))
+			o->backend = HPM_BACKEND_AUTO;
+		else if (!strcmp(value, "perf"))
+			o->backend = HPM_BACKEND_PERF;
+		else if (!strcmp(value, "emu"))
+			o->backend = HPM_BACKEND_EMU;
+		else {
+			snprintf(err, errlen, "backend '%s': must be auto, perf or emu", value);
+			return -1;
+		}
+	} else if (!strcmp(key, "emu-profile")) {
+		top_opts_set(&o->profile_buf, value);
+		o->emu.profile = o->profile_buf;
+	} else if (!strcmp(key, "emu-harts")) {
+		if (parse_uint(value, 1, 1024, &n)) {
+			snprintf(err, errlen, "emu-harts '%s': must be 1 to 1024", value);
+			return -1;
+		}
+		o->emu.harts = (unsigned)n;
+	} else if (!strcmp(key, "emu-seed")) {
+		if (parse_uint(value, 0, UINT64_MAX, &n)) {
+			snprintf(err, errlen, "emu-seed '%s': not a number", value);
+			return -1;
+		}
+		o->emu.seed = n;
+	} else if (!strcmp(key, "emu-freq")) {
+		if (parse_uint(value, 1000, HPM_EMU_MAX_FREQ, &n)) {
+			snprintf(err, errlen, "emu-freq '%s': must be 1000 to %llu", value,
+			         (unsigned long long)HPM_EMU_MAX_FREQ);
+			return -1;
+		}
+		o->emu.freq = n;
+	} else {
+		snprintf(err, errlen, "unknown key '%s'", key);
+		return -1;
+	}
+	return 0;
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	return s;
+}
+
+static void add_warn(char *warn, size_t warnlen, const char *path, unsigned line, const char *msg)
+{
+	size_t off = strlen(warn);
+	if (off + 1 >= warnlen)
+		return;
+	snprintf(warn + off, warnlen - off, "%s%s:%u: %s", off ? "\n" : "", path, line, msg);
+}
+
+int top_config_load(struct top_opts *o, const char *path, char *warn, size_t warnlen)
+{
+	if (warnlen)
+		warn[0] = '\0';
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return errno == ENOENT ? 0 : -1;
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned ln = 0;
+	while (getline(&line, &cap, f) > 0) {
+		ln++;
+		char *s = trim(line);
+		if (!*s || *s == '#')
+			continue;
+		char *eq = strchr(s, '=');
+		if (!eq) {
+			add_warn(warn, warnlen, path, ln, "expected 'key = value'");
+			continue;
+		}
+		*eq = '\0';
+		char *key = trim(s), *val = trim(eq + 1);
+		char err[256];
+		if (top_config_set(o, key, val, err, sizeof(err)))
+			add_warn(warn, warnlen, path, ln, err);
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+/* mkdir -p of the file's directory */
+static int make_dirs(const char *path)
+{
+	char *d = xstrdup(path);
+	for (char *p = d + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(d, 0755) != 0 && errno != EEXIST) {
+			free(d);
+			return -1;
+		}
+		*p = '/';
+	}
+	free(d);
+	return 0;
+}
+
+int top_config_write(const struct top_opts *o, const char *path, char *err, size_t errlen)
+{
+	if (make_dirs(path)) {
+		snprintf(err, errlen, "cannot create the directory of '%s': %s", path,
+		         strerror(errno));
+		return -1;
+	}
+	char *tmp = xasprintf("%s.XXXXXX", path);
+	int fd = mkstemp(tmp);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(tmp);
+		return -1;
+	}
+	static const char *const be[] = {"auto", "perf", "emu"};
+	fprintf(f, "# hpmstat top settings (hpmstat-top(1)); written by 'W'\n");
+	fprintf(f, "delay = %g\nlevel = %u\nprocesses = %u\n", o->delay, o->level, o->nprocs);
+	fprintf(f, "backend = %s\n", be[o->backend]);
+	if (o->events)
+		fprintf(f, "events = %s\n", o->events);
+	if (o->metrics)
+		fprintf(f, "metrics = %s\n", o->metrics);
+	if (o->sort)
+		fprintf(f, "sort = %s\n", o->sort);
+	fprintf(f, "reverse = %s\nsticky = %s\n", o->reverse ? "yes" : "no",
+	        o->sticky ? "yes" : "no");
+	if (o->emu.profile)
+		fprintf(f, "emu-profile = %s\n", o->emu.profile);
+	fprintf(f, "emu-harts = %u\n", o->emu.harts);
+	int bad = fflush(f) != 0 || ferror(f);
+	bad |= fclose(f) != 0;
+	if (bad || rename(tmp, path) != 0) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}

@@ -1,0 +1,226 @@
+/* format.c: the batch (plain text) and JSON frames, and the value and bar
+ * formatting the ncurses view shares, so all views show the same figures.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "top/top.h"
+
+void top_fmt_value(char *buf, size_t len, double v)
+{
+	static const char sfx[] = " KMGTP";
+	if (isnan(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	unsigned k = 0;
+	double a = fabs(v);
+	while (a >= 10000 && k < sizeof(sfx) - 2) {
+		a /= 1000;
+		v /= 1000;
+		k++;
+	}
+	if (k)
+		snprintf(buf, len, "%.4g%c", v, sfx[k]);
+	else if (a >= 100 || v == floor(v))
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
+}
+
+void top_fmt_bar(char *buf, unsigned w, const double td[TD_NR])
+{
+	double sum = 0;
+	for (unsigned k = 0; k < TD_NR; k++)
+		if (!isnan(td[k]) && td[k] > 0)
+			sum += td[k];
+	if (sum <= 0) {
+		memset(buf, '-', w);
+		buf[w] = '\0';
+		return;
+	}
+	/* cumulative rounding, so the letters always fill the bar exactly */
+	unsigned pos = 0;
+	double acc = 0;
+	for (unsigned k = 0; k < TD_NR; k++) {
+		if (!isnan(td[k]) && td[k] > 0)
+			acc += td[k];
+		unsigned end = (unsigned)lround(acc / sum * w);
+		if (end > w)
+			end = w;
+		while (pos < end)
+			buf[pos++] = top_td_letter[k];
+	}
+	while (pos < w)
+		buf[pos++] = top_td_letter[TD_NR - 1];
+	buf[w] = '\0';
+}
+
+static void fmt_share(char *buf, size_t len, const struct top_value *v)
+{
+	char num[32];
+	top_fmt_value(num, sizeof(num), v->v);
+	if (isnan(v->v) || v->share >= 0.999)
+		snprintf(buf, len, "%s", num);
+	else if (v->share < 0)
+		snprintf(buf, len, "%s*", num);
+	else
+		snprintf(buf, len, "%s(%.0f%%)", num, v->share * 100);
+}
+
+void top_print_text(FILE *out, const struct top_frame *f)
+{
+	char a[48], b[48], c[48];
+	fprintf(out, "hpmstat top - frame %u, %.2f s, every %g s, back end %s%s\n", f->seq, f->t,
+	        f->delay, f->backend, f->paused ? " [paused]" : "");
+	fprintf(out, "%s\n", f->source);
+	if (f->status[0])
+		fprintf(out, "note: %s\n", f->status);
+	fprintf(out,
+	        "Topdown level %u%s%s  (bar: R retiring, F frontend, B bad speculation, "
+	        "K backend)\n",
+	        f->level, f->focus[0] ? ", drill: " : "", f->focus);
+	fprintf(out, "%-8s %10s %10s %6s", "UNIT", "CYCLES", "INSTR", "IPC");
+	for (unsigned k = 0; k < f->ncols; k++)
+		fprintf(out, " %14.14s", f->col_names[k]);
+	fprintf(out, "  TOPDOWN\n");
+	for (unsigned u = 0; u < f->nunits; u++) {
+		const struct top_unit *t = &f->units[u];
+		char bar[41];
+		fmt_share(a, sizeof(a), &t->cycles);
+		fmt_share(b, sizeof(b), &t->instructions);
+		top_fmt_value(c, sizeof(c), t->ipc);
+		if (!isnan(t->ipc))
+			snprintf(c, sizeof(c), "%.2f", t->ipc);
+		fprintf(out, "%-8s %10s %10s %6s", t->name, a, b, c);
+		for (unsigned k = 0; k < f->ncols; k++) {
+			fmt_share(a, sizeof(a), &t->col[k]);
+			fprintf(out, " %14s", a);
+		}
+		top_fmt_bar(bar, 40, t->td);
+		fprintf(out, "  %s\n", bar);
+	}
+	if (f->nnodes) {
+		fprintf(out, "Topdown (%% of slots or cycles, all units; <== bottleneck%s)\n",
+		        f->focus[0] ? ", >> drilled" : "");
+		for (unsigned i = 0; i < f->nnodes; i++) {
+			const struct top_node *n = &f->nodes[i];
+			top_fmt_value(a, sizeof(a), n->value);
+			if (!isnan(n->value))
+				snprintf(a, sizeof(a), "%.1f", n->value);
+			fprintf(out, "  %s%*s%-*s %6s%s%s\n", n->drilled ? ">>" : "  ",
+			        (int)(2 * (n->level - 1)), "", 28 - (int)(2 * (n->level - 1)),
+			        n->display, a, n->bottleneck ? "  <==" : "",
+			        n->multiplexed ? "" : "");
+		}
+	}
+	if (f->multiplexed)
+		fprintf(out,
+		        "(NN%%): counted NN%% of the time and scaled; *: from scaled counts\n");
+	bool emu = !strcmp(f->backend, "emu");
+	fprintf(out, "%s: %u shown of %u\n", emu ? "Workloads" : "Processes", f->nprocs,
+	        f->nprocs_total);
+	fprintf(out, "%7s %-28s", emu ? "HART" : "PID", emu ? "WORKLOAD" : "COMMAND");
+	for (unsigned k = 0; k < f->npcols; k++)
+		fprintf(out, " %9s%s", f->pcol_names[k], (int)k == f->sort_col ? "*" : " ");
+	fprintf(out, " %s\n", emu ? "BOTTLENECK" : "S");
+	for (unsigned i = 0; i < f->nprocs; i++) {
+		const struct top_proc *p = &f->procs[i];
+		if (p->pid >= 0)
+			fprintf(out, "%7d %-28.28s", p->pid, p->name);
+		else
+			fprintf(out, "%7u %-28.28s", i, p->name);
+		for (unsigned k = 0; k < f->npcols; k++) {
+			top_fmt_value(a, sizeof(a), p->v[k]);
+			fprintf(out, " %9s ", a);
+		}
+		fprintf(out, " %s\n", p->extra);
+	}
+	fprintf(out, "\n");
+}
+
+static json_t *num(double v)
+{
+	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+static json_t *val(const struct top_value *v)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "value", num(v->v));
+	json_object_set_new(o, "share", v->share < 0 ? json_null() : num(v->share));
+	return o;
+}
+
+void top_print_json(FILE *out, const struct top_frame *f)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "frame", json_integer(f->seq));
+	json_object_set_new(o, "time", json_real(f->t));
+	json_object_set_new(o, "interval", json_real(f->interval));
+	json_object_set_new(o, "delay", json_real(f->delay));
+	json_object_set_new(o, "backend", json_string(f->backend));
+	json_object_set_new(o, "source", json_string(f->source));
+	json_object_set_new(o, "level", json_integer(f->level));
+	json_object_set_new(o, "drill", json_string(f->focus));
+	json_object_set_new(o, "multiplexed", json_boolean(f->multiplexed));
+	if (f->status[0])
+		json_object_set_new(o, "note", json_string(f->status));
+	json_t *units = json_array();
+	for (unsigned u = 0; u < f->nunits; u++) {
+		const struct top_unit *t = &f->units[u];
+		json_t *j = json_object();
+		json_object_set_new(j, "unit", json_string(t->name));
+		json_object_set_new(j, "cycles", num(t->cycles.v));
+		json_object_set_new(j, "instructions", num(t->instructions.v));
+		json_object_set_new(j, "ipc", num(t->ipc));
+		json_t *td = json_object();
+		for (unsigned k = 0; k < TD_NR; k++)
+			json_object_set_new(td, top_td_name[k], num(t->td[k]));
+		json_object_set_new(j, "topdown", td);
+		json_t *cols = json_object();
+		for (unsigned k = 0; k < f->ncols; k++)
+			json_object_set_new(cols, f->col_names[k], val(&t->col[k]));
+		json_object_set_new(j, "columns", cols);
+		json_array_append_new(units, j);
+	}
+	json_object_set_new(o, "units", units);
+	json_t *nodes = json_array();
+	for (unsigned i = 0; i < f->nnodes; i++) {
+		const struct top_node *n = &f->nodes[i];
+		json_t *j = json_object();
+		json_object_set_new(j, "name", json_string(n->name));
+		json_object_set_new(j, "display", json_string(n->display));
+		json_object_set_new(j, "level", json_integer(n->level));
+		json_object_set_new(j, "value", num(n->value));
+		json_object_set_new(j, "bottleneck", json_boolean(n->bottleneck));
+		json_object_set_new(j, "drilled", json_boolean(n->drilled));
+		json_array_append_new(nodes, j);
+	}
+	json_object_set_new(o, "topdown", nodes);
+	json_t *procs = json_array();
+	for (unsigned i = 0; i < f->nprocs; i++) {
+		const struct top_proc *p = &f->procs[i];
+		json_t *j = json_object();
+		if (p->pid >= 0)
+			json_object_set_new(j, "pid", json_integer(p->pid));
+		json_object_set_new(j, "name", json_string(p->name));
+		for (unsigned k = 0; k < f->npcols; k++)
+			json_object_set_new(j, f->pcol_names[k], num(p->v[k]));
+		json_object_set_new(j, !strcmp(f->backend, "emu") ? "bottleneck" : "state",
+		                    json_string(p->extra));
+		if (p->exited)
+			json_object_set_new(j, "exited", json_true());
+		json_array_append_new(procs, j);
+	}
+	json_object_set_new(o, "processes", procs);
+	json_object_set_new(o, "processes_total", json_integer(f->nprocs_total));
+	json_object_set_new(o, "lag_ms", json_real(f->lag_ms));
+	json_object_set_new(o, "work_ms", json_real(f->work_ms));
+	json_dumpf(o, out, JSON_COMPACT);
+	fputc('\n', out);
+	json_decref(o);
+}

@@ -1,0 +1,10 @@
+# src/top: hpmstat top's model (sampling, sorting, config file, text and
+# JSON frames) and, with ncurses, its full-screen view.
+noinst_LIBRARIES += src/top/libtop.a
+src_top_libtop_a_SOURCES = \
+	src/top/top.h src/top/model.c src/top/config.c src/top/format.c \
+	src/top/procs.c src/top/procs.h
+if HAVE_NCURSES
+src_top_libtop_a_SOURCES += src/top/view.c src/top/view.h
+endif
+src_top_libtop_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(NCURSES_CFLAGS)

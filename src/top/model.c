@@ -1,0 +1,653 @@
+/* model.c: the counting behind `hpmstat top` (see top.h).
+ *
+ * One hpm_session counts everything; a refresh takes the difference of
+ * the cumulative counts since the previous refresh, so every figure on
+ * screen is a rate over the last interval, not since start. Topdown per
+ * hart or CPU is the same metric evaluation as `hpmstat stat` on counts
+ * masked to that unit: the session's evaluator sums over units, and a
+ * unit's own counts next to zeros sum to that unit alone.
+ *
+ * Reprogramming (t, d, u, e) rebuilds the session: the counters and the
+ * scheduler's multiplex groups depend on the whole event list, and the
+ * emulated harts restart their workload streams (documented in
+ * hpmstat-top(1)).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "top/procs.h"
+#include "top/top.h"
+#include "util/xalloc.h"
+
+const char top_td_letter[TD_NR] = {'R', 'F', 'B', 'K'};
+const char *const top_td_name[TD_NR] = {"retiring", "frontend", "bad_speculation", "backend"};
+static const char *const td_metric[TD_NR] = {"tma_retiring", "tma_frontend_bound",
+                                             "tma_bad_speculation", "tma_backend_bound"};
+static const char *const perf_pcols[PC_NR_PERF] = {"%CPU", "TASK-MS", "CSW", "FAULTS"};
+static const char *const emu_pcols[PC_NR_EMU] = {"CYCLES", "INSTR", "IPC"};
+
+/* rows of the session: [0] cycles, [1] instructions, then the -e columns */
+enum { ROW_CYCLES, ROW_INSTR, ROW_FIRST_COL };
+
+static double mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ------------------------------------------------------------ snapshots */
+
+static unsigned units_of(const struct hpm_session *s, unsigned i)
+{
+	return s->all.ev[i].nr_units ? s->all.ev[i].nr_units : 1;
+}
+
+static struct hpm_count **snapshot(const struct hpm_session *s)
+{
+	struct hpm_count **snap = xcalloc(s->all.nr ? s->all.nr : 1, sizeof(*snap));
+	for (unsigned i = 0; i < s->all.nr; i++) {
+		unsigned nu = units_of(s, i);
+		snap[i] = xcalloc(nu, sizeof(**snap));
+		if (s->all.ev[i].counts)
+			memcpy(snap[i], s->all.ev[i].counts, nu * sizeof(**snap));
+	}
+	return snap;
+}
+
+static void snapshot_free(unsigned nr, struct hpm_count **snap)
+{
+	for (unsigned i = 0; snap && i < nr; i++)
+		free(snap[i]);
+	free(snap);
+}
+
+/* ------------------------------------------------------------- program */
+
+static char *join_children(const struct metric *m)
+{
+	/* the focus itself, so its value shows above its children */
+	size_t len = strlen(m->name) + 2;
+	for (unsigned i = 0; i < m->nr_children; i++)
+		len += strlen(metric_child(m, i)->name) + 1;
+	char *s = xmalloc(len);
+	strcpy(s, m->name);
+	for (unsigned i = 0; i < m->nr_children; i++) {
+		strcat(s, ",");
+		strcat(s, metric_child(m, i)->name);
+	}
+	return s;
+}
+
+/* the -e column count: rows between the fixed pair and the metric rows */
+static unsigned nr_event_cols(const struct hpm_session *s)
+{
+	unsigned n = 0;
+	for (unsigned i = ROW_FIRST_COL; i < s->all.nr; i++)
+		if (!s->all.ev[i].metric_only)
+			n++;
+	return n;
+}
+
+static int build(struct top_model *m, struct hpm_session *s, char *err, size_t errlen)
+{
+	struct top_opts *o = m->o;
+	hpm_session_init(s, m->emu ? HPM_BACKEND_EMU : HPM_BACKEND_PERF);
+	s->emu_cfg = o->emu;
+	/* the live view runs until quit: emulated time follows wall time */
+	s->emu_cfg.follow_wall = true;
+	if (hpm_session_add_events(s, m->emu ? "mcycle,minstret" : "cycles,instructions", err,
+	                           errlen))
+		return -1;
+	if (o->events && hpm_session_add_events(s, o->events, err, errlen))
+		return -1;
+	bool topdown = m->emu || s->pmu.present;
+	if (topdown) {
+		if (hpm_session_add_metrics(s, NULL, o->level, false, err, errlen))
+			return -1;
+		if (m->depth) {
+			char *list = join_children(metric_by_name(m->focus[m->depth - 1]));
+			int rc = hpm_session_add_metrics(s, list, 0, false, err, errlen);
+			free(list);
+			if (rc)
+				return -1;
+		}
+	}
+	if (o->metrics) {
+		if (!topdown) {
+			snprintf(
+			    err, errlen,
+			    "metrics need Kunminghu events, and this host has no Kunminghu PMU "
+			    "(use --backend emu)");
+			return -1;
+		}
+		if (hpm_session_add_metrics(s, o->metrics, 0, false, err, errlen))
+			return -1;
+	}
+	return hpm_session_split(s, err, errlen);
+}
+
+static int open_session(struct top_model *m, char *err, size_t errlen)
+{
+	struct top_opts *o = m->o;
+	struct hpm_target t = {.pid = -1, .per_unit = true, .inherit = true};
+	if (!m->emu) {
+		if (o->pid > 0)
+			t.pid = o->pid;
+		else
+			t.system_wide = true;
+		t.cpu_list = o->pid > 0 ? NULL : o->cpus;
+	}
+	if (hpm_session_open(&m->s, &t, err, errlen))
+		return -1;
+	if (hpm_session_enable(&m->s, err, errlen))
+		return -1;
+	return 0;
+}
+
+int top_model_reprogram(struct top_model *m, char *err, size_t errlen)
+{
+	struct hpm_session ns;
+	if (build(m, &ns, err, errlen)) {
+		hpm_session_free(&ns);
+		return -1;
+	}
+	/* the new program is valid: the old one goes */
+	if (m->prev)
+		snapshot_free(m->s.all.nr, m->prev);
+	m->prev = NULL;
+	hpm_session_free(&m->s);
+	m->s = ns;
+	m->note[0] = '\0';
+	m->session_ok = open_session(m, m->note, sizeof(m->note)) == 0;
+	if (m->session_ok) {
+		if (m->s.perf_cfg.warn)
+			snprintf(m->note, sizeof(m->note), "warning: %s", m->s.perf_cfg.warning);
+		m->prev = snapshot(&m->s);
+	}
+	m->last = mono();
+	return 0;
+}
+
+int top_model_init(struct top_model *m, struct top_opts *o, char *err, size_t errlen)
+{
+	memset(m, 0, sizeof(*m));
+	m->o = o;
+	if (o->backend == HPM_BACKEND_AUTO) {
+		struct hpm_session probe;
+		hpm_session_init(&probe, HPM_BACKEND_AUTO);
+		m->emu = !probe.pmu.present;
+		hpm_session_free(&probe);
+	} else {
+		m->emu = o->backend == HPM_BACKEND_EMU;
+	}
+	if (!m->emu)
+		m->procs = top_procs_new();
+	m->t0 = mono();
+	if (top_model_reprogram(m, err, errlen))
+		return -1;
+	return 0;
+}
+
+void top_model_free(struct top_model *m)
+{
+	if (m->prev)
+		snapshot_free(m->s.all.nr, m->prev);
+	hpm_session_free(&m->s);
+	top_procs_free(m->procs);
+	memset(m, 0, sizeof(*m));
+}
+
+int top_model_drill(struct top_model *m, char *err, size_t errlen)
+{
+	if (!m->bottleneck[0]) {
+		snprintf(err, errlen, "no bottleneck to drill into yet");
+		return -1;
+	}
+	const struct metric *b = metric_by_name(m->bottleneck);
+	if (!b || !b->nr_children) {
+		snprintf(err, errlen, "%s has no children to drill into", m->bottleneck);
+		return -1;
+	}
+	if (m->depth >= TOP_MAX_DEPTH) {
+		snprintf(err, errlen, "already at the deepest level");
+		return -1;
+	}
+	m->focus[m->depth++] = b->name;
+	if (top_model_reprogram(m, err, errlen)) {
+		m->depth--;
+		return -1;
+	}
+	return 0;
+}
+
+int top_model_up(struct top_model *m, char *err, size_t errlen)
+{
+	if (!m->depth) {
+		snprintf(err, errlen, "already at the top of the Topdown tree");
+		return -1;
+	}
+	m->depth--;
+	if (top_model_reprogram(m, err, errlen)) {
+		m->depth++;
+		return -1;
+	}
+	return 0;
+}
+
+/* --------------------------------------------------------------- sample */
+
+static void free_metrics(struct stat_metric *ms, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++)
+		free(ms[k].display);
+	free(ms);
+}
+
+static int find_metric(const struct stat_metric *ms, unsigned n, const char *name)
+{
+	for (unsigned k = 0; k < n; k++)
+		if (!strcmp(ms[k].name, name))
+			return (int)k;
+	return -1;
+}
+
+/* the -M metrics, by name, in the user's order */
+static unsigned user_metrics(const struct top_opts *o, const char ***names)
+{
+	struct metric_set set;
+	struct metric_error merr;
+	unsigned n = 0;
+	*names = NULL;
+	metric_set_init(&set);
+	if (o->metrics && metric_set_add(&set, o->metrics, &merr) == 0) {
+		*names = xcalloc(set.nr ? set.nr : 1, sizeof(char *));
+		for (unsigned k = 0; k < set.nr; k++)
+			(*names)[n++] = set.m[k]->name;
+	}
+	metric_set_free(&set);
+	return n;
+}
+
+static bool in_focus(const struct top_model *m, const char *name)
+{
+	if (!m->depth)
+		return false;
+	const struct metric *f = metric_by_name(m->focus[m->depth - 1]);
+	if (!strcmp(f->name, name))
+		return true;
+	for (unsigned i = 0; i < f->nr_children; i++)
+		if (!strcmp(metric_child(f, i)->name, name))
+			return true;
+	return false;
+}
+
+static void fill_units(struct top_model *m, struct top_frame *f, struct hpm_count **d)
+{
+	struct hpm_session *s = &m->s;
+	const char **mnames;
+	unsigned nm = user_metrics(m->o, &mnames);
+	unsigned ne = nr_event_cols(s);
+	f->ncols = ne + nm;
+	f->col_names = xcalloc(f->ncols ? f->ncols : 1, sizeof(char *));
+	unsigned c = 0;
+	for (unsigned i = ROW_FIRST_COL; i < s->all.nr; i++)
+		if (!s->all.ev[i].metric_only)
+			f->col_names[c++] = xstrdup(s->all.ev[i].name);
+	for (unsigned k = 0; k < nm; k++) {
+		const char *n = mnames[k];
+		f->col_names[c++] = xstrdup(strncmp(n, "tma_", 4) ? n : n + 4);
+	}
+	unsigned nu = units_of(s, 0);
+	f->nunits = nu;
+	f->units = xcalloc(nu, sizeof(*f->units));
+	/* one unit's counts among zeros: the evaluator's sum is that unit */
+	struct hpm_count **mask = xcalloc(s->all.nr, sizeof(*mask));
+	for (unsigned i = 0; i < s->all.nr; i++)
+		mask[i] = xcalloc(units_of(s, i), sizeof(**mask));
+	for (unsigned u = 0; u < nu; u++) {
+		struct top_unit *tu = &f->units[u];
+		const struct hpm_evsel *e0 = &s->all.ev[0];
+		snprintf(tu->name, sizeof(tu->name), "%s",
+		         e0->unit_names && e0->unit_names[u] ? e0->unit_names[u] : "all");
+		tu->col = xcalloc(f->ncols ? f->ncols : 1, sizeof(*tu->col));
+		struct top_value *fx[2] = {&tu->cycles, &tu->instructions};
+		for (unsigned i = 0; i < 2; i++) {
+			const struct hpm_evsel *e = &s->all.ev[i];
+			fx[i]->v = e->state == HPM_EV_OK
+			               ? hpm_counts_value(d[i], units_of(s, i), (int)u, e->scale,
+			                                  &fx[i]->share)
+			               : (double)NAN;
+		}
+		tu->ipc = tu->cycles.v > 0 ? tu->instructions.v / tu->cycles.v : (double)NAN;
+		c = 0;
+		for (unsigned i = ROW_FIRST_COL; i < s->all.nr; i++) {
+			const struct hpm_evsel *e = &s->all.ev[i];
+			if (e->metric_only)
+				continue;
+			struct top_value *v = &tu->col[c++];
+			v->share = 1;
+			v->v = e->state == HPM_EV_OK && u < units_of(s, i)
+			           ? hpm_counts_value(d[i], units_of(s, i), (int)u, e->scale,
+			                              &v->share)
+			           : (double)NAN;
+			if (v->share < 0.999 && v->share > 0)
+				f->multiplexed = true;
+		}
+		for (unsigned k = 0; k < TD_NR; k++)
+			tu->td[k] = (double)NAN;
+		for (unsigned i = 0; i < s->all.nr; i++)
+			if (u < units_of(s, i))
+				mask[i][u] = d[i][u];
+		struct stat_metric *ms;
+		unsigned nr = hpm_session_metrics(s, (const struct hpm_count *const *)mask, &ms);
+		for (unsigned i = 0; i < s->all.nr; i++)
+			if (u < units_of(s, i))
+				memset(&mask[i][u], 0, sizeof(mask[i][u]));
+		for (unsigned k = 0; k < TD_NR; k++) {
+			int j = find_metric(ms, nr, td_metric[k]);
+			if (j >= 0)
+				tu->td[k] = ms[j].value;
+		}
+		for (unsigned k = 0; k < nm; k++) {
+			int j = find_metric(ms, nr, mnames[k]);
+			struct top_value *v = &tu->col[ne + k];
+			v->v = j >= 0 ? ms[j].value : (double)NAN;
+			/* a metric mixes counts of several shares: -1 marks it as
+			 * computed from scaled counts without one figure */
+			v->share = j >= 0 && ms[j].multiplexed ? -1 : 1;
+			if (v->share < 0)
+				f->multiplexed = true;
+		}
+		free_metrics(ms, nr);
+	}
+	for (unsigned i = 0; i < s->all.nr; i++)
+		free(mask[i]);
+	free(mask);
+	free(mnames);
+}
+
+static void fill_nodes(struct top_model *m, struct top_frame *f, struct hpm_count **d)
+{
+	struct stat_metric *ms;
+	unsigned nr = hpm_session_metrics(&m->s, (const struct hpm_count *const *)d, &ms);
+	int *map = xcalloc(nr ? nr : 1, sizeof(int));
+	f->nodes = xcalloc(nr ? nr : 1, sizeof(*f->nodes));
+	const struct metric *focus = m->depth ? metric_by_name(m->focus[m->depth - 1]) : NULL;
+	double best = -1;
+	m->bottleneck[0] = '\0';
+	for (unsigned k = 0; k < nr; k++) {
+		map[k] = -1;
+		if (!ms[k].level)
+			continue;
+		struct top_node *n = &f->nodes[f->nnodes];
+		map[k] = (int)f->nnodes++;
+		n->name = ms[k].name;
+		snprintf(n->display, sizeof(n->display), "%s", ms[k].display);
+		n->level = ms[k].level;
+		n->parent = ms[k].parent >= 0 ? map[ms[k].parent] : -1;
+		n->value = ms[k].value;
+		n->bottleneck = ms[k].bottleneck;
+		n->multiplexed = ms[k].multiplexed;
+		n->drilled = in_focus(m, ms[k].name) && (!focus || strcmp(focus->name, n->name));
+		if (n->multiplexed)
+			f->multiplexed = true;
+		/* the drill target: the largest level-1 node, or the largest
+		 * child of the focus */
+		const struct metric *md = metric_by_name(n->name);
+		bool candidate = focus ? metric_parent(md) == focus : n->level == 1;
+		/* the metric library's bottleneck path first; else the largest
+		 * node that has children (Retiring is not a bottleneck) */
+		double score = n->value + (n->bottleneck ? 1000 : 0);
+		if (candidate && !isnan(n->value) && md->nr_children && score > best) {
+			best = score;
+			snprintf(m->bottleneck, sizeof(m->bottleneck), "%s", n->name);
+		}
+	}
+	/* parent indices must name nodes of this list: recompute by metric */
+	for (unsigned i = 0; i < f->nnodes; i++) {
+		const struct metric *p = metric_parent(metric_by_name(f->nodes[i].name));
+		f->nodes[i].parent = -1;
+		for (unsigned j = 0; p && j < f->nnodes; j++)
+			if (!strcmp(f->nodes[j].name, p->name))
+				f->nodes[i].parent = (int)j;
+	}
+	/* depth-first order, so drilled children sit under their parent */
+	struct top_node *ord = xcalloc(f->nnodes ? f->nnodes : 1, sizeof(*ord));
+	int *newidx = xcalloc(f->nnodes ? f->nnodes : 1, sizeof(int));
+	unsigned no = 0;
+	int *stack = xcalloc(f->nnodes ? f->nnodes : 1, sizeof(int));
+	for (unsigned r = 0; r < f->nnodes; r++) {
+		if (f->nodes[r].parent >= 0)
+			continue;
+		unsigned sp = 0;
+		stack[sp++] = (int)r;
+		while (sp) {
+			int i = stack[--sp];
+			newidx[i] = (int)no;
+			ord[no++] = f->nodes[i];
+			/* children pushed in reverse keep table order */
+			for (int j = (int)f->nnodes - 1; j >= 0; j--)
+				if (f->nodes[j].parent == i)
+					stack[sp++] = j;
+		}
+	}
+	for (unsigned i = 0; i < no; i++)
+		if (ord[i].parent >= 0)
+			ord[i].parent = newidx[ord[i].parent];
+	free(f->nodes);
+	f->nodes = ord;
+	f->nnodes = no;
+	free(stack);
+	free(newidx);
+	free(map);
+	free_metrics(ms, nr);
+}
+
+static void fill_focus(const struct top_model *m, struct top_frame *f)
+{
+	size_t off = 0;
+	f->focus[0] = '\0';
+	for (unsigned i = 0; i < m->depth; i++) {
+		const char *n = m->focus[i];
+		if (!strncmp(n, "tma_", 4))
+			n += 4;
+		off += (size_t)snprintf(f->focus + off, sizeof(f->focus) - off, "%s%s",
+		                        i ? " > " : "", n);
+		if (off >= sizeof(f->focus))
+			break;
+	}
+	/* toplev's capitals: backend_bound -> Backend_Bound */
+	for (char *p = f->focus; *p; p++)
+		if (p == f->focus || p[-1] == '_' || p[-1] == ' ')
+			*p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
+}
+
+static const char *unit_bottleneck(const struct top_unit *u)
+{
+	int best = -1;
+	/* of the three "bound" categories: retiring is not a bottleneck */
+	for (int k = TD_FRONTEND; k < TD_NR; k++)
+		if (!isnan(u->td[k]) && (best < 0 || u->td[k] > u->td[best]))
+			best = k;
+	return best < 0 ? "-" : top_td_name[best];
+}
+
+static void fill_procs(struct top_model *m, struct top_frame *f, double interval)
+{
+	if (!m->emu) {
+		f->npcols = PC_NR_PERF;
+		for (unsigned k = 0; k < PC_NR_PERF; k++)
+			f->pcol_names[k] = perf_pcols[k];
+		top_procs_sample(m->procs, m->seq ? interval : 0, m->o->nprocs, m->o->pid,
+		                 m->o->sticky, &f->procs, &f->nprocs, &f->nprocs_total);
+		f->sort_col = PC_CPU;
+	} else {
+		/* the emulated workloads: one per hart */
+		f->npcols = PC_NR_EMU;
+		for (unsigned k = 0; k < PC_NR_EMU; k++)
+			f->pcol_names[k] = emu_pcols[k];
+		f->nprocs = f->nunits;
+		f->nprocs_total = f->nunits;
+		f->procs = xcalloc(f->nunits ? f->nunits : 1, sizeof(*f->procs));
+		struct hpm_emu_info info;
+		bool have = hpm_emu_info(&m->s.part[1], &info);
+		for (unsigned u = 0; u < f->nunits; u++) {
+			struct top_proc *p = &f->procs[u];
+			const struct top_unit *tu = &f->units[u];
+			p->pid = -1;
+			if (have && info.profile)
+				snprintf(p->name, sizeof(p->name), "%s: %s seed %llu", tu->name,
+				         info.profile, (unsigned long long)(info.seed + u));
+			else if (have && info.trace)
+				snprintf(p->name, sizeof(p->name), "%s: trace %s", tu->name,
+				         info.trace);
+			else
+				snprintf(p->name, sizeof(p->name), "%s", tu->name);
+			snprintf(p->extra, sizeof(p->extra), "%s", unit_bottleneck(tu));
+			for (unsigned k = 0; k < TOP_MAX_PCOLS; k++)
+				p->v[k] = (double)NAN;
+			p->v[PC_CYCLES] = tu->cycles.v;
+			p->v[PC_INSTR] = tu->instructions.v;
+			p->v[PC_IPC] = tu->ipc;
+		}
+		f->sort_col = -1;
+	}
+	if (m->o->sort) {
+		int c = top_pcol_find(f, m->o->sort);
+		if (c >= 0 || !strcasecmp(m->o->sort, "pid"))
+			f->sort_col = c;
+	}
+	f->reverse = m->o->reverse;
+	top_sort_procs(f);
+}
+
+static void fill_source(const struct top_model *m, struct top_frame *f)
+{
+	struct hpm_emu_info info;
+	if (m->emu && hpm_emu_info(&m->s.part[1], &info)) {
+		char what[96];
+		if (info.profile)
+			snprintf(what, sizeof(what), "profile %s", info.profile);
+		else
+			snprintf(what, sizeof(what), "trace %s", info.trace ? info.trace : "?");
+		snprintf(f->source, sizeof(f->source),
+		         "emulated Kunminghu: %s, seed %llu, %u hart%s at %g MHz%s", what,
+		         (unsigned long long)info.seed, info.harts, info.harts == 1 ? "" : "s",
+		         (double)info.freq / 1e6, info.multiplexed ? ", counters multiplexed" : "");
+	} else if (m->emu) {
+		snprintf(f->source, sizeof(f->source), "emulated Kunminghu: profile %s",
+		         m->o->emu.profile ? m->o->emu.profile : HPM_EMU_DEFAULT_PROFILE);
+	} else if (m->o->pid > 0) {
+		snprintf(f->source, sizeof(f->source), "perf: process %d%s", m->o->pid,
+		         m->s.pmu.present ? ", Kunminghu PMU" : ", no Kunminghu PMU (no Topdown)");
+	} else {
+		snprintf(f->source, sizeof(f->source), "perf: CPUs %s%s",
+		         m->o->cpus ? m->o->cpus : "all",
+		         m->s.pmu.present ? ", Kunminghu PMU" : ", no Kunminghu PMU (no Topdown)");
+	}
+}
+
+int top_model_sample(struct top_model *m, struct top_frame *f, char *err, size_t errlen)
+{
+	memset(f, 0, sizeof(*f));
+	double now = mono();
+	double interval = now - m->last;
+	f->backend = m->emu ? "emu" : "perf";
+	f->delay = m->o->delay;
+	f->level = m->o->level;
+	f->sort_col = -1;
+	if (m->session_ok) {
+		bool done;
+		/* each refresh lets the refresh interval of emulated time pass */
+		if (m->emu &&
+		    hpm_session_advance(&m->s, (uint64_t)(interval * 1e9), &done, err, errlen))
+			return -1;
+		if (hpm_session_read(&m->s, err, errlen))
+			return -1;
+		struct hpm_count **cur = snapshot(&m->s);
+		struct hpm_count **d = snapshot(&m->s);
+		for (unsigned i = 0; m->prev && i < m->s.all.nr; i++)
+			for (unsigned u = 0; u < units_of(&m->s, i); u++) {
+				d[i][u].val -= m->prev[i][u].val;
+				d[i][u].ena -= m->prev[i][u].ena;
+				d[i][u].run -= m->prev[i][u].run;
+			}
+		fill_units(m, f, d);
+		fill_nodes(m, f, d);
+		snapshot_free(m->s.all.nr, m->prev);
+		m->prev = cur;
+		snapshot_free(m->s.all.nr, d);
+	}
+	fill_source(m, f);
+	fill_focus(m, f);
+	fill_procs(m, f, interval);
+	snprintf(f->status, sizeof(f->status), "%s", m->note);
+	m->last = now;
+	f->seq = ++m->seq;
+	f->t = now - m->t0;
+	f->interval = interval;
+	return 0;
+}
+
+void top_frame_free(struct top_frame *f)
+{
+	for (unsigned u = 0; u < f->nunits; u++)
+		free(f->units[u].col);
+	free(f->units);
+	for (unsigned c = 0; c < f->ncols; c++)
+		free(f->col_names[c]);
+	free(f->col_names);
+	free(f->nodes);
+	free(f->procs);
+	memset(f, 0, sizeof(*f));
+}
+
+/* ---------------------------------------------------------------- sort */
+
+int top_pcol_find(const struct top_frame *f, const char *name)
+{
+	for (unsigned k = 0; k < f->npcols; k++)
+		if (!strcasecmp(f->pcol_names[k], name) ||
+		    (f->pcol_names[k][0] == '%' && !strcasecmp(f->pcol_names[k] + 1, name)))
+			return (int)k;
+	return -1;
+}
+
+static int sort_col_g;
+static bool sort_rev_g;
+
+static int cmp_proc(const void *a, const void *b)
+{
+	const struct top_proc *x = a, *y = b;
+	int r;
+	if (sort_col_g < 0) {
+		/* by pid (workloads: by hart) ascending */
+		r = (x->pid > y->pid) - (x->pid < y->pid);
+		if (!r)
+			r = strcmp(x->name, y->name);
+	} else {
+		double vx = x->v[sort_col_g], vy = y->v[sort_col_g];
+		/* '-' sorts last either way */
+		if (isnan(vx) || isnan(vy))
+			return isnan(vx) - isnan(vy);
+		r = (vx < vy) - (vx > vy); /* descending */
+		if (!r)
+			r = (x->pid > y->pid) - (x->pid < y->pid);
+	}
+	return sort_rev_g ? -r : r;
+}
+
+void top_sort_procs(struct top_frame *f)
+{
+	if (!f->nprocs)
+		return;
+	/* qsort has no context argument in C11; the view is single-threaded */
+	sort_col_g = f->sort_col;
+	sort_rev_g = f->reverse;
+	qsort(f->procs, f->nprocs, sizeof(*f->procs), cmp_proc);
+}

@@ -1,0 +1,312 @@
+/* procs.c: see procs.h. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "top/procs.h"
+#include "util/xalloc.h"
+
+enum { NR_SW = 3 };
+
+/* task-clock, context-switches, page-faults: the per-task events every
+ * kernel with perf has, so the table works on any host */
+static const uint64_t sw_config[NR_SW] = {PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES,
+                                          PERF_COUNT_SW_PAGE_FAULTS};
+
+struct pent {
+	int pid;
+	char comm[64];
+	char state;
+	uint64_t ticks; /* utime + stime */
+	uint64_t prev_ticks;
+	bool have_prev;
+	int fd[NR_SW];        /* -1: closed or could not open */
+	uint64_t last[NR_SW]; /* scaled count at the previous read */
+	bool have_last;
+	bool chosen;
+	double v[PC_NR_PERF];
+};
+
+struct top_procs {
+	struct pent *e; /* sorted by pid */
+	unsigned nr;
+	struct top_proc *gone; /* --sticky: exited rows */
+	unsigned nr_gone;
+	long hz;
+};
+
+struct top_procs *top_procs_new(void)
+{
+	struct top_procs *p = xcalloc(1, sizeof(*p));
+	p->hz = sysconf(_SC_CLK_TCK);
+	if (p->hz <= 0)
+		p->hz = 100;
+	return p;
+}
+
+static void close_counters(struct pent *e)
+{
+	for (unsigned k = 0; k < NR_SW; k++) {
+		if (e->fd[k] >= 0)
+			close(e->fd[k]);
+		e->fd[k] = -1;
+	}
+	e->have_last = false;
+}
+
+/* One group per task, task-clock leading: one read() gives all three, so
+ * 200 processes cost 200 reads a frame, not 600. */
+static void open_counters(struct pent *e)
+{
+	int leader = -1;
+	for (unsigned k = 0; k < NR_SW; k++) {
+		struct perf_event_attr a;
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = sw_config[k];
+		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+		                PERF_FORMAT_TOTAL_TIME_RUNNING;
+		a.exclude_hv = 1;
+		long fd =
+		    syscall(SYS_perf_event_open, &a, e->pid, -1, leader, PERF_FLAG_FD_CLOEXEC);
+		e->fd[k] = fd < 0 ? -1 : (int)fd;
+		if (k == 0) {
+			if (fd < 0)
+				break; /* no leader: the whole row is '-' */
+			leader = (int)fd;
+		}
+	}
+	e->have_last = false;
+}
+
+/* reads the group: v[] deltas since the previous read, NAN without one */
+static void read_counters(struct pent *e)
+{
+	uint64_t cur[NR_SW] = {0};
+	bool ok[NR_SW] = {false};
+	/* nr, time_enabled, time_running, then one value per member that opened */
+	uint64_t buf[3 + NR_SW];
+	ssize_t n = e->fd[0] >= 0 ? read(e->fd[0], buf, sizeof(buf)) : -1;
+	if (n >= (ssize_t)(4 * sizeof(uint64_t))) {
+		unsigned slot = 0;
+		for (unsigned k = 0; k < NR_SW && slot < buf[0]; k++) {
+			if (e->fd[k] < 0)
+				continue;
+			/* software events are never multiplexed, but scale as perf does */
+			cur[k] = buf[2] ? (uint64_t)((double)buf[3 + slot] * (double)buf[1] /
+			                             (double)buf[2])
+			                : 0;
+			ok[k] = true;
+			slot++;
+		}
+	}
+	for (unsigned k = 0; k < NR_SW; k++) {
+		double d = ok[k] && e->have_last ? (double)(cur[k] - e->last[k]) : (double)NAN;
+		if (k == 0)
+			d /= 1e6; /* task-clock: ns -> msec, as perf shows it */
+		e->v[PC_TASK + k] = d;
+		e->last[k] = cur[k];
+	}
+	e->have_last = true;
+}
+
+/* /proc/PID/stat: comm is in parentheses and may contain anything, so the
+ * fields are counted from the last ')' */
+static bool read_stat(const char *procfs, int pid, struct pent *e)
+{
+	char path[256], buf[1024];
+	snprintf(path, sizeof(path), "%s/%d/stat", procfs, pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	char *l = strchr(buf, '('), *r = strrchr(buf, ')');
+	if (!l || !r || r < l)
+		return false;
+	size_t cl = (size_t)(r - l - 1);
+	if (cl >= sizeof(e->comm))
+		cl = sizeof(e->comm) - 1;
+	memcpy(e->comm, l + 1, cl);
+	e->comm[cl] = '\0';
+	char *p = r + 2;
+	e->state = *p;
+	/* after the state: ppid pgrp session tty tpgid flags minflt cminflt
+	 * majflt cmajflt utime stime */
+	unsigned long long f[12];
+	if (sscanf(p + 1, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &f[0],
+	           &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &f[10],
+	           &f[11]) != 12)
+		return false;
+	e->ticks = f[10] + f[11];
+	return true;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	const struct pent *x = a, *y = b;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static struct pent *find(struct top_procs *p, int pid)
+{
+	struct pent key = {.pid = pid};
+	return p->nr ? bsearch(&key, p->e, p->nr, sizeof(*p->e), cmp_pid) : NULL;
+}
+
+static int cmp_busy(const void *a, const void *b)
+{
+	const struct pent *const *x = a, *const *y = b;
+	uint64_t dx = (*x)->ticks - (*x)->prev_ticks, dy = (*y)->ticks - (*y)->prev_ticks;
+	if (dx != dy)
+		return dx < dy ? 1 : -1;
+	if ((*x)->ticks != (*y)->ticks)
+		return (*x)->ticks < (*y)->ticks ? 1 : -1;
+	return ((*x)->pid > (*y)->pid) - ((*x)->pid < (*y)->pid);
+}
+
+static void add_gone(struct top_procs *p, const struct pent *e, unsigned max)
+{
+	if (p->nr_gone >= max && p->nr_gone) {
+		/* the oldest goes */
+		memmove(p->gone, p->gone + 1, (p->nr_gone - 1) * sizeof(*p->gone));
+		p->nr_gone--;
+	}
+	p->gone = xreallocarray(p->gone, p->nr_gone + 1, sizeof(*p->gone));
+	struct top_proc *g = &p->gone[p->nr_gone++];
+	memset(g, 0, sizeof(*g));
+	g->pid = e->pid;
+	snprintf(g->name, sizeof(g->name), "%s", e->comm);
+	snprintf(g->extra, sizeof(g->extra), "exited");
+	for (unsigned k = 0; k < TOP_MAX_PCOLS; k++)
+		g->v[k] = (double)NAN;
+	g->exited = true;
+}
+
+void top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid, bool sticky,
+                      struct top_proc **out, unsigned *nout, unsigned *total)
+{
+	const char *procfs = getenv("HPMSTAT_PROCFS");
+	if (!procfs || !*procfs)
+		procfs = "/proc";
+	struct pent *ne = NULL;
+	unsigned nn = 0, cap = 0;
+	DIR *d = opendir(procfs);
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		long v = strtol(de->d_name, NULL, 10);
+		if (v <= 0 || v > INT32_MAX || (pid > 0 && v != pid))
+			continue;
+		if (nn == cap) {
+			cap = cap ? cap * 2 : 256;
+			ne = xreallocarray(ne, cap, sizeof(*ne));
+		}
+		struct pent *e = &ne[nn];
+		memset(e, 0, sizeof(*e));
+		e->pid = (int)v;
+		for (unsigned k = 0; k < NR_SW; k++)
+			e->fd[k] = -1;
+		/* a process that exits between readdir and the read is skipped */
+		if (read_stat(procfs, e->pid, e))
+			nn++;
+	}
+	if (d)
+		closedir(d);
+	if (nn)
+		qsort(ne, nn, sizeof(*ne), cmp_pid);
+	/* carry state over from the previous scan */
+	for (unsigned i = 0; i < nn; i++) {
+		struct pent *o = find(p, ne[i].pid);
+		if (!o)
+			continue;
+		ne[i].prev_ticks = o->ticks;
+		ne[i].have_prev = true;
+		memcpy(ne[i].fd, o->fd, sizeof(o->fd));
+		memcpy(ne[i].last, o->last, sizeof(o->last));
+		ne[i].have_last = o->have_last;
+		ne[i].chosen = o->chosen;
+		o->fd[0] = o->fd[1] = o->fd[2] = -1; /* moved */
+		o->chosen = false;
+	}
+	/* the rest of the old list exited */
+	for (unsigned i = 0; i < p->nr; i++) {
+		/* room for several tables' worth, so churn elsewhere does not
+		 * push out the exit being watched at once */
+		if (p->e[i].chosen && sticky)
+			add_gone(p, &p->e[i], 4 * n + 16);
+		close_counters(&p->e[i]);
+	}
+	free(p->e);
+	p->e = ne;
+	p->nr = nn;
+	if (!nn)
+		p->e = NULL;
+	/* a process new since the last scan has prev_ticks 0: all its CPU time
+	 * is recent */
+
+	/* the busiest n */
+	struct pent **order = xcalloc(nn ? nn : 1, sizeof(*order));
+	for (unsigned i = 0; i < nn; i++)
+		order[i] = &ne[i];
+	if (nn)
+		qsort(order, nn, sizeof(*order), cmp_busy);
+	unsigned take = nn < n ? nn : n;
+	for (unsigned i = 0; i < nn; i++) {
+		struct pent *e = order[i];
+		bool want = i < take;
+		if (!want && e->chosen)
+			close_counters(e);
+		if (want && !e->chosen)
+			open_counters(e);
+		e->chosen = want;
+	}
+	unsigned rows = take + (sticky ? p->nr_gone : 0);
+	struct top_proc *r = xcalloc(rows ? rows : 1, sizeof(*r));
+	for (unsigned i = 0; i < take; i++) {
+		struct pent *e = order[i];
+		read_counters(e);
+		struct top_proc *t = &r[i];
+		t->pid = e->pid;
+		snprintf(t->name, sizeof(t->name), "%s", e->comm);
+		snprintf(t->extra, sizeof(t->extra), "%c", e->state);
+		for (unsigned k = 0; k < TOP_MAX_PCOLS; k++)
+			t->v[k] = (double)NAN;
+		t->v[PC_CPU] = interval > 0 ? 100.0 * (double)(e->ticks - e->prev_ticks) /
+		                                  (double)p->hz / interval
+		                            : (double)NAN;
+		for (unsigned k = PC_TASK; k < PC_NR_PERF; k++)
+			t->v[k] = e->v[k];
+	}
+	for (unsigned i = 0; sticky && i < p->nr_gone; i++)
+		r[take + i] = p->gone[i];
+	free(order);
+	*out = r;
+	*nout = rows;
+	*total = nn;
+}
+
+void top_procs_free(struct top_procs *p)
+{
+	if (!p)
+		return;
+	for (unsigned i = 0; i < p->nr; i++)
+		close_counters(&p->e[i]);
+	free(p->e);
+	free(p->gone);
+	free(p);
+}

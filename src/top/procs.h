@@ -1,0 +1,29 @@
+/* procs.h: the process sampler of `hpmstat top` on the perf back end.
+ *
+ * Owns: the /proc scan (CPU time per process between two samples), the
+ * choice of the busiest N, and their per-task software counters
+ * (task-clock, context-switches, page-faults: one perf group on the pid,
+ * any CPU, which this host allows for its own processes even at
+ * perf_event_paranoid 2). Counters are opened when a process enters the
+ * busiest N and closed when it leaves or exits, so at most 3 x N fds are
+ * open. A counter that cannot be opened (another user's process, a kernel
+ * thread, a process gone between the scan and the open) stays NAN: '-'.
+ */
+#ifndef HPM_TOP_PROCS_H
+#define HPM_TOP_PROCS_H
+
+#include <stdbool.h>
+
+#include "top/top.h"
+
+struct top_procs *top_procs_new(void);
+/* Scans /proc (HPMSTAT_PROCFS when set), picks the busiest n processes
+ * (only `pid` when pid > 0) and fills *out (malloc'ed, *nout rows) with
+ * the perf columns of enum top_pcol; *total is the number of processes.
+ * interval: seconds since the previous sample (0: the first). With sticky,
+ * processes that exited since they were shown stay, marked exited. */
+void top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid, bool sticky,
+                      struct top_proc **out, unsigned *nout, unsigned *total);
+void top_procs_free(struct top_procs *p);
+
+#endif

@@ -1,0 +1,216 @@
+/* top.h: the model of `hpmstat top` (hpmtop), independent of any terminal.
+ *
+ * Owns: struct top_opts (every setting of the live view: back end, event
+ * and metric columns, refresh interval, Topdown level, sorting; filled from
+ * the config file, then the command line, then keys), struct top_model (the
+ * counting session, the previous counts, the drill-down stack and the
+ * process sampler) and struct top_frame (one refresh: the rows per hart or
+ * CPU, the Topdown tree, the process table) that the three views render:
+ * the ncurses view (view.h), the plain-text batch frames and the JSON
+ * frames (top_print_text / top_print_json here).
+ *
+ * The library never prints to the terminal or exits: errors come back as
+ * a negative return with a one-line message; top_print_* write to the
+ * FILE the caller gives.
+ */
+#ifndef HPM_TOP_TOP_H
+#define HPM_TOP_TOP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "backend/emu.h"
+#include "stat/session.h"
+
+#define TOP_MAX_LEVEL     3
+#define TOP_MAX_DEPTH     3 /* drill-down stack: level-1 node, level-2 node, ... */
+#define TOP_DEFAULT_PROCS 20
+#define TOP_MIN_DELAY     0.1
+#define TOP_MAX_DELAY     3600.0
+
+/* Every setting of the view. Strings are owned (malloc'ed) so keys and the
+ * config file can replace them. */
+struct top_opts {
+	enum hpm_backend_choice backend; /* AUTO: perf on a Kunminghu host, else emu */
+	struct hpm_emu_config emu;
+	char *events;      /* -e: extra columns, perf's -e syntax; NULL none */
+	char *metrics;     /* -M: extra metric columns; NULL none */
+	char *cpus;        /* -C LIST (perf back end) */
+	int pid;           /* -p PID (perf back end): count that task, list only it */
+	double delay;      /* -d seconds */
+	unsigned level;    /* Topdown tree depth shown, 1..3 */
+	unsigned nprocs;   /* process rows sampled (busiest N) */
+	char *sort;        /* process table column name to sort by; NULL: default */
+	bool reverse;      /* ascending instead of descending */
+	bool sticky;       /* keep exited processes, marked */
+	bool color;        /* colours wanted (NO_COLOR and --no-color clear it) */
+	char *profile_buf; /* owns emu.profile when it came from the config file */
+};
+
+void top_opts_init(struct top_opts *o);
+void top_opts_free(struct top_opts *o);
+/* Replace a string setting (NULL or "" clears it). */
+void top_opts_set(char **field, const char *value);
+
+/* ---------------------------------------------------------- config file */
+
+/* $XDG_CONFIG_HOME/hpmstat/top.conf, else ~/.config/hpmstat/top.conf
+ * (malloc'ed; NULL when neither variable is set). */
+char *top_config_path(void);
+/* Loads `path` into o: "key = value" lines, '#' comments. Each bad line
+ * is reported in warn (one "FILE:LINE: message" line each, up to warnlen)
+ * and skipped; the rest still loads. Returns 0 (a missing file too), -1
+ * when the file exists but cannot be read. */
+int top_config_load(struct top_opts *o, const char *path, char *warn, size_t warnlen);
+/* Writes o to path (creating its directory), atomically. 0 or -1 + err. */
+int top_config_write(const struct top_opts *o, const char *path, char *err, size_t errlen);
+/* Applies one key = value; 0, or -1 with a message. Shared by the config
+ * file and the command line's option checks. */
+int top_config_set(struct top_opts *o, const char *key, const char *value, char *err,
+                   size_t errlen);
+
+/* ---------------------------------------------------------------- frame */
+
+enum { TD_RETIRING, TD_FRONTEND, TD_BADSPEC, TD_BACKEND, TD_NR };
+/* Bar letters when colours are off (documented in hpmstat-top(1)). */
+extern const char top_td_letter[TD_NR];
+extern const char *const top_td_name[TD_NR];
+
+struct top_value {
+	double v;     /* NAN: no number, shown as '-' */
+	double share; /* running/enabled: < 1 when the count was scaled; -1: a metric
+	               * computed from scaled counts */
+};
+
+/* One hart or CPU. */
+struct top_unit {
+	char name[32];
+	struct top_value cycles, instructions;
+	double ipc;
+	double td[TD_NR];      /* level 1, percent of slots; NAN when not counted */
+	struct top_value *col; /* [frame.ncols]: the -e events then the -M metrics */
+};
+
+/* One node of the Topdown tree (summed over the units). */
+struct top_node {
+	const char *name; /* tma_... */
+	char display[48]; /* Backend_Bound */
+	unsigned level;
+	int parent;   /* index in frame.nodes, -1 */
+	double value; /* percent; NAN */
+	bool bottleneck;
+	bool multiplexed;
+	bool drilled; /* a child of the drill-down focus */
+};
+
+/* Process table columns (perf back end) and workload columns (emulator). */
+enum top_pcol {
+	PC_CPU,    /* %CPU from /proc over the interval */
+	PC_TASK,   /* task-clock msec over the interval */
+	PC_CSW,    /* context switches */
+	PC_FAULTS, /* page faults */
+	PC_NR_PERF,
+	/* emulator workloads */
+	PC_CYCLES = 0,
+	PC_INSTR,
+	PC_IPC,
+	PC_NR_EMU,
+};
+#define TOP_MAX_PCOLS 8
+
+struct top_proc {
+	int pid;                 /* -1: an emulated workload */
+	char name[64];           /* comm, or "hart0: balanced seed 1" */
+	char extra[32];          /* emulator: the workload's bottleneck; perf: state */
+	double v[TOP_MAX_PCOLS]; /* NAN: '-' (counter not opened) */
+	bool exited;             /* --sticky: gone since */
+};
+
+struct top_frame {
+	unsigned seq;
+	double t;            /* seconds since start */
+	double interval;     /* seconds this frame covers */
+	double delay;        /* refresh setting */
+	const char *backend; /* "emu" or "perf" */
+	char source[320];    /* "emulated Kunminghu: profile balanced, 2 harts at 5 MHz" */
+	unsigned level;
+	bool paused;
+	bool multiplexed; /* some shown value came from scaled counts */
+	char focus[128];  /* drill path "Backend_Bound > Memory_Bound", "" at the top */
+	char status[512]; /* one-line note (counter trouble, config warnings) */
+
+	unsigned nunits;
+	struct top_unit *units;
+	unsigned ncols;
+	char **col_names; /* [ncols] */
+
+	unsigned nnodes;
+	struct top_node *nodes;
+
+	unsigned npcols;
+	const char *pcol_names[TOP_MAX_PCOLS];
+	int sort_col; /* index into pcol_names; -1 by pid/name */
+	bool reverse;
+	unsigned nprocs;
+	struct top_proc *procs;
+	unsigned nprocs_total; /* processes seen in /proc */
+
+	double lag_ms;  /* tick to frame ready (filled by the caller) */
+	double work_ms; /* of that, sampling and formatting (the rest: waking up late) */
+};
+
+void top_frame_free(struct top_frame *f);
+
+/* ---------------------------------------------------------------- model */
+
+struct top_procs; /* procs.c */
+
+struct top_model {
+	struct top_opts *o;
+	bool emu;        /* the back end in use */
+	bool session_ok; /* counters open */
+	struct hpm_session s;
+	struct hpm_count **prev; /* counts at the previous sample */
+	double t0, last;         /* monotonic seconds */
+	unsigned seq;
+	/* drill-down: metric names (tma_...), outermost first */
+	const char *focus[TOP_MAX_DEPTH];
+	unsigned depth;
+	char bottleneck[64]; /* the current bottleneck node (drill target) */
+	struct top_procs *procs;
+	char note[512]; /* sticky status line from (re)programming */
+};
+
+/* Builds the session from o and opens it. On failure the model still
+ * works (rows show '-') and err says why; returns -1 only for bad input
+ * (an unknown event or metric), which the caller reports. */
+int top_model_init(struct top_model *m, struct top_opts *o, char *err, size_t errlen);
+/* Re-reads o (events, metrics, level, back end) and reprograms the
+ * counters; the old program is kept when the new one is rejected. */
+int top_model_reprogram(struct top_model *m, char *err, size_t errlen);
+/* One refresh: let emulated time pass, read, compute. */
+int top_model_sample(struct top_model *m, struct top_frame *f, char *err, size_t errlen);
+/* Drill into the current bottleneck / back up one level: 0, or -1 with
+ * a message (no bottleneck, a leaf, already at the top). */
+int top_model_drill(struct top_model *m, char *err, size_t errlen);
+int top_model_up(struct top_model *m, char *err, size_t errlen);
+void top_model_free(struct top_model *m);
+
+/* Sorting the process table by column (or -1: pid). */
+void top_sort_procs(struct top_frame *f);
+/* Column index of a process column name (case-insensitive), -1. */
+int top_pcol_find(const struct top_frame *f, const char *name);
+
+/* -------------------------------------------------------------- output */
+
+/* A value as shown: 4 significant digits with K/M/G, "-" for NAN. */
+void top_fmt_value(char *buf, size_t len, double v);
+/* The Topdown bar of width w (letters R F B K), NUL-terminated, w+1 bytes. */
+void top_fmt_bar(char *buf, unsigned w, const double td[TD_NR]);
+void top_print_text(FILE *out, const struct top_frame *f);
+/* One JSON object on one line. */
+void top_print_json(FILE *out, const struct top_frame *f);
+
+#endif

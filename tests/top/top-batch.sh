@@ -1,0 +1,98 @@
+#!/bin/sh
+# top-batch.sh: hpmstat top without a terminal: batch text, JSON frames,
+# options, the config file, processes that come and go (perf back end).
+. "$top_srcdir/tests/lib.sh"
+H=${HPMSTAT:-$top_builddir/src/hpmstat}
+J=${JSONCHECK:-$top_builddir/tests/jsoncheck}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp" "$tap_out" "$tap_err"; [ -n "$busy" ] && kill $busy 2>/dev/null' EXIT
+export XDG_CONFIG_HOME="$tmp/cfg"
+E="--backend emu --emu-harts 2"
+
+"$H" top -b -n 2 -d 0.1 $E >"$tmp/b" 2>"$tmp/e"; rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '^hpmstat top - frame' "$tmp/b")" -eq 2 ]; ok $? "-b -n 2 prints two frames"
+grep -q 'profile balanced' "$tmp/b" && grep -q '^hart1 ' "$tmp/b"; ok $? "batch: source line and one row per hart"
+grep -Eq '^hart0 .*R+F+B+K+$' "$tmp/b"; ok $? "batch: level-1 bar in letters R F B K"
+grep -q 'hart1: balanced seed 2' "$tmp/b"; ok $? "batch: the emulated workloads per hart"
+[ ! -s "$tmp/e" ]; ok $? "batch: nothing on stderr"
+
+"$H" top --json -n 3 -d 0.1 $E >"$tmp/j"; rc=$?
+[ $rc -eq 0 ] && [ "$(wc -l <"$tmp/j")" -eq 3 ]; ok $? "--json -n 3: three lines"
+out=$("$J" --lines .frame .backend .units.# .units.1.unit .topdown.# <"$tmp/j" | tr '\n' ' ')
+[ "$out" = "3 emu 2 hart1 4 " ]; ok $? "--json frames parse (got: $out)"
+r=$("$J" --lines .units.0.topdown.retiring <"$tmp/j")
+awk -v r="$r" 'BEGIN { exit !(r > 0 && r < 100) }'; ok $? "--json: retiring is a percentage ($r)"
+
+"$H" top --json -n 1 -d 0.1 --backend emu -t 3 -e 'ifu_req,mcycle' >"$tmp/j3"
+out=$("$J" .topdown.# .level .units.0.columns.ifu_req.share <"$tmp/j3" | tr '\n' ' ')
+[ "$out" = "15 3 1.0 " ]; ok $? "-t 3 gives 15 nodes, -e columns with their share (got: $out)"
+
+# bad input
+run_fails_with "-d 0 refused" "hpmstat top: -d '0'" "$H" top -b -n 1 -d 0
+run_fails_with "-t 4 refused" "hpmstat top: -t '4'" "$H" top -b -n 1 -t 4
+run_fails_with "--backend bogus refused" "--backend 'bogus'" "$H" top -b -n 1 --backend bogus
+run_fails_with "unknown event refused" "unknown event" "$H" top -b -n 1 --backend emu -e nosuchevent
+"$H" top --bogus >/dev/null 2>&1; [ $? -eq 2 ]; ok $? "unknown option: exit 2"
+"$H" top -b -n 1 --backend emu -C 1 >/dev/null 2>"$tmp/ce"; [ $? -eq 2 ] && grep -q 'need the perf back end' "$tmp/ce"; ok $? "-C on the emulator: usage error"
+"$H" top --help | grep -q 'Usage: hpmstat top'; ok $? "--help"
+
+# hpmtop is top
+ln -s "$H" "$tmp/hpmtop"
+"$tmp/hpmtop" -b -n 1 -d 0.1 --backend emu | grep -q '^hpmstat top - frame 1'; ok $? "argv[0] hpmtop runs top"
+
+# config file: a bad line is reported with its number, the rest loads
+mkdir -p "$XDG_CONFIG_HOME/hpmstat"
+printf '# test\ndelay = 0.2\nbogus = 1\nlevel 2\nlevel = 2\n' >"$XDG_CONFIG_HOME/hpmstat/top.conf"
+"$H" top --json -n 1 --backend emu >"$tmp/c" 2>"$tmp/ce"
+grep -q "top.conf:3: unknown key 'bogus'" "$tmp/ce" && grep -q 'top.conf:4: expected' "$tmp/ce"; ok $? "config: bad lines reported with their line numbers"
+out=$("$J" .delay .level <"$tmp/c" | awk '{ printf "%g ", $1 }')
+[ "$out" = "0.2 2 " ]; ok $? "config: the good lines still load (got: $out)"
+out=$("$H" top --json -n 1 -d 0.1 -t 1 --backend emu 2>/dev/null | "$J" .delay .level | awk '{ printf "%g ", $1 }')
+[ "$out" = "0.1 1 " ]; ok $? "options override the config file (got: $out)"
+"$H" top --json -n 1 -d 0.1 --no-config --backend emu 2>"$tmp/ce2" >/dev/null
+[ ! -s "$tmp/ce2" ]; ok $? "--no-config ignores it"
+rm -f "$XDG_CONFIG_HOME/hpmstat/top.conf"
+
+# not a terminal: the interactive mode falls back to batch
+"$H" top -n 1 -d 0.1 --backend emu </dev/null >"$tmp/nt" 2>"$tmp/nte"
+grep -q 'not a terminal: batch mode' "$tmp/nte" && grep -q '^hpmstat top - frame 1' "$tmp/nt"; ok $? "no terminal: batch mode with a message"
+
+# perf back end: a process started and killed during the run disappears
+if "$H" top --json -n 1 -d 0.1 --backend perf -N 3 >"$tmp/p" 2>/dev/null && "$J" .backend <"$tmp/p" | grep -q perf; then
+	ok 0 "perf back end runs"
+	sh -c 'while :; do :; done' &
+	busy=$!
+	( sleep 1.2; kill $busy ) &
+	"$H" top --json -n 8 -d 0.3 --backend perf -N 5 >"$tmp/pk" 2>"$tmp/pke"; rc=$?
+	wait $busy 2>/dev/null
+	first=$(sed -n 3p "$tmp/pk"); last=$(tail -n 1 "$tmp/pk")
+	"$J" --lines . <"$tmp/pk" >/dev/null; ok $? "perf: JSON frames parse"
+	[ $rc -eq 0 ] && printf '%s' "$first" | grep -q "\"pid\":$busy,"; ok $? "perf: the busy process is listed"
+	printf '%s' "$first" | grep -Eq "\"pid\":$busy,\"name\":\"sh\",\"%CPU\":[0-9.]+,\"TASK-MS\":[0-9.]+"; ok $? "perf: with %CPU and its task-clock"
+	! printf '%s' "$last" | grep -q "\"pid\":$busy,"; ok $? "perf: once killed it disappears"
+	[ ! -s "$tmp/pke" ]; ok $? "perf: no error when it exits"
+	sh -c 'while :; do :; done' &
+	busy=$!
+	( sleep 1.2; kill $busy ) &
+	"$H" top --json -n 8 -d 0.3 --backend perf -N 20 --sticky >"$tmp/ps" 2>/dev/null
+	wait $busy 2>/dev/null
+	tail -n 1 "$tmp/ps" | grep -q "\"pid\":$busy,.*\"exited\":true"; ok $? "perf --sticky: marked exited"
+	busy=
+	"$H" top -b -n 1 -d 0.1 --backend perf -C 0 -N 1 >"$tmp/pc" 2>/dev/null
+	grep -q '^CPU0 ' "$tmp/pc" && ! grep -q '^CPU1 ' "$tmp/pc"; ok $? "perf -C 0: one row, CPU0"
+	# a process whose counters cannot be opened (it is not there): '-'
+	mkdir -p "$tmp/proc/999999"
+	echo '999999 (ghost) R 1 1 1 0 -1 0 0 0 0 0 50 50 0 0 20 0 1 0 1 0 0' >"$tmp/proc/999999/stat"
+	HPMSTAT_PROCFS="$tmp/proc" "$H" top --json -n 2 -d 0.1 --backend perf >"$tmp/pg" 2>"$tmp/pge"
+	tail -n 1 "$tmp/pg" | grep -q '"pid":999999,"name":"ghost","%CPU":0.0,"TASK-MS":null,"CSW":null,"FAULTS":null'; ok $? "counters that cannot be opened: null / '-', no error"
+	HPMSTAT_PROCFS="$tmp/proc" "$H" top -b -n 2 -d 0.1 --backend perf | grep -Eq '^ *999999 ghost +0 +- +- +-'; ok $? "batch: '-' for them"
+	sleep 30 &
+	sp=$!
+	"$H" top --json -n 2 -d 0.2 --backend perf -p $sp >"$tmp/pp" 2>/dev/null
+	out=$(tail -n 1 "$tmp/pp" | "$J" .processes.# .processes.0.pid | tr '\n' ' ')
+	kill $sp
+	[ "$out" = "1 $sp " ]; ok $? "perf -p: only that process (got: $out)"
+else
+	echo "ok 999 # SKIP perf_event_open unavailable" | sed "s/999/$((tap_n + 1))/"; tap_n=$((tap_n + 1))
+fi
+done_testing

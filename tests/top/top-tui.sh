@@ -1,0 +1,136 @@
+#!/bin/sh
+# top-tui.sh: the full-screen view of hpmstat top, driven through tmux:
+# keys are sent to a 120x40 pane and the pane's text is checked.
+. "$top_srcdir/tests/lib.sh"
+H=${HPMSTAT:-$top_builddir/src/hpmstat}
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "1..0 # SKIP tmux not installed"
+	exit 0
+fi
+if ! "$H" top --help | grep -q 'Keys:'; then
+	echo "1..0 # SKIP hpmstat top not built"
+	exit 0
+fi
+tmp=$(mktemp -d)
+sock="hpmtop-test-$$"
+T() { tmux -L "$sock" -f /dev/null "$@"; }
+trap 'T kill-server 2>/dev/null; rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
+export XDG_CONFIG_HOME="$tmp/cfg"
+
+# start CMD...: a fresh session running CMD (then a shell prompt-free sleep,
+# so the pane stays for capture after CMD exits)
+# Each start gets its own session name: a killed session's server may
+# still be going away when the next one starts.
+n=0
+start() {
+	[ $n -gt 0 ] && T kill-session -t "s$n" 2>/dev/null
+	n=$((n + 1))
+	T new-session -d -s "s$n" -x 120 -y 40 "$* ; echo EXITED \$?; sleep 30"
+}
+cap() { T capture-pane -p -t "s$n"; }
+# wait_for NEEDLE [SECONDS]: until the pane shows NEEDLE (fixed string)
+wait_for() {
+	i=0; lim=$(( ${2:-5} * 10 ))
+	while [ $i -lt $lim ]; do
+		cap | grep -qF -- "$1" && return 0
+		sleep 0.1; i=$((i + 1))
+	done
+	return 1
+}
+# wait_gone NEEDLE: until the pane no longer shows it
+wait_gone() {
+	i=0
+	while [ $i -lt 50 ]; do
+		cap | grep -qF -- "$1" || return 0
+		sleep 0.1; i=$((i + 1))
+	done
+	return 1
+}
+key() { T send-keys -t "s$n" "$@"; }
+
+TOP="env NO_COLOR=1 XDG_CONFIG_HOME=$XDG_CONFIG_HOME $H top -d 0.2 --backend emu --emu-harts 2"
+start "$TOP"
+wait_for "frame 2"; ok $? "the view starts"
+cap >"$tmp/s1"
+grep -q 'hpmstat top - .*back end emu' "$tmp/s1" && grep -q 'emulated Kunminghu: profile balanced' "$tmp/s1"; ok $? "header: back end and emulator profile"
+grep -q 'every 0.2s' "$tmp/s1"; ok $? "header: refresh interval"
+grep -Eq '^hart0 .* R+F+B+K+' "$tmp/s1" && grep -Eq '^hart1 ' "$tmp/s1"; ok $? "a row per hart with its R F B K bar"
+grep -q 'CYCLES' "$tmp/s1" && grep -q 'IPC' "$tmp/s1"; ok $? "cycles, instructions, IPC columns"
+grep -q 'hart1: balanced seed 2' "$tmp/s1"; ok $? "workload table"
+grep -q 'Backend_Bound' "$tmp/s1" && grep -q 'Retiring' "$tmp/s1"; ok $? "Topdown level-1 tree"
+
+key h; wait_for "hpmstat top keys"; ok $? "h: help"
+key x; wait_for "back end emu"; ok $? "any key closes the help"
+key '?'; wait_for "hpmstat top keys"; ok $? "?: help"
+key x; wait_for "back end emu"
+key '>'; wait_for "CYCLESv"; ok $? "> sorts by the next column"
+key '>'; wait_for "INSTRv"; ok $? "> again: the one after"
+key '<'; wait_for "CYCLESv"; ok $? "< goes back"
+key s; wait_for "INSTRv"; ok $? "s: next sort column"
+key r; wait_for "INSTR^"; ok $? "r reverses the order"
+key r; wait_for "INSTRv"
+key p; wait_for "[paused]"; ok $? "p pauses"
+f1=$(cap | sed -n 's/.*frame \([0-9]*\).*/\1/p'); sleep 0.7
+f2=$(cap | sed -n 's/.*frame \([0-9]*\).*/\1/p')
+[ "$f1" = "$f2" ]; ok $? "paused: no new frames ($f1 $f2)"
+key p; wait_gone "[paused]"; ok $? "p resumes"
+key +; wait_for "every 0.4s"; ok $? "+ doubles the interval"
+key -; wait_for "every 0.2s"; ok $? "- halves it"
+key t; wait_for "Topdown level 2"; wait_for "Fetch_Latency"; ok $? "t: level 2 nodes"
+key t; wait_for "Topdown level 3"; wait_for "L1_Bound"; ok $? "t: level 3 nodes"
+key t; wait_for "Topdown level 1"; wait_gone "Fetch_Latency"; ok $? "t: back to level 1"
+key d; wait_for "drill: Backend_Bound"; ok $? "d drills into the bottleneck"
+wait_for ">>  Memory_Bound" && cap | grep -A1 'Backend_Bound' | grep -q '>>  Core_Bound'; ok $? "drill-down shows the level-2 children"
+key d; wait_for "drill: Backend_Bound > Memory_Bound"; wait_for "DRAM_Bound"; ok $? "d again: level 3 children"
+key u; wait_gone "> Memory_Bound"; ok $? "u backs up"
+key u; wait_gone "drill:"; ok $? "u to the top"
+key u; wait_for "already at the top"; ok $? "u at the top says so"
+key e; wait_for "events:"; ok $? "e: the prompt"
+key -l "ifu_req"; key Enter; wait_for "events: ifu_req"; wait_for "     ifu_req"; ok $? "e: the new column appears"
+key e; wait_for "events: ifu_req"; key C-u; key -l "nosuch_ev"; key Enter
+wait_for "unknown event 'nosuch_ev'"; ok $? "e: a bad event is refused with a message"
+cap | grep -q '     ifu_req'; ok $? "e: the old columns stay"
+key W; wait_for "wrote $XDG_CONFIG_HOME/hpmstat/top.conf"; ok $? "W writes the config file"
+grep -q '^events = ifu_req' "$XDG_CONFIG_HOME/hpmstat/top.conf" && grep -q '^sort = INSTR' "$XDG_CONFIG_HOME/hpmstat/top.conf"; ok $? "W: it holds the settings"
+T resize-window -t "s$n" -x 50 -y 10 2>/dev/null || T resize-pane -t "s$n" -x 50 -y 10
+wait_for "terminal too small"; ok $? "resize to 50x10: too-small message"
+T resize-window -t "s$n" -x 100 -y 30 2>/dev/null || T resize-pane -t "s$n" -x 100 -y 30
+wait_for "back end emu"; ok $? "resize back: the view again"
+cap | awk 'length > 100 { bad = 1 } END { exit bad }'; ok $? "resized: lines fit 100 columns"
+key q; wait_for "EXITED 0"; ok $? "q quits with status 0"
+
+# the written config is loaded next time; a bad line is reported
+printf 'delay = 0.3\nwhat = ever\n' >>"$XDG_CONFIG_HOME/hpmstat/top.conf"
+start "$TOP -d 0.3"
+wait_for "top.conf:13: unknown key 'what'" || wait_for "unknown key 'what'"; ok $? "config: bad line reported with its number"
+wait_for "     ifu_req"; ok $? "config: the rest still loads"
+key q; wait_for "EXITED 0"
+
+# colours: on unless NO_COLOR
+start "env -u NO_COLOR XDG_CONFIG_HOME=$tmp/none $H top -d 0.2 --backend emu"
+wait_for "frame 2"
+esc=$(printf '\033')
+i=0
+until T capture-pane -p -e -t "s$n" | grep -Eq "$esc\[([0-9]+;)*4[0-7]m" || [ $i -ge 30 ]; do sleep 0.1; i=$((i + 1)); done
+T capture-pane -p -e -t "s$n" | grep -Eq "$esc\[([0-9]+;)*4[0-7]m"; ok $? "colours by default"
+[ $i -lt 30 ] || diag "$(T capture-pane -p -e -t "s$n" | head -8 | od -c | head -20)"
+key q; wait_for "EXITED 0"
+start "env NO_COLOR=1 XDG_CONFIG_HOME=$tmp/none $H top -d 0.2 --backend emu"
+wait_for "frame 2"
+! T capture-pane -p -e -t "s$n" | grep -Eq "$esc\[([0-9]+;)*4[0-7]m"; ok $? "NO_COLOR: no colours"
+key q; wait_for "EXITED 0"
+
+# TERM unset or unknown: batch mode with a message
+start "env -u TERM XDG_CONFIG_HOME=$tmp/none $H top -n 1 -d 0.2 --backend emu 2>$tmp/term.err"
+wait_for "EXITED 0"; ok $? "TERM unset: runs to the end"
+cap | grep -q '^hpmstat top - frame 1' && grep -q 'TERM is not set: batch mode' "$tmp/term.err"; ok $? "TERM unset: batch frame and a message"
+start "env TERM=no-such-term XDG_CONFIG_HOME=$tmp/none $H top -n 1 -d 0.2 --backend emu 2>$tmp/term.err"
+wait_for "EXITED 0"
+grep -q "unknown terminal type 'no-such-term': batch mode" "$tmp/term.err"; ok $? "TERM unknown: batch mode with a message"
+
+# started in a terminal too small
+T kill-session -t "s$n" 2>/dev/null
+n=$((n + 1))
+T new-session -d -s "s$n" -x 40 -y 8 "env NO_COLOR=1 XDG_CONFIG_HOME=$tmp/none $H top -d 0.2 --backend emu; sleep 30"
+wait_for "terminal too small"; ok $? "too small from the start: the message"
+done_testing
