@@ -65,6 +65,9 @@ static void close_counters(struct pent *e)
 
 /* One group per task, task-clock leading: one read() gives all three, so
  * 200 processes cost 200 reads a frame, not 600. */
+/* per-process counter groups opened in one frame at most */
+#define TOP_OPENS_PER_FRAME 64
+
 static void open_counters(struct pent *e)
 {
 	int leader = -1;
@@ -265,14 +268,20 @@ void top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid,
 		order[i] = &ne[i];
 	if (nn)
 		qsort(order, nn, sizeof(*order), cmp_busy);
-	unsigned take = nn < n ? nn : n;
+	unsigned take = nn < n ? nn : n, opened = 0;
 	for (unsigned i = 0; i < nn; i++) {
 		struct pent *e = order[i];
 		bool want = i < take;
 		if (!want && e->chosen)
 			close_counters(e);
-		if (want && !e->chosen)
+		if (want && !e->chosen) {
+			/* A full table is three syscalls per process: spread the opens
+			 * over a few frames so no frame misses its tick; the rest show
+			 * '-' until their turn, as a new process does anyway. */
+			if (opened++ >= TOP_OPENS_PER_FRAME)
+				continue;
 			open_counters(e);
+		}
 		e->chosen = want;
 	}
 	unsigned rows = take + (sticky ? p->nr_gone : 0);
