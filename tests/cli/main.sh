@@ -6,7 +6,7 @@ version=$(sed -n 's/^AC_INIT(\[hpmstat\], \[\([^]]*\)\].*/\1/p' "$top_srcdir/con
 out_is "--version prints the configure.ac version" "hpmstat $version" $H --version
 run_ok "--help exits 0" $H --help
 grep -q '^  encode ' "$tap_out"; ok $? "--help lists the commands"
-for c in list encode decode emu help; do
+for c in stat list encode decode emu report top help; do
 	run_ok "$c --help exits 0" $H $c --help
 	grep -q "^Usage: hpmstat $c" "$tap_out"; ok $? "$c --help prints its usage"
 	$H help $c > "$tap_err.help"; cmp -s "$tap_err.help" "$tap_out"; ok $? "help $c equals $c --help"
