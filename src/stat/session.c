@@ -153,10 +153,9 @@ static int route(struct hpm_session *s, struct hpm_evsel *e, char *err, size_t e
 
 int hpm_session_add_events(struct hpm_session *s, const char *text, char *err, size_t errlen)
 {
-	unsigned first = s->all.nr, groups = s->all.nr_groups;
+	unsigned first = s->all.nr;
 	if (hpm_evlist_parse(&s->all, text, err, errlen) != 0)
 		return -1;
-	(void)groups;
 	for (unsigned i = first; i < s->all.nr; i++)
 		if (route(s, &s->all.ev[i], err, errlen) != 0)
 			return -1;
