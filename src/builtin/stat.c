@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
+#include "emu/emu.h"
 #include "kmh/kmh.h"
 #include "stat/record.h"
 #include "stat/session.h"
@@ -262,13 +263,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			o->record = optarg;
 			break;
 		case OPT_BACKEND:
-			if (strcmp(optarg, "auto") == 0)
-				o->backend = HPM_BACKEND_AUTO;
-			else if (strcmp(optarg, "perf") == 0)
-				o->backend = HPM_BACKEND_PERF;
-			else if (strcmp(optarg, "emu") == 0)
-				o->backend = HPM_BACKEND_EMU;
-			else {
+			if (hpm_backend_choice_parse(optarg, &o->backend) != 0) {
 				cli_error("--backend '%s': must be auto, perf or emu", optarg);
 				return EXIT_FAILURE;
 			}
@@ -293,13 +288,13 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			o->emu_given = true;
 			break;
 		case OPT_EMU_HARTS:
-			if (parse_number("--emu-harts", optarg, 1, 1024, &n))
+			if (parse_number("--emu-harts", optarg, 1, EMU_MAX_HARTS, &n))
 				return EXIT_FAILURE;
 			o->emu.harts = (unsigned)n;
 			o->emu_given = true;
 			break;
 		case OPT_EMU_FREQ:
-			if (parse_number("--emu-freq", optarg, 1000, UINT64_C(10000000000), &n))
+			if (parse_number("--emu-freq", optarg, 1000, HPM_EMU_MAX_FREQ, &n))
 				return EXIT_FAILURE;
 			o->emu.freq = n;
 			o->emu_given = true;

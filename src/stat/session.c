@@ -11,6 +11,18 @@
 
 enum { PART_PERF, PART_EMU };
 
+int hpm_backend_choice_parse(const char *name, enum hpm_backend_choice *out)
+{
+	static const char *const names[] = {
+	    [HPM_BACKEND_AUTO] = "auto", [HPM_BACKEND_PERF] = "perf", [HPM_BACKEND_EMU] = "emu"};
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0) {
+			*out = (enum hpm_backend_choice)i;
+			return 0;
+		}
+	return -1;
+}
+
 void hpm_session_init(struct hpm_session *s, enum hpm_backend_choice choice)
 {
 	char err[256];

@@ -25,6 +25,10 @@ enum hpm_backend_choice {
 	HPM_BACKEND_EMU,
 };
 
+/* "auto", "perf" or "emu" (the --backend values of stat and top); -1 for
+ * anything else. */
+int hpm_backend_choice_parse(const char *name, enum hpm_backend_choice *out);
+
 struct hpm_session {
 	enum hpm_backend_choice choice;
 	struct hpm_pmu pmu;        /* what this host has */

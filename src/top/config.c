@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "emu/emu.h"
 #include "top/top.h"
 #include "util/xalloc.h"
 
@@ -127,13 +128,7 @@ int top_config_set(struct top_opts *o, const char *key, const char *value, char 
 		else
 			o->color = b;
 	} else if (!strcmp(key, "backend")) {
-		if (!strcmp(value, "auto"))
-			o->backend = HPM_BACKEND_AUTO;
-		else if (!strcmp(value, "perf"))
-			o->backend = HPM_BACKEND_PERF;
-		else if (!strcmp(value, "emu"))
-			o->backend = HPM_BACKEND_EMU;
-		else {
+		if (hpm_backend_choice_parse(value, &o->backend) != 0) {
 			snprintf(err, errlen, "backend '%s': must be auto, perf or emu", value);
 			return -1;
 		}
@@ -141,8 +136,9 @@ int top_config_set(struct top_opts *o, const char *key, const char *value, char 
 		top_opts_set(&o->profile_buf, value);
 		o->emu.profile = o->profile_buf;
 	} else if (!strcmp(key, "emu-harts")) {
-		if (parse_uint(value, 1, 1024, &n)) {
-			snprintf(err, errlen, "emu-harts '%s': must be 1 to 1024", value);
+		if (parse_uint(value, 1, EMU_MAX_HARTS, &n)) {
+			snprintf(err, errlen, "emu-harts '%s': must be 1 to %u", value,
+			         EMU_MAX_HARTS);
 			return -1;
 		}
 		o->emu.harts = (unsigned)n;
