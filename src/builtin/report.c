@@ -5,19 +5,18 @@
  *
  * The reading, checking and rendering are src/report (which never prints);
  * this file parses the options, refuses to overwrite an input, and writes
- * the report through a temporary file renamed into place.
+ * the report where -o says, as util/outfile.h writes every output (a
+ * temporary file renamed into place, in place for a device or a FIFO).
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "builtin/builtin.h"
 #include "metric/metric.h"
 #include "report/report.h"
+#include "util/outfile.h"
 #include "util/xalloc.h"
 
 const char cmd_report_usage[] =
@@ -30,7 +29,7 @@ const char cmd_report_usage[] =
     "Options:\n"
     "      --format FMT     text (default), csv, json, md or html\n"
     "      --level N        show the Topdown tree down to level N (1 to 3)\n"
-    "  -o, --output FILE    write to FILE (a temporary file renamed into place)\n"
+    "  -o, --output FILE    write to FILE ('-': standard output)\n"
     "      --diff BASE NEW  compare two runs node by node, with a noise test\n"
     "                       when both were recorded with -r\n"
     "      --weights FILE   a JSON object {\"run name\": weight} for a weighted\n"
@@ -42,19 +41,6 @@ const char cmd_report_usage[] =
     "  hpmstat report a.json\n"
     "  hpmstat report --format html -o suite.html a.json b.json c.json\n"
     "  hpmstat report --diff a.json b.json\n";
-
-/* The temporary file while it is being written, so Ctrl-C removes it and
- * never leaves half a report where the report goes. */
-static char *volatile tmp_path;
-
-static void on_signal(int sig)
-{
-	char *p = tmp_path;
-	if (p)
-		unlink(p);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
 
 struct opts {
 	enum rp_format format;
@@ -157,16 +143,9 @@ static int parse(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-/* The same file, by name or by inode (a link, "./a.json" for "a.json"). */
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-	if (strcmp(a, b) == 0)
-		return true;
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
-}
-
+/* The report on stdout, or in -o's file. The module keeps no temporary
+ * file past a signal (it unlinks and re-raises) and reports every failed
+ * write, so a full disk is an error, never a short report. */
 static int write_report(const struct report *r, const struct opts *o)
 {
 	if (!o->output) {
@@ -174,33 +153,18 @@ static int write_report(const struct report *r, const struct opts *o)
 			return EXIT_FAILURE; /* cli_finish names the write error */
 		return 0;
 	}
-	char *tmp = xasprintf("%s.XXXXXX", o->output);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		cli_error("cannot write '%s': %s", o->output, strerror(errno));
-		free(tmp);
+	struct outfile *of;
+	int e = outfile_open(o->output, &of);
+	if (!e) {
+		/* render fails only on a write error, which commit returns (and
+		 * then puts nothing in place) */
+		report_render(r, o->format, outfile_stream(of));
+		e = outfile_commit(of);
+	}
+	if (e) {
+		cli_error("cannot write '%s': %s", o->output, strerror(-e));
 		return EXIT_FAILURE;
 	}
-	tmp_path = tmp;
-	fchmod(fd, 0644);
-	FILE *f = fdopen(fd, "w");
-	int bad = !f || report_render(r, o->format, f) != 0;
-	if (f)
-		bad |= fclose(f) != 0;
-	else
-		close(fd);
-	int e = errno;
-	if (bad || rename(tmp, o->output) != 0) {
-		if (!bad)
-			e = errno;
-		cli_error("cannot write '%s': %s", o->output, strerror(e ? e : EIO));
-		unlink(tmp);
-		tmp_path = NULL;
-		free(tmp);
-		return EXIT_FAILURE;
-	}
-	tmp_path = NULL;
-	free(tmp);
 	return 0;
 }
 
@@ -219,7 +183,7 @@ int cmd_report(int argc, char **argv)
 	r.diff = o.diff;
 	rc = EXIT_FAILURE;
 	for (unsigned i = 0; i < o.nr_runs; i++) {
-		if (o.output && same_file(o.output, o.runs[i])) {
+		if (o.output && outfile_same(o.output, o.runs[i])) {
 			cli_error("-o '%s' is the input '%s': refusing to overwrite it", o.output,
 			          o.runs[i]);
 			goto out;
@@ -230,7 +194,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (o.weights) {
-		if (o.output && same_file(o.output, o.weights)) {
+		if (o.output && outfile_same(o.output, o.weights)) {
 			cli_error("-o '%s' is the weights file: refusing to overwrite it",
 			          o.output);
 			goto out;
@@ -241,10 +205,6 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	report_finish(&r);
-	struct sigaction sa = {.sa_handler = on_signal};
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 	rc = write_report(&r, &o);
 out:
 	report_free(&r);

@@ -29,6 +29,7 @@
 #include "stat/record.h"
 #include "stat/session.h"
 #include "stat/stat.h"
+#include "util/outfile.h"
 #include "util/xalloc.h"
 
 const char cmd_stat_usage[] =
@@ -327,56 +328,58 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 
 /* ------------------------------------------------------------ output files */
 
-/* Output goes to a temporary file beside its target and is renamed into
- * place at the end, so a failed run never leaves half a file, and a path
- * that cannot be written is known before the workload runs. */
+/* The counts (-o FILE, "-" for standard output, else standard error as
+ * perf stat) and the run file (--record). How a path is written (a
+ * temporary file renamed into place, or in place for devices, FIFOs and
+ * hard links) is util/outfile.h's; here each error becomes one line. The
+ * paths are opened before the workload runs, so one that cannot be
+ * written stops the run before it starts. */
 struct out_file {
-	const char *path;
-	char *tmp;
-	FILE *f;
+	const char *path; /* NULL: standard error */
+	struct outfile *of;
 };
 
-static int out_file_open(struct out_file *of, const char *path)
+static void out_file_error(const struct out_file *o, int e)
 {
-	of->path = path;
-	of->tmp = xasprintf("%s.XXXXXX", path);
-	int fd = mkstemp(of->tmp);
-	if (fd < 0) {
-		cli_error("cannot write '%s': %s", path, strerror(errno));
-		free(of->tmp);
-		of->tmp = NULL;
+	if (!o->path || strcmp(o->path, "-") == 0)
+		cli_error("cannot write to standard %s: %s", o->path ? "output" : "error",
+		          strerror(e));
+	else
+		cli_error("cannot write '%s': %s", o->path, strerror(e));
+}
+
+static int out_file_open(struct out_file *o, const char *path)
+{
+	o->path = path;
+	int r = path                                                    ? outfile_open(path, &o->of)
+	        : (o->of = outfile_fd(STDERR_FILENO, "standard error")) ? 0
+	                                                                : -ENOMEM;
+	if (r) {
+		out_file_error(o, -r);
 		return -1;
 	}
-	fchmod(fd, 0644);
-	of->f = fdopen(fd, "w");
 	return 0;
 }
 
-static int out_file_commit(struct out_file *of)
+/* Puts the file in place; every failed write of the run is reported here
+ * (ENOSPC from /dev/full, a closed standard error). */
+static int out_file_commit(struct out_file *o)
 {
-	if (!of->f)
+	if (!o->of)
 		return 0;
-	int bad = fflush(of->f) != 0 || ferror(of->f);
-	bad |= fclose(of->f) != 0;
-	of->f = NULL;
-	if (bad || rename(of->tmp, of->path) != 0) {
-		cli_error("cannot write '%s': %s", of->path, strerror(errno ? errno : EIO));
-		unlink(of->tmp);
-		free(of->tmp);
+	int r = outfile_commit(o->of);
+	o->of = NULL;
+	if (r) {
+		out_file_error(o, -r);
 		return -1;
 	}
-	free(of->tmp);
 	return 0;
 }
 
-static void out_file_abort(struct out_file *of)
+static void out_file_abort(struct out_file *o)
 {
-	if (of->f) {
-		fclose(of->f);
-		unlink(of->tmp);
-		free(of->tmp);
-		of->f = NULL;
-	}
+	outfile_abort(o->of);
+	o->of = NULL;
 }
 
 /* ------------------------------------------------------------ workload */
@@ -792,6 +795,15 @@ int cmd_stat(int argc, char **argv)
 	rc = parse_opts(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? 0 : rc;
+	/* perf refuses an empty -o before anything runs; one file cannot
+	 * hold both the counts and the run file */
+	if (o.output && !*o.output)
+		return cli_usage_error("-o: the file name is empty");
+	if (o.record && !*o.record)
+		return cli_usage_error("--record: the file name is empty");
+	if (o.output && o.record && outfile_same(o.output, o.record))
+		return cli_usage_error("-o '%s' and --record '%s' are the same file", o.output,
+		                       o.record);
 
 	hpm_session_init(&s, o.backend);
 	s.emu_cfg = o.emu;
@@ -859,13 +871,11 @@ int cmd_stat(int argc, char **argv)
 	}
 
 	/* Output paths are checked before anything runs. */
-	if (o.output) {
-		if (out_file_open(&out, o.output)) {
-			status = EXIT_FAILURE;
-			goto out;
-		}
-		cfg.out = out.f;
+	if (out_file_open(&out, o.output)) {
+		status = EXIT_FAILURE;
+		goto out;
 	}
+	cfg.out = outfile_stream(out.of);
 	if (o.record && out_file_open(&recf, o.record)) {
 		status = EXIT_FAILURE;
 		goto out;
@@ -975,8 +985,10 @@ int cmd_stat(int argc, char **argv)
 		stat_print(&cfg, &res);
 	if (rec) {
 		record_finish(rec, &cfg, &s, &res);
-		if (record_write(rec, recf.f) != 0) {
-			cli_error("cannot write '%s': %s", o.record, strerror(errno));
+		if (record_write(rec, outfile_stream(recf.of)) != 0) {
+			/* a half run file never takes the old one's place */
+			out_file_error(&recf, errno ? errno : EIO);
+			out_file_abort(&recf);
 			status = EXIT_FAILURE;
 		}
 	}
@@ -1005,6 +1017,9 @@ out_files:
 	free(rs.msum);
 	free(rs.msum2);
 out:
+	/* an error on the way: no temporary file stays behind */
+	out_file_abort(&out);
+	out_file_abort(&recf);
 	hpm_session_free(&s);
 	free(o.events);
 	free(o.metrics);

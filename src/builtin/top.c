@@ -20,6 +20,7 @@
 #include "builtin/builtin.h"
 #include "kmh/kmh.h"
 #include "top/top.h"
+#include "util/outfile.h"
 #ifdef HAVE_NCURSES
 #include "top/view.h"
 #endif
@@ -407,10 +408,12 @@ static bool handle_key(int ch, struct top_view *v, struct top_model *m, struct t
 		break;
 	}
 	case 'W':
+		/* the file's other keys and comments stay (top_config_write) */
 		if (!cfgpath)
 			snprintf(v->msg, sizeof(v->msg), "no config file path (HOME unset)");
-		else if (top_config_write(o, cfgpath, err, sizeof(err)))
-			snprintf(v->msg, sizeof(v->msg), "%s", err);
+		else if ((rc = top_config_write(o, cfgpath)) != 0)
+			snprintf(v->msg, sizeof(v->msg), "cannot write '%s': %s", cfgpath,
+			         strerror(-rc));
 		else
 			snprintf(v->msg, sizeof(v->msg), "wrote %s", cfgpath);
 		break;
@@ -493,15 +496,20 @@ static int run_tui(struct top_view *v, struct top_model *m, struct top_opts *o, 
 	if (have)
 		top_frame_free(&f);
 	const char *sp = getenv("HPMSTAT_TOP_STATS");
+	struct outfile *sf;
 	if (sp && *sp) {
-		FILE *sf = fopen(sp, "w");
-		if (sf) {
-			fprintf(sf,
+		int e = outfile_open(sp, &sf);
+		if (!e) {
+			fprintf(outfile_stream(sf),
 			        "frames %u lag_mean_ms %.3f lag_max_ms %.3f work_mean_ms %.3f "
 			        "work_max_ms %.3f\n",
 			        st.n, st.n ? st.sum / st.n : 0.0, st.max,
 			        st.n ? st.work_sum / st.n : 0.0, st.work_max);
-			fclose(sf);
+			e = outfile_commit(sf);
+		}
+		if (e && !status) {
+			snprintf(v->msg, sizeof(v->msg), "cannot write '%s': %s", sp, strerror(-e));
+			status = EXIT_FAILURE;
 		}
 	}
 	if (status)

@@ -249,13 +249,16 @@ void emu_stimulus_run(const struct emu_stimulus *s, uint64_t cycles, enum emu_mo
 
 struct emu_trace_writer;
 
-/* Creates (truncates) `path` and writes the header. */
+/* Opens `path` as every output of the tool (util/outfile.h: a temporary
+ * file renamed over a regular file, devices and FIFOs in place, "-" for
+ * standard output) and writes the header. */
 struct emu_trace_writer *emu_trace_writer_open(const char *path, char *err, size_t errlen);
 /* Appends one run (nothing for a run of 0 cycles). */
 int emu_trace_write(struct emu_trace_writer *w, const struct emu_run *run, char *err,
                     size_t errlen);
-/* Closes the file; reports a write error that happened on the way. Frees w
- * in any case. */
+/* Closes the file (putting it in place); reports a write error that
+ * happened on the way, and then leaves no half trace where a temporary
+ * file could keep it. Frees w in any case. */
 int emu_trace_writer_close(struct emu_trace_writer *w, char *err, size_t errlen);
 
 /* A whole trace, validated and held in memory. It is the source of the runs

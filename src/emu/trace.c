@@ -17,27 +17,39 @@
 #include <string.h>
 
 #include "emu/emu.h"
+#include "util/outfile.h"
 #include "util/xalloc.h"
 
 /* ----------------------------------------------------------------- writer */
 
 struct emu_trace_writer {
+	struct outfile *out; /* util/outfile.h: in place or renamed at the end */
 	FILE *f;
 	char *path;
 	int err; /* first errno seen while writing, 0 if none */
 };
 
+/* The one message for a trace that cannot be written, as for every output
+ * path of the tool. */
+static void write_error(char *err, size_t errlen, const char *path, int e)
+{
+	snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
+}
+
 struct emu_trace_writer *emu_trace_writer_open(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		snprintf(err, errlen, "cannot create trace '%s': %s", path, strerror(errno));
+	struct outfile *out;
+	int r = outfile_open(path, &out);
+	if (r) {
+		write_error(err, errlen, path, -r);
 		return NULL;
 	}
 	struct emu_trace_writer *w = xcalloc(1, sizeof(*w));
-	w->f = f;
+	w->out = out;
+	w->f = outfile_stream(out);
 	w->path = xstrdup(path);
-	if (fprintf(f, "%s\n# CYCLES MODE INSTRET [BANK:INDEX=VALUE ...]\n", EMU_TRACE_MAGIC) < 0)
+	if (fprintf(w->f, "%s\n# CYCLES MODE INSTRET [BANK:INDEX=VALUE ...]\n", EMU_TRACE_MAGIC) <
+	    0)
 		w->err = errno ? errno : EIO;
 	return w;
 }
@@ -64,7 +76,7 @@ int emu_trace_write(struct emu_trace_writer *w, const struct emu_run *run, char 
 			w->err = errno ? errno : EIO;
 	}
 	if (w->err) {
-		snprintf(err, errlen, "error writing trace '%s': %s", w->path, strerror(w->err));
+		write_error(err, errlen, w->path, w->err);
 		return -1;
 	}
 	return 0;
@@ -76,14 +88,16 @@ int emu_trace_writer_close(struct emu_trace_writer *w, char *err, size_t errlen)
 
 	if (!w)
 		return 0;
-	if (fflush(w->f) != 0 && !w->err)
-		w->err = errno ? errno : EIO;
-	if (ferror(w->f) && !w->err)
-		w->err = EIO;
-	if (fclose(w->f) != 0 && !w->err)
-		w->err = errno ? errno : EIO;
 	if (w->err) {
-		snprintf(err, errlen, "error writing trace '%s': %s", w->path, strerror(w->err));
+		/* no half trace where the trace goes */
+		outfile_abort(w->out);
+	} else {
+		int r = outfile_commit(w->out);
+		if (r)
+			w->err = -r;
+	}
+	if (w->err) {
+		write_error(err, errlen, w->path, w->err);
 		ret = -1;
 	}
 	free(w->path);

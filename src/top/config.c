@@ -2,8 +2,10 @@
  *
  * The file is the settings a user would otherwise type every time, one
  * "key = value" a line, so `W` can write back exactly what the keys
- * changed. Unknown keys and bad values are reported with their line
- * number and skipped, so a file written by a newer hpmstat still loads.
+ * changed: it rewrites the values it saves in their lines and keeps every
+ * other line (comments, keys it does not save, unknown keys) as it was. Unknown keys and bad values
+ * are reported with their line number and skipped, so a file written by a newer hpmstat still
+ * loads.
  */
 #include <errno.h>
 #include <math.h>
@@ -16,6 +18,7 @@
 
 #include "emu/emu.h"
 #include "top/top.h"
+#include "util/outfile.h"
 #include "util/xalloc.h"
 
 void top_opts_init(struct top_opts *o)
@@ -229,46 +232,116 @@ static int make_dirs(const char *path)
 	return 0;
 }
 
-int top_config_write(const struct top_opts *o, const char *path, char *err, size_t errlen)
+/* The file W rewrites is read whole, up to this: a settings file is a
+ * few hundred bytes, and the 1 MiB bound is the one profiles have. */
+#define CONFIG_REWRITE_MAX (1 << 20)
+
+/* The settings W saves, in the order a new file lists them; value NULL:
+ * none (no line). */
+struct saved_key {
+	const char *key;
+	char *value;
+	bool written;
+};
+
+/* Which of keys[] a line sets, as top_config_load reads it; nkeys for a
+ * comment, a blank, another key or a line that is no setting: those are
+ * kept as they are. */
+static size_t line_key(const char *line, const struct saved_key *keys, size_t nkeys)
 {
-	if (make_dirs(path)) {
-		snprintf(err, errlen, "cannot create the directory of '%s': %s", path,
-		         strerror(errno));
-		return -1;
+	char *copy = xstrdup(line), *s = trim(copy), *eq = strchr(s, '=');
+	size_t k = nkeys;
+	if (*s && *s != '#' && eq) {
+		*eq = '\0';
+		for (k = 0; k < nkeys && strcmp(keys[k].key, trim(s)) != 0; k++)
+			;
 	}
-	char *tmp = xasprintf("%s.XXXXXX", path);
-	int fd = mkstemp(tmp);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		free(tmp);
-		return -1;
+	free(copy);
+	return k;
+}
+
+/* The file as it is (NULL + 0 when there is none); -errno when it exists
+ * but cannot be read whole. */
+static int read_old(const char *path, char **text, size_t *len)
+{
+	*text = NULL;
+	*len = 0;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	char *buf = xmalloc(CONFIG_REWRITE_MAX + 1);
+	size_t n = fread(buf, 1, CONFIG_REWRITE_MAX + 1, f);
+	int e = ferror(f) ? (errno ? errno : EIO) : n > CONFIG_REWRITE_MAX ? EFBIG : 0;
+	fclose(f);
+	if (e) {
+		free(buf);
+		return -e;
 	}
-	static const char *const be[] = {"auto", "perf", "emu"};
-	fprintf(f, "# hpmstat top settings (hpmstat-top(1)); written by 'W'\n");
-	fprintf(f, "delay = %g\nlevel = %u\nprocesses = %u\n", o->delay, o->level, o->nprocs);
-	fprintf(f, "backend = %s\n", be[o->backend]);
-	if (o->events)
-		fprintf(f, "events = %s\n", o->events);
-	if (o->metrics)
-		fprintf(f, "metrics = %s\n", o->metrics);
-	if (o->sort)
-		fprintf(f, "sort = %s\n", o->sort);
-	fprintf(f, "reverse = %s\nsticky = %s\n", o->reverse ? "yes" : "no",
-	        o->sticky ? "yes" : "no");
-	if (o->emu.profile)
-		fprintf(f, "emu-profile = %s\n", o->emu.profile);
-	fprintf(f, "emu-harts = %u\n", o->emu.harts);
-	int bad = fflush(f) != 0 || ferror(f);
-	bad |= fclose(f) != 0;
-	if (bad || rename(tmp, path) != 0) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
 	return 0;
+}
+
+int top_config_write(const struct top_opts *o, const char *path)
+{
+	static const char *const be[] = {"auto", "perf", "emu"};
+	struct saved_key keys[] = {
+	    {"delay", xasprintf("%g", o->delay), false},
+	    {"level", xasprintf("%u", o->level), false},
+	    {"processes", xasprintf("%u", o->nprocs), false},
+	    {"backend", xstrdup(be[o->backend]), false},
+	    {"events", o->events ? xstrdup(o->events) : NULL, false},
+	    {"metrics", o->metrics ? xstrdup(o->metrics) : NULL, false},
+	    {"sort", o->sort ? xstrdup(o->sort) : NULL, false},
+	    {"reverse", xstrdup(o->reverse ? "yes" : "no"), false},
+	    {"sticky", xstrdup(o->sticky ? "yes" : "no"), false},
+	    {"emu-profile", o->emu.profile ? xstrdup(o->emu.profile) : NULL, false},
+	    {"emu-harts", xasprintf("%u", o->emu.harts), false},
+	};
+	const size_t nkeys = sizeof(keys) / sizeof(keys[0]);
+	char *old = NULL, *line = NULL;
+	size_t old_len = 0;
+	struct outfile *of = NULL;
+	int ret = read_old(path, &old, &old_len);
+	if (!ret && make_dirs(path))
+		ret = -errno;
+	if (!ret)
+		ret = outfile_open(path, &of);
+	if (ret)
+		goto out;
+	FILE *f = outfile_stream(of);
+	if (!old)
+		fprintf(f, "# hpmstat top settings (hpmstat-top(1)); written by 'W'\n");
+	/* every line the file had, in its place: comments, keys W does not
+	 * save (color, emu-seed, emu-freq, a newer hpmstat's), lines it could
+	 * not read; only the values W saves change */
+	for (char *p = old; p && p < old + old_len;) {
+		char *nl = memchr(p, '\n', (size_t)(old + old_len - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(old + old_len - p);
+		line = xrealloc(line, n + 1);
+		memcpy(line, p, n);
+		line[n] = '\0';
+		p += n + (nl != NULL);
+		size_t k = line_key(line, keys, nkeys);
+		if (k == nkeys) {
+			fwrite(line, 1, n, f);
+			putc('\n', f);
+		} else if (keys[k].value) {
+			/* each occurrence, so the last one, which wins, is the new value */
+			fprintf(f, "%s = %s\n", keys[k].key, keys[k].value);
+			keys[k].written = true;
+		}
+		/* a setting cleared since (events, sort...): its line goes */
+	}
+	for (size_t k = 0; k < nkeys; k++)
+		if (keys[k].value && !keys[k].written)
+			fprintf(f, "%s = %s\n", keys[k].key, keys[k].value);
+	ret = outfile_commit(of);
+out:
+	for (size_t k = 0; k < nkeys; k++)
+		free(keys[k].value);
+	free(line);
+	free(old);
+	return ret;
 }

@@ -64,8 +64,13 @@ char *top_config_path(void);
  * and skipped; the rest still loads. Returns 0 (a missing file too), -1
  * when the file exists but cannot be read. */
 int top_config_load(struct top_opts *o, const char *path, char *warn, size_t warnlen);
-/* Writes o to path (creating its directory), atomically. 0 or -1 + err. */
-int top_config_write(const struct top_opts *o, const char *path, char *err, size_t errlen);
+/* Saves o's settings to path (creating its directory) for W: the values of
+ * delay, level, processes, backend, events, metrics, sort, reverse, sticky,
+ * emu-profile and emu-harts change in their lines (or are added); every
+ * other line of the file (comments, other keys, unknown keys) is kept.
+ * Written as util/outfile.h writes (a symlink stays, its target gets the
+ * content). 0 or -errno. */
+int top_config_write(const struct top_opts *o, const char *path);
 /* Applies one key = value; 0, or -1 with a message. Shared by the config
  * file and the command line's option checks. */
 int top_config_set(struct top_opts *o, const char *key, const char *value, char *err,
