@@ -111,6 +111,34 @@ wait_for "top.conf:13: unknown key 'what'" || wait_for "unknown key 'what'"; ok 
 wait_for "     ifu_req"; ok $? "config: the rest still loads"
 key q; wait_for "EXITED 0"
 
+# W keeps the file a user keeps: a symlinked top.conf (a dotfiles setup)
+# stays a link and its target gets the new values; every key W does not
+# save (emu-seed, color, emu-freq, unknown ones) and every comment stays
+wcfg=$tmp/wcfg
+mkdir -p "$wcfg/hpmstat" "$tmp/dotfiles"
+printf '%s\n' '# my hpmstat settings' 'emu-seed = 7' '' 'color = no' 'delay = 0.5' \
+	'# the clock' 'emu-freq = 2000000' 'future-key = 1' 'level = 2' >"$tmp/dotfiles/top.conf"
+chmod 600 "$tmp/dotfiles/top.conf"
+ln -s ../../dotfiles/top.conf "$wcfg/hpmstat/top.conf"
+start "env NO_COLOR=1 XDG_CONFIG_HOME=$wcfg $H top -d 0.2 --backend emu"
+wait_for "frame 2"
+key t; wait_for "Topdown level 3"
+key W; wait_for "wrote $wcfg/hpmstat/top.conf"; ok $? "W with a symlinked top.conf"
+[ -L "$wcfg/hpmstat/top.conf" ] && [ "$(readlink "$wcfg/hpmstat/top.conf")" = ../../dotfiles/top.conf ]
+ok $? "W: top.conf is still the symlink"
+c=$tmp/dotfiles/top.conf
+grep -qx 'level = 3' "$c" && grep -qx 'delay = 0.2' "$c" && [ "$(grep -c '^level' "$c")" = 1 ]
+ok $? "W: its target has the new values"
+l=$wcfg/hpmstat/top.conf
+grep -qx 'emu-seed = 7' "$l" && grep -qx 'color = no' "$l" && grep -qx 'emu-freq = 2000000' "$l" &&
+	grep -qx 'future-key = 1' "$l" && grep -qx 'level = 3' "$l"
+ok $? "W: emu-seed, color, emu-freq and an unknown key kept"
+[ "$(sed -n 1p "$c")" = '# my hpmstat settings' ] && [ "$(sed -n 6p "$c")" = '# the clock' ] &&
+	[ "$(sed -n 5p "$c")" = 'delay = 0.2' ] && [ "$(sed -n 9p "$c")" = 'level = 3' ]
+ok $? "W: comments and the order of the lines kept, values changed in place"
+[ "$(stat -c %a "$c")" = 600 ] && ! ls "$c".?????? >/dev/null 2>&1; ok $? "W: mode 0600 kept, no temporary file"
+key q; wait_for "EXITED 0"
+
 # colours: on unless NO_COLOR
 start "env -u NO_COLOR XDG_CONFIG_HOME=$tmp/none $H top -d 0.2 --backend emu"
 wait_for "frame 2"
