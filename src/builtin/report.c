@@ -182,8 +182,10 @@ int cmd_report(int argc, char **argv)
 	r.level = o.level;
 	r.diff = o.diff;
 	rc = EXIT_FAILURE;
+	/* "-o -" is standard output, whatever a run file named "-" is */
+	bool to_file = o.output && strcmp(o.output, "-") != 0;
 	for (unsigned i = 0; i < o.nr_runs; i++) {
-		if (o.output && outfile_same(o.output, o.runs[i])) {
+		if (to_file && outfile_same(o.output, o.runs[i])) {
 			cli_error("-o '%s' is the input '%s': refusing to overwrite it", o.output,
 			          o.runs[i]);
 			goto out;
@@ -194,7 +196,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (o.weights) {
-		if (o.output && outfile_same(o.output, o.weights)) {
+		if (to_file && outfile_same(o.output, o.weights)) {
 			cli_error("-o '%s' is the weights file: refusing to overwrite it",
 			          o.output);
 			goto out;

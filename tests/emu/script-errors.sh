@@ -117,7 +117,7 @@ script_fails "replay: missing file" 1 \
 replay /nonexistent/t
 S
 script_fails "trace: cannot create" 1 \
-"hpmstat emu: -:1: cannot create trace '/nonexistent/t': No such file or directory" <<'S'
+"hpmstat emu: -:1: cannot write '/nonexistent/t': No such file or directory" <<'S'
 trace /nonexistent/t
 S
 
