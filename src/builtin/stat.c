@@ -351,9 +351,11 @@ static void out_file_error(const struct out_file *o, int e)
 static int out_file_open(struct out_file *o, const char *path)
 {
 	o->path = path;
-	int r = path                                                    ? outfile_open(path, &o->of)
-	        : (o->of = outfile_fd(STDERR_FILENO, "standard error")) ? 0
-	                                                                : -ENOMEM;
+	int r = 0;
+	if (path)
+		r = outfile_open(path, &o->of);
+	else if (!(o->of = outfile_fd(STDERR_FILENO, "standard error")))
+		r = -ENOMEM;
 	if (r) {
 		out_file_error(o, -r);
 		return -1;
