@@ -26,6 +26,7 @@
 #include "builtin/builtin.h"
 #include "emu/emu.h"
 #include "kmh/kmh.h"
+#include "metric/metric.h"
 #include "stat/record.h"
 #include "stat/session.h"
 #include "stat/stat.h"
@@ -763,13 +764,20 @@ static void noise_of(double sum, double sum2, unsigned n, struct stat_noise *out
 {
 	out->mean = sum / n;
 	if (n < 2) {
-		out->rel_stddev = (double)NAN;
+		out->rel_stddev = out->sem = (double)NAN;
 		return;
 	}
 	/* perf: the standard error of the mean, relative to the mean */
 	double var = (sum2 - sum * sum / n) / (n - 1);
 	double sem = sqrt(var > 0 ? var / n : 0);
-	out->rel_stddev = out->mean != 0 ? 100 * sem / fabs(out->mean) : 0;
+	/* sum2 - sum^2 / n rounds to about sqrt(DBL_EPSILON) x the values'
+	 * size: a standard error below that is none (equal values) */
+	if (sem <= 1e-6 * sqrt(sum2 / n))
+		sem = 0;
+	out->sem = sem;
+	out->rel_stddev = out->mean != 0 ? 100 * sem / fabs(out->mean)
+	                  : sem == 0     ? 0
+	                                 : (double)NAN;
 }
 
 int cmd_stat(int argc, char **argv)
@@ -952,6 +960,14 @@ int cmd_stat(int argc, char **argv)
 		for (unsigned k = 0; k < nr_metrics; k++) {
 			noise_of(rs.msum[k], rs.msum2[k], rs.n, &mnoise[k]);
 			metrics[k].value = mnoise[k].mean;
+			/* the flag of the mean, judged against its noise (2 standard
+			 * errors), not the last repeat's */
+			const struct metric *mm = metric_by_name(metrics[k].name);
+			double scale = mm && mm->scale != 0 ? mm->scale : 1;
+			metrics[k].raw = mnoise[k].mean / scale;
+			metrics[k].out_of_range =
+			    mm && metric_out_of_range_by(mm, metrics[k].raw,
+			                                 2 * mnoise[k].sem / scale) != 0;
 		}
 	}
 	struct stat_result res = {
