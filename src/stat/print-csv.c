@@ -63,21 +63,22 @@ static void csv_event(const struct stat_config *cfg, const struct stat_result *r
 	fputs(s, cfg->out);
 	csv_text(cfg, e->name);
 	fputs(s, cfg->out);
-	if (none) {
+	/* a wrapped count ran: its run-time and share are real */
+	if (none && strcmp(none, STAT_WRAPPED_TEXT) != 0) {
 		if (res->noise)
 			fprintf(cfg->out, "%s", s);
 		fprintf(cfg->out, "0%s100.00%s%s\n", s, s, s);
 		return;
 	}
 	if (res->noise) {
-		if (unit < 0 && !isnan(res->noise[i].rel_stddev))
+		if (unit < 0 && !none && !isnan(res->noise[i].rel_stddev))
 			fprintf(cfg->out, "%.2f%%", res->noise[i].rel_stddev);
 		fputs(s, cfg->out);
 	}
 	fprintf(cfg->out, "%s%s%.2f%s",
 	        count_str(stat_run_ns(cfg, res, i, unit), false, num, sizeof(num)), s, 100 * share,
 	        s);
-	if (stat_shadow_metric(res, i, unit, &m, &munit)) {
+	if (!none && stat_shadow_metric(res, i, unit, &m, &munit)) {
 		fprintf(cfg->out, "%.3f%s", m, s);
 		csv_text(cfg, munit);
 	} else

@@ -72,11 +72,13 @@ static void json_event(const struct stat_config *cfg, const struct stat_result *
 		json_object_set_new(o, "wrapped", json_true());
 	json_object_set_new(o, "unit", json_string(e->unit));
 	json_object_set_new(o, "event", json_string(e->name));
-	if (res->noise && unit < 0 && !isnan(res->noise[i].rel_stddev))
+	if (res->noise && unit < 0 && !none && !isnan(res->noise[i].rel_stddev))
 		json_object_set_new(o, "variance", json_real(res->noise[i].rel_stddev));
 	hpm_u128 run = stat_run_ns(cfg, res, i, unit);
+	/* perf's integer; beyond what a JSON integer of jansson holds (2^63
+	 * ns: 292 years, only emulated) the nearest double */
 	json_object_set_new(o, "event-runtime",
-	                    json_integer(run > INT64_MAX ? INT64_MAX : (json_int_t)run));
+	                    run > INT64_MAX ? json_real((double)run) : json_integer((json_int_t)run));
 	json_object_set_new(o, "pcnt-running", json_real(round(10000 * share) / 100));
 	if (!none && stat_shadow_metric(res, i, unit, &m, &munit)) {
 		json_object_set_new(o, "metric-value", json_real(m));
