@@ -18,7 +18,7 @@
 #define RF_MAX_UNITS 4096
 #define RF_MAX_LEVEL 8
 /* See read_mval. */
-#define RF_ZERO_RESIDUE 1e-12
+#define RF_ZERO_RESIDUE 1e-10
 
 struct ctx {
 	const char *path;
@@ -266,11 +266,13 @@ static bool read_mval(struct ctx *c, json_t *o, const char *p, struct rf_mval *v
 	    !want_number(c, o, p, "rel_stddev", true, &v->rel_stddev))
 		return false;
 	/* Files of hpmstat before zero snapping hold rounding residues such as
-	 * 1 - 0.7 - 0.2 - 0.1 = -2.8e-17 (metrics are shares and ratios of
-	 * magnitude ~1, rounding near 1e-16): such a value is 0, and its
-	 * "noise" relative to it means nothing. */
-	if (!isnan(v->raw) && v->raw != 0 && fabs(v->raw) < RF_ZERO_RESIDUE) {
-		v->value = v->raw = 0;
+	 * 1 - 0.7 - 0.2 - 0.1 = -2.8e-17 (metrics are shares, in percent, and
+	 * ratios of magnitude ~1 to 100, rounding near 1e-14): such a value is
+	 * 0, and its "noise" relative to it means nothing. */
+	if (!isnan(v->value) && v->value != 0 && fabs(v->value) < RF_ZERO_RESIDUE) {
+		v->value = 0;
+		if (fabs(v->raw) < RF_ZERO_RESIDUE)
+			v->raw = 0;
 		v->rel_stddev = (double)NAN;
 	}
 	return true;
