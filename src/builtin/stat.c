@@ -545,6 +545,9 @@ static struct hpm_count **deltas(const struct hpm_session *s, struct hpm_count *
 			c[u].val -= prev[i][u].val;
 			c[u].ena -= prev[i][u].ena;
 			c[u].run -= prev[i][u].run;
+			/* cur - prev mod 2^64 is the interval's count even across a
+			 * wrap (an interval never counts 2^64): only a total is lost */
+			c[u].wrapped = false;
 		}
 	}
 	return cur;

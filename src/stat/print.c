@@ -47,6 +47,9 @@ const char *stat_no_count_text(const struct stat_result *res, unsigned i, int un
 		return STAT_WRAPPED_TEXT;
 	if (!t.ran)
 		return "<not counted>";
+	/* -r: some earlier repeat had no number (it wrapped or never ran) */
+	if (res->noise && unit < 0 && isnan(res->noise[i].mean))
+		return "<not counted>";
 	return NULL;
 }
 
