@@ -778,9 +778,7 @@ static void noise_of(double sum, double sum2, unsigned n, struct stat_noise *out
 	if (sem <= 1e-6 * sqrt(sum2 / n))
 		sem = 0;
 	out->sem = sem;
-	out->rel_stddev = out->mean != 0 ? 100 * sem / fabs(out->mean)
-	                  : sem == 0     ? 0
-	                                 : (double)NAN;
+	out->rel_stddev = out->mean != 0 ? 100 * sem / fabs(out->mean) : sem == 0 ? 0 : (double)NAN;
 }
 
 int cmd_stat(int argc, char **argv)

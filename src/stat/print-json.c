@@ -78,7 +78,8 @@ static void json_event(const struct stat_config *cfg, const struct stat_result *
 	/* perf's integer; beyond what a JSON integer of jansson holds (2^63
 	 * ns: 292 years, only emulated) the nearest double */
 	json_object_set_new(o, "event-runtime",
-	                    run > INT64_MAX ? json_real((double)run) : json_integer((json_int_t)run));
+	                    run > INT64_MAX ? json_real((double)run)
+	                                    : json_integer((json_int_t)run));
 	json_object_set_new(o, "pcnt-running", json_real(round(10000 * share) / 100));
 	if (!none && stat_shadow_metric(res, i, unit, &m, &munit)) {
 		json_object_set_new(o, "metric-value", json_real(m));

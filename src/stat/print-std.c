@@ -165,7 +165,8 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 			const char *none = stat_no_count_text(res, i, -1);
 			if (none && strcmp(none, STAT_WRAPPED_TEXT) == 0 &&
 			    (!l->ev[i].metric_only || cfg->verbose || res->nr_metrics)) {
-				fputs("\n " STAT_WRAPPED_TEXT ": the counter passed 2^64 - 1; its count "
+				fputs("\n " STAT_WRAPPED_TEXT
+				      ": the counter passed 2^64 - 1; its count "
 				      "and the metrics from it are invalid (n/a).\n",
 				      cfg->out);
 				break;
