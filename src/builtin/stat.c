@@ -759,6 +759,8 @@ out:
 
 struct repeat_stats {
 	double *sum, *sum2;   /* per event */
+	hpm_u128 *count_sum;  /* per event: the exact counts summed */
+	bool *count_bad;      /* per event: some run had no exact count */
 	double *msum, *msum2; /* per metric */
 	unsigned n;
 };
@@ -915,6 +917,8 @@ int cmd_stat(int argc, char **argv)
 
 	unsigned nr_ev = s.all.nr;
 	rs.sum = xcalloc(nr_ev, sizeof(double));
+	rs.count_sum = xcalloc(nr_ev + 1, sizeof(*rs.count_sum));
+	rs.count_bad = xcalloc(nr_ev + 1, sizeof(*rs.count_bad));
 	rs.sum2 = xcalloc(nr_ev, sizeof(double));
 	rs.msum = xcalloc(s.metrics.nr + 1, sizeof(double));
 	rs.msum2 = xcalloc(s.metrics.nr + 1, sizeof(double));
@@ -939,6 +943,13 @@ int cmd_stat(int argc, char **argv)
 		for (unsigned i = 0; i < nr_ev; i++) {
 			double v = hpm_evsel_value(&s.all, &s.all.ev[i], -1, NULL);
 			rs.sum[i] += v;
+			/* the mean of counts is printed from their exact sum */
+			struct hpm_total t;
+			const struct hpm_evsel *e = &s.all.ev[i];
+			hpm_counts_total(e->counts, e->nr_units ? e->nr_units : s.all.nr_units, -1,
+			                 &t);
+			rs.count_bad[i] |= !t.ran || t.wrapped || e->state != HPM_EV_OK;
+			rs.count_sum[i] += t.count;
 			rs.sum2[i] += v * v;
 		}
 		for (unsigned k = 0; k < nr_metrics; k++) {
@@ -956,8 +967,11 @@ int cmd_stat(int argc, char **argv)
 	if (rs.n > 1) {
 		noise = xcalloc(nr_ev, sizeof(*noise));
 		mnoise = xcalloc(nr_metrics + 1, sizeof(*mnoise));
-		for (unsigned i = 0; i < nr_ev; i++)
+		for (unsigned i = 0; i < nr_ev; i++) {
 			noise_of(rs.sum[i], rs.sum2[i], rs.n, &noise[i]);
+			noise[i].count_exact = !rs.count_bad[i] && s.all.ev[i].scale == 1.0;
+			noise[i].count_mean = (rs.count_sum[i] + rs.n / 2) / rs.n;
+		}
 		for (unsigned k = 0; k < nr_metrics; k++) {
 			noise_of(rs.msum[k], rs.msum2[k], rs.n, &mnoise[k]);
 			metrics[k].value = mnoise[k].mean;
@@ -1018,6 +1032,8 @@ out_files:
 	free(command);
 	record_free(rec);
 	free(rs.sum);
+	free(rs.count_sum);
+	free(rs.count_bad);
 	free(rs.sum2);
 	free(rs.msum);
 	free(rs.msum2);

@@ -76,6 +76,12 @@ const char *stat_count_text(const struct stat_result *res, unsigned i, int unit,
 {
 	const struct hpm_evsel *e = &res->list->ev[i];
 	bool mean = res->noise && unit < 0;
+	if (mean && res->noise[i].count_exact) {
+		count_str(res->noise[i].count_mean, f == STAT_FORMAT_STD, buf, len);
+		if (f == STAT_FORMAT_JSON)
+			snprintf(buf + strlen(buf), len - strlen(buf), ".000000");
+		return buf;
+	}
 	if (e->scale != 1.0 || mean) {
 		/* a time in msec, or the mean of -r repeats: not an integer count */
 		double v = mean ? res->noise[i].mean : stat_event_value(res, i, unit, NULL);

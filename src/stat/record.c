@@ -183,7 +183,9 @@ static json_t *event_json(const struct hpm_session *s, unsigned i, const struct 
 		json_object_set_new(o, "wrapped", json_true());
 	json_object_set_new(o, "running_share", json_real(share));
 	if (res->noise) {
-		json_object_set_new(o, "mean", num_or_null(res->noise[i].mean));
+		json_object_set_new(o, "mean",
+		                    res->noise[i].count_exact ? count_json(res->noise[i].count_mean)
+		                                              : num_or_null(res->noise[i].mean));
 		json_object_set_new(o, "rel_stddev", num_or_null(res->noise[i].rel_stddev));
 	}
 	return o;

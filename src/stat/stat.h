@@ -73,6 +73,10 @@ struct stat_noise {
 	double rel_stddev; /* percent; NAN with one run, or a mean of 0 from values
 	                    * that differ (no relative figure exists) */
 	double sem;        /* the standard error itself (NAN with one run) */
+	/* events: the mean of the counts rounded to an integer, from their exact
+	 * sum, when every run had an exact count (display scale 1) */
+	bool count_exact;
+	hpm_u128 count_mean;
 };
 
 struct stat_result {

@@ -77,6 +77,16 @@ check_exact p53 "$p53" "$dir/p53.trace" "$p53" minstret
 check_exact p64 "$p64" "$dir/p64.trace" "$c15" minstret
 check_exact p64ev "$p64" "$dir/p64ev.trace" "$c51" ifu_req
 
+# -r: the mean of equal counts is that count, every digit
+$H stat -r 3 -x, -e minstret --emu-trace "$dir/p53.trace" --emu-cycles "$p53" \
+	--record "$dir/r3.json" 2>"$dir/csv" >/dev/null
+grep -q "^$p53,,minstret," "$dir/csv" && py "import json,sys
+r=json.load(open('$dir/r3.json'))
+e=r['events'][0]
+sys.exit(0 if int(e['mean']) == $p53 and not isinstance(e['mean'], float) and all(int(v[0]) == $p53 for v in [x['values'] for x in r['runs']]) else 1)"
+ok $? "-r 3: the mean of 2^53+1 counts is 2^53+1 in CSV and the run file"
+[ $? -eq 0 ] || diag "$(cat "$dir/csv")"
+
 # a run file written before counts were exact (value a real) still reads,
 # and report takes every digit from its counts
 py "import json
