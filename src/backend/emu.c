@@ -68,6 +68,7 @@ struct session {
 	struct emu *emu;
 	struct src *src; /* [harts] */
 	uint64_t *acc;   /* [nr_req][harts]: counts of rotated-out activations */
+	bool *wrapped;   /* [nr_req][harts]: one of them (or acc) passed 2^64 - 1 */
 
 	/* time, in cycles per hart */
 	bool enabled;
@@ -146,6 +147,7 @@ static void session_free(struct session *s)
 	hpm_sched_free(&s->sched);
 	free(s->src);
 	free(s->acc);
+	free(s->wrapped);
 	free(s->grun);
 	free(s->perm);
 	free(s->req);
@@ -374,6 +376,22 @@ static int program(struct session *s, struct emu_hart *h, char *err, size_t errl
 	return 0;
 }
 
+/* Counter n of hart h is the request at `at`'s: what it counted joins the
+ * request's total, and a wrap (the counter's OF, or the total's own)
+ * marks the request's count on that hart as wrapped for good. */
+static bool counter_add(struct session *s, size_t at, struct emu_hart *h, unsigned n, uint64_t *sum)
+{
+	uint64_t v = csrr(h, EMU_CSR_MHPMCOUNTER(n));
+	bool wrapped = s->wrapped[at] || (csrr(h, EMU_CSR_MHPMEVENT(n)) & KMH_OF) != 0 ||
+	               __builtin_add_overflow(*sum, v, sum);
+	return wrapped;
+}
+
+static void acc_add(struct session *s, size_t at, struct emu_hart *h, unsigned n)
+{
+	s->wrapped[at] = counter_add(s, at, h, n, &s->acc[at]);
+}
+
 /* Switches every hart to the next group of the round. */
 static int rotate(struct session *s, char *err, size_t errlen)
 {
@@ -399,8 +417,7 @@ static int rotate(struct session *s, char *err, size_t errlen)
 				if (!(change & (UINT32_C(1) << n)))
 					continue;
 				if (cur->owner[n] >= 0)
-					s->acc[(size_t)cur->owner[n] * s->harts + hi] +=
-					    csrr(h, EMU_CSR_MHPMCOUNTER(n));
+					acc_add(s, (size_t)cur->owner[n] * s->harts + hi, h, n);
 				uint64_t v = nxt->owner[n] >= 0 ? nxt->event[n] : 0;
 				if ((rc = csrw(h, EMU_CSR_MHPMEVENT(n), v, err, errlen)) ||
 				    (rc = csrw(h, EMU_CSR_MHPMCOUNTER(n), 0, err, errlen)))
@@ -514,6 +531,7 @@ static int emu_open(struct hpm_evlist *list, const struct hpm_target *t, void *c
 	s->emu = emu_new(s->harts);
 	s->src = xcalloc(s->harts, sizeof(*s->src));
 	s->acc = xcalloc((size_t)(s->nr_req ? s->nr_req : 1) * s->harts, sizeof(*s->acc));
+	s->wrapped = xcalloc((size_t)(s->nr_req ? s->nr_req : 1) * s->harts, sizeof(*s->wrapped));
 	for (unsigned h = 0; h < s->harts; h++) {
 		if (s->prof)
 			s->src[h].w = emu_workload_new(s->prof, s->seed + h);
@@ -623,13 +641,19 @@ static int emu_read(struct hpm_evlist *list, char *err, size_t errlen)
 			run = s->grun[q->mux];
 		for (unsigned hi = 0; hi < s->harts; hi++) {
 			struct emu_hart *h = emu_hart(s->emu, hi);
-			uint64_t v = s->acc[(size_t)r * s->harts + hi];
-			if (q->fixed)
-				v = csrr(h, q->counter == HPM_SCHED_MCYCLE ? EMU_CSR_MCYCLE
-				                                           : EMU_CSR_MINSTRET);
-			else if (g->owner[q->counter] == r)
-				v += csrr(h, EMU_CSR_MHPMCOUNTER(q->counter));
+			size_t at = (size_t)r * s->harts + hi;
+			uint64_t v = s->acc[at];
+			bool wrapped = s->wrapped[at];
+			if (q->fixed) {
+				bool cy = q->counter == HPM_SCHED_MCYCLE;
+				v = csrr(h, cy ? EMU_CSR_MCYCLE : EMU_CSR_MINSTRET);
+				wrapped = (emu_hart_fixed_wrapped(h) &
+				           (cy ? EMU_CNT_CY : EMU_CNT_IR)) != 0;
+			} else if (g->owner[q->counter] == r) {
+				wrapped = counter_add(s, at, h, q->counter, &v);
+			}
 			e->counts[hi].val = v;
+			e->counts[hi].wrapped = wrapped;
 			e->counts[hi].ena = s->ena;
 			e->counts[hi].run = run;
 		}

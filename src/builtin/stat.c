@@ -26,6 +26,7 @@
 #include "builtin/builtin.h"
 #include "emu/emu.h"
 #include "kmh/kmh.h"
+#include "metric/metric.h"
 #include "stat/record.h"
 #include "stat/session.h"
 #include "stat/stat.h"
@@ -549,6 +550,9 @@ static struct hpm_count **deltas(const struct hpm_session *s, struct hpm_count *
 			c[u].val -= prev[i][u].val;
 			c[u].ena -= prev[i][u].ena;
 			c[u].run -= prev[i][u].run;
+			/* cur - prev mod 2^64 is the interval's count even across a
+			 * wrap (an interval never counts 2^64): only a total is lost */
+			c[u].wrapped = false;
 		}
 	}
 	return cur;
@@ -760,6 +764,8 @@ out:
 
 struct repeat_stats {
 	double *sum, *sum2;   /* per event */
+	hpm_u128 *count_sum;  /* per event: the exact counts summed */
+	bool *count_bad;      /* per event: some run had no exact count */
 	double *msum, *msum2; /* per metric */
 	unsigned n;
 };
@@ -768,13 +774,18 @@ static void noise_of(double sum, double sum2, unsigned n, struct stat_noise *out
 {
 	out->mean = sum / n;
 	if (n < 2) {
-		out->rel_stddev = (double)NAN;
+		out->rel_stddev = out->sem = (double)NAN;
 		return;
 	}
 	/* perf: the standard error of the mean, relative to the mean */
 	double var = (sum2 - sum * sum / n) / (n - 1);
 	double sem = sqrt(var > 0 ? var / n : 0);
-	out->rel_stddev = out->mean != 0 ? 100 * sem / fabs(out->mean) : 0;
+	/* sum2 - sum^2 / n rounds to about sqrt(DBL_EPSILON) x the values'
+	 * size: a standard error below that is none (equal values) */
+	if (sem <= 1e-6 * sqrt(sum2 / n))
+		sem = 0;
+	out->sem = sem;
+	out->rel_stddev = out->mean != 0 ? 100 * sem / fabs(out->mean) : sem == 0 ? 0 : (double)NAN;
 }
 
 int cmd_stat(int argc, char **argv)
@@ -918,6 +929,8 @@ int cmd_stat(int argc, char **argv)
 
 	unsigned nr_ev = s.all.nr;
 	rs.sum = xcalloc(nr_ev, sizeof(double));
+	rs.count_sum = xcalloc(nr_ev + 1, sizeof(*rs.count_sum));
+	rs.count_bad = xcalloc(nr_ev + 1, sizeof(*rs.count_bad));
 	rs.sum2 = xcalloc(nr_ev, sizeof(double));
 	rs.msum = xcalloc(s.metrics.nr + 1, sizeof(double));
 	rs.msum2 = xcalloc(s.metrics.nr + 1, sizeof(double));
@@ -942,6 +955,13 @@ int cmd_stat(int argc, char **argv)
 		for (unsigned i = 0; i < nr_ev; i++) {
 			double v = hpm_evsel_value(&s.all, &s.all.ev[i], -1, NULL);
 			rs.sum[i] += v;
+			/* the mean of counts is printed from their exact sum */
+			struct hpm_total t;
+			const struct hpm_evsel *e = &s.all.ev[i];
+			hpm_counts_total(e->counts, e->nr_units ? e->nr_units : s.all.nr_units, -1,
+			                 &t);
+			rs.count_bad[i] |= !t.ran || t.wrapped || e->state != HPM_EV_OK;
+			rs.count_sum[i] += t.count;
 			rs.sum2[i] += v * v;
 		}
 		for (unsigned k = 0; k < nr_metrics; k++) {
@@ -959,11 +979,22 @@ int cmd_stat(int argc, char **argv)
 	if (rs.n > 1) {
 		noise = xcalloc(nr_ev, sizeof(*noise));
 		mnoise = xcalloc(nr_metrics + 1, sizeof(*mnoise));
-		for (unsigned i = 0; i < nr_ev; i++)
+		for (unsigned i = 0; i < nr_ev; i++) {
 			noise_of(rs.sum[i], rs.sum2[i], rs.n, &noise[i]);
+			noise[i].count_exact = !rs.count_bad[i] && s.all.ev[i].scale == 1.0;
+			noise[i].count_mean = (rs.count_sum[i] + rs.n / 2) / rs.n;
+		}
 		for (unsigned k = 0; k < nr_metrics; k++) {
 			noise_of(rs.msum[k], rs.msum2[k], rs.n, &mnoise[k]);
 			metrics[k].value = mnoise[k].mean;
+			/* the flag of the mean, judged against its noise (2 standard
+			 * errors), not the last repeat's */
+			const struct metric *mm = metric_by_name(metrics[k].name);
+			double scale = mm && mm->scale != 0 ? mm->scale : 1;
+			metrics[k].raw = mnoise[k].mean / scale;
+			metrics[k].out_of_range =
+			    mm && metric_out_of_range_by(mm, metrics[k].raw,
+			                                 2 * mnoise[k].sem / scale) != 0;
 		}
 	}
 	struct stat_result res = {
@@ -1015,6 +1046,8 @@ out_files:
 	free(command);
 	record_free(rec);
 	free(rs.sum);
+	free(rs.count_sum);
+	free(rs.count_bad);
 	free(rs.sum2);
 	free(rs.msum);
 	free(rs.msum2);

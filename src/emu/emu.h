@@ -161,6 +161,11 @@ int emu_hart_csr_write(struct emu_hart *h, enum emu_mode mode, unsigned csr, uin
 int emu_hart_csr_set(struct emu_hart *h, enum emu_mode mode, unsigned csr, uint64_t mask);
 int emu_hart_csr_clear(struct emu_hart *h, enum emu_mode mode, unsigned csr, uint64_t mask);
 
+/* EMU_CNT_CY and/or EMU_CNT_IR when mcycle or minstret went past 2^64 - 1
+ * since it was last written. Not a CSR (Kunminghu has no OF bit for them):
+ * the emulator's note, so hpmstat can flag a wrapped count. */
+uint32_t emu_hart_fixed_wrapped(struct emu_hart *h);
+
 /* mip as M-mode reads it (the `pending` view). */
 uint64_t emu_hart_mip(struct emu_hart *h);
 

@@ -66,8 +66,9 @@ struct emu_hart {
 
 	uint64_t mcycle;
 	uint64_t minstret;
-	uint64_t ctr[NR_HPM]; /* mhpmcounter3..31 */
-	uint64_t evt[NR_HPM]; /* mhpmevent3..31, as stored (WARL applied) */
+	uint32_t fixed_wrapped; /* EMU_CNT_CY/IR: passed 2^64 - 1 since last written */
+	uint64_t ctr[NR_HPM];   /* mhpmcounter3..31 */
+	uint64_t evt[NR_HPM];   /* mhpmevent3..31, as stored (WARL applied) */
 	uint32_t mcountinhibit;
 	uint32_t mcounteren;
 	uint32_t scounteren;
@@ -196,10 +197,18 @@ static void hart_counter_add(struct emu_hart *h, unsigned i, uint64_t add)
 
 static void hart_fixed_add(struct emu_hart *h, uint64_t cycles, uint64_t instrs)
 {
-	if (!(h->mcountinhibit & EMU_CNT_CY))
+	/* Kunminghu has no OF for these: the emulator notes a wrap for
+	 * hpmstat (adds are below 2^64, so a wrap shows as a smaller sum) */
+	if (!(h->mcountinhibit & EMU_CNT_CY)) {
 		h->mcycle += cycles;
-	if (!(h->mcountinhibit & EMU_CNT_IR))
+		if (h->mcycle < cycles)
+			h->fixed_wrapped |= EMU_CNT_CY;
+	}
+	if (!(h->mcountinhibit & EMU_CNT_IR)) {
 		h->minstret += instrs;
+		if (h->minstret < instrs)
+			h->fixed_wrapped |= EMU_CNT_IR;
+	}
 }
 
 /* Folds the batch into the counters. */
@@ -562,6 +571,12 @@ static int csr_check(const struct emu_hart *h, unsigned mode, unsigned csr, bool
 	}
 }
 
+uint32_t emu_hart_fixed_wrapped(struct emu_hart *h)
+{
+	hart_fold(h);
+	return h->fixed_wrapped;
+}
+
 uint64_t emu_hart_mip(struct emu_hart *h)
 {
 	uint64_t time = h->emu->time, v;
@@ -657,9 +672,11 @@ static void csr_put(struct emu_hart *h, unsigned mode, unsigned csr, uint64_t v)
 	switch (csr) {
 	case EMU_CSR_MCYCLE:
 		h->mcycle = v;
+		h->fixed_wrapped &= ~EMU_CNT_CY;
 		break;
 	case EMU_CSR_MINSTRET:
 		h->minstret = v;
+		h->fixed_wrapped &= ~EMU_CNT_IR;
 		break;
 	case EMU_CSR_MCOUNTINHIBIT:
 		/* cached RESULT2 values do not depend on it: the masks apply at fold time,

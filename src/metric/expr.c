@@ -5,6 +5,7 @@
  */
 #include "metric/metric.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -666,6 +667,7 @@ const char *mexpr_name(const struct mexpr *e, unsigned i)
 struct eval {
 	unsigned flags;
 	mexpr_lookup_fn lookup;
+	mexpr_mag_fn mag_of; /* NULL: a name's magnitude is its value's */
 	void *ctx;
 	struct metric_error *err;
 };
@@ -689,35 +691,64 @@ static bool truth_known(double x)
 	return !isnan(x);
 }
 
-static int eval_node(struct eval *ev, const struct node *n, double *out)
+/* A bound on the magnitudes a value was computed from, so that its
+ * rounding error is at most a few ulps of it (see mexpr_eval_mag): every
+ * operand of + and - adds its own, * and / scale them. */
+static double mag_mul(double a, double ma, double b, double mb)
 {
-	double a, b;
+	return ma * fabs(b) + fabs(a) * mb;
+}
+
+static double mag_div(double a, double ma, double b, double mb)
+{
+	return b == 0 ? 0 : ma / fabs(b) + fabs(a) * mb / (b * b);
+}
+
+/* a + b or a - b whose result is below the rounding error of the
+ * magnitudes it came from is exactly 0: 1 - 0.7 - 0.2 - 0.1 is 0, not
+ * -2.8e-17 */
+static double cancel(double r, double mag)
+{
+	return fabs(r) <= MEXPR_ZERO_ULPS * DBL_EPSILON * mag ? 0.0 : r;
+}
+
+static int eval_node(struct eval *ev, const struct node *n, double *out, double *mag)
+{
+	double a, b, ma = 0, mb = 0;
 	int r;
+
+	*mag = 0;
 
 	switch (n->kind) {
 	case N_NUM:
 		*out = n->num;
+		*mag = fabs(n->num);
 		return 0;
 	case N_NAME:
-		return lookup_name(ev, n, out);
+		if ((r = lookup_name(ev, n, out)))
+			return r;
+		*mag = ev->mag_of ? ev->mag_of(ev->ctx, n->name, *out) : fabs(*out);
+		return 0;
 	case N_NEG:
-		if ((r = eval_node(ev, n->a, &a)))
+		if ((r = eval_node(ev, n->a, &a, mag)))
 			return r;
 		*out = -a;
 		return 0;
 	case N_IF:
-		if ((r = eval_node(ev, n->b, &b)))
+		if ((r = eval_node(ev, n->b, &b, &mb)))
 			return r;
 		if (isnan(b)) {
 			*out = NA;
 			return 0;
 		}
-		return eval_node(ev, b != 0 ? n->a : n->c, out);
+		return eval_node(ev, b != 0 ? n->a : n->c, out, mag);
 	case N_ADD:
 		if (n->merged && (ev->flags & MEXPR_MERGED)) {
 			r = ev->lookup(ev->ctx, n->merged, out);
-			if (r == 0)
+			if (r == 0) {
+				*mag = fabs(*out);
 				return 0;
+			}
 			if (r != METRIC_ENAME) {
 				char esc[128];
 				str_escape(n->merged, esc, sizeof(esc));
@@ -732,21 +763,25 @@ static int eval_node(struct eval *ev, const struct node *n, double *out)
 		break;
 	}
 
-	if ((r = eval_node(ev, n->a, &a)) || (r = eval_node(ev, n->b, &b)))
+	if ((r = eval_node(ev, n->a, &a, &ma)) || (r = eval_node(ev, n->b, &b, &mb)))
 		return r;
 	switch (n->kind) {
 	case N_ADD:
-		*out = a + b;
-		break;
+		*mag = ma + mb;
+		*out = cancel(a + b, *mag);
+		return 0;
 	case N_SUB:
-		*out = a - b;
-		break;
+		*mag = ma + mb;
+		*out = cancel(a - b, *mag);
+		return 0;
 	case N_MUL:
 		*out = a * b;
-		break;
+		*mag = mag_mul(a, ma, b, mb);
+		return 0;
 	case N_DIV:
 		*out = b == 0 || isnan(a) || isnan(b) ? NA : a / b;
-		break;
+		*mag = mag_div(a, ma, b, mb);
+		return 0;
 	case N_LT:
 	case N_GT:
 	case N_LE:
@@ -799,23 +834,30 @@ static int eval_node(struct eval *ev, const struct node *n, double *out)
 		break;
 	case N_MIN:
 		*out = isnan(a) || isnan(b) ? NA : a < b ? a : b;
-		break;
+		*mag = a < b ? ma : mb;
+		return 0;
 	case N_MAX:
 		*out = isnan(a) || isnan(b) ? NA : a > b ? a : b;
-		break;
+		*mag = a > b ? ma : mb;
+		return 0;
 	default:
 		*out = NA; /* not reached: every kind is handled above */
 		break;
 	}
+	*mag = isnan(*out) ? 0 : fabs(*out); /* 0 or 1: exact */
 	return 0;
 }
 
-int mexpr_eval(const struct mexpr *e, unsigned flags, mexpr_lookup_fn lookup, void *ctx,
-               double *val, struct metric_error *err)
+int mexpr_eval_mag(const struct mexpr *e, unsigned flags, mexpr_lookup_fn lookup,
+                   mexpr_mag_fn mag_of, void *ctx, double *val, double *mag,
+                   struct metric_error *err)
 {
-	struct eval ev = {.flags = flags, .lookup = lookup, .ctx = ctx, .err = err};
-	double v = NA;
-	int r = eval_node(&ev, e->root, &v);
+	struct eval ev = {
+	    .flags = flags, .lookup = lookup, .mag_of = mag_of, .ctx = ctx, .err = err};
+	double v = NA, m = 0;
+	int r = eval_node(&ev, e->root, &v, &m);
+	if (mag)
+		*mag = r || !isfinite(m) ? 0 : m;
 	if (r) {
 		*val = NA;
 		return r;
@@ -823,6 +865,12 @@ int mexpr_eval(const struct mexpr *e, unsigned flags, mexpr_lookup_fn lookup, vo
 	/* One test for "no number" in every caller: inf counts as none. */
 	*val = isfinite(v) ? v : NA;
 	return 0;
+}
+
+int mexpr_eval(const struct mexpr *e, unsigned flags, mexpr_lookup_fn lookup, void *ctx,
+               double *val, struct metric_error *err)
+{
+	return mexpr_eval_mag(e, flags, lookup, NULL, ctx, val, NULL, err);
 }
 
 /* ------------------------------------------------------------------- walks */

@@ -103,6 +103,19 @@ enum mexpr_eval_flags {
 int mexpr_eval(const struct mexpr *e, unsigned flags, mexpr_lookup_fn lookup, void *ctx,
                double *val, struct metric_error *err);
 
+/* The same, also giving *mag: a bound on the magnitudes v was computed
+ * from (the sum of |operands| of every + and -, scaled through * and /), so
+ * that its rounding error is a few DBL_EPSILON x mag. A + or - whose result
+ * is within MEXPR_ZERO_ULPS x DBL_EPSILON x mag of 0 gives exactly 0: a
+ * difference of equal shares is 0.00, never -0.00 or -6.9e-17. mag_of
+ * (NULL: |value|) gives the magnitude behind a name's value, e.g. a metric
+ * that was itself computed from larger terms. */
+#define MEXPR_ZERO_ULPS 16
+typedef double (*mexpr_mag_fn)(void *ctx, const char *name, double val);
+int mexpr_eval_mag(const struct mexpr *e, unsigned flags, mexpr_lookup_fn lookup,
+                   mexpr_mag_fn mag_of, void *ctx, double *val, double *mag,
+                   struct metric_error *err);
+
 /* The distinct names of e, in order of first appearance. The strings live
  * as long as e. */
 unsigned mexpr_nr_names(const struct mexpr *e);
@@ -308,6 +321,17 @@ struct metric_value {
  * 1e-9, so 1 - (a + b + c) = -1e-17 is not flagged). The value itself is
  * never changed: it is shown as computed, with the flag. */
 bool metric_out_of_range(const struct metric *m, double value);
+/* The same for a value known only within +- err (its noise or scaling
+ * error, unscaled as value): when value lies outside [0, 1] by more than
+ * err, how far: value itself below 0, value - 1 above 1 (e.g. -0.05 for
+ * a share of -0.05 +- 0.02); 0 when it is in range within err (or within
+ * the 1e-9 slack), not a share, or NaN.
+ * So a mean whose repeats straddle 0 is not flagged, and a flag says by
+ * how much. */
+double metric_out_of_range_by(const struct metric *m, double value, double err);
+/* What an out-of-range flag says, from the value as shown (a percentage,
+ * range 0 to 100): "5.00 below 0" or "3.10 above 100". */
+const char *metric_range_text(double shown, char *buf, size_t len);
 
 /* Evaluate every metric of s into vals[s->nr] (each metric once, so a
  * metric referenced by several others has one value), then metric_set_judge. */

@@ -460,6 +460,7 @@ enum { MEMO_NONE, MEMO_BUSY, MEMO_DONE };
 struct memo {
 	unsigned char state;
 	double val;
+	double mag; /* the magnitudes val came from (mexpr_eval_mag) */
 	int err;
 	const char *missing;
 };
@@ -472,6 +473,18 @@ struct ectx {
 };
 
 static int eval_index(struct ectx *c, unsigned i, double *val);
+
+/* A metric's value carries the magnitudes it was computed from: a
+ * difference of two metrics near 0 is judged against those, not against
+ * the two small values. */
+static double resolve_mag(void *vctx, const char *name, double val)
+{
+	struct ectx *c = vctx;
+	const struct metric *m = metric_by_name(name);
+	if (m && c->memo[metric_index(m)].state == MEMO_DONE)
+		return c->memo[metric_index(m)].mag;
+	return fabs(val);
+}
 
 static int resolve(void *vctx, const char *name, double *val)
 {
@@ -530,10 +543,12 @@ static int eval_index(struct ectx *c, unsigned i, double *val)
 	c->depth++;
 	struct metric_error err;
 	unsigned flags = c->env && c->env->merged ? MEXPR_MERGED : 0;
-	int r = mexpr_eval(e, flags, resolve, c, val, &err);
+	double mag = 0;
+	int r = mexpr_eval_mag(e, flags, resolve, resolve_mag, c, val, &mag, &err);
 	c->depth--;
 	mm->state = MEMO_DONE;
 	mm->val = r ? NA : *val;
+	mm->mag = mag;
 	mm->err = r;
 	mm->missing = r == METRIC_ENAME ? c->missing : NULL;
 	c->missing = outer_missing ? outer_missing : mm->missing;
@@ -576,11 +591,31 @@ int metric_eval(const struct metric *m, const struct metric_env *env, double *va
 	return r;
 }
 
-bool metric_out_of_range(const struct metric *m, double value)
+double metric_out_of_range_by(const struct metric *m, double value, double err)
 {
 	if (!m->scale_unit || m->scale != 100.0 || strcmp(m->unit, "%") != 0 || isnan(value))
-		return false;
-	return value < -METRIC_RANGE_SLACK || value > 1.0 + METRIC_RANGE_SLACK;
+		return 0;
+	if (!(err >= METRIC_RANGE_SLACK))
+		err = METRIC_RANGE_SLACK;
+	if (value < -err)
+		return value;
+	if (value > 1.0 + err)
+		return value - 1.0;
+	return 0;
+}
+
+const char *metric_range_text(double shown, char *buf, size_t len)
+{
+	if (shown < 0)
+		snprintf(buf, len, "%.2f below 0", -shown);
+	else
+		snprintf(buf, len, "%.2f above 100", shown - 100);
+	return buf;
+}
+
+bool metric_out_of_range(const struct metric *m, double value)
+{
+	return metric_out_of_range_by(m, value, METRIC_RANGE_SLACK) != 0;
 }
 
 static void judge(const struct metric_set *s, struct ectx *c, struct metric_value *vals)
@@ -639,6 +674,7 @@ void metric_set_judge(const struct metric_set *s, const struct metric_env *env,
 		struct memo *mm = &c.memo[metric_index(s->m[i])];
 		mm->state = MEMO_DONE;
 		mm->val = vals[i].err ? NA : vals[i].value;
+		mm->mag = fabs(mm->val);
 		mm->err = vals[i].err;
 		mm->missing = vals[i].missing;
 	}

@@ -9,7 +9,7 @@
 static void num(FILE *out, double v)
 {
 	if (!isnan(v) && !isinf(v))
-		fprintf(out, "%.10g", v);
+		fprintf(out, "%.10g", v + 0.0); /* + 0.0: never "-0" */
 }
 
 static void sep(FILE *out)

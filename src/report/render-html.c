@@ -248,13 +248,12 @@ static void counts_table(const struct rp_run *run, FILE *out)
 		const struct rf_event *e = &rf->ev[i];
 		fputs("<tr><td>", out);
 		rp_html_text(out, e->name);
-		if (isnan(e->value)) {
+		if (!rp_event_value(e, v, sizeof(v)) || e->wrapped) {
 			fputs("</td><td class=\"na\">", out);
-			rp_html_text(out, e->state);
+			rp_html_text(out, e->wrapped ? v : e->state);
 			fputs("</td>", out);
 		} else {
-			fprintf(out, "</td><td>%s</td>",
-			        rp_num(v, sizeof(v), e->value, e->scale == 1.0 ? 0 : 2));
+			fprintf(out, "</td><td>%s</td>", v);
 		}
 		fputs("<td>", out);
 		rp_html_text(out, e->unit);

@@ -7,10 +7,12 @@
 #include <jansson.h>
 
 #include "report/report-int.h"
+#include "util/count-json.h"
 
 static json_t *num(double v)
 {
-	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+	/* + 0.0: a -0 is written 0.0 */
+	return isnan(v) || isinf(v) ? json_null() : json_real(v + 0.0);
 }
 
 static json_t *nodes(const struct report *r, const struct rf_run *rf, const struct rf_mval *mv)
@@ -39,15 +41,24 @@ static json_t *nodes(const struct report *r, const struct rf_run *rf, const stru
 	return a;
 }
 
+/* counts as the run file has them: exact (hpmstat-run(5)) */
 static json_t *counts(const struct rf_count *c, unsigned n)
 {
 	json_t *a = json_array();
-	for (unsigned u = 0; u < n; u++)
-		json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:I}", "unit", c[u].unit,
-		                                   "value", (json_int_t)c[u].value, "enabled",
-		                                   (json_int_t)c[u].enabled, "running",
-		                                   (json_int_t)c[u].running));
+	for (unsigned u = 0; u < n; u++) {
+		json_t *o = json_pack("{s:s, s:o, s:o, s:o}", "unit", c[u].unit, "value",
+		                      count_json(c[u].value), "enabled", count_json(c[u].enabled),
+		                      "running", count_json(c[u].running));
+		if (c[u].wrapped)
+			json_object_set_new(o, "wrapped", json_true());
+		json_array_append_new(a, o);
+	}
 	return a;
+}
+
+static json_t *event_value(const struct rf_event *e)
+{
+	return e->exact && !e->wrapped ? count_json(e->count) : num(e->value);
 }
 
 static json_t *run_json(const struct report *r, const struct rp_run *run)
@@ -84,11 +95,13 @@ static json_t *run_json(const struct report *r, const struct rp_run *run)
 	json_object_set_new(o, "slices", sl);
 	for (unsigned i = 0; i < rf->nr_ev; i++) {
 		const struct rf_event *e = &rf->ev[i];
-		json_array_append_new(ev,
-		                      json_pack("{s:s, s:s, s:o, s:s, s:f, s:o}", "name", e->name,
-		                                "state", e->state, "value", num(e->value), "unit",
-		                                e->unit, "running_share", e->running_share,
-		                                "counts", counts(e->counts, e->nr_counts)));
+		json_t *eo =
+		    json_pack("{s:s, s:s, s:o, s:s, s:f, s:o}", "name", e->name, "state", e->state,
+		              "value", event_value(e), "unit", e->unit, "running_share",
+		              e->running_share, "counts", counts(e->counts, e->nr_counts));
+		if (e->wrapped)
+			json_object_set_new(eo, "wrapped", json_true());
+		json_array_append_new(ev, eo);
 	}
 	json_object_set_new(o, "events", ev);
 	return o;

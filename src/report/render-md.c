@@ -113,11 +113,12 @@ static void counts(const struct rp_run *run, FILE *out)
 		const struct rf_event *e = &rf->ev[i];
 		fputs("| ", out);
 		rp_md_text(out, e->name);
-		if (isnan(e->value))
+		if (!rp_event_value(e, v, sizeof(v)))
 			fprintf(out, " | %s |", e->state);
+		else if (e->wrapped)
+			fputs(" | &lt;wrapped&gt; |", out);
 		else
-			fprintf(out, " | %s |",
-			        rp_num(v, sizeof(v), e->value, e->scale == 1.0 ? 0 : 2));
+			fprintf(out, " | %s |", v);
 		fputc(' ', out);
 		rp_md_text(out, e->unit);
 		fprintf(out, " | %s %% |\n", rp_num(sh, sizeof(sh), e->running_share * 100.0, 2));

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "metric/metric.h"
 #include "report/report-int.h"
 
 #define NAME_W 40
@@ -34,7 +35,8 @@ static void tree(const struct report *r, const struct rp_run *run, const struct 
 		if (l < sizeof(line) && m->bottleneck)
 			l += (size_t)snprintf(line + l, sizeof(line) - l, "  <==");
 		if (l < sizeof(line) && m->out_of_range)
-			l += (size_t)snprintf(line + l, sizeof(line) - l, "  [out of range]");
+			l += (size_t)snprintf(line + l, sizeof(line) - l, "  [out of range: %s]",
+			                      metric_range_text(m->value, e, sizeof(e)));
 		/* the unit column is padded for what follows it, not for the eye */
 		l = strlen(line);
 		while (l && line[l - 1] == ' ')
@@ -65,24 +67,18 @@ static void counts(const struct rp_run *run, FILE *out)
 	fputs("\n Counts (value as hpmstat stat prints it, running share):\n", out);
 	for (unsigned i = 0; i < rf->nr_ev; i++) {
 		const struct rf_event *e = &rf->ev[i];
-		if (isnan(e->value))
+		if (!rp_event_value(e, v, sizeof(v)))
 			snprintf(v, sizeof(v), "<%s>", e->state);
-		else
-			rp_num(v, sizeof(v), e->value, e->scale == 1.0 ? 0 : 2);
 		fprintf(out, "   %-*s %20s %-5s %7s %%\n", NAME_W - 2, e->name, v, e->unit,
 		        rp_num(sh, sizeof(sh), e->running_share * 100.0, 2));
 		if (e->nr_counts < 2)
 			continue;
 		for (unsigned u = 0; u < e->nr_counts; u++) {
 			const struct rf_count *c = &e->counts[u];
-			double scaled = c->running ? (double)c->value *
-			                                 ((double)c->enabled / (double)c->running) *
-			                                 e->scale
-			                           : (double)NAN;
 			double share =
 			    c->enabled ? (double)c->running / (double)c->enabled * 100.0 : 0.0;
 			fprintf(out, "     %-*s %20s %-5s %7s %%\n", NAME_W - 4, c->unit,
-			        rp_num(v, sizeof(v), scaled, e->scale == 1.0 ? 0 : 2), e->unit,
+			        rp_unit_value(e, c, v, sizeof(v)), e->unit,
 			        rp_num(sh, sizeof(sh), share, 2));
 		}
 	}

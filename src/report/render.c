@@ -16,7 +16,39 @@ const char *rp_num(char *buf, size_t len, double v, int prec)
 	if (isnan(v) || isinf(v))
 		snprintf(buf, len, "n/a");
 	else
-		snprintf(buf, len, "%.*f", prec, v);
+		/* a value that rounds to zero is 0, never -0.00 */
+		snprintf(buf, len, "%.*f", prec, v + 0.0 == 0 ? 0.0 : v);
+	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+		memmove(buf, buf + 1, strlen(buf));
+	return buf;
+}
+
+const char *rp_event_value(const struct rf_event *e, char *buf, size_t len)
+{
+	if (e->wrapped)
+		snprintf(buf, len, "<wrapped>");
+	else if (e->exact)
+		count_str(e->count, false, buf, len);
+	else if (isnan(e->value))
+		return NULL;
+	else
+		rp_num(buf, len, e->value, e->scale == 1.0 ? 0 : 2);
+	return buf;
+}
+
+const char *rp_unit_value(const struct rf_event *e, const struct rf_count *c, char *buf, size_t len)
+{
+	if (c->wrapped)
+		snprintf(buf, len, "<wrapped>");
+	else if (!c->running)
+		snprintf(buf, len, "n/a");
+	else if (e->scale == 1.0)
+		count_str(c->running == c->enabled ? c->value
+		                                   : count_muldiv(c->value, c->enabled, c->running),
+		          false, buf, len);
+	else
+		rp_num(buf, len,
+		       (double)c->value * ((double)c->enabled / (double)c->running) * e->scale, 2);
 	return buf;
 }
 

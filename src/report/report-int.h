@@ -22,6 +22,14 @@ void rp_render_html(const struct report *r, FILE *out);
 bool rp_shown(const struct report *r, const struct rf_node *n);
 /* v with prec decimals, or "n/a" for NAN. */
 const char *rp_num(char *buf, size_t len, double v, int prec);
+/* An event's value as the counts tables show it: every digit of an exact
+ * count, "<wrapped>" for a count that passed 2^64 - 1, a msec time with 2
+ * decimals; NULL when it has none (the caller shows its state). buf holds
+ * at least HPM_COUNT_STR_MAX bytes. */
+const char *rp_event_value(const struct rf_event *e, char *buf, size_t len);
+/* The same for one unit's count of e ("n/a" when it never ran). */
+const char *rp_unit_value(const struct rf_event *e, const struct rf_count *c, char *buf,
+                          size_t len);
 /* A difference with 2 decimals and its sign: "+0.30", "-1.25", "+0.00"
  * (never "-0.00"), or "n/a". */
 const char *rp_signed(char *buf, size_t len, double v);

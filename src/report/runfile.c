@@ -10,12 +10,15 @@
 #include <jansson.h>
 
 #include "report/runfile.h"
+#include "util/count-json.h"
 #include "util/xalloc.h"
 
 /* Bounds that no real run reaches but that keep a hostile file from asking
  * for absurd allocations (units x intervals x metrics). */
 #define RF_MAX_UNITS 4096
 #define RF_MAX_LEVEL 8
+/* See read_mval. */
+#define RF_ZERO_RESIDUE 1e-10
 
 struct ctx {
 	const char *path;
@@ -94,6 +97,24 @@ static bool want_int(struct ctx *c, json_t *o, const char *p, const char *key, j
 	return true;
 }
 
+/* A count, as hpmstat-run(5) writes it: an integer >= 0, or above 2^63 - 1
+ * a string of decimal digits (count_json). */
+static bool want_count(struct ctx *c, json_t *o, const char *p, const char *key, uint64_t *out)
+{
+	json_t *v = get(c, o, p, key);
+	if (!v)
+		return false;
+	if (json_is_integer(v) && json_integer_value(v) < 0)
+		return fail(c, "%s%s%s: %lld is out of range 0 to %llu", p, *p ? "." : "", key,
+		            (long long)json_integer_value(v), (unsigned long long)UINT64_MAX);
+	if (!count_from_json(v, out))
+		return fail(c,
+		            "%s%s%s: expected a count (an integer >= 0, or a string of digits "
+		            "below 2^64)",
+		            p, *p ? "." : "", key);
+	return true;
+}
+
 static bool want_bool(struct ctx *c, json_t *o, const char *p, const char *key, bool *out)
 {
 	json_t *v = get(c, o, p, key);
@@ -137,18 +158,42 @@ static bool read_counts(struct ctx *c, json_t *a, const char *p, struct rf_count
 	for (size_t i = 0; i < n; i++) {
 		json_t *o = json_array_get(a, i);
 		struct rf_count *k = &(*out)[i];
-		json_int_t v, e, r;
 		snprintf(q, sizeof(q), "%s[%zu]", p, i);
 		if (!want_object_at(c, o, q) || !want_string(c, o, q, "unit", false, &k->unit) ||
-		    !want_int(c, o, q, "value", 0, INT64_MAX, &v) ||
-		    !want_int(c, o, q, "enabled", 0, INT64_MAX, &e) ||
-		    !want_int(c, o, q, "running", 0, INT64_MAX, &r))
+		    !want_count(c, o, q, "value", &k->value) ||
+		    !want_count(c, o, q, "enabled", &k->enabled) ||
+		    !want_count(c, o, q, "running", &k->running))
 			return false;
-		k->value = v;
-		k->enabled = e;
-		k->running = r;
+		/* absent in files of hpmstat before wrap detection: not wrapped */
+		if (json_object_get(o, "wrapped") && !want_bool(c, o, q, "wrapped", &k->wrapped))
+			return false;
 		(*nr)++;
 	}
+	return true;
+}
+
+/* An event's value: an exact count (an integer, or a string of digits above
+ * 2^63 - 1), a number (a msec time; any value in files before exact
+ * counts) or null. */
+static bool want_value(struct ctx *c, json_t *o, const char *p, struct rf_event *e)
+{
+	json_t *v = get(c, o, p, "value");
+	uint64_t n;
+	if (!v)
+		return false;
+	e->value = (double)NAN;
+	if (json_is_null(v))
+		return true;
+	if (count_from_json(v, &n)) {
+		e->exact = true;
+		e->count = n;
+		e->value = (double)n;
+		return true;
+	}
+	if (!json_is_number(v))
+		return fail(c, "%s.value: expected a count, a number or null", p);
+	e->value = json_number_value(v);
+	e->inexact = true;
 	return true;
 }
 
@@ -161,8 +206,7 @@ static bool read_event(struct ctx *c, json_t *o, unsigned i, struct rf_event *e)
 	    !want_string(c, o, p, "kind", false, &e->kind) ||
 	    !want_string(c, o, p, "state", false, &e->state) ||
 	    !want_string(c, o, p, "unit", false, &e->unit) ||
-	    !want_number(c, o, p, "scale", false, &e->scale) ||
-	    !want_number(c, o, p, "value", true, &e->value) ||
+	    !want_number(c, o, p, "scale", false, &e->scale) || !want_value(c, o, p, e) ||
 	    !want_number(c, o, p, "running_share", false, &e->running_share))
 		return false;
 	if (strcmp(e->kind, "host") && strcmp(e->kind, "kunminghu") &&
@@ -173,9 +217,39 @@ static bool read_event(struct ctx *c, json_t *o, unsigned i, struct rf_event *e)
 	    !want_number(c, o, p, "rel_stddev", true, &e->rel_stddev))
 		return false;
 	char q[80];
+	if (json_object_get(o, "wrapped") && !want_bool(c, o, p, "wrapped", &e->wrapped))
+		return false;
 	snprintf(q, sizeof(q), "%s.counts", p);
 	json_t *a = get(c, o, p, "counts");
-	return a && read_counts(c, a, q, &e->counts, &e->nr_counts);
+	if (!a || !read_counts(c, a, q, &e->counts, &e->nr_counts))
+		return false;
+	for (unsigned u = 0; u < e->nr_counts; u++)
+		e->wrapped |= e->counts[u].wrapped;
+	/* Files written before values were exact hold a real (53 bits): the
+	 * exact count comes from the counts themselves, when it is the real's
+	 * count (a value given as an integer is the file's word) */
+	if (e->inexact && e->scale == 1.0 && !isnan(e->value) && strcmp(e->state, "ok") == 0) {
+		hpm_u128 sum = 0;
+		bool ran = false;
+		for (unsigned u = 0; u < e->nr_counts; u++) {
+			const struct rf_count *k = &e->counts[u];
+			if (!k->running)
+				continue;
+			ran = true;
+			sum += k->running == k->enabled
+			           ? k->value
+			           : count_muldiv(k->value, k->enabled, k->running);
+		}
+		if (ran && (double)sum == e->value) {
+			e->exact = true;
+			e->count = sum;
+		}
+	}
+	if (e->wrapped) {
+		e->exact = false;
+		e->value = (double)NAN;
+	}
+	return true;
 }
 
 static bool read_mval(struct ctx *c, json_t *o, const char *p, struct rf_mval *v)
@@ -191,6 +265,16 @@ static bool read_mval(struct ctx *c, json_t *o, const char *p, struct rf_mval *v
 	if (json_object_get(o, "rel_stddev") &&
 	    !want_number(c, o, p, "rel_stddev", true, &v->rel_stddev))
 		return false;
+	/* Files of hpmstat before zero snapping hold rounding residues such as
+	 * 1 - 0.7 - 0.2 - 0.1 = -2.8e-17 (metrics are shares, in percent, and
+	 * ratios of magnitude ~1 to 100, rounding near 1e-14): such a value is
+	 * 0, and its "noise" relative to it means nothing. */
+	if (!isnan(v->value) && v->value != 0 && fabs(v->value) < RF_ZERO_RESIDUE) {
+		v->value = 0;
+		if (fabs(v->raw) < RF_ZERO_RESIDUE)
+			v->raw = 0;
+		v->rel_stddev = (double)NAN;
+	}
 	return true;
 }
 

@@ -19,13 +19,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/count.h"
+
 #define RF_SCHEMA         "hpmstat-run"
 #define RF_SCHEMA_VERSION 1
 
 /* One unit's raw count, as in the file's counts arrays. */
 struct rf_count {
 	const char *unit; /* "hart0", "CPU1", "task" */
-	int64_t value, enabled, running;
+	uint64_t value, enabled, running;
+	bool wrapped; /* the counter passed 2^64 - 1: value is mod 2^64 */
 };
 
 struct rf_event {
@@ -35,7 +38,11 @@ struct rf_event {
 	const char *unit; /* "msec" or "" */
 	bool host;        /* kind "host": metrics never read it */
 	double scale;
-	double value;         /* NAN when null */
+	double value;         /* NAN when null or wrapped */
+	bool exact;           /* count holds the exact value (scale 1) */
+	bool inexact;         /* the file gave the value as a real */
+	hpm_u128 count;       /* the scaled count, every digit */
+	bool wrapped;         /* some unit's count wrapped: no number */
 	double running_share; /* 0..1 */
 	double rel_stddev;    /* percent; NAN when absent or null */
 	struct rf_count *counts;

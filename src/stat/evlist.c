@@ -117,10 +117,37 @@ int hpm_evlist_parse(struct hpm_evlist *list, const char *text, char *err, size_
 	return rc;
 }
 
+void hpm_counts_total(const struct hpm_count *c, unsigned nr_units, int unit, struct hpm_total *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (unsigned u = 0; c && u < nr_units; u++) {
+		if (unit >= 0 && u != (unsigned)unit)
+			continue;
+		t->wrapped |= c[u].wrapped;
+		if (!c[u].run)
+			continue;
+		t->ran = true;
+		/* perf's scaling: what ran, stretched to the whole enabled time;
+		 * unscaled (run == ena) it is val itself */
+		hpm_u128 v =
+		    c[u].run == c[u].ena ? c[u].val : count_muldiv(c[u].val, c[u].ena, c[u].run);
+		t->count = t->count + v < t->count ? ~(hpm_u128)0 : t->count + v;
+	}
+}
+
+bool hpm_counts_wrapped(const struct hpm_count *c, unsigned nr_units, int unit)
+{
+	for (unsigned u = 0; c && u < nr_units; u++)
+		if ((unit < 0 || u == (unsigned)unit) && c[u].wrapped)
+			return true;
+	return false;
+}
+
 double hpm_counts_value(const struct hpm_count *c, unsigned nr_units, int unit, double scale,
                         double *share)
 {
-	double val = 0, ena = 0, run = 0;
+	double ena = 0, run = 0;
+	struct hpm_total t;
 	if (share)
 		*share = 0;
 	if (!c)
@@ -128,17 +155,16 @@ double hpm_counts_value(const struct hpm_count *c, unsigned nr_units, int unit, 
 	for (unsigned u = 0; u < nr_units; u++) {
 		if (unit >= 0 && u != (unsigned)unit)
 			continue;
-		/* perf's scaling: what ran, stretched to the whole enabled time */
-		if (c[u].run)
-			val += (double)c[u].val * ((double)c[u].ena / (double)c[u].run);
 		ena += (double)c[u].ena;
 		run += (double)c[u].run;
 	}
 	if (share)
 		*share = ena > 0 ? run / ena : 0;
-	if (run == 0)
+	hpm_counts_total(c, nr_units, unit, &t);
+	/* a wrapped count is mod 2^64: no metric may use it */
+	if (!t.ran || t.wrapped)
 		return (double)NAN;
-	return val * scale;
+	return (double)t.count * scale;
 }
 
 double hpm_evsel_value(const struct hpm_evlist *list, const struct hpm_evsel *e, int unit,

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "kmh/kmh.h"
+#include "util/count.h"
 
 enum hpm_evsel_kind {
 	HPM_EV_KMH,       /* a Kunminghu mhpmevent expression (bank counter) */
@@ -43,6 +44,18 @@ struct hpm_count {
 	uint64_t val; /* raw count */
 	uint64_t ena; /* time enabled (ns; emulator: cycles) */
 	uint64_t run; /* time running (same unit as ena) */
+	/* The counter went past 2^64 - 1 since counting started (the OF bit of
+	 * an mhpmcounter, or a wrap the back end saw otherwise): val is the
+	 * count mod 2^64 and no number can be given. Sticky. */
+	bool wrapped;
+};
+
+/* The exact value of a count: the sum over units of val * ena / run,
+ * rounded down, computed in integers so no digit is lost. */
+struct hpm_total {
+	hpm_u128 count;
+	bool ran;     /* some unit ran (running > 0) */
+	bool wrapped; /* some unit wrapped: count means nothing */
 };
 
 struct hpm_evsel {
@@ -130,11 +143,16 @@ void hpm_evlist_free(struct hpm_evlist *list);
 /* Sum of the scaled counts of one evsel over all units (or unit `unit`
  * only); sets *share to running/enabled (1.0 when not multiplexed, 0 when
  * it never ran). Returns NAN when the evsel has no number (state !=
- * HPM_EV_OK or it never ran). */
+ * HPM_EV_OK, it never ran, or it wrapped). A double, for metrics: printers
+ * show counts from hpm_counts_total, which keeps every digit. */
 double hpm_evsel_value(const struct hpm_evlist *list, const struct hpm_evsel *e, int unit,
                        double *share);
 /* The same for a bare counts array (e.g. one interval's deltas). */
 double hpm_counts_value(const struct hpm_count *c, unsigned nr_units, int unit, double scale,
                         double *share);
+/* The exact total of a counts array over all units (unit -1) or one. */
+void hpm_counts_total(const struct hpm_count *c, unsigned nr_units, int unit, struct hpm_total *t);
+/* Some unit (or unit `unit`) of the counts wrapped. */
+bool hpm_counts_wrapped(const struct hpm_count *c, unsigned nr_units, int unit);
 
 #endif

@@ -7,7 +7,31 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "metric/metric.h"
 #include "stat/stat.h"
+#include "util/count.h"
+
+/* A text field (an event name, a unit): perf writes it as is, so a name
+ * with the separator in it ("kunminghu/event0=1,event1=2/" with -x,)
+ * would shift every later column. A field holding the separator, a '"' or
+ * a line break is quoted as RFC 4180 says ("a,b" -> "\"a,b\"", '"' doubled);
+ * every other field is exactly perf's. */
+static void csv_text(const struct stat_config *cfg, const char *t)
+{
+	const char *sep = cfg->csv_sep;
+	bool quote = strpbrk(t, "\"\r\n") || (*sep && strstr(t, sep));
+	if (!quote) {
+		fputs(t, cfg->out);
+		return;
+	}
+	fputc('"', cfg->out);
+	for (; *t; t++) {
+		if (*t == '"')
+			fputc('"', cfg->out);
+		fputc(*t, cfg->out);
+	}
+	fputc('"', cfg->out);
+}
 
 static void csv_prefix(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
                        int unit)
@@ -15,22 +39,10 @@ static void csv_prefix(const struct stat_config *cfg, const struct stat_result *
 	const char *s = cfg->csv_sep;
 	if (cfg->interval_ms > 0)
 		fprintf(cfg->out, "%.9f%s", res->timestamp, s);
-	if (cfg->per_unit && unit >= 0)
-		fprintf(cfg->out, "%s%s", stat_unit_name(res, i, (unsigned)unit), s);
-}
-
-/* perf's run-time field is nanoseconds; the emulator counts time in cycles */
-static double run_ns(const struct stat_config *cfg, const struct hpm_evsel *e,
-                     const struct stat_result *res, int unit)
-{
-	double run = 0;
-	const struct hpm_count *c = res->delta ? res->delta[e - res->list->ev] : e->counts;
-	for (unsigned u = 0; c && u < stat_nr_units(res, (unsigned)(e - res->list->ev)); u++)
-		if (unit < 0 || (unsigned)unit == u)
-			run += (double)c[u].run;
-	if (e->emulated && cfg->emu.freq > 0)
-		run = run * 1e9 / cfg->emu.freq;
-	return run;
+	if (cfg->per_unit && unit >= 0) {
+		csv_text(cfg, stat_unit_name(res, i, (unsigned)unit));
+		fputs(s, cfg->out);
+	}
 }
 
 static void csv_event(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
@@ -38,36 +50,38 @@ static void csv_event(const struct stat_config *cfg, const struct stat_result *r
 {
 	const struct hpm_evsel *e = &res->list->ev[i];
 	const char *s = cfg->csv_sep;
-	double share = 0, v = stat_event_value(res, i, unit, &share), m;
-	const char *munit;
+	double share = 0, m;
+	const char *munit, *none = stat_no_count_text(res, i, unit);
+	char num[HPM_COUNT_STR_MAX + 8];
 
+	(void)stat_event_value(res, i, unit, &share);
 	csv_prefix(cfg, res, i, unit);
-	if (e->state != HPM_EV_OK || isnan(v)) {
-		const char *t = e->state == HPM_EV_NOT_SUPPORTED  ? "<not supported>"
-		                : e->state == HPM_EV_NOT_MODELLED ? "<not modelled>"
-		                                                  : "<not counted>";
-		fprintf(cfg->out, "%s%s%s%s%s%s", t, s, e->unit, s, e->name, s);
+	fputs(none ? none : stat_count_text(res, i, unit, STAT_FORMAT_CSV, num, sizeof(num)),
+	      cfg->out);
+	fputs(s, cfg->out);
+	csv_text(cfg, e->unit);
+	fputs(s, cfg->out);
+	csv_text(cfg, e->name);
+	fputs(s, cfg->out);
+	/* a wrapped count ran: its run-time and share are real */
+	if (none && strcmp(none, STAT_WRAPPED_TEXT) != 0) {
 		if (res->noise)
 			fprintf(cfg->out, "%s", s);
 		fprintf(cfg->out, "0%s100.00%s%s\n", s, s, s);
 		return;
 	}
-	if (res->noise && unit < 0)
-		v = res->noise[i].mean;
-	if (e->unit[0])
-		fprintf(cfg->out, "%.2f", v);
-	else
-		fprintf(cfg->out, "%.0f", v);
-	fprintf(cfg->out, "%s%s%s%s%s", s, e->unit, s, e->name, s);
 	if (res->noise) {
-		if (unit < 0 && !isnan(res->noise[i].rel_stddev))
+		if (unit < 0 && !none && !isnan(res->noise[i].rel_stddev))
 			fprintf(cfg->out, "%.2f%%", res->noise[i].rel_stddev);
 		fputs(s, cfg->out);
 	}
-	fprintf(cfg->out, "%.0f%s%.2f%s", run_ns(cfg, e, res, unit), s, 100 * share, s);
-	if (stat_shadow_metric(res, i, unit, &m, &munit))
-		fprintf(cfg->out, "%.3f%s%s", m, s, munit);
-	else
+	fprintf(cfg->out, "%s%s%.2f%s",
+	        count_str(stat_run_ns(cfg, res, i, unit), false, num, sizeof(num)), s, 100 * share,
+	        s);
+	if (!none && stat_shadow_metric(res, i, unit, &m, &munit)) {
+		fprintf(cfg->out, "%.3f%s", m, s);
+		csv_text(cfg, munit);
+	} else
 		fputs(s, cfg->out);
 	fputc('\n', cfg->out);
 }
@@ -79,25 +93,33 @@ static void csv_metric(const struct stat_config *cfg, const struct stat_result *
 	const char *s = cfg->csv_sep;
 	if (cfg->interval_ms > 0)
 		fprintf(cfg->out, "%.9f%s", res->timestamp, s);
-	if (cfg->per_unit)
-		fprintf(cfg->out, "%s%s", unit >= 0 ? res->metric_unit_names[unit] : "all", s);
+	char v[64], why[64], text[256];
+	if (cfg->per_unit) {
+		csv_text(cfg, unit >= 0 ? res->metric_unit_names[unit] : "all");
+		fputs(s, cfg->out);
+	}
 	/* no counter fields: value, unit, event, [variance,] run-time, pcnt empty */
 	fprintf(cfg->out, "%s%s%s%s%s", s, s, s, s, s);
 	if (res->noise)
 		fputs(s, cfg->out);
-	if (isnan(m->value))
-		fputs("n/a", cfg->out);
+	fputs(isnan(m->value) ? "n/a" : stat_fixed2(m->value, v, sizeof(v)), cfg->out);
+	fputs(s, cfg->out);
+	if (m->out_of_range)
+		snprintf(why, sizeof(why), " (out of range: %s)",
+		         metric_range_text(m->value, v, sizeof(v)));
 	else
-		fprintf(cfg->out, "%.2f", m->value);
-	fprintf(cfg->out, "%s%s %s%s%s\n", s, m->unit, m->name,
-	        m->out_of_range ? " (out of range)" : "", m->bottleneck ? " <==" : "");
+		why[0] = '\0';
+	snprintf(text, sizeof(text), "%s %s%s%s", m->unit, m->name, why,
+	         m->bottleneck ? " <==" : "");
+	csv_text(cfg, text);
+	fputc('\n', cfg->out);
 }
 
 void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res)
 {
 	const struct hpm_evlist *l = res->list;
 	const char *s = cfg->csv_sep;
-	char label[512];
+	char label[512], num[32];
 
 	if (cfg->emu.active && res->first)
 		fprintf(cfg->out, "# %s\n", stat_emu_describe(&cfg->emu, label, sizeof(label)));
@@ -105,9 +127,13 @@ void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res
 		if (res->first) {
 			if (cfg->interval_ms > 0)
 				fprintf(cfg->out, "time%s", s);
-			for (unsigned k = 0; k < res->nr_metrics; k++)
-				fprintf(cfg->out, "%s%s %s", k ? s : "", res->metrics[k].unit,
-				        res->metrics[k].name);
+			for (unsigned k = 0; k < res->nr_metrics; k++) {
+				char h[256];
+				snprintf(h, sizeof(h), "%s %s", res->metrics[k].unit,
+				         res->metrics[k].name);
+				fputs(k ? s : "", cfg->out);
+				csv_text(cfg, h);
+			}
 			fputc('\n', cfg->out);
 		}
 		csv_prefix(cfg, res, 0, -1);
@@ -115,7 +141,8 @@ void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res
 			if (isnan(res->metrics[k].value))
 				fprintf(cfg->out, "%sn/a", k ? s : "");
 			else
-				fprintf(cfg->out, "%s%.2f", k ? s : "", res->metrics[k].value);
+				fprintf(cfg->out, "%s%s", k ? s : "",
+				        stat_fixed2(res->metrics[k].value, num, sizeof(num)));
 		}
 		fputc('\n', cfg->out);
 		return;

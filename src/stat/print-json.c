@@ -10,7 +10,9 @@
 
 #include <jansson.h>
 
+#include "metric/metric.h"
 #include "stat/stat.h"
+#include "util/count.h"
 
 static void json_line(const struct stat_config *cfg, json_t *o)
 {
@@ -53,38 +55,33 @@ static void json_event(const struct stat_config *cfg, const struct stat_result *
                        int unit)
 {
 	const struct hpm_evsel *e = &res->list->ev[i];
-	double share = 0, v = stat_event_value(res, i, unit, &share), m;
-	const char *munit = NULL;
-	char num[64];
+	double share = 0, m;
+	const char *munit = NULL, *none = stat_no_count_text(res, i, unit);
+	char num[HPM_COUNT_STR_MAX + 8];
 	json_t *o = json_object();
 
+	(void)stat_event_value(res, i, unit, &share);
 	json_common(cfg, res, o, i, unit);
-	if (e->state != HPM_EV_OK || isnan(v)) {
-		json_object_set_new(o, "counter-value",
-		                    json_string(e->state == HPM_EV_NOT_SUPPORTED ? "<not supported>"
-		                                : e->state == HPM_EV_NOT_MODELLED
-		                                    ? "<not modelled>"
-		                                    : "<not counted>"));
-	} else {
-		if (res->noise && unit < 0)
-			v = res->noise[i].mean;
-		snprintf(num, sizeof(num), "%f", v);
-		json_object_set_new(o, "counter-value", json_string(num));
-	}
+	/* perf's counter-value is a string: "%f" of the count, here with every
+	 * digit; rows without a number say why, "<wrapped>" among them */
+	json_object_set_new(
+	    o, "counter-value",
+	    json_string(none ? none
+	                     : stat_count_text(res, i, unit, STAT_FORMAT_JSON, num, sizeof(num))));
+	if (none && strcmp(none, STAT_WRAPPED_TEXT) == 0)
+		json_object_set_new(o, "wrapped", json_true());
 	json_object_set_new(o, "unit", json_string(e->unit));
 	json_object_set_new(o, "event", json_string(e->name));
-	if (res->noise && unit < 0 && !isnan(res->noise[i].rel_stddev))
+	if (res->noise && unit < 0 && !none && !isnan(res->noise[i].rel_stddev))
 		json_object_set_new(o, "variance", json_real(res->noise[i].rel_stddev));
-	double run = 0;
-	const struct hpm_count *c = res->delta ? res->delta[i] : e->counts;
-	for (unsigned u = 0; c && u < stat_nr_units(res, i); u++)
-		if (unit < 0 || (unsigned)unit == u)
-			run += (double)c[u].run;
-	if (e->emulated && cfg->emu.freq > 0)
-		run = run * 1e9 / cfg->emu.freq;
-	json_object_set_new(o, "event-runtime", json_integer((json_int_t)run));
+	hpm_u128 run = stat_run_ns(cfg, res, i, unit);
+	/* perf's integer; beyond what a JSON integer of jansson holds (2^63
+	 * ns: 292 years, only emulated) the nearest double */
+	json_object_set_new(o, "event-runtime",
+	                    run > INT64_MAX ? json_real((double)run)
+	                                    : json_integer((json_int_t)run));
 	json_object_set_new(o, "pcnt-running", json_real(round(10000 * share) / 100));
-	if (e->state == HPM_EV_OK && stat_shadow_metric(res, i, unit, &m, &munit)) {
+	if (!none && stat_shadow_metric(res, i, unit, &m, &munit)) {
 		json_object_set_new(o, "metric-value", json_real(m));
 		json_object_set_new(o, "metric-unit", json_string(munit));
 	}
@@ -107,7 +104,10 @@ static void json_metric(const struct stat_config *cfg, const struct stat_result 
 		else
 			json_object_set_new(o, "hart", json_string(name + 4));
 	}
-	json_object_set_new(o, "metric-value", isnan(m->value) ? json_null() : json_real(m->value));
+	/* 0 within rounding is 0, never -0.0 */
+	json_object_set_new(o, "metric-value",
+	                    isnan(m->value) ? json_null()
+	                                    : json_real(m->value == 0 ? 0.0 : m->value));
 	snprintf(ubuf, sizeof(ubuf), "%s %s", m->unit, m->name);
 	json_object_set_new(o, "metric-unit", json_string(ubuf));
 	json_object_set_new(o, "metric", json_string(m->name));
@@ -117,6 +117,11 @@ static void json_metric(const struct stat_config *cfg, const struct stat_result 
 		json_object_set_new(o, "variance", json_real(res->metric_noise[k].rel_stddev));
 	json_object_set_new(o, "bottleneck", json_boolean(m->bottleneck));
 	json_object_set_new(o, "out-of-range", json_boolean(m->out_of_range));
+	if (m->out_of_range) {
+		char why[64];
+		json_object_set_new(o, "out-of-range-by",
+		                    json_string(metric_range_text(m->value, why, sizeof(why))));
+	}
 	json_object_set_new(o, "multiplexed", json_boolean(m->multiplexed));
 	if (cfg->emu.active)
 		json_emu(cfg, o);

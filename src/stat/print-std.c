@@ -3,38 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "metric/metric.h"
 #include "stat/stat.h"
-
-/* perf prints counts with thousands separators ("big num") */
-static const char *big_num(double v, int decimals, char *buf, size_t len)
-{
-	char raw[64];
-	snprintf(raw, sizeof(raw), "%.*f", decimals, v);
-	const char *dot = strchr(raw, '.');
-	size_t int_len = dot ? (size_t)(dot - raw) : strlen(raw);
-	size_t lead = raw[0] == '-' ? 1 : 0, n = 0;
-	for (size_t i = 0; i < int_len && n + 2 < len; i++) {
-		if (i > lead && (int_len - i) % 3 == 0)
-			buf[n++] = ',';
-		buf[n++] = raw[i];
-	}
-	snprintf(buf + n, len - n, "%s", dot ? dot : "");
-	return buf;
-}
-
-static const char *state_text(enum hpm_evsel_state s)
-{
-	switch (s) {
-	case HPM_EV_NOT_SUPPORTED:
-		return "<not supported>";
-	case HPM_EV_NOT_COUNTED:
-		return "<not counted>";
-	case HPM_EV_NOT_MODELLED:
-		return "<not modelled>";
-	default:
-		return "<not counted>";
-	}
-}
+#include "util/count.h"
 
 static void prefix(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
                    int unit)
@@ -49,21 +20,18 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
                             unsigned i, int unit)
 {
 	const struct hpm_evsel *e = &res->list->ev[i];
-	double share = 0, v = stat_event_value(res, i, unit, &share);
-	char num[64], mval[64];
-	const char *munit = NULL;
+	double share = 0;
+	char num[HPM_COUNT_STR_MAX + 8], mval[64];
+	const char *munit = NULL, *none = stat_no_count_text(res, i, unit);
 	double m;
 
+	(void)stat_event_value(res, i, unit, &share);
 	prefix(cfg, res, i, unit);
-	if (e->state != HPM_EV_OK || isnan(v)) {
-		fprintf(cfg->out, "%18s %-4s %s\n",
-		        e->state == HPM_EV_OK ? "<not counted>" : state_text(e->state), e->unit,
-		        e->name);
+	if (none) {
+		fprintf(cfg->out, "%18s %-4s %s\n", none, e->unit, e->name);
 		return;
 	}
-	if (res->noise && unit < 0)
-		v = res->noise[i].mean;
-	big_num(v, e->unit[0] ? 2 : 0, num, sizeof(num));
+	stat_count_text(res, i, unit, STAT_FORMAT_STD, num, sizeof(num));
 	fprintf(cfg->out, "%18s %-4s %-32s", num, e->unit, e->name);
 	if (stat_shadow_metric(res, i, unit, &m, &munit)) {
 		snprintf(mval, sizeof(mval), "%8.3f", m);
@@ -88,14 +56,14 @@ static void print_metric_row(const struct stat_config *cfg, const struct stat_re
 	char name[64];
 	snprintf(name, sizeof(name), "%*s%s", (int)indent, "", m->display);
 	prefix(cfg, res, 0, -1);
-	if (isnan(m->value))
-		fprintf(cfg->out, "   %-34s %10s  %-10s", name, "n/a", m->unit);
-	else
-		fprintf(cfg->out, "   %-34s %10.2f  %-10s", name, m->value, m->unit);
-	if (res->metric_noise && !isnan(res->metric_noise[k].rel_stddev))
+	char v[64], why[64];
+	fprintf(cfg->out, "   %-34s %10s  %-10s", name,
+	        isnan(m->value) ? "n/a" : stat_fixed2(m->value, v, sizeof(v)), m->unit);
+	if (res->metric_noise && !isnan(m->value) && !isnan(res->metric_noise[k].rel_stddev))
 		fprintf(cfg->out, " ( +- %5.2f%% )", res->metric_noise[k].rel_stddev);
 	if (m->out_of_range)
-		fputs("  [out of range]", cfg->out);
+		fprintf(cfg->out, "  [out of range: %s]",
+		        metric_range_text(m->value, why, sizeof(why)));
 	if (m->bottleneck)
 		fputs("  <==", cfg->out);
 	fputc('\n', cfg->out);
@@ -112,11 +80,12 @@ static void print_metric_only(const struct stat_config *cfg, const struct stat_r
 	}
 	prefix(cfg, res, 0, -1);
 	for (unsigned k = 0; k < res->nr_metrics; k++) {
-		char v[40];
+		char v[40], num[32];
 		if (isnan(res->metrics[k].value))
 			snprintf(v, sizeof(v), "n/a");
 		else
-			snprintf(v, sizeof(v), "%.2f%s%s", res->metrics[k].value,
+			snprintf(v, sizeof(v), "%s%s%s",
+			         stat_fixed2(res->metrics[k].value, num, sizeof(num)),
 			         res->metrics[k].out_of_range ? "!" : "",
 			         res->metrics[k].bottleneck ? " <==" : "");
 		fprintf(cfg->out, " %18s", v);
@@ -191,6 +160,18 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 				      cfg->out);
 		}
 	}
+	if (!cfg->metric_only && !interval)
+		for (unsigned i = 0; i < l->nr; i++) {
+			const char *none = stat_no_count_text(res, i, -1);
+			if (none && strcmp(none, STAT_WRAPPED_TEXT) == 0 &&
+			    (!l->ev[i].metric_only || cfg->verbose || res->nr_metrics)) {
+				fputs("\n " STAT_WRAPPED_TEXT
+				      ": the counter passed 2^64 - 1; its count "
+				      "and the metrics from it are invalid (n/a).\n",
+				      cfg->out);
+				break;
+			}
+		}
 	if (interval)
 		return;
 	fputc('\n', cfg->out);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "stat/stat.h"
+#include "util/count.h"
 
 double stat_event_value(const struct stat_result *res, unsigned i, int unit, double *share)
 {
@@ -19,6 +20,113 @@ double stat_event_value(const struct stat_result *res, unsigned i, int unit, dou
 		return (double)NAN;
 	return hpm_counts_value(res->delta[i], e->nr_units ? e->nr_units : l->nr_units, unit,
 	                        e->scale, share);
+}
+
+static const struct hpm_count *counts_of(const struct stat_result *res, unsigned i)
+{
+	return res->delta ? res->delta[i] : res->list->ev[i].counts;
+}
+
+const char *stat_no_count_text(const struct stat_result *res, unsigned i, int unit)
+{
+	const struct hpm_evsel *e = &res->list->ev[i];
+	struct hpm_total t;
+	switch (e->state) {
+	case HPM_EV_OK:
+		break;
+	case HPM_EV_NOT_SUPPORTED:
+		return "<not supported>";
+	case HPM_EV_NOT_MODELLED:
+		return "<not modelled>";
+	default:
+		return "<not counted>";
+	}
+	hpm_counts_total(counts_of(res, i), stat_nr_units(res, i), unit, &t);
+	/* before "never ran": a wrapped count is the thing to know */
+	if (t.wrapped)
+		return STAT_WRAPPED_TEXT;
+	if (!t.ran)
+		return "<not counted>";
+	/* -r: some earlier repeat had no number (it wrapped or never ran) */
+	if (res->noise && unit < 0 && isnan(res->noise[i].mean))
+		return "<not counted>";
+	return NULL;
+}
+
+/* perf prints counts with thousands separators ("big num"); v's text in
+ * "%.*f" is regrouped, so digits are never lost to the grouping */
+static const char *big_num(double v, int decimals, char *buf, size_t len)
+{
+	char raw[400];
+	snprintf(raw, sizeof(raw), "%.*f", decimals, v);
+	const char *dot = strchr(raw, '.');
+	size_t int_len = dot ? (size_t)(dot - raw) : strlen(raw);
+	size_t lead = raw[0] == '-' ? 1 : 0, n = 0;
+	for (size_t i = 0; i < int_len && n + 2 < len; i++) {
+		if (i > lead && (int_len - i) % 3 == 0)
+			buf[n++] = ',';
+		buf[n++] = raw[i];
+	}
+	snprintf(buf + n, len - n, "%s", dot ? dot : "");
+	return buf;
+}
+
+const char *stat_count_text(const struct stat_result *res, unsigned i, int unit, enum stat_format f,
+                            char *buf, size_t len)
+{
+	const struct hpm_evsel *e = &res->list->ev[i];
+	bool mean = res->noise && unit < 0;
+	if (mean && res->noise[i].count_exact) {
+		count_str(res->noise[i].count_mean, f == STAT_FORMAT_STD, buf, len);
+		if (f == STAT_FORMAT_JSON)
+			snprintf(buf + strlen(buf), len - strlen(buf), ".000000");
+		return buf;
+	}
+	if (e->scale != 1.0 || mean) {
+		/* a time in msec, or the mean of -r repeats: not an integer count */
+		double v = mean ? res->noise[i].mean : stat_event_value(res, i, unit, NULL);
+		int decimals = f == STAT_FORMAT_JSON ? 6 : e->unit[0] ? 2 : 0;
+		if (f == STAT_FORMAT_STD)
+			return big_num(v, decimals, buf, len);
+		snprintf(buf, len, "%.*f", decimals, v);
+		return buf;
+	}
+	struct hpm_total t;
+	hpm_counts_total(counts_of(res, i), stat_nr_units(res, i), unit, &t);
+	count_str(t.count, f == STAT_FORMAT_STD, buf, len);
+	/* perf -j writes counter-value as "%f" of the count */
+	if (f == STAT_FORMAT_JSON)
+		snprintf(buf + strlen(buf), len - strlen(buf), ".000000");
+	return buf;
+}
+
+hpm_u128 stat_run_ns(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
+                     int unit)
+{
+	const struct hpm_evsel *e = &res->list->ev[i];
+	const struct hpm_count *c = counts_of(res, i);
+	hpm_u128 run = 0;
+	for (unsigned u = 0; c && u < stat_nr_units(res, i); u++)
+		if (unit < 0 || (unsigned)unit == u)
+			run += c[u].run;
+	if (e->emulated && cfg->emu.freq > 0) {
+		/* cycles x 1e9 / Hz in integers when the clock is whole Hz */
+		double hz = cfg->emu.freq;
+		if (hz == (double)(uint64_t)hz && run <= UINT64_MAX)
+			run = count_muldiv((uint64_t)run, UINT64_C(1000000000), (uint64_t)hz);
+		else
+			run = (hpm_u128)((double)run * 1e9 / hz);
+	}
+	return run;
+}
+
+const char *stat_fixed2(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.2f", v);
+	/* a value that rounds to zero is 0.00, whatever its sign */
+	if (strcmp(buf, "-0.00") == 0)
+		snprintf(buf, len, "0.00");
+	return buf;
 }
 
 unsigned stat_nr_units(const struct stat_result *res, unsigned i)

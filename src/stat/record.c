@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "stat/record.h"
+#include "util/count-json.h"
 #include "util/xalloc.h"
 
 struct record {
@@ -60,16 +61,32 @@ static const char *state_name(enum hpm_evsel_state s)
 	}
 }
 
+/* Counts and times are exact integers (count_json: a string of digits
+ * above 2^63 - 1); a count that wrapped says so (hpmstat-run(5)). */
 static json_t *counts_json(const struct hpm_evsel *e, const struct hpm_count *c)
 {
 	json_t *a = json_array();
-	for (unsigned u = 0; c && u < e->nr_units; u++)
-		json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:I}", "unit",
-		                                   e->unit_names ? e->unit_names[u] : "", "value",
-		                                   (json_int_t)c[u].val, "enabled",
-		                                   (json_int_t)c[u].ena, "running",
-		                                   (json_int_t)c[u].run));
+	for (unsigned u = 0; c && u < e->nr_units; u++) {
+		json_t *o =
+		    json_pack("{s:s, s:o, s:o, s:o}", "unit", e->unit_names ? e->unit_names[u] : "",
+		              "value", count_json(c[u].val), "enabled", count_json(c[u].ena),
+		              "running", count_json(c[u].run));
+		if (c[u].wrapped)
+			json_object_set_new(o, "wrapped", json_true());
+		json_array_append_new(a, o);
+	}
 	return a;
+}
+
+/* An event's value: the exact scaled count when its display scale is 1, the
+ * double (a msec time) otherwise, null without a number (wrapped too). */
+static json_t *value_json(const struct hpm_evlist *l, const struct hpm_evsel *e)
+{
+	struct hpm_total t;
+	if (e->scale != 1.0 || e->state != HPM_EV_OK)
+		return num_or_null(hpm_evsel_value(l, e, -1, NULL));
+	hpm_counts_total(e->counts, e->nr_units ? e->nr_units : l->nr_units, -1, &t);
+	return t.ran && !t.wrapped ? count_json(t.count) : json_null();
 }
 
 static json_t *metrics_json(const struct stat_result *res)
@@ -116,8 +133,7 @@ void record_add_run(struct record *r, const struct hpm_session *s, double elapse
 {
 	json_t *vals = json_array();
 	for (unsigned i = 0; i < s->all.nr; i++)
-		json_array_append_new(
-		    vals, num_or_null(hpm_evsel_value(&s->all, &s->all.ev[i], -1, NULL)));
+		json_array_append_new(vals, value_json(&s->all, &s->all.ev[i]));
 	json_array_append_new(r->runs,
 	                      json_pack("{s:f, s:o}", "elapsed_ns", elapsed_ns, "values", vals));
 }
@@ -127,7 +143,8 @@ static json_t *event_json(const struct hpm_session *s, unsigned i, const struct 
 	const struct hpm_evsel *e = &s->all.ev[i];
 	json_t *o = json_object();
 	char hex[24], modes[24];
-	double share = 0, v = hpm_evsel_value(&s->all, e, -1, &share);
+	double share = 0;
+	(void)hpm_evsel_value(&s->all, e, -1, &share);
 	json_object_set_new(o, "name", json_string(e->name));
 	json_object_set_new(o, "spec", json_string(e->spec));
 	json_object_set_new(o, "kind",
@@ -161,10 +178,14 @@ static json_t *event_json(const struct hpm_session *s, unsigned i, const struct 
 	json_object_set_new(o, "scale", json_real(e->scale));
 	json_object_set_new(o, "time_unit", json_string(e->emulated ? "cycles" : "ns"));
 	json_object_set_new(o, "counts", counts_json(e, e->counts));
-	json_object_set_new(o, "value", num_or_null(v));
+	json_object_set_new(o, "value", value_json(&s->all, e));
+	if (hpm_counts_wrapped(e->counts, e->nr_units ? e->nr_units : s->all.nr_units, -1))
+		json_object_set_new(o, "wrapped", json_true());
 	json_object_set_new(o, "running_share", json_real(share));
 	if (res->noise) {
-		json_object_set_new(o, "mean", num_or_null(res->noise[i].mean));
+		json_object_set_new(o, "mean",
+		                    res->noise[i].count_exact ? count_json(res->noise[i].count_mean)
+		                                              : num_or_null(res->noise[i].mean));
 		json_object_set_new(o, "rel_stddev", num_or_null(res->noise[i].rel_stddev));
 	}
 	return o;
@@ -184,10 +205,10 @@ void record_finish(struct record *r, const struct stat_config *cfg, const struct
 	if (cfg->emu.active) {
 		const struct stat_emu_label *l = &cfg->emu;
 		json_object_set_new(root, "emulated",
-		                    json_pack("{s:s?, s:s?, s:I, s:i, s:I, s:f, s:b, s:b}",
+		                    json_pack("{s:s?, s:s?, s:I, s:i, s:o, s:f, s:b, s:b}",
 		                              "profile", l->profile, "trace", l->trace, "seed",
 		                              (json_int_t)l->seed, "harts", (int)l->harts, "cycles",
-		                              (json_int_t)l->cycles, "freq_hz", l->freq,
+		                              count_json(l->cycles), "freq_hz", l->freq,
 		                              "follows_command", l->follows_command, "multiplexed",
 		                              l->multiplexed));
 	} else {

@@ -70,7 +70,13 @@ struct stat_metric {
  * relative standard error of the mean, as perf's "( +- x% )". */
 struct stat_noise {
 	double mean;
-	double rel_stddev; /* percent; NAN with one run */
+	double rel_stddev; /* percent; NAN with one run, or a mean of 0 from values
+	                    * that differ (no relative figure exists) */
+	double sem;        /* the standard error itself (NAN with one run) */
+	/* events: the mean of the counts rounded to an integer, from their exact
+	 * sum, when every run had an exact count (display scale 1) */
+	bool count_exact;
+	hpm_u128 count_mean;
 };
 
 struct stat_result {
@@ -99,6 +105,25 @@ double stat_event_value(const struct stat_result *res, unsigned i, int unit, dou
  * "K/sec", "insn per cycle", "of all branches"); false when there is none. */
 bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, double *val,
                         const char **unit_text);
+
+/* What a row without a number shows: "<not supported>", "<not modelled>",
+ * "<not counted>" (never ran) or STAT_WRAPPED_TEXT; NULL when event i (unit
+ * u, -1 all) has a number. */
+#define STAT_WRAPPED_TEXT "<wrapped>"
+const char *stat_no_count_text(const struct stat_result *res, unsigned i, int unit);
+/* The count of event i (unit u, -1 all) as format f writes it: exact
+ * digits (grouped with ',' in std output; "%f"-style ".000000" in JSON, as
+ * perf), or for a msec time or a -r mean the double with 2 (JSON: 6)
+ * decimals. Only for rows stat_no_count_text gives no text for. buf holds
+ * at least 64 bytes. */
+const char *stat_count_text(const struct stat_result *res, unsigned i, int unit, enum stat_format f,
+                            char *buf, size_t len);
+/* perf's run-time field of event i (unit u, -1 all): nanoseconds; the
+ * emulator's cycles converted at --emu-freq. */
+hpm_u128 stat_run_ns(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
+                     int unit);
+/* v with 2 decimals, never "-0.00". */
+const char *stat_fixed2(double v, char *buf, size_t len);
 
 /* The units of event i (CPUs or harts of its back end) and their names. */
 unsigned stat_nr_units(const struct stat_result *res, unsigned i);

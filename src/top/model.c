@@ -576,6 +576,7 @@ int top_model_sample(struct top_model *m, struct top_frame *f, char *err, size_t
 				d[i][u].val -= m->prev[i][u].val;
 				d[i][u].ena -= m->prev[i][u].ena;
 				d[i][u].run -= m->prev[i][u].run;
+				d[i][u].wrapped = false; /* a delta survives one wrap */
 			}
 		fill_units(m, f, d);
 		fill_nodes(m, f, d);

@@ -5,4 +5,8 @@ src_util_libutil_a_SOURCES = \
 	src/util/edit-distance.c src/util/edit-distance.h \
 	src/util/str.c src/util/str.h \
 	src/util/suggest.c src/util/suggest.h \
-	src/util/outfile.c src/util/outfile.h
+	src/util/outfile.c src/util/outfile.h \
+	src/util/count.c src/util/count.h \
+	src/util/count-json.c src/util/count-json.h
+# count-json.c writes counts into jansson documents
+src_util_libutil_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)

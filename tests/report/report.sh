@@ -46,7 +46,7 @@ grep -q '^   Backend_Bound  *45.00  % slots    <==$' "$g/hand.text"; ok $? "hand
 grep -q '^   Frontend_Bound  *30.00  % slots$' "$g/hand.text"; ok $? "hand: hart1 Frontend_Bound recomputed from its multiplexed counts"
 grep -q '^       0.050000 hart1  *30.00  *0.00  *50.00  *20.00$' "$g/hand.text"; ok $? "hand: per-hart interval values"
 grep -q 'Level 1 sums to 200.00 %, not 100 %  \[level 1 does not add up\]' "$g/l1off.text"; ok $? "l1off: level 1 that does not add up is flagged"
-grep -q '120.00  % slots    \[out of range\]' "$g/l1off.text"; ok $? "l1off: out-of-range value is flagged"
+grep -q '120.00  % slots    \[out of range: 20.00 above 100\]' "$g/l1off.text"; ok $? "l1off: out-of-range value is flagged, with how far"
 [ "$(grep -c 'n/a  % slots' "$g/na.text")" -eq 5 ]; ok $? "na: hart1 without running time and a null metric are n/a"
 grep -q 'Frontend_Bound  *2.94  *49.36  *20.00  *18.81$' "$g/suite.text"; ok $? "suite: weighted mean (2*2.94+49.36+20)/4"
 grep -q 'Backend_Bound  *67.07  *61.68  *-5.38  above noise' "$g/diff-rep.text"; ok $? "diff with repeats: above noise"

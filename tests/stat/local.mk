@@ -4,3 +4,13 @@ tests_stat_touch_pages_SOURCES = tests/stat/touch-pages.c
 STAT_TESTS = tests/stat/stat-perf.sh tests/stat/stat-emu.sh
 TESTS += $(STAT_TESTS)
 EXTRA_DIST += $(STAT_TESTS)
+
+# Exact counts, wrapped counts, zero within rounding, range flags (C), and
+# the same seen from the command line in every format (shell).
+check_PROGRAMS += tests/stat/test-numbers
+tests_stat_test_numbers_SOURCES = tests/stat/test-numbers.c
+tests_stat_test_numbers_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_stat_test_numbers_LDADD = tests/libtap.a src/stat/libstat.a src/metric/libmetric.a \
+	src/kmh/libkmh.a src/util/libutil.a -lm
+TESTS += tests/stat/test-numbers tests/stat/numbers.sh
+EXTRA_DIST += tests/stat/numbers.sh
