@@ -48,6 +48,12 @@ out=$(printf 'replay %s\ncsrr minstret\n' "$tmp/long.trace" | guarded $H emu 2>&
 run_fails_with "a trace line of 65537 bytes is refused with its line" \
 	"long1.trace:2: line longer than 65536 bytes" $H stat -e ifu_req --emu-trace "$tmp/long1.trace"
 
+# report: a weights file over 1 MiB (valid JSON, padded) is refused
+{ printf '{"hand": 1'; head -c 1100000 /dev/zero | tr '\0' ' '; printf '}'; } >"$tmp/w.json"
+run_fails_with "report --weights: a file over 1 MiB is refused" \
+	"w.json: cannot read: larger than 1048576 bytes" \
+	guarded $H report --weights "$tmp/w.json" "$top_srcdir/tests/report/hand.json"
+
 # ---- 7: -e never drops an event
 for e in 'task-clock,(ifu_req,page-faults|column 12: the '"'('"' is never closed' \
 	'mcycle,kunminghu/event0=0x7,ifu_miss|column 17: the '"'/'"' is never closed' \
