@@ -250,10 +250,10 @@ void emu_stimulus_run(const struct emu_stimulus *s, uint64_t cycles, enum emu_mo
  * one is bounded in memory (about 500 MiB at worst): a line (the writer's
  * longest, every event of every bank at 63, is far shorter), runs, distinct
  * lines (runs with the same instret and events) and the events of those. */
-#define EMU_TRACE_MAX_LINE 65536u
-#define EMU_TRACE_MAX_RUNS (1u << 24)
+#define EMU_TRACE_MAX_LINE     65536u
+#define EMU_TRACE_MAX_RUNS     (1u << 24)
 #define EMU_TRACE_MAX_DISTINCT (1u << 18)
-#define EMU_TRACE_MAX_EVENTS (1u << 24)
+#define EMU_TRACE_MAX_EVENTS   (1u << 24)
 
 struct emu_trace_writer;
 
