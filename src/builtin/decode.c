@@ -38,7 +38,9 @@ int cmd_decode(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:jb:c:h", longopts, NULL)) != -1) {
+	/* options may follow the values, as with perf: "decode 0x12 --bank X"
+	 * checks the bank before anything is printed */
+	while ((c = getopt_long(argc, argv, ":jb:c:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
@@ -82,15 +84,22 @@ int cmd_decode(int argc, char **argv)
 	}
 	if (optind == argc)
 		return cli_usage_error("no value given");
+	/* every value checked before any is printed: no output then an error */
 	for (int i = optind; i < argc; i++) {
 		struct kmh_error err;
-		struct kmh_decoded d;
 		uint64_t v;
 		if (kmh_parse_u64(argv[i], &v, &err) != 0) {
 			cli_error("%s", err.msg);
 			status = EXIT_FAILURE;
-			continue;
 		}
+	}
+	if (status)
+		return status;
+	for (int i = optind; i < argc; i++) {
+		struct kmh_error err;
+		struct kmh_decoded d;
+		uint64_t v;
+		kmh_parse_u64(argv[i], &v, &err);
 		kmh_decode(v, bank, &d);
 		if (json) {
 			json_t *obj = fields_to_json(&d);

@@ -22,6 +22,7 @@
 #include "emu/emu.h"
 #include "emu/workload.h"
 #include "kmh/mhpmevent.h"
+#include "util/line.h"
 #include "util/xalloc.h"
 
 const char cmd_emu_usage[] =
@@ -108,19 +109,32 @@ static int run_script(FILE *f, const char *name, unsigned harts, const char *tra
 	size_t cap = 0;
 	unsigned lineno = 0;
 	int status = 0;
+	ssize_t n = 0;
 
 	if (trace_out && emu_script_trace(s, trace_out, err, sizeof(err)) < 0) {
 		cli_error("%s", err);
 		status = 1;
 	}
-	while (!status && getline(&line, &cap, f) >= 0) {
+	/* line by line, each bounded, so /dev/zero is an error, not a leak */
+	while (!status &&
+	       (n = util_read_line(f, &line, &cap, EMU_SCRIPT_MAX_LINE)) != UTIL_LINE_EOF &&
+	       n != UTIL_LINE_ERROR) {
 		lineno++;
-		if (emu_script_exec(s, line, err, sizeof(err)) < 0) {
+		if (n == UTIL_LINE_TOO_LONG) {
+			cli_error("%s:%u: line longer than %u bytes", name, lineno,
+			          EMU_SCRIPT_MAX_LINE);
+			status = 1;
+		} else if (strlen(line) != (size_t)n) {
+			/* the interpreter reads C strings: a NUL would cut the line */
+			cli_error("%s:%u: column %zu: NUL byte in the line", name, lineno,
+			          strlen(line) + 1);
+			status = 1;
+		} else if (emu_script_exec(s, line, err, sizeof(err)) < 0) {
 			cli_error("%s:%u: %s", name, lineno, err);
 			status = 1;
 		}
 	}
-	if (!status && ferror(f)) {
+	if (!status && n == UTIL_LINE_ERROR) {
 		cli_error("%s: read error: %s", name, strerror(errno));
 		status = 1;
 	}

@@ -16,6 +16,7 @@
 #include "builtin/builtin.h"
 #include "metric/metric.h"
 #include "report/report.h"
+#include "util/edit-distance.h"
 #include "util/outfile.h"
 #include "util/xalloc.h"
 
@@ -71,6 +72,27 @@ static bool is_opt(const char *a, const char *name)
 	return strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
 }
 
+/* A single-dash word that spells a long option ("-outfile", "-format"):
+ * the long option it was meant as, else NULL. Without this check
+ * "-outfile x" would be -o with the file "utfile" and x a run, a surprise
+ * file on disk; "-oFILE" with any other FILE is still -o. */
+static const char *meant_long_option(const char *a)
+{
+	static const char *const longs[] = {"format", "level", "output", "diff", "weights", "help"};
+	const char *w = a + 1;
+
+	if (a[0] != '-' || a[1] == '-' || strlen(w) < 3)
+		return NULL;
+	for (size_t k = 0; k < sizeof(longs) / sizeof(longs[0]); k++) {
+		size_t common = 0;
+		while (w[common] && w[common] == longs[k][common])
+			common++;
+		if (common >= 3 || edit_distance(w, longs[k], 2) <= 2)
+			return longs[k];
+	}
+	return NULL;
+}
+
 /* Options may come before or after the runs, as users type them; "--ends
  * them. Parsed by hand because --diff takes two values. Returns -1 to
  * exit 0 (--help), else 0 or the exit status. */
@@ -109,6 +131,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			if (!(v = value(argc, argv, &i, "--output", 8)))
 				return EXIT_USAGE;
 			o->output = v;
+		} else if ((v = meant_long_option(a))) {
+			return cli_usage_error("unknown option '%s' (did you mean --%s?)", a, v);
 		} else if (strncmp(a, "-o", 2) == 0) {
 			if (a[2])
 				o->output = a + 2;

@@ -78,6 +78,7 @@ struct cli {
 	unsigned long iterations; /* 0: forever */
 	const char *config;
 	bool no_config;
+	bool sort_opt; /* -s given (else any sort came from top.conf) */
 };
 
 static volatile sig_atomic_t top_stop;
@@ -179,6 +180,7 @@ static int parse_opts(int argc, char **argv, struct top_opts *o, struct cli *c)
 			break;
 		case 'e':
 			top_opts_set(&o->events, optarg);
+			top_opts_set(&o->events_origin, NULL);
 			break;
 		case 'M':
 			top_opts_set(&o->metrics, optarg);
@@ -203,6 +205,7 @@ static int parse_opts(int argc, char **argv, struct top_opts *o, struct cli *c)
 			break;
 		case 's':
 			top_opts_set(&o->sort, optarg);
+			c->sort_opt = true;
 			break;
 		case 'r':
 			o->reverse = true;
@@ -395,6 +398,7 @@ static bool handle_key(int ch, struct top_view *v, struct top_model *m, struct t
 			break;
 		}
 		top_opts_set(&o->events, buf);
+		top_opts_set(&o->events_origin, NULL);
 		if (top_model_reprogram(m, err, sizeof(err))) {
 			/* the rejected list goes; the running program stays */
 			top_opts_set(&o->events, old);
@@ -518,6 +522,17 @@ static int run_tui(struct top_view *v, struct top_model *m, struct top_opts *o, 
 }
 #endif
 
+/* top.conf's warnings, one "FILE:LINE: message" a line: cli_warn would
+ * escape the newlines between them. */
+static void print_warnings(const char *warn)
+{
+	while (*warn) {
+		size_t n = strcspn(warn, "\n");
+		cli_warn("warning: %.*s", (int)n, warn);
+		warn += n + (warn[n] == '\n');
+	}
+}
+
 int cmd_top(int argc, char **argv)
 {
 	struct top_opts o;
@@ -529,8 +544,17 @@ int cmd_top(int argc, char **argv)
 	top_opts_init(&o);
 	find_config(argc, argv, &c);
 	char *cfgpath = c.config ? xstrdup(c.config) : top_config_path();
-	if (cfgpath && !c.no_config && top_config_load(&o, cfgpath, warn, sizeof(warn)) != 0)
-		cli_warn("warning: cannot read '%s': %s", cfgpath, strerror(errno));
+	/* a --config file must be there; the default one need not be */
+	if (cfgpath && !c.no_config &&
+	    top_config_load(&o, cfgpath, c.config != NULL, warn, sizeof(warn), err, sizeof(err))) {
+		if (c.config) {
+			cli_error("%s", err);
+			free(cfgpath);
+			top_opts_free(&o);
+			return EXIT_FAILURE;
+		}
+		cli_warn("warning: %s", err);
+	}
 	int rc = parse_opts(argc, argv, &o, &c);
 	if (rc) {
 		free(cfgpath);
@@ -540,8 +564,8 @@ int cmd_top(int argc, char **argv)
 	const char *nc = getenv("NO_COLOR");
 	if (nc && *nc)
 		o.color = false; /* https://no-color.org */
-	if (warn[0] && c.mode != MODE_TUI)
-		cli_warn("warning: %s", warn);
+	if (c.mode != MODE_TUI)
+		print_warnings(warn);
 
 #ifdef HAVE_NCURSES
 	struct top_view v;
@@ -553,15 +577,14 @@ int cmd_top(int argc, char **argv)
 			cli_warn("warning: %s: batch mode", err);
 			c.mode = MODE_BATCH;
 		}
-		if (c.mode == MODE_BATCH && warn[0])
-			cli_warn("warning: %s", warn);
+		if (c.mode == MODE_BATCH)
+			print_warnings(warn);
 	}
 #else
 	if (c.mode == MODE_TUI) {
 		cli_warn("warning: built without ncurses: batch mode");
 		c.mode = MODE_BATCH;
-		if (warn[0])
-			cli_warn("warning: %s", warn);
+		print_warnings(warn);
 	}
 #endif
 	if (top_model_init(&m, &o, err, sizeof(err))) {
@@ -570,6 +593,22 @@ int cmd_top(int argc, char **argv)
 			top_view_end(&v);
 #endif
 		cli_error("%s", err);
+		top_model_free(&m);
+		free(cfgpath);
+		top_opts_free(&o);
+		return EXIT_FAILURE;
+	}
+	if (o.sort && !c.sort_opt && top_model_check_sort(&m, o.sort, err, sizeof(err))) {
+		/* top.conf's sort: by default, as any other bad setting there */
+		cli_warn("warning: %s: sort: %s", cfgpath ? cfgpath : "top.conf", err);
+		top_opts_set(&o.sort, NULL);
+	}
+	if (o.sort && top_model_check_sort(&m, o.sort, err, sizeof(err))) {
+#ifdef HAVE_NCURSES
+		if (c.mode == MODE_TUI)
+			top_view_end(&v);
+#endif
+		cli_error("-s %s", err);
 		top_model_free(&m);
 		free(cfgpath);
 		top_opts_free(&o);
@@ -588,8 +627,7 @@ int cmd_top(int argc, char **argv)
 	else {
 		status = run_tui(&v, &m, &o, &c, cfgpath, warn);
 		top_view_end(&v);
-		if (warn[0])
-			cli_warn("warning: %s", warn);
+		print_warnings(warn);
 	}
 #endif
 	top_model_free(&m);

@@ -251,6 +251,14 @@ void emu_stimulus_run(const struct emu_stimulus *s, uint64_t cycles, enum emu_mo
  * - 1), each event at most once; events not listed deliver 0. '#' starts a
  * comment line. */
 #define EMU_TRACE_MAGIC "hpmstat-emu-trace 1"
+/* What one trace may hold (hpmstat-emu(1) TRACE FORMAT), so that reading
+ * one is bounded in memory (about 500 MiB at worst): a line (the writer's
+ * longest, every event of every bank at 63, is far shorter), runs, distinct
+ * lines (runs with the same instret and events) and the events of those. */
+#define EMU_TRACE_MAX_LINE     65536u
+#define EMU_TRACE_MAX_RUNS     (1u << 24)
+#define EMU_TRACE_MAX_DISTINCT (1u << 18)
+#define EMU_TRACE_MAX_EVENTS   (1u << 24)
 
 struct emu_trace_writer;
 
@@ -298,6 +306,9 @@ struct emu_script *emu_script_new(struct emu *emu, emu_script_output_fn out, voi
 /* Closes an open trace (ignoring errors: call emu_script_finish() to see
  * them) and frees the interpreter, not the machine. */
 void emu_script_free(struct emu_script *s);
+/* The longest script line a reader should hand to emu_script_exec()
+ * (hpmstat-emu(1)); longer lines are an error, so reading is bounded. */
+#define EMU_SCRIPT_MAX_LINE 65536u
 /* Executes one line (without or with its newline). Returns 0, or -1 with the
  * reason in err; the caller adds the file and line number. */
 int emu_script_exec(struct emu_script *s, const char *line, char *err, size_t errlen);

@@ -5,7 +5,9 @@
  *
  * A trace is validated completely before anything can be replayed from it:
  * emu_trace_load() either returns every run or nothing, so a malformed line
- * can never leave a partial count behind. Identical lines (same instret and
+ * can never leave a partial count behind. It is read a line at a time and
+ * what it holds is bounded (EMU_TRACE_MAX_* in emu.h), so no input, not even
+ * /dev/zero, makes it grow without bound. Identical lines (same instret and
  * events, whatever the cycles and mode) share one stored copy of their
  * values and one key, so a replay runs on the fast path's cache.
  */
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "emu/emu.h"
+#include "util/line.h"
 #include "util/outfile.h"
 #include "util/xalloc.h"
 
@@ -168,8 +171,10 @@ static void trace_tab_rebuild(struct emu_trace *t, size_t size)
 }
 
 /* The content index of (instret, the nr packed events at the end of
- * t->packed); a known content gives the packed events back. */
-static uint32_t trace_intern(struct emu_trace *t, uint8_t instret, size_t nr)
+ * t->packed) in *idx; a known content gives the packed events back. -1 when
+ * a new content would pass the trace's limits (emu.h). */
+static int trace_intern(struct emu_trace *t, uint8_t instret, size_t nr, uint32_t *idx, char *err,
+                        size_t errlen)
 {
 	const uint32_t *p = t->packed + t->nr_packed;
 	uint64_t h = content_hash(instret, p, nr);
@@ -180,19 +185,32 @@ static uint32_t trace_intern(struct emu_trace *t, uint8_t instret, size_t nr)
 	for (; t->tab[s]; s = (s + 1) & (t->tab_size - 1)) {
 		const struct content *c = &t->contents[t->tab[s] - 1];
 		if (c->hash == h && c->instret == instret && c->nr == nr &&
-		    memcmp(t->packed + c->off, p, nr * sizeof(*p)) == 0)
-			return t->tab[s] - 1;
+		    memcmp(t->packed + c->off, p, nr * sizeof(*p)) == 0) {
+			*idx = t->tab[s] - 1;
+			return 0;
+		}
+	}
+	if (t->nr_contents == EMU_TRACE_MAX_DISTINCT) {
+		snprintf(err, errlen, "more than %u distinct lines (the limit of a trace)",
+		         EMU_TRACE_MAX_DISTINCT);
+		return -1;
+	}
+	if (t->nr_packed + nr > EMU_TRACE_MAX_EVENTS) {
+		snprintf(err, errlen,
+		         "more than %u events in distinct lines (the limit of a trace)",
+		         EMU_TRACE_MAX_EVENTS);
+		return -1;
 	}
 	if (t->nr_contents == t->cap_contents) {
 		t->cap_contents = t->cap_contents ? 2 * t->cap_contents : 64;
 		t->contents = xreallocarray(t->contents, t->cap_contents, sizeof(*t->contents));
 	}
-	uint32_t idx = (uint32_t)t->nr_contents++;
-	t->contents[idx] = (struct content){
+	*idx = (uint32_t)t->nr_contents++;
+	t->contents[*idx] = (struct content){
 	    .hash = h, .off = (uint32_t)t->nr_packed, .nr = (uint32_t)nr, .instret = instret};
 	t->nr_packed += nr;
-	t->tab[s] = idx + 1;
-	return idx;
+	t->tab[s] = *idx + 1;
+	return 0;
 }
 
 /* Strict decimal, as the writer writes it. */
@@ -324,13 +342,20 @@ static int trace_line(struct emu_trace *t, const char *p, const char *end, char 
 		if (ev[i] & 63u)
 			ev[kept++] = ev[i];
 
+	if (t->nr_runs == EMU_TRACE_MAX_RUNS) {
+		snprintf(err, errlen, "more than %u runs (the limit of a trace)",
+		         EMU_TRACE_MAX_RUNS);
+		return -1;
+	}
+	uint32_t content;
+	if (trace_intern(t, (uint8_t)instret, kept, &content, err, errlen) < 0)
+		return -1;
 	if (t->nr_runs == t->cap_runs) {
 		t->cap_runs = t->cap_runs ? 2 * t->cap_runs : 256;
 		t->runs = xreallocarray(t->runs, t->cap_runs, sizeof(*t->runs));
 	}
-	t->runs[t->nr_runs++] = (struct trun){.cycles = cycles,
-	                                      .content = trace_intern(t, (uint8_t)instret, kept),
-	                                      .mode = (uint8_t)mode};
+	t->runs[t->nr_runs++] =
+	    (struct trun){.cycles = cycles, .content = content, .mode = (uint8_t)mode};
 	t->cycles = t->cycles + cycles < t->cycles ? UINT64_MAX : t->cycles + cycles;
 	return 0;
 }
@@ -356,91 +381,131 @@ static void trace_materialize(struct emu_trace *t)
 	t->tab = NULL;
 }
 
+/* A trace being read, one line at a time. */
+struct trace_reader {
+	struct emu_trace *t;
+	unsigned line;
+	bool header;
+};
+
+static void reader_init(struct trace_reader *r)
+{
+	r->t = xcalloc(1, sizeof(*r->t));
+	r->line = 0;
+	r->header = false;
+	/* never NULL, so that an empty event list is a plain zero-length range */
+	r->t->cap_packed = 1024;
+	r->t->packed = xmalloc(r->t->cap_packed * sizeof(*r->t->packed));
+}
+
+/* One line, without its newline. */
+static int reader_line(struct trace_reader *r, const char *p, size_t len, char *err, size_t errlen)
+{
+	const char *eol = p + len, *q = p;
+
+	r->line++;
+	if (len > EMU_TRACE_MAX_LINE) {
+		snprintf(err, errlen, "line longer than %u bytes", EMU_TRACE_MAX_LINE);
+		return -1;
+	}
+	while (q < eol && is_blank(*q))
+		q++;
+	if (q < eol && memchr(q, '\0', (size_t)(eol - q))) {
+		snprintf(err, errlen, "NUL byte in the trace");
+		return -1;
+	}
+	if (q == eol || *q == '#')
+		return 0; /* blank or comment */
+	if (r->header)
+		return trace_line(r->t, q, eol, err, errlen);
+	const char *e = eol;
+	while (e > q && is_blank(e[-1]))
+		e--;
+	if ((size_t)(e - q) != strlen(EMU_TRACE_MAGIC) ||
+	    memcmp(q, EMU_TRACE_MAGIC, (size_t)(e - q)) != 0) {
+		snprintf(err, errlen, "not a trace: expected '%s' as the first line",
+		         EMU_TRACE_MAGIC);
+		return -1;
+	}
+	r->header = true;
+	return 0;
+}
+
+/* The whole trace once every line is read, or NULL with the error. */
+static struct emu_trace *reader_finish(struct trace_reader *r, unsigned *errline, char *err,
+                                       size_t errlen)
+{
+	if (!r->header) {
+		snprintf(err, errlen, "empty trace: no '%s' line", EMU_TRACE_MAGIC);
+		*errline = 0;
+		emu_trace_free(r->t);
+		return NULL;
+	}
+	trace_materialize(r->t);
+	return r->t;
+}
+
+static struct emu_trace *reader_fail(struct trace_reader *r, unsigned *errline)
+{
+	*errline = r->line;
+	emu_trace_free(r->t);
+	return NULL;
+}
+
 struct emu_trace *emu_trace_parse(const char *text, size_t len, unsigned *errline, char *err,
                                   size_t errlen)
 {
-	struct emu_trace *t = xcalloc(1, sizeof(*t));
+	struct trace_reader r;
 	const char *p = text, *end = text + len;
-	unsigned line = 0;
-	bool header = false;
 
-	/* never NULL, so that an empty event list is a plain zero-length range */
-	t->cap_packed = 1024;
-	t->packed = xmalloc(t->cap_packed * sizeof(*t->packed));
-
+	*errline = 0;
+	reader_init(&r);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *eol = nl ? nl : end, *q = p;
-		line++;
-		while (q < eol && is_blank(*q))
-			q++;
-		if (q < eol && memchr(q, '\0', (size_t)(eol - q))) {
-			snprintf(err, errlen, "NUL byte in the trace");
-			goto fail;
-		}
-		if (q == eol || *q == '#') {
-			/* blank or comment */
-		} else if (!header) {
-			const char *e = eol;
-			while (e > q && is_blank(e[-1]))
-				e--;
-			if ((size_t)(e - q) != strlen(EMU_TRACE_MAGIC) ||
-			    memcmp(q, EMU_TRACE_MAGIC, (size_t)(e - q)) != 0) {
-				snprintf(err, errlen,
-				         "not a trace: expected '%s' as the first line",
-				         EMU_TRACE_MAGIC);
-				goto fail;
-			}
-			header = true;
-		} else if (trace_line(t, q, eol, err, errlen) < 0) {
-			goto fail;
-		}
+		const char *eol = nl ? nl : end;
+		if (reader_line(&r, p, (size_t)(eol - p), err, errlen) < 0)
+			return reader_fail(&r, errline);
 		p = nl ? nl + 1 : end;
 	}
-	if (!header) {
-		line = 0;
-		snprintf(err, errlen, "empty trace: no '%s' line", EMU_TRACE_MAGIC);
-		goto fail;
-	}
-	trace_materialize(t);
-	return t;
-fail:
-	*errline = line;
-	emu_trace_free(t);
-	return NULL;
+	return reader_finish(&r, errline, err, errlen);
 }
 
 struct emu_trace *emu_trace_load(const char *path, unsigned *errline, char *err, size_t errlen)
 {
+	/* Streamed: the text is never held whole, only the bounded line being
+	 * read; the runs it yields are bounded by emu.h's limits. */
 	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
+	struct trace_reader r;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
 
 	*errline = 0;
 	if (!f) {
 		snprintf(err, errlen, "cannot open trace '%s': %s", path, strerror(errno));
 		return NULL;
 	}
-	for (;;) {
-		if (cap - len < 65536) {
-			cap = cap ? 2 * cap : 65536;
-			buf = xrealloc(buf, cap);
+	reader_init(&r);
+	while ((n = util_read_line(f, &line, &cap, EMU_TRACE_MAX_LINE)) >= 0 ||
+	       n == UTIL_LINE_TOO_LONG) {
+		if (n == UTIL_LINE_TOO_LONG)
+			n = EMU_TRACE_MAX_LINE + 1; /* reader_line refuses it */
+		if (reader_line(&r, n > EMU_TRACE_MAX_LINE ? "" : line, (size_t)n, err, errlen) <
+		    0) {
+			free(line);
+			fclose(f);
+			return reader_fail(&r, errline);
 		}
-		size_t n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
 	}
-	if (ferror(f)) {
+	free(line);
+	if (n == UTIL_LINE_ERROR) {
 		snprintf(err, errlen, "error reading trace '%s': %s", path, strerror(errno));
 		fclose(f);
-		free(buf);
+		emu_trace_free(r.t);
 		return NULL;
 	}
 	fclose(f);
-	struct emu_trace *t = emu_trace_parse(buf, len, errline, err, errlen);
-	free(buf);
-	return t;
+	return reader_finish(&r, errline, err, errlen);
 }
 
 size_t emu_trace_nr_runs(const struct emu_trace *t)

@@ -297,8 +297,14 @@ int report_set_weights(struct report *r, const char *path, char *err, size_t err
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		return -1;
 	}
-	json_t *doc = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+	bool too_big;
+	json_t *doc = rf_json_load_bounded(f, REPORT_WEIGHTS_MAX_BYTES, &too_big, &jerr);
 	fclose(f);
+	if (too_big) {
+		snprintf(err, errlen, "%s: cannot read: larger than %u bytes", path,
+		         REPORT_WEIGHTS_MAX_BYTES);
+		return -1;
+	}
 	return weights_doc(r, doc, &jerr, path, err, errlen);
 }
 

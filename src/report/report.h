@@ -98,6 +98,8 @@ int report_add_run_buffer(struct report *r, const char *buf, size_t len, const c
                           char *err, size_t errlen);
 /* Weights {"run name": weight}: every key must name a run, every run must
  * have one, each a finite number >= 0, with a positive sum. */
+/* A weights file is at most this big (1 MiB, as a profile). */
+#define REPORT_WEIGHTS_MAX_BYTES (1u << 20)
 int report_set_weights(struct report *r, const char *path, char *err, size_t errlen);
 int report_set_weights_buffer(struct report *r, const char *buf, size_t len, const char *path,
                               char *err, size_t errlen);

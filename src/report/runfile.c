@@ -504,6 +504,41 @@ int rf_load_buffer(const char *buf, size_t len, const char *path, struct rf_run 
 	return load(doc, &jerr, path, run, err, errlen);
 }
 
+/* A FILE that gives jansson at most `left` bytes; `over` once it had more. */
+struct bounded_file {
+	FILE *f;
+	size_t left;
+	bool over;
+};
+
+static size_t bounded_read(void *buf, size_t len, void *data)
+{
+	struct bounded_file *b = data;
+	if (b->left == 0) {
+		if (getc(b->f) == EOF)
+			return ferror(b->f) ? (size_t)-1 : 0;
+		b->over = true;
+		return (size_t)-1;
+	}
+	size_t n = fread(buf, 1, len < b->left ? len : b->left, b->f);
+	if (n == 0 && ferror(b->f))
+		return (size_t)-1;
+	b->left -= n;
+	return n;
+}
+
+json_t *rf_json_load_bounded(FILE *f, size_t max, bool *too_big, json_error_t *jerr)
+{
+	struct bounded_file b = {.f = f, .left = max};
+	json_t *doc = json_load_callback(bounded_read, &b, JSON_REJECT_DUPLICATES, jerr);
+	*too_big = b.over;
+	if (b.over) {
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
 int rf_load_file(const char *path, struct rf_run *run, char *err, size_t errlen)
 {
 	json_error_t jerr;
@@ -514,9 +549,15 @@ int rf_load_file(const char *path, struct rf_run *run, char *err, size_t errlen)
 		return -1;
 	}
 	errno = 0;
-	json_t *doc = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+	bool too_big;
+	json_t *doc = rf_json_load_bounded(f, RF_MAX_BYTES, &too_big, &jerr);
 	int rd_err = ferror(f), e = errno;
 	fclose(f);
+	if (too_big) {
+		memset(run, 0, sizeof(*run));
+		snprintf(err, errlen, "%s: cannot read: larger than %u bytes", path, RF_MAX_BYTES);
+		return -1;
+	}
 	if (rd_err) {
 		/* a directory opens, and fails at the first read */
 		json_decref(doc);

@@ -18,6 +18,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
 
 #include "util/count.h"
 
@@ -104,6 +107,12 @@ struct rf_run {
 /* Read and check path into *run. On error return -1 with one line in err,
  * starting with path, and leave *run empty (rf_free is still allowed). */
 int rf_load_file(const char *path, struct rf_run *run, char *err, size_t errlen);
+/* The largest run file rf_load_file() reads (hpmstat-run(5)), so a FIFO or
+ * device that never ends is an error, not a leak. */
+#define RF_MAX_BYTES (1u << 30)
+/* JSON from f (duplicate keys rejected), reading at most max bytes: NULL
+ * with *too_big set when f holds more, else as json_loadf. */
+json_t *rf_json_load_bounded(FILE *f, size_t max, bool *too_big, json_error_t *jerr);
 /* The same from a buffer (need not be terminated); path names it in
  * messages and gives the run its name. */
 int rf_load_buffer(const char *buf, size_t len, const char *path, struct rf_run *run, char *err,

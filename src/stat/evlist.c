@@ -49,41 +49,69 @@ void hpm_evlist_free(struct hpm_evlist *list)
 	memset(list, 0, sizeof(*list));
 }
 
+/* "'TEXT': column N: why", the style of hpmstat encode's errors; col is
+ * 0-based here and shown 1-based. */
+static int evlist_error(char *err, size_t errlen, const char *text, size_t col, const char *why)
+{
+	snprintf(err, errlen, "'%s': column %zu: %s", text, col + 1, why);
+	return -1;
+}
+
 int hpm_evlist_parse(struct hpm_evlist *list, const char *text, char *err, size_t errlen)
 {
 	/* Split at commas outside (), {} and perf-style /terms/: a comma inside
-	 * "kunminghu/event0=1,event1=2/" belongs to the term. */
+	 * "kunminghu/event0=1,event1=2/" belongs to the term. Every character
+	 * ends up in an event or in an error: a '(' or '/' that is never closed
+	 * would otherwise swallow the rest of the list. */
 	size_t len = strlen(text);
 	char *buf = xmalloc(len + 1);
-	int paren = 0, group = -1, rc = 0;
+	size_t *open_paren = xmalloc((len + 1) * sizeof(*open_paren)); /* columns of open '(' */
+	size_t nparen = 0, term_col = 0, group_col = 0, n = 0;
+	int group = -1, rc = 0;
+	unsigned first_new = list->nr, first_group = list->nr_groups;
 	bool in_term = false;
-	size_t n = 0;
 
-	for (size_t i = 0; i <= len; i++) {
+	for (size_t i = 0; i <= len && !rc; i++) {
 		char c = text[i];
-		if (c == '{' && !in_term && paren == 0 && n == 0) {
+		if (c == '{' && !in_term && nparen == 0 && n == 0) {
 			if (group >= 0) {
-				snprintf(err, errlen, "'%s': groups do not nest", text);
-				rc = -1;
+				rc = evlist_error(err, errlen, text, i, "groups do not nest");
 				break;
 			}
 			group = (int)list->nr_groups++;
+			group_col = i;
 			continue;
 		}
-		if (c == '/')
+		if (c == '/') {
 			in_term = !in_term;
-		else if (!in_term && c == '(')
-			paren++;
-		else if (!in_term && c == ')')
-			paren--;
-		bool end_group = c == '}' && !in_term && paren == 0;
-		if ((c == ',' || c == '\0' || end_group) && !in_term && paren <= 0) {
+			term_col = i;
+		} else if (!in_term && c == '(') {
+			open_paren[nparen++] = i;
+		} else if (!in_term && c == ')') {
+			if (nparen == 0) {
+				rc = evlist_error(err, errlen, text, i,
+				                  "')' without a matching '('");
+				break;
+			}
+			nparen--;
+		}
+		if (c == '\0' && in_term) {
+			rc = evlist_error(err, errlen, text, term_col,
+			                  "the '/' is never closed (a PMU event is PMU/TERMS/)");
+			break;
+		}
+		if (c == '\0' && nparen) {
+			rc = evlist_error(err, errlen, text, open_paren[nparen - 1],
+			                  "the '(' is never closed");
+			break;
+		}
+		bool end_group = c == '}' && !in_term && nparen == 0;
+		if ((c == ',' || c == '\0' || end_group) && !in_term && nparen == 0) {
 			buf[n] = '\0';
 			if (n == 0 && !end_group && c == ',' && i > 0 && text[i - 1] == '}') {
 				/* "{a,b},c": the comma after a group */
 			} else if (n == 0 && !(c == '\0' && i > 0 && text[i - 1] == '}')) {
-				snprintf(err, errlen, "'%s': empty event at offset %zu", text, i);
-				rc = -1;
+				rc = evlist_error(err, errlen, text, i, "empty event");
 				break;
 			} else if (n) {
 				hpm_evlist_add(list, buf, group);
@@ -91,17 +119,14 @@ int hpm_evlist_parse(struct hpm_evlist *list, const char *text, char *err, size_
 			n = 0;
 			if (end_group) {
 				if (group < 0) {
-					snprintf(err, errlen, "'%s': '}' without '{'", text);
-					rc = -1;
+					rc = evlist_error(err, errlen, text, i, "'}' without '{'");
 					break;
 				}
 				group = -1;
 				/* a modifier after the group ("{a,b}:u") is not supported */
 				if (text[i + 1] != ',' && text[i + 1] != '\0') {
-					snprintf(err, errlen,
-					         "'%s': expected ',' after '}' at offset %zu", text,
-					         i + 1);
-					rc = -1;
+					rc = evlist_error(err, errlen, text, i + 1,
+					                  "expected ',' after '}'");
 					break;
 				}
 			}
@@ -109,10 +134,18 @@ int hpm_evlist_parse(struct hpm_evlist *list, const char *text, char *err, size_
 		}
 		buf[n++] = c;
 	}
-	if (!rc && group >= 0) {
-		snprintf(err, errlen, "'%s': '{' is never closed", text);
-		rc = -1;
+	if (!rc && group >= 0)
+		rc = evlist_error(err, errlen, text, group_col, "the '{' is never closed");
+	if (rc) {
+		/* nothing half-added: an error leaves the list as it was */
+		for (unsigned i = first_new; i < list->nr; i++) {
+			free(list->ev[i].name);
+			free(list->ev[i].spec);
+		}
+		list->nr = first_new;
+		list->nr_groups = first_group;
 	}
+	free(open_paren);
 	free(buf);
 	return rc;
 }

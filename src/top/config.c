@@ -18,6 +18,7 @@
 
 #include "emu/emu.h"
 #include "top/top.h"
+#include "util/line.h"
 #include "util/outfile.h"
 #include "util/xalloc.h"
 
@@ -42,6 +43,7 @@ void top_opts_set(char **field, const char *value)
 void top_opts_free(struct top_opts *o)
 {
 	free(o->events);
+	free(o->events_origin);
 	free(o->metrics);
 	free(o->cpus);
 	free(o->sort);
@@ -183,18 +185,54 @@ static void add_warn(char *warn, size_t warnlen, const char *path, unsigned line
 	snprintf(warn + off, warnlen - off, "%s%s:%u: %s", off ? "\n" : "", path, line, msg);
 }
 
-int top_config_load(struct top_opts *o, const char *path, char *warn, size_t warnlen)
+int top_config_load(struct top_opts *o, const char *path, bool required, char *warn, size_t warnlen,
+                    char *err, size_t errlen)
 {
+	struct stat st;
 	if (warnlen)
 		warn[0] = '\0';
 	FILE *f = fopen(path, "r");
-	if (!f)
-		return errno == ENOENT ? 0 : -1;
+	if (!f && errno == ENOENT && !required)
+		return 0;
+	if (!f || fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
+		/* fopen opens a directory; reading it would fail silently */
+		snprintf(err, errlen, "cannot read '%s': %s", path,
+		         strerror(f && S_ISDIR(st.st_mode) ? EISDIR : errno));
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	/* bounded in lines and in bytes, so /dev/zero or a FIFO that never
+	 * ends is an error and not a leak or a hang */
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, total = 0;
 	unsigned ln = 0;
-	while (getline(&line, &cap, f) > 0) {
+	ssize_t n;
+	int rc = 0;
+	while ((n = util_read_line(f, &line, &cap, TOP_CONFIG_MAX_LINE)) != UTIL_LINE_EOF) {
 		ln++;
+		if (n == UTIL_LINE_ERROR) {
+			snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+			rc = -1;
+			break;
+		}
+		if (n == UTIL_LINE_TOO_LONG) {
+			snprintf(err, errlen, "%s:%u: line longer than %u bytes", path, ln,
+			         TOP_CONFIG_MAX_LINE);
+			rc = -1;
+			break;
+		}
+		total += (size_t)n + 1;
+		if (total > TOP_CONFIG_MAX_BYTES) {
+			snprintf(err, errlen, "%s:%u: larger than %u bytes", path, ln,
+			         TOP_CONFIG_MAX_BYTES);
+			rc = -1;
+			break;
+		}
+		if (strlen(line) != (size_t)n) {
+			add_warn(warn, warnlen, path, ln, "NUL byte in the line");
+			continue;
+		}
 		char *s = trim(line);
 		if (!*s || *s == '#')
 			continue;
@@ -205,13 +243,18 @@ int top_config_load(struct top_opts *o, const char *path, char *warn, size_t war
 		}
 		*eq = '\0';
 		char *key = trim(s), *val = trim(eq + 1);
-		char err[256];
-		if (top_config_set(o, key, val, err, sizeof(err)))
-			add_warn(warn, warnlen, path, ln, err);
+		char msg[256];
+		if (top_config_set(o, key, val, msg, sizeof(msg)))
+			add_warn(warn, warnlen, path, ln, msg);
+		else if (!strcmp(key, "events")) {
+			/* checked only once a session resolves them: keep where */
+			free(o->events_origin);
+			o->events_origin = xasprintf("%s:%u", path, ln);
+		}
 	}
 	free(line);
 	fclose(f);
-	return 0;
+	return rc;
 }
 
 /* mkdir -p of the file's directory */

@@ -103,8 +103,15 @@ static int build(struct top_model *m, struct hpm_session *s, char *err, size_t e
 	if (hpm_session_add_events(s, m->emu ? "mcycle,minstret" : "cycles,instructions", err,
 	                           errlen))
 		return -1;
-	if (o->events && hpm_session_add_events(s, o->events, err, errlen))
+	if (o->events && hpm_session_add_events(s, o->events, err, errlen)) {
+		if (o->events_origin) {
+			/* from top.conf: say which line to fix */
+			char *why = xstrdup(err);
+			snprintf(err, errlen, "%s: events: %s", o->events_origin, why);
+			free(why);
+		}
 		return -1;
+	}
 	bool topdown = m->emu || s->pmu.present;
 	if (topdown) {
 		if (hpm_session_add_metrics(s, NULL, o->level, false, err, errlen))
@@ -616,6 +623,25 @@ int top_pcol_find(const struct top_frame *f, const char *name)
 		if (!strcasecmp(f->pcol_names[k], name) ||
 		    (f->pcol_names[k][0] == '%' && !strcasecmp(f->pcol_names[k] + 1, name)))
 			return (int)k;
+	return -1;
+}
+
+int top_model_check_sort(const struct top_model *m, const char *name, char *err, size_t errlen)
+{
+	const char *const *cols = m->emu ? emu_pcols : perf_pcols;
+	unsigned n = m->emu ? PC_NR_EMU : PC_NR_PERF;
+	char list[256] = "";
+
+	if (!strcasecmp(name, "pid"))
+		return 0;
+	for (unsigned k = 0; k < n; k++) {
+		if (!strcasecmp(cols[k], name) ||
+		    (cols[k][0] == '%' && !strcasecmp(cols[k] + 1, name)))
+			return 0;
+		size_t off = strlen(list);
+		snprintf(list + off, sizeof(list) - off, "%s, ", cols[k]);
+	}
+	snprintf(err, errlen, "'%s': not a column to sort by (%spid)", name, list);
 	return -1;
 }
 

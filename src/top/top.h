@@ -47,6 +47,10 @@ struct top_opts {
 	bool sticky;       /* keep exited processes, marked */
 	bool color;        /* colours wanted (NO_COLOR and --no-color clear it) */
 	char *profile_buf; /* owns emu.profile when it came from the config file */
+
+	/* "FILE:LINE" of the top.conf line that set events, to name it in their
+	 * errors; NULL when the command line or a key set them */
+	char *events_origin;
 };
 
 void top_opts_init(struct top_opts *o);
@@ -61,9 +65,13 @@ void top_opts_set(char **field, const char *value);
 char *top_config_path(void);
 /* Loads `path` into o: "key = value" lines, '#' comments. Each bad line
  * is reported in warn (one "FILE:LINE: message" line each, up to warnlen)
- * and skipped; the rest still loads. Returns 0 (a missing file too), -1
- * when the file exists but cannot be read. */
-int top_config_load(struct top_opts *o, const char *path, char *warn, size_t warnlen);
+ * and skipped; the rest still loads. Returns 0 (a missing file too, unless
+ * `required`), or -1 with err when the file cannot be read, is a directory,
+ * or passes TOP_CONFIG_MAX_LINE or TOP_CONFIG_MAX_BYTES. */
+#define TOP_CONFIG_MAX_LINE  4096u
+#define TOP_CONFIG_MAX_BYTES (1u << 20)
+int top_config_load(struct top_opts *o, const char *path, bool required, char *warn, size_t warnlen,
+                    char *err, size_t errlen);
 /* Saves o's settings to path (creating its directory) for W: the values of
  * delay, level, processes, backend, events, metrics, sort, reverse, sticky,
  * emu-profile and emu-harts change in their lines (or are added); every
@@ -205,6 +213,9 @@ void top_model_free(struct top_model *m);
 
 /* Sorting the process table by column (or -1: pid). */
 void top_sort_procs(struct top_frame *f);
+/* 0 when `name` is a process column of m's back end (or pid) that -s can
+ * sort by; else -1 with the valid ones in err. */
+int top_model_check_sort(const struct top_model *m, const char *name, char *err, size_t errlen);
 /* Column index of a process column name (case-insensitive), -1. */
 int top_pcol_find(const struct top_frame *f, const char *name);
 

@@ -136,6 +136,27 @@ static void draw_help(void)
 	}
 }
 
+/* text on as many rows as it takes, broken at spaces to fit COLS (a word
+ * longer than a row is cut into rows), so no part of it is lost */
+static void draw_wrapped(const char *text)
+{
+	int row = 0;
+	while (*text && row < LINES && COLS > 0) {
+		int n = (int)strlen(text);
+		if (n > COLS) {
+			n = COLS;
+			while (n > 0 && text[n] != ' ')
+				n--;
+			if (n == 0)
+				n = COLS;
+		}
+		mvaddnstr(row++, 0, text, n);
+		text += n;
+		while (*text == ' ')
+			text++;
+	}
+}
+
 void top_view_draw(struct top_view *v, const struct top_frame *f)
 {
 	char line[1024], a[48], b[48], c[48];
@@ -144,7 +165,7 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 		/* a frame that does not fit would wrap into garbage */
 		snprintf(line, sizeof(line), "terminal too small (%dx%d): hpmstat top needs %dx%d",
 		         COLS, LINES, TOP_MIN_COLS, TOP_MIN_ROWS);
-		mvaddnstr(0, 0, line, COLS);
+		draw_wrapped(line);
 		refresh();
 		return;
 	}

@@ -4,6 +4,7 @@ src_util_libutil_a_SOURCES = \
 	src/util/xalloc.c src/util/xalloc.h \
 	src/util/edit-distance.c src/util/edit-distance.h \
 	src/util/str.c src/util/str.h \
+	src/util/line.c src/util/line.h \
 	src/util/suggest.c src/util/suggest.h \
 	src/util/outfile.c src/util/outfile.h \
 	src/util/count.c src/util/count.h \

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "emu-test.h"
@@ -226,11 +227,68 @@ static void test_malformed(void)
 	       "a missing file: %s", err);
 }
 
+/* The limits of emu.h: the writer's longest line (every event of every
+ * bank at 63, the largest cycle count) is read back; the distinct-line
+ * limit is refused at the line that passes it, with nothing loaded. */
+static void test_limits(void)
+{
+	char path[] = "/tmp/hpmstat-trace-limit-XXXXXX", err[256];
+	int fd = mkstemp(path);
+	close(fd);
+	struct emu_trace_writer *w = emu_trace_writer_open(path, err, sizeof(err));
+	static uint8_t vals[KMH_NR_BANKS][1024];
+	struct emu_run r = {.cycles = UINT64_MAX, .mode = EMU_MODE_VU, .instret = 63};
+	for (int b = 0; b < KMH_NR_BANKS; b++) {
+		memset(vals[b], 63, sizeof(vals[b]));
+		r.vals[b] = vals[b];
+	}
+	emu_trace_write(w, &r, err, sizeof(err));
+	tap_ok(emu_trace_writer_close(w, err, sizeof(err)) == 0, "the longest line is written");
+	FILE *f = fopen(path, "r");
+	size_t longest = 0, cur = 0;
+	for (int c; (c = getc(f)) != EOF;) {
+		cur = c == '\n' ? 0 : cur + 1;
+		longest = cur > longest ? cur : longest;
+	}
+	fclose(f);
+	tap_ok(longest > 1000 && longest <= EMU_TRACE_MAX_LINE,
+	       "the writer's longest line, %zu bytes, is within EMU_TRACE_MAX_LINE (%u)", longest,
+	       EMU_TRACE_MAX_LINE);
+	unsigned line = 0;
+	struct emu_trace *t = emu_trace_load(path, &line, err, sizeof(err));
+	tap_ok(t && emu_trace_nr_runs(t) == 1 && emu_trace_cycles(t) == UINT64_MAX,
+	       "and it is read back (%s)", t ? "ok" : err);
+	emu_trace_free(t);
+	unlink(path);
+
+	/* EMU_TRACE_MAX_DISTINCT + 1 distinct lines: instret and one event's
+	 * index and value tell them apart */
+	size_t cap = (size_t)(EMU_TRACE_MAX_DISTINCT + 2) * 48, len = 0;
+	char *text = malloc(cap);
+	unsigned n = 0, nfront = kmh_banks[KMH_BANK_FRONTEND].nr_events;
+	len += (size_t)sprintf(text, "%s\n", EMU_TRACE_MAGIC);
+	for (unsigned two = 0; two < 2; two++)
+		for (unsigned ins = 0; ins < 64; ins++)
+			for (unsigned i = 1; i < nfront; i++)
+				for (unsigned v = 1; v < 64 && n <= EMU_TRACE_MAX_DISTINCT;
+				     v++, n++)
+					len +=
+					    (size_t)sprintf(text + len, "1 M %u frontend:%u=%u%s\n",
+					                    ins, i, v, two ? " backend:2=1" : "");
+	line = 0;
+	t = emu_trace_parse(text, len, &line, err, sizeof(err));
+	tap_ok(!t && line == EMU_TRACE_MAX_DISTINCT + 2 && strstr(err, "distinct lines"),
+	       "%u distinct lines: refused at line %u: %s", n, line, err);
+	emu_trace_free(t);
+	free(text);
+}
+
 int main(void)
 {
 	test_writer_text();
 	test_round_trip();
 	test_dedup();
 	test_malformed();
+	test_limits();
 	return tap_done();
 }

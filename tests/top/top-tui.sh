@@ -99,6 +99,7 @@ key W; wait_for "wrote $XDG_CONFIG_HOME/hpmstat/top.conf"; ok $? "W writes the c
 grep -q '^events = ifu_req' "$XDG_CONFIG_HOME/hpmstat/top.conf" && grep -q '^sort = INSTR' "$XDG_CONFIG_HOME/hpmstat/top.conf"; ok $? "W: it holds the settings"
 T resize-window -t "s$n" -x 50 -y 10 2>/dev/null || T resize-pane -t "s$n" -x 50 -y 10
 wait_for "terminal too small"; ok $? "resize to 50x10: too-small message"
+cap | tr -s '\n ' '  ' | grep -q 'terminal too small (50x10): hpmstat top needs 60x15'; ok $? "resize to 50x10: the whole message, 60x15"
 T resize-window -t "s$n" -x 100 -y 30 2>/dev/null || T resize-pane -t "s$n" -x 100 -y 30
 wait_for "back end emu"; ok $? "resize back: the view again"
 cap | awk 'length > 100 { bad = 1 } END { exit bad }'; ok $? "resized: lines fit 100 columns"
@@ -166,4 +167,8 @@ T kill-session -t "s$n" 2>/dev/null
 n=$((n + 1))
 T new-session -d -s "s$n" -x 40 -y 8 "env NO_COLOR=1 XDG_CONFIG_HOME=$tmp/none $H top -d 0.2 --backend emu; sleep 30"
 wait_for "terminal too small"; ok $? "too small from the start: the message"
+# wrapped to the 40 columns, never cut: the size it needs is all there
+cap | awk 'length > 40 { bad = 1 } END { exit bad }' && cap | tr -s '\n ' '  ' | grep -q 'hpmstat top needs 60x15'
+ok $? "too small: the message says 60x15 and fits 40 columns"
+[ $? -eq 0 ] || diag "$(cap | head -4)"
 done_testing
