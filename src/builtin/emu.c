@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,16 @@ static void script_output(void *ctx, const char *line)
 	puts(line);
 }
 
+/* SIGINT/SIGTERM: the script stops at the next look (a run looks every 1024
+ * of its runs), what it printed stays printed, a recording is closed, and
+ * hpmstat dies of the signal (130/143), as perf does. */
+static volatile sig_atomic_t script_signal;
+
+static void on_script_signal(int sig)
+{
+	script_signal = sig;
+}
+
 static int run_script(FILE *f, const char *name, unsigned harts, const char *trace_out)
 {
 	struct emu *emu = emu_new(harts);
@@ -109,18 +120,25 @@ static int run_script(FILE *f, const char *name, unsigned harts, const char *tra
 	unsigned lineno = 0;
 	int status = 0;
 
+	/* no SA_RESTART: a signal also ends a read of the script */
+	struct sigaction sa = {.sa_handler = on_script_signal};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	emu_script_set_stop(s, &script_signal);
+
 	if (trace_out && emu_script_trace(s, trace_out, err, sizeof(err)) < 0) {
 		cli_error("%s", err);
 		status = 1;
 	}
-	while (!status && getline(&line, &cap, f) >= 0) {
+	while (!status && !script_signal && getline(&line, &cap, f) >= 0) {
 		lineno++;
 		if (emu_script_exec(s, line, err, sizeof(err)) < 0) {
 			cli_error("%s:%u: %s", name, lineno, err);
 			status = 1;
 		}
 	}
-	if (!status && ferror(f)) {
+	if (!status && ferror(f) && !script_signal) {
 		cli_error("%s: read error: %s", name, strerror(errno));
 		status = 1;
 	}
@@ -131,6 +149,15 @@ static int run_script(FILE *f, const char *name, unsigned harts, const char *tra
 	free(line);
 	emu_script_free(s);
 	emu_free(emu);
+	if (script_signal) {
+		int sig = script_signal;
+		if (!status)
+			cli_error("%s:%u: interrupted", name, lineno);
+		fflush(NULL);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 128 + sig;
+	}
 	return status;
 }
 

@@ -740,11 +740,21 @@ static int run_once(struct run_ctx *rc)
 		if (!done && stat_interrupted) {
 			rc->emu_partial = rc->emu_interrupted = true;
 			rc->emu_wanted = info.cycles_limit;
-			if (interval && info.cycles_run > cycles_at(o->interval_ms, ticks, freq) &&
-			    print_interval(rc, (double)info.cycles_run / (double)freq, &prev,
-			                   first)) {
-				rcode = EXIT_FAILURE;
-				goto out;
+			if (interval && info.cycles_run > cycles_at(o->interval_ms, ticks, freq)) {
+				if (print_interval(rc, (double)info.cycles_run / (double)freq,
+				                   &prev, first)) {
+					rcode = EXIT_FAILURE;
+					goto out;
+				}
+			} else if (interval && rc->cfg->format != STAT_FORMAT_JSON) {
+				/* stopped on a tick: the label alone says where */
+				char label[512];
+				struct stat_config *cfg = rc->cfg;
+				hpm_session_emu_label(s, &cfg->emu);
+				cfg->emu.partial = cfg->emu.interrupted = true;
+				cfg->emu.cycles_wanted = rc->emu_wanted;
+				fprintf(cfg->out, "# %s\n",
+				        stat_emu_describe(&cfg->emu, label, sizeof(label)));
 			}
 		}
 	} else {
