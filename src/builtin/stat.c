@@ -490,7 +490,8 @@ static void wait_for(struct workload *w, int watch_pid, int pidfd, int timeout_m
 	} else if (timeout_ms != 0) {
 		/* no pidfd: sleep in short steps and look */
 		int left = timeout_ms < 0 ? INT_MAX : timeout_ms;
-		while (left > 0 && !stat_interrupted) {
+		/* a signal ends the wait, except for a command: it is waited for */
+		while (left > 0 && !(stat_interrupted && !(w && w->pid > 0))) {
 			struct timespec ts = {0, 10 * 1000000};
 			nanosleep(&ts, NULL);
 			left -= 10;
@@ -677,6 +678,7 @@ static int run_once(struct run_ctx *rc)
 		if (have_cmd) {
 			kill(w.pid, SIGKILL);
 			workload_reap(&w, true);
+			stat_child = -1;
 		}
 		return EXIT_FAILURE;
 	}
