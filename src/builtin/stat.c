@@ -142,6 +142,9 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
  * with wall time (the CPU cost per second is the same at any period; a
  * short one keeps the work left when the command ends small). */
 #define EMU_FOLLOW_PERIOD_MS 100
+/* ... and runs once it is this far behind: less, and it would chase the
+ * clock a few cycles at a time instead of sleeping. */
+#define EMU_FOLLOW_SLACK_MS 10
 /* Once the command has ended, the emulator may spend this long catching up
  * with its end; what is still missing then is reported as falling behind. */
 #define EMU_CATCHUP_NS UINT64_C(50000000)
@@ -784,8 +787,9 @@ static int run_once(struct run_ctx *rc)
 				/* emulated time is the target's wall time since t0, not
 				 * hpmstat's: catch up in bounded slices, then sleep */
 				uint64_t want = cycles_at((now - t0) / 1e6, 1, freq);
+				uint64_t slack = cycles_at(EMU_FOLLOW_SLACK_MS, 1, freq);
 				hpm_emu_info(&s->part[1], &info);
-				if (want > info.cycles_run) {
+				if (want > info.cycles_run + slack) {
 					if (hpm_session_run_emu(s, want - info.cycles_run,
 					                        EMU_BUDGET_NS, &ran, &done, err,
 					                        sizeof(err))) {

@@ -171,6 +171,13 @@ per=$(awk -F, '$3 == "mcycle" { print $1 }' "$dir/err")
 [ -n "$per" ] && [ "$per" -ge 4500000 ] && [ "$per" -le 6000000 ]
 ok $? "sleep 1 on one hart: 1 s of cycles at 5 MHz, within 20% ($per)"
 
+# following wall time costs little: hpmstat sleeps between catch-ups
+# (the outer hpmstat counts the inner one and its sleep)
+timeout -s KILL $GUARD "$H" stat -x, -e task-clock -- "$H" stat -e mcycle -- sleep 1 2>"$dir/err" >/dev/null
+tc=$(awk -F, '$3 == "task-clock" { printf "%d", $1 }' "$dir/err")
+[ -n "$tc" ] && [ "$tc" -lt 300 ]
+ok $? "following sleep 1 on one hart takes under 300 ms of CPU ($tc ms)"
+
 # ---- emu scripts and top
 printf 'csrw mcountinhibit 0\nrun 10000000000000 balanced\ncsrr mcycle\n' >"$dir/long.emu"
 start "$H" emu "$dir/long.emu"
