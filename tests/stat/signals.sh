@@ -148,6 +148,15 @@ ok $? "hpmstat waited for the command: it is gone, elapsed covers its 2 s ($el/1
 [ $rc -eq 143 ]
 ok $? "then hpmstat exits as its last signal says (143, got $rc)"
 
+# a command that does not trap: the signal sent to hpmstat is passed on,
+# the command dies of it and perf's psignal line names it
+start "$H" stat -e task-clock -- sleep 5
+sleep 0.5
+stop TERM
+[ $rc -eq 143 ] && grep -q '^sleep: Terminated' "$dir/err" && grep -q 'seconds user' "$dir/err" &&
+	[ $ms -lt 2000 ]
+ok $? "SIGTERM to hpmstat reaches the command: 'sleep: Terminated', exit 143 ($rc, $ms ms)"
+
 # ---- item 12: emulated time follows the command's wall time
 t=$(now_ms)
 timeout -s KILL $GUARD "$H" stat -x, -e mcycle --emu-harts 1024 -- sleep 1 >/dev/null 2>"$dir/err"
