@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backend/emu.h"
 #include "emu/emu.h"
@@ -78,7 +79,8 @@ struct session {
 	unsigned *perm, pos;     /* this round's order, position of `active` in it */
 	uint64_t qleft;          /* enabled cycles left in the current quantum */
 	uint64_t rotations;
-	uint64_t rng; /* splitmix64 state of the round orders */
+	uint64_t rng;   /* splitmix64 state of the round orders */
+	uint64_t slice; /* hpm_emu_run_bounded: cycles per hart between clock reads */
 };
 
 static struct session *sessions;
@@ -681,6 +683,60 @@ static int emu_advance(struct hpm_evlist *list, uint64_t ns, bool *done, char *e
 			cycles = left;
 	}
 	int rc = run_all(s, cycles, err, errlen);
+	if (done && !s->follow_wall)
+		*done = s->ran >= s->limit;
+	return rc;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+/* Slices aim at a quarter of the budget, so that the budget is overrun by
+ * at most one slice even when the speed changes (a rotation, a slower
+ * phase); the slice doubles or halves after each one to follow the speed of
+ * this machine, profile and number of harts. The first slice is small
+ * (2^16 hart-cycles, well under a millisecond) to learn the speed. */
+int hpm_emu_run_bounded(struct hpm_evlist *list, uint64_t max_cycles, uint64_t budget_ns,
+                        uint64_t *ran, bool *done, char *err, size_t errlen)
+{
+	struct session *s = find(list);
+	uint64_t start, now, total = 0;
+	int rc = 0;
+
+	*ran = 0;
+	if (done)
+		*done = false;
+	if (!s) {
+		snprintf(err, errlen, "emulator: not open");
+		return -EINVAL;
+	}
+	if (!s->follow_wall && max_cycles > s->limit - s->ran)
+		max_cycles = s->limit - s->ran;
+	if (!s->slice)
+		s->slice = (UINT64_C(1) << 16) / s->harts + 1;
+	uint64_t target = budget_ns / 4 ? budget_ns / 4 : 1;
+	start = now = mono_ns();
+	while (total < max_cycles) {
+		uint64_t n = max_cycles - total < s->slice ? max_cycles - total : s->slice;
+		uint64_t t = now;
+		if ((rc = run_all(s, n, err, errlen)))
+			break;
+		total += n;
+		now = mono_ns();
+		if (n == s->slice) {
+			if (now - t < target / 2 && s->slice < (UINT64_C(1) << 40))
+				s->slice *= 2;
+			else if (now - t > target * 2 && s->slice > 1)
+				s->slice /= 2;
+		}
+		if (now - start >= budget_ns)
+			break;
+	}
+	*ran = total;
 	if (done && !s->follow_wall)
 		*done = s->ran >= s->limit;
 	return rc;

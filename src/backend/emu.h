@@ -118,6 +118,16 @@ void hpm_emu_config_init(struct hpm_emu_config *cfg);
 
 extern const struct hpm_backend hpm_backend_emu;
 
+/* Runs up to max_cycles on every hart (clipped to what is left of
+ * --emu-cycles unless following wall time) in slices, and returns once
+ * they have run or once budget_ns of real time have passed, whichever is
+ * first: the caller looks at signals, the clock and its command between
+ * calls, so a run of any length stays responsive. *ran: the cycles per
+ * hart this call ran; *done as for advance(). Slices never change the
+ * counts: the sources continue where they stopped. */
+int hpm_emu_run_bounded(struct hpm_evlist *list, uint64_t max_cycles, uint64_t budget_ns,
+                        uint64_t *ran, bool *done, char *err, size_t errlen);
+
 /* What the stat layer prints beside emulated figures, valid from open()
  * to close() of `list` (all zero / NULL when the emulator is not open on
  * it). */

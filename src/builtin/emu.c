@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,16 @@ static void script_output(void *ctx, const char *line)
 	puts(line);
 }
 
+/* SIGINT/SIGTERM: the script stops at the next look (a run looks every 1024
+ * of its runs), what it printed stays printed, a recording is closed, and
+ * hpmstat dies of the signal (130/143), as perf does. */
+static volatile sig_atomic_t script_signal;
+
+static void on_script_signal(int sig)
+{
+	script_signal = sig;
+}
+
 static int run_script(FILE *f, const char *name, unsigned harts, const char *trace_out)
 {
 	struct emu *emu = emu_new(harts);
@@ -111,12 +122,19 @@ static int run_script(FILE *f, const char *name, unsigned harts, const char *tra
 	int status = 0;
 	ssize_t n = 0;
 
+	/* no SA_RESTART: a signal also ends a read of the script */
+	struct sigaction sa = {.sa_handler = on_script_signal};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	emu_script_set_stop(s, &script_signal);
+
 	if (trace_out && emu_script_trace(s, trace_out, err, sizeof(err)) < 0) {
 		cli_error("%s", err);
 		status = 1;
 	}
 	/* line by line, each bounded, so /dev/zero is an error, not a leak */
-	while (!status &&
+	while (!status && !script_signal &&
 	       (n = util_read_line(f, &line, &cap, EMU_SCRIPT_MAX_LINE)) != UTIL_LINE_EOF &&
 	       n != UTIL_LINE_ERROR) {
 		lineno++;
@@ -134,7 +152,7 @@ static int run_script(FILE *f, const char *name, unsigned harts, const char *tra
 			status = 1;
 		}
 	}
-	if (!status && n == UTIL_LINE_ERROR) {
+	if (!status && n == UTIL_LINE_ERROR && !script_signal) {
 		cli_error("%s: read error: %s", name, strerror(errno));
 		status = 1;
 	}
@@ -145,6 +163,15 @@ static int run_script(FILE *f, const char *name, unsigned harts, const char *tra
 	free(line);
 	emu_script_free(s);
 	emu_free(emu);
+	if (script_signal) {
+		int sig = script_signal;
+		if (!status)
+			cli_error("%s:%u: interrupted", name, lineno);
+		fflush(NULL);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 128 + sig;
+	}
 	return status;
 }
 

@@ -114,13 +114,42 @@ struct stat_opts {
 	char **argv;    /* the command */
 };
 
-static volatile sig_atomic_t stat_interrupted;
+/* Signals. SIGINT and SIGTERM stop the counting: the loops look at
+ * stat_signal at least every EMU_BUDGET_NS, the counts so far are printed
+ * (labelled partial where emulated cycles were cut short), and hpmstat
+ * then dies of the same signal, as perf stat does (sig_atexit re-raises
+ * it), so that the shell sees 130 or 143 and a script running hpmstat
+ * stops as well. A command is never left behind: a signal sent to hpmstat
+ * alone (kill, si_code SI_USER) is passed on to it, one from the terminal
+ * (SI_KERNEL) already reached its process group, and hpmstat waits for it
+ * to end (perf's wait4) however many signals it traps, then reports its
+ * real status, times and counts. */
+static volatile sig_atomic_t stat_signal; /* the last SIGINT/SIGTERM, 0: none */
+static volatile pid_t stat_child = -1;    /* the command, while it runs */
 
-static void on_sigint(int sig)
+#define stat_interrupted (stat_signal != 0)
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
 {
-	(void)sig;
-	stat_interrupted = 1;
+	(void)uc;
+	stat_signal = sig;
+	if (stat_child > 0 && si && si->si_code != SI_KERNEL)
+		kill(stat_child, sig);
 }
+
+/* Real time the emulator runs between looks at signals, the clock and the
+ * command: far under the 100 ms in which a signal must be noticed. */
+#define EMU_BUDGET_NS UINT64_C(20000000)
+/* Following a command, the emulator wakes this often when it has caught up
+ * with wall time (the CPU cost per second is the same at any period; a
+ * short one keeps the work left when the command ends small). */
+#define EMU_FOLLOW_PERIOD_MS 100
+/* ... and runs once it is this far behind: less, and it would chase the
+ * clock a few cycles at a time instead of sleeping. */
+#define EMU_FOLLOW_SLACK_MS 10
+/* Once the command has ended, the emulator may spend this long catching up
+ * with its end; what is still missing then is reported as falling behind. */
+#define EMU_CATCHUP_NS UINT64_C(50000000)
 
 static int parse_number(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
@@ -450,7 +479,13 @@ static void workload_reap(struct workload *w, bool block)
 {
 	if (w->exited || w->pid <= 0)
 		return;
-	if (wait4(w->pid, &w->status, block ? 0 : WNOHANG, &w->ru) == w->pid)
+	pid_t r;
+	/* a signal interrupts the wait (handlers have no SA_RESTART), not
+	 * the waiting: the command is reaped */
+	do
+		r = wait4(w->pid, &w->status, block ? 0 : WNOHANG, &w->ru);
+	while (r < 0 && errno == EINTR && block);
+	if (r == w->pid)
 		w->exited = true;
 }
 
@@ -464,7 +499,8 @@ static void wait_for(struct workload *w, int watch_pid, int pidfd, int timeout_m
 	} else if (timeout_ms != 0) {
 		/* no pidfd: sleep in short steps and look */
 		int left = timeout_ms < 0 ? INT_MAX : timeout_ms;
-		while (left > 0 && !stat_interrupted) {
+		/* a signal ends the wait, except for a command: it is waited for */
+		while (left > 0 && !(stat_interrupted && !(w && w->pid > 0))) {
 			struct timespec ts = {0, 10 * 1000000};
 			nanosleep(&ts, NULL);
 			left -= 10;
@@ -479,6 +515,15 @@ static void wait_for(struct workload *w, int watch_pid, int pidfd, int timeout_m
 	}
 	if (w && w->pid > 0)
 		workload_reap(w, false);
+}
+
+/* The cycles of `ticks` periods of period_ms at freq Hz: exact integers, so
+ * that ticks and wall time never drift from the emulated clock. */
+static uint64_t cycles_at(double period_ms, uint64_t ticks, uint64_t freq)
+{
+	unsigned __int128 ns = (unsigned __int128)(period_ms * 1e6) * ticks;
+	unsigned __int128 c = ns * freq / 1000000000u;
+	return c > UINT64_MAX ? UINT64_MAX : (uint64_t)c;
 }
 
 static double now_ns(void)
@@ -512,6 +557,10 @@ struct run_ctx {
 	struct hpm_target target;
 	struct record *rec;
 	int exit_status;
+	/* the emulated harts stopped short of emu_wanted cycles (emu_partial),
+	 * because of a signal (emu_interrupted) or because they fell behind */
+	bool emu_partial, emu_interrupted;
+	uint64_t emu_wanted;
 	double elapsed_ns;
 	double user_s, sys_s;
 };
@@ -585,6 +634,13 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 	struct hpm_emu_info info;
 	if (hpm_emu_info(&rc->s->part[1], &info))
 		rc->cfg->emu.cycles = info.follows_command ? 0 : info.cycles_limit;
+	if (rc->emu_partial) {
+		/* the last interval of a run cut short says so */
+		rc->cfg->emu.partial = true;
+		rc->cfg->emu.interrupted = rc->emu_interrupted;
+		rc->cfg->emu.cycles = info.cycles_run;
+		rc->cfg->emu.cycles_wanted = rc->emu_wanted;
+	}
 	stat_print(rc->cfg, &res);
 	fflush(rc->cfg->out);
 	if (rc->rec)
@@ -608,12 +664,16 @@ static int run_once(struct run_ctx *rc)
 	bool have_cmd = o->argv != NULL, done = false;
 	struct hpm_count **prev = NULL;
 
+	rc->emu_wanted = 0;
+	rc->emu_partial = rc->emu_interrupted = false;
+
 	rc->target = (struct hpm_target){.pid = -1, .inherit = true};
 	if (have_cmd) {
 		if (workload_prepare(&w, o->argv))
 			return EXIT_FAILURE;
 		rc->target.pid = w.pid;
 		rc->target.enable_on_exec = true;
+		stat_child = w.pid;
 	} else if (o->pid > 0) {
 		rc->target.pid = o->pid;
 		watch_pidfd = (int)syscall(SYS_pidfd_open, o->pid, 0);
@@ -630,6 +690,7 @@ static int run_once(struct run_ctx *rc)
 		if (have_cmd) {
 			kill(w.pid, SIGKILL);
 			workload_reap(&w, true);
+			stat_child = -1;
 		}
 		return EXIT_FAILURE;
 	}
@@ -637,7 +698,7 @@ static int run_once(struct run_ctx *rc)
 		cli_warn("warning: %s", s->perf_cfg.warning);
 		s->perf_cfg.warn = false; /* once */
 	}
-	double t0 = now_ns(), last = t0;
+	double t0 = now_ns();
 	if (hpm_session_enable(s, err, sizeof(err))) {
 		cli_error("%s", err);
 		rcode = EXIT_FAILURE;
@@ -659,55 +720,69 @@ static int run_once(struct run_ctx *rc)
 		prev = snapshot(s);
 	double next_tick = t0 + o->interval_ms * 1e6;
 	bool first = true;
+	struct hpm_emu_info info;
+	uint64_t freq = hpm_emu_info(&s->part[1], &info) ? info.freq : 0;
+	uint64_t ran;
 
 	if (!have_cmd && o->pid <= 0 && !o->all_cpus && !o->cpus) {
-		/* only the emulated harts: emulated time, no sleeping */
-		uint64_t step = interval ? (uint64_t)(o->interval_ms * 1e6) : 0;
-		double ts = 0;
+		/* only the emulated harts: emulated time, no sleeping, in slices
+		 * that leave room to notice a signal; -I ticks are emulated time */
+		uint64_t ticks = 0, next = UINT64_MAX;
+		if (interval)
+			next = cycles_at(o->interval_ms, 1, freq);
 		while (!done && !stat_interrupted) {
-			if (hpm_session_advance(s, step, &done, err, sizeof(err))) {
+			hpm_emu_info(&s->part[1], &info);
+			if (hpm_session_run_emu(s, next - info.cycles_run, EMU_BUDGET_NS, &ran,
+			                        &done, err, sizeof(err))) {
 				cli_error("%s", err);
 				rcode = EXIT_FAILURE;
 				goto out;
 			}
-			if (interval) {
-				/* emulated time: the last interval may be short */
-				struct hpm_emu_info info;
-				if (hpm_emu_info(&s->part[1], &info) && info.freq)
-					ts = (double)info.cycles_run / (double)info.freq;
-				else
-					ts += o->interval_ms / 1e3;
-				if (print_interval(rc, ts, &prev, first)) {
+			hpm_emu_info(&s->part[1], &info);
+			if (interval && (info.cycles_run >= next || done)) {
+				if (print_interval(rc, (double)info.cycles_run / (double)freq,
+				                   &prev, first)) {
 					rcode = EXIT_FAILURE;
 					goto out;
 				}
 				first = false;
+				next = cycles_at(o->interval_ms, ++ticks + 1, freq);
 			}
 		}
 		rc->elapsed_ns = now_ns() - t0;
-	} else {
-		for (;;) {
-			double now = now_ns();
-			int timeout = -1;
-			if (interval)
-				timeout = next_tick > now ? (int)((next_tick - now) / 1e6) + 1 : 0;
-			else if (emu_follows)
-				timeout = 1000; /* keep emulated time close to wall time */
-			if (have_cmd && w.exited)
-				break;
-			if (stat_interrupted)
-				break;
-			wait_for(have_cmd ? &w : NULL, o->pid, watch_pidfd, timeout);
-			now = now_ns();
-			if (emu_follows) {
-				if (hpm_session_advance(s, (uint64_t)(now - last), &done, err,
-				                        sizeof(err))) {
-					cli_error("%s", err);
+		hpm_emu_info(&s->part[1], &info);
+		if (!done && stat_interrupted) {
+			rc->emu_partial = rc->emu_interrupted = true;
+			rc->emu_wanted = info.cycles_limit;
+			if (interval && info.cycles_run > cycles_at(o->interval_ms, ticks, freq)) {
+				if (print_interval(rc, (double)info.cycles_run / (double)freq,
+				                   &prev, first)) {
 					rcode = EXIT_FAILURE;
 					goto out;
 				}
+			} else if (interval && rc->cfg->format != STAT_FORMAT_JSON) {
+				/* stopped on a tick: the label alone says where */
+				char label[512];
+				struct stat_config *cfg = rc->cfg;
+				hpm_session_emu_label(s, &cfg->emu);
+				cfg->emu.partial = cfg->emu.interrupted = true;
+				cfg->emu.cycles_wanted = rc->emu_wanted;
+				fprintf(cfg->out, "# %s\n",
+				        stat_emu_describe(&cfg->emu, label, sizeof(label)));
 			}
-			last = now;
+		}
+	} else {
+		for (;;) {
+			if (have_cmd) {
+				workload_reap(&w, false);
+				if (w.exited)
+					break;
+			} else if (stat_interrupted) {
+				break;
+			}
+			if (o->pid > 0 && !have_cmd && kill(o->pid, 0) != 0 && errno == ESRCH)
+				break;
+			double now = now_ns();
 			if (interval && now >= next_tick) {
 				if (print_interval(rc, (now - t0) / 1e9, &prev, first)) {
 					rcode = EXIT_FAILURE;
@@ -715,21 +790,68 @@ static int run_once(struct run_ctx *rc)
 				}
 				first = false;
 				next_tick += o->interval_ms * 1e6;
+				continue;
 			}
-			if (have_cmd && w.exited)
-				break;
-			if (o->pid > 0 && !have_cmd && kill(o->pid, 0) != 0 && errno == ESRCH)
-				break;
+			if (emu_follows) {
+				/* emulated time is the target's wall time since t0, not
+				 * hpmstat's: catch up in bounded slices, then sleep */
+				uint64_t want = cycles_at((now - t0) / 1e6, 1, freq);
+				uint64_t slack = cycles_at(EMU_FOLLOW_SLACK_MS, 1, freq);
+				hpm_emu_info(&s->part[1], &info);
+				if (want > info.cycles_run + slack) {
+					if (hpm_session_run_emu(s, want - info.cycles_run,
+					                        EMU_BUDGET_NS, &ran, &done, err,
+					                        sizeof(err))) {
+						cli_error("%s", err);
+						rcode = EXIT_FAILURE;
+						goto out;
+					}
+					continue;
+				}
+			}
+			int timeout = -1;
+			if (emu_follows)
+				timeout = EMU_FOLLOW_PERIOD_MS;
+			if (interval) {
+				int t = next_tick > now ? (int)((next_tick - now) / 1e6) + 1 : 0;
+				if (timeout < 0 || t < timeout)
+					timeout = t;
+			}
+			wait_for(have_cmd ? &w : NULL, o->pid, watch_pidfd, timeout);
 		}
-		rc->elapsed_ns = now_ns() - t0;
+		double end = now_ns();
+		rc->elapsed_ns = end - t0;
+		if (emu_follows) {
+			/* the rest up to the end, within EMU_CATCHUP_NS */
+			uint64_t want = cycles_at(rc->elapsed_ns / 1e6, 1, freq);
+			hpm_emu_info(&s->part[1], &info);
+			while (want > info.cycles_run && now_ns() - end < (double)EMU_CATCHUP_NS) {
+				if (hpm_session_run_emu(s, want - info.cycles_run, EMU_BUDGET_NS,
+				                        &ran, &done, err, sizeof(err))) {
+					cli_error("%s", err);
+					rcode = EXIT_FAILURE;
+					goto out;
+				}
+				hpm_emu_info(&s->part[1], &info);
+			}
+			if (want > info.cycles_run) {
+				rc->emu_partial = true;
+				rc->emu_wanted = want;
+				cli_warn(
+				    "warning: the emulator fell behind wall time: emulated %.3g s "
+				    "of "
+				    "%.3g s (%u hart%s at %.6g MHz); Kunminghu counts cover the "
+				    "emulated part only",
+				    (double)info.cycles_run / (double)freq, rc->elapsed_ns / 1e9,
+				    info.harts, info.harts == 1 ? "" : "s", (double)freq / 1e6);
+			}
+		}
 	}
 	if (have_cmd && !w.exited) {
-		/* Ctrl-C: the terminal sends it to the child as well; pass it on
-		 * for a child outside our process group, then wait, as perf does */
-		if (stat_interrupted)
-			kill(w.pid, SIGINT);
+		/* the command outlives a signal it traps: wait for it, as perf does */
 		workload_reap(&w, true);
 	}
+	stat_child = -1;
 	hpm_session_disable(s, err, sizeof(err));
 	if (hpm_session_read(s, err, sizeof(err))) {
 		cli_error("%s", err);
@@ -746,12 +868,16 @@ static int run_once(struct run_ctx *rc)
 	if (have_cmd) {
 		rc->user_s = (double)w.ru.ru_utime.tv_sec + (double)w.ru.ru_utime.tv_usec / 1e6;
 		rc->sys_s = (double)w.ru.ru_stime.tv_sec + (double)w.ru.ru_stime.tv_usec / 1e6;
-		if (WIFEXITED(w.status))
+		if (WIFEXITED(w.status)) {
 			rc->exit_status = WEXITSTATUS(w.status);
-		else if (WIFSIGNALED(w.status))
+		} else if (WIFSIGNALED(w.status)) {
 			rc->exit_status = 128 + WTERMSIG(w.status);
+			/* as perf: "sleep: Interrupt" */
+			fprintf(stderr, "%s: %s\n", o->argv[0], strsignal(WTERMSIG(w.status)));
+		}
 	}
 out:
+	stat_child = -1;
 	snapshot_free(s, prev);
 	if (w.pidfd >= 0)
 		close(w.pidfd);
@@ -861,6 +987,16 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	hpm_session_split(&s, err, sizeof(err));
+	if (!o.argv && o.pid <= 0 && !o.all_cpus && !o.cpus && hpm_session_uses_perf(&s)) {
+		/* perf: no command and no target is system-wide until Ctrl-C
+		 * (setup_system_wide); only the emulated harts alone run on
+		 * their own for --emu-cycles */
+		if (o.repeat > 1) {
+			status = cli_usage_error("-r needs a command");
+			goto out;
+		}
+		o.all_cpus = true;
+	}
 	if (o.emu_given && !hpm_session_uses_emu(&s))
 		cli_warn("warning: --emu-* options given but no event is emulated");
 	if (!s.all.nr) {
@@ -923,7 +1059,9 @@ int cmd_stat(int argc, char **argv)
 	if (o.record)
 		rec = record_new(&o.emu, argc, argv, command);
 
-	struct sigaction sa = {.sa_handler = on_sigint};
+	/* no SA_RESTART: a signal ends the poll or wait it interrupts */
+	struct sigaction sa = {.sa_sigaction = on_signal, .sa_flags = SA_SIGINFO};
+	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
@@ -975,6 +1113,21 @@ int cmd_stat(int argc, char **argv)
 
 	hpm_session_emu_label(&s, &cfg.emu);
 	cfg.emu.repeats = rs.n;
+	/* the runs actually done, the one a signal cut short included */
+	cfg.repeat = rs.n;
+	if (run.emu_partial) {
+		cfg.emu.partial = true;
+		cfg.emu.interrupted = run.emu_interrupted;
+		cfg.emu.cycles_wanted = run.emu_wanted;
+	}
+	if (stat_interrupted && o.repeat > 1 && rs.n < o.repeat) {
+		cfg.emu.run_interrupted = rs.n;
+		if (!cfg.emu.partial && cfg.emu.active) {
+			/* a command's run: its emulated time followed it to the end */
+			cfg.emu.partial = cfg.emu.interrupted = true;
+			cfg.emu.cycles_wanted = cfg.emu.cycles;
+		}
+	}
 	struct stat_noise *noise = NULL, *mnoise = NULL;
 	if (rs.n > 1) {
 		noise = xcalloc(nr_ev, sizeof(*noise));
@@ -1058,5 +1211,13 @@ out:
 	hpm_session_free(&s);
 	free(o.events);
 	free(o.metrics);
+	if (stat_signal) {
+		/* die of the signal, as perf stat does */
+		int sig = stat_signal;
+		fflush(NULL);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 128 + sig;
+	}
 	return status;
 }

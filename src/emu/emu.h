@@ -30,6 +30,7 @@
 #ifndef HPM_EMU_EMU_H
 #define HPM_EMU_EMU_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -312,6 +313,9 @@ void emu_script_free(struct emu_script *s);
 /* Executes one line (without or with its newline). Returns 0, or -1 with the
  * reason in err; the caller adds the file and line number. */
 int emu_script_exec(struct emu_script *s, const char *line, char *err, size_t errlen);
+/* Makes `run` and `replay` stop (an error saying how far they got) once
+ * *stop is non-zero, e.g. set by a SIGINT handler; NULL: never. */
+void emu_script_set_stop(struct emu_script *s, const volatile sig_atomic_t *stop);
 /* Starts recording every run (feed, run, replay) to `path`, as the `trace`
  * command does; replaces a recording in progress. */
 int emu_script_trace(struct emu_script *s, const char *path, char *err, size_t errlen);

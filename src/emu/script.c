@@ -26,8 +26,20 @@ struct emu_script {
 	void *ctx;
 	char *last; /* last output line, NULL before the first */
 	struct emu_stimulus *stim;
-	struct emu_trace_writer *rec; /* recording in progress, or NULL */
+	struct emu_trace_writer *rec;      /* recording in progress, or NULL */
+	const volatile sig_atomic_t *stop; /* set by a signal handler: stop a run */
 };
+
+void emu_script_set_stop(struct emu_script *s, const volatile sig_atomic_t *stop)
+{
+	s->stop = stop;
+}
+
+/* Looked at every 1024 runs (a few microseconds): cheap, and prompt. */
+static bool stopped(const struct emu_script *s, uint64_t nr_runs)
+{
+	return s->stop && (nr_runs & 1023) == 0 && *s->stop;
+}
 
 struct emu_script *emu_script_new(struct emu *emu, emu_script_output_fn out, void *ctx)
 {
@@ -242,8 +254,15 @@ static int cmd_run(struct emu_script *s, char **w, unsigned n, char *err, size_t
 		return -1;
 	}
 	int ret = 0;
+	uint64_t nr = 0;
 	for (uint64_t left = cycles; left && ret == 0;) {
 		struct emu_run run;
+		if (stopped(s, ++nr)) {
+			snprintf(err, errlen, "interrupted after %llu of %llu cycles",
+			         (unsigned long long)(cycles - left), (unsigned long long)cycles);
+			ret = -1;
+			break;
+		}
 		memset(&run, 0, sizeof(run));
 		emu_workload_next(wl, left, &run);
 		if (run.cycles == 0 || run.cycles > left || run.mode >= EMU_NR_MODES) {
@@ -281,6 +300,12 @@ static int cmd_replay(struct emu_script *s, char **w, unsigned n, char *err, siz
 	int ret = 0;
 	for (size_t i = 0; i < emu_trace_nr_runs(t) && ret == 0; i++) {
 		struct emu_run run;
+		if (stopped(s, i + 1)) {
+			snprintf(err, errlen, "interrupted after %zu of %zu runs", i,
+			         emu_trace_nr_runs(t));
+			ret = -1;
+			break;
+		}
 		emu_trace_run_at(t, i, &run);
 		ret = feed_run(s, &run, err, errlen);
 	}

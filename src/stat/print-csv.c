@@ -121,7 +121,7 @@ void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res
 	const char *s = cfg->csv_sep;
 	char label[512], num[32];
 
-	if (cfg->emu.active && res->first)
+	if (cfg->emu.active && (res->first || cfg->emu.partial))
 		fprintf(cfg->out, "# %s\n", stat_emu_describe(&cfg->emu, label, sizeof(label)));
 	if (cfg->metric_only) {
 		if (res->first) {

@@ -49,6 +49,13 @@ static void json_emu(const struct stat_config *cfg, json_t *o)
 	else
 		json_object_set_new(o, "emu-profile", json_string(cfg->emu.profile));
 	json_object_set_new(o, "emu-seed", json_integer((json_int_t)cfg->emu.seed));
+	if (cfg->emu.partial) {
+		json_object_set_new(o, "emu-partial", json_true());
+		json_object_set_new(o, "emu-cycles", json_integer((json_int_t)cfg->emu.cycles));
+		json_object_set_new(o, "emu-cycles-wanted",
+		                    json_integer((json_int_t)cfg->emu.cycles_wanted));
+		json_object_set_new(o, "emu-interrupted", json_boolean(cfg->emu.interrupted));
+	}
 }
 
 static void json_event(const struct stat_config *cfg, const struct stat_result *res, unsigned i,

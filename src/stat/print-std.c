@@ -99,7 +99,7 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 	bool interval = cfg->interval_ms > 0;
 	char label[512];
 
-	if (interval && res->first && cfg->emu.active)
+	if (interval && (res->first || cfg->emu.partial) && cfg->emu.active)
 		fprintf(cfg->out, "# %s\n", stat_emu_describe(&cfg->emu, label, sizeof(label)));
 	if (!interval) {
 		fputc('\n', cfg->out);

@@ -234,10 +234,20 @@ const char *stat_emu_describe(const struct stat_emu_label *l, char *buf, size_t 
 	else
 		snprintf(src, sizeof(src), "profile %s, seed %llu", l->profile ? l->profile : "?",
 		         (unsigned long long)l->seed);
-	snprintf(buf, len, "emulated Kunminghu: %s, %u hart%s, %llu cycles%s%s at %.6g MHz%s", src,
-	         l->harts, l->harts == 1 ? "" : "s", (unsigned long long)l->cycles,
+	char of[32] = "", part[128] = "";
+	if (l->partial) {
+		char run[48] = "";
+		if (l->run_interrupted && l->repeats > 1)
+			snprintf(run, sizeof(run), " in run %u", l->run_interrupted);
+		snprintf(of, sizeof(of), " of %llu", (unsigned long long)l->cycles_wanted);
+		snprintf(part, sizeof(part), ", partial (%s%s),",
+		         l->interrupted ? "interrupted" : "the emulator fell behind wall time",
+		         run);
+	}
+	snprintf(buf, len, "emulated Kunminghu: %s, %u hart%s, %llu%s cycles%s%s%s at %.6g MHz%s",
+	         src, l->harts, l->harts == 1 ? "" : "s", (unsigned long long)l->cycles, of,
 	         l->harts == 1 ? "" : " each", l->follows_command ? " (following wall time)" : "",
-	         l->freq / 1e6, l->multiplexed ? ", counters multiplexed" : "");
+	         part, l->freq / 1e6, l->multiplexed ? ", counters multiplexed" : "");
 	return buf;
 }
 

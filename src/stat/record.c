@@ -211,6 +211,13 @@ void record_finish(struct record *r, const struct stat_config *cfg, const struct
 		                              count_json(l->cycles), "freq_hz", l->freq,
 		                              "follows_command", l->follows_command, "multiplexed",
 		                              l->multiplexed));
+		if (l->partial) {
+			json_t *e = json_object_get(root, "emulated");
+			json_object_set_new(e, "partial", json_true());
+			json_object_set_new(e, "cycles_wanted",
+			                    json_integer((json_int_t)l->cycles_wanted));
+			json_object_set_new(e, "interrupted", json_boolean(l->interrupted));
+		}
 	} else {
 		json_object_set_new(root, "emulated", json_null());
 	}

@@ -333,6 +333,17 @@ int hpm_session_advance(struct hpm_session *s, uint64_t ns, bool *done, char *er
 	return hpm_backend_emu.advance(&s->part[PART_EMU], ns, done, err, errlen);
 }
 
+int hpm_session_run_emu(struct hpm_session *s, uint64_t max_cycles, uint64_t budget_ns,
+                        uint64_t *ran, bool *done, char *err, size_t errlen)
+{
+	*ran = 0;
+	*done = true;
+	if (!s->emu_open)
+		return 0;
+	return hpm_emu_run_bounded(&s->part[PART_EMU], max_cycles, budget_ns, ran, done, err,
+	                           errlen);
+}
+
 int hpm_session_read(struct hpm_session *s, char *err, size_t errlen)
 {
 	int rc;

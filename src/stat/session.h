@@ -67,6 +67,12 @@ int hpm_session_enable(struct hpm_session *s, char *err, size_t errlen);
 int hpm_session_disable(struct hpm_session *s, char *err, size_t errlen);
 /* Emulated time passes (see hpm_backend.advance); no-op without the emulator. */
 int hpm_session_advance(struct hpm_session *s, uint64_t ns, bool *done, char *err, size_t errlen);
+/* Runs the emulated harts for up to max_cycles each, returning after about
+ * budget_ns of real time at the latest (hpm_emu_run_bounded), so that the
+ * caller notices signals and its command between calls; *ran: cycles per
+ * hart run, *done: --emu-cycles reached (true without the emulator). */
+int hpm_session_run_emu(struct hpm_session *s, uint64_t max_cycles, uint64_t budget_ns,
+                        uint64_t *ran, bool *done, char *err, size_t errlen);
 int hpm_session_read(struct hpm_session *s, char *err, size_t errlen);
 int hpm_session_dry_run(struct hpm_session *s, const struct hpm_target *t, FILE *out, char *err,
                         size_t errlen);

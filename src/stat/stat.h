@@ -34,6 +34,13 @@ struct stat_emu_label {
 	double freq;          /* Hz */
 	bool follows_command; /* emulated time followed a host command's wall time */
 	bool multiplexed;     /* the emulator rotated counter groups */
+	/* A run that stopped short: `cycles` of `cycles_wanted` ran, because
+	 * of a signal (interrupted) or because the emulator could not keep up
+	 * with the wall time it followed. */
+	bool partial;
+	bool interrupted;
+	uint64_t cycles_wanted;
+	unsigned run_interrupted; /* -r: the run (1-based) a signal cut short, 0: none */
 };
 
 struct stat_config {

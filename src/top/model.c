@@ -570,9 +570,13 @@ int top_model_sample(struct top_model *m, struct top_frame *f, char *err, size_t
 	f->sort_col = -1;
 	if (m->session_ok) {
 		bool done;
-		/* each refresh lets the refresh interval of emulated time pass */
-		if (m->emu &&
-		    hpm_session_advance(&m->s, (uint64_t)(interval * 1e9), &done, err, errlen))
+		uint64_t ran;
+		/* each refresh lets the refresh interval of emulated time pass, or
+		 * what of it 50 ms of real time can emulate: a refresh (and a
+		 * quit) is never held up by many harts at a high --emu-freq */
+		if (m->emu && hpm_session_run_emu(
+		                  &m->s, (uint64_t)(interval * (double)hpm_emu_freq(&m->s.part[1])),
+		                  UINT64_C(50000000), &ran, &done, err, errlen))
 			return -1;
 		if (hpm_session_read(&m->s, err, errlen))
 			return -1;
