@@ -898,7 +898,7 @@ int cmd_stat(int argc, char **argv)
 		cfg.target = target[0] ? target : NULL;
 	}
 	if (o.record)
-		rec = record_new(&o.emu, argc, argv, command);
+		rec = record_new(&o.emu, argc, argv, command, recf.f);
 
 	struct sigaction sa = {.sa_handler = on_sigint};
 	sigaction(SIGINT, &sa, NULL);
@@ -975,7 +975,7 @@ int cmd_stat(int argc, char **argv)
 		stat_print(&cfg, &res);
 	if (rec) {
 		record_finish(rec, &cfg, &s, &res);
-		if (record_write(rec, recf.f) != 0) {
+		if (record_write(rec) != 0) {
 			cli_error("cannot write '%s': %s", o.record, strerror(errno));
 			status = EXIT_FAILURE;
 		}
