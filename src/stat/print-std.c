@@ -56,9 +56,9 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 
 	prefix(cfg, res, i, unit);
 	if (e->state != HPM_EV_OK || isnan(v)) {
-		fprintf(cfg->out, "%18s %-4s %s\n",
+		fprintf(cfg->out, "%18s %-4s %s%s\n",
 		        e->state == HPM_EV_OK ? "<not counted>" : state_text(e->state), e->unit,
-		        e->name);
+		        e->name, e->emulated ? "  " STAT_EMU_MARK : "");
 		return;
 	}
 	if (res->noise && unit < 0)
@@ -75,6 +75,8 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 		fprintf(cfg->out, "  ( +- %5.2f%% )", res->noise[i].rel_stddev);
 	if (share < 1.0 && share > 0)
 		fprintf(cfg->out, "  (%.2f%%)", 100 * share);
+	if (e->emulated)
+		fputs("  " STAT_EMU_MARK, cfg->out);
 	fputc('\n', cfg->out);
 	if (cfg->verbose && e->placement && unit < 0)
 		fprintf(cfg->out, "%18s       on %s\n", "", e->placement);
@@ -98,6 +100,9 @@ static void print_metric_row(const struct stat_config *cfg, const struct stat_re
 		fputs("  [out of range]", cfg->out);
 	if (m->bottleneck)
 		fputs("  <==", cfg->out);
+	/* metrics are Kunminghu formulas: emulated when the emulator runs */
+	if (cfg->emu.active)
+		fputs("  " STAT_EMU_MARK, cfg->out);
 	fputc('\n', cfg->out);
 }
 
@@ -121,6 +126,8 @@ static void print_metric_only(const struct stat_config *cfg, const struct stat_r
 			         res->metrics[k].bottleneck ? " <==" : "");
 		fprintf(cfg->out, " %18s", v);
 	}
+	if (cfg->emu.active)
+		fputs("  " STAT_EMU_MARK, cfg->out);
 	fputc('\n', cfg->out);
 }
 
@@ -128,11 +135,20 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 {
 	const struct hpm_evlist *l = res->list;
 	bool interval = cfg->interval_ms > 0;
-	char label[512];
+	char label[512], not_measured[512];
 
+	/* the first line says what the emulated figures are not, before any
+	 * header could read as the command's own counts */
 	if (interval && res->first && cfg->emu.active)
-		fprintf(cfg->out, "# %s\n", stat_emu_describe(&cfg->emu, label, sizeof(label)));
+		fprintf(cfg->out,
+		        "# Kunminghu figures marked " STAT_EMU_MARK " are emulated%s (%s)\n",
+		        stat_emu_not_measured(cfg, not_measured, sizeof(not_measured)),
+		        stat_emu_describe(&cfg->emu, label, sizeof(label)));
 	if (!interval) {
+		if (cfg->emu.active)
+			fprintf(cfg->out,
+			        " Kunminghu figures marked " STAT_EMU_MARK " are emulated%s.\n",
+			        stat_emu_not_measured(cfg, not_measured, sizeof(not_measured)));
 		fputc('\n', cfg->out);
 		if (cfg->command)
 			fprintf(cfg->out, " Performance counter stats for '%s'", cfg->command);
