@@ -543,7 +543,8 @@ static void fill_source(const struct top_model *m, struct top_frame *f)
 		snprintf(f->source, sizeof(f->source),
 		         "emulated Kunminghu: %s, seed %llu, %u hart%s at %g MHz%s%s", what,
 		         (unsigned long long)info.seed, info.harts, info.harts == 1 ? "" : "s",
-		         (double)info.freq / 1e6, info.multiplexed ? ", counters multiplexed" : "");
+		         (double)info.freq / 1e6, info.multiplexed ? ", counters multiplexed" : "",
+		         TOP_EMU_NOT_HOST);
 	} else if (m->emu) {
 		snprintf(f->source, sizeof(f->source), "emulated Kunminghu: profile %s%s",
 		         m->o->emu.profile ? m->o->emu.profile : HPM_EMU_DEFAULT_PROFILE,
