@@ -25,15 +25,22 @@ struct record {
 
 #define RECORD_JSON_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17) | JSON_ENCODE_ANY)
 
-/* One member of the top-level object: `,\n "key": value` (first: no comma). */
-static void emit_member(struct record *r, bool first, const char *key, json_t *value, size_t flags)
+/* One member of the top-level object, `,\n "key": value` (the first without
+ * the comma), indented one blank deeper than jansson does on its own, so
+ * the file reads as one document dumped with JSON_INDENT(1). */
+static void emit_member(struct record *r, bool first, const char *key, json_t *value)
 {
 	if (r->failed)
 		return;
 	json_t *k = json_string(key);
-	char *kt = json_dumps(k, JSON_ENCODE_ANY), *vt = json_dumps(value, flags);
-	if (!kt || !vt || fprintf(r->f, "%s %s: %s", first ? "" : ",\n", kt, vt) < 0)
+	char *kt = json_dumps(k, JSON_ENCODE_ANY),
+	     *vt = json_dumps(value, RECORD_JSON_FLAGS | JSON_INDENT(1));
+	if (!kt || !vt || fprintf(r->f, "%s %s: ", first ? "" : ",\n", kt) < 0)
 		r->failed = true;
+	/* a JSON text has no raw newline inside a string: each one is layout */
+	for (const char *p = vt; !r->failed && *p; p++)
+		if ((*p == '\n' ? fputs("\n ", r->f) : fputc(*p, r->f)) == EOF)
+			r->failed = true;
 	free(kt);
 	free(vt);
 	json_decref(k);
@@ -107,7 +114,7 @@ struct record *record_new(const struct hpm_emu_config *emu, int argc, char **arg
 	bool first = true;
 	json_object_foreach(head, key, value)
 	{
-		emit_member(r, first, key, value, RECORD_JSON_FLAGS | JSON_COMPACT);
+		emit_member(r, first, key, value);
 		first = false;
 	}
 	json_decref(head);
@@ -294,8 +301,7 @@ int record_write(struct record *r)
 	json_t *value;
 	if (!r->failed && fputs(r->nr_intervals ? "\n ]" : "]", r->f) == EOF)
 		r->failed = true;
-	json_object_foreach(r->tail, key, value)
-	    emit_member(r, false, key, value, RECORD_JSON_FLAGS | JSON_INDENT(1));
+	json_object_foreach(r->tail, key, value) emit_member(r, false, key, value);
 	if (!r->failed && fputs("\n}\n", r->f) == EOF)
 		r->failed = true;
 	if (r->failed || ferror(r->f)) {
