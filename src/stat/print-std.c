@@ -94,15 +94,16 @@ static void print_metric_row(const struct stat_config *cfg, const struct stat_re
 		fprintf(cfg->out, "   %-34s %10s  %-10s", name, "n/a", m->unit);
 	else
 		fprintf(cfg->out, "   %-34s %10.2f  %-10s", name, m->value, m->unit);
+	/* metrics are Kunminghu formulas: emulated when the emulator runs; the
+	 * mark in its own column, before the flags */
+	if (cfg->emu.active)
+		fputs(" " STAT_EMU_MARK, cfg->out);
 	if (res->metric_noise && !isnan(res->metric_noise[k].rel_stddev))
 		fprintf(cfg->out, " ( +- %5.2f%% )", res->metric_noise[k].rel_stddev);
 	if (m->out_of_range)
 		fputs("  [out of range]", cfg->out);
 	if (m->bottleneck)
 		fputs("  <==", cfg->out);
-	/* metrics are Kunminghu formulas: emulated when the emulator runs */
-	if (cfg->emu.active)
-		fputs("  " STAT_EMU_MARK, cfg->out);
 	fputc('\n', cfg->out);
 }
 
