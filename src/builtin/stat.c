@@ -1057,7 +1057,7 @@ int cmd_stat(int argc, char **argv)
 		cfg.target = target[0] ? target : NULL;
 	}
 	if (o.record)
-		rec = record_new(&o.emu, argc, argv, command);
+		rec = record_new(&o.emu, argc, argv, command, outfile_stream(recf.of));
 
 	/* no SA_RESTART: a signal ends the poll or wait it interrupts */
 	struct sigaction sa = {.sa_sigaction = on_signal, .sa_flags = SA_SIGINFO};
@@ -1171,7 +1171,7 @@ int cmd_stat(int argc, char **argv)
 		stat_print(&cfg, &res);
 	if (rec) {
 		record_finish(rec, &cfg, &s, &res);
-		if (record_write(rec, outfile_stream(recf.of)) != 0) {
+		if (record_write(rec) != 0) {
 			/* a half run file never takes the old one's place */
 			out_file_error(&recf, errno ? errno : EIO);
 			out_file_abort(&recf);

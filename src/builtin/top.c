@@ -225,22 +225,25 @@ static int parse_opts(int argc, char **argv, struct top_opts *o, struct cli *c)
 			break;
 		case OPT_EMU_PROFILE:
 			o->emu.profile = optarg;
+			o->emu_asked = true;
 			break;
 		case OPT_EMU_TRACE:
 			o->emu.trace = optarg;
+			o->emu_asked = true;
 			break;
 		case OPT_EMU_SEED:
-			if (set(o, "--emu-seed", "emu-seed", optarg))
-				return EXIT_FAILURE;
-			break;
 		case OPT_EMU_HARTS:
-			if (set(o, "--emu-harts", "emu-harts", optarg))
+		case OPT_EMU_FREQ: {
+			/* the option, and its top.conf key without the dashes */
+			const char *name = ch == OPT_EMU_SEED    ? "--emu-seed"
+			                   : ch == OPT_EMU_HARTS ? "--emu-harts"
+			                                         : "--emu-freq";
+			if (set(o, name, name + 2, optarg))
 				return EXIT_FAILURE;
+			/* an --emu-* option asks for the emulator (auto back end) */
+			o->emu_asked = true;
 			break;
-		case OPT_EMU_FREQ:
-			if (set(o, "--emu-freq", "emu-freq", optarg))
-				return EXIT_FAILURE;
-			break;
+		}
 		case 'h':
 			cli_print_usage(stdout);
 			return -1;

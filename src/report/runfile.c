@@ -11,6 +11,7 @@
 
 #include "report/runfile.h"
 #include "util/count-json.h"
+#include "util/str.h"
 #include "util/xalloc.h"
 
 /* Bounds that no real run reaches but that keep a hostile file from asking
@@ -62,6 +63,29 @@ static bool want_string(struct ctx *c, json_t *o, const char *p, const char *key
 		            null_ok ? " or null" : "");
 	*out = json_string_value(v);
 	return true;
+}
+
+/* A string that may hold any bytes (hpmstat-run(5)): when KEY_hex is there
+ * it holds the exact bytes, and the string shown is those bytes with each
+ * one that is not UTF-8 written as \xNN; files without KEY_hex read as
+ * before. The shown text replaces KEY in the parsed document, which owns it. */
+static bool want_bytes(struct ctx *c, json_t *o, const char *p, const char *key, bool null_ok,
+                       const char **out)
+{
+	char hkey[64];
+	snprintf(hkey, sizeof(hkey), "%s_hex", key);
+	json_t *h = json_object_get(o, hkey);
+	if (h) {
+		char *bytes = json_is_string(h) ? str_from_hex(json_string_value(h)) : NULL;
+		if (!bytes)
+			return fail(c, "%s%s%s: expected an even number of hex digits, no 00", p,
+			            *p ? "." : "", hkey);
+		char *shown = str_escape_utf8(bytes);
+		json_object_set_new(o, key, json_string(shown));
+		free(shown);
+		free(bytes);
+	}
+	return want_string(c, o, p, key, null_ok, out);
 }
 
 static bool want_number(struct ctx *c, json_t *o, const char *p, const char *key, bool null_ok,
@@ -405,7 +429,7 @@ static bool read_run(struct ctx *c, struct rf_run *r, json_t *root)
 		return fail(c, "schema_version %lld is not supported (this hpmstat reads %d)",
 		            (long long)version, RF_SCHEMA_VERSION);
 	if (!want_string(c, root, "", "created", false, &r->created) ||
-	    !want_string(c, root, "", "command", true, &r->command) ||
+	    !want_bytes(c, root, "", "command", true, &r->command) ||
 	    !want_int(c, root, "", "repeat", 1, 1000000, &repeat) ||
 	    !want_number(c, root, "", "interval_ms", false, &r->interval_ms) ||
 	    !want_int(c, root, "", "topdown_level", 0, RF_MAX_LEVEL, &level))
@@ -418,8 +442,8 @@ static bool read_run(struct ctx *c, struct rf_run *r, json_t *root)
 	if (!json_is_null(emu)) {
 		json_int_t harts;
 		if (!want_object_at(c, emu, "emulated") ||
-		    !want_string(c, emu, "emulated", "profile", true, &r->profile) ||
-		    !want_string(c, emu, "emulated", "trace", true, &r->trace) ||
+		    !want_bytes(c, emu, "emulated", "profile", true, &r->profile) ||
+		    !want_bytes(c, emu, "emulated", "trace", true, &r->trace) ||
 		    !want_int(c, emu, "emulated", "harts", 1, RF_MAX_UNITS, &harts))
 			return false;
 		r->harts = (unsigned)harts;

@@ -119,10 +119,13 @@ void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res
 {
 	const struct hpm_evlist *l = res->list;
 	const char *s = cfg->csv_sep;
-	char label[512], num[32];
+	char label[512], num[32], not_measured[512];
 
+	/* a comment line, which perf's CSV readers skip: no field is added to
+	 * perf's rows */
 	if (cfg->emu.active && (res->first || cfg->emu.partial))
-		fprintf(cfg->out, "# %s\n", stat_emu_describe(&cfg->emu, label, sizeof(label)));
+		fprintf(cfg->out, "# %s%s\n", stat_emu_describe(&cfg->emu, label, sizeof(label)),
+		        stat_emu_not_measured(cfg, not_measured, sizeof(not_measured)));
 	if (cfg->metric_only) {
 		if (res->first) {
 			if (cfg->interval_ms > 0)

@@ -28,7 +28,8 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 	(void)stat_event_value(res, i, unit, &share);
 	prefix(cfg, res, i, unit);
 	if (none) {
-		fprintf(cfg->out, "%18s %-4s %s\n", none, e->unit, e->name);
+		fprintf(cfg->out, "%18s %-4s %s%s\n", none, e->unit, e->name,
+		        e->emulated ? "  " STAT_EMU_MARK : "");
 		return;
 	}
 	stat_count_text(res, i, unit, STAT_FORMAT_STD, num, sizeof(num));
@@ -43,6 +44,8 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 		fprintf(cfg->out, "  ( +- %5.2f%% )", res->noise[i].rel_stddev);
 	if (share < 1.0 && share > 0)
 		fprintf(cfg->out, "  (%.2f%%)", 100 * share);
+	if (e->emulated)
+		fputs("  " STAT_EMU_MARK, cfg->out);
 	fputc('\n', cfg->out);
 	if (cfg->verbose && e->placement && unit < 0)
 		fprintf(cfg->out, "%18s       on %s\n", "", e->placement);
@@ -59,6 +62,10 @@ static void print_metric_row(const struct stat_config *cfg, const struct stat_re
 	char v[64], why[64];
 	fprintf(cfg->out, "   %-34s %10s  %-10s", name,
 	        isnan(m->value) ? "n/a" : stat_fixed2(m->value, v, sizeof(v)), m->unit);
+	/* metrics are Kunminghu formulas: emulated when the emulator runs; the
+	 * mark in its own column, before the flags */
+	if (cfg->emu.active)
+		fputs(" " STAT_EMU_MARK, cfg->out);
 	if (res->metric_noise && !isnan(m->value) && !isnan(res->metric_noise[k].rel_stddev))
 		fprintf(cfg->out, " ( +- %5.2f%% )", res->metric_noise[k].rel_stddev);
 	if (m->out_of_range)
@@ -90,6 +97,8 @@ static void print_metric_only(const struct stat_config *cfg, const struct stat_r
 			         res->metrics[k].bottleneck ? " <==" : "");
 		fprintf(cfg->out, " %18s", v);
 	}
+	if (cfg->emu.active)
+		fputs("  " STAT_EMU_MARK, cfg->out);
 	fputc('\n', cfg->out);
 }
 
@@ -97,11 +106,20 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 {
 	const struct hpm_evlist *l = res->list;
 	bool interval = cfg->interval_ms > 0;
-	char label[512];
+	char label[512], not_measured[512];
 
+	/* the first line says what the emulated figures are not, before any
+	 * header could read as the command's own counts */
 	if (interval && (res->first || cfg->emu.partial) && cfg->emu.active)
-		fprintf(cfg->out, "# %s\n", stat_emu_describe(&cfg->emu, label, sizeof(label)));
+		fprintf(cfg->out,
+		        "# Kunminghu figures marked " STAT_EMU_MARK " are emulated%s (%s)\n",
+		        stat_emu_not_measured(cfg, not_measured, sizeof(not_measured)),
+		        stat_emu_describe(&cfg->emu, label, sizeof(label)));
 	if (!interval) {
+		if (cfg->emu.active)
+			fprintf(cfg->out,
+			        " Kunminghu figures marked " STAT_EMU_MARK " are emulated%s.\n",
+			        stat_emu_not_measured(cfg, not_measured, sizeof(not_measured)));
 		fputc('\n', cfg->out);
 		if (cfg->command)
 			fprintf(cfg->out, " Performance counter stats for '%s'", cfg->command);

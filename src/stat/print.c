@@ -251,6 +251,18 @@ const char *stat_emu_describe(const struct stat_emu_label *l, char *buf, size_t 
 	return buf;
 }
 
+const char *stat_emu_not_measured(const struct stat_config *cfg, char *buf, size_t len)
+{
+	/* the figures come from a synthetic profile or a trace, whatever runs */
+	if (cfg->command)
+		snprintf(buf, len, "; they do not measure '%s'", cfg->command);
+	else if (cfg->target)
+		snprintf(buf, len, "; they do not measure %s", cfg->target);
+	else
+		snprintf(buf, len, "%s", "");
+	return buf;
+}
+
 void stat_print(const struct stat_config *cfg, const struct stat_result *res)
 {
 	switch (cfg->format) {

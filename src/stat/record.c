@@ -1,4 +1,5 @@
 /* record.c: see record.h. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,13 +9,64 @@
 
 #include "stat/record.h"
 #include "util/count-json.h"
+#include "util/str.h"
 #include "util/xalloc.h"
 
+/* The document is written as it is produced: the head (schema, tool,
+ * command) at record_new, each interval as it ends, the rest (events,
+ * metrics, runs) at record_write, so memory does not grow with the number
+ * of intervals. Only the few repeats (runs) are kept until the end. */
 struct record {
-	json_t *root;
-	json_t *intervals;
+	FILE *f;
+	bool failed; /* a write failed: record_write reports it */
+	unsigned nr_intervals;
+	json_t *tail; /* the members written last */
 	json_t *runs;
 };
+
+#define RECORD_JSON_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17) | JSON_ENCODE_ANY)
+
+/* One member of the top-level object, `,\n "key": value` (the first without
+ * the comma), indented one blank deeper than jansson does on its own, so
+ * the file reads as one document dumped with JSON_INDENT(1). */
+static void emit_member(struct record *r, bool first, const char *key, json_t *value)
+{
+	if (r->failed)
+		return;
+	json_t *k = json_string(key);
+	char *kt = json_dumps(k, JSON_ENCODE_ANY),
+	     *vt = json_dumps(value, RECORD_JSON_FLAGS | JSON_INDENT(1));
+	if (!kt || !vt || fprintf(r->f, "%s %s: ", first ? "" : ",\n", kt) < 0)
+		r->failed = true;
+	/* a JSON text has no raw newline inside a string: each one is layout */
+	for (const char *p = vt; !r->failed && *p; p++)
+		if ((*p == '\n' ? fputs("\n ", r->f) : fputc(*p, r->f)) == EOF)
+			r->failed = true;
+	free(kt);
+	free(vt);
+	json_decref(k);
+}
+
+/* A string member that may hold any bytes (hpmstat-run(5), "Strings that
+ * are not UTF-8"): valid UTF-8 as it is; otherwise the text with each
+ * invalid byte as \xNN, and KEY_hex with the exact bytes in hex. */
+static void set_bytes(json_t *o, const char *key, const char *s)
+{
+	if (!s) {
+		json_object_set_new(o, key, json_null());
+		return;
+	}
+	if (str_is_utf8(s)) {
+		json_object_set_new(o, key, json_string(s));
+		return;
+	}
+	char *shown = str_escape_utf8(s), *hex = str_to_hex(s), *hkey = xasprintf("%s_hex", key);
+	json_object_set_new(o, key, json_string(shown));
+	json_object_set_new(o, hkey, json_string(hex));
+	free(shown);
+	free(hex);
+	free(hkey);
+}
 
 static json_t *num_or_null(double v)
 {
@@ -22,27 +74,54 @@ static json_t *num_or_null(double v)
 }
 
 struct record *record_new(const struct hpm_emu_config *emu, int argc, char **argv,
-                          const char *command)
+                          const char *command, FILE *f)
 {
 	struct record *r = xcalloc(1, sizeof(*r));
+	json_t *head = json_object(), *args = json_array(), *args_hex = NULL;
 	char when[32];
 	time_t t = time(NULL);
 	struct tm tm;
 	(void)emu;
 	gmtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	r->root = json_object();
-	json_object_set_new(r->root, "schema", json_string(HPM_RUN_SCHEMA));
-	json_object_set_new(r->root, "schema_version", json_integer(HPM_RUN_SCHEMA_VERSION));
-	json_object_set_new(r->root, "tool",
+	r->f = f;
+	json_object_set_new(head, "schema", json_string(HPM_RUN_SCHEMA));
+	json_object_set_new(head, "schema_version", json_integer(HPM_RUN_SCHEMA_VERSION));
+	json_object_set_new(head, "tool",
 	                    json_pack("{s:s, s:s}", "name", "hpmstat", "version", PACKAGE_VERSION));
-	json_object_set_new(r->root, "created", json_string(when));
-	json_t *args = json_array();
+	json_object_set_new(head, "created", json_string(when));
+	/* argv_hex, parallel to argv, only when some argument is not UTF-8 */
 	for (int i = 0; i < argc; i++)
-		json_array_append_new(args, json_string(argv[i]));
-	json_object_set_new(r->root, "argv", args);
-	json_object_set_new(r->root, "command", command ? json_string(command) : json_null());
-	r->intervals = json_array();
+		if (!str_is_utf8(argv[i]))
+			args_hex = json_array();
+	for (int i = 0; i < argc; i++) {
+		json_t *one = json_object();
+		set_bytes(one, "a", argv[i]);
+		json_array_append(args, json_object_get(one, "a"));
+		if (args_hex) {
+			json_t *h = json_object_get(one, "a_hex");
+			json_array_append(args_hex, h ? h : json_null());
+		}
+		json_decref(one);
+	}
+	json_object_set_new(head, "argv", args);
+	if (args_hex)
+		json_object_set_new(head, "argv_hex", args_hex);
+	set_bytes(head, "command", command);
+
+	fputs("{\n", f);
+	const char *key;
+	json_t *value;
+	bool first = true;
+	json_object_foreach(head, key, value)
+	{
+		emit_member(r, first, key, value);
+		first = false;
+	}
+	json_decref(head);
+	if (!r->failed && fputs(",\n \"intervals\": [", f) == EOF)
+		r->failed = true;
+	r->tail = json_object();
 	r->runs = json_array();
 	return r;
 }
@@ -126,7 +205,12 @@ void record_add_interval(struct record *r, const struct stat_result *res)
 	}
 	json_object_set_new(o, "events", ev);
 	json_object_set_new(o, "metrics", metrics_json(res));
-	json_array_append_new(r->intervals, o);
+	char *txt = json_dumps(o, RECORD_JSON_FLAGS | JSON_COMPACT);
+	if (!r->failed && (!txt || fprintf(r->f, "%s\n  %s", r->nr_intervals ? "," : "", txt) < 0))
+		r->failed = true;
+	r->nr_intervals++;
+	free(txt);
+	json_decref(o);
 }
 
 void record_add_run(struct record *r, const struct hpm_session *s, double elapsed_ns)
@@ -194,7 +278,7 @@ static json_t *event_json(const struct hpm_session *s, unsigned i, const struct 
 void record_finish(struct record *r, const struct stat_config *cfg, const struct hpm_session *s,
                    const struct stat_result *res)
 {
-	json_t *root = r->root;
+	json_t *root = r->tail;
 	bool emu = hpm_session_uses_emu(s), perf = hpm_session_uses_perf(s);
 	json_object_set_new(root, "backend",
 	                    json_pack("{s:s?, s:b, s:b}", "kunminghu",
@@ -204,20 +288,22 @@ void record_finish(struct record *r, const struct stat_config *cfg, const struct
 	                              "emulator", emu, "perf", perf));
 	if (cfg->emu.active) {
 		const struct stat_emu_label *l = &cfg->emu;
-		json_object_set_new(root, "emulated",
-		                    json_pack("{s:s?, s:s?, s:I, s:i, s:o, s:f, s:b, s:b}",
-		                              "profile", l->profile, "trace", l->trace, "seed",
-		                              (json_int_t)l->seed, "harts", (int)l->harts, "cycles",
-		                              count_json(l->cycles), "freq_hz", l->freq,
-		                              "follows_command", l->follows_command, "multiplexed",
-		                              l->multiplexed));
+		json_t *e = json_object();
+		/* paths may be any bytes */
+		set_bytes(e, "profile", l->profile);
+		set_bytes(e, "trace", l->trace);
+		json_t *rest = json_pack(
+		    "{s:I, s:i, s:o, s:f, s:b, s:b}", "seed", (json_int_t)l->seed, "harts",
+		    (int)l->harts, "cycles", count_json(l->cycles), "freq_hz", l->freq,
+		    "follows_command", l->follows_command, "multiplexed", l->multiplexed);
+		json_object_update(e, rest);
+		json_decref(rest);
 		if (l->partial) {
-			json_t *e = json_object_get(root, "emulated");
 			json_object_set_new(e, "partial", json_true());
-			json_object_set_new(e, "cycles_wanted",
-			                    json_integer((json_int_t)l->cycles_wanted));
+			json_object_set_new(e, "cycles_wanted", count_json(l->cycles_wanted));
 			json_object_set_new(e, "interrupted", json_boolean(l->interrupted));
 		}
+		json_object_set_new(root, "emulated", e);
 	} else {
 		json_object_set_new(root, "emulated", json_null());
 	}
@@ -233,23 +319,30 @@ void record_finish(struct record *r, const struct stat_config *cfg, const struct
 	json_object_set_new(root, "events", ev);
 	json_object_set_new(root, "metrics", metrics_json(res));
 	json_object_set_new(root, "runs", json_incref(r->runs));
-	json_object_set_new(root, "intervals", json_incref(r->intervals));
 }
 
-int record_write(struct record *r, FILE *f)
+int record_write(struct record *r)
 {
-	if (json_dumpf(r->root, f,
-	               JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17)) != 0)
+	const char *key;
+	json_t *value;
+	if (!r->failed && fputs(r->nr_intervals ? "\n ]" : "]", r->f) == EOF)
+		r->failed = true;
+	json_object_foreach(r->tail, key, value) emit_member(r, false, key, value);
+	if (!r->failed && fputs("\n}\n", r->f) == EOF)
+		r->failed = true;
+	if (r->failed || ferror(r->f)) {
+		if (!errno)
+			errno = EIO;
 		return -1;
-	return fputc('\n', f) == EOF ? -1 : 0;
+	}
+	return 0;
 }
 
 void record_free(struct record *r)
 {
 	if (!r)
 		return;
-	json_decref(r->root);
-	json_decref(r->intervals);
+	json_decref(r->tail);
 	json_decref(r->runs);
 	free(r);
 }

@@ -18,14 +18,17 @@
 
 struct record;
 
+/* Starts the document on f (the head: schema, tool, argv, command); every
+ * interval is written to f as it is added, and record_write ends it. */
 struct record *record_new(const struct hpm_emu_config *emu, int argc, char **argv,
-                          const char *command);
+                          const char *command, FILE *f);
 void record_add_interval(struct record *r, const struct stat_result *res);
 void record_add_run(struct record *r, const struct hpm_session *s, double elapsed_ns);
 void record_finish(struct record *r, const struct stat_config *cfg, const struct hpm_session *s,
                    const struct stat_result *res);
-/* Writes the document; 0, or -1 with errno. */
-int record_write(struct record *r, FILE *f);
+/* Writes the rest of the document (after record_finish); 0, or -1 with
+ * errno when this or any earlier write failed. */
+int record_write(struct record *r);
 void record_free(struct record *r);
 
 #endif

@@ -143,5 +143,10 @@ void stat_print(const struct stat_config *cfg, const struct stat_result *res);
 /* The one-line description of the emulated source, e.g. "emulated Kunminghu:
  * profile balanced, seed 1, 1 hart, 1000000000 cycles at 100 MHz". */
 const char *stat_emu_describe(const struct stat_emu_label *l, char *buf, size_t len);
+/* What emulated figures must not be read as: "; they do not measure 'ls'"
+ * (or the -p/-a target), "" for the emulated harts alone. */
+const char *stat_emu_not_measured(const struct stat_config *cfg, char *buf, size_t len);
+/* The mark at the end of every emulated row of the std output. */
+#define STAT_EMU_MARK "[emu]"
 
 #endif

@@ -185,9 +185,11 @@ int top_model_init(struct top_model *m, struct top_opts *o, char *err, size_t er
 	memset(m, 0, sizeof(*m));
 	m->o = o;
 	if (o->backend == HPM_BACKEND_AUTO) {
+		/* the host's own processes unless the emulator is asked for: the
+		 * emulated harts run a synthetic workload, not this machine's */
 		struct hpm_session probe;
 		hpm_session_init(&probe, HPM_BACKEND_AUTO);
-		m->emu = !probe.pmu.present;
+		m->emu = !probe.pmu.present && o->emu_asked;
 		hpm_session_free(&probe);
 	} else {
 		m->emu = o->backend == HPM_BACKEND_EMU;
@@ -533,6 +535,9 @@ static void fill_procs(struct top_model *m, struct top_frame *f, double interval
 	top_sort_procs(f);
 }
 
+/* every emulated frame says its harts are not this machine */
+#define TOP_EMU_NOT_HOST " (synthetic workload, not this host)"
+
 static void fill_source(const struct top_model *m, struct top_frame *f)
 {
 	struct hpm_emu_info info;
@@ -543,12 +548,14 @@ static void fill_source(const struct top_model *m, struct top_frame *f)
 		else
 			snprintf(what, sizeof(what), "trace %s", info.trace ? info.trace : "?");
 		snprintf(f->source, sizeof(f->source),
-		         "emulated Kunminghu: %s, seed %llu, %u hart%s at %g MHz%s", what,
+		         "emulated Kunminghu: %s, seed %llu, %u hart%s at %g MHz%s%s", what,
 		         (unsigned long long)info.seed, info.harts, info.harts == 1 ? "" : "s",
-		         (double)info.freq / 1e6, info.multiplexed ? ", counters multiplexed" : "");
+		         (double)info.freq / 1e6, info.multiplexed ? ", counters multiplexed" : "",
+		         TOP_EMU_NOT_HOST);
 	} else if (m->emu) {
-		snprintf(f->source, sizeof(f->source), "emulated Kunminghu: profile %s",
-		         m->o->emu.profile ? m->o->emu.profile : HPM_EMU_DEFAULT_PROFILE);
+		snprintf(f->source, sizeof(f->source), "emulated Kunminghu: profile %s%s",
+		         m->o->emu.profile ? m->o->emu.profile : HPM_EMU_DEFAULT_PROFILE,
+		         TOP_EMU_NOT_HOST);
 	} else if (m->o->pid > 0) {
 		snprintf(f->source, sizeof(f->source), "perf: process %d%s", m->o->pid,
 		         m->s.pmu.present ? ", Kunminghu PMU" : ", no Kunminghu PMU (no Topdown)");

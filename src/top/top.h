@@ -33,8 +33,9 @@
 /* Every setting of the view. Strings are owned (malloc'ed) so keys and the
  * config file can replace them. */
 struct top_opts {
-	enum hpm_backend_choice backend; /* AUTO: perf on a Kunminghu host, else emu */
+	enum hpm_backend_choice backend; /* AUTO: perf, or emu when emu_asked */
 	struct hpm_emu_config emu;
+	bool emu_asked;    /* an --emu-* option on the command line */
 	char *events;      /* -e: extra columns, perf's -e syntax; NULL none */
 	char *metrics;     /* -M: extra metric columns; NULL none */
 	char *cpus;        /* -C LIST (perf back end) */

@@ -2,6 +2,10 @@
 #include "util/str.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
 
 char *str_escape(const char *s, char *buf, size_t len)
 {
@@ -28,4 +32,104 @@ void str_sanitize(char *s)
 	for (; *s; s++)
 		if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f)
 			*s = '?';
+}
+
+size_t str_utf8_seq_len(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n;
+	if (u[0] < 0x80)
+		return 1;
+	if (u[0] >= 0xc2 && u[0] <= 0xdf)
+		n = 2;
+	else if (u[0] >= 0xe0 && u[0] <= 0xef)
+		n = 3;
+	else if (u[0] >= 0xf0 && u[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	/* the second byte's range excludes overlong forms, surrogates and
+	 * code points above U+10FFFF */
+	if (u[0] == 0xe0)
+		lo = 0xa0;
+	else if (u[0] == 0xed)
+		hi = 0x9f;
+	else if (u[0] == 0xf0)
+		lo = 0x90;
+	else if (u[0] == 0xf4)
+		hi = 0x8f;
+	if (u[1] < lo || u[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (u[i] < 0x80 || u[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+int str_is_utf8(const char *s)
+{
+	while (*s) {
+		size_t n = str_utf8_seq_len(s);
+		if (!n)
+			return 0;
+		s += n;
+	}
+	return 1;
+}
+
+char *str_escape_utf8(const char *s)
+{
+	char *out = xmalloc(4 * strlen(s) + 1), *o = out;
+	while (*s) {
+		size_t n = str_utf8_seq_len(s);
+		if (n) {
+			memcpy(o, s, n);
+			o += n;
+			s += n;
+		} else {
+			o += sprintf(o, "\\x%02x", (unsigned char)*s++);
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+char *str_to_hex(const char *s)
+{
+	size_t len = strlen(s);
+	char *out = xmalloc(2 * len + 1);
+	for (size_t i = 0; i < len; i++)
+		sprintf(out + 2 * i, "%02x", (unsigned char)s[i]);
+	out[2 * len] = '\0';
+	return out;
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+char *str_from_hex(const char *hex)
+{
+	size_t len = strlen(hex);
+	if (len % 2)
+		return NULL;
+	char *out = xmalloc(len / 2 + 1);
+	for (size_t i = 0; i < len / 2; i++) {
+		int h = hex_digit(hex[2 * i]), l = hex_digit(hex[2 * i + 1]);
+		if (h < 0 || l < 0 || (h | l) == 0) {
+			free(out);
+			return NULL;
+		}
+		out[i] = (char)(h << 4 | l);
+	}
+	out[len / 2] = '\0';
+	return out;
 }
