@@ -1047,13 +1047,14 @@ int cmd_stat(int argc, char **argv)
 	char *command = o.argv ? join_argv(o.argv) : NULL;
 	char target[64] = "";
 	cfg.command = command;
-	if (!o.argv) {
+	/* perf names -a and -C in the header even with a command */
+	{
 		if (o.pid > 0)
 			snprintf(target, sizeof(target), "process id '%d'", o.pid);
 		else if (o.cpus)
-			snprintf(target, sizeof(target), "CPU(s) %s", o.cpus);
+			snprintf(target, sizeof(target), "'CPU(s) %s'", o.cpus);
 		else if (o.all_cpus)
-			snprintf(target, sizeof(target), "system wide");
+			snprintf(target, sizeof(target), "'system wide'");
 		cfg.target = target[0] ? target : NULL;
 	}
 	if (o.record)

@@ -121,11 +121,12 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 			        " Kunminghu figures marked " STAT_EMU_MARK " are emulated%s.\n",
 			        stat_emu_not_measured(cfg, not_measured, sizeof(not_measured)));
 		fputc('\n', cfg->out);
-		if (cfg->command)
+		if (cfg->target)
+			fprintf(cfg->out, " Performance counter stats for %s", cfg->target);
+		else if (cfg->command)
 			fprintf(cfg->out, " Performance counter stats for '%s'", cfg->command);
 		else
-			fprintf(cfg->out, " Performance counter stats for %s",
-			        cfg->target ? cfg->target : "the emulated harts");
+			fprintf(cfg->out, " Performance counter stats for the emulated harts");
 		if (cfg->repeat > 1)
 			fprintf(cfg->out, " (%u runs)", cfg->repeat);
 		fputs(":\n", cfg->out);
