@@ -91,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	report_finish(&r);
 	for (unsigned j = 0; j < r.nr_srow; j++) {
 		const struct rp_srow *s = &r.srow[j];
-		double lo = INFINITY, hi = -INFINITY;
+		double lo = (double)INFINITY, hi = -(double)INFINITY;
 		bool na = false;
 		for (unsigned i = 0; i < r.nr_run; i++)
 			if (r.run[i].weight > 0) {
