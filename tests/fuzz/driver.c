@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* the target's dictionary: tokens worth inserting */
 extern const char *const fuzz_dictionary[];
 
-#define FUZZ_MAX_INPUT 1024
+#define FUZZ_MAX_INPUT 8192 /* the built-in profiles are 3-5 KB */
 #define MAX_CORPUS     512
 
 static uint8_t cur[FUZZ_MAX_INPUT];

@@ -1,0 +1,75 @@
+/* fuzz-topconf.c: fuzz target for the top.conf reader and writer
+ * (src/top/config.c, hpmstat-top(1) FILES).
+ *
+ * The reader takes a path, so each input is written to a file in a private
+ * scratch directory first. Properties checked on every input, beyond "does
+ * not crash": the file loads (a bad line is a warning, never a failure);
+ * every warning is "FILE:LINE: message" with LINE inside the input; the
+ * settings written with top_config_write() read back without a warning and
+ * equal to the ones loaded (the delay to the writer's 6 significant
+ * digits).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz-tmp.h"
+#include "top/top.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_warnings(const char *warn, const char *path, unsigned lines)
+{
+	size_t plen = strlen(path);
+	for (const char *w = warn; *w;) {
+		const char *end = strchr(w, '\n');
+		char *num;
+		if (strncmp(w, path, plen) != 0 || w[plen] != ':')
+			abort();
+		unsigned long ln = strtoul(w + plen + 1, &num, 10);
+		if (ln < 1 || ln > lines || strncmp(num, ": ", 2) != 0 || !num[2] || num[2] == '\n')
+			abort();
+		if (!end)
+			break;
+		w = end + 1;
+	}
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char warn[4096], err[512];
+	struct top_opts o, back;
+	unsigned lines = 1;
+	for (size_t i = 0; i < size; i++)
+		lines += data[i] == '\n';
+
+	const char *in = fuzz_tmp_write("in.conf", data, size);
+	char path[1024];
+	snprintf(path, sizeof(path), "%s", in);
+	top_opts_init(&o);
+	if (top_config_load(&o, path, warn, sizeof(warn)) != 0)
+		abort();
+	check_warnings(warn, path, lines);
+
+	snprintf(path, sizeof(path), "%s", fuzz_tmp_path("out.conf"));
+	if (top_config_write(&o, path, err, sizeof(err)) != 0)
+		abort();
+	top_opts_init(&back);
+	if (top_config_load(&back, path, warn, sizeof(warn)) != 0 || warn[0])
+		abort();
+	if (back.level != o.level || back.nprocs != o.nprocs || back.backend != o.backend ||
+	    back.reverse != o.reverse || back.sticky != o.sticky || back.emu.harts != o.emu.harts ||
+	    !same_str(back.events, o.events) || !same_str(back.metrics, o.metrics) ||
+	    !same_str(back.sort, o.sort) || !same_str(back.emu.profile, o.emu.profile) ||
+	    !(fabs(back.delay - o.delay) <= 1e-5 * o.delay))
+		abort();
+	top_opts_free(&back);
+	top_opts_free(&o);
+	return 0;
+}
