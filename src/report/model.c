@@ -337,6 +337,12 @@ static void build_summary(struct report *r)
 			s->v = xcalloc(r->nr_run, sizeof(double));
 		}
 	}
+	/* weights are taken relative to the largest, so that sums of huge
+	 * weights (1e308 each) do not overflow to inf/inf */
+	double wmax = 0;
+	for (unsigned i = 0; r->weights && i < r->nr_run; i++)
+		if (r->run[i].weight > wmax)
+			wmax = r->run[i].weight;
 	for (unsigned j = 0; j < r->nr_srow; j++) {
 		struct rp_srow *s = &r->srow[j];
 		double num = 0, den = 0;
@@ -346,8 +352,8 @@ static void build_summary(struct report *r)
 			if (r->weights) {
 				/* a run of weight 0 takes no part, even with n/a */
 				if (r->run[i].weight > 0) {
-					num += r->run[i].weight * s->v[i];
-					den += r->run[i].weight;
+					num += r->run[i].weight / wmax * s->v[i];
+					den += r->run[i].weight / wmax;
 				}
 			}
 		}

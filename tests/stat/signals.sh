@@ -87,9 +87,9 @@ stop TERM
 ok $? "-I: SIGTERM exits 143, the last line labels the run partial ($ms ms)"
 
 # ---- -r 3 interrupted in its second run: the label says the runs done
-start "$H" stat -r 3 -e ifu_req --emu-cycles 2e9
-# a run of 2e9 cycles takes 0.6-2 s: wait until the first one is over
-sleep 1.5
+start "$H" stat -r 3 -e ifu_req --emu-cycles 5e9
+# a run of 5e9 cycles takes 1.7-5 s: stop in the first or second run, never the third
+sleep 2.5
 stop INT
 [ $rc -eq 130 ] && ! grep -q '(3 runs)' "$dir/err" && grep -q 'partial (interrupted' "$dir/err"
 ok $? "-r 3 interrupted: exit 130, not labelled 3 runs, partial ($(grep -o 'Performance.*' "$dir/err"))"
