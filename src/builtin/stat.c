@@ -932,17 +932,20 @@ int cmd_stat(int argc, char **argv)
 
 	hpm_emu_config_init(&o.emu);
 	rc = parse_opts(argc, argv, &o);
-	if (rc)
-		return rc < 0 ? 0 : rc;
 	/* perf refuses an empty -o before anything runs; one file cannot
 	 * hold both the counts and the run file */
-	if (o.output && !*o.output)
-		return cli_usage_error("-o: the file name is empty");
-	if (o.record && !*o.record)
-		return cli_usage_error("--record: the file name is empty");
-	if (o.output && o.record && outfile_same(o.output, o.record))
-		return cli_usage_error("-o '%s' and --record '%s' are the same file", o.output,
-		                       o.record);
+	if (!rc && o.output && !*o.output)
+		rc = cli_usage_error("-o: the file name is empty");
+	else if (!rc && o.record && !*o.record)
+		rc = cli_usage_error("--record: the file name is empty");
+	else if (!rc && o.output && o.record && outfile_same(o.output, o.record))
+		rc = cli_usage_error("-o '%s' and --record '%s' are the same file", o.output,
+		                     o.record);
+	if (rc) {
+		free(o.events);
+		free(o.metrics);
+		return rc < 0 ? 0 : rc;
+	}
 
 	hpm_session_init(&s, o.backend);
 	s.emu_cfg = o.emu;

@@ -92,7 +92,7 @@ struct record *record_new(const struct hpm_emu_config *emu, int argc, char **arg
 	json_object_set_new(head, "created", json_string(when));
 	/* argv_hex, parallel to argv, only when some argument is not UTF-8 */
 	for (int i = 0; i < argc; i++)
-		if (!str_is_utf8(argv[i]))
+		if (!args_hex && !str_is_utf8(argv[i]))
 			args_hex = json_array();
 	for (int i = 0; i < argc; i++) {
 		json_t *one = json_object();

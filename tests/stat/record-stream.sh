@@ -24,8 +24,13 @@ rss() {
 small=$(rss 20); ok $? "20 intervals recorded"
 big=$(rss 2000); ok $? "2000 intervals recorded"
 # without streaming, 2000 intervals of 15 metrics hold tens of MB
-awk -v s="$small" -v b="$big" 'BEGIN { exit !(s > 0 && b < 2 * s) }'
-ok $? "peak RSS for 2000 intervals ($big KiB) under twice that for 20 ($small KiB)"
+if grep -q __asan_init "$H" 2>/dev/null; then
+	# ASan's quarantine keeps freed memory: RSS says nothing about streaming there
+	ok 0 "peak RSS for 2000 intervals # SKIP sanitizer build"
+else
+	awk -v s="$small" -v b="$big" 'BEGIN { exit !(s > 0 && b < 2 * s) }'
+	ok $? "peak RSS for 2000 intervals ($big KiB) under twice that for 20 ($small KiB)"
+fi
 
 [ "$("$J" intervals.# < "$dir/r2000.json")" = 2000 ]; ok $? "the file is valid JSON with all 2000 intervals"
 [ "$(grep -c ' tma_retiring$' "$dir/out2000")" = 2000 ]; ok $? "as many intervals as were printed"
