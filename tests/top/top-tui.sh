@@ -33,19 +33,23 @@ start() {
 	T new-session -d -s "s$n" -x 120 -y 40 "$* ; echo EXITED \$?; sleep 30"
 }
 cap() { T capture-pane -p -t "s$n"; }
-# wait_for NEEDLE [SECONDS]: until the pane shows NEEDLE (fixed string)
+# wait_for NEEDLE [SECONDS]: until the pane shows NEEDLE (fixed string).
+# It returns as soon as the text shows, so the generous default only costs
+# time when a check fails: a sanitizer build under make -j2 can take
+# seconds to draw its first frames, and a key sent before the view is up
+# is lost.
 wait_for() {
-	i=0; lim=$(( ${2:-5} * 10 ))
+	i=0; lim=$(( ${2:-20} * 10 ))
 	while [ $i -lt $lim ]; do
 		cap | grep -qF -- "$1" && return 0
 		sleep 0.1; i=$((i + 1))
 	done
 	return 1
 }
-# wait_gone NEEDLE: until the pane no longer shows it
+# wait_gone NEEDLE: until the pane no longer shows it (20 s at most)
 wait_gone() {
 	i=0
-	while [ $i -lt 50 ]; do
+	while [ $i -lt 200 ]; do
 		cap | grep -qF -- "$1" || return 0
 		sleep 0.1; i=$((i + 1))
 	done
@@ -122,9 +126,11 @@ printf '%s\n' '# my hpmstat settings' 'emu-seed = 7' '' 'color = no' 'delay = 0.
 chmod 600 "$tmp/dotfiles/top.conf"
 ln -s ../../dotfiles/top.conf "$wcfg/hpmstat/top.conf"
 start "env NO_COLOR=1 XDG_CONFIG_HOME=$wcfg $H top -d 0.2 --backend emu"
-wait_for "frame 2"
-key t; wait_for "Topdown level 3"
-key W; wait_for "wrote $wcfg/hpmstat/top.conf"; ok $? "W with a symlinked top.conf"
+wait_for "frame 2" || diag "no frame 2 yet" "$(cap | head -5)"
+key t; wait_for "Topdown level 3" || diag "t: no level 3 yet" "$(cap | head -5)"
+key W; wait_for "wrote $wcfg/hpmstat/top.conf"; rc=$?
+ok $rc "W with a symlinked top.conf"
+[ $rc -eq 0 ] || diag "the pane:" "$(cap)" "the file:" "$(cat "$tmp/dotfiles/top.conf")"
 [ -L "$wcfg/hpmstat/top.conf" ] && [ "$(readlink "$wcfg/hpmstat/top.conf")" = ../../dotfiles/top.conf ]
 ok $? "W: top.conf is still the symlink"
 c=$tmp/dotfiles/top.conf
