@@ -65,6 +65,13 @@ const char cmd_stat_usage[] =
     "      --emu-cycles N        emulated cycles per hart without a command (1e9)\n"
     "      --emu-harts N         emulated harts (default 1)\n"
     "      --emu-freq HZ         emulated clock, for time and with a command\n"
+    "  -l, --level N             toplev's spelling of --topdown=N (-l1, -l 2)\n"
+    "      --nodes LIST          Topdown nodes, as toplev: NODE, +NODE adds, -NODE or\n"
+    "                            ^NODE removes, NODE* with its subtree, !LIST only\n"
+    "                            those (implies --topdown)\n"
+    "      --no-multiplex        run the workload (or the emulated stream) once per\n"
+    "                            counter group instead of multiplexing\n"
+    "  -v with --topdown         also describes each node on the bottleneck path\n"
     "  -h, --help                this text\n"
     "\n"
     "Examples:\n"
@@ -85,6 +92,8 @@ enum {
 	OPT_EMU_CYCLES,
 	OPT_EMU_HARTS,
 	OPT_EMU_FREQ,
+	OPT_NODES,
+	OPT_NO_MULTIPLEX,
 };
 
 /* Every default in one place. */
@@ -110,8 +119,10 @@ struct stat_opts {
 	const char *record;
 	enum hpm_backend_choice backend;
 	struct hpm_emu_config emu;
-	bool emu_given; /* any --emu-* option */
-	char **argv;    /* the command */
+	bool emu_given;    /* any --emu-* option */
+	char **argv;       /* the command */
+	const char *nodes; /* --nodes LIST */
+	bool no_multiplex; /* --no-multiplex: one run per counter group */
 };
 
 /* Signals. SIGINT and SIGTERM stop the counting: the loops look at
@@ -207,6 +218,9 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	    {"emu-harts", required_argument, NULL, OPT_EMU_HARTS},
 	    {"emu-freq", required_argument, NULL, OPT_EMU_FREQ},
 	    {"help", no_argument, NULL, 'h'},
+	    {"level", required_argument, NULL, 'l'},
+	    {"nodes", required_argument, NULL, OPT_NODES},
+	    {"no-multiplex", no_argument, NULL, OPT_NO_MULTIPLEX},
 	    {NULL, 0, NULL, 0},
 	};
 	uint64_t n;
@@ -215,7 +229,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	opterr = 0;
 	optind = 1;
 	/* '+': the first non-option starts the command, as in perf */
-	while ((c = getopt_long(argc, argv, "+:e:M:x:jo:I:r:p:aC:Avh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:M:x:jo:I:r:p:aC:Avhl:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			o->events = xreallocarray(o->events, o->nr_events + 1, sizeof(char *));
@@ -330,6 +344,22 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			o->emu.freq = n;
 			o->emu_given = true;
 			break;
+		case 'l':
+			/* toplev's -l N: the Topdown level */
+			if (parse_number("-l", optarg, 1, metric_max_level(), &n))
+				return EXIT_FAILURE;
+			o->topdown = (unsigned)n;
+			break;
+		case OPT_NODES:
+			if (!*optarg) {
+				cli_error("--nodes: the list is empty");
+				return EXIT_FAILURE;
+			}
+			o->nodes = optarg;
+			break;
+		case OPT_NO_MULTIPLEX:
+			o->no_multiplex = true;
+			break;
 		case 'h':
 			cli_print_usage(stdout);
 			return -1;
@@ -341,6 +371,9 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	}
 	if (optind < argc)
 		o->argv = argv + optind;
+	/* toplev: --nodes works on the tree, by default from level 1 */
+	if (o->nodes && !o->topdown)
+		o->topdown = 1;
 	if (o->sep && o->json)
 		return cli_usage_error("-x and -j exclude each other");
 	if (o->emu.profile && o->emu.trace)
@@ -886,6 +919,41 @@ out:
 	return rcode;
 }
 
+/* ------------------------------------------------------------ Topdown */
+
+/* The Topdown tree down to o->topdown, or the --nodes selection from it;
+ * o->topdown becomes the deepest level shown. */
+static int add_topdown(struct hpm_session *s, struct stat_opts *o, char *err, size_t errlen)
+{
+	if (!o->nodes)
+		return hpm_session_add_metrics(s, NULL, o->topdown, o->retired_minstret, err,
+		                               errlen);
+	struct metric_set sel;
+	struct metric_error merr;
+	metric_set_init(&sel);
+	if (metric_set_add_nodes(&sel, o->topdown, o->nodes, &merr) != 0) {
+		snprintf(err, errlen, "--nodes: %s", merr.msg);
+		metric_set_free(&sel);
+		return -1;
+	}
+	/* the selection as a -M list, in tree order */
+	size_t len = 1;
+	for (unsigned i = 0; i < sel.nr; i++)
+		len += strlen(sel.m[i]->name) + 1;
+	char *list = xmalloc(len);
+	list[0] = '\0';
+	for (unsigned i = 0; i < sel.nr; i++) {
+		if (i)
+			strcat(list, ",");
+		strcat(list, sel.m[i]->name);
+	}
+	o->topdown = metric_set_max_level(&sel);
+	metric_set_free(&sel);
+	int rc = hpm_session_add_metrics(s, list, 0, o->retired_minstret, err, errlen);
+	free(list);
+	return rc;
+}
+
 /* ------------------------------------------------------------ repeats */
 
 struct repeat_stats {
@@ -978,8 +1046,7 @@ int cmd_stat(int argc, char **argv)
 			status = EXIT_FAILURE;
 			goto out;
 		}
-	if (o.topdown &&
-	    hpm_session_add_metrics(&s, NULL, o.topdown, o.retired_minstret, err, sizeof(err))) {
+	if (o.topdown && add_topdown(&s, &o, err, sizeof(err))) {
 		cli_error("%s", err);
 		status = EXIT_FAILURE;
 		goto out;

@@ -226,6 +226,24 @@ int metric_set_add(struct metric_set *s, const char *list, struct metric_error *
 /* --topdown=LEVEL: the Topdown tree down to LEVEL (1..metric_max_level()),
  * depth first: each node followed by its children. */
 int metric_set_add_topdown(struct metric_set *s, unsigned level, struct metric_error *err);
+/* --nodes LIST: toplev's node selection over the Topdown tree. The default
+ * set is the tree down to LEVEL (as metric_set_add_topdown), or nothing when
+ * LIST starts with '!'. LIST is comma-separated; each item is an optional
+ * prefix ('+' or none: add, '-' or '^': remove), a node pattern and an
+ * optional "/N" (only nodes at level N or above match). A pattern is a glob
+ * ('*', '?', '[...]'), case ignored, with or without the "tma_" prefix,
+ * matched against the node's name (memory_bound) and its path from level 1
+ * (backend_bound.memory_bound), also as "*.PATTERN" on the path, so that
+ * "Memory_Bound*" is the node and all its descendants. A node is selected
+ * when it is in the default set or an adding item matches it, and no
+ * removing item matches it (order does not matter). Appends the selection
+ * depth first. An item that matches no node is METRIC_EUNKNOWN ("unknown
+ * Topdown node 'x'; did you mean 'y'?"); a selection without a node is
+ * METRIC_ERANGE. Nothing is added on error. */
+int metric_set_add_nodes(struct metric_set *s, unsigned level, const char *list,
+                         struct metric_error *err);
+/* The deepest Topdown level among the metrics of s; 0 when none is in the tree. */
+unsigned metric_set_max_level(const struct metric_set *s);
 
 /* ============================================================ event names */
 
@@ -347,7 +365,8 @@ void metric_set_judge(const struct metric_set *s, const struct metric_env *env,
                       struct metric_value *vals);
 
 /* The Topdown bottleneck path, modelled on toplev's "<==" marker: start with
- * the level-1 metrics of s as siblings. Among the siblings, the candidates
+ * the Topdown metrics of s at the smallest level present in s (level 1
+ * unless --nodes removed it) as siblings. Among the siblings, the candidates
  * are those whose threshold is METRIC_THRESH_YES and whose value is not NaN;
  * the one with the largest value (the first in s on a tie) gets
  * METRIC_F_BOTTLENECK, and its children in s become the next siblings.

@@ -7,6 +7,8 @@
  */
 #include "metric/metric.h"
 
+#include <ctype.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -275,6 +277,236 @@ int metric_set_add_topdown(struct metric_set *s, unsigned level, struct metric_e
 		if (metric_table[i].level == 1)
 			add_subtree(s, &metric_table[i], level);
 	return 0;
+}
+
+/* ------------------------------------------------------------------ nodes */
+
+#define NODE_TEXT_MAX 256
+
+/* text lowercased, without a leading "tma_" (any case), into buf */
+static const char *node_key(const char *text, size_t len, char *buf, size_t buflen)
+{
+	if (len >= 4 && strncasecmp(text, "tma_", 4) == 0) {
+		text += 4;
+		len -= 4;
+	}
+	if (len >= buflen)
+		len = buflen - 1;
+	for (size_t i = 0; i < len; i++)
+		buf[i] = (char)tolower((unsigned char)text[i]);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* The node's path from level 1, keys joined by '.': backend_bound.memory_bound */
+static void node_path(const struct metric *m, char *buf, size_t len)
+{
+	char key[NODE_TEXT_MAX];
+	size_t at = 0;
+	const struct metric *p = metric_parent(m);
+	buf[0] = '\0';
+	if (p) {
+		node_path(p, buf, len);
+		at = strlen(buf);
+		if (at + 1 < len)
+			buf[at++] = '.';
+	}
+	node_key(m->name, strlen(m->name), key, sizeof(key));
+	size_t n = strlen(key);
+	if (at + n >= len)
+		n = at < len ? len - at - 1 : 0;
+	memcpy(buf + at, key, n);
+	buf[at + n] = '\0';
+}
+
+/* One parsed --nodes item. */
+struct node_item {
+	bool remove;
+	unsigned max_level; /* "/N"; 0 none */
+	char pat[NODE_TEXT_MAX];
+	char dotted[NODE_TEXT_MAX + 2]; /* "*." pat */
+	char text[NODE_TEXT_MAX];       /* as written, for messages */
+};
+
+static bool node_matches(const struct node_item *it, const struct metric *m)
+{
+	char key[NODE_TEXT_MAX], path[NODE_TEXT_MAX];
+	if (m->level == 0 || (it->max_level && m->level > it->max_level))
+		return false;
+	node_key(m->name, strlen(m->name), key, sizeof(key));
+	node_path(m, path, sizeof(path));
+	return fnmatch(it->pat, key, 0) == 0 || fnmatch(it->pat, path, 0) == 0 ||
+	       fnmatch(it->dotted, path, 0) == 0;
+}
+
+/* Parses item p[0..n) into it; -1 with err set when it is malformed. */
+static int node_item_parse(const char *p, size_t n, struct node_item *it, struct metric_error *err)
+{
+	char esc[NODE_TEXT_MAX + 32];
+	memset(it, 0, sizeof(*it));
+	snprintf(it->text, sizeof(it->text), "%.*s",
+	         (int)(n < NODE_TEXT_MAX ? n : NODE_TEXT_MAX - 1), p);
+	str_escape(it->text, esc, sizeof(esc));
+	if (n >= NODE_TEXT_MAX) {
+		set_err(err, METRIC_EUNKNOWN, "unknown Topdown node '%.40s...'", esc);
+		return -1;
+	}
+	if (n && (*p == '+' || *p == '-' || *p == '^')) {
+		it->remove = *p != '+';
+		p++;
+		n--;
+	}
+	const char *slash = memchr(p, '/', n);
+	if (slash) {
+		char *end;
+		unsigned long lv = strtoul(slash + 1, &end, 10);
+		if (end != p + n || end == slash + 1 || lv < 1 || lv > metric_max_level()) {
+			set_err(err, METRIC_ERANGE, "'%s': the level after '/' must be 1 to %u",
+			        esc, metric_max_level());
+			return -1;
+		}
+		it->max_level = (unsigned)lv;
+		n = (size_t)(slash - p);
+	}
+	if (!n) {
+		set_err(err, METRIC_EUNKNOWN, "'%s': no node name", esc);
+		return -1;
+	}
+	node_key(p, n, it->pat, sizeof(it->pat));
+	snprintf(it->dotted, sizeof(it->dotted), "*.%s", it->pat);
+	return 0;
+}
+
+static void unknown_node(const struct node_item *it, struct metric_error *err)
+{
+	char esc[NODE_TEXT_MAX + 32], keys[64][NODE_TEXT_MAX];
+	const char *sugg[1];
+	struct suggest sg;
+	size_t len = strlen(it->pat);
+	unsigned nk = 0;
+	suggest_init(&sg, it->pat, len, (unsigned)(len / 3 + 1), true, sugg, 1);
+	for (unsigned i = 0; i < metric_nr && nk < 64; i++)
+		if (metric_table[i].level) {
+			node_key(metric_table[i].name, strlen(metric_table[i].name), keys[nk],
+			         sizeof(keys[nk]));
+			suggest_offer(&sg, keys[nk++]);
+		}
+	str_escape(it->text, esc, sizeof(esc));
+	if (sg.n) {
+		/* the name as --topdown shows it: tma_ and all */
+		char full[NODE_TEXT_MAX + 8];
+		snprintf(full, sizeof(full), "tma_%s", sugg[0]);
+		const struct metric *m = metric_by_name(full);
+		set_err(err, METRIC_EUNKNOWN, "unknown Topdown node '%s'; did you mean '%s'?", esc,
+		        m ? m->name : sugg[0]);
+	} else {
+		set_err(err, METRIC_EUNKNOWN,
+		        "unknown Topdown node '%s' (see 'hpmstat list --metrics')", esc);
+	}
+}
+
+int metric_set_add_nodes(struct metric_set *s, unsigned level, const char *list,
+                         struct metric_error *err)
+{
+	struct metric_set def;
+	struct node_item *items = NULL;
+	unsigned nr = 0, max = metric_max_level();
+	unsigned char *in = NULL;
+	int rc = 0;
+	const char *p = list;
+
+	if (level < 1 || level > max) {
+		set_err(err, METRIC_ERANGE, "Topdown level %u out of range (1 to %u)", level, max);
+		return METRIC_ERANGE;
+	}
+	metric_set_init(&def);
+	if (*p == '!')
+		p++;
+	else
+		metric_set_add_topdown(&def, level, NULL);
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		/* blanks around an item are not part of it, as toplev strips them */
+		const char *q = p;
+		size_t m = n;
+		while (m && isspace((unsigned char)*q)) {
+			q++;
+			m--;
+		}
+		while (m && isspace((unsigned char)q[m - 1]))
+			m--;
+		if (m) {
+			items = xreallocarray(items, nr + 1, sizeof(*items));
+			if ((rc = node_item_parse(q, m, &items[nr], err)) != 0) {
+				rc = err ? err->code : METRIC_EUNKNOWN;
+				goto out;
+			}
+			nr++;
+		}
+		p += n;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	/* every item names some node, or it is a typo */
+	for (unsigned k = 0; k < nr; k++) {
+		bool any = false;
+		for (unsigned i = 0; i < metric_nr && !any; i++)
+			any = node_matches(&items[k], &metric_table[i]);
+		if (!any) {
+			unknown_node(&items[k], err);
+			rc = METRIC_EUNKNOWN;
+			goto out;
+		}
+	}
+	in = xcalloc(metric_nr ? metric_nr : 1, 1);
+	for (unsigned i = 0; i < metric_nr; i++) {
+		const struct metric *m = &metric_table[i];
+		if (!m->level)
+			continue;
+		bool add = metric_set_find(&def, m) >= 0, del = false;
+		for (unsigned k = 0; k < nr; k++)
+			if (node_matches(&items[k], m)) {
+				if (items[k].remove)
+					del = true;
+				else
+					add = true;
+			}
+		in[i] = add && !del;
+	}
+	struct metric_set sel;
+	metric_set_init(&sel);
+	/* depth first, as the tree is shown */
+	for (unsigned i = 0; i < metric_nr; i++)
+		if (metric_table[i].level == 1)
+			add_subtree(&sel, &metric_table[i], max);
+	unsigned chosen = 0;
+	for (unsigned i = 0; i < sel.nr; i++)
+		if (in[metric_index(sel.m[i])]) {
+			metric_set_add_metric(s, sel.m[i]);
+			chosen++;
+		}
+	metric_set_free(&sel);
+	if (!chosen) {
+		char esc[160];
+		str_escape(list, esc, sizeof(esc));
+		set_err(err, METRIC_ERANGE, "'%s' selects no Topdown node", esc);
+		rc = METRIC_ERANGE;
+	}
+out:
+	free(in);
+	free(items);
+	metric_set_free(&def);
+	return rc;
+}
+
+unsigned metric_set_max_level(const struct metric_set *s)
+{
+	unsigned max = 0;
+	for (unsigned i = 0; i < s->nr; i++)
+		if (s->m[i]->level > max)
+			max = s->m[i]->level;
+	return max;
 }
 
 /* ------------------------------------------------------------------- names */
@@ -686,17 +918,21 @@ void metric_set_mark_bottleneck(const struct metric_set *s, struct metric_value 
 {
 	const unsigned mark = METRIC_F_BOTTLENECK | METRIC_F_BOTTLENECK_LEAF;
 	int parent = -1, last = -1;
+	unsigned top = 0; /* the smallest Topdown level in s */
 
-	for (unsigned i = 0; i < s->nr; i++)
+	for (unsigned i = 0; i < s->nr; i++) {
 		vals[i].flags &= ~mark;
+		if (s->m[i]->level && (!top || s->m[i]->level < top))
+			top = s->m[i]->level;
+	}
 	/* each round goes one level down, so metric_nr rounds always suffice */
 	for (unsigned round = 0; round < metric_nr; round++) {
 		int best = -1;
 		for (unsigned i = 0; i < s->nr; i++) {
 			const struct metric *m = s->m[i];
-			if (m->level == 0 || m->parent != parent)
+			if (m->level == 0)
 				continue;
-			if (parent < 0 && m->level != 1)
+			if (parent < 0 ? m->level != top : m->parent != parent)
 				continue;
 			if (vals[i].thresh != METRIC_THRESH_YES || isnan(vals[i].value))
 				continue;

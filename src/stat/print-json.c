@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "metric/metric.h"
+#include "stat/nodes.h"
 #include "stat/stat.h"
 #include "util/count.h"
 
@@ -130,6 +131,9 @@ static void json_metric(const struct stat_config *cfg, const struct stat_result 
 		                    json_string(metric_range_text(m->value, why, sizeof(why))));
 	}
 	json_object_set_new(o, "multiplexed", json_boolean(m->multiplexed));
+	const char *desc = stat_node_desc(cfg, m);
+	if (desc)
+		json_object_set_new(o, "desc", json_string(desc));
 	if (cfg->emu.active)
 		json_emu(cfg, o);
 	json_line(cfg, o);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "metric/metric.h"
+#include "stat/nodes.h"
 #include "stat/stat.h"
 #include "util/count.h"
 
@@ -162,6 +163,7 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 				        cfg->topdown_level);
 			for (unsigned k = 0; k < res->nr_metrics; k++) {
 				print_metric_row(cfg, res, k);
+				stat_print_node_desc(cfg, &res->metrics[k]);
 				any_multiplexed |= res->metrics[k].multiplexed;
 			}
 			/* -A: the tree of every hart (or CPU) after the aggregate */
