@@ -27,6 +27,7 @@
 #include "emu/emu.h"
 #include "kmh/kmh.h"
 #include "metric/metric.h"
+#include "stat/nomux.h"
 #include "stat/record.h"
 #include "stat/session.h"
 #include "stat/stat.h"
@@ -119,8 +120,10 @@ struct stat_opts {
 	const char *record;
 	enum hpm_backend_choice backend;
 	struct hpm_emu_config emu;
-	bool emu_given;    /* any --emu-* option */
-	char **argv;       /* the command */
+	bool emu_given; /* any --emu-* option */
+	char **argv;    /* the command */
+
+	/* toplev's Topdown options */
 	const char *nodes; /* --nodes LIST */
 	bool no_multiplex; /* --no-multiplex: one run per counter group */
 };
@@ -386,6 +389,11 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		return cli_usage_error("-r needs a command");
 	if (o->repeat > 1 && o->interval_ms > 0)
 		return cli_usage_error("-r and -I exclude each other");
+	if (o->no_multiplex && o->interval_ms > 0)
+		return cli_usage_error("--no-multiplex and -I exclude each other");
+	if (o->no_multiplex && o->pid > 0)
+		return cli_usage_error("--no-multiplex needs a command, not -p: it runs the "
+		                       "workload once per counter group");
 	return 0;
 }
 
@@ -596,6 +604,10 @@ struct run_ctx {
 	uint64_t emu_wanted;
 	double elapsed_ns;
 	double user_s, sys_s;
+	/* --no-multiplex: the runs of one measurement (0 before the first),
+	 * and the emulated cycles of each */
+	unsigned nomux_runs;
+	uint64_t nomux_cycles;
 };
 
 static struct hpm_count **snapshot(const struct hpm_session *s)
@@ -954,6 +966,66 @@ static int add_topdown(struct hpm_session *s, struct stat_opts *o, char *err, si
 	return rc;
 }
 
+/* ------------------------------------------------------------ --no-multiplex */
+
+/* toplev's --no-multiplex: when the Kunminghu events need several
+ * multiplex groups, one run per group, each counting only its group for the
+ * whole run (the emulated stream of a seed is the same in every run; a
+ * command must behave the same every time); the rows of the first run keep
+ * its time, user and sys. The counts come back to rc->s. */
+static int run_no_multiplex(struct run_ctx *rc)
+{
+	struct hpm_session *s = rc->s;
+	struct hpm_nomux plan;
+	char err[1024];
+	int rcode = 0, exit_status = 0;
+	double elapsed = 0, user = 0, sys = 0;
+
+	if (hpm_nomux_plan(s, &plan, err, sizeof(err))) {
+		cli_error("%s", err);
+		return EXIT_FAILURE;
+	}
+	if (plan.nr_runs == 1) {
+		hpm_nomux_free(&plan);
+		rc->nomux_runs = 1;
+		return run_once(rc);
+	}
+	/* said once, as toplev does; not into CSV or JSON on the same stream */
+	if (!rc->nomux_runs && (rc->cfg->format == STAT_FORMAT_STD || rc->o->output))
+		fprintf(stderr, "Running %u times to avoid multiplexing\n", plan.nr_runs);
+	rc->nomux_runs = plan.nr_runs;
+	for (unsigned r = 0; r < plan.nr_runs && !stat_interrupted; r++) {
+		struct hpm_session sub;
+		struct hpm_emu_info info;
+		hpm_nomux_session(&plan, s, r, &sub);
+		rc->s = &sub;
+		rcode = run_once(rc);
+		rc->s = s;
+		if (!rcode) {
+			if (hpm_emu_info(&sub.part[1], &info))
+				rc->nomux_cycles = info.cycles_run;
+			hpm_nomux_take(&plan, s, r, &sub);
+		}
+		if (!r) {
+			elapsed = rc->elapsed_ns;
+			user = rc->user_s;
+			sys = rc->sys_s;
+		}
+		if (!exit_status)
+			exit_status = rc->exit_status;
+		hpm_session_free(&sub);
+		if (rcode)
+			break;
+	}
+	hpm_nomux_finish(&plan, s);
+	hpm_nomux_free(&plan);
+	rc->elapsed_ns = elapsed;
+	rc->user_s = user;
+	rc->sys_s = sys;
+	rc->exit_status = exit_status;
+	return rcode;
+}
+
 /* ------------------------------------------------------------ repeats */
 
 struct repeat_stats {
@@ -1057,6 +1129,12 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	hpm_session_split(&s, err, sizeof(err));
+	if (o.no_multiplex && hpm_session_uses_perf(&s) && !o.argv) {
+		/* perf counts the host while it runs: nothing to run again */
+		status = cli_usage_error("--no-multiplex needs a command to run once per "
+		                         "counter group");
+		goto out;
+	}
 	if (!o.argv && o.pid <= 0 && !o.all_cpus && !o.cpus && hpm_session_uses_perf(&s)) {
 		/* perf: no command and no target is system-wide until Ctrl-C
 		 * (setup_system_wide); only the emulated harts alone run on
@@ -1153,7 +1231,7 @@ int cmd_stat(int argc, char **argv)
 			/* each repeat sees another stream of the same profile */
 			s.emu_cfg.seed = o.emu.seed + r;
 		}
-		rc = run_once(&run);
+		rc = o.no_multiplex ? run_no_multiplex(&run) : run_once(&run);
 		if (rc) {
 			status = rc;
 			goto out_files;
@@ -1183,6 +1261,12 @@ int cmd_stat(int argc, char **argv)
 	}
 
 	hpm_session_emu_label(&s, &cfg.emu);
+	if (run.nomux_runs > 1) {
+		/* s itself never ran: what each of its runs emulated */
+		cfg.emu.cycles = run.nomux_cycles;
+		cfg.emu.follows_command = s.emu_cfg.follow_wall;
+		cfg.nomux_runs = run.nomux_runs;
+	}
 	cfg.emu.repeats = rs.n;
 	/* the runs actually done, the one a signal cut short included */
 	cfg.repeat = rs.n;

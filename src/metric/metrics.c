@@ -401,7 +401,7 @@ static void unknown_node(const struct node_item *it, struct metric_error *err)
 		        m ? m->name : sugg[0]);
 	} else {
 		set_err(err, METRIC_EUNKNOWN,
-		        "unknown Topdown node '%s' (see 'hpmstat list --metrics')", esc);
+		        "unknown Topdown node '%s' (the tree is in hpmstat-stat(1))", esc);
 	}
 }
 

@@ -134,6 +134,10 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 		if (cfg->emu.active)
 			fprintf(cfg->out, " (%s)\n",
 			        stat_emu_describe(&cfg->emu, label, sizeof(label)));
+		if (cfg->nomux_runs > 1)
+			fprintf(cfg->out,
+			        " (%u runs, one per counter group, to avoid multiplexing)\n",
+			        cfg->nomux_runs);
 		fputc('\n', cfg->out);
 	}
 	if (cfg->metric_only) {

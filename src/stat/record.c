@@ -313,6 +313,7 @@ void record_finish(struct record *r, const struct stat_config *cfg, const struct
 	json_object_set_new(root, "repeat", json_integer(cfg->repeat));
 	json_object_set_new(root, "interval_ms", json_real(cfg->interval_ms));
 	json_object_set_new(root, "topdown_level", json_integer(cfg->topdown_level));
+	json_object_set_new(root, "no_multiplex_runs", json_integer(cfg->nomux_runs));
 	json_t *ev = json_array();
 	for (unsigned i = 0; i < s->all.nr; i++)
 		json_array_append_new(ev, event_json(s, i, res));

@@ -540,3 +540,46 @@ void hpm_session_emu_label(const struct hpm_session *s, struct stat_emu_label *l
 	l->follows_command = info.follows_command;
 	l->multiplexed = info.multiplexed;
 }
+
+/* ------------------------------------------------------------ --no-multiplex */
+
+void hpm_session_take_row(struct hpm_session *s, unsigned to, struct hpm_session *src,
+                          unsigned from)
+{
+	struct hpm_evlist *dl = &s->part[s->part_of[to]];
+	struct hpm_evsel *d = &dl->ev[s->part_index[to]];
+	free(d->counts);
+	free(d->placement);
+	d->counts = NULL;
+	d->placement = NULL;
+	if (!src) {
+		/* a run that never came: the row never ran */
+		unsigned nu = dl->nr_units ? dl->nr_units : 1;
+		d->counts = xcalloc(nu, sizeof(*d->counts));
+		d->state = HPM_EV_NOT_COUNTED;
+		sync_rows(s);
+		return;
+	}
+	struct hpm_evlist *sl = &src->part[src->part_of[from]];
+	struct hpm_evsel *e = &sl->ev[src->part_index[from]];
+	/* src keeps neither: its free must not free what s now owns */
+	d->counts = e->counts;
+	d->placement = e->placement;
+	e->counts = NULL;
+	e->placement = NULL;
+	src->all.ev[from].counts = NULL;
+	src->all.ev[from].placement = NULL;
+	d->state = e->state;
+	d->unit = e->unit;
+	d->scale = e->scale;
+	d->attr_type = e->attr_type;
+	d->attr_config = e->attr_config;
+	d->attr_config1 = e->attr_config1;
+	d->attr_config2 = e->attr_config2;
+	if (!dl->unit_names && sl->unit_names) {
+		dl->nr_units = sl->nr_units;
+		dl->unit_names = sl->unit_names;
+		sl->unit_names = NULL;
+	}
+	sync_rows(s);
+}

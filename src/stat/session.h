@@ -91,4 +91,12 @@ unsigned hpm_session_metric_units(const struct hpm_session *s, char *const **nam
 /* Fills the emulator label of cfg from the emulator back end. */
 void hpm_session_emu_label(const struct hpm_session *s, struct stat_emu_label *l);
 
+/* --no-multiplex (stat/nomux.h): row `to` of s, a session that is never
+ * opened, takes over the counts, state and placement of row `from` of src,
+ * a session that counted a part of its rows (src keeps none of them, and
+ * its free leaves them alone). src NULL: the row gets zero counts that
+ * never ran (<not counted>). Counts s had for the row are freed. */
+void hpm_session_take_row(struct hpm_session *s, unsigned to, struct hpm_session *src,
+                          unsigned from);
+
 #endif

@@ -56,6 +56,7 @@ struct stat_config {
 	const char *command;    /* "true", "sleep 1", or NULL */
 	const char *target;     /* "process id 123", "system wide", ... */
 	struct stat_emu_label emu;
+	unsigned nomux_runs; /* --no-multiplex: runs of each measurement, one per group */
 };
 
 /* One metric row (a Topdown node or a -M metric). */

@@ -3,6 +3,8 @@ check_PROGRAMS += tests/stat/touch-pages
 tests_stat_touch_pages_SOURCES = tests/stat/touch-pages.c
 STAT_TESTS = tests/stat/stat-perf.sh tests/stat/stat-emu.sh tests/stat/signals.sh
 STAT_TESTS += tests/stat/record-bytes.sh tests/stat/record-stream.sh tests/stat/provenance.sh
+# toplev's options: -l, --nodes, -v descriptions, --no-multiplex
+STAT_TESTS += tests/stat/topdown-options.sh
 TESTS += $(STAT_TESTS)
 EXTRA_DIST += $(STAT_TESTS)
 

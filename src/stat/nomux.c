@@ -1,0 +1,128 @@
+/* nomux.c: see nomux.h. */
+#include "stat/nomux.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "stat/sched.h"
+#include "util/xalloc.h"
+
+/* The part (session.h) that counts the Kunminghu events: the emulator's,
+ * or perf's on a Kunminghu host. */
+static unsigned kmh_part(const struct hpm_session *s)
+{
+	return s->kmh_on_perf ? 0 : 1;
+}
+
+int hpm_nomux_plan(const struct hpm_session *s, struct hpm_nomux *p, char *err, size_t errlen)
+{
+	const struct hpm_evlist *l = &s->part[kmh_part(s)];
+	unsigned n = s->all.nr;
+	memset(p, 0, sizeof(*p));
+	p->nr_rows = n;
+	p->nr_runs = 1;
+	p->run_of = xcalloc(n ? n : 1, sizeof(*p->run_of));
+	p->taken = xcalloc(n ? n : 1, sizeof(*p->taken));
+
+	/* the requests as the emulator makes them (backend/emu.c): bank
+	 * counters by bank and value, mcycle and minstret fixed; an event
+	 * without a bank cannot be placed and stays in the first run */
+	struct hpm_sched_req *req = xcalloc(l->nr ? l->nr : 1, sizeof(*req));
+	int *req_of = xcalloc(n ? n : 1, sizeof(*req_of));
+	unsigned nr = 0;
+	for (unsigned i = 0; i < n; i++) {
+		req_of[i] = -1;
+		if (s->part_of[i] != kmh_part(s))
+			continue;
+		const struct hpm_evsel *e = &l->ev[s->part_index[i]];
+		if (e->kind == HPM_EV_HOST ||
+		    (e->kind == HPM_EV_KMH && (e->enc.bank < 0 || e->enc.bank >= KMH_NR_BANKS)))
+			continue;
+		struct hpm_sched_req *r = &req[nr];
+		r->fixed = e->kind == HPM_EV_KMH_FIXED;
+		r->fixed_counter =
+		    e->fixed == HPM_FIXED_MCYCLE ? HPM_SCHED_MCYCLE : HPM_SCHED_MINSTRET;
+		r->bank = e->enc.bank;
+		r->value = e->enc.value;
+		r->group = e->group;
+		r->name = e->name;
+		req_of[i] = (int)nr++;
+	}
+	struct hpm_sched sched;
+	int rc = hpm_sched_build(req, nr, &sched, err, errlen);
+	if (!rc) {
+		p->nr_runs = sched.nr_groups;
+		for (unsigned i = 0; i < n; i++)
+			if (req_of[i] >= 0 && req[req_of[i]].mux != HPM_SCHED_ALWAYS)
+				p->run_of[i] = (unsigned)req[req_of[i]].mux;
+		hpm_sched_free(&sched);
+	}
+	free(req);
+	free(req_of);
+	if (rc)
+		hpm_nomux_free(p);
+	return rc ? -1 : 0;
+}
+
+void hpm_nomux_session(const struct hpm_nomux *p, const struct hpm_session *s, unsigned r,
+                       struct hpm_session *out)
+{
+	char err[256];
+	hpm_session_init(out, s->choice);
+	out->emu_cfg = s->emu_cfg;
+	out->perf_cfg = s->perf_cfg;
+	for (unsigned i = 0; i < p->nr_rows; i++) {
+		if (p->run_of[i] != r)
+			continue;
+		const struct hpm_evsel *row = &s->all.ev[i];
+		struct hpm_evsel *e = hpm_evlist_add(&out->all, row->spec, row->group);
+		free(e->name);
+		e->name = xstrdup(row->name);
+		e->kind = row->kind;
+		e->emulated = row->emulated;
+		e->metric_only = row->metric_only;
+		e->enc = row->enc;
+		e->fixed = row->fixed;
+		e->attr_type = row->attr_type;
+		e->attr_config = row->attr_config;
+		e->attr_config1 = row->attr_config1;
+		e->attr_config2 = row->attr_config2;
+		e->exclude_user = row->exclude_user;
+		e->exclude_kernel = row->exclude_kernel;
+		e->exclude_hv = row->exclude_hv;
+		e->exclude_host = row->exclude_host;
+		e->exclude_guest = row->exclude_guest;
+		e->unit = row->unit;
+		e->scale = row->scale;
+	}
+	/* group indices stay those of s: a {...} group is whole in one run */
+	out->all.nr_groups = s->all.nr_groups;
+	hpm_session_split(out, err, sizeof(err));
+}
+
+void hpm_nomux_take(struct hpm_nomux *p, struct hpm_session *s, unsigned r, struct hpm_session *sub)
+{
+	unsigned j = 0;
+	for (unsigned i = 0; i < p->nr_rows; i++) {
+		if (p->run_of[i] != r)
+			continue;
+		hpm_session_take_row(s, i, sub, j++);
+		p->taken[i] = true;
+	}
+}
+
+void hpm_nomux_finish(struct hpm_nomux *p, struct hpm_session *s)
+{
+	for (unsigned i = 0; i < p->nr_rows; i++)
+		if (!p->taken[i]) {
+			hpm_session_take_row(s, i, NULL, 0);
+			p->taken[i] = true;
+		}
+}
+
+void hpm_nomux_free(struct hpm_nomux *p)
+{
+	free(p->run_of);
+	free(p->taken);
+	memset(p, 0, sizeof(*p));
+}
