@@ -1160,7 +1160,8 @@ int cmd_stat(int argc, char **argv)
 		                       .per_unit = o.no_aggr,
 		                       .enable_on_exec = o.argv != NULL,
 		                       .inherit = true};
-		if (hpm_session_dry_run(&s, &t, stdout, err, sizeof(err))) {
+		if (o.no_multiplex ? hpm_nomux_dry_run(&s, &t, stdout, err, sizeof(err))
+		                   : hpm_session_dry_run(&s, &t, stdout, err, sizeof(err))) {
 			cli_error("%s", err);
 			status = EXIT_FAILURE;
 		}

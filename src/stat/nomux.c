@@ -126,3 +126,22 @@ void hpm_nomux_free(struct hpm_nomux *p)
 	free(p->taken);
 	memset(p, 0, sizeof(*p));
 }
+
+int hpm_nomux_dry_run(const struct hpm_session *s, const struct hpm_target *t, FILE *out, char *err,
+                      size_t errlen)
+{
+	struct hpm_nomux p;
+	int rc = 0;
+	if (hpm_nomux_plan(s, &p, err, errlen))
+		return -1;
+	for (unsigned r = 0; r < p.nr_runs && !rc; r++) {
+		struct hpm_session sub;
+		hpm_nomux_session(&p, s, r, &sub);
+		if (p.nr_runs > 1)
+			fprintf(out, "# run %u of %u:\n", r + 1, p.nr_runs);
+		rc = hpm_session_dry_run(&sub, t, out, err, errlen);
+		hpm_session_free(&sub);
+	}
+	hpm_nomux_free(&p);
+	return rc;
+}

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "stat/session.h"
 
@@ -40,5 +41,10 @@ void hpm_nomux_take(struct hpm_nomux *p, struct hpm_session *s, unsigned r,
 /* The rows no run gave counts (runs a signal stopped) become <not counted>. */
 void hpm_nomux_finish(struct hpm_nomux *p, struct hpm_session *s);
 void hpm_nomux_free(struct hpm_nomux *p);
+/* --dry-run --no-multiplex: what each run would program, each run's lines
+ * after a "# run R of N:" line (as hpm_session_dry_run alone when one run
+ * suffices). */
+int hpm_nomux_dry_run(const struct hpm_session *s, const struct hpm_target *t, FILE *out, char *err,
+                      size_t errlen);
 
 #endif

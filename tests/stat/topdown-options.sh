@@ -207,6 +207,12 @@ rc=$?
 	! grep '"event":' "$dir/cmd.json" | grep -vq '"pcnt-running":100'
 ok $? "with a command, the command runs per group and every row counts 100%"
 
+$H stat -l3 --dry-run --no-multiplex $C > "$dir/dry.txt" 2>&1
+grep -qx "# run 1 of 2:" "$dir/dry.txt" && grep -qx "# run 2 of 2:" "$dir/dry.txt" &&
+	! grep -q "multiplex groups" "$dir/dry.txt" &&
+	[ "$(grep -c 'csrw mhpmevent11 ' "$dir/dry.txt")" -eq 2 ]
+ok $? "--dry-run shows each run's own programming, none multiplexed"
+
 run_fails_with "without a command, perf events cannot be run again" \
 	"--no-multiplex needs a command" $H stat --no-multiplex -l3 -e task-clock $C
 run_fails_with "-p cannot be run again" "--no-multiplex needs a command, not -p" \
