@@ -66,6 +66,11 @@ const char cmd_stat_usage[] =
     "      --emu-harts N         emulated harts (default 1)\n"
     "      --emu-freq HZ         emulated clock, for time and with a command\n"
     "  -h, --help                this text\n"
+    "  -B, --big-num             group std counts with ',' (the default)\n"
+    "      --no-big-num          std counts without thousands separators\n"
+    "      --summary             with -I: the whole run's counts at the end\n"
+    "      --no-csv-summary      with -x: no 'summary' field before them\n"
+    "      --table               with -r: each run's elapsed time\n"
     "\n"
     "Examples:\n"
     "  hpmstat stat --topdown=3                   Topdown of the emulated harts\n"
@@ -85,6 +90,11 @@ enum {
 	OPT_EMU_CYCLES,
 	OPT_EMU_HARTS,
 	OPT_EMU_FREQ,
+	/* output shapes */
+	OPT_NO_BIG_NUM,
+	OPT_SUMMARY,
+	OPT_NO_CSV_SUMMARY,
+	OPT_TABLE,
 };
 
 /* Every default in one place. */
@@ -112,6 +122,11 @@ struct stat_opts {
 	struct hpm_emu_config emu;
 	bool emu_given; /* any --emu-* option */
 	char **argv;    /* the command */
+	/* output shapes */
+	int big_num; /* -B 1, --no-big-num 0, neither -1 */
+	bool summary;
+	bool no_csv_summary;
+	bool run_table;
 };
 
 /* Signals. SIGINT and SIGTERM stop the counting: the loops look at
@@ -207,6 +222,12 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	    {"emu-harts", required_argument, NULL, OPT_EMU_HARTS},
 	    {"emu-freq", required_argument, NULL, OPT_EMU_FREQ},
 	    {"help", no_argument, NULL, 'h'},
+	    /* output shapes */
+	    {"big-num", no_argument, NULL, 'B'},
+	    {"no-big-num", no_argument, NULL, OPT_NO_BIG_NUM},
+	    {"summary", no_argument, NULL, OPT_SUMMARY},
+	    {"no-csv-summary", no_argument, NULL, OPT_NO_CSV_SUMMARY},
+	    {"table", no_argument, NULL, OPT_TABLE},
 	    {NULL, 0, NULL, 0},
 	};
 	uint64_t n;
@@ -215,7 +236,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	opterr = 0;
 	optind = 1;
 	/* '+': the first non-option starts the command, as in perf */
-	while ((c = getopt_long(argc, argv, "+:e:M:x:jo:I:r:p:aC:Avh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:M:x:jo:I:r:p:aC:AvhB", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			o->events = xreallocarray(o->events, o->nr_events + 1, sizeof(char *));
@@ -330,6 +351,22 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			o->emu.freq = n;
 			o->emu_given = true;
 			break;
+		/* output shapes */
+		case 'B':
+			o->big_num = 1;
+			break;
+		case OPT_NO_BIG_NUM:
+			o->big_num = 0;
+			break;
+		case OPT_SUMMARY:
+			o->summary = true;
+			break;
+		case OPT_NO_CSV_SUMMARY:
+			o->no_csv_summary = true;
+			break;
+		case OPT_TABLE:
+			o->run_table = true;
+			break;
 		case 'h':
 			cli_print_usage(stdout);
 			return -1;
@@ -353,6 +390,11 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		return cli_usage_error("-r needs a command");
 	if (o->repeat > 1 && o->interval_ms > 0)
 		return cli_usage_error("-r and -I exclude each other");
+	/* output shapes, as perf checks them */
+	if (o->big_num == 1 && o->sep)
+		return cli_usage_error("-B is not supported with -x");
+	if (o->run_table && o->repeat <= 1)
+		return cli_usage_error("--table is only supported with -r");
 	return 0;
 }
 
@@ -563,6 +605,8 @@ struct run_ctx {
 	uint64_t emu_wanted;
 	double elapsed_ns;
 	double user_s, sys_s;
+	double last_tick_s;    /* -I: where the last printed interval ended */
+	unsigned nr_intervals; /* -I: intervals printed */
 };
 
 static struct hpm_count **snapshot(const struct hpm_session *s)
@@ -623,7 +667,8 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 	}
 	struct hpm_count **d = deltas(rc->s, *prev);
 	struct stat_result res = {.list = &rc->s->all,
-	                          .elapsed_ns = rc->o->interval_ms * 1e6,
+	                          .elapsed_ns = (ts - rc->last_tick_s) * 1e9,
+	                          .interval_nr = rc->nr_intervals++,
 	                          .timestamp = ts,
 	                          .first = first,
 	                          .delta = (const struct hpm_count *const *)d};
@@ -641,6 +686,7 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 		rc->cfg->emu.cycles = info.cycles_run;
 		rc->cfg->emu.cycles_wanted = rc->emu_wanted;
 	}
+	rc->last_tick_s = ts;
 	stat_print(rc->cfg, &res);
 	fflush(rc->cfg->out);
 	if (rc->rec)
@@ -666,6 +712,7 @@ static int run_once(struct run_ctx *rc)
 
 	rc->emu_wanted = 0;
 	rc->emu_partial = rc->emu_interrupted = false;
+	rc->last_tick_s = 0;
 
 	rc->target = (struct hpm_target){.pid = -1, .inherit = true};
 	if (have_cmd) {
@@ -920,6 +967,7 @@ int cmd_stat(int argc, char **argv)
 	    .repeat = 1,
 	    .pid = -1,
 	    .backend = HPM_BACKEND_AUTO,
+	    .big_num = -1,
 	};
 	struct hpm_session s;
 	/* perf stat writes its counts to stderr, leaving stdout to the command */
@@ -955,13 +1003,18 @@ int cmd_stat(int argc, char **argv)
 		static const char *const host_default =
 		    "task-clock,context-switches,cpu-migrations,page-faults,cycles,"
 		    "instructions,branches,branch-misses";
+		/* perf counts CPUs (-a, -C, or no command) with cpu-clock */
+		static const char *const cpus_default =
+		    "cpu-clock,context-switches,cpu-migrations,page-faults,cycles,"
+		    "instructions,branches,branch-misses";
 		bool harts_only = !o.argv && o.pid <= 0 && !o.all_cpus && !o.cpus;
+		bool on_cpus = o.pid <= 0 && (!o.argv || o.all_cpus || o.cpus);
 		o.events = xcalloc(1, sizeof(char *));
 		if (harts_only || o.backend == HPM_BACKEND_EMU) {
 			o.events[o.nr_events++] = "mcycle,minstret";
 			o.topdown = 1;
 		} else {
-			o.events[o.nr_events++] = host_default;
+			o.events[o.nr_events++] = on_cpus ? cpus_default : host_default;
 		}
 	}
 	for (unsigned i = 0; i < o.nr_events; i++) {
@@ -1047,6 +1100,11 @@ int cmd_stat(int argc, char **argv)
 	cfg.topdown_level = o.topdown;
 	cfg.repeat = o.repeat;
 	cfg.interval_ms = o.interval_ms;
+	/* output shapes */
+	cfg.no_big_num = o.big_num == 0;
+	cfg.summary = o.summary;
+	cfg.no_csv_summary = o.no_csv_summary;
+	cfg.run_table = o.run_table;
 	char *command = o.argv ? join_argv(o.argv) : NULL;
 	char target[64] = "";
 	cfg.command = command;
@@ -1077,7 +1135,8 @@ int cmd_stat(int argc, char **argv)
 	rs.msum = xcalloc(s.metrics.nr + 1, sizeof(double));
 	rs.msum2 = xcalloc(s.metrics.nr + 1, sizeof(double));
 	struct run_ctx run = {.o = &o, .cfg = &cfg, .s = &s, .rec = rec};
-	double elapsed_sum = 0;
+	double elapsed_sum = 0, elapsed_sum2 = 0;
+	double *run_elapsed = xcalloc(o.repeat, sizeof(double));
 	struct stat_metric *metrics = NULL;
 	unsigned nr_metrics = 0;
 	for (unsigned r = 0; r < o.repeat && !stat_interrupted; r++) {
@@ -1092,6 +1151,8 @@ int cmd_stat(int argc, char **argv)
 			goto out_files;
 		}
 		elapsed_sum += run.elapsed_ns;
+		elapsed_sum2 += run.elapsed_ns * run.elapsed_ns;
+		run_elapsed[r] = run.elapsed_ns;
 		free_metrics(metrics, nr_metrics);
 		nr_metrics = hpm_session_metrics(&s, NULL, &metrics);
 		for (unsigned i = 0; i < nr_ev; i++) {
@@ -1157,6 +1218,8 @@ int cmd_stat(int argc, char **argv)
 	struct stat_result res = {
 	    .list = &s.all,
 	    .elapsed_ns = rs.n ? elapsed_sum / rs.n : 0,
+	    .run_elapsed_ns = run_elapsed,
+	    .nr_runs = rs.n,
 	    .user_s = run.user_s,
 	    .sys_s = run.sys_s,
 	    .metrics = metrics,
@@ -1171,8 +1234,16 @@ int cmd_stat(int argc, char **argv)
 		for (unsigned u = 0; u < res.nr_metric_units; u++)
 			hpm_session_metrics_unit(&s, NULL, (int)u, &res.unit_metrics[u]);
 	}
-	if (o.interval_ms <= 0)
+	if (rs.n)
+		noise_of(elapsed_sum, elapsed_sum2, rs.n, &res.elapsed_noise);
+	if (o.interval_ms <= 0) {
 		stat_print(&cfg, &res);
+	} else if (o.summary) {
+		/* --summary: after the intervals the whole run, as without -I */
+		struct stat_config total = cfg;
+		total.interval_ms = 0;
+		stat_print(&total, &res);
+	}
 	if (rec) {
 		record_finish(rec, &cfg, &s, &res);
 		if (record_write(rec) != 0) {
@@ -1200,6 +1271,7 @@ out_files:
 		if (out_file_commit(&recf) && !status)
 			status = EXIT_FAILURE;
 	}
+	free(run_elapsed);
 	free(command);
 	record_free(rec);
 	free(rs.sum);
