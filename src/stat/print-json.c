@@ -95,13 +95,15 @@ static void json_event(const struct stat_config *cfg, const struct stat_result *
 	json_object_set_new(o, "pcnt-running",
 	                    json_real(none && !wrapped ? 100.0 : round(10000 * share) / 100));
 	/* perf 6.1 writes both metric keys on every row: 0 and "" without a
-	 * metric */
+	 * metric; a wrapped count (no state of perf's) has no metric at all */
 	if (none || !stat_shadow_metric(res, i, unit, &m, &munit)) {
 		m = 0;
 		munit = "";
 	}
-	json_object_set_new(o, "metric-value", json_real(m));
-	json_object_set_new(o, "metric-unit", json_string(munit));
+	if (!wrapped) {
+		json_object_set_new(o, "metric-value", json_real(m));
+		json_object_set_new(o, "metric-unit", json_string(munit));
+	}
 	if (e->emulated)
 		json_emu(cfg, o);
 	json_line(cfg, o);
