@@ -939,6 +939,7 @@ struct repeat_stats {
 	double *sum, *sum2;   /* per event */
 	hpm_u128 *count_sum;  /* per event: the exact counts summed */
 	bool *count_bad;      /* per event: some run had no exact count */
+	double *run_sum;      /* per event: the time running, summed */
 	double *msum, *msum2; /* per metric */
 	unsigned n;
 };
@@ -1131,6 +1132,7 @@ int cmd_stat(int argc, char **argv)
 	rs.sum = xcalloc(nr_ev, sizeof(double));
 	rs.count_sum = xcalloc(nr_ev + 1, sizeof(*rs.count_sum));
 	rs.count_bad = xcalloc(nr_ev + 1, sizeof(*rs.count_bad));
+	rs.run_sum = xcalloc(nr_ev + 1, sizeof(*rs.run_sum));
 	rs.sum2 = xcalloc(nr_ev, sizeof(double));
 	rs.msum = xcalloc(s.metrics.nr + 1, sizeof(double));
 	rs.msum2 = xcalloc(s.metrics.nr + 1, sizeof(double));
@@ -1165,6 +1167,9 @@ int cmd_stat(int argc, char **argv)
 			                 &t);
 			rs.count_bad[i] |= !t.ran || t.wrapped || e->state != HPM_EV_OK;
 			rs.count_sum[i] += t.count;
+			for (unsigned u = 0;
+			     e->counts && u < (e->nr_units ? e->nr_units : s.all.nr_units); u++)
+				rs.run_sum[i] += (double)e->counts[u].run;
 			rs.sum2[i] += v * v;
 		}
 		for (unsigned k = 0; k < nr_metrics; k++) {
@@ -1201,6 +1206,7 @@ int cmd_stat(int argc, char **argv)
 			noise_of(rs.sum[i], rs.sum2[i], rs.n, &noise[i]);
 			noise[i].count_exact = !rs.count_bad[i] && s.all.ev[i].scale == 1.0;
 			noise[i].count_mean = (rs.count_sum[i] + rs.n / 2) / rs.n;
+			noise[i].run_mean = rs.run_sum[i] / rs.n;
 		}
 		for (unsigned k = 0; k < nr_metrics; k++) {
 			noise_of(rs.msum[k], rs.msum2[k], rs.n, &mnoise[k]);
@@ -1277,6 +1283,7 @@ out_files:
 	free(rs.sum);
 	free(rs.count_sum);
 	free(rs.count_bad);
+	free(rs.run_sum);
 	free(rs.sum2);
 	free(rs.msum);
 	free(rs.msum2);

@@ -13,8 +13,9 @@ static void prefix(const struct stat_config *cfg, const struct stat_result *res,
 {
 	if (cfg->interval_ms > 0)
 		fprintf(cfg->out, "%16.9f ", res->timestamp);
+	/* perf's "CPU%-7d" and its blank separator */
 	if (unit >= 0)
-		fprintf(cfg->out, "%-8s", stat_unit_name(res, i, (unsigned)unit));
+		fprintf(cfg->out, "%-10s ", stat_unit_name(res, i, (unsigned)unit));
 }
 
 static void print_event_row(const struct stat_config *cfg, const struct stat_result *res,

@@ -112,6 +112,9 @@ hpm_u128 stat_run_ns(const struct stat_config *cfg, const struct stat_result *re
 	for (unsigned u = 0; c && u < stat_nr_units(res, i); u++)
 		if (unit < 0 || (unsigned)unit == u)
 			run += c[u].run;
+	/* -r: perf prints the mean time running beside the mean count */
+	if (res->noise && unit < 0)
+		run = (hpm_u128)llround(res->noise[i].run_mean);
 	if (e->emulated && cfg->emu.freq > 0) {
 		/* cycles x 1e9 / Hz in integers when the clock is whole Hz */
 		double hz = cfg->emu.freq;

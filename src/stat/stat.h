@@ -89,6 +89,9 @@ struct stat_noise {
 	 * sum, when every run had an exact count (display scale 1) */
 	bool count_exact;
 	hpm_u128 count_mean;
+	/* events: the mean over the runs of the time running (summed over
+	 * units, the counts' own unit), perf's run-time field with -r */
+	double run_mean;
 };
 
 struct stat_result {
