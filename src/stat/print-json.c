@@ -81,9 +81,11 @@ static void json_event(const struct stat_config *cfg, const struct stat_result *
 	json_object_set_new(o, "unit", json_string(e->unit));
 	json_object_set_new(o, "event", json_string(e->name));
 	/* perf: with -r every row has a variance, 0 for one without a count */
-	if (res->noise && unit < 0 && !isnan(res->noise[i].rel_stddev))
-		json_object_set_new(o, "variance",
-		                    json_real(none && !wrapped ? 0.0 : res->noise[i].rel_stddev));
+	if (res->noise && unit < 0) {
+		double variance = none && !wrapped ? 0.0 : res->noise[i].rel_stddev;
+		if (!isnan(variance))
+			json_object_set_new(o, "variance", json_real(variance));
+	}
 	hpm_u128 run = stat_run_ns(cfg, res, i, unit);
 	/* perf's integer; beyond what a JSON integer of jansson holds (2^63
 	 * ns: 292 years, only emulated) the nearest double */

@@ -70,6 +70,27 @@ sys.exit(0 if list(h) == list(p) and all(float(h[k]) == float(p[k]) for k in ('p
 	else
 		skip "cycles counts here: no <not supported> row"
 	fi
+	# -r: every row has perf's keys; the run time is the mean of the runs,
+	# which for task-clock is its mean count in nanoseconds
+	$H stat -j -r 3 -e task-clock,cycles -- "$T" 500 2>"$dir/r.json" >/dev/null
+	py "
+import json, sys
+rows = {r['event']: r for r in map(json.loads, open('$dir/r.json'))}
+tc = rows['task-clock']
+ok = abs(tc['event-runtime'] - float(tc['counter-value']) * 1e6) <= 2
+ok = ok and list(tc) == ['counter-value', 'unit', 'event', 'variance', 'event-runtime', 'pcnt-running', 'metric-value', 'metric-unit']
+ok = ok and list(rows['cycles']) == list(tc)
+sys.exit(0 if ok else 1)"
+	ok $? "-j -r 3: perf's keys on every row, event-runtime the mean ($(tr '\n' ' ' <"$dir/r.json"))"
+	if $have_perf; then
+		perf stat -j -r 3 -e task-clock,cycles -- "$T" 500 2>"$dir/pr.json" >/dev/null
+		py "
+import json, sys
+h = [list(json.loads(l)) for l in open('$dir/r.json')]
+p = [list(json.loads(l)) for l in open('$dir/pr.json')]
+sys.exit(0 if h == p else 1)"
+		ok $? "... the same keys in the same order as perf's"
+	fi
 fi
 
 # ---- defect 3: --topdown -x, keeps hpmstat's additions out of perf's fields
@@ -206,6 +227,11 @@ if $host && $have_perf; then
 	$H stat -x, -I 100 -e task-clock -- sleep 0.15 2>"$tap_out" >/dev/null
 	[ "$(head -1 "$dir/ph" | cut -d, -f1 | wc -c)" = "$(head -1 "$tap_out" | cut -d, -f1 | wc -c)" ]
 	ok $? "-x, -I: the time stamp field padded as perf's ('$(head -1 "$tap_out" | cut -d, -f1)')"
+	# -A: the count ends in the column perf's ends in, after "CPU0"
+	perf stat -A -C 0 -e cpu-clock -- sleep 0.05 2>"$dir/pa" >/dev/null
+	$H stat -A -C 0 -e cpu-clock -- sleep 0.05 2>"$tap_out" >/dev/null
+	[ "$(awk '/^CPU0 / { print index($0, " msec") }' "$dir/pa")" = "$(awk '/^CPU0 / { print index($0, " msec") }' "$tap_out")" ]
+	ok $? "-A: the CPU column as wide as perf's ($(grep '^CPU0' "$tap_out" | cut -c1-40))"
 fi
 
 done_testing
