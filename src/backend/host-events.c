@@ -478,6 +478,23 @@ static void unknown_message(const char *spec, char *err, size_t errlen)
 		snprintf(err + w, errlen - (size_t)w, "?)");
 }
 
+/* A unit string that lives as long as the program (evsel.unit points to
+ * it); the few units sysfs names are kept once each. */
+static const char *intern_unit(const char *u)
+{
+	static char units[16][16];
+	static unsigned n;
+	if (!*u)
+		return "";
+	for (unsigned i = 0; i < n; i++)
+		if (strcmp(units[i], u) == 0)
+			return units[i];
+	if (n == sizeof(units) / sizeof(units[0]))
+		return "";
+	snprintf(units[n], sizeof(units[0]), "%s", u);
+	return units[n++];
+}
+
 /* PMU/TERMS/[MODS] of a sysfs PMU. */
 static int sysfs_pmu_parse(const char *spec, struct hpm_host_attr *a, char *err, size_t errlen)
 {
@@ -491,7 +508,10 @@ static int sysfs_pmu_parse(const char *spec, struct hpm_host_attr *a, char *err,
 	a->config1 = pe.config[1];
 	a->config2 = pe.config[2];
 	snprintf(a->name, sizeof(a->name), "%s", pe.name);
-	set_unit(a);
+	/* no msec here: perf shows software/config=0/ in ns; a named event's
+	 * unit and scale are its sysfs .unit and .scale */
+	a->unit = intern_unit(pe.unit);
+	a->scale = pe.scale;
 	return pe.mods[0] ? apply_modifiers(a, spec, pe.mods, err, errlen) : 0;
 }
 

@@ -411,9 +411,20 @@ static int parse_term(const char *dir, bool present, const char *spec, const cha
 	/* a named event of events/ (only as a bare word, as perf) */
 	if (!eq && present && depth < MAX_TERM_DEPTH && !strchr(key, '/')) {
 		snprintf(path, sizeof(path), "%s/events/%s", dir, key);
-		if (read_small(path, buf, sizeof(buf)) == 0)
+		if (read_small(path, buf, sizeof(buf)) == 0) {
+			char extra[64], *end;
+			snprintf(path, sizeof(path), "%s/events/%s.unit", dir, key);
+			if (read_small(path, extra, sizeof(extra)) == 0)
+				snprintf(ev->unit, sizeof(ev->unit), "%.15s", extra);
+			snprintf(path, sizeof(path), "%s/events/%s.scale", dir, key);
+			if (read_small(path, extra, sizeof(extra)) == 0) {
+				double sc = strtod(extra, &end);
+				if (end != extra && !*end && sc > 0)
+					ev->scale = sc;
+			}
 			return parse_terms(dir, present, spec, buf, strlen(buf), depth + 1, ev, err,
 			                   errlen);
+		}
 	}
 
 	char *end;
@@ -481,6 +492,7 @@ int hpm_pmu_event_parse(const char *sysfs, const char *spec, struct hpm_pmu_even
 {
 	char dir[512], path[600], buf[64];
 	memset(ev, 0, sizeof(*ev));
+	ev->scale = 1.0;
 	if (!hpm_pmu_spec_shape(spec, ev->pmu, sizeof(ev->pmu))) {
 		snprintf(err, errlen, "'%.100s' is not PMU/TERMS/", spec);
 		return -EINVAL;

@@ -96,6 +96,8 @@ struct hpm_pmu_event {
 	uint64_t config[3]; /* config, config1, config2 */
 	char name[128];     /* a name=... term, "" without one */
 	char mods[16];      /* the modifier letters after the closing '/' */
+	char unit[16];      /* events/NAME.unit of a named event ("Joules"), else "" */
+	double scale;       /* events/NAME.scale, else 1 */
 };
 
 /* Whether spec has the shape PMU/.../[MODS] (a PMU name of letters,
@@ -106,7 +108,8 @@ bool hpm_pmu_spec_shape(const char *spec, char *pmu, size_t pmulen);
  * hpm_sysfs_root()). Terms are perf's: a format/ term with a number (a term
  * without '=' is 1), config=, config1=, config2= (raw bits), name=, and
  * period=, percore=, metric-id= (accepted, nothing to do when counting); a
- * term that is a file in events/ expands to that file's terms. Returns 0;
+ * term that is a file in events/ expands to that file's terms (and its
+ * NAME.unit and NAME.scale files give unit and scale, as perf shows them). Returns 0;
  * -EINVAL with one line for bad syntax, a value too big for its format or
  * an unknown term (the line lists the PMU's terms and events); -ENODEV when
  * there is no such PMU on this host (the line says so; the syntax was still
