@@ -102,6 +102,21 @@ u=$($H stat --dry-run --backend emu --all-kernel -e 'ifu_req:uG' 2>&1 | grep -o 
 v=$($H stat --dry-run --backend emu -e 'ifu_req:kG' 2>&1 | grep -o 'mhpmevent3 0x[0-9a-f]*')
 [ -n "$u" ] && [ "$u" = "$v" ]; ok $? "--all-kernel keeps the guest state: ifu_req:uG counts as :kG ($u)"
 
+# the same on a Kunminghu host (a fake sysfs/procfs tree): perf attrs
+k="$dir/kmh"
+mkdir -p "$k/sys/bus/event_source/devices/cpu/format" "$k/proc"
+echo 4 > "$k/sys/bus/event_source/devices/cpu/type"
+echo config:0-55 > "$k/sys/bus/event_source/devices/cpu/format/event"
+echo config2:0-31 > "$k/sys/bus/event_source/devices/cpu/format/counterid_mask"
+printf 'processor\t: 0\nmvendorid\t: 0x0\nmarchid\t: 0x19\nmimpid\t: 0x0\n' > "$k/proc/cpuinfo"
+kmh() { HPMSTAT_SYSFS="$k/sys" HPMSTAT_PROCFS="$k/proc" $H "$@"; }
+u=$(kmh stat --dry-run --all-user -e 'ifu_req,mcycle' -- true 2>&1 | sed 's/^[^ ]* //')
+v=$(kmh stat --dry-run -e 'ifu_req:u,mcycle:u' -- true 2>&1 | sed 's/^[^ ]* //')
+[ -n "$u" ] && [ "$u" = "$v" ]; ok $? "Kunminghu host: --all-user gives the attrs of :u ($(echo "$u" | head -1))"
+got=$(kmh stat --dry-run -ddd -- true 2>&1 | cut -d: -f1 | tail -n 14)
+want=$(sed -n '/^\.\\" detailed-kunminghu-begin/,/^\.\\" detailed-kunminghu-end/p' "$top_srcdir/man/hpmstat-stat.1" | grep '^\.B ' | sed 's/^\.B //; s/\\//g; s/^"//; s/"$//')
+[ -n "$want" ] && [ "$got" = "$want" ]; ok $? "Kunminghu host: -ddd adds the Kunminghu set after perf's default"
+
 # -G: a real cgroup (cgroup2 or a perf_event v1 mount), a command that moves
 # itself into it and makes a known number of page faults
 mnt=$(awk '$3=="cgroup" && $4 ~ /(^|,)perf_event(,|$)/ {print $2; exit}' /proc/self/mounts)
