@@ -315,6 +315,9 @@ static int apply_modifiers(struct hpm_host_attr *a, const char *spec, const char
 				exclude_GH = eG = eH = true;
 			eH = false;
 			break;
+		case 'W': /* weak group, sample read: nothing for one counted event */
+		case 'S':
+			break;
 		default:
 			snprintf(err, errlen,
 			         "'%s': modifier '%c' is not supported for counting "
@@ -350,7 +353,7 @@ static void set_unit(struct hpm_host_attr *a)
 #ifdef HAVE_LIBPFM4
 static bool all_perf_modifiers(const char *s)
 {
-	return *s && strspn(s, "ukhHG") == strlen(s);
+	return *s && strspn(s, "ukhHGWS") == strlen(s);
 }
 
 static int pfm_state; /* 0 not tried, 1 ready, -1 failed */

@@ -13,6 +13,8 @@
  * sets exclude_kernel and exclude_hv, `:k` exclude_user and exclude_hv, `:h`
  * exclude_user and exclude_kernel; `:G` counts only the guest
  * (exclude_host = 1, exclude_guest = 0), `:H` only the host; letters add up.
+ * `W` (weak group) and `S` (sample read) are accepted and change nothing for
+ * one counted event, as in perf stat.
  *
  * Not thread-safe (libpfm4 is initialised once, on first need). Never prints.
  */

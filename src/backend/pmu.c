@@ -501,10 +501,11 @@ int hpm_pmu_event_parse(const char *sysfs, const char *spec, struct hpm_pmu_even
 	const char *mods = close_ + 1;
 	if (*mods == ':')
 		mods++; /* hpmstat's Kunminghu terms take "/:u" as well as perf's "/u" */
-	if (strlen(mods) >= sizeof(ev->mods) || strspn(mods, "ukhHG") != strlen(mods)) {
-		snprintf(err, errlen,
-		         "'%.100s': '%s' after the closing '/' is not a modifier (u k h H G are)",
-		         spec, close_ + 1);
+	if (strlen(mods) >= sizeof(ev->mods) || strspn(mods, "ukhHGWS") != strlen(mods)) {
+		snprintf(
+		    err, errlen,
+		    "'%.100s': '%s' after the closing '/' is not a modifier (u k h H G W S are)",
+		    spec, close_ + 1);
 		return -EINVAL;
 	}
 	snprintf(ev->mods, sizeof(ev->mods), "%s", mods);

@@ -47,6 +47,7 @@ else
 	skip "no perf"; skip "no perf"
 fi
 run_ok "{...}:S (sample read) is accepted for counting" $H stat -x, -e "{task-clock,page-faults}:S" -- true
+run_ok "W and S on one event are accepted, as perf's (task-clock:W, page-faults:uS)" $H stat -x, -e task-clock:W,page-faults:uS -- true
 run_fails_with "a group modifier perf's counting has no use for is refused" "group modifier 'D'" $H stat -e "{task-clock}:D" -- true
 
 # PMU/TERMS/ of this host's PMUs, compared with perf
