@@ -71,6 +71,12 @@ const char cmd_stat_usage[] =
     "      --summary             with -I: the whole run's counts at the end\n"
     "      --no-csv-summary      with -x: no 'summary' field before them\n"
     "      --table               with -r: each run's elapsed time\n"
+    "  -G, --cgroup NAME[,NAME]  with -a: count the n-th event in the n-th cgroup\n"
+    "                            (one NAME: every event), relative to the cgroup mount\n"
+    "      --all-user            count every event in user mode only\n"
+    "      --all-kernel          count every event in kernel mode only\n"
+    "  -d, --detailed            add cache, TLB and branch events (-dd, -ddd more;\n"
+    "                            Kunminghu's on Kunminghu, perf's elsewhere)\n"
     "\n"
     "Examples:\n"
     "  hpmstat stat --topdown=3                   Topdown of the emulated harts\n"
@@ -95,6 +101,8 @@ enum {
 	OPT_SUMMARY,
 	OPT_NO_CSV_SUMMARY,
 	OPT_TABLE,
+	OPT_ALL_USER,
+	OPT_ALL_KERNEL,
 };
 
 /* Every default in one place. */
@@ -127,6 +135,12 @@ struct stat_opts {
 	bool summary;
 	bool no_csv_summary;
 	bool run_table;
+
+	/* -G lists in order; --all-user / --all-kernel; how many -d */
+	const char **cgroups;
+	unsigned nr_cgroups;
+	enum hpm_level_only level;
+	unsigned detailed;
 };
 
 /* Signals. SIGINT and SIGTERM stop the counting: the loops look at
@@ -228,6 +242,10 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	    {"summary", no_argument, NULL, OPT_SUMMARY},
 	    {"no-csv-summary", no_argument, NULL, OPT_NO_CSV_SUMMARY},
 	    {"table", no_argument, NULL, OPT_TABLE},
+	    {"cgroup", required_argument, NULL, 'G'},
+	    {"all-user", no_argument, NULL, OPT_ALL_USER},
+	    {"all-kernel", no_argument, NULL, OPT_ALL_KERNEL},
+	    {"detailed", no_argument, NULL, 'd'},
 	    {NULL, 0, NULL, 0},
 	};
 	uint64_t n;
@@ -236,7 +254,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	opterr = 0;
 	optind = 1;
 	/* '+': the first non-option starts the command, as in perf */
-	while ((c = getopt_long(argc, argv, "+:e:M:x:jo:I:r:p:aC:AvhB", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:M:x:jo:I:r:p:aC:AvhBG:d", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			o->events = xreallocarray(o->events, o->nr_events + 1, sizeof(char *));
@@ -370,6 +388,21 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		case 'h':
 			cli_print_usage(stdout);
 			return -1;
+		case 'G':
+			o->cgroups = xreallocarray(o->cgroups, o->nr_cgroups + 1, sizeof(char *));
+			o->cgroups[o->nr_cgroups++] = optarg;
+			break;
+		case OPT_ALL_USER:
+			/* perf applies --all-kernel after --all-user: it wins */
+			if (o->level != HPM_LEVEL_KERNEL)
+				o->level = HPM_LEVEL_USER;
+			break;
+		case OPT_ALL_KERNEL:
+			o->level = HPM_LEVEL_KERNEL;
+			break;
+		case 'd':
+			o->detailed++;
+			break;
 		case ':':
 			return cli_usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -962,6 +995,78 @@ static void noise_of(double sum, double sum2, unsigned n, struct stat_noise *out
 	out->rel_stddev = out->mean != 0 ? 100 * sem / fabs(out->mean) : sem == 0 ? 0 : (double)NAN;
 }
 
+/* ------------------------------------------------------------ -d, -G, --all-* */
+
+/* -d, -dd, -ddd: perf's detailed sets (builtin-stat.c add_default_attributes)
+ * on host targets; on Kunminghu (the emulator or a Kunminghu PMU) the same
+ * questions asked of Kunminghu events (hpmstat-stat(1) lists them). */
+static const char *const host_detailed[3] = {
+    "L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+    "L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,"
+    "iTLB-load-misses",
+    "L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+static const char *const kmh_detailed[3] = {
+    "l1D_read_dcache_access,l1D_read_dcache_miss,"
+    "Slice0_l2_cache_access + Slice1_l2_cache_access + Slice2_l2_cache_access + "
+    "Slice3_l2_cache_access,"
+    "Slice0_l2_cache_miss + Slice1_l2_cache_miss + Slice2_l2_cache_miss + "
+    "Slice3_l2_cache_miss,"
+    "BpInstr,BpWrong",
+    "ifu_req,ifu_miss,dtlb_ld_access,dtlb_ld_miss,itlb_access,itlb_miss",
+    "l1D_load_hw_prf_access,l1D_load_hw_prf_miss",
+};
+
+static void add_detailed(struct stat_opts *o, const struct hpm_session *s)
+{
+	bool harts_only = !o->argv && o->pid <= 0 && !o->all_cpus && !o->cpus;
+	bool kmh = o->backend == HPM_BACKEND_EMU || s->pmu.present ||
+	           (harts_only && o->backend != HPM_BACKEND_PERF);
+	for (unsigned d = 0; d < o->detailed && d < 3; d++) {
+		o->events = xreallocarray(o->events, o->nr_events + 1, sizeof(char *));
+		o->events[o->nr_events++] = kmh ? kmh_detailed[d] : host_detailed[d];
+	}
+}
+
+/* --all-user / --all-kernel and -G on every event, before the session is
+ * split between the back ends. 0, or the exit status after a message. */
+static int apply_event_options(const struct stat_opts *o, struct hpm_session *s)
+{
+	char err[512];
+	bool warned = false;
+	for (unsigned i = 0; o->level != HPM_LEVEL_ANY && i < s->all.nr; i++) {
+		struct hpm_evsel *e = &s->all.ev[i];
+		if (!hpm_evsel_set_level(e, o->level, !s->kmh_on_perf) && !warned) {
+			cli_warn("warning: %s: the emulator's mcycle and minstret count in every "
+			         "mode; they are not filtered",
+			         o->level == HPM_LEVEL_USER ? "--all-user" : "--all-kernel");
+			warned = true;
+		}
+	}
+	if (!o->nr_cgroups)
+		return 0;
+	/* perf: "both cgroup and no-aggregation modes only available in
+	 * system-wide mode"; no command and no target is system wide */
+	bool system_wide = o->all_cpus || o->cpus || (!o->argv && o->pid <= 0);
+	if (!system_wide || o->pid > 0)
+		return cli_usage_error("-G needs system-wide counting (-a or -C), as in perf");
+	unsigned next = 0;
+	for (unsigned i = 0; i < o->nr_cgroups; i++)
+		if (hpm_evlist_set_cgroups(&s->all, o->cgroups[i], &next, err, sizeof(err))) {
+			cli_error("%s", err);
+			return EXIT_FAILURE;
+		}
+	for (unsigned i = 0; i < s->all.nr; i++) {
+		const struct hpm_evsel *e = &s->all.ev[i];
+		if (e->cgroup && e->kind != HPM_EV_HOST && !s->kmh_on_perf) {
+			cli_error("-G '%s': '%s' is emulated, and the emulator has no cgroups",
+			          e->cgroup, e->name);
+			return EXIT_FAILURE;
+		}
+	}
+	return 0;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = {
@@ -993,6 +1098,7 @@ int cmd_stat(int argc, char **argv)
 	if (rc) {
 		free(o.events);
 		free(o.metrics);
+		free(o.cgroups);
 		return rc < 0 ? 0 : rc;
 	}
 
@@ -1018,6 +1124,7 @@ int cmd_stat(int argc, char **argv)
 			o.events[o.nr_events++] = on_cpus ? cpus_default : host_default;
 		}
 	}
+	add_detailed(&o, &s);
 	for (unsigned i = 0; i < o.nr_events; i++) {
 		if (hpm_session_add_events(&s, o.events[i], err, sizeof(err))) {
 			cli_error("%s", err);
@@ -1043,6 +1150,8 @@ int cmd_stat(int argc, char **argv)
 		status = EXIT_FAILURE;
 		goto out;
 	}
+	if ((status = apply_event_options(&o, &s)))
+		goto out;
 	hpm_session_split(&s, err, sizeof(err));
 	if (!o.argv && o.pid <= 0 && !o.all_cpus && !o.cpus && hpm_session_uses_perf(&s)) {
 		/* perf: no command and no target is system-wide until Ctrl-C
@@ -1294,6 +1403,7 @@ out:
 	hpm_session_free(&s);
 	free(o.events);
 	free(o.metrics);
+	free(o.cgroups);
 	if (stat_signal) {
 		/* die of the signal, as perf stat does */
 		int sig = stat_signal;

@@ -3,6 +3,7 @@ check_PROGRAMS += tests/stat/touch-pages
 tests_stat_touch_pages_SOURCES = tests/stat/touch-pages.c
 STAT_TESTS = tests/stat/stat-perf.sh tests/stat/stat-emu.sh tests/stat/signals.sh
 STAT_TESTS += tests/stat/record-bytes.sh tests/stat/record-stream.sh tests/stat/provenance.sh
+STAT_TESTS += tests/stat/evspec.sh
 TESTS += $(STAT_TESTS)
 EXTRA_DIST += $(STAT_TESTS)
 
@@ -22,3 +23,10 @@ EXTRA_DIST += tests/stat/numbers.sh
 STAT_SHAPE_TESTS = tests/stat/perf-rates.sh tests/stat/output-shapes.sh
 TESTS += $(STAT_SHAPE_TESTS)
 EXTRA_DIST += $(STAT_SHAPE_TESTS)
+# The -e splitter: blanks, group modifiers, -G and --all-user/--all-kernel.
+check_PROGRAMS += tests/stat/test-evspec
+tests_stat_test_evspec_SOURCES = tests/stat/test-evspec.c
+tests_stat_test_evspec_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_stat_test_evspec_LDADD = tests/libtap.a src/stat/libstat.a src/kmh/libkmh.a \
+	src/util/libutil.a -lm
+TESTS += tests/stat/test-evspec
