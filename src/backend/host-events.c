@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* linux/perf_event.h first: libpfm4's copy of it steps aside when it sees it. */
@@ -17,10 +18,12 @@
 #include <perfmon/pfmlib_perf_event.h>
 #endif
 
+#include "backend/pmu.h"
 #include "kmh/kmh.h"
 #include "stat/evlist.h"
 #include "util/suggest.h"
 #include "util/str.h"
+#include "util/xalloc.h"
 
 /* Newer than some installed headers; the values are ABI. */
 #define SW_BPF_OUTPUT      10
@@ -312,6 +315,9 @@ static int apply_modifiers(struct hpm_host_attr *a, const char *spec, const char
 				exclude_GH = eG = eH = true;
 			eH = false;
 			break;
+		case 'W': /* weak group, sample read: nothing for one counted event */
+		case 'S':
+			break;
 		default:
 			snprintf(err, errlen,
 			         "'%s': modifier '%c' is not supported for counting "
@@ -347,7 +353,7 @@ static void set_unit(struct hpm_host_attr *a)
 #ifdef HAVE_LIBPFM4
 static bool all_perf_modifiers(const char *s)
 {
-	return *s && strspn(s, "ukhHG") == strlen(s);
+	return *s && strspn(s, "ukhHGWS") == strlen(s);
 }
 
 static int pfm_state; /* 0 not tried, 1 ready, -1 failed */
@@ -475,11 +481,61 @@ static void unknown_message(const char *spec, char *err, size_t errlen)
 		snprintf(err + w, errlen - (size_t)w, "?)");
 }
 
+/* A unit string that lives as long as the program (evsel.unit points to
+ * it); the few units sysfs names are kept once each. */
+static const char *intern_unit(const char *u)
+{
+	static char units[16][16];
+	static unsigned n;
+	if (!*u)
+		return "";
+	for (unsigned i = 0; i < n; i++)
+		if (strcmp(units[i], u) == 0)
+			return units[i];
+	if (n == sizeof(units) / sizeof(units[0]))
+		return "";
+	snprintf(units[n], sizeof(units[0]), "%s", u);
+	return units[n++];
+}
+
+/* PMU/TERMS/[MODS] of a sysfs PMU. */
+static int sysfs_pmu_parse(const char *spec, struct hpm_host_attr *a, char *err, size_t errlen)
+{
+	struct hpm_pmu_event pe;
+	int rc = hpm_pmu_event_parse(NULL, spec, &pe, err, errlen);
+	if (rc)
+		return rc;
+	a->kind = HPM_HOST_PMU;
+	a->type = pe.type;
+	a->config = pe.config[0];
+	a->config1 = pe.config[1];
+	a->config2 = pe.config[2];
+	snprintf(a->name, sizeof(a->name), "%s", pe.name);
+	/* no msec here: perf shows software/config=0/ in ns; a named event's
+	 * unit and scale are its sysfs .unit and .scale */
+	a->unit = intern_unit(pe.unit);
+	a->scale = pe.scale;
+	return pe.mods[0] ? apply_modifiers(a, spec, pe.mods, err, errlen) : 0;
+}
+
+/* PMU/.../ that is not Kunminghu's. */
+static bool is_sysfs_pmu_syntax(const char *spec)
+{
+	char pmu[64];
+	struct kmh_encoding enc;
+	struct kmh_error kerr;
+	if (!hpm_pmu_spec_shape(spec, pmu, sizeof(pmu)) || strcmp(pmu, "kunminghu") == 0)
+		return false;
+	return strcmp(pmu, "cpu") != 0 || kmh_encode(spec, &enc, &kerr) != 0;
+}
+
 int hpm_host_event_parse(const char *spec, struct hpm_host_attr *a, char *err, size_t errlen)
 {
 	char ebuf[256];
 	memset(a, 0, sizeof(*a));
 	attr_defaults(a);
+	if (is_sysfs_pmu_syntax(spec))
+		return sysfs_pmu_parse(spec, a, err, errlen);
 
 	size_t len = strcspn(spec, ":");
 	int rc = len ? generic_lookup(spec, len, a, ebuf, sizeof(ebuf)) : 0;
@@ -507,8 +563,15 @@ int hpm_host_event_fill(struct hpm_evsel *ev, char *err, size_t errlen)
 {
 	struct hpm_host_attr a;
 	int rc = hpm_host_event_parse(ev->spec ? ev->spec : ev->name, &a, err, errlen);
+	if (rc == -ENODEV)
+		return 0; /* no such PMU here: the back end says it is not supported */
 	if (rc)
 		return rc;
+	if (a.name[0]) {
+		/* perf: PMU/...,name=foo/ is the row "foo" */
+		free(ev->name);
+		ev->name = xstrdup(a.name);
+	}
 	ev->attr_type = a.type;
 	ev->attr_config = a.config;
 	ev->attr_config1 = a.config1;
@@ -537,6 +600,8 @@ bool hpm_host_event_is_host(const char *spec)
 	size_t len = strcspn(spec, ":");
 	if (is_raw_syntax(spec))
 		return false;
+	if (strchr(spec, '/'))
+		return is_sysfs_pmu_syntax(spec);
 	attr_defaults(&a);
 	/* a generic name with a bad modifier is still a host event: parsing
 	 * it later gives the modifier error, not "unknown event" */

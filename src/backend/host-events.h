@@ -13,6 +13,8 @@
  * sets exclude_kernel and exclude_hv, `:k` exclude_user and exclude_hv, `:h`
  * exclude_user and exclude_kernel; `:G` counts only the guest
  * (exclude_host = 1, exclude_guest = 0), `:H` only the host; letters add up.
+ * `W` (weak group) and `S` (sample read) are accepted and change nothing for
+ * one counted event, as in perf stat.
  *
  * Not thread-safe (libpfm4 is initialised once, on first need). Never prints.
  */
@@ -30,6 +32,7 @@ enum hpm_host_kind {
 	HPM_HOST_SOFTWARE, /* PERF_TYPE_SOFTWARE */
 	HPM_HOST_CACHE,    /* PERF_TYPE_HW_CACHE */
 	HPM_HOST_PFM,      /* resolved by libpfm4: any type */
+	HPM_HOST_PMU,      /* PMU/TERMS/ of a sysfs PMU (backend/pmu.h) */
 };
 
 /* What one host event spec asks perf_event_open for. */
@@ -44,6 +47,7 @@ struct hpm_host_attr {
 	bool guest_default;
 	const char *unit; /* "msec" for cpu-clock and task-clock, else "" */
 	double scale;     /* 1e-6 for those (ns shown as msec), else 1 */
+	char name[128];   /* HPM_HOST_PMU: its name= term, "" without one */
 };
 
 /* One name of the generic table, for listing. */
@@ -55,19 +59,27 @@ struct hpm_host_event {
 	uint64_t config;
 };
 
-/* Parse NAME or NAME:MODS. Returns 0, -ENOENT for an unknown name (the
- * message suggests the closest known names), or -EINVAL for a bad modifier. */
+/* Parse NAME or NAME:MODS, or PMU/TERMS/[MODS] of any sysfs PMU but
+ * kunminghu (hpm_pmu_event_parse). Returns 0, -ENOENT for an unknown name
+ * (the message suggests the closest known names), -EINVAL for a bad
+ * modifier or term, or -ENODEV for a PMU this host does not have (the
+ * message says why it cannot be counted; the attr is not usable). */
 int hpm_host_event_parse(const char *spec, struct hpm_host_attr *a, char *err, size_t errlen);
 
 /* Parse ev->spec (ev->name when spec is NULL) into the evsel's attr fields,
- * unit and scale. Same returns as hpm_host_event_parse. */
+ * unit and scale; a name= term renames the row. Same returns as
+ * hpm_host_event_parse, but a PMU this host does not have is no error:
+ * the evsel parses and stays, and the perf back end says it is not
+ * supported (returns 0). */
 int hpm_host_event_fill(struct hpm_evsel *ev, char *err, size_t errlen);
 
 /* Whether spec names a host event (a generic name, or one libpfm4
  * resolves), modifiers included. Never fails; false for anything else.
  * Neither rHEX nor any other Kunminghu expression is one, even when
  * libpfm4 would take it: SPEC §1 gives them to Kunminghu (a host raw event
- * is perf_raw::rHEX, a host PMU's event PMU::NAME). */
+ * is perf_raw::rHEX, a host PMU's event PMU::NAME). PMU/TERMS/ is one,
+ * except for the PMU kunminghu and for cpu/.../ terms Kunminghu's encoder
+ * takes (event0=, op0=, bank=: hpmstat-events(7)). */
 bool hpm_host_event_is_host(const char *spec);
 
 /* Up to max generic names closest to name (modifiers ignored), best first;

@@ -3,6 +3,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -275,6 +277,20 @@ static int kmh_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 	return 0;
 }
 
+/* --all-user / --all-kernel on a host event, as perf's evsel__config:
+ * exclude_kernel and exclude_user set and cleared whatever the modifiers
+ * said; exclude_hv stays. */
+static void apply_level(const struct hpm_evsel *ev, struct hpm_perf_event *pe)
+{
+	if (ev->level_only == HPM_LEVEL_USER) {
+		pe->exclude_kernel = true;
+		pe->exclude_user = false;
+	} else if (ev->level_only == HPM_LEVEL_KERNEL) {
+		pe->exclude_kernel = false;
+		pe->exclude_user = true;
+	}
+}
+
 int hpm_perf_event_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
                         struct hpm_perf_event *pe, char *err, size_t errlen)
 {
@@ -284,6 +300,8 @@ int hpm_perf_event_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 	if (ev->kind == HPM_EV_HOST) {
 		struct hpm_host_attr a;
 		int rc = hpm_host_event_parse(ev->spec ? ev->spec : ev->name, &a, err, errlen);
+		if (rc == -ENODEV)
+			pe->absent = true;
 		if (rc)
 			return rc;
 		pe->type = a.type;
@@ -298,6 +316,8 @@ int hpm_perf_event_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 		pe->guest_default = a.guest_default;
 		pe->unit = a.unit;
 		pe->scale = a.scale;
+		pe->sysfs_pmu = a.kind == HPM_HOST_PMU;
+		apply_level(ev, pe);
 		return 0;
 	}
 	if (!pmu || !pmu->present) {
@@ -617,10 +637,12 @@ struct perf_ev {
 	int *fd;      /* [nr_places], -1 when not open */
 	uint64_t *id; /* [nr_places], PERF_EVENT_IOC_ID, group members only */
 	bool in_group;
-	bool leader;  /* opened as a leader (solo evsels lead themselves) */
-	int err;      /* errno that made it NOT_SUPPORTED */
-	bool retried; /* EINVAL retry without the default exclude_guest done */
-	bool decided; /* leader or member: fixed where it first opened */
+	bool leader;   /* opened as a leader (solo evsels lead themselves) */
+	int err;       /* errno that made it NOT_SUPPORTED */
+	bool retried;  /* EINVAL retry without the default exclude_guest done */
+	bool decided;  /* leader or member: fixed where it first opened */
+	bool split;    /* a weak group's member, opened on its own */
+	int cgroup_fd; /* -G: the cgroup's directory, else -1 */
 	unsigned nr_fds;
 };
 
@@ -635,7 +657,8 @@ struct perf_session {
 	unsigned nr_own;
 	bool enable_on_exec; /* the first enable() is the kernel's, at exec */
 	bool enabled;
-	uint64_t *buf; /* group read buffer */
+	bool has_cgroup; /* some evsel has -G: read with CPU affinity */
+	uint64_t *buf;   /* group read buffer */
 	size_t buf_words;
 };
 
@@ -661,9 +684,11 @@ static void session_free(struct hpm_evlist *list, struct perf_session *s)
 		struct perf_ev *pv = ev->priv;
 		if (!pv)
 			continue;
-		for (unsigned p = 0; p < s->nr_places; p++)
+		for (unsigned p = 0; pv->fd && p < s->nr_places; p++)
 			if (pv->fd[p] >= 0)
 				close(pv->fd[p]);
+		if (pv->cgroup_fd >= 0)
+			close(pv->cgroup_fd);
 		free(pv->fd);
 		free(pv->id);
 		free(pv);
@@ -805,8 +830,12 @@ static void describe(struct hpm_evsel *ev, const struct perf_session *s, const c
 	if (pv->in_group)
 		snprintf(grp, sizeof(grp), pv->leader ? ", group leader" : ", in %.150s's group",
 		         leader_name);
+	else if (pv->split)
+		snprintf(grp, sizeof(grp), ", alone: its weak group could not be opened as one");
 	free(ev->placement);
-	if (ev->state == HPM_EV_NOT_SUPPORTED)
+	if (pe->absent)
+		ev->placement = xasprintf("not supported: no such PMU on this host");
+	else if (ev->state == HPM_EV_NOT_SUPPORTED)
 		ev->placement =
 		    xasprintf("perf type %u config 0x%llx%s%s: not supported (%s)", pe->type,
 		              (unsigned long long)pe->config, c1, c2, errno_name(pv->err));
@@ -881,7 +910,14 @@ static int open_one(struct perf_ev *pv, const struct perf_place *pl, int group_f
 	struct perf_event_attr a;
 	for (;;) {
 		to_attr(&pv->pe, pv->in_group, group_fd < 0, t, task, &a);
-		int fd = sys_perf_event_open(&a, pl->pid, pl->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+		unsigned long flags = PERF_FLAG_FD_CLOEXEC;
+		pid_t pid = pl->pid;
+		if (pv->cgroup_fd >= 0) {
+			/* perf -G: the "pid" is the cgroup's directory */
+			pid = pv->cgroup_fd;
+			flags |= PERF_FLAG_PID_CGROUP;
+		}
+		int fd = sys_perf_event_open(&a, pid, pl->cpu, group_fd, flags);
 		if (fd >= 0)
 			return fd;
 		int e = errno;
@@ -895,6 +931,93 @@ static int open_one(struct perf_ev *pv, const struct perf_place *pl, int group_f
 			continue;
 		}
 		return -e;
+	}
+}
+
+/* Where perf finds cgroups (cgroupfs_find_mountpoint("perf_event")): a
+ * cgroup v1 mount with the perf_event controller, else the cgroup2 mount. */
+static int cgroup_mount(char *out, size_t len)
+{
+	char path[512], line[1024], v2[512] = "";
+	snprintf(path, sizeof(path), "%s/self/mounts", hpm_procfs_root());
+	FILE *f = fopen(path, "re");
+	if (!f && !(f = fopen("/proc/self/mounts", "re")))
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char dev[256], dir[512], type[64], opts[512];
+		if (sscanf(line, "%255s %511s %63s %511s", dev, dir, type, opts) != 4)
+			continue;
+		bool perf_event = false;
+		for (char *o = strtok(opts, ","); o; o = strtok(NULL, ","))
+			perf_event |= strcmp(o, "perf_event") == 0;
+		if (strcmp(type, "cgroup") == 0 && perf_event) {
+			snprintf(out, len, "%s", dir);
+			fclose(f);
+			return 0;
+		}
+		if (strcmp(type, "cgroup2") == 0 && !v2[0])
+			snprintf(v2, sizeof(v2), "%s", dir);
+	}
+	fclose(f);
+	if (!v2[0])
+		return -ENOENT;
+	snprintf(out, len, "%s", v2);
+	return 0;
+}
+
+/* -G NAME: the cgroup's directory, kept open for perf_event_open. */
+static int open_cgroup(const struct hpm_evsel *ev, struct perf_ev *pv, const struct hpm_target *t,
+                       char *err, size_t errlen)
+{
+	char mnt[512], path[1100];
+	if (!cpu_target(t)) {
+		snprintf(err, errlen,
+		         "-G '%s' (for '%s'): cgroups are counted system wide only: add -a or -C",
+		         ev->cgroup, label(ev));
+		return -EINVAL;
+	}
+	if (cgroup_mount(mnt, sizeof(mnt)) != 0) {
+		snprintf(err, errlen,
+		         "-G '%s': no cgroup mount with the perf_event controller and no cgroup2 "
+		         "mount in /proc/self/mounts",
+		         ev->cgroup);
+		return -ENOENT;
+	}
+	snprintf(path, sizeof(path), "%s/%s", mnt, ev->cgroup);
+	pv->cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pv->cgroup_fd < 0) {
+		int e = errno;
+		snprintf(err, errlen, "-G '%s': no access to cgroup %s: %s", ev->cgroup, path,
+		         strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+/* Closes what the back end opened of every evsel and makes the members of
+ * group `group` solo events, for a fresh pass of the open loop. */
+static void split_weak_group(struct hpm_evlist *list, struct perf_session *s, int group)
+{
+	for (unsigned k = 0; k < s->nr_own; k++) {
+		struct hpm_evsel *ev = &list->ev[s->own[k]];
+		struct perf_ev *pv = ev->priv;
+		for (unsigned p = 0; p < s->nr_places; p++) {
+			if (pv->fd[p] >= 0)
+				close(pv->fd[p]);
+			pv->fd[p] = -1;
+			pv->id[p] = 0;
+		}
+		pv->nr_fds = 0;
+		pv->decided = false;
+		pv->leader = false;
+		if (ev->state != HPM_EV_NOT_SUPPORTED || !pv->pe.absent) {
+			ev->state = pv->pe.absent ? HPM_EV_NOT_SUPPORTED : HPM_EV_OK;
+			pv->err = pv->pe.absent ? ENODEV : 0;
+		}
+		if (ev->group == group) {
+			pv->in_group = false;
+			pv->split = true;
+		}
 	}
 }
 
@@ -929,7 +1052,21 @@ static int perf_open(struct hpm_evlist *list, const struct hpm_target *t, void *
 		if (is_kmh(ev) && !(pmu && pmu->present) && cfg->leave_kmh)
 			continue;
 		struct perf_ev *pv = xcalloc(1, sizeof(*pv));
-		if ((rc = hpm_perf_event_attr(ev, pmu, &pv->pe, err, errlen))) {
+		pv->cgroup_fd = -1;
+		rc = hpm_perf_event_attr(ev, pmu, &pv->pe, err, errlen);
+		if (rc == -ENODEV && pv->pe.absent) {
+			/* parsed, but its PMU is not here: a row that says so */
+			if (!cfg->warn) {
+				cfg->warn = true;
+				snprintf(cfg->warning, sizeof(cfg->warning), "%s", err);
+			}
+			rc = 0;
+		}
+		if (!rc && ev->cgroup) {
+			rc = open_cgroup(ev, pv, t, err, errlen);
+			s->has_cgroup = true;
+		}
+		if (rc) {
 			free(pv);
 			goto fail;
 		}
@@ -962,11 +1099,15 @@ static int perf_open(struct hpm_evlist *list, const struct hpm_target *t, void *
 			pv->fd[p] = -1;
 		free(ev->counts);
 		ev->counts = xcalloc(nr_units, sizeof(*ev->counts));
-		ev->state = HPM_EV_OK;
+		ev->state = pv->pe.absent ? HPM_EV_NOT_SUPPORTED : HPM_EV_OK;
+		if (pv->pe.absent)
+			pv->err = ENODEV;
 	}
 
 	/* 3. open, place by place, leaders before their members */
-	unsigned live = 0;
+	unsigned live;
+reopen:
+	live = 0;
 	for (unsigned p = 0; p < s->nr_places; p++) {
 		bool dead = false;
 		for (unsigned k = 0; k < s->nr_own && !dead; k++) {
@@ -999,6 +1140,14 @@ static int perf_open(struct hpm_evlist *list, const struct hpm_target *t, void *
 			}
 			int e = -fd;
 			copy_to_evsel(ev, &pv->pe);
+			if ((e == EINVAL || e == EBADF) && ev->weak_group && pv->in_group &&
+			    !pv->leader) {
+				/* perf's weak group: it cannot be one, so each alone */
+				split_weak_group(list, s, ev->group);
+				goto reopen;
+			}
+			if (e == EINVAL && pv->pe.sysfs_pmu)
+				e = EOPNOTSUPP; /* perf stat: not supported */
 			if (e == ESRCH && task && s->nr_places > 1) {
 				/* a thread of -p that exited since it was listed:
 				 * perf forgets it too */
@@ -1140,27 +1289,44 @@ static int read_words(int fd, uint64_t *buf, size_t words, const char *name, cha
 	return 0;
 }
 
+/* A disabled cgroup event's times are computed on the reading CPU from that
+ * CPU's cgroup clock: read it from its own CPU, as perf reads with
+ * affinity (else enabled/running come out as another CPU's). */
+static void read_on_cpu(int cpu)
+{
+	cpu_set_t one;
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&one);
+	CPU_SET((unsigned)cpu, &one);
+	sched_setaffinity(0, sizeof(one), &one);
+}
+
 static int perf_read(struct hpm_evlist *list, char *err, size_t errlen)
 {
 	struct perf_session *s = session_of(list);
+	int rc;
 	if (!s)
 		return 0;
 	for (unsigned k = 0; k < s->nr_own; k++) {
 		struct hpm_evsel *ev = &list->ev[s->own[k]];
 		memset(ev->counts, 0, list->nr_units * sizeof(*ev->counts));
 	}
+	cpu_set_t saved;
+	bool pinned = s->has_cgroup && sched_getaffinity(0, sizeof(saved), &saved) == 0;
 	for (unsigned p = 0; p < s->nr_places; p++) {
 		unsigned unit = s->place[p].unit;
+		if (pinned)
+			read_on_cpu(s->place[p].cpu);
 		for (unsigned k = 0; k < s->nr_own; k++) {
 			struct hpm_evsel *ev = &list->ev[s->own[k]];
 			struct perf_ev *pv = ev->priv;
-			int rc;
 			if (pv->fd[p] < 0 || ev->state == HPM_EV_NOT_SUPPORTED)
 				continue;
 			if (!pv->in_group) {
 				uint64_t v[3];
 				if ((rc = read_words(pv->fd[p], v, 3, label(ev), err, errlen)))
-					return rc;
+					goto out;
 				ev->counts[unit].val += v[0];
 				ev->counts[unit].ena += v[1];
 				ev->counts[unit].run += v[2];
@@ -1171,7 +1337,7 @@ static int perf_read(struct hpm_evlist *list, char *err, size_t errlen)
 			/* { nr, time_enabled, time_running, { value, id } x nr } */
 			uint64_t *b = s->buf;
 			if ((rc = read_words(pv->fd[p], b, s->buf_words, label(ev), err, errlen)))
-				return rc;
+				goto out;
 			uint64_t nr = b[0];
 			if (nr > (s->buf_words - 3) / 2)
 				nr = (s->buf_words - 3) / 2;
@@ -1200,7 +1366,11 @@ static int perf_read(struct hpm_evlist *list, char *err, size_t errlen)
 			run += ev->counts[u].run;
 		ev->state = run ? HPM_EV_OK : HPM_EV_NOT_COUNTED;
 	}
-	return 0;
+	rc = 0;
+out:
+	if (pinned)
+		sched_setaffinity(0, sizeof(saved), &saved);
+	return rc;
 }
 
 static void perf_close(struct hpm_evlist *list)
@@ -1238,7 +1408,13 @@ static int perf_dry_run(const struct hpm_evlist *list, const struct hpm_target *
 		struct hpm_perf_event pe;
 		if (is_kmh(ev) && !(pmu && pmu->present) && cfg->leave_kmh)
 			continue;
-		if ((rc = hpm_perf_event_attr(ev, pmu, &pe, err, errlen)))
+		rc = hpm_perf_event_attr(ev, pmu, &pe, err, errlen);
+		if (rc == -ENODEV && pe.absent) {
+			fprintf(out, "%s: not supported: %s\n", ev->name ? ev->name : label(ev),
+			        err);
+			continue;
+		}
+		if (rc)
 			return rc;
 		set_warning(cfg, &pe, ev, pmu);
 		cfg->nr_opened++;
@@ -1250,6 +1426,9 @@ static int perf_dry_run(const struct hpm_evlist *list, const struct hpm_target *
 		        (unsigned long long)pe.config1, (unsigned long long)pe.config2,
 		        pe.exclude_user, pe.exclude_kernel, pe.exclude_hv, pe.exclude_host,
 		        pe.exclude_guest);
+		if (ev->cgroup)
+			fprintf(out, "%s: cgroup %s (PERF_FLAG_PID_CGROUP)\n",
+			        ev->name ? ev->name : label(ev), ev->cgroup);
 	}
 	return 0;
 }

@@ -31,6 +31,16 @@
  *   the run goes on; EINVAL on a host event whose exclude_guest was only
  *   perf's default: retried without it, as perf does; anything else fails
  *   open() with perf's advice (paranoid setting, ulimit -n, ...).
+ * - Weak groups ({...}:W, evsel.weak_group): when a member fails with
+ *   EINVAL or EBADF the group cannot be opened as one; every member is then
+ *   opened on its own (perf's evlist__reset_weak_group), and -v says so.
+ * - Cgroups (-G, evsel.cgroup; CPU targets only): the event counts only
+ *   tasks of that cgroup, opened with PERF_FLAG_PID_CGROUP and the fd of
+ *   the cgroup's directory under the perf_event cgroup v1 mount, else the
+ *   cgroup2 mount (<proc>/self/mounts), as perf's open_cgroup.
+ * - A PMU/TERMS/ event whose PMU this host does not have is
+ *   HPM_EV_NOT_SUPPORTED without being opened; the first such gives
+ *   cfg->warning (why it cannot count).
  * - read() refreshes counts[unit] = {val, ena, run}, the sums over the unit's
  *   fds; an evsel that never ran (run == 0) is HPM_EV_NOT_COUNTED until it
  *   does. Scaling (val * ena / run) is the reader's.
@@ -107,6 +117,9 @@ struct hpm_perf_event {
 	uint64_t config, config1, config2;
 	bool exclude_user, exclude_kernel, exclude_hv, exclude_host, exclude_guest;
 	bool guest_default; /* host event: exclude_guest is perf's default only */
+	bool sysfs_pmu;     /* PMU/TERMS/ of a sysfs PMU: EINVAL is <not supported>,
+	                     * as perf stat takes it */
+	bool absent;        /* its PMU is not on this host: never opened */
 	bool pinned;        /* counterid_mask set */
 	bool unpinned_kmh;  /* a Kunminghu event left to the firmware's placement */
 	const char *unit;

@@ -2,6 +2,7 @@
 #include "backend/pmu.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -306,4 +307,235 @@ int hpm_pmu_detect_at(struct hpm_pmu *pmu, const char *sysfs, const char *procfs
 int hpm_pmu_detect(struct hpm_pmu *pmu, char *err, size_t errlen)
 {
 	return hpm_pmu_detect_at(pmu, NULL, NULL, err, errlen);
+}
+
+/* ------------------------------------------------------------ host PMUs */
+
+#define PMU_DEVICES    "/bus/event_source/devices"
+#define MAX_TERM_DEPTH 2 /* a term of events/NAME may not name another event */
+
+bool hpm_pmu_spec_shape(const char *spec, char *pmu, size_t pmulen)
+{
+	size_t n =
+	    strspn(spec, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.");
+	if (n == 0 || spec[n] != '/' || !strchr(spec + n + 1, '/') || n >= pmulen)
+		return false;
+	memcpy(pmu, spec, n);
+	pmu[n] = '\0';
+	return true;
+}
+
+/* "a, b, c" of the entries of a directory, sorted, into out. */
+static void list_dir(const char *path, const char *extra, char *out, size_t len)
+{
+	struct dirent **names = NULL;
+	int n = scandir(path, &names, NULL, alphasort);
+	size_t w = 0;
+	out[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		const char *d = names[i]->d_name;
+		/* events/NAME.scale, .unit, .per-pkg describe NAME */
+		if (d[0] != '.' && !strchr(d, '.') && w < len)
+			w += (size_t)snprintf(out + w, len - w, "%s%s", w ? ", " : "", d);
+		free(names[i]);
+	}
+	free(names);
+	if (extra && w < len)
+		snprintf(out + w, len - w, "%s%s", w ? ", " : "", extra);
+}
+
+static int unknown_term(const char *dir, const struct hpm_pmu_event *ev, const char *spec,
+                        const char *term, size_t tlen, char *err, size_t errlen)
+{
+	char path[512], terms[200], events[160];
+	snprintf(path, sizeof(path), "%s/format", dir);
+	list_dir(path, "config, config1, config2, name, period, percore, metric-id", terms,
+	         sizeof(terms));
+	snprintf(path, sizeof(path), "%s/events", dir);
+	list_dir(path, NULL, events, sizeof(events));
+	snprintf(err, errlen, "'%.100s': unknown term '%.*s' for PMU '%s' (terms: %s%s%s)", spec,
+	         (int)(tlen > 40 ? 40 : tlen), term, ev->pmu, terms, events[0] ? "; events: " : "",
+	         events);
+	return -EINVAL;
+}
+
+/* value into the bits of mask, lowest bit first (perf's pmu_format_value). */
+static bool deposit(uint64_t value, uint64_t mask, uint64_t *out)
+{
+	uint64_t v = 0;
+	for (unsigned b = 0; b < 64 && value; b++) {
+		if (!(mask & (UINT64_C(1) << b)))
+			continue;
+		if (value & 1)
+			v |= UINT64_C(1) << b;
+		value >>= 1;
+	}
+	if (value)
+		return false;
+	*out |= v;
+	return true;
+}
+
+static int parse_terms(const char *dir, bool present, const char *spec, const char *terms,
+                       size_t len, unsigned depth, struct hpm_pmu_event *ev, char *err,
+                       size_t errlen);
+
+/* One term: KEY, KEY=VALUE. */
+static int parse_term(const char *dir, bool present, const char *spec, const char *t, size_t n,
+                      unsigned depth, struct hpm_pmu_event *ev, char *err, size_t errlen)
+{
+	const char *eq = memchr(t, '=', n);
+	size_t klen = eq ? (size_t)(eq - t) : n;
+	char key[64], val[128], path[600], buf[256];
+	if (klen == 0 || klen >= sizeof(key) || (eq && (size_t)(t + n - eq - 1) >= sizeof(val))) {
+		snprintf(err, errlen, "'%.100s': bad term '%.*s' (a term is NAME or NAME=VALUE)",
+		         spec, (int)(n > 40 ? 40 : n), t);
+		return -EINVAL;
+	}
+	memcpy(key, t, klen);
+	key[klen] = '\0';
+	if (eq) {
+		memcpy(val, eq + 1, n - klen - 1);
+		val[n - klen - 1] = '\0';
+	} else {
+		snprintf(val, sizeof(val), "1");
+	}
+	if (strcmp(key, "name") == 0) {
+		snprintf(ev->name, sizeof(ev->name), "%s", val);
+		return 0;
+	}
+	if (strcmp(key, "period") == 0 || strcmp(key, "percore") == 0 ||
+	    strcmp(key, "metric-id") == 0)
+		return 0; /* sampling and metric grouping: nothing to count */
+
+	/* a named event of events/ (only as a bare word, as perf) */
+	if (!eq && present && depth < MAX_TERM_DEPTH && !strchr(key, '/')) {
+		snprintf(path, sizeof(path), "%s/events/%s", dir, key);
+		if (read_small(path, buf, sizeof(buf)) == 0) {
+			char extra[64], *end;
+			snprintf(path, sizeof(path), "%s/events/%s.unit", dir, key);
+			if (read_small(path, extra, sizeof(extra)) == 0)
+				snprintf(ev->unit, sizeof(ev->unit), "%.15s", extra);
+			snprintf(path, sizeof(path), "%s/events/%s.scale", dir, key);
+			if (read_small(path, extra, sizeof(extra)) == 0) {
+				double sc = strtod(extra, &end);
+				if (end != extra && !*end && sc > 0)
+					ev->scale = sc;
+			}
+			return parse_terms(dir, present, spec, buf, strlen(buf), depth + 1, ev, err,
+			                   errlen);
+		}
+	}
+
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(val, &end, 0);
+	if (errno || end == val || *end || val[0] == '-') {
+		snprintf(err, errlen, "'%.100s': term '%s': '%s' is not a number", spec, key, val);
+		return -EINVAL;
+	}
+	struct hpm_pmu_format f;
+	static const char *const raw[3] = {"config", "config1", "config2"};
+	for (unsigned i = 0; i < 3; i++)
+		if (strcmp(key, raw[i]) == 0) {
+			/* the raw fields: every bit, as given */
+			ev->config[i] = v;
+			return 0;
+		}
+	if (!present)
+		return 0; /* the syntax is all that can be checked */
+	snprintf(path, sizeof(path), "%s/format/%s", dir, key);
+	if (strchr(key, '/') || read_small(path, buf, sizeof(buf)) != 0)
+		return unknown_term(dir, ev, spec, key, klen, err, errlen);
+	char ferr[160];
+	if (hpm_pmu_parse_format(buf, &f, ferr, sizeof(ferr))) {
+		snprintf(err, errlen, "%s: %s", path, ferr);
+		return -EINVAL;
+	}
+	if (!deposit(v, f.mask, &ev->config[f.field])) {
+		snprintf(err, errlen, "'%.100s': term '%s': value %s is too big for its format %s",
+		         spec, key, val, f.text);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_terms(const char *dir, bool present, const char *spec, const char *terms,
+                       size_t len, unsigned depth, struct hpm_pmu_event *ev, char *err,
+                       size_t errlen)
+{
+	const char *p = terms, *end = terms + len;
+	while (p < end) {
+		const char *c = memchr(p, ',', (size_t)(end - p));
+		size_t n = c ? (size_t)(c - p) : (size_t)(end - p);
+		/* blanks are the lexer's: "event = 0" is event=0 */
+		char t[200];
+		size_t w = 0;
+		for (size_t i = 0; i < n && w + 1 < sizeof(t); i++)
+			if (!isspace((unsigned char)p[i]))
+				t[w++] = p[i];
+		t[w] = '\0';
+		if (w == 0) {
+			snprintf(err, errlen, "'%.100s': empty term", spec);
+			return -EINVAL;
+		}
+		int rc = parse_term(dir, present, spec, t, w, depth, ev, err, errlen);
+		if (rc)
+			return rc;
+		p += n + (c != NULL);
+	}
+	return 0;
+}
+
+int hpm_pmu_event_parse(const char *sysfs, const char *spec, struct hpm_pmu_event *ev, char *err,
+                        size_t errlen)
+{
+	char dir[512], path[600], buf[64];
+	memset(ev, 0, sizeof(*ev));
+	ev->scale = 1.0;
+	if (!hpm_pmu_spec_shape(spec, ev->pmu, sizeof(ev->pmu))) {
+		snprintf(err, errlen, "'%.100s' is not PMU/TERMS/", spec);
+		return -EINVAL;
+	}
+	const char *open_ = spec + strlen(ev->pmu), *close_ = strchr(open_ + 1, '/');
+	const char *mods = close_ + 1;
+	if (*mods == ':')
+		mods++; /* hpmstat's Kunminghu terms take "/:u" as well as perf's "/u" */
+	if (strlen(mods) >= sizeof(ev->mods) || strspn(mods, "ukhHGWS") != strlen(mods)) {
+		snprintf(
+		    err, errlen,
+		    "'%.100s': '%s' after the closing '/' is not a modifier (u k h H G W S are)",
+		    spec, close_ + 1);
+		return -EINVAL;
+	}
+	snprintf(ev->mods, sizeof(ev->mods), "%s", mods);
+
+	snprintf(dir, sizeof(dir), "%s" PMU_DEVICES "/%s", sysfs ? sysfs : hpm_sysfs_root(),
+	         ev->pmu);
+	struct stat st;
+	bool present = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+	if (present) {
+		snprintf(path, sizeof(path), "%s/type", dir);
+		char *end;
+		unsigned long t = 0;
+		if (read_small(path, buf, sizeof(buf)) != 0 ||
+		    (errno = 0, t = strtoul(buf, &end, 10), errno || end == buf || *end) ||
+		    t > UINT32_MAX) {
+			snprintf(err, errlen, "'%.100s': cannot read the PMU's type from %s", spec,
+			         path);
+			return -EINVAL;
+		}
+		ev->type = (uint32_t)t;
+	}
+	size_t tlen = (size_t)(close_ - open_ - 1);
+	int rc = tlen ? parse_terms(dir, present, spec, open_ + 1, tlen, 0, ev, err, errlen) : 0;
+	if (rc)
+		return rc;
+	if (!present) {
+		snprintf(err, errlen,
+		         "'%.100s' cannot be counted: this host has no PMU '%s' (no %s)", spec,
+		         ev->pmu, dir);
+		return -ENODEV;
+	}
+	return 0;
 }

@@ -14,6 +14,13 @@
  *   <sys>/bus/event_source/devices/cpu/format/event           "config:0-47"
  *   <sys>/bus/event_source/devices/cpu/format/counterid_mask  "config2:0-31"
  */
+/* Host PMUs by name (perf's PMU/TERMS/ syntax, any PMU under
+ * <sys>/bus/event_source/devices): hpm_pmu_event_parse reads the PMU's
+ *   type                the perf type
+ *   format/TERM         where a term's value goes ("config:0-7,32-35")
+ *   events/NAME         a named event, as terms ("event=0x3c,umask=0x00")
+ * and builds the attr's type and config/config1/config2 from the terms.
+ */
 #ifndef HPM_BACKEND_PMU_H
 #define HPM_BACKEND_PMU_H
 
@@ -81,6 +88,34 @@ int hpm_pmu_parse_format(const char *text, struct hpm_pmu_format *f, char *err, 
  * RISC-V /proc/cpuinfo (first value of each key). Returns false when one of
  * the three keys is missing (not a RISC-V cpuinfo). */
 bool hpm_pmu_cpuid_from_cpuinfo(const char *cpuinfo, char *out, size_t outlen);
+
+/* One event of a host PMU, from "PMU/TERM[=VALUE],.../[MODS]". */
+struct hpm_pmu_event {
+	char pmu[64];       /* the PMU's directory name */
+	uint32_t type;      /* <pmu>/type */
+	uint64_t config[3]; /* config, config1, config2 */
+	char name[128];     /* a name=... term, "" without one */
+	char mods[16];      /* the modifier letters after the closing '/' */
+	char unit[16];      /* events/NAME.unit of a named event ("Joules"), else "" */
+	double scale;       /* events/NAME.scale, else 1 */
+};
+
+/* Whether spec has the shape PMU/.../[MODS] (a PMU name of letters,
+ * digits, '_', '-' and '.', then '/'); the PMU name goes to pmu. */
+bool hpm_pmu_spec_shape(const char *spec, char *pmu, size_t pmulen);
+
+/* Resolve spec against <sysfs>/bus/event_source/devices/<pmu> (sysfs NULL:
+ * hpm_sysfs_root()). Terms are perf's: a format/ term with a number (a term
+ * without '=' is 1), config=, config1=, config2= (raw bits), name=, and
+ * period=, percore=, metric-id= (accepted, nothing to do when counting); a
+ * term that is a file in events/ expands to that file's terms (and its
+ * NAME.unit and NAME.scale files give unit and scale, as perf shows them). Returns 0;
+ * -EINVAL with one line for bad syntax, a value too big for its format or
+ * an unknown term (the line lists the PMU's terms and events); -ENODEV when
+ * there is no such PMU on this host (the line says so; the syntax was still
+ * checked and ev->pmu, name and mods are set). */
+int hpm_pmu_event_parse(const char *sysfs, const char *spec, struct hpm_pmu_event *ev, char *err,
+                        size_t errlen);
 
 /* Mask of the counters of a bank, bit n = mhpmcounter n (frontend 0x7f8 ...). */
 uint32_t hpm_pmu_bank_counters(int bank);

@@ -74,6 +74,17 @@ const char cmd_stat_usage[] =
     "                            counter group instead of multiplexing\n"
     "  -v with --topdown         also describes each node on the bottleneck path\n"
     "  -h, --help                this text\n"
+    "  -B, --big-num             group std counts with ',' (the default)\n"
+    "      --no-big-num          std counts without thousands separators\n"
+    "      --summary             with -I: the whole run's counts at the end\n"
+    "      --no-csv-summary      with -x: no 'summary' field before them\n"
+    "      --table               with -r: each run's elapsed time\n"
+    "  -G, --cgroup NAME[,NAME]  with -a: count the n-th event in the n-th cgroup\n"
+    "                            (one NAME: every event), relative to the cgroup mount\n"
+    "      --all-user            count every event in user mode only\n"
+    "      --all-kernel          count every event in kernel mode only\n"
+    "  -d, --detailed            add cache, TLB and branch events (-dd, -ddd more;\n"
+    "                            Kunminghu's on Kunminghu, perf's elsewhere)\n"
     "\n"
     "Examples:\n"
     "  hpmstat stat --topdown=3                   Topdown of the emulated harts\n"
@@ -93,6 +104,13 @@ enum {
 	OPT_EMU_CYCLES,
 	OPT_EMU_HARTS,
 	OPT_EMU_FREQ,
+	/* output shapes */
+	OPT_NO_BIG_NUM,
+	OPT_SUMMARY,
+	OPT_NO_CSV_SUMMARY,
+	OPT_TABLE,
+	OPT_ALL_USER,
+	OPT_ALL_KERNEL,
 	OPT_NODES,
 	OPT_NO_MULTIPLEX,
 };
@@ -122,6 +140,17 @@ struct stat_opts {
 	struct hpm_emu_config emu;
 	bool emu_given; /* any --emu-* option */
 	char **argv;    /* the command */
+	/* output shapes */
+	int big_num; /* -B 1, --no-big-num 0, neither -1 */
+	bool summary;
+	bool no_csv_summary;
+	bool run_table;
+
+	/* -G lists in order; --all-user / --all-kernel; how many -d */
+	const char **cgroups;
+	unsigned nr_cgroups;
+	enum hpm_level_only level;
+	unsigned detailed;
 
 	/* toplev's Topdown options */
 	const char *nodes; /* --nodes LIST */
@@ -221,6 +250,16 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	    {"emu-harts", required_argument, NULL, OPT_EMU_HARTS},
 	    {"emu-freq", required_argument, NULL, OPT_EMU_FREQ},
 	    {"help", no_argument, NULL, 'h'},
+	    /* output shapes */
+	    {"big-num", no_argument, NULL, 'B'},
+	    {"no-big-num", no_argument, NULL, OPT_NO_BIG_NUM},
+	    {"summary", no_argument, NULL, OPT_SUMMARY},
+	    {"no-csv-summary", no_argument, NULL, OPT_NO_CSV_SUMMARY},
+	    {"table", no_argument, NULL, OPT_TABLE},
+	    {"cgroup", required_argument, NULL, 'G'},
+	    {"all-user", no_argument, NULL, OPT_ALL_USER},
+	    {"all-kernel", no_argument, NULL, OPT_ALL_KERNEL},
+	    {"detailed", no_argument, NULL, 'd'},
 	    {"level", required_argument, NULL, 'l'},
 	    {"nodes", required_argument, NULL, OPT_NODES},
 	    {"no-multiplex", no_argument, NULL, OPT_NO_MULTIPLEX},
@@ -232,7 +271,8 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	opterr = 0;
 	optind = 1;
 	/* '+': the first non-option starts the command, as in perf */
-	while ((c = getopt_long(argc, argv, "+:e:M:x:jo:I:r:p:aC:Avhl:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:M:x:jo:I:r:p:aC:AvhBG:dl:", longopts, NULL)) !=
+	       -1) {
 		switch (c) {
 		case 'e':
 			o->events = xreallocarray(o->events, o->nr_events + 1, sizeof(char *));
@@ -347,6 +387,22 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			o->emu.freq = n;
 			o->emu_given = true;
 			break;
+		/* output shapes */
+		case 'B':
+			o->big_num = 1;
+			break;
+		case OPT_NO_BIG_NUM:
+			o->big_num = 0;
+			break;
+		case OPT_SUMMARY:
+			o->summary = true;
+			break;
+		case OPT_NO_CSV_SUMMARY:
+			o->no_csv_summary = true;
+			break;
+		case OPT_TABLE:
+			o->run_table = true;
+			break;
 		case 'l':
 			/* toplev's -l N: the Topdown level */
 			if (parse_number("-l", optarg, 1, metric_max_level(), &n))
@@ -366,6 +422,21 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		case 'h':
 			cli_print_usage(stdout);
 			return -1;
+		case 'G':
+			o->cgroups = xreallocarray(o->cgroups, o->nr_cgroups + 1, sizeof(char *));
+			o->cgroups[o->nr_cgroups++] = optarg;
+			break;
+		case OPT_ALL_USER:
+			/* perf applies --all-kernel after --all-user: it wins */
+			if (o->level != HPM_LEVEL_KERNEL)
+				o->level = HPM_LEVEL_USER;
+			break;
+		case OPT_ALL_KERNEL:
+			o->level = HPM_LEVEL_KERNEL;
+			break;
+		case 'd':
+			o->detailed++;
+			break;
 		case ':':
 			return cli_usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -389,6 +460,11 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		return cli_usage_error("-r needs a command");
 	if (o->repeat > 1 && o->interval_ms > 0)
 		return cli_usage_error("-r and -I exclude each other");
+	/* output shapes, as perf checks them */
+	if (o->big_num == 1 && o->sep)
+		return cli_usage_error("-B is not supported with -x");
+	if (o->run_table && o->repeat <= 1)
+		return cli_usage_error("--table is only supported with -r");
 	if (o->no_multiplex && o->interval_ms > 0)
 		return cli_usage_error("--no-multiplex and -I exclude each other");
 	if (o->no_multiplex && o->pid > 0)
@@ -604,6 +680,8 @@ struct run_ctx {
 	uint64_t emu_wanted;
 	double elapsed_ns;
 	double user_s, sys_s;
+	double last_tick_s;    /* -I: where the last printed interval ended */
+	unsigned nr_intervals; /* -I: intervals printed */
 	/* --no-multiplex: the runs of one measurement (0 before the first),
 	 * and the emulated cycles of each */
 	unsigned nomux_runs;
@@ -668,7 +746,8 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 	}
 	struct hpm_count **d = deltas(rc->s, *prev);
 	struct stat_result res = {.list = &rc->s->all,
-	                          .elapsed_ns = rc->o->interval_ms * 1e6,
+	                          .elapsed_ns = (ts - rc->last_tick_s) * 1e9,
+	                          .interval_nr = rc->nr_intervals++,
 	                          .timestamp = ts,
 	                          .first = first,
 	                          .delta = (const struct hpm_count *const *)d};
@@ -686,6 +765,7 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 		rc->cfg->emu.cycles = info.cycles_run;
 		rc->cfg->emu.cycles_wanted = rc->emu_wanted;
 	}
+	rc->last_tick_s = ts;
 	stat_print(rc->cfg, &res);
 	fflush(rc->cfg->out);
 	if (rc->rec)
@@ -711,6 +791,7 @@ static int run_once(struct run_ctx *rc)
 
 	rc->emu_wanted = 0;
 	rc->emu_partial = rc->emu_interrupted = false;
+	rc->last_tick_s = 0;
 
 	rc->target = (struct hpm_target){.pid = -1, .inherit = true};
 	if (have_cmd) {
@@ -1032,6 +1113,7 @@ struct repeat_stats {
 	double *sum, *sum2;   /* per event */
 	hpm_u128 *count_sum;  /* per event: the exact counts summed */
 	bool *count_bad;      /* per event: some run had no exact count */
+	double *run_sum;      /* per event: the time running, summed */
 	double *msum, *msum2; /* per metric */
 	unsigned n;
 };
@@ -1054,12 +1136,85 @@ static void noise_of(double sum, double sum2, unsigned n, struct stat_noise *out
 	out->rel_stddev = out->mean != 0 ? 100 * sem / fabs(out->mean) : sem == 0 ? 0 : (double)NAN;
 }
 
+/* ------------------------------------------------------------ -d, -G, --all-* */
+
+/* -d, -dd, -ddd: perf's detailed sets (builtin-stat.c add_default_attributes)
+ * on host targets; on Kunminghu (the emulator or a Kunminghu PMU) the same
+ * questions asked of Kunminghu events (hpmstat-stat(1) lists them). */
+static const char *const host_detailed[3] = {
+    "L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+    "L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,"
+    "iTLB-load-misses",
+    "L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+static const char *const kmh_detailed[3] = {
+    "l1D_read_dcache_access,l1D_read_dcache_miss,"
+    "Slice0_l2_cache_access + Slice1_l2_cache_access + Slice2_l2_cache_access + "
+    "Slice3_l2_cache_access,"
+    "Slice0_l2_cache_miss + Slice1_l2_cache_miss + Slice2_l2_cache_miss + "
+    "Slice3_l2_cache_miss,"
+    "BpInstr,BpWrong",
+    "ifu_req,ifu_miss,dtlb_ld_access,dtlb_ld_miss,itlb_access,itlb_miss",
+    "l1D_load_hw_prf_access,l1D_load_hw_prf_miss",
+};
+
+static void add_detailed(struct stat_opts *o, const struct hpm_session *s)
+{
+	bool harts_only = !o->argv && o->pid <= 0 && !o->all_cpus && !o->cpus;
+	bool kmh = o->backend == HPM_BACKEND_EMU || s->pmu.present ||
+	           (harts_only && o->backend != HPM_BACKEND_PERF);
+	for (unsigned d = 0; d < o->detailed && d < 3; d++) {
+		o->events = xreallocarray(o->events, o->nr_events + 1, sizeof(char *));
+		o->events[o->nr_events++] = kmh ? kmh_detailed[d] : host_detailed[d];
+	}
+}
+
+/* --all-user / --all-kernel and -G on every event, before the session is
+ * split between the back ends. 0, or the exit status after a message. */
+static int apply_event_options(const struct stat_opts *o, struct hpm_session *s)
+{
+	char err[512];
+	bool warned = false;
+	for (unsigned i = 0; o->level != HPM_LEVEL_ANY && i < s->all.nr; i++) {
+		struct hpm_evsel *e = &s->all.ev[i];
+		if (!hpm_evsel_set_level(e, o->level, !s->kmh_on_perf) && !warned) {
+			cli_warn("warning: %s: the emulator's mcycle and minstret count in every "
+			         "mode; they are not filtered",
+			         o->level == HPM_LEVEL_USER ? "--all-user" : "--all-kernel");
+			warned = true;
+		}
+	}
+	if (!o->nr_cgroups)
+		return 0;
+	/* perf: "both cgroup and no-aggregation modes only available in
+	 * system-wide mode"; no command and no target is system wide */
+	bool system_wide = o->all_cpus || o->cpus || (!o->argv && o->pid <= 0);
+	if (!system_wide || o->pid > 0)
+		return cli_usage_error("-G needs system-wide counting (-a or -C), as in perf");
+	unsigned next = 0;
+	for (unsigned i = 0; i < o->nr_cgroups; i++)
+		if (hpm_evlist_set_cgroups(&s->all, o->cgroups[i], &next, err, sizeof(err))) {
+			cli_error("%s", err);
+			return EXIT_FAILURE;
+		}
+	for (unsigned i = 0; i < s->all.nr; i++) {
+		const struct hpm_evsel *e = &s->all.ev[i];
+		if (e->cgroup && e->kind != HPM_EV_HOST && !s->kmh_on_perf) {
+			cli_error("-G '%s': '%s' is emulated, and the emulator has no cgroups",
+			          e->cgroup, e->name);
+			return EXIT_FAILURE;
+		}
+	}
+	return 0;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = {
 	    .repeat = 1,
 	    .pid = -1,
 	    .backend = HPM_BACKEND_AUTO,
+	    .big_num = -1,
 	};
 	struct hpm_session s;
 	/* perf stat writes its counts to stderr, leaving stdout to the command */
@@ -1084,6 +1239,7 @@ int cmd_stat(int argc, char **argv)
 	if (rc) {
 		free(o.events);
 		free(o.metrics);
+		free(o.cgroups);
 		return rc < 0 ? 0 : rc;
 	}
 
@@ -1095,15 +1251,21 @@ int cmd_stat(int argc, char **argv)
 		static const char *const host_default =
 		    "task-clock,context-switches,cpu-migrations,page-faults,cycles,"
 		    "instructions,branches,branch-misses";
+		/* perf counts CPUs (-a, -C, or no command) with cpu-clock */
+		static const char *const cpus_default =
+		    "cpu-clock,context-switches,cpu-migrations,page-faults,cycles,"
+		    "instructions,branches,branch-misses";
 		bool harts_only = !o.argv && o.pid <= 0 && !o.all_cpus && !o.cpus;
+		bool on_cpus = o.pid <= 0 && (!o.argv || o.all_cpus || o.cpus);
 		o.events = xcalloc(1, sizeof(char *));
 		if (harts_only || o.backend == HPM_BACKEND_EMU) {
 			o.events[o.nr_events++] = "mcycle,minstret";
 			o.topdown = 1;
 		} else {
-			o.events[o.nr_events++] = host_default;
+			o.events[o.nr_events++] = on_cpus ? cpus_default : host_default;
 		}
 	}
+	add_detailed(&o, &s);
 	for (unsigned i = 0; i < o.nr_events; i++) {
 		if (hpm_session_add_events(&s, o.events[i], err, sizeof(err))) {
 			cli_error("%s", err);
@@ -1128,6 +1290,8 @@ int cmd_stat(int argc, char **argv)
 		status = EXIT_FAILURE;
 		goto out;
 	}
+	if ((status = apply_event_options(&o, &s)))
+		goto out;
 	hpm_session_split(&s, err, sizeof(err));
 	if (o.no_multiplex && hpm_session_uses_perf(&s) && !o.argv) {
 		/* perf counts the host while it runs: nothing to run again */
@@ -1193,6 +1357,11 @@ int cmd_stat(int argc, char **argv)
 	cfg.topdown_level = o.topdown;
 	cfg.repeat = o.repeat;
 	cfg.interval_ms = o.interval_ms;
+	/* output shapes */
+	cfg.no_big_num = o.big_num == 0;
+	cfg.summary = o.summary;
+	cfg.no_csv_summary = o.no_csv_summary;
+	cfg.run_table = o.run_table;
 	char *command = o.argv ? join_argv(o.argv) : NULL;
 	char target[64] = "";
 	cfg.command = command;
@@ -1219,11 +1388,13 @@ int cmd_stat(int argc, char **argv)
 	rs.sum = xcalloc(nr_ev, sizeof(double));
 	rs.count_sum = xcalloc(nr_ev + 1, sizeof(*rs.count_sum));
 	rs.count_bad = xcalloc(nr_ev + 1, sizeof(*rs.count_bad));
+	rs.run_sum = xcalloc(nr_ev + 1, sizeof(*rs.run_sum));
 	rs.sum2 = xcalloc(nr_ev, sizeof(double));
 	rs.msum = xcalloc(s.metrics.nr + 1, sizeof(double));
 	rs.msum2 = xcalloc(s.metrics.nr + 1, sizeof(double));
 	struct run_ctx run = {.o = &o, .cfg = &cfg, .s = &s, .rec = rec};
-	double elapsed_sum = 0;
+	double elapsed_sum = 0, elapsed_sum2 = 0;
+	double *run_elapsed = xcalloc(o.repeat, sizeof(double));
 	struct stat_metric *metrics = NULL;
 	unsigned nr_metrics = 0;
 	for (unsigned r = 0; r < o.repeat && !stat_interrupted; r++) {
@@ -1238,6 +1409,8 @@ int cmd_stat(int argc, char **argv)
 			goto out_files;
 		}
 		elapsed_sum += run.elapsed_ns;
+		elapsed_sum2 += run.elapsed_ns * run.elapsed_ns;
+		run_elapsed[r] = run.elapsed_ns;
 		free_metrics(metrics, nr_metrics);
 		nr_metrics = hpm_session_metrics(&s, NULL, &metrics);
 		for (unsigned i = 0; i < nr_ev; i++) {
@@ -1250,6 +1423,9 @@ int cmd_stat(int argc, char **argv)
 			                 &t);
 			rs.count_bad[i] |= !t.ran || t.wrapped || e->state != HPM_EV_OK;
 			rs.count_sum[i] += t.count;
+			for (unsigned u = 0;
+			     e->counts && u < (e->nr_units ? e->nr_units : s.all.nr_units); u++)
+				rs.run_sum[i] += (double)e->counts[u].run;
 			rs.sum2[i] += v * v;
 		}
 		for (unsigned k = 0; k < nr_metrics; k++) {
@@ -1292,6 +1468,7 @@ int cmd_stat(int argc, char **argv)
 			noise_of(rs.sum[i], rs.sum2[i], rs.n, &noise[i]);
 			noise[i].count_exact = !rs.count_bad[i] && s.all.ev[i].scale == 1.0;
 			noise[i].count_mean = (rs.count_sum[i] + rs.n / 2) / rs.n;
+			noise[i].run_mean = rs.run_sum[i] / rs.n;
 		}
 		for (unsigned k = 0; k < nr_metrics; k++) {
 			noise_of(rs.msum[k], rs.msum2[k], rs.n, &mnoise[k]);
@@ -1309,6 +1486,8 @@ int cmd_stat(int argc, char **argv)
 	struct stat_result res = {
 	    .list = &s.all,
 	    .elapsed_ns = rs.n ? elapsed_sum / rs.n : 0,
+	    .run_elapsed_ns = run_elapsed,
+	    .nr_runs = rs.n,
 	    .user_s = run.user_s,
 	    .sys_s = run.sys_s,
 	    .metrics = metrics,
@@ -1323,8 +1502,16 @@ int cmd_stat(int argc, char **argv)
 		for (unsigned u = 0; u < res.nr_metric_units; u++)
 			hpm_session_metrics_unit(&s, NULL, (int)u, &res.unit_metrics[u]);
 	}
-	if (o.interval_ms <= 0)
+	if (rs.n)
+		noise_of(elapsed_sum, elapsed_sum2, rs.n, &res.elapsed_noise);
+	if (o.interval_ms <= 0) {
 		stat_print(&cfg, &res);
+	} else if (o.summary) {
+		/* --summary: after the intervals the whole run, as without -I */
+		struct stat_config total = cfg;
+		total.interval_ms = 0;
+		stat_print(&total, &res);
+	}
 	if (rec) {
 		record_finish(rec, &cfg, &s, &res);
 		if (record_write(rec) != 0) {
@@ -1352,11 +1539,13 @@ out_files:
 		if (out_file_commit(&recf) && !status)
 			status = EXIT_FAILURE;
 	}
+	free(run_elapsed);
 	free(command);
 	record_free(rec);
 	free(rs.sum);
 	free(rs.count_sum);
 	free(rs.count_bad);
+	free(rs.run_sum);
 	free(rs.sum2);
 	free(rs.msum);
 	free(rs.msum2);
@@ -1367,6 +1556,7 @@ out:
 	hpm_session_free(&s);
 	free(o.events);
 	free(o.metrics);
+	free(o.cgroups);
 	if (stat_signal) {
 		/* die of the signal, as perf stat does */
 		int sig = stat_signal;

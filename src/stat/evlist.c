@@ -5,6 +5,7 @@
  * scaled value of a count.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,7 @@ void hpm_evlist_free(struct hpm_evlist *list)
 		free(list->ev[i].spec);
 		free(list->ev[i].placement);
 		free(list->ev[i].counts);
+		free(list->ev[i].cgroup);
 	}
 	for (unsigned u = 0; list->unit_names && u < list->nr_units; u++)
 		free(list->unit_names[u]);
@@ -57,6 +59,89 @@ static int evlist_error(char *err, size_t errlen, const char *text, size_t col, 
 	return -1;
 }
 
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* One event's text as perf's lexer sees it: no blanks at the ends, around
+ * ':' (outside /terms/: "page-faults : k" is page-faults:k) or inside
+ * /terms/ ("msr/ event = 0 /"). Blanks between the operands of an
+ * expression stay. In place. */
+static void normalize_event(char *s)
+{
+	size_t w = 0, len = strlen(s);
+	bool in_term = false;
+	for (size_t r = 0; r < len; r++) {
+		char c = s[r];
+		if (c == '/')
+			in_term = !in_term;
+		if (is_blank(c)) {
+			size_t next = r;
+			while (next < len && is_blank(s[next]))
+				next++;
+			/* drop: leading, trailing, inside a term, before or after ':' */
+			if (in_term || w == 0 || next == len || s[next] == ':' ||
+			    (w > 0 && s[w - 1] == ':'))
+				continue;
+		}
+		s[w++] = c;
+	}
+	s[w] = '\0';
+}
+
+/* Group modifiers perf takes on {...}: W (weak), S (sample read: nothing to
+ * do for counting) and the privilege letters, which go to every member. */
+static int group_modifiers(struct hpm_evlist *list, unsigned first, const char *text, size_t col,
+                           const char *mods, size_t len, char *err, size_t errlen)
+{
+	char pass[16];
+	size_t np = 0;
+	bool weak = false;
+	if (len == 0)
+		return evlist_error(err, errlen, text, col, "empty modifier after '}:'");
+	for (size_t i = 0; i < len; i++) {
+		char c = mods[i];
+		if (c == 'W')
+			weak = true;
+		else if (c == 'S')
+			continue;
+		else if (strchr("ukhmHG", c) && np + 1 < sizeof(pass))
+			pass[np++] = c;
+		else {
+			char why[96];
+			snprintf(why, sizeof(why),
+			         "group modifier '%c' is not supported for counting (u k h m H G "
+			         "S W are)",
+			         c);
+			return evlist_error(err, errlen, text, col + i, why);
+		}
+	}
+	pass[np] = '\0';
+	for (unsigned i = first; i < list->nr; i++) {
+		struct hpm_evsel *e = &list->ev[i];
+		e->weak_group = weak;
+		if (!np)
+			continue;
+		/* the member's spec gets the letters, its name stays as written
+		 * (perf: "{task-clock,page-faults}:u" shows "task-clock") */
+		const char *sp = e->spec, *colon = strrchr(sp, ':'), *slash = strrchr(sp, '/');
+		char *ns;
+		if (slash && (!colon || colon < slash))
+			ns = xasprintf("%s%s", sp, pass); /* PMU/terms/MODS */
+		else if (!colon)
+			ns = xasprintf("%s:%s", sp, pass);
+		else if (strspn(colon + 1, "ukhmHG") == strlen(colon + 1) &&
+		         !strpbrk(sp, " &|^+()"))
+			ns = xasprintf("%s%s", sp, pass); /* NAME:k -> NAME:ku */
+		else
+			ns = xasprintf("(%s):%s", sp, pass); /* an expression, BANK:NAME */
+		free(e->spec);
+		e->spec = ns;
+	}
+	return 0;
+}
+
 int hpm_evlist_parse(struct hpm_evlist *list, const char *text, char *err, size_t errlen)
 {
 	/* Split at commas outside (), {} and perf-style /terms/: a comma inside
@@ -68,11 +153,13 @@ int hpm_evlist_parse(struct hpm_evlist *list, const char *text, char *err, size_
 	size_t *open_paren = xmalloc((len + 1) * sizeof(*open_paren)); /* columns of open '(' */
 	size_t nparen = 0, term_col = 0, group_col = 0, n = 0;
 	int group = -1, rc = 0;
-	unsigned first_new = list->nr, first_group = list->nr_groups;
-	bool in_term = false;
+	unsigned first_new = list->nr, first_group = list->nr_groups, group_first = 0;
+	bool in_term = false, after_group = false;
 
 	for (size_t i = 0; i <= len && !rc; i++) {
 		char c = text[i];
+		if (n == 0 && !in_term && is_blank(c))
+			continue; /* blanks before an event, a '{' or a ',' */
 		if (c == '{' && !in_term && nparen == 0 && n == 0) {
 			if (group >= 0) {
 				rc = evlist_error(err, errlen, text, i, "groups do not nest");
@@ -80,6 +167,8 @@ int hpm_evlist_parse(struct hpm_evlist *list, const char *text, char *err, size_
 			}
 			group = (int)list->nr_groups++;
 			group_col = i;
+			group_first = list->nr;
+			after_group = false;
 			continue;
 		}
 		if (c == '/') {
@@ -108,27 +197,46 @@ int hpm_evlist_parse(struct hpm_evlist *list, const char *text, char *err, size_
 		bool end_group = c == '}' && !in_term && nparen == 0;
 		if ((c == ',' || c == '\0' || end_group) && !in_term && nparen == 0) {
 			buf[n] = '\0';
-			if (n == 0 && !end_group && c == ',' && i > 0 && text[i - 1] == '}') {
+			normalize_event(buf);
+			if (n == 0 && !end_group && c == ',' && after_group) {
 				/* "{a,b},c": the comma after a group */
-			} else if (n == 0 && !(c == '\0' && i > 0 && text[i - 1] == '}')) {
+			} else if (n == 0 && !(c == '\0' && after_group)) {
 				rc = evlist_error(err, errlen, text, i, "empty event");
 				break;
 			} else if (n) {
 				hpm_evlist_add(list, buf, group);
 			}
 			n = 0;
+			after_group = false;
 			if (end_group) {
 				if (group < 0) {
 					rc = evlist_error(err, errlen, text, i, "'}' without '{'");
 					break;
 				}
 				group = -1;
-				/* a modifier after the group ("{a,b}:u") is not supported */
-				if (text[i + 1] != ',' && text[i + 1] != '\0') {
-					rc = evlist_error(err, errlen, text, i + 1,
+				after_group = true;
+				size_t j = i + 1;
+				while (is_blank(text[j]))
+					j++;
+				if (text[j] == ':') {
+					/* "{a,b}:uW" */
+					size_t m = ++j;
+					while (is_blank(text[m]))
+						m++;
+					size_t ml = strcspn(text + m, ", \t\n\r");
+					if ((rc = group_modifiers(list, group_first, text, m,
+					                          text + m, ml, err, errlen)))
+						break;
+					j = m + ml;
+					while (is_blank(text[j]))
+						j++;
+				}
+				if (text[j] != ',' && text[j] != '\0') {
+					rc = evlist_error(err, errlen, text, j,
 					                  "expected ',' after '}'");
 					break;
 				}
+				i = j - 1; /* the ',' or end is read next */
 			}
 			continue;
 		}
@@ -148,6 +256,62 @@ int hpm_evlist_parse(struct hpm_evlist *list, const char *text, char *err, size_
 	free(open_paren);
 	free(buf);
 	return rc;
+}
+
+bool hpm_evsel_set_level(struct hpm_evsel *e, enum hpm_level_only level, bool fixed_unfiltered)
+{
+	if (level == HPM_LEVEL_ANY)
+		return true;
+	if (e->kind == HPM_EV_HOST) {
+		e->level_only = level;
+		return true;
+	}
+	if (e->kind == HPM_EV_KMH_FIXED && fixed_unfiltered)
+		return false;
+	/* the states (host, guest) the event counts in, at the one level */
+	unsigned m = e->enc.modes ? e->enc.modes : KMH_MODES_DEFAULT, out = 0;
+	bool host = m & (KMH_MODE_U | KMH_MODE_S | KMH_MODE_M),
+	     guest = m & (KMH_MODE_VU | KMH_MODE_VS);
+	if (host)
+		out |= level == HPM_LEVEL_USER ? KMH_MODE_U : KMH_MODE_S;
+	if (guest)
+		out |= level == HPM_LEVEL_USER ? KMH_MODE_VU : KMH_MODE_VS;
+	e->level_only = level;
+	e->enc.modes = out;
+	if (e->kind == HPM_EV_KMH) {
+		const uint64_t inh = KMH_MINH | KMH_SINH | KMH_UINH | KMH_VSINH | KMH_VUINH;
+		e->enc.value = (e->enc.value & ~inh) | kmh_modes_to_inh(out);
+		e->enc.modes_given = true;
+	}
+	return true;
+}
+
+int hpm_evlist_set_cgroups(struct hpm_evlist *list, const char *names, unsigned *next, char *err,
+                           size_t errlen)
+{
+	bool single = *next == 0 && !strchr(names, ',') && *names;
+	for (const char *p = names;;) {
+		size_t n = strcspn(p, ",");
+		if (*next >= list->nr) {
+			snprintf(
+			    err, errlen,
+			    "-G '%s': more cgroups than events (%u): the n-th cgroup is for the "
+			    "n-th event",
+			    names, list->nr);
+			return -1;
+		}
+		struct hpm_evsel *e = &list->ev[(*next)++];
+		free(e->cgroup);
+		e->cgroup = n ? xstrndup(p, n) : NULL;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	for (unsigned i = 1; single && i < list->nr; i++) {
+		free(list->ev[i].cgroup);
+		list->ev[i].cgroup = xstrdup(list->ev[0].cgroup);
+	}
+	return 0;
 }
 
 void hpm_counts_total(const struct hpm_count *c, unsigned nr_units, int unit, struct hpm_total *t)

@@ -65,6 +65,14 @@ struct hpm_evsel {
 	int group;        /* index of its {...} group, -1 when ungrouped */
 	bool emulated;    /* counted by the emulator: ena/run are in cycles */
 	bool metric_only; /* added for a metric, not asked for by -e */
+	bool weak_group;  /* its group was written {...}:W: split it when the kernel
+	                   * cannot open it as one (perf's weak group) */
+	/* --all-user / --all-kernel: count only that level, whatever the
+	 * event's own modifiers say (perf sets exclude_kernel/exclude_user on
+	 * every event; hpm_evsel_set_level does it for Kunminghu events) */
+	enum hpm_level_only { HPM_LEVEL_ANY, HPM_LEVEL_USER, HPM_LEVEL_KERNEL } level_only;
+	char *cgroup; /* -G: count only in this cgroup (relative to the cgroup
+	               * mount, as perf), NULL everywhere */
 	/* HPM_EV_KMH */
 	struct kmh_encoding enc; /* value, bank, modes */
 	/* HPM_EV_KMH_FIXED */
@@ -133,12 +141,32 @@ struct hpm_backend {
  * (-1: none); the caller fills kind and the rest. */
 struct hpm_evsel *hpm_evlist_add(struct hpm_evlist *list, const char *spec, int group);
 /* Splits perf's -e syntax: comma-separated events and {...} groups; commas
- * inside parentheses and perf-style /terms/ belong to the event. Appends one
- * evsel per event. Returns 0, or -1 with a message. */
+ * inside parentheses and perf-style /terms/ belong to the event. Blanks
+ * around events, commas, braces and ':' and inside /terms/ are dropped, as
+ * perf's lexer ignores them (blanks between the operands of a Kunminghu
+ * expression stay: "ifu_req & ifu_miss"). A group may carry modifiers,
+ * "{a,b}:uW": W makes it a weak group (weak_group), S (perf's sample read)
+ * means nothing for counting and is accepted, the other letters are added
+ * to every member's own (a:u, b:u). Appends one evsel per event. Returns 0,
+ * or -1 with a message. */
 int hpm_evlist_parse(struct hpm_evlist *list, const char *text, char *err, size_t errlen);
 /* Gives every evsel zeroed counts for nr_units units named PREFIX0.. */
 void hpm_evlist_alloc_counts(struct hpm_evlist *list, unsigned nr_units, const char *prefix);
 void hpm_evlist_free(struct hpm_evlist *list);
+
+/* --all-user / --all-kernel for one evsel: level_only for host events (the
+ * perf back end applies it to the attr), and for Kunminghu events the same
+ * virtualization states at that level only (U, S, VU, VS -> U, VU for
+ * user), INH bits re-encoded. Returns false for a fixed counter that must
+ * count every mode (the emulator's mcycle/minstret): left unchanged. */
+bool hpm_evsel_set_level(struct hpm_evsel *e, enum hpm_level_only level, bool fixed_unfiltered);
+
+/* Assigns -G cgroups to the evsels in order, as perf: the n-th name of the
+ * comma list to the n-th event (an empty name skips one), one name alone to
+ * every event. Several calls go on where the last stopped (*next). Returns
+ * 0, or -1 with a message when there are more names than events. */
+int hpm_evlist_set_cgroups(struct hpm_evlist *list, const char *names, unsigned *next, char *err,
+                           size_t errlen);
 
 /* Sum of the scaled counts of one evsel over all units (or unit `unit`
  * only); sets *share to running/enabled (1.0 when not multiplexed, 0 when

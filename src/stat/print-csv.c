@@ -2,7 +2,9 @@
  *   [interval,][unit,]value,unit,event,[variance,]run-time,pcnt-running,metric-value,metric-unit
  * Numbers use '.' whatever the locale (printf in the C locale: hpmstat never
  * calls setlocale for LC_NUMERIC). Emulated figures are announced by a
- * leading '#' comment line, as perf announces "# started on". */
+ * leading '#' comment line, as perf announces "# started on"; the Topdown
+ * bottleneck path and range flags follow the metric rows the same way, so
+ * every field holds only what perf's holds. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,12 +35,23 @@ static void csv_text(const struct stat_config *cfg, const char *t)
 	fputc('"', cfg->out);
 }
 
+/* perf's --summary: the rows of the total (after -I's intervals, or alone)
+ * start with a "summary" field, right-aligned in 16 columns, unless
+ * --no-csv-summary */
+static void csv_summary(const struct stat_config *cfg)
+{
+	if (cfg->summary && !cfg->no_csv_summary && cfg->interval_ms <= 0)
+		fprintf(cfg->out, "%16s%s", "summary", cfg->csv_sep);
+}
+
 static void csv_prefix(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
                        int unit)
 {
 	const char *s = cfg->csv_sep;
+	csv_summary(cfg);
+	/* perf pads the time stamp as in std output: "%6lu.%09lu" */
 	if (cfg->interval_ms > 0)
-		fprintf(cfg->out, "%.9f%s", res->timestamp, s);
+		fprintf(cfg->out, "%16.9f%s", res->timestamp, s);
 	if (cfg->per_unit && unit >= 0) {
 		csv_text(cfg, stat_unit_name(res, i, (unsigned)unit));
 		fputs(s, cfg->out);
@@ -65,8 +78,9 @@ static void csv_event(const struct stat_config *cfg, const struct stat_result *r
 	fputs(s, cfg->out);
 	/* a wrapped count ran: its run-time and share are real */
 	if (none && strcmp(none, STAT_WRAPPED_TEXT) != 0) {
+		/* perf: the spread of no values is 0.00% */
 		if (res->noise)
-			fprintf(cfg->out, "%s", s);
+			fprintf(cfg->out, "0.00%%%s", s);
 		fprintf(cfg->out, "0%s100.00%s%s\n", s, s, s);
 		return;
 	}
@@ -91,9 +105,10 @@ static void csv_metric(const struct stat_config *cfg, const struct stat_result *
 {
 	const struct stat_metric *m = unit >= 0 ? &res->unit_metrics[unit][k] : &res->metrics[k];
 	const char *s = cfg->csv_sep;
+	csv_summary(cfg);
 	if (cfg->interval_ms > 0)
-		fprintf(cfg->out, "%.9f%s", res->timestamp, s);
-	char v[64], why[64], text[256];
+		fprintf(cfg->out, "%16.9f%s", res->timestamp, s);
+	char v[64], text[256];
 	if (cfg->per_unit) {
 		csv_text(cfg, unit >= 0 ? res->metric_unit_names[unit] : "all");
 		fputs(s, cfg->out);
@@ -104,15 +119,37 @@ static void csv_metric(const struct stat_config *cfg, const struct stat_result *
 		fputs(s, cfg->out);
 	fputs(isnan(m->value) ? "n/a" : stat_fixed2(m->value, v, sizeof(v)), cfg->out);
 	fputs(s, cfg->out);
-	if (m->out_of_range)
-		snprintf(why, sizeof(why), " (out of range: %s)",
-		         metric_range_text(m->value, v, sizeof(v)));
-	else
-		why[0] = '\0';
-	snprintf(text, sizeof(text), "%s %s%s%s", m->unit, m->name, why,
-	         m->bottleneck ? " <==" : "");
+	/* the unit field is the unit and the name alone: the bottleneck mark
+	 * and the range flag go to csv_metric_notes' comment lines */
+	snprintf(text, sizeof(text), "%s %s", m->unit, m->name);
 	csv_text(cfg, text);
 	fputc('\n', cfg->out);
+}
+
+/* What hpmstat knows beyond perf's fields, as '#' comment lines after the
+ * metric rows (perf's CSV readers skip them): the Topdown bottleneck path
+ * (std output's "<==") and the metrics outside their range. */
+static void csv_metric_notes(const struct stat_config *cfg, const struct stat_metric *m, unsigned n,
+                             const char *unit_name)
+{
+	char v[64];
+	bool any = false;
+	for (unsigned k = 0; k < n; k++) {
+		if (!m[k].bottleneck)
+			continue;
+		if (!any)
+			fprintf(cfg->out, "# %s%sbottleneck <==:", unit_name ? unit_name : "",
+			        unit_name ? " " : "");
+		fprintf(cfg->out, " %s", m[k].name);
+		any = true;
+	}
+	if (any)
+		fputc('\n', cfg->out);
+	for (unsigned k = 0; k < n; k++)
+		if (m[k].out_of_range)
+			fprintf(cfg->out, "# %s%s%s out of range: %s\n", unit_name ? unit_name : "",
+			        unit_name ? " " : "", m[k].name,
+			        metric_range_text(m[k].value, v, sizeof(v)));
 }
 
 void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res)
@@ -148,6 +185,7 @@ void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res
 				        stat_fixed2(res->metrics[k].value, num, sizeof(num)));
 		}
 		fputc('\n', cfg->out);
+		csv_metric_notes(cfg, res->metrics, res->nr_metrics, NULL);
 		return;
 	}
 	for (unsigned i = 0; i < l->nr; i++) {
@@ -161,7 +199,11 @@ void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res
 	}
 	for (unsigned k = 0; k < res->nr_metrics; k++)
 		csv_metric(cfg, res, k, -1);
-	for (unsigned u = 0; u < res->nr_metric_units; u++)
+	csv_metric_notes(cfg, res->metrics, res->nr_metrics, NULL);
+	for (unsigned u = 0; u < res->nr_metric_units; u++) {
 		for (unsigned k = 0; k < res->nr_metrics; k++)
 			csv_metric(cfg, res, k, (int)u);
+		csv_metric_notes(cfg, res->unit_metrics[u], res->nr_metrics,
+		                 res->metric_unit_names[u]);
+	}
 }

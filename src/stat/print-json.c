@@ -76,20 +76,34 @@ static void json_event(const struct stat_config *cfg, const struct stat_result *
 	    o, "counter-value",
 	    json_string(none ? none
 	                     : stat_count_text(res, i, unit, STAT_FORMAT_JSON, num, sizeof(num))));
-	if (none && strcmp(none, STAT_WRAPPED_TEXT) == 0)
+	bool wrapped = none && strcmp(none, STAT_WRAPPED_TEXT) == 0;
+	if (wrapped)
 		json_object_set_new(o, "wrapped", json_true());
 	json_object_set_new(o, "unit", json_string(e->unit));
 	json_object_set_new(o, "event", json_string(e->name));
-	if (res->noise && unit < 0 && !none && !isnan(res->noise[i].rel_stddev))
-		json_object_set_new(o, "variance", json_real(res->noise[i].rel_stddev));
+	/* perf: with -r every row has a variance, 0 for one without a count */
+	if (res->noise && unit < 0) {
+		double variance = none && !wrapped ? 0.0 : res->noise[i].rel_stddev;
+		if (!isnan(variance))
+			json_object_set_new(o, "variance", json_real(variance));
+	}
 	hpm_u128 run = stat_run_ns(cfg, res, i, unit);
 	/* perf's integer; beyond what a JSON integer of jansson holds (2^63
 	 * ns: 292 years, only emulated) the nearest double */
 	json_object_set_new(o, "event-runtime",
 	                    run > INT64_MAX ? json_real((double)run)
 	                                    : json_integer((json_int_t)run));
-	json_object_set_new(o, "pcnt-running", json_real(round(10000 * share) / 100));
-	if (!none && stat_shadow_metric(res, i, unit, &m, &munit)) {
+	/* a row that never ran counted for all of its (no) time, as perf's
+	 * 100.00 and the CSV row say */
+	json_object_set_new(o, "pcnt-running",
+	                    json_real(none && !wrapped ? 100.0 : round(10000 * share) / 100));
+	/* perf 6.1 writes both metric keys on every row: 0 and "" without a
+	 * metric; a wrapped count (no state of perf's) has no metric at all */
+	if (none || !stat_shadow_metric(res, i, unit, &m, &munit)) {
+		m = 0;
+		munit = "";
+	}
+	if (!wrapped) {
 		json_object_set_new(o, "metric-value", json_real(m));
 		json_object_set_new(o, "metric-unit", json_string(munit));
 	}

@@ -1,6 +1,7 @@
 /* print-std.c: perf stat's human-readable output, plus the Topdown tree. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "metric/metric.h"
@@ -13,8 +14,9 @@ static void prefix(const struct stat_config *cfg, const struct stat_result *res,
 {
 	if (cfg->interval_ms > 0)
 		fprintf(cfg->out, "%16.9f ", res->timestamp);
+	/* perf's "CPU%-7d" and its blank separator */
 	if (unit >= 0)
-		fprintf(cfg->out, "%-8s", stat_unit_name(res, i, (unsigned)unit));
+		fprintf(cfg->out, "%-10s ", stat_unit_name(res, i, (unsigned)unit));
 }
 
 static void print_event_row(const struct stat_config *cfg, const struct stat_result *res,
@@ -33,7 +35,8 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 		        e->emulated ? "  " STAT_EMU_MARK : "");
 		return;
 	}
-	stat_count_text(res, i, unit, STAT_FORMAT_STD, num, sizeof(num));
+	stat_count_text(res, i, unit, cfg->no_big_num ? STAT_FORMAT_CSV : STAT_FORMAT_STD, num,
+	                sizeof(num));
 	fprintf(cfg->out, "%18s %-4s %-32s", num, e->unit, e->name);
 	if (stat_shadow_metric(res, i, unit, &m, &munit)) {
 		snprintf(mval, sizeof(mval), "%8.3f", m);
@@ -41,8 +44,10 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 	} else {
 		fprintf(cfg->out, "   %8s %-23s", "", "");
 	}
-	if (res->noise && unit < 0 && !isnan(res->noise[i].rel_stddev))
-		fprintf(cfg->out, "  ( +- %5.2f%% )", res->noise[i].rel_stddev);
+	/* perf leaves out a spread of exactly 0 */
+	if (res->noise && unit < 0 && !isnan(res->noise[i].rel_stddev) &&
+	    res->noise[i].rel_stddev != 0)
+		fprintf(cfg->out, "  ( +-%6.2f%% )", res->noise[i].rel_stddev);
 	if (share < 1.0 && share > 0)
 		fprintf(cfg->out, "  (%.2f%%)", 100 * share);
 	if (e->emulated)
@@ -103,6 +108,68 @@ static void print_metric_only(const struct stat_config *cfg, const struct stat_r
 	fputc('\n', cfg->out);
 }
 
+/* perf's -I column header, at the first interval and every 25th after:
+ * "#           time             counts unit events", with a CPU column
+ * under -A; "unit" is as wide as the widest unit (4 at least). */
+#define STAT_HEADER_EVERY 25
+static void print_interval_header(const struct stat_config *cfg, const struct stat_result *res)
+{
+	int unit_width = 4;
+	for (unsigned i = 0; i < res->list->nr; i++) {
+		int w = (int)strlen(res->list->ev[i].unit);
+		if (w > unit_width)
+			unit_width = w;
+	}
+	if (cfg->per_unit)
+		fprintf(cfg->out, "#           time CPU                    counts %*s events\n",
+		        unit_width, "unit");
+	else
+		fprintf(cfg->out, "#           time             counts %*s events\n", unit_width,
+		        "unit");
+}
+
+/* perf's --table: each run's wall time, its difference from the mean and
+ * a bar of one '#' per 5% of it, aligned on the elapsed line below */
+static void print_run_table(const struct stat_config *cfg, const struct stat_result *res,
+                            int precision, double avg)
+{
+	char tmp[64];
+	int indent = 0;
+	snprintf(tmp, sizeof(tmp), " %17.*f", precision, avg);
+	while (tmp[indent] == ' ')
+		indent++;
+	fprintf(cfg->out, "%*s# Table of individual measurements:\n", indent, "");
+	for (unsigned r = 0; r < res->nr_runs; r++) {
+		double run = res->run_elapsed_ns[r] / 1e9;
+		int bars = 1 + abs((int)(100.0 * (run - avg) / run) / 5);
+		fprintf(cfg->out, " %17.*f (%+.*f) ", precision, run, precision, run - avg);
+		for (int h = 0; h < bars; h++)
+			fputc('#', cfg->out);
+		fputc('\n', cfg->out);
+	}
+	fprintf(cfg->out, "\n%*s# Final result:\n", indent, "");
+}
+
+/* perf's "seconds time elapsed" line; with -r the mean, its standard error
+ * and the relative one, with 2 more decimals than the error's first digit */
+static void print_elapsed(const struct stat_config *cfg, const struct stat_result *res)
+{
+	double avg = res->elapsed_ns / 1e9;
+	if (res->nr_runs < 2) {
+		fprintf(cfg->out, " %17.9f seconds time elapsed\n", avg);
+		return;
+	}
+	double sd = isnan(res->elapsed_noise.sem) ? 0 : res->elapsed_noise.sem / 1e9;
+	int precision = 2 + (sd > 1 ? 0 : sd > 0 ? (int)lround(ceil(-log10(sd))) : 7);
+	if (cfg->run_table)
+		print_run_table(cfg, res, precision, avg);
+	fprintf(cfg->out, " %17.*f +- %.*f seconds time elapsed", precision, avg, precision, sd);
+	double pct = avg > 0 ? 100 * sd / avg : 0;
+	if (pct != 0)
+		fprintf(cfg->out, "  ( +-%6.2f%% )", pct);
+	fputc('\n', cfg->out);
+}
+
 void stat_print_std(const struct stat_config *cfg, const struct stat_result *res)
 {
 	const struct hpm_evlist *l = res->list;
@@ -140,6 +207,8 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 			        cfg->nomux_runs);
 		fputc('\n', cfg->out);
 	}
+	if (interval && !cfg->metric_only && res->interval_nr % STAT_HEADER_EVERY == 0)
+		print_interval_header(cfg, res);
 	if (cfg->metric_only) {
 		print_metric_only(cfg, res,
 		                  !interval || res->timestamp <= cfg->interval_ms / 1e3 * 1.5);
@@ -200,10 +269,11 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 	if (interval)
 		return;
 	fputc('\n', cfg->out);
-	fprintf(cfg->out, " %18.9f seconds time elapsed\n", res->elapsed_ns / 1e9);
-	if (cfg->command && cfg->repeat <= 1) {
-		fprintf(cfg->out, "\n %18.9f seconds user\n", res->user_s);
-		fprintf(cfg->out, " %18.9f seconds sys\n", res->sys_s);
+	print_elapsed(cfg, res);
+	/* perf: the command's own times, not with -a or -C (a CPU target) */
+	if (cfg->command && !cfg->target && cfg->repeat <= 1) {
+		fprintf(cfg->out, "\n %17.9f seconds user\n", res->user_s);
+		fprintf(cfg->out, " %17.9f seconds sys\n", res->sys_s);
 	}
 	if (cfg->emu.active)
 		fprintf(cfg->out, "\n Kunminghu figures are emulated (%s).\n",

@@ -1,8 +1,11 @@
 /* print.c: what the three printers share: values, perf's derived "shadow"
- * metrics beside an event, and the description of emulated sources. */
+ * metrics beside an event (rates per second of the row set's task-clock or
+ * cpu-clock, as perf's), and the description of emulated sources. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <linux/perf_event.h>
 
 #include "stat/stat.h"
 #include "util/count.h"
@@ -109,6 +112,9 @@ hpm_u128 stat_run_ns(const struct stat_config *cfg, const struct stat_result *re
 	for (unsigned u = 0; c && u < stat_nr_units(res, i); u++)
 		if (unit < 0 || (unsigned)unit == u)
 			run += c[u].run;
+	/* -r: perf prints the mean time running beside the mean count */
+	if (res->noise && unit < 0)
+		run = (hpm_u128)llround(res->noise[i].run_mean);
 	if (e->emulated && cfg->emu.freq > 0) {
 		/* cycles x 1e9 / Hz in integers when the clock is whole Hz */
 		double hz = cfg->emu.freq;
@@ -150,16 +156,50 @@ static int find_event(const struct stat_result *res, const char *name)
 	return -1;
 }
 
+static bool is_clock(const struct hpm_evsel *e)
+{
+	return e->kind == HPM_EV_HOST && e->attr_type == PERF_TYPE_SOFTWARE &&
+	       (e->attr_config == PERF_COUNT_SW_TASK_CLOCK ||
+	        e->attr_config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+/* The value a derived metric starts from: with -r the mean of the runs
+ * (perf's shadow statistics average every run), else the row's value. */
+static double row_value(const struct stat_result *res, unsigned i, int unit)
+{
+	if (res->noise && unit < 0)
+		return stat_no_count_text(res, i, -1) ? (double)NAN : res->noise[i].mean;
+	return stat_event_value(res, i, unit, NULL);
+}
+
+/* The task time of the row set in nanoseconds: the first counted
+ * task-clock or cpu-clock (for unit u, that unit's), as perf divides by its
+ * STAT_NSECS; NAN when the set has no clock that counted. */
+static double clock_ns(const struct stat_result *res, unsigned of, int unit)
+{
+	for (unsigned j = 0; j < res->list->nr; j++) {
+		const struct hpm_evsel *c = &res->list->ev[j];
+		if (!is_clock(c) || stat_no_count_text(res, j, unit))
+			continue;
+		/* a unit of another unit set (an emulated hart) has no clock */
+		if (unit >= 0 && stat_nr_units(res, j) != stat_nr_units(res, of))
+			return (double)NAN;
+		double v = row_value(res, j, unit);
+		return isnan(v) ? v : v / c->scale;
+	}
+	return (double)NAN;
+}
+
 bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, double *val,
                         const char **unit_text)
 {
 	const struct hpm_evsel *e = &res->list->ev[i];
-	double v = stat_event_value(res, i, unit, NULL);
-	double secs = res->elapsed_ns / 1e9;
+	double v = row_value(res, i, unit);
 	if (isnan(v) || e->kind != HPM_EV_HOST)
 		goto kunminghu;
-	if (strcmp(e->name, "task-clock") == 0 || strcmp(e->name, "cpu-clock") == 0) {
-		/* v is msec: task time over wall time */
+	if (is_clock(e)) {
+		/* v is msec: task time over wall time (-I: the interval's own
+		 * length; -r: the mean task time over the mean wall time) */
 		if (res->elapsed_ns <= 0)
 			return false;
 		*val = v * 1e6 / res->elapsed_ns;
@@ -168,7 +208,7 @@ bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, dou
 	}
 	if (strcmp(e->name, "instructions") == 0) {
 		int c = find_event(res, "cycles");
-		double cy = c >= 0 ? stat_event_value(res, (unsigned)c, unit, NULL) : (double)NAN;
+		double cy = c >= 0 ? row_value(res, (unsigned)c, unit) : (double)NAN;
 		if (!isnan(cy) && cy > 0) {
 			*val = v / cy;
 			*unit_text = "insn per cycle";
@@ -178,7 +218,7 @@ bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, dou
 	}
 	if (strcmp(e->name, "branch-misses") == 0) {
 		int b = find_event(res, "branches");
-		double br = b >= 0 ? stat_event_value(res, (unsigned)b, unit, NULL) : (double)NAN;
+		double br = b >= 0 ? row_value(res, (unsigned)b, unit) : (double)NAN;
 		if (!isnan(br) && br > 0) {
 			*val = 100 * v / br;
 			*unit_text = "of all branches";
@@ -186,14 +226,21 @@ bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, dou
 		}
 		return false;
 	}
-	if (secs <= 0)
-		return false;
-	/* perf's rate for software events: /sec, K/sec, M/sec, G/sec */
+	double ns = clock_ns(res, i, unit);
+	if (isnan(ns))
+		return false; /* perf prints no rate without a clock event */
+	if (e->attr_type == PERF_TYPE_HARDWARE && e->attr_config == PERF_COUNT_HW_CPU_CYCLES) {
+		*val = ns > 0 ? v / ns : 0;
+		*unit_text = "GHz";
+		return true;
+	}
+	/* perf's rate of any other event: per second of task time, scaled
+	 * while above 1000 to K/sec, M/sec, G/sec */
 	{
-		double r = v / secs;
+		double r = ns > 0 ? v * 1e9 / ns : 0;
 		static const char *const units[] = {"/sec", "K/sec", "M/sec", "G/sec"};
 		unsigned k = 0;
-		while (r >= 1000 && k < 3) {
+		while (r > 1000 && k < 3) {
 			r /= 1000;
 			k++;
 		}

@@ -56,6 +56,11 @@ struct stat_config {
 	const char *command;    /* "true", "sleep 1", or NULL */
 	const char *target;     /* "process id 123", "system wide", ... */
 	struct stat_emu_label emu;
+	/* output shapes of perf's options */
+	bool no_big_num;     /* --no-big-num: std counts without ',' grouping */
+	bool summary;        /* --summary: CSV rows of the total start "summary" */
+	bool no_csv_summary; /* --no-csv-summary: ... but without that field */
+	bool run_table;      /* --table: each run's elapsed time (-r) */
 	unsigned nomux_runs; /* --no-multiplex: runs of each measurement, one per group */
 };
 
@@ -85,11 +90,22 @@ struct stat_noise {
 	 * sum, when every run had an exact count (display scale 1) */
 	bool count_exact;
 	hpm_u128 count_mean;
+	/* events: the mean over the runs of the time running (summed over
+	 * units, the counts' own unit), perf's run-time field with -r */
+	double run_mean;
 };
 
 struct stat_result {
 	const struct hpm_evlist *list;
-	double elapsed_ns;    /* wall time of the measurement */
+	/* wall time of the measurement: -r the mean of the runs, -I the
+	 * interval's real length ("CPUs utilized" divides by it) */
+	double elapsed_ns;
+	/* -r: each run's wall time and their statistics, for perf's
+	 * "x +- y seconds time elapsed ( +- z% )" and --table */
+	const double *run_elapsed_ns;
+	unsigned nr_runs;
+	struct stat_noise elapsed_noise;
+	unsigned interval_nr; /* -I: intervals printed before this one */
 	double user_s, sys_s; /* the command's rusage, when there is one */
 	double timestamp;     /* -I: seconds from the start to this interval's end */
 	bool first;           /* the first interval (or the only print) */
@@ -110,7 +126,9 @@ struct stat_result {
  * event's display scale, from res->delta when set; NAN when there is none. */
 double stat_event_value(const struct stat_result *res, unsigned i, int unit, double *share);
 /* perf-style derived value shown beside an event ("CPUs utilized",
- * "K/sec", "insn per cycle", "of all branches"); false when there is none. */
+ * "K/sec", "insn per cycle", "of all branches"); false when there is none.
+ * Rates divide by the task-clock (or cpu-clock) of the same rows, as perf's:
+ * a set without a counted clock has none. */
 bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, double *val,
                         const char **unit_text);
 
