@@ -540,3 +540,15 @@ void hpm_session_emu_label(const struct hpm_session *s, struct stat_emu_label *l
 	l->follows_command = info.follows_command;
 	l->multiplexed = info.multiplexed;
 }
+
+const char *hpm_session_emu_generic(const char *generic)
+{
+	for (unsigned i = 0; i < sizeof(generic_map) / sizeof(generic_map[0]); i++) {
+		if (strcmp(generic, generic_map[i].generic) != 0)
+			continue;
+		if (generic_map[i].kunminghu)
+			return generic_map[i].kunminghu;
+		return generic_map[i].fixed == HPM_FIXED_MCYCLE ? "mcycle" : "minstret";
+	}
+	return NULL;
+}

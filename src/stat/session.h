@@ -91,4 +91,9 @@ unsigned hpm_session_metric_units(const struct hpm_session *s, char *const **nam
 /* Fills the emulator label of cfg from the emulator back end. */
 void hpm_session_emu_label(const struct hpm_session *s, struct stat_emu_label *l);
 
+/* What the emulator back end counts for one of perf's generic names
+ * ("cycles" -> "mcycle", "branches" -> "BpInstr"), for hpmstat list; NULL
+ * when the name is not one it maps (it then stays a host event). */
+const char *hpm_session_emu_generic(const char *generic);
+
 #endif
