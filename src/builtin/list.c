@@ -127,7 +127,7 @@ struct list_row {
 struct list_out {
 	const struct list_opts *o;
 	json_t *arr; /* --json */
-	const char *last_section;
+	char section[160]; /* the last header printed, "" for none */
 	unsigned shown, raw;
 };
 
@@ -178,12 +178,12 @@ static void text_row(struct list_out *out, const struct list_row *r)
 {
 	const struct list_opts *o = out->o;
 	const char *desc = o->long_desc && r->long_desc && *r->long_desc ? r->long_desc : r->desc;
-	if (r->section && (!out->last_section || strcmp(r->section, out->last_section) != 0)) {
+	if (r->section && strcmp(r->section, out->section) != 0) {
 		printf("%s%s\n", out->shown ? "\n" : "", r->section);
-		out->last_section = r->section;
-	} else if (!r->section && out->last_section) {
+		snprintf(out->section, sizeof(out->section), "%s", r->section);
+	} else if (!r->section && out->section[0]) {
 		putchar('\n');
-		out->last_section = NULL;
+		out->section[0] = '\0';
 	}
 	if (r->tag) {
 		/* perf's symbolic rows: "  cycles OR cpu-cycles   [Hardware event]" */
