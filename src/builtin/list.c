@@ -126,7 +126,7 @@ struct list_row {
 
 struct list_out {
 	const struct list_opts *o;
-	json_t *arr; /* --json */
+	json_t *arr;       /* --json */
 	char section[160]; /* the last header printed, "" for none */
 	unsigned shown, raw;
 };
@@ -211,8 +211,11 @@ static void text_row(struct list_out *out, const struct list_row *r)
 			printf("]\n");
 		}
 	}
-	if (o->details && r->encoding)
-		printf("%*s%s\n", 8, "", r->encoding);
+	/* perf prints a metric's MetricExpr in brackets, as its description */
+	if (o->details && r->encoding && r->metric)
+		printf("%*s[%s]\n", 7, "", r->encoding);
+	else if (o->details && r->encoding)
+		printf("%*s%s%s\n", 8, "", r->bank ? "EventCode " : "", r->encoding);
 	out->shown++;
 }
 

@@ -125,9 +125,9 @@ out=$($H list -v tma_retiring)
 	[ "$($H list -l tma_retiring)" = "$out" ]
 ok $? "--long-desc and -l are -v"
 $H list --details ipc cycles mcycle load_s0_in_fire > "$tap_out"
-grep -qE '^ {8}rob_commitInstr / cycles$' "$tap_out" &&
+grep -qE '^ {7}\[rob_commitInstr / cycles\]$' "$tap_out" &&
 	grep -qE '^ {8}type=0,config=0x0$' "$tap_out" && grep -qE '^ {8}csr:0xb00$' "$tap_out" &&
-	grep -qE '^ {8}0x10040001302801$' "$tap_out"
+	grep -qE '^ {8}EventCode 0x10040001302801$' "$tap_out"
 ok $? "--details: MetricExpr, perf attr, CSR, EventCode"
 $H list --deprecated --debug pmu > /dev/null; ok $? "--deprecated and --debug are accepted, as perf's"
 
