@@ -187,4 +187,10 @@ run_fails_with "-dz names -z" "unknown option '-z'" $H list -dz
 run_fails_with "an unknown long option is named" "unknown option '--frob'" $H list --frob
 $H list -zz 2>/dev/null; [ $? -eq 2 ]; ok $? "an unknown option is a usage error (exit 2)"
 run_fails_with "--json and --raw-dump" "exclude each other" $H list --json --raw-dump
+# options and operands mix as getopt's; -- ends the options
+[ "$($H list ifu_miss --no-desc)" = "$($H list --no-desc ifu_miss)" ] &&
+	$H list ifu_miss --no-desc | grep -qE '^  ifu_miss +frontend:3$'
+ok $? "an option after a GLOB still counts"
+out=$($H list --raw-dump -- -v 2>"$tap_err"); rc=$?
+[ $rc -eq 0 ] && [ -z "$out" ] && grep -q "'-v' matches no" "$tap_err"; ok $? "after --, -v is a GLOB"
 done_testing
