@@ -559,6 +559,9 @@ static int parse_opts(int argc, char **argv, struct list_opts *o)
 		if (cat == CAT_NONE_HERE)
 			cli_warn("'%s': hpmstat counts no %s events (see perf list %s)", argv[i],
 			         argv[i], argv[i]);
+		if (cat == CAT_PFM && !hpm_host_have_pfm())
+			cli_warn("'%s': libpfm4 is not built in, or knows no PMU of this host",
+			         argv[i]);
 		if (cat)
 			o->cats |= cat;
 		else if (!*argv[i])

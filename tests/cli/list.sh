@@ -130,6 +130,10 @@ grep -qE '^ {7}\[rob_commitInstr / cycles\]$' "$tap_out" &&
 	grep -qE '^ {8}EventCode 0x10040001302801$' "$tap_out"
 ok $? "--details: MetricExpr, perf attr, CSR, EventCode"
 $H list --deprecated --debug pmu > /dev/null; ok $? "--deprecated and --debug are accepted, as perf's"
+out=$($H list --cputype core --raw-dump pmu 2>"$tap_err"); rc=$?
+[ $rc -eq 0 ] && [ "$out" = "$($H list --raw-dump pmu)" ] && [ "$(wc -l < "$tap_err")" -eq 1 ] &&
+	grep -q "not a hybrid CPU" "$tap_err"
+ok $? "--cputype: accepted, one line says this CPU is not hybrid"
 
 # --bank
 $H list --bank cache > "$tap_out"
