@@ -16,7 +16,7 @@
 
 const struct cmd_desc hpm_commands[] = {
     {"stat", cmd_stat, "Count events and compute Topdown, as perf stat", cmd_stat_usage},
-    {"list", cmd_list, "List Kunminghu events", cmd_list_usage},
+    {"list", cmd_list, "List events, metrics and metric groups, as perf list", cmd_list_usage},
     {"encode", cmd_encode, "Encode event expressions into mhpmevent values", cmd_encode_usage},
     {"decode", cmd_decode, "Decode mhpmevent values into fields and events", cmd_decode_usage},
     {"emu", cmd_emu, "Run the Kunminghu HPM emulator", cmd_emu_usage},

@@ -636,3 +636,68 @@ unsigned hpm_host_event_suggest(const char *name, const char **out, unsigned max
 	}
 	return sg.n;
 }
+
+/* ------------------------------------------------------------ listing */
+
+#ifdef HAVE_LIBPFM4
+/* Visit name when this file's parser takes it as a host event, as stat -e
+ * will: an event whose umask is mandatory is listed by its umasks only. */
+static unsigned pfm_offer(const pfm_pmu_info_t *p, const char *name, const char *desc,
+                          hpm_pfm_visit_fn visit, void *ctx)
+{
+	struct hpm_host_attr a;
+	char ebuf[256];
+	if (!hpm_host_event_is_host(name) || hpm_host_event_parse(name, &a, ebuf, sizeof(ebuf)))
+		return 0;
+	visit(ctx, &(struct hpm_pfm_name){p->name, p->desc, name, desc ? desc : ""});
+	return 1;
+}
+
+unsigned hpm_host_pfm_names(hpm_pfm_visit_fn visit, void *ctx)
+{
+	unsigned n = 0;
+	int i;
+	if (!pfm_ready())
+		return 0;
+	pfm_for_all_pmus(i)
+	{
+		pfm_pmu_info_t p;
+		memset(&p, 0, sizeof(p));
+		p.size = sizeof(p);
+		/* perf_raw's one event, r0000, is the rHEX template, not a name */
+		if (pfm_get_pmu_info(i, &p) != PFM_SUCCESS || !p.is_present ||
+		    p.pmu == PFM_PMU_PERF_EVENT_RAW)
+			continue;
+		for (int e = p.first_event; e != -1; e = pfm_get_event_next(e)) {
+			pfm_event_info_t info;
+			char name[512];
+			memset(&info, 0, sizeof(info));
+			info.size = sizeof(info);
+			if (pfm_get_event_info(e, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
+				continue;
+			snprintf(name, sizeof(name), "%s::%s", p.name, info.name);
+			n += pfm_offer(&p, name, info.desc, visit, ctx);
+			for (int k = 0; k < info.nattrs; k++) {
+				pfm_event_attr_info_t at;
+				memset(&at, 0, sizeof(at));
+				at.size = sizeof(at);
+				if (pfm_get_event_attr_info(e, k, PFM_OS_PERF_EVENT_EXT, &at) !=
+				        PFM_SUCCESS ||
+				    at.type != PFM_ATTR_UMASK)
+					continue;
+				snprintf(name, sizeof(name), "%s::%s:%s", p.name, info.name,
+				         at.name);
+				n += pfm_offer(&p, name, at.desc, visit, ctx);
+			}
+		}
+	}
+	return n;
+}
+#else
+unsigned hpm_host_pfm_names(hpm_pfm_visit_fn visit, void *ctx)
+{
+	(void)visit;
+	(void)ctx;
+	return 0;
+}
+#endif

@@ -95,4 +95,19 @@ const struct hpm_host_event *hpm_host_event_at(unsigned i);
  * this host (perf's generic "perf" PMU counts). */
 bool hpm_host_have_pfm(void);
 
+/* One libpfm4 name, for listing. */
+struct hpm_pfm_name {
+	const char *pmu;      /* libpfm4's PMU name: "perf", "amd64_fam19h_zen3" */
+	const char *pmu_desc; /* "perf_events generic PMU" */
+	const char *name;     /* PMU::EVENT or PMU::EVENT:UMASK */
+	const char *desc;     /* the event's or the umask's description, or "" */
+};
+typedef void (*hpm_pfm_visit_fn)(void *ctx, const struct hpm_pfm_name *n);
+/* Visit every libpfm4 name of the PMUs present on this host that
+ * hpm_host_event_parse takes (and hpm_host_event_is_host routes here), in
+ * libpfm4's order: PMU::EVENT when it needs no umask, then PMU::EVENT:UMASK
+ * for each of its umasks. Not perf_raw's r0000 (the rHEX template). The
+ * strings live for the call only. Returns how many; 0 without libpfm4. */
+unsigned hpm_host_pfm_names(hpm_pfm_visit_fn visit, void *ctx);
+
 #endif

@@ -1,161 +1,533 @@
-/* list.c: hpmstat list: the Kunminghu event tables, as text or JSON. */
+/* list.c: hpmstat list: every name stat -e and -M take, as perf list.
+ *
+ * Owns: the listing of perf's generic hardware, software and cache names
+ * (with what the emulator counts for them), the Kunminghu events and aliases
+ * by bank, mcycle and minstret, libpfm4's names, and the metrics and metric
+ * groups; perf list's filters (category words, globs), its --desc,
+ * --long-desc, --details and --raw-dump, and hpmstat's --json and --bank.
+ * Every name is taken from the table its parser reads, so a listed name is
+ * a name stat accepts (tests/cli/list-names.sh checks that).
+ */
 #include <fnmatch.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "backend/host-events.h"
 #include "builtin/builtin.h"
 #include "kmh/kmh.h"
+#include "metric/metric.h"
+#include "stat/session.h"
+#include "util/pager.h"
+#include "util/xalloc.h"
 
 const char cmd_list_usage[] =
-    "Usage: hpmstat list [--json] [--bank BANK] [--long] [GLOB]\n"
+    "Usage: hpmstat list [options] [hw|sw|cache|pmu|pfm|metric|metricgroup|GLOB]...\n"
     "\n"
-    "List the Kunminghu events: name, bank, index, the counters that can count\n"
-    "it, and its description. GLOB (fnmatch, case-insensitive) filters by name.\n"
+    "List every event name 'hpmstat stat -e' takes and every metric and metric\n"
+    "group '-M' takes, with descriptions: perf's generic hardware, software and\n"
+    "cache events (and what the emulator counts for them), the Kunminghu events\n"
+    "and aliases by bank, mcycle and minstret, libpfm4's names, the metrics and\n"
+    "the metric groups. Words pick categories, as in perf list: hw (hardware),\n"
+    "sw (software), cache (hwcache), pmu (Kunminghu), pfm (libpfm4), metric\n"
+    "(metrics), metricgroup (metricgroups); tracepoint and sdt list nothing\n"
+    "here. Any other word is a GLOB (fnmatch, case-insensitive) matched anywhere\n"
+    "in a name, as perf wraps it in '*...*'. Several words add up. On a terminal\n"
+    "the list goes through $HPMSTAT_PAGER, $PAGER or less, as perf's does.\n"
     "\n"
-    "  -j, --json       one JSON array of objects (name, bank, index, counters,\n"
-    "                   description, and for aliases the indices they combine)\n"
-    "  -b, --bank BANK  only BANK: frontend, backend, memblock or cache\n"
-    "  -l, --long       add the long description under each event\n"
-    "  -h, --help       this text\n";
+    "  -d, --desc          short descriptions (the default)\n"
+    "      --no-desc       names only, without descriptions\n"
+    "  -v, --long-desc     long descriptions (also -l, --long)\n"
+    "      --details       how each name is counted: mhpmevent value, perf\n"
+    "                      attr, CSR or MetricExpr\n"
+    "      --raw-dump      the names only, separated by spaces, as perf's\n"
+    "  -j, --json          one JSON array of objects (name, kind, description,\n"
+    "                      long_description, encoding, and per kind more keys;\n"
+    "                      see hpmstat-list(1))\n"
+    "  -b, --bank BANK     only the Kunminghu events of BANK: frontend, backend,\n"
+    "                      memblock or cache\n"
+    "      --no-pager      never start a pager\n"
+    "      --deprecated    accepted, as perf's: no name here is deprecated\n"
+    "      --cputype TYPE  accepted, as perf's: no hybrid CPU here\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "Examples:\n"
+    "  hpmstat list 'ifu_*' 'tma_*'       Kunminghu fetch events and Topdown metrics\n"
+    "  hpmstat list metricgroup           the metric groups -M takes\n"
+    "  hpmstat list --raw-dump pmu        every Kunminghu name, for scripts\n";
 
-struct list_opts {
-	bool json;
-	bool long_desc;
-	int bank; /* KMH_BANK_NONE: all */
-	const char *glob;
+/* Categories, as perf list's words name them. */
+enum list_cat {
+	CAT_HW = 1u << 0,
+	CAT_SW = 1u << 1,
+	CAT_CACHE = 1u << 2,
+	CAT_PMU = 1u << 3, /* Kunminghu events, aliases, mcycle and minstret */
+	CAT_PFM = 1u << 4,
+	CAT_METRIC = 1u << 5,
+	CAT_METRICGROUP = 1u << 6,
+	CAT_NONE_HERE = 1u << 7, /* tracepoint, sdt: nothing to list */
 };
 
-static bool list_match(const struct list_opts *o, const char *name)
+static const struct {
+	const char *word;
+	unsigned cat;
+} list_words[] = {
+    {"hw", CAT_HW},
+    {"hardware", CAT_HW},
+    {"sw", CAT_SW},
+    {"software", CAT_SW},
+    {"cache", CAT_CACHE},
+    {"hwcache", CAT_CACHE},
+    {"pmu", CAT_PMU},
+    {"pfm", CAT_PFM},
+    {"libpfm4", CAT_PFM},
+    {"metric", CAT_METRIC},
+    {"metrics", CAT_METRIC},
+    {"metricgroup", CAT_METRICGROUP},
+    {"metricgroups", CAT_METRICGROUP},
+    {"tracepoint", CAT_NONE_HERE},
+    {"sdt", CAT_NONE_HERE},
+};
+
+struct list_opts {
+	bool json, desc, long_desc, details, raw_dump, no_pager;
+	int bank;      /* KMH_BANK_NONE: all */
+	unsigned cats; /* words given; 0 with no globs: everything */
+	char **globs;  /* "*GLOB*", as perf builds them */
+	unsigned *glob_hits;
+	unsigned nr_globs;
+};
+
+/* One listed name, whatever its kind; the text and JSON writers take it. */
+struct list_row {
+	unsigned cat;
+	const char *kind; /* JSON "kind" */
+	const char *name;
+	const char *alias; /* another spelling, or NULL */
+	const char *desc, *long_desc;
+	const char *encoding; /* how it is counted; NULL when nothing says */
+	char encbuf[128];     /* encoding's storage, when built */
+	const char *section;  /* text header above the row, NULL for none */
+	const char *tag;      /* text: "[Hardware event]" style, or NULL */
+	char where[48];       /* text: "frontend:5", "csr:0xb00" */
+	/* per kind, for JSON */
+	const struct kmh_bank_desc *bank;
+	const struct kmh_event *event;
+	const struct kmh_alias *kalias;
+	const char *emulator; /* what the emulator counts for a generic name */
+	const char *pmu;      /* libpfm4's PMU */
+	const struct metric *metric;
+	const char *group;
+};
+
+struct list_out {
+	const struct list_opts *o;
+	json_t *arr;       /* --json */
+	char section[160]; /* the last header printed, "" for none */
+	unsigned shown, raw;
+};
+
+/* ------------------------------------------------------------- selection */
+
+static bool glob_hit(struct list_opts *o, const char *name)
 {
-	return !o->glob || fnmatch(o->glob, name, FNM_CASEFOLD) == 0;
+	bool hit = false;
+	for (unsigned i = 0; name && i < o->nr_globs; i++)
+		if (fnmatch(o->globs[i], name, FNM_CASEFOLD) == 0) {
+			o->glob_hits[i]++;
+			hit = true;
+		}
+	return hit;
 }
 
-static json_t *list_counters_json(const struct kmh_bank_desc *b)
+static bool list_selected(struct list_opts *o, const struct list_row *r)
+{
+	if (o->bank != KMH_BANK_NONE && (!r->bank || (int)(r->bank - kmh_banks) != o->bank))
+		return false;
+	/* every glob sees every row, so each can say whether it matched */
+	bool hit = glob_hit(o, r->name) | glob_hit(o, r->alias);
+	if (!o->cats && !o->nr_globs)
+		return true;
+	return hit || (o->cats & r->cat);
+}
+
+/* ---------------------------------------------------------------- text */
+
+/* perf's wordwrap: words from column start, a new line before one that
+ * would reach max. */
+static void wordwrap(const char *s, unsigned start, unsigned max)
+{
+	unsigned col = start;
+	while (*s) {
+		size_t w = strcspn(s, " \t\n");
+		if (col + w >= max && col > start) {
+			printf("\n%*s", (int)start, "");
+			col = start;
+		}
+		col += (unsigned)printf("%s%.*s", col > start ? " " : "", (int)w, s);
+		s += w;
+		s += strspn(s, " \t\n");
+	}
+}
+
+static void text_row(struct list_out *out, const struct list_row *r)
+{
+	const struct list_opts *o = out->o;
+	const char *desc = o->long_desc && r->long_desc && *r->long_desc ? r->long_desc : r->desc;
+	if (r->section && strcmp(r->section, out->section) != 0) {
+		printf("%s%s\n", out->shown ? "\n" : "", r->section);
+		snprintf(out->section, sizeof(out->section), "%s", r->section);
+	} else if (!r->section && out->section[0]) {
+		putchar('\n');
+		out->section[0] = '\0';
+	}
+	if (r->tag) {
+		/* perf's symbolic rows: "  cycles OR cpu-cycles   [Hardware event]" */
+		char name[96];
+		snprintf(name, sizeof(name), "%s%s%s", r->name, r->alias ? " OR " : "",
+		         r->alias ? r->alias : "");
+		printf("  %-50s %s\n", name, r->tag);
+	} else if (r->where[0]) {
+		/* Kunminghu rows: name, place, short description */
+		if (o->desc)
+			printf("  %-40s %-16s %s\n", r->name, r->where, r->desc);
+		else
+			printf("  %-40s %s\n", r->name, r->where);
+		if (o->desc && o->long_desc && r->long_desc && *r->long_desc) {
+			printf("      ");
+			wordwrap(r->long_desc, 6, pager_columns());
+			putchar('\n');
+		}
+	} else {
+		/* perf's PMU and metric rows: the name, then "[description]" */
+		printf("  %s\n", r->name);
+		if (o->desc && desc && *desc) {
+			printf("%*s", 8, "[");
+			wordwrap(desc, 8, pager_columns());
+			printf("]\n");
+		}
+	}
+	/* perf prints a metric's MetricExpr in brackets, as its description */
+	if (o->details && r->encoding && r->metric)
+		printf("%*s[%s]\n", 7, "", r->encoding);
+	else if (o->details && r->encoding)
+		printf("%*s%s%s\n", 8, "", r->bank ? "EventCode " : "", r->encoding);
+	out->shown++;
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static json_t *json_str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+/* A ';'-separated MetricGroup as an array. */
+static json_t *json_groups(const char *groups)
 {
 	json_t *a = json_array();
-	for (unsigned c = b->first_counter; c <= b->last_counter; c++)
-		json_array_append_new(a, json_integer(c));
+	for (const char *p = groups; *p;) {
+		size_t n = strcspn(p, ";");
+		if (n)
+			json_array_append_new(a, json_stringn(p, n));
+		p += n + (p[n] == ';');
+	}
 	return a;
 }
 
-static int list_json(const struct list_opts *o)
+static void json_row(struct list_out *out, const struct list_row *r)
 {
-	json_t *arr = json_array();
-	for (int bi = 0; bi < KMH_NR_BANKS; bi++) {
-		const struct kmh_bank_desc *b = &kmh_banks[bi];
-		if (o->bank != KMH_BANK_NONE && o->bank != bi)
-			continue;
-		for (unsigned i = 0; i < b->nr_events; i++) {
-			const struct kmh_event *e = &b->events[i];
-			if (!list_match(o, e->name))
-				continue;
-			char code[24];
-			snprintf(code, sizeof(code), "0x%x", e->index);
-			json_array_append_new(
-			    arr, json_pack("{s:s, s:s, s:i, s:o, s:s, s:s, s:s}", "name", e->name,
-			                   "bank", b->name, "index", (int)e->index, "counters",
-			                   list_counters_json(b), "description", e->brief,
-			                   "long_description", e->description, "encoding", code));
-		}
-		for (unsigned i = 0; i < b->nr_aliases; i++) {
-			const struct kmh_alias *a = &b->aliases[i];
-			if (!list_match(o, a->name))
-				continue;
-			json_t *idx = json_array();
-			for (unsigned k = 0; k < a->nr; k++)
-				json_array_append_new(idx, json_integer(a->index[k]));
-			char code[24];
-			snprintf(code, sizeof(code), "0x%llx", (unsigned long long)a->code);
-			json_array_append_new(
-			    arr, json_pack("{s:s, s:s, s:n, s:o, s:s, s:s, s:s, s:o, s:s}", "name",
-			                   a->name, "bank", b->name, "index", "counters",
-			                   list_counters_json(b), "description", a->brief,
-			                   "long_description", a->description, "alias_of", "add",
-			                   "indices", idx, "encoding", code));
-		}
+	json_t *j = json_object();
+	json_object_set_new(j, "name", json_string(r->name));
+	json_object_set_new(j, "kind", json_string(r->kind));
+	if (r->bank) {
+		/* the Kunminghu keys as hpmstat list has always given them */
+		const struct kmh_bank_desc *b = r->bank;
+		json_t *ctrs = json_array();
+		for (unsigned c = b->first_counter; c <= b->last_counter; c++)
+			json_array_append_new(ctrs, json_integer(c));
+		json_object_set_new(j, "bank", json_string(b->name));
+		json_object_set_new(j, "index",
+		                    r->event ? json_integer(r->event->index) : json_null());
+		json_object_set_new(j, "counters", ctrs);
 	}
-	char *s = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(arr);
-	if (!s) {
-		cli_error("cannot format JSON");
-		return EXIT_FAILURE;
+	json_object_set_new(j, "description", json_string(r->desc ? r->desc : ""));
+	json_object_set_new(j, "long_description",
+	                    json_string(r->long_desc ? r->long_desc
+	                                : r->desc    ? r->desc
+	                                             : ""));
+	if (r->kalias) {
+		json_t *idx = json_array();
+		for (unsigned k = 0; k < r->kalias->nr; k++)
+			json_array_append_new(idx, json_integer(r->kalias->index[k]));
+		json_object_set_new(j, "alias_of", json_string("add"));
+		json_object_set_new(j, "indices", idx);
 	}
-	puts(s);
-	free(s);
-	return 0;
+	json_object_set_new(j, "encoding", json_str_or_null(r->encoding));
+	if (r->cat & (CAT_HW | CAT_SW | CAT_CACHE)) {
+		json_object_set_new(j, "alias", json_str_or_null(r->alias));
+		json_object_set_new(j, "emulator", json_str_or_null(r->emulator));
+	}
+	if (r->pmu)
+		json_object_set_new(j, "pmu", json_string(r->pmu));
+	if (r->metric) {
+		json_object_set_new(j, "groups", json_groups(r->metric->groups));
+		json_object_set_new(j, "unit", json_string(r->metric->unit));
+	}
+	if (r->group) {
+		json_t *m = json_array();
+		for (unsigned i = 0; i < metric_nr; i++)
+			if (metric_in_group(&metric_table[i], r->group))
+				json_array_append_new(m, json_string(metric_table[i].name));
+		json_object_set_new(j, "metrics", m);
+	}
+	json_array_append_new(out->arr, j);
+	out->shown++;
 }
 
-static int list_text(const struct list_opts *o)
+static void emit(struct list_out *out, struct list_opts *o, const struct list_row *r)
 {
-	unsigned shown = 0;
+	if (!list_selected(o, r))
+		return;
+	if (o->json) {
+		json_row(out, r);
+	} else if (o->raw_dump) {
+		printf("%s%s", out->raw++ ? " " : "", r->name);
+		if (r->alias)
+			printf(" %s", r->alias);
+		out->shown++;
+	} else {
+		text_row(out, r);
+	}
+}
+
+/* -------------------------------------------------------------- sources */
+
+static void list_host(struct list_out *out, struct list_opts *o)
+{
+	for (unsigned i = 0; i < hpm_host_nr_events(); i++) {
+		const struct hpm_host_event *e = hpm_host_event_at(i);
+		struct hpm_host_attr a;
+		char err[256], tag[96], desc[96];
+		struct list_row r = {.name = e->name, .alias = e->alias};
+		const char *what = e->kind == HPM_HOST_HARDWARE   ? "Hardware event"
+		                   : e->kind == HPM_HOST_SOFTWARE ? "Software event"
+		                                                  : "Hardware cache event";
+		r.cat = e->kind == HPM_HOST_HARDWARE   ? CAT_HW
+		        : e->kind == HPM_HOST_SOFTWARE ? CAT_SW
+		                                       : CAT_CACHE;
+		r.kind = e->kind == HPM_HOST_HARDWARE   ? "hardware"
+		         : e->kind == HPM_HOST_SOFTWARE ? "software"
+		                                        : "cache";
+		r.emulator = hpm_session_emu_generic(e->name);
+		if (r.emulator) {
+			snprintf(tag, sizeof(tag), "[%s; emulator: %s]", what, r.emulator);
+			snprintf(desc, sizeof(desc), "%s; the emulator counts %s", what,
+			         r.emulator);
+		} else {
+			snprintf(tag, sizeof(tag), "[%s]", what);
+			snprintf(desc, sizeof(desc), "%s", what);
+		}
+		r.tag = tag;
+		r.desc = desc;
+		/* the attr the parser builds for the name, so --details cannot drift */
+		if (hpm_host_event_parse(e->name, &a, err, sizeof(err)) == 0) {
+			snprintf(r.encbuf, sizeof(r.encbuf), "type=%" PRIu32 ",config=0x%" PRIx64,
+			         a.type, a.config);
+			r.encoding = r.encbuf;
+		}
+		emit(out, o, &r);
+	}
+}
+
+static void list_kmh(struct list_out *out, struct list_opts *o)
+{
 	for (int bi = 0; bi < KMH_NR_BANKS; bi++) {
 		const struct kmh_bank_desc *b = &kmh_banks[bi];
-		if (o->bank != KMH_BANK_NONE && o->bank != bi)
-			continue;
-		bool header = false;
-		char ctrs[16];
-		snprintf(ctrs, sizeof(ctrs), "%u-%u", b->first_counter, b->last_counter);
+		char section[64];
+		snprintf(section, sizeof(section), "%s events (mhpmcounter%u-%u):", b->name,
+		         b->first_counter, b->last_counter);
 		for (unsigned i = 0; i < b->nr_events + b->nr_aliases; i++) {
-			bool is_alias = i >= b->nr_events;
-			const char *name, *brief, *desc;
-			char where[48];
-			if (!is_alias) {
+			struct list_row r = {.cat = CAT_PMU, .kind = "kunminghu", .bank = b};
+			r.section = section;
+			if (i < b->nr_events) {
 				const struct kmh_event *e = &b->events[i];
-				name = e->name, brief = e->brief, desc = e->description;
-				snprintf(where, sizeof(where), "%s:%u", b->name, e->index);
+				r.event = e;
+				r.name = e->name, r.desc = e->brief, r.long_desc = e->description;
+				snprintf(r.where, sizeof(r.where), "%s:%u", b->name, e->index);
+				/* the EventCode of the bank's JSON: the EVENTn index */
+				snprintf(r.encbuf, sizeof(r.encbuf), "0x%x", e->index);
 			} else {
 				const struct kmh_alias *a = &b->aliases[i - b->nr_events];
-				size_t n = (size_t)snprintf(where, sizeof(where), "%s:", b->name);
-				for (unsigned k = 0; k < a->nr; k++)
-					n += (size_t)snprintf(where + n, sizeof(where) - n, "%s%u",
-					                      k ? "+" : "", a->index[k]);
-				name = a->name, brief = a->brief, desc = a->description;
+				size_t n =
+				    (size_t)snprintf(r.where, sizeof(r.where), "%s:", b->name);
+				for (unsigned k = 0; k < a->nr && n < sizeof(r.where); k++)
+					n += (size_t)snprintf(r.where + n, sizeof(r.where) - n,
+					                      "%s%u", k ? "+" : "", a->index[k]);
+				r.kalias = a;
+				/* its EventCode: the EVENT and OP_TYPE fields of the ADD */
+				snprintf(r.encbuf, sizeof(r.encbuf), "0x%llx",
+				         (unsigned long long)a->code);
+				r.name = a->name, r.desc = a->brief, r.long_desc = a->description;
 			}
-			if (!list_match(o, name))
-				continue;
-			if (!header) {
-				printf("%s%s events (mhpmcounter%s):\n", shown ? "\n" : "", b->name,
-				       ctrs);
-				header = true;
-			}
-			printf("  %-40s %-16s %s\n", name, where, brief);
-			if (o->long_desc)
-				printf("      %s\n", desc);
-			shown++;
+			r.encoding = r.encbuf;
+			emit(out, o, &r);
 		}
 	}
-	if (!shown) {
-		cli_error("no event matches '%s'", o->glob ? o->glob : "");
-		return EXIT_FAILURE;
+	/* the fixed counters by their CSR names (hpmstat-events(7)) */
+	static const struct {
+		const char *name, *csr, *desc;
+	} fixed[] = {
+	    {"mcycle", "csr:0xb00", "Cycles of the hart (CSR mcycle, fixed counter 0)"},
+	    {"minstret", "csr:0xb02",
+	     "Instructions retired by the hart (CSR minstret, fixed counter 2)"},
+	};
+	for (unsigned i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		struct list_row r = {.cat = CAT_PMU, .kind = "fixed", .name = fixed[i].name};
+		r.section = "Kunminghu fixed counters:";
+		r.desc = fixed[i].desc;
+		snprintf(r.where, sizeof(r.where), "%s", fixed[i].csr);
+		r.encoding = fixed[i].csr;
+		emit(out, o, &r);
 	}
-	return 0;
 }
 
-int cmd_list(int argc, char **argv)
+struct pfm_ctx {
+	struct list_out *out;
+	struct list_opts *o;
+	char section[160];
+};
+
+static void pfm_visit(void *ctx, const struct hpm_pfm_name *n)
+{
+	struct pfm_ctx *c = ctx;
+	struct hpm_host_attr a;
+	char err[256];
+	struct list_row r = {.cat = CAT_PFM, .kind = "libpfm4", .name = n->name, .desc = n->desc};
+	snprintf(c->section, sizeof(c->section), "libpfm4 PMU %s (%s):", n->pmu, n->pmu_desc);
+	r.section = c->section;
+	r.pmu = n->pmu;
+	if (hpm_host_event_parse(n->name, &a, err, sizeof(err)) == 0) {
+		snprintf(r.encbuf, sizeof(r.encbuf),
+		         "type=%" PRIu32 ",config=0x%" PRIx64 ",config1=0x%" PRIx64, a.type,
+		         a.config, a.config1);
+		r.encoding = r.encbuf;
+	}
+	emit(c->out, c->o, &r);
+}
+
+static void list_metrics(struct list_out *out, struct list_opts *o)
+{
+	for (unsigned i = 0; i < metric_nr; i++) {
+		const struct metric *m = &metric_table[i];
+		struct list_row r = {.cat = CAT_METRIC, .kind = "metric", .name = m->name};
+		r.section = "Metrics:\n"; /* perf leaves a blank line under these */
+		r.desc = m->brief, r.long_desc = m->description;
+		r.metric = m;
+		r.encoding = m->expr;
+		emit(out, o, &r);
+	}
+	for (unsigned g = 0; g < metric_nr_groups; g++) {
+		char members[1024] = "";
+		size_t n = 0;
+		for (unsigned i = 0; i < metric_nr && n < sizeof(members); i++)
+			if (metric_in_group(&metric_table[i], metric_groups[g]))
+				n += (size_t)snprintf(members + n, sizeof(members) - n, "%s%s",
+				                      n ? " " : "metrics: ", metric_table[i].name);
+		struct list_row r = {.cat = CAT_METRICGROUP, .kind = "metricgroup"};
+		r.name = metric_groups[g];
+		r.section = "Metric Groups:\n";
+		r.desc = members;
+		r.group = metric_groups[g];
+		emit(out, o, &r);
+	}
+}
+
+/* ------------------------------------------------------------- command */
+
+/* The option getopt refused, as the user wrote it: "-z" from "-zz", or
+ * "--frob". */
+static int list_bad_option(char **argv, int c)
+{
+	const char *arg = argv[optind - 1];
+	bool is_long = strncmp(arg, "--", 2) == 0;
+	if (c == ':') {
+		if (is_long)
+			return cli_usage_error("option '%s' needs a value", arg);
+		return cli_usage_error("option '-%c' needs a value", optopt);
+	}
+	if (optopt && !is_long)
+		return cli_usage_error("unknown option '-%c'", optopt);
+	return cli_usage_error("unknown option '%s'", arg);
+}
+
+enum {
+	OPT_NO_DESC = 256,
+	OPT_DETAILS,
+	OPT_RAW_DUMP,
+	OPT_NO_PAGER,
+	OPT_DEPRECATED,
+	OPT_CPUTYPE,
+	OPT_DEBUG
+};
+
+static int parse_opts(int argc, char **argv, struct list_opts *o)
 {
 	static const struct option longopts[] = {
 	    {"json", no_argument, NULL, 'j'},
 	    {"bank", required_argument, NULL, 'b'},
+	    {"desc", no_argument, NULL, 'd'},
+	    {"no-desc", no_argument, NULL, OPT_NO_DESC},
+	    {"long-desc", no_argument, NULL, 'v'},
 	    {"long", no_argument, NULL, 'l'},
+	    {"details", no_argument, NULL, OPT_DETAILS},
+	    {"raw-dump", no_argument, NULL, OPT_RAW_DUMP},
+	    {"no-pager", no_argument, NULL, OPT_NO_PAGER},
+	    {"deprecated", no_argument, NULL, OPT_DEPRECATED},
+	    {"cputype", required_argument, NULL, OPT_CPUTYPE},
+	    {"debug", no_argument, NULL, OPT_DEBUG},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct list_opts o = {.bank = KMH_BANK_NONE};
 	int c;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":jb:lh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jb:dvlh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			o.json = true;
+			o->json = true;
 			break;
+		case 'd':
+			o->desc = true;
+			break;
+		case OPT_NO_DESC:
+			o->desc = false;
+			break;
+		case 'v':
 		case 'l':
-			o.long_desc = true;
+			o->long_desc = true;
+			break;
+		case OPT_DETAILS:
+			o->details = true;
+			break;
+		case OPT_RAW_DUMP:
+			o->raw_dump = true;
+			break;
+		case OPT_NO_PAGER:
+			o->no_pager = true;
+			break;
+		case OPT_DEPRECATED:
+		case OPT_DEBUG:
+			break;
+		case OPT_CPUTYPE:
+			/* perf's words for a CPU that is not hybrid */
+			cli_warn("--cputype '%s': this is not a hybrid CPU; listing every event",
+			         optarg);
 			break;
 		case 'b': {
 			const struct kmh_bank_desc *b = kmh_bank_by_name(optarg);
@@ -165,21 +537,91 @@ int cmd_list(int argc, char **argv)
 				          optarg);
 				return EXIT_FAILURE;
 			}
-			o.bank = (int)(b - kmh_banks);
+			o->bank = (int)(b - kmh_banks);
 			break;
 		}
 		case 'h':
 			cli_print_usage(stdout);
-			return 0;
-		case ':':
-			return cli_usage_error("option '%s' needs a value", argv[optind - 1]);
+			return -1;
 		default:
-			return cli_usage_error("unknown option '%s'", argv[optind - 1]);
+			return list_bad_option(argv, c);
 		}
 	}
-	if (argc - optind > 1)
-		return cli_usage_error("one GLOB at most");
-	if (optind < argc)
-		o.glob = argv[optind];
-	return o.json ? list_json(&o) : list_text(&o);
+	if (o->json && o->raw_dump)
+		return cli_usage_error("--json and --raw-dump exclude each other");
+	o->globs = xcalloc((size_t)(argc - optind) + 1, sizeof(*o->globs));
+	o->glob_hits = xcalloc((size_t)(argc - optind) + 1, sizeof(*o->glob_hits));
+	for (int i = optind; i < argc; i++) {
+		unsigned cat = 0;
+		for (unsigned w = 0; w < sizeof(list_words) / sizeof(list_words[0]); w++)
+			if (strcmp(argv[i], list_words[w].word) == 0)
+				cat = list_words[w].cat;
+		if (cat == CAT_NONE_HERE)
+			cli_warn("'%s': hpmstat counts no %s events (see perf list %s)", argv[i],
+			         argv[i], argv[i]);
+		if (cat == CAT_PFM && !hpm_host_have_pfm())
+			cli_warn("'%s': libpfm4 is not built in, or knows no PMU of this host",
+			         argv[i]);
+		if (cat)
+			o->cats |= cat;
+		else if (!*argv[i])
+			return cli_usage_error("empty GLOB");
+		else
+			o->globs[o->nr_globs++] = xasprintf("*%s*", argv[i]);
+	}
+	return 0;
+}
+
+static void list_opts_free(struct list_opts *o)
+{
+	for (unsigned i = 0; i < o->nr_globs; i++)
+		free(o->globs[i]);
+	free(o->globs);
+	free(o->glob_hits);
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct list_opts o = {.bank = KMH_BANK_NONE, .desc = true};
+	int rc = parse_opts(argc, argv, &o);
+	if (rc) {
+		list_opts_free(&o);
+		return rc < 0 ? 0 : rc;
+	}
+	if (!o.no_pager)
+		pager_start();
+	/* perf's heading, when a pager shows the list */
+	if (pager_active() && !o.json && !o.raw_dump)
+		printf("\nList of pre-defined events (to be used in -e or -M):\n\n");
+
+	struct list_out out = {.o = &o};
+	struct pfm_ctx pfm = {.out = &out, .o = &o};
+	if (o.json)
+		out.arr = json_array();
+	list_host(&out, &o);
+	list_kmh(&out, &o);
+	hpm_host_pfm_names(pfm_visit, &pfm);
+	list_metrics(&out, &o);
+
+	if (o.json) {
+		char *s = json_dumps(out.arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		json_decref(out.arr);
+		if (!s) {
+			cli_error("cannot format JSON");
+			list_opts_free(&o);
+			return EXIT_FAILURE;
+		}
+		puts(s);
+		free(s);
+	} else if (o.raw_dump && out.raw) {
+		putchar('\n');
+	}
+	/* perf prints nothing for a glob that matches nothing and exits 0;
+	 * the one line on stderr says why the list is short */
+	for (unsigned i = 0; i < o.nr_globs; i++)
+		if (!o.glob_hits[i])
+			cli_warn("'%.*s' matches no event, metric or metric group",
+			         (int)strlen(o.globs[i]) - 2, o.globs[i] + 1);
+	list_opts_free(&o);
+	return 0;
 }

@@ -42,7 +42,7 @@ const char cmd_stat_usage[] =
     "\n"
     "  -e, --event EVENTS        comma-separated events, {...} groups; Kunminghu\n"
     "                            expressions (hpmstat-events(7)) and host events\n"
-    "  -M, --metrics LIST        metrics or metric groups (see metrics.json)\n"
+    "  -M, --metrics LIST        metrics or metric groups (-M help lists them)\n"
     "      --topdown[=LEVEL]     the Topdown tree down to LEVEL (1-3, default 1)\n"
     "      --topdown-retired=minstret  take INST_RETIRED from minstret (the\n"
     "                            default is rob_commitInstr)\n"
@@ -279,6 +279,13 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			o->events[o->nr_events++] = optarg;
 			break;
 		case 'M':
+			/* -M help: what -M takes, as hpmstat list metric metricgroup */
+			if (strcmp(optarg, "help") == 0) {
+				char w0[] = "list", w1[] = "metric", w2[] = "metricgroup";
+				char *list_argv[] = {w0, w1, w2, NULL};
+				int status = cmd_list(3, list_argv);
+				return status ? status : -1;
+			}
 			o->metrics = xreallocarray(o->metrics, o->nr_metrics + 1, sizeof(char *));
 			o->metrics[o->nr_metrics++] = optarg;
 			break;

@@ -583,3 +583,15 @@ void hpm_session_take_row(struct hpm_session *s, unsigned to, struct hpm_session
 	}
 	sync_rows(s);
 }
+
+const char *hpm_session_emu_generic(const char *generic)
+{
+	for (unsigned i = 0; i < sizeof(generic_map) / sizeof(generic_map[0]); i++) {
+		if (strcmp(generic, generic_map[i].generic) != 0)
+			continue;
+		if (generic_map[i].kunminghu)
+			return generic_map[i].kunminghu;
+		return generic_map[i].fixed == HPM_FIXED_MCYCLE ? "mcycle" : "minstret";
+	}
+	return NULL;
+}
