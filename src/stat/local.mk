@@ -6,5 +6,6 @@ src_stat_libstat_a_SOURCES = \
 	src/stat/stat.h src/stat/print.c src/stat/print-std.c src/stat/print-csv.c \
 	src/stat/print-json.c \
 	src/stat/session.c src/stat/session.h \
-	src/stat/record.c src/stat/record.h
+	src/stat/record.c src/stat/record.h \
+	src/stat/aggr.c src/stat/aggr.h
 src_stat_libstat_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "metric/metric.h"
+#include "stat/aggr.h"
 #include "stat/stat.h"
 #include "util/count.h"
 
@@ -12,7 +13,10 @@ static void prefix(const struct stat_config *cfg, const struct stat_result *res,
 {
 	if (cfg->interval_ms > 0)
 		fprintf(cfg->out, "%16.9f ", res->timestamp);
-	if (unit >= 0)
+	char aggr[64];
+	if (res->aggr)
+		fputs(stat_aggr_prefix(cfg, res, i, unit, aggr, sizeof(aggr)), cfg->out);
+	else if (unit >= 0)
 		fprintf(cfg->out, "%-8s", stat_unit_name(res, i, (unsigned)unit));
 }
 
@@ -140,7 +144,11 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 		                  !interval || res->timestamp <= cfg->interval_ms / 1e3 * 1.5);
 	} else {
 		unsigned rows = 0;
-		for (unsigned i = 0; i < l->nr; i++) {
+		/* an aggregated view: its rows in perf's order */
+		for (unsigned r = 0; res->aggr && r < res->aggr->nr_rows; r++, rows++)
+			print_event_row(cfg, res, res->aggr->row[r].ev,
+			                (int)res->aggr->row[r].unit);
+		for (unsigned i = 0; i < l->nr && !res->aggr; i++) {
 			if (l->ev[i].metric_only && !cfg->verbose)
 				continue;
 			rows++;
