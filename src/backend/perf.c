@@ -701,8 +701,9 @@ static void to_attr(const struct hpm_perf_event *pe, bool in_group, bool leader,
 	a->inherit = t->inherit;
 	/* as perf stat: leaders start disabled, members follow their leader */
 	a->disabled = leader;
-	/* enable_on_exec acts on the task's own context: never on CPU events */
-	a->enable_on_exec = leader && task && t->enable_on_exec;
+	/* enable_on_exec acts on the task's own context: never on CPU events,
+	 * nor on the threads of the whole system (-a --per-thread) */
+	a->enable_on_exec = leader && task && t->enable_on_exec && !t->system_wide;
 }
 
 /* The threads of pid (/proc/PID/task), as perf -p counts them all. */
@@ -833,7 +834,7 @@ static int thread_places(struct perf_session *s, const struct hpm_target *t, cha
 	int rc;
 	if (t->tid_list)
 		rc = tid_list_threads(t->tid_list, &tids, &n, err, errlen);
-	else if (t->pid > 0)
+	else if (t->pid > 0 && !t->system_wide)
 		rc = task_threads(t->pid, &tids, &n);
 	else
 		rc = system_threads(&tids, &n);
@@ -1080,7 +1081,7 @@ static int perf_open(struct hpm_evlist *list, const struct hpm_target *t, void *
 	}
 	list->unit_names = units;
 	list->nr_units = nr_units;
-	s->enable_on_exec = task && t->enable_on_exec;
+	s->enable_on_exec = task && t->enable_on_exec && !t->system_wide;
 	for (unsigned k = 0; k < s->nr_own; k++) {
 		struct hpm_evsel *ev = &list->ev[s->own[k]];
 		struct perf_ev *pv = ev->priv;

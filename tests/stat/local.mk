@@ -15,3 +15,11 @@ tests_stat_test_numbers_LDADD = tests/libtap.a src/stat/libstat.a src/metric/lib
 	src/kmh/libkmh.a src/util/libutil.a -lm
 TESTS += tests/stat/test-numbers tests/stat/numbers.sh
 EXTRA_DIST += tests/stat/numbers.sh
+
+# Aggregation modes (--per-socket/die/core/node/thread, -t) against perf's
+# own output on this machine, a fake sysfs topology and the emulated harts.
+check_PROGRAMS += tests/stat/spin-threads
+tests_stat_spin_threads_SOURCES = tests/stat/spin-threads.c
+tests_stat_spin_threads_LDADD = -lpthread
+TESTS += tests/stat/aggr.sh
+EXTRA_DIST += tests/stat/aggr.sh
