@@ -159,6 +159,11 @@ case $got in *"spin1-$t1"*) case $got in *"spin2"*) r=1 ;; *) r=0 ;; esac ;; *) 
 ok $r "-t TID,TID --per-thread: those threads only ($got)"
 grep -q 'msec cpu-clock' "$dir/tid.std"; ok $? "-t TID counts the thread"
 run_fails_with "-t and a command exclude each other" "-t and a command exclude each other" $H stat -t $t1 -e cpu-clock sleep 1
+# -a --per-thread: every thread of the system, those that counted nothing left out
+$H stat -a --per-thread -x, -e cpu-clock sleep 0.2 2>"$dir/at.csv" >/dev/null
+ok $? "-a --per-thread exits 0"
+grep -q "^spin1-$t1,[0-9.]*,msec,cpu-clock," "$dir/at.csv"; ok $? "-a --per-thread: the busy thread's row (spin1-$t1)"
+awk -F, 'NF!=8 || $2==0 {bad=1} END{exit bad || NR==0}' "$dir/at.csv"; ok $? "-a --per-thread: perf's 8 fields, no zero row ($(wc -l <"$dir/at.csv") threads)"
 kill $spin 2>/dev/null; wait $spin 2>/dev/null; spin=
 
 # perf's errors
