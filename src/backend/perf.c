@@ -1173,7 +1173,13 @@ static int perf_open(struct hpm_evlist *list, const struct hpm_target *t, void *
 	/* 4. describe */
 	char where[160];
 	if (task) {
-		if (t->pid > 0)
+		if (t->tid_list)
+			snprintf(where, sizeof(where), "thread%s %.100s",
+			         strchr(t->tid_list, ',') ? "s" : "", t->tid_list);
+		else if (t->per_thread && t->system_wide)
+			snprintf(where, sizeof(where), "the %u threads of the system",
+			         s->nr_places);
+		else if (t->pid > 0)
 			snprintf(where, sizeof(where), "pid %d", t->pid);
 		else
 			snprintf(where, sizeof(where), "this process");
