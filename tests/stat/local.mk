@@ -23,3 +23,9 @@ tests_stat_spin_threads_SOURCES = tests/stat/spin-threads.c
 tests_stat_spin_threads_LDADD = -lpthread
 TESTS += tests/stat/aggr.sh
 EXTRA_DIST += tests/stat/aggr.sh
+check_PROGRAMS += tests/stat/test-aggr
+tests_stat_test_aggr_SOURCES = tests/stat/test-aggr.c
+tests_stat_test_aggr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_stat_test_aggr_LDADD = tests/libtap.a src/stat/libstat.a src/metric/libmetric.a \
+	src/kmh/libkmh.a src/util/libutil.a $(JANSSON_LIBS) -lm
+TESTS += tests/stat/test-aggr
