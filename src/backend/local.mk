@@ -7,6 +7,7 @@ noinst_LIBRARIES += src/backend/libbackend.a
 src_backend_libbackend_a_SOURCES = \
 	src/backend/perf.c src/backend/perf.h \
 	src/backend/host-events.c src/backend/host-events.h \
-	src/backend/pmu.c src/backend/pmu.h
+	src/backend/pmu.c src/backend/pmu.h \
+	src/backend/topology.c src/backend/topology.h
 src_backend_libbackend_a_CFLAGS = $(AM_CFLAGS) $(LIBPFM4_CFLAGS)
 include src/backend/emu.mk

@@ -726,8 +726,9 @@ static void to_attr(const struct hpm_perf_event *pe, bool in_group, bool leader,
 	a->inherit = t->inherit;
 	/* as perf stat: leaders start disabled, members follow their leader */
 	a->disabled = leader;
-	/* enable_on_exec acts on the task's own context: never on CPU events */
-	a->enable_on_exec = leader && task && t->enable_on_exec;
+	/* enable_on_exec acts on the task's own context: never on CPU events,
+	 * nor on the threads of the whole system (-a --per-thread) */
+	a->enable_on_exec = leader && task && t->enable_on_exec && !t->system_wide;
 }
 
 /* The threads of pid (/proc/PID/task), as perf -p counts them all. */
@@ -761,10 +762,138 @@ static int task_threads(pid_t pid, pid_t **out, unsigned *nr)
 	return 0;
 }
 
+/* ------------------------------------------------------------ thread targets */
+
+/* The tids of -t LIST ("12,15"), each checked to exist. */
+static int tid_list_threads(const char *list, pid_t **out, unsigned *nr, char *err, size_t errlen)
+{
+	unsigned n = 0;
+	size_t cap = 4;
+	pid_t *v = xmalloc(cap * sizeof(*v));
+	for (const char *p = list; *p;) {
+		char *end;
+		long tid = strtol(p, &end, 10);
+		if (end == p || tid <= 0 || tid > INT_MAX || (*end && *end != ',')) {
+			snprintf(err, errlen, "-t '%s': not a thread id list", list);
+			free(v);
+			return -EINVAL;
+		}
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/%ld", tid);
+		if (access(path, F_OK) != 0) {
+			snprintf(err, errlen, "-t %ld: no such thread", tid);
+			free(v);
+			return -ESRCH;
+		}
+		if (n == cap)
+			v = xreallocarray(v, cap *= 2, sizeof(*v));
+		v[n++] = (pid_t)tid;
+		p = *end ? end + 1 : end;
+	}
+	if (!n) {
+		snprintf(err, errlen, "-t: no thread id");
+		free(v);
+		return -EINVAL;
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+/* Every thread of the system (/proc/N/task/M), for -a --per-thread. */
+static int system_threads(pid_t **out, unsigned *nr)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return -errno;
+	pid_t *all = NULL;
+	unsigned n = 0;
+	size_t cap = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+		pid_t *tids;
+		unsigned nt;
+		if (end == de->d_name || *end || pid <= 0 || task_threads((pid_t)pid, &tids, &nt))
+			continue;
+		if (n + nt > cap) {
+			cap = 2 * (n + nt);
+			all = xreallocarray(all, cap, sizeof(*all));
+		}
+		memcpy(all + n, tids, nt * sizeof(*tids));
+		n += nt;
+		free(tids);
+	}
+	closedir(d);
+	if (!n)
+		return -ESRCH;
+	*out = all;
+	*nr = n;
+	return 0;
+}
+
+/* perf's thread name: "comm-tid", the comm read once, at open. */
+static char *thread_unit_name(pid_t tid)
+{
+	char path[64], comm[64] = "";
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
+	FILE *f = fopen(path, "re");
+	if (f) {
+		if (!fgets(comm, sizeof(comm), f))
+			comm[0] = '\0';
+		fclose(f);
+	}
+	comm[strcspn(comm, "\n")] = '\0';
+	return xasprintf("%s-%d", comm[0] ? comm : "?", (int)tid);
+}
+
+/* The places of a thread target: -t's tids, every thread of -p, or every
+ * thread of the system (-a --per-thread); one unit each with per_thread,
+ * else one unit ("task") for all. */
+static int thread_places(struct perf_session *s, const struct hpm_target *t, char ***units,
+                         unsigned *nr_units, char *err, size_t errlen)
+{
+	pid_t *tids = NULL;
+	unsigned n = 0;
+	int rc;
+	if (t->tid_list)
+		rc = tid_list_threads(t->tid_list, &tids, &n, err, errlen);
+	else if (t->pid > 0 && !t->system_wide)
+		rc = task_threads(t->pid, &tids, &n);
+	else
+		rc = system_threads(&tids, &n);
+	if (rc) {
+		if (!t->tid_list && t->pid > 0 && rc == -ESRCH)
+			snprintf(err, errlen, "no such process: %d", t->pid);
+		else if (!t->tid_list)
+			snprintf(err, errlen, "cannot list the threads: %s", strerror(-rc));
+		return rc;
+	}
+	unsigned nu = t->per_thread ? n : 1;
+	s->place = xcalloc(n, sizeof(*s->place));
+	*units = xcalloc(nu, sizeof(**units));
+	for (unsigned i = 0; i < n; i++) {
+		s->place[i] = (struct perf_place){tids[i], -1, t->per_thread ? i : 0};
+		if (t->per_thread)
+			(*units)[i] = thread_unit_name(tids[i]);
+	}
+	if (!t->per_thread)
+		(*units)[0] = xstrdup("task");
+	s->nr_places = n;
+	*nr_units = nu;
+	free(tids);
+	return 0;
+}
+
 /* Places (pid, cpu) and units of a target. */
 static int make_places(struct perf_session *s, const struct hpm_target *t, char ***units,
                        unsigned *nr_units, bool *task, char *err, size_t errlen)
 {
+	if (t->tid_list || (t->per_thread && (t->pid > 0 || t->system_wide))) {
+		*task = true;
+		return thread_places(s, t, units, nr_units, err, errlen);
+	}
 	if (cpu_target(t)) {
 		int *cpus = NULL;
 		unsigned n = 0;
@@ -1089,7 +1218,7 @@ static int perf_open(struct hpm_evlist *list, const struct hpm_target *t, void *
 	}
 	list->unit_names = units;
 	list->nr_units = nr_units;
-	s->enable_on_exec = task && t->enable_on_exec;
+	s->enable_on_exec = task && t->enable_on_exec && !t->system_wide;
 	for (unsigned k = 0; k < s->nr_own; k++) {
 		struct hpm_evsel *ev = &list->ev[s->own[k]];
 		struct perf_ev *pv = ev->priv;
@@ -1193,7 +1322,13 @@ reopen:
 	/* 4. describe */
 	char where[160];
 	if (task) {
-		if (t->pid > 0)
+		if (t->tid_list)
+			snprintf(where, sizeof(where), "thread%s %.100s",
+			         strchr(t->tid_list, ',') ? "s" : "", t->tid_list);
+		else if (t->per_thread && t->system_wide)
+			snprintf(where, sizeof(where), "the %u threads of the system",
+			         s->nr_places);
+		else if (t->pid > 0)
 			snprintf(where, sizeof(where), "pid %d", t->pid);
 		else
 			snprintf(where, sizeof(where), "this process");

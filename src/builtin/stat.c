@@ -28,6 +28,8 @@
 #include "kmh/kmh.h"
 #include "metric/metric.h"
 #include "stat/nomux.h"
+#include "backend/topology.h"
+#include "stat/aggr.h"
 #include "stat/record.h"
 #include "stat/session.h"
 #include "stat/stat.h"
@@ -73,6 +75,15 @@ const char cmd_stat_usage[] =
     "      --no-multiplex        run the workload (or the emulated stream) once per\n"
     "                            counter group instead of multiplexing\n"
     "  -v with --topdown         also describes each node on the bottleneck path\n"
+    "      --per-socket          counts per socket (with -a or -C; emulated harts:\n"
+    "                            one socket)\n"
+    "      --per-die             counts per die (with -a or -C)\n"
+    "      --per-core            counts per core (with -a or -C; harts are cores)\n"
+    "      --per-node            counts per NUMA node (with -a or -C)\n"
+    "      --per-thread          counts per thread (with -p, -t or -a)\n"
+    "  -t, --tid TID[,TID...]    count existing threads\n"
+    "      --no-merge            do not merge events of one name from several PMUs\n"
+    "                            (hpmstat never does: accepted for perf's scripts)\n"
     "  -h, --help                this text\n"
     "  -B, --big-num             group std counts with ',' (the default)\n"
     "      --no-big-num          std counts without thousands separators\n"
@@ -113,6 +124,12 @@ enum {
 	OPT_ALL_KERNEL,
 	OPT_NODES,
 	OPT_NO_MULTIPLEX,
+	OPT_PER_SOCKET,
+	OPT_PER_DIE,
+	OPT_PER_CORE,
+	OPT_PER_NODE,
+	OPT_PER_THREAD,
+	OPT_NO_MERGE,
 };
 
 /* Every default in one place. */
@@ -155,6 +172,10 @@ struct stat_opts {
 	/* toplev's Topdown options */
 	const char *nodes; /* --nodes LIST */
 	bool no_multiplex; /* --no-multiplex: one run per counter group */
+	/* aggregation (stat/aggr.h): --per-*, -A clears it; the last one wins */
+	enum stat_aggr_mode aggr;
+	const char *tids; /* -t LIST */
+	bool no_merge;    /* --no-merge: nothing to split, see hpmstat-stat(1) */
 };
 
 /* Signals. SIGINT and SIGTERM stop the counting: the loops look at
@@ -263,6 +284,13 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	    {"level", required_argument, NULL, 'l'},
 	    {"nodes", required_argument, NULL, OPT_NODES},
 	    {"no-multiplex", no_argument, NULL, OPT_NO_MULTIPLEX},
+	    {"per-socket", no_argument, NULL, OPT_PER_SOCKET},
+	    {"per-die", no_argument, NULL, OPT_PER_DIE},
+	    {"per-core", no_argument, NULL, OPT_PER_CORE},
+	    {"per-node", no_argument, NULL, OPT_PER_NODE},
+	    {"per-thread", no_argument, NULL, OPT_PER_THREAD},
+	    {"tid", required_argument, NULL, 't'},
+	    {"no-merge", no_argument, NULL, OPT_NO_MERGE},
 	    {NULL, 0, NULL, 0},
 	};
 	uint64_t n;
@@ -271,7 +299,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	opterr = 0;
 	optind = 1;
 	/* '+': the first non-option starts the command, as in perf */
-	while ((c = getopt_long(argc, argv, "+:e:M:x:jo:I:r:p:aC:AvhBG:dl:", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, "+:e:M:x:jo:I:r:p:aC:AvhBG:dl:t:", longopts, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 'e':
@@ -347,6 +375,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			break;
 		case 'A':
 			o->no_aggr = true;
+			o->aggr = STAT_AGGR_GLOBAL;
 			break;
 		case 'v':
 			o->verbose = true;
@@ -426,6 +455,24 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		case OPT_NO_MULTIPLEX:
 			o->no_multiplex = true;
 			break;
+		case OPT_PER_SOCKET:
+		case OPT_PER_DIE:
+		case OPT_PER_CORE:
+		case OPT_PER_NODE:
+		case OPT_PER_THREAD:
+			o->aggr = c == OPT_PER_SOCKET ? STAT_AGGR_SOCKET
+			          : c == OPT_PER_DIE  ? STAT_AGGR_DIE
+			          : c == OPT_PER_CORE ? STAT_AGGR_CORE
+			          : c == OPT_PER_NODE ? STAT_AGGR_NODE
+			                              : STAT_AGGR_THREAD;
+			o->no_aggr = false; /* perf: the last aggregation option wins */
+			break;
+		case 't':
+			o->tids = optarg;
+			break;
+		case OPT_NO_MERGE:
+			o->no_merge = true;
+			break;
 		case 'h':
 			cli_print_usage(stdout);
 			return -1;
@@ -455,6 +502,38 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	/* toplev: --nodes works on the tree, by default from level 1 */
 	if (o->nodes && !o->topdown)
 		o->topdown = 1;
+	/* -t and the aggregation modes, with perf's rules and messages */
+	if (o->tids) {
+		uint64_t tid;
+		char first[24];
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(o->tids, ","), o->tids);
+		if (o->pid > 0) {
+			cli_warn("warning: PID/TID switch overriding TID");
+			o->tids = NULL;
+		} else if (o->argv) {
+			return cli_usage_error("-t and a command exclude each other");
+		} else if (parse_number("-t", first, 1, INT_MAX, &tid)) {
+			return EXIT_FAILURE;
+		} else {
+			/* the first thread stands for the target: the run ends with it */
+			o->pid = (int)tid;
+			if (o->all_cpus || o->cpus)
+				cli_warn("warning: PID/TID switch overriding %s",
+				         o->cpus ? "CPU" : "SYSTEM");
+			o->all_cpus = false;
+			o->cpus = NULL;
+		}
+	}
+	if (o->aggr == STAT_AGGR_THREAD && !o->tids && o->pid <= 0 &&
+	    (o->cpus || (o->argv && !o->all_cpus)))
+		return cli_usage_error("The --per-thread option is only available when monitoring "
+		                       "via -p -t -a options or only --per-thread.");
+	if (o->aggr == STAT_AGGR_THREAD && o->metric_only)
+		return cli_usage_error("--metric-only is not supported with --per-thread");
+	if (o->aggr != STAT_AGGR_GLOBAL && o->aggr != STAT_AGGR_THREAD &&
+	    (o->pid > 0 || (o->argv && !o->all_cpus && !o->cpus)))
+		return cli_usage_error("both cgroup and no-aggregation modes only available in "
+		                       "system-wide mode");
 	if (o->sep && o->json)
 		return cli_usage_error("-x and -j exclude each other");
 	if (o->emu.profile && o->emu.trace)
@@ -815,6 +894,8 @@ static int run_once(struct run_ctx *rc)
 	rc->target.system_wide = o->all_cpus && o->pid <= 0;
 	rc->target.cpu_list = o->pid > 0 ? NULL : o->cpus;
 	rc->target.per_unit = o->no_aggr;
+	rc->target.tid_list = o->tids;
+	rc->target.per_thread = o->aggr == STAT_AGGR_THREAD;
 	/* with a host target the emulated harts follow its wall time */
 	s->emu_cfg.follow_wall = have_cmd || o->pid > 0 || o->all_cpus || o->cpus;
 
@@ -1229,6 +1310,7 @@ int cmd_stat(int argc, char **argv)
 	struct out_file out = {0}, recf = {0};
 	struct record *rec = NULL;
 	struct repeat_stats rs = {0};
+	struct hpm_topology topology = {0}; /* --per-socket and the like */
 	char err[1024];
 	int status = 0, rc;
 
@@ -1316,6 +1398,22 @@ int cmd_stat(int argc, char **argv)
 		}
 		o.all_cpus = true;
 	}
+	/* the aggregation: threads are the perf back end's, CPUs sit in sysfs */
+	struct stat_aggr aggr = {.mode = o.aggr, .topology = &topology};
+	if (o.aggr == STAT_AGGR_THREAD && hpm_session_uses_emu(&s)) {
+		status = cli_usage_error("--per-thread: emulated events count harts, not threads "
+		                         "(use --per-core)");
+		goto out;
+	}
+	if (o.aggr != STAT_AGGR_GLOBAL && o.aggr != STAT_AGGR_THREAD &&
+	    hpm_topology_read(&topology) != 0) {
+		cli_error("cannot read the CPU topology under %s/devices/system/cpu",
+		          hpm_sysfs_root());
+		status = EXIT_FAILURE;
+		goto out;
+	}
+	aggr.skip_zero = o.aggr == STAT_AGGR_THREAD && o.pid <= 0;
+	cfg.aggr = o.aggr != STAT_AGGR_GLOBAL ? &aggr : NULL;
 	if (o.emu_given && !hpm_session_uses_emu(&s))
 		cli_warn("warning: --emu-* options given but no event is emulated");
 	if (!s.all.nr) {
@@ -1330,7 +1428,9 @@ int cmd_stat(int argc, char **argv)
 		                       .cpu_list = o.cpus,
 		                       .per_unit = o.no_aggr,
 		                       .enable_on_exec = o.argv != NULL,
-		                       .inherit = true};
+		                       .inherit = true,
+		                       .tid_list = o.tids,
+		                       .per_thread = o.aggr == STAT_AGGR_THREAD};
 		if (o.no_multiplex ? hpm_nomux_dry_run(&s, &t, stdout, err, sizeof(err))
 		                   : hpm_session_dry_run(&s, &t, stdout, err, sizeof(err))) {
 			cli_error("%s", err);
@@ -1374,7 +1474,9 @@ int cmd_stat(int argc, char **argv)
 	cfg.command = command;
 	/* perf names -a and -C in the header even with a command */
 	{
-		if (o.pid > 0)
+		if (o.tids)
+			snprintf(target, sizeof(target), "thread id '%.40s'", o.tids);
+		else if (o.pid > 0)
 			snprintf(target, sizeof(target), "process id '%d'", o.pid);
 		else if (o.cpus)
 			snprintf(target, sizeof(target), "'CPU(s) %s'", o.cpus);
@@ -1561,6 +1663,7 @@ out:
 	out_file_abort(&out);
 	out_file_abort(&recf);
 	hpm_session_free(&s);
+	hpm_topology_free(&topology);
 	free(o.events);
 	free(o.metrics);
 	free(o.cgroups);

@@ -110,6 +110,11 @@ struct hpm_target {
 	bool per_unit;        /* -A: keep per-CPU / per-hart counts apart in output */
 	bool enable_on_exec;  /* pid is a child stopped before exec: count from exec */
 	bool inherit;         /* count the pid's future children too (perf's default) */
+	/* -t TID[,TID...]: these threads only (pid is -1 then) */
+	const char *tid_list;
+	/* --per-thread: one unit per thread ("comm-tid"); with system_wide,
+	 * every thread of the system, as perf stat -a --per-thread */
+	bool per_thread;
 };
 
 /* The operations of one back end (src/backend/<name>.c). All return 0 or a

@@ -8,5 +8,6 @@ src_stat_libstat_a_SOURCES = \
 	src/stat/session.c src/stat/session.h \
 	src/stat/record.c src/stat/record.h \
 	src/stat/nodes.c src/stat/nodes.h \
-	src/stat/nomux.c src/stat/nomux.h
+	src/stat/nomux.c src/stat/nomux.h \
+	src/stat/aggr.c src/stat/aggr.h
 src_stat_libstat_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "metric/metric.h"
+#include "stat/aggr.h"
 #include "stat/stat.h"
 #include "util/count.h"
 
@@ -52,7 +53,10 @@ static void csv_prefix(const struct stat_config *cfg, const struct stat_result *
 	/* perf pads the time stamp as in std output: "%6lu.%09lu" */
 	if (cfg->interval_ms > 0)
 		fprintf(cfg->out, "%16.9f%s", res->timestamp, s);
-	if (cfg->per_unit && unit >= 0) {
+	char aggr[64];
+	if (res->aggr)
+		fputs(stat_aggr_prefix(cfg, res, i, unit, aggr, sizeof(aggr)), cfg->out);
+	else if (cfg->per_unit && unit >= 0) {
 		csv_text(cfg, stat_unit_name(res, i, (unsigned)unit));
 		fputs(s, cfg->out);
 	}
@@ -188,7 +192,10 @@ void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res
 		csv_metric_notes(cfg, res->metrics, res->nr_metrics, NULL);
 		return;
 	}
-	for (unsigned i = 0; i < l->nr; i++) {
+	/* an aggregated view: its rows in perf's order */
+	for (unsigned r = 0; res->aggr && r < res->aggr->nr_rows; r++)
+		csv_event(cfg, res, res->aggr->row[r].ev, (int)res->aggr->row[r].unit);
+	for (unsigned i = 0; i < l->nr && !res->aggr; i++) {
 		if (l->ev[i].metric_only && !cfg->verbose)
 			continue;
 		if (cfg->per_unit)

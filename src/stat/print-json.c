@@ -12,6 +12,7 @@
 
 #include "metric/metric.h"
 #include "stat/nodes.h"
+#include "stat/aggr.h"
 #include "stat/stat.h"
 #include "util/count.h"
 
@@ -31,7 +32,13 @@ static void json_common(const struct stat_config *cfg, const struct stat_result 
 {
 	if (cfg->interval_ms > 0)
 		json_object_set_new(o, "interval", json_real(res->timestamp));
-	if (cfg->per_unit && unit >= 0) {
+	const char *aggr_key, *aggr_id;
+	unsigned aggr_nr;
+	if (stat_aggr_json(res, i, unit, &aggr_key, &aggr_id, &aggr_nr)) {
+		json_object_set_new(o, aggr_key, json_string(aggr_id));
+		if (aggr_nr)
+			json_object_set_new(o, "aggregate-number", json_integer(aggr_nr));
+	} else if (cfg->per_unit && unit >= 0) {
 		const char *name = stat_unit_name(res, i, (unsigned)unit);
 		/* perf's key is "cpu" with the number; harts get their own key */
 		if (strncmp(name, "CPU", 3) == 0)
@@ -156,7 +163,10 @@ static void json_metric(const struct stat_config *cfg, const struct stat_result 
 void stat_print_json(const struct stat_config *cfg, const struct stat_result *res)
 {
 	const struct hpm_evlist *l = res->list;
-	if (!cfg->metric_only)
+	/* an aggregated view: its rows in perf's order */
+	for (unsigned r = 0; !cfg->metric_only && res->aggr && r < res->aggr->nr_rows; r++)
+		json_event(cfg, res, res->aggr->row[r].ev, (int)res->aggr->row[r].unit);
+	if (!cfg->metric_only && !res->aggr)
 		for (unsigned i = 0; i < l->nr; i++) {
 			if (l->ev[i].metric_only && !cfg->verbose)
 				continue;

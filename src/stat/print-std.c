@@ -6,6 +6,7 @@
 
 #include "metric/metric.h"
 #include "stat/nodes.h"
+#include "stat/aggr.h"
 #include "stat/stat.h"
 #include "util/count.h"
 
@@ -14,8 +15,11 @@ static void prefix(const struct stat_config *cfg, const struct stat_result *res,
 {
 	if (cfg->interval_ms > 0)
 		fprintf(cfg->out, "%16.9f ", res->timestamp);
+	char aggr[64];
+	if (res->aggr)
+		fputs(stat_aggr_prefix(cfg, res, i, unit, aggr, sizeof(aggr)), cfg->out);
 	/* perf's "CPU%-7d" and its blank separator */
-	if (unit >= 0)
+	else if (unit >= 0)
 		fprintf(cfg->out, "%-10s ", stat_unit_name(res, i, (unsigned)unit));
 }
 
@@ -214,7 +218,11 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 		                  !interval || res->timestamp <= cfg->interval_ms / 1e3 * 1.5);
 	} else {
 		unsigned rows = 0;
-		for (unsigned i = 0; i < l->nr; i++) {
+		/* an aggregated view: its rows in perf's order */
+		for (unsigned r = 0; res->aggr && r < res->aggr->nr_rows; r++, rows++)
+			print_event_row(cfg, res, res->aggr->row[r].ev,
+			                (int)res->aggr->row[r].unit);
+		for (unsigned i = 0; i < l->nr && !res->aggr; i++) {
 			if (l->ev[i].metric_only && !cfg->verbose)
 				continue;
 			rows++;

@@ -7,6 +7,7 @@
 
 #include <linux/perf_event.h>
 
+#include "stat/aggr.h"
 #include "stat/stat.h"
 #include "util/count.h"
 
@@ -312,6 +313,11 @@ const char *stat_emu_not_measured(const struct stat_config *cfg, char *buf, size
 
 void stat_print(const struct stat_config *cfg, const struct stat_result *res)
 {
+	/* --per-core and the like: the same printers on the aggregated view */
+	struct stat_aggr_view *view =
+	    res->aggr ? NULL : stat_aggr_view_new(cfg->aggr, res, cfg->verbose);
+	if (view)
+		res = &view->res;
 	switch (cfg->format) {
 	case STAT_FORMAT_CSV:
 		stat_print_csv(cfg, res);
@@ -323,4 +329,5 @@ void stat_print(const struct stat_config *cfg, const struct stat_result *res)
 		stat_print_std(cfg, res);
 		break;
 	}
+	stat_aggr_view_free(view);
 }

@@ -16,6 +16,9 @@
 
 #include "stat/evlist.h"
 
+struct stat_aggr;
+struct stat_aggr_view;
+
 enum stat_format {
 	STAT_FORMAT_STD,
 	STAT_FORMAT_CSV,
@@ -62,6 +65,9 @@ struct stat_config {
 	bool no_csv_summary; /* --no-csv-summary: ... but without that field */
 	bool run_table;      /* --table: each run's elapsed time (-r) */
 	unsigned nomux_runs; /* --no-multiplex: runs of each measurement, one per group */
+	/* --per-socket, --per-die, --per-core, --per-node, --per-thread
+	 * (stat/aggr.h); NULL: perf's default or -A */
+	const struct stat_aggr *aggr;
 };
 
 /* One metric row (a Topdown node or a -M metric). */
@@ -120,6 +126,9 @@ struct stat_result {
 	/* Interval mode prints deltas: values come from these counts, which
 	 * the caller computed as current - previous (NULL: list's counts). */
 	const struct hpm_count *const *delta; /* [list->nr][nr_units] */
+	/* A view through cfg->aggr (stat/aggr.h): its units are the
+	 * aggregation ids, its rows print in view order; NULL otherwise. */
+	const struct stat_aggr_view *aggr;
 };
 
 /* Value of event i for unit u (-1: all), scaled by multiplexing and the

@@ -32,3 +32,16 @@ tests_stat_test_evspec_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_stat_test_evspec_LDADD = tests/libtap.a src/stat/libstat.a src/kmh/libkmh.a \
 	src/util/libutil.a -lm
 TESTS += tests/stat/test-evspec
+# Aggregation modes (--per-socket/die/core/node/thread, -t) against perf's
+# own output on this machine, a fake sysfs topology and the emulated harts.
+check_PROGRAMS += tests/stat/spin-threads
+tests_stat_spin_threads_SOURCES = tests/stat/spin-threads.c
+tests_stat_spin_threads_LDADD = -lpthread
+TESTS += tests/stat/aggr.sh
+EXTRA_DIST += tests/stat/aggr.sh
+check_PROGRAMS += tests/stat/test-aggr
+tests_stat_test_aggr_SOURCES = tests/stat/test-aggr.c
+tests_stat_test_aggr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_stat_test_aggr_LDADD = tests/libtap.a src/stat/libstat.a src/metric/libmetric.a \
+	src/kmh/libkmh.a src/util/libutil.a $(JANSSON_LIBS) -lm
+TESTS += tests/stat/test-aggr
