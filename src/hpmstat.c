@@ -142,7 +142,9 @@ int cli_option_error(int c, char **argv, const struct option *longopts)
 	return cli_usage_error("unknown option '-%c'", optopt);
 }
 
-int cli_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out)
+/* The reading of cli_parse_u64: 0, or -1 with the one-line message in msg. */
+static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out,
+                     char *msg, size_t len)
 {
 	const char *p = s;
 	struct kmh_error err;
@@ -152,7 +154,7 @@ int cli_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, ui
 	while (isspace((unsigned char)*p))
 		p++;
 	if (!*p) {
-		cli_error("%s: the value is empty", opt);
+		snprintf(msg, len, "%s: the value is empty", opt);
 		return -1;
 	}
 	/* a sign, then what must be a digit (no rHEX: that is an event) */
@@ -160,7 +162,7 @@ int cli_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, ui
 	if (*p == '-' || *p == '+')
 		p++;
 	if (!isdigit((unsigned char)*p)) {
-		cli_error("%s '%s': not a number", opt, s);
+		snprintf(msg, len, "%s '%s': not a number", opt, s);
 		return -1;
 	}
 	if (strpbrk(p, "eE") && !strpbrk(p, "xX")) {
@@ -171,11 +173,11 @@ int cli_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, ui
 		while (isspace((unsigned char)*end))
 			end++;
 		if (*end) {
-			cli_error("%s '%s': not a number", opt, s);
+			snprintf(msg, len, "%s '%s': not a number", opt, s);
 			return -1;
 		}
 		if (d != floor(d)) {
-			cli_error("%s '%s': not a whole number", opt, s);
+			snprintf(msg, len, "%s '%s': not a whole number", opt, s);
 			return -1;
 		}
 		/* 2^64 is the first double past UINT64_MAX */
@@ -185,23 +187,40 @@ int cli_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, ui
 		rc = kmh_parse_u64(p, &v, &err);
 	}
 	if (rc == KMH_ENUMBER) {
-		cli_error("%s '%s': not a number", opt, s);
+		snprintf(msg, len, "%s '%s': not a number", opt, s);
 		return -1;
 	}
 	/* a value no uint64_t holds is "out of range"; one it holds keeps the
 	 * shorter message scripts have matched since the first release */
 	if (rc != 0 || (negative && v != 0)) {
-		cli_error("%s '%s': out of range, must be %llu to %llu", opt, s,
-		          (unsigned long long)min, (unsigned long long)max);
+		snprintf(msg, len, "%s '%s': out of range, must be %llu to %llu", opt, s,
+		         (unsigned long long)min, (unsigned long long)max);
 		return -1;
 	}
 	if (v < min || v > max) {
-		cli_error("%s '%s': must be %llu to %llu", opt, s, (unsigned long long)min,
-		          (unsigned long long)max);
+		snprintf(msg, len, "%s '%s': must be %llu to %llu", opt, s, (unsigned long long)min,
+		         (unsigned long long)max);
 		return -1;
 	}
 	*out = v;
 	return 0;
+}
+
+int cli_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char msg[512];
+	if (parse_u64(opt, s, min, max, out, msg, sizeof(msg)) == 0)
+		return 0;
+	cli_error("%s", msg);
+	return -1;
+}
+
+int cli_parse_u64_usage(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char msg[512];
+	if (parse_u64(opt, s, min, max, out, msg, sizeof(msg)) == 0)
+		return 0;
+	return cli_usage_error("%s", msg);
 }
 
 void cli_print_usage(FILE *out)

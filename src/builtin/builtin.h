@@ -68,6 +68,9 @@ int cli_option_error(int c, char **argv, const struct option *longopts);
  * number, "out of range" for one no uint64_t holds, else the range) and
  * returns -1; the caller picks the exit status. */
 int cli_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out);
+/* The same for a command whose bad values are usage errors: the message
+ * ends with the --help hint and the return is EXIT_USAGE, else 0. */
+int cli_parse_u64_usage(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /* Prints the usage text of the running command to `out`. */
 void cli_print_usage(FILE *out);
 /* Flushes stdout and reports a write error (e.g. a closed pipe or full disk)

@@ -521,10 +521,10 @@ static int cmd_bench(int argc, char **argv)
 			cli_print_usage(stdout);
 			return 0;
 		} else if ((v = opt_value(argc, argv, &i, "--cycles"))) {
-			if (cli_parse_u64("bench: --cycles", v, 1, UINT64_MAX, &cycles))
+			if (cli_parse_u64_usage("bench: --cycles", v, 1, UINT64_MAX, &cycles))
 				return EXIT_USAGE;
 		} else if ((v = opt_value(argc, argv, &i, "--seed"))) {
-			if (cli_parse_u64("bench: --seed", v, 0, UINT64_MAX, &seed))
+			if (cli_parse_u64_usage("bench: --seed", v, 0, UINT64_MAX, &seed))
 				return EXIT_USAGE;
 		} else if ((v = opt_value(argc, argv, &i, "--profile"))) {
 			pname = v;
@@ -678,7 +678,7 @@ int cmd_emu(int argc, char **argv)
 			i++;
 			break;
 		} else if ((v = opt_value(argc, argv, &i, "--harts"))) {
-			if (cli_parse_u64("--harts", v, 1, EMU_MAX_HARTS, &harts))
+			if (cli_parse_u64_usage("--harts", v, 1, EMU_MAX_HARTS, &harts))
 				return EXIT_USAGE;
 		} else if ((v = opt_value(argc, argv, &i, "--trace-out"))) {
 			trace_out = v;
