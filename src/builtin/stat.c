@@ -328,8 +328,16 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			return cli_usage_error("'stat record' is perf's: hpmstat records with "
 			                       "'hpmstat stat --record FILE [options] -- command'");
 		if (strcmp(o->argv[0], "report") == 0)
-			return cli_usage_error("'stat report' is perf's: hpmstat reports a run file "
-			                       "with 'hpmstat report FILE'");
+			return cli_usage_error(
+			    "'stat report' is perf's: hpmstat reports a run file "
+			    "with 'hpmstat report FILE'");
+		/* --topdown's level is optional, so getopt takes it only after '=':
+		 * "--topdown 2" would run a command named 2 */
+		if (strcmp(argv[optind - 1], "--topdown") == 0 &&
+		    strspn(o->argv[0], "0123456789") == strlen(o->argv[0]))
+			return cli_usage_error("'--topdown %s': the level is written --topdown=%s "
+			                       "(put -- before a command named %s)",
+			                       o->argv[0], o->argv[0], o->argv[0]);
 	}
 	if (o->sep && o->json)
 		return cli_usage_error("-x and -j exclude each other");

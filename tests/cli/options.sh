@@ -72,6 +72,9 @@ out=$($H encode rob_commitInstr --json 2>&1)
 case "$out" in '{'*'"canonical":"rob_commitInstr"'*) r=0 ;; *) r=1 ;; esac
 ok $r "encode EXPR --json: the option after the expression"
 [ $r -eq 0 ] || diag "$out"
+# --topdown's level is optional: only --topdown=N takes it, and a bare
+# number after --topdown is not run as a command
+usage "stat --topdown 2" "the level is written --topdown=2" stat --topdown 2
 # stat keeps the command's own options: the first operand starts the command
 out=$($H stat -x, -e task-clock -- sh -c 'echo "$1"' sh -r 2>/dev/null)
 [ "$out" = "-r" ]; ok $? "stat ... -- CMD -r: -r is the command's"
