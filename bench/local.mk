@@ -8,10 +8,12 @@ bench: src/hpmstat$(EXEEXT)
 .PHONY: bench
 
 #   make bench-stat   hpmstat stat's targets (bench/stat-bench.sh)
-EXTRA_PROGRAMS = bench/bench-runtime
+# bench-runtime is built by `make`, so the README's
+# `sh bench/stat-bench.sh src/hpmstat bench/bench-runtime` works as written
+# (it is not installed)
+noinst_PROGRAMS += bench/bench-runtime
 bench_bench_runtime_SOURCES = bench/runtime.c
 EXTRA_DIST += bench/stat-bench.sh
-CLEANFILES += bench/bench-runtime
 bench-stat: src/hpmstat$(EXEEXT) bench/bench-runtime$(EXEEXT)
 	$(SHELL) $(top_srcdir)/bench/stat-bench.sh ./src/hpmstat$(EXEEXT) ./bench/bench-runtime$(EXEEXT)
 .PHONY: bench-stat

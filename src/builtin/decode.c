@@ -1,11 +1,13 @@
 /* decode.c: hpmstat decode: mhpmevent values into fields and event names. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "builtin/builtin.h"
 #include "builtin/fields.h"
 #include "kmh/kmh.h"
+#include "util/xalloc.h"
 
 const char cmd_decode_usage[] =
     "Usage: hpmstat decode [--json] [--bank BANK | --counter N] VALUE...\n"
@@ -23,43 +25,13 @@ const char cmd_decode_usage[] =
     "  -j, --json         one JSON object per line\n"
     "  -h, --help         this text\n";
 
-int cmd_decode(int argc, char **argv)
+/* The checks, then the decoding: every value and option is checked before
+ * anything is printed, so an error leaves no partial output. */
+static int decode_values(const char **values, int nr_values, const char *bank_opt,
+                         const char *counter_opt, bool json)
 {
-	static const struct option longopts[] = {
-	    {"json", no_argument, NULL, 'j'},
-	    {"bank", required_argument, NULL, 'b'},
-	    {"counter", required_argument, NULL, 'c'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	bool json = false;
-	int bank = KMH_BANK_NONE, c, status = 0;
-	const char *bank_opt = NULL, *counter_opt = NULL;
+	int bank = KMH_BANK_NONE, status = 0;
 
-	opterr = 0;
-	optind = 1;
-	/* options may follow the values, as with perf: "decode 0x12 --bank X"
-	 * checks the bank before anything is printed */
-	while ((c = getopt_long(argc, argv, ":jb:c:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'b':
-			bank_opt = optarg;
-			break;
-		case 'c':
-			counter_opt = optarg;
-			break;
-		case 'h':
-			cli_print_usage(stdout);
-			return 0;
-		case ':':
-			return cli_usage_error("option '%s' needs a value", argv[optind - 1]);
-		default:
-			return cli_usage_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
 	if (bank_opt && counter_opt)
 		return cli_usage_error("--bank and --counter exclude each other");
 	if (bank_opt) {
@@ -82,30 +54,30 @@ int cmd_decode(int argc, char **argv)
 		}
 		bank = kmh_bank_of_counter((unsigned)n);
 	}
-	if (optind == argc)
+	if (nr_values == 0)
 		return cli_usage_error("no value given");
 	/* every value checked before any is printed: no output then an error */
-	for (int i = optind; i < argc; i++) {
+	for (int i = 0; i < nr_values; i++) {
 		struct kmh_error err;
 		uint64_t v;
-		if (kmh_parse_u64(argv[i], &v, &err) != 0) {
+		if (kmh_parse_u64(values[i], &v, &err) != 0) {
 			cli_error("%s", err.msg);
 			status = EXIT_FAILURE;
 		}
 	}
 	if (status)
 		return status;
-	for (int i = optind; i < argc; i++) {
+	for (int i = 0; i < nr_values; i++) {
 		struct kmh_error err;
 		struct kmh_decoded d;
 		uint64_t v;
-		kmh_parse_u64(argv[i], &v, &err);
+		kmh_parse_u64(values[i], &v, &err);
 		kmh_decode(v, bank, &d);
 		if (json) {
 			json_t *obj = fields_to_json(&d);
-			json_object_set_new(obj, "input", json_string(argv[i]));
+			json_object_set_new(obj, "input", json_string(values[i]));
 			if (fields_print_json_line(stdout, obj) != 0) {
-				cli_error("'%s': cannot format JSON", argv[i]);
+				cli_error("'%s': cannot format JSON", values[i]);
 				status = EXIT_FAILURE;
 			}
 			json_decref(obj);
@@ -115,4 +87,57 @@ int cmd_decode(int argc, char **argv)
 		fields_print_text(stdout, &d);
 	}
 	return status;
+}
+
+int cmd_decode(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"json", no_argument, NULL, 'j'},
+	    {"bank", required_argument, NULL, 'b'},
+	    {"counter", required_argument, NULL, 'c'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	bool json = false;
+	int c, status = 0;
+	const char *bank_opt = NULL, *counter_opt = NULL;
+	/* the values, in order, wherever they stand among the options */
+	const char **values = xcalloc((size_t)argc, sizeof(*values));
+	int nr_values = 0;
+
+	opterr = 0;
+	optind = 1;
+	/* options may follow the values, as with perf: "decode 0x12 --bank X"
+	 * checks the bank before anything is printed. '-' keeps that order
+	 * even under POSIXLY_CORRECT; "--" ends the options. */
+	while ((c = getopt_long(argc, argv, "-:jb:c:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 1:
+			values[nr_values++] = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'b':
+			bank_opt = optarg;
+			break;
+		case 'c':
+			counter_opt = optarg;
+			break;
+		case 'h':
+			cli_print_usage(stdout);
+			status = -1;
+			goto out;
+		case ':':
+		default:
+			status = cli_option_error(c, argv, longopts);
+			goto out;
+		}
+	}
+	while (optind < argc)
+		values[nr_values++] = argv[optind++];
+	status = decode_values(values, nr_values, bank_opt, counter_opt, json);
+out:
+	free(values);
+	return status < 0 ? 0 : status;
 }

@@ -93,6 +93,21 @@ static bool is_help(const char *arg)
 	return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
 
+/* The usage error for an argument that SUB (NULL: emu itself) does not
+ * take, naming it as the user wrote it: --help or its FLAG (NULL: none)
+ * given a value, an unknown option (without its "=value"), or a stray
+ * operand. */
+static int not_an_option(const char *sub, const char *flag, const char *arg)
+{
+	const char *pre = sub ? sub : "", *sep = sub ? ": " : "";
+	int len = (int)strcspn(arg, "=");
+	if (arg[0] != '-' || arg[1] == '\0')
+		return cli_usage_error("%s%sunexpected argument '%s'", pre, sep, arg);
+	if (arg[len] == '=' && (opt_is(arg, "--help") || (flag && opt_is(arg, flag))))
+		return cli_usage_error("%s%soption '%.*s' takes no value", pre, sep, len, arg);
+	return cli_usage_error("%s%sunknown option '%.*s'", pre, sep, len, arg);
+}
+
 /* ---------------------------------------------------------------- scripts */
 
 static void script_output(void *ctx, const char *line)
@@ -246,7 +261,7 @@ static int cmd_profiles(int argc, char **argv)
 		if (strcmp(argv[i], "--json") == 0)
 			json = true;
 		else
-			return cli_usage_error("profiles: unexpected argument '%s'", argv[i]);
+			return not_an_option("profiles", "--json", argv[i]);
 	}
 	if (json) {
 		json_t *arr = json_array();
@@ -506,18 +521,18 @@ static int cmd_bench(int argc, char **argv)
 			cli_print_usage(stdout);
 			return 0;
 		} else if ((v = opt_value(argc, argv, &i, "--cycles"))) {
-			if (emu_parse_u64(v, &cycles) < 0 || cycles == 0)
-				return cli_usage_error("bench: bad --cycles '%s'", v);
+			if (cli_parse_u64_usage("bench: --cycles", v, 1, UINT64_MAX, &cycles))
+				return EXIT_USAGE;
 		} else if ((v = opt_value(argc, argv, &i, "--seed"))) {
-			if (emu_parse_u64(v, &seed) < 0)
-				return cli_usage_error("bench: bad --seed '%s'", v);
+			if (cli_parse_u64_usage("bench: --seed", v, 0, UINT64_MAX, &seed))
+				return EXIT_USAGE;
 		} else if ((v = opt_value(argc, argv, &i, "--profile"))) {
 			pname = v;
 		} else if (opt_is(argv[i], "--cycles") || opt_is(argv[i], "--seed") ||
 		           opt_is(argv[i], "--profile")) {
 			return cli_usage_error("bench: option '%s' needs a value", argv[i]);
 		} else {
-			return cli_usage_error("bench: unexpected argument '%s'", argv[i]);
+			return not_an_option("bench", NULL, argv[i]);
 		}
 	}
 	const struct emu_profile *p = NULL;
@@ -663,15 +678,14 @@ int cmd_emu(int argc, char **argv)
 			i++;
 			break;
 		} else if ((v = opt_value(argc, argv, &i, "--harts"))) {
-			if (emu_parse_u64(v, &harts) < 0 || harts < 1 || harts > EMU_MAX_HARTS)
-				return cli_usage_error("bad --harts '%s' (1..%d)", v,
-				                       EMU_MAX_HARTS);
+			if (cli_parse_u64_usage("--harts", v, 1, EMU_MAX_HARTS, &harts))
+				return EXIT_USAGE;
 		} else if ((v = opt_value(argc, argv, &i, "--trace-out"))) {
 			trace_out = v;
 		} else if (opt_is(argv[i], "--harts") || opt_is(argv[i], "--trace-out")) {
 			return cli_usage_error("option '%s' needs a value", argv[i]);
 		} else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-			return cli_usage_error("unknown option '%s'", argv[i]);
+			return not_an_option(NULL, NULL, argv[i]);
 		} else {
 			break;
 		}

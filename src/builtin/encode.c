@@ -1,11 +1,13 @@
 /* encode.c: hpmstat encode: event expressions into mhpmevent values. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "builtin/builtin.h"
 #include "builtin/fields.h"
 #include "kmh/kmh.h"
+#include "util/xalloc.h"
 
 const char cmd_encode_usage[] =
     "Usage: hpmstat encode [--json] EXPR...\n"
@@ -30,41 +32,57 @@ int cmd_encode(int argc, char **argv)
 	};
 	bool json = false;
 	int c, status = 0;
+	/* the expressions, in order, wherever they stand among the options */
+	const char **exprs = xcalloc((size_t)argc, sizeof(*exprs));
+	int nr_exprs = 0;
 
 	opterr = 0;
 	optind = 1;
-	/* '+': stop at the first operand, so '-e'-like expressions are not options */
-	while ((c = getopt_long(argc, argv, "+:jh", longopts, NULL)) != -1) {
+	/* options and expressions mix, as with perf ("encode EXPR --json");
+	 * '-' keeps that order even under POSIXLY_CORRECT, and "--" ends the
+	 * options for an expression that starts with '-' */
+	while ((c = getopt_long(argc, argv, "-:jh", longopts, NULL)) != -1) {
 		switch (c) {
+		case 1:
+			exprs[nr_exprs++] = optarg;
+			break;
 		case 'j':
 			json = true;
 			break;
 		case 'h':
 			cli_print_usage(stdout);
+			free(exprs);
 			return 0;
+		case ':':
 		default:
-			return cli_usage_error("unknown option '%s'", argv[optind - 1]);
+			status = cli_option_error(c, argv, longopts);
+			free(exprs);
+			return status;
 		}
 	}
-	if (optind == argc)
+	while (optind < argc)
+		exprs[nr_exprs++] = argv[optind++];
+	if (nr_exprs == 0) {
+		free(exprs);
 		return cli_usage_error("no expression given");
-	for (int i = optind; i < argc; i++) {
+	}
+	for (int i = 0; i < nr_exprs; i++) {
 		struct kmh_encoding enc;
 		struct kmh_error err;
 		struct kmh_decoded d;
-		if (kmh_encode(argv[i], &enc, &err) != 0) {
-			fields_report_error(argv[i], &err);
+		if (kmh_encode(exprs[i], &enc, &err) != 0) {
+			fields_report_error(exprs[i], &err);
 			status = EXIT_FAILURE;
 			continue;
 		}
 		kmh_decode(enc.value, enc.bank, &d);
 		if (json) {
 			json_t *obj = fields_to_json(&d);
-			json_object_set_new(obj, "input", json_string(argv[i]));
+			json_object_set_new(obj, "input", json_string(exprs[i]));
 			/* the spelling that encodes back exactly (rHEX when no other does) */
 			json_object_set_new(obj, "canonical", json_string(enc.canonical));
 			if (fields_print_json_line(stdout, obj) != 0) {
-				cli_error("'%s': cannot format JSON", argv[i]);
+				cli_error("'%s': cannot format JSON", exprs[i]);
 				status = EXIT_FAILURE;
 			}
 			json_decref(obj);
@@ -73,5 +91,6 @@ int cmd_encode(int argc, char **argv)
 		printf("0x%016llx  %s  ", (unsigned long long)enc.value, enc.canonical);
 		fields_print_text(stdout, &d);
 	}
+	free(exprs);
 	return status;
 }

@@ -60,7 +60,7 @@ static const char *value(int argc, char **argv, int *i, const char *name, size_t
 	if (a[len] == '=')
 		return a + len + 1;
 	if (*i + 1 >= argc) {
-		cli_usage_error("%s needs a value", name);
+		cli_usage_error("option '%s' needs a value", name);
 		return NULL;
 	}
 	return argv[++*i];
@@ -106,6 +106,11 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->runs[o->nr_runs++] = a;
 		} else if (strcmp(a, "--") == 0) {
 			dashdash = true;
+		} else if (strncmp(a, "--help=", 7) == 0) {
+			return cli_usage_error("option '--help' takes no value");
+		} else if (strncmp(a, "--diff=", 7) == 0) {
+			return cli_usage_error(
+			    "--diff takes BASE and NEW as the next two arguments");
 		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			fputs(cmd_report_usage, stdout);
 			return -1;
@@ -119,13 +124,9 @@ static int parse(int argc, char **argv, struct opts *o)
 		} else if (is_opt(a, "--level")) {
 			if (!(v = value(argc, argv, &i, "--level", 7)))
 				return EXIT_USAGE;
-			char *end;
-			errno = 0;
-			unsigned long n = strtoul(v, &end, 10);
-			if (errno || end == v || *end || n < 1 || n > metric_max_level()) {
-				cli_error("--level '%s': must be 1 to %u", v, metric_max_level());
+			uint64_t n;
+			if (cli_parse_u64("--level", v, 1, metric_max_level(), &n))
 				return EXIT_FAILURE;
-			}
 			o->level = (unsigned)n;
 		} else if (is_opt(a, "--output")) {
 			if (!(v = value(argc, argv, &i, "--output", 8)))
@@ -139,7 +140,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			else if (i + 1 < argc)
 				o->output = argv[++i];
 			else
-				return cli_usage_error("-o needs a file");
+				return cli_usage_error("option '-o' needs a value");
 		} else if (is_opt(a, "--weights")) {
 			if (!(v = value(argc, argv, &i, "--weights", 9)))
 				return EXIT_USAGE;
@@ -153,7 +154,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->runs[o->nr_runs++] = argv[++i];
 			o->runs[o->nr_runs++] = argv[++i];
 		} else {
-			return cli_usage_error("unknown option '%s'", a);
+			return cli_usage_error("unknown option '%.*s'", (int)strcspn(a, "="), a);
 		}
 	}
 	if (!o->nr_runs)

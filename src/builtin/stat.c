@@ -215,32 +215,11 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
  * with its end; what is still missing then is reported as falling behind. */
 #define EMU_CATCHUP_NS UINT64_C(50000000)
 
+/* One reader of numbers for every subcommand (builtin.h): out of range is
+ * told apart from not a number, with the option and its value. */
 static int parse_number(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
-	struct kmh_error err;
-	uint64_t v;
-	double d;
-	char *end;
-	/* 1e9 reads as a number of cycles too */
-	if (strpbrk(s, "eE") && !strpbrk(s, "xX")) {
-		errno = 0;
-		d = strtod(s, &end);
-		if (errno || *end || d < 0 || d > 1.8e19 || d != floor(d)) {
-			cli_error("%s '%s': not a whole number", opt, s);
-			return -1;
-		}
-		v = (uint64_t)d;
-	} else if (kmh_parse_u64(s, &v, &err) != 0) {
-		cli_error("%s '%s': not a number", opt, s);
-		return -1;
-	}
-	if (v < min || v > max) {
-		cli_error("%s '%s': must be %llu to %llu", opt, s, (unsigned long long)min,
-		          (unsigned long long)max);
-		return -1;
-	}
-	*out = v;
-	return 0;
+	return cli_parse_u64(opt, s, min, max, out);
 }
 
 static int parse_opts(int argc, char **argv, struct stat_opts *o)
@@ -492,9 +471,8 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			o->detailed++;
 			break;
 		case ':':
-			return cli_usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage_error("unknown option '%s'", argv[optind - 1]);
+			return cli_option_error(c, argv, longopts);
 		}
 	}
 	if (optind < argc)
@@ -534,6 +512,26 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	    (o->pid > 0 || (o->argv && !o->all_cpus && !o->cpus)))
 		return cli_usage_error("both cgroup and no-aggregation modes only available in "
 		                       "system-wide mode");
+	/* perf stat's record and report subcommands, where perf sees them (the
+	 * first word after the options): hpmstat's run file is JSON, not
+	 * perf.data, so they are answered with the hpmstat spelling rather than
+	 * run. After "--" the word is a command like any other. */
+	if (o->argv && strcmp(argv[optind - 1], "--") != 0) {
+		if (strcmp(o->argv[0], "record") == 0)
+			return cli_usage_error("'stat record' is perf's: hpmstat records with "
+			                       "'hpmstat stat --record FILE [options] -- command'");
+		if (strcmp(o->argv[0], "report") == 0)
+			return cli_usage_error(
+			    "'stat report' is perf's: hpmstat reports a run file "
+			    "with 'hpmstat report FILE'");
+		/* --topdown's level is optional, so getopt takes it only after '=':
+		 * "--topdown 2" would run a command named 2 */
+		if (strcmp(argv[optind - 1], "--topdown") == 0 &&
+		    strspn(o->argv[0], "0123456789") == strlen(o->argv[0]))
+			return cli_usage_error("'--topdown %s': the level is written --topdown=%s "
+			                       "(put -- before a command named %s)",
+			                       o->argv[0], o->argv[0], o->argv[0]);
+	}
 	if (o->sep && o->json)
 		return cli_usage_error("-x and -j exclude each other");
 	if (o->emu.profile && o->emu.trace)

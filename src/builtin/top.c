@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
-#include "kmh/kmh.h"
 #include "top/top.h"
 #include "util/outfile.h"
 #ifdef HAVE_NCURSES
@@ -154,7 +153,6 @@ static int set(struct top_opts *o, const char *opt, const char *key, const char 
 
 static int parse_opts(int argc, char **argv, struct top_opts *o, struct cli *c)
 {
-	struct kmh_error kerr;
 	uint64_t n;
 	int ch;
 	opterr = 0;
@@ -172,10 +170,8 @@ static int parse_opts(int argc, char **argv, struct top_opts *o, struct cli *c)
 			c->mode = MODE_JSON;
 			break;
 		case 'n':
-			if (kmh_parse_u64(optarg, &n, &kerr) || n < 1 || n > UINT_MAX) {
-				cli_error("-n '%s': must be a number of frames, 1 or more", optarg);
+			if (cli_parse_u64("-n", optarg, 1, UINT_MAX, &n))
 				return EXIT_FAILURE;
-			}
 			c->iterations = (unsigned long)n;
 			break;
 		case 'e':
@@ -193,10 +189,8 @@ static int parse_opts(int argc, char **argv, struct top_opts *o, struct cli *c)
 			top_opts_set(&o->cpus, optarg);
 			break;
 		case 'p':
-			if (kmh_parse_u64(optarg, &n, &kerr) || n < 1 || n > INT_MAX) {
-				cli_error("-p '%s': not a process id", optarg);
+			if (cli_parse_u64("-p", optarg, 1, INT_MAX, &n))
 				return EXIT_FAILURE;
-			}
 			o->pid = (int)n;
 			break;
 		case 'N':
@@ -248,9 +242,8 @@ static int parse_opts(int argc, char **argv, struct top_opts *o, struct cli *c)
 			cli_print_usage(stdout);
 			return -1;
 		case ':':
-			return cli_usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage_error("unknown option '%s'", argv[optind - 1]);
+			return cli_option_error(ch, argv, longopts);
 		}
 	}
 	if (optind < argc)

@@ -141,7 +141,7 @@ usage "no run" "no run file given"
 usage "unknown option" "unknown option '--bogus'" --bogus hand.json
 usage "--diff with one file" "--diff needs BASE and NEW" --diff hand.json
 usage "--diff and other runs" "give no other run" --diff hand.json dram.json int.json
-usage "--format without a value" "--format needs a value" hand.json --format
+usage "--format without a value" "option '--format' needs a value" hand.json --format
 run_fails_with "unknown format" "--format 'xml': must be text, csv, json, md or html" "$HPMSTAT" report --format xml hand.json
 run_fails_with "bad level" "--level '4': must be 1 to 3" "$HPMSTAT" report --level 4 hand.json
 "$HPMSTAT" report --help >"$tmp/out" 2>&1; [ $? -eq 0 ] && grep -q '^Usage: hpmstat report' "$tmp/out"; ok $? "--help"

@@ -1,0 +1,44 @@
+#!/bin/sh
+# What the README tells a new user to run works as written after `make`:
+# the startup benchmark with the paths it gives, and `man -l man/hpmtop.1`.
+. "$top_srcdir/tests/lib.sh"
+cd "$top_builddir" || exit 1
+
+# the README's own command line, taken from the README
+cmd=$(grep -o 'sh bench/stat-bench.sh [^`]*' "$top_srcdir/README.md" | head -1)
+[ "$cmd" = "sh bench/stat-bench.sh src/hpmstat bench/bench-runtime" ]
+ok $? "README shows the stat benchmark command ($cmd)"
+out=$(./bench/bench-runtime 3 true 2>&1)
+case "$out" in "median_us="*" peak_rss_kb="*" runs=3") r=0 ;; *) r=1 ;; esac
+ok $r "make builds bench/bench-runtime ($out)"
+if command -v perf >/dev/null 2>&1; then
+	# a few runs only: this checks that it runs, not the figures (the
+	# targets are for a quiet machine, see bench/README.md)
+	out=$(STAT_BENCH_RUNS=3 STAT_BENCH_SECONDS=1 sh "$top_srcdir/bench/stat-bench.sh" \
+		src/hpmstat bench/bench-runtime 2>&1)
+	printf '%s\n' "$out" | grep -q '^1\. -e task-clock -- true, 3 runs: hpmstat median [0-9]* us' &&
+		printf '%s\n' "$out" | grep -q '^3\. --topdown=3' &&
+		printf '%s\n' "$out" | grep -q '^targets: '
+	r=$?
+	ok $r "the README's stat-bench command runs all three measurements"
+	[ $r -eq 0 ] || diag "$out"
+else
+	echo "ok $((tap_n = tap_n + 1)) # SKIP perf is not installed"
+fi
+
+# hpmtop(1): a whole page, the same as hpmstat-top(1) but for its title
+head -1 man/hpmtop.1 | grep -q '^\.TH HPMTOP 1 '; ok $? "man/hpmtop.1 is a page titled HPMTOP, not a .so stub"
+tail -n +2 man/hpmtop.1 >"$tap_out"
+tail -n +2 "$top_srcdir/man/hpmstat-top.1" | cmp -s - "$tap_out"
+ok $? "... with hpmstat-top(1)'s text"
+if command -v man >/dev/null 2>&1; then
+	out=$(MANWIDTH=80 man -l man/hpmtop.1 2>&1)
+	printf '%s\n' "$out" | grep -q 'hpmtop - a live, top-like Topdown view'
+	r=$?
+	ok $r "man -l man/hpmtop.1 shows the page"
+	[ $r -eq 0 ] || diag "$(printf '%s\n' "$out" | head -3)"
+else
+	echo "ok $((tap_n = tap_n + 1)) # SKIP man is not installed"
+fi
+
+done_testing
