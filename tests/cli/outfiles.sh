@@ -177,10 +177,11 @@ fi
 # cannot reset them, the points run as they are.
 dfl=
 env --default-signal true 2>/dev/null && dfl="env --default-signal"
-# bounded_wait PID: its exit status, killing it after 60 s, so that a
+# bounded_wait PID: its exit status, killing it after 60 s (the watchdog must not
+# run the test's EXIT trap when it is stopped), so that a
 # signal that did not work fails one point instead of hanging the suite
 bounded_wait() {
-	(sleep 60; kill -KILL "$1" 2>/dev/null) >/dev/null 2>&1 &
+	(trap - EXIT; sleep 60; kill -KILL "$1" 2>/dev/null) >/dev/null 2>&1 &
 	bw_dog=$!
 	wait "$1"; bw_rc=$?
 	kill "$bw_dog" 2>/dev/null
@@ -238,19 +239,21 @@ kill -HUP $p; bounded_wait $p; rc=$?
 [ $had -eq 0 ] && [ $rc -eq $((128 + 1)) ] && no_temp "$tmp/hup.txt" && [ ! -e "$tmp/hup.txt" ]
 ok $? "stat -o, SIGHUP during the run: no temporary file, no half file, killed by SIGHUP (exit $rc)"
 
-$dfl $H stat -e mcycle -o "$tmp/int.txt" --record "$tmp/int.json" -- sleep 20 2>/dev/null &
+$dfl $H stat -e mcycle -o "$tmp/int.txt" --record "$tmp/int.json" -- sleep 20 2>"$tmp/int.err" &
 p=$!
 wait_temp "$tmp/int.json"
 kill -INT $p; bounded_wait $p; rc=$?
 no_temp "$tmp/int.txt" && no_temp "$tmp/int.json" && has_counts "$tmp/int.txt" && [ -s "$tmp/int.json" ]
-ok $? "stat -o --record, SIGINT: the counts and run file in place, no temporary file (exit $rc)"
+r=$?; ok $r "stat -o --record, SIGINT: the counts and run file in place, no temporary file (exit $rc)"
+[ $r -eq 0 ] || diag "stderr: $(head -3 "$tmp/int.err")" "$(ls "$tmp" | grep '^int')" "$(head -5 "$tmp/int.txt" 2>&1)"
 
 printf 'run 100000000000 balanced\n' >"$tmp/long.emu"
-$dfl $H emu --trace-out "$tmp/long.trace" "$tmp/long.emu" >/dev/null 2>&1 &
+$dfl $H emu --trace-out "$tmp/long.trace" "$tmp/long.emu" >/dev/null 2>"$tmp/long.err" &
 p=$!
 wait_temp "$tmp/long.trace"; had=$?
 kill -HUP $p; bounded_wait $p; rc=$?
 [ $had -eq 0 ] && [ $rc -eq $((128 + 1)) ] && no_temp "$tmp/long.trace" && [ ! -e "$tmp/long.trace" ]
-ok $? "emu --trace-out, SIGHUP: no temporary file, no half trace (exit $rc)"
+r=$?; ok $r "emu --trace-out, SIGHUP: no temporary file, no half trace (exit $rc)"
+[ $r -eq 0 ] || diag "temporary file seen: $had" "stderr: $(head -3 "$tmp/long.err")" "$(ls "$tmp" | grep '^long')"
 
 done_testing
