@@ -15,3 +15,10 @@ tests_stat_test_numbers_LDADD = tests/libtap.a src/stat/libstat.a src/metric/lib
 	src/kmh/libkmh.a src/util/libutil.a -lm
 TESTS += tests/stat/test-numbers tests/stat/numbers.sh
 EXTRA_DIST += tests/stat/numbers.sh
+
+# perf 6.1's own stat shell tests run with hpmstat in perf's place, beside
+# the real perf (skipped without Debian's linux-source-6.1); perf's JSON
+# linter rules, checked against perf's own output first, then hpmstat's.
+PERF_PARITY_TESTS = tests/stat/perf-shell.sh tests/stat/json-rows.sh
+TESTS += $(PERF_PARITY_TESTS)
+EXTRA_DIST += $(PERF_PARITY_TESTS) tests/stat/perf-json-rows.py
