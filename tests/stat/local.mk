@@ -22,3 +22,8 @@ EXTRA_DIST += tests/stat/numbers.sh
 PERF_PARITY_TESTS = tests/stat/perf-shell.sh tests/stat/json-rows.sh
 TESTS += $(PERF_PARITY_TESTS)
 EXTRA_DIST += $(PERF_PARITY_TESTS) tests/stat/perf-json-rows.py
+
+# perf stat's run-control options (--interval-count, --timeout, -D, --null,
+# --append, -q) against perf on the same commands and on the emulator.
+TESTS += tests/stat/run-control.sh
+EXTRA_DIST += tests/stat/run-control.sh
