@@ -22,14 +22,14 @@ has_perf=0
 "$real_perf" stat -j -e task-clock true >/dev/null 2>&1 && has_perf=1
 
 # json WHO OUT ARGS...: `WHO stat -j ARGS` (WHO: perf or hpmstat), its JSON
-# in OUT, its status in $rc; a failure runs once more (--per-thread -a races
-# with threads that exit while it reads /proc, perf 6.1 included)
+# in OUT, its status in $rc; a failure runs up to 3 times (--per-thread -a
+# races with processes that exit while it reads /proc, perf 6.1 included)
 json() {
 	who=$1
 	out=$2
 	shift 2
 	[ "$who" = perf ] && bin=$real_perf || bin=$H
-	for try in 1 2; do
+	for try in 1 2 3; do
 		timeout -k 5 30 "$bin" stat -j "$@" 2>"$out" >/dev/null
 		rc=$?
 		[ $rc -eq 0 ] && return

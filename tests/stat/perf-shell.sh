@@ -90,11 +90,13 @@ why() {
 	grep -m1 -iE 'wrong|error|fail|usage|not |unknown|invalid' "$1" | cut -c1-100 | tr -d '#'
 }
 
-# run_script WHO SCRIPT OUT: $result of a whole script, run once more when
-# it fails (see run_check below)
+# run_script WHO SCRIPT OUT: $result of a whole script, run up to 3 times
+# while it fails (see run_check below)
 run_script() {
-	run "$@"
-	case $rc in 0 | 2) ;; *) run "$@" ;; esac
+	for try in 1 2 3; do
+		run "$@"
+		case $rc in 0 | 2) break ;; esac
+	done
 	result=$(result_of_status $rc "$3")
 }
 
@@ -143,15 +145,16 @@ check_result() {
 		echo fail
 	fi
 }
-# run_check WHO SCRIPT OUT: $result of one check; a failed one runs once
-# more (--per-thread -a races with threads that exit while it reads /proc:
-# perf 6.1 fails it now and then with "failed to parse CPUs map" for that)
+# run_check WHO SCRIPT OUT: $result of one check; a failed one runs up to
+# 3 times (--per-thread -a races with processes that exit while it reads
+# /proc: perf 6.1 fails it with "failed to parse CPUs map" for that, one
+# time in ten on an idle machine, more often on a busy one)
 run_check() {
-	run "$@"
-	result=$(check_result "$3")
-	[ "$result" != fail ] && return
-	run "$@"
-	result=$(check_result "$3")
+	for try in 1 2 3; do
+		run "$@"
+		result=$(check_result "$3")
+		[ "$result" != fail ] && return
+	done
 }
 for s in stat+csv_output.sh stat+json_output.sh; do
 	# the main part follows the last function's closing brace
