@@ -84,6 +84,13 @@ const char cmd_stat_usage[] =
     "  -t, --tid TID[,TID...]    count existing threads\n"
     "      --no-merge            do not merge events of one name from several PMUs\n"
     "                            (hpmstat never does: accepted for perf's scripts)\n"
+    "      --interval-count N    with -I: stop after N intervals\n"
+    "      --timeout MS          stop after MS ms (the command gets SIGTERM)\n"
+    "  -D, --delay MS            count from MS ms after the command starts\n"
+    "                            (-1: never; emulated: skip MS of emulated time)\n"
+    "  -n, --null                no counters: the elapsed time only\n"
+    "      --append              with -o: add to the end of the file\n"
+    "  -q, --quiet               print no counts (errors still show)\n"
     "  -h, --help                this text\n"
     "  -B, --big-num             group std counts with ',' (the default)\n"
     "      --no-big-num          std counts without thousands separators\n"
@@ -130,6 +137,9 @@ enum {
 	OPT_PER_NODE,
 	OPT_PER_THREAD,
 	OPT_NO_MERGE,
+	OPT_INTERVAL_COUNT,
+	OPT_TIMEOUT,
+	OPT_APPEND,
 };
 
 /* Every default in one place. */
@@ -176,6 +186,13 @@ struct stat_opts {
 	enum stat_aggr_mode aggr;
 	const char *tids; /* -t LIST */
 	bool no_merge;    /* --no-merge: nothing to split, see hpmstat-stat(1) */
+	/* run control, as perf stat's options of the same names */
+	uint64_t interval_count; /* --interval-count: 0 no limit */
+	uint64_t timeout_ms;     /* --timeout: 0 none */
+	int64_t delay_ms;        /* -D: 0 none, -1 never enabled */
+	bool null_run;           /* -n: no default events */
+	bool append;             /* --append to -o FILE */
+	bool quiet;              /* -q: no counts printed */
 };
 
 /* Signals. SIGINT and SIGTERM stop the counting: the loops look at
@@ -220,6 +237,43 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 static int parse_number(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
 	return cli_parse_u64(opt, s, min, max, out);
+}
+
+/* -D MS: perf's -1 starts with the events disabled for good; anything
+ * else below 0 is refused (perf reads any negative number as -1). */
+static int parse_delay(const char *s, int64_t *out)
+{
+	uint64_t v;
+	if (strcmp(s, "-1") == 0) {
+		*out = -1;
+		return 0;
+	}
+	if (s[0] == '-') {
+		cli_error("-D '%s': must be -1 (never enable) or 0 to %u ms", s, INT32_MAX);
+		return -1;
+	}
+	if (parse_number("-D", s, 0, INT32_MAX, &v))
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
+
+/* perf 6.1's rules for the run-control options (cmd_stat): --interval-count
+ * only with -I, --timeout not with -I and at least 10 ms (under 100 ms it
+ * warns of the overhead). 0 or the usage error's status. */
+static int run_control_check(const struct stat_opts *o)
+{
+	if (o->interval_count && o->interval_ms <= 0)
+		return cli_usage_error("--interval-count needs -I");
+	if (o->timeout_ms && o->interval_ms > 0)
+		return cli_usage_error("--timeout and -I exclude each other");
+	if (o->timeout_ms && o->timeout_ms < 10)
+		return cli_usage_error("--timeout '%llu': must be at least 10 ms",
+		                       (unsigned long long)o->timeout_ms);
+	if (o->timeout_ms && o->timeout_ms < 100)
+		cli_warn("warning: --timeout under 100 ms: hpmstat's own overhead may show "
+		         "in the counts");
+	return 0;
 }
 
 static int parse_opts(int argc, char **argv, struct stat_opts *o)
@@ -270,6 +324,12 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	    {"per-thread", no_argument, NULL, OPT_PER_THREAD},
 	    {"tid", required_argument, NULL, 't'},
 	    {"no-merge", no_argument, NULL, OPT_NO_MERGE},
+	    {"interval-count", required_argument, NULL, OPT_INTERVAL_COUNT},
+	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+	    {"delay", required_argument, NULL, 'D'},
+	    {"null", no_argument, NULL, 'n'},
+	    {"append", no_argument, NULL, OPT_APPEND},
+	    {"quiet", no_argument, NULL, 'q'},
 	    {NULL, 0, NULL, 0},
 	};
 	uint64_t n;
@@ -278,8 +338,8 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	opterr = 0;
 	optind = 1;
 	/* '+': the first non-option starts the command, as in perf */
-	while ((c = getopt_long(argc, argv, "+:e:M:x:jo:I:r:p:aC:AvhBG:dl:t:", longopts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, "+:e:M:x:jo:I:r:p:aC:AvhBG:dl:t:D:nq", longopts,
+	                        NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			o->events = xreallocarray(o->events, o->nr_events + 1, sizeof(char *));
@@ -452,6 +512,28 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		case OPT_NO_MERGE:
 			o->no_merge = true;
 			break;
+		case OPT_INTERVAL_COUNT:
+			if (parse_number("--interval-count", optarg, 0, UINT32_MAX,
+			                 &o->interval_count))
+				return EXIT_FAILURE;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_number("--timeout", optarg, 0, UINT32_MAX, &o->timeout_ms))
+				return EXIT_FAILURE;
+			break;
+		case 'D':
+			if (parse_delay(optarg, &o->delay_ms))
+				return EXIT_FAILURE;
+			break;
+		case 'n':
+			o->null_run = true;
+			break;
+		case OPT_APPEND:
+			o->append = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
 		case 'h':
 			cli_print_usage(stdout);
 			return -1;
@@ -554,7 +636,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	if (o->no_multiplex && o->pid > 0)
 		return cli_usage_error("--no-multiplex needs a command, not -p: it runs the "
 		                       "workload once per counter group");
-	return 0;
+	return run_control_check(o);
 }
 
 /* ------------------------------------------------------------ output files */
@@ -613,6 +695,30 @@ static void out_file_abort(struct out_file *o)
 {
 	outfile_abort(o->of);
 	o->of = NULL;
+}
+
+/* The counts' destination: -o FILE (added to with --append) headed by
+ * perf's "# started on DATE" line, "-" or standard error, or with -q
+ * nowhere (perf then opens no file). */
+static int out_open_counts(struct out_file *out, const struct stat_opts *o)
+{
+	const char *path = o->quiet ? "/dev/null" : o->output;
+	bool to_file = !o->quiet && path && strcmp(path, "-") != 0;
+	if (to_file && o->append) {
+		out->path = path;
+		int r = outfile_open_append(path, &out->of);
+		if (r) {
+			out_file_error(out, -r);
+			return -1;
+		}
+	} else if (out_file_open(out, path)) {
+		return -1;
+	}
+	if (to_file) {
+		time_t now = time(NULL);
+		fprintf(outfile_stream(out->of), "# started on %s\n", ctime(&now));
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------ workload */
@@ -770,6 +876,11 @@ struct run_ctx {
 	 * and the emulated cycles of each */
 	unsigned nomux_runs;
 	uint64_t nomux_cycles;
+	/* run control: the emulated cycle at which counting started (-D), the
+	 * intervals printed (--interval-count), the run ended by --timeout */
+	uint64_t emu_base;
+	uint64_t intervals;
+	bool count_reached, timed_out;
 };
 
 static struct hpm_count **snapshot(const struct hpm_session *s)
@@ -861,6 +972,102 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 	return 0;
 }
 
+/* ------------------------------------------------------------ run control */
+
+/* Counting starts here unless -D delays it: perf's "Events disabled". */
+static int counting_start(struct run_ctx *rc, char *err, size_t errlen)
+{
+	if (rc->o->delay_ms) {
+		fprintf(stderr, "Events disabled\n");
+		return 0;
+	}
+	return hpm_session_enable(rc->s, err, errlen);
+}
+
+/* -D MS, once the command has started: wait MS ms (less if the command or
+ * the -p process ends, or a signal comes), or on the emulated harts alone
+ * run MS ms of emulated time with counting inhibited; then enable, with
+ * perf's "Events enabled". Counting time (t0) starts there, as perf's.
+ * -1 never enables. 0 or -1 with err. */
+static int counting_after_delay(struct run_ctx *rc, struct workload *w, int watch_pidfd,
+                                bool harts_only, double *t0, char *err, size_t errlen)
+{
+	const struct stat_opts *o = rc->o;
+	if (o->delay_ms < 0)
+		return 0;
+	if (harts_only) {
+		struct hpm_emu_info info;
+		uint64_t ran;
+		bool done = false;
+		hpm_emu_info(&rc->s->part[1], &info);
+		uint64_t skip = cycles_at((double)o->delay_ms, 1, info.freq);
+		while (info.cycles_run < skip && !done && !stat_interrupted) {
+			if (hpm_session_run_emu(rc->s, skip - info.cycles_run, EMU_BUDGET_NS, &ran,
+			                        &done, err, errlen))
+				return -1;
+			hpm_emu_info(&rc->s->part[1], &info);
+		}
+		rc->emu_base = info.cycles_run;
+	} else {
+		double end = now_ns() + (double)o->delay_ms * 1e6;
+		for (double now = now_ns(); now < end && !stat_interrupted; now = now_ns()) {
+			if (w && (workload_reap(w, false), w->exited))
+				break;
+			if (o->pid > 0 && kill(o->pid, 0) != 0 && errno == ESRCH)
+				break;
+			wait_for(w, o->pid, watch_pidfd, (int)((end - now) / 1e6) + 1);
+		}
+	}
+	if (hpm_session_enable(rc->s, err, errlen))
+		return -1;
+	fprintf(stderr, "Events enabled\n");
+	*t0 = now_ns();
+	return 0;
+}
+
+/* --timeout: when counting ends (0: never), from the start of counting
+ * as perf's timer. */
+static double run_deadline(const struct run_ctx *rc, double t0)
+{
+	return rc->o->timeout_ms ? t0 + (double)rc->o->timeout_ms * 1e6 : 0;
+}
+
+/* A poll timeout (ms, negative: none) that wakes by the deadline. */
+static int wait_ms_until(int timeout, double now, double deadline)
+{
+	if (!deadline)
+		return timeout;
+	int t = deadline > now ? (int)((deadline - now) / 1e6) + 1 : 0;
+	return timeout < 0 || t < timeout ? t : timeout;
+}
+
+/* The deadline has come: the command gets SIGTERM, as from perf, and is
+ * then waited for (it may trap it); a -p process or the CPUs are simply
+ * no longer counted. */
+static void stop_at_timeout(struct run_ctx *rc, struct workload *w)
+{
+	rc->timed_out = true;
+	if (w && w->pid > 0 && !w->exited)
+		kill(w->pid, SIGTERM);
+}
+
+/* --interval-count: true once the N-th interval has been printed. */
+static bool interval_count_reached(struct run_ctx *rc)
+{
+	if (rc->o->interval_count && ++rc->intervals >= rc->o->interval_count)
+		rc->count_reached = true;
+	return rc->count_reached;
+}
+
+/* The emulated harts alone: the cycle --timeout stops them at (emulated
+ * time from the start of counting), UINT64_MAX without one. */
+static uint64_t emu_stop_cycle(const struct run_ctx *rc, uint64_t freq)
+{
+	if (!rc->o->timeout_ms)
+		return UINT64_MAX;
+	return rc->emu_base + cycles_at((double)rc->o->timeout_ms, 1, freq);
+}
+
 /* Counts one run of the workload (or the emulated harts); 0 or an exit
  * status for an error. */
 static int run_once(struct run_ctx *rc)
@@ -876,13 +1083,16 @@ static int run_once(struct run_ctx *rc)
 	rc->emu_wanted = 0;
 	rc->emu_partial = rc->emu_interrupted = false;
 	rc->last_tick_s = 0;
+	rc->emu_base = rc->intervals = 0;
+	rc->count_reached = rc->timed_out = false;
 
 	rc->target = (struct hpm_target){.pid = -1, .inherit = true};
 	if (have_cmd) {
 		if (workload_prepare(&w, o->argv))
 			return EXIT_FAILURE;
 		rc->target.pid = w.pid;
-		rc->target.enable_on_exec = true;
+		/* -D: the counters wait for counting_after_delay, not the exec */
+		rc->target.enable_on_exec = !o->delay_ms;
 		stat_child = w.pid;
 	} else if (o->pid > 0) {
 		rc->target.pid = o->pid;
@@ -911,7 +1121,7 @@ static int run_once(struct run_ctx *rc)
 		s->perf_cfg.warn = false; /* once */
 	}
 	double t0 = now_ns();
-	if (hpm_session_enable(s, err, sizeof(err))) {
+	if (counting_start(rc, err, sizeof(err))) {
 		cli_error("%s", err);
 		rcode = EXIT_FAILURE;
 		goto out;
@@ -925,6 +1135,14 @@ static int run_once(struct run_ctx *rc)
 			goto out;
 		}
 	}
+	bool harts_only = !have_cmd && o->pid <= 0 && !o->all_cpus && !o->cpus;
+	if (o->delay_ms && counting_after_delay(rc, have_cmd ? &w : NULL, watch_pidfd, harts_only,
+	                                        &t0, err, sizeof(err))) {
+		cli_error("%s", err);
+		rcode = EXIT_FAILURE;
+		goto out;
+	}
+	double deadline = run_deadline(rc, t0);
 	bool emu_follows =
 	    hpm_session_uses_emu(s) && (have_cmd || o->pid > 0 || o->all_cpus || o->cpus);
 	bool interval = o->interval_ms > 0;
@@ -939,26 +1157,29 @@ static int run_once(struct run_ctx *rc)
 	if (!have_cmd && o->pid <= 0 && !o->all_cpus && !o->cpus) {
 		/* only the emulated harts: emulated time, no sleeping, in slices
 		 * that leave room to notice a signal; -I ticks are emulated time */
-		uint64_t ticks = 0, next = UINT64_MAX;
+		uint64_t ticks = 0, next = UINT64_MAX, stop = emu_stop_cycle(rc, freq);
 		if (interval)
-			next = cycles_at(o->interval_ms, 1, freq);
+			next = rc->emu_base + cycles_at(o->interval_ms, 1, freq);
 		while (!done && !stat_interrupted) {
 			hpm_emu_info(&s->part[1], &info);
-			if (hpm_session_run_emu(s, next - info.cycles_run, EMU_BUDGET_NS, &ran,
-			                        &done, err, sizeof(err))) {
+			if (hpm_session_run_emu(s, (next < stop ? next : stop) - info.cycles_run,
+			                        EMU_BUDGET_NS, &ran, &done, err, sizeof(err))) {
 				cli_error("%s", err);
 				rcode = EXIT_FAILURE;
 				goto out;
 			}
 			hpm_emu_info(&s->part[1], &info);
+			done |= info.cycles_run >= stop;
 			if (interval && (info.cycles_run >= next || done)) {
-				if (print_interval(rc, (double)info.cycles_run / (double)freq,
-				                   &prev, first)) {
+				if (print_interval(
+				        rc, (double)(info.cycles_run - rc->emu_base) / (double)freq,
+				        &prev, first)) {
 					rcode = EXIT_FAILURE;
 					goto out;
 				}
 				first = false;
-				next = cycles_at(o->interval_ms, ++ticks + 1, freq);
+				next = rc->emu_base + cycles_at(o->interval_ms, ++ticks + 1, freq);
+				done |= interval_count_reached(rc);
 			}
 		}
 		rc->elapsed_ns = now_ns() - t0;
@@ -966,9 +1187,11 @@ static int run_once(struct run_ctx *rc)
 		if (!done && stat_interrupted) {
 			rc->emu_partial = rc->emu_interrupted = true;
 			rc->emu_wanted = info.cycles_limit;
-			if (interval && info.cycles_run > cycles_at(o->interval_ms, ticks, freq)) {
-				if (print_interval(rc, (double)info.cycles_run / (double)freq,
-				                   &prev, first)) {
+			if (interval && info.cycles_run >
+			                    rc->emu_base + cycles_at(o->interval_ms, ticks, freq)) {
+				if (print_interval(
+				        rc, (double)(info.cycles_run - rc->emu_base) / (double)freq,
+				        &prev, first)) {
 					rcode = EXIT_FAILURE;
 					goto out;
 				}
@@ -995,6 +1218,10 @@ static int run_once(struct run_ctx *rc)
 			if (o->pid > 0 && !have_cmd && kill(o->pid, 0) != 0 && errno == ESRCH)
 				break;
 			double now = now_ns();
+			if (deadline && now >= deadline) {
+				stop_at_timeout(rc, have_cmd ? &w : NULL);
+				break;
+			}
 			if (interval && now >= next_tick) {
 				if (print_interval(rc, (now - t0) / 1e9, &prev, first)) {
 					rcode = EXIT_FAILURE;
@@ -1002,6 +1229,9 @@ static int run_once(struct run_ctx *rc)
 				}
 				first = false;
 				next_tick += o->interval_ms * 1e6;
+				/* perf then prints no more, but still waits for the command */
+				if (interval_count_reached(rc))
+					break;
 				continue;
 			}
 			if (emu_follows) {
@@ -1029,7 +1259,8 @@ static int run_once(struct run_ctx *rc)
 				if (timeout < 0 || t < timeout)
 					timeout = t;
 			}
-			wait_for(have_cmd ? &w : NULL, o->pid, watch_pidfd, timeout);
+			wait_for(have_cmd ? &w : NULL, o->pid, watch_pidfd,
+			         wait_ms_until(timeout, now, deadline));
 		}
 		double end = now_ns();
 		rc->elapsed_ns = end - t0;
@@ -1063,6 +1294,9 @@ static int run_once(struct run_ctx *rc)
 		/* the command outlives a signal it traps: wait for it, as perf does */
 		workload_reap(&w, true);
 	}
+	/* one that outlives --timeout's SIGTERM is counted to its end, as perf */
+	if (rc->timed_out)
+		rc->elapsed_ns = now_ns() - t0;
 	stat_child = -1;
 	hpm_session_disable(s, err, sizeof(err));
 	if (hpm_session_read(s, err, sizeof(err))) {
@@ -1070,7 +1304,7 @@ static int run_once(struct run_ctx *rc)
 		rcode = EXIT_FAILURE;
 		goto out;
 	}
-	if (interval && (have_cmd || o->pid > 0)) {
+	if (interval && (have_cmd || o->pid > 0) && !rc->count_reached) {
 		/* the partial interval since the last tick, as perf prints it */
 		if (print_interval(rc, (now_ns() - t0) / 1e9, &prev, first)) {
 			rcode = EXIT_FAILURE;
@@ -1083,7 +1317,8 @@ static int run_once(struct run_ctx *rc)
 		if (WIFEXITED(w.status)) {
 			rc->exit_status = WEXITSTATUS(w.status);
 		} else if (WIFSIGNALED(w.status)) {
-			rc->exit_status = 128 + WTERMSIG(w.status);
+			/* perf exits 0 when its --timeout's SIGTERM ended the command */
+			rc->exit_status = rc->timed_out ? 0 : 128 + WTERMSIG(w.status);
 			/* as perf: "sleep: Interrupt" */
 			fprintf(stderr, "%s: %s\n", o->argv[0], strsignal(WTERMSIG(w.status)));
 		}
@@ -1332,7 +1567,7 @@ int cmd_stat(int argc, char **argv)
 
 	hpm_session_init(&s, o.backend);
 	s.emu_cfg = o.emu;
-	if (!o.nr_events && !o.nr_metrics && !o.topdown) {
+	if (!o.nr_events && !o.nr_metrics && !o.topdown && !o.null_run) {
 		/* perf's default set for host targets; the emulated harts alone
 		 * get their fixed counters and the Topdown level 1 */
 		static const char *const host_default =
@@ -1414,7 +1649,10 @@ int cmd_stat(int argc, char **argv)
 	cfg.aggr = o.aggr != STAT_AGGR_GLOBAL ? &aggr : NULL;
 	if (o.emu_given && !hpm_session_uses_emu(&s))
 		cli_warn("warning: --emu-* options given but no event is emulated");
-	if (!s.all.nr) {
+	/* perf's --null with no command: the elapsed time system-wide */
+	if (o.null_run && !s.all.nr && !o.argv && o.pid <= 0 && !o.cpus)
+		o.all_cpus = true;
+	if (!s.all.nr && !o.null_run) {
 		cli_error("no event to count");
 		status = EXIT_FAILURE;
 		goto out;
@@ -1438,7 +1676,7 @@ int cmd_stat(int argc, char **argv)
 	}
 
 	/* Output paths are checked before anything runs. */
-	if (out_file_open(&out, o.output)) {
+	if (out_open_counts(&out, &o)) {
 		status = EXIT_FAILURE;
 		goto out;
 	}

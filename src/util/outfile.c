@@ -32,6 +32,10 @@ struct outfile {
 	bool own_fd; /* close fd at the end (not a standard stream) */
 	bool stream; /* "-" or a descriptor */
 	int err;     /* the first errno of a failed write */
+	/* appending: the existing file the temporary file's content is added
+	 * to at commit (-1: none), or, with append_new, no file yet */
+	int append_fd;
+	bool append_new;
 };
 
 /* ---------------------------------------------------- signal-safe cleanup */
@@ -155,7 +159,8 @@ static int create_temp(struct outfile *of, const char *target, mode_t mode)
 	for (int tries = 0; tries < 100; tries++) {
 		random_suffix(tmp + n + 1, 6);
 		sigprocmask(SIG_BLOCK, &all, &old);
-		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+		/* read back when appending (outfile_open_append) */
+		int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode);
 		int e = errno;
 		if (fd >= 0) {
 			live_owner = getpid();
@@ -326,6 +331,7 @@ struct outfile *outfile_fd(int fd, const char *name)
 {
 	struct outfile *of = xcalloc(1, sizeof(*of));
 	of->stream = true;
+	of->append_fd = -1;
 	if (fd == STDOUT_FILENO)
 		fflush(stdout);
 	else if (fd == STDERR_FILENO)
@@ -363,6 +369,7 @@ int outfile_open(const char *path, struct outfile **out)
 	if (r)
 		return r;
 	struct outfile *of = xcalloc(1, sizeof(*of));
+	of->append_fd = -1;
 	struct stat st;
 	int fd = -1;
 	if (!via_proc) {
@@ -417,6 +424,161 @@ fail:
 	return r;
 }
 
+/* Appending to path's real file `real`, of which st is the stat (or
+ * exists false): the temporary file for the new output, or -1 when the
+ * output goes in place. 0 or -errno. */
+static int append_prepare(struct outfile *of, const char *real, bool exists, const struct stat *st,
+                          int *fd)
+{
+	*fd = -1;
+	if (!exists) {
+		of->append_new = true;
+		*fd = create_temp(of, real, 0666);
+		return 0;
+	}
+	if (!S_ISREG(st->st_mode) || st->st_nlink != 1)
+		return 0;
+	/* the file itself, opened now: a path that cannot be written stops
+	 * the run before it starts */
+	do
+		of->append_fd = open(real, O_WRONLY | O_APPEND | O_CLOEXEC);
+	while (of->append_fd < 0 && errno == EINTR);
+	if (of->append_fd < 0)
+		return -errno;
+	*fd = create_temp(of, real, 0600);
+	if (*fd < 0) {
+		/* no room for a temporary file beside it: in place */
+		close(of->append_fd);
+		of->append_fd = -1;
+	}
+	return 0;
+}
+
+int outfile_open_append(const char *path, struct outfile **out)
+{
+	*out = NULL;
+	if (!*path)
+		return -ENOENT;
+	if (strcmp(path, "-") == 0)
+		return outfile_open(path, out);
+	char *real = NULL;
+	bool via_proc;
+	int r = resolve(path, &real, &via_proc);
+	if (r)
+		return r;
+	struct outfile *of = xcalloc(1, sizeof(*of));
+	of->append_fd = -1;
+	struct stat st;
+	int fd = -1;
+	if (!via_proc) {
+		bool exists = stat(real, &st) == 0;
+		if (!exists && errno != ENOENT)
+			r = -errno;
+		else
+			r = append_prepare(of, real, exists, &st, &fd);
+		if (r)
+			goto fail;
+	}
+	if (fd < 0) {
+		/* in place, as perf's fopen(path, "a") */
+		free(of->target);
+		of->target = NULL;
+		of->append_new = false;
+		do
+			fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+		while (fd < 0 && errno == EINTR);
+		if (fd < 0) {
+			r = -errno;
+			goto fail;
+		}
+	}
+	free(real);
+	if ((r = wrap(of, fd, path, true)) != 0) {
+		close(fd);
+		if (of->tmp)
+			end_temp(of, NULL);
+		if (of->append_fd >= 0)
+			close(of->append_fd);
+		outfile_free(of);
+		return r;
+	}
+	*out = of;
+	return 0;
+fail:
+	free(real);
+	free(of->target);
+	free(of);
+	return r;
+}
+
+/* Adds the temporary file's content to the end of append_fd in one piece:
+ * every signal but SIGKILL blocked, and on a failed write the file is cut
+ * back to its old size (what another writer appended meanwhile, past
+ * that, would be lost with it: so it is only cut when it still ends where
+ * this write left it). 0 or -errno. */
+static int append_copy(struct outfile *of)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	struct stat st;
+	int ret = fstat(of->append_fd, &st) == 0 ? 0 : -errno;
+	off_t start = st.st_size, in = 0, added = 0;
+	char buf[65536];
+	while (!ret) {
+		ssize_t n = pread(of->fd, buf, sizeof(buf), in);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n < 0 ? -errno : 0;
+			break;
+		}
+		in += n;
+		for (ssize_t done = 0; done < n && !ret;) {
+			ssize_t w = write(of->append_fd, buf + done, (size_t)(n - done));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				ret = w < 0 ? -errno : -EIO;
+			} else {
+				done += w;
+				added += w;
+			}
+		}
+	}
+	/* the error reported stays the write's, whatever the cut gives */
+	if (ret && added && fstat(of->append_fd, &st) == 0 && st.st_size == start + added &&
+	    ftruncate(of->append_fd, start) != 0)
+		ret = ret ? ret : -errno;
+	if (close(of->append_fd) != 0 && !ret && errno != EINTR)
+		ret = -errno;
+	of->append_fd = -1;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+/* A new file for an append: the temporary file takes its name unless one
+ * was made meanwhile, which it is then appended to. 0 or -errno. */
+static int append_link_new(struct outfile *of)
+{
+	if (link(of->tmp, of->target) == 0)
+		return end_temp(of, NULL);
+	if (errno != EEXIST && errno != EPERM && errno != EOPNOTSUPP)
+		return -errno;
+	/* EEXIST: made meanwhile; EPERM, EOPNOTSUPP: no hard links here */
+	if (errno == EEXIST) {
+		do
+			of->append_fd = open(of->target, O_WRONLY | O_APPEND | O_CLOEXEC);
+		while (of->append_fd < 0 && errno == EINTR);
+		if (of->append_fd < 0)
+			return -errno;
+		int r = append_copy(of);
+		end_temp(of, NULL);
+		return r;
+	}
+	return end_temp(of, of->target);
+}
+
 FILE *outfile_stream(struct outfile *of)
 {
 	return of->f;
@@ -441,10 +603,25 @@ int outfile_commit(struct outfile *of)
 	if (ferror(of->f) && !of->err)
 		of->err = EIO;
 	fclose(of->f); /* no close function: the descriptor is ours to close */
+	int ret;
+	if (of->tmp && (of->append_fd >= 0 || of->append_new)) {
+		/* appending: the temporary file's content goes to the end of the
+		 * file (read back before it is closed) */
+		ret = -of->err;
+		if (!ret)
+			ret = of->append_new ? append_link_new(of) : append_copy(of);
+		if (of->append_fd >= 0)
+			close(of->append_fd);
+		close(of->fd);
+		if (of->tmp)
+			end_temp(of, NULL);
+		outfile_free(of);
+		return ret;
+	}
 	/* NFS and others report a lost write only here */
 	if (of->own_fd && close(of->fd) != 0 && errno != EINTR && !of->err)
 		of->err = errno;
-	int ret = -of->err;
+	ret = -of->err;
 	if (of->tmp) {
 		int r = end_temp(of, of->err ? NULL : of->target);
 		if (!ret)
@@ -462,6 +639,8 @@ void outfile_abort(struct outfile *of)
 	fclose(of->f);
 	if (of->own_fd)
 		close(of->fd);
+	if (of->append_fd >= 0)
+		close(of->append_fd);
 	if (of->tmp)
 		end_temp(of, NULL);
 	outfile_free(of);

@@ -15,6 +15,15 @@
  *    written in place, as perf's fopen() does;
  *  - every write is checked, and the first failure is the error commit
  *    returns (ENOSPC from /dev/full, EPIPE, EIO on close...);
+ *  - appending (stat --append, perf's fopen(path, "a")): the new output
+ *    is written to the temporary file beside an existing regular file and
+ *    added to its end at commit in one piece with O_APPEND, every signal
+ *    blocked meanwhile, and cut back to the old size if that write fails;
+ *    so a reader sees the old content, then the old content and the whole
+ *    new output, never half of it, and a failed run adds nothing. A file
+ *    that does not exist yet is made as above (a temporary file, linked
+ *    into place so that one created meanwhile is appended to, not
+ *    replaced); anything else is opened with O_APPEND and written in place;
  *  - no temporary file survives a signal but SIGKILL: the live temporary
  *    paths are kept in a table that an async-signal-safe cleanup unlinks;
  *    opening the first one installs that cleanup for every signal whose
@@ -38,6 +47,10 @@ struct outfile;
  * empty path is -ENOENT, as for fopen). A FIFO blocks here until it has
  * a reader, as with perf. */
 int outfile_open(const char *path, struct outfile **out);
+/* As outfile_open, but the output goes after what the file holds (see
+ * appending above); the file is opened here, so an error shows before
+ * anything runs. */
+int outfile_open_append(const char *path, struct outfile **out);
 /* An already open descriptor (STDERR_FILENO for perf stat's default
  * output) with the same checked writes; commit flushes and never closes
  * it. name is what outfile_name() gives back. NULL: out of memory. */

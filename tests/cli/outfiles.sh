@@ -177,16 +177,18 @@ fi
 # cannot reset them, the points run as they are.
 dfl=
 env --default-signal true 2>/dev/null && dfl="env --default-signal"
-# bounded_wait PID: its exit status, killing it after 60 s (the watchdog must not
-# run the test's EXIT trap when it is stopped), so that a
-# signal that did not work fails one point instead of hanging the suite
+# bounded_wait PID: its exit status, killing it after 60 s, so that a
+# signal that did not work fails one point instead of hanging the suite.
+# The watchdog ends by itself once PID is gone and is never signalled: a
+# shell forked to run it and stopped before its exec would run this
+# script's EXIT trap and remove $tmp.
 bounded_wait() {
-	(trap - EXIT; sleep 60; kill -KILL "$1" 2>/dev/null) >/dev/null 2>&1 &
-	bw_dog=$!
-	wait "$1"; bw_rc=$?
-	kill "$bw_dog" 2>/dev/null
-	wait "$bw_dog" 2>/dev/null
-	return $bw_rc
+	sh -c 'i=0
+		while kill -0 "$1" 2>/dev/null; do
+			[ $i -ge 600 ] && { kill -KILL "$1"; exit; }
+			sleep 0.1; i=$((i + 1))
+		done' watchdog "$1" >/dev/null 2>&1 &
+	wait "$1"
 }
 wait_temp() {
 	i=0

@@ -45,3 +45,14 @@ tests_stat_test_aggr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_stat_test_aggr_LDADD = tests/libtap.a src/stat/libstat.a src/metric/libmetric.a \
 	src/kmh/libkmh.a src/util/libutil.a $(JANSSON_LIBS) -lm
 TESTS += tests/stat/test-aggr
+# perf 6.1's own stat shell tests run with hpmstat in perf's place, beside
+# the real perf (skipped without Debian's linux-source-6.1); perf's JSON
+# linter rules, checked against perf's own output first, then hpmstat's.
+PERF_PARITY_TESTS = tests/stat/perf-shell.sh tests/stat/json-rows.sh
+TESTS += $(PERF_PARITY_TESTS)
+EXTRA_DIST += $(PERF_PARITY_TESTS) tests/stat/perf-json-rows.py
+
+# perf stat's run-control options (--interval-count, --timeout, -D, --null,
+# --append, -q) against perf on the same commands and on the emulator.
+TESTS += tests/stat/run-control.sh
+EXTRA_DIST += tests/stat/run-control.sh
