@@ -326,6 +326,31 @@ static int read_old(const char *path, char **text, size_t *len)
 	return 0;
 }
 
+/* One line of the file W writes, with its newline. The reader refuses a
+ * file with a line or a size past its bounds as a whole, so W never writes
+ * one: "key=VALUE" rewritten as "key = VALUE" grows two bytes, and a line
+ * at TOP_CONFIG_MAX_LINE or a file at TOP_CONFIG_MAX_BYTES would no longer
+ * load. -EFBIG then, and the old file stays. *total: bytes so far, counted
+ * as top_config_load counts them. */
+static int put_line(FILE *f, const char *line, size_t n, size_t *total)
+{
+	*total += n + 1;
+	if (n > TOP_CONFIG_MAX_LINE || *total > TOP_CONFIG_MAX_BYTES)
+		return -EFBIG;
+	fwrite(line, 1, n, f);
+	putc('\n', f);
+	return 0;
+}
+
+/* "key = value" through put_line */
+static int put_setting(FILE *f, const struct saved_key *k, size_t *total)
+{
+	char *line = xasprintf("%s = %s", k->key, k->value);
+	int ret = put_line(f, line, strlen(line), total);
+	free(line);
+	return ret;
+}
+
 int top_config_write(const struct top_opts *o, const char *path)
 {
 	static const char *const be[] = {"auto", "perf", "emu"};
@@ -354,12 +379,16 @@ int top_config_write(const struct top_opts *o, const char *path)
 	if (ret)
 		goto out;
 	FILE *f = outfile_stream(of);
-	if (!old)
-		fprintf(f, "# hpmstat top settings (hpmstat-top(1)); written by 'W'\n");
+	size_t total = 0;
+	if (!old) {
+		static const char head[] =
+		    "# hpmstat top settings (hpmstat-top(1)); written by 'W'";
+		ret = put_line(f, head, sizeof(head) - 1, &total);
+	}
 	/* every line the file had, in its place: comments, keys W does not
 	 * save (color, emu-seed, emu-freq, a newer hpmstat's), lines it could
 	 * not read; only the values W saves change */
-	for (char *p = old; p && p < old + old_len;) {
+	for (char *p = old; !ret && p && p < old + old_len;) {
 		char *nl = memchr(p, '\n', (size_t)(old + old_len - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(old + old_len - p);
 		line = xrealloc(line, n + 1);
@@ -368,19 +397,21 @@ int top_config_write(const struct top_opts *o, const char *path)
 		p += n + (nl != NULL);
 		size_t k = line_key(line, keys, nkeys);
 		if (k == nkeys) {
-			fwrite(line, 1, n, f);
-			putc('\n', f);
+			ret = put_line(f, line, n, &total);
 		} else if (keys[k].value) {
 			/* each occurrence, so the last one, which wins, is the new value */
-			fprintf(f, "%s = %s\n", keys[k].key, keys[k].value);
+			ret = put_setting(f, &keys[k], &total);
 			keys[k].written = true;
 		}
 		/* a setting cleared since (events, sort...): its line goes */
 	}
-	for (size_t k = 0; k < nkeys; k++)
+	for (size_t k = 0; !ret && k < nkeys; k++)
 		if (keys[k].value && !keys[k].written)
-			fprintf(f, "%s = %s\n", keys[k].key, keys[k].value);
-	ret = outfile_commit(of);
+			ret = put_setting(f, &keys[k], &total);
+	if (ret)
+		outfile_abort(of);
+	else
+		ret = outfile_commit(of);
 out:
 	for (size_t k = 0; k < nkeys; k++)
 		free(keys[k].value);

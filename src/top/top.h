@@ -78,7 +78,10 @@ int top_config_load(struct top_opts *o, const char *path, bool required, char *w
  * emu-profile and emu-harts change in their lines (or are added); every
  * other line of the file (comments, other keys, unknown keys) is kept.
  * Written as util/outfile.h writes (a symlink stays, its target gets the
- * content). 0 or -errno. */
+ * content). 0 or -errno: -EFBIG, and the old file stays, when the file
+ * written would pass TOP_CONFIG_MAX_LINE or TOP_CONFIG_MAX_BYTES (a
+ * "key=VALUE" line is rewritten two bytes longer), since
+ * top_config_load would then refuse it whole. */
 int top_config_write(const struct top_opts *o, const char *path);
 /* Applies one key = value; 0, or -1 with a message. Shared by the config
  * file and the command line's option checks. */
