@@ -177,12 +177,23 @@ static char *trim(char *s)
 	return s;
 }
 
-static void add_warn(char *warn, size_t warnlen, const char *path, unsigned line, const char *msg)
+/* One "FILE:LINE: message" line more in warn, whole or not at all: a
+ * line cut at warnlen would name a file or a line that is not the one.
+ * Once one does not fit (*full), the later ones are left out too, so the
+ * lines shown are the first ones, in order. */
+static void add_warn(char *warn, size_t warnlen, bool *full, const char *path, unsigned line,
+                     const char *msg)
 {
-	size_t off = strlen(warn);
-	if (off + 1 >= warnlen)
+	if (!warnlen)
 		return;
-	snprintf(warn + off, warnlen - off, "%s%s:%u: %s", off ? "\n" : "", path, line, msg);
+	size_t off = strlen(warn);
+	const char *sep = off ? "\n" : "";
+	int n = snprintf(NULL, 0, "%s%s:%u: %s", sep, path, line, msg);
+	if (*full || n < 0 || off + (size_t)n >= warnlen) {
+		*full = true;
+		return;
+	}
+	snprintf(warn + off, warnlen - off, "%s%s:%u: %s", sep, path, line, msg);
 }
 
 int top_config_load(struct top_opts *o, const char *path, bool required, char *warn, size_t warnlen,
@@ -209,6 +220,7 @@ int top_config_load(struct top_opts *o, const char *path, bool required, char *w
 	unsigned ln = 0;
 	ssize_t n;
 	int rc = 0;
+	bool warn_full = false;
 	while ((n = util_read_line(f, &line, &cap, TOP_CONFIG_MAX_LINE)) != UTIL_LINE_EOF) {
 		ln++;
 		if (n == UTIL_LINE_ERROR) {
@@ -230,7 +242,7 @@ int top_config_load(struct top_opts *o, const char *path, bool required, char *w
 			break;
 		}
 		if (strlen(line) != (size_t)n) {
-			add_warn(warn, warnlen, path, ln, "NUL byte in the line");
+			add_warn(warn, warnlen, &warn_full, path, ln, "NUL byte in the line");
 			continue;
 		}
 		char *s = trim(line);
@@ -238,14 +250,14 @@ int top_config_load(struct top_opts *o, const char *path, bool required, char *w
 			continue;
 		char *eq = strchr(s, '=');
 		if (!eq) {
-			add_warn(warn, warnlen, path, ln, "expected 'key = value'");
+			add_warn(warn, warnlen, &warn_full, path, ln, "expected 'key = value'");
 			continue;
 		}
 		*eq = '\0';
 		char *key = trim(s), *val = trim(eq + 1);
 		char msg[256];
 		if (top_config_set(o, key, val, msg, sizeof(msg)))
-			add_warn(warn, warnlen, path, ln, msg);
+			add_warn(warn, warnlen, &warn_full, path, ln, msg);
 		else if (!strcmp(key, "events")) {
 			/* checked only once a session resolves them: keep where */
 			free(o->events_origin);

@@ -65,10 +65,11 @@ void top_opts_set(char **field, const char *value);
  * (malloc'ed; NULL when neither variable is set). */
 char *top_config_path(void);
 /* Loads `path` into o: "key = value" lines, '#' comments. Each bad line
- * is reported in warn (one "FILE:LINE: message" line each, up to warnlen)
- * and skipped; the rest still loads. Returns 0 (a missing file too, unless
- * `required`), or -1 with err when the file cannot be read, is a directory,
- * or passes TOP_CONFIG_MAX_LINE or TOP_CONFIG_MAX_BYTES. */
+ * is reported in warn (one "FILE:LINE: message" line each, whole: those
+ * past warnlen are left out) and skipped; the rest still loads. Returns 0
+ * (a missing file too, unless `required`), or -1 with err when the file
+ * cannot be read, is a directory, or passes TOP_CONFIG_MAX_LINE or
+ * TOP_CONFIG_MAX_BYTES. */
 #define TOP_CONFIG_MAX_LINE  4096u
 #define TOP_CONFIG_MAX_BYTES (1u << 20)
 int top_config_load(struct top_opts *o, const char *path, bool required, char *warn, size_t warnlen,
