@@ -80,12 +80,18 @@ struct cli {
 	bool sort_opt; /* -s given (else any sort came from top.conf) */
 };
 
-static volatile sig_atomic_t top_stop;
+/* Signals. SIGINT, SIGTERM and SIGHUP end the loops (no SA_RESTART: the
+ * wait for a key or for the next tick returns at once), the terminal is
+ * given back, and hpmstat then dies of the same signal, as perf top and
+ * hpmstat stat do, so that the shell sees 128+N (130 after Ctrl-C, 143
+ * after kill) and a script running hpmstat top stops as well; q exits 0. */
+static volatile sig_atomic_t top_signal; /* the last one caught, 0: none */
+
+#define top_stop (top_signal != 0)
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	top_stop = 1;
+	top_signal = sig;
 }
 
 static double mono(void)
@@ -629,5 +635,13 @@ int cmd_top(int argc, char **argv)
 	top_model_free(&m);
 	free(cfgpath);
 	top_opts_free(&o);
+	if (top_signal) {
+		/* die of the signal, as perf top does */
+		int sig = top_signal;
+		fflush(NULL);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 128 + sig;
+	}
 	return status;
 }

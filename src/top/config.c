@@ -177,12 +177,23 @@ static char *trim(char *s)
 	return s;
 }
 
-static void add_warn(char *warn, size_t warnlen, const char *path, unsigned line, const char *msg)
+/* One "FILE:LINE: message" line more in warn, whole or not at all: a
+ * line cut at warnlen would name a file or a line that is not the one.
+ * Once one does not fit (*full), the later ones are left out too, so the
+ * lines shown are the first ones, in order. */
+static void add_warn(char *warn, size_t warnlen, bool *full, const char *path, unsigned line,
+                     const char *msg)
 {
-	size_t off = strlen(warn);
-	if (off + 1 >= warnlen)
+	if (!warnlen)
 		return;
-	snprintf(warn + off, warnlen - off, "%s%s:%u: %s", off ? "\n" : "", path, line, msg);
+	size_t off = strlen(warn);
+	const char *sep = off ? "\n" : "";
+	int n = snprintf(NULL, 0, "%s%s:%u: %s", sep, path, line, msg);
+	if (*full || n < 0 || off + (size_t)n >= warnlen) {
+		*full = true;
+		return;
+	}
+	snprintf(warn + off, warnlen - off, "%s%s:%u: %s", sep, path, line, msg);
 }
 
 int top_config_load(struct top_opts *o, const char *path, bool required, char *warn, size_t warnlen,
@@ -209,6 +220,7 @@ int top_config_load(struct top_opts *o, const char *path, bool required, char *w
 	unsigned ln = 0;
 	ssize_t n;
 	int rc = 0;
+	bool warn_full = false;
 	while ((n = util_read_line(f, &line, &cap, TOP_CONFIG_MAX_LINE)) != UTIL_LINE_EOF) {
 		ln++;
 		if (n == UTIL_LINE_ERROR) {
@@ -230,7 +242,7 @@ int top_config_load(struct top_opts *o, const char *path, bool required, char *w
 			break;
 		}
 		if (strlen(line) != (size_t)n) {
-			add_warn(warn, warnlen, path, ln, "NUL byte in the line");
+			add_warn(warn, warnlen, &warn_full, path, ln, "NUL byte in the line");
 			continue;
 		}
 		char *s = trim(line);
@@ -238,14 +250,14 @@ int top_config_load(struct top_opts *o, const char *path, bool required, char *w
 			continue;
 		char *eq = strchr(s, '=');
 		if (!eq) {
-			add_warn(warn, warnlen, path, ln, "expected 'key = value'");
+			add_warn(warn, warnlen, &warn_full, path, ln, "expected 'key = value'");
 			continue;
 		}
 		*eq = '\0';
 		char *key = trim(s), *val = trim(eq + 1);
 		char msg[256];
 		if (top_config_set(o, key, val, msg, sizeof(msg)))
-			add_warn(warn, warnlen, path, ln, msg);
+			add_warn(warn, warnlen, &warn_full, path, ln, msg);
 		else if (!strcmp(key, "events")) {
 			/* checked only once a session resolves them: keep where */
 			free(o->events_origin);
@@ -326,6 +338,31 @@ static int read_old(const char *path, char **text, size_t *len)
 	return 0;
 }
 
+/* One line of the file W writes, with its newline. The reader refuses a
+ * file with a line or a size past its bounds as a whole, so W never writes
+ * one: "key=VALUE" rewritten as "key = VALUE" grows two bytes, and a line
+ * at TOP_CONFIG_MAX_LINE or a file at TOP_CONFIG_MAX_BYTES would no longer
+ * load. -EFBIG then, and the old file stays. *total: bytes so far, counted
+ * as top_config_load counts them. */
+static int put_line(FILE *f, const char *line, size_t n, size_t *total)
+{
+	*total += n + 1;
+	if (n > TOP_CONFIG_MAX_LINE || *total > TOP_CONFIG_MAX_BYTES)
+		return -EFBIG;
+	fwrite(line, 1, n, f);
+	putc('\n', f);
+	return 0;
+}
+
+/* "key = value" through put_line */
+static int put_setting(FILE *f, const struct saved_key *k, size_t *total)
+{
+	char *line = xasprintf("%s = %s", k->key, k->value);
+	int ret = put_line(f, line, strlen(line), total);
+	free(line);
+	return ret;
+}
+
 int top_config_write(const struct top_opts *o, const char *path)
 {
 	static const char *const be[] = {"auto", "perf", "emu"};
@@ -354,12 +391,16 @@ int top_config_write(const struct top_opts *o, const char *path)
 	if (ret)
 		goto out;
 	FILE *f = outfile_stream(of);
-	if (!old)
-		fprintf(f, "# hpmstat top settings (hpmstat-top(1)); written by 'W'\n");
+	size_t total = 0;
+	if (!old) {
+		static const char head[] =
+		    "# hpmstat top settings (hpmstat-top(1)); written by 'W'";
+		ret = put_line(f, head, sizeof(head) - 1, &total);
+	}
 	/* every line the file had, in its place: comments, keys W does not
 	 * save (color, emu-seed, emu-freq, a newer hpmstat's), lines it could
 	 * not read; only the values W saves change */
-	for (char *p = old; p && p < old + old_len;) {
+	for (char *p = old; !ret && p && p < old + old_len;) {
 		char *nl = memchr(p, '\n', (size_t)(old + old_len - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(old + old_len - p);
 		line = xrealloc(line, n + 1);
@@ -368,19 +409,21 @@ int top_config_write(const struct top_opts *o, const char *path)
 		p += n + (nl != NULL);
 		size_t k = line_key(line, keys, nkeys);
 		if (k == nkeys) {
-			fwrite(line, 1, n, f);
-			putc('\n', f);
+			ret = put_line(f, line, n, &total);
 		} else if (keys[k].value) {
 			/* each occurrence, so the last one, which wins, is the new value */
-			fprintf(f, "%s = %s\n", keys[k].key, keys[k].value);
+			ret = put_setting(f, &keys[k], &total);
 			keys[k].written = true;
 		}
 		/* a setting cleared since (events, sort...): its line goes */
 	}
-	for (size_t k = 0; k < nkeys; k++)
+	for (size_t k = 0; !ret && k < nkeys; k++)
 		if (keys[k].value && !keys[k].written)
-			fprintf(f, "%s = %s\n", keys[k].key, keys[k].value);
-	ret = outfile_commit(of);
+			ret = put_setting(f, &keys[k], &total);
+	if (ret)
+		outfile_abort(of);
+	else
+		ret = outfile_commit(of);
 out:
 	for (size_t k = 0; k < nkeys; k++)
 		free(keys[k].value);

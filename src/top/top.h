@@ -65,10 +65,11 @@ void top_opts_set(char **field, const char *value);
  * (malloc'ed; NULL when neither variable is set). */
 char *top_config_path(void);
 /* Loads `path` into o: "key = value" lines, '#' comments. Each bad line
- * is reported in warn (one "FILE:LINE: message" line each, up to warnlen)
- * and skipped; the rest still loads. Returns 0 (a missing file too, unless
- * `required`), or -1 with err when the file cannot be read, is a directory,
- * or passes TOP_CONFIG_MAX_LINE or TOP_CONFIG_MAX_BYTES. */
+ * is reported in warn (one "FILE:LINE: message" line each, whole: those
+ * past warnlen are left out) and skipped; the rest still loads. Returns 0
+ * (a missing file too, unless `required`), or -1 with err when the file
+ * cannot be read, is a directory, or passes TOP_CONFIG_MAX_LINE or
+ * TOP_CONFIG_MAX_BYTES. */
 #define TOP_CONFIG_MAX_LINE  4096u
 #define TOP_CONFIG_MAX_BYTES (1u << 20)
 int top_config_load(struct top_opts *o, const char *path, bool required, char *warn, size_t warnlen,
@@ -78,7 +79,10 @@ int top_config_load(struct top_opts *o, const char *path, bool required, char *w
  * emu-profile and emu-harts change in their lines (or are added); every
  * other line of the file (comments, other keys, unknown keys) is kept.
  * Written as util/outfile.h writes (a symlink stays, its target gets the
- * content). 0 or -errno. */
+ * content). 0 or -errno: -EFBIG, and the old file stays, when the file
+ * written would pass TOP_CONFIG_MAX_LINE or TOP_CONFIG_MAX_BYTES (a
+ * "key=VALUE" line is rewritten two bytes longer), since
+ * top_config_load would then refuse it whole. */
 int top_config_write(const struct top_opts *o, const char *path);
 /* Applies one key = value; 0, or -1 with a message. Shared by the config
  * file and the command line's option checks. */

@@ -6,8 +6,13 @@
  * not crash": the file loads (a bad line is a warning, never a failure);
  * every warning is "FILE:LINE: message" with LINE inside the input; the
  * settings written with top_config_write() to a new file read back without
- * a warning and equal to the ones loaded.
+ * a warning and equal to the ones loaded; written over the input itself,
+ * as W does, every setting reads back as loaded, those W does not save
+ * (color, emu-seed, emu-freq) too. Where the written file would pass the
+ * reader's bounds, the writer refuses (-EFBIG) and leaves the file as it
+ * was.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,6 +45,20 @@ static bool same_str(const char *a, const char *b)
 	return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
+/* path holds exactly data */
+static bool same_file(const char *path, const uint8_t *data, size_t size)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	bool same = true;
+	for (size_t i = 0; same && i < size; i++)
+		same = getc(f) == data[i];
+	same = same && getc(f) == EOF;
+	fclose(f);
+	return same;
+}
+
 /* The settings that top_config_load sets, compared (the delay to the
  * writer's 6 significant digits). */
 static bool same_opts(const struct top_opts *a, const struct top_opts *b, bool kept_lines)
@@ -63,8 +82,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < size; i++)
 		lines += data[i] == '\n';
 
-	const char *in = fuzz_tmp_write("in.conf", data, size);
-	char path[1024];
+	/* fuzz_tmp_path's buffer is overwritten by the next call: copied */
+	char in[1024], path[1024];
+	snprintf(in, sizeof(in), "%s", fuzz_tmp_write("in.conf", data, size));
 	snprintf(path, sizeof(path), "%s", in);
 	top_opts_init(&o);
 	if (top_config_load(&o, path, true, warn, sizeof(warn), err, sizeof(err)) != 0) {
@@ -79,13 +99,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* a new file: only the settings W saves, read back without a warning */
 	snprintf(path, sizeof(path), "%s", fuzz_tmp_path("out.conf"));
 	unlink(path);
-	if (top_config_write(&o, path) != 0)
+	int rc = top_config_write(&o, path);
+	if (rc == -EFBIG) {
+		/* a line past the reader's bound: refused, nothing written */
+		if (access(path, F_OK) == 0)
+			abort();
+	} else if (rc != 0) {
 		abort();
-	top_opts_init(&back);
-	if (top_config_load(&back, path, true, warn, sizeof(warn), err, sizeof(err)) != 0 ||
-	    warn[0] || !same_opts(&back, &o, false))
+	} else {
+		top_opts_init(&back);
+		if (top_config_load(&back, path, true, warn, sizeof(warn), err, sizeof(err)) != 0 ||
+		    warn[0] || !same_opts(&back, &o, false))
+			abort();
+		top_opts_free(&back);
+	}
+
+	/* W on the file itself: it keeps its other lines, so every setting,
+	 * the ones W does not save too, reads back as it was loaded; or, when
+	 * the rewritten file would pass the reader's bounds, the file stays */
+	rc = top_config_write(&o, in);
+	if (rc == -EFBIG) {
+		if (!same_file(in, data, size))
+			abort();
+	} else if (rc != 0) {
 		abort();
-	top_opts_free(&back);
+	} else {
+		top_opts_init(&back);
+		if (top_config_load(&back, in, true, warn, sizeof(warn), err, sizeof(err)) != 0 ||
+		    !same_opts(&back, &o, true))
+			abort();
+		top_opts_free(&back);
+	}
 
 	top_opts_free(&o);
 	return 0;

@@ -2,10 +2,13 @@
 # run files (hand.json, l1off.json, na.json written by hand; dram.json,
 # int.json, rep-a.json, rep-b.json, host.json recorded once and frozen),
 # the reliability rules and every bad input (report.sh), the CSV read back
-# by python3's csv module (csv.sh), the HTML in headless chromium (html.sh).
+# by python3's csv module (csv.sh), the HTML in headless chromium (html.sh),
+# weighted means with weights near DBL_MAX worked out by hand (weights-huge.sh).
 # csv.sh and html.sh skip when python3 or chromium is absent; CI has both.
-TESTS += tests/report/report.sh tests/report/csv.sh tests/report/html.sh
+TESTS += tests/report/report.sh tests/report/csv.sh tests/report/html.sh \
+	tests/report/weights-huge.sh
 EXTRA_DIST += tests/report/report.sh tests/report/csv.sh tests/report/html.sh \
+	tests/report/weights-huge.sh \
 	tests/report/hand.json tests/report/l1off.json tests/report/na.json \
 	tests/report/dram.json tests/report/int.json tests/report/rep-a.json \
 	tests/report/rep-b.json tests/report/host.json tests/report/weights.json \

@@ -146,6 +146,22 @@ ok $? "W: comments and the order of the lines kept, values changed in place"
 [ "$(stat -c %a "$c")" = 600 ] && ! ls "$c".?????? >/dev/null 2>&1; ok $? "W: mode 0600 kept, no temporary file"
 key q; wait_for "EXITED 0"
 
+# W never writes a file its reader refuses whole: exactly 1 MiB of
+# "level=1" lines loads, but each rewritten as "level = 1" would make it
+# 1.25 MiB, past the reader's bound; W says so and the file stays
+bcfg=$tmp/bcfg
+mkdir -p "$bcfg/hpmstat"
+awk 'BEGIN { for (i = 0; i < 131072; i++) print "level=1" }' >"$bcfg/hpmstat/top.conf"
+cp "$bcfg/hpmstat/top.conf" "$tmp/big.orig"
+start "env NO_COLOR=1 XDG_CONFIG_HOME=$bcfg $H top -d 0.2 --backend emu"
+wait_for "frame 2" || diag "no frame 2 yet" "$(cap | head -5)"
+key W; wait_for "cannot write '$bcfg/hpmstat/top.conf': File too large"; rc=$?
+ok $rc "W: a file that would pass the reader's 1 MiB bound is refused with a message"
+[ $rc -eq 0 ] || diag "the pane:" "$(cap | tail -3)"
+cmp -s "$bcfg/hpmstat/top.conf" "$tmp/big.orig" && ! ls "$bcfg/hpmstat/top.conf".?????? >/dev/null 2>&1
+ok $? "W: that file stays as it was, no temporary file"
+key q; wait_for "EXITED 0"
+
 # colours: on unless NO_COLOR
 start "env -u NO_COLOR XDG_CONFIG_HOME=$tmp/none $H top -d 0.2 --backend emu"
 wait_for "frame 2"

@@ -1,0 +1,129 @@
+#!/bin/sh
+# top-signals.sh: hpmstat top ends at once on SIGINT and SIGTERM, gives the
+# terminal back and dies of the signal, as perf top and hpmstat stat do:
+# 128+N for the shell (130, 143); q still exits 0. Real signals are sent to
+# the real process, in batch mode and in the full-screen view (tmux).
+. "$top_srcdir/tests/lib.sh"
+H=${HPMSTAT:-$top_builddir/src/hpmstat}
+tmp=$(mktemp -d)
+sock="hpmtop-sig-$$"
+T() { tmux -L "$sock" -f /dev/null "$@"; }
+trap 'T kill-server 2>/dev/null; rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
+export XDG_CONFIG_HOME="$tmp/none"
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# batch SIG DELAY: -b with SIG sent once two frames are out (DELAY 0.2) or
+# while it sleeps before the first one (DELAY 30); sets rc, ms (signal to exit)
+batch() {
+	"$H" top -b -n 1000 -d "$2" --backend emu >"$tmp/b.out" 2>"$tmp/b.err" &
+	pid=$!
+	i=0
+	if [ "$2" = 0.2 ]; then
+		until [ "$(grep -c '^hpmstat top - frame' "$tmp/b.out")" -ge 2 ] || [ $i -ge 200 ]; do
+			sleep 0.1; i=$((i + 1))
+		done
+	else
+		sleep 0.5
+	fi
+	t0=$(now_ms)
+	kill -"$1" $pid
+	wait $pid
+	rc=$?
+	ms=$(($(now_ms) - t0))
+}
+
+batch INT 0.2
+[ $rc = 130 ]; ok $? "batch: SIGINT exits 130, as perf top (got $rc)"
+[ $ms -lt 2000 ]; ok $? "batch: SIGINT ends it at once (${ms} ms)"
+# the frames before the signal are whole: the last line ends with a newline
+[ "$(tail -c 1 "$tmp/b.out" | od -An -c | tr -d ' ')" = '\n' ] && grep -q 'hart0' "$tmp/b.out"
+ok $? "batch: the frames printed are whole"
+[ ! -s "$tmp/b.err" ]; ok $? "batch: nothing on stderr"
+batch TERM 0.2
+[ $rc = 143 ]; ok $? "batch: SIGTERM exits 143 (got $rc)"
+batch TERM 30
+[ $rc = 143 ] && [ $ms -lt 2000 ]; ok $? "batch: SIGTERM during a 30 s wait ends it at once ($rc, ${ms} ms)"
+batch INT 30
+[ $rc = 130 ] && [ $ms -lt 2000 ]; ok $? "batch: SIGINT during a 30 s wait ends it at once ($rc, ${ms} ms)"
+"$H" top -b -n 2 -d 0.1 --backend emu >/dev/null; ok $? "batch: -n 2 without a signal still exits 0"
+
+if ! command -v tmux >/dev/null 2>&1; then
+	diag "tmux not installed: the full-screen view is not checked"
+	done_testing
+	exit 0
+fi
+if TERM=xterm "$H" top -n 1 -d 0.1 --backend emu </dev/null 2>&1 >/dev/null | grep -q 'built without ncurses'; then
+	diag "built without ncurses: no full-screen view to check"
+	done_testing
+	exit 0
+fi
+
+# view DELAY: a pane running top (its pid in $tmp/pid); the shell traps
+# SIGINT so that a Ctrl-C from the terminal ends top alone, then prints its
+# status and the terminal modes it was given back
+n=0
+view() {
+	[ $n -gt 0 ] && T kill-session -t "s$n" 2>/dev/null
+	n=$((n + 1))
+	rm -f "$tmp/pid" "$tmp/stty"
+	T new-session -d -s "s$n" -x 120 -y 40 "trap : INT; sh -c 'echo \$\$ >$tmp/pid; exec env NO_COLOR=1 $H top -d $1 --backend emu'; echo EXITED \$?; stty -a >$tmp/stty; sleep 30"
+}
+cap() { T capture-pane -p -t "s$n"; }
+wait_for() {
+	i=0; lim=$(( ${2:-20} * 10 ))
+	while [ $i -lt $lim ]; do
+		cap | grep -qF -- "$1" && return 0
+		sleep 0.1; i=$((i + 1))
+	done
+	return 1
+}
+# the pane's status line once top has gone; sets ms (signal to exit)
+ended() {
+	t0=$(now_ms)
+	wait_for "EXITED" 10
+	ms=$(($(now_ms) - t0))
+	st=$(cap | sed -n 's/^EXITED \([0-9]*\)$/\1/p')
+}
+# the terminal given back: the normal screen, and echo and canonical input
+# on again (curses turns both off)
+restored() {
+	i=0
+	until [ -s "$tmp/stty" ] || [ $i -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+	[ "$(T display-message -p -t "s$n" '#{alternate_on}')" = 0 ] &&
+		grep -Eq '(^| )echo( |$)' "$tmp/stty" && grep -Eq '(^| )icanon( |$)' "$tmp/stty"
+}
+
+view 0.2
+wait_for "frame 2"; ok $? "view: it starts"
+kill -TERM "$(cat "$tmp/pid")"
+ended
+[ "$st" = 143 ]; ok $? "view: SIGTERM exits 143 (got '$st')"
+[ $ms -lt 3000 ]; ok $? "view: SIGTERM ends it at once (${ms} ms)"
+restored; rc=$?
+ok $rc "view: SIGTERM gives the terminal back"
+[ $rc -eq 0 ] || diag "$(cat "$tmp/stty")" "$(cap)"
+
+view 0.2
+wait_for "frame 2"
+key() { T send-keys -t "s$n" "$@"; }
+key C-c
+ended
+[ "$st" = 130 ]; ok $? "view: Ctrl-C exits 130 (got '$st')"
+restored; ok $? "view: Ctrl-C gives the terminal back"
+
+# a signal while it waits 30 s for the next frame (and for a key)
+view 30
+wait_for "hpmstat top"
+sleep 0.3
+kill -INT "$(cat "$tmp/pid")"
+ended
+[ "$st" = 130 ] && [ $ms -lt 3000 ]; ok $? "view: SIGINT during a 30 s wait ends it at once ('$st', ${ms} ms)"
+restored; ok $? "view: the terminal is given back"
+
+view 0.2
+wait_for "frame 2"
+key q
+ended
+[ "$st" = 0 ]; ok $? "view: q still exits 0 (got '$st')"
+done_testing
