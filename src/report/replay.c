@@ -101,15 +101,16 @@ static int read_event(struct rctx *c, struct stat_replay *r, unsigned i, json_t 
 	const struct rf_event *f = &r->rf.ev[i];
 	struct hpm_evsel *e = &r->list.ev[i];
 	char path[48];
-	const char *spec = f->name, *placement = NULL, *fixed = NULL;
+	const char *spec = f->name, *placement = NULL, *fixed = NULL, *cgroup = NULL;
 	snprintf(path, sizeof(path), "events[%u]", i);
 	e->group = -1;
 	if (opt_string(c, o, path, "spec", &spec) ||
 	    opt_bool(c, o, path, "emulated", &e->emulated) ||
 	    opt_bool(c, o, path, "metric_only", &e->metric_only) ||
 	    opt_string(c, o, path, "placement", &placement) ||
-	    opt_string(c, o, path, "fixed", &fixed))
+	    opt_string(c, o, path, "fixed", &fixed) || opt_string(c, o, path, "cgroup", &cgroup))
 		return -1;
+	e->cgroup = cgroup ? xstrdup(cgroup) : NULL;
 	e->name = xstrdup(f->name);
 	e->spec = xstrdup(spec);
 	e->placement = placement ? xstrdup(placement) : NULL;
@@ -393,6 +394,7 @@ void stat_replay_free(struct stat_replay *r)
 		free(e->name);
 		free(e->spec);
 		free(e->placement);
+		free(e->cgroup);
 		free(e->counts);
 		for (unsigned u = 0; r->unit_names[i] && u < e->nr_units; u++)
 			free(r->unit_names[i][u]);

@@ -103,6 +103,14 @@ const char *stat_count_text(const struct stat_result *res, unsigned i, int unit,
 	return buf;
 }
 
+const char *stat_cgroup_field(const struct stat_result *res, unsigned i)
+{
+	for (unsigned j = 0; j < res->list->nr; j++)
+		if (res->list->ev[j].cgroup)
+			return res->list->ev[i].cgroup ? res->list->ev[i].cgroup : "";
+	return NULL;
+}
+
 hpm_u128 stat_run_ns(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
                      int unit)
 {
@@ -180,6 +188,11 @@ static double clock_ns(const struct stat_result *res, unsigned of, int unit)
 	for (unsigned j = 0; j < res->list->nr; j++) {
 		const struct hpm_evsel *c = &res->list->ev[j];
 		if (!is_clock(c) || stat_no_count_text(res, j, unit))
+			continue;
+		/* perf keeps shadow statistics per cgroup: -G rates divide by the
+		 * clock of the same cgroup */
+		const char *cg = res->list->ev[of].cgroup;
+		if (c->cgroup != cg && (!c->cgroup || !cg || strcmp(c->cgroup, cg) != 0))
 			continue;
 		/* a unit of another unit set (an emulated hart) has no clock */
 		if (unit >= 0 && stat_nr_units(res, j) != stat_nr_units(res, of))

@@ -262,6 +262,8 @@ static json_t *event_json(const struct hpm_session *s, unsigned i, const struct 
 		              (json_int_t)e->attr_config, "config1", (json_int_t)e->attr_config1,
 		              "config2", (json_int_t)e->attr_config2));
 	json_object_set_new(o, "placement", e->placement ? json_string(e->placement) : json_null());
+	if (e->cgroup)
+		json_object_set_new(o, "cgroup", json_string(e->cgroup));
 	json_object_set_new(o, "state", json_string(state_name(e->state)));
 	json_object_set_new(o, "unit", json_string(e->unit ? e->unit : ""));
 	json_object_set_new(o, "scale", json_real(e->scale));
@@ -341,8 +343,8 @@ void record_finish(struct record *r, const struct stat_config *cfg, const struct
 		json_t *um = json_array();
 		for (unsigned u = 0; u < res->nr_metric_units; u++)
 			json_array_append_new(
-			    um, json_pack("{s:s, s:o}", "unit", res->metric_unit_names[u], "metrics",
-			                  metrics_of(res, res->unit_metrics[u], NULL)));
+			    um, json_pack("{s:s, s:o}", "unit", res->metric_unit_names[u],
+			                  "metrics", metrics_of(res, res->unit_metrics[u], NULL)));
 		json_object_set_new(root, "unit_metrics", um);
 	}
 	json_object_set_new(root, "runs", json_incref(r->runs));

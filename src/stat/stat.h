@@ -143,6 +143,10 @@ const char *stat_no_count_text(const struct stat_result *res, unsigned i, int un
  * at least 64 bytes. */
 const char *stat_count_text(const struct stat_result *res, unsigned i, int unit, enum stat_format f,
                             char *buf, size_t len);
+/* -G: perf's cgroup field of event i, its cgroup's name ("" for an event
+ * without one) when some event has a cgroup; NULL without -G, when the
+ * field is not there at all. One rule for the std, CSV and JSON rows. */
+const char *stat_cgroup_field(const struct stat_result *res, unsigned i);
 /* perf's run-time field of event i (unit u, -1 all): nanoseconds; the
  * emulator's cycles converted at --emu-freq. */
 hpm_u128 stat_run_ns(const struct stat_config *cfg, const struct stat_result *res, unsigned i,

@@ -21,7 +21,7 @@ EXTRA_DIST += tests/stat/numbers.sh
 # -r figures, perf 6.1's JSON linter, CSV fields, -B, --summary, --table,
 # the -I header; against perf stat on the same program where it counts.
 STAT_SHAPE_TESTS = tests/stat/perf-rates.sh tests/stat/output-shapes.sh
-STAT_SHAPE_TESTS += tests/stat/stat-record.sh
+STAT_SHAPE_TESTS += tests/stat/stat-record.sh tests/stat/cgroup-field.sh
 TESTS += $(STAT_SHAPE_TESTS)
 EXTRA_DIST += $(STAT_SHAPE_TESTS)
 # The -e splitter: blanks, group modifiers, -G and --all-user/--all-kernel.

@@ -96,8 +96,9 @@ if $host; then
 	roundtrip "a command, -j" "-j" -e task-clock,page-faults -- true
 	roundtrip "-I with a command" "" -I 100 -e task-clock -- sleep 0.25
 	roundtrip "-a -A" "" -a -A -e cpu-clock -- sleep 0.05
+	roundtrip "-G, CSV" "-x," -a -e cpu-clock,page-faults -G ,/ -- sleep 0.05
 else
-	for t in 1 2 3 4 5; do skip "perf_event_open does not count here"; done
+	for t in 1 2 3 4 5 6; do skip "perf_event_open does not count here"; done
 fi
 # -r is refused by stat record (as perf); --record keeps it, and report shows it
 (cd "$dir" && $H stat --record r.json -r 3 --table --topdown --emu-cycles 1e6 >/dev/null 2>live.out &&
