@@ -67,7 +67,7 @@ const char cmd_stat_usage[] =
     "      --emu-harts N         emulated harts (default 1)\n"
     "      --emu-freq HZ         emulated clock, for time and with a command\n"
     "  -h, --help                this text\n"
-    "  -B, --big-num             group std counts with ',' (the default)\n"
+    "  -B, --big-num             group std counts as the locale does (the default)\n"
     "      --no-big-num          std counts without thousands separators\n"
     "      --summary             with -I: the whole run's counts at the end\n"
     "      --no-csv-summary      with -x: no 'summary' field before them\n"

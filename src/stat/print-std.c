@@ -43,7 +43,7 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 	}
 	stat_count_text(res, i, unit, cfg->no_big_num ? STAT_FORMAT_CSV : STAT_FORMAT_STD, num,
 	                sizeof(num));
-	fprintf(cfg->out, "%18s %-4s %-32s", num, e->unit, e->name);
+	fprintf(cfg->out, "%*s %-4s %-32s", stat_text_width(num, 18), num, e->unit, e->name);
 	if (cgroup)
 		fprintf(cfg->out, " %s", cgroup);
 	if (stat_shadow_metric(res, i, unit, &m, &munit)) {
