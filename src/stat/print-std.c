@@ -23,7 +23,8 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 {
 	const struct hpm_evsel *e = &res->list->ev[i];
 	double share = 0;
-	char num[HPM_COUNT_STR_MAX + 8], mval[64];
+	/* a locale's separator may be 3 bytes (fr_FR) */
+	char num[3 * HPM_COUNT_STR_MAX], mval[64];
 	const char *munit = NULL, *none = stat_no_count_text(res, i, unit);
 	double m;
 

@@ -163,6 +163,22 @@ if [ -n "$GROUPING_LOCALE" ]; then
 else
 	for t in 1 2 3 4 5 6 7 8 9; do skip "no locale with grouping can be made here (localedef)"; done
 fi
+# other grouping rules: en_IN's 3 then 2s, de_DE's '.', fr_FR's U+202F (3
+# bytes, one column, as printf pads it); Python's locale module is the truth
+for l in en_IN de_DE fr_FR; do
+	if ! command -v localedef >/dev/null 2>&1 || ! make_locale "$dir" $l; then
+		skip "the $l locale cannot be made here"
+		continue
+	fi
+	LOCPATH="$dir/locale" LC_ALL=$l.UTF-8 $H stat -e mcycle --emu-cycles 1234567 2>"$tap_out" >/dev/null
+	LOCPATH="$dir/locale" py "
+import locale, sys
+locale.setlocale(locale.LC_ALL, '$l.UTF-8')
+want = locale.format_string('%d', 1234567, grouping=True)
+row = [r for r in open('$tap_out', encoding='utf-8') if 'mcycle' in r][0]
+sys.exit(0 if row.startswith(want.rjust(18) + ' ') else 1)"
+	ok $? "$l: the count grouped as the locale groups it, in 18 columns ($(grep mcycle "$tap_out" | tr -s ' '))"
+done
 if $have_perf; then
 	perf stat --no-big-num -e page-faults -- "$T" 2000 2>"$dir/pb" >/dev/null
 	$H stat --no-big-num -e page-faults -- "$T" 2000 2>"$dir/hb" >/dev/null
