@@ -8,7 +8,7 @@ src_hpmstat_SOURCES = \
 	src/builtin/encode.c \
 	src/builtin/decode.c \
 	src/builtin/emu.c \
-	src/builtin/stat.c \
+	src/builtin/stat.c src/builtin/stat-record.c src/builtin/stat-record.h \
 	src/builtin/report.c \
 	src/builtin/top.c
 src_hpmstat_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(NCURSES_CFLAGS)

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
+#include "builtin/stat-record.h"
 #include "emu/emu.h"
 #include "kmh/kmh.h"
 #include "metric/metric.h"
@@ -92,7 +93,7 @@ const char cmd_stat_usage[] =
     "      --append              with -o: add to the end of the file\n"
     "  -q, --quiet               print no counts (errors still show)\n"
     "  -h, --help                this text\n"
-    "  -B, --big-num             group std counts with ',' (the default)\n"
+    "  -B, --big-num             group std counts as the locale does (the default)\n"
     "      --no-big-num          std counts without thousands separators\n"
     "      --summary             with -I: the whole run's counts at the end\n"
     "      --no-csv-summary      with -x: no 'summary' field before them\n"
@@ -103,6 +104,12 @@ const char cmd_stat_usage[] =
     "      --all-kernel          count every event in kernel mode only\n"
     "  -d, --detailed            add cache, TLB and branch events (-dd, -ddd more;\n"
     "                            Kunminghu's on Kunminghu, perf's elsewhere)\n"
+    "\n"
+    "  hpmstat stat [options] record [options] [-o FILE] [-- command]\n"
+    "                            count and write the run file to FILE (perf.data;\n"
+    "                            an old one becomes perf.data.old; '-': stdout)\n"
+    "  hpmstat stat [-x SEP|-j] report [-i FILE]\n"
+    "                            print a recorded run again (on stderr)\n"
     "\n"
     "Examples:\n"
     "  hpmstat stat --topdown=3                   Topdown of the emulated harts\n"
@@ -733,7 +740,7 @@ struct workload {
 	struct rusage ru;
 };
 
-static int workload_prepare(struct workload *w, char **argv)
+static int workload_prepare(struct workload *w, char **argv, bool stdout_to_stderr)
 {
 	int go[2], errp[2];
 	memset(w, 0, sizeof(*w));
@@ -753,6 +760,10 @@ static int workload_prepare(struct workload *w, char **argv)
 		close(go[1]);
 		close(errp[0]);
 		signal(SIGINT, SIG_DFL);
+		/* the run file goes to standard output: the command's goes to
+		 * standard error, as perf's does when it records to a pipe */
+		if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		/* wait until the counters are open, so the exec is counted */
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
@@ -1088,7 +1099,7 @@ static int run_once(struct run_ctx *rc)
 
 	rc->target = (struct hpm_target){.pid = -1, .inherit = true};
 	if (have_cmd) {
-		if (workload_prepare(&w, o->argv))
+		if (workload_prepare(&w, o->argv, o->record && strcmp(o->record, "-") == 0))
 			return EXIT_FAILURE;
 		rc->target.pid = w.pid;
 		/* -D: the counters wait for counting_after_delay, not the exec */
@@ -1549,6 +1560,23 @@ int cmd_stat(int argc, char **argv)
 
 	hpm_emu_config_init(&o.emu);
 	rc = parse_opts(argc, argv, &o);
+	/* perf's `stat report` and `stat record` (stat-record.c); the options
+	 * of stat go before and after the word, as in perf */
+	enum stat_subcommand sub = !rc && o.argv ? stat_subcommand(o.argv[0]) : STAT_SUB_NONE;
+	if (sub == STAT_SUB_REPORT) {
+		rc = cmd_stat_report((int)(argc - (o.argv - argv)), o.argv, o.sep, o.json);
+		free(o.events);
+		free(o.metrics);
+		free(o.cgroups);
+		return rc;
+	}
+	if (sub == STAT_SUB_RECORD) {
+		char **rest = o.argv;
+		o.argv = NULL;
+		rc = parse_opts((int)(argc - (rest - argv)), rest, &o);
+		if (!rc)
+			rc = stat_record_paths(&o.output, &o.record, o.repeat);
+	}
 	/* perf refuses an empty -o before anything runs; one file cannot
 	 * hold both the counts and the run file */
 	if (!rc && o.output && !*o.output)
@@ -1681,7 +1709,8 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	cfg.out = outfile_stream(out.of);
-	if (o.record && out_file_open(&recf, o.record)) {
+	if (o.record && ((sub == STAT_SUB_RECORD && stat_record_backup(o.record)) ||
+	                 out_file_open(&recf, o.record))) {
 		status = EXIT_FAILURE;
 		goto out;
 	}

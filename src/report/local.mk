@@ -4,7 +4,7 @@
 # (render-*.c). It never prints or exits; src/builtin/report.c is the CLI.
 noinst_LIBRARIES += src/report/libreport.a
 src_report_libreport_a_SOURCES = \
-	src/report/runfile.c src/report/runfile.h \
+	src/report/runfile.c src/report/runfile.h src/report/replay.c src/report/replay.h \
 	src/report/report.h src/report/report-int.h \
 	src/report/model.c src/report/render.c \
 	src/report/render-text.c src/report/render-csv.c src/report/render-json.c \

@@ -1,5 +1,6 @@
 /* print-csv.c: perf stat -x output, field for field:
- *   [interval,][unit,]value,unit,event,[variance,]run-time,pcnt-running,metric-value,metric-unit
+ *   [interval,][unit,]value,unit,event,[cgroup,][variance,]run-time,pcnt-running,metric-value,
+ *   metric-unit
  * Numbers use '.' whatever the locale (printf in the C locale: hpmstat never
  * calls setlocale for LC_NUMERIC). Emulated figures are announced by a
  * leading '#' comment line, as perf announces "# started on"; the Topdown
@@ -80,6 +81,12 @@ static void csv_event(const struct stat_config *cfg, const struct stat_result *r
 	fputs(s, cfg->out);
 	csv_text(cfg, e->name);
 	fputs(s, cfg->out);
+	/* -G: perf's cgroup field after the event */
+	const char *cgroup = stat_cgroup_field(res, i);
+	if (cgroup) {
+		csv_text(cfg, cgroup);
+		fputs(s, cfg->out);
+	}
 	/* a wrapped count ran: its run-time and share are real */
 	if (none && strcmp(none, STAT_WRAPPED_TEXT) != 0) {
 		/* perf: the spread of no values is 0.00% */
@@ -120,6 +127,8 @@ static void csv_metric(const struct stat_config *cfg, const struct stat_result *
 	/* no counter fields: value, unit, event, [variance,] run-time, pcnt empty */
 	fprintf(cfg->out, "%s%s%s%s%s", s, s, s, s, s);
 	if (res->noise)
+		fputs(s, cfg->out);
+	if (res->list->nr && stat_cgroup_field(res, 0))
 		fputs(s, cfg->out);
 	fputs(isnan(m->value) ? "n/a" : stat_fixed2(m->value, v, sizeof(v)), cfg->out);
 	fputs(s, cfg->out);

@@ -88,6 +88,10 @@ static void json_event(const struct stat_config *cfg, const struct stat_result *
 		json_object_set_new(o, "wrapped", json_true());
 	json_object_set_new(o, "unit", json_string(e->unit));
 	json_object_set_new(o, "event", json_string(e->name));
+	/* -G: perf's "cgroup" after "event" */
+	const char *cgroup = stat_cgroup_field(res, i);
+	if (cgroup)
+		json_object_set_new(o, "cgroup", json_string(cgroup));
 	/* perf: with -r every row has a variance, 0 for one without a count */
 	if (res->noise && unit < 0) {
 		double variance = none && !wrapped ? 0.0 : res->noise[i].rel_stddev;

@@ -28,12 +28,20 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 {
 	const struct hpm_evsel *e = &res->list->ev[i];
 	double share = 0;
-	char num[HPM_COUNT_STR_MAX + 8], mval[64];
+	/* a locale's separator may be 3 bytes (fr_FR) */
+	char num[3 * HPM_COUNT_STR_MAX], mval[64];
 	const char *munit = NULL, *none = stat_no_count_text(res, i, unit);
 	double m;
 
 	(void)stat_event_value(res, i, unit, &share);
 	prefix(cfg, res, i, unit);
+	const char *cgroup = stat_cgroup_field(res, i);
+	if (none && cgroup) {
+		/* perf's row without a count: the name in 25 columns, then -G's field */
+		fprintf(cfg->out, "%18s %-4s %-25s %s%s\n", none, e->unit, e->name, cgroup,
+		        e->emulated ? "  " STAT_EMU_MARK : "");
+		return;
+	}
 	if (none) {
 		fprintf(cfg->out, "%18s %-4s %s%s\n", none, e->unit, e->name,
 		        e->emulated ? "  " STAT_EMU_MARK : "");
@@ -41,7 +49,9 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 	}
 	stat_count_text(res, i, unit, cfg->no_big_num ? STAT_FORMAT_CSV : STAT_FORMAT_STD, num,
 	                sizeof(num));
-	fprintf(cfg->out, "%18s %-4s %-32s", num, e->unit, e->name);
+	fprintf(cfg->out, "%*s %-4s %-32s", stat_text_width(num, 18), num, e->unit, e->name);
+	if (cgroup)
+		fprintf(cfg->out, " %s", cgroup);
 	if (stat_shadow_metric(res, i, unit, &m, &munit)) {
 		snprintf(mval, sizeof(mval), "%8.3f", m);
 		fprintf(cfg->out, " # %s %-23s", mval, munit);

@@ -1,6 +1,8 @@
 /* print.c: what the three printers share: values, perf's derived "shadow"
  * metrics beside an event (rates per second of the row set's task-clock or
  * cpu-clock, as perf's), and the description of emulated sources. */
+#include <limits.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,22 +59,84 @@ const char *stat_no_count_text(const struct stat_result *res, unsigned i, int un
 	return NULL;
 }
 
-/* perf prints counts with thousands separators ("big num"); v's text in
- * "%.*f" is regrouped, so digits are never lost to the grouping */
+/* The numeric conventions of the user's locale (LC_ALL, LC_NUMERIC, LANG),
+ * which perf's counts follow: perf calls setlocale(LC_ALL, "") and prints
+ * them with printf's ' flag, so the C locale groups nothing, en_US groups
+ * with ',' and de_DE with '.' (and a decimal ','). Read once through a
+ * locale object: hpmstat never sets LC_NUMERIC, so its parsing and every
+ * other number (CSV, JSON, rates, times) keep the C locale's '.'. */
+struct numeric_conv {
+	char thousep[16]; /* "" when the locale does not group */
+	char radix[16];
+	char grouping[16]; /* struct lconv's: group sizes from the right */
+};
+
+static const struct numeric_conv *user_numeric(void)
+{
+	static struct numeric_conv nc = {.radix = "."};
+	static bool done;
+	if (done)
+		return &nc;
+	done = true;
+	/* a locale that is not installed is the C locale, as for setlocale */
+	locale_t loc = newlocale(LC_NUMERIC_MASK, "", (locale_t)0);
+	if (!loc)
+		return &nc;
+	locale_t old = uselocale(loc);
+	const struct lconv *lc = localeconv();
+	snprintf(nc.thousep, sizeof(nc.thousep), "%s", lc->thousands_sep);
+	snprintf(nc.radix, sizeof(nc.radix), "%s", *lc->decimal_point ? lc->decimal_point : ".");
+	snprintf(nc.grouping, sizeof(nc.grouping), "%s", lc->grouping);
+	uselocale(old);
+	freelocale(loc);
+	return &nc;
+}
+
+/* raw ("[-]digits[.fraction]", the C locale's text) with the locale's
+ * thousands separators and decimal point, as printf's %' would write it;
+ * the digits are raw's, so none is lost to a double */
+static const char *big_num_text(const char *raw, char *buf, size_t len)
+{
+	const struct numeric_conv *nc = user_numeric();
+	size_t lead = raw[0] == '-' ? 1 : 0;
+	size_t nd = strspn(raw + lead, "0123456789"), n = 0;
+	char sep_at[400] = {0}; /* sep_at[d]: a separator d digits from the right */
+	size_t d = 0;
+	for (const char *g = nc->grouping; *nc->thousep && *g > 0 && *g != CHAR_MAX;) {
+		if (d + (size_t)*g >= nd || d + (size_t)*g >= sizeof(sep_at))
+			break;
+		d += (size_t)*g;
+		sep_at[d] = 1;
+		/* the last size repeats */
+		if (g[1])
+			g++;
+	}
+	if (lead && n + 1 < len)
+		buf[n++] = '-';
+	for (size_t i = 0; i < nd && n + 1 < len; i++) {
+		if (i && sep_at[nd - i])
+			n += (size_t)snprintf(buf + n, len - n, "%s", nc->thousep);
+		if (n + 1 < len)
+			buf[n++] = raw[lead + i];
+	}
+	const char *frac = raw + lead + nd;
+	if (n < len)
+		snprintf(buf + n, len - n, "%s%s", *frac == '.' ? nc->radix : "",
+		         *frac == '.' ? frac + 1 : frac);
+	return buf;
+}
+
 static const char *big_num(double v, int decimals, char *buf, size_t len)
 {
 	char raw[400];
 	snprintf(raw, sizeof(raw), "%.*f", decimals, v);
-	const char *dot = strchr(raw, '.');
-	size_t int_len = dot ? (size_t)(dot - raw) : strlen(raw);
-	size_t lead = raw[0] == '-' ? 1 : 0, n = 0;
-	for (size_t i = 0; i < int_len && n + 2 < len; i++) {
-		if (i > lead && (int_len - i) % 3 == 0)
-			buf[n++] = ',';
-		buf[n++] = raw[i];
-	}
-	snprintf(buf + n, len - n, "%s", dot ? dot : "");
-	return buf;
+	return big_num_text(raw, buf, len);
+}
+
+static const char *big_count(hpm_u128 v, char *buf, size_t len)
+{
+	char raw[HPM_COUNT_STR_MAX];
+	return big_num_text(count_str(v, false, raw, sizeof(raw)), buf, len);
 }
 
 const char *stat_count_text(const struct stat_result *res, unsigned i, int unit, enum stat_format f,
@@ -81,7 +145,9 @@ const char *stat_count_text(const struct stat_result *res, unsigned i, int unit,
 	const struct hpm_evsel *e = &res->list->ev[i];
 	bool mean = res->noise && unit < 0;
 	if (mean && res->noise[i].count_exact) {
-		count_str(res->noise[i].count_mean, f == STAT_FORMAT_STD, buf, len);
+		if (f == STAT_FORMAT_STD)
+			return big_count(res->noise[i].count_mean, buf, len);
+		count_str(res->noise[i].count_mean, false, buf, len);
 		if (f == STAT_FORMAT_JSON)
 			snprintf(buf + strlen(buf), len - strlen(buf), ".000000");
 		return buf;
@@ -97,11 +163,21 @@ const char *stat_count_text(const struct stat_result *res, unsigned i, int unit,
 	}
 	struct hpm_total t;
 	hpm_counts_total(counts_of(res, i), stat_nr_units(res, i), unit, &t);
-	count_str(t.count, f == STAT_FORMAT_STD, buf, len);
+	if (f == STAT_FORMAT_STD)
+		return big_count(t.count, buf, len);
+	count_str(t.count, false, buf, len);
 	/* perf -j writes counter-value as "%f" of the count */
 	if (f == STAT_FORMAT_JSON)
 		snprintf(buf + strlen(buf), len - strlen(buf), ".000000");
 	return buf;
+}
+
+const char *stat_cgroup_field(const struct stat_result *res, unsigned i)
+{
+	for (unsigned j = 0; j < res->list->nr; j++)
+		if (res->list->ev[j].cgroup)
+			return res->list->ev[i].cgroup ? res->list->ev[i].cgroup : "";
+	return NULL;
 }
 
 hpm_u128 stat_run_ns(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
@@ -125,6 +201,15 @@ hpm_u128 stat_run_ns(const struct stat_config *cfg, const struct stat_result *re
 			run = (hpm_u128)((double)run * 1e9 / hz);
 	}
 	return run;
+}
+
+int stat_text_width(const char *text, int cols)
+{
+	int extra = 0;
+	/* UTF-8 continuation bytes take no column */
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+		extra += (*p & 0xC0) == 0x80;
+	return cols + extra;
 }
 
 const char *stat_fixed2(double v, char *buf, size_t len)
@@ -181,6 +266,11 @@ static double clock_ns(const struct stat_result *res, unsigned of, int unit)
 	for (unsigned j = 0; j < res->list->nr; j++) {
 		const struct hpm_evsel *c = &res->list->ev[j];
 		if (!is_clock(c) || stat_no_count_text(res, j, unit))
+			continue;
+		/* perf keeps shadow statistics per cgroup: -G rates divide by the
+		 * clock of the same cgroup */
+		const char *cg = res->list->ev[of].cgroup;
+		if (c->cgroup != cg && (!c->cgroup || !cg || strcmp(c->cgroup, cg) != 0))
 			continue;
 		/* a unit of another unit set (an emulated hart) has no clock */
 		if (unit >= 0 && stat_nr_units(res, j) != stat_nr_units(res, of))

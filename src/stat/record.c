@@ -168,11 +168,12 @@ static json_t *value_json(const struct hpm_evlist *l, const struct hpm_evsel *e)
 	return t.ran && !t.wrapped ? count_json(t.count) : json_null();
 }
 
-static json_t *metrics_json(const struct stat_result *res)
+static json_t *metrics_of(const struct stat_result *res, const struct stat_metric *metrics,
+                          const struct stat_noise *noise)
 {
 	json_t *a = json_array();
 	for (unsigned k = 0; k < res->nr_metrics; k++) {
-		const struct stat_metric *m = &res->metrics[k];
+		const struct stat_metric *m = &metrics[k];
 		json_t *o = json_object();
 		json_object_set_new(o, "name", json_string(m->name));
 		json_object_set_new(o, "display", json_string(m->display));
@@ -187,12 +188,16 @@ static json_t *metrics_json(const struct stat_result *res)
 		json_object_set_new(o, "out_of_range", json_boolean(m->out_of_range));
 		json_object_set_new(o, "over_threshold", json_boolean(m->over_threshold));
 		json_object_set_new(o, "multiplexed", json_boolean(m->multiplexed));
-		if (res->metric_noise)
-			json_object_set_new(o, "rel_stddev",
-			                    num_or_null(res->metric_noise[k].rel_stddev));
+		if (noise)
+			json_object_set_new(o, "rel_stddev", num_or_null(noise[k].rel_stddev));
 		json_array_append_new(a, o);
 	}
 	return a;
+}
+
+static json_t *metrics_json(const struct stat_result *res)
+{
+	return metrics_of(res, res->metrics, res->metric_noise);
 }
 
 void record_add_interval(struct record *r, const struct stat_result *res)
@@ -257,6 +262,8 @@ static json_t *event_json(const struct hpm_session *s, unsigned i, const struct 
 		              (json_int_t)e->attr_config, "config1", (json_int_t)e->attr_config1,
 		              "config2", (json_int_t)e->attr_config2));
 	json_object_set_new(o, "placement", e->placement ? json_string(e->placement) : json_null());
+	if (e->cgroup)
+		json_object_set_new(o, "cgroup", json_string(e->cgroup));
 	json_object_set_new(o, "state", json_string(state_name(e->state)));
 	json_object_set_new(o, "unit", json_string(e->unit ? e->unit : ""));
 	json_object_set_new(o, "scale", json_real(e->scale));
@@ -271,6 +278,10 @@ static json_t *event_json(const struct hpm_session *s, unsigned i, const struct 
 		                    res->noise[i].count_exact ? count_json(res->noise[i].count_mean)
 		                                              : num_or_null(res->noise[i].mean));
 		json_object_set_new(o, "rel_stddev", num_or_null(res->noise[i].rel_stddev));
+		/* the mean of the counts before rounding (rates divide it) and
+		 * of the time running, for `stat report` */
+		json_object_set_new(o, "mean_unrounded", num_or_null(res->noise[i].mean));
+		json_object_set_new(o, "running_mean", json_real(res->noise[i].run_mean));
 	}
 	return o;
 }
@@ -308,6 +319,15 @@ void record_finish(struct record *r, const struct stat_config *cfg, const struct
 		json_object_set_new(root, "emulated", json_null());
 	}
 	json_object_set_new(root, "elapsed_ns", json_real(res->elapsed_ns));
+	/* what `stat report` needs to print the run as it was printed */
+	if (res->nr_runs > 1)
+		json_object_set_new(root, "elapsed_sem_ns", num_or_null(res->elapsed_noise.sem));
+	json_object_set_new(root, "target", cfg->target ? json_string(cfg->target) : json_null());
+	json_object_set_new(root, "output",
+	                    json_pack("{s:b, s:b, s:b, s:b, s:b, s:b}", "per_unit", cfg->per_unit,
+	                              "metric_only", cfg->metric_only, "verbose", cfg->verbose,
+	                              "no_big_num", cfg->no_big_num, "summary", cfg->summary,
+	                              "table", cfg->run_table));
 	json_object_set_new(root, "user_s", json_real(res->user_s));
 	json_object_set_new(root, "sys_s", json_real(res->sys_s));
 	json_object_set_new(root, "repeat", json_integer(cfg->repeat));
@@ -319,6 +339,15 @@ void record_finish(struct record *r, const struct stat_config *cfg, const struct
 		json_array_append_new(ev, event_json(s, i, res));
 	json_object_set_new(root, "events", ev);
 	json_object_set_new(root, "metrics", metrics_json(res));
+	/* -A: each hart's (or CPU's) metrics, as stat printed them */
+	if (res->nr_metric_units) {
+		json_t *um = json_array();
+		for (unsigned u = 0; u < res->nr_metric_units; u++)
+			json_array_append_new(
+			    um, json_pack("{s:s, s:o}", "unit", res->metric_unit_names[u],
+			                  "metrics", metrics_of(res, res->unit_metrics[u], NULL)));
+		json_object_set_new(root, "unit_metrics", um);
+	}
 	json_object_set_new(root, "runs", json_incref(r->runs));
 }
 

@@ -60,7 +60,7 @@ struct stat_config {
 	const char *target;     /* "process id 123", "system wide", ... */
 	struct stat_emu_label emu;
 	/* output shapes of perf's options */
-	bool no_big_num;     /* --no-big-num: std counts without ',' grouping */
+	bool no_big_num;     /* --no-big-num: std counts without the locale's grouping */
 	bool summary;        /* --summary: CSV rows of the total start "summary" */
 	bool no_csv_summary; /* --no-csv-summary: ... but without that field */
 	bool run_table;      /* --table: each run's elapsed time (-r) */
@@ -147,16 +147,25 @@ bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, dou
 #define STAT_WRAPPED_TEXT "<wrapped>"
 const char *stat_no_count_text(const struct stat_result *res, unsigned i, int unit);
 /* The count of event i (unit u, -1 all) as format f writes it: exact
- * digits (grouped with ',' in std output; "%f"-style ".000000" in JSON, as
+ * digits (in std output grouped as the locale groups numbers, perf's
+ * printf("%'"): none in C, ',' in en_US; "%f"-style ".000000" in JSON, as
  * perf), or for a msec time or a -r mean the double with 2 (JSON: 6)
  * decimals. Only for rows stat_no_count_text gives no text for. buf holds
  * at least 64 bytes. */
 const char *stat_count_text(const struct stat_result *res, unsigned i, int unit, enum stat_format f,
                             char *buf, size_t len);
+/* -G: perf's cgroup field of event i, its cgroup's name ("" for an event
+ * without one) when some event has a cgroup; NULL without -G, when the
+ * field is not there at all. One rule for the std, CSV and JSON rows. */
+const char *stat_cgroup_field(const struct stat_result *res, unsigned i);
 /* perf's run-time field of event i (unit u, -1 all): nanoseconds; the
  * emulator's cycles converted at --emu-freq. */
 hpm_u128 stat_run_ns(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
                      int unit);
+/* The printf width that puts text in `cols` columns: a locale's thousands
+ * separator may be several bytes of one character (fr_FR's U+202F), and
+ * perf's printf pads by characters. */
+int stat_text_width(const char *text, int cols);
 /* v with 2 decimals, never "-0.00". */
 const char *stat_fixed2(double v, char *buf, size_t len);
 

@@ -17,12 +17,13 @@ tests_stat_test_numbers_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_stat_test_numbers_LDADD = tests/libtap.a src/stat/libstat.a src/metric/libmetric.a \
 	src/kmh/libkmh.a src/util/libutil.a -lm
 TESTS += tests/stat/test-numbers tests/stat/numbers.sh
-EXTRA_DIST += tests/stat/numbers.sh
+EXTRA_DIST += tests/stat/numbers.sh tests/stat/locale.sh
 
 # perf's numbers and output shapes: rates per second of task-clock, -I and
 # -r figures, perf 6.1's JSON linter, CSV fields, -B, --summary, --table,
 # the -I header; against perf stat on the same program where it counts.
 STAT_SHAPE_TESTS = tests/stat/perf-rates.sh tests/stat/output-shapes.sh
+STAT_SHAPE_TESTS += tests/stat/stat-record.sh tests/stat/cgroup-field.sh
 TESTS += $(STAT_SHAPE_TESTS)
 EXTRA_DIST += $(STAT_SHAPE_TESTS)
 # The -e splitter: blanks, group modifiers, -G and --all-user/--all-kernel.

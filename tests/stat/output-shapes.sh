@@ -116,15 +116,69 @@ ok = rows and all('<==' not in r['metric-unit'] for r in rows) and any(r['bottle
 sys.exit(0 if ok else 1)"
 ok $? "JSON: the mark is the extra key bottleneck, never inside metric-unit"
 
-# ---- -B / --no-big-num (std output only; perf refuses -B with -x)
-$H stat -e mcycle --emu-cycles 2e6 2>"$tap_out" >/dev/null
-grep -Eq '^ +2,000,000 +mcycle' "$tap_out"; ok $? "std groups thousands by default"
-$H stat -B -e mcycle --emu-cycles 2e6 2>"$tap_out" >/dev/null
-grep -Eq '^ +2,000,000 +mcycle' "$tap_out"; ok $? "-B groups thousands"
-$H stat --no-big-num -e mcycle --emu-cycles 2e6 2>"$tap_out" >/dev/null
-grep -Eq '^ +2000000 +mcycle' "$tap_out"; ok $? "--no-big-num: no separators ($(grep mcycle "$tap_out" | tr -s ' '))"
-$H stat --big-num --no-big-num -e mcycle --emu-cycles 2e6 2>"$tap_out" >/dev/null
-grep -Eq '^ +2000000 +mcycle' "$tap_out"; ok $? "the last of -B and --no-big-num wins"
+# ---- -B / --no-big-num (std output only; perf refuses -B with -x): std
+# counts are grouped as the locale groups numbers, as perf's printf("%'")
+# after setlocale(LC_ALL, ""): nothing in C and C.UTF-8, ',' in en_US
+. "$top_srcdir/tests/stat/locale.sh"
+grouping_locale "$dir"
+for l in C C.UTF-8; do
+	LC_ALL=$l $H stat -e mcycle --emu-cycles 2e6 2>"$tap_out" >/dev/null
+	grep -Eq '^ +2000000 +mcycle' "$tap_out"; ok $? "$l locale: no separators by default, as perf ($(grep mcycle "$tap_out" | tr -s ' '))"
+done
+LC_ALL=C $H stat -B -e mcycle --emu-cycles 2e6 2>"$tap_out" >/dev/null
+grep -Eq '^ +2000000 +mcycle' "$tap_out"; ok $? "C locale -B: the locale has no separator"
+if [ -n "$GROUPING_LOCALE" ]; then
+	L=$GROUPING_LOCALE
+	LC_ALL=$L $H stat -e mcycle --emu-cycles 2e6 2>"$tap_out" >/dev/null
+	grep -Eq '^ +2,000,000 +mcycle' "$tap_out"; ok $? "$L: std groups thousands with ',' by default"
+	LC_ALL=$L $H stat -B -e mcycle --emu-cycles 2e6 2>"$tap_out" >/dev/null
+	grep -Eq '^ +2,000,000 +mcycle' "$tap_out"; ok $? "$L: -B groups thousands"
+	LC_ALL=$L $H stat --no-big-num -e mcycle --emu-cycles 2e6 2>"$tap_out" >/dev/null
+	grep -Eq '^ +2000000 +mcycle' "$tap_out"; ok $? "$L: --no-big-num: no separators ($(grep mcycle "$tap_out" | tr -s ' '))"
+	LC_ALL=$L $H stat --big-num --no-big-num -e mcycle --emu-cycles 2e6 2>"$tap_out" >/dev/null
+	grep -Eq '^ +2000000 +mcycle' "$tap_out"; ok $? "the last of -B and --no-big-num wins"
+	LC_ALL=C LC_NUMERIC=$L $H stat -e mcycle --emu-cycles 2e6 2>"$tap_out" >/dev/null
+	grep -Eq '^ +2000000 +mcycle' "$tap_out"
+	ok $? "LC_ALL=C wins over LC_NUMERIC=$L"
+	LC_ALL= LANG=C LC_NUMERIC=$L $H stat -e mcycle --emu-cycles 2e6 2>"$tap_out" >/dev/null
+	grep -Eq '^ +2,000,000 +mcycle' "$tap_out"
+	ok $? "LC_NUMERIC=$L alone groups"
+	LC_ALL=$L $H stat -x, -e mcycle --emu-cycles 2e6 2>"$tap_out" >/dev/null
+	grep -q '^2000000,,mcycle,' "$tap_out" &&
+		LC_ALL=$L $H stat -j -e mcycle --emu-cycles 2e6 2>&1 >/dev/null | grep -q '"counter-value":"2000000.000000"'
+	ok $? "$L: CSV and JSON counts without separators, as perf's"
+	if $have_perf && $host; then
+		for l in C $L; do
+			LC_ALL=$l perf stat -e page-faults -- "$T" 2000 2>"$dir/pl" >/dev/null
+			LC_ALL=$l $H stat -e page-faults -- "$T" 2000 2>"$dir/hl" >/dev/null
+			p=$(awk '/page-faults/ { gsub(/[0-9]/, "N", $1); print index($0, "page-faults") " " $1 }' "$dir/pl")
+			h=$(awk '/page-faults/ { gsub(/[0-9]/, "N", $1); print index($0, "page-faults") " " $1 }' "$dir/hl")
+			[ -n "$h" ] && [ "$p" = "$h" ]
+			ok $? "LC_ALL=$l: the page-faults count as perf groups it ($h; perf: $p)"
+		done
+	else
+		skip "perf stat does not run here"
+		skip "perf stat does not run here"
+	fi
+else
+	for t in 1 2 3 4 5 6 7 8 9; do skip "no locale with grouping can be made here (localedef)"; done
+fi
+# other grouping rules: en_IN's 3 then 2s, de_DE's '.', fr_FR's U+202F (3
+# bytes, one column, as printf pads it); Python's locale module is the truth
+for l in en_IN de_DE fr_FR; do
+	if ! command -v localedef >/dev/null 2>&1 || ! make_locale "$dir" $l; then
+		skip "the $l locale cannot be made here"
+		continue
+	fi
+	LOCPATH="$dir/locale" LC_ALL=$l.UTF-8 $H stat -e mcycle --emu-cycles 1234567 2>"$tap_out" >/dev/null
+	LOCPATH="$dir/locale" py "
+import locale, sys
+locale.setlocale(locale.LC_ALL, '$l.UTF-8')
+want = locale.format_string('%d', 1234567, grouping=True)
+row = [r for r in open('$tap_out', encoding='utf-8') if 'mcycle' in r][0]
+sys.exit(0 if row.startswith(want.rjust(18) + ' ') else 1)"
+	ok $? "$l: the count grouped as the locale groups it, in 18 columns ($(grep mcycle "$tap_out" | tr -s ' '))"
+done
 if $have_perf; then
 	perf stat --no-big-num -e page-faults -- "$T" 2000 2>"$dir/pb" >/dev/null
 	$H stat --no-big-num -e page-faults -- "$T" 2000 2>"$dir/hb" >/dev/null
@@ -154,8 +208,8 @@ ok $? "--no-csv-summary: the total without the summary field ($(tail -1 "$tap_ou
 $H stat -e mcycle -x' ' -I 100 --summary --emu-cycles 2e5 --emu-freq 1e6 2>&1 >/dev/null | grep -e summary |
 	(n=0; while read -r summary num event run pct; do [ "$summary" = summary ] || exit 1; n=$((n + 1)); done; [ $n -eq 1 ])
 ok $? "perf's stat+csv_summary.sh reading of it: 'summary' first"
-$H stat -I 100 --summary -e mcycle --emu-cycles 3e5 --emu-freq 1e6 2>"$tap_out" >/dev/null
-grep -q 'Performance counter stats for the emulated harts' "$tap_out" && grep -Eq '^ +300,000 +mcycle' "$tap_out" &&
+LC_ALL=C $H stat -I 100 --summary -e mcycle --emu-cycles 3e5 --emu-freq 1e6 2>"$tap_out" >/dev/null
+grep -q 'Performance counter stats for the emulated harts' "$tap_out" && grep -Eq '^ +300000 +mcycle' "$tap_out" &&
 	grep -q 'seconds time elapsed' "$tap_out"
 ok $? "std -I --summary: the whole run's counts with perf's header and footer after the intervals"
 $H stat -j -I 100 --summary -e mcycle --emu-cycles 3e5 --emu-freq 1e6 2>"$tap_out" >/dev/null

@@ -1,0 +1,222 @@
+/* stat-record.c: hpmstat stat record and hpmstat stat report, perf's
+ * subcommands of stat.
+ *
+ * `stat record [stat options] [-o FILE] [--] command` is `hpmstat stat
+ * --record FILE` with perf's defaults: the file is perf.data (so a script
+ * of perf's finds it where perf puts it) and holds hpmstat's run file
+ * (hpmstat-run(5), JSON), an old one is kept as FILE.old, and `-o -`
+ * (or no -o when standard output is a pipe) writes it to standard output
+ * and prints nothing else. `stat report [-i
+ * FILE]` reads it back and prints the run through the printers of stat,
+ * as perf stat report does, on standard error: a file read from standard
+ * input (a pipe) is "for 'pipe'", as in perf.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "builtin/builtin.h"
+#include "builtin/stat-record.h"
+#include "report/replay.h"
+#include "util/xalloc.h"
+
+enum stat_subcommand stat_subcommand(const char *word)
+{
+	size_t n = strlen(word);
+	/* perf: strlen > 2 && strstarts("record", word) */
+	if (n > 2 && strncmp("record", word, n) == 0)
+		return STAT_SUB_RECORD;
+	if (n > 2 && strncmp("report", word, n) == 0)
+		return STAT_SUB_REPORT;
+	return STAT_SUB_NONE;
+}
+
+int stat_record_paths(const char **output, const char **record, unsigned repeat)
+{
+	if (repeat > 1)
+		return cli_usage_error("-r cannot be used with stat record, as in perf");
+	if (*output && *record)
+		return cli_usage_error(
+		    "stat record: -o '%s' and --record '%s': the run file is -o's", *output,
+		    *record);
+	/* perf: without -o a pipe on standard output is written, else perf.data */
+	struct stat st;
+	bool stdout_pipe = !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode);
+	*record = *output ? *output : *record ? *record : stdout_pipe ? "-" : STAT_RECORD_DEFAULT;
+	*output = strcmp(*record, "-") == 0 ? "/dev/null" : NULL;
+	return 0;
+}
+
+int stat_record_backup(const char *path)
+{
+	struct stat st;
+	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !st.st_size)
+		return 0;
+	char *old = xasprintf("%s.old", path);
+	int r = rename(path, old);
+	if (r)
+		cli_error("cannot rename '%s' to '%s': %s", path, old, strerror(errno));
+	free(old);
+	return r ? -1 : 0;
+}
+
+static const char stat_report_usage[] =
+    "Usage: hpmstat stat [-x SEP | -j] report [-i FILE] [-x SEP | -j]\n"
+    "\n"
+    "Print the counts of a run file of 'hpmstat stat record' (or --record) as\n"
+    "hpmstat stat printed them, on standard error.\n"
+    "\n"
+    "  -i, --input FILE          the run file (default: standard input when it is\n"
+    "                            a pipe, else " STAT_RECORD_DEFAULT "); '-' is standard input\n"
+    "  -x, --field-separator SEP CSV output with perf stat's field order\n"
+    "  -j, --json                perf's JSON lines\n"
+    "  -h, --help                this text\n";
+
+/* The whole file (at most RF_MAX_BYTES) in *buf; 0, or -1 after a message. */
+static int slurp(const char *path, char **buf, size_t *len)
+{
+	bool is_stdin = strcmp(path, "-") == 0;
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	size_t cap = 1 << 16, n = 0;
+	if (!f) {
+		cli_error("cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	char *b = xmalloc(cap);
+	for (;;) {
+		if (n == cap) {
+			if (cap > RF_MAX_BYTES) {
+				cli_error("cannot read '%s': larger than %u bytes", path,
+				          RF_MAX_BYTES);
+				goto fail;
+			}
+			b = xrealloc(b, cap *= 2);
+		}
+		size_t got = fread(b + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		cli_error("cannot read '%s': %s", is_stdin ? "standard input" : path,
+		          strerror(errno ? errno : EIO));
+		goto fail;
+	}
+	if (!is_stdin)
+		fclose(f);
+	*buf = b;
+	*len = n;
+	return 0;
+fail:
+	if (!is_stdin)
+		fclose(f);
+	free(b);
+	return -1;
+}
+
+int cmd_stat_report(int argc, char **argv, const char *sep, bool json)
+{
+	static const struct option longopts[] = {
+	    {"input", required_argument, NULL, 'i'},
+	    {"field-separator", required_argument, NULL, 'x'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	const char *input = NULL;
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":i:x:jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case 'x':
+			if (!*optarg)
+				return cli_usage_error("-x: the separator is empty");
+			sep = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			fputs(stat_report_usage, stdout);
+			return 0;
+		case ':':
+			return cli_usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage_error("stat report: unknown option '%s'",
+			                       argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("stat report: unexpected argument '%s'", argv[optind]);
+	if (sep && json)
+		return cli_usage_error("-x and -j exclude each other");
+	if (input && !*input)
+		return cli_usage_error("-i: the file name is empty");
+	/* perf: a pipe on standard input is read, else perf.data */
+	struct stat st;
+	if (!input)
+		input =
+		    !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : STAT_RECORD_DEFAULT;
+	bool is_pipe = strcmp(input, "-") == 0;
+	const char *name = is_pipe ? "standard input" : input;
+
+	char *buf, err[512];
+	size_t len;
+	if (slurp(input, &buf, &len))
+		return EXIT_FAILURE;
+	/* what perf record and perf stat record write starts "PERFILE2" */
+	if (len >= 8 && memcmp(buf, "PERFILE2", 8) == 0) {
+		cli_error("%s: a perf.data file of perf, not an hpmstat run file (hpmstat-run(5)); "
+		          "read it with perf",
+		          name);
+		free(buf);
+		return EXIT_FAILURE;
+	}
+	struct stat_replay r;
+	int rc = stat_replay_load(buf, len, name, &r, err, sizeof(err));
+	free(buf);
+	if (rc) {
+		cli_error("%s", err);
+		stat_replay_free(&r);
+		return EXIT_FAILURE;
+	}
+	struct stat_config *cfg = &r.cfg;
+	cfg->format = json ? STAT_FORMAT_JSON : sep ? STAT_FORMAT_CSV : STAT_FORMAT_STD;
+	if (sep)
+		cfg->csv_sep = sep;
+	cfg->out = stderr;
+	/* perf: a recording read from a pipe knows no command line */
+	if (is_pipe)
+		cfg->command = "pipe";
+	unsigned nr_iv = stat_replay_nr_intervals(&r);
+	if (cfg->interval_ms > 0) {
+		bool partial = cfg->emu.partial;
+		for (unsigned k = 0; k < nr_iv; k++) {
+			struct stat_result iv;
+			stat_replay_interval(&r, k, &iv);
+			/* only the last interval of a run cut short says so */
+			cfg->emu.partial = partial && k + 1 == nr_iv;
+			stat_print(cfg, &iv);
+		}
+		cfg->emu.partial = partial;
+		if (cfg->summary) {
+			struct stat_config total = *cfg;
+			total.interval_ms = 0;
+			stat_print(&total, &r.res);
+		}
+	} else {
+		stat_print(cfg, &r.res);
+	}
+	fflush(stderr);
+	rc = ferror(stderr) ? EXIT_FAILURE : 0;
+	stat_replay_free(&r);
+	return rc;
+}
