@@ -601,18 +601,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	    (o->pid > 0 || (o->argv && !o->all_cpus && !o->cpus)))
 		return cli_usage_error("both cgroup and no-aggregation modes only available in "
 		                       "system-wide mode");
-	/* perf stat's record and report subcommands, where perf sees them (the
-	 * first word after the options): hpmstat's run file is JSON, not
-	 * perf.data, so they are answered with the hpmstat spelling rather than
-	 * run. After "--" the word is a command like any other. */
 	if (o->argv && strcmp(argv[optind - 1], "--") != 0) {
-		if (strcmp(o->argv[0], "record") == 0)
-			return cli_usage_error("'stat record' is perf's: hpmstat records with "
-			                       "'hpmstat stat --record FILE [options] -- command'");
-		if (strcmp(o->argv[0], "report") == 0)
-			return cli_usage_error(
-			    "'stat report' is perf's: hpmstat reports a run file "
-			    "with 'hpmstat report FILE'");
 		/* --topdown's level is optional, so getopt takes it only after '=':
 		 * "--topdown 2" would run a command named 2 */
 		if (strcmp(argv[optind - 1], "--topdown") == 0 &&

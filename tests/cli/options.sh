@@ -81,15 +81,5 @@ out=$($H stat -x, -e task-clock -- sh -c 'echo "$1"' sh -r 2>/dev/null)
 out=$($H stat -x, -e task-clock sh -c 'echo "$1"' sh --json 2>/dev/null)
 [ "$out" = "--json" ]; ok $? "stat ... CMD --json (no --): --json is the command's"
 
-# --- perf stat record / report: the hpmstat way, not a command named record
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
-cd "$tmp" || exit 1
-usage "stat record" "hpmstat stat --record FILE" stat record -- true
-cd - >/dev/null || exit 1
-[ -z "$(ls -A "$tmp")" ]; ok $? "stat record writes no file"
-usage "stat -e EV record" "hpmstat stat --record FILE" stat -e task-clock record true
-usage "stat report" "hpmstat report FILE" stat report
-run_fails_with "stat -- record: after --, a command named record" "cannot run 'record'" $H stat -- record
 
 done_testing
