@@ -620,6 +620,19 @@ bool hpm_host_event_is_host(const char *spec)
 	return false;
 }
 
+/* ------------------------------------------------------------ tool events */
+
+static const struct {
+	const char *name, *desc, *source;
+} tool_events[HPM_NR_TOOLS] = {
+    [HPM_TOOL_DURATION] = {"duration_time", "Wall-clock time of the run, in ns",
+                           "the run's wall time"},
+    [HPM_TOOL_USER] = {"user_time", "User CPU time of the workload (its rusage), in ns",
+                       "the workload's rusage"},
+    [HPM_TOOL_SYSTEM] = {"system_time", "System CPU time of the workload (its rusage), in ns",
+                         "the workload's rusage"},
+};
+
 /* ------------------------------------------------------------ suggestions */
 
 unsigned hpm_host_event_suggest(const char *name, const char **out, unsigned max)
@@ -634,6 +647,8 @@ unsigned hpm_host_event_suggest(const char *name, const char **out, unsigned max
 		if (all_events[i].alias)
 			suggest_offer(&sg, all_events[i].alias);
 	}
+	for (unsigned t = 0; t < HPM_NR_TOOLS; t++)
+		suggest_offer(&sg, tool_events[t].name);
 	return sg.n;
 }
 
@@ -702,18 +717,7 @@ unsigned hpm_host_pfm_names(hpm_pfm_visit_fn visit, void *ctx)
 }
 #endif
 
-/* ------------------------------------------------------------ tool events */
-
-static const struct {
-	const char *name, *desc, *source;
-} tool_events[HPM_NR_TOOLS] = {
-    [HPM_TOOL_DURATION] = {"duration_time", "Wall-clock time of the run, in ns",
-                           "the run's wall time"},
-    [HPM_TOOL_USER] = {"user_time", "User CPU time of the workload (its rusage), in ns",
-                       "the workload's rusage"},
-    [HPM_TOOL_SYSTEM] = {"system_time", "System CPU time of the workload (its rusage), in ns",
-                         "the workload's rusage"},
-};
+/* ------------------------------------------------------------ tool event names */
 
 const char *hpm_host_tool_name(enum hpm_tool t)
 {
