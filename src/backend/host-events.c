@@ -620,6 +620,19 @@ bool hpm_host_event_is_host(const char *spec)
 	return false;
 }
 
+/* ------------------------------------------------------------ tool events */
+
+static const struct {
+	const char *name, *desc, *source;
+} tool_events[HPM_NR_TOOLS] = {
+    [HPM_TOOL_DURATION] = {"duration_time", "Wall-clock time of the run, in ns",
+                           "the run's wall time"},
+    [HPM_TOOL_USER] = {"user_time", "User CPU time of the workload (its rusage), in ns",
+                       "the workload's rusage"},
+    [HPM_TOOL_SYSTEM] = {"system_time", "System CPU time of the workload (its rusage), in ns",
+                         "the workload's rusage"},
+};
+
 /* ------------------------------------------------------------ suggestions */
 
 unsigned hpm_host_event_suggest(const char *name, const char **out, unsigned max)
@@ -634,6 +647,8 @@ unsigned hpm_host_event_suggest(const char *name, const char **out, unsigned max
 		if (all_events[i].alias)
 			suggest_offer(&sg, all_events[i].alias);
 	}
+	for (unsigned t = 0; t < HPM_NR_TOOLS; t++)
+		suggest_offer(&sg, tool_events[t].name);
 	return sg.n;
 }
 
@@ -701,3 +716,38 @@ unsigned hpm_host_pfm_names(hpm_pfm_visit_fn visit, void *ctx)
 	return 0;
 }
 #endif
+
+/* ------------------------------------------------------------ tool event names */
+
+const char *hpm_host_tool_name(enum hpm_tool t)
+{
+	return tool_events[t].name;
+}
+
+const char *hpm_host_tool_desc(enum hpm_tool t)
+{
+	return tool_events[t].desc;
+}
+
+const char *hpm_host_tool_source(enum hpm_tool t)
+{
+	return tool_events[t].source;
+}
+
+int hpm_host_tool_parse(const char *spec, enum hpm_tool *t, char *err, size_t errlen)
+{
+	size_t len = strcspn(spec, ":");
+	for (unsigned i = 0; i < HPM_NR_TOOLS; i++) {
+		if (strlen(tool_events[i].name) != len || strncmp(spec, tool_events[i].name, len))
+			continue;
+		*t = (enum hpm_tool)i;
+		if (spec[len] != ':')
+			return 1;
+		/* perf takes its modifier letters here and counts the same time */
+		struct hpm_host_attr a;
+		memset(&a, 0, sizeof(a));
+		attr_defaults(&a);
+		return apply_modifiers(&a, spec, spec + len + 1, err, errlen) ? -EINVAL : 1;
+	}
+	return 0;
+}

@@ -4,7 +4,8 @@
  * (hardware: cycles, instructions, ...; software: task-clock, page-faults,
  * ...; hardware cache: L1-dcache-load-misses, ...), perf's modifier
  * semantics (u k h H G -> exclude_*), and, built with libpfm4, every name
- * libpfm4 resolves for the host's PMUs. The stat command asks here whether a
+ * libpfm4 resolves for the host's PMUs, and perf's tool events
+ * (duration_time, user_time, system_time). The stat command asks here whether a
  * name is a host event at all (to route it to the perf back end) and for the
  * closest names when it is not.
  *
@@ -109,5 +110,24 @@ typedef void (*hpm_pfm_visit_fn)(void *ctx, const struct hpm_pfm_name *n);
  * for each of its umasks. Not perf_raw's r0000 (the rHEX template). The
  * strings live for the call only. Returns how many; 0 without libpfm4. */
 unsigned hpm_host_pfm_names(hpm_pfm_visit_fn visit, void *ctx);
+
+/* perf's tool events ([Tool event] in perf list): counted by the stat
+ * command itself, not by perf_event_open. duration_time is the wall time
+ * of the run, user_time and system_time the workload's rusage; all in ns. */
+enum hpm_tool {
+	HPM_TOOL_DURATION,
+	HPM_TOOL_USER,
+	HPM_TOOL_SYSTEM,
+	HPM_NR_TOOLS,
+};
+/* Its name ("duration_time") and a one-line description, for listing. */
+const char *hpm_host_tool_name(enum hpm_tool t);
+const char *hpm_host_tool_desc(enum hpm_tool t);
+/* Where its count comes from: "the run's wall time", "the workload's rusage". */
+const char *hpm_host_tool_source(enum hpm_tool t);
+/* Whether spec is a tool event, NAME or NAME:MODS (perf's modifier letters
+ * are accepted and change nothing, as in perf). Returns 1 with *t set, 0
+ * when spec is not one, -EINVAL with a message for a bad modifier. */
+int hpm_host_tool_parse(const char *spec, enum hpm_tool *t, char *err, size_t errlen);
 
 #endif

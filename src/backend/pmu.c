@@ -539,3 +539,88 @@ int hpm_pmu_event_parse(const char *sysfs, const char *spec, struct hpm_pmu_even
 	}
 	return 0;
 }
+
+/* ------------------------------------------------------------ listing */
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The entries of dir that pass keep(name), sorted (perf lists PMUs and
+ * their events in name order); *names is allocated, NULL when dir cannot
+ * be read. */
+static unsigned sorted_entries(const char *dir, bool (*keep)(const char *), char ***names)
+{
+	DIR *d = opendir(dir);
+	unsigned n = 0, cap = 0;
+	*names = NULL;
+	if (!d)
+		return 0;
+	for (struct dirent *de; (de = readdir(d));) {
+		if (de->d_name[0] == '.' || !keep(de->d_name))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			char **more = realloc(*names, cap * sizeof(**names));
+			if (!more)
+				break;
+			*names = more;
+		}
+		if (!((*names)[n] = strdup(de->d_name)))
+			break;
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(*names, n, sizeof(**names), by_name);
+	return n;
+}
+
+static void free_entries(char **names, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* kunminghu/.../ is Kunminghu's own syntax, not a host PMU's */
+static bool host_pmu_name(const char *name)
+{
+	return strcmp(name, "kunminghu") != 0;
+}
+
+/* events/NAME, not its NAME.unit, NAME.scale, NAME.per-pkg or
+ * NAME.snapshot companions */
+static bool event_file_name(const char *name)
+{
+	return strchr(name, '.') == NULL;
+}
+
+unsigned hpm_pmu_list_events(const char *sysfs, hpm_pmu_event_visit_fn visit, void *ctx)
+{
+	char dir[512], path[1024], terms[256];
+	char **pmus, **events;
+	unsigned seen = 0;
+	snprintf(dir, sizeof(dir), "%s" PMU_DEVICES, sysfs ? sysfs : hpm_sysfs_root());
+	unsigned nr_pmus = sorted_entries(dir, host_pmu_name, &pmus);
+	for (unsigned p = 0; p < nr_pmus; p++) {
+		snprintf(path, sizeof(path), "%s/%s/events", dir, pmus[p]);
+		unsigned nr_events = sorted_entries(path, event_file_name, &events);
+		for (unsigned e = 0; e < nr_events; e++) {
+			struct hpm_pmu_named_event ev = {.pmu = pmus[p], .event = events[e]};
+			char spec[256];
+			snprintf(path, sizeof(path), "%s/%s/events/%s", dir, pmus[p], events[e]);
+			if (read_small(path, terms, sizeof(terms)) != 0)
+				continue;
+			snprintf(spec, sizeof(spec), "%s/%s/", pmus[p], events[e]);
+			ev.spec = spec;
+			ev.terms = terms;
+			visit(ctx, &ev);
+			seen++;
+		}
+		free_entries(events, nr_events);
+	}
+	free_entries(pmus, nr_pmus);
+	return seen;
+}

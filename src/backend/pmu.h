@@ -117,6 +117,21 @@ bool hpm_pmu_spec_shape(const char *spec, char *pmu, size_t pmulen);
 int hpm_pmu_event_parse(const char *sysfs, const char *spec, struct hpm_pmu_event *ev, char *err,
                         size_t errlen);
 
+/* One named event of a host PMU, for listing: <pmu>/events/<event>. */
+struct hpm_pmu_named_event {
+	const char *pmu;   /* the PMU's directory name: "msr" */
+	const char *event; /* the events/ file: "tsc" */
+	const char *spec;  /* as stat -e takes it, perf's spelling: "msr/tsc/" */
+	const char *terms; /* the file's terms: "event=0x00" */
+};
+typedef void (*hpm_pmu_event_visit_fn)(void *ctx, const struct hpm_pmu_named_event *ev);
+/* Visit every events/NAME of every PMU under <sysfs>/bus/event_source/devices
+ * (sysfs NULL: hpm_sysfs_root()) but kunminghu, as perf list shows them
+ * ([Kernel PMU event]): PMUs and their events in name order, not the
+ * NAME.unit/.scale/.per-pkg/.snapshot companion files. The strings live for
+ * the call only. Returns how many were visited. */
+unsigned hpm_pmu_list_events(const char *sysfs, hpm_pmu_event_visit_fn visit, void *ctx);
+
 /* Mask of the counters of a bank, bit n = mhpmcounter n (frontend 0x7f8 ...). */
 uint32_t hpm_pmu_bank_counters(int bank);
 

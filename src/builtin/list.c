@@ -1,7 +1,8 @@
 /* list.c: hpmstat list: every name stat -e and -M take, as perf list.
  *
  * Owns: the listing of perf's generic hardware, software and cache names
- * (with what the emulator counts for them), the Kunminghu events and aliases
+ * (with what the emulator counts for them), perf's tool events, the host's
+ * sysfs PMU events (PMU/EVENT/), the Kunminghu events and aliases
  * by bank, mcycle and minstret, libpfm4's names, and the metrics and metric
  * groups; perf list's filters (category words, globs), its --desc,
  * --long-desc, --details and --raw-dump, and hpmstat's --json and --bank.
@@ -18,6 +19,7 @@
 #include <jansson.h>
 
 #include "backend/host-events.h"
+#include "backend/pmu.h"
 #include "builtin/builtin.h"
 #include "kmh/kmh.h"
 #include "metric/metric.h"
@@ -30,12 +32,15 @@ const char cmd_list_usage[] =
     "\n"
     "List every event name 'hpmstat stat -e' takes and every metric and metric\n"
     "group '-M' takes, with descriptions: perf's generic hardware, software and\n"
-    "cache events (and what the emulator counts for them), the Kunminghu events\n"
-    "and aliases by bank, mcycle and minstret, libpfm4's names, the metrics and\n"
+    "cache events (and what the emulator counts for them), perf's tool events\n"
+    "(duration_time, user_time, system_time), the host's sysfs PMU events\n"
+    "(PMU/EVENT/, as perf's Kernel PMU events), the Kunminghu events and\n"
+    "aliases by bank, mcycle and minstret, libpfm4's names, the metrics and\n"
     "the metric groups. Words pick categories, as in perf list: hw (hardware),\n"
-    "sw (software), cache (hwcache), pmu (Kunminghu), pfm (libpfm4), metric\n"
-    "(metrics), metricgroup (metricgroups); tracepoint and sdt list nothing\n"
-    "here. Any other word is a GLOB (fnmatch, case-insensitive) matched anywhere\n"
+    "sw (software, with the tool events), tool, cache (hwcache), pmu (sysfs PMU\n"
+    "events and Kunminghu), pfm (libpfm4), metric (metrics), metricgroup\n"
+    "(metricgroups); tracepoint and sdt list nothing here. Any other word is a GLOB (fnmatch, "
+    "case-insensitive) matched anywhere\n"
     "in a name, as perf wraps it in '*...*'. Several words add up. On a terminal\n"
     "the list goes through $HPMSTAT_PAGER, $PAGER or less, as perf's does.\n"
     "\n"
@@ -70,6 +75,7 @@ enum list_cat {
 	CAT_METRIC = 1u << 5,
 	CAT_METRICGROUP = 1u << 6,
 	CAT_NONE_HERE = 1u << 7, /* tracepoint, sdt: nothing to list */
+	CAT_TOOL = 1u << 8,      /* duration_time, user_time, system_time */
 };
 
 static const struct {
@@ -78,8 +84,10 @@ static const struct {
 } list_words[] = {
     {"hw", CAT_HW},
     {"hardware", CAT_HW},
-    {"sw", CAT_SW},
-    {"software", CAT_SW},
+    /* perf list sw shows the tool events under the software ones */
+    {"sw", CAT_SW | CAT_TOOL},
+    {"software", CAT_SW | CAT_TOOL},
+    {"tool", CAT_TOOL},
     {"cache", CAT_CACHE},
     {"hwcache", CAT_CACHE},
     {"pmu", CAT_PMU},
@@ -119,7 +127,7 @@ struct list_row {
 	const struct kmh_event *event;
 	const struct kmh_alias *kalias;
 	const char *emulator; /* what the emulator counts for a generic name */
-	const char *pmu;      /* libpfm4's PMU */
+	const char *pmu;      /* libpfm4's or sysfs's PMU */
 	const struct metric *metric;
 	const char *group;
 };
@@ -307,10 +315,32 @@ static void emit(struct list_out *out, struct list_opts *o, const struct list_ro
 
 /* -------------------------------------------------------------- sources */
 
+static void list_tools(struct list_out *out, struct list_opts *o)
+{
+	for (unsigned t = 0; t < HPM_NR_TOOLS; t++) {
+		struct list_row r = {.cat = CAT_TOOL, .kind = "tool"};
+		r.name = hpm_host_tool_name((enum hpm_tool)t);
+		r.tag = "[Tool event]";
+		r.desc = hpm_host_tool_desc((enum hpm_tool)t);
+		/* counted by hpmstat itself, as by perf */
+		snprintf(r.encbuf, sizeof(r.encbuf), "no perf_event_attr: %s",
+		         hpm_host_tool_source((enum hpm_tool)t));
+		r.encoding = r.encbuf;
+		emit(out, o, &r);
+	}
+}
+
 static void list_host(struct list_out *out, struct list_opts *o)
 {
+	bool tools_done = false;
 	for (unsigned i = 0; i < hpm_host_nr_events(); i++) {
 		const struct hpm_host_event *e = hpm_host_event_at(i);
+		/* perf's order: the tool events right after the software ones */
+		if (!tools_done && i && hpm_host_event_at(i - 1)->kind == HPM_HOST_SOFTWARE &&
+		    e->kind != HPM_HOST_SOFTWARE) {
+			list_tools(out, o);
+			tools_done = true;
+		}
 		struct hpm_host_attr a;
 		char err[256], tag[96], desc[96];
 		struct list_row r = {.name = e->name, .alias = e->alias};
@@ -342,6 +372,39 @@ static void list_host(struct list_out *out, struct list_opts *o)
 		}
 		emit(out, o, &r);
 	}
+	if (!tools_done)
+		list_tools(out, o);
+}
+
+/* perf's Kernel PMU events: every events/ file of the host's sysfs PMUs
+ * that stat takes as PMU/EVENT/ */
+struct kpmu_ctx {
+	struct list_out *out;
+	struct list_opts *o;
+};
+
+static void kpmu_visit(void *ctx, const struct hpm_pmu_named_event *ev)
+{
+	struct kpmu_ctx *c = ctx;
+	struct hpm_host_attr a;
+	char err[256];
+	if (!hpm_host_event_is_host(ev->spec) ||
+	    hpm_host_event_parse(ev->spec, &a, err, sizeof(err)))
+		return;
+	struct list_row r = {.cat = CAT_PMU, .kind = "kernel-pmu", .name = ev->spec};
+	r.tag = "[Kernel PMU event]";
+	r.desc = "Kernel PMU event";
+	r.pmu = ev->pmu;
+	snprintf(r.encbuf, sizeof(r.encbuf), "%s (type=%" PRIu32 ",config=0x%" PRIx64 ")",
+	         ev->terms, a.type, a.config);
+	r.encoding = r.encbuf;
+	emit(c->out, c->o, &r);
+}
+
+static void list_kernel_pmus(struct list_out *out, struct list_opts *o)
+{
+	struct kpmu_ctx c = {.out = out, .o = o};
+	hpm_pmu_list_events(NULL, kpmu_visit, &c);
 }
 
 static void list_kmh(struct list_out *out, struct list_opts *o)
@@ -599,6 +662,7 @@ int cmd_list(int argc, char **argv)
 	if (o.json)
 		out.arr = json_array();
 	list_host(&out, &o);
+	list_kernel_pmus(&out, &o);
 	list_kmh(&out, &o);
 	hpm_host_pfm_names(pfm_visit, &pfm);
 	list_metrics(&out, &o);

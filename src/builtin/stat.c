@@ -1323,6 +1323,11 @@ static int run_once(struct run_ctx *rc)
 			fprintf(stderr, "%s: %s\n", o->argv[0], strsignal(WTERMSIG(w.status)));
 		}
 	}
+	/* the tool events count what perf's do: the elapsed time printed below
+	 * and the workload's rusage (none without a workload) */
+	hpm_session_set_run_times(s, (uint64_t)rc->elapsed_ns,
+	                          have_cmd ? (uint64_t)(rc->user_s * 1e9 + 0.5) : 0,
+	                          have_cmd ? (uint64_t)(rc->sys_s * 1e9 + 0.5) : 0);
 out:
 	stat_child = -1;
 	snapshot_free(s, prev);

@@ -25,6 +25,8 @@ enum hpm_evsel_kind {
 	HPM_EV_KMH,       /* a Kunminghu mhpmevent expression (bank counter) */
 	HPM_EV_KMH_FIXED, /* a Kunminghu fixed counter: mcycle or minstret */
 	HPM_EV_HOST,      /* anything perf_event_open counts on this host */
+	HPM_EV_TOOL,      /* perf's tool events: the session's clock and the
+	                   * workload's rusage (backend/host-events.h) */
 };
 
 enum hpm_fixed {
@@ -77,6 +79,8 @@ struct hpm_evsel {
 	struct kmh_encoding enc; /* value, bank, modes */
 	/* HPM_EV_KMH_FIXED */
 	enum hpm_fixed fixed;
+	/* HPM_EV_TOOL: which one (enum hpm_tool) */
+	int tool;
 	/* HPM_EV_HOST: what perf_event_open gets (filled by the perf back end) */
 	uint32_t attr_type;
 	uint64_t attr_config, attr_config1, attr_config2;

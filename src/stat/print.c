@@ -286,7 +286,8 @@ bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, dou
 {
 	const struct hpm_evsel *e = &res->list->ev[i];
 	double v = row_value(res, i, unit);
-	if (isnan(v) || e->kind != HPM_EV_HOST)
+	/* tool events take perf's plain rate, as host events do */
+	if (isnan(v) || (e->kind != HPM_EV_HOST && e->kind != HPM_EV_TOOL))
 		goto kunminghu;
 	if (is_clock(e)) {
 		/* v is msec: task time over wall time (-I: the interval's own

@@ -237,7 +237,7 @@ static json_t *event_json(const struct hpm_session *s, unsigned i, const struct 
 	json_object_set_new(o, "name", json_string(e->name));
 	json_object_set_new(o, "spec", json_string(e->spec));
 	json_object_set_new(o, "kind",
-	                    json_string(e->kind == HPM_EV_HOST        ? "host"
+	                    json_string(e->kind == HPM_EV_HOST || e->kind == HPM_EV_TOOL ? "host"
 	                                : e->kind == HPM_EV_KMH_FIXED ? "kunminghu-fixed"
 	                                                              : "kunminghu"));
 	json_object_set_new(o, "backend", json_string(e->emulated ? "emu" : "perf"));

@@ -4,12 +4,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include <linux/perf_event.h>
 
 #include "backend/host-events.h"
 #include "stat/session.h"
 #include "util/xalloc.h"
 
-enum { PART_PERF, PART_EMU };
+enum { PART_PERF, PART_EMU, PART_TOOL };
 
 int hpm_backend_choice_parse(const char *name, enum hpm_backend_choice *out)
 {
@@ -121,6 +124,21 @@ static void unknown_event(const char *spec, const struct kmh_error *kerr, char *
 static int route(struct hpm_session *s, struct hpm_evsel *e, char *err, size_t errlen)
 {
 	struct kmh_error kerr;
+	enum hpm_tool tool;
+	int is_tool = hpm_host_tool_parse(e->spec, &tool, err, errlen);
+	if (is_tool < 0)
+		return -1;
+	if (is_tool) {
+		e->kind = HPM_EV_TOOL;
+		e->tool = (int)tool;
+		/* perf's tool events are software dummies: no clock, no cycles, so
+		 * the printers give them the plain rate */
+		e->attr_type = PERF_TYPE_SOFTWARE;
+		e->attr_config = PERF_COUNT_SW_DUMMY;
+		e->unit = "ns";
+		e->scale = 1.0;
+		return 0;
+	}
 	/* Kunminghu's fixed counters by their CSR names, on any back end */
 	size_t base = strcspn(e->spec, ":");
 	if ((base == 6 && strncmp(e->spec, "mcycle", 6) == 0) ||
@@ -227,7 +245,7 @@ int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned le
 
 static bool on_emu(const struct hpm_session *s, const struct hpm_evsel *e)
 {
-	return e->kind != HPM_EV_HOST && !s->kmh_on_perf;
+	return e->kind != HPM_EV_HOST && e->kind != HPM_EV_TOOL && !s->kmh_on_perf;
 }
 
 int hpm_session_split(struct hpm_session *s, char *err, size_t errlen)
@@ -238,7 +256,9 @@ int hpm_session_split(struct hpm_session *s, char *err, size_t errlen)
 	s->part_of = xcalloc(s->all.nr ? s->all.nr : 1, 1);
 	for (unsigned i = 0; i < s->all.nr; i++) {
 		struct hpm_evsel *e = &s->all.ev[i];
-		unsigned p = on_emu(s, e) ? PART_EMU : PART_PERF;
+		unsigned p = e->kind == HPM_EV_TOOL ? PART_TOOL
+		             : on_emu(s, e)         ? PART_EMU
+		                                    : PART_PERF;
 		struct hpm_evlist *l = &s->part[p];
 		e->emulated = p == PART_EMU;
 		l->ev = xreallocarray(l->ev, l->nr + 1, sizeof(*l->ev));
@@ -248,6 +268,7 @@ int hpm_session_split(struct hpm_session *s, char *err, size_t errlen)
 	}
 	s->part[PART_PERF].nr_groups = s->all.nr_groups;
 	s->part[PART_EMU].nr_groups = s->all.nr_groups;
+	s->part[PART_TOOL].nr_groups = s->all.nr_groups;
 	return 0;
 }
 
@@ -281,15 +302,75 @@ static void sync_rows(struct hpm_session *s)
 		row->attr_config2 = e->attr_config2;
 	}
 	/* the combined list's own units: those of the first part in use */
-	const struct hpm_evlist *u =
-	    s->part[PART_PERF].nr ? &s->part[PART_PERF] : &s->part[PART_EMU];
+	const struct hpm_evlist *u = s->part[PART_PERF].nr  ? &s->part[PART_PERF]
+	                             : s->part[PART_EMU].nr ? &s->part[PART_EMU]
+	                                                    : &s->part[PART_TOOL];
 	s->all.nr_units = u->nr_units;
 	s->all.unit_names = NULL; /* borrowed per row; never freed through `all` */
+}
+
+/* ------------------------------------------------------------ tool events */
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* perf's tool counts: the time is the value, enabled and running alike,
+ * so a zero time has never run (<not counted>) */
+static void tool_set(struct hpm_evsel *e, uint64_t ns)
+{
+	e->counts[0] = (struct hpm_count){.val = ns, .ena = ns, .run = ns};
+}
+
+/* One count each, on one unit (perf shows them as CPU0 with -A); zero
+ * again for each repeat. */
+static void tool_open(struct hpm_session *s)
+{
+	struct hpm_evlist *l = &s->part[PART_TOOL];
+	if (!l->unit_names)
+		hpm_evlist_alloc_counts(l, 1, "CPU");
+	for (unsigned i = 0; i < l->nr; i++) {
+		struct hpm_evsel *e = &l->ev[i];
+		tool_set(e, 0);
+		e->state = HPM_EV_OK;
+		free(e->placement);
+		e->placement =
+		    xasprintf("tool event: %s", hpm_host_tool_source((enum hpm_tool)e->tool));
+	}
+	s->tool_running = s->tool_final = false;
+	s->tool_t0 = s->tool_t1 = 0;
+}
+
+static void tool_read(struct hpm_session *s)
+{
+	struct hpm_evlist *l = &s->part[PART_TOOL];
+	if (s->tool_final || !s->tool_t0)
+		return;
+	uint64_t end = s->tool_running ? monotonic_ns() : s->tool_t1;
+	for (unsigned i = 0; i < l->nr; i++)
+		if (l->ev[i].tool == HPM_TOOL_DURATION)
+			tool_set(&l->ev[i], end - s->tool_t0);
+}
+
+void hpm_session_set_run_times(struct hpm_session *s, uint64_t elapsed_ns, uint64_t user_ns,
+                               uint64_t sys_ns)
+{
+	struct hpm_evlist *l = &s->part[PART_TOOL];
+	for (unsigned i = 0; l->unit_names && i < l->nr; i++)
+		tool_set(&l->ev[i], l->ev[i].tool == HPM_TOOL_DURATION ? elapsed_ns
+		                    : l->ev[i].tool == HPM_TOOL_USER   ? user_ns
+		                                                       : sys_ns);
+	s->tool_final = true;
 }
 
 int hpm_session_open(struct hpm_session *s, const struct hpm_target *t, char *err, size_t errlen)
 {
 	int rc;
+	if (s->part[PART_TOOL].nr)
+		tool_open(s);
 	if (s->part[PART_PERF].nr) {
 		s->perf_cfg.pmu = &s->pmu;
 		if ((rc = hpm_backend_perf.open(&s->part[PART_PERF], t, &s->perf_cfg, err, errlen)))
@@ -308,6 +389,8 @@ int hpm_session_open(struct hpm_session *s, const struct hpm_target *t, char *er
 int hpm_session_enable(struct hpm_session *s, char *err, size_t errlen)
 {
 	int rc = 0;
+	s->tool_t0 = monotonic_ns();
+	s->tool_running = true;
 	if (s->perf_open && (rc = hpm_backend_perf.enable(&s->part[PART_PERF], err, errlen)))
 		return rc;
 	if (s->emu_open && (rc = hpm_backend_emu.enable(&s->part[PART_EMU], err, errlen)))
@@ -318,6 +401,9 @@ int hpm_session_enable(struct hpm_session *s, char *err, size_t errlen)
 int hpm_session_disable(struct hpm_session *s, char *err, size_t errlen)
 {
 	int rc = 0;
+	if (s->tool_running)
+		s->tool_t1 = monotonic_ns();
+	s->tool_running = false;
 	if (s->perf_open && (rc = hpm_backend_perf.disable(&s->part[PART_PERF], err, errlen)))
 		return rc;
 	if (s->emu_open && (rc = hpm_backend_emu.disable(&s->part[PART_EMU], err, errlen)))
@@ -351,6 +437,7 @@ int hpm_session_read(struct hpm_session *s, char *err, size_t errlen)
 		return rc;
 	if (s->emu_open && (rc = hpm_backend_emu.read(&s->part[PART_EMU], err, errlen)))
 		return rc;
+	tool_read(s);
 	sync_rows(s);
 	return 0;
 }
@@ -368,6 +455,11 @@ int hpm_session_dry_run(struct hpm_session *s, const struct hpm_target *t, FILE 
 	if (s->part[PART_EMU].nr &&
 	    (rc = hpm_backend_emu.dry_run(&s->part[PART_EMU], t, &s->emu_cfg, out, err, errlen)))
 		return rc;
+	for (unsigned i = 0; i < s->part[PART_TOOL].nr; i++) {
+		const struct hpm_evsel *e = &s->part[PART_TOOL].ev[i];
+		fprintf(out, "%s: tool event, no perf_event_attr: %s\n", e->name,
+		        hpm_host_tool_source((enum hpm_tool)e->tool));
+	}
 	return 0;
 }
 
@@ -403,6 +495,7 @@ void hpm_session_free(struct hpm_session *s)
 	}
 	free_part(&s->part[PART_PERF]);
 	free_part(&s->part[PART_EMU]);
+	free_part(&s->part[PART_TOOL]);
 	hpm_evlist_free(&s->all);
 	free(s->part_index);
 	free(s->part_of);

@@ -34,12 +34,16 @@ struct hpm_session {
 	struct hpm_pmu pmu;        /* what this host has */
 	bool kmh_on_perf;          /* Kunminghu events go to perf (a Kunminghu PMU) */
 	struct hpm_evlist all;     /* every row, in order; counts point into the parts */
-	struct hpm_evlist part[2]; /* [0] perf, [1] emulator */
+	struct hpm_evlist part[3]; /* [0] perf, [1] emulator, [2] tool events */
 	unsigned *part_index;      /* all.ev[i] is part[part_of[i]].ev[part_index[i]] */
 	unsigned char *part_of;
 	struct hpm_perf_cfg perf_cfg;
 	struct hpm_emu_config emu_cfg;
 	bool perf_open, emu_open;
+	/* tool events: when counting was enabled and disabled (CLOCK_MONOTONIC
+	 * ns), and whether the stat command has handed over the run's times */
+	uint64_t tool_t0, tool_t1;
+	bool tool_running, tool_final;
 	/* metrics */
 	struct metric_set metrics;
 	struct metric_subst subst[1];
@@ -74,6 +78,13 @@ int hpm_session_advance(struct hpm_session *s, uint64_t ns, bool *done, char *er
 int hpm_session_run_emu(struct hpm_session *s, uint64_t max_cycles, uint64_t budget_ns,
                         uint64_t *ran, bool *done, char *err, size_t errlen);
 int hpm_session_read(struct hpm_session *s, char *err, size_t errlen);
+/* The run is over: the stat command hands over what the tool events count,
+ * as perf's do: duration_time the elapsed time it reports, user_time and
+ * system_time the workload's rusage (0 without a workload: <not counted>,
+ * as a zero time is in perf). Until then (and in -I intervals) duration_time
+ * is the time since enable and the rusage ones count nothing. */
+void hpm_session_set_run_times(struct hpm_session *s, uint64_t elapsed_ns, uint64_t user_ns,
+                               uint64_t sys_ns);
 int hpm_session_dry_run(struct hpm_session *s, const struct hpm_target *t, FILE *out, char *err,
                         size_t errlen);
 void hpm_session_close(struct hpm_session *s);

@@ -41,11 +41,20 @@ accepts() { # LABEL NAMES STAT-COMMAND...: the command, given -e NAMES
 }
 accepts "stat -e takes all $ne listed event names (emulator)" "$events" \
 	$H stat --backend emu --dry-run
-accepts "stat -e takes the host names on the perf back end" "$($H list --raw-dump hw sw cache pfm)" \
+# the host names: generic, tool, libpfm4 and the host's sysfs PMU events
+# (PMU/EVENT/, listed under pmu)
+host=$($H list --raw-dump hw sw cache pfm; $H list --raw-dump pmu | tr ' ' '\n' | grep /)
+accepts "stat -e takes the host names on the perf back end" "$host" \
 	$H stat --backend perf --dry-run
 # the same names as a run counts them: a short emulated run, no dry run
-accepts "stat counts every Kunminghu name on a 1e5-cycle emulated run" "$($H list --raw-dump pmu)" \
+accepts "stat counts every Kunminghu name on a 1e5-cycle emulated run" \
+	"$($H list --raw-dump pmu | tr ' ' '\n' | grep -v /)" \
 	$H stat --backend emu --emu-cycles 1e5 -x,
+# and where the host names count: the tool events and sysfs PMU events
+# by a run of true (perf's tool events count what perf's do there)
+stat_true() { $H stat -x, "$@" -- true; }
+accepts "stat counts the tool and sysfs PMU events on a run of true" \
+	"$($H list --raw-dump tool; $H list --raw-dump pmu | tr ' ' '\n' | grep /)" stat_true
 
 # every metric and metric group with -M
 if $H stat --backend emu --dry-run -M "$(echo $metrics | tr ' ' ',')" > /dev/null 2> "$tap_err"; then

@@ -56,8 +56,9 @@ printf '%s\n' ' tma_frontend_bound' ' [This category represents the fraction of 
 
 # perf's category words (perf-list(1)); several add up
 $H list --raw-dump sw > "$tap_out"
-[ "$(wc -w < "$tap_out")" -eq 15 ] && grep -qw task-clock "$tap_out" && ! grep -qw cycles "$tap_out"
-ok $? "sw: the 12 software events and their 3 aliases ($(wc -w < "$tap_out"))"
+[ "$(wc -w < "$tap_out")" -eq 18 ] && grep -qw task-clock "$tap_out" && ! grep -qw cycles "$tap_out" &&
+	grep -qw duration_time "$tap_out"
+ok $? "sw: the 12 software events, their 3 aliases and perf's 3 tool events ($(wc -w < "$tap_out"))"
 [ "$($H list --raw-dump hw | wc -w)" -eq 14 ]; ok $? "hw: 10 hardware events and 4 aliases"
 [ "$($H list --raw-dump cache | wc -w)" -eq 32 ]; ok $? "cache: perf's 32 valid cache type-op-result names"
 hw=$($H list --raw-dump hw)
@@ -66,19 +67,36 @@ hw=$($H list --raw-dump hw)
 	[ "$($H list --raw-dump metrics)" = "$($H list --raw-dump metric)" ]
 ok $? "perf's long spellings: hardware, hwcache, metrics"
 [ "$($H list --raw-dump metric | wc -w)" -eq 30 ]; ok $? "metric: the 30 metrics"
-n=$($H list --raw-dump pmu | wc -w); [ "$n" -eq 395 ]; ok $? "pmu: 367 events, 26 aliases, mcycle, minstret ($n)"
-a=$($H list --raw-dump sw hw | wc -w); [ "$a" -eq 29 ]; ok $? "two words list both ($a)"
-# perf's own list agrees on the software names (tool events aside: perf
-# counts duration_time, user_time and system_time itself)
+# the Kunminghu names, and the host's sysfs PMU events (PMU/EVENT/, as many
+# as the host has: every events/ file but the NAME.unit-style companions)
+n=$($H list --raw-dump pmu | tr ' ' '\n' | grep -cv /)
+[ "$n" -eq 395 ]; ok $? "pmu: 367 events, 26 aliases, mcycle, minstret ($n)"
+k=$(ls -d /sys/bus/event_source/devices/*/events/* 2>/dev/null | grep -v /kunminghu/ |
+	grep -vc '\.[^/]*$')
+n=$($H list --raw-dump pmu | tr ' ' '\n' | grep -c /)
+[ "$n" -eq "$k" ]; ok $? "pmu: every sysfs PMU event of this host ($n of $k)"
+a=$($H list --raw-dump sw hw | wc -w); [ "$a" -eq 32 ]; ok $? "two words list both ($a)"
+[ "$($H list --raw-dump tool)" = "duration_time user_time system_time" ]
+ok $? "tool: perf's tool events"
+# perf's own list: the same software, tool and Kernel PMU rows, name for
+# name and tag for tag (perf sorts within a kind; hpmstat keeps perf's
+# table order, so the rows are compared sorted)
 if command -v perf >/dev/null 2>&1 && perf list --raw-dump sw > "$tap_err" 2>/dev/null; then
-	bad=""
-	for e in $(cat "$tap_err"); do
-		case $e in duration_time | user_time | system_time) continue ;; esac
-		$H list --raw-dump sw | grep -qw -- "$e" || bad="$bad $e"
-	done
-	[ -z "$bad" ]; ok $? "every software event of perf list is listed ($bad)"
+	perf list sw 2>/dev/null | sed 's/ *$//' | sort > "$tap_err"
+	$H list --no-pager sw | sed 's/ *$//' | sort > "$tap_out"
+	[ -s "$tap_err" ] && cmp -s "$tap_err" "$tap_out"
+	ok $? "list sw prints perf list sw's rows, the tool events with them"
+	[ $? -eq 0 ] || diag "$(diff "$tap_err" "$tap_out" | head -5)"
+	perf list pmu 2>/dev/null | grep '\[Kernel PMU event\]' | sed 's/ *$//' | sort > "$tap_err"
+	$H list --no-pager pmu | grep '\[Kernel PMU event\]' | sed 's/ *$//' | sort > "$tap_out"
+	cmp -s "$tap_err" "$tap_out"
+	ok $? "list pmu prints perf's Kernel PMU event rows ($(wc -l < "$tap_err") here)"
+	[ $? -eq 0 ] || diag "$(diff "$tap_err" "$tap_out" | head -5)"
+	perf list --raw-dump pmu 2>/dev/null | tr ' ' '\n' | grep . | sort > "$tap_err"
+	$H list --raw-dump pmu | tr ' ' '\n' | grep / | sort > "$tap_out"
+	cmp -s "$tap_err" "$tap_out"; ok $? "list --raw-dump pmu names perf's --raw-dump pmu names"
 else
-	ok 0 "# SKIP perf not installed"
+	for i in 1 2 3; do ok 0 "# SKIP perf not installed"; done
 fi
 out=$($H list tracepoint 2>"$tap_err"); rc=$?
 [ $rc -eq 0 ] && [ -z "$out" ] && grep -q "counts no tracepoint events" "$tap_err"
@@ -152,8 +170,10 @@ need={'name','kind','description','long_description','encoding'}
 bad=[o['name'] for o in a if not need <= set(o)]
 kinds=sorted(set(o['kind'] for o in a))
 print(len(bad), ' '.join(kinds))" < "$tap_out" > "$tap_err"
-	[ "$(cat "$tap_err")" = "0 cache fixed hardware kunminghu libpfm4 metric metricgroup software" ] ||
-		[ "$(cat "$tap_err")" = "0 cache fixed hardware kunminghu metric metricgroup software" ]
+	# kernel-pmu where this host's sysfs PMUs have events/
+	kinds=$(sed 's/ kernel-pmu / /' "$tap_err")
+	[ "$kinds" = "0 cache fixed hardware kunminghu libpfm4 metric metricgroup software tool" ] ||
+		[ "$kinds" = "0 cache fixed hardware kunminghu metric metricgroup software tool" ]
 	ok $? "every object has name, kind, description, long_description, encoding ($(cat "$tap_err"))"
 else
 	ok 0 "# SKIP python3 not installed"
@@ -176,6 +196,33 @@ $H list --json ipc > "$tap_out"
 v=$($J 0.kind 0.groups 0.encoding < "$tap_out" | tr '\n' ' ')
 [ "$v" = 'metric ["General"] rob_commitInstr / cycles ' ]; ok $? "--json metrics: groups and MetricExpr ($v)"
 out=$($H list --json zzz 2>/dev/null); [ "$out" = "[]" ]; ok $? "--json with no match is an empty array"
+
+# sysfs PMU events from a sysfs of two PMUs (HPMSTAT_SYSFS): PMUs and
+# events in name order, every events/ file stat takes as PMU/EVENT/, not
+# its .unit/.scale companions, not one with a term the PMU has no format
+# for, not Kunminghu's own PMU
+fake=$(mktemp -d)
+mkpmu() { # NAME TYPE EVENT=TERMS...
+	d=$fake/bus/event_source/devices/$1; mkdir -p "$d/format" "$d/events"
+	echo "$2" > "$d/type"; echo config:0-7 > "$d/format/event"; echo config:8-15 > "$d/format/umask"
+	shift 2
+	for e in "$@"; do echo "${e#*=}" > "$d/events/${e%%=*}"; done
+}
+mkpmu zeta 43 ev_c=event=0x3
+mkpmu alpha 42 ev_b=event=0x2,umask=0x1 ev_a=event=0x1 ev_a.unit=Joules ev_a.scale=2.3e-10 bad=frob=1
+mkpmu kunminghu 44 x=event=0x1
+v=$(HPMSTAT_SYSFS=$fake $H list --raw-dump pmu | tr ' ' '\n' | grep / | tr '\n' ' ')
+[ "$v" = "alpha/ev_a/ alpha/ev_b/ zeta/ev_c/ " ]; ok $? "sysfs PMU events as perf names them, in name order ($v)"
+HPMSTAT_SYSFS=$fake $H list --no-pager ev_ > "$tap_out"
+printf '  %-50s [Kernel PMU event]\n' alpha/ev_a/ alpha/ev_b/ zeta/ev_c/ | cmp -s - "$tap_out"
+ok $? "their rows carry perf's [Kernel PMU event] tag; a glob finds them"
+HPMSTAT_SYSFS=$fake $H list --json ev_b > "$tap_out"
+v=$($J 0.name 0.kind 0.pmu 0.encoding < "$tap_out" | tr '\n' ' ')
+[ "$v" = "alpha/ev_b/ kernel-pmu alpha event=0x2,umask=0x1 (type=42,config=0x102) " ]
+ok $? "--json: kind kernel-pmu, the PMU, the terms and the attr they make ($v)"
+HPMSTAT_SYSFS=$fake $H stat --backend perf --dry-run -e alpha/ev_a/,alpha/ev_b/,zeta/ev_c/ > "$tap_out" 2>&1
+grep -q 'type=42 config=0x102 ' "$tap_out"; ok $? "stat takes each listed name (the same attr)"
+rm -rf "$fake"
 
 # -M help lists what -M takes, and exits 0
 $H stat -M help > "$tap_out" 2>"$tap_err"; rc=$?

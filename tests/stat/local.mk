@@ -6,6 +6,8 @@ STAT_TESTS += tests/stat/record-bytes.sh tests/stat/record-stream.sh tests/stat/
 STAT_TESTS += tests/stat/evspec.sh
 # toplev's options: -l, --nodes, -v descriptions, --no-multiplex
 STAT_TESTS += tests/stat/topdown-options.sh
+# perf's tool events: duration_time, user_time, system_time against perf's
+STAT_TESTS += tests/stat/tool-events.sh
 TESTS += $(STAT_TESTS)
 EXTRA_DIST += $(STAT_TESTS)
 
