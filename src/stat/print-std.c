@@ -289,12 +289,17 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 	fputc('\n', cfg->out);
 	print_elapsed(cfg, res);
 	/* perf: the command's own times, not with -a or -C (a CPU target) */
-	if (cfg->command && !cfg->target && cfg->repeat <= 1) {
+	bool times = cfg->command && !cfg->target && cfg->repeat <= 1;
+	if (times) {
 		fprintf(cfg->out, "\n %17.9f seconds user\n", res->user_s);
 		fprintf(cfg->out, " %17.9f seconds sys\n", res->sys_s);
 	}
 	if (cfg->emu.active)
 		fprintf(cfg->out, "\n Kunminghu figures are emulated (%s).\n",
 		        stat_emu_describe(&cfg->emu, label, sizeof(label)));
+	/* perf ends the block with "\n\n" after the last line it printed,
+	 * which after the sys line leaves two blank lines */
 	fputc('\n', cfg->out);
+	if (times)
+		fputc('\n', cfg->out);
 }

@@ -288,4 +288,22 @@ if $host && $have_perf; then
 	ok $? "-A: the CPU column as wide as perf's ($(grep '^CPU0' "$tap_out" | cut -c1-40))"
 fi
 
+# ---- the end of the block: as many blank lines after it as perf leaves
+# (two after the user and sys lines, one after the elapsed line alone)
+trailing() { awk 'NF { n = 0; next } { n++ } END { print n + 0 }'; }
+if $host && $have_perf; then
+	for c in "true" "-a sleep 0.01" "-r 2 true"; do
+		# shellcheck disable=SC2086
+		want=$(perf stat -e task-clock $c 2>&1 >/dev/null | trailing)
+		# shellcheck disable=SC2086
+		got=$($H stat -e task-clock $c 2>&1 >/dev/null | trailing)
+		[ "$got" = "$want" ] && [ "$want" -ge 1 ]
+		ok $? "std output of 'stat -e task-clock $c' ends with perf's $want blank line(s) ($got)"
+	done
+else
+	skip "std output ends as perf's: no perf here"
+	skip "std output ends as perf's: no perf here"
+	skip "std output ends as perf's: no perf here"
+fi
+
 done_testing
