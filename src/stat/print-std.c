@@ -286,7 +286,10 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 		}
 	if (interval)
 		return;
-	fputc('\n', cfg->out);
+	/* perf: a blank line between the counts and the elapsed time, none
+	 * when nothing was counted (--null) */
+	if (l->nr || res->nr_metrics)
+		fputc('\n', cfg->out);
 	print_elapsed(cfg, res);
 	/* perf: the command's own times, not with -a or -C (a CPU target) */
 	bool times = cfg->command && !cfg->target && cfg->repeat <= 1;
