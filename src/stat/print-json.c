@@ -16,14 +16,56 @@
 #include "stat/stat.h"
 #include "util/count.h"
 
+/* The decimals perf prints for its real-valued keys (its "%.9f", "%.2f",
+ * "%f"); -1: not one of them (12 significant digits) */
+static int json_real_decimals(const char *key)
+{
+	static const struct {
+		const char *key;
+		int decimals;
+	} formats[] = {
+	    {"interval", 9},
+	    {"variance", 2},
+	    {"pcnt-running", 2},
+	    {"metric-value", 6},
+	};
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (strcmp(key, formats[i].key) == 0)
+			return formats[i].decimals;
+	return -1;
+}
+
+/* One row, spaced as perf writes it (`{"key" : value, "key" : value}`), so
+ * that scripts matching perf's bytes match hpmstat's too; the keys in the
+ * order they were set. */
 static void json_line(const struct stat_config *cfg, json_t *o)
 {
-	char *txt = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
-	if (txt) {
-		fputs(txt, cfg->out);
-		fputc('\n', cfg->out);
-		free(txt);
+	const char *key;
+	json_t *v;
+	bool first = true;
+	fputc('{', cfg->out);
+	json_object_foreach(o, key, v)
+	{
+		char *name = NULL;
+		json_t *ks = json_string(key);
+		if (ks) {
+			name = json_dumps(ks, JSON_ENCODE_ANY);
+			json_decref(ks);
+		}
+		fprintf(cfg->out, "%s%s : ", first ? "" : ", ", name ? name : "\"\"");
+		free(name);
+		first = false;
+		int decimals = json_is_real(v) ? json_real_decimals(key) : -1;
+		if (decimals >= 0 && isfinite(json_real_value(v))) {
+			fprintf(cfg->out, "%.*f", decimals, json_real_value(v));
+		} else {
+			char *txt =
+			    json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(12));
+			fputs(txt ? txt : "null", cfg->out);
+			free(txt);
+		}
 	}
+	fputs("}\n", cfg->out);
 	json_decref(o);
 }
 

@@ -47,7 +47,7 @@ $H stat -a -j -e $ev -G / -- sleep 0.1 2>"$dir/h.json" >/dev/null
 perf stat -a -j -e $ev -G / sleep 0.1 2>"$dir/p.json" >/dev/null
 key_order "$dir/h.json" >"$dir/h.keys"
 key_order "$dir/p.json" >"$dir/p.keys"
-cmp -s "$dir/h.keys" "$dir/p.keys" && grep -q '"cgroup":"/"' "$dir/h.json"
+cmp -s "$dir/h.keys" "$dir/p.keys" && grep -q '"cgroup" : "/"' "$dir/h.json"
 ok $? "-j -G /: perf's keys, \"cgroup\" after \"event\""
 cmp -s "$dir/h.keys" "$dir/p.keys" || diag "hpmstat: $(cat "$dir/h.keys")" "perf:    $(cat "$dir/p.keys")"
 

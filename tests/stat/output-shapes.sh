@@ -145,7 +145,7 @@ if [ -n "$GROUPING_LOCALE" ]; then
 	ok $? "LC_NUMERIC=$L alone groups"
 	LC_ALL=$L $H stat -x, -e mcycle --emu-cycles 2e6 2>"$tap_out" >/dev/null
 	grep -q '^2000000,,mcycle,' "$tap_out" &&
-		LC_ALL=$L $H stat -j -e mcycle --emu-cycles 2e6 2>&1 >/dev/null | grep -q '"counter-value":"2000000.000000"'
+		LC_ALL=$L $H stat -j -e mcycle --emu-cycles 2e6 2>&1 >/dev/null | grep -q '"counter-value" : "2000000.000000"'
 	ok $? "$L: CSV and JSON counts without separators, as perf's"
 	if $have_perf && $host; then
 		for l in C $L; do
@@ -307,6 +307,23 @@ if $host && $have_perf; then
 	[ "$got" = "$want" ]; ok $? "stat --null true: perf's lines and blank lines, numbers aside"
 else
 	for i in 1 2 3 4; do skip "std output ends as perf's: no perf here"; done
+fi
+
+# ---- JSON rows spaced as perf writes them, with perf's decimals: the same
+# bytes but for the digits, so scripts matching perf's text match ours
+if $host && $have_perf; then
+	digits() { sed 's/[0-9][0-9.]*/N/g'; }
+	for c in "-e task-clock,page-faults,cycles true" "-r 2 -e task-clock true" \
+		"-I 100 -e task-clock sleep 0.15" "-a --per-core -e cpu-clock sleep 0.02"; do
+		# shellcheck disable=SC2086
+		want=$(perf stat -j $c 2>&1 >/dev/null | digits)
+		# shellcheck disable=SC2086
+		got=$($H stat -j $c 2>&1 >/dev/null | digits)
+		[ -n "$want" ] && [ "$got" = "$want" ]
+		ok $? "stat -j $c: perf's bytes, digits aside"
+	done
+else
+	for i in 1 2 3 4; do skip "JSON bytes as perf's: no perf here"; done
 fi
 
 done_testing

@@ -27,9 +27,9 @@ while [ $i -lt "$n" ]; do
 			map["tma_core_bound"]="core_bound"; map["tma_memory_bound"]="memory_bound"
 			map["tma_l1_bound"]="l1_bound"; map["tma_l2_bound"]="l2_bound"; map["tma_l3_bound"]="l3_bound"
 			map["tma_dram_bound"]="dram_bound"; map["tma_store_bound"]="store_bound" }
-		/"metric":/ {
-			match($0, /"metric":"[a-z0-9_]*"/); m = substr($0, RSTART + 10, RLENGTH - 11)
-			match($0, /"metric-value":[-0-9.e]*/); v = substr($0, RSTART + 15, RLENGTH - 15)
+		/"metric" : / {
+			match($0, /"metric" : "[a-z0-9_]*"/); m = substr($0, RSTART + 12, RLENGTH - 13)
+			match($0, /"metric-value" : [-0-9.e]*/); v = substr($0, RSTART + 17, RLENGTH - 17)
 			if (!(m in map)) next
 			want = d[map[m]] * 100; diff = v - want; if (diff < 0) diff = -diff
 			if (diff > worst) { worst = diff; which = m }

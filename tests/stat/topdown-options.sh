@@ -15,9 +15,9 @@ C="--emu-cycles 2e6"
 
 # "name value" for every metric row of a -j output file
 metrics() {
-	awk '/"metric":/ {
-		match($0, /"metric":"[a-z0-9_]*"/); m = substr($0, RSTART + 10, RLENGTH - 11)
-		match($0, /"metric-value":[-0-9.e]*/); v = substr($0, RSTART + 15, RLENGTH - 15)
+	awk '/"metric" : / {
+		match($0, /"metric" : "[a-z0-9_]*"/); m = substr($0, RSTART + 12, RLENGTH - 13)
+		match($0, /"metric-value" : [-0-9.e]*/); v = substr($0, RSTART + 17, RLENGTH - 17)
 		print m, v }' "$1"
 }
 names() { metrics "$1" | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//'; }
@@ -34,7 +34,7 @@ pubdesc() {
 	done
 }
 # the JSON row of metric $2 in file $1
-row_of() { grep -F "\"metric\":\"$2\"" "$1"; }
+row_of() { grep -F "\"metric\" : \"$2\"" "$1"; }
 
 # SPEC §3's tree, in the order --topdown shows it (each node, then its children)
 L1="tma_frontend_bound tma_bad_speculation tma_backend_bound tma_retiring"
@@ -96,7 +96,7 @@ metrics "$dir/full.json" | grep -E '^tma_(core_bound|memory_bound|frontend_bound
 ok $? "--nodes values equal those of the same nodes in the whole tree"
 # the bottleneck path starts at the top of the selection
 $H stat -j --nodes '!Memory_Bound*' $C 2>"$dir/mb.json" >/dev/null
-row_of "$dir/mb.json" tma_memory_bound | grep -q '"bottleneck":true'
+row_of "$dir/mb.json" tma_memory_bound | grep -q '"bottleneck" : true'
 ok $? "a selection below level 1 still marks its bottleneck"
 
 run_fails_with "a misspelt node gets one line with a suggestion" \
@@ -114,7 +114,7 @@ run_fails_with "a bad /N is refused" "the level after '/' must be 1 to 3" \
 $H stat -j -v -l3 $C 2>"$dir/v.json" >/dev/null
 $J --lines < "$dir/v.json" > /dev/null
 ok $? "-j -v output is JSON, line by line"
-bn=$(grep '"bottleneck":true' "$dir/v.json" | sed 's/.*"metric":"\([a-z0-9_]*\)".*/\1/')
+bn=$(grep '"bottleneck" : true' "$dir/v.json" | sed 's/.*"metric" : "\([a-z0-9_]*\)".*/\1/')
 [ -n "$bn" ]
 ok $? "the balanced profile has a bottleneck path ($(echo $bn))"
 good=0
@@ -123,7 +123,7 @@ for m in $bn; do
 	[ "$(row_of "$dir/v.json" "$m" | $J desc)" = "$(pubdesc "$m")" ] || good=1
 done
 ok $good "JSON: each node on the path has \"desc\", its PublicDescription in metrics.json"
-[ -n "$bn" ] && [ "$(grep -c '"desc":' "$dir/v.json")" -eq "$(echo "$bn" | wc -w)" ]
+[ -n "$bn" ] && [ "$(grep -c '"desc" : ' "$dir/v.json")" -eq "$(echo "$bn" | wc -w)" ]
 ok $? "JSON: no other row has \"desc\""
 
 $H stat -v -l3 $C 2>"$dir/v.txt" >/dev/null
@@ -161,22 +161,22 @@ ok $? "CSV: -v leaves the Topdown rows as they are"
 # ---------------------------------------------------------------- --no-multiplex
 # the premise: level 3 does not fit the backend counters at once
 $H stat -j -v -l3 $C 2>"$dir/mux.json" >/dev/null
-grep '"event":' "$dir/mux.json" | grep -vq '"pcnt-running":100'
+grep '"event" : ' "$dir/mux.json" | grep -vq '"pcnt-running" : 100'
 ok $? "without --no-multiplex, -l3 multiplexes some events"
 
 $H stat -j -v -l3 --no-multiplex $C -o "$dir/nm.json" 2>"$dir/nm.err"
 ok $? "-l3 --no-multiplex runs"
 grep -qx "Running 2 times to avoid multiplexing" "$dir/nm.err"
 ok $? "it says on stderr that it runs twice, as toplev does"
-nrows=$(grep -c '"event":' "$dir/nm.json")
-nfull=$(grep '"event":' "$dir/nm.json" | grep -c '"pcnt-running":100')
+nrows=$(grep -c '"event" : ' "$dir/nm.json")
+nfull=$(grep '"event" : ' "$dir/nm.json" | grep -c '"pcnt-running" : 100')
 [ "$nrows" -eq 13 ] && [ "$nfull" -eq "$nrows" ]
 ok $? "every one of the $nrows event rows has pcnt-running 100"
-grep -q '"multiplexed":false' "$dir/nm.json" && ! grep -q '"multiplexed":true' "$dir/nm.json"
+grep -q '"multiplexed" : false' "$dir/nm.json" && ! grep -q '"multiplexed" : true' "$dir/nm.json"
 ok $? "no metric is marked multiplexed"
 # identity: each count is the count of a run that counts that event alone
 good=0
-grep '"event":' "$dir/nm.json" > "$dir/nm.rows" || good=1
+grep '"event" : ' "$dir/nm.json" > "$dir/nm.rows" || good=1
 while read -r line; do
 	ev=$(echo "$line" | $J event)
 	v=$(echo "$line" | $J counter-value)
@@ -203,8 +203,8 @@ metrics "$dir/nm2.json" > "$dir/nm2.m"
 ok $? "when everything fits (-l2) it runs once and changes nothing"
 $H stat -j -l3 --no-multiplex -e task-clock -o "$dir/cmd.json" -- true 2>"$dir/cmd.err"
 rc=$?
-[ $rc -eq 0 ] && [ "$(grep -c '"event":' "$dir/cmd.json")" -ge 1 ] &&
-	! grep '"event":' "$dir/cmd.json" | grep -vq '"pcnt-running":100'
+[ $rc -eq 0 ] && [ "$(grep -c '"event" : ' "$dir/cmd.json")" -ge 1 ] &&
+	! grep '"event" : ' "$dir/cmd.json" | grep -vq '"pcnt-running" : 100'
 ok $? "with a command, the command runs per group and every row counts 100%"
 
 $H stat -l3 --dry-run --no-multiplex $C > "$dir/dry.txt" 2>&1
