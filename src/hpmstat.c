@@ -10,6 +10,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,14 @@ static void cli_vmsg(const char *fmt, va_list ap)
 		fprintf(stderr, "hpmstat %s: %s\n", cli_cmd, esc);
 	else
 		fprintf(stderr, "hpmstat: %s\n", esc);
+}
+
+int cli_die_of_signal(int sig)
+{
+	fflush(NULL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+	return 128 + sig;
 }
 
 void cli_error(const char *fmt, ...)

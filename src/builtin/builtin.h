@@ -50,6 +50,10 @@ const struct cmd_desc *hpm_command_find(const char *name);
 /* Name of the running subcommand, for diagnostics. */
 extern const char *cli_cmd;
 
+/* Ends the command as perf does when a signal stopped it: the output
+ * flushed, then the signal's default action, so the shell sees 128 + sig
+ * (the return value, should the signal be ignored or blocked). */
+int cli_die_of_signal(int sig);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "hpmstat CMD: msg (see 'hpmstat CMD --help')" and returns EXIT_USAGE. */

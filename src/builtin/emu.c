@@ -182,10 +182,7 @@ static int run_script(FILE *f, const char *name, unsigned harts, const char *tra
 		int sig = script_signal;
 		if (!status)
 			cli_error("%s:%u: interrupted", name, lineno);
-		fflush(NULL);
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return 128 + sig;
+		return cli_die_of_signal(sig);
 	}
 	return status;
 }

@@ -1928,11 +1928,7 @@ out:
 	free(o.cgroups);
 	if (stat_signal) {
 		/* die of the signal, as perf stat does */
-		int sig = stat_signal;
-		fflush(NULL);
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return 128 + sig;
+		return cli_die_of_signal(stat_signal);
 	}
 	return status;
 }

@@ -637,11 +637,7 @@ int cmd_top(int argc, char **argv)
 	top_opts_free(&o);
 	if (top_signal) {
 		/* die of the signal, as perf top does */
-		int sig = top_signal;
-		fflush(NULL);
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return 128 + sig;
+		return cli_die_of_signal(top_signal);
 	}
 	return status;
 }
