@@ -62,7 +62,11 @@ hs --timeout 100 -e task-clock -- sh -c 'trap "" TERM; sleep 0.6; exit 3'
 e=$(awk '/seconds time elapsed/ { print $1 }' "$dir/err")
 [ $rc -eq 3 ] && awk -v e="$e" 'BEGIN { exit !(e >= 0.55) }'
 ok $? "--timeout 100, the command traps TERM: waited for, exit 3, elapsed $e s"
-ps_ --timeout 100 -e task-clock -- sh -c 'trap "" TERM; sleep 0.6; exit 3'
+# three tries, as for --quiet below: perf 6.1 loses the status now and then
+for try in 1 2 3; do
+	ps_ --timeout 100 -e task-clock -- sh -c 'trap "" TERM; sleep 0.6; exit 3'
+	[ $prc -eq 3 ] && break
+done
 want_rc=3 perf_agrees "--timeout, TERM trapped: perf keeps the status too"
 
 hs -r 2 --timeout 100 -x, -e task-clock -- sleep 3
@@ -243,7 +247,12 @@ hs -q -e task-clock -- true
 [ $rc -eq 0 ] && [ ! -s "$dir/err" ] && [ ! -s "$dir/out" ]; ok $? "-q: the command runs, nothing printed"
 hs --quiet -e task-clock -- sh -c 'exit 3'
 [ $rc -eq 3 ]; ok $? "--quiet keeps the command's exit status ($rc)"
-ps_ --quiet -e task-clock -- sh -c 'exit 3'
+# perf 6.1 itself loses the status now and then (about 1 run in 6 here
+# exits 0), so it gets three tries to show what it does
+for try in 1 2 3; do
+	ps_ --quiet -e task-clock -- sh -c 'exit 3'
+	[ $prc -eq 3 ] && break
+done
 want_rc=3 perf_agrees "perf --quiet keeps it too"
 rm -f "$dir/q.txt"
 hs -q -o "$dir/q.txt" -e task-clock -- true

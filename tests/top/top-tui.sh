@@ -178,7 +178,9 @@ key q; wait_for "EXITED 0"
 
 # TERM unset or unknown: batch mode with a message
 start "env -u TERM XDG_CONFIG_HOME=$tmp/none $H top -n 1 -d 0.2 --backend emu 2>$tmp/term.err"
-wait_for "EXITED 0"; ok $? "TERM unset: runs to the end"
+wait_for "EXITED 0"; rc=$?
+ok $rc "TERM unset: runs to the end"
+[ $rc -eq 0 ] || diag "the pane:" "$(cap | grep -v '^$' | tail -8)" "stderr:" "$(cat "$tmp/term.err")"
 cap | grep -q '^hpmstat top - frame 1' && grep -q 'TERM is not set: batch mode' "$tmp/term.err"; ok $? "TERM unset: batch frame and a message"
 start "env TERM=no-such-term XDG_CONFIG_HOME=$tmp/none $H top -n 1 -d 0.2 --backend emu 2>$tmp/term.err"
 wait_for "EXITED 0"
