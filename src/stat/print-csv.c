@@ -119,8 +119,16 @@ static void csv_metric(const struct stat_config *cfg, const struct stat_result *
 	csv_summary(cfg);
 	if (cfg->interval_ms > 0)
 		fprintf(cfg->out, "%16.9f%s", res->timestamp, s);
-	char v[64], text[256];
-	if (cfg->per_unit) {
+	char v[64], text[256], aggr[64];
+	if (res->aggr && unit >= 0) {
+		/* an id's metric: perf's prefix fields, its count the id's units */
+		fputs(stat_aggr_prefix(cfg, res, STAT_AGGR_METRIC_ROW, unit, aggr, sizeof(aggr)),
+		      cfg->out);
+	} else if (res->aggr) {
+		/* the totals of a view: as many fields, the id "all" as -A's */
+		csv_text(cfg, "all");
+		fprintf(cfg->out, "%s%u%s", s, res->aggr->nr_metric_members, s);
+	} else if (cfg->per_unit) {
 		csv_text(cfg, unit >= 0 ? res->metric_unit_names[unit] : "all");
 		fputs(s, cfg->out);
 	}
@@ -213,10 +221,18 @@ void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res
 		else
 			csv_event(cfg, res, i, -1);
 	}
-	for (unsigned k = 0; k < res->nr_metrics; k++)
+	/* --per-core and the like: each id's metrics, and no total */
+	bool per_id = res->aggr && res->aggr->metrics_per_id;
+	const char *note = stat_aggr_metrics_note(res);
+	if (note && res->first)
+		fprintf(cfg->out, "# %s\n", note);
+	for (unsigned k = 0; k < res->nr_metrics && !per_id; k++)
 		csv_metric(cfg, res, k, -1);
-	csv_metric_notes(cfg, res->metrics, res->nr_metrics, NULL);
+	if (!per_id)
+		csv_metric_notes(cfg, res->metrics, res->nr_metrics, NULL);
 	for (unsigned u = 0; u < res->nr_metric_units; u++) {
+		if (!res->unit_metrics[u])
+			continue;
 		for (unsigned k = 0; k < res->nr_metrics; k++)
 			csv_metric(cfg, res, k, (int)u);
 		csv_metric_notes(cfg, res->unit_metrics[u], res->nr_metrics,
