@@ -98,30 +98,49 @@ static void print_metric_row(const struct stat_config *cfg, const struct stat_re
 	fputc('\n', cfg->out);
 }
 
+/* --metric-only: a header of the metric names, then one row of values;
+ * --per-core and the like: one row per id, after its prefix columns */
 static void print_metric_only(const struct stat_config *cfg, const struct stat_result *res,
                               bool header)
 {
+	bool per_id = res->aggr && res->aggr->metrics_per_id;
+	const char *note = stat_aggr_metrics_note(res);
 	if (header) {
+		char aggr[64];
+		if (note)
+			fprintf(cfg->out, "%s%s%s\n", cfg->interval_ms > 0 ? "# " : " (", note,
+			        cfg->interval_ms > 0 ? "" : ")");
 		prefix(cfg, res, 0, -1);
+		/* the names above the values, past the prefix columns */
+		if (per_id)
+			fprintf(cfg->out, "%*s",
+			        (int)strlen(stat_aggr_prefix(cfg, res, STAT_AGGR_METRIC_ROW, 0,
+			                                     aggr, sizeof(aggr))),
+			        "");
 		for (unsigned k = 0; k < res->nr_metrics; k++)
 			fprintf(cfg->out, " %18s", res->metrics[k].display);
 		fputc('\n', cfg->out);
 	}
-	prefix(cfg, res, 0, -1);
-	for (unsigned k = 0; k < res->nr_metrics; k++) {
-		char v[40], num[32];
-		if (isnan(res->metrics[k].value))
-			snprintf(v, sizeof(v), "n/a");
-		else
-			snprintf(v, sizeof(v), "%s%s%s",
-			         stat_fixed2(res->metrics[k].value, num, sizeof(num)),
-			         res->metrics[k].out_of_range ? "!" : "",
-			         res->metrics[k].bottleneck ? " <==" : "");
-		fprintf(cfg->out, " %18s", v);
+	for (int u = per_id ? 0 : -1; u < (per_id ? (int)res->nr_metric_units : 0); u++) {
+		const struct stat_metric *m = u >= 0 ? res->unit_metrics[u] : res->metrics;
+		if (!m)
+			continue;
+		prefix(cfg, res, STAT_AGGR_METRIC_ROW, u);
+		for (unsigned k = 0; k < res->nr_metrics; k++) {
+			char v[40], num[32];
+			if (isnan(m[k].value))
+				snprintf(v, sizeof(v), "n/a");
+			else
+				snprintf(v, sizeof(v), "%s%s%s",
+				         stat_fixed2(m[k].value, num, sizeof(num)),
+				         m[k].out_of_range ? "!" : "",
+				         m[k].bottleneck ? " <==" : "");
+			fprintf(cfg->out, " %18s", v);
+		}
+		if (cfg->emu.active)
+			fputs("  " STAT_EMU_MARK, cfg->out);
+		fputc('\n', cfg->out);
 	}
-	if (cfg->emu.active)
-		fputs("  " STAT_EMU_MARK, cfg->out);
-	fputc('\n', cfg->out);
 }
 
 /* perf's -I column header, at the first interval and every 25th after:

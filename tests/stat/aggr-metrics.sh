@@ -3,8 +3,8 @@
 # per id, no total. Identities on the emulator (fixed seed, 4 harts): the
 # --per-core tree of core n is the -A tree of hart n, value for value, in
 # std, CSV and JSON; the one --per-socket id's tree is the run's total tree;
-# -I intervals the same per interval (against the -A counts' own metric, IPC,
-# worked from them). CSV metric rows have the event rows' field count and
+# --metric-only rows per id the same; -I intervals per id too (each core's
+# IPC against its own counts). CSV metric rows have the event rows' field count and
 # perf 6.1's commachecker (stat+csv_output.sh) accepts them; perf 6.1's
 # JSON linter accepts the JSON rows. Where metrics cannot be per id (-r),
 # the totals and one note line.
@@ -139,6 +139,20 @@ for line in sys.stdin:
 		skip "no perf 6.1 perf_json_output_lint.py (linux-source-6.1)"
 	fi
 done
+
+# ---- --metric-only: one row per id, its values the hart's -A ones
+$H stat $E -A --topdown -x, 2>"$dir/a1.csv" >/dev/null
+tree_csv "$dir/a1.csv" | grep -v '^all ' | awk '{print $1, ++c[$1], $3}' >"$dir/a1.t"
+$H stat $E --per-core --topdown --metric-only -x, 2>"$dir/mo.csv" >/dev/null
+grep -v '^#' "$dir/mo.csv" | awk -F, 'NR == 1 {ok = $1 == "core" && $2 == "cpus"; next}
+	{id = $1; sub(/^S0-D0-C/, "", id); for (i = 3; i <= NF; i++) print id, i - 2, $i} END {exit !ok}' >"$dir/mo.t"
+[ $? -eq 0 ] && [ "$(wc -l <"$dir/a1.t")" -eq 16 ] && cmp -s "$dir/a1.t" "$dir/mo.t"
+ok $? "--metric-only -x,: a 'core,cpus,' header, each core's row its hart's -A values"
+$H stat $E --per-core --topdown --metric-only 2>"$dir/mo.std" >/dev/null
+grep '^S0-D0-C' "$dir/mo.std" | sed 's/ <==//g' | awk '{id = $1; sub(/^S0-D0-C/, "", id)
+	for (i = 3; i <= NF && $i != "[emu]"; i++) print id, i - 2, $i}' >"$dir/mo.t"
+cmp -s "$dir/a1.t" "$dir/mo.t"
+ok $? "--metric-only std: each core's row (after its prefix columns) its hart's -A values"
 
 # ---- -I: each interval's metrics per core, with the id's prefix columns;
 # IPC (-M ipc) of core n is hart n's instructions over its cycles
