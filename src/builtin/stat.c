@@ -932,6 +932,31 @@ static void free_metrics(struct stat_metric *m, unsigned n)
 	free(m);
 }
 
+/* An aggregation by CPU topology (--per-core, --per-socket, ...), whose
+ * view takes each unit's metrics to its id (stat/aggr.h). */
+static bool metrics_per_id_mode(const struct stat_config *cfg)
+{
+	return cfg->aggr && cfg->aggr->mode != STAT_AGGR_GLOBAL &&
+	       cfg->aggr->mode != STAT_AGGR_THREAD;
+}
+
+/* Each metric unit's metrics (from `delta` when set) into res. */
+static void unit_metrics_new(struct hpm_session *s, const struct hpm_count *const *delta,
+                             struct stat_result *res)
+{
+	res->nr_metric_units = hpm_session_metric_units(s, &res->metric_unit_names);
+	res->unit_metrics = xcalloc(res->nr_metric_units + 1, sizeof(*res->unit_metrics));
+	for (unsigned u = 0; u < res->nr_metric_units; u++)
+		hpm_session_metrics_unit(s, delta, (int)u, &res->unit_metrics[u]);
+}
+
+static void unit_metrics_free(struct stat_result *res)
+{
+	for (unsigned u = 0; u < res->nr_metric_units; u++)
+		free_metrics(res->unit_metrics[u], res->nr_metrics);
+	free(res->unit_metrics);
+}
+
 static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***prev, bool first)
 {
 	char err[512];
@@ -947,6 +972,9 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 	                          .first = first,
 	                          .delta = (const struct hpm_count *const *)d};
 	res.nr_metrics = hpm_session_metrics(rc->s, res.delta, &res.metrics);
+	/* --per-core and the like: each id's metrics of the interval */
+	if (res.nr_metrics && metrics_per_id_mode(rc->cfg))
+		unit_metrics_new(rc->s, res.delta, &res);
 	hpm_session_emu_label(rc->s, &rc->cfg->emu);
 	/* an interval's label speaks of the whole run: the configured length,
 	 * or none while following wall time */
@@ -965,6 +993,7 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 	fflush(rc->cfg->out);
 	if (rc->rec)
 		record_add_interval(rc->rec, &res);
+	unit_metrics_free(&res);
 	free_metrics(res.metrics, res.nr_metrics);
 	snapshot_free(rc->s, *prev);
 	*prev = snapshot(rc->s);
@@ -1864,12 +1893,10 @@ int cmd_stat(int argc, char **argv)
 	    .metric_noise = mnoise,
 	    .first = true,
 	};
-	if (cfg.per_unit && nr_metrics) {
-		res.nr_metric_units = hpm_session_metric_units(&s, &res.metric_unit_names);
-		res.unit_metrics = xcalloc(res.nr_metric_units + 1, sizeof(*res.unit_metrics));
-		for (unsigned u = 0; u < res.nr_metric_units; u++)
-			hpm_session_metrics_unit(&s, NULL, (int)u, &res.unit_metrics[u]);
-	}
+	/* -A prints each unit's metrics; --per-core and the like print them
+	 * per id where an id is one unit (stat/aggr.h) */
+	if ((cfg.per_unit || metrics_per_id_mode(&cfg)) && nr_metrics)
+		unit_metrics_new(&s, NULL, &res);
 	if (rs.n)
 		noise_of(elapsed_sum, elapsed_sum2, rs.n, &res.elapsed_noise);
 	if (o.interval_ms <= 0) {
@@ -1881,7 +1908,12 @@ int cmd_stat(int argc, char **argv)
 		stat_print(&total, &res);
 	}
 	if (rec) {
-		record_finish(rec, &cfg, &s, &res);
+		/* the run file keeps each unit's metrics for -A only: `stat
+		 * report` replays no aggregation mode */
+		struct stat_result recorded = res;
+		if (!cfg.per_unit)
+			recorded.nr_metric_units = 0;
+		record_finish(rec, &cfg, &s, &recorded);
 		if (record_write(rec) != 0) {
 			/* a half run file never takes the old one's place */
 			out_file_error(&recf, errno ? errno : EIO);
@@ -1891,9 +1923,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	free(noise);
 	free(mnoise);
-	for (unsigned u = 0; u < res.nr_metric_units; u++)
-		free_metrics(res.unit_metrics[u], nr_metrics);
-	free(res.unit_metrics);
+	unit_metrics_free(&res);
 	free_metrics(metrics, nr_metrics);
 	if (!status)
 		status = run.exit_status;

@@ -197,6 +197,38 @@ static void order_rows(struct stat_aggr_view *v, const struct stat_aggr *a, bool
 	free(keys);
 }
 
+/* Each id's metrics where they are exact (see aggr.h). */
+static void metrics_of_ids(struct stat_aggr_view *v, const struct stat_aggr *a,
+                           const struct stat_result *in)
+{
+	v->metric_members = xcalloc(v->nr_ids + 1, sizeof(*v->metric_members));
+	v->id_metrics = xcalloc(v->nr_ids + 1, sizeof(*v->id_metrics));
+	if (a->mode == STAT_AGGR_THREAD || !in->nr_metrics)
+		return;
+	bool exact = in->unit_metrics && in->nr_runs <= 1;
+	for (unsigned u = 0; u < in->nr_metric_units; u++) {
+		struct stat_aggr_id id = unit_id(a, in->metric_unit_names[u]);
+		unsigned k = find_id(v, &id);
+		v->nr_metric_members++;
+		if (k == v->nr_ids) {
+			exact = false; /* a metric unit that no row counted on */
+			continue;
+		}
+		if (v->metric_members[k]++)
+			exact = false;
+		else if (in->unit_metrics)
+			v->id_metrics[k] = in->unit_metrics[u];
+	}
+	if (v->nr_ids == 1) {
+		/* one id holds every unit: its metrics are the totals */
+		v->id_metrics[0] = in->metrics;
+		exact = true;
+	} else if (in->metric_noise) {
+		exact = false;
+	}
+	v->metrics_per_id = exact && v->nr_ids;
+}
+
 struct stat_aggr_view *stat_aggr_view_new(const struct stat_aggr *a, const struct stat_result *in,
                                           bool verbose)
 {
@@ -222,10 +254,11 @@ struct stat_aggr_view *stat_aggr_view_new(const struct stat_aggr *a, const struc
 	v->res = *in;
 	v->res.list = &v->list;
 	v->res.delta = NULL;
-	/* Topdown and -M metrics stay the measurement's totals */
-	v->res.unit_metrics = NULL;
-	v->res.nr_metric_units = 0;
-	v->res.metric_unit_names = NULL;
+	/* Topdown and -M metrics: each id's, or the measurement's totals */
+	metrics_of_ids(v, a, in);
+	v->res.unit_metrics = v->metrics_per_id ? v->id_metrics : NULL;
+	v->res.nr_metric_units = v->metrics_per_id ? v->nr_ids : 0;
+	v->res.metric_unit_names = v->metrics_per_id ? v->list.unit_names : NULL;
 	v->res.aggr = v;
 	return v;
 }
@@ -243,11 +276,15 @@ void stat_aggr_view_free(struct stat_aggr_view *v)
 	free(v->id);
 	free(v->members);
 	free(v->row);
+	free(v->metric_members);
+	free(v->id_metrics);
 	free(v);
 }
 
 static unsigned members_of(const struct stat_aggr_view *v, unsigned ev, unsigned unit)
 {
+	if (ev == STAT_AGGR_METRIC_ROW)
+		return unit < v->nr_ids ? v->metric_members[unit] : 0;
 	return ev < v->list.nr && unit < v->nr_ids ? v->members[ev * v->nr_ids + unit] : 0;
 }
 
@@ -289,6 +326,17 @@ const char *stat_aggr_prefix(const struct stat_config *cfg, const struct stat_re
 		break;
 	}
 	return buf;
+}
+
+const char *stat_aggr_metrics_note(const struct stat_result *res)
+{
+	const struct stat_aggr_view *v = res->aggr;
+	if (!v || v->metrics_per_id || !res->nr_metrics || v->mode == STAT_AGGR_THREAD)
+		return NULL;
+	if (res->metric_noise)
+		return "metrics are the whole run's: with -r they are not kept per id";
+	return "metrics are the whole run's: an id holds several harts or CPUs, whose metrics "
+	       "hpmstat cannot evaluate per id";
 }
 
 bool stat_aggr_json(const struct stat_result *res, unsigned ev, int unit, const char **key,

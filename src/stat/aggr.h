@@ -12,6 +12,13 @@
  * nothing when every thread of the system is counted (-a). The printers
  * print a view like any result and ask here for the prefix columns.
  *
+ * Metrics (Topdown, -M) go per id where that is exact: an id holding
+ * exactly one metric unit (a hart, or a Kunminghu CPU: no SMT, so one per
+ * core) gets that unit's metrics (stat_result.unit_metrics, as -A has them),
+ * a mode with a single id gets the run's totals. Otherwise (an id of
+ * several metric units, or -r, whose units keep only the last run) the
+ * view keeps the totals and stat_aggr_metrics_note says why.
+ *
  * Units map to ids by name: "CPU<n>" through the topology, "hart<n>" (the
  * emulator) as core n of socket 0, die 0, node 0; thread units ("comm-tid",
  * from the perf back end with hpm_target.per_thread) are their own ids.
@@ -19,6 +26,7 @@
 #ifndef HPM_STAT_AGGR_H
 #define HPM_STAT_AGGR_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -61,7 +69,18 @@ struct stat_aggr_view {
 	unsigned *members; /* [ev * nr_ids + id]: units of the row in the id */
 	struct stat_aggr_row *row;
 	unsigned nr_rows;
+	/* true: res.unit_metrics[id] are each id's metrics (NULL for an id
+	 * without a metric unit) and no total is printed; false: res.metrics
+	 * are the run's totals, as without the mode */
+	bool metrics_per_id;
+	unsigned *metric_members;        /* [nr_ids]: metric units of each id */
+	unsigned nr_metric_members;      /* metric units in all */
+	struct stat_metric **id_metrics; /* [nr_ids], not owned */
 };
+
+/* The `ev` of a metric row for stat_aggr_prefix and stat_aggr_json: its
+ * count column is the id's metric units. */
+#define STAT_AGGR_METRIC_ROW UINT_MAX
 
 /* The view of `in` under `a` (NULL for STAT_AGGR_GLOBAL); rows hidden from
  * output (events added for metrics) are left out unless `verbose`. */
@@ -74,6 +93,9 @@ void stat_aggr_view_free(struct stat_aggr_view *v);
  * "" for unit -1 or a result that is not a view. */
 const char *stat_aggr_prefix(const struct stat_config *cfg, const struct stat_result *res,
                              unsigned ev, int unit, char *buf, size_t len);
+/* Why a view's metrics are the run's totals rather than each id's, one
+ * line without a newline; NULL when they are per id, or there are none. */
+const char *stat_aggr_metrics_note(const struct stat_result *res);
 /* perf's JSON keys for them: *key "core", "die", "socket", "node" or
  * "thread", *id its text, *nr the "aggregate-number" (0: none, --per-thread).
  * False when there is no prefix. */

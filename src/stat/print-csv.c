@@ -119,8 +119,16 @@ static void csv_metric(const struct stat_config *cfg, const struct stat_result *
 	csv_summary(cfg);
 	if (cfg->interval_ms > 0)
 		fprintf(cfg->out, "%16.9f%s", res->timestamp, s);
-	char v[64], text[256];
-	if (cfg->per_unit) {
+	char v[64], text[256], aggr[64];
+	if (res->aggr && unit >= 0) {
+		/* an id's metric: perf's prefix fields, its count the id's units */
+		fputs(stat_aggr_prefix(cfg, res, STAT_AGGR_METRIC_ROW, unit, aggr, sizeof(aggr)),
+		      cfg->out);
+	} else if (res->aggr) {
+		/* the totals of a view: as many fields, the id "all" as -A's */
+		csv_text(cfg, "all");
+		fprintf(cfg->out, "%s%u%s", s, res->aggr->nr_metric_members, s);
+	} else if (cfg->per_unit) {
 		csv_text(cfg, unit >= 0 ? res->metric_unit_names[unit] : "all");
 		fputs(s, cfg->out);
 	}
@@ -176,10 +184,20 @@ void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res
 	if (cfg->emu.active && (res->first || cfg->emu.partial))
 		fprintf(cfg->out, "# %s%s\n", stat_emu_describe(&cfg->emu, label, sizeof(label)),
 		        stat_emu_not_measured(cfg, not_measured, sizeof(not_measured)));
+	/* --per-core and the like: each id's metrics, and no total */
+	bool per_id = res->aggr && res->aggr->metrics_per_id;
+	const char *note = stat_aggr_metrics_note(res);
+	if (note && res->first)
+		fprintf(cfg->out, "# %s\n", note);
 	if (cfg->metric_only) {
 		if (res->first) {
+			const char *key, *id;
+			unsigned nr;
 			if (cfg->interval_ms > 0)
 				fprintf(cfg->out, "time%s", s);
+			/* per id: the prefix fields' names, as perf's "core,cpus," */
+			if (per_id && stat_aggr_json(res, STAT_AGGR_METRIC_ROW, 0, &key, &id, &nr))
+				fprintf(cfg->out, "%s%scpus%s", key, s, s);
 			for (unsigned k = 0; k < res->nr_metrics; k++) {
 				char h[256];
 				snprintf(h, sizeof(h), "%s %s", res->metrics[k].unit,
@@ -189,16 +207,22 @@ void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res
 			}
 			fputc('\n', cfg->out);
 		}
-		csv_prefix(cfg, res, 0, -1);
-		for (unsigned k = 0; k < res->nr_metrics; k++) {
-			if (isnan(res->metrics[k].value))
-				fprintf(cfg->out, "%sn/a", k ? s : "");
-			else
-				fprintf(cfg->out, "%s%s", k ? s : "",
-				        stat_fixed2(res->metrics[k].value, num, sizeof(num)));
+		for (int u = per_id ? 0 : -1; u < (per_id ? (int)res->nr_metric_units : 0); u++) {
+			const struct stat_metric *m = u >= 0 ? res->unit_metrics[u] : res->metrics;
+			if (!m)
+				continue;
+			csv_prefix(cfg, res, STAT_AGGR_METRIC_ROW, u);
+			for (unsigned k = 0; k < res->nr_metrics; k++) {
+				if (isnan(m[k].value))
+					fprintf(cfg->out, "%sn/a", k ? s : "");
+				else
+					fprintf(cfg->out, "%s%s", k ? s : "",
+					        stat_fixed2(m[k].value, num, sizeof(num)));
+			}
+			fputc('\n', cfg->out);
+			csv_metric_notes(cfg, m, res->nr_metrics,
+			                 u >= 0 ? res->metric_unit_names[u] : NULL);
 		}
-		fputc('\n', cfg->out);
-		csv_metric_notes(cfg, res->metrics, res->nr_metrics, NULL);
 		return;
 	}
 	/* an aggregated view: its rows in perf's order */
@@ -213,10 +237,13 @@ void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res
 		else
 			csv_event(cfg, res, i, -1);
 	}
-	for (unsigned k = 0; k < res->nr_metrics; k++)
+	for (unsigned k = 0; k < res->nr_metrics && !per_id; k++)
 		csv_metric(cfg, res, k, -1);
-	csv_metric_notes(cfg, res->metrics, res->nr_metrics, NULL);
+	if (!per_id)
+		csv_metric_notes(cfg, res->metrics, res->nr_metrics, NULL);
 	for (unsigned u = 0; u < res->nr_metric_units; u++) {
+		if (!res->unit_metrics[u])
+			continue;
 		for (unsigned k = 0; k < res->nr_metrics; k++)
 			csv_metric(cfg, res, k, (int)u);
 		csv_metric_notes(cfg, res->unit_metrics[u], res->nr_metrics,

@@ -171,8 +171,9 @@ static void json_metric(const struct stat_config *cfg, const struct stat_result 
 	const struct stat_metric *m = unit >= 0 ? &res->unit_metrics[unit][k] : &res->metrics[k];
 	json_t *o = json_object();
 	char ubuf[160];
-	json_common(cfg, res, o, 0, -1);
-	if (unit >= 0) {
+	/* an aggregation id's metric: the id and its units, as its events' */
+	json_common(cfg, res, o, STAT_AGGR_METRIC_ROW, res->aggr ? unit : -1);
+	if (unit >= 0 && !res->aggr) {
 		const char *name = res->metric_unit_names[unit];
 		if (strncmp(name, "CPU", 3) == 0)
 			json_object_set_new(o, "cpu", json_string(name + 3));
@@ -222,9 +223,12 @@ void stat_print_json(const struct stat_config *cfg, const struct stat_result *re
 			else
 				json_event(cfg, res, i, -1);
 		}
-	for (unsigned k = 0; k < res->nr_metrics; k++)
+	/* --per-core and the like: each id's metrics, and no total */
+	bool per_id = res->aggr && res->aggr->metrics_per_id;
+	for (unsigned k = 0; k < res->nr_metrics && !per_id; k++)
 		json_metric(cfg, res, k, -1);
 	for (unsigned u = 0; u < res->nr_metric_units; u++)
 		for (unsigned k = 0; k < res->nr_metrics; k++)
-			json_metric(cfg, res, k, (int)u);
+			if (res->unit_metrics[u])
+				json_metric(cfg, res, k, (int)u);
 }

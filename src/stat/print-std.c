@@ -71,14 +71,16 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 		fprintf(cfg->out, "%18s       on %s\n", "", e->placement);
 }
 
+/* One metric row; `unit`: the aggregation id whose prefix columns lead the
+ * row (-I), or -1. */
 static void print_metric_row(const struct stat_config *cfg, const struct stat_result *res,
-                             unsigned k)
+                             unsigned k, int unit)
 {
 	const struct stat_metric *m = &res->metrics[k];
 	unsigned indent = m->level ? 2 * (m->level - 1) : 0;
 	char name[64];
 	snprintf(name, sizeof(name), "%*s%s", (int)indent, "", m->display);
-	prefix(cfg, res, 0, -1);
+	prefix(cfg, res, STAT_AGGR_METRIC_ROW, unit);
 	char v[64], why[64];
 	fprintf(cfg->out, "   %-34s %10s  %-10s", name,
 	        isnan(m->value) ? "n/a" : stat_fixed2(m->value, v, sizeof(v)), m->unit);
@@ -96,30 +98,49 @@ static void print_metric_row(const struct stat_config *cfg, const struct stat_re
 	fputc('\n', cfg->out);
 }
 
+/* --metric-only: a header of the metric names, then one row of values;
+ * --per-core and the like: one row per id, after its prefix columns */
 static void print_metric_only(const struct stat_config *cfg, const struct stat_result *res,
                               bool header)
 {
+	bool per_id = res->aggr && res->aggr->metrics_per_id;
+	const char *note = stat_aggr_metrics_note(res);
 	if (header) {
+		char aggr[64];
+		if (note)
+			fprintf(cfg->out, "%s%s%s\n", cfg->interval_ms > 0 ? "# " : " (", note,
+			        cfg->interval_ms > 0 ? "" : ")");
 		prefix(cfg, res, 0, -1);
+		/* the names above the values, past the prefix columns */
+		if (per_id)
+			fprintf(cfg->out, "%*s",
+			        (int)strlen(stat_aggr_prefix(cfg, res, STAT_AGGR_METRIC_ROW, 0,
+			                                     aggr, sizeof(aggr))),
+			        "");
 		for (unsigned k = 0; k < res->nr_metrics; k++)
 			fprintf(cfg->out, " %18s", res->metrics[k].display);
 		fputc('\n', cfg->out);
 	}
-	prefix(cfg, res, 0, -1);
-	for (unsigned k = 0; k < res->nr_metrics; k++) {
-		char v[40], num[32];
-		if (isnan(res->metrics[k].value))
-			snprintf(v, sizeof(v), "n/a");
-		else
-			snprintf(v, sizeof(v), "%s%s%s",
-			         stat_fixed2(res->metrics[k].value, num, sizeof(num)),
-			         res->metrics[k].out_of_range ? "!" : "",
-			         res->metrics[k].bottleneck ? " <==" : "");
-		fprintf(cfg->out, " %18s", v);
+	for (int u = per_id ? 0 : -1; u < (per_id ? (int)res->nr_metric_units : 0); u++) {
+		const struct stat_metric *m = u >= 0 ? res->unit_metrics[u] : res->metrics;
+		if (!m)
+			continue;
+		prefix(cfg, res, STAT_AGGR_METRIC_ROW, u);
+		for (unsigned k = 0; k < res->nr_metrics; k++) {
+			char v[40], num[32];
+			if (isnan(m[k].value))
+				snprintf(v, sizeof(v), "n/a");
+			else
+				snprintf(v, sizeof(v), "%s%s%s",
+				         stat_fixed2(m[k].value, num, sizeof(num)),
+				         m[k].out_of_range ? "!" : "",
+				         m[k].bottleneck ? " <==" : "");
+			fprintf(cfg->out, " %18s", v);
+		}
+		if (cfg->emu.active)
+			fputs("  " STAT_EMU_MARK, cfg->out);
+		fputc('\n', cfg->out);
 	}
-	if (cfg->emu.active)
-		fputs("  " STAT_EMU_MARK, cfg->out);
-	fputc('\n', cfg->out);
 }
 
 /* perf's -I column header, at the first interval and every 25th after:
@@ -244,6 +265,9 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 		}
 		if (res->nr_metrics) {
 			bool any_multiplexed = false;
+			/* --per-core and the like: each id's tree, and no total */
+			bool per_id = res->aggr && res->aggr->metrics_per_id;
+			const char *note = stat_aggr_metrics_note(res);
 			if (!interval && rows)
 				fputc('\n', cfg->out);
 			if (cfg->topdown_level && !interval)
@@ -252,19 +276,35 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 				        "marks the "
 				        "bottleneck path)\n",
 				        cfg->topdown_level);
-			for (unsigned k = 0; k < res->nr_metrics; k++) {
-				print_metric_row(cfg, res, k);
+			if (note && !interval)
+				fprintf(cfg->out, " (%s)\n", note);
+			else if (note && res->first)
+				fprintf(cfg->out, "# %s\n", note);
+			for (unsigned k = 0; k < res->nr_metrics && !per_id; k++) {
+				print_metric_row(cfg, res, k, -1);
 				stat_print_node_desc(cfg, &res->metrics[k]);
 				any_multiplexed |= res->metrics[k].multiplexed;
 			}
-			/* -A: the tree of every hart (or CPU) after the aggregate */
+			/* -A: the tree of every hart (or CPU) after the aggregate;
+			 * an aggregation id's tree under its id (-I: the id's
+			 * prefix columns on every row, as perf's) */
 			for (unsigned u = 0; u < res->nr_metric_units; u++) {
 				struct stat_result one = *res;
+				if (!res->unit_metrics[u])
+					continue;
 				one.metrics = res->unit_metrics[u];
-				one.metric_noise = NULL;
-				fprintf(cfg->out, "\n %s:\n", res->metric_unit_names[u]);
-				for (unsigned k = 0; k < res->nr_metrics; k++)
-					print_metric_row(cfg, &one, k);
+				if (!per_id)
+					one.metric_noise = NULL;
+				if (!interval || !per_id)
+					fprintf(cfg->out, "\n %s:\n", res->metric_unit_names[u]);
+				for (unsigned k = 0; k < res->nr_metrics; k++) {
+					print_metric_row(cfg, &one, k,
+					                 per_id && interval ? (int)u : -1);
+					if (per_id) {
+						stat_print_node_desc(cfg, &one.metrics[k]);
+						any_multiplexed |= one.metrics[k].multiplexed;
+					}
+				}
 			}
 			if (any_multiplexed && !interval)
 				fputs("\n Some counters were multiplexed: those metrics come from "
