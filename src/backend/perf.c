@@ -270,8 +270,15 @@ static int kmh_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 	pe->type = pmu->type;
 	pe->config = ev->enc.value & KMH_SELECT_MASK;
 	uint64_t extra = pe->config & ~pmu->event.mask;
-	if (extra)
-		return refuse_width(ev, pmu, extra, err, errlen);
+	if (extra) {
+		int rc = refuse_width(ev, pmu, extra, err, errlen);
+		/* an event of -d's set: a row that says so, the run goes on */
+		if (ev->optional) {
+			pe->absent = true;
+			rc = -ENODEV;
+		}
+		return rc;
+	}
 	if (!pin(pe, pmu, hpm_pmu_bank_counters(ev->enc.bank)))
 		pe->unpinned_kmh = true;
 	return 0;

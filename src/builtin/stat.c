@@ -1513,15 +1513,24 @@ static const char *const kmh_detailed[3] = {
     "l1D_load_hw_prf_access,l1D_load_hw_prf_miss",
 };
 
-static void add_detailed(struct stat_opts *o, const struct hpm_session *s)
+/* -d, -dd, -ddd: the detailed sets, after the events given. An event of
+ * the set that this kernel cannot take (a 6.1 riscv kernel passes only
+ * config bits 0-47, too few for some Kunminghu encodings) is a
+ * <not supported> row with a warning, as perf's -d shows what the hardware
+ * lacks, instead of failing the run. */
+static int add_detailed(const struct stat_opts *o, struct hpm_session *s, char *err, size_t errlen)
 {
 	bool harts_only = !o->argv && o->pid <= 0 && !o->all_cpus && !o->cpus;
 	bool kmh = o->backend == HPM_BACKEND_EMU || s->pmu.present ||
 	           (harts_only && o->backend != HPM_BACKEND_PERF);
-	for (unsigned d = 0; d < o->detailed && d < 3; d++) {
-		o->events = xreallocarray(o->events, o->nr_events + 1, sizeof(char *));
-		o->events[o->nr_events++] = kmh ? kmh_detailed[d] : host_detailed[d];
-	}
+	unsigned first = s->all.nr;
+	for (unsigned d = 0; d < o->detailed && d < 3; d++)
+		if (hpm_session_add_events(s, kmh ? kmh_detailed[d] : host_detailed[d], err,
+		                           errlen))
+			return -1;
+	for (unsigned i = first; i < s->all.nr; i++)
+		s->all.ev[i].optional = true;
+	return 0;
 }
 
 /* --all-user / --all-kernel and -G on every event, before the session is
@@ -1638,13 +1647,17 @@ int cmd_stat(int argc, char **argv)
 			o.events[o.nr_events++] = on_cpus ? cpus_default : host_default;
 		}
 	}
-	add_detailed(&o, &s);
 	for (unsigned i = 0; i < o.nr_events; i++) {
 		if (hpm_session_add_events(&s, o.events[i], err, sizeof(err))) {
 			cli_error("%s", err);
 			status = EXIT_FAILURE;
 			goto out;
 		}
+	}
+	if (add_detailed(&o, &s, err, sizeof(err))) {
+		cli_error("%s", err);
+		status = EXIT_FAILURE;
+		goto out;
 	}
 	for (unsigned i = 0; i < o.nr_metrics; i++)
 		if (hpm_session_add_metrics(&s, o.metrics[i], 0, o.retired_minstret, err,

@@ -67,6 +67,8 @@ struct hpm_evsel {
 	int group;        /* index of its {...} group, -1 when ungrouped */
 	bool emulated;    /* counted by the emulator: ena/run are in cycles */
 	bool metric_only; /* added for a metric, not asked for by -e */
+	bool optional;    /* added by -d: what the kernel cannot take is a
+	                   * <not supported> row, as in perf, not an error */
 	bool weak_group;  /* its group was written {...}:W: split it when the kernel
 	                   * cannot open it as one (perf's weak group) */
 	/* --all-user / --all-kernel: count only that level, whatever the

@@ -117,6 +117,20 @@ v=$(kmh stat --dry-run -e 'ifu_req:u,mcycle:u' -- true 2>&1 | sed 's/^[^ ]* //')
 got=$(kmh stat --dry-run -ddd -- true 2>&1 | cut -d: -f1 | tail -n 14)
 want=$(sed -n '/^\.\\" detailed-kunminghu-begin/,/^\.\\" detailed-kunminghu-end/p' "$top_srcdir/man/hpmstat-stat.1" | grep '^\.B ' | sed 's/^\.B //; s/\\//g; s/^"//; s/"$//')
 [ -n "$want" ] && [ "$got" = "$want" ]; ok $? "Kunminghu host: -ddd adds the Kunminghu set after perf's default"
+# a Linux 6.1 riscv kernel, as QEMU runs it: config:0-47, no room for the
+# OP_TYPE2 field the L1D and L2-slice encodings need; -d still runs, and
+# those rows say why they cannot count, as perf's <not supported>
+k47="$dir/kmh47"
+cp -r "$k" "$k47"
+echo config:0-47 > "$k47/sys/bus/event_source/devices/cpu/format/event"
+rm -f "$k47/sys/bus/event_source/devices/cpu/format/counterid_mask"
+HPMSTAT_SYSFS="$k47/sys" HPMSTAT_PROCFS="$k47/proc" $H stat --dry-run -d -- true >"$dir/d47.out" 2>"$dir/d47.err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '^[^:]*: not supported: .*config:0-47' "$dir/d47.out")" -eq 4 ] &&
+	grep -q '^l1D_read_dcache_access: not supported' "$dir/d47.out" &&
+	grep -q '^BpWrong: perf_event_attr type=4' "$dir/d47.out"
+ok $? "6.1 kernel (config:0-47): -d runs; the 4 events it cannot take say so, BpWrong is opened (exit $rc)"
+[ $rc -eq 0 ] || diag "$(head -3 "$dir/d47.err")"
 
 # -G: a real cgroup (cgroup2 or a perf_event v1 mount), a command that moves
 # itself into it and makes a known number of page faults
