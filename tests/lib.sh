@@ -4,7 +4,12 @@ tap_n=0
 tap_fail=0
 tap_out=$(mktemp)
 tap_err=$(mktemp)
-trap 'rm -f "$tap_out" "$tap_err"' EXIT
+# main_shell: true in the test's own shell only. bash forks a child for a
+# background job that is still bash until its exec; a signal sent to the
+# job in that window makes the child run the test's EXIT trap, which must
+# not remove the test's files from under it (dash has no such window).
+main_shell() { [ -z "${BASHPID:-}" ] || [ "$BASHPID" = "$$" ]; }
+trap 'main_shell && rm -f "$tap_out" "$tap_err"' EXIT
 
 ok() { # cond-status description
 	tap_n=$((tap_n + 1))

@@ -14,6 +14,7 @@ H=$HPMSTAT
 tmp=$(mktemp -d)
 reader=
 cleanup() {
+	main_shell || return 0 # (tests/lib.sh)
 	[ -n "$reader" ] && kill "$reader" 2>/dev/null
 	[ -n "$mnt" ] && umount "$mnt" 2>/dev/null
 	rm -rf "$tmp" "$tap_out" "$tap_err"

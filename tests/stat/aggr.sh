@@ -10,7 +10,7 @@ H=$HPMSTAT
 S="$top_builddir/tests/stat/spin-threads"
 dir=$(mktemp -d)
 spin=
-trap '[ -n "$spin" ] && kill $spin 2>/dev/null; rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+trap 'main_shell || exit; [ -n "$spin" ] && kill $spin 2>/dev/null; rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
 
 have_perf=false
 if command -v perf >/dev/null 2>&1 && perf stat -a -x, -e cpu-clock true >/dev/null 2>&1; then

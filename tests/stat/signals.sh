@@ -11,7 +11,7 @@
 H=$HPMSTAT
 J=$JSONCHECK
 dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+trap 'main_shell || exit; rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
 GUARD=20 # seconds before a run that ignores its signal is SIGKILLed
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }

@@ -7,7 +7,7 @@ H=$HPMSTAT
 J=$JSONCHECK
 T="$top_builddir/tests/stat/touch-pages"
 dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+trap 'main_shell || exit; rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
 
 # page-faults of a fixed program, against perf stat on the same program
 if command -v perf >/dev/null 2>&1 && perf stat -x, -e page-faults true >/dev/null 2>&1; then

@@ -8,7 +8,7 @@ H=${HPMSTAT:-$top_builddir/src/hpmstat}
 tmp=$(mktemp -d)
 sock="hpmtop-sig-$$"
 T() { tmux -L "$sock" -f /dev/null "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
+trap 'main_shell || exit; T kill-server 2>/dev/null; rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
 export XDG_CONFIG_HOME="$tmp/none"
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
