@@ -354,6 +354,41 @@ static int keep_mode_owner(int fd, const struct stat *st)
 	return fchmod(fd, st->st_mode & 07777);
 }
 
+/* The end of outfile_open and outfile_open_append: fd, the temporary file
+ * beside the target, or (fd < 0) path itself opened in place with
+ * O_TRUNC or O_APPEND, becomes the stream of *out. Takes real and of;
+ * 0 or -errno. */
+static int open_finish(struct outfile *of, char *real, const char *path, int fd, int how,
+                       struct outfile **out)
+{
+	int r;
+	if (fd < 0) {
+		free(of->target);
+		of->target = NULL;
+		do
+			fd = open(path, O_WRONLY | O_CREAT | how | O_CLOEXEC, 0666);
+		while (fd < 0 && errno == EINTR);
+		if (fd < 0) {
+			r = -errno;
+			free(real);
+			free(of);
+			return r;
+		}
+	}
+	free(real);
+	if ((r = wrap(of, fd, path, true)) != 0) {
+		close(fd);
+		if (of->tmp)
+			end_temp(of, NULL);
+		if (of->append_fd >= 0)
+			close(of->append_fd);
+		outfile_free(of);
+		return r;
+	}
+	*out = of;
+	return 0;
+}
+
 int outfile_open(const char *path, struct outfile **out)
 {
 	*out = NULL;
@@ -394,30 +429,10 @@ int outfile_open(const char *path, struct outfile **out)
 			}
 		}
 	}
-	if (fd < 0) {
-		/* in place, as perf's fopen(path, "w") (a FIFO waits for its
-		 * reader); also where no temporary file can be made beside the
-		 * file, and that error is this one's */
-		free(of->target);
-		of->target = NULL;
-		do
-			fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		while (fd < 0 && errno == EINTR);
-		if (fd < 0) {
-			r = -errno;
-			goto fail;
-		}
-	}
-	free(real);
-	if ((r = wrap(of, fd, path, true)) != 0) {
-		close(fd);
-		if (of->tmp)
-			end_temp(of, NULL);
-		outfile_free(of);
-		return r;
-	}
-	*out = of;
-	return 0;
+	/* else in place, as perf's fopen(path, "w") (a FIFO waits for its
+	 * reader); also where no temporary file can be made beside the file,
+	 * and that error is this one's */
+	return open_finish(of, real, path, fd, O_TRUNC, out);
 fail:
 	free(real);
 	free(of);
@@ -479,31 +494,10 @@ int outfile_open_append(const char *path, struct outfile **out)
 		if (r)
 			goto fail;
 	}
-	if (fd < 0) {
-		/* in place, as perf's fopen(path, "a") */
-		free(of->target);
-		of->target = NULL;
+	/* else in place, as perf's fopen(path, "a") */
+	if (fd < 0)
 		of->append_new = false;
-		do
-			fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
-		while (fd < 0 && errno == EINTR);
-		if (fd < 0) {
-			r = -errno;
-			goto fail;
-		}
-	}
-	free(real);
-	if ((r = wrap(of, fd, path, true)) != 0) {
-		close(fd);
-		if (of->tmp)
-			end_temp(of, NULL);
-		if (of->append_fd >= 0)
-			close(of->append_fd);
-		outfile_free(of);
-		return r;
-	}
-	*out = of;
-	return 0;
+	return open_finish(of, real, path, fd, O_APPEND, out);
 fail:
 	free(real);
 	free(of->target);
