@@ -142,7 +142,9 @@ hs -x, -e task-clock -- sh -c "$busy"
 whole=$(csv_val "$dir/err" task-clock)
 hs -D 400 -x, -e task-clock -- sh -c "$busy"
 late=$(csv_val "$dir/err" task-clock)
-[ $rc -eq 0 ] && [ -n "$late" ] && awk -v w="$whole" -v l="$late" 'BEGIN { exit !(w >= 60 && l < w / 5) }'
+# (the busy start is 250 ms of wall time: on a loaded machine it gets less
+# CPU than that, so "whole" only needs to show it ran)
+[ $rc -eq 0 ] && [ -n "$late" ] && awk -v w="$whole" -v l="$late" 'BEGIN { exit !(w >= 25 && l < w / 5) }'
 ok $? "-D 400 leaves out a 250 ms busy start: $late ms of task-clock against $whole"
 [ "$(grep -E '^Events (dis|en)abled$' "$dir/err" | tr '\n' ' ')" = "Events disabled Events enabled " ]
 ok $? "-D prints perf's 'Events disabled' and 'Events enabled'"
