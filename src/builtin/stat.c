@@ -770,12 +770,30 @@ static int workload_prepare(struct workload *w, char **argv, bool stdout_to_stde
 	return 0;
 }
 
-/* Lets the child exec; returns 0, or the child's exec errno. */
+/* Lets the child exec; returns 0, or the child's exec errno. A signal
+ * passed on to the child before this (Ctrl-C right at the start) may have
+ * ended it already: the write then fails with EPIPE, with SIGPIPE held
+ * back so that hpmstat is not killed by it, and the run goes on as one
+ * whose command has ended, printing its counts. */
 static int workload_start(struct workload *w)
 {
 	int e = 0;
-	if (write(w->go_fd, "x", 1) != 1)
-		return EIO;
+	sigset_t pipe_set, old;
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_set, &old);
+	ssize_t wr = write(w->go_fd, "x", 1);
+	int werr = errno;
+	if (wr < 0 && werr == EPIPE && !sigismember(&old, SIGPIPE)) {
+		const struct timespec now = {0, 0};
+		sigtimedwait(&pipe_set, NULL, &now);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (wr != 1) {
+		close(w->go_fd);
+		close(w->err_fd);
+		return wr < 0 && werr == EPIPE ? 0 : EIO;
+	}
 	close(w->go_fd);
 	ssize_t n = read(w->err_fd, &e, sizeof(e));
 	close(w->err_fd);
