@@ -29,3 +29,4 @@ include tests/metric/local.mk
 include tests/backend/local.mk
 include tests/stat/local.mk
 include tests/top/local.mk
+include tests/riscv/local.mk

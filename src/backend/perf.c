@@ -134,32 +134,114 @@ static uint64_t sbi_inh(bool guest, bool eu, bool ek, bool eh, bool eH, bool eG)
 	return inh;
 }
 
-bool hpm_perf_modes_to_attr(unsigned modes, struct hpm_perf_event *pe)
+/* What Linux 6.1's riscv_pmu_sbi asks OpenSBI to inhibit: pmu_sbi_ctr_get_idx()
+ * sets SBI_PMU_CFG_FLAG_SET_SINH for exclude_kernel and SET_UINH for
+ * exclude_user, and nothing else: exclude_hv, exclude_host, exclude_guest
+ * and config1 are accepted and ignored, so VS and VU always count. */
+static uint64_t sbi_inh_v6_1(bool guest, bool eu, bool ek, bool eh, bool eH, bool eG)
+{
+	(void)guest, (void)eh, (void)eH, (void)eG;
+	uint64_t inh = KMH_MINH;
+	if (ek)
+		inh |= KMH_SINH;
+	if (eu)
+		inh |= KMH_UINH;
+	return inh;
+}
+
+/* The driver's filter mapping by kernel version, oldest first. Linux 6.3
+ * brought pmu_sbi_get_filter_flags() ("perf: RISC-V: Improve privilege mode
+ * filtering for perf", with KVM's PMU support; renamed
+ * rvpmu_sbi_get_filter_flags() later, same mapping): config1 bit 0 selects
+ * guest events, and exclude_host / exclude_guest / exclude_hv are mapped. A
+ * kernel whose version is unknown (no osrelease: a fake tree) gets the
+ * newest row. */
+static const struct sbi_filter_row {
+	unsigned since; /* major * 1000 + minor */
+	const char *driver;
+	bool config1_guest; /* config1 bit 0 = guest events */
+	uint64_t (*inh)(bool guest, bool eu, bool ek, bool eh, bool eH, bool eG);
+} sbi_filter_rows[] = {
+    {0, "Linux 6.1's RISC-V PMU driver (pmu_sbi_ctr_get_idx: exclude_user and exclude_kernel only)",
+     false, sbi_inh_v6_1},
+    {6003, "Linux's RISC-V PMU driver (pmu_sbi_get_filter_flags, 6.3 and later)", true, sbi_inh},
+};
+
+static const struct sbi_filter_row *sbi_filter_for(const struct hpm_pmu *pmu)
+{
+	size_t n = sizeof(sbi_filter_rows) / sizeof(sbi_filter_rows[0]);
+	unsigned v = pmu ? pmu->kernel_version : 0;
+	if (v == 0)
+		return &sbi_filter_rows[n - 1];
+	const struct sbi_filter_row *r = &sbi_filter_rows[0];
+	for (size_t i = 0; i < n; i++)
+		if (sbi_filter_rows[i].since <= v)
+			r = &sbi_filter_rows[i];
+	return r;
+}
+
+/* The modes an INH set leaves counting (M never: OpenSBI sets MINH). */
+static unsigned counted_modes(uint64_t inh)
+{
+	unsigned all = KMH_MODE_U | KMH_MODE_S | KMH_MODE_VU | KMH_MODE_VS, m = 0;
+	for (unsigned b = 1; b <= KMH_MODE_VS; b <<= 1) {
+		/* kmh_modes_to_inh gives the INH bits of the modes left out */
+		uint64_t bit =
+		    kmh_modes_to_inh(KMH_MODES_ALL & ~b) & ~kmh_modes_to_inh(KMH_MODES_ALL);
+		if ((all & b) && !(inh & bit))
+			m |= b;
+	}
+	return m;
+}
+
+int hpm_perf_modes_to_attr_for(const struct hpm_pmu *pmu, unsigned modes, struct hpm_perf_event *pe,
+                               unsigned *counted)
 {
 	if (modes & KMH_MODE_M)
-		return false;
-	uint64_t want = kmh_modes_to_inh(modes);
-	/* config1 = 0 first (the ordinary attr), then the fewest flags */
-	for (unsigned guest = 0; guest < 2; guest++)
-		for (unsigned bits = 0; bits <= 5; bits++)
-			for (unsigned f = 0; f < 32; f++) {
-				if ((unsigned)__builtin_popcount(f) != bits)
-					continue;
-				bool eu = f & 1, ek = f & 2, eh = f & 4, eH = f & 8, eG = f & 16;
-				if (sbi_inh(guest, eu, ek, eh, eH, eG) != want)
-					continue;
-				/* ignored without config1 bit 0; set as perf's u/k do */
-				if (!guest && (eu || ek))
-					eh = true;
-				pe->exclude_user = eu;
-				pe->exclude_kernel = ek;
-				pe->exclude_hv = eh;
-				pe->exclude_host = eH;
-				pe->exclude_guest = eG;
-				pe->config1 = guest;
-				return true;
-			}
-	return false;
+		return 0;
+	const unsigned guest_modes = KMH_MODE_VU | KMH_MODE_VS;
+	const struct sbi_filter_row *row = sbi_filter_for(pmu);
+	/* pass 0: exactly these modes; pass 1: these plus guest modes the
+	 * driver cannot exclude (on a host, guest modes only run in a KVM guest).
+	 * config1 = 0 first (the ordinary attr), then the fewest flags. */
+	for (unsigned pass = 0; pass < 2; pass++)
+		for (unsigned guest = 0; guest < (row->config1_guest ? 2u : 1u); guest++)
+			for (unsigned bits = 0; bits <= 5; bits++)
+				for (unsigned f = 0; f < 32; f++) {
+					if ((unsigned)__builtin_popcount(f) != bits)
+						continue;
+					bool eu = f & 1, ek = f & 2, eh = f & 4, eH = f & 8,
+					     eG = f & 16;
+					unsigned c =
+					    counted_modes(row->inh(guest, eu, ek, eh, eH, eG));
+					if (pass == 0 ? c != modes
+					              : (c & modes) != modes ||
+					                    (c & ~modes & ~guest_modes))
+						continue;
+					/* ignored without config1 bit 0; set as perf's u/k do */
+					if (!guest && (eu || ek))
+						eh = true;
+					pe->exclude_user = eu;
+					pe->exclude_kernel = ek;
+					pe->exclude_hv = eh;
+					pe->exclude_host = eH;
+					pe->exclude_guest = eG;
+					pe->config1 = guest;
+					if (counted)
+						*counted = c;
+					return pass == 0 ? 1 : 2;
+				}
+	return 0;
+}
+
+bool hpm_perf_modes_to_attr(unsigned modes, struct hpm_perf_event *pe)
+{
+	return hpm_perf_modes_to_attr_for(NULL, modes, pe, NULL) == 1;
+}
+
+const char *hpm_perf_filter_driver(const struct hpm_pmu *pmu)
+{
+	return sbi_filter_for(pmu)->driver;
 }
 
 /* ------------------------------------------------------------ attrs */
@@ -245,7 +327,12 @@ static int kmh_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 		snprintf(err, errlen, "'%s' counts in no privilege mode", buf);
 		return -EINVAL;
 	}
-	if (!hpm_perf_modes_to_attr(modes, pe)) {
+	unsigned counted = 0;
+	int how = hpm_perf_modes_to_attr_for(pmu, modes, pe, &counted);
+	if (how == 2) {
+		/* counted, with guest modes the driver cannot leave out */
+		pe->extra_modes = counted & ~modes;
+	} else if (how == 0) {
 		char h[8], g[8];
 		const char *hm = kmh_modes_to_modifiers(modes & (KMH_MODE_U | KMH_MODE_S), h);
 		const char *gm = kmh_modes_to_modifiers(modes & (KMH_MODE_VU | KMH_MODE_VS), g);
@@ -255,6 +342,17 @@ static int kmh_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 		    "exactly (its exclude_* flags filter host and guest modes together); count "
 		    "the host and guest parts as two events (:%s and :%s)",
 		    buf, kmh_modes_str(modes, mbuf), hm ? hm : "?", gm ? gm : "?");
+		return -EINVAL;
+	}
+	if (pmu->sscofpmf == 0 && (pe->exclude_user || pe->exclude_kernel || pe->exclude_hv ||
+	                           pe->exclude_host || pe->exclude_guest)) {
+		/* the driver sets PERF_PMU_CAP_NO_EXCLUDE without the overflow
+		 * interrupt, and perf core then refuses every exclude_* flag */
+		snprintf(err, errlen,
+		         "'%s' counts only %s, and this core has no Sscofpmf (not in "
+		         "cpuinfo's isa line): Linux's RISC-V PMU driver then filters no "
+		         "privilege mode; count it without modifiers",
+		         buf, kmh_modes_str(modes, mbuf));
 		return -EINVAL;
 	}
 
@@ -270,6 +368,10 @@ static int kmh_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 	pe->type = pmu->type;
 	pe->config = ev->enc.value & KMH_SELECT_MASK;
 	uint64_t extra = pe->config & ~pmu->event.mask;
+	/* a raw value's reserved bits 57:55 would be dropped by the kernel as
+	 * silently as any bit beyond format/event: refused the same way */
+	if (ev->enc.raw)
+		extra |= ev->enc.value & KMH_RESERVED_MASK & ~pmu->event.mask;
 	if (extra) {
 		int rc = refuse_width(ev, pmu, extra, err, errlen);
 		/* an event of -d's set: a row that says so, the run goes on */
@@ -510,6 +612,14 @@ static void format_cpus(const int *c, unsigned n, char *buf, size_t len)
 
 /* ------------------------------------------------------------ advice */
 
+/* A RISC-V host whose cpuinfo isa line lacks Sscofpmf. */
+static bool no_sscofpmf(void)
+{
+	struct hpm_pmu pmu;
+	char e[256];
+	return hpm_pmu_detect(&pmu, e, sizeof(e)) == 0 && pmu.sscofpmf == 0;
+}
+
 const char *hpm_perf_open_strerror(int e, const struct hpm_evsel *ev, const struct hpm_target *t,
                                    char *out, size_t len)
 {
@@ -600,6 +710,14 @@ const char *hpm_perf_open_strerror(int e, const struct hpm_evsel *ev, const stru
 			hint =
 			    "an uncore or CPU-wide-only event cannot be counted per task: count it "
 			    "system wide with -a";
+		else if ((ev->exclude_user || ev->exclude_kernel || ev->exclude_hv ||
+		          ev->exclude_host || (ev->exclude_guest && is_kmh(ev))) &&
+		         no_sscofpmf())
+			/* riscv_pmu_sbi sets PERF_PMU_CAP_NO_EXCLUDE without the
+			 * overflow interrupt; perf core then refuses any exclude_* */
+			hint =
+			    "this RISC-V core has no Sscofpmf (cpuinfo's isa line), and without it "
+			    "Linux's PMU driver filters no privilege mode: count without :u/:k";
 		else if (ev->exclude_user || ev->exclude_kernel || ev->exclude_host ||
 		         (ev->exclude_guest && is_kmh(ev)))
 			hint =
@@ -996,6 +1114,22 @@ static void set_warning(struct hpm_perf_cfg *cfg, const struct hpm_perf_event *p
 	             : HPM_PERF_BANK_WARNING);
 }
 
+/* The first event that counts guest modes it did not ask for: one note. */
+static void set_note(struct hpm_perf_cfg *cfg, const struct hpm_perf_event *pe,
+                     const struct hpm_evsel *ev, const struct hpm_pmu *pmu)
+{
+	if (!pe->extra_modes || cfg->noted)
+		return;
+	char buf[120], mbuf[24];
+	str_escape(label(ev), buf, sizeof(buf));
+	cfg->noted = true;
+	snprintf(cfg->note, sizeof(cfg->note),
+	         "'%s' also counts %s (guest modes, which run only inside a KVM guest): %.100s "
+	         "cannot exclude them on kernel %.40s",
+	         buf, kmh_modes_str(pe->extra_modes, mbuf), sbi_filter_for(pmu)->driver,
+	         pmu->kernel_release[0] ? pmu->kernel_release : "?");
+}
+
 static bool any_kmh(const struct hpm_evlist *list)
 {
 	for (unsigned i = 0; i < list->nr; i++)
@@ -1167,6 +1301,8 @@ static int perf_open(struct hpm_evlist *list, const struct hpm_target *t, void *
 
 	cfg->warn = false;
 	cfg->warning[0] = '\0';
+	cfg->noted = false;
+	cfg->note[0] = '\0';
 	cfg->nr_opened = 0;
 	if (session_of(list))
 		perf_close(list);
@@ -1210,6 +1346,7 @@ static int perf_open(struct hpm_evlist *list, const struct hpm_target *t, void *
 		s->own[s->nr_own++] = i;
 		pv->in_group = ev->group >= 0;
 		set_warning(cfg, &pv->pe, ev, pmu);
+		set_note(cfg, &pv->pe, ev, pmu);
 	}
 
 	/* 2. where */
@@ -1532,6 +1669,8 @@ static int perf_dry_run(const struct hpm_evlist *list, const struct hpm_target *
 
 	cfg->warn = false;
 	cfg->warning[0] = '\0';
+	cfg->noted = false;
+	cfg->note[0] = '\0';
 	cfg->nr_opened = 0;
 	if (!pmu && any_kmh(list)) {
 		if ((rc = hpm_pmu_detect(&pmu_buf, err, errlen)))
@@ -1559,6 +1698,7 @@ static int perf_dry_run(const struct hpm_evlist *list, const struct hpm_target *
 		if (rc)
 			return rc;
 		set_warning(cfg, &pe, ev, pmu);
+		set_note(cfg, &pe, ev, pmu);
 		cfg->nr_opened++;
 		fprintf(out,
 		        "%s: perf_event_attr type=%u config=0x%llx config1=0x%llx config2=0x%llx "

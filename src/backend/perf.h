@@ -108,6 +108,8 @@ struct hpm_perf_cfg {
 	/* out */
 	bool warn;          /* print `warning` once */
 	char warning[256];  /* HPM_PERF_BANK_WARNING or HPM_PERF_RAW_BANK_WARNING */
+	bool noted;         /* print `note` once */
+	char note[400];     /* guest modes counted beyond those asked (first event) */
 	unsigned nr_opened; /* evsels the back end took */
 };
 
@@ -116,12 +118,14 @@ struct hpm_perf_event {
 	uint32_t type;
 	uint64_t config, config1, config2;
 	bool exclude_user, exclude_kernel, exclude_hv, exclude_host, exclude_guest;
-	bool guest_default; /* host event: exclude_guest is perf's default only */
-	bool sysfs_pmu;     /* PMU/TERMS/ of a sysfs PMU: EINVAL is <not supported>,
-	                     * as perf stat takes it */
-	bool absent;        /* its PMU is not on this host: never opened */
-	bool pinned;        /* counterid_mask set */
-	bool unpinned_kmh;  /* a Kunminghu event left to the firmware's placement */
+	bool guest_default;   /* host event: exclude_guest is perf's default only */
+	bool sysfs_pmu;       /* PMU/TERMS/ of a sysfs PMU: EINVAL is <not supported>,
+	                       * as perf stat takes it */
+	bool absent;          /* its PMU is not on this host: never opened */
+	bool pinned;          /* counterid_mask set */
+	bool unpinned_kmh;    /* a Kunminghu event left to the firmware's placement */
+	unsigned extra_modes; /* guest modes counted beyond those asked: the
+	                       * kernel's driver cannot exclude them (a note) */
 	const char *unit;
 	double scale;
 };
@@ -138,8 +142,20 @@ int hpm_perf_event_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
                         struct hpm_perf_event *pe, char *err, size_t errlen);
 
 /* Exclude flags (and config1 bit 0) that make riscv_pmu_sbi count exactly
- * `modes` (enum kmh_mode_bit). Returns false when no combination does. */
+ * `modes` (enum kmh_mode_bit) as Linux 6.3 and later map them. Returns false
+ * when no combination does. */
 bool hpm_perf_modes_to_attr(unsigned modes, struct hpm_perf_event *pe);
+
+/* The same for the kernel pmu describes (pmu->kernel_version picks the
+ * driver's mapping; NULL or version 0: the newest): 1 when the flags count
+ * exactly `modes`, 2 when they count `modes` plus guest modes (VS, VU) that
+ * driver cannot exclude (*counted: what they count), 0 when the host part
+ * of `modes` cannot be selected. */
+int hpm_perf_modes_to_attr_for(const struct hpm_pmu *pmu, unsigned modes, struct hpm_perf_event *pe,
+                               unsigned *counted);
+
+/* Which driver mapping hpm_perf_modes_to_attr_for uses for pmu, as words. */
+const char *hpm_perf_filter_driver(const struct hpm_pmu *pmu);
 
 /* Parse a -C list ("0-3,5") against the online CPUs (a list in the same
  * syntax; NULL: <sys>/devices/system/cpu/online, else sysconf). Sorted,

@@ -223,6 +223,50 @@ uint32_t hpm_pmu_bank_counters(int bank)
 	return m;
 }
 
+/* ------------------------------------------------------------ kernel */
+
+unsigned hpm_pmu_kernel_version(const char *release)
+{
+	char *end;
+	unsigned long major = strtoul(release, &end, 10);
+	if (end == release || *end != '.' || major > 999)
+		return 0;
+	const char *m = end + 1;
+	unsigned long minor = strtoul(m, &end, 10);
+	if (end == m || minor > 999)
+		return 0;
+	return (unsigned)(major * 1000 + minor);
+}
+
+/* Whether cpuinfo's first "isa" line names the multi-letter extension ext
+ * ("rv64imafdch_sscofpmf_sstc"): 1 or 0, -1 without an isa line (a fake
+ * tree, or not RISC-V). */
+static int isa_has_extension(const char *cpuinfo, const char *ext)
+{
+	FILE *f = fopen(cpuinfo, "re");
+	if (!f)
+		return -1;
+	char *line = NULL;
+	size_t cap = 0;
+	int found = -1;
+	while (found < 0 && getline(&line, &cap, f) > 0) {
+		if (strncmp(line, "isa", 3) != 0 || !strchr(" \t:", line[3]))
+			continue;
+		const char *v = strchr(line, ':');
+		if (!v)
+			continue;
+		found = 0;
+		size_t n = strlen(ext);
+		for (const char *p = strchr(v, '_'); p; p = strchr(p + 1, '_'))
+			if (strncmp(p + 1, ext, n) == 0 &&
+			    strchr("_ \t\n", p[1 + n] ? p[1 + n] : ' '))
+				found = 1;
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
 /* ------------------------------------------------------------ detect */
 
 int hpm_pmu_detect_at(struct hpm_pmu *pmu, const char *sysfs, const char *procfs, char *err,
@@ -237,6 +281,10 @@ int hpm_pmu_detect_at(struct hpm_pmu *pmu, const char *sysfs, const char *procfs
 	snprintf(path, sizeof(path), "%s/cpuinfo", pmu->procfs);
 	if (cpuid_from_file(path, pmu->cpuid, sizeof(pmu->cpuid)))
 		pmu->row = kmh_mapfile_match(pmu->cpuid);
+	pmu->sscofpmf = isa_has_extension(path, "sscofpmf");
+	snprintf(path, sizeof(path), "%s/sys/kernel/osrelease", pmu->procfs);
+	if (read_small(path, pmu->kernel_release, sizeof(pmu->kernel_release)) == 0)
+		pmu->kernel_version = hpm_pmu_kernel_version(pmu->kernel_release);
 
 	snprintf(path, sizeof(path), "%s" CPU_PMU_DIR, pmu->sysfs);
 	struct stat st;

@@ -9,7 +9,8 @@
  * The roots are taken from the environment so tests (and --dry-run) can
  * present a Kunminghu host on any machine: HPMSTAT_SYSFS (default "/sys")
  * and HPMSTAT_PROCFS (default "/proc"). Files read:
- *   <proc>/cpuinfo                               mvendorid, marchid, mimpid
+ *   <proc>/cpuinfo                               mvendorid, marchid, mimpid, isa
+ *   <proc>/sys/kernel/osrelease                  the kernel release (else uname)
  *   <sys>/bus/event_source/devices/cpu/type      the PMU's perf type
  *   <sys>/bus/event_source/devices/cpu/format/event           "config:0-47"
  *   <sys>/bus/event_source/devices/cpu/format/counterid_mask  "config2:0-31"
@@ -58,6 +59,14 @@ struct hpm_pmu {
 	unsigned event_bits;     /* highest bit of format/event + 1: 48 or 56 */
 	bool has_counterid_mask; /* format/counterid_mask exists */
 	struct hpm_pmu_format counterid_mask;
+	/* the running kernel: its riscv_pmu_sbi decides which exclude_* flags
+	 * reach the firmware (see hpm_perf_modes_to_attr) */
+	unsigned kernel_version; /* major * 1000 + minor from <proc>/sys/kernel/osrelease
+	                          * (else uname); 0 when unknown */
+	char kernel_release[64];
+	int sscofpmf; /* 1/0 when cpuinfo's isa line says whether the core has
+	               * Sscofpmf (without it the driver takes no exclude_* flag:
+	               * PERF_PMU_CAP_NO_EXCLUDE); -1 when cpuinfo has no isa line */
 	/* summary */
 	bool present;     /* a Kunminghu core with a cpu PMU: the perf back end counts
 	                   * Kunminghu events on it */
@@ -65,6 +74,9 @@ struct hpm_pmu {
 	char sysfs[256];  /* the roots used */
 	char procfs[256];
 };
+
+/* "6.1.0-27-amd64" -> 6001 (major * 1000 + minor); 0 when not a release. */
+unsigned hpm_pmu_kernel_version(const char *release);
 
 /* The roots from HPMSTAT_SYSFS / HPMSTAT_PROCFS, or "/sys" / "/proc" when
  * unset or empty. */

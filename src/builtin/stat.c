@@ -1167,6 +1167,10 @@ static int run_once(struct run_ctx *rc)
 		cli_warn("warning: %s", s->perf_cfg.warning);
 		s->perf_cfg.warn = false; /* once */
 	}
+	if (s->perf_cfg.noted) {
+		cli_warn("note: %s", s->perf_cfg.note);
+		s->perf_cfg.noted = false; /* once */
+	}
 	double t0 = now_ns();
 	if (counting_start(rc, err, sizeof(err))) {
 		cli_error("%s", err);
