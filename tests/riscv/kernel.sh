@@ -19,7 +19,7 @@ num() { case $1 in '' | *[!0-9]*) return 1 ;; esac; }
 g20=$(printf 'cycles,%.0s' $(seq 20)); g20="{${g20%,}}"
 
 # --- A: Kunminghu marchid, raw events mapped to counters, 2 harts
-vm_run a --raw-dtb <<CMDS
+vm_run a --raw-dtb --timeout 90 <<CMDS
 hpmstat stat -x, -e cycles,instructions -- busy 1000000
 hpmstat stat -x, -e rob_commitInstr,mcycle,minstret -- busy 100000
 hpmstat stat -v -e rob_commitInstr -- busy 1000

@@ -217,10 +217,16 @@ vm_run() {
 		-device virtio-serial-device -chardev "file,id=rvt,path=$dir/results"
 		-device "virtconsole,chardev=rvt")
 	[ $icount = 1 ] && q+=(-icount shift=0,sleep=off)
-	local t0 t1
+	local t0 t1 qrc attempt
 	t0=$(date +%s.%N)
-	timeout -k 5 "$timeout" "${q[@]}" </dev/null >"$dir/console.log" 2>&1
-	local qrc=$?
+	# a boot that never reaches /init (no frame at all: seen once on a loaded
+	# machine, stuck after OpenSBI) is the machine's, not hpmstat's: boot again
+	for attempt in 1 2; do
+		timeout -k 5 "$timeout" "${q[@]}" </dev/null >"$dir/console.log" 2>&1
+		qrc=$?
+		[ -s "$dir/results" ] && break
+		[ $attempt = 1 ] && echo "# vm_run $name: no output from the guest (qemu exit $qrc), booting again"
+	done
 	t1=$(date +%s.%N)
 	VM_SECONDS=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 	# split the frames: "@@RVT i KIND [NAME] N\n" + N bytes, "@@RVT i rc TEXT\n"
