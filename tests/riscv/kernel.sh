@@ -29,7 +29,7 @@ hpmstat stat -e r1000000000001 -- busy 1
 hpmstat stat -e r0080000000000001 -- busy 1
 hpmstat stat -x, -e $g20 -- busy 100000
 hpmstat stat -j -e cycles,cache-misses -- busy 100000
-hpmstat stat -x, -e cache-misses,cycles,instructions -- busy 3000000
+hpmstat stat -x, -e cache-misses,cycles,instructions -- busy -s 0.5
 hpmstat stat -I 100 -x, -e cycles -- busy -s 0.5
 hpmstat stat -r 3 -e cycles -- busy 100000
 @signal INT 400 hpmstat stat -e cycles -- busy -s 5

@@ -106,7 +106,7 @@ for w in 47 55; do
 	mkdir -p "$root/sys/bus/event_source/devices/cpu/format" "$root/proc"
 	echo 4 > "$root/sys/bus/event_source/devices/cpu/type"
 	echo "config:0-$w" > "$root/sys/bus/event_source/devices/cpu/format/event"
-	printf 'processor\t: 0\nhart\t\t: 0\nisa\t\t: rv64imafdc\nmvendorid\t: 0x0\nmarchid\t\t: 0x19\nmimpid\t\t: 0x0\n\n' > "$root/proc/cpuinfo"
+	printf 'processor\t: 0\nhart\t\t: 0\nisa\t\t: rv64imafdch_zicsr_zifencei_sscofpmf\nmvendorid\t: 0x0\nmarchid\t\t: 0x19\nmimpid\t\t: 0x0\n\n' > "$root/proc/cpuinfo"
 	HPMSTAT_SYSFS="$root/sys" HPMSTAT_PROCFS="$root/proc" $H stat --dry-run -e 'INST_SPEC+RECOVERY_BUBBLE' -- true > "$tap_out" 2>&1
 	grep -q 'type=4 config=0x40000002007 ' "$tap_out"; ok $? "config:0-$w: INST_SPEC+RECOVERY_BUBBLE is a raw config 0x40000002007 ($(head -1 "$tap_out"))"
 done

@@ -64,10 +64,13 @@ fi
 # status and the terminal modes it was given back
 n=0
 view() {
-	[ $n -gt 0 ] && T kill-session -t "s$n" 2>/dev/null
 	n=$((n + 1))
 	rm -f "$tmp/pid" "$tmp/stty"
+	# the old session goes only once the new one is up: a server whose
+	# last session is killed exits, and may lose a new-session sent then
 	T new-session -d -s "s$n" -x 120 -y 40 "trap : INT; sh -c 'echo \$\$ >$tmp/pid; exec env NO_COLOR=1 $H top -d $1 --backend emu'; echo EXITED \$?; stty -a >$tmp/stty; sleep 30"
+	[ $n -gt 1 ] && T kill-session -t "s$((n - 1))" 2>/dev/null
+	return 0
 }
 cap() { T capture-pane -p -t "s$n"; }
 wait_for() {

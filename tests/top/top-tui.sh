@@ -24,13 +24,17 @@ export XDG_CONFIG_HOME="$tmp/cfg"
 
 # start CMD...: a fresh session running CMD (then a shell prompt-free sleep,
 # so the pane stays for capture after CMD exits)
-# Each start gets its own session name: a killed session's server may
-# still be going away when the next one starts.
+# Each start gets its own session name, and the old session is killed
+# only once the new one is up: killing a server's last session ends the
+# server, and a new-session sent while it is going away is lost (seen on
+# a fast machine, where the next view then never appeared).
 n=0
 start() {
-	[ $n -gt 0 ] && T kill-session -t "s$n" 2>/dev/null
 	n=$((n + 1))
-	T new-session -d -s "s$n" -x 120 -y 40 "$* ; echo EXITED \$?; sleep 30"
+	T new-session -d -s "s$n" -x 120 -y 40 "$* ; echo EXITED \$?; sleep 30" ||
+		echo "# tmux new-session s$n failed" >&2
+	[ $n -gt 1 ] && T kill-session -t "s$((n - 1))" 2>/dev/null
+	return 0
 }
 cap() { T capture-pane -p -t "s$n"; }
 # wait_for NEEDLE [SECONDS]: until the pane shows NEEDLE (fixed string).
@@ -187,9 +191,9 @@ wait_for "EXITED 0"
 grep -q "unknown terminal type 'no-such-term': batch mode" "$tmp/term.err"; ok $? "TERM unknown: batch mode with a message"
 
 # started in a terminal too small
-T kill-session -t "s$n" 2>/dev/null
 n=$((n + 1))
 T new-session -d -s "s$n" -x 40 -y 8 "env NO_COLOR=1 XDG_CONFIG_HOME=$tmp/none $H top -d 0.2 --backend emu; sleep 30"
+T kill-session -t "s$((n - 1))" 2>/dev/null
 wait_for "terminal too small"; ok $? "too small from the start: the message"
 # wrapped to the 40 columns, never cut: the size it needs is all there
 cap | awk 'length > 40 { bad = 1 } END { exit bad }' && cap | tr -s '\n ' '  ' | grep -q 'hpmstat top needs 60x15'
