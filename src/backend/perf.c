@@ -427,6 +427,20 @@ int hpm_perf_event_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 		pe->scale = a.scale;
 		pe->sysfs_pmu = a.kind == HPM_HOST_PMU;
 		apply_level(ev, pe);
+		/* cpu/config=.../ on the RISC-V PMU: bits no format/ term covers
+		 * are dropped by riscv_pmu_sbi as silently as a raw value's */
+		if (pe->sysfs_pmu && pmu && pmu->present && a.type == pmu->type &&
+		    (a.config & ~pmu->config_mask)) {
+			char buf[200];
+			uint64_t extra = a.config & ~pmu->config_mask;
+			str_escape(label(ev), buf, sizeof(buf));
+			snprintf(err, errlen,
+			         "'%s' sets config bits %u:%u, which no term of this kernel's PMU "
+			         "covers (it takes %s): the kernel would drop them silently",
+			         buf, 63u - (unsigned)__builtin_clzll(extra),
+			         (unsigned)__builtin_ctzll(extra), pmu->event.text);
+			return -EINVAL;
+		}
 		return 0;
 	}
 	if (!pmu || !pmu->present) {

@@ -269,6 +269,31 @@ static int isa_has_extension(const char *cpuinfo, const char *ext)
 
 /* ------------------------------------------------------------ detect */
 
+/* The union of the config bits the cpu PMU's format/ terms cover. */
+static uint64_t config_formats(const char *sysfs)
+{
+	char path[1024], buf[128];
+	uint64_t mask = 0;
+	snprintf(path, sizeof(path), "%s" CPU_PMU_DIR "/format", sysfs);
+	DIR *d = opendir(path);
+	if (!d)
+		return 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		struct hpm_pmu_format f;
+		char ferr[160];
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s" CPU_PMU_DIR "/format/%s", sysfs, de->d_name);
+		if (read_small(path, buf, sizeof(buf)) == 0 &&
+		    hpm_pmu_parse_format(buf, &f, ferr, sizeof(ferr)) == 0 &&
+		    f.field == HPM_PMU_CONFIG)
+			mask |= f.mask;
+	}
+	closedir(d);
+	return mask;
+}
+
 int hpm_pmu_detect_at(struct hpm_pmu *pmu, const char *sysfs, const char *procfs, char *err,
                       size_t errlen)
 {
@@ -324,6 +349,7 @@ int hpm_pmu_detect_at(struct hpm_pmu *pmu, const char *sysfs, const char *procfs
 			hpm_pmu_parse_format("config:0-47", &pmu->event, err, errlen);
 		}
 		pmu->event_bits = pmu->event.hi + 1;
+		pmu->config_mask = pmu->event.mask | config_formats(pmu->sysfs);
 
 		snprintf(path, sizeof(path), "%s" CPU_PMU_DIR "/format/counterid_mask", pmu->sysfs);
 		if (read_small(path, buf, sizeof(buf)) == 0) {

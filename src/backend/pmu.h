@@ -57,6 +57,9 @@ struct hpm_pmu {
 	struct hpm_pmu_format event; /* format/event; assumed config:0-47 when absent */
 	bool event_from_sysfs;
 	unsigned event_bits;     /* highest bit of format/event + 1: 48 or 56 */
+	uint64_t config_mask;    /* the config bits some format/ term covers
+	                          * (event, and firmware on kernels that have it):
+	                          * the driver drops the others of a raw config */
 	bool has_counterid_mask; /* format/counterid_mask exists */
 	struct hpm_pmu_format counterid_mask;
 	/* the running kernel: its riscv_pmu_sbi decides which exclude_* flags

@@ -92,7 +92,7 @@ static void csv_event(const struct stat_config *cfg, const struct stat_result *r
 		/* perf: the spread of no values is 0.00% */
 		if (res->noise)
 			fprintf(cfg->out, "0.00%%%s", s);
-		fprintf(cfg->out, "0%s100.00%s%s\n", s, s, s);
+		fprintf(cfg->out, "0%s%.2f%s%s\n", s, stat_no_count_pct(res, i, unit), s, s);
 		return;
 	}
 	if (res->noise) {

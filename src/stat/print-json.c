@@ -146,10 +146,10 @@ static void json_event(const struct stat_config *cfg, const struct stat_result *
 	json_object_set_new(o, "event-runtime",
 	                    run > INT64_MAX ? json_real((double)run)
 	                                    : json_integer((json_int_t)run));
-	/* a row that never ran counted for all of its (no) time, as perf's
-	 * 100.00 and the CSV row say */
+	/* a row without a count: perf's rule, as the CSV row */
 	json_object_set_new(o, "pcnt-running",
-	                    json_real(none && !wrapped ? 100.0 : round(10000 * share) / 100));
+	                    json_real(none && !wrapped ? stat_no_count_pct(res, i, unit)
+	                                               : round(10000 * share) / 100));
 	/* perf 6.1 writes both metric keys on every row: 0 and "" without a
 	 * metric; a wrapped count (no state of perf's) has no metric at all */
 	if (none || !stat_shadow_metric(res, i, unit, &m, &munit)) {

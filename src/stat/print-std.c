@@ -36,15 +36,21 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 	(void)stat_event_value(res, i, unit, &share);
 	prefix(cfg, res, i, unit);
 	const char *cgroup = stat_cgroup_field(res, i);
-	if (none && cgroup) {
-		/* perf's row without a count: the name in 25 columns, then -G's field */
-		fprintf(cfg->out, "%18s %-4s %-25s %s%s\n", none, e->unit, e->name, cgroup,
-		        e->emulated ? "  " STAT_EMU_MARK : "");
-		return;
-	}
 	if (none) {
-		fprintf(cfg->out, "%18s %-4s %s%s\n", none, e->unit, e->name,
-		        e->emulated ? "  " STAT_EMU_MARK : "");
+		/* perf's row without a count: the name in 25 columns where more
+		 * follows (-G's field; the running share of an event that was
+		 * enabled and never ran, after perf's empty metric column) */
+		double pct = stat_no_count_pct(res, i, unit);
+		fprintf(cfg->out, "%18s %-4s ", none, e->unit);
+		if (cgroup || pct < 100)
+			fprintf(cfg->out, "%-25s", e->name);
+		else
+			fputs(e->name, cfg->out);
+		if (cgroup)
+			fprintf(cfg->out, " %s", cgroup);
+		if (pct < 100)
+			fprintf(cfg->out, "%35s  (%.2f%%)", "", pct);
+		fprintf(cfg->out, "%s\n", e->emulated ? "  " STAT_EMU_MARK : "");
 		return;
 	}
 	stat_count_text(res, i, unit, cfg->no_big_num ? STAT_FORMAT_CSV : STAT_FORMAT_STD, num,

@@ -33,6 +33,20 @@ static const struct hpm_count *counts_of(const struct stat_result *res, unsigned
 	return res->delta ? res->delta[i] : res->list->ev[i].counts;
 }
 
+double stat_no_count_pct(const struct stat_result *res, unsigned i, int unit)
+{
+	enum hpm_evsel_state st = res->list->ev[i].state;
+	const struct hpm_count *c =
+	    st == HPM_EV_OK || st == HPM_EV_NOT_COUNTED ? counts_of(res, i) : NULL;
+	uint64_t ena = 0, run = 0;
+	for (unsigned u = 0; c && u < stat_nr_units(res, i); u++)
+		if (unit < 0 || (unsigned)unit == u) {
+			ena += c[u].ena;
+			run += c[u].run;
+		}
+	return run == ena ? 100.0 : (double)(100 * run / ena);
+}
+
 const char *stat_no_count_text(const struct stat_result *res, unsigned i, int unit)
 {
 	const struct hpm_evsel *e = &res->list->ev[i];

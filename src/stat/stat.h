@@ -146,6 +146,11 @@ bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, dou
  * u, -1 all) has a number. */
 #define STAT_WRAPPED_TEXT "<wrapped>"
 const char *stat_no_count_text(const struct stat_result *res, unsigned i, int unit);
+/* perf's pcnt-running of such a row (print_running: 100 when running equals
+ * enabled, else 100 * running / enabled): 100.00 for one that never opened
+ * or has no time at all, 0.00 for one that was enabled and never ran (a
+ * riscv event no counter matched). */
+double stat_no_count_pct(const struct stat_result *res, unsigned i, int unit);
 /* The count of event i (unit u, -1 all) as format f writes it: exact
  * digits (in std output grouped as the locale groups numbers, perf's
  * printf("%'"): none in C, ',' in en_US; "%f"-style ".000000" in JSON, as

@@ -109,6 +109,45 @@ static void test_widths(void)
 	           "config:0-47 (SBI < 3.0)",
 	           "a raw value with OP_TYPE1 bits 49:48");
 
+	/* bit 62 of a raw value is MINH, the INH bit the firmware always
+	 * sets: taken as the modes it names (U, S, VU, VS), not as config */
+	int rc62 = attr_of("r4000000000000001", &p48, &pe, err, sizeof(err));
+	tap_ok(rc62 == 0 && pe.config == 0x1 && !pe.exclude_user && !pe.exclude_kernel,
+	       "r4000000000000001: MINH is the kernel's own setting, config 0x1 with no exclude "
+	       "flag");
+	/* UINH (bit 60) is exclude_user: the modes, never a config bit */
+	int rc60 = attr_of("r1000000000000001", &p48, &pe, err, sizeof(err));
+	tap_ok(rc60 == 0 && pe.config == 0x1 && pe.exclude_user && !pe.exclude_kernel,
+	       "r1000000000000001: UINH becomes exclude_user, config 0x1");
+	/* the PMU's own raw term: bits beyond every format/ term are refused,
+	 * bits inside pass (riscv_pmu_sbi would drop the former silently) */
+	{
+		struct hpm_evlist hl;
+		char sys48[512], sys56[512];
+		snprintf(sys48, sizeof(sys48), "%s/sys", r48);
+		snprintf(sys56, sizeof(sys56), "%s/sys", r56);
+		/* host specs are parsed under HPMSTAT_SYSFS, as hpmstat runs */
+		setenv("HPMSTAT_SYSFS", sys48, 1);
+		fake_list_init(&hl);
+		struct hpm_evsel *h = fake_add_host(&hl, "cpu/config=0x1000000000001/", -1);
+		int rc = hpm_perf_event_attr(h, &p48, &pe, err, sizeof(err));
+		tap_is_str(rc ? err : "",
+		           "'cpu/config=0x1000000000001/' sets config bits 48:48, which no term of "
+		           "this kernel's PMU covers (it takes config:0-47): the kernel would drop "
+		           "them silently",
+		           "cpu/config= with bit 48 on config:0-47 is refused");
+		struct hpm_evsel *h2 = fake_add_host(&hl, "cpu/config=0x800000000035/", -1);
+		rc = hpm_perf_event_attr(h2, &p48, &pe, err, sizeof(err));
+		tap_ok(rc == 0 && pe.type == 4 && pe.config == 0x800000000035,
+		       "cpu/config= within config:0-47 opens as given (rc %d)", rc);
+		setenv("HPMSTAT_SYSFS", sys56, 1);
+		rc = hpm_perf_event_attr(h, &p56, &pe, err, sizeof(err));
+		tap_ok(rc == 0 && pe.config == 0x1000000000001,
+		       "the same bit 48 on config:0-55 is taken (rc %d)", rc);
+		fake_list_free(&hl);
+		unsetenv("HPMSTAT_SYSFS");
+	}
+
 	/* an odd width: no "(SBI < 3.0)" */
 	char *r40 = fake_kunminghu("config:0-39", NULL);
 	struct hpm_pmu p40;

@@ -3,9 +3,13 @@
 # with the reason when the tools or the kernel are missing; see README.
 RISCV_TESTS = \
 	tests/riscv/smoke.sh \
-	tests/riscv/kernel.sh
+	tests/riscv/kernel.sh \
+	tests/riscv/count-exact.sh \
+	tests/riscv/count-facts.sh \
+	tests/riscv/count-kmh.sh \
+	tests/riscv/count-mux.sh
 TESTS += $(RISCV_TESTS)
-EXTRA_DIST += $(RISCV_TESTS) tests/riscv/vm-lib.sh tests/riscv/init.c tests/riscv/busy.c \
+EXTRA_DIST += $(RISCV_TESTS) tests/riscv/vm-lib.sh tests/riscv/count-lib.sh tests/riscv/init.c tests/riscv/busy.c \
 	tests/riscv/kernel.config tests/riscv/build-assets.sh
 # the VM tests build a riscv64 hpmstat from the host build's generators
 $(RISCV_TESTS:.sh=.log): src/gen/kmh-jevents src/gen/metrics2c src/hpmstat
