@@ -7,7 +7,9 @@
 #     file read by the host's report, even where the kernel's value is not 0
 #     (a group larger than the PMU); it makes the runnable events multiplex
 #  2. format/event is config:0-47 and the kernel drops bits 48-62 silently:
-#     hpmstat refuses them before opening, naming the bits and the format
+#     hpmstat refuses bits 48-57 (rHEX and cpu/config=) before opening,
+#     naming the bits and the format; a raw value's 58-62 are its INH bits,
+#     taken as the modes to count
 #  3. the 6.1 driver honours only exclude_user/exclude_kernel: :u and :k
 #     count (a note where only guest modes differ); without Sscofpmf every
 #     exclude_* is EINVAL: the advice names the cause, plain events count
