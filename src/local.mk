@@ -12,9 +12,9 @@ src_hpmstat_SOURCES = \
 	src/builtin/report.c \
 	src/builtin/top.c
 src_hpmstat_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(NCURSES_CFLAGS)
-# libstat and libbackend use each other (session -> back ends -> evlist)
-src_hpmstat_LDADD = src/top/libtop.a src/report/libreport.a src/stat/libstat.a src/backend/libbackend.a src/stat/libstat.a \
-	src/metric/libmetric.a src/emu/libemu.a src/kmh/libkmh.a src/util/libutil.a \
+# each library only uses the ones after it (the layers, top down)
+src_hpmstat_LDADD = src/top/libtop.a src/report/libreport.a src/stat/libstat.a src/backend/libbackend.a \
+	src/core/libcore.a src/metric/libmetric.a src/emu/libemu.a src/kmh/libkmh.a src/util/libutil.a \
 	$(JANSSON_LIBS) $(LIBPFM4_LIBS) $(NCURSES_LIBS) -lm
 
 # hpmtop is hpmstat top, by the name it is started with

@@ -24,7 +24,7 @@
 #include "backend/emu.h"
 #include "emu/emu.h"
 #include "emu/workload.h"
-#include "stat/sched.h"
+#include "kmh/sched.h"
 #include "util/xalloc.h"
 
 #define NS_PER_S    UINT64_C(1000000000)

@@ -9,7 +9,7 @@
  * --emu-harts harts, gives each hart its source (the profile's workload
  * with seed + hart index, so harts differ and runs are reproducible; or
  * the --emu-trace file, replayed from its start on every hart and looped
- * when it ends), places the requests with the scheduler (stat/sched.h) and
+ * when it ends), places the requests with the scheduler (kmh/sched.h) and
  * programs every hart as firmware would, through M-mode CSR writes:
  * mcountinhibit all ones, mhpmevent<n> = the encoded value (its INH bits
  * select the modes; the encoder's default MINH=1 counts U, S, VU and VS,
@@ -62,7 +62,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "stat/evlist.h"
+#include "core/evlist.h"
 
 #define HPM_EMU_DEFAULT_PROFILE "balanced"
 #define HPM_EMU_DEFAULT_SEED    1u

@@ -20,7 +20,7 @@
 
 #include "backend/pmu.h"
 #include "kmh/kmh.h"
-#include "stat/evlist.h"
+#include "core/evlist.h"
 #include "util/suggest.h"
 #include "util/str.h"
 #include "util/xalloc.h"

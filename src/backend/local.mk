@@ -1,4 +1,4 @@
-# src/backend: the back ends behind struct hpm_backend (stat/evlist.h).
+# src/backend: the back ends behind struct hpm_backend (core/evlist.h).
 # perf.c counts through perf_event_open; host-events.c resolves host event
 # names (perf's generic ones, libpfm4's when built with it); pmu.c finds a
 # Kunminghu PMU under HPMSTAT_SYSFS / HPMSTAT_PROCFS. The stat command links

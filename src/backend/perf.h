@@ -1,6 +1,6 @@
 /* perf.h: the perf_event_open back end.
  *
- * Owns: hpm_backend_perf (struct hpm_backend, see stat/evlist.h), the
+ * Owns: hpm_backend_perf (struct hpm_backend, see core/evlist.h), the
  * mapping of an evsel to the perf_event_attr it is opened with (host events
  * via host-events.h; Kunminghu events as raw events on the PMU of pmu.h, by
  * SPEC §4), the -C CPU list parser, and perf's error advice
@@ -83,7 +83,7 @@
 #include <stdint.h>
 
 #include "backend/pmu.h"
-#include "stat/evlist.h"
+#include "core/evlist.h"
 
 extern const struct hpm_backend hpm_backend_perf;
 

@@ -14,7 +14,8 @@ src/kmh/events-gen.c: src/gen/kmh-jevents$(EXEEXT) $(KMH_EVENT_JSON) events/risc
 noinst_LIBRARIES += src/kmh/libkmh.a
 src_kmh_libkmh_a_SOURCES = \
 	src/kmh/kmh.h src/kmh/mhpmevent.h src/kmh/internal.h \
-	src/kmh/tables.c src/kmh/modifiers.c src/kmh/encode.c src/kmh/decode.c
+	src/kmh/tables.c src/kmh/modifiers.c src/kmh/encode.c src/kmh/decode.c \
+	src/kmh/sched.c src/kmh/sched.h
 nodist_src_kmh_libkmh_a_SOURCES = src/kmh/events-gen.c
 BUILT_SOURCES += src/kmh/events-gen.c
 CLEANFILES += src/kmh/events-gen.c src/kmh/events-gen.c.tmp

@@ -2,7 +2,6 @@
 # the std/CSV/JSON printers sharing one stat_config, and the run file.
 noinst_LIBRARIES += src/stat/libstat.a
 src_stat_libstat_a_SOURCES = \
-	src/stat/evlist.c src/stat/evlist.h \
 	src/stat/stat.h src/stat/print.c src/stat/print-std.c src/stat/print-csv.c \
 	src/stat/print-json.c \
 	src/stat/session.c src/stat/session.h \

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stat/sched.h"
+#include "kmh/sched.h"
 #include "util/xalloc.h"
 
 /* The part (session.h) that counts the Kunminghu events: the emulator's,

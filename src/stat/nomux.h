@@ -4,7 +4,7 @@
  * each run counting only its group.
  *
  * Owns: the plan (which run counts which row of a session, from the counter
- * scheduler of stat/sched.h, the one the emulator places requests with) and
+ * scheduler of kmh/sched.h, the one the emulator places requests with) and
  * the session of each run. The caller runs each run's session as it runs
  * any session, then hands its counts back with hpm_nomux_take. The rows
  * counted in every group of a multiplexed schedule (fixed counters, banks

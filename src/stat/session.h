@@ -16,7 +16,7 @@
 #include "backend/emu.h"
 #include "backend/perf.h"
 #include "metric/metric.h"
-#include "stat/evlist.h"
+#include "core/evlist.h"
 #include "stat/stat.h"
 
 enum hpm_backend_choice {

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stat/evlist.h"
+#include "core/evlist.h"
 
 struct stat_aggr;
 struct stat_aggr_view;

@@ -29,7 +29,7 @@
 #include "backend/emu.h"
 #include "emu/emu.h"
 #include "emu/workload.h"
-#include "stat/sched.h"
+#include "kmh/sched.h"
 #include "tap.h"
 
 static const struct hpm_backend *be = &hpm_backend_emu;

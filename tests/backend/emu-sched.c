@@ -1,4 +1,4 @@
-/* emu-sched.c: the Kunminghu counter scheduler (src/stat/sched.c) and its
+/* emu-sched.c: the Kunminghu counter scheduler (src/kmh/sched.c) and its
  * ADD merge helper, on hand-built requests; expected placements and
  * encodings are worked out by hand from SPEC §1 (banks: frontend 3-10,
  * backend 11-18, memblock 19-26, cache 27-31).
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stat/sched.h"
+#include "kmh/sched.h"
 #include "tap.h"
 
 #define MAXREQ 64

@@ -5,12 +5,11 @@
 EMU_BACKEND_TESTS = tests/backend/emu-sched tests/backend/emu-backend
 check_PROGRAMS += $(EMU_BACKEND_TESTS)
 TESTS += $(EMU_BACKEND_TESTS)
-tests_backend_emu_sched_SOURCES = tests/backend/emu-sched.c \
-	src/stat/sched.c src/stat/sched.h
+tests_backend_emu_sched_SOURCES = tests/backend/emu-sched.c
 tests_backend_emu_sched_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_backend_emu_sched_LDADD = $(HPM_TEST_LIBS)
 tests_backend_emu_backend_SOURCES = tests/backend/emu-backend.c \
-	src/backend/emu.c src/backend/emu.h src/stat/sched.c src/stat/sched.h \
-	src/stat/evlist.c src/stat/evlist.h
+	src/backend/emu.c src/backend/emu.h \
+	src/core/evlist.c src/core/evlist.h
 tests_backend_emu_backend_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_backend_emu_backend_LDADD = $(HPM_TEST_LIBS)

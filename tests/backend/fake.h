@@ -7,7 +7,7 @@
 #ifndef HPM_TESTS_BACKEND_FAKE_H
 #define HPM_TESTS_BACKEND_FAKE_H
 
-#include "stat/evlist.h"
+#include "core/evlist.h"
 
 /* A fresh temp dir; fake_rm() removes it and everything under it. */
 char *fake_root(void);

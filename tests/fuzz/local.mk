@@ -21,8 +21,8 @@ FUZZ_REPORT_LIBS = src/report/libreport.a src/metric/libmetric.a src/kmh/libkmh.
 	src/util/libutil.a $(JANSSON_LIBS) -lm
 # top's config.c uses the back-end choice (stat/session) and the emulator's
 # settings (backend/emu), which pull in the stat layer
-FUZZ_TOP_LIBS = src/top/libtop.a src/backend/libbackend.a src/stat/libstat.a \
-	src/backend/libbackend.a src/metric/libmetric.a src/emu/libemu.a src/kmh/libkmh.a \
+FUZZ_TOP_LIBS = src/top/libtop.a src/stat/libstat.a src/backend/libbackend.a \
+	src/core/libcore.a src/metric/libmetric.a src/emu/libemu.a src/kmh/libkmh.a \
 	src/util/libutil.a $(JANSSON_LIBS) $(LIBPFM4_LIBS) $(NCURSES_LIBS) -lm
 
 check_PROGRAMS += tests/fuzz/fuzz-expr tests/fuzz/fuzz-runfile tests/fuzz/fuzz-weights \
@@ -68,7 +68,7 @@ if ENABLE_FUZZING
 # $(FUZZ_CFLAGS) (coverage for libFuzzer, ASan, UBSan) into other objects.
 noinst_LIBRARIES += tests/fuzz/libkmh-fuzz.a tests/fuzz/libutil-fuzz.a tests/fuzz/libemu-fuzz.a \
 	tests/fuzz/libmetric-fuzz.a tests/fuzz/libreport-fuzz.a tests/fuzz/libtop-fuzz.a \
-	tests/fuzz/libbackend-fuzz.a tests/fuzz/libstat-fuzz.a
+	tests/fuzz/libbackend-fuzz.a tests/fuzz/libstat-fuzz.a tests/fuzz/libcore-fuzz.a
 tests_fuzz_libkmh_fuzz_a_SOURCES = $(src_kmh_libkmh_a_SOURCES)
 nodist_tests_fuzz_libkmh_fuzz_a_SOURCES = $(nodist_src_kmh_libkmh_a_SOURCES)
 tests_fuzz_libkmh_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
@@ -88,12 +88,14 @@ tests_fuzz_libbackend_fuzz_a_SOURCES = $(src_backend_libbackend_a_SOURCES)
 tests_fuzz_libbackend_fuzz_a_CFLAGS = $(src_backend_libbackend_a_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libstat_fuzz_a_SOURCES = $(src_stat_libstat_a_SOURCES)
 tests_fuzz_libstat_fuzz_a_CFLAGS = $(src_stat_libstat_a_CFLAGS) $(FUZZ_CFLAGS)
+tests_fuzz_libcore_fuzz_a_SOURCES = $(src_core_libcore_a_SOURCES)
+tests_fuzz_libcore_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 
 FUZZ_LIB_EMU = tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a tests/fuzz/libutil-fuzz.a -lm
 FUZZ_LIB_REPORT = tests/fuzz/libreport-fuzz.a tests/fuzz/libmetric-fuzz.a \
 	tests/fuzz/libkmh-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) -lm
-FUZZ_LIB_TOP = tests/fuzz/libtop-fuzz.a tests/fuzz/libbackend-fuzz.a tests/fuzz/libstat-fuzz.a \
-	tests/fuzz/libbackend-fuzz.a tests/fuzz/libmetric-fuzz.a tests/fuzz/libemu-fuzz.a \
+FUZZ_LIB_TOP = tests/fuzz/libtop-fuzz.a tests/fuzz/libstat-fuzz.a tests/fuzz/libbackend-fuzz.a \
+	tests/fuzz/libcore-fuzz.a tests/fuzz/libmetric-fuzz.a tests/fuzz/libemu-fuzz.a \
 	tests/fuzz/libkmh-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) $(LIBPFM4_LIBS) \
 	$(NCURSES_LIBS) -lm
 

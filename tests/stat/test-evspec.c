@@ -1,4 +1,4 @@
-/* test-evspec.c: the -e splitter (stat/evlist.c) on perf's spellings:
+/* test-evspec.c: the -e splitter (core/evlist.c) on perf's spellings:
  * blanks perf's lexer ignores, group modifiers ({...}:uW), and the
  * per-event options -G (n-th cgroup to the n-th event, as perf's
  * parse_cgroups) and --all-user/--all-kernel on Kunminghu events, whose
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "kmh/kmh.h"
-#include "stat/evlist.h"
+#include "core/evlist.h"
 #include "tap.h"
 
 /* "name=spec|name=spec..." of a list, "g" after a grouped one, "W" weak. */

@@ -4,14 +4,14 @@
  * Truth: integer arithmetic (2^53 + 1, 2^64 - 1 and products written out
  * by hand, checked by the identities below), IEEE 754 (1 - 0.7 - 0.2 - 0.1
  * is -2.77e-17 in doubles, 0 in exact arithmetic), and the contracts of
- * util/count.h, stat/evlist.h and metric/metric.h.
+ * util/count.h, core/evlist.h and metric/metric.h.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "metric/metric.h"
-#include "stat/evlist.h"
+#include "core/evlist.h"
 #include "tap.h"
 #include "util/count.h"
 

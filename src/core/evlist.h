@@ -1,10 +1,12 @@
-/* evlist.h: the events of one `hpmstat stat` session and their counts.
+/* evlist.h: the events of one measurement and their counts (core types).
  *
  * Owns: struct hpm_evsel (one requested event: one output row), struct
  * hpm_evlist (all of them, their groups, the units they are counted on and
  * the counts read back), and struct hpm_backend (the operations every back
- * end implements, one file each under src/backend/). The stat command, the
- * printers and the run-file writer read these; the back ends fill them.
+ * end implements, one file each under src/backend/). It sits below the back
+ * ends, the session and the printers, and uses only util and the Kunminghu
+ * model. The stat command, the printers and the run-file writer read these;
+ * the back ends fill them.
  *
  * Counts are cumulative since the start of counting and kept per unit (a CPU
  * for perf, a hart for the emulator), with perf's enabled/running times so a

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stat/sched.h"
+#include "kmh/sched.h"
 #include "util/xalloc.h"
 
 /* A perf {...} group to pack: its demand per bank and its owned requests. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stat/evlist.h"
+#include "core/evlist.h"
 #include "util/xalloc.h"
 
 struct hpm_evsel *hpm_evlist_add(struct hpm_evlist *list, const char *spec, int group)

@@ -1,0 +1,6 @@
+# src/core: the types every layer above shares: the event list and its
+# counts, what to count on (struct hpm_target) and the back-end operations
+# (struct hpm_backend). Below the back ends, the session and the printers;
+# above util, the Kunminghu model and the metric engine.
+noinst_LIBRARIES += src/core/libcore.a
+src_core_libcore_a_SOURCES = src/core/evlist.c src/core/evlist.h
