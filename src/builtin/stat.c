@@ -997,7 +997,7 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 	/* an interval's label speaks of the whole run: the configured length,
 	 * or none while following wall time */
 	struct hpm_emu_info info;
-	if (hpm_emu_info(&rc->s->part[1], &info))
+	if (hpm_session_emu_info(rc->s, &info))
 		rc->cfg->emu.cycles = info.follows_command ? 0 : info.cycles_limit;
 	if (rc->emu_partial) {
 		/* the last interval of a run cut short says so */
@@ -1046,13 +1046,13 @@ static int counting_after_delay(struct run_ctx *rc, struct workload *w, int watc
 		struct hpm_emu_info info;
 		uint64_t ran;
 		bool done = false;
-		hpm_emu_info(&rc->s->part[1], &info);
+		hpm_session_emu_info(rc->s, &info);
 		uint64_t skip = cycles_at((double)o->delay_ms, 1, info.freq);
 		while (info.cycles_run < skip && !done && !stat_interrupted) {
 			if (hpm_session_run_emu(rc->s, skip - info.cycles_run, EMU_BUDGET_NS, &ran,
 			                        &done, err, errlen))
 				return -1;
-			hpm_emu_info(&rc->s->part[1], &info);
+			hpm_session_emu_info(rc->s, &info);
 		}
 		rc->emu_base = info.cycles_run;
 	} else {
@@ -1202,7 +1202,7 @@ static int run_once(struct run_ctx *rc)
 	double next_tick = t0 + o->interval_ms * 1e6;
 	bool first = true;
 	struct hpm_emu_info info;
-	uint64_t freq = hpm_emu_info(&s->part[1], &info) ? info.freq : 0;
+	uint64_t freq = hpm_session_emu_info(s, &info) ? info.freq : 0;
 	uint64_t ran;
 
 	if (!have_cmd && o->pid <= 0 && !o->all_cpus && !o->cpus) {
@@ -1212,14 +1212,14 @@ static int run_once(struct run_ctx *rc)
 		if (interval)
 			next = rc->emu_base + cycles_at(o->interval_ms, 1, freq);
 		while (!done && !stat_interrupted) {
-			hpm_emu_info(&s->part[1], &info);
+			hpm_session_emu_info(s, &info);
 			if (hpm_session_run_emu(s, (next < stop ? next : stop) - info.cycles_run,
 			                        EMU_BUDGET_NS, &ran, &done, err, sizeof(err))) {
 				cli_error("%s", err);
 				rcode = EXIT_FAILURE;
 				goto out;
 			}
-			hpm_emu_info(&s->part[1], &info);
+			hpm_session_emu_info(s, &info);
 			done |= info.cycles_run >= stop;
 			if (interval && (info.cycles_run >= next || done)) {
 				if (print_interval(
@@ -1234,7 +1234,7 @@ static int run_once(struct run_ctx *rc)
 			}
 		}
 		rc->elapsed_ns = now_ns() - t0;
-		hpm_emu_info(&s->part[1], &info);
+		hpm_session_emu_info(s, &info);
 		if (!done && stat_interrupted) {
 			rc->emu_partial = rc->emu_interrupted = true;
 			rc->emu_wanted = info.cycles_limit;
@@ -1290,7 +1290,7 @@ static int run_once(struct run_ctx *rc)
 				 * hpmstat's: catch up in bounded slices, then sleep */
 				uint64_t want = cycles_at((now - t0) / 1e6, 1, freq);
 				uint64_t slack = cycles_at(EMU_FOLLOW_SLACK_MS, 1, freq);
-				hpm_emu_info(&s->part[1], &info);
+				hpm_session_emu_info(s, &info);
 				if (want > info.cycles_run + slack) {
 					if (hpm_session_run_emu(s, want - info.cycles_run,
 					                        EMU_BUDGET_NS, &ran, &done, err,
@@ -1318,7 +1318,7 @@ static int run_once(struct run_ctx *rc)
 		if (emu_follows) {
 			/* the rest up to the end, within EMU_CATCHUP_NS */
 			uint64_t want = cycles_at(rc->elapsed_ns / 1e6, 1, freq);
-			hpm_emu_info(&s->part[1], &info);
+			hpm_session_emu_info(s, &info);
 			while (want > info.cycles_run && now_ns() - end < (double)EMU_CATCHUP_NS) {
 				if (hpm_session_run_emu(s, want - info.cycles_run, EMU_BUDGET_NS,
 				                        &ran, &done, err, sizeof(err))) {
@@ -1326,7 +1326,7 @@ static int run_once(struct run_ctx *rc)
 					rcode = EXIT_FAILURE;
 					goto out;
 				}
-				hpm_emu_info(&s->part[1], &info);
+				hpm_session_emu_info(s, &info);
 			}
 			if (want > info.cycles_run) {
 				rc->emu_partial = true;
@@ -1460,7 +1460,7 @@ static int run_no_multiplex(struct run_ctx *rc)
 		rcode = run_once(rc);
 		rc->s = s;
 		if (!rcode) {
-			if (hpm_emu_info(&sub.part[1], &info))
+			if (hpm_session_emu_info(&sub, &info))
 				rc->nomux_cycles = info.cycles_run;
 			hpm_nomux_take(&plan, s, r, &sub);
 		}

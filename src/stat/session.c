@@ -606,6 +606,16 @@ unsigned hpm_session_metrics_unit(struct hpm_session *s, const struct hpm_count 
 	return nr;
 }
 
+bool hpm_session_emu_info(const struct hpm_session *s, struct hpm_emu_info *info)
+{
+	return hpm_emu_info(&s->part[PART_EMU], info);
+}
+
+uint64_t hpm_session_emu_freq(const struct hpm_session *s)
+{
+	return hpm_emu_freq(&s->part[PART_EMU]);
+}
+
 void hpm_session_emu_label(const struct hpm_session *s, struct stat_emu_label *l)
 {
 	memset(l, 0, sizeof(*l));

@@ -99,6 +99,12 @@ unsigned hpm_session_metrics_unit(struct hpm_session *s, const struct hpm_count 
                                   int unit, struct stat_metric **out);
 /* How many units the metrics' events are counted on, and their names. */
 unsigned hpm_session_metric_units(const struct hpm_session *s, char *const **names);
+/* The emulator back end's state (hpm_emu_info); false (zeroed) when the
+ * session has no emulator open. Callers above the session use this, never
+ * the back end's evlist. */
+bool hpm_session_emu_info(const struct hpm_session *s, struct hpm_emu_info *info);
+/* Its clock in Hz; 0 without an open emulator. */
+uint64_t hpm_session_emu_freq(const struct hpm_session *s);
 /* Fills the emulator label of cfg from the emulator back end. */
 void hpm_session_emu_label(const struct hpm_session *s, struct stat_emu_label *l);
 

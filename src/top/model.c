@@ -504,7 +504,7 @@ static void fill_procs(struct top_model *m, struct top_frame *f, double interval
 		f->nprocs_total = f->nunits;
 		f->procs = xcalloc(f->nunits ? f->nunits : 1, sizeof(*f->procs));
 		struct hpm_emu_info info;
-		bool have = hpm_emu_info(&m->s.part[1], &info);
+		bool have = hpm_session_emu_info(&m->s, &info);
 		for (unsigned u = 0; u < f->nunits; u++) {
 			struct top_proc *p = &f->procs[u];
 			const struct top_unit *tu = &f->units[u];
@@ -541,7 +541,7 @@ static void fill_procs(struct top_model *m, struct top_frame *f, double interval
 static void fill_source(const struct top_model *m, struct top_frame *f)
 {
 	struct hpm_emu_info info;
-	if (m->emu && hpm_emu_info(&m->s.part[1], &info)) {
+	if (m->emu && hpm_session_emu_info(&m->s, &info)) {
 		char what[96];
 		if (info.profile)
 			snprintf(what, sizeof(what), "profile %s", info.profile);
@@ -582,7 +582,7 @@ int top_model_sample(struct top_model *m, struct top_frame *f, char *err, size_t
 		 * what of it 50 ms of real time can emulate: a refresh (and a
 		 * quit) is never held up by many harts at a high --emu-freq */
 		if (m->emu && hpm_session_run_emu(
-		                  &m->s, (uint64_t)(interval * (double)hpm_emu_freq(&m->s.part[1])),
+		                  &m->s, (uint64_t)(interval * (double)hpm_session_emu_freq(&m->s)),
 		                  UINT64_C(50000000), &ran, &done, err, errlen))
 			return -1;
 		if (hpm_session_read(&m->s, err, errlen))
