@@ -14,6 +14,7 @@ tests_libtap_a_SOURCES = tests/tap.c tests/tap.h
 HPM_TEST_LIBS = tests/libtap.a src/emu/libemu.a src/kmh/libkmh.a src/util/libutil.a $(JANSSON_LIBS) -lm
 EXTRA_DIST += tests/lib.sh
 
+include tests/arch/local.mk
 include tests/kmh/local.mk
 include tests/emu/local.mk
 include tests/cli/local.mk

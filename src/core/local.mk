@@ -3,4 +3,5 @@
 # (struct hpm_backend). Below the back ends, the session and the printers;
 # above util, the Kunminghu model and the metric engine.
 noinst_LIBRARIES += src/core/libcore.a
-src_core_libcore_a_SOURCES = src/core/evlist.c src/core/evlist.h
+src_core_libcore_a_SOURCES = src/core/evlist.c src/core/evlist.h \
+	src/core/models.c src/core/models.h

@@ -15,7 +15,8 @@ noinst_LIBRARIES += src/kmh/libkmh.a
 src_kmh_libkmh_a_SOURCES = \
 	src/kmh/kmh.h src/kmh/mhpmevent.h src/kmh/internal.h \
 	src/kmh/tables.c src/kmh/modifiers.c src/kmh/encode.c src/kmh/decode.c \
-	src/kmh/sched.c src/kmh/sched.h
+	src/kmh/sched.c src/kmh/sched.h \
+	src/kmh/model.c src/kmh/model.h
 nodist_src_kmh_libkmh_a_SOURCES = src/kmh/events-gen.c
 BUILT_SOURCES += src/kmh/events-gen.c
 CLEANFILES += src/kmh/events-gen.c src/kmh/events-gen.c.tmp

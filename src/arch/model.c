@@ -1,0 +1,115 @@
+/* model.c: what every PMU model shares: error texts, lookups in a model's
+ * fixed counters and generic names, and the validator every model's data
+ * goes through (see model.h). Knows no model. */
+#include "arch/model.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *hpm_model_strerror(int code)
+{
+	switch (code) {
+	case 0:
+		return "success";
+	case HPM_MODEL_EUNKNOWN:
+		return "unknown event";
+	case HPM_MODEL_EINVAL:
+		return "invalid event";
+	case HPM_MODEL_ENOTSUP:
+		return "not supported by this PMU model";
+	default:
+		return "unknown error";
+	}
+}
+
+int hpm_model_fixed_by_name(const struct hpm_pmu_model *m, const char *name, size_t len)
+{
+	for (unsigned i = 0; i < m->nr_fixed; i++)
+		if (strlen(m->fixed[i].name) == len && strncmp(m->fixed[i].name, name, len) == 0)
+			return (int)i;
+	return -1;
+}
+
+const struct hpm_model_generic *hpm_model_generic(const struct hpm_pmu_model *m, const char *name,
+                                                  size_t len)
+{
+	for (unsigned i = 0; i < m->nr_generic; i++)
+		if (strlen(m->generic[i].generic) == len &&
+		    strncmp(m->generic[i].generic, name, len) == 0)
+			return &m->generic[i];
+	return NULL;
+}
+
+/* ------------------------------------------------------------ validator */
+
+struct problems {
+	unsigned n;
+	char *err;
+	size_t errlen;
+};
+
+static void problem(struct problems *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void problem(struct problems *p, const char *fmt, ...)
+{
+	if (p->n++ == 0 && p->errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(p->err, p->errlen, fmt, ap);
+		va_end(ap);
+	}
+}
+
+unsigned hpm_model_validate(const struct hpm_pmu_model *m, char *err, size_t errlen)
+{
+	struct problems p = {0, err, errlen};
+	char msg[HPM_MODEL_TEXT_MAX], buf[32];
+	if (errlen)
+		err[0] = '\0';
+	if (!m->name || !m->name[0] || !m->encode || !m->nr_events || !m->event_at ||
+	    !m->parse_modifiers || !m->modes_str) {
+		problem(&p, "model '%s': a name or a required operation is missing",
+		        m->name ? m->name : "?");
+		return p.n;
+	}
+	unsigned n = m->nr_events();
+	for (unsigned i = 0; i < n; i++) {
+		struct hpm_model_event ev;
+		struct hpm_event_code c, back;
+		m->event_at(i, &ev);
+		if (m->encode(ev.name, &c, msg, sizeof(msg)) != 0) {
+			problem(&p, "event '%s' does not encode: %s", ev.name, msg);
+			continue;
+		}
+		if (c.model != m || c.value != ev.code) {
+			snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)c.value);
+			problem(&p, "event '%s' encodes to %s, not its table code", ev.name, buf);
+		}
+		/* the canonical text is what decode/-v show: it must say the same */
+		if (m->encode(c.canonical, &back, msg, sizeof(msg)) != 0 || back.value != c.value)
+			problem(&p, "event '%s': its canonical text '%s' does not encode back",
+			        ev.name, c.canonical);
+		/* a name listed twice would shadow the second row */
+		for (unsigned j = 0; j < i; j++) {
+			struct hpm_model_event prev;
+			m->event_at(j, &prev);
+			if (strcmp(prev.name, ev.name) == 0 && strcmp(prev.topic, ev.topic) == 0)
+				problem(&p, "event '%s' is listed twice in '%s'", ev.name,
+				        ev.topic);
+		}
+	}
+	for (unsigned i = 0; i < m->nr_fixed; i++) {
+		struct hpm_event_code c;
+		if (m->encode(m->fixed[i].name, &c, msg, sizeof(msg)) == 0)
+			problem(&p, "fixed counter '%s' is also an event name", m->fixed[i].name);
+	}
+	for (unsigned i = 0; i < m->nr_generic; i++) {
+		const struct hpm_model_generic *g = &m->generic[i];
+		struct hpm_event_code c;
+		if (g->event ? m->encode(g->event, &c, msg, sizeof(msg)) != 0
+		             : g->fixed < 0 || (unsigned)g->fixed >= m->nr_fixed)
+			problem(&p, "generic name '%s' maps to nothing that counts (%s)",
+			        g->generic, g->event ? g->event : "a fixed counter out of range");
+	}
+	return p.n;
+}

@@ -1,0 +1,138 @@
+/* model.h: the PMU-model interface: everything that differs between PMUs.
+ *
+ * Owns: struct hpm_pmu_model (one PMU model as data plus operations, the way
+ * libpfm4's pfmlib_pmu_t is one PMU), struct hpm_event_code (one event as
+ * its model encodes it: opaque to every layer above, which only hands it
+ * back to the model's operations), and what works on any model: lookups in
+ * its fixed counters and generic names, and the validator run over every
+ * model's data.
+ *
+ * Each model lives in a folder of its own (Kunminghu: src/kmh) that
+ * implements this interface, and is listed once in the registry
+ * (core/models.h); nothing above the registry names a model. Like the rest
+ * of the libraries, a model never prints and never exits: a fallible
+ * operation returns 0 or a negative HPM_MODEL_E* code with a one-line
+ * message.
+ */
+#ifndef HPM_ARCH_MODEL_H
+#define HPM_ARCH_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HPM_MODEL_TEXT_MAX 320
+
+/* What a model's operation returns besides 0. */
+enum hpm_model_errcode {
+	HPM_MODEL_EUNKNOWN = -1, /* the text names no event of this model: the
+	                          * caller may try another namespace */
+	HPM_MODEL_EINVAL = -2,   /* it is this model's syntax, but wrong (the
+	                          * message says why) */
+	HPM_MODEL_ENOTSUP = -3,  /* the model has no such operation */
+};
+
+/* "unknown event", "invalid event", ... as libpfm4's pfm_strerror. */
+const char *hpm_model_strerror(int code);
+
+struct hpm_pmu_model;
+
+/* One event as its model encoded it. Only the model reads value,
+ * constraint and modes; the layers above copy it, compare it and give it
+ * back to the model. */
+struct hpm_event_code {
+	const struct hpm_pmu_model *model;
+	uint64_t value;                     /* the event-select register (Kunminghu: mhpmevent) */
+	int constraint;                     /* which counters may take it, the model's numbering
+	                                     * (Kunminghu: the bank); -1 any or unknown */
+	int fixed;                          /* >= 0: index of model->fixed[] (a fixed counter),
+	                                     * value and constraint unused; -1 otherwise */
+	unsigned modes;                     /* privilege modes it counts, the model's bits */
+	bool modes_given;                   /* the text carried modifiers */
+	bool raw;                           /* given as register fields, not by name */
+	unsigned nr_events;                 /* events combined in the one counter */
+	char canonical[HPM_MODEL_TEXT_MAX]; /* text that encodes back to value */
+};
+
+/* A counter outside the programmable ones (RISC-V mcycle and minstret). */
+struct hpm_model_fixed {
+	const char *name;        /* "mcycle" */
+	const char *description; /* for hpmstat list */
+	unsigned counter;        /* its counter number (mcycle 0, minstret 2) */
+	const char *generic;     /* perf's generic event it is ("cycles"), or NULL */
+};
+
+/* perf's generic names as the model's emulator counts them. */
+struct hpm_model_generic {
+	const char *generic; /* "branches" */
+	const char *event;   /* the model's expression ("BpInstr"), or NULL */
+	int fixed;           /* when event is NULL: index of model->fixed[] */
+};
+
+/* One row of the model's event tables, for listing and validation. */
+struct hpm_model_event {
+	const char *name;
+	const char *topic; /* Kunminghu: the bank */
+	const char *brief;
+	const char *description;
+	uint64_t code; /* what name encodes to */
+};
+
+struct hpm_pmu_model {
+	const char *name;        /* "kunminghu": run files, --pmu, PMU/TERMS/ */
+	const char *description; /* "XiangShan Kunminghu (RISC-V)" */
+	const char *arch;        /* "riscv", "arm64" */
+
+	/* ------------------------------------------------ detection */
+	/* Whether `cpuid` (perf's: "0x0-0x19-0x0" from mvendorid, marchid
+	 * and mimpid; MIDR on Arm) is a core of this model. */
+	bool (*match_cpuid)(const char *cpuid);
+
+	/* ------------------------------------------------ events */
+	/* Encodes `text` (a name, an expression, raw fields; with or without
+	 * modifiers). The fixed counters are the caller's (fixed[]). */
+	int (*encode)(const char *text, struct hpm_event_code *out, char *err, size_t errlen);
+	/* Up to max names of this model closest to name; how many. */
+	unsigned (*suggest)(const char *name, const char **out, unsigned max);
+	/* The event rows, in listing order (i < nr_events()). */
+	unsigned (*nr_events)(void);
+	void (*event_at)(unsigned i, struct hpm_model_event *out);
+
+	/* ------------------------------------------------ privilege modes */
+	/* perf's modifier letters into the model's mode bits. */
+	int (*parse_modifiers)(const char *mods, unsigned *modes, char *err, size_t errlen);
+	/* "U,S,VU,VS"-style words for a set of modes. */
+	const char *(*modes_str)(unsigned modes, char *buf, size_t len);
+	unsigned modes_default; /* what an event without modifiers counts */
+	unsigned modes_all;     /* every mode a counter can count in */
+
+	/* ------------------------------------------------ counters */
+	const struct hpm_model_fixed *fixed;
+	unsigned nr_fixed;
+	unsigned nr_counters; /* programmable ones */
+	/* The name of a constraint class ("backend"), NULL when none. */
+	const char *(*constraint_name)(int constraint);
+	/* Whether a and b can be counted in one counter as their hardware sum,
+	 * and that sum (Kunminghu: the ADD of two events of one bank). */
+	bool (*merge)(const struct hpm_event_code *a, const struct hpm_event_code *b,
+	              struct hpm_event_code *sum);
+
+	/* ------------------------------------------------ emulator */
+	const struct hpm_model_generic *generic;
+	unsigned nr_generic;
+};
+
+/* The model's fixed counter called name (the base of a spec, before ':'),
+ * its index, or -1. */
+int hpm_model_fixed_by_name(const struct hpm_pmu_model *m, const char *name, size_t len);
+/* The model's mapping of perf's generic name (len bytes of name), or NULL. */
+const struct hpm_model_generic *hpm_model_generic(const struct hpm_pmu_model *m, const char *name,
+                                                  size_t len);
+
+/* Checks a model's data and operations against each other: every listed
+ * event encodes to its code and back to its name's row, names are unique,
+ * fixed and generic entries point at real rows. Returns how many problems
+ * were found, the first in err. Run over every model by the tests. */
+unsigned hpm_model_validate(const struct hpm_pmu_model *m, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,169 @@
+/* model.c: Kunminghu as a PMU model (arch/model.h): its tables, encoder,
+ * modifiers, fixed counters, bank constraint, the ADD merge of the
+ * scheduler and perf's generic names, behind the model interface. */
+#include <stdio.h>
+#include <string.h>
+
+#include "arch/model.h"
+#include "kmh/kmh.h"
+#include "kmh/model.h"
+#include "kmh/sched.h"
+
+/* mcycle and minstret: the RISC-V fixed counters outside the 29 */
+static const struct hpm_model_fixed fixed[] = {
+    {"mcycle", "Cycles of the hart (CSR mcycle, fixed counter 0)", 0, "cycles"},
+    {"minstret", "Instructions retired by the hart (CSR minstret, fixed counter 2)", 2,
+     "instructions"},
+};
+enum { FIXED_MCYCLE, FIXED_MINSTRET };
+
+/* perf's generic names as the emulated Kunminghu hart counts them */
+static const struct hpm_model_generic generic[] = {
+    {"cycles", NULL, FIXED_MCYCLE},         {"cpu-cycles", NULL, FIXED_MCYCLE},
+    {"instructions", NULL, FIXED_MINSTRET}, {"branches", "BpInstr", -1},
+    {"branch-instructions", "BpInstr", -1}, {"branch-misses", "BpWrong", -1},
+};
+
+static void from_kmh(const struct kmh_encoding *k, struct hpm_event_code *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->model = &hpm_model_kunminghu;
+	c->value = k->value;
+	c->constraint = k->bank;
+	c->fixed = -1;
+	c->modes = k->modes;
+	c->modes_given = k->modes_given;
+	c->raw = k->raw;
+	c->nr_events = k->nr_events;
+	snprintf(c->canonical, sizeof(c->canonical), "%s", k->canonical);
+}
+
+static void to_kmh(const struct hpm_event_code *c, struct kmh_encoding *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->value = c->value;
+	k->bank = c->constraint;
+	k->modes = c->modes;
+	k->modes_given = c->modes_given;
+	k->raw = c->raw;
+	k->nr_events = c->nr_events;
+	snprintf(k->canonical, sizeof(k->canonical), "%s", c->canonical);
+}
+
+static bool match_cpuid(const char *cpuid)
+{
+	return kmh_mapfile_match(cpuid) != NULL;
+}
+
+static int encode(const char *text, struct hpm_event_code *out, char *err, size_t errlen)
+{
+	struct kmh_encoding k;
+	struct kmh_error kerr;
+	if (kmh_encode(text, &k, &kerr) != 0) {
+		snprintf(err, errlen, "%s", kerr.msg);
+		return kerr.code == KMH_EUNKNOWN || kerr.code == KMH_ESYNTAX ? HPM_MODEL_EUNKNOWN
+		                                                             : HPM_MODEL_EINVAL;
+	}
+	from_kmh(&k, out);
+	return 0;
+}
+
+static unsigned suggest(const char *name, const char **out, unsigned max)
+{
+	return kmh_suggest(name, KMH_BANK_NONE, out, max);
+}
+
+/* Events then aliases, bank by bank: hpmstat list's order. */
+static unsigned nr_events(void)
+{
+	unsigned n = 0;
+	for (int b = 0; b < KMH_NR_BANKS; b++)
+		n += kmh_banks[b].nr_events + kmh_banks[b].nr_aliases;
+	return n;
+}
+
+static void event_at(unsigned i, struct hpm_model_event *out)
+{
+	/* what a name without modifiers counts: MINH, as Linux's firmware sets */
+	const uint64_t inh = kmh_modes_to_inh(KMH_MODES_DEFAULT);
+	for (int b = 0; b < KMH_NR_BANKS; b++) {
+		const struct kmh_bank_desc *d = &kmh_banks[b];
+		out->topic = d->name;
+		if (i < d->nr_events) {
+			out->name = d->events[i].name;
+			out->brief = d->events[i].brief;
+			out->description = d->events[i].description;
+			out->code = d->events[i].index | inh;
+			return;
+		}
+		i -= d->nr_events;
+		if (i < d->nr_aliases) {
+			out->name = d->aliases[i].name;
+			out->brief = d->aliases[i].brief;
+			out->description = d->aliases[i].description;
+			out->code = d->aliases[i].code | inh;
+			return;
+		}
+		i -= d->nr_aliases;
+	}
+	memset(out, 0, sizeof(*out));
+}
+
+static int parse_modifiers(const char *mods, unsigned *modes, char *err, size_t errlen)
+{
+	struct kmh_error kerr;
+	if (kmh_modifiers_parse(mods, modes, &kerr) != 0) {
+		snprintf(err, errlen, "%s", kerr.msg);
+		return HPM_MODEL_EINVAL;
+	}
+	return 0;
+}
+
+static const char *modes_str(unsigned modes, char *buf, size_t len)
+{
+	char words[24];
+	snprintf(buf, len, "%s", kmh_modes_str(modes, words));
+	return buf;
+}
+
+static const char *constraint_name(int constraint)
+{
+	return constraint >= 0 && constraint < KMH_NR_BANKS ? kmh_banks[constraint].name : NULL;
+}
+
+static bool merge(const struct hpm_event_code *a, const struct hpm_event_code *b,
+                  struct hpm_event_code *sum)
+{
+	struct kmh_encoding ka, kb, ks;
+	if (a->fixed >= 0 || b->fixed >= 0)
+		return false;
+	to_kmh(a, &ka);
+	to_kmh(b, &kb);
+	if (!hpm_sched_can_merge(&ka, &kb) || hpm_sched_merge(&ka, &kb, &ks) != 0)
+		return false;
+	if (sum)
+		from_kmh(&ks, sum);
+	return true;
+}
+
+const struct hpm_pmu_model hpm_model_kunminghu = {
+    .name = "kunminghu",
+    .description = "XiangShan Kunminghu (RISC-V)",
+    .arch = "riscv",
+    .match_cpuid = match_cpuid,
+    .encode = encode,
+    .suggest = suggest,
+    .nr_events = nr_events,
+    .event_at = event_at,
+    .parse_modifiers = parse_modifiers,
+    .modes_str = modes_str,
+    .modes_default = KMH_MODES_DEFAULT,
+    .modes_all = KMH_MODES_ALL,
+    .fixed = fixed,
+    .nr_fixed = sizeof(fixed) / sizeof(fixed[0]),
+    .nr_counters = KMH_NR_COUNTERS,
+    .constraint_name = constraint_name,
+    .merge = merge,
+    .generic = generic,
+    .nr_generic = sizeof(generic) / sizeof(generic[0]),
+};

@@ -1,0 +1,14 @@
+/* model.h (kmh): Kunminghu's instance of the PMU-model interface.
+ *
+ * Owns: hpm_model_kunminghu, the one object the registry (core/models.c)
+ * lists; model.c builds it from the tables, encoder, modifiers and
+ * scheduler of this folder.
+ */
+#ifndef HPM_KMH_MODEL_H
+#define HPM_KMH_MODEL_H
+
+#include "arch/model.h"
+
+extern const struct hpm_pmu_model hpm_model_kunminghu;
+
+#endif

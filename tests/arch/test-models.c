@@ -1,0 +1,125 @@
+/* test-models.c: the PMU-model registry and interface (core/models.h,
+ * arch/model.h): the validator over every registered model's data, lookups
+ * by name and cpuid, and Kunminghu's instance against SPEC §1 and the
+ * golden values of tests/kmh (each with the line it comes from). */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/models.h"
+#include "tap.h"
+
+/* A model whose table lies about one code: the validator must say so. */
+static const struct hpm_pmu_model *bad_model;
+static int bad_encode(const char *text, struct hpm_event_code *out, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	memset(out, 0, sizeof(*out));
+	out->model = bad_model;
+	out->value = strcmp(text, "two") == 0 ? 2 : 1;
+	out->fixed = -1;
+	snprintf(out->canonical, sizeof(out->canonical), "%s", text);
+	return strcmp(text, "one") == 0 || strcmp(text, "two") == 0 ? 0 : HPM_MODEL_EUNKNOWN;
+}
+static unsigned bad_nr(void)
+{
+	return 2;
+}
+static void bad_at(unsigned i, struct hpm_model_event *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->name = i ? "two" : "one";
+	e->topic = "t";
+	e->code = 1; /* "two" encodes to 2 */
+}
+static int bad_mods(const char *m, unsigned *modes, char *err, size_t errlen)
+{
+	(void)m;
+	(void)err;
+	(void)errlen;
+	*modes = 1;
+	return 0;
+}
+static const char *bad_modes_str(unsigned modes, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u", modes);
+	return buf;
+}
+
+int main(void)
+{
+	char err[400];
+	struct hpm_event_code c, s;
+
+	tap_ok(hpm_model_count() >= 1, "at least one model is registered (%u)", hpm_model_count());
+	for (unsigned i = 0; i < hpm_model_count(); i++) {
+		const struct hpm_pmu_model *m = hpm_model_at(i);
+		unsigned n = hpm_model_validate(m, err, sizeof(err));
+		tap_ok(n == 0,
+		       "model '%s': its %u events, fixed counters and generic names validate",
+		       m->name, m->nr_events());
+		if (n)
+			tap_diag("%u problems, the first: %s", n, err);
+		tap_ok(hpm_model_by_name(m->name) == m, "'%s' is found by its name", m->name);
+	}
+	tap_ok(hpm_model_at(hpm_model_count()) == NULL && hpm_model_by_name("nosuch") == NULL,
+	       "an index or a name beyond the table finds nothing");
+
+	struct hpm_pmu_model bad = {.name = "bad",
+	                            .encode = bad_encode,
+	                            .nr_events = bad_nr,
+	                            .event_at = bad_at,
+	                            .parse_modifiers = bad_mods,
+	                            .modes_str = bad_modes_str};
+	bad_model = &bad;
+	tap_ok(hpm_model_validate(&bad, err, sizeof(err)) == 1 &&
+	           strcmp(err, "event 'two' encodes to 0x2, not its table code") == 0,
+	       "the validator finds a table code that does not match the encoder: %s", err);
+	struct hpm_pmu_model half = {.name = "half"};
+	tap_ok(hpm_model_validate(&half, err, sizeof(err)) == 1 && strstr(err, "missing"),
+	       "a model without its operations is refused: %s", err);
+
+	/* Kunminghu: mapfile.csv's cpuid (marchid 0x19), SPEC §1 */
+	const struct hpm_pmu_model *k = hpm_model_for_cpuid("0x0-0x19-0x0");
+	tap_ok(k && strcmp(k->name, "kunminghu") == 0, "cpuid 0x0-0x19-0x0 is Kunminghu");
+	tap_ok(hpm_model_for_cpuid("0x0-0x0-0x0") == NULL && hpm_model_for_cpuid(NULL) == NULL,
+	       "QEMU's own cpuid (marchid 0) is no model");
+	if (!k)
+		return tap_done();
+	tap_ok(k->encode("rob_commitInstr", &c, err, sizeof(err)) == 0 && c.model == k &&
+	           c.value == UINT64_C(0x4000000000000035) &&
+	           strcmp(k->constraint_name(c.constraint), "backend") == 0 && c.fixed == -1,
+	       "rob_commitInstr: backend 53 with MINH, 0x4000000000000035 (SPEC §3 table)");
+	tap_ok(k->encode("nosuchevent", &c, err, sizeof(err)) == HPM_MODEL_EUNKNOWN,
+	       "an unknown name is EUNKNOWN, so the caller may try host events: %s", err);
+	tap_ok(k->encode("rob_commitInstr:q", &c, err, sizeof(err)) == HPM_MODEL_EINVAL,
+	       "a bad modifier on a known name is EINVAL: %s", err);
+	struct hpm_event_code a, b;
+	k->encode("INST_SPEC", &a, err, sizeof(err));
+	k->encode("RECOVERY_BUBBLE", &b, err, sizeof(err));
+	/* tests/backend/test-perf-attr.c: INST_SPEC + RECOVERY_BUBBLE is
+	 * 0x40000002007 below the INH bits */
+	bool merged = k->merge(&a, &b, &s);
+	tap_ok(merged && s.value == UINT64_C(0x4000040000002007) && s.nr_events == 2,
+	       "INST_SPEC and RECOVERY_BUBBLE merge into one ADD counter: 0x%llx",
+	       (unsigned long long)s.value);
+	k->encode("Front_Bubble", &b, err, sizeof(err));
+	tap_ok(!k->merge(&a, &b, NULL),
+	       "events of two banks never merge (a counter sees one bank)");
+	tap_ok(!k->merge(&a, &a, NULL), "an event does not merge with itself (it shares instead)");
+	int f = hpm_model_fixed_by_name(k, "minstret:u", 8);
+	tap_ok(f >= 0 && k->fixed[f].counter == 2, "minstret is fixed counter 2 (SPEC §2: 0xB02)");
+	tap_ok(hpm_model_fixed_by_name(k, "mcycles", 7) == -1, "mcycles is not a fixed counter");
+	const struct hpm_model_generic *g = hpm_model_generic(k, "branch-misses", 13);
+	tap_ok(g && g->event && strcmp(g->event, "BpWrong") == 0,
+	       "the emulator counts branch-misses as BpWrong");
+	g = hpm_model_generic(k, "cycles:u", 6);
+	tap_ok(g && !g->event && strcmp(k->fixed[g->fixed].name, "mcycle") == 0,
+	       "cycles is mcycle on the emulator");
+	char words[32];
+	unsigned modes = 0;
+	tap_ok(k->parse_modifiers("u", &modes, err, sizeof(err)) == 0 &&
+	           strcmp(k->modes_str(modes, words, sizeof(words)), "U,VU") == 0,
+	       ":u counts U and VU (SPEC §1 modifier table): %s", words);
+	return tap_done();
+}
