@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/models.h"
 #include "kmh/kmh.h"
 
 #define PERF_TYPE_RAW_ 4 /* linux/perf_event.h PERF_TYPE_RAW; the header is not needed here */
@@ -305,7 +306,7 @@ int hpm_pmu_detect_at(struct hpm_pmu *pmu, const char *sysfs, const char *procfs
 
 	snprintf(path, sizeof(path), "%s/cpuinfo", pmu->procfs);
 	if (cpuid_from_file(path, pmu->cpuid, sizeof(pmu->cpuid)))
-		pmu->row = kmh_mapfile_match(pmu->cpuid);
+		pmu->model = hpm_model_for_cpuid(pmu->cpuid);
 	pmu->sscofpmf = isa_has_extension(path, "sscofpmf");
 	snprintf(path, sizeof(path), "%s/sys/kernel/osrelease", pmu->procfs);
 	if (read_small(path, pmu->kernel_release, sizeof(pmu->kernel_release)) == 0)
@@ -329,7 +330,7 @@ int hpm_pmu_detect_at(struct hpm_pmu *pmu, const char *sysfs, const char *procfs
 
 	/* Only a Kunminghu host's format files matter; elsewhere a strange
 	 * "cpu" PMU (x86's has format/event "config:0-7") is not ours to judge. */
-	if (pmu->row && pmu->has_cpu_pmu) {
+	if (pmu->model && pmu->has_cpu_pmu) {
 		snprintf(path, sizeof(path), "%s" CPU_PMU_DIR "/format/event", pmu->sysfs);
 		if (read_small(path, buf, sizeof(buf)) == 0) {
 			char ferr[160];
@@ -362,12 +363,12 @@ int hpm_pmu_detect_at(struct hpm_pmu *pmu, const char *sysfs, const char *procfs
 		}
 	}
 
-	pmu->present = pmu->row && pmu->has_cpu_pmu;
+	pmu->present = pmu->model && pmu->has_cpu_pmu;
 	if (!pmu->cpuid[0])
 		snprintf(pmu->reason, sizeof(pmu->reason),
 		         "%.150s/cpuinfo has no mvendorid/marchid/mimpid (not a RISC-V host)",
 		         pmu->procfs);
-	else if (!pmu->row)
+	else if (!pmu->model)
 		snprintf(pmu->reason, sizeof(pmu->reason),
 		         "cpuid %s is not a Kunminghu core in mapfile.csv", pmu->cpuid);
 	else if (!pmu->has_cpu_pmu)

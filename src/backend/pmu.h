@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/model.h"
 #include "kmh/kmh.h"
 
 /* The perf_event_attr field a sysfs format term lives in. */
@@ -49,7 +50,8 @@ struct hpm_pmu_format {
 struct hpm_pmu {
 	/* cpuinfo */
 	char cpuid[96];                    /* "0x0-0x19-0x0"; "" when cpuinfo has no RISC-V ids */
-	const struct kmh_mapfile_row *row; /* the mapfile row it matches, or NULL */
+	const struct hpm_pmu_model *model; /* the PMU model whose cores cpuid names
+	                                    * (core/models.h), or NULL */
 	/* sysfs */
 	bool has_cpu_pmu;            /* <sys>/bus/event_source/devices/cpu exists */
 	uint32_t type;               /* its perf type; PERF_TYPE_RAW (4) when not readable */
