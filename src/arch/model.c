@@ -63,7 +63,8 @@ static void problem(struct problems *p, const char *fmt, ...)
 unsigned hpm_model_validate(const struct hpm_pmu_model *m, char *err, size_t errlen)
 {
 	struct problems p = {0, err, errlen};
-	char msg[HPM_MODEL_TEXT_MAX], buf[32];
+	struct hpm_model_error msg;
+	char buf[32];
 	if (errlen)
 		err[0] = '\0';
 	if (!m->name || !m->name[0] || !m->encode || !m->nr_events || !m->event_at ||
@@ -77,8 +78,8 @@ unsigned hpm_model_validate(const struct hpm_pmu_model *m, char *err, size_t err
 		struct hpm_model_event ev;
 		struct hpm_event_code c, back;
 		m->event_at(i, &ev);
-		if (m->encode(ev.name, &c, msg, sizeof(msg)) != 0) {
-			problem(&p, "event '%s' does not encode: %s", ev.name, msg);
+		if (m->encode(ev.name, &c, &msg) != 0) {
+			problem(&p, "event '%s' does not encode: %s", ev.name, msg.msg);
 			continue;
 		}
 		if (c.model != m || c.value != ev.code) {
@@ -86,7 +87,7 @@ unsigned hpm_model_validate(const struct hpm_pmu_model *m, char *err, size_t err
 			problem(&p, "event '%s' encodes to %s, not its table code", ev.name, buf);
 		}
 		/* the canonical text is what decode/-v show: it must say the same */
-		if (m->encode(c.canonical, &back, msg, sizeof(msg)) != 0 || back.value != c.value)
+		if (m->encode(c.canonical, &back, &msg) != 0 || back.value != c.value)
 			problem(&p, "event '%s': its canonical text '%s' does not encode back",
 			        ev.name, c.canonical);
 		/* a name listed twice would shadow the second row */
@@ -100,13 +101,13 @@ unsigned hpm_model_validate(const struct hpm_pmu_model *m, char *err, size_t err
 	}
 	for (unsigned i = 0; i < m->nr_fixed; i++) {
 		struct hpm_event_code c;
-		if (m->encode(m->fixed[i].name, &c, msg, sizeof(msg)) == 0)
+		if (m->encode(m->fixed[i].name, &c, &msg) == 0)
 			problem(&p, "fixed counter '%s' is also an event name", m->fixed[i].name);
 	}
 	for (unsigned i = 0; i < m->nr_generic; i++) {
 		const struct hpm_model_generic *g = &m->generic[i];
 		struct hpm_event_code c;
-		if (g->event ? m->encode(g->event, &c, msg, sizeof(msg)) != 0
+		if (g->event ? m->encode(g->event, &c, &msg) != 0
 		             : g->fixed < 0 || (unsigned)g->fixed >= m->nr_fixed)
 			problem(&p, "generic name '%s' maps to nothing that counts (%s)",
 			        g->generic, g->event ? g->event : "a fixed counter out of range");

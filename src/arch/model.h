@@ -35,6 +35,15 @@ enum hpm_model_errcode {
 /* "unknown event", "invalid event", ... as libpfm4's pfm_strerror. */
 const char *hpm_model_strerror(int code);
 
+/* What went wrong, for the one error line the CLI prints. */
+struct hpm_model_error {
+	int code;      /* enum hpm_model_errcode */
+	int pos;       /* 0-based offset in the text, or -1 */
+	char msg[320]; /* a sentence without the text itself */
+};
+
+struct json_t; /* jansson's, for the JSON form of a decoded value */
+
 struct hpm_pmu_model;
 
 /* One event as its model encoded it. Only the model reads value,
@@ -78,6 +87,22 @@ struct hpm_model_event {
 	uint64_t code; /* what name encodes to */
 };
 
+/* One register value decoded (see decode below). */
+struct hpm_model_decoded {
+	uint64_t value;
+	char expr[HPM_MODEL_TEXT_MAX];
+	bool exact;
+	char fields[1024];
+};
+
+/* How the model names its counters and their classes, for the CLI's
+ * --bank/--counter and its messages ("bank", "mhpmcounter", 3..31). */
+struct hpm_model_counters {
+	const char *class_word;     /* "bank" */
+	const char *counter_prefix; /* "mhpmcounter" */
+	unsigned first, last;       /* programmable counter numbers */
+};
+
 struct hpm_pmu_model {
 	const char *name;        /* "kunminghu": run files, --pmu, PMU/TERMS/ */
 	const char *description; /* "XiangShan Kunminghu (RISC-V)" */
@@ -91,16 +116,23 @@ struct hpm_pmu_model {
 	/* ------------------------------------------------ events */
 	/* Encodes `text` (a name, an expression, raw fields; with or without
 	 * modifiers). The fixed counters are the caller's (fixed[]). */
-	int (*encode)(const char *text, struct hpm_event_code *out, char *err, size_t errlen);
+	int (*encode)(const char *text, struct hpm_event_code *out, struct hpm_model_error *err);
 	/* Up to max names of this model closest to name; how many. */
 	unsigned (*suggest)(const char *name, const char **out, unsigned max);
 	/* The event rows, in listing order (i < nr_events()). */
 	unsigned (*nr_events)(void);
 	void (*event_at)(unsigned i, struct hpm_model_event *out);
 
+	/* The event-select register value for people: `expr` encodes back to
+	 * value when `exact`; `fields` is one line of KEY=VALUE words (hpmstat
+	 * decode's text). constraint may be -1 (then no names are given). */
+	void (*decode)(uint64_t value, int constraint, struct hpm_model_decoded *out);
+	/* The same as a new JSON object (hpmstat decode --json). */
+	struct json_t *(*decode_json)(uint64_t value, int constraint);
+
 	/* ------------------------------------------------ privilege modes */
 	/* perf's modifier letters into the model's mode bits. */
-	int (*parse_modifiers)(const char *mods, unsigned *modes, char *err, size_t errlen);
+	int (*parse_modifiers)(const char *mods, unsigned *modes, struct hpm_model_error *err);
 	/* "U,S,VU,VS"-style words for a set of modes. */
 	const char *(*modes_str)(unsigned modes, char *buf, size_t len);
 	unsigned modes_default; /* what an event without modifiers counts */
@@ -109,9 +141,12 @@ struct hpm_pmu_model {
 	/* ------------------------------------------------ counters */
 	const struct hpm_model_fixed *fixed;
 	unsigned nr_fixed;
-	unsigned nr_counters; /* programmable ones */
+	struct hpm_model_counters counters;
+	unsigned nr_constraints; /* classes 0..nr-1 */
 	/* The name of a constraint class ("backend"), NULL when none. */
 	const char *(*constraint_name)(int constraint);
+	/* The class that counter n sees, -1 when n is no programmable counter. */
+	int (*constraint_of_counter)(unsigned n);
 	/* Whether a and b can be counted in one counter as their hardware sum,
 	 * and that sum (Kunminghu: the ADD of two events of one bank). */
 	bool (*merge)(const struct hpm_event_code *a, const struct hpm_event_code *b,

@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "builtin/builtin.h"
 #include "builtin/fields.h"
@@ -30,29 +31,37 @@ const char cmd_decode_usage[] =
 static int decode_values(const char **values, int nr_values, const char *bank_opt,
                          const char *counter_opt, bool json)
 {
-	int bank = KMH_BANK_NONE, status = 0;
+	const struct hpm_pmu_model *model = fields_model();
+	const struct hpm_model_counters *ctr = &model->counters;
+	int bank = -1, status = 0;
 
 	if (bank_opt && counter_opt)
 		return cli_usage_error("--bank and --counter exclude each other");
 	if (bank_opt) {
-		const struct kmh_bank_desc *b = kmh_bank_by_name(bank_opt);
-		if (!b) {
-			cli_error("unknown bank '%s' (banks: frontend, backend, memblock, cache)",
-			          bank_opt);
+		char names[160] = "";
+		size_t off = 0;
+		for (unsigned c = 0; c < model->nr_constraints && bank < 0; c++)
+			if (strcmp(model->constraint_name((int)c), bank_opt) == 0)
+				bank = (int)c;
+		if (bank < 0) {
+			for (unsigned c = 0; c < model->nr_constraints; c++)
+				off +=
+				    (size_t)snprintf(names + off, sizeof(names) - off, "%s%s",
+				                     c ? ", " : "", model->constraint_name((int)c));
+			cli_error("unknown %s '%s' (%ss: %s)", ctr->class_word, bank_opt,
+			          ctr->class_word, names);
 			return EXIT_FAILURE;
 		}
-		bank = (int)(b - kmh_banks);
 	}
 	if (counter_opt) {
 		struct kmh_error err;
 		uint64_t n;
-		if (kmh_parse_u64(counter_opt, &n, &err) != 0 || n < KMH_FIRST_COUNTER ||
-		    n > KMH_LAST_COUNTER) {
-			cli_error("--counter '%s': not an event counter (mhpmcounter3-31)",
-			          counter_opt);
+		if (kmh_parse_u64(counter_opt, &n, &err) != 0 || n < ctr->first || n > ctr->last) {
+			cli_error("--counter '%s': not an event counter (%s%u-%u)", counter_opt,
+			          ctr->counter_prefix, ctr->first, ctr->last);
 			return EXIT_FAILURE;
 		}
-		bank = kmh_bank_of_counter((unsigned)n);
+		bank = model->constraint_of_counter((unsigned)n);
 	}
 	if (nr_values == 0)
 		return cli_usage_error("no value given");
@@ -69,12 +78,11 @@ static int decode_values(const char **values, int nr_values, const char *bank_op
 		return status;
 	for (int i = 0; i < nr_values; i++) {
 		struct kmh_error err;
-		struct kmh_decoded d;
+		struct hpm_model_decoded d;
 		uint64_t v;
 		kmh_parse_u64(values[i], &v, &err);
-		kmh_decode(v, bank, &d);
 		if (json) {
-			json_t *obj = fields_to_json(&d);
+			json_t *obj = model->decode_json(v, bank);
 			json_object_set_new(obj, "input", json_string(values[i]));
 			if (fields_print_json_line(stdout, obj) != 0) {
 				cli_error("'%s': cannot format JSON", values[i]);
@@ -83,8 +91,8 @@ static int decode_values(const char **values, int nr_values, const char *bank_op
 			json_decref(obj);
 			continue;
 		}
-		printf("0x%016llx  %s  ", (unsigned long long)v, d.expr);
-		fields_print_text(stdout, &d);
+		model->decode(v, bank, &d);
+		fields_print_text(stdout, v, d.expr, &d);
 	}
 	return status;
 }

@@ -66,18 +66,18 @@ int cmd_encode(int argc, char **argv)
 		free(exprs);
 		return cli_usage_error("no expression given");
 	}
+	const struct hpm_pmu_model *model = fields_model();
 	for (int i = 0; i < nr_exprs; i++) {
-		struct kmh_encoding enc;
-		struct kmh_error err;
-		struct kmh_decoded d;
-		if (kmh_encode(exprs[i], &enc, &err) != 0) {
+		struct hpm_event_code enc;
+		struct hpm_model_error err;
+		struct hpm_model_decoded d;
+		if (model->encode(exprs[i], &enc, &err) != 0) {
 			fields_report_error(exprs[i], &err);
 			status = EXIT_FAILURE;
 			continue;
 		}
-		kmh_decode(enc.value, enc.bank, &d);
 		if (json) {
-			json_t *obj = fields_to_json(&d);
+			json_t *obj = model->decode_json(enc.value, enc.constraint);
 			json_object_set_new(obj, "input", json_string(exprs[i]));
 			/* the spelling that encodes back exactly (rHEX when no other does) */
 			json_object_set_new(obj, "canonical", json_string(enc.canonical));
@@ -88,8 +88,8 @@ int cmd_encode(int argc, char **argv)
 			json_decref(obj);
 			continue;
 		}
-		printf("0x%016llx  %s  ", (unsigned long long)enc.value, enc.canonical);
-		fields_print_text(stdout, &d);
+		model->decode(enc.value, enc.constraint, &d);
+		fields_print_text(stdout, enc.value, enc.canonical, &d);
 	}
 	free(exprs);
 	return status;

@@ -1,25 +1,29 @@
-/* fields.h: one rendering of a decoded mhpmevent, shared by encode and decode.
+/* fields.h: what encode and decode share: one rendering of a decoded
+ * event-select value, whatever the PMU model.
  *
- * Owns: the one-line text breakdown and the JSON object of a kmh_decoded, so
- * both commands describe a value the same way.
+ * Owns: the line "0xVALUE  EXPRESSION  FIELDS", the one-line JSON object,
+ * the one error line of an item, and the choice of the model the two
+ * commands speak (the first registered one until --pmu exists).
  */
 #ifndef HPM_BUILTIN_FIELDS_H
 #define HPM_BUILTIN_FIELDS_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include <jansson.h>
 
-#include "kmh/kmh.h"
+#include "arch/model.h"
 
-/* "bank=.. counters=.. E0=.. ... modes=.." without the leading value. */
-void fields_print_text(FILE *out, const struct kmh_decoded *d);
-/* The fields as a new JSON object (value, bank, counters, events, ops,
- * modes, INH bits, OF, reserved, expression). */
-json_t *fields_to_json(const struct kmh_decoded *d);
+/* The model encode and decode use. */
+const struct hpm_pmu_model *fields_model(void);
+/* "0x%016llx  TEXT  FIELDS\n": TEXT is the input's canonical spelling (encode)
+ * or the decoded expression (decode). */
+void fields_print_text(FILE *out, uint64_t value, const char *text,
+                       const struct hpm_model_decoded *d);
 /* Prints one JSON object on one line; returns 0 or -1 when it cannot. */
 int fields_print_json_line(FILE *out, json_t *obj);
 /* "hpmstat CMD: 'INPUT': column N: message", the one error line of an item. */
-void fields_report_error(const char *input, const struct kmh_error *err);
+void fields_report_error(const char *input, const struct hpm_model_error *err);
 
 #endif

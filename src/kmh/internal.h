@@ -13,4 +13,10 @@ void kmh_decode_fields(uint64_t value, int bank, struct kmh_decoded *d);
 int kmh_encode_impl(const char *expr, struct kmh_encoding *enc, struct kmh_error *err,
                     bool want_canonical);
 
+/* describe.c: the decoded value as hpmstat decode's one line of KEY=VALUE
+ * words, and as a new JSON object (the model's decode operations). */
+struct json_t;
+void kmh_describe_fields(const struct kmh_decoded *d, char *buf, size_t len);
+struct json_t *kmh_describe_json(const struct kmh_decoded *d);
+
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "arch/model.h"
+#include "kmh/internal.h"
 #include "kmh/kmh.h"
 #include "kmh/model.h"
 #include "kmh/sched.h"
@@ -55,17 +56,45 @@ static bool match_cpuid(const char *cpuid)
 	return kmh_mapfile_match(cpuid) != NULL;
 }
 
-static int encode(const char *text, struct hpm_event_code *out, char *err, size_t errlen)
+static void error_of(const struct kmh_error *kerr, int code, struct hpm_model_error *err)
+{
+	err->code = code;
+	err->pos = kerr->pos;
+	snprintf(err->msg, sizeof(err->msg), "%s", kerr->msg);
+}
+
+static int encode(const char *text, struct hpm_event_code *out, struct hpm_model_error *err)
 {
 	struct kmh_encoding k;
 	struct kmh_error kerr;
 	if (kmh_encode(text, &k, &kerr) != 0) {
-		snprintf(err, errlen, "%s", kerr.msg);
-		return kerr.code == KMH_EUNKNOWN || kerr.code == KMH_ESYNTAX ? HPM_MODEL_EUNKNOWN
-		                                                             : HPM_MODEL_EINVAL;
+		/* a name it does not know, or text that is not its syntax at all,
+		 * may be another namespace's (a host event) */
+		int code = kerr.code == KMH_EUNKNOWN || kerr.code == KMH_ESYNTAX
+		               ? HPM_MODEL_EUNKNOWN
+		               : HPM_MODEL_EINVAL;
+		error_of(&kerr, code, err);
+		return code;
 	}
 	from_kmh(&k, out);
 	return 0;
+}
+
+static void decode(uint64_t value, int constraint, struct hpm_model_decoded *out)
+{
+	struct kmh_decoded d;
+	kmh_decode(value, constraint, &d);
+	out->value = value;
+	out->exact = d.exact;
+	snprintf(out->expr, sizeof(out->expr), "%s", d.expr);
+	kmh_describe_fields(&d, out->fields, sizeof(out->fields));
+}
+
+static struct json_t *decode_json(uint64_t value, int constraint)
+{
+	struct kmh_decoded d;
+	kmh_decode(value, constraint, &d);
+	return kmh_describe_json(&d);
 }
 
 static unsigned suggest(const char *name, const char **out, unsigned max)
@@ -109,11 +138,11 @@ static void event_at(unsigned i, struct hpm_model_event *out)
 	memset(out, 0, sizeof(*out));
 }
 
-static int parse_modifiers(const char *mods, unsigned *modes, char *err, size_t errlen)
+static int parse_modifiers(const char *mods, unsigned *modes, struct hpm_model_error *err)
 {
 	struct kmh_error kerr;
 	if (kmh_modifiers_parse(mods, modes, &kerr) != 0) {
-		snprintf(err, errlen, "%s", kerr.msg);
+		error_of(&kerr, HPM_MODEL_EINVAL, err);
 		return HPM_MODEL_EINVAL;
 	}
 	return 0;
@@ -129,6 +158,11 @@ static const char *modes_str(unsigned modes, char *buf, size_t len)
 static const char *constraint_name(int constraint)
 {
 	return constraint >= 0 && constraint < KMH_NR_BANKS ? kmh_banks[constraint].name : NULL;
+}
+
+static int constraint_of_counter(unsigned n)
+{
+	return n >= KMH_FIRST_COUNTER && n <= KMH_LAST_COUNTER ? kmh_bank_of_counter(n) : -1;
 }
 
 static bool merge(const struct hpm_event_code *a, const struct hpm_event_code *b,
@@ -153,6 +187,8 @@ const struct hpm_pmu_model hpm_model_kunminghu = {
     .match_cpuid = match_cpuid,
     .encode = encode,
     .suggest = suggest,
+    .decode = decode,
+    .decode_json = decode_json,
     .nr_events = nr_events,
     .event_at = event_at,
     .parse_modifiers = parse_modifiers,
@@ -161,8 +197,10 @@ const struct hpm_pmu_model hpm_model_kunminghu = {
     .modes_all = KMH_MODES_ALL,
     .fixed = fixed,
     .nr_fixed = sizeof(fixed) / sizeof(fixed[0]),
-    .nr_counters = KMH_NR_COUNTERS,
+    .counters = {"bank", "mhpmcounter", KMH_FIRST_COUNTER, KMH_LAST_COUNTER},
+    .nr_constraints = KMH_NR_BANKS,
     .constraint_name = constraint_name,
+    .constraint_of_counter = constraint_of_counter,
     .merge = merge,
     .generic = generic,
     .nr_generic = sizeof(generic) / sizeof(generic[0]),

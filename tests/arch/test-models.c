@@ -10,10 +10,9 @@
 
 /* A model whose table lies about one code: the validator must say so. */
 static const struct hpm_pmu_model *bad_model;
-static int bad_encode(const char *text, struct hpm_event_code *out, char *err, size_t errlen)
+static int bad_encode(const char *text, struct hpm_event_code *out, struct hpm_model_error *err)
 {
 	(void)err;
-	(void)errlen;
 	memset(out, 0, sizeof(*out));
 	out->model = bad_model;
 	out->value = strcmp(text, "two") == 0 ? 2 : 1;
@@ -32,11 +31,10 @@ static void bad_at(unsigned i, struct hpm_model_event *e)
 	e->topic = "t";
 	e->code = 1; /* "two" encodes to 2 */
 }
-static int bad_mods(const char *m, unsigned *modes, char *err, size_t errlen)
+static int bad_mods(const char *m, unsigned *modes, struct hpm_model_error *err)
 {
 	(void)m;
 	(void)err;
-	(void)errlen;
 	*modes = 1;
 	return 0;
 }
@@ -49,6 +47,7 @@ static const char *bad_modes_str(unsigned modes, char *buf, size_t len)
 int main(void)
 {
 	char err[400];
+	struct hpm_model_error merr;
 	struct hpm_event_code c, s;
 
 	tap_ok(hpm_model_count() >= 1, "at least one model is registered (%u)", hpm_model_count());
@@ -86,24 +85,24 @@ int main(void)
 	       "QEMU's own cpuid (marchid 0) is no model");
 	if (!k)
 		return tap_done();
-	tap_ok(k->encode("rob_commitInstr", &c, err, sizeof(err)) == 0 && c.model == k &&
+	tap_ok(k->encode("rob_commitInstr", &c, &merr) == 0 && c.model == k &&
 	           c.value == UINT64_C(0x4000000000000035) &&
 	           strcmp(k->constraint_name(c.constraint), "backend") == 0 && c.fixed == -1,
 	       "rob_commitInstr: backend 53 with MINH, 0x4000000000000035 (SPEC §3 table)");
-	tap_ok(k->encode("nosuchevent", &c, err, sizeof(err)) == HPM_MODEL_EUNKNOWN,
-	       "an unknown name is EUNKNOWN, so the caller may try host events: %s", err);
-	tap_ok(k->encode("rob_commitInstr:q", &c, err, sizeof(err)) == HPM_MODEL_EINVAL,
-	       "a bad modifier on a known name is EINVAL: %s", err);
+	tap_ok(k->encode("nosuchevent", &c, &merr) == HPM_MODEL_EUNKNOWN,
+	       "an unknown name is EUNKNOWN, so the caller may try host events: %s", merr.msg);
+	tap_ok(k->encode("rob_commitInstr:q", &c, &merr) == HPM_MODEL_EINVAL,
+	       "a bad modifier on a known name is EINVAL: %s", merr.msg);
 	struct hpm_event_code a, b;
-	k->encode("INST_SPEC", &a, err, sizeof(err));
-	k->encode("RECOVERY_BUBBLE", &b, err, sizeof(err));
+	k->encode("INST_SPEC", &a, &merr);
+	k->encode("RECOVERY_BUBBLE", &b, &merr);
 	/* tests/backend/test-perf-attr.c: INST_SPEC + RECOVERY_BUBBLE is
 	 * 0x40000002007 below the INH bits */
 	bool merged = k->merge(&a, &b, &s);
 	tap_ok(merged && s.value == UINT64_C(0x4000040000002007) && s.nr_events == 2,
 	       "INST_SPEC and RECOVERY_BUBBLE merge into one ADD counter: 0x%llx",
 	       (unsigned long long)s.value);
-	k->encode("Front_Bubble", &b, err, sizeof(err));
+	k->encode("Front_Bubble", &b, &merr);
 	tap_ok(!k->merge(&a, &b, NULL),
 	       "events of two banks never merge (a counter sees one bank)");
 	tap_ok(!k->merge(&a, &a, NULL), "an event does not merge with itself (it shares instead)");
@@ -118,7 +117,7 @@ int main(void)
 	       "cycles is mcycle on the emulator");
 	char words[32];
 	unsigned modes = 0;
-	tap_ok(k->parse_modifiers("u", &modes, err, sizeof(err)) == 0 &&
+	tap_ok(k->parse_modifiers("u", &modes, &merr) == 0 &&
 	           strcmp(k->modes_str(modes, words, sizeof(words)), "U,VU") == 0,
 	       ":u counts U and VU (SPEC §1 modifier table): %s", words);
 	return tap_done();
