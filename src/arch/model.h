@@ -67,6 +67,7 @@ struct hpm_event_code {
 struct hpm_model_fixed {
 	const char *name;        /* "mcycle" */
 	const char *description; /* for hpmstat list */
+	const char *where;       /* for hpmstat list: "csr:0xb00" */
 	unsigned counter;        /* its counter number (mcycle 0, minstret 2) */
 	const char *generic;     /* perf's generic event it is ("cycles"), or NULL */
 };
@@ -84,7 +85,10 @@ struct hpm_model_event {
 	const char *topic; /* Kunminghu: the bank */
 	const char *brief;
 	const char *description;
-	uint64_t code; /* what name encodes to */
+	uint64_t code;     /* what name encodes to */
+	int constraint;    /* its class (Kunminghu: bank), -1 none */
+	char where[48];    /* for hpmstat list: "frontend:5", "memblock:1+10+19" */
+	char encoding[32]; /* perf's EventCode of the row: "0x5" */
 };
 
 /* One register value decoded (see decode below). */
@@ -105,6 +109,7 @@ struct hpm_model_counters {
 
 struct hpm_pmu_model {
 	const char *name;        /* "kunminghu": run files, --pmu, PMU/TERMS/ */
+	const char *display;     /* "Kunminghu": headings */
 	const char *description; /* "XiangShan Kunminghu (RISC-V)" */
 	const char *arch;        /* "riscv", "arm64" */
 
@@ -122,6 +127,10 @@ struct hpm_pmu_model {
 	/* The event rows, in listing order (i < nr_events()). */
 	unsigned (*nr_events)(void);
 	void (*event_at)(unsigned i, struct hpm_model_event *out);
+	/* Adds the model's own keys of row i to hpmstat list --json's object,
+	 * in two places of its key order: after "kind" (Kunminghu: bank,
+	 * index, counters) and after the descriptions (alias_of, indices). */
+	void (*event_json)(unsigned i, struct json_t *obj, bool after_description);
 
 	/* The event-select register value for people: `expr` encodes back to
 	 * value when `exact`; `fields` is one line of KEY=VALUE words (hpmstat
@@ -145,6 +154,8 @@ struct hpm_pmu_model {
 	unsigned nr_constraints; /* classes 0..nr-1 */
 	/* The name of a constraint class ("backend"), NULL when none. */
 	const char *(*constraint_name)(int constraint);
+	/* The counters class c may use (first..last). */
+	void (*constraint_counters)(int constraint, unsigned *first, unsigned *last);
 	/* The class that counter n sees, -1 when n is no programmable counter. */
 	int (*constraint_of_counter)(unsigned n);
 	/* Whether a and b can be counted in one counter as their hardware sum,

@@ -37,22 +37,8 @@ static int decode_values(const char **values, int nr_values, const char *bank_op
 
 	if (bank_opt && counter_opt)
 		return cli_usage_error("--bank and --counter exclude each other");
-	if (bank_opt) {
-		char names[160] = "";
-		size_t off = 0;
-		for (unsigned c = 0; c < model->nr_constraints && bank < 0; c++)
-			if (strcmp(model->constraint_name((int)c), bank_opt) == 0)
-				bank = (int)c;
-		if (bank < 0) {
-			for (unsigned c = 0; c < model->nr_constraints; c++)
-				off +=
-				    (size_t)snprintf(names + off, sizeof(names) - off, "%s%s",
-				                     c ? ", " : "", model->constraint_name((int)c));
-			cli_error("unknown %s '%s' (%ss: %s)", ctr->class_word, bank_opt,
-			          ctr->class_word, names);
-			return EXIT_FAILURE;
-		}
-	}
+	if (bank_opt && (bank = fields_class_by_name(model, bank_opt)) < 0)
+		return EXIT_FAILURE;
 	if (counter_opt) {
 		struct kmh_error err;
 		uint64_t n;

@@ -6,7 +6,6 @@
 
 #include "builtin/builtin.h"
 #include "builtin/fields.h"
-#include "kmh/kmh.h"
 #include "util/xalloc.h"
 
 const char cmd_encode_usage[] =

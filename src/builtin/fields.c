@@ -12,6 +12,21 @@ const struct hpm_pmu_model *fields_model(void)
 	return hpm_model_at(0);
 }
 
+int fields_class_by_name(const struct hpm_pmu_model *m, const char *name)
+{
+	char names[160] = "";
+	size_t off = 0;
+	for (unsigned c = 0; c < m->nr_constraints; c++)
+		if (strcmp(m->constraint_name((int)c), name) == 0)
+			return (int)c;
+	for (unsigned c = 0; c < m->nr_constraints && off < sizeof(names); c++)
+		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", c ? ", " : "",
+		                        m->constraint_name((int)c));
+	cli_error("unknown %s '%s' (%ss: %s)", m->counters.class_word, name, m->counters.class_word,
+	          names);
+	return -1;
+}
+
 void fields_print_text(FILE *out, uint64_t value, const char *text,
                        const struct hpm_model_decoded *d)
 {

@@ -17,6 +17,9 @@
 
 /* The model encode and decode use. */
 const struct hpm_pmu_model *fields_model(void);
+/* The class of m's counters called name (--bank), or -1 after the one
+ * error line that lists the classes there are. */
+int fields_class_by_name(const struct hpm_pmu_model *m, const char *name);
 /* "0x%016llx  TEXT  FIELDS\n": TEXT is the input's canonical spelling (encode)
  * or the decoded expression (decode). */
 void fields_print_text(FILE *out, uint64_t value, const char *text,

@@ -21,7 +21,8 @@
 #include "backend/host-events.h"
 #include "backend/pmu.h"
 #include "builtin/builtin.h"
-#include "kmh/kmh.h"
+#include "builtin/fields.h"
+#include "core/models.h"
 #include "metric/metric.h"
 #include "stat/session.h"
 #include "util/pager.h"
@@ -103,7 +104,7 @@ static const struct {
 
 struct list_opts {
 	bool json, desc, long_desc, details, raw_dump, no_pager;
-	int bank;      /* KMH_BANK_NONE: all */
+	int bank;      /* --bank: a class of the model's counters; -1 all */
 	unsigned cats; /* words given; 0 with no globs: everything */
 	char **globs;  /* "*GLOB*", as perf builds them */
 	unsigned *glob_hits;
@@ -123,9 +124,9 @@ struct list_row {
 	const char *tag;      /* text: "[Hardware event]" style, or NULL */
 	char where[48];       /* text: "frontend:5", "csr:0xb00" */
 	/* per kind, for JSON */
-	const struct kmh_bank_desc *bank;
-	const struct kmh_event *event;
-	const struct kmh_alias *kalias;
+	const struct hpm_pmu_model *model; /* a model's event row (index model_row) */
+	unsigned model_row;
+	int constraint;       /* its class, -1 none */
 	const char *emulator; /* what the emulator counts for a generic name */
 	const char *pmu;      /* libpfm4's or sysfs's PMU */
 	const struct metric *metric;
@@ -154,7 +155,7 @@ static bool glob_hit(struct list_opts *o, const char *name)
 
 static bool list_selected(struct list_opts *o, const struct list_row *r)
 {
-	if (o->bank != KMH_BANK_NONE && (!r->bank || (int)(r->bank - kmh_banks) != o->bank))
+	if (o->bank >= 0 && (!r->model || r->constraint != o->bank))
 		return false;
 	/* every glob sees every row, so each can say whether it matched */
 	bool hit = glob_hit(o, r->name) | glob_hit(o, r->alias);
@@ -223,7 +224,7 @@ static void text_row(struct list_out *out, const struct list_row *r)
 	if (o->details && r->encoding && r->metric)
 		printf("%*s[%s]\n", 7, "", r->encoding);
 	else if (o->details && r->encoding)
-		printf("%*s%s%s\n", 8, "", r->bank ? "EventCode " : "", r->encoding);
+		printf("%*s%s%s\n", 8, "", r->model ? "EventCode " : "", r->encoding);
 	out->shown++;
 }
 
@@ -252,29 +253,15 @@ static void json_row(struct list_out *out, const struct list_row *r)
 	json_t *j = json_object();
 	json_object_set_new(j, "name", json_string(r->name));
 	json_object_set_new(j, "kind", json_string(r->kind));
-	if (r->bank) {
-		/* the Kunminghu keys as hpmstat list has always given them */
-		const struct kmh_bank_desc *b = r->bank;
-		json_t *ctrs = json_array();
-		for (unsigned c = b->first_counter; c <= b->last_counter; c++)
-			json_array_append_new(ctrs, json_integer(c));
-		json_object_set_new(j, "bank", json_string(b->name));
-		json_object_set_new(j, "index",
-		                    r->event ? json_integer(r->event->index) : json_null());
-		json_object_set_new(j, "counters", ctrs);
-	}
+	if (r->model)
+		r->model->event_json(r->model_row, j, false);
 	json_object_set_new(j, "description", json_string(r->desc ? r->desc : ""));
 	json_object_set_new(j, "long_description",
 	                    json_string(r->long_desc ? r->long_desc
 	                                : r->desc    ? r->desc
 	                                             : ""));
-	if (r->kalias) {
-		json_t *idx = json_array();
-		for (unsigned k = 0; k < r->kalias->nr; k++)
-			json_array_append_new(idx, json_integer(r->kalias->index[k]));
-		json_object_set_new(j, "alias_of", json_string("add"));
-		json_object_set_new(j, "indices", idx);
-	}
+	if (r->model)
+		r->model->event_json(r->model_row, j, true);
 	json_object_set_new(j, "encoding", json_str_or_null(r->encoding));
 	if (r->cat & (CAT_HW | CAT_SW | CAT_CACHE)) {
 		json_object_set_new(j, "alias", json_str_or_null(r->alias));
@@ -407,54 +394,39 @@ static void list_kernel_pmus(struct list_out *out, struct list_opts *o)
 	hpm_pmu_list_events(NULL, kpmu_visit, &c);
 }
 
-static void list_kmh(struct list_out *out, struct list_opts *o)
+static void list_model(struct list_out *out, struct list_opts *o, const struct hpm_pmu_model *m)
 {
-	for (int bi = 0; bi < KMH_NR_BANKS; bi++) {
-		const struct kmh_bank_desc *b = &kmh_banks[bi];
-		char section[64];
-		snprintf(section, sizeof(section), "%s events (mhpmcounter%u-%u):", b->name,
-		         b->first_counter, b->last_counter);
-		for (unsigned i = 0; i < b->nr_events + b->nr_aliases; i++) {
-			struct list_row r = {.cat = CAT_PMU, .kind = "kunminghu", .bank = b};
-			r.section = section;
-			if (i < b->nr_events) {
-				const struct kmh_event *e = &b->events[i];
-				r.event = e;
-				r.name = e->name, r.desc = e->brief, r.long_desc = e->description;
-				snprintf(r.where, sizeof(r.where), "%s:%u", b->name, e->index);
-				/* the EventCode of the bank's JSON: the EVENTn index */
-				snprintf(r.encbuf, sizeof(r.encbuf), "0x%x", e->index);
-			} else {
-				const struct kmh_alias *a = &b->aliases[i - b->nr_events];
-				size_t n =
-				    (size_t)snprintf(r.where, sizeof(r.where), "%s:", b->name);
-				for (unsigned k = 0; k < a->nr && n < sizeof(r.where); k++)
-					n += (size_t)snprintf(r.where + n, sizeof(r.where) - n,
-					                      "%s%u", k ? "+" : "", a->index[k]);
-				r.kalias = a;
-				/* its EventCode: the EVENT and OP_TYPE fields of the ADD */
-				snprintf(r.encbuf, sizeof(r.encbuf), "0x%llx",
-				         (unsigned long long)a->code);
-				r.name = a->name, r.desc = a->brief, r.long_desc = a->description;
-			}
-			r.encoding = r.encbuf;
-			emit(out, o, &r);
+	char section[64] = "", fixed_section[64];
+	int class_shown = -2;
+	for (unsigned i = 0; i < m->nr_events(); i++) {
+		struct hpm_model_event ev;
+		m->event_at(i, &ev);
+		if (ev.constraint != class_shown) {
+			unsigned first, last;
+			class_shown = ev.constraint;
+			m->constraint_counters(ev.constraint, &first, &last);
+			snprintf(section, sizeof(section), "%s events (%s%u-%u):", ev.topic,
+			         m->counters.counter_prefix, first, last);
 		}
+		struct list_row r = {.cat = CAT_PMU, .kind = m->name, .model = m};
+		r.model_row = i;
+		r.constraint = ev.constraint;
+		r.section = section;
+		r.name = ev.name, r.desc = ev.brief, r.long_desc = ev.description;
+		snprintf(r.where, sizeof(r.where), "%s", ev.where);
+		snprintf(r.encbuf, sizeof(r.encbuf), "%s", ev.encoding);
+		r.encoding = r.encbuf;
+		emit(out, o, &r);
 	}
-	/* the fixed counters by their CSR names (hpmstat-events(7)) */
-	static const struct {
-		const char *name, *csr, *desc;
-	} fixed[] = {
-	    {"mcycle", "csr:0xb00", "Cycles of the hart (CSR mcycle, fixed counter 0)"},
-	    {"minstret", "csr:0xb02",
-	     "Instructions retired by the hart (CSR minstret, fixed counter 2)"},
-	};
-	for (unsigned i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
-		struct list_row r = {.cat = CAT_PMU, .kind = "fixed", .name = fixed[i].name};
-		r.section = "Kunminghu fixed counters:";
-		r.desc = fixed[i].desc;
-		snprintf(r.where, sizeof(r.where), "%s", fixed[i].csr);
-		r.encoding = fixed[i].csr;
+	/* the fixed counters by their own names (hpmstat-events(7)) */
+	snprintf(fixed_section, sizeof(fixed_section), "%s fixed counters:", m->display);
+	for (unsigned i = 0; i < m->nr_fixed; i++) {
+		struct list_row r = {.cat = CAT_PMU, .kind = "fixed", .name = m->fixed[i].name};
+		r.constraint = -1;
+		r.section = fixed_section;
+		r.desc = m->fixed[i].description;
+		snprintf(r.where, sizeof(r.where), "%s", m->fixed[i].where);
+		r.encoding = m->fixed[i].where;
 		emit(out, o, &r);
 	}
 }
@@ -592,17 +564,10 @@ static int parse_opts(int argc, char **argv, struct list_opts *o)
 			cli_warn("--cputype '%s': this is not a hybrid CPU; listing every event",
 			         optarg);
 			break;
-		case 'b': {
-			const struct kmh_bank_desc *b = kmh_bank_by_name(optarg);
-			if (!b) {
-				cli_error("unknown bank '%s' (banks: frontend, backend, memblock, "
-				          "cache)",
-				          optarg);
+		case 'b':
+			if ((o->bank = fields_class_by_name(fields_model(), optarg)) < 0)
 				return EXIT_FAILURE;
-			}
-			o->bank = (int)(b - kmh_banks);
 			break;
-		}
 		case 'h':
 			cli_print_usage(stdout);
 			return -1;
@@ -645,7 +610,7 @@ static void list_opts_free(struct list_opts *o)
 
 int cmd_list(int argc, char **argv)
 {
-	struct list_opts o = {.bank = KMH_BANK_NONE, .desc = true};
+	struct list_opts o = {.bank = -1, .desc = true};
 	int rc = parse_opts(argc, argv, &o);
 	if (rc) {
 		list_opts_free(&o);
@@ -663,7 +628,8 @@ int cmd_list(int argc, char **argv)
 		out.arr = json_array();
 	list_host(&out, &o);
 	list_kernel_pmus(&out, &o);
-	list_kmh(&out, &o);
+	for (unsigned m = 0; m < hpm_model_count(); m++)
+		list_model(&out, &o, hpm_model_at(m));
 	hpm_host_pfm_names(pfm_visit, &pfm);
 	list_metrics(&out, &o);
 

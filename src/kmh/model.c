@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "arch/model.h"
 #include "kmh/internal.h"
 #include "kmh/kmh.h"
@@ -12,8 +14,8 @@
 
 /* mcycle and minstret: the RISC-V fixed counters outside the 29 */
 static const struct hpm_model_fixed fixed[] = {
-    {"mcycle", "Cycles of the hart (CSR mcycle, fixed counter 0)", 0, "cycles"},
-    {"minstret", "Instructions retired by the hart (CSR minstret, fixed counter 2)", 2,
+    {"mcycle", "Cycles of the hart (CSR mcycle, fixed counter 0)", "csr:0xb00", 0, "cycles"},
+    {"minstret", "Instructions retired by the hart (CSR minstret, fixed counter 2)", "csr:0xb02", 2,
      "instructions"},
 };
 enum { FIXED_MCYCLE, FIXED_MINSTRET };
@@ -111,31 +113,86 @@ static unsigned nr_events(void)
 	return n;
 }
 
+/* Row i: its bank, and the event or alias (one of them NULL). */
+static int row_at(unsigned i, const struct kmh_event **ev, const struct kmh_alias **al)
+{
+	*ev = NULL;
+	*al = NULL;
+	for (int b = 0; b < KMH_NR_BANKS; b++) {
+		const struct kmh_bank_desc *d = &kmh_banks[b];
+		if (i < d->nr_events) {
+			*ev = &d->events[i];
+			return b;
+		}
+		i -= d->nr_events;
+		if (i < d->nr_aliases) {
+			*al = &d->aliases[i];
+			return b;
+		}
+		i -= d->nr_aliases;
+	}
+	return -1;
+}
+
 static void event_at(unsigned i, struct hpm_model_event *out)
 {
 	/* what a name without modifiers counts: MINH, as Linux's firmware sets */
 	const uint64_t inh = kmh_modes_to_inh(KMH_MODES_DEFAULT);
-	for (int b = 0; b < KMH_NR_BANKS; b++) {
-		const struct kmh_bank_desc *d = &kmh_banks[b];
-		out->topic = d->name;
-		if (i < d->nr_events) {
-			out->name = d->events[i].name;
-			out->brief = d->events[i].brief;
-			out->description = d->events[i].description;
-			out->code = d->events[i].index | inh;
-			return;
-		}
-		i -= d->nr_events;
-		if (i < d->nr_aliases) {
-			out->name = d->aliases[i].name;
-			out->brief = d->aliases[i].brief;
-			out->description = d->aliases[i].description;
-			out->code = d->aliases[i].code | inh;
-			return;
-		}
-		i -= d->nr_aliases;
-	}
+	const struct kmh_event *e;
+	const struct kmh_alias *a;
+	int b = row_at(i, &e, &a);
 	memset(out, 0, sizeof(*out));
+	out->constraint = b;
+	if (b < 0)
+		return;
+	out->topic = kmh_banks[b].name;
+	if (e) {
+		out->name = e->name;
+		out->brief = e->brief;
+		out->description = e->description;
+		out->code = e->index | inh;
+		snprintf(out->where, sizeof(out->where), "%s:%u", out->topic, e->index);
+		/* the EventCode of the bank's JSON: the EVENTn index */
+		snprintf(out->encoding, sizeof(out->encoding), "0x%x", e->index);
+		return;
+	}
+	out->name = a->name;
+	out->brief = a->brief;
+	out->description = a->description;
+	out->code = a->code | inh;
+	size_t n = (size_t)snprintf(out->where, sizeof(out->where), "%s:", out->topic);
+	for (unsigned k = 0; k < a->nr && n < sizeof(out->where); k++)
+		n += (size_t)snprintf(out->where + n, sizeof(out->where) - n, "%s%u", k ? "+" : "",
+		                      a->index[k]);
+	/* its EventCode: the EVENT and OP_TYPE fields of the ADD */
+	snprintf(out->encoding, sizeof(out->encoding), "0x%llx", (unsigned long long)a->code);
+}
+
+/* The keys hpmstat list --json has always given Kunminghu rows. */
+static void event_json(unsigned i, struct json_t *obj, bool after_description)
+{
+	const struct kmh_event *e;
+	const struct kmh_alias *a;
+	int b = row_at(i, &e, &a);
+	if (b < 0)
+		return;
+	if (after_description) {
+		if (a) {
+			json_t *idx = json_array();
+			for (unsigned k = 0; k < a->nr; k++)
+				json_array_append_new(idx, json_integer(a->index[k]));
+			json_object_set_new(obj, "alias_of", json_string("add"));
+			json_object_set_new(obj, "indices", idx);
+		}
+		return;
+	}
+	const struct kmh_bank_desc *d = &kmh_banks[b];
+	json_t *ctrs = json_array();
+	for (unsigned c = d->first_counter; c <= d->last_counter; c++)
+		json_array_append_new(ctrs, json_integer(c));
+	json_object_set_new(obj, "bank", json_string(d->name));
+	json_object_set_new(obj, "index", e ? json_integer(e->index) : json_null());
+	json_object_set_new(obj, "counters", ctrs);
 }
 
 static int parse_modifiers(const char *mods, unsigned *modes, struct hpm_model_error *err)
@@ -160,6 +217,12 @@ static const char *constraint_name(int constraint)
 	return constraint >= 0 && constraint < KMH_NR_BANKS ? kmh_banks[constraint].name : NULL;
 }
 
+static void constraint_counters(int constraint, unsigned *first, unsigned *last)
+{
+	*first = kmh_banks[constraint].first_counter;
+	*last = kmh_banks[constraint].last_counter;
+}
+
 static int constraint_of_counter(unsigned n)
 {
 	return n >= KMH_FIRST_COUNTER && n <= KMH_LAST_COUNTER ? kmh_bank_of_counter(n) : -1;
@@ -182,6 +245,7 @@ static bool merge(const struct hpm_event_code *a, const struct hpm_event_code *b
 
 const struct hpm_pmu_model hpm_model_kunminghu = {
     .name = "kunminghu",
+    .display = "Kunminghu",
     .description = "XiangShan Kunminghu (RISC-V)",
     .arch = "riscv",
     .match_cpuid = match_cpuid,
@@ -191,6 +255,7 @@ const struct hpm_pmu_model hpm_model_kunminghu = {
     .decode_json = decode_json,
     .nr_events = nr_events,
     .event_at = event_at,
+    .event_json = event_json,
     .parse_modifiers = parse_modifiers,
     .modes_str = modes_str,
     .modes_default = KMH_MODES_DEFAULT,
@@ -200,6 +265,7 @@ const struct hpm_pmu_model hpm_model_kunminghu = {
     .counters = {"bank", "mhpmcounter", KMH_FIRST_COUNTER, KMH_LAST_COUNTER},
     .nr_constraints = KMH_NR_BANKS,
     .constraint_name = constraint_name,
+    .constraint_counters = constraint_counters,
     .constraint_of_counter = constraint_of_counter,
     .merge = merge,
     .generic = generic,
