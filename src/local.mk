@@ -3,6 +3,7 @@ bin_PROGRAMS += src/hpmstat
 src_hpmstat_SOURCES = \
 	src/hpmstat.c \
 	src/builtin/builtin.h \
+	src/builtin/cli.c src/builtin/cli.h \
 	src/builtin/fields.c src/builtin/fields.h \
 	src/builtin/list.c \
 	src/builtin/encode.c \
