@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "builtin/backend-opts.h"
 #include "builtin/builtin.h"
 #include "builtin/stat-record.h"
 #include "emu/emu.h"
@@ -122,13 +123,6 @@ enum {
 	OPT_METRIC_ONLY,
 	OPT_DRY_RUN,
 	OPT_RECORD,
-	OPT_BACKEND,
-	OPT_EMU_PROFILE,
-	OPT_EMU_TRACE,
-	OPT_EMU_SEED,
-	OPT_EMU_CYCLES,
-	OPT_EMU_HARTS,
-	OPT_EMU_FREQ,
 	/* output shapes */
 	OPT_NO_BIG_NUM,
 	OPT_SUMMARY,
@@ -283,62 +277,63 @@ static int run_control_check(const struct stat_opts *o)
 	return 0;
 }
 
-static int parse_opts(int argc, char **argv, struct stat_opts *o)
+/* stat's own long options, before and after the back-end ones
+ * (backend-opts.h) */
+static const struct option stat_longopts_head[] = {
+    {"event", required_argument, NULL, 'e'},
+    {"metrics", required_argument, NULL, 'M'},
+    {"topdown", optional_argument, NULL, OPT_TOPDOWN},
+    {"topdown-retired", required_argument, NULL, OPT_TOPDOWN_RETIRED},
+    {"metric-only", no_argument, NULL, OPT_METRIC_ONLY},
+    {"field-separator", required_argument, NULL, 'x'},
+    {"json", no_argument, NULL, 'j'},
+    {"output", required_argument, NULL, 'o'},
+    {"interval-print", required_argument, NULL, 'I'},
+    {"repeat", required_argument, NULL, 'r'},
+    {"pid", required_argument, NULL, 'p'},
+    {"all-cpus", no_argument, NULL, 'a'},
+    {"cpu", required_argument, NULL, 'C'},
+    {"no-aggr", no_argument, NULL, 'A'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+    {"record", required_argument, NULL, OPT_RECORD},
+    {NULL, 0, NULL, 0},
+};
+static const struct option stat_longopts_tail[] = {
+    {"help", no_argument, NULL, 'h'},
+    /* output shapes */
+    {"big-num", no_argument, NULL, 'B'},
+    {"no-big-num", no_argument, NULL, OPT_NO_BIG_NUM},
+    {"summary", no_argument, NULL, OPT_SUMMARY},
+    {"no-csv-summary", no_argument, NULL, OPT_NO_CSV_SUMMARY},
+    {"table", no_argument, NULL, OPT_TABLE},
+    {"cgroup", required_argument, NULL, 'G'},
+    {"all-user", no_argument, NULL, OPT_ALL_USER},
+    {"all-kernel", no_argument, NULL, OPT_ALL_KERNEL},
+    {"detailed", no_argument, NULL, 'd'},
+    {"level", required_argument, NULL, 'l'},
+    {"nodes", required_argument, NULL, OPT_NODES},
+    {"no-multiplex", no_argument, NULL, OPT_NO_MULTIPLEX},
+    {"per-socket", no_argument, NULL, OPT_PER_SOCKET},
+    {"per-die", no_argument, NULL, OPT_PER_DIE},
+    {"per-core", no_argument, NULL, OPT_PER_CORE},
+    {"per-node", no_argument, NULL, OPT_PER_NODE},
+    {"per-thread", no_argument, NULL, OPT_PER_THREAD},
+    {"tid", required_argument, NULL, 't'},
+    {"no-merge", no_argument, NULL, OPT_NO_MERGE},
+    {"interval-count", required_argument, NULL, OPT_INTERVAL_COUNT},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"delay", required_argument, NULL, 'D'},
+    {"null", no_argument, NULL, 'n'},
+    {"append", no_argument, NULL, OPT_APPEND},
+    {"quiet", no_argument, NULL, 'q'},
+    {NULL, 0, NULL, 0},
+};
+
+static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struct option *longopts)
 {
-	static const struct option longopts[] = {
-	    {"event", required_argument, NULL, 'e'},
-	    {"metrics", required_argument, NULL, 'M'},
-	    {"topdown", optional_argument, NULL, OPT_TOPDOWN},
-	    {"topdown-retired", required_argument, NULL, OPT_TOPDOWN_RETIRED},
-	    {"metric-only", no_argument, NULL, OPT_METRIC_ONLY},
-	    {"field-separator", required_argument, NULL, 'x'},
-	    {"json", no_argument, NULL, 'j'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"interval-print", required_argument, NULL, 'I'},
-	    {"repeat", required_argument, NULL, 'r'},
-	    {"pid", required_argument, NULL, 'p'},
-	    {"all-cpus", no_argument, NULL, 'a'},
-	    {"cpu", required_argument, NULL, 'C'},
-	    {"no-aggr", no_argument, NULL, 'A'},
-	    {"verbose", no_argument, NULL, 'v'},
-	    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
-	    {"record", required_argument, NULL, OPT_RECORD},
-	    {"backend", required_argument, NULL, OPT_BACKEND},
-	    {"emu-profile", required_argument, NULL, OPT_EMU_PROFILE},
-	    {"emu-trace", required_argument, NULL, OPT_EMU_TRACE},
-	    {"emu-seed", required_argument, NULL, OPT_EMU_SEED},
-	    {"emu-cycles", required_argument, NULL, OPT_EMU_CYCLES},
-	    {"emu-harts", required_argument, NULL, OPT_EMU_HARTS},
-	    {"emu-freq", required_argument, NULL, OPT_EMU_FREQ},
-	    {"help", no_argument, NULL, 'h'},
-	    /* output shapes */
-	    {"big-num", no_argument, NULL, 'B'},
-	    {"no-big-num", no_argument, NULL, OPT_NO_BIG_NUM},
-	    {"summary", no_argument, NULL, OPT_SUMMARY},
-	    {"no-csv-summary", no_argument, NULL, OPT_NO_CSV_SUMMARY},
-	    {"table", no_argument, NULL, OPT_TABLE},
-	    {"cgroup", required_argument, NULL, 'G'},
-	    {"all-user", no_argument, NULL, OPT_ALL_USER},
-	    {"all-kernel", no_argument, NULL, OPT_ALL_KERNEL},
-	    {"detailed", no_argument, NULL, 'd'},
-	    {"level", required_argument, NULL, 'l'},
-	    {"nodes", required_argument, NULL, OPT_NODES},
-	    {"no-multiplex", no_argument, NULL, OPT_NO_MULTIPLEX},
-	    {"per-socket", no_argument, NULL, OPT_PER_SOCKET},
-	    {"per-die", no_argument, NULL, OPT_PER_DIE},
-	    {"per-core", no_argument, NULL, OPT_PER_CORE},
-	    {"per-node", no_argument, NULL, OPT_PER_NODE},
-	    {"per-thread", no_argument, NULL, OPT_PER_THREAD},
-	    {"tid", required_argument, NULL, 't'},
-	    {"no-merge", no_argument, NULL, OPT_NO_MERGE},
-	    {"interval-count", required_argument, NULL, OPT_INTERVAL_COUNT},
-	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-	    {"delay", required_argument, NULL, 'D'},
-	    {"null", no_argument, NULL, 'n'},
-	    {"append", no_argument, NULL, OPT_APPEND},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {NULL, 0, NULL, 0},
-	};
+	const struct backend_opts backend = {
+	    .backend = &o->backend, .emu = &o->emu, .emu_given = &o->emu_given};
 	uint64_t n;
 	int c;
 
@@ -432,43 +427,6 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		case OPT_RECORD:
 			o->record = optarg;
 			break;
-		case OPT_BACKEND:
-			if (hpm_backend_choice_parse(optarg, &o->backend) != 0) {
-				cli_error("--backend '%s': must be auto, perf or emu", optarg);
-				return EXIT_FAILURE;
-			}
-			break;
-		case OPT_EMU_PROFILE:
-			o->emu.profile = optarg;
-			o->emu_given = true;
-			break;
-		case OPT_EMU_TRACE:
-			o->emu.trace = optarg;
-			o->emu_given = true;
-			break;
-		case OPT_EMU_SEED:
-			if (parse_number("--emu-seed", optarg, 0, UINT64_MAX, &o->emu.seed))
-				return EXIT_FAILURE;
-			o->emu_given = true;
-			break;
-		case OPT_EMU_CYCLES:
-			if (parse_number("--emu-cycles", optarg, 1, UINT64_C(1) << 62,
-			                 &o->emu.cycles))
-				return EXIT_FAILURE;
-			o->emu_given = true;
-			break;
-		case OPT_EMU_HARTS:
-			if (parse_number("--emu-harts", optarg, 1, EMU_MAX_HARTS, &n))
-				return EXIT_FAILURE;
-			o->emu.harts = (unsigned)n;
-			o->emu_given = true;
-			break;
-		case OPT_EMU_FREQ:
-			if (parse_number("--emu-freq", optarg, 1000, HPM_EMU_MAX_FREQ, &n))
-				return EXIT_FAILURE;
-			o->emu.freq = n;
-			o->emu_given = true;
-			break;
 		/* output shapes */
 		case 'B':
 			o->big_num = 1;
@@ -561,6 +519,11 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			break;
 		case ':':
 		default:
+			if (backend_opts_has(c)) {
+				if (backend_opts_parse(&backend, c, optarg))
+					return EXIT_FAILURE;
+				break;
+			}
 			return cli_option_error(c, argv, longopts);
 		}
 	}
@@ -633,6 +596,16 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		return cli_usage_error("--no-multiplex needs a command, not -p: it runs the "
 		                       "workload once per counter group");
 	return run_control_check(o);
+}
+
+/* The options into o: 0, -1 when done (--help), else the exit status. */
+static int parse_opts(int argc, char **argv, struct stat_opts *o)
+{
+	struct option *longopts =
+	    backend_opts_longopts(stat_longopts_head, stat_longopts_tail, true);
+	int rc = parse_opts_in(argc, argv, o, longopts);
+	free(longopts);
+	return rc;
 }
 
 /* ------------------------------------------------------------ output files */
