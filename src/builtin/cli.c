@@ -12,9 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin/cli.h"
 #include "kmh/kmh.h"
+#include "util/outfile.h"
 #include "util/str.h"
 
 const char *cli_cmd = "";
@@ -232,4 +234,54 @@ int cli_finish(int status)
 		return status ? status : EXIT_FAILURE;
 	}
 	return status;
+}
+
+void cli_output_error(const struct cli_output *o, int e)
+{
+	if (!o->path || (o->dash_named && strcmp(o->path, "-") == 0))
+		cli_error("cannot write to standard %s: %s", o->path ? "output" : "error",
+		          strerror(e));
+	else
+		cli_error("cannot write '%s': %s", o->path, strerror(e));
+}
+
+int cli_output_open(struct cli_output *o, const char *path, bool append)
+{
+	int r = 0;
+	o->path = path;
+	if (!path)
+		r = (o->of = outfile_fd(STDERR_FILENO, "standard error")) ? 0 : -ENOMEM;
+	else if (append)
+		r = outfile_open_append(path, &o->of);
+	else
+		r = outfile_open(path, &o->of);
+	if (r) {
+		cli_output_error(o, -r);
+		return -1;
+	}
+	return 0;
+}
+
+FILE *cli_output_stream(const struct cli_output *o)
+{
+	return outfile_stream(o->of);
+}
+
+int cli_output_commit(struct cli_output *o)
+{
+	if (!o->of)
+		return 0;
+	int r = outfile_commit(o->of);
+	o->of = NULL;
+	if (r) {
+		cli_output_error(o, -r);
+		return -1;
+	}
+	return 0;
+}
+
+void cli_output_abort(struct cli_output *o)
+{
+	outfile_abort(o->of);
+	o->of = NULL;
 }

@@ -13,12 +13,14 @@
 #ifndef HPM_BUILTIN_CLI_H
 #define HPM_BUILTIN_CLI_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #define EXIT_USAGE 2
 
-struct option; /* <getopt.h> */
+struct option;  /* <getopt.h> */
+struct outfile; /* util/outfile.h */
 
 /* Names the running subcommand and its --help text, for the diagnostics
  * and cli_print_usage. */
@@ -57,5 +59,32 @@ void cli_print_usage(FILE *out);
 /* Flushes stdout and reports a write error (e.g. a closed pipe or full disk)
  * so no output is silently lost; returns the status to exit with. */
 int cli_finish(int status);
+
+/* A file a command writes its output to, by util/outfile.h's rules (a
+ * temporary file renamed into place, or in place for devices, FIFOs and
+ * hard links), with every error one line here. Opened before the work it
+ * holds is done, so a path that cannot be written stops the command
+ * before it starts. */
+struct cli_output {
+	const char *path; /* NULL: standard error */
+	struct outfile *of;
+	/* "-" is named "standard output" in the messages (stat's), not
+	 * '-' (report's) */
+	bool dash_named;
+};
+
+/* Opens path (NULL: standard error; "-": standard output), added to the
+ * end of the file when append: 0, or -1 after "cannot write 'PATH': why". */
+int cli_output_open(struct cli_output *o, const char *path, bool append);
+/* The stream to write to. */
+FILE *cli_output_stream(const struct cli_output *o);
+/* Puts the file in place (a no-op for one not open): 0, or -1 after the
+ * message for the first failed write (ENOSPC from /dev/full...). */
+int cli_output_commit(struct cli_output *o);
+/* Drops what was written (no temporary file stays behind); a no-op for
+ * one not open. */
+void cli_output_abort(struct cli_output *o);
+/* "cannot write 'PATH': strerror(e)" (or "to standard output/error"). */
+void cli_output_error(const struct cli_output *o, int e);
 
 #endif

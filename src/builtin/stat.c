@@ -611,81 +611,22 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 /* ------------------------------------------------------------ output files */
 
 /* The counts (-o FILE, "-" for standard output, else standard error as
- * perf stat) and the run file (--record). How a path is written (a
- * temporary file renamed into place, or in place for devices, FIFOs and
- * hard links) is util/outfile.h's; here each error becomes one line. The
- * paths are opened before the workload runs, so one that cannot be
- * written stops the run before it starts. */
-struct out_file {
-	const char *path; /* NULL: standard error */
-	struct outfile *of;
-};
-
-static void out_file_error(const struct out_file *o, int e)
-{
-	if (!o->path || strcmp(o->path, "-") == 0)
-		cli_error("cannot write to standard %s: %s", o->path ? "output" : "error",
-		          strerror(e));
-	else
-		cli_error("cannot write '%s': %s", o->path, strerror(e));
-}
-
-static int out_file_open(struct out_file *o, const char *path)
-{
-	o->path = path;
-	int r = 0;
-	if (path)
-		r = outfile_open(path, &o->of);
-	else if (!(o->of = outfile_fd(STDERR_FILENO, "standard error")))
-		r = -ENOMEM;
-	if (r) {
-		out_file_error(o, -r);
-		return -1;
-	}
-	return 0;
-}
-
-/* Puts the file in place; every failed write of the run is reported here
- * (ENOSPC from /dev/full, a closed standard error). */
-static int out_file_commit(struct out_file *o)
-{
-	if (!o->of)
-		return 0;
-	int r = outfile_commit(o->of);
-	o->of = NULL;
-	if (r) {
-		out_file_error(o, -r);
-		return -1;
-	}
-	return 0;
-}
-
-static void out_file_abort(struct out_file *o)
-{
-	outfile_abort(o->of);
-	o->of = NULL;
-}
+ * perf stat) and the run file (--record), as builtin/cli.h's struct
+ * cli_output writes them. */
 
 /* The counts' destination: -o FILE (added to with --append) headed by
  * perf's "# started on DATE" line, "-" or standard error, or with -q
  * nowhere (perf then opens no file). */
-static int out_open_counts(struct out_file *out, const struct stat_opts *o)
+static int out_open_counts(struct cli_output *out, const struct stat_opts *o)
 {
 	const char *path = o->quiet ? "/dev/null" : o->output;
 	bool to_file = !o->quiet && path && strcmp(path, "-") != 0;
-	if (to_file && o->append) {
-		out->path = path;
-		int r = outfile_open_append(path, &out->of);
-		if (r) {
-			out_file_error(out, -r);
-			return -1;
-		}
-	} else if (out_file_open(out, path)) {
+	out->dash_named = true;
+	if (cli_output_open(out, path, to_file && o->append))
 		return -1;
-	}
 	if (to_file) {
 		time_t now = time(NULL);
-		fprintf(outfile_stream(out->of), "# started on %s\n", ctime(&now));
+		fprintf(cli_output_stream(out), "# started on %s\n", ctime(&now));
 	}
 	return 0;
 }
@@ -1578,7 +1519,7 @@ int cmd_stat(int argc, char **argv)
 	struct hpm_session s;
 	/* perf stat writes its counts to stderr, leaving stdout to the command */
 	struct stat_config cfg = {.out = stderr, .csv_sep = ",", .repeat = 1};
-	struct out_file out = {0}, recf = {0};
+	struct cli_output out = {0}, recf = {.dash_named = true};
 	struct record *rec = NULL;
 	struct repeat_stats rs = {0};
 	struct hpm_topology topology = {0}; /* --per-socket and the like */
@@ -1739,9 +1680,9 @@ int cmd_stat(int argc, char **argv)
 		status = EXIT_FAILURE;
 		goto out;
 	}
-	cfg.out = outfile_stream(out.of);
+	cfg.out = cli_output_stream(&out);
 	if (o.record && ((sub == STAT_SUB_RECORD && stat_record_backup(o.record)) ||
-	                 out_file_open(&recf, o.record))) {
+	                 cli_output_open(&recf, o.record, false))) {
 		status = EXIT_FAILURE;
 		goto out;
 	}
@@ -1781,7 +1722,7 @@ int cmd_stat(int argc, char **argv)
 		cfg.target = target[0] ? target : NULL;
 	}
 	if (o.record)
-		rec = record_new(&o.emu, argc, argv, command, outfile_stream(recf.of));
+		rec = record_new(&o.emu, argc, argv, command, cli_output_stream(&recf));
 
 	/* no SA_RESTART: a signal ends the poll or wait it interrupts */
 	struct sigaction sa = {.sa_sigaction = on_signal, .sa_flags = SA_SIGINFO};
@@ -1924,8 +1865,8 @@ int cmd_stat(int argc, char **argv)
 		record_finish(rec, &cfg, &s, &recorded);
 		if (record_write(rec) != 0) {
 			/* a half run file never takes the old one's place */
-			out_file_error(&recf, errno ? errno : EIO);
-			out_file_abort(&recf);
+			cli_output_error(&recf, errno ? errno : EIO);
+			cli_output_abort(&recf);
 			status = EXIT_FAILURE;
 		}
 	}
@@ -1937,12 +1878,12 @@ int cmd_stat(int argc, char **argv)
 		status = run.exit_status;
 out_files:
 	if (status && status != run.exit_status) {
-		out_file_abort(&out);
-		out_file_abort(&recf);
+		cli_output_abort(&out);
+		cli_output_abort(&recf);
 	} else {
-		if (out_file_commit(&out) && !status)
+		if (cli_output_commit(&out) && !status)
 			status = EXIT_FAILURE;
-		if (out_file_commit(&recf) && !status)
+		if (cli_output_commit(&recf) && !status)
 			status = EXIT_FAILURE;
 	}
 	free(run_elapsed);
@@ -1957,8 +1898,8 @@ out_files:
 	free(rs.msum2);
 out:
 	/* an error on the way: no temporary file stays behind */
-	out_file_abort(&out);
-	out_file_abort(&recf);
+	cli_output_abort(&out);
+	cli_output_abort(&recf);
 	hpm_session_free(&s);
 	hpm_topology_free(&topology);
 	free(o.events);
