@@ -815,48 +815,6 @@ struct run_ctx {
 	bool count_reached, timed_out;
 };
 
-static struct hpm_count **snapshot(const struct hpm_session *s)
-{
-	const struct hpm_evlist *l = &s->all;
-	struct hpm_count **snap = xcalloc(l->nr ? l->nr : 1, sizeof(*snap));
-	for (unsigned i = 0; i < l->nr; i++) {
-		unsigned nu = l->ev[i].nr_units ? l->ev[i].nr_units : 1;
-		struct hpm_count *c = xcalloc(nu, sizeof(*c));
-		if (l->ev[i].counts)
-			memcpy(c, l->ev[i].counts, nu * sizeof(*c));
-		snap[i] = c;
-	}
-	return snap;
-}
-
-static void snapshot_free(const struct hpm_session *s, struct hpm_count **snap)
-{
-	if (!snap)
-		return;
-	for (unsigned i = 0; i < s->all.nr; i++)
-		free(snap[i]);
-	free(snap);
-}
-
-/* delta[i][u] = cur - prev, with perf's enabled/running */
-static struct hpm_count **deltas(const struct hpm_session *s, struct hpm_count **prev)
-{
-	struct hpm_count **cur = snapshot(s);
-	for (unsigned i = 0; prev && i < s->all.nr; i++) {
-		unsigned nu = s->all.ev[i].nr_units ? s->all.ev[i].nr_units : 1;
-		struct hpm_count *c = cur[i];
-		for (unsigned u = 0; u < nu; u++) {
-			c[u].val -= prev[i][u].val;
-			c[u].ena -= prev[i][u].ena;
-			c[u].run -= prev[i][u].run;
-			/* cur - prev mod 2^64 is the interval's count even across a
-			 * wrap (an interval never counts 2^64): only a total is lost */
-			c[u].wrapped = false;
-		}
-	}
-	return cur;
-}
-
 static void free_metrics(struct stat_metric *m, unsigned n)
 {
 	for (unsigned k = 0; k < n; k++)
@@ -896,7 +854,7 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 		cli_error("%s", err);
 		return -1;
 	}
-	struct hpm_count **d = deltas(rc->s, *prev);
+	struct hpm_count **d = hpm_session_delta(rc->s, *prev);
 	struct stat_result res = {.list = &rc->s->all,
 	                          .elapsed_ns = (ts - rc->last_tick_s) * 1e9,
 	                          .interval_nr = rc->nr_intervals++,
@@ -927,9 +885,9 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 		record_add_interval(rc->rec, &res);
 	unit_metrics_free(&res);
 	free_metrics(res.metrics, res.nr_metrics);
-	snapshot_free(rc->s, *prev);
-	*prev = snapshot(rc->s);
-	snapshot_free(rc->s, d);
+	hpm_session_snapshot_free(rc->s, *prev);
+	*prev = hpm_session_snapshot(rc->s);
+	hpm_session_snapshot_free(rc->s, d);
 	return 0;
 }
 
@@ -1112,7 +1070,7 @@ static int run_once(struct run_ctx *rc)
 	    hpm_session_uses_emu(s) && (have_cmd || o->pid > 0 || o->all_cpus || o->cpus);
 	bool interval = o->interval_ms > 0;
 	if (interval)
-		prev = snapshot(s);
+		prev = hpm_session_snapshot(s);
 	double next_tick = t0 + o->interval_ms * 1e6;
 	bool first = true;
 	struct hpm_emu_info info;
@@ -1295,7 +1253,7 @@ static int run_once(struct run_ctx *rc)
 	                          have_cmd ? (uint64_t)(rc->sys_s * 1e9 + 0.5) : 0);
 out:
 	stat_child = -1;
-	snapshot_free(s, prev);
+	hpm_session_snapshot_free(s, prev);
 	if (w.pidfd >= 0)
 		close(w.pidfd);
 	if (watch_pidfd >= 0)
