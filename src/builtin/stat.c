@@ -6,26 +6,20 @@
  * src/stat/print-*.c, the run file src/stat/record.c.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/time.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "builtin/backend-opts.h"
 #include "builtin/builtin.h"
 #include "builtin/stat-record.h"
+#include "core/workload.h"
 #include "emu/emu.h"
 #include "kmh/kmh.h"
 #include "metric/metric.h"
@@ -207,7 +201,6 @@ struct stat_opts {
  * to end (perf's wait4) however many signals it traps, then reports its
  * real status, times and counts. */
 static volatile sig_atomic_t stat_signal; /* the last SIGINT/SIGTERM, 0: none */
-static volatile pid_t stat_child = -1;    /* the command, while it runs */
 
 #define stat_interrupted (stat_signal != 0)
 
@@ -215,8 +208,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
 	stat_signal = sig;
-	if (stat_child > 0 && si && si->si_code != SI_KERNEL)
-		kill(stat_child, sig);
+	hpm_workload_pass_signal(sig, si);
 }
 
 /* Real time the emulator runs between looks at signals, the clock and the
@@ -631,130 +623,7 @@ static int out_open_counts(struct cli_output *out, const struct stat_opts *o)
 	return 0;
 }
 
-/* ------------------------------------------------------------ workload */
-
-struct workload {
-	pid_t pid;
-	int go_fd;  /* write one byte: the child execs */
-	int err_fd; /* the child writes errno if exec fails; EOF at exec */
-	int pidfd;
-	bool exited;
-	int status;
-	struct rusage ru;
-};
-
-static int workload_prepare(struct workload *w, char **argv, bool stdout_to_stderr)
-{
-	int go[2], errp[2];
-	memset(w, 0, sizeof(*w));
-	w->pidfd = -1;
-	if (pipe(go) || pipe2(errp, O_CLOEXEC)) {
-		cli_error("pipe: %s", strerror(errno));
-		return -1;
-	}
-	fflush(NULL);
-	w->pid = fork();
-	if (w->pid < 0) {
-		cli_error("fork: %s", strerror(errno));
-		return -1;
-	}
-	if (w->pid == 0) {
-		char c;
-		close(go[1]);
-		close(errp[0]);
-		signal(SIGINT, SIG_DFL);
-		/* the run file goes to standard output: the command's goes to
-		 * standard error, as perf's does when it records to a pipe */
-		if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-			_exit(127);
-		/* wait until the counters are open, so the exec is counted */
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		execvp(argv[0], argv);
-		int e = errno;
-		if (write(errp[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(errp[1]);
-	w->go_fd = go[1];
-	w->err_fd = errp[0];
-	w->pidfd = (int)syscall(SYS_pidfd_open, w->pid, 0);
-	return 0;
-}
-
-/* Lets the child exec; returns 0, or the child's exec errno. A signal
- * passed on to the child before this (Ctrl-C right at the start) may have
- * ended it already: the write then fails with EPIPE, with SIGPIPE held
- * back so that hpmstat is not killed by it, and the run goes on as one
- * whose command has ended, printing its counts. */
-static int workload_start(struct workload *w)
-{
-	int e = 0;
-	sigset_t pipe_set, old;
-	sigemptyset(&pipe_set);
-	sigaddset(&pipe_set, SIGPIPE);
-	sigprocmask(SIG_BLOCK, &pipe_set, &old);
-	ssize_t wr = write(w->go_fd, "x", 1);
-	int werr = errno;
-	if (wr < 0 && werr == EPIPE && !sigismember(&old, SIGPIPE)) {
-		const struct timespec now = {0, 0};
-		sigtimedwait(&pipe_set, NULL, &now);
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (wr != 1) {
-		close(w->go_fd);
-		close(w->err_fd);
-		return wr < 0 && werr == EPIPE ? 0 : EIO;
-	}
-	close(w->go_fd);
-	ssize_t n = read(w->err_fd, &e, sizeof(e));
-	close(w->err_fd);
-	return n == (ssize_t)sizeof(e) ? e : 0;
-}
-
-static void workload_reap(struct workload *w, bool block)
-{
-	if (w->exited || w->pid <= 0)
-		return;
-	pid_t r;
-	/* a signal interrupts the wait (handlers have no SA_RESTART), not
-	 * the waiting: the command is reaped */
-	do
-		r = wait4(w->pid, &w->status, block ? 0 : WNOHANG, &w->ru);
-	while (r < 0 && errno == EINTR && block);
-	if (r == w->pid)
-		w->exited = true;
-}
-
-/* Waits up to timeout_ms (negative: forever) for the child or pid to end
- * or for Ctrl-C. */
-static void wait_for(struct workload *w, int watch_pid, int pidfd, int timeout_ms)
-{
-	struct pollfd pfd = {.fd = w && w->pid > 0 ? w->pidfd : pidfd, .events = POLLIN};
-	if (pfd.fd >= 0) {
-		poll(&pfd, 1, timeout_ms);
-	} else if (timeout_ms != 0) {
-		/* no pidfd: sleep in short steps and look */
-		int left = timeout_ms < 0 ? INT_MAX : timeout_ms;
-		/* a signal ends the wait, except for a command: it is waited for */
-		while (left > 0 && !(stat_interrupted && !(w && w->pid > 0))) {
-			struct timespec ts = {0, 10 * 1000000};
-			nanosleep(&ts, NULL);
-			left -= 10;
-			if (w && w->pid > 0) {
-				workload_reap(w, false);
-				if (w->exited)
-					break;
-			} else if (watch_pid > 0 && kill(watch_pid, 0) != 0 && errno == ESRCH) {
-				break;
-			}
-		}
-	}
-	if (w && w->pid > 0)
-		workload_reap(w, false);
-}
+/* ------------------------------------------------------------ clocks */
 
 /* The cycles of `ticks` periods of period_ms at freq Hz: exact integers, so
  * that ticks and wall time never drift from the emulated clock. */
@@ -908,7 +777,7 @@ static int counting_start(struct run_ctx *rc, char *err, size_t errlen)
  * run MS ms of emulated time with counting inhibited; then enable, with
  * perf's "Events enabled". Counting time (t0) starts there, as perf's.
  * -1 never enables. 0 or -1 with err. */
-static int counting_after_delay(struct run_ctx *rc, struct workload *w, int watch_pidfd,
+static int counting_after_delay(struct run_ctx *rc, struct hpm_workload *w, int watch_pidfd,
                                 bool harts_only, double *t0, char *err, size_t errlen)
 {
 	const struct stat_opts *o = rc->o;
@@ -930,11 +799,12 @@ static int counting_after_delay(struct run_ctx *rc, struct workload *w, int watc
 	} else {
 		double end = now_ns() + (double)o->delay_ms * 1e6;
 		for (double now = now_ns(); now < end && !stat_interrupted; now = now_ns()) {
-			if (w && (workload_reap(w, false), w->exited))
+			if (w && (hpm_workload_reap(w, false), w->exited))
 				break;
-			if (o->pid > 0 && kill(o->pid, 0) != 0 && errno == ESRCH)
+			if (o->pid > 0 && hpm_process_gone(o->pid))
 				break;
-			wait_for(w, o->pid, watch_pidfd, (int)((end - now) / 1e6) + 1);
+			hpm_workload_wait(w, o->pid, watch_pidfd, (int)((end - now) / 1e6) + 1,
+			                  &stat_signal);
 		}
 	}
 	if (hpm_session_enable(rc->s, err, errlen))
@@ -963,11 +833,11 @@ static int wait_ms_until(int timeout, double now, double deadline)
 /* The deadline has come: the command gets SIGTERM, as from perf, and is
  * then waited for (it may trap it); a -p process or the CPUs are simply
  * no longer counted. */
-static void stop_at_timeout(struct run_ctx *rc, struct workload *w)
+static void stop_at_timeout(struct run_ctx *rc, struct hpm_workload *w)
 {
 	rc->timed_out = true;
-	if (w && w->pid > 0 && !w->exited)
-		kill(w->pid, SIGTERM);
+	if (w)
+		hpm_workload_kill(w, SIGTERM);
 }
 
 /* --interval-count: true once the N-th interval has been printed. */
@@ -993,7 +863,7 @@ static int run_once(struct run_ctx *rc)
 {
 	struct stat_opts *o = rc->o;
 	struct hpm_session *s = rc->s;
-	struct workload w = {.pid = -1, .pidfd = -1};
+	struct hpm_workload w = {.pid = -1, .pidfd = -1};
 	char err[1024];
 	int rcode = 0, watch_pidfd = -1;
 	bool have_cmd = o->argv != NULL, done = false;
@@ -1007,15 +877,18 @@ static int run_once(struct run_ctx *rc)
 
 	rc->target = (struct hpm_target){.pid = -1, .inherit = true};
 	if (have_cmd) {
-		if (workload_prepare(&w, o->argv, o->record && strcmp(o->record, "-") == 0))
+		if (hpm_workload_prepare(&w, o->argv, o->record && strcmp(o->record, "-") == 0, err,
+		                         sizeof(err))) {
+			cli_error("%s", err);
 			return EXIT_FAILURE;
+		}
 		rc->target.pid = w.pid;
 		/* -D: the counters wait for counting_after_delay, not the exec */
 		rc->target.enable_on_exec = !o->delay_ms;
-		stat_child = w.pid;
+		hpm_workload_forward_signals(&w);
 	} else if (o->pid > 0) {
 		rc->target.pid = o->pid;
-		watch_pidfd = (int)syscall(SYS_pidfd_open, o->pid, 0);
+		watch_pidfd = hpm_process_pidfd(o->pid);
 	}
 	/* perf: "PID/TID switch overriding CPU": -p counts the process */
 	rc->target.system_wide = o->all_cpus && o->pid <= 0;
@@ -1029,9 +902,9 @@ static int run_once(struct run_ctx *rc)
 	if (hpm_session_open(s, &rc->target, err, sizeof(err))) {
 		cli_error("%s", err);
 		if (have_cmd) {
-			kill(w.pid, SIGKILL);
-			workload_reap(&w, true);
-			stat_child = -1;
+			hpm_workload_kill(&w, SIGKILL);
+			hpm_workload_reap(&w, true);
+			hpm_workload_forward_signals(NULL);
 		}
 		return EXIT_FAILURE;
 	}
@@ -1050,9 +923,9 @@ static int run_once(struct run_ctx *rc)
 		goto out;
 	}
 	if (have_cmd) {
-		int e = workload_start(&w);
+		int e = hpm_workload_start(&w);
 		if (e) {
-			workload_reap(&w, true);
+			hpm_workload_reap(&w, true);
 			cli_error("cannot run '%s': %s", o->argv[0], strerror(e));
 			rcode = 127;
 			goto out;
@@ -1132,13 +1005,13 @@ static int run_once(struct run_ctx *rc)
 	} else {
 		for (;;) {
 			if (have_cmd) {
-				workload_reap(&w, false);
+				hpm_workload_reap(&w, false);
 				if (w.exited)
 					break;
 			} else if (stat_interrupted) {
 				break;
 			}
-			if (o->pid > 0 && !have_cmd && kill(o->pid, 0) != 0 && errno == ESRCH)
+			if (o->pid > 0 && !have_cmd && hpm_process_gone(o->pid))
 				break;
 			double now = now_ns();
 			if (deadline && now >= deadline) {
@@ -1182,8 +1055,8 @@ static int run_once(struct run_ctx *rc)
 				if (timeout < 0 || t < timeout)
 					timeout = t;
 			}
-			wait_for(have_cmd ? &w : NULL, o->pid, watch_pidfd,
-			         wait_ms_until(timeout, now, deadline));
+			hpm_workload_wait(have_cmd ? &w : NULL, o->pid, watch_pidfd,
+			                  wait_ms_until(timeout, now, deadline), &stat_signal);
 		}
 		double end = now_ns();
 		rc->elapsed_ns = end - t0;
@@ -1215,12 +1088,12 @@ static int run_once(struct run_ctx *rc)
 	}
 	if (have_cmd && !w.exited) {
 		/* the command outlives a signal it traps: wait for it, as perf does */
-		workload_reap(&w, true);
+		hpm_workload_reap(&w, true);
 	}
 	/* one that outlives --timeout's SIGTERM is counted to its end, as perf */
 	if (rc->timed_out)
 		rc->elapsed_ns = now_ns() - t0;
-	stat_child = -1;
+	hpm_workload_forward_signals(NULL);
 	hpm_session_disable(s, err, sizeof(err));
 	if (hpm_session_read(s, err, sizeof(err))) {
 		cli_error("%s", err);
@@ -1235,16 +1108,14 @@ static int run_once(struct run_ctx *rc)
 		}
 	}
 	if (have_cmd) {
-		rc->user_s = (double)w.ru.ru_utime.tv_sec + (double)w.ru.ru_utime.tv_usec / 1e6;
-		rc->sys_s = (double)w.ru.ru_stime.tv_sec + (double)w.ru.ru_stime.tv_usec / 1e6;
-		if (WIFEXITED(w.status)) {
-			rc->exit_status = WEXITSTATUS(w.status);
-		} else if (WIFSIGNALED(w.status)) {
+		int sig, status = hpm_workload_exit_status(&w, &sig);
+		hpm_workload_times(&w, &rc->user_s, &rc->sys_s);
+		if (status >= 0)
 			/* perf exits 0 when its --timeout's SIGTERM ended the command */
-			rc->exit_status = rc->timed_out ? 0 : 128 + WTERMSIG(w.status);
+			rc->exit_status = sig && rc->timed_out ? 0 : status;
+		if (sig)
 			/* as perf: "sleep: Interrupt" */
-			fprintf(stderr, "%s: %s\n", o->argv[0], strsignal(WTERMSIG(w.status)));
-		}
+			fprintf(stderr, "%s: %s\n", o->argv[0], strsignal(sig));
 	}
 	/* the tool events count what perf's do: the elapsed time printed below
 	 * and the workload's rusage (none without a workload) */
@@ -1252,10 +1123,9 @@ static int run_once(struct run_ctx *rc)
 	                          have_cmd ? (uint64_t)(rc->user_s * 1e9 + 0.5) : 0,
 	                          have_cmd ? (uint64_t)(rc->sys_s * 1e9 + 0.5) : 0);
 out:
-	stat_child = -1;
+	hpm_workload_forward_signals(NULL);
 	hpm_session_snapshot_free(s, prev);
-	if (w.pidfd >= 0)
-		close(w.pidfd);
+	hpm_workload_close(&w);
 	if (watch_pidfd >= 0)
 		close(watch_pidfd);
 	return rcode;
@@ -1644,7 +1514,7 @@ int cmd_stat(int argc, char **argv)
 		status = EXIT_FAILURE;
 		goto out;
 	}
-	if (o.pid > 0 && kill(o.pid, 0) != 0 && errno == ESRCH) {
+	if (o.pid > 0 && hpm_process_gone(o.pid)) {
 		cli_error("-p %d: no such process", o.pid);
 		status = EXIT_FAILURE;
 		goto out;
