@@ -1,9 +1,14 @@
 /* stat.c: hpmstat stat: count events of a command, a process, CPUs or the
  * emulated harts, as perf stat does, and compute Topdown.
  *
- * A straight-line main (cmd_stat) over one options struct that holds every
- * default; the measurement itself is src/stat/session.c, the output
- * src/stat/print-*.c, the run file src/stat/record.c.
+ * Owns: the command: its options and their checks, the loop of one run
+ * (run control: -I, -D, --timeout, following the command with the
+ * emulator) and the order of the phases. cmd_stat is a straight line over
+ * one struct (struct stat_cmd, every default in its options) with one
+ * cleanup label. The measurement itself is src/stat/session.c, the
+ * workload child src/core/workload.c, the repeat statistics
+ * src/stat/noise.c, the output src/stat/print-*.c and builtin/cli.c's
+ * struct cli_output, the run file src/stat/record.c.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,6 +28,7 @@
 #include "emu/emu.h"
 #include "kmh/kmh.h"
 #include "metric/metric.h"
+#include "stat/noise.h"
 #include "stat/nomux.h"
 #include "backend/topology.h"
 #include "stat/aggr.h"
@@ -1226,35 +1232,6 @@ static int run_no_multiplex(struct run_ctx *rc)
 	return rcode;
 }
 
-/* ------------------------------------------------------------ repeats */
-
-struct repeat_stats {
-	double *sum, *sum2;   /* per event */
-	hpm_u128 *count_sum;  /* per event: the exact counts summed */
-	bool *count_bad;      /* per event: some run had no exact count */
-	double *run_sum;      /* per event: the time running, summed */
-	double *msum, *msum2; /* per metric */
-	unsigned n;
-};
-
-static void noise_of(double sum, double sum2, unsigned n, struct stat_noise *out)
-{
-	out->mean = sum / n;
-	if (n < 2) {
-		out->rel_stddev = out->sem = (double)NAN;
-		return;
-	}
-	/* perf: the standard error of the mean, relative to the mean */
-	double var = (sum2 - sum * sum / n) / (n - 1);
-	double sem = sqrt(var > 0 ? var / n : 0);
-	/* sum2 - sum^2 / n rounds to about sqrt(DBL_EPSILON) x the values'
-	 * size: a standard error below that is none (equal values) */
-	if (sem <= 1e-6 * sqrt(sum2 / n))
-		sem = 0;
-	out->sem = sem;
-	out->rel_stddev = out->mean != 0 ? 100 * sem / fabs(out->mean) : sem == 0 ? 0 : (double)NAN;
-}
-
 /* ------------------------------------------------------------ -d, -G, --all-* */
 
 /* -d, -dd, -ddd: perf's detailed sets (builtin-stat.c add_default_attributes)
@@ -1336,62 +1313,68 @@ static int apply_event_options(const struct stat_opts *o, struct hpm_session *s)
 	return 0;
 }
 
-int cmd_stat(int argc, char **argv)
-{
-	struct stat_opts o = {
-	    .repeat = 1,
-	    .pid = -1,
-	    .backend = HPM_BACKEND_AUTO,
-	    .big_num = -1,
-	};
-	struct hpm_session s;
-	/* perf stat writes its counts to stderr, leaving stdout to the command */
-	struct stat_config cfg = {.out = stderr, .csv_sep = ",", .repeat = 1};
-	struct cli_output out = {0}, recf = {.dash_named = true};
-	struct record *rec = NULL;
-	struct repeat_stats rs = {0};
-	struct hpm_topology topology = {0}; /* --per-socket and the like */
-	char err[1024];
-	int status = 0, rc;
+/* ------------------------------------------------------------ the command */
 
-	hpm_emu_config_init(&o.emu);
-	rc = parse_opts(argc, argv, &o);
-	/* perf's `stat report` and `stat record` (stat-record.c); the options
-	 * of stat go before and after the word, as in perf */
-	enum stat_subcommand sub = !rc && o.argv ? stat_subcommand(o.argv[0]) : STAT_SUB_NONE;
-	if (sub == STAT_SUB_REPORT) {
-		rc = cmd_stat_report((int)(argc - (o.argv - argv)), o.argv, o.sep, o.json);
-		free(o.events);
-		free(o.metrics);
-		free(o.cgroups);
-		return rc;
-	}
-	if (sub == STAT_SUB_RECORD) {
-		char **rest = o.argv;
-		o.argv = NULL;
-		rc = parse_opts((int)(argc - (rest - argv)), rest, &o);
+/* Everything one hpmstat stat holds between its phases; cmd_stat frees it
+ * at one label. */
+struct stat_cmd {
+	struct stat_opts o;
+	enum stat_subcommand sub;
+	struct hpm_session s;
+	bool have_session;
+	struct stat_config cfg;
+	struct stat_aggr aggr;
+	struct hpm_topology topology; /* --per-socket and the like */
+	struct cli_output out, recf;  /* the counts, the run file */
+	struct record *rec;
+	char *command;
+	char target[64];
+	struct run_ctx run;
+	struct stat_repeats reps;
+	struct stat_metric *metrics; /* the last run's, then the means */
+	unsigned nr_metrics;
+};
+
+/* The options, and perf's `stat report` and `stat record` (stat-record.c):
+ * the options of stat go before and after the word, as in perf. 0, -1
+ * when done (--help), else the exit status. */
+static int parse_command_line(struct stat_cmd *c, int argc, char **argv)
+{
+	struct stat_opts *o = &c->o;
+	int rc = parse_opts(argc, argv, o);
+	c->sub = !rc && o->argv ? stat_subcommand(o->argv[0]) : STAT_SUB_NONE;
+	if (c->sub == STAT_SUB_REPORT)
+		return cmd_stat_report((int)(argc - (o->argv - argv)), o->argv, o->sep, o->json);
+	if (c->sub == STAT_SUB_RECORD) {
+		char **rest = o->argv;
+		o->argv = NULL;
+		rc = parse_opts((int)(argc - (rest - argv)), rest, o);
 		if (!rc)
-			rc = stat_record_paths(&o.output, &o.record, o.repeat);
+			rc = stat_record_paths(&o->output, &o->record, o->repeat);
 	}
+	if (rc)
+		return rc;
 	/* perf refuses an empty -o before anything runs; one file cannot
 	 * hold both the counts and the run file */
-	if (!rc && o.output && !*o.output)
-		rc = cli_usage_error("-o: the file name is empty");
-	else if (!rc && o.record && !*o.record)
-		rc = cli_usage_error("--record: the file name is empty");
-	else if (!rc && o.output && o.record && outfile_same(o.output, o.record))
-		rc = cli_usage_error("-o '%s' and --record '%s' are the same file", o.output,
-		                     o.record);
-	if (rc) {
-		free(o.events);
-		free(o.metrics);
-		free(o.cgroups);
-		return rc < 0 ? 0 : rc;
-	}
+	if (o->output && !*o->output)
+		return cli_usage_error("-o: the file name is empty");
+	if (o->record && !*o->record)
+		return cli_usage_error("--record: the file name is empty");
+	if (o->output && o->record && outfile_same(o->output, o->record))
+		return cli_usage_error("-o '%s' and --record '%s' are the same file", o->output,
+		                       o->record);
+	return 0;
+}
 
-	hpm_session_init(&s, o.backend);
-	s.emu_cfg = o.emu;
-	if (!o.nr_events && !o.nr_metrics && !o.topdown && !o.null_run) {
+/* The rows and metrics to count: -e, -d, -M, --topdown and perf's default
+ * set when none is given. 0, or the exit status after a message. */
+static int add_events(struct stat_cmd *c)
+{
+	struct stat_opts *o = &c->o;
+	struct hpm_session *s = &c->s;
+	char err[1024];
+
+	if (!o->nr_events && !o->nr_metrics && !o->topdown && !o->null_run) {
 		/* perf's default set for host targets; the emulated harts alone
 		 * get their fixed counters and the Topdown level 1 */
 		static const char *const host_default =
@@ -1401,341 +1384,340 @@ int cmd_stat(int argc, char **argv)
 		static const char *const cpus_default =
 		    "cpu-clock,context-switches,cpu-migrations,page-faults,cycles,"
 		    "instructions,branches,branch-misses";
-		bool harts_only = !o.argv && o.pid <= 0 && !o.all_cpus && !o.cpus;
-		bool on_cpus = o.pid <= 0 && (!o.argv || o.all_cpus || o.cpus);
-		o.events = xcalloc(1, sizeof(char *));
-		if (harts_only || o.backend == HPM_BACKEND_EMU) {
-			o.events[o.nr_events++] = "mcycle,minstret";
-			o.topdown = 1;
+		bool harts_only = !o->argv && o->pid <= 0 && !o->all_cpus && !o->cpus;
+		bool on_cpus = o->pid <= 0 && (!o->argv || o->all_cpus || o->cpus);
+		o->events = xcalloc(1, sizeof(char *));
+		if (harts_only || o->backend == HPM_BACKEND_EMU) {
+			o->events[o->nr_events++] = "mcycle,minstret";
+			o->topdown = 1;
 		} else {
-			o.events[o.nr_events++] = on_cpus ? cpus_default : host_default;
+			o->events[o->nr_events++] = on_cpus ? cpus_default : host_default;
 		}
 	}
-	for (unsigned i = 0; i < o.nr_events; i++) {
-		if (hpm_session_add_events(&s, o.events[i], err, sizeof(err))) {
-			cli_error("%s", err);
-			status = EXIT_FAILURE;
-			goto out;
-		}
-	}
-	if (add_detailed(&o, &s, err, sizeof(err))) {
-		cli_error("%s", err);
-		status = EXIT_FAILURE;
-		goto out;
-	}
-	for (unsigned i = 0; i < o.nr_metrics; i++)
-		if (hpm_session_add_metrics(&s, o.metrics[i], 0, o.retired_minstret, err,
-		                            sizeof(err))) {
-			cli_error("%s", err);
-			status = EXIT_FAILURE;
-			goto out;
-		}
-	if (o.topdown && add_topdown(&s, &o, err, sizeof(err))) {
-		cli_error("%s", err);
-		status = EXIT_FAILURE;
-		goto out;
-	}
-	if (o.retired_minstret && !o.topdown && !o.nr_metrics) {
+	for (unsigned i = 0; i < o->nr_events; i++)
+		if (hpm_session_add_events(s, o->events[i], err, sizeof(err)))
+			goto fail;
+	if (add_detailed(o, s, err, sizeof(err)))
+		goto fail;
+	for (unsigned i = 0; i < o->nr_metrics; i++)
+		if (hpm_session_add_metrics(s, o->metrics[i], 0, o->retired_minstret, err,
+		                            sizeof(err)))
+			goto fail;
+	if (o->topdown && add_topdown(s, o, err, sizeof(err)))
+		goto fail;
+	if (o->retired_minstret && !o->topdown && !o->nr_metrics) {
 		cli_error("--topdown-retired needs --topdown or -M");
-		status = EXIT_FAILURE;
-		goto out;
+		return EXIT_FAILURE;
 	}
-	if ((status = apply_event_options(&o, &s)))
-		goto out;
-	hpm_session_split(&s, err, sizeof(err));
-	if (o.no_multiplex && hpm_session_uses_perf(&s) && !o.argv) {
+	return apply_event_options(o, s);
+fail:
+	cli_error("%s", err);
+	return EXIT_FAILURE;
+}
+
+/* The events split between the back ends, and what that decides: the
+ * target when none is given, the aggregation, the checks that need both.
+ * 0, or the exit status after a message. */
+static int plan_counting(struct stat_cmd *c)
+{
+	struct stat_opts *o = &c->o;
+	struct hpm_session *s = &c->s;
+	char err[1024];
+
+	hpm_session_split(s, err, sizeof(err));
+	if (o->no_multiplex && hpm_session_uses_perf(s) && !o->argv)
 		/* perf counts the host while it runs: nothing to run again */
-		status = cli_usage_error("--no-multiplex needs a command to run once per "
-		                         "counter group");
-		goto out;
-	}
-	if (!o.argv && o.pid <= 0 && !o.all_cpus && !o.cpus && hpm_session_uses_perf(&s)) {
+		return cli_usage_error("--no-multiplex needs a command to run once per "
+		                       "counter group");
+	if (!o->argv && o->pid <= 0 && !o->all_cpus && !o->cpus && hpm_session_uses_perf(s)) {
 		/* perf: no command and no target is system-wide until Ctrl-C
 		 * (setup_system_wide); only the emulated harts alone run on
 		 * their own for --emu-cycles */
-		if (o.repeat > 1) {
-			status = cli_usage_error("-r needs a command");
-			goto out;
-		}
-		o.all_cpus = true;
+		if (o->repeat > 1)
+			return cli_usage_error("-r needs a command");
+		o->all_cpus = true;
 	}
 	/* the aggregation: threads are the perf back end's, CPUs sit in sysfs */
-	struct stat_aggr aggr = {.mode = o.aggr, .topology = &topology};
-	if (o.aggr == STAT_AGGR_THREAD && hpm_session_uses_emu(&s)) {
-		status = cli_usage_error("--per-thread: emulated events count harts, not threads "
-		                         "(use --per-core)");
-		goto out;
-	}
-	if (o.aggr != STAT_AGGR_GLOBAL && o.aggr != STAT_AGGR_THREAD &&
-	    hpm_topology_read(&topology) != 0) {
+	c->aggr = (struct stat_aggr){.mode = o->aggr, .topology = &c->topology};
+	if (o->aggr == STAT_AGGR_THREAD && hpm_session_uses_emu(s))
+		return cli_usage_error("--per-thread: emulated events count harts, not threads "
+		                       "(use --per-core)");
+	if (o->aggr != STAT_AGGR_GLOBAL && o->aggr != STAT_AGGR_THREAD &&
+	    hpm_topology_read(&c->topology) != 0) {
 		cli_error("cannot read the CPU topology under %s/devices/system/cpu",
 		          hpm_sysfs_root());
-		status = EXIT_FAILURE;
-		goto out;
+		return EXIT_FAILURE;
 	}
-	aggr.skip_zero = o.aggr == STAT_AGGR_THREAD && o.pid <= 0;
-	cfg.aggr = o.aggr != STAT_AGGR_GLOBAL ? &aggr : NULL;
-	if (o.emu_given && !hpm_session_uses_emu(&s))
+	c->aggr.skip_zero = o->aggr == STAT_AGGR_THREAD && o->pid <= 0;
+	c->cfg.aggr = o->aggr != STAT_AGGR_GLOBAL ? &c->aggr : NULL;
+	if (o->emu_given && !hpm_session_uses_emu(s))
 		cli_warn("warning: --emu-* options given but no event is emulated");
 	/* perf's --null with no command: the elapsed time system-wide */
-	if (o.null_run && !s.all.nr && !o.argv && o.pid <= 0 && !o.cpus)
-		o.all_cpus = true;
-	if (!s.all.nr && !o.null_run) {
+	if (o->null_run && !s->all.nr && !o->argv && o->pid <= 0 && !o->cpus)
+		o->all_cpus = true;
+	if (!s->all.nr && !o->null_run) {
 		cli_error("no event to count");
-		status = EXIT_FAILURE;
-		goto out;
+		return EXIT_FAILURE;
 	}
+	return 0;
+}
 
-	if (o.dry_run) {
-		struct hpm_target t = {.pid = o.pid,
-		                       .system_wide = o.all_cpus,
-		                       .cpu_list = o.cpus,
-		                       .per_unit = o.no_aggr,
-		                       .enable_on_exec = o.argv != NULL,
-		                       .inherit = true,
-		                       .tid_list = o.tids,
-		                       .per_thread = o.aggr == STAT_AGGR_THREAD};
-		if (o.no_multiplex ? hpm_nomux_dry_run(&s, &t, stdout, err, sizeof(err))
-		                   : hpm_session_dry_run(&s, &t, stdout, err, sizeof(err))) {
-			cli_error("%s", err);
-			status = EXIT_FAILURE;
-		}
-		goto out;
+/* --dry-run: the perf_event_attr or CSR writes, on standard output. */
+static int dry_run(struct stat_cmd *c)
+{
+	const struct stat_opts *o = &c->o;
+	char err[1024];
+	struct hpm_target t = {.pid = o->pid,
+	                       .system_wide = o->all_cpus,
+	                       .cpu_list = o->cpus,
+	                       .per_unit = o->no_aggr,
+	                       .enable_on_exec = o->argv != NULL,
+	                       .inherit = true,
+	                       .tid_list = o->tids,
+	                       .per_thread = o->aggr == STAT_AGGR_THREAD};
+	if (o->no_multiplex ? hpm_nomux_dry_run(&c->s, &t, stdout, err, sizeof(err))
+	                    : hpm_session_dry_run(&c->s, &t, stdout, err, sizeof(err))) {
+		cli_error("%s", err);
+		return EXIT_FAILURE;
 	}
+	return 0;
+}
 
-	/* Output paths are checked before anything runs. */
-	if (out_open_counts(&out, &o)) {
-		status = EXIT_FAILURE;
-		goto out;
+/* The output paths, checked before anything runs, and a -p process that
+ * is not there. 0, or the exit status after a message. */
+static int open_outputs(struct stat_cmd *c)
+{
+	const struct stat_opts *o = &c->o;
+	if (out_open_counts(&c->out, o))
+		return EXIT_FAILURE;
+	c->cfg.out = cli_output_stream(&c->out);
+	if (o->record && ((c->sub == STAT_SUB_RECORD && stat_record_backup(o->record)) ||
+	                  cli_output_open(&c->recf, o->record, false)))
+		return EXIT_FAILURE;
+	if (o->pid > 0 && hpm_process_gone(o->pid)) {
+		cli_error("-p %d: no such process", o->pid);
+		return EXIT_FAILURE;
 	}
-	cfg.out = cli_output_stream(&out);
-	if (o.record && ((sub == STAT_SUB_RECORD && stat_record_backup(o.record)) ||
-	                 cli_output_open(&recf, o.record, false))) {
-		status = EXIT_FAILURE;
-		goto out;
-	}
-	if (o.pid > 0 && hpm_process_gone(o.pid)) {
-		cli_error("-p %d: no such process", o.pid);
-		status = EXIT_FAILURE;
-		goto out;
-	}
+	return 0;
+}
 
-	cfg.format = o.json ? STAT_FORMAT_JSON : o.sep ? STAT_FORMAT_CSV : STAT_FORMAT_STD;
-	if (o.sep)
-		cfg.csv_sep = o.sep;
-	cfg.per_unit = o.no_aggr;
-	cfg.metric_only = o.metric_only;
-	cfg.verbose = o.verbose;
-	cfg.topdown_level = o.topdown;
-	cfg.repeat = o.repeat;
-	cfg.interval_ms = o.interval_ms;
+/* The printers' settings from the options, the header's command and
+ * target, and the run file's writer. */
+static void configure_output(struct stat_cmd *c, int argc, char **argv)
+{
+	const struct stat_opts *o = &c->o;
+	struct stat_config *cfg = &c->cfg;
+	cfg->format = o->json ? STAT_FORMAT_JSON : o->sep ? STAT_FORMAT_CSV : STAT_FORMAT_STD;
+	if (o->sep)
+		cfg->csv_sep = o->sep;
+	cfg->per_unit = o->no_aggr;
+	cfg->metric_only = o->metric_only;
+	cfg->verbose = o->verbose;
+	cfg->topdown_level = o->topdown;
+	cfg->repeat = o->repeat;
+	cfg->interval_ms = o->interval_ms;
 	/* output shapes */
-	cfg.no_big_num = o.big_num == 0;
-	cfg.summary = o.summary;
-	cfg.no_csv_summary = o.no_csv_summary;
-	cfg.run_table = o.run_table;
-	char *command = o.argv ? join_argv(o.argv) : NULL;
-	char target[64] = "";
-	cfg.command = command;
+	cfg->no_big_num = o->big_num == 0;
+	cfg->summary = o->summary;
+	cfg->no_csv_summary = o->no_csv_summary;
+	cfg->run_table = o->run_table;
+	c->command = o->argv ? join_argv(o->argv) : NULL;
+	cfg->command = c->command;
 	/* perf names -a and -C in the header even with a command */
-	{
-		if (o.tids)
-			snprintf(target, sizeof(target), "thread id '%.40s'", o.tids);
-		else if (o.pid > 0)
-			snprintf(target, sizeof(target), "process id '%d'", o.pid);
-		else if (o.cpus)
-			snprintf(target, sizeof(target), "'CPU(s) %s'", o.cpus);
-		else if (o.all_cpus)
-			snprintf(target, sizeof(target), "'system wide'");
-		cfg.target = target[0] ? target : NULL;
-	}
-	if (o.record)
-		rec = record_new(&o.emu, argc, argv, command, cli_output_stream(&recf));
+	if (o->tids)
+		snprintf(c->target, sizeof(c->target), "thread id '%.40s'", o->tids);
+	else if (o->pid > 0)
+		snprintf(c->target, sizeof(c->target), "process id '%d'", o->pid);
+	else if (o->cpus)
+		snprintf(c->target, sizeof(c->target), "'CPU(s) %s'", o->cpus);
+	else if (o->all_cpus)
+		snprintf(c->target, sizeof(c->target), "'system wide'");
+	cfg->target = c->target[0] ? c->target : NULL;
+	if (o->record)
+		c->rec = record_new(&o->emu, argc, argv, c->command, cli_output_stream(&c->recf));
+}
 
-	/* no SA_RESTART: a signal ends the poll or wait it interrupts */
+/* SIGINT and SIGTERM stop the counting (on_signal); no SA_RESTART: a
+ * signal ends the poll or wait it interrupts. */
+static void catch_signals(void)
+{
 	struct sigaction sa = {.sa_sigaction = on_signal, .sa_flags = SA_SIGINFO};
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
 
-	unsigned nr_ev = s.all.nr;
-	rs.sum = xcalloc(nr_ev, sizeof(double));
-	rs.count_sum = xcalloc(nr_ev + 1, sizeof(*rs.count_sum));
-	rs.count_bad = xcalloc(nr_ev + 1, sizeof(*rs.count_bad));
-	rs.run_sum = xcalloc(nr_ev + 1, sizeof(*rs.run_sum));
-	rs.sum2 = xcalloc(nr_ev, sizeof(double));
-	rs.msum = xcalloc(s.metrics.nr + 1, sizeof(double));
-	rs.msum2 = xcalloc(s.metrics.nr + 1, sizeof(double));
-	struct run_ctx run = {.o = &o, .cfg = &cfg, .s = &s, .rec = rec};
-	double elapsed_sum = 0, elapsed_sum2 = 0;
-	double *run_elapsed = xcalloc(o.repeat, sizeof(double));
-	struct stat_metric *metrics = NULL;
-	unsigned nr_metrics = 0;
-	for (unsigned r = 0; r < o.repeat && !stat_interrupted; r++) {
+/* The runs: -r N of them (a signal stops after the one it cuts short),
+ * each one's counts, metrics and time added to the repeat statistics and
+ * the run file. 0, or the exit status of the run that failed. */
+static int measure(struct stat_cmd *c)
+{
+	struct hpm_session *s = &c->s;
+	c->run = (struct run_ctx){.o = &c->o, .cfg = &c->cfg, .s = s, .rec = c->rec};
+	stat_repeats_init(&c->reps, s->all.nr, s->metrics.nr, c->o.repeat);
+	for (unsigned r = 0; r < c->o.repeat && !stat_interrupted; r++) {
 		if (r) {
-			hpm_session_close(&s);
+			hpm_session_close(s);
 			/* each repeat sees another stream of the same profile */
-			s.emu_cfg.seed = o.emu.seed + r;
+			s->emu_cfg.seed = c->o.emu.seed + r;
 		}
-		rc = o.no_multiplex ? run_no_multiplex(&run) : run_once(&run);
-		if (rc) {
-			status = rc;
-			goto out_files;
-		}
-		elapsed_sum += run.elapsed_ns;
-		elapsed_sum2 += run.elapsed_ns * run.elapsed_ns;
-		run_elapsed[r] = run.elapsed_ns;
-		free_metrics(metrics, nr_metrics);
-		nr_metrics = hpm_session_metrics(&s, NULL, &metrics);
-		for (unsigned i = 0; i < nr_ev; i++) {
-			double v = hpm_evsel_value(&s.all, &s.all.ev[i], -1, NULL);
-			rs.sum[i] += v;
-			/* the mean of counts is printed from their exact sum */
-			struct hpm_total t;
-			const struct hpm_evsel *e = &s.all.ev[i];
-			hpm_counts_total(e->counts, e->nr_units ? e->nr_units : s.all.nr_units, -1,
-			                 &t);
-			rs.count_bad[i] |= !t.ran || t.wrapped || e->state != HPM_EV_OK;
-			rs.count_sum[i] += t.count;
-			for (unsigned u = 0;
-			     e->counts && u < (e->nr_units ? e->nr_units : s.all.nr_units); u++)
-				rs.run_sum[i] += (double)e->counts[u].run;
-			rs.sum2[i] += v * v;
-		}
-		for (unsigned k = 0; k < nr_metrics; k++) {
-			rs.msum[k] += metrics[k].value;
-			rs.msum2[k] += metrics[k].value * metrics[k].value;
-		}
-		rs.n++;
-		if (rec)
-			record_add_run(rec, &s, run.elapsed_ns);
+		int rc = c->o.no_multiplex ? run_no_multiplex(&c->run) : run_once(&c->run);
+		if (rc)
+			return rc;
+		free_metrics(c->metrics, c->nr_metrics);
+		c->nr_metrics = hpm_session_metrics(s, NULL, &c->metrics);
+		stat_repeats_add(&c->reps, &s->all, c->metrics, c->nr_metrics, c->run.elapsed_ns);
+		if (c->rec)
+			record_add_run(c->rec, s, c->run.elapsed_ns);
 	}
+	return 0;
+}
 
-	hpm_session_emu_label(&s, &cfg.emu);
-	if (run.nomux_runs > 1) {
+/* The emulator's label for the whole measurement: what it ran, and
+ * whether a signal or falling behind cut it short. */
+static void label_emulated_runs(struct stat_cmd *c)
+{
+	const struct run_ctx *run = &c->run;
+	struct stat_config *cfg = &c->cfg;
+	unsigned nr_runs = c->reps.n;
+	hpm_session_emu_label(&c->s, &cfg->emu);
+	if (run->nomux_runs > 1) {
 		/* s itself never ran: what each of its runs emulated */
-		cfg.emu.cycles = run.nomux_cycles;
-		cfg.emu.follows_command = s.emu_cfg.follow_wall;
-		cfg.nomux_runs = run.nomux_runs;
+		cfg->emu.cycles = run->nomux_cycles;
+		cfg->emu.follows_command = c->s.emu_cfg.follow_wall;
+		cfg->nomux_runs = run->nomux_runs;
 	}
-	cfg.emu.repeats = rs.n;
+	cfg->emu.repeats = nr_runs;
 	/* the runs actually done, the one a signal cut short included */
-	cfg.repeat = rs.n;
-	if (run.emu_partial) {
-		cfg.emu.partial = true;
-		cfg.emu.interrupted = run.emu_interrupted;
-		cfg.emu.cycles_wanted = run.emu_wanted;
+	cfg->repeat = nr_runs;
+	if (run->emu_partial) {
+		cfg->emu.partial = true;
+		cfg->emu.interrupted = run->emu_interrupted;
+		cfg->emu.cycles_wanted = run->emu_wanted;
 	}
-	if (stat_interrupted && o.repeat > 1 && rs.n < o.repeat) {
-		cfg.emu.run_interrupted = rs.n;
-		if (!cfg.emu.partial && cfg.emu.active) {
+	if (stat_interrupted && c->o.repeat > 1 && nr_runs < c->o.repeat) {
+		cfg->emu.run_interrupted = nr_runs;
+		if (!cfg->emu.partial && cfg->emu.active) {
 			/* a command's run: its emulated time followed it to the end */
-			cfg.emu.partial = cfg.emu.interrupted = true;
-			cfg.emu.cycles_wanted = cfg.emu.cycles;
+			cfg->emu.partial = cfg->emu.interrupted = true;
+			cfg->emu.cycles_wanted = cfg->emu.cycles;
 		}
 	}
-	struct stat_noise *noise = NULL, *mnoise = NULL;
-	if (rs.n > 1) {
-		noise = xcalloc(nr_ev, sizeof(*noise));
-		mnoise = xcalloc(nr_metrics + 1, sizeof(*mnoise));
-		for (unsigned i = 0; i < nr_ev; i++) {
-			noise_of(rs.sum[i], rs.sum2[i], rs.n, &noise[i]);
-			noise[i].count_exact = !rs.count_bad[i] && s.all.ev[i].scale == 1.0;
-			noise[i].count_mean = (rs.count_sum[i] + rs.n / 2) / rs.n;
-			noise[i].run_mean = rs.run_sum[i] / rs.n;
-		}
-		for (unsigned k = 0; k < nr_metrics; k++) {
-			noise_of(rs.msum[k], rs.msum2[k], rs.n, &mnoise[k]);
-			metrics[k].value = mnoise[k].mean;
-			/* the flag of the mean, judged against its noise (2 standard
-			 * errors), not the last repeat's */
-			const struct metric *mm = metric_by_name(metrics[k].name);
-			double scale = mm && mm->scale != 0 ? mm->scale : 1;
-			metrics[k].raw = mnoise[k].mean / scale;
-			metrics[k].out_of_range =
-			    mm && metric_out_of_range_by(mm, metrics[k].raw,
-			                                 2 * mnoise[k].sem / scale) != 0;
-		}
-	}
+}
+
+/* The counts (their means with -r) as perf stat prints them, and the run
+ * file. 0, or the exit status after a message. */
+static int print_results(struct stat_cmd *c)
+{
+	const struct stat_config *cfg = &c->cfg;
+	int status = 0;
+	label_emulated_runs(c);
 	struct stat_result res = {
-	    .list = &s.all,
-	    .elapsed_ns = rs.n ? elapsed_sum / rs.n : 0,
-	    .run_elapsed_ns = run_elapsed,
-	    .nr_runs = rs.n,
-	    .user_s = run.user_s,
-	    .sys_s = run.sys_s,
-	    .metrics = metrics,
-	    .nr_metrics = nr_metrics,
-	    .noise = noise,
-	    .metric_noise = mnoise,
+	    .list = &c->s.all,
+	    .user_s = c->run.user_s,
+	    .sys_s = c->run.sys_s,
+	    .metrics = c->metrics,
+	    .nr_metrics = c->nr_metrics,
 	    .first = true,
 	};
+	stat_repeats_finish(&c->reps, &c->s.all, c->metrics, c->nr_metrics, &res);
 	/* -A prints each unit's metrics; --per-core and the like print them
 	 * per id where an id is one unit (stat/aggr.h) */
-	if ((cfg.per_unit || metrics_per_id_mode(&cfg)) && nr_metrics)
-		unit_metrics_new(&s, NULL, &res);
-	if (rs.n)
-		noise_of(elapsed_sum, elapsed_sum2, rs.n, &res.elapsed_noise);
-	if (o.interval_ms <= 0) {
-		stat_print(&cfg, &res);
-	} else if (o.summary) {
+	if ((cfg->per_unit || metrics_per_id_mode(cfg)) && c->nr_metrics)
+		unit_metrics_new(&c->s, NULL, &res);
+	if (c->o.interval_ms <= 0) {
+		stat_print(cfg, &res);
+	} else if (c->o.summary) {
 		/* --summary: after the intervals the whole run, as without -I */
-		struct stat_config total = cfg;
+		struct stat_config total = *cfg;
 		total.interval_ms = 0;
 		stat_print(&total, &res);
 	}
-	if (rec) {
+	if (c->rec) {
 		/* the run file keeps each unit's metrics for -A only: `stat
 		 * report` replays no aggregation mode */
 		struct stat_result recorded = res;
-		if (!cfg.per_unit)
+		if (!cfg->per_unit)
 			recorded.nr_metric_units = 0;
-		record_finish(rec, &cfg, &s, &recorded);
-		if (record_write(rec) != 0) {
+		record_finish(c->rec, cfg, &c->s, &recorded);
+		if (record_write(c->rec) != 0) {
 			/* a half run file never takes the old one's place */
-			cli_output_error(&recf, errno ? errno : EIO);
-			cli_output_abort(&recf);
+			cli_output_error(&c->recf, errno ? errno : EIO);
+			cli_output_abort(&c->recf);
 			status = EXIT_FAILURE;
 		}
 	}
-	free(noise);
-	free(mnoise);
 	unit_metrics_free(&res);
-	free_metrics(metrics, nr_metrics);
-	if (!status)
-		status = run.exit_status;
-out_files:
-	if (status && status != run.exit_status) {
-		cli_output_abort(&out);
-		cli_output_abort(&recf);
-	} else {
-		if (cli_output_commit(&out) && !status)
-			status = EXIT_FAILURE;
-		if (cli_output_commit(&recf) && !status)
-			status = EXIT_FAILURE;
+	return status;
+}
+
+/* The output files put in place, unless hpmstat itself failed (a failing
+ * command's status is its own: its counts still count). Returns the exit
+ * status, EXIT_FAILURE when a file cannot be put in place. */
+static int finish_outputs(struct stat_cmd *c, int status)
+{
+	if (status && status != c->run.exit_status) {
+		cli_output_abort(&c->out);
+		cli_output_abort(&c->recf);
+		return status;
 	}
-	free(run_elapsed);
-	free(command);
-	record_free(rec);
-	free(rs.sum);
-	free(rs.count_sum);
-	free(rs.count_bad);
-	free(rs.run_sum);
-	free(rs.sum2);
-	free(rs.msum);
-	free(rs.msum2);
+	if (cli_output_commit(&c->out) && !status)
+		status = EXIT_FAILURE;
+	if (cli_output_commit(&c->recf) && !status)
+		status = EXIT_FAILURE;
+	return status;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_cmd c = {
+	    .o = {.repeat = 1, .pid = -1, .backend = HPM_BACKEND_AUTO, .big_num = -1},
+	    /* perf stat writes its counts to stderr, leaving stdout to the command */
+	    .cfg = {.out = stderr, .csv_sep = ",", .repeat = 1},
+	    .recf = {.dash_named = true},
+	};
+	int status;
+
+	hpm_emu_config_init(&c.o.emu);
+	status = parse_command_line(&c, argc, argv);
+	if (status || c.sub == STAT_SUB_REPORT)
+		goto out;
+	hpm_session_init(&c.s, c.o.backend);
+	c.have_session = true;
+	c.s.emu_cfg = c.o.emu;
+	if ((status = add_events(&c)) || (status = plan_counting(&c)))
+		goto out;
+	if (c.o.dry_run) {
+		status = dry_run(&c);
+		goto out;
+	}
+	if ((status = open_outputs(&c)))
+		goto out;
+	configure_output(&c, argc, argv);
+	catch_signals();
+	status = measure(&c);
+	if (!status)
+		status = print_results(&c);
+	if (!status)
+		status = c.run.exit_status;
+	status = finish_outputs(&c, status);
 out:
 	/* an error on the way: no temporary file stays behind */
-	cli_output_abort(&out);
-	cli_output_abort(&recf);
-	hpm_session_free(&s);
-	hpm_topology_free(&topology);
-	free(o.events);
-	free(o.metrics);
-	free(o.cgroups);
+	cli_output_abort(&c.out);
+	cli_output_abort(&c.recf);
+	free_metrics(c.metrics, c.nr_metrics);
+	stat_repeats_free(&c.reps);
+	record_free(c.rec);
+	free(c.command);
+	if (c.have_session)
+		hpm_session_free(&c.s);
+	hpm_topology_free(&c.topology);
+	free(c.o.events);
+	free(c.o.metrics);
+	free(c.o.cgroups);
 	if (stat_signal) {
 		/* die of the signal, as perf stat does */
 		return cli_die_of_signal(stat_signal);
 	}
-	return status;
+	return status < 0 ? 0 : status;
 }
