@@ -13,6 +13,12 @@
 #include "builtin/builtin.h"
 #include "builtin/cli.h"
 
+/* hpmstat help is tiny and needs the table, so it lives beside it. */
+static const char cmd_help_usage[] = "Usage: hpmstat help [COMMAND]\n"
+                                     "\n"
+                                     "Show the list of commands, or the usage of one command.\n";
+static int cmd_help(int argc, char **argv);
+
 static const struct cmd_desc hpm_commands[] = {
     {"stat", cmd_stat, "Count events and compute Topdown, as perf stat", cmd_stat_usage},
     {"list", cmd_list, "List events, metrics and metric groups, as perf list", cmd_list_usage},
@@ -89,12 +95,7 @@ int main(int argc, char **argv)
 	return run_command(c, argc - 1, argv + 1);
 }
 
-/* help is tiny and needs the table above, so it lives beside it. */
-const char cmd_help_usage[] = "Usage: hpmstat help [COMMAND]\n"
-                              "\n"
-                              "Show the list of commands, or the usage of one command.\n";
-
-int cmd_help(int argc, char **argv)
+static int cmd_help(int argc, char **argv)
 {
 	if (argc < 2) {
 		hpm_usage(stdout);

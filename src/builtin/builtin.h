@@ -24,7 +24,6 @@ int cmd_list(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_emu(int argc, char **argv);
-int cmd_help(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 
@@ -33,7 +32,6 @@ extern const char cmd_list_usage[];
 extern const char cmd_encode_usage[];
 extern const char cmd_decode_usage[];
 extern const char cmd_emu_usage[];
-extern const char cmd_help_usage[];
 extern const char cmd_report_usage[];
 extern const char cmd_top_usage[];
 
