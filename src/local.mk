@@ -3,6 +3,8 @@ bin_PROGRAMS += src/hpmstat
 src_hpmstat_SOURCES = \
 	src/hpmstat.c \
 	src/builtin/builtin.h \
+	src/builtin/cli.c src/builtin/cli.h \
+	src/builtin/backend-opts.c src/builtin/backend-opts.h \
 	src/builtin/fields.c src/builtin/fields.h \
 	src/builtin/list.c \
 	src/builtin/encode.c \

@@ -1,22 +1,16 @@
-/* builtin.h: the subcommands and the conventions they share.
+/* builtin.h: the subcommands.
  *
- * Owns: one entry point per subcommand (one file each under src/builtin/,
- * dispatched from the table in src/hpmstat.c) and the CLI's diagnostics.
- * Subcommands print; the libraries under src/kmh and src/emu never do.
- *
- * Exit status: 0 success, 1 bad input or a failed operation, 2 usage error
- * (unknown option, missing argument). Every error is one line on stderr:
- * "hpmstat CMD: message".
+ * Owns: one entry point and --help text per subcommand (one file each under
+ * src/builtin/, dispatched from the table in src/hpmstat.c) and the shape
+ * of that table's entries. The conventions they share (diagnostics, exit
+ * status, number parsing, output files) are builtin/cli.h's; the
+ * --backend and --emu-* options of stat and top are builtin/backend-opts.h's.
+ * Subcommands print; the libraries below them never do.
  */
 #ifndef HPM_BUILTIN_BUILTIN_H
 #define HPM_BUILTIN_BUILTIN_H
 
-#include <stdint.h>
-#include <stdio.h>
-
-#define EXIT_USAGE 2
-
-struct option; /* <getopt.h> */
+#include "builtin/cli.h"
 
 struct cmd_desc {
 	const char *name;
@@ -30,7 +24,6 @@ int cmd_list(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_emu(int argc, char **argv);
-int cmd_help(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 
@@ -39,46 +32,7 @@ extern const char cmd_list_usage[];
 extern const char cmd_encode_usage[];
 extern const char cmd_decode_usage[];
 extern const char cmd_emu_usage[];
-extern const char cmd_help_usage[];
 extern const char cmd_report_usage[];
 extern const char cmd_top_usage[];
-
-/* The dispatch table, terminated by a NULL name. */
-extern const struct cmd_desc hpm_commands[];
-const struct cmd_desc *hpm_command_find(const char *name);
-
-/* Name of the running subcommand, for diagnostics. */
-extern const char *cli_cmd;
-
-/* Ends the command as perf does when a signal stopped it: the output
- * flushed, then the signal's default action, so the shell sees 128 + sig
- * (the return value, should the signal be ignored or blocked). */
-int cli_die_of_signal(int sig);
-void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Prints "hpmstat CMD: msg (see 'hpmstat CMD --help')" and returns EXIT_USAGE. */
-int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* The diagnostic for an error getopt_long returned (with opterr = 0 and a
- * ':' first in the short options, after any '+' or '-'): C is '?' or ':'.
- * It names the option as the user wrote it, never a neighbouring argument:
- * "-l" out of the cluster "-jl3", "--frob" without its "=value", "--json"
- * given a value it does not take, "--emu" matching several long options.
- * Returns EXIT_USAGE. */
-int cli_option_error(int c, char **argv, const struct option *longopts);
-/* Reads S, the value of option OPT, as a whole number from MIN to MAX:
- * decimal, 0x hex or 0b binary with '_' allowed between digits, or an
- * exponent form such as 1e9; blanks around it are ignored. On bad input it
- * prints one line naming OPT and S (empty, not a number, not a whole
- * number, "out of range" for one no uint64_t holds, else the range) and
- * returns -1; the caller picks the exit status. */
-int cli_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out);
-/* The same for a command whose bad values are usage errors: the message
- * ends with the --help hint and the return is EXIT_USAGE, else 0. */
-int cli_parse_u64_usage(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out);
-/* Prints the usage text of the running command to `out`. */
-void cli_print_usage(FILE *out);
-/* Flushes stdout and reports a write error (e.g. a closed pipe or full disk)
- * so no output is silently lost; returns the status to exit with. */
-int cli_finish(int status);
 
 #endif

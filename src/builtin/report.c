@@ -178,19 +178,13 @@ static int write_report(const struct report *r, const struct opts *o)
 			return EXIT_FAILURE; /* cli_finish names the write error */
 		return 0;
 	}
-	struct outfile *of;
-	int e = outfile_open(o->output, &of);
-	if (!e) {
-		/* render fails only on a write error, which commit returns (and
-		 * then puts nothing in place) */
-		report_render(r, o->format, outfile_stream(of));
-		e = outfile_commit(of);
-	}
-	if (e) {
-		cli_error("cannot write '%s': %s", o->output, strerror(-e));
+	struct cli_output out = {0};
+	if (cli_output_open(&out, o->output, false))
 		return EXIT_FAILURE;
-	}
-	return 0;
+	/* render fails only on a write error, which commit reports (and then
+	 * puts nothing in place) */
+	report_render(r, o->format, cli_output_stream(&out));
+	return cli_output_commit(&out) ? EXIT_FAILURE : 0;
 }
 
 int cmd_report(int argc, char **argv)

@@ -1,33 +1,34 @@
 /* stat.c: hpmstat stat: count events of a command, a process, CPUs or the
  * emulated harts, as perf stat does, and compute Topdown.
  *
- * A straight-line main (cmd_stat) over one options struct that holds every
- * default; the measurement itself is src/stat/session.c, the output
- * src/stat/print-*.c, the run file src/stat/record.c.
+ * Owns: the command: its options and their checks, the loop of one run
+ * (run control: -I, -D, --timeout, following the command with the
+ * emulator) and the order of the phases. cmd_stat is a straight line over
+ * one struct (struct stat_cmd, every default in its options) with one
+ * cleanup label. The measurement itself is src/stat/session.c, the
+ * workload child src/core/workload.c, the repeat statistics
+ * src/stat/noise.c, the output src/stat/print-*.c and builtin/cli.c's
+ * struct cli_output, the run file src/stat/record.c.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/time.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "builtin/backend-opts.h"
 #include "builtin/builtin.h"
 #include "builtin/stat-record.h"
+#include "core/workload.h"
 #include "emu/emu.h"
 #include "kmh/kmh.h"
 #include "metric/metric.h"
+#include "stat/noise.h"
 #include "stat/nomux.h"
 #include "backend/topology.h"
 #include "stat/aggr.h"
@@ -122,13 +123,6 @@ enum {
 	OPT_METRIC_ONLY,
 	OPT_DRY_RUN,
 	OPT_RECORD,
-	OPT_BACKEND,
-	OPT_EMU_PROFILE,
-	OPT_EMU_TRACE,
-	OPT_EMU_SEED,
-	OPT_EMU_CYCLES,
-	OPT_EMU_HARTS,
-	OPT_EMU_FREQ,
 	/* output shapes */
 	OPT_NO_BIG_NUM,
 	OPT_SUMMARY,
@@ -213,7 +207,6 @@ struct stat_opts {
  * to end (perf's wait4) however many signals it traps, then reports its
  * real status, times and counts. */
 static volatile sig_atomic_t stat_signal; /* the last SIGINT/SIGTERM, 0: none */
-static volatile pid_t stat_child = -1;    /* the command, while it runs */
 
 #define stat_interrupted (stat_signal != 0)
 
@@ -221,8 +214,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
 	stat_signal = sig;
-	if (stat_child > 0 && si && si->si_code != SI_KERNEL)
-		kill(stat_child, sig);
+	hpm_workload_pass_signal(sig, si);
 }
 
 /* Real time the emulator runs between looks at signals, the clock and the
@@ -283,62 +275,63 @@ static int run_control_check(const struct stat_opts *o)
 	return 0;
 }
 
-static int parse_opts(int argc, char **argv, struct stat_opts *o)
+/* stat's own long options, before and after the back-end ones
+ * (backend-opts.h) */
+static const struct option stat_longopts_head[] = {
+    {"event", required_argument, NULL, 'e'},
+    {"metrics", required_argument, NULL, 'M'},
+    {"topdown", optional_argument, NULL, OPT_TOPDOWN},
+    {"topdown-retired", required_argument, NULL, OPT_TOPDOWN_RETIRED},
+    {"metric-only", no_argument, NULL, OPT_METRIC_ONLY},
+    {"field-separator", required_argument, NULL, 'x'},
+    {"json", no_argument, NULL, 'j'},
+    {"output", required_argument, NULL, 'o'},
+    {"interval-print", required_argument, NULL, 'I'},
+    {"repeat", required_argument, NULL, 'r'},
+    {"pid", required_argument, NULL, 'p'},
+    {"all-cpus", no_argument, NULL, 'a'},
+    {"cpu", required_argument, NULL, 'C'},
+    {"no-aggr", no_argument, NULL, 'A'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+    {"record", required_argument, NULL, OPT_RECORD},
+    {NULL, 0, NULL, 0},
+};
+static const struct option stat_longopts_tail[] = {
+    {"help", no_argument, NULL, 'h'},
+    /* output shapes */
+    {"big-num", no_argument, NULL, 'B'},
+    {"no-big-num", no_argument, NULL, OPT_NO_BIG_NUM},
+    {"summary", no_argument, NULL, OPT_SUMMARY},
+    {"no-csv-summary", no_argument, NULL, OPT_NO_CSV_SUMMARY},
+    {"table", no_argument, NULL, OPT_TABLE},
+    {"cgroup", required_argument, NULL, 'G'},
+    {"all-user", no_argument, NULL, OPT_ALL_USER},
+    {"all-kernel", no_argument, NULL, OPT_ALL_KERNEL},
+    {"detailed", no_argument, NULL, 'd'},
+    {"level", required_argument, NULL, 'l'},
+    {"nodes", required_argument, NULL, OPT_NODES},
+    {"no-multiplex", no_argument, NULL, OPT_NO_MULTIPLEX},
+    {"per-socket", no_argument, NULL, OPT_PER_SOCKET},
+    {"per-die", no_argument, NULL, OPT_PER_DIE},
+    {"per-core", no_argument, NULL, OPT_PER_CORE},
+    {"per-node", no_argument, NULL, OPT_PER_NODE},
+    {"per-thread", no_argument, NULL, OPT_PER_THREAD},
+    {"tid", required_argument, NULL, 't'},
+    {"no-merge", no_argument, NULL, OPT_NO_MERGE},
+    {"interval-count", required_argument, NULL, OPT_INTERVAL_COUNT},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"delay", required_argument, NULL, 'D'},
+    {"null", no_argument, NULL, 'n'},
+    {"append", no_argument, NULL, OPT_APPEND},
+    {"quiet", no_argument, NULL, 'q'},
+    {NULL, 0, NULL, 0},
+};
+
+static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struct option *longopts)
 {
-	static const struct option longopts[] = {
-	    {"event", required_argument, NULL, 'e'},
-	    {"metrics", required_argument, NULL, 'M'},
-	    {"topdown", optional_argument, NULL, OPT_TOPDOWN},
-	    {"topdown-retired", required_argument, NULL, OPT_TOPDOWN_RETIRED},
-	    {"metric-only", no_argument, NULL, OPT_METRIC_ONLY},
-	    {"field-separator", required_argument, NULL, 'x'},
-	    {"json", no_argument, NULL, 'j'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"interval-print", required_argument, NULL, 'I'},
-	    {"repeat", required_argument, NULL, 'r'},
-	    {"pid", required_argument, NULL, 'p'},
-	    {"all-cpus", no_argument, NULL, 'a'},
-	    {"cpu", required_argument, NULL, 'C'},
-	    {"no-aggr", no_argument, NULL, 'A'},
-	    {"verbose", no_argument, NULL, 'v'},
-	    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
-	    {"record", required_argument, NULL, OPT_RECORD},
-	    {"backend", required_argument, NULL, OPT_BACKEND},
-	    {"emu-profile", required_argument, NULL, OPT_EMU_PROFILE},
-	    {"emu-trace", required_argument, NULL, OPT_EMU_TRACE},
-	    {"emu-seed", required_argument, NULL, OPT_EMU_SEED},
-	    {"emu-cycles", required_argument, NULL, OPT_EMU_CYCLES},
-	    {"emu-harts", required_argument, NULL, OPT_EMU_HARTS},
-	    {"emu-freq", required_argument, NULL, OPT_EMU_FREQ},
-	    {"help", no_argument, NULL, 'h'},
-	    /* output shapes */
-	    {"big-num", no_argument, NULL, 'B'},
-	    {"no-big-num", no_argument, NULL, OPT_NO_BIG_NUM},
-	    {"summary", no_argument, NULL, OPT_SUMMARY},
-	    {"no-csv-summary", no_argument, NULL, OPT_NO_CSV_SUMMARY},
-	    {"table", no_argument, NULL, OPT_TABLE},
-	    {"cgroup", required_argument, NULL, 'G'},
-	    {"all-user", no_argument, NULL, OPT_ALL_USER},
-	    {"all-kernel", no_argument, NULL, OPT_ALL_KERNEL},
-	    {"detailed", no_argument, NULL, 'd'},
-	    {"level", required_argument, NULL, 'l'},
-	    {"nodes", required_argument, NULL, OPT_NODES},
-	    {"no-multiplex", no_argument, NULL, OPT_NO_MULTIPLEX},
-	    {"per-socket", no_argument, NULL, OPT_PER_SOCKET},
-	    {"per-die", no_argument, NULL, OPT_PER_DIE},
-	    {"per-core", no_argument, NULL, OPT_PER_CORE},
-	    {"per-node", no_argument, NULL, OPT_PER_NODE},
-	    {"per-thread", no_argument, NULL, OPT_PER_THREAD},
-	    {"tid", required_argument, NULL, 't'},
-	    {"no-merge", no_argument, NULL, OPT_NO_MERGE},
-	    {"interval-count", required_argument, NULL, OPT_INTERVAL_COUNT},
-	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-	    {"delay", required_argument, NULL, 'D'},
-	    {"null", no_argument, NULL, 'n'},
-	    {"append", no_argument, NULL, OPT_APPEND},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {NULL, 0, NULL, 0},
-	};
+	const struct backend_opts backend = {
+	    .backend = &o->backend, .emu = &o->emu, .emu_given = &o->emu_given};
 	uint64_t n;
 	int c;
 
@@ -432,43 +425,6 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		case OPT_RECORD:
 			o->record = optarg;
 			break;
-		case OPT_BACKEND:
-			if (hpm_backend_choice_parse(optarg, &o->backend) != 0) {
-				cli_error("--backend '%s': must be auto, perf or emu", optarg);
-				return EXIT_FAILURE;
-			}
-			break;
-		case OPT_EMU_PROFILE:
-			o->emu.profile = optarg;
-			o->emu_given = true;
-			break;
-		case OPT_EMU_TRACE:
-			o->emu.trace = optarg;
-			o->emu_given = true;
-			break;
-		case OPT_EMU_SEED:
-			if (parse_number("--emu-seed", optarg, 0, UINT64_MAX, &o->emu.seed))
-				return EXIT_FAILURE;
-			o->emu_given = true;
-			break;
-		case OPT_EMU_CYCLES:
-			if (parse_number("--emu-cycles", optarg, 1, UINT64_C(1) << 62,
-			                 &o->emu.cycles))
-				return EXIT_FAILURE;
-			o->emu_given = true;
-			break;
-		case OPT_EMU_HARTS:
-			if (parse_number("--emu-harts", optarg, 1, EMU_MAX_HARTS, &n))
-				return EXIT_FAILURE;
-			o->emu.harts = (unsigned)n;
-			o->emu_given = true;
-			break;
-		case OPT_EMU_FREQ:
-			if (parse_number("--emu-freq", optarg, 1000, HPM_EMU_MAX_FREQ, &n))
-				return EXIT_FAILURE;
-			o->emu.freq = n;
-			o->emu_given = true;
-			break;
 		/* output shapes */
 		case 'B':
 			o->big_num = 1;
@@ -561,6 +517,11 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			break;
 		case ':':
 		default:
+			if (backend_opts_has(c)) {
+				if (backend_opts_parse(&backend, c, optarg))
+					return EXIT_FAILURE;
+				break;
+			}
 			return cli_option_error(c, argv, longopts);
 		}
 	}
@@ -635,212 +596,40 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	return run_control_check(o);
 }
 
+/* The options into o: 0, -1 when done (--help), else the exit status. */
+static int parse_opts(int argc, char **argv, struct stat_opts *o)
+{
+	struct option *longopts =
+	    backend_opts_longopts(stat_longopts_head, stat_longopts_tail, true);
+	int rc = parse_opts_in(argc, argv, o, longopts);
+	free(longopts);
+	return rc;
+}
+
 /* ------------------------------------------------------------ output files */
 
 /* The counts (-o FILE, "-" for standard output, else standard error as
- * perf stat) and the run file (--record). How a path is written (a
- * temporary file renamed into place, or in place for devices, FIFOs and
- * hard links) is util/outfile.h's; here each error becomes one line. The
- * paths are opened before the workload runs, so one that cannot be
- * written stops the run before it starts. */
-struct out_file {
-	const char *path; /* NULL: standard error */
-	struct outfile *of;
-};
-
-static void out_file_error(const struct out_file *o, int e)
-{
-	if (!o->path || strcmp(o->path, "-") == 0)
-		cli_error("cannot write to standard %s: %s", o->path ? "output" : "error",
-		          strerror(e));
-	else
-		cli_error("cannot write '%s': %s", o->path, strerror(e));
-}
-
-static int out_file_open(struct out_file *o, const char *path)
-{
-	o->path = path;
-	int r = 0;
-	if (path)
-		r = outfile_open(path, &o->of);
-	else if (!(o->of = outfile_fd(STDERR_FILENO, "standard error")))
-		r = -ENOMEM;
-	if (r) {
-		out_file_error(o, -r);
-		return -1;
-	}
-	return 0;
-}
-
-/* Puts the file in place; every failed write of the run is reported here
- * (ENOSPC from /dev/full, a closed standard error). */
-static int out_file_commit(struct out_file *o)
-{
-	if (!o->of)
-		return 0;
-	int r = outfile_commit(o->of);
-	o->of = NULL;
-	if (r) {
-		out_file_error(o, -r);
-		return -1;
-	}
-	return 0;
-}
-
-static void out_file_abort(struct out_file *o)
-{
-	outfile_abort(o->of);
-	o->of = NULL;
-}
+ * perf stat) and the run file (--record), as builtin/cli.h's struct
+ * cli_output writes them. */
 
 /* The counts' destination: -o FILE (added to with --append) headed by
  * perf's "# started on DATE" line, "-" or standard error, or with -q
  * nowhere (perf then opens no file). */
-static int out_open_counts(struct out_file *out, const struct stat_opts *o)
+static int out_open_counts(struct cli_output *out, const struct stat_opts *o)
 {
 	const char *path = o->quiet ? "/dev/null" : o->output;
 	bool to_file = !o->quiet && path && strcmp(path, "-") != 0;
-	if (to_file && o->append) {
-		out->path = path;
-		int r = outfile_open_append(path, &out->of);
-		if (r) {
-			out_file_error(out, -r);
-			return -1;
-		}
-	} else if (out_file_open(out, path)) {
+	out->dash_named = true;
+	if (cli_output_open(out, path, to_file && o->append))
 		return -1;
-	}
 	if (to_file) {
 		time_t now = time(NULL);
-		fprintf(outfile_stream(out->of), "# started on %s\n", ctime(&now));
+		fprintf(cli_output_stream(out), "# started on %s\n", ctime(&now));
 	}
 	return 0;
 }
 
-/* ------------------------------------------------------------ workload */
-
-struct workload {
-	pid_t pid;
-	int go_fd;  /* write one byte: the child execs */
-	int err_fd; /* the child writes errno if exec fails; EOF at exec */
-	int pidfd;
-	bool exited;
-	int status;
-	struct rusage ru;
-};
-
-static int workload_prepare(struct workload *w, char **argv, bool stdout_to_stderr)
-{
-	int go[2], errp[2];
-	memset(w, 0, sizeof(*w));
-	w->pidfd = -1;
-	if (pipe(go) || pipe2(errp, O_CLOEXEC)) {
-		cli_error("pipe: %s", strerror(errno));
-		return -1;
-	}
-	fflush(NULL);
-	w->pid = fork();
-	if (w->pid < 0) {
-		cli_error("fork: %s", strerror(errno));
-		return -1;
-	}
-	if (w->pid == 0) {
-		char c;
-		close(go[1]);
-		close(errp[0]);
-		signal(SIGINT, SIG_DFL);
-		/* the run file goes to standard output: the command's goes to
-		 * standard error, as perf's does when it records to a pipe */
-		if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-			_exit(127);
-		/* wait until the counters are open, so the exec is counted */
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		execvp(argv[0], argv);
-		int e = errno;
-		if (write(errp[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(errp[1]);
-	w->go_fd = go[1];
-	w->err_fd = errp[0];
-	w->pidfd = (int)syscall(SYS_pidfd_open, w->pid, 0);
-	return 0;
-}
-
-/* Lets the child exec; returns 0, or the child's exec errno. A signal
- * passed on to the child before this (Ctrl-C right at the start) may have
- * ended it already: the write then fails with EPIPE, with SIGPIPE held
- * back so that hpmstat is not killed by it, and the run goes on as one
- * whose command has ended, printing its counts. */
-static int workload_start(struct workload *w)
-{
-	int e = 0;
-	sigset_t pipe_set, old;
-	sigemptyset(&pipe_set);
-	sigaddset(&pipe_set, SIGPIPE);
-	sigprocmask(SIG_BLOCK, &pipe_set, &old);
-	ssize_t wr = write(w->go_fd, "x", 1);
-	int werr = errno;
-	if (wr < 0 && werr == EPIPE && !sigismember(&old, SIGPIPE)) {
-		const struct timespec now = {0, 0};
-		sigtimedwait(&pipe_set, NULL, &now);
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (wr != 1) {
-		close(w->go_fd);
-		close(w->err_fd);
-		return wr < 0 && werr == EPIPE ? 0 : EIO;
-	}
-	close(w->go_fd);
-	ssize_t n = read(w->err_fd, &e, sizeof(e));
-	close(w->err_fd);
-	return n == (ssize_t)sizeof(e) ? e : 0;
-}
-
-static void workload_reap(struct workload *w, bool block)
-{
-	if (w->exited || w->pid <= 0)
-		return;
-	pid_t r;
-	/* a signal interrupts the wait (handlers have no SA_RESTART), not
-	 * the waiting: the command is reaped */
-	do
-		r = wait4(w->pid, &w->status, block ? 0 : WNOHANG, &w->ru);
-	while (r < 0 && errno == EINTR && block);
-	if (r == w->pid)
-		w->exited = true;
-}
-
-/* Waits up to timeout_ms (negative: forever) for the child or pid to end
- * or for Ctrl-C. */
-static void wait_for(struct workload *w, int watch_pid, int pidfd, int timeout_ms)
-{
-	struct pollfd pfd = {.fd = w && w->pid > 0 ? w->pidfd : pidfd, .events = POLLIN};
-	if (pfd.fd >= 0) {
-		poll(&pfd, 1, timeout_ms);
-	} else if (timeout_ms != 0) {
-		/* no pidfd: sleep in short steps and look */
-		int left = timeout_ms < 0 ? INT_MAX : timeout_ms;
-		/* a signal ends the wait, except for a command: it is waited for */
-		while (left > 0 && !(stat_interrupted && !(w && w->pid > 0))) {
-			struct timespec ts = {0, 10 * 1000000};
-			nanosleep(&ts, NULL);
-			left -= 10;
-			if (w && w->pid > 0) {
-				workload_reap(w, false);
-				if (w->exited)
-					break;
-			} else if (watch_pid > 0 && kill(watch_pid, 0) != 0 && errno == ESRCH) {
-				break;
-			}
-		}
-	}
-	if (w && w->pid > 0)
-		workload_reap(w, false);
-}
+/* ------------------------------------------------------------ clocks */
 
 /* The cycles of `ticks` periods of period_ms at freq Hz: exact integers, so
  * that ticks and wall time never drift from the emulated clock. */
@@ -901,48 +690,6 @@ struct run_ctx {
 	bool count_reached, timed_out;
 };
 
-static struct hpm_count **snapshot(const struct hpm_session *s)
-{
-	const struct hpm_evlist *l = &s->all;
-	struct hpm_count **snap = xcalloc(l->nr ? l->nr : 1, sizeof(*snap));
-	for (unsigned i = 0; i < l->nr; i++) {
-		unsigned nu = l->ev[i].nr_units ? l->ev[i].nr_units : 1;
-		struct hpm_count *c = xcalloc(nu, sizeof(*c));
-		if (l->ev[i].counts)
-			memcpy(c, l->ev[i].counts, nu * sizeof(*c));
-		snap[i] = c;
-	}
-	return snap;
-}
-
-static void snapshot_free(const struct hpm_session *s, struct hpm_count **snap)
-{
-	if (!snap)
-		return;
-	for (unsigned i = 0; i < s->all.nr; i++)
-		free(snap[i]);
-	free(snap);
-}
-
-/* delta[i][u] = cur - prev, with perf's enabled/running */
-static struct hpm_count **deltas(const struct hpm_session *s, struct hpm_count **prev)
-{
-	struct hpm_count **cur = snapshot(s);
-	for (unsigned i = 0; prev && i < s->all.nr; i++) {
-		unsigned nu = s->all.ev[i].nr_units ? s->all.ev[i].nr_units : 1;
-		struct hpm_count *c = cur[i];
-		for (unsigned u = 0; u < nu; u++) {
-			c[u].val -= prev[i][u].val;
-			c[u].ena -= prev[i][u].ena;
-			c[u].run -= prev[i][u].run;
-			/* cur - prev mod 2^64 is the interval's count even across a
-			 * wrap (an interval never counts 2^64): only a total is lost */
-			c[u].wrapped = false;
-		}
-	}
-	return cur;
-}
-
 static void free_metrics(struct stat_metric *m, unsigned n)
 {
 	for (unsigned k = 0; k < n; k++)
@@ -982,7 +729,7 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 		cli_error("%s", err);
 		return -1;
 	}
-	struct hpm_count **d = deltas(rc->s, *prev);
+	struct hpm_count **d = hpm_session_delta(rc->s, *prev);
 	struct stat_result res = {.list = &rc->s->all,
 	                          .elapsed_ns = (ts - rc->last_tick_s) * 1e9,
 	                          .interval_nr = rc->nr_intervals++,
@@ -1013,9 +760,9 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 		record_add_interval(rc->rec, &res);
 	unit_metrics_free(&res);
 	free_metrics(res.metrics, res.nr_metrics);
-	snapshot_free(rc->s, *prev);
-	*prev = snapshot(rc->s);
-	snapshot_free(rc->s, d);
+	hpm_session_snapshot_free(rc->s, *prev);
+	*prev = hpm_session_snapshot(rc->s);
+	hpm_session_snapshot_free(rc->s, d);
 	return 0;
 }
 
@@ -1036,7 +783,7 @@ static int counting_start(struct run_ctx *rc, char *err, size_t errlen)
  * run MS ms of emulated time with counting inhibited; then enable, with
  * perf's "Events enabled". Counting time (t0) starts there, as perf's.
  * -1 never enables. 0 or -1 with err. */
-static int counting_after_delay(struct run_ctx *rc, struct workload *w, int watch_pidfd,
+static int counting_after_delay(struct run_ctx *rc, struct hpm_workload *w, int watch_pidfd,
                                 bool harts_only, double *t0, char *err, size_t errlen)
 {
 	const struct stat_opts *o = rc->o;
@@ -1058,11 +805,12 @@ static int counting_after_delay(struct run_ctx *rc, struct workload *w, int watc
 	} else {
 		double end = now_ns() + (double)o->delay_ms * 1e6;
 		for (double now = now_ns(); now < end && !stat_interrupted; now = now_ns()) {
-			if (w && (workload_reap(w, false), w->exited))
+			if (w && (hpm_workload_reap(w, false), w->exited))
 				break;
-			if (o->pid > 0 && kill(o->pid, 0) != 0 && errno == ESRCH)
+			if (o->pid > 0 && hpm_process_gone(o->pid))
 				break;
-			wait_for(w, o->pid, watch_pidfd, (int)((end - now) / 1e6) + 1);
+			hpm_workload_wait(w, o->pid, watch_pidfd, (int)((end - now) / 1e6) + 1,
+			                  &stat_signal);
 		}
 	}
 	if (hpm_session_enable(rc->s, err, errlen))
@@ -1091,11 +839,11 @@ static int wait_ms_until(int timeout, double now, double deadline)
 /* The deadline has come: the command gets SIGTERM, as from perf, and is
  * then waited for (it may trap it); a -p process or the CPUs are simply
  * no longer counted. */
-static void stop_at_timeout(struct run_ctx *rc, struct workload *w)
+static void stop_at_timeout(struct run_ctx *rc, struct hpm_workload *w)
 {
 	rc->timed_out = true;
-	if (w && w->pid > 0 && !w->exited)
-		kill(w->pid, SIGTERM);
+	if (w)
+		hpm_workload_kill(w, SIGTERM);
 }
 
 /* --interval-count: true once the N-th interval has been printed. */
@@ -1121,7 +869,7 @@ static int run_once(struct run_ctx *rc)
 {
 	struct stat_opts *o = rc->o;
 	struct hpm_session *s = rc->s;
-	struct workload w = {.pid = -1, .pidfd = -1};
+	struct hpm_workload w = {.pid = -1, .pidfd = -1};
 	char err[1024];
 	int rcode = 0, watch_pidfd = -1;
 	bool have_cmd = o->argv != NULL, done = false;
@@ -1135,15 +883,18 @@ static int run_once(struct run_ctx *rc)
 
 	rc->target = (struct hpm_target){.pid = -1, .inherit = true};
 	if (have_cmd) {
-		if (workload_prepare(&w, o->argv, o->record && strcmp(o->record, "-") == 0))
+		if (hpm_workload_prepare(&w, o->argv, o->record && strcmp(o->record, "-") == 0, err,
+		                         sizeof(err))) {
+			cli_error("%s", err);
 			return EXIT_FAILURE;
+		}
 		rc->target.pid = w.pid;
 		/* -D: the counters wait for counting_after_delay, not the exec */
 		rc->target.enable_on_exec = !o->delay_ms;
-		stat_child = w.pid;
+		hpm_workload_forward_signals(&w);
 	} else if (o->pid > 0) {
 		rc->target.pid = o->pid;
-		watch_pidfd = (int)syscall(SYS_pidfd_open, o->pid, 0);
+		watch_pidfd = hpm_process_pidfd(o->pid);
 	}
 	/* perf: "PID/TID switch overriding CPU": -p counts the process */
 	rc->target.system_wide = o->all_cpus && o->pid <= 0;
@@ -1157,9 +908,9 @@ static int run_once(struct run_ctx *rc)
 	if (hpm_session_open(s, &rc->target, err, sizeof(err))) {
 		cli_error("%s", err);
 		if (have_cmd) {
-			kill(w.pid, SIGKILL);
-			workload_reap(&w, true);
-			stat_child = -1;
+			hpm_workload_kill(&w, SIGKILL);
+			hpm_workload_reap(&w, true);
+			hpm_workload_forward_signals(NULL);
 		}
 		return EXIT_FAILURE;
 	}
@@ -1178,9 +929,9 @@ static int run_once(struct run_ctx *rc)
 		goto out;
 	}
 	if (have_cmd) {
-		int e = workload_start(&w);
+		int e = hpm_workload_start(&w);
 		if (e) {
-			workload_reap(&w, true);
+			hpm_workload_reap(&w, true);
 			cli_error("cannot run '%s': %s", o->argv[0], strerror(e));
 			rcode = 127;
 			goto out;
@@ -1198,7 +949,7 @@ static int run_once(struct run_ctx *rc)
 	    hpm_session_uses_emu(s) && (have_cmd || o->pid > 0 || o->all_cpus || o->cpus);
 	bool interval = o->interval_ms > 0;
 	if (interval)
-		prev = snapshot(s);
+		prev = hpm_session_snapshot(s);
 	double next_tick = t0 + o->interval_ms * 1e6;
 	bool first = true;
 	struct hpm_emu_info info;
@@ -1260,13 +1011,13 @@ static int run_once(struct run_ctx *rc)
 	} else {
 		for (;;) {
 			if (have_cmd) {
-				workload_reap(&w, false);
+				hpm_workload_reap(&w, false);
 				if (w.exited)
 					break;
 			} else if (stat_interrupted) {
 				break;
 			}
-			if (o->pid > 0 && !have_cmd && kill(o->pid, 0) != 0 && errno == ESRCH)
+			if (o->pid > 0 && !have_cmd && hpm_process_gone(o->pid))
 				break;
 			double now = now_ns();
 			if (deadline && now >= deadline) {
@@ -1310,8 +1061,8 @@ static int run_once(struct run_ctx *rc)
 				if (timeout < 0 || t < timeout)
 					timeout = t;
 			}
-			wait_for(have_cmd ? &w : NULL, o->pid, watch_pidfd,
-			         wait_ms_until(timeout, now, deadline));
+			hpm_workload_wait(have_cmd ? &w : NULL, o->pid, watch_pidfd,
+			                  wait_ms_until(timeout, now, deadline), &stat_signal);
 		}
 		double end = now_ns();
 		rc->elapsed_ns = end - t0;
@@ -1343,12 +1094,12 @@ static int run_once(struct run_ctx *rc)
 	}
 	if (have_cmd && !w.exited) {
 		/* the command outlives a signal it traps: wait for it, as perf does */
-		workload_reap(&w, true);
+		hpm_workload_reap(&w, true);
 	}
 	/* one that outlives --timeout's SIGTERM is counted to its end, as perf */
 	if (rc->timed_out)
 		rc->elapsed_ns = now_ns() - t0;
-	stat_child = -1;
+	hpm_workload_forward_signals(NULL);
 	hpm_session_disable(s, err, sizeof(err));
 	if (hpm_session_read(s, err, sizeof(err))) {
 		cli_error("%s", err);
@@ -1363,16 +1114,14 @@ static int run_once(struct run_ctx *rc)
 		}
 	}
 	if (have_cmd) {
-		rc->user_s = (double)w.ru.ru_utime.tv_sec + (double)w.ru.ru_utime.tv_usec / 1e6;
-		rc->sys_s = (double)w.ru.ru_stime.tv_sec + (double)w.ru.ru_stime.tv_usec / 1e6;
-		if (WIFEXITED(w.status)) {
-			rc->exit_status = WEXITSTATUS(w.status);
-		} else if (WIFSIGNALED(w.status)) {
+		int sig, status = hpm_workload_exit_status(&w, &sig);
+		hpm_workload_times(&w, &rc->user_s, &rc->sys_s);
+		if (status >= 0)
 			/* perf exits 0 when its --timeout's SIGTERM ended the command */
-			rc->exit_status = rc->timed_out ? 0 : 128 + WTERMSIG(w.status);
+			rc->exit_status = sig && rc->timed_out ? 0 : status;
+		if (sig)
 			/* as perf: "sleep: Interrupt" */
-			fprintf(stderr, "%s: %s\n", o->argv[0], strsignal(WTERMSIG(w.status)));
-		}
+			fprintf(stderr, "%s: %s\n", o->argv[0], strsignal(sig));
 	}
 	/* the tool events count what perf's do: the elapsed time printed below
 	 * and the workload's rusage (none without a workload) */
@@ -1380,10 +1129,9 @@ static int run_once(struct run_ctx *rc)
 	                          have_cmd ? (uint64_t)(rc->user_s * 1e9 + 0.5) : 0,
 	                          have_cmd ? (uint64_t)(rc->sys_s * 1e9 + 0.5) : 0);
 out:
-	stat_child = -1;
-	snapshot_free(s, prev);
-	if (w.pidfd >= 0)
-		close(w.pidfd);
+	hpm_workload_forward_signals(NULL);
+	hpm_session_snapshot_free(s, prev);
+	hpm_workload_close(&w);
 	if (watch_pidfd >= 0)
 		close(watch_pidfd);
 	return rcode;
@@ -1484,35 +1232,6 @@ static int run_no_multiplex(struct run_ctx *rc)
 	return rcode;
 }
 
-/* ------------------------------------------------------------ repeats */
-
-struct repeat_stats {
-	double *sum, *sum2;   /* per event */
-	hpm_u128 *count_sum;  /* per event: the exact counts summed */
-	bool *count_bad;      /* per event: some run had no exact count */
-	double *run_sum;      /* per event: the time running, summed */
-	double *msum, *msum2; /* per metric */
-	unsigned n;
-};
-
-static void noise_of(double sum, double sum2, unsigned n, struct stat_noise *out)
-{
-	out->mean = sum / n;
-	if (n < 2) {
-		out->rel_stddev = out->sem = (double)NAN;
-		return;
-	}
-	/* perf: the standard error of the mean, relative to the mean */
-	double var = (sum2 - sum * sum / n) / (n - 1);
-	double sem = sqrt(var > 0 ? var / n : 0);
-	/* sum2 - sum^2 / n rounds to about sqrt(DBL_EPSILON) x the values'
-	 * size: a standard error below that is none (equal values) */
-	if (sem <= 1e-6 * sqrt(sum2 / n))
-		sem = 0;
-	out->sem = sem;
-	out->rel_stddev = out->mean != 0 ? 100 * sem / fabs(out->mean) : sem == 0 ? 0 : (double)NAN;
-}
-
 /* ------------------------------------------------------------ -d, -G, --all-* */
 
 /* -d, -dd, -ddd: perf's detailed sets (builtin-stat.c add_default_attributes)
@@ -1594,62 +1313,68 @@ static int apply_event_options(const struct stat_opts *o, struct hpm_session *s)
 	return 0;
 }
 
-int cmd_stat(int argc, char **argv)
-{
-	struct stat_opts o = {
-	    .repeat = 1,
-	    .pid = -1,
-	    .backend = HPM_BACKEND_AUTO,
-	    .big_num = -1,
-	};
-	struct hpm_session s;
-	/* perf stat writes its counts to stderr, leaving stdout to the command */
-	struct stat_config cfg = {.out = stderr, .csv_sep = ",", .repeat = 1};
-	struct out_file out = {0}, recf = {0};
-	struct record *rec = NULL;
-	struct repeat_stats rs = {0};
-	struct hpm_topology topology = {0}; /* --per-socket and the like */
-	char err[1024];
-	int status = 0, rc;
+/* ------------------------------------------------------------ the command */
 
-	hpm_emu_config_init(&o.emu);
-	rc = parse_opts(argc, argv, &o);
-	/* perf's `stat report` and `stat record` (stat-record.c); the options
-	 * of stat go before and after the word, as in perf */
-	enum stat_subcommand sub = !rc && o.argv ? stat_subcommand(o.argv[0]) : STAT_SUB_NONE;
-	if (sub == STAT_SUB_REPORT) {
-		rc = cmd_stat_report((int)(argc - (o.argv - argv)), o.argv, o.sep, o.json);
-		free(o.events);
-		free(o.metrics);
-		free(o.cgroups);
-		return rc;
-	}
-	if (sub == STAT_SUB_RECORD) {
-		char **rest = o.argv;
-		o.argv = NULL;
-		rc = parse_opts((int)(argc - (rest - argv)), rest, &o);
+/* Everything one hpmstat stat holds between its phases; cmd_stat frees it
+ * at one label. */
+struct stat_cmd {
+	struct stat_opts o;
+	enum stat_subcommand sub;
+	struct hpm_session s;
+	bool have_session;
+	struct stat_config cfg;
+	struct stat_aggr aggr;
+	struct hpm_topology topology; /* --per-socket and the like */
+	struct cli_output out, recf;  /* the counts, the run file */
+	struct record *rec;
+	char *command;
+	char target[64];
+	struct run_ctx run;
+	struct stat_repeats reps;
+	struct stat_metric *metrics; /* the last run's, then the means */
+	unsigned nr_metrics;
+};
+
+/* The options, and perf's `stat report` and `stat record` (stat-record.c):
+ * the options of stat go before and after the word, as in perf. 0, -1
+ * when done (--help), else the exit status. */
+static int parse_command_line(struct stat_cmd *c, int argc, char **argv)
+{
+	struct stat_opts *o = &c->o;
+	int rc = parse_opts(argc, argv, o);
+	c->sub = !rc && o->argv ? stat_subcommand(o->argv[0]) : STAT_SUB_NONE;
+	if (c->sub == STAT_SUB_REPORT)
+		return cmd_stat_report((int)(argc - (o->argv - argv)), o->argv, o->sep, o->json);
+	if (c->sub == STAT_SUB_RECORD) {
+		char **rest = o->argv;
+		o->argv = NULL;
+		rc = parse_opts((int)(argc - (rest - argv)), rest, o);
 		if (!rc)
-			rc = stat_record_paths(&o.output, &o.record, o.repeat);
+			rc = stat_record_paths(&o->output, &o->record, o->repeat);
 	}
+	if (rc)
+		return rc;
 	/* perf refuses an empty -o before anything runs; one file cannot
 	 * hold both the counts and the run file */
-	if (!rc && o.output && !*o.output)
-		rc = cli_usage_error("-o: the file name is empty");
-	else if (!rc && o.record && !*o.record)
-		rc = cli_usage_error("--record: the file name is empty");
-	else if (!rc && o.output && o.record && outfile_same(o.output, o.record))
-		rc = cli_usage_error("-o '%s' and --record '%s' are the same file", o.output,
-		                     o.record);
-	if (rc) {
-		free(o.events);
-		free(o.metrics);
-		free(o.cgroups);
-		return rc < 0 ? 0 : rc;
-	}
+	if (o->output && !*o->output)
+		return cli_usage_error("-o: the file name is empty");
+	if (o->record && !*o->record)
+		return cli_usage_error("--record: the file name is empty");
+	if (o->output && o->record && outfile_same(o->output, o->record))
+		return cli_usage_error("-o '%s' and --record '%s' are the same file", o->output,
+		                       o->record);
+	return 0;
+}
 
-	hpm_session_init(&s, o.backend);
-	s.emu_cfg = o.emu;
-	if (!o.nr_events && !o.nr_metrics && !o.topdown && !o.null_run) {
+/* The rows and metrics to count: -e, -d, -M, --topdown and perf's default
+ * set when none is given. 0, or the exit status after a message. */
+static int add_events(struct stat_cmd *c)
+{
+	struct stat_opts *o = &c->o;
+	struct hpm_session *s = &c->s;
+	char err[1024];
+
+	if (!o->nr_events && !o->nr_metrics && !o->topdown && !o->null_run) {
 		/* perf's default set for host targets; the emulated harts alone
 		 * get their fixed counters and the Topdown level 1 */
 		static const char *const host_default =
@@ -1659,341 +1384,340 @@ int cmd_stat(int argc, char **argv)
 		static const char *const cpus_default =
 		    "cpu-clock,context-switches,cpu-migrations,page-faults,cycles,"
 		    "instructions,branches,branch-misses";
-		bool harts_only = !o.argv && o.pid <= 0 && !o.all_cpus && !o.cpus;
-		bool on_cpus = o.pid <= 0 && (!o.argv || o.all_cpus || o.cpus);
-		o.events = xcalloc(1, sizeof(char *));
-		if (harts_only || o.backend == HPM_BACKEND_EMU) {
-			o.events[o.nr_events++] = "mcycle,minstret";
-			o.topdown = 1;
+		bool harts_only = !o->argv && o->pid <= 0 && !o->all_cpus && !o->cpus;
+		bool on_cpus = o->pid <= 0 && (!o->argv || o->all_cpus || o->cpus);
+		o->events = xcalloc(1, sizeof(char *));
+		if (harts_only || o->backend == HPM_BACKEND_EMU) {
+			o->events[o->nr_events++] = "mcycle,minstret";
+			o->topdown = 1;
 		} else {
-			o.events[o.nr_events++] = on_cpus ? cpus_default : host_default;
+			o->events[o->nr_events++] = on_cpus ? cpus_default : host_default;
 		}
 	}
-	for (unsigned i = 0; i < o.nr_events; i++) {
-		if (hpm_session_add_events(&s, o.events[i], err, sizeof(err))) {
-			cli_error("%s", err);
-			status = EXIT_FAILURE;
-			goto out;
-		}
-	}
-	if (add_detailed(&o, &s, err, sizeof(err))) {
-		cli_error("%s", err);
-		status = EXIT_FAILURE;
-		goto out;
-	}
-	for (unsigned i = 0; i < o.nr_metrics; i++)
-		if (hpm_session_add_metrics(&s, o.metrics[i], 0, o.retired_minstret, err,
-		                            sizeof(err))) {
-			cli_error("%s", err);
-			status = EXIT_FAILURE;
-			goto out;
-		}
-	if (o.topdown && add_topdown(&s, &o, err, sizeof(err))) {
-		cli_error("%s", err);
-		status = EXIT_FAILURE;
-		goto out;
-	}
-	if (o.retired_minstret && !o.topdown && !o.nr_metrics) {
+	for (unsigned i = 0; i < o->nr_events; i++)
+		if (hpm_session_add_events(s, o->events[i], err, sizeof(err)))
+			goto fail;
+	if (add_detailed(o, s, err, sizeof(err)))
+		goto fail;
+	for (unsigned i = 0; i < o->nr_metrics; i++)
+		if (hpm_session_add_metrics(s, o->metrics[i], 0, o->retired_minstret, err,
+		                            sizeof(err)))
+			goto fail;
+	if (o->topdown && add_topdown(s, o, err, sizeof(err)))
+		goto fail;
+	if (o->retired_minstret && !o->topdown && !o->nr_metrics) {
 		cli_error("--topdown-retired needs --topdown or -M");
-		status = EXIT_FAILURE;
-		goto out;
+		return EXIT_FAILURE;
 	}
-	if ((status = apply_event_options(&o, &s)))
-		goto out;
-	hpm_session_split(&s, err, sizeof(err));
-	if (o.no_multiplex && hpm_session_uses_perf(&s) && !o.argv) {
+	return apply_event_options(o, s);
+fail:
+	cli_error("%s", err);
+	return EXIT_FAILURE;
+}
+
+/* The events split between the back ends, and what that decides: the
+ * target when none is given, the aggregation, the checks that need both.
+ * 0, or the exit status after a message. */
+static int plan_counting(struct stat_cmd *c)
+{
+	struct stat_opts *o = &c->o;
+	struct hpm_session *s = &c->s;
+	char err[1024];
+
+	hpm_session_split(s, err, sizeof(err));
+	if (o->no_multiplex && hpm_session_uses_perf(s) && !o->argv)
 		/* perf counts the host while it runs: nothing to run again */
-		status = cli_usage_error("--no-multiplex needs a command to run once per "
-		                         "counter group");
-		goto out;
-	}
-	if (!o.argv && o.pid <= 0 && !o.all_cpus && !o.cpus && hpm_session_uses_perf(&s)) {
+		return cli_usage_error("--no-multiplex needs a command to run once per "
+		                       "counter group");
+	if (!o->argv && o->pid <= 0 && !o->all_cpus && !o->cpus && hpm_session_uses_perf(s)) {
 		/* perf: no command and no target is system-wide until Ctrl-C
 		 * (setup_system_wide); only the emulated harts alone run on
 		 * their own for --emu-cycles */
-		if (o.repeat > 1) {
-			status = cli_usage_error("-r needs a command");
-			goto out;
-		}
-		o.all_cpus = true;
+		if (o->repeat > 1)
+			return cli_usage_error("-r needs a command");
+		o->all_cpus = true;
 	}
 	/* the aggregation: threads are the perf back end's, CPUs sit in sysfs */
-	struct stat_aggr aggr = {.mode = o.aggr, .topology = &topology};
-	if (o.aggr == STAT_AGGR_THREAD && hpm_session_uses_emu(&s)) {
-		status = cli_usage_error("--per-thread: emulated events count harts, not threads "
-		                         "(use --per-core)");
-		goto out;
-	}
-	if (o.aggr != STAT_AGGR_GLOBAL && o.aggr != STAT_AGGR_THREAD &&
-	    hpm_topology_read(&topology) != 0) {
+	c->aggr = (struct stat_aggr){.mode = o->aggr, .topology = &c->topology};
+	if (o->aggr == STAT_AGGR_THREAD && hpm_session_uses_emu(s))
+		return cli_usage_error("--per-thread: emulated events count harts, not threads "
+		                       "(use --per-core)");
+	if (o->aggr != STAT_AGGR_GLOBAL && o->aggr != STAT_AGGR_THREAD &&
+	    hpm_topology_read(&c->topology) != 0) {
 		cli_error("cannot read the CPU topology under %s/devices/system/cpu",
 		          hpm_sysfs_root());
-		status = EXIT_FAILURE;
-		goto out;
+		return EXIT_FAILURE;
 	}
-	aggr.skip_zero = o.aggr == STAT_AGGR_THREAD && o.pid <= 0;
-	cfg.aggr = o.aggr != STAT_AGGR_GLOBAL ? &aggr : NULL;
-	if (o.emu_given && !hpm_session_uses_emu(&s))
+	c->aggr.skip_zero = o->aggr == STAT_AGGR_THREAD && o->pid <= 0;
+	c->cfg.aggr = o->aggr != STAT_AGGR_GLOBAL ? &c->aggr : NULL;
+	if (o->emu_given && !hpm_session_uses_emu(s))
 		cli_warn("warning: --emu-* options given but no event is emulated");
 	/* perf's --null with no command: the elapsed time system-wide */
-	if (o.null_run && !s.all.nr && !o.argv && o.pid <= 0 && !o.cpus)
-		o.all_cpus = true;
-	if (!s.all.nr && !o.null_run) {
+	if (o->null_run && !s->all.nr && !o->argv && o->pid <= 0 && !o->cpus)
+		o->all_cpus = true;
+	if (!s->all.nr && !o->null_run) {
 		cli_error("no event to count");
-		status = EXIT_FAILURE;
-		goto out;
+		return EXIT_FAILURE;
 	}
+	return 0;
+}
 
-	if (o.dry_run) {
-		struct hpm_target t = {.pid = o.pid,
-		                       .system_wide = o.all_cpus,
-		                       .cpu_list = o.cpus,
-		                       .per_unit = o.no_aggr,
-		                       .enable_on_exec = o.argv != NULL,
-		                       .inherit = true,
-		                       .tid_list = o.tids,
-		                       .per_thread = o.aggr == STAT_AGGR_THREAD};
-		if (o.no_multiplex ? hpm_nomux_dry_run(&s, &t, stdout, err, sizeof(err))
-		                   : hpm_session_dry_run(&s, &t, stdout, err, sizeof(err))) {
-			cli_error("%s", err);
-			status = EXIT_FAILURE;
-		}
-		goto out;
+/* --dry-run: the perf_event_attr or CSR writes, on standard output. */
+static int dry_run(struct stat_cmd *c)
+{
+	const struct stat_opts *o = &c->o;
+	char err[1024];
+	struct hpm_target t = {.pid = o->pid,
+	                       .system_wide = o->all_cpus,
+	                       .cpu_list = o->cpus,
+	                       .per_unit = o->no_aggr,
+	                       .enable_on_exec = o->argv != NULL,
+	                       .inherit = true,
+	                       .tid_list = o->tids,
+	                       .per_thread = o->aggr == STAT_AGGR_THREAD};
+	if (o->no_multiplex ? hpm_nomux_dry_run(&c->s, &t, stdout, err, sizeof(err))
+	                    : hpm_session_dry_run(&c->s, &t, stdout, err, sizeof(err))) {
+		cli_error("%s", err);
+		return EXIT_FAILURE;
 	}
+	return 0;
+}
 
-	/* Output paths are checked before anything runs. */
-	if (out_open_counts(&out, &o)) {
-		status = EXIT_FAILURE;
-		goto out;
+/* The output paths, checked before anything runs, and a -p process that
+ * is not there. 0, or the exit status after a message. */
+static int open_outputs(struct stat_cmd *c)
+{
+	const struct stat_opts *o = &c->o;
+	if (out_open_counts(&c->out, o))
+		return EXIT_FAILURE;
+	c->cfg.out = cli_output_stream(&c->out);
+	if (o->record && ((c->sub == STAT_SUB_RECORD && stat_record_backup(o->record)) ||
+	                  cli_output_open(&c->recf, o->record, false)))
+		return EXIT_FAILURE;
+	if (o->pid > 0 && hpm_process_gone(o->pid)) {
+		cli_error("-p %d: no such process", o->pid);
+		return EXIT_FAILURE;
 	}
-	cfg.out = outfile_stream(out.of);
-	if (o.record && ((sub == STAT_SUB_RECORD && stat_record_backup(o.record)) ||
-	                 out_file_open(&recf, o.record))) {
-		status = EXIT_FAILURE;
-		goto out;
-	}
-	if (o.pid > 0 && kill(o.pid, 0) != 0 && errno == ESRCH) {
-		cli_error("-p %d: no such process", o.pid);
-		status = EXIT_FAILURE;
-		goto out;
-	}
+	return 0;
+}
 
-	cfg.format = o.json ? STAT_FORMAT_JSON : o.sep ? STAT_FORMAT_CSV : STAT_FORMAT_STD;
-	if (o.sep)
-		cfg.csv_sep = o.sep;
-	cfg.per_unit = o.no_aggr;
-	cfg.metric_only = o.metric_only;
-	cfg.verbose = o.verbose;
-	cfg.topdown_level = o.topdown;
-	cfg.repeat = o.repeat;
-	cfg.interval_ms = o.interval_ms;
+/* The printers' settings from the options, the header's command and
+ * target, and the run file's writer. */
+static void configure_output(struct stat_cmd *c, int argc, char **argv)
+{
+	const struct stat_opts *o = &c->o;
+	struct stat_config *cfg = &c->cfg;
+	cfg->format = o->json ? STAT_FORMAT_JSON : o->sep ? STAT_FORMAT_CSV : STAT_FORMAT_STD;
+	if (o->sep)
+		cfg->csv_sep = o->sep;
+	cfg->per_unit = o->no_aggr;
+	cfg->metric_only = o->metric_only;
+	cfg->verbose = o->verbose;
+	cfg->topdown_level = o->topdown;
+	cfg->repeat = o->repeat;
+	cfg->interval_ms = o->interval_ms;
 	/* output shapes */
-	cfg.no_big_num = o.big_num == 0;
-	cfg.summary = o.summary;
-	cfg.no_csv_summary = o.no_csv_summary;
-	cfg.run_table = o.run_table;
-	char *command = o.argv ? join_argv(o.argv) : NULL;
-	char target[64] = "";
-	cfg.command = command;
+	cfg->no_big_num = o->big_num == 0;
+	cfg->summary = o->summary;
+	cfg->no_csv_summary = o->no_csv_summary;
+	cfg->run_table = o->run_table;
+	c->command = o->argv ? join_argv(o->argv) : NULL;
+	cfg->command = c->command;
 	/* perf names -a and -C in the header even with a command */
-	{
-		if (o.tids)
-			snprintf(target, sizeof(target), "thread id '%.40s'", o.tids);
-		else if (o.pid > 0)
-			snprintf(target, sizeof(target), "process id '%d'", o.pid);
-		else if (o.cpus)
-			snprintf(target, sizeof(target), "'CPU(s) %s'", o.cpus);
-		else if (o.all_cpus)
-			snprintf(target, sizeof(target), "'system wide'");
-		cfg.target = target[0] ? target : NULL;
-	}
-	if (o.record)
-		rec = record_new(&o.emu, argc, argv, command, outfile_stream(recf.of));
+	if (o->tids)
+		snprintf(c->target, sizeof(c->target), "thread id '%.40s'", o->tids);
+	else if (o->pid > 0)
+		snprintf(c->target, sizeof(c->target), "process id '%d'", o->pid);
+	else if (o->cpus)
+		snprintf(c->target, sizeof(c->target), "'CPU(s) %s'", o->cpus);
+	else if (o->all_cpus)
+		snprintf(c->target, sizeof(c->target), "'system wide'");
+	cfg->target = c->target[0] ? c->target : NULL;
+	if (o->record)
+		c->rec = record_new(&o->emu, argc, argv, c->command, cli_output_stream(&c->recf));
+}
 
-	/* no SA_RESTART: a signal ends the poll or wait it interrupts */
+/* SIGINT and SIGTERM stop the counting (on_signal); no SA_RESTART: a
+ * signal ends the poll or wait it interrupts. */
+static void catch_signals(void)
+{
 	struct sigaction sa = {.sa_sigaction = on_signal, .sa_flags = SA_SIGINFO};
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
 
-	unsigned nr_ev = s.all.nr;
-	rs.sum = xcalloc(nr_ev, sizeof(double));
-	rs.count_sum = xcalloc(nr_ev + 1, sizeof(*rs.count_sum));
-	rs.count_bad = xcalloc(nr_ev + 1, sizeof(*rs.count_bad));
-	rs.run_sum = xcalloc(nr_ev + 1, sizeof(*rs.run_sum));
-	rs.sum2 = xcalloc(nr_ev, sizeof(double));
-	rs.msum = xcalloc(s.metrics.nr + 1, sizeof(double));
-	rs.msum2 = xcalloc(s.metrics.nr + 1, sizeof(double));
-	struct run_ctx run = {.o = &o, .cfg = &cfg, .s = &s, .rec = rec};
-	double elapsed_sum = 0, elapsed_sum2 = 0;
-	double *run_elapsed = xcalloc(o.repeat, sizeof(double));
-	struct stat_metric *metrics = NULL;
-	unsigned nr_metrics = 0;
-	for (unsigned r = 0; r < o.repeat && !stat_interrupted; r++) {
+/* The runs: -r N of them (a signal stops after the one it cuts short),
+ * each one's counts, metrics and time added to the repeat statistics and
+ * the run file. 0, or the exit status of the run that failed. */
+static int measure(struct stat_cmd *c)
+{
+	struct hpm_session *s = &c->s;
+	c->run = (struct run_ctx){.o = &c->o, .cfg = &c->cfg, .s = s, .rec = c->rec};
+	stat_repeats_init(&c->reps, s->all.nr, s->metrics.nr, c->o.repeat);
+	for (unsigned r = 0; r < c->o.repeat && !stat_interrupted; r++) {
 		if (r) {
-			hpm_session_close(&s);
+			hpm_session_close(s);
 			/* each repeat sees another stream of the same profile */
-			s.emu_cfg.seed = o.emu.seed + r;
+			s->emu_cfg.seed = c->o.emu.seed + r;
 		}
-		rc = o.no_multiplex ? run_no_multiplex(&run) : run_once(&run);
-		if (rc) {
-			status = rc;
-			goto out_files;
-		}
-		elapsed_sum += run.elapsed_ns;
-		elapsed_sum2 += run.elapsed_ns * run.elapsed_ns;
-		run_elapsed[r] = run.elapsed_ns;
-		free_metrics(metrics, nr_metrics);
-		nr_metrics = hpm_session_metrics(&s, NULL, &metrics);
-		for (unsigned i = 0; i < nr_ev; i++) {
-			double v = hpm_evsel_value(&s.all, &s.all.ev[i], -1, NULL);
-			rs.sum[i] += v;
-			/* the mean of counts is printed from their exact sum */
-			struct hpm_total t;
-			const struct hpm_evsel *e = &s.all.ev[i];
-			hpm_counts_total(e->counts, e->nr_units ? e->nr_units : s.all.nr_units, -1,
-			                 &t);
-			rs.count_bad[i] |= !t.ran || t.wrapped || e->state != HPM_EV_OK;
-			rs.count_sum[i] += t.count;
-			for (unsigned u = 0;
-			     e->counts && u < (e->nr_units ? e->nr_units : s.all.nr_units); u++)
-				rs.run_sum[i] += (double)e->counts[u].run;
-			rs.sum2[i] += v * v;
-		}
-		for (unsigned k = 0; k < nr_metrics; k++) {
-			rs.msum[k] += metrics[k].value;
-			rs.msum2[k] += metrics[k].value * metrics[k].value;
-		}
-		rs.n++;
-		if (rec)
-			record_add_run(rec, &s, run.elapsed_ns);
+		int rc = c->o.no_multiplex ? run_no_multiplex(&c->run) : run_once(&c->run);
+		if (rc)
+			return rc;
+		free_metrics(c->metrics, c->nr_metrics);
+		c->nr_metrics = hpm_session_metrics(s, NULL, &c->metrics);
+		stat_repeats_add(&c->reps, &s->all, c->metrics, c->nr_metrics, c->run.elapsed_ns);
+		if (c->rec)
+			record_add_run(c->rec, s, c->run.elapsed_ns);
 	}
+	return 0;
+}
 
-	hpm_session_emu_label(&s, &cfg.emu);
-	if (run.nomux_runs > 1) {
+/* The emulator's label for the whole measurement: what it ran, and
+ * whether a signal or falling behind cut it short. */
+static void label_emulated_runs(struct stat_cmd *c)
+{
+	const struct run_ctx *run = &c->run;
+	struct stat_config *cfg = &c->cfg;
+	unsigned nr_runs = c->reps.n;
+	hpm_session_emu_label(&c->s, &cfg->emu);
+	if (run->nomux_runs > 1) {
 		/* s itself never ran: what each of its runs emulated */
-		cfg.emu.cycles = run.nomux_cycles;
-		cfg.emu.follows_command = s.emu_cfg.follow_wall;
-		cfg.nomux_runs = run.nomux_runs;
+		cfg->emu.cycles = run->nomux_cycles;
+		cfg->emu.follows_command = c->s.emu_cfg.follow_wall;
+		cfg->nomux_runs = run->nomux_runs;
 	}
-	cfg.emu.repeats = rs.n;
+	cfg->emu.repeats = nr_runs;
 	/* the runs actually done, the one a signal cut short included */
-	cfg.repeat = rs.n;
-	if (run.emu_partial) {
-		cfg.emu.partial = true;
-		cfg.emu.interrupted = run.emu_interrupted;
-		cfg.emu.cycles_wanted = run.emu_wanted;
+	cfg->repeat = nr_runs;
+	if (run->emu_partial) {
+		cfg->emu.partial = true;
+		cfg->emu.interrupted = run->emu_interrupted;
+		cfg->emu.cycles_wanted = run->emu_wanted;
 	}
-	if (stat_interrupted && o.repeat > 1 && rs.n < o.repeat) {
-		cfg.emu.run_interrupted = rs.n;
-		if (!cfg.emu.partial && cfg.emu.active) {
+	if (stat_interrupted && c->o.repeat > 1 && nr_runs < c->o.repeat) {
+		cfg->emu.run_interrupted = nr_runs;
+		if (!cfg->emu.partial && cfg->emu.active) {
 			/* a command's run: its emulated time followed it to the end */
-			cfg.emu.partial = cfg.emu.interrupted = true;
-			cfg.emu.cycles_wanted = cfg.emu.cycles;
+			cfg->emu.partial = cfg->emu.interrupted = true;
+			cfg->emu.cycles_wanted = cfg->emu.cycles;
 		}
 	}
-	struct stat_noise *noise = NULL, *mnoise = NULL;
-	if (rs.n > 1) {
-		noise = xcalloc(nr_ev, sizeof(*noise));
-		mnoise = xcalloc(nr_metrics + 1, sizeof(*mnoise));
-		for (unsigned i = 0; i < nr_ev; i++) {
-			noise_of(rs.sum[i], rs.sum2[i], rs.n, &noise[i]);
-			noise[i].count_exact = !rs.count_bad[i] && s.all.ev[i].scale == 1.0;
-			noise[i].count_mean = (rs.count_sum[i] + rs.n / 2) / rs.n;
-			noise[i].run_mean = rs.run_sum[i] / rs.n;
-		}
-		for (unsigned k = 0; k < nr_metrics; k++) {
-			noise_of(rs.msum[k], rs.msum2[k], rs.n, &mnoise[k]);
-			metrics[k].value = mnoise[k].mean;
-			/* the flag of the mean, judged against its noise (2 standard
-			 * errors), not the last repeat's */
-			const struct metric *mm = metric_by_name(metrics[k].name);
-			double scale = mm && mm->scale != 0 ? mm->scale : 1;
-			metrics[k].raw = mnoise[k].mean / scale;
-			metrics[k].out_of_range =
-			    mm && metric_out_of_range_by(mm, metrics[k].raw,
-			                                 2 * mnoise[k].sem / scale) != 0;
-		}
-	}
+}
+
+/* The counts (their means with -r) as perf stat prints them, and the run
+ * file. 0, or the exit status after a message. */
+static int print_results(struct stat_cmd *c)
+{
+	const struct stat_config *cfg = &c->cfg;
+	int status = 0;
+	label_emulated_runs(c);
 	struct stat_result res = {
-	    .list = &s.all,
-	    .elapsed_ns = rs.n ? elapsed_sum / rs.n : 0,
-	    .run_elapsed_ns = run_elapsed,
-	    .nr_runs = rs.n,
-	    .user_s = run.user_s,
-	    .sys_s = run.sys_s,
-	    .metrics = metrics,
-	    .nr_metrics = nr_metrics,
-	    .noise = noise,
-	    .metric_noise = mnoise,
+	    .list = &c->s.all,
+	    .user_s = c->run.user_s,
+	    .sys_s = c->run.sys_s,
+	    .metrics = c->metrics,
+	    .nr_metrics = c->nr_metrics,
 	    .first = true,
 	};
+	stat_repeats_finish(&c->reps, &c->s.all, c->metrics, c->nr_metrics, &res);
 	/* -A prints each unit's metrics; --per-core and the like print them
 	 * per id where an id is one unit (stat/aggr.h) */
-	if ((cfg.per_unit || metrics_per_id_mode(&cfg)) && nr_metrics)
-		unit_metrics_new(&s, NULL, &res);
-	if (rs.n)
-		noise_of(elapsed_sum, elapsed_sum2, rs.n, &res.elapsed_noise);
-	if (o.interval_ms <= 0) {
-		stat_print(&cfg, &res);
-	} else if (o.summary) {
+	if ((cfg->per_unit || metrics_per_id_mode(cfg)) && c->nr_metrics)
+		unit_metrics_new(&c->s, NULL, &res);
+	if (c->o.interval_ms <= 0) {
+		stat_print(cfg, &res);
+	} else if (c->o.summary) {
 		/* --summary: after the intervals the whole run, as without -I */
-		struct stat_config total = cfg;
+		struct stat_config total = *cfg;
 		total.interval_ms = 0;
 		stat_print(&total, &res);
 	}
-	if (rec) {
+	if (c->rec) {
 		/* the run file keeps each unit's metrics for -A only: `stat
 		 * report` replays no aggregation mode */
 		struct stat_result recorded = res;
-		if (!cfg.per_unit)
+		if (!cfg->per_unit)
 			recorded.nr_metric_units = 0;
-		record_finish(rec, &cfg, &s, &recorded);
-		if (record_write(rec) != 0) {
+		record_finish(c->rec, cfg, &c->s, &recorded);
+		if (record_write(c->rec) != 0) {
 			/* a half run file never takes the old one's place */
-			out_file_error(&recf, errno ? errno : EIO);
-			out_file_abort(&recf);
+			cli_output_error(&c->recf, errno ? errno : EIO);
+			cli_output_abort(&c->recf);
 			status = EXIT_FAILURE;
 		}
 	}
-	free(noise);
-	free(mnoise);
 	unit_metrics_free(&res);
-	free_metrics(metrics, nr_metrics);
-	if (!status)
-		status = run.exit_status;
-out_files:
-	if (status && status != run.exit_status) {
-		out_file_abort(&out);
-		out_file_abort(&recf);
-	} else {
-		if (out_file_commit(&out) && !status)
-			status = EXIT_FAILURE;
-		if (out_file_commit(&recf) && !status)
-			status = EXIT_FAILURE;
+	return status;
+}
+
+/* The output files put in place, unless hpmstat itself failed (a failing
+ * command's status is its own: its counts still count). Returns the exit
+ * status, EXIT_FAILURE when a file cannot be put in place. */
+static int finish_outputs(struct stat_cmd *c, int status)
+{
+	if (status && status != c->run.exit_status) {
+		cli_output_abort(&c->out);
+		cli_output_abort(&c->recf);
+		return status;
 	}
-	free(run_elapsed);
-	free(command);
-	record_free(rec);
-	free(rs.sum);
-	free(rs.count_sum);
-	free(rs.count_bad);
-	free(rs.run_sum);
-	free(rs.sum2);
-	free(rs.msum);
-	free(rs.msum2);
+	if (cli_output_commit(&c->out) && !status)
+		status = EXIT_FAILURE;
+	if (cli_output_commit(&c->recf) && !status)
+		status = EXIT_FAILURE;
+	return status;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_cmd c = {
+	    .o = {.repeat = 1, .pid = -1, .backend = HPM_BACKEND_AUTO, .big_num = -1},
+	    /* perf stat writes its counts to stderr, leaving stdout to the command */
+	    .cfg = {.out = stderr, .csv_sep = ",", .repeat = 1},
+	    .recf = {.dash_named = true},
+	};
+	int status;
+
+	hpm_emu_config_init(&c.o.emu);
+	status = parse_command_line(&c, argc, argv);
+	if (status || c.sub == STAT_SUB_REPORT)
+		goto out;
+	hpm_session_init(&c.s, c.o.backend);
+	c.have_session = true;
+	c.s.emu_cfg = c.o.emu;
+	if ((status = add_events(&c)) || (status = plan_counting(&c)))
+		goto out;
+	if (c.o.dry_run) {
+		status = dry_run(&c);
+		goto out;
+	}
+	if ((status = open_outputs(&c)))
+		goto out;
+	configure_output(&c, argc, argv);
+	catch_signals();
+	status = measure(&c);
+	if (!status)
+		status = print_results(&c);
+	if (!status)
+		status = c.run.exit_status;
+	status = finish_outputs(&c, status);
 out:
 	/* an error on the way: no temporary file stays behind */
-	out_file_abort(&out);
-	out_file_abort(&recf);
-	hpm_session_free(&s);
-	hpm_topology_free(&topology);
-	free(o.events);
-	free(o.metrics);
-	free(o.cgroups);
+	cli_output_abort(&c.out);
+	cli_output_abort(&c.recf);
+	free_metrics(c.metrics, c.nr_metrics);
+	stat_repeats_free(&c.reps);
+	record_free(c.rec);
+	free(c.command);
+	if (c.have_session)
+		hpm_session_free(&c.s);
+	hpm_topology_free(&c.topology);
+	free(c.o.events);
+	free(c.o.metrics);
+	free(c.o.cgroups);
 	if (stat_signal) {
 		/* die of the signal, as perf stat does */
 		return cli_die_of_signal(stat_signal);
 	}
-	return status;
+	return status < 0 ? 0 : status;
 }

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "builtin/backend-opts.h"
 #include "builtin/builtin.h"
 #include "top/top.h"
 #include "util/outfile.h"
@@ -62,12 +63,6 @@ enum {
 	OPT_NO_COLOR,
 	OPT_CONFIG,
 	OPT_NO_CONFIG,
-	OPT_BACKEND,
-	OPT_EMU_PROFILE,
-	OPT_EMU_TRACE,
-	OPT_EMU_SEED,
-	OPT_EMU_HARTS,
-	OPT_EMU_FREQ,
 };
 
 enum top_mode { MODE_TUI, MODE_BATCH, MODE_JSON };
@@ -101,7 +96,9 @@ static double mono(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static const struct option longopts[] = {
+/* top's own long options, before and after the back-end ones
+ * (backend-opts.h; top has no --emu-cycles: it runs until quit) */
+static const struct option top_longopts_head[] = {
     {"delay", required_argument, NULL, 'd'},
     {"batch", no_argument, NULL, 'b'},
     {"json", no_argument, NULL, 'j'},
@@ -118,12 +115,9 @@ static const struct option longopts[] = {
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
     {"config", required_argument, NULL, OPT_CONFIG},
     {"no-config", no_argument, NULL, OPT_NO_CONFIG},
-    {"backend", required_argument, NULL, OPT_BACKEND},
-    {"emu-profile", required_argument, NULL, OPT_EMU_PROFILE},
-    {"emu-trace", required_argument, NULL, OPT_EMU_TRACE},
-    {"emu-seed", required_argument, NULL, OPT_EMU_SEED},
-    {"emu-harts", required_argument, NULL, OPT_EMU_HARTS},
-    {"emu-freq", required_argument, NULL, OPT_EMU_FREQ},
+    {NULL, 0, NULL, 0},
+};
+static const struct option top_longopts_tail[] = {
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -131,7 +125,7 @@ static const char shortopts[] = "+:d:bjn:e:M:t:C:p:N:s:rh";
 
 /* first pass: only where the config file is, so the file can be loaded
  * before the options that override it */
-static int find_config(int argc, char **argv, struct cli *c)
+static int find_config(int argc, char **argv, const struct option *longopts, struct cli *c)
 {
 	int ch;
 	opterr = 0;
@@ -157,8 +151,21 @@ static int set(struct top_opts *o, const char *opt, const char *key, const char 
 	return -1;
 }
 
-static int parse_opts(int argc, char **argv, struct top_opts *o, struct cli *c)
+/* backend-opts.h's set_key: the back-end options are checked as their
+ * top.conf keys are */
+static int set_backend_key(void *o, const char *opt, const char *key, const char *val)
 {
+	return set(o, opt, key, val);
+}
+
+static int parse_opts(int argc, char **argv, const struct option *longopts, struct top_opts *o,
+                      struct cli *c)
+{
+	const struct backend_opts backend = {.backend = &o->backend,
+	                                     .emu = &o->emu,
+	                                     .emu_given = &o->emu_asked,
+	                                     .set_key = set_backend_key,
+	                                     .ctx = o};
 	uint64_t n;
 	int ch;
 	opterr = 0;
@@ -219,36 +226,16 @@ static int parse_opts(int argc, char **argv, struct top_opts *o, struct cli *c)
 		case OPT_CONFIG:
 		case OPT_NO_CONFIG:
 			break;
-		case OPT_BACKEND:
-			if (set(o, "--backend", "backend", optarg))
-				return EXIT_FAILURE;
-			break;
-		case OPT_EMU_PROFILE:
-			o->emu.profile = optarg;
-			o->emu_asked = true;
-			break;
-		case OPT_EMU_TRACE:
-			o->emu.trace = optarg;
-			o->emu_asked = true;
-			break;
-		case OPT_EMU_SEED:
-		case OPT_EMU_HARTS:
-		case OPT_EMU_FREQ: {
-			/* the option, and its top.conf key without the dashes */
-			const char *name = ch == OPT_EMU_SEED    ? "--emu-seed"
-			                   : ch == OPT_EMU_HARTS ? "--emu-harts"
-			                                         : "--emu-freq";
-			if (set(o, name, name + 2, optarg))
-				return EXIT_FAILURE;
-			/* an --emu-* option asks for the emulator (auto back end) */
-			o->emu_asked = true;
-			break;
-		}
 		case 'h':
 			cli_print_usage(stdout);
 			return -1;
 		case ':':
 		default:
+			if (backend_opts_has(ch)) {
+				if (backend_opts_parse(&backend, ch, optarg))
+					return EXIT_FAILURE;
+				break;
+			}
 			return cli_option_error(ch, argv, longopts);
 		}
 	}
@@ -543,8 +530,10 @@ int cmd_top(int argc, char **argv)
 	char err[1024], warn[2048] = "";
 	int status = 0;
 
+	struct option *longopts =
+	    backend_opts_longopts(top_longopts_head, top_longopts_tail, false);
 	top_opts_init(&o);
-	find_config(argc, argv, &c);
+	find_config(argc, argv, longopts, &c);
 	char *cfgpath = c.config ? xstrdup(c.config) : top_config_path();
 	/* a --config file must be there; the default one need not be */
 	if (cfgpath && !c.no_config &&
@@ -553,11 +542,13 @@ int cmd_top(int argc, char **argv)
 			cli_error("%s", err);
 			free(cfgpath);
 			top_opts_free(&o);
+			free(longopts);
 			return EXIT_FAILURE;
 		}
 		cli_warn("warning: %s", err);
 	}
-	int rc = parse_opts(argc, argv, &o, &c);
+	int rc = parse_opts(argc, argv, longopts, &o, &c);
+	free(longopts);
 	if (rc) {
 		free(cfgpath);
 		top_opts_free(&o);

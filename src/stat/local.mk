@@ -1,5 +1,6 @@
 # src/stat: hpmstat stat's session (routing events to back ends, metrics),
-# the std/CSV/JSON printers sharing one stat_config, and the run file.
+# the std/CSV/JSON printers sharing one stat_config, the run file, and the
+# statistics of repeated runs (noise.c).
 noinst_LIBRARIES += src/stat/libstat.a
 src_stat_libstat_a_SOURCES = \
 	src/stat/stat.h src/stat/print.c src/stat/print-std.c src/stat/print-csv.c \
@@ -8,5 +9,6 @@ src_stat_libstat_a_SOURCES = \
 	src/stat/record.c src/stat/record.h \
 	src/stat/nodes.c src/stat/nodes.h \
 	src/stat/nomux.c src/stat/nomux.h \
-	src/stat/aggr.c src/stat/aggr.h
+	src/stat/aggr.c src/stat/aggr.h \
+	src/stat/noise.c src/stat/noise.h
 src_stat_libstat_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)

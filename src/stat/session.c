@@ -698,3 +698,42 @@ const char *hpm_session_emu_generic(const char *generic)
 	}
 	return NULL;
 }
+
+/* ------------------------------------------------------------ snapshots */
+
+struct hpm_count **hpm_session_snapshot(const struct hpm_session *s)
+{
+	const struct hpm_evlist *l = &s->all;
+	struct hpm_count **snap = xcalloc(l->nr ? l->nr : 1, sizeof(*snap));
+	for (unsigned i = 0; i < l->nr; i++) {
+		unsigned nu = l->ev[i].nr_units ? l->ev[i].nr_units : 1;
+		snap[i] = xcalloc(nu, sizeof(**snap));
+		if (l->ev[i].counts)
+			memcpy(snap[i], l->ev[i].counts, nu * sizeof(**snap));
+	}
+	return snap;
+}
+
+void hpm_session_snapshot_free(const struct hpm_session *s, struct hpm_count **snap)
+{
+	for (unsigned i = 0; snap && i < s->all.nr; i++)
+		free(snap[i]);
+	free(snap);
+}
+
+struct hpm_count **hpm_session_delta(const struct hpm_session *s, struct hpm_count *const *prev)
+{
+	struct hpm_count **cur = hpm_session_snapshot(s);
+	for (unsigned i = 0; prev && i < s->all.nr; i++) {
+		unsigned nu = s->all.ev[i].nr_units ? s->all.ev[i].nr_units : 1;
+		for (unsigned u = 0; u < nu; u++) {
+			cur[i][u].val -= prev[i][u].val;
+			cur[i][u].ena -= prev[i][u].ena;
+			cur[i][u].run -= prev[i][u].run;
+			/* cur - prev mod 2^64 is the interval's count even across a
+			 * wrap (an interval never counts 2^64): only a total is lost */
+			cur[i][u].wrapped = false;
+		}
+	}
+	return cur;
+}

@@ -120,4 +120,13 @@ void hpm_session_take_row(struct hpm_session *s, unsigned to, struct hpm_session
  * when the name is not one it maps (it then stays a host event). */
 const char *hpm_session_emu_generic(const char *generic);
 
+/* Snapshots of the counts, for rates over an interval (stat -I, top): a
+ * copy of every row's counts per unit, [s->all.nr][units], freed with
+ * hpm_session_snapshot_free while s has the same rows. */
+struct hpm_count **hpm_session_snapshot(const struct hpm_session *s);
+void hpm_session_snapshot_free(const struct hpm_session *s, struct hpm_count **snap);
+/* The counts since prev (a snapshot; NULL: since the start) as a new
+ * snapshot: value, enabled and running time, perf's deltas. */
+struct hpm_count **hpm_session_delta(const struct hpm_session *s, struct hpm_count *const *prev);
+
 #endif

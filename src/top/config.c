@@ -420,10 +420,7 @@ int top_config_write(const struct top_opts *o, const char *path)
 	for (size_t k = 0; !ret && k < nkeys; k++)
 		if (keys[k].value && !keys[k].written)
 			ret = put_setting(f, &keys[k], &total);
-	if (ret)
-		outfile_abort(of);
-	else
-		ret = outfile_commit(of);
+	ret = outfile_finish(of, ret);
 out:
 	for (size_t k = 0; k < nkeys; k++)
 		free(keys[k].value);

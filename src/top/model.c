@@ -40,30 +40,9 @@ static double mono(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* ------------------------------------------------------------ snapshots */
-
 static unsigned units_of(const struct hpm_session *s, unsigned i)
 {
 	return s->all.ev[i].nr_units ? s->all.ev[i].nr_units : 1;
-}
-
-static struct hpm_count **snapshot(const struct hpm_session *s)
-{
-	struct hpm_count **snap = xcalloc(s->all.nr ? s->all.nr : 1, sizeof(*snap));
-	for (unsigned i = 0; i < s->all.nr; i++) {
-		unsigned nu = units_of(s, i);
-		snap[i] = xcalloc(nu, sizeof(**snap));
-		if (s->all.ev[i].counts)
-			memcpy(snap[i], s->all.ev[i].counts, nu * sizeof(**snap));
-	}
-	return snap;
-}
-
-static void snapshot_free(unsigned nr, struct hpm_count **snap)
-{
-	for (unsigned i = 0; snap && i < nr; i++)
-		free(snap[i]);
-	free(snap);
 }
 
 /* ------------------------------------------------------------- program */
@@ -165,7 +144,7 @@ int top_model_reprogram(struct top_model *m, char *err, size_t errlen)
 	}
 	/* the new program is valid: the old one goes */
 	if (m->prev)
-		snapshot_free(m->s.all.nr, m->prev);
+		hpm_session_snapshot_free(&m->s, m->prev);
 	m->prev = NULL;
 	hpm_session_free(&m->s);
 	m->s = ns;
@@ -174,7 +153,7 @@ int top_model_reprogram(struct top_model *m, char *err, size_t errlen)
 	if (m->session_ok) {
 		if (m->s.perf_cfg.warn)
 			snprintf(m->note, sizeof(m->note), "warning: %s", m->s.perf_cfg.warning);
-		m->prev = snapshot(&m->s);
+		m->prev = hpm_session_snapshot(&m->s);
 	}
 	m->last = mono();
 	return 0;
@@ -205,7 +184,7 @@ int top_model_init(struct top_model *m, struct top_opts *o, char *err, size_t er
 void top_model_free(struct top_model *m)
 {
 	if (m->prev)
-		snapshot_free(m->s.all.nr, m->prev);
+		hpm_session_snapshot_free(&m->s, m->prev);
 	hpm_session_free(&m->s);
 	top_procs_free(m->procs);
 	memset(m, 0, sizeof(*m));
@@ -587,20 +566,12 @@ int top_model_sample(struct top_model *m, struct top_frame *f, char *err, size_t
 			return -1;
 		if (hpm_session_read(&m->s, err, errlen))
 			return -1;
-		struct hpm_count **cur = snapshot(&m->s);
-		struct hpm_count **d = snapshot(&m->s);
-		for (unsigned i = 0; m->prev && i < m->s.all.nr; i++)
-			for (unsigned u = 0; u < units_of(&m->s, i); u++) {
-				d[i][u].val -= m->prev[i][u].val;
-				d[i][u].ena -= m->prev[i][u].ena;
-				d[i][u].run -= m->prev[i][u].run;
-				d[i][u].wrapped = false; /* a delta survives one wrap */
-			}
+		struct hpm_count **d = hpm_session_delta(&m->s, m->prev);
 		fill_units(m, f, d);
 		fill_nodes(m, f, d);
-		snapshot_free(m->s.all.nr, m->prev);
-		m->prev = cur;
-		snapshot_free(m->s.all.nr, d);
+		hpm_session_snapshot_free(&m->s, m->prev);
+		m->prev = hpm_session_snapshot(&m->s);
+		hpm_session_snapshot_free(&m->s, d);
 	}
 	fill_source(m, f);
 	fill_focus(m, f);

@@ -682,3 +682,12 @@ bool outfile_same(const char *a, const char *b)
 	free(pb);
 	return same;
 }
+
+int outfile_finish(struct outfile *of, int err)
+{
+	if (err) {
+		outfile_abort(of);
+		return err;
+	}
+	return outfile_commit(of);
+}

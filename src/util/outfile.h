@@ -67,6 +67,10 @@ int outfile_commit(struct outfile *of);
 /* Drops what was written where it can (the temporary file); frees of.
  * NULL is a no-op. */
 void outfile_abort(struct outfile *of);
+/* The end of a writer that may have failed part way: err 0 commits of
+ * (and returns what commit does), a negative err aborts it, so nothing
+ * half written is put in place, and returns err. */
+int outfile_finish(struct outfile *of, int err);
 /* True when a and b name the same file: the same string, "-" twice, the
  * same inode through any links, or the same place for a file not yet
  * created. */

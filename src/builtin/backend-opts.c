@@ -1,0 +1,112 @@
+/* backend-opts.c: the --backend and --emu-* options (backend-opts.h). */
+#include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin/backend-opts.h"
+#include "builtin/cli.h"
+#include "emu/emu.h"
+#include "util/xalloc.h"
+
+static const struct option backend_longopts[] = {
+    {"backend", required_argument, NULL, BACKEND_OPT_BACKEND},
+    {"emu-profile", required_argument, NULL, BACKEND_OPT_EMU_PROFILE},
+    {"emu-trace", required_argument, NULL, BACKEND_OPT_EMU_TRACE},
+    {"emu-seed", required_argument, NULL, BACKEND_OPT_EMU_SEED},
+    {"emu-cycles", required_argument, NULL, BACKEND_OPT_EMU_CYCLES},
+    {"emu-harts", required_argument, NULL, BACKEND_OPT_EMU_HARTS},
+    {"emu-freq", required_argument, NULL, BACKEND_OPT_EMU_FREQ},
+    {NULL, 0, NULL, 0},
+};
+
+static size_t nr_options(const struct option *o)
+{
+	size_t n = 0;
+	while (o && o[n].name)
+		n++;
+	return n;
+}
+
+struct option *backend_opts_longopts(const struct option *head, const struct option *tail,
+                                     bool with_cycles)
+{
+	size_t nh = nr_options(head), nb = nr_options(backend_longopts), nt = nr_options(tail);
+	struct option *all = xcalloc(nh + nb + nt + 1, sizeof(*all));
+	size_t n = 0;
+	for (size_t i = 0; i < nh; i++)
+		all[n++] = head[i];
+	for (size_t i = 0; i < nb; i++)
+		if (with_cycles || backend_longopts[i].val != BACKEND_OPT_EMU_CYCLES)
+			all[n++] = backend_longopts[i];
+	for (size_t i = 0; i < nt; i++)
+		all[n++] = tail[i];
+	return all; /* zeroed past n: the end marker */
+}
+
+bool backend_opts_has(int c)
+{
+	return c >= BACKEND_OPT_BACKEND && c <= BACKEND_OPT_EMU_FREQ;
+}
+
+/* The option's name as written on the command line, "--emu-seed". */
+static const char *option_name(int c)
+{
+	for (const struct option *o = backend_longopts; o->name; o++)
+		if (o->val == c)
+			return o->name;
+	return "";
+}
+
+/* --emu-seed, --emu-cycles, --emu-harts and --emu-freq read here. */
+static int parse_emu_number(struct hpm_emu_config *emu, int c, const char *opt, const char *arg)
+{
+	uint64_t n;
+	switch (c) {
+	case BACKEND_OPT_EMU_SEED:
+		return cli_parse_u64(opt, arg, 0, UINT64_MAX, &emu->seed);
+	case BACKEND_OPT_EMU_CYCLES:
+		return cli_parse_u64(opt, arg, 1, UINT64_C(1) << 62, &emu->cycles);
+	case BACKEND_OPT_EMU_HARTS:
+		if (cli_parse_u64(opt, arg, 1, EMU_MAX_HARTS, &n))
+			return -1;
+		emu->harts = (unsigned)n;
+		return 0;
+	default: /* BACKEND_OPT_EMU_FREQ */
+		if (cli_parse_u64(opt, arg, 1000, HPM_EMU_MAX_FREQ, &n))
+			return -1;
+		emu->freq = n;
+		return 0;
+	}
+}
+
+int backend_opts_parse(const struct backend_opts *b, int c, const char *arg)
+{
+	char opt[32];
+	snprintf(opt, sizeof(opt), "--%s", option_name(c));
+	switch (c) {
+	case BACKEND_OPT_BACKEND:
+		if (b->set_key)
+			return b->set_key(b->ctx, opt, opt + 2, arg) ? EXIT_FAILURE : 0;
+		if (hpm_backend_choice_parse(arg, b->backend) != 0) {
+			cli_error("--backend '%s': must be auto, perf or emu", arg);
+			return EXIT_FAILURE;
+		}
+		return 0;
+	case BACKEND_OPT_EMU_PROFILE:
+		b->emu->profile = arg;
+		break;
+	case BACKEND_OPT_EMU_TRACE:
+		b->emu->trace = arg;
+		break;
+	default:
+		if (b->set_key && c != BACKEND_OPT_EMU_CYCLES
+		        ? b->set_key(b->ctx, opt, opt + 2, arg)
+		        : parse_emu_number(b->emu, c, opt, arg))
+			return EXIT_FAILURE;
+		break;
+	}
+	/* an --emu-* option asks for the emulator (top's auto back end) */
+	*b->emu_given = true;
+	return 0;
+}
