@@ -229,21 +229,10 @@ static const char *td_pct(double v, char buf[16])
 	return buf;
 }
 
-static unsigned count_unproduced(const struct emu_profile *p, json_t *list)
+/* emu_profile_unproduced()'s visitor: one "BANK:NAME" into the JSON array. */
+static void append_unproduced(void *list, const char *bank_colon_name)
 {
-	unsigned n = 0;
-	char buf[160];
-	for (int b = 0; b < KMH_NR_BANKS; b++)
-		for (unsigned i = 1; i < kmh_banks[b].nr_events; i++)
-			if (!emu_profile_produces(p, b, i)) {
-				n++;
-				if (list) {
-					snprintf(buf, sizeof(buf), "%s:%s", kmh_banks[b].name,
-					         kmh_banks[b].events[i].name);
-					json_array_append_new(list, json_string(buf));
-				}
-			}
-	return n;
+	json_array_append_new(list, json_string(bank_colon_name));
 }
 
 static int cmd_profiles(int argc, char **argv)
@@ -267,7 +256,7 @@ static int cmd_profiles(int argc, char **argv)
 			struct emu_topdown td;
 			json_t *unp = json_array();
 			emu_profile_declared(p, &td);
-			count_unproduced(p, unp);
+			emu_profile_unproduced(p, append_unproduced, unp);
 			json_array_append_new(
 			    arr, json_pack("{s:s,s:s,s:b,s:o,s:o}", "name", emu_profile_name(p),
 			                   "description", emu_profile_description(p), "emulated", 1,
@@ -301,7 +290,7 @@ static int cmd_profiles(int argc, char **argv)
 		printf("  level 3: l1 %s  l2 %s  l3 %s  dram %s  store %s\n", td_pct(td.l1, b[10]),
 		       td_pct(td.l2, b[11]), td_pct(td.l3, b[12]), td_pct(td.dram, b[13]),
 		       td_pct(td.store, b[14]));
-		unsigned n = count_unproduced(p, NULL);
+		unsigned n = emu_profile_unproduced(p, NULL, NULL);
 		if (n)
 			printf("  not produced: %u events (listed by --json)\n", n);
 	}
