@@ -2,9 +2,9 @@
  * `emu bench`.
  *
  * Owns: option parsing, printing and exit codes of the three. The work is in
- * libemu (src/emu/emu.h, src/emu/workload.h); this file only reads files,
- * prints what the library produces and reports its errors as
- * "hpmstat emu: FILE:LINE: reason".
+ * libemu (src/emu/emu.h, src/emu/workload.h, src/emu/bench.h); this file
+ * only reads files, prints what the library produces and reports its errors
+ * as "hpmstat emu: FILE:LINE: reason".
  */
 #include "config.h"
 
