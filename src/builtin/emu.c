@@ -2,9 +2,9 @@
  * `emu bench`.
  *
  * Owns: option parsing, printing and exit codes of the three. The work is in
- * libemu (src/emu/emu.h, src/emu/workload.h); this file only reads files,
- * prints what the library produces and reports its errors as
- * "hpmstat emu: FILE:LINE: reason".
+ * libemu (src/emu/emu.h, src/emu/workload.h, src/emu/bench.h); this file
+ * only reads files, prints what the library produces and reports its errors
+ * as "hpmstat emu: FILE:LINE: reason".
  */
 #include "config.h"
 
@@ -15,16 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <jansson.h>
 
 #include "builtin/builtin.h"
+#include "emu/bench.h"
 #include "emu/emu.h"
 #include "emu/workload.h"
-#include "kmh/mhpmevent.h"
 #include "util/line.h"
-#include "util/xalloc.h"
 
 const char cmd_emu_usage[] =
     "Usage: hpmstat emu [--harts N] [--trace-out FILE] [SCRIPT | -]\n"
@@ -229,21 +227,10 @@ static const char *td_pct(double v, char buf[16])
 	return buf;
 }
 
-static unsigned count_unproduced(const struct emu_profile *p, json_t *list)
+/* emu_profile_unproduced()'s visitor: one "BANK:NAME" into the JSON array. */
+static void append_unproduced(void *list, const char *bank_colon_name)
 {
-	unsigned n = 0;
-	char buf[160];
-	for (int b = 0; b < KMH_NR_BANKS; b++)
-		for (unsigned i = 1; i < kmh_banks[b].nr_events; i++)
-			if (!emu_profile_produces(p, b, i)) {
-				n++;
-				if (list) {
-					snprintf(buf, sizeof(buf), "%s:%s", kmh_banks[b].name,
-					         kmh_banks[b].events[i].name);
-					json_array_append_new(list, json_string(buf));
-				}
-			}
-	return n;
+	json_array_append_new(list, json_string(bank_colon_name));
 }
 
 static int cmd_profiles(int argc, char **argv)
@@ -267,7 +254,7 @@ static int cmd_profiles(int argc, char **argv)
 			struct emu_topdown td;
 			json_t *unp = json_array();
 			emu_profile_declared(p, &td);
-			count_unproduced(p, unp);
+			emu_profile_unproduced(p, append_unproduced, unp);
 			json_array_append_new(
 			    arr, json_pack("{s:s,s:s,s:b,s:o,s:o}", "name", emu_profile_name(p),
 			                   "description", emu_profile_description(p), "emulated", 1,
@@ -301,7 +288,7 @@ static int cmd_profiles(int argc, char **argv)
 		printf("  level 3: l1 %s  l2 %s  l3 %s  dram %s  store %s\n", td_pct(td.l1, b[10]),
 		       td_pct(td.l2, b[11]), td_pct(td.l3, b[12]), td_pct(td.dram, b[13]),
 		       td_pct(td.store, b[14]));
-		unsigned n = count_unproduced(p, NULL);
+		unsigned n = emu_profile_unproduced(p, NULL, NULL);
 		if (n)
 			printf("  not produced: %u events (listed by --json)\n", n);
 	}
@@ -310,202 +297,13 @@ static int cmd_profiles(int argc, char **argv)
 
 /* ------------------------------------------------------------------ bench */
 
-/* The recorded stream: each distinct run content once, runs as references. */
-struct rec {
-	uint8_t *dense;   /* per content: all banks' values, concatenated */
-	uint8_t *instret; /* per content */
-	uint64_t *hash;   /* per content */
-	size_t nr;
-	size_t cap;
-	unsigned size; /* bytes of one content */
-	unsigned off[KMH_NR_BANKS];
-	uint32_t *bykey;  /* open addressing on workload keys: content + 1 */
-	uint32_t *keyof;  /* the workload key of each bykey slot */
-	uint32_t *byhash; /* open addressing on content hashes: content + 1 */
-	size_t nr_keys;   /* entries in bykey */
-	size_t tabsize;
-};
-
-static uint64_t rec_hash(const uint8_t *d, size_t n, uint8_t instret)
+/* emu_bench_compare()'s report of one CSR the fast path got wrong. */
+static void bench_mismatch(void *ctx, const char *csr_name, uint64_t fast, uint64_t ref)
 {
-	uint64_t h = UINT64_C(0xcbf29ce484222325) ^ instret;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ d[i]) * UINT64_C(0x100000001b3);
-	return h ^ (h >> 31);
+	(void)ctx;
+	cli_error("bench: %s differs: fast path 0x%016" PRIx64 ", reference 0x%016" PRIx64,
+	          csr_name, fast, ref);
 }
-
-/* Rebuilds the tables at `size` slots. The key map starts empty again:
- * forgetting keys only costs hashing their contents once more. */
-static void rec_rehash(struct rec *r, size_t size)
-{
-	free(r->bykey);
-	free(r->keyof);
-	free(r->byhash);
-	r->bykey = xcalloc(size, sizeof(*r->bykey));
-	r->keyof = xcalloc(size, sizeof(*r->keyof));
-	r->byhash = xcalloc(size, sizeof(*r->byhash));
-	r->tabsize = size;
-	for (size_t c = 0; c < r->nr; c++) {
-		size_t s = r->hash[c] & (size - 1);
-		while (r->byhash[s])
-			s = (s + 1) & (size - 1);
-		r->byhash[s] = (uint32_t)c + 1;
-	}
-	r->nr_keys = 0;
-}
-
-/* Content id of a workload run. Runs with a key are looked up by key (the
- * key promises equal contents); others by hashing their values. */
-static uint32_t rec_intern(struct rec *r, const struct emu_run *run)
-{
-	if (2 * (r->nr + 1) > r->tabsize)
-		rec_rehash(r, r->tabsize ? 2 * r->tabsize : 1024);
-	else if (2 * (r->nr_keys + 1) > r->tabsize)
-		rec_rehash(r, r->tabsize);
-	size_t mask = r->tabsize - 1, ks = 0;
-	if (run->key) {
-		ks = (run->key * (size_t)0x9e3779b1u) & mask;
-		for (; r->bykey[ks]; ks = (ks + 1) & mask)
-			if (r->keyof[ks] == run->key)
-				return r->bykey[ks] - 1;
-	}
-	uint8_t *tmp = xcalloc(1, r->size);
-	for (int b = 0; b < KMH_NR_BANKS; b++)
-		if (run->vals[b])
-			for (unsigned i = 1; i < kmh_banks[b].nr_events; i++)
-				tmp[r->off[b] + i] = run->vals[b][i] & 63u;
-	uint8_t instret = run->instret & 63u;
-	uint64_t h = rec_hash(tmp, r->size, instret);
-	size_t s = h & mask;
-	uint32_t id = UINT32_MAX;
-	for (; r->byhash[s]; s = (s + 1) & mask) {
-		uint32_t c = r->byhash[s] - 1;
-		if (r->hash[c] == h && r->instret[c] == instret &&
-		    memcmp(r->dense + (size_t)c * r->size, tmp, r->size) == 0) {
-			id = c;
-			break;
-		}
-	}
-	if (id == UINT32_MAX) {
-		if (r->nr == r->cap) {
-			r->cap = r->cap ? 2 * r->cap : 256;
-			r->dense = xreallocarray(r->dense, r->cap, r->size);
-			r->instret = xreallocarray(r->instret, r->cap, 1);
-			r->hash = xreallocarray(r->hash, r->cap, sizeof(*r->hash));
-		}
-		id = (uint32_t)r->nr++;
-		memcpy(r->dense + (size_t)id * r->size, tmp, r->size);
-		r->instret[id] = instret;
-		r->hash[id] = h;
-		r->byhash[s] = id + 1;
-	}
-	if (run->key) {
-		r->bykey[ks] = id + 1;
-		r->keyof[ks] = run->key;
-		r->nr_keys++;
-	}
-	free(tmp);
-	return id;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* The bench program: counter n gets 1 + (n % 4) events of its bank (events
- * the profile produces where it has enough), ops rotating through OR, AND,
- * XOR and ADD with AND kept away from empty slots (SPEC §1), and a rotating
- * set of modes. */
-static uint64_t bench_event(const struct emu_profile *p, unsigned n, unsigned *nr_events)
-{
-	static const unsigned ops[4] = {KMH_OP_OR, KMH_OP_AND, KMH_OP_XOR, KMH_OP_ADD};
-	static const uint64_t inh[5] = {
-	    KMH_MINH,                        /* U, S, VU, VS: what Linux sets */
-	    KMH_MINH | KMH_SINH | KMH_VSINH, /* u */
-	    KMH_MINH | KMH_UINH | KMH_VUINH, /* k */
-	    0,                               /* every mode, M included */
-	    KMH_MINH | KMH_SINH | KMH_UINH,  /* G */
-	};
-	int bank = kmh_bank_of_counter(n);
-	unsigned nr = kmh_banks[bank].nr_events, have = 0, pick[KMH_NR_SLOTS];
-	unsigned want = 1 + n % 4;
-
-	/* spread the picks over the produced events, starting at a counter-specific one */
-	unsigned produced[1024], np = 0;
-	for (unsigned i = 1; i < nr && np < 1024; i++)
-		if (emu_profile_produces(p, bank, i))
-			produced[np++] = i;
-	for (unsigned k = 0; k < want; k++) {
-		if (np >= want)
-			pick[k] = produced[(n * 7 + k * (np / want + 1)) % np];
-		else
-			pick[k] = 1 + (n * 5 + k * 11) % (nr - 1);
-		have++;
-	}
-	unsigned a = ops[n % 4], b = ops[(n + 1) % 4], c = ops[(n + 2) % 4];
-	uint64_t v = inh[n % 5];
-	for (unsigned k = 0; k < have; k++)
-		v = kmh_mhpmevent_set_event(v, k, pick[k]);
-	switch (want) {
-	case 1: /* all ops OR: a | 0 | 0 */
-		break;
-	case 2: /* (a op b) op2 (0 | 0) */
-		v = kmh_mhpmevent_set_op(v, 0, a);
-		v = kmh_mhpmevent_set_op(v, 2, c == KMH_OP_AND ? KMH_OP_ADD : c);
-		break;
-	case 3: /* (a op b) op2 (c op1 0) */
-		v = kmh_mhpmevent_set_op(v, 0, a);
-		v = kmh_mhpmevent_set_op(v, 1, b == KMH_OP_AND ? KMH_OP_XOR : b);
-		v = kmh_mhpmevent_set_op(v, 2, c);
-		break;
-	default:
-		v = kmh_mhpmevent_set_op(v, 0, a);
-		v = kmh_mhpmevent_set_op(v, 1, b);
-		v = kmh_mhpmevent_set_op(v, 2, c);
-		break;
-	}
-	*nr_events = want;
-	return v;
-}
-
-static void bench_program(struct emu_hart *h, const struct emu_profile *p)
-{
-	for (unsigned n = KMH_FIRST_COUNTER; n <= KMH_LAST_COUNTER; n++) {
-		unsigned nev;
-		uint64_t v = bench_event(p, n, &nev);
-		if (n % 6 == 0)
-			v |= KMH_OF; /* a wrap with OF already set: no new interrupt */
-		emu_hart_csr_write(h, EMU_MODE_M, EMU_CSR_MHPMEVENT(n), v);
-		/* some counters start just below 2^64 so that the stream wraps them */
-		uint64_t start = n % 3 == 0 ? UINT64_MAX - (UINT64_C(1000003) * n) : 0;
-		emu_hart_csr_write(h, EMU_MODE_M, EMU_CSR_MHPMCOUNTER(n), start);
-	}
-}
-
-static int bench_compare(struct emu_hart *fast, struct emu_hart *ref)
-{
-	int bad = 0;
-	for (int i = 0; emu_csr_at((unsigned)i) >= 0; i++) {
-		unsigned csr = (unsigned)emu_csr_at((unsigned)i);
-		uint64_t a, b;
-		if (emu_hart_csr_read(fast, EMU_MODE_M, csr, &a) != EMU_OK)
-			continue;
-		emu_hart_csr_read(ref, EMU_MODE_M, csr, &b);
-		if (a != b) {
-			cli_error("bench: %s differs: fast path 0x%016" PRIx64
-			          ", reference 0x%016" PRIx64,
-			          emu_csr_name(csr), a, b);
-			bad = 1;
-		}
-	}
-	return bad;
-}
-
-#define BENCH_CHUNK (1u << 18) /* runs recorded, then timed, at a time */
-#define BENCH_FAST  3          /* fast-path passes over each chunk */
 
 static int cmd_bench(int argc, char **argv)
 {
@@ -543,115 +341,30 @@ static int cmd_bench(int argc, char **argv)
 		return 1;
 	}
 
-	/* BENCH_FAST harts count the stream on the fast path, one more with the
-	 * reference; the fast path's time per chunk is the best of its passes,
-	 * since one pass over a chunk takes only milliseconds. */
-	struct emu *emu = emu_new(BENCH_FAST + 1);
-	struct emu_hart *ref = emu_hart(emu, BENCH_FAST);
-	for (unsigned k = 0; k <= BENCH_FAST; k++)
-		bench_program(emu_hart(emu, k), p);
-
-	struct rec rec;
-	memset(&rec, 0, sizeof(rec));
-	for (int b = 0; b < KMH_NR_BANKS; b++) {
-		rec.off[b] = rec.size;
-		rec.size += kmh_banks[b].nr_events;
+	struct emu_bench_result res;
+	struct emu_bench *bench = emu_bench_run(p, seed, cycles, &res, err, sizeof(err));
+	if (!bench) {
+		cli_error("bench: %s", err);
+		return 1;
 	}
-	uint64_t *cyc = xmalloc(BENCH_CHUNK * sizeof(*cyc));
-	uint32_t *cid = xmalloc(BENCH_CHUNK * sizeof(*cid));
-	uint8_t *mode = xmalloc(BENCH_CHUNK);
-	struct emu_workload *w = emu_workload_new(p, seed);
-	double t_fast = 0, t_ref = 0;
-	uint64_t runs = 0, left = cycles;
-	int status = 0;
-
-	while (left && !status) {
-		unsigned n = 0;
-		for (; n < BENCH_CHUNK && left; n++) {
-			struct emu_run run;
-			memset(&run, 0, sizeof(run));
-			emu_workload_next(w, left, &run);
-			if (run.cycles == 0 || run.cycles > left || run.mode >= EMU_NR_MODES) {
-				cli_error("bench: profile '%s' produced a bad run",
-				          emu_profile_name(p));
-				status = 1;
-				break;
-			}
-			cyc[n] = run.cycles;
-			mode[n] = run.mode;
-			cid[n] = rec_intern(&rec, &run);
-			left -= run.cycles;
-		}
-		runs += n;
-
-		struct emu_run r;
-		memset(&r, 0, sizeof(r));
-		r.source = &rec;
-		double best = 0;
-		for (unsigned k = 0; k < BENCH_FAST; k++) {
-			struct emu_hart *fast = emu_hart(emu, k);
-			double t0 = now();
-			for (unsigned i = 0; i < n; i++) {
-				const uint8_t *d = rec.dense + (size_t)cid[i] * rec.size;
-				r.cycles = cyc[i];
-				r.key = cid[i] + 1;
-				r.mode = mode[i];
-				r.instret = rec.instret[cid[i]];
-				for (int b = 0; b < KMH_NR_BANKS; b++)
-					r.vals[b] = d + rec.off[b];
-				emu_hart_run(fast, &r);
-			}
-			emu_hart_sync(fast);
-			double t = now() - t0;
-			if (k == 0 || t < best)
-				best = t;
-		}
-		t_fast += best;
-		double t1 = now();
-		for (unsigned i = 0; i < n; i++) {
-			const uint8_t *d = rec.dense + (size_t)cid[i] * rec.size;
-			r.cycles = cyc[i];
-			r.key = cid[i] + 1;
-			r.mode = mode[i];
-			r.instret = rec.instret[cid[i]];
-			for (int b = 0; b < KMH_NR_BANKS; b++)
-				r.vals[b] = d + rec.off[b];
-			emu_ref_run(ref, &r);
-		}
-		t_ref += now() - t1;
-	}
-	emu_workload_free(w);
-
+	uint64_t done = res.cycles;
+	printf("profile:    %s (seed %" PRIu64 "), emulated\n", emu_profile_name(p), seed);
+	printf("stream:     %" PRIu64 " cycles in %" PRIu64 " runs (%.1f cycles/run, %zu "
+	       "distinct)\n",
+	       done, res.runs, res.runs ? (double)done / (double)res.runs : 0.0, res.distinct);
+	printf("counters:   29 programmed with 1-4 events each, ops or, and, xor, add\n");
+	printf("fast path:  %.3g cycles/s (%.4f s, best of %u passes)\n",
+	       (double)done / res.fast_seconds, res.fast_seconds, res.fast_passes);
+	printf("reference:  %.3g cycles/s (%.4f s)\n", (double)done / res.ref_seconds,
+	       res.ref_seconds);
+	printf("ratio:      %.1fx\n", res.ref_seconds / res.fast_seconds);
+	/* after the figures: they are worth seeing even when a counter differs */
+	int status = emu_bench_compare(bench, bench_mismatch, NULL) ? 1 : 0;
 	if (!status) {
-		uint64_t done = cycles - left;
-		printf("profile:    %s (seed %" PRIu64 "), emulated\n", emu_profile_name(p), seed);
-		printf("stream:     %" PRIu64 " cycles in %" PRIu64 " runs (%.1f cycles/run, %zu "
-		       "distinct)\n",
-		       done, runs, runs ? (double)done / (double)runs : 0.0, rec.nr);
-		printf("counters:   29 programmed with 1-4 events each, ops or, and, xor, add\n");
-		printf("fast path:  %.3g cycles/s (%.4f s, best of %d passes)\n",
-		       (double)done / t_fast, t_fast, BENCH_FAST);
-		printf("reference:  %.3g cycles/s (%.4f s)\n", (double)done / t_ref, t_ref);
-		printf("ratio:      %.1fx\n", t_ref / t_fast);
-		for (unsigned k = 0; k < BENCH_FAST; k++)
-			if (bench_compare(emu_hart(emu, k), ref))
-				status = 1;
-		if (!status) {
-			printf(
-			    "check:      equal: mcycle, minstret, mhpmcounter3-31, mhpmevent3-31 "
-			    "(OF), mip\n");
-		}
+		printf("check:      equal: mcycle, minstret, mhpmcounter3-31, mhpmevent3-31 "
+		       "(OF), mip\n");
 	}
-	free(cyc);
-	free(cid);
-	free(mode);
-	free(rec.dense);
-	free(rec.instret);
-	free(rec.hash);
-	free(rec.bykey);
-	free(rec.keyof);
-	free(rec.byhash);
-	emu_free(emu);
+	emu_bench_free(bench);
 	return status;
 }
 

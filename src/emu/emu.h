@@ -2,10 +2,11 @@
  * the per-cycle event combination of SPEC §1, and the event sources and the
  * script interpreter behind `hpmstat emu`.
  *
- * Owns: the public API of libemu except the workload models (emu/workload.h)
- * and the run contract (emu/source.h). Everything here is library code: it
- * never prints and never exits; fallible calls return 0 or -1 with a message
- * in a caller-supplied buffer (the CLI adds "hpmstat emu: FILE:LINE:").
+ * Owns: the public API of libemu except the workload models (emu/workload.h),
+ * the bench engine (emu/bench.h) and the run contract (emu/source.h).
+ * Everything here is library code: it never prints and never exits; fallible
+ * calls return 0 or -1 with a message in a caller-supplied buffer (the CLI
+ * adds "hpmstat emu: FILE:LINE:").
  *
  *   struct emu          a machine: N harts sharing one `time` (hart.c)
  *   struct emu_hart     one hart's CSR file and counters (hart.c)

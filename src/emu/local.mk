@@ -5,6 +5,7 @@
 #   stimulus.c   the stimulus source (exact per-cycle values) and event names
 #   trace.c      the trace source: the text format, writing and replay
 #   script.c     the interpreter of the hpmstat-emu(1) script language
+#   bench.c      the engine of `hpmstat emu bench`: fast path against reference
 #   workload*.c, profile.c: the workload models (see src/emu/workload.h)
 noinst_LIBRARIES += src/emu/libemu.a
 src_emu_libemu_a_SOURCES = \
@@ -16,6 +17,8 @@ src_emu_libemu_a_SOURCES = \
 	src/emu/stimulus.c \
 	src/emu/trace.c \
 	src/emu/script.c \
+	src/emu/bench.h \
+	src/emu/bench.c \
 	src/emu/workload.h \
 	src/emu/workload-int.h \
 	src/emu/workload.c \

@@ -1126,6 +1126,24 @@ bool emu_profile_produces(const struct emu_profile *p, int bank, unsigned index)
 	return in_range(bank, index) && p->produced[wl_layout.off[bank] + index];
 }
 
+unsigned emu_profile_unproduced(const struct emu_profile *p,
+                                void (*visit)(void *ctx, const char *bank_colon_name), void *ctx)
+{
+	unsigned n = 0;
+	char buf[160];
+	for (int b = 0; b < KMH_NR_BANKS; b++)
+		for (unsigned i = 1; i < kmh_banks[b].nr_events; i++)
+			if (!emu_profile_produces(p, b, i)) {
+				n++;
+				if (visit) {
+					snprintf(buf, sizeof(buf), "%s:%s", kmh_banks[b].name,
+					         kmh_banks[b].events[i].name);
+					visit(ctx, buf);
+				}
+			}
+	return n;
+}
+
 double emu_profile_mean(const struct emu_profile *p, int bank, unsigned index)
 {
 	if (!emu_profile_produces(p, bank, index))

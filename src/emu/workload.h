@@ -171,6 +171,13 @@ void emu_profile_declared(const struct emu_profile *p, struct emu_topdown *td);
  * and for out-of-range bank or index. */
 bool emu_profile_produces(const struct emu_profile *p, int bank, unsigned index);
 
+/* The events p does not produce, noEvent aside: their number, each passed
+ * to visit (unless NULL) as "BANK:NAME" in bank and index order. The name
+ * is only valid during the call. This is what `emu profiles --json` lists
+ * as not_produced, so a consumer need not know the banks. */
+unsigned emu_profile_unproduced(const struct emu_profile *p,
+                                void (*visit)(void *ctx, const char *bank_colon_name), void *ctx);
+
 /* Expected per-cycle value of one event over a long run (over one period of
  * the phases): the declared breakdown is computed from these. 0 for events
  * not produced. emu_profile_mean_instret() is the expected IPC. */

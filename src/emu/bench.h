@@ -1,0 +1,52 @@
+/* bench.h: the engine of `hpmstat emu bench`, which times the counting fast
+ * path against the per-cycle reference on one workload stream and checks
+ * that both count the same.
+ *
+ * Owns: the bench program (every counter of the model programmed with 1-4
+ * events, rotating ops and modes, some counters starting just below 2^64),
+ * the recorded stream it replays (each distinct run content stored once),
+ * the timed passes and the comparison of every CSR afterwards. The command
+ * (builtin/emu.c) parses options, finds the profile and prints; like the
+ * rest of libemu this never prints or exits.
+ */
+#ifndef HPM_EMU_BENCH_H
+#define HPM_EMU_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct emu_profile;
+struct emu_bench;
+
+/* What one emu_bench_run() measured. */
+struct emu_bench_result {
+	uint64_t cycles;      /* cycles of the stream (all that were asked for) */
+	uint64_t runs;        /* runs the workload drew for them */
+	size_t distinct;      /* distinct run contents among those runs */
+	double fast_seconds;  /* fast path: per chunk the best of its passes, summed */
+	double ref_seconds;   /* the reference, one pass */
+	unsigned fast_passes; /* passes of the fast path over each chunk */
+};
+
+/* Programs fast-path harts and one reference hart with the bench program of
+ * profile p, feeds all of them `cycles` (>= 1) cycles of the workload (p,
+ * seed) in chunks, timing the fast path and the reference, and fills *out.
+ * Returns the bench, whose harts stay for emu_bench_compare(); or NULL with
+ * "profile 'NAME' produced a bad run" in err when the workload breaks the
+ * run contract (emu/source.h). */
+struct emu_bench *emu_bench_run(const struct emu_profile *p, uint64_t seed, uint64_t cycles,
+                                struct emu_bench_result *out, char *err, size_t errlen);
+
+/* Compares every readable CSR of each fast-path hart with the reference
+ * hart's, calling mismatch (when not NULL) for each that differs, in hart
+ * and then CSR order. Returns the number of differences: 0 means the fast
+ * path counted exactly what the reference did. It is separate from the run
+ * so that a caller can show the figures before any difference. */
+unsigned emu_bench_compare(struct emu_bench *b,
+                           void (*mismatch)(void *ctx, const char *csr_name, uint64_t fast,
+                                            uint64_t ref),
+                           void *ctx);
+
+void emu_bench_free(struct emu_bench *b);
+
+#endif
