@@ -7,6 +7,7 @@
 #include "builtin/builtin.h"
 #include "builtin/fields.h"
 #include "kmh/kmh.h"
+#include "util/str.h"
 #include "util/xalloc.h"
 
 const char cmd_decode_usage[] =
@@ -44,10 +45,9 @@ static int decode_values(const char **values, int nr_values, const char *bank_op
 		bank = (int)(b - kmh_banks);
 	}
 	if (counter_opt) {
-		struct kmh_error err;
 		uint64_t n;
-		if (kmh_parse_u64(counter_opt, &n, &err) != 0 || n < KMH_FIRST_COUNTER ||
-		    n > KMH_LAST_COUNTER) {
+		if (str_parse_u64(counter_opt, &n, NULL, 0) != STR_PARSE_OK ||
+		    n < KMH_FIRST_COUNTER || n > KMH_LAST_COUNTER) {
 			cli_error("--counter '%s': not an event counter (mhpmcounter3-31)",
 			          counter_opt);
 			return EXIT_FAILURE;
@@ -58,20 +58,19 @@ static int decode_values(const char **values, int nr_values, const char *bank_op
 		return cli_usage_error("no value given");
 	/* every value checked before any is printed: no output then an error */
 	for (int i = 0; i < nr_values; i++) {
-		struct kmh_error err;
+		char msg[320];
 		uint64_t v;
-		if (kmh_parse_u64(values[i], &v, &err) != 0) {
-			cli_error("%s", err.msg);
+		if (str_parse_u64(values[i], &v, msg, sizeof(msg)) != STR_PARSE_OK) {
+			cli_error("%s", msg);
 			status = EXIT_FAILURE;
 		}
 	}
 	if (status)
 		return status;
 	for (int i = 0; i < nr_values; i++) {
-		struct kmh_error err;
 		struct kmh_decoded d;
-		uint64_t v;
-		kmh_parse_u64(values[i], &v, &err);
+		uint64_t v = 0;
+		(void)str_parse_u64(values[i], &v, NULL, 0);
 		kmh_decode(v, bank, &d);
 		if (json) {
 			json_t *obj = fields_to_json(&d);
