@@ -2,7 +2,7 @@
  *
  * Owns: the rendering of an mhpmevent as the expression grammar of SPEC §1,
  * which is also the encoder's canonical form, so decode(encode(x)) encodes
- * back to the same value. Numbers as the CLI reads them live here too.
+ * back to the same value.
  */
 #include <stdio.h>
 #include <string.h>
