@@ -3,7 +3,7 @@ noinst_LIBRARIES += src/util/libutil.a
 src_util_libutil_a_SOURCES = \
 	src/util/xalloc.c src/util/xalloc.h \
 	src/util/edit-distance.c src/util/edit-distance.h \
-	src/util/str.c src/util/str.h \
+	src/util/str.c src/util/str.h src/util/run-schema.h \
 	src/util/line.c src/util/line.h \
 	src/util/suggest.c src/util/suggest.h \
 	src/util/outfile.c src/util/outfile.h \
