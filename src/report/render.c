@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/report-int.h"
+#include "util/provenance.h"
 
 bool rp_shown(const struct report *r, const struct rf_node *n)
 {
@@ -74,12 +75,11 @@ unsigned rp_slice_rows(const struct rp_run *run)
 const char *rp_run_source(const struct rp_run *run, char *buf, size_t len)
 {
 	const struct rf_run *rf = &run->rf;
-	if (rf->harts && rf->profile)
-		snprintf(buf, len, "emulated, profile %s, %u hart%s", rf->profile, rf->harts,
-		         rf->harts == 1 ? "" : "s");
-	else if (rf->harts)
-		snprintf(buf, len, "emulated, trace %s, %u hart%s", rf->trace ? rf->trace : "?",
-		         rf->harts, rf->harts == 1 ? "" : "s");
+	const struct emu_provenance p = {
+	    .profile = rf->profile, .trace = rf->trace, .harts = rf->harts};
+	/* a run file says it was emulated by naming its harts */
+	if (rf->harts)
+		emu_provenance_text(&p, EMU_PROVENANCE_BRIEF, buf, len);
 	else if (rf->command)
 		snprintf(buf, len, "command: %s", rf->command);
 	else

@@ -12,6 +12,7 @@
 #include "stat/aggr.h"
 #include "stat/stat.h"
 #include "util/count.h"
+#include "util/provenance.h"
 
 double stat_event_value(const struct stat_result *res, unsigned i, int unit, double *share)
 {
@@ -377,31 +378,20 @@ kunminghu:
 
 const char *stat_emu_describe(const struct stat_emu_label *l, char *buf, size_t len)
 {
-	char src[300];
-	if (l->trace)
-		snprintf(src, sizeof(src), "trace %s", l->trace);
-	else if (l->repeats > 1)
-		snprintf(
-		    src, sizeof(src), "profile %s, seeds %llu-%llu", l->profile ? l->profile : "?",
-		    (unsigned long long)(l->seed - l->repeats + 1), (unsigned long long)l->seed);
-	else
-		snprintf(src, sizeof(src), "profile %s, seed %llu", l->profile ? l->profile : "?",
-		         (unsigned long long)l->seed);
-	char of[32] = "", part[128] = "";
-	if (l->partial) {
-		char run[48] = "";
-		if (l->run_interrupted && l->repeats > 1)
-			snprintf(run, sizeof(run), " in run %u", l->run_interrupted);
-		snprintf(of, sizeof(of), " of %llu", (unsigned long long)l->cycles_wanted);
-		snprintf(part, sizeof(part), ", partial (%s%s),",
-		         l->interrupted ? "interrupted" : "the emulator fell behind wall time",
-		         run);
-	}
-	snprintf(buf, len, "emulated Kunminghu: %s, %u hart%s, %llu%s cycles%s%s%s at %.6g MHz%s",
-	         src, l->harts, l->harts == 1 ? "" : "s", (unsigned long long)l->cycles, of,
-	         l->harts == 1 ? "" : " each", l->follows_command ? " (following wall time)" : "",
-	         part, l->freq / 1e6, l->multiplexed ? ", counters multiplexed" : "");
-	return buf;
+	const struct emu_provenance p = {.profile = l->profile,
+	                                 .trace = l->trace,
+	                                 .seed = l->seed,
+	                                 .repeats = l->repeats,
+	                                 .harts = l->harts,
+	                                 .cycles = l->cycles,
+	                                 .freq = l->freq,
+	                                 .follows_command = l->follows_command,
+	                                 .multiplexed = l->multiplexed,
+	                                 .partial = l->partial,
+	                                 .interrupted = l->interrupted,
+	                                 .cycles_wanted = l->cycles_wanted,
+	                                 .run_interrupted = l->run_interrupted};
+	return emu_provenance_text(&p, EMU_PROVENANCE_RUN, buf, len);
 }
 
 const char *stat_emu_not_measured(const struct stat_config *cfg, char *buf, size_t len)

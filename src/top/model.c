@@ -21,6 +21,7 @@
 
 #include "top/procs.h"
 #include "top/top.h"
+#include "util/provenance.h"
 #include "util/xalloc.h"
 
 const char top_td_letter[TD_NR] = {'R', 'F', 'B', 'K'};
@@ -542,15 +543,15 @@ static void fill_source(const struct top_model *m, struct top_frame *f)
 {
 	struct hpm_emu_info info;
 	if (m->emu && hpm_session_emu_info(&m->s, &info)) {
-		char what[96];
-		if (info.profile)
-			snprintf(what, sizeof(what), "profile %s", info.profile);
-		else
-			snprintf(what, sizeof(what), "trace %s", info.trace ? info.trace : "?");
-		snprintf(f->source, sizeof(f->source),
-		         "emulated Kunminghu: %s, seed %llu, %u hart%s at %g MHz%s%s", what,
-		         (unsigned long long)info.seed, info.harts, info.harts == 1 ? "" : "s",
-		         (double)info.freq / 1e6, info.multiplexed ? ", counters multiplexed" : "",
+		const struct emu_provenance p = {.profile = info.profile,
+		                                 .trace = info.trace,
+		                                 .seed = info.seed,
+		                                 .harts = info.harts,
+		                                 .freq = (double)info.freq,
+		                                 .multiplexed = info.multiplexed};
+		char label[sizeof(f->source)];
+		snprintf(f->source, sizeof(f->source), "%s%s",
+		         emu_provenance_text(&p, EMU_PROVENANCE_LIVE, label, sizeof(label)),
 		         TOP_EMU_NOT_HOST);
 	} else if (m->emu) {
 		snprintf(f->source, sizeof(f->source), "emulated Kunminghu: profile %s%s",
