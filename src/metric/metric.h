@@ -6,9 +6,10 @@
  * events/riscv/openxiangshan/kunminghu/metrics.json by src/gen/metrics2c.c,
  * which also validates it), and everything derived from the table
  * (metrics.c): lookups by name and group, -M and --topdown selections, the
- * events a selection needs, the A + B sums the hardware can count in one
- * counter, evaluation with an event-name substitution map, MetricThreshold,
- * the out-of-range flag and the Topdown bottleneck marker.
+ * events a selection needs, the A + B sums one counter can count (the PMU
+ * model answers through a callback: this library knows none), evaluation
+ * with an event-name substitution map, MetricThreshold, the out-of-range
+ * flag and the Topdown bottleneck marker.
  *
  * The library never prints and never exits (xmalloc may abort on OOM):
  * fallible calls return 0 or a negative METRIC_E* code with a one-line
@@ -264,6 +265,13 @@ void metric_names_free(struct metric_names *n);
 /* Position of name in n, or -1. */
 int metric_names_find(const struct metric_names *n, const char *name);
 
+/* Whether the PMU counts the event expression `sum`, two event names
+ * joined by one '+' ("INST_SPEC+RECOVERY_BUBBLE"), in one counter. The
+ * metric engine knows no PMU model: the caller that wants sums merged
+ * supplies the model's answer (the stat session asks the Kunminghu
+ * encoder). */
+typedef bool (*metric_counts_sum_fn)(const char *sum);
+
 enum metric_events_flags {
 	/* Also the events the MetricThresholds need (their metrics expanded). */
 	METRIC_EV_THRESHOLDS = 1u << 0,
@@ -278,17 +286,21 @@ enum metric_events_flags {
  * appearance (with METRIC_EV_MERGE, the parts of sums that are not kept
  * merged come after the other names, and the kept merged names last). Names that are not Kunminghu
  * events, such as "cycles" and "instructions", are listed like any other: the stat layer maps them.
- * Appends to out. */
+ * Sums are merged (METRIC_EV_MERGE) where counts_sum says so (NULL: none
+ * is). Appends to out. */
 void metric_set_events(const struct metric_set *s, const struct metric_subst *subst,
-                       unsigned nr_subst, unsigned flags, struct metric_names *out);
-/* The merged names "A+B" (after substitution) of the mergeable sums in the
- * metrics of s (referenced metrics expanded; thresholds with
- * METRIC_EV_THRESHOLDS), distinct. Appends to out. */
+                       unsigned nr_subst, unsigned flags, metric_counts_sum_fn counts_sum,
+                       struct metric_names *out);
+/* The merged names "A+B" (after substitution) of the sums in the metrics of
+ * s that counts_sum says merge (referenced metrics expanded; thresholds
+ * with METRIC_EV_THRESHOLDS), distinct. Appends to out. */
 void metric_set_sums(const struct metric_set *s, const struct metric_subst *subst,
-                     unsigned nr_subst, unsigned flags, struct metric_names *out);
-/* A and B are both events (not metrics) and "A+B" encodes as one Kunminghu
- * mhpmevent (same bank, at most four slots: kmh_encode accepts it). */
-bool metric_sum_mergeable(const char *a, const char *b);
+                     unsigned nr_subst, unsigned flags, metric_counts_sum_fn counts_sum,
+                     struct metric_names *out);
+/* A and B are both plain event names (not metrics) and counts_sum("A+B")
+ * holds (for Kunminghu: one mhpmevent, same bank, at most four slots);
+ * false when counts_sum is NULL. */
+bool metric_sum_mergeable(const char *a, const char *b, metric_counts_sum_fn counts_sum);
 
 /* ============================================================= evaluation */
 

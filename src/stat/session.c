@@ -200,6 +200,15 @@ static int find_kmh_row(const struct hpm_evlist *l, const char *name)
 	return -1;
 }
 
+/* The metric engine's question for merging A + B: one Kunminghu counter
+ * counts it when it encodes as one mhpmevent. */
+static bool kmh_counts_sum(const char *sum)
+{
+	struct kmh_encoding enc;
+	struct kmh_error kerr;
+	return kmh_encode(sum, &enc, &kerr) == 0;
+}
+
 int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned level,
                             bool retired_minstret, char *err, size_t errlen)
 {
@@ -218,7 +227,7 @@ int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned le
 		return -1;
 	}
 	metric_set_events(&s->metrics, s->subst, s->nr_subst,
-	                  METRIC_EV_MERGE | METRIC_EV_THRESHOLDS, &names);
+	                  METRIC_EV_MERGE | METRIC_EV_THRESHOLDS, kmh_counts_sum, &names);
 	for (unsigned i = 0; i < names.nr; i++) {
 		const char *n = names.name[i];
 		if (find_kmh_row(&s->all, n) >= 0)
