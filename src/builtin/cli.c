@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "builtin/cli.h"
-#include "kmh/kmh.h"
 #include "util/outfile.h"
 #include "util/str.h"
 
@@ -143,7 +142,6 @@ static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
                      char *msg, size_t len)
 {
 	const char *p = s;
-	struct kmh_error err;
 	uint64_t v;
 	int rc;
 
@@ -177,12 +175,12 @@ static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
 			return -1;
 		}
 		/* 2^64 is the first double past UINT64_MAX */
-		rc = errno == ERANGE || d >= 18446744073709551616.0 ? KMH_ERANGE : 0;
+		rc = errno == ERANGE || d >= 18446744073709551616.0 ? STR_PARSE_ERANGE : STR_PARSE_OK;
 		v = rc ? UINT64_MAX : (uint64_t)d;
 	} else {
-		rc = kmh_parse_u64(p, &v, &err);
+		rc = str_parse_u64(p, &v, NULL, 0);
 	}
-	if (rc == KMH_ENUMBER) {
+	if (rc == STR_PARSE_ENUMBER) {
 		snprintf(msg, len, "%s '%s': not a number", opt, s);
 		return -1;
 	}

@@ -7,7 +7,7 @@
 
 #include "builtin/builtin.h"
 #include "builtin/fields.h"
-#include "kmh/kmh.h"
+#include "util/str.h"
 #include "util/xalloc.h"
 
 const char cmd_decode_usage[] =
@@ -40,9 +40,9 @@ static int decode_values(const char **values, int nr_values, const char *bank_op
 	if (bank_opt && (bank = fields_class_by_name(model, bank_opt)) < 0)
 		return EXIT_FAILURE;
 	if (counter_opt) {
-		struct kmh_error err;
 		uint64_t n;
-		if (kmh_parse_u64(counter_opt, &n, &err) != 0 || n < ctr->first || n > ctr->last) {
+		if (str_parse_u64(counter_opt, &n, NULL, 0) != STR_PARSE_OK || n < ctr->first ||
+		    n > ctr->last) {
 			cli_error("--counter '%s': not an event counter (%s%u-%u)", counter_opt,
 			          ctr->counter_prefix, ctr->first, ctr->last);
 			return EXIT_FAILURE;
@@ -53,20 +53,19 @@ static int decode_values(const char **values, int nr_values, const char *bank_op
 		return cli_usage_error("no value given");
 	/* every value checked before any is printed: no output then an error */
 	for (int i = 0; i < nr_values; i++) {
-		struct kmh_error err;
+		char msg[320];
 		uint64_t v;
-		if (kmh_parse_u64(values[i], &v, &err) != 0) {
-			cli_error("%s", err.msg);
+		if (str_parse_u64(values[i], &v, msg, sizeof(msg)) != STR_PARSE_OK) {
+			cli_error("%s", msg);
 			status = EXIT_FAILURE;
 		}
 	}
 	if (status)
 		return status;
 	for (int i = 0; i < nr_values; i++) {
-		struct kmh_error err;
 		struct hpm_model_decoded d;
-		uint64_t v;
-		kmh_parse_u64(values[i], &v, &err);
+		uint64_t v = 0;
+		(void)str_parse_u64(values[i], &v, NULL, 0);
 		if (json) {
 			json_t *obj = model->decode_json(v, bank);
 			json_object_set_new(obj, "input", json_string(values[i]));

@@ -2,15 +2,13 @@
  *
  * Owns: the rendering of an mhpmevent as the expression grammar of SPEC §1,
  * which is also the encoder's canonical form, so decode(encode(x)) encodes
- * back to the same value. Numbers as the CLI reads them live here too.
+ * back to the same value.
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "kmh/internal.h"
 #include "kmh/kmh.h"
-#include "util/str.h"
 
 static const char *const op_names[32] = {
     [KMH_OP_OR] = "or",
@@ -195,62 +193,4 @@ void kmh_decode(uint64_t value, int bank, struct kmh_decoded *d)
 	 * mode sets no letters select, a noEvent the encoder would drop): the
 	 * flag is whether this spelling really gives the value back. */
 	d->exact = kmh_encode_impl(d->expr, &enc, &err, false) == 0 && enc.value == value;
-}
-
-int kmh_parse_u64(const char *s, uint64_t *out, struct kmh_error *err)
-{
-	const char *p = s;
-	unsigned base = 10;
-	uint64_t v = 0;
-
-	err->pos = -1;
-	while (isspace((unsigned char)*p))
-		p++;
-	if (*p == 'r' || *p == 'R') {
-		base = 16;
-		p++;
-	} else if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		base = 16;
-		p += 2;
-	} else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) {
-		base = 2;
-		p += 2;
-	}
-	const char *digits = p;
-	for (; *p && !isspace((unsigned char)*p); p++) {
-		unsigned c = (unsigned char)*p, dv;
-		if (c == '_' && p != digits)
-			continue; /* 0x4000_0000_0000_0035, as the hardware docs write them */
-		if (isdigit(c))
-			dv = c - '0';
-		else if (isxdigit(c))
-			dv = (unsigned)tolower((int)c) - 'a' + 10;
-		else
-			dv = 99;
-		if (dv >= base) {
-			err->code = KMH_ENUMBER;
-			err->pos = (int)(p - s);
-			snprintf(err->msg, sizeof(err->msg), "'%s' is not a number", s);
-			str_sanitize(err->msg);
-			return KMH_ENUMBER;
-		}
-		if (v > (UINT64_MAX - dv) / base) {
-			err->code = KMH_ERANGE;
-			snprintf(err->msg, sizeof(err->msg), "'%s' is wider than 64 bits", s);
-			str_sanitize(err->msg);
-			return KMH_ERANGE;
-		}
-		v = v * base + dv;
-	}
-	while (isspace((unsigned char)*p))
-		p++;
-	if (p == digits || *p) {
-		err->code = KMH_ENUMBER;
-		err->pos = (int)(p - s);
-		snprintf(err->msg, sizeof(err->msg), "'%s' is not a number", s);
-		str_sanitize(err->msg);
-		return KMH_ENUMBER;
-	}
-	*out = v;
-	return 0;
 }

@@ -253,11 +253,10 @@ static int parse_primary(struct parser *ps, unsigned *id)
 		ps->p++;
 		int pos2 = pos_of(ps);
 		if (isdigit((unsigned char)*ps->p)) {
-			struct kmh_error nerr;
 			uint64_t idx;
 			read_word(ps, word2, sizeof(word2));
-			if (kmh_parse_u64(word2, &idx, &nerr) != 0 || word2[0] == 'r' ||
-			    strchr(word2, '_'))
+			if (str_parse_u64(word2, &idx, NULL, 0) != STR_PARSE_OK ||
+			    word2[0] == 'r' || strchr(word2, '_'))
 				return fail(ps, KMH_ENUMBER, pos2, "'%s' is not an event index",
 				            word2);
 			if (idx >= bank->nr_events)
@@ -587,9 +586,8 @@ static int parse_op_value(struct parser *ps, const char *val, int pos, unsigned 
 			*op = vals[i];
 			return 0;
 		}
-	struct kmh_error nerr;
 	uint64_t n;
-	if (kmh_parse_u64(val, &n, &nerr) != 0)
+	if (str_parse_u64(val, &n, NULL, 0) != STR_PARSE_OK)
 		return fail(ps, KMH_ETERM, pos, "'%s' is not an op (or, and, xor, add)", val);
 	if (n > KMH_OP_MASK || !kmh_op_is_valid((unsigned)n))
 		return fail(ps, KMH_ERANGE, pos,
@@ -642,9 +640,8 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 		if (strncmp(key, "event", 5) == 0 && key[5] >= '0' && key[5] <= '3' && !key[6]) {
 			unsigned slot = (unsigned)(key[5] - '0');
 			uint64_t n;
-			struct kmh_error nerr;
 			bit = 1u << slot;
-			if (kmh_parse_u64(val, &n, &nerr) != 0)
+			if (str_parse_u64(val, &n, NULL, 0) != STR_PARSE_OK)
 				return fail(ps, KMH_ENUMBER, vpos, "'%s' is not a number", val);
 			if (n > KMH_EVENT_MASK)
 				return fail(ps, KMH_ERANGE, vpos,

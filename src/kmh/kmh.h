@@ -185,10 +185,6 @@ void kmh_decode(uint64_t value, int bank, struct kmh_decoded *out);
 const char *kmh_op_name(unsigned op);   /* "or", "and", "xor", "add", or NULL if reserved */
 const char *kmh_op_symbol(unsigned op); /* "|", "&", "^", "+", or NULL */
 
-/* Parse a number the way the CLI accepts them: decimal, 0x hex, 0b binary,
- * optional r prefix for hex. Rejects anything wider than 64 bits. */
-int kmh_parse_u64(const char *s, uint64_t *out, struct kmh_error *err);
-
 /* ----------------------------------------------------------- suggestions */
 
 /* Up to `max` event names closest to `name` (edit distance), written to out.

@@ -2,7 +2,8 @@
 # metric table generated from metrics.json at build time by
 # src/gen/metrics2c.c (which validates it with the same engine and the
 # Kunminghu event tables), and the selections, evaluation, thresholds and
-# Topdown bottleneck marker built on them (metrics.c).
+# Topdown bottleneck marker built on them (metrics.c), and metrics on the
+# events a run counted, as stat and report read them (counted.c).
 METRIC_JSON = events/riscv/openxiangshan/kunminghu/metrics.json
 nobase_dist_pkgdata_DATA += events/riscv/openxiangshan/kunminghu/metrics.json
 
@@ -16,7 +17,8 @@ src/metric/metrics-gen.c: src/gen/metrics2c$(EXEEXT) $(METRIC_JSON)
 	src/gen/metrics2c$(EXEEXT) $(top_srcdir)/$(METRIC_JSON) > $@.tmp && mv $@.tmp $@
 
 noinst_LIBRARIES += src/metric/libmetric.a
-src_metric_libmetric_a_SOURCES = src/metric/metric.h src/metric/expr.c src/metric/metrics.c
+src_metric_libmetric_a_SOURCES = src/metric/metric.h src/metric/expr.c src/metric/metrics.c \
+	src/metric/counted.c
 nodist_src_metric_libmetric_a_SOURCES = src/metric/metrics-gen.c
 BUILT_SOURCES += src/metric/metrics-gen.c
 CLEANFILES += src/metric/metrics-gen.c src/metric/metrics-gen.c.tmp

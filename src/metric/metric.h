@@ -6,9 +6,13 @@
  * events/riscv/openxiangshan/kunminghu/metrics.json by src/gen/metrics2c.c,
  * which also validates it), and everything derived from the table
  * (metrics.c): lookups by name and group, -M and --topdown selections, the
- * events a selection needs, the A + B sums the hardware can count in one
- * counter, evaluation with an event-name substitution map, MetricThreshold,
- * the out-of-range flag and the Topdown bottleneck marker.
+ * events a selection needs, the A + B sums one counter can count (the PMU
+ * model answers through a callback: this library knows none), evaluation
+ * with an event-name substitution map, MetricThreshold, the out-of-range
+ * flag and the Topdown bottleneck marker; and (counted.c) the reading of
+ * the events a run counted that stat and report share: which row a name
+ * means, multiplexing, the minstret substitution, the shown value and
+ * display name.
  *
  * The library never prints and never exits (xmalloc may abort on OOM):
  * fallible calls return 0 or a negative METRIC_E* code with a one-line
@@ -264,6 +268,13 @@ void metric_names_free(struct metric_names *n);
 /* Position of name in n, or -1. */
 int metric_names_find(const struct metric_names *n, const char *name);
 
+/* Whether the PMU counts the event expression `sum`, two event names
+ * joined by one '+' ("INST_SPEC+RECOVERY_BUBBLE"), in one counter. The
+ * metric engine knows no PMU model: the caller that wants sums merged
+ * supplies the model's answer (the stat session asks the Kunminghu
+ * encoder). */
+typedef bool (*metric_counts_sum_fn)(const char *sum);
+
 enum metric_events_flags {
 	/* Also the events the MetricThresholds need (their metrics expanded). */
 	METRIC_EV_THRESHOLDS = 1u << 0,
@@ -278,17 +289,21 @@ enum metric_events_flags {
  * appearance (with METRIC_EV_MERGE, the parts of sums that are not kept
  * merged come after the other names, and the kept merged names last). Names that are not Kunminghu
  * events, such as "cycles" and "instructions", are listed like any other: the stat layer maps them.
- * Appends to out. */
+ * Sums are merged (METRIC_EV_MERGE) where counts_sum says so (NULL: none
+ * is). Appends to out. */
 void metric_set_events(const struct metric_set *s, const struct metric_subst *subst,
-                       unsigned nr_subst, unsigned flags, struct metric_names *out);
-/* The merged names "A+B" (after substitution) of the mergeable sums in the
- * metrics of s (referenced metrics expanded; thresholds with
- * METRIC_EV_THRESHOLDS), distinct. Appends to out. */
+                       unsigned nr_subst, unsigned flags, metric_counts_sum_fn counts_sum,
+                       struct metric_names *out);
+/* The merged names "A+B" (after substitution) of the sums in the metrics of
+ * s that counts_sum says merge (referenced metrics expanded; thresholds
+ * with METRIC_EV_THRESHOLDS), distinct. Appends to out. */
 void metric_set_sums(const struct metric_set *s, const struct metric_subst *subst,
-                     unsigned nr_subst, unsigned flags, struct metric_names *out);
-/* A and B are both events (not metrics) and "A+B" encodes as one Kunminghu
- * mhpmevent (same bank, at most four slots: kmh_encode accepts it). */
-bool metric_sum_mergeable(const char *a, const char *b);
+                     unsigned nr_subst, unsigned flags, metric_counts_sum_fn counts_sum,
+                     struct metric_names *out);
+/* A and B are both plain event names (not metrics) and counts_sum("A+B")
+ * holds (for Kunminghu: one mhpmevent, same bank, at most four slots);
+ * false when counts_sum is NULL. */
+bool metric_sum_mergeable(const char *a, const char *b, metric_counts_sum_fn counts_sum);
 
 /* ============================================================= evaluation */
 
@@ -374,5 +389,47 @@ void metric_set_judge(const struct metric_set *s, const struct metric_env *env,
  * METRIC_F_BOTTLENECK_LEAF. A value outside [0, 1] takes part as it is.
  * Metrics outside the Topdown tree are never marked. Clears old marks. */
 void metric_set_mark_bottleneck(const struct metric_set *s, struct metric_value *vals);
+
+/* ========================================================= counted events */
+
+/* The events a run counted, as metrics read them: the stat session's rows,
+ * a run file's events. The owner says what each row is and what it
+ * counted; the rules of reading them (which row a name means, when a value
+ * is multiplexed, the minstret substitution) are here, one for stat and
+ * report. */
+struct metric_events {
+	unsigned nr;
+	/* Row i's name, and in *host whether it is a host event: metrics read
+	 * the PMU model's rows only, never a host event of the same name. */
+	const char *(*name)(void *ctx, unsigned i, bool *host);
+	/* Row i's value for what is evaluated (a unit, an interval), scaled
+	 * for multiplexing and by the event's display scale; NAN when it has
+	 * none. *share (1 on entry): running / enabled time. */
+	double (*value)(void *ctx, unsigned i, double *share);
+	void *ctx;
+};
+
+/* INST_RETIRED counted by minstret (hpmstat stat --topdown-retired=minstret):
+ * rob_commitInstr is read as "instructions". */
+extern const struct metric_subst metric_subst_retired_minstret;
+/* ev's PMU rows hold "instructions" and no rob_commitInstr: its metrics
+ * were counted with metric_subst_retired_minstret. */
+bool metric_events_retired_minstret(const struct metric_events *ev);
+
+/* Evaluate every metric of s on the rows of ev (metric_set_eval, with the
+ * substitutions and sums counted merged) into vals[s->nr]. True when some
+ * value read was multiplexed (0 < share < 1). */
+bool metric_set_eval_events(const struct metric_set *s, const struct metric_events *ev,
+                            const struct metric_subst *subst, unsigned nr_subst,
+                            struct metric_value *vals);
+
+/* What metric m shows for v: its value times ScaleUnit (a share as a
+ * percentage); NAN when n/a or in error. */
+double metric_value_shown(const struct metric *m, const struct metric_value *v);
+
+/* The name a tree shows for a metric, as toplev names its nodes
+ * (tma_frontend_bound -> Frontend_Bound, tma_l1_bound -> L1_Bound, Dram ->
+ * DRAM); other metrics keep their name. A new string. */
+char *metric_display_name(const char *name);
 
 #endif

@@ -16,7 +16,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "kmh/kmh.h"
 #include "util/suggest.h"
 #include "util/str.h"
 #include "util/xalloc.h"
@@ -546,17 +545,15 @@ static const char *subst_name(const struct metric_subst *subst, unsigned nr, con
 	return name;
 }
 
-bool metric_sum_mergeable(const char *a, const char *b)
+bool metric_sum_mergeable(const char *a, const char *b, metric_counts_sum_fn counts_sum)
 {
-	struct kmh_encoding enc;
-	struct kmh_error kerr;
-	if (metric_by_name(a) || metric_by_name(b))
+	if (!counts_sum || metric_by_name(a) || metric_by_name(b))
 		return false;
 	/* only plain names: "A+B" must mean exactly the sum of the two */
 	if (strpbrk(a, "+|&^:/(), ") || strpbrk(b, "+|&^:/(), "))
 		return false;
 	char *sum = xasprintf("%s+%s", a, b);
-	bool ok = kmh_encode(sum, &enc, &kerr) == 0;
+	bool ok = counts_sum(sum);
 	free(sum);
 	return ok;
 }
@@ -566,7 +563,7 @@ bool metric_sum_mergeable(const char *a, const char *b)
 struct walk {
 	const struct metric_subst *subst;
 	unsigned nr_subst;
-	bool merge;
+	metric_counts_sum_fn counts_sum; /* NULL: no sum is merged */
 	struct metric_names plain, sums;
 	unsigned char *expanded; /* [metric_nr] */
 	unsigned depth;
@@ -577,10 +574,10 @@ static void walk_expr(struct walk *w, const struct mexpr *e);
 static bool walk_merge(void *ctx, const char *a, const char *b)
 {
 	struct walk *w = ctx;
-	if (!w->merge || metric_by_name(a) || metric_by_name(b))
+	if (!w->counts_sum || metric_by_name(a) || metric_by_name(b))
 		return false;
 	return metric_sum_mergeable(subst_name(w->subst, w->nr_subst, a),
-	                            subst_name(w->subst, w->nr_subst, b));
+	                            subst_name(w->subst, w->nr_subst, b), w->counts_sum);
 }
 
 static void walk_visit(void *ctx, const char *a, const char *b)
@@ -616,12 +613,12 @@ static void walk_expr(struct walk *w, const struct mexpr *e)
 }
 
 static void walk_set(struct walk *w, const struct metric_set *s, const struct metric_subst *subst,
-                     unsigned nr_subst, unsigned flags, bool merge)
+                     unsigned nr_subst, unsigned flags, metric_counts_sum_fn counts_sum)
 {
 	memset(w, 0, sizeof(*w));
 	w->subst = subst;
 	w->nr_subst = nr_subst;
-	w->merge = merge;
+	w->counts_sum = counts_sum;
 	w->expanded = xcalloc(metric_nr ? metric_nr : 1, 1);
 	for (unsigned i = 0; i < s->nr; i++)
 		walk_visit(w, s->m[i]->name, NULL);
@@ -649,10 +646,11 @@ static void split_sum(const char *sum, char *a, char *b, size_t len)
 }
 
 void metric_set_events(const struct metric_set *s, const struct metric_subst *subst,
-                       unsigned nr_subst, unsigned flags, struct metric_names *out)
+                       unsigned nr_subst, unsigned flags, metric_counts_sum_fn counts_sum,
+                       struct metric_names *out)
 {
 	struct walk w;
-	walk_set(&w, s, subst, nr_subst, flags, (flags & METRIC_EV_MERGE) != 0);
+	walk_set(&w, s, subst, nr_subst, flags, (flags & METRIC_EV_MERGE) ? counts_sum : NULL);
 	/* A merged counter saves one only when neither part is needed alone;
 	 * otherwise count the parts and let evaluation add them. The plain
 	 * names keep their order; sums that stay merged follow them. */
@@ -676,10 +674,11 @@ void metric_set_events(const struct metric_set *s, const struct metric_subst *su
 }
 
 void metric_set_sums(const struct metric_set *s, const struct metric_subst *subst,
-                     unsigned nr_subst, unsigned flags, struct metric_names *out)
+                     unsigned nr_subst, unsigned flags, metric_counts_sum_fn counts_sum,
+                     struct metric_names *out)
 {
 	struct walk w;
-	walk_set(&w, s, subst, nr_subst, flags, true);
+	walk_set(&w, s, subst, nr_subst, flags, counts_sum);
 	for (unsigned i = 0; i < w.sums.nr; i++)
 		names_add(out, w.sums.name[i]);
 	walk_free(&w);

@@ -1,12 +1,13 @@
 # src/report: hpmstat report's library: the run-file reader and validator
 # (runfile.c), the report model: slices, per-hart metrics from the metric
 # engine, summary, weights and diff (model.c), and one renderer per format
-# (render-*.c). It never prints or exits; src/builtin/report.c is the CLI.
+# (render-*.c) behind report_render (render.c), writing with the cells of
+# cells.c. It never prints or exits; src/builtin/report.c is the CLI.
 noinst_LIBRARIES += src/report/libreport.a
 src_report_libreport_a_SOURCES = \
 	src/report/runfile.c src/report/runfile.h src/report/replay.c src/report/replay.h \
 	src/report/report.h src/report/report-int.h \
-	src/report/model.c src/report/render.c \
+	src/report/model.c src/report/render.c src/report/cells.c src/report/cells.h \
 	src/report/render-text.c src/report/render-csv.c src/report/render-json.c \
 	src/report/render-md.c src/report/render-html.c
 src_report_libreport_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)

@@ -29,42 +29,39 @@ void report_init(struct report *r)
 
 /* ------------------------------------------------------ per-unit metrics */
 
-/* The counts one lookup reads: a run's or one interval's, of one unit. */
+/* The counts one evaluation reads: a run's or one interval's, of one unit. */
 struct lookup_ctx {
 	const struct rf_run *rf;
 	const struct rf_count *const *counts; /* [nr_ev] */
 	const unsigned *nr_counts;
 	const char *unit;
-	bool multiplexed;
 };
 
-/* As hpmstat stat's lookup: the metrics read the Kunminghu rows (never a
- * host event of the same name), scaled by enabled / running. */
-static int lookup(void *p, const char *name, double *val)
+/* The run file's events as the metric engine reads them (metric_events). */
+static const char *event_name(void *p, unsigned i, bool *host)
+{
+	const struct rf_event *e = &((struct lookup_ctx *)p)->rf->ev[i];
+	*host = e->host;
+	return e->name;
+}
+
+/* The unit's count scaled by enabled / running. */
+static double event_value(void *p, unsigned i, double *share)
 {
 	struct lookup_ctx *c = p;
-	for (unsigned i = 0; i < c->rf->nr_ev; i++) {
-		const struct rf_event *e = &c->rf->ev[i];
-		if (e->host || strcmp(e->name, name) != 0)
+	const struct rf_event *e = &c->rf->ev[i];
+	if (strcmp(e->state, "ok") != 0)
+		return (double)NAN;
+	for (unsigned u = 0; u < c->nr_counts[i]; u++) {
+		const struct rf_count *k = &c->counts[i][u];
+		if (strcmp(k->unit, c->unit) != 0)
 			continue;
-		*val = (double)NAN;
-		if (strcmp(e->state, "ok") != 0)
-			return 0;
-		for (unsigned u = 0; u < c->nr_counts[i]; u++) {
-			const struct rf_count *k = &c->counts[i][u];
-			if (strcmp(k->unit, c->unit) != 0)
-				continue;
-			if (k->running > 0) {
-				*val = (double)k->value *
-				       ((double)k->enabled / (double)k->running) * e->scale;
-				if (k->running < k->enabled)
-					c->multiplexed = true;
-			}
-			break;
-		}
-		return 0;
+		if (!k->running)
+			return (double)NAN;
+		*share = (double)k->running / (double)k->enabled;
+		return (double)k->value * ((double)k->enabled / (double)k->running) * e->scale;
 	}
-	return METRIC_ENAME;
+	return (double)NAN;
 }
 
 /* The metric set of a run's nodes, in the run's order (nodes the table
@@ -93,23 +90,15 @@ static void compute_unit(const struct rf_run *rf, const struct nodeset *ns,
                          const char *unit, struct rf_mval *out)
 {
 	struct lookup_ctx c = {.rf = rf, .counts = counts, .nr_counts = nr_counts, .unit = unit};
+	const struct metric_events events = {
+	    .nr = rf->nr_ev, .name = event_name, .value = event_value, .ctx = &c};
 	/* hpmstat stat --topdown-retired=minstret counted minstret for
 	 * rob_commitInstr: its run file has "instructions" and no
 	 * rob_commitInstr row */
-	static const struct metric_subst minstret = {"rob_commitInstr", "instructions"};
-	bool have_rob = false, have_insn = false;
-	for (unsigned i = 0; i < rf->nr_ev; i++) {
-		have_rob |= !rf->ev[i].host && strcmp(rf->ev[i].name, "rob_commitInstr") == 0;
-		have_insn |= !rf->ev[i].host && strcmp(rf->ev[i].name, "instructions") == 0;
-	}
-	struct metric_env env = {.lookup = lookup,
-	                         .ctx = &c,
-	                         .subst = &minstret,
-	                         .nr_subst = !have_rob && have_insn ? 1 : 0,
-	                         .merged = true};
+	unsigned nr_subst = metric_events_retired_minstret(&events) ? 1 : 0;
 	struct metric_value *v = ns->set.nr ? xcalloc(ns->set.nr, sizeof(*v)) : NULL;
-	if (ns->set.nr)
-		metric_set_eval(&ns->set, &env, v);
+	bool multiplexed =
+	    metric_set_eval_events(&ns->set, &events, &metric_subst_retired_minstret, nr_subst, v);
 	for (unsigned k = 0; k < rf->nr_node; k++) {
 		struct rf_mval *o = &out[k];
 		memset(o, 0, sizeof(*o));
@@ -118,16 +107,15 @@ static void compute_unit(const struct rf_run *rf, const struct nodeset *ns,
 			continue;
 		const struct metric_value *mv = &v[ns->pos[k]];
 		const struct metric *m = ns->set.m[ns->pos[k]];
-		if (!(mv->flags & (METRIC_F_NA | METRIC_F_ERROR))) {
+		o->value = metric_value_shown(m, mv);
+		if (!isnan(o->value))
 			o->raw = mv->value;
-			o->value = mv->value * m->scale;
-		}
 		o->out_of_range = (mv->flags & METRIC_F_OUT_OF_RANGE) != 0;
 		o->bottleneck = (mv->flags & METRIC_F_BOTTLENECK) != 0;
 		o->over_threshold = mv->thresh == METRIC_THRESH_YES;
 	}
 	for (unsigned k = 0; k < rf->nr_node; k++)
-		out[k].multiplexed = c.multiplexed;
+		out[k].multiplexed = multiplexed;
 	free(v);
 }
 

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "report/cells.h"
 #include "report/report-int.h"
 
 static void num(FILE *out, double v)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/cells.h"
 #include "report/report-int.h"
 
 #define BAR_W   360.0 /* px for 100 % */

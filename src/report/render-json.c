@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 
+#include "report/cells.h"
 #include "report/report-int.h"
 #include "util/count-json.h"
 

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "report/cells.h"
 #include "report/report-int.h"
 
 static void indent(FILE *out, unsigned level)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "metric/metric.h"
+#include "report/cells.h"
 #include "report/report-int.h"
 
 #define NAME_W 40

@@ -1,8 +1,9 @@
-/* report-int.h: what the renderers of src/report share, not exported.
+/* report-int.h: the renderers of src/report, not exported.
  *
- * Owns: the renderer entry points that report_render dispatches to, and the
- * helpers every format needs: the level filter, number formatting with
- * "n/a", and the escaping rules of CSV, Markdown and HTML.
+ * Owns: the renderer entry points that report_render (render.c)
+ * dispatches to, one per format (render-text.c, render-csv.c,
+ * render-json.c, render-md.c, render-html.c). What they write alike is in
+ * cells.h; they never call the dispatcher.
  */
 #ifndef HPM_REPORT_REPORT_INT_H
 #define HPM_REPORT_REPORT_INT_H
@@ -16,35 +17,5 @@ void rp_render_csv(const struct report *r, FILE *out);
 void rp_render_json(const struct report *r, FILE *out);
 void rp_render_md(const struct report *r, FILE *out);
 void rp_render_html(const struct report *r, FILE *out);
-
-/* The node is shown at the report's --level (metrics outside the tree,
- * level 0, always are). */
-bool rp_shown(const struct report *r, const struct rf_node *n);
-/* v with prec decimals, or "n/a" for NAN. */
-const char *rp_num(char *buf, size_t len, double v, int prec);
-/* An event's value as the counts tables show it: every digit of an exact
- * count, "<wrapped>" for a count that passed 2^64 - 1, a msec time with 2
- * decimals; NULL when it has none (the caller shows its state). buf holds
- * at least HPM_COUNT_STR_MAX bytes. */
-const char *rp_event_value(const struct rf_event *e, char *buf, size_t len);
-/* The same for one unit's count of e ("n/a" when it never ran). */
-const char *rp_unit_value(const struct rf_event *e, const struct rf_count *c, char *buf,
-                          size_t len);
-/* A difference with 2 decimals and its sign: "+0.30", "-1.25", "+0.00"
- * (never "-0.00"), or "n/a". */
-const char *rp_signed(char *buf, size_t len, double v);
-/* The unit a slice is about: "all" or the unit's name. */
-const char *rp_slice_unit(const struct rp_run *run, const struct rp_slice *s);
-/* The run has per-unit slices: slices per interval = 1 + units. */
-unsigned rp_slice_rows(const struct rp_run *run);
-/* Short description of a run's source, e.g. "emulated, profile dram-bound,
- * 2 harts" or "command: true". */
-const char *rp_run_source(const struct rp_run *run, char *buf, size_t len);
-/* The noise verdict as words. */
-const char *rp_noise_word(enum rp_noise n);
-
-void rp_csv_field(FILE *out, const char *s);
-void rp_md_text(FILE *out, const char *s);
-void rp_html_text(FILE *out, const char *s);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "report/runfile.h"
 #include "util/count-json.h"
+#include "util/run-schema.h"
 #include "util/str.h"
 #include "util/xalloc.h"
 
@@ -417,17 +418,17 @@ static bool read_run(struct ctx *c, struct rf_run *r, json_t *root)
 		return fail(c, "not a run file: no \"schema\" key");
 	if (!want_string(c, root, "", "schema", false, &schema))
 		return false;
-	if (strcmp(schema, RF_SCHEMA) != 0)
-		return fail(c, "schema is '%.60s', not '%s'", schema, RF_SCHEMA);
+	if (strcmp(schema, HPM_RUN_SCHEMA) != 0)
+		return fail(c, "schema is '%.60s', not '%s'", schema, HPM_RUN_SCHEMA);
 	json_t *ver = get(c, root, "", "schema_version");
 	if (!ver)
 		return false;
 	if (!json_is_integer(ver))
 		return fail(c, "schema_version: expected an integer");
 	version = json_integer_value(ver);
-	if (version != RF_SCHEMA_VERSION)
+	if (version != HPM_RUN_SCHEMA_VERSION)
 		return fail(c, "schema_version %lld is not supported (this hpmstat reads %d)",
-		            (long long)version, RF_SCHEMA_VERSION);
+		            (long long)version, HPM_RUN_SCHEMA_VERSION);
 	if (!want_string(c, root, "", "created", false, &r->created) ||
 	    !want_bytes(c, root, "", "command", true, &r->command) ||
 	    !want_int(c, root, "", "repeat", 1, 1000000, &repeat) ||

@@ -24,9 +24,6 @@
 
 #include "util/count.h"
 
-#define RF_SCHEMA         "hpmstat-run"
-#define RF_SCHEMA_VERSION 1
-
 /* One unit's raw count, as in the file's counts arrays. */
 struct rf_count {
 	const char *unit; /* "hart0", "CPU1", "task" */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "stat/aggr.h"
+#include "stat/values.h"
 #include "util/count.h"
 #include "util/xalloc.h"
 

@@ -1,10 +1,13 @@
 # src/stat: hpmstat stat's session (routing events to back ends, metrics),
-# the std/CSV/JSON printers sharing one stat_config, the run file, and the
-# statistics of repeated runs (noise.c).
+# the printers (print.c: one walk over the rows, whose leaves are the
+# std/CSV/JSON formats; values.c: the fields they share; shadow.c: perf's
+# derived value beside a count), the run file, and the statistics of
+# repeated runs (noise.c).
 noinst_LIBRARIES += src/stat/libstat.a
 src_stat_libstat_a_SOURCES = \
-	src/stat/stat.h src/stat/print.c src/stat/print-std.c src/stat/print-csv.c \
-	src/stat/print-json.c \
+	src/stat/stat.h src/stat/print.c src/stat/print-format.h \
+	src/stat/print-std.c src/stat/print-csv.c src/stat/print-json.c \
+	src/stat/values.c src/stat/values.h src/stat/shadow.c src/stat/shadow.h \
 	src/stat/session.c src/stat/session.h \
 	src/stat/record.c src/stat/record.h \
 	src/stat/nodes.c src/stat/nodes.h \

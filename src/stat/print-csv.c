@@ -5,14 +5,17 @@
  * calls setlocale for LC_NUMERIC). Emulated figures are announced by a
  * leading '#' comment line, as perf announces "# started on"; the Topdown
  * bottleneck path and range flags follow the metric rows the same way, so
- * every field holds only what perf's holds. */
+ * every field holds only what perf's holds. The CSV leaves of the display
+ * walk (print-format.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "metric/metric.h"
 #include "stat/aggr.h"
-#include "stat/stat.h"
+#include "stat/print-format.h"
+#include "stat/shadow.h"
+#include "stat/values.h"
 #include "util/count.h"
 
 /* A text field (an event name, a unit): perf writes it as is, so a name
@@ -173,80 +176,75 @@ static void csv_metric_notes(const struct stat_config *cfg, const struct stat_me
 			        metric_range_text(m[k].value, v, sizeof(v)));
 }
 
-void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res)
+/* The emulator's label and the note on an aggregation's metrics, as
+ * comment lines, which perf's CSV readers skip: no field is added to
+ * perf's rows. */
+static void csv_begin(const struct stat_config *cfg, const struct stat_result *res)
 {
-	const struct hpm_evlist *l = res->list;
-	const char *s = cfg->csv_sep;
-	char label[512], num[32], not_measured[512];
-
-	/* a comment line, which perf's CSV readers skip: no field is added to
-	 * perf's rows */
+	char label[512], not_measured[512];
 	if (cfg->emu.active && (res->first || cfg->emu.partial))
 		fprintf(cfg->out, "# %s%s\n", stat_emu_describe(&cfg->emu, label, sizeof(label)),
 		        stat_emu_not_measured(cfg, not_measured, sizeof(not_measured)));
-	/* --per-core and the like: each id's metrics, and no total */
-	bool per_id = res->aggr && res->aggr->metrics_per_id;
 	const char *note = stat_aggr_metrics_note(res);
 	if (note && res->first)
 		fprintf(cfg->out, "# %s\n", note);
-	if (cfg->metric_only) {
-		if (res->first) {
-			const char *key, *id;
-			unsigned nr;
-			if (cfg->interval_ms > 0)
-				fprintf(cfg->out, "time%s", s);
-			/* per id: the prefix fields' names, as perf's "core,cpus," */
-			if (per_id && stat_aggr_json(res, STAT_AGGR_METRIC_ROW, 0, &key, &id, &nr))
-				fprintf(cfg->out, "%s%scpus%s", key, s, s);
-			for (unsigned k = 0; k < res->nr_metrics; k++) {
-				char h[256];
-				snprintf(h, sizeof(h), "%s %s", res->metrics[k].unit,
-				         res->metrics[k].name);
-				fputs(k ? s : "", cfg->out);
-				csv_text(cfg, h);
-			}
-			fputc('\n', cfg->out);
+}
+
+/* --metric-only: a header of the metrics (each "unit name"), then a row of
+ * their values; --per-core and the like: each id's row, and no total */
+static void csv_metric_only(const struct stat_config *cfg, const struct stat_result *res)
+{
+	const char *s = cfg->csv_sep;
+	char num[32];
+	bool per_id = res->aggr && res->aggr->metrics_per_id;
+	if (res->first) {
+		const char *key, *id;
+		unsigned nr;
+		if (cfg->interval_ms > 0)
+			fprintf(cfg->out, "time%s", s);
+		/* per id: the prefix fields' names, as perf's "core,cpus," */
+		if (per_id && stat_aggr_json(res, STAT_AGGR_METRIC_ROW, 0, &key, &id, &nr))
+			fprintf(cfg->out, "%s%scpus%s", key, s, s);
+		for (unsigned k = 0; k < res->nr_metrics; k++) {
+			char h[256];
+			snprintf(h, sizeof(h), "%s %s", res->metrics[k].unit, res->metrics[k].name);
+			fputs(k ? s : "", cfg->out);
+			csv_text(cfg, h);
 		}
-		for (int u = per_id ? 0 : -1; u < (per_id ? (int)res->nr_metric_units : 0); u++) {
-			const struct stat_metric *m = u >= 0 ? res->unit_metrics[u] : res->metrics;
-			if (!m)
-				continue;
-			csv_prefix(cfg, res, STAT_AGGR_METRIC_ROW, u);
-			for (unsigned k = 0; k < res->nr_metrics; k++) {
-				if (isnan(m[k].value))
-					fprintf(cfg->out, "%sn/a", k ? s : "");
-				else
-					fprintf(cfg->out, "%s%s", k ? s : "",
-					        stat_fixed2(m[k].value, num, sizeof(num)));
-			}
-			fputc('\n', cfg->out);
-			csv_metric_notes(cfg, m, res->nr_metrics,
-			                 u >= 0 ? res->metric_unit_names[u] : NULL);
+		fputc('\n', cfg->out);
+	}
+	for (int u = per_id ? 0 : -1; u < (per_id ? (int)res->nr_metric_units : 0); u++) {
+		const struct stat_metric *m = u >= 0 ? res->unit_metrics[u] : res->metrics;
+		if (!m)
+			continue;
+		csv_prefix(cfg, res, STAT_AGGR_METRIC_ROW, u);
+		for (unsigned k = 0; k < res->nr_metrics; k++) {
+			if (isnan(m[k].value))
+				fprintf(cfg->out, "%sn/a", k ? s : "");
+			else
+				fprintf(cfg->out, "%s%s", k ? s : "",
+				        stat_fixed2(m[k].value, num, sizeof(num)));
 		}
-		return;
-	}
-	/* an aggregated view: its rows in perf's order */
-	for (unsigned r = 0; res->aggr && r < res->aggr->nr_rows; r++)
-		csv_event(cfg, res, res->aggr->row[r].ev, (int)res->aggr->row[r].unit);
-	for (unsigned i = 0; i < l->nr && !res->aggr; i++) {
-		if (l->ev[i].metric_only && !cfg->verbose)
-			continue;
-		if (cfg->per_unit)
-			for (unsigned u = 0; u < stat_nr_units(res, i); u++)
-				csv_event(cfg, res, i, (int)u);
-		else
-			csv_event(cfg, res, i, -1);
-	}
-	for (unsigned k = 0; k < res->nr_metrics && !per_id; k++)
-		csv_metric(cfg, res, k, -1);
-	if (!per_id)
-		csv_metric_notes(cfg, res->metrics, res->nr_metrics, NULL);
-	for (unsigned u = 0; u < res->nr_metric_units; u++) {
-		if (!res->unit_metrics[u])
-			continue;
-		for (unsigned k = 0; k < res->nr_metrics; k++)
-			csv_metric(cfg, res, k, (int)u);
-		csv_metric_notes(cfg, res->unit_metrics[u], res->nr_metrics,
-		                 res->metric_unit_names[u]);
+		fputc('\n', cfg->out);
+		csv_metric_notes(cfg, m, res->nr_metrics,
+		                 u >= 0 ? res->metric_unit_names[u] : NULL);
 	}
 }
+
+/* After the metric rows of the totals or of one unit: their notes. */
+static void csv_unit_end(const struct stat_config *cfg, const struct stat_result *res, int unit)
+{
+	if (unit < 0)
+		csv_metric_notes(cfg, res->metrics, res->nr_metrics, NULL);
+	else
+		csv_metric_notes(cfg, res->unit_metrics[unit], res->nr_metrics,
+		                 res->metric_unit_names[unit]);
+}
+
+const struct stat_print_format stat_print_csv = {
+    .begin = csv_begin,
+    .metric_only = csv_metric_only,
+    .event = csv_event,
+    .metric = csv_metric,
+    .unit_end = csv_unit_end,
+};

@@ -2,7 +2,8 @@
  * keys ("counter-value", "unit", "event", "event-runtime", "pcnt-running",
  * "metric-value", "metric-unit", and "interval", "cpu", "variance" when they
  * apply). Emulated rows also carry "emulated": true with the profile and
- * seed; metric rows carry the Topdown flags. */
+ * seed; metric rows carry the Topdown flags. The JSON leaves of the display
+ * walk (print-format.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,9 +12,11 @@
 #include <jansson.h>
 
 #include "metric/metric.h"
-#include "stat/nodes.h"
 #include "stat/aggr.h"
-#include "stat/stat.h"
+#include "stat/nodes.h"
+#include "stat/print-format.h"
+#include "stat/shadow.h"
+#include "stat/values.h"
 #include "util/count.h"
 
 /* The decimals perf prints for its real-valued keys (its "%.9f", "%.2f",
@@ -207,28 +210,8 @@ static void json_metric(const struct stat_config *cfg, const struct stat_result 
 	json_line(cfg, o);
 }
 
-void stat_print_json(const struct stat_config *cfg, const struct stat_result *res)
-{
-	const struct hpm_evlist *l = res->list;
-	/* an aggregated view: its rows in perf's order */
-	for (unsigned r = 0; !cfg->metric_only && res->aggr && r < res->aggr->nr_rows; r++)
-		json_event(cfg, res, res->aggr->row[r].ev, (int)res->aggr->row[r].unit);
-	if (!cfg->metric_only && !res->aggr)
-		for (unsigned i = 0; i < l->nr; i++) {
-			if (l->ev[i].metric_only && !cfg->verbose)
-				continue;
-			if (cfg->per_unit)
-				for (unsigned u = 0; u < stat_nr_units(res, i); u++)
-					json_event(cfg, res, i, (int)u);
-			else
-				json_event(cfg, res, i, -1);
-		}
-	/* --per-core and the like: each id's metrics, and no total */
-	bool per_id = res->aggr && res->aggr->metrics_per_id;
-	for (unsigned k = 0; k < res->nr_metrics && !per_id; k++)
-		json_metric(cfg, res, k, -1);
-	for (unsigned u = 0; u < res->nr_metric_units; u++)
-		for (unsigned k = 0; k < res->nr_metrics; k++)
-			if (res->unit_metrics[u])
-				json_metric(cfg, res, k, (int)u);
-}
+/* --metric-only has no table of its own: the metric objects alone */
+const struct stat_print_format stat_print_json = {
+    .event = json_event,
+    .metric = json_metric,
+};

@@ -1,13 +1,16 @@
-/* print-std.c: perf stat's human-readable output, plus the Topdown tree. */
+/* print-std.c: perf stat's human-readable output, plus the Topdown tree:
+ * the std leaves of the display walk (print-format.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "metric/metric.h"
-#include "stat/nodes.h"
 #include "stat/aggr.h"
-#include "stat/stat.h"
+#include "stat/nodes.h"
+#include "stat/print-format.h"
+#include "stat/shadow.h"
+#include "stat/values.h"
 #include "util/count.h"
 
 static void prefix(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
@@ -211,9 +214,9 @@ static void print_elapsed(const struct stat_config *cfg, const struct stat_resul
 	fputc('\n', cfg->out);
 }
 
-void stat_print_std(const struct stat_config *cfg, const struct stat_result *res)
+/* The title block (after a run) or -I's comment line, and -I's header. */
+static void std_begin(const struct stat_config *cfg, const struct stat_result *res)
 {
-	const struct hpm_evlist *l = res->list;
 	bool interval = cfg->interval_ms > 0;
 	char label[512], not_measured[512];
 
@@ -250,74 +253,100 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 	}
 	if (interval && !cfg->metric_only && res->interval_nr % STAT_HEADER_EVERY == 0)
 		print_interval_header(cfg, res);
-	if (cfg->metric_only) {
-		print_metric_only(cfg, res,
-		                  !interval || res->timestamp <= cfg->interval_ms / 1e3 * 1.5);
-	} else {
-		unsigned rows = 0;
-		/* an aggregated view: its rows in perf's order */
-		for (unsigned r = 0; res->aggr && r < res->aggr->nr_rows; r++, rows++)
-			print_event_row(cfg, res, res->aggr->row[r].ev,
-			                (int)res->aggr->row[r].unit);
-		for (unsigned i = 0; i < l->nr && !res->aggr; i++) {
-			if (l->ev[i].metric_only && !cfg->verbose)
-				continue;
-			rows++;
-			if (cfg->per_unit)
-				for (unsigned u = 0; u < stat_nr_units(res, i); u++)
-					print_event_row(cfg, res, i, (int)u);
-			else
-				print_event_row(cfg, res, i, -1);
-		}
-		if (res->nr_metrics) {
-			bool any_multiplexed = false;
-			/* --per-core and the like: each id's tree, and no total */
-			bool per_id = res->aggr && res->aggr->metrics_per_id;
-			const char *note = stat_aggr_metrics_note(res);
-			if (!interval && rows)
-				fputc('\n', cfg->out);
-			if (cfg->topdown_level && !interval)
-				fprintf(cfg->out,
-				        " Topdown level %u (%% of issue slots or of cycles; <== "
-				        "marks the "
-				        "bottleneck path)\n",
-				        cfg->topdown_level);
-			if (note && !interval)
-				fprintf(cfg->out, " (%s)\n", note);
-			else if (note && res->first)
-				fprintf(cfg->out, "# %s\n", note);
-			for (unsigned k = 0; k < res->nr_metrics && !per_id; k++) {
-				print_metric_row(cfg, res, k, -1);
-				stat_print_node_desc(cfg, &res->metrics[k]);
-				any_multiplexed |= res->metrics[k].multiplexed;
-			}
-			/* -A: the tree of every hart (or CPU) after the aggregate;
-			 * an aggregation id's tree under its id (-I: the id's
-			 * prefix columns on every row, as perf's) */
-			for (unsigned u = 0; u < res->nr_metric_units; u++) {
-				struct stat_result one = *res;
-				if (!res->unit_metrics[u])
-					continue;
-				one.metrics = res->unit_metrics[u];
-				if (!per_id)
-					one.metric_noise = NULL;
-				if (!interval || !per_id)
-					fprintf(cfg->out, "\n %s:\n", res->metric_unit_names[u]);
-				for (unsigned k = 0; k < res->nr_metrics; k++) {
-					print_metric_row(cfg, &one, k,
-					                 per_id && interval ? (int)u : -1);
-					if (per_id) {
-						stat_print_node_desc(cfg, &one.metrics[k]);
-						any_multiplexed |= one.metrics[k].multiplexed;
-					}
-				}
-			}
-			if (any_multiplexed && !interval)
-				fputs("\n Some counters were multiplexed: those metrics come from "
-				      "scaled counts.\n",
-				      cfg->out);
-		}
+}
+
+static void std_metric_only(const struct stat_config *cfg, const struct stat_result *res)
+{
+	print_metric_only(cfg, res,
+	                  cfg->interval_ms <= 0 || res->timestamp <= cfg->interval_ms / 1e3 * 1.5);
+}
+
+static void std_event(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
+                      int unit)
+{
+	print_event_row(cfg, res, i, unit);
+}
+
+/* The Topdown title and the note on an aggregation's metrics. */
+static void std_metrics_begin(const struct stat_config *cfg, const struct stat_result *res,
+                              unsigned rows)
+{
+	bool interval = cfg->interval_ms > 0;
+	const char *note = stat_aggr_metrics_note(res);
+	if (!interval && rows)
+		fputc('\n', cfg->out);
+	if (cfg->topdown_level && !interval)
+		fprintf(cfg->out,
+		        " Topdown level %u (%% of issue slots or of cycles; <== marks the "
+		        "bottleneck path)\n",
+		        cfg->topdown_level);
+	if (note && !interval)
+		fprintf(cfg->out, " (%s)\n", note);
+	else if (note && res->first)
+		fprintf(cfg->out, "# %s\n", note);
+}
+
+/* -A: the tree of every hart (or CPU) after the aggregate; an aggregation
+ * id's tree under its id (-I: the id's prefix columns on every row instead,
+ * as perf's) */
+static void std_unit_begin(const struct stat_config *cfg, const struct stat_result *res, unsigned u)
+{
+	bool per_id = res->aggr && res->aggr->metrics_per_id;
+	if (cfg->interval_ms <= 0 || !per_id)
+		fprintf(cfg->out, "\n %s:\n", res->metric_unit_names[u]);
+}
+
+/* A metric row, with the description -v gives a bottleneck node: of the
+ * totals, or of an aggregation id's tree (not -A's, after the totals). */
+static void std_metric(const struct stat_config *cfg, const struct stat_result *res, unsigned k,
+                       int unit)
+{
+	bool per_id = res->aggr && res->aggr->metrics_per_id;
+	if (unit < 0) {
+		print_metric_row(cfg, res, k, -1);
+		stat_print_node_desc(cfg, &res->metrics[k]);
+		return;
 	}
+	struct stat_result one = *res;
+	one.metrics = res->unit_metrics[unit];
+	if (!per_id)
+		one.metric_noise = NULL;
+	print_metric_row(cfg, &one, k, per_id && cfg->interval_ms > 0 ? unit : -1);
+	if (per_id)
+		stat_print_node_desc(cfg, &one.metrics[k]);
+}
+
+/* Whether a metric row printed (the totals, or each id's) came from scaled
+ * counts. */
+static bool any_metric_multiplexed(const struct stat_result *res)
+{
+	bool per_id = res->aggr && res->aggr->metrics_per_id;
+	for (unsigned k = 0; k < res->nr_metrics && !per_id; k++)
+		if (res->metrics[k].multiplexed)
+			return true;
+	for (unsigned u = 0; per_id && u < res->nr_metric_units; u++)
+		for (unsigned k = 0; res->unit_metrics[u] && k < res->nr_metrics; k++)
+			if (res->unit_metrics[u][k].multiplexed)
+				return true;
+	return false;
+}
+
+static void std_metrics_end(const struct stat_config *cfg, const struct stat_result *res)
+{
+	if (any_metric_multiplexed(res) && cfg->interval_ms <= 0)
+		fputs("\n Some counters were multiplexed: those metrics come from "
+		      "scaled counts.\n",
+		      cfg->out);
+}
+
+/* The wrapped-count note, perf's elapsed and rusage lines, and the
+ * emulator's label again at the end of a run. */
+static void std_end(const struct stat_config *cfg, const struct stat_result *res)
+{
+	const struct hpm_evlist *l = res->list;
+	bool interval = cfg->interval_ms > 0;
+	char label[512];
+
 	if (!cfg->metric_only && !interval)
 		for (unsigned i = 0; i < l->nr; i++) {
 			const char *none = stat_no_count_text(res, i, -1);
@@ -352,3 +381,14 @@ void stat_print_std(const struct stat_config *cfg, const struct stat_result *res
 	if (times)
 		fputc('\n', cfg->out);
 }
+
+const struct stat_print_format stat_print_std = {
+    .begin = std_begin,
+    .metric_only = std_metric_only,
+    .event = std_event,
+    .metrics_begin = std_metrics_begin,
+    .unit_begin = std_unit_begin,
+    .metric = std_metric,
+    .metrics_end = std_metrics_end,
+    .end = std_end,
+};

@@ -1,437 +1,98 @@
-/* print.c: what the three printers share: values, perf's derived "shadow"
- * metrics beside an event (rates per second of the row set's task-clock or
- * cpu-clock, as perf's), and the description of emulated sources. */
-#include <limits.h>
-#include <locale.h>
-#include <math.h>
-#include <stdio.h>
-#include <string.h>
-
-#include <linux/perf_event.h>
-
+/* print.c: stat_print, the one walk over a measurement's rows that every
+ * format shares (print-format.h has its leaves). Which rows print, and in
+ * which order, is decided here once, so std, CSV and JSON cannot list
+ * different rows. */
 #include "stat/aggr.h"
+#include "stat/print-format.h"
 #include "stat/stat.h"
-#include "util/count.h"
+#include "stat/values.h"
 
-double stat_event_value(const struct stat_result *res, unsigned i, int unit, double *share)
+/* The event rows: an aggregated view's in perf's order; else every row
+ * (those added for metrics only with -v), each unit with -A. Returns how
+ * many rows (a -A row and its units being one) were printed. */
+static unsigned walk_events(const struct stat_print_format *f, const struct stat_config *cfg,
+                            const struct stat_result *res)
 {
 	const struct hpm_evlist *l = res->list;
-	const struct hpm_evsel *e = &l->ev[i];
-	if (!res->delta)
-		return hpm_evsel_value(l, e, unit, share);
-	/* interval deltas: the same scaling rule on the interval's counts */
-	if (share)
-		*share = 0;
-	if (e->state != HPM_EV_OK)
-		return (double)NAN;
-	return hpm_counts_value(res->delta[i], e->nr_units ? e->nr_units : l->nr_units, unit,
-	                        e->scale, share);
-}
-
-static const struct hpm_count *counts_of(const struct stat_result *res, unsigned i)
-{
-	return res->delta ? res->delta[i] : res->list->ev[i].counts;
-}
-
-double stat_no_count_pct(const struct stat_result *res, unsigned i, int unit)
-{
-	enum hpm_evsel_state st = res->list->ev[i].state;
-	const struct hpm_count *c =
-	    st == HPM_EV_OK || st == HPM_EV_NOT_COUNTED ? counts_of(res, i) : NULL;
-	uint64_t ena = 0, run = 0;
-	for (unsigned u = 0; c && u < stat_nr_units(res, i); u++)
-		if (unit < 0 || (unsigned)unit == u) {
-			ena += c[u].ena;
-			run += c[u].run;
-		}
-	return run == ena ? 100.0 : (double)(100 * run / ena);
-}
-
-const char *stat_no_count_text(const struct stat_result *res, unsigned i, int unit)
-{
-	const struct hpm_evsel *e = &res->list->ev[i];
-	struct hpm_total t;
-	switch (e->state) {
-	case HPM_EV_OK:
-		break;
-	case HPM_EV_NOT_SUPPORTED:
-		return "<not supported>";
-	case HPM_EV_NOT_MODELLED:
-		return "<not modelled>";
-	default:
-		return "<not counted>";
+	unsigned rows = 0;
+	if (res->aggr) {
+		for (unsigned r = 0; r < res->aggr->nr_rows; r++, rows++)
+			f->event(cfg, res, res->aggr->row[r].ev, (int)res->aggr->row[r].unit);
+		return rows;
 	}
-	hpm_counts_total(counts_of(res, i), stat_nr_units(res, i), unit, &t);
-	/* before "never ran": a wrapped count is the thing to know */
-	if (t.wrapped)
-		return STAT_WRAPPED_TEXT;
-	if (!t.ran)
-		return "<not counted>";
-	/* -r: some earlier repeat had no number (it wrapped or never ran) */
-	if (res->noise && unit < 0 && isnan(res->noise[i].mean))
-		return "<not counted>";
-	return NULL;
-}
-
-/* The numeric conventions of the user's locale (LC_ALL, LC_NUMERIC, LANG),
- * which perf's counts follow: perf calls setlocale(LC_ALL, "") and prints
- * them with printf's ' flag, so the C locale groups nothing, en_US groups
- * with ',' and de_DE with '.' (and a decimal ','). Read once through a
- * locale object: hpmstat never sets LC_NUMERIC, so its parsing and every
- * other number (CSV, JSON, rates, times) keep the C locale's '.'. */
-struct numeric_conv {
-	char thousep[16]; /* "" when the locale does not group */
-	char radix[16];
-	char grouping[16]; /* struct lconv's: group sizes from the right */
-};
-
-static const struct numeric_conv *user_numeric(void)
-{
-	static struct numeric_conv nc = {.radix = "."};
-	static bool done;
-	if (done)
-		return &nc;
-	done = true;
-	/* a locale that is not installed is the C locale, as for setlocale */
-	locale_t loc = newlocale(LC_NUMERIC_MASK, "", (locale_t)0);
-	if (!loc)
-		return &nc;
-	locale_t old = uselocale(loc);
-	const struct lconv *lc = localeconv();
-	snprintf(nc.thousep, sizeof(nc.thousep), "%s", lc->thousands_sep);
-	snprintf(nc.radix, sizeof(nc.radix), "%s", *lc->decimal_point ? lc->decimal_point : ".");
-	snprintf(nc.grouping, sizeof(nc.grouping), "%s", lc->grouping);
-	uselocale(old);
-	freelocale(loc);
-	return &nc;
-}
-
-/* raw ("[-]digits[.fraction]", the C locale's text) with the locale's
- * thousands separators and decimal point, as printf's %' would write it;
- * the digits are raw's, so none is lost to a double */
-static const char *big_num_text(const char *raw, char *buf, size_t len)
-{
-	const struct numeric_conv *nc = user_numeric();
-	size_t lead = raw[0] == '-' ? 1 : 0;
-	size_t nd = strspn(raw + lead, "0123456789"), n = 0;
-	char sep_at[400] = {0}; /* sep_at[d]: a separator d digits from the right */
-	size_t d = 0;
-	for (const char *g = nc->grouping; *nc->thousep && *g > 0 && *g != CHAR_MAX;) {
-		if (d + (size_t)*g >= nd || d + (size_t)*g >= sizeof(sep_at))
-			break;
-		d += (size_t)*g;
-		sep_at[d] = 1;
-		/* the last size repeats */
-		if (g[1])
-			g++;
-	}
-	if (lead && n + 1 < len)
-		buf[n++] = '-';
-	for (size_t i = 0; i < nd && n + 1 < len; i++) {
-		if (i && sep_at[nd - i])
-			n += (size_t)snprintf(buf + n, len - n, "%s", nc->thousep);
-		if (n + 1 < len)
-			buf[n++] = raw[lead + i];
-	}
-	const char *frac = raw + lead + nd;
-	if (n < len)
-		snprintf(buf + n, len - n, "%s%s", *frac == '.' ? nc->radix : "",
-		         *frac == '.' ? frac + 1 : frac);
-	return buf;
-}
-
-static const char *big_num(double v, int decimals, char *buf, size_t len)
-{
-	char raw[400];
-	snprintf(raw, sizeof(raw), "%.*f", decimals, v);
-	return big_num_text(raw, buf, len);
-}
-
-static const char *big_count(hpm_u128 v, char *buf, size_t len)
-{
-	char raw[HPM_COUNT_STR_MAX];
-	return big_num_text(count_str(v, false, raw, sizeof(raw)), buf, len);
-}
-
-const char *stat_count_text(const struct stat_result *res, unsigned i, int unit, enum stat_format f,
-                            char *buf, size_t len)
-{
-	const struct hpm_evsel *e = &res->list->ev[i];
-	bool mean = res->noise && unit < 0;
-	if (mean && res->noise[i].count_exact) {
-		if (f == STAT_FORMAT_STD)
-			return big_count(res->noise[i].count_mean, buf, len);
-		count_str(res->noise[i].count_mean, false, buf, len);
-		if (f == STAT_FORMAT_JSON)
-			snprintf(buf + strlen(buf), len - strlen(buf), ".000000");
-		return buf;
-	}
-	if (e->scale != 1.0 || mean) {
-		/* a time in msec, or the mean of -r repeats: not an integer count */
-		double v = mean ? res->noise[i].mean : stat_event_value(res, i, unit, NULL);
-		int decimals = f == STAT_FORMAT_JSON ? 6 : e->unit[0] ? 2 : 0;
-		if (f == STAT_FORMAT_STD)
-			return big_num(v, decimals, buf, len);
-		snprintf(buf, len, "%.*f", decimals, v);
-		return buf;
-	}
-	struct hpm_total t;
-	hpm_counts_total(counts_of(res, i), stat_nr_units(res, i), unit, &t);
-	if (f == STAT_FORMAT_STD)
-		return big_count(t.count, buf, len);
-	count_str(t.count, false, buf, len);
-	/* perf -j writes counter-value as "%f" of the count */
-	if (f == STAT_FORMAT_JSON)
-		snprintf(buf + strlen(buf), len - strlen(buf), ".000000");
-	return buf;
-}
-
-const char *stat_cgroup_field(const struct stat_result *res, unsigned i)
-{
-	for (unsigned j = 0; j < res->list->nr; j++)
-		if (res->list->ev[j].cgroup)
-			return res->list->ev[i].cgroup ? res->list->ev[i].cgroup : "";
-	return NULL;
-}
-
-hpm_u128 stat_run_ns(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
-                     int unit)
-{
-	const struct hpm_evsel *e = &res->list->ev[i];
-	const struct hpm_count *c = counts_of(res, i);
-	hpm_u128 run = 0;
-	for (unsigned u = 0; c && u < stat_nr_units(res, i); u++)
-		if (unit < 0 || (unsigned)unit == u)
-			run += c[u].run;
-	/* -r: perf prints the mean time running beside the mean count */
-	if (res->noise && unit < 0)
-		run = (hpm_u128)llround(res->noise[i].run_mean);
-	if (e->emulated && cfg->emu.freq > 0) {
-		/* cycles x 1e9 / Hz in integers when the clock is whole Hz */
-		double hz = cfg->emu.freq;
-		if (hz == (double)(uint64_t)hz && run <= UINT64_MAX)
-			run = count_muldiv((uint64_t)run, UINT64_C(1000000000), (uint64_t)hz);
+	for (unsigned i = 0; i < l->nr; i++) {
+		if (l->ev[i].metric_only && !cfg->verbose)
+			continue;
+		rows++;
+		if (cfg->per_unit)
+			for (unsigned u = 0; u < stat_nr_units(res, i); u++)
+				f->event(cfg, res, i, (int)u);
 		else
-			run = (hpm_u128)((double)run * 1e9 / hz);
+			f->event(cfg, res, i, -1);
 	}
-	return run;
+	return rows;
 }
 
-int stat_text_width(const char *text, int cols)
+/* The metric rows: the totals (not when an aggregation has each id's),
+ * then each metric unit's (-A's harts or CPUs, or the aggregation ids). */
+static void walk_metrics(const struct stat_print_format *f, const struct stat_config *cfg,
+                         const struct stat_result *res, unsigned rows)
 {
-	int extra = 0;
-	/* UTF-8 continuation bytes take no column */
-	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-		extra += (*p & 0xC0) == 0x80;
-	return cols + extra;
-}
-
-const char *stat_fixed2(double v, char *buf, size_t len)
-{
-	snprintf(buf, len, "%.2f", v);
-	/* a value that rounds to zero is 0.00, whatever its sign */
-	if (strcmp(buf, "-0.00") == 0)
-		snprintf(buf, len, "0.00");
-	return buf;
-}
-
-unsigned stat_nr_units(const struct stat_result *res, unsigned i)
-{
-	const struct hpm_evsel *e = &res->list->ev[i];
-	return e->nr_units ? e->nr_units : res->list->nr_units;
-}
-
-const char *stat_unit_name(const struct stat_result *res, unsigned i, unsigned u)
-{
-	const struct hpm_evsel *e = &res->list->ev[i];
-	char *const *names = e->unit_names ? e->unit_names : res->list->unit_names;
-	return names && u < stat_nr_units(res, i) ? names[u] : "?";
-}
-
-static int find_event(const struct stat_result *res, const char *name)
-{
-	for (unsigned i = 0; i < res->list->nr; i++)
-		if (strcmp(res->list->ev[i].name, name) == 0 && res->list->ev[i].state == HPM_EV_OK)
-			return (int)i;
-	return -1;
-}
-
-static bool is_clock(const struct hpm_evsel *e)
-{
-	return e->kind == HPM_EV_HOST && e->attr_type == PERF_TYPE_SOFTWARE &&
-	       (e->attr_config == PERF_COUNT_SW_TASK_CLOCK ||
-	        e->attr_config == PERF_COUNT_SW_CPU_CLOCK);
-}
-
-/* The value a derived metric starts from: with -r the mean of the runs
- * (perf's shadow statistics average every run), else the row's value. */
-static double row_value(const struct stat_result *res, unsigned i, int unit)
-{
-	if (res->noise && unit < 0)
-		return stat_no_count_text(res, i, -1) ? (double)NAN : res->noise[i].mean;
-	return stat_event_value(res, i, unit, NULL);
-}
-
-/* The task time of the row set in nanoseconds: the first counted
- * task-clock or cpu-clock (for unit u, that unit's), as perf divides by its
- * STAT_NSECS; NAN when the set has no clock that counted. */
-static double clock_ns(const struct stat_result *res, unsigned of, int unit)
-{
-	for (unsigned j = 0; j < res->list->nr; j++) {
-		const struct hpm_evsel *c = &res->list->ev[j];
-		if (!is_clock(c) || stat_no_count_text(res, j, unit))
+	bool per_id = res->aggr && res->aggr->metrics_per_id;
+	if (f->metrics_begin)
+		f->metrics_begin(cfg, res, rows);
+	if (!per_id) {
+		for (unsigned k = 0; k < res->nr_metrics; k++)
+			f->metric(cfg, res, k, -1);
+		if (f->unit_end)
+			f->unit_end(cfg, res, -1);
+	}
+	for (unsigned u = 0; u < res->nr_metric_units; u++) {
+		if (!res->unit_metrics[u])
 			continue;
-		/* perf keeps shadow statistics per cgroup: -G rates divide by the
-		 * clock of the same cgroup */
-		const char *cg = res->list->ev[of].cgroup;
-		if (c->cgroup != cg && (!c->cgroup || !cg || strcmp(c->cgroup, cg) != 0))
-			continue;
-		/* a unit of another unit set (an emulated hart) has no clock */
-		if (unit >= 0 && stat_nr_units(res, j) != stat_nr_units(res, of))
-			return (double)NAN;
-		double v = row_value(res, j, unit);
-		return isnan(v) ? v : v / c->scale;
+		if (f->unit_begin)
+			f->unit_begin(cfg, res, u);
+		for (unsigned k = 0; k < res->nr_metrics; k++)
+			f->metric(cfg, res, k, (int)u);
+		if (f->unit_end)
+			f->unit_end(cfg, res, (int)u);
 	}
-	return (double)NAN;
+	if (f->metrics_end)
+		f->metrics_end(cfg, res);
 }
 
-bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, double *val,
-                        const char **unit_text)
+static void display(const struct stat_print_format *f, const struct stat_config *cfg,
+                    const struct stat_result *res)
 {
-	const struct hpm_evsel *e = &res->list->ev[i];
-	double v = row_value(res, i, unit);
-	/* tool events take perf's plain rate, as host events do */
-	if (isnan(v) || (e->kind != HPM_EV_HOST && e->kind != HPM_EV_TOOL))
-		goto kunminghu;
-	if (is_clock(e)) {
-		/* v is msec: task time over wall time (-I: the interval's own
-		 * length; -r: the mean task time over the mean wall time) */
-		if (res->elapsed_ns <= 0)
-			return false;
-		*val = v * 1e6 / res->elapsed_ns;
-		*unit_text = "CPUs utilized";
-		return true;
+	if (f->begin)
+		f->begin(cfg, res);
+	if (cfg->metric_only && f->metric_only) {
+		f->metric_only(cfg, res);
+	} else {
+		unsigned rows = cfg->metric_only ? 0 : walk_events(f, cfg, res);
+		if (res->nr_metrics)
+			walk_metrics(f, cfg, res, rows);
 	}
-	if (strcmp(e->name, "instructions") == 0) {
-		int c = find_event(res, "cycles");
-		double cy = c >= 0 ? row_value(res, (unsigned)c, unit) : (double)NAN;
-		if (!isnan(cy) && cy > 0) {
-			*val = v / cy;
-			*unit_text = "insn per cycle";
-			return true;
-		}
-		return false;
-	}
-	if (strcmp(e->name, "branch-misses") == 0) {
-		int b = find_event(res, "branches");
-		double br = b >= 0 ? row_value(res, (unsigned)b, unit) : (double)NAN;
-		if (!isnan(br) && br > 0) {
-			*val = 100 * v / br;
-			*unit_text = "of all branches";
-			return true;
-		}
-		return false;
-	}
-	double ns = clock_ns(res, i, unit);
-	if (isnan(ns))
-		return false; /* perf prints no rate without a clock event */
-	if (e->attr_type == PERF_TYPE_HARDWARE && e->attr_config == PERF_COUNT_HW_CPU_CYCLES) {
-		*val = ns > 0 ? v / ns : 0;
-		*unit_text = "GHz";
-		return true;
-	}
-	/* perf's rate of any other event: per second of task time, scaled
-	 * while above 1000 to K/sec, M/sec, G/sec */
-	{
-		double r = ns > 0 ? v * 1e9 / ns : 0;
-		static const char *const units[] = {"/sec", "K/sec", "M/sec", "G/sec"};
-		unsigned k = 0;
-		while (r > 1000 && k < 3) {
-			r /= 1000;
-			k++;
-		}
-		*val = r;
-		*unit_text = units[k];
-		return true;
-	}
-kunminghu:
-	if (isnan(v))
-		return false;
-	/* minstret over mcycle reads as IPC on the emulator too */
-	if (e->kind == HPM_EV_KMH_FIXED && e->fixed == HPM_FIXED_MINSTRET) {
-		for (unsigned j = 0; j < res->list->nr; j++) {
-			const struct hpm_evsel *c = &res->list->ev[j];
-			if (c->kind == HPM_EV_KMH_FIXED && c->fixed == HPM_FIXED_MCYCLE &&
-			    c->state == HPM_EV_OK) {
-				double cy = stat_event_value(res, j, unit, NULL);
-				if (cy > 0) {
-					*val = v / cy;
-					*unit_text = "insn per cycle";
-					return true;
-				}
-			}
-		}
-	}
-	return false;
-}
-
-const char *stat_emu_describe(const struct stat_emu_label *l, char *buf, size_t len)
-{
-	char src[300];
-	if (l->trace)
-		snprintf(src, sizeof(src), "trace %s", l->trace);
-	else if (l->repeats > 1)
-		snprintf(
-		    src, sizeof(src), "profile %s, seeds %llu-%llu", l->profile ? l->profile : "?",
-		    (unsigned long long)(l->seed - l->repeats + 1), (unsigned long long)l->seed);
-	else
-		snprintf(src, sizeof(src), "profile %s, seed %llu", l->profile ? l->profile : "?",
-		         (unsigned long long)l->seed);
-	char of[32] = "", part[128] = "";
-	if (l->partial) {
-		char run[48] = "";
-		if (l->run_interrupted && l->repeats > 1)
-			snprintf(run, sizeof(run), " in run %u", l->run_interrupted);
-		snprintf(of, sizeof(of), " of %llu", (unsigned long long)l->cycles_wanted);
-		snprintf(part, sizeof(part), ", partial (%s%s),",
-		         l->interrupted ? "interrupted" : "the emulator fell behind wall time",
-		         run);
-	}
-	snprintf(buf, len, "emulated Kunminghu: %s, %u hart%s, %llu%s cycles%s%s%s at %.6g MHz%s",
-	         src, l->harts, l->harts == 1 ? "" : "s", (unsigned long long)l->cycles, of,
-	         l->harts == 1 ? "" : " each", l->follows_command ? " (following wall time)" : "",
-	         part, l->freq / 1e6, l->multiplexed ? ", counters multiplexed" : "");
-	return buf;
-}
-
-const char *stat_emu_not_measured(const struct stat_config *cfg, char *buf, size_t len)
-{
-	/* the figures come from a synthetic profile or a trace, whatever runs */
-	if (cfg->command)
-		snprintf(buf, len, "; they do not measure '%s'", cfg->command);
-	else if (cfg->target)
-		snprintf(buf, len, "; they do not measure %s", cfg->target);
-	else
-		snprintf(buf, len, "%s", "");
-	return buf;
+	if (f->end)
+		f->end(cfg, res);
 }
 
 void stat_print(const struct stat_config *cfg, const struct stat_result *res)
 {
-	/* --per-core and the like: the same printers on the aggregated view */
+	/* --per-core and the like: the same walk on the aggregated view */
 	struct stat_aggr_view *view =
 	    res->aggr ? NULL : stat_aggr_view_new(cfg->aggr, res, cfg->verbose);
 	if (view)
 		res = &view->res;
 	switch (cfg->format) {
 	case STAT_FORMAT_CSV:
-		stat_print_csv(cfg, res);
+		display(&stat_print_csv, cfg, res);
 		break;
 	case STAT_FORMAT_JSON:
-		stat_print_json(cfg, res);
+		display(&stat_print_json, cfg, res);
 		break;
 	default:
-		stat_print_std(cfg, res);
+		display(&stat_print_std, cfg, res);
 		break;
 	}
 	stat_aggr_view_free(view);

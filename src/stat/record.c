@@ -9,6 +9,7 @@
 
 #include "stat/record.h"
 #include "util/count-json.h"
+#include "util/run-schema.h"
 #include "util/str.h"
 #include "util/xalloc.h"
 

@@ -3,7 +3,8 @@
  * Owns: the JSON document a report is made from: schema version, tool,
  * back ends, emulator source, command, times, and for every event its spec,
  * encoding, placement, per-unit and per-interval counts with enabled and
- * running times, and the metric values. The reader lives with the report.
+ * running times, and the metric values. The reader lives with the report;
+ * the schema's name and version, which both check, in util/run-schema.h.
  */
 #ifndef HPM_STAT_RECORD_H
 #define HPM_STAT_RECORD_H
@@ -12,9 +13,6 @@
 
 #include "stat/session.h"
 #include "stat/stat.h"
-
-#define HPM_RUN_SCHEMA         "hpmstat-run"
-#define HPM_RUN_SCHEMA_VERSION 1
 
 struct record;
 

@@ -1,5 +1,4 @@
 /* session.c: see session.h. */
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,13 +199,22 @@ static int find_kmh_row(const struct hpm_evlist *l, const char *name)
 	return -1;
 }
 
+/* The metric engine's question for merging A + B: one Kunminghu counter
+ * counts it when it encodes as one mhpmevent. */
+static bool kmh_counts_sum(const char *sum)
+{
+	struct kmh_encoding enc;
+	struct kmh_error kerr;
+	return kmh_encode(sum, &enc, &kerr) == 0;
+}
+
 int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned level,
                             bool retired_minstret, char *err, size_t errlen)
 {
 	struct metric_error merr;
 	struct metric_names names = {0};
 	if (retired_minstret) {
-		s->subst[0] = (struct metric_subst){"rob_commitInstr", "instructions"};
+		s->subst[0] = metric_subst_retired_minstret;
 		s->nr_subst = 1;
 	}
 	if (list && metric_set_add(&s->metrics, list, &merr) != 0) {
@@ -218,7 +226,7 @@ int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned le
 		return -1;
 	}
 	metric_set_events(&s->metrics, s->subst, s->nr_subst,
-	                  METRIC_EV_MERGE | METRIC_EV_THRESHOLDS, &names);
+	                  METRIC_EV_MERGE | METRIC_EV_THRESHOLDS, kmh_counts_sum, &names);
 	for (unsigned i = 0; i < names.nr; i++) {
 		const char *n = names.name[i];
 		if (find_kmh_row(&s->all, n) >= 0)
@@ -506,49 +514,29 @@ void hpm_session_free(struct hpm_session *s)
 
 /* ------------------------------------------------------------ metrics */
 
+/* The session's rows as the metric engine reads them (metric_events). */
 struct lookup_ctx {
 	struct hpm_session *s;
 	const struct hpm_count *const *delta;
 	int unit; /* -1: every unit summed */
-	bool multiplexed;
 };
 
-static int metric_lookup(void *ctx, const char *name, double *val)
+static const char *metric_row_name(void *ctx, unsigned i, bool *host)
 {
-	struct lookup_ctx *c = ctx;
-	int i = find_kmh_row(&c->s->all, name);
-	if (i < 0)
-		return METRIC_ENAME;
-	const struct hpm_evsel *e = &c->s->all.ev[i];
-	double share = 1;
-	if (!c->delta)
-		*val = hpm_evsel_value(&c->s->all, e, c->unit, &share);
-	else if (e->state != HPM_EV_OK)
-		*val = (double)NAN;
-	else
-		*val = hpm_counts_value(c->delta[i], e->nr_units, c->unit, e->scale, &share);
-	if (share < 1.0 && share > 0)
-		c->multiplexed = true;
-	return 0;
+	const struct hpm_evsel *e = &((struct lookup_ctx *)ctx)->s->all.ev[i];
+	*host = e->kind == HPM_EV_HOST;
+	return e->name;
 }
 
-/* tma_frontend_bound -> Frontend_Bound, as toplev names nodes */
-static char *display_name(const char *name)
+static double metric_row_value(void *ctx, unsigned i, double *share)
 {
-	const char *n = strncmp(name, "tma_", 4) == 0 ? name + 4 : name;
-	char *d = xstrdup(n);
-	bool up = strncmp(name, "tma_", 4) == 0;
-	for (char *p = d; *p && up; p++) {
-		if (p == d || p[-1] == '_')
-			*p = (char)toupper((unsigned char)*p);
-		if (*p == 'l' && (p == d || p[-1] == '_') && isdigit((unsigned char)p[1]))
-			*p = 'L';
-	}
-	/* acronyms, as toplev writes them */
-	char *dram = strstr(d, "Dram");
-	if (dram)
-		memcpy(dram, "DRAM", 4);
-	return d;
+	struct lookup_ctx *c = ctx;
+	const struct hpm_evsel *e = &c->s->all.ev[i];
+	if (!c->delta)
+		return hpm_evsel_value(&c->s->all, e, c->unit, share);
+	if (e->state != HPM_EV_OK)
+		return (double)NAN;
+	return hpm_counts_value(c->delta[i], e->nr_units, c->unit, e->scale, share);
 }
 
 unsigned hpm_session_metrics(struct hpm_session *s, const struct hpm_count *const *delta,
@@ -570,22 +558,20 @@ unsigned hpm_session_metrics_unit(struct hpm_session *s, const struct hpm_count 
 {
 	unsigned nr = s->metrics.nr;
 	struct lookup_ctx ctx = {.s = s, .delta = delta, .unit = unit};
-	struct metric_env env = {.lookup = metric_lookup,
-	                         .ctx = &ctx,
-	                         .subst = s->subst,
-	                         .nr_subst = s->nr_subst,
-	                         .merged = true};
+	const struct metric_events rows = {
+	    .nr = s->all.nr, .name = metric_row_name, .value = metric_row_value, .ctx = &ctx};
 	*out = NULL;
 	if (!nr)
 		return 0;
 	s->mvals = xreallocarray(s->mvals, nr, sizeof(*s->mvals));
-	metric_set_eval(&s->metrics, &env, s->mvals);
+	bool multiplexed =
+	    metric_set_eval_events(&s->metrics, &rows, s->subst, s->nr_subst, s->mvals);
 	struct stat_metric *m = xcalloc(nr, sizeof(*m));
 	for (unsigned k = 0; k < nr; k++) {
 		const struct metric *d = s->metrics.m[k];
 		const struct metric_value *v = &s->mvals[k];
 		m[k].name = d->name;
-		m[k].display = display_name(d->name);
+		m[k].display = metric_display_name(d->name);
 		m[k].unit = d->share == METRIC_SHARE_SLOTS    ? "% slots"
 		            : d->share == METRIC_SHARE_CYCLES ? "% cycles"
 		                                              : d->unit;
@@ -595,12 +581,11 @@ unsigned hpm_session_metrics_unit(struct hpm_session *s, const struct hpm_count 
 		if (p)
 			m[k].parent = metric_set_find(&s->metrics, p);
 		m[k].raw = v->value;
-		m[k].value =
-		    (v->flags & (METRIC_F_NA | METRIC_F_ERROR)) ? (double)NAN : v->value * d->scale;
+		m[k].value = metric_value_shown(d, v);
 		m[k].out_of_range = (v->flags & METRIC_F_OUT_OF_RANGE) != 0;
 		m[k].bottleneck = (v->flags & METRIC_F_BOTTLENECK) != 0;
 		m[k].over_threshold = v->thresh == METRIC_THRESH_YES;
-		m[k].multiplexed = ctx.multiplexed;
+		m[k].multiplexed = multiplexed;
 	}
 	*out = m;
 	return nr;

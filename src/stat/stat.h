@@ -3,9 +3,11 @@
  *
  * Owns: struct stat_config (output choices, as perf's stat_config), struct
  * stat_result (one measurement: the evlist's counts as values per unit, the
- * metric values, timing), and the printer entry points. There is one
- * printer per format (print-std.c, print-csv.c, print-json.c), all reading
- * the same stat_result, so the formats cannot disagree on a number.
+ * metric values, timing), the printer entry point and the texts about the
+ * emulator every format prints (values.c). One walk over the rows
+ * (print.c) calls one set of leaves per format (print-std.c, print-csv.c,
+ * print-json.c, print-format.h), all reading the same stat_result through
+ * the same fields (values.h), so the formats cannot disagree on a number.
  */
 #ifndef HPM_STAT_STAT_H
 #define HPM_STAT_STAT_H
@@ -131,59 +133,13 @@ struct stat_result {
 	const struct stat_aggr_view *aggr;
 };
 
-/* Value of event i for unit u (-1: all), scaled by multiplexing and the
- * event's display scale, from res->delta when set; NAN when there is none. */
-double stat_event_value(const struct stat_result *res, unsigned i, int unit, double *share);
-/* perf-style derived value shown beside an event ("CPUs utilized",
- * "K/sec", "insn per cycle", "of all branches"); false when there is none.
- * Rates divide by the task-clock (or cpu-clock) of the same rows, as perf's:
- * a set without a counted clock has none. */
-bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, double *val,
-                        const char **unit_text);
-
-/* What a row without a number shows: "<not supported>", "<not modelled>",
- * "<not counted>" (never ran) or STAT_WRAPPED_TEXT; NULL when event i (unit
- * u, -1 all) has a number. */
-#define STAT_WRAPPED_TEXT "<wrapped>"
-const char *stat_no_count_text(const struct stat_result *res, unsigned i, int unit);
-/* perf's pcnt-running of such a row (print_running: 100 when running equals
- * enabled, else 100 * running / enabled): 100.00 for one that never opened
- * or has no time at all, 0.00 for one that was enabled and never ran (a
- * riscv event no counter matched). */
-double stat_no_count_pct(const struct stat_result *res, unsigned i, int unit);
-/* The count of event i (unit u, -1 all) as format f writes it: exact
- * digits (in std output grouped as the locale groups numbers, perf's
- * printf("%'"): none in C, ',' in en_US; "%f"-style ".000000" in JSON, as
- * perf), or for a msec time or a -r mean the double with 2 (JSON: 6)
- * decimals. Only for rows stat_no_count_text gives no text for. buf holds
- * at least 64 bytes. */
-const char *stat_count_text(const struct stat_result *res, unsigned i, int unit, enum stat_format f,
-                            char *buf, size_t len);
-/* -G: perf's cgroup field of event i, its cgroup's name ("" for an event
- * without one) when some event has a cgroup; NULL without -G, when the
- * field is not there at all. One rule for the std, CSV and JSON rows. */
-const char *stat_cgroup_field(const struct stat_result *res, unsigned i);
-/* perf's run-time field of event i (unit u, -1 all): nanoseconds; the
- * emulator's cycles converted at --emu-freq. */
-hpm_u128 stat_run_ns(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
-                     int unit);
-/* The printf width that puts text in `cols` columns: a locale's thousands
- * separator may be several bytes of one character (fr_FR's U+202F), and
- * perf's printf pads by characters. */
-int stat_text_width(const char *text, int cols);
-/* v with 2 decimals, never "-0.00". */
-const char *stat_fixed2(double v, char *buf, size_t len);
-
-/* The units of event i (CPUs or harts of its back end) and their names. */
-unsigned stat_nr_units(const struct stat_result *res, unsigned i);
-const char *stat_unit_name(const struct stat_result *res, unsigned i, unsigned u);
-
-void stat_print_std(const struct stat_config *cfg, const struct stat_result *res);
-void stat_print_csv(const struct stat_config *cfg, const struct stat_result *res);
-void stat_print_json(const struct stat_config *cfg, const struct stat_result *res);
+/* Prints res in cfg->format (print.c: one walk over the rows, whose leaves
+ * are the formats' print-std.c, print-csv.c and print-json.c); through
+ * cfg->aggr's view when there is one. */
 void stat_print(const struct stat_config *cfg, const struct stat_result *res);
 /* The one-line description of the emulated source, e.g. "emulated Kunminghu:
- * profile balanced, seed 1, 1 hart, 1000000000 cycles at 100 MHz". */
+ * profile balanced, seed 1, 1 hart, 1000000000 cycles at 100 MHz": l as
+ * util/provenance.h's EMU_PROVENANCE_RUN label. */
 const char *stat_emu_describe(const struct stat_emu_label *l, char *buf, size_t len);
 /* What emulated figures must not be read as: "; they do not measure 'ls'"
  * (or the -p/-a target), "" for the emulated harts alone. */

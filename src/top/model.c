@@ -3,9 +3,8 @@
  * One hpm_session counts everything; a refresh takes the difference of
  * the cumulative counts since the previous refresh, so every figure on
  * screen is a rate over the last interval, not since start. Topdown per
- * hart or CPU is the same metric evaluation as `hpmstat stat` on counts
- * masked to that unit: the session's evaluator sums over units, and a
- * unit's own counts next to zeros sum to that unit alone.
+ * hart or CPU is the same metric evaluation as `hpmstat stat`'s, the
+ * session's of one unit (hpm_session_metrics_unit) on those differences.
  *
  * Reprogramming (t, d, u, e) rebuilds the session: the counters and the
  * scheduler's multiplex groups depend on the whole event list, and the
@@ -21,6 +20,7 @@
 
 #include "top/procs.h"
 #include "top/top.h"
+#include "util/provenance.h"
 #include "util/xalloc.h"
 
 const char top_td_letter[TD_NR] = {'R', 'F', 'B', 'K'};
@@ -135,6 +135,23 @@ static int open_session(struct top_model *m, char *err, size_t errlen)
 	return 0;
 }
 
+/* the -M metrics, by name, in the user's order */
+static unsigned user_metrics(const struct top_opts *o, const char ***names)
+{
+	struct metric_set set;
+	struct metric_error merr;
+	unsigned n = 0;
+	*names = NULL;
+	metric_set_init(&set);
+	if (o->metrics && metric_set_add(&set, o->metrics, &merr) == 0) {
+		*names = xcalloc(set.nr ? set.nr : 1, sizeof(char *));
+		for (unsigned k = 0; k < set.nr; k++)
+			(*names)[n++] = set.m[k]->name;
+	}
+	metric_set_free(&set);
+	return n;
+}
+
 int top_model_reprogram(struct top_model *m, char *err, size_t errlen)
 {
 	struct hpm_session ns;
@@ -148,6 +165,8 @@ int top_model_reprogram(struct top_model *m, char *err, size_t errlen)
 	m->prev = NULL;
 	hpm_session_free(&m->s);
 	m->s = ns;
+	free(m->user_metrics);
+	m->nr_user_metrics = user_metrics(m->o, &m->user_metrics);
 	m->note[0] = '\0';
 	m->session_ok = open_session(m, m->note, sizeof(m->note)) == 0;
 	if (m->session_ok) {
@@ -186,6 +205,7 @@ void top_model_free(struct top_model *m)
 	if (m->prev)
 		hpm_session_snapshot_free(&m->s, m->prev);
 	hpm_session_free(&m->s);
+	free(m->user_metrics);
 	top_procs_free(m->procs);
 	memset(m, 0, sizeof(*m));
 }
@@ -244,23 +264,6 @@ static int find_metric(const struct stat_metric *ms, unsigned n, const char *nam
 	return -1;
 }
 
-/* the -M metrics, by name, in the user's order */
-static unsigned user_metrics(const struct top_opts *o, const char ***names)
-{
-	struct metric_set set;
-	struct metric_error merr;
-	unsigned n = 0;
-	*names = NULL;
-	metric_set_init(&set);
-	if (o->metrics && metric_set_add(&set, o->metrics, &merr) == 0) {
-		*names = xcalloc(set.nr ? set.nr : 1, sizeof(char *));
-		for (unsigned k = 0; k < set.nr; k++)
-			(*names)[n++] = set.m[k]->name;
-	}
-	metric_set_free(&set);
-	return n;
-}
-
 static bool in_focus(const struct top_model *m, const char *name)
 {
 	if (!m->depth)
@@ -277,8 +280,8 @@ static bool in_focus(const struct top_model *m, const char *name)
 static void fill_units(struct top_model *m, struct top_frame *f, struct hpm_count **d)
 {
 	struct hpm_session *s = &m->s;
-	const char **mnames;
-	unsigned nm = user_metrics(m->o, &mnames);
+	const char **mnames = m->user_metrics;
+	unsigned nm = m->nr_user_metrics;
 	unsigned ne = nr_event_cols(s);
 	f->ncols = ne + nm;
 	f->col_names = xcalloc(f->ncols ? f->ncols : 1, sizeof(char *));
@@ -293,10 +296,6 @@ static void fill_units(struct top_model *m, struct top_frame *f, struct hpm_coun
 	unsigned nu = units_of(s, 0);
 	f->nunits = nu;
 	f->units = xcalloc(nu, sizeof(*f->units));
-	/* one unit's counts among zeros: the evaluator's sum is that unit */
-	struct hpm_count **mask = xcalloc(s->all.nr, sizeof(*mask));
-	for (unsigned i = 0; i < s->all.nr; i++)
-		mask[i] = xcalloc(units_of(s, i), sizeof(**mask));
 	for (unsigned u = 0; u < nu; u++) {
 		struct top_unit *tu = &f->units[u];
 		const struct hpm_evsel *e0 = &s->all.ev[0];
@@ -328,14 +327,10 @@ static void fill_units(struct top_model *m, struct top_frame *f, struct hpm_coun
 		}
 		for (unsigned k = 0; k < TD_NR; k++)
 			tu->td[k] = (double)NAN;
-		for (unsigned i = 0; i < s->all.nr; i++)
-			if (u < units_of(s, i))
-				mask[i][u] = d[i][u];
+		/* the session's metrics of this unit's counts alone */
 		struct stat_metric *ms;
-		unsigned nr = hpm_session_metrics(s, (const struct hpm_count *const *)mask, &ms);
-		for (unsigned i = 0; i < s->all.nr; i++)
-			if (u < units_of(s, i))
-				memset(&mask[i][u], 0, sizeof(mask[i][u]));
+		unsigned nr =
+		    hpm_session_metrics_unit(s, (const struct hpm_count *const *)d, (int)u, &ms);
 		for (unsigned k = 0; k < TD_NR; k++) {
 			int j = find_metric(ms, nr, td_metric[k]);
 			if (j >= 0)
@@ -353,10 +348,6 @@ static void fill_units(struct top_model *m, struct top_frame *f, struct hpm_coun
 		}
 		free_metrics(ms, nr);
 	}
-	for (unsigned i = 0; i < s->all.nr; i++)
-		free(mask[i]);
-	free(mask);
-	free(mnames);
 }
 
 static void fill_nodes(struct top_model *m, struct top_frame *f, struct hpm_count **d)
@@ -521,15 +512,15 @@ static void fill_source(const struct top_model *m, struct top_frame *f)
 {
 	struct hpm_emu_info info;
 	if (m->emu && hpm_session_emu_info(&m->s, &info)) {
-		char what[96];
-		if (info.profile)
-			snprintf(what, sizeof(what), "profile %s", info.profile);
-		else
-			snprintf(what, sizeof(what), "trace %s", info.trace ? info.trace : "?");
-		snprintf(f->source, sizeof(f->source),
-		         "emulated Kunminghu: %s, seed %llu, %u hart%s at %g MHz%s%s", what,
-		         (unsigned long long)info.seed, info.harts, info.harts == 1 ? "" : "s",
-		         (double)info.freq / 1e6, info.multiplexed ? ", counters multiplexed" : "",
+		const struct emu_provenance p = {.profile = info.profile,
+		                                 .trace = info.trace,
+		                                 .seed = info.seed,
+		                                 .harts = info.harts,
+		                                 .freq = (double)info.freq,
+		                                 .multiplexed = info.multiplexed};
+		char label[sizeof(f->source)];
+		snprintf(f->source, sizeof(f->source), "%s%s",
+		         emu_provenance_text(&p, EMU_PROVENANCE_LIVE, label, sizeof(label)),
 		         TOP_EMU_NOT_HOST);
 	} else if (m->emu) {
 		snprintf(f->source, sizeof(f->source), "emulated Kunminghu: profile %s%s",

@@ -197,6 +197,10 @@ struct top_model {
 	const char *focus[TOP_MAX_DEPTH];
 	unsigned depth;
 	char bottleneck[64]; /* the current bottleneck node (drill target) */
+	/* -M's metrics (their columns), in the user's order: resolved when
+	 * programming, not every frame */
+	const char **user_metrics;
+	unsigned nr_user_metrics;
 	struct top_procs *procs;
 	char note[512]; /* sticky status line from (re)programming */
 };

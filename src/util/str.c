@@ -1,6 +1,7 @@
 /* str.c: see str.h. */
 #include "util/str.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,4 +133,60 @@ char *str_from_hex(const char *hex)
 	}
 	out[len / 2] = '\0';
 	return out;
+}
+
+/* The message of a failed str_parse_u64, when the caller wants one. */
+static int parse_fail(int rc, const char *s, char *msg, size_t msglen)
+{
+	if (msg && msglen) {
+		snprintf(msg, msglen,
+		         rc == STR_PARSE_ERANGE ? "'%s' is wider than 64 bits"
+		                                : "'%s' is not a number",
+		         s);
+		str_sanitize(msg);
+	}
+	return rc;
+}
+
+int str_parse_u64(const char *s, uint64_t *out, char *msg, size_t msglen)
+{
+	const char *p = s;
+	unsigned base = 10;
+	uint64_t v = 0;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == 'r' || *p == 'R') {
+		base = 16;
+		p++;
+	} else if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	} else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) {
+		base = 2;
+		p += 2;
+	}
+	const char *digits = p;
+	for (; *p && !isspace((unsigned char)*p); p++) {
+		unsigned c = (unsigned char)*p, dv;
+		if (c == '_' && p != digits)
+			continue; /* 0x4000_0000_0000_0035, as the hardware docs write them */
+		if (isdigit(c))
+			dv = c - '0';
+		else if (isxdigit(c))
+			dv = (unsigned)tolower((int)c) - 'a' + 10;
+		else
+			dv = 99;
+		if (dv >= base)
+			return parse_fail(STR_PARSE_ENUMBER, s, msg, msglen);
+		if (v > (UINT64_MAX - dv) / base)
+			return parse_fail(STR_PARSE_ERANGE, s, msg, msglen);
+		v = v * base + dv;
+	}
+	while (isspace((unsigned char)*p))
+		p++;
+	if (p == digits || *p)
+		return parse_fail(STR_PARSE_ENUMBER, s, msg, msglen);
+	*out = v;
+	return STR_PARSE_OK;
 }

@@ -1,8 +1,13 @@
-/* str.h: small string helpers. */
+/* str.h: small string helpers.
+ *
+ * Owns: escaping and sanitizing text for one-line messages, UTF-8 checks,
+ * hex conversion, and the reading of a number as the command line writes
+ * one (str_parse_u64). */
 #ifndef HPM_UTIL_STR_H
 #define HPM_UTIL_STR_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Copy s into buf (always terminated), writing control and non-ASCII bytes
  * as \xNN, so text from the user can be quoted on one line of a message. */
@@ -27,5 +32,19 @@ char *str_to_hex(const char *s);
  * NUL-terminated string; NULL when hex is not an even number of hex digits
  * or encodes a NUL byte (a C string cannot hold one). */
 char *str_from_hex(const char *hex);
+
+/* What str_parse_u64 returns. */
+enum str_parse_rc {
+	STR_PARSE_OK = 0,
+	STR_PARSE_ENUMBER = -1, /* not a number */
+	STR_PARSE_ERANGE = -2,  /* a number wider than 64 bits */
+};
+/* Parse a number the way the command line takes them: decimal, 0x hex, 0b
+ * binary or an r prefix for hex (perf's raw events), '_' between digits as
+ * the hardware manuals group them, blanks around it. Returns an enum
+ * str_parse_rc; on failure, when msg is not NULL, one sentence with s in
+ * it ("'s' is not a number", "'s' is wider than 64 bits", control
+ * characters as '?'). */
+int str_parse_u64(const char *s, uint64_t *out, char *msg, size_t msglen);
 
 #endif

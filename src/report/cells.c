@@ -1,0 +1,155 @@
+/* cells.c: see cells.h. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/cells.h"
+#include "util/provenance.h"
+
+bool rp_shown(const struct report *r, const struct rf_node *n)
+{
+	return r->level == 0 || n->level <= r->level;
+}
+
+const char *rp_num(char *buf, size_t len, double v, int prec)
+{
+	if (isnan(v) || isinf(v))
+		snprintf(buf, len, "n/a");
+	else
+		/* a value that rounds to zero is 0, never -0.00 */
+		snprintf(buf, len, "%.*f", prec, v + 0.0 == 0 ? 0.0 : v);
+	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+		memmove(buf, buf + 1, strlen(buf));
+	return buf;
+}
+
+const char *rp_event_value(const struct rf_event *e, char *buf, size_t len)
+{
+	if (e->wrapped)
+		snprintf(buf, len, "<wrapped>");
+	else if (e->exact)
+		count_str(e->count, false, buf, len);
+	else if (isnan(e->value))
+		return NULL;
+	else
+		rp_num(buf, len, e->value, e->scale == 1.0 ? 0 : 2);
+	return buf;
+}
+
+const char *rp_unit_value(const struct rf_event *e, const struct rf_count *c, char *buf, size_t len)
+{
+	if (c->wrapped)
+		snprintf(buf, len, "<wrapped>");
+	else if (!c->running)
+		snprintf(buf, len, "n/a");
+	else if (e->scale == 1.0)
+		count_str(c->running == c->enabled ? c->value
+		                                   : count_muldiv(c->value, c->enabled, c->running),
+		          false, buf, len);
+	else
+		rp_num(buf, len,
+		       (double)c->value * ((double)c->enabled / (double)c->running) * e->scale, 2);
+	return buf;
+}
+
+const char *rp_signed(char *buf, size_t len, double v)
+{
+	if (isnan(v) || isinf(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%+.2f", fabs(v) < 0.005 ? 0.0 : v);
+	return buf;
+}
+
+const char *rp_slice_unit(const struct rp_run *run, const struct rp_slice *s)
+{
+	return s->unit < 0 ? "all" : run->rf.units[s->unit];
+}
+
+unsigned rp_slice_rows(const struct rp_run *run)
+{
+	return run->rf.nr_units > 1 ? 1 + run->rf.nr_units : 1;
+}
+
+const char *rp_run_source(const struct rp_run *run, char *buf, size_t len)
+{
+	const struct rf_run *rf = &run->rf;
+	const struct emu_provenance p = {
+	    .profile = rf->profile, .trace = rf->trace, .harts = rf->harts};
+	/* a run file says it was emulated by naming its harts */
+	if (rf->harts)
+		emu_provenance_text(&p, EMU_PROVENANCE_BRIEF, buf, len);
+	else if (rf->command)
+		snprintf(buf, len, "command: %s", rf->command);
+	else
+		snprintf(buf, len, "measured");
+	return buf;
+}
+
+const char *rp_noise_word(enum rp_noise n)
+{
+	return n == RP_NOISE_ABOVE    ? "above noise"
+	       : n == RP_NOISE_WITHIN ? "within noise"
+	                              : "no repeats";
+}
+
+/* RFC 4180: a field with a comma, a quote or a line break is quoted, its
+ * quotes doubled. */
+void rp_csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* In a Markdown table cell: '|' ends the cell and a line break the row;
+ * '<' and '&' could start HTML, '*', '_', '`' and '\' emphasis or code. */
+void rp_md_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", out);
+		else if (*s == '&')
+			fputs("&amp;", out);
+		else if (*s == '\n' || *s == '\r')
+			fputc(' ', out);
+		else {
+			if (strchr("|*_`\\[]", *s))
+				fputc('\\', out);
+			fputc(*s, out);
+		}
+	}
+}
+
+void rp_html_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		case '\'':
+			fputs("&#39;", out);
+			break;
+		default:
+			fputc(*s, out);
+		}
+	}
+}

@@ -1,0 +1,45 @@
+/* cells.h: what every renderer of src/report writes the same way.
+ *
+ * Owns: the level filter and the slice rows, number formatting with "n/a"
+ * (values, counts, signed differences), a run's source line, the noise
+ * verdict as words, and the escaping rules of CSV, Markdown and HTML. The
+ * renderers (render-*.c) call these; these call no renderer.
+ */
+#ifndef HPM_REPORT_CELLS_H
+#define HPM_REPORT_CELLS_H
+
+#include <stdio.h>
+
+#include "report/report.h"
+
+/* The node is shown at the report's --level (metrics outside the tree,
+ * level 0, always are). */
+bool rp_shown(const struct report *r, const struct rf_node *n);
+/* v with prec decimals, or "n/a" for NAN. */
+const char *rp_num(char *buf, size_t len, double v, int prec);
+/* An event's value as the counts tables show it: every digit of an exact
+ * count, "<wrapped>" for a count that passed 2^64 - 1, a msec time with 2
+ * decimals; NULL when it has none (the caller shows its state). buf holds
+ * at least HPM_COUNT_STR_MAX bytes. */
+const char *rp_event_value(const struct rf_event *e, char *buf, size_t len);
+/* The same for one unit's count of e ("n/a" when it never ran). */
+const char *rp_unit_value(const struct rf_event *e, const struct rf_count *c, char *buf,
+                          size_t len);
+/* A difference with 2 decimals and its sign: "+0.30", "-1.25", "+0.00"
+ * (never "-0.00"), or "n/a". */
+const char *rp_signed(char *buf, size_t len, double v);
+/* The unit a slice is about: "all" or the unit's name. */
+const char *rp_slice_unit(const struct rp_run *run, const struct rp_slice *s);
+/* The run has per-unit slices: slices per interval = 1 + units. */
+unsigned rp_slice_rows(const struct rp_run *run);
+/* Short description of a run's source, e.g. "emulated, profile dram-bound,
+ * 2 harts" or "command: true". */
+const char *rp_run_source(const struct rp_run *run, char *buf, size_t len);
+/* The noise verdict as words. */
+const char *rp_noise_word(enum rp_noise n);
+
+void rp_csv_field(FILE *out, const char *s);
+void rp_md_text(FILE *out, const char *s);
+void rp_html_text(FILE *out, const char *s);
+
+#endif

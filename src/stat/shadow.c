@@ -1,0 +1,135 @@
+/* shadow.c: see shadow.h. */
+#include <math.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+
+#include "stat/shadow.h"
+#include "stat/values.h"
+
+static int find_event(const struct stat_result *res, const char *name)
+{
+	for (unsigned i = 0; i < res->list->nr; i++)
+		if (strcmp(res->list->ev[i].name, name) == 0 && res->list->ev[i].state == HPM_EV_OK)
+			return (int)i;
+	return -1;
+}
+
+static bool is_clock(const struct hpm_evsel *e)
+{
+	return e->kind == HPM_EV_HOST && e->attr_type == PERF_TYPE_SOFTWARE &&
+	       (e->attr_config == PERF_COUNT_SW_TASK_CLOCK ||
+	        e->attr_config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+/* The value a derived metric starts from: with -r the mean of the runs
+ * (perf's shadow statistics average every run), else the row's value. */
+static double row_value(const struct stat_result *res, unsigned i, int unit)
+{
+	if (res->noise && unit < 0)
+		return stat_no_count_text(res, i, -1) ? (double)NAN : res->noise[i].mean;
+	return stat_event_value(res, i, unit, NULL);
+}
+
+/* The task time of the row set in nanoseconds: the first counted
+ * task-clock or cpu-clock (for unit u, that unit's), as perf divides by its
+ * STAT_NSECS; NAN when the set has no clock that counted. */
+static double clock_ns(const struct stat_result *res, unsigned of, int unit)
+{
+	for (unsigned j = 0; j < res->list->nr; j++) {
+		const struct hpm_evsel *c = &res->list->ev[j];
+		if (!is_clock(c) || stat_no_count_text(res, j, unit))
+			continue;
+		/* perf keeps shadow statistics per cgroup: -G rates divide by the
+		 * clock of the same cgroup */
+		const char *cg = res->list->ev[of].cgroup;
+		if (c->cgroup != cg && (!c->cgroup || !cg || strcmp(c->cgroup, cg) != 0))
+			continue;
+		/* a unit of another unit set (an emulated hart) has no clock */
+		if (unit >= 0 && stat_nr_units(res, j) != stat_nr_units(res, of))
+			return (double)NAN;
+		double v = row_value(res, j, unit);
+		return isnan(v) ? v : v / c->scale;
+	}
+	return (double)NAN;
+}
+
+bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, double *val,
+                        const char **unit_text)
+{
+	const struct hpm_evsel *e = &res->list->ev[i];
+	double v = row_value(res, i, unit);
+	/* tool events take perf's plain rate, as host events do */
+	if (isnan(v) || (e->kind != HPM_EV_HOST && e->kind != HPM_EV_TOOL))
+		goto kunminghu;
+	if (is_clock(e)) {
+		/* v is msec: task time over wall time (-I: the interval's own
+		 * length; -r: the mean task time over the mean wall time) */
+		if (res->elapsed_ns <= 0)
+			return false;
+		*val = v * 1e6 / res->elapsed_ns;
+		*unit_text = "CPUs utilized";
+		return true;
+	}
+	if (strcmp(e->name, "instructions") == 0) {
+		int c = find_event(res, "cycles");
+		double cy = c >= 0 ? row_value(res, (unsigned)c, unit) : (double)NAN;
+		if (!isnan(cy) && cy > 0) {
+			*val = v / cy;
+			*unit_text = "insn per cycle";
+			return true;
+		}
+		return false;
+	}
+	if (strcmp(e->name, "branch-misses") == 0) {
+		int b = find_event(res, "branches");
+		double br = b >= 0 ? row_value(res, (unsigned)b, unit) : (double)NAN;
+		if (!isnan(br) && br > 0) {
+			*val = 100 * v / br;
+			*unit_text = "of all branches";
+			return true;
+		}
+		return false;
+	}
+	double ns = clock_ns(res, i, unit);
+	if (isnan(ns))
+		return false; /* perf prints no rate without a clock event */
+	if (e->attr_type == PERF_TYPE_HARDWARE && e->attr_config == PERF_COUNT_HW_CPU_CYCLES) {
+		*val = ns > 0 ? v / ns : 0;
+		*unit_text = "GHz";
+		return true;
+	}
+	/* perf's rate of any other event: per second of task time, scaled
+	 * while above 1000 to K/sec, M/sec, G/sec */
+	{
+		double r = ns > 0 ? v * 1e9 / ns : 0;
+		static const char *const units[] = {"/sec", "K/sec", "M/sec", "G/sec"};
+		unsigned k = 0;
+		while (r > 1000 && k < 3) {
+			r /= 1000;
+			k++;
+		}
+		*val = r;
+		*unit_text = units[k];
+		return true;
+	}
+kunminghu:
+	if (isnan(v))
+		return false;
+	/* minstret over mcycle reads as IPC on the emulator too */
+	if (e->kind == HPM_EV_KMH_FIXED && e->fixed == HPM_FIXED_MINSTRET) {
+		for (unsigned j = 0; j < res->list->nr; j++) {
+			const struct hpm_evsel *c = &res->list->ev[j];
+			if (c->kind == HPM_EV_KMH_FIXED && c->fixed == HPM_FIXED_MCYCLE &&
+			    c->state == HPM_EV_OK) {
+				double cy = stat_event_value(res, j, unit, NULL);
+				if (cy > 0) {
+					*val = v / cy;
+					*unit_text = "insn per cycle";
+					return true;
+				}
+			}
+		}
+	}
+	return false;
+}

@@ -1,0 +1,25 @@
+/* shadow.h: perf's "shadow" value beside a count, as perf's stat-shadow.c.
+ *
+ * Owns: the one derived value a std, CSV or JSON event row shows after its
+ * count ("CPUs utilized", "GHz", "K/sec", "insn per cycle", "of all
+ * branches"): which rows get one, what they are divided by (the row set's
+ * task-clock or cpu-clock, cycles, branches; minstret over mcycle on the
+ * emulator) and its unit text. It prints nothing: the format leaves
+ * print what it returns. Metrics proper (Topdown, -M) are
+ * the session's.
+ */
+#ifndef HPM_STAT_SHADOW_H
+#define HPM_STAT_SHADOW_H
+
+#include <stdbool.h>
+
+#include "stat/stat.h"
+
+/* perf-style derived value shown beside event i (unit u, -1 all) in *val
+ * with its unit text; false when there is none. Rates divide by the
+ * task-clock (or cpu-clock) of the same rows (with -G, of the same cgroup),
+ * as perf's: a set without a counted clock has none. */
+bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, double *val,
+                        const char **unit_text);
+
+#endif

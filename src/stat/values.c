@@ -1,0 +1,275 @@
+/* values.c: see values.h. */
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "stat/values.h"
+#include "util/count.h"
+#include "util/provenance.h"
+
+double stat_event_value(const struct stat_result *res, unsigned i, int unit, double *share)
+{
+	const struct hpm_evlist *l = res->list;
+	const struct hpm_evsel *e = &l->ev[i];
+	if (!res->delta)
+		return hpm_evsel_value(l, e, unit, share);
+	/* interval deltas: the same scaling rule on the interval's counts */
+	if (share)
+		*share = 0;
+	if (e->state != HPM_EV_OK)
+		return (double)NAN;
+	return hpm_counts_value(res->delta[i], e->nr_units ? e->nr_units : l->nr_units, unit,
+	                        e->scale, share);
+}
+
+static const struct hpm_count *counts_of(const struct stat_result *res, unsigned i)
+{
+	return res->delta ? res->delta[i] : res->list->ev[i].counts;
+}
+
+double stat_no_count_pct(const struct stat_result *res, unsigned i, int unit)
+{
+	enum hpm_evsel_state st = res->list->ev[i].state;
+	const struct hpm_count *c =
+	    st == HPM_EV_OK || st == HPM_EV_NOT_COUNTED ? counts_of(res, i) : NULL;
+	uint64_t ena = 0, run = 0;
+	for (unsigned u = 0; c && u < stat_nr_units(res, i); u++)
+		if (unit < 0 || (unsigned)unit == u) {
+			ena += c[u].ena;
+			run += c[u].run;
+		}
+	return run == ena ? 100.0 : (double)(100 * run / ena);
+}
+
+const char *stat_no_count_text(const struct stat_result *res, unsigned i, int unit)
+{
+	const struct hpm_evsel *e = &res->list->ev[i];
+	struct hpm_total t;
+	switch (e->state) {
+	case HPM_EV_OK:
+		break;
+	case HPM_EV_NOT_SUPPORTED:
+		return "<not supported>";
+	case HPM_EV_NOT_MODELLED:
+		return "<not modelled>";
+	default:
+		return "<not counted>";
+	}
+	hpm_counts_total(counts_of(res, i), stat_nr_units(res, i), unit, &t);
+	/* before "never ran": a wrapped count is the thing to know */
+	if (t.wrapped)
+		return STAT_WRAPPED_TEXT;
+	if (!t.ran)
+		return "<not counted>";
+	/* -r: some earlier repeat had no number (it wrapped or never ran) */
+	if (res->noise && unit < 0 && isnan(res->noise[i].mean))
+		return "<not counted>";
+	return NULL;
+}
+
+/* The numeric conventions of the user's locale (LC_ALL, LC_NUMERIC, LANG),
+ * which perf's counts follow: perf calls setlocale(LC_ALL, "") and prints
+ * them with printf's ' flag, so the C locale groups nothing, en_US groups
+ * with ',' and de_DE with '.' (and a decimal ','). Read once through a
+ * locale object: hpmstat never sets LC_NUMERIC, so its parsing and every
+ * other number (CSV, JSON, rates, times) keep the C locale's '.'. */
+struct numeric_conv {
+	char thousep[16]; /* "" when the locale does not group */
+	char radix[16];
+	char grouping[16]; /* struct lconv's: group sizes from the right */
+};
+
+static const struct numeric_conv *user_numeric(void)
+{
+	static struct numeric_conv nc = {.radix = "."};
+	static bool done;
+	if (done)
+		return &nc;
+	done = true;
+	/* a locale that is not installed is the C locale, as for setlocale */
+	locale_t loc = newlocale(LC_NUMERIC_MASK, "", (locale_t)0);
+	if (!loc)
+		return &nc;
+	locale_t old = uselocale(loc);
+	const struct lconv *lc = localeconv();
+	snprintf(nc.thousep, sizeof(nc.thousep), "%s", lc->thousands_sep);
+	snprintf(nc.radix, sizeof(nc.radix), "%s", *lc->decimal_point ? lc->decimal_point : ".");
+	snprintf(nc.grouping, sizeof(nc.grouping), "%s", lc->grouping);
+	uselocale(old);
+	freelocale(loc);
+	return &nc;
+}
+
+/* raw ("[-]digits[.fraction]", the C locale's text) with the locale's
+ * thousands separators and decimal point, as printf's %' would write it;
+ * the digits are raw's, so none is lost to a double */
+static const char *big_num_text(const char *raw, char *buf, size_t len)
+{
+	const struct numeric_conv *nc = user_numeric();
+	size_t lead = raw[0] == '-' ? 1 : 0;
+	size_t nd = strspn(raw + lead, "0123456789"), n = 0;
+	char sep_at[400] = {0}; /* sep_at[d]: a separator d digits from the right */
+	size_t d = 0;
+	for (const char *g = nc->grouping; *nc->thousep && *g > 0 && *g != CHAR_MAX;) {
+		if (d + (size_t)*g >= nd || d + (size_t)*g >= sizeof(sep_at))
+			break;
+		d += (size_t)*g;
+		sep_at[d] = 1;
+		/* the last size repeats */
+		if (g[1])
+			g++;
+	}
+	if (lead && n + 1 < len)
+		buf[n++] = '-';
+	for (size_t i = 0; i < nd && n + 1 < len; i++) {
+		if (i && sep_at[nd - i])
+			n += (size_t)snprintf(buf + n, len - n, "%s", nc->thousep);
+		if (n + 1 < len)
+			buf[n++] = raw[lead + i];
+	}
+	const char *frac = raw + lead + nd;
+	if (n < len)
+		snprintf(buf + n, len - n, "%s%s", *frac == '.' ? nc->radix : "",
+		         *frac == '.' ? frac + 1 : frac);
+	return buf;
+}
+
+static const char *big_num(double v, int decimals, char *buf, size_t len)
+{
+	char raw[400];
+	snprintf(raw, sizeof(raw), "%.*f", decimals, v);
+	return big_num_text(raw, buf, len);
+}
+
+static const char *big_count(hpm_u128 v, char *buf, size_t len)
+{
+	char raw[HPM_COUNT_STR_MAX];
+	return big_num_text(count_str(v, false, raw, sizeof(raw)), buf, len);
+}
+
+const char *stat_count_text(const struct stat_result *res, unsigned i, int unit, enum stat_format f,
+                            char *buf, size_t len)
+{
+	const struct hpm_evsel *e = &res->list->ev[i];
+	bool mean = res->noise && unit < 0;
+	if (mean && res->noise[i].count_exact) {
+		if (f == STAT_FORMAT_STD)
+			return big_count(res->noise[i].count_mean, buf, len);
+		count_str(res->noise[i].count_mean, false, buf, len);
+		if (f == STAT_FORMAT_JSON)
+			snprintf(buf + strlen(buf), len - strlen(buf), ".000000");
+		return buf;
+	}
+	if (e->scale != 1.0 || mean) {
+		/* a time in msec, or the mean of -r repeats: not an integer count */
+		double v = mean ? res->noise[i].mean : stat_event_value(res, i, unit, NULL);
+		int decimals = f == STAT_FORMAT_JSON ? 6 : e->unit[0] ? 2 : 0;
+		if (f == STAT_FORMAT_STD)
+			return big_num(v, decimals, buf, len);
+		snprintf(buf, len, "%.*f", decimals, v);
+		return buf;
+	}
+	struct hpm_total t;
+	hpm_counts_total(counts_of(res, i), stat_nr_units(res, i), unit, &t);
+	if (f == STAT_FORMAT_STD)
+		return big_count(t.count, buf, len);
+	count_str(t.count, false, buf, len);
+	/* perf -j writes counter-value as "%f" of the count */
+	if (f == STAT_FORMAT_JSON)
+		snprintf(buf + strlen(buf), len - strlen(buf), ".000000");
+	return buf;
+}
+
+const char *stat_cgroup_field(const struct stat_result *res, unsigned i)
+{
+	for (unsigned j = 0; j < res->list->nr; j++)
+		if (res->list->ev[j].cgroup)
+			return res->list->ev[i].cgroup ? res->list->ev[i].cgroup : "";
+	return NULL;
+}
+
+hpm_u128 stat_run_ns(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
+                     int unit)
+{
+	const struct hpm_evsel *e = &res->list->ev[i];
+	const struct hpm_count *c = counts_of(res, i);
+	hpm_u128 run = 0;
+	for (unsigned u = 0; c && u < stat_nr_units(res, i); u++)
+		if (unit < 0 || (unsigned)unit == u)
+			run += c[u].run;
+	/* -r: perf prints the mean time running beside the mean count */
+	if (res->noise && unit < 0)
+		run = (hpm_u128)llround(res->noise[i].run_mean);
+	if (e->emulated && cfg->emu.freq > 0) {
+		/* cycles x 1e9 / Hz in integers when the clock is whole Hz */
+		double hz = cfg->emu.freq;
+		if (hz == (double)(uint64_t)hz && run <= UINT64_MAX)
+			run = count_muldiv((uint64_t)run, UINT64_C(1000000000), (uint64_t)hz);
+		else
+			run = (hpm_u128)((double)run * 1e9 / hz);
+	}
+	return run;
+}
+
+int stat_text_width(const char *text, int cols)
+{
+	int extra = 0;
+	/* UTF-8 continuation bytes take no column */
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+		extra += (*p & 0xC0) == 0x80;
+	return cols + extra;
+}
+
+const char *stat_fixed2(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.2f", v);
+	/* a value that rounds to zero is 0.00, whatever its sign */
+	if (strcmp(buf, "-0.00") == 0)
+		snprintf(buf, len, "0.00");
+	return buf;
+}
+
+unsigned stat_nr_units(const struct stat_result *res, unsigned i)
+{
+	const struct hpm_evsel *e = &res->list->ev[i];
+	return e->nr_units ? e->nr_units : res->list->nr_units;
+}
+
+const char *stat_unit_name(const struct stat_result *res, unsigned i, unsigned u)
+{
+	const struct hpm_evsel *e = &res->list->ev[i];
+	char *const *names = e->unit_names ? e->unit_names : res->list->unit_names;
+	return names && u < stat_nr_units(res, i) ? names[u] : "?";
+}
+
+const char *stat_emu_describe(const struct stat_emu_label *l, char *buf, size_t len)
+{
+	const struct emu_provenance p = {.profile = l->profile,
+	                                 .trace = l->trace,
+	                                 .seed = l->seed,
+	                                 .repeats = l->repeats,
+	                                 .harts = l->harts,
+	                                 .cycles = l->cycles,
+	                                 .freq = l->freq,
+	                                 .follows_command = l->follows_command,
+	                                 .multiplexed = l->multiplexed,
+	                                 .partial = l->partial,
+	                                 .interrupted = l->interrupted,
+	                                 .cycles_wanted = l->cycles_wanted,
+	                                 .run_interrupted = l->run_interrupted};
+	return emu_provenance_text(&p, EMU_PROVENANCE_RUN, buf, len);
+}
+
+const char *stat_emu_not_measured(const struct stat_config *cfg, char *buf, size_t len)
+{
+	/* the figures come from a synthetic profile or a trace, whatever runs */
+	if (cfg->command)
+		snprintf(buf, len, "; they do not measure '%s'", cfg->command);
+	else if (cfg->target)
+		snprintf(buf, len, "; they do not measure %s", cfg->target);
+	else
+		snprintf(buf, len, "%s", "");
+	return buf;
+}

@@ -1,0 +1,59 @@
+/* values.h: what every output format prints for a row of a measurement.
+ *
+ * Owns: the fields of an event row computed once for the std, CSV and JSON
+ * leaves (and the run time and units the aggregation reads): its value and
+ * share, the text of a row without a count, its count as digits (grouped
+ * as the user's locale groups numbers), perf's run time and -G fields, the
+ * units and their names, and the small number formats. The printers'
+ * dispatcher (print.c) and the leaves call these; these call neither.
+ */
+#ifndef HPM_STAT_VALUES_H
+#define HPM_STAT_VALUES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stat/stat.h"
+#include "util/count.h"
+
+/* Value of event i for unit u (-1: all), scaled by multiplexing and the
+ * event's display scale, from res->delta when set; NAN when there is none. */
+double stat_event_value(const struct stat_result *res, unsigned i, int unit, double *share);
+/* What a row without a number shows: "<not supported>", "<not modelled>",
+ * "<not counted>" (never ran) or STAT_WRAPPED_TEXT; NULL when event i (unit
+ * u, -1 all) has a number. */
+#define STAT_WRAPPED_TEXT "<wrapped>"
+const char *stat_no_count_text(const struct stat_result *res, unsigned i, int unit);
+/* perf's pcnt-running of such a row (print_running: 100 when running equals
+ * enabled, else 100 * running / enabled): 100.00 for one that never opened
+ * or has no time at all, 0.00 for one that was enabled and never ran (a
+ * riscv event no counter matched). */
+double stat_no_count_pct(const struct stat_result *res, unsigned i, int unit);
+/* The count of event i (unit u, -1 all) as format f writes it: exact
+ * digits (in std output grouped as the locale groups numbers, perf's
+ * printf("%'"): none in C, ',' in en_US; "%f"-style ".000000" in JSON, as
+ * perf), or for a msec time or a -r mean the double with 2 (JSON: 6)
+ * decimals. Only for rows stat_no_count_text gives no text for. buf holds
+ * at least 64 bytes. */
+const char *stat_count_text(const struct stat_result *res, unsigned i, int unit, enum stat_format f,
+                            char *buf, size_t len);
+/* -G: perf's cgroup field of event i, its cgroup's name ("" for an event
+ * without one) when some event has a cgroup; NULL without -G, when the
+ * field is not there at all. One rule for the std, CSV and JSON rows. */
+const char *stat_cgroup_field(const struct stat_result *res, unsigned i);
+/* perf's run-time field of event i (unit u, -1 all): nanoseconds; the
+ * emulator's cycles converted at --emu-freq. */
+hpm_u128 stat_run_ns(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
+                     int unit);
+/* The printf width that puts text in `cols` columns: a locale's thousands
+ * separator may be several bytes of one character (fr_FR's U+202F), and
+ * perf's printf pads by characters. */
+int stat_text_width(const char *text, int cols);
+/* v with 2 decimals, never "-0.00". */
+const char *stat_fixed2(double v, char *buf, size_t len);
+
+/* The units of event i (CPUs or harts of its back end) and their names. */
+unsigned stat_nr_units(const struct stat_result *res, unsigned i);
+const char *stat_unit_name(const struct stat_result *res, unsigned i, unsigned u);
+
+#endif
