@@ -114,9 +114,7 @@ static int read_event(struct rctx *c, struct stat_replay *r, unsigned i, json_t 
 	e->name = xstrdup(f->name);
 	e->spec = xstrdup(spec);
 	e->placement = placement ? xstrdup(placement) : NULL;
-	e->kind = f->host                                   ? HPM_EV_HOST
-	          : strcmp(f->kind, "kunminghu-fixed") == 0 ? HPM_EV_KMH_FIXED
-	                                                    : HPM_EV_KMH;
+	e->kind = f->host ? HPM_EV_HOST : f->fixed ? HPM_EV_KMH_FIXED : HPM_EV_KMH;
 	e->fixed = fixed && strcmp(fixed, "minstret") == 0 ? HPM_FIXED_MINSTRET : HPM_FIXED_MCYCLE;
 	e->state = state_of(f->state);
 	e->unit = f->unit;

@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "core/models.h"
 #include "report/runfile.h"
 #include "util/count-json.h"
 #include "util/run-schema.h"
@@ -222,6 +223,23 @@ static bool want_value(struct ctx *c, json_t *o, const char *p, struct rf_event 
 	return true;
 }
 
+/* The registered model a kind names: "NAME" or "NAME-fixed" (its fixed
+ * counters), as the writer spells model rows; NULL for none. */
+static const struct hpm_pmu_model *model_of_kind(const char *kind, bool *fixed)
+{
+	static const char suffix[] = "-fixed";
+	size_t n = strlen(kind), s = sizeof(suffix) - 1;
+	char name[64];
+	*fixed = n > s && strcmp(kind + n - s, suffix) == 0;
+	if (*fixed)
+		n -= s;
+	if (n >= sizeof(name))
+		return NULL;
+	memcpy(name, kind, n);
+	name[n] = '\0';
+	return hpm_model_by_name(name);
+}
+
 static bool read_event(struct ctx *c, json_t *o, unsigned i, struct rf_event *e)
 {
 	char p[64];
@@ -234,8 +252,7 @@ static bool read_event(struct ctx *c, json_t *o, unsigned i, struct rf_event *e)
 	    !want_number(c, o, p, "scale", false, &e->scale) || !want_value(c, o, p, e) ||
 	    !want_number(c, o, p, "running_share", false, &e->running_share))
 		return false;
-	if (strcmp(e->kind, "host") && strcmp(e->kind, "kunminghu") &&
-	    strcmp(e->kind, "kunminghu-fixed"))
+	if (strcmp(e->kind, "host") != 0 && !(e->model = model_of_kind(e->kind, &e->fixed)))
 		return fail(c, "%s.kind: unknown kind '%.40s'", p, e->kind);
 	e->host = strcmp(e->kind, "host") == 0;
 	if (json_object_get(o, "rel_stddev") &&

@@ -24,6 +24,8 @@
 
 #include "util/count.h"
 
+struct hpm_pmu_model;
+
 /* One unit's raw count, as in the file's counts arrays. */
 struct rf_count {
 	const char *unit; /* "hart0", "CPU1", "task" */
@@ -33,7 +35,10 @@ struct rf_count {
 
 struct rf_event {
 	const char *name; /* the name metrics look up, e.g. "cycles" */
-	const char *kind; /* "host", "kunminghu", "kunminghu-fixed" */
+	const char *kind; /* "host", a PMU model's name ("kunminghu"), or the model's
+	                   * name and "-fixed" for its fixed counters */
+	const struct hpm_pmu_model *model; /* the model kind names, NULL for host */
+	bool fixed;                        /* one of the model's fixed counters */
 	const char *state;
 	const char *unit; /* "msec" or "" */
 	bool host;        /* kind "host": metrics never read it */

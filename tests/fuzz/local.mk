@@ -17,7 +17,7 @@ FUZZ_TARGETS = expr runfile weights trace profile script topconf
 # The libraries each target links, in link order; the libFuzzer binaries
 # link the instrumented copy of each (FUZZ_LIB_*, below).
 FUZZ_EMU_LIBS = src/emu/libemu.a src/kmh/libkmh.a src/util/libutil.a -lm
-FUZZ_REPORT_LIBS = src/report/libreport.a src/metric/libmetric.a src/kmh/libkmh.a \
+FUZZ_REPORT_LIBS = src/report/libreport.a src/core/libcore.a src/metric/libmetric.a src/kmh/libkmh.a \
 	src/util/libutil.a $(JANSSON_LIBS) -lm
 # top's config.c uses the back-end choice (stat/session) and the emulator's
 # settings (backend/emu), which pull in the stat layer
@@ -92,7 +92,7 @@ tests_fuzz_libcore_fuzz_a_SOURCES = $(src_core_libcore_a_SOURCES)
 tests_fuzz_libcore_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 
 FUZZ_LIB_EMU = tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a tests/fuzz/libutil-fuzz.a -lm
-FUZZ_LIB_REPORT = tests/fuzz/libreport-fuzz.a tests/fuzz/libmetric-fuzz.a \
+FUZZ_LIB_REPORT = tests/fuzz/libreport-fuzz.a tests/fuzz/libcore-fuzz.a tests/fuzz/libmetric-fuzz.a \
 	tests/fuzz/libkmh-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) -lm
 FUZZ_LIB_TOP = tests/fuzz/libtop-fuzz.a tests/fuzz/libstat-fuzz.a tests/fuzz/libbackend-fuzz.a \
 	tests/fuzz/libcore-fuzz.a tests/fuzz/libmetric-fuzz.a tests/fuzz/libemu-fuzz.a \

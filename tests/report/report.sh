@@ -112,6 +112,14 @@ bad "a directory" "$tmp: cannot read: Is a directory" "$tmp"
 bad "a missing file" "$tmp/none.json: cannot read: No such file or directory" "$tmp/none.json"
 sed 's/"schema": "hpmstat-run"/"schema": "a\\nb"/' hand.json >"$tmp/nl.json"
 bad "a control character in a message stays on one line" "schema is 'a\\x0ab'" "$tmp/nl.json"
+# a kind is "host" or a registered PMU model's name, "-fixed" for its fixed
+# counters: a model nobody registered is refused
+sed '0,/"kind": "kunminghu"/s//"kind": "nosuchpmu"/' hand.json >"$tmp/kind.json"
+bad "a kind that names no PMU model" "$tmp/kind.json: events[0].kind: unknown kind 'nosuchpmu'" "$tmp/kind.json"
+sed '0,/"kind": "kunminghu-fixed"/s//"kind": "nosuchpmu-fixed"/' hand.json >"$tmp/kindf.json"
+bad "a fixed kind of no PMU model" "kind: unknown kind 'nosuchpmu-fixed'" "$tmp/kindf.json"
+sed '0,/"kind": "kunminghu"/s//"kind": "-fixed"/' hand.json >"$tmp/kinde.json"
+bad "'-fixed' alone is no kind" "kind: unknown kind '-fixed'" "$tmp/kinde.json"
 # counts that cannot produce a metric: the node is n/a, not an error
 sed 's/"running": 1000/"running": 0/g; s/"running": 500/"running": 0/g' hand.json >"$tmp/zero.json"
 "$HPMSTAT" report "$tmp/zero.json" >"$tmp/out" 2>&1; rc=$?
