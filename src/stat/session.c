@@ -169,15 +169,20 @@ static int route(struct hpm_session *s, struct hpm_evsel *e, char *err, size_t e
 		if (rc)
 			return rc < 0 ? -1 : 0;
 	}
-	if (hpm_host_event_is_host(e->spec)) {
+	/* at most one encoding decides between the namespaces (a generic or
+	 * libpfm4 name wins, SPEC §1; a generic name needs none) and is the
+	 * row's when it is Kunminghu's */
+	struct hpm_kmh_attempt k = {0};
+	if (hpm_host_event_is_host_once(e->spec, &k)) {
 		e->kind = HPM_EV_HOST;
 		return hpm_host_event_fill(e, err, errlen) == 0 ? 0 : -1;
 	}
-	if (kmh_encode(e->spec, &e->enc, &kerr) == 0) {
+	if (hpm_host_kmh_try(e->spec, &k)) {
 		e->kind = HPM_EV_KMH;
+		e->enc = k.enc;
 		return 0;
 	}
-	unknown_event(e->spec, &kerr, err, errlen);
+	unknown_event(e->spec, &k.err, err, errlen);
 	return -1;
 }
 
