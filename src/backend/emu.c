@@ -1,9 +1,8 @@
 /* emu.c: the emulator back end (see backend/emu.h for what it does).
  *
- * Owns: one session per evlist (machine, sources, schedule, running totals
- * and emulated time), kept in a small registry keyed by the evlist, because
- * the struct hpm_backend operations receive only the list and evsel->priv
- * of a Kunminghu evsel may belong to the perf back end on real hardware.
+ * Owns: struct emu_inst, the state of one open emulator (machine, sources,
+ * schedule, running totals and emulated time), which embeds the
+ * struct hpm_backend_inst the operations take.
  *
  * Cost model. The harts count through emu_hart_run(), a few ns per run of
  * identical cycles, fed by emu_workload_next() at about as much again; the
@@ -38,16 +37,16 @@ struct src {
 	uint64_t toff;          /* trace: cycles of it already replayed */
 };
 
-/* What an evsel of ours maps to. */
+/* What a row of ours maps to (map[k]: the k-th row we take). */
 struct evmap {
 	unsigned ev; /* index in list->ev */
 	int own;     /* the evsel's own request, -1 when it has no number */
 	int req;     /* the request owning its counter (own, or whom it shares with) */
 };
 
-struct session {
-	const struct hpm_evlist *list; /* registry key */
-	struct session *next;
+/* One open emulator; a dry run plans one without opening it (base unset). */
+struct emu_inst {
+	struct hpm_backend_inst base; /* first: the handle is a pointer to it */
 
 	/* configuration, defaults resolved */
 	char *profile_arg;              /* as given, for messages */
@@ -83,14 +82,15 @@ struct session {
 	uint64_t slice; /* hpm_emu_run_bounded: cycles per hart between clock reads */
 };
 
-static struct session *sessions;
-
-static struct session *find(const struct hpm_evlist *list)
+/* The emulator behind a handle; NULL when it is not one (or NULL). */
+static struct emu_inst *emu_of(struct hpm_backend_inst *b)
 {
-	for (struct session *s = sessions; s; s = s->next)
-		if (s->list == list)
-			return s;
-	return NULL;
+	return b && b->ops == &hpm_backend_emu ? (struct emu_inst *)b : NULL;
+}
+
+static const struct emu_inst *emu_view(const struct hpm_backend_inst *b)
+{
+	return b && b->ops == &hpm_backend_emu ? (const struct emu_inst *)b : NULL;
 }
 
 static uint64_t splitmix64(uint64_t *x)
@@ -103,7 +103,7 @@ static uint64_t splitmix64(uint64_t *x)
 
 /* A fresh random order of the groups for the next round (Fisher-Yates; the
  * modulo bias of 64-bit draws over a few groups is below 2^-50). */
-static void new_round(struct session *s)
+static void new_round(struct emu_inst *s)
 {
 	unsigned g = s->sched.nr_groups;
 	for (unsigned i = 0; i < g; i++)
@@ -127,7 +127,7 @@ void hpm_emu_config_init(struct hpm_emu_config *cfg)
 
 /* ---------------------------------------------------------------- planning */
 
-static void session_free(struct session *s)
+static void emu_inst_free(struct emu_inst *s)
 {
 	if (!s)
 		return;
@@ -156,6 +156,7 @@ static void session_free(struct session *s)
 	free(s->map);
 	free(s->profile_arg);
 	free(s->trace_path);
+	hpm_backend_inst_fini(&s->base);
 	free(s);
 }
 
@@ -198,17 +199,45 @@ static const char *unmodelled(const struct emu_profile *p, const struct kmh_enco
 	return NULL;
 }
 
-static bool ours(const struct hpm_evsel *e)
+static bool ours(const struct hpm_evsel *e, const void *ctx)
 {
+	(void)ctx;
 	return e->kind == HPM_EV_KMH || e->kind == HPM_EV_KMH_FIXED;
 }
 
-/* Resolves the configuration, loads the source and places the requests.
- * `reasons` (when not NULL) receives, per evsel of ours without a number,
- * the text for its placement and the state it gets. */
-static int plan(const struct hpm_evlist *list, const struct hpm_target *t,
-                const struct hpm_emu_config *cfg, struct session **out, char ***reasons,
-                enum hpm_evsel_state **states, char *err, size_t errlen)
+bool hpm_emu_request(const struct hpm_evsel *e, struct hpm_sched_req *r)
+{
+	if (!ours(e, NULL) ||
+	    (e->kind == HPM_EV_KMH && (e->enc.bank < 0 || e->enc.bank >= KMH_NR_BANKS)))
+		return false;
+	memset(r, 0, sizeof(*r));
+	r->fixed = e->kind == HPM_EV_KMH_FIXED;
+	r->fixed_counter = e->fixed == HPM_FIXED_MCYCLE ? HPM_SCHED_MCYCLE : HPM_SCHED_MINSTRET;
+	r->bank = e->enc.bank;
+	r->value = e->enc.value;
+	r->group = e->group;
+	r->name = e->name;
+	return true;
+}
+
+static void free_reasons(char ***reasons, enum hpm_evsel_state **states, unsigned nr)
+{
+	for (unsigned k = 0; *reasons && k < nr; k++)
+		free((*reasons)[k]);
+	free(*reasons);
+	free(*states);
+	*reasons = NULL;
+	*states = NULL;
+}
+
+/* Resolves the configuration into s, loads the source and places the
+ * requests of rows[0..nr_rows) of list (all of them ours). `reasons` and
+ * `states` receive, per row without a number (by its position in rows),
+ * the text for its placement and the state it gets. On failure the caller
+ * frees s. */
+static int plan(struct emu_inst *s, const struct hpm_evlist *list, const unsigned *rows,
+                unsigned nr_rows, const struct hpm_target *t, const struct hpm_emu_config *cfg,
+                char ***reasons, enum hpm_evsel_state **states, char *err, size_t errlen)
 {
 	struct hpm_emu_config defaults;
 	char buf[512];
@@ -221,8 +250,6 @@ static int plan(const struct hpm_evlist *list, const struct hpm_target *t,
 	if ((rc = check_config(cfg, err, errlen)))
 		return rc;
 
-	struct session *s = xcalloc(1, sizeof(*s));
-	s->list = list;
 	s->seed = cfg->seed;
 	s->harts = cfg->harts;
 	s->freq = cfg->freq;
@@ -239,13 +266,11 @@ static int plan(const struct hpm_evlist *list, const struct hpm_target *t,
 				         buf);
 			else
 				snprintf(err, errlen, "--emu-trace %s: %s", cfg->trace, buf);
-			session_free(s);
 			return -EINVAL;
 		}
 		if (!emu_trace_cycles(s->trace)) {
 			snprintf(err, errlen, "--emu-trace %s: the trace has no cycles to replay",
 			         cfg->trace);
-			session_free(s);
 			return -EINVAL;
 		}
 		s->limit = cfg->cycles ? cfg->cycles : emu_trace_cycles(s->trace);
@@ -254,70 +279,43 @@ static int plan(const struct hpm_evlist *list, const struct hpm_target *t,
 		s->prof = emu_profile_find(s->profile_arg, buf, sizeof(buf));
 		if (!s->prof) {
 			snprintf(err, errlen, "--emu-profile: %s", buf);
-			session_free(s);
 			return -EINVAL;
 		}
 		s->limit = cfg->cycles ? cfg->cycles : HPM_EMU_DEFAULT_CYCLES;
 	}
 
-	/* requests: one per evsel of ours that can be counted */
-	s->req = xcalloc(list->nr ? list->nr : 1, sizeof(*s->req));
-	s->map = xcalloc(list->nr ? list->nr : 1, sizeof(*s->map));
-	if (reasons)
-		*reasons = xcalloc(list->nr ? list->nr : 1, sizeof(**reasons));
-	if (states)
-		*states = xcalloc(list->nr ? list->nr : 1, sizeof(**states));
-	for (unsigned i = 0; i < list->nr; i++) {
-		const struct hpm_evsel *e = &list->ev[i];
-		struct evmap *m;
-		if (!ours(e))
-			continue;
-		m = &s->map[s->nr_map++];
-		m->ev = i;
+	/* requests: one per row that can be counted */
+	s->req = xcalloc(nr_rows ? nr_rows : 1, sizeof(*s->req));
+	s->map = xcalloc(nr_rows ? nr_rows : 1, sizeof(*s->map));
+	*reasons = xcalloc(nr_rows ? nr_rows : 1, sizeof(**reasons));
+	*states = xcalloc(nr_rows ? nr_rows : 1, sizeof(**states));
+	for (unsigned k = 0; k < nr_rows; k++) {
+		const struct hpm_evsel *e = &list->ev[rows[k]];
+		struct evmap *m = &s->map[s->nr_map++];
+		m->ev = rows[k];
 		m->own = m->req = -1;
 		if (e->kind == HPM_EV_KMH) {
 			const char *miss = NULL;
 			if (e->enc.bank < 0 || e->enc.bank >= KMH_NR_BANKS) {
-				if (reasons)
-					(*reasons)[i] = xstrdup(
-					    "no bank known: the emulator places an event by its "
-					    "bank, so it takes BANK:NAME or BANK:INDEX, not a raw "
-					    "value or term");
-				if (states)
-					(*states)[i] = HPM_EV_NOT_SUPPORTED;
+				(*reasons)[k] =
+				    xstrdup("no bank known: the emulator places an event by its "
+				            "bank, so it takes BANK:NAME or BANK:INDEX, not a raw "
+				            "value or term");
+				(*states)[k] = HPM_EV_NOT_SUPPORTED;
 				continue;
 			}
 			if (s->prof && (miss = unmodelled(s->prof, &e->enc, buf, sizeof(buf)))) {
-				if (reasons)
-					(*reasons)[i] = xasprintf("profile %s does not produce %s",
-					                          emu_profile_name(s->prof), miss);
-				if (states)
-					(*states)[i] = HPM_EV_NOT_MODELLED;
+				(*reasons)[k] = xasprintf("profile %s does not produce %s",
+				                          emu_profile_name(s->prof), miss);
+				(*states)[k] = HPM_EV_NOT_MODELLED;
 				continue;
 			}
 		}
-		struct hpm_sched_req *r = &s->req[s->nr_req];
-		r->fixed = e->kind == HPM_EV_KMH_FIXED;
-		r->fixed_counter =
-		    e->fixed == HPM_FIXED_MCYCLE ? HPM_SCHED_MCYCLE : HPM_SCHED_MINSTRET;
-		r->bank = e->enc.bank;
-		r->value = e->enc.value;
-		r->group = e->group;
-		r->name = e->name;
+		hpm_emu_request(e, &s->req[s->nr_req]);
 		m->own = m->req = (int)s->nr_req++;
 	}
 	if ((rc = hpm_sched_build(s->req, s->nr_req, &s->sched, err, errlen))) {
-		if (reasons) {
-			for (unsigned i = 0; i < list->nr; i++)
-				free((*reasons)[i]);
-			free(*reasons);
-			*reasons = NULL;
-		}
-		if (states) {
-			free(*states);
-			*states = NULL;
-		}
-		session_free(s);
+		free_reasons(reasons, states, nr_rows);
 		return -EINVAL;
 	}
 	/* evmaps point at owners: shared requests read the owner's counter */
@@ -331,7 +329,6 @@ static int plan(const struct hpm_evlist *list, const struct hpm_target *t,
 	new_round(s);
 	s->active = s->perm[0];
 	s->qleft = s->quantum;
-	*out = s;
 	return 0;
 }
 
@@ -358,7 +355,7 @@ static uint64_t csrr(struct emu_hart *h, unsigned csr)
 }
 
 /* Programs one hart for group g, counters stopped and zeroed. */
-static int program(struct session *s, struct emu_hart *h, char *err, size_t errlen)
+static int program(struct emu_inst *s, struct emu_hart *h, char *err, size_t errlen)
 {
 	const struct hpm_sched_group *g = &s->sched.groups[s->active];
 	int rc;
@@ -381,7 +378,8 @@ static int program(struct session *s, struct emu_hart *h, char *err, size_t errl
 /* Counter n of hart h is the request at `at`'s: what it counted joins the
  * request's total, and a wrap (the counter's OF, or the total's own)
  * marks the request's count on that hart as wrapped for good. */
-static bool counter_add(struct session *s, size_t at, struct emu_hart *h, unsigned n, uint64_t *sum)
+static bool counter_add(struct emu_inst *s, size_t at, struct emu_hart *h, unsigned n,
+                        uint64_t *sum)
 {
 	uint64_t v = csrr(h, EMU_CSR_MHPMCOUNTER(n));
 	bool wrapped = s->wrapped[at] || (csrr(h, EMU_CSR_MHPMEVENT(n)) & KMH_OF) != 0 ||
@@ -389,13 +387,13 @@ static bool counter_add(struct session *s, size_t at, struct emu_hart *h, unsign
 	return wrapped;
 }
 
-static void acc_add(struct session *s, size_t at, struct emu_hart *h, unsigned n)
+static void acc_add(struct emu_inst *s, size_t at, struct emu_hart *h, unsigned n)
 {
 	s->wrapped[at] = counter_add(s, at, h, n, &s->acc[at]);
 }
 
 /* Switches every hart to the next group of the round. */
-static int rotate(struct session *s, char *err, size_t errlen)
+static int rotate(struct emu_inst *s, char *err, size_t errlen)
 {
 	if (++s->pos == s->sched.nr_groups)
 		new_round(s);
@@ -439,7 +437,7 @@ static int rotate(struct session *s, char *err, size_t errlen)
 }
 
 /* Runs `cycles` cycles of hart hi's source on it. */
-static void run_hart(struct session *s, unsigned hi, uint64_t cycles)
+static void run_hart(struct emu_inst *s, unsigned hi, uint64_t cycles)
 {
 	struct emu_hart *h = emu_hart(s->emu, hi);
 	struct src *src = &s->src[hi];
@@ -468,7 +466,7 @@ static void run_hart(struct session *s, unsigned hi, uint64_t cycles)
 
 /* Runs `cycles` on every hart, rotating at quantum boundaries of enabled
  * time and keeping the enabled/running totals. */
-static int run_all(struct session *s, uint64_t cycles, char *err, size_t errlen)
+static int run_all(struct emu_inst *s, uint64_t cycles, char *err, size_t errlen)
 {
 	int rc;
 	while (cycles) {
@@ -498,7 +496,7 @@ static int run_all(struct session *s, uint64_t cycles, char *err, size_t errlen)
 
 /* ns of emulated time in cycles at freq, carrying the remainder below one
  * cycle so that many small steps add up to one big one exactly. */
-static uint64_t ns_to_cycles(struct session *s, uint64_t ns)
+static uint64_t ns_to_cycles(struct emu_inst *s, uint64_t ns)
 {
 	uint64_t whole, part, sum;
 	/* (ns % 1e9) x freq < 1e9 x 1e10 < 2^64, and frac < 1e9 on top */
@@ -514,21 +512,24 @@ static uint64_t ns_to_cycles(struct session *s, uint64_t ns)
 
 /* --------------------------------------------------------------- operations */
 
-static int emu_open(struct hpm_evlist *list, const struct hpm_target *t, void *cfgp, char *err,
-                    size_t errlen)
+static int emu_open(struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows,
+                    const struct hpm_target *t, void *cfgp, struct hpm_backend_inst **out,
+                    char *err, size_t errlen)
 {
-	struct session *s;
+	struct emu_inst *s = xcalloc(1, sizeof(*s));
 	char **reasons = NULL;
 	enum hpm_evsel_state *states = NULL;
 	char buf[256];
 	int rc;
 
-	if (find(list)) {
+	if (hpm_backend_inst_init(&s->base, &hpm_backend_emu, list, rows, nr_rows, ours, NULL)) {
+		free(s);
 		snprintf(err, errlen, "emulator: already open on this event list");
 		return -EBUSY;
 	}
-	if ((rc = plan(list, t, cfgp, &s, &reasons, &states, err, errlen)))
-		return rc;
+	if ((rc = plan(s, list, s->base.rows, s->base.nr_rows, t, cfgp, &reasons, &states, err,
+	               errlen)))
+		goto fail;
 
 	s->emu = emu_new(s->harts);
 	s->src = xcalloc(s->harts, sizeof(*s->src));
@@ -541,50 +542,34 @@ static int emu_open(struct hpm_evlist *list, const struct hpm_target *t, void *c
 			goto fail;
 	}
 
-	/* units: harts, unless another back end already set the list's units */
-	if (!list->unit_names) {
-		hpm_evlist_alloc_counts(list, s->harts, "hart");
-	} else {
-		unsigned n = list->nr_units > s->harts ? list->nr_units : s->harts;
-		for (unsigned k = 0; k < s->nr_map; k++) {
-			struct hpm_evsel *e = &list->ev[s->map[k].ev];
-			free(e->counts);
-			e->counts = xcalloc(n, sizeof(*e->counts));
-		}
-	}
+	hpm_backend_inst_name_units(&s->base, s->harts, "hart");
 	for (unsigned k = 0; k < s->nr_map; k++) {
-		unsigned i = s->map[k].ev;
-		struct hpm_evsel *e = &list->ev[i];
+		struct hpm_evsel *e = &list->ev[s->map[k].ev];
+		free(e->counts);
+		e->counts = xcalloc(s->harts, sizeof(*e->counts));
 		free(e->placement);
 		if (s->map[k].req < 0) {
-			e->state = states[i];
-			e->placement = reasons[i];
-			reasons[i] = NULL;
+			e->state = states[k];
+			e->placement = reasons[k];
+			reasons[k] = NULL;
 			continue;
 		}
 		e->state = HPM_EV_OK;
 		e->placement = xstrdup(hpm_sched_describe(
 		    &s->sched, s->req, (unsigned)s->map[k].own, buf, sizeof(buf)));
 	}
-	for (unsigned i = 0; i < list->nr; i++)
-		free(reasons[i]);
-	free(reasons);
-	free(states);
-	s->next = sessions;
-	sessions = s;
+	free_reasons(&reasons, &states, s->nr_map);
+	*out = &s->base;
 	return 0;
 fail:
-	for (unsigned i = 0; i < list->nr; i++)
-		free(reasons[i]);
-	free(reasons);
-	free(states);
-	session_free(s);
+	free_reasons(&reasons, &states, s->nr_map);
+	emu_inst_free(s);
 	return rc;
 }
 
-static int emu_enable(struct hpm_evlist *list, char *err, size_t errlen)
+static int emu_enable(struct hpm_backend_inst *b, char *err, size_t errlen)
 {
-	struct session *s = find(list);
+	struct emu_inst *s = emu_of(b);
 	if (!s) {
 		snprintf(err, errlen, "emulator: not open");
 		return -EINVAL;
@@ -605,9 +590,9 @@ static int emu_enable(struct hpm_evlist *list, char *err, size_t errlen)
 	return 0;
 }
 
-static int emu_disable(struct hpm_evlist *list, char *err, size_t errlen)
+static int emu_disable(struct hpm_backend_inst *b, char *err, size_t errlen)
 {
-	struct session *s = find(list);
+	struct emu_inst *s = emu_of(b);
 	if (!s) {
 		snprintf(err, errlen, "emulator: not open");
 		return -EINVAL;
@@ -624,9 +609,9 @@ static int emu_disable(struct hpm_evlist *list, char *err, size_t errlen)
 	return 0;
 }
 
-static int emu_read(struct hpm_evlist *list, char *err, size_t errlen)
+static int emu_read(struct hpm_backend_inst *b, char *err, size_t errlen)
 {
-	struct session *s = find(list);
+	struct emu_inst *s = emu_of(b);
 	if (!s) {
 		snprintf(err, errlen, "emulator: not open");
 		return -EINVAL;
@@ -634,7 +619,7 @@ static int emu_read(struct hpm_evlist *list, char *err, size_t errlen)
 	const struct hpm_sched_group *g = &s->sched.groups[s->active];
 	for (unsigned k = 0; k < s->nr_map; k++) {
 		int r = s->map[k].req;
-		struct hpm_evsel *e = &list->ev[s->map[k].ev];
+		struct hpm_evsel *e = &b->list->ev[s->map[k].ev];
 		if (r < 0)
 			continue;
 		const struct hpm_sched_req *q = &s->req[r];
@@ -663,9 +648,10 @@ static int emu_read(struct hpm_evlist *list, char *err, size_t errlen)
 	return 0;
 }
 
-static int emu_advance(struct hpm_evlist *list, uint64_t ns, bool *done, char *err, size_t errlen)
+static int emu_advance(struct hpm_backend_inst *b, uint64_t ns, bool *done, char *err,
+                       size_t errlen)
 {
-	struct session *s = find(list);
+	struct emu_inst *s = emu_of(b);
 	uint64_t cycles;
 
 	if (done)
@@ -700,10 +686,10 @@ static uint64_t mono_ns(void)
  * phase); the slice doubles or halves after each one to follow the speed of
  * this machine, profile and number of harts. The first slice is small
  * (2^16 hart-cycles, well under a millisecond) to learn the speed. */
-int hpm_emu_run_bounded(struct hpm_evlist *list, uint64_t max_cycles, uint64_t budget_ns,
+int hpm_emu_run_bounded(struct hpm_backend_inst *b, uint64_t max_cycles, uint64_t budget_ns,
                         uint64_t *ran, bool *done, char *err, size_t errlen)
 {
-	struct session *s = find(list);
+	struct emu_inst *s = emu_of(b);
 	uint64_t start, now, total = 0;
 	int rc = 0;
 
@@ -742,20 +728,13 @@ int hpm_emu_run_bounded(struct hpm_evlist *list, uint64_t max_cycles, uint64_t b
 	return rc;
 }
 
-static void emu_close(struct hpm_evlist *list)
+static void emu_close(struct hpm_backend_inst *b)
 {
-	for (struct session **p = &sessions; *p; p = &(*p)->next) {
-		if ((*p)->list == list) {
-			struct session *s = *p;
-			*p = s->next;
-			session_free(s);
-			return;
-		}
-	}
+	emu_inst_free(emu_of(b));
 }
 
 /* "hart0" or "hart0-3" */
-static const char *harts_str(const struct session *s, char *buf, size_t len)
+static const char *harts_str(const struct emu_inst *s, char *buf, size_t len)
 {
 	if (s->harts == 1)
 		snprintf(buf, len, "hart0");
@@ -785,17 +764,21 @@ static const char *counters_str(uint32_t mask, char *buf, size_t len)
 	return buf;
 }
 
-static int emu_dry_run(const struct hpm_evlist *list, const struct hpm_target *t, void *cfgp,
-                       FILE *out, char *err, size_t errlen)
+static int emu_dry_run(const struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows,
+                       const struct hpm_target *t, void *cfgp, FILE *out, char *err, size_t errlen)
 {
-	struct session *s;
+	struct emu_inst *s = xcalloc(1, sizeof(*s));
 	char **reasons = NULL;
 	enum hpm_evsel_state *states = NULL;
 	char hb[32], cb[128];
-	int rc;
-
-	if ((rc = plan(list, t, cfgp, &s, &reasons, &states, err, errlen)))
+	unsigned *mine;
+	unsigned nr = hpm_evlist_select(list, rows, nr_rows, ours, NULL, &mine);
+	int rc = plan(s, list, mine, nr, t, cfgp, &reasons, &states, err, errlen);
+	free(mine);
+	if (rc) {
+		emu_inst_free(s);
 		return rc;
+	}
 	harts_str(s, hb, sizeof(hb));
 	if (s->prof)
 		fprintf(out, "emu: profile %s, seed %" PRIu64 "%s, %u hart%s, ",
@@ -818,9 +801,9 @@ static int emu_dry_run(const struct hpm_evlist *list, const struct hpm_target *t
 		int r = s->map[k].req;
 		if (r < 0) {
 			fprintf(out, "%s: %s%s\n", e->name,
-			        states[i] == HPM_EV_NOT_MODELLED ? "<not modelled>: "
+			        states[k] == HPM_EV_NOT_MODELLED ? "<not modelled>: "
 			                                         : "<not supported>: ",
-			        reasons[i]);
+			        reasons[k]);
 			continue;
 		}
 		const struct hpm_sched_req *q = &s->req[r];
@@ -860,11 +843,8 @@ static int emu_dry_run(const struct hpm_evlist *list, const struct hpm_target *t
 		        "mhpmevent and mhpmcounter 0, csrc mcountinhibit\n",
 		        sc->nr_groups, s->active, s->quantum);
 	fprintf(out, "emu: %s csrw mcountinhibit 0x%08" PRIx32 " (disable)\n", hb, INHIBIT_ALL);
-	for (unsigned i = 0; i < list->nr; i++)
-		free(reasons[i]);
-	free(reasons);
-	free(states);
-	session_free(s);
+	free_reasons(&reasons, &states, s->nr_map);
+	emu_inst_free(s);
 	return 0;
 }
 
@@ -881,9 +861,9 @@ const struct hpm_backend hpm_backend_emu = {
 
 /* --------------------------------------------------------------- accessors */
 
-bool hpm_emu_info(const struct hpm_evlist *list, struct hpm_emu_info *info)
+bool hpm_emu_info(const struct hpm_backend_inst *b, struct hpm_emu_info *info)
 {
-	const struct session *s = find(list);
+	const struct emu_inst *s = emu_view(b);
 	memset(info, 0, sizeof(*info));
 	if (!s)
 		return false;
@@ -903,50 +883,50 @@ bool hpm_emu_info(const struct hpm_evlist *list, struct hpm_emu_info *info)
 	return true;
 }
 
-const char *hpm_emu_profile_name(const struct hpm_evlist *list)
+const char *hpm_emu_profile_name(const struct hpm_backend_inst *b)
 {
-	const struct session *s = find(list);
+	const struct emu_inst *s = emu_view(b);
 	return s && s->prof ? emu_profile_name(s->prof) : NULL;
 }
 
-const char *hpm_emu_trace_path(const struct hpm_evlist *list)
+const char *hpm_emu_trace_path(const struct hpm_backend_inst *b)
 {
-	const struct session *s = find(list);
+	const struct emu_inst *s = emu_view(b);
 	return s ? s->trace_path : NULL;
 }
 
-uint64_t hpm_emu_seed(const struct hpm_evlist *list)
+uint64_t hpm_emu_seed(const struct hpm_backend_inst *b)
 {
-	const struct session *s = find(list);
+	const struct emu_inst *s = emu_view(b);
 	return s ? s->seed : 0;
 }
 
-uint64_t hpm_emu_freq(const struct hpm_evlist *list)
+uint64_t hpm_emu_freq(const struct hpm_backend_inst *b)
 {
-	const struct session *s = find(list);
+	const struct emu_inst *s = emu_view(b);
 	return s ? s->freq : 0;
 }
 
-uint64_t hpm_emu_cycles_run(const struct hpm_evlist *list)
+uint64_t hpm_emu_cycles_run(const struct hpm_backend_inst *b)
 {
-	const struct session *s = find(list);
+	const struct emu_inst *s = emu_view(b);
 	return s ? s->ran : 0;
 }
 
-unsigned hpm_emu_harts(const struct hpm_evlist *list)
+unsigned hpm_emu_harts(const struct hpm_backend_inst *b)
 {
-	const struct session *s = find(list);
+	const struct emu_inst *s = emu_view(b);
 	return s ? s->harts : 0;
 }
 
-bool hpm_emu_multiplexed(const struct hpm_evlist *list)
+bool hpm_emu_multiplexed(const struct hpm_backend_inst *b)
 {
-	const struct session *s = find(list);
+	const struct emu_inst *s = emu_view(b);
 	return s && s->sched.nr_groups > 1;
 }
 
-uint64_t hpm_emu_group_run(const struct hpm_evlist *list, unsigned g)
+uint64_t hpm_emu_group_run(const struct hpm_backend_inst *b, unsigned g)
 {
-	const struct session *s = find(list);
+	const struct emu_inst *s = emu_view(b);
 	return s && g < s->sched.nr_groups ? s->grun[g] : 0;
 }

@@ -2,9 +2,11 @@
  *
  * Owns: struct hpm_emu_config (the --emu-* options), hpm_backend_emu (the
  * struct hpm_backend operations on the emulated Kunminghu machine of
- * src/emu/) and the accessors the stat layer labels emulated figures with.
+ * src/emu/), the scheduler request an evsel makes (hpm_emu_request) and the
+ * accessors the stat layer labels emulated figures with, all on the handle
+ * open() gives.
  *
- * What it does. open() takes the evsels of kind HPM_EV_KMH and
+ * What it does. open() takes the rows of kind HPM_EV_KMH and
  * HPM_EV_KMH_FIXED (HPM_EV_HOST belong to perf), builds a machine of
  * --emu-harts harts, gives each hart its source (the profile's workload
  * with seed + hart index, so harts differ and runs are reproducible; or
@@ -51,10 +53,8 @@
  * HPM_EV_NOT_SUPPORTED, since only the bank says which counters see it.
  * Neither takes a counter.
  *
- * Units. One per hart, "hart0", "hart1", ...: open() calls
- * hpm_evlist_alloc_counts() when the list has no units yet; when another
- * back end already set units, the emulated evsels get counts for
- * max(harts, nr_units) entries and only the first nr_units are visible.
+ * Units. One per hart, "hart0", "hart1", ...: the instance's units, which
+ * every row it takes points at.
  */
 #ifndef HPM_BACKEND_EMU_H
 #define HPM_BACKEND_EMU_H
@@ -63,6 +63,7 @@
 #include <stdint.h>
 
 #include "core/evlist.h"
+#include "kmh/sched.h"
 
 #define HPM_EMU_DEFAULT_PROFILE "balanced"
 #define HPM_EMU_DEFAULT_SEED    1u
@@ -118,6 +119,12 @@ void hpm_emu_config_init(struct hpm_emu_config *cfg);
 
 extern const struct hpm_backend hpm_backend_emu;
 
+/* The counter request the emulator makes for e (bank and value, or mcycle
+ * / minstret fixed, its {...} group); false for an event it places on no
+ * counter: a host or tool event, or one without a known bank. The
+ * --no-multiplex planner asks the same scheduler with the same requests. */
+bool hpm_emu_request(const struct hpm_evsel *e, struct hpm_sched_req *r);
+
 /* Runs up to max_cycles on every hart (clipped to what is left of
  * --emu-cycles unless following wall time) in slices, and returns once
  * they have run or once budget_ns of real time have passed, whichever is
@@ -125,12 +132,12 @@ extern const struct hpm_backend hpm_backend_emu;
  * calls, so a run of any length stays responsive. *ran: the cycles per
  * hart this call ran; *done as for advance(). Slices never change the
  * counts: the sources continue where they stopped. */
-int hpm_emu_run_bounded(struct hpm_evlist *list, uint64_t max_cycles, uint64_t budget_ns,
+int hpm_emu_run_bounded(struct hpm_backend_inst *b, uint64_t max_cycles, uint64_t budget_ns,
                         uint64_t *ran, bool *done, char *err, size_t errlen);
 
 /* What the stat layer prints beside emulated figures, valid from open()
- * to close() of `list` (all zero / NULL when the emulator is not open on
- * it). */
+ * to close() of the instance (all zero / NULL for a NULL handle or one of
+ * another back end). */
 struct hpm_emu_info {
 	const char *profile; /* profile name, NULL with a trace */
 	const char *trace;   /* trace path, NULL without */
@@ -147,18 +154,18 @@ struct hpm_emu_info {
 	uint64_t rotations; /* rotations done so far */
 };
 
-/* Fills *info; returns false (and zeroes it) when the emulator is not open
- * on list. */
-bool hpm_emu_info(const struct hpm_evlist *list, struct hpm_emu_info *info);
+/* Fills *info; returns false (and zeroes it) when b is not an open
+ * emulator (NULL included). */
+bool hpm_emu_info(const struct hpm_backend_inst *b, struct hpm_emu_info *info);
 /* Individual labels (NULL / 0 / false when not open). */
-const char *hpm_emu_profile_name(const struct hpm_evlist *list);
-const char *hpm_emu_trace_path(const struct hpm_evlist *list);
-uint64_t hpm_emu_seed(const struct hpm_evlist *list);
-uint64_t hpm_emu_freq(const struct hpm_evlist *list);
-uint64_t hpm_emu_cycles_run(const struct hpm_evlist *list);
-unsigned hpm_emu_harts(const struct hpm_evlist *list);
-bool hpm_emu_multiplexed(const struct hpm_evlist *list);
+const char *hpm_emu_profile_name(const struct hpm_backend_inst *b);
+const char *hpm_emu_trace_path(const struct hpm_backend_inst *b);
+uint64_t hpm_emu_seed(const struct hpm_backend_inst *b);
+uint64_t hpm_emu_freq(const struct hpm_backend_inst *b);
+uint64_t hpm_emu_cycles_run(const struct hpm_backend_inst *b);
+unsigned hpm_emu_harts(const struct hpm_backend_inst *b);
+bool hpm_emu_multiplexed(const struct hpm_backend_inst *b);
 /* Cycles group g was active while enabled (the `run` of its requests). */
-uint64_t hpm_emu_group_run(const struct hpm_evlist *list, unsigned g);
+uint64_t hpm_emu_group_run(const struct hpm_backend_inst *b, unsigned g);
 
 #endif

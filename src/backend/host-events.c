@@ -518,23 +518,32 @@ static int sysfs_pmu_parse(const char *spec, struct hpm_host_attr *a, char *err,
 	return pe.mods[0] ? apply_modifiers(a, spec, pe.mods, err, errlen) : 0;
 }
 
-/* PMU/.../ that is not Kunminghu's. */
-static bool is_sysfs_pmu_syntax(const char *spec)
+bool hpm_host_kmh_try(const char *spec, struct hpm_kmh_attempt *k)
 {
-	char pmu[64];
-	struct kmh_encoding enc;
-	struct kmh_error kerr;
-	if (!hpm_pmu_spec_shape(spec, pmu, sizeof(pmu)) || strcmp(pmu, "kunminghu") == 0)
-		return false;
-	return strcmp(pmu, "cpu") != 0 || kmh_encode(spec, &enc, &kerr) != 0;
+	if (!k->tried) {
+		k->ok = kmh_encode(spec, &k->enc, &k->err) == 0;
+		k->tried = true;
+	}
+	return k->ok;
 }
 
-int hpm_host_event_parse(const char *spec, struct hpm_host_attr *a, char *err, size_t errlen)
+/* PMU/.../ that is not Kunminghu's (k: spec's encoding, made if needed). */
+static bool is_sysfs_pmu_syntax(const char *spec, struct hpm_kmh_attempt *k)
+{
+	char pmu[64];
+	if (!hpm_pmu_spec_shape(spec, pmu, sizeof(pmu)) || strcmp(pmu, "kunminghu") == 0)
+		return false;
+	return strcmp(pmu, "cpu") != 0 || !hpm_host_kmh_try(spec, k);
+}
+
+/* hpm_host_event_parse, told whether spec is PMU/TERMS/ syntax. */
+static int parse_host(const char *spec, bool sysfs, struct hpm_host_attr *a, char *err,
+                      size_t errlen)
 {
 	char ebuf[256];
 	memset(a, 0, sizeof(*a));
 	attr_defaults(a);
-	if (is_sysfs_pmu_syntax(spec))
+	if (sysfs)
 		return sysfs_pmu_parse(spec, a, err, errlen);
 
 	size_t len = strcspn(spec, ":");
@@ -559,10 +568,19 @@ int hpm_host_event_parse(const char *spec, struct hpm_host_attr *a, char *err, s
 	return -ENOENT;
 }
 
+int hpm_host_event_parse(const char *spec, struct hpm_host_attr *a, char *err, size_t errlen)
+{
+	struct hpm_kmh_attempt k = {0};
+	return parse_host(spec, is_sysfs_pmu_syntax(spec, &k), a, err, errlen);
+}
+
 int hpm_host_event_fill(struct hpm_evsel *ev, char *err, size_t errlen)
 {
 	struct hpm_host_attr a;
-	int rc = hpm_host_event_parse(ev->spec ? ev->spec : ev->name, &a, err, errlen);
+	const char *spec = ev->spec ? ev->spec : ev->name;
+	/* a host event with a '/' is PMU/TERMS/ (hpm_host_event_is_host): no
+	 * need to ask Kunminghu's encoder again */
+	int rc = parse_host(spec, strchr(spec, '/') != NULL, &a, err, errlen);
 	if (rc == -ENODEV)
 		return 0; /* no such PMU here: the back end says it is not supported */
 	if (rc)
@@ -593,7 +611,7 @@ static bool is_raw_syntax(const char *spec)
 	return len > 1 && spec[0] == 'r' && strspn(spec + 1, "0123456789abcdefABCDEF") == len - 1;
 }
 
-bool hpm_host_event_is_host(const char *spec)
+bool hpm_host_event_is_host_once(const char *spec, struct hpm_kmh_attempt *k)
 {
 	struct hpm_host_attr a;
 	char ebuf[256];
@@ -601,7 +619,7 @@ bool hpm_host_event_is_host(const char *spec)
 	if (is_raw_syntax(spec))
 		return false;
 	if (strchr(spec, '/'))
-		return is_sysfs_pmu_syntax(spec);
+		return is_sysfs_pmu_syntax(spec, k);
 	attr_defaults(&a);
 	/* a generic name with a bad modifier is still a host event: parsing
 	 * it later gives the modifier error, not "unknown event" */
@@ -610,14 +628,20 @@ bool hpm_host_event_is_host(const char *spec)
 #ifdef HAVE_LIBPFM4
 	/* A Kunminghu name stays Kunminghu even where a host PMU has the
 	 * same one (Arm's INST_SPEC), and needs no libpfm4 start-up. */
-	struct kmh_encoding enc;
-	struct kmh_error kerr;
-	if (kmh_encode(spec, &enc, &kerr) == 0)
+	if (hpm_host_kmh_try(spec, k))
 		return false;
 	if (pfm_parse(spec, &a, ebuf, sizeof(ebuf)) != -ENOENT)
 		return true;
+#else
+	(void)k;
 #endif
 	return false;
+}
+
+bool hpm_host_event_is_host(const char *spec)
+{
+	struct hpm_kmh_attempt k = {0};
+	return hpm_host_event_is_host_once(spec, &k);
 }
 
 /* ------------------------------------------------------------ tool events */

@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kmh/kmh.h"
+
 struct hpm_evsel;
 
 enum hpm_host_kind {
@@ -67,8 +69,10 @@ struct hpm_host_event {
  * message says why it cannot be counted; the attr is not usable). */
 int hpm_host_event_parse(const char *spec, struct hpm_host_attr *a, char *err, size_t errlen);
 
-/* Parse ev->spec (ev->name when spec is NULL) into the evsel's attr fields,
- * unit and scale; a name= term renames the row. Same returns as
+/* Parse ev->spec (ev->name when spec is NULL), a host event
+ * (hpm_host_event_is_host says so: with a '/' it is PMU/TERMS/), into the
+ * evsel's attr fields, unit and scale; a name= term renames the row. Same
+ * returns as
  * hpm_host_event_parse, but a PMU this host does not have is no error:
  * the evsel parses and stays, and the perf back end says it is not
  * supported (returns 0). */
@@ -82,6 +86,21 @@ int hpm_host_event_fill(struct hpm_evsel *ev, char *err, size_t errlen);
  * except for the PMU kunminghu and for cpu/.../ terms Kunminghu's encoder
  * takes (event0=, op0=, bank=: hpmstat-events(7)). */
 bool hpm_host_event_is_host(const char *spec);
+
+/* Kunminghu's encoding of one spec, made at most once, by whoever needs it
+ * first: routing an event asks the host namespace (which needs the answer
+ * only for cpu/TERMS/ and libpfm4 names) and then Kunminghu's, and a
+ * generic name is never encoded at all. Zero it before the first use. */
+struct hpm_kmh_attempt {
+	bool tried;
+	bool ok; /* kmh_encode took the spec: enc holds it, else err says why */
+	struct kmh_encoding enc;
+	struct kmh_error err;
+};
+/* Encodes spec into k unless done; whether the encoder took it. */
+bool hpm_host_kmh_try(const char *spec, struct hpm_kmh_attempt *k);
+/* hpm_host_event_is_host, encoding into k only if it must. */
+bool hpm_host_event_is_host_once(const char *spec, struct hpm_kmh_attempt *k);
 
 /* Up to max generic names closest to name (modifiers ignored), best first;
  * out[] points into static storage. Returns how many. */

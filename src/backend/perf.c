@@ -770,7 +770,7 @@ struct perf_place {
 	unsigned unit;
 };
 
-/* One evsel the back end took (evsel->priv). */
+/* One row the back end took (perf_inst.ev[k] for its k-th row). */
 struct perf_ev {
 	struct hpm_perf_event pe;
 	int *fd;      /* [nr_places], -1 when not open */
@@ -785,15 +785,12 @@ struct perf_ev {
 	unsigned nr_fds;
 };
 
-/* The state of one evlist opened by this back end. There is no room for it
- * in struct hpm_evlist, so it is kept here, found by the list's address. */
-struct perf_session {
-	struct perf_session *next;
-	const struct hpm_evlist *list;
+/* One open perf back end: the handle open gives is &base. */
+struct perf_inst {
+	struct hpm_backend_inst base; /* first; base.rows: the rows it took */
+	struct perf_ev *ev;           /* [base.nr_rows] */
 	struct perf_place *place;
 	unsigned nr_places;
-	unsigned *own; /* indices of the evsels the back end took */
-	unsigned nr_own;
 	bool enable_on_exec; /* the first enable() is the kernel's, at exec */
 	bool enabled;
 	bool has_cgroup; /* some evsel has -G: read with CPU affinity */
@@ -801,28 +798,24 @@ struct perf_session {
 	size_t buf_words;
 };
 
-static struct perf_session *sessions;
+extern const struct hpm_backend hpm_backend_perf;
 
-static struct perf_session *session_of(const struct hpm_evlist *list)
+/* The perf back end behind a handle; NULL when it is not one (or NULL). */
+static struct perf_inst *perf_of(struct hpm_backend_inst *b)
 {
-	for (struct perf_session *s = sessions; s; s = s->next)
-		if (s->list == list)
-			return s;
-	return NULL;
+	return b && b->ops == &hpm_backend_perf ? (struct perf_inst *)b : NULL;
 }
 
-static void session_free(struct hpm_evlist *list, struct perf_session *s)
+/* The k-th row it took. */
+static struct hpm_evsel *row(const struct perf_inst *s, unsigned k)
 {
-	for (struct perf_session **pp = &sessions; *pp; pp = &(*pp)->next)
-		if (*pp == s) {
-			*pp = s->next;
-			break;
-		}
-	for (unsigned i = 0; i < s->nr_own; i++) {
-		struct hpm_evsel *ev = &list->ev[s->own[i]];
-		struct perf_ev *pv = ev->priv;
-		if (!pv)
-			continue;
+	return &s->base.list->ev[s->base.rows[k]];
+}
+
+static void perf_inst_free(struct perf_inst *s)
+{
+	for (unsigned k = 0; s->ev && k < s->base.nr_rows; k++) {
+		struct perf_ev *pv = &s->ev[k];
 		for (unsigned p = 0; pv->fd && p < s->nr_places; p++)
 			if (pv->fd[p] >= 0)
 				close(pv->fd[p]);
@@ -830,12 +823,11 @@ static void session_free(struct hpm_evlist *list, struct perf_session *s)
 			close(pv->cgroup_fd);
 		free(pv->fd);
 		free(pv->id);
-		free(pv);
-		ev->priv = NULL;
 	}
-	free(s->own);
+	free(s->ev);
 	free(s->place);
 	free(s->buf);
+	hpm_backend_inst_fini(&s->base);
 	free(s);
 }
 
@@ -990,7 +982,7 @@ static char *thread_unit_name(pid_t tid)
 /* The places of a thread target: -t's tids, every thread of -p, or every
  * thread of the system (-a --per-thread); one unit each with per_thread,
  * else one unit ("task") for all. */
-static int thread_places(struct perf_session *s, const struct hpm_target *t, char ***units,
+static int thread_places(struct perf_inst *s, const struct hpm_target *t, char ***units,
                          unsigned *nr_units, char *err, size_t errlen)
 {
 	pid_t *tids = NULL;
@@ -1026,7 +1018,7 @@ static int thread_places(struct perf_session *s, const struct hpm_target *t, cha
 }
 
 /* Places (pid, cpu) and units of a target. */
-static int make_places(struct perf_session *s, const struct hpm_target *t, char ***units,
+static int make_places(struct perf_inst *s, const struct hpm_target *t, char ***units,
                        unsigned *nr_units, bool *task, char *err, size_t errlen)
 {
 	if (t->tid_list || (t->per_thread && (t->pid > 0 || t->system_wide))) {
@@ -1082,10 +1074,9 @@ static int make_places(struct perf_session *s, const struct hpm_target *t, char 
 	return 0;
 }
 
-static void describe(struct hpm_evsel *ev, const struct perf_session *s, const char *where,
-                     const char *leader_name)
+static void describe(struct hpm_evsel *ev, const struct perf_ev *pv, const struct perf_inst *s,
+                     const char *where, const char *leader_name)
 {
-	const struct perf_ev *pv = ev->priv;
 	const struct hpm_perf_event *pe = &pv->pe;
 	char c1[40] = "", c2[40] = "", grp[200] = "";
 	unsigned nfd = 0;
@@ -1144,12 +1135,30 @@ static void set_note(struct hpm_perf_cfg *cfg, const struct hpm_perf_event *pe,
 	         pmu->kernel_release[0] ? pmu->kernel_release : "?");
 }
 
-static bool any_kmh(const struct hpm_evlist *list)
+/* Some of rows[0..nr_rows) of list (every row when rows is NULL) is a
+ * Kunminghu event. */
+static bool any_kmh(const struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows)
 {
-	for (unsigned i = 0; i < list->nr; i++)
-		if (is_kmh(&list->ev[i]))
+	unsigned n = rows ? nr_rows : list->nr;
+	for (unsigned k = 0; k < n; k++)
+		if (is_kmh(&list->ev[rows ? rows[k] : k]))
 			return true;
 	return false;
+}
+
+/* What open and dry_run take: host events, and Kunminghu events unless
+ * they are left to the emulator (leave_kmh without a Kunminghu PMU). */
+struct takes_ctx {
+	const struct hpm_pmu *pmu;
+	bool leave_kmh;
+};
+
+static bool takes(const struct hpm_evsel *ev, const void *vctx)
+{
+	const struct takes_ctx *c = vctx;
+	if (is_kmh(ev))
+		return !c->leave_kmh || (c->pmu && c->pmu->present);
+	return ev->kind == HPM_EV_HOST;
 }
 
 static void copy_to_evsel(struct hpm_evsel *ev, const struct hpm_perf_event *pe)
@@ -1167,24 +1176,20 @@ static void copy_to_evsel(struct hpm_evsel *ev, const struct hpm_perf_event *pe)
 	ev->scale = pe->scale;
 }
 
-static void perf_close(struct hpm_evlist *list);
-
-/* The leader of the group of the k-th evsel the back end took, among those
- * before it, or NULL (ungrouped, or the first of its group to open). */
-static struct hpm_evsel *group_leader(struct hpm_evlist *list, const struct perf_session *s,
-                                      unsigned k)
+/* The leader of the group of the k-th row the back end took, among those
+ * before it (its index j), or -1 (ungrouped, or the first of its group to
+ * open). */
+static int group_leader(const struct perf_inst *s, unsigned k)
 {
-	const struct hpm_evsel *ev = &list->ev[s->own[k]];
-	const struct perf_ev *pv = ev->priv;
-	if (!pv->in_group)
-		return NULL;
+	const struct hpm_evsel *ev = row(s, k);
+	if (!s->ev[k].in_group)
+		return -1;
 	for (unsigned j = 0; j < k; j++) {
-		struct hpm_evsel *o = &list->ev[s->own[j]];
-		const struct perf_ev *po = o->priv;
-		if (o->group == ev->group && po->leader && o->state != HPM_EV_NOT_SUPPORTED)
-			return o;
+		const struct hpm_evsel *o = row(s, j);
+		if (o->group == ev->group && s->ev[j].leader && o->state != HPM_EV_NOT_SUPPORTED)
+			return (int)j;
 	}
-	return NULL;
+	return -1;
 }
 
 /* Open one evsel at one place. Returns the fd or -errno. */
@@ -1280,11 +1285,11 @@ static int open_cgroup(const struct hpm_evsel *ev, struct perf_ev *pv, const str
 
 /* Closes what the back end opened of every evsel and makes the members of
  * group `group` solo events, for a fresh pass of the open loop. */
-static void split_weak_group(struct hpm_evlist *list, struct perf_session *s, int group)
+static void split_weak_group(struct perf_inst *s, int group)
 {
-	for (unsigned k = 0; k < s->nr_own; k++) {
-		struct hpm_evsel *ev = &list->ev[s->own[k]];
-		struct perf_ev *pv = ev->priv;
+	for (unsigned k = 0; k < s->base.nr_rows; k++) {
+		struct hpm_evsel *ev = row(s, k);
+		struct perf_ev *pv = &s->ev[k];
 		for (unsigned p = 0; p < s->nr_places; p++) {
 			if (pv->fd[p] >= 0)
 				close(pv->fd[p]);
@@ -1305,8 +1310,9 @@ static void split_weak_group(struct hpm_evlist *list, struct perf_session *s, in
 	}
 }
 
-static int perf_open(struct hpm_evlist *list, const struct hpm_target *t, void *vcfg, char *err,
-                     size_t errlen)
+static int perf_open(struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows,
+                     const struct hpm_target *t, void *vcfg, struct hpm_backend_inst **out,
+                     char *err, size_t errlen)
 {
 	struct hpm_perf_cfg dflt = {0}, *cfg = vcfg ? vcfg : &dflt;
 	struct hpm_pmu pmu_buf;
@@ -1318,27 +1324,27 @@ static int perf_open(struct hpm_evlist *list, const struct hpm_target *t, void *
 	cfg->noted = false;
 	cfg->note[0] = '\0';
 	cfg->nr_opened = 0;
-	if (session_of(list))
-		perf_close(list);
-	if (!pmu && any_kmh(list)) {
+	if (!pmu && any_kmh(list, rows, nr_rows)) {
 		if ((rc = hpm_pmu_detect(&pmu_buf, err, errlen)))
 			return rc;
 		pmu = &pmu_buf;
 	}
 
-	struct perf_session *s = xcalloc(1, sizeof(*s));
-	s->list = list;
-	s->own = xcalloc(list->nr ? list->nr : 1, sizeof(*s->own));
-	s->next = sessions;
-	sessions = s;
+	struct perf_inst *s = xcalloc(1, sizeof(*s));
+	struct takes_ctx tc = {pmu, cfg->leave_kmh};
+	if (hpm_backend_inst_init(&s->base, &hpm_backend_perf, list, rows, nr_rows, takes, &tc)) {
+		free(s);
+		snprintf(err, errlen, "perf: already open on this event list");
+		return -EBUSY;
+	}
+	s->ev = xcalloc(s->base.nr_rows ? s->base.nr_rows : 1, sizeof(*s->ev));
+	for (unsigned k = 0; k < s->base.nr_rows; k++)
+		s->ev[k].cgroup_fd = -1;
 
 	/* 1. every attr first, so a refusal happens before anything is opened */
-	for (unsigned i = 0; i < list->nr; i++) {
-		struct hpm_evsel *ev = &list->ev[i];
-		if (is_kmh(ev) && !(pmu && pmu->present) && cfg->leave_kmh)
-			continue;
-		struct perf_ev *pv = xcalloc(1, sizeof(*pv));
-		pv->cgroup_fd = -1;
+	for (unsigned k = 0; k < s->base.nr_rows; k++) {
+		struct hpm_evsel *ev = row(s, k);
+		struct perf_ev *pv = &s->ev[k];
 		rc = hpm_perf_event_attr(ev, pmu, &pv->pe, err, errlen);
 		if (rc == -ENODEV && pv->pe.absent) {
 			/* parsed, but its PMU is not here: a row that says so */
@@ -1352,12 +1358,8 @@ static int perf_open(struct hpm_evlist *list, const struct hpm_target *t, void *
 			rc = open_cgroup(ev, pv, t, err, errlen);
 			s->has_cgroup = true;
 		}
-		if (rc) {
-			free(pv);
+		if (rc)
 			goto fail;
-		}
-		ev->priv = pv;
-		s->own[s->nr_own++] = i;
 		pv->in_group = ev->group >= 0;
 		set_warning(cfg, &pv->pe, ev, pmu);
 		set_note(cfg, &pv->pe, ev, pmu);
@@ -1369,17 +1371,11 @@ static int perf_open(struct hpm_evlist *list, const struct hpm_target *t, void *
 	char **units = NULL;
 	if ((rc = make_places(s, t, &units, &nr_units, &task, err, errlen)))
 		goto fail;
-	if (list->unit_names) {
-		for (unsigned u = 0; u < list->nr_units; u++)
-			free(list->unit_names[u]);
-		free(list->unit_names);
-	}
-	list->unit_names = units;
-	list->nr_units = nr_units;
+	hpm_backend_inst_set_units(&s->base, nr_units, units);
 	s->enable_on_exec = task && t->enable_on_exec && !t->system_wide;
-	for (unsigned k = 0; k < s->nr_own; k++) {
-		struct hpm_evsel *ev = &list->ev[s->own[k]];
-		struct perf_ev *pv = ev->priv;
+	for (unsigned k = 0; k < s->base.nr_rows; k++) {
+		struct hpm_evsel *ev = row(s, k);
+		struct perf_ev *pv = &s->ev[k];
 		pv->fd = xmalloc(s->nr_places * sizeof(*pv->fd));
 		pv->id = xcalloc(s->nr_places, sizeof(*pv->id));
 		for (unsigned p = 0; p < s->nr_places; p++)
@@ -1397,18 +1393,18 @@ reopen:
 	live = 0;
 	for (unsigned p = 0; p < s->nr_places; p++) {
 		bool dead = false;
-		for (unsigned k = 0; k < s->nr_own && !dead; k++) {
-			struct hpm_evsel *ev = &list->ev[s->own[k]];
-			struct perf_ev *pv = ev->priv;
+		for (unsigned k = 0; k < s->base.nr_rows && !dead; k++) {
+			struct hpm_evsel *ev = row(s, k);
+			struct perf_ev *pv = &s->ev[k];
 			if (ev->state == HPM_EV_NOT_SUPPORTED)
 				continue;
 			int group_fd = -1;
-			struct hpm_evsel *lead = group_leader(list, s, k);
-			if (lead)
-				group_fd = ((struct perf_ev *)lead->priv)->fd[p];
+			int lead = group_leader(s, k);
+			if (lead >= 0)
+				group_fd = s->ev[lead].fd[p];
 			if (!pv->decided) {
 				/* the first member the kernel takes leads its group */
-				pv->leader = lead == NULL;
+				pv->leader = lead < 0;
 				pv->decided = true;
 			}
 			int fd = open_one(pv, &s->place[p], pv->leader ? -1 : group_fd, t, task);
@@ -1430,7 +1426,7 @@ reopen:
 			if ((e == EINVAL || e == EBADF) && ev->weak_group && pv->in_group &&
 			    !pv->leader) {
 				/* perf's weak group: it cannot be one, so each alone */
-				split_weak_group(list, s, ev->group);
+				split_weak_group(s, ev->group);
 				goto reopen;
 			}
 			if (e == EINVAL && pv->pe.sysfs_pmu)
@@ -1438,8 +1434,8 @@ reopen:
 			if (e == ESRCH && task && s->nr_places > 1) {
 				/* a thread of -p that exited since it was listed:
 				 * perf forgets it too */
-				for (unsigned j = 0; j < s->nr_own; j++) {
-					struct perf_ev *pj = list->ev[s->own[j]].priv;
+				for (unsigned j = 0; j < s->base.nr_rows; j++) {
+					struct perf_ev *pj = &s->ev[j];
 					if (pj->fd[p] >= 0) {
 						close(pj->fd[p]);
 						pj->fd[p] = -1;
@@ -1500,36 +1496,36 @@ reopen:
 		free(c);
 	}
 	size_t words = 3;
-	for (unsigned k = 0; k < s->nr_own; k++) {
-		struct hpm_evsel *ev = &list->ev[s->own[k]];
-		struct perf_ev *pv = ev->priv;
+	for (unsigned k = 0; k < s->base.nr_rows; k++) {
+		struct hpm_evsel *ev = row(s, k);
+		struct perf_ev *pv = &s->ev[k];
 		const char *leader_name = "";
 		copy_to_evsel(ev, &pv->pe);
-		struct hpm_evsel *lead = pv->leader ? NULL : group_leader(list, s, k);
-		if (lead)
-			leader_name = lead->name ? lead->name : label(lead);
-		describe(ev, s, where, leader_name);
+		int lead = pv->leader ? -1 : group_leader(s, k);
+		if (lead >= 0) {
+			const struct hpm_evsel *l = row(s, (unsigned)lead);
+			leader_name = l->name ? l->name : label(l);
+		}
+		describe(ev, pv, s, where, leader_name);
 		words += 2;
 	}
 	s->buf_words = words;
 	s->buf = xcalloc(words, sizeof(*s->buf));
-	cfg->nr_opened = s->nr_own;
+	cfg->nr_opened = s->base.nr_rows;
+	*out = &s->base;
 	return 0;
 
 fail:
-	perf_close(list);
+	perf_inst_free(s);
 	return rc < 0 ? rc : -EINVAL;
 }
 
-static int for_leaders(struct hpm_evlist *list, unsigned long req, const char *what, char *err,
+static int for_leaders(struct perf_inst *s, unsigned long req, const char *what, char *err,
                        size_t errlen)
 {
-	struct perf_session *s = session_of(list);
-	if (!s)
-		return 0;
-	for (unsigned k = 0; k < s->nr_own; k++) {
-		struct hpm_evsel *ev = &list->ev[s->own[k]];
-		struct perf_ev *pv = ev->priv;
+	for (unsigned k = 0; k < s->base.nr_rows; k++) {
+		struct hpm_evsel *ev = row(s, k);
+		struct perf_ev *pv = &s->ev[k];
 		if (!pv->leader || ev->state == HPM_EV_NOT_SUPPORTED)
 			continue;
 		for (unsigned p = 0; p < s->nr_places; p++)
@@ -1542,9 +1538,9 @@ static int for_leaders(struct hpm_evlist *list, unsigned long req, const char *w
 	return 0;
 }
 
-static int perf_enable(struct hpm_evlist *list, char *err, size_t errlen)
+static int perf_enable(struct hpm_backend_inst *b, char *err, size_t errlen)
 {
-	struct perf_session *s = session_of(list);
+	struct perf_inst *s = perf_of(b);
 	if (!s)
 		return 0;
 	if (s->enable_on_exec && !s->enabled) {
@@ -1554,16 +1550,16 @@ static int perf_enable(struct hpm_evlist *list, char *err, size_t errlen)
 		return 0;
 	}
 	s->enabled = true;
-	return for_leaders(list, PERF_EVENT_IOC_ENABLE, "enable", err, errlen);
+	return for_leaders(s, PERF_EVENT_IOC_ENABLE, "enable", err, errlen);
 }
 
-static int perf_disable(struct hpm_evlist *list, char *err, size_t errlen)
+static int perf_disable(struct hpm_backend_inst *b, char *err, size_t errlen)
 {
-	struct perf_session *s = session_of(list);
+	struct perf_inst *s = perf_of(b);
 	if (!s)
 		return 0;
 	s->enabled = true;
-	return for_leaders(list, PERF_EVENT_IOC_DISABLE, "disable", err, errlen);
+	return for_leaders(s, PERF_EVENT_IOC_DISABLE, "disable", err, errlen);
 }
 
 static int read_words(int fd, uint64_t *buf, size_t words, const char *name, char *err,
@@ -1595,15 +1591,15 @@ static void read_on_cpu(int cpu)
 	sched_setaffinity(0, sizeof(one), &one);
 }
 
-static int perf_read(struct hpm_evlist *list, char *err, size_t errlen)
+static int perf_read(struct hpm_backend_inst *b, char *err, size_t errlen)
 {
-	struct perf_session *s = session_of(list);
+	struct perf_inst *s = perf_of(b);
 	int rc;
 	if (!s)
 		return 0;
-	for (unsigned k = 0; k < s->nr_own; k++) {
-		struct hpm_evsel *ev = &list->ev[s->own[k]];
-		memset(ev->counts, 0, list->nr_units * sizeof(*ev->counts));
+	for (unsigned k = 0; k < s->base.nr_rows; k++) {
+		struct hpm_evsel *ev = row(s, k);
+		memset(ev->counts, 0, s->base.nr_units * sizeof(*ev->counts));
 	}
 	cpu_set_t saved;
 	bool pinned = s->has_cgroup && sched_getaffinity(0, sizeof(saved), &saved) == 0;
@@ -1611,9 +1607,9 @@ static int perf_read(struct hpm_evlist *list, char *err, size_t errlen)
 		unsigned unit = s->place[p].unit;
 		if (pinned)
 			read_on_cpu(s->place[p].cpu);
-		for (unsigned k = 0; k < s->nr_own; k++) {
-			struct hpm_evsel *ev = &list->ev[s->own[k]];
-			struct perf_ev *pv = ev->priv;
+		for (unsigned k = 0; k < s->base.nr_rows; k++) {
+			struct hpm_evsel *ev = row(s, k);
+			struct perf_ev *pv = &s->ev[k];
 			if (pv->fd[p] < 0 || ev->state == HPM_EV_NOT_SUPPORTED)
 				continue;
 			if (!pv->in_group) {
@@ -1628,34 +1624,34 @@ static int perf_read(struct hpm_evlist *list, char *err, size_t errlen)
 			if (!pv->leader)
 				continue;
 			/* { nr, time_enabled, time_running, { value, id } x nr } */
-			uint64_t *b = s->buf;
-			if ((rc = read_words(pv->fd[p], b, s->buf_words, label(ev), err, errlen)))
+			uint64_t *gb = s->buf;
+			if ((rc = read_words(pv->fd[p], gb, s->buf_words, label(ev), err, errlen)))
 				goto out;
-			uint64_t nr = b[0];
+			uint64_t nr = gb[0];
 			if (nr > (s->buf_words - 3) / 2)
 				nr = (s->buf_words - 3) / 2;
 			for (uint64_t i = 0; i < nr; i++) {
-				uint64_t val = b[3 + 2 * i], id = b[4 + 2 * i];
-				for (unsigned j = 0; j < s->nr_own; j++) {
-					struct hpm_evsel *m = &list->ev[s->own[j]];
-					struct perf_ev *pm = m->priv;
+				uint64_t val = gb[3 + 2 * i], id = gb[4 + 2 * i];
+				for (unsigned j = 0; j < s->base.nr_rows; j++) {
+					struct hpm_evsel *m = row(s, j);
+					struct perf_ev *pm = &s->ev[j];
 					if (m->group != ev->group || pm->fd[p] < 0 ||
 					    pm->id[p] != id)
 						continue;
 					m->counts[unit].val += val;
-					m->counts[unit].ena += b[1];
-					m->counts[unit].run += b[2];
+					m->counts[unit].ena += gb[1];
+					m->counts[unit].run += gb[2];
 					break;
 				}
 			}
 		}
 	}
-	for (unsigned k = 0; k < s->nr_own; k++) {
-		struct hpm_evsel *ev = &list->ev[s->own[k]];
+	for (unsigned k = 0; k < s->base.nr_rows; k++) {
+		struct hpm_evsel *ev = row(s, k);
 		if (ev->state != HPM_EV_OK && ev->state != HPM_EV_NOT_COUNTED)
 			continue;
 		uint64_t run = 0;
-		for (unsigned u = 0; u < list->nr_units; u++)
+		for (unsigned u = 0; u < s->base.nr_units; u++)
 			run += ev->counts[u].run;
 		ev->state = run ? HPM_EV_OK : HPM_EV_NOT_COUNTED;
 	}
@@ -1666,15 +1662,15 @@ out:
 	return rc;
 }
 
-static void perf_close(struct hpm_evlist *list)
+static void perf_close(struct hpm_backend_inst *b)
 {
-	struct perf_session *s = session_of(list);
+	struct perf_inst *s = perf_of(b);
 	if (s)
-		session_free(list, s);
+		perf_inst_free(s);
 }
 
-static int perf_dry_run(const struct hpm_evlist *list, const struct hpm_target *t, void *vcfg,
-                        FILE *out, char *err, size_t errlen)
+static int perf_dry_run(const struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows,
+                        const struct hpm_target *t, void *vcfg, FILE *out, char *err, size_t errlen)
 {
 	struct hpm_perf_cfg dflt = {0}, *cfg = vcfg ? vcfg : &dflt;
 	struct hpm_pmu pmu_buf;
@@ -1686,7 +1682,7 @@ static int perf_dry_run(const struct hpm_evlist *list, const struct hpm_target *
 	cfg->noted = false;
 	cfg->note[0] = '\0';
 	cfg->nr_opened = 0;
-	if (!pmu && any_kmh(list)) {
+	if (!pmu && any_kmh(list, rows, nr_rows)) {
 		if ((rc = hpm_pmu_detect(&pmu_buf, err, errlen)))
 			return rc;
 		pmu = &pmu_buf;
@@ -1698,19 +1694,22 @@ static int perf_dry_run(const struct hpm_evlist *list, const struct hpm_target *
 			return rc;
 		free(cpus);
 	}
-	for (unsigned i = 0; i < list->nr; i++) {
-		const struct hpm_evsel *ev = &list->ev[i];
+	struct takes_ctx tc = {pmu, cfg->leave_kmh};
+	unsigned *mine;
+	unsigned nr = hpm_evlist_select(list, rows, nr_rows, takes, &tc, &mine);
+	for (unsigned k = 0; k < nr; k++) {
+		const struct hpm_evsel *ev = &list->ev[mine[k]];
 		struct hpm_perf_event pe;
-		if (is_kmh(ev) && !(pmu && pmu->present) && cfg->leave_kmh)
-			continue;
 		rc = hpm_perf_event_attr(ev, pmu, &pe, err, errlen);
 		if (rc == -ENODEV && pe.absent) {
 			fprintf(out, "%s: not supported: %s\n", ev->name ? ev->name : label(ev),
 			        err);
 			continue;
 		}
-		if (rc)
+		if (rc) {
+			free(mine);
 			return rc;
+		}
 		set_warning(cfg, &pe, ev, pmu);
 		set_note(cfg, &pe, ev, pmu);
 		cfg->nr_opened++;
@@ -1726,6 +1725,7 @@ static int perf_dry_run(const struct hpm_evlist *list, const struct hpm_target *
 			fprintf(out, "%s: cgroup %s (PERF_FLAG_PID_CGROUP)\n",
 			        ev->name ? ev->name : label(ev), ev->cgroup);
 	}
+	free(mine);
 	return 0;
 }
 

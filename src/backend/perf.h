@@ -1,7 +1,8 @@
 /* perf.h: the perf_event_open back end.
  *
- * Owns: hpm_backend_perf (struct hpm_backend, see core/evlist.h), the
- * mapping of an evsel to the perf_event_attr it is opened with (host events
+ * Owns: hpm_backend_perf (struct hpm_backend, see core/evlist.h; its
+ * instances hold the fds), the mapping of an evsel to the perf_event_attr
+ * it is opened with (host events
  * via host-events.h; Kunminghu events as raw events on the PMU of pmu.h, by
  * SPEC §4), the -C CPU list parser, and perf's error advice
  * (evsel__open_strerror) as one-line messages.
@@ -12,12 +13,13 @@
  *   the CLI resolves -p with -a/-C as perf does, "PID/TID switch overriding
  *   CPU", by clearing them); else one unit ("task") for the pid: every thread
  *   of it for -p, the child alone when enable_on_exec, the calling process
- *   when pid is -1. open() sets list->nr_units and list->unit_names.
- * - Ownership: close() closes the fds and frees the back end's state; the
- *   counts, placement strings and unit_names stay (malloc'ed, the evlist's
- *   owner frees them) so a run can be printed after close. open() frees
- *   those it finds from an earlier run. A mixed run (--backend auto) should
- *   give each back end its own evlist: nr_units and unit_names are per list.
+ *   when pid is -1. open() sets the instance's nr_units and unit_names,
+ *   which its rows point at.
+ * - Rows: open() takes the host events among the rows it is given, and the
+ *   Kunminghu events unless cfg->leave_kmh leaves them to the emulator;
+ *   others (tool events) it leaves alone. close() closes the fds and frees
+ *   the instance; the rows' counts and placement strings stay (the list's
+ *   owner frees them) so a run can be printed after close.
  * - Groups: evsels with the same group >= 0 open as one perf group, the
  *   first that opens is the leader; read with PERF_FORMAT_GROUP |
  *   PERF_FORMAT_ID | TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING. A member the

@@ -1,9 +1,11 @@
 /* evlist.c: building an event list from -e text, and reading counts back.
  *
  * Owns: the splitting of perf's -e syntax (comma lists, {...} groups, commas
- * inside perf-style terms and parentheses), evsel allocation, and the
- * scaled value of a count.
+ * inside perf-style terms and parentheses), evsel allocation, the scaled
+ * value of a count, and what every back end does with the base of its
+ * instances (which rows it takes, their units, their release).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,11 +46,84 @@ void hpm_evlist_free(struct hpm_evlist *list)
 		free(list->ev[i].counts);
 		free(list->ev[i].cgroup);
 	}
-	for (unsigned u = 0; list->unit_names && u < list->nr_units; u++)
-		free(list->unit_names[u]);
-	free(list->unit_names);
+	hpm_unit_names_free(list->unit_names, list->nr_units);
 	free(list->ev);
 	memset(list, 0, sizeof(*list));
+}
+
+unsigned hpm_evlist_select(const struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows,
+                           bool (*takes)(const struct hpm_evsel *e, const void *ctx),
+                           const void *ctx, unsigned **out)
+{
+	unsigned n = rows ? nr_rows : list->nr, nr = 0;
+	*out = xcalloc(n ? n : 1, sizeof(**out));
+	for (unsigned k = 0; k < n; k++) {
+		unsigned i = rows ? rows[k] : k;
+		if (takes(&list->ev[i], ctx))
+			(*out)[nr++] = i;
+	}
+	return nr;
+}
+
+int hpm_backend_inst_init(struct hpm_backend_inst *b, const struct hpm_backend *ops,
+                          struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows,
+                          bool (*takes)(const struct hpm_evsel *e, const void *ctx),
+                          const void *ctx)
+{
+	unsigned *mine;
+	unsigned nr = hpm_evlist_select(list, rows, nr_rows, takes, ctx, &mine);
+	for (unsigned k = 0; k < nr; k++)
+		if (list->ev[mine[k]].counted_by) {
+			free(mine);
+			return -EBUSY;
+		}
+	memset(b, 0, sizeof(*b));
+	b->ops = ops;
+	b->list = list;
+	b->rows = mine;
+	b->nr_rows = nr;
+	for (unsigned k = 0; k < nr; k++)
+		list->ev[mine[k]].counted_by = b;
+	return 0;
+}
+
+void hpm_backend_inst_set_units(struct hpm_backend_inst *b, unsigned nr_units, char **names)
+{
+	hpm_unit_names_free(b->unit_names, b->nr_units);
+	b->nr_units = nr_units;
+	b->unit_names = names;
+	for (unsigned k = 0; k < b->nr_rows; k++) {
+		struct hpm_evsel *e = &b->list->ev[b->rows[k]];
+		e->nr_units = nr_units;
+		e->unit_names = names;
+	}
+}
+
+void hpm_backend_inst_name_units(struct hpm_backend_inst *b, unsigned nr_units, const char *prefix)
+{
+	char **names = xcalloc(nr_units ? nr_units : 1, sizeof(*names));
+	for (unsigned u = 0; u < nr_units; u++)
+		names[u] = xasprintf("%s%u", prefix, u);
+	hpm_backend_inst_set_units(b, nr_units, names);
+}
+
+void hpm_backend_inst_fini(struct hpm_backend_inst *b)
+{
+	for (unsigned k = 0; b->list && k < b->nr_rows; k++) {
+		struct hpm_evsel *e = &b->list->ev[b->rows[k]];
+		if (e->counted_by == b)
+			e->counted_by = NULL;
+	}
+	hpm_unit_names_free(b->unit_names, b->nr_units);
+	free(b->rows);
+	memset(b, 0, sizeof(*b));
+}
+
+void hpm_unit_names_free(char **names, unsigned nr)
+{
+	for (unsigned u = 0; names && u < nr; u++)
+		free(names[u]);
+	free(names);
 }
 
 /* "'TEXT': column N: why", the style of hpmstat encode's errors; col is

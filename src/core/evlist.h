@@ -2,11 +2,12 @@
  *
  * Owns: struct hpm_evsel (one requested event: one output row), struct
  * hpm_evlist (all of them, their groups, the units they are counted on and
- * the counts read back), and struct hpm_backend (the operations every back
- * end implements, one file each under src/backend/). It sits below the back
- * ends, the session and the printers, and uses only util and the Kunminghu
- * model. The stat command, the printers and the run-file writer read these;
- * the back ends fill them.
+ * the counts read back), struct hpm_backend (the operations every back end
+ * implements, one file each under src/backend/) and struct hpm_backend_inst
+ * (the base of an open back end, which each back end embeds in its own
+ * state). It sits below the back ends, the session and the printers, and
+ * uses only util and the Kunminghu model. The stat command, the printers and
+ * the run-file writer read these; the back ends fill them.
  *
  * Counts are cumulative since the start of counting and kept per unit (a CPU
  * for perf, a hart for the emulator), with perf's enabled/running times so a
@@ -22,6 +23,9 @@
 
 #include "kmh/kmh.h"
 #include "util/count.h"
+
+struct hpm_backend;
+struct hpm_backend_inst;
 
 enum hpm_evsel_kind {
 	HPM_EV_KMH,       /* a Kunminghu mhpmevent expression (bank counter) */
@@ -95,11 +99,13 @@ struct hpm_evsel {
 	enum hpm_evsel_state state;
 	char *placement;          /* back end's words for where it runs: "mhpmcounter11
 	                           * (0x4000000000000035)", "cpu/cycles/ fd 5" (for -v) */
-	struct hpm_count *counts; /* [evlist->nr_units], cumulative */
-	unsigned nr_units;        /* when set: the units of `counts` (a session's combined list
-	                           * holds rows of several back ends); else the list's */
+	struct hpm_count *counts; /* [nr_units], cumulative */
+	unsigned nr_units;        /* when set: the units of `counts`, those of the back end
+	                           * that counts the row (a session's list holds rows of
+	                           * several back ends); else the list's */
 	char *const *unit_names;
-	void *priv; /* back end state */
+	/* the open back end that fills this row, NULL when none: two cannot */
+	const struct hpm_backend_inst *counted_by;
 };
 
 struct hpm_evlist {
@@ -125,30 +131,89 @@ struct hpm_target {
 	bool per_thread;
 };
 
+/* An open back end: what hpm_backend.open gives and the other operations
+ * take. Each back end embeds it as the first member of its own state (perf's
+ * fds, the emulator's machine) and casts the handle back, so that an
+ * instance is all there is of what is open: no back end keeps a record of
+ * its own, and any number can be open at once. */
+struct hpm_backend_inst {
+	const struct hpm_backend *ops;
+	struct hpm_evlist *list; /* the list its rows are in */
+	unsigned *rows;          /* list->ev[rows[k]]: the rows it counts, in list order */
+	unsigned nr_rows;
+	/* The units the counts of its rows are kept per (CPUs, threads, harts);
+	 * open points every row it counts at them (evsel.nr_units, .unit_names).
+	 * unit_names is the instance's and close frees it; a caller that wants
+	 * the rows to keep their names past close (a run printed later, rows
+	 * handed to another list) takes the array by setting this to NULL. */
+	unsigned nr_units;
+	char **unit_names;
+};
+
 /* The operations of one back end (src/backend/<name>.c). All return 0 or a
  * negative errno-style code with a one-line message in err. The library
- * never prints; the CLI does. */
+ * never prints; the CLI does.
+ *
+ * A back end is given some rows of a list: rows[0..nr_rows) (indices into
+ * list->ev, in order), or every row when rows is NULL; of those it takes the
+ * kinds it counts and leaves the others alone. It writes what it finds into
+ * those rows themselves (state, placement, counts, units, the attr fields),
+ * so the list's owner reads them there. Counts and placement are the row's:
+ * they stay after close (the list's owner frees them), and an open frees
+ * those it finds from an earlier one. */
 struct hpm_backend {
-	const char *name; /* "perf", "emu" */
-	/* Resolve and place every evsel the back end owns; set state and
-	 * placement; allocate counts. Events it cannot count get
-	 * HPM_EV_NOT_SUPPORTED, not an error, unless nothing at all can run. */
-	int (*open)(struct hpm_evlist *list, const struct hpm_target *t, void *cfg, char *err,
+	const char *name; /* "perf", "emu", "tool" */
+	/* Resolve and place every row it takes; set state and placement;
+	 * allocate counts. Events it cannot count get HPM_EV_NOT_SUPPORTED, not
+	 * an error, unless nothing at all can run. -EBUSY when one of the rows
+	 * is counted by another open instance. On success *out is the handle
+	 * the other operations take, until close. */
+	int (*open)(struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows,
+	            const struct hpm_target *t, void *cfg, struct hpm_backend_inst **out, char *err,
 	            size_t errlen);
-	int (*enable)(struct hpm_evlist *list, char *err, size_t errlen);
-	int (*disable)(struct hpm_evlist *list, char *err, size_t errlen);
-	/* Refresh every evsel's cumulative counts. */
-	int (*read)(struct hpm_evlist *list, char *err, size_t errlen);
+	int (*enable)(struct hpm_backend_inst *b, char *err, size_t errlen);
+	int (*disable)(struct hpm_backend_inst *b, char *err, size_t errlen);
+	/* Refresh every row's cumulative counts. */
+	int (*read)(struct hpm_backend_inst *b, char *err, size_t errlen);
 	/* Emulator only (NULL elsewhere: real time passes by itself): let `ns`
 	 * of emulated time pass, ns x --emu-freq cycles on every hart; ns == 0
 	 * runs what is left of --emu-cycles. *done is set once --emu-cycles have
 	 * run (never, when a host command sets the length). */
-	int (*advance)(struct hpm_evlist *list, uint64_t ns, bool *done, char *err, size_t errlen);
-	/* What open would program, one line per event, without counting. */
-	int (*dry_run)(const struct hpm_evlist *list, const struct hpm_target *t, void *cfg,
-	               FILE *out, char *err, size_t errlen);
-	void (*close)(struct hpm_evlist *list);
+	int (*advance)(struct hpm_backend_inst *b, uint64_t ns, bool *done, char *err,
+	               size_t errlen);
+	/* What open would program for the same rows, one line per event,
+	 * without counting and without an instance. */
+	int (*dry_run)(const struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows,
+	               const struct hpm_target *t, void *cfg, FILE *out, char *err, size_t errlen);
+	/* Stops counting and frees the instance (and b->unit_names, unless
+	 * taken); the rows keep their counts and placement. */
+	void (*close)(struct hpm_backend_inst *b);
 };
+
+/* Which rows a back end takes: rows[0..nr_rows) of list (every row when
+ * rows is NULL) that `takes` accepts, in order, into *out (malloc'ed, even
+ * when empty). Returns how many. */
+unsigned hpm_evlist_select(const struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows,
+                           bool (*takes)(const struct hpm_evsel *e, const void *ctx),
+                           const void *ctx, unsigned **out);
+/* The start of every open: fills the base b of a new instance of ops with
+ * the rows it takes (hpm_evlist_select) and marks them counted by it.
+ * Returns -EBUSY, leaving b and the rows as they were, when one of them is
+ * counted by another instance. */
+int hpm_backend_inst_init(struct hpm_backend_inst *b, const struct hpm_backend *ops,
+                          struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows,
+                          bool (*takes)(const struct hpm_evsel *e, const void *ctx),
+                          const void *ctx);
+/* Gives b nr_units units named PREFIX0.. (b owns them) and points every row
+ * of b at them. */
+void hpm_backend_inst_name_units(struct hpm_backend_inst *b, unsigned nr_units, const char *prefix);
+/* Gives b these units (b owns names) and points every row of b at them. */
+void hpm_backend_inst_set_units(struct hpm_backend_inst *b, unsigned nr_units, char **names);
+/* The end of every close (and of a failed open): the rows are no longer
+ * counted by b; frees what the base holds. */
+void hpm_backend_inst_fini(struct hpm_backend_inst *b);
+/* Frees an array of nr unit names (NULL is fine). */
+void hpm_unit_names_free(char **names, unsigned nr);
 
 /* Appends an evsel for `spec` (name and spec are copies) in group `group`
  * (-1: none); the caller fills kind and the rest. */

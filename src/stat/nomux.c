@@ -7,16 +7,8 @@
 #include "kmh/sched.h"
 #include "util/xalloc.h"
 
-/* The part (session.h) that counts the Kunminghu events: the emulator's,
- * or perf's on a Kunminghu host. */
-static unsigned kmh_part(const struct hpm_session *s)
-{
-	return s->kmh_on_perf ? 0 : 1;
-}
-
 int hpm_nomux_plan(const struct hpm_session *s, struct hpm_nomux *p, char *err, size_t errlen)
 {
-	const struct hpm_evlist *l = &s->part[kmh_part(s)];
 	unsigned n = s->all.nr;
 	memset(p, 0, sizeof(*p));
 	p->nr_rows = n;
@@ -24,29 +16,16 @@ int hpm_nomux_plan(const struct hpm_session *s, struct hpm_nomux *p, char *err, 
 	p->run_of = xcalloc(n ? n : 1, sizeof(*p->run_of));
 	p->taken = xcalloc(n ? n : 1, sizeof(*p->taken));
 
-	/* the requests as the emulator makes them (backend/emu.c): bank
-	 * counters by bank and value, mcycle and minstret fixed; an event
-	 * without a bank cannot be placed and stays in the first run */
-	struct hpm_sched_req *req = xcalloc(l->nr ? l->nr : 1, sizeof(*req));
+	/* the Kunminghu rows' requests as the emulator makes them, whichever
+	 * back end counts them; host and tool events, and an event without a
+	 * bank (it cannot be placed), stay in the first run */
+	struct hpm_sched_req *req = xcalloc(n ? n : 1, sizeof(*req));
 	int *req_of = xcalloc(n ? n : 1, sizeof(*req_of));
 	unsigned nr = 0;
 	for (unsigned i = 0; i < n; i++) {
 		req_of[i] = -1;
-		if (s->part_of[i] != kmh_part(s))
-			continue;
-		const struct hpm_evsel *e = &l->ev[s->part_index[i]];
-		if (e->kind == HPM_EV_HOST ||
-		    (e->kind == HPM_EV_KMH && (e->enc.bank < 0 || e->enc.bank >= KMH_NR_BANKS)))
-			continue;
-		struct hpm_sched_req *r = &req[nr];
-		r->fixed = e->kind == HPM_EV_KMH_FIXED;
-		r->fixed_counter =
-		    e->fixed == HPM_FIXED_MCYCLE ? HPM_SCHED_MCYCLE : HPM_SCHED_MINSTRET;
-		r->bank = e->enc.bank;
-		r->value = e->enc.value;
-		r->group = e->group;
-		r->name = e->name;
-		req_of[i] = (int)nr++;
+		if (hpm_emu_request(&s->all.ev[i], &req[nr]))
+			req_of[i] = (int)nr++;
 	}
 	struct hpm_sched sched;
 	int rc = hpm_sched_build(req, nr, &sched, err, errlen);

@@ -3,15 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <linux/perf_event.h>
 
 #include "backend/host-events.h"
 #include "stat/session.h"
 #include "util/xalloc.h"
-
-enum { PART_PERF, PART_EMU, PART_TOOL };
 
 int hpm_backend_choice_parse(const char *name, enum hpm_backend_choice *out)
 {
@@ -168,15 +165,20 @@ static int route(struct hpm_session *s, struct hpm_evsel *e, char *err, size_t e
 		if (rc)
 			return rc < 0 ? -1 : 0;
 	}
-	if (hpm_host_event_is_host(e->spec)) {
+	/* at most one encoding decides between the namespaces (a generic or
+	 * libpfm4 name wins, SPEC §1; a generic name needs none) and is the
+	 * row's when it is Kunminghu's */
+	struct hpm_kmh_attempt k = {0};
+	if (hpm_host_event_is_host_once(e->spec, &k)) {
 		e->kind = HPM_EV_HOST;
 		return hpm_host_event_fill(e, err, errlen) == 0 ? 0 : -1;
 	}
-	if (kmh_encode(e->spec, &e->enc, &kerr) == 0) {
+	if (hpm_host_kmh_try(e->spec, &k)) {
 		e->kind = HPM_EV_KMH;
+		e->enc = k.enc;
 		return 0;
 	}
-	unknown_event(e->spec, &kerr, err, errlen);
+	unknown_event(e->spec, &k.err, err, errlen);
 	return -1;
 }
 
@@ -251,262 +253,209 @@ int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned le
 	return 0;
 }
 
-static bool on_emu(const struct hpm_session *s, const struct hpm_evsel *e)
+/* ------------------------------------------------------------ back ends */
+
+/* The back ends a session may use, in the order it runs them (a dry run
+ * prints their lines in this order). */
+static const struct hpm_backend *const known_backends[HPM_SESSION_MAX_BACKENDS] = {
+    &hpm_backend_perf, &hpm_backend_emu, &hpm_backend_tool};
+
+/* The back end that counts row e. */
+static const struct hpm_backend *backend_for(const struct hpm_session *s, const struct hpm_evsel *e)
 {
-	return e->kind != HPM_EV_HOST && e->kind != HPM_EV_TOOL && !s->kmh_on_perf;
+	if (e->kind == HPM_EV_TOOL)
+		return &hpm_backend_tool;
+	if (e->kind == HPM_EV_HOST || s->kmh_on_perf)
+		return &hpm_backend_perf;
+	return &hpm_backend_emu;
+}
+
+/* The options the session gives a back end (NULL: it has none). Resolved
+ * at each use, not kept: callers move a session by value before opening
+ * it (top's reprogramming). */
+static void *backend_cfg(struct hpm_session *s, const struct hpm_backend *ops)
+{
+	if (ops == &hpm_backend_perf) {
+		s->perf_cfg.pmu = &s->pmu;
+		return &s->perf_cfg;
+	}
+	return ops == &hpm_backend_emu ? &s->emu_cfg : NULL;
+}
+
+/* s->backend[] index of ops, or -1 when the session does not use it. */
+static int backend_index(const struct hpm_session *s, const struct hpm_backend *ops)
+{
+	for (unsigned k = 0; k < s->nr_backends; k++)
+		if (s->backend[k].ops == ops)
+			return (int)k;
+	return -1;
+}
+
+/* The open instance of ops, NULL when it is not open (or not used). */
+static struct hpm_backend_inst *backend_inst(const struct hpm_session *s,
+                                             const struct hpm_backend *ops)
+{
+	int k = backend_index(s, ops);
+	return k < 0 ? NULL : s->backend[k].inst;
+}
+
+/* The list's own units: those of the first back end in use (the rows
+ * carry their back end's). */
+static void set_list_units(struct hpm_session *s)
+{
+	s->all.nr_units = s->nr_backends ? s->backend[0].nr_units : 0;
+	s->all.unit_names = NULL; /* the back ends' own; never freed through `all` */
 }
 
 int hpm_session_split(struct hpm_session *s, char *err, size_t errlen)
 {
 	(void)err;
 	(void)errlen;
-	s->part_index = xcalloc(s->all.nr ? s->all.nr : 1, sizeof(*s->part_index));
-	s->part_of = xcalloc(s->all.nr ? s->all.nr : 1, 1);
-	for (unsigned i = 0; i < s->all.nr; i++) {
-		struct hpm_evsel *e = &s->all.ev[i];
-		unsigned p = e->kind == HPM_EV_TOOL ? PART_TOOL
-		             : on_emu(s, e)         ? PART_EMU
-		                                    : PART_PERF;
-		struct hpm_evlist *l = &s->part[p];
-		e->emulated = p == PART_EMU;
-		l->ev = xreallocarray(l->ev, l->nr + 1, sizeof(*l->ev));
-		l->ev[l->nr] = *e; /* shares name and spec with the row */
-		s->part_of[i] = (unsigned char)p;
-		s->part_index[i] = l->nr++;
+	s->nr_backends = 0;
+	for (unsigned k = 0; k < HPM_SESSION_MAX_BACKENDS; k++) {
+		struct hpm_session_backend *b = &s->backend[s->nr_backends];
+		memset(b, 0, sizeof(*b));
+		b->ops = known_backends[k];
+		for (unsigned i = 0; i < s->all.nr; i++) {
+			if (backend_for(s, &s->all.ev[i]) != b->ops)
+				continue;
+			if (!b->rows)
+				b->rows = xcalloc(s->all.nr, sizeof(*b->rows));
+			b->rows[b->nr_rows++] = i;
+		}
+		if (b->nr_rows)
+			s->nr_backends++;
 	}
-	s->part[PART_PERF].nr_groups = s->all.nr_groups;
-	s->part[PART_EMU].nr_groups = s->all.nr_groups;
-	s->part[PART_TOOL].nr_groups = s->all.nr_groups;
+	for (unsigned i = 0; i < s->all.nr; i++)
+		s->all.ev[i].emulated = backend_for(s, &s->all.ev[i]) == &hpm_backend_emu;
 	return 0;
 }
 
 bool hpm_session_uses_emu(const struct hpm_session *s)
 {
-	return s->part[PART_EMU].nr > 0;
+	return backend_index(s, &hpm_backend_emu) >= 0;
 }
 
 bool hpm_session_uses_perf(const struct hpm_session *s)
 {
-	return s->part[PART_PERF].nr > 0;
-}
-
-/* Rows show what their back end found: state, placement, counts, units. */
-static void sync_rows(struct hpm_session *s)
-{
-	for (unsigned i = 0; i < s->all.nr; i++) {
-		struct hpm_evsel *row = &s->all.ev[i];
-		const struct hpm_evlist *l = &s->part[s->part_of[i]];
-		const struct hpm_evsel *e = &l->ev[s->part_index[i]];
-		row->state = e->state;
-		row->placement = e->placement;
-		row->counts = e->counts;
-		row->nr_units = l->nr_units;
-		row->unit_names = l->unit_names;
-		row->unit = e->unit ? e->unit : "";
-		row->scale = e->scale != 0 ? e->scale : 1.0;
-		row->attr_type = e->attr_type;
-		row->attr_config = e->attr_config;
-		row->attr_config1 = e->attr_config1;
-		row->attr_config2 = e->attr_config2;
-	}
-	/* the combined list's own units: those of the first part in use */
-	const struct hpm_evlist *u = s->part[PART_PERF].nr  ? &s->part[PART_PERF]
-	                             : s->part[PART_EMU].nr ? &s->part[PART_EMU]
-	                                                    : &s->part[PART_TOOL];
-	s->all.nr_units = u->nr_units;
-	s->all.unit_names = NULL; /* borrowed per row; never freed through `all` */
-}
-
-/* ------------------------------------------------------------ tool events */
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* perf's tool counts: the time is the value, enabled and running alike,
- * so a zero time has never run (<not counted>) */
-static void tool_set(struct hpm_evsel *e, uint64_t ns)
-{
-	e->counts[0] = (struct hpm_count){.val = ns, .ena = ns, .run = ns};
-}
-
-/* One count each, on one unit (perf shows them as CPU0 with -A); zero
- * again for each repeat. */
-static void tool_open(struct hpm_session *s)
-{
-	struct hpm_evlist *l = &s->part[PART_TOOL];
-	if (!l->unit_names)
-		hpm_evlist_alloc_counts(l, 1, "CPU");
-	for (unsigned i = 0; i < l->nr; i++) {
-		struct hpm_evsel *e = &l->ev[i];
-		tool_set(e, 0);
-		e->state = HPM_EV_OK;
-		free(e->placement);
-		e->placement =
-		    xasprintf("tool event: %s", hpm_host_tool_source((enum hpm_tool)e->tool));
-	}
-	s->tool_running = s->tool_final = false;
-	s->tool_t0 = s->tool_t1 = 0;
-}
-
-static void tool_read(struct hpm_session *s)
-{
-	struct hpm_evlist *l = &s->part[PART_TOOL];
-	if (s->tool_final || !s->tool_t0)
-		return;
-	uint64_t end = s->tool_running ? monotonic_ns() : s->tool_t1;
-	for (unsigned i = 0; i < l->nr; i++)
-		if (l->ev[i].tool == HPM_TOOL_DURATION)
-			tool_set(&l->ev[i], end - s->tool_t0);
-}
-
-void hpm_session_set_run_times(struct hpm_session *s, uint64_t elapsed_ns, uint64_t user_ns,
-                               uint64_t sys_ns)
-{
-	struct hpm_evlist *l = &s->part[PART_TOOL];
-	for (unsigned i = 0; l->unit_names && i < l->nr; i++)
-		tool_set(&l->ev[i], l->ev[i].tool == HPM_TOOL_DURATION ? elapsed_ns
-		                    : l->ev[i].tool == HPM_TOOL_USER   ? user_ns
-		                                                       : sys_ns);
-	s->tool_final = true;
+	return backend_index(s, &hpm_backend_perf) >= 0;
 }
 
 int hpm_session_open(struct hpm_session *s, const struct hpm_target *t, char *err, size_t errlen)
 {
-	int rc;
-	if (s->part[PART_TOOL].nr)
-		tool_open(s);
-	if (s->part[PART_PERF].nr) {
-		s->perf_cfg.pmu = &s->pmu;
-		if ((rc = hpm_backend_perf.open(&s->part[PART_PERF], t, &s->perf_cfg, err, errlen)))
+	for (unsigned k = 0; k < s->nr_backends; k++) {
+		struct hpm_session_backend *b = &s->backend[k];
+		int rc = b->ops->open(&s->all, b->rows, b->nr_rows, t, backend_cfg(s, b->ops),
+		                      &b->inst, err, errlen);
+		if (rc)
 			return rc;
-		s->perf_open = true;
+		/* the rows point at these units: the session keeps them past close */
+		hpm_unit_names_free(b->unit_names, b->nr_units);
+		b->nr_units = b->inst->nr_units;
+		b->unit_names = b->inst->unit_names;
+		b->inst->unit_names = NULL;
 	}
-	if (s->part[PART_EMU].nr) {
-		if ((rc = hpm_backend_emu.open(&s->part[PART_EMU], t, &s->emu_cfg, err, errlen)))
-			return rc;
-		s->emu_open = true;
-	}
-	sync_rows(s);
+	set_list_units(s);
 	return 0;
 }
 
 int hpm_session_enable(struct hpm_session *s, char *err, size_t errlen)
 {
-	int rc = 0;
-	s->tool_t0 = monotonic_ns();
-	s->tool_running = true;
-	if (s->perf_open && (rc = hpm_backend_perf.enable(&s->part[PART_PERF], err, errlen)))
-		return rc;
-	if (s->emu_open && (rc = hpm_backend_emu.enable(&s->part[PART_EMU], err, errlen)))
-		return rc;
+	for (unsigned k = 0; k < s->nr_backends; k++) {
+		struct hpm_session_backend *b = &s->backend[k];
+		int rc;
+		if (b->inst && (rc = b->ops->enable(b->inst, err, errlen)))
+			return rc;
+	}
 	return 0;
 }
 
 int hpm_session_disable(struct hpm_session *s, char *err, size_t errlen)
 {
-	int rc = 0;
-	if (s->tool_running)
-		s->tool_t1 = monotonic_ns();
-	s->tool_running = false;
-	if (s->perf_open && (rc = hpm_backend_perf.disable(&s->part[PART_PERF], err, errlen)))
-		return rc;
-	if (s->emu_open && (rc = hpm_backend_emu.disable(&s->part[PART_EMU], err, errlen)))
-		return rc;
+	for (unsigned k = 0; k < s->nr_backends; k++) {
+		struct hpm_session_backend *b = &s->backend[k];
+		int rc;
+		if (b->inst && (rc = b->ops->disable(b->inst, err, errlen)))
+			return rc;
+	}
 	return 0;
 }
 
 int hpm_session_advance(struct hpm_session *s, uint64_t ns, bool *done, char *err, size_t errlen)
 {
 	*done = true;
-	if (!s->emu_open)
-		return 0;
-	return hpm_backend_emu.advance(&s->part[PART_EMU], ns, done, err, errlen);
+	for (unsigned k = 0; k < s->nr_backends; k++) {
+		struct hpm_session_backend *b = &s->backend[k];
+		bool this_done = false;
+		if (!b->inst || !b->ops->advance)
+			continue;
+		int rc = b->ops->advance(b->inst, ns, &this_done, err, errlen);
+		*done = *done && this_done;
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
 int hpm_session_run_emu(struct hpm_session *s, uint64_t max_cycles, uint64_t budget_ns,
                         uint64_t *ran, bool *done, char *err, size_t errlen)
 {
+	struct hpm_backend_inst *emu = backend_inst(s, &hpm_backend_emu);
 	*ran = 0;
 	*done = true;
-	if (!s->emu_open)
+	if (!emu)
 		return 0;
-	return hpm_emu_run_bounded(&s->part[PART_EMU], max_cycles, budget_ns, ran, done, err,
-	                           errlen);
+	return hpm_emu_run_bounded(emu, max_cycles, budget_ns, ran, done, err, errlen);
 }
 
 int hpm_session_read(struct hpm_session *s, char *err, size_t errlen)
 {
-	int rc;
-	if (s->perf_open && (rc = hpm_backend_perf.read(&s->part[PART_PERF], err, errlen)))
-		return rc;
-	if (s->emu_open && (rc = hpm_backend_emu.read(&s->part[PART_EMU], err, errlen)))
-		return rc;
-	tool_read(s);
-	sync_rows(s);
+	for (unsigned k = 0; k < s->nr_backends; k++) {
+		struct hpm_session_backend *b = &s->backend[k];
+		int rc;
+		if (b->inst && (rc = b->ops->read(b->inst, err, errlen)))
+			return rc;
+	}
 	return 0;
+}
+
+void hpm_session_set_run_times(struct hpm_session *s, uint64_t elapsed_ns, uint64_t user_ns,
+                               uint64_t sys_ns)
+{
+	hpm_tool_set_run_times(backend_inst(s, &hpm_backend_tool), elapsed_ns, user_ns, sys_ns);
 }
 
 int hpm_session_dry_run(struct hpm_session *s, const struct hpm_target *t, FILE *out, char *err,
                         size_t errlen)
 {
-	int rc;
-	if (s->part[PART_PERF].nr) {
-		s->perf_cfg.pmu = &s->pmu;
-		if ((rc = hpm_backend_perf.dry_run(&s->part[PART_PERF], t, &s->perf_cfg, out, err,
-		                                   errlen)))
+	for (unsigned k = 0; k < s->nr_backends; k++) {
+		struct hpm_session_backend *b = &s->backend[k];
+		int rc = b->ops->dry_run(&s->all, b->rows, b->nr_rows, t, backend_cfg(s, b->ops),
+		                         out, err, errlen);
+		if (rc)
 			return rc;
-	}
-	if (s->part[PART_EMU].nr &&
-	    (rc = hpm_backend_emu.dry_run(&s->part[PART_EMU], t, &s->emu_cfg, out, err, errlen)))
-		return rc;
-	for (unsigned i = 0; i < s->part[PART_TOOL].nr; i++) {
-		const struct hpm_evsel *e = &s->part[PART_TOOL].ev[i];
-		fprintf(out, "%s: tool event, no perf_event_attr: %s\n", e->name,
-		        hpm_host_tool_source((enum hpm_tool)e->tool));
 	}
 	return 0;
 }
 
-static void free_part(struct hpm_evlist *l)
-{
-	for (unsigned i = 0; i < l->nr; i++) {
-		free(l->ev[i].placement);
-		free(l->ev[i].counts);
-	}
-	for (unsigned u = 0; l->unit_names && u < l->nr_units; u++)
-		free(l->unit_names[u]);
-	free(l->unit_names);
-	free(l->ev);
-	memset(l, 0, sizeof(*l));
-}
-
 void hpm_session_close(struct hpm_session *s)
 {
-	if (s->perf_open)
-		hpm_backend_perf.close(&s->part[PART_PERF]);
-	if (s->emu_open)
-		hpm_backend_emu.close(&s->part[PART_EMU]);
-	s->perf_open = s->emu_open = false;
+	for (unsigned k = 0; k < s->nr_backends; k++) {
+		struct hpm_session_backend *b = &s->backend[k];
+		if (b->inst)
+			b->ops->close(b->inst);
+		b->inst = NULL;
+	}
 }
 
 void hpm_session_free(struct hpm_session *s)
 {
 	hpm_session_close(s);
-	/* rows borrow counts, placement and units from the parts */
-	for (unsigned i = 0; i < s->all.nr; i++) {
-		s->all.ev[i].counts = NULL;
-		s->all.ev[i].placement = NULL;
+	for (unsigned k = 0; k < s->nr_backends; k++) {
+		free(s->backend[k].rows);
+		hpm_unit_names_free(s->backend[k].unit_names, s->backend[k].nr_units);
 	}
-	free_part(&s->part[PART_PERF]);
-	free_part(&s->part[PART_EMU]);
-	free_part(&s->part[PART_TOOL]);
 	hpm_evlist_free(&s->all);
-	free(s->part_index);
-	free(s->part_of);
 	free(s->mvals);
 	metric_set_free(&s->metrics);
 	memset(s, 0, sizeof(*s));
@@ -548,9 +497,9 @@ unsigned hpm_session_metrics(struct hpm_session *s, const struct hpm_count *cons
 unsigned hpm_session_metric_units(const struct hpm_session *s, char *const **names)
 {
 	/* metrics read Kunminghu events, which all live on one back end */
-	const struct hpm_evlist *l = s->kmh_on_perf ? &s->part[0] : &s->part[1];
-	*names = l->unit_names;
-	return l->unit_names ? l->nr_units : 0;
+	int k = backend_index(s, s->kmh_on_perf ? &hpm_backend_perf : &hpm_backend_emu);
+	*names = k < 0 ? NULL : s->backend[k].unit_names;
+	return *names ? s->backend[k].nr_units : 0;
 }
 
 unsigned hpm_session_metrics_unit(struct hpm_session *s, const struct hpm_count *const *delta,
@@ -593,22 +542,22 @@ unsigned hpm_session_metrics_unit(struct hpm_session *s, const struct hpm_count 
 
 bool hpm_session_emu_info(const struct hpm_session *s, struct hpm_emu_info *info)
 {
-	return hpm_emu_info(&s->part[PART_EMU], info);
+	return hpm_emu_info(backend_inst(s, &hpm_backend_emu), info);
 }
 
 uint64_t hpm_session_emu_freq(const struct hpm_session *s)
 {
-	return hpm_emu_freq(&s->part[PART_EMU]);
+	return hpm_emu_freq(backend_inst(s, &hpm_backend_emu));
 }
 
 void hpm_session_emu_label(const struct hpm_session *s, struct stat_emu_label *l)
 {
 	memset(l, 0, sizeof(*l));
-	if (!s->emu_open && !s->part[PART_EMU].nr)
+	if (!hpm_session_uses_emu(s))
 		return;
 	struct hpm_emu_info info;
 	l->active = true;
-	if (!hpm_emu_info(&s->part[PART_EMU], &info)) {
+	if (!hpm_emu_info(backend_inst(s, &hpm_backend_emu), &info)) {
 		/* not open (yet): what the options say */
 		l->profile = s->emu_cfg.trace     ? NULL
 		             : s->emu_cfg.profile ? s->emu_cfg.profile
@@ -634,42 +583,42 @@ void hpm_session_emu_label(const struct hpm_session *s, struct stat_emu_label *l
 void hpm_session_take_row(struct hpm_session *s, unsigned to, struct hpm_session *src,
                           unsigned from)
 {
-	struct hpm_evlist *dl = &s->part[s->part_of[to]];
-	struct hpm_evsel *d = &dl->ev[s->part_index[to]];
+	struct hpm_evsel *d = &s->all.ev[to];
+	/* s and src route alike: the same back end counts both rows */
+	struct hpm_session_backend *db = &s->backend[backend_index(s, backend_for(s, d))];
 	free(d->counts);
 	free(d->placement);
 	d->counts = NULL;
 	d->placement = NULL;
 	if (!src) {
 		/* a run that never came: the row never ran */
-		unsigned nu = dl->nr_units ? dl->nr_units : 1;
-		d->counts = xcalloc(nu, sizeof(*d->counts));
+		d->counts = xcalloc(db->nr_units ? db->nr_units : 1, sizeof(*d->counts));
 		d->state = HPM_EV_NOT_COUNTED;
-		sync_rows(s);
-		return;
+	} else {
+		struct hpm_evsel *e = &src->all.ev[from];
+		struct hpm_session_backend *sb =
+		    &src->backend[backend_index(src, backend_for(src, e))];
+		/* src keeps neither: its free must not free what s now owns */
+		d->counts = e->counts;
+		d->placement = e->placement;
+		e->counts = NULL;
+		e->placement = NULL;
+		d->state = e->state;
+		d->unit = e->unit;
+		d->scale = e->scale;
+		d->attr_type = e->attr_type;
+		d->attr_config = e->attr_config;
+		d->attr_config1 = e->attr_config1;
+		d->attr_config2 = e->attr_config2;
+		if (!db->unit_names && sb->unit_names) {
+			db->nr_units = sb->nr_units;
+			db->unit_names = sb->unit_names;
+			sb->unit_names = NULL;
+		}
 	}
-	struct hpm_evlist *sl = &src->part[src->part_of[from]];
-	struct hpm_evsel *e = &sl->ev[src->part_index[from]];
-	/* src keeps neither: its free must not free what s now owns */
-	d->counts = e->counts;
-	d->placement = e->placement;
-	e->counts = NULL;
-	e->placement = NULL;
-	src->all.ev[from].counts = NULL;
-	src->all.ev[from].placement = NULL;
-	d->state = e->state;
-	d->unit = e->unit;
-	d->scale = e->scale;
-	d->attr_type = e->attr_type;
-	d->attr_config = e->attr_config;
-	d->attr_config1 = e->attr_config1;
-	d->attr_config2 = e->attr_config2;
-	if (!dl->unit_names && sl->unit_names) {
-		dl->nr_units = sl->nr_units;
-		dl->unit_names = sl->unit_names;
-		sl->unit_names = NULL;
-	}
-	sync_rows(s);
+	d->nr_units = db->nr_units;
+	d->unit_names = db->unit_names;
+	set_list_units(s);
 }
 
 const char *hpm_session_emu_generic(const char *generic)

@@ -2,10 +2,13 @@
  *
  * Owns: the routing of each requested event to a back end (perf for host
  * events and for Kunminghu events on a Kunminghu host, the emulator for
- * Kunminghu events elsewhere), the per-back-end evlists, the events metrics
- * need, and the evaluation of metrics on the counts. builtin/stat.c drives a
- * session (workload, intervals, repeats, output); this file knows nothing of
- * the command line.
+ * Kunminghu events elsewhere, the tool back end for perf's tool events),
+ * the back ends a session counts with (struct hpm_session_backend: which of
+ * its rows each takes, its open instance, its units), the events metrics
+ * need, and the evaluation of metrics on the counts. The back ends fill the
+ * session's rows themselves; every operation is one loop over the back ends
+ * in use. builtin/stat.c drives a session (workload, intervals, repeats,
+ * output); this file knows nothing of the command line.
  */
 #ifndef HPM_STAT_SESSION_H
 #define HPM_STAT_SESSION_H
@@ -15,6 +18,7 @@
 
 #include "backend/emu.h"
 #include "backend/perf.h"
+#include "backend/tool.h"
 #include "metric/metric.h"
 #include "core/evlist.h"
 #include "stat/stat.h"
@@ -29,21 +33,33 @@ enum hpm_backend_choice {
  * anything else. */
 int hpm_backend_choice_parse(const char *name, enum hpm_backend_choice *out);
 
+/* The most back ends one session uses: perf, the emulator, the tool events. */
+#define HPM_SESSION_MAX_BACKENDS 3
+
+/* One back end a session counts some of its rows with. */
+struct hpm_session_backend {
+	const struct hpm_backend *ops;
+	unsigned *rows; /* the rows of the session's list it counts (indices, in order) */
+	unsigned nr_rows;
+	struct hpm_backend_inst *inst; /* while open, else NULL */
+	/* the units of its rows' counts, from its last open (or taken with a
+	 * row from another session): the session's, so that the rows keep them
+	 * past close */
+	unsigned nr_units;
+	char **unit_names;
+};
+
 struct hpm_session {
 	enum hpm_backend_choice choice;
-	struct hpm_pmu pmu;        /* what this host has */
-	bool kmh_on_perf;          /* Kunminghu events go to perf (a Kunminghu PMU) */
-	struct hpm_evlist all;     /* every row, in order; counts point into the parts */
-	struct hpm_evlist part[3]; /* [0] perf, [1] emulator, [2] tool events */
-	unsigned *part_index;      /* all.ev[i] is part[part_of[i]].ev[part_index[i]] */
-	unsigned char *part_of;
-	struct hpm_perf_cfg perf_cfg;
-	struct hpm_emu_config emu_cfg;
-	bool perf_open, emu_open;
-	/* tool events: when counting was enabled and disabled (CLOCK_MONOTONIC
-	 * ns), and whether the stat command has handed over the run's times */
-	uint64_t tool_t0, tool_t1;
-	bool tool_running, tool_final;
+	struct hpm_pmu pmu;    /* what this host has */
+	bool kmh_on_perf;      /* Kunminghu events go to perf (a Kunminghu PMU) */
+	struct hpm_evlist all; /* every row, in order: the back ends fill them */
+	/* the back ends in use, each with rows, in the order they run and print
+	 * their dry-run lines (perf, emulator, tool events); set by split */
+	struct hpm_session_backend backend[HPM_SESSION_MAX_BACKENDS];
+	unsigned nr_backends;
+	struct hpm_perf_cfg perf_cfg;  /* the perf back end's options */
+	struct hpm_emu_config emu_cfg; /* the emulator's */
 	/* metrics */
 	struct metric_set metrics;
 	struct metric_subst subst[1];
@@ -61,7 +77,7 @@ int hpm_session_add_events(struct hpm_session *s, const char *text, char *err, s
  * they need (hidden rows). retired_minstret: INST_RETIRED from minstret. */
 int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned level,
                             bool retired_minstret, char *err, size_t errlen);
-/* The evlists per back end, after every add. */
+/* Which back end counts each row, after every add. */
 int hpm_session_split(struct hpm_session *s, char *err, size_t errlen);
 bool hpm_session_uses_emu(const struct hpm_session *s);
 bool hpm_session_uses_perf(const struct hpm_session *s);

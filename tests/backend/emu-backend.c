@@ -72,17 +72,18 @@ static struct hpm_emu_config config(const char *profile, uint64_t cycles)
 }
 
 /* open, enable, run all of --emu-cycles, disable, read */
-static int run_whole(struct hpm_evlist *l, struct hpm_emu_config *c)
+static int run_whole(struct hpm_evlist *l, struct hpm_emu_config *c, struct hpm_backend_inst **h)
 {
 	bool done = false;
 	int rc;
-	if ((rc = be->open(l, NULL, c, err, sizeof(err)))) {
+	*h = NULL;
+	if ((rc = be->open(l, NULL, 0, NULL, c, h, err, sizeof(err)))) {
 		tap_diag("open: %s", err);
 		return rc;
 	}
-	if ((rc = be->enable(l, err, sizeof(err))) ||
-	    (rc = be->advance(l, 0, &done, err, sizeof(err))) ||
-	    (rc = be->disable(l, err, sizeof(err))) || (rc = be->read(l, err, sizeof(err)))) {
+	if ((rc = be->enable(*h, err, sizeof(err))) ||
+	    (rc = be->advance(*h, 0, &done, err, sizeof(err))) ||
+	    (rc = be->disable(*h, err, sizeof(err))) || (rc = be->read(*h, err, sizeof(err)))) {
 		tap_diag("run: %s", err);
 		return rc;
 	}
@@ -185,6 +186,7 @@ static void test_direct(void)
 	for (unsigned pi = 0; pi < 2; pi++) {
 		const char *pname = pi ? "phased" : "l3-bound";
 		struct hpm_evlist l = {0};
+		struct hpm_backend_inst *hl = NULL;
 		struct hpm_emu_config c = config(pname, cycles);
 		struct dreq r[8];
 		uint64_t want[8], mc, mi;
@@ -197,7 +199,7 @@ static void test_direct(void)
 		unsigned cy = add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
 		unsigned in = add_fixed(&l, "instructions", HPM_FIXED_MINSTRET);
 		c.seed = 7;
-		tap_ok(run_whole(&l, &c) == 0, "%s: open, enable, advance(0), read", pname);
+		tap_ok(run_whole(&l, &c, &hl) == 0, "%s: open, enable, advance(0), read", pname);
 		direct(profile(pname), 7, r, n, cycles, 0, want, NULL, &mc, &mi);
 		bool same = true;
 		for (unsigned i = 0; i < n; i++) {
@@ -217,8 +219,8 @@ static void test_direct(void)
 			       l.ev[i].state == HPM_EV_OK;
 		tap_ok(acc, "%s: not multiplexed, so ena == run == %" PRIu64 " for every event",
 		       pname, cycles);
-		tap_ok(l.nr_units == 1 && !strcmp(l.unit_names[0], "hart0"), "one unit, hart0");
-		be->close(&l);
+		tap_ok(hl->nr_units == 1 && !strcmp(hl->unit_names[0], "hart0"), "one unit, hart0");
+		be->close(hl);
 		hpm_evlist_free(&l);
 	}
 }
@@ -226,6 +228,7 @@ static void test_direct(void)
 static void test_identities(void)
 {
 	struct hpm_evlist l = {0};
+	struct hpm_backend_inst *hl = NULL;
 	struct hpm_emu_config c = config("balanced", 30000000);
 	unsigned a = add_kmh(&l, "INST_SPEC", -1), b = add_kmh(&l, "rob_commitInstr", -1);
 	unsigned o = add_kmh(&l, "INST_SPEC | rob_commitInstr", -1);
@@ -237,7 +240,7 @@ static void test_identities(void)
 	unsigned r = add_kmh(&l, "rob_commitInstr", -1);
 	unsigned ru = add_kmh(&l, "rob_commitInstr:u", -1);
 	unsigned rk = add_kmh(&l, "rob_commitInstr:k", -1);
-	tap_ok(run_whole(&l, &c) == 0 && !hpm_emu_multiplexed(&l),
+	tap_ok(run_whole(&l, &c, &hl) == 0 && !hpm_emu_multiplexed(hl),
 	       "balanced: 12 requests, 11 counters, one group");
 #define V(i) (l.ev[i].counts[0].val)
 	tap_ok(V(o) + V(n) == V(a) + V(b) && V(n) > 0 && V(o) > V(a),
@@ -253,18 +256,20 @@ static void test_identities(void)
 	       V(ru), V(rk), V(r));
 	tap_ok(V(b) == V(r) && l.ev[r].placement && strstr(l.ev[r].placement, "shared with"),
 	       "an identical request shares the counter (%s)", l.ev[r].placement);
-	be->close(&l);
+	be->close(hl);
 	hpm_evlist_free(&l);
 
 	struct hpm_evlist m = {0};
+
+	struct hpm_backend_inst *hm = NULL;
 	r = add_kmh(&m, "rob_commitInstr", -1);
 	unsigned rh = add_kmh(&m, "rob_commitInstr:H", -1);
 	unsigned rg = add_kmh(&m, "rob_commitInstr:G", -1);
 	unsigned ruh = add_kmh(&m, "rob_commitInstr:uH", -1);
 	unsigned rkh = add_kmh(&m, "rob_commitInstr:kH", -1);
 	unsigned rm = add_kmh(&m, "rob_commitInstr:m", -1);
-	int rc = run_whole(&m, &c);
-	tap_ok(rc == 0 && !hpm_emu_multiplexed(&m), "balanced: the host/guest split, one group");
+	int rc = run_whole(&m, &c, &hm);
+	tap_ok(rc == 0 && !hpm_emu_multiplexed(hm), "balanced: the host/guest split, one group");
 	tap_ok(m.ev[rh].counts[0].val + m.ev[rg].counts[0].val == m.ev[r].counts[0].val &&
 	           m.ev[rg].counts[0].val > 0,
 	       "rob_commitInstr:H + :G == rob_commitInstr exactly (the profile runs VU/VS too)");
@@ -273,7 +278,7 @@ static void test_identities(void)
 	tap_ok(m.ev[rm].counts[0].val == 0,
 	       "rob_commitInstr:m counts nothing: the profile never runs M-mode");
 #undef V
-	be->close(&m);
+	be->close(hm);
 	hpm_evlist_free(&m);
 }
 
@@ -306,6 +311,7 @@ static const char *const topdown3[] = {"Front_Bubble",     "Fetch_Latency_Bound"
 static void test_mux(const char *pname, uint64_t cycles, uint64_t quantum)
 {
 	struct hpm_evlist l = {0};
+	struct hpm_backend_inst *hl = NULL;
 	struct hpm_emu_config c = config(pname, cycles);
 	struct dreq r[NTD];
 	uint64_t want[NTD], *perq[NTD];
@@ -318,12 +324,12 @@ static void test_mux(const char *pname, uint64_t cycles, uint64_t quantum)
 		perq[i] = calloc(nq + 1, sizeof(uint64_t));
 	}
 	unsigned cy = add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
-	tap_ok(run_whole(&l, &c) == 0 && hpm_emu_multiplexed(&l),
+	tap_ok(run_whole(&l, &c, &hl) == 0 && hpm_emu_multiplexed(hl),
 	       "%s, quantum %" PRIu64 ": Topdown level 3 multiplexes", pname, quantum);
 	direct(profile(pname), 1, r, NTD, cycles, quantum, want, perq, NULL, NULL);
 
 	struct hpm_emu_info info;
-	hpm_emu_info(&l, &info);
+	hpm_emu_info(hl, &info);
 	const unsigned G = info.nr_groups;
 	bool within = true, accounting = true;
 	double worst = 0, worst_bound = 0;
@@ -341,7 +347,7 @@ static void test_mux(const char *pname, uint64_t cycles, uint64_t quantum)
 		const char *gp = strstr(l.ev[i].placement, "group ");
 		if (gp)
 			g = atoi(gp + 6);
-		accounting &= g >= 0 && k->run == hpm_emu_group_run(&l, (unsigned)g) &&
+		accounting &= g >= 0 && k->run == hpm_emu_group_run(hl, (unsigned)g) &&
 		              k->ena == cycles && (uint64_t)G * k->run == k->ena;
 		double var = 0;
 		for (uint64_t rd = 0; rd + G <= nq; rd += G) {
@@ -382,7 +388,7 @@ static void test_mux(const char *pname, uint64_t cycles, uint64_t quantum)
 	       info.rotations);
 	for (unsigned i = 0; i < NTD; i++)
 		free(perq[i]);
-	be->close(&l);
+	be->close(hl);
 	hpm_evlist_free(&l);
 }
 
@@ -401,13 +407,14 @@ static void test_topdown_declared(void)
 	for (unsigned pi = 0; pi < emu_profile_count(); pi++) {
 		const struct emu_profile *p = emu_profile_at(pi);
 		struct hpm_evlist l = {0};
+		struct hpm_backend_inst *hl = NULL;
 		struct hpm_emu_config c = config(emu_profile_name(p), 100000000);
 		double v[13];
 		for (unsigned i = 0; i < 12; i++)
 			add_kmh(&l, ev[i], -1);
 		add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
-		int rc = run_whole(&l, &c);
-		bool mux = hpm_emu_multiplexed(&l);
+		int rc = run_whole(&l, &c, &hl);
+		bool mux = hpm_emu_multiplexed(hl);
 		for (unsigned i = 0; i < 13; i++)
 			v[i] = hpm_evsel_value(&l, &l.ev[i], -1, NULL);
 		double C = v[12], S = 6 * C;
@@ -460,7 +467,7 @@ static void test_topdown_declared(void)
 		       "%s: multiplexed Topdown level 3 within 0.5 points of the declaration "
 		       "(worst %.3f)",
 		       emu_profile_name(p), 100 * worst);
-		be->close(&l);
+		be->close(hl);
 		hpm_evlist_free(&l);
 	}
 }
@@ -468,15 +475,16 @@ static void test_topdown_declared(void)
 static void test_three_groups(void)
 {
 	struct hpm_evlist l = {0};
+	struct hpm_backend_inst *hl = NULL;
 	struct hpm_emu_config c = config("balanced", 10000000);
 	add_produced(&l, "balanced", 0, 17);
-	tap_ok(run_whole(&l, &c) == 0, "17 backend events: run");
+	tap_ok(run_whole(&l, &c, &hl) == 0, "17 backend events: run");
 	struct hpm_emu_info info;
-	hpm_emu_info(&l, &info);
+	hpm_emu_info(hl, &info);
 	uint64_t q = info.quantum, sum = 0;
 	bool shares = true;
 	for (unsigned g = 0; g < info.nr_groups; g++) {
-		uint64_t run = hpm_emu_group_run(&l, g);
+		uint64_t run = hpm_emu_group_run(hl, g);
 		sum += run;
 		/* 100 quanta over 3 groups: 33 whole rounds and one quantum */
 		shares &= run == 33 * q || run == 34 * q;
@@ -489,17 +497,18 @@ static void test_three_groups(void)
 	for (unsigned i = 0; i < l.nr; i++) {
 		const char *gp = strstr(l.ev[i].placement, "group ");
 		unsigned g = gp ? (unsigned)atoi(gp + 6) : 99;
-		ok &= l.ev[i].counts[0].run == hpm_emu_group_run(&l, g) &&
+		ok &= l.ev[i].counts[0].run == hpm_emu_group_run(hl, g) &&
 		      l.ev[i].counts[0].ena == 10000000;
 	}
 	tap_ok(ok, "every event's run is its group's active time, ena the whole run");
-	be->close(&l);
+	be->close(hl);
 	hpm_evlist_free(&l);
 }
 
 static void test_not_modelled(void)
 {
 	struct hpm_evlist l = {0};
+	struct hpm_backend_inst *hl = NULL;
 	struct hpm_emu_config c = config("balanced", 1000000);
 	add_produced(&l, "balanced", 1, 7);
 	unsigned nm = add_kmh(&l, "rename_stall_cycle_fp", -1);
@@ -507,7 +516,7 @@ static void test_not_modelled(void)
 	unsigned ok = add_kmh(&l, "rob_commitInstr", -1);
 	unsigned raw = add_kmh(&l, "r4000000000000035", -1);
 	unsigned host = add_host(&l, "task-clock");
-	tap_ok(run_whole(&l, &c) == 0, "a list with not-modelled events runs");
+	tap_ok(run_whole(&l, &c, &hl) == 0, "a list with not-modelled events runs");
 	tap_ok(l.ev[nm].state == HPM_EV_NOT_MODELLED &&
 	           strstr(l.ev[nm].placement, "does not produce backend:rename_stall_cycle_fp"),
 	       "an event the profile does not produce: <not modelled> (%s)", l.ev[nm].placement);
@@ -516,17 +525,18 @@ static void test_not_modelled(void)
 	tap_ok(l.ev[ok].state == HPM_EV_OK && l.ev[ok].counts[0].val > 0, "the others count");
 	tap_ok(l.ev[raw].state == HPM_EV_NOT_SUPPORTED && strstr(l.ev[raw].placement, "no bank"),
 	       "a raw value without bank: <not supported> (%s)", l.ev[raw].placement);
-	tap_ok(!hpm_emu_multiplexed(&l), "not-modelled events take no counter: 8 backend "
+	tap_ok(!hpm_emu_multiplexed(hl), "not-modelled events take no counter: 8 backend "
 	                                 "requests, one group");
 	tap_ok(l.ev[host].state == HPM_EV_OK && l.ev[host].placement == NULL,
 	       "a host event is left to perf");
-	be->close(&l);
+	be->close(hl);
 	hpm_evlist_free(&l);
 }
 
 static void test_harts(void)
 {
 	struct hpm_evlist l = {0};
+	struct hpm_backend_inst *hl = NULL;
 	struct hpm_emu_config c = config("balanced", 2000000);
 	struct dreq r[2];
 	c.harts = 3;
@@ -535,9 +545,9 @@ static void test_harts(void)
 	r[0].bank = l.ev[a].enc.bank;
 	r[1].value = l.ev[b].enc.value;
 	r[1].bank = l.ev[b].enc.bank;
-	tap_ok(run_whole(&l, &c) == 0 && l.nr_units == 3 && hpm_emu_harts(&l) == 3,
+	tap_ok(run_whole(&l, &c, &hl) == 0 && hl->nr_units == 3 && hpm_emu_harts(hl) == 3,
 	       "3 harts: 3 units");
-	tap_ok(!strcmp(l.unit_names[0], "hart0") && !strcmp(l.unit_names[2], "hart2"),
+	tap_ok(!strcmp(hl->unit_names[0], "hart0") && !strcmp(hl->unit_names[2], "hart2"),
 	       "units named hart0..hart2");
 	bool same = true;
 	for (unsigned h = 0; h < 3; h++) {
@@ -549,7 +559,7 @@ static void test_harts(void)
 	tap_ok(l.ev[a].counts[0].val != l.ev[a].counts[1].val,
 	       "harts differ (%" PRIu64 " vs %" PRIu64 ")", l.ev[a].counts[0].val,
 	       l.ev[a].counts[1].val);
-	be->close(&l);
+	be->close(hl);
 	hpm_evlist_free(&l);
 }
 
@@ -563,29 +573,30 @@ static void mux_list(struct hpm_evlist *l)
 static void test_advance(void)
 {
 	struct hpm_evlist a = {0}, b = {0};
+	struct hpm_backend_inst *ha = NULL, *hb = NULL;
 	struct hpm_emu_config c = config("balanced", 1000000000);
 	bool done = true;
 	c.freq = 12345678;
 	c.quantum = 1000;
 	mux_list(&a);
 	mux_list(&b);
-	tap_ok(be->open(&a, NULL, &c, err, sizeof(err)) == 0 &&
-	           be->open(&b, NULL, &c, err, sizeof(err)) == 0,
+	tap_ok(be->open(&a, NULL, 0, NULL, &c, &ha, err, sizeof(err)) == 0 &&
+	           be->open(&b, NULL, 0, NULL, &c, &hb, err, sizeof(err)) == 0,
 	       "two sessions at once");
-	be->enable(&a, err, sizeof(err));
-	be->enable(&b, err, sizeof(err));
+	be->enable(ha, err, sizeof(err));
+	be->enable(hb, err, sizeof(err));
 	for (unsigned i = 0; i < 10000; i++) {
-		be->advance(&a, 777, &done, err, sizeof(err));
+		be->advance(ha, 777, &done, err, sizeof(err));
 		if (i % 1000 == 0) /* reading must not disturb counting */
-			be->read(&a, err, sizeof(err));
+			be->read(ha, err, sizeof(err));
 	}
-	be->advance(&b, 7770000, &done, err, sizeof(err));
-	be->read(&a, err, sizeof(err));
-	be->read(&b, err, sizeof(err));
+	be->advance(hb, 7770000, &done, err, sizeof(err));
+	be->read(ha, err, sizeof(err));
+	be->read(hb, err, sizeof(err));
 	/* 7.77 ms at 12345678 Hz: 95925.9 cycles; without the carry each 777 ns
 	 * step would run 9 cycles, 90000 in all */
-	tap_is_u64(hpm_emu_cycles_run(&a), 95925, "10000 x advance(777 ns) at 12345678 Hz");
-	tap_is_u64(hpm_emu_cycles_run(&b), 95925, "1 x advance(7770000 ns)");
+	tap_is_u64(hpm_emu_cycles_run(ha), 95925, "10000 x advance(777 ns) at 12345678 Hz");
+	tap_is_u64(hpm_emu_cycles_run(hb), 95925, "1 x advance(7770000 ns)");
 	bool same = true;
 	for (unsigned i = 0; i < a.nr; i++)
 		same &= a.ev[i].counts[0].val == b.ev[i].counts[0].val &&
@@ -593,83 +604,86 @@ static void test_advance(void)
 		        a.ev[i].counts[0].run == b.ev[i].counts[0].run;
 	tap_ok(same && !done, "small steps give the same val/ena/run as one big step, "
 	                      "rotating every 1000 cycles");
-	be->close(&a);
-	be->close(&b);
+	be->close(ha);
+	be->close(hb);
 	hpm_evlist_free(&a);
 	hpm_evlist_free(&b);
 
 	/* the end of --emu-cycles */
 	struct hpm_evlist l = {0};
+	struct hpm_backend_inst *hl = NULL;
 	c = config("balanced", 1000);
 	c.freq = 1000000000; /* 1 cycle per ns */
 	add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
-	be->open(&l, NULL, &c, err, sizeof(err));
-	be->advance(&l, 100, &done, err, sizeof(err)); /* before enable: not counted */
-	be->enable(&l, err, sizeof(err));
-	be->advance(&l, 600, &done, err, sizeof(err));
-	tap_ok(!done && hpm_emu_cycles_run(&l) == 700, "advance(600 ns) at 1 GHz: 600 cycles");
-	be->advance(&l, 600, &done, err, sizeof(err));
-	tap_ok(done && hpm_emu_cycles_run(&l) == 1000, "the next advance stops at --emu-cycles "
+	be->open(&l, NULL, 0, NULL, &c, &hl, err, sizeof(err));
+	be->advance(hl, 100, &done, err, sizeof(err)); /* before enable: not counted */
+	be->enable(hl, err, sizeof(err));
+	be->advance(hl, 600, &done, err, sizeof(err));
+	tap_ok(!done && hpm_emu_cycles_run(hl) == 700, "advance(600 ns) at 1 GHz: 600 cycles");
+	be->advance(hl, 600, &done, err, sizeof(err));
+	tap_ok(done && hpm_emu_cycles_run(hl) == 1000, "the next advance stops at --emu-cycles "
 	                                               "and sets done");
-	be->advance(&l, 0, &done, err, sizeof(err));
-	be->read(&l, err, sizeof(err));
-	tap_ok(done && hpm_emu_cycles_run(&l) == 1000 && l.ev[0].counts[0].val == 900 &&
+	be->advance(hl, 0, &done, err, sizeof(err));
+	be->read(hl, err, sizeof(err));
+	tap_ok(done && hpm_emu_cycles_run(hl) == 1000 && l.ev[0].counts[0].val == 900 &&
 	           l.ev[0].counts[0].ena == 900,
 	       "after the end nothing runs; the 100 cycles before enable were not counted "
 	       "(mcycle %" PRIu64 ")",
 	       l.ev[0].counts[0].val);
-	be->close(&l);
+	be->close(hl);
 	hpm_evlist_free(&l);
 
 	/* following a command's wall time */
 	struct hpm_evlist w = {0};
+	struct hpm_backend_inst *hw = NULL;
 	struct hpm_target t = {.pid = 4242, .cpu_list = NULL};
 	c = config("balanced", 1000);
 	c.freq = 1000000000;
 	add_fixed(&w, "cycles", HPM_FIXED_MCYCLE);
-	be->open(&w, &t, &c, err, sizeof(err));
-	be->enable(&w, err, sizeof(err));
-	be->advance(&w, 0, &done, err, sizeof(err));
-	tap_ok(!done && hpm_emu_cycles_run(&w) == 0, "with a command, advance(0) runs nothing");
-	be->advance(&w, 5000, &done, err, sizeof(err));
+	be->open(&w, NULL, 0, &t, &c, &hw, err, sizeof(err));
+	be->enable(hw, err, sizeof(err));
+	be->advance(hw, 0, &done, err, sizeof(err));
+	tap_ok(!done && hpm_emu_cycles_run(hw) == 0, "with a command, advance(0) runs nothing");
+	be->advance(hw, 5000, &done, err, sizeof(err));
 	struct hpm_emu_info info;
-	hpm_emu_info(&w, &info);
+	hpm_emu_info(hw, &info);
 	tap_ok(!done && info.cycles_run == 5000 && info.follows_command && !info.cycles_limit,
 	       "with a command, time is not clipped at --emu-cycles and done is never set");
-	be->close(&w);
+	be->close(hw);
 	hpm_evlist_free(&w);
 }
 
 static void test_enable_disable(void)
 {
 	struct hpm_evlist l = {0};
+	struct hpm_backend_inst *hl = NULL;
 	struct hpm_emu_config c = config("balanced", 1000000);
 	bool done;
 	c.freq = 1000000000;
 	c.quantum = 1000;
 	mux_list(&l);
-	be->open(&l, NULL, &c, err, sizeof(err));
-	be->enable(&l, err, sizeof(err));
-	be->advance(&l, 300000, &done, err, sizeof(err));
-	be->disable(&l, err, sizeof(err));
-	be->read(&l, err, sizeof(err));
+	be->open(&l, NULL, 0, NULL, &c, &hl, err, sizeof(err));
+	be->enable(hl, err, sizeof(err));
+	be->advance(hl, 300000, &done, err, sizeof(err));
+	be->disable(hl, err, sizeof(err));
+	be->read(hl, err, sizeof(err));
 	uint64_t v0 = l.ev[0].counts[0].val, c0 = l.ev[9].counts[0].val;
-	be->advance(&l, 300000, &done, err, sizeof(err));
-	be->read(&l, err, sizeof(err));
+	be->advance(hl, 300000, &done, err, sizeof(err));
+	be->read(hl, err, sizeof(err));
 	tap_ok(l.ev[0].counts[0].val == v0 && l.ev[9].counts[0].val == c0 && c0 == 300000 &&
 	           l.ev[9].counts[0].ena == 300000,
 	       "disabled: cycles run but nothing counts");
-	be->enable(&l, err, sizeof(err));
-	be->advance(&l, 0, &done, err, sizeof(err));
-	be->read(&l, err, sizeof(err));
+	be->enable(hl, err, sizeof(err));
+	be->advance(hl, 0, &done, err, sizeof(err));
+	be->read(hl, err, sizeof(err));
 	tap_ok(done && l.ev[9].counts[0].val == 700000 && l.ev[9].counts[0].ena == 700000 &&
 	           l.ev[0].counts[0].val >= v0,
 	       "enabled again: counting resumes (mcycle %" PRIu64 ")", l.ev[9].counts[0].val);
 	uint64_t runs = 0;
 	for (unsigned g = 0; g < 2; g++)
-		runs += hpm_emu_group_run(&l, g);
+		runs += hpm_emu_group_run(hl, g);
 	tap_ok(runs == 700000, "group run times add up to the enabled time");
-	be->close(&l);
+	be->close(hl);
 	hpm_evlist_free(&l);
 }
 
@@ -678,7 +692,7 @@ static char *dry(struct hpm_evlist *l, struct hpm_emu_config *c)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
-	int rc = be->dry_run(l, NULL, c, f, err, sizeof(err));
+	int rc = be->dry_run(l, NULL, 0, NULL, c, f, err, sizeof(err));
 	fclose(f);
 	if (rc) {
 		tap_diag("dry run: %s", err);
@@ -762,33 +776,37 @@ static void test_trace(void)
 	close(fd);
 
 	struct hpm_evlist l = {0};
+
+	struct hpm_backend_inst *hl = NULL;
 	struct hpm_emu_config c = config(NULL, 0);
 	c.trace = path;
 	unsigned r = add_kmh(&l, "rob_commitInstr", -1), ru = add_kmh(&l, "rob_commitInstr:u", -1);
 	unsigned s = add_kmh(&l, "INST_SPEC", -1), other = add_kmh(&l, "rename_stall_cycle_fp", -1);
 	unsigned cy = add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
 	unsigned in = add_fixed(&l, "instructions", HPM_FIXED_MINSTRET);
-	tap_ok(run_whole(&l, &c) == 0, "trace: runs for its own length by default");
+	tap_ok(run_whole(&l, &c, &hl) == 0, "trace: runs for its own length by default");
 	tap_ok(l.ev[r].counts[0].val == 35 && l.ev[ru].counts[0].val == 30 &&
 	           l.ev[s].counts[0].val == 40 && l.ev[cy].counts[0].val == 15 &&
 	           l.ev[in].counts[0].val == 35,
 	       "trace: 10x3 + 5x1 = 35, :u 30, INST_SPEC 40, 15 cycles, 35 instructions");
 	tap_ok(l.ev[other].state == HPM_EV_OK && l.ev[other].counts[0].val == 0,
 	       "trace: every event is modelled (unlisted ones deliver 0)");
-	tap_ok(hpm_emu_profile_name(&l) == NULL && !strcmp(hpm_emu_trace_path(&l), path),
+	tap_ok(hpm_emu_profile_name(hl) == NULL && !strcmp(hpm_emu_trace_path(hl), path),
 	       "trace: labelled with its path, no profile");
-	be->close(&l);
+	be->close(hl);
 	hpm_evlist_free(&l);
 
 	struct hpm_evlist m = {0};
+
+	struct hpm_backend_inst *hm = NULL;
 	c.cycles = 157; /* 10 loops and 7 cycles of the first line */
 	c.harts = 2;
 	r = add_kmh(&m, "rob_commitInstr", -1);
-	int rc = run_whole(&m, &c);
+	int rc = run_whole(&m, &c, &hm);
 	tap_ok(rc == 0 && m.ev[r].counts[0].val == 350 + 21 && m.ev[r].counts[1].val == 371,
 	       "trace: looped when --emu-cycles is longer, on every hart (%" PRIu64 ")",
 	       m.ev[r].counts[0].val);
-	be->close(&m);
+	be->close(hm);
 	hpm_evlist_free(&m);
 	unlink(path);
 }
@@ -796,45 +814,55 @@ static void test_trace(void)
 static void test_errors(void)
 {
 	struct hpm_evlist l = {0};
+	struct hpm_backend_inst *hl = NULL;
 	struct hpm_emu_config c = config("no-such-profile", 1000);
 	add_kmh(&l, "rob_commitInstr", -1);
-	tap_ok(be->open(&l, NULL, &c, err, sizeof(err)) < 0 && strstr(err, "unknown profile"),
+	tap_ok(be->open(&l, NULL, 0, NULL, &c, &hl, err, sizeof(err)) < 0 &&
+	           strstr(err, "unknown profile"),
 	       "unknown profile: %s", err);
 	c = config("balanced", 1000);
 	c.trace = "/nonexistent";
-	tap_ok(be->open(&l, NULL, &c, err, sizeof(err)) < 0 && strstr(err, "exclude"),
+	tap_ok(be->open(&l, NULL, 0, NULL, &c, &hl, err, sizeof(err)) < 0 && strstr(err, "exclude"),
 	       "profile and trace: %s", err);
 	c = config(NULL, 1000);
 	c.trace = "/nonexistent/trace";
-	tap_ok(be->open(&l, NULL, &c, err, sizeof(err)) < 0 && strstr(err, "/nonexistent/trace"),
+	tap_ok(be->open(&l, NULL, 0, NULL, &c, &hl, err, sizeof(err)) < 0 &&
+	           strstr(err, "/nonexistent/trace"),
 	       "missing trace: %s", err);
 	c = config(NULL, 1000);
 	c.harts = 0;
-	tap_ok(be->open(&l, NULL, &c, err, sizeof(err)) < 0 && strstr(err, "--emu-harts"),
+	tap_ok(be->open(&l, NULL, 0, NULL, &c, &hl, err, sizeof(err)) < 0 &&
+	           strstr(err, "--emu-harts"),
 	       "0 harts: %s", err);
 	c = config(NULL, 1000);
 	c.freq = 0;
-	tap_ok(be->open(&l, NULL, &c, err, sizeof(err)) < 0 && strstr(err, "--emu-freq"),
+	tap_ok(be->open(&l, NULL, 0, NULL, &c, &hl, err, sizeof(err)) < 0 &&
+	           strstr(err, "--emu-freq"),
 	       "0 Hz: %s", err);
 	c = config(NULL, 1000);
-	tap_ok(be->open(&l, NULL, &c, err, sizeof(err)) == 0 &&
-	           be->open(&l, NULL, &c, err, sizeof(err)) == -EBUSY,
+	struct hpm_backend_inst *again = NULL;
+	tap_ok(be->open(&l, NULL, 0, NULL, &c, &hl, err, sizeof(err)) == 0 &&
+	           be->open(&l, NULL, 0, NULL, &c, &again, err, sizeof(err)) == -EBUSY && !again,
 	       "a second open of the same list: %s", err);
-	be->close(&l);
-	tap_ok(!hpm_emu_info(&l, &(struct hpm_emu_info){0}) && hpm_emu_harts(&l) == 0,
+	be->close(hl);
+	hl = NULL; /* what the caller holds after close */
+	tap_ok(!hpm_emu_info(hl, &(struct hpm_emu_info){0}) && hpm_emu_harts(hl) == 0,
 	       "after close the accessors report nothing");
 	hpm_evlist_free(&l);
 
 	struct hpm_evlist g = {0};
+
+	struct hpm_backend_inst *hg = NULL;
 	char buf[32];
 	for (unsigned i = 1; i <= 9; i++) {
 		snprintf(buf, sizeof(buf), "backend:%u", i);
 		add_kmh(&g, buf, 0);
 	}
 	g.nr_groups = 1;
-	tap_ok(be->open(&g, NULL, &c, err, sizeof(err)) < 0 && strstr(err, "only 8"),
+	tap_ok(be->open(&g, NULL, 0, NULL, &c, &hg, err, sizeof(err)) < 0 && strstr(err, "only 8"),
 	       "a {...} group of 9 backend events: %s", err);
-	tap_ok(be->dry_run(&g, NULL, &c, stdout, err, sizeof(err)) < 0, "dry run refuses it too");
+	tap_ok(be->dry_run(&g, NULL, 0, NULL, &c, stdout, err, sizeof(err)) < 0,
+	       "dry run refuses it too");
 	hpm_evlist_free(&g);
 }
 
@@ -853,16 +881,17 @@ static void bench(void)
 	uint64_t cycles = env ? (uint64_t)strtod(env, NULL) : 100000000;
 	const char *pname = getenv("HPM_EMU_BENCH_PROFILE");
 	struct hpm_evlist l = {0};
+	struct hpm_backend_inst *hl = NULL;
 	struct hpm_emu_config c = config(pname ? pname : "balanced", cycles);
 	for (unsigned i = 0; i < NTD; i++)
 		add_kmh(&l, topdown3[i], -1);
 	add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
 	double t0 = now();
-	int rc = run_whole(&l, &c);
+	int rc = run_whole(&l, &c, &hl);
 	double t1 = now();
 	tap_ok(rc == 0, "Topdown level 3 over %" PRIu64 " cycles (%s): %.3f s wall, %.2e cycles/s",
 	       cycles, c.profile, t1 - t0, (double)cycles / (t1 - t0));
-	be->close(&l);
+	be->close(hl);
 	hpm_evlist_free(&l);
 }
 

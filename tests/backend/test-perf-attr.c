@@ -399,7 +399,7 @@ static char *dry(const struct hpm_evlist *l, struct hpm_perf_cfg *cfg, int *rc, 
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	struct hpm_target t = {.pid = -1, .inherit = true};
-	*rc = hpm_backend_perf.dry_run(l, &t, cfg, f, err, errlen);
+	*rc = hpm_backend_perf.dry_run(l, NULL, 0, &t, cfg, f, err, errlen);
 	fclose(f);
 	return buf;
 }

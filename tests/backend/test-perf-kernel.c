@@ -117,17 +117,18 @@ static bool no_cpu_pmu(void)
 static long exec_faults(long pages)
 {
 	struct hpm_evlist l;
+	struct hpm_backend_inst *inst = NULL;
 	fake_list_init(&l);
 	struct hpm_evsel *pf = fake_add_host(&l, "page-faults", -1);
 	struct child c = spawn(true, pages);
 	struct hpm_target t = {.pid = c.pid, .enable_on_exec = true, .inherit = true};
 	char err[600];
 	long v = -1;
-	if (hpm_backend_perf.open(&l, &t, NULL, err, sizeof(err)) == 0) {
+	if (hpm_backend_perf.open(&l, NULL, 0, &t, NULL, &inst, err, sizeof(err)) == 0) {
 		run_child(&c);
-		if (hpm_backend_perf.read(&l, err, sizeof(err)) == 0)
+		if (hpm_backend_perf.read(inst, err, sizeof(err)) == 0)
 			v = (long)pf->counts[0].val;
-		hpm_backend_perf.close(&l);
+		hpm_backend_perf.close(inst);
 	}
 	fake_list_free(&l);
 	return v;
@@ -138,6 +139,7 @@ static long base_faults;
 static void test_child(void)
 {
 	struct hpm_evlist l;
+	struct hpm_backend_inst *inst = NULL;
 	fake_list_init(&l);
 	struct hpm_evsel *tc = fake_add_host(&l, "task-clock", -1);
 	struct hpm_evsel *pf = fake_add_host(&l, "page-faults", -1);
@@ -150,16 +152,16 @@ static void test_child(void)
 	struct hpm_target t = {.pid = c.pid, .enable_on_exec = true, .inherit = true};
 	struct hpm_perf_cfg cfg = {0};
 	char err[600] = "";
-	int rc = hpm_backend_perf.open(&l, &t, &cfg, err, sizeof(err));
+	int rc = hpm_backend_perf.open(&l, NULL, 0, &t, &cfg, &inst, err, sizeof(err));
 	tap_ok(rc == 0, "open task-clock, page-faults, context-switches, cycles for a child (%s)",
 	       err);
-	tap_ok(l.nr_units == 1 && l.unit_names && strcmp(l.unit_names[0], "task") == 0,
+	tap_ok(inst->nr_units == 1 && inst->unit_names && strcmp(inst->unit_names[0], "task") == 0,
 	       "one unit for a task");
-	tap_ok(hpm_backend_perf.enable(&l, err, sizeof(err)) == 0,
+	tap_ok(hpm_backend_perf.enable(inst, err, sizeof(err)) == 0,
 	       "enable (a no-op: the kernel enables at exec)");
 	int st = run_child(&c);
 	tap_ok(st == 0, "the child ran (exit %d)", st);
-	rc = hpm_backend_perf.read(&l, err, sizeof(err));
+	rc = hpm_backend_perf.read(inst, err, sizeof(err));
 	tap_ok(rc == 0, "read (%s)", err);
 
 	uint64_t faults = pf->counts[0].val;
@@ -193,7 +195,7 @@ static void test_child(void)
 	       "placement: %s", pf->placement ? pf->placement : "");
 	tap_ok(pf->attr_type == 1 && pf->attr_config == 2 && pf->exclude_guest,
 	       "the evsel's attr fields are filled");
-	hpm_backend_perf.close(&l);
+	hpm_backend_perf.close(inst);
 	tap_ok(count_fds() == fds0, "close closes every fd");
 	tap_ok(pf->counts && pf->counts[0].val == faults, "counts stay readable after close");
 	fake_list_free(&l);
@@ -202,6 +204,7 @@ static void test_child(void)
 static void test_group(void)
 {
 	struct hpm_evlist l;
+	struct hpm_backend_inst *inst = NULL;
 	fake_list_init(&l);
 	struct hpm_evsel *e[3] = {fake_add_host(&l, "task-clock", 0),
 	                          fake_add_host(&l, "page-faults", 0),
@@ -210,10 +213,10 @@ static void test_group(void)
 	struct child c = spawn(true, PAGES);
 	struct hpm_target t = {.pid = c.pid, .enable_on_exec = true, .inherit = true};
 	char err[600] = "";
-	int rc = hpm_backend_perf.open(&l, &t, NULL, err, sizeof(err));
+	int rc = hpm_backend_perf.open(&l, NULL, 0, &t, NULL, &inst, err, sizeof(err));
 	tap_ok(rc == 0, "open the group {task-clock,page-faults,context-switches} (%s)", err);
 	run_child(&c);
-	rc = hpm_backend_perf.read(&l, err, sizeof(err));
+	rc = hpm_backend_perf.read(inst, err, sizeof(err));
 	tap_ok(rc == 0, "read the group with PERF_FORMAT_GROUP (%s)", err);
 	tap_ok(e[0]->counts[0].ena > 0 && e[0]->counts[0].ena == e[1]->counts[0].ena &&
 	           e[1]->counts[0].ena == e[2]->counts[0].ena &&
@@ -232,7 +235,7 @@ static void test_group(void)
 	tap_ok(strstr(e[0]->placement, "group leader") &&
 	           strstr(e[1]->placement, "in task-clock's group"),
 	       "placement names the group: %s / %s", e[0]->placement, e[1]->placement);
-	hpm_backend_perf.close(&l);
+	hpm_backend_perf.close(inst);
 	fake_list_free(&l);
 
 	/* a leader the kernel lacks: the next member leads */
@@ -242,9 +245,9 @@ static void test_group(void)
 	struct hpm_evsel *pf = fake_add_host(&l, "page-faults", 1);
 	c = spawn(true, PAGES);
 	t.pid = c.pid;
-	rc = hpm_backend_perf.open(&l, &t, NULL, err, sizeof(err));
+	rc = hpm_backend_perf.open(&l, NULL, 0, &t, NULL, &inst, err, sizeof(err));
 	run_child(&c);
-	int rrc = hpm_backend_perf.read(&l, err, sizeof(err));
+	int rrc = hpm_backend_perf.read(inst, err, sizeof(err));
 	if (no_cpu_pmu()) {
 		tap_ok(rc == 0 && rrc == 0 && cy->state == HPM_EV_NOT_SUPPORTED,
 		       "{cycles,task-clock,page-faults}: cycles <not supported>, the run goes on");
@@ -256,7 +259,7 @@ static void test_group(void)
 		tap_skip("this host has a cpu PMU: cycles is supported");
 		tap_skip("this host has a cpu PMU: cycles is supported");
 	}
-	hpm_backend_perf.close(&l);
+	hpm_backend_perf.close(inst);
 	fake_list_free(&l);
 }
 
@@ -272,32 +275,33 @@ static void busy_ms(int ms)
 static void test_enable_disable(void)
 {
 	struct hpm_evlist l;
+	struct hpm_backend_inst *inst = NULL;
 	fake_list_init(&l);
 	struct hpm_evsel *tc = fake_add_host(&l, "task-clock", -1);
 	struct hpm_target t = {.pid = -1, .inherit = false};
 	char err[600] = "";
-	int rc = hpm_backend_perf.open(&l, &t, NULL, err, sizeof(err));
+	int rc = hpm_backend_perf.open(&l, NULL, 0, &t, NULL, &inst, err, sizeof(err));
 	tap_ok(rc == 0, "open task-clock on this process (%s)", err);
-	hpm_backend_perf.read(&l, err, sizeof(err));
+	hpm_backend_perf.read(inst, err, sizeof(err));
 	tap_ok(tc->counts[0].val == 0 && tc->state == HPM_EV_NOT_COUNTED,
 	       "opened disabled: nothing counted yet (<not counted>)");
-	hpm_backend_perf.enable(&l, err, sizeof(err));
+	hpm_backend_perf.enable(inst, err, sizeof(err));
 	busy_ms(30);
-	hpm_backend_perf.disable(&l, err, sizeof(err));
-	hpm_backend_perf.read(&l, err, sizeof(err));
+	hpm_backend_perf.disable(inst, err, sizeof(err));
+	hpm_backend_perf.read(inst, err, sizeof(err));
 	uint64_t v1 = tc->counts[0].val;
 	/* a loaded VM steals time: only ask that a good part of it counted */
 	tap_ok(tc->state == HPM_EV_OK && v1 >= 3000000 && v1 < 2000000000,
 	       "30 ms busy while enabled: %.1f ms", (double)v1 * 1e-6);
 	busy_ms(20);
-	hpm_backend_perf.read(&l, err, sizeof(err));
+	hpm_backend_perf.read(inst, err, sizeof(err));
 	tap_ok(tc->counts[0].val == v1, "disabled: the count stands still");
-	hpm_backend_perf.enable(&l, err, sizeof(err));
+	hpm_backend_perf.enable(inst, err, sizeof(err));
 	busy_ms(20);
-	hpm_backend_perf.read(&l, err, sizeof(err));
+	hpm_backend_perf.read(inst, err, sizeof(err));
 	tap_ok(tc->counts[0].val > v1 + 2000000, "enabled again: counting resumes (%.1f ms)",
 	       (double)tc->counts[0].val * 1e-6);
-	hpm_backend_perf.close(&l);
+	hpm_backend_perf.close(inst);
 	fake_list_free(&l);
 }
 
@@ -305,24 +309,25 @@ static void test_pid(void)
 {
 	/* -p of a running process (no exec): counted from enable() on */
 	struct hpm_evlist l;
+	struct hpm_backend_inst *inst = NULL;
 	fake_list_init(&l);
 	struct hpm_evsel *pf = fake_add_host(&l, "page-faults", -1);
 	struct child c = spawn(false, 2500);
 	struct hpm_target t = {.pid = c.pid, .inherit = true};
 	char err[600] = "";
-	int rc = hpm_backend_perf.open(&l, &t, NULL, err, sizeof(err));
+	int rc = hpm_backend_perf.open(&l, NULL, 0, &t, NULL, &inst, err, sizeof(err));
 	tap_ok(rc == 0, "open -p %d (%s)", c.pid, err);
-	hpm_backend_perf.enable(&l, err, sizeof(err));
+	hpm_backend_perf.enable(inst, err, sizeof(err));
 	run_child(&c);
-	hpm_backend_perf.read(&l, err, sizeof(err));
+	hpm_backend_perf.read(inst, err, sizeof(err));
 	tap_ok(pf->counts[0].val >= 2500 && pf->counts[0].val < 2500 + SLACK,
 	       "-p: page-faults %llu for 2500 pages touched",
 	       (unsigned long long)pf->counts[0].val);
-	hpm_backend_perf.close(&l);
+	hpm_backend_perf.close(inst);
 
 	/* the pid is gone now */
 	t.pid = c.pid;
-	rc = hpm_backend_perf.open(&l, &t, NULL, err, sizeof(err));
+	rc = hpm_backend_perf.open(&l, NULL, 0, &t, NULL, &inst, err, sizeof(err));
 	tap_ok(rc == -ESRCH && strstr(err, "no such process"), "-p of a dead process: %s", err);
 	fake_list_free(&l);
 }
@@ -377,38 +382,40 @@ static void test_threads(void)
 		return;
 	}
 	struct hpm_evlist l;
+	struct hpm_backend_inst *inst = NULL;
 	fake_list_init(&l);
 	struct hpm_evsel *pf = fake_add_host(&l, "page-faults", 0);
 	struct hpm_evsel *tc = fake_add_host(&l, "task-clock", 0);
 	struct hpm_target t = {.pid = pid, .inherit = true};
 	char err[600] = "";
-	int rc = hpm_backend_perf.open(&l, &t, NULL, err, sizeof(err));
+	int rc = hpm_backend_perf.open(&l, NULL, 0, &t, NULL, &inst, err, sizeof(err));
 	tap_ok(rc == 0 && strstr(pf->placement, "(4 fds)"),
 	       "-p of a 4-thread process: one fd per thread (%s)", rc ? err : pf->placement);
-	hpm_backend_perf.enable(&l, err, sizeof(err));
+	hpm_backend_perf.enable(inst, err, sizeof(err));
 	if (write(go, "gggg", 4) != 4)
 		tap_diag("write go");
 	close(go);
 	close(ready);
 	waitpid(pid, NULL, 0);
-	hpm_backend_perf.read(&l, err, sizeof(err));
+	hpm_backend_perf.read(inst, err, sizeof(err));
 	tap_ok(pf->counts[0].val >= 2400 && pf->counts[0].val < 2400 + SLACK,
 	       "the threads' page-faults add up: %llu for 4 x 600 pages",
 	       (unsigned long long)pf->counts[0].val);
 	tap_ok(tc->counts[0].ena >= pf->counts[0].ena / 4 && tc->state == HPM_EV_OK,
 	       "and their task-clock (%llu ns)", (unsigned long long)tc->counts[0].val);
-	hpm_backend_perf.close(&l);
+	hpm_backend_perf.close(inst);
 	fake_list_free(&l);
 }
 
 static void test_cpu(void)
 {
 	struct hpm_evlist l;
+	struct hpm_backend_inst *inst = NULL;
 	fake_list_init(&l);
 	struct hpm_evsel *cc = fake_add_host(&l, "cpu-clock", -1);
 	struct hpm_target t = {.pid = -1, .cpu_list = "0", .inherit = true};
 	char err[600] = "";
-	int rc = hpm_backend_perf.open(&l, &t, NULL, err, sizeof(err));
+	int rc = hpm_backend_perf.open(&l, NULL, 0, &t, NULL, &inst, err, sizeof(err));
 	if (rc == -EACCES || rc == -EPERM) {
 		tap_skip("CPU-wide counting is not permitted here");
 		tap_diag("%s", err);
@@ -416,58 +423,59 @@ static void test_cpu(void)
 		return;
 	}
 	tap_ok(rc == 0, "open cpu-clock -C 0 (%s)", err);
-	tap_ok(l.nr_units == 1 && strcmp(l.unit_names[0], "CPU0") == 0, "one unit: CPU0");
-	hpm_backend_perf.enable(&l, err, sizeof(err));
+	tap_ok(inst->nr_units == 1 && strcmp(inst->unit_names[0], "CPU0") == 0, "one unit: CPU0");
+	hpm_backend_perf.enable(inst, err, sizeof(err));
 	struct timespec ts = {0, 100 * 1000 * 1000};
 	nanosleep(&ts, NULL);
-	hpm_backend_perf.disable(&l, err, sizeof(err));
-	rc = hpm_backend_perf.read(&l, err, sizeof(err));
+	hpm_backend_perf.disable(inst, err, sizeof(err));
+	rc = hpm_backend_perf.read(inst, err, sizeof(err));
 	tap_ok(rc == 0 && cc->state == HPM_EV_OK && cc->counts[0].val >= 50000000 &&
 	           cc->counts[0].val < 5000000000,
 	       "cpu-clock on CPU0 over 100 ms: %.1f msec", (double)cc->counts[0].val * 1e-6);
 	tap_ok(strstr(cc->placement, "on CPU 0 (1 fd)"), "placement: %s", cc->placement);
-	hpm_backend_perf.close(&l);
+	hpm_backend_perf.close(inst);
 
 	/* -a: every online CPU */
 	t.cpu_list = NULL;
 	t.system_wide = true;
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	rc = hpm_backend_perf.open(&l, &t, NULL, err, sizeof(err));
-	tap_ok(rc == 0 && (long)l.nr_units == n, "-a: one unit per online CPU (%u)", l.nr_units);
-	hpm_backend_perf.enable(&l, err, sizeof(err));
+	rc = hpm_backend_perf.open(&l, NULL, 0, &t, NULL, &inst, err, sizeof(err));
+	tap_ok(rc == 0 && (long)inst->nr_units == n, "-a: one unit per online CPU (%u)",
+	       inst->nr_units);
+	hpm_backend_perf.enable(inst, err, sizeof(err));
 	nanosleep(&ts, NULL);
-	hpm_backend_perf.read(&l, err, sizeof(err));
+	hpm_backend_perf.read(inst, err, sizeof(err));
 	bool all = true;
-	for (unsigned u = 0; u < l.nr_units; u++)
+	for (unsigned u = 0; u < inst->nr_units; u++)
 		all = all && cc->counts[u].val > 5000000;
 	tap_ok(all, "-a: every CPU's cpu-clock ran");
-	hpm_backend_perf.close(&l);
+	hpm_backend_perf.close(inst);
 
 	/* -C with a workload: the pid only bounds the run */
 	t.system_wide = false;
 	t.cpu_list = "0";
 	t.pid = getpid();
 	t.enable_on_exec = true;
-	rc = hpm_backend_perf.open(&l, &t, NULL, err, sizeof(err));
-	tap_ok(rc == 0 && l.nr_units == 1 && strcmp(l.unit_names[0], "CPU0") == 0,
+	rc = hpm_backend_perf.open(&l, NULL, 0, &t, NULL, &inst, err, sizeof(err));
+	tap_ok(rc == 0 && inst->nr_units == 1 && strcmp(inst->unit_names[0], "CPU0") == 0,
 	       "-C 0 -- cmd: counted on CPU0, not per task");
-	hpm_backend_perf.read(&l, err, sizeof(err));
+	hpm_backend_perf.read(inst, err, sizeof(err));
 	tap_ok(cc->state == HPM_EV_NOT_COUNTED,
 	       "and opened disabled: enable_on_exec does not act on CPU events");
-	hpm_backend_perf.enable(&l, err, sizeof(err));
+	hpm_backend_perf.enable(inst, err, sizeof(err));
 	nanosleep(&ts, NULL);
-	hpm_backend_perf.read(&l, err, sizeof(err));
+	hpm_backend_perf.read(inst, err, sizeof(err));
 	tap_ok(cc->state == HPM_EV_OK && cc->counts[0].val > 10000000,
 	       "the first enable() starts it");
-	hpm_backend_perf.close(&l);
+	hpm_backend_perf.close(inst);
 	t.pid = -1;
 	t.enable_on_exec = false;
 
 	t.cpu_list = "0-1x";
-	rc = hpm_backend_perf.open(&l, &t, NULL, err, sizeof(err));
+	rc = hpm_backend_perf.open(&l, NULL, 0, &t, NULL, &inst, err, sizeof(err));
 	tap_ok(rc == -EINVAL && strstr(err, "bad CPU list '0-1x'"), "a bad -C list: %s", err);
 	t.cpu_list = "4095";
-	rc = hpm_backend_perf.open(&l, &t, NULL, err, sizeof(err));
+	rc = hpm_backend_perf.open(&l, NULL, 0, &t, NULL, &inst, err, sizeof(err));
 	tap_ok(rc == -EINVAL && strstr(err, "CPU 4095 is not online"), "an offline CPU: %s", err);
 	fake_list_free(&l);
 }
@@ -475,6 +483,7 @@ static void test_cpu(void)
 static void test_emfile(void)
 {
 	struct hpm_evlist l;
+	struct hpm_backend_inst *inst = NULL;
 	fake_list_init(&l);
 	for (int i = 0; i < 8; i++)
 		fake_add_host(&l, "task-clock", -1);
@@ -486,7 +495,7 @@ static void test_emfile(void)
 	struct hpm_target t = {.pid = -1};
 	char err[600] = "";
 	int fds0 = count_fds();
-	int rc = hpm_backend_perf.open(&l, &t, NULL, err, sizeof(err));
+	int rc = hpm_backend_perf.open(&l, NULL, 0, &t, NULL, &inst, err, sizeof(err));
 	setrlimit(RLIMIT_NOFILE, &old);
 	tap_ok(rc == -EMFILE && strstr(err, "ulimit -n"), "EMFILE: %s", err);
 	tap_ok(count_fds() == fds0, "a failed open leaves no fd behind");
@@ -510,11 +519,12 @@ static void test_eacces(void)
 		if (setgid(65534) || setuid(65534))
 			_exit(2);
 		struct hpm_evlist l;
+		struct hpm_backend_inst *inst = NULL;
 		fake_list_init(&l);
 		fake_add_host(&l, "cpu-clock", -1);
 		struct hpm_target t = {.pid = -1, .system_wide = true};
 		char err[600] = "";
-		int rc = hpm_backend_perf.open(&l, &t, NULL, err, sizeof(err));
+		int rc = hpm_backend_perf.open(&l, NULL, 0, &t, NULL, &inst, err, sizeof(err));
 		if (write(fds[1], err, strlen(err)) < 0)
 			_exit(3);
 		_exit(rc == -EACCES || rc == -EPERM ? 0 : rc == 0 ? 10 : 1);
@@ -545,13 +555,14 @@ static void test_kmh(void)
 	setenv("HPMSTAT_SYSFS", sys, 1);
 	setenv("HPMSTAT_PROCFS", proc, 1);
 	struct hpm_evlist l;
+	struct hpm_backend_inst *inst = NULL;
 	fake_list_init(&l);
 	struct hpm_evsel *k = fake_add_kmh(&l, "rob_commitInstr", -1);
 	struct hpm_evsel *h = fake_add_host(&l, "task-clock", -1);
 	struct hpm_target t = {.pid = -1};
 	struct hpm_perf_cfg cfg = {0};
 	char err[600] = "";
-	int rc = hpm_backend_perf.open(&l, &t, &cfg, err, sizeof(err));
+	int rc = hpm_backend_perf.open(&l, NULL, 0, &t, &cfg, &inst, err, sizeof(err));
 	tap_ok(rc == 0 && cfg.nr_opened == 2,
 	       "Kunminghu raw event opened on a fake Kunminghu sysfs (%s)", err);
 	tap_ok(k->attr_type == 4 && k->attr_config == 0x35 && strstr(k->placement, "config 0x35"),
@@ -563,17 +574,17 @@ static void test_kmh(void)
 	tap_ok(cfg.warn && strcmp(cfg.warning, HPM_PERF_BANK_WARNING) == 0,
 	       "the one-time bank warning is returned");
 	tap_ok(h->state == HPM_EV_OK, "the host event next to it is fine");
-	hpm_backend_perf.close(&l);
+	hpm_backend_perf.close(inst);
 	fake_list_free(&l);
 
 	int fds0 = count_fds();
 	fake_list_init(&l);
 	fake_add_host(&l, "task-clock", -1);
 	fake_add_kmh(&l, "ifu_req & ifu_miss & itlb_miss", -1);
-	rc = hpm_backend_perf.open(&l, &t, &cfg, err, sizeof(err));
+	rc = hpm_backend_perf.open(&l, NULL, 0, &t, &cfg, &inst, err, sizeof(err));
 	tap_ok(rc == -EINVAL && strstr(err, "'ifu_req & ifu_miss & itlb_miss' needs OP_TYPE2"),
 	       "open refuses OP_TYPE2 on a 48-bit kernel: %s", err);
-	tap_ok(count_fds() == fds0 && l.ev[0].priv == NULL, "and opens nothing");
+	tap_ok(count_fds() == fds0 && l.ev[0].counted_by == NULL, "and opens nothing");
 	fake_list_free(&l);
 	unsetenv("HPMSTAT_SYSFS");
 	unsetenv("HPMSTAT_PROCFS");
@@ -586,14 +597,15 @@ static void test_kmh(void)
 	struct hpm_pmu none;
 	memset(&none, 0, sizeof(none));
 	struct hpm_perf_cfg c2 = {.pmu = &none};
-	rc = hpm_backend_perf.open(&l, &t, &c2, err, sizeof(err));
+	rc = hpm_backend_perf.open(&l, NULL, 0, &t, &c2, &inst, err, sizeof(err));
 	tap_ok(rc != 0 && strcmp(err, HPM_PERF_NO_PMU) == 0, "--backend perf without the PMU: %s",
 	       err);
 	c2.leave_kmh = true;
-	rc = hpm_backend_perf.open(&l, &t, &c2, err, sizeof(err));
-	tap_ok(rc == 0 && c2.nr_opened == 1 && tc->counts && kk->counts == NULL && kk->priv == NULL,
+	rc = hpm_backend_perf.open(&l, NULL, 0, &t, &c2, &inst, err, sizeof(err));
+	tap_ok(rc == 0 && c2.nr_opened == 1 && tc->counts && kk->counts == NULL &&
+	           kk->counted_by == NULL,
 	       "leave_kmh: the Kunminghu event is left alone for the emulator");
-	hpm_backend_perf.close(&l);
+	hpm_backend_perf.close(inst);
 	fake_list_free(&l);
 }
 
