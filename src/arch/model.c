@@ -16,6 +16,8 @@ const char *hpm_model_strerror(int code)
 		return "unknown event";
 	case HPM_MODEL_EINVAL:
 		return "invalid event";
+	case HPM_MODEL_ESYNTAX:
+		return "syntax error";
 	case HPM_MODEL_ENOTSUP:
 		return "not supported by this PMU model";
 	default:
@@ -27,6 +29,14 @@ int hpm_model_fixed_by_name(const struct hpm_pmu_model *m, const char *name, siz
 {
 	for (unsigned i = 0; i < m->nr_fixed; i++)
 		if (strlen(m->fixed[i].name) == len && strncmp(m->fixed[i].name, name, len) == 0)
+			return (int)i;
+	return -1;
+}
+
+int hpm_model_fixed_by_generic(const struct hpm_pmu_model *m, const char *name)
+{
+	for (unsigned i = 0; i < m->nr_fixed; i++)
+		if (m->fixed[i].generic && strcmp(m->fixed[i].generic, name) == 0)
 			return (int)i;
 	return -1;
 }

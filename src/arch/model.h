@@ -30,6 +30,8 @@ enum hpm_model_errcode {
 	HPM_MODEL_EINVAL = -2,   /* it is this model's syntax, but wrong (the
 	                          * message says why) */
 	HPM_MODEL_ENOTSUP = -3,  /* the model has no such operation */
+	HPM_MODEL_ESYNTAX = -4,  /* not the model's syntax at all: like EUNKNOWN,
+	                          * another namespace may take the text */
 };
 
 /* "unknown event", "invalid event", ... as libpfm4's pfm_strerror. */
@@ -144,6 +146,11 @@ struct hpm_pmu_model {
 	int (*parse_modifiers)(const char *mods, unsigned *modes, struct hpm_model_error *err);
 	/* "U,S,VU,VS"-style words for a set of modes. */
 	const char *(*modes_str)(unsigned modes, char *buf, size_t len);
+	/* --all-user / --all-kernel: the modes of c (or modes_default when it
+	 * gave none) kept at the user (true) or kernel level only, whatever
+	 * the other states (host, guest) were; the register value re-encoded
+	 * for a programmable event. */
+	void (*restrict_level)(struct hpm_event_code *c, bool user);
 	unsigned modes_default; /* what an event without modifiers counts */
 	unsigned modes_all;     /* every mode a counter can count in */
 
@@ -163,6 +170,10 @@ struct hpm_pmu_model {
 	bool (*merge)(const struct hpm_event_code *a, const struct hpm_event_code *b,
 	              struct hpm_event_code *sum);
 
+	/* perf stat's -d, -dd, -ddd asked of this model's events: three
+	 * comma-separated event lists (hpmstat-stat(1) lists them) */
+	const char *detailed[3];
+
 	/* ------------------------------------------------ emulator */
 	const struct hpm_model_generic *generic;
 	unsigned nr_generic;
@@ -171,6 +182,9 @@ struct hpm_pmu_model {
 /* The model's fixed counter called name (the base of a spec, before ':'),
  * its index, or -1. */
 int hpm_model_fixed_by_name(const struct hpm_pmu_model *m, const char *name, size_t len);
+/* The model's fixed counter that is perf's generic event name ("cycles"),
+ * its index, or -1. */
+int hpm_model_fixed_by_generic(const struct hpm_pmu_model *m, const char *name);
 /* The model's mapping of perf's generic name (len bytes of name), or NULL. */
 const struct hpm_model_generic *hpm_model_generic(const struct hpm_pmu_model *m, const char *name,
                                                   size_t len);

@@ -182,18 +182,18 @@ static int check_config(const struct hpm_emu_config *c, char *err, size_t errlen
 
 /* The first event of e's expression that the profile does not produce, as
  * "bank:name", or NULL when it produces them all. */
-static const char *unmodelled(const struct emu_profile *p, const struct kmh_encoding *e, char *buf,
-                              size_t len)
+static const char *unmodelled(const struct emu_profile *p, const struct hpm_event_code *e,
+                              char *buf, size_t len)
 {
 	for (unsigned s = 0; s < KMH_NR_SLOTS; s++) {
 		unsigned idx = kmh_mhpmevent_event(e->value, s);
-		if (!idx || emu_profile_produces(p, e->bank, idx))
+		if (!idx || emu_profile_produces(p, e->constraint, idx))
 			continue;
-		const struct kmh_event *ev = kmh_event_by_index(e->bank, idx);
+		const struct kmh_event *ev = kmh_event_by_index(e->constraint, idx);
 		if (ev)
-			snprintf(buf, len, "%s:%s", kmh_banks[e->bank].name, ev->name);
+			snprintf(buf, len, "%s:%s", kmh_banks[e->constraint].name, ev->name);
 		else
-			snprintf(buf, len, "%s:%u", kmh_banks[e->bank].name, idx);
+			snprintf(buf, len, "%s:%u", kmh_banks[e->constraint].name, idx);
 		return buf;
 	}
 	return NULL;
@@ -202,18 +202,18 @@ static const char *unmodelled(const struct emu_profile *p, const struct kmh_enco
 static bool ours(const struct hpm_evsel *e, const void *ctx)
 {
 	(void)ctx;
-	return e->kind == HPM_EV_KMH || e->kind == HPM_EV_KMH_FIXED;
+	return e->kind == HPM_EV_MODEL || e->kind == HPM_EV_MODEL_FIXED;
 }
 
 bool hpm_emu_request(const struct hpm_evsel *e, struct hpm_sched_req *r)
 {
-	if (!ours(e, NULL) ||
-	    (e->kind == HPM_EV_KMH && (e->enc.bank < 0 || e->enc.bank >= KMH_NR_BANKS)))
+	if (!ours(e, NULL) || (e->kind == HPM_EV_MODEL &&
+	                       (e->enc.constraint < 0 || e->enc.constraint >= KMH_NR_BANKS)))
 		return false;
 	memset(r, 0, sizeof(*r));
-	r->fixed = e->kind == HPM_EV_KMH_FIXED;
+	r->fixed = e->kind == HPM_EV_MODEL_FIXED;
 	r->fixed_counter = e->fixed == HPM_FIXED_MCYCLE ? HPM_SCHED_MCYCLE : HPM_SCHED_MINSTRET;
-	r->bank = e->enc.bank;
+	r->bank = e->enc.constraint;
 	r->value = e->enc.value;
 	r->group = e->group;
 	r->name = e->name;
@@ -294,9 +294,9 @@ static int plan(struct emu_inst *s, const struct hpm_evlist *list, const unsigne
 		struct evmap *m = &s->map[s->nr_map++];
 		m->ev = rows[k];
 		m->own = m->req = -1;
-		if (e->kind == HPM_EV_KMH) {
+		if (e->kind == HPM_EV_MODEL) {
 			const char *miss = NULL;
-			if (e->enc.bank < 0 || e->enc.bank >= KMH_NR_BANKS) {
+			if (e->enc.constraint < 0 || e->enc.constraint >= KMH_NR_BANKS) {
 				(*reasons)[k] =
 				    xstrdup("no bank known: the emulator places an event by its "
 				            "bank, so it takes BANK:NAME or BANK:INDEX, not a raw "

@@ -6,8 +6,8 @@
  * accessors the stat layer labels emulated figures with, all on the handle
  * open() gives.
  *
- * What it does. open() takes the rows of kind HPM_EV_KMH and
- * HPM_EV_KMH_FIXED (HPM_EV_HOST belong to perf), builds a machine of
+ * What it does. open() takes the rows of kind HPM_EV_MODEL and
+ * HPM_EV_MODEL_FIXED (HPM_EV_HOST belong to perf), builds a machine of
  * --emu-harts harts, gives each hart its source (the profile's workload
  * with seed + hart index, so harts differ and runs are reproducible; or
  * the --emu-trace file, replayed from its start on every hart and looped

@@ -19,8 +19,8 @@
 #endif
 
 #include "backend/pmu.h"
-#include "kmh/kmh.h"
 #include "core/evlist.h"
+#include "core/models.h"
 #include "util/suggest.h"
 #include "util/str.h"
 #include "util/xalloc.h"
@@ -518,22 +518,22 @@ static int sysfs_pmu_parse(const char *spec, struct hpm_host_attr *a, char *err,
 	return pe.mods[0] ? apply_modifiers(a, spec, pe.mods, err, errlen) : 0;
 }
 
-bool hpm_host_kmh_try(const char *spec, struct hpm_kmh_attempt *k)
+bool hpm_host_model_try(const char *spec, struct hpm_model_attempt *k)
 {
 	if (!k->tried) {
-		k->ok = kmh_encode(spec, &k->enc, &k->err) == 0;
+		k->ok = k->model->encode(spec, &k->enc, &k->err) == 0;
 		k->tried = true;
 	}
 	return k->ok;
 }
 
 /* PMU/.../ that is not Kunminghu's (k: spec's encoding, made if needed). */
-static bool is_sysfs_pmu_syntax(const char *spec, struct hpm_kmh_attempt *k)
+static bool is_sysfs_pmu_syntax(const char *spec, struct hpm_model_attempt *k)
 {
 	char pmu[64];
-	if (!hpm_pmu_spec_shape(spec, pmu, sizeof(pmu)) || strcmp(pmu, "kunminghu") == 0)
+	if (!hpm_pmu_spec_shape(spec, pmu, sizeof(pmu)) || strcmp(pmu, k->model->name) == 0)
 		return false;
-	return strcmp(pmu, "cpu") != 0 || !hpm_host_kmh_try(spec, k);
+	return strcmp(pmu, "cpu") != 0 || !hpm_host_model_try(spec, k);
 }
 
 /* hpm_host_event_parse, told whether spec is PMU/TERMS/ syntax. */
@@ -570,7 +570,7 @@ static int parse_host(const char *spec, bool sysfs, struct hpm_host_attr *a, cha
 
 int hpm_host_event_parse(const char *spec, struct hpm_host_attr *a, char *err, size_t errlen)
 {
-	struct hpm_kmh_attempt k = {0};
+	struct hpm_model_attempt k = {.model = hpm_model_at(0)};
 	return parse_host(spec, is_sysfs_pmu_syntax(spec, &k), a, err, errlen);
 }
 
@@ -611,7 +611,7 @@ static bool is_raw_syntax(const char *spec)
 	return len > 1 && spec[0] == 'r' && strspn(spec + 1, "0123456789abcdefABCDEF") == len - 1;
 }
 
-bool hpm_host_event_is_host_once(const char *spec, struct hpm_kmh_attempt *k)
+bool hpm_host_event_is_host_once(const char *spec, struct hpm_model_attempt *k)
 {
 	struct hpm_host_attr a;
 	char ebuf[256];
@@ -628,7 +628,7 @@ bool hpm_host_event_is_host_once(const char *spec, struct hpm_kmh_attempt *k)
 #ifdef HAVE_LIBPFM4
 	/* A Kunminghu name stays Kunminghu even where a host PMU has the
 	 * same one (Arm's INST_SPEC), and needs no libpfm4 start-up. */
-	if (hpm_host_kmh_try(spec, k))
+	if (hpm_host_model_try(spec, k))
 		return false;
 	if (pfm_parse(spec, &a, ebuf, sizeof(ebuf)) != -ENOENT)
 		return true;
@@ -640,7 +640,8 @@ bool hpm_host_event_is_host_once(const char *spec, struct hpm_kmh_attempt *k)
 
 bool hpm_host_event_is_host(const char *spec)
 {
-	struct hpm_kmh_attempt k = {0};
+	/* the emulated model's names are not host events */
+	struct hpm_model_attempt k = {.model = hpm_model_at(0)};
 	return hpm_host_event_is_host_once(spec, &k);
 }
 

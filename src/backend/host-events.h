@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kmh/kmh.h"
+#include "arch/model.h"
 
 struct hpm_evsel;
 
@@ -91,16 +91,18 @@ bool hpm_host_event_is_host(const char *spec);
  * first: routing an event asks the host namespace (which needs the answer
  * only for cpu/TERMS/ and libpfm4 names) and then Kunminghu's, and a
  * generic name is never encoded at all. Zero it before the first use. */
-struct hpm_kmh_attempt {
+struct hpm_model_attempt {
+	const struct hpm_pmu_model *model; /* the model whose events are not host
+	                                    * events (set by the caller) */
 	bool tried;
-	bool ok; /* kmh_encode took the spec: enc holds it, else err says why */
-	struct kmh_encoding enc;
-	struct kmh_error err;
+	bool ok; /* the model's encoder took the spec: enc holds it, else err says why */
+	struct hpm_event_code enc;
+	struct hpm_model_error err;
 };
 /* Encodes spec into k unless done; whether the encoder took it. */
-bool hpm_host_kmh_try(const char *spec, struct hpm_kmh_attempt *k);
+bool hpm_host_model_try(const char *spec, struct hpm_model_attempt *k);
 /* hpm_host_event_is_host, encoding into k only if it must. */
-bool hpm_host_event_is_host_once(const char *spec, struct hpm_kmh_attempt *k);
+bool hpm_host_event_is_host_once(const char *spec, struct hpm_model_attempt *k);
 
 /* Up to max generic names closest to name (modifiers ignored), best first;
  * out[] points into static storage. Returns how many. */

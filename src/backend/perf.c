@@ -79,7 +79,7 @@ static bool errno_not_supported(int e)
 
 static bool is_kmh(const struct hpm_evsel *ev)
 {
-	return ev->kind == HPM_EV_KMH || ev->kind == HPM_EV_KMH_FIXED;
+	return ev->kind == HPM_EV_MODEL || ev->kind == HPM_EV_MODEL_FIXED;
 }
 
 /* -a or -C: count per CPU. A pid next to them is the forked workload, which
@@ -305,16 +305,16 @@ static int kmh_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 	unsigned modes = ev->enc.modes;
 	str_escape(label(ev), buf, sizeof(buf));
 
-	if (ev->kind == HPM_EV_KMH_FIXED && modes == 0)
+	if (ev->kind == HPM_EV_MODEL_FIXED && modes == 0)
 		modes = KMH_MODES_DEFAULT;
 	/* mcycle and minstret count M-mode too unless the core has Smcntrpmf,
 	 * whatever Linux asks: "every mode" (KMH_MODES_ALL) is the default
 	 * request for them, not an M-mode request */
-	if (ev->kind == HPM_EV_KMH_FIXED && modes != KMH_MODE_M)
+	if (ev->kind == HPM_EV_MODEL_FIXED && modes != KMH_MODE_M)
 		modes &= ~(unsigned)KMH_MODE_M;
 	/* A raw value's INH bits are its modes, but MINH is the kernel's to
 	 * set; r35 means what it means to perf, not "count M-mode too". */
-	if (ev->kind == HPM_EV_KMH && ev->enc.raw && !ev->enc.modes_given)
+	if (ev->kind == HPM_EV_MODEL && ev->enc.raw && !ev->enc.modes_given)
 		modes &= ~(unsigned)KMH_MODE_M;
 	if (modes & KMH_MODE_M) {
 		snprintf(err, errlen,
@@ -356,7 +356,7 @@ static int kmh_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 		return -EINVAL;
 	}
 
-	if (ev->kind == HPM_EV_KMH_FIXED) {
+	if (ev->kind == HPM_EV_MODEL_FIXED) {
 		pe->type = PERF_TYPE_HARDWARE;
 		pe->config = ev->fixed == HPM_FIXED_MCYCLE ? PERF_COUNT_HW_CPU_CYCLES
 		                                           : PERF_COUNT_HW_INSTRUCTIONS;
@@ -381,7 +381,7 @@ static int kmh_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 		}
 		return rc;
 	}
-	if (!pin(pe, pmu, hpm_pmu_bank_counters(ev->enc.bank)))
+	if (!pin(pe, pmu, hpm_pmu_bank_counters(ev->enc.constraint)))
 		pe->unpinned_kmh = true;
 	return 0;
 }
@@ -1114,7 +1114,7 @@ static void set_warning(struct hpm_perf_cfg *cfg, const struct hpm_perf_event *p
 		return;
 	cfg->warn = true;
 	snprintf(cfg->warning, sizeof(cfg->warning), "%s",
-	         pmu->has_counterid_mask && ev->enc.bank == KMH_BANK_NONE
+	         pmu->has_counterid_mask && ev->enc.constraint == KMH_BANK_NONE
 	             ? HPM_PERF_RAW_BANK_WARNING
 	             : HPM_PERF_BANK_WARNING);
 }

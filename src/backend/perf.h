@@ -47,7 +47,7 @@
  *   fds; an evsel that never ran (run == 0) is HPM_EV_NOT_COUNTED until it
  *   does. Scaling (val * ena / run) is the reader's.
  *
- * Kunminghu events (HPM_EV_KMH, only when hpm_pmu.present):
+ * Kunminghu events (HPM_EV_MODEL, only when hpm_pmu.present):
  * - type = the cpu PMU's sysfs type (PERF_TYPE_RAW when absent), config =
  *   mhpmevent bits 54:0 (INH, OF and reserved bits 57:55 are not passed:
  *   OpenSBI writes MINH and OF itself). A config with bits outside the
@@ -71,7 +71,7 @@
  * - Bank pinning: with a format/counterid_mask term, its field (config2) gets
  *   the bank's counters (bit n = mhpmcounter n); else the caller gets the
  *   one-time warning HPM_PERF_BANK_WARNING through struct hpm_perf_cfg.
- * - mcycle / minstret (HPM_EV_KMH_FIXED): PERF_TYPE_HARDWARE cycles /
+ * - mcycle / minstret (HPM_EV_MODEL_FIXED): PERF_TYPE_HARDWARE cycles /
  *   instructions with the same mode mapping (enc.modes; 0 = the default
  *   set; M in a larger set is dropped, as these counters count M-mode
  *   anyway without Smcntrpmf), pinned to counter 0 / 2 when counterid_mask

@@ -26,7 +26,6 @@
 #include "builtin/stat-record.h"
 #include "core/workload.h"
 #include "emu/emu.h"
-#include "kmh/kmh.h"
 #include "metric/metric.h"
 #include "stat/noise.h"
 #include "stat/nomux.h"
@@ -1235,23 +1234,13 @@ static int run_no_multiplex(struct run_ctx *rc)
 /* ------------------------------------------------------------ -d, -G, --all-* */
 
 /* -d, -dd, -ddd: perf's detailed sets (builtin-stat.c add_default_attributes)
- * on host targets; on Kunminghu (the emulator or a Kunminghu PMU) the same
- * questions asked of Kunminghu events (hpmstat-stat(1) lists them). */
+ * on host targets; on a PMU model (the emulator or the host's model PMU) the
+ * same questions asked of the model's events (its detailed sets). */
 static const char *const host_detailed[3] = {
     "L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
     "L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,"
     "iTLB-load-misses",
     "L1-dcache-prefetches,L1-dcache-prefetch-misses",
-};
-static const char *const kmh_detailed[3] = {
-    "l1D_read_dcache_access,l1D_read_dcache_miss,"
-    "Slice0_l2_cache_access + Slice1_l2_cache_access + Slice2_l2_cache_access + "
-    "Slice3_l2_cache_access,"
-    "Slice0_l2_cache_miss + Slice1_l2_cache_miss + Slice2_l2_cache_miss + "
-    "Slice3_l2_cache_miss,"
-    "BpInstr,BpWrong",
-    "ifu_req,ifu_miss,dtlb_ld_access,dtlb_ld_miss,itlb_access,itlb_miss",
-    "l1D_load_hw_prf_access,l1D_load_hw_prf_miss",
 };
 
 /* -d, -dd, -ddd: the detailed sets, after the events given. An event of
@@ -1262,11 +1251,11 @@ static const char *const kmh_detailed[3] = {
 static int add_detailed(const struct stat_opts *o, struct hpm_session *s, char *err, size_t errlen)
 {
 	bool harts_only = !o->argv && o->pid <= 0 && !o->all_cpus && !o->cpus;
-	bool kmh = o->backend == HPM_BACKEND_EMU || s->pmu.present ||
-	           (harts_only && o->backend != HPM_BACKEND_PERF);
+	bool model = o->backend == HPM_BACKEND_EMU || s->pmu.present ||
+	             (harts_only && o->backend != HPM_BACKEND_PERF);
 	unsigned first = s->all.nr;
 	for (unsigned d = 0; d < o->detailed && d < 3; d++)
-		if (hpm_session_add_events(s, kmh ? kmh_detailed[d] : host_detailed[d], err,
+		if (hpm_session_add_events(s, model ? s->model->detailed[d] : host_detailed[d], err,
 		                           errlen))
 			return -1;
 	for (unsigned i = first; i < s->all.nr; i++)
@@ -1282,7 +1271,7 @@ static int apply_event_options(const struct stat_opts *o, struct hpm_session *s)
 	bool warned = false;
 	for (unsigned i = 0; o->level != HPM_LEVEL_ANY && i < s->all.nr; i++) {
 		struct hpm_evsel *e = &s->all.ev[i];
-		if (!hpm_evsel_set_level(e, o->level, !s->kmh_on_perf) && !warned) {
+		if (!hpm_evsel_set_level(e, o->level, !s->model_on_perf) && !warned) {
 			cli_warn("warning: %s: the emulator's mcycle and minstret count in every "
 			         "mode; they are not filtered",
 			         o->level == HPM_LEVEL_USER ? "--all-user" : "--all-kernel");
@@ -1304,7 +1293,7 @@ static int apply_event_options(const struct stat_opts *o, struct hpm_session *s)
 		}
 	for (unsigned i = 0; i < s->all.nr; i++) {
 		const struct hpm_evsel *e = &s->all.ev[i];
-		if (e->cgroup && e->kind != HPM_EV_HOST && !s->kmh_on_perf) {
+		if (e->cgroup && e->kind != HPM_EV_HOST && !s->model_on_perf) {
 			cli_error("-G '%s': '%s' is emulated, and the emulator has no cgroups",
 			          e->cgroup, e->name);
 			return EXIT_FAILURE;

@@ -341,23 +341,10 @@ bool hpm_evsel_set_level(struct hpm_evsel *e, enum hpm_level_only level, bool fi
 		e->level_only = level;
 		return true;
 	}
-	if (e->kind == HPM_EV_KMH_FIXED && fixed_unfiltered)
+	if (e->kind == HPM_EV_MODEL_FIXED && fixed_unfiltered)
 		return false;
-	/* the states (host, guest) the event counts in, at the one level */
-	unsigned m = e->enc.modes ? e->enc.modes : KMH_MODES_DEFAULT, out = 0;
-	bool host = m & (KMH_MODE_U | KMH_MODE_S | KMH_MODE_M),
-	     guest = m & (KMH_MODE_VU | KMH_MODE_VS);
-	if (host)
-		out |= level == HPM_LEVEL_USER ? KMH_MODE_U : KMH_MODE_S;
-	if (guest)
-		out |= level == HPM_LEVEL_USER ? KMH_MODE_VU : KMH_MODE_VS;
 	e->level_only = level;
-	e->enc.modes = out;
-	if (e->kind == HPM_EV_KMH) {
-		const uint64_t inh = KMH_MINH | KMH_SINH | KMH_UINH | KMH_VSINH | KMH_VUINH;
-		e->enc.value = (e->enc.value & ~inh) | kmh_modes_to_inh(out);
-		e->enc.modes_given = true;
-	}
+	e->enc.model->restrict_level(&e->enc, level == HPM_LEVEL_USER);
 	return true;
 }
 

@@ -21,20 +21,23 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "kmh/kmh.h"
+#include "arch/model.h"
 #include "util/count.h"
 
 struct hpm_backend;
 struct hpm_backend_inst;
 
 enum hpm_evsel_kind {
-	HPM_EV_KMH,       /* a Kunminghu mhpmevent expression (bank counter) */
-	HPM_EV_KMH_FIXED, /* a Kunminghu fixed counter: mcycle or minstret */
-	HPM_EV_HOST,      /* anything perf_event_open counts on this host */
-	HPM_EV_TOOL,      /* perf's tool events: the session's clock and the
-	                   * workload's rusage (backend/host-events.h) */
+	HPM_EV_MODEL,       /* an event of a PMU model on a programmable counter
+	                     * (Kunminghu: an mhpmevent expression on a bank counter) */
+	HPM_EV_MODEL_FIXED, /* one of a PMU model's fixed counters (mcycle, minstret) */
+	HPM_EV_HOST,        /* anything perf_event_open counts on this host */
+	HPM_EV_TOOL,        /* perf's tool events: the session's clock and the
+	                     * workload's rusage (backend/host-events.h) */
 };
 
+/* A fixed counter: its index in the model's fixed[] (enc.fixed), named for
+ * the RISC-V pair the perf and emulator back ends know. */
 enum hpm_fixed {
 	HPM_FIXED_MCYCLE,
 	HPM_FIXED_MINSTRET,
@@ -83,9 +86,10 @@ struct hpm_evsel {
 	enum hpm_level_only { HPM_LEVEL_ANY, HPM_LEVEL_USER, HPM_LEVEL_KERNEL } level_only;
 	char *cgroup; /* -G: count only in this cgroup (relative to the cgroup
 	               * mount, as perf), NULL everywhere */
-	/* HPM_EV_KMH */
-	struct kmh_encoding enc; /* value, bank, modes */
-	/* HPM_EV_KMH_FIXED */
+	/* HPM_EV_MODEL and _FIXED: the event as its model encoded it (enc.model;
+	 * for a fixed counter enc.fixed is its index in the model's fixed[]) */
+	struct hpm_event_code enc;
+	/* HPM_EV_MODEL_FIXED */
 	enum hpm_fixed fixed;
 	/* HPM_EV_TOOL: which one (enum hpm_tool) */
 	int tool;

@@ -72,9 +72,9 @@ static int encode(const char *text, struct hpm_event_code *out, struct hpm_model
 	if (kmh_encode(text, &k, &kerr) != 0) {
 		/* a name it does not know, or text that is not its syntax at all,
 		 * may be another namespace's (a host event) */
-		int code = kerr.code == KMH_EUNKNOWN || kerr.code == KMH_ESYNTAX
-		               ? HPM_MODEL_EUNKNOWN
-		               : HPM_MODEL_EINVAL;
+		int code = kerr.code == KMH_EUNKNOWN  ? HPM_MODEL_EUNKNOWN
+		           : kerr.code == KMH_ESYNTAX ? HPM_MODEL_ESYNTAX
+		                                      : HPM_MODEL_EINVAL;
 		error_of(&kerr, code, err);
 		return code;
 	}
@@ -205,6 +205,24 @@ static int parse_modifiers(const char *mods, unsigned *modes, struct hpm_model_e
 	return 0;
 }
 
+static void restrict_level(struct hpm_event_code *c, bool user)
+{
+	/* the states (host, guest) the event counts in, at the one level */
+	unsigned m = c->modes ? c->modes : KMH_MODES_DEFAULT, out = 0;
+	bool host = m & (KMH_MODE_U | KMH_MODE_S | KMH_MODE_M),
+	     guest = m & (KMH_MODE_VU | KMH_MODE_VS);
+	if (host)
+		out |= user ? KMH_MODE_U : KMH_MODE_S;
+	if (guest)
+		out |= user ? KMH_MODE_VU : KMH_MODE_VS;
+	c->modes = out;
+	if (c->fixed < 0) {
+		const uint64_t inh = KMH_MINH | KMH_SINH | KMH_UINH | KMH_VSINH | KMH_VUINH;
+		c->value = (c->value & ~inh) | kmh_modes_to_inh(out);
+		c->modes_given = true;
+	}
+}
+
 static const char *modes_str(unsigned modes, char *buf, size_t len)
 {
 	char words[24];
@@ -258,6 +276,7 @@ const struct hpm_pmu_model hpm_model_kunminghu = {
     .event_json = event_json,
     .parse_modifiers = parse_modifiers,
     .modes_str = modes_str,
+    .restrict_level = restrict_level,
     .modes_default = KMH_MODES_DEFAULT,
     .modes_all = KMH_MODES_ALL,
     .fixed = fixed,
@@ -268,6 +287,17 @@ const struct hpm_pmu_model hpm_model_kunminghu = {
     .constraint_counters = constraint_counters,
     .constraint_of_counter = constraint_of_counter,
     .merge = merge,
+    .detailed =
+        {
+            "l1D_read_dcache_access,l1D_read_dcache_miss,"
+            "Slice0_l2_cache_access + Slice1_l2_cache_access + Slice2_l2_cache_access + "
+            "Slice3_l2_cache_access,"
+            "Slice0_l2_cache_miss + Slice1_l2_cache_miss + Slice2_l2_cache_miss + "
+            "Slice3_l2_cache_miss,"
+            "BpInstr,BpWrong",
+            "ifu_req,ifu_miss,dtlb_ld_access,dtlb_ld_miss,itlb_access,itlb_miss",
+            "l1D_load_hw_prf_access,l1D_load_hw_prf_miss",
+        },
     .generic = generic,
     .nr_generic = sizeof(generic) / sizeof(generic[0]),
 };

@@ -114,8 +114,13 @@ static int read_event(struct rctx *c, struct stat_replay *r, unsigned i, json_t 
 	e->name = xstrdup(f->name);
 	e->spec = xstrdup(spec);
 	e->placement = placement ? xstrdup(placement) : NULL;
-	e->kind = f->host ? HPM_EV_HOST : f->fixed ? HPM_EV_KMH_FIXED : HPM_EV_KMH;
-	e->fixed = fixed && strcmp(fixed, "minstret") == 0 ? HPM_FIXED_MINSTRET : HPM_FIXED_MCYCLE;
+	e->kind = f->host ? HPM_EV_HOST : f->fixed ? HPM_EV_MODEL_FIXED : HPM_EV_MODEL;
+	if (f->model) {
+		int fx = fixed ? hpm_model_fixed_by_name(f->model, fixed, strlen(fixed)) : -1;
+		e->enc.model = f->model;
+		e->enc.fixed = f->fixed ? (fx >= 0 ? fx : 0) : -1;
+		e->fixed = (enum hpm_fixed)(fx >= 0 ? fx : 0);
+	}
 	e->state = state_of(f->state);
 	e->unit = f->unit;
 	e->scale = f->scale;

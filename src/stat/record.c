@@ -237,24 +237,29 @@ static json_t *event_json(const struct hpm_session *s, unsigned i, const struct 
 	(void)hpm_evsel_value(&s->all, e, -1, &share);
 	json_object_set_new(o, "name", json_string(e->name));
 	json_object_set_new(o, "spec", json_string(e->spec));
-	json_object_set_new(o, "kind",
-	                    json_string(e->kind == HPM_EV_HOST || e->kind == HPM_EV_TOOL ? "host"
-	                                : e->kind == HPM_EV_KMH_FIXED ? "kunminghu-fixed"
-	                                                              : "kunminghu"));
+	/* kind: "host", the PMU model's name, or that and "-fixed" */
+	char kind[80];
+	if (e->kind == HPM_EV_HOST || e->kind == HPM_EV_TOOL)
+		snprintf(kind, sizeof(kind), "host");
+	else
+		snprintf(kind, sizeof(kind), "%s%s", e->enc.model->name,
+		         e->kind == HPM_EV_MODEL_FIXED ? "-fixed" : "");
+	json_object_set_new(o, "kind", json_string(kind));
 	json_object_set_new(o, "backend", json_string(e->emulated ? "emu" : "perf"));
 	json_object_set_new(o, "emulated", json_boolean(e->emulated));
 	json_object_set_new(o, "metric_only", json_boolean(e->metric_only));
 	json_object_set_new(o, "group", e->group >= 0 ? json_integer(e->group) : json_null());
-	if (e->kind == HPM_EV_KMH) {
+	if (e->kind == HPM_EV_MODEL) {
 		snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)e->enc.value);
 		json_object_set_new(o, "mhpmevent", json_string(hex));
-		json_object_set_new(o, "bank",
-		                    e->enc.bank >= 0 ? json_string(kmh_banks[e->enc.bank].name)
-		                                     : json_null());
-		json_object_set_new(o, "modes", json_string(kmh_modes_str(e->enc.modes, modes)));
-	} else if (e->kind == HPM_EV_KMH_FIXED) {
+		const char *bank = e->enc.model->constraint_name(e->enc.constraint);
+		json_object_set_new(o, "bank", bank ? json_string(bank) : json_null());
 		json_object_set_new(
-		    o, "fixed", json_string(e->fixed == HPM_FIXED_MCYCLE ? "mcycle" : "minstret"));
+		    o, "modes",
+		    json_string(e->enc.model->modes_str(e->enc.modes, modes, sizeof(modes))));
+	} else if (e->kind == HPM_EV_MODEL_FIXED) {
+		json_object_set_new(o, "fixed",
+		                    json_string(e->enc.model->fixed[e->enc.fixed].name));
 	}
 	if (!e->emulated)
 		json_object_set_new(
@@ -293,10 +298,10 @@ void record_finish(struct record *r, const struct stat_config *cfg, const struct
 	json_t *root = r->tail;
 	bool emu = hpm_session_uses_emu(s), perf = hpm_session_uses_perf(s);
 	json_object_set_new(root, "backend",
-	                    json_pack("{s:s?, s:b, s:b}", "kunminghu",
-	                              emu              ? "emu"
-	                              : s->kmh_on_perf ? "perf"
-	                                               : NULL,
+	                    json_pack("{s:s?, s:b, s:b}", s->model->name,
+	                              emu                ? "emu"
+	                              : s->model_on_perf ? "perf"
+	                                                 : NULL,
 	                              "emulator", emu, "perf", perf));
 	if (cfg->emu.active) {
 		const struct stat_emu_label *l = &cfg->emu;

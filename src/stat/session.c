@@ -7,6 +7,7 @@
 #include <linux/perf_event.h>
 
 #include "backend/host-events.h"
+#include "core/models.h"
 #include "stat/session.h"
 #include "util/xalloc.h"
 
@@ -31,76 +32,73 @@ void hpm_session_init(struct hpm_session *s, enum hpm_backend_choice choice)
 	 * emulator takes the Kunminghu events then. */
 	if (hpm_pmu_detect(&s->pmu, err, sizeof(err)) != 0)
 		memset(&s->pmu, 0, sizeof(s->pmu));
-	s->kmh_on_perf =
+	s->model_on_perf =
 	    choice == HPM_BACKEND_PERF || (choice == HPM_BACKEND_AUTO && s->pmu.present);
+	s->model = s->model_on_perf && s->pmu.model ? s->pmu.model : hpm_model_at(0);
 	metric_set_init(&s->metrics);
 	hpm_emu_config_init(&s->emu_cfg);
 }
 
-/* The emulator's names for perf's generic events (hpmstat-stat(1)). */
-static const struct {
-	const char *generic;
-	const char *kunminghu; /* NULL: a fixed counter */
-	enum hpm_fixed fixed;
-} generic_map[] = {
-    {"cycles", NULL, HPM_FIXED_MCYCLE},         {"cpu-cycles", NULL, HPM_FIXED_MCYCLE},
-    {"instructions", NULL, HPM_FIXED_MINSTRET}, {"branches", "BpInstr", 0},
-    {"branch-instructions", "BpInstr", 0},      {"branch-misses", "BpWrong", 0},
-};
+/* A row of fixed counter f of the session's model. */
+static void set_fixed(const struct hpm_session *s, struct hpm_evsel *e, int f)
+{
+	e->kind = HPM_EV_MODEL_FIXED;
+	e->fixed = (enum hpm_fixed)f;
+	memset(&e->enc, 0, sizeof(e->enc));
+	e->enc.model = s->model;
+	e->enc.fixed = f;
+	e->enc.constraint = -1;
+	e->enc.modes = s->model->modes_all;
+}
 
-/* Generic names as the emulator counts them; 1 when mapped, 0 when not a
- * generic name, -1 on error. */
-static int map_generic(struct hpm_evsel *e, char *err, size_t errlen)
+/* perf's generic names as the emulated model counts them (hpmstat-stat(1));
+ * 1 when mapped, 0 when not a generic name, -1 on error. */
+static int map_generic(const struct hpm_session *s, struct hpm_evsel *e, char *err, size_t errlen)
 {
 	const char *colon = strchr(e->spec, ':');
 	size_t len = colon ? (size_t)(colon - e->spec) : strlen(e->spec);
-	for (unsigned i = 0; i < sizeof(generic_map) / sizeof(generic_map[0]); i++) {
-		if (strlen(generic_map[i].generic) != len ||
-		    strncmp(e->spec, generic_map[i].generic, len) != 0)
-			continue;
-		if (!generic_map[i].kunminghu) {
-			if (colon) {
-				snprintf(
-				    err, errlen,
-				    "'%s': mcycle and minstret count in every mode; the emulator "
-				    "has no privilege filter for them",
-				    e->spec);
-				return -1;
-			}
-			e->kind = HPM_EV_KMH_FIXED;
-			e->fixed = generic_map[i].fixed;
-			e->enc.modes = KMH_MODES_ALL;
-			return 1;
-		}
-		char buf[128];
-		struct kmh_error kerr;
-		snprintf(buf, sizeof(buf), "%s%s", generic_map[i].kunminghu, colon ? colon : "");
-		if (kmh_encode(buf, &e->enc, &kerr) != 0) {
-			snprintf(err, errlen, "'%s': %s", e->spec, kerr.msg);
+	const struct hpm_model_generic *g = hpm_model_generic(s->model, e->spec, len);
+	if (!g)
+		return 0;
+	if (!g->event) {
+		if (colon) {
+			snprintf(err, errlen,
+			         "'%s': mcycle and minstret count in every mode; the emulator "
+			         "has no privilege filter for them",
+			         e->spec);
 			return -1;
 		}
-		e->kind = HPM_EV_KMH;
+		set_fixed(s, e, g->fixed);
 		return 1;
 	}
-	return 0;
+	char buf[128];
+	struct hpm_model_error merr;
+	snprintf(buf, sizeof(buf), "%s%s", g->event, colon ? colon : "");
+	if (s->model->encode(buf, &e->enc, &merr) != 0) {
+		snprintf(err, errlen, "'%s': %s", e->spec, merr.msg);
+		return -1;
+	}
+	e->kind = HPM_EV_MODEL;
+	return 1;
 }
 
-static void unknown_event(const char *spec, const struct kmh_error *kerr, char *err, size_t errlen)
+static void unknown_event(const struct hpm_session *s, const char *spec,
+                          const struct hpm_model_error *merr, char *err, size_t errlen)
 {
 	const char *k[3], *h[3];
 	char name[96];
 	size_t n = strcspn(spec, ":");
 	snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) ? n : sizeof(name) - 1), spec);
-	unsigned nk = kmh_suggest(name, KMH_BANK_NONE, k, 2);
+	unsigned nk = s->model->suggest(name, k, 2);
 	unsigned nh = hpm_host_event_suggest(name, h, 2);
-	if (kerr->code != KMH_EUNKNOWN && kerr->code != KMH_ESYNTAX) {
-		snprintf(err, errlen, "'%s': %s", spec, kerr->msg);
+	if (merr->code != HPM_MODEL_EUNKNOWN && merr->code != HPM_MODEL_ESYNTAX) {
+		snprintf(err, errlen, "'%s': %s", spec, merr->msg);
 		return;
 	}
 	if (!nk && !nh) {
-		if (kerr->code == KMH_ESYNTAX)
-			snprintf(err, errlen, "'%s': %s (column %d)", spec, kerr->msg,
-			         kerr->pos + 1);
+		if (merr->code == HPM_MODEL_ESYNTAX)
+			snprintf(err, errlen, "'%s': %s (column %d)", spec, merr->msg,
+			         merr->pos + 1);
 		else
 			snprintf(err, errlen,
 			         "unknown event '%s' (see 'hpmstat list' and 'perf list')", spec);
@@ -119,7 +117,7 @@ static void unknown_event(const char *spec, const struct kmh_error *kerr, char *
 
 static int route(struct hpm_session *s, struct hpm_evsel *e, char *err, size_t errlen)
 {
-	struct kmh_error kerr;
+	struct hpm_model_error merr;
 	enum hpm_tool tool;
 	int is_tool = hpm_host_tool_parse(e->spec, &tool, err, errlen);
 	if (is_tool < 0)
@@ -135,17 +133,15 @@ static int route(struct hpm_session *s, struct hpm_evsel *e, char *err, size_t e
 		e->scale = 1.0;
 		return 0;
 	}
-	/* Kunminghu's fixed counters by their CSR names, on any back end */
+	/* the model's fixed counters by their own names (mcycle), on any back end */
 	size_t base = strcspn(e->spec, ":");
-	if ((base == 6 && strncmp(e->spec, "mcycle", 6) == 0) ||
-	    (base == 8 && strncmp(e->spec, "minstret", 8) == 0)) {
-		e->kind = HPM_EV_KMH_FIXED;
-		e->fixed = e->spec[1] == 'c' ? HPM_FIXED_MCYCLE : HPM_FIXED_MINSTRET;
-		e->enc.modes = KMH_MODES_ALL;
+	int f = hpm_model_fixed_by_name(s->model, e->spec, base);
+	if (f >= 0) {
+		set_fixed(s, e, f);
 		if (e->spec[base] == ':') {
 			/* Linux filters them by mode (SBI); the emulated CSRs, without
 			 * Smcntrpmf, count in every mode */
-			if (!s->kmh_on_perf) {
+			if (!s->model_on_perf) {
 				snprintf(
 				    err, errlen,
 				    "'%s': the emulator's %.*s counts in every mode; it has no "
@@ -153,32 +149,34 @@ static int route(struct hpm_session *s, struct hpm_evsel *e, char *err, size_t e
 				    e->spec, (int)base, e->spec);
 				return -1;
 			}
-			if (kmh_modifiers_parse(e->spec + base + 1, &e->enc.modes, &kerr) != 0) {
-				snprintf(err, errlen, "'%s': %s", e->spec, kerr.msg);
+			if (s->model->parse_modifiers(e->spec + base + 1, &e->enc.modes, &merr) !=
+			    0) {
+				snprintf(err, errlen, "'%s': %s", e->spec, merr.msg);
 				return -1;
 			}
+			e->enc.modes_given = true;
 		}
 		return 0;
 	}
 	if (s->choice == HPM_BACKEND_EMU) {
-		int rc = map_generic(e, err, errlen);
+		int rc = map_generic(s, e, err, errlen);
 		if (rc)
 			return rc < 0 ? -1 : 0;
 	}
 	/* at most one encoding decides between the namespaces (a generic or
 	 * libpfm4 name wins, SPEC §1; a generic name needs none) and is the
 	 * row's when it is Kunminghu's */
-	struct hpm_kmh_attempt k = {0};
+	struct hpm_model_attempt k = {.model = s->model};
 	if (hpm_host_event_is_host_once(e->spec, &k)) {
 		e->kind = HPM_EV_HOST;
 		return hpm_host_event_fill(e, err, errlen) == 0 ? 0 : -1;
 	}
-	if (hpm_host_kmh_try(e->spec, &k)) {
-		e->kind = HPM_EV_KMH;
+	if (hpm_host_model_try(e->spec, &k)) {
+		e->kind = HPM_EV_MODEL;
 		e->enc = k.enc;
 		return 0;
 	}
-	unknown_event(e->spec, &k.err, err, errlen);
+	unknown_event(s, e->spec, &k.err, err, errlen);
 	return -1;
 }
 
@@ -193,7 +191,7 @@ int hpm_session_add_events(struct hpm_session *s, const char *text, char *err, s
 	return 0;
 }
 
-static int find_kmh_row(const struct hpm_evlist *l, const char *name)
+static int find_model_row(const struct hpm_evlist *l, const char *name)
 {
 	for (unsigned i = 0; i < l->nr; i++)
 		if (l->ev[i].kind != HPM_EV_HOST && strcmp(l->ev[i].name, name) == 0)
@@ -201,13 +199,14 @@ static int find_kmh_row(const struct hpm_evlist *l, const char *name)
 	return -1;
 }
 
-/* The metric engine's question for merging A + B: one Kunminghu counter
- * counts it when it encodes as one mhpmevent. */
-static bool kmh_counts_sum(const char *sum)
+/* The metric engine's question for merging A + B: one counter of the
+ * model counts it when it encodes as one event (ctx: the model). */
+static bool model_counts_sum(const char *sum)
 {
-	struct kmh_encoding enc;
-	struct kmh_error kerr;
-	return kmh_encode(sum, &enc, &kerr) == 0;
+	struct hpm_event_code enc;
+	struct hpm_model_error merr;
+	/* the metric tables are the emulated model's (the first registered) */
+	return hpm_model_at(0)->encode(sum, &enc, &merr) == 0;
 }
 
 int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned level,
@@ -228,23 +227,22 @@ int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned le
 		return -1;
 	}
 	metric_set_events(&s->metrics, s->subst, s->nr_subst,
-	                  METRIC_EV_MERGE | METRIC_EV_THRESHOLDS, kmh_counts_sum, &names);
+	                  METRIC_EV_MERGE | METRIC_EV_THRESHOLDS, model_counts_sum, &names);
 	for (unsigned i = 0; i < names.nr; i++) {
 		const char *n = names.name[i];
-		if (find_kmh_row(&s->all, n) >= 0)
+		if (find_model_row(&s->all, n) >= 0)
 			continue;
 		struct hpm_evsel *e = hpm_evlist_add(&s->all, n, -1);
 		e->metric_only = true;
-		struct kmh_error kerr;
-		if (strcmp(n, "cycles") == 0 || strcmp(n, "instructions") == 0) {
-			/* in metrics these are Kunminghu's fixed counters */
-			e->kind = HPM_EV_KMH_FIXED;
-			e->fixed = n[0] == 'c' ? HPM_FIXED_MCYCLE : HPM_FIXED_MINSTRET;
-			e->enc.modes = KMH_MODES_ALL;
-		} else if (kmh_encode(n, &e->enc, &kerr) == 0) {
-			e->kind = HPM_EV_KMH;
+		struct hpm_model_error eerr;
+		int f = hpm_model_fixed_by_generic(s->model, n);
+		if (f >= 0) {
+			/* in metrics, cycles and instructions are the model's fixed counters */
+			set_fixed(s, e, f);
+		} else if (s->model->encode(n, &e->enc, &eerr) == 0) {
+			e->kind = HPM_EV_MODEL;
 		} else {
-			snprintf(err, errlen, "metric event '%s': %s", n, kerr.msg);
+			snprintf(err, errlen, "metric event '%s': %s", n, eerr.msg);
 			metric_names_free(&names);
 			return -1;
 		}
@@ -265,7 +263,7 @@ static const struct hpm_backend *backend_for(const struct hpm_session *s, const 
 {
 	if (e->kind == HPM_EV_TOOL)
 		return &hpm_backend_tool;
-	if (e->kind == HPM_EV_HOST || s->kmh_on_perf)
+	if (e->kind == HPM_EV_HOST || s->model_on_perf)
 		return &hpm_backend_perf;
 	return &hpm_backend_emu;
 }
@@ -497,7 +495,7 @@ unsigned hpm_session_metrics(struct hpm_session *s, const struct hpm_count *cons
 unsigned hpm_session_metric_units(const struct hpm_session *s, char *const **names)
 {
 	/* metrics read Kunminghu events, which all live on one back end */
-	int k = backend_index(s, s->kmh_on_perf ? &hpm_backend_perf : &hpm_backend_emu);
+	int k = backend_index(s, s->model_on_perf ? &hpm_backend_perf : &hpm_backend_emu);
 	*names = k < 0 ? NULL : s->backend[k].unit_names;
 	return *names ? s->backend[k].nr_units : 0;
 }
@@ -623,14 +621,11 @@ void hpm_session_take_row(struct hpm_session *s, unsigned to, struct hpm_session
 
 const char *hpm_session_emu_generic(const char *generic)
 {
-	for (unsigned i = 0; i < sizeof(generic_map) / sizeof(generic_map[0]); i++) {
-		if (strcmp(generic, generic_map[i].generic) != 0)
-			continue;
-		if (generic_map[i].kunminghu)
-			return generic_map[i].kunminghu;
-		return generic_map[i].fixed == HPM_FIXED_MCYCLE ? "mcycle" : "minstret";
-	}
-	return NULL;
+	const struct hpm_pmu_model *m = hpm_model_at(0);
+	const struct hpm_model_generic *g = hpm_model_generic(m, generic, strlen(generic));
+	if (!g)
+		return NULL;
+	return g->event ? g->event : m->fixed[g->fixed].name;
 }
 
 /* ------------------------------------------------------------ snapshots */

@@ -51,8 +51,11 @@ struct hpm_session_backend {
 
 struct hpm_session {
 	enum hpm_backend_choice choice;
-	struct hpm_pmu pmu;    /* what this host has */
-	bool kmh_on_perf;      /* Kunminghu events go to perf (a Kunminghu PMU) */
+	struct hpm_pmu pmu; /* what this host has */
+	bool model_on_perf; /* the model's events go to perf (the host has its PMU) */
+	/* the PMU model whose events the session counts: the host's, or the
+	 * emulated one (the first registered) */
+	const struct hpm_pmu_model *model;
 	struct hpm_evlist all; /* every row, in order: the back ends fill them */
 	/* the back ends in use, each with rows, in the order they run and print
 	 * their dry-run lines (perf, emulator, tool events); set by split */

@@ -91,6 +91,15 @@ int main(void)
 	       "rob_commitInstr: backend 53 with MINH, 0x4000000000000035 (SPEC §3 table)");
 	tap_ok(k->encode("nosuchevent", &c, &merr) == HPM_MODEL_EUNKNOWN,
 	       "an unknown name is EUNKNOWN, so the caller may try host events: %s", merr.msg);
+	tap_ok(k->encode("rob_commitInstr &", &c, &merr) == HPM_MODEL_ESYNTAX && merr.pos == 16,
+	       "text that is not its syntax is ESYNTAX, with a column: %s", merr.msg);
+	struct hpm_event_code u;
+	k->encode("ifu_req & ifu_miss", &c, &merr);
+	k->restrict_level(&c, true);
+	k->encode("ifu_req & ifu_miss:u", &u, &merr);
+	tap_ok(c.value == u.value && c.modes == u.modes,
+	       "--all-user of ifu_req & ifu_miss is ifu_req & ifu_miss:u (0x%llx)",
+	       (unsigned long long)c.value);
 	tap_ok(k->encode("rob_commitInstr:q", &c, &merr) == HPM_MODEL_EINVAL,
 	       "a bad modifier on a known name is EINVAL: %s", merr.msg);
 	struct hpm_event_code a, b;

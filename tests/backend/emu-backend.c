@@ -29,6 +29,7 @@
 #include "backend/emu.h"
 #include "emu/emu.h"
 #include "emu/workload.h"
+#include "kmh/model.h"
 #include "kmh/sched.h"
 #include "tap.h"
 
@@ -37,10 +38,10 @@ static char err[512];
 
 static unsigned add_kmh(struct hpm_evlist *l, const char *expr, int group)
 {
-	struct kmh_error kerr;
+	struct hpm_model_error kerr;
 	struct hpm_evsel *e = hpm_evlist_add(l, expr, group);
-	e->kind = HPM_EV_KMH;
-	if (kmh_encode(expr, &e->enc, &kerr)) {
+	e->kind = HPM_EV_MODEL;
+	if (hpm_model_kunminghu.encode(expr, &e->enc, &kerr)) {
 		tap_diag("%s: %s", expr, kerr.msg);
 		abort();
 	}
@@ -50,8 +51,11 @@ static unsigned add_kmh(struct hpm_evlist *l, const char *expr, int group)
 static unsigned add_fixed(struct hpm_evlist *l, const char *name, enum hpm_fixed f)
 {
 	struct hpm_evsel *e = hpm_evlist_add(l, name, -1);
-	e->kind = HPM_EV_KMH_FIXED;
+	e->kind = HPM_EV_MODEL_FIXED;
 	e->fixed = f;
+	e->enc.model = &hpm_model_kunminghu;
+	e->enc.fixed = (int)f;
+	e->enc.constraint = -1;
 	return l->nr - 1;
 }
 
@@ -194,7 +198,7 @@ static void test_direct(void)
 		for (unsigned i = 0; i < n; i++) {
 			unsigned k = add_kmh(&l, ev[i], -1);
 			r[i].value = l.ev[k].enc.value;
-			r[i].bank = l.ev[k].enc.bank;
+			r[i].bank = l.ev[k].enc.constraint;
 		}
 		unsigned cy = add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
 		unsigned in = add_fixed(&l, "instructions", HPM_FIXED_MINSTRET);
@@ -320,7 +324,7 @@ static void test_mux(const char *pname, uint64_t cycles, uint64_t quantum)
 	for (unsigned i = 0; i < NTD; i++) {
 		unsigned k = add_kmh(&l, topdown3[i], -1);
 		r[i].value = l.ev[k].enc.value;
-		r[i].bank = l.ev[k].enc.bank;
+		r[i].bank = l.ev[k].enc.constraint;
 		perq[i] = calloc(nq + 1, sizeof(uint64_t));
 	}
 	unsigned cy = add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
@@ -542,9 +546,9 @@ static void test_harts(void)
 	c.harts = 3;
 	unsigned a = add_kmh(&l, "rob_commitInstr", -1), b = add_kmh(&l, "MEMSTALL_L1MISS", -1);
 	r[0].value = l.ev[a].enc.value;
-	r[0].bank = l.ev[a].enc.bank;
+	r[0].bank = l.ev[a].enc.constraint;
 	r[1].value = l.ev[b].enc.value;
-	r[1].bank = l.ev[b].enc.bank;
+	r[1].bank = l.ev[b].enc.constraint;
 	tap_ok(run_whole(&l, &c, &hl) == 0 && hl->nr_units == 3 && hpm_emu_harts(hl) == 3,
 	       "3 harts: 3 units");
 	tap_ok(!strcmp(hl->unit_names[0], "hart0") && !strcmp(hl->unit_names[2], "hart2"),

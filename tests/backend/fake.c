@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "kmh/kmh.h"
+#include "kmh/model.h"
 
 static void die(const char *what, const char *path)
 {
@@ -135,10 +136,10 @@ struct hpm_evsel *fake_add_host(struct hpm_evlist *l, const char *spec, int grou
 struct hpm_evsel *fake_add_kmh(struct hpm_evlist *l, const char *expr, int group)
 {
 	struct hpm_evsel *e = add(l, expr, group);
-	struct kmh_error err;
-	e->kind = HPM_EV_KMH;
-	if (kmh_encode(expr, &e->enc, &err)) {
-		fprintf(stderr, "fake: kmh_encode(%s): %s\n", expr, err.msg);
+	struct hpm_model_error err;
+	e->kind = HPM_EV_MODEL;
+	if (hpm_model_kunminghu.encode(expr, &e->enc, &err)) {
+		fprintf(stderr, "fake: encode(%s): %s\n", expr, err.msg);
 		abort();
 	}
 	return e;
@@ -148,8 +149,11 @@ struct hpm_evsel *fake_add_fixed(struct hpm_evlist *l, enum hpm_fixed f, const c
                                  int group)
 {
 	struct hpm_evsel *e = add(l, name, group);
-	e->kind = HPM_EV_KMH_FIXED;
+	e->kind = HPM_EV_MODEL_FIXED;
 	e->fixed = f;
+	e->enc.model = &hpm_model_kunminghu;
+	e->enc.fixed = (int)f;
+	e->enc.constraint = -1;
 	return e;
 }
 

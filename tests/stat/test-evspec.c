@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kmh/kmh.h"
+#include "kmh/model.h"
 #include "core/evlist.h"
 #include "tap.h"
 
@@ -103,11 +104,12 @@ static void test_cgroups(void)
 static void level_is(const char *expr, enum hpm_level_only level, const char *same_as)
 {
 	struct hpm_evsel e;
-	struct kmh_encoding want;
-	struct kmh_error kerr;
+	struct hpm_event_code want;
+	struct hpm_model_error kerr;
 	memset(&e, 0, sizeof(e));
-	e.kind = HPM_EV_KMH;
-	if (kmh_encode(expr, &e.enc, &kerr) || kmh_encode(same_as, &want, &kerr)) {
+	e.kind = HPM_EV_MODEL;
+	if (hpm_model_kunminghu.encode(expr, &e.enc, &kerr) ||
+	    hpm_model_kunminghu.encode(same_as, &want, &kerr)) {
 		tap_ok(false, "%s: %s", expr, kerr.msg);
 		return;
 	}
@@ -127,7 +129,9 @@ static void test_levels(void)
 	level_is("ifu_req:m", HPM_LEVEL_USER, "ifu_req:uH");
 	struct hpm_evsel f;
 	memset(&f, 0, sizeof(f));
-	f.kind = HPM_EV_KMH_FIXED;
+	f.kind = HPM_EV_MODEL_FIXED;
+	f.enc.model = &hpm_model_kunminghu;
+	f.enc.fixed = 0;
 	tap_ok(!hpm_evsel_set_level(&f, HPM_LEVEL_USER, true) && f.enc.modes == 0,
 	       "the emulator's mcycle cannot be filtered: left alone");
 	tap_ok(hpm_evsel_set_level(&f, HPM_LEVEL_USER, false) &&
