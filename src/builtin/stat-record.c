@@ -198,15 +198,15 @@ int cmd_stat_report(int argc, char **argv, const char *sep, bool json)
 		cfg->command = "pipe";
 	unsigned nr_iv = stat_replay_nr_intervals(&r);
 	if (cfg->interval_ms > 0) {
-		bool partial = cfg->emu.partial;
+		bool partial = cfg->emu.run.partial;
 		for (unsigned k = 0; k < nr_iv; k++) {
 			struct stat_result iv;
 			stat_replay_interval(&r, k, &iv);
 			/* only the last interval of a run cut short says so */
-			cfg->emu.partial = partial && k + 1 == nr_iv;
+			cfg->emu.run.partial = partial && k + 1 == nr_iv;
 			stat_print(cfg, &iv);
 		}
-		cfg->emu.partial = partial;
+		cfg->emu.run.partial = partial;
 		if (cfg->summary) {
 			struct stat_config total = *cfg;
 			total.interval_ms = 0;

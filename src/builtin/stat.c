@@ -744,13 +744,13 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 	 * or none while following wall time */
 	struct hpm_emu_info info;
 	if (hpm_session_emu_info(rc->s, &info))
-		rc->cfg->emu.cycles = info.follows_command ? 0 : info.cycles_limit;
+		rc->cfg->emu.run.cycles = info.follows_command ? 0 : info.cycles_limit;
 	if (rc->emu_partial) {
 		/* the last interval of a run cut short says so */
-		rc->cfg->emu.partial = true;
-		rc->cfg->emu.interrupted = rc->emu_interrupted;
-		rc->cfg->emu.cycles = info.cycles_run;
-		rc->cfg->emu.cycles_wanted = rc->emu_wanted;
+		rc->cfg->emu.run.partial = true;
+		rc->cfg->emu.run.interrupted = rc->emu_interrupted;
+		rc->cfg->emu.run.cycles = info.cycles_run;
+		rc->cfg->emu.run.cycles_wanted = rc->emu_wanted;
 	}
 	rc->last_tick_s = ts;
 	stat_print(rc->cfg, &res);
@@ -1001,8 +1001,8 @@ static int run_once(struct run_ctx *rc)
 				char label[512];
 				struct stat_config *cfg = rc->cfg;
 				hpm_session_emu_label(s, &cfg->emu);
-				cfg->emu.partial = cfg->emu.interrupted = true;
-				cfg->emu.cycles_wanted = rc->emu_wanted;
+				cfg->emu.run.partial = cfg->emu.run.interrupted = true;
+				cfg->emu.run.cycles_wanted = rc->emu_wanted;
 				fprintf(cfg->out, "# %s\n",
 				        stat_emu_describe(&cfg->emu, label, sizeof(label)));
 			}
@@ -1572,24 +1572,24 @@ static void label_emulated_runs(struct stat_cmd *c)
 	hpm_session_emu_label(&c->s, &cfg->emu);
 	if (run->nomux_runs > 1) {
 		/* s itself never ran: what each of its runs emulated */
-		cfg->emu.cycles = run->nomux_cycles;
-		cfg->emu.follows_command = c->s.emu_cfg.follow_wall;
+		cfg->emu.run.cycles = run->nomux_cycles;
+		cfg->emu.run.follows_command = c->s.emu_cfg.follow_wall;
 		cfg->nomux_runs = run->nomux_runs;
 	}
-	cfg->emu.repeats = nr_runs;
+	cfg->emu.run.repeats = nr_runs;
 	/* the runs actually done, the one a signal cut short included */
 	cfg->repeat = nr_runs;
 	if (run->emu_partial) {
-		cfg->emu.partial = true;
-		cfg->emu.interrupted = run->emu_interrupted;
-		cfg->emu.cycles_wanted = run->emu_wanted;
+		cfg->emu.run.partial = true;
+		cfg->emu.run.interrupted = run->emu_interrupted;
+		cfg->emu.run.cycles_wanted = run->emu_wanted;
 	}
 	if (stat_interrupted && c->o.repeat > 1 && nr_runs < c->o.repeat) {
-		cfg->emu.run_interrupted = nr_runs;
-		if (!cfg->emu.partial && cfg->emu.active) {
+		cfg->emu.run.run_interrupted = nr_runs;
+		if (!cfg->emu.run.partial && cfg->emu.active) {
 			/* a command's run: its emulated time followed it to the end */
-			cfg->emu.partial = cfg->emu.interrupted = true;
-			cfg->emu.cycles_wanted = cfg->emu.cycles;
+			cfg->emu.run.partial = cfg->emu.run.interrupted = true;
+			cfg->emu.run.cycles_wanted = cfg->emu.run.cycles;
 		}
 	}
 }

@@ -239,22 +239,22 @@ static int read_emu(struct rctx *c, struct stat_replay *r, json_t *emu)
 	if (!emu || !json_is_object(emu))
 		return 0;
 	l->active = true;
-	l->profile = r->rf.profile;
-	l->trace = r->rf.trace;
-	l->harts = r->rf.harts;
+	l->run.profile = r->rf.profile;
+	l->run.trace = r->rf.trace;
+	l->run.harts = r->rf.harts;
 	if (opt_count(c, emu, "emulated", "seed", &seed) ||
 	    opt_count(c, emu, "emulated", "cycles", &cycles) ||
 	    opt_number(c, emu, "emulated", "freq_hz", &freq) ||
-	    opt_bool(c, emu, "emulated", "follows_command", &l->follows_command) ||
-	    opt_bool(c, emu, "emulated", "multiplexed", &l->multiplexed) ||
-	    opt_bool(c, emu, "emulated", "partial", &l->partial) ||
-	    opt_bool(c, emu, "emulated", "interrupted", &l->interrupted) ||
+	    opt_bool(c, emu, "emulated", "follows_command", &l->run.follows_command) ||
+	    opt_bool(c, emu, "emulated", "multiplexed", &l->run.multiplexed) ||
+	    opt_bool(c, emu, "emulated", "partial", &l->run.partial) ||
+	    opt_bool(c, emu, "emulated", "interrupted", &l->run.interrupted) ||
 	    opt_count(c, emu, "emulated", "cycles_wanted", &wanted))
 		return -1;
-	l->seed = seed;
-	l->cycles = cycles;
-	l->freq = freq;
-	l->cycles_wanted = wanted;
+	l->run.seed = seed;
+	l->run.cycles = cycles;
+	l->run.freq = freq;
+	l->run.cycles_wanted = wanted;
 	return 0;
 }
 
@@ -305,7 +305,7 @@ int stat_replay_load(const char *buf, size_t len, const char *name, struct stat_
 	cfg->repeat = f->repeat;
 	if (read_emu(&c, r, json_object_get(root, "emulated")) || read_output(&c, r, root))
 		return -1;
-	cfg->emu.repeats = f->nr_runs;
+	cfg->emu.run.repeats = f->nr_runs;
 
 	struct stat_result *res = &r->res;
 	res->list = &r->list;

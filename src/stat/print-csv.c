@@ -182,7 +182,7 @@ static void csv_metric_notes(const struct stat_config *cfg, const struct stat_me
 static void csv_begin(const struct stat_config *cfg, const struct stat_result *res)
 {
 	char label[512], not_measured[512];
-	if (cfg->emu.active && (res->first || cfg->emu.partial))
+	if (cfg->emu.active && (res->first || cfg->emu.run.partial))
 		fprintf(cfg->out, "# %s%s\n", stat_emu_describe(&cfg->emu, label, sizeof(label)),
 		        stat_emu_not_measured(cfg, not_measured, sizeof(not_measured)));
 	const char *note = stat_aggr_metrics_note(res);

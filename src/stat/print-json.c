@@ -97,17 +97,17 @@ static void json_common(const struct stat_config *cfg, const struct stat_result 
 static void json_emu(const struct stat_config *cfg, json_t *o)
 {
 	json_object_set_new(o, "emulated", json_true());
-	if (cfg->emu.trace)
-		json_object_set_new(o, "emu-trace", json_string(cfg->emu.trace));
+	if (cfg->emu.run.trace)
+		json_object_set_new(o, "emu-trace", json_string(cfg->emu.run.trace));
 	else
-		json_object_set_new(o, "emu-profile", json_string(cfg->emu.profile));
-	json_object_set_new(o, "emu-seed", json_integer((json_int_t)cfg->emu.seed));
-	if (cfg->emu.partial) {
+		json_object_set_new(o, "emu-profile", json_string(cfg->emu.run.profile));
+	json_object_set_new(o, "emu-seed", json_integer((json_int_t)cfg->emu.run.seed));
+	if (cfg->emu.run.partial) {
 		json_object_set_new(o, "emu-partial", json_true());
-		json_object_set_new(o, "emu-cycles", json_integer((json_int_t)cfg->emu.cycles));
+		json_object_set_new(o, "emu-cycles", json_integer((json_int_t)cfg->emu.run.cycles));
 		json_object_set_new(o, "emu-cycles-wanted",
-		                    json_integer((json_int_t)cfg->emu.cycles_wanted));
-		json_object_set_new(o, "emu-interrupted", json_boolean(cfg->emu.interrupted));
+		                    json_integer((json_int_t)cfg->emu.run.cycles_wanted));
+		json_object_set_new(o, "emu-interrupted", json_boolean(cfg->emu.run.interrupted));
 	}
 }
 

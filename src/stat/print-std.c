@@ -222,7 +222,7 @@ static void std_begin(const struct stat_config *cfg, const struct stat_result *r
 
 	/* the first line says what the emulated figures are not, before any
 	 * header could read as the command's own counts */
-	if (interval && (res->first || cfg->emu.partial) && cfg->emu.active)
+	if (interval && (res->first || cfg->emu.run.partial) && cfg->emu.active)
 		fprintf(cfg->out,
 		        "# Kunminghu figures marked " STAT_EMU_MARK " are emulated%s (%s)\n",
 		        stat_emu_not_measured(cfg, not_measured, sizeof(not_measured)),

@@ -307,18 +307,18 @@ void record_finish(struct record *r, const struct stat_config *cfg, const struct
 		const struct stat_emu_label *l = &cfg->emu;
 		json_t *e = json_object();
 		/* paths may be any bytes */
-		set_bytes(e, "profile", l->profile);
-		set_bytes(e, "trace", l->trace);
+		set_bytes(e, "profile", l->run.profile);
+		set_bytes(e, "trace", l->run.trace);
 		json_t *rest = json_pack(
-		    "{s:I, s:i, s:o, s:f, s:b, s:b}", "seed", (json_int_t)l->seed, "harts",
-		    (int)l->harts, "cycles", count_json(l->cycles), "freq_hz", l->freq,
-		    "follows_command", l->follows_command, "multiplexed", l->multiplexed);
+		    "{s:I, s:i, s:o, s:f, s:b, s:b}", "seed", (json_int_t)l->run.seed, "harts",
+		    (int)l->run.harts, "cycles", count_json(l->run.cycles), "freq_hz", l->run.freq,
+		    "follows_command", l->run.follows_command, "multiplexed", l->run.multiplexed);
 		json_object_update(e, rest);
 		json_decref(rest);
-		if (l->partial) {
+		if (l->run.partial) {
 			json_object_set_new(e, "partial", json_true());
-			json_object_set_new(e, "cycles_wanted", count_json(l->cycles_wanted));
-			json_object_set_new(e, "interrupted", json_boolean(l->interrupted));
+			json_object_set_new(e, "cycles_wanted", count_json(l->run.cycles_wanted));
+			json_object_set_new(e, "interrupted", json_boolean(l->run.interrupted));
 		}
 		json_object_set_new(root, "emulated", e);
 	} else {

@@ -557,23 +557,23 @@ void hpm_session_emu_label(const struct hpm_session *s, struct stat_emu_label *l
 	l->active = true;
 	if (!hpm_emu_info(backend_inst(s, &hpm_backend_emu), &info)) {
 		/* not open (yet): what the options say */
-		l->profile = s->emu_cfg.trace     ? NULL
-		             : s->emu_cfg.profile ? s->emu_cfg.profile
-		                                  : "balanced";
-		l->trace = s->emu_cfg.trace;
-		l->seed = s->emu_cfg.seed;
-		l->harts = s->emu_cfg.harts;
-		l->freq = (double)s->emu_cfg.freq;
+		l->run.profile = s->emu_cfg.trace     ? NULL
+		                 : s->emu_cfg.profile ? s->emu_cfg.profile
+		                                      : "balanced";
+		l->run.trace = s->emu_cfg.trace;
+		l->run.seed = s->emu_cfg.seed;
+		l->run.harts = s->emu_cfg.harts;
+		l->run.freq = (double)s->emu_cfg.freq;
 		return;
 	}
-	l->profile = info.profile;
-	l->trace = info.trace;
-	l->seed = info.seed;
-	l->harts = info.harts;
-	l->cycles = info.cycles_run;
-	l->freq = (double)info.freq;
-	l->follows_command = info.follows_command;
-	l->multiplexed = info.multiplexed;
+	l->run.profile = info.profile;
+	l->run.trace = info.trace;
+	l->run.seed = info.seed;
+	l->run.harts = info.harts;
+	l->run.cycles = info.cycles_run;
+	l->run.freq = (double)info.freq;
+	l->run.follows_command = info.follows_command;
+	l->run.multiplexed = info.multiplexed;
 }
 
 /* ------------------------------------------------------------ --no-multiplex */

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "core/evlist.h"
+#include "util/provenance.h"
 
 struct stat_aggr;
 struct stat_aggr_view;
@@ -29,23 +30,8 @@ enum stat_format {
 
 /* Where emulated numbers came from: printed with every emulated figure. */
 struct stat_emu_label {
-	bool active;         /* some rows are emulated */
-	const char *profile; /* profile name, or NULL with a trace */
-	const char *trace;   /* --emu-trace path, or NULL */
-	uint64_t seed;
-	unsigned repeats; /* -r: repeat r used seed + r */
-	unsigned harts;
-	uint64_t cycles;      /* emulated cycles run (per hart) */
-	double freq;          /* Hz */
-	bool follows_command; /* emulated time followed a host command's wall time */
-	bool multiplexed;     /* the emulator rotated counter groups */
-	/* A run that stopped short: `cycles` of `cycles_wanted` ran, because
-	 * of a signal (interrupted) or because the emulator could not keep up
-	 * with the wall time it followed. */
-	bool partial;
-	bool interrupted;
-	uint64_t cycles_wanted;
-	unsigned run_interrupted; /* -r: the run (1-based) a signal cut short, 0: none */
+	bool active;               /* some rows are emulated */
+	struct emu_provenance run; /* the facts the label says (util/provenance.h) */
 };
 
 struct stat_config {

@@ -202,9 +202,9 @@ hpm_u128 stat_run_ns(const struct stat_config *cfg, const struct stat_result *re
 	/* -r: perf prints the mean time running beside the mean count */
 	if (res->noise && unit < 0)
 		run = (hpm_u128)llround(res->noise[i].run_mean);
-	if (e->emulated && cfg->emu.freq > 0) {
+	if (e->emulated && cfg->emu.run.freq > 0) {
 		/* cycles x 1e9 / Hz in integers when the clock is whole Hz */
-		double hz = cfg->emu.freq;
+		double hz = cfg->emu.run.freq;
 		if (hz == (double)(uint64_t)hz && run <= UINT64_MAX)
 			run = count_muldiv((uint64_t)run, UINT64_C(1000000000), (uint64_t)hz);
 		else
@@ -246,20 +246,7 @@ const char *stat_unit_name(const struct stat_result *res, unsigned i, unsigned u
 
 const char *stat_emu_describe(const struct stat_emu_label *l, char *buf, size_t len)
 {
-	const struct emu_provenance p = {.profile = l->profile,
-	                                 .trace = l->trace,
-	                                 .seed = l->seed,
-	                                 .repeats = l->repeats,
-	                                 .harts = l->harts,
-	                                 .cycles = l->cycles,
-	                                 .freq = l->freq,
-	                                 .follows_command = l->follows_command,
-	                                 .multiplexed = l->multiplexed,
-	                                 .partial = l->partial,
-	                                 .interrupted = l->interrupted,
-	                                 .cycles_wanted = l->cycles_wanted,
-	                                 .run_interrupted = l->run_interrupted};
-	return emu_provenance_text(&p, EMU_PROVENANCE_RUN, buf, len);
+	return emu_provenance_text(&l->run, EMU_PROVENANCE_RUN, buf, len);
 }
 
 const char *stat_emu_not_measured(const struct stat_config *cfg, char *buf, size_t len)
