@@ -212,7 +212,7 @@ bool hpm_emu_request(const struct hpm_evsel *e, struct hpm_sched_req *r)
 		return false;
 	memset(r, 0, sizeof(*r));
 	r->fixed = e->kind == HPM_EV_MODEL_FIXED;
-	r->fixed_counter = e->fixed == HPM_FIXED_MCYCLE ? HPM_SCHED_MCYCLE : HPM_SCHED_MINSTRET;
+	r->fixed_counter = e->enc.fixed == HPM_FIXED_MCYCLE ? HPM_SCHED_MCYCLE : HPM_SCHED_MINSTRET;
 	r->bank = e->enc.constraint;
 	r->value = e->enc.value;
 	r->group = e->group;

@@ -358,10 +358,10 @@ static int kmh_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 
 	if (ev->kind == HPM_EV_MODEL_FIXED) {
 		pe->type = PERF_TYPE_HARDWARE;
-		pe->config = ev->fixed == HPM_FIXED_MCYCLE ? PERF_COUNT_HW_CPU_CYCLES
-		                                           : PERF_COUNT_HW_INSTRUCTIONS;
+		pe->config = ev->enc.fixed == HPM_FIXED_MCYCLE ? PERF_COUNT_HW_CPU_CYCLES
+		                                               : PERF_COUNT_HW_INSTRUCTIONS;
 		/* mcycle is counter 0, minstret counter 2 */
-		pin(pe, pmu, ev->fixed == HPM_FIXED_MCYCLE ? 1u : 4u);
+		pin(pe, pmu, ev->enc.fixed == HPM_FIXED_MCYCLE ? 1u : 4u);
 		return 0;
 	}
 

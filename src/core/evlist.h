@@ -36,8 +36,8 @@ enum hpm_evsel_kind {
 	                     * workload's rusage (backend/host-events.h) */
 };
 
-/* A fixed counter: its index in the model's fixed[] (enc.fixed), named for
- * the RISC-V pair the perf and emulator back ends know. */
+/* A fixed counter: the value of enc.fixed (its index in the model's
+ * fixed[]), named for the RISC-V pair the perf and emulator back ends know. */
 enum hpm_fixed {
 	HPM_FIXED_MCYCLE,
 	HPM_FIXED_MINSTRET,
@@ -89,8 +89,6 @@ struct hpm_evsel {
 	/* HPM_EV_MODEL and _FIXED: the event as its model encoded it (enc.model;
 	 * for a fixed counter enc.fixed is its index in the model's fixed[]) */
 	struct hpm_event_code enc;
-	/* HPM_EV_MODEL_FIXED */
-	enum hpm_fixed fixed;
 	/* HPM_EV_TOOL: which one (enum hpm_tool) */
 	int tool;
 	/* HPM_EV_HOST: what perf_event_open gets (filled by the perf back end) */

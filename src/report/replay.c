@@ -119,7 +119,6 @@ static int read_event(struct rctx *c, struct stat_replay *r, unsigned i, json_t 
 		int fx = fixed ? hpm_model_fixed_by_name(f->model, fixed, strlen(fixed)) : -1;
 		e->enc.model = f->model;
 		e->enc.fixed = f->fixed ? (fx >= 0 ? fx : 0) : -1;
-		e->fixed = (enum hpm_fixed)(fx >= 0 ? fx : 0);
 	}
 	e->state = state_of(f->state);
 	e->unit = f->unit;

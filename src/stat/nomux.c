@@ -61,7 +61,6 @@ void hpm_nomux_session(const struct hpm_nomux *p, const struct hpm_session *s, u
 		e->emulated = row->emulated;
 		e->metric_only = row->metric_only;
 		e->enc = row->enc;
-		e->fixed = row->fixed;
 		e->tool = row->tool;
 		e->attr_type = row->attr_type;
 		e->attr_config = row->attr_config;

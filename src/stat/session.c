@@ -43,7 +43,6 @@ void hpm_session_init(struct hpm_session *s, enum hpm_backend_choice choice)
 static void set_fixed(const struct hpm_session *s, struct hpm_evsel *e, int f)
 {
 	e->kind = HPM_EV_MODEL_FIXED;
-	e->fixed = (enum hpm_fixed)f;
 	memset(&e->enc, 0, sizeof(e->enc));
 	e->enc.model = s->model;
 	e->enc.fixed = f;

@@ -117,10 +117,10 @@ kunminghu:
 	if (isnan(v))
 		return false;
 	/* minstret over mcycle reads as IPC on the emulator too */
-	if (e->kind == HPM_EV_MODEL_FIXED && e->fixed == HPM_FIXED_MINSTRET) {
+	if (e->kind == HPM_EV_MODEL_FIXED && e->enc.fixed == HPM_FIXED_MINSTRET) {
 		for (unsigned j = 0; j < res->list->nr; j++) {
 			const struct hpm_evsel *c = &res->list->ev[j];
-			if (c->kind == HPM_EV_MODEL_FIXED && c->fixed == HPM_FIXED_MCYCLE &&
+			if (c->kind == HPM_EV_MODEL_FIXED && c->enc.fixed == HPM_FIXED_MCYCLE &&
 			    c->state == HPM_EV_OK) {
 				double cy = stat_event_value(res, j, unit, NULL);
 				if (cy > 0) {

@@ -52,7 +52,6 @@ static unsigned add_fixed(struct hpm_evlist *l, const char *name, enum hpm_fixed
 {
 	struct hpm_evsel *e = hpm_evlist_add(l, name, -1);
 	e->kind = HPM_EV_MODEL_FIXED;
-	e->fixed = f;
 	e->enc.model = &hpm_model_kunminghu;
 	e->enc.fixed = (int)f;
 	e->enc.constraint = -1;

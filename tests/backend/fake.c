@@ -150,7 +150,6 @@ struct hpm_evsel *fake_add_fixed(struct hpm_evlist *l, enum hpm_fixed f, const c
 {
 	struct hpm_evsel *e = add(l, name, group);
 	e->kind = HPM_EV_MODEL_FIXED;
-	e->fixed = f;
 	e->enc.model = &hpm_model_kunminghu;
 	e->enc.fixed = (int)f;
 	e->enc.constraint = -1;
