@@ -3,9 +3,11 @@
  * Owns: struct hpm_pmu_model (one PMU model as data plus operations, the way
  * libpfm4's pfmlib_pmu_t is one PMU), struct hpm_event_code (one event as
  * its model encodes it: opaque to every layer above, which only hands it
- * back to the model's operations), and what works on any model: lookups in
- * its fixed counters and generic names, and the validator run over every
- * model's data.
+ * back to the model's operations), what a model is told of the host
+ * kernel's perf driver and the perf_event_attr fields it fills for one of
+ * its events (struct hpm_model_perf_pmu, struct hpm_model_perf_attr), and
+ * what works on any model: lookups in its fixed counters and generic
+ * names, and the validator run over every model's data.
  *
  * Each model lives in a folder of its own (Kunminghu: src/kmh) that
  * implements this interface, and is listed once in the registry
@@ -109,6 +111,42 @@ struct hpm_model_counters {
 	unsigned first, last;       /* programmable counter numbers */
 };
 
+/* What the host kernel's perf driver for the model's PMU offers, as the
+ * perf back end found it in sysfs and procfs: what a model needs to build
+ * a perf_event_attr that this kernel takes as meant. The strings belong to
+ * the caller and live for the call. */
+struct hpm_model_perf_pmu {
+	uint32_t type;               /* the PMU's perf type */
+	uint64_t event_mask;         /* the config bits format/event covers */
+	const char *event_format;    /* format/event as read: "config:0-47" */
+	bool has_counter_mask;       /* a format term takes the counters an event may use */
+	unsigned counter_mask_field; /* the attr field of that term: 0 config, 1 config1,
+	                              * 2 config2 */
+	unsigned counter_mask_lo;    /* its lowest bit: counter n is bit lo + n */
+	uint64_t counter_mask_bits;  /* the bits of that field the term covers */
+	unsigned kernel_version;     /* major * 1000 + minor; 0 when not known */
+	const char *kernel_release;  /* "6.6.0-riscv64"; "" when not known */
+	int mode_filtering;          /* 1/0: whether the core can filter counting by
+	                              * privilege mode (RISC-V: Sscofpmf in cpuinfo's isa
+	                              * line; without it the driver takes no exclude_*
+	                              * flag); -1 when not known */
+};
+
+/* The perf_event_attr fields a model fills for one of its events. */
+struct hpm_model_perf_attr {
+	uint32_t type;
+	uint64_t config, config1, config2;
+	bool exclude_user, exclude_kernel, exclude_hv, exclude_host, exclude_guest;
+	bool pinned;                  /* the counter-mask term holds the counters it may use */
+	bool unpinned;                /* it may use some counters only, and the driver
+	                               * cannot be told which: the firmware places it */
+	const char *unpinned_warning; /* when unpinned: why that may count the wrong
+	                               * event, for a one-time warning (static text) */
+	unsigned extra_modes;         /* modes (the model's bits) counted beyond those
+	                               * asked, which the driver cannot exclude */
+	bool absent; /* refused, but an optional event: a row says so, the run goes on */
+};
+
 struct hpm_pmu_model {
 	const char *name;        /* "kunminghu": run files, --pmu, PMU/TERMS/ */
 	const char *display;     /* "Kunminghu": headings */
@@ -173,6 +211,20 @@ struct hpm_pmu_model {
 	/* perf stat's -d, -dd, -ddd asked of this model's events: three
 	 * comma-separated event lists (hpmstat-stat(1) lists them) */
 	const char *detailed[3];
+
+	/* ------------------------------------------------ kernel driver */
+	/* The perf_event_attr that counts c through the host kernel's driver
+	 * pmu describes (its mapping of modes to exclude_* flags, the counter
+	 * mask, what the driver cannot take). optional: a refusal because this
+	 * kernel cannot take c sets out->absent. Returns 0, or HPM_MODEL_EINVAL
+	 * with a message that goes after the event's quoted text ("counts
+	 * M-mode, ..."). NULL: the model's events are not counted by perf. */
+	int (*perf_attr)(const struct hpm_event_code *c, bool optional,
+	                 const struct hpm_model_perf_pmu *pmu, struct hpm_model_perf_attr *out,
+	                 struct hpm_model_error *err);
+	/* Which of the kernel's drivers (by version) perf_attr programs for
+	 * pmu, in words, for notes. */
+	const char *(*perf_driver)(const struct hpm_model_perf_pmu *pmu);
 
 	/* ------------------------------------------------ emulator */
 	const struct hpm_model_generic *generic;

@@ -1,8 +1,9 @@
 # src/backend: the back ends behind struct hpm_backend (core/evlist.h).
 # perf.c counts through perf_event_open; tool.c counts perf's tool events
 # (duration_time, user_time, system_time); host-events.c resolves host event
-# names (perf's generic ones, libpfm4's when built with it); pmu.c finds a
-# Kunminghu PMU under HPMSTAT_SYSFS / HPMSTAT_PROCFS. The stat command links
+# names (perf's generic ones, libpfm4's when built with it); pmu.c finds the
+# PMU of a registered model under HPMSTAT_SYSFS / HPMSTAT_PROCFS (the model
+# maps its events to attrs: its perf_attr). The stat command links
 # libbackend.a with $(LIBPFM4_LIBS).
 noinst_LIBRARIES += src/backend/libbackend.a
 src_backend_libbackend_a_SOURCES = \

@@ -18,7 +18,6 @@
 #include <linux/perf_event.h>
 
 #include "backend/host-events.h"
-#include "kmh/kmh.h"
 #include "util/str.h"
 #include "util/xalloc.h"
 
@@ -77,7 +76,7 @@ static bool errno_not_supported(int e)
 	return e == ENOENT || e == EOPNOTSUPP || e == ENODEV || e == ENXIO;
 }
 
-static bool is_kmh(const struct hpm_evsel *ev)
+static bool is_model_event(const struct hpm_evsel *ev)
 {
 	return ev->kind == HPM_EV_MODEL || ev->kind == HPM_EV_MODEL_FIXED;
 }
@@ -92,7 +91,7 @@ static bool cpu_target(const struct hpm_target *t)
 
 bool hpm_perf_owns(const struct hpm_evsel *ev, const struct hpm_pmu *pmu)
 {
-	return ev->kind == HPM_EV_HOST || (is_kmh(ev) && pmu && pmu->present);
+	return ev->kind == HPM_EV_HOST || (is_model_event(ev) && pmu && pmu->present);
 }
 
 int hpm_perf_paranoid(void)
@@ -114,276 +113,46 @@ int hpm_perf_paranoid(void)
 	return INT_MIN;
 }
 
-/* ------------------------------------------------------------ modes */
-
-/* The INH bits riscv_pmu_sbi's pmu_sbi_get_filter_flags() makes OpenSBI set
- * for an attr, plus MINH, which OpenSBI always sets for Linux. */
-static uint64_t sbi_inh(bool guest, bool eu, bool ek, bool eh, bool eH, bool eG)
-{
-	uint64_t inh = KMH_MINH;
-	if (ek)
-		inh |= guest ? KMH_VSINH : KMH_SINH;
-	if (eu)
-		inh |= guest ? KMH_VUINH : KMH_UINH;
-	if (guest && eh)
-		inh |= KMH_SINH;
-	if (eH)
-		inh |= KMH_UINH | KMH_SINH;
-	if (eG)
-		inh |= KMH_VSINH | KMH_VUINH;
-	return inh;
-}
-
-/* What Linux 6.1's riscv_pmu_sbi asks OpenSBI to inhibit: pmu_sbi_ctr_get_idx()
- * sets SBI_PMU_CFG_FLAG_SET_SINH for exclude_kernel and SET_UINH for
- * exclude_user, and nothing else: exclude_hv, exclude_host, exclude_guest
- * and config1 are accepted and ignored, so VS and VU always count. */
-static uint64_t sbi_inh_v6_1(bool guest, bool eu, bool ek, bool eh, bool eH, bool eG)
-{
-	(void)guest, (void)eh, (void)eH, (void)eG;
-	uint64_t inh = KMH_MINH;
-	if (ek)
-		inh |= KMH_SINH;
-	if (eu)
-		inh |= KMH_UINH;
-	return inh;
-}
-
-/* The driver's filter mapping by kernel version, oldest first. Linux 6.3
- * brought pmu_sbi_get_filter_flags() ("perf: RISC-V: Improve privilege mode
- * filtering for perf", with KVM's PMU support; renamed
- * rvpmu_sbi_get_filter_flags() later, same mapping): config1 bit 0 selects
- * guest events, and exclude_host / exclude_guest / exclude_hv are mapped. A
- * kernel whose version is unknown (no osrelease: a fake tree) gets the
- * newest row. */
-static const struct sbi_filter_row {
-	unsigned since; /* major * 1000 + minor */
-	const char *driver;
-	bool config1_guest; /* config1 bit 0 = guest events */
-	uint64_t (*inh)(bool guest, bool eu, bool ek, bool eh, bool eH, bool eG);
-} sbi_filter_rows[] = {
-    {0, "Linux 6.1's RISC-V PMU driver (pmu_sbi_ctr_get_idx: exclude_user and exclude_kernel only)",
-     false, sbi_inh_v6_1},
-    {6003, "Linux's RISC-V PMU driver (pmu_sbi_get_filter_flags, 6.3 and later)", true, sbi_inh},
-};
-
-static const struct sbi_filter_row *sbi_filter_for(const struct hpm_pmu *pmu)
-{
-	size_t n = sizeof(sbi_filter_rows) / sizeof(sbi_filter_rows[0]);
-	unsigned v = pmu ? pmu->kernel_version : 0;
-	if (v == 0)
-		return &sbi_filter_rows[n - 1];
-	const struct sbi_filter_row *r = &sbi_filter_rows[0];
-	for (size_t i = 0; i < n; i++)
-		if (sbi_filter_rows[i].since <= v)
-			r = &sbi_filter_rows[i];
-	return r;
-}
-
-/* The modes an INH set leaves counting (M never: OpenSBI sets MINH). */
-static unsigned counted_modes(uint64_t inh)
-{
-	unsigned all = KMH_MODE_U | KMH_MODE_S | KMH_MODE_VU | KMH_MODE_VS, m = 0;
-	for (unsigned b = 1; b <= KMH_MODE_VS; b <<= 1) {
-		/* kmh_modes_to_inh gives the INH bits of the modes left out */
-		uint64_t bit =
-		    kmh_modes_to_inh(KMH_MODES_ALL & ~b) & ~kmh_modes_to_inh(KMH_MODES_ALL);
-		if ((all & b) && !(inh & bit))
-			m |= b;
-	}
-	return m;
-}
-
-int hpm_perf_modes_to_attr_for(const struct hpm_pmu *pmu, unsigned modes, struct hpm_perf_event *pe,
-                               unsigned *counted)
-{
-	if (modes & KMH_MODE_M)
-		return 0;
-	const unsigned guest_modes = KMH_MODE_VU | KMH_MODE_VS;
-	const struct sbi_filter_row *row = sbi_filter_for(pmu);
-	/* pass 0: exactly these modes; pass 1: these plus guest modes the
-	 * driver cannot exclude (on a host, guest modes only run in a KVM guest).
-	 * config1 = 0 first (the ordinary attr), then the fewest flags. */
-	for (unsigned pass = 0; pass < 2; pass++)
-		for (unsigned guest = 0; guest < (row->config1_guest ? 2u : 1u); guest++)
-			for (unsigned bits = 0; bits <= 5; bits++)
-				for (unsigned f = 0; f < 32; f++) {
-					if ((unsigned)__builtin_popcount(f) != bits)
-						continue;
-					bool eu = f & 1, ek = f & 2, eh = f & 4, eH = f & 8,
-					     eG = f & 16;
-					unsigned c =
-					    counted_modes(row->inh(guest, eu, ek, eh, eH, eG));
-					if (pass == 0 ? c != modes
-					              : (c & modes) != modes ||
-					                    (c & ~modes & ~guest_modes))
-						continue;
-					/* ignored without config1 bit 0; set as perf's u/k do */
-					if (!guest && (eu || ek))
-						eh = true;
-					pe->exclude_user = eu;
-					pe->exclude_kernel = ek;
-					pe->exclude_hv = eh;
-					pe->exclude_host = eH;
-					pe->exclude_guest = eG;
-					pe->config1 = guest;
-					if (counted)
-						*counted = c;
-					return pass == 0 ? 1 : 2;
-				}
-	return 0;
-}
-
-bool hpm_perf_modes_to_attr(unsigned modes, struct hpm_perf_event *pe)
-{
-	return hpm_perf_modes_to_attr_for(NULL, modes, pe, NULL) == 1;
-}
-
-const char *hpm_perf_filter_driver(const struct hpm_pmu *pmu)
-{
-	return sbi_filter_for(pmu)->driver;
-}
-
 /* ------------------------------------------------------------ attrs */
 
-/* The mhpmevent field a config bit belongs to, for messages. */
-static const char *field_of_bit(unsigned bit)
+/* A model event's attr: the model's mapping for the host's driver
+ * (arch/model.h perf_attr), its message after the event's text. */
+static int model_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
+                      struct hpm_perf_event *pe, char *err, size_t errlen)
 {
-	static const char *const ev[4] = {"EVENT0", "EVENT1", "EVENT2", "EVENT3"};
-	static const char *const op[3] = {"OP_TYPE0", "OP_TYPE1", "OP_TYPE2"};
-	if (bit < 40)
-		return ev[bit / KMH_EVENT_BITS];
-	if (bit < 55)
-		return op[(bit - 40) / KMH_OP_BITS];
-	return "reserved";
-}
-
-static int refuse_width(const struct hpm_evsel *ev, const struct hpm_pmu *pmu, uint64_t extra,
-                        char *err, size_t errlen)
-{
-	const uint64_t op2 = (uint64_t)KMH_OP_MASK << KMH_OP_SHIFT(2);
-	const char *sbi = pmu->event.mask == (UINT64_C(1) << 48) - 1 ? " (SBI < 3.0)" : "";
+	const struct hpm_pmu_model *m = ev->enc.model;
 	char buf[200];
 	str_escape(label(ev), buf, sizeof(buf));
-	if (extra & op2) {
-		snprintf(err, errlen, "'%s' needs OP_TYPE2 (bits 54:50) but this kernel takes %s%s",
-		         buf, pmu->event.text, sbi);
-	} else {
-		unsigned hi = 63u - (unsigned)__builtin_clzll(extra);
-		unsigned lo = (unsigned)__builtin_ctzll(extra);
+	if (!m->perf_attr) {
 		snprintf(err, errlen,
-		         "'%s' needs config bits %u:%u (%s) but this kernel takes %s%s", buf, hi,
-		         lo, field_of_bit(hi), pmu->event.text, sbi);
+		         "'%s' cannot be counted through perf: the %s model has no "
+		         "mapping to a kernel driver",
+		         buf, m->display);
+		return -EOPNOTSUPP;
 	}
-	return -EINVAL;
-}
-
-/* Put a counter mask into the counterid_mask term's field, if it fits. */
-static bool pin(struct hpm_perf_event *pe, const struct hpm_pmu *pmu, uint32_t counters)
-{
-	const struct hpm_pmu_format *f = &pmu->counterid_mask;
-	if (!pmu->has_counterid_mask || !counters ||
-	    f->lo + 32 - (unsigned)__builtin_clz(counters) > 64)
-		return false;
-	uint64_t v = (uint64_t)counters << f->lo;
-	if (v & ~f->mask)
-		return false;
-	if (f->field == HPM_PMU_CONFIG)
-		pe->config |= v;
-	else if (f->field == HPM_PMU_CONFIG1)
-		pe->config1 |= v;
-	else
-		pe->config2 |= v;
-	pe->pinned = true;
-	return true;
-}
-
-static int kmh_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
-                    struct hpm_perf_event *pe, char *err, size_t errlen)
-{
-	char buf[200], mbuf[24];
-	unsigned modes = ev->enc.modes;
-	str_escape(label(ev), buf, sizeof(buf));
-
-	if (ev->kind == HPM_EV_MODEL_FIXED && modes == 0)
-		modes = KMH_MODES_DEFAULT;
-	/* mcycle and minstret count M-mode too unless the core has Smcntrpmf,
-	 * whatever Linux asks: "every mode" (KMH_MODES_ALL) is the default
-	 * request for them, not an M-mode request */
-	if (ev->kind == HPM_EV_MODEL_FIXED && modes != KMH_MODE_M)
-		modes &= ~(unsigned)KMH_MODE_M;
-	/* A raw value's INH bits are its modes, but MINH is the kernel's to
-	 * set; r35 means what it means to perf, not "count M-mode too". */
-	if (ev->kind == HPM_EV_MODEL && ev->enc.raw && !ev->enc.modes_given)
-		modes &= ~(unsigned)KMH_MODE_M;
-	if (modes & KMH_MODE_M) {
-		snprintf(err, errlen,
-		         "'%s' counts M-mode, and Linux cannot count M-mode (the emulator can: "
-		         "--backend emu)",
-		         buf);
-		return -EINVAL;
-	}
-	if (modes == 0) {
-		snprintf(err, errlen, "'%s' counts in no privilege mode", buf);
-		return -EINVAL;
-	}
-	unsigned counted = 0;
-	int how = hpm_perf_modes_to_attr_for(pmu, modes, pe, &counted);
-	if (how == 2) {
-		/* counted, with guest modes the driver cannot leave out */
-		pe->extra_modes = counted & ~modes;
-	} else if (how == 0) {
-		char h[8], g[8];
-		const char *hm = kmh_modes_to_modifiers(modes & (KMH_MODE_U | KMH_MODE_S), h);
-		const char *gm = kmh_modes_to_modifiers(modes & (KMH_MODE_VU | KMH_MODE_VS), g);
-		snprintf(
-		    err, errlen,
-		    "'%s' counts %s, a set of modes Linux's RISC-V PMU driver cannot select "
-		    "exactly (its exclude_* flags filter host and guest modes together); count "
-		    "the host and guest parts as two events (:%s and :%s)",
-		    buf, kmh_modes_str(modes, mbuf), hm ? hm : "?", gm ? gm : "?");
-		return -EINVAL;
-	}
-	if (pmu->sscofpmf == 0 && (pe->exclude_user || pe->exclude_kernel || pe->exclude_hv ||
-	                           pe->exclude_host || pe->exclude_guest)) {
-		/* the driver sets PERF_PMU_CAP_NO_EXCLUDE without the overflow
-		 * interrupt, and perf core then refuses every exclude_* flag */
-		snprintf(err, errlen,
-		         "'%s' counts only %s, and this core has no Sscofpmf (not in "
-		         "cpuinfo's isa line): Linux's RISC-V PMU driver then filters no "
-		         "privilege mode; count it without modifiers",
-		         buf, kmh_modes_str(modes, mbuf));
-		return -EINVAL;
-	}
-
-	if (ev->kind == HPM_EV_MODEL_FIXED) {
-		pe->type = PERF_TYPE_HARDWARE;
-		pe->config = ev->enc.fixed == HPM_FIXED_MCYCLE ? PERF_COUNT_HW_CPU_CYCLES
-		                                               : PERF_COUNT_HW_INSTRUCTIONS;
-		/* mcycle is counter 0, minstret counter 2 */
-		pin(pe, pmu, ev->enc.fixed == HPM_FIXED_MCYCLE ? 1u : 4u);
+	struct hpm_model_perf_pmu drv;
+	struct hpm_model_perf_attr a;
+	struct hpm_model_error e;
+	hpm_pmu_driver(pmu, &drv);
+	int rc = m->perf_attr(&ev->enc, ev->optional, &drv, &a, &e);
+	pe->type = a.type;
+	pe->config = a.config;
+	pe->config1 = a.config1;
+	pe->config2 = a.config2;
+	pe->exclude_user = a.exclude_user;
+	pe->exclude_kernel = a.exclude_kernel;
+	pe->exclude_hv = a.exclude_hv;
+	pe->exclude_host = a.exclude_host;
+	pe->exclude_guest = a.exclude_guest;
+	pe->pinned = a.pinned;
+	pe->unpinned = a.unpinned;
+	pe->unpinned_warning = a.unpinned_warning;
+	pe->extra_modes = a.extra_modes;
+	pe->absent = a.absent;
+	if (rc == 0)
 		return 0;
-	}
-
-	pe->type = pmu->type;
-	pe->config = ev->enc.value & KMH_SELECT_MASK;
-	uint64_t extra = pe->config & ~pmu->event.mask;
-	/* a raw value's reserved bits 57:55 would be dropped by the kernel as
-	 * silently as any bit beyond format/event: refused the same way */
-	if (ev->enc.raw)
-		extra |= ev->enc.value & KMH_RESERVED_MASK & ~pmu->event.mask;
-	if (extra) {
-		int rc = refuse_width(ev, pmu, extra, err, errlen);
-		/* an event of -d's set: a row that says so, the run goes on */
-		if (ev->optional) {
-			pe->absent = true;
-			rc = -ENODEV;
-		}
-		return rc;
-	}
-	if (!pin(pe, pmu, hpm_pmu_bank_counters(ev->enc.constraint)))
-		pe->unpinned_kmh = true;
-	return 0;
+	snprintf(err, errlen, "'%s' %s", buf, e.msg);
+	return a.absent ? -ENODEV : -EINVAL;
 }
 
 /* --all-user / --all-kernel on a host event, as perf's evsel__config:
@@ -444,10 +213,14 @@ int hpm_perf_event_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 		return 0;
 	}
 	if (!pmu || !pmu->present) {
-		snprintf(err, errlen, "%s", HPM_PERF_NO_PMU);
+		const char *m = ev->enc.model->display;
+		snprintf(
+		    err, errlen,
+		    "%s events need a %s PMU, and this host has none (use --backend emu or auto)",
+		    m, m);
 		return -ENODEV;
 	}
-	return kmh_attr(ev, pmu, pe, err, errlen);
+	return model_attr(ev, pmu, pe, err, errlen);
 }
 
 /* ------------------------------------------------------------ CPU lists */
@@ -718,14 +491,14 @@ const char *hpm_perf_open_strerror(int e, const struct hpm_evsel *ev, const stru
 		bool generic = ev->attr_type == PERF_TYPE_HARDWARE ||
 		               ev->attr_type == PERF_TYPE_SOFTWARE ||
 		               ev->attr_type == PERF_TYPE_HW_CACHE;
-		if (!cpu_wide && !generic && !is_kmh(ev))
+		if (!cpu_wide && !generic && !is_model_event(ev))
 			/* perf: "Invalid event (%s) in per-thread mode, enable system wide with
 			 * '-a'." */
 			hint =
 			    "an uncore or CPU-wide-only event cannot be counted per task: count it "
 			    "system wide with -a";
 		else if ((ev->exclude_user || ev->exclude_kernel || ev->exclude_hv ||
-		          ev->exclude_host || (ev->exclude_guest && is_kmh(ev))) &&
+		          ev->exclude_host || (ev->exclude_guest && is_model_event(ev))) &&
 		         no_sscofpmf())
 			/* riscv_pmu_sbi sets PERF_PMU_CAP_NO_EXCLUDE without the
 			 * overflow interrupt; perf core then refuses any exclude_* */
@@ -733,7 +506,7 @@ const char *hpm_perf_open_strerror(int e, const struct hpm_evsel *ev, const stru
 			    "this RISC-V core has no Sscofpmf (cpuinfo's isa line), and without it "
 			    "Linux's PMU driver filters no privilege mode: count without :u/:k";
 		else if (ev->exclude_user || ev->exclude_kernel || ev->exclude_host ||
-		         (ev->exclude_guest && is_kmh(ev)))
+		         (ev->exclude_guest && is_model_event(ev)))
 			hint =
 			    "the PMU may not filter by privilege mode (RISC-V needs Sscofpmf): try "
 			    "without modifiers";
@@ -1102,21 +875,20 @@ static void describe(struct hpm_evsel *ev, const struct perf_ev *pv, const struc
 		ev->placement = xasprintf("perf type %u config 0x%llx%s%s on %s (%u fd%s)%s%s",
 		                          pe->type, (unsigned long long)pe->config, c1, c2, where,
 		                          nfd, nfd == 1 ? "" : "s", grp,
-		                          pe->unpinned_kmh ? ", counter chosen by the firmware"
-		                          : pe->pinned     ? ", pinned by counterid_mask"
-		                                           : "");
+		                          pe->unpinned ? ", counter chosen by the firmware"
+		                          : pe->pinned ? ", pinned by counterid_mask"
+		                                       : "");
 }
 
-static void set_warning(struct hpm_perf_cfg *cfg, const struct hpm_perf_event *pe,
-                        const struct hpm_evsel *ev, const struct hpm_pmu *pmu)
+/* The first event the driver places on a counter it may not use: one
+ * warning, the model's. */
+static void set_warning(struct hpm_perf_cfg *cfg, const struct hpm_perf_event *pe)
 {
-	if (!pe->unpinned_kmh || cfg->warn)
+	if (!pe->unpinned || cfg->warn)
 		return;
 	cfg->warn = true;
 	snprintf(cfg->warning, sizeof(cfg->warning), "%s",
-	         pmu->has_counterid_mask && ev->enc.constraint == KMH_BANK_NONE
-	             ? HPM_PERF_RAW_BANK_WARNING
-	             : HPM_PERF_BANK_WARNING);
+	         pe->unpinned_warning ? pe->unpinned_warning : "");
 }
 
 /* The first event that counts guest modes it did not ask for: one note. */
@@ -1125,39 +897,43 @@ static void set_note(struct hpm_perf_cfg *cfg, const struct hpm_perf_event *pe,
 {
 	if (!pe->extra_modes || cfg->noted)
 		return;
+	const struct hpm_pmu_model *m = ev->enc.model;
+	struct hpm_model_perf_pmu drv;
 	char buf[120], mbuf[24];
 	str_escape(label(ev), buf, sizeof(buf));
+	hpm_pmu_driver(pmu, &drv);
 	cfg->noted = true;
 	snprintf(cfg->note, sizeof(cfg->note),
 	         "'%s' also counts %s (guest modes, which run only inside a KVM guest): %.100s "
 	         "cannot exclude them on kernel %.40s",
-	         buf, kmh_modes_str(pe->extra_modes, mbuf), sbi_filter_for(pmu)->driver,
+	         buf, m->modes_str(pe->extra_modes, mbuf, sizeof(mbuf)),
+	         m->perf_driver ? m->perf_driver(&drv) : "its driver",
 	         pmu->kernel_release[0] ? pmu->kernel_release : "?");
 }
 
-/* Some of rows[0..nr_rows) of list (every row when rows is NULL) is a
- * Kunminghu event. */
-static bool any_kmh(const struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows)
+/* Some of rows[0..nr_rows) of list (every row when rows is NULL) is an
+ * event of a PMU model. */
+static bool any_model_event(const struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows)
 {
 	unsigned n = rows ? nr_rows : list->nr;
 	for (unsigned k = 0; k < n; k++)
-		if (is_kmh(&list->ev[rows ? rows[k] : k]))
+		if (is_model_event(&list->ev[rows ? rows[k] : k]))
 			return true;
 	return false;
 }
 
-/* What open and dry_run take: host events, and Kunminghu events unless
- * they are left to the emulator (leave_kmh without a Kunminghu PMU). */
+/* What open and dry_run take: host events, and model events unless they
+ * are left to the emulator (leave_model without the model's PMU). */
 struct takes_ctx {
 	const struct hpm_pmu *pmu;
-	bool leave_kmh;
+	bool leave_model;
 };
 
 static bool takes(const struct hpm_evsel *ev, const void *vctx)
 {
 	const struct takes_ctx *c = vctx;
-	if (is_kmh(ev))
-		return !c->leave_kmh || (c->pmu && c->pmu->present);
+	if (is_model_event(ev))
+		return !c->leave_model || (c->pmu && c->pmu->present);
 	return ev->kind == HPM_EV_HOST;
 }
 
@@ -1324,14 +1100,14 @@ static int perf_open(struct hpm_evlist *list, const unsigned *rows, unsigned nr_
 	cfg->noted = false;
 	cfg->note[0] = '\0';
 	cfg->nr_opened = 0;
-	if (!pmu && any_kmh(list, rows, nr_rows)) {
+	if (!pmu && any_model_event(list, rows, nr_rows)) {
 		if ((rc = hpm_pmu_detect(&pmu_buf, err, errlen)))
 			return rc;
 		pmu = &pmu_buf;
 	}
 
 	struct perf_inst *s = xcalloc(1, sizeof(*s));
-	struct takes_ctx tc = {pmu, cfg->leave_kmh};
+	struct takes_ctx tc = {pmu, cfg->leave_model};
 	if (hpm_backend_inst_init(&s->base, &hpm_backend_perf, list, rows, nr_rows, takes, &tc)) {
 		free(s);
 		snprintf(err, errlen, "perf: already open on this event list");
@@ -1361,7 +1137,7 @@ static int perf_open(struct hpm_evlist *list, const unsigned *rows, unsigned nr_
 		if (rc)
 			goto fail;
 		pv->in_group = ev->group >= 0;
-		set_warning(cfg, &pv->pe, ev, pmu);
+		set_warning(cfg, &pv->pe);
 		set_note(cfg, &pv->pe, ev, pmu);
 	}
 
@@ -1682,7 +1458,7 @@ static int perf_dry_run(const struct hpm_evlist *list, const unsigned *rows, uns
 	cfg->noted = false;
 	cfg->note[0] = '\0';
 	cfg->nr_opened = 0;
-	if (!pmu && any_kmh(list, rows, nr_rows)) {
+	if (!pmu && any_model_event(list, rows, nr_rows)) {
 		if ((rc = hpm_pmu_detect(&pmu_buf, err, errlen)))
 			return rc;
 		pmu = &pmu_buf;
@@ -1694,7 +1470,7 @@ static int perf_dry_run(const struct hpm_evlist *list, const unsigned *rows, uns
 			return rc;
 		free(cpus);
 	}
-	struct takes_ctx tc = {pmu, cfg->leave_kmh};
+	struct takes_ctx tc = {pmu, cfg->leave_model};
 	unsigned *mine;
 	unsigned nr = hpm_evlist_select(list, rows, nr_rows, takes, &tc, &mine);
 	for (unsigned k = 0; k < nr; k++) {
@@ -1710,7 +1486,7 @@ static int perf_dry_run(const struct hpm_evlist *list, const unsigned *rows, uns
 			free(mine);
 			return rc;
 		}
-		set_warning(cfg, &pe, ev, pmu);
+		set_warning(cfg, &pe);
 		set_note(cfg, &pe, ev, pmu);
 		cfg->nr_opened++;
 		fprintf(out,

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "core/models.h"
-#include "kmh/kmh.h"
 
 #define PERF_TYPE_RAW_ 4 /* linux/perf_event.h PERF_TYPE_RAW; the header is not needed here */
 #define CPU_PMU_DIR    "/bus/event_source/devices/cpu"
@@ -211,17 +210,21 @@ static bool cpuid_from_file(const char *path, char *out, size_t outlen)
 	return cpuid_done(&c, out, outlen);
 }
 
-/* ------------------------------------------------------------ banks */
+/* ------------------------------------------------------------ driver */
 
-uint32_t hpm_pmu_bank_counters(int bank)
+void hpm_pmu_driver(const struct hpm_pmu *pmu, struct hpm_model_perf_pmu *out)
 {
-	if (bank < 0 || bank >= KMH_NR_BANKS)
-		return 0;
-	const struct kmh_bank_desc *b = &kmh_banks[bank];
-	uint32_t m = 0;
-	for (unsigned c = b->first_counter; c <= b->last_counter && c < 32; c++)
-		m |= UINT32_C(1) << c;
-	return m;
+	memset(out, 0, sizeof(*out));
+	out->type = pmu->type;
+	out->event_mask = pmu->event.mask;
+	out->event_format = pmu->event.text;
+	out->has_counter_mask = pmu->has_counterid_mask;
+	out->counter_mask_field = (unsigned)pmu->counterid_mask.field;
+	out->counter_mask_lo = pmu->counterid_mask.lo;
+	out->counter_mask_bits = pmu->counterid_mask.mask;
+	out->kernel_version = pmu->kernel_version;
+	out->kernel_release = pmu->kernel_release;
+	out->mode_filtering = pmu->sscofpmf;
 }
 
 /* ------------------------------------------------------------ kernel */

@@ -1,10 +1,11 @@
-/* pmu.h: discovery of a Kunminghu PMU on the running host.
+/* pmu.h: discovery of a PMU model's PMU on the running host.
  *
  * Owns: struct hpm_pmu (what the perf back end needs to know about the
- * kernel's RISC-V PMU to program raw Kunminghu events: is this a Kunminghu
- * core, the PMU's perf type, how many config bits the kernel takes, whether
- * it can pin an event to a bank's counters) and the parsing of the sysfs and
- * procfs files it comes from. Nothing here opens a perf event.
+ * kernel's RISC-V PMU to program a model's raw events: which PMU model's
+ * core this is, the PMU's perf type, how many config bits the kernel takes,
+ * whether it can pin an event to some counters), what a model's perf_attr
+ * is told of it (hpm_pmu_driver), and the parsing of the sysfs and procfs
+ * files it comes from. Nothing here opens a perf event.
  *
  * The roots are taken from the environment so tests (and --dry-run) can
  * present a Kunminghu host on any machine: HPMSTAT_SYSFS (default "/sys")
@@ -30,7 +31,6 @@
 #include <stdint.h>
 
 #include "arch/model.h"
-#include "kmh/kmh.h"
 
 /* The perf_event_attr field a sysfs format term lives in. */
 enum hpm_pmu_attr_field {
@@ -65,7 +65,7 @@ struct hpm_pmu {
 	bool has_counterid_mask; /* format/counterid_mask exists */
 	struct hpm_pmu_format counterid_mask;
 	/* the running kernel: its riscv_pmu_sbi decides which exclude_* flags
-	 * reach the firmware (see hpm_perf_modes_to_attr) */
+	 * reach the firmware (the model's perf_attr, arch/model.h) */
 	unsigned kernel_version; /* major * 1000 + minor from <proc>/sys/kernel/osrelease
 	                          * (else uname); 0 when unknown */
 	char kernel_release[64];
@@ -73,8 +73,8 @@ struct hpm_pmu {
 	               * Sscofpmf (without it the driver takes no exclude_* flag:
 	               * PERF_PMU_CAP_NO_EXCLUDE); -1 when cpuinfo has no isa line */
 	/* summary */
-	bool present;     /* a Kunminghu core with a cpu PMU: the perf back end counts
-	                   * Kunminghu events on it */
+	bool present;     /* a core of a PMU model (model) with a cpu PMU: the perf
+	                   * back end counts the model's events on it */
 	char reason[256]; /* when !present, why not, as one clause for a message */
 	char sysfs[256];  /* the roots used */
 	char procfs[256];
@@ -149,7 +149,8 @@ typedef void (*hpm_pmu_event_visit_fn)(void *ctx, const struct hpm_pmu_named_eve
  * the call only. Returns how many were visited. */
 unsigned hpm_pmu_list_events(const char *sysfs, hpm_pmu_event_visit_fn visit, void *ctx);
 
-/* Mask of the counters of a bank, bit n = mhpmcounter n (frontend 0x7f8 ...). */
-uint32_t hpm_pmu_bank_counters(int bank);
+/* What a model's perf_attr is told of this host's driver (arch/model.h).
+ * out's strings point into pmu. */
+void hpm_pmu_driver(const struct hpm_pmu *pmu, struct hpm_model_perf_pmu *out);
 
 #endif

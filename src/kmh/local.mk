@@ -1,4 +1,5 @@
-# src/kmh: the Kunminghu event library (tables, encoder, decoder).
+# src/kmh: the Kunminghu event library (tables, encoder, decoder) and PMU
+# model, with its perf_event_attr mapping for Linux's RISC-V PMU driver.
 # The tables are generated from events/ at build time by src/gen/jevents.c.
 noinst_PROGRAMS += src/gen/kmh-jevents
 src_gen_kmh_jevents_SOURCES = src/gen/jevents.c
@@ -16,7 +17,8 @@ src_kmh_libkmh_a_SOURCES = \
 	src/kmh/kmh.h src/kmh/mhpmevent.h src/kmh/internal.h \
 	src/kmh/tables.c src/kmh/modifiers.c src/kmh/encode.c src/kmh/decode.c \
 	src/kmh/sched.c src/kmh/sched.h \
-	src/kmh/model.c src/kmh/model.h src/kmh/describe.c
+	src/kmh/model.c src/kmh/model.h src/kmh/describe.c \
+	src/kmh/perf-attr.c src/kmh/perf-attr.h
 src_kmh_libkmh_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 nodist_src_kmh_libkmh_a_SOURCES = src/kmh/events-gen.c
 BUILT_SOURCES += src/kmh/events-gen.c

@@ -1,6 +1,7 @@
 /* model.c: Kunminghu as a PMU model (arch/model.h): its tables, encoder,
  * modifiers, fixed counters, bank constraint, the ADD merge of the
- * scheduler and perf's generic names, behind the model interface. */
+ * scheduler, the perf_event_attr mapping (perf-attr.c) and perf's generic
+ * names, behind the model interface. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "kmh/internal.h"
 #include "kmh/kmh.h"
 #include "kmh/model.h"
+#include "kmh/perf-attr.h"
 #include "kmh/sched.h"
 
 /* mcycle and minstret: the RISC-V fixed counters outside the 29 */
@@ -298,6 +300,8 @@ const struct hpm_pmu_model hpm_model_kunminghu = {
             "ifu_req,ifu_miss,dtlb_ld_access,dtlb_ld_miss,itlb_access,itlb_miss",
             "l1D_load_hw_prf_access,l1D_load_hw_prf_miss",
         },
+    .perf_attr = kmh_perf_attr,
+    .perf_driver = kmh_perf_driver,
     .generic = generic,
     .nr_generic = sizeof(generic) / sizeof(generic[0]),
 };

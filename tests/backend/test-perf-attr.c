@@ -11,6 +11,8 @@
 #include "backend/host-events.h"
 #include "backend/perf.h"
 #include "fake.h"
+#include "kmh/kmh.h"
+#include "kmh/perf-attr.h"
 #include "tap.h"
 
 #define MINH  (UINT64_C(1) << 62)
@@ -171,7 +173,7 @@ static void test_widths(void)
 
 /* riscv_pmu_sbi's pmu_sbi_get_filter_flags(), written again from the kernel
  * source, as the INH bits (MINH always set by OpenSBI). */
-static uint64_t model_inh(const struct hpm_perf_event *pe)
+static uint64_t model_inh_attr(const struct hpm_model_perf_attr *pe)
 {
 	bool guest = pe->config1 & 1;
 	uint64_t inh = MINH;
@@ -186,6 +188,17 @@ static uint64_t model_inh(const struct hpm_perf_event *pe)
 	if (pe->exclude_guest)
 		inh |= VSINH | VUINH;
 	return inh;
+}
+
+static uint64_t model_inh(const struct hpm_perf_event *pe)
+{
+	struct hpm_model_perf_attr a = {.config1 = pe->config1,
+	                                .exclude_user = pe->exclude_user,
+	                                .exclude_kernel = pe->exclude_kernel,
+	                                .exclude_hv = pe->exclude_hv,
+	                                .exclude_host = pe->exclude_host,
+	                                .exclude_guest = pe->exclude_guest};
+	return model_inh_attr(&a);
 }
 
 static const struct mode_case {
@@ -260,19 +273,19 @@ static void test_modes(void)
 	/* every mode set without M: either exactly the INH bits, or refused */
 	unsigned exact = 0, refusals = 0, wrong = 0;
 	for (unsigned set = 1; set < 16; set++) {
-		struct hpm_perf_event q;
+		struct hpm_model_perf_attr q;
 		memset(&q, 0, sizeof(q));
-		if (!hpm_perf_modes_to_attr(set, &q))
+		if (!kmh_perf_modes_to_attr(set, &q))
 			refusals++;
-		else if (model_inh(&q) == kmh_modes_to_inh(set))
+		else if (model_inh_attr(&q) == kmh_modes_to_inh(set))
 			exact++;
 		else
 			wrong++;
 	}
 	tap_ok(wrong == 0 && exact + refusals == 15, "15 mode sets: %u exact, %u refused, 0 wrong",
 	       exact, refusals);
-	struct hpm_perf_event q;
-	tap_ok(!hpm_perf_modes_to_attr(KMH_MODE_M | KMH_MODE_U, &q),
+	struct hpm_model_perf_attr q;
+	tap_ok(!kmh_perf_modes_to_attr(KMH_MODE_M | KMH_MODE_U, &q),
 	       "a set with M is never mapped");
 	fake_rm(r);
 }
@@ -297,7 +310,7 @@ static void test_pinning(void)
 		struct hpm_perf_event pe;
 		char err[300] = "";
 		int rc = attr_of(banks[i].expr, &pmu, &pe, err, sizeof(err));
-		tap_ok(rc == 0 && pe.config2 == banks[i].config2 && pe.pinned && !pe.unpinned_kmh,
+		tap_ok(rc == 0 && pe.config2 == banks[i].config2 && pe.pinned && !pe.unpinned,
 		       "counterid_mask: '%s' -> config2 0x%llx (line %d)", banks[i].expr,
 		       (unsigned long long)banks[i].config2, banks[i].line);
 		if (rc || pe.config2 != banks[i].config2)
@@ -307,8 +320,7 @@ static void test_pinning(void)
 	struct hpm_perf_event pe;
 	char err[300];
 	int rc = attr_of("r35", &pmu, &pe, err, sizeof(err));
-	tap_ok(rc == 0 && pe.config2 == 0 && pe.unpinned_kmh,
-	       "a raw value has no bank: not pinned");
+	tap_ok(rc == 0 && pe.config2 == 0 && pe.unpinned, "a raw value has no bank: not pinned");
 	fake_rm(r);
 
 	r = fake_kunminghu("config:0-55", "config2:8-39");
@@ -321,7 +333,7 @@ static void test_pinning(void)
 	r = fake_kunminghu("config:0-55", "config2:0-15");
 	pmu_at(r, &pmu);
 	rc = attr_of("Slice0_l2_cache_hit", &pmu, &pe, err, sizeof(err));
-	tap_ok(rc == 0 && pe.config2 == 0 && pe.unpinned_kmh,
+	tap_ok(rc == 0 && pe.config2 == 0 && pe.unpinned,
 	       "a mask that does not fit the term is not pinned");
 	rc = attr_of("ifu_req", &pmu, &pe, err, sizeof(err));
 	tap_ok(rc == 0 && pe.config2 == 0x7f8, "one that fits is");
@@ -330,7 +342,7 @@ static void test_pinning(void)
 	r = fake_kunminghu("config:0-47", NULL);
 	pmu_at(r, &pmu);
 	rc = attr_of("rob_commitInstr", &pmu, &pe, err, sizeof(err));
-	tap_ok(rc == 0 && pe.config2 == 0 && !pe.pinned && pe.unpinned_kmh,
+	tap_ok(rc == 0 && pe.config2 == 0 && !pe.pinned && pe.unpinned,
 	       "no counterid_mask: not pinned, warned");
 	fake_rm(r);
 }
@@ -388,6 +400,15 @@ static void test_fixed(void)
 	    "Kunminghu events need a Kunminghu PMU, and this host has none (use --backend emu "
 	    "or auto)",
 	    "Kunminghu event without a PMU");
+	/* a model without a mapping to a kernel driver: refused, naming it */
+	struct hpm_pmu_model nomap = *c->enc.model;
+	nomap.perf_attr = NULL;
+	c->enc.model = &nomap;
+	rc = hpm_perf_event_attr(c, &pmu, &pe, err, sizeof(err));
+	tap_is_str(rc == -EOPNOTSUPP ? err : "",
+	           "'mcycle' cannot be counted through perf: the Kunminghu model has no mapping "
+	           "to a kernel driver",
+	           "a model without perf_attr is refused");
 	fake_list_free(&l);
 	fake_rm(r);
 }
@@ -437,7 +458,7 @@ static void test_dry_run(void)
 	    "rob_commitInstr:u: perf_event_attr type=4 config=0x35 config1=0x1 config2=0x0 "
 	    "exclude_user=0 exclude_kernel=1 exclude_hv=1 exclude_host=0 exclude_guest=0\n",
 	    "dry run, 48-bit kernel without counterid_mask");
-	tap_ok(rc == 0 && cfg.warn && strcmp(cfg.warning, HPM_PERF_BANK_WARNING) == 0 &&
+	tap_ok(rc == 0 && cfg.warn && strcmp(cfg.warning, KMH_PERF_BANK_WARNING) == 0 &&
 	           strstr(cfg.warning, "bank placement is up to the firmware"),
 	       "the bank warning is raised once (%s)", cfg.warning);
 	tap_ok(cfg.nr_opened == 6, "six evsels taken");
@@ -491,13 +512,16 @@ static void test_dry_run(void)
 	memset(&none, 0, sizeof(none));
 	struct hpm_perf_cfg cfg4 = {.pmu = &none};
 	out = dry(&l, &cfg4, &rc, err, sizeof(err));
-	tap_ok(rc != 0 && strcmp(err, HPM_PERF_NO_PMU) == 0, "no PMU: the dry run fails: %s", err);
+	tap_ok(rc != 0 &&
+	           strcmp(err, "Kunminghu events need a Kunminghu PMU, and this host has none (use "
+	                       "--backend emu or auto)") == 0,
+	       "no PMU: the dry run fails: %s", err);
 	free(out);
-	struct hpm_perf_cfg cfg5 = {.pmu = &none, .leave_kmh = true};
+	struct hpm_perf_cfg cfg5 = {.pmu = &none, .leave_model = true};
 	out = dry(&l, &cfg5, &rc, err, sizeof(err));
 	tap_ok(rc == 0 && cfg5.nr_opened == 2 && out && strncmp(out, "cycles:", 7) == 0 &&
 	           strstr(out, "task-clock:u:") && !strstr(out, "rob_commitInstr"),
-	       "leave_kmh: only the host events");
+	       "leave_model: only the host events");
 	free(out);
 	fake_list_free(&l);
 }

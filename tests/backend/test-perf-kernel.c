@@ -26,6 +26,7 @@
 
 #include "backend/perf.h"
 #include "fake.h"
+#include "kmh/perf-attr.h"
 #include "tap.h"
 
 #define PAGES    4000
@@ -571,7 +572,7 @@ static void test_kmh(void)
 		tap_ok(k->state == HPM_EV_NOT_SUPPORTED, "no raw PMU on this VM: <not supported>");
 	else
 		tap_skip("this host has a cpu PMU: a raw 0x35 may count");
-	tap_ok(cfg.warn && strcmp(cfg.warning, HPM_PERF_BANK_WARNING) == 0,
+	tap_ok(cfg.warn && strcmp(cfg.warning, KMH_PERF_BANK_WARNING) == 0,
 	       "the one-time bank warning is returned");
 	tap_ok(h->state == HPM_EV_OK, "the host event next to it is fine");
 	hpm_backend_perf.close(inst);
@@ -598,13 +599,15 @@ static void test_kmh(void)
 	memset(&none, 0, sizeof(none));
 	struct hpm_perf_cfg c2 = {.pmu = &none};
 	rc = hpm_backend_perf.open(&l, NULL, 0, &t, &c2, &inst, err, sizeof(err));
-	tap_ok(rc != 0 && strcmp(err, HPM_PERF_NO_PMU) == 0, "--backend perf without the PMU: %s",
-	       err);
-	c2.leave_kmh = true;
+	tap_ok(rc != 0 &&
+	           strcmp(err, "Kunminghu events need a Kunminghu PMU, and this host has none (use "
+	                       "--backend emu or auto)") == 0,
+	       "--backend perf without the PMU: %s", err);
+	c2.leave_model = true;
 	rc = hpm_backend_perf.open(&l, NULL, 0, &t, &c2, &inst, err, sizeof(err));
 	tap_ok(rc == 0 && c2.nr_opened == 1 && tc->counts && kk->counts == NULL &&
 	           kk->counted_by == NULL,
-	       "leave_kmh: the Kunminghu event is left alone for the emulator");
+	       "leave_model: the Kunminghu event is left alone for the emulator");
 	hpm_backend_perf.close(inst);
 	fake_list_free(&l);
 }

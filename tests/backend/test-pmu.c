@@ -8,6 +8,8 @@
 
 #include "backend/pmu.h"
 #include "fake.h"
+#include "kmh/kmh.h"
+#include "kmh/perf-attr.h"
 #include "tap.h"
 
 static const struct fmt_case {
@@ -88,12 +90,12 @@ static void test_cpuinfo(void)
 
 static void test_banks(void)
 {
-	tap_is_u64(hpm_pmu_bank_counters(KMH_BANK_FRONTEND), 0x7f8, "frontend: mhpmcounter3-10");
-	tap_is_u64(hpm_pmu_bank_counters(KMH_BANK_BACKEND), 0x7f800, "backend: mhpmcounter11-18");
-	tap_is_u64(hpm_pmu_bank_counters(KMH_BANK_MEMBLOCK), 0x7f80000,
+	tap_is_u64(kmh_perf_bank_counters(KMH_BANK_FRONTEND), 0x7f8, "frontend: mhpmcounter3-10");
+	tap_is_u64(kmh_perf_bank_counters(KMH_BANK_BACKEND), 0x7f800, "backend: mhpmcounter11-18");
+	tap_is_u64(kmh_perf_bank_counters(KMH_BANK_MEMBLOCK), 0x7f80000,
 	           "memblock: mhpmcounter19-26");
-	tap_is_u64(hpm_pmu_bank_counters(KMH_BANK_CACHE), 0xf8000000, "cache: mhpmcounter27-31");
-	tap_is_u64(hpm_pmu_bank_counters(KMH_BANK_NONE), 0, "no bank: no counters");
+	tap_is_u64(kmh_perf_bank_counters(KMH_BANK_CACHE), 0xf8000000, "cache: mhpmcounter27-31");
+	tap_is_u64(kmh_perf_bank_counters(KMH_BANK_NONE), 0, "no bank: no counters");
 }
 
 static void detect(const char *root, struct hpm_pmu *pmu, int *rc, char *err, size_t errlen)
