@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "backend/host-events.h"
+#include "util/clock.h"
 #include "util/xalloc.h"
 
 /* One open instance: the handle open gives is &base. */
@@ -24,13 +25,6 @@ struct tool_inst {
 static struct tool_inst *tool_inst(struct hpm_backend_inst *b)
 {
 	return (struct tool_inst *)b;
-}
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static bool is_tool(const struct hpm_evsel *e, const void *ctx)
@@ -77,7 +71,7 @@ static int tool_enable(struct hpm_backend_inst *b, char *err, size_t errlen)
 	(void)err;
 	(void)errlen;
 	struct tool_inst *s = tool_inst(b);
-	s->t0 = monotonic_ns();
+	s->t0 = hpm_clock_ns();
 	s->running = true;
 	return 0;
 }
@@ -88,7 +82,7 @@ static int tool_disable(struct hpm_backend_inst *b, char *err, size_t errlen)
 	(void)errlen;
 	struct tool_inst *s = tool_inst(b);
 	if (s->running)
-		s->t1 = monotonic_ns();
+		s->t1 = hpm_clock_ns();
 	s->running = false;
 	return 0;
 }
@@ -100,7 +94,7 @@ static int tool_read(struct hpm_backend_inst *b, char *err, size_t errlen)
 	struct tool_inst *s = tool_inst(b);
 	if (s->final || !s->t0)
 		return 0;
-	uint64_t end = s->running ? monotonic_ns() : s->t1;
+	uint64_t end = s->running ? hpm_clock_ns() : s->t1;
 	for (unsigned k = 0; k < b->nr_rows; k++) {
 		struct hpm_evsel *e = &b->list->ev[b->rows[k]];
 		if (e->tool == HPM_TOOL_DURATION)

@@ -1,8 +1,8 @@
 /* builtin.h: the subcommands.
  *
  * Owns: one entry point and --help text per subcommand (one file each under
- * src/builtin/, dispatched from the table in src/hpmstat.c) and the shape
- * of that table's entries. The conventions they share (diagnostics, exit
+ * src/builtin/, dispatched from the table in commands.c) and the shape
+ * of that table's entries, and hpmstat_main(), the whole command line. The conventions they share (diagnostics, exit
  * status, number parsing, output files) are builtin/cli.h's; the
  * --backend and --emu-* options of stat and top are builtin/backend-opts.h's.
  * Subcommands print; the libraries below them never do.
@@ -18,6 +18,10 @@ struct cmd_desc {
 	const char *summary;
 	const char *usage; /* full --help text */
 };
+
+/* hpmstat's command line (argv[0] is the program: "hpmtop" runs top):
+ * the exit status main() returns. */
+int hpmstat_main(int argc, char **argv);
 
 int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);

@@ -54,7 +54,7 @@ struct opts {
 };
 
 /* An option's value: "--opt=V" or the next argument. */
-static const char *value(int argc, char **argv, int *i, const char *name, size_t len)
+static const char *option_value(int argc, char **argv, int *i, const char *name, size_t len)
 {
 	const char *a = argv[*i];
 	if (a[len] == '=')
@@ -115,21 +115,21 @@ static int parse(int argc, char **argv, struct opts *o)
 			fputs(cmd_report_usage, stdout);
 			return -1;
 		} else if (is_opt(a, "--format")) {
-			if (!(v = value(argc, argv, &i, "--format", 8)))
+			if (!(v = option_value(argc, argv, &i, "--format", 8)))
 				return EXIT_USAGE;
 			if (rp_format_parse(v, &o->format) != 0) {
 				cli_error("--format '%s': must be text, csv, json, md or html", v);
 				return EXIT_FAILURE;
 			}
 		} else if (is_opt(a, "--level")) {
-			if (!(v = value(argc, argv, &i, "--level", 7)))
+			if (!(v = option_value(argc, argv, &i, "--level", 7)))
 				return EXIT_USAGE;
 			uint64_t n;
 			if (cli_parse_u64("--level", v, 1, metric_max_level(), &n))
 				return EXIT_FAILURE;
 			o->level = (unsigned)n;
 		} else if (is_opt(a, "--output")) {
-			if (!(v = value(argc, argv, &i, "--output", 8)))
+			if (!(v = option_value(argc, argv, &i, "--output", 8)))
 				return EXIT_USAGE;
 			o->output = v;
 		} else if ((v = meant_long_option(a))) {
@@ -142,7 +142,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			else
 				return cli_usage_error("option '-o' needs a value");
 		} else if (is_opt(a, "--weights")) {
-			if (!(v = value(argc, argv, &i, "--weights", 9)))
+			if (!(v = option_value(argc, argv, &i, "--weights", 9)))
 				return EXIT_USAGE;
 			o->weights = v;
 		} else if (strcmp(a, "--diff") == 0) {

@@ -34,6 +34,7 @@
 #include "stat/record.h"
 #include "stat/session.h"
 #include "stat/stat.h"
+#include "util/clock.h"
 #include "util/outfile.h"
 #include "util/xalloc.h"
 
@@ -639,13 +640,6 @@ static uint64_t cycles_at(double period_ms, uint64_t ticks, uint64_t freq)
 	return c > UINT64_MAX ? UINT64_MAX : (uint64_t)c;
 }
 
-static double now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 static char *join_argv(char **argv)
 {
 	size_t len = 1;
@@ -689,13 +683,6 @@ struct run_ctx {
 	bool count_reached, timed_out;
 };
 
-static void free_metrics(struct stat_metric *m, unsigned n)
-{
-	for (unsigned k = 0; k < n; k++)
-		free(m[k].display);
-	free(m);
-}
-
 /* An aggregation by CPU topology (--per-core, --per-socket, ...), whose
  * view takes each unit's metrics to its id (stat/aggr.h). */
 static bool metrics_per_id_mode(const struct stat_config *cfg)
@@ -717,7 +704,7 @@ static void unit_metrics_new(struct hpm_session *s, const struct hpm_count *cons
 static void unit_metrics_free(struct stat_result *res)
 {
 	for (unsigned u = 0; u < res->nr_metric_units; u++)
-		free_metrics(res->unit_metrics[u], res->nr_metrics);
+		stat_metrics_free(res->unit_metrics[u], res->nr_metrics);
 	free(res->unit_metrics);
 }
 
@@ -758,7 +745,7 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 	if (rc->rec)
 		record_add_interval(rc->rec, &res);
 	unit_metrics_free(&res);
-	free_metrics(res.metrics, res.nr_metrics);
+	stat_metrics_free(res.metrics, res.nr_metrics);
 	hpm_session_snapshot_free(rc->s, *prev);
 	*prev = hpm_session_snapshot(rc->s);
 	hpm_session_snapshot_free(rc->s, d);
@@ -802,8 +789,9 @@ static int counting_after_delay(struct run_ctx *rc, struct hpm_workload *w, int 
 		}
 		rc->emu_base = info.cycles_run;
 	} else {
-		double end = now_ns() + (double)o->delay_ms * 1e6;
-		for (double now = now_ns(); now < end && !stat_interrupted; now = now_ns()) {
+		double end = (double)hpm_clock_ns() + (double)o->delay_ms * 1e6;
+		for (double now = (double)hpm_clock_ns(); now < end && !stat_interrupted;
+		     now = (double)hpm_clock_ns()) {
 			if (w && (hpm_workload_reap(w, false), w->exited))
 				break;
 			if (o->pid > 0 && hpm_process_gone(o->pid))
@@ -815,7 +803,7 @@ static int counting_after_delay(struct run_ctx *rc, struct hpm_workload *w, int 
 	if (hpm_session_enable(rc->s, err, errlen))
 		return -1;
 	fprintf(stderr, "Events enabled\n");
-	*t0 = now_ns();
+	*t0 = (double)hpm_clock_ns();
 	return 0;
 }
 
@@ -921,7 +909,7 @@ static int run_once(struct run_ctx *rc)
 		cli_warn("note: %s", s->perf_cfg.note);
 		s->perf_cfg.noted = false; /* once */
 	}
-	double t0 = now_ns();
+	double t0 = (double)hpm_clock_ns();
 	if (counting_start(rc, err, sizeof(err))) {
 		cli_error("%s", err);
 		rcode = EXIT_FAILURE;
@@ -983,7 +971,7 @@ static int run_once(struct run_ctx *rc)
 				done |= interval_count_reached(rc);
 			}
 		}
-		rc->elapsed_ns = now_ns() - t0;
+		rc->elapsed_ns = (double)hpm_clock_ns() - t0;
 		hpm_session_emu_info(s, &info);
 		if (!done && stat_interrupted) {
 			rc->emu_partial = rc->emu_interrupted = true;
@@ -1018,7 +1006,7 @@ static int run_once(struct run_ctx *rc)
 			}
 			if (o->pid > 0 && !have_cmd && hpm_process_gone(o->pid))
 				break;
-			double now = now_ns();
+			double now = (double)hpm_clock_ns();
 			if (deadline && now >= deadline) {
 				stop_at_timeout(rc, have_cmd ? &w : NULL);
 				break;
@@ -1063,13 +1051,14 @@ static int run_once(struct run_ctx *rc)
 			hpm_workload_wait(have_cmd ? &w : NULL, o->pid, watch_pidfd,
 			                  wait_ms_until(timeout, now, deadline), &stat_signal);
 		}
-		double end = now_ns();
+		double end = (double)hpm_clock_ns();
 		rc->elapsed_ns = end - t0;
 		if (emu_follows) {
 			/* the rest up to the end, within EMU_CATCHUP_NS */
 			uint64_t want = cycles_at(rc->elapsed_ns / 1e6, 1, freq);
 			hpm_session_emu_info(s, &info);
-			while (want > info.cycles_run && now_ns() - end < (double)EMU_CATCHUP_NS) {
+			while (want > info.cycles_run &&
+			       (double)hpm_clock_ns() - end < (double)EMU_CATCHUP_NS) {
 				if (hpm_session_run_emu(s, want - info.cycles_run, EMU_BUDGET_NS,
 				                        &ran, &done, err, sizeof(err))) {
 					cli_error("%s", err);
@@ -1097,7 +1086,7 @@ static int run_once(struct run_ctx *rc)
 	}
 	/* one that outlives --timeout's SIGTERM is counted to its end, as perf */
 	if (rc->timed_out)
-		rc->elapsed_ns = now_ns() - t0;
+		rc->elapsed_ns = (double)hpm_clock_ns() - t0;
 	hpm_workload_forward_signals(NULL);
 	hpm_session_disable(s, err, sizeof(err));
 	if (hpm_session_read(s, err, sizeof(err))) {
@@ -1107,7 +1096,7 @@ static int run_once(struct run_ctx *rc)
 	}
 	if (interval && (have_cmd || o->pid > 0) && !rc->count_reached) {
 		/* the partial interval since the last tick, as perf prints it */
-		if (print_interval(rc, (now_ns() - t0) / 1e9, &prev, first)) {
+		if (print_interval(rc, ((double)hpm_clock_ns() - t0) / 1e9, &prev, first)) {
 			rcode = EXIT_FAILURE;
 			goto out;
 		}
@@ -1553,7 +1542,7 @@ static int measure(struct stat_cmd *c)
 		int rc = c->o.no_multiplex ? run_no_multiplex(&c->run) : run_once(&c->run);
 		if (rc)
 			return rc;
-		free_metrics(c->metrics, c->nr_metrics);
+		stat_metrics_free(c->metrics, c->nr_metrics);
 		c->nr_metrics = hpm_session_metrics(s, NULL, &c->metrics);
 		stat_repeats_add(&c->reps, &s->all, c->metrics, c->nr_metrics, c->run.elapsed_ns);
 		if (c->rec)
@@ -1694,7 +1683,7 @@ out:
 	/* an error on the way: no temporary file stays behind */
 	cli_output_abort(&c.out);
 	cli_output_abort(&c.recf);
-	free_metrics(c.metrics, c.nr_metrics);
+	stat_metrics_free(c.metrics, c.nr_metrics);
 	stat_repeats_free(&c.reps);
 	record_free(c.rec);
 	free(c.command);

@@ -20,6 +20,7 @@
 #include "builtin/backend-opts.h"
 #include "builtin/builtin.h"
 #include "top/top.h"
+#include "util/clock.h"
 #include "util/outfile.h"
 #ifdef HAVE_NCURSES
 #include "top/view.h"
@@ -89,13 +90,6 @@ static void on_signal(int sig)
 	top_signal = sig;
 }
 
-static double mono(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* top's own long options, before and after the back-end ones
  * (backend-opts.h; top has no --emu-cycles: it runs until quit) */
 static const struct option top_longopts_head[] = {
@@ -140,7 +134,7 @@ static int find_config(int argc, char **argv, const struct option *longopts, str
 }
 
 /* option -> the config key it sets, so both share one validation */
-static int set(struct top_opts *o, const char *opt, const char *key, const char *val)
+static int set_option(struct top_opts *o, const char *opt, const char *key, const char *val)
 {
 	char err[256];
 	if (top_config_set(o, key, val, err, sizeof(err)) == 0)
@@ -155,7 +149,7 @@ static int set(struct top_opts *o, const char *opt, const char *key, const char 
  * top.conf keys are */
 static int set_backend_key(void *o, const char *opt, const char *key, const char *val)
 {
-	return set(o, opt, key, val);
+	return set_option(o, opt, key, val);
 }
 
 static int parse_opts(int argc, char **argv, const struct option *longopts, struct top_opts *o,
@@ -173,7 +167,7 @@ static int parse_opts(int argc, char **argv, const struct option *longopts, stru
 	while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'd':
-			if (set(o, "-d", "delay", optarg))
+			if (set_option(o, "-d", "delay", optarg))
 				return EXIT_FAILURE;
 			break;
 		case 'b':
@@ -195,7 +189,7 @@ static int parse_opts(int argc, char **argv, const struct option *longopts, stru
 			top_opts_set(&o->metrics, optarg);
 			break;
 		case 't':
-			if (set(o, "-t", "level", optarg))
+			if (set_option(o, "-t", "level", optarg))
 				return EXIT_FAILURE;
 			break;
 		case 'C':
@@ -207,7 +201,7 @@ static int parse_opts(int argc, char **argv, const struct option *longopts, stru
 			o->pid = (int)n;
 			break;
 		case 'N':
-			if (set(o, "-N", "processes", optarg))
+			if (set_option(o, "-N", "processes", optarg))
 				return EXIT_FAILURE;
 			break;
 		case 's':
@@ -251,7 +245,7 @@ static int parse_opts(int argc, char **argv, const struct option *longopts, stru
 static void sleep_until(double t)
 {
 	while (!top_stop) {
-		double left = t - mono();
+		double left = t - hpm_clock_s();
 		if (left <= 0)
 			return;
 		struct timespec ts = {(time_t)left, (long)((left - floor(left)) * 1e9)};
@@ -264,21 +258,21 @@ static void sleep_until(double t)
 static int run_batch(struct top_model *m, struct top_opts *o, const struct cli *c)
 {
 	char err[512];
-	double next = mono() + o->delay;
+	double next = hpm_clock_s() + o->delay;
 	for (unsigned long i = 0; !top_stop && (!c->iterations || i < c->iterations); i++) {
 		sleep_until(next);
 		if (top_stop)
 			break;
 		struct top_frame f;
-		double woke = mono();
+		double woke = hpm_clock_s();
 		if (top_model_sample(m, &f, err, sizeof(err))) {
 			cli_error("%s", err);
 			return EXIT_FAILURE;
 		}
 		/* the JSON frame carries the time to here; its own formatting is
 		 * part of the next frame's budget, not measurable inside it */
-		f.lag_ms = (mono() - next) * 1e3;
-		f.work_ms = (mono() - woke) * 1e3;
+		f.lag_ms = (hpm_clock_s() - next) * 1e3;
+		f.work_ms = (hpm_clock_s() - woke) * 1e3;
 		if (c->mode == MODE_JSON)
 			top_print_json(stdout, &f);
 		else
@@ -288,8 +282,8 @@ static int run_batch(struct top_model *m, struct top_opts *o, const struct cli *
 			return EXIT_FAILURE; /* a closed pipe: cli_finish says so */
 		next += o->delay;
 		/* a late frame does not make the next ones bunch up */
-		if (next < mono())
-			next = mono() + o->delay;
+		if (next < hpm_clock_s())
+			next = hpm_clock_s() + o->delay;
 	}
 	return 0;
 }
@@ -430,7 +424,7 @@ static int run_tui(struct top_view *v, struct top_model *m, struct top_opts *o, 
 		/* the first bad line; the rest are on stderr after exit */
 		snprintf(v->msg, sizeof(v->msg), "%.*s", (int)strcspn(warn, "\n"), warn);
 	}
-	double next = mono() + o->delay;
+	double next = hpm_clock_s() + o->delay;
 	snprintf(f.source, sizeof(f.source), "starting...");
 	f.backend = m->emu ? "emu" : "perf";
 	f.delay = o->delay;
@@ -438,7 +432,7 @@ static int run_tui(struct top_view *v, struct top_model *m, struct top_opts *o, 
 	top_view_draw(v, &f);
 	int status = 0;
 	while (!top_stop) {
-		double now = mono();
+		double now = hpm_clock_s();
 		int ch = top_view_key(v, (int)ceil((next - now) * 1e3));
 		bool resample = false;
 		if (ch == TOP_KEY_HANGUP)
@@ -450,16 +444,16 @@ static int run_tui(struct top_view *v, struct top_model *m, struct top_opts *o, 
 				break;
 			if (resample) {
 				/* a new program shows itself at once, not a tick later */
-				next = mono() + (o->delay < 0.5 ? o->delay : 0.5);
+				next = hpm_clock_s() + (o->delay < 0.5 ? o->delay : 0.5);
 			}
 			top_view_draw(v, &f);
 		}
-		now = mono();
+		now = hpm_clock_s();
 		if (now < next)
 			continue;
 		if (!paused) {
 			struct top_frame nf;
-			double woke = mono();
+			double woke = hpm_clock_s();
 			if (top_model_sample(m, &nf, err, sizeof(err))) {
 				snprintf(v->msg, sizeof(v->msg), "%s", err);
 				status = EXIT_FAILURE;
@@ -470,7 +464,8 @@ static int run_tui(struct top_view *v, struct top_model *m, struct top_opts *o, 
 			f = nf;
 			have = true;
 			top_view_draw(v, &f);
-			double lag = (mono() - next) * 1e3, work = (mono() - woke) * 1e3;
+			double lag = (hpm_clock_s() - next) * 1e3,
+			       work = (hpm_clock_s() - woke) * 1e3;
 			st.work_sum += work;
 			if (work > st.work_max)
 				st.work_max = work;
@@ -483,8 +478,8 @@ static int run_tui(struct top_view *v, struct top_model *m, struct top_opts *o, 
 				break;
 		}
 		next += o->delay;
-		if (next < mono())
-			next = mono() + o->delay;
+		if (next < hpm_clock_s())
+			next = hpm_clock_s() + o->delay;
 	}
 	if (have)
 		top_frame_free(&f);

@@ -15,7 +15,7 @@ src/kmh/events-gen.c: src/gen/kmh-jevents$(EXEEXT) $(KMH_EVENT_JSON) events/risc
 noinst_LIBRARIES += src/kmh/libkmh.a
 src_kmh_libkmh_a_SOURCES = \
 	src/kmh/kmh.h src/kmh/mhpmevent.h src/kmh/internal.h \
-	src/kmh/tables.c src/kmh/modifiers.c src/kmh/encode.c src/kmh/decode.c \
+	src/kmh/tables.c src/kmh/modifiers.c src/kmh/encode.c src/kmh/decode.c src/kmh/roundtrip.c \
 	src/kmh/sched.c src/kmh/sched.h \
 	src/kmh/model.c src/kmh/model.h src/kmh/describe.c \
 	src/kmh/perf-attr.c src/kmh/perf-attr.h

@@ -382,13 +382,6 @@ void stat_replay_interval(const struct stat_replay *r, unsigned k, struct stat_r
 	                            .delta = (const struct hpm_count *const *)r->iv_counts[k]};
 }
 
-static void free_metrics(struct stat_metric *m, unsigned n)
-{
-	for (unsigned k = 0; m && k < n; k++)
-		free(m[k].display);
-	free(m);
-}
-
 void stat_replay_free(struct stat_replay *r)
 {
 	for (unsigned i = 0; i < r->list.nr; i++) {
@@ -408,13 +401,13 @@ void stat_replay_free(struct stat_replay *r)
 		for (unsigned i = 0; r->iv_counts[k] && i < r->rf.nr_ev; i++)
 			free(r->iv_counts[k][i]);
 		free(r->iv_counts[k]);
-		free_metrics(r->iv_metrics[k], r->rf.nr_node);
+		stat_metrics_free(r->iv_metrics[k], r->rf.nr_node);
 	}
 	free(r->iv_counts);
 	free(r->iv_metrics);
-	free_metrics(r->metrics, r->rf.nr_node);
+	stat_metrics_free(r->metrics, r->rf.nr_node);
 	for (unsigned u = 0; u < r->nr_unit_metrics; u++) {
-		free_metrics(r->unit_metrics[u], r->rf.nr_node);
+		stat_metrics_free(r->unit_metrics[u], r->rf.nr_node);
 		free(r->unit_metric_names[u]);
 	}
 	free(r->unit_metrics);

@@ -126,6 +126,9 @@ void stat_print(const struct stat_config *cfg, const struct stat_result *res);
 /* The one-line description of the emulated source, e.g. "emulated Kunminghu:
  * profile balanced, seed 1, 1 hart, 1000000000 cycles at 100 MHz": l as
  * util/provenance.h's EMU_PROVENANCE_RUN label. */
+/* Frees n metric rows of a stat_result (their display names and the array). */
+void stat_metrics_free(struct stat_metric *m, unsigned n);
+
 const char *stat_emu_describe(const struct stat_emu_label *l, char *buf, size_t len);
 /* What emulated figures must not be read as: "; they do not measure 'ls'"
  * (or the -p/-a target), "" for the emulated harts alone. */

@@ -3,6 +3,7 @@
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "stat/values.h"
@@ -259,4 +260,11 @@ const char *stat_emu_not_measured(const struct stat_config *cfg, char *buf, size
 	else
 		snprintf(buf, len, "%s", "");
 	return buf;
+}
+
+void stat_metrics_free(struct stat_metric *m, unsigned n)
+{
+	for (unsigned k = 0; m && k < n; k++)
+		free(m[k].display);
+	free(m);
 }

@@ -142,16 +142,16 @@ void top_print_text(FILE *out, const struct top_frame *f)
 	fprintf(out, "\n");
 }
 
-static json_t *num(double v)
+static json_t *number_json(double v)
 {
 	return isnan(v) || isinf(v) ? json_null() : json_real(v);
 }
 
-static json_t *val(const struct top_value *v)
+static json_t *value_json(const struct top_value *v)
 {
 	json_t *o = json_object();
-	json_object_set_new(o, "value", num(v->v));
-	json_object_set_new(o, "share", v->share < 0 ? json_null() : num(v->share));
+	json_object_set_new(o, "value", number_json(v->v));
+	json_object_set_new(o, "share", v->share < 0 ? json_null() : number_json(v->share));
 	return o;
 }
 
@@ -174,16 +174,16 @@ void top_print_json(FILE *out, const struct top_frame *f)
 		const struct top_unit *t = &f->units[u];
 		json_t *j = json_object();
 		json_object_set_new(j, "unit", json_string(t->name));
-		json_object_set_new(j, "cycles", num(t->cycles.v));
-		json_object_set_new(j, "instructions", num(t->instructions.v));
-		json_object_set_new(j, "ipc", num(t->ipc));
+		json_object_set_new(j, "cycles", number_json(t->cycles.v));
+		json_object_set_new(j, "instructions", number_json(t->instructions.v));
+		json_object_set_new(j, "ipc", number_json(t->ipc));
 		json_t *td = json_object();
 		for (unsigned k = 0; k < TD_NR; k++)
-			json_object_set_new(td, top_td_name[k], num(t->td[k]));
+			json_object_set_new(td, top_td_name[k], number_json(t->td[k]));
 		json_object_set_new(j, "topdown", td);
 		json_t *cols = json_object();
 		for (unsigned k = 0; k < f->ncols; k++)
-			json_object_set_new(cols, f->col_names[k], val(&t->col[k]));
+			json_object_set_new(cols, f->col_names[k], value_json(&t->col[k]));
 		json_object_set_new(j, "columns", cols);
 		json_array_append_new(units, j);
 	}
@@ -195,7 +195,7 @@ void top_print_json(FILE *out, const struct top_frame *f)
 		json_object_set_new(j, "name", json_string(n->name));
 		json_object_set_new(j, "display", json_string(n->display));
 		json_object_set_new(j, "level", json_integer(n->level));
-		json_object_set_new(j, "value", num(n->value));
+		json_object_set_new(j, "value", number_json(n->value));
 		json_object_set_new(j, "bottleneck", json_boolean(n->bottleneck));
 		json_object_set_new(j, "drilled", json_boolean(n->drilled));
 		json_array_append_new(nodes, j);
@@ -209,7 +209,7 @@ void top_print_json(FILE *out, const struct top_frame *f)
 			json_object_set_new(j, "pid", json_integer(p->pid));
 		json_object_set_new(j, "name", json_string(p->name));
 		for (unsigned k = 0; k < f->npcols; k++)
-			json_object_set_new(j, f->pcol_names[k], num(p->v[k]));
+			json_object_set_new(j, f->pcol_names[k], number_json(p->v[k]));
 		json_object_set_new(j, !strcmp(f->backend, "emu") ? "bottleneck" : "state",
 		                    json_string(p->extra));
 		if (p->exited)

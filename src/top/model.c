@@ -20,6 +20,7 @@
 
 #include "top/procs.h"
 #include "top/top.h"
+#include "util/clock.h"
 #include "util/provenance.h"
 #include "util/xalloc.h"
 
@@ -32,13 +33,6 @@ static const char *const emu_pcols[PC_NR_EMU] = {"CYCLES", "INSTR", "IPC"};
 
 /* rows of the session: [0] cycles, [1] instructions, then the -e columns */
 enum { ROW_CYCLES, ROW_INSTR, ROW_FIRST_COL };
-
-static double mono(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static unsigned units_of(const struct hpm_session *s, unsigned i)
 {
@@ -174,7 +168,7 @@ int top_model_reprogram(struct top_model *m, char *err, size_t errlen)
 			snprintf(m->note, sizeof(m->note), "warning: %s", m->s.perf_cfg.warning);
 		m->prev = hpm_session_snapshot(&m->s);
 	}
-	m->last = mono();
+	m->last = hpm_clock_s();
 	return 0;
 }
 
@@ -194,7 +188,7 @@ int top_model_init(struct top_model *m, struct top_opts *o, char *err, size_t er
 	}
 	if (!m->emu)
 		m->procs = top_procs_new();
-	m->t0 = mono();
+	m->t0 = hpm_clock_s();
 	if (top_model_reprogram(m, err, errlen))
 		return -1;
 	return 0;
@@ -539,7 +533,7 @@ static void fill_source(const struct top_model *m, struct top_frame *f)
 int top_model_sample(struct top_model *m, struct top_frame *f, char *err, size_t errlen)
 {
 	memset(f, 0, sizeof(*f));
-	double now = mono();
+	double now = hpm_clock_s();
 	double interval = now - m->last;
 	f->backend = m->emu ? "emu" : "perf";
 	f->delay = m->o->delay;

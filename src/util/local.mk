@@ -10,6 +10,7 @@ src_util_libutil_a_SOURCES = \
 	src/util/count.c src/util/count.h \
 	src/util/provenance.c src/util/provenance.h \
 	src/util/count-json.c src/util/count-json.h \
-	src/util/pager.c src/util/pager.h
+	src/util/pager.c src/util/pager.h \
+	src/util/clock.c src/util/clock.h
 # count-json.c writes counts into jansson documents
 src_util_libutil_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)

@@ -1,0 +1,17 @@
+# src/builtin: the subcommands (one file each) and their dispatch table
+# (commands.c), as a library so that a test program can run the whole
+# command line with a PMU model of its own registered first.
+noinst_LIBRARIES += src/builtin/libbuiltin.a
+src_builtin_libbuiltin_a_SOURCES = \
+	src/builtin/builtin.h src/builtin/commands.c \
+	src/builtin/cli.c src/builtin/cli.h \
+	src/builtin/backend-opts.c src/builtin/backend-opts.h \
+	src/builtin/fields.c src/builtin/fields.h \
+	src/builtin/list.c \
+	src/builtin/encode.c \
+	src/builtin/decode.c \
+	src/builtin/emu.c \
+	src/builtin/stat.c src/builtin/stat-record.c src/builtin/stat-record.h \
+	src/builtin/report.c \
+	src/builtin/top.c
+src_builtin_libbuiltin_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(NCURSES_CFLAGS)
