@@ -7,11 +7,11 @@ src_builtin_libbuiltin_a_SOURCES = \
 	src/builtin/cli.c src/builtin/cli.h \
 	src/builtin/backend-opts.c src/builtin/backend-opts.h \
 	src/builtin/fields.c src/builtin/fields.h \
-	src/builtin/list.c \
-	src/builtin/encode.c \
-	src/builtin/decode.c \
-	src/builtin/emu.c \
-	src/builtin/stat.c src/builtin/stat-record.c src/builtin/stat-record.h \
-	src/builtin/report.c \
-	src/builtin/top.c
+	src/builtin/cmd-list.c \
+	src/builtin/cmd-encode.c \
+	src/builtin/cmd-decode.c \
+	src/builtin/cmd-emu.c \
+	src/builtin/cmd-stat.c src/builtin/cmd-stat-record.c src/builtin/cmd-stat-record.h \
+	src/builtin/cmd-report.c \
+	src/builtin/cmd-top.c
 src_builtin_libbuiltin_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(NCURSES_CFLAGS)

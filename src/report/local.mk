@@ -2,7 +2,7 @@
 # (runfile.c), the report model: slices, per-hart metrics from the metric
 # engine, summary, weights and diff (model.c), and one renderer per format
 # (render-*.c) behind report_render (render.c), writing with the cells of
-# cells.c. It never prints or exits; src/builtin/report.c is the CLI.
+# cells.c. It never prints or exits; src/builtin/cmd-report.c is the CLI.
 noinst_LIBRARIES += src/report/libreport.a
 src_report_libreport_a_SOURCES = \
 	src/report/runfile.c src/report/runfile.h src/report/replay.c src/report/replay.h \

@@ -7,7 +7,7 @@
  * its rows each takes, its open instance, its units), the events metrics
  * need, and the evaluation of metrics on the counts. The back ends fill the
  * session's rows themselves; every operation is one loop over the back ends
- * in use. builtin/stat.c drives a session (workload, intervals, repeats,
+ * in use. builtin/cmd-stat.c drives a session (workload, intervals, repeats,
  * output); this file knows nothing of the command line.
  */
 #ifndef HPM_STAT_SESSION_H

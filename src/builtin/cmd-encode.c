@@ -1,4 +1,4 @@
-/* encode.c: hpmstat encode: event expressions into mhpmevent values. */
+/* cmd-encode.c: hpmstat encode: event expressions into mhpmevent values. */
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* list.c: hpmstat list: every name stat -e and -M take, as perf list.
+/* cmd-list.c: hpmstat list: every name stat -e and -M take, as perf list.
  *
  * Owns: the listing of perf's generic hardware, software and cache names
  * (with what the emulator counts for them), perf's tool events, the host's

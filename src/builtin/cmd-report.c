@@ -1,4 +1,4 @@
-/* report.c: hpmstat report: Topdown reports from the run files of
+/* cmd-report.c: hpmstat report: Topdown reports from the run files of
  * hpmstat stat --record, in text, CSV, JSON, Markdown or HTML, for one run,
  * several (with a summary across them and optional weights), or the diff
  * of two.

@@ -1,4 +1,4 @@
-/* stat.c: hpmstat stat: count events of a command, a process, CPUs or the
+/* cmd-stat.c: hpmstat stat: count events of a command, a process, CPUs or the
  * emulated harts, as perf stat does, and compute Topdown.
  *
  * Owns: the command: its options and their checks, the loop of one run
@@ -23,7 +23,7 @@
 
 #include "builtin/backend-opts.h"
 #include "builtin/builtin.h"
-#include "builtin/stat-record.h"
+#include "builtin/cmd-stat-record.h"
 #include "core/workload.h"
 #include "emu/emu.h"
 #include "metric/metric.h"

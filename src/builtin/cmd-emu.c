@@ -1,4 +1,4 @@
-/* emu.c: `hpmstat emu`: the emulator's script runner, `emu profiles` and
+/* cmd-emu.c: `hpmstat emu`: the emulator's script runner, `emu profiles` and
  * `emu bench`.
  *
  * Owns: option parsing, printing and exit codes of the three. The work is in

@@ -1,4 +1,4 @@
-/* top.c: hpmstat top (hpmtop): the live Topdown view.
+/* cmd-top.c: hpmstat top (hpmtop): the live Topdown view.
  *
  * Reads the config file, then the options (which win), builds the model
  * (src/top/model.c) and runs one of three loops over it: the ncurses view

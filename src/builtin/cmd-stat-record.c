@@ -1,4 +1,4 @@
-/* stat-record.c: hpmstat stat record and hpmstat stat report, perf's
+/* cmd-stat-record.c: hpmstat stat record and hpmstat stat report, perf's
  * subcommands of stat.
  *
  * `stat record [stat options] [-o FILE] [--] command` is `hpmstat stat
@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
-#include "builtin/stat-record.h"
+#include "builtin/cmd-stat-record.h"
 #include "report/replay.h"
 #include "util/xalloc.h"
 

@@ -1,9 +1,9 @@
-/* stat-record.h: perf's `stat record` and `stat report` subcommands of
+/* cmd-stat-record.h: perf's `stat record` and `stat report` subcommands of
  * hpmstat stat (stat-record.c).
  *
  * Owns: recognising the subcommand word, the paths of a recording (its -o
  * is the run file, perf.data by default, an old one kept as perf.data.old)
- * and all of `stat report`. stat.c calls these from one hook.
+ * and all of `stat report`. cmd-stat.c calls these from one hook.
  */
 #ifndef HPM_BUILTIN_STAT_RECORD_H
 #define HPM_BUILTIN_STAT_RECORD_H

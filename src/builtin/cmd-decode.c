@@ -1,4 +1,4 @@
-/* decode.c: hpmstat decode: mhpmevent values into fields and event names. */
+/* cmd-decode.c: hpmstat decode: mhpmevent values into fields and event names. */
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
