@@ -1,14 +1,14 @@
 # src/kmh: the Kunminghu event library (tables, encoder, decoder).
-# The tables are generated from events/ at build time by src/gen/jevents.c.
-noinst_PROGRAMS += src/gen/kmh-jevents
-src_gen_kmh_jevents_SOURCES = src/gen/jevents.c
-src_gen_kmh_jevents_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
-src_gen_kmh_jevents_LDADD = $(JANSSON_LIBS)
+# The tables are generated from events/ at build time by src/kmh/gen/jevents.c.
+noinst_PROGRAMS += src/kmh/gen/kmh-jevents
+src_kmh_gen_kmh_jevents_SOURCES = src/kmh/gen/jevents.c
+src_kmh_gen_kmh_jevents_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+src_kmh_gen_kmh_jevents_LDADD = $(JANSSON_LIBS)
 
-src/kmh/events-gen.c: src/gen/kmh-jevents$(EXEEXT) $(KMH_EVENT_JSON) events/riscv/mapfile.csv
+src/kmh/events-gen.c: src/kmh/gen/kmh-jevents$(EXEEXT) $(KMH_EVENT_JSON) events/riscv/mapfile.csv
 	$(AM_V_GEN)$(MKDIR_P) src/kmh && \
 	files=; for f in $(KMH_EVENT_JSON); do files="$$files $(top_srcdir)/$$f"; done; \
-	src/gen/kmh-jevents$(EXEEXT) --mapfile $(top_srcdir)/events/riscv/mapfile.csv $$files \
+	src/kmh/gen/kmh-jevents$(EXEEXT) --mapfile $(top_srcdir)/events/riscv/mapfile.csv $$files \
 		> $@.tmp && mv $@.tmp $@
 
 noinst_LIBRARIES += src/kmh/libkmh.a
