@@ -1,6 +1,7 @@
 /* model.c: Kunminghu as a PMU model (arch/model.h): its tables, encoder,
  * modifiers, fixed counters, bank constraint, the ADD merge of the
- * scheduler and perf's generic names, behind the model interface. */
+ * scheduler, perf's generic names and its metric table, behind the model
+ * interface. */
 #include <stdio.h>
 #include <string.h>
 
@@ -300,4 +301,5 @@ const struct hpm_pmu_model hpm_model_kunminghu = {
         },
     .generic = generic,
     .nr_generic = sizeof(generic) / sizeof(generic[0]),
+    .metrics = &kmh_metrics,
 };
