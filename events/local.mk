@@ -6,4 +6,5 @@ KMH_EVENT_JSON = \
 	events/riscv/openxiangshan/kunminghu/backend.json \
 	events/riscv/openxiangshan/kunminghu/memblock.json \
 	events/riscv/openxiangshan/kunminghu/cache.json
-nobase_dist_pkgdata_DATA += events/riscv/mapfile.csv $(KMH_EVENT_JSON)
+KMH_METRIC_JSON = events/riscv/openxiangshan/kunminghu/metrics.json
+nobase_dist_pkgdata_DATA += events/riscv/mapfile.csv $(KMH_EVENT_JSON) $(KMH_METRIC_JSON)

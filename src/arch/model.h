@@ -46,7 +46,8 @@ struct hpm_model_error {
 	char msg[320]; /* a sentence without the text itself */
 };
 
-struct json_t; /* jansson's, for the JSON form of a decoded value */
+struct json_t;       /* jansson's, for the JSON form of a decoded value */
+struct metric_table; /* metric/metric.h's: the model's metrics as data */
 
 struct hpm_pmu_model;
 
@@ -229,6 +230,11 @@ struct hpm_pmu_model {
 	/* ------------------------------------------------ emulator */
 	const struct hpm_model_generic *generic;
 	unsigned nr_generic;
+
+	/* ------------------------------------------------ metrics */
+	/* Its metrics and Topdown tree (generated from the model's metrics
+	 * JSON by src/gen/metrics2c.c), NULL when it has none. */
+	const struct metric_table *metrics;
 };
 
 /* The model's fixed counter called name (the base of a spec, before ':'),

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "builtin/cli.h"
+#include "core/models.h"
+#include "metric/metric.h"
 #include "util/outfile.h"
 #include "util/str.h"
 
@@ -175,7 +177,8 @@ static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
 			return -1;
 		}
 		/* 2^64 is the first double past UINT64_MAX */
-		rc = errno == ERANGE || d >= 18446744073709551616.0 ? STR_PARSE_ERANGE : STR_PARSE_OK;
+		rc = errno == ERANGE || d >= 18446744073709551616.0 ? STR_PARSE_ERANGE
+		                                                    : STR_PARSE_OK;
 		v = rc ? UINT64_MAX : (uint64_t)d;
 	} else {
 		rc = str_parse_u64(p, &v, NULL, 0);
@@ -215,6 +218,17 @@ int cli_parse_u64_usage(const char *opt, const char *s, uint64_t min, uint64_t m
 	if (parse_u64(opt, s, min, max, out, msg, sizeof(msg)) == 0)
 		return 0;
 	return cli_usage_error("%s", msg);
+}
+
+int cli_parse_topdown_level(const char *opt, const char *s, uint64_t *out)
+{
+	unsigned max = 0;
+	for (unsigned i = 0; i < hpm_model_count(); i++) {
+		const struct metric_table *t = hpm_model_at(i)->metrics;
+		if (t && metric_max_level(t) > max)
+			max = metric_max_level(t);
+	}
+	return cli_parse_u64(opt, s, 1, max, out);
 }
 
 void cli_print_usage(FILE *out)

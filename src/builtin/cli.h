@@ -2,7 +2,8 @@
  *
  * Owns: the CLI's diagnostics (one line each on stderr, "hpmstat CMD:
  * message", user input escaped), the exit statuses, the reading of numeric
- * option values, the usage text of the running command and the end of a
+ * option values (a Topdown level against the registered models' metric
+ * tables among them), the usage text of the running command and the end of a
  * command (stdout flushed and checked, death by a caught signal).
  * src/hpmstat.c names the running command (cli_set_command); nothing here
  * calls back into it.
@@ -54,6 +55,10 @@ int cli_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, ui
 /* The same for a command whose bad values are usage errors: the message
  * ends with the --help hint and the return is EXIT_USAGE, else 0. */
 int cli_parse_u64_usage(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out);
+/* cli_parse_u64 for a Topdown level (stat -l, report --level): 1 to the
+ * deepest level of any registered model's metrics, as the options are read
+ * before a run picks its model. */
+int cli_parse_topdown_level(const char *opt, const char *s, uint64_t *out);
 /* Prints the usage text of the running command to `out`. */
 void cli_print_usage(FILE *out);
 /* Flushes stdout and reports a write error (e.g. a closed pipe or full disk)

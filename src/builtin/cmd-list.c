@@ -131,6 +131,7 @@ struct list_row {
 	const char *pmu;      /* libpfm4's or sysfs's PMU */
 	const struct metric *metric;
 	const char *group;
+	const struct metric_table *metrics; /* the table of metric and group rows */
 };
 
 struct list_out {
@@ -275,9 +276,10 @@ static void json_row(struct list_out *out, const struct list_row *r)
 	}
 	if (r->group) {
 		json_t *m = json_array();
-		for (unsigned i = 0; i < metric_nr; i++)
-			if (metric_in_group(&metric_table[i], r->group))
-				json_array_append_new(m, json_string(metric_table[i].name));
+		const struct metric_table *t = r->metrics;
+		for (unsigned i = 0; i < t->nr; i++)
+			if (metric_in_group(&t->metrics[i], r->group))
+				json_array_append_new(m, json_string(t->metrics[i].name));
 		json_object_set_new(j, "metrics", m);
 	}
 	json_array_append_new(out->arr, j);
@@ -455,29 +457,32 @@ static void pfm_visit(void *ctx, const struct hpm_pfm_name *n)
 	emit(c->out, c->o, &r);
 }
 
-static void list_metrics(struct list_out *out, struct list_opts *o)
+/* The metrics and metric groups of one model's table. */
+static void list_metrics(struct list_out *out, struct list_opts *o, const struct metric_table *t)
 {
-	for (unsigned i = 0; i < metric_nr; i++) {
-		const struct metric *m = &metric_table[i];
+	for (unsigned i = 0; i < t->nr; i++) {
+		const struct metric *m = &t->metrics[i];
 		struct list_row r = {.cat = CAT_METRIC, .kind = "metric", .name = m->name};
 		r.section = "Metrics:\n"; /* perf leaves a blank line under these */
 		r.desc = m->brief, r.long_desc = m->description;
 		r.metric = m;
+		r.metrics = t;
 		r.encoding = m->expr;
 		emit(out, o, &r);
 	}
-	for (unsigned g = 0; g < metric_nr_groups; g++) {
+	for (unsigned g = 0; g < t->nr_groups; g++) {
 		char members[1024] = "";
 		size_t n = 0;
-		for (unsigned i = 0; i < metric_nr && n < sizeof(members); i++)
-			if (metric_in_group(&metric_table[i], metric_groups[g]))
+		for (unsigned i = 0; i < t->nr && n < sizeof(members); i++)
+			if (metric_in_group(&t->metrics[i], t->groups[g]))
 				n += (size_t)snprintf(members + n, sizeof(members) - n, "%s%s",
-				                      n ? " " : "metrics: ", metric_table[i].name);
+				                      n ? " " : "metrics: ", t->metrics[i].name);
 		struct list_row r = {.cat = CAT_METRICGROUP, .kind = "metricgroup"};
-		r.name = metric_groups[g];
+		r.name = t->groups[g];
 		r.section = "Metric Groups:\n";
 		r.desc = members;
-		r.group = metric_groups[g];
+		r.group = t->groups[g];
+		r.metrics = t;
 		emit(out, o, &r);
 	}
 }
@@ -631,7 +636,9 @@ int cmd_list(int argc, char **argv)
 	for (unsigned m = 0; m < hpm_model_count(); m++)
 		list_model(&out, &o, hpm_model_at(m));
 	hpm_host_pfm_names(pfm_visit, &pfm);
-	list_metrics(&out, &o);
+	for (unsigned m = 0; m < hpm_model_count(); m++)
+		if (hpm_model_at(m)->metrics)
+			list_metrics(&out, &o, hpm_model_at(m)->metrics);
 
 	if (o.json) {
 		char *s = json_dumps(out.arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "builtin/builtin.h"
+#include "core/models.h"
 #include "metric/metric.h"
 #include "report/report.h"
 #include "util/edit-distance.h"
@@ -125,7 +126,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			if (!(v = option_value(argc, argv, &i, "--level", 7)))
 				return EXIT_USAGE;
 			uint64_t n;
-			if (cli_parse_u64("--level", v, 1, metric_max_level(), &n))
+			if (cli_parse_topdown_level("--level", v, &n))
 				return EXIT_FAILURE;
 			o->level = (unsigned)n;
 		} else if (is_opt(a, "--output")) {
@@ -229,7 +230,9 @@ int cmd_report(int argc, char **argv)
 	rc = write_report(&r, &o);
 out:
 	report_free(&r);
-	metric_release();
+	for (unsigned i = 0; i < hpm_model_count(); i++)
+		if (hpm_model_at(i)->metrics)
+			metric_release(hpm_model_at(i)->metrics);
 	free(o.runs);
 	return rc;
 }

@@ -443,7 +443,7 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 			break;
 		case 'l':
 			/* toplev's -l N: the Topdown level */
-			if (parse_number("-l", optarg, 1, metric_max_level(), &n))
+			if (cli_parse_topdown_level("-l", optarg, &n))
 				return EXIT_FAILURE;
 			o->topdown = (unsigned)n;
 			break;
@@ -1136,7 +1136,7 @@ static int add_topdown(struct hpm_session *s, struct stat_opts *o, char *err, si
 		                               errlen);
 	struct metric_set sel;
 	struct metric_error merr;
-	metric_set_init(&sel);
+	metric_set_init(&sel, s->metrics.table);
 	if (metric_set_add_nodes(&sel, o->topdown, o->nodes, &merr) != 0) {
 		snprintf(err, errlen, "--nodes: %s", merr.msg);
 		metric_set_free(&sel);

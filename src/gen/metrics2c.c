@@ -1,20 +1,26 @@
-/* metrics2c.c: build-time generator of the built-in metric table.
+/* metrics2c.c: build-time generator of a PMU model's metric table.
  *
- * Owns: the translation of events/riscv/openxiangshan/kunminghu/metrics.json
- * (Linux perf's metric JSON: MetricName, MetricExpr, MetricGroup,
- * MetricThreshold, ScaleUnit, BriefDescription, PublicDescription) into
- * src/metric/metrics-gen.c, so nothing parses JSON at run time, and the
- * validation that makes the table trustworthy: every expression and
+ * Owns: the translation of a model's metrics JSON (Linux perf's metric
+ * format: MetricName, MetricExpr, MetricGroup, MetricThreshold, ScaleUnit,
+ * BriefDescription, PublicDescription) into one struct metric_table object
+ * (metric/metric.h) of the given name, in C the model's folder compiles
+ * (Kunminghu: src/kmh/metrics-gen.c), so nothing parses JSON at run time;
+ * and the validation that makes the table trustworthy: every expression and
  * threshold parses with the run-time engine (src/metric/expr.c), every name
- * is a metric of the file, a Kunminghu event or alias (libkmh), `cycles` or
- * `instructions`; metrics do not reference each other in a cycle; the
- * Topdown tree implied by the TopdownL<n> and tma_<X>_group groups is
- * consistent (every group parent exists, one level up); and every Topdown
- * metric has a threshold, ScaleUnit "100%" and a BriefDescription that says
- * whether it is a share "of slots" or "of cycles".
+ * is a metric of the file, an EventName of the model's event files (perf's
+ * pmu-events JSON), `cycles` or `instructions`; metrics do not reference
+ * each other in a cycle; the Topdown tree implied by the TopdownL<n> and
+ * tma_<X>_group groups is consistent (every group parent exists, one level
+ * up); and every Topdown metric has a threshold, ScaleUnit "100%" and a
+ * BriefDescription that says whether it is a share "of slots" or "of
+ * cycles". It knows no model: the events and the retired-instructions
+ * event come from the command line.
  *
- * Usage: metrics2c metrics.json > metrics-gen.c. Any problem: one line on
- * stderr naming the file and the metric, exit 1, nothing on stdout.
+ * Usage: metrics2c --table NAME [--retired EVENT] [--events EVENTS.json]...
+ * METRICS.json > metrics-gen.c. --retired names the event the metrics read
+ * for retired instructions, which --topdown-retired=minstret reads as
+ * "instructions". Any problem: one line on stderr naming the file and the
+ * metric, exit 1, nothing on stdout.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -26,11 +32,11 @@
 
 #include <jansson.h>
 
-#include "kmh/kmh.h"
 #include "metric/metric.h"
 
 #define MAX_METRICS 1024
 #define MAX_GROUPS  4096
+#define MAX_EVENTS  65536
 
 struct gm {
 	const char *name, *expr, *groups, *threshold, *scale_unit, *brief, *desc;
@@ -50,6 +56,11 @@ static struct gm metrics[MAX_METRICS];
 static unsigned nr_metrics;
 static char *groups[MAX_GROUPS];
 static unsigned nr_groups;
+/* the EventNames of the event files (strings owned by their documents) */
+static const char **events;
+static unsigned nr_events;
+static json_t **event_docs;
+static unsigned nr_event_docs;
 
 static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 static void die(const char *fmt, ...)
@@ -96,10 +107,48 @@ static int find_metric(const char *name)
 	return -1;
 }
 
+static bool is_model_event(const char *name)
+{
+	for (unsigned i = 0; i < nr_events; i++)
+		if (strcmp(events[i], name) == 0)
+			return true;
+	return false;
+}
+
 static bool is_event(const char *name)
 {
 	return strcmp(name, "cycles") == 0 || strcmp(name, "instructions") == 0 ||
-	       kmh_event_by_name(KMH_BANK_NONE, name) || kmh_alias_by_name(KMH_BANK_NONE, name);
+	       is_model_event(name);
+}
+
+/* The EventName of every row of a pmu-events file; the model's own
+ * generator checks the rest of the row. */
+static void read_events(const char *path)
+{
+	json_error_t jerr;
+	cur_file = path;
+	json_t *root = json_load_file(path, 0, &jerr);
+	if (!root)
+		die("line %d: %s", jerr.line, jerr.text);
+	if (!json_is_array(root))
+		die("the top level must be an array of events");
+	event_docs = realloc(event_docs, (nr_event_docs + 1) * sizeof(*event_docs));
+	if (!event_docs)
+		die("out of memory");
+	event_docs[nr_event_docs++] = root;
+	for (size_t i = 0; i < json_array_size(root); i++) {
+		json_t *name = json_object_get(json_array_get(root, i), "EventName");
+		if (!json_is_string(name))
+			die("event #%zu has no EventName string", i);
+		if (nr_events == MAX_EVENTS)
+			die("more than %d events", MAX_EVENTS);
+		if (nr_events % 256 == 0) {
+			events = realloc(events, (nr_events + 256) * sizeof(*events));
+			if (!events)
+				die("out of memory");
+		}
+		events[nr_events++] = json_string_value(name);
+	}
 }
 
 static struct mexpr *parse(const char *text, const char *mname, const char *what)
@@ -120,7 +169,7 @@ static void check_names(const struct gm *m, const struct mexpr *e, const char *w
 			    what);
 		if (find_metric(n) < 0 && !is_event(n))
 			die("metric '%s': %s references '%s', which is neither a metric of this "
-			    "file, a Kunminghu event, cycles nor instructions",
+			    "file, an event of the event files, cycles nor instructions",
 			    m->name, what, n);
 	}
 }
@@ -335,19 +384,54 @@ static const char *share_name(int share)
 	                                      : "METRIC_SHARE_NONE";
 }
 
+static bool valid_c_name(const char *s)
+{
+	if (!(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	for (; *s; s++)
+		if (!(isalnum((unsigned char)*s) || *s == '_'))
+			return false;
+	return true;
+}
+
+static int usage(void)
+{
+	fprintf(stderr,
+	        "usage: %s --table NAME [--retired EVENT] [--events EVENTS.json]... "
+	        "METRICS.json > metrics-gen.c\n",
+	        prog);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	json_error_t jerr;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out;
+	const char *table = NULL, *retired = NULL, *path = NULL;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s metrics.json > metrics-gen.c\n", prog);
-		return 2;
+	for (int i = 1; i < argc; i++) {
+		bool has_value = i + 1 < argc;
+		if (strcmp(argv[i], "--table") == 0 && has_value)
+			table = argv[++i];
+		else if (strcmp(argv[i], "--retired") == 0 && has_value)
+			retired = argv[++i];
+		else if (strcmp(argv[i], "--events") == 0 && has_value)
+			read_events(argv[++i]);
+		else if (argv[i][0] == '-' || path)
+			return usage();
+		else
+			path = argv[i];
 	}
-	cur_file = argv[1];
-	json_t *root = json_load_file(argv[1], JSON_REJECT_DUPLICATES, &jerr);
+	if (!table || !path)
+		return usage();
+	cur_file = path;
+	if (!valid_c_name(table))
+		die("--table '%s' is not a C identifier", table);
+	if (retired && !is_model_event(retired))
+		die("--retired '%s' is not an event of the event files", retired);
+	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
 		die("line %d: %s", jerr.line, jerr.text);
 	if (!json_is_array(root))
@@ -385,12 +469,12 @@ int main(int argc, char **argv)
 	out = open_memstream(&buf, &len);
 	if (!out)
 		die("out of memory");
-	fprintf(out, "/* Generated by metrics2c from %s: do not edit. */\n", argv[1]);
+	fprintf(out, "/* Generated by metrics2c from %s: do not edit. */\n", path);
 	fputs("#include \"metric/metric.h\"\n\n", out);
 
 	/* children, parent by parent, each list in table order */
 	unsigned nr_children = 0;
-	fputs("const unsigned short metric_children[] = {\n", out);
+	fputs("static const unsigned short children[] = {\n", out);
 	for (unsigned i = 0; i < nr_metrics; i++) {
 		metrics[i].first_child = nr_children;
 		for (unsigned j = 0; j < nr_metrics; j++)
@@ -405,7 +489,7 @@ int main(int argc, char **argv)
 		fputs("\t0, /* none: a placeholder so the array is not empty */\n", out);
 	fputs("};\n\n", out);
 
-	fputs("const struct metric metric_table[] = {\n", out);
+	fputs("static const struct metric metrics[] = {\n", out);
 	for (unsigned i = 0; i < nr_metrics; i++) {
 		const struct gm *m = &metrics[i];
 		fputs("\t{\n\t\t.name = ", out);
@@ -433,9 +517,9 @@ int main(int argc, char **argv)
 		fputs("\t{.name = \"\", .expr = \"0\", .groups = \"\", .unit = \"\", .brief = "
 		      "\"\", .description = \"\", .parent = -1},\n",
 		      out);
-	fprintf(out, "};\n\nconst unsigned metric_nr = %u;\n\n", nr_metrics);
+	fputs("};\n\n", out);
 
-	fputs("const char *const metric_groups[] = {\n", out);
+	fputs("static const char *const groups[] = {\n", out);
 	for (unsigned i = 0; i < nr_groups; i++) {
 		fputc('\t', out);
 		emit_str(out, groups[i]);
@@ -443,7 +527,20 @@ int main(int argc, char **argv)
 	}
 	if (!nr_groups)
 		fputs("\t\"\",\n", out);
-	fprintf(out, "};\n\nconst unsigned metric_nr_groups = %u;\n", nr_groups);
+	fputs("};\n\n", out);
+
+	/* the engine's parsed expressions, one cache per table */
+	fputs("static struct metric_cache cache;\n\n", out);
+	fprintf(out, "extern const struct metric_table %s;\n", table);
+	fprintf(out, "const struct metric_table %s = {\n", table);
+	fprintf(out, "\t.metrics = metrics,\n\t.nr = %u,\n\t.children = children,\n", nr_metrics);
+	fprintf(out, "\t.groups = groups,\n\t.nr_groups = %u,\n", nr_groups);
+	if (retired) {
+		fputs("\t.retired = {", out);
+		emit_str(out, retired);
+		fputs(", \"instructions\"},\n", out);
+	}
+	fputs("\t.cache = &cache,\n};\n", out);
 	if (fclose(out) != 0)
 		die("out of memory");
 
@@ -454,6 +551,10 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < nr_groups; i++)
 		free(groups[i]);
 	json_decref(root);
+	for (unsigned i = 0; i < nr_event_docs; i++)
+		json_decref(event_docs[i]);
+	free(event_docs);
+	free(events);
 	if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) {
 		free(buf);
 		die("cannot write the output");

@@ -19,4 +19,8 @@ struct json_t;
 void kmh_describe_fields(const struct kmh_decoded *d, char *buf, size_t len);
 struct json_t *kmh_describe_json(const struct kmh_decoded *d);
 
+/* metrics-gen.c: Kunminghu's metric table, generated from metrics.json. */
+struct metric_table;
+extern const struct metric_table kmh_metrics;
+
 #endif

@@ -4,7 +4,7 @@
  * Owns: the public types and functions that turn event names and expressions
  * into raw mhpmevent values and back. The tables themselves are generated at
  * build time from events/riscv/openxiangshan/kunminghu/<bank>.json by
- * src/gen/jevents.c. The library never prints and never exits: every fallible
+ * src/kmh/gen/jevents.c. The library never prints and never exits: every fallible
  * call returns 0 or a negative KMH_E* code, with details in struct kmh_error.
  */
 #ifndef HPM_KMH_KMH_H

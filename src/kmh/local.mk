@@ -1,16 +1,28 @@
-# src/kmh: the Kunminghu event library (tables, encoder, decoder) and PMU
-# model, with its perf_event_attr mapping for Linux's RISC-V PMU driver.
-# The tables are generated from events/ at build time by src/gen/jevents.c.
-noinst_PROGRAMS += src/gen/kmh-jevents
-src_gen_kmh_jevents_SOURCES = src/gen/jevents.c
-src_gen_kmh_jevents_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
-src_gen_kmh_jevents_LDADD = $(JANSSON_LIBS)
+# src/kmh: the Kunminghu PMU model: the event library (tables, encoder,
+# decoder, scheduler), its struct hpm_pmu_model, its perf_event_attr
+# mapping for Linux's RISC-V PMU driver, and its metric table.
+# The event tables are generated from events/ at build time by
+# src/kmh/gen/jevents.c; the metric table from metrics.json by the generic
+# src/gen/metrics2c.c (built in src/metric/local.mk), which checks every
+# event name against the same event files.
+noinst_PROGRAMS += src/kmh/gen/kmh-jevents
+src_kmh_gen_kmh_jevents_SOURCES = src/kmh/gen/jevents.c
+src_kmh_gen_kmh_jevents_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+src_kmh_gen_kmh_jevents_LDADD = $(JANSSON_LIBS)
 
-src/kmh/events-gen.c: src/gen/kmh-jevents$(EXEEXT) $(KMH_EVENT_JSON) events/riscv/mapfile.csv
+src/kmh/events-gen.c: src/kmh/gen/kmh-jevents$(EXEEXT) $(KMH_EVENT_JSON) events/riscv/mapfile.csv
 	$(AM_V_GEN)$(MKDIR_P) src/kmh && \
 	files=; for f in $(KMH_EVENT_JSON); do files="$$files $(top_srcdir)/$$f"; done; \
-	src/gen/kmh-jevents$(EXEEXT) --mapfile $(top_srcdir)/events/riscv/mapfile.csv $$files \
+	src/kmh/gen/kmh-jevents$(EXEEXT) --mapfile $(top_srcdir)/events/riscv/mapfile.csv $$files \
 		> $@.tmp && mv $@.tmp $@
+
+# rob_commitInstr is Kunminghu's INST_RETIRED: --topdown-retired=minstret
+# reads it as instructions
+src/kmh/metrics-gen.c: src/gen/metrics2c$(EXEEXT) $(KMH_METRIC_JSON) $(KMH_EVENT_JSON)
+	$(AM_V_GEN)$(MKDIR_P) src/kmh && \
+	ev=; for f in $(KMH_EVENT_JSON); do ev="$$ev --events $(top_srcdir)/$$f"; done; \
+	src/gen/metrics2c$(EXEEXT) --table kmh_metrics --retired rob_commitInstr $$ev \
+		$(top_srcdir)/$(KMH_METRIC_JSON) > $@.tmp && mv $@.tmp $@
 
 noinst_LIBRARIES += src/kmh/libkmh.a
 src_kmh_libkmh_a_SOURCES = \
@@ -20,6 +32,7 @@ src_kmh_libkmh_a_SOURCES = \
 	src/kmh/model.c src/kmh/model.h src/kmh/describe.c \
 	src/kmh/perf-attr.c src/kmh/perf-attr.h
 src_kmh_libkmh_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
-nodist_src_kmh_libkmh_a_SOURCES = src/kmh/events-gen.c
-BUILT_SOURCES += src/kmh/events-gen.c
-CLEANFILES += src/kmh/events-gen.c src/kmh/events-gen.c.tmp
+nodist_src_kmh_libkmh_a_SOURCES = src/kmh/events-gen.c src/kmh/metrics-gen.c
+BUILT_SOURCES += src/kmh/events-gen.c src/kmh/metrics-gen.c
+CLEANFILES += src/kmh/events-gen.c src/kmh/events-gen.c.tmp \
+	src/kmh/metrics-gen.c src/kmh/metrics-gen.c.tmp

@@ -1,7 +1,7 @@
 /* model.c: Kunminghu as a PMU model (arch/model.h): its tables, encoder,
  * modifiers, fixed counters, bank constraint, the ADD merge of the
- * scheduler, the perf_event_attr mapping (perf-attr.c) and perf's generic
- * names, behind the model interface. */
+ * scheduler, the perf_event_attr mapping (perf-attr.c), perf's generic
+ * names and its metric table, behind the model interface. */
 #include <stdio.h>
 #include <string.h>
 
@@ -304,4 +304,5 @@ const struct hpm_pmu_model hpm_model_kunminghu = {
     .perf_driver = kmh_perf_driver,
     .generic = generic,
     .nr_generic = sizeof(generic) / sizeof(generic[0]),
+    .metrics = &kmh_metrics,
 };

@@ -8,8 +8,6 @@
 #include "metric/metric.h"
 #include "util/xalloc.h"
 
-const struct metric_subst metric_subst_retired_minstret = {"rob_commitInstr", "instructions"};
-
 /* The row a metric reads for name: the first PMU row of that name, never a
  * host event that happens to share it (perf's "cycles" beside mcycle's). */
 static int find_pmu_row(const struct metric_events *ev, const char *name)
@@ -23,10 +21,10 @@ static int find_pmu_row(const struct metric_events *ev, const char *name)
 	return -1;
 }
 
-bool metric_events_retired_minstret(const struct metric_events *ev)
+bool metric_events_retired_subst(const struct metric_table *t, const struct metric_events *ev)
 {
-	return find_pmu_row(ev, metric_subst_retired_minstret.from) < 0 &&
-	       find_pmu_row(ev, metric_subst_retired_minstret.to) >= 0;
+	return t->retired.from && find_pmu_row(ev, t->retired.from) < 0 &&
+	       find_pmu_row(ev, t->retired.to) >= 0;
 }
 
 struct lookup_ctx {

@@ -1,18 +1,19 @@
-/* metric.h: metrics as data: the expression engine and the built-in metrics.
+/* metric.h: metrics as data: the expression engine and the metric tables.
  *
  * Owns: the metric expression engine (expr.c: perf's MetricExpr syntax, parsed
- * once into a tree and evaluated with a name-lookup callback), the built-in
- * metric table (metrics-gen.c, generated at build time from
- * events/riscv/openxiangshan/kunminghu/metrics.json by src/gen/metrics2c.c,
- * which also validates it), and everything derived from the table
- * (metrics.c): lookups by name and group, -M and --topdown selections, the
- * events a selection needs, the A + B sums one counter can count (the PMU
- * model answers through a callback: this library knows none), evaluation
- * with an event-name substitution map, MetricThreshold, the out-of-range
- * flag and the Topdown bottleneck marker; and (counted.c) the reading of
- * the events a run counted that stat and report share: which row a name
- * means, multiplexing, the minstret substitution, the shown value and
- * display name.
+ * once into a tree and evaluated with a name-lookup callback), struct
+ * metric_table (one PMU model's metrics: the model's folder holds its table,
+ * generated at build time from the model's metrics JSON by
+ * src/gen/metrics2c.c, which also validates it; the model points at it from
+ * struct hpm_pmu_model), and everything derived from a table (metrics.c):
+ * lookups by name and group, the parsed expressions of each table, -M and
+ * --topdown selections, the events a selection needs, the A + B sums one
+ * counter can count (the PMU model answers through a callback: this library
+ * knows none), evaluation with an event-name substitution map,
+ * MetricThreshold, the out-of-range flag and the Topdown bottleneck marker;
+ * and (counted.c) the reading of the events a run counted that stat and
+ * report share: which row a name means, multiplexing, the retired
+ * instructions substitution, the shown value and display name.
  *
  * The library never prints and never exits (xmalloc may abort on OOM):
  * fallible calls return 0 or a negative METRIC_E* code with a one-line
@@ -97,8 +98,9 @@ enum mexpr_eval_flags {
 	 * the expression, joined by one '+' with no spaces, e.g.
 	 *     INST_SPEC+RECOVERY_BUBBLE
 	 * Only when the lookup answers METRIC_ENAME for it are A and B looked
-	 * up and added. For two events of one bank the merged name is a valid
-	 * Kunminghu event expression (their ADD in one counter). */
+	 * up and added. Where the PMU model's counter can add two events,
+	 * the merged name is the model's event expression for that one
+	 * counter. */
 	MEXPR_MERGED = 1u << 0,
 };
 
@@ -147,7 +149,7 @@ typedef bool (*mexpr_merge_pred)(void *ctx, const char *a, const char *b);
 typedef void (*mexpr_visit_fn)(void *ctx, const char *a, const char *b);
 void mexpr_visit(const struct mexpr *e, mexpr_merge_pred merge, mexpr_visit_fn visit, void *ctx);
 
-/* ========================================================= built-in table */
+/* ============================================================ metric tables */
 
 /* What a Topdown value is a share of (its BriefDescription says so too). */
 enum metric_share {
@@ -171,63 +173,96 @@ struct metric {
 	 * the tma_L<n>_group groups excepted). */
 	unsigned level; /* 1..3; 0 for a metric outside the tree */
 	enum metric_share share;
-	int parent;           /* index in metric_table, -1 for level 1 and non-Topdown */
-	unsigned first_child; /* children: metric_children[first_child ...] */
+	int parent;           /* index in the table's metrics, -1 for level 1 and non-Topdown */
+	unsigned first_child; /* children: the table's children[first_child ...] */
 	unsigned nr_children; /* in table order */
 };
 
-/* Generated (metrics-gen.c). */
-extern const struct metric metric_table[];
-extern const unsigned metric_nr;
-extern const unsigned short metric_children[]; /* indices into metric_table */
-/* Every MetricGroup name of the table, distinct, in order of first use. */
-extern const char *const metric_groups[];
-extern const unsigned metric_nr_groups;
+/* Event name substitution: look up `to` wherever a metric names event
+ * `from`. hpmstat stat --topdown-retired=minstret passes the table's
+ * `retired` (the model's retired-instructions event read as "instructions"). Applies
+ * to events only, never to metric names, at every step: event lists, sums
+ * and evaluation. */
+struct metric_subst {
+	const char *from, *to;
+};
+
+/* The parsed MetricExpr and MetricThreshold of a table's metrics, parsed at
+ * first use (metric_expr) and kept until metric_release. The engine's: a
+ * table points at a zeroed one of its own. */
+struct metric_cache {
+	struct mexpr **expr, **thresh; /* [nr], NULL until first use */
+};
+
+/* One PMU model's metrics (struct hpm_pmu_model's `metrics`), as
+ * src/gen/metrics2c.c generates them into the model's folder. */
+struct metric_table {
+	const struct metric *metrics; /* [nr] */
+	unsigned nr;
+	const unsigned short *children; /* indices into metrics */
+	/* Every MetricGroup name of the table, distinct, in order of first use. */
+	const char *const *groups;
+	unsigned nr_groups;
+	/* INST_RETIRED counted by the fixed instruction counter (hpmstat stat
+	 * --topdown-retired=minstret): the event the metrics read for retired
+	 * instructions, read as perf's "instructions"; from is NULL when the
+	 * table has no such event. */
+	struct metric_subst retired;
+	struct metric_cache *cache;
+};
+
+/* A table without metrics, for a model that has none. */
+extern const struct metric_table metric_table_empty;
 
 /* Exact name, as metric expressions reference metrics; NULL when none. */
-const struct metric *metric_by_name(const char *name);
+const struct metric *metric_by_name(const struct metric_table *t, const char *name);
 /* Name ignoring case, as -M takes it. */
-const struct metric *metric_by_name_icase(const char *name);
-unsigned metric_index(const struct metric *m);
-const struct metric *metric_parent(const struct metric *m);
-const struct metric *metric_child(const struct metric *m, unsigned i);
+const struct metric *metric_by_name_icase(const struct metric_table *t, const char *name);
+/* m's position in t's metrics (m must be one of them). */
+unsigned metric_index(const struct metric_table *t, const struct metric *m);
+const struct metric *metric_parent(const struct metric_table *t, const struct metric *m);
+const struct metric *metric_child(const struct metric_table *t, const struct metric *m, unsigned i);
 /* m lists group in its MetricGroup (case-insensitive). */
 bool metric_in_group(const struct metric *m, const char *group);
-/* Some metric lists group (case-insensitive). */
-bool metric_group_exists(const char *group);
-/* Deepest Topdown level of the table (3). */
-unsigned metric_max_level(void);
-/* Up to max metric or group names closest to name; returns how many. */
-unsigned metric_suggest(const char *name, const char **out, unsigned max);
+/* Some metric of t lists group (case-insensitive). */
+bool metric_group_exists(const struct metric_table *t, const char *group);
+/* Deepest Topdown level of t; 0 without a tree. */
+unsigned metric_max_level(const struct metric_table *t);
+/* Up to max metric or group names of t closest to name; returns how many. */
+unsigned metric_suggest(const struct metric_table *t, const char *name, const char **out,
+                        unsigned max);
 
-/* The parsed MetricExpr / MetricThreshold, parsed at first use and kept
- * (metric_release frees them). NULL for a metric without a threshold. */
-const struct mexpr *metric_expr(const struct metric *m);
-const struct mexpr *metric_threshold_expr(const struct metric *m);
-/* Free the parsed expressions (they are parsed again when needed). For
- * leak checkers; nothing returned by the library may be used afterwards. */
-void metric_release(void);
+/* The parsed MetricExpr / MetricThreshold of m, one of t's metrics, parsed
+ * at first use and kept in t's cache (metric_release frees them). NULL for
+ * a metric without a threshold. */
+const struct mexpr *metric_expr(const struct metric_table *t, const struct metric *m);
+const struct mexpr *metric_threshold_expr(const struct metric_table *t, const struct metric *m);
+/* Free t's parsed expressions (they are parsed again when needed). For
+ * leak checkers; nothing the library returned for t may be used afterwards. */
+void metric_release(const struct metric_table *t);
 
 /* ============================================================= selections */
 
-/* A list of metrics, no duplicates, in display order. */
+/* A list of metrics of one table, no duplicates, in display order. */
 struct metric_set {
+	const struct metric_table *table; /* set by metric_set_init */
 	const struct metric **m;
 	unsigned nr, alloc;
 };
 
-void metric_set_init(struct metric_set *s);
+/* An empty selection from table t. */
+void metric_set_init(struct metric_set *s, const struct metric_table *t);
 void metric_set_free(struct metric_set *s);
 /* Position of m in s, or -1. */
 int metric_set_find(const struct metric_set *s, const struct metric *m);
-/* Append m unless present. */
+/* Append m (one of the set's table) unless present. */
 void metric_set_add_metric(struct metric_set *s, const struct metric *m);
 /* -M: a comma-separated list of metric names and metric group names, case
  * ignored; a group adds its members in table order. An unknown item is
  * METRIC_EUNKNOWN ("unknown metric or metric group 'x'; did you mean 'y'?")
  * and adds nothing of the list. */
 int metric_set_add(struct metric_set *s, const char *list, struct metric_error *err);
-/* --topdown=LEVEL: the Topdown tree down to LEVEL (1..metric_max_level()),
+/* --topdown=LEVEL: the Topdown tree down to LEVEL (1..metric_max_level(table)),
  * depth first: each node followed by its children. */
 int metric_set_add_topdown(struct metric_set *s, unsigned level, struct metric_error *err);
 /* --nodes LIST: toplev's node selection over the Topdown tree. The default
@@ -251,14 +286,6 @@ unsigned metric_set_max_level(const struct metric_set *s);
 
 /* ============================================================ event names */
 
-/* Event name substitution: look up `to` wherever a metric names event
- * `from`. hpmstat stat --topdown-retired=minstret passes
- * { "rob_commitInstr", "instructions" }. Applies to events only, never to
- * metric names, at every step: event lists, sums and evaluation. */
-struct metric_subst {
-	const char *from, *to;
-};
-
 /* An owned list of names. */
 struct metric_names {
 	char **name;
@@ -271,9 +298,9 @@ int metric_names_find(const struct metric_names *n, const char *name);
 /* Whether the PMU counts the event expression `sum`, two event names
  * joined by one '+' ("INST_SPEC+RECOVERY_BUBBLE"), in one counter. The
  * metric engine knows no PMU model: the caller that wants sums merged
- * supplies the model's answer (the stat session asks the Kunminghu
- * encoder). */
-typedef bool (*metric_counts_sum_fn)(const char *sum);
+ * supplies the model's answer (the stat session asks its model's encoder);
+ * ctx is the caller's, passed through. */
+typedef bool (*metric_counts_sum_fn)(void *ctx, const char *sum);
 
 enum metric_events_flags {
 	/* Also the events the MetricThresholds need (their metrics expanded). */
@@ -287,23 +314,24 @@ enum metric_events_flags {
 /* The events (after substitution) that evaluating every metric of s needs,
  * referenced metrics expanded recursively, distinct, in order of first
  * appearance (with METRIC_EV_MERGE, the parts of sums that are not kept
- * merged come after the other names, and the kept merged names last). Names that are not Kunminghu
- * events, such as "cycles" and "instructions", are listed like any other: the stat layer maps them.
- * Sums are merged (METRIC_EV_MERGE) where counts_sum says so (NULL: none
- * is). Appends to out. */
+ * merged come after the other names, and the kept merged names last). Names that are not
+ * events of the PMU model, such as "cycles" and "instructions", are listed like any other: the
+ * stat layer maps them. Sums are merged (METRIC_EV_MERGE) where counts_sum(sum_ctx, ...) says so
+ * (NULL: none is). Appends to out. */
 void metric_set_events(const struct metric_set *s, const struct metric_subst *subst,
                        unsigned nr_subst, unsigned flags, metric_counts_sum_fn counts_sum,
-                       struct metric_names *out);
+                       void *sum_ctx, struct metric_names *out);
 /* The merged names "A+B" (after substitution) of the sums in the metrics of
  * s that counts_sum says merge (referenced metrics expanded; thresholds
  * with METRIC_EV_THRESHOLDS), distinct. Appends to out. */
 void metric_set_sums(const struct metric_set *s, const struct metric_subst *subst,
                      unsigned nr_subst, unsigned flags, metric_counts_sum_fn counts_sum,
-                     struct metric_names *out);
-/* A and B are both plain event names (not metrics) and counts_sum("A+B")
- * holds (for Kunminghu: one mhpmevent, same bank, at most four slots);
- * false when counts_sum is NULL. */
-bool metric_sum_mergeable(const char *a, const char *b, metric_counts_sum_fn counts_sum);
+                     void *sum_ctx, struct metric_names *out);
+/* A and B are both plain event names (not metrics of t) and
+ * counts_sum(sum_ctx, "A+B") holds (the PMU model counts the sum in one
+ * counter); false when counts_sum is NULL. */
+bool metric_sum_mergeable(const struct metric_table *t, const char *a, const char *b,
+                          metric_counts_sum_fn counts_sum, void *sum_ctx);
 
 /* ============================================================= evaluation */
 
@@ -318,11 +346,11 @@ struct metric_env {
 	bool merged;
 };
 
-/* Evaluate one metric; metric names in its expression are evaluated
+/* Evaluate one metric of t; metric names in its expression are evaluated
  * recursively, everything else goes to env->lookup. A missing event is
  * METRIC_ENAME, "unknown event 'x' (needed by m)". */
-int metric_eval(const struct metric *m, const struct metric_env *env, double *val,
-                struct metric_error *err);
+int metric_eval(const struct metric_table *t, const struct metric *m, const struct metric_env *env,
+                double *val, struct metric_error *err);
 
 enum metric_thresh {
 	METRIC_THRESH_NONE,    /* the metric has no MetricThreshold */
@@ -409,12 +437,10 @@ struct metric_events {
 	void *ctx;
 };
 
-/* INST_RETIRED counted by minstret (hpmstat stat --topdown-retired=minstret):
- * rob_commitInstr is read as "instructions". */
-extern const struct metric_subst metric_subst_retired_minstret;
-/* ev's PMU rows hold "instructions" and no rob_commitInstr: its metrics
- * were counted with metric_subst_retired_minstret. */
-bool metric_events_retired_minstret(const struct metric_events *ev);
+/* ev's PMU rows hold t's retired.to ("instructions") and no retired.from
+ * (the model's own event): its metrics were counted with t->retired
+ * (hpmstat stat --topdown-retired=minstret). False when t has none. */
+bool metric_events_retired_subst(const struct metric_table *t, const struct metric_events *ev);
 
 /* Evaluate every metric of s on the rows of ev (metric_set_eval, with the
  * substitutions and sums counted merged) into vals[s->nr]. True when some

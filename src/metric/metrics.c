@@ -1,9 +1,10 @@
-/* metrics.c: the built-in metric table put to use: lookups, selections,
+/* metrics.c: a model's metric table put to use: lookups, selections,
  * event lists, mergeable sums, evaluation with substitution, thresholds,
  * range flags and the Topdown bottleneck marker (see metric.h).
  *
- * The table itself (metric_table, metric_children) is generated into
- * metrics-gen.c; its expressions are parsed here at first use, once.
+ * The tables themselves are generated into the model folders by
+ * src/gen/metrics2c.c; their expressions are parsed here at first use,
+ * once per table.
  */
 #include "metric/metric.h"
 
@@ -31,35 +32,38 @@
 
 /* ----------------------------------------------------------------- lookups */
 
-const struct metric *metric_by_name(const char *name)
+static struct metric_cache empty_cache;
+const struct metric_table metric_table_empty = {.cache = &empty_cache};
+
+const struct metric *metric_by_name(const struct metric_table *t, const char *name)
 {
-	for (unsigned i = 0; i < metric_nr; i++)
-		if (strcmp(metric_table[i].name, name) == 0)
-			return &metric_table[i];
+	for (unsigned i = 0; i < t->nr; i++)
+		if (strcmp(t->metrics[i].name, name) == 0)
+			return &t->metrics[i];
 	return NULL;
 }
 
-const struct metric *metric_by_name_icase(const char *name)
+const struct metric *metric_by_name_icase(const struct metric_table *t, const char *name)
 {
-	for (unsigned i = 0; i < metric_nr; i++)
-		if (strcasecmp(metric_table[i].name, name) == 0)
-			return &metric_table[i];
+	for (unsigned i = 0; i < t->nr; i++)
+		if (strcasecmp(t->metrics[i].name, name) == 0)
+			return &t->metrics[i];
 	return NULL;
 }
 
-unsigned metric_index(const struct metric *m)
+unsigned metric_index(const struct metric_table *t, const struct metric *m)
 {
-	return (unsigned)(m - metric_table);
+	return (unsigned)(m - t->metrics);
 }
 
-const struct metric *metric_parent(const struct metric *m)
+const struct metric *metric_parent(const struct metric_table *t, const struct metric *m)
 {
-	return m->parent >= 0 ? &metric_table[m->parent] : NULL;
+	return m->parent >= 0 ? &t->metrics[m->parent] : NULL;
 }
 
-const struct metric *metric_child(const struct metric *m, unsigned i)
+const struct metric *metric_child(const struct metric_table *t, const struct metric *m, unsigned i)
 {
-	return i < m->nr_children ? &metric_table[metric_children[m->first_child + i]] : NULL;
+	return i < m->nr_children ? &t->metrics[t->children[m->first_child + i]] : NULL;
 }
 
 bool metric_in_group(const struct metric *m, const char *group)
@@ -77,97 +81,100 @@ bool metric_in_group(const struct metric *m, const char *group)
 	return false;
 }
 
-bool metric_group_exists(const char *group)
+bool metric_group_exists(const struct metric_table *t, const char *group)
 {
-	for (unsigned i = 0; i < metric_nr_groups; i++)
-		if (strcasecmp(metric_groups[i], group) == 0)
+	for (unsigned i = 0; i < t->nr_groups; i++)
+		if (strcasecmp(t->groups[i], group) == 0)
 			return true;
 	return false;
 }
 
-unsigned metric_max_level(void)
+unsigned metric_max_level(const struct metric_table *t)
 {
 	unsigned max = 0;
-	for (unsigned i = 0; i < metric_nr; i++)
-		if (metric_table[i].level > max)
-			max = metric_table[i].level;
+	for (unsigned i = 0; i < t->nr; i++)
+		if (t->metrics[i].level > max)
+			max = t->metrics[i].level;
 	return max;
 }
 
 /* Keep the max closest candidates, nearest first, no repeats. */
 
-unsigned metric_suggest(const char *name, const char **out, unsigned max)
+unsigned metric_suggest(const struct metric_table *t, const char *name, const char **out,
+                        unsigned max)
 {
 	struct suggest sg;
 	size_t len = strlen(name);
 	/* further away than about a third of the name is noise; a prefix
 	 * ("tma_front") is a strong hint */
 	suggest_init(&sg, name, len, (unsigned)(len / 3 + 1), true, out, max);
-	for (unsigned i = 0; i < metric_nr; i++)
-		suggest_offer(&sg, metric_table[i].name);
-	for (unsigned i = 0; i < metric_nr_groups; i++)
-		suggest_offer(&sg, metric_groups[i]);
+	for (unsigned i = 0; i < t->nr; i++)
+		suggest_offer(&sg, t->metrics[i].name);
+	for (unsigned i = 0; i < t->nr_groups; i++)
+		suggest_offer(&sg, t->groups[i]);
 	return sg.n;
 }
 
 /* --------------------------------------------------------- parsed forms */
 
-static struct mexpr **parsed_expr, **parsed_thresh;
-
-static void ensure_cache(void)
+static struct metric_cache *ensure_cache(const struct metric_table *t)
 {
-	if (!parsed_expr) {
-		parsed_expr = xcalloc(metric_nr ? metric_nr : 1, sizeof(*parsed_expr));
-		parsed_thresh = xcalloc(metric_nr ? metric_nr : 1, sizeof(*parsed_thresh));
+	struct metric_cache *c = t->cache;
+	if (!c->expr) {
+		c->expr = xcalloc(t->nr ? t->nr : 1, sizeof(*c->expr));
+		c->thresh = xcalloc(t->nr ? t->nr : 1, sizeof(*c->thresh));
 	}
+	return c;
 }
 
-const struct mexpr *metric_expr(const struct metric *m)
+const struct mexpr *metric_expr(const struct metric_table *t, const struct metric *m)
 {
-	unsigned i = metric_index(m);
-	ensure_cache();
-	/* The generator parsed every built-in expression, so this cannot fail;
-	 * if it did, NULL makes evaluation report a syntax error. */
-	if (!parsed_expr[i] && mexpr_parse(m->expr, &parsed_expr[i], NULL))
-		parsed_expr[i] = NULL;
-	return parsed_expr[i];
+	unsigned i = metric_index(t, m);
+	struct metric_cache *c = ensure_cache(t);
+	/* The generator parsed every expression of the table, so this cannot
+	 * fail; if it did, NULL makes evaluation report a syntax error. */
+	if (!c->expr[i] && mexpr_parse(m->expr, &c->expr[i], NULL))
+		c->expr[i] = NULL;
+	return c->expr[i];
 }
 
-const struct mexpr *metric_threshold_expr(const struct metric *m)
+const struct mexpr *metric_threshold_expr(const struct metric_table *t, const struct metric *m)
 {
-	unsigned i = metric_index(m);
+	unsigned i = metric_index(t, m);
 	if (!m->threshold)
 		return NULL;
-	ensure_cache();
-	if (!parsed_thresh[i] && mexpr_parse(m->threshold, &parsed_thresh[i], NULL))
-		parsed_thresh[i] = NULL;
-	return parsed_thresh[i];
+	struct metric_cache *c = ensure_cache(t);
+	if (!c->thresh[i] && mexpr_parse(m->threshold, &c->thresh[i], NULL))
+		c->thresh[i] = NULL;
+	return c->thresh[i];
 }
 
-void metric_release(void)
+void metric_release(const struct metric_table *t)
 {
-	if (!parsed_expr)
+	struct metric_cache *c = t->cache;
+	if (!c->expr)
 		return;
-	for (unsigned i = 0; i < metric_nr; i++) {
-		mexpr_free(parsed_expr[i]);
-		mexpr_free(parsed_thresh[i]);
+	for (unsigned i = 0; i < t->nr; i++) {
+		mexpr_free(c->expr[i]);
+		mexpr_free(c->thresh[i]);
 	}
-	free(parsed_expr);
-	free(parsed_thresh);
-	parsed_expr = parsed_thresh = NULL;
+	free(c->expr);
+	free(c->thresh);
+	c->expr = c->thresh = NULL;
 }
 
 /* -------------------------------------------------------------- selections */
 
-void metric_set_init(struct metric_set *s)
+void metric_set_init(struct metric_set *s, const struct metric_table *t)
 {
 	memset(s, 0, sizeof(*s));
+	s->table = t;
 }
 
 void metric_set_free(struct metric_set *s)
 {
 	free(s->m);
-	metric_set_init(s);
+	metric_set_init(s, s->table);
 }
 
 int metric_set_find(const struct metric_set *s, const struct metric *m)
@@ -205,10 +212,11 @@ static void set_err(struct metric_error *err, int code, const char *fmt, ...)
 
 int metric_set_add(struct metric_set *s, const char *list, struct metric_error *err)
 {
+	const struct metric_table *t = s->table;
 	struct metric_set add;
 	const char *p = list;
 
-	metric_set_init(&add);
+	metric_set_init(&add, t);
 	for (;;) {
 		size_t n = strcspn(p, ",");
 		char item[128], esc[160];
@@ -225,17 +233,17 @@ int metric_set_add(struct metric_set *s, const char *list, struct metric_error *
 		}
 		memcpy(item, p, n);
 		item[n] = '\0';
-		const struct metric *m = metric_by_name_icase(item);
+		const struct metric *m = metric_by_name_icase(t, item);
 		if (m) {
 			metric_set_add_metric(&add, m);
-		} else if (metric_group_exists(item)) {
-			for (unsigned i = 0; i < metric_nr; i++)
-				if (metric_in_group(&metric_table[i], item))
-					metric_set_add_metric(&add, &metric_table[i]);
+		} else if (metric_group_exists(t, item)) {
+			for (unsigned i = 0; i < t->nr; i++)
+				if (metric_in_group(&t->metrics[i], item))
+					metric_set_add_metric(&add, &t->metrics[i]);
 		} else {
 			const char *sugg[1];
 			str_escape(item, esc, sizeof(esc));
-			if (metric_suggest(item, sugg, 1))
+			if (metric_suggest(t, item, sugg, 1))
 				set_err(err, METRIC_EUNKNOWN,
 				        "unknown metric or metric group '%s'; did you mean '%s'?",
 				        esc, sugg[0]);
@@ -262,19 +270,20 @@ static void add_subtree(struct metric_set *s, const struct metric *m, unsigned l
 		return;
 	metric_set_add_metric(s, m);
 	for (unsigned i = 0; i < m->nr_children; i++)
-		add_subtree(s, metric_child(m, i), level);
+		add_subtree(s, metric_child(s->table, m, i), level);
 }
 
 int metric_set_add_topdown(struct metric_set *s, unsigned level, struct metric_error *err)
 {
-	unsigned max = metric_max_level();
+	const struct metric_table *t = s->table;
+	unsigned max = metric_max_level(t);
 	if (level < 1 || level > max) {
 		set_err(err, METRIC_ERANGE, "Topdown level %u out of range (1 to %u)", level, max);
 		return METRIC_ERANGE;
 	}
-	for (unsigned i = 0; i < metric_nr; i++)
-		if (metric_table[i].level == 1)
-			add_subtree(s, &metric_table[i], level);
+	for (unsigned i = 0; i < t->nr; i++)
+		if (t->metrics[i].level == 1)
+			add_subtree(s, &t->metrics[i], level);
 	return 0;
 }
 
@@ -298,14 +307,14 @@ static const char *node_key(const char *text, size_t len, char *buf, size_t bufl
 }
 
 /* The node's path from level 1, keys joined by '.': backend_bound.memory_bound */
-static void node_path(const struct metric *m, char *buf, size_t len)
+static void node_path(const struct metric_table *t, const struct metric *m, char *buf, size_t len)
 {
 	char key[NODE_TEXT_MAX];
 	size_t at = 0;
-	const struct metric *p = metric_parent(m);
+	const struct metric *p = metric_parent(t, m);
 	buf[0] = '\0';
 	if (p) {
-		node_path(p, buf, len);
+		node_path(t, p, buf, len);
 		at = strlen(buf);
 		if (at + 1 < len)
 			buf[at++] = '.';
@@ -327,19 +336,21 @@ struct node_item {
 	char text[NODE_TEXT_MAX];       /* as written, for messages */
 };
 
-static bool node_matches(const struct node_item *it, const struct metric *m)
+static bool node_matches(const struct metric_table *t, const struct node_item *it,
+                         const struct metric *m)
 {
 	char key[NODE_TEXT_MAX], path[NODE_TEXT_MAX];
 	if (m->level == 0 || (it->max_level && m->level > it->max_level))
 		return false;
 	node_key(m->name, strlen(m->name), key, sizeof(key));
-	node_path(m, path, sizeof(path));
+	node_path(t, m, path, sizeof(path));
 	return fnmatch(it->pat, key, 0) == 0 || fnmatch(it->pat, path, 0) == 0 ||
 	       fnmatch(it->dotted, path, 0) == 0;
 }
 
 /* Parses item p[0..n) into it; -1 with err set when it is malformed. */
-static int node_item_parse(const char *p, size_t n, struct node_item *it, struct metric_error *err)
+static int node_item_parse(const struct metric_table *t, const char *p, size_t n,
+                           struct node_item *it, struct metric_error *err)
 {
 	char esc[NODE_TEXT_MAX + 32];
 	memset(it, 0, sizeof(*it));
@@ -359,9 +370,9 @@ static int node_item_parse(const char *p, size_t n, struct node_item *it, struct
 	if (slash) {
 		char *end;
 		unsigned long lv = strtoul(slash + 1, &end, 10);
-		if (end != p + n || end == slash + 1 || lv < 1 || lv > metric_max_level()) {
+		if (end != p + n || end == slash + 1 || lv < 1 || lv > metric_max_level(t)) {
 			set_err(err, METRIC_ERANGE, "'%s': the level after '/' must be 1 to %u",
-			        esc, metric_max_level());
+			        esc, metric_max_level(t));
 			return -1;
 		}
 		it->max_level = (unsigned)lv;
@@ -376,7 +387,8 @@ static int node_item_parse(const char *p, size_t n, struct node_item *it, struct
 	return 0;
 }
 
-static void unknown_node(const struct node_item *it, struct metric_error *err)
+static void unknown_node(const struct metric_table *t, const struct node_item *it,
+                         struct metric_error *err)
 {
 	char esc[NODE_TEXT_MAX + 32], keys[64][NODE_TEXT_MAX];
 	const char *sugg[1];
@@ -384,9 +396,9 @@ static void unknown_node(const struct node_item *it, struct metric_error *err)
 	size_t len = strlen(it->pat);
 	unsigned nk = 0;
 	suggest_init(&sg, it->pat, len, (unsigned)(len / 3 + 1), true, sugg, 1);
-	for (unsigned i = 0; i < metric_nr && nk < 64; i++)
-		if (metric_table[i].level) {
-			node_key(metric_table[i].name, strlen(metric_table[i].name), keys[nk],
+	for (unsigned i = 0; i < t->nr && nk < 64; i++)
+		if (t->metrics[i].level) {
+			node_key(t->metrics[i].name, strlen(t->metrics[i].name), keys[nk],
 			         sizeof(keys[nk]));
 			suggest_offer(&sg, keys[nk++]);
 		}
@@ -395,7 +407,7 @@ static void unknown_node(const struct node_item *it, struct metric_error *err)
 		/* the name as --topdown shows it: tma_ and all */
 		char full[NODE_TEXT_MAX + 8];
 		snprintf(full, sizeof(full), "tma_%s", sugg[0]);
-		const struct metric *m = metric_by_name(full);
+		const struct metric *m = metric_by_name(t, full);
 		set_err(err, METRIC_EUNKNOWN, "unknown Topdown node '%s'; did you mean '%s'?", esc,
 		        m ? m->name : sugg[0]);
 	} else {
@@ -407,9 +419,10 @@ static void unknown_node(const struct node_item *it, struct metric_error *err)
 int metric_set_add_nodes(struct metric_set *s, unsigned level, const char *list,
                          struct metric_error *err)
 {
+	const struct metric_table *t = s->table;
 	struct metric_set def;
 	struct node_item *items = NULL;
-	unsigned nr = 0, max = metric_max_level();
+	unsigned nr = 0, max = metric_max_level(t);
 	unsigned char *in = NULL;
 	int rc = 0;
 	const char *p = list;
@@ -418,7 +431,7 @@ int metric_set_add_nodes(struct metric_set *s, unsigned level, const char *list,
 		set_err(err, METRIC_ERANGE, "Topdown level %u out of range (1 to %u)", level, max);
 		return METRIC_ERANGE;
 	}
-	metric_set_init(&def);
+	metric_set_init(&def, t);
 	if (*p == '!')
 		p++;
 	else
@@ -436,7 +449,7 @@ int metric_set_add_nodes(struct metric_set *s, unsigned level, const char *list,
 			m--;
 		if (m) {
 			items = xreallocarray(items, nr + 1, sizeof(*items));
-			if ((rc = node_item_parse(q, m, &items[nr], err)) != 0) {
+			if ((rc = node_item_parse(t, q, m, &items[nr], err)) != 0) {
 				rc = err ? err->code : METRIC_EUNKNOWN;
 				goto out;
 			}
@@ -450,22 +463,22 @@ int metric_set_add_nodes(struct metric_set *s, unsigned level, const char *list,
 	/* every item names some node, or it is a typo */
 	for (unsigned k = 0; k < nr; k++) {
 		bool any = false;
-		for (unsigned i = 0; i < metric_nr && !any; i++)
-			any = node_matches(&items[k], &metric_table[i]);
+		for (unsigned i = 0; i < t->nr && !any; i++)
+			any = node_matches(t, &items[k], &t->metrics[i]);
 		if (!any) {
-			unknown_node(&items[k], err);
+			unknown_node(t, &items[k], err);
 			rc = METRIC_EUNKNOWN;
 			goto out;
 		}
 	}
-	in = xcalloc(metric_nr ? metric_nr : 1, 1);
-	for (unsigned i = 0; i < metric_nr; i++) {
-		const struct metric *m = &metric_table[i];
+	in = xcalloc(t->nr ? t->nr : 1, 1);
+	for (unsigned i = 0; i < t->nr; i++) {
+		const struct metric *m = &t->metrics[i];
 		if (!m->level)
 			continue;
 		bool add = metric_set_find(&def, m) >= 0, del = false;
 		for (unsigned k = 0; k < nr; k++)
-			if (node_matches(&items[k], m)) {
+			if (node_matches(t, &items[k], m)) {
 				if (items[k].remove)
 					del = true;
 				else
@@ -474,14 +487,14 @@ int metric_set_add_nodes(struct metric_set *s, unsigned level, const char *list,
 		in[i] = add && !del;
 	}
 	struct metric_set sel;
-	metric_set_init(&sel);
+	metric_set_init(&sel, t);
 	/* depth first, as the tree is shown */
-	for (unsigned i = 0; i < metric_nr; i++)
-		if (metric_table[i].level == 1)
-			add_subtree(&sel, &metric_table[i], max);
+	for (unsigned i = 0; i < t->nr; i++)
+		if (t->metrics[i].level == 1)
+			add_subtree(&sel, &t->metrics[i], max);
 	unsigned chosen = 0;
 	for (unsigned i = 0; i < sel.nr; i++)
-		if (in[metric_index(sel.m[i])]) {
+		if (in[metric_index(t, sel.m[i])]) {
 			metric_set_add_metric(s, sel.m[i]);
 			chosen++;
 		}
@@ -545,15 +558,16 @@ static const char *subst_name(const struct metric_subst *subst, unsigned nr, con
 	return name;
 }
 
-bool metric_sum_mergeable(const char *a, const char *b, metric_counts_sum_fn counts_sum)
+bool metric_sum_mergeable(const struct metric_table *t, const char *a, const char *b,
+                          metric_counts_sum_fn counts_sum, void *sum_ctx)
 {
-	if (!counts_sum || metric_by_name(a) || metric_by_name(b))
+	if (!counts_sum || metric_by_name(t, a) || metric_by_name(t, b))
 		return false;
 	/* only plain names: "A+B" must mean exactly the sum of the two */
 	if (strpbrk(a, "+|&^:/(), ") || strpbrk(b, "+|&^:/(), "))
 		return false;
 	char *sum = xasprintf("%s+%s", a, b);
-	bool ok = counts_sum(sum);
+	bool ok = counts_sum(sum_ctx, sum);
 	free(sum);
 	return ok;
 }
@@ -561,11 +575,13 @@ bool metric_sum_mergeable(const char *a, const char *b, metric_counts_sum_fn cou
 /* Walk state for event lists: plain names and merged sums, after
  * substitution, with the metrics already expanded (each expanded once). */
 struct walk {
+	const struct metric_table *t;
 	const struct metric_subst *subst;
 	unsigned nr_subst;
 	metric_counts_sum_fn counts_sum; /* NULL: no sum is merged */
+	void *sum_ctx;
 	struct metric_names plain, sums;
-	unsigned char *expanded; /* [metric_nr] */
+	unsigned char *expanded; /* [t->nr] */
 	unsigned depth;
 };
 
@@ -574,10 +590,11 @@ static void walk_expr(struct walk *w, const struct mexpr *e);
 static bool walk_merge(void *ctx, const char *a, const char *b)
 {
 	struct walk *w = ctx;
-	if (!w->counts_sum || metric_by_name(a) || metric_by_name(b))
+	if (!w->counts_sum || metric_by_name(w->t, a) || metric_by_name(w->t, b))
 		return false;
-	return metric_sum_mergeable(subst_name(w->subst, w->nr_subst, a),
-	                            subst_name(w->subst, w->nr_subst, b), w->counts_sum);
+	return metric_sum_mergeable(w->t, subst_name(w->subst, w->nr_subst, a),
+	                            subst_name(w->subst, w->nr_subst, b), w->counts_sum,
+	                            w->sum_ctx);
 }
 
 static void walk_visit(void *ctx, const char *a, const char *b)
@@ -590,16 +607,16 @@ static void walk_visit(void *ctx, const char *a, const char *b)
 		free(sum);
 		return;
 	}
-	const struct metric *m = metric_by_name(a);
+	const struct metric *m = metric_by_name(w->t, a);
 	if (!m) {
 		names_add(&w->plain, subst_name(w->subst, w->nr_subst, a));
 		return;
 	}
-	unsigned i = metric_index(m);
+	unsigned i = metric_index(w->t, m);
 	if (w->expanded[i] || w->depth >= METRIC_MAX_NESTING)
 		return;
 	w->expanded[i] = 1;
-	const struct mexpr *e = metric_expr(m);
+	const struct mexpr *e = metric_expr(w->t, m);
 	if (e) {
 		w->depth++;
 		walk_expr(w, e);
@@ -613,18 +630,21 @@ static void walk_expr(struct walk *w, const struct mexpr *e)
 }
 
 static void walk_set(struct walk *w, const struct metric_set *s, const struct metric_subst *subst,
-                     unsigned nr_subst, unsigned flags, metric_counts_sum_fn counts_sum)
+                     unsigned nr_subst, unsigned flags, metric_counts_sum_fn counts_sum,
+                     void *sum_ctx)
 {
 	memset(w, 0, sizeof(*w));
+	w->t = s->table;
 	w->subst = subst;
 	w->nr_subst = nr_subst;
 	w->counts_sum = counts_sum;
-	w->expanded = xcalloc(metric_nr ? metric_nr : 1, 1);
+	w->sum_ctx = sum_ctx;
+	w->expanded = xcalloc(w->t->nr ? w->t->nr : 1, 1);
 	for (unsigned i = 0; i < s->nr; i++)
 		walk_visit(w, s->m[i]->name, NULL);
 	if (flags & METRIC_EV_THRESHOLDS)
 		for (unsigned i = 0; i < s->nr; i++) {
-			const struct mexpr *t = metric_threshold_expr(s->m[i]);
+			const struct mexpr *t = metric_threshold_expr(w->t, s->m[i]);
 			if (t)
 				walk_expr(w, t);
 		}
@@ -647,10 +667,11 @@ static void split_sum(const char *sum, char *a, char *b, size_t len)
 
 void metric_set_events(const struct metric_set *s, const struct metric_subst *subst,
                        unsigned nr_subst, unsigned flags, metric_counts_sum_fn counts_sum,
-                       struct metric_names *out)
+                       void *sum_ctx, struct metric_names *out)
 {
 	struct walk w;
-	walk_set(&w, s, subst, nr_subst, flags, (flags & METRIC_EV_MERGE) ? counts_sum : NULL);
+	walk_set(&w, s, subst, nr_subst, flags, (flags & METRIC_EV_MERGE) ? counts_sum : NULL,
+	         sum_ctx);
 	/* A merged counter saves one only when neither part is needed alone;
 	 * otherwise count the parts and let evaluation add them. The plain
 	 * names keep their order; sums that stay merged follow them. */
@@ -675,10 +696,10 @@ void metric_set_events(const struct metric_set *s, const struct metric_subst *su
 
 void metric_set_sums(const struct metric_set *s, const struct metric_subst *subst,
                      unsigned nr_subst, unsigned flags, metric_counts_sum_fn counts_sum,
-                     struct metric_names *out)
+                     void *sum_ctx, struct metric_names *out)
 {
 	struct walk w;
-	walk_set(&w, s, subst, nr_subst, flags, counts_sum);
+	walk_set(&w, s, subst, nr_subst, flags, counts_sum, sum_ctx);
 	for (unsigned i = 0; i < w.sums.nr; i++)
 		names_add(out, w.sums.name[i]);
 	walk_free(&w);
@@ -697,8 +718,9 @@ struct memo {
 };
 
 struct ectx {
+	const struct metric_table *t;
 	const struct metric_env *env; /* may be NULL: no events known */
-	struct memo *memo;            /* [metric_nr] */
+	struct memo *memo;            /* [t->nr] */
 	unsigned depth;
 	const char *missing; /* the first event the lookup did not know */
 };
@@ -711,9 +733,9 @@ static int eval_index(struct ectx *c, unsigned i, double *val);
 static double resolve_mag(void *vctx, const char *name, double val)
 {
 	struct ectx *c = vctx;
-	const struct metric *m = metric_by_name(name);
-	if (m && c->memo[metric_index(m)].state == MEMO_DONE)
-		return c->memo[metric_index(m)].mag;
+	const struct metric *m = metric_by_name(c->t, name);
+	if (m && c->memo[metric_index(c->t, m)].state == MEMO_DONE)
+		return c->memo[metric_index(c->t, m)].mag;
 	return fabs(val);
 }
 
@@ -721,16 +743,16 @@ static int resolve(void *vctx, const char *name, double *val)
 {
 	struct ectx *c = vctx;
 	const struct metric_env *env = c->env;
-	const struct metric *m = metric_by_name(name);
+	const struct metric *m = metric_by_name(c->t, name);
 
 	if (m)
-		return eval_index(c, metric_index(m), val);
+		return eval_index(c, metric_index(c->t, m), val);
 	if (strchr(name, '+')) {
 		/* MEXPR_MERGED probe: only for two events, and never recorded
 		 * as missing, since "not found" means "add the parts". */
 		char a[256], b[256], sum[520];
 		split_sum(name, a, b, sizeof(a));
-		if (!env || metric_by_name(a) || metric_by_name(b))
+		if (!env || metric_by_name(c->t, a) || metric_by_name(c->t, b))
 			return METRIC_ENAME;
 		snprintf(sum, sizeof(sum), "%s+%s", subst_name(env->subst, env->nr_subst, a),
 		         subst_name(env->subst, env->nr_subst, b));
@@ -751,7 +773,7 @@ static int resolve(void *vctx, const char *name, double *val)
 static int eval_index(struct ectx *c, unsigned i, double *val)
 {
 	struct memo *mm = &c->memo[i];
-	const struct metric *m = &metric_table[i];
+	const struct metric *m = &c->t->metrics[i];
 
 	if (mm->state == MEMO_DONE) {
 		*val = mm->val;
@@ -763,7 +785,7 @@ static int eval_index(struct ectx *c, unsigned i, double *val)
 		*val = NA;
 		return METRIC_ECYCLE;
 	}
-	const struct mexpr *e = metric_expr(m);
+	const struct mexpr *e = metric_expr(c->t, m);
 	if (!e) {
 		*val = NA;
 		return METRIC_ESYNTAX;
@@ -786,9 +808,9 @@ static int eval_index(struct ectx *c, unsigned i, double *val)
 	return r;
 }
 
-static struct memo *memo_new(void)
+static struct memo *memo_new(const struct metric_table *t)
 {
-	return xcalloc(metric_nr ? metric_nr : 1, sizeof(struct memo));
+	return xcalloc(t->nr ? t->nr : 1, sizeof(struct memo));
 }
 
 static void explain(struct metric_error *err, int r, const struct metric *m, const char *missing)
@@ -811,13 +833,13 @@ static void explain(struct metric_error *err, int r, const struct metric *m, con
 	}
 }
 
-int metric_eval(const struct metric *m, const struct metric_env *env, double *val,
-                struct metric_error *err)
+int metric_eval(const struct metric_table *t, const struct metric *m, const struct metric_env *env,
+                double *val, struct metric_error *err)
 {
-	struct ectx c = {.env = env, .memo = memo_new()};
-	int r = eval_index(&c, metric_index(m), val);
+	struct ectx c = {.t = t, .env = env, .memo = memo_new(t)};
+	int r = eval_index(&c, metric_index(t, m), val);
 	if (r)
-		explain(err, r, m, c.memo[metric_index(m)].missing);
+		explain(err, r, m, c.memo[metric_index(t, m)].missing);
 	free(c.memo);
 	return r;
 }
@@ -854,7 +876,7 @@ static void judge(const struct metric_set *s, struct ectx *c, struct metric_valu
 	for (unsigned i = 0; i < s->nr; i++) {
 		const struct metric *m = s->m[i];
 		struct metric_value *v = &vals[i];
-		const struct mexpr *t = metric_threshold_expr(m);
+		const struct mexpr *t = metric_threshold_expr(s->table, m);
 
 		v->flags &= ~(unsigned)(METRIC_F_NA | METRIC_F_ERROR | METRIC_F_OUT_OF_RANGE);
 		if (v->err) {
@@ -883,9 +905,9 @@ static void judge(const struct metric_set *s, struct ectx *c, struct metric_valu
 void metric_set_eval(const struct metric_set *s, const struct metric_env *env,
                      struct metric_value *vals)
 {
-	struct ectx c = {.env = env, .memo = memo_new()};
+	struct ectx c = {.t = s->table, .env = env, .memo = memo_new(s->table)};
 	for (unsigned i = 0; i < s->nr; i++) {
-		unsigned k = metric_index(s->m[i]);
+		unsigned k = metric_index(s->table, s->m[i]);
 		struct metric_value *v = &vals[i];
 		memset(v, 0, sizeof(*v));
 		c.missing = NULL;
@@ -899,10 +921,10 @@ void metric_set_eval(const struct metric_set *s, const struct metric_env *env,
 void metric_set_judge(const struct metric_set *s, const struct metric_env *env,
                       struct metric_value *vals)
 {
-	struct ectx c = {.env = env, .memo = memo_new()};
+	struct ectx c = {.t = s->table, .env = env, .memo = memo_new(s->table)};
 	/* the thresholds see exactly the values given */
 	for (unsigned i = 0; i < s->nr; i++) {
-		struct memo *mm = &c.memo[metric_index(s->m[i])];
+		struct memo *mm = &c.memo[metric_index(s->table, s->m[i])];
 		mm->state = MEMO_DONE;
 		mm->val = vals[i].err ? NA : vals[i].value;
 		mm->mag = fabs(mm->val);
@@ -924,8 +946,8 @@ void metric_set_mark_bottleneck(const struct metric_set *s, struct metric_value 
 		if (s->m[i]->level && (!top || s->m[i]->level < top))
 			top = s->m[i]->level;
 	}
-	/* each round goes one level down, so metric_nr rounds always suffice */
-	for (unsigned round = 0; round < metric_nr; round++) {
+	/* each round goes one level down, so a round per metric always suffices */
+	for (unsigned round = 0; round < s->table->nr; round++) {
 		int best = -1;
 		for (unsigned i = 0; i < s->nr; i++) {
 			const struct metric *m = s->m[i];
@@ -942,7 +964,7 @@ void metric_set_mark_bottleneck(const struct metric_set *s, struct metric_value 
 			break;
 		vals[best].flags |= METRIC_F_BOTTLENECK;
 		last = best;
-		parent = (int)metric_index(s->m[best]);
+		parent = (int)metric_index(s->table, s->m[best]);
 	}
 	if (last >= 0)
 		vals[last].flags |= METRIC_F_BOTTLENECK_LEAF;

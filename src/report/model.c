@@ -73,10 +73,10 @@ struct nodeset {
 
 static void nodeset_init(struct nodeset *ns, const struct rf_run *rf)
 {
-	metric_set_init(&ns->set);
+	metric_set_init(&ns->set, rf_metrics(rf));
 	ns->pos = rf->nr_node ? xcalloc(rf->nr_node, sizeof(int)) : NULL;
 	for (unsigned k = 0; k < rf->nr_node; k++) {
-		const struct metric *m = metric_by_name(rf->node[k].name);
+		const struct metric *m = metric_by_name(ns->set.table, rf->node[k].name);
 		ns->pos[k] = -1;
 		if (!m)
 			continue;
@@ -92,13 +92,13 @@ static void compute_unit(const struct rf_run *rf, const struct nodeset *ns,
 	struct lookup_ctx c = {.rf = rf, .counts = counts, .nr_counts = nr_counts, .unit = unit};
 	const struct metric_events events = {
 	    .nr = rf->nr_ev, .name = event_name, .value = event_value, .ctx = &c};
-	/* hpmstat stat --topdown-retired=minstret counted minstret for
-	 * rob_commitInstr: its run file has "instructions" and no
-	 * rob_commitInstr row */
-	unsigned nr_subst = metric_events_retired_minstret(&events) ? 1 : 0;
+	/* hpmstat stat --topdown-retired=minstret counted minstret for the
+	 * table's retired event (Kunminghu's rob_commitInstr): its run file
+	 * has "instructions" and no row of that event */
+	const struct metric_table *t = ns->set.table;
+	unsigned nr_subst = metric_events_retired_subst(t, &events) ? 1 : 0;
 	struct metric_value *v = ns->set.nr ? xcalloc(ns->set.nr, sizeof(*v)) : NULL;
-	bool multiplexed =
-	    metric_set_eval_events(&ns->set, &events, &metric_subst_retired_minstret, nr_subst, v);
+	bool multiplexed = metric_set_eval_events(&ns->set, &events, &t->retired, nr_subst, v);
 	for (unsigned k = 0; k < rf->nr_node; k++) {
 		struct rf_mval *o = &out[k];
 		memset(o, 0, sizeof(*o));

@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <linux/perf_event.h>
 
+#include "metric/metric.h"
 #include "report/replay.h"
 #include "util/count-json.h"
 #include "util/xalloc.h"
@@ -179,6 +180,7 @@ static void metric_of(const struct stat_replay *r, unsigned k, const struct rf_m
 {
 	const struct rf_node *d = &r->rf.node[k];
 	*m = (struct stat_metric){.name = d->name,
+	                          .def = metric_by_name(rf_metrics(&r->rf), d->name),
 	                          .display = xstrdup(d->display),
 	                          .unit = d->unit,
 	                          .level = d->level,

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "core/models.h"
+#include "metric/metric.h"
 #include "report/runfile.h"
 #include "util/count-json.h"
 #include "util/run-schema.h"
@@ -476,6 +477,8 @@ static bool read_run(struct ctx *c, struct rf_run *r, json_t *root)
 		r->nr_ev++;
 		if (!read_event(c, json_array_get(ev, i), (unsigned)i, &r->ev[i]))
 			return false;
+		if (!r->model)
+			r->model = r->ev[i].model;
 		if (!r->ev[i].host)
 			for (unsigned u = 0; u < r->ev[i].nr_counts; u++)
 				add_unit(r, r->ev[i].counts[u].unit);
@@ -630,4 +633,9 @@ void rf_free(struct rf_run *r)
 	free(r->name);
 	json_decref(r->doc);
 	memset(r, 0, sizeof(*r));
+}
+
+const struct metric_table *rf_metrics(const struct rf_run *r)
+{
+	return r->model && r->model->metrics ? r->model->metrics : &metric_table_empty;
 }

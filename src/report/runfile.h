@@ -3,9 +3,9 @@
  * Owns: struct rf_run, everything `hpmstat report` knows about one run file
  * once it has been checked: its events with their per-unit counts, its
  * metrics (the Topdown tree and -M metrics) with their flags, its
- * intervals. A file of another schema or schema_version, text that is not
- * JSON, a missing key or a value of the wrong type is refused with one line
- * "FILE: what is wrong" (the JSON path of the bad key), so a report never
+ * intervals, and the PMU model its rows name, whose metric table reads them. A file of another
+ * schema or schema_version, text that is not JSON, a missing key or a value of the wrong type is
+ * refused with one line "FILE: what is wrong" (the JSON path of the bad key), so a report never
  * shows a number it did not understand.
  *
  * The library never prints and never exits (xmalloc may abort on OOM).
@@ -25,6 +25,7 @@
 #include "util/count.h"
 
 struct hpm_pmu_model;
+struct metric_table;
 
 /* One unit's raw count, as in the file's counts arrays. */
 struct rf_count {
@@ -95,6 +96,9 @@ struct rf_run {
 
 	struct rf_event *ev;
 	unsigned nr_ev;
+	/* The PMU model of its model rows (the first one's: the file names it
+	 * in each row's kind), NULL when every row is a host event. */
+	const struct hpm_pmu_model *model;
 	struct rf_node *node;
 	struct rf_mval *mval; /* [nr_node]: the values of the file (means with -r) */
 	unsigned nr_node;
@@ -120,6 +124,10 @@ json_t *rf_json_load_bounded(FILE *f, size_t max, bool *too_big, json_error_t *j
 int rf_load_buffer(const char *buf, size_t len, const char *path, struct rf_run *run, char *err,
                    size_t errlen);
 void rf_free(struct rf_run *run);
+
+/* The metric table of the run's model, which its metrics are read with
+ * (metric_table_empty when the model has none or the run no model row). */
+const struct metric_table *rf_metrics(const struct rf_run *run);
 
 /* The run name of a path: its basename without a trailing ".json". Owned. */
 char *rf_run_name(const char *path);

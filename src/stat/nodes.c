@@ -10,7 +10,7 @@ const char *stat_node_desc(const struct stat_config *cfg, const struct stat_metr
 {
 	if (!cfg->verbose || !m->bottleneck || !m->level)
 		return NULL;
-	const struct metric *d = metric_by_name(m->name);
+	const struct metric *d = m->def;
 	return d && d->description && *d->description ? d->description : NULL;
 }
 

@@ -91,7 +91,7 @@ void stat_repeats_finish(struct stat_repeats *r, const struct hpm_evlist *l, str
 		m[k].value = mn->mean;
 		/* the flag of the mean, judged against its noise (2 standard
 		 * errors), not the last repeat's */
-		const struct metric *mm = metric_by_name(m[k].name);
+		const struct metric *mm = m[k].def;
 		double scale = mm && mm->scale != 0 ? mm->scale : 1;
 		m[k].raw = mn->mean / scale;
 		m[k].out_of_range =

@@ -35,7 +35,7 @@ void hpm_session_init(struct hpm_session *s, enum hpm_backend_choice choice)
 	s->model_on_perf =
 	    choice == HPM_BACKEND_PERF || (choice == HPM_BACKEND_AUTO && s->pmu.present);
 	s->model = s->model_on_perf && s->pmu.model ? s->pmu.model : hpm_model_at(0);
-	metric_set_init(&s->metrics);
+	metric_set_init(&s->metrics, s->model->metrics ? s->model->metrics : &metric_table_empty);
 	hpm_emu_config_init(&s->emu_cfg);
 }
 
@@ -199,13 +199,14 @@ static int find_model_row(const struct hpm_evlist *l, const char *name)
 }
 
 /* The metric engine's question for merging A + B: one counter of the
- * model counts it when it encodes as one event (ctx: the model). */
-static bool model_counts_sum(const char *sum)
+ * session's model counts it when it encodes as one event (ctx: the
+ * session). */
+static bool model_counts_sum(void *ctx, const char *sum)
 {
+	const struct hpm_session *s = ctx;
 	struct hpm_event_code enc;
 	struct hpm_model_error merr;
-	/* the metric tables are the emulated model's (the first registered) */
-	return hpm_model_at(0)->encode(sum, &enc, &merr) == 0;
+	return s->model->encode(sum, &enc, &merr) == 0;
 }
 
 int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned level,
@@ -213,8 +214,8 @@ int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned le
 {
 	struct metric_error merr;
 	struct metric_names names = {0};
-	if (retired_minstret) {
-		s->subst[0] = metric_subst_retired_minstret;
+	if (retired_minstret && s->metrics.table->retired.from) {
+		s->subst[0] = s->metrics.table->retired;
 		s->nr_subst = 1;
 	}
 	if (list && metric_set_add(&s->metrics, list, &merr) != 0) {
@@ -226,7 +227,7 @@ int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned le
 		return -1;
 	}
 	metric_set_events(&s->metrics, s->subst, s->nr_subst,
-	                  METRIC_EV_MERGE | METRIC_EV_THRESHOLDS, model_counts_sum, &names);
+	                  METRIC_EV_MERGE | METRIC_EV_THRESHOLDS, model_counts_sum, s, &names);
 	for (unsigned i = 0; i < names.nr; i++) {
 		const char *n = names.name[i];
 		if (find_model_row(&s->all, n) >= 0)
@@ -517,13 +518,14 @@ unsigned hpm_session_metrics_unit(struct hpm_session *s, const struct hpm_count 
 		const struct metric *d = s->metrics.m[k];
 		const struct metric_value *v = &s->mvals[k];
 		m[k].name = d->name;
+		m[k].def = d;
 		m[k].display = metric_display_name(d->name);
 		m[k].unit = d->share == METRIC_SHARE_SLOTS    ? "% slots"
 		            : d->share == METRIC_SHARE_CYCLES ? "% cycles"
 		                                              : d->unit;
 		m[k].level = d->level;
 		m[k].parent = -1;
-		const struct metric *p = metric_parent(d);
+		const struct metric *p = metric_parent(s->metrics.table, d);
 		if (p)
 			m[k].parent = metric_set_find(&s->metrics, p);
 		m[k].raw = v->value;

@@ -19,6 +19,7 @@
 #include "core/evlist.h"
 #include "util/provenance.h"
 
+struct metric; /* metric/metric.h */
 struct stat_aggr;
 struct stat_aggr_view;
 
@@ -71,6 +72,10 @@ struct stat_metric {
 	bool over_threshold; /* MetricThreshold true */
 	bool bottleneck;     /* on the <== path */
 	bool multiplexed;    /* computed from scaled (multiplexed) counts */
+
+	/* Its definition in the model's metric table (description, scale);
+	 * NULL when the table has none (a replayed run's unknown metric). */
+	const struct metric *def;
 };
 
 /* Per-event statistics over repeats (-r): mean of the values and the

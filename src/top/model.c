@@ -41,17 +41,23 @@ static unsigned units_of(const struct hpm_session *s, unsigned i)
 
 /* ------------------------------------------------------------- program */
 
-static char *join_children(const struct metric *m)
+/* The metric table of the session's model, which -M and the tree read. */
+static const struct metric_table *metrics_of(const struct hpm_session *s)
+{
+	return s->metrics.table;
+}
+
+static char *join_children(const struct metric_table *t, const struct metric *m)
 {
 	/* the focus itself, so its value shows above its children */
 	size_t len = strlen(m->name) + 2;
 	for (unsigned i = 0; i < m->nr_children; i++)
-		len += strlen(metric_child(m, i)->name) + 1;
+		len += strlen(metric_child(t, m, i)->name) + 1;
 	char *s = xmalloc(len);
 	strcpy(s, m->name);
 	for (unsigned i = 0; i < m->nr_children; i++) {
 		strcat(s, ",");
-		strcat(s, metric_child(m, i)->name);
+		strcat(s, metric_child(t, m, i)->name);
 	}
 	return s;
 }
@@ -90,7 +96,8 @@ static int build(struct top_model *m, struct hpm_session *s, char *err, size_t e
 		if (hpm_session_add_metrics(s, NULL, o->level, false, err, errlen))
 			return -1;
 		if (m->depth) {
-			char *list = join_children(metric_by_name(m->focus[m->depth - 1]));
+			const struct metric_table *t = metrics_of(s);
+			char *list = join_children(t, metric_by_name(t, m->focus[m->depth - 1]));
 			int rc = hpm_session_add_metrics(s, list, 0, false, err, errlen);
 			free(list);
 			if (rc)
@@ -129,14 +136,15 @@ static int open_session(struct top_model *m, char *err, size_t errlen)
 	return 0;
 }
 
-/* the -M metrics, by name, in the user's order */
-static unsigned user_metrics(const struct top_opts *o, const char ***names)
+/* the -M metrics of the session's table, by name, in the user's order */
+static unsigned user_metrics(const struct top_opts *o, const struct hpm_session *s,
+                             const char ***names)
 {
 	struct metric_set set;
 	struct metric_error merr;
 	unsigned n = 0;
 	*names = NULL;
-	metric_set_init(&set);
+	metric_set_init(&set, metrics_of(s));
 	if (o->metrics && metric_set_add(&set, o->metrics, &merr) == 0) {
 		*names = xcalloc(set.nr ? set.nr : 1, sizeof(char *));
 		for (unsigned k = 0; k < set.nr; k++)
@@ -160,7 +168,7 @@ int top_model_reprogram(struct top_model *m, char *err, size_t errlen)
 	hpm_session_free(&m->s);
 	m->s = ns;
 	free(m->user_metrics);
-	m->nr_user_metrics = user_metrics(m->o, &m->user_metrics);
+	m->nr_user_metrics = user_metrics(m->o, &m->s, &m->user_metrics);
 	m->note[0] = '\0';
 	m->session_ok = open_session(m, m->note, sizeof(m->note)) == 0;
 	if (m->session_ok) {
@@ -210,7 +218,7 @@ int top_model_drill(struct top_model *m, char *err, size_t errlen)
 		snprintf(err, errlen, "no bottleneck to drill into yet");
 		return -1;
 	}
-	const struct metric *b = metric_by_name(m->bottleneck);
+	const struct metric *b = metric_by_name(metrics_of(&m->s), m->bottleneck);
 	if (!b || !b->nr_children) {
 		snprintf(err, errlen, "%s has no children to drill into", m->bottleneck);
 		return -1;
@@ -262,11 +270,12 @@ static bool in_focus(const struct top_model *m, const char *name)
 {
 	if (!m->depth)
 		return false;
-	const struct metric *f = metric_by_name(m->focus[m->depth - 1]);
+	const struct metric_table *t = metrics_of(&m->s);
+	const struct metric *f = metric_by_name(t, m->focus[m->depth - 1]);
 	if (!strcmp(f->name, name))
 		return true;
 	for (unsigned i = 0; i < f->nr_children; i++)
-		if (!strcmp(metric_child(f, i)->name, name))
+		if (!strcmp(metric_child(t, f, i)->name, name))
 			return true;
 	return false;
 }
@@ -350,7 +359,8 @@ static void fill_nodes(struct top_model *m, struct top_frame *f, struct hpm_coun
 	unsigned nr = hpm_session_metrics(&m->s, (const struct hpm_count *const *)d, &ms);
 	int *map = xcalloc(nr ? nr : 1, sizeof(int));
 	f->nodes = xcalloc(nr ? nr : 1, sizeof(*f->nodes));
-	const struct metric *focus = m->depth ? metric_by_name(m->focus[m->depth - 1]) : NULL;
+	const struct metric_table *t = metrics_of(&m->s);
+	const struct metric *focus = m->depth ? metric_by_name(t, m->focus[m->depth - 1]) : NULL;
 	double best = -1;
 	m->bottleneck[0] = '\0';
 	for (unsigned k = 0; k < nr; k++) {
@@ -371,8 +381,8 @@ static void fill_nodes(struct top_model *m, struct top_frame *f, struct hpm_coun
 			f->multiplexed = true;
 		/* the drill target: the largest level-1 node, or the largest
 		 * child of the focus */
-		const struct metric *md = metric_by_name(n->name);
-		bool candidate = focus ? metric_parent(md) == focus : n->level == 1;
+		const struct metric *md = metric_by_name(t, n->name);
+		bool candidate = focus ? metric_parent(t, md) == focus : n->level == 1;
 		/* the metric library's bottleneck path first; else the largest
 		 * node that has children (Retiring is not a bottleneck) */
 		double score = n->value + (n->bottleneck ? 1000 : 0);
@@ -383,7 +393,7 @@ static void fill_nodes(struct top_model *m, struct top_frame *f, struct hpm_coun
 	}
 	/* parent indices must name nodes of this list: recompute by metric */
 	for (unsigned i = 0; i < f->nnodes; i++) {
-		const struct metric *p = metric_parent(metric_by_name(f->nodes[i].name));
+		const struct metric *p = metric_parent(t, metric_by_name(t, f->nodes[i].name));
 		f->nodes[i].parent = -1;
 		for (unsigned j = 0; p && j < f->nnodes; j++)
 			if (!strcmp(f->nodes[j].name, p->name))

@@ -2,7 +2,7 @@
 # The table generator is the build-time validator: it must refuse tables it
 # cannot trust, naming the file and the problem, and accept the real ones.
 . "$top_srcdir/tests/lib.sh"
-gen="$top_builddir/src/gen/kmh-jevents"
+gen="$top_builddir/src/kmh/gen/kmh-jevents"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 ev="$top_srcdir/events/riscv/openxiangshan/kunminghu"

@@ -3,11 +3,21 @@
 # must refuse a table it cannot trust, naming the file and the problem on one
 # line, and accept the shipped one.
 . "$top_srcdir/tests/lib.sh"
-gen="$top_builddir/src/gen/metrics2c"
+bin="$top_builddir/src/gen/metrics2c"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+kmh="$top_srcdir/events/riscv/openxiangshan/kunminghu"
+# as src/kmh/local.mk runs it: the names an expression may use are those of
+# Kunminghu's event files
+gen() {
+	"$bin" --table kmh_metrics --retired rob_commitInstr --events "$kmh/frontend.json" \
+		--events "$kmh/backend.json" --events "$kmh/memblock.json" --events "$kmh/cache.json" "$@"
+}
 
-run_ok "the shipped metrics.json generates" "$gen" "$top_srcdir/events/riscv/openxiangshan/kunminghu/metrics.json"
+run_ok "the shipped metrics.json generates" gen "$kmh/metrics.json"
+cp "$tap_out" "$dir/gen.c"
+out_is "one table object of the given name, with the retired substitution" "1 1" sh -c \
+	"echo \$(grep -c '^const struct metric_table kmh_metrics = {' \"$dir/gen.c\") \$(grep -c 'retired = {\"rob_commitInstr\", \"instructions\"}' \"$dir/gen.c\")"
 
 m() { # name expr [groups] [threshold] [brief]
 	printf '{"MetricName":"%s","MetricExpr":"%s"' "$1" "$2"
@@ -17,14 +27,14 @@ m() { # name expr [groups] [threshold] [brief]
 }
 reject() { # description, expected message part, json body
 	printf '[%s]' "$3" > "$dir/metrics.json"
-	run_fails_with "$1" "$2" "$gen" "$dir/metrics.json"
+	run_fails_with "$1" "$2" gen "$dir/metrics.json"
 }
 L1="TopdownL1;tma_L1_group"
 reject "not JSON" "line" "{"
 reject "an entry that is not an object" "not an object" '1'
 reject "a metric without a name" "MetricName" '{}'
 printf '{}' > "$dir/metrics.json"
-run_fails_with "not an array" "array" "$gen" "$dir/metrics.json"
+run_fails_with "not an array" "array" gen "$dir/metrics.json"
 reject "missing MetricExpr" "MetricExpr" '{"MetricName":"a","BriefDescription":"b"}'
 reject "unknown field" "unknown field MetricExp" '{"MetricName":"a","MetricExp":"1","BriefDescription":"b"}'
 reject "expression does not parse" "does not parse: expected" "$(m a '1 +')"
@@ -47,6 +57,17 @@ reject "empty group" "empty group" "$(m a '1' 'x;;y')"
 reject "duplicate key" "line" '{"MetricName":"a","MetricName":"b","MetricExpr":"1","BriefDescription":"b"}'
 reject "ScaleUnit without a number" "ScaleUnit" '{"MetricName":"a","MetricExpr":"1","BriefDescription":"b","ScaleUnit":"%"}'
 printf '[%s]' "$(m tma_p 'cycles' "$L1" 'tma_p > 1'),$(m tma_x 'tma_p * 2' 'TopdownL2;tma_L2_group;tma_p_group' 'tma_x > 0.1 & tma_p > 1' 'a share of cycles')" > "$dir/metrics.json"
-run_ok "a two-level tree is accepted" "$gen" "$dir/metrics.json"
-out_is "the generated table has the child" "1" sh -c "\"$gen\" \"$dir/metrics.json\" | grep -c 'tma_p -> tma_x'"
+run_ok "a two-level tree is accepted" gen "$dir/metrics.json"
+out_is "the generated table has the child" "1" sh -c "\"$bin\" --table t \"$dir/metrics.json\" | grep -c 'tma_p -> tma_x'"
+# the generator knows no model: the events come from the command line
+printf '[%s]' "$(m a 'INST_SPEC / cycles')" > "$dir/metrics.json"
+run_fails_with "without event files, a model event is unknown" "'INST_SPEC'" "$bin" --table t "$dir/metrics.json"
+printf '[{"EventName":"INST_SPEC"}]' > "$dir/ev.json"
+run_ok "with an event file naming it, it is known" "$bin" --table t --events "$dir/ev.json" "$dir/metrics.json"
+run_fails_with "an event file without EventName" "EventName" "$bin" --table t --events "$dir/metrics.json" "$dir/metrics.json"
+run_fails_with "--retired must be an event" "--retired 'nosuch'" "$bin" --table t --retired nosuch --events "$dir/ev.json" "$dir/metrics.json"
+run_fails_with "--table must be a C name" "not a C identifier" "$bin" --table 1t "$dir/metrics.json"
+"$bin" "$dir/metrics.json" >"$tap_out" 2>"$tap_err"
+[ $? -eq 2 ] && grep -q '^usage: metrics2c --table NAME' "$tap_err"
+ok $? "no --table: usage, exit 2"
 done_testing

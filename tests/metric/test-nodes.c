@@ -4,8 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kmh/model.h"
 #include "metric/metric.h"
 #include "tap.h"
+
+/* Kunminghu's table, as its model carries it */
+#define T (hpm_model_kunminghu.metrics)
 
 /* The names of s without "tma_", space-separated. */
 static const char *names(const struct metric_set *s, char *buf, size_t len)
@@ -23,7 +27,7 @@ static const char *select_nodes(unsigned level, const char *list, char *buf, siz
 {
 	struct metric_set s;
 	struct metric_error err;
-	metric_set_init(&s);
+	metric_set_init(&s, T);
 	int rc = metric_set_add_nodes(&s, level, list, &err);
 	if (rc)
 		snprintf(buf, len, "error %d: %s", rc, err.msg);
@@ -91,8 +95,8 @@ static void test_errors(void)
 	/* nothing is added on error */
 	struct metric_set s;
 	struct metric_error err;
-	metric_set_init(&s);
-	metric_set_add_metric(&s, metric_by_name("ipc"));
+	metric_set_init(&s, T);
+	metric_set_add_metric(&s, metric_by_name(T, "ipc"));
 	tap_ok(metric_set_add_nodes(&s, 1, "retiring,zzz", &err) == METRIC_EUNKNOWN && s.nr == 1,
 	       "an error adds nothing of the list");
 	tap_ok(metric_set_max_level(&s) == 0, "max level of a set without a node: 0");
@@ -108,7 +112,7 @@ static void test_bottleneck(void)
 	struct metric_error err;
 	struct metric_value v[8];
 	char buf[256];
-	metric_set_init(&s);
+	metric_set_init(&s, T);
 	metric_set_add_nodes(&s, 1, "!memory_bound*", &err);
 	memset(v, 0, sizeof(v));
 	static const double val[] = {0.4, 0.05, 0.1, 0.2, 0.03, 0.02};
@@ -134,6 +138,6 @@ int main(void)
 	test_selections();
 	test_errors();
 	test_bottleneck();
-	metric_release();
+	metric_release(T);
 	return tap_done();
 }

@@ -85,15 +85,15 @@ vm_build_hpmstat() {
 	(cd "$top_srcdir" && tar -c --exclude-vcs --exclude='*.o' --exclude='*.a' --exclude=.deps \
 		--exclude=.dirstamp --exclude=Makefile --exclude=config.status --exclude=config.h \
 		--exclude=config.log --exclude=stamp-h1 --exclude=src/hpmstat --exclude=src/hpmtop \
-		--exclude=src/gen/kmh-jevents --exclude=src/gen/metrics2c --exclude=autom4te.cache \
+		--exclude=src/kmh/gen/kmh-jevents --exclude=src/gen/metrics2c --exclude=autom4te.cache \
 		configure configure.ac Makefile.am Makefile.in aclocal.m4 config.h.in build-aux m4 \
 		src events profiles man README.md $(find . -name '*.mk' -not -path '*/cache/*' -not -path './.git/*')) |
 		tar -x -C "$src" || return 1
 	local g
-	mkdir -p "$src/src/gen"
-	for g in kmh-jevents metrics2c; do
-		[ -x "$top_builddir/src/gen/$g" ] || { echo "no host generator src/gen/$g: build first" >"$log"; return 1; }
-		cmp -s "$top_builddir/src/gen/$g" "$src/src/gen/$g" || cp -p "$top_builddir/src/gen/$g" "$src/src/gen/$g"
+	for g in src/kmh/gen/kmh-jevents src/gen/metrics2c; do
+		mkdir -p "$src/${g%/*}"
+		[ -x "$top_builddir/$g" ] || { echo "no host generator $g: build first" >"$log"; return 1; }
+		cmp -s "$top_builddir/$g" "$src/$g" || cp -p "$top_builddir/$g" "$src/$g"
 	done
 	(
 		cd "$src" || exit 1
@@ -101,7 +101,7 @@ vm_build_hpmstat() {
 			PKG_CONFIG_LIBDIR=$VM_SYSROOT/lib/pkgconfig ./configure --host=riscv64-linux-gnu \
 				--without-ncurses --without-libpfm4 LDFLAGS=-static >"$log" 2>&1 || exit 1
 		fi
-		nice make -j2 -o src/gen/kmh-jevents -o src/gen/metrics2c src/hpmstat >>"$log" 2>&1 || exit 1
+		nice make -j2 -o src/kmh/gen/kmh-jevents -o src/gen/metrics2c src/hpmstat >>"$log" 2>&1 || exit 1
 	) || return 1
 	if vm_stale "$VM_CACHE/hpmstat-rv64" "$src/src/hpmstat"; then
 		riscv64-linux-gnu-strip -o "$VM_CACHE/hpmstat-rv64.tmp" "$src/src/hpmstat" &&

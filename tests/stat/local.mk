@@ -17,7 +17,7 @@ check_PROGRAMS += tests/stat/test-numbers
 tests_stat_test_numbers_SOURCES = tests/stat/test-numbers.c
 tests_stat_test_numbers_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_stat_test_numbers_LDADD = tests/libtap.a src/stat/libstat.a src/core/libcore.a src/metric/libmetric.a \
-	src/kmh/libkmh.a src/arch/libarch.a src/util/libutil.a -lm
+	src/kmh/libkmh.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
 TESTS += tests/stat/test-numbers tests/stat/numbers.sh
 EXTRA_DIST += tests/stat/numbers.sh tests/stat/locale.sh
 

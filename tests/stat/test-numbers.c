@@ -12,6 +12,7 @@
 
 #include "metric/metric.h"
 #include "core/evlist.h"
+#include "kmh/model.h"
 #include "tap.h"
 #include "util/count.h"
 
@@ -116,7 +117,7 @@ static void test_zero(void)
 
 static void test_range(void)
 {
-	const struct metric *m = metric_by_name("tma_frontend_bound");
+	const struct metric *m = metric_by_name(hpm_model_kunminghu.metrics, "tma_frontend_bound");
 	char b[64];
 	if (!tap_ok(m != NULL, "tma_frontend_bound exists"))
 		return;
