@@ -16,7 +16,7 @@ src_hpmstat_SOURCES = \
 src_hpmstat_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(NCURSES_CFLAGS)
 # each library only uses the ones after it (the layers, top down)
 src_hpmstat_LDADD = src/top/libtop.a src/report/libreport.a src/stat/libstat.a src/backend/libbackend.a \
-	src/core/libcore.a src/metric/libmetric.a src/emu/libemu.a src/kmh/libkmh.a src/arch/libarch.a src/util/libutil.a \
+	src/core/libcore.a src/metric/libmetric.a src/kmh/emu/libemu.a src/kmh/libkmh.a src/arch/libarch.a src/util/libutil.a \
 	$(JANSSON_LIBS) $(LIBPFM4_LIBS) $(NCURSES_LIBS) -lm
 
 # hpmtop is hpmstat top, by the name it is started with

@@ -1,6 +1,6 @@
 /* model.c: Kunminghu as a PMU model (arch/model.h): its tables, encoder,
- * modifiers, fixed counters, bank constraint, the ADD merge of the
- * scheduler and perf's generic names, behind the model interface. */
+ * modifiers, fixed counters, bank constraint, the ADD merge (merge.c) and
+ * perf's generic names, behind the model interface. */
 #include <stdio.h>
 #include <string.h>
 
@@ -9,8 +9,8 @@
 #include "arch/model.h"
 #include "kmh/internal.h"
 #include "kmh/kmh.h"
+#include "kmh/merge.h"
 #include "kmh/model.h"
-#include "kmh/sched.h"
 
 /* mcycle and minstret: the RISC-V fixed counters outside the 29 */
 static const struct hpm_model_fixed fixed[] = {
@@ -254,7 +254,7 @@ static bool merge(const struct hpm_event_code *a, const struct hpm_event_code *b
 		return false;
 	to_kmh(a, &ka);
 	to_kmh(b, &kb);
-	if (!hpm_sched_can_merge(&ka, &kb) || hpm_sched_merge(&ka, &kb, &ks) != 0)
+	if (!kmh_can_merge(&ka, &kb) || kmh_merge(&ka, &kb, &ks) != 0)
 		return false;
 	if (sum)
 		from_kmh(&ks, sum);

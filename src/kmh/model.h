@@ -1,8 +1,8 @@
 /* model.h (kmh): Kunminghu's instance of the PMU-model interface.
  *
  * Owns: hpm_model_kunminghu, the one object the registry (core/models.c)
- * lists; model.c builds it from the tables, encoder, modifiers and
- * scheduler of this folder.
+ * lists; model.c builds it from the tables, encoder, modifiers and ADD
+ * merge of this folder. Its emulated machine is kmh/emu/machine.h.
  */
 #ifndef HPM_KMH_MODEL_H
 #define HPM_KMH_MODEL_H
