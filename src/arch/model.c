@@ -33,6 +33,14 @@ int hpm_model_fixed_by_name(const struct hpm_pmu_model *m, const char *name, siz
 	return -1;
 }
 
+int hpm_model_fixed_by_counter(const struct hpm_pmu_model *m, unsigned counter)
+{
+	for (unsigned i = 0; i < m->nr_fixed; i++)
+		if (m->fixed[i].counter == counter)
+			return (int)i;
+	return -1;
+}
+
 int hpm_model_fixed_by_generic(const struct hpm_pmu_model *m, const char *name)
 {
 	for (unsigned i = 0; i < m->nr_fixed; i++)

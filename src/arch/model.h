@@ -240,6 +240,8 @@ struct hpm_pmu_model {
 /* The model's fixed counter called name (the base of a spec, before ':'),
  * its index, or -1. */
 int hpm_model_fixed_by_name(const struct hpm_pmu_model *m, const char *name, size_t len);
+/* The model's fixed counter numbered `counter` (mcycle: 0), its index, or -1. */
+int hpm_model_fixed_by_counter(const struct hpm_pmu_model *m, unsigned counter);
 /* The model's fixed counter that is perf's generic event name ("cycles"),
  * its index, or -1. */
 int hpm_model_fixed_by_generic(const struct hpm_pmu_model *m, const char *name);

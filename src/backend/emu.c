@@ -1,18 +1,22 @@
 /* emu.c: the emulator back end (see backend/emu.h for what it does).
  *
- * Owns: struct emu_inst, the state of one open emulator (machine, sources,
- * schedule, running totals and emulated time), which embeds the
- * struct hpm_backend_inst the operations take.
+ * Owns: struct emu_inst, the state of one open emulator (the machine of
+ * the rows' model, schedule, running totals and emulated time), which
+ * embeds the struct hpm_backend_inst the operations take. It knows no
+ * model: counters, classes and fixed counters are the model's
+ * (arch/model.h), the harts and their sources the machine's
+ * (arch/machine.h), found through the registry (core/models.h).
  *
- * Cost model. The harts count through emu_hart_run(), a few ns per run of
- * identical cycles, fed by emu_workload_next() at about as much again; the
- * work here is nothing per run and a handful of CSR accesses per hart per
- * rotation (never a CSR read per run: counters are read only at rotations
- * and in read()). The Topdown level-3 set over 1e9 cycles takes 0.2-0.5 s
- * depending on the profile (the `bench` point of tests/backend/emu-backend
- * prints the figure; HPM_EMU_BENCH_ONLY=1 HPM_EMU_BENCH_CYCLES=1e9 runs
- * just that).
+ * Cost model. The work here is one call of the machine's run() per hart per
+ * chunk of time (Kunminghu's harts count a run of identical cycles in a few
+ * ns, fed by its workload stream at about as much again), nothing per run,
+ * and a handful of counter accesses per hart per rotation (never a read per
+ * run: counters are read only at rotations and in read()). The Topdown
+ * level-3 set over 1e9 cycles takes 0.2-0.5 s depending on the profile (the
+ * `bench` point of tests/backend/emu-backend prints the figure;
+ * HPM_EMU_BENCH_ONLY=1 HPM_EMU_BENCH_CYCLES=1e9 runs just that).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -21,21 +25,10 @@
 #include <time.h>
 
 #include "backend/emu.h"
-#include "emu/emu.h"
-#include "emu/workload.h"
-#include "kmh/sched.h"
+#include "core/models.h"
 #include "util/xalloc.h"
 
-#define NS_PER_S    UINT64_C(1000000000)
-#define INHIBIT_ALL UINT32_C(0xfffffffd) /* CY, IR, HPM3-31 (TM is not inhibitable) */
-#define FIXED_MASK  (EMU_CNT_CY | EMU_CNT_IR)
-
-/* Where one hart's cycles come from. */
-struct src {
-	struct emu_workload *w; /* profile stream, or NULL with a trace */
-	size_t ti;              /* trace: current run */
-	uint64_t toff;          /* trace: cycles of it already replayed */
-};
+#define NS_PER_S UINT64_C(1000000000)
 
 /* What a row of ours maps to (map[k]: the k-th row we take). */
 struct evmap {
@@ -44,15 +37,18 @@ struct evmap {
 	int req;     /* the request owning its counter (own, or whom it shares with) */
 };
 
-/* One open emulator; a dry run plans one without opening it (base unset). */
+/* One open emulator; a dry run plans one, its machine made but never
+ * programmed, without opening it (base unset). */
 struct emu_inst {
 	struct hpm_backend_inst base; /* first: the handle is a pointer to it */
 
+	/* the model and its machine */
+	const struct hpm_pmu_model *model;
+	const struct hpm_emu_machine *mach;
+	uint32_t fixed_mask; /* the model's fixed counters */
+	uint32_t prog_mask;  /* its programmable counters */
+
 	/* configuration, defaults resolved */
-	char *profile_arg;              /* as given, for messages */
-	const struct emu_profile *prof; /* NULL with a trace */
-	struct emu_trace *trace;
-	char *trace_path;
 	uint64_t seed, limit, freq, quantum;
 	unsigned harts;
 	bool follow_wall;
@@ -65,10 +61,9 @@ struct emu_inst {
 	unsigned nr_map;
 
 	/* machine */
-	struct emu *emu;
-	struct src *src; /* [harts] */
-	uint64_t *acc;   /* [nr_req][harts]: counts of rotated-out activations */
-	bool *wrapped;   /* [nr_req][harts]: one of them (or acc) passed 2^64 - 1 */
+	struct hpm_emu_vm *vm;
+	uint64_t *acc; /* [nr_req][harts]: counts of rotated-out activations */
+	bool *wrapped; /* [nr_req][harts]: one of them (or acc) passed 2^64 - 1 */
 
 	/* time, in cycles per hart */
 	bool enabled;
@@ -131,39 +126,24 @@ static void emu_inst_free(struct emu_inst *s)
 {
 	if (!s)
 		return;
-	for (unsigned h = 0; s->src && h < s->harts; h++) {
-		if (s->src[h].w) {
-			/* the harts cache results per source address */
-			if (s->emu)
-				emu_forget_source(s->emu, s->src[h].w);
-			emu_workload_free(s->src[h].w);
-		}
-	}
-	if (s->trace) {
-		if (s->emu)
-			emu_forget_source(s->emu, s->trace);
-		emu_trace_free(s->trace);
-	}
-	emu_free(s->emu);
-	emu_profile_free(s->prof);
+	if (s->vm)
+		s->mach->free(s->vm);
 	hpm_sched_free(&s->sched);
-	free(s->src);
 	free(s->acc);
 	free(s->wrapped);
 	free(s->grun);
 	free(s->perm);
 	free(s->req);
 	free(s->map);
-	free(s->profile_arg);
-	free(s->trace_path);
 	hpm_backend_inst_fini(&s->base);
 	free(s);
 }
 
-static int check_config(const struct hpm_emu_config *c, char *err, size_t errlen)
+static int check_config(const struct hpm_emu_config *c, const struct hpm_emu_machine *mach,
+                        char *err, size_t errlen)
 {
-	if (c->harts < 1 || c->harts > EMU_MAX_HARTS) {
-		snprintf(err, errlen, "--emu-harts %u: must be 1..%u", c->harts, EMU_MAX_HARTS);
+	if (c->harts < 1 || c->harts > mach->max_harts) {
+		snprintf(err, errlen, "--emu-harts %u: must be 1..%u", c->harts, mach->max_harts);
 		return -EINVAL;
 	}
 	if (c->freq < 1 || c->freq > HPM_EMU_MAX_FREQ) {
@@ -180,40 +160,30 @@ static int check_config(const struct hpm_emu_config *c, char *err, size_t errlen
 	return 0;
 }
 
-/* The first event of e's expression that the profile does not produce, as
- * "bank:name", or NULL when it produces them all. */
-static const char *unmodelled(const struct emu_profile *p, const struct hpm_event_code *e,
-                              char *buf, size_t len)
-{
-	for (unsigned s = 0; s < KMH_NR_SLOTS; s++) {
-		unsigned idx = kmh_mhpmevent_event(e->value, s);
-		if (!idx || emu_profile_produces(p, e->constraint, idx))
-			continue;
-		const struct kmh_event *ev = kmh_event_by_index(e->constraint, idx);
-		if (ev)
-			snprintf(buf, len, "%s:%s", kmh_banks[e->constraint].name, ev->name);
-		else
-			snprintf(buf, len, "%s:%u", kmh_banks[e->constraint].name, idx);
-		return buf;
-	}
-	return NULL;
-}
-
 static bool ours(const struct hpm_evsel *e, const void *ctx)
 {
 	(void)ctx;
 	return e->kind == HPM_EV_MODEL || e->kind == HPM_EV_MODEL_FIXED;
 }
 
+/* Whether e's class is one of its model's (the counters it may use are
+ * known). */
+static bool placeable(const struct hpm_evsel *e)
+{
+	return e->kind == HPM_EV_MODEL_FIXED ||
+	       (e->enc.constraint >= 0 &&
+	        (unsigned)e->enc.constraint < e->enc.model->nr_constraints);
+}
+
 bool hpm_emu_request(const struct hpm_evsel *e, struct hpm_sched_req *r)
 {
-	if (!ours(e, NULL) || (e->kind == HPM_EV_MODEL &&
-	                       (e->enc.constraint < 0 || e->enc.constraint >= KMH_NR_BANKS)))
+	if (!ours(e, NULL) || !placeable(e))
 		return false;
 	memset(r, 0, sizeof(*r));
 	r->fixed = e->kind == HPM_EV_MODEL_FIXED;
-	r->fixed_counter = e->enc.fixed == HPM_FIXED_MCYCLE ? HPM_SCHED_MCYCLE : HPM_SCHED_MINSTRET;
-	r->bank = e->enc.constraint;
+	if (r->fixed)
+		r->fixed_counter = e->enc.model->fixed[e->enc.fixed].counter;
+	r->constraint = e->enc.constraint;
 	r->value = e->enc.value;
 	r->group = e->group;
 	r->name = e->name;
@@ -230,11 +200,59 @@ static void free_reasons(char ***reasons, enum hpm_evsel_state **states, unsigne
 	*states = NULL;
 }
 
-/* Resolves the configuration into s, loads the source and places the
- * requests of rows[0..nr_rows) of list (all of them ours). `reasons` and
- * `states` receive, per row without a number (by its position in rows),
- * the text for its placement and the state it gets. On failure the caller
- * frees s. */
+/* The model of the rows (one: a machine emulates one model), else the
+ * first registered model that has a machine; its machine and counters. */
+static int choose_machine(struct emu_inst *s, const struct hpm_evlist *list, const unsigned *rows,
+                          unsigned nr_rows, char *err, size_t errlen)
+{
+	const struct hpm_pmu_model *m = NULL;
+	for (unsigned k = 0; k < nr_rows; k++) {
+		const struct hpm_pmu_model *r = list->ev[rows[k]].enc.model;
+		if (r && m && r != m) {
+			snprintf(err, errlen,
+			         "emulator: events of %s and of %s: one machine emulates one model",
+			         m->display, r->display);
+			return -EINVAL;
+		}
+		if (r)
+			m = r;
+	}
+	for (unsigned i = 0; !m && i < hpm_model_count(); i++)
+		if (hpm_model_machine(hpm_model_at(i)))
+			m = hpm_model_at(i);
+	if (!m || !(s->mach = hpm_model_machine(m))) {
+		snprintf(err, errlen, "emulator: no emulated machine for %s",
+		         m ? m->display : "any PMU model");
+		return -ENOTSUP;
+	}
+	s->model = m;
+	for (unsigned i = 0; i < m->nr_fixed; i++)
+		if (m->fixed[i].counter < HPM_EMU_MAX_COUNTERS)
+			s->fixed_mask |= UINT32_C(1) << m->fixed[i].counter;
+	for (unsigned n = m->counters.first; n <= m->counters.last && n < HPM_EMU_MAX_COUNTERS; n++)
+		s->prog_mask |= UINT32_C(1) << n;
+	return 0;
+}
+
+/* Why an event of no class of the model gets no number. */
+static char *no_class_reason(const struct hpm_pmu_model *m)
+{
+	const char *w = m->counters.class_word;
+	char up[32];
+	size_t i;
+	for (i = 0; w[i] && i + 1 < sizeof(up); i++)
+		up[i] = (char)toupper((unsigned char)w[i]);
+	up[i] = '\0';
+	return xasprintf("no %s known: the emulator places an event by its %s, so it takes "
+	                 "%s:NAME or %s:INDEX, not a raw value or term",
+	                 w, w, up, up);
+}
+
+/* Resolves the configuration into s, makes the machine of the rows' model
+ * (the harts and their source) and places the requests of rows[0..nr_rows)
+ * of list (all of them ours). `reasons` and `states` receive, per row
+ * without a number (by its position in rows), the text for its placement
+ * and the state it gets. On failure the caller frees s. */
 static int plan(struct emu_inst *s, const struct hpm_evlist *list, const unsigned *rows,
                 unsigned nr_rows, const struct hpm_target *t, const struct hpm_emu_config *cfg,
                 char ***reasons, enum hpm_evsel_state **states, char *err, size_t errlen)
@@ -247,7 +265,8 @@ static int plan(struct emu_inst *s, const struct hpm_evlist *list, const unsigne
 		hpm_emu_config_init(&defaults);
 		cfg = &defaults;
 	}
-	if ((rc = check_config(cfg, err, errlen)))
+	if ((rc = choose_machine(s, list, rows, nr_rows, err, errlen)) ||
+	    (rc = check_config(cfg, s->mach, err, errlen)))
 		return rc;
 
 	s->seed = cfg->seed;
@@ -256,33 +275,18 @@ static int plan(struct emu_inst *s, const struct hpm_evlist *list, const unsigne
 	s->quantum = cfg->quantum ? cfg->quantum : HPM_EMU_DEFAULT_QUANTUM;
 	s->follow_wall = cfg->follow_wall || (t && (t->pid >= 0 || t->system_wide));
 
-	if (cfg->trace) {
-		unsigned line = 0;
-		s->trace_path = xstrdup(cfg->trace);
-		s->trace = emu_trace_load(cfg->trace, &line, buf, sizeof(buf));
-		if (!s->trace) {
-			if (line)
-				snprintf(err, errlen, "--emu-trace %s:%u: %s", cfg->trace, line,
-				         buf);
-			else
-				snprintf(err, errlen, "--emu-trace %s: %s", cfg->trace, buf);
-			return -EINVAL;
-		}
-		if (!emu_trace_cycles(s->trace)) {
-			snprintf(err, errlen, "--emu-trace %s: the trace has no cycles to replay",
-			         cfg->trace);
-			return -EINVAL;
-		}
-		s->limit = cfg->cycles ? cfg->cycles : emu_trace_cycles(s->trace);
-	} else {
-		s->profile_arg = xstrdup(cfg->profile ? cfg->profile : HPM_EMU_DEFAULT_PROFILE);
-		s->prof = emu_profile_find(s->profile_arg, buf, sizeof(buf));
-		if (!s->prof) {
+	struct hpm_emu_vm_config vc = {
+	    .harts = cfg->harts, .profile = cfg->profile, .trace = cfg->trace, .seed = cfg->seed};
+	if ((rc = s->mach->create(&vc, &s->vm, buf, sizeof(buf)))) {
+		if (rc == HPM_EMU_ETRACE)
+			snprintf(err, errlen, "--emu-trace %s", buf);
+		else
 			snprintf(err, errlen, "--emu-profile: %s", buf);
-			return -EINVAL;
-		}
-		s->limit = cfg->cycles ? cfg->cycles : HPM_EMU_DEFAULT_CYCLES;
+		return -EINVAL;
 	}
+	s->limit = cfg->cycles     ? cfg->cycles
+	           : s->vm->length ? s->vm->length
+	                           : HPM_EMU_DEFAULT_CYCLES;
 
 	/* requests: one per row that can be counted */
 	s->req = xcalloc(nr_rows ? nr_rows : 1, sizeof(*s->req));
@@ -296,17 +300,15 @@ static int plan(struct emu_inst *s, const struct hpm_evlist *list, const unsigne
 		m->own = m->req = -1;
 		if (e->kind == HPM_EV_MODEL) {
 			const char *miss = NULL;
-			if (e->enc.constraint < 0 || e->enc.constraint >= KMH_NR_BANKS) {
-				(*reasons)[k] =
-				    xstrdup("no bank known: the emulator places an event by its "
-				            "bank, so it takes BANK:NAME or BANK:INDEX, not a raw "
-				            "value or term");
+			if (!placeable(e)) {
+				(*reasons)[k] = no_class_reason(s->model);
 				(*states)[k] = HPM_EV_NOT_SUPPORTED;
 				continue;
 			}
-			if (s->prof && (miss = unmodelled(s->prof, &e->enc, buf, sizeof(buf)))) {
+			if (s->vm->profile &&
+			    (miss = s->mach->unproduced(s->vm, &e->enc, buf, sizeof(buf)))) {
 				(*reasons)[k] = xasprintf("profile %s does not produce %s",
-				                          emu_profile_name(s->prof), miss);
+				                          s->vm->profile, miss);
 				(*states)[k] = HPM_EV_NOT_MODELLED;
 				continue;
 			}
@@ -314,7 +316,7 @@ static int plan(struct emu_inst *s, const struct hpm_evlist *list, const unsigne
 		hpm_emu_request(e, &s->req[s->nr_req]);
 		m->own = m->req = (int)s->nr_req++;
 	}
-	if ((rc = hpm_sched_build(s->req, s->nr_req, &s->sched, err, errlen))) {
+	if ((rc = hpm_sched_build(s->model, s->req, s->nr_req, &s->sched, err, errlen))) {
 		free_reasons(reasons, states, nr_rows);
 		return -EINVAL;
 	}
@@ -332,62 +334,36 @@ static int plan(struct emu_inst *s, const struct hpm_evlist *list, const unsigne
 	return 0;
 }
 
-/* -------------------------------------------------------------- CSR access */
+/* ---------------------------------------------------------- the machine */
 
-/* M-mode accesses to implemented CSRs cannot fault; a fault here would be a
- * bug in this file, reported rather than ignored. */
-static int csrw(struct emu_hart *h, unsigned csr, uint64_t v, char *err, size_t errlen)
-{
-	int x = emu_hart_csr_write(h, EMU_MODE_M, csr, v);
-	if (x != EMU_OK) {
-		snprintf(err, errlen, "emulator: M-mode write of CSR 0x%03x raised %s", csr,
-		         emu_exc_name(x));
-		return -EIO;
-	}
-	return 0;
-}
-
-static uint64_t csrr(struct emu_hart *h, unsigned csr)
-{
-	uint64_t v = 0;
-	(void)emu_hart_csr_read(h, EMU_MODE_M, csr, &v); /* M-mode: cannot fault */
-	return v;
-}
-
-/* Programs one hart for group g, counters stopped and zeroed. */
-static int program(struct emu_inst *s, struct emu_hart *h, char *err, size_t errlen)
+/* Programs hart h for the active group, counters stopped and zeroed. */
+static int program(struct emu_inst *s, unsigned h, char *err, size_t errlen)
 {
 	const struct hpm_sched_group *g = &s->sched.groups[s->active];
+	const struct hpm_emu_machine *m = s->mach;
 	int rc;
 
-	if ((rc = csrw(h, EMU_CSR_MCOUNTINHIBIT, INHIBIT_ALL, err, errlen)))
+	if ((rc = m->inhibit(s->vm, h, s->fixed_mask | s->prog_mask, true, err, errlen)))
 		return rc;
-	for (unsigned n = KMH_FIRST_COUNTER; n <= KMH_LAST_COUNTER; n++) {
-		/* unused counters get noEvent, as firmware leaves them */
-		uint64_t v = g->used & (UINT32_C(1) << n) ? g->event[n] : 0;
-		if ((rc = csrw(h, EMU_CSR_MHPMEVENT(n), v, err, errlen)) ||
-		    (rc = csrw(h, EMU_CSR_MHPMCOUNTER(n), 0, err, errlen)))
+	for (unsigned n = s->model->counters.first; n <= s->model->counters.last; n++) {
+		bool used = g->used & (UINT32_C(1) << n);
+		if ((rc = m->set_event(s->vm, h, n, used, used ? g->event[n] : 0, err, errlen)))
 			return rc;
 	}
-	if ((rc = csrw(h, EMU_CSR_MCYCLE, 0, err, errlen)) ||
-	    (rc = csrw(h, EMU_CSR_MINSTRET, 0, err, errlen)))
-		return rc;
-	return 0;
+	return m->zero(s->vm, h, s->fixed_mask | s->prog_mask, err, errlen);
 }
 
 /* Counter n of hart h is the request at `at`'s: what it counted joins the
- * request's total, and a wrap (the counter's OF, or the total's own)
- * marks the request's count on that hart as wrapped for good. */
-static bool counter_add(struct emu_inst *s, size_t at, struct emu_hart *h, unsigned n,
-                        uint64_t *sum)
+ * request's total, and a wrap (the counter's own, or the total's) marks the
+ * request's count on that hart as wrapped for good. */
+static bool counter_add(struct emu_inst *s, size_t at, unsigned h, unsigned n, uint64_t *sum)
 {
-	uint64_t v = csrr(h, EMU_CSR_MHPMCOUNTER(n));
-	bool wrapped = s->wrapped[at] || (csrr(h, EMU_CSR_MHPMEVENT(n)) & KMH_OF) != 0 ||
-	               __builtin_add_overflow(*sum, v, sum);
-	return wrapped;
+	bool of;
+	uint64_t v = s->mach->read(s->vm, h, n, &of);
+	return s->wrapped[at] || of || __builtin_add_overflow(*sum, v, sum);
 }
 
-static void acc_add(struct emu_inst *s, size_t at, struct emu_hart *h, unsigned n)
+static void acc_add(struct emu_inst *s, size_t at, unsigned h, unsigned n)
 {
 	s->wrapped[at] = counter_add(s, at, h, n, &s->acc[at]);
 }
@@ -400,68 +376,33 @@ static int rotate(struct emu_inst *s, char *err, size_t errlen)
 	unsigned next = s->perm[s->pos];
 	const struct hpm_sched_group *cur = &s->sched.groups[s->active];
 	const struct hpm_sched_group *nxt = &s->sched.groups[next];
+	const struct hpm_emu_machine *m = s->mach;
 	uint32_t change = hpm_sched_changes(&s->sched, s->active, next);
 	int rc;
 
 	s->rotations++;
 	if (change) {
-		for (unsigned hi = 0; hi < s->harts; hi++) {
-			struct emu_hart *h = emu_hart(s->emu, hi);
-			if ((rc = emu_hart_csr_set(h, EMU_MODE_M, EMU_CSR_MCOUNTINHIBIT, change)) !=
-			    EMU_OK) {
-				snprintf(err, errlen, "emulator: csrs mcountinhibit raised %s",
-				         emu_exc_name(rc));
-				return -EIO;
-			}
-			for (unsigned n = KMH_FIRST_COUNTER; n <= KMH_LAST_COUNTER; n++) {
+		for (unsigned h = 0; h < s->harts; h++) {
+			if ((rc = m->inhibit(s->vm, h, change, true, err, errlen)))
+				return rc;
+			for (unsigned n = 0; n < HPM_EMU_MAX_COUNTERS; n++) {
 				if (!(change & (UINT32_C(1) << n)))
 					continue;
 				if (cur->owner[n] >= 0)
-					acc_add(s, (size_t)cur->owner[n] * s->harts + hi, h, n);
-				uint64_t v = nxt->owner[n] >= 0 ? nxt->event[n] : 0;
-				if ((rc = csrw(h, EMU_CSR_MHPMEVENT(n), v, err, errlen)) ||
-				    (rc = csrw(h, EMU_CSR_MHPMCOUNTER(n), 0, err, errlen)))
+					acc_add(s, (size_t)cur->owner[n] * s->harts + h, h, n);
+				bool used = nxt->owner[n] >= 0;
+				if ((rc = m->set_event(s->vm, h, n, used, used ? nxt->event[n] : 0,
+				                       err, errlen)) ||
+				    (rc = m->zero(s->vm, h, UINT32_C(1) << n, err, errlen)))
 					return rc;
 			}
 			/* unused counters stay stopped */
-			if ((rc = emu_hart_csr_clear(h, EMU_MODE_M, EMU_CSR_MCOUNTINHIBIT,
-			                             change & nxt->used)) != EMU_OK) {
-				snprintf(err, errlen, "emulator: csrc mcountinhibit raised %s",
-				         emu_exc_name(rc));
-				return -EIO;
-			}
+			if ((rc = m->inhibit(s->vm, h, change & nxt->used, false, err, errlen)))
+				return rc;
 		}
 	}
 	s->active = next;
 	return 0;
-}
-
-/* Runs `cycles` cycles of hart hi's source on it. */
-static void run_hart(struct emu_inst *s, unsigned hi, uint64_t cycles)
-{
-	struct emu_hart *h = emu_hart(s->emu, hi);
-	struct src *src = &s->src[hi];
-	struct emu_run r;
-
-	while (cycles) {
-		if (src->w) {
-			emu_workload_next(src->w, cycles, &r);
-		} else {
-			/* the rest of the current trace line, at most `cycles` of it */
-			emu_trace_run_at(s->trace, src->ti, &r);
-			uint64_t full = r.cycles, left = full - src->toff;
-			r.cycles = left < cycles ? left : cycles;
-			src->toff += r.cycles;
-			if (src->toff == full) {
-				src->toff = 0;
-				/* a trace shorter than the run is replayed again from its start */
-				if (++src->ti == emu_trace_nr_runs(s->trace))
-					src->ti = 0;
-			}
-		}
-		emu_hart_run(h, &r);
-		cycles -= r.cycles;
-	}
 }
 
 /* Runs `cycles` on every hart, rotating at quantum boundaries of enabled
@@ -474,8 +415,8 @@ static int run_all(struct emu_inst *s, uint64_t cycles, char *err, size_t errlen
 		bool mux = s->enabled && s->sched.nr_groups > 1;
 		if (mux && chunk > s->qleft)
 			chunk = s->qleft;
-		for (unsigned hi = 0; hi < s->harts; hi++)
-			run_hart(s, hi, chunk);
+		for (unsigned h = 0; h < s->harts; h++)
+			s->mach->run(s->vm, h, chunk);
 		s->ran += chunk;
 		cycles -= chunk;
 		if (!s->enabled)
@@ -531,16 +472,11 @@ static int emu_open(struct hpm_evlist *list, const unsigned *rows, unsigned nr_r
 	               errlen)))
 		goto fail;
 
-	s->emu = emu_new(s->harts);
-	s->src = xcalloc(s->harts, sizeof(*s->src));
 	s->acc = xcalloc((size_t)(s->nr_req ? s->nr_req : 1) * s->harts, sizeof(*s->acc));
 	s->wrapped = xcalloc((size_t)(s->nr_req ? s->nr_req : 1) * s->harts, sizeof(*s->wrapped));
-	for (unsigned h = 0; h < s->harts; h++) {
-		if (s->prof)
-			s->src[h].w = emu_workload_new(s->prof, s->seed + h);
-		if ((rc = program(s, emu_hart(s->emu, h), err, errlen)))
+	for (unsigned h = 0; h < s->harts; h++)
+		if ((rc = program(s, h, err, errlen)))
 			goto fail;
-	}
 
 	hpm_backend_inst_name_units(&s->base, s->harts, "hart");
 	for (unsigned k = 0; k < s->nr_map; k++) {
@@ -576,15 +512,11 @@ static int emu_enable(struct hpm_backend_inst *b, char *err, size_t errlen)
 	}
 	if (s->enabled)
 		return 0;
-	uint32_t run = FIXED_MASK | s->sched.groups[s->active].used;
-	for (unsigned hi = 0; hi < s->harts; hi++) {
-		int x = emu_hart_csr_clear(emu_hart(s->emu, hi), EMU_MODE_M, EMU_CSR_MCOUNTINHIBIT,
-		                           run);
-		if (x != EMU_OK) {
-			snprintf(err, errlen, "emulator: csrc mcountinhibit raised %s",
-			         emu_exc_name(x));
-			return -EIO;
-		}
+	uint32_t run = s->fixed_mask | s->sched.groups[s->active].used;
+	for (unsigned h = 0; h < s->harts; h++) {
+		int rc = s->mach->inhibit(s->vm, h, run, false, err, errlen);
+		if (rc)
+			return rc;
 	}
 	s->enabled = true;
 	return 0;
@@ -599,9 +531,9 @@ static int emu_disable(struct hpm_backend_inst *b, char *err, size_t errlen)
 	}
 	if (!s->enabled)
 		return 0;
-	for (unsigned hi = 0; hi < s->harts; hi++) {
+	for (unsigned h = 0; h < s->harts; h++) {
 		int rc =
-		    csrw(emu_hart(s->emu, hi), EMU_CSR_MCOUNTINHIBIT, INHIBIT_ALL, err, errlen);
+		    s->mach->inhibit(s->vm, h, s->fixed_mask | s->prog_mask, true, err, errlen);
 		if (rc)
 			return rc;
 	}
@@ -626,23 +558,18 @@ static int emu_read(struct hpm_backend_inst *b, char *err, size_t errlen)
 		uint64_t run = s->ena;
 		if (!q->fixed && q->mux != HPM_SCHED_ALWAYS)
 			run = s->grun[q->mux];
-		for (unsigned hi = 0; hi < s->harts; hi++) {
-			struct emu_hart *h = emu_hart(s->emu, hi);
-			size_t at = (size_t)r * s->harts + hi;
+		for (unsigned h = 0; h < s->harts; h++) {
+			size_t at = (size_t)r * s->harts + h;
 			uint64_t v = s->acc[at];
 			bool wrapped = s->wrapped[at];
-			if (q->fixed) {
-				bool cy = q->counter == HPM_SCHED_MCYCLE;
-				v = csrr(h, cy ? EMU_CSR_MCYCLE : EMU_CSR_MINSTRET);
-				wrapped = (emu_hart_fixed_wrapped(h) &
-				           (cy ? EMU_CNT_CY : EMU_CNT_IR)) != 0;
-			} else if (g->owner[q->counter] == r) {
+			if (q->fixed)
+				v = s->mach->read(s->vm, h, q->counter, &wrapped);
+			else if (g->owner[q->counter] == r)
 				wrapped = counter_add(s, at, h, q->counter, &v);
-			}
-			e->counts[hi].val = v;
-			e->counts[hi].wrapped = wrapped;
-			e->counts[hi].ena = s->ena;
-			e->counts[hi].run = run;
+			e->counts[h].val = v;
+			e->counts[h].wrapped = wrapped;
+			e->counts[h].ena = s->ena;
+			e->counts[h].run = run;
 		}
 	}
 	return 0;
@@ -743,24 +670,21 @@ static const char *harts_str(const struct emu_inst *s, char *buf, size_t len)
 	return buf;
 }
 
-/* Counter numbers of a mask as "3,4,11-18". */
-static const char *counters_str(uint32_t mask, char *buf, size_t len)
+/* "(enable: mcycle, minstret, mhpmcounter3,4)": what START of the fixed
+ * counters and those of `used` starts, in the model's names. */
+static const char *enable_str(const struct emu_inst *s, uint32_t used, char *buf, size_t len)
 {
-	size_t n = 0;
-	buf[0] = '\0';
-	for (unsigned c = 0; c < 32 && n < len; c++) {
-		if (!(mask & (UINT32_C(1) << c)))
-			continue;
-		unsigned e = c;
-		while (e + 1 < 32 && (mask & (UINT32_C(1) << (e + 1))))
-			e++;
-		int w = e > c ? snprintf(buf + n, len - n, "%s%u-%u", n ? "," : "", c, e)
-		              : snprintf(buf + n, len - n, "%s%u", n ? "," : "", c);
-		if (w < 0)
-			break;
-		n += (size_t)w;
-		c = e;
-	}
+	const struct hpm_pmu_model *m = s->model;
+	char cb[128];
+	size_t n = (size_t)snprintf(buf, len, "(enable: ");
+	for (unsigned i = 0; i < m->nr_fixed && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", m->fixed[i].name);
+	if (used && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s%s", m->nr_fixed ? ", " : "",
+		                      m->counters.counter_prefix,
+		                      hpm_emu_counters_str(used, cb, sizeof(cb)));
+	if (n < len)
+		snprintf(buf + n, len - n, ")");
 	return buf;
 }
 
@@ -770,7 +694,7 @@ static int emu_dry_run(const struct hpm_evlist *list, const unsigned *rows, unsi
 	struct emu_inst *s = xcalloc(1, sizeof(*s));
 	char **reasons = NULL;
 	enum hpm_evsel_state *states = NULL;
-	char hb[32], cb[128];
+	char hb[32], sb[256], eb[256];
 	unsigned *mine;
 	unsigned nr = hpm_evlist_select(list, rows, nr_rows, ours, NULL, &mine);
 	int rc = plan(s, list, mine, nr, t, cfgp, &reasons, &states, err, errlen);
@@ -779,20 +703,22 @@ static int emu_dry_run(const struct hpm_evlist *list, const unsigned *rows, unsi
 		emu_inst_free(s);
 		return rc;
 	}
+	const struct hpm_emu_machine *m = s->mach;
+	const uint32_t all = s->fixed_mask | s->prog_mask;
 	harts_str(s, hb, sizeof(hb));
-	if (s->prof)
-		fprintf(out, "emu: profile %s, seed %" PRIu64 "%s, %u hart%s, ",
-		        emu_profile_name(s->prof), s->seed, s->harts > 1 ? " + hart index" : "",
-		        s->harts, s->harts > 1 ? "s" : "");
+	if (s->vm->profile)
+		fprintf(out, "emu: profile %s, seed %" PRIu64 "%s, %u hart%s, ", s->vm->profile,
+		        s->seed, s->harts > 1 ? " + hart index" : "", s->harts,
+		        s->harts > 1 ? "s" : "");
 	else
-		fprintf(out, "emu: trace %s on every hart, %u hart%s, ", s->trace_path, s->harts,
+		fprintf(out, "emu: trace %s on every hart, %u hart%s, ", s->vm->trace, s->harts,
 		        s->harts > 1 ? "s" : "");
 	if (s->follow_wall)
 		fprintf(out, "following the command's wall time at %" PRIu64 " Hz\n", s->freq);
 	else
 		fprintf(out, "%" PRIu64 " cycles\n", s->limit);
-	fprintf(out, "emu: %s csrw mcountinhibit 0x%08" PRIx32 " (stop every counter)\n", hb,
-	        INHIBIT_ALL);
+	fprintf(out, "emu: %s %s (stop every counter)\n", hb,
+	        m->describe(HPM_EMU_STEP_STOP, all, 0, 0, sb, sizeof(sb)));
 
 	const struct hpm_sched *sc = &s->sched;
 	for (unsigned k = 0; k < s->nr_map; k++) {
@@ -809,12 +735,13 @@ static int emu_dry_run(const struct hpm_evlist *list, const unsigned *rows, unsi
 		const struct hpm_sched_req *q = &s->req[r];
 		const char *shared = s->map[k].own != r ? q->name : NULL;
 		if (q->fixed) {
-			fprintf(out, "%s: %s %s (fixed counter, always counted)\n", e->name, hb,
-			        q->counter == HPM_SCHED_MCYCLE ? "mcycle" : "minstret");
+			fprintf(
+			    out, "%s: %s %s (fixed counter, always counted)\n", e->name, hb,
+			    s->model->fixed[hpm_model_fixed_by_counter(s->model, q->counter)].name);
 			continue;
 		}
-		fprintf(out, "%s: %s csrw mhpmevent%u 0x%016" PRIx64, e->name, hb, q->counter,
-		        q->value);
+		fprintf(out, "%s: %s %s", e->name, hb,
+		        m->describe(HPM_EMU_STEP_PROGRAM, 0, q->counter, q->value, sb, sizeof(sb)));
 		if (q->mux == HPM_SCHED_ALWAYS)
 			fprintf(out, " (every group");
 		else
@@ -823,26 +750,24 @@ static int emu_dry_run(const struct hpm_evlist *list, const unsigned *rows, unsi
 			fprintf(out, ", shared with %s", shared);
 		fprintf(out, ")\n");
 	}
-	uint32_t idle = ~sc->groups[s->active].used & ~UINT32_C(7);
-	if (idle)
-		fprintf(out, "emu: %s csrw mhpmeventN 0 for N = %s (no event in group %u)\n", hb,
-		        counters_str(idle, cb, sizeof(cb)), s->active);
-	fprintf(out, "emu: %s csrw mhpmcounterN 0 for N = 3-31; csrw mcycle 0; csrw minstret 0\n",
-	        hb);
-	fprintf(out, "emu: %s csrc mcountinhibit 0x%08" PRIx32 " (enable: mcycle, minstret%s%s)\n",
-	        hb, FIXED_MASK | sc->groups[s->active].used,
-	        sc->groups[s->active].used ? ", mhpmcounter" : "",
-	        sc->groups[s->active].used
-	            ? counters_str(sc->groups[s->active].used, cb, sizeof(cb))
-	            : "");
+	const uint32_t used = sc->groups[s->active].used;
+	if (s->prog_mask & ~used)
+		fprintf(
+		    out, "emu: %s %s (no event in group %u)\n", hb,
+		    m->describe(HPM_EMU_STEP_NO_EVENT, s->prog_mask & ~used, 0, 0, sb, sizeof(sb)),
+		    s->active);
+	fprintf(out, "emu: %s %s\n", hb, m->describe(HPM_EMU_STEP_ZERO, all, 0, 0, sb, sizeof(sb)));
+	fprintf(out, "emu: %s %s %s\n", hb,
+	        m->describe(HPM_EMU_STEP_START, s->fixed_mask | used, 0, 0, sb, sizeof(sb)),
+	        enable_str(s, used, eb, sizeof(eb)));
 	if (sc->nr_groups > 1)
 		fprintf(out,
 		        "emu: %u multiplex groups, group %u first; every %" PRIu64
-		        " counted cycles the next group of a round in random order: csrs "
-		        "mcountinhibit (the counters that change), csrr them, csrw their "
-		        "mhpmevent and mhpmcounter 0, csrc mcountinhibit\n",
-		        sc->nr_groups, s->active, s->quantum);
-	fprintf(out, "emu: %s csrw mcountinhibit 0x%08" PRIx32 " (disable)\n", hb, INHIBIT_ALL);
+		        " counted cycles the next group of a round in random order: %s\n",
+		        sc->nr_groups, s->active, s->quantum,
+		        m->describe(HPM_EMU_STEP_ROTATE, 0, 0, 0, sb, sizeof(sb)));
+	fprintf(out, "emu: %s %s (disable)\n", hb,
+	        m->describe(HPM_EMU_STEP_STOP, all, 0, 0, sb, sizeof(sb)));
 	free_reasons(&reasons, &states, s->nr_map);
 	emu_inst_free(s);
 	return 0;
@@ -867,8 +792,8 @@ bool hpm_emu_info(const struct hpm_backend_inst *b, struct hpm_emu_info *info)
 	memset(info, 0, sizeof(*info));
 	if (!s)
 		return false;
-	info->profile = s->prof ? emu_profile_name(s->prof) : NULL;
-	info->trace = s->trace_path;
+	info->profile = s->vm->profile;
+	info->trace = s->vm->trace;
 	info->seed = s->seed;
 	info->harts = s->harts;
 	info->freq = s->freq;
@@ -886,13 +811,13 @@ bool hpm_emu_info(const struct hpm_backend_inst *b, struct hpm_emu_info *info)
 const char *hpm_emu_profile_name(const struct hpm_backend_inst *b)
 {
 	const struct emu_inst *s = emu_view(b);
-	return s && s->prof ? emu_profile_name(s->prof) : NULL;
+	return s ? s->vm->profile : NULL;
 }
 
 const char *hpm_emu_trace_path(const struct hpm_backend_inst *b)
 {
 	const struct emu_inst *s = emu_view(b);
-	return s ? s->trace_path : NULL;
+	return s ? s->vm->trace : NULL;
 }
 
 uint64_t hpm_emu_seed(const struct hpm_backend_inst *b)

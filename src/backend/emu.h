@@ -1,23 +1,28 @@
 /* emu.h: the emulator back end of `hpmstat stat` (--backend emu).
  *
  * Owns: struct hpm_emu_config (the --emu-* options), hpm_backend_emu (the
- * struct hpm_backend operations on the emulated Kunminghu machine of
- * src/emu/), the scheduler request an evsel makes (hpm_emu_request) and the
- * accessors the stat layer labels emulated figures with, all on the handle
- * open() gives.
+ * struct hpm_backend operations on the emulated machine of the rows' PMU
+ * model, arch/machine.h), the scheduler request an evsel makes
+ * (hpm_emu_request) and the accessors the stat layer labels emulated
+ * figures with, all on the handle open() gives. It names no model: the
+ * registry (core/models.h) gives the model's machine (Kunminghu's is
+ * src/kmh/emu/machine.c).
  *
  * What it does. open() takes the rows of kind HPM_EV_MODEL and
- * HPM_EV_MODEL_FIXED (HPM_EV_HOST belong to perf), builds a machine of
- * --emu-harts harts, gives each hart its source (the profile's workload
+ * HPM_EV_MODEL_FIXED (HPM_EV_HOST belong to perf), has the machine of
+ * their model (without rows: of the first registered model that has one)
+ * build --emu-harts harts, each with its source (the profile's workload
  * with seed + hart index, so harts differ and runs are reproducible; or
  * the --emu-trace file, replayed from its start on every hart and looped
- * when it ends), places the requests with the scheduler (kmh/sched.h) and
- * programs every hart as firmware would, through M-mode CSR writes:
- * mcountinhibit all ones, mhpmevent<n> = the encoded value (its INH bits
+ * when it ends), places the requests with the scheduler (core/sched.h) and
+ * programs every hart as firmware would (Kunminghu: through M-mode CSR
+ * writes): every counter stopped, each programmable counter given its
+ * request's event-select value (Kunminghu: mhpmevent<n>, whose INH bits
  * select the modes; the encoder's default MINH=1 counts U, S, VU and VS,
- * where the profiles spend their time), the counters zeroed. Counting starts
- * at enable() (mcountinhibit cleared for the counters in use, mcycle and
- * minstret) and stops at disable(); counts are read with CSR reads.
+ * where the profiles spend their time) or no event, the counters zeroed.
+ * Counting starts at enable() (the model's fixed counters and the counters
+ * in use started) and stops at disable(); counts are read from the
+ * counters.
  *
  * Time. The emulator's unit of time is a cycle: advance(ns) runs
  * ns x freq / 1e9 cycles on every hart, carrying the fraction so that many
@@ -37,8 +42,8 @@
  * always landing the same part of its period on the same group, which a
  * fixed round robin does (a period of 2 quanta with 2 groups would give
  * each group only one half of it). A rotation stops the counters that
- * change (csrs mcountinhibit), reads them into the running totals of their
- * requests, writes the next group's mhpmevents, zeroes and restarts them;
+ * change, reads them into the running totals of their requests, programs
+ * the next group's events, zeroes and restarts them;
  * counters that keep their request in every group (banks that do not
  * overflow, fixed counters) are never touched, so they count all the time.
  * Counts keep perf's meaning: counts[h].val is the raw count while the
@@ -47,10 +52,11 @@
  * layer's scaled value raw x ena / run estimates the whole run.
  *
  * Rows that get no number: an expression using an event the profile does
- * not produce (emu_profile_produces()) is HPM_EV_NOT_MODELLED (with a trace
- * every event is taken as modelled: a trace lists what it lists); an
- * expression without a known bank (rHEX, kunminghu/.../ terms, noEvent) is
- * HPM_EV_NOT_SUPPORTED, since only the bank says which counters see it.
+ * not produce (the machine's unproduced()) is HPM_EV_NOT_MODELLED (with a
+ * trace every event is taken as modelled: a trace lists what it lists); an
+ * expression without a known class (Kunminghu: bank; rHEX,
+ * kunminghu/.../ terms, noEvent) is HPM_EV_NOT_SUPPORTED, since only the
+ * class says which counters see it.
  * Neither takes a counter.
  *
  * Units. One per hart, "hart0", "hart1", ...: the instance's units, which
@@ -63,12 +69,15 @@
 #include <stdint.h>
 
 #include "core/evlist.h"
-#include "kmh/sched.h"
+#include "core/sched.h"
 
+/* The default profile of the built-in model's machine, for labels before
+ * open() (the machine's default_profile is the one it runs). */
 #define HPM_EMU_DEFAULT_PROFILE "balanced"
 #define HPM_EMU_DEFAULT_SEED    1u
 #define HPM_EMU_DEFAULT_CYCLES  UINT64_C(1000000000)
 #define HPM_EMU_DEFAULT_HARTS   1u
+#define HPM_EMU_MAX_HARTS       1024u /* --emu-harts bound; a machine may take fewer */
 /* --emu-freq default: 5 MHz. While a host command runs, emulated time
  * follows wall time at this rate, and each emulated cycle costs hpmstat
  * real CPU time: with all 29 counters programmed and read every 100 ms of
@@ -108,7 +117,7 @@ struct hpm_emu_config {
 	uint64_t seed;       /* --emu-seed; hart h uses seed + h */
 	uint64_t cycles;     /* --emu-cycles per hart; 0: default (the trace's length with a
 	                      * trace, HPM_EMU_DEFAULT_CYCLES otherwise) */
-	unsigned harts;      /* --emu-harts, 1..EMU_MAX_HARTS */
+	unsigned harts;      /* --emu-harts, 1..the machine's max_harts (<= HPM_EMU_MAX_HARTS) */
 	uint64_t freq;       /* --emu-freq Hz, 1..HPM_EMU_MAX_FREQ */
 	uint64_t quantum;    /* multiplex rotation period in cycles; 0: default */
 	bool follow_wall;    /* emulated time follows a host command's wall time (also implied
@@ -119,9 +128,9 @@ void hpm_emu_config_init(struct hpm_emu_config *cfg);
 
 extern const struct hpm_backend hpm_backend_emu;
 
-/* The counter request the emulator makes for e (bank and value, or mcycle
- * / minstret fixed, its {...} group); false for an event it places on no
- * counter: a host or tool event, or one without a known bank. The
+/* The counter request the emulator makes for e (class and value, or a
+ * fixed counter; its {...} group); false for an event it places on no
+ * counter: a host or tool event, or one without a known class. The
  * --no-multiplex planner asks the same scheduler with the same requests. */
 bool hpm_emu_request(const struct hpm_evsel *e, struct hpm_sched_req *r);
 

@@ -6,7 +6,6 @@
 
 #include "builtin/backend-opts.h"
 #include "builtin/cli.h"
-#include "emu/emu.h"
 #include "util/xalloc.h"
 
 static const struct option backend_longopts[] = {
@@ -68,7 +67,7 @@ static int parse_emu_number(struct hpm_emu_config *emu, int c, const char *opt, 
 	case BACKEND_OPT_EMU_CYCLES:
 		return cli_parse_u64(opt, arg, 1, UINT64_C(1) << 62, &emu->cycles);
 	case BACKEND_OPT_EMU_HARTS:
-		if (cli_parse_u64(opt, arg, 1, EMU_MAX_HARTS, &n))
+		if (cli_parse_u64(opt, arg, 1, HPM_EMU_MAX_HARTS, &n))
 			return -1;
 		emu->harts = (unsigned)n;
 		return 0;

@@ -1,10 +1,11 @@
 /* cmd-emu.c: `hpmstat emu`: the emulator's script runner, `emu profiles` and
  * `emu bench`.
  *
- * Owns: option parsing, printing and exit codes of the three. The work is in
- * libemu (src/emu/emu.h, src/emu/workload.h, src/emu/bench.h); this file
- * only reads files, prints what the library produces and reports its errors
- * as "hpmstat emu: FILE:LINE: reason".
+ * Owns: option parsing, printing and exit codes of the three: the CLI of
+ * Kunminghu's emulator. The work is in its library (src/kmh/emu/emu.h,
+ * src/kmh/emu/workload.h, src/kmh/emu/bench.h); this file only reads files,
+ * prints what the library produces and reports its errors as
+ * "hpmstat emu: FILE:LINE: reason".
  */
 #include "config.h"
 
@@ -19,9 +20,9 @@
 #include <jansson.h>
 
 #include "builtin/builtin.h"
-#include "emu/bench.h"
-#include "emu/emu.h"
-#include "emu/workload.h"
+#include "kmh/emu/bench.h"
+#include "kmh/emu/emu.h"
+#include "kmh/emu/workload.h"
 #include "util/line.h"
 
 const char cmd_emu_usage[] =

@@ -25,7 +25,6 @@
 #include "builtin/builtin.h"
 #include "builtin/cmd-stat-record.h"
 #include "core/workload.h"
-#include "emu/emu.h"
 #include "metric/metric.h"
 #include "stat/noise.h"
 #include "stat/nomux.h"

@@ -1,14 +1,18 @@
 /* models.h: the registry of PMU models.
  *
  * Owns: the one table of the models hpmstat knows (models.c), in order,
- * and its lookups: by name (run files, --pmu) and by the cpuid perf builds
- * from /proc/cpuinfo (detection). It sits above the model folders (src/kmh)
- * and the interface they implement (arch/model.h); everything above asks
- * here and never names a model.
+ * each paired with its emulated machine (arch/machine.h) or none, and its
+ * lookups: by name (run files, --pmu), by the cpuid perf builds from
+ * /proc/cpuinfo (detection) and a model's machine (the emulator back end).
+ * It sits above the model folders (src/kmh) and the interfaces they
+ * implement (arch/model.h, arch/machine.h); everything above asks here and
+ * never names a model. The built-in models come first; a program may add
+ * its own after them (hpm_model_register: the tests' throwaway models).
  */
 #ifndef HPM_CORE_MODELS_H
 #define HPM_CORE_MODELS_H
 
+#include "arch/machine.h"
 #include "arch/model.h"
 
 unsigned hpm_model_count(void);
@@ -17,5 +21,13 @@ const struct hpm_pmu_model *hpm_model_at(unsigned i);
 const struct hpm_pmu_model *hpm_model_by_name(const char *name);
 /* The model whose cores `cpuid` names, or NULL. */
 const struct hpm_pmu_model *hpm_model_for_cpuid(const char *cpuid);
+/* The emulated machine of model m, NULL when it has none (or m is no
+ * registered model). */
+const struct hpm_emu_machine *hpm_model_machine(const struct hpm_pmu_model *m);
+/* Adds model m, with its machine or NULL, after the models registered so
+ * far, for the rest of the process. Returns 0, or -1 when m has no name or
+ * a model of that name is registered already. Not thread-safe: call it
+ * before anything looks models up. */
+int hpm_model_register(const struct hpm_pmu_model *m, const struct hpm_emu_machine *machine);
 
 #endif

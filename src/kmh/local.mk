@@ -28,7 +28,7 @@ noinst_LIBRARIES += src/kmh/libkmh.a
 src_kmh_libkmh_a_SOURCES = \
 	src/kmh/kmh.h src/kmh/mhpmevent.h src/kmh/internal.h \
 	src/kmh/tables.c src/kmh/modifiers.c src/kmh/encode.c src/kmh/decode.c src/kmh/roundtrip.c \
-	src/kmh/sched.c src/kmh/sched.h \
+	src/kmh/merge.c src/kmh/merge.h \
 	src/kmh/model.c src/kmh/model.h src/kmh/describe.c \
 	src/kmh/perf-attr.c src/kmh/perf-attr.h
 src_kmh_libkmh_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)

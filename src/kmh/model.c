@@ -1,7 +1,7 @@
 /* model.c: Kunminghu as a PMU model (arch/model.h): its tables, encoder,
- * modifiers, fixed counters, bank constraint, the ADD merge of the
- * scheduler, the perf_event_attr mapping (perf-attr.c), perf's generic
- * names and its metric table, behind the model interface. */
+ * modifiers, fixed counters, bank constraint, the ADD merge (merge.c),
+ * the perf_event_attr mapping (perf-attr.c), perf's generic names and its
+ * metric table, behind the model interface. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,9 +10,9 @@
 #include "arch/model.h"
 #include "kmh/internal.h"
 #include "kmh/kmh.h"
+#include "kmh/merge.h"
 #include "kmh/model.h"
 #include "kmh/perf-attr.h"
-#include "kmh/sched.h"
 
 /* mcycle and minstret: the RISC-V fixed counters outside the 29 */
 static const struct hpm_model_fixed fixed[] = {
@@ -256,7 +256,7 @@ static bool merge(const struct hpm_event_code *a, const struct hpm_event_code *b
 		return false;
 	to_kmh(a, &ka);
 	to_kmh(b, &kb);
-	if (!hpm_sched_can_merge(&ka, &kb) || hpm_sched_merge(&ka, &kb, &ks) != 0)
+	if (!kmh_can_merge(&ka, &kb) || kmh_merge(&ka, &kb, &ks) != 0)
 		return false;
 	if (sum)
 		from_kmh(&ks, sum);

@@ -1,8 +1,9 @@
 /* model.h (kmh): Kunminghu's instance of the PMU-model interface.
  *
  * Owns: hpm_model_kunminghu, the one object the registry (core/models.c)
- * lists; model.c builds it from the tables, encoder, modifiers,
- * scheduler and metric table (metrics-gen.c) of this folder.
+ * lists; model.c builds it from the tables, encoder, modifiers, ADD merge
+ * and metric table (metrics-gen.c) of this folder. Its emulated machine is
+ * kmh/emu/machine.h.
  */
 #ifndef HPM_KMH_MODEL_H
 #define HPM_KMH_MODEL_H

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmh/sched.h"
+#include "core/sched.h"
 #include "util/xalloc.h"
 
 int hpm_nomux_plan(const struct hpm_session *s, struct hpm_nomux *p, char *err, size_t errlen)
@@ -16,9 +16,9 @@ int hpm_nomux_plan(const struct hpm_session *s, struct hpm_nomux *p, char *err, 
 	p->run_of = xcalloc(n ? n : 1, sizeof(*p->run_of));
 	p->taken = xcalloc(n ? n : 1, sizeof(*p->taken));
 
-	/* the Kunminghu rows' requests as the emulator makes them, whichever
+	/* the model's rows' requests as the emulator makes them, whichever
 	 * back end counts them; host and tool events, and an event without a
-	 * bank (it cannot be placed), stay in the first run */
+	 * class (it cannot be placed), stay in the first run */
 	struct hpm_sched_req *req = xcalloc(n ? n : 1, sizeof(*req));
 	int *req_of = xcalloc(n ? n : 1, sizeof(*req_of));
 	unsigned nr = 0;
@@ -28,7 +28,7 @@ int hpm_nomux_plan(const struct hpm_session *s, struct hpm_nomux *p, char *err, 
 			req_of[i] = (int)nr++;
 	}
 	struct hpm_sched sched;
-	int rc = hpm_sched_build(req, nr, &sched, err, errlen);
+	int rc = hpm_sched_build(s->model, req, nr, &sched, err, errlen);
 	if (!rc) {
 		p->nr_runs = sched.nr_groups;
 		for (unsigned i = 0; i < n; i++)

@@ -1,13 +1,13 @@
 /* nomux.h: --no-multiplex, toplev's way to count every Topdown event for a
  * whole run: the workload (or the emulated stream, which the seed makes the
- * same every time) runs once per multiplex group of the Kunminghu events,
+ * same every time) runs once per multiplex group of the model's events,
  * each run counting only its group.
  *
  * Owns: the plan (which run counts which row of a session, from the counter
- * scheduler of kmh/sched.h, the one the emulator places requests with) and
+ * scheduler of core/sched.h, the one the emulator places requests with) and
  * the session of each run. The caller runs each run's session as it runs
  * any session, then hands its counts back with hpm_nomux_take. The rows
- * counted in every group of a multiplexed schedule (fixed counters, banks
+ * counted in every group of a multiplexed schedule (fixed counters, classes
  * that do not overflow) and host events are counted in the first run.
  */
 #ifndef HPM_STAT_NOMUX_H

@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "emu/emu.h"
 #include "top/top.h"
 #include "util/line.h"
 #include "util/outfile.h"
@@ -141,9 +140,9 @@ int top_config_set(struct top_opts *o, const char *key, const char *value, char 
 		top_opts_set(&o->profile_buf, value);
 		o->emu.profile = o->profile_buf;
 	} else if (!strcmp(key, "emu-harts")) {
-		if (parse_uint(value, 1, EMU_MAX_HARTS, &n)) {
+		if (parse_uint(value, 1, HPM_EMU_MAX_HARTS, &n)) {
 			snprintf(err, errlen, "emu-harts '%s': must be 1 to %u", value,
-			         EMU_MAX_HARTS);
+			         HPM_EMU_MAX_HARTS);
 			return -1;
 		}
 		o->emu.harts = (unsigned)n;

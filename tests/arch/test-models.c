@@ -1,7 +1,8 @@
 /* test-models.c: the PMU-model registry and interface (core/models.h,
  * arch/model.h): the validator over every registered model's data, lookups
- * by name and cpuid, and Kunminghu's instance against SPEC §1 and the
- * golden values of tests/kmh (each with the line it comes from). */
+ * by name and cpuid, the machines paired with the models, and Kunminghu's
+ * instance against SPEC §1 and the golden values of tests/kmh (each with
+ * the line it comes from). */
 #include <stdio.h>
 #include <string.h>
 
@@ -63,6 +64,12 @@ int main(void)
 	}
 	tap_ok(hpm_model_at(hpm_model_count()) == NULL && hpm_model_by_name("nosuch") == NULL,
 	       "an index or a name beyond the table finds nothing");
+	const struct hpm_pmu_model *km = hpm_model_by_name("kunminghu");
+	const struct hpm_emu_machine *mach = hpm_model_machine(km);
+	tap_ok(mach && mach->create && mach->run && mach->max_harts >= 1,
+	       "Kunminghu comes with its emulated machine");
+	tap_ok(hpm_model_machine(NULL) == NULL && hpm_model_register(km, NULL) == -1,
+	       "no machine for no model; a second 'kunminghu' is refused");
 
 	struct hpm_pmu_model bad = {.name = "bad",
 	                            .encode = bad_encode,

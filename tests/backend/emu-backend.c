@@ -27,10 +27,10 @@
 #include <unistd.h>
 
 #include "backend/emu.h"
-#include "emu/emu.h"
-#include "emu/workload.h"
+#include "kmh/emu/emu.h"
+#include "kmh/emu/workload.h"
+#include "kmh/kmh.h"
 #include "kmh/model.h"
-#include "kmh/sched.h"
 #include "tap.h"
 
 static const struct hpm_backend *be = &hpm_backend_emu;

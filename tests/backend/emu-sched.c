@@ -1,16 +1,22 @@
-/* emu-sched.c: the Kunminghu counter scheduler (src/kmh/sched.c) and its
- * ADD merge helper, on hand-built requests; expected placements and
- * encodings are worked out by hand from SPEC §1 (banks: frontend 3-10,
- * backend 11-18, memblock 19-26, cache 27-31).
+/* emu-sched.c: the counter scheduler (src/core/sched.c) over the Kunminghu
+ * model, and Kunminghu's ADD merge (src/kmh/merge.c), on hand-built
+ * requests; expected placements and encodings are worked out by hand from
+ * SPEC §1 (banks: frontend 3-10, backend 11-18, memblock 19-26, cache
+ * 27-31).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmh/sched.h"
+#include "core/sched.h"
+#include "kmh/kmh.h"
+#include "kmh/merge.h"
+#include "kmh/model.h"
 #include "tap.h"
 
 #define MAXREQ 64
+
+static const struct hpm_pmu_model *const KMH = &hpm_model_kunminghu;
 
 struct set {
 	struct hpm_sched_req r[MAXREQ];
@@ -29,14 +35,14 @@ static unsigned add(struct set *s, const char *expr, int group)
 	s->r[i].group = group;
 	if (!strcmp(expr, "mcycle") || !strcmp(expr, "minstret")) {
 		s->r[i].fixed = true;
-		s->r[i].fixed_counter = expr[1] == 'c' ? HPM_SCHED_MCYCLE : HPM_SCHED_MINSTRET;
+		s->r[i].fixed_counter = expr[1] == 'c' ? 0 : 2; /* mcycle, minstret */
 		return i;
 	}
 	if (kmh_encode(expr, &s->enc[i], &err)) {
 		tap_diag("%s: %s", expr, err.msg);
 		abort();
 	}
-	s->r[i].bank = s->enc[i].bank;
+	s->r[i].constraint = s->enc[i].bank;
 	s->r[i].value = s->enc[i].value;
 	return i;
 }
@@ -69,7 +75,7 @@ static bool consistent(const struct set *s, const struct hpm_sched *sc)
 				return tap_diag("%s: follower off its owner", r->name), false;
 			continue;
 		}
-		if (kmh_bank_of_counter(r->counter) != r->bank)
+		if (kmh_bank_of_counter(r->counter) != r->constraint)
 			return tap_diag("%s: counter %u of another bank", r->name, r->counter),
 			       false;
 		for (unsigned g = 0; g < sc->nr_groups; g++) {
@@ -105,7 +111,7 @@ static void test_counts(void)
 		struct set s = {.n = 0};
 		struct hpm_sched sc;
 		add_n(&s, "backend", 1, cases[c].backend, -1);
-		int rc = hpm_sched_build(s.r, s.n, &sc, err, sizeof(err));
+		int rc = hpm_sched_build(KMH, s.r, s.n, &sc, err, sizeof(err));
 		tap_ok(rc == 0 && sc.nr_groups == cases[c].groups,
 		       "%u backend requests -> %u groups (got %u)", cases[c].backend,
 		       cases[c].groups, sc.nr_groups);
@@ -137,7 +143,7 @@ static void test_one_group(void)
 	add(&s, "INST_SPEC", -1);
 	add(&s, "mcycle", -1);
 	add(&s, "minstret", -1);
-	tap_ok(hpm_sched_build(s.r, s.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 1,
+	tap_ok(hpm_sched_build(KMH, s.r, s.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 1,
 	       "a mixed set that fits: one group");
 	tap_ok(consistent(&s, &sc), "mixed set: consistent");
 	tap_ok(s.r[0].counter == 11 && s.r[3].counter == 12 && s.r[1].counter == 3 &&
@@ -162,7 +168,7 @@ static void test_fixed(void)
 	add(&s, "mcycle", -1);
 	add(&s, "minstret", -1);
 	add(&s, "mcycle", 0); /* even inside a group */
-	tap_ok(hpm_sched_build(s.r, s.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 1,
+	tap_ok(hpm_sched_build(KMH, s.r, s.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 1,
 	       "8 backend + mcycle + minstret: still one group (fixed counters are extra)");
 	tap_ok(consistent(&s, &sc), "fixed: consistent, no group uses counters 0-2");
 	tap_ok(s.r[10].owner == 8 && s.r[10].counter == 0, "a second mcycle shares the first");
@@ -171,7 +177,7 @@ static void test_fixed(void)
 	struct set m = {.n = 0};
 	add_n(&m, "backend", 1, 9, -1);
 	add(&m, "mcycle", -1);
-	tap_ok(hpm_sched_build(m.r, m.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 2 &&
+	tap_ok(hpm_sched_build(KMH, m.r, m.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 2 &&
 	           m.r[9].mux == HPM_SCHED_ALWAYS,
 	       "multiplexed: mcycle counted in every group");
 	hpm_sched_free(&sc);
@@ -188,7 +194,7 @@ static void test_groups(void)
 	add_n(&s, "backend", 1, 5, 0);
 	add_n(&s, "backend", 6, 5, 1);
 	add_n(&s, "backend", 11, 5, 2);
-	int rc = hpm_sched_build(s.r, s.n, &sc, err, sizeof(err));
+	int rc = hpm_sched_build(KMH, s.r, s.n, &sc, err, sizeof(err));
 	tap_ok(rc == 0 && sc.nr_groups == 3,
 	       "three {5 backend} groups need 3 multiplex groups "
 	       "(got %u)",
@@ -205,7 +211,7 @@ static void test_groups(void)
 	for (int g = 0; g < 4; g++)
 		add_n(&t, "backend", 1 + 4 * (unsigned)g, 4, g);
 	add_n(&t, "backend", 17, 4, -1);
-	tap_ok(hpm_sched_build(t.r, t.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 3 &&
+	tap_ok(hpm_sched_build(KMH, t.r, t.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 3 &&
 	           sc.exact,
 	       "4 x {4 backend} + 4 singles: 3 groups, proven minimal");
 	together = true;
@@ -221,7 +227,7 @@ static void test_groups(void)
 	add_n(&u, "backend", 1, 8, 0);
 	add(&u, "backend:9", -1);
 	add(&u, "Fetch_Latency_Bound", -1);
-	tap_ok(hpm_sched_build(u.r, u.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 2,
+	tap_ok(hpm_sched_build(KMH, u.r, u.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 2,
 	       "{Front_Bubble + 8 backend} + 1 backend: 2 groups");
 	tap_ok(u.r[0].mux == u.r[1].mux && u.r[0].mux != HPM_SCHED_ALWAYS && u.r[9].mux >= 0 &&
 	           u.r[9].mux != u.r[0].mux && u.r[10].mux == HPM_SCHED_ALWAYS &&
@@ -237,19 +243,19 @@ static void test_refused(void)
 	struct hpm_sched sc;
 	char err[256] = "";
 	add_n(&s, "backend", 1, 9, 0);
-	int rc = hpm_sched_build(s.r, s.n, &sc, err, sizeof(err));
+	int rc = hpm_sched_build(KMH, s.r, s.n, &sc, err, sizeof(err));
 	tap_ok(rc == -1 && strstr(err, "9 backend counters") && strstr(err, "only 8") &&
 	           strstr(err, "mhpmcounter11-18"),
 	       "a {...} group of 9 backend events is refused with the reason: %s", err);
 
 	struct set c = {.n = 0};
 	add_n(&c, "cache", 1, 6, 3);
-	rc = hpm_sched_build(c.r, c.n, &sc, err, sizeof(err));
+	rc = hpm_sched_build(KMH, c.r, c.n, &sc, err, sizeof(err));
 	tap_ok(rc == -1 && strstr(err, "only 5"), "a {...} group of 6 cache events: %s", err);
 
 	struct set n = {.n = 0};
 	add(&n, "r35", -1);
-	rc = hpm_sched_build(n.r, n.n, &sc, err, sizeof(err));
+	rc = hpm_sched_build(KMH, n.r, n.n, &sc, err, sizeof(err));
 	tap_ok(rc == -1 && strstr(err, "no bank"), "a request without bank: %s", err);
 }
 
@@ -262,7 +268,7 @@ static void test_share(void)
 	add(&s, "backend:rob_commitInstr", -1); /* 1: same value */
 	add(&s, "rob_commitInstr:u", -1);       /* 2: other INH bits */
 	add(&s, "backend:53", -1);              /* 3: same value again */
-	tap_ok(hpm_sched_build(s.r, s.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 1,
+	tap_ok(hpm_sched_build(KMH, s.r, s.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 1,
 	       "identical requests: one group");
 	tap_ok(s.r[1].owner == 0 && s.r[3].owner == 0 && s.r[1].counter == s.r[0].counter &&
 	           s.r[3].counter == s.r[0].counter,
@@ -278,7 +284,7 @@ static void test_share(void)
 	struct set d = {.n = 0};
 	add_n(&d, "backend", 1, 8, -1);
 	add_n(&d, "backend", 1, 8, -1);
-	tap_ok(hpm_sched_build(d.r, d.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 1,
+	tap_ok(hpm_sched_build(KMH, d.r, d.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 1,
 	       "8 events each asked twice: one group");
 	hpm_sched_free(&sc);
 
@@ -287,7 +293,7 @@ static void test_share(void)
 	add(&g, "backend:3", -1);
 	add_n(&g, "backend", 1, 5, 0);
 	add_n(&g, "backend", 6, 5, 1);
-	tap_ok(hpm_sched_build(g.r, g.n, &sc, err, sizeof(err)) == 0 && g.r[0].owner == 3 &&
+	tap_ok(hpm_sched_build(KMH, g.r, g.n, &sc, err, sizeof(err)) == 0 && g.r[0].owner == 3 &&
 	           g.r[0].mux == g.r[3].mux && consistent(&g, &sc),
 	       "an ungrouped request identical to a group member shares its counter");
 	hpm_sched_free(&sc);
@@ -296,7 +302,7 @@ static void test_share(void)
 	struct set h = {.n = 0};
 	add_n(&h, "backend", 1, 5, 0);
 	add_n(&h, "backend", 1, 5, 1);
-	tap_ok(hpm_sched_build(h.r, h.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 2 &&
+	tap_ok(hpm_sched_build(KMH, h.r, h.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 2 &&
 	           h.r[5].owner == 5 && h.r[5].mux != h.r[0].mux && consistent(&h, &sc),
 	       "equal members of different {...} groups do not share");
 	hpm_sched_free(&sc);
@@ -316,7 +322,7 @@ static void test_topdown(void)
 	char err[256], buf[256];
 	for (unsigned i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
 		add(&s, ev[i], -1);
-	tap_ok(hpm_sched_build(s.r, s.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 2,
+	tap_ok(hpm_sched_build(KMH, s.r, s.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 2,
 	       "Topdown level 3 (10 backend events): 2 groups");
 	tap_ok(s.r[0].mux == HPM_SCHED_ALWAYS && s.r[1].mux == HPM_SCHED_ALWAYS &&
 	           s.r[12].mux == HPM_SCHED_ALWAYS,
@@ -342,7 +348,7 @@ static void test_topdown(void)
 		if (i != 3 && i != 4)
 			add(&m, ev[i], -1);
 	add(&m, "INST_SPEC + RECOVERY_BUBBLE", -1);
-	tap_ok(hpm_sched_build(m.r, m.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 2 &&
+	tap_ok(hpm_sched_build(KMH, m.r, m.n, &sc, err, sizeof(err)) == 0 && sc.nr_groups == 2 &&
 	           in_group(&m, 0) == 8 && in_group(&m, 1) == 1,
 	       "merged Topdown level 3 (9 backend requests): 2 groups, 8 + 1");
 	hpm_sched_free(&sc);
@@ -364,8 +370,8 @@ static void test_merge(void)
 	struct kmh_encoding a = enc("INST_SPEC"), b = enc("RECOVERY_BUBBLE"), m, x;
 	struct kmh_error err;
 
-	tap_ok(hpm_sched_can_merge(&a, &b), "INST_SPEC and RECOVERY_BUBBLE can merge");
-	tap_ok(hpm_sched_merge(&a, &b, &m) == 0, "merge builds an encoding");
+	tap_ok(kmh_can_merge(&a, &b), "INST_SPEC and RECOVERY_BUBBLE can merge");
+	tap_ok(kmh_merge(&a, &b, &m) == 0, "merge builds an encoding");
 	/* by hand: MINH (bit 62) | OP_TYPE0 = ADD (0b00100 << 40) | EVENT1 = 8 << 10 |
 	 * EVENT0 = 7 */
 	tap_is_u64(m.value, 0x4000040000002007, "INST_SPEC + RECOVERY_BUBBLE = 0x4000040000002007");
@@ -377,18 +383,18 @@ static void test_merge(void)
 	           "the same value as the encoder gives the expression");
 
 	struct kmh_encoding au = enc("INST_SPEC:u"), bu = enc("RECOVERY_BUBBLE:u");
-	int rc = hpm_sched_merge(&au, &bu, &m);
+	int rc = kmh_merge(&au, &bu, &m);
 	tap_ok(rc == 0 && m.value == enc("INST_SPEC:u + RECOVERY_BUBBLE:u").value,
 	       "x:u + y:u merges with the :u INH bits (0x%016" PRIx64 ")", m.value);
 
 	struct kmh_encoding fe = enc("Front_Bubble"), two = enc("INST_SPEC | BR_MIS_PRED");
-	tap_ok(!hpm_sched_can_merge(&a, &fe), "different banks cannot merge");
-	tap_ok(!hpm_sched_can_merge(&a, &bu), "different modes cannot merge");
-	tap_ok(!hpm_sched_can_merge(&a, &two), "a two-event request cannot merge");
-	tap_ok(!hpm_sched_can_merge(&a, &a), "identical requests share instead of merging");
+	tap_ok(!kmh_can_merge(&a, &fe), "different banks cannot merge");
+	tap_ok(!kmh_can_merge(&a, &bu), "different modes cannot merge");
+	tap_ok(!kmh_can_merge(&a, &two), "a two-event request cannot merge");
+	tap_ok(!kmh_can_merge(&a, &a), "identical requests share instead of merging");
 	struct kmh_encoding raw = enc("r4000000000000007");
-	tap_ok(!hpm_sched_can_merge(&raw, &b), "a raw value without bank cannot merge");
-	tap_ok(hpm_sched_merge(&a, &fe, &m) == -1, "merge refuses what cannot merge");
+	tap_ok(!kmh_can_merge(&raw, &b), "a raw value without bank cannot merge");
+	tap_ok(kmh_merge(&a, &fe, &m) == -1, "merge refuses what cannot merge");
 }
 
 int main(void)

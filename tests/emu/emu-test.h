@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../tap.h"
-#include "emu/emu.h"
+#include "kmh/emu/emu.h"
 
 /* M-mode read; a failing read is reported and gives a poison value. */
 static inline uint64_t rd(struct emu_hart *h, unsigned csr)

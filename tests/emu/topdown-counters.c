@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "emu/emu.h"
-#include "emu/workload.h"
+#include "kmh/emu/emu.h"
+#include "kmh/emu/workload.h"
 #include "kmh/kmh.h"
 #include "tap.h"
 

@@ -1,4 +1,4 @@
-/* workload.c: tests of the workload profiles (src/emu/workload.h).
+/* workload.c: tests of the workload profiles (src/kmh/emu/workload.h).
  *
  * The checks here are written against SPEC §3 and the invariants listed in
  * workload.h, independently of the library's own checker and Topdown code:
@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "emu/workload.h"
+#include "kmh/emu/workload.h"
 #include "kmh/kmh.h"
 #include "../tap.h"
 

@@ -1,5 +1,5 @@
 /* fuzz-profile.c: fuzz target for the workload profile parser and the cycle
- * model behind it (src/emu/profile.c, hpmstat-emu-profile(5)).
+ * model behind it (src/kmh/emu/profile.c, hpmstat-emu-profile(5)).
  *
  * Properties checked on every input, beyond "does not crash": a refused
  * profile has a one-line message that starts with the file name; an
@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/emu.h"
-#include "emu/workload.h"
+#include "kmh/emu/emu.h"
+#include "kmh/emu/workload.h"
 
 #define MAX_CYCLES 200000
 #define MAX_RUNS   2000

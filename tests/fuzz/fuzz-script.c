@@ -1,5 +1,5 @@
 /* fuzz-script.c: fuzz target for the interpreter of the emulator's script
- * language (src/emu/script.c, hpmstat-emu(1) SCRIPT LANGUAGE), fed line by
+ * language (src/kmh/emu/script.c, hpmstat-emu(1) SCRIPT LANGUAGE), fed line by
  * line as `hpmstat emu FILE` does, on a machine of 4 harts.
  *
  * Properties checked, beyond "does not crash": every output line and every
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/emu.h"
-#include "emu/workload.h"
+#include "kmh/emu/emu.h"
+#include "kmh/emu/workload.h"
 
 #define RUN_BUDGET 100000 /* workload cycles per input */
 #define MAX_LINE   4096

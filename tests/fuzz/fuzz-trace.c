@@ -1,4 +1,5 @@
-/* fuzz-trace.c: fuzz target for the emulator's trace reader (src/emu/trace.c).
+/* fuzz-trace.c: fuzz target for the emulator's trace reader
+ * (src/kmh/emu/trace.c).
  *
  * Properties checked on every input, beyond "does not crash": a refused
  * trace has a one-line message and a line number inside the input; an
@@ -16,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/emu.h"
+#include "kmh/emu/emu.h"
 #include "fuzz-tmp.h"
 #include "kmh/mhpmevent.h"
 

@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/emu.h"
+#include "kmh/emu/emu.h"
 #include "kmh/mhpmevent.h"
 #include "util/xalloc.h"
 

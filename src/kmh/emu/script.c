@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/emu.h"
-#include "emu/workload.h"
+#include "kmh/emu/emu.h"
+#include "kmh/emu/workload.h"
 #include "util/xalloc.h"
 
 #define MAX_WORDS 512 /* words on one line; feed may name many events */

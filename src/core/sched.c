@@ -1,15 +1,15 @@
-/* sched.c: the Kunminghu counter scheduler (see sched.h for the rules).
+/* sched.c: the counter scheduler (see sched.h for the rules).
  *
  * Owns: sharing of identical requests, the bin packing of perf {...} groups
- * into multiplex groups, counter numbering, the placement text and the ADD
- * merge helper.
+ * into multiplex groups, counter numbering and the placement text, over the
+ * constraint classes of any model.
  *
  * Only {...} groups make the problem hard: ungrouped requests need one free
- * counter of their bank in some group, and the total free room over G groups
- * is G x counters - (grouped demand) whatever the packing, so they fit as
- * soon as G reaches the per-bank lower bound. The search therefore packs
- * just the {...} groups (a handful in practice), exactly, and gives up on
- * exactness only past HPM_SCHED_MAX_NODES search nodes.
+ * counter of their class in some group, and the total free room over G
+ * groups is G x counters - (grouped demand) whatever the packing, so they
+ * fit as soon as G reaches the per-class lower bound. The search therefore
+ * packs just the {...} groups (a handful in practice), exactly, and gives up
+ * on exactness only past HPM_SCHED_MAX_NODES search nodes.
  */
 #include <inttypes.h>
 #include <limits.h>
@@ -17,13 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmh/sched.h"
+#include "core/sched.h"
 #include "util/xalloc.h"
 
-/* A perf {...} group to pack: its demand per bank and its owned requests. */
+/* A perf {...} group to pack: its demand per class and its owned requests. */
 struct unit {
-	int group; /* perf group id */
-	unsigned demand[KMH_NR_BANKS];
+	int group;        /* perf group id */
+	unsigned *demand; /* [classes] */
 	unsigned total;
 	unsigned *members; /* request indices (owners only) */
 	unsigned nr_members;
@@ -33,30 +33,28 @@ struct unit {
 struct packer {
 	struct unit **u; /* sorted, largest first */
 	unsigned nr;
-	unsigned cap[KMH_NR_BANKS];
-	unsigned (*load)[KMH_NR_BANKS]; /* [bins] */
-	unsigned bins;                  /* G being tried */
+	unsigned nc;         /* classes */
+	const unsigned *cap; /* [nc]: counters of each class */
+	unsigned *load;      /* [bins][nc] */
+	unsigned bins;       /* G being tried */
 	unsigned long nodes;
 	bool out_of_budget;
 };
 
-static unsigned bank_cap(int b)
-{
-	return kmh_banks[b].last_counter - kmh_banks[b].first_counter + 1;
-}
-
 static bool fits(const struct packer *p, unsigned bin, const struct unit *u)
 {
-	for (int b = 0; b < KMH_NR_BANKS; b++)
-		if (p->load[bin][b] + u->demand[b] > p->cap[b])
+	const unsigned *load = &p->load[(size_t)bin * p->nc];
+	for (unsigned c = 0; c < p->nc; c++)
+		if (load[c] + u->demand[c] > p->cap[c])
 			return false;
 	return true;
 }
 
 static void put(struct packer *p, unsigned bin, struct unit *u, int sign)
 {
-	for (int b = 0; b < KMH_NR_BANKS; b++)
-		p->load[bin][b] = (unsigned)((int)p->load[bin][b] + sign * (int)u->demand[b]);
+	unsigned *load = &p->load[(size_t)bin * p->nc];
+	for (unsigned c = 0; c < p->nc; c++)
+		load[c] = (unsigned)((int)load[c] + sign * (int)u->demand[c]);
 	u->bin = bin;
 }
 
@@ -132,7 +130,7 @@ static void share(struct hpm_sched_req *req, unsigned nr)
 			if (o->owner != j || o->fixed != r->fixed)
 				continue;
 			if (r->fixed ? o->fixed_counter != r->fixed_counter
-			             : (o->bank != r->bank || o->value != r->value))
+			             : (o->constraint != r->constraint || o->value != r->value))
 				continue;
 			/* a grouped request only shares inside its own group; an
 			 * ungrouped one with anything (fixed counters are always
@@ -152,8 +150,8 @@ static void share(struct hpm_sched_req *req, unsigned nr)
 			continue;
 		for (unsigned j = i + 1; j < nr; j++) {
 			const struct hpm_sched_req *o = &req[j];
-			if (o->fixed || o->group < 0 || o->owner != j || o->bank != r->bank ||
-			    o->value != r->value)
+			if (o->fixed || o->group < 0 || o->owner != j ||
+			    o->constraint != r->constraint || o->value != r->value)
 				continue;
 			r->owner = j;
 			break;
@@ -165,49 +163,86 @@ static void share(struct hpm_sched_req *req, unsigned nr)
 			req[i].owner = req[req[i].owner].owner;
 }
 
-int hpm_sched_build(struct hpm_sched_req *req, unsigned nr, struct hpm_sched *out, char *err,
-                    size_t errlen)
+/* The counters of every class: first..last, below HPM_SCHED_MAX_COUNTERS,
+ * no counter in two classes or taken by a fixed counter. */
+static int check_model(const struct hpm_pmu_model *m, unsigned *first, unsigned *cap, char *err,
+                       size_t errlen)
+{
+	uint32_t seen = 0;
+	for (unsigned i = 0; i < m->nr_fixed; i++) {
+		if (m->fixed[i].counter >= HPM_SCHED_MAX_COUNTERS)
+			goto bad;
+		seen |= UINT32_C(1) << m->fixed[i].counter;
+	}
+	for (unsigned c = 0; c < m->nr_constraints; c++) {
+		unsigned lo, hi;
+		m->constraint_counters((int)c, &lo, &hi);
+		if (lo > hi || hi >= HPM_SCHED_MAX_COUNTERS)
+			goto bad;
+		for (unsigned n = lo; n <= hi; n++) {
+			if (seen & (UINT32_C(1) << n))
+				goto bad;
+			seen |= UINT32_C(1) << n;
+		}
+		first[c] = lo;
+		cap[c] = hi - lo + 1;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen,
+	         "%s: the scheduler needs counters numbered below %u, each in one %s or fixed",
+	         m->name, HPM_SCHED_MAX_COUNTERS, m->counters.class_word);
+	return -1;
+}
+
+int hpm_sched_build(const struct hpm_pmu_model *m, struct hpm_sched_req *req, unsigned nr,
+                    struct hpm_sched *out, char *err, size_t errlen)
 {
 	char nb[32];
-	unsigned cap[KMH_NR_BANKS], total[KMH_NR_BANKS] = {0}, singles[KMH_NR_BANKS] = {0};
+	const unsigned nc = m->nr_constraints;
+	unsigned *first = xcalloc(nc ? nc : 1, sizeof(*first));
+	unsigned *cap = xcalloc(nc ? nc : 1, sizeof(*cap));
+	unsigned *total = xcalloc(nc ? nc : 1, sizeof(*total));
+	unsigned *singles = xcalloc(nc ? nc : 1, sizeof(*singles));
+	struct unit *units = NULL;
+	struct unit **order = NULL;
+	unsigned nr_units = 0;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
-	for (int b = 0; b < KMH_NR_BANKS; b++)
-		cap[b] = bank_cap(b);
+	out->model = m;
+	if (check_model(m, first, cap, err, errlen))
+		goto out;
 	for (unsigned i = 0; i < nr; i++) {
 		struct hpm_sched_req *r = &req[i];
 		r->mux = HPM_SCHED_ALWAYS;
 		r->counter = 0;
 		if (r->fixed) {
-			if (r->fixed_counter != HPM_SCHED_MCYCLE &&
-			    r->fixed_counter != HPM_SCHED_MINSTRET) {
-				snprintf(err, errlen,
-				         "%s: fixed counter %u is neither mcycle nor "
-				         "minstret",
-				         req_name(r, i, nb, sizeof(nb)), r->fixed_counter);
-				return -1;
+			if (hpm_model_fixed_by_counter(m, r->fixed_counter) < 0) {
+				snprintf(err, errlen, "%s: counter %u is no fixed counter of %s",
+				         req_name(r, i, nb, sizeof(nb)), r->fixed_counter,
+				         m->display);
+				goto out;
 			}
-		} else if (r->bank < 0 || r->bank >= KMH_NR_BANKS) {
+		} else if (r->constraint < 0 || r->constraint >= (int)nc) {
 			snprintf(err, errlen,
-			         "%s: no bank known for this event, so no counter can count it",
-			         req_name(r, i, nb, sizeof(nb)));
-			return -1;
+			         "%s: no %s known for this event, so no counter can count it",
+			         req_name(r, i, nb, sizeof(nb)), m->counters.class_word);
+			goto out;
 		}
 	}
 	share(req, nr);
 
-	/* units: one per perf group that has bank requests of its own */
-	struct unit *units = xcalloc(nr ? nr : 1, sizeof(*units));
-	struct unit **order = xcalloc(nr ? nr : 1, sizeof(*order));
-	unsigned nr_units = 0;
+	/* units: one per perf group that has class requests of its own */
+	units = xcalloc(nr ? nr : 1, sizeof(*units));
+	order = xcalloc(nr ? nr : 1, sizeof(*order));
 	for (unsigned i = 0; i < nr; i++) {
 		struct hpm_sched_req *r = &req[i];
 		if (r->fixed || r->owner != i)
 			continue;
-		total[r->bank]++;
+		total[r->constraint]++;
 		if (r->group < 0) {
-			singles[r->bank]++;
+			singles[r->constraint]++;
 			continue;
 		}
 		struct unit *u = NULL;
@@ -217,23 +252,27 @@ int hpm_sched_build(struct hpm_sched_req *req, unsigned nr, struct hpm_sched *ou
 		if (!u) {
 			u = &units[nr_units++];
 			u->group = r->group;
+			u->demand = xcalloc(nc, sizeof(*u->demand));
 			u->members = xcalloc(nr, sizeof(*u->members));
 		}
 		u->members[u->nr_members++] = i;
-		u->demand[r->bank]++;
+		u->demand[r->constraint]++;
 		u->total++;
 	}
 	for (unsigned k = 0; k < nr_units; k++) {
-		for (int b = 0; b < KMH_NR_BANKS; b++) {
-			if (units[k].demand[b] <= cap[b])
+		for (unsigned c = 0; c < nc; c++) {
+			if (units[k].demand[c] <= cap[c])
 				continue;
-			const struct hpm_sched_req *first = &req[units[k].members[0]];
+			const struct hpm_sched_req *r = &req[units[k].members[0]];
+			const char *cname = m->constraint_name ? m->constraint_name((int)c) : NULL;
+			if (!cname)
+				cname = m->counters.class_word;
 			snprintf(err, errlen,
-			         "the group of %s needs %u %s counters at once but the %s bank has "
-			         "only %u (mhpmcounter%u-%u): it can never be counted whole",
-			         req_name(first, units[k].members[0], nb, sizeof(nb)),
-			         units[k].demand[b], kmh_banks[b].name, kmh_banks[b].name, cap[b],
-			         kmh_banks[b].first_counter, kmh_banks[b].last_counter);
+			         "the group of %s needs %u %s counters at once but the %s %s has "
+			         "only %u (%s%u-%u): it can never be counted whole",
+			         req_name(r, units[k].members[0], nb, sizeof(nb)),
+			         units[k].demand[c], cname, cname, m->counters.class_word, cap[c],
+			         m->counters.counter_prefix, first[c], first[c] + cap[c] - 1);
 			goto out;
 		}
 		order[k] = &units[k];
@@ -242,14 +281,14 @@ int hpm_sched_build(struct hpm_sched_req *req, unsigned nr, struct hpm_sched *ou
 
 	/* rule 2: the fewest groups */
 	unsigned lower = 1;
-	for (int b = 0; b < KMH_NR_BANKS; b++) {
-		unsigned need = (total[b] + cap[b] - 1) / cap[b];
+	for (unsigned c = 0; c < nc; c++) {
+		unsigned need = (total[c] + cap[c] - 1) / cap[c];
 		if (need > lower)
 			lower = need;
 	}
-	struct packer p = {.u = order, .nr = nr_units};
-	memcpy(p.cap, cap, sizeof(cap));
-	p.load = xcalloc(nr_units + lower + 1, sizeof(*p.load));
+	struct packer p = {.u = order, .nr = nr_units, .nc = nc, .cap = cap};
+	const size_t load_size = (size_t)(nr_units + lower + 1) * nc * sizeof(*p.load);
+	p.load = xcalloc(1, load_size ? load_size : 1);
 	unsigned ffd = pack_ffd(&p);
 	unsigned *ffd_bin = xcalloc(nr_units ? nr_units : 1, sizeof(*ffd_bin));
 	for (unsigned k = 0; k < nr_units; k++)
@@ -257,7 +296,7 @@ int hpm_sched_build(struct hpm_sched_req *req, unsigned nr, struct hpm_sched *ou
 	unsigned groups = ffd > lower ? ffd : lower;
 	out->exact = true;
 	for (unsigned g = lower; g < groups; g++) {
-		memset(p.load, 0, (nr_units + lower + 1) * sizeof(*p.load));
+		memset(p.load, 0, load_size);
 		p.bins = g;
 		p.nodes = 0;
 		p.out_of_budget = false;
@@ -272,7 +311,7 @@ int hpm_sched_build(struct hpm_sched_req *req, unsigned nr, struct hpm_sched *ou
 		}
 	}
 	/* the final loads: from the search when it won, else from FFD */
-	memset(p.load, 0, (nr_units + lower + 1) * sizeof(*p.load));
+	memset(p.load, 0, load_size);
 	for (unsigned k = 0; k < nr_units; k++) {
 		unsigned bin = ffd_bin[k] != UINT_MAX ? ffd_bin[k] : order[k]->bin;
 		put(&p, bin, order[k], 1);
@@ -282,24 +321,23 @@ int hpm_sched_build(struct hpm_sched_req *req, unsigned nr, struct hpm_sched *ou
 	out->nr_groups = groups;
 	out->groups = xcalloc(groups, sizeof(*out->groups));
 	for (unsigned g = 0; g < groups; g++)
-		for (unsigned n = 0; n < 32; n++)
+		for (unsigned n = 0; n < HPM_SCHED_MAX_COUNTERS; n++)
 			out->groups[g].owner[n] = -1;
 
-	/* rule 3/4: counters, bank by bank */
-	for (int b = 0; b < KMH_NR_BANKS; b++) {
+	/* rule 3/4: counters, class by class */
+	for (unsigned c = 0; c < nc; c++) {
 		unsigned maxload = 0;
 		for (unsigned g = 0; g < groups; g++)
-			if (p.load[g][b] > maxload)
-				maxload = p.load[g][b];
-		bool always = groups == 1 || maxload + singles[b] <= cap[b];
-		unsigned first = kmh_banks[b].first_counter;
+			if (p.load[(size_t)g * nc + c] > maxload)
+				maxload = p.load[(size_t)g * nc + c];
+		bool always = groups == 1 || maxload + singles[c] <= cap[c];
 		unsigned *next = xcalloc(groups, sizeof(*next)); /* next free counter offset */
 
 		for (unsigned i = 0; always && i < nr; i++) {
 			struct hpm_sched_req *r = &req[i];
-			if (r->fixed || r->owner != i || r->group >= 0 || r->bank != b)
+			if (r->fixed || r->owner != i || r->group >= 0 || r->constraint != (int)c)
 				continue;
-			unsigned n = first + next[0];
+			unsigned n = first[c] + next[0];
 			for (unsigned g = 0; g < groups; g++) {
 				next[g]++;
 				out->groups[g].used |= UINT32_C(1) << n;
@@ -311,14 +349,14 @@ int hpm_sched_build(struct hpm_sched_req *req, unsigned nr, struct hpm_sched *ou
 		}
 		for (unsigned k = 0; k < nr_units; k++) {
 			const struct unit *u = order[k];
-			for (unsigned m = 0; m < u->nr_members; m++) {
-				struct hpm_sched_req *r = &req[u->members[m]];
-				if (r->bank != b)
+			for (unsigned j = 0; j < u->nr_members; j++) {
+				struct hpm_sched_req *r = &req[u->members[j]];
+				if (r->constraint != (int)c)
 					continue;
-				unsigned n = first + next[u->bin]++;
+				unsigned n = first[c] + next[u->bin]++;
 				out->groups[u->bin].used |= UINT32_C(1) << n;
 				out->groups[u->bin].event[n] = r->value;
-				out->groups[u->bin].owner[n] = (int)u->members[m];
+				out->groups[u->bin].owner[n] = (int)u->members[j];
 				r->counter = n;
 				r->mux = (int)u->bin;
 			}
@@ -326,11 +364,11 @@ int hpm_sched_build(struct hpm_sched_req *req, unsigned nr, struct hpm_sched *ou
 		unsigned g = 0;
 		for (unsigned i = 0; !always && i < nr; i++) {
 			struct hpm_sched_req *r = &req[i];
-			if (r->fixed || r->owner != i || r->group >= 0 || r->bank != b)
+			if (r->fixed || r->owner != i || r->group >= 0 || r->constraint != (int)c)
 				continue;
-			while (next[g] >= cap[b])
+			while (next[g] >= cap[c])
 				g++; /* cannot run past the end: G x cap >= total */
-			unsigned n = first + next[g]++;
+			unsigned n = first[c] + next[g]++;
 			out->groups[g].used |= UINT32_C(1) << n;
 			out->groups[g].event[n] = r->value;
 			out->groups[g].owner[n] = (int)i;
@@ -357,10 +395,16 @@ int hpm_sched_build(struct hpm_sched_req *req, unsigned nr, struct hpm_sched *ou
 		out->always &= ~hpm_sched_changes(out, 0, g);
 	rc = 0;
 out:
-	for (unsigned k = 0; k < nr_units; k++)
+	for (unsigned k = 0; k < nr_units; k++) {
+		free(units[k].demand);
 		free(units[k].members);
+	}
 	free(units);
 	free(order);
+	free(first);
+	free(cap);
+	free(total);
+	free(singles);
 	return rc;
 }
 
@@ -373,7 +417,7 @@ void hpm_sched_free(struct hpm_sched *s)
 uint32_t hpm_sched_changes(const struct hpm_sched *s, unsigned a, unsigned b)
 {
 	uint32_t m = 0;
-	for (unsigned n = KMH_FIRST_COUNTER; n <= KMH_LAST_COUNTER; n++)
+	for (unsigned n = 0; n < HPM_SCHED_MAX_COUNTERS; n++)
 		if (s->groups[a].owner[n] != s->groups[b].owner[n])
 			m |= UINT32_C(1) << n;
 	return m;
@@ -387,10 +431,12 @@ const char *hpm_sched_describe(const struct hpm_sched *s, const struct hpm_sched
 	int n;
 
 	if (q->fixed) {
-		snprintf(buf, len, "%s", q->counter == HPM_SCHED_MCYCLE ? "mcycle" : "minstret");
+		int f = hpm_model_fixed_by_counter(s->model, q->counter);
+		snprintf(buf, len, "%s", f >= 0 ? s->model->fixed[f].name : "?");
 		return buf;
 	}
-	n = snprintf(buf, len, "mhpmcounter%u (0x%016" PRIx64 ")", q->counter, q->value);
+	n = snprintf(buf, len, "%s%u (0x%016" PRIx64 ")", s->model->counters.counter_prefix,
+	             q->counter, q->value);
 	if (n >= 0 && (size_t)n < len && s->nr_groups > 1) {
 		if (q->mux == HPM_SCHED_ALWAYS)
 			n += snprintf(buf + n, len - (size_t)n, ", every group");
@@ -402,74 +448,4 @@ const char *hpm_sched_describe(const struct hpm_sched *s, const struct hpm_sched
 		snprintf(buf + n, len - (size_t)n, ", shared with %s",
 		         req_name(&req[q->owner], q->owner, nb, sizeof(nb)));
 	return buf;
-}
-
-/* ------------------------------------------------------------------ merge */
-
-/* The one event slot of a single-event request whose counter counts exactly
- * that event (the tree passes it through unchanged), or -1. */
-static int single_slot(const struct kmh_encoding *e)
-{
-	int slot = -1;
-	if (e->nr_events != 1)
-		return -1;
-	for (unsigned s = 0; s < KMH_NR_SLOTS; s++) {
-		if (!kmh_mhpmevent_event(e->value, s))
-			continue;
-		if (slot >= 0)
-			return -1;
-		slot = (int)s;
-	}
-	if (slot < 0)
-		return -1;
-	/* a raw value could hide the event behind an AND with noEvent */
-	for (unsigned v = 1; v < 64; v++) {
-		unsigned in[KMH_NR_SLOTS] = {0};
-		in[slot] = v;
-		if (kmh_mhpmevent_combine(e->value, in) != v)
-			return -1;
-	}
-	return slot;
-}
-
-bool hpm_sched_can_merge(const struct kmh_encoding *a, const struct kmh_encoding *b)
-{
-	if (a->bank < 0 || a->bank >= KMH_NR_BANKS || a->bank != b->bank)
-		return false;
-	if (a->modes != b->modes || (a->value & KMH_INH_MASK) != (b->value & KMH_INH_MASK))
-		return false;
-	int sa = single_slot(a), sb = single_slot(b);
-	if (sa < 0 || sb < 0)
-		return false;
-	return kmh_mhpmevent_event(a->value, (unsigned)sa) !=
-	       kmh_mhpmevent_event(b->value, (unsigned)sb);
-}
-
-int hpm_sched_merge(const struct kmh_encoding *a, const struct kmh_encoding *b,
-                    struct kmh_encoding *out)
-{
-	if (!hpm_sched_can_merge(a, b))
-		return -1;
-	unsigned ea = kmh_mhpmevent_event(a->value, (unsigned)single_slot(a));
-	unsigned eb = kmh_mhpmevent_event(b->value, (unsigned)single_slot(b));
-	uint64_t v = a->value & KMH_INH_MASK;
-	v = kmh_mhpmevent_set_event(v, 0, ea);
-	v = kmh_mhpmevent_set_event(v, 1, eb);
-	v = kmh_mhpmevent_set_op(v, 0, KMH_OP_ADD);
-	v = kmh_mhpmevent_set_op(v, 1, KMH_OP_OR);
-	v = kmh_mhpmevent_set_op(v, 2, KMH_OP_OR);
-
-	memset(out, 0, sizeof(*out));
-	out->value = v;
-	out->bank = a->bank;
-	out->modes = a->modes;
-	out->modes_given = a->modes_given || b->modes_given;
-	out->nr_events = 2;
-	struct kmh_decoded d;
-	kmh_decode(v, a->bank, &d);
-	if (d.exact)
-		snprintf(out->canonical, sizeof(out->canonical), "%s", d.expr);
-	else
-		snprintf(out->canonical, sizeof(out->canonical), "r%" PRIx64, v);
-	return 0;
 }

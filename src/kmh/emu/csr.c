@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "emu/emu.h"
+#include "kmh/emu/emu.h"
 
 struct csr_desc {
 	const char *name;

@@ -2,8 +2,9 @@
  * the per-cycle event combination of SPEC §1, and the event sources and the
  * script interpreter behind `hpmstat emu`.
  *
- * Owns: the public API of libemu except the workload models (emu/workload.h),
- * the bench engine (emu/bench.h) and the run contract (emu/source.h).
+ * Owns: the public API of libemu except the workload models
+ * (kmh/emu/workload.h), the bench engine (kmh/emu/bench.h) and the run
+ * contract (kmh/emu/source.h).
  * Everything here is library code: it never prints and never exits; fallible
  * calls return 0 or -1 with a message in a caller-supplied buffer (the CLI
  * adds "hpmstat emu: FILE:LINE:").
@@ -28,15 +29,15 @@
  *  - Counting is exact at every CSR access: the fast path may defer work, but
  *    every CSR access (and emu_hart_sync()) completes it first.
  */
-#ifndef HPM_EMU_EMU_H
-#define HPM_EMU_EMU_H
+#ifndef HPM_KMH_EMU_EMU_H
+#define HPM_KMH_EMU_EMU_H
 
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/source.h"
+#include "kmh/emu/source.h"
 
 /* ------------------------------------------------------------ CSR numbers */
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/emu.h"
+#include "kmh/emu/emu.h"
 #include "util/xalloc.h"
 
 struct emu_stimulus {

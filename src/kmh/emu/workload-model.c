@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/workload-int.h"
+#include "kmh/emu/workload-int.h"
 #include "kmh/kmh.h"
 
 struct wl_layout wl_layout;

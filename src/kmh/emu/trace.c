@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/emu.h"
+#include "kmh/emu/emu.h"
 #include "util/line.h"
 #include "util/outfile.h"
 #include "util/xalloc.h"

@@ -1,4 +1,4 @@
-/* bench.c: the engine of `hpmstat emu bench` (see emu/bench.h).
+/* bench.c: the engine of `hpmstat emu bench` (see kmh/emu/bench.h).
  *
  * The stream is drawn from the workload once, into a recording, and the
  * timed passes replay the recording: so both paths see the same runs, and
@@ -11,9 +11,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "emu/bench.h"
-#include "emu/emu.h"
-#include "emu/workload.h"
+#include "kmh/emu/bench.h"
+#include "kmh/emu/emu.h"
+#include "kmh/emu/workload.h"
 #include "kmh/kmh.h"
 #include "kmh/mhpmevent.h"
 #include "util/xalloc.h"

@@ -9,7 +9,7 @@
  */
 #include "config.h"
 
-#include "emu/emu.h"
+#include "kmh/emu/emu.h"
 
 #define REF_NR 29 /* mhpmcounter3..31 */
 

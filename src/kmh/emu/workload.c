@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/workload-int.h"
+#include "kmh/emu/workload-int.h"
 #include "util/xalloc.h"
 
 /* Runs are drawn WL_BATCH at a time: the loop that draws them has no

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/workload-int.h"
+#include "kmh/emu/workload-int.h"
 #include "kmh/kmh.h"
 #include "util/xalloc.h"
 

@@ -6,14 +6,14 @@
  * (workload.c). Event vectors are stored flat: the four banks one after the
  * other, bank b at wl_layout.off[b].
  */
-#ifndef HPM_EMU_WORKLOAD_INT_H
-#define HPM_EMU_WORKLOAD_INT_H
+#ifndef HPM_KMH_EMU_WORKLOAD_INT_H
+#define HPM_KMH_EMU_WORKLOAD_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/workload.h"
+#include "kmh/emu/workload.h"
 
 /* --------------------------------------------------------------- layout */
 
@@ -176,7 +176,7 @@ struct emu_profile {
 	struct emu_profile *next; /* list of file profiles */
 };
 
-/* The built-in profile files, embedded by src/gen/profiles2c.awk
+/* The built-in profile files, embedded by src/kmh/emu/profiles2c.awk
  * (profiles-gen.c). */
 struct wl_builtin_text {
 	const char *file; /* profiles/NAME.profile, for messages */

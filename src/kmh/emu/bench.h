@@ -9,8 +9,8 @@
  * (builtin/emu.c) parses options, finds the profile and prints; like the
  * rest of libemu this never prints or exits.
  */
-#ifndef HPM_EMU_BENCH_H
-#define HPM_EMU_BENCH_H
+#ifndef HPM_KMH_EMU_BENCH_H
+#define HPM_KMH_EMU_BENCH_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -33,7 +33,7 @@ struct emu_bench_result {
  * seed) in chunks, timing the fast path and the reference, and fills *out.
  * Returns the bench, whose harts stay for emu_bench_compare(); or NULL with
  * "profile 'NAME' produced a bad run" in err when the workload breaks the
- * run contract (emu/source.h). */
+ * run contract (kmh/emu/source.h). */
 struct emu_bench *emu_bench_run(const struct emu_profile *p, uint64_t seed, uint64_t cycles,
                                 struct emu_bench_result *out, char *err, size_t errlen);
 

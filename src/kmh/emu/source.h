@@ -5,8 +5,8 @@
  * (hart.c) consumes them. Runs are the unit of the fast path: a hart adds
  * cycles x per-cycle result for each counter instead of looping over cycles.
  */
-#ifndef HPM_EMU_SOURCE_H
-#define HPM_EMU_SOURCE_H
+#ifndef HPM_KMH_EMU_SOURCE_H
+#define HPM_KMH_EMU_SOURCE_H
 
 #include <stdint.h>
 

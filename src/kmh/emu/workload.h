@@ -5,7 +5,7 @@
  * profiles/NAME.profile, and profile files loaded by path), the cycle model that
  * turns a profile's cycle definitions into full event vectors, the
  * invariants those vectors obey, the Topdown breakdown each profile declares,
- * and the deterministic stream of struct emu_run (emu/source.h).
+ * and the deterministic stream of struct emu_run (kmh/emu/source.h).
  *
  * How a stream is made. A profile defines CYCLES (one fixed per-cycle vector
  * of every produced event, e.g. "retire 6", "waiting for DRAM"), CLASSES (a
@@ -103,14 +103,14 @@
  * that first use is not thread-safe, everything after it is read-only.
  * A workload is used by one thread at a time.
  */
-#ifndef HPM_EMU_WORKLOAD_H
-#define HPM_EMU_WORKLOAD_H
+#ifndef HPM_KMH_EMU_WORKLOAD_H
+#define HPM_KMH_EMU_WORKLOAD_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/source.h"
+#include "kmh/emu/source.h"
 
 struct emu_profile;
 struct emu_workload;

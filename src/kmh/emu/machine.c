@@ -1,0 +1,291 @@
+/* machine.c: Kunminghu's emulated machine (see machine.h).
+ *
+ * Owns: struct kmh_vm, one machine: the harts (emu.h) and each hart's
+ * source, a profile's stream seeded with seed + hart index or the one
+ * trace, replayed from its start on every hart and looped when it ends.
+ *
+ * Counter n is CSR mhpmcounter n (mcycle and minstret are 0 and 2 of the
+ * same numbering) and bit n of mcountinhibit; its event is mhpmevent n.
+ * Every access is an M-mode one, which cannot fault on an implemented CSR:
+ * a fault here would be a bug in this file, reported rather than ignored.
+ */
+#include "kmh/emu/machine.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kmh/emu/emu.h"
+#include "kmh/emu/workload.h"
+#include "kmh/kmh.h"
+#include "util/xalloc.h"
+
+#define FIXED_MASK (EMU_CNT_CY | EMU_CNT_IR)
+/* every counter: CY, IR, HPM3-31 (TM is no counter and not inhibitable) */
+#define ALL_MASK UINT32_C(0xfffffffd)
+
+/* Where one hart's cycles come from. */
+struct src {
+	struct emu_workload *w; /* profile stream, or NULL with a trace */
+	size_t ti;              /* trace: current run */
+	uint64_t toff;          /* trace: cycles of it already replayed */
+};
+
+struct kmh_vm {
+	struct hpm_emu_vm base; /* first: the handle is a pointer to it */
+	struct emu *emu;
+	const struct emu_profile *prof; /* NULL with a trace */
+	struct emu_trace *trace;
+	char *trace_path;
+	struct src *src; /* [harts] */
+};
+
+static struct kmh_vm *vm_of(struct hpm_emu_vm *vm)
+{
+	return (struct kmh_vm *)vm;
+}
+
+static void vm_free(struct hpm_emu_vm *base)
+{
+	struct kmh_vm *vm = vm_of(base);
+	if (!vm)
+		return;
+	for (unsigned h = 0; vm->src && h < vm->base.harts; h++) {
+		if (vm->src[h].w) {
+			/* the harts cache results per source address */
+			if (vm->emu)
+				emu_forget_source(vm->emu, vm->src[h].w);
+			emu_workload_free(vm->src[h].w);
+		}
+	}
+	if (vm->trace) {
+		if (vm->emu)
+			emu_forget_source(vm->emu, vm->trace);
+		emu_trace_free(vm->trace);
+	}
+	emu_free(vm->emu);
+	emu_profile_free(vm->prof);
+	free(vm->src);
+	free(vm->trace_path);
+	free(vm);
+}
+
+static int vm_create(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm **out, char *err,
+                     size_t errlen)
+{
+	struct kmh_vm *vm = xcalloc(1, sizeof(*vm));
+	char buf[512];
+	int rc;
+
+	*out = NULL;
+	vm->base.machine = &hpm_machine_kunminghu;
+	vm->base.harts = cfg->harts;
+	if (cfg->trace) {
+		unsigned line = 0;
+		vm->trace_path = xstrdup(cfg->trace);
+		vm->base.trace = vm->trace_path;
+		vm->trace = emu_trace_load(cfg->trace, &line, buf, sizeof(buf));
+		rc = HPM_EMU_ETRACE;
+		if (!vm->trace) {
+			if (line)
+				snprintf(err, errlen, "%s:%u: %s", cfg->trace, line, buf);
+			else
+				snprintf(err, errlen, "%s: %s", cfg->trace, buf);
+			goto fail;
+		}
+		vm->base.length = emu_trace_cycles(vm->trace);
+		if (!vm->base.length) {
+			snprintf(err, errlen, "%s: the trace has no cycles to replay", cfg->trace);
+			goto fail;
+		}
+	} else {
+		vm->prof = emu_profile_find(cfg->profile ? cfg->profile
+		                                         : hpm_machine_kunminghu.default_profile,
+		                            buf, sizeof(buf));
+		if (!vm->prof) {
+			snprintf(err, errlen, "%s", buf);
+			rc = HPM_EMU_EPROFILE;
+			goto fail;
+		}
+		vm->base.profile = emu_profile_name(vm->prof);
+	}
+	vm->emu = emu_new(cfg->harts);
+	vm->src = xcalloc(cfg->harts, sizeof(*vm->src));
+	for (unsigned h = 0; vm->prof && h < cfg->harts; h++)
+		vm->src[h].w = emu_workload_new(vm->prof, cfg->seed + h);
+	*out = &vm->base;
+	return 0;
+fail:
+	vm_free(&vm->base);
+	return rc;
+}
+
+static int csrw(struct kmh_vm *vm, unsigned h, unsigned csr, uint64_t v, char *err, size_t errlen)
+{
+	int x = emu_hart_csr_write(emu_hart(vm->emu, h), EMU_MODE_M, csr, v);
+	if (x != EMU_OK) {
+		snprintf(err, errlen, "emulator: M-mode write of CSR 0x%03x raised %s", csr,
+		         emu_exc_name(x));
+		return -EIO;
+	}
+	return 0;
+}
+
+static uint64_t csrr(struct emu_hart *hart, unsigned csr)
+{
+	uint64_t v = 0;
+	(void)emu_hart_csr_read(hart, EMU_MODE_M, csr, &v); /* M-mode: cannot fault */
+	return v;
+}
+
+static int vm_set_event(struct hpm_emu_vm *base, unsigned h, unsigned counter, bool used,
+                        uint64_t value, char *err, size_t errlen)
+{
+	/* no event is noEvent, as firmware leaves an unused counter */
+	return csrw(vm_of(base), h, EMU_CSR_MHPMEVENT(counter), used ? value : 0, err, errlen);
+}
+
+static int vm_zero(struct hpm_emu_vm *base, unsigned h, uint32_t mask, char *err, size_t errlen)
+{
+	int rc;
+	/* mcycle and minstret are counters 0 and 2 of the same CSR numbering */
+	for (unsigned n = 0; n < HPM_EMU_MAX_COUNTERS; n++)
+		if ((mask & (UINT32_C(1) << n)) &&
+		    (rc = csrw(vm_of(base), h, EMU_CSR_MHPMCOUNTER(n), 0, err, errlen)))
+			return rc;
+	return 0;
+}
+
+static int vm_inhibit(struct hpm_emu_vm *base, unsigned h, uint32_t mask, bool stop, char *err,
+                      size_t errlen)
+{
+	struct emu_hart *hart = emu_hart(vm_of(base)->emu, h);
+	int x = stop ? emu_hart_csr_set(hart, EMU_MODE_M, EMU_CSR_MCOUNTINHIBIT, mask)
+	             : emu_hart_csr_clear(hart, EMU_MODE_M, EMU_CSR_MCOUNTINHIBIT, mask);
+	if (x != EMU_OK) {
+		snprintf(err, errlen, "emulator: %s mcountinhibit raised %s",
+		         stop ? "csrs" : "csrc", emu_exc_name(x));
+		return -EIO;
+	}
+	return 0;
+}
+
+static void vm_run(struct hpm_emu_vm *base, unsigned h, uint64_t cycles)
+{
+	struct kmh_vm *vm = vm_of(base);
+	struct emu_hart *hart = emu_hart(vm->emu, h);
+	struct src *src = &vm->src[h];
+	struct emu_run r;
+
+	while (cycles) {
+		if (src->w) {
+			emu_workload_next(src->w, cycles, &r);
+		} else {
+			/* the rest of the current trace line, at most `cycles` of it */
+			emu_trace_run_at(vm->trace, src->ti, &r);
+			uint64_t full = r.cycles, left = full - src->toff;
+			r.cycles = left < cycles ? left : cycles;
+			src->toff += r.cycles;
+			if (src->toff == full) {
+				src->toff = 0;
+				/* a trace shorter than the run is replayed again from its start */
+				if (++src->ti == emu_trace_nr_runs(vm->trace))
+					src->ti = 0;
+			}
+		}
+		emu_hart_run(hart, &r);
+		cycles -= r.cycles;
+	}
+}
+
+static uint64_t vm_read(struct hpm_emu_vm *base, unsigned h, unsigned counter, bool *wrapped)
+{
+	struct emu_hart *hart = emu_hart(vm_of(base)->emu, h);
+	uint64_t v = csrr(hart, EMU_CSR_MHPMCOUNTER(counter));
+	if (counter == 0 || counter == 2)
+		/* mcycle and minstret have no OF bit: the emulator's own note */
+		*wrapped = (emu_hart_fixed_wrapped(hart) & (UINT32_C(1) << counter)) != 0;
+	else
+		*wrapped = (csrr(hart, EMU_CSR_MHPMEVENT(counter)) & KMH_OF) != 0;
+	return v;
+}
+
+static const char *vm_unproduced(const struct hpm_emu_vm *base, const struct hpm_event_code *c,
+                                 char *buf, size_t len)
+{
+	const struct kmh_vm *vm = (const struct kmh_vm *)base;
+	if (!vm->prof || c->constraint < 0 || c->constraint >= KMH_NR_BANKS)
+		return NULL;
+	for (unsigned s = 0; s < KMH_NR_SLOTS; s++) {
+		unsigned idx = kmh_mhpmevent_event(c->value, s);
+		if (!idx || emu_profile_produces(vm->prof, c->constraint, idx))
+			continue;
+		const struct kmh_event *ev = kmh_event_by_index(c->constraint, idx);
+		if (ev)
+			snprintf(buf, len, "%s:%s", kmh_banks[c->constraint].name, ev->name);
+		else
+			snprintf(buf, len, "%s:%u", kmh_banks[c->constraint].name, idx);
+		return buf;
+	}
+	return NULL;
+}
+
+static const char *describe(enum hpm_emu_step step, uint32_t mask, unsigned counter, uint64_t value,
+                            char *buf, size_t len)
+{
+	char cb[128];
+	switch (step) {
+	case HPM_EMU_STEP_STOP:
+		/* from any state, stopping all is one write */
+		if ((mask & ALL_MASK) == ALL_MASK)
+			snprintf(buf, len, "csrw mcountinhibit 0x%08" PRIx32, ALL_MASK);
+		else
+			snprintf(buf, len, "csrs mcountinhibit 0x%08" PRIx32, mask);
+		break;
+	case HPM_EMU_STEP_START:
+		snprintf(buf, len, "csrc mcountinhibit 0x%08" PRIx32, mask);
+		break;
+	case HPM_EMU_STEP_PROGRAM:
+		snprintf(buf, len, "csrw mhpmevent%u 0x%016" PRIx64, counter, value);
+		break;
+	case HPM_EMU_STEP_NO_EVENT:
+		snprintf(buf, len, "csrw mhpmeventN 0 for N = %s",
+		         hpm_emu_counters_str(mask & ~FIXED_MASK, cb, sizeof(cb)));
+		break;
+	case HPM_EMU_STEP_ZERO: {
+		int n = 0;
+		buf[0] = '\0';
+		if (mask & ~FIXED_MASK)
+			n = snprintf(buf, len, "csrw mhpmcounterN 0 for N = %s",
+			             hpm_emu_counters_str(mask & ~FIXED_MASK, cb, sizeof(cb)));
+		if (n >= 0 && (size_t)n < len && (mask & EMU_CNT_CY))
+			n += snprintf(buf + n, len - (size_t)n, "%scsrw mcycle 0", n ? "; " : "");
+		if (n >= 0 && (size_t)n < len && (mask & EMU_CNT_IR))
+			snprintf(buf + n, len - (size_t)n, "%scsrw minstret 0", n ? "; " : "");
+		break;
+	}
+	case HPM_EMU_STEP_ROTATE:
+		snprintf(buf, len,
+		         "csrs mcountinhibit (the counters that change), csrr them, csrw their "
+		         "mhpmevent and mhpmcounter 0, csrc mcountinhibit");
+		break;
+	default:
+		buf[0] = '\0';
+	}
+	return buf;
+}
+
+const struct hpm_emu_machine hpm_machine_kunminghu = {
+    .max_harts = EMU_MAX_HARTS,
+    .default_profile = "balanced",
+    .create = vm_create,
+    .free = vm_free,
+    .set_event = vm_set_event,
+    .zero = vm_zero,
+    .inhibit = vm_inhibit,
+    .run = vm_run,
+    .read = vm_read,
+    .unproduced = vm_unproduced,
+    .describe = describe,
+};

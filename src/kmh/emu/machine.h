@@ -1,0 +1,16 @@
+/* machine.h (kmh/emu): Kunminghu's emulated machine.
+ *
+ * Owns: hpm_machine_kunminghu, the struct hpm_emu_machine (arch/machine.h)
+ * that the registry (core/models.c) pairs with hpm_model_kunminghu:
+ * machine.c puts the harts of emu.h, fed by a workload profile's streams
+ * (workload.h) or a trace, behind that interface, programming them as
+ * firmware would, through M-mode CSR accesses.
+ */
+#ifndef HPM_KMH_EMU_MACHINE_H
+#define HPM_KMH_EMU_MACHINE_H
+
+#include "arch/machine.h"
+
+extern const struct hpm_emu_machine hpm_machine_kunminghu;
+
+#endif
