@@ -30,4 +30,5 @@ include tests/metric/local.mk
 include tests/backend/local.mk
 include tests/stat/local.mk
 include tests/top/local.mk
+include tests/toy/local.mk
 include tests/riscv/local.mk

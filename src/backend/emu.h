@@ -73,7 +73,6 @@
 
 /* The default profile of the built-in model's machine, for labels before
  * open() (the machine's default_profile is the one it runs). */
-#define HPM_EMU_DEFAULT_PROFILE "balanced"
 #define HPM_EMU_DEFAULT_SEED    1u
 #define HPM_EMU_DEFAULT_CYCLES  UINT64_C(1000000000)
 #define HPM_EMU_DEFAULT_HARTS   1u

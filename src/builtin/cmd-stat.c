@@ -63,6 +63,7 @@ const char cmd_stat_usage[] =
     "      --dry-run             print the perf_event_attr or CSR writes and exit\n"
     "      --record FILE         write a run file (hpmstat-run(5)) for hpmstat report\n"
     "      --backend B           auto (default), perf or emu\n"
+    "      --pmu MODEL           count MODEL's events (hpmstat list shows the models)\n"
     "      --emu-profile NAME    emulator workload profile or file (default balanced)\n"
     "      --emu-trace FILE      replay a trace instead of a profile\n"
     "      --emu-seed N          workload seed (default 1)\n"
@@ -140,6 +141,7 @@ enum {
 	OPT_INTERVAL_COUNT,
 	OPT_TIMEOUT,
 	OPT_APPEND,
+	OPT_PMU,
 };
 
 /* Every default in one place. */
@@ -163,6 +165,7 @@ struct stat_opts {
 	bool verbose;
 	bool dry_run;
 	const char *record;
+	const char *pmu; /* --pmu: the model counted instead of the host's */
 	enum hpm_backend_choice backend;
 	struct hpm_emu_config emu;
 	bool emu_given; /* any --emu-* option */
@@ -323,6 +326,7 @@ static const struct option stat_longopts_tail[] = {
     {"delay", required_argument, NULL, 'D'},
     {"null", no_argument, NULL, 'n'},
     {"append", no_argument, NULL, OPT_APPEND},
+    {"pmu", required_argument, NULL, OPT_PMU},
     {"quiet", no_argument, NULL, 'q'},
     {NULL, 0, NULL, 0},
 };
@@ -492,6 +496,9 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 			break;
 		case OPT_APPEND:
 			o->append = true;
+			break;
+		case OPT_PMU:
+			o->pmu = optarg;
 			break;
 		case 'q':
 			o->quiet = true;
@@ -1072,10 +1079,11 @@ static int run_once(struct run_ctx *rc)
 				cli_warn(
 				    "warning: the emulator fell behind wall time: emulated %.3g s "
 				    "of "
-				    "%.3g s (%u hart%s at %.6g MHz); Kunminghu counts cover the "
+				    "%.3g s (%u hart%s at %.6g MHz); %s counts cover the "
 				    "emulated part only",
 				    (double)info.cycles_run / (double)freq, rc->elapsed_ns / 1e9,
-				    info.harts, info.harts == 1 ? "" : "s", (double)freq / 1e6);
+				    info.harts, info.harts == 1 ? "" : "s", (double)freq / 1e6,
+				    rc->s->model->display);
 			}
 		}
 	}
@@ -1345,6 +1353,19 @@ static int parse_command_line(struct stat_cmd *c, int argc, char **argv)
 
 /* The rows and metrics to count: -e, -d, -M, --topdown and perf's default
  * set when none is given. 0, or the exit status after a message. */
+/* The model's fixed counters, "mcycle,minstret": what the emulated harts
+ * count without -e. */
+static const char *model_fixed_names(const struct hpm_pmu_model *m)
+{
+	static char names[256];
+	size_t n = 0;
+	names[0] = '\0';
+	for (unsigned i = 0; i < m->nr_fixed && n < sizeof(names); i++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? "," : "",
+		                      m->fixed[i].name);
+	return names;
+}
+
 static int add_events(struct stat_cmd *c)
 {
 	struct stat_opts *o = &c->o;
@@ -1365,8 +1386,8 @@ static int add_events(struct stat_cmd *c)
 		bool on_cpus = o->pid <= 0 && (!o->argv || o->all_cpus || o->cpus);
 		o->events = xcalloc(1, sizeof(char *));
 		if (harts_only || o->backend == HPM_BACKEND_EMU) {
-			o->events[o->nr_events++] = "mcycle,minstret";
-			o->topdown = 1;
+			o->events[o->nr_events++] = model_fixed_names(s->model);
+			o->topdown = s->model->metrics && metric_max_level(s->model->metrics) ? 1 : 0;
 		} else {
 			o->events[o->nr_events++] = on_cpus ? cpus_default : host_default;
 		}
@@ -1661,6 +1682,14 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	hpm_session_init(&c.s, c.o.backend);
 	c.have_session = true;
+	if (c.o.pmu) {
+		char err[512];
+		if (hpm_session_set_model(&c.s, c.o.pmu, err, sizeof(err))) {
+			cli_error("%s", err);
+			status = EXIT_FAILURE;
+			goto out;
+		}
+	}
 	c.s.emu_cfg = c.o.emu;
 	if ((status = add_events(&c)) || (status = plan_counting(&c)))
 		goto out;

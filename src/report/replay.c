@@ -240,6 +240,7 @@ static int read_emu(struct rctx *c, struct stat_replay *r, json_t *emu)
 	if (!emu || !json_is_object(emu))
 		return 0;
 	l->active = true;
+	l->run.model = r->rf.model ? r->rf.model->display : NULL;
 	l->run.profile = r->rf.profile;
 	l->run.trace = r->rf.trace;
 	l->run.harts = r->rf.harts;

@@ -215,6 +215,12 @@ static void print_elapsed(const struct stat_config *cfg, const struct stat_resul
 }
 
 /* The title block (after a run) or -I's comment line, and -I's header. */
+/* The model whose figures are emulated, for the lines that say so. */
+static const char *emu_model(const struct stat_config *cfg)
+{
+	return cfg->emu.run.model ? cfg->emu.run.model : "PMU";
+}
+
 static void std_begin(const struct stat_config *cfg, const struct stat_result *res)
 {
 	bool interval = cfg->interval_ms > 0;
@@ -224,14 +230,14 @@ static void std_begin(const struct stat_config *cfg, const struct stat_result *r
 	 * header could read as the command's own counts */
 	if (interval && (res->first || cfg->emu.run.partial) && cfg->emu.active)
 		fprintf(cfg->out,
-		        "# Kunminghu figures marked " STAT_EMU_MARK " are emulated%s (%s)\n",
-		        stat_emu_not_measured(cfg, not_measured, sizeof(not_measured)),
+		        "# %s figures marked " STAT_EMU_MARK " are emulated%s (%s)\n",
+		        emu_model(cfg), stat_emu_not_measured(cfg, not_measured, sizeof(not_measured)),
 		        stat_emu_describe(&cfg->emu, label, sizeof(label)));
 	if (!interval) {
 		if (cfg->emu.active)
 			fprintf(cfg->out,
-			        " Kunminghu figures marked " STAT_EMU_MARK " are emulated%s.\n",
-			        stat_emu_not_measured(cfg, not_measured, sizeof(not_measured)));
+			        " %s figures marked " STAT_EMU_MARK " are emulated%s.\n",
+			        emu_model(cfg), stat_emu_not_measured(cfg, not_measured, sizeof(not_measured)));
 		fputc('\n', cfg->out);
 		if (cfg->target)
 			fprintf(cfg->out, " Performance counter stats for %s", cfg->target);
@@ -373,7 +379,7 @@ static void std_end(const struct stat_config *cfg, const struct stat_result *res
 		fprintf(cfg->out, " %17.9f seconds sys\n", res->sys_s);
 	}
 	if (cfg->emu.active)
-		fprintf(cfg->out, "\n Kunminghu figures are emulated (%s).\n",
+		fprintf(cfg->out, "\n %s figures are emulated (%s).\n", emu_model(cfg),
 		        stat_emu_describe(&cfg->emu, label, sizeof(label)));
 	/* perf ends the block with "\n\n" after the last line it printed,
 	 * which after the sys line leaves two blank lines */

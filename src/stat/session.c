@@ -39,6 +39,38 @@ void hpm_session_init(struct hpm_session *s, enum hpm_backend_choice choice)
 	hpm_emu_config_init(&s->emu_cfg);
 }
 
+int hpm_session_set_model(struct hpm_session *s, const char *name, char *err, size_t errlen)
+{
+	const struct hpm_pmu_model *m = hpm_model_by_name(name);
+	if (!m) {
+		char known[256];
+		size_t n = 0;
+		known[0] = '\0';
+		for (unsigned i = 0; i < hpm_model_count() && n < sizeof(known); i++)
+			n += (size_t)snprintf(known + n, sizeof(known) - n, "%s%s", i ? ", " : "",
+			                      hpm_model_at(i)->name);
+		snprintf(err, errlen, "--pmu '%s': no such PMU model (known: %s)", name, known);
+		return -1;
+	}
+	bool host = s->pmu.present && s->pmu.model == m;
+	if (s->choice == HPM_BACKEND_PERF && !host) {
+		snprintf(err, errlen, "--pmu %s --backend perf: this host has no %s PMU", m->name,
+		         m->display);
+		return -1;
+	}
+	bool emulated = s->choice == HPM_BACKEND_EMU || !host;
+	if (emulated && !hpm_model_machine(m)) {
+		snprintf(err, errlen, "--pmu %s: this host has no %s PMU and hpmstat has no emulator of it",
+		         m->name, m->display);
+		return -1;
+	}
+	s->model = m;
+	s->model_on_perf = !emulated;
+	metric_set_free(&s->metrics);
+	metric_set_init(&s->metrics, m->metrics ? m->metrics : &metric_table_empty);
+	return 0;
+}
+
 /* A row of fixed counter f of the session's model. */
 static void set_fixed(const struct hpm_session *s, struct hpm_evsel *e, int f)
 {
@@ -549,6 +581,14 @@ uint64_t hpm_session_emu_freq(const struct hpm_session *s)
 	return hpm_emu_freq(backend_inst(s, &hpm_backend_emu));
 }
 
+const char *hpm_session_emu_profile(const struct hpm_session *s)
+{
+	const struct hpm_emu_machine *machine = hpm_model_machine(s->model);
+	if (s->emu_cfg.profile)
+		return s->emu_cfg.profile;
+	return machine ? machine->default_profile : NULL;
+}
+
 void hpm_session_emu_label(const struct hpm_session *s, struct stat_emu_label *l)
 {
 	memset(l, 0, sizeof(*l));
@@ -556,11 +596,10 @@ void hpm_session_emu_label(const struct hpm_session *s, struct stat_emu_label *l
 		return;
 	struct hpm_emu_info info;
 	l->active = true;
+	l->run.model = s->model->display;
 	if (!hpm_emu_info(backend_inst(s, &hpm_backend_emu), &info)) {
 		/* not open (yet): what the options say */
-		l->run.profile = s->emu_cfg.trace     ? NULL
-		                 : s->emu_cfg.profile ? s->emu_cfg.profile
-		                                      : "balanced";
+		l->run.profile = s->emu_cfg.trace ? NULL : hpm_session_emu_profile(s);
 		l->run.trace = s->emu_cfg.trace;
 		l->run.seed = s->emu_cfg.seed;
 		l->run.harts = s->emu_cfg.harts;

@@ -72,6 +72,13 @@ struct hpm_session {
 
 void hpm_session_init(struct hpm_session *s, enum hpm_backend_choice choice);
 void hpm_session_free(struct hpm_session *s);
+/* --pmu NAME, before any event is added: the session counts the events of
+ * that registered model instead of the host's (or the first registered
+ * one): on perf when the host's PMU is that model and the choice allows,
+ * else on its emulator. -1 with the message when there is no such model,
+ * --backend perf asks for a PMU the host does not have, or the model would
+ * need an emulator it has not got. */
+int hpm_session_set_model(struct hpm_session *s, const char *name, char *err, size_t errlen);
 
 /* Adds the events of one -e argument. Unknown events get a message with
  * the closest names of both namespaces. */
@@ -108,6 +115,9 @@ int hpm_session_dry_run(struct hpm_session *s, const struct hpm_target *t, FILE 
                         size_t errlen);
 void hpm_session_close(struct hpm_session *s);
 
+/* The workload profile the emulator runs: --emu-profile, or the default of
+ * the session model's machine (NULL when it has none). */
+const char *hpm_session_emu_profile(const struct hpm_session *s);
 /* Evaluates the metrics on the counts (or on `delta` counts for one
  * interval) into out[nr] (allocated); returns nr. */
 unsigned hpm_session_metrics(struct hpm_session *s, const struct hpm_count *const *delta,

@@ -512,11 +512,23 @@ static void fill_procs(struct top_model *m, struct top_frame *f, double interval
 /* every emulated frame says its harts are not this machine */
 #define TOP_EMU_NOT_HOST " (synthetic workload, not this host)"
 
+/* "Kunminghu PMU", or "no Kunminghu PMU (no Topdown)" */
+static const char *host_pmu(const struct top_model *m, char *buf, size_t len)
+{
+	if (m->s.pmu.present)
+		snprintf(buf, len, "%s PMU", m->s.model->display);
+	else
+		snprintf(buf, len, "no %s PMU (no Topdown)", m->s.model->display);
+	return buf;
+}
+
 static void fill_source(const struct top_model *m, struct top_frame *f)
 {
 	struct hpm_emu_info info;
+	char pmu[64];
 	if (m->emu && hpm_session_emu_info(&m->s, &info)) {
-		const struct emu_provenance p = {.profile = info.profile,
+		const struct emu_provenance p = {.model = m->s.model->display,
+		                                 .profile = info.profile,
 		                                 .trace = info.trace,
 		                                 .seed = info.seed,
 		                                 .harts = info.harts,
@@ -527,16 +539,15 @@ static void fill_source(const struct top_model *m, struct top_frame *f)
 		         emu_provenance_text(&p, EMU_PROVENANCE_LIVE, label, sizeof(label)),
 		         TOP_EMU_NOT_HOST);
 	} else if (m->emu) {
-		snprintf(f->source, sizeof(f->source), "emulated Kunminghu: profile %s%s",
-		         m->o->emu.profile ? m->o->emu.profile : HPM_EMU_DEFAULT_PROFILE,
-		         TOP_EMU_NOT_HOST);
+		const char *profile = hpm_session_emu_profile(&m->s);
+		snprintf(f->source, sizeof(f->source), "emulated %s: profile %s%s",
+		         m->s.model->display, profile ? profile : "?", TOP_EMU_NOT_HOST);
 	} else if (m->o->pid > 0) {
-		snprintf(f->source, sizeof(f->source), "perf: process %d%s", m->o->pid,
-		         m->s.pmu.present ? ", Kunminghu PMU" : ", no Kunminghu PMU (no Topdown)");
+		snprintf(f->source, sizeof(f->source), "perf: process %d, %s", m->o->pid,
+		         host_pmu(m, pmu, sizeof(pmu)));
 	} else {
-		snprintf(f->source, sizeof(f->source), "perf: CPUs %s%s",
-		         m->o->cpus ? m->o->cpus : "all",
-		         m->s.pmu.present ? ", Kunminghu PMU" : ", no Kunminghu PMU (no Topdown)");
+		snprintf(f->source, sizeof(f->source), "perf: CPUs %s, %s",
+		         m->o->cpus ? m->o->cpus : "all", host_pmu(m, pmu, sizeof(pmu)));
 	}
 }
 

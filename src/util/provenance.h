@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 struct emu_provenance {
+	const char *model;   /* the emulated PMU model's display name, "Kunminghu" */
 	const char *profile; /* workload profile name, or NULL */
 	const char *trace;   /* trace path, or NULL; a trace replaces the profile */
 	uint64_t seed;

@@ -7,11 +7,9 @@
  * 4 banks or mcycle/minstret on 0/2. The counter scheduler (core/sched.c)
  * is checked on the same model.
  *
- * The toy: fixed counter "ticks" (counter 0) counts cycles; counters 1 and
- * 2 ("ctr1", "ctr2") form one class, "pool"; event "evK" (K = 1..5) has
- * event-select value K and delivers K per cycle, except ev5, which the
- * "steady" profile does not produce. Counts are therefore exact: ev2 over
- * 1000 counted cycles is 2000.
+ * The toy (tests/toy/toy.h): fixed counter "ticks" (counter 0) counts
+ * cycles; counters 1 and 2 form the class "pool"; "evK" delivers K per
+ * cycle, except ev5, which its profile never produces.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -21,184 +19,10 @@
 #include "backend/emu.h"
 #include "core/models.h"
 #include "tap.h"
+#include "toy/toy.h"
 
 static char err[512];
 static const struct hpm_backend *be = &hpm_backend_emu;
-
-/* ------------------------------------------------------------- the model */
-
-static const struct hpm_model_fixed toy_fixed[] = {
-    {"ticks", "Cycles", "toy:0", 0, "cycles"},
-};
-
-static const char *toy_constraint_name(int c)
-{
-	return c == 0 ? "pool" : NULL;
-}
-
-static void toy_constraint_counters(int c, unsigned *first, unsigned *last)
-{
-	(void)c;
-	*first = 1;
-	*last = 2;
-}
-
-static int toy_constraint_of_counter(unsigned n)
-{
-	return n == 1 || n == 2 ? 0 : -1;
-}
-
-static const struct hpm_pmu_model toy = {
-    .name = "toy",
-    .display = "Toy",
-    .description = "a throwaway model of the tests",
-    .arch = "none",
-    .fixed = toy_fixed,
-    .nr_fixed = 1,
-    .counters = {"pool", "ctr", 1, 2},
-    .nr_constraints = 1,
-    .constraint_name = toy_constraint_name,
-    .constraint_counters = toy_constraint_counters,
-    .constraint_of_counter = toy_constraint_of_counter,
-};
-
-/* ----------------------------------------------------------- the machine */
-
-struct toy_hart {
-	uint64_t ctr[3];
-	uint64_t event[3];
-	uint32_t stopped;
-};
-
-struct toy_vm {
-	struct hpm_emu_vm base;
-	struct toy_hart *h;
-};
-
-static int toy_create(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm **out, char *e,
-                      size_t elen)
-{
-	*out = NULL;
-	if (cfg->trace) {
-		snprintf(e, elen, "%s: the toy replays no traces", cfg->trace);
-		return HPM_EMU_ETRACE;
-	}
-	if (cfg->profile && strcmp(cfg->profile, "steady") != 0) {
-		snprintf(e, elen, "unknown profile '%s' (known: steady)", cfg->profile);
-		return HPM_EMU_EPROFILE;
-	}
-	struct toy_vm *vm = calloc(1, sizeof(*vm));
-	vm->h = calloc(cfg->harts, sizeof(*vm->h));
-	for (unsigned i = 0; i < cfg->harts; i++)
-		vm->h[i].stopped = 7;
-	vm->base.harts = cfg->harts;
-	vm->base.profile = "steady";
-	*out = &vm->base;
-	return 0;
-}
-
-static void toy_free(struct hpm_emu_vm *base)
-{
-	struct toy_vm *vm = (struct toy_vm *)base;
-	free(vm->h);
-	free(vm);
-}
-
-static struct toy_hart *hart(struct hpm_emu_vm *base, unsigned h)
-{
-	return &((struct toy_vm *)base)->h[h];
-}
-
-static int toy_set_event(struct hpm_emu_vm *vm, unsigned h, unsigned n, bool used, uint64_t value,
-                         char *e, size_t elen)
-{
-	if (n < 1 || n > 2) {
-		snprintf(e, elen, "toy: counter %u is not programmable", n);
-		return -1;
-	}
-	hart(vm, h)->event[n] = used ? value : 0;
-	return 0;
-}
-
-static int toy_zero(struct hpm_emu_vm *vm, unsigned h, uint32_t mask, char *e, size_t elen)
-{
-	if (mask & ~UINT32_C(7)) {
-		snprintf(e, elen, "toy: no counters 0x%" PRIx32, mask & ~UINT32_C(7));
-		return -1;
-	}
-	for (unsigned n = 0; n < 3; n++)
-		if (mask & (UINT32_C(1) << n))
-			hart(vm, h)->ctr[n] = 0;
-	return 0;
-}
-
-static int toy_inhibit(struct hpm_emu_vm *vm, unsigned h, uint32_t mask, bool stop, char *e,
-                       size_t elen)
-{
-	(void)e;
-	(void)elen;
-	if (stop)
-		hart(vm, h)->stopped |= mask;
-	else
-		hart(vm, h)->stopped &= ~mask;
-	return 0;
-}
-
-static void toy_run(struct hpm_emu_vm *vm, unsigned h, uint64_t cycles)
-{
-	struct toy_hart *t = hart(vm, h);
-	for (unsigned n = 0; n < 3; n++) {
-		if (t->stopped & (UINT32_C(1) << n))
-			continue;
-		uint64_t rate = n == 0 ? 1 : t->event[n] == 5 ? 0 : t->event[n];
-		t->ctr[n] += cycles * rate;
-	}
-}
-
-static uint64_t toy_read(struct hpm_emu_vm *vm, unsigned h, unsigned n, bool *wrapped)
-{
-	*wrapped = false;
-	return hart(vm, h)->ctr[n];
-}
-
-static const char *toy_unproduced(const struct hpm_emu_vm *vm, const struct hpm_event_code *c,
-                                  char *buf, size_t len)
-{
-	(void)vm;
-	if (c->value != 5)
-		return NULL;
-	snprintf(buf, len, "pool:ev5");
-	return buf;
-}
-
-static const char *toy_describe(enum hpm_emu_step step, uint32_t mask, unsigned counter,
-                                uint64_t value, char *buf, size_t len)
-{
-	char cb[64];
-	static const char *const words[] = {"STOP", "START", "SET", "NOEVENT", "ZERO", "ROTATE"};
-	if (step == HPM_EMU_STEP_PROGRAM)
-		snprintf(buf, len, "SET ctr%u=%" PRIu64, counter, value);
-	else if (step == HPM_EMU_STEP_ROTATE)
-		snprintf(buf, len, "ROTATE");
-	else
-		snprintf(buf, len, "%s %s", words[step],
-		         hpm_emu_counters_str(mask, cb, sizeof(cb)));
-	return buf;
-}
-
-static const struct hpm_emu_machine toy_machine = {
-    .max_harts = 4,
-    .default_profile = "steady",
-    .create = toy_create,
-    .free = toy_free,
-    .set_event = toy_set_event,
-    .zero = toy_zero,
-    .inhibit = toy_inhibit,
-    .run = toy_run,
-    .read = toy_read,
-    .unproduced = toy_unproduced,
-    .describe = toy_describe,
-};
 
 /* --------------------------------------------------------------- helpers */
 
@@ -208,7 +32,7 @@ static unsigned add_ev(struct hpm_evlist *l, unsigned k, int group)
 	snprintf(name, sizeof(name), "ev%u", k);
 	struct hpm_evsel *e = hpm_evlist_add(l, name, group);
 	e->kind = HPM_EV_MODEL;
-	e->enc.model = &toy;
+	e->enc.model = &toy_model;
 	e->enc.value = k;
 	e->enc.constraint = k ? 0 : -1; /* "ev0": no class */
 	e->enc.fixed = -1;
@@ -220,7 +44,7 @@ static unsigned add_ticks(struct hpm_evlist *l)
 {
 	struct hpm_evsel *e = hpm_evlist_add(l, "ticks", -1);
 	e->kind = HPM_EV_MODEL_FIXED;
-	e->enc.model = &toy;
+	e->enc.model = &toy_model;
 	e->enc.fixed = 0;
 	e->enc.constraint = -1;
 	return l->nr - 1;
@@ -272,14 +96,14 @@ static char *dry(struct hpm_evlist *l, struct hpm_emu_config *c)
 static void test_registry(void)
 {
 	unsigned n = hpm_model_count();
-	tap_ok(hpm_model_register(&toy, &toy_machine) == 0, "the toy model is registered");
-	tap_ok(hpm_model_count() == n + 1 && hpm_model_at(n) == &toy &&
-	           hpm_model_by_name("toy") == &toy,
+	tap_ok(hpm_model_register(&toy_model, &toy_machine) == 0, "the toy model is registered");
+	tap_ok(hpm_model_count() == n + 1 && hpm_model_at(n) == &toy_model &&
+	           hpm_model_by_name("toy") == &toy_model,
 	       "it comes after the built-in models and is found by its name");
-	tap_ok(hpm_model_machine(&toy) == &toy_machine, "its machine is the one it came with");
-	tap_ok(hpm_model_register(&toy, NULL) == -1 && hpm_model_count() == n + 1,
+	tap_ok(hpm_model_machine(&toy_model) == &toy_machine, "its machine is the one it came with");
+	tap_ok(hpm_model_register(&toy_model, NULL) == -1 && hpm_model_count() == n + 1,
 	       "a second model of the same name is refused");
-	struct hpm_pmu_model clash = toy;
+	struct hpm_pmu_model clash = toy_model;
 	clash.name = hpm_model_at(0)->name;
 	tap_ok(hpm_model_register(&clash, NULL) == -1, "so is one named as a built-in model ('%s')",
 	       clash.name);
@@ -456,14 +280,14 @@ static void test_sched(void)
 	};
 	struct hpm_sched s;
 	char buf[128];
-	tap_ok(hpm_sched_build(&toy, r, 3, &s, err, sizeof(err)) == 0 && s.nr_groups == 1 &&
+	tap_ok(hpm_sched_build(&toy_model, r, 3, &s, err, sizeof(err)) == 0 && s.nr_groups == 1 &&
 	           r[0].counter == 1 && r[1].counter == 0 && r[2].owner == 0,
 	       "the scheduler on the toy: ctr1, ticks, a shared ctr1");
 	tap_is_str(hpm_sched_describe(&s, r, 2, buf, sizeof(buf)),
 	           "ctr1 (0x0000000000000001), shared with a", "its placement text");
 	hpm_sched_free(&s);
 	r[1].fixed_counter = 2;
-	tap_ok(hpm_sched_build(&toy, r, 3, &s, err, sizeof(err)) == -1 &&
+	tap_ok(hpm_sched_build(&toy_model, r, 3, &s, err, sizeof(err)) == -1 &&
 	           !strcmp(err, "t: counter 2 is no fixed counter of Toy"),
 	       "a fixed request on no fixed counter: %s", err);
 }
