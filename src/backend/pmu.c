@@ -373,12 +373,13 @@ int hpm_pmu_detect_at(struct hpm_pmu *pmu, const char *sysfs, const char *procfs
 		         pmu->procfs);
 	else if (!pmu->model)
 		snprintf(pmu->reason, sizeof(pmu->reason),
-		         "cpuid %s is not a Kunminghu core in mapfile.csv", pmu->cpuid);
+		         "cpuid %s is a core of no PMU model hpmstat knows (mapfile.csv)",
+		         pmu->cpuid);
 	else if (!pmu->has_cpu_pmu)
 		snprintf(pmu->reason, sizeof(pmu->reason),
-		         "Kunminghu core %.40s but no cpu PMU in %.100s/bus/event_source/devices "
+		         "%s core %.40s but no cpu PMU in %.100s/bus/event_source/devices "
 		         "(kernel without CONFIG_RISCV_PMU_SBI?)",
-		         pmu->cpuid, pmu->sysfs);
+		         pmu->model->display, pmu->cpuid, pmu->sysfs);
 	return 0;
 }
 
