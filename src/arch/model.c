@@ -132,3 +132,21 @@ unsigned hpm_model_validate(const struct hpm_pmu_model *m, char *err, size_t err
 	}
 	return p.n;
 }
+
+const char *hpm_model_generic_name(const struct hpm_pmu_model *m, const char *generic)
+{
+	const struct hpm_model_generic *g = hpm_model_generic(m, generic, strlen(generic));
+	if (!g)
+		return NULL;
+	return g->event ? g->event : m->fixed[g->fixed].name;
+}
+
+const char *hpm_model_fixed_list(const struct hpm_pmu_model *m, const char *sep, char *buf,
+                                 size_t len)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < m->nr_fixed && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? sep : "", m->fixed[i].name);
+	return buf;
+}

@@ -249,6 +249,14 @@ int hpm_model_fixed_by_generic(const struct hpm_pmu_model *m, const char *name);
 const struct hpm_model_generic *hpm_model_generic(const struct hpm_pmu_model *m, const char *name,
                                                   size_t len);
 
+/* What the model's emulator counts for perf's generic name (the model's
+ * event expression or fixed counter name: "BpInstr", "mcycle"), or NULL. */
+const char *hpm_model_generic_name(const struct hpm_pmu_model *m, const char *generic);
+/* The names of the model's fixed counters joined by sep ("mcycle,minstret",
+ * "mcycle and minstret") into buf; buf. */
+const char *hpm_model_fixed_list(const struct hpm_pmu_model *m, const char *sep, char *buf,
+                                 size_t len);
+
 /* Checks a model's data and operations against each other: every listed
  * event encodes to its code and back to its name's row, names are unique,
  * fixed and generic entries point at real rows. Returns how many problems

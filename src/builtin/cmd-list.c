@@ -342,7 +342,7 @@ static void list_host(struct list_out *out, struct list_opts *o)
 		r.kind = e->kind == HPM_HOST_HARDWARE   ? "hardware"
 		         : e->kind == HPM_HOST_SOFTWARE ? "software"
 		                                        : "cache";
-		r.emulator = hpm_session_emu_generic(e->name);
+		r.emulator = hpm_model_generic_name(hpm_model_at(0), e->name);
 		if (r.emulator) {
 			snprintf(tag, sizeof(tag), "[%s; emulator: %s]", what, r.emulator);
 			snprintf(desc, sizeof(desc), "%s; the emulator counts %s", what,

@@ -1268,9 +1268,11 @@ static int apply_event_options(const struct stat_opts *o, struct hpm_session *s)
 	for (unsigned i = 0; o->level != HPM_LEVEL_ANY && i < s->all.nr; i++) {
 		struct hpm_evsel *e = &s->all.ev[i];
 		if (!hpm_evsel_set_level(e, o->level, !s->model_on_perf) && !warned) {
-			cli_warn("warning: %s: the emulator's mcycle and minstret count in every "
-			         "mode; they are not filtered",
-			         o->level == HPM_LEVEL_USER ? "--all-user" : "--all-kernel");
+			char names[128];
+			cli_warn("warning: %s: the emulator's %s count in every mode; they are not "
+			         "filtered",
+			         o->level == HPM_LEVEL_USER ? "--all-user" : "--all-kernel",
+			         hpm_model_fixed_list(s->model, " and ", names, sizeof(names)));
 			warned = true;
 		}
 	}
@@ -1353,19 +1355,6 @@ static int parse_command_line(struct stat_cmd *c, int argc, char **argv)
 
 /* The rows and metrics to count: -e, -d, -M, --topdown and perf's default
  * set when none is given. 0, or the exit status after a message. */
-/* The model's fixed counters, "mcycle,minstret": what the emulated harts
- * count without -e. */
-static const char *model_fixed_names(const struct hpm_pmu_model *m)
-{
-	static char names[256];
-	size_t n = 0;
-	names[0] = '\0';
-	for (unsigned i = 0; i < m->nr_fixed && n < sizeof(names); i++)
-		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? "," : "",
-		                      m->fixed[i].name);
-	return names;
-}
-
 static int add_events(struct stat_cmd *c)
 {
 	struct stat_opts *o = &c->o;
@@ -1386,8 +1375,11 @@ static int add_events(struct stat_cmd *c)
 		bool on_cpus = o->pid <= 0 && (!o->argv || o->all_cpus || o->cpus);
 		o->events = xcalloc(1, sizeof(char *));
 		if (harts_only || o->backend == HPM_BACKEND_EMU) {
-			o->events[o->nr_events++] = model_fixed_names(s->model);
-			o->topdown = s->model->metrics && metric_max_level(s->model->metrics) ? 1 : 0;
+			static char fixed[256];
+			o->events[o->nr_events++] =
+			    hpm_model_fixed_list(s->model, ",", fixed, sizeof(fixed));
+			o->topdown =
+			    s->model->metrics && metric_max_level(s->model->metrics) ? 1 : 0;
 		} else {
 			o->events[o->nr_events++] = on_cpus ? cpus_default : host_default;
 		}

@@ -60,7 +60,8 @@ int hpm_session_set_model(struct hpm_session *s, const char *name, char *err, si
 	}
 	bool emulated = s->choice == HPM_BACKEND_EMU || !host;
 	if (emulated && !hpm_model_machine(m)) {
-		snprintf(err, errlen, "--pmu %s: this host has no %s PMU and hpmstat has no emulator of it",
+		snprintf(err, errlen,
+		         "--pmu %s: this host has no %s PMU and hpmstat has no emulator of it",
 		         m->name, m->display);
 		return -1;
 	}
@@ -93,10 +94,12 @@ static int map_generic(const struct hpm_session *s, struct hpm_evsel *e, char *e
 		return 0;
 	if (!g->event) {
 		if (colon) {
+			char names[128];
 			snprintf(err, errlen,
-			         "'%s': mcycle and minstret count in every mode; the emulator "
-			         "has no privilege filter for them",
-			         e->spec);
+			         "'%s': %s count in every mode; the emulator has no privilege "
+			         "filter for them",
+			         e->spec,
+			         hpm_model_fixed_list(s->model, " and ", names, sizeof(names)));
 			return -1;
 		}
 		set_fixed(s, e, g->fixed);
@@ -657,15 +660,6 @@ void hpm_session_take_row(struct hpm_session *s, unsigned to, struct hpm_session
 	d->nr_units = db->nr_units;
 	d->unit_names = db->unit_names;
 	set_list_units(s);
-}
-
-const char *hpm_session_emu_generic(const char *generic)
-{
-	const struct hpm_pmu_model *m = hpm_model_at(0);
-	const struct hpm_model_generic *g = hpm_model_generic(m, generic, strlen(generic));
-	if (!g)
-		return NULL;
-	return g->event ? g->event : m->fixed[g->fixed].name;
 }
 
 /* ------------------------------------------------------------ snapshots */

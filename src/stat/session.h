@@ -144,10 +144,6 @@ void hpm_session_emu_label(const struct hpm_session *s, struct stat_emu_label *l
  * never ran (<not counted>). Counts s had for the row are freed. */
 void hpm_session_take_row(struct hpm_session *s, unsigned to, struct hpm_session *src,
                           unsigned from);
-/* What the emulator back end counts for one of perf's generic names
- * ("cycles" -> "mcycle", "branches" -> "BpInstr"), for hpmstat list; NULL
- * when the name is not one it maps (it then stays a host event). */
-const char *hpm_session_emu_generic(const char *generic);
 
 /* Snapshots of the counts, for rates over an interval (stat -I, top): a
  * copy of every row's counts per unit, [s->all.nr][units], freed with

@@ -79,8 +79,20 @@ static int build(struct top_model *m, struct hpm_session *s, char *err, size_t e
 	s->emu_cfg = o->emu;
 	/* the live view runs until quit: emulated time follows wall time */
 	s->emu_cfg.follow_wall = true;
-	if (hpm_session_add_events(s, m->emu ? "mcycle,minstret" : "cycles,instructions", err,
-	                           errlen))
+	/* rows [ROW_CYCLES] and [ROW_INSTR]: on the emulator, what its model
+	 * counts for them (Kunminghu: mcycle, minstret) */
+	char first[2 * HPM_MODEL_TEXT_MAX + 2] = "cycles,instructions";
+	if (m->emu) {
+		const char *cy = hpm_model_generic_name(s->model, "cycles");
+		const char *in = hpm_model_generic_name(s->model, "instructions");
+		if (!cy || !in) {
+			snprintf(err, errlen, "the emulated %s counts no cycles or no instructions",
+			         s->model->display);
+			return -1;
+		}
+		snprintf(first, sizeof(first), "%s,%s", cy, in);
+	}
+	if (hpm_session_add_events(s, first, err, errlen))
 		return -1;
 	if (o->events && hpm_session_add_events(s, o->events, err, errlen)) {
 		if (o->events_origin) {
