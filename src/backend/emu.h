@@ -73,10 +73,10 @@
 
 /* The default profile of the built-in model's machine, for labels before
  * open() (the machine's default_profile is the one it runs). */
-#define HPM_EMU_DEFAULT_SEED    1u
-#define HPM_EMU_DEFAULT_CYCLES  UINT64_C(1000000000)
-#define HPM_EMU_DEFAULT_HARTS   1u
-#define HPM_EMU_MAX_HARTS       1024u /* --emu-harts bound; a machine may take fewer */
+#define HPM_EMU_DEFAULT_SEED   1u
+#define HPM_EMU_DEFAULT_CYCLES UINT64_C(1000000000)
+#define HPM_EMU_DEFAULT_HARTS  1u
+#define HPM_EMU_MAX_HARTS      1024u /* --emu-harts bound; a machine may take fewer */
 /* --emu-freq default: 5 MHz. While a host command runs, emulated time
  * follows wall time at this rate, and each emulated cycle costs hpmstat
  * real CPU time: with all 29 counters programmed and read every 100 ms of

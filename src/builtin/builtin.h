@@ -2,8 +2,8 @@
  *
  * Owns: one entry point and --help text per subcommand (one file each under
  * src/builtin/, dispatched from the table in commands.c) and the shape
- * of that table's entries, and hpmstat_main(), the whole command line. The conventions they share (diagnostics, exit
- * status, number parsing, output files) are builtin/cli.h's; the
+ * of that table's entries, and hpmstat_main(), the whole command line. The conventions they share
+ * (diagnostics, exit status, number parsing, output files) are builtin/cli.h's; the
  * --backend and --emu-* options of stat and top are builtin/backend-opts.h's.
  * Subcommands print; the libraries below them never do.
  */

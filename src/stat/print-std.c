@@ -229,15 +229,15 @@ static void std_begin(const struct stat_config *cfg, const struct stat_result *r
 	/* the first line says what the emulated figures are not, before any
 	 * header could read as the command's own counts */
 	if (interval && (res->first || cfg->emu.run.partial) && cfg->emu.active)
-		fprintf(cfg->out,
-		        "# %s figures marked " STAT_EMU_MARK " are emulated%s (%s)\n",
-		        emu_model(cfg), stat_emu_not_measured(cfg, not_measured, sizeof(not_measured)),
+		fprintf(cfg->out, "# %s figures marked " STAT_EMU_MARK " are emulated%s (%s)\n",
+		        emu_model(cfg),
+		        stat_emu_not_measured(cfg, not_measured, sizeof(not_measured)),
 		        stat_emu_describe(&cfg->emu, label, sizeof(label)));
 	if (!interval) {
 		if (cfg->emu.active)
-			fprintf(cfg->out,
-			        " %s figures marked " STAT_EMU_MARK " are emulated%s.\n",
-			        emu_model(cfg), stat_emu_not_measured(cfg, not_measured, sizeof(not_measured)));
+			fprintf(cfg->out, " %s figures marked " STAT_EMU_MARK " are emulated%s.\n",
+			        emu_model(cfg),
+			        stat_emu_not_measured(cfg, not_measured, sizeof(not_measured)));
 		fputc('\n', cfg->out);
 		if (cfg->target)
 			fprintf(cfg->out, " Performance counter stats for %s", cfg->target);

@@ -25,8 +25,8 @@ const char *emu_provenance_text(const struct emu_provenance *p, enum emu_provena
 		return buf;
 	}
 	if (form == EMU_PROVENANCE_LIVE) {
-		snprintf(buf, len, "emulated %s: %s, seed %llu, %u hart%s at %.6g MHz%s",
-		         model, src, (unsigned long long)p->seed, p->harts, plural(p->harts),
+		snprintf(buf, len, "emulated %s: %s, seed %llu, %u hart%s at %.6g MHz%s", model,
+		         src, (unsigned long long)p->seed, p->harts, plural(p->harts),
 		         p->freq / 1e6, p->multiplexed ? ", counters multiplexed" : "");
 		return buf;
 	}
@@ -49,8 +49,8 @@ const char *emu_provenance_text(const struct emu_provenance *p, enum emu_provena
 		         p->interrupted ? "interrupted" : "the emulator fell behind wall time",
 		         run);
 	}
-	snprintf(buf, len, "emulated %s: %s%s, %u hart%s, %llu%s cycles%s%s%s at %.6g MHz%s",
-	         model, src, seed, p->harts, plural(p->harts), (unsigned long long)p->cycles, of,
+	snprintf(buf, len, "emulated %s: %s%s, %u hart%s, %llu%s cycles%s%s%s at %.6g MHz%s", model,
+	         src, seed, p->harts, plural(p->harts), (unsigned long long)p->cycles, of,
 	         p->harts == 1 ? "" : " each", p->follows_command ? " (following wall time)" : "",
 	         part, p->freq / 1e6, p->multiplexed ? ", counters multiplexed" : "");
 	return buf;

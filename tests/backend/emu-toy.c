@@ -100,7 +100,8 @@ static void test_registry(void)
 	tap_ok(hpm_model_count() == n + 1 && hpm_model_at(n) == &toy_model &&
 	           hpm_model_by_name("toy") == &toy_model,
 	       "it comes after the built-in models and is found by its name");
-	tap_ok(hpm_model_machine(&toy_model) == &toy_machine, "its machine is the one it came with");
+	tap_ok(hpm_model_machine(&toy_model) == &toy_machine,
+	       "its machine is the one it came with");
 	tap_ok(hpm_model_register(&toy_model, NULL) == -1 && hpm_model_count() == n + 1,
 	       "a second model of the same name is refused");
 	struct hpm_pmu_model clash = toy_model;

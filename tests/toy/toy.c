@@ -35,7 +35,8 @@ static int toy_encode(const char *text, struct hpm_event_code *out, struct hpm_m
 	out->modes = TOY_MODE_U;
 	if (colon) {
 		if (strcmp(colon + 1, "u") != 0) {
-			set_error(err, HPM_MODEL_EINVAL, (int)n + 1, "the toy counts in mode u only");
+			set_error(err, HPM_MODEL_EINVAL, (int)n + 1,
+			          "the toy counts in mode u only");
 			return HPM_MODEL_EINVAL;
 		}
 		out->modes_given = true;
@@ -324,4 +325,3 @@ const struct hpm_emu_machine toy_machine = {
     .unproduced = toy_unproduced,
     .describe = toy_describe,
 };
-
