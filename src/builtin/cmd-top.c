@@ -49,6 +49,7 @@ const char cmd_top_usage[] =
     "      --config FILE         settings file (default $XDG_CONFIG_HOME/hpmstat/top.conf)\n"
     "      --no-config           ignore the settings file\n"
     "      --backend B           auto (default), perf or emu\n"
+    "      --pmu MODEL           show MODEL's harts (its emulator unless this host has it)\n"
     "      --emu-profile NAME    emulator workload profile or file (default balanced)\n"
     "      --emu-trace FILE      replay a trace instead of a profile\n"
     "      --emu-seed N          workload seed (default 1)\n"
@@ -64,6 +65,7 @@ enum {
 	OPT_NO_COLOR,
 	OPT_CONFIG,
 	OPT_NO_CONFIG,
+	OPT_PMU,
 };
 
 enum top_mode { MODE_TUI, MODE_BATCH, MODE_JSON };
@@ -109,6 +111,7 @@ static const struct option top_longopts_head[] = {
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
     {"config", required_argument, NULL, OPT_CONFIG},
     {"no-config", no_argument, NULL, OPT_NO_CONFIG},
+    {"pmu", required_argument, NULL, OPT_PMU},
     {NULL, 0, NULL, 0},
 };
 static const struct option top_longopts_tail[] = {
@@ -213,6 +216,10 @@ static int parse_opts(int argc, char **argv, const struct option *longopts, stru
 			break;
 		case OPT_STICKY:
 			o->sticky = true;
+			break;
+		case OPT_PMU:
+			if (set_option(o, "--pmu", "pmu", optarg))
+				return EXIT_FAILURE;
 			break;
 		case OPT_NO_COLOR:
 			o->color = false;

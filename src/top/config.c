@@ -46,6 +46,7 @@ void top_opts_free(struct top_opts *o)
 	free(o->metrics);
 	free(o->cpus);
 	free(o->sort);
+	free(o->pmu);
 	free(o->profile_buf);
 	memset(o, 0, sizeof(*o));
 }
@@ -136,6 +137,10 @@ int top_config_set(struct top_opts *o, const char *key, const char *value, char 
 			snprintf(err, errlen, "backend '%s': must be auto, perf or emu", value);
 			return -1;
 		}
+	} else if (!strcmp(key, "pmu")) {
+		/* the name is checked against the registered models when the
+		 * session is built, where the message can list them */
+		top_opts_set(&o->pmu, value);
 	} else if (!strcmp(key, "emu-profile")) {
 		top_opts_set(&o->profile_buf, value);
 		o->emu.profile = o->profile_buf;
@@ -370,6 +375,7 @@ int top_config_write(const struct top_opts *o, const char *path)
 	    {"level", xasprintf("%u", o->level), false},
 	    {"processes", xasprintf("%u", o->nprocs), false},
 	    {"backend", xstrdup(be[o->backend]), false},
+	    {"pmu", o->pmu ? xstrdup(o->pmu) : NULL, false},
 	    {"events", o->events ? xstrdup(o->events) : NULL, false},
 	    {"metrics", o->metrics ? xstrdup(o->metrics) : NULL, false},
 	    {"sort", o->sort ? xstrdup(o->sort) : NULL, false},

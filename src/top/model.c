@@ -76,6 +76,8 @@ static int build(struct top_model *m, struct hpm_session *s, char *err, size_t e
 {
 	struct top_opts *o = m->o;
 	hpm_session_init(s, m->emu ? HPM_BACKEND_EMU : HPM_BACKEND_PERF);
+	if (o->pmu && hpm_session_set_model(s, o->pmu, err, errlen))
+		return -1;
 	s->emu_cfg = o->emu;
 	/* the live view runs until quit: emulated time follows wall time */
 	s->emu_cfg.follow_wall = true;
@@ -103,7 +105,9 @@ static int build(struct top_model *m, struct hpm_session *s, char *err, size_t e
 		}
 		return -1;
 	}
-	bool topdown = m->emu || s->pmu.present;
+	bool counted = m->emu || s->pmu.present; /* the model's events are counted */
+	/* a model without Topdown metrics (a test model) shows its units alone */
+	bool topdown = counted && metric_max_level(metrics_of(s)) > 0;
 	if (topdown) {
 		if (hpm_session_add_metrics(s, NULL, o->level, false, err, errlen))
 			return -1;
@@ -117,11 +121,11 @@ static int build(struct top_model *m, struct hpm_session *s, char *err, size_t e
 		}
 	}
 	if (o->metrics) {
-		if (!topdown) {
-			snprintf(
-			    err, errlen,
-			    "metrics need Kunminghu events, and this host has no Kunminghu PMU "
-			    "(use --backend emu)");
+		if (!counted) {
+			snprintf(err, errlen,
+			         "metrics need %s events, and this host has no %s PMU (use "
+			         "--backend emu)",
+			         s->model->display, s->model->display);
 			return -1;
 		}
 		if (hpm_session_add_metrics(s, o->metrics, 0, false, err, errlen))
@@ -201,7 +205,11 @@ int top_model_init(struct top_model *m, struct top_opts *o, char *err, size_t er
 		 * emulated harts run a synthetic workload, not this machine's */
 		struct hpm_session probe;
 		hpm_session_init(&probe, HPM_BACKEND_AUTO);
-		m->emu = !probe.pmu.present && o->emu_asked;
+		/* --pmu asks for that model's harts: the emulator's unless the
+		 * host has its PMU */
+		bool host_has = probe.pmu.present &&
+		                (!o->pmu || (probe.pmu.model && !strcmp(probe.pmu.model->name, o->pmu)));
+		m->emu = !host_has && (o->emu_asked || o->pmu);
 		hpm_session_free(&probe);
 	} else {
 		m->emu = o->backend == HPM_BACKEND_EMU;

@@ -43,6 +43,7 @@ struct top_opts {
 	double delay;      /* -d seconds */
 	unsigned level;    /* Topdown tree depth shown, 1..3 */
 	unsigned nprocs;   /* process rows sampled (busiest N) */
+	char *pmu;         /* --pmu: the PMU model shown instead of the host's; NULL: default */
 	char *sort;        /* process table column name to sort by; NULL: default */
 	bool reverse;      /* ascending instead of descending */
 	bool sticky;       /* keep exited processes, marked */

@@ -72,6 +72,16 @@ run_fails_with "the machine's own profile check" "unknown profile 'bursty' (know
 	$T stat --pmu toy --emu-profile bursty -e ev1 --emu-cycles 10
 $T list 2>/dev/null | grep -q '^  ev3 .*pool:3'
 ok $? "list shows the toy's events"
+# top shows the toy's harts: instructions are ev1, one a cycle
+$T top -j -n 1 -d 0.2 --pmu toy --no-config 2>"$tap_err" | $J backend source units.0.ipc topdown.# |
+	tr '\n' '|' >"$tap_out"
+[ "$(cat "$tap_out")" = "emu|emulated Toy: profile steady, seed 1, 1 hart at 5 MHz (synthetic workload, not this host)|1.0|0|" ]
+ok $? "top --pmu toy: the toy's harts, IPC exactly 1, no Topdown tree ($(cat "$tap_out"))"
+printf 'pmu = toy\n' >"$dir/top.conf"
+$T top -b -n 1 -d 0.2 --config "$dir/top.conf" 2>"$tap_err" | grep -q '^emulated Toy: '
+ok $? "top.conf's pmu key"
+run_fails_with "top --pmu with an unknown model" "--pmu 'nosuch': no such PMU model" \
+	$T top -b -n 1 --no-config --pmu nosuch
 # plain hpmstat takes --pmu for the one model it has
 $H stat --pmu kunminghu -x, -e mcycle --emu-cycles 777 2>&1 | grep -q '^777,,mcycle,'
 ok $? "hpmstat stat --pmu kunminghu"

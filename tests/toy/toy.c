@@ -15,6 +15,13 @@ static const struct hpm_model_fixed toy_fixed[] = {
     {"ticks", "Cycles", "toy:0", 0, "cycles"},
 };
 
+/* perf's cycles and instructions as the toy's machine counts them: an
+ * "instruction" is ev1, one a cycle, so the toy's IPC is exactly 1 */
+static const struct hpm_model_generic toy_generic[] = {
+    {"cycles", NULL, 0},
+    {"instructions", "ev1", -1},
+};
+
 static void set_error(struct hpm_model_error *err, int code, int pos, const char *msg)
 {
 	err->code = code;
@@ -186,6 +193,8 @@ const struct hpm_pmu_model toy_model = {
     .constraint_counters = toy_constraint_counters,
     .constraint_of_counter = toy_constraint_of_counter,
     .merge = toy_merge,
+    .generic = toy_generic,
+    .nr_generic = sizeof(toy_generic) / sizeof(toy_generic[0]),
 };
 
 /* ----------------------------------------------------------- the machine */

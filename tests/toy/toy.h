@@ -11,7 +11,8 @@
  * machine's one profile, "steady", never produces. Every count is thus
  * worked out by hand: ev2 over 1000 counted cycles is 2000. Its one
  * privilege mode is "u"; "rHEX" is a raw value (no class: the emulator
- * cannot place it). It has no metrics.
+ * cannot place it). perf's cycles is ticks and instructions is ev1 (an IPC
+ * of exactly 1). It has no metrics.
  */
 #ifndef HPM_TESTS_TOY_H
 #define HPM_TESTS_TOY_H
