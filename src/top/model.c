@@ -207,8 +207,9 @@ int top_model_init(struct top_model *m, struct top_opts *o, char *err, size_t er
 		hpm_session_init(&probe, HPM_BACKEND_AUTO);
 		/* --pmu asks for that model's harts: the emulator's unless the
 		 * host has its PMU */
-		bool host_has = probe.pmu.present &&
-		                (!o->pmu || (probe.pmu.model && !strcmp(probe.pmu.model->name, o->pmu)));
+		bool host_has =
+		    probe.pmu.present &&
+		    (!o->pmu || (probe.pmu.model && !strcmp(probe.pmu.model->name, o->pmu)));
 		m->emu = !host_has && (o->emu_asked || o->pmu);
 		hpm_session_free(&probe);
 	} else {
