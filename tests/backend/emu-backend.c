@@ -31,6 +31,7 @@
 #include "kmh/emu/workload.h"
 #include "kmh/kmh.h"
 #include "kmh/model.h"
+#include "emu-run.h"
 #include "tap.h"
 
 static const struct hpm_backend *be = &hpm_backend_emu;
@@ -72,25 +73,6 @@ static struct hpm_emu_config config(const char *profile, uint64_t cycles)
 	c.profile = profile;
 	c.cycles = cycles;
 	return c;
-}
-
-/* open, enable, run all of --emu-cycles, disable, read */
-static int run_whole(struct hpm_evlist *l, struct hpm_emu_config *c, struct hpm_backend_inst **h)
-{
-	bool done = false;
-	int rc;
-	*h = NULL;
-	if ((rc = be->open(l, NULL, 0, NULL, c, h, err, sizeof(err)))) {
-		tap_diag("open: %s", err);
-		return rc;
-	}
-	if ((rc = be->enable(*h, err, sizeof(err))) ||
-	    (rc = be->advance(*h, 0, &done, err, sizeof(err))) ||
-	    (rc = be->disable(*h, err, sizeof(err))) || (rc = be->read(*h, err, sizeof(err)))) {
-		tap_diag("run: %s", err);
-		return rc;
-	}
-	return done ? 0 : -1;
 }
 
 static double scaled(const struct hpm_count *c)
@@ -202,7 +184,8 @@ static void test_direct(void)
 		unsigned cy = add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
 		unsigned in = add_fixed(&l, "instructions", HPM_FIXED_MINSTRET);
 		c.seed = 7;
-		tap_ok(run_whole(&l, &c, &hl) == 0, "%s: open, enable, advance(0), read", pname);
+		tap_ok(emu_run_whole(&l, &c, &hl, err, sizeof(err)) == 0,
+		       "%s: open, enable, advance(0), read", pname);
 		direct(profile(pname), 7, r, n, cycles, 0, want, NULL, &mc, &mi);
 		bool same = true;
 		for (unsigned i = 0; i < n; i++) {
@@ -243,7 +226,7 @@ static void test_identities(void)
 	unsigned r = add_kmh(&l, "rob_commitInstr", -1);
 	unsigned ru = add_kmh(&l, "rob_commitInstr:u", -1);
 	unsigned rk = add_kmh(&l, "rob_commitInstr:k", -1);
-	tap_ok(run_whole(&l, &c, &hl) == 0 && !hpm_emu_multiplexed(hl),
+	tap_ok(emu_run_whole(&l, &c, &hl, err, sizeof(err)) == 0 && !hpm_emu_multiplexed(hl),
 	       "balanced: 12 requests, 11 counters, one group");
 #define V(i) (l.ev[i].counts[0].val)
 	tap_ok(V(o) + V(n) == V(a) + V(b) && V(n) > 0 && V(o) > V(a),
@@ -271,7 +254,7 @@ static void test_identities(void)
 	unsigned ruh = add_kmh(&m, "rob_commitInstr:uH", -1);
 	unsigned rkh = add_kmh(&m, "rob_commitInstr:kH", -1);
 	unsigned rm = add_kmh(&m, "rob_commitInstr:m", -1);
-	int rc = run_whole(&m, &c, &hm);
+	int rc = emu_run_whole(&m, &c, &hm, err, sizeof(err));
 	tap_ok(rc == 0 && !hpm_emu_multiplexed(hm), "balanced: the host/guest split, one group");
 	tap_ok(m.ev[rh].counts[0].val + m.ev[rg].counts[0].val == m.ev[r].counts[0].val &&
 	           m.ev[rg].counts[0].val > 0,
@@ -327,7 +310,7 @@ static void test_mux(const char *pname, uint64_t cycles, uint64_t quantum)
 		perq[i] = calloc(nq + 1, sizeof(uint64_t));
 	}
 	unsigned cy = add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
-	tap_ok(run_whole(&l, &c, &hl) == 0 && hpm_emu_multiplexed(hl),
+	tap_ok(emu_run_whole(&l, &c, &hl, err, sizeof(err)) == 0 && hpm_emu_multiplexed(hl),
 	       "%s, quantum %" PRIu64 ": Topdown level 3 multiplexes", pname, quantum);
 	direct(profile(pname), 1, r, NTD, cycles, quantum, want, perq, NULL, NULL);
 
@@ -416,7 +399,7 @@ static void test_topdown_declared(void)
 		for (unsigned i = 0; i < 12; i++)
 			add_kmh(&l, ev[i], -1);
 		add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
-		int rc = run_whole(&l, &c, &hl);
+		int rc = emu_run_whole(&l, &c, &hl, err, sizeof(err));
 		bool mux = hpm_emu_multiplexed(hl);
 		for (unsigned i = 0; i < 13; i++)
 			v[i] = hpm_evsel_value(&l, &l.ev[i], -1, NULL);
@@ -481,7 +464,7 @@ static void test_three_groups(void)
 	struct hpm_backend_inst *hl = NULL;
 	struct hpm_emu_config c = config("balanced", 10000000);
 	add_produced(&l, "balanced", 0, 17);
-	tap_ok(run_whole(&l, &c, &hl) == 0, "17 backend events: run");
+	tap_ok(emu_run_whole(&l, &c, &hl, err, sizeof(err)) == 0, "17 backend events: run");
 	struct hpm_emu_info info;
 	hpm_emu_info(hl, &info);
 	uint64_t q = info.quantum, sum = 0;
@@ -519,7 +502,8 @@ static void test_not_modelled(void)
 	unsigned ok = add_kmh(&l, "rob_commitInstr", -1);
 	unsigned raw = add_kmh(&l, "r4000000000000035", -1);
 	unsigned host = add_host(&l, "task-clock");
-	tap_ok(run_whole(&l, &c, &hl) == 0, "a list with not-modelled events runs");
+	tap_ok(emu_run_whole(&l, &c, &hl, err, sizeof(err)) == 0,
+	       "a list with not-modelled events runs");
 	tap_ok(l.ev[nm].state == HPM_EV_NOT_MODELLED &&
 	           strstr(l.ev[nm].placement, "does not produce backend:rename_stall_cycle_fp"),
 	       "an event the profile does not produce: <not modelled> (%s)", l.ev[nm].placement);
@@ -548,7 +532,8 @@ static void test_harts(void)
 	r[0].bank = l.ev[a].enc.constraint;
 	r[1].value = l.ev[b].enc.value;
 	r[1].bank = l.ev[b].enc.constraint;
-	tap_ok(run_whole(&l, &c, &hl) == 0 && hl->nr_units == 3 && hpm_emu_harts(hl) == 3,
+	tap_ok(emu_run_whole(&l, &c, &hl, err, sizeof(err)) == 0 && hl->nr_units == 3 &&
+	           hpm_emu_harts(hl) == 3,
 	       "3 harts: 3 units");
 	tap_ok(!strcmp(hl->unit_names[0], "hart0") && !strcmp(hl->unit_names[2], "hart2"),
 	       "units named hart0..hart2");
@@ -690,21 +675,6 @@ static void test_enable_disable(void)
 	hpm_evlist_free(&l);
 }
 
-static char *dry(struct hpm_evlist *l, struct hpm_emu_config *c)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	int rc = be->dry_run(l, NULL, 0, NULL, c, f, err, sizeof(err));
-	fclose(f);
-	if (rc) {
-		tap_diag("dry run: %s", err);
-		free(text);
-		return NULL;
-	}
-	return text;
-}
-
 static void test_dry_run(void)
 {
 	struct hpm_evlist l = {0};
@@ -714,7 +684,7 @@ static void test_dry_run(void)
 	add_kmh(&l, "Front_Bubble", -1);
 	add_kmh(&l, "rename_stall_cycle_fp", -1);
 	add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
-	char *t = dry(&l, &c);
+	char *t = emu_run_dry(&l, &c, err, sizeof(err));
 	tap_ok(t != NULL, "dry run");
 	if (!t)
 		t = calloc(1, 1);
@@ -751,7 +721,7 @@ static void test_dry_run(void)
 	struct hpm_evlist m = {0};
 	c.harts = 4;
 	mux_list(&m);
-	t = dry(&m, &c);
+	t = emu_run_dry(&m, &c, err, sizeof(err));
 	if (!t)
 		t = calloc(1, 1);
 	char w0[128], w8[128];
@@ -787,7 +757,8 @@ static void test_trace(void)
 	unsigned s = add_kmh(&l, "INST_SPEC", -1), other = add_kmh(&l, "rename_stall_cycle_fp", -1);
 	unsigned cy = add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
 	unsigned in = add_fixed(&l, "instructions", HPM_FIXED_MINSTRET);
-	tap_ok(run_whole(&l, &c, &hl) == 0, "trace: runs for its own length by default");
+	tap_ok(emu_run_whole(&l, &c, &hl, err, sizeof(err)) == 0,
+	       "trace: runs for its own length by default");
 	tap_ok(l.ev[r].counts[0].val == 35 && l.ev[ru].counts[0].val == 30 &&
 	           l.ev[s].counts[0].val == 40 && l.ev[cy].counts[0].val == 15 &&
 	           l.ev[in].counts[0].val == 35,
@@ -805,7 +776,7 @@ static void test_trace(void)
 	c.cycles = 157; /* 10 loops and 7 cycles of the first line */
 	c.harts = 2;
 	r = add_kmh(&m, "rob_commitInstr", -1);
-	int rc = run_whole(&m, &c, &hm);
+	int rc = emu_run_whole(&m, &c, &hm, err, sizeof(err));
 	tap_ok(rc == 0 && m.ev[r].counts[0].val == 350 + 21 && m.ev[r].counts[1].val == 371,
 	       "trace: looped when --emu-cycles is longer, on every hart (%" PRIu64 ")",
 	       m.ev[r].counts[0].val);
@@ -890,7 +861,7 @@ static void bench(void)
 		add_kmh(&l, topdown3[i], -1);
 	add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
 	double t0 = now();
-	int rc = run_whole(&l, &c, &hl);
+	int rc = emu_run_whole(&l, &c, &hl, err, sizeof(err));
 	double t1 = now();
 	tap_ok(rc == 0, "Topdown level 3 over %" PRIu64 " cycles (%s): %.3f s wall, %.2e cycles/s",
 	       cycles, c.profile, t1 - t0, (double)cycles / (t1 - t0));

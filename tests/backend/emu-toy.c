@@ -18,6 +18,7 @@
 
 #include "backend/emu.h"
 #include "core/models.h"
+#include "emu-run.h"
 #include "tap.h"
 #include "toy/toy.h"
 
@@ -59,38 +60,6 @@ static struct hpm_emu_config config(uint64_t cycles, uint64_t quantum)
 	return c;
 }
 
-static int run_whole(struct hpm_evlist *l, struct hpm_emu_config *c, struct hpm_backend_inst **h)
-{
-	bool done = false;
-	int rc;
-	*h = NULL;
-	if ((rc = be->open(l, NULL, 0, NULL, c, h, err, sizeof(err)))) {
-		tap_diag("open: %s", err);
-		return rc;
-	}
-	if ((rc = be->enable(*h, err, sizeof(err))) ||
-	    (rc = be->advance(*h, 0, &done, err, sizeof(err))) ||
-	    (rc = be->disable(*h, err, sizeof(err))) || (rc = be->read(*h, err, sizeof(err)))) {
-		tap_diag("run: %s", err);
-		return rc;
-	}
-	return done ? 0 : -1;
-}
-
-static char *dry(struct hpm_evlist *l, struct hpm_emu_config *c)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	int rc = be->dry_run(l, NULL, 0, NULL, c, f, err, sizeof(err));
-	fclose(f);
-	if (rc) {
-		free(text);
-		return NULL;
-	}
-	return text;
-}
-
 /* ----------------------------------------------------------------- tests */
 
 static void test_registry(void)
@@ -121,7 +90,8 @@ static void test_counts(void)
 	add_ev(&l, 2, -1);
 	add_ticks(&l);
 	add_ev(&l, 2, -1); /* shares the first ev2's counter */
-	tap_ok(run_whole(&l, &c, &h) == 0 && !hpm_emu_multiplexed(h) && hpm_emu_harts(h) == 2,
+	tap_ok(emu_run_whole(&l, &c, &h, err, sizeof(err)) == 0 && !hpm_emu_multiplexed(h) &&
+	           hpm_emu_harts(h) == 2,
 	       "ev1, ev2, ticks, ev2 on 2 harts: open and run, one group");
 	bool ok = true;
 	for (unsigned u = 0; u < 2; u++)
@@ -147,7 +117,7 @@ static void test_mux(void)
 	for (unsigned k = 1; k <= 3; k++)
 		add_ev(&l, k, -1);
 	add_ticks(&l);
-	tap_ok(run_whole(&l, &c, &h) == 0 && hpm_emu_multiplexed(h),
+	tap_ok(emu_run_whole(&l, &c, &h, err, sizeof(err)) == 0 && hpm_emu_multiplexed(h),
 	       "three events on two counters: multiplexed");
 	struct hpm_emu_info info;
 	hpm_emu_info(h, &info);
@@ -176,7 +146,7 @@ static void test_rows_without_number(void)
 	add_ev(&l, 0, -1);
 	add_ev(&l, 5, -1);
 	add_ev(&l, 4, -1);
-	tap_ok(run_whole(&l, &c, &h) == 0, "ev0, ev5, ev4: open and run");
+	tap_ok(emu_run_whole(&l, &c, &h, err, sizeof(err)) == 0, "ev0, ev5, ev4: open and run");
 	tap_ok(l.ev[0].state == HPM_EV_NOT_SUPPORTED &&
 	           !strcmp(l.ev[0].placement,
 	                   "no pool known: the emulator places an event by its pool, so it takes "
@@ -197,7 +167,7 @@ static void test_dry_run(void)
 	for (unsigned k = 1; k <= 3; k++)
 		add_ev(&l, k, -1);
 	add_ticks(&l);
-	char *t = dry(&l, &c);
+	char *t = emu_run_dry(&l, &c, err, sizeof(err));
 	tap_is_str(t ? t : "",
 	           "emu: profile steady, seed 1, 1 hart, 1000000000 cycles\n"
 	           "emu: hart0 STOP 0-2 (stop every counter)\n"
@@ -217,7 +187,7 @@ static void test_dry_run(void)
 
 	struct hpm_evlist one = {0};
 	add_ev(&one, 2, -1);
-	t = dry(&one, &c);
+	t = emu_run_dry(&one, &c, err, sizeof(err));
 	tap_ok(t && strstr(t, "ev2: hart0 SET ctr1=2 (group 0)\n") &&
 	           strstr(t, "emu: hart0 NOEVENT 2 (no event in group 0)\n") &&
 	           strstr(t, "START 0-1 (enable: ticks, ctr1)"),
