@@ -91,12 +91,12 @@ unsigned hpm_model_validate(const struct hpm_pmu_model *m, char *err, size_t err
 		        m->name ? m->name : "?");
 		return p.n;
 	}
-	unsigned n = m->nr_events();
+	unsigned n = m->nr_events(m);
 	for (unsigned i = 0; i < n; i++) {
 		struct hpm_model_event ev;
 		struct hpm_event_code c, back;
-		m->event_at(i, &ev);
-		if (m->encode(ev.name, &c, &msg) != 0) {
+		m->event_at(m, i, &ev);
+		if (m->encode(m, ev.name, &c, &msg) != 0) {
 			problem(&p, "event '%s' does not encode: %s", ev.name, msg.msg);
 			continue;
 		}
@@ -105,13 +105,13 @@ unsigned hpm_model_validate(const struct hpm_pmu_model *m, char *err, size_t err
 			problem(&p, "event '%s' encodes to %s, not its table code", ev.name, buf);
 		}
 		/* the canonical text is what decode/-v show: it must say the same */
-		if (m->encode(c.canonical, &back, &msg) != 0 || back.value != c.value)
+		if (m->encode(m, c.canonical, &back, &msg) != 0 || back.value != c.value)
 			problem(&p, "event '%s': its canonical text '%s' does not encode back",
 			        ev.name, c.canonical);
 		/* a name listed twice would shadow the second row */
 		for (unsigned j = 0; j < i; j++) {
 			struct hpm_model_event prev;
-			m->event_at(j, &prev);
+			m->event_at(m, j, &prev);
 			if (strcmp(prev.name, ev.name) == 0 && strcmp(prev.topic, ev.topic) == 0)
 				problem(&p, "event '%s' is listed twice in '%s'", ev.name,
 				        ev.topic);
@@ -119,13 +119,13 @@ unsigned hpm_model_validate(const struct hpm_pmu_model *m, char *err, size_t err
 	}
 	for (unsigned i = 0; i < m->nr_fixed; i++) {
 		struct hpm_event_code c;
-		if (m->encode(m->fixed[i].name, &c, &msg) == 0)
+		if (m->encode(m, m->fixed[i].name, &c, &msg) == 0)
 			problem(&p, "fixed counter '%s' is also an event name", m->fixed[i].name);
 	}
 	for (unsigned i = 0; i < m->nr_generic; i++) {
 		const struct hpm_model_generic *g = &m->generic[i];
 		struct hpm_event_code c;
-		if (g->event ? m->encode(g->event, &c, &msg) != 0
+		if (g->event ? m->encode(m, g->event, &c, &msg) != 0
 		             : g->fixed < 0 || (unsigned)g->fixed >= m->nr_fixed)
 			problem(&p, "generic name '%s' maps to nothing that counts (%s)",
 			        g->generic, g->event ? g->event : "a fixed counter out of range");

@@ -153,32 +153,42 @@ struct hpm_pmu_model {
 	const char *display;     /* "Kunminghu": headings */
 	const char *description; /* "XiangShan Kunminghu (RISC-V)" */
 	const char *arch;        /* "riscv", "arm64" */
+	/* The model's own data, for operations that several models share (the
+	 * Arm cores: one set of operations over each core's tables). The
+	 * operations that read a model's tables take the model as their first
+	 * argument, as libpfm4's take their pmu. */
+	const void *data;
 
 	/* ------------------------------------------------ detection */
 	/* Whether `cpuid` (perf's: "0x0-0x19-0x0" from mvendorid, marchid
 	 * and mimpid; MIDR on Arm) is a core of this model. */
-	bool (*match_cpuid)(const char *cpuid);
+	bool (*match_cpuid)(const struct hpm_pmu_model *m, const char *cpuid);
 
 	/* ------------------------------------------------ events */
 	/* Encodes `text` (a name, an expression, raw fields; with or without
 	 * modifiers). The fixed counters are the caller's (fixed[]). */
-	int (*encode)(const char *text, struct hpm_event_code *out, struct hpm_model_error *err);
+	int (*encode)(const struct hpm_pmu_model *m, const char *text, struct hpm_event_code *out,
+	              struct hpm_model_error *err);
 	/* Up to max names of this model closest to name; how many. */
-	unsigned (*suggest)(const char *name, const char **out, unsigned max);
+	unsigned (*suggest)(const struct hpm_pmu_model *m, const char *name, const char **out,
+	                    unsigned max);
 	/* The event rows, in listing order (i < nr_events()). */
-	unsigned (*nr_events)(void);
-	void (*event_at)(unsigned i, struct hpm_model_event *out);
+	unsigned (*nr_events)(const struct hpm_pmu_model *m);
+	void (*event_at)(const struct hpm_pmu_model *m, unsigned i, struct hpm_model_event *out);
 	/* Adds the model's own keys of row i to hpmstat list --json's object,
 	 * in two places of its key order: after "kind" (Kunminghu: bank,
 	 * index, counters) and after the descriptions (alias_of, indices). */
-	void (*event_json)(unsigned i, struct json_t *obj, bool after_description);
+	void (*event_json)(const struct hpm_pmu_model *m, unsigned i, struct json_t *obj,
+	                   bool after_description);
 
 	/* The event-select register value for people: `expr` encodes back to
 	 * value when `exact`; `fields` is one line of KEY=VALUE words (hpmstat
 	 * decode's text). constraint may be -1 (then no names are given). */
-	void (*decode)(uint64_t value, int constraint, struct hpm_model_decoded *out);
+	void (*decode)(const struct hpm_pmu_model *m, uint64_t value, int constraint,
+	               struct hpm_model_decoded *out);
 	/* The same as a new JSON object (hpmstat decode --json). */
-	struct json_t *(*decode_json)(uint64_t value, int constraint);
+	struct json_t *(*decode_json)(const struct hpm_pmu_model *m, uint64_t value,
+	                              int constraint);
 
 	/* ------------------------------------------------ privilege modes */
 	/* perf's modifier letters into the model's mode bits. */

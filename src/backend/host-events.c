@@ -521,7 +521,7 @@ static int sysfs_pmu_parse(const char *spec, struct hpm_host_attr *a, char *err,
 bool hpm_host_model_try(const char *spec, struct hpm_model_attempt *k)
 {
 	if (!k->tried) {
-		k->ok = k->model->encode(spec, &k->enc, &k->err) == 0;
+		k->ok = k->model->encode(k->model, spec, &k->enc, &k->err) == 0;
 		k->tried = true;
 	}
 	return k->ok;

@@ -67,7 +67,7 @@ static int decode_values(const char **values, int nr_values, const char *bank_op
 		uint64_t v = 0;
 		(void)str_parse_u64(values[i], &v, NULL, 0);
 		if (json) {
-			json_t *obj = model->decode_json(v, bank);
+			json_t *obj = model->decode_json(model, v, bank);
 			json_object_set_new(obj, "input", json_string(values[i]));
 			if (fields_print_json_line(stdout, obj) != 0) {
 				cli_error("'%s': cannot format JSON", values[i]);
@@ -76,7 +76,7 @@ static int decode_values(const char **values, int nr_values, const char *bank_op
 			json_decref(obj);
 			continue;
 		}
-		model->decode(v, bank, &d);
+		model->decode(model, v, bank, &d);
 		fields_print_text(stdout, v, d.expr, &d);
 	}
 	return status;

@@ -70,13 +70,13 @@ int cmd_encode(int argc, char **argv)
 		struct hpm_event_code enc;
 		struct hpm_model_error err;
 		struct hpm_model_decoded d;
-		if (model->encode(exprs[i], &enc, &err) != 0) {
+		if (model->encode(model, exprs[i], &enc, &err) != 0) {
 			fields_report_error(exprs[i], &err);
 			status = EXIT_FAILURE;
 			continue;
 		}
 		if (json) {
-			json_t *obj = model->decode_json(enc.value, enc.constraint);
+			json_t *obj = model->decode_json(model, enc.value, enc.constraint);
 			json_object_set_new(obj, "input", json_string(exprs[i]));
 			/* the spelling that encodes back exactly (rHEX when no other does) */
 			json_object_set_new(obj, "canonical", json_string(enc.canonical));
@@ -87,7 +87,7 @@ int cmd_encode(int argc, char **argv)
 			json_decref(obj);
 			continue;
 		}
-		model->decode(enc.value, enc.constraint, &d);
+		model->decode(model, enc.value, enc.constraint, &d);
 		fields_print_text(stdout, enc.value, enc.canonical, &d);
 	}
 	free(exprs);

@@ -255,14 +255,14 @@ static void json_row(struct list_out *out, const struct list_row *r)
 	json_object_set_new(j, "name", json_string(r->name));
 	json_object_set_new(j, "kind", json_string(r->kind));
 	if (r->model)
-		r->model->event_json(r->model_row, j, false);
+		r->model->event_json(r->model, r->model_row, j, false);
 	json_object_set_new(j, "description", json_string(r->desc ? r->desc : ""));
 	json_object_set_new(j, "long_description",
 	                    json_string(r->long_desc ? r->long_desc
 	                                : r->desc    ? r->desc
 	                                             : ""));
 	if (r->model)
-		r->model->event_json(r->model_row, j, true);
+		r->model->event_json(r->model, r->model_row, j, true);
 	json_object_set_new(j, "encoding", json_str_or_null(r->encoding));
 	if (r->cat & (CAT_HW | CAT_SW | CAT_CACHE)) {
 		json_object_set_new(j, "alias", json_str_or_null(r->alias));
@@ -400,9 +400,9 @@ static void list_model(struct list_out *out, struct list_opts *o, const struct h
 {
 	char section[64] = "", fixed_section[64];
 	int class_shown = -2;
-	for (unsigned i = 0; i < m->nr_events(); i++) {
+	for (unsigned i = 0; i < m->nr_events(m); i++) {
 		struct hpm_model_event ev;
-		m->event_at(i, &ev);
+		m->event_at(m, i, &ev);
 		if (ev.constraint != class_shown) {
 			unsigned first, last;
 			class_shown = ev.constraint;

@@ -50,7 +50,7 @@ const struct hpm_pmu_model *hpm_model_for_cpuid(const char *cpuid)
 {
 	for (unsigned i = 0; cpuid && i < hpm_model_count(); i++) {
 		const struct hpm_pmu_model *m = entry_at(i)->model;
-		if (m->match_cpuid && m->match_cpuid(cpuid))
+		if (m->match_cpuid && m->match_cpuid(m, cpuid))
 			return m;
 	}
 	return NULL;

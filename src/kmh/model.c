@@ -55,8 +55,9 @@ static void to_kmh(const struct hpm_event_code *c, struct kmh_encoding *k)
 	snprintf(k->canonical, sizeof(k->canonical), "%s", c->canonical);
 }
 
-static bool match_cpuid(const char *cpuid)
+static bool match_cpuid(const struct hpm_pmu_model *m, const char *cpuid)
 {
+	(void)m;
 	return kmh_mapfile_match(cpuid) != NULL;
 }
 
@@ -67,8 +68,10 @@ static void error_of(const struct kmh_error *kerr, int code, struct hpm_model_er
 	snprintf(err->msg, sizeof(err->msg), "%s", kerr->msg);
 }
 
-static int encode(const char *text, struct hpm_event_code *out, struct hpm_model_error *err)
+static int encode(const struct hpm_pmu_model *m, const char *text, struct hpm_event_code *out,
+                  struct hpm_model_error *err)
 {
+	(void)m;
 	struct kmh_encoding k;
 	struct kmh_error kerr;
 	if (kmh_encode(text, &k, &kerr) != 0) {
@@ -84,8 +87,10 @@ static int encode(const char *text, struct hpm_event_code *out, struct hpm_model
 	return 0;
 }
 
-static void decode(uint64_t value, int constraint, struct hpm_model_decoded *out)
+static void decode(const struct hpm_pmu_model *m, uint64_t value, int constraint,
+                   struct hpm_model_decoded *out)
 {
+	(void)m;
 	struct kmh_decoded d;
 	kmh_decode(value, constraint, &d);
 	out->value = value;
@@ -94,21 +99,25 @@ static void decode(uint64_t value, int constraint, struct hpm_model_decoded *out
 	kmh_describe_fields(&d, out->fields, sizeof(out->fields));
 }
 
-static struct json_t *decode_json(uint64_t value, int constraint)
+static struct json_t *decode_json(const struct hpm_pmu_model *m, uint64_t value, int constraint)
 {
+	(void)m;
 	struct kmh_decoded d;
 	kmh_decode(value, constraint, &d);
 	return kmh_describe_json(&d);
 }
 
-static unsigned suggest(const char *name, const char **out, unsigned max)
+static unsigned suggest(const struct hpm_pmu_model *m, const char *name, const char **out,
+                        unsigned max)
 {
+	(void)m;
 	return kmh_suggest(name, KMH_BANK_NONE, out, max);
 }
 
 /* Events then aliases, bank by bank: hpmstat list's order. */
-static unsigned nr_events(void)
+static unsigned nr_events(const struct hpm_pmu_model *m)
 {
+	(void)m;
 	unsigned n = 0;
 	for (int b = 0; b < KMH_NR_BANKS; b++)
 		n += kmh_banks[b].nr_events + kmh_banks[b].nr_aliases;
@@ -136,8 +145,9 @@ static int row_at(unsigned i, const struct kmh_event **ev, const struct kmh_alia
 	return -1;
 }
 
-static void event_at(unsigned i, struct hpm_model_event *out)
+static void event_at(const struct hpm_pmu_model *m, unsigned i, struct hpm_model_event *out)
 {
+	(void)m;
 	/* what a name without modifiers counts: MINH, as Linux's firmware sets */
 	const uint64_t inh = kmh_modes_to_inh(KMH_MODES_DEFAULT);
 	const struct kmh_event *e;
@@ -171,8 +181,10 @@ static void event_at(unsigned i, struct hpm_model_event *out)
 }
 
 /* The keys hpmstat list --json has always given Kunminghu rows. */
-static void event_json(unsigned i, struct json_t *obj, bool after_description)
+static void event_json(const struct hpm_pmu_model *m, unsigned i, struct json_t *obj,
+                       bool after_description)
 {
+	(void)m;
 	const struct kmh_event *e;
 	const struct kmh_alias *a;
 	int b = row_at(i, &e, &a);

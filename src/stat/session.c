@@ -108,7 +108,7 @@ static int map_generic(const struct hpm_session *s, struct hpm_evsel *e, char *e
 	char buf[128];
 	struct hpm_model_error merr;
 	snprintf(buf, sizeof(buf), "%s%s", g->event, colon ? colon : "");
-	if (s->model->encode(buf, &e->enc, &merr) != 0) {
+	if (s->model->encode(s->model, buf, &e->enc, &merr) != 0) {
 		snprintf(err, errlen, "'%s': %s", e->spec, merr.msg);
 		return -1;
 	}
@@ -123,7 +123,7 @@ static void unknown_event(const struct hpm_session *s, const char *spec,
 	char name[96];
 	size_t n = strcspn(spec, ":");
 	snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) ? n : sizeof(name) - 1), spec);
-	unsigned nk = s->model->suggest(name, k, 2);
+	unsigned nk = s->model->suggest(s->model, name, k, 2);
 	unsigned nh = hpm_host_event_suggest(name, h, 2);
 	if (merr->code != HPM_MODEL_EUNKNOWN && merr->code != HPM_MODEL_ESYNTAX) {
 		snprintf(err, errlen, "'%s': %s", spec, merr->msg);
@@ -241,7 +241,7 @@ static bool model_counts_sum(void *ctx, const char *sum)
 	const struct hpm_session *s = ctx;
 	struct hpm_event_code enc;
 	struct hpm_model_error merr;
-	return s->model->encode(sum, &enc, &merr) == 0;
+	return s->model->encode(s->model, sum, &enc, &merr) == 0;
 }
 
 int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned level,
@@ -274,7 +274,7 @@ int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned le
 		if (f >= 0) {
 			/* in metrics, cycles and instructions are the model's fixed counters */
 			set_fixed(s, e, f);
-		} else if (s->model->encode(n, &e->enc, &eerr) == 0) {
+		} else if (s->model->encode(s->model, n, &e->enc, &eerr) == 0) {
 			e->kind = HPM_EV_MODEL;
 		} else {
 			snprintf(err, errlen, "metric event '%s': %s", n, eerr.msg);

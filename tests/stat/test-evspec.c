@@ -108,8 +108,8 @@ static void level_is(const char *expr, enum hpm_level_only level, const char *sa
 	struct hpm_model_error kerr;
 	memset(&e, 0, sizeof(e));
 	e.kind = HPM_EV_MODEL;
-	if (hpm_model_kunminghu.encode(expr, &e.enc, &kerr) ||
-	    hpm_model_kunminghu.encode(same_as, &want, &kerr)) {
+	if (hpm_model_kunminghu.encode(&hpm_model_kunminghu, expr, &e.enc, &kerr) ||
+	    hpm_model_kunminghu.encode(&hpm_model_kunminghu, same_as, &want, &kerr)) {
 		tap_ok(false, "%s: %s", expr, kerr.msg);
 		return;
 	}

@@ -30,8 +30,10 @@ static void set_error(struct hpm_model_error *err, int code, int pos, const char
 }
 
 /* "evK", "evK:u", "rHEX" */
-static int toy_encode(const char *text, struct hpm_event_code *out, struct hpm_model_error *err)
+static int toy_encode(const struct hpm_pmu_model *m, const char *text, struct hpm_event_code *out,
+                      struct hpm_model_error *err)
 {
+	(void)m;
 	const char *colon = strchr(text, ':');
 	size_t n = colon ? (size_t)(colon - text) : strlen(text);
 	memset(out, 0, sizeof(*out));
@@ -71,8 +73,10 @@ static int toy_encode(const char *text, struct hpm_event_code *out, struct hpm_m
 
 static const char *const toy_names[TOY_NR_EVENTS] = {"ev1", "ev2", "ev3", "ev4", "ev5"};
 
-static unsigned toy_suggest(const char *name, const char **out, unsigned max)
+static unsigned toy_suggest(const struct hpm_pmu_model *m, const char *name, const char **out,
+                            unsigned max)
 {
+	(void)m;
 	unsigned n = 0;
 	for (unsigned i = 0; i < TOY_NR_EVENTS && n < max; i++)
 		if (strncmp(name, "ev", 2) == 0)
@@ -80,13 +84,15 @@ static unsigned toy_suggest(const char *name, const char **out, unsigned max)
 	return n;
 }
 
-static unsigned toy_nr_events(void)
+static unsigned toy_nr_events(const struct hpm_pmu_model *m)
 {
+	(void)m;
 	return TOY_NR_EVENTS;
 }
 
-static void toy_event_at(unsigned i, struct hpm_model_event *out)
+static void toy_event_at(const struct hpm_pmu_model *m, unsigned i, struct hpm_model_event *out)
 {
+	(void)m;
 	memset(out, 0, sizeof(*out));
 	out->name = toy_names[i];
 	out->topic = "pool";
@@ -98,13 +104,17 @@ static void toy_event_at(unsigned i, struct hpm_model_event *out)
 	snprintf(out->encoding, sizeof(out->encoding), "0x%x", i + 1);
 }
 
-static void toy_event_json(unsigned i, struct json_t *obj, bool after_description)
+static void toy_event_json(const struct hpm_pmu_model *m, unsigned i, struct json_t *obj,
+                           bool after_description)
 {
+	(void)m;
 	(void)i, (void)obj, (void)after_description;
 }
 
-static void toy_decode(uint64_t value, int constraint, struct hpm_model_decoded *out)
+static void toy_decode(const struct hpm_pmu_model *m, uint64_t value, int constraint,
+                       struct hpm_model_decoded *out)
 {
+	(void)m;
 	(void)constraint;
 	memset(out, 0, sizeof(*out));
 	out->value = value;
@@ -116,9 +126,9 @@ static void toy_decode(uint64_t value, int constraint, struct hpm_model_decoded 
 	snprintf(out->fields, sizeof(out->fields), "EVENT=%llu", (unsigned long long)value);
 }
 
-static struct json_t *toy_decode_json(uint64_t value, int constraint)
+static struct json_t *toy_decode_json(const struct hpm_pmu_model *m, uint64_t value, int constraint)
 {
-	(void)value, (void)constraint;
+	(void)m, (void)value, (void)constraint;
 	return NULL;
 }
 
