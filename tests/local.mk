@@ -32,3 +32,4 @@ include tests/stat/local.mk
 include tests/top/local.mk
 include tests/toy/local.mk
 include tests/riscv/local.mk
+include tests/events/local.mk
