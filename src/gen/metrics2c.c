@@ -121,8 +121,8 @@ static bool is_event(const char *name)
 	       is_model_event(name);
 }
 
-/* The EventName of every row of a pmu-events file; the model's own
- * generator checks the rest of the row. */
+/* The EventName (or ArchStdEvent) of every row of a pmu-events file; the
+ * model's own generator checks the rest of the row. */
 static void read_events(const char *path)
 {
 	json_error_t jerr;
@@ -137,9 +137,14 @@ static void read_events(const char *path)
 		die("out of memory");
 	event_docs[nr_event_docs++] = root;
 	for (size_t i = 0; i < json_array_size(root); i++) {
-		json_t *name = json_object_get(json_array_get(root, i), "EventName");
+		/* an Arm core's row {"ArchStdEvent": NAME} is the standard event
+		 * NAME, as perf's jevents.py reads it */
+		json_t *row = json_array_get(root, i);
+		json_t *name = json_object_get(row, "EventName");
+		if (!name)
+			name = json_object_get(row, "ArchStdEvent");
 		if (!json_is_string(name))
-			die("event #%zu has no EventName string", i);
+			die("event #%zu has no EventName (or ArchStdEvent) string", i);
 		if (nr_events == MAX_EVENTS)
 			die("more than %d events", MAX_EVENTS);
 		if (nr_events % 256 == 0) {
