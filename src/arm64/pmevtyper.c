@@ -114,12 +114,17 @@ unsigned arm64_pmevtyper_check(const struct arm64_pmevtyper *t, const struct arm
 		    "VS=0b11 is reserved: 0b01 leaves out Streaming SVE mode, 0b10 Non-streaming "
 		    "mode");
 	if (ctx->thwidth == 0 &&
-	    (f[ARM64_PF_TH] || f[ARM64_PF_TC] || f[ARM64_PF_TE] || f[ARM64_PF_TLC]))
-		add(&is, ARM64_EFEATURE, f[ARM64_PF_TH] ? ARM64_PF_TH : ARM64_PF_TC, -1,
+	    (f[ARM64_PF_TH] || f[ARM64_PF_TC] || f[ARM64_PF_TE] || f[ARM64_PF_TLC])) {
+		/* blame the first of these that is set */
+		int blame = f[ARM64_PF_TH]   ? ARM64_PF_TH
+		            : f[ARM64_PF_TC] ? ARM64_PF_TC
+		            : f[ARM64_PF_TE] ? ARM64_PF_TE
+		                             : ARM64_PF_TLC;
+		add(&is, ARM64_EFEATURE, blame, -1,
 		    "the core has no FEAT_PMUv3_TH (PMMIR_EL1.THWIDTH is 0): it takes no "
 		    "threshold, edge or linking");
-	else if (ctx->thwidth > 0 && ctx->thwidth < 12 &&
-	         f[ARM64_PF_TH] >= (UINT32_C(1) << ctx->thwidth))
+	} else if (ctx->thwidth > 0 && ctx->thwidth < 12 &&
+	           f[ARM64_PF_TH] >= (UINT32_C(1) << ctx->thwidth))
 		add(&is, ARM64_ERANGE, ARM64_PF_TH, -1,
 		    "threshold %u is beyond the core's threshold width of %d bits (THWIDTH; at "
 		    "most %u)",

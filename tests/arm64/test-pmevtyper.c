@@ -284,6 +284,8 @@ static const struct bad {
      "issue 13: TH beyond the threshold width"},
     {"stall_slot:u:th>=2", NOTH, ARM64_EFEATURE, 13, "FEAT_PMUv3_TH", "SPEC.md:219"},
     {"br_mis_pred:edge=rise", NOTH, ARM64_EFEATURE, 12, "FEAT_PMUv3_TH", "SPEC.md:222"},
+    {"stall_slot:u:tlc=1", NOTH, ARM64_EFEATURE, 13, "FEAT_PMUv3_TH", "SPEC.md:235"},
+    {"stall_slot:u:te,th<3", NOTH, ARM64_EFEATURE, 16, "FEAT_PMUv3_TH", "SPEC.md:222"},
     /* reserved combinations */
     {"cpu_cycles:te", ANY, ARM64_ERESERVED, 11, "TC=0b000", "SPEC.md:224 TE=1 TC 000"},
     {"cpu_cycles:te,th>=3", ANY, ARM64_ERESERVED, 14, "TC=0b100", "SPEC.md:225 TE=1 TC 100"},
