@@ -52,12 +52,39 @@ static void die(const char *fmt, ...)
 	exit(1);
 }
 
+/* Every string this program allocates, freed together at the end: the
+ * tables point into them until the C text is written. */
+static char **kept;
+static size_t nr_kept;
+
+static char *keep(char *p)
+{
+	if (!p)
+		die("out of memory");
+	char **k = realloc(kept, (nr_kept + 1) * sizeof(*kept));
+	if (!k)
+		die("out of memory");
+	kept = k;
+	kept[nr_kept++] = p;
+	return p;
+}
+
+static char *dup(const char *s)
+{
+	return keep(strdup(s));
+}
+
+static void free_kept(void)
+{
+	for (size_t i = 0; i < nr_kept; i++)
+		free(kept[i]);
+	free(kept);
+}
+
 static char *path_join(const char *a, const char *b)
 {
 	size_t n = strlen(a) + strlen(b) + 2;
-	char *p = malloc(n);
-	if (!p)
-		die("out of memory");
+	char *p = keep(malloc(n));
 	snprintf(p, n, "%s/%s", a, b);
 	return p;
 }
@@ -117,7 +144,7 @@ static unsigned list_json(const char *dir, char **names, unsigned max)
 			continue;
 		if (n == max)
 			die("more than %u event files in %s", max, dir);
-		names[n] = strdup(e->d_name);
+		names[n] = dup(e->d_name);
 		n++;
 	}
 	closedir(d);
@@ -132,7 +159,7 @@ static unsigned list_json(const char *dir, char **names, unsigned max)
 
 static char *topic_of(const char *file)
 {
-	char *t = strdup(file);
+	char *t = dup(file);
 	t[strlen(t) - 5] = '\0';
 	return t;
 }
@@ -198,7 +225,7 @@ static void read_file(const char *dir, const char *file, bool std, struct ev *li
 		const char *brief = opt_str(o, "BriefDescription");
 		const char *desc = opt_str(o, "PublicDescription");
 		if (name)
-			e.name = strdup(name);
+			e.name = dup(name);
 		if (!e.name)
 			die("entry %zu has no EventName", i);
 		if (code)
@@ -206,15 +233,14 @@ static void read_file(const char *dir, const char *file, bool std, struct ev *li
 		else if (!arch)
 			die("event '%s' has no EventCode", e.name);
 		if (brief)
-			e.brief = strdup(brief);
+			e.brief = dup(brief);
 		if (desc)
-			e.desc = strdup(desc);
+			e.desc = dup(desc);
 		if (!e.brief || !*e.brief)
 			die("event '%s' has no BriefDescription", e.name);
 		add(list, n, &e);
 	}
 	json_decref(root);
-	free(path);
 }
 
 static int by_code(const void *a, const void *b)
@@ -306,9 +332,9 @@ int main(int argc, char **argv)
 		if (nr_cores == MAX_CORES)
 			die("more than %u cores", MAX_CORES);
 		struct core *c = &cores[nr_cores];
-		c->dir = strdup(field[2]);
+		c->dir = dup(field[2]);
 		const char *slash = strrchr(c->dir, '/');
-		c->name = strdup(slash ? slash + 1 : c->dir);
+		c->name = dup(slash ? slash + 1 : c->dir);
 		c->midr = midr;
 		for (unsigned k = 0; k < nr_cores; k++)
 			if (strcmp(cores[k].name, c->name) == 0 && cores[k].midr == c->midr)
@@ -325,7 +351,6 @@ int main(int argc, char **argv)
 		put_events(var, true, core_ev, n);
 		c->nr = n;
 		nr_cores++;
-		free(cdir);
 	}
 	fclose(mf);
 	if (!nr_cores)
@@ -346,5 +371,6 @@ int main(int argc, char **argv)
 	fclose(out);
 	fwrite(buf, 1, len, stdout);
 	free(buf);
+	free_kept();
 	return ferror(stdout) ? 1 : 0;
 }
