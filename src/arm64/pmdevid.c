@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "arm64/pmdevid.h"
+#include "util/str.h"
 
 /* What each defined value means; the short word is the one-line form's. */
 struct meaning {
@@ -87,50 +88,33 @@ void arm64_pmdevid_decode(uint64_t value, struct arm64_pmdevid *d)
 		     (unsigned long long)(d->res0 >> 32 << 32));
 }
 
-struct out {
-	char *buf;
-	size_t len, n;
-};
-
-static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct out *o, const char *fmt, ...)
-{
-	if (o->n >= o->len)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	int w = vsnprintf(o->buf + o->n, o->len - o->n, fmt, ap);
-	va_end(ap);
-	if (w > 0)
-		o->n += (size_t)w;
-}
-
 void arm64_pmdevid_fields(const struct arm64_pmdevid *d, char *buf, size_t len)
 {
-	struct out o = {buf, len, 0};
+	struct str_buf o = {buf, len, 0};
 	buf[0] = '\0';
 	for (unsigned f = 0; f < ARM64_DEVID_NR; f++) {
 		const struct meaning *m = meaning_of(f, d->field[f].value);
-		put(&o, "%s%s=%u(%s)", f ? " " : "", d->field[f].name, d->field[f].value,
-		    m ? m->word : "reserved");
+		str_buf_add(&o, "%s%s=%u(%s)", f ? " " : "", d->field[f].name, d->field[f].value,
+		            m ? m->word : "reserved");
 	}
 	if (d->res0)
-		put(&o, " RES0=0x%llx", (unsigned long long)d->res0);
+		str_buf_add(&o, " RES0=0x%llx", (unsigned long long)d->res0);
 }
 
 void arm64_pmdevid_text(const struct arm64_pmdevid *d, char *buf, size_t len)
 {
-	struct out o = {buf, len, 0};
+	struct str_buf o = {buf, len, 0};
 	buf[0] = '\0';
 	for (unsigned f = 0; f < ARM64_DEVID_NR; f++) {
 		const struct arm64_devid_value *fv = &d->field[f];
-		put(&o, "%-8s [%u:%u] = %u  %s", fv->name, fv->hi, fv->lo, fv->value, fv->meaning);
+		str_buf_add(&o, "%-8s [%u:%u] = %u  %s", fv->name, fv->hi, fv->lo, fv->value,
+		            fv->meaning);
 		if (fv->feature)
-			put(&o, " (%s)", fv->feature);
-		put(&o, "\n");
+			str_buf_add(&o, " (%s)", fv->feature);
+		str_buf_add(&o, "\n");
 	}
 	for (unsigned i = 0; i < d->nr_warnings; i++)
-		put(&o, "warning: %s\n", d->warnings[i]);
+		str_buf_add(&o, "warning: %s\n", d->warnings[i]);
 }
 
 json_t *arm64_pmdevid_json(const struct arm64_pmdevid *d)

@@ -7,6 +7,7 @@
 
 #include "arm64/arm64.h"
 #include "arm64/pmevtyper.h"
+#include "util/str.h"
 
 const struct arm64_pf_desc arm64_pf_desc[ARM64_PF_NR] = {
     [ARM64_PF_EVTCOUNT] = {"evtCount", 15, 0, "event number"},
@@ -141,31 +142,12 @@ unsigned arm64_pmevtyper_check(const struct arm64_pmevtyper *t, const struct arm
 	return is.n;
 }
 
-/* Appends to buf, never past len. */
-struct out {
-	char *buf;
-	size_t len, n;
-};
-
-static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct out *o, const char *fmt, ...)
-{
-	if (o->n >= o->len)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	int w = vsnprintf(o->buf + o->n, o->len - o->n, fmt, ap);
-	va_end(ap);
-	if (w > 0)
-		o->n += (size_t)w;
-}
-
 void arm64_pmevtyper_rule(const struct arm64_pmevtyper *t, const char *event, int counter,
                           char *buf, size_t len)
 {
 	const uint32_t *f = t->f;
 	unsigned tc = f[ARM64_PF_TC], th = f[ARM64_PF_TH], tlc = f[ARM64_PF_TLC];
-	struct out o = {buf, len, 0};
+	struct str_buf o = {buf, len, 0};
 	char cond[96], vm[48];
 	if (!event || !*event)
 		event = "VB";
@@ -178,37 +160,38 @@ void arm64_pmevtyper_rule(const struct arm64_pmevtyper *t, const char *event, in
 
 	if (f[ARM64_PF_TE]) {
 		if ((tc & 3) == 0)
-			put(&o, "reserved: TE=1 with TC=0b%u00 has no defined edge", tc >> 2);
+			str_buf_add(&o, "reserved: TE=1 with TC=0b%u00 has no defined edge",
+			            tc >> 2);
 		else if (tc & 1)
-			put(&o, "counts 1 per rising edge of %s", cond);
+			str_buf_add(&o, "counts 1 per rising edge of %s", cond);
 		else
-			put(&o, "counts 1 per edge of %s, rising or falling", cond);
+			str_buf_add(&o, "counts 1 per edge of %s, rising or falling", cond);
 		if (tlc)
-			put(&o, "; TLC=%u with TE=1 is reserved", tlc);
+			str_buf_add(&o, "; TLC=%u with TE=1 is reserved", tlc);
 		return;
 	}
 	if (!tc && !th && !tlc) {
-		put(&o, "counts %s every cycle", event);
+		str_buf_add(&o, "counts %s every cycle", event);
 		return;
 	}
 	const char *when_true = (tc & 1) ? "1" : event;
 	switch (tlc) {
 	case 0:
-		put(&o, "adds %s each cycle where %s", when_true, cond);
+		str_buf_add(&o, "adds %s each cycle where %s", when_true, cond);
 		break;
 	case 1:
-		put(&o, "adds %s each cycle where %s, else %s", when_true, cond, vm);
+		str_buf_add(&o, "adds %s each cycle where %s, else %s", when_true, cond, vm);
 		break;
 	case 2:
 		if (tc & 1)
-			put(&o, "reserved: TC[0]:TLC = 1:10");
+			str_buf_add(&o, "reserved: TC[0]:TLC = 1:10");
 		else
-			put(&o, "adds %s each cycle where %s", vm, cond);
+			str_buf_add(&o, "adds %s each cycle where %s", vm, cond);
 		break;
 	default:
-		put(&o, "reserved: TLC=0b11");
+		str_buf_add(&o, "reserved: TLC=0b11");
 		break;
 	}
 	if (tlc && counter >= 0 && counter % 2 == 0)
-		put(&o, " (reserved on even counter %d)", counter);
+		str_buf_add(&o, " (reserved on even counter %d)", counter);
 }

@@ -1,6 +1,7 @@
 /* str.c: see str.h. */
 #include "util/str.h"
 
+#include <stdarg.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,4 +190,16 @@ int str_parse_u64(const char *s, uint64_t *out, char *msg, size_t msglen)
 		return parse_fail(STR_PARSE_ENUMBER, s, msg, msglen);
 	*out = v;
 	return STR_PARSE_OK;
+}
+
+void str_buf_add(struct str_buf *b, const char *fmt, ...)
+{
+	if (b->n >= b->len)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int w = vsnprintf(b->buf + b->n, b->len - b->n, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		b->n += (size_t)w;
 }

@@ -11,6 +11,14 @@
 
 /* Copy s into buf (always terminated), writing control and non-ASCII bytes
  * as \xNN, so text from the user can be quoted on one line of a message. */
+/* Text appended to a fixed buffer, never past its end (what does not fit
+ * is cut): {buf, len, 0} starts one; n is the length written so far. */
+struct str_buf {
+	char *buf;
+	size_t len, n;
+};
+void str_buf_add(struct str_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 char *str_escape(const char *s, char *buf, size_t len);
 /* Replace control characters in place with '?'. */
 void str_sanitize(char *s);
