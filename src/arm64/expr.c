@@ -65,7 +65,7 @@ const char *arm64_strerror(int code)
 	case ARM64_ETERM:
 		return "bad term";
 	case ARM64_EFEATURE:
-		return "feature not implemented";
+		return "needs a feature the core does not have";
 	case ARM64_EEMPTY:
 		return "empty expression";
 	}

@@ -78,7 +78,8 @@ struct arm64_ctx {
 /* Nothing known: any counter, a 12-bit TH, FEAT_PMUv3p1. */
 #define ARM64_CTX_ANY ((struct arm64_ctx){.counter = -1, .thwidth = -1, .pmuv3p1 = true})
 
-/* One reserved or unimplemented combination found by the checks. */
+/* One problem the checks found: a reserved combination, a value out of
+ * range, or a field that needs a feature the core does not have. */
 struct arm64_issue {
 	int code;      /* ARM64_ERESERVED, ARM64_ERANGE or ARM64_EFEATURE (arm64.h) */
 	int field;     /* enum arm64_pf to blame, -1 none (RES0 bits) */
