@@ -1,4 +1,6 @@
-/* cmd-decode.c: hpmstat decode: mhpmevent values into fields and event names. */
+/* cmd-decode.c: hpmstat decode: event-select values (Kunminghu's mhpmevent,
+ * an Arm core's PMEVTYPER<n>_EL0) into fields and event names, and Arm's
+ * PMDEVID into the features it says the PMU has. */
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -6,12 +8,14 @@
 #include <string.h>
 
 #include "builtin/builtin.h"
+#include "arm64/pmdevid.h"
 #include "builtin/fields.h"
 #include "util/str.h"
 #include "util/xalloc.h"
 
 const char cmd_decode_usage[] =
-    "Usage: hpmstat decode [--json] [--bank BANK | --counter N] VALUE...\n"
+    "Usage: hpmstat decode [--json] [--bank BANK | --counter N] [--pmu MODEL | --arch ARCH]\n"
+    "                      [--reg pmevtyper|pmdevid] VALUE...\n"
     "\n"
     "Decode 64-bit mhpmevent values (decimal, 0x hex, 0b binary or rHEX) into\n"
     "their fields: EVENT0-3, OP_TYPE0-2, the INH bits and the modes they leave\n"
@@ -24,16 +28,72 @@ const char cmd_decode_usage[] =
     "  -b, --bank BANK    name events from BANK (frontend, backend, memblock, cache)\n"
     "  -c, --counter N    the value is mhpmevent N (3-31): name events from its bank\n"
     "  -j, --json         one JSON object per line\n"
+    "      --pmu MODEL    decode for MODEL (kunminghu, the default; neoverse-n1,\n"
+    "                     neoverse-n2, neoverse-v1, neoverse-v2: PMEVTYPER<n>_EL0\n"
+    "                     with its fields, the counting rule and the problems)\n"
+    "      --arch ARCH    the first model of ARCH (riscv, arm64)\n"
+    "      --reg REG      which register the values are, on arm64: pmevtyper (the\n"
+    "                     default) or pmdevid (PCSample, PMSS, EXTPMN)\n"
     "  -h, --help         this text\n";
 
 /* The checks, then the decoding: every value and option is checked before
  * anything is printed, so an error leaves no partial output. */
-static int decode_values(const char **values, int nr_values, const char *bank_opt,
-                         const char *counter_opt, bool json)
+struct decode_opts {
+	const char *bank, *counter, *pmu, *arch, *reg;
+	bool json;
+};
+
+/* Arm's PMDEVID: one line of fields, then its warnings (RES0 bits set,
+ * reserved values) as lines of their own. */
+static int decode_pmdevid(const char *input, uint64_t v, bool json)
 {
-	const struct hpm_pmu_model *model = fields_model();
-	const struct hpm_model_counters *ctr = &model->counters;
+	struct arm64_pmdevid d;
+	arm64_pmdevid_decode(v, &d);
+	if (json) {
+		json_t *obj = arm64_pmdevid_json(&d);
+		int rc = 0;
+		json_object_set_new(obj, "input", json_string(input));
+		if (fields_print_json_line(stdout, obj) != 0) {
+			cli_error("'%s': cannot format JSON", input);
+			rc = EXIT_FAILURE;
+		}
+		json_decref(obj);
+		return rc;
+	}
+	char fields[512];
+	arm64_pmdevid_fields(&d, fields, sizeof(fields));
+	printf("0x%016llx  PMDEVID  %s\n", (unsigned long long)v, fields);
+	for (unsigned i = 0; i < d.nr_warnings && i < ARM64_PMDEVID_MAX_WARNINGS; i++)
+		printf("  warning: %s\n", d.warnings[i]);
+	return 0;
+}
+
+static int decode_values(const char **values, int nr_values, const struct decode_opts *o)
+{
+	const struct hpm_pmu_model *model = fields_model_for(o->pmu, o->arch);
+	const char *bank_opt = o->bank, *counter_opt = o->counter;
+	bool json = o->json, pmdevid = false;
 	int bank = -1, status = 0;
+	if (!model)
+		return EXIT_FAILURE;
+	const struct hpm_model_counters *ctr = &model->counters;
+	if (o->reg) {
+		if (strcmp(model->arch, "arm64") != 0) {
+			cli_error("--reg %s: only an arm64 model has registers to choose "
+			          "(--arch arm64 or --pmu neoverse-...)",
+			          o->reg);
+			return EXIT_FAILURE;
+		}
+		if (strcmp(o->reg, "pmdevid") == 0)
+			pmdevid = true;
+		else if (strcmp(o->reg, "pmevtyper") != 0) {
+			cli_error("--reg '%s': no such register (known: pmevtyper, pmdevid)",
+			          o->reg);
+			return EXIT_FAILURE;
+		}
+		if (pmdevid && (bank_opt || counter_opt))
+			return cli_usage_error("--reg pmdevid takes no --bank or --counter");
+	}
 
 	if (bank_opt && counter_opt)
 		return cli_usage_error("--bank and --counter exclude each other");
@@ -66,6 +126,11 @@ static int decode_values(const char **values, int nr_values, const char *bank_op
 		struct hpm_model_decoded d;
 		uint64_t v = 0;
 		(void)str_parse_u64(values[i], &v, NULL, 0);
+		if (pmdevid) {
+			if (decode_pmdevid(values[i], v, json) != 0)
+				status = EXIT_FAILURE;
+			continue;
+		}
 		if (json) {
 			json_t *obj = model->decode_json(model, v, bank);
 			json_object_set_new(obj, "input", json_string(values[i]));
@@ -85,15 +150,13 @@ static int decode_values(const char **values, int nr_values, const char *bank_op
 int cmd_decode(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-	    {"json", no_argument, NULL, 'j'},
-	    {"bank", required_argument, NULL, 'b'},
-	    {"counter", required_argument, NULL, 'c'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {"json", no_argument, NULL, 'j'},          {"bank", required_argument, NULL, 'b'},
+	    {"counter", required_argument, NULL, 'c'}, {"pmu", required_argument, NULL, 'P'},
+	    {"arch", required_argument, NULL, 'A'},    {"reg", required_argument, NULL, 'R'},
+	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
 	};
-	bool json = false;
+	struct decode_opts o = {0};
 	int c, status = 0;
-	const char *bank_opt = NULL, *counter_opt = NULL;
 	/* the values, in order, wherever they stand among the options */
 	const char **values = xcalloc((size_t)argc, sizeof(*values));
 	int nr_values = 0;
@@ -109,13 +172,22 @@ int cmd_decode(int argc, char **argv)
 			values[nr_values++] = optarg;
 			break;
 		case 'j':
-			json = true;
+			o.json = true;
 			break;
 		case 'b':
-			bank_opt = optarg;
+			o.bank = optarg;
 			break;
 		case 'c':
-			counter_opt = optarg;
+			o.counter = optarg;
+			break;
+		case 'P':
+			o.pmu = optarg;
+			break;
+		case 'A':
+			o.arch = optarg;
+			break;
+		case 'R':
+			o.reg = optarg;
 			break;
 		case 'h':
 			cli_print_usage(stdout);
@@ -129,7 +201,7 @@ int cmd_decode(int argc, char **argv)
 	}
 	while (optind < argc)
 		values[nr_values++] = argv[optind++];
-	status = decode_values(values, nr_values, bank_opt, counter_opt, json);
+	status = decode_values(values, nr_values, &o);
 out:
 	free(values);
 	return status < 0 ? 0 : status;

@@ -1,4 +1,5 @@
-/* cmd-encode.c: hpmstat encode: event expressions into mhpmevent values. */
+/* cmd-encode.c: hpmstat encode: event expressions into event-select values
+ * (Kunminghu's mhpmevent, an Arm core's PMEVTYPER<n>_EL0). */
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -9,7 +10,7 @@
 #include "util/xalloc.h"
 
 const char cmd_encode_usage[] =
-    "Usage: hpmstat encode [--json] EXPR...\n"
+    "Usage: hpmstat encode [--json] [--pmu MODEL | --arch ARCH] EXPR...\n"
     "\n"
     "Encode each Kunminghu event expression into the 64-bit mhpmevent value.\n"
     "One line per expression: the value as 0x and 16 hex digits, the canonical\n"
@@ -17,8 +18,12 @@ const char cmd_encode_usage[] =
     "four of them joined by + | & ^ and parentheses, with optional :MODS\n"
     "(u k m H G); or kunminghu/event0=..,op0=../; or rHEX. See hpmstat-events(7).\n"
     "\n"
-    "  -j, --json   one JSON object per line with the fields\n"
-    "  -h, --help   this text\n"
+    "  -j, --json         one JSON object per line with the fields\n"
+    "      --pmu MODEL    encode for MODEL (kunminghu, the default; neoverse-n1,\n"
+    "                     neoverse-n2, neoverse-v1, neoverse-v2: PMEVTYPER<n>_EL0,\n"
+    "                     the Arm syntax of hpmstat-events(7))\n"
+    "      --arch ARCH    the first model of ARCH (riscv, arm64)\n"
+    "  -h, --help         this text\n"
     "\n"
     "Example: hpmstat encode 'INST_SPEC + RECOVERY_BUBBLE' rob_commitInstr:u\n";
 
@@ -26,11 +31,14 @@ int cmd_encode(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 	    {"json", no_argument, NULL, 'j'},
+	    {"pmu", required_argument, NULL, 'P'},
+	    {"arch", required_argument, NULL, 'A'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	bool json = false;
 	int c, status = 0;
+	const char *pmu_opt = NULL, *arch_opt = NULL;
 	/* the expressions, in order, wherever they stand among the options */
 	const char **exprs = xcalloc((size_t)argc, sizeof(*exprs));
 	int nr_exprs = 0;
@@ -47,6 +55,12 @@ int cmd_encode(int argc, char **argv)
 			break;
 		case 'j':
 			json = true;
+			break;
+		case 'P':
+			pmu_opt = optarg;
+			break;
+		case 'A':
+			arch_opt = optarg;
 			break;
 		case 'h':
 			cli_print_usage(stdout);
@@ -65,7 +79,11 @@ int cmd_encode(int argc, char **argv)
 		free(exprs);
 		return cli_usage_error("no expression given");
 	}
-	const struct hpm_pmu_model *model = fields_model();
+	const struct hpm_pmu_model *model = fields_model_for(pmu_opt, arch_opt);
+	if (!model) {
+		free(exprs);
+		return EXIT_FAILURE;
+	}
 	for (int i = 0; i < nr_exprs; i++) {
 		struct hpm_event_code enc;
 		struct hpm_model_error err;

@@ -56,6 +56,9 @@ const char cmd_list_usage[] =
     "                      see hpmstat-list(1))\n"
     "  -b, --bank BANK     only the Kunminghu events of BANK: frontend, backend,\n"
     "                      memblock or cache\n"
+    "      --pmu MODEL     only the events, fixed counters and metrics of MODEL\n"
+    "                      (kunminghu, neoverse-n1, neoverse-n2, neoverse-v1,\n"
+    "                      neoverse-v2); without it the Arm cores are not listed\n"
     "      --no-pager      never start a pager\n"
     "      --deprecated    accepted, as perf's: no name here is deprecated\n"
     "      --cputype TYPE  accepted, as perf's: no hybrid CPU here\n"
@@ -64,7 +67,8 @@ const char cmd_list_usage[] =
     "Examples:\n"
     "  hpmstat list 'ifu_*' 'tma_*'       Kunminghu fetch events and Topdown metrics\n"
     "  hpmstat list metricgroup           the metric groups -M takes\n"
-    "  hpmstat list --raw-dump pmu        every Kunminghu name, for scripts\n";
+    "  hpmstat list --raw-dump pmu        every Kunminghu name, for scripts\n"
+    "  hpmstat list --pmu neoverse-v2     the Arm Neoverse V2 events and metrics\n";
 
 /* Categories, as perf list's words name them. */
 enum list_cat {
@@ -104,9 +108,11 @@ static const struct {
 
 struct list_opts {
 	bool json, desc, long_desc, details, raw_dump, no_pager;
-	int bank;      /* --bank: a class of the model's counters; -1 all */
-	unsigned cats; /* words given; 0 with no globs: everything */
-	char **globs;  /* "*GLOB*", as perf builds them */
+	int bank;                          /* --bank: a class of the model's counters; -1 all */
+	const char *bank_name;             /* --bank as given, resolved after --pmu */
+	const struct hpm_pmu_model *model; /* --pmu: only this model; NULL the default set */
+	unsigned cats;                     /* words given; 0 with no globs: everything */
+	char **globs;                      /* "*GLOB*", as perf builds them */
 	unsigned *glob_hits;
 	unsigned nr_globs;
 };
@@ -407,7 +413,9 @@ static void list_model(struct list_out *out, struct list_opts *o, const struct h
 			unsigned first, last;
 			class_shown = ev.constraint;
 			m->constraint_counters(ev.constraint, &first, &last);
-			snprintf(section, sizeof(section), "%s events (%s%u-%u):", ev.topic,
+			/* one class (every counter takes every event): one heading */
+			snprintf(section, sizeof(section), "%s events (%s%u-%u):",
+			         m->nr_constraints == 1 ? m->display : ev.topic,
 			         m->counters.counter_prefix, first, last);
 		}
 		struct list_row r = {.cat = CAT_PMU, .kind = m->name, .model = m};
@@ -512,7 +520,8 @@ enum {
 	OPT_NO_PAGER,
 	OPT_DEPRECATED,
 	OPT_CPUTYPE,
-	OPT_DEBUG
+	OPT_DEBUG,
+	OPT_PMU
 };
 
 static int parse_opts(int argc, char **argv, struct list_opts *o)
@@ -520,6 +529,7 @@ static int parse_opts(int argc, char **argv, struct list_opts *o)
 	static const struct option longopts[] = {
 	    {"json", no_argument, NULL, 'j'},
 	    {"bank", required_argument, NULL, 'b'},
+	    {"pmu", required_argument, NULL, OPT_PMU},
 	    {"desc", no_argument, NULL, 'd'},
 	    {"no-desc", no_argument, NULL, OPT_NO_DESC},
 	    {"long-desc", no_argument, NULL, 'v'},
@@ -570,7 +580,10 @@ static int parse_opts(int argc, char **argv, struct list_opts *o)
 			         optarg);
 			break;
 		case 'b':
-			if ((o->bank = fields_class_by_name(fields_model(), optarg)) < 0)
+			o->bank_name = optarg;
+			break;
+		case OPT_PMU:
+			if (!(o->model = fields_model_by_name(optarg)))
 				return EXIT_FAILURE;
 			break;
 		case 'h':
@@ -582,6 +595,10 @@ static int parse_opts(int argc, char **argv, struct list_opts *o)
 	}
 	if (o->json && o->raw_dump)
 		return cli_usage_error("--json and --raw-dump exclude each other");
+	/* --bank names a class of --pmu's model, wherever the two stand */
+	if (o->bank_name && (o->bank = fields_class_by_name(o->model ? o->model : fields_model(),
+	                                                    o->bank_name)) < 0)
+		return EXIT_FAILURE;
 	o->globs = xcalloc((size_t)(argc - optind) + 1, sizeof(*o->globs));
 	o->glob_hits = xcalloc((size_t)(argc - optind) + 1, sizeof(*o->glob_hits));
 	for (int i = optind; i < argc; i++) {
@@ -613,6 +630,15 @@ static void list_opts_free(struct list_opts *o)
 	free(o->glob_hits);
 }
 
+/* Without --pmu: the models stat counts without being told (the default
+ * model, and every model the emulator runs), so that every listed name is
+ * one stat takes; the others (the Arm cores, until their emulator and perf
+ * mapping come) need --pmu. */
+static bool listed_by_default(const struct hpm_pmu_model *m)
+{
+	return m == hpm_model_at(0) || hpm_model_machine(m) != NULL;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	struct list_opts o = {.bank = -1, .desc = true};
@@ -631,14 +657,22 @@ int cmd_list(int argc, char **argv)
 	struct pfm_ctx pfm = {.out = &out, .o = &o};
 	if (o.json)
 		out.arr = json_array();
-	list_host(&out, &o);
-	list_kernel_pmus(&out, &o);
-	for (unsigned m = 0; m < hpm_model_count(); m++)
-		list_model(&out, &o, hpm_model_at(m));
-	hpm_host_pfm_names(pfm_visit, &pfm);
-	for (unsigned m = 0; m < hpm_model_count(); m++)
-		if (hpm_model_at(m)->metrics)
-			list_metrics(&out, &o, hpm_model_at(m)->metrics);
+	if (o.model) {
+		/* --pmu: that model's events, fixed counters and metrics only */
+		list_model(&out, &o, o.model);
+		if (o.model->metrics)
+			list_metrics(&out, &o, o.model->metrics);
+	} else {
+		list_host(&out, &o);
+		list_kernel_pmus(&out, &o);
+		for (unsigned m = 0; m < hpm_model_count(); m++)
+			if (listed_by_default(hpm_model_at(m)))
+				list_model(&out, &o, hpm_model_at(m));
+		hpm_host_pfm_names(pfm_visit, &pfm);
+		for (unsigned m = 0; m < hpm_model_count(); m++)
+			if (listed_by_default(hpm_model_at(m)) && hpm_model_at(m)->metrics)
+				list_metrics(&out, &o, hpm_model_at(m)->metrics);
+	}
 
 	if (o.json) {
 		char *s = json_dumps(out.arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

@@ -1,4 +1,5 @@
 /* fields.c: see fields.h. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,56 @@
 const struct hpm_pmu_model *fields_model(void)
 {
 	return hpm_model_at(0);
+}
+
+const struct hpm_pmu_model *fields_model_by_name(const char *name)
+{
+	const struct hpm_pmu_model *m = hpm_model_by_name(name);
+	char known[256] = "";
+	size_t n = 0;
+	if (m)
+		return m;
+	for (unsigned i = 0; i < hpm_model_count() && n < sizeof(known); i++)
+		n += (size_t)snprintf(known + n, sizeof(known) - n, "%s%s", i ? ", " : "",
+		                      hpm_model_at(i)->name);
+	cli_error("--pmu '%s': no such PMU model (known: %s)", name, known);
+	return NULL;
+}
+
+const struct hpm_pmu_model *fields_model_by_arch(const char *arch)
+{
+	char known[128] = "";
+	size_t n = 0;
+	for (unsigned i = 0; i < hpm_model_count(); i++)
+		if (strcmp(hpm_model_at(i)->arch, arch) == 0)
+			return hpm_model_at(i);
+	for (unsigned i = 0; i < hpm_model_count() && n < sizeof(known); i++) {
+		const char *a = hpm_model_at(i)->arch;
+		bool seen = false;
+		for (unsigned j = 0; j < i; j++)
+			seen |= strcmp(hpm_model_at(j)->arch, a) == 0;
+		if (!seen)
+			n += (size_t)snprintf(known + n, sizeof(known) - n, "%s%s", n ? ", " : "",
+			                      a);
+	}
+	cli_error("--arch '%s': no such architecture (known: %s)", arch, known);
+	return NULL;
+}
+
+const struct hpm_pmu_model *fields_model_for(const char *pmu, const char *arch)
+{
+	const struct hpm_pmu_model *m = pmu ? fields_model_by_name(pmu) : NULL;
+	if (pmu && !m)
+		return NULL;
+	if (!arch)
+		return m ? m : fields_model();
+	if (!m)
+		return fields_model_by_arch(arch);
+	if (strcmp(m->arch, arch) != 0) {
+		cli_error("--pmu %s --arch %s: %s is an %s model", m->name, arch, m->name, m->arch);
+		return NULL;
+	}
+	return m;
 }
 
 int fields_class_by_name(const struct hpm_pmu_model *m, const char *name)

@@ -3,7 +3,8 @@
  *
  * Owns: the line "0xVALUE  EXPRESSION  FIELDS", the one-line JSON object,
  * the one error line of an item, and the choice of the model the two
- * commands speak (the first registered one until --pmu exists).
+ * commands speak (the first registered one, or --pmu MODEL; --arch arm64
+ * alone: the first Arm model, the architectural view).
  */
 #ifndef HPM_BUILTIN_FIELDS_H
 #define HPM_BUILTIN_FIELDS_H
@@ -15,8 +16,17 @@
 
 #include "arch/model.h"
 
-/* The model encode and decode use. */
+/* The model encode and decode use without --pmu or --arch. */
 const struct hpm_pmu_model *fields_model(void);
+/* The model called name (--pmu), or NULL after the one error line that
+ * lists the known ones. */
+const struct hpm_pmu_model *fields_model_by_name(const char *name);
+/* The first model of arch (--arch: "riscv", "arm64"), or NULL after the
+ * one error line that lists the known architectures. */
+const struct hpm_pmu_model *fields_model_by_arch(const char *arch);
+/* The model of --pmu and --arch (each may be NULL; both: the model must be
+ * of that arch), or NULL after the one error line. */
+const struct hpm_pmu_model *fields_model_for(const char *pmu, const char *arch);
 /* The class of m's counters called name (--bank), or -1 after the one
  * error line that lists the classes there are. */
 int fields_class_by_name(const struct hpm_pmu_model *m, const char *name);

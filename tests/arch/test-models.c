@@ -2,10 +2,12 @@
  * arch/model.h): the validator over every registered model's data, lookups
  * by name and cpuid, the machines paired with the models, and Kunminghu's
  * instance against SPEC §1 and the golden values of tests/kmh (each with
- * the line it comes from). */
+ * the line it comes from), and the Arm cores' models (src/arm64/model.c)
+ * against the Arm library they are built on. */
 #include <stdio.h>
 #include <string.h>
 
+#include "arm64/arm64.h"
 #include "core/models.h"
 #include "tap.h"
 
@@ -47,6 +49,79 @@ static const char *bad_modes_str(unsigned modes, char *buf, size_t len)
 {
 	snprintf(buf, len, "%u", modes);
 	return buf;
+}
+
+/* The Arm library's own answer for STALL_SLOT (0x003F in the Arm ARM's
+ * list of common events), to hold the model to it. */
+static bool stall_lookup(void *data, const char *name, uint16_t *number)
+{
+	(void)data;
+	*number = 0x3f;
+	return strcmp(name, "stall_slot") == 0;
+}
+
+static void test_arm(void)
+{
+	static const char *const cores[] = {"neoverse-n1", "neoverse-n2", "neoverse-v1",
+	                                    "neoverse-v2"};
+	struct hpm_model_error merr;
+	struct hpm_event_code c;
+	for (unsigned i = 0; i < 4; i++) {
+		const struct hpm_pmu_model *m = hpm_model_by_name(cores[i]);
+		tap_ok(m && strcmp(m->arch, "arm64") == 0 && m->metrics && !m->perf_attr &&
+		           !hpm_model_machine(m),
+		       "%s: an arm64 model with metrics, no perf mapping and no machine yet",
+		       cores[i]);
+	}
+	const struct hpm_pmu_model *v2 = hpm_model_by_name("neoverse-v2");
+	const struct hpm_pmu_model *n1 = hpm_model_by_name("neoverse-n1");
+	/* perf's arm64 cpuid is MIDR_EL1; Variant [23:20] and Revision [3:0]
+	 * do not matter (N1 r4p1: 0x414fd0c1, V2 r0p1: 0x410fd4f1) */
+	tap_ok(hpm_model_for_cpuid("0x00000000414fd0c1") == n1,
+	       "MIDR 0x414fd0c1 (Neoverse N1 r4p1) is neoverse-n1");
+	tap_ok(hpm_model_for_cpuid("0x00000000410fd4f1") == v2 &&
+	           hpm_model_for_cpuid("0x00000000412fd4f3") == v2,
+	       "MIDRs 0x410fd4f1 and 0x412fd4f3 are neoverse-v2");
+	tap_ok(hpm_model_for_cpuid("0x00000000410fd0d0") == NULL &&
+	           hpm_model_for_cpuid("0x00000000420fd4f0") == NULL,
+	       "another part number (0xd0d) or implementer (0x42) is no model");
+
+	struct arm64_names nm = {stall_lookup, NULL, NULL};
+	struct arm64_encoding enc;
+	int lib = arm64_encode("stall_slot:th>=2", NULL, &nm, &enc, NULL);
+	tap_ok(lib == 0 && enc.value == UINT64_C(0x800000020800003f),
+	       "the library: stall_slot:th>=2 is TC=0b100 TH=2 NSH=1 evtCount=0x3f");
+	tap_ok(v2->encode(v2, "stall_slot:th>=2", &c, &merr) == 0 && c.value == enc.value &&
+	           c.model == v2 && c.constraint == 0 && c.fixed < 0 && c.modes == 7,
+	       "neoverse-v2: stall_slot:th>=2 is the library's 0x%016llx, any counter, EL0-2",
+	       (unsigned long long)enc.value);
+	tap_ok(v2->encode(v2, "STALL_SLOT:u", &c, &merr) == 0 && c.modes == 1 && c.modes_given &&
+	           (c.value >> 27 & 0x1f) == 0x10,
+	       "STALL_SLOT:u counts EL0 only: P=1 U=0 NSH=0");
+	int rc = v2->encode(v2, "stall_slott", &c, &merr);
+	tap_ok(rc == HPM_MODEL_EUNKNOWN && merr.pos == 0 && strstr(merr.msg, "STALL_SLOT"),
+	       "an unknown Arm event is EUNKNOWN with the closest names: %s", merr.msg);
+	rc = v2->encode(v2, "stall_slot:th>=70000", &c, &merr);
+	tap_ok(rc == HPM_MODEL_EINVAL && merr.pos > 0,
+	       "a threshold too large is EINVAL at its column %d: %s", merr.pos, merr.msg);
+	char words[32];
+	unsigned modes = 0;
+	tap_ok(v2->parse_modifiers("uh", &modes, &merr) == 0 &&
+	           strcmp(v2->modes_str(modes, words, sizeof(words)), "EL0,EL2") == 0,
+	       ":uh counts EL0 and EL2: %s", words);
+	v2->encode(v2, "CPU_CYCLES", &c, &merr);
+	v2->restrict_level(&c, true);
+	tap_ok(c.modes == 1 && (c.value >> 27 & 0x1f) == 0x10 &&
+	           strcmp(c.canonical, "CPU_CYCLES:u") == 0,
+	       "--all-user of CPU_CYCLES is CPU_CYCLES:u (%s)", c.canonical);
+	const struct hpm_model_generic *g = hpm_model_generic(v2, "cycles", 6);
+	tap_ok(g && !g->event && strcmp(v2->fixed[g->fixed].name, "pmccntr") == 0,
+	       "cycles is the cycle counter PMCCNTR_EL0");
+	struct hpm_model_decoded d;
+	v2->decode(v2, UINT64_C(0x800000020800003f), 0, &d);
+	tap_ok(d.exact && strcmp(d.expr, "STALL_SLOT:th>=2") == 0 &&
+	           strstr(d.fields, "adds STALL_SLOT each cycle where STALL_SLOT >= 2"),
+	       "decode gives the expression and the rule: %s", d.fields);
 }
 
 int main(void)
@@ -140,5 +215,6 @@ int main(void)
 	tap_ok(k->parse_modifiers("u", &modes, &merr) == 0 &&
 	           strcmp(k->modes_str(modes, words, sizeof(words)), "U,VU") == 0,
 	       ":u counts U and VU (SPEC §1 modifier table): %s", words);
+	test_arm();
 	return tap_done();
 }

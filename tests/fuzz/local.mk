@@ -18,12 +18,12 @@ FUZZ_TARGETS = expr runfile weights trace profile script topconf
 # link the instrumented copy of each (FUZZ_LIB_*, below).
 FUZZ_EMU_LIBS = src/kmh/emu/libemu.a src/kmh/libkmh.a src/arch/libarch.a src/util/libutil.a -lm
 FUZZ_REPORT_LIBS = src/report/libreport.a src/core/libcore.a src/metric/libmetric.a \
-	src/kmh/emu/libemu.a src/kmh/libkmh.a \
+	src/kmh/emu/libemu.a src/kmh/libkmh.a src/arm64/libarm64.a \
 	src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
 # top's config.c uses the back-end choice (stat/session) and the emulator's
 # settings (backend/emu), which pull in the stat layer
 FUZZ_TOP_LIBS = src/top/libtop.a src/stat/libstat.a src/backend/libbackend.a \
-	src/core/libcore.a src/metric/libmetric.a src/kmh/emu/libemu.a src/kmh/libkmh.a \
+	src/core/libcore.a src/metric/libmetric.a src/kmh/emu/libemu.a src/kmh/libkmh.a src/arm64/libarm64.a \
 	src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) $(LIBPFM4_LIBS) $(NCURSES_LIBS) -lm
 
 check_PROGRAMS += tests/fuzz/fuzz-expr tests/fuzz/fuzz-runfile tests/fuzz/fuzz-weights \
@@ -67,12 +67,15 @@ FUZZ_SECONDS = 60
 if ENABLE_FUZZING
 # Instrumented copies of the libraries: the same sources, compiled with
 # $(FUZZ_CFLAGS) (coverage for libFuzzer, ASan, UBSan) into other objects.
-noinst_LIBRARIES += tests/fuzz/libkmh-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a tests/fuzz/libemu-fuzz.a \
+noinst_LIBRARIES += tests/fuzz/libkmh-fuzz.a tests/fuzz/libarm64-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a tests/fuzz/libemu-fuzz.a \
 	tests/fuzz/libmetric-fuzz.a tests/fuzz/libreport-fuzz.a tests/fuzz/libtop-fuzz.a \
 	tests/fuzz/libbackend-fuzz.a tests/fuzz/libstat-fuzz.a tests/fuzz/libcore-fuzz.a
 tests_fuzz_libkmh_fuzz_a_SOURCES = $(src_kmh_libkmh_a_SOURCES)
 nodist_tests_fuzz_libkmh_fuzz_a_SOURCES = $(nodist_src_kmh_libkmh_a_SOURCES)
 tests_fuzz_libkmh_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
+tests_fuzz_libarm64_fuzz_a_SOURCES = $(src_arm64_libarm64_a_SOURCES)
+nodist_tests_fuzz_libarm64_fuzz_a_SOURCES = $(nodist_src_arm64_libarm64_a_SOURCES)
+tests_fuzz_libarm64_fuzz_a_CFLAGS = $(src_arm64_libarm64_a_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libarch_fuzz_a_SOURCES = $(src_arch_libarch_a_SOURCES)
 tests_fuzz_libarch_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libutil_fuzz_a_SOURCES = $(src_util_libutil_a_SOURCES)
@@ -95,10 +98,10 @@ tests_fuzz_libcore_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 
 FUZZ_LIB_EMU = tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a -lm
 FUZZ_LIB_REPORT = tests/fuzz/libreport-fuzz.a tests/fuzz/libcore-fuzz.a tests/fuzz/libmetric-fuzz.a \
-	tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) -lm
+	tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a tests/fuzz/libarm64-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) -lm
 FUZZ_LIB_TOP = tests/fuzz/libtop-fuzz.a tests/fuzz/libstat-fuzz.a tests/fuzz/libbackend-fuzz.a \
 	tests/fuzz/libcore-fuzz.a tests/fuzz/libmetric-fuzz.a tests/fuzz/libemu-fuzz.a \
-	tests/fuzz/libkmh-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) $(LIBPFM4_LIBS) \
+	tests/fuzz/libkmh-fuzz.a tests/fuzz/libarm64-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) $(LIBPFM4_LIBS) \
 	$(NCURSES_LIBS) -lm
 
 FUZZ_BINARIES = tests/fuzz/libfuzzer-expr tests/fuzz/libfuzzer-runfile \

@@ -1,7 +1,7 @@
 # tests/metric: the expression engine, the built-in metrics and their
 # Topdown formulas, thresholds and bottleneck marker, and the generator.
 METRIC_TESTS = tests/metric/test-expr tests/metric/test-metrics tests/metric/test-nodes
-METRIC_TEST_LIBS = tests/libtap.a src/metric/libmetric.a src/kmh/libkmh.a src/arch/libarch.a src/util/libutil.a \
+METRIC_TEST_LIBS = tests/libtap.a src/metric/libmetric.a src/kmh/libkmh.a src/arm64/libarm64.a src/arch/libarch.a src/util/libutil.a \
 	$(JANSSON_LIBS) -lm
 check_PROGRAMS += $(METRIC_TESTS)
 TESTS += $(METRIC_TESTS) tests/metric/metrics2c-reject.sh

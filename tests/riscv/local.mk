@@ -12,7 +12,7 @@ TESTS += $(RISCV_TESTS)
 EXTRA_DIST += $(RISCV_TESTS) tests/riscv/vm-lib.sh tests/riscv/count-lib.sh tests/riscv/init.c tests/riscv/busy.c \
 	tests/riscv/kernel.config tests/riscv/build-assets.sh
 # the VM tests build a riscv64 hpmstat from the host build's generators
-$(RISCV_TESTS:.sh=.log): src/kmh/gen/kmh-jevents src/gen/metrics2c src/hpmstat
+$(RISCV_TESTS:.sh=.log): src/kmh/gen/kmh-jevents src/arm64/gen/arm64-jevents src/gen/metrics2c src/hpmstat
 
 # the kernel and jansson when no prebuilt assets sit beside the project
 # (about 10 minutes on 2 cores)

@@ -85,12 +85,13 @@ vm_build_hpmstat() {
 	(cd "$top_srcdir" && tar -c --exclude-vcs --exclude='*.o' --exclude='*.a' --exclude=.deps \
 		--exclude=.dirstamp --exclude=Makefile --exclude=config.status --exclude=config.h \
 		--exclude=config.log --exclude=stamp-h1 --exclude=src/hpmstat --exclude=src/hpmtop \
-		--exclude=src/kmh/gen/kmh-jevents --exclude=src/gen/metrics2c --exclude=autom4te.cache \
+		--exclude=src/kmh/gen/kmh-jevents --exclude=src/arm64/gen/arm64-jevents --exclude=src/gen/metrics2c \
+		--exclude=autom4te.cache \
 		configure configure.ac Makefile.am Makefile.in aclocal.m4 config.h.in build-aux m4 \
 		src events profiles man README.md $(find . -name '*.mk' -not -path '*/cache/*' -not -path './.git/*')) |
 		tar -x -C "$src" || return 1
 	local g
-	for g in src/kmh/gen/kmh-jevents src/gen/metrics2c; do
+	for g in src/kmh/gen/kmh-jevents src/arm64/gen/arm64-jevents src/gen/metrics2c; do
 		mkdir -p "$src/${g%/*}"
 		[ -x "$top_builddir/$g" ] || { echo "no host generator $g: build first" >"$log"; return 1; }
 		cmp -s "$top_builddir/$g" "$src/$g" || cp -p "$top_builddir/$g" "$src/$g"
@@ -101,7 +102,8 @@ vm_build_hpmstat() {
 			PKG_CONFIG_LIBDIR=$VM_SYSROOT/lib/pkgconfig ./configure --host=riscv64-linux-gnu \
 				--without-ncurses --without-libpfm4 LDFLAGS=-static >"$log" 2>&1 || exit 1
 		fi
-		nice make -j2 -o src/kmh/gen/kmh-jevents -o src/gen/metrics2c src/hpmstat >>"$log" 2>&1 || exit 1
+		nice make -j2 -o src/kmh/gen/kmh-jevents -o src/arm64/gen/arm64-jevents -o src/gen/metrics2c \
+			src/hpmstat >>"$log" 2>&1 || exit 1
 	) || return 1
 	if vm_stale "$VM_CACHE/hpmstat-rv64" "$src/src/hpmstat"; then
 		riscv64-linux-gnu-strip -o "$VM_CACHE/hpmstat-rv64.tmp" "$src/src/hpmstat" &&

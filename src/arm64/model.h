@@ -1,0 +1,20 @@
+/* model.h (arm64): the Arm cores as PMU models (arch/model.h).
+ *
+ * Owns: one hpm_pmu_model per core of events/arm64/mapfile.csv
+ * (arm64_cores[]), the objects the registry (core/models.c) lists. One set
+ * of operations in model.c serves them all: each model's data names its
+ * core, whose event table, MIDR and metric table the operations read. No
+ * emulated machine yet, and no perf_event_attr mapping (perf refuses a
+ * model without one).
+ */
+#ifndef HPM_ARM64_MODEL_H
+#define HPM_ARM64_MODEL_H
+
+#include "arch/model.h"
+
+extern const struct hpm_pmu_model hpm_model_neoverse_n1;
+extern const struct hpm_pmu_model hpm_model_neoverse_n2;
+extern const struct hpm_pmu_model hpm_model_neoverse_v1;
+extern const struct hpm_pmu_model hpm_model_neoverse_v2;
+
+#endif
