@@ -15,6 +15,15 @@
 # (the kernel only ever adds instructions), and 0.5% (a tick is 1-2%). The
 # first command after boot counts ~75k instructions more (the boot's
 # leftover work), so two warm-up commands come first.
+#
+# The smallest of 5 is clean only if the tick does not hit the same command
+# in every repetition, and under -icount it can: a repetition is a fixed
+# number of instructions, and when that is close to a multiple of 4M the
+# tick falls at the same place each time (a change of hpmstat's size moves
+# it there or away). So each repetition starts with a spacer, busy
+# SPACE x r, that moves the next commands by about 1.3M instructions more
+# than the last: a tick then lands in a given ~0.6M-instruction run in at
+# most one repetition of three in a row.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/riscv/vm-lib.sh"
 vm_require
@@ -35,13 +44,19 @@ rep=(
 	"kattr 4:0x1 -- busy $N"
 	"kattr 4:0x4000000000001 -- busy $N"
 )
-W=3 # commands before the repetitions
+W=3          # commands before the repetitions
+SPACE=450000 # busy_loop iterations of the spacer step (~1.3M instructions)
 {
 	echo "busy 1000"
 	echo "hpmstat stat -x, -e cycles,instructions -- busy 1000"
 	echo "hpmstat stat -e cycles,instructions -- busy $N"
-	for r in $(seq $R); do printf '%s\n' "${rep[@]}"; done
+	for r in $(seq $R); do
+		echo "busy $((r * SPACE))"
+		printf '%s\n' "${rep[@]}"
+	done
 } >"$VM_OUT/cmds"
+# the command number of repetition R's command J (R from 0, J from 1)
+at() { echo $((W + $1 * (${#rep[@]} + 1) + 1 + $2)); }
 vm_run x --icount --raw-dtb -f "$KATTR:/bin/kattr" <"$VM_OUT/cmds"
 ok $? "boot (one hart, -icount shift=0, raw-event device tree): every command ran (${VM_SECONDS}s)"
 
@@ -49,14 +64,14 @@ ok $? "boot (one hart, -icount shift=0, raw-event device tree): every command ra
 values() {
 	local r i
 	for r in $(seq 0 $((R - 1))); do
-		i=$((W + r * ${#rep[@]} + $2))
+		i=$(at $r $2)
 		csv_val "$(vm_out x $i).err" "$1"
 	done
 }
 kvalues() {
 	local r i
 	for r in $(seq 0 $((R - 1))); do
-		i=$((W + r * ${#rep[@]} + $2))
+		i=$(at $r $2)
 		ka "$(vm_out x $i).out" "$1" 3
 	done
 }
@@ -76,7 +91,7 @@ ci=($(values instructions 1)); cc=($(values cycles 1))
 ci2=($(values instructions 2)); cc2=($(values cycles 2))
 allnum "${ci[@]}" && allnum "${cc[@]}" && allnum "${ci2[@]}" && allnum "${cc2[@]}"
 ok $? "stat -e cycles,instructions: both rows count in each of $((2 * R)) runs"
-[ $? = 0 ] || diag "$(cat "$(vm_out x $((W + 1))).err")"
+[ $? = 0 ] || diag "$(cat "$(vm_out x $(at 0 1)).err")"
 
 want=$((N * per))
 d=$(($(min "${ci2[@]}") - $(min "${ci[@]}")))
@@ -94,8 +109,11 @@ done
 ok $bad "in one run cycles = instructions within 1% (both icount; apart by one counter's SBI start/stop)"
 [ $bad = 0 ] || diag "cycles: ${cc[*]} ${cc2[*]}" "instructions: ${ci[*]} ${ci2[*]}"
 
-# -x,'s field 4 is the time running in ns: 1 ns per instruction here
-f=$(vm_out x $((W + 1))).err
+# -x,'s field 4 is the time running in ns: 1 ns per instruction here; in
+# the repetition with the fewest instructions (the one least disturbed)
+k=0
+for r in $(seq 1 $((R - 1))); do [ "${ci[r]}" -lt "${ci[k]}" ] 2>/dev/null && k=$r; done
+f=$(vm_out x $(at $k 1)).err
 within "$(csv_run "$f" instructions)" "$(csv_val "$f" instructions)" 20000
 ok $? "time running = instructions within 2% (icount shift=0: 1 ns each): $(csv_run "$f" instructions) ns, $(csv_val "$f" instructions)"
 
