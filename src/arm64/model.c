@@ -128,6 +128,42 @@ static unsigned suggest(const struct hpm_pmu_model *m, const char *name, const c
 	return sg.n;
 }
 
+/* An event of the architecture that this core does not have (STALL_SLOT
+ * on Neoverse N1) is a different mistake from a misspelt name: say which
+ * cores have it. Writes " (NAME is an event of CORE, ...; not of DISPLAY)"
+ * and returns true when some other core knows the name. */
+static bool other_cores_hint(const struct hpm_pmu_model *m, const char *name, char *out,
+                             size_t size)
+{
+	const struct arm64_core *self = core_of(m);
+	const struct arm64_core *have[8];
+	const char *canonical = NULL;
+	unsigned nh = 0;
+	for (unsigned i = 0; i < arm64_nr_cores && nh < 8; i++) {
+		const struct arm64_core *c = &arm64_cores[i];
+		if (c == self)
+			continue;
+		for (unsigned j = 0; j < c->nr_events; j++)
+			if (strcasecmp(c->events[j].name, name) == 0) {
+				canonical = c->events[j].name;
+				have[nh++] = c;
+				break;
+			}
+	}
+	if (!nh)
+		return false;
+	size_t off = (size_t)snprintf(out, size, " (%s is an event of ", canonical);
+	for (unsigned i = 0; i < nh && off < size; i++)
+		off += (size_t)snprintf(out + off, size - off, "%s%s",
+		                        i == 0        ? ""
+		                        : i + 1 == nh ? " and "
+		                                      : ", ",
+		                        have[i]->name);
+	if (off < size)
+		snprintf(out + off, size - off, ", not of %s)", m->display);
+	return true;
+}
+
 /* The closest names after the library's "unknown event 'NAME'", as the
  * Kunminghu model gives them. */
 static void add_suggestions(const struct hpm_pmu_model *m, const char *text, int pos,
@@ -144,6 +180,8 @@ static void add_suggestions(const struct hpm_pmu_model *m, const char *text, int
 	const char *sugg[3];
 	unsigned k = n ? suggest(m, name, sugg, 3) : 0;
 	size_t off = strlen(err->msg);
+	if (n && other_cores_hint(m, name, err->msg + off, sizeof(err->msg) - off))
+		return;
 	if (!k) {
 		snprintf(err->msg + off, sizeof(err->msg) - off, " (see 'hpmstat list --pmu %s')",
 		         m->name);

@@ -80,6 +80,13 @@ run_fails_with "an unknown --arch" "--arch 'sparc': no such architecture (known:
 run_fails_with "an unknown Arm event names the closest" \
 	"'stall_slott': column 1: unknown event 'stall_slott' (did you mean STALL_SLOT" \
 	$H encode --pmu neoverse-v2 stall_slott
+# STALL_SLOT is in the V2 data and not in N1's (the event files say so)
+! grep -qi '"STALL_SLOT"' "$top_srcdir"/events/arm64/arm/neoverse-n1/*.json &&
+	grep -qi '"STALL_SLOT"' "$top_srcdir"/events/arm64/arm/neoverse-v2/*.json
+ok $? "the event data: STALL_SLOT on Neoverse V2, not on N1"
+run_fails_with "an event of other cores says which have it" \
+	"unknown event 'stall_slot' (STALL_SLOT is an event of neoverse-v1, neoverse-n2 and neoverse-v2, not of Neoverse N1)" \
+	$H encode --pmu neoverse-n1 stall_slot
 run_fails_with "a threshold beyond the 12-bit TH" "column 12: the threshold is at most 4095" \
 	$H encode --pmu neoverse-v2 'stall_slot:th>=70000'
 run_fails_with "a threshold beyond 16 bits in perf's term" "threshold" \
