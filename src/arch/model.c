@@ -1,6 +1,7 @@
 /* model.c: what every PMU model shares: error texts, lookups in a model's
- * fixed counters and generic names, and the validator every model's data
- * goes through (see model.h). Knows no model. */
+ * fixed counters and generic names, the placing of a format term's value
+ * into a perf_event_attr, and the validator every model's data goes
+ * through (see model.h). Knows no model. */
 #include "arch/model.h"
 
 #include <stdarg.h>
@@ -149,4 +150,27 @@ const char *hpm_model_fixed_list(const struct hpm_pmu_model *m, const char *sep,
 	for (unsigned i = 0; i < m->nr_fixed && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? sep : "", m->fixed[i].name);
 	return buf;
+}
+
+bool hpm_model_perf_deposit(uint64_t value, uint64_t mask, uint64_t *out)
+{
+	uint64_t v = 0;
+	for (unsigned b = 0; b < 64 && value; b++) {
+		if (!(mask & (UINT64_C(1) << b)))
+			continue;
+		if (value & 1)
+			v |= UINT64_C(1) << b;
+		value >>= 1;
+	}
+	if (value)
+		return false;
+	*out |= v;
+	return true;
+}
+
+bool hpm_model_perf_put(struct hpm_model_perf_attr *a, const struct hpm_model_perf_format *f,
+                        uint64_t value)
+{
+	uint64_t *field = f->field == 0 ? &a->config : f->field == 1 ? &a->config1 : &a->config2;
+	return f->field <= 2 && hpm_model_perf_deposit(value, f->mask, field);
 }

@@ -4,8 +4,9 @@
  * libpfm4's pfmlib_pmu_t is one PMU), struct hpm_event_code (one event as
  * its model encodes it: opaque to every layer above, which only hands it
  * back to the model's operations), what a model is told of the host
- * kernel's perf driver and the perf_event_attr fields it fills for one of
- * its events (struct hpm_model_perf_pmu, struct hpm_model_perf_attr), and
+ * kernel's perf driver (its format terms and caps by name) and the
+ * perf_event_attr fields it fills for one of its events (struct
+ * hpm_model_perf_pmu, struct hpm_model_perf_attr, hpm_model_perf_put), and
  * what works on any model: lookups in its fixed counters and generic
  * names, and the validator run over every model's data.
  *
@@ -112,6 +113,15 @@ struct hpm_model_counters {
 	unsigned first, last;       /* programmable counter numbers */
 };
 
+/* One format term of the driver's PMU (sysfs format/NAME: "config1:5-16"):
+ * where a term's value goes in the perf_event_attr. */
+struct hpm_model_perf_format {
+	unsigned field;   /* 0 config, 1 config1, 2 config2 */
+	uint64_t mask;    /* the bits of that field the term covers */
+	unsigned lo, hi;  /* its lowest and highest bit */
+	const char *text; /* as read: "config1:5-16" */
+};
+
 /* What the host kernel's perf driver for the model's PMU offers, as the
  * perf back end found it in sysfs and procfs: what a model needs to build
  * a perf_event_attr that this kernel takes as meant. The strings belong to
@@ -131,6 +141,15 @@ struct hpm_model_perf_pmu {
 	                              * privilege mode (RISC-V: Sscofpmf in cpuinfo's isa
 	                              * line; without it the driver takes no exclude_*
 	                              * flag); -1 when not known */
+	const char *pmu_name;        /* the PMU's sysfs name ("cpu"); "" when not known */
+	/* The driver's format/TERM by name: whether it has one, and where it
+	 * goes. NULL, or false for every term, when not known. */
+	bool (*format)(const struct hpm_model_perf_pmu *pmu, const char *term,
+	               struct hpm_model_perf_format *out);
+	/* The driver's caps/NAME as a number (sysfs writes "0x00000008" or
+	 * "8"): whether the file exists and reads as one. NULL when not known. */
+	bool (*cap)(const struct hpm_model_perf_pmu *pmu, const char *name, uint64_t *value);
+	const void *ctx; /* the back end's, for format and cap */
 };
 
 /* The perf_event_attr fields a model fills for one of its events. */
@@ -147,6 +166,15 @@ struct hpm_model_perf_attr {
 	                               * asked, which the driver cannot exclude */
 	bool absent; /* refused, but an optional event: a row says so, the run goes on */
 };
+
+/* Puts value into the bits of format f of *a (lowest bit first, as perf
+ * spreads a term's value over its bits): false, and *a unchanged, when
+ * value does not fit. */
+bool hpm_model_perf_put(struct hpm_model_perf_attr *a, const struct hpm_model_perf_format *f,
+                        uint64_t value);
+/* value spread over the bits of mask, lowest first, into *out (|=); false
+ * when value has more bits than mask. */
+bool hpm_model_perf_deposit(uint64_t value, uint64_t mask, uint64_t *out);
 
 struct hpm_pmu_model {
 	const char *name;        /* "kunminghu": run files, --pmu, PMU/TERMS/ */

@@ -4,13 +4,14 @@
 # caller), and PMDEVID (pmdevid.c); over it the Arm cores as PMU models
 # (model.c), with their event tables generated from events/arm64 by
 # src/arm64/gen/jevents.c and one metric table per core from its
-# metrics.json by the generic src/gen/metrics2c.c. Depends on src/arch and
-# src/util; the perf mapping builds on it.
+# metrics.json by the generic src/gen/metrics2c.c, and their perf_event_attr
+# mapping for Linux's arm_pmuv3 driver (perf-attr.c). Depends on src/arch
+# and src/util.
 noinst_LIBRARIES += src/arm64/libarm64.a
 src_arm64_libarm64_a_SOURCES = \
 	src/arm64/arm64.h src/arm64/pmevtyper.h src/arm64/pmdevid.h src/arm64/events.h \
 	src/arm64/pmevtyper.c src/arm64/expr.c src/arm64/pmdevid.c \
-	src/arm64/model.c src/arm64/model.h
+	src/arm64/model.c src/arm64/model.h src/arm64/perf-attr.c src/arm64/perf-attr.h
 src_arm64_libarm64_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 ARM64_GEN = src/arm64/events-gen.c src/arm64/metrics-neoverse-n1-gen.c \
 	src/arm64/metrics-neoverse-n2-gen.c src/arm64/metrics-neoverse-v1-gen.c \

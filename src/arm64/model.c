@@ -22,6 +22,7 @@
 #include "arm64/arm64.h"
 #include "arm64/events.h"
 #include "arm64/model.h"
+#include "arm64/perf-attr.h"
 #include "metric/metric.h"
 #include "util/suggest.h"
 
@@ -495,8 +496,9 @@ extern const struct metric_table arm64_metrics_neoverse_v2;
 		        "REFILL",                                                                  \
 		        "L2D_CACHE,L2D_CACHE_REFILL",                                              \
 		    },                                                                             \
-		.perf_attr = NULL, .perf_driver = NULL, .generic = generic,                        \
-		.nr_generic = sizeof(generic) / sizeof(generic[0]), .metrics = &table,             \
+		.perf_attr = arm64_perf_attr, .perf_driver = arm64_perf_driver,                    \
+		.generic = generic, .nr_generic = sizeof(generic) / sizeof(generic[0]),            \
+		.metrics = &table,                                                                 \
 	}
 
 static const struct arm_model n1 = {"neoverse-n1"}, n2 = {"neoverse-n2"}, v1 = {"neoverse-v1"},

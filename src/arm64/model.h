@@ -3,9 +3,8 @@
  * Owns: one hpm_pmu_model per core of events/arm64/mapfile.csv
  * (arm64_cores[]), the objects the registry (core/models.c) lists. One set
  * of operations in model.c serves them all: each model's data names its
- * core, whose event table, MIDR and metric table the operations read. No
- * emulated machine yet, and no perf_event_attr mapping (perf refuses a
- * model without one).
+ * core, whose event table, MIDR and metric table the operations read; the
+ * perf_event_attr mapping is perf-attr.c's. No emulated machine yet.
  */
 #ifndef HPM_ARM64_MODEL_H
 #define HPM_ARM64_MODEL_H

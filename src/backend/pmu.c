@@ -14,7 +14,7 @@
 #include "core/models.h"
 
 #define PERF_TYPE_RAW_ 4 /* linux/perf_event.h PERF_TYPE_RAW; the header is not needed here */
-#define CPU_PMU_DIR    "/bus/event_source/devices/cpu"
+#define PMU_DEVICES    "/bus/event_source/devices"
 
 static const char *env_root(const char *var, const char *dflt)
 {
@@ -212,6 +212,45 @@ static bool cpuid_from_file(const char *path, char *out, size_t outlen)
 
 /* ------------------------------------------------------------ driver */
 
+static const struct hpm_pmu *pmu_of(const struct hpm_model_perf_pmu *drv)
+{
+	return drv->ctx;
+}
+
+static bool driver_format(const struct hpm_model_perf_pmu *drv, const char *term,
+                          struct hpm_model_perf_format *out)
+{
+	const struct hpm_pmu *pmu = pmu_of(drv);
+	for (unsigned i = 0; i < pmu->nr_terms; i++)
+		if (strcmp(pmu->terms[i].name, term) == 0) {
+			const struct hpm_pmu_format *f = &pmu->terms[i].f;
+			out->field = (unsigned)f->field;
+			out->mask = f->mask;
+			out->lo = f->lo;
+			out->hi = f->hi;
+			out->text = f->text;
+			return true;
+		}
+	return false;
+}
+
+static bool driver_cap(const struct hpm_model_perf_pmu *drv, const char *name, uint64_t *value)
+{
+	const struct hpm_pmu *pmu = pmu_of(drv);
+	for (unsigned i = 0; i < pmu->nr_caps; i++)
+		if (strcmp(pmu->caps[i].name, name) == 0) {
+			const char *t = pmu->caps[i].text;
+			char *end;
+			errno = 0;
+			unsigned long long v = strtoull(t, &end, 0);
+			if (errno || end == t || *end || *t == '-')
+				return false;
+			*value = v;
+			return true;
+		}
+	return false;
+}
+
 void hpm_pmu_driver(const struct hpm_pmu *pmu, struct hpm_model_perf_pmu *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -225,6 +264,10 @@ void hpm_pmu_driver(const struct hpm_pmu *pmu, struct hpm_model_perf_pmu *out)
 	out->kernel_version = pmu->kernel_version;
 	out->kernel_release = pmu->kernel_release;
 	out->mode_filtering = pmu->sscofpmf;
+	out->pmu_name = pmu->name;
+	out->format = driver_format;
+	out->cap = driver_cap;
+	out->ctx = pmu;
 }
 
 /* ------------------------------------------------------------ kernel */
@@ -273,33 +316,157 @@ static int isa_has_extension(const char *cpuinfo, const char *ext)
 
 /* ------------------------------------------------------------ detect */
 
-/* The union of the config bits the cpu PMU's format/ terms cover. */
-static uint64_t config_formats(const char *sysfs)
+/* The names in dir, sorted (format/ and caps/ files, PMUs); how many, at
+ * most max, each under len bytes. */
+static unsigned dir_names(const char *dir, char (*out)[64], unsigned max)
 {
-	char path[1024], buf[128];
-	uint64_t mask = 0;
-	snprintf(path, sizeof(path), "%s" CPU_PMU_DIR "/format", sysfs);
-	DIR *d = opendir(path);
-	if (!d)
-		return 0;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		struct hpm_pmu_format f;
-		char ferr[160];
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s" CPU_PMU_DIR "/format/%s", sysfs, de->d_name);
-		if (read_small(path, buf, sizeof(buf)) == 0 &&
-		    hpm_pmu_parse_format(buf, &f, ferr, sizeof(ferr)) == 0 &&
-		    f.field == HPM_PMU_CONFIG)
-			mask |= f.mask;
+	struct dirent **names = NULL;
+	int n = scandir(dir, &names, NULL, alphasort);
+	unsigned k = 0;
+	for (int i = 0; i < n; i++) {
+		if (names[i]->d_name[0] != '.' && k < max && strlen(names[i]->d_name) < 64)
+			snprintf(out[k++], 64, "%s", names[i]->d_name);
+		free(names[i]);
 	}
-	closedir(d);
+	free(names);
+	return k;
+}
+
+/* The PMU's format/ terms that parse and its caps/ files; the union of the
+ * config bits the terms cover. */
+static uint64_t read_terms(struct hpm_pmu *pmu)
+{
+	char path[1024], buf[128], names[HPM_PMU_MAX_TERMS][64];
+	uint64_t mask = 0;
+	snprintf(path, sizeof(path), "%s" PMU_DEVICES "/%s/format", pmu->sysfs, pmu->name);
+	unsigned n = dir_names(path, names, HPM_PMU_MAX_TERMS);
+	for (unsigned i = 0; i < n; i++) {
+		struct hpm_pmu_term *t = &pmu->terms[pmu->nr_terms];
+		char ferr[160];
+		if (strlen(names[i]) >= sizeof(t->name))
+			continue;
+		snprintf(path, sizeof(path), "%s" PMU_DEVICES "/%s/format/%s", pmu->sysfs,
+		         pmu->name, names[i]);
+		if (read_small(path, buf, sizeof(buf)) != 0 ||
+		    hpm_pmu_parse_format(buf, &t->f, ferr, sizeof(ferr)) != 0)
+			continue;
+		snprintf(t->name, sizeof(t->name), "%s", names[i]);
+		pmu->nr_terms++;
+		if (t->f.field == HPM_PMU_CONFIG)
+			mask |= t->f.mask;
+	}
+	snprintf(path, sizeof(path), "%s" PMU_DEVICES "/%s/caps", pmu->sysfs, pmu->name);
+	char cnames[HPM_PMU_MAX_CAPS][64];
+	n = dir_names(path, cnames, HPM_PMU_MAX_CAPS);
+	for (unsigned i = 0; i < n; i++) {
+		struct hpm_pmu_cap *c = &pmu->caps[pmu->nr_caps];
+		if (strlen(cnames[i]) >= sizeof(c->name))
+			continue;
+		snprintf(path, sizeof(path), "%s" PMU_DEVICES "/%s/caps/%s", pmu->sysfs, pmu->name,
+		         cnames[i]);
+		if (read_small(path, buf, sizeof(buf)) != 0 || strlen(buf) >= sizeof(c->text))
+			continue;
+		snprintf(c->name, sizeof(c->name), "%s", cnames[i]);
+		snprintf(c->text, sizeof(c->text), "%s", buf);
+		pmu->nr_caps++;
+	}
 	return mask;
 }
 
-int hpm_pmu_detect_at(struct hpm_pmu *pmu, const char *sysfs, const char *procfs, char *err,
-                      size_t errlen)
+bool hpm_pmu_midr(const char *sysfs, unsigned cpu, char *out, size_t outlen)
+{
+	char path[512], buf[64], *end;
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%u/regs/identification/midr_el1",
+	         sysfs, cpu);
+	if (read_small(path, buf, sizeof(buf)) != 0)
+		return false;
+	errno = 0;
+	unsigned long long v = strtoull(buf, &end, 0);
+	if (errno || end == buf || *end || buf[0] == '-')
+		return false;
+	/* as perf's arch/arm64/util/header.c writes it */
+	snprintf(out, outlen, "0x%016llx", v);
+	return true;
+}
+
+/* The first CPU of a cpus list ("0-3,8"), or -1. */
+static long first_cpu(const char *list)
+{
+	char *end;
+	if (!isdigit((unsigned char)*list))
+		return -1;
+	unsigned long v = strtoul(list, &end, 10);
+	return v > 4095 ? -1 : (long)v;
+}
+
+/* Arm: every core PMU (a PMU with a cpus file, as perf's
+ * is_sysfs_pmu_core) and the MIDR_EL1 of its first CPU; the first whose
+ * core is want (NULL: any model) becomes the model's PMU, else the first
+ * whose core is some model's (big.LITTLE: one PMU per kind of core). Without core PMUs, CPU 0's
+ * MIDR still names the core (for the message). */
+static void arm_cores(struct hpm_pmu *pmu, const struct hpm_pmu_model *want)
+{
+	char path[1024], names[32][64];
+	snprintf(path, sizeof(path), "%s" PMU_DEVICES, pmu->sysfs);
+	unsigned n = dir_names(path, names, 32);
+	for (unsigned i = 0; i < n && pmu->nr_cores < HPM_PMU_MAX_CORES; i++) {
+		struct hpm_pmu_core *c = &pmu->cores[pmu->nr_cores];
+		char cpus[64];
+		snprintf(path, sizeof(path), "%s" PMU_DEVICES "/%.63s/cpus", pmu->sysfs, names[i]);
+		if (read_small(path, cpus, sizeof(cpus)) != 0)
+			continue;
+		memset(c, 0, sizeof(*c));
+		snprintf(c->name, sizeof(c->name), "%.63s", names[i]);
+		snprintf(c->cpus, sizeof(c->cpus), "%s", cpus);
+		long cpu = first_cpu(cpus);
+		if (cpu >= 0 && hpm_pmu_midr(pmu->sysfs, (unsigned)cpu, c->cpuid, sizeof(c->cpuid)))
+			c->model = hpm_model_for_cpuid(c->cpuid);
+		else
+			c->cpuid[0] = '\0';
+		pmu->nr_cores++;
+	}
+	/* want's core PMU, else the first that is some model's */
+	int pick = -1;
+	for (unsigned i = 0; i < pmu->nr_cores; i++) {
+		const struct hpm_pmu_model *m = pmu->cores[i].model;
+		if (m && (pick < 0 || (m == want && pmu->cores[pick].model != want)))
+			pick = (int)i;
+	}
+	if (pick >= 0) {
+		const struct hpm_pmu_core *c = &pmu->cores[pick];
+		/* same sizes or larger: plain copies */
+		memcpy(pmu->cpuid, c->cpuid, sizeof(c->cpuid));
+		memcpy(pmu->name, c->name, sizeof(c->name));
+		memcpy(pmu->cpus, c->cpus, sizeof(c->cpus));
+		pmu->model = c->model;
+		return;
+	}
+	for (unsigned i = 0; i < pmu->nr_cores; i++)
+		if (pmu->cores[i].cpuid[0]) {
+			memcpy(pmu->cpuid, pmu->cores[i].cpuid, sizeof(pmu->cores[i].cpuid));
+			return;
+		}
+	if (hpm_pmu_midr(pmu->sysfs, 0, pmu->cpuid, sizeof(pmu->cpuid)))
+		pmu->model = hpm_model_for_cpuid(pmu->cpuid);
+}
+
+/* "MIDR 0x... (armv8_cortex_a55, CPUs 0-3), MIDR 0x... (...)": the cores
+ * found, for the message that none is a model's. */
+static void cores_text(const struct hpm_pmu *pmu, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < pmu->nr_cores && n < len; i++)
+		if (pmu->cores[i].cpuid[0])
+			n += (size_t)snprintf(buf + n, len - n, "%sMIDR %s (%s, CPUs %s)",
+			                      n ? ", " : "", pmu->cores[i].cpuid,
+			                      pmu->cores[i].name, pmu->cores[i].cpus);
+	if (!n)
+		snprintf(buf, len, "MIDR %s", pmu->cpuid);
+}
+
+static int detect(struct hpm_pmu *pmu, const char *sysfs, const char *procfs,
+                  const struct hpm_pmu_model *want, char *err, size_t errlen)
 {
 	char path[512], buf[128];
 	memset(pmu, 0, sizeof(*pmu));
@@ -308,18 +475,23 @@ int hpm_pmu_detect_at(struct hpm_pmu *pmu, const char *sysfs, const char *procfs
 	pmu->type = PERF_TYPE_RAW_;
 
 	snprintf(path, sizeof(path), "%s/cpuinfo", pmu->procfs);
-	if (cpuid_from_file(path, pmu->cpuid, sizeof(pmu->cpuid)))
+	bool riscv = cpuid_from_file(path, pmu->cpuid, sizeof(pmu->cpuid));
+	if (riscv) {
 		pmu->model = hpm_model_for_cpuid(pmu->cpuid);
+		snprintf(pmu->name, sizeof(pmu->name), "cpu");
+	} else {
+		arm_cores(pmu, want);
+	}
 	pmu->sscofpmf = isa_has_extension(path, "sscofpmf");
 	snprintf(path, sizeof(path), "%s/sys/kernel/osrelease", pmu->procfs);
 	if (read_small(path, pmu->kernel_release, sizeof(pmu->kernel_release)) == 0)
 		pmu->kernel_version = hpm_pmu_kernel_version(pmu->kernel_release);
 
-	snprintf(path, sizeof(path), "%s" CPU_PMU_DIR, pmu->sysfs);
 	struct stat st;
-	pmu->has_cpu_pmu = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	snprintf(path, sizeof(path), "%s" PMU_DEVICES "/%s", pmu->sysfs, pmu->name);
+	pmu->has_cpu_pmu = pmu->name[0] && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 	if (pmu->has_cpu_pmu) {
-		snprintf(path, sizeof(path), "%s" CPU_PMU_DIR "/type", pmu->sysfs);
+		snprintf(path, sizeof(path), "%s" PMU_DEVICES "/%s/type", pmu->sysfs, pmu->name);
 		if (read_small(path, buf, sizeof(buf)) == 0) {
 			char *end;
 			errno = 0;
@@ -331,10 +503,11 @@ int hpm_pmu_detect_at(struct hpm_pmu *pmu, const char *sysfs, const char *procfs
 		}
 	}
 
-	/* Only a Kunminghu host's format files matter; elsewhere a strange
+	/* Only a model's host's format files matter; elsewhere a strange
 	 * "cpu" PMU (x86's has format/event "config:0-7") is not ours to judge. */
 	if (pmu->model && pmu->has_cpu_pmu) {
-		snprintf(path, sizeof(path), "%s" CPU_PMU_DIR "/format/event", pmu->sysfs);
+		snprintf(path, sizeof(path), "%s" PMU_DEVICES "/%s/format/event", pmu->sysfs,
+		         pmu->name);
 		if (read_small(path, buf, sizeof(buf)) == 0) {
 			char ferr[160];
 			if (hpm_pmu_parse_format(buf, &pmu->event, ferr, sizeof(ferr))) {
@@ -349,13 +522,16 @@ int hpm_pmu_detect_at(struct hpm_pmu *pmu, const char *sysfs, const char *procfs
 			pmu->event_from_sysfs = true;
 		} else {
 			/* riscv_pmu_sbi has always taken 48 bits when it
-			 * does not say (SBI < 3.0) */
-			hpm_pmu_parse_format("config:0-47", &pmu->event, err, errlen);
+			 * does not say (SBI < 3.0); arm_pmuv3 has always
+			 * said (config:0-15) */
+			hpm_pmu_parse_format(riscv ? "config:0-47" : "config:0-15", &pmu->event,
+			                     err, errlen);
 		}
 		pmu->event_bits = pmu->event.hi + 1;
-		pmu->config_mask = pmu->event.mask | config_formats(pmu->sysfs);
+		pmu->config_mask = pmu->event.mask | read_terms(pmu);
 
-		snprintf(path, sizeof(path), "%s" CPU_PMU_DIR "/format/counterid_mask", pmu->sysfs);
+		snprintf(path, sizeof(path), "%s" PMU_DEVICES "/%s/format/counterid_mask",
+		         pmu->sysfs, pmu->name);
 		if (read_small(path, buf, sizeof(buf)) == 0) {
 			char ferr[160];
 			if (hpm_pmu_parse_format(buf, &pmu->counterid_mask, ferr, sizeof(ferr))) {
@@ -367,30 +543,58 @@ int hpm_pmu_detect_at(struct hpm_pmu *pmu, const char *sysfs, const char *procfs
 	}
 
 	pmu->present = pmu->model && pmu->has_cpu_pmu;
-	if (!pmu->cpuid[0])
+	if (!pmu->cpuid[0]) {
 		snprintf(pmu->reason, sizeof(pmu->reason),
-		         "%.150s/cpuinfo has no mvendorid/marchid/mimpid (not a RISC-V host)",
+		         "%.120s/cpuinfo has no mvendorid/marchid/mimpid and no CPU has a "
+		         "midr_el1 (not a RISC-V host, nor an Arm one)",
 		         pmu->procfs);
-	else if (!pmu->model)
-		snprintf(pmu->reason, sizeof(pmu->reason),
-		         "cpuid %s is a core of no PMU model hpmstat knows (mapfile.csv)",
-		         pmu->cpuid);
-	else if (!pmu->has_cpu_pmu)
-		snprintf(pmu->reason, sizeof(pmu->reason),
-		         "%s core %.40s but no cpu PMU in %.100s/bus/event_source/devices "
-		         "(kernel without CONFIG_RISCV_PMU_SBI?)",
-		         pmu->model->display, pmu->cpuid, pmu->sysfs);
+	} else if (!pmu->model) {
+		char cores[200];
+		if (riscv)
+			snprintf(pmu->reason, sizeof(pmu->reason),
+			         "cpuid %s is a core of no PMU model hpmstat knows (mapfile.csv)",
+			         pmu->cpuid);
+		else {
+			cores_text(pmu, cores, sizeof(cores));
+			snprintf(pmu->reason, sizeof(pmu->reason),
+			         "%.180s %s of no PMU model hpmstat knows "
+			         "(events/arm64/mapfile.csv)",
+			         cores, strstr(cores, "), MIDR") ? "are cores" : "is a core");
+		}
+	} else if (!pmu->has_cpu_pmu) {
+		if (riscv)
+			snprintf(pmu->reason, sizeof(pmu->reason),
+			         "%s core %.40s but no cpu PMU in %.100s/bus/event_source/devices "
+			         "(kernel without CONFIG_RISCV_PMU_SBI?)",
+			         pmu->model->display, pmu->cpuid, pmu->sysfs);
+		else
+			snprintf(pmu->reason, sizeof(pmu->reason),
+			         "%s core (MIDR %.20s) but no core PMU (one with a cpus file) in "
+			         "%.90s/bus/event_source/devices (kernel without CONFIG_ARM_PMU?)",
+			         pmu->model->display, pmu->cpuid, pmu->sysfs);
+	}
 	return 0;
+}
+
+int hpm_pmu_detect_at(struct hpm_pmu *pmu, const char *sysfs, const char *procfs, char *err,
+                      size_t errlen)
+{
+	return detect(pmu, sysfs, procfs, NULL, err, errlen);
 }
 
 int hpm_pmu_detect(struct hpm_pmu *pmu, char *err, size_t errlen)
 {
-	return hpm_pmu_detect_at(pmu, NULL, NULL, err, errlen);
+	return detect(pmu, NULL, NULL, NULL, err, errlen);
+}
+
+int hpm_pmu_detect_model(struct hpm_pmu *pmu, const struct hpm_pmu_model *want, char *err,
+                         size_t errlen)
+{
+	return detect(pmu, NULL, NULL, want, err, errlen);
 }
 
 /* ------------------------------------------------------------ host PMUs */
 
-#define PMU_DEVICES    "/bus/event_source/devices"
 #define MAX_TERM_DEPTH 2 /* a term of events/NAME may not name another event */
 
 bool hpm_pmu_spec_shape(const char *spec, char *pmu, size_t pmulen)
@@ -436,23 +640,6 @@ static int unknown_term(const char *dir, const struct hpm_pmu_event *ev, const c
 	         (int)(tlen > 40 ? 40 : tlen), term, ev->pmu, terms, events[0] ? "; events: " : "",
 	         events);
 	return -EINVAL;
-}
-
-/* value into the bits of mask, lowest bit first (perf's pmu_format_value). */
-static bool deposit(uint64_t value, uint64_t mask, uint64_t *out)
-{
-	uint64_t v = 0;
-	for (unsigned b = 0; b < 64 && value; b++) {
-		if (!(mask & (UINT64_C(1) << b)))
-			continue;
-		if (value & 1)
-			v |= UINT64_C(1) << b;
-		value >>= 1;
-	}
-	if (value)
-		return false;
-	*out |= v;
-	return true;
 }
 
 static int parse_terms(const char *dir, bool present, const char *spec, const char *terms,
@@ -531,7 +718,8 @@ static int parse_term(const char *dir, bool present, const char *spec, const cha
 		snprintf(err, errlen, "%s: %s", path, ferr);
 		return -EINVAL;
 	}
-	if (!deposit(v, f.mask, &ev->config[f.field])) {
+	/* perf's pmu_format_value: lowest bit first */
+	if (!hpm_model_perf_deposit(v, f.mask, &ev->config[f.field])) {
 		snprintf(err, errlen, "'%.100s': term '%s': value %s is too big for its format %s",
 		         spec, key, val, f.text);
 		return -EINVAL;

@@ -1,11 +1,12 @@
 /* pmu.h: discovery of a PMU model's PMU on the running host.
  *
  * Owns: struct hpm_pmu (what the perf back end needs to know about the
- * kernel's RISC-V PMU to program a model's raw events: which PMU model's
- * core this is, the PMU's perf type, how many config bits the kernel takes,
- * whether it can pin an event to some counters), what a model's perf_attr
- * is told of it (hpm_pmu_driver), and the parsing of the sysfs and procfs
- * files it comes from. Nothing here opens a perf event.
+ * kernel's core PMU, RISC-V's or Arm's, to program a model's raw events:
+ * which PMU model's core this is, the PMU's name and perf type, how many
+ * config bits the kernel takes, its format terms and caps, whether it can
+ * pin an event to some counters), what a model's perf_attr is told of it
+ * (hpm_pmu_driver, with the format and cap lookups), and the parsing of the
+ * sysfs and procfs files it comes from. Nothing here opens a perf event.
  *
  * The roots are taken from the environment so tests (and --dry-run) can
  * present a Kunminghu host on any machine: HPMSTAT_SYSFS (default "/sys")
@@ -15,6 +16,17 @@
  *   <sys>/bus/event_source/devices/cpu/type      the PMU's perf type
  *   <sys>/bus/event_source/devices/cpu/format/event           "config:0-47"
  *   <sys>/bus/event_source/devices/cpu/format/counterid_mask  "config2:0-31"
+ * On an Arm host (cpuinfo without the RISC-V ids) the core comes from
+ * MIDR_EL1 and the PMU is a core PMU, as perf finds them (a PMU directory
+ * with a cpus file: armv8_pmuv3_0, or armv8_cortex_a55 / armv9_neoverse_v2
+ * ... on big.LITTLE, one per kind of core):
+ *   <sys>/bus/event_source/devices/PMU/cpus        the CPUs it counts on: "0-3"
+ *   <sys>/devices/system/cpu/cpuN/regs/identification/midr_el1
+ *                                                   of the first of them
+ * The first core PMU (by name) whose core is a PMU model's is the model's
+ * PMU. Whatever the core, the chosen PMU's format/ terms and caps/ files
+ * are read for the model's perf_attr (hpm_pmu_driver): Arm's threshold
+ * terms, caps/slots and caps/threshold_max.
  */
 /* Host PMUs by name (perf's PMU/TERMS/ syntax, any PMU under
  * <sys>/bus/event_source/devices): hpm_pmu_event_parse reads the PMU's
@@ -47,13 +59,43 @@ struct hpm_pmu_format {
 	char text[64];   /* as read, whitespace trimmed */
 };
 
+#define HPM_PMU_MAX_TERMS 16
+#define HPM_PMU_MAX_CAPS  8
+#define HPM_PMU_MAX_CORES 8
+
+/* A format/ term of the model's PMU, by name. */
+struct hpm_pmu_term {
+	char name[32];
+	struct hpm_pmu_format f;
+};
+
+/* A caps/ file of the model's PMU, as read. */
+struct hpm_pmu_cap {
+	char name[32];
+	char text[32];
+};
+
+/* A core PMU (one with a cpus file) and the core of its first CPU. */
+struct hpm_pmu_core {
+	char name[64];                     /* "armv8_pmuv3_0" */
+	char cpus[64];                     /* its cpus file: "0-3" */
+	char cpuid[32];                    /* MIDR_EL1 of its first CPU as perf writes
+	                                    * it ("0x00000000410fd4f1"); "" unreadable */
+	const struct hpm_pmu_model *model; /* the PMU model of that core, or NULL */
+};
+
 struct hpm_pmu {
-	/* cpuinfo */
-	char cpuid[96];                    /* "0x0-0x19-0x0"; "" when cpuinfo has no RISC-V ids */
+	/* cpuinfo (RISC-V) or midr_el1 (Arm) */
+	char cpuid[96]; /* "0x0-0x19-0x0", "0x00000000410fd4f1"; "" when neither is there */
 	const struct hpm_pmu_model *model; /* the PMU model whose cores cpuid names
 	                                    * (core/models.h), or NULL */
 	/* sysfs */
-	bool has_cpu_pmu;            /* <sys>/bus/event_source/devices/cpu exists */
+	char name[64]; /* the model's PMU: "cpu" on RISC-V, a core PMU's
+	                * name on Arm ("" when there is none) */
+	char cpus[64]; /* its cpus file ("" when it has none) */
+	struct hpm_pmu_core cores[HPM_PMU_MAX_CORES]; /* Arm: every core PMU, by name */
+	unsigned nr_cores;
+	bool has_cpu_pmu;            /* <sys>/bus/event_source/devices/<name> exists */
 	uint32_t type;               /* its perf type; PERF_TYPE_RAW (4) when not readable */
 	bool type_from_sysfs;        /* type was read, not assumed */
 	struct hpm_pmu_format event; /* format/event; assumed config:0-47 when absent */
@@ -64,6 +106,10 @@ struct hpm_pmu {
 	                          * the driver drops the others of a raw config */
 	bool has_counterid_mask; /* format/counterid_mask exists */
 	struct hpm_pmu_format counterid_mask;
+	struct hpm_pmu_term terms[HPM_PMU_MAX_TERMS]; /* every format/ term that parses */
+	unsigned nr_terms;
+	struct hpm_pmu_cap caps[HPM_PMU_MAX_CAPS]; /* caps/ files */
+	unsigned nr_caps;
 	/* the running kernel: its riscv_pmu_sbi decides which exclude_* flags
 	 * reach the firmware (the model's perf_attr, arch/model.h) */
 	unsigned kernel_version; /* major * 1000 + minor from <proc>/sys/kernel/osrelease
@@ -96,6 +142,11 @@ int hpm_pmu_detect(struct hpm_pmu *pmu, char *err, size_t errlen);
 /* The same with explicit roots (NULL: the environment's). */
 int hpm_pmu_detect_at(struct hpm_pmu *pmu, const char *sysfs, const char *procfs, char *err,
                       size_t errlen);
+
+/* The same, preferring want's core PMU when the host has several core
+ * PMUs (big.LITTLE) of different models; the first model's otherwise. */
+int hpm_pmu_detect_model(struct hpm_pmu *pmu, const struct hpm_pmu_model *want, char *err,
+                         size_t errlen);
 
 /* Parse a sysfs format term ("config:0-47", "config2:0-31", "config:0-7,32-35").
  * Returns 0 or -EINVAL with a message. */
@@ -149,8 +200,14 @@ typedef void (*hpm_pmu_event_visit_fn)(void *ctx, const struct hpm_pmu_named_eve
  * the call only. Returns how many were visited. */
 unsigned hpm_pmu_list_events(const char *sysfs, hpm_pmu_event_visit_fn visit, void *ctx);
 
+/* MIDR_EL1 of CPU n as perf's arm64 cpuid ("0x00000000410fd4f1") from
+ * <sysfs>/devices/system/cpu/cpuN/regs/identification/midr_el1; false when
+ * there is no such file or it is not a number. */
+bool hpm_pmu_midr(const char *sysfs, unsigned cpu, char *out, size_t outlen);
+
 /* What a model's perf_attr is told of this host's driver (arch/model.h).
- * out's strings point into pmu. */
+ * out's strings and its format and cap lookups point into pmu, which must
+ * outlive out. */
 void hpm_pmu_driver(const struct hpm_pmu *pmu, struct hpm_model_perf_pmu *out);
 
 #endif

@@ -39,6 +39,21 @@ void hpm_session_init(struct hpm_session *s, enum hpm_backend_choice choice)
 	hpm_emu_config_init(&s->emu_cfg);
 }
 
+/* What the host's core is, for messages about a model it does not have:
+ * "; this host's core is Neoverse N1", "; on this host, MIDR 0x... is a
+ * core of no PMU model hpmstat knows ..."; "" when the host names no core
+ * at all (x86). */
+static void host_note(const struct hpm_session *s, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (!s->pmu.cpuid[0])
+		return;
+	if (s->pmu.present)
+		snprintf(buf, len, "; this host's core is %s", s->pmu.model->display);
+	else if (s->pmu.reason[0])
+		snprintf(buf, len, "; on this host, %.250s", s->pmu.reason);
+}
+
 int hpm_session_set_model(struct hpm_session *s, const char *name, char *err, size_t errlen)
 {
 	const struct hpm_pmu_model *m = hpm_model_by_name(name);
@@ -53,16 +68,28 @@ int hpm_session_set_model(struct hpm_session *s, const char *name, char *err, si
 		return -1;
 	}
 	bool host = s->pmu.present && s->pmu.model == m;
+	if (!host && s->pmu.nr_cores > 1 && s->choice != HPM_BACKEND_EMU) {
+		/* big.LITTLE: m may be the core of another core PMU */
+		struct hpm_pmu other;
+		char derr[256];
+		if (hpm_pmu_detect_model(&other, m, derr, sizeof(derr)) == 0 && other.present &&
+		    other.model == m) {
+			s->pmu = other;
+			host = true;
+		}
+	}
+	char why[300];
+	host_note(s, why, sizeof(why));
 	if (s->choice == HPM_BACKEND_PERF && !host) {
-		snprintf(err, errlen, "--pmu %s --backend perf: this host has no %s PMU", m->name,
-		         m->display);
+		snprintf(err, errlen, "--pmu %s --backend perf: this host has no %s PMU%s", m->name,
+		         m->display, why);
 		return -1;
 	}
 	bool emulated = s->choice == HPM_BACKEND_EMU || !host;
 	if (emulated && !hpm_model_machine(m)) {
 		snprintf(err, errlen,
-		         "--pmu %s: this host has no %s PMU and hpmstat has no emulator of it",
-		         m->name, m->display);
+		         "--pmu %s: this host has no %s PMU and hpmstat has no emulator of it%s",
+		         m->name, m->display, why);
 		return -1;
 	}
 	s->model = m;
@@ -133,9 +160,14 @@ static void unknown_event(const struct hpm_session *s, const char *spec,
 		if (merr->code == HPM_MODEL_ESYNTAX)
 			snprintf(err, errlen, "'%s': %s (column %d)", spec, merr->msg,
 			         merr->pos + 1);
-		else
+		else {
+			char why[300];
+			host_note(s, why, sizeof(why));
+			/* an Arm name on an Arm host of no known core: say why */
 			snprintf(err, errlen,
-			         "unknown event '%s' (see 'hpmstat list' and 'perf list')", spec);
+			         "unknown event '%s' (see 'hpmstat list' and 'perf list')%s", spec,
+			         s->pmu.present ? "" : why);
+		}
 		return;
 	}
 	char hint[200] = "";

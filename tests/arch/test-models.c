@@ -68,9 +68,9 @@ static void test_arm(void)
 	struct hpm_event_code c;
 	for (unsigned i = 0; i < 4; i++) {
 		const struct hpm_pmu_model *m = hpm_model_by_name(cores[i]);
-		tap_ok(m && strcmp(m->arch, "arm64") == 0 && m->metrics && !m->perf_attr &&
-		           !hpm_model_machine(m),
-		       "%s: an arm64 model with metrics, no perf mapping and no machine yet",
+		tap_ok(m && strcmp(m->arch, "arm64") == 0 && m->metrics && m->perf_attr &&
+		           m->perf_driver && !hpm_model_machine(m),
+		       "%s: an arm64 model with metrics, a perf mapping and no machine yet",
 		       cores[i]);
 	}
 	const struct hpm_pmu_model *v2 = hpm_model_by_name("neoverse-v2");

@@ -99,6 +99,50 @@ char *fake_kunminghu(const char *event, const char *cmask)
 	return root;
 }
 
+void fake_arm_pmu(const char *root, const char *name, unsigned type, const char *cpus,
+                  const char *threshold_max)
+{
+	static const char *const files[][2] = {
+	    {"format/event", "config:0-15\n"},  {"format/long", "config1:0\n"},
+	    {"format/rdpmc", "config1:1\n"},    {"caps/slots", "0x00000008\n"},
+	    {"caps/bus_slots", "0x00000020\n"},
+	};
+	static const char *const th[][2] = {
+	    {"format/threshold_count", "config1:2\n"},
+	    {"format/threshold_compare", "config1:3-4\n"},
+	    {"format/threshold", "config1:5-16\n"},
+	};
+	char rel[256], buf[96];
+	snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/%s/type", name);
+	snprintf(buf, sizeof(buf), "%u\n", type);
+	fake_write(root, rel, buf);
+	snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/%s/cpus", name);
+	snprintf(buf, sizeof(buf), "%s\n", cpus);
+	fake_write(root, rel, buf);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/%s/%s", name, files[i][0]);
+		fake_write(root, rel, files[i][1]);
+	}
+	if (!threshold_max)
+		return;
+	for (size_t i = 0; i < sizeof(th) / sizeof(th[0]); i++) {
+		snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/%s/%s", name, th[i][0]);
+		fake_write(root, rel, th[i][1]);
+	}
+	snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/%s/caps/threshold_max", name);
+	snprintf(buf, sizeof(buf), "%s\n", threshold_max);
+	fake_write(root, rel, buf);
+}
+
+void fake_midr(const char *root, unsigned cpu, const char *midr)
+{
+	char rel[128], buf[64];
+	snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/regs/identification/midr_el1",
+	         cpu);
+	snprintf(buf, sizeof(buf), "%s\n", midr);
+	fake_write(root, rel, buf);
+}
+
 #define FAKE_MAX_EVSELS 64
 
 void fake_list_init(struct hpm_evlist *l)

@@ -1,8 +1,9 @@
 # tests/backend: host event names, PMU discovery on fake sysfs/procfs trees,
-# the attrs of Kunminghu raw events, and the perf back end on the real kernel.
+# the attrs of Kunminghu raw events and of the Arm cores (test-arm-perf), and
+# the perf back end on the real kernel.
 BACKEND_TESTS = tests/backend/test-host-events tests/backend/test-pmu \
 	tests/backend/test-perf-attr tests/backend/test-perf-kernel \
-	tests/backend/test-pmu-events
+	tests/backend/test-pmu-events tests/backend/test-arm-perf
 check_PROGRAMS += $(BACKEND_TESTS)
 TESTS += $(BACKEND_TESTS)
 check_LIBRARIES += tests/backend/libfake.a
@@ -27,4 +28,7 @@ tests_backend_test_perf_kernel_LDADD = $(BACKEND_TEST_LIBS)
 tests_backend_test_pmu_events_SOURCES = tests/backend/test-pmu-events.c
 tests_backend_test_pmu_events_CPPFLAGS = $(BACKEND_TEST_CPPFLAGS)
 tests_backend_test_pmu_events_LDADD = $(BACKEND_TEST_LIBS)
+tests_backend_test_arm_perf_SOURCES = tests/backend/test-arm-perf.c
+tests_backend_test_arm_perf_CPPFLAGS = $(BACKEND_TEST_CPPFLAGS)
+tests_backend_test_arm_perf_LDADD = $(BACKEND_TEST_LIBS)
 include tests/backend/emu.mk

@@ -4,6 +4,8 @@ tests_stat_touch_pages_SOURCES = tests/stat/touch-pages.c
 STAT_TESTS = tests/stat/stat-perf.sh tests/stat/stat-emu.sh tests/stat/signals.sh
 STAT_TESTS += tests/stat/record-bytes.sh tests/stat/record-stream.sh tests/stat/provenance.sh
 STAT_TESTS += tests/stat/evspec.sh
+# Arm hosts on fake sysfs trees: the arm_pmuv3 attrs, 6.1 and 6.8, big.LITTLE
+STAT_TESTS += tests/stat/arm-perf.sh
 # toplev's options: -l, --nodes, -v descriptions, --no-multiplex
 STAT_TESTS += tests/stat/topdown-options.sh
 # perf's tool events: duration_time, user_time, system_time against perf's
