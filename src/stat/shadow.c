@@ -63,11 +63,13 @@ bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, dou
 	if (isnan(v) || (e->kind != HPM_EV_HOST && e->kind != HPM_EV_TOOL))
 		goto kunminghu;
 	if (is_clock(e)) {
-		/* v is msec: task time over wall time (-I: the interval's own
-		 * length; -r: the mean task time over the mean wall time) */
-		if (res->elapsed_ns <= 0)
+		/* task time over wall time (-I: the interval's own length; -r:
+		 * the mean task time over the mean wall time); v is in the row's
+		 * unit: msec for task-clock, ns as counted for a clock written as
+		 * software/config=1/, which perf prints unscaled */
+		if (res->elapsed_ns <= 0 || e->scale <= 0)
 			return false;
-		*val = v * 1e6 / res->elapsed_ns;
+		*val = v / e->scale / res->elapsed_ns;
 		*unit_text = "CPUs utilized";
 		return true;
 	}

@@ -159,4 +159,23 @@ grep -q "Performance counter stats for 'system wide':" "$tap_out" && grep -q 'ms
 	! grep -q 'seconds user' "$tap_out"
 ok $? "-a: 'system wide', cpu-clock, no user/sys lines (as perf)"
 
+# ---- the task clock written as software/config=1/: perf prints the count
+# unscaled (ns) and "CPUs utilized" is still task time over wall time
+$H stat -x, -e 'software/config=1/' -- "$W" 2>"$dir/sw.csv" >/dev/null
+awk -F, -v W="$W" '$3 == "software/config=1/" { ns = $1; u = $6; t = $7 }
+	END { exit !(ns > 0 && t == "CPUs utilized" && u > 0 && u < 1.5) }' "$dir/sw.csv"
+ok $? "software/config=1/: a count in ns, CPUs utilized below 1.5 for a mostly sleeping program ($(cat "$dir/sw.csv"))"
+if $have_perf; then
+	$H stat -e 'software/config=1/' -- "$W" 2>"$dir/sw.std" >/dev/null
+	perf stat -e 'software/config=1/' -- "$W" 2>"$dir/sw.perf" >/dev/null
+	py "
+import re, sys
+def util(f):
+    m = re.search(r'#\s+([0-9.]+) CPUs utilized', open(f).read())
+    return float(m.group(1)) if m else None
+h, p = util('$dir/sw.std'), util('$dir/sw.perf')
+sys.exit(0 if h is not None and p is not None and abs(h - p) <= 0.5 * max(h, p) + 0.01 else 1)"
+	ok $? "... the same CPUs utilized as perf's within run-to-run noise: $(grep -o '[0-9.]* CPUs' "$dir/sw.std") vs $(grep -o '[0-9.]* CPUs' "$dir/sw.perf")"
+fi
+
 done_testing
