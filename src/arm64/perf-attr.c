@@ -146,6 +146,10 @@ int arm64_perf_attr(const struct hpm_event_code *c, bool optional,
 	out->exclude_user = !(modes & EL0);
 	out->exclude_kernel = !(modes & EL1);
 	out->exclude_hv = !(modes & EL2);
+	/* perf's event_attr_init sets exclude_guest unless it runs as perf kvm,
+	 * and arm64 KVM reads it (a guest's EL1 and EL0 are not counted on the
+	 * host's events): the same attr as perf stat -e EVENT */
+	out->exclude_guest = true;
 
 	struct hpm_model_perf_format fev;
 	if (!format_of(pmu, "event", &fev)) {

@@ -55,25 +55,32 @@ midr "$v68" 0 $V2; midr "$v68" 1 $V2
 
 # Events: INST_RETIRED 0x08, STALL_SLOT 0x3F (the Arm ARM); format/event
 # config:0-15 puts them in config as they are. perf's :u sets exclude_kernel
-# and exclude_hv.
+# and exclude_hv; perf sets exclude_guest on every event it opens unless it
+# runs as perf kvm (event_attr_init), and arm64 KVM reads it.
 out_is "6.1 host found by MIDR: inst_retired:u" \
-	"type=8 config=0x8 config1=0x0 config2=0x0 exclude_user=0 exclude_kernel=1 exclude_hv=1 exclude_host=0 exclude_guest=0" \
+	"type=8 config=0x8 config1=0x0 config2=0x0 exclude_user=0 exclude_kernel=1 exclude_hv=1 exclude_host=0 exclude_guest=1" \
 	attr "$v61" inst_retired:u
 out_is "--pmu neoverse-v2 names the same PMU" \
-	"type=8 config=0x8 config1=0x0 config2=0x0 exclude_user=0 exclude_kernel=1 exclude_hv=1 exclude_host=0 exclude_guest=0" \
+	"type=8 config=0x8 config1=0x0 config2=0x0 exclude_user=0 exclude_kernel=1 exclude_hv=1 exclude_host=0 exclude_guest=1" \
 	attr "$v61" inst_retired:u --pmu neoverse-v2
 # 6.8: config1 = TH << 5 (threshold config1:5-16) | TC[2:1] << 3
 # (threshold_compare config1:3-4; >= is 2) | TC[0] << 2 (threshold_count
 # config1:2). th>=2: 0x40 | 0x10 = 0x50; with count: | 0x4 = 0x54.
 out_is "6.8: stall_slot:th>=2 -> config1 0x50" \
-	"type=8 config=0x3f config1=0x50 config2=0x0 exclude_user=0 exclude_kernel=0 exclude_hv=0 exclude_host=0 exclude_guest=0" \
+	"type=8 config=0x3f config1=0x50 config2=0x0 exclude_user=0 exclude_kernel=0 exclude_hv=0 exclude_host=0 exclude_guest=1" \
 	attr "$v68" 'stall_slot:th>=2'
 out_is "6.8: stall_slot:th>=2:count -> config1 0x54" \
-	"type=8 config=0x3f config1=0x54 config2=0x0 exclude_user=0 exclude_kernel=0 exclude_hv=0 exclude_host=0 exclude_guest=0" \
+	"type=8 config=0x3f config1=0x54 config2=0x0 exclude_user=0 exclude_kernel=0 exclude_hv=0 exclude_host=0 exclude_guest=1" \
 	attr "$v68" 'stall_slot:th>=2:count'
+# the same event in perf's own PMU/terms/ spelling, built by the generic
+# host-PMU path (no Arm code) from the same format files: the same attr
+a=$(attr "$v68" 'stall_slot:th>=2:count')
+b=$(attr "$v68" 'armv8_pmuv3_0/event=0x3f,threshold=2,threshold_compare=2,threshold_count=1/')
+[ -n "$a" ] && [ "$a" = "$b" ]
+ok $? "6.8: stall_slot:th>=2:count = armv8_pmuv3_0/event=0x3f,threshold=2,threshold_compare=2,threshold_count=1/ ($a | $b)"
 # perf's own term names: 7 << 5 | 3 << 3 (<) = 0xe0 | 0x18 = 0xf8
 out_is "6.8: perf's threshold terms -> config1 0xf8" \
-	"type=8 config=0x3f config1=0xf8 config2=0x0 exclude_user=0 exclude_kernel=1 exclude_hv=1 exclude_host=0 exclude_guest=0" \
+	"type=8 config=0x3f config1=0xf8 config2=0x0 exclude_user=0 exclude_kernel=1 exclude_hv=1 exclude_host=0 exclude_guest=1" \
 	attr "$v68" 'stall_slot:threshold=7:threshold_compare=3:u'
 
 run_fails_with "6.1: a threshold is refused, naming Linux 6.8" \
@@ -104,11 +111,11 @@ midr "$bl" 0 0x00000000412fd050; midr "$bl" 1 0x00000000412fd050
 midr "$bl" 2 0x00000000413fd0c1; midr "$bl" 3 0x00000000413fd0c1
 midr "$bl" 4 $V2; midr "$bl" 5 $V2
 out_is "big.LITTLE: the first core PMU of a model's core (N1, type 9)" \
-	"type=9 config=0x8 config1=0x0 config2=0x0 exclude_user=0 exclude_kernel=0 exclude_hv=0 exclude_host=0 exclude_guest=0" \
+	"type=9 config=0x8 config1=0x0 config2=0x0 exclude_user=0 exclude_kernel=0 exclude_hv=0 exclude_host=0 exclude_guest=1" \
 	attr "$bl" inst_retired
 # th<15: 15 << 5 | 3 << 3 = 0x1e0 | 0x18 = 0x1f8
 out_is "big.LITTLE: --pmu neoverse-v2 takes armv9_neoverse_v2 (type 10) and its threshold terms" \
-	"type=10 config=0x3f config1=0x1f8 config2=0x0 exclude_user=0 exclude_kernel=0 exclude_hv=0 exclude_host=0 exclude_guest=0" \
+	"type=10 config=0x3f config1=0x1f8 config2=0x0 exclude_user=0 exclude_kernel=0 exclude_hv=0 exclude_host=0 exclude_guest=1" \
 	attr "$bl" 'stall_slot:th<15' --pmu neoverse-v2
 run_fails_with "big.LITTLE: V2's caps/threshold_max is its own (15)" \
 	"caps/threshold_max (15" \
