@@ -9,11 +9,13 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* linux/perf_event.h first: libpfm4's copy of it steps aside when it sees it. */
 #include <linux/perf_event.h>
+#include <sys/stat.h>
 #ifdef HAVE_LIBPFM4
 #include <perfmon/pfmlib_perf_event.h>
 #endif
@@ -527,13 +529,34 @@ bool hpm_host_model_try(const char *spec, struct hpm_model_attempt *k)
 	return k->ok;
 }
 
-/* PMU/.../ that is not Kunminghu's (k: spec's encoding, made if needed). */
+/* PMU/.../ that is not the model's (k: spec's encoding, made if needed):
+ * a PMU this host has, or any name but "cpu" that the model does not take
+ * whole. */
 static bool is_sysfs_pmu_syntax(const char *spec, struct hpm_model_attempt *k)
 {
 	char pmu[64];
 	if (!hpm_pmu_spec_shape(spec, pmu, sizeof(pmu)) || strcmp(pmu, k->model->name) == 0)
 		return false;
 	return strcmp(pmu, "cpu") != 0 || !hpm_host_model_try(spec, k);
+}
+
+/* is_sysfs_pmu_syntax, for an event the session routes: a name that no
+ * PMU of the host has and that is the model's event (an Arm event with
+ * perf's terms, stall_slot/threshold=2/) is the model's, so that terms it
+ * refuses get its reason (a threshold too wide), not "no PMU
+ * 'stall_slot'". */
+static bool is_sysfs_pmu_syntax_routed(const char *spec, struct hpm_model_attempt *k)
+{
+	char pmu[64], dir[PATH_MAX];
+	struct stat st;
+	if (!is_sysfs_pmu_syntax(spec, k) || !hpm_pmu_spec_shape(spec, pmu, sizeof(pmu)))
+		return false;
+	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/%s", hpm_sysfs_root(), pmu);
+	if (stat(dir, &st) == 0)
+		return true;
+	struct hpm_event_code code;
+	struct hpm_model_error merr;
+	return k->model->encode(k->model, pmu, &code, &merr) != 0;
 }
 
 /* hpm_host_event_parse, told whether spec is PMU/TERMS/ syntax. */
@@ -619,7 +642,7 @@ bool hpm_host_event_is_host_once(const char *spec, struct hpm_model_attempt *k)
 	if (is_raw_syntax(spec))
 		return false;
 	if (strchr(spec, '/'))
-		return is_sysfs_pmu_syntax(spec, k);
+		return is_sysfs_pmu_syntax_routed(spec, k);
 	attr_defaults(&a);
 	/* a generic name with a bad modifier is still a host event: parsing
 	 * it later gives the modifier error, not "unknown event" */

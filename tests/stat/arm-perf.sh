@@ -78,6 +78,15 @@ a=$(attr "$v68" 'stall_slot:th>=2:count')
 b=$(attr "$v68" 'armv8_pmuv3_0/event=0x3f,threshold=2,threshold_compare=2,threshold_count=1/')
 [ -n "$a" ] && [ "$a" = "$b" ]
 ok $? "6.8: stall_slot:th>=2:count = armv8_pmuv3_0/event=0x3f,threshold=2,threshold_compare=2,threshold_count=1/ ($a | $b)"
+# an Arm event with perf's terms after its name (no PMU of that name): the
+# model's, so the same attr again, and a refusal with the model's reason
+b=$(attr "$v68" 'stall_slot/threshold=2,threshold_compare=2,threshold_count=1/')
+[ -n "$a" ] && [ "$a" = "$b" ]
+ok $? "6.8: stall_slot/threshold=2,threshold_compare=2,threshold_count=1/ is the model's event: the same attr ($b)"
+run_fails_with "6.8: stall_slot/threshold=300/ is refused by caps/threshold_max, not as 'no PMU stall_slot'" \
+	"threshold" on "$v68" stat --dry-run -e 'stall_slot/threshold=300/' -- true
+on "$v68" stat --dry-run -e 'stall_slot/threshold=300/' -- true 2>&1 | grep -q "no PMU"
+ok $((!$?)) "... and the message does not say 'no PMU'"
 # perf's own term names: 7 << 5 | 3 << 3 (<) = 0xe0 | 0x18 = 0xf8
 out_is "6.8: perf's threshold terms -> config1 0xf8" \
 	"type=8 config=0x3f config1=0xf8 config2=0x0 exclude_user=0 exclude_kernel=1 exclude_hv=1 exclude_host=0 exclude_guest=1" \
