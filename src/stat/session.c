@@ -307,8 +307,12 @@ int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned le
 		e->metric_only = true;
 		struct hpm_model_error eerr;
 		int f = hpm_model_fixed_by_generic(s->model, n);
+		if (f < 0)
+			f = hpm_model_fixed_by_event(s->model, n);
 		if (f >= 0) {
-			/* in metrics, cycles and instructions are the model's fixed counters */
+			/* in metrics, cycles and instructions are the model's fixed
+			 * counters, and so is an event a fixed counter counts (Arm's
+			 * CPU_CYCLES: PMCCNTR) */
 			set_fixed(s, e, f);
 		} else if (s->model->encode(s->model, n, &e->enc, &eerr) == 0) {
 			e->kind = HPM_EV_MODEL;
