@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 const char *hpm_model_strerror(int code)
 {
@@ -46,6 +47,14 @@ int hpm_model_fixed_by_generic(const struct hpm_pmu_model *m, const char *name)
 {
 	for (unsigned i = 0; i < m->nr_fixed; i++)
 		if (m->fixed[i].generic && strcmp(m->fixed[i].generic, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+int hpm_model_fixed_by_event(const struct hpm_pmu_model *m, const char *name)
+{
+	for (unsigned i = 0; i < m->nr_fixed; i++)
+		if (m->fixed[i].event && strcasecmp(m->fixed[i].event, name) == 0)
 			return (int)i;
 	return -1;
 }
@@ -122,6 +131,9 @@ unsigned hpm_model_validate(const struct hpm_pmu_model *m, char *err, size_t err
 		struct hpm_event_code c;
 		if (m->encode(m, m->fixed[i].name, &c, &msg) == 0)
 			problem(&p, "fixed counter '%s' is also an event name", m->fixed[i].name);
+		if (m->fixed[i].event && m->encode(m, m->fixed[i].event, &c, &msg) != 0)
+			problem(&p, "fixed counter '%s' counts '%s', which is no event",
+			        m->fixed[i].name, m->fixed[i].event);
 	}
 	for (unsigned i = 0; i < m->nr_generic; i++) {
 		const struct hpm_model_generic *g = &m->generic[i];

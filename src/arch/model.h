@@ -76,6 +76,11 @@ struct hpm_model_fixed {
 	const char *where;       /* for hpmstat list: "csr:0xb00" */
 	unsigned counter;        /* its counter number (mcycle 0, minstret 2) */
 	const char *generic;     /* perf's generic event it is ("cycles"), or NULL */
+	/* The model's own event it counts when a metric names that event, or
+	 * NULL: Arm's CPU_CYCLES, which Linux's arm_pmuv3 driver puts on the
+	 * cycle counter PMCCNTR_EL0, so Topdown keeps the six event counters
+	 * for the other events. */
+	const char *event;
 };
 
 /* perf's generic names as the model's emulator counts them. */
@@ -283,6 +288,10 @@ int hpm_model_fixed_by_counter(const struct hpm_pmu_model *m, unsigned counter);
 /* The model's fixed counter that is perf's generic event name ("cycles"),
  * its index, or -1. */
 int hpm_model_fixed_by_generic(const struct hpm_pmu_model *m, const char *name);
+/* The model's fixed counter that counts its event `name` for metrics
+ * (struct hpm_model_fixed's event; case ignored, as event names are), its
+ * index, or -1. */
+int hpm_model_fixed_by_event(const struct hpm_pmu_model *m, const char *name);
 /* The model's mapping of perf's generic name (len bytes of name), or NULL. */
 const struct hpm_model_generic *hpm_model_generic(const struct hpm_pmu_model *m, const char *name,
                                                   size_t len);

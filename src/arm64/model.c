@@ -454,7 +454,7 @@ static bool merge(const struct hpm_event_code *a, const struct hpm_event_code *b
 }
 
 static const struct hpm_model_fixed fixed[] = {
-    {"pmccntr", "Cycle counter (PMCCNTR_EL0)", "PMCCNTR_EL0", 31, "cycles"},
+    {"pmccntr", "Cycle counter (PMCCNTR_EL0)", "PMCCNTR_EL0", 31, "cycles", "CPU_CYCLES"},
 };
 
 /* perf's generic names; every core here has these events */

@@ -1414,7 +1414,10 @@ static int plan_counting(struct stat_cmd *c)
 	struct hpm_session *s = &c->s;
 	char err[1024];
 
-	hpm_session_split(s, err, sizeof(err));
+	if (hpm_session_split(s, err, sizeof(err))) {
+		cli_error("%s", err);
+		return EXIT_FAILURE;
+	}
 	if (o->no_multiplex && hpm_session_uses_perf(s) && !o->argv)
 		/* perf counts the host while it runs: nothing to run again */
 		return cli_usage_error("--no-multiplex needs a command to run once per "
@@ -1674,6 +1677,7 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	hpm_session_init(&c.s, c.o.backend);
 	c.have_session = true;
+	c.s.dry_run = c.o.dry_run;
 	if (c.o.pmu) {
 		char err[512];
 		if (hpm_session_set_model(&c.s, c.o.pmu, err, sizeof(err))) {

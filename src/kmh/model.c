@@ -16,9 +16,9 @@
 
 /* mcycle and minstret: the RISC-V fixed counters outside the 29 */
 static const struct hpm_model_fixed fixed[] = {
-    {"mcycle", "Cycles of the hart (CSR mcycle, fixed counter 0)", "csr:0xb00", 0, "cycles"},
+    {"mcycle", "Cycles of the hart (CSR mcycle, fixed counter 0)", "csr:0xb00", 0, "cycles", NULL},
     {"minstret", "Instructions retired by the hart (CSR minstret, fixed counter 2)", "csr:0xb02", 2,
-     "instructions"},
+     "instructions", NULL},
 };
 enum { FIXED_MCYCLE, FIXED_MINSTRET };
 

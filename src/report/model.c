@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "metric/metric.h"
+#include "arch/model.h"
 #include "report/report.h"
 #include "util/xalloc.h"
 
@@ -177,8 +178,30 @@ static void build_slices(struct rp_run *run)
 	metric_set_free(&ns.set);
 }
 
-static int add_loaded(struct report *r, struct rp_run *tmp)
+/* --diff compares one model's Topdown tree node by node: NEW must count the
+ * events of BASE's PMU model. Two models' trees share level-1 names, but
+ * their shares are of different slots (issue widths, events, N1's cycles),
+ * so their difference and its noise test would mean nothing; a report of
+ * both runs shows them side by side. */
+static int diff_models(const struct report *r, const struct rp_run *tmp, char *err, size_t errlen)
 {
+	const struct rf_run *a = r->nr_run == 1 ? &r->run[0].rf : NULL, *b = &tmp->rf;
+	if (!r->diff || !a || !a->model || !b->model || a->model == b->model)
+		return 0;
+	snprintf(err, errlen,
+	         "--diff: %s counts %s events and %s %s events: the Topdown trees of two PMU "
+	         "models are not compared node by node (report both runs without --diff to "
+	         "see them side by side)",
+	         a->path, a->model->display, b->path, b->model->display);
+	return -1;
+}
+
+static int add_loaded(struct report *r, struct rp_run *tmp, char *err, size_t errlen)
+{
+	if (diff_models(r, tmp, err, errlen)) {
+		rf_free(&tmp->rf);
+		return -1;
+	}
 	r->run = xreallocarray(r->run, r->nr_run + 1, sizeof(*r->run));
 	r->run[r->nr_run] = *tmp;
 	build_slices(&r->run[r->nr_run]);
@@ -191,7 +214,7 @@ int report_add_run(struct report *r, const char *path, char *err, size_t errlen)
 	struct rp_run tmp = {0};
 	if (rf_load_file(path, &tmp.rf, err, errlen) != 0)
 		return -1;
-	return add_loaded(r, &tmp);
+	return add_loaded(r, &tmp, err, errlen);
 }
 
 int report_add_run_buffer(struct report *r, const char *buf, size_t len, const char *path,
@@ -200,7 +223,7 @@ int report_add_run_buffer(struct report *r, const char *buf, size_t len, const c
 	struct rp_run tmp = {0};
 	if (rf_load_buffer(buf, len, path, &tmp.rf, err, errlen) != 0)
 		return -1;
-	return add_loaded(r, &tmp);
+	return add_loaded(r, &tmp, err, errlen);
 }
 
 /* ---------------------------------------------------------------- weights */

@@ -145,7 +145,9 @@ static void one_run(const struct report *r, const struct rp_run *run, FILE *out)
 				fprintf(out,
 				        "\n Topdown%s (%% of issue slots or of cycles; <== marks "
 				        "the bottleneck path):\n",
-				        rows > 1 ? ", all harts" : "");
+				        rows <= 1       ? ""
+				        : rf->harts > 0 ? ", all harts"
+				                        : ", all units");
 			tree(r, run, s, out);
 		}
 		if (rf->nr_node && rf->mval[0].multiplexed)

@@ -479,6 +479,12 @@ static bool read_run(struct ctx *c, struct rf_run *r, json_t *root)
 			return false;
 		if (!r->model)
 			r->model = r->ev[i].model;
+		else if (r->ev[i].model && r->ev[i].model != r->model)
+			/* one run counts one model's events (stat refuses a mix) */
+			return fail(c,
+			            "events[%zu].kind: a %s event in a run of %s events (one run "
+			            "counts one PMU model)",
+			            i, r->ev[i].model->display, r->model->display);
 		if (!r->ev[i].host)
 			for (unsigned u = 0; u < r->ev[i].nr_counts; u++)
 				add_unit(r, r->ev[i].counts[u].unit);

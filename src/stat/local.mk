@@ -12,6 +12,7 @@ src_stat_libstat_a_SOURCES = \
 	src/stat/record.c src/stat/record.h \
 	src/stat/nodes.c src/stat/nodes.h \
 	src/stat/nomux.c src/stat/nomux.h \
+	src/stat/uncounted.c src/stat/uncounted.h \
 	src/stat/aggr.c src/stat/aggr.h \
 	src/stat/noise.c src/stat/noise.h
 src_stat_libstat_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)

@@ -50,6 +50,11 @@ void hpm_nomux_session(const struct hpm_nomux *p, const struct hpm_session *s, u
 	hpm_session_init(out, s->choice);
 	out->emu_cfg = s->emu_cfg;
 	out->perf_cfg = s->perf_cfg;
+	/* the rows are s's model's, routed as s routes them */
+	out->model = s->model;
+	out->model_on_perf = s->model_on_perf;
+	out->model_uncounted = s->model_uncounted;
+	out->dry_run = s->dry_run;
 	for (unsigned i = 0; i < p->nr_rows; i++) {
 		if (p->run_of[i] != r)
 			continue;

@@ -9,6 +9,7 @@
 #include "backend/host-events.h"
 #include "core/models.h"
 #include "stat/session.h"
+#include "stat/uncounted.h"
 #include "util/xalloc.h"
 
 int hpm_backend_choice_parse(const char *name, enum hpm_backend_choice *out)
@@ -86,14 +87,12 @@ int hpm_session_set_model(struct hpm_session *s, const char *name, char *err, si
 		return -1;
 	}
 	bool emulated = s->choice == HPM_BACKEND_EMU || !host;
-	if (emulated && !hpm_model_machine(m)) {
-		snprintf(err, errlen,
-		         "--pmu %s: this host has no %s PMU and hpmstat has no emulator of it%s",
-		         m->name, m->display, why);
-		return -1;
-	}
 	s->model = m;
 	s->model_on_perf = !emulated;
+	/* no emulator of it (an Arm core before issue 14): its events are still
+	 * read and checked, and a dry run shows them; split refuses the rest */
+	s->model_uncounted = emulated && !hpm_model_machine(m);
+	snprintf(s->host_why, sizeof(s->host_why), "%s", why);
 	metric_set_free(&s->metrics);
 	metric_set_init(&s->metrics, m->metrics ? m->metrics : &metric_table_empty);
 	return 0;
@@ -181,6 +180,44 @@ static void unknown_event(const struct hpm_session *s, const char *spec,
 	snprintf(err, errlen, "unknown event '%s' (did you mean %s?)", spec, hint);
 }
 
+/* One run counts the events of one PMU model (its rows share the model's
+ * counters and metric table): an event the session's model does not know
+ * but another registered model does is refused naming both, rather than
+ * as an unknown event. True when that message was written. */
+static bool other_model_event(const struct hpm_session *s, const char *spec, char *err,
+                              size_t errlen)
+{
+	char names[256];
+	const struct hpm_pmu_model *know[16];
+	unsigned count = 0;
+	for (unsigned i = 0; i < hpm_model_count() && count < 16; i++) {
+		const struct hpm_pmu_model *m = hpm_model_at(i);
+		struct hpm_event_code enc;
+		struct hpm_model_error merr;
+		if (m != s->model && m->encode(m, spec, &enc, &merr) == 0)
+			know[count++] = m;
+	}
+	if (!count)
+		return false;
+	size_t n = 0;
+	names[0] = '\0';
+	for (unsigned i = 0; i < count && n < sizeof(names); i++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s",
+		                      !i              ? ""
+		                      : i + 1 < count ? ", "
+		                                      : " and ",
+		                      know[i]->display);
+	const struct hpm_pmu_model *first = know[0];
+	char why[300];
+	/* an Arm name on an Arm host of no known core: say why */
+	host_note(s, why, sizeof(why));
+	snprintf(err, errlen,
+	         "'%s' is an event of %s, not of %s, whose events this run counts: one run "
+	         "counts one PMU model (--pmu %s counts it)%s",
+	         spec, names, s->model->display, first->name, s->pmu.present ? "" : why);
+	return true;
+}
+
 static int route(struct hpm_session *s, struct hpm_evsel *e, char *err, size_t errlen)
 {
 	struct hpm_model_error merr;
@@ -242,6 +279,9 @@ static int route(struct hpm_session *s, struct hpm_evsel *e, char *err, size_t e
 		e->enc = k.enc;
 		return 0;
 	}
+	if ((k.err.code == HPM_MODEL_EUNKNOWN || k.err.code == HPM_MODEL_ESYNTAX) &&
+	    other_model_event(s, e->spec, err, errlen))
+		return -1;
 	unknown_event(s, e->spec, &k.err, err, errlen);
 	return -1;
 }
@@ -303,8 +343,12 @@ int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned le
 		e->metric_only = true;
 		struct hpm_model_error eerr;
 		int f = hpm_model_fixed_by_generic(s->model, n);
+		if (f < 0)
+			f = hpm_model_fixed_by_event(s->model, n);
 		if (f >= 0) {
-			/* in metrics, cycles and instructions are the model's fixed counters */
+			/* in metrics, cycles and instructions are the model's fixed
+			 * counters, and so is an event a fixed counter counts (Arm's
+			 * CPU_CYCLES: PMCCNTR) */
 			set_fixed(s, e, f);
 		} else if (s->model->encode(s->model, n, &e->enc, &eerr) == 0) {
 			e->kind = HPM_EV_MODEL;
@@ -323,7 +367,7 @@ int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned le
 /* The back ends a session may use, in the order it runs them (a dry run
  * prints their lines in this order). */
 static const struct hpm_backend *const known_backends[HPM_SESSION_MAX_BACKENDS] = {
-    &hpm_backend_perf, &hpm_backend_emu, &hpm_backend_tool};
+    &hpm_backend_perf, &hpm_backend_emu, &hpm_backend_tool, &hpm_backend_uncounted};
 
 /* The back end that counts row e. */
 static const struct hpm_backend *backend_for(const struct hpm_session *s, const struct hpm_evsel *e)
@@ -332,7 +376,7 @@ static const struct hpm_backend *backend_for(const struct hpm_session *s, const 
 		return &hpm_backend_tool;
 	if (e->kind == HPM_EV_HOST || s->model_on_perf)
 		return &hpm_backend_perf;
-	return &hpm_backend_emu;
+	return s->model_uncounted ? &hpm_backend_uncounted : &hpm_backend_emu;
 }
 
 /* The options the session gives a back end (NULL: it has none). Resolved
@@ -344,6 +388,8 @@ static void *backend_cfg(struct hpm_session *s, const struct hpm_backend *ops)
 		s->perf_cfg.pmu = &s->pmu;
 		return &s->perf_cfg;
 	}
+	if (ops == &hpm_backend_uncounted)
+		return s->host_why;
 	return ops == &hpm_backend_emu ? &s->emu_cfg : NULL;
 }
 
@@ -374,8 +420,6 @@ static void set_list_units(struct hpm_session *s)
 
 int hpm_session_split(struct hpm_session *s, char *err, size_t errlen)
 {
-	(void)err;
-	(void)errlen;
 	s->nr_backends = 0;
 	for (unsigned k = 0; k < HPM_SESSION_MAX_BACKENDS; k++) {
 		struct hpm_session_backend *b = &s->backend[s->nr_backends];
@@ -393,6 +437,10 @@ int hpm_session_split(struct hpm_session *s, char *err, size_t errlen)
 	}
 	for (unsigned i = 0; i < s->all.nr; i++)
 		s->all.ev[i].emulated = backend_for(s, &s->all.ev[i]) == &hpm_backend_emu;
+	if (!s->dry_run && backend_index(s, &hpm_backend_uncounted) >= 0) {
+		hpm_uncounted_why(s->model, s->host_why, err, errlen);
+		return -1;
+	}
 	return 0;
 }
 

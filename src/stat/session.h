@@ -33,8 +33,9 @@ enum hpm_backend_choice {
  * anything else. */
 int hpm_backend_choice_parse(const char *name, enum hpm_backend_choice *out);
 
-/* The most back ends one session uses: perf, the emulator, the tool events. */
-#define HPM_SESSION_MAX_BACKENDS 3
+/* The most back ends one session uses: perf, the emulator, the tool events,
+ * and the one of a model nothing here counts (stat/uncounted.h). */
+#define HPM_SESSION_MAX_BACKENDS 4
 
 /* One back end a session counts some of its rows with. */
 struct hpm_session_backend {
@@ -53,6 +54,13 @@ struct hpm_session {
 	enum hpm_backend_choice choice;
 	struct hpm_pmu pmu; /* what this host has */
 	bool model_on_perf; /* the model's events go to perf (the host has its PMU) */
+	/* nothing on this host counts the model's events: no PMU of it here and
+	 * no emulator of it (stat/uncounted.h); only a dry run may use them */
+	bool model_uncounted;
+	/* what the host is, for the uncounted back end's messages ("; this
+	 * host's core is Neoverse V2"); "" when nothing is known */
+	char host_why[300];
+	bool dry_run; /* set before split: the session is only dry-run */
 	/* the PMU model whose events the session counts: the host's, or the
 	 * emulated one (the first registered) */
 	const struct hpm_pmu_model *model;
@@ -75,9 +83,11 @@ void hpm_session_free(struct hpm_session *s);
 /* --pmu NAME, before any event is added: the session counts the events of
  * that registered model instead of the host's (or the first registered
  * one): on perf when the host's PMU is that model and the choice allows,
- * else on its emulator. -1 with the message when there is no such model,
- * --backend perf asks for a PMU the host does not have, or the model would
- * need an emulator it has not got. */
+ * else on its emulator. -1 with the message when there is no such model
+ * or --backend perf asks for a PMU the host does not have. A model that
+ * would need an emulator it has not got is taken as model_uncounted: its
+ * events are checked as any model's, and hpm_session_split refuses them
+ * unless the session is a dry run. */
 int hpm_session_set_model(struct hpm_session *s, const char *name, char *err, size_t errlen);
 
 /* Adds the events of one -e argument. Unknown events get a message with
@@ -87,7 +97,9 @@ int hpm_session_add_events(struct hpm_session *s, const char *text, char *err, s
  * they need (hidden rows). retired_minstret: INST_RETIRED from minstret. */
 int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned level,
                             bool retired_minstret, char *err, size_t errlen);
-/* Which back end counts each row, after every add. */
+/* Which back end counts each row, after every add. -1 with a message when
+ * a row is the events of a model nothing here counts (model_uncounted) and
+ * the session is no dry run. */
 int hpm_session_split(struct hpm_session *s, char *err, size_t errlen);
 bool hpm_session_uses_emu(const struct hpm_session *s);
 bool hpm_session_uses_perf(const struct hpm_session *s);

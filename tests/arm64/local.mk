@@ -12,3 +12,11 @@ tests_arm64_test_pmdevid_SOURCES = tests/arm64/test-pmdevid.c
 tests_arm64_test_pmdevid_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_arm64_test_pmdevid_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 tests_arm64_test_pmdevid_LDADD = $(ARM64_TEST_LIBS)
+
+# Arm Topdown on counts worked out by hand (the cores' metric tables).
+check_PROGRAMS += tests/arm64/test-topdown
+TESTS += tests/arm64/test-topdown
+tests_arm64_test_topdown_SOURCES = tests/arm64/test-topdown.c
+tests_arm64_test_topdown_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_arm64_test_topdown_LDADD = tests/libtap.a src/metric/libmetric.a src/arm64/libarm64.a \
+	src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm

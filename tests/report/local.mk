@@ -3,11 +3,13 @@
 # int.json, rep-a.json, rep-b.json, host.json recorded once and frozen),
 # the reliability rules and every bad input (report.sh), the CSV read back
 # by python3's csv module (csv.sh), the HTML in headless chromium (html.sh),
-# weighted means with weights near DBL_MAX worked out by hand (weights-huge.sh).
+# weighted means with weights near DBL_MAX worked out by hand (weights-huge.sh),
+# Arm runs of the four Neoverse cores written by the test, Topdown per CPU
+# worked out by hand, every format, Arm diffs and the refusals (arm.sh).
 # csv.sh and html.sh skip when python3 or chromium is absent; CI has both.
-TESTS += tests/report/report.sh tests/report/csv.sh tests/report/html.sh \
+TESTS += tests/report/report.sh tests/report/csv.sh tests/report/html.sh tests/report/arm.sh \
 	tests/report/weights-huge.sh
-EXTRA_DIST += tests/report/report.sh tests/report/csv.sh tests/report/html.sh \
+EXTRA_DIST += tests/report/report.sh tests/report/csv.sh tests/report/html.sh tests/report/arm.sh \
 	tests/report/weights-huge.sh \
 	tests/report/hand.json tests/report/l1off.json tests/report/na.json \
 	tests/report/dram.json tests/report/int.json tests/report/rep-a.json \

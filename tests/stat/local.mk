@@ -10,6 +10,9 @@ STAT_TESTS += tests/stat/arm-perf.sh
 STAT_TESTS += tests/stat/topdown-options.sh
 # perf's tool events: duration_time, user_time, system_time against perf's
 STAT_TESTS += tests/stat/tool-events.sh
+# Arm Topdown on the Neoverse cores: the events --topdown and -M choose,
+# multiplexing, the refusals (no Arm back end here yet) and mixed models
+STAT_TESTS += tests/stat/arm-topdown.sh
 TESTS += $(STAT_TESTS)
 EXTRA_DIST += $(STAT_TESTS)
 

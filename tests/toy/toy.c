@@ -12,7 +12,7 @@
 #define TOY_MODE_U    1u
 
 static const struct hpm_model_fixed toy_fixed[] = {
-    {"ticks", "Cycles", "toy:0", 0, "cycles"},
+    {"ticks", "Cycles", "toy:0", 0, "cycles", NULL},
 };
 
 /* perf's cycles and instructions as the toy's machine counts them: an

@@ -1,0 +1,107 @@
+#!/bin/sh
+# Arm Topdown in hpmstat stat and top, on a host without an Arm PMU (the
+# Arm emulator comes with issue 14): --topdown and -M on each Neoverse
+# core choose the events of Arm's formulas (events/arm64/README.md), each
+# programmed as its PMEVTYPER<n>_EL0 value (SPEC §5: evtCount 15:0, NSH
+# bit 27 = 0x08000000 for an event without letters, which counts EL0, EL1
+# and EL2 as Linux's driver programs it), on the six event counters, with
+# CPU_CYCLES on the cycle counter PMCCNTR (where Linux's arm_pmuv3 driver
+# puts event 0x11); more events than counters multiplex or, with
+# --no-multiplex, run once per group. Anything that would count is refused with one line; mixing
+# Kunminghu and Arm events is refused naming both models.
+. "$top_srcdir/tests/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
+
+# events MODEL ARGS...: "NAME=VALUE" of each programmed event of a dry run,
+# sorted
+events() {
+	m=$1; shift
+	"$HPMSTAT" stat --pmu "$m" "$@" --dry-run true 2>"$tap_err" |
+		sed -n 's/^\([A-Z_]*\): pmevcntr[0-5] event \(0x[0-9a-f]*\) .*/\1=\2/p' | sort
+}
+
+# Event numbers (Arm ARM): CPU_CYCLES 0x11, INST_RETIRED 0x08, INST_SPEC
+# 0x1B, STALL_FRONTEND 0x23, STALL_BACKEND 0x24, OP_RETIRED 0x3A, OP_SPEC
+# 0x3B, STALL_SLOT_BACKEND 0x3D, STALL_SLOT_FRONTEND 0x3E, STALL_SLOT 0x3F.
+slots="OP_RETIRED=0x000000000800003a
+OP_SPEC=0x000000000800003b
+STALL_SLOT=0x000000000800003f
+STALL_SLOT_BACKEND=0x000000000800003d
+STALL_SLOT_FRONTEND=0x000000000800003e"
+for m in neoverse-n2 neoverse-v1 neoverse-v2; do
+	got=$(events $m --topdown)
+	[ "$got" = "$slots" ]; ok $? "$m --topdown: the five slot events of Arm's level 1 on event counters"
+	[ "$got" = "$slots" ] || diag "$got" "$(cat "$tap_err")"
+done
+# N1 has no STALL_SLOT events: the cycle-based form
+cycles="INST_RETIRED=0x0000000008000008
+INST_SPEC=0x000000000800001b
+STALL_BACKEND=0x0000000008000024
+STALL_FRONTEND=0x0000000008000023"
+got=$(events neoverse-n1 --topdown)
+[ "$got" = "$cycles" ]; ok $? "neoverse-n1 --topdown: the four event-counter events of the cycle-based level 1"
+"$HPMSTAT" stat --pmu neoverse-n1 --topdown --dry-run true 2>&1 | grep -qx 'CPU_CYCLES: pmccntr (fixed counter, always counted)'
+ok $? "CPU_CYCLES is counted by the cycle counter"
+# -M of the level-1 group and of one metric choose the same
+[ "$(events neoverse-v2 -M tma_L1_group)" = "$slots" ]; ok $? "-M tma_L1_group is --topdown's events"
+got=$(events neoverse-v2 -M tma_frontend_bound)
+[ "$got" = "STALL_SLOT_FRONTEND=0x000000000800003e" ]; ok $? "-M tma_frontend_bound: STALL_SLOT_FRONTEND (and CPU_CYCLES on pmccntr)"
+run_fails_with "--topdown=2 on an Arm core: its tree has level 1" "Topdown level 2 out of range (1 to 1)" \
+	"$HPMSTAT" stat --pmu neoverse-v2 --topdown=2 --dry-run true
+
+# five events on six counters and CPU_CYCLES on PMCCNTR: one group
+"$HPMSTAT" stat --pmu neoverse-v2 --topdown --dry-run true >"$tmp/td" 2>&1
+! grep -q 'multiplex' "$tmp/td" && [ "$(grep -c '(group 0)' "$tmp/td")" -eq 5 ] &&
+	grep -qx 'CPU_CYCLES: pmccntr (fixed counter, always counted)' "$tmp/td"
+ok $? "level 1 fits: one group, CPU_CYCLES on pmccntr"
+# level 1 and Operation_Mix: 5 + 10 events (LD/ST/DP/ASE/VFP/CRYPTO/SVE_INST
+# /BR_IMMED/BR_INDIRECT/INST_SPEC) = 15 on 6 counters: ceil(15 / 6) = 3
+"$HPMSTAT" stat --pmu neoverse-v2 --topdown -M Operation_Mix --dry-run true >"$tmp/mux" 2>&1
+grep -q '^neoverse-v2: 3 multiplex groups for 6 counters' "$tmp/mux"; ok $? "15 events on 6 counters multiplex in 3 groups"
+[ "$(grep -c ': pmevcntr[0-5] event ' "$tmp/mux")" -eq 15 ]; ok $? "every one of the 15 events is placed"
+"$HPMSTAT" stat --pmu neoverse-v2 --topdown -M Operation_Mix --no-multiplex --dry-run true >"$tmp/nomux" 2>&1
+[ "$(grep -c '^# run [123] of 3:$' "$tmp/nomux")" -eq 3 ] && ! grep -q 'multiplex groups' "$tmp/nomux"
+ok $? "--no-multiplex: three runs, none multiplexed"
+
+# threshold forms reach the counter as encoded (SPEC §5: TC 63:61 = 0b100
+# for >=, TH 43:32 = 2; :count TC[0] = 1: 0b101)
+"$HPMSTAT" stat --pmu neoverse-v2 -e 'stall_slot:th>=2,stall_slot:th>=2:count' --dry-run true >"$tmp/th" 2>&1
+grep -q '^stall_slot:th>=2: pmevcntr0 event 0x800000020800003f' "$tmp/th" &&
+	grep -q '^stall_slot:th>=2:count: pmevcntr1 event 0xa00000020800003f' "$tmp/th"
+ok $? "threshold forms: TC=0b100 TH=2 and TC=0b101 TH=2"
+
+# nothing counts an Arm core here: one line, exit 1
+run_fails_with "stat --pmu neoverse-v2 --topdown without --dry-run is refused" \
+	"--pmu neoverse-v2: this host has no Neoverse V2 PMU and hpmstat has no emulator of it yet" \
+	"$HPMSTAT" stat --pmu neoverse-v2 --topdown true
+run_fails_with "--no-multiplex too" "has no emulator of it yet" \
+	"$HPMSTAT" stat --pmu neoverse-n1 --topdown --no-multiplex true
+"$HPMSTAT" top --pmu neoverse-v2 -b -n 1 >"$tmp/top" 2>"$tmp/toperr"; rc=$?
+[ $rc -ne 0 ] && [ "$(wc -l <"$tmp/toperr")" -eq 1 ] && [ ! -s "$tmp/top" ] &&
+	grep -q '^hpmstat top: --pmu neoverse-v2: this host has no Neoverse V2 PMU and hpmstat has no emulator of it yet' "$tmp/toperr"
+st=$?
+ok $st "top --pmu neoverse-v2: one line, no Arm PMU here and no emulator yet"
+[ $st -eq 0 ] || diag "exit $rc" "$(cat "$tmp/toperr")"
+# host events alone need no Arm back end
+run_ok "--pmu neoverse-v2 with only host events runs" \
+	"$HPMSTAT" stat --pmu neoverse-v2 -e duration_time true
+
+# one run counts one PMU model
+run_fails_with "Kunminghu and Arm events in one run" \
+	"'stall_slot' is an event of Neoverse N2, Neoverse V1 and Neoverse V2, not of Kunminghu, whose events this run counts: one run counts one PMU model" \
+	"$HPMSTAT" stat -e rob_commitInstr,stall_slot --dry-run true
+run_fails_with "a Kunminghu event with --pmu neoverse-v2" \
+	"'rob_commitInstr' is an event of Kunminghu, not of Neoverse V2, whose events this run counts" \
+	"$HPMSTAT" stat --pmu neoverse-v2 -e stall_slot,rob_commitInstr --dry-run true
+run_fails_with "... also when the run would count" \
+	"'rob_commitInstr' is an event of Kunminghu, not of Neoverse V2" \
+	"$HPMSTAT" stat --pmu neoverse-v2 -e rob_commitInstr true
+run_fails_with "an event of another Arm core" \
+	"'stall_slot' is an event of Neoverse N2, Neoverse V1 and Neoverse V2, not of Neoverse N1" \
+	"$HPMSTAT" stat --pmu neoverse-n1 -e stall_slot --dry-run true
+run_fails_with "an unknown Arm event gives the closest names" \
+	"unknown event 'stall_slott' (did you mean STALL_SLOT" \
+	"$HPMSTAT" stat --pmu neoverse-v2 -e stall_slott --dry-run true
+
+done_testing
