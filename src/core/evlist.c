@@ -217,6 +217,23 @@ static int group_modifiers(struct hpm_evlist *list, unsigned first, const char *
 	return 0;
 }
 
+/* Whether the comma before `next` continues the terms of the event in
+ * buf[0..n) instead of starting a new event: the event has a modifier
+ * part (a ':') and what follows the comma is a term with a value, a word
+ * and then '=', '<', '>' or '!' ("edge=rise,th>=5", an Arm event's
+ * readable terms). No event name of any namespace has that shape, so
+ * "a:u,b" still splits; a bare word ("a:th>=2,count") starts an event. */
+static bool continues_terms(const char *buf, size_t n, const char *next)
+{
+	if (!memchr(buf, ':', n))
+		return false;
+	size_t w = 0;
+	while ((next[w] >= 'a' && next[w] <= 'z') || (next[w] >= 'A' && next[w] <= 'Z') ||
+	       next[w] == '_')
+		w++;
+	return w > 0 && next[w] && strchr("=<>!", next[w]) != NULL;
+}
+
 int hpm_evlist_parse(struct hpm_evlist *list, const char *text, char *err, size_t errlen)
 {
 	/* Split at commas outside (), {} and perf-style /terms/: a comma inside
@@ -270,6 +287,10 @@ int hpm_evlist_parse(struct hpm_evlist *list, const char *text, char *err, size_
 			break;
 		}
 		bool end_group = c == '}' && !in_term && nparen == 0;
+		if (c == ',' && !in_term && nparen == 0 && continues_terms(buf, n, text + i + 1)) {
+			buf[n++] = c; /* "br_mis_pred:edge=rise,th>=5": one event */
+			continue;
+		}
 		if ((c == ',' || c == '\0' || end_group) && !in_term && nparen == 0) {
 			buf[n] = '\0';
 			normalize_event(buf);

@@ -286,14 +286,37 @@ static int route(struct hpm_session *s, struct hpm_evsel *e, char *err, size_t e
 	return -1;
 }
 
+/* "stall_slot:th>=2,count": a bare term after a comma is read as an event
+ * (the list splits there, as perf's does); when it is a term of the event
+ * before, say how to write it instead of only "unknown event 'count'". */
+static void term_after_comma(const struct hpm_session *s, const char *prev, const char *spec,
+                             char *err, size_t errlen)
+{
+	char joined[256];
+	struct hpm_event_code enc;
+	struct hpm_model_error merr;
+	if (!strchr(prev, ':') || strchr(spec, ':') || strchr(spec, '/') ||
+	    (size_t)snprintf(joined, sizeof(joined), "%s:%s", prev, spec) >= sizeof(joined) ||
+	    s->model->encode(s->model, joined, &enc, &merr) != 0)
+		return;
+	snprintf(err, errlen,
+	         "unknown event '%s': a comma separates events; as a term of '%s' write it "
+	         "after a colon: '%s'",
+	         spec, prev, joined);
+}
+
 int hpm_session_add_events(struct hpm_session *s, const char *text, char *err, size_t errlen)
 {
 	unsigned first = s->all.nr;
 	if (hpm_evlist_parse(&s->all, text, err, errlen) != 0)
 		return -1;
 	for (unsigned i = first; i < s->all.nr; i++)
-		if (route(s, &s->all.ev[i], err, errlen) != 0)
+		if (route(s, &s->all.ev[i], err, errlen) != 0) {
+			if (i > first)
+				term_after_comma(s, s->all.ev[i - 1].spec, s->all.ev[i].spec, err,
+				                 errlen);
 			return -1;
+		}
 	return 0;
 }
 
