@@ -92,6 +92,7 @@ int hpm_session_set_model(struct hpm_session *s, const char *name, char *err, si
 	/* no emulator of it (an Arm core before issue 14): its events are still
 	 * read and checked, and a dry run shows them; split refuses the rest */
 	s->model_uncounted = emulated && !hpm_model_machine(m);
+	s->model_generic = emulated;
 	snprintf(s->host_why, sizeof(s->host_why), "%s", why);
 	metric_set_free(&s->metrics);
 	metric_set_init(&s->metrics, m->metrics ? m->metrics : &metric_table_empty);
@@ -261,7 +262,7 @@ static int route(struct hpm_session *s, struct hpm_evsel *e, char *err, size_t e
 		}
 		return 0;
 	}
-	if (s->choice == HPM_BACKEND_EMU) {
+	if (s->choice == HPM_BACKEND_EMU || s->model_generic) {
 		int rc = map_generic(s, e, err, errlen);
 		if (rc)
 			return rc < 0 ? -1 : 0;

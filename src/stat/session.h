@@ -54,6 +54,10 @@ struct hpm_session {
 	enum hpm_backend_choice choice;
 	struct hpm_pmu pmu; /* what this host has */
 	bool model_on_perf; /* the model's events go to perf (the host has its PMU) */
+	/* --pmu named the model and the host has not got its PMU: perf's
+	 * generic names (cycles, instructions) are the model's, as on the
+	 * emulator back end, not the host's */
+	bool model_generic;
 	/* nothing on this host counts the model's events: no PMU of it here and
 	 * no emulator of it (stat/uncounted.h); only a dry run may use them */
 	bool model_uncounted;
