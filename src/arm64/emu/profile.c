@@ -20,8 +20,8 @@
 
 #define DEFAULT_SLOTS 8u
 #define MAX_PC_POINTS 16u
-#define SHARE_EPS 1e-6
-#define MAX_LEN 100000000u /* cycles of one run, or of one stretch */
+#define SHARE_EPS     1e-6
+#define MAX_LEN       100000000u /* cycles of one run, or of one stretch */
 
 /* ------------------------------------------------------------------ data */
 
@@ -243,7 +243,8 @@ static int find_name(const char *const *names, size_t stride, unsigned n, const 
 	}
 	return -1;
 }
-#define FIND(arr, n, name) find_name((const char *const *)&(arr)[0].name, sizeof((arr)[0]), n, name)
+#define FIND(arr, n, key)                                                                          \
+	((n) == 0 ? -1 : find_name((const char *const *)&(arr)[0].name, sizeof((arr)[0]), n, key))
 
 static int top_key(struct parser *ps, const char *key, char *val)
 {
@@ -259,8 +260,8 @@ static int top_key(struct parser *ps, const char *key, char *val)
 		p->description = xstrdup(val);
 	} else if (strcmp(key, "slots") == 0) {
 		if (parse_num(val, &v) < 0 || v < 1 || v > ARM_SRC_MAX_SLOTS)
-			return fail_at(ps, ps->line, "bad slots '%s' (1..%u: PMMIR_EL1.SLOTS)",
-			               val, ARM_SRC_MAX_SLOTS);
+			return fail_at(ps, ps->line, "bad slots '%s' (1..%u: PMMIR_EL1.SLOTS)", val,
+			               ARM_SRC_MAX_SLOTS);
 		p->slots = (unsigned)v;
 		ps->has_slots = true;
 	} else if (strcmp(key, "switch") == 0) {
@@ -384,8 +385,8 @@ static int context_key(struct parser *ps, struct ctx *c, const char *key, const 
 }
 
 /* "NAME:SHARE ..." appended to names/vals/lines. */
-static int share_list(struct parser *ps, char *val, char ***names, double **vals,
-                      unsigned **lines, unsigned *nr)
+static int share_list(struct parser *ps, char *val, char ***names, double **vals, unsigned **lines,
+                      unsigned *nr)
 {
 	char *save = NULL;
 	for (char *t = strtok_r(val, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
@@ -595,7 +596,8 @@ static uint16_t code_of(const char *name)
 static int check_cycle(struct parser *ps, struct cyc *c)
 {
 	unsigned slots = ps->p->slots;
-	unsigned fe = vb_of(c, ARM_SRC_STALL_SLOT_FRONTEND), be = vb_of(c, ARM_SRC_STALL_SLOT_BACKEND);
+	unsigned fe = vb_of(c, ARM_SRC_STALL_SLOT_FRONTEND),
+	         be = vb_of(c, ARM_SRC_STALL_SLOT_BACKEND);
 	bool has_ss = false;
 	for (unsigned i = 0; i < c->nr; i++)
 		has_ss |= c->vals[i].event == ARM_SRC_STALL_SLOT;
@@ -610,8 +612,8 @@ static int check_cycle(struct parser *ps, struct cyc *c)
 			c->cap = c->cap ? 2 * c->cap : 16;
 			c->vals = xreallocarray(c->vals, c->cap, sizeof(*c->vals));
 		}
-		c->vals[c->nr++] = (struct arm_emu_val){.event = ARM_SRC_STALL_SLOT,
-		                                        .vb = (uint16_t)(fe + be)};
+		c->vals[c->nr++] =
+		    (struct arm_emu_val){.event = ARM_SRC_STALL_SLOT, .vb = (uint16_t)(fe + be)};
 	}
 	unsigned ss = vb_of(c, ARM_SRC_STALL_SLOT), op = vb_of(c, ARM_SRC_OP_SPEC);
 	if (ss < fe + be)
@@ -660,7 +662,8 @@ static int resolve_runs(struct parser *ps, struct cls *c)
 		if (colon) {
 			*colon = '\0';
 			if (parse_range(colon + 1, &lo, &hi) < 0) {
-				ret = fail_at(ps, c->runs_line, "bad run length '%s' (LEN or LO..HI, 1..%u)",
+				ret = fail_at(ps, c->runs_line,
+				              "bad run length '%s' (LEN or LO..HI, 1..%u)",
 				              colon + 1, MAX_LEN);
 				break;
 			}
@@ -758,26 +761,27 @@ static double mean_of(const struct arm_src_profile *p, const double *mean, uint1
 	return i < 0 ? 0 : mean[i];
 }
 
-static void topdown(const struct arm_src_profile *p, const double *mean,
-                    struct arm_src_topdown *ts, struct arm_src_topdown *tc)
+static void topdown(const struct arm_src_profile *p, const double *mean, struct arm_src_topdown *ts,
+                    struct arm_src_topdown *tc)
 {
 	double slots = p->slots;
 	double fe = mean_of(p, mean, ARM_SRC_STALL_SLOT_FRONTEND),
 	       be = mean_of(p, mean, ARM_SRC_STALL_SLOT_BACKEND),
-	       ss = mean_of(p, mean, ARM_SRC_STALL_SLOT), opr = mean_of(p, mean, ARM_SRC_OP_RETIRED),
-	       ops = mean_of(p, mean, ARM_SRC_OP_SPEC);
+	       ss = mean_of(p, mean, ARM_SRC_STALL_SLOT),
+	       opr = mean_of(p, mean, ARM_SRC_OP_RETIRED), ops = mean_of(p, mean, ARM_SRC_OP_SPEC);
 	/* per cycle: CPU_CYCLES is 1 */
 	ts->frontend = fe / slots;
 	ts->backend = be / slots;
-	ts->retiring = ops > 0 ? opr / ops * (1 - ss / slots) : NAN;
-	ts->bad_spec = ops > 0 ? (1 - opr / ops) * (1 - ss / slots) : NAN;
+	ts->retiring = ops > 0 ? opr / ops * (1 - ss / slots) : (double)NAN;
+	ts->bad_spec = ops > 0 ? (1 - opr / ops) * (1 - ss / slots) : (double)NAN;
 	double sf = mean_of(p, mean, ARM_SRC_STALL_FRONTEND),
-	       sb = mean_of(p, mean, ARM_SRC_STALL_BACKEND), ir = mean_of(p, mean, code_of("INST_RETIRED")),
+	       sb = mean_of(p, mean, ARM_SRC_STALL_BACKEND),
+	       ir = mean_of(p, mean, code_of("INST_RETIRED")),
 	       is = mean_of(p, mean, code_of("INST_SPEC"));
 	tc->frontend = sf;
 	tc->backend = sb;
-	tc->retiring = is > 0 ? ir / is * (1 - (sf + sb)) : NAN;
-	tc->bad_spec = is > 0 ? (1 - ir / is) * (1 - (sf + sb)) : NAN;
+	tc->retiring = is > 0 ? ir / is * (1 - (sf + sb)) : (double)NAN;
+	tc->bad_spec = is > 0 ? (1 - ir / is) * (1 - (sf + sb)) : (double)NAN;
 }
 
 static int finish(struct parser *ps)
@@ -837,9 +841,12 @@ static int finish(struct parser *ps)
 			struct cls *c = &p->clss[i];
 			if (!c->has_share)
 				return fail_at(ps, c->line, "class '%s' has no share", c->name);
-			ph->mix_names = xreallocarray(ph->mix_names, ph->nr_mix + 1, sizeof(char *));
-			ph->mix_share = xreallocarray(ph->mix_share, ph->nr_mix + 1, sizeof(double));
-			ph->mix_lines = xreallocarray(ph->mix_lines, ph->nr_mix + 1, sizeof(unsigned));
+			ph->mix_names =
+			    xreallocarray(ph->mix_names, ph->nr_mix + 1, sizeof(char *));
+			ph->mix_share =
+			    xreallocarray(ph->mix_share, ph->nr_mix + 1, sizeof(double));
+			ph->mix_lines =
+			    xreallocarray(ph->mix_lines, ph->nr_mix + 1, sizeof(unsigned));
 			ph->mix_names[ph->nr_mix] = xstrdup(c->name);
 			ph->mix_share[ph->nr_mix] = c->share;
 			ph->mix_lines[ph->nr_mix++] = c->line;
@@ -850,10 +857,11 @@ static int finish(struct parser *ps)
 	} else {
 		for (unsigned i = 0; i < p->nr_clss; i++)
 			if (p->clss[i].has_share)
-				return fail_at(ps, p->clss[i].line,
-				               "class '%s' has a share, but the profile has phases: "
-				               "give shares in each phase's mix",
-				               p->clss[i].name);
+				return fail_at(
+				    ps, p->clss[i].line,
+				    "class '%s' has a share, but the profile has phases: "
+				    "give shares in each phase's mix",
+				    p->clss[i].name);
 	}
 	p->period = 0;
 	for (unsigned i = 0; i < p->nr_phases; i++) {
@@ -908,15 +916,16 @@ static int finish(struct parser *ps)
 			}
 			if (fabs(shares_sum(ph->ctxs, p->nr_ctxs) - 1) > SHARE_EPS)
 				return fail_at(ps, ph->line,
-				               "the contexts of phase '%s' sum to %g, not 1", ph->name,
-				               shares_sum(ph->ctxs, p->nr_ctxs));
+				               "the contexts of phase '%s' sum to %g, not 1",
+				               ph->name, shares_sum(ph->ctxs, p->nr_ctxs));
 		} else {
 			for (unsigned c = 0; c < p->nr_ctxs; c++) {
 				if (!p->ctxs[c].has_share)
-					return fail_at(ps, p->ctxs[c].line,
-					               "context '%s' has no share (and phase '%s' gives "
-					               "no contexts)",
-					               p->ctxs[c].name, ph->name);
+					return fail_at(
+					    ps, p->ctxs[c].line,
+					    "context '%s' has no share (and phase '%s' gives "
+					    "no contexts)",
+					    p->ctxs[c].name, ph->name);
 				ph->ctxs[c] = p->ctxs[c].share;
 			}
 			if (fabs(shares_sum(ph->ctxs, p->nr_ctxs) - 1) > SHARE_EPS)
@@ -952,8 +961,8 @@ static int finish(struct parser *ps)
 			f->ctx = 0;
 		} else {
 			return fail_at(ps, f->line,
-			               "function '%s' needs a context (the profile has %u)", f->name,
-			               p->nr_ctxs);
+			               "function '%s' needs a context (the profile has %u)",
+			               f->name, p->nr_ctxs);
 		}
 		for (unsigned j = 0; j < i; j++)
 			if (p->fns[j].ctx == f->ctx && f->lo < p->fns[j].lo + p->fns[j].size &&
@@ -974,8 +983,9 @@ static int finish(struct parser *ps)
 		if (!c->nr_fn)
 			continue;
 		if (fabs(shares_sum(c->fn_share, c->nr_fn) - 1) > SHARE_EPS)
-			return fail_at(ps, c->line, "the functions of context '%s' sum to %g, not 1",
-			               c->name, shares_sum(c->fn_share, c->nr_fn));
+			return fail_at(ps, c->line,
+			               "the functions of context '%s' sum to %g, not 1", c->name,
+			               shares_sum(c->fn_share, c->nr_fn));
 		struct alias a;
 		alias_build(&a, c->fn_share, c->fn, c->nr_fn);
 		c->fn_thr = a.thr;
@@ -1011,8 +1021,8 @@ static int finish(struct parser *ps)
 			const struct cls *c = &p->clss[ph->mix_cls[k]];
 			for (unsigned s = 0; s < c->nr_segs; s++) {
 				const struct cyc *cy = &p->cycs[c->segs[s].cyc];
-				double w = ph->mix_share[k] * (c->segs[s].lo + (double)c->segs[s].hi) /
-				           2 / c->mean;
+				double w = ph->mix_share[k] *
+				           (c->segs[s].lo + (double)c->segs[s].hi) / 2 / c->mean;
 				for (unsigned v = 0; v < cy->nr; v++)
 					ph->mean[event_index(p, cy->vals[v].event)] +=
 					    w * cy->vals[v].vb;
@@ -1145,8 +1155,9 @@ static void load_builtins(void)
 	for (unsigned i = 0; i < arm_src_builtin_count; i++) {
 		char err[320];
 		/* a built-in that does not parse is a build error the tests catch */
-		struct arm_src_profile *p = parse(arm_src_builtin_texts[i].file,
-		                                  arm_src_builtin_texts[i].text, true, err, sizeof(err));
+		struct arm_src_profile *p =
+		    parse(arm_src_builtin_texts[i].file, arm_src_builtin_texts[i].text, true, err,
+		          sizeof(err));
 		if (p)
 			builtins[n++] = p;
 	}
@@ -1460,7 +1471,8 @@ void arm_src_stream_next(struct arm_src_stream *s, uint64_t max_cycles, struct a
 	const struct ctx *c = &p->ctxs[s->ctx];
 	if (!s->fn_left) {
 		if (c->nr_fn) {
-			s->fn = (int)c->fn[alias_draw(&s->fn_rng, c->nr_fn, c->fn_thr, c->fn_alias)];
+			s->fn =
+			    (int)c->fn[alias_draw(&s->fn_rng, c->nr_fn, c->fn_thr, c->fn_alias)];
 			s->fn_left = rng_range(&s->fn_rng, p->fsw_lo, p->fsw_hi);
 		} else {
 			s->fn = -1;
