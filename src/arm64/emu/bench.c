@@ -155,11 +155,17 @@ static double play(struct arm_emu *m, const struct content *pool, const uint16_t
 	return now() - t0;
 }
 
-struct arm_emu_bench *arm_emu_bench_run(uint64_t seed, uint64_t cycles, unsigned fast_passes,
-                                        struct arm_emu_bench_result *out, char *err, size_t errlen)
+struct arm_emu_bench *arm_emu_bench_run(uint64_t seed, uint64_t cycles, unsigned max_run,
+                                        unsigned fast_passes, struct arm_emu_bench_result *out,
+                                        char *err, size_t errlen)
 {
 	if (!cycles) {
 		snprintf(err, errlen, "the bench needs at least 1 cycle");
+		return NULL;
+	}
+	if (max_run < 1 || max_run > 65535) {
+		snprintf(err, errlen, "runs of 1 to %u cycles: the longest run is 1 to 65535",
+		         max_run);
 		return NULL;
 	}
 	if (fast_passes < 1)
@@ -171,11 +177,11 @@ struct arm_emu_bench *arm_emu_bench_run(uint64_t seed, uint64_t cycles, unsigned
 	uint64_t s = seed;
 	make_pool(pool, &s);
 
-	/* the stream: runs of 1..2000 cycles, the last cut to fit */
+	/* the stream: runs of 1..max_run cycles, the last cut to fit */
 	size_t cap = 1024, nr = 0;
 	uint16_t *which = xmalloc(cap * sizeof(*which)), *len = xmalloc(cap * sizeof(*len));
 	for (uint64_t left = cycles; left;) {
-		uint64_t l = 1 + rng(&s, 2000);
+		uint64_t l = 1 + rng(&s, max_run);
 		if (l > left)
 			l = left;
 		if (nr == cap) {

@@ -52,6 +52,7 @@ struct ctr {
 	bool mt;
 	bool cycle_evt; /* counted once per cycle of the core under MT */
 	bool reserved;  /* a reserved combination: counts nothing */
+	uint16_t ctab;  /* bit v: the condition for VB = v (0..15), the usual VBs */
 	uint8_t ovf;    /* overflow at 2^ovf: 32 or 64 */
 	/* counted in (EL, state, streaming): the filter bits with the
 	 * prohibited regions folded in */
@@ -88,6 +89,10 @@ struct arm_emu {
 	const struct arm_emu_features *f;
 	unsigned nr_pes, per_core;
 	struct arm_emu_pe *pes;
+	/* VB of every event number in the run being counted (the PE's own):
+	 * filled from the run's few values and cleared after, so that each
+	 * counter finds its VB with one load; CPU_CYCLES stays 1 */
+	uint16_t *vbtab;
 };
 
 /* ----------------------------------------------------------- the machine */
@@ -113,6 +118,8 @@ struct arm_emu *arm_emu_new(const struct arm_emu_features *f, unsigned nr_pes,
 	m->nr_pes = nr_pes;
 	m->per_core = pes_per_core;
 	m->pes = xcalloc(nr_pes, sizeof(*m->pes));
+	m->vbtab = xcalloc(UINT32_C(1) << 16, sizeof(*m->vbtab));
+	m->vbtab[0x0011] = 1;
 	for (unsigned i = 0; i < nr_pes; i++) {
 		m->pes[i].m = m;
 		m->pes[i].index = i;
@@ -126,6 +133,7 @@ void arm_emu_free(struct arm_emu *m)
 	if (!m)
 		return;
 	free(m->pes);
+	free(m->vbtab);
 	free(m);
 }
 
@@ -332,6 +340,20 @@ static bool prohibited(const struct arm_emu_pe *pe, unsigned n, unsigned el, uns
 	return false;
 }
 
+static bool cond_true(unsigned cond, unsigned vb, unsigned th)
+{
+	switch (cond) {
+	case ARM64_COND_NE:
+		return vb != th;
+	case ARM64_COND_EQ:
+		return vb == th;
+	case ARM64_COND_GE:
+		return vb >= th;
+	default:
+		return vb < th;
+	}
+}
+
 static bool is_cycle_event(unsigned evt)
 {
 	return evt == 0x0011 || evt == 0x001d || evt == 0x4004;
@@ -360,6 +382,10 @@ static void decode(struct arm_emu_pe *pe)
 		c->tlc = (uint8_t)u.f[ARM64_PF_TLC];
 		c->mt = u.f[ARM64_PF_MT];
 		c->cycle_evt = is_cycle_event(c->evt);
+		c->ctab = 0;
+		for (unsigned v = 0; v < 16; v++)
+			if (cond_true(c->cond, v, c->th))
+				c->ctab |= (uint16_t)(1u << v);
 		/* reserved combinations (pmevtyper.c decides which): the value
 		 * reads back as written and the counter counts nothing */
 		c->reserved = arm64_pmevtyper_check(&u, &ctx, &issue, 1) > 0;
@@ -388,6 +414,14 @@ static void add_event(struct arm_emu_pe *pe, unsigned n, u128 t)
 {
 	uint64_t v = pe->evcntr[n];
 	unsigned ovf = pe->c[n].ovf;
+	if (t < (UINT64_C(1) << 62)) { /* the usual case, in 64-bit arithmetic */
+		uint64_t t64 = (uint64_t)t;
+		uint64_t nv = v + t64;
+		if (ovf == 64 ? nv < v : (v & UINT32_MAX) + t64 > UINT32_MAX)
+			pe->ovs |= UINT32_C(1) << n;
+		pe->evcntr[n] = pe->m->f->pmuver < 6 ? (nv & UINT32_MAX) : nv;
+		return;
+	}
 	u128 low = ovf == 64 ? v : (v & UINT32_MAX);
 	if (low + t >= ((u128)1 << ovf))
 		pe->ovs |= UINT32_C(1) << n;
@@ -887,20 +921,6 @@ static unsigned run_vb(const struct arm_emu_run *r, unsigned evt)
 	return 0;
 }
 
-static bool cond_true(unsigned cond, unsigned vb, unsigned th)
-{
-	switch (cond) {
-	case ARM64_COND_NE:
-		return vb != th;
-	case ARM64_COND_EQ:
-		return vb == th;
-	case ARM64_COND_GE:
-		return vb >= th;
-	default:
-		return vb < th;
-	}
-}
-
 /* The threshold forms (TE = 0) with linking: SPEC §5's table. */
 static uint64_t thresh_value(const struct ctr *c, bool ct, uint64_t vb, uint64_t vm)
 {
@@ -932,7 +952,7 @@ static void count_pe(struct arm_emu *m, struct arm_emu_pe *pe, unsigned k,
 		if (c->reserved)
 			continue;
 		if (!c->mt || K == 1) {
-			vbc = vbf = run_vb(own, c->evt);
+			vbc = vbf = m->vbtab[c->evt];
 			passing = c->pass[own->el][own->sec][own->streaming];
 		} else {
 			/* MT: every PE of the core, each filtered in its own
@@ -970,7 +990,7 @@ static void count_pe(struct arm_emu *m, struct arm_emu_pe *pe, unsigned k,
 			first[n] = thresh_value(c, ct, vbf, link ? first[n - 1] : 0);
 			steady[n] = thresh_value(c, ct, vbf, link ? steady[n - 1] : 0);
 		}
-		if ((pe->en_mask >> n) & 1u)
+		if (((pe->en_mask >> n) & 1u) && (first[n] | steady[n]))
 			add_event(pe, n, first[n] + (u128)(cycles - 1) * steady[n]);
 	}
 	if ((pe->en_mask & ARM_EMU_CCNT_BIT) && pe->cc_pass[own->el][own->sec][own->streaming])
@@ -989,8 +1009,16 @@ int arm_emu_run_core(struct arm_emu *m, unsigned core, const struct arm_emu_run 
 			if (pe->dirty)
 				decode(pe);
 		}
-		for (unsigned k = 0; k < K; k++)
+		for (unsigned k = 0; k < K; k++) {
+			const struct arm_emu_run *r = runs[k];
+			for (unsigned i = 0; i < r->nr_vals; i++)
+				if (r->vals[i].event != 0x0011 && r->vals[i].event != 0)
+					m->vbtab[r->vals[i].event] = r->vals[i].vb;
 			count_pe(m, &m->pes[core * K + k], k, runs, cycles);
+			for (unsigned i = 0; i < r->nr_vals; i++)
+				if (r->vals[i].event != 0x0011 && r->vals[i].event != 0)
+					m->vbtab[r->vals[i].event] = 0;
+		}
 	}
 	for (unsigned k = 0; k < K; k++)
 		arm_emu_note_run(&m->pes[core * K + k], runs[k]);
