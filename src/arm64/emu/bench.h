@@ -13,6 +13,7 @@
 #ifndef HPM_ARM64_EMU_BENCH_H
 #define HPM_ARM64_EMU_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,13 +28,14 @@ struct arm_emu_bench_result {
 };
 
 /* Builds the stream of `cycles` (>= 1) cycles from `seed`, in runs of 1
- * to max_run cycles (1..65535; 2000 gives a mean of 1000), counts it with
+ * to max_run cycles (1..65535; 2000 gives a mean of 1000), each run keyed
+ * by its content (as a workload profile's runs are) when `keyed`, counts it with
  * the fast path (fast_passes times, each on its own machine) and once with
  * the reference, and fills *out. NULL with the reason in err when cycles
  * is 0. */
 struct arm_emu_bench *arm_emu_bench_run(uint64_t seed, uint64_t cycles, unsigned max_run,
-                                        unsigned fast_passes, struct arm_emu_bench_result *out,
-                                        char *err, size_t errlen);
+                                        bool keyed, unsigned fast_passes,
+                                        struct arm_emu_bench_result *out, char *err, size_t errlen);
 
 /* Compares every register (and the edge state) of each fast-path machine
  * with the reference machine's, calling mismatch (when not NULL) for each
