@@ -29,8 +29,9 @@
  * counter sees, in each cycle, the events of every PE of the core in that
  * same cycle.
  *
- * Counting is exact at every register access: runs are counted completely
- * when arm_emu_run() returns.
+ * Counting is exact at every register access: the fast path may defer the
+ * steady counts of keyed runs, but every access (and arm_emu_sync())
+ * completes them first.
  */
 #ifndef HPM_ARM64_EMU_PMU_H
 #define HPM_ARM64_EMU_PMU_H
