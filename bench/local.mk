@@ -23,3 +23,13 @@ EXTRA_DIST += bench/top-bench.sh
 bench-top: src/hpmstat$(EXEEXT)
 	$(SHELL) $(top_srcdir)/bench/top-bench.sh ./src/hpmstat$(EXEEXT)
 .PHONY: bench-top
+
+#   make bench-arm    the Arm emulator's fast path against its reference
+#                     (bench/arm-emu-bench.c; figures in bench/README.md)
+noinst_PROGRAMS += bench/arm-emu-bench
+bench_arm_emu_bench_SOURCES = bench/arm-emu-bench.c
+bench_arm_emu_bench_LDADD = src/arm64/emu/libarm64emu.a src/arm64/libarm64.a src/util/libutil.a \
+	$(JANSSON_LIBS)
+bench-arm: bench/arm-emu-bench$(EXEEXT)
+	./bench/arm-emu-bench$(EXEEXT) $(BENCH_CYCLES)
+.PHONY: bench-arm

@@ -17,6 +17,7 @@ EXTRA_DIST += tests/lib.sh
 include tests/arch/local.mk
 include tests/kmh/local.mk
 include tests/arm64/local.mk
+include tests/arm64/emu/local.mk
 include tests/emu/local.mk
 include tests/cli/local.mk
 include tests/fuzz/local.mk

@@ -1,0 +1,46 @@
+/* bench.h: the engine of the Arm emulator's bench, which times the
+ * counting fast path against the per-cycle reference on one synthetic
+ * stream and checks that both count the same.
+ *
+ * Owns: the bench program (31 event counters of the "future" profile with
+ * thresholds of every condition, edges of every mode, linking of every
+ * form, filters, 32- and 64-bit overflow, some counters starting just below
+ * it), the synthetic stream (a pool of distinct run contents, drawn from a
+ * seed, at run lengths of 1 to 2000 cycles, over EL0 and EL1 and streaming
+ * mode), the timed passes, and the comparison of every register at the
+ * end. Never prints, never exits.
+ */
+#ifndef HPM_ARM64_EMU_BENCH_H
+#define HPM_ARM64_EMU_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct arm_emu_bench;
+
+struct arm_emu_bench_result {
+	uint64_t cycles;      /* cycles of the stream */
+	uint64_t runs;        /* runs of the stream */
+	double fast_seconds;  /* the fast path: the best of its passes */
+	double ref_seconds;   /* the reference, one pass */
+	unsigned fast_passes; /* fast-path passes (each on a fresh machine) */
+};
+
+/* Builds the stream of `cycles` (>= 1) cycles from `seed`, counts it with
+ * the fast path (fast_passes times, each on its own machine) and once with
+ * the reference, and fills *out. NULL with the reason in err when cycles
+ * is 0. */
+struct arm_emu_bench *arm_emu_bench_run(uint64_t seed, uint64_t cycles, unsigned fast_passes,
+                                        struct arm_emu_bench_result *out, char *err, size_t errlen);
+
+/* Compares every register (and the edge state) of each fast-path machine
+ * with the reference machine's, calling mismatch (when not NULL) for each
+ * difference. Returns the number of differences: 0 means exact. */
+unsigned arm_emu_bench_compare(struct arm_emu_bench *b,
+                               void (*mismatch)(void *ctx, const char *reg, uint64_t fast,
+                                                uint64_t ref),
+                               void *ctx);
+
+void arm_emu_bench_free(struct arm_emu_bench *b);
+
+#endif

@@ -1,0 +1,1011 @@
+/* pmu.c: the Arm emulator's machine (see arm64/emu/pmu.h): PEs, their PMU
+ * registers and access rules, the external block, and the counting fast
+ * path over runs of identical cycles.
+ *
+ * The fast path: within a run every cycle is identical, so a counter's
+ * increment is the same in each cycle except in the first, where an edge
+ * may be counted (its condition Ct is compared with the previous cycle's,
+ * which is the last cycle of the previous run) and where a counter linked
+ * to such an edge counter sees that first-cycle increment as Vm. So each
+ * counter gets a first-cycle and a steady increment and adds
+ * first + (cycles - 1) x steady. Everything a counter's rule depends on
+ * except the event values (filters with the prohibited regions folded in,
+ * the condition, the overflow width) is decoded once per register write.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arm64/emu/pmu-int.h"
+#include "arm64/emu/pmu.h"
+#include "arm64/pmevtyper.h"
+#include "util/xalloc.h"
+
+typedef unsigned __int128 u128;
+
+#define NR_EV 31 /* PMEVCNTR0..30 */
+
+/* PMEVTYPER<n>_EL0 / PMCCFILTR_EL0 bits (arm64/pmevtyper.h has the layout) */
+#define B(n)        (UINT64_C(1) << (n))
+#define T_FILTERS   (B(31) | B(30) | B(29) | B(28) | B(27) | B(26))
+#define T_SH        B(24)
+#define T_MT        B(25)
+#define T_RL        (B(22) | B(21) | B(20))
+#define T_VS        (UINT64_C(3) << 56)
+#define T_TLC       (UINT64_C(3) << 54)
+#define T_TE        B(60)
+#define T_TC        (UINT64_C(7) << 61)
+#define T_EVT       UINT64_C(0xffff)
+#define T_TH(width) (((UINT64_C(1) << (width)) - 1) << 32)
+
+/* One counter's rule, decoded. */
+struct ctr {
+	uint16_t evt;
+	uint16_t th;
+	uint8_t cond; /* enum arm64_cond */
+	bool tc0;     /* TC[0]: count 1 when true */
+	bool te;      /* edge */
+	bool both;    /* edge: both ways (TC[1:0] = 10), else the rising edge of Ct */
+	uint8_t tlc;
+	bool mt;
+	bool cycle_evt; /* counted once per cycle of the core under MT */
+	bool reserved;  /* a reserved combination: counts nothing */
+	uint8_t ovf;    /* overflow at 2^ovf: 32 or 64 */
+	/* counted in (EL, state, streaming): the filter bits with the
+	 * prohibited regions folded in */
+	bool pass[ARM_EMU_NR_EL][ARM_EMU_NR_SEC][2];
+};
+
+struct arm_emu_pe {
+	struct arm_emu *m;
+	unsigned index;
+	uint64_t pmcr; /* E, DP, LC, LP as written */
+	uint32_t cnten, inten, ovs;
+	uint64_t selr, userenr, mdcr2, mdcr3, ccfiltr, pmsscr, pcsctl, epmn, exte;
+	uint64_t evtyper[NR_EV], evcntr[NR_EV], ccntr;
+	uint64_t svr[NR_EV], ccsvr;
+	struct arm_emu_edge edge[NR_EV];
+	uint32_t en_mask; /* counters enabled (PMCNTEN and their gate) */
+	/* context between runs */
+	uint8_t el, sec;
+	bool streaming;
+	/* the last PC a run executed, for PC sampling */
+	bool have_pc;
+	uint64_t pc;
+	uint8_t pc_el, pc_sec;
+	uint32_t pc_ctx, sample_ctx;
+	uint16_t pc_vmid, sample_vmid;
+	/* decoded */
+	bool dirty;
+	struct ctr c[NR_EV];
+	uint8_t cc_ovf;
+	bool cc_pass[ARM_EMU_NR_EL][ARM_EMU_NR_SEC][2];
+};
+
+struct arm_emu {
+	const struct arm_emu_features *f;
+	unsigned nr_pes, per_core;
+	struct arm_emu_pe *pes;
+};
+
+/* ----------------------------------------------------------- the machine */
+
+struct arm_emu *arm_emu_new(const struct arm_emu_features *f, unsigned nr_pes,
+                            unsigned pes_per_core, char *err, size_t errlen)
+{
+	if (!f) {
+		snprintf(err, errlen, "no PMU profile");
+		return NULL;
+	}
+	if (nr_pes < 1 || nr_pes > ARM_EMU_MAX_PES) {
+		snprintf(err, errlen, "%u PEs: the emulator has 1 to %u", nr_pes, ARM_EMU_MAX_PES);
+		return NULL;
+	}
+	if (pes_per_core < 1 || pes_per_core > ARM_EMU_MAX_PES_PER_CORE || nr_pes % pes_per_core) {
+		snprintf(err, errlen, "%u PEs per core: it must be 1 to %u and divide the %u PEs",
+		         pes_per_core, ARM_EMU_MAX_PES_PER_CORE, nr_pes);
+		return NULL;
+	}
+	struct arm_emu *m = xcalloc(1, sizeof(*m));
+	m->f = f;
+	m->nr_pes = nr_pes;
+	m->per_core = pes_per_core;
+	m->pes = xcalloc(nr_pes, sizeof(*m->pes));
+	for (unsigned i = 0; i < nr_pes; i++) {
+		m->pes[i].m = m;
+		m->pes[i].index = i;
+		arm_emu_pe_reset(&m->pes[i]);
+	}
+	return m;
+}
+
+void arm_emu_free(struct arm_emu *m)
+{
+	if (!m)
+		return;
+	free(m->pes);
+	free(m);
+}
+
+const struct arm_emu_features *arm_emu_profile(const struct arm_emu *m)
+{
+	return m->f;
+}
+unsigned arm_emu_nr_pes(const struct arm_emu *m)
+{
+	return m->nr_pes;
+}
+unsigned arm_emu_pes_per_core(const struct arm_emu *m)
+{
+	return m->per_core;
+}
+struct arm_emu_pe *arm_emu_pe(struct arm_emu *m, unsigned i)
+{
+	return i < m->nr_pes ? &m->pes[i] : NULL;
+}
+unsigned arm_emu_pe_index(const struct arm_emu_pe *pe)
+{
+	return pe->index;
+}
+struct arm_emu *arm_emu_pe_machine(struct arm_emu_pe *pe)
+{
+	return pe->m;
+}
+
+struct arm_emu_edge *arm_emu_edge_state(struct arm_emu_pe *pe, unsigned n)
+{
+	return n < NR_EV ? &pe->edge[n] : NULL;
+}
+
+/* Counters 0..epmn-1 are the PE's; EXTPMN reserves the rest for the
+ * external agent. */
+static unsigned epmn_of(const struct arm_emu_pe *pe)
+{
+	unsigned n = pe->m->f->nr_counters;
+	return pe->m->f->extpmn && pe->epmn < n ? (unsigned)pe->epmn : n;
+}
+
+/* MDCR_EL2.HPMN as it acts: never beyond the PE's counters. */
+static unsigned hpmn_of(const struct arm_emu_pe *pe)
+{
+	unsigned h = ARM_EMU_MDCR2_HPMN(pe->mdcr2), e = epmn_of(pe);
+	return h < e ? h : e;
+}
+
+static uint32_t low_bits(unsigned n)
+{
+	return n >= 32 ? UINT32_MAX : (UINT32_C(1) << n) - 1;
+}
+
+/* The event counters an access from el sees (PMCR_EL0.N as it reads). */
+static unsigned visible_n(const struct arm_emu_pe *pe, unsigned el, bool ext)
+{
+	if (ext)
+		return pe->m->f->nr_counters;
+	return el <= 1 ? hpmn_of(pe) : epmn_of(pe);
+}
+
+static uint32_t visible_mask(const struct arm_emu_pe *pe, unsigned el, bool ext)
+{
+	return low_bits(visible_n(pe, el, ext)) | (uint32_t)ARM_EMU_CCNT_BIT;
+}
+
+/* Which counters count: PMCNTEN and the gate of their range. A counter
+ * that becomes enabled starts its edge detection afresh (SPEC §5: no edge
+ * in the first cycle after it is enabled). */
+static void update_enables(struct arm_emu_pe *pe)
+{
+	unsigned h = hpmn_of(pe), e = epmn_of(pe), n = pe->m->f->nr_counters;
+	uint32_t gate = 0;
+	if (pe->pmcr & ARM_EMU_PMCR_E)
+		gate |= low_bits(h) | (uint32_t)ARM_EMU_CCNT_BIT;
+	if (pe->mdcr2 & ARM_EMU_MDCR2_HPME)
+		gate |= low_bits(e) & ~low_bits(h);
+	if (pe->exte & 1u)
+		gate |= low_bits(n) & ~low_bits(e);
+	uint32_t en = pe->cnten & gate;
+	uint32_t rising = en & ~pe->en_mask;
+	for (unsigned i = 0; i < NR_EV; i++)
+		if (rising & (UINT32_C(1) << i))
+			pe->edge[i].valid = false;
+	pe->en_mask = en;
+}
+
+void arm_emu_pe_reset(struct arm_emu_pe *pe)
+{
+	struct arm_emu *m = pe->m;
+	unsigned index = pe->index;
+	memset(pe, 0, sizeof(*pe));
+	pe->m = m;
+	pe->index = index;
+	pe->mdcr2 = m->f->nr_counters; /* HPMN resets to N */
+	pe->epmn = m->f->nr_counters;  /* nothing reserved */
+	pe->el = ARM_EMU_EL1;
+	pe->sec = ARM_EMU_SEC_NS;
+	pe->dirty = true;
+}
+
+void arm_emu_pe_set_context(struct arm_emu_pe *pe, unsigned el, unsigned sec, bool streaming)
+{
+	pe->el = (uint8_t)(el & 3u);
+	pe->sec = (uint8_t)(sec & 3u);
+	pe->streaming = streaming;
+}
+
+void arm_emu_pe_context(const struct arm_emu_pe *pe, unsigned *el, unsigned *sec, bool *streaming)
+{
+	*el = pe->el;
+	*sec = pe->sec;
+	*streaming = pe->streaming;
+}
+
+void arm_emu_note_run(struct arm_emu_pe *pe, const struct arm_emu_run *run)
+{
+	pe->el = run->el;
+	pe->sec = run->sec;
+	pe->streaming = run->streaming;
+	if (run->pc && run->cycles) {
+		pe->have_pc = true;
+		pe->pc = run->pc;
+		pe->pc_el = run->el;
+		pe->pc_sec = run->sec;
+		pe->pc_ctx = run->context;
+		pe->pc_vmid = run->vmid;
+	}
+}
+
+/* ------------------------------------------------------ decoding a rule */
+
+/* The implemented bits of PMEVTYPER<n>_EL0 (ccfilt: of PMCCFILTR_EL0):
+ * fields of absent features are RES0, and so are TH bits at and above
+ * THWIDTH. */
+static uint64_t typer_mask(const struct arm_emu_features *f, bool ccfilt)
+{
+	uint64_t m = T_FILTERS;
+	if (!ccfilt)
+		m |= f->pmuver >= 4 ? T_EVT : UINT64_C(0x3ff);
+	if (f->sel2)
+		m |= T_SH;
+	if (f->rme)
+		m |= T_RL;
+	if (f->sme)
+		m |= T_VS;
+	if (ccfilt)
+		return m;
+	if (f->mtpmu)
+		m |= T_MT;
+	if (f->thwidth)
+		m |= T_TC | T_TH(f->thwidth);
+	if (f->edge)
+		m |= T_TE;
+	if (f->th2)
+		m |= T_TLC;
+	return m;
+}
+
+/* The filter bits of SPEC §5 and the Arm ARM's field descriptions: is a
+ * cycle in (el, sec, streaming) counted? (The EXTPMN and prohibited checks
+ * are separate.) */
+static bool filter_pass(uint64_t t, unsigned el, unsigned sec, bool sm)
+{
+	bool p = t & B(31), u = t & B(30), nsk = t & B(29), nsu = t & B(28), nsh = t & B(27);
+	bool mb = t & B(26), sh = t & B(24), rlk = t & B(22), rlu = t & B(21), rlh = t & B(20);
+	unsigned vs = (unsigned)(t >> 56) & 3u;
+	bool ok;
+
+	if (vs == 3 || (vs == 1 && sm) || (vs == 2 && !sm))
+		return false;
+	switch (el) {
+	case ARM_EMU_EL0:
+		ok = sec == ARM_EMU_SEC_NS ? u == nsu : sec == ARM_EMU_SEC_REALM ? u == rlu : !u;
+		break;
+	case ARM_EMU_EL1:
+		ok = sec == ARM_EMU_SEC_NS ? p == nsk : sec == ARM_EMU_SEC_REALM ? p == rlk : !p;
+		break;
+	case ARM_EMU_EL2:
+		ok = sec == ARM_EMU_SEC_NS      ? nsh
+		     : sec == ARM_EMU_SEC_REALM ? rlh != nsh
+		                                : sh != nsh;
+		break;
+	default:
+		ok = mb == p;
+		break;
+	}
+	return ok;
+}
+
+/* The prohibited regions (Arm ARM, "Prohibiting event counting"): Secure
+ * state and EL3 unless MDCR_EL3.SPME; EL2 for counters below HPMN while
+ * MDCR_EL2.HPMD. n = 31 is the cycle counter, which honours them only
+ * while PMCR_EL0.DP is 1. */
+static bool prohibited(const struct arm_emu_pe *pe, unsigned n, unsigned el, unsigned sec)
+{
+	if (n == 31 && !(pe->pmcr & ARM_EMU_PMCR_DP))
+		return false;
+	if ((sec == ARM_EMU_SEC_S || sec == ARM_EMU_SEC_ROOT || el == ARM_EMU_EL3) &&
+	    !(pe->mdcr3 & ARM_EMU_MDCR3_SPME))
+		return true;
+	if (el == ARM_EMU_EL2 && (pe->mdcr2 & ARM_EMU_MDCR2_HPMD) && (n == 31 || n < hpmn_of(pe)))
+		return true;
+	return false;
+}
+
+static bool is_cycle_event(unsigned evt)
+{
+	return evt == 0x0011 || evt == 0x001d || evt == 0x4004;
+}
+
+static void decode(struct arm_emu_pe *pe)
+{
+	const struct arm_emu_features *f = pe->m->f;
+	bool p5 = f->pmuver >= 6;
+	unsigned h = hpmn_of(pe);
+
+	for (unsigned n = 0; n < f->nr_counters; n++) {
+		struct ctr *c = &pe->c[n];
+		uint64_t t = pe->evtyper[n];
+		struct arm64_pmevtyper u;
+		struct arm64_issue issue;
+		struct arm64_ctx ctx = {.counter = (int)n, .thwidth = -1, .pmuv3p1 = true};
+
+		arm64_pmevtyper_unpack(t, &u);
+		c->evt = (uint16_t)u.f[ARM64_PF_EVTCOUNT];
+		c->th = (uint16_t)u.f[ARM64_PF_TH];
+		c->cond = (uint8_t)(u.f[ARM64_PF_TC] >> 1);
+		c->tc0 = u.f[ARM64_PF_TC] & 1u;
+		c->te = u.f[ARM64_PF_TE];
+		c->both = (u.f[ARM64_PF_TC] & 3u) == 2u;
+		c->tlc = (uint8_t)u.f[ARM64_PF_TLC];
+		c->mt = u.f[ARM64_PF_MT];
+		c->cycle_evt = is_cycle_event(c->evt);
+		/* reserved combinations (pmevtyper.c decides which): the value
+		 * reads back as written and the counter counts nothing */
+		c->reserved = arm64_pmevtyper_check(&u, &ctx, &issue, 1) > 0;
+		bool lp = n < h ? pe->pmcr & ARM_EMU_PMCR_LP : pe->mdcr2 & ARM_EMU_MDCR2_HLP;
+		c->ovf = p5 && lp ? 64 : 32;
+		for (unsigned el = 0; el < ARM_EMU_NR_EL; el++)
+			for (unsigned s = 0; s < ARM_EMU_NR_SEC; s++)
+				for (unsigned sm = 0; sm < 2; sm++)
+					c->pass[el][s][sm] =
+					    filter_pass(t, el, s, sm) && !prohibited(pe, n, el, s);
+	}
+	pe->cc_ovf = pe->pmcr & ARM_EMU_PMCR_LC ? 64 : 32;
+	for (unsigned el = 0; el < ARM_EMU_NR_EL; el++)
+		for (unsigned s = 0; s < ARM_EMU_NR_SEC; s++)
+			for (unsigned sm = 0; sm < 2; sm++)
+				pe->cc_pass[el][s][sm] = filter_pass(pe->ccfiltr, el, s, sm) &&
+				                         !prohibited(pe, 31, el, s);
+	pe->dirty = false;
+}
+
+/* --------------------------------------------------------------- adding */
+
+/* Adds t to event counter n: the counter is 64 bits with PMUv3p5, else 32;
+ * PMOVS[n] is set when the low `ovf` bits wrap. */
+static void add_event(struct arm_emu_pe *pe, unsigned n, u128 t)
+{
+	uint64_t v = pe->evcntr[n];
+	unsigned ovf = pe->c[n].ovf;
+	u128 low = ovf == 64 ? v : (v & UINT32_MAX);
+	if (low + t >= ((u128)1 << ovf))
+		pe->ovs |= UINT32_C(1) << n;
+	v += (uint64_t)t;
+	if (pe->m->f->pmuver < 6)
+		v &= UINT32_MAX;
+	pe->evcntr[n] = v;
+}
+
+static void add_cycles(struct arm_emu_pe *pe, uint64_t t)
+{
+	uint64_t v = pe->ccntr;
+	u128 low = pe->cc_ovf == 64 ? v : (v & UINT32_MAX);
+	if (low + t >= ((u128)1 << pe->cc_ovf))
+		pe->ovs |= (uint32_t)ARM_EMU_CCNT_BIT;
+	pe->ccntr = v + t;
+}
+
+/* ------------------------------------------------------------ registers */
+
+const char *arm_emu_exc_name(int exc)
+{
+	switch (exc) {
+	case ARM_EMU_OK:
+		return "ok";
+	case ARM_EMU_UNDEFINED:
+		return "UNDEFINED";
+	case ARM_EMU_TRAP_EL1:
+		return "trap-to-EL1";
+	case ARM_EMU_TRAP_EL2:
+		return "trap-to-EL2";
+	case ARM_EMU_TRAP_EL3:
+		return "trap-to-EL3";
+	}
+	return "?";
+}
+
+static bool is_ss_reg(unsigned reg)
+{
+	return reg == ARM_EMU_PMSSCR_EL1 || reg == ARM_EMU_PMEVCNTSVR_EL1 ||
+	       reg == ARM_EMU_PMCCNTSVR_EL1;
+}
+
+/* EL0 accesses PMUSERENR_EL0 allows. */
+static bool el0_allowed(const struct arm_emu_pe *pe, unsigned reg, bool write)
+{
+	uint64_t u = pe->userenr;
+	if (u & ARM_EMU_USERENR_EN)
+		return true;
+	switch (reg) {
+	case ARM_EMU_PMSWINC_EL0:
+		return u & ARM_EMU_USERENR_SW;
+	case ARM_EMU_PMCCNTR_EL0:
+		return !write && (u & ARM_EMU_USERENR_CR);
+	case ARM_EMU_PMEVCNTR_EL0:
+	case ARM_EMU_PMXEVCNTR_EL0:
+		return !write && (u & ARM_EMU_USERENR_ER);
+	case ARM_EMU_PMSELR_EL0:
+		return u & ARM_EMU_USERENR_ER;
+	}
+	return false;
+}
+
+/* The counter a counter register names; -1 for PMXEV* with SEL = 31
+ * (PMXEVTYPER then means PMCCFILTR). */
+static int counter_of(const struct arm_emu_pe *pe, unsigned reg, unsigned idx)
+{
+	if (reg == ARM_EMU_PMXEVTYPER_EL0 || reg == ARM_EMU_PMXEVCNTR_EL0) {
+		unsigned sel = (unsigned)pe->selr & 31u;
+		return sel == 31 ? -1 : (int)sel;
+	}
+	return (int)idx;
+}
+
+static bool is_counter_reg(unsigned reg)
+{
+	return reg == ARM_EMU_PMEVTYPER_EL0 || reg == ARM_EMU_PMEVCNTR_EL0 ||
+	       reg == ARM_EMU_PMXEVTYPER_EL0 || reg == ARM_EMU_PMXEVCNTR_EL0 ||
+	       reg == ARM_EMU_PMEVCNTSVR_EL1;
+}
+
+/* A software increment (PMSWINC_EL0 bit n) at el: counter n counts it when
+ * it counts SW_INCR, is enabled, and its filter passes the EL of the write
+ * in the PE's security state. Thresholds, edges and linking compare the
+ * per-cycle value of an event, which a write has not: they are not applied
+ * (the reading in doc-notes). */
+static void sw_incr(struct arm_emu_pe *pe, unsigned el, uint32_t bits)
+{
+	if (pe->dirty)
+		decode(pe);
+	for (unsigned n = 0; n < pe->m->f->nr_counters; n++) {
+		const struct ctr *c = &pe->c[n];
+		if (!(bits & (UINT32_C(1) << n)) || !(pe->en_mask & (UINT32_C(1) << n)))
+			continue;
+		if (c->evt != 0 || c->reserved || !c->pass[el][pe->sec][pe->streaming])
+			continue;
+		add_event(pe, n, 1);
+	}
+}
+
+int arm_emu_snapshot(struct arm_emu_pe *pe)
+{
+	if (!pe->m->f->pmss)
+		return -1;
+	memcpy(pe->svr, pe->evcntr, sizeof(pe->svr));
+	pe->ccsvr = pe->ccntr;
+	pe->pmsscr |= 1u;
+	return 0;
+}
+
+/* The value of PMPCSR: the last PC a run executed with its EL (62:61) and
+ * NS (63, also 1 for Realm); 0xFFFFFFFF when there is no sample: no PC
+ * yet, PMPCSCTL.EN = 0 at level 2, or the PC ran where counting is
+ * prohibited (Secure state or EL3 without MDCR_EL3.SPME). A read captures
+ * the context ID and VMID of the same sample. */
+static uint64_t pc_sample(struct arm_emu_pe *pe)
+{
+	const struct arm_emu_features *f = pe->m->f;
+	if (!pe->have_pc || (f->pcsample >= 2 && !(pe->pcsctl & 1u)) ||
+	    ((pe->pc_sec == ARM_EMU_SEC_S || pe->pc_sec == ARM_EMU_SEC_ROOT) &&
+	     !(pe->mdcr3 & ARM_EMU_MDCR3_SPME)))
+		return UINT32_MAX;
+	pe->sample_ctx = pe->pc_ctx;
+	pe->sample_vmid = pe->pc_vmid;
+	uint64_t ns = pe->pc_sec == ARM_EMU_SEC_NS || pe->pc_sec == ARM_EMU_SEC_REALM;
+	return (pe->pc & ((UINT64_C(1) << 56) - 1)) | ((uint64_t)pe->pc_el << 61) | (ns << 63);
+}
+
+/* Reads or writes a register once the access is allowed. vn: the counters
+ * the accessor sees; ext: the external agent. */
+static int do_access(struct arm_emu_pe *pe, unsigned el, unsigned reg, int n, bool write,
+                     uint64_t *val, bool ext)
+{
+	const struct arm_emu_features *f = pe->m->f;
+	uint32_t vis = visible_mask(pe, el, ext);
+	uint64_t v = write ? *val : 0;
+	bool p5 = f->pmuver >= 6;
+
+	switch (reg) {
+	case ARM_EMU_PMCR_EL0:
+		if (!write) {
+			*val = pe->pmcr | ((uint64_t)visible_n(pe, el, ext) << 11);
+			return ARM_EMU_OK;
+		}
+		pe->pmcr = v & (ARM_EMU_PMCR_E | ARM_EMU_PMCR_DP | ARM_EMU_PMCR_LC |
+		                (p5 ? ARM_EMU_PMCR_LP : 0));
+		if (v & ARM_EMU_PMCR_P) /* the counters this EL sees */
+			for (unsigned i = 0; i < visible_n(pe, el, ext); i++)
+				pe->evcntr[i] = 0;
+		if (v & ARM_EMU_PMCR_C)
+			pe->ccntr = 0;
+		break;
+	case ARM_EMU_PMCNTENSET_EL0:
+	case ARM_EMU_PMCNTENCLR_EL0:
+	case ARM_EMU_PMINTENSET_EL1:
+	case ARM_EMU_PMINTENCLR_EL1:
+	case ARM_EMU_PMOVSSET_EL0:
+	case ARM_EMU_PMOVSCLR_EL0: {
+		uint32_t *r = reg <= ARM_EMU_PMCNTENCLR_EL0 ? &pe->cnten
+		              : reg <= ARM_EMU_PMOVSCLR_EL0 ? &pe->ovs
+		                                            : &pe->inten;
+		bool set = reg == ARM_EMU_PMCNTENSET_EL0 || reg == ARM_EMU_PMINTENSET_EL1 ||
+		           reg == ARM_EMU_PMOVSSET_EL0;
+		if (!write) {
+			*val = *r & vis;
+			return ARM_EMU_OK;
+		}
+		uint32_t bits = (uint32_t)v & vis;
+		if (set)
+			*r |= bits;
+		else
+			*r &= ~bits;
+		break;
+	}
+	case ARM_EMU_PMSELR_EL0:
+		if (!write)
+			*val = pe->selr;
+		else
+			pe->selr = v & 31u;
+		break;
+	case ARM_EMU_PMEVTYPER_EL0:
+	case ARM_EMU_PMXEVTYPER_EL0:
+		if (n < 0) { /* PMXEVTYPER with SEL = 31 */
+			if (!write)
+				*val = pe->ccfiltr;
+			else
+				pe->ccfiltr = v & typer_mask(f, true);
+			break;
+		}
+		if (!write) {
+			*val = pe->evtyper[n];
+			return ARM_EMU_OK;
+		}
+		pe->evtyper[n] = v & typer_mask(f, false);
+		pe->edge[n].valid = false; /* SPEC §5: no edge in the first cycle after a write */
+		break;
+	case ARM_EMU_PMEVCNTR_EL0:
+	case ARM_EMU_PMXEVCNTR_EL0:
+		if (!write)
+			*val = pe->evcntr[n];
+		else
+			pe->evcntr[n] = p5 ? v : (v & UINT32_MAX);
+		break;
+	case ARM_EMU_PMCCNTR_EL0:
+		if (!write)
+			*val = pe->ccntr;
+		else
+			pe->ccntr = v;
+		break;
+	case ARM_EMU_PMCCFILTR_EL0:
+		if (!write)
+			*val = pe->ccfiltr;
+		else
+			pe->ccfiltr = v & typer_mask(f, true);
+		break;
+	case ARM_EMU_PMSWINC_EL0:
+		sw_incr(pe, ext ? ARM_EMU_EL3 : el,
+		        (uint32_t)v & vis & ~(uint32_t)ARM_EMU_CCNT_BIT);
+		break;
+	case ARM_EMU_PMUSERENR_EL0:
+		if (!write)
+			*val = pe->userenr;
+		else
+			pe->userenr = v & 15u;
+		break;
+	case ARM_EMU_PMMIR_EL1:
+		*val =
+		    f->slots | ((uint64_t)f->thwidth << 20) | ((uint64_t)(f->edge ? 1 : 0) << 24);
+		return ARM_EMU_OK;
+	case ARM_EMU_ID_AA64DFR0_EL1:
+		*val = ((uint64_t)f->pmuver << 8) | ((uint64_t)f->pmss << 16) |
+		       ((uint64_t)(f->mtpmu ? 1 : 0) << 48) | ((uint64_t)(f->hpmn0 ? 1 : 0) << 60);
+		return ARM_EMU_OK;
+	case ARM_EMU_MDCR_EL2:
+		if (!write) {
+			*val = pe->mdcr2;
+			return ARM_EMU_OK;
+		} else {
+			uint64_t h = ARM_EMU_MDCR2_HPMN(v);
+			if (h > f->nr_counters) /* CONSTRAINED UNPREDICTABLE: taken as N */
+				h = f->nr_counters;
+			if (h == 0 && !f->hpmn0) /* likewise, without FEAT_HPMN0: taken as 1 */
+				h = 1;
+			pe->mdcr2 =
+			    h | (v & (ARM_EMU_MDCR2_TPMCR | ARM_EMU_MDCR2_TPM | ARM_EMU_MDCR2_HPME |
+			              ARM_EMU_MDCR2_HPMD | (p5 ? ARM_EMU_MDCR2_HLP : 0)));
+		}
+		break;
+	case ARM_EMU_MDCR_EL3:
+		if (!write)
+			*val = pe->mdcr3;
+		else
+			pe->mdcr3 = v & ARM_EMU_MDCR3_SPME;
+		break;
+	case ARM_EMU_PMSSCR_EL1:
+		if (!write)
+			*val = pe->pmsscr;
+		else
+			pe->pmsscr = v & 1u;
+		break;
+	case ARM_EMU_PMEVCNTSVR_EL1:
+		*val = pe->svr[n];
+		return ARM_EMU_OK;
+	case ARM_EMU_PMCCNTSVR_EL1:
+		*val = pe->ccsvr;
+		return ARM_EMU_OK;
+	/* the external block; registers of absent features are RES0 */
+	case ARM_EMU_EXT_PMDEVID:
+		*val = f->pcsample | (f->pmss << 4) | (f->extpmn << 8);
+		return ARM_EMU_OK;
+	case ARM_EMU_EXT_PMPCSR:
+		*val = f->pcsample ? pc_sample(pe) : 0;
+		return ARM_EMU_OK;
+	case ARM_EMU_EXT_PMCID1SR:
+		*val = f->pcsample ? pe->sample_ctx : 0;
+		return ARM_EMU_OK;
+	case ARM_EMU_EXT_PMVIDSR:
+		*val = f->pcsample ? pe->sample_vmid : 0;
+		return ARM_EMU_OK;
+	case ARM_EMU_EXT_PMPCSCTL:
+		if (!write)
+			*val = f->pcsample >= 2 ? pe->pcsctl : 0;
+		else if (f->pcsample >= 2)
+			pe->pcsctl = v & 1u;
+		return ARM_EMU_OK;
+	case ARM_EMU_EXT_PMSSRR:
+		if (!write)
+			*val = 0;
+		else if (v & 1u)
+			arm_emu_snapshot(pe);
+		return ARM_EMU_OK;
+	case ARM_EMU_EXT_EPMN:
+		if (!write)
+			*val = f->extpmn ? pe->epmn : 0;
+		else if (f->extpmn)
+			pe->epmn = v > f->nr_counters ? f->nr_counters : v;
+		break;
+	case ARM_EMU_EXT_EXTE:
+		if (!write)
+			*val = f->extpmn ? pe->exte : 0;
+		else if (f->extpmn)
+			pe->exte = v & 1u;
+		break;
+	default:
+		return ARM_EMU_UNDEFINED;
+	}
+	if (write) {
+		pe->dirty = true;
+		update_enables(pe);
+	}
+	return ARM_EMU_OK;
+}
+
+static int sys_access(struct arm_emu_pe *pe, unsigned el, unsigned reg, unsigned idx, bool write,
+                      uint64_t *val)
+{
+	const struct arm_emu_features *f = pe->m->f;
+	if (reg >= ARM_EMU_NR_REGS || el > 3)
+		return ARM_EMU_UNDEFINED;
+	const struct arm_emu_reg_info *ri = &arm_emu_regs[reg];
+	if (ri->external || (ri->indexed && idx >= NR_EV))
+		return ARM_EMU_UNDEFINED;
+	if (is_ss_reg(reg) && !f->pmss)
+		return ARM_EMU_UNDEFINED;
+	if ((write && ri->ro) || (!write && ri->wo))
+		return ARM_EMU_UNDEFINED;
+	if (el < ri->min_el)
+		return ARM_EMU_UNDEFINED;
+	int n = is_counter_reg(reg) ? counter_of(pe, reg, idx) : 0;
+	if (n < 0 && reg == ARM_EMU_PMXEVCNTR_EL0)
+		return ARM_EMU_UNDEFINED;
+	/* a counter the PE does not have (or EXTPMN reserves) */
+	if (is_counter_reg(reg) && n >= (int)epmn_of(pe))
+		return ARM_EMU_UNDEFINED;
+	if (el == 0) {
+		if (reg == ARM_EMU_PMUSERENR_EL0 && write)
+			return ARM_EMU_UNDEFINED;
+		if (reg != ARM_EMU_PMUSERENR_EL0 && !el0_allowed(pe, reg, write))
+			return ARM_EMU_TRAP_EL1;
+	}
+	if (el <= 1 && reg != ARM_EMU_ID_AA64DFR0_EL1) {
+		if (pe->mdcr2 & ARM_EMU_MDCR2_TPM)
+			return ARM_EMU_TRAP_EL2;
+		if (reg == ARM_EMU_PMCR_EL0 && (pe->mdcr2 & ARM_EMU_MDCR2_TPMCR))
+			return ARM_EMU_TRAP_EL2;
+		if (is_counter_reg(reg) && n >= (int)hpmn_of(pe))
+			return ARM_EMU_TRAP_EL2;
+	}
+	return do_access(pe, el, reg, n, write, val, false);
+}
+
+int arm_emu_read(struct arm_emu_pe *pe, unsigned el, unsigned reg, unsigned idx, uint64_t *val)
+{
+	uint64_t v = 0;
+	int r = sys_access(pe, el, reg, idx, false, &v);
+	if (r == ARM_EMU_OK)
+		*val = v;
+	return r;
+}
+
+int arm_emu_write(struct arm_emu_pe *pe, unsigned el, unsigned reg, unsigned idx, uint64_t val)
+{
+	return sys_access(pe, el, reg, idx, true, &val);
+}
+
+static int ext_access(struct arm_emu_pe *pe, unsigned reg, unsigned idx, bool write, uint64_t *val)
+{
+	const struct arm_emu_features *f = pe->m->f;
+	if (reg >= ARM_EMU_NR_REGS)
+		return ARM_EMU_UNDEFINED;
+	const struct arm_emu_reg_info *ri = &arm_emu_regs[reg];
+	if (ri->indexed && idx >= NR_EV)
+		return ARM_EMU_UNDEFINED;
+	if (is_ss_reg(reg) && !f->pmss)
+		return ARM_EMU_UNDEFINED;
+	if ((write && ri->ro) || (!write && ri->wo))
+		return ARM_EMU_UNDEFINED;
+	int n = is_counter_reg(reg) ? counter_of(pe, reg, idx) : 0;
+	if (n < 0 && reg == ARM_EMU_PMXEVCNTR_EL0)
+		return ARM_EMU_UNDEFINED;
+	if (is_counter_reg(reg) && n >= (int)f->nr_counters)
+		return ARM_EMU_UNDEFINED;
+	return do_access(pe, ARM_EMU_EL3, reg, n, write, val, true);
+}
+
+int arm_emu_ext_read(struct arm_emu_pe *pe, unsigned reg, unsigned idx, uint64_t *val)
+{
+	uint64_t v = 0;
+	int r = ext_access(pe, reg, idx, false, &v);
+	if (r == ARM_EMU_OK)
+		*val = v;
+	return r;
+}
+
+int arm_emu_ext_write(struct arm_emu_pe *pe, unsigned reg, unsigned idx, uint64_t val)
+{
+	return ext_access(pe, reg, idx, true, &val);
+}
+
+bool arm_emu_irq_pending(struct arm_emu_pe *pe)
+{
+	/* PMUIRQ: PMOVS & PMINTEN of a counter whose range is enabled
+	 * (PMCR.E below HPMN and for the cycle counter, MDCR_EL2.HPME for the
+	 * counters reserved for EL2). The counters EXTPMN reserves signal
+	 * the external agent, not the PE's interrupt. */
+	unsigned h = hpmn_of(pe), e = epmn_of(pe);
+	uint32_t gate = 0;
+	if (pe->pmcr & ARM_EMU_PMCR_E)
+		gate |= low_bits(h) | (uint32_t)ARM_EMU_CCNT_BIT;
+	if (pe->mdcr2 & ARM_EMU_MDCR2_HPME)
+		gate |= low_bits(e) & ~low_bits(h);
+	return (pe->ovs & pe->inten & gate) != 0;
+}
+
+/* ---------------------------------------------------------------- runs */
+
+int arm_emu_run_check(const struct arm_emu *m, const struct arm_emu_run *run, char *err,
+                      size_t errlen)
+{
+	const struct arm_emu_features *f = m->f;
+	const char *why = NULL;
+	if (run->el >= ARM_EMU_NR_EL)
+		why = "no such exception level";
+	else if (run->sec >= ARM_EMU_NR_SEC)
+		why = "no such security state";
+	else if (run->el == ARM_EMU_EL3 && run->sec != ARM_EMU_SEC_S &&
+	         !(run->sec == ARM_EMU_SEC_ROOT && f->rme))
+		why = "EL3 runs in Secure state (Root with FEAT_RME)";
+	else if (run->sec == ARM_EMU_SEC_ROOT && (run->el != ARM_EMU_EL3 || !f->rme))
+		why = "Root state is EL3 with FEAT_RME only";
+	else if (run->sec == ARM_EMU_SEC_REALM && !f->rme)
+		why = "Realm state needs FEAT_RME, which the profile does not have";
+	else if (run->el == ARM_EMU_EL2 && run->sec == ARM_EMU_SEC_S && !f->sel2)
+		why = "Secure EL2 needs FEAT_SEL2, which the profile does not have";
+	else if (run->streaming && !f->sme)
+		why = "streaming mode needs FEAT_SME, which the profile does not have";
+	if (why) {
+		if (err)
+			snprintf(err, errlen, "%s", why);
+		return -1;
+	}
+	return 0;
+}
+
+int arm_emu_core_check(const struct arm_emu *m, unsigned core,
+                       const struct arm_emu_run *const *runs)
+{
+	if (core >= m->nr_pes / m->per_core)
+		return -1;
+	for (unsigned k = 0; k < m->per_core; k++)
+		if (!runs[k] || runs[k]->cycles != runs[0]->cycles ||
+		    arm_emu_run_check(m, runs[k], NULL, 0) < 0)
+			return -1;
+	return 0;
+}
+
+unsigned arm_emu_idle_runs(struct arm_emu_pe *pe, const struct arm_emu_run *run,
+                           struct arm_emu_run *idle, const struct arm_emu_run **runs)
+{
+	struct arm_emu *m = pe->m;
+	unsigned core = pe->index / m->per_core;
+	for (unsigned k = 0; k < m->per_core; k++) {
+		struct arm_emu_pe *q = &m->pes[core * m->per_core + k];
+		if (q == pe) {
+			runs[k] = run;
+			continue;
+		}
+		memset(&idle[k], 0, sizeof(idle[k]));
+		idle[k].cycles = run->cycles;
+		idle[k].el = q->el;
+		idle[k].sec = q->sec;
+		idle[k].streaming = q->streaming;
+		runs[k] = &idle[k];
+	}
+	return core;
+}
+
+/* The VB of event evt in each cycle of run r: CPU_CYCLES is 1, SW_INCR 0,
+ * every other event what its entry says (vals is sorted). */
+static unsigned run_vb(const struct arm_emu_run *r, unsigned evt)
+{
+	if (evt == 0x0011)
+		return 1;
+	if (evt == 0)
+		return 0;
+	unsigned lo = 0, hi = r->nr_vals;
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+		unsigned e = r->vals[mid].event;
+		if (e == evt)
+			return r->vals[mid].vb;
+		if (e < evt)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static bool cond_true(unsigned cond, unsigned vb, unsigned th)
+{
+	switch (cond) {
+	case ARM64_COND_NE:
+		return vb != th;
+	case ARM64_COND_EQ:
+		return vb == th;
+	case ARM64_COND_GE:
+		return vb >= th;
+	default:
+		return vb < th;
+	}
+}
+
+/* The threshold forms (TE = 0) with linking: SPEC §5's table. */
+static uint64_t thresh_value(const struct ctr *c, bool ct, uint64_t vb, uint64_t vm)
+{
+	if (c->tc0)
+		return ct ? 1 : c->tlc == 1 ? vm : 0;
+	switch (c->tlc) {
+	case 1:
+		return ct ? vb : vm;
+	case 2:
+		return ct ? vm : 0;
+	default:
+		return ct ? vb : 0;
+	}
+}
+
+static void count_pe(struct arm_emu *m, struct arm_emu_pe *pe, unsigned k,
+                     const struct arm_emu_run *const *runs, uint64_t cycles)
+{
+	const struct arm_emu_run *own = runs[k];
+	unsigned K = m->per_core;
+	uint64_t first[NR_EV], steady[NR_EV];
+
+	for (unsigned n = 0; n < m->f->nr_counters; n++) {
+		const struct ctr *c = &pe->c[n];
+		uint64_t vbc, vbf;
+		bool passing;
+
+		first[n] = steady[n] = 0;
+		if (c->reserved)
+			continue;
+		if (!c->mt || K == 1) {
+			vbc = vbf = run_vb(own, c->evt);
+			passing = c->pass[own->el][own->sec][own->streaming];
+		} else {
+			/* MT: every PE of the core, each filtered in its own
+			 * context; a cycle event counts once */
+			vbc = vbf = 0;
+			passing = false;
+			for (unsigned q = 0; q < K; q++) {
+				const struct arm_emu_run *r = runs[q];
+				unsigned v = run_vb(r, c->evt);
+				bool ok = c->pass[r->el][r->sec][r->streaming];
+				if (c->cycle_evt) {
+					vbc = vbc > v ? vbc : v;
+					if (ok)
+						vbf = vbf > v ? vbf : v;
+				} else {
+					vbc += v;
+					if (ok)
+						vbf += v;
+				}
+				passing |= ok;
+			}
+		}
+		if (c->te) {
+			struct arm_emu_edge *e = &pe->edge[n];
+			bool ct =
+			    cond_true(c->cond, (unsigned)(vbc > 0xffff ? 0xffff : vbc), c->th);
+			bool edge = e->valid && (c->both ? e->prev != ct : (!e->prev && ct));
+			first[n] = passing && edge;
+			e->prev = ct;
+			e->valid = true;
+		} else if (passing) {
+			bool ct =
+			    cond_true(c->cond, (unsigned)(vbf > 0xffff ? 0xffff : vbf), c->th);
+			bool link = (n & 1u) && c->tlc;
+			first[n] = thresh_value(c, ct, vbf, link ? first[n - 1] : 0);
+			steady[n] = thresh_value(c, ct, vbf, link ? steady[n - 1] : 0);
+		}
+		if ((pe->en_mask >> n) & 1u)
+			add_event(pe, n, first[n] + (u128)(cycles - 1) * steady[n]);
+	}
+	if ((pe->en_mask & ARM_EMU_CCNT_BIT) && pe->cc_pass[own->el][own->sec][own->streaming])
+		add_cycles(pe, cycles);
+}
+
+int arm_emu_run_core(struct arm_emu *m, unsigned core, const struct arm_emu_run *const *runs)
+{
+	if (arm_emu_core_check(m, core, runs) < 0)
+		return -1;
+	uint64_t cycles = runs[0]->cycles;
+	unsigned K = m->per_core;
+	if (cycles) {
+		for (unsigned k = 0; k < K; k++) {
+			struct arm_emu_pe *pe = &m->pes[core * K + k];
+			if (pe->dirty)
+				decode(pe);
+		}
+		for (unsigned k = 0; k < K; k++)
+			count_pe(m, &m->pes[core * K + k], k, runs, cycles);
+	}
+	for (unsigned k = 0; k < K; k++)
+		arm_emu_note_run(&m->pes[core * K + k], runs[k]);
+	return 0;
+}
+
+int arm_emu_run(struct arm_emu_pe *pe, const struct arm_emu_run *run)
+{
+	struct arm_emu *m = pe->m;
+	if (m->per_core == 1) {
+		const struct arm_emu_run *runs[1] = {run};
+		return arm_emu_run_core(m, pe->index, runs);
+	}
+	struct arm_emu_run idle[ARM_EMU_MAX_PES_PER_CORE];
+	const struct arm_emu_run *runs[ARM_EMU_MAX_PES_PER_CORE];
+	unsigned core = arm_emu_idle_runs(pe, run, idle, runs);
+	return arm_emu_run_core(m, core, runs);
+}
