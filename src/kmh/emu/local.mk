@@ -32,12 +32,12 @@ src_kmh_emu_libemu_a_SOURCES = \
 
 # The built-in profiles (profiles/local.mk lists them as EMU_PROFILES),
 # embedded by profiles2c.awk so that the binary is self-contained.
-EXTRA_DIST += src/kmh/emu/profiles2c.awk
+EXTRA_DIST += src/gen/profiles2c.awk
 nodist_src_kmh_emu_libemu_a_SOURCES = src/kmh/emu/profiles-gen.c
 BUILT_SOURCES += src/kmh/emu/profiles-gen.c
 CLEANFILES += src/kmh/emu/profiles-gen.c src/kmh/emu/profiles-gen.c.tmp
 
-src/kmh/emu/profiles-gen.c: $(EMU_PROFILES) src/kmh/emu/profiles2c.awk
+src/kmh/emu/profiles-gen.c: $(EMU_PROFILES) src/gen/profiles2c.awk
 	$(AM_V_GEN)$(MKDIR_P) src/kmh/emu && \
 	files=; for f in $(EMU_PROFILES); do files="$$files $(top_srcdir)/$$f"; done; \
-	$(AWK) -f $(top_srcdir)/src/kmh/emu/profiles2c.awk $$files > $@.tmp && mv $@.tmp $@
+	$(AWK) -f $(top_srcdir)/src/gen/profiles2c.awk $$files > $@.tmp && mv $@.tmp $@

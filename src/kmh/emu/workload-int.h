@@ -176,7 +176,7 @@ struct emu_profile {
 	struct emu_profile *next; /* list of file profiles */
 };
 
-/* The built-in profile files, embedded by src/kmh/emu/profiles2c.awk
+/* The built-in profile files, embedded by src/gen/profiles2c.awk
  * (profiles-gen.c). */
 struct wl_builtin_text {
 	const char *file; /* profiles/NAME.profile, for messages */

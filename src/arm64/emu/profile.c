@@ -1,0 +1,1525 @@
+/* profile.c: Arm workload profiles: the parser, the declared figures and
+ * the stream of runs (see profile.h and hpmstat-emu-profile(5), "ARM
+ * PROFILES").
+ *
+ * Owns: struct arm_src_profile and struct arm_src_stream.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arm64/emu/profile.h"
+#include "arm64/emu/profiles-gen.h"
+#include "arm64/emu/stimulus.h"
+#include "util/xalloc.h"
+
+#define DEFAULT_SLOTS 8u
+#define MAX_PC_POINTS 16u
+#define SHARE_EPS     1e-6
+#define MAX_LEN       100000000u /* cycles of one run, or of one stretch */
+
+/* ------------------------------------------------------------------ data */
+
+struct cyc {
+	char *name;
+	unsigned line;
+	struct arm_emu_val *vals; /* sorted, no zeros */
+	unsigned nr, cap;
+	unsigned *vline; /* the line of each assignment, parallel to vals while parsing */
+	bool used;
+};
+
+struct seg {
+	unsigned cyc;
+	uint32_t lo, hi;
+};
+
+struct cls {
+	char *name;
+	unsigned line;
+	struct seg *segs;
+	unsigned nr_segs;
+	unsigned runs_line;
+	char *runs; /* the runs text, resolved once every cycle is known */
+	double mean;
+	double share;
+	bool has_share, used;
+};
+
+struct ctx {
+	char *name;
+	unsigned line;
+	uint8_t el, sec;
+	bool streaming;
+	uint32_t contextid;
+	uint16_t vmid;
+	double share;
+	bool has_share, used;
+	/* its functions */
+	unsigned nr_fn;
+	unsigned *fn;
+	double *fn_share;
+	uint32_t *fn_thr;
+	unsigned *fn_alias;
+	double period_share;
+};
+
+struct fn {
+	char *name;
+	unsigned line;
+	char *ctx_name;
+	unsigned ctx;
+	uint64_t lo, size;
+	double share;
+	bool has_addr, has_size, has_share;
+	unsigned npts, pt_base; /* points pt_base+1 .. pt_base+npts of the key */
+};
+
+struct alias {
+	unsigned n;
+	uint32_t *thr;
+	unsigned *alias;
+	unsigned *item;
+};
+
+struct phase {
+	char *name;
+	unsigned line;
+	uint64_t cycles;
+	unsigned nr_mix;
+	unsigned *mix_cls;
+	double *mix_share;
+	char **mix_names;
+	unsigned *mix_lines;
+	char **ctx_names;
+	double *ctx_vals;
+	unsigned *ctx_lines;
+	unsigned nr_ctx_mix;
+	struct alias cls_alias, ctx_alias;
+	double *mean; /* per profile event */
+	double *ctxs; /* share per context */
+};
+
+struct arm_src_profile {
+	char *name, *description, *origin;
+	bool builtin;
+	unsigned slots;
+	uint32_t sw_lo, sw_hi, fsw_lo, fsw_hi;
+	struct cyc *cycs;
+	unsigned nr_cycs;
+	struct cls *clss;
+	unsigned nr_clss;
+	struct ctx *ctxs;
+	unsigned nr_ctxs;
+	struct fn *fns;
+	unsigned nr_fns;
+	struct phase *phases;
+	unsigned nr_phases;
+	uint64_t period;
+	uint16_t *events; /* every event some cycle delivers, sorted */
+	unsigned nr_events;
+	double *mean; /* per event, over one period */
+	struct arm_src_topdown td_slots, td_cycles;
+	double el_share[ARM_EMU_NR_EL], sec_share[ARM_EMU_NR_SEC], streaming_share;
+	unsigned nr_pts; /* 1 + every function's points */
+	uint32_t max_key;
+	struct arm_src_profile *next;
+};
+
+/* --------------------------------------------------------------- parsing */
+
+struct parser {
+	const char *file;
+	unsigned line;
+	char *err;
+	size_t errlen;
+	struct arm_src_profile *p;
+	int kind; /* current section */
+	void *cur;
+	bool has_slots;
+};
+
+enum { SEC_TOP, SEC_CYCLE, SEC_CLASS, SEC_CONTEXT, SEC_PHASE, SEC_FUNCTION };
+
+static int fail_at(struct parser *ps, unsigned line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail_at(struct parser *ps, unsigned line, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (line)
+		snprintf(ps->err, ps->errlen, "%s:%u: %s", ps->file, line, msg);
+	else
+		snprintf(ps->err, ps->errlen, "%s: %s", ps->file, msg);
+	return -1;
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\r')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	return s;
+}
+
+static bool valid_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' || *s == '.'))
+			return false;
+	return true;
+}
+
+static int parse_num(const char *s, uint64_t *v)
+{
+	return arm_src_parse_u64(s, strlen(s), v);
+}
+
+/* A share: a decimal fraction in [0, 1], without the locale. */
+static int parse_share(const char *s, double *out)
+{
+	double v = 0, scale = 1;
+	bool digits = false, dot = false;
+	for (; *s; s++) {
+		if (*s >= '0' && *s <= '9') {
+			digits = true;
+			if (dot) {
+				scale /= 10;
+				v += (*s - '0') * scale;
+			} else {
+				v = v * 10 + (*s - '0');
+			}
+		} else if (*s == '.' && !dot) {
+			dot = true;
+		} else {
+			return -1;
+		}
+	}
+	if (!digits || v > 1)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* LO..HI or N, 1 <= LO <= HI <= MAX_LEN. */
+static int parse_range(const char *s, uint32_t *lo, uint32_t *hi)
+{
+	const char *dd = strstr(s, "..");
+	uint64_t a, b;
+	if (dd) {
+		if (arm_src_parse_u64(s, (size_t)(dd - s), &a) < 0 || parse_num(dd + 2, &b) < 0)
+			return -1;
+	} else {
+		if (parse_num(s, &a) < 0)
+			return -1;
+		b = a;
+	}
+	if (a < 1 || a > b || b > MAX_LEN)
+		return -1;
+	*lo = (uint32_t)a;
+	*hi = (uint32_t)b;
+	return 0;
+}
+
+static int find_name(const char *const *names, size_t stride, unsigned n, const char *name)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const char *const *nm = (const char *const *)((const char *)names + i * stride);
+		if (strcmp(*nm, name) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+#define FIND(arr, n, key)                                                                          \
+	((n) == 0 ? -1 : find_name((const char *const *)&(arr)[0].name, sizeof((arr)[0]), n, key))
+
+static int top_key(struct parser *ps, const char *key, char *val)
+{
+	struct arm_src_profile *p = ps->p;
+	uint64_t v;
+	if (strcmp(key, "name") == 0) {
+		if (!valid_name(val))
+			return fail_at(ps, ps->line, "bad name '%s' (letters, digits, - _ .)", val);
+		free(p->name);
+		p->name = xstrdup(val);
+	} else if (strcmp(key, "description") == 0) {
+		free(p->description);
+		p->description = xstrdup(val);
+	} else if (strcmp(key, "slots") == 0) {
+		if (parse_num(val, &v) < 0 || v < 1 || v > ARM_SRC_MAX_SLOTS)
+			return fail_at(ps, ps->line, "bad slots '%s' (1..%u: PMMIR_EL1.SLOTS)", val,
+			               ARM_SRC_MAX_SLOTS);
+		p->slots = (unsigned)v;
+		ps->has_slots = true;
+	} else if (strcmp(key, "switch") == 0) {
+		if (parse_range(val, &p->sw_lo, &p->sw_hi) < 0)
+			return fail_at(ps, ps->line, "bad switch '%s' (LO..HI cycles, 1..%u)", val,
+			               MAX_LEN);
+	} else if (strcmp(key, "function-switch") == 0) {
+		if (parse_range(val, &p->fsw_lo, &p->fsw_hi) < 0)
+			return fail_at(ps, ps->line,
+			               "bad function-switch '%s' (LO..HI cycles, 1..%u)", val,
+			               MAX_LEN);
+	} else {
+		return fail_at(ps, ps->line,
+		               "unknown key '%s' before the first section (name, description, "
+		               "slots, switch, function-switch)",
+		               key);
+	}
+	return 0;
+}
+
+static int cycle_key(struct parser *ps, struct cyc *c, const char *key, const char *val)
+{
+	char msg[256];
+	uint16_t code;
+	uint64_t vb;
+
+	if (arm_src_event_parse(NULL, key, strlen(key), &code, msg, sizeof(msg)) < 0)
+		return fail_at(ps, ps->line, "%s", msg);
+	if (parse_num(val, &vb) < 0)
+		return fail_at(ps, ps->line, "bad value '%s' for %s", val, key);
+	unsigned max = arm_src_event_max_vb(code, ps->p->slots);
+	if (vb > max) {
+		const char *name = arm_src_event_name(NULL, code);
+		if (max == 1)
+			return fail_at(ps, ps->line,
+			               "%s = %llu is impossible: it counts cycles, at most 1 per "
+			               "cycle",
+			               name, (unsigned long long)vb);
+		if (max == ps->p->slots)
+			return fail_at(ps, ps->line,
+			               "%s = %llu is impossible: more than the %u slots per cycle",
+			               name, (unsigned long long)vb, ps->p->slots);
+		return fail_at(ps, ps->line, "%s = %llu is out of range (0..%u)", key,
+		               (unsigned long long)vb, max);
+	}
+	for (unsigned i = 0; i < c->nr; i++)
+		if (c->vals[i].event == code)
+			return fail_at(ps, ps->line, "%s given twice in cycle '%s' (line %u)", key,
+			               c->name, c->vline[i]);
+	if (c->nr == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 16;
+		c->vals = xreallocarray(c->vals, c->cap, sizeof(*c->vals));
+		c->vline = xreallocarray(c->vline, c->cap, sizeof(*c->vline));
+	}
+	c->vals[c->nr] = (struct arm_emu_val){.event = code, .vb = (uint16_t)vb};
+	c->vline[c->nr++] = ps->line;
+	return 0;
+}
+
+static int class_key(struct parser *ps, struct cls *c, const char *key, const char *val)
+{
+	if (strcmp(key, "runs") == 0) {
+		free(c->runs);
+		c->runs = xstrdup(val);
+		c->runs_line = ps->line;
+	} else if (strcmp(key, "share") == 0) {
+		if (parse_share(val, &c->share) < 0)
+			return fail_at(ps, ps->line, "bad share '%s' (a fraction 0..1)", val);
+		c->has_share = true;
+	} else {
+		return fail_at(ps, ps->line, "unknown key '%s' in a class (runs, share)", key);
+	}
+	return 0;
+}
+
+static int context_key(struct parser *ps, struct ctx *c, const char *key, const char *val)
+{
+	uint64_t v;
+	if (strcmp(key, "el") == 0) {
+		const char *d = (val[0] == 'E' || val[0] == 'e') && (val[1] == 'L' || val[1] == 'l')
+		                    ? val + 2
+		                    : val;
+		if (parse_num(d, &v) < 0 || v > 3)
+			return fail_at(ps, ps->line, "bad el '%s' (0, 1, 2 or 3)", val);
+		c->el = (uint8_t)v;
+	} else if (strcmp(key, "state") == 0) {
+		static const char *const st[] = {"ns", "s", "realm", "root"};
+		int k = -1;
+		for (unsigned i = 0; i < 4; i++)
+			if (strcmp(val, st[i]) == 0)
+				k = (int)i;
+		if (k < 0)
+			return fail_at(ps, ps->line, "bad state '%s' (ns, s, realm or root)", val);
+		c->sec = (uint8_t)k;
+	} else if (strcmp(key, "streaming") == 0) {
+		if (strcmp(val, "on") == 0)
+			c->streaming = true;
+		else if (strcmp(val, "off") == 0)
+			c->streaming = false;
+		else
+			return fail_at(ps, ps->line, "bad streaming '%s' (on or off)", val);
+	} else if (strcmp(key, "contextid") == 0) {
+		if (parse_num(val, &v) < 0 || v > UINT32_MAX)
+			return fail_at(ps, ps->line, "bad contextid '%s' (32 bits)", val);
+		c->contextid = (uint32_t)v;
+	} else if (strcmp(key, "vmid") == 0) {
+		if (parse_num(val, &v) < 0 || v > UINT16_MAX)
+			return fail_at(ps, ps->line, "bad vmid '%s' (16 bits)", val);
+		c->vmid = (uint16_t)v;
+	} else if (strcmp(key, "share") == 0) {
+		if (parse_share(val, &c->share) < 0)
+			return fail_at(ps, ps->line, "bad share '%s' (a fraction 0..1)", val);
+		c->has_share = true;
+	} else {
+		return fail_at(ps, ps->line,
+		               "unknown key '%s' in a context (el, state, streaming, contextid, "
+		               "vmid, share)",
+		               key);
+	}
+	return 0;
+}
+
+/* "NAME:SHARE ..." appended to names/vals/lines. */
+static int share_list(struct parser *ps, char *val, char ***names, double **vals, unsigned **lines,
+                      unsigned *nr)
+{
+	char *save = NULL;
+	for (char *t = strtok_r(val, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+		char *colon = strrchr(t, ':');
+		double sh;
+		if (!colon || colon == t || parse_share(colon + 1, &sh) < 0)
+			return fail_at(ps, ps->line, "bad entry '%s' (NAME:SHARE)", t);
+		*colon = '\0';
+		*names = xreallocarray(*names, *nr + 1, sizeof(**names));
+		*vals = xreallocarray(*vals, *nr + 1, sizeof(**vals));
+		*lines = xreallocarray(*lines, *nr + 1, sizeof(**lines));
+		(*names)[*nr] = xstrdup(t);
+		(*vals)[*nr] = sh;
+		(*lines)[*nr] = ps->line;
+		(*nr)++;
+	}
+	return 0;
+}
+
+static int phase_key(struct parser *ps, struct phase *ph, const char *key, char *val)
+{
+	uint64_t v;
+	if (strcmp(key, "cycles") == 0) {
+		if (parse_num(val, &v) < 0 || v == 0 || v > (UINT64_C(1) << 48))
+			return fail_at(ps, ps->line, "bad cycles '%s' (1..2^48)", val);
+		ph->cycles = v;
+	} else if (strcmp(key, "mix") == 0) {
+		return share_list(ps, val, &ph->mix_names, &ph->mix_share, &ph->mix_lines,
+		                  &ph->nr_mix);
+	} else if (strcmp(key, "contexts") == 0) {
+		return share_list(ps, val, &ph->ctx_names, &ph->ctx_vals, &ph->ctx_lines,
+		                  &ph->nr_ctx_mix);
+	} else {
+		return fail_at(ps, ps->line, "unknown key '%s' in a phase (cycles, mix, contexts)",
+		               key);
+	}
+	return 0;
+}
+
+static int function_key(struct parser *ps, struct fn *f, const char *key, const char *val)
+{
+	uint64_t v;
+	if (strcmp(key, "address") == 0) {
+		if (parse_num(val, &v) < 0 || (v & 3))
+			return fail_at(ps, ps->line,
+			               "bad address '%s' (a 64-bit number, a multiple of 4)", val);
+		f->lo = v;
+		f->has_addr = true;
+	} else if (strcmp(key, "size") == 0) {
+		if (parse_num(val, &v) < 0 || v == 0 || (v & 3) || v > (UINT64_C(1) << 48))
+			return fail_at(ps, ps->line, "bad size '%s' (a multiple of 4, 4..2^48)",
+			               val);
+		f->size = v;
+		f->has_size = true;
+	} else if (strcmp(key, "share") == 0) {
+		if (parse_share(val, &f->share) < 0)
+			return fail_at(ps, ps->line, "bad share '%s' (a fraction 0..1)", val);
+		f->has_share = true;
+	} else if (strcmp(key, "context") == 0) {
+		free(f->ctx_name);
+		f->ctx_name = xstrdup(val);
+	} else {
+		return fail_at(ps, ps->line,
+		               "unknown key '%s' in a function (address, size, share, context)",
+		               key);
+	}
+	return 0;
+}
+
+#define GROW(arr, n) ((arr) = xreallocarray((arr), (n) + 1, sizeof(*(arr))), &(arr)[(n)++])
+
+static int section(struct parser *ps, char *s)
+{
+	struct arm_src_profile *p = ps->p;
+	size_t n = strlen(s);
+	if (s[n - 1] != ']')
+		return fail_at(ps, ps->line, "bad section header '%s' ([KIND NAME])", s);
+	s[n - 1] = '\0';
+	char *kind = trim(s + 1), *name = kind;
+	while (*name && *name != ' ' && *name != '\t')
+		name++;
+	if (*name)
+		*name++ = '\0';
+	name = trim(name);
+	if (!valid_name(name))
+		return fail_at(ps, ps->line, "bad or missing section name '%s'", name);
+	if (strcmp(kind, "cycle") == 0) {
+		if (FIND(p->cycs, p->nr_cycs, name) >= 0)
+			return fail_at(ps, ps->line, "cycle '%s' defined twice", name);
+		struct cyc *c = GROW(p->cycs, p->nr_cycs);
+		memset(c, 0, sizeof(*c));
+		c->name = xstrdup(name);
+		c->line = ps->line;
+		ps->kind = SEC_CYCLE;
+	} else if (strcmp(kind, "class") == 0) {
+		if (FIND(p->clss, p->nr_clss, name) >= 0)
+			return fail_at(ps, ps->line, "class '%s' defined twice", name);
+		struct cls *c = GROW(p->clss, p->nr_clss);
+		memset(c, 0, sizeof(*c));
+		c->name = xstrdup(name);
+		c->line = ps->line;
+		ps->kind = SEC_CLASS;
+	} else if (strcmp(kind, "context") == 0) {
+		if (FIND(p->ctxs, p->nr_ctxs, name) >= 0)
+			return fail_at(ps, ps->line, "context '%s' defined twice", name);
+		struct ctx *c = GROW(p->ctxs, p->nr_ctxs);
+		memset(c, 0, sizeof(*c));
+		c->name = xstrdup(name);
+		c->line = ps->line;
+		ps->kind = SEC_CONTEXT;
+	} else if (strcmp(kind, "phase") == 0) {
+		if (FIND(p->phases, p->nr_phases, name) >= 0)
+			return fail_at(ps, ps->line, "phase '%s' defined twice", name);
+		struct phase *ph = GROW(p->phases, p->nr_phases);
+		memset(ph, 0, sizeof(*ph));
+		ph->name = xstrdup(name);
+		ph->line = ps->line;
+		ps->kind = SEC_PHASE;
+	} else if (strcmp(kind, "function") == 0) {
+		if (FIND(p->fns, p->nr_fns, name) >= 0)
+			return fail_at(ps, ps->line, "function '%s' defined twice", name);
+		struct fn *f = GROW(p->fns, p->nr_fns);
+		memset(f, 0, sizeof(*f));
+		f->name = xstrdup(name);
+		f->line = ps->line;
+		ps->kind = SEC_FUNCTION;
+	} else {
+		return fail_at(ps, ps->line,
+		               "unknown section '%s' (cycle, class, context, phase, function)",
+		               kind);
+	}
+	return 0;
+}
+
+static int line(struct parser *ps, char *s)
+{
+	char *hash = strchr(s, '#');
+	if (hash)
+		*hash = '\0';
+	s = trim(s);
+	if (!*s)
+		return 0;
+	if (*s == '[')
+		return section(ps, s);
+	char *eq = strchr(s, '=');
+	if (!eq)
+		return fail_at(ps, ps->line, "expected KEY = VALUE or [KIND NAME], got '%s'", s);
+	*eq = '\0';
+	char *key = trim(s), *val = trim(eq + 1);
+	if (!*key || !*val)
+		return fail_at(ps, ps->line, "empty key or value");
+	struct arm_src_profile *p = ps->p;
+	switch (ps->kind) {
+	case SEC_TOP:
+		return top_key(ps, key, val);
+	case SEC_CYCLE:
+		return cycle_key(ps, &p->cycs[p->nr_cycs - 1], key, val);
+	case SEC_CLASS:
+		return class_key(ps, &p->clss[p->nr_clss - 1], key, val);
+	case SEC_CONTEXT:
+		return context_key(ps, &p->ctxs[p->nr_ctxs - 1], key, val);
+	case SEC_PHASE:
+		return phase_key(ps, &p->phases[p->nr_phases - 1], key, val);
+	default:
+		return function_key(ps, &p->fns[p->nr_fns - 1], key, val);
+	}
+}
+
+/* ------------------------------------------------------------ validation */
+
+static unsigned vb_of(const struct cyc *c, uint16_t code)
+{
+	for (unsigned i = 0; i < c->nr; i++)
+		if (c->vals[i].event == code)
+			return c->vals[i].vb;
+	return 0;
+}
+
+static int cmp_val(const void *a, const void *b)
+{
+	const struct arm_emu_val *x = a, *y = b;
+	return x->event < y->event ? -1 : x->event > y->event;
+}
+
+/* The pairs whose first is at most the second in every cycle. */
+static const char *const not_above[][2] = {
+    {"OP_RETIRED", "OP_SPEC"},
+    {"INST_RETIRED", "INST_SPEC"},
+    {"BR_MIS_PRED_RETIRED", "BR_RETIRED"},
+    {"L1D_CACHE_REFILL", "L1D_CACHE"},
+    {"L1I_CACHE_REFILL", "L1I_CACHE"},
+    {"L2D_CACHE_REFILL", "L2D_CACHE"},
+    {"L1D_TLB_REFILL", "L1D_TLB"},
+    {"L1I_TLB_REFILL", "L1I_TLB"},
+    {"L2D_TLB_REFILL", "L2D_TLB"},
+    {"LL_CACHE_MISS_RD", "LL_CACHE_RD"},
+};
+
+static uint16_t code_of(const char *name)
+{
+	uint16_t code = 0;
+	char msg[128];
+	arm_src_event_parse(NULL, name, strlen(name), &code, msg, sizeof(msg));
+	return code;
+}
+
+static int check_cycle(struct parser *ps, struct cyc *c)
+{
+	unsigned slots = ps->p->slots;
+	unsigned fe = vb_of(c, ARM_SRC_STALL_SLOT_FRONTEND),
+	         be = vb_of(c, ARM_SRC_STALL_SLOT_BACKEND);
+	bool has_ss = false;
+	for (unsigned i = 0; i < c->nr; i++)
+		has_ss |= c->vals[i].event == ARM_SRC_STALL_SLOT;
+	if (!has_ss && fe + be) {
+		/* STALL_SLOT not given: the slots stalled for either reason */
+		if (fe + be > slots)
+			return fail_at(ps, c->line,
+			               "cycle '%s': STALL_SLOT_FRONTEND + STALL_SLOT_BACKEND = %u "
+			               "is more than the %u slots",
+			               c->name, fe + be, slots);
+		if (c->nr == c->cap) {
+			c->cap = c->cap ? 2 * c->cap : 16;
+			c->vals = xreallocarray(c->vals, c->cap, sizeof(*c->vals));
+		}
+		c->vals[c->nr++] =
+		    (struct arm_emu_val){.event = ARM_SRC_STALL_SLOT, .vb = (uint16_t)(fe + be)};
+	}
+	unsigned ss = vb_of(c, ARM_SRC_STALL_SLOT), op = vb_of(c, ARM_SRC_OP_SPEC);
+	if (ss < fe + be)
+		return fail_at(ps, c->line,
+		               "cycle '%s': STALL_SLOT (%u) is less than STALL_SLOT_FRONTEND + "
+		               "STALL_SLOT_BACKEND (%u)",
+		               c->name, ss, fe + be);
+	if (op + ss > slots)
+		return fail_at(ps, c->line,
+		               "cycle '%s': OP_SPEC + STALL_SLOT = %u is more than the %u slots "
+		               "(each slot sends an operation or stalls)",
+		               c->name, op + ss, slots);
+	if (vb_of(c, ARM_SRC_STALL_FRONTEND) + vb_of(c, ARM_SRC_STALL_BACKEND) > 1)
+		return fail_at(ps, c->line,
+		               "cycle '%s': STALL_FRONTEND + STALL_BACKEND is more than 1 (a "
+		               "cycle stalls for one reason)",
+		               c->name);
+	for (size_t i = 0; i < sizeof(not_above) / sizeof(not_above[0]); i++) {
+		unsigned a = vb_of(c, code_of(not_above[i][0])),
+		         b = vb_of(c, code_of(not_above[i][1]));
+		if (a > b)
+			return fail_at(ps, c->line, "cycle '%s': %s (%u) is more than %s (%u)",
+			               c->name, not_above[i][0], a, not_above[i][1], b);
+	}
+	/* sorted, without zeros: what a run carries */
+	qsort(c->vals, c->nr, sizeof(*c->vals), cmp_val);
+	unsigned k = 0;
+	for (unsigned i = 0; i < c->nr; i++)
+		if (c->vals[i].vb)
+			c->vals[k++] = c->vals[i];
+	c->nr = k;
+	return 0;
+}
+
+static int resolve_runs(struct parser *ps, struct cls *c)
+{
+	struct arm_src_profile *p = ps->p;
+	if (!c->runs)
+		return fail_at(ps, c->line, "class '%s' has no runs", c->name);
+	char *save = NULL, *text = xstrdup(c->runs);
+	int ret = 0;
+	c->mean = 0;
+	for (char *t = strtok_r(text, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+		char *colon = strchr(t, ':');
+		uint32_t lo = 1, hi = 1;
+		if (colon) {
+			*colon = '\0';
+			if (parse_range(colon + 1, &lo, &hi) < 0) {
+				ret = fail_at(ps, c->runs_line,
+				              "bad run length '%s' (LEN or LO..HI, 1..%u)",
+				              colon + 1, MAX_LEN);
+				break;
+			}
+		}
+		int k = FIND(p->cycs, p->nr_cycs, t);
+		if (k < 0) {
+			ret = fail_at(ps, c->runs_line, "unknown cycle '%s'", t);
+			break;
+		}
+		p->cycs[k].used = true;
+		struct seg *s = GROW(c->segs, c->nr_segs);
+		*s = (struct seg){.cyc = (unsigned)k, .lo = lo, .hi = hi};
+		c->mean += (lo + (double)hi) / 2;
+	}
+	free(text);
+	if (!ret && !c->nr_segs)
+		ret = fail_at(ps, c->runs_line, "class '%s' has no runs", c->name);
+	return ret;
+}
+
+/* Walker's alias table over weights w[0..n). */
+static void alias_build(struct alias *a, const double *w, const unsigned *item, unsigned n)
+{
+	double sum = 0, *q = xcalloc(n, sizeof(*q));
+	unsigned *small = xcalloc(n, sizeof(*small)), *large = xcalloc(n, sizeof(*large));
+	unsigned ns = 0, nl = 0;
+	a->n = n;
+	a->thr = xcalloc(n, sizeof(*a->thr));
+	a->alias = xcalloc(n, sizeof(*a->alias));
+	a->item = xcalloc(n, sizeof(*a->item));
+	for (unsigned i = 0; i < n; i++) {
+		sum += w[i];
+		a->item[i] = item[i];
+	}
+	for (unsigned i = 0; i < n; i++) {
+		q[i] = w[i] * n / sum;
+		if (q[i] < 1)
+			small[ns++] = i;
+		else
+			large[nl++] = i;
+		a->alias[i] = i;
+	}
+	while (ns && nl) {
+		unsigned s = small[--ns], l = large[nl - 1];
+		a->thr[s] = (uint32_t)(q[s] * 4294967296.0);
+		a->alias[s] = l;
+		q[l] -= 1 - q[s];
+		if (q[l] < 1) {
+			nl--;
+			small[ns++] = l;
+		}
+	}
+	while (nl)
+		a->thr[large[--nl]] = UINT32_MAX;
+	while (ns)
+		a->thr[small[--ns]] = UINT32_MAX; /* rounding leftovers */
+	free(q);
+	free(small);
+	free(large);
+}
+
+static void alias_free(struct alias *a)
+{
+	free(a->thr);
+	free(a->alias);
+	free(a->item);
+}
+
+static double shares_sum(const double *v, unsigned n)
+{
+	double s = 0;
+	for (unsigned i = 0; i < n; i++)
+		s += v[i];
+	return s;
+}
+
+static int event_index(const struct arm_src_profile *p, uint16_t code)
+{
+	unsigned lo = 0, hi = p->nr_events;
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+		if (p->events[mid] < code)
+			lo = mid + 1;
+		else if (p->events[mid] > code)
+			hi = mid;
+		else
+			return (int)mid;
+	}
+	return -1;
+}
+
+static double mean_of(const struct arm_src_profile *p, const double *mean, uint16_t code)
+{
+	int i = event_index(p, code);
+	return i < 0 ? 0 : mean[i];
+}
+
+static void topdown(const struct arm_src_profile *p, const double *mean, struct arm_src_topdown *ts,
+                    struct arm_src_topdown *tc)
+{
+	double slots = p->slots;
+	double fe = mean_of(p, mean, ARM_SRC_STALL_SLOT_FRONTEND),
+	       be = mean_of(p, mean, ARM_SRC_STALL_SLOT_BACKEND),
+	       ss = mean_of(p, mean, ARM_SRC_STALL_SLOT),
+	       opr = mean_of(p, mean, ARM_SRC_OP_RETIRED), ops = mean_of(p, mean, ARM_SRC_OP_SPEC);
+	/* per cycle: CPU_CYCLES is 1 */
+	ts->frontend = fe / slots;
+	ts->backend = be / slots;
+	ts->retiring = ops > 0 ? opr / ops * (1 - ss / slots) : (double)NAN;
+	ts->bad_spec = ops > 0 ? (1 - opr / ops) * (1 - ss / slots) : (double)NAN;
+	double sf = mean_of(p, mean, ARM_SRC_STALL_FRONTEND),
+	       sb = mean_of(p, mean, ARM_SRC_STALL_BACKEND),
+	       ir = mean_of(p, mean, code_of("INST_RETIRED")),
+	       is = mean_of(p, mean, code_of("INST_SPEC"));
+	tc->frontend = sf;
+	tc->backend = sb;
+	tc->retiring = is > 0 ? ir / is * (1 - (sf + sb)) : (double)NAN;
+	tc->bad_spec = is > 0 ? (1 - ir / is) * (1 - (sf + sb)) : (double)NAN;
+}
+
+static int finish(struct parser *ps)
+{
+	struct arm_src_profile *p = ps->p;
+	ps->line = 0;
+	if (!p->name)
+		return fail_at(ps, 0, "no 'name = ...'");
+	if (!p->description)
+		return fail_at(ps, 0, "no 'description = ...'");
+	if (!p->nr_cycs)
+		return fail_at(ps, 0, "no [cycle] section");
+	if (!p->nr_clss)
+		return fail_at(ps, 0, "no [class] section");
+	for (unsigned i = 0; i < p->nr_cycs; i++)
+		if (check_cycle(ps, &p->cycs[i]) < 0)
+			return -1;
+	for (unsigned i = 0; i < p->nr_clss; i++)
+		if (resolve_runs(ps, &p->clss[i]) < 0)
+			return -1;
+	for (unsigned i = 0; i < p->nr_cycs; i++)
+		if (!p->cycs[i].used)
+			return fail_at(ps, p->cycs[i].line, "cycle '%s' is used by no class",
+			               p->cycs[i].name);
+
+	/* contexts: an implicit one when none is declared */
+	if (!p->nr_ctxs) {
+		struct ctx *c = GROW(p->ctxs, p->nr_ctxs);
+		memset(c, 0, sizeof(*c));
+		c->name = xstrdup("default");
+		c->share = 1;
+		c->has_share = true;
+	}
+	for (unsigned i = 0; i < p->nr_ctxs; i++) {
+		struct ctx *c = &p->ctxs[i];
+		if (c->el == 3 && (c->sec == ARM_EMU_SEC_NS || c->sec == ARM_EMU_SEC_REALM))
+			return fail_at(ps, c->line,
+			               "context '%s': EL3 is never Non-secure or Realm (state s or "
+			               "root)",
+			               c->name);
+		if (c->el != 3 && c->sec == ARM_EMU_SEC_ROOT)
+			return fail_at(ps, c->line, "context '%s': Root is EL3's state only",
+			               c->name);
+	}
+	if (p->nr_ctxs == 1 && !p->ctxs[0].has_share) {
+		p->ctxs[0].share = 1;
+		p->ctxs[0].has_share = true;
+	}
+
+	/* phases: an implicit endless one when none is declared */
+	bool phased = p->nr_phases > 0;
+	if (!phased) {
+		struct phase *ph = GROW(p->phases, p->nr_phases);
+		memset(ph, 0, sizeof(*ph));
+		ph->name = xstrdup("all");
+		for (unsigned i = 0; i < p->nr_clss; i++) {
+			struct cls *c = &p->clss[i];
+			if (!c->has_share)
+				return fail_at(ps, c->line, "class '%s' has no share", c->name);
+			ph->mix_names =
+			    xreallocarray(ph->mix_names, ph->nr_mix + 1, sizeof(char *));
+			ph->mix_share =
+			    xreallocarray(ph->mix_share, ph->nr_mix + 1, sizeof(double));
+			ph->mix_lines =
+			    xreallocarray(ph->mix_lines, ph->nr_mix + 1, sizeof(unsigned));
+			ph->mix_names[ph->nr_mix] = xstrdup(c->name);
+			ph->mix_share[ph->nr_mix] = c->share;
+			ph->mix_lines[ph->nr_mix++] = c->line;
+		}
+		if (fabs(shares_sum(ph->mix_share, ph->nr_mix) - 1) > SHARE_EPS)
+			return fail_at(ps, 0, "the classes' shares sum to %g, not 1",
+			               shares_sum(ph->mix_share, ph->nr_mix));
+	} else {
+		for (unsigned i = 0; i < p->nr_clss; i++)
+			if (p->clss[i].has_share)
+				return fail_at(
+				    ps, p->clss[i].line,
+				    "class '%s' has a share, but the profile has phases: "
+				    "give shares in each phase's mix",
+				    p->clss[i].name);
+	}
+	p->period = 0;
+	for (unsigned i = 0; i < p->nr_phases; i++) {
+		struct phase *ph = &p->phases[i];
+		if (phased && !ph->cycles)
+			return fail_at(ps, ph->line, "phase '%s' has no cycles", ph->name);
+		if (!ph->nr_mix)
+			return fail_at(ps, ph->line, "phase '%s' has no mix", ph->name);
+		p->period += ph->cycles;
+		ph->mix_cls = xcalloc(ph->nr_mix, sizeof(unsigned));
+		double *w = xcalloc(ph->nr_mix, sizeof(double));
+		for (unsigned k = 0; k < ph->nr_mix; k++) {
+			int c = FIND(p->clss, p->nr_clss, ph->mix_names[k]);
+			if (c < 0) {
+				free(w);
+				return fail_at(ps, ph->mix_lines[k], "unknown class '%s'",
+				               ph->mix_names[k]);
+			}
+			for (unsigned j = 0; j < k; j++)
+				if (ph->mix_cls[j] == (unsigned)c) {
+					free(w);
+					return fail_at(ps, ph->mix_lines[k],
+					               "class '%s' twice in the mix of phase '%s'",
+					               ph->mix_names[k], ph->name);
+				}
+			ph->mix_cls[k] = (unsigned)c;
+			p->clss[c].used = true;
+			w[k] = ph->mix_share[k] / p->clss[c].mean;
+		}
+		if (phased && fabs(shares_sum(ph->mix_share, ph->nr_mix) - 1) > SHARE_EPS) {
+			free(w);
+			return fail_at(ps, ph->line, "the mix of phase '%s' sums to %g, not 1",
+			               ph->name, shares_sum(ph->mix_share, ph->nr_mix));
+		}
+		/* a class with share 0 is never drawn */
+		alias_build(&ph->cls_alias, w, ph->mix_cls, ph->nr_mix);
+		free(w);
+
+		/* contexts of the phase */
+		ph->ctxs = xcalloc(p->nr_ctxs, sizeof(double));
+		if (ph->nr_ctx_mix) {
+			for (unsigned k = 0; k < ph->nr_ctx_mix; k++) {
+				int c = FIND(p->ctxs, p->nr_ctxs, ph->ctx_names[k]);
+				if (c < 0)
+					return fail_at(ps, ph->ctx_lines[k], "unknown context '%s'",
+					               ph->ctx_names[k]);
+				if (ph->ctxs[c] > 0)
+					return fail_at(ps, ph->ctx_lines[k],
+					               "context '%s' twice in phase '%s'",
+					               ph->ctx_names[k], ph->name);
+				ph->ctxs[c] = ph->ctx_vals[k];
+			}
+			if (fabs(shares_sum(ph->ctxs, p->nr_ctxs) - 1) > SHARE_EPS)
+				return fail_at(ps, ph->line,
+				               "the contexts of phase '%s' sum to %g, not 1",
+				               ph->name, shares_sum(ph->ctxs, p->nr_ctxs));
+		} else {
+			for (unsigned c = 0; c < p->nr_ctxs; c++) {
+				if (!p->ctxs[c].has_share)
+					return fail_at(
+					    ps, p->ctxs[c].line,
+					    "context '%s' has no share (and phase '%s' gives "
+					    "no contexts)",
+					    p->ctxs[c].name, ph->name);
+				ph->ctxs[c] = p->ctxs[c].share;
+			}
+			if (fabs(shares_sum(ph->ctxs, p->nr_ctxs) - 1) > SHARE_EPS)
+				return fail_at(ps, 0, "the contexts' shares sum to %g, not 1",
+				               shares_sum(ph->ctxs, p->nr_ctxs));
+		}
+		unsigned *items = xcalloc(p->nr_ctxs, sizeof(unsigned));
+		for (unsigned c = 0; c < p->nr_ctxs; c++)
+			items[c] = c;
+		alias_build(&ph->ctx_alias, ph->ctxs, items, p->nr_ctxs);
+		free(items);
+	}
+	for (unsigned i = 0; i < p->nr_clss; i++)
+		if (!p->clss[i].used)
+			return fail_at(ps, p->clss[i].line, "class '%s' is in no phase's mix",
+			               p->clss[i].name);
+
+	/* functions */
+	p->nr_pts = 1;
+	for (unsigned i = 0; i < p->nr_fns; i++) {
+		struct fn *f = &p->fns[i];
+		if (!f->has_addr || !f->has_size || !f->has_share)
+			return fail_at(ps, f->line, "function '%s' needs address, size and share",
+			               f->name);
+		if (f->lo + f->size < f->lo)
+			return fail_at(ps, f->line, "function '%s' runs past 2^64", f->name);
+		if (f->ctx_name) {
+			int c = FIND(p->ctxs, p->nr_ctxs, f->ctx_name);
+			if (c < 0)
+				return fail_at(ps, f->line, "unknown context '%s'", f->ctx_name);
+			f->ctx = (unsigned)c;
+		} else if (p->nr_ctxs == 1) {
+			f->ctx = 0;
+		} else {
+			return fail_at(ps, f->line,
+			               "function '%s' needs a context (the profile has %u)",
+			               f->name, p->nr_ctxs);
+		}
+		for (unsigned j = 0; j < i; j++)
+			if (p->fns[j].ctx == f->ctx && f->lo < p->fns[j].lo + p->fns[j].size &&
+			    p->fns[j].lo < f->lo + f->size)
+				return fail_at(ps, f->line, "function '%s' overlaps function '%s'",
+				               f->name, p->fns[j].name);
+		f->npts = f->size / 4 < MAX_PC_POINTS ? (unsigned)(f->size / 4) : MAX_PC_POINTS;
+		f->pt_base = p->nr_pts - 1;
+		p->nr_pts += f->npts;
+		struct ctx *c = &p->ctxs[f->ctx];
+		c->fn = xreallocarray(c->fn, c->nr_fn + 1, sizeof(unsigned));
+		c->fn_share = xreallocarray(c->fn_share, c->nr_fn + 1, sizeof(double));
+		c->fn[c->nr_fn] = i;
+		c->fn_share[c->nr_fn++] = f->share;
+	}
+	for (unsigned i = 0; i < p->nr_ctxs; i++) {
+		struct ctx *c = &p->ctxs[i];
+		if (!c->nr_fn)
+			continue;
+		if (fabs(shares_sum(c->fn_share, c->nr_fn) - 1) > SHARE_EPS)
+			return fail_at(ps, c->line,
+			               "the functions of context '%s' sum to %g, not 1", c->name,
+			               shares_sum(c->fn_share, c->nr_fn));
+		struct alias a;
+		alias_build(&a, c->fn_share, c->fn, c->nr_fn);
+		c->fn_thr = a.thr;
+		c->fn_alias = a.alias;
+		free(a.item);
+	}
+	uint64_t keys = (uint64_t)p->nr_cycs * p->nr_ctxs * p->nr_pts;
+	if (keys > UINT32_MAX - 1)
+		return fail_at(ps, 0, "too many (cycle, context, PC) combinations for 32-bit keys");
+	p->max_key = (uint32_t)keys;
+
+	/* events and expectations */
+	for (unsigned i = 0; i < p->nr_cycs; i++)
+		for (unsigned k = 0; k < p->cycs[i].nr; k++) {
+			uint16_t code = p->cycs[i].vals[k].event;
+			if (event_index(p, code) >= 0)
+				continue;
+			unsigned j = p->nr_events;
+			p->events = xreallocarray(p->events, j + 1, sizeof(*p->events));
+			while (j && p->events[j - 1] > code) {
+				p->events[j] = p->events[j - 1];
+				j--;
+			}
+			p->events[j] = code;
+			p->nr_events++;
+		}
+	p->mean = xcalloc(p->nr_events + 1, sizeof(double));
+	for (unsigned i = 0; i < p->nr_phases; i++) {
+		struct phase *ph = &p->phases[i];
+		double wph = p->period ? (double)ph->cycles / (double)p->period : 1;
+		ph->mean = xcalloc(p->nr_events + 1, sizeof(double));
+		for (unsigned k = 0; k < ph->nr_mix; k++) {
+			const struct cls *c = &p->clss[ph->mix_cls[k]];
+			for (unsigned s = 0; s < c->nr_segs; s++) {
+				const struct cyc *cy = &p->cycs[c->segs[s].cyc];
+				double w = ph->mix_share[k] *
+				           (c->segs[s].lo + (double)c->segs[s].hi) / 2 / c->mean;
+				for (unsigned v = 0; v < cy->nr; v++)
+					ph->mean[event_index(p, cy->vals[v].event)] +=
+					    w * cy->vals[v].vb;
+			}
+		}
+		for (unsigned e = 0; e < p->nr_events; e++)
+			p->mean[e] += wph * ph->mean[e];
+		for (unsigned c = 0; c < p->nr_ctxs; c++) {
+			struct ctx *cx = &p->ctxs[c];
+			double sh = wph * ph->ctxs[c];
+			cx->period_share += sh;
+			p->el_share[cx->el] += sh;
+			p->sec_share[cx->sec] += sh;
+			if (cx->streaming)
+				p->streaming_share += sh;
+		}
+	}
+	topdown(p, p->mean, &p->td_slots, &p->td_cycles);
+	return 0;
+}
+
+/* ------------------------------------------------------------- lifetime */
+
+static void profile_free(struct arm_src_profile *p)
+{
+	if (!p)
+		return;
+	free(p->name);
+	free(p->description);
+	free(p->origin);
+	for (unsigned i = 0; i < p->nr_cycs; i++) {
+		free(p->cycs[i].name);
+		free(p->cycs[i].vals);
+		free(p->cycs[i].vline);
+	}
+	free(p->cycs);
+	for (unsigned i = 0; i < p->nr_clss; i++) {
+		free(p->clss[i].name);
+		free(p->clss[i].segs);
+		free(p->clss[i].runs);
+	}
+	free(p->clss);
+	for (unsigned i = 0; i < p->nr_ctxs; i++) {
+		struct ctx *c = &p->ctxs[i];
+		free(c->name);
+		free(c->fn);
+		free(c->fn_share);
+		free(c->fn_thr);
+		free(c->fn_alias);
+	}
+	free(p->ctxs);
+	for (unsigned i = 0; i < p->nr_fns; i++) {
+		free(p->fns[i].name);
+		free(p->fns[i].ctx_name);
+	}
+	free(p->fns);
+	for (unsigned i = 0; i < p->nr_phases; i++) {
+		struct phase *ph = &p->phases[i];
+		free(ph->name);
+		free(ph->mix_cls);
+		free(ph->mix_share);
+		for (unsigned k = 0; k < ph->nr_mix; k++)
+			free(ph->mix_names[k]);
+		free(ph->mix_names);
+		free(ph->mix_lines);
+		for (unsigned k = 0; k < ph->nr_ctx_mix; k++)
+			free(ph->ctx_names[k]);
+		free(ph->ctx_names);
+		free(ph->ctx_vals);
+		free(ph->ctx_lines);
+		alias_free(&ph->cls_alias);
+		alias_free(&ph->ctx_alias);
+		free(ph->mean);
+		free(ph->ctxs);
+	}
+	free(p->phases);
+	free(p->events);
+	free(p->mean);
+	free(p);
+}
+
+static struct arm_src_profile *parse(const char *file, const char *text, bool builtin, char *err,
+                                     size_t errlen)
+{
+	struct arm_src_profile *p = xcalloc(1, sizeof(*p));
+	struct parser ps = {.file = file, .err = err, .errlen = errlen, .p = p};
+	p->slots = DEFAULT_SLOTS;
+	p->sw_lo = 10000;
+	p->sw_hi = 50000;
+	p->fsw_lo = 1000;
+	p->fsw_hi = 5000;
+	p->builtin = builtin;
+	p->origin = xstrdup(builtin ? "built-in" : file);
+	const char *s = text;
+	while (*s) {
+		const char *nl = strchr(s, '\n');
+		size_t len = nl ? (size_t)(nl - s) : strlen(s);
+		char *ln = xstrndup(s, len);
+		ps.line++;
+		int r = line(&ps, ln);
+		free(ln);
+		if (r < 0) {
+			profile_free(p);
+			return NULL;
+		}
+		s = nl ? nl + 1 : s + len;
+	}
+	if (finish(&ps) < 0) {
+		profile_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static struct arm_src_profile **builtins;
+static struct arm_src_profile *files;
+
+static int cmp_profile(const void *a, const void *b)
+{
+	const struct arm_src_profile *const *x = a, *const *y = b;
+	return strcmp((*x)->name, (*y)->name);
+}
+
+static void load_builtins(void)
+{
+	if (builtins)
+		return;
+	builtins = xcalloc(arm_src_builtin_count + 1, sizeof(*builtins));
+	unsigned n = 0;
+	for (unsigned i = 0; i < arm_src_builtin_count; i++) {
+		char err[320];
+		/* a built-in that does not parse is a build error the tests catch */
+		struct arm_src_profile *p =
+		    parse(arm_src_builtin_texts[i].file, arm_src_builtin_texts[i].text, true, err,
+		          sizeof(err));
+		if (p)
+			builtins[n++] = p;
+	}
+	qsort(builtins, n, sizeof(*builtins), cmp_profile);
+}
+
+unsigned arm_src_profile_count(void)
+{
+	load_builtins();
+	unsigned n = 0;
+	while (builtins[n])
+		n++;
+	return n;
+}
+
+const struct arm_src_profile *arm_src_profile_at(unsigned i)
+{
+	return i < arm_src_profile_count() ? builtins[i] : NULL;
+}
+
+const struct arm_src_profile *arm_src_profile_parse(const char *file, const char *text, char *err,
+                                                    size_t errlen)
+{
+	struct arm_src_profile *p = parse(file, text, false, err, errlen);
+	if (p) {
+		p->next = files;
+		files = p;
+	}
+	return p;
+}
+
+const struct arm_src_profile *arm_src_profile_find(const char *name_or_path, char *err,
+                                                   size_t errlen)
+{
+	unsigned n = arm_src_profile_count();
+	for (unsigned i = 0; i < n; i++)
+		if (strcmp(builtins[i]->name, name_or_path) == 0)
+			return builtins[i];
+	if (!strchr(name_or_path, '/') && !strstr(name_or_path, ".profile")) {
+		char known[256] = "";
+		size_t len = 0;
+		for (unsigned i = 0; i < n && len < sizeof(known); i++)
+			len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s",
+			                        i ? ", " : "", builtins[i]->name);
+		snprintf(err, errlen, "unknown Arm profile '%s' (known: %s)", name_or_path, known);
+		return NULL;
+	}
+	FILE *f = fopen(name_or_path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot read: %s", name_or_path, strerror(errno));
+		return NULL;
+	}
+	char *text = NULL;
+	size_t len = 0, cap = 0, r;
+	do {
+		if (len + 4096 + 1 > cap) {
+			cap = cap ? 2 * cap : 8192;
+			if (cap > (16u << 20)) {
+				free(text);
+				fclose(f);
+				snprintf(err, errlen, "%s: cannot read: larger than 16 MiB",
+				         name_or_path);
+				return NULL;
+			}
+			text = xrealloc(text, cap);
+		}
+		r = fread(text + len, 1, 4096, f);
+		len += r;
+	} while (r == 4096);
+	if (ferror(f)) {
+		free(text);
+		fclose(f);
+		snprintf(err, errlen, "%s: cannot read: %s", name_or_path, strerror(EIO));
+		return NULL;
+	}
+	fclose(f);
+	text[len] = '\0';
+	if (strlen(text) != len) {
+		free(text);
+		snprintf(err, errlen, "%s: cannot read: a NUL byte in the file", name_or_path);
+		return NULL;
+	}
+	const struct arm_src_profile *p = arm_src_profile_parse(name_or_path, text, err, errlen);
+	free(text);
+	return p;
+}
+
+void arm_src_profile_free(const struct arm_src_profile *cp)
+{
+	if (!cp || cp->builtin)
+		return;
+	for (struct arm_src_profile **pp = &files; *pp; pp = &(*pp)->next)
+		if (*pp == cp) {
+			struct arm_src_profile *p = *pp;
+			*pp = p->next;
+			profile_free(p);
+			return;
+		}
+}
+
+const char *arm_src_profile_name(const struct arm_src_profile *p)
+{
+	return p->name;
+}
+const char *arm_src_profile_description(const struct arm_src_profile *p)
+{
+	return p->description;
+}
+const char *arm_src_profile_origin(const struct arm_src_profile *p)
+{
+	return p->origin;
+}
+unsigned arm_src_profile_slots(const struct arm_src_profile *p)
+{
+	return p->slots;
+}
+
+void arm_src_profile_declared(const struct arm_src_profile *p, struct arm_src_topdown *slots,
+                              struct arm_src_topdown *cycles)
+{
+	if (slots)
+		*slots = p->td_slots;
+	if (cycles)
+		*cycles = p->td_cycles;
+}
+
+double arm_src_profile_mean(const struct arm_src_profile *p, uint16_t code)
+{
+	return mean_of(p, p->mean, code);
+}
+
+unsigned arm_src_profile_nr_events(const struct arm_src_profile *p)
+{
+	return p->nr_events;
+}
+uint16_t arm_src_profile_event(const struct arm_src_profile *p, unsigned i)
+{
+	return i < p->nr_events ? p->events[i] : 0;
+}
+
+double arm_src_profile_el_share(const struct arm_src_profile *p, unsigned el)
+{
+	return el < ARM_EMU_NR_EL ? p->el_share[el] : 0;
+}
+double arm_src_profile_sec_share(const struct arm_src_profile *p, unsigned sec)
+{
+	return sec < ARM_EMU_NR_SEC ? p->sec_share[sec] : 0;
+}
+double arm_src_profile_streaming_share(const struct arm_src_profile *p)
+{
+	return p->streaming_share;
+}
+
+unsigned arm_src_profile_nr_phases(const struct arm_src_profile *p)
+{
+	return p->nr_phases;
+}
+const char *arm_src_profile_phase_name(const struct arm_src_profile *p, unsigned i)
+{
+	return i < p->nr_phases ? p->phases[i].name : NULL;
+}
+uint64_t arm_src_profile_phase_cycles(const struct arm_src_profile *p, unsigned i)
+{
+	return i < p->nr_phases ? p->phases[i].cycles : 0;
+}
+
+unsigned arm_src_profile_nr_functions(const struct arm_src_profile *p)
+{
+	return p->nr_fns;
+}
+
+void arm_src_profile_function(const struct arm_src_profile *p, unsigned i,
+                              struct arm_src_function *f)
+{
+	const struct fn *fn = &p->fns[i];
+	f->name = fn->name;
+	f->lo = fn->lo;
+	f->hi = fn->lo + fn->size;
+	f->share = fn->share * p->ctxs[fn->ctx].period_share;
+}
+
+uint32_t arm_src_profile_max_key(const struct arm_src_profile *p)
+{
+	return p->max_key;
+}
+
+/* ---------------------------------------------------------------- stream */
+
+struct rng {
+	uint64_t s[4];
+};
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t rng_next(struct rng *r)
+{
+	uint64_t *s = r->s, res = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return res;
+}
+
+static void rng_seed(struct rng *r, uint64_t seed, uint64_t stream)
+{
+	uint64_t x = seed ^ (stream * UINT64_C(0xd1b54a32d192ed03));
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&x);
+}
+
+/* Uniform in lo..hi (hi - lo < 2^32). */
+static uint64_t rng_range(struct rng *r, uint32_t lo, uint32_t hi)
+{
+	uint64_t span = (uint64_t)hi - lo + 1;
+	return lo + (((rng_next(r) >> 32) * span) >> 32);
+}
+
+static unsigned alias_draw(struct rng *r, unsigned n, const uint32_t *thr, const unsigned *alias)
+{
+	uint64_t x = rng_next(r);
+	unsigned i = (unsigned)(((x >> 32) * n) >> 32);
+	return (uint32_t)x < thr[i] || thr[i] == UINT32_MAX ? i : alias[i];
+}
+
+struct arm_src_stream {
+	const struct arm_src_profile *p;
+	struct rng cls_rng, ctx_rng, fn_rng, pc_rng;
+	unsigned phase;
+	uint64_t phase_left;
+	int cls; /* -1: draw a class */
+	unsigned seg;
+	uint64_t seg_left, ctx_left, fn_left;
+	unsigned ctx;
+	int fn;      /* -1: the context has no functions */
+	unsigned pt; /* 0: no PC, else 1 + point */
+	uint64_t pc;
+};
+
+struct arm_src_stream *arm_src_stream_new(const struct arm_src_profile *p, uint64_t seed)
+{
+	struct arm_src_stream *s = xcalloc(1, sizeof(*s));
+	s->p = p;
+	rng_seed(&s->cls_rng, seed, 1);
+	rng_seed(&s->ctx_rng, seed, 2);
+	rng_seed(&s->fn_rng, seed, 3);
+	rng_seed(&s->pc_rng, seed, 4);
+	s->phase_left = p->phases[0].cycles;
+	s->cls = -1;
+	s->fn = -1;
+	return s;
+}
+
+void arm_src_stream_free(struct arm_src_stream *s)
+{
+	free(s);
+}
+
+unsigned arm_src_stream_phase(const struct arm_src_stream *s)
+{
+	return s->p->period && !s->phase_left ? (s->phase + 1) % s->p->nr_phases : s->phase;
+}
+
+void arm_src_stream_next(struct arm_src_stream *s, uint64_t max_cycles, struct arm_emu_run *run)
+{
+	const struct arm_src_profile *p = s->p;
+	bool piece = false;
+
+	if (!max_cycles) {
+		memset(run, 0, sizeof(*run));
+		run->source = p;
+		return;
+	}
+	if (p->period && !s->phase_left) {
+		s->phase = (s->phase + 1) % p->nr_phases;
+		s->phase_left = p->phases[s->phase].cycles;
+		s->seg_left = 0;
+		s->cls = -1;
+		s->ctx_left = 0;
+	}
+	const struct phase *ph = &p->phases[s->phase];
+	if (!s->seg_left) {
+		if (s->cls < 0 || ++s->seg == p->clss[s->cls].nr_segs) {
+			const struct alias *a = &ph->cls_alias;
+			s->cls = (int)a->item[alias_draw(&s->cls_rng, a->n, a->thr, a->alias)];
+			s->seg = 0;
+		}
+		const struct seg *g = &p->clss[s->cls].segs[s->seg];
+		s->seg_left = rng_range(&s->cls_rng, g->lo, g->hi);
+		piece = true;
+	}
+	if (!s->ctx_left) {
+		const struct alias *a = &ph->ctx_alias;
+		s->ctx = a->item[alias_draw(&s->ctx_rng, a->n, a->thr, a->alias)];
+		s->ctx_left = rng_range(&s->ctx_rng, p->sw_lo, p->sw_hi);
+		s->fn_left = 0;
+	}
+	const struct ctx *c = &p->ctxs[s->ctx];
+	if (!s->fn_left) {
+		if (c->nr_fn) {
+			s->fn =
+			    (int)c->fn[alias_draw(&s->fn_rng, c->nr_fn, c->fn_thr, c->fn_alias)];
+			s->fn_left = rng_range(&s->fn_rng, p->fsw_lo, p->fsw_hi);
+		} else {
+			s->fn = -1;
+			s->fn_left = UINT64_MAX;
+		}
+		piece = true;
+	}
+	if (piece) {
+		if (s->fn < 0) {
+			s->pt = 0;
+			s->pc = 0;
+		} else {
+			const struct fn *f = &p->fns[s->fn];
+			unsigned j = (unsigned)rng_range(&s->pc_rng, 0, f->npts - 1);
+			uint64_t words = f->size / 4;
+			/* point j of npts spread evenly over the function's words */
+			s->pc = f->lo + 4 * ((2 * j + 1) * words / (2 * f->npts));
+			s->pt = 1 + f->pt_base + j;
+		}
+	}
+	uint64_t n = max_cycles;
+	if (s->seg_left < n)
+		n = s->seg_left;
+	if (s->ctx_left < n)
+		n = s->ctx_left;
+	if (s->fn_left < n)
+		n = s->fn_left;
+	if (p->period && s->phase_left < n)
+		n = s->phase_left;
+	s->seg_left -= n;
+	s->ctx_left -= n;
+	if (s->fn_left != UINT64_MAX)
+		s->fn_left -= n;
+	if (p->period)
+		s->phase_left -= n;
+
+	unsigned cy = p->clss[s->cls].segs[s->seg].cyc;
+	const struct cyc *cyc = &p->cycs[cy];
+	run->cycles = n;
+	run->key = 1 + (uint32_t)(((uint64_t)cy * p->nr_ctxs + s->ctx) * p->nr_pts + s->pt);
+	run->source = p;
+	run->el = c->el;
+	run->sec = c->sec;
+	run->streaming = c->streaming;
+	run->pc = s->pc;
+	run->context = c->contextid;
+	run->vmid = c->vmid;
+	run->nr_vals = cyc->nr;
+	run->vals = cyc->vals;
+}

@@ -1,0 +1,79 @@
+/* trace.h: the Arm emulator's trace source: runs written as text and
+ * replayed exactly (issue 14, item 4).
+ *
+ * Owns: the Arm trace format and its limits, struct arm_src_trace_writer
+ * and struct arm_src_trace. The format (documented in hpmstat-emu(1),
+ * "ARM TRACE FORMAT"): a text file whose first line that is not blank or a
+ * comment (#) is ARM_SRC_TRACE_MAGIC, then one run per line:
+ *   CYCLES EL STATE SM PC CONTEXT VMID [EVENT=VB ...]
+ * CYCLES 1..2^64-1; EL 0..3; STATE ns, s, realm or root; SM 0 or 1 (SME
+ * streaming mode); PC and CONTEXT numbers (the writer writes 0x hex); VMID
+ * 0..65535; EVENT an event number (the writer writes 0x and four hex
+ * digits) and VB 1..65535 (the writer writes decimal, sorted by event,
+ * without zeros). Numbers are decimal or 0x hex. Writing a replayed trace
+ * gives back the same bytes, and replaying gives back the same runs.
+ *
+ * A trace is validated whole before anything is replayed from it (load
+ * returns every run or nothing), read a line at a time, and bounded by the
+ * limits below, so no input makes it grow without bound. Identical lines
+ * but for CYCLES share one stored copy and one key.
+ *
+ * Library rules: nothing here prints or exits.
+ */
+#ifndef HPM_ARM64_EMU_TRACE_H
+#define HPM_ARM64_EMU_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arm64/emu/source.h"
+
+#define ARM_SRC_TRACE_MAGIC "hpmstat-arm-emu-trace 1"
+#define ARM_SRC_TRACE_MAX_LINE     65536u
+#define ARM_SRC_TRACE_MAX_RUNS     (1u << 24)
+#define ARM_SRC_TRACE_MAX_DISTINCT (1u << 18)
+#define ARM_SRC_TRACE_MAX_EVENTS   (1u << 24)
+
+struct arm_src_trace_writer;
+
+/* Opens `path` for writing (replaced at close, so no half trace is left
+ * where the trace goes); NULL with "cannot write 'PATH': REASON". */
+struct arm_src_trace_writer *arm_src_trace_writer_open(const char *path, char *err,
+                                                       size_t errlen);
+/* Writes one run (a run of 0 cycles writes nothing). Values of 0 are
+ * skipped. -1 with the error once writing failed. */
+int arm_src_trace_write(struct arm_src_trace_writer *w, const struct arm_emu_run *run, char *err,
+                        size_t errlen);
+/* Closes and commits; -1 with the error if anything failed on the way. */
+int arm_src_trace_writer_close(struct arm_src_trace_writer *w, char *err, size_t errlen);
+
+struct arm_src_trace;
+
+/* Reads and validates a whole trace. NULL on failure with *errline the
+ * 1-based line (0 when the error is not on a line) and err the reason:
+ *   cannot open trace 'PATH': REASON
+ *   not an Arm trace: expected 'hpmstat-arm-emu-trace 1' as the first line
+ *   bad cycle count 'x' (1..2^64-1)
+ *   bad exception level 'x' (0..3)
+ *   bad security state 'x' (ns, s, realm or root)
+ *   EL3 runs in Secure or Root state, not 'ns'
+ *   bad streaming mode 'x' (0 or 1)
+ *   bad PC 'x' / bad context ID 'x' (32 bits) / bad VMID 'x' (0..65535)
+ *   bad event 'x': expected EVENT=VB
+ *   bad event number 'x' (1..0xffff, not CPU_CYCLES 0x0011)
+ *   bad value 'x' for event 0x003b (1..65535)
+ *   event 0x003b given twice
+ *   more than N runs (the limit of a trace) ... */
+struct arm_src_trace *arm_src_trace_load(const char *path, unsigned *errline, char *err,
+                                         size_t errlen);
+/* The same from text in memory. */
+struct arm_src_trace *arm_src_trace_parse(const char *text, size_t len, unsigned *errline,
+                                          char *err, size_t errlen);
+size_t arm_src_trace_nr_runs(const struct arm_src_trace *t);
+uint64_t arm_src_trace_cycles(const struct arm_src_trace *t); /* saturating sum */
+/* Run i (0-based): vals valid while t lives; key = 1 + the index of the
+ * line's distinct content; source = t. */
+void arm_src_trace_run_at(const struct arm_src_trace *t, size_t i, struct arm_emu_run *run);
+void arm_src_trace_free(struct arm_src_trace *t);
+
+#endif

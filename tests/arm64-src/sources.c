@@ -1,0 +1,370 @@
+/* sources.c: tests of the Arm emulator's event sources (src/arm64/emu:
+ * stimulus.h, profile.h, trace.h).
+ *
+ * Independent truth: each built-in profile's stream is summed over 1e8
+ * cycles (sum of VB x cycles per event) and Arm's level-1 Topdown formulas
+ * (events/arm64/arm/neoverse-v2/metrics.json, written out again here) are
+ * applied to the sums; the result must be within 0.5 points of what the
+ * profile declares. Shares of exception levels, security states, streaming
+ * mode and functions are measured from the runs the same way and compared
+ * with the declarations within a sampling tolerance (2 points). Every run
+ * is checked against the per-cycle rules of profile.h written out here.
+ * Determinism: two streams of one seed, consumed with different max_cycles,
+ * give the same cycles. Traces: written, replayed, written again: same
+ * bytes, same runs. Bad inputs give their message with line or column.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arm64/emu/profile.h"
+#include "arm64/emu/stimulus.h"
+#include "arm64/emu/trace.h"
+#include "../tap.h"
+
+static unsigned vb(const struct arm_emu_run *r, uint16_t code)
+{
+	for (unsigned i = 0; i < r->nr_vals; i++)
+		if (r->vals[i].event == code)
+			return r->vals[i].vb;
+	return 0;
+}
+
+#define NEV 65536
+static double *sums;
+
+static void check_profile(const struct arm_src_profile *p)
+{
+	const char *name = arm_src_profile_name(p);
+	unsigned slots = arm_src_profile_slots(p);
+	struct arm_src_stream *s = arm_src_stream_new(p, 42);
+	double el[4] = {0}, sec[4] = {0}, sm = 0, total = 0;
+	unsigned nfn = arm_src_profile_nr_functions(p);
+	double *fn = calloc(nfn + 1, sizeof(double));
+	bool rules = true, sorted = true, keys = true;
+	uint32_t maxkey = arm_src_profile_max_key(p);
+	const uint64_t N = 100000000;
+
+	memset(sums, 0, NEV * sizeof(double));
+	while (total < (double)N) {
+		struct arm_emu_run r;
+		arm_src_stream_next(s, N - (uint64_t)total, &r);
+		double c = (double)r.cycles;
+		total += c;
+		for (unsigned i = 0; i < r.nr_vals; i++) {
+			sums[r.vals[i].event] += c * r.vals[i].vb;
+			if (i && r.vals[i].event <= r.vals[i - 1].event)
+				sorted = false;
+			if (!r.vals[i].vb || r.vals[i].event == 0x11 || r.vals[i].event == 0)
+				sorted = false;
+		}
+		if (!r.key || r.key > maxkey)
+			keys = false;
+		/* per-cycle rules, written out again */
+		unsigned fe = vb(&r, 0x3e), be = vb(&r, 0x3d), ss = vb(&r, 0x3f), op = vb(&r, 0x3b);
+		if (ss > slots || fe + be > ss || op + ss > slots || vb(&r, 0x3a) > op ||
+		    vb(&r, 0x23) + vb(&r, 0x24) > 1 || vb(&r, 0x08) > vb(&r, 0x1b))
+			rules = false;
+		el[r.el & 3] += c;
+		sec[r.sec & 3] += c;
+		if (r.streaming)
+			sm += c;
+		for (unsigned f = 0; f < nfn; f++) {
+			struct arm_src_function af;
+			arm_src_profile_function(p, f, &af);
+			if (r.pc >= af.lo && r.pc < af.hi)
+				fn[f] += c;
+		}
+	}
+	arm_src_stream_free(s);
+	tap_ok(rules, "%s: every run obeys the per-cycle rules", name);
+	tap_ok(sorted, "%s: values sorted, no zeros, no CPU_CYCLES/SW_INCR", name);
+	tap_ok(keys, "%s: keys in 1..%u", name, maxkey);
+
+	/* Arm's level-1 Topdown on the sums (CPU_CYCLES = total) */
+	double S = slots * total;
+	double td[4] = {sums[0x3e] / S, sums[0x3d] / S,
+	                sums[0x3a] / sums[0x3b] * (1 - sums[0x3f] / S),
+	                (1 - sums[0x3a] / sums[0x3b]) * (1 - sums[0x3f] / S)};
+	struct arm_src_topdown d;
+	arm_src_profile_declared(p, &d, NULL);
+	double dd[4] = {d.frontend, d.backend, d.retiring, d.bad_spec};
+	const char *node[4] = {"frontend", "backend", "retiring", "bad_spec"};
+	for (int i = 0; i < 4; i++)
+		tap_ok(fabs(td[i] - dd[i]) < 0.005, "%s: %s measured %.4f declared %.4f", name,
+		       node[i], td[i], dd[i]);
+	tap_ok(fabs(td[0] + td[1] + td[2] + td[3] - 1) < 1e-9 ||
+	           fabs(sums[0x3f] - sums[0x3e] - sums[0x3d]) > 0,
+	       "%s: the four nodes add up to 1 where STALL_SLOT = FE + BE", name);
+	for (unsigned e = 0; e < 4; e++)
+		tap_ok(fabs(el[e] / total - arm_src_profile_el_share(p, e)) < 0.02,
+		       "%s: EL%u share %.4f declared %.4f", name, e, el[e] / total,
+		       arm_src_profile_el_share(p, e));
+	for (unsigned e = 0; e < 4; e++)
+		tap_ok(fabs(sec[e] / total - arm_src_profile_sec_share(p, e)) < 0.02,
+		       "%s: security state %u share %.4f declared %.4f", name, e, sec[e] / total,
+		       arm_src_profile_sec_share(p, e));
+	tap_ok(fabs(sm / total - arm_src_profile_streaming_share(p)) < 0.02,
+	       "%s: streaming share %.4f declared %.4f", name, sm / total,
+	       arm_src_profile_streaming_share(p));
+	for (unsigned f = 0; f < nfn; f++) {
+		struct arm_src_function af;
+		arm_src_profile_function(p, f, &af);
+		tap_ok(fabs(fn[f] / total - af.share) < 0.02,
+		       "%s: function %s share %.4f declared %.4f", name, af.name, fn[f] / total,
+		       af.share);
+	}
+	free(fn);
+}
+
+static bool same_run(const struct arm_emu_run *a, const struct arm_emu_run *b)
+{
+	return a->cycles == b->cycles && a->el == b->el && a->sec == b->sec &&
+	       a->streaming == b->streaming && a->pc == b->pc && a->context == b->context &&
+	       a->vmid == b->vmid && a->nr_vals == b->nr_vals &&
+	       (!a->nr_vals || memcmp(a->vals, b->vals, a->nr_vals * sizeof(*a->vals)) == 0);
+}
+
+static void determinism(const struct arm_src_profile *p)
+{
+	/* the same seed read in pieces of different sizes: the same cycles */
+	struct arm_src_stream *a = arm_src_stream_new(p, 7), *b = arm_src_stream_new(p, 7),
+	                      *c = arm_src_stream_new(p, 8);
+	struct arm_emu_run ra = {0}, rb = {0}, rc;
+	uint64_t la = 0, lb = 0, n = 0;
+	bool same = true, differ = false;
+	while (n < 3000000 && same) {
+		if (!la) {
+			arm_src_stream_next(a, 1000, &ra);
+			la = ra.cycles;
+		}
+		if (!lb) {
+			arm_src_stream_next(b, 7, &rb);
+			lb = rb.cycles;
+		}
+		if (ra.key != rb.key || ra.pc != rb.pc || ra.el != rb.el)
+			same = false;
+		uint64_t k = la < lb ? la : lb;
+		la -= k;
+		lb -= k;
+		n += k;
+	}
+	tap_ok(same, "%s: one seed, any max_cycles: the same cycles", arm_src_profile_name(p));
+	arm_src_stream_free(a);
+	a = arm_src_stream_new(p, 7);
+	for (int i = 0; i < 1000; i++) {
+		arm_src_stream_next(a, 1000, &ra);
+		arm_src_stream_next(c, 1000, &rc);
+		differ |= !same_run(&ra, &rc);
+	}
+	tap_ok(differ, "%s: another seed, other cycles", arm_src_profile_name(p));
+	arm_src_stream_free(a);
+	arm_src_stream_free(b);
+	arm_src_stream_free(c);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = malloc(1 << 24);
+	*len = fread(buf, 1, 1 << 24, f);
+	fclose(f);
+	return buf;
+}
+
+static void trace_round_trip(const struct arm_src_profile *p)
+{
+	char t1[] = "/tmp/armsrc-t1-XXXXXX", t2[] = "/tmp/armsrc-t2-XXXXXX", err[320];
+	int f1 = mkstemp(t1), f2 = mkstemp(t2);
+	close(f1);
+	close(f2);
+	struct arm_src_trace_writer *w = arm_src_trace_writer_open(t1, err, sizeof(err));
+	struct arm_src_stream *s = arm_src_stream_new(p, 3);
+	struct arm_emu_run *runs = calloc(20000, sizeof(*runs));
+	for (int i = 0; i < 20000; i++) {
+		arm_src_stream_next(s, 5000, &runs[i]);
+		arm_src_trace_write(w, &runs[i], err, sizeof(err));
+	}
+	tap_ok(arm_src_trace_writer_close(w, err, sizeof(err)) == 0, "trace written");
+	unsigned line;
+	struct arm_src_trace *t = arm_src_trace_load(t1, &line, err, sizeof(err));
+	tap_ok(t && arm_src_trace_nr_runs(t) == 20000, "trace of %s loads: 20000 runs",
+	       arm_src_profile_name(p));
+	bool same = t != NULL;
+	w = arm_src_trace_writer_open(t2, err, sizeof(err));
+	for (size_t i = 0; t && i < arm_src_trace_nr_runs(t); i++) {
+		struct arm_emu_run r;
+		arm_src_trace_run_at(t, i, &r);
+		same &= same_run(&r, &runs[i]);
+		arm_src_trace_write(w, &r, err, sizeof(err));
+	}
+	arm_src_trace_writer_close(w, err, sizeof(err));
+	tap_ok(same, "replay gives back every run");
+	size_t l1, l2;
+	char *b1 = slurp(t1, &l1), *b2 = slurp(t2, &l2);
+	tap_ok(b1 && b2 && l1 == l2 && memcmp(b1, b2, l1) == 0, "rewritten trace: same bytes");
+	free(b1);
+	free(b2);
+	free(runs);
+	arm_src_trace_free(t);
+	arm_src_stream_free(s);
+	unlink(t1);
+	unlink(t2);
+}
+
+static void feed_error(const char *line, unsigned want_col, const char *want)
+{
+	struct arm_src_feed *f = arm_src_feed_new(NULL, 8);
+	char err[320] = "";
+	unsigned col = 0;
+	uint64_t cyc;
+	int r = arm_src_feed_parse(f, line, &cyc, &col, err, sizeof(err));
+	tap_ok(r < 0 && col == want_col && strstr(err, want),
+	       "feed '%s': column %u '%s' (got %u '%s')", line, want_col, want, col, err);
+	arm_src_feed_free(f);
+}
+
+static void feed_tests(void)
+{
+	struct arm_src_feed *f = arm_src_feed_new(NULL, 8);
+	char err[320];
+	unsigned col;
+	uint64_t cyc;
+	struct arm_emu_run r = {0};
+	int ret = arm_src_feed_parse(f, "feed 100 stall_slot=8 0x3b=0 INST_RETIRED=0x3 l1d_cache=2",
+	                             &cyc, &col, err, sizeof(err));
+	arm_src_feed_run(f, cyc, &r);
+	tap_ok(ret == 0 && cyc == 100 && r.nr_vals == 3 && r.vals[0].event == 0x04 &&
+	           r.vals[0].vb == 2 && r.vals[1].event == 0x08 && r.vals[1].vb == 3 &&
+	           r.vals[2].event == 0x3f && r.vals[2].vb == 8,
+	       "feed: names and numbers, sorted, zeros dropped");
+	arm_src_feed_free(f);
+	feed_error("feed", 5, "missing CYCLES");
+	feed_error("feed x", 6, "bad cycle count 'x'");
+	feed_error("feed 0", 6, "bad cycle count");
+	feed_error("feed 10 FOO=1", 9, "unknown event 'FOO'");
+	feed_error("feed 10 OP_SPEC", 9, "expected EVENT=VB");
+	feed_error("feed 10 STALL_SLOT_FRONTEND=9", 9, "more than PMMIR_EL1.SLOTS (8)");
+	feed_error("feed 10 STALL_FRONTEND=2", 9, "it counts cycles");
+	feed_error("feed 10 OP_SPEC=1 op_spec=2", 19, "OP_SPEC given twice");
+	feed_error("feed 10 OP_SPEC=x", 17, "bad value 'x' for OP_SPEC");
+	feed_error("feed 10 CPU_CYCLES=1", 9, "counted by the machine");
+	feed_error("feed 10 0x10000=1", 9, "out of range");
+	feed_error("feed 10 0=1", 9, "SW_INCR");
+	feed_error("10 L1D_CACHE=70000", 4, "out of range");
+}
+
+static void profile_error(const char *text, const char *want)
+{
+	char err[320] = "";
+	const struct arm_src_profile *p =
+	    arm_src_profile_parse("bad.profile", text, err, sizeof(err));
+	tap_ok(!p && strstr(err, want), "bad profile: '%s' (got '%s')", want, err);
+	arm_src_profile_free(p);
+}
+
+#define HEAD "name = t\ndescription = d\nslots = 8\n"
+#define TAIL "[class c]\nruns = a:1..3\nshare = 1\n"
+
+static void profile_tests(void)
+{
+	profile_error(HEAD "[cycle a]\nSTALL_SLOT_BACKEND = 9\n" TAIL,
+	              "bad.profile:5: STALL_SLOT_BACKEND = 9 is impossible: more than the 8 slots");
+	profile_error(HEAD "[cycle a]\nOP_SPEC = 2\nOP_RETIRED = 3\n" TAIL,
+	              "bad.profile:4: cycle 'a': OP_RETIRED (3) is more than OP_SPEC (2)");
+	profile_error(HEAD "[cycle a]\nSTALL_SLOT_BACKEND = 3\nSTALL_SLOT_FRONTEND = 3\nSTALL_SLOT "
+	                   "= 4\n" TAIL,
+	              "bad.profile:4: cycle 'a': STALL_SLOT (4) is less than");
+	profile_error(
+	    HEAD "[cycle a]\nOP_SPEC = 6\nSTALL_SLOT_BACKEND = 3\n" TAIL,
+	    "bad.profile:4: cycle 'a': OP_SPEC + STALL_SLOT = 9 is more than the 8 slots");
+	profile_error(HEAD "[cycle a]\nSTALL_FRONTEND = 2\n" TAIL,
+	              "bad.profile:5: STALL_FRONTEND = 2 is impossible: it counts cycles");
+	profile_error(HEAD "[cycle a]\nNO_SUCH = 1\n" TAIL,
+	              "bad.profile:5: unknown event 'NO_SUCH'");
+	profile_error(HEAD "[cycle a]\nCPU_CYCLES = 1\n" TAIL, "bad.profile:5: CPU_CYCLES");
+	profile_error(HEAD "[cycle a]\nOP_SPEC = 1\n[class c]\nruns = b\nshare = 1\n",
+	              "bad.profile:7: unknown cycle 'b'");
+	profile_error(HEAD "[cycle a]\nOP_SPEC = 1\n[class c]\nruns = a\nshare = 0.5\n",
+	              "bad.profile: the classes' shares sum to 0.5, not 1");
+	profile_error(HEAD "slots = 300\n", "bad.profile:4: bad slots '300'");
+	profile_error(HEAD "[cycle a]\nOP_SPEC = 1\n" TAIL
+	                   "[context k]\nel = 3\nstate = ns\nshare = "
+	                   "1\n",
+	              "bad.profile:9: context 'k': EL3 is never Non-secure");
+	profile_error(HEAD "[cycle a]\nOP_SPEC = 1\n" TAIL "[function f]\naddress = 0x1000\nsize = "
+	                   "16\nshare = 0.5\n",
+	              "bad.profile: the functions of context 'default' sum to 0.5");
+	profile_error(HEAD "[cycle a]\nOP_SPEC = 1\n" TAIL "[function f]\naddress = 0x1001\n",
+	              "bad.profile:10: bad address '0x1001'");
+	profile_error(HEAD "[cycle a]\nOP_SPEC = 1\n" TAIL "[frob x]\n",
+	              "bad.profile:9: unknown section 'frob'");
+	profile_error("description = d\n[cycle a]\n", "bad.profile: no 'name = ...'");
+	char err[320];
+	tap_ok(!arm_src_profile_find("nope", err, sizeof(err)) &&
+	           strstr(err, "unknown Arm profile 'nope' (known: arm-backend-memory"),
+	       "unknown profile name lists the built-ins (%s)", err);
+}
+
+static void trace_error(const char *text, unsigned want_line, const char *want)
+{
+	char err[320] = "";
+	unsigned line = 99;
+	struct arm_src_trace *t = arm_src_trace_parse(text, strlen(text), &line, err, sizeof(err));
+	tap_ok(!t && line == want_line && strstr(err, want),
+	       "bad trace: line %u '%s' (got %u '%s')", want_line, want, line, err);
+	arm_src_trace_free(t);
+}
+
+#define MAGIC "hpmstat-arm-emu-trace 1\n"
+
+static void trace_tests(void)
+{
+	trace_error("", 0, "empty trace");
+	trace_error("hello\n", 1, "not an Arm trace");
+	trace_error(MAGIC "0 0 ns 0 0x0 0x0 0\n", 2, "bad cycle count '0'");
+	trace_error(MAGIC "# c\n10 4 ns 0 0x0 0x0 0\n", 3, "bad exception level '4'");
+	trace_error(MAGIC "10 0 xx 0 0x0 0x0 0\n", 2, "bad security state 'xx'");
+	trace_error(MAGIC "10 3 ns 0 0x0 0x0 0\n", 2, "EL3 runs in Secure or Root state");
+	trace_error(MAGIC "10 1 root 0 0x0 0x0 0\n", 2, "Root state is EL3's only");
+	trace_error(MAGIC "10 0 ns 2 0x0 0x0 0\n", 2, "bad streaming mode '2'");
+	trace_error(MAGIC "10 0 ns 0 0xg 0x0 0\n", 2, "bad PC '0xg'");
+	trace_error(MAGIC "10 0 ns 0 0x0 0x100000000 0\n", 2, "bad context ID");
+	trace_error(MAGIC "10 0 ns 0 0x0 0x0 65536\n", 2, "bad VMID '65536'");
+	trace_error(MAGIC "10 0 ns 0 0x0 0x0\n", 2, "missing VMID");
+	trace_error(MAGIC "10 0 ns 0 0x0 0x0 0 0x3b\n", 2, "expected EVENT=VB");
+	trace_error(MAGIC "10 0 ns 0 0x0 0x0 0 0x0011=1\n", 2, "bad event number '0x0011'");
+	trace_error(MAGIC "10 0 ns 0 0x0 0x0 0 0x003b=0\n", 2, "bad value '0' for event 0x003b");
+	trace_error(MAGIC "10 0 ns 0 0x0 0x0 0 0x003b=1 0x3b=2\n", 2, "event 0x003b given twice");
+	char err[320];
+	unsigned line;
+	tap_ok(!arm_src_trace_load("/nonexistent/t", &line, err, sizeof(err)) &&
+	           strstr(err, "cannot open trace '/nonexistent/t'"),
+	       "missing trace file: %s", err);
+}
+
+int main(void)
+{
+	sums = calloc(NEV, sizeof(double));
+	unsigned n = arm_src_profile_count();
+	tap_ok(n == 5, "5 built-in Arm profiles (%u)", n);
+	for (unsigned i = 0; i < n; i++)
+		check_profile(arm_src_profile_at(i));
+	for (unsigned i = 0; i < n; i++)
+		determinism(arm_src_profile_at(i));
+	char err[320];
+	const struct arm_src_profile *sys = arm_src_profile_find("arm-system", err, sizeof(err));
+	tap_ok(sys && arm_src_profile_nr_phases(sys) == 2 && arm_src_profile_nr_functions(sys) == 9,
+	       "arm-system: 2 phases, 9 functions");
+	if (sys)
+		trace_round_trip(sys);
+	feed_tests();
+	profile_tests();
+	trace_tests();
+	free(sums);
+	return tap_done();
+}
