@@ -1,8 +1,9 @@
 /* arm-steady.c: hpmstat's whole command line with a test machine attached
  * to a copy of the Neoverse V2 model, "neoverse-v2-steady": the proof that
  * stat, top and report count and show an Arm core's events and Topdown
- * through the same code as Kunminghu's, before the Arm emulator of issue
- * 14 exists and on a host with no Arm PMU (tests/toy/arm-cli.sh drives it).
+ * through the same code as Kunminghu's with figures worked by hand, on a
+ * host with no Arm PMU (tests/toy/arm-cli.sh drives it; the Arm emulator
+ * of issue 14, whose figures come from profiles, is tests/stat/arm-emu.sh's).
  *
  * The machine, "steady": every PE runs at EL0 in Non-secure state, and in
  * each cycle the events deliver the fixed values of rates[] below
@@ -10,7 +11,7 @@
  * rate, worked out by hand. A counter counts when its PMEVTYPER value
  * leaves EL0 counted (U, bit 30, clear); the cycle counter (counter 31)
  * always counts. Nothing else of PMEVTYPER is modelled: the Arm emulator
- * of issue 14 is the machine that does that.
+ * (src/arm64/emu/machine.c) is the machine that does that.
  */
 #include <inttypes.h>
 #include <stdio.h>
