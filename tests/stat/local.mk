@@ -13,6 +13,7 @@ STAT_TESTS += tests/stat/tool-events.sh
 # Arm Topdown on the Neoverse cores: the events --topdown and -M choose,
 # multiplexing, the refusals (no Arm back end here yet) and mixed models
 STAT_TESTS += tests/stat/arm-topdown.sh
+STAT_TESTS += tests/stat/arm-emu.sh
 TESTS += $(STAT_TESTS)
 EXTRA_DIST += $(STAT_TESTS)
 
