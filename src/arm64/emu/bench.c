@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,7 +133,7 @@ static double now(void)
 }
 
 static double play(struct arm_emu *m, const struct content *pool, const uint16_t *which,
-                   const uint16_t *len, size_t nr, bool ref)
+                   const uint16_t *len, size_t nr, bool ref, bool keyed)
 {
 	struct arm_emu_pe *pe = arm_emu_pe(m, 0);
 	struct arm_emu_run r;
@@ -147,19 +148,28 @@ static double play(struct arm_emu *m, const struct content *pool, const uint16_t
 		r.nr_vals = c->nr;
 		r.vals = c->vals;
 		r.pc = 0x400000u + (uint64_t)which[i] * 4u;
+		r.key = keyed ? (uint32_t)which[i] + 1 : 0; /* a content per key */
+		r.source = pool;
 		if (ref)
 			arm_emu_ref_run(pe, &r);
 		else
 			arm_emu_run(pe, &r);
 	}
+	arm_emu_sync(pe);
 	return now() - t0;
 }
 
-struct arm_emu_bench *arm_emu_bench_run(uint64_t seed, uint64_t cycles, unsigned fast_passes,
+struct arm_emu_bench *arm_emu_bench_run(uint64_t seed, uint64_t cycles, unsigned max_run,
+                                        bool keyed, unsigned fast_passes,
                                         struct arm_emu_bench_result *out, char *err, size_t errlen)
 {
 	if (!cycles) {
 		snprintf(err, errlen, "the bench needs at least 1 cycle");
+		return NULL;
+	}
+	if (max_run < 1 || max_run > 65535) {
+		snprintf(err, errlen, "runs of 1 to %u cycles: the longest run is 1 to 65535",
+		         max_run);
 		return NULL;
 	}
 	if (fast_passes < 1)
@@ -171,11 +181,11 @@ struct arm_emu_bench *arm_emu_bench_run(uint64_t seed, uint64_t cycles, unsigned
 	uint64_t s = seed;
 	make_pool(pool, &s);
 
-	/* the stream: runs of 1..2000 cycles, the last cut to fit */
+	/* the stream: runs of 1..max_run cycles, the last cut to fit */
 	size_t cap = 1024, nr = 0;
 	uint16_t *which = xmalloc(cap * sizeof(*which)), *len = xmalloc(cap * sizeof(*len));
 	for (uint64_t left = cycles; left;) {
-		uint64_t l = 1 + rng(&s, 2000);
+		uint64_t l = 1 + rng(&s, max_run);
 		if (l > left)
 			l = left;
 		if (nr == cap) {
@@ -194,13 +204,13 @@ struct arm_emu_bench *arm_emu_bench_run(uint64_t seed, uint64_t cycles, unsigned
 	for (unsigned i = 0; i < fast_passes; i++) {
 		b->fast[i] = arm_emu_new(f, 1, 1, err, errlen);
 		program(b->fast[i], seed);
-		double t = play(b->fast[i], pool, which, len, nr, false);
+		double t = play(b->fast[i], pool, which, len, nr, false, keyed);
 		if (i == 0 || t < best)
 			best = t;
 	}
 	b->ref = arm_emu_new(f, 1, 1, err, errlen);
 	program(b->ref, seed);
-	double tr = play(b->ref, pool, which, len, nr, true);
+	double tr = play(b->ref, pool, which, len, nr, true, keyed);
 
 	out->cycles = cycles;
 	out->runs = nr;
@@ -240,8 +250,9 @@ unsigned arm_emu_bench_compare(struct arm_emu_bench *b,
 			}
 		}
 		for (unsigned n = 0; n < 31; n++) {
-			struct arm_emu_edge *x = arm_emu_edge_state(fp, n),
-			                    *y = arm_emu_edge_state(rp, n);
+			struct arm_emu_edge ex = arm_emu_edge_get(fp, n),
+			                    ey = arm_emu_edge_get(rp, n);
+			const struct arm_emu_edge *x = &ex, *y = &ey;
 			if (x->valid != y->valid || x->prev != y->prev) {
 				bad++;
 				if (mismatch)

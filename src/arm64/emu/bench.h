@@ -6,13 +6,14 @@
  * thresholds of every condition, edges of every mode, linking of every
  * form, filters, 32- and 64-bit overflow, some counters starting just below
  * it), the synthetic stream (a pool of distinct run contents, drawn from a
- * seed, at run lengths of 1 to 2000 cycles, over EL0 and EL1 and streaming
+ * seed, at run lengths of 1 to a chosen maximum, over EL0 and EL1 and streaming
  * mode), the timed passes, and the comparison of every register at the
  * end. Never prints, never exits.
  */
 #ifndef HPM_ARM64_EMU_BENCH_H
 #define HPM_ARM64_EMU_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,11 +27,14 @@ struct arm_emu_bench_result {
 	unsigned fast_passes; /* fast-path passes (each on a fresh machine) */
 };
 
-/* Builds the stream of `cycles` (>= 1) cycles from `seed`, counts it with
+/* Builds the stream of `cycles` (>= 1) cycles from `seed`, in runs of 1
+ * to max_run cycles (1..65535; 2000 gives a mean of 1000), each run keyed
+ * by its content (as a workload profile's runs are) when `keyed`, counts it with
  * the fast path (fast_passes times, each on its own machine) and once with
  * the reference, and fills *out. NULL with the reason in err when cycles
  * is 0. */
-struct arm_emu_bench *arm_emu_bench_run(uint64_t seed, uint64_t cycles, unsigned fast_passes,
+struct arm_emu_bench *arm_emu_bench_run(uint64_t seed, uint64_t cycles, unsigned max_run,
+                                        bool keyed, unsigned fast_passes,
                                         struct arm_emu_bench_result *out, char *err, size_t errlen);
 
 /* Compares every register (and the edge state) of each fast-path machine

@@ -11,6 +11,10 @@
  * first + (cycles - 1) x steady. Everything a counter's rule depends on
  * except the event values (filters with the prohibited regions folded in,
  * the condition, the overflow width) is decoded once per register write.
+ * Edges are kept as bit masks (condition and validity, a bit per counter),
+ * so a run's edges cost a few word operations. Runs with a key have their
+ * rules computed once per key and their steady increments deferred (see
+ * "the keyed cache" below).
  */
 #include "config.h"
 
@@ -52,10 +56,34 @@ struct ctr {
 	bool mt;
 	bool cycle_evt; /* counted once per cycle of the core under MT */
 	bool reserved;  /* a reserved combination: counts nothing */
+	uint16_t ctab;  /* bit v: the condition for VB = v (0..15), the usual VBs */
 	uint8_t ovf;    /* overflow at 2^ovf: 32 or 64 */
 	/* counted in (EL, state, streaming): the filter bits with the
 	 * prohibited regions folded in */
 	bool pass[ARM_EMU_NR_EL][ARM_EMU_NR_SEC][2];
+};
+
+/* What one cycle of a run gives each counter of a PE: the rules' results
+ * before the enables. An edge counter's increment depends on the previous
+ * cycle's condition, so it is kept as its condition (ct) and whether it
+ * counts (pass); a counter linked to an edge counter gets 1 more in a cycle
+ * where that edge fires (linkd); every other increment is the same in each
+ * cycle of the run (steady). */
+struct rules {
+	uint32_t ct, pass, linkd;
+	bool cc;
+	uint32_t steady[NR_EV];
+};
+
+#define KCACHE_SIZE  1024u /* keyed runs cached per PE (a power of 2) */
+#define KCACHE_PROBE 8u
+
+struct kentry {
+	const void *source;
+	uint32_t key; /* 0: a free slot */
+	uint32_t gen;
+	uint64_t pend; /* cycles not yet folded into the counters */
+	struct rules r;
 };
 
 struct arm_emu_pe {
@@ -66,8 +94,8 @@ struct arm_emu_pe {
 	uint64_t selr, userenr, mdcr2, mdcr3, ccfiltr, pmsscr, pcsctl, epmn, exte;
 	uint64_t evtyper[NR_EV], evcntr[NR_EV], ccntr;
 	uint64_t svr[NR_EV], ccsvr;
-	struct arm_emu_edge edge[NR_EV];
-	uint32_t en_mask; /* counters enabled (PMCNTEN and their gate) */
+	uint32_t edge_valid, edge_prev; /* the edge state, a bit per counter */
+	uint32_t en_mask;               /* counters enabled (PMCNTEN and their gate) */
 	/* context between runs */
 	uint8_t el, sec;
 	bool streaming;
@@ -79,15 +107,25 @@ struct arm_emu_pe {
 	uint16_t pc_vmid, sample_vmid;
 	/* decoded */
 	bool dirty;
+	uint32_t gen;                /* bumped by each decode: the key cache's validity */
+	uint32_t te_mask, both_mask; /* edge counters (not reserved); both ways */
 	struct ctr c[NR_EV];
 	uint8_t cc_ovf;
 	bool cc_pass[ARM_EMU_NR_EL][ARM_EMU_NR_SEC][2];
+	/* the keyed cache (below) */
+	struct kentry *kc;
+	uint16_t *pending;
+	unsigned nr_pending;
 };
 
 struct arm_emu {
 	const struct arm_emu_features *f;
 	unsigned nr_pes, per_core;
 	struct arm_emu_pe *pes;
+	/* VB of every event number in the run being counted (the PE's own):
+	 * filled from the run's few values and cleared after, so that each
+	 * counter finds its VB with one load; CPU_CYCLES stays 1 */
+	uint16_t *vbtab;
 };
 
 /* ----------------------------------------------------------- the machine */
@@ -113,6 +151,8 @@ struct arm_emu *arm_emu_new(const struct arm_emu_features *f, unsigned nr_pes,
 	m->nr_pes = nr_pes;
 	m->per_core = pes_per_core;
 	m->pes = xcalloc(nr_pes, sizeof(*m->pes));
+	m->vbtab = xcalloc(UINT32_C(1) << 16, sizeof(*m->vbtab));
+	m->vbtab[0x0011] = 1;
 	for (unsigned i = 0; i < nr_pes; i++) {
 		m->pes[i].m = m;
 		m->pes[i].index = i;
@@ -125,7 +165,12 @@ void arm_emu_free(struct arm_emu *m)
 {
 	if (!m)
 		return;
+	for (unsigned i = 0; i < m->nr_pes; i++) {
+		free(m->pes[i].kc);
+		free(m->pes[i].pending);
+	}
 	free(m->pes);
+	free(m->vbtab);
 	free(m);
 }
 
@@ -154,9 +199,20 @@ struct arm_emu *arm_emu_pe_machine(struct arm_emu_pe *pe)
 	return pe->m;
 }
 
-struct arm_emu_edge *arm_emu_edge_state(struct arm_emu_pe *pe, unsigned n)
+static void sync(struct arm_emu_pe *pe);
+
+struct arm_emu_edge arm_emu_edge_get(struct arm_emu_pe *pe, unsigned n)
 {
-	return n < NR_EV ? &pe->edge[n] : NULL;
+	sync(pe);
+	return (struct arm_emu_edge){(pe->edge_valid >> n) & 1u, (pe->edge_prev >> n) & 1u};
+}
+
+void arm_emu_edge_set(struct arm_emu_pe *pe, unsigned n, struct arm_emu_edge e)
+{
+	sync(pe);
+	uint32_t b = UINT32_C(1) << n;
+	pe->edge_valid = e.valid ? pe->edge_valid | b : pe->edge_valid & ~b;
+	pe->edge_prev = e.prev ? pe->edge_prev | b : pe->edge_prev & ~b;
 }
 
 /* Counters 0..epmn-1 are the PE's; EXTPMN reserves the rest for the
@@ -206,10 +262,7 @@ static void update_enables(struct arm_emu_pe *pe)
 	if (pe->exte & 1u)
 		gate |= low_bits(n) & ~low_bits(e);
 	uint32_t en = pe->cnten & gate;
-	uint32_t rising = en & ~pe->en_mask;
-	for (unsigned i = 0; i < NR_EV; i++)
-		if (rising & (UINT32_C(1) << i))
-			pe->edge[i].valid = false;
+	pe->edge_valid &= ~(en & ~pe->en_mask);
 	pe->en_mask = en;
 }
 
@@ -217,9 +270,15 @@ void arm_emu_pe_reset(struct arm_emu_pe *pe)
 {
 	struct arm_emu *m = pe->m;
 	unsigned index = pe->index;
+	struct kentry *kc = pe->kc;
+	uint16_t *pending = pe->pending;
 	memset(pe, 0, sizeof(*pe));
 	pe->m = m;
 	pe->index = index;
+	pe->kc = kc ? kc : xcalloc(KCACHE_SIZE, sizeof(*kc));
+	memset(pe->kc, 0, KCACHE_SIZE * sizeof(*kc));
+	pe->pending = pending ? pending : xcalloc(KCACHE_SIZE, sizeof(*pending));
+	pe->gen = 1;
 	pe->mdcr2 = m->f->nr_counters; /* HPMN resets to N */
 	pe->epmn = m->f->nr_counters;  /* nothing reserved */
 	pe->el = ARM_EMU_EL1;
@@ -332,6 +391,20 @@ static bool prohibited(const struct arm_emu_pe *pe, unsigned n, unsigned el, uns
 	return false;
 }
 
+static bool cond_true(unsigned cond, unsigned vb, unsigned th)
+{
+	switch (cond) {
+	case ARM64_COND_NE:
+		return vb != th;
+	case ARM64_COND_EQ:
+		return vb == th;
+	case ARM64_COND_GE:
+		return vb >= th;
+	default:
+		return vb < th;
+	}
+}
+
 static bool is_cycle_event(unsigned evt)
 {
 	return evt == 0x0011 || evt == 0x001d || evt == 0x4004;
@@ -360,6 +433,10 @@ static void decode(struct arm_emu_pe *pe)
 		c->tlc = (uint8_t)u.f[ARM64_PF_TLC];
 		c->mt = u.f[ARM64_PF_MT];
 		c->cycle_evt = is_cycle_event(c->evt);
+		c->ctab = 0;
+		for (unsigned v = 0; v < 16; v++)
+			if (cond_true(c->cond, v, c->th))
+				c->ctab |= (uint16_t)(1u << v);
 		/* reserved combinations (pmevtyper.c decides which): the value
 		 * reads back as written and the counter counts nothing */
 		c->reserved = arm64_pmevtyper_check(&u, &ctx, &issue, 1) > 0;
@@ -371,6 +448,14 @@ static void decode(struct arm_emu_pe *pe)
 					c->pass[el][s][sm] =
 					    filter_pass(t, el, s, sm) && !prohibited(pe, n, el, s);
 	}
+	pe->te_mask = pe->both_mask = 0;
+	for (unsigned n = 0; n < f->nr_counters; n++)
+		if (pe->c[n].te && !pe->c[n].reserved) {
+			pe->te_mask |= UINT32_C(1) << n;
+			if (pe->c[n].both)
+				pe->both_mask |= UINT32_C(1) << n;
+		}
+	pe->gen++;
 	pe->cc_ovf = pe->pmcr & ARM_EMU_PMCR_LC ? 64 : 32;
 	for (unsigned el = 0; el < ARM_EMU_NR_EL; el++)
 		for (unsigned s = 0; s < ARM_EMU_NR_SEC; s++)
@@ -388,6 +473,14 @@ static void add_event(struct arm_emu_pe *pe, unsigned n, u128 t)
 {
 	uint64_t v = pe->evcntr[n];
 	unsigned ovf = pe->c[n].ovf;
+	if (t < (UINT64_C(1) << 62)) { /* the usual case, in 64-bit arithmetic */
+		uint64_t t64 = (uint64_t)t;
+		uint64_t nv = v + t64;
+		if (ovf == 64 ? nv < v : (v & UINT32_MAX) + t64 > UINT32_MAX)
+			pe->ovs |= UINT32_C(1) << n;
+		pe->evcntr[n] = pe->m->f->pmuver < 6 ? (nv & UINT32_MAX) : nv;
+		return;
+	}
 	u128 low = ovf == 64 ? v : (v & UINT32_MAX);
 	if (low + t >= ((u128)1 << ovf))
 		pe->ovs |= UINT32_C(1) << n;
@@ -490,6 +583,7 @@ static void sw_incr(struct arm_emu_pe *pe, unsigned el, uint32_t bits)
 
 int arm_emu_snapshot(struct arm_emu_pe *pe)
 {
+	sync(pe);
 	if (!pe->m->f->pmss)
 		return -1;
 	memcpy(pe->svr, pe->evcntr, sizeof(pe->svr));
@@ -521,6 +615,7 @@ static uint64_t pc_sample(struct arm_emu_pe *pe)
 static int do_access(struct arm_emu_pe *pe, unsigned el, unsigned reg, int n, bool write,
                      uint64_t *val, bool ext)
 {
+	sync(pe); /* exact at every access */
 	const struct arm_emu_features *f = pe->m->f;
 	uint32_t vis = visible_mask(pe, el, ext);
 	uint64_t v = write ? *val : 0;
@@ -582,7 +677,8 @@ static int do_access(struct arm_emu_pe *pe, unsigned el, unsigned reg, int n, bo
 			return ARM_EMU_OK;
 		}
 		pe->evtyper[n] = v & typer_mask(f, false);
-		pe->edge[n].valid = false; /* SPEC §5: no edge in the first cycle after a write */
+		/* SPEC §5: no edge in the first cycle after a write */
+		pe->edge_valid &= ~(UINT32_C(1) << n);
 		break;
 	case ARM_EMU_PMEVCNTR_EL0:
 	case ARM_EMU_PMXEVCNTR_EL0:
@@ -789,6 +885,7 @@ int arm_emu_ext_write(struct arm_emu_pe *pe, unsigned reg, unsigned idx, uint64_
 
 bool arm_emu_irq_pending(struct arm_emu_pe *pe)
 {
+	sync(pe);
 	/* PMUIRQ: PMOVS & PMINTEN of a counter whose range is enabled
 	 * (PMCR.E below HPMN and for the cycle counter, MDCR_EL2.HPME for the
 	 * counters reserved for EL2). The counters EXTPMN reserves signal
@@ -887,20 +984,6 @@ static unsigned run_vb(const struct arm_emu_run *r, unsigned evt)
 	return 0;
 }
 
-static bool cond_true(unsigned cond, unsigned vb, unsigned th)
-{
-	switch (cond) {
-	case ARM64_COND_NE:
-		return vb != th;
-	case ARM64_COND_EQ:
-		return vb == th;
-	case ARM64_COND_GE:
-		return vb >= th;
-	default:
-		return vb < th;
-	}
-}
-
 /* The threshold forms (TE = 0) with linking: SPEC §5's table. */
 static uint64_t thresh_value(const struct ctr *c, bool ct, uint64_t vb, uint64_t vm)
 {
@@ -916,23 +999,23 @@ static uint64_t thresh_value(const struct ctr *c, bool ct, uint64_t vb, uint64_t
 	}
 }
 
-static void count_pe(struct arm_emu *m, struct arm_emu_pe *pe, unsigned k,
-                     const struct arm_emu_run *const *runs, uint64_t cycles)
+static void compute_rules(struct arm_emu *m, struct arm_emu_pe *pe, unsigned k,
+                          const struct arm_emu_run *const *runs, struct rules *out)
 {
 	const struct arm_emu_run *own = runs[k];
 	unsigned K = m->per_core;
-	uint64_t first[NR_EV], steady[NR_EV];
 
+	out->ct = out->pass = out->linkd = 0;
 	for (unsigned n = 0; n < m->f->nr_counters; n++) {
 		const struct ctr *c = &pe->c[n];
-		uint64_t vbc, vbf;
+		unsigned vbc, vbf;
 		bool passing;
 
-		first[n] = steady[n] = 0;
+		out->steady[n] = 0;
 		if (c->reserved)
 			continue;
 		if (!c->mt || K == 1) {
-			vbc = vbf = run_vb(own, c->evt);
+			vbc = vbf = m->vbtab[c->evt];
 			passing = c->pass[own->el][own->sec][own->streaming];
 		} else {
 			/* MT: every PE of the core, each filtered in its own
@@ -956,25 +1039,125 @@ static void count_pe(struct arm_emu *m, struct arm_emu_pe *pe, unsigned k,
 			}
 		}
 		if (c->te) {
-			struct arm_emu_edge *e = &pe->edge[n];
-			bool ct =
-			    cond_true(c->cond, (unsigned)(vbc > 0xffff ? 0xffff : vbc), c->th);
-			bool edge = e->valid && (c->both ? e->prev != ct : (!e->prev && ct));
-			first[n] = passing && edge;
-			e->prev = ct;
-			e->valid = true;
+			/* the condition on the unfiltered value, every cycle */
+			bool ct = vbc < 16 ? (c->ctab >> vbc) & 1u : cond_true(c->cond, vbc, c->th);
+			out->ct |= (uint32_t)ct << n;
+			out->pass |= (uint32_t)passing << n;
 		} else if (passing) {
-			bool ct =
-			    cond_true(c->cond, (unsigned)(vbf > 0xffff ? 0xffff : vbf), c->th);
+			bool ct = vbf < 16 ? (c->ctab >> vbf) & 1u : cond_true(c->cond, vbf, c->th);
 			bool link = (n & 1u) && c->tlc;
-			first[n] = thresh_value(c, ct, vbf, link ? first[n - 1] : 0);
-			steady[n] = thresh_value(c, ct, vbf, link ? steady[n - 1] : 0);
+			uint32_t s =
+			    (uint32_t)thresh_value(c, ct, vbf, link ? out->steady[n - 1] : 0);
+			out->steady[n] = s;
+			/* linked to an edge counter: Vm is its edge, 1 in the
+			 * cycle the edge fires, 0 in every other */
+			if (link && pe->c[n - 1].te && !pe->c[n - 1].reserved &&
+			    thresh_value(c, ct, vbf, 1) > s)
+				out->linkd |= UINT32_C(1) << n;
 		}
-		if ((pe->en_mask >> n) & 1u)
-			add_event(pe, n, first[n] + (u128)(cycles - 1) * steady[n]);
 	}
-	if ((pe->en_mask & ARM_EMU_CCNT_BIT) && pe->cc_pass[own->el][own->sec][own->streaming])
+	out->cc = pe->cc_pass[own->el][own->sec][own->streaming];
+}
+
+/* The edges of a run's first cycle (the only cycle of a run where the
+ * condition may change): counts them and the linked counters' extra 1,
+ * and moves the edge state on. */
+static void run_edges(struct arm_emu_pe *pe, const struct rules *r)
+{
+	uint32_t te = pe->te_mask;
+	uint32_t rise = ~pe->edge_prev & r->ct & ~pe->both_mask;
+	uint32_t both = (pe->edge_prev ^ r->ct) & pe->both_mask;
+	uint32_t fire = (rise | both) & te & r->pass & pe->edge_valid;
+	uint32_t add = (fire | ((fire << 1) & r->linkd)) & pe->en_mask;
+	pe->edge_prev = (pe->edge_prev & ~te) | (r->ct & te);
+	pe->edge_valid |= te;
+	while (add) {
+		unsigned n = (unsigned)__builtin_ctz(add);
+		add &= add - 1;
+		add_event(pe, n, 1);
+	}
+}
+
+/* Adds `cycles` cycles of steady increments (and of the cycle counter). */
+static void run_steady(struct arm_emu_pe *pe, const struct rules *r, uint64_t cycles)
+{
+	uint32_t en = pe->en_mask & low_bits(pe->m->f->nr_counters);
+	while (en) {
+		unsigned n = (unsigned)__builtin_ctz(en);
+		en &= en - 1;
+		if (r->steady[n])
+			add_event(pe, n, (u128)cycles * r->steady[n]);
+	}
+	if ((pe->en_mask & ARM_EMU_CCNT_BIT) && r->cc)
 		add_cycles(pe, cycles);
+}
+
+/* ----------------------------------------------------- the keyed cache
+ *
+ * A run with a key promises the contents of every earlier run of its key
+ * and source, so its rules are computed once per key (and per register
+ * configuration: `gen`). Its edges are counted at once (they depend on the
+ * previous run), its steady increments only as cycles pending on the key,
+ * folded into the counters at the next register access (sync). The fold
+ * adds cycles x steady per counter: increments commute and PMOVS is
+ * sticky, so deferring changes neither a value nor an overflow. */
+
+static struct kentry *kcache_find(struct arm_emu_pe *pe, const void *source, uint32_t key)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)source * UINT64_C(0x9e3779b97f4a7c15)) ^ key;
+	h ^= h >> 29;
+	for (unsigned i = 0; i < KCACHE_PROBE; i++) {
+		struct kentry *e = &pe->kc[(h + i) & (KCACHE_SIZE - 1)];
+		if (e->key == key && e->source == source)
+			return e;
+		if (!e->key) {
+			e->key = key;
+			e->source = source;
+			e->gen = 0; /* never valid: pe->gen starts at 1 */
+			e->pend = 0;
+			return e;
+		}
+	}
+	return NULL; /* full around here: the caller counts the run directly */
+}
+
+static void fold(struct arm_emu_pe *pe, struct kentry *e)
+{
+	if (e->pend) {
+		run_steady(pe, &e->r, e->pend);
+		e->pend = 0;
+	}
+}
+
+/* Completes every deferred count of the PE. */
+static void sync(struct arm_emu_pe *pe)
+{
+	for (unsigned i = 0; i < pe->nr_pending; i++)
+		fold(pe, &pe->kc[pe->pending[i]]);
+	pe->nr_pending = 0;
+}
+
+void arm_emu_sync(struct arm_emu_pe *pe)
+{
+	sync(pe);
+}
+
+void arm_emu_forget_source(struct arm_emu *m, const void *source)
+{
+	for (unsigned i = 0; i < m->nr_pes; i++) {
+		struct arm_emu_pe *pe = &m->pes[i];
+		sync(pe);
+		for (unsigned j = 0; j < KCACHE_SIZE; j++)
+			if (pe->kc[j].key && pe->kc[j].source == source)
+				pe->kc[j].source = &pe->kc[j]; /* a tombstone no source matches */
+	}
+}
+
+static void fill_vbtab(struct arm_emu *m, const struct arm_emu_run *r, bool clear)
+{
+	for (unsigned i = 0; i < r->nr_vals; i++)
+		if (r->vals[i].event != 0x0011 && r->vals[i].event != 0)
+			m->vbtab[r->vals[i].event] = clear ? 0 : r->vals[i].vb;
 }
 
 int arm_emu_run_core(struct arm_emu *m, unsigned core, const struct arm_emu_run *const *runs)
@@ -989,8 +1172,34 @@ int arm_emu_run_core(struct arm_emu *m, unsigned core, const struct arm_emu_run 
 			if (pe->dirty)
 				decode(pe);
 		}
-		for (unsigned k = 0; k < K; k++)
-			count_pe(m, &m->pes[core * K + k], k, runs, cycles);
+		for (unsigned k = 0; k < K; k++) {
+			struct arm_emu_pe *pe = &m->pes[core * K + k];
+			const struct arm_emu_run *r = runs[k];
+			struct kentry *e =
+			    K == 1 && r->key ? kcache_find(pe, r->source, r->key) : NULL;
+			if (e) {
+				if (e->gen != pe->gen) {
+					fold(pe, e); /* cycles of the rules before */
+					fill_vbtab(m, r, false);
+					compute_rules(m, pe, k, runs, &e->r);
+					fill_vbtab(m, r, true);
+					e->gen = pe->gen;
+				}
+				run_edges(pe, &e->r);
+				if (e->pend > UINT64_MAX - cycles)
+					fold(pe, e);
+				if (!e->pend)
+					pe->pending[pe->nr_pending++] = (uint16_t)(e - pe->kc);
+				e->pend += cycles;
+				continue;
+			}
+			struct rules rl;
+			fill_vbtab(m, r, false);
+			compute_rules(m, pe, k, runs, &rl);
+			fill_vbtab(m, r, true);
+			run_edges(pe, &rl);
+			run_steady(pe, &rl, cycles);
+		}
 	}
 	for (unsigned k = 0; k < K; k++)
 		arm_emu_note_run(&m->pes[core * K + k], runs[k]);

@@ -29,8 +29,9 @@
  * counter sees, in each cycle, the events of every PE of the core in that
  * same cycle.
  *
- * Counting is exact at every register access: runs are counted completely
- * when arm_emu_run() returns.
+ * Counting is exact at every register access: the fast path may defer the
+ * steady counts of keyed runs, but every access (and arm_emu_sync())
+ * completes them first.
  */
 #ifndef HPM_ARM64_EMU_PMU_H
 #define HPM_ARM64_EMU_PMU_H
@@ -238,18 +239,29 @@ struct arm_emu_edge {
 	bool valid; /* a previous cycle's condition exists */
 	bool prev;  /* its condition Ct */
 };
-struct arm_emu_edge *arm_emu_edge_state(struct arm_emu_pe *pe, unsigned n);
+struct arm_emu_edge arm_emu_edge_get(struct arm_emu_pe *pe, unsigned n);
+void arm_emu_edge_set(struct arm_emu_pe *pe, unsigned n, struct arm_emu_edge e);
 
 /* ---------------------------------------------------------------- running */
 
 /* Counts `run` on PE pe (the other PEs of its core run idle, see above):
- * the fast path. Returns 0, or -1 when arm_emu_run_check() refuses the
- * run (nothing is counted). */
+ * the fast path. A run with a non-zero key (source.h) on a core of one PE
+ * has its rules computed once per key and its steady counts deferred until
+ * the next access to the PE (every access completes them first). Returns 0, or -1 when
+ * arm_emu_run_check() refuses the run (nothing is counted). */
 int arm_emu_run(struct arm_emu_pe *pe, const struct arm_emu_run *run);
 /* Counts one run per PE of core `core` (runs[k] for PE core*K+k), all of
  * the same number of cycles; -1 (nothing counted) when they differ or a
  * run is refused. */
 int arm_emu_run_core(struct arm_emu *m, unsigned core, const struct arm_emu_run *const *runs);
+
+/* Completes the deferred counts (register accesses do it themselves; this
+ * is for benchmarks that time the whole work). */
+void arm_emu_sync(struct arm_emu_pe *pe);
+/* Drops the cached rules of `source`'s keys in every PE (completing their
+ * counts first). The owner of a keyed source calls it before freeing the
+ * source, since a new one at the same address would hit the old keys. */
+void arm_emu_forget_source(struct arm_emu *m, const void *source);
 
 /* The per-cycle reference: the same as arm_emu_run() / arm_emu_run_core(),
  * one cycle and one counter at a time, reading and writing the machine

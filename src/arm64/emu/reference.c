@@ -227,7 +227,7 @@ static void ref_load(struct ref_pe *r, struct arm_emu_pe *pe, const struct arm_e
 	for (unsigned n = 0; n < r->nr; n++) {
 		r->typ[n] = get(pe, ARM_EMU_PMEVTYPER_EL0, n);
 		r->ctr[n] = get(pe, ARM_EMU_PMEVCNTR_EL0, n);
-		r->edge[n] = *arm_emu_edge_state(pe, n);
+		r->edge[n] = arm_emu_edge_get(pe, n);
 	}
 }
 
@@ -235,7 +235,7 @@ static void ref_store(struct ref_pe *r)
 {
 	for (unsigned n = 0; n < r->nr; n++) {
 		arm_emu_ext_write(r->pe, ARM_EMU_PMEVCNTR_EL0, n, r->ctr[n]);
-		*arm_emu_edge_state(r->pe, n) = r->edge[n];
+		arm_emu_edge_set(r->pe, n, r->edge[n]);
 	}
 	arm_emu_ext_write(r->pe, ARM_EMU_PMCCNTR_EL0, 0, r->cc);
 	arm_emu_ext_write(r->pe, ARM_EMU_PMOVSSET_EL0, 0, r->ovs);
