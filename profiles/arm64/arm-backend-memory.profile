@@ -55,11 +55,11 @@ STALL_SLOT_FRONTEND = 8
 STALL_FRONTEND = 1
 
 [class work]
-runs = retire:8..24
+runs = retire:40..120
 share = 0.25
 
 [class l2-hit]
-runs = l1d-miss mem-wait:8..12
+runs = l1d-miss:4 mem-wait:40..60 retire:20..40
 share = 0.25
 
 [class dram]
@@ -67,5 +67,5 @@ runs = l2-miss mem-wait:150..350
 share = 0.45
 
 [class fetch]
-runs = fe-wait:2..6
+runs = fe-wait:20..60
 share = 0.05

@@ -42,13 +42,13 @@ STALL_SLOT_BACKEND = 8
 STALL_BACKEND = 1
 
 [class straight]
-runs = retire:6..14
+runs = retire:30..90
 share = 0.35
 
 [class mispredicted]
-runs = wrong-path:8..20 mispredict refill:2..4
+runs = wrong-path:40..100 mispredict:5..15 refill:10..30
 share = 0.55
 
 [class backend]
-runs = be-wait:2..10
+runs = be-wait:20..60
 share = 0.1

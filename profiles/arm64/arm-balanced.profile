@@ -77,17 +77,17 @@ BR_RETIRED = 1
 BR_MIS_PRED_RETIRED = 1
 
 [class compute]
-runs = retire:20..60 retire-dep:5..15
+runs = retire:100..300 retire-dep:20..60
 share = 0.55
 
 [class ifetch]
-runs = icache-miss fe-wait:8..16 retire:4..8
+runs = icache-miss fe-wait:40..80 retire:80..160
 share = 0.15
 
 [class memory]
-runs = l1d-miss be-mem:10..30
+runs = l1d-miss:2 be-mem:60..140 retire-dep:40..80
 share = 0.2
 
 [class branch]
-runs = wrong-path:3..9 mispredict:2..4
+runs = wrong-path:30..60 mispredict:10..20
 share = 0.1

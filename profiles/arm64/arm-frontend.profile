@@ -49,17 +49,17 @@ STALL_SLOT_BACKEND = 8
 STALL_BACKEND = 1
 
 [class straight]
-runs = retire:10..30 taken:1..3
+runs = retire:60..180 taken:10..30
 share = 0.4
 
 [class icache]
-runs = icache-miss fe-wait:10..30 retire:2..6
+runs = icache-miss:2 fe-wait:60..140 retire:30..90
 share = 0.4
 
 [class itlb]
-runs = itlb-miss fe-wait:20..60
+runs = itlb-miss:2 fe-wait:80..200
 share = 0.15
 
 [class backend]
-runs = be-wait:2..8
+runs = be-wait:20..60
 share = 0.05

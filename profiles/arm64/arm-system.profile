@@ -9,8 +9,8 @@
 name = arm-system
 description = 8 slots, two phases (boot, run) over EL0/EL1/EL2, Non-secure/Secure/Realm, SME streaming, 9 functions
 slots = 8
-switch = 2000..8000
-function-switch = 300..1500
+switch = 5000..15000
+function-switch = 1000..3000
 
 [context user]
 el = 0
@@ -88,16 +88,16 @@ STALL_BACKEND = 1
 STALL_BACKEND_MEM = 1
 
 [class compute]
-runs = retire:10..40 retire-dep:4..12
+runs = retire:100..300 retire-dep:30..90
 
 [class branchy]
-runs = wrong-path:4..10 mispredict
+runs = wrong-path:30..70 mispredict:10..20
 
 [class cold-code]
-runs = fe-wait:10..30 retire:2..6
+runs = fe-wait:50..150 retire:20..60
 
 [class memory]
-runs = be-mem:20..60 retire:2..4
+runs = be-mem:80..200 retire:20..40
 
 [phase boot]			# mostly the kernel, cold code
 cycles = 2000000

@@ -340,6 +340,7 @@ static void trace_tests(void)
 	trace_error(MAGIC "10 0 ns 0 0x0 0x0 0 0x0011=1\n", 2, "bad event number '0x0011'");
 	trace_error(MAGIC "10 0 ns 0 0x0 0x0 0 0x003b=0\n", 2, "bad value '0' for event 0x003b");
 	trace_error(MAGIC "10 0 ns 0 0x0 0x0 0 0x003b=1 0x3b=2\n", 2, "event 0x003b given twice");
+	trace_error(MAGIC "10 0 ns 0 0x0 0x0 0\n\n10 0 ns 0 0x0 0x0 0 x\n", 4, "bad event 'x'");
 	char err[320];
 	unsigned line;
 	tap_ok(!arm_src_trace_load("/nonexistent/t", &line, err, sizeof(err)) &&
@@ -362,6 +363,23 @@ int main(void)
 	       "arm-system: 2 phases, 9 functions");
 	if (sys)
 		trace_round_trip(sys);
+	/* a built-in read from its file by path: the same declaration */
+	const char *top = getenv("top_srcdir");
+	for (unsigned i = 0; top && i < n; i++) {
+		const struct arm_src_profile *b = arm_src_profile_at(i);
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/profiles/arm64/%s.profile", top,
+		         arm_src_profile_name(b));
+		const struct arm_src_profile *f = arm_src_profile_find(path, err, sizeof(err));
+		struct arm_src_topdown tb, tf;
+		arm_src_profile_declared(b, &tb, NULL);
+		if (f)
+			arm_src_profile_declared(f, &tf, NULL);
+		tap_ok(f && f != b && !strcmp(arm_src_profile_origin(f), path) &&
+		           memcmp(&tb, &tf, sizeof(tb)) == 0,
+		       "%s loads by path, declaring the same Topdown", path);
+		arm_src_profile_free(f);
+	}
 	feed_tests();
 	profile_tests();
 	trace_tests();

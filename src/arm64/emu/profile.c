@@ -141,7 +141,6 @@ struct parser {
 	struct arm_src_profile *p;
 	int kind; /* current section */
 	void *cur;
-	bool has_slots;
 };
 
 enum { SEC_TOP, SEC_CYCLE, SEC_CLASS, SEC_CONTEXT, SEC_PHASE, SEC_FUNCTION };
@@ -263,7 +262,6 @@ static int top_key(struct parser *ps, const char *key, char *val)
 			return fail_at(ps, ps->line, "bad slots '%s' (1..%u: PMMIR_EL1.SLOTS)", val,
 			               ARM_SRC_MAX_SLOTS);
 		p->slots = (unsigned)v;
-		ps->has_slots = true;
 	} else if (strcmp(key, "switch") == 0) {
 		if (parse_range(val, &p->sw_lo, &p->sw_hi) < 0)
 			return fail_at(ps, ps->line, "bad switch '%s' (LO..HI cycles, 1..%u)", val,
@@ -1196,7 +1194,9 @@ const struct arm_src_profile *arm_src_profile_find(const char *name_or_path, cha
 	for (unsigned i = 0; i < n; i++)
 		if (strcmp(builtins[i]->name, name_or_path) == 0)
 			return builtins[i];
-	if (!strchr(name_or_path, '/') && !strstr(name_or_path, ".profile")) {
+	FILE *f = fopen(name_or_path, "r");
+	if (!f && !strchr(name_or_path, '/') && !strstr(name_or_path, ".profile")) {
+		/* not a file and not written as one: a misspelt built-in */
 		char known[256] = "";
 		size_t len = 0;
 		for (unsigned i = 0; i < n && len < sizeof(known); i++)
@@ -1205,13 +1205,13 @@ const struct arm_src_profile *arm_src_profile_find(const char *name_or_path, cha
 		snprintf(err, errlen, "unknown Arm profile '%s' (known: %s)", name_or_path, known);
 		return NULL;
 	}
-	FILE *f = fopen(name_or_path, "r");
 	if (!f) {
 		snprintf(err, errlen, "%s: cannot read: %s", name_or_path, strerror(errno));
 		return NULL;
 	}
 	char *text = NULL;
 	size_t len = 0, cap = 0, r;
+	int rerr = 0;
 	do {
 		if (len + 4096 + 1 > cap) {
 			cap = cap ? 2 * cap : 8192;
@@ -1224,13 +1224,16 @@ const struct arm_src_profile *arm_src_profile_find(const char *name_or_path, cha
 			}
 			text = xrealloc(text, cap);
 		}
+		errno = 0;
 		r = fread(text + len, 1, 4096, f);
+		rerr = errno;
 		len += r;
 	} while (r == 4096);
 	if (ferror(f)) {
 		free(text);
 		fclose(f);
-		snprintf(err, errlen, "%s: cannot read: %s", name_or_path, strerror(EIO));
+		snprintf(err, errlen, "%s: cannot read: %s", name_or_path,
+		         strerror(rerr ? rerr : EIO));
 		return NULL;
 	}
 	fclose(f);

@@ -34,8 +34,8 @@
  * and, for cores without the slot events (Neoverse N1), the cycle form
  *   frontend = STALL_FRONTEND / CPU_CYCLES, backend = STALL_BACKEND / CPU_CYCLES,
  *   retiring = INST_RETIRED / INST_SPEC x (1 - (STALL_FRONTEND + STALL_BACKEND) / CPU_CYCLES),
- *   bad_spec = (1 - INST_RETIRED / INST_SPEC) x (1 - (STALL_FRONTEND + STALL_BACKEND) / CPU_CYCLES).
- * A node whose formula divides by zero is NAN.
+ *   bad_spec = (1 - INST_RETIRED / INST_SPEC) x (1 - (STALL_FRONTEND + STALL_BACKEND) /
+ * CPU_CYCLES). A node whose formula divides by zero is NAN.
  *
  * Per-cycle rules (a cycle that breaks one is refused with FILE:LINE):
  * every VB at most arm_src_event_max_vb() (SLOTS for the slot family, 1 for

@@ -312,7 +312,7 @@ int arm_src_feed_parse(struct arm_src_feed *f, const char *line, uint64_t *cycle
 		}
 		vals[nr++] = (struct arm_emu_val){.event = code, .vb = (uint16_t)vb};
 		continue;
-	twice: {
+	twice : {
 		const char *name = arm_src_event_name(f->core, code);
 		if (name)
 			snprintf(err, errlen, "%s given twice", name);

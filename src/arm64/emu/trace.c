@@ -55,14 +55,21 @@ int arm_src_trace_write(struct arm_src_trace_writer *w, const struct arm_emu_run
 {
 	if (!run->cycles)
 		return 0;
+	if (run->el >= ARM_EMU_NR_EL || run->sec >= ARM_EMU_NR_SEC) {
+		/* a broken producer: refuse rather than write a line that replays differently */
+		snprintf(err, errlen, "cannot trace a run with EL %u, security state %u", run->el,
+		         run->sec);
+		return -1;
+	}
 	if (!w->err) {
-		int r = fprintf(w->f, "%llu %u %s %u 0x%llx 0x%x %u", (unsigned long long)run->cycles,
-		                run->el & 3u, sec_names[run->sec < ARM_EMU_NR_SEC ? run->sec : 0],
-		                run->streaming ? 1u : 0u, (unsigned long long)run->pc,
-		                (unsigned)run->context, (unsigned)run->vmid);
+		int r = fprintf(
+		    w->f, "%llu %u %s %u 0x%llx 0x%x %u", (unsigned long long)run->cycles,
+		    (unsigned)run->el, sec_names[run->sec], run->streaming ? 1u : 0u,
+		    (unsigned long long)run->pc, (unsigned)run->context, (unsigned)run->vmid);
 		for (unsigned i = 0; i < run->nr_vals && r >= 0; i++)
 			if (run->vals[i].vb)
-				r = fprintf(w->f, " 0x%04x=%u", run->vals[i].event, run->vals[i].vb);
+				r = fprintf(w->f, " 0x%04x=%u", run->vals[i].event,
+				            run->vals[i].vb);
 		if (r >= 0)
 			r = putc('\n', w->f);
 		if (r < 0)
@@ -184,7 +191,8 @@ static int intern(struct arm_src_trace *t, struct content *c, uint32_t *idx, cha
 		return -1;
 	}
 	if (t->nr_vals + c->nr > ARM_SRC_TRACE_MAX_EVENTS) {
-		snprintf(err, errlen, "more than %u events in distinct lines (the limit of a trace)",
+		snprintf(err, errlen,
+		         "more than %u events in distinct lines (the limit of a trace)",
 		         ARM_SRC_TRACE_MAX_EVENTS);
 		return -1;
 	}
@@ -314,14 +322,15 @@ static int trace_line(struct arm_src_trace *t, const char *p, const char *end, c
 		}
 		if (arm_src_parse_u64(tok, (size_t)(eq - tok), &code) < 0 || code == 0 ||
 		    code > 0xffff || code == ARM_SRC_CPU_CYCLES) {
-			snprintf(err, errlen, "bad event number '%.*s' (1..0xffff, not CPU_CYCLES 0x0011)",
+			snprintf(err, errlen,
+			         "bad event number '%.*s' (1..0xffff, not CPU_CYCLES 0x0011)",
 			         (int)(eq - tok), tok);
 			return -1;
 		}
 		size_t vlen = len - (size_t)(eq + 1 - tok);
 		if (arm_src_parse_u64(eq + 1, vlen, &vb) < 0 || vb == 0 || vb > UINT16_MAX) {
-			snprintf(err, errlen, "bad value '%.*s' for event 0x%04x (1..65535)", (int)vlen,
-			         eq + 1, (unsigned)code);
+			snprintf(err, errlen, "bad value '%.*s' for event 0x%04x (1..65535)",
+			         (int)vlen, eq + 1, (unsigned)code);
 			return -1;
 		}
 		if (t->nr_vals + nr == t->cap_vals) {

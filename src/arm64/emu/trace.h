@@ -28,7 +28,7 @@
 
 #include "arm64/emu/source.h"
 
-#define ARM_SRC_TRACE_MAGIC "hpmstat-arm-emu-trace 1"
+#define ARM_SRC_TRACE_MAGIC        "hpmstat-arm-emu-trace 1"
 #define ARM_SRC_TRACE_MAX_LINE     65536u
 #define ARM_SRC_TRACE_MAX_RUNS     (1u << 24)
 #define ARM_SRC_TRACE_MAX_DISTINCT (1u << 18)
@@ -38,10 +38,10 @@ struct arm_src_trace_writer;
 
 /* Opens `path` for writing (replaced at close, so no half trace is left
  * where the trace goes); NULL with "cannot write 'PATH': REASON". */
-struct arm_src_trace_writer *arm_src_trace_writer_open(const char *path, char *err,
-                                                       size_t errlen);
+struct arm_src_trace_writer *arm_src_trace_writer_open(const char *path, char *err, size_t errlen);
 /* Writes one run (a run of 0 cycles writes nothing). Values of 0 are
- * skipped. -1 with the error once writing failed. */
+ * skipped. -1 with the error once writing failed, or for a run whose el or
+ * sec is out of range (nothing is written then). */
 int arm_src_trace_write(struct arm_src_trace_writer *w, const struct arm_emu_run *run, char *err,
                         size_t errlen);
 /* Closes and commits; -1 with the error if anything failed on the way. */
