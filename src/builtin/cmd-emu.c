@@ -37,7 +37,7 @@ const char cmd_emu_usage[] =
     "       hpmstat emu --arch arm64 [--pmu MODEL] [--pes N] [--pes-per-core K]\n"
     "                   [--trace-out FILE] [SCRIPT | -]\n"
     "       hpmstat emu profiles --arch arm64 [--json]\n"
-    "       hpmstat emu bench --arch arm64 [--cycles N] [--seed N]\n"
+    "       hpmstat emu bench --arch arm64 [--cycles N] [--seed N] [--max-run N]\n"
     "\n"
     "Run the software emulator of the Kunminghu hardware performance monitor.\n"
     "Everything it produces is emulated, not measured on hardware.\n"
@@ -83,7 +83,8 @@ const char cmd_emu_usage[] =
     "PROFILE [seed=N], replay FILE, trace FILE|off, pending, snapshot, expect REG\n"
     "VALUE, expect TEXT, reset. Its profiles are the Arm workload profiles with\n"
     "their declared level-1 Topdown; its bench programs 31 counters with\n"
-    "thresholds, edges and linking (default --cycles 20000000, --seed 1).\n"
+    "thresholds, edges and linking, on runs of 1 to --max-run cycles (default\n"
+    "--cycles 20000000, --seed 1, --max-run 100).\n"
     "\n"
     "See hpmstat-emu(1) for the script language and the trace format.\n";
 
@@ -543,7 +544,7 @@ static void arm_bench_mismatch(void *ctx, const char *reg, uint64_t fast, uint64
 
 static int cmd_arm_bench(int argc, char **argv)
 {
-	uint64_t cycles = 20000000, seed = 1;
+	uint64_t cycles = 20000000, seed = 1, max_run = 100;
 	const char *v;
 	char err[512];
 
@@ -557,22 +558,29 @@ static int cmd_arm_bench(int argc, char **argv)
 		} else if ((v = opt_value(argc, argv, &i, "--seed"))) {
 			if (cli_parse_u64_usage("bench: --seed", v, 0, UINT64_MAX, &seed))
 				return EXIT_USAGE;
-		} else if (opt_is(argv[i], "--cycles") || opt_is(argv[i], "--seed")) {
+		} else if ((v = opt_value(argc, argv, &i, "--max-run"))) {
+			if (cli_parse_u64_usage("bench: --max-run", v, 1, 1000000, &max_run))
+				return EXIT_USAGE;
+		} else if (opt_is(argv[i], "--cycles") || opt_is(argv[i], "--seed") ||
+		           opt_is(argv[i], "--max-run")) {
 			return cli_usage_error("bench: option '%s' needs a value", argv[i]);
 		} else {
 			return not_an_option("bench", NULL, argv[i]);
 		}
 	}
 	struct arm_emu_bench_result res;
-	struct arm_emu_bench *b = arm_emu_bench_run(seed, cycles, 3, &res, err, sizeof(err));
+	struct arm_emu_bench *b =
+	    arm_emu_bench_run(seed, cycles, (unsigned)max_run, true, 3, &res, err, sizeof(err));
 	if (!b) {
 		cli_error("bench: %s", err);
 		return 1;
 	}
 	printf("machine:    Arm PMUv3 emulator, profile future (seed %" PRIu64 "), emulated\n",
 	       seed);
-	printf("stream:     %" PRIu64 " cycles in %" PRIu64 " runs (%.1f cycles/run)\n", res.cycles,
-	       res.runs, res.runs ? (double)res.cycles / (double)res.runs : 0.0);
+	printf("stream:     %" PRIu64 " cycles in %" PRIu64 " runs of 1-%" PRIu64
+	       " cycles (%.1f cycles/run)\n",
+	       res.cycles, res.runs, max_run,
+	       res.runs ? (double)res.cycles / (double)res.runs : 0.0);
 	printf("counters:   31 programmed: thresholds, edges, linking, filters, overflow\n");
 	printf("fast path:  %.3g cycles/s (%.4f s, best of %u passes)\n",
 	       (double)res.cycles / res.fast_seconds, res.fast_seconds, res.fast_passes);

@@ -19,7 +19,9 @@
  * overflow interrupt after each piece of a run and carries 2^32 into a
  * 64-bit software count. A piece is at most 2^16 cycles there, so that no
  * counter (VB at most 65535) overflows twice in one. A 64-bit counter's
- * overflow is a wrap past 2^64 - 1: read() reports it.
+ * overflow is a wrap past 2^64 - 1: read() reports it. The interrupt is
+ * looked at once a piece, not once a run, since looking completes the
+ * counts the machine defers for keyed runs (pmu.h).
  *
  * Every access is made at EL2, which cannot trap on an implemented
  * register: a fault here is reported as an error, never ignored.
@@ -100,6 +102,8 @@ static void vm_free(struct hpm_emu_vm *base)
 	struct arm_vm *vm = vm_of(base);
 	if (!vm)
 		return;
+	/* the machine frees its per-key caches with itself, and never
+	 * dereferences a source: the order is free */
 	for (unsigned h = 0; vm->src && h < vm->base.harts; h++)
 		arm_src_stream_free(vm->src[h].s);
 	arm_src_trace_free(vm->trace);
@@ -340,29 +344,33 @@ static void vm_run(struct hpm_emu_vm *base, unsigned h, uint64_t cycles)
 	struct arm_emu_run r;
 
 	while (cycles) {
-		uint64_t want = cycles;
-		if (!vm->wide && want > PIECE_32)
-			want = PIECE_32;
-		if (src->s) {
-			arm_src_stream_next(src->s, want, &r);
-		} else {
-			/* the rest of the current trace line, at most `want` of it */
-			arm_src_trace_run_at(vm->trace, src->ti, &r);
-			uint64_t full = r.cycles, left = full - src->toff;
-			r.cycles = left < want ? left : want;
-			src->toff += r.cycles;
-			if (src->toff == full) {
-				src->toff = 0;
-				/* a trace shorter than the run is replayed again from its start */
-				if (++src->ti == arm_src_trace_nr_runs(vm->trace))
-					src->ti = 0;
+		/* a piece, then the interrupt: looking at it completes the
+		 * machine's deferred counts, so not after every run */
+		uint64_t piece = !vm->wide && cycles > PIECE_32 ? PIECE_32 : cycles;
+		cycles -= piece;
+		while (piece) {
+			if (src->s) {
+				arm_src_stream_next(src->s, piece, &r);
+			} else {
+				/* the rest of the current trace line, at most `piece` of it */
+				arm_src_trace_run_at(vm->trace, src->ti, &r);
+				uint64_t full = r.cycles, left = full - src->toff;
+				r.cycles = left < piece ? left : piece;
+				src->toff += r.cycles;
+				if (src->toff == full) {
+					src->toff = 0;
+					/* a trace shorter than the run is replayed again from its
+					 * start */
+					if (++src->ti == arm_src_trace_nr_runs(vm->trace))
+						src->ti = 0;
+				}
 			}
+			/* create() checked that every run can exist on the features */
+			(void)arm_emu_run(pe, &r);
+			piece -= r.cycles;
 		}
-		/* create() checked that every run can exist on the features */
-		(void)arm_emu_run(pe, &r);
 		if (arm_emu_irq_pending(pe))
 			service(vm, h);
-		cycles -= r.cycles;
 	}
 }
 

@@ -284,6 +284,9 @@ static int cmd_run(struct arm_script *s, char **w, unsigned n, char *err, size_t
 		ret = count_run(s, &run, err, errlen);
 		left -= run.cycles;
 	}
+	/* runs are keyed by the profile's address: a later profile file
+	 * loaded there must not hit this one's cached rules */
+	arm_emu_forget_source(s->m, p);
 	arm_src_stream_free(st);
 	arm_src_profile_free(p);
 	return ret;
@@ -320,6 +323,7 @@ static int cmd_replay(struct arm_script *s, char **w, unsigned n, char *err, siz
 			snprintf(err, errlen, "%s: run %zu: %s", w[1], i + 1, why);
 		}
 	}
+	arm_emu_forget_source(s->m, t);
 	arm_src_trace_free(t);
 	return ret;
 }
