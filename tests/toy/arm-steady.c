@@ -5,6 +5,9 @@
  * host with no Arm PMU (tests/toy/arm-cli.sh drives it; the Arm emulator
  * of issue 14, whose figures come from profiles, is tests/stat/arm-emu.sh's).
  *
+ * A second copy, "neoverse-v2-bare", has no machine: the model nothing
+ * here counts, for the uncounted back end's dry run and refusal.
+ *
  * The machine, "steady": every PE runs at EL0 in Non-secure state, and in
  * each cycle the events deliver the fixed values of rates[] below
  * (CPU_CYCLES 1, STALL_SLOT_FRONTEND 2, ...), so every count is cycles x
@@ -190,6 +193,10 @@ static const struct hpm_emu_machine steady_machine = {
 };
 
 static struct hpm_pmu_model steady_model;
+/* The same model with no machine at all: what stat does with a model that
+ * nothing here counts (stat/uncounted.c), now that every built-in model
+ * has an emulator. */
+static struct hpm_pmu_model bare_model;
 
 int main(int argc, char **argv)
 {
@@ -203,7 +210,12 @@ int main(int argc, char **argv)
 	steady_model.name = "neoverse-v2-steady";
 	steady_model.display = "Neoverse V2 (steady test machine)";
 	steady_model.match_cpuid = NULL;
-	if (hpm_model_register(&steady_model, &steady_machine) != 0) {
+	bare_model = *v2;
+	bare_model.name = "neoverse-v2-bare";
+	bare_model.display = "Neoverse V2 (no machine)";
+	bare_model.match_cpuid = NULL;
+	if (hpm_model_register(&steady_model, &steady_machine) != 0 ||
+	    hpm_model_register(&bare_model, NULL) != 0) {
 		fprintf(stderr, "arm-steady: cannot register the model\n");
 		return EXIT_FAILURE;
 	}
