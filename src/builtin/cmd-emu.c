@@ -2,10 +2,11 @@
  * `emu bench`.
  *
  * Owns: option parsing, printing and exit codes of the three: the CLI of
- * Kunminghu's emulator. The work is in its library (src/kmh/emu/emu.h,
- * src/kmh/emu/workload.h, src/kmh/emu/bench.h); this file only reads files,
- * prints what the library produces and reports its errors as
- * "hpmstat emu: FILE:LINE: reason".
+ * Kunminghu's emulator and, with --arch arm64, of the Arm PMUv3 emulator.
+ * The work is in their libraries (src/kmh/emu/emu.h, src/kmh/emu/workload.h,
+ * src/kmh/emu/bench.h; src/arm64/emu/pmu.h, script.h, profile.h, bench.h);
+ * this file only reads files, prints what the libraries produce and
+ * reports their errors as "hpmstat emu: FILE:LINE: reason".
  */
 #include "config.h"
 
@@ -19,6 +20,10 @@
 
 #include <jansson.h>
 
+#include "arm64/emu/bench.h"
+#include "arm64/emu/pmu.h"
+#include "arm64/emu/profile.h"
+#include "arm64/emu/script.h"
 #include "builtin/builtin.h"
 #include "kmh/emu/bench.h"
 #include "kmh/emu/emu.h"
@@ -29,6 +34,10 @@ const char cmd_emu_usage[] =
     "Usage: hpmstat emu [--harts N] [--trace-out FILE] [SCRIPT | -]\n"
     "       hpmstat emu profiles [--json]\n"
     "       hpmstat emu bench [--cycles N] [--profile P] [--seed N]\n"
+    "       hpmstat emu --arch arm64 [--pmu MODEL] [--pes N] [--pes-per-core K]\n"
+    "                   [--trace-out FILE] [SCRIPT | -]\n"
+    "       hpmstat emu profiles --arch arm64 [--json]\n"
+    "       hpmstat emu bench --arch arm64 [--cycles N] [--seed N] [--max-run N]\n"
     "\n"
     "Run the software emulator of the Kunminghu hardware performance monitor.\n"
     "Everything it produces is emulated, not measured on hardware.\n"
@@ -65,6 +74,17 @@ const char cmd_emu_usage[] =
     "path and through the per-cycle reference, checks that every counter agrees\n"
     "and prints the simulated cycles per second of both (default --cycles\n"
     "20000000, --profile balanced, --seed 1).\n"
+    "\n"
+    "With --arch arm64 the machine is the Arm PMUv3 emulator: --pmu MODEL picks\n"
+    "its feature profile (n1, v2, future, or an Arm core: neoverse-v2; default\n"
+    "v2), --pes N its PEs (default 1) and --pes-per-core K the PEs of a core (MT).\n"
+    "Its script commands: pe N, el 0|1|2|3, state ns|s|realm|root, streaming\n"
+    "on|off, mrs REG, msr REG VALUE, feed CYCLES [EVENT=VB ...], run CYCLES\n"
+    "PROFILE [seed=N], replay FILE, trace FILE|off, pending, snapshot, expect REG\n"
+    "VALUE, expect TEXT, reset. Its profiles are the Arm workload profiles with\n"
+    "their declared level-1 Topdown; its bench programs 31 counters with\n"
+    "thresholds, edges and linking, on runs of 1 to --max-run cycles (default\n"
+    "--cycles 20000000, --seed 1, --max-run 100).\n"
     "\n"
     "See hpmstat-emu(1) for the script language and the trace format.\n";
 
@@ -369,6 +389,308 @@ static int cmd_bench(int argc, char **argv)
 	return status;
 }
 
+/* ------------------------------------------------------------------- Arm */
+
+/* The Arm machine's options, as `emu --arch arm64` takes them. */
+struct arm_opts {
+	const char *pmu; /* a feature profile or an Arm core; NULL: v2 */
+	uint64_t pes, per_core;
+	const char *trace_out;
+};
+
+static int run_arm_script(FILE *f, const char *name, const struct arm_opts *o)
+{
+	char err[1024];
+	const char *pmu = o->pmu ? o->pmu : "v2";
+	const struct arm_emu_features *feat = arm_emu_features_find(pmu);
+	if (!feat) {
+		cli_error("--pmu %s: no Arm emulator profile of that name (n1, v2, future, or "
+		          "neoverse-n1, neoverse-n2, neoverse-v1, neoverse-v2)",
+		          pmu);
+		return EXIT_USAGE;
+	}
+	struct arm_emu *m =
+	    arm_emu_new(feat, (unsigned)o->pes, (unsigned)o->per_core, err, sizeof(err));
+	if (!m) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+	/* an Arm core's name also names the events of `feed` */
+	struct arm_script *s =
+	    arm_script_new(m, arm_emu_core_profile(pmu) ? pmu : NULL, script_output, NULL);
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned lineno = 0;
+	int status = 0;
+	ssize_t n = 0;
+
+	struct sigaction sa = {.sa_handler = on_script_signal};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	arm_script_set_stop(s, &script_signal);
+
+	if (o->trace_out && arm_script_trace(s, o->trace_out, err, sizeof(err)) < 0) {
+		cli_error("%s", err);
+		status = 1;
+	}
+	while (!status && !script_signal &&
+	       (n = util_read_line(f, &line, &cap, ARM_SCRIPT_MAX_LINE)) != UTIL_LINE_EOF &&
+	       n != UTIL_LINE_ERROR) {
+		lineno++;
+		if (n == UTIL_LINE_TOO_LONG) {
+			cli_error("%s:%u: line longer than %u bytes", name, lineno,
+			          ARM_SCRIPT_MAX_LINE);
+			status = 1;
+		} else if (strlen(line) != (size_t)n) {
+			cli_error("%s:%u: column %zu: NUL byte in the line", name, lineno,
+			          strlen(line) + 1);
+			status = 1;
+		} else if (arm_script_exec(s, line, err, sizeof(err)) < 0) {
+			cli_error("%s:%u: %s", name, lineno, err);
+			status = 1;
+		}
+	}
+	if (!status && n == UTIL_LINE_ERROR && !script_signal) {
+		cli_error("%s: read error: %s", name, strerror(errno));
+		status = 1;
+	}
+	if (arm_script_finish(s, err, sizeof(err)) < 0 && !status) {
+		cli_error("%s", err);
+		status = 1;
+	}
+	free(line);
+	arm_script_free(s);
+	arm_emu_free(m);
+	if (script_signal) {
+		int sig = script_signal;
+		if (!status)
+			cli_error("%s:%u: interrupted", name, lineno);
+		return cli_die_of_signal(sig);
+	}
+	return status;
+}
+
+static json_t *arm_td_json(const struct arm_src_topdown *td)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "retiring", td_num(td->retiring));
+	json_object_set_new(o, "frontend_bound", td_num(td->frontend));
+	json_object_set_new(o, "bad_speculation", td_num(td->bad_spec));
+	json_object_set_new(o, "backend_bound", td_num(td->backend));
+	return o;
+}
+
+static int cmd_arm_profiles(int argc, char **argv)
+{
+	bool json = false;
+	for (int i = 1; i < argc; i++) {
+		if (is_help(argv[i])) {
+			cli_print_usage(stdout);
+			return 0;
+		}
+		if (strcmp(argv[i], "--json") == 0)
+			json = true;
+		else
+			return not_an_option("profiles", "--json", argv[i]);
+	}
+	if (json) {
+		json_t *arr = json_array();
+		for (unsigned i = 0; i < arm_src_profile_count(); i++) {
+			const struct arm_src_profile *p = arm_src_profile_at(i);
+			struct arm_src_topdown sl, cy;
+			arm_src_profile_declared(p, &sl, &cy);
+			json_array_append_new(
+			    arr,
+			    json_pack("{s:s,s:s,s:b,s:i,s:o,s:o}", "name", arm_src_profile_name(p),
+			              "description", arm_src_profile_description(p), "emulated", 1,
+			              "slots", (int)arm_src_profile_slots(p), "declared_slots",
+			              arm_td_json(&sl), "declared_cycles", arm_td_json(&cy)));
+		}
+		char *text = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		json_decref(arr);
+		if (!text) {
+			cli_error("cannot format JSON");
+			return 1;
+		}
+		puts(text);
+		free(text);
+		return 0;
+	}
+	printf("Emulated Arm workload profiles (declared level-1 Topdown, %%):\n");
+	for (unsigned i = 0; i < arm_src_profile_count(); i++) {
+		const struct arm_src_profile *p = arm_src_profile_at(i);
+		struct arm_src_topdown sl, cy;
+		char b[8][16];
+		arm_src_profile_declared(p, &sl, &cy);
+		printf("\n%s: %s\n", arm_src_profile_name(p), arm_src_profile_description(p));
+		printf("  slots (%u): retiring %s  frontend %s  bad-speculation %s  backend %s\n",
+		       arm_src_profile_slots(p), td_pct(sl.retiring, b[0]),
+		       td_pct(sl.frontend, b[1]), td_pct(sl.bad_spec, b[2]),
+		       td_pct(sl.backend, b[3]));
+		printf("  cycles:    retiring %s  frontend %s  bad-speculation %s  backend %s\n",
+		       td_pct(cy.retiring, b[4]), td_pct(cy.frontend, b[5]),
+		       td_pct(cy.bad_spec, b[6]), td_pct(cy.backend, b[7]));
+	}
+	return 0;
+}
+
+static void arm_bench_mismatch(void *ctx, const char *reg, uint64_t fast, uint64_t ref)
+{
+	(void)ctx;
+	cli_error("bench: %s differs: fast path 0x%016" PRIx64 ", reference 0x%016" PRIx64, reg,
+	          fast, ref);
+}
+
+static int cmd_arm_bench(int argc, char **argv)
+{
+	uint64_t cycles = 20000000, seed = 1, max_run = 100;
+	const char *v;
+	char err[512];
+
+	for (int i = 1; i < argc; i++) {
+		if (is_help(argv[i])) {
+			cli_print_usage(stdout);
+			return 0;
+		} else if ((v = opt_value(argc, argv, &i, "--cycles"))) {
+			if (cli_parse_u64_usage("bench: --cycles", v, 1, UINT64_MAX, &cycles))
+				return EXIT_USAGE;
+		} else if ((v = opt_value(argc, argv, &i, "--seed"))) {
+			if (cli_parse_u64_usage("bench: --seed", v, 0, UINT64_MAX, &seed))
+				return EXIT_USAGE;
+		} else if ((v = opt_value(argc, argv, &i, "--max-run"))) {
+			if (cli_parse_u64_usage("bench: --max-run", v, 1, 1000000, &max_run))
+				return EXIT_USAGE;
+		} else if (opt_is(argv[i], "--cycles") || opt_is(argv[i], "--seed") ||
+		           opt_is(argv[i], "--max-run")) {
+			return cli_usage_error("bench: option '%s' needs a value", argv[i]);
+		} else {
+			return not_an_option("bench", NULL, argv[i]);
+		}
+	}
+	struct arm_emu_bench_result res;
+	struct arm_emu_bench *b =
+	    arm_emu_bench_run(seed, cycles, (unsigned)max_run, true, 3, &res, err, sizeof(err));
+	if (!b) {
+		cli_error("bench: %s", err);
+		return 1;
+	}
+	printf("machine:    Arm PMUv3 emulator, profile future (seed %" PRIu64 "), emulated\n",
+	       seed);
+	printf("stream:     %" PRIu64 " cycles in %" PRIu64 " runs of 1-%" PRIu64
+	       " cycles (%.1f cycles/run)\n",
+	       res.cycles, res.runs, max_run,
+	       res.runs ? (double)res.cycles / (double)res.runs : 0.0);
+	printf("counters:   31 programmed: thresholds, edges, linking, filters, overflow\n");
+	printf("fast path:  %.3g cycles/s (%.4f s, best of %u passes)\n",
+	       (double)res.cycles / res.fast_seconds, res.fast_seconds, res.fast_passes);
+	printf("reference:  %.3g cycles/s (%.4f s)\n", (double)res.cycles / res.ref_seconds,
+	       res.ref_seconds);
+	printf("ratio:      %.1fx\n", res.ref_seconds / res.fast_seconds);
+	int status = arm_emu_bench_compare(b, arm_bench_mismatch, NULL) ? 1 : 0;
+	if (!status)
+		printf("check:      equal: every register of every PE and the edge state\n");
+	arm_emu_bench_free(b);
+	return status;
+}
+
+/* `emu --arch arm64 ...` with --arch taken out. */
+static int cmd_arm(int argc, char **argv)
+{
+	struct arm_opts o = {.pes = 1, .per_core = 1};
+	const char *script = NULL, *v;
+	int i;
+
+	if (argc >= 2 && strcmp(argv[1], "profiles") == 0)
+		return cmd_arm_profiles(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "bench") == 0)
+		return cmd_arm_bench(argc - 1, argv + 1);
+	for (i = 1; i < argc; i++) {
+		if (is_help(argv[i])) {
+			cli_print_usage(stdout);
+			return 0;
+		} else if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		} else if ((v = opt_value(argc, argv, &i, "--pes-per-core"))) {
+			if (cli_parse_u64_usage("--pes-per-core", v, 1, ARM_EMU_MAX_PES_PER_CORE,
+			                        &o.per_core))
+				return EXIT_USAGE;
+		} else if ((v = opt_value(argc, argv, &i, "--pes"))) {
+			if (cli_parse_u64_usage("--pes", v, 1, ARM_EMU_MAX_PES, &o.pes))
+				return EXIT_USAGE;
+		} else if ((v = opt_value(argc, argv, &i, "--pmu"))) {
+			o.pmu = v;
+		} else if ((v = opt_value(argc, argv, &i, "--trace-out"))) {
+			o.trace_out = v;
+		} else if (opt_is(argv[i], "--pes") || opt_is(argv[i], "--pes-per-core") ||
+		           opt_is(argv[i], "--pmu") || opt_is(argv[i], "--trace-out")) {
+			return cli_usage_error("option '%s' needs a value", argv[i]);
+		} else if (opt_is(argv[i], "--harts")) {
+			return cli_usage_error("option '--harts' is Kunminghu's: the Arm machine "
+			                       "takes --pes N and --pes-per-core K");
+		} else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+			return not_an_option(NULL, NULL, argv[i]);
+		} else {
+			break;
+		}
+	}
+	if (i < argc)
+		script = argv[i++];
+	if (i < argc)
+		return cli_usage_error("unexpected argument '%s'", argv[i]);
+	if (o.pes % o.per_core)
+		return cli_usage_error("--pes %" PRIu64
+		                       " is not a multiple of --pes-per-core %" PRIu64,
+		                       o.pes, o.per_core);
+
+	if (!script || strcmp(script, "-") == 0)
+		return run_arm_script(stdin, "-", &o);
+	FILE *f = fopen(script, "r");
+	if (!f) {
+		cli_error("cannot open script '%s': %s", script, strerror(errno));
+		return 1;
+	}
+	int status = run_arm_script(f, script, &o);
+	fclose(f);
+	return status;
+}
+
+/* Takes "--arch ARCH" (or "--arch=ARCH") out of argv, wherever it is:
+ * *arm says whether it named the Arm machine. Returns 0, or a usage error's
+ * exit code. */
+static int take_arch(int *argc, char **argv, bool *arm)
+{
+	int out = 1;
+	*arm = false;
+	for (int i = 1; i < *argc; i++) {
+		const char *v = NULL;
+		if (strcmp(argv[i], "--") == 0) {
+			while (i < *argc)
+				argv[out++] = argv[i++];
+			break;
+		}
+		if (opt_is(argv[i], "--arch")) {
+			if (!(v = opt_value(*argc, argv, &i, "--arch")))
+				return cli_usage_error("option '--arch' needs a value");
+			if (strcmp(v, "arm64") == 0 || strcmp(v, "aarch64") == 0)
+				*arm = true;
+			else if (strcmp(v, "riscv64") == 0 || strcmp(v, "riscv") == 0)
+				*arm = false;
+			else
+				return cli_usage_error(
+				    "--arch %s: the emulators are of arm64 (the Arm "
+				    "PMUv3) and riscv64 (Kunminghu)",
+				    v);
+			continue;
+		}
+		argv[out++] = argv[i];
+	}
+	*argc = out;
+	argv[out] = NULL;
+	return 0;
+}
+
 /* ------------------------------------------------------------------- main */
 
 int cmd_emu(int argc, char **argv)
@@ -376,6 +698,12 @@ int cmd_emu(int argc, char **argv)
 	uint64_t harts = 1;
 	const char *trace_out = NULL, *script = NULL, *v;
 	int i;
+	bool arm;
+
+	if ((i = take_arch(&argc, argv, &arm)) != 0)
+		return i;
+	if (arm)
+		return cmd_arm(argc, argv);
 
 	if (argc >= 2 && strcmp(argv[1], "profiles") == 0)
 		return cmd_profiles(argc - 1, argv + 1);

@@ -631,12 +631,14 @@ static void list_opts_free(struct list_opts *o)
 }
 
 /* Without --pmu: the models stat counts without being told (the default
- * model, and every model the emulator runs), so that every listed name is
- * one stat takes; the others (the Arm cores, until their emulator and perf
- * mapping come) need --pmu. */
+ * model, and every model only an emulator runs), so that every listed name
+ * is one stat takes. A model with a perf mapping besides its emulator (the
+ * Arm cores) is a real core: stat counts it on a host of that core or with
+ * --pmu, and refuses its names in a run of the default model, so it needs
+ * --pmu here too. */
 static bool listed_by_default(const struct hpm_pmu_model *m)
 {
-	return m == hpm_model_at(0) || hpm_model_machine(m) != NULL;
+	return m == hpm_model_at(0) || (hpm_model_machine(m) != NULL && !m->perf_attr);
 }
 
 int cmd_list(int argc, char **argv)

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "arm64/emu/machine.h"
 #include "arm64/model.h"
 #include "kmh/emu/machine.h"
 #include "kmh/model.h"
@@ -16,11 +17,10 @@ struct entry {
 /* The models, one line each: a new PMU is a folder and a line here. */
 static const struct entry builtin[] = {
     {&hpm_model_kunminghu, &hpm_machine_kunminghu},
-    /* the Arm cores: no emulator yet */
-    {&hpm_model_neoverse_n1, NULL},
-    {&hpm_model_neoverse_n2, NULL},
-    {&hpm_model_neoverse_v1, NULL},
-    {&hpm_model_neoverse_v2, NULL},
+    {&hpm_model_neoverse_n1, &hpm_machine_neoverse_n1},
+    {&hpm_model_neoverse_n2, &hpm_machine_neoverse_n2},
+    {&hpm_model_neoverse_v1, &hpm_machine_neoverse_v1},
+    {&hpm_model_neoverse_v2, &hpm_machine_neoverse_v2},
 };
 #define NR_BUILTIN (sizeof(builtin) / sizeof(builtin[0]))
 

@@ -89,7 +89,8 @@ int hpm_session_set_model(struct hpm_session *s, const char *name, char *err, si
 	bool emulated = s->choice == HPM_BACKEND_EMU || !host;
 	s->model = m;
 	s->model_on_perf = !emulated;
-	/* no emulator of it (an Arm core before issue 14): its events are still
+	/* no emulator of it (a model registered without a machine; every
+	 * built-in model has one since the Arm emulator): its events are still
 	 * read and checked, and a dry run shows them; split refuses the rest */
 	s->model_uncounted = emulated && !hpm_model_machine(m);
 	s->model_generic = emulated;

@@ -20,7 +20,7 @@ ok $? "V2 lists STALL_SLOT"
 $H list --no-pager --json --pmu neoverse-v2 CPU_CYCLES | $J 0.name 0.kind 0.code | tr '\n' ' ' >"$tap_out"
 [ "$(cat "$tap_out")" = "CPU_CYCLES neoverse-v2 0x11 " ]; ok $? "list --json: name, kind, code ($(cat "$tap_out"))"
 $H list --no-pager --raw-dump | grep -qw CPU_CYCLES
-[ $? -ne 0 ]; ok $? "without --pmu the Arm cores are not listed (stat cannot count them yet)"
+[ $? -ne 0 ]; ok $? "without --pmu the Arm cores are not listed (stat takes their names only with --pmu or on their host)"
 
 # encode -> decode -> encode over every event of each core, plain and with
 # filters and threshold forms

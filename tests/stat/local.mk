@@ -13,6 +13,7 @@ STAT_TESTS += tests/stat/tool-events.sh
 # Arm Topdown on the Neoverse cores: the events --topdown and -M choose,
 # multiplexing, the refusals (no Arm back end here yet) and mixed models
 STAT_TESTS += tests/stat/arm-topdown.sh
+STAT_TESTS += tests/stat/arm-emu.sh
 TESTS += $(STAT_TESTS)
 EXTRA_DIST += $(STAT_TESTS)
 
@@ -22,7 +23,7 @@ check_PROGRAMS += tests/stat/test-numbers
 tests_stat_test_numbers_SOURCES = tests/stat/test-numbers.c
 tests_stat_test_numbers_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_stat_test_numbers_LDADD = tests/libtap.a src/stat/libstat.a src/core/libcore.a src/metric/libmetric.a \
-	src/kmh/emu/libemu.a src/kmh/libkmh.a src/arm64/libarm64.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
+	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/arm64/libarm64.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
 TESTS += tests/stat/test-numbers tests/stat/numbers.sh
 EXTRA_DIST += tests/stat/numbers.sh tests/stat/locale.sh
 
@@ -37,7 +38,7 @@ EXTRA_DIST += $(STAT_SHAPE_TESTS)
 check_PROGRAMS += tests/stat/test-evspec
 tests_stat_test_evspec_SOURCES = tests/stat/test-evspec.c
 tests_stat_test_evspec_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
-tests_stat_test_evspec_LDADD = tests/libtap.a src/stat/libstat.a src/core/libcore.a src/kmh/emu/libemu.a src/kmh/libkmh.a src/arm64/libarm64.a \
+tests_stat_test_evspec_LDADD = tests/libtap.a src/stat/libstat.a src/core/libcore.a src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/arm64/libarm64.a \
 	src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
 TESTS += tests/stat/test-evspec
 # Aggregation modes (--per-socket/die/core/node/thread, -t) against perf's
@@ -51,7 +52,7 @@ check_PROGRAMS += tests/stat/test-aggr
 tests_stat_test_aggr_SOURCES = tests/stat/test-aggr.c
 tests_stat_test_aggr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_stat_test_aggr_LDADD = tests/libtap.a src/stat/libstat.a src/core/libcore.a src/metric/libmetric.a \
-	src/kmh/emu/libemu.a src/kmh/libkmh.a src/arm64/libarm64.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
+	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/arm64/libarm64.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
 TESTS += tests/stat/test-aggr
 # perf 6.1's own stat shell tests run with hpmstat in perf's place, beside
 # the real perf (skipped without Debian's linux-source-6.1); perf's JSON

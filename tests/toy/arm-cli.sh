@@ -63,4 +63,14 @@ ok $? "report: level 1 as counted (Backend_Bound 37.50 <==, Frontend_Bound 25.00
 $A report --format csv "$dir/run.json" >"$dir/rep.csv" 2>"$tap_err"
 ok $? "report --format csv on the Arm run"
 
+# ---- a model with no machine (neoverse-v2-bare): a dry run shows each
+# event's counter and PMEVTYPER value (SPEC §5: STALL_SLOT_FRONTEND 0x3E,
+# NSH bit 27 for no letters: 0x800003e), counting is refused with one line
+$A stat --pmu neoverse-v2-bare --topdown --dry-run true >"$dir/bare" 2>&1
+[ $? -eq 0 ] && grep -q '^STALL_SLOT_FRONTEND: pmevcntr[0-5] event 0x000000000800003e ' "$dir/bare"
+ok $? "a model without a machine: --dry-run shows its PMEVTYPER values (stat/uncounted.c)"
+run_fails_with "... and counting it is refused with one line" \
+	"--pmu neoverse-v2-bare: this host has no Neoverse V2 (no machine) PMU and hpmstat has no emulator of it yet" \
+	$A stat --pmu neoverse-v2-bare --topdown true
+
 done_testing

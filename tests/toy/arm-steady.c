@@ -1,8 +1,12 @@
 /* arm-steady.c: hpmstat's whole command line with a test machine attached
  * to a copy of the Neoverse V2 model, "neoverse-v2-steady": the proof that
  * stat, top and report count and show an Arm core's events and Topdown
- * through the same code as Kunminghu's, before the Arm emulator of issue
- * 14 exists and on a host with no Arm PMU (tests/toy/arm-cli.sh drives it).
+ * through the same code as Kunminghu's with figures worked by hand, on a
+ * host with no Arm PMU (tests/toy/arm-cli.sh drives it; the Arm emulator
+ * of issue 14, whose figures come from profiles, is tests/stat/arm-emu.sh's).
+ *
+ * A second copy, "neoverse-v2-bare", has no machine: the model nothing
+ * here counts, for the uncounted back end's dry run and refusal.
  *
  * The machine, "steady": every PE runs at EL0 in Non-secure state, and in
  * each cycle the events deliver the fixed values of rates[] below
@@ -10,7 +14,7 @@
  * rate, worked out by hand. A counter counts when its PMEVTYPER value
  * leaves EL0 counted (U, bit 30, clear); the cycle counter (counter 31)
  * always counts. Nothing else of PMEVTYPER is modelled: the Arm emulator
- * of issue 14 is the machine that does that.
+ * (src/arm64/emu/machine.c) is the machine that does that.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -189,6 +193,10 @@ static const struct hpm_emu_machine steady_machine = {
 };
 
 static struct hpm_pmu_model steady_model;
+/* The same model with no machine at all: what stat does with a model that
+ * nothing here counts (stat/uncounted.c), now that every built-in model
+ * has an emulator. */
+static struct hpm_pmu_model bare_model;
 
 int main(int argc, char **argv)
 {
@@ -202,7 +210,12 @@ int main(int argc, char **argv)
 	steady_model.name = "neoverse-v2-steady";
 	steady_model.display = "Neoverse V2 (steady test machine)";
 	steady_model.match_cpuid = NULL;
-	if (hpm_model_register(&steady_model, &steady_machine) != 0) {
+	bare_model = *v2;
+	bare_model.name = "neoverse-v2-bare";
+	bare_model.display = "Neoverse V2 (no machine)";
+	bare_model.match_cpuid = NULL;
+	if (hpm_model_register(&steady_model, &steady_machine) != 0 ||
+	    hpm_model_register(&bare_model, NULL) != 0) {
 		fprintf(stderr, "arm-steady: cannot register the model\n");
 		return EXIT_FAILURE;
 	}

@@ -31,3 +31,10 @@ tests_arm64_emu_features_LDADD = $(ARM_EMU_TEST_LIBS)
 tests_arm64_emu_fastpath_SOURCES = tests/arm64/emu/fastpath.c tests/arm64/emu/arm-emu-test.h
 tests_arm64_emu_fastpath_CPPFLAGS = $(ARM_EMU_TEST_CPPFLAGS)
 tests_arm64_emu_fastpath_LDADD = $(ARM_EMU_TEST_LIBS)
+
+# hpmstat emu --arch arm64: scripts with hand-worked expectations, and bad
+# scripts (FILE:LINE errors)
+ARM_EMU_SH_TESTS = tests/arm64/emu/script.sh tests/arm64/emu/script-errors.sh \
+	tests/arm64/emu/cli.sh
+TESTS += $(ARM_EMU_SH_TESTS)
+EXTRA_DIST += $(ARM_EMU_SH_TESTS)

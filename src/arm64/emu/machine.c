@@ -1,0 +1,472 @@
+/* machine.c: the Arm models' emulated machines (see machine.h).
+ *
+ * Owns: struct arm_vm, one machine: the Arm PMUv3 emulator (pmu.h) on the
+ * feature profile of the model's core, one PE per hart, one PE per core
+ * (stat counts PEs, not hardware threads), and each PE's source: a
+ * profile's stream seeded with seed + PE or the one trace, replayed from
+ * its start on every PE and looped when it ends.
+ *
+ * Programming is what Linux's arm_pmuv3 driver does on a VHE host, whose
+ * kernel runs at EL2: PMCR_EL0.E, LC and (with FEAT_PMUv3p5) LP set once,
+ * PMCCFILTR_EL0.NSH set so that the cycle counter counts EL0, EL1 and EL2
+ * as the model's default modes do, PMINTENSET_EL1 for every counter,
+ * then per event msr PMEVTYPER<n>_EL0, msr PMEVCNTR<n>_EL0 0 and
+ * PMCNTENSET/CLR_EL0, and mrs to read. Counter 31 is the cycle counter
+ * (PMCCNTR_EL0, bit 31 of the enable masks), as the models declare it.
+ *
+ * Overflow: 32-bit event counters (PMUv3p4, or PMCR.LP clear) wrap every
+ * 2^32; like the driver's interrupt handler, the machine takes the
+ * overflow interrupt after each piece of a run and carries 2^32 into a
+ * 64-bit software count. A piece is at most 2^16 cycles there, so that no
+ * counter (VB at most 65535) overflows twice in one. A 64-bit counter's
+ * overflow is a wrap past 2^64 - 1: read() reports it. The interrupt is
+ * looked at once a piece, not once a run, since looking completes the
+ * counts the machine defers for keyed runs (pmu.h).
+ *
+ * Every access is made at EL2, which cannot trap on an implemented
+ * register: a fault here is reported as an error, never ignored.
+ */
+#include "arm64/emu/machine.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arm64/emu/pmu.h"
+#include "arm64/emu/profile.h"
+#include "arm64/emu/stimulus.h"
+#include "arm64/emu/trace.h"
+#include "arm64/events.h"
+#include "util/xalloc.h"
+
+#define KERNEL_EL  ARM_EMU_EL2
+#define CYCLE_CTR  31u
+#define NSH        (UINT64_C(1) << 27)
+#define PIECE_32   (UINT64_C(1) << 16) /* cycles per piece with 32-bit counters */
+#define ALL_EVENTS UINT32_C(0x7fffffff)
+
+/* One Arm model's machine: its core and the machine object. */
+struct arm_mach {
+	const char *core; /* arm64_cores[].name */
+	const struct hpm_emu_machine *self;
+};
+
+/* What the kernel's driver keeps per PE. */
+struct pe_src {
+	struct arm_src_stream *s; /* profile stream, or NULL with a trace */
+	size_t ti;                /* trace: current run */
+	uint64_t toff;            /* trace: cycles of it already replayed */
+	uint64_t hi[32];          /* overflows carried (multiples of 2^32) */
+	uint32_t wrapped;         /* counters that passed 2^64 - 1 */
+};
+
+struct arm_vm {
+	struct hpm_emu_vm base; /* first: the handle is a pointer to it */
+	const struct arm_mach *mach;
+	const struct arm64_core *core;
+	const struct arm_emu_features *f;
+	struct arm_emu *emu;
+	const struct arm_src_profile *prof; /* NULL with a trace */
+	struct arm_src_trace *trace;
+	char *trace_path;
+	struct pe_src *src; /* [harts] */
+	bool wide;          /* event counters are 64-bit (PMCR_EL0.LP) */
+};
+
+static struct arm_vm *vm_of(struct hpm_emu_vm *vm)
+{
+	return (struct arm_vm *)vm;
+}
+
+static const struct arm64_core *core_named(const char *name)
+{
+	for (unsigned i = 0; i < arm64_nr_cores; i++)
+		if (strcmp(arm64_cores[i].name, name) == 0)
+			return &arm64_cores[i];
+	return NULL;
+}
+
+static bool core_has_event(const struct arm64_core *c, uint16_t code)
+{
+	for (unsigned i = 0; c && i < c->nr_events; i++)
+		if (c->events[i].code == code)
+			return true;
+	return false;
+}
+
+static void vm_free(struct hpm_emu_vm *base)
+{
+	struct arm_vm *vm = vm_of(base);
+	if (!vm)
+		return;
+	/* the machine frees its per-key caches with itself, and never
+	 * dereferences a source: the order is free */
+	for (unsigned h = 0; vm->src && h < vm->base.harts; h++)
+		arm_src_stream_free(vm->src[h].s);
+	arm_src_trace_free(vm->trace);
+	arm_emu_free(vm->emu);
+	arm_src_profile_free(vm->prof);
+	free(vm->src);
+	free(vm->trace_path);
+	free(vm);
+}
+
+static int msr(struct arm_vm *vm, unsigned h, unsigned reg, unsigned idx, uint64_t v, char *err,
+               size_t errlen)
+{
+	int x = arm_emu_write(arm_emu_pe(vm->emu, h), KERNEL_EL, reg, idx, v);
+	if (x != ARM_EMU_OK) {
+		char name[32];
+		snprintf(err, errlen, "emulator: msr %s, 0x%" PRIx64 " at EL2 raised %s",
+		         arm_emu_reg_name(reg, idx, name, sizeof(name)), v, arm_emu_exc_name(x));
+		return -EIO;
+	}
+	return 0;
+}
+
+static uint64_t mrs(struct arm_vm *vm, unsigned h, unsigned reg, unsigned idx)
+{
+	uint64_t v = 0;
+	(void)arm_emu_read(arm_emu_pe(vm->emu, h), KERNEL_EL, reg, idx, &v); /* EL2: cannot trap */
+	return v;
+}
+
+/* A profile's contexts must exist on the PMU's features (the machine
+ * refuses a run that cannot), and its slot events must fit PMMIR.SLOTS
+ * where the core has them. */
+static int check_profile(const struct arm_vm *vm, char *err, size_t errlen)
+{
+	const struct arm_src_profile *p = vm->prof;
+	const struct arm_emu_features *f = vm->f;
+	const char *name = arm_src_profile_name(p), *why = NULL;
+	if (arm_src_profile_sec_share(p, ARM_EMU_SEC_REALM) > 0 && !f->rme)
+		why = "runs in Realm state, which needs FEAT_RME";
+	else if (arm_src_profile_sec_share(p, ARM_EMU_SEC_ROOT) > 0 && !f->rme)
+		why = "runs in Root state, which needs FEAT_RME";
+	else if (arm_src_profile_streaming_share(p) > 0 && !f->sme)
+		why = "runs in SME streaming mode, which needs FEAT_SME";
+	else if (arm_src_profile_el_share(p, ARM_EMU_EL2) > 0 &&
+	         arm_src_profile_sec_share(p, ARM_EMU_SEC_S) > 0 && !f->sel2)
+		why = "runs at EL2 and in Secure state, which may need Secure EL2 (FEAT_SEL2)";
+	if (why) {
+		snprintf(err, errlen,
+		         "profile %s %s; the %s PMU (emulator profile %s) has not got it", name,
+		         why, vm->core->name, f->name);
+		return -1;
+	}
+	if (arm_src_profile_slots(p) > f->slots && core_has_event(vm->core, ARM_SRC_STALL_SLOT)) {
+		snprintf(err, errlen,
+		         "profile %s is written for %u slots; the %s PMU (emulator profile %s) has "
+		         "PMMIR_EL1.SLOTS %u",
+		         name, arm_src_profile_slots(p), vm->core->name, f->name, f->slots);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every run of the trace must be possible on the PMU's features. */
+static int check_trace(const struct arm_vm *vm, char *err, size_t errlen)
+{
+	char buf[256];
+	for (size_t i = 0; i < arm_src_trace_nr_runs(vm->trace); i++) {
+		struct arm_emu_run r;
+		arm_src_trace_run_at(vm->trace, i, &r);
+		if (arm_emu_run_check(vm->emu, &r, buf, sizeof(buf)) != 0) {
+			snprintf(err, errlen, "%s: run %zu: %s (the %s PMU, emulator profile %s)",
+			         vm->trace_path, i + 1, buf, vm->core->name, vm->f->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The driver's reset of one PE (armv8pmu_reset): counters disabled and
+ * their interrupts enabled, PMCR.E, LC and LP, the cycle counter's filter. */
+static int pe_init(struct arm_vm *vm, unsigned h, char *err, size_t errlen)
+{
+	uint64_t pmcr = ARM_EMU_PMCR_E | ARM_EMU_PMCR_LC;
+	int rc;
+	if (vm->f->pmuver >= 6)
+		pmcr |= ARM_EMU_PMCR_LP; /* FEAT_PMUv3p5: 64-bit event counters */
+	if ((rc = msr(vm, h, ARM_EMU_PMCNTENCLR_EL0, 0, UINT32_MAX, err, errlen)) ||
+	    (rc = msr(vm, h, ARM_EMU_PMINTENSET_EL1, 0, UINT32_MAX, err, errlen)) ||
+	    (rc = msr(vm, h, ARM_EMU_PMCCFILTR_EL0, 0, NSH, err, errlen)) ||
+	    (rc = msr(vm, h, ARM_EMU_PMCR_EL0, 0, pmcr, err, errlen)))
+		return rc;
+	vm->wide = (mrs(vm, h, ARM_EMU_PMCR_EL0, 0) & ARM_EMU_PMCR_LP) != 0;
+	return 0;
+}
+
+static int vm_create(const struct arm_mach *am, const struct hpm_emu_vm_config *cfg,
+                     struct hpm_emu_vm **out, char *err, size_t errlen)
+{
+	struct arm_vm *vm = xcalloc(1, sizeof(*vm));
+	char buf[512];
+	int rc = HPM_EMU_EPROFILE;
+
+	*out = NULL;
+	vm->base.machine = am->self;
+	vm->base.harts = cfg->harts;
+	vm->mach = am;
+	vm->core = core_named(am->core);
+	vm->f = arm_emu_features_find(am->core);
+	if (!vm->core || !vm->f) {
+		snprintf(err, errlen, "no Arm emulator profile for %s", am->core);
+		goto fail;
+	}
+	vm->emu = arm_emu_new(vm->f, cfg->harts, 1, buf, sizeof(buf));
+	if (!vm->emu) {
+		snprintf(err, errlen, "%s", buf);
+		goto fail;
+	}
+	if (cfg->trace) {
+		unsigned line = 0;
+		rc = HPM_EMU_ETRACE;
+		vm->trace_path = xstrdup(cfg->trace);
+		vm->base.trace = vm->trace_path;
+		vm->trace = arm_src_trace_load(cfg->trace, &line, buf, sizeof(buf));
+		if (!vm->trace) {
+			if (line)
+				snprintf(err, errlen, "%s:%u: %s", cfg->trace, line, buf);
+			else
+				snprintf(err, errlen, "%s: %s", cfg->trace, buf);
+			goto fail;
+		}
+		vm->base.length = arm_src_trace_cycles(vm->trace);
+		if (!vm->base.length) {
+			snprintf(err, errlen, "%s: the trace has no cycles to replay", cfg->trace);
+			goto fail;
+		}
+		if (check_trace(vm, err, errlen))
+			goto fail;
+	} else {
+		vm->prof = arm_src_profile_find(
+		    cfg->profile ? cfg->profile : am->self->default_profile, buf, sizeof(buf));
+		if (!vm->prof) {
+			snprintf(err, errlen, "%s", buf);
+			goto fail;
+		}
+		if (check_profile(vm, err, errlen))
+			goto fail;
+		vm->base.profile = arm_src_profile_name(vm->prof);
+	}
+	vm->src = xcalloc(cfg->harts, sizeof(*vm->src));
+	for (unsigned h = 0; h < cfg->harts; h++) {
+		if (vm->prof)
+			vm->src[h].s = arm_src_stream_new(vm->prof, cfg->seed + h);
+		if (pe_init(vm, h, err, errlen))
+			goto fail;
+	}
+	*out = &vm->base;
+	return 0;
+fail:
+	vm_free(&vm->base);
+	return rc;
+}
+
+static int vm_set_event(struct hpm_emu_vm *base, unsigned h, unsigned counter, bool used,
+                        uint64_t value, char *err, size_t errlen)
+{
+	struct arm_vm *vm = vm_of(base);
+	uint64_t v = used ? value : 0; /* no event: SW_INCR, which nothing here writes */
+	int rc = msr(vm, h, ARM_EMU_PMEVTYPER_EL0, counter, v, err, errlen);
+	if (rc)
+		return rc;
+	/* fields of a feature the PMU has not got are RES0: it would count
+	 * something else than asked, so say so rather than count it */
+	uint64_t got = mrs(vm, h, ARM_EMU_PMEVTYPER_EL0, counter);
+	if (got != v) {
+		snprintf(err, errlen,
+		         "emulator: PMEVTYPER%u_EL0 = 0x%016" PRIx64 " sets bits 0x%016" PRIx64
+		         " that the %s PMU (emulator profile %s: %s) does not implement",
+		         counter, v, v & ~got, vm->core->name, vm->f->name, vm->f->about);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The overflow interrupt handler: carries 2^32 for each overflow of a
+ * 32-bit counter, marks a 64-bit one as wrapped, clears PMOVS. */
+static void service(struct arm_vm *vm, unsigned h)
+{
+	struct pe_src *src = &vm->src[h];
+	uint32_t ovs = (uint32_t)mrs(vm, h, ARM_EMU_PMOVSSET_EL0, 0);
+	char err[160];
+	if (!ovs)
+		return;
+	for (unsigned n = 0; n < 32; n++) {
+		if (!(ovs & (UINT32_C(1) << n)))
+			continue;
+		if (n != CYCLE_CTR && !vm->wide) {
+			if (__builtin_add_overflow(src->hi[n], UINT64_C(1) << 32, &src->hi[n]))
+				src->wrapped |= UINT32_C(1) << n;
+		} else {
+			src->wrapped |= UINT32_C(1) << n;
+		}
+	}
+	(void)msr(vm, h, ARM_EMU_PMOVSCLR_EL0, 0, ovs, err, sizeof(err));
+}
+
+static int vm_zero(struct hpm_emu_vm *base, unsigned h, uint32_t mask, char *err, size_t errlen)
+{
+	struct arm_vm *vm = vm_of(base);
+	int rc;
+	for (unsigned n = 0; n < HPM_EMU_MAX_COUNTERS; n++) {
+		if (!(mask & (UINT32_C(1) << n)))
+			continue;
+		if (n == CYCLE_CTR)
+			rc = msr(vm, h, ARM_EMU_PMCCNTR_EL0, 0, 0, err, errlen);
+		else
+			rc = msr(vm, h, ARM_EMU_PMEVCNTR_EL0, n, 0, err, errlen);
+		if (rc)
+			return rc;
+		vm->src[h].hi[n] = 0;
+	}
+	vm->src[h].wrapped &= ~mask;
+	return msr(vm, h, ARM_EMU_PMOVSCLR_EL0, 0, mask, err, errlen);
+}
+
+static int vm_inhibit(struct hpm_emu_vm *base, unsigned h, uint32_t mask, bool stop, char *err,
+                      size_t errlen)
+{
+	return msr(vm_of(base), h, stop ? ARM_EMU_PMCNTENCLR_EL0 : ARM_EMU_PMCNTENSET_EL0, 0, mask,
+	           err, errlen);
+}
+
+static void vm_run(struct hpm_emu_vm *base, unsigned h, uint64_t cycles)
+{
+	struct arm_vm *vm = vm_of(base);
+	struct arm_emu_pe *pe = arm_emu_pe(vm->emu, h);
+	struct pe_src *src = &vm->src[h];
+	struct arm_emu_run r;
+
+	while (cycles) {
+		/* a piece, then the interrupt: looking at it completes the
+		 * machine's deferred counts, so not after every run */
+		uint64_t piece = !vm->wide && cycles > PIECE_32 ? PIECE_32 : cycles;
+		cycles -= piece;
+		while (piece) {
+			if (src->s) {
+				arm_src_stream_next(src->s, piece, &r);
+			} else {
+				/* the rest of the current trace line, at most `piece` of it */
+				arm_src_trace_run_at(vm->trace, src->ti, &r);
+				uint64_t full = r.cycles, left = full - src->toff;
+				r.cycles = left < piece ? left : piece;
+				src->toff += r.cycles;
+				if (src->toff == full) {
+					src->toff = 0;
+					/* a trace shorter than the run is replayed again from its
+					 * start */
+					if (++src->ti == arm_src_trace_nr_runs(vm->trace))
+						src->ti = 0;
+				}
+			}
+			/* create() checked that every run can exist on the features */
+			(void)arm_emu_run(pe, &r);
+			piece -= r.cycles;
+		}
+		if (arm_emu_irq_pending(pe))
+			service(vm, h);
+	}
+}
+
+static uint64_t vm_read(struct hpm_emu_vm *base, unsigned h, unsigned counter, bool *wrapped)
+{
+	struct arm_vm *vm = vm_of(base);
+	struct pe_src *src = &vm->src[h];
+	uint64_t v, sum;
+	service(vm, h);
+	if (counter == CYCLE_CTR)
+		v = mrs(vm, h, ARM_EMU_PMCCNTR_EL0, 0);
+	else
+		v = mrs(vm, h, ARM_EMU_PMEVCNTR_EL0, counter);
+	*wrapped = (src->wrapped & (UINT32_C(1) << counter)) != 0;
+	if (__builtin_add_overflow(src->hi[counter], v, &sum))
+		*wrapped = true;
+	return sum;
+}
+
+static const char *vm_unproduced(const struct hpm_emu_vm *base, const struct hpm_event_code *c,
+                                 char *buf, size_t len)
+{
+	const struct arm_vm *vm = (const struct arm_vm *)base;
+	uint16_t code = (uint16_t)(c->value & 0xffff);
+	if (!vm->prof || code == ARM_SRC_CPU_CYCLES || arm_src_profile_mean(vm->prof, code) > 0)
+		return NULL;
+	const char *name = arm_src_event_name(vm->core, code);
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "event 0x%04x", code);
+	return buf;
+}
+
+static const char *describe(enum hpm_emu_step step, uint32_t mask, unsigned counter, uint64_t value,
+                            char *buf, size_t len)
+{
+	char cb[128];
+	switch (step) {
+	case HPM_EMU_STEP_STOP:
+		snprintf(buf, len, "msr PMCNTENCLR_EL0, 0x%08" PRIx32, mask);
+		break;
+	case HPM_EMU_STEP_START:
+		snprintf(buf, len, "msr PMCNTENSET_EL0, 0x%08" PRIx32, mask);
+		break;
+	case HPM_EMU_STEP_PROGRAM:
+		snprintf(buf, len, "msr PMEVTYPER%u_EL0, 0x%016" PRIx64, counter, value);
+		break;
+	case HPM_EMU_STEP_NO_EVENT:
+		snprintf(buf, len, "msr PMEVTYPER<n>_EL0, 0 for n = %s",
+		         hpm_emu_counters_str(mask & ALL_EVENTS, cb, sizeof(cb)));
+		break;
+	case HPM_EMU_STEP_ZERO: {
+		int n = 0;
+		buf[0] = '\0';
+		if (mask & ALL_EVENTS)
+			n = snprintf(buf, len, "msr PMEVCNTR<n>_EL0, 0 for n = %s",
+			             hpm_emu_counters_str(mask & ALL_EVENTS, cb, sizeof(cb)));
+		if (n >= 0 && (size_t)n < len && (mask & (UINT32_C(1) << CYCLE_CTR)))
+			snprintf(buf + n, len - (size_t)n, "%smsr PMCCNTR_EL0, 0", n ? "; " : "");
+		break;
+	}
+	case HPM_EMU_STEP_ROTATE:
+		snprintf(
+		    buf, len,
+		    "msr PMCNTENCLR_EL0 (the counters that change), mrs their PMEVCNTR<n>_EL0, "
+		    "msr their PMEVTYPER<n>_EL0 and PMEVCNTR<n>_EL0, 0, msr PMCNTENSET_EL0");
+		break;
+	default:
+		buf[0] = '\0';
+	}
+	return buf;
+}
+
+#define ARM_MACHINE(id, core_name)                                                                 \
+	static const struct arm_mach mach_##id = {core_name, &hpm_machine_##id};                   \
+	static int create_##id(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm **out,       \
+	                       char *err, size_t errlen)                                           \
+	{                                                                                          \
+		return vm_create(&mach_##id, cfg, out, err, errlen);                               \
+	}                                                                                          \
+	const struct hpm_emu_machine hpm_machine_##id = {                                          \
+	    .max_harts = ARM_EMU_MAX_PES,                                                          \
+	    .default_profile = "arm-balanced",                                                     \
+	    .create = create_##id,                                                                 \
+	    .free = vm_free,                                                                       \
+	    .set_event = vm_set_event,                                                             \
+	    .zero = vm_zero,                                                                       \
+	    .inhibit = vm_inhibit,                                                                 \
+	    .run = vm_run,                                                                         \
+	    .read = vm_read,                                                                       \
+	    .unproduced = vm_unproduced,                                                           \
+	    .describe = describe,                                                                  \
+	}
+
+ARM_MACHINE(neoverse_n1, "neoverse-n1");
+ARM_MACHINE(neoverse_n2, "neoverse-n2");
+ARM_MACHINE(neoverse_v1, "neoverse-v1");
+ARM_MACHINE(neoverse_v2, "neoverse-v2");
