@@ -20,10 +20,13 @@
 # in every repetition, and under -icount it can: a repetition is a fixed
 # number of instructions, and when that is close to a multiple of 4M the
 # tick falls at the same place each time (a change of hpmstat's size moves
-# it there or away). So each repetition starts with a spacer, busy
-# SPACE x r, that moves the next commands by about 1.3M instructions more
-# than the last: a tick then lands in a given ~0.6M-instruction run in at
-# most one repetition of three in a row.
+# it there or away). A spacer that grows by the same step each repetition
+# only adds to that period, so it can alias too (it did: all three runs of
+# one command hit). So each repetition starts with a spacer of an irregular
+# length (SPACERS: 0 to ~1.8M instructions, no two steps alike), which
+# shifts the repetitions against the tick by amounts that are no
+# progression: a tick cannot land in the same ~0.6M-instruction run of
+# every repetition whatever the period.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/riscv/vm-lib.sh"
 vm_require
@@ -45,13 +48,13 @@ rep=(
 	"kattr 4:0x4000000000001 -- busy $N"
 )
 W=3          # commands before the repetitions
-SPACE=450000 # busy_loop iterations of the spacer step (~1.3M instructions)
+SPACERS=(0 330000 90000 610000 250000) # busy_loop iterations (~3 instructions each)
 {
 	echo "busy 1000"
 	echo "hpmstat stat -x, -e cycles,instructions -- busy 1000"
 	echo "hpmstat stat -e cycles,instructions -- busy $N"
 	for r in $(seq $R); do
-		echo "busy $((r * SPACE))"
+		echo "busy ${SPACERS[(r - 1) % ${#SPACERS[@]}]}"
 		printf '%s\n' "${rep[@]}"
 	done
 } >"$VM_OUT/cmds"
