@@ -57,6 +57,11 @@ check_profile() { # MODEL FORM PROFILE
 for p in arm-backend-memory arm-badspec arm-balanced arm-frontend; do
 	check_profile neoverse-v2 slots $p
 done
+# Neoverse V1 (emulator profile v1, 8 slots, PMUv3p4: 32-bit counters
+# carried through the overflow interrupt): the same slot form
+for p in arm-balanced arm-frontend; do
+	check_profile neoverse-v1 slots $p
+done
 # Neoverse N1 has no slot events: its cycle form (STALL_FRONTEND,
 # STALL_BACKEND, INST_RETIRED, INST_SPEC over CPU_CYCLES), for the profiles
 # that deliver all four
@@ -121,7 +126,7 @@ run_fails_with "a profile whose contexts the PMU has not got" \
 	"--emu-profile: profile arm-system runs in Realm state, which needs FEAT_RME; the neoverse-v2 PMU (emulator profile v2) has not got it" \
 	"$H" stat --pmu neoverse-v2 --topdown --emu-profile arm-system true
 run_fails_with "a profile of more slots than PMMIR_EL1.SLOTS on a core with slot events" \
-	"profile arm-balanced is written for 8 slots; the neoverse-n2 PMU (emulator profile n1) has PMMIR_EL1.SLOTS 4" \
+	"profile arm-balanced is written for 8 slots; the neoverse-n2 PMU (emulator profile n2) has PMMIR_EL1.SLOTS 5" \
 	"$H" stat --pmu neoverse-n2 --topdown true
 
 # a trace replays exactly: 1000 cycles at EL0 with OP_SPEC 6, OP_RETIRED 3,

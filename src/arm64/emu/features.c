@@ -30,6 +30,21 @@ static const struct arm_emu_features profiles[] = {
         .slots = 4,
     },
     {
+        .name = "v1",
+        .about = "Neoverse-V1-like: PMUv3p4, 6 32-bit counters, 8 slots, no threshold",
+        .pmuver = 0x5,
+        .nr_counters = 6,
+        .slots = 8,
+    },
+    {
+        .name = "n2",
+        .about = "Neoverse-N2-like: PMUv3p5 64-bit counters, 6 counters, 5 slots, no "
+                 "threshold",
+        .pmuver = 0x6,
+        .nr_counters = 6,
+        .slots = 5,
+    },
+    {
         .name = "v2",
         .about = "Neoverse-V2-like: PMUv3p5 64-bit counters, 6 counters, threshold "
                  "(THWIDTH 12), MT",
@@ -61,18 +76,17 @@ static const struct arm_emu_features profiles[] = {
     },
 };
 
-/* The one table from the Arm cores (arm64/model.c) to profiles. N2 and V1
- * have neither TH nor 64-bit counters beyond what n1 gives a run to use
- * (N2 and V1 are PMUv3p5 but without FEAT_PMUv3_TH); they take n1 so that
- * no emulated core claims a threshold its silicon lacks, except V2, the
- * threshold-capable stand-in. */
+/* The one table from the Arm cores (arm64/model.c) to profiles. V1
+ * (Armv8.4: PMUv3p4, 8 slots) and N2 (Armv9.0: PMUv3p5, 5 slots) have
+ * their own slot counts, which their Topdown metrics use, and no threshold;
+ * V2 is the threshold-capable stand-in the issue asks for. */
 static const struct {
 	const char *core;
 	const char *profile;
 } core_map[] = {
     {"neoverse-n1", "n1"},
-    {"neoverse-n2", "n1"},
-    {"neoverse-v1", "n1"},
+    {"neoverse-n2", "n2"},
+    {"neoverse-v1", "v1"},
     {"neoverse-v2", "v2"},
 };
 

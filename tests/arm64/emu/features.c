@@ -34,10 +34,12 @@ static void test_ids(void)
 		const char *features;
 	} want[] = {
 	    {"n1", 0x000, 5, 4, 0, 0, 6, "PCSample=0 PMSS=0 EXTPMN=0"},
+	    {"v1", 0x000, 5, 8, 0, 0, 6, "PCSample=0 PMSS=0 EXTPMN=0"},
+	    {"n2", 0x000, 6, 5, 0, 0, 6, "PCSample=0 PMSS=0 EXTPMN=0"},
 	    {"v2", 0x000, 8, 8, 12, 0, 6, "PCSample=0 PMSS=0 EXTPMN=0"},
 	    {"future", 0x112, 9, 8, 12, 1, 31, "PCSample=2 PMSS=1 EXTPMN=1"},
 	};
-	for (unsigned i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		char err[100], fields[200];
 		struct arm_emu *m =
 		    arm_emu_new(arm_emu_features_find(want[i].name), 1, 1, err, sizeof(err));
@@ -67,8 +69,8 @@ static void test_ids(void)
 	}
 	tap_is_str(arm_emu_features_find("neoverse-v2")->name, "v2", "neoverse-v2 is v2");
 	tap_is_str(arm_emu_features_find("Neoverse-N1")->name, "n1", "neoverse-n1 is n1");
-	tap_is_str(arm_emu_core_profile("neoverse-n2"), "n1", "neoverse-n2 maps to n1");
-	tap_is_str(arm_emu_core_profile("neoverse-v1"), "n1", "neoverse-v1 maps to n1");
+	tap_is_str(arm_emu_core_profile("neoverse-n2"), "n2", "neoverse-n2 maps to n2");
+	tap_is_str(arm_emu_core_profile("neoverse-v1"), "v1", "neoverse-v1 maps to v1");
 	tap_ok(arm_emu_features_find("cortex-a53") == NULL, "an unknown profile is NULL");
 }
 
