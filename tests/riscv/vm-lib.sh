@@ -222,10 +222,23 @@ vm_run() {
 	local t0 t1 qrc attempt
 	t0=$(date +%s.%N)
 	# a boot that never reaches /init (no frame at all: seen once on a loaded
-	# machine, stuck after OpenSBI) is the machine's, not hpmstat's: boot again
+	# machine, stuck after OpenSBI) is the machine's, not hpmstat's: boot
+	# again. So is a guest kernel that panics: Linux 6.1.192 once oopsed in
+	# perf_event_task_tick (a NULL pointer in the timer interrupt, while
+	# sched_exec migrated a task) in the middle of a boot's commands; no
+	# user program may crash a kernel, so that is the kernel's bug, said
+	# in the log with the oops's first lines, and the boot runs again.
 	for attempt in 1 2; do
+		rm -f "$dir/results"
 		timeout -k 5 "$timeout" "${q[@]}" </dev/null >"$dir/console.log" 2>&1
 		qrc=$?
+		if grep -q 'Kernel panic' "$dir/console.log"; then
+			echo "# vm_run $name: the guest kernel panicked (attempt $attempt):"
+			grep -m 3 -E 'Unable to handle|epc :|Kernel panic' "$dir/console.log" |
+				tr -d '\r' | sed 's/^/#   /'
+			cp "$dir/console.log" "$dir/console-panic-$attempt.log"
+			[ $attempt = 1 ] && continue
+		fi
 		[ -s "$dir/results" ] && break
 		[ $attempt = 1 ] && echo "# vm_run $name: no output from the guest (qemu exit $qrc), booting again"
 	done
