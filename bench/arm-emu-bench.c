@@ -33,7 +33,7 @@ int main(int argc, char **argv)
 	struct arm_emu_bench_result r;
 	char err[200];
 	struct arm_emu_bench *b =
-	    arm_emu_bench_run(seed, cycles, max_run, keyed, 3, &r, err, sizeof(err));
+	    arm_emu_bench_run(NULL, seed, cycles, max_run, keyed, 3, &r, err, sizeof(err));
 	if (!b) {
 		fprintf(stderr, "arm-emu-bench: %s\n", err);
 		return 2;

@@ -29,6 +29,7 @@
 #include "kmh/emu/emu.h"
 #include "kmh/emu/workload.h"
 #include "util/line.h"
+#include "util/xalloc.h"
 
 const char cmd_emu_usage[] =
     "Usage: hpmstat emu [--harts N] [--trace-out FILE] [SCRIPT | -]\n"
@@ -37,7 +38,8 @@ const char cmd_emu_usage[] =
     "       hpmstat emu --arch arm64 [--pmu MODEL] [--pes N] [--pes-per-core K]\n"
     "                   [--trace-out FILE] [SCRIPT | -]\n"
     "       hpmstat emu profiles --arch arm64 [--json]\n"
-    "       hpmstat emu bench --arch arm64 [--cycles N] [--seed N] [--max-run N]\n"
+    "       hpmstat emu bench --arch arm64 [--pmu MODEL] [--cycles N] [--seed N]\n"
+    "                   [--max-run N | --profile P]\n"
     "\n"
     "Run the software emulator of the Kunminghu hardware performance monitor.\n"
     "Everything it produces is emulated, not measured on hardware.\n"
@@ -83,8 +85,9 @@ const char cmd_emu_usage[] =
     "PROFILE [seed=N], replay FILE, trace FILE|off, pending, snapshot, expect REG\n"
     "VALUE, expect TEXT, reset. Its profiles are the Arm workload profiles with\n"
     "their declared level-1 Topdown; its bench programs 31 counters with\n"
-    "thresholds, edges and linking, on runs of 1 to --max-run cycles (default\n"
-    "--cycles 20000000, --seed 1, --max-run 100).\n"
+    "thresholds, edges and linking (--pmu future, the default, has them), on\n"
+    "runs of 1 to --max-run cycles or on the stream of the Arm workload profile\n"
+    "--profile P (default --cycles 20000000, --seed 1, --max-run 100).\n"
     "\n"
     "See hpmstat-emu(1) for the script language and the trace format.\n";
 
@@ -542,10 +545,18 @@ static void arm_bench_mismatch(void *ctx, const char *reg, uint64_t fast, uint64
 	          fast, ref);
 }
 
+/* The bench's producer over a workload profile's stream (the engine
+ * knows no sources library: see arm64/emu/bench.h). */
+static void arm_bench_next(void *ctx, uint64_t max_cycles, struct arm_emu_run *run)
+{
+	arm_src_stream_next(ctx, max_cycles, run);
+}
+
 static int cmd_arm_bench(int argc, char **argv)
 {
 	uint64_t cycles = 20000000, seed = 1, max_run = 100;
-	const char *v;
+	const char *v, *pname = NULL, *pmu = "future";
+	bool max_run_given = false;
 	char err[512];
 
 	for (int i = 1; i < argc; i++) {
@@ -561,26 +572,72 @@ static int cmd_arm_bench(int argc, char **argv)
 		} else if ((v = opt_value(argc, argv, &i, "--max-run"))) {
 			if (cli_parse_u64_usage("bench: --max-run", v, 1, 1000000, &max_run))
 				return EXIT_USAGE;
+			max_run_given = true;
+		} else if ((v = opt_value(argc, argv, &i, "--profile"))) {
+			pname = v;
+		} else if ((v = opt_value(argc, argv, &i, "--pmu"))) {
+			pmu = v;
 		} else if (opt_is(argv[i], "--cycles") || opt_is(argv[i], "--seed") ||
-		           opt_is(argv[i], "--max-run")) {
+		           opt_is(argv[i], "--max-run") || opt_is(argv[i], "--profile") ||
+		           opt_is(argv[i], "--pmu")) {
 			return cli_usage_error("bench: option '%s' needs a value", argv[i]);
 		} else {
 			return not_an_option("bench", NULL, argv[i]);
 		}
 	}
-	struct arm_emu_bench_result res;
-	struct arm_emu_bench *b =
-	    arm_emu_bench_run(seed, cycles, (unsigned)max_run, true, 3, &res, err, sizeof(err));
-	if (!b) {
+	if (pname && max_run_given)
+		return cli_usage_error("bench: --max-run shapes the synthetic stream; a profile's "
+		                       "runs have the lengths it declares");
+	const struct arm_emu_features *f = arm_emu_features_find(pmu);
+	if (!f) {
+		cli_error("bench: --pmu %s: no Arm emulator profile of that name (n1, v2, future, "
+		          "or an Arm core such as neoverse-v2)",
+		          pmu);
+		return 1;
+	}
+	const struct arm_src_profile *p = NULL;
+	if (pname && !(p = arm_src_profile_find(pname, err, sizeof(err)))) {
 		cli_error("bench: %s", err);
 		return 1;
 	}
-	printf("machine:    Arm PMUv3 emulator, profile future (seed %" PRIu64 "), emulated\n",
-	       seed);
-	printf("stream:     %" PRIu64 " cycles in %" PRIu64 " runs of 1-%" PRIu64
-	       " cycles (%.1f cycles/run)\n",
-	       res.cycles, res.runs, max_run,
-	       res.runs ? (double)res.cycles / (double)res.runs : 0.0);
+
+	struct arm_emu_bench_result res;
+	struct arm_emu_bench *b;
+	if (p) {
+		unsigned nr = arm_src_profile_nr_events(p);
+		uint16_t *events = xcalloc(nr ? nr : 1, sizeof(*events));
+		for (unsigned i = 0; i < nr; i++)
+			events[i] = arm_src_profile_event(p, i);
+		struct arm_src_stream *st = arm_src_stream_new(p, seed);
+		struct arm_emu_bench_source src = {
+		    .next = arm_bench_next, .ctx = st, .events = events, .nr_events = nr};
+		b = arm_emu_bench_stream(f, &src, seed, cycles, 3, &res, err, sizeof(err));
+		arm_src_stream_free(st);
+		free(events);
+	} else {
+		b = arm_emu_bench_run(f, seed, cycles, (unsigned)max_run, true, 3, &res, err,
+		                      sizeof(err));
+	}
+	if (!b) {
+		cli_error("bench: %s", err);
+		arm_src_profile_free(p);
+		return 1;
+	}
+	if (p) {
+		printf("machine:    Arm PMUv3 emulator, feature profile %s, emulated\n", f->name);
+		printf("workload:   %s (%s, seed %" PRIu64 "), emulated\n", arm_src_profile_name(p),
+		       arm_src_profile_origin(p), seed);
+		printf("stream:     %" PRIu64 " cycles in %" PRIu64 " runs (%.1f cycles/run)\n",
+		       res.cycles, res.runs,
+		       res.runs ? (double)res.cycles / (double)res.runs : 0.0);
+	} else {
+		printf("machine:    Arm PMUv3 emulator, profile %s (seed %" PRIu64 "), emulated\n",
+		       f->name, seed);
+		printf("stream:     %" PRIu64 " cycles in %" PRIu64 " runs of 1-%" PRIu64
+		       " cycles (%.1f cycles/run)\n",
+		       res.cycles, res.runs, max_run,
+		       res.runs ? (double)res.cycles / (double)res.runs : 0.0);
+	}
 	printf("counters:   31 programmed: thresholds, edges, linking, filters, overflow\n");
 	printf("fast path:  %.3g cycles/s (%.4f s, best of %u passes)\n",
 	       (double)res.cycles / res.fast_seconds, res.fast_seconds, res.fast_passes);
@@ -591,6 +648,7 @@ static int cmd_arm_bench(int argc, char **argv)
 	if (!status)
 		printf("check:      equal: every register of every PE and the edge state\n");
 	arm_emu_bench_free(b);
+	arm_src_profile_free(p);
 	return status;
 }
 

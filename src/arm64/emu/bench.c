@@ -1,11 +1,15 @@
 /* bench.c: the engine of the Arm emulator's bench (see arm64/emu/bench.h).
  *
- * The stream is built before any timing, as a pool of distinct run
- * contents and a list of (content, cycles) pairs, so both paths see the
- * same runs and neither timing includes drawing them.
+ * The stream is recorded from its producer in chunks of runs before any
+ * timing of that chunk, and every machine plays the recorded chunk: so
+ * both paths see the same runs and neither timing includes producing them
+ * (a profile's stream costs more per run than the fast path). The
+ * synthetic stream is one producer, a workload profile's (given by the
+ * caller, which knows the sources library) another.
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +24,7 @@
 #define MAX_VALS   12
 #define MAX_FAST   8
 #define STALL_SLOT 0x003f
+#define CHUNK      (1u << 16) /* runs recorded, then timed, at a time */
 
 /* the events of the stream: slot events (VB up to SLOTS = 8) first */
 static const uint16_t bench_events[MAX_VALS] = {0x0008 /* INST_RETIRED */,
@@ -85,10 +90,11 @@ static void make_pool(struct content *pool, uint64_t *s)
 	}
 }
 
-/* The program: every counter with a rule worth timing. Even counters
+/* The program: every counter with a rule worth timing, on an event drawn
+ * from events[0..nr_events). Even counters
  * take thresholds (every TC) or edges, odd counters link to n-1 or take
  * edges; filters vary; the first counters start just below an overflow. */
-static void program(struct arm_emu *m, uint64_t seed)
+static void program(struct arm_emu *m, const uint16_t *events, unsigned nr_events, uint64_t seed)
 {
 	uint64_t s = seed ^ UINT64_C(0x5eed);
 	struct arm_emu_pe *pe = arm_emu_pe(m, 0);
@@ -97,7 +103,7 @@ static void program(struct arm_emu *m, uint64_t seed)
 
 	arm_emu_write(pe, 3, ARM_EMU_MDCR_EL3, 0, ARM_EMU_MDCR3_SPME);
 	for (unsigned n = 0; n < 31; n++) {
-		uint64_t evt = bench_events[rng(&s, MAX_VALS)];
+		uint64_t evt = events[rng(&s, nr_events)];
 		uint64_t th = rng(&s, 6);
 		uint64_t t = evt | (th << 32);
 		unsigned kind = rng(&s, 3);
@@ -132,93 +138,178 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static double play(struct arm_emu *m, const struct content *pool, const uint16_t *which,
-                   const uint16_t *len, size_t nr, bool ref, bool keyed)
+/* The synthetic stream as a producer: runs of 1..max_run cycles of a pool
+ * content, drawn in the order the synthetic bench always drew them. */
+struct synth {
+	const struct content *pool;
+	uint64_t s;
+	unsigned max_run;
+	bool keyed;
+};
+
+static void synth_next(void *ctx, uint64_t max_cycles, struct arm_emu_run *r)
+{
+	struct synth *y = ctx;
+	uint64_t l = 1 + rng(&y->s, y->max_run);
+	if (l > max_cycles)
+		l = max_cycles;
+	unsigned which = rng(&y->s, POOL);
+	const struct content *c = &y->pool[which];
+	memset(r, 0, sizeof(*r));
+	r->sec = ARM_EMU_SEC_NS;
+	r->cycles = l;
+	r->el = c->el;
+	r->streaming = c->streaming;
+	r->nr_vals = c->nr;
+	r->vals = c->vals;
+	r->pc = 0x400000u + (uint64_t)which * 4u;
+	r->key = y->keyed ? (uint32_t)which + 1 : 0; /* a content per key */
+	r->source = y->pool;
+}
+
+/* Plays runs [0, nr) on PE 0 of m, the final fold included; its time. */
+static double play(struct arm_emu *m, const struct arm_emu_run *runs, size_t nr, bool ref)
 {
 	struct arm_emu_pe *pe = arm_emu_pe(m, 0);
-	struct arm_emu_run r;
-	memset(&r, 0, sizeof(r));
-	r.sec = ARM_EMU_SEC_NS;
 	double t0 = now();
-	for (size_t i = 0; i < nr; i++) {
-		const struct content *c = &pool[which[i]];
-		r.cycles = len[i];
-		r.el = c->el;
-		r.streaming = c->streaming;
-		r.nr_vals = c->nr;
-		r.vals = c->vals;
-		r.pc = 0x400000u + (uint64_t)which[i] * 4u;
-		r.key = keyed ? (uint32_t)which[i] + 1 : 0; /* a content per key */
-		r.source = pool;
-		if (ref)
-			arm_emu_ref_run(pe, &r);
-		else
-			arm_emu_run(pe, &r);
-	}
+	if (ref)
+		for (size_t i = 0; i < nr; i++)
+			arm_emu_ref_run(pe, &runs[i]);
+	else
+		for (size_t i = 0; i < nr; i++)
+			arm_emu_run(pe, &runs[i]);
 	arm_emu_sync(pe);
 	return now() - t0;
 }
 
-struct arm_emu_bench *arm_emu_bench_run(uint64_t seed, uint64_t cycles, unsigned max_run,
-                                        bool keyed, unsigned fast_passes,
-                                        struct arm_emu_bench_result *out, char *err, size_t errlen)
+/* Why f cannot run the bench program, or NULL. */
+static const char *unfit(const struct arm_emu_features *f)
+{
+	if (f->nr_counters < 31)
+		return "31 event counters";
+	if (f->thwidth < 3)
+		return "FEAT_PMUv3_TH with THWIDTH >= 3";
+	if (!f->edge)
+		return "FEAT_PMUv3_EDGE";
+	if (!f->th2)
+		return "FEAT_PMUv3_TH2";
+	if (!f->sme)
+		return "FEAT_SME";
+	return NULL;
+}
+
+/* Checks one produced run against the contract of source.h and f. */
+static bool run_ok(const struct arm_emu_features *f, const struct arm_emu_run *r,
+                   uint64_t max_cycles, char *err, size_t errlen)
+{
+	if (r->cycles == 0 || r->cycles > max_cycles || r->el >= ARM_EMU_NR_EL ||
+	    r->sec >= ARM_EMU_NR_SEC) {
+		snprintf(err, errlen, "the stream produced a bad run (%" PRIu64 " cycles, EL%u)",
+		         r->cycles, r->el);
+		return false;
+	}
+	for (unsigned v = 0; v < r->nr_vals; v++) {
+		if (r->vals[v].vb > f->slots) {
+			snprintf(err, errlen,
+			         "the stream delivers VB %u of event 0x%04x, above the %u slots of "
+			         "feature profile %s",
+			         r->vals[v].vb, r->vals[v].event, f->slots, f->name);
+			return false;
+		}
+	}
+	return true;
+}
+
+struct arm_emu_bench *arm_emu_bench_stream(const struct arm_emu_features *f,
+                                           const struct arm_emu_bench_source *src, uint64_t seed,
+                                           uint64_t cycles, unsigned fast_passes,
+                                           struct arm_emu_bench_result *out, char *err,
+                                           size_t errlen)
 {
 	if (!cycles) {
 		snprintf(err, errlen, "the bench needs at least 1 cycle");
 		return NULL;
 	}
-	if (max_run < 1 || max_run > 65535) {
-		snprintf(err, errlen, "runs of 1 to %u cycles: the longest run is 1 to 65535",
-		         max_run);
+	const char *need = unfit(f);
+	if (need) {
+		snprintf(err, errlen,
+		         "feature profile %s cannot run the bench: its program of thresholds, "
+		         "edges and linking needs %s (the future profile has them)",
+		         f->name, need);
+		return NULL;
+	}
+	if (!src->nr_events) {
+		snprintf(err, errlen, "the stream delivers no event to count");
 		return NULL;
 	}
 	if (fast_passes < 1)
 		fast_passes = 1;
 	if (fast_passes > MAX_FAST)
 		fast_passes = MAX_FAST;
-	const struct arm_emu_features *f = arm_emu_features_find("future");
-	struct content *pool = xcalloc(POOL, sizeof(*pool));
-	uint64_t s = seed;
-	make_pool(pool, &s);
-
-	/* the stream: runs of 1..max_run cycles, the last cut to fit */
-	size_t cap = 1024, nr = 0;
-	uint16_t *which = xmalloc(cap * sizeof(*which)), *len = xmalloc(cap * sizeof(*len));
-	for (uint64_t left = cycles; left;) {
-		uint64_t l = 1 + rng(&s, max_run);
-		if (l > left)
-			l = left;
-		if (nr == cap) {
-			cap *= 2;
-			which = xrealloc(which, cap * sizeof(*which));
-			len = xrealloc(len, cap * sizeof(*len));
-		}
-		which[nr] = (uint16_t)rng(&s, POOL);
-		len[nr++] = (uint16_t)l;
-		left -= l;
-	}
 
 	struct arm_emu_bench *b = xcalloc(1, sizeof(*b));
 	b->nr_fast = fast_passes;
-	double best = 0;
 	for (unsigned i = 0; i < fast_passes; i++) {
 		b->fast[i] = arm_emu_new(f, 1, 1, err, errlen);
-		program(b->fast[i], seed);
-		double t = play(b->fast[i], pool, which, len, nr, false, keyed);
-		if (i == 0 || t < best)
-			best = t;
+		program(b->fast[i], src->events, src->nr_events, seed);
 	}
 	b->ref = arm_emu_new(f, 1, 1, err, errlen);
-	program(b->ref, seed);
-	double tr = play(b->ref, pool, which, len, nr, true, keyed);
+	program(b->ref, src->events, src->nr_events, seed);
+
+	/* record a chunk (not timed), then time each path over it: the fast
+	 * path's time per chunk is the best of its machines' passes */
+	struct arm_emu_run *runs = xmalloc(CHUNK * sizeof(*runs));
+	double t_fast = 0, t_ref = 0;
+	uint64_t left = cycles, nr_runs = 0;
+	while (left) {
+		size_t n = 0;
+		for (; n < CHUNK && left; n++) {
+			src->next(src->ctx, left, &runs[n]);
+			if (!run_ok(f, &runs[n], left, err, errlen)) {
+				free(runs);
+				arm_emu_bench_free(b);
+				return NULL;
+			}
+			left -= runs[n].cycles;
+		}
+		nr_runs += n;
+		double best = 0;
+		for (unsigned i = 0; i < fast_passes; i++) {
+			double t = play(b->fast[i], runs, n, false);
+			if (i == 0 || t < best)
+				best = t;
+		}
+		t_fast += best;
+		t_ref += play(b->ref, runs, n, true);
+	}
+	free(runs);
 
 	out->cycles = cycles;
-	out->runs = nr;
-	out->fast_seconds = best;
-	out->ref_seconds = tr;
+	out->runs = nr_runs;
+	out->fast_seconds = t_fast;
+	out->ref_seconds = t_ref;
 	out->fast_passes = fast_passes;
-	free(which);
-	free(len);
+	return b;
+}
+
+struct arm_emu_bench *arm_emu_bench_run(const struct arm_emu_features *f, uint64_t seed,
+                                        uint64_t cycles, unsigned max_run, bool keyed,
+                                        unsigned fast_passes, struct arm_emu_bench_result *out,
+                                        char *err, size_t errlen)
+{
+	if (max_run < 1 || max_run > 65535) {
+		snprintf(err, errlen, "runs of 1 to %u cycles: the longest run is 1 to 65535",
+		         max_run);
+		return NULL;
+	}
+	struct content *pool = xcalloc(POOL, sizeof(*pool));
+	struct synth y = {.pool = pool, .s = seed, .max_run = max_run, .keyed = keyed};
+	make_pool(pool, &y.s);
+	struct arm_emu_bench_source src = {
+	    .next = synth_next, .ctx = &y, .events = bench_events, .nr_events = MAX_VALS};
+	struct arm_emu_bench *b =
+	    arm_emu_bench_stream(f ? f : arm_emu_features_find("future"), &src, seed, cycles,
+	                         fast_passes, out, err, errlen);
 	free(pool);
 	return b;
 }

@@ -1,14 +1,20 @@
 /* bench.h: the engine of the Arm emulator's bench, which times the
- * counting fast path against the per-cycle reference on one synthetic
- * stream and checks that both count the same.
+ * counting fast path against the per-cycle reference on one stream (a
+ * synthetic one, or one a caller produces, such as a workload profile's)
+ * and checks that both count the same.
  *
  * Owns: the bench program (31 event counters of the "future" profile with
  * thresholds of every condition, edges of every mode, linking of every
  * form, filters, 32- and 64-bit overflow, some counters starting just below
  * it), the synthetic stream (a pool of distinct run contents, drawn from a
  * seed, at run lengths of 1 to a chosen maximum, over EL0 and EL1 and streaming
- * mode), the timed passes, and the comparison of every register at the
- * end. Never prints, never exits.
+ * mode), the recording of a caller's stream, the timed passes, and the
+ * comparison of every register at the end. Never prints, never exits.
+ *
+ * The engine knows no source of runs but its synthetic one: a workload
+ * profile's stream (arm64/emu/profile.h, another library) reaches it
+ * through struct arm_emu_bench_source, so this library stays below the
+ * sources.
  */
 #ifndef HPM_ARM64_EMU_BENCH_H
 #define HPM_ARM64_EMU_BENCH_H
@@ -17,12 +23,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arm64/emu/pmu.h"
+#include "arm64/emu/source.h"
+
 struct arm_emu_bench;
 
 struct arm_emu_bench_result {
 	uint64_t cycles;      /* cycles of the stream */
 	uint64_t runs;        /* runs of the stream */
-	double fast_seconds;  /* the fast path: the best of its passes */
+	double fast_seconds;  /* the fast path: the best of its passes over each chunk of
+	                       * runs, summed */
 	double ref_seconds;   /* the reference, one pass */
 	unsigned fast_passes; /* fast-path passes (each on a fresh machine) */
 };
@@ -31,11 +41,37 @@ struct arm_emu_bench_result {
  * to max_run cycles (1..65535; 2000 gives a mean of 1000), each run keyed
  * by its content (as a workload profile's runs are) when `keyed`, counts it with
  * the fast path (fast_passes times, each on its own machine) and once with
- * the reference, and fills *out. NULL with the reason in err when cycles
- * is 0. */
-struct arm_emu_bench *arm_emu_bench_run(uint64_t seed, uint64_t cycles, unsigned max_run,
-                                        bool keyed, unsigned fast_passes,
-                                        struct arm_emu_bench_result *out, char *err, size_t errlen);
+ * the reference, and fills *out, on feature profile f (NULL: "future").
+ * NULL with the reason in err as arm_emu_bench_stream() says, or when
+ * max_run is out of range. */
+struct arm_emu_bench *arm_emu_bench_run(const struct arm_emu_features *f, uint64_t seed,
+                                        uint64_t cycles, unsigned max_run, bool keyed,
+                                        unsigned fast_passes, struct arm_emu_bench_result *out,
+                                        char *err, size_t errlen);
+
+/* A caller's stream. next() fills *run with the next run of 1..max_cycles
+ * cycles (source.h's contract; run->vals must stay valid until
+ * arm_emu_bench_stream() returns); it is called outside any timing.
+ * events[0..nr_events) are the events the program's counters count: the
+ * events the stream delivers. */
+struct arm_emu_bench_source {
+	void (*next)(void *ctx, uint64_t max_cycles, struct arm_emu_run *run);
+	void *ctx;
+	const uint16_t *events;
+	unsigned nr_events;
+};
+
+/* Programs the 31 counters of feature profile f (which must have 31
+ * counters, TH, EDGE, TH2 and SME; seed draws the program) on fast_passes
+ * fast-path machines and one reference machine, plays `cycles` (>= 1)
+ * cycles of src's stream on each, and fills *out. NULL with the reason in
+ * err when f lacks a feature, cycles is 0, src names no event, or the
+ * stream gives a run outside source.h's contract or a VB above f's slots. */
+struct arm_emu_bench *arm_emu_bench_stream(const struct arm_emu_features *f,
+                                           const struct arm_emu_bench_source *src, uint64_t seed,
+                                           uint64_t cycles, unsigned fast_passes,
+                                           struct arm_emu_bench_result *out, char *err,
+                                           size_t errlen);
 
 /* Compares every register (and the edge state) of each fast-path machine
  * with the reference machine's, calling mismatch (when not NULL) for each
