@@ -148,44 +148,53 @@ static void on_script_signal(int sig)
 	script_signal = sig;
 }
 
-static int run_script(FILE *f, const char *name, unsigned harts, const char *trace_out)
+/* no SA_RESTART: a signal also ends a read of the script */
+static void catch_script_signals(void)
 {
-	struct emu *emu = emu_new(harts);
-	struct emu_script *s = emu_script_new(emu, script_output, NULL);
-	char err[1024];
-	char *line = NULL;
-	size_t cap = 0;
-	unsigned lineno = 0;
-	int status = 0;
-	ssize_t n = 0;
-
-	/* no SA_RESTART: a signal also ends a read of the script */
 	struct sigaction sa = {.sa_handler = on_script_signal};
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	emu_script_set_stop(s, &script_signal);
+}
 
-	if (trace_out && emu_script_trace(s, trace_out, err, sizeof(err)) < 0) {
-		cli_error("%s", err);
-		status = 1;
-	}
-	/* line by line, each bounded, so /dev/zero is an error, not a leak */
+typedef int (*script_exec_fn)(void *s, const char *line, char *err, size_t errlen);
+
+static int kmh_script_exec(void *s, const char *line, char *err, size_t errlen)
+{
+	return emu_script_exec(s, line, err, errlen);
+}
+
+static int arm64_script_exec(void *s, const char *line, char *err, size_t errlen)
+{
+	return arm_script_exec(s, line, err, errlen);
+}
+
+/* The lines of script f through exec, for either machine's interpreter:
+ * line by line, each bounded (so /dev/zero is an error, not a leak), a NUL
+ * refused (the interpreters read C strings), an error said as NAME:LINE:,
+ * until the first error, the end or a signal. Returns the exit status so
+ * far (0 or 1); *lineno is the number of the last line read. */
+static int script_lines(FILE *f, const char *name, unsigned max_line, script_exec_fn exec, void *s,
+                        unsigned *lineno)
+{
+	char err[1024];
+	char *line = NULL;
+	size_t cap = 0;
+	int status = 0;
+	ssize_t n = 0;
 	while (!status && !script_signal &&
-	       (n = util_read_line(f, &line, &cap, EMU_SCRIPT_MAX_LINE)) != UTIL_LINE_EOF &&
+	       (n = util_read_line(f, &line, &cap, max_line)) != UTIL_LINE_EOF &&
 	       n != UTIL_LINE_ERROR) {
-		lineno++;
+		++*lineno;
 		if (n == UTIL_LINE_TOO_LONG) {
-			cli_error("%s:%u: line longer than %u bytes", name, lineno,
-			          EMU_SCRIPT_MAX_LINE);
+			cli_error("%s:%u: line longer than %u bytes", name, *lineno, max_line);
 			status = 1;
 		} else if (strlen(line) != (size_t)n) {
-			/* the interpreter reads C strings: a NUL would cut the line */
-			cli_error("%s:%u: column %zu: NUL byte in the line", name, lineno,
+			cli_error("%s:%u: column %zu: NUL byte in the line", name, *lineno,
 			          strlen(line) + 1);
 			status = 1;
-		} else if (emu_script_exec(s, line, err, sizeof(err)) < 0) {
-			cli_error("%s:%u: %s", name, lineno, err);
+		} else if (exec(s, line, err, sizeof(err)) < 0) {
+			cli_error("%s:%u: %s", name, *lineno, err);
 			status = 1;
 		}
 	}
@@ -193,13 +202,14 @@ static int run_script(FILE *f, const char *name, unsigned harts, const char *tra
 		cli_error("%s: read error: %s", name, strerror(errno));
 		status = 1;
 	}
-	if (emu_script_finish(s, err, sizeof(err)) < 0 && !status) {
-		cli_error("%s", err);
-		status = 1;
-	}
 	free(line);
-	emu_script_free(s);
-	emu_free(emu);
+	return status;
+}
+
+/* A script's exit status, or hpmstat's death by the signal that stopped
+ * it (130/143, as perf) once what it printed is printed. */
+static int script_end(int status, const char *name, unsigned lineno)
+{
 	if (script_signal) {
 		int sig = script_signal;
 		if (!status)
@@ -207,6 +217,31 @@ static int run_script(FILE *f, const char *name, unsigned harts, const char *tra
 		return cli_die_of_signal(sig);
 	}
 	return status;
+}
+
+static int run_script(FILE *f, const char *name, unsigned harts, const char *trace_out)
+{
+	struct emu *emu = emu_new(harts);
+	struct emu_script *s = emu_script_new(emu, script_output, NULL);
+	char err[1024];
+	unsigned lineno = 0;
+	int status = 0;
+
+	catch_script_signals();
+	emu_script_set_stop(s, &script_signal);
+	if (trace_out && emu_script_trace(s, trace_out, err, sizeof(err)) < 0) {
+		cli_error("%s", err);
+		status = 1;
+	}
+	if (!status)
+		status = script_lines(f, name, EMU_SCRIPT_MAX_LINE, kmh_script_exec, s, &lineno);
+	if (emu_script_finish(s, err, sizeof(err)) < 0 && !status) {
+		cli_error("%s", err);
+		status = 1;
+	}
+	emu_script_free(s);
+	emu_free(emu);
+	return script_end(status, name, lineno);
 }
 
 /* --------------------------------------------------------------- profiles */
@@ -421,57 +456,24 @@ static int run_arm_script(FILE *f, const char *name, const struct arm_opts *o)
 	/* an Arm core's name also names the events of `feed` */
 	struct arm_script *s =
 	    arm_script_new(m, arm_emu_core_profile(pmu) ? pmu : NULL, script_output, NULL);
-	char *line = NULL;
-	size_t cap = 0;
 	unsigned lineno = 0;
 	int status = 0;
-	ssize_t n = 0;
 
-	struct sigaction sa = {.sa_handler = on_script_signal};
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	catch_script_signals();
 	arm_script_set_stop(s, &script_signal);
-
 	if (o->trace_out && arm_script_trace(s, o->trace_out, err, sizeof(err)) < 0) {
 		cli_error("%s", err);
 		status = 1;
 	}
-	while (!status && !script_signal &&
-	       (n = util_read_line(f, &line, &cap, ARM_SCRIPT_MAX_LINE)) != UTIL_LINE_EOF &&
-	       n != UTIL_LINE_ERROR) {
-		lineno++;
-		if (n == UTIL_LINE_TOO_LONG) {
-			cli_error("%s:%u: line longer than %u bytes", name, lineno,
-			          ARM_SCRIPT_MAX_LINE);
-			status = 1;
-		} else if (strlen(line) != (size_t)n) {
-			cli_error("%s:%u: column %zu: NUL byte in the line", name, lineno,
-			          strlen(line) + 1);
-			status = 1;
-		} else if (arm_script_exec(s, line, err, sizeof(err)) < 0) {
-			cli_error("%s:%u: %s", name, lineno, err);
-			status = 1;
-		}
-	}
-	if (!status && n == UTIL_LINE_ERROR && !script_signal) {
-		cli_error("%s: read error: %s", name, strerror(errno));
-		status = 1;
-	}
+	if (!status)
+		status = script_lines(f, name, ARM_SCRIPT_MAX_LINE, arm64_script_exec, s, &lineno);
 	if (arm_script_finish(s, err, sizeof(err)) < 0 && !status) {
 		cli_error("%s", err);
 		status = 1;
 	}
-	free(line);
 	arm_script_free(s);
 	arm_emu_free(m);
-	if (script_signal) {
-		int sig = script_signal;
-		if (!status)
-			cli_error("%s:%u: interrupted", name, lineno);
-		return cli_die_of_signal(sig);
-	}
-	return status;
+	return script_end(status, name, lineno);
 }
 
 static json_t *arm_td_json(const struct arm_src_topdown *td)
