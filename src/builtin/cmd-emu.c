@@ -78,7 +78,7 @@ const char cmd_emu_usage[] =
     "20000000, --profile balanced, --seed 1).\n"
     "\n"
     "With --arch arm64 the machine is the Arm PMUv3 emulator: --pmu MODEL picks\n"
-    "its feature profile (n1, v2, future, or an Arm core: neoverse-v2; default\n"
+    "its feature profile (n1, v1, n2, v2, future, or an Arm core: neoverse-v2; default\n"
     "v2), --pes N its PEs (default 1) and --pes-per-core K the PEs of a core (MT).\n"
     "Its script commands: pe N, el 0|1|2|3, state ns|s|realm|root, streaming\n"
     "on|off, mrs REG, msr REG VALUE, feed CYCLES [EVENT=VB ...], run CYCLES\n"
@@ -442,8 +442,8 @@ static int run_arm_script(FILE *f, const char *name, const struct arm_opts *o)
 	const char *pmu = o->pmu ? o->pmu : "v2";
 	const struct arm_emu_features *feat = arm_emu_features_find(pmu);
 	if (!feat) {
-		cli_error("--pmu %s: no Arm emulator profile of that name (n1, v2, future, or "
-		          "neoverse-n1, neoverse-n2, neoverse-v1, neoverse-v2)",
+		cli_error("--pmu %s: no Arm emulator profile of that name (n1, v1, n2, v2, "
+		          "future, or neoverse-n1, neoverse-n2, neoverse-v1, neoverse-v2)",
 		          pmu);
 		return EXIT_USAGE;
 	}
