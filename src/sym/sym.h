@@ -1,0 +1,99 @@
+/* sym.h: turning sampled addresses into function names, as perf report
+ * does, for hpmstat report --samples (and record's build ids).
+ *
+ * Owns: the address maps of the recorded processes, built from the
+ * stream's MMAP2, COMM (exec), FORK and EXIT records in order; the DSO
+ * cache (each ELF file read once with libelf: .symtab, else .dynsym, and
+ * PLT entries; PIE executables and shared objects placed by their
+ * segments' file offsets; the build id of .note.gnu.build-id; separate
+ * debug files through .gnu_debuglink and /usr/lib/debug/.build-id/); the
+ * vDSO; the kernel's symbols from /proc/kallsyms when readable; and tables
+ * of declared functions (the emulator's workload profiles).
+ *
+ * A name is given only when it is right: a file whose build id differs
+ * from the recorded one, a stripped file, or one that cannot be read
+ * resolves to no name, with its DSO, the offset in it and the reason.
+ * Without libelf (configure --without-libelf) every user address resolves
+ * that way; kallsyms and declared tables still name functions.
+ *
+ * Never prints, never exits: errors are negative codes, hpm_syms_strerror
+ * says them.
+ */
+#ifndef HPM_SYM_SYM_H
+#define HPM_SYM_SYM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct hpm_syms;
+
+struct hpm_syms_opts {
+	/* NULL: /proc/kallsyms; "": no kernel symbols. */
+	const char *kallsyms;
+	/* NULL: /usr/lib/debug (its .build-id/ and the debuglink places). */
+	const char *debug_dir;
+};
+
+/* Where an address lands: perf's "dso" and "sym" columns. */
+enum hpm_sym_space { HPM_SYM_USER, HPM_SYM_KERNEL, HPM_SYM_HV, HPM_SYM_GUEST };
+
+struct hpm_sym_loc {
+	/* "/usr/bin/x", "[kernel.kallsyms]", "[vdso]", "[unknown]" when no
+	 * map holds the address. Owned by the hpm_syms. */
+	const char *dso;
+	/* The function, or NULL when it cannot be named (printed [unknown]).
+	 * Owned by the hpm_syms. */
+	const char *name;
+	uint64_t sym_start;  /* the function's start, in dso terms */
+	uint64_t sym_offset; /* address - the function's start */
+	/* The address in the DSO's own terms (file offset made into the ELF
+	 * virtual address perf shows; the address itself for the kernel). */
+	uint64_t dso_offset;
+	/* When name is NULL and a DSO is known: why ("stripped", "build id
+	 * differs from the recorded one", "cannot read: ...", ...). */
+	const char *why;
+};
+
+/* A declared function (the emulator's): [start, end) in its DSO. */
+struct hpm_sym_decl {
+	const char *name;
+	uint64_t start, end;
+};
+
+int hpm_syms_new(const struct hpm_syms_opts *opts, struct hpm_syms **out);
+void hpm_syms_free(struct hpm_syms *s);
+
+/* The stream's records, fed in order. A map replaces what it overlaps. */
+int hpm_syms_mmap(struct hpm_syms *s, pid_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
+                  const char *filename, const uint8_t *build_id, size_t build_id_len,
+                  enum hpm_sym_space space);
+/* COMM with PERF_RECORD_MISC_COMM_EXEC: the process's maps are gone. */
+int hpm_syms_exec(struct hpm_syms *s, pid_t pid);
+/* FORK of a new process (pid != ppid): it starts with its parent's maps. */
+int hpm_syms_fork(struct hpm_syms *s, pid_t pid, pid_t ppid);
+void hpm_syms_exit(struct hpm_syms *s, pid_t pid);
+
+/* A build id the file recorded for filename (PERF_FEAT_BUILD_ID): the file
+ * read now must carry it, else its addresses get no name. */
+int hpm_syms_recorded_build_id(struct hpm_syms *s, const char *filename, const uint8_t *id,
+                               size_t len);
+
+/* A table of declared functions standing for dso (e.g. the emulator's
+ * workload): addresses of maps of dso resolve through it, never through a
+ * file. */
+int hpm_syms_add_table(struct hpm_syms *s, const char *dso, const struct hpm_sym_decl *decls,
+                       size_t n);
+
+/* Resolves addr of pid in space into *loc (strings live as long as s). */
+int hpm_syms_resolve(struct hpm_syms *s, pid_t pid, uint64_t addr, enum hpm_sym_space space,
+                     struct hpm_sym_loc *loc);
+
+/* The build id of the ELF file at path (.note.gnu.build-id): its length
+ * into *len (at most max), or a negative code (no note, not ELF, ...). */
+int hpm_sym_file_build_id(const char *path, uint8_t *id, size_t max, size_t *len);
+
+const char *hpm_syms_strerror(int err);
+
+#endif
