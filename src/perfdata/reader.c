@@ -1,0 +1,855 @@
+/* reader.c: see reader.h. Every field is read with memcpy from a
+ * bounds-checked offset: records are 8-byte aligned in a good file, but
+ * the fuzz target's buffer and a damaged file need not be. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "perfdata/reader.h"
+#include "util/xalloc.h"
+
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static void note(struct pd_file *f, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	if (f->nr_note >= PD_NOTE_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	f->note[f->nr_note++] = xstrdup(buf);
+}
+
+static void seterr(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+bool pd_is_perf_data(const void *buf, size_t len)
+{
+	if (len < 8)
+		return false;
+	uint64_t m = get64(buf);
+	return m == PERF_FILE_MAGIC2 || m == PERF_FILE_MAGIC2_SWAPPED;
+}
+
+/* [off, off + n) lies in [0, lim). */
+static bool fits(uint64_t off, uint64_t n, uint64_t lim)
+{
+	return off <= lim && n <= lim - off;
+}
+
+/* ------------------------------------------------------------ event ids */
+
+static void id_insert(struct pd_file *f, uint64_t id, int ev)
+{
+	/* open addressing at most half full */
+	unsigned used = f->id_used;
+	if (2 * (used + 1) > f->id_cap) {
+		unsigned cap = f->id_cap ? 2 * f->id_cap : 64;
+		while (2 * (used + 1) > cap)
+			cap *= 2;
+		uint64_t *k = xcalloc(cap, sizeof(*k));
+		int *e = xcalloc(cap, sizeof(*e));
+		for (unsigned i = 0; i < cap; i++)
+			e[i] = -1;
+		for (unsigned i = 0; i < f->id_cap; i++) {
+			if (f->id_ev[i] < 0)
+				continue;
+			unsigned h =
+			    (unsigned)(f->id_key[i] * 0x9e3779b97f4a7c15ULL >> 32) & (cap - 1);
+			while (e[h] >= 0)
+				h = (h + 1) & (cap - 1);
+			k[h] = f->id_key[i];
+			e[h] = f->id_ev[i];
+		}
+		free(f->id_key);
+		free(f->id_ev);
+		f->id_key = k;
+		f->id_ev = e;
+		f->id_cap = cap;
+	}
+	unsigned h = (unsigned)(id * 0x9e3779b97f4a7c15ULL >> 32) & (f->id_cap - 1);
+	while (f->id_ev[h] >= 0) {
+		if (f->id_key[h] == id)
+			return; /* the first attr with an id keeps it */
+		h = (h + 1) & (f->id_cap - 1);
+	}
+	f->id_key[h] = id;
+	f->id_ev[h] = ev;
+	f->id_used++;
+}
+
+int pd_event_of_id(const struct pd_file *f, uint64_t id)
+{
+	if (!f->id_cap)
+		return -1;
+	unsigned h = (unsigned)(id * 0x9e3779b97f4a7c15ULL >> 32) & (f->id_cap - 1);
+	while (f->id_ev[h] >= 0) {
+		if (f->id_key[h] == id)
+			return f->id_ev[h];
+		h = (h + 1) & (f->id_cap - 1);
+	}
+	return -1;
+}
+
+/* One attr (size bytes at p, its own attr.size telling how much is the
+ * attr) and its ids. */
+static void add_event(struct pd_file *f, const uint8_t *p, uint64_t size, const uint8_t *ids,
+                      uint64_t nr_ids)
+{
+	struct pd_event *e;
+	f->ev = xrealloc(f->ev, (f->nr_ev + 1) * sizeof(*f->ev));
+	e = &f->ev[f->nr_ev];
+	memset(e, 0, sizeof(*e));
+	uint64_t n = size < sizeof(e->attr) ? size : sizeof(e->attr);
+	memcpy(&e->attr, p, n);
+	if (e->attr.size && e->attr.size < n)
+		memset((uint8_t *)&e->attr + e->attr.size, 0, n - e->attr.size);
+	if (nr_ids > (1u << 24))
+		nr_ids = 1u << 24;
+	e->nr_ids = (unsigned)nr_ids;
+	e->ids = nr_ids ? xcalloc(nr_ids, sizeof(uint64_t)) : NULL;
+	f->nr_ev++;
+	for (uint64_t i = 0; i < nr_ids; i++) {
+		e->ids[i] = get64(ids + 8 * i);
+		id_insert(f, e->ids[i], (int)f->nr_ev - 1);
+	}
+}
+
+/* --------------------------------------------------------------- features */
+
+/* A perf string at *off in [*off, end): u32 len then len bytes holding a
+ * NUL. */
+static char *get_string(const uint8_t *b, uint64_t *off, uint64_t end)
+{
+	if (!fits(*off, 4, end))
+		return NULL;
+	uint32_t n = get32(b + *off);
+	if (!fits(*off + 4, n, end) || !n || !memchr(b + *off + 4, 0, n))
+		return NULL;
+	char *s = xstrdup((const char *)b + *off + 4);
+	*off += 4 + (uint64_t)n;
+	return s;
+}
+
+static bool read_build_ids(struct pd_file *f, const uint8_t *b, uint64_t off, uint64_t end)
+{
+	while (off < end) {
+		if (!fits(off, sizeof(struct perf_event_header), end))
+			return false;
+		uint16_t misc, size;
+		memcpy(&misc, b + off + 4, 2);
+		memcpy(&size, b + off + 6, 2);
+		/* header 8, pid 4, id 24, then the filename */
+		if (size < 36 + 1 || !fits(off, size, end))
+			return false;
+		const uint8_t *p = b + off;
+		if (!memchr(p + 36, 0, size - 36))
+			return false;
+		struct pd_build_id *bi;
+		f->bid = xrealloc(f->bid, (f->nr_bid + 1) * sizeof(*f->bid));
+		bi = &f->bid[f->nr_bid++];
+		memcpy(&bi->pid, p + 8, 4);
+		bi->misc = misc;
+		memcpy(bi->id, p + 12, PERF_FILE_BUILD_ID_MAX);
+		bi->size = (misc & PERF_FILE_MISC_BUILD_ID_SIZE) ? p[32] : PERF_FILE_BUILD_ID_MAX;
+		if (bi->size > PERF_FILE_BUILD_ID_MAX)
+			bi->size = PERF_FILE_BUILD_ID_MAX;
+		bi->filename = xstrdup((const char *)p + 36);
+		off += size;
+	}
+	return true;
+}
+
+static bool read_event_desc(struct pd_file *f, const uint8_t *b, uint64_t off, uint64_t end)
+{
+	if (!fits(off, 8, end))
+		return false;
+	uint32_t nr = get32(b + off), asz = get32(b + off + 4);
+	off += 8;
+	for (uint32_t i = 0; i < nr; i++) {
+		if (!fits(off, asz, end))
+			return false;
+		off += asz;
+		if (!fits(off, 4, end))
+			return false;
+		uint32_t nr_ids = get32(b + off);
+		off += 4;
+		char *name = get_string(b, &off, end);
+		if (!name || !fits(off, 8 * (uint64_t)nr_ids, end)) {
+			free(name);
+			return false;
+		}
+		/* the entry's event: by its first id, else by position */
+		int ev = nr_ids ? pd_event_of_id(f, get64(b + off)) : -1;
+		if (ev < 0 && i < f->nr_ev)
+			ev = (int)i;
+		if (ev >= 0 && !f->ev[ev].name)
+			f->ev[ev].name = name;
+		else
+			free(name);
+		off += 8 * (uint64_t)nr_ids;
+	}
+	return true;
+}
+
+static const char *const feat_names[] = {
+    "reserved",        "tracing_data", "build_id",     "hostname",     "osrelease",
+    "version",         "arch",         "nrcpus",       "cpudesc",      "cpuid",
+    "total_mem",       "cmdline",      "event_desc",   "cpu_topology", "numa_topology",
+    "branch_stack",    "pmu_mappings", "group_desc",   "auxtrace",     "stat",
+    "cache",           "sample_time",  "mem_topology", "clockid",      "dir_format",
+    "bpf_prog_info",   "bpf_btf",      "compressed",   "cpu_pmu_caps", "clock_data",
+    "hybrid_topology", "pmu_caps"};
+
+/* One feature section [off, off + size). Features a report has no use for
+ * are skipped quietly; ones that change how the data must be read (a
+ * compressed or directory file) and ones newer than perf 6.1 get a note. */
+static void read_feature(struct pd_file *f, unsigned feat, uint64_t off, uint64_t size)
+{
+	const uint8_t *b = f->buf;
+	uint64_t end = off + size;
+	bool ok = true;
+	if (!fits(off, size, f->len)) {
+		note(f, "feature %u (%s) lies beyond the end of the file: not read", feat,
+		     feat < sizeof(feat_names) / sizeof(feat_names[0]) ? feat_names[feat]
+		                                                       : "unknown");
+		f->partial = true;
+		return;
+	}
+	switch (feat) {
+	case PERF_FEAT_BUILD_ID:
+		ok = read_build_ids(f, b, off, end);
+		break;
+	case PERF_FEAT_HOSTNAME:
+	case PERF_FEAT_OSRELEASE:
+	case PERF_FEAT_VERSION:
+	case PERF_FEAT_ARCH: {
+		char **dst = feat == PERF_FEAT_HOSTNAME    ? &f->hostname
+		             : feat == PERF_FEAT_OSRELEASE ? &f->osrelease
+		             : feat == PERF_FEAT_VERSION   ? &f->version
+		                                           : &f->arch;
+		char *s = get_string(b, &off, end);
+		ok = s != NULL;
+		if (s) {
+			free(*dst);
+			*dst = s;
+		}
+		break;
+	}
+	case PERF_FEAT_NRCPUS:
+		ok = fits(off, 8, end);
+		if (ok) {
+			f->has_nrcpus = true;
+			f->nr_cpus_avail = get32(b + off);
+			f->nr_cpus_online = get32(b + off + 4);
+		}
+		break;
+	case PERF_FEAT_CMDLINE: {
+		ok = fits(off, 4, end);
+		if (!ok)
+			break;
+		uint32_t n = get32(b + off);
+		off += 4;
+		for (uint32_t i = 0; i < n && ok; i++) {
+			char *s = get_string(b, &off, end);
+			ok = s != NULL;
+			if (s) {
+				f->cmdline =
+				    xrealloc(f->cmdline, (f->nr_cmdline + 1) * sizeof(char *));
+				f->cmdline[f->nr_cmdline++] = s;
+			}
+		}
+		break;
+	}
+	case PERF_FEAT_EVENT_DESC:
+		ok = read_event_desc(f, b, off, end);
+		break;
+	case PERF_FEAT_COMPRESSED:
+		note(f,
+		     "skipped feature %u (compressed): the data's PERF_RECORD_COMPRESSED "
+		     "records are not read",
+		     feat);
+		break;
+	case PERF_FEAT_DIR_FORMAT:
+		note(f, "skipped feature %u (dir_format): only the header file's data is read",
+		     feat);
+		break;
+	default:
+		if (feat > PERF_FEAT_LAST_KNOWN_6_1)
+			note(f, "skipped feature %u (newer than this reader) by its size", feat);
+		break;
+	}
+	if (!ok)
+		note(f, "feature %u (%s) is malformed: not read", feat, feat_names[feat]);
+}
+
+/* ------------------------------------------------------------------ open */
+
+static int open_common(struct pd_file *f, char *err, size_t errlen, const char *name)
+{
+	const uint8_t *b = f->buf;
+	if (f->len < 8 || !pd_is_perf_data(b, f->len)) {
+		seterr(err, errlen, "%s: not a perf.data file (no PERFILE2 magic)", name);
+		return -1;
+	}
+	if (get64(b) == PERF_FILE_MAGIC2_SWAPPED) {
+		seterr(err, errlen,
+		       "%s: a perf.data of the other byte order (written on a big-endian "
+		       "machine): not supported",
+		       name);
+		return -1;
+	}
+	if (f->len < 16) {
+		seterr(err, errlen, "%s: truncated perf.data header", name);
+		return -1;
+	}
+	uint64_t hsize = get64(b + 8);
+	if (hsize == 16) {
+		/* pipe mode: the stream follows the magic and size */
+		f->pipe = true;
+		f->data_off = 16;
+		f->data_end = f->len;
+		f->pos = 16;
+		return 0;
+	}
+	if (hsize < sizeof(struct perf_file_header) || f->len < sizeof(struct perf_file_header)) {
+		seterr(err, errlen, "%s: truncated perf.data header (%zu bytes)", name, f->len);
+		return -1;
+	}
+	struct perf_file_header h;
+	memcpy(&h, b, sizeof(h));
+	if (h.attr_size < sizeof(struct perf_file_section) + 64 || h.attr_size > (1u << 16)) {
+		seterr(err, errlen, "%s: attr size %llu is not perf's", name,
+		       (unsigned long long)h.attr_size);
+		return -1;
+	}
+	if (!fits(h.attrs.offset, h.attrs.size, f->len)) {
+		seterr(err, errlen, "%s: truncated: the attrs section is not in the file", name);
+		return -1;
+	}
+	uint64_t nattr = h.attrs.size / h.attr_size;
+	if (!nattr) {
+		seterr(err, errlen, "%s: no events (empty attrs section)", name);
+		return -1;
+	}
+	uint64_t asz = h.attr_size - sizeof(struct perf_file_section);
+	for (uint64_t i = 0; i < nattr; i++) {
+		const uint8_t *a = b + h.attrs.offset + i * h.attr_size;
+		struct perf_file_section ids;
+		memcpy(&ids, a + asz, sizeof(ids));
+		uint64_t nr = ids.size / 8;
+		if (!fits(ids.offset, nr * 8, f->len)) {
+			note(f, "the ids of event %llu are not in the file", (unsigned long long)i);
+			f->partial = true;
+			nr = 0;
+		}
+		add_event(f, a, asz, b + ids.offset, nr);
+	}
+	f->data_off = h.data.offset;
+	f->data_end = h.data.offset + h.data.size;
+	if (h.data.offset > f->len || h.data.size > f->len - h.data.offset) {
+		f->partial = true;
+		note(f, "truncated: the data section ends at byte %llu, the file at %zu",
+		     (unsigned long long)(h.data.offset + h.data.size), f->len);
+		f->data_end = f->len;
+		if (f->data_off > f->len)
+			f->data_off = f->len;
+	}
+	f->pos = f->data_off;
+	/* the feature sections' table follows the data section */
+	uint64_t sec = h.data.offset + h.data.size;
+	for (unsigned bit = 1; bit < PERF_FILE_FEAT_BITS; bit++) {
+		if (!(h.adds_features[bit / 64] >> (bit % 64) & 1))
+			continue;
+		if (!fits(sec, sizeof(struct perf_file_section), f->len)) {
+			if (!f->partial)
+				note(f, "truncated: the feature sections are not in the file");
+			f->partial = true;
+			break;
+		}
+		struct perf_file_section s;
+		memcpy(&s, b + sec, sizeof(s));
+		sec += sizeof(s);
+		read_feature(f, bit, s.offset, s.size);
+	}
+	return 0;
+}
+
+int pd_open_buffer(struct pd_file *f, const void *buf, size_t len, char *err, size_t errlen)
+{
+	memset(f, 0, sizeof(*f));
+	f->buf = buf;
+	f->len = len;
+	if (open_common(f, err, errlen, "input") != 0) {
+		pd_close(f);
+		return -1;
+	}
+	return 0;
+}
+
+int pd_open(struct pd_file *f, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	memset(f, 0, sizeof(*f));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		seterr(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	if (st.st_size == 0) {
+		seterr(err, errlen, "%s: empty file, not a perf.data", path);
+		close(fd);
+		return -1;
+	}
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	int e = errno;
+	close(fd);
+	if (m == MAP_FAILED) {
+		seterr(err, errlen, "%s: %s", path, strerror(e));
+		return -1;
+	}
+	madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+	f->buf = m;
+	f->len = (size_t)st.st_size;
+	f->mapped = true;
+	if (open_common(f, err, errlen, path) != 0) {
+		pd_close(f);
+		return -1;
+	}
+	return 0;
+}
+
+void pd_close(struct pd_file *f)
+{
+	if (f->mapped)
+		munmap((void *)(uintptr_t)f->buf, f->len);
+	for (unsigned i = 0; i < f->nr_ev; i++) {
+		free(f->ev[i].name);
+		free(f->ev[i].ids);
+	}
+	free(f->ev);
+	free(f->hostname);
+	free(f->osrelease);
+	free(f->version);
+	free(f->arch);
+	for (unsigned i = 0; i < f->nr_cmdline; i++)
+		free(f->cmdline[i]);
+	free(f->cmdline);
+	for (unsigned i = 0; i < f->nr_bid; i++)
+		free(f->bid[i].filename);
+	free(f->bid);
+	for (unsigned i = 0; i < f->nr_note; i++)
+		free(f->note[i]);
+	free(f->id_key);
+	free(f->id_ev);
+	memset(f, 0, sizeof(*f));
+}
+
+/* --------------------------------------------------------------- records */
+
+/* The event of a sample: perf requires every event of a file to place the
+ * id alike, so the first event's sample_type says where it is. */
+static int sample_event(const struct pd_file *f, const uint8_t *p, uint64_t n)
+{
+	if (f->nr_ev <= 1)
+		return f->nr_ev ? 0 : -1;
+	uint64_t st = f->ev[0].attr.sample_type;
+	uint64_t pos;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		pos = 0;
+	else if (st & PERF_SAMPLE_ID)
+		pos = !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID) +
+		      !!(st & PERF_SAMPLE_TIME) + !!(st & PERF_SAMPLE_ADDR);
+	else
+		return 0;
+	if ((pos + 1) * 8 > n)
+		return -1;
+	return pd_event_of_id(f, get64(p + pos * 8));
+}
+
+/* The sample_id_all trailer at the end of [p, p + n): its time. */
+static void trailer(const struct pd_file *f, struct pd_record *r, const uint8_t *p, uint64_t n)
+{
+	if (!f->nr_ev || !f->ev[0].attr.sample_id_all)
+		return;
+	uint64_t st = f->ev[0].attr.sample_type;
+	uint64_t after = 0; /* u64s after the wanted field */
+	int ev = f->nr_ev == 1 ? 0 : -1;
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		if (n >= 8 && f->nr_ev > 1)
+			ev = pd_event_of_id(f, get64(p + n - 8));
+		after++;
+	}
+	if (st & PERF_SAMPLE_CPU)
+		after++;
+	if (st & PERF_SAMPLE_STREAM_ID)
+		after++;
+	if ((st & PERF_SAMPLE_ID) && ev < 0 && n >= (after + 1) * 8 && f->nr_ev > 1)
+		ev = pd_event_of_id(f, get64(p + n - (after + 1) * 8));
+	if (st & PERF_SAMPLE_ID)
+		after++;
+	r->ev = ev;
+	if ((st & PERF_SAMPLE_TIME) && n >= (after + 1) * 8) {
+		r->has_time = true;
+		r->time = get64(p + n - (after + 1) * 8);
+	}
+}
+
+static bool parse_sample(const struct pd_file *f, struct pd_record *r, const uint8_t *p, uint64_t n)
+{
+	struct pd_sample *s = &r->u.sample;
+	uint64_t o = 0;
+	r->ev = sample_event(f, p, n);
+	if (r->ev < 0)
+		return true; /* kept as a sample of no event: the caller counts it */
+	const struct perf_event_attr *a = &f->ev[r->ev].attr;
+	uint64_t st = a->sample_type;
+#define TAKE(dst)                                                                                  \
+	do {                                                                                       \
+		if (o + 8 > n)                                                                     \
+			return false;                                                              \
+		dst = get64(p + o);                                                                \
+		o += 8;                                                                            \
+	} while (0)
+	uint64_t skip;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		TAKE(skip);
+	(void)skip;
+	if (st & PERF_SAMPLE_IP)
+		TAKE(s->ip);
+	if (st & PERF_SAMPLE_TID) {
+		if (o + 8 > n)
+			return false;
+		s->pid = get32(p + o);
+		s->tid = get32(p + o + 4);
+		o += 8;
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		TAKE(s->time);
+		r->has_time = true;
+		r->time = s->time;
+	}
+	if (st & PERF_SAMPLE_ADDR)
+		TAKE(s->addr);
+	if (st & PERF_SAMPLE_ID)
+		TAKE(s->id);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		TAKE(s->stream_id);
+	if (st & PERF_SAMPLE_CPU) {
+		if (o + 8 > n)
+			return false;
+		s->cpu = get32(p + o);
+		o += 8;
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		TAKE(s->period);
+	else
+		s->period = a->freq ? 1 : a->sample_period;
+	if (st & PERF_SAMPLE_READ) {
+		uint64_t rf = a->read_format;
+		unsigned stride = 8 * (1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST));
+		if (rf & PERF_FORMAT_GROUP) {
+			TAKE(s->read_nr);
+			if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+				TAKE(s->time_enabled);
+			if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+				TAKE(s->time_running);
+			if (s->read_nr > (n - o) / stride)
+				return false;
+			s->read_values = p + o;
+			s->read_stride = stride;
+			o += s->read_nr * stride;
+		} else {
+			/* value, [enabled], [running], [id], [lost]: the
+			 * value and its id are apart (pd_read_value) */
+			uint64_t te = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED),
+			         tr = !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+			uint64_t total = stride + 8 * (te + tr);
+			if (o + total > n)
+				return false;
+			s->read_nr = 1;
+			s->read_values = p + o;
+			s->read_stride = 0;
+			if (te)
+				s->time_enabled = get64(p + o + 8);
+			if (tr)
+				s->time_running = get64(p + o + 8 + 8 * te);
+			o += total;
+		}
+	}
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		TAKE(s->callchain_nr);
+		if (s->callchain_nr > (n - o) / 8)
+			return false;
+		s->callchain = p + o;
+		o += 8 * s->callchain_nr;
+	}
+#undef TAKE
+	return true;
+}
+
+uint64_t pd_callchain_ip(const struct pd_sample *s, uint64_t i)
+{
+	return get64(s->callchain + 8 * i);
+}
+
+void pd_read_value(const struct pd_file *f, const struct pd_record *r, uint64_t i, uint64_t *value,
+                   uint64_t *id)
+{
+	const struct pd_sample *s = &r->u.sample;
+	uint64_t rf = r->ev >= 0 ? f->ev[r->ev].attr.read_format : 0;
+	*value = *id = 0;
+	if (!s->read_values || i >= s->read_nr)
+		return;
+	if (s->read_stride) {
+		const uint8_t *e = s->read_values + i * s->read_stride;
+		*value = get64(e);
+		if (rf & PERF_FORMAT_ID)
+			*id = get64(e + 8);
+		return;
+	}
+	*value = get64(s->read_values);
+	if (rf & PERF_FORMAT_ID) {
+		unsigned k = 1 + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		             !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+		*id = get64(s->read_values + 8 * k);
+	}
+}
+
+/* A NUL-terminated string at p + o inside [p, p + n). */
+static const char *str_in(const uint8_t *p, uint64_t o, uint64_t n)
+{
+	if (o >= n || !memchr(p + o, 0, n - o))
+		return NULL;
+	return (const char *)p + o;
+}
+
+/* Parses the record at off (its header already checked to fit). false:
+ * its body is malformed. */
+static bool parse(struct pd_file *f, uint64_t off, struct pd_record *r)
+{
+	const uint8_t *h = f->buf + off;
+	memset(r, 0, sizeof(*r));
+	r->type = get32(h);
+	memcpy(&r->misc, h + 4, 2);
+	memcpy(&r->size, h + 6, 2);
+	r->offset = off;
+	r->ev = -1;
+	const uint8_t *p = h + 8;
+	uint64_t n = r->size - 8;
+	switch (r->type) {
+	case PERF_RECORD_SAMPLE:
+		return parse_sample(f, r, p, n);
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		uint64_t fo = r->type == PERF_RECORD_MMAP ? 32 : 64;
+		if (n < fo + 1)
+			return false;
+		r->u.mmap.pid = get32(p);
+		r->u.mmap.tid = get32(p + 4);
+		r->u.mmap.start = get64(p + 8);
+		r->u.mmap.len = get64(p + 16);
+		r->u.mmap.pgoff = get64(p + 24);
+		if (r->type == PERF_RECORD_MMAP2 && (r->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+			uint8_t sz = p[32];
+			if (sz > 20)
+				sz = 20;
+			r->u.mmap.build_id_size = sz;
+			r->u.mmap.build_id = p + 36;
+		}
+		r->u.mmap.filename = str_in(p, fo, n);
+		if (!r->u.mmap.filename)
+			return false;
+		uint64_t used = (fo + strlen(r->u.mmap.filename) + 1 + 7) & ~7ULL;
+		if (used < n)
+			trailer(f, r, p + used, n - used);
+		return true;
+	}
+	case PERF_RECORD_COMM: {
+		if (n < 9)
+			return false;
+		r->u.comm.pid = get32(p);
+		r->u.comm.tid = get32(p + 4);
+		r->u.comm.exec = (r->misc & PERF_RECORD_MISC_COMM_EXEC) != 0;
+		r->u.comm.comm = str_in(p, 8, n);
+		if (!r->u.comm.comm)
+			return false;
+		uint64_t used = (8 + strlen(r->u.comm.comm) + 1 + 7) & ~7ULL;
+		if (used < n)
+			trailer(f, r, p + used, n - used);
+		return true;
+	}
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (n < 24)
+			return false;
+		r->u.task.pid = get32(p);
+		r->u.task.ppid = get32(p + 4);
+		r->u.task.tid = get32(p + 8);
+		r->u.task.ptid = get32(p + 12);
+		r->has_time = true;
+		r->time = get64(p + 16);
+		if (n > 24)
+			trailer(f, r, p + 24, n - 24);
+		return true;
+	case PERF_RECORD_LOST:
+		if (n < 16)
+			return false;
+		r->u.lost.id = get64(p);
+		r->u.lost.lost = get64(p + 8);
+		r->ev = pd_event_of_id(f, r->u.lost.id);
+		if (n > 16)
+			trailer(f, r, p + 16, n - 16);
+		return true;
+	default:
+		return true;
+	}
+}
+
+static bool known_type(uint32_t t)
+{
+	return (t > 0 && t < PERF_RECORD_MAX) ||
+	       (t >= PERF_RECORD_HEADER_ATTR && t < PERF_RECORD_USER_MAX_6_1);
+}
+
+int pd_next(struct pd_file *f, struct pd_record *r)
+{
+	for (;;) {
+		uint64_t off = f->pos;
+		if (off >= f->data_end)
+			return 0;
+		if (!fits(off, 8, f->data_end)) {
+			note(f,
+			     "truncated: %llu bytes at the end of the data section are not a "
+			     "whole record",
+			     (unsigned long long)(f->data_end - off));
+			f->partial = true;
+			f->pos = f->data_end;
+			return 0;
+		}
+		uint16_t size;
+		uint32_t type = get32(f->buf + off);
+		memcpy(&size, f->buf + off + 6, 2);
+		if (size < 8) {
+			note(f, "record at byte %llu has size %u: the data stops there",
+			     (unsigned long long)off, size);
+			f->partial = true;
+			f->pos = f->data_end;
+			return 0;
+		}
+		if (!fits(off, size, f->data_end)) {
+			note(f,
+			     "record at byte %llu (type %u, %u bytes) goes beyond the data "
+			     "section: the data stops there",
+			     (unsigned long long)off, type, size);
+			f->partial = true;
+			f->pos = f->data_end;
+			return 0;
+		}
+		f->pos = off + size;
+		if (!known_type(type)) {
+			if (type < 256 && !(f->warned_type[type / 8] & (1u << (type % 8)))) {
+				f->warned_type[type / 8] |= (uint8_t)(1u << (type % 8));
+				note(f, "skipped records of unknown type %u by their size", type);
+			}
+			continue;
+		}
+		if (type == PERF_RECORD_HEADER_ATTR) {
+			/* the attr (its own size), then its ids */
+			const uint8_t *p = f->buf + off + 8;
+			uint32_t asz = size >= 8 + 72 ? get32(p + 4) : 0;
+			if (asz < 64 || asz > (uint32_t)size - 8) {
+				note(f, "HEADER_ATTR record at byte %llu is malformed: skipped",
+				     (unsigned long long)off);
+				continue;
+			}
+			add_event(f, p, asz, p + asz, (size - 8 - asz) / 8);
+		} else if (type == PERF_RECORD_HEADER_FEATURE) {
+			if (size >= 16) {
+				uint64_t feat = get64(f->buf + off + 8);
+				if (feat < PERF_FILE_FEAT_BITS)
+					read_feature(f, (unsigned)feat, off + 16, size - 16);
+			}
+		}
+		if (!parse(f, off, r)) {
+			note(f, "record at byte %llu (type %u) is malformed: skipped",
+			     (unsigned long long)off, type);
+			continue;
+		}
+		return 1;
+	}
+}
+
+int pd_read_at(struct pd_file *f, uint64_t off, struct pd_record *r)
+{
+	if (!fits(off, 8, f->data_end))
+		return 0;
+	uint16_t size;
+	memcpy(&size, f->buf + off + 6, 2);
+	if (size < 8 || !fits(off, size, f->data_end))
+		return 0;
+	return parse(f, off, r) ? 1 : 0;
+}
+
+const char *pd_event_name(const struct pd_file *f, unsigned i, char *buf, size_t len)
+{
+	static const char *const sw[] = {
+	    "cpu-clock",        "task-clock",   "page-faults",  "context-switches",
+	    "cpu-migrations",   "minor-faults", "major-faults", "alignment-faults",
+	    "emulation-faults", "dummy",        "bpf-output",   "cgroup-switches"};
+	static const char *const hw[] = {"cycles",
+	                                 "instructions",
+	                                 "cache-references",
+	                                 "cache-misses",
+	                                 "branches",
+	                                 "branch-misses",
+	                                 "bus-cycles",
+	                                 "stalled-cycles-frontend",
+	                                 "stalled-cycles-backend",
+	                                 "ref-cycles"};
+	if (i >= f->nr_ev)
+		return "unknown";
+	const struct pd_event *e = &f->ev[i];
+	if (e->name)
+		return e->name;
+	if (e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config < sizeof(sw) / sizeof(sw[0]))
+		return sw[e->attr.config];
+	if (e->attr.type == PERF_TYPE_HARDWARE && e->attr.config < sizeof(hw) / sizeof(hw[0]))
+		return hw[e->attr.config];
+	if (e->attr.type == PERF_TYPE_RAW)
+		snprintf(buf, len, "raw 0x%llx", (unsigned long long)e->attr.config);
+	else
+		snprintf(buf, len, "type %u config 0x%llx", e->attr.type,
+		         (unsigned long long)e->attr.config);
+	return buf;
+}

@@ -1,0 +1,156 @@
+/* reader.h: reading perf.data (PERFILE2, file and pipe mode) for hpmstat
+ * report --samples.
+ *
+ * Owns: opening and checking a perf.data (the header, the attrs with their
+ * ids, the feature sections hpmstat uses: BUILD_ID, HOSTNAME, OSRELEASE,
+ * VERSION, ARCH, NRCPUS, CMDLINE, EVENT_DESC), and walking the data section
+ * record by record: SAMPLE parsed by its event's sample_type (up to and
+ * including CALLCHAIN, which is all a report needs), MMAP, MMAP2, COMM,
+ * FORK, EXIT, LOST, FINISHED_ROUND, HEADER_ATTR (pipe mode's events),
+ * HEADER_FEATURE, and the sample_id_all trailer of the others (their time).
+ * The layout facts are perf-file.h's.
+ *
+ * What it cannot use it skips by size and says so once, in the file's
+ * notes (pd_file.note): features it does not read, record types newer than
+ * Linux 6.1's perf. A file cut short is read as far as it is whole, with
+ * pd_file.partial set and a note: the caller reports what was read and
+ * says it is partial. Byte-swapped files (written on a machine of the
+ * other byte order) are refused: hpmstat has no big-endian target.
+ *
+ * Never prints, never exits; every read is bounds-checked against the
+ * buffer (the fuzz target feeds it anything).
+ */
+#ifndef HPM_PERFDATA_READER_H
+#define HPM_PERFDATA_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfdata/perf-file.h"
+
+struct pd_event {
+	struct perf_event_attr attr; /* zero beyond the file's attr size */
+	char *name;                  /* EVENT_DESC's name, or NULL */
+	uint64_t *ids;
+	unsigned nr_ids;
+};
+
+struct pd_build_id {
+	int32_t pid;
+	uint16_t misc; /* PERF_RECORD_MISC_KERNEL, _USER, ... */
+	uint8_t id[PERF_FILE_BUILD_ID_MAX];
+	uint8_t size;
+	char *filename;
+};
+
+/* A sample, as far as a report reads it. Absent fields are 0. */
+struct pd_sample {
+	uint64_t ip, addr, id, stream_id, time, period;
+	uint32_t pid, tid, cpu;
+	/* PERF_SAMPLE_READ: nr values (1 without PERF_FORMAT_GROUP); values
+	 * through pd_read_value. */
+	uint64_t read_nr, time_enabled, time_running;
+	const uint8_t *read_values;
+	unsigned read_stride; /* bytes per value entry */
+	/* PERF_SAMPLE_CALLCHAIN: nr entries, through pd_callchain_ip
+	 * (PERF_CONTEXT_* markers included, as the kernel wrote them). */
+	uint64_t callchain_nr;
+	const uint8_t *callchain;
+};
+
+struct pd_record {
+	uint32_t type;
+	uint16_t misc;
+	uint16_t size;
+	uint64_t offset; /* in the file */
+	int ev;          /* the event (index in pd_file.ev), -1 when unknown */
+	bool has_time;
+	uint64_t time; /* the sample's, or the sample_id_all trailer's */
+	union {
+		struct pd_sample sample;
+		struct { /* MMAP, MMAP2 */
+			uint32_t pid, tid;
+			uint64_t start, len, pgoff;
+			const char *filename;
+			const uint8_t *build_id; /* MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID */
+			uint8_t build_id_size;
+		} mmap;
+		struct {
+			uint32_t pid, tid;
+			const char *comm;
+			bool exec;
+		} comm;
+		struct { /* FORK, EXIT */
+			uint32_t pid, ppid, tid, ptid;
+		} task;
+		struct {
+			uint64_t id, lost;
+		} lost;
+	} u;
+};
+
+#define PD_NOTE_MAX 32
+
+struct pd_file {
+	const uint8_t *buf;
+	size_t len;
+	bool mapped; /* buf is mmap'ed (else borrowed) */
+	bool pipe;   /* pipe mode: the events come as HEADER_ATTR records */
+	bool partial;
+	uint64_t data_off, data_end; /* the data section as far as it is in the file */
+
+	struct pd_event *ev;
+	unsigned nr_ev;
+
+	char *hostname, *osrelease, *version, *arch;
+	char **cmdline;
+	unsigned nr_cmdline;
+	bool has_nrcpus;
+	uint32_t nr_cpus_avail, nr_cpus_online;
+	struct pd_build_id *bid;
+	unsigned nr_bid;
+
+	/* What the reader skipped or stopped at, one line each (no newline). */
+	char *note[PD_NOTE_MAX];
+	unsigned nr_note;
+
+	/* iteration and id lookup (the reader's) */
+	uint64_t pos;
+	uint8_t warned_type[256 / 8];
+	uint64_t *id_key;
+	int *id_ev;
+	unsigned id_cap, id_used;
+};
+
+/* Open path (mmap'ed). On failure -1 with one line in err (missing file,
+ * not a perf.data, byte-swapped, header or attrs cut short). */
+int pd_open(struct pd_file *f, const char *path, char *err, size_t errlen);
+/* The same over a buffer the caller keeps alive (the fuzz target). */
+int pd_open_buffer(struct pd_file *f, const void *buf, size_t len, char *err, size_t errlen);
+void pd_close(struct pd_file *f);
+
+/* True when buf begins with perf.data's magic (either byte order). */
+bool pd_is_perf_data(const void *buf, size_t len);
+
+/* The next record of the data section: 1 and *r, or 0 at the end (or where
+ * the section stops being readable: then f->partial and a note say so).
+ * Records the reader does not know are returned too (type only). */
+int pd_next(struct pd_file *f, struct pd_record *r);
+/* The record at offset (one pd_next returned before): 1, or 0 when it is
+ * not readable. Pipe mode's HEADER_ATTR records are applied by pd_next
+ * only. */
+int pd_read_at(struct pd_file *f, uint64_t offset, struct pd_record *r);
+
+/* Entry i of a sample's callchain. */
+uint64_t pd_callchain_ip(const struct pd_sample *s, uint64_t i);
+/* Value i of a sample's read (its id: 0 without PERF_FORMAT_ID). */
+void pd_read_value(const struct pd_file *f, const struct pd_record *r, uint64_t i, uint64_t *value,
+                   uint64_t *id);
+/* The event of a sample id, -1 when no attr carries it. */
+int pd_event_of_id(const struct pd_file *f, uint64_t id);
+/* An event's name: EVENT_DESC's, else a generic one from its attr
+ * ("cpu-clock", "raw 0x...": buf holds at least 48 bytes). */
+const char *pd_event_name(const struct pd_file *f, unsigned i, char *buf, size_t len);
+
+#endif
