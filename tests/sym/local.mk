@@ -1,0 +1,1 @@
+# tests/sym: the symbolizer
