@@ -12,11 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin/builtin.h"
 #include "core/models.h"
 #include "metric/metric.h"
 #include "report/report.h"
+#include "perfdata/reader.h"
+#include "report/samples.h"
 #include "util/edit-distance.h"
 #include "util/outfile.h"
 #include "util/xalloc.h"
@@ -24,25 +27,36 @@
 const char cmd_report_usage[] =
     "Usage: hpmstat report [OPTIONS] RUN...\n"
     "       hpmstat report [OPTIONS] --diff BASE NEW\n"
+    "       hpmstat report [OPTIONS] [-i FILE | --samples FILE]\n"
     "\n"
     "Report the Topdown tree and the counts of run files written by\n"
-    "'hpmstat stat --record FILE' (hpmstat-run(5)).\n"
+    "'hpmstat stat --record FILE' (hpmstat-run(5)), or the hot functions of a\n"
+    "perf.data (by its magic; default: ./perf.data, as perf report).\n"
     "\n"
     "Options:\n"
-    "      --format FMT     text (default), csv, json, md or html\n"
+    "      --format FMT     text (default), csv, json, md or html; folded\n"
+    "                       (perf.data: stacks for FlameGraph and speedscope)\n"
     "      --level N        show the Topdown tree down to level N (1 to 3)\n"
     "  -o, --output FILE    write to FILE ('-': standard output)\n"
     "      --diff BASE NEW  compare two runs node by node, with a noise test\n"
     "                       when both were recorded with -r\n"
     "      --weights FILE   a JSON object {\"run name\": weight} for a weighted\n"
     "                       summary; a run's name is its file name without .json\n"
+    "  -i, --input FILE     the file to report: a perf.data or a run file\n"
+    "      --samples FILE   the perf.data to report\n"
+    "  -s, --sort KEYS      perf.data: comm,dso,sym (default), pid\n"
+    "  -g [caller|callee|none]  perf.data: call graphs (-g alone: caller;\n"
+    "                       without -g: callee when samples have them, as perf)\n"
+    "      --topdown        perf.data: level-1 Topdown per function from the\n"
+    "                       group reads of '{leader,member,...}:S' samples\n"
     "  -h, --help           show this help\n"
     "\n"
     "Examples:\n"
     "  hpmstat stat --record a.json --topdown=3 --emu-profile dram-bound\n"
     "  hpmstat report a.json\n"
     "  hpmstat report --format html -o suite.html a.json b.json c.json\n"
-    "  hpmstat report --diff a.json b.json\n";
+    "  hpmstat report --diff a.json b.json\n"
+    "  hpmstat report -i perf.data --sort dso,sym -g caller\n";
 
 struct opts {
 	enum rp_format format;
@@ -52,6 +66,14 @@ struct opts {
 	bool diff;
 	const char **runs;
 	unsigned nr_runs;
+	/* perf.data reports */
+	const char *input;   /* -i: perf.data or run file, by its magic */
+	const char *samples; /* --samples */
+	bool folded;         /* --format folded */
+	const char *sort;
+	enum rs_graph graph;
+	bool topdown;
+	const char *samples_only; /* the first option only a perf.data takes */
 };
 
 /* An option's value: "--opt=V" or the next argument. */
@@ -79,7 +101,9 @@ static bool is_opt(const char *a, const char *name)
  * file on disk; "-oFILE" with any other FILE is still -o. */
 static const char *meant_long_option(const char *a)
 {
-	static const char *const longs[] = {"format", "level", "output", "diff", "weights", "help"};
+	static const char *const longs[] = {"format",  "level",   "output", "diff",
+	                                    "weights", "help",    "input",  "samples",
+	                                    "sort",    "topdown", "stdio"};
 	const char *w = a + 1;
 
 	if (a[0] != '-' || a[1] == '-' || strlen(w) < 3)
@@ -118,7 +142,10 @@ static int parse(int argc, char **argv, struct opts *o)
 		} else if (is_opt(a, "--format")) {
 			if (!(v = option_value(argc, argv, &i, "--format", 8)))
 				return EXIT_USAGE;
-			if (rp_format_parse(v, &o->format) != 0) {
+			o->folded = false;
+			if (strcmp(v, "folded") == 0) {
+				o->folded = true;
+			} else if (rp_format_parse(v, &o->format) != 0) {
 				cli_error("--format '%s': must be text, csv, json, md or html", v);
 				return EXIT_FAILURE;
 			}
@@ -133,6 +160,50 @@ static int parse(int argc, char **argv, struct opts *o)
 			if (!(v = option_value(argc, argv, &i, "--output", 8)))
 				return EXIT_USAGE;
 			o->output = v;
+		} else if (is_opt(a, "--input") || strcmp(a, "-i") == 0) {
+			if (!(v = option_value(argc, argv, &i, a[1] == 'i' ? "-i" : "--input",
+			                       a[1] == 'i' ? 2 : 7)))
+				return EXIT_USAGE;
+			o->input = v;
+		} else if (strncmp(a, "-i", 2) == 0 && a[2] && !meant_long_option(a)) {
+			o->input = a + 2;
+		} else if (is_opt(a, "--samples")) {
+			if (!(v = option_value(argc, argv, &i, "--samples", 9)))
+				return EXIT_USAGE;
+			o->samples = v;
+			o->samples_only = o->samples_only ? o->samples_only : "--samples";
+		} else if (is_opt(a, "--sort") || strcmp(a, "-s") == 0) {
+			if (!(v = option_value(argc, argv, &i, a[1] == 's' ? "-s" : "--sort",
+			                       a[1] == 's' ? 2 : 6)))
+				return EXIT_USAGE;
+			o->sort = v;
+			o->samples_only = o->samples_only ? o->samples_only : "--sort";
+		} else if (strcmp(a, "-g") == 0 || is_opt(a, "--call-graph") ||
+		           strcmp(a, "-gcaller") == 0 || strcmp(a, "-gcallee") == 0) {
+			/* perf's -g takes an optional order: the next word when it
+			 * is one */
+			const char *ord = strchr(a, '=')        ? strchr(a, '=') + 1
+			                  : a[1] == 'g' && a[2] ? a + 2
+			                                        : NULL;
+			if (!ord && i + 1 < argc &&
+			    (strcmp(argv[i + 1], "caller") == 0 ||
+			     strcmp(argv[i + 1], "callee") == 0))
+				ord = argv[++i];
+			/* perf's -g alone means its default, graph,0.5,caller */
+			if (ord && strcmp(ord, "callee") == 0)
+				o->graph = RS_GRAPH_CALLEE;
+			else if (!ord || strcmp(ord, "caller") == 0 || strcmp(ord, "graph") == 0)
+				o->graph = RS_GRAPH_CALLER;
+			else if (strcmp(ord, "none") == 0)
+				o->graph = RS_GRAPH_OFF;
+			else
+				return cli_usage_error("-g '%s': must be caller or callee", ord);
+			o->samples_only = o->samples_only ? o->samples_only : "-g";
+		} else if (strcmp(a, "--topdown") == 0) {
+			o->topdown = true;
+			o->samples_only = o->samples_only ? o->samples_only : "--topdown";
+		} else if (strcmp(a, "--no-children") == 0 || strcmp(a, "--stdio") == 0) {
+			/* perf report's: what hpmstat always shows */
 		} else if ((v = meant_long_option(a))) {
 			return cli_usage_error("unknown option '%s' (did you mean --%s?)", a, v);
 		} else if (strncmp(a, "-o", 2) == 0) {
@@ -158,8 +229,17 @@ static int parse(int argc, char **argv, struct opts *o)
 			return cli_usage_error("unknown option '%.*s'", (int)strcspn(a, "="), a);
 		}
 	}
-	if (!o->nr_runs)
+	if (o->input && o->samples)
+		return cli_usage_error("-i and --samples exclude each other");
+	if ((o->input || o->samples) && o->nr_runs)
+		return cli_usage_error("give the input once: -i, --samples or run files");
+	/* perf report's default input; without it, the run files' usage */
+	if (!o->nr_runs && !o->input && !o->samples && access("perf.data", F_OK) == 0)
+		o->input = "perf.data";
+	if (!o->nr_runs && !o->input && !o->samples)
 		return cli_usage_error("no run file given");
+	if (o->input && (o->diff || o->weights))
+		return cli_usage_error("--diff and --weights compare run files: give them as RUN");
 	if (o->diff && o->nr_runs != 2)
 		return cli_usage_error("--diff compares BASE and NEW: give no other run");
 	if (o->diff && o->weights)
@@ -188,6 +268,62 @@ static int write_report(const struct report *r, const struct opts *o)
 	return cli_output_commit(&out) ? EXIT_FAILURE : 0;
 }
 
+/* The first bytes of path are perf.data's magic. */
+static bool is_perf_data(const char *path)
+{
+	char b[8];
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	size_t n = fread(b, 1, sizeof(b), f);
+	fclose(f);
+	return pd_is_perf_data(b, n);
+}
+
+/* hpmstat report on a perf.data: the samples report. What the reader
+ * skipped or stopped at goes to stderr; a partial file is reported as far
+ * as it was read, and fails only when it gave no sample. */
+static int samples_report(const char *path, const struct opts *o)
+{
+	struct rs_opts ro = {.graph = o->graph, .topdown = o->topdown};
+	struct rs_report rs;
+	char err[512];
+	enum rs_format f = o->folded ? RS_FOLDED : (enum rs_format)o->format;
+	if (o->sort && rs_parse_sort(o->sort, &ro, err, sizeof(err)) != 0)
+		return cli_usage_error("%s", err);
+	if (o->output && strcmp(o->output, "-") != 0 && outfile_same(o->output, path)) {
+		cli_error("-o '%s' is the input '%s': refusing to overwrite it", o->output, path);
+		return EXIT_FAILURE;
+	}
+	if (rs_load(&rs, path, &ro, err, sizeof(err)) != 0) {
+		for (unsigned i = 0; i < rs.file.nr_note; i++)
+			cli_warn("%s: %s", path, rs.file.note[i]);
+		cli_error("%s", err);
+		rs_free(&rs);
+		return EXIT_FAILURE;
+	}
+	for (unsigned i = 0; i < rs.file.nr_note; i++)
+		cli_warn("%s: %s", path, rs.file.note[i]);
+	if (rs.file.partial)
+		cli_warn("%s: partial: the report shows what could be read", path);
+	if (o->topdown && !rs.nr_td)
+		cli_warn("--topdown: %s", rs.td_why);
+	int rc = 0;
+	if (!o->output) {
+		rc = rs_render(&rs, f, stdout) != 0 ? EXIT_FAILURE : 0;
+	} else {
+		struct cli_output out = {0};
+		if (cli_output_open(&out, o->output, false)) {
+			rc = EXIT_FAILURE;
+		} else {
+			rs_render(&rs, f, cli_output_stream(&out));
+			rc = cli_output_commit(&out) ? EXIT_FAILURE : 0;
+		}
+	}
+	rs_free(&rs);
+	return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct opts o = {.format = RP_TEXT};
@@ -198,6 +334,28 @@ int cmd_report(int argc, char **argv)
 	if (rc) {
 		free(o.runs);
 		return rc < 0 ? 0 : rc;
+	}
+	/* a perf.data (by its magic) gets the samples report; the run-file
+	 * report is unchanged for everything else */
+	if (o.samples || (o.input && (is_perf_data(o.input) || access(o.input, F_OK) != 0)) ||
+	    (o.nr_runs == 1 && !o.diff && !o.weights && is_perf_data(o.runs[0]))) {
+		const char *path = o.samples ? o.samples : o.input ? o.input : o.runs[0];
+		rc = samples_report(path, &o);
+		free(o.runs);
+		return rc;
+	}
+	if (o.input)
+		o.runs[o.nr_runs++] = o.input;
+	if (o.samples_only) {
+		rc = cli_usage_error("%s applies to a perf.data; '%s' is a run file",
+		                     o.samples_only, o.runs[0]);
+		free(o.runs);
+		return rc;
+	}
+	if (o.folded) {
+		cli_error("--format 'folded': must be text, csv, json, md or html for run files");
+		free(o.runs);
+		return EXIT_FAILURE;
 	}
 	r.level = o.level;
 	r.diff = o.diff;

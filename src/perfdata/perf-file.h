@@ -105,7 +105,8 @@ enum perf_user_record_type {
 	PERF_RECORD_TIME_CONV = 79,
 	PERF_RECORD_HEADER_FEATURE = 80,
 	PERF_RECORD_COMPRESSED = 81,
-	PERF_RECORD_USER_MAX_6_1 = 82,
+	PERF_RECORD_FINISHED_INIT = 82, /* the synthesized records end here */
+	PERF_RECORD_USER_MAX_6_1 = 83,
 };
 
 /* Feature sections built of strings: a u32 length (of the string with

@@ -9,5 +9,7 @@ src_report_libreport_a_SOURCES = \
 	src/report/report.h src/report/report-int.h \
 	src/report/model.c src/report/render.c src/report/cells.c src/report/cells.h \
 	src/report/render-text.c src/report/render-csv.c src/report/render-json.c \
-	src/report/render-md.c src/report/render-html.c
+	src/report/render-md.c src/report/render-html.c \
+	src/report/samples.c src/report/samples.h src/report/samples-td.c src/report/samples-td.h \
+	src/report/samples-render.c
 src_report_libreport_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)

@@ -1,0 +1,680 @@
+/* samples-render.c: the samples report in each format (rs_render): the
+ * text as perf report --stdio --no-children lays it out (its header
+ * lines, column widths and [.]/[k] marks, so a user's eye and scripts
+ * read both alike), CSV, JSON, Markdown, HTML with an inline SVG flame
+ * graph (no script, no URL), and folded stacks. The escaping is cells.h's,
+ * the run-file report's. */
+#include <jansson.h>
+#include <locale.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/cells.h"
+#include "report/samples.h"
+#include "util/xalloc.h"
+
+/* perf shows a file's DSO by its base name, the kernel's by its [name]. */
+static const char *dso_name(const struct rs_report *rs, unsigned id)
+{
+	const char *s = rs_str(rs, id);
+	const char *b = strrchr(s, '/');
+	return s[0] != '[' && b ? b + 1 : s;
+}
+
+static const struct rs_report *sort_rs;
+static const struct rs_hist *sort_h;
+
+/* perf's output order: the period, then each sort key ascending, a named
+ * symbol before an unnamed one. */
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct rs_entry *x = &sort_h->e[*(const unsigned *)a];
+	const struct rs_entry *y = &sort_h->e[*(const unsigned *)b];
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	for (unsigned k = 0; k < sort_rs->opts.nr_key; k++) {
+		int c = 0;
+		switch (sort_rs->opts.key[k]) {
+		case RS_KEY_COMM:
+			c = strcmp(rs_str(sort_rs, x->comm), rs_str(sort_rs, y->comm));
+			break;
+		case RS_KEY_PID:
+			c = (x->pid > y->pid) - (x->pid < y->pid);
+			break;
+		case RS_KEY_DSO:
+			c = strcmp(dso_name(sort_rs, x->dso), dso_name(sort_rs, y->dso));
+			break;
+		case RS_KEY_SYM:
+			if (x->known != y->known)
+				c = x->known ? -1 : 1;
+			else if (x->known)
+				c = strcmp(rs_str(sort_rs, x->sym), rs_str(sort_rs, y->sym));
+			else
+				c = (x->addr > y->addr) - (x->addr < y->addr);
+			break;
+		}
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+static unsigned *sorted(const struct rs_report *rs, const struct rs_hist *h)
+{
+	unsigned *ix = xcalloc(h->nr_e ? h->nr_e : 1, sizeof(*ix));
+	for (unsigned i = 0; i < h->nr_e; i++)
+		ix[i] = i;
+	sort_rs = rs;
+	sort_h = h;
+	qsort(ix, h->nr_e, sizeof(*ix), entry_cmp);
+	return ix;
+}
+
+static double pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+/* perf's convert_unit: 341, 12K, 1M. */
+static unsigned long convert_unit(unsigned long v, char *unit)
+{
+	*unit = ' ';
+	if (v > 1000) {
+		v /= 1000;
+		*unit = 'K';
+	}
+	if (v > 1000) {
+		v /= 1000;
+		*unit = 'M';
+	}
+	if (v > 1000) {
+		v /= 1000;
+		*unit = 'G';
+	}
+	return v;
+}
+
+static const char *key_header(enum rs_key k)
+{
+	static const char *const h[] = {"Command", "Shared Object", "Symbol", "    Pid:Command"};
+	return h[k];
+}
+
+/* A key's cell text (into buf). */
+static const char *key_cell(const struct rs_report *rs, const struct rs_entry *e, enum rs_key k,
+                            char *buf, size_t len)
+{
+	switch (k) {
+	case RS_KEY_COMM:
+		return rs_str(rs, e->comm);
+	case RS_KEY_DSO:
+		return dso_name(rs, e->dso);
+	case RS_KEY_SYM:
+		snprintf(buf, len, "[%c] %s", e->kernel ? 'k' : '.', rs_str(rs, e->sym));
+		return buf;
+	case RS_KEY_PID:
+		snprintf(buf, len, "%7d:%s", e->pid, rs_str(rs, e->comm));
+		return buf;
+	}
+	return "";
+}
+
+/* ------------------------------------------------------- call graphs */
+
+static int node_cmp(const void *a, const void *b)
+{
+	const struct rs_cnode *x = &sort_rs->node[*(const unsigned *)a];
+	const struct rs_cnode *y = &sort_rs->node[*(const unsigned *)b];
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	return strcmp(rs_str(sort_rs, x->frame), rs_str(sort_rs, y->frame));
+}
+
+/* The children of n worth showing (perf's graph threshold: 0.5 % of the
+ * event's period), by period. */
+static unsigned children(const struct rs_report *rs, unsigned n, uint64_t total, unsigned **out)
+{
+	unsigned nr = 0, cap = 0;
+	unsigned *c = NULL;
+	for (unsigned k = rs->node[n].child; k; k = rs->node[k].next) {
+		if (pct(rs->node[k].period, total) < 0.5)
+			continue;
+		if (nr == cap) {
+			cap = cap ? 2 * cap : 8;
+			c = xrealloc(c, cap * sizeof(*c));
+		}
+		c[nr++] = k;
+	}
+	sort_rs = rs;
+	if (nr > 1)
+		qsort(c, nr, sizeof(*c), node_cmp);
+	*out = c;
+	return nr;
+}
+
+/* perf's graph: a chain of single children as a column of names, a
+ * branch as "|--P%--name" lines (the last " --P%--name"). */
+static void graph(const struct rs_report *rs, unsigned n, uint64_t total, const char *indent,
+                  FILE *out)
+{
+	unsigned *c;
+	unsigned nr = children(rs, n, total, &c);
+	if (nr == 1 && rs->node[c[0]].period == rs->node[n].period) {
+		fprintf(out, "%s%s\n", indent, rs_str(rs, rs->node[c[0]].frame));
+		graph(rs, c[0], total, indent, out);
+		free(c);
+		return;
+	}
+	for (unsigned i = 0; i < nr; i++) {
+		bool last = i + 1 == nr;
+		char p[32];
+		int w = snprintf(p, sizeof(p), "%.2f%%", pct(rs->node[c[i]].period, total));
+		fprintf(out, "%s|          \n", indent);
+		fprintf(out, "%s%s--%s--%s\n", indent, last ? " " : "|", p,
+		        rs_str(rs, rs->node[c[i]].frame));
+		size_t il = strlen(indent);
+		char *sub = xmalloc(il + (size_t)w + 8);
+		memcpy(sub, indent, il);
+		sub[il] = last ? ' ' : '|';
+		memset(sub + il + 1, ' ', (size_t)w + 5);
+		sub[il + 1 + (size_t)w + 5] = '\0';
+		graph(rs, c[i], total, sub, out);
+		free(sub);
+	}
+	free(c);
+}
+
+static void entry_graph(const struct rs_report *rs, const struct rs_entry *e, uint64_t total,
+                        FILE *out)
+{
+	unsigned root = rs->opts.graph == RS_GRAPH_CALLER ? e->caller : e->callee;
+	if (!root)
+		return;
+	unsigned *c;
+	unsigned nr = children(rs, root, total, &c);
+	if (!nr) {
+		free(c);
+		return; /* perf shows no graph when no branch passes the threshold */
+	}
+	if (nr == 1 && rs->node[c[0]].period == rs->node[root].period)
+		fputs("            |\n", out);
+	if (nr == 1 && rs->node[c[0]].period == rs->node[root].period) {
+		fprintf(out, "            ---%s\n", rs_str(rs, rs->node[c[0]].frame));
+		graph(rs, c[0], total, "               ", out);
+	} else {
+		graph(rs, root, total, "            ", out);
+	}
+	free(c);
+	fputc('\n', out);
+}
+
+/* -------------------------------------------------------------- text */
+
+static void text(const struct rs_report *rs, FILE *out)
+{
+	fprintf(out, "# hpmstat report of a perf.data%s\n", rs->file.partial ? " (PARTIAL)" : "");
+	for (unsigned i = 0; i < rs->file.nr_note; i++)
+		fprintf(out, "# note: %s\n", rs->file.note[i]);
+	fprintf(out, "#\n#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)rs->nr_lost);
+	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
+		const struct rs_hist *h = &rs->hist[hi];
+		char unit;
+		unsigned long ns = convert_unit((unsigned long)h->nr_samples, &unit);
+		fprintf(out, "# Samples: %lu%c of event '%s'\n", ns, unit, h->name);
+		fprintf(out, "# Event count (approx.): %llu\n#\n",
+		        (unsigned long long)h->total_period);
+		size_t w[RS_MAX_KEYS];
+		char b[512];
+		for (unsigned k = 0; k < rs->opts.nr_key; k++)
+			w[k] = strlen(key_header(rs->opts.key[k]));
+		for (unsigned i = 0; i < h->nr_e; i++)
+			for (unsigned k = 0; k < rs->opts.nr_key; k++) {
+				size_t l =
+				    strlen(key_cell(rs, &h->e[i], rs->opts.key[k], b, sizeof(b)));
+				if (l > w[k])
+					w[k] = l;
+			}
+		fputs("# Overhead", out);
+		for (unsigned k = 0; k < rs->opts.nr_key; k++)
+			fprintf(out, "  %-*s", (int)w[k], key_header(rs->opts.key[k]));
+		if (rs->nr_td && h->nr_member)
+			for (unsigned t = 0; t < rs->nr_td; t++)
+				fprintf(out, "  %s", rs->td_name[t]);
+		fputs("\n# ........", out);
+		for (unsigned k = 0; k < rs->opts.nr_key; k++) {
+			fputs("  ", out);
+			for (size_t j = 0; j < w[k]; j++)
+				fputc('.', out);
+		}
+		fputs("\n#\n", out);
+		unsigned *ix = sorted(rs, h);
+		for (unsigned i = 0; i < h->nr_e; i++) {
+			const struct rs_entry *e = &h->e[ix[i]];
+			fprintf(out, "  %7.2f%%", pct(e->period, h->total_period));
+			for (unsigned k = 0; k < rs->opts.nr_key; k++) {
+				const char *c = key_cell(rs, e, rs->opts.key[k], b, sizeof(b));
+				/* perf pads every column but a last Symbol */
+				if (k + 1 == rs->opts.nr_key && rs->opts.key[k] == RS_KEY_SYM &&
+				    !(rs->nr_td && e->td))
+					fprintf(out, "  %s", c);
+				else
+					fprintf(out, "  %-*s", (int)w[k], c);
+			}
+			if (rs->nr_td && e->td) {
+				/* the level-1 shares; "<==" marks the largest, the
+				 * function's bottleneck */
+				unsigned best = 0;
+				for (unsigned t = 1; t < rs->nr_td; t++)
+					if (!isnan(e->td[t]) &&
+					    (isnan(e->td[best]) || e->td[t] > e->td[best]))
+						best = t;
+				for (unsigned t = 0; t < rs->nr_td; t++) {
+					char v[32];
+					int tw = (int)strlen(rs->td_name[t]);
+					fprintf(out, "  %*s", tw,
+					        rp_num(v, sizeof(v), e->td[t], 2));
+				}
+				if (!isnan(e->td[best]))
+					fprintf(out, "  <== %s", rs->td_name[best]);
+			}
+			fputc('\n', out);
+			if (rs->opts.graph == RS_GRAPH_CALLEE || rs->opts.graph == RS_GRAPH_CALLER)
+				entry_graph(rs, e, h->total_period, out);
+		}
+		free(ix);
+		fputs("\n\n", out);
+	}
+	if (rs->nr_td)
+		fprintf(out,
+		        "# Topdown level 1 (%% of the function's slots) by the %s model's "
+		        "formulas, from group-read deltas\n",
+		        rs->td_model);
+	else if (rs->opts.topdown)
+		fprintf(out, "# no Topdown: %s\n", rs->td_why);
+}
+
+/* --------------------------------------------------------------- CSV */
+
+static void csv(const struct rs_report *rs, FILE *out)
+{
+	fputs("event,overhead,samples,period,command,pid,shared_object,symbol,space", out);
+	for (unsigned t = 0; t < rs->nr_td; t++)
+		fprintf(out, ",%s", rs->td_name[t]);
+	fputc('\n', out);
+	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
+		const struct rs_hist *h = &rs->hist[hi];
+		unsigned *ix = sorted(rs, h);
+		for (unsigned i = 0; i < h->nr_e; i++) {
+			const struct rs_entry *e = &h->e[ix[i]];
+			rp_csv_field(out, h->name);
+			fprintf(out, ",%.2f,%llu,%llu,", pct(e->period, h->total_period),
+			        (unsigned long long)e->samples, (unsigned long long)e->period);
+			rp_csv_field(out, rs_str(rs, e->comm));
+			fprintf(out, ",%d,", e->pid);
+			rp_csv_field(out, dso_name(rs, e->dso));
+			fputc(',', out);
+			rp_csv_field(out, rs_str(rs, e->sym));
+			fputs(e->kernel ? ",kernel" : ",user", out);
+			for (unsigned t = 0; t < rs->nr_td; t++) {
+				char v[32];
+				fprintf(out, ",%s",
+				        e->td ? rp_num(v, sizeof(v), e->td[t], 2) : "n/a");
+			}
+			fputc('\n', out);
+		}
+		free(ix);
+	}
+}
+
+/* -------------------------------------------------------------- JSON */
+
+static json_t *tree_json(const struct rs_report *rs, unsigned n, uint64_t total, unsigned depth)
+{
+	json_t *a = json_array();
+	if (depth > 256)
+		return a;
+	unsigned *c;
+	unsigned nr = children(rs, n, total, &c);
+	for (unsigned i = 0; i < nr; i++) {
+		json_t *o = json_object();
+		json_object_set_new(o, "frame", json_string(rs_str(rs, rs->node[c[i]].frame)));
+		json_object_set_new(o, "period", json_integer((json_int_t)rs->node[c[i]].period));
+		json_object_set_new(o, "samples", json_integer((json_int_t)rs->node[c[i]].samples));
+		json_object_set_new(o, "children", tree_json(rs, c[i], total, depth + 1));
+		json_array_append_new(a, o);
+	}
+	free(c);
+	return a;
+}
+
+static void jsonout(const struct rs_report *rs, FILE *out)
+{
+	json_t *root = json_object();
+	json_object_set_new(root, "schema", json_string("hpmstat-samples"));
+	json_object_set_new(root, "version", json_integer(1));
+	json_object_set_new(root, "partial", json_boolean(rs->file.partial));
+	json_t *notes = json_array();
+	for (unsigned i = 0; i < rs->file.nr_note; i++)
+		json_array_append_new(notes, json_string(rs->file.note[i]));
+	json_object_set_new(root, "notes", notes);
+	json_object_set_new(root, "lost", json_integer((json_int_t)rs->nr_lost));
+	if (rs->nr_td)
+		json_object_set_new(root, "topdown_model", json_string(rs->td_model));
+	json_t *evs = json_array();
+	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
+		const struct rs_hist *h = &rs->hist[hi];
+		json_t *eo = json_object();
+		json_object_set_new(eo, "event", json_string(h->name));
+		json_object_set_new(eo, "samples", json_integer((json_int_t)h->nr_samples));
+		json_object_set_new(eo, "period", json_integer((json_int_t)h->total_period));
+		json_t *ents = json_array();
+		unsigned *ix = sorted(rs, h);
+		for (unsigned i = 0; i < h->nr_e; i++) {
+			const struct rs_entry *e = &h->e[ix[i]];
+			json_t *o = json_object();
+			json_object_set_new(o, "overhead",
+			                    json_real(pct(e->period, h->total_period)));
+			json_object_set_new(o, "samples", json_integer((json_int_t)e->samples));
+			json_object_set_new(o, "period", json_integer((json_int_t)e->period));
+			json_object_set_new(o, "command", json_string(rs_str(rs, e->comm)));
+			json_object_set_new(o, "pid", json_integer(e->pid));
+			json_object_set_new(o, "shared_object", json_string(dso_name(rs, e->dso)));
+			json_object_set_new(o, "symbol", json_string(rs_str(rs, e->sym)));
+			json_object_set_new(o, "known", json_boolean(e->known));
+			json_object_set_new(o, "kernel", json_boolean(e->kernel));
+			if (rs->nr_td && e->td) {
+				json_t *td = json_object();
+				for (unsigned t = 0; t < rs->nr_td; t++)
+					json_object_set_new(td, rs->td_name[t],
+					                    isnan(e->td[t])
+					                        ? json_null()
+					                        : json_real(e->td[t] + 0.0));
+				json_object_set_new(o, "topdown", td);
+			}
+			unsigned croot = rs->opts.graph == RS_GRAPH_CALLER ? e->caller : e->callee;
+			if (croot)
+				json_object_set_new(o, "callchains",
+				                    tree_json(rs, croot, h->total_period, 0));
+			json_array_append_new(ents, o);
+		}
+		free(ix);
+		json_object_set_new(eo, "entries", ents);
+		json_array_append_new(evs, eo);
+	}
+	json_object_set_new(root, "events", evs);
+	json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(root);
+}
+
+/* ---------------------------------------------------------- Markdown */
+
+static void md(const struct rs_report *rs, FILE *out)
+{
+	fprintf(out, "# hpmstat report: samples%s\n\n", rs->file.partial ? " (partial)" : "");
+	for (unsigned i = 0; i < rs->file.nr_note; i++) {
+		fputs("- note: ", out);
+		rp_md_text(out, rs->file.note[i]);
+		fputc('\n', out);
+	}
+	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
+		const struct rs_hist *h = &rs->hist[hi];
+		fputs("\n## ", out);
+		rp_md_text(out, h->name);
+		fprintf(out, "\n\n%llu samples, event count %llu\n\n| Overhead | Samples |",
+		        (unsigned long long)h->nr_samples, (unsigned long long)h->total_period);
+		for (unsigned k = 0; k < rs->opts.nr_key; k++)
+			fprintf(out, " %s |",
+			        key_header(rs->opts.key[k]) +
+			            (rs->opts.key[k] == RS_KEY_PID ? 4 : 0));
+		for (unsigned t = 0; t < rs->nr_td; t++)
+			fprintf(out, " %s |", rs->td_name[t]);
+		fputs("\n|---:|---:|", out);
+		for (unsigned k = 0; k < rs->opts.nr_key + rs->nr_td; k++)
+			fputs("---|", out);
+		fputc('\n', out);
+		unsigned *ix = sorted(rs, h);
+		char b[512];
+		for (unsigned i = 0; i < h->nr_e; i++) {
+			const struct rs_entry *e = &h->e[ix[i]];
+			fprintf(out, "| %.2f%% | %llu |", pct(e->period, h->total_period),
+			        (unsigned long long)e->samples);
+			for (unsigned k = 0; k < rs->opts.nr_key; k++) {
+				fputc(' ', out);
+				rp_md_text(out, key_cell(rs, e, rs->opts.key[k], b, sizeof(b)));
+				fputs(" |", out);
+			}
+			for (unsigned t = 0; t < rs->nr_td; t++) {
+				char v[32];
+				fprintf(out, " %s |",
+				        e->td ? rp_num(v, sizeof(v), e->td[t], 2) : "n/a");
+			}
+			fputc('\n', out);
+		}
+		free(ix);
+	}
+}
+
+/* ------------------------------------------------------------- HTML */
+
+/* The flame graph's tree, built from the folded stacks. */
+struct fnode {
+	char *name;
+	uint64_t count;
+	struct fnode *child, *next;
+};
+
+static struct fnode *fchild(struct fnode *p, const char *name, size_t n)
+{
+	for (struct fnode *c = p->child; c; c = c->next)
+		if (strlen(c->name) == n && strncmp(c->name, name, n) == 0)
+			return c;
+	struct fnode *c = xcalloc(1, sizeof(*c));
+	c->name = xmalloc(n + 1);
+	memcpy(c->name, name, n);
+	c->name[n] = '\0';
+	c->next = p->child;
+	p->child = c;
+	return c;
+}
+
+static void ffree(struct fnode *n)
+{
+	while (n) {
+		struct fnode *next = n->next;
+		ffree(n->child);
+		free(n->name);
+		free(n);
+		n = next;
+	}
+}
+
+static unsigned fdepth(const struct fnode *n)
+{
+	unsigned d = 0;
+	for (const struct fnode *c = n->child; c; c = c->next) {
+		unsigned x = fdepth(c);
+		if (x > d)
+			d = x;
+	}
+	return d + 1;
+}
+
+#define FG_W 1000.0
+#define FG_H 16.0
+
+static void fdraw(const struct fnode *n, double x, unsigned depth, unsigned maxd, double scale,
+                  FILE *out)
+{
+	double cx = x;
+	for (const struct fnode *c = n->child; c; c = c->next) {
+		double w = (double)c->count * scale;
+		double y = (maxd - depth - 1) * FG_H;
+		if (w >= 0.5) {
+			/* colour by name, flame-like: red to yellow */
+			unsigned hsh = 0;
+			for (const char *s = c->name; *s; s++)
+				hsh = hsh * 31 + (unsigned char)*s;
+			fprintf(out, "<g class=\"frame\"><title>%s", "");
+			rp_html_text(out, c->name);
+			fprintf(out,
+			        " (%llu samples)</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			        "height=\"%.0f\" fill=\"rgb(%u,%u,60)\" stroke=\"white\"/>",
+			        (unsigned long long)c->count, cx, y, w, FG_H - 1, 205 + hsh % 50,
+			        80 + (hsh / 50) % 150);
+			if (w > 40) {
+				fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", cx + 3, y + FG_H - 4);
+				size_t fit = (size_t)(w / 7);
+				char *t = xstrdup(c->name);
+				if (strlen(t) > fit && fit > 2) {
+					t[fit - 2] = '.';
+					t[fit - 1] = '.';
+					t[fit] = '\0';
+				}
+				rp_html_text(out, t);
+				free(t);
+				fputs("</text>", out);
+			}
+			fputs("</g>\n", out);
+			fdraw(c, cx, depth + 1, maxd, scale, out);
+		}
+		cx += w;
+	}
+}
+
+static void flame(const struct rs_report *rs, FILE *out)
+{
+	struct fnode root = {0};
+	for (unsigned i = 0; i < rs->nr_folded; i++) {
+		const char *s = rs_str(rs, rs->folded[i].stack);
+		struct fnode *at = &root;
+		root.count += rs->folded[i].count;
+		while (*s) {
+			size_t n = strcspn(s, ";");
+			at = fchild(at, s, n);
+			at->count += rs->folded[i].count;
+			s += n;
+			if (*s == ';')
+				s++;
+		}
+	}
+	unsigned maxd = fdepth(&root);
+	if (maxd > 64)
+		maxd = 64;
+	double h = maxd * FG_H;
+	fprintf(
+	    out,
+	    "<h2>Flame graph</h2>\n<svg class=\"flamegraph\" xmlns=\"http://www.w3.org/2000/svg\" "
+	    "width=\"%.0f\" height=\"%.0f\">\n",
+	    FG_W, h);
+	if (root.count)
+		fdraw(&root, 0, 0, maxd, FG_W / (double)root.count, out);
+	fputs("</svg>\n", out);
+	ffree(root.child);
+}
+
+static void html(const struct rs_report *rs, FILE *out)
+{
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>hpmstat report: "
+	      "samples</title>\n<style>body{font-family:sans-serif;margin:1.5em}"
+	      "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
+	      "td.n{text-align:right}svg text{font-size:11px;font-family:monospace}</style>"
+	      "</head><body>\n<h1>hpmstat report: samples</h1>\n",
+	      out);
+	if (rs->file.partial)
+		fputs("<p><b>Partial:</b> the file was read only in part.</p>\n", out);
+	for (unsigned i = 0; i < rs->file.nr_note; i++) {
+		fputs("<p>note: ", out);
+		rp_html_text(out, rs->file.note[i]);
+		fputs("</p>\n", out);
+	}
+	flame(rs, out);
+	char b[512];
+	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
+		const struct rs_hist *h = &rs->hist[hi];
+		fputs("<h2>", out);
+		rp_html_text(out, h->name);
+		fprintf(out,
+		        "</h2>\n<p>%llu samples, event count %llu</p>\n<table><tr><th>Overhead</th>"
+		        "<th>Samples</th>",
+		        (unsigned long long)h->nr_samples, (unsigned long long)h->total_period);
+		for (unsigned k = 0; k < rs->opts.nr_key; k++)
+			fprintf(out, "<th>%s</th>",
+			        key_header(rs->opts.key[k]) +
+			            (rs->opts.key[k] == RS_KEY_PID ? 4 : 0));
+		for (unsigned t = 0; t < rs->nr_td; t++)
+			fprintf(out, "<th>%s</th>", rs->td_name[t]);
+		fputs("</tr>\n", out);
+		unsigned *ix = sorted(rs, h);
+		for (unsigned i = 0; i < h->nr_e; i++) {
+			const struct rs_entry *e = &h->e[ix[i]];
+			fprintf(out, "<tr><td class=\"n\">%.2f%%</td><td class=\"n\">%llu</td>",
+			        pct(e->period, h->total_period), (unsigned long long)e->samples);
+			for (unsigned k = 0; k < rs->opts.nr_key; k++) {
+				fputs("<td>", out);
+				rp_html_text(out, key_cell(rs, e, rs->opts.key[k], b, sizeof(b)));
+				fputs("</td>", out);
+			}
+			for (unsigned t = 0; t < rs->nr_td; t++) {
+				char v[32];
+				fprintf(out, "<td class=\"n\">%s</td>",
+				        e->td ? rp_num(v, sizeof(v), e->td[t], 2) : "n/a");
+			}
+			fputs("</tr>\n", out);
+		}
+		free(ix);
+		fputs("</table>\n", out);
+	}
+	fputs("</body></html>\n", out);
+}
+
+/* ------------------------------------------------------------ folded */
+
+static int folded_cmp(const void *a, const void *b)
+{
+	const struct rs_folded *x = a, *y = b;
+	return strcmp(rs_str(sort_rs, x->stack), rs_str(sort_rs, y->stack));
+}
+
+static void folded(const struct rs_report *rs, FILE *out)
+{
+	struct rs_folded *f = xcalloc(rs->nr_folded ? rs->nr_folded : 1, sizeof(*f));
+	memcpy(f, rs->folded, rs->nr_folded * sizeof(*f));
+	sort_rs = rs;
+	qsort(f, rs->nr_folded, sizeof(*f), folded_cmp);
+	for (unsigned i = 0; i < rs->nr_folded; i++)
+		fprintf(out, "%s %llu\n", rs_str(rs, f[i].stack), (unsigned long long)f[i].count);
+	free(f);
+}
+
+int rs_render(const struct rs_report *rs, enum rs_format f, FILE *out)
+{
+	locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	locale_t old = c ? uselocale(c) : (locale_t)0;
+	switch (f) {
+	case RS_TEXT:
+		text(rs, out);
+		break;
+	case RS_CSV:
+		csv(rs, out);
+		break;
+	case RS_JSON:
+		jsonout(rs, out);
+		break;
+	case RS_MD:
+		md(rs, out);
+		break;
+	case RS_HTML:
+		html(rs, out);
+		break;
+	case RS_FOLDED:
+		folded(rs, out);
+		break;
+	}
+	if (c) {
+		uselocale(old);
+		freelocale(c);
+	}
+	return ferror(out) ? -1 : 0;
+}

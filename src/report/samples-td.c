@@ -1,0 +1,195 @@
+/* samples-td.c: see samples-td.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch/model.h"
+#include "core/models.h"
+#include "metric/metric.h"
+#include "report/samples-td.h"
+#include "util/xalloc.h"
+
+/* The previous read of one (leader, cpu, tid). */
+struct td_prev {
+	int ev;
+	uint32_t cpu, tid;
+	uint64_t *v;
+	unsigned nr;
+};
+
+struct td_state {
+	struct td_prev *p;
+	unsigned nr;
+};
+
+static struct td_state *state(struct rs_report *rs)
+{
+	/* kept in the report's td_name slot until finish: a small private
+	 * struct, freed there */
+	return (struct td_state *)(void *)rs->td_name;
+}
+
+/* The members of h's group, from the first sample's ids. */
+static void members(struct rs_report *rs, struct rs_hist *h, const struct pd_record *r)
+{
+	h->nr_member = (unsigned)r->u.sample.read_nr;
+	h->member = xcalloc(h->nr_member, sizeof(char *));
+	for (unsigned i = 0; i < h->nr_member; i++) {
+		uint64_t v, id;
+		char b[64];
+		pd_read_value(&rs->file, r, i, &v, &id);
+		int ev = pd_event_of_id(&rs->file, id);
+		if (ev < 0)
+			snprintf(b, sizeof(b), "id %llu", (unsigned long long)id);
+		h->member[i] =
+		    xstrdup(ev >= 0 ? pd_event_name(&rs->file, (unsigned)ev, b, sizeof(b)) : b);
+	}
+}
+
+void rs_td_sample(struct rs_report *rs, struct rs_hist *h, struct rs_entry *e,
+                  const struct pd_record *r)
+{
+	const struct pd_sample *s = &r->u.sample;
+	if (r->ev < 0 || !s->read_values || s->read_nr > 64)
+		return;
+	if (!(rs->file.ev[r->ev].attr.read_format & PERF_FORMAT_GROUP))
+		return;
+	if (!h->member)
+		members(rs, h, r);
+	if (s->read_nr != h->nr_member)
+		return;
+	struct td_state *st = state(rs);
+	if (!st) {
+		st = xcalloc(1, sizeof(*st));
+		rs->td_name = (const char **)(void *)st;
+	}
+	struct td_prev *p = NULL;
+	for (unsigned i = 0; i < st->nr; i++)
+		if (st->p[i].ev == r->ev && st->p[i].cpu == s->cpu && st->p[i].tid == s->tid)
+			p = &st->p[i];
+	if (!p) {
+		st->p = xrealloc(st->p, (st->nr + 1) * sizeof(*st->p));
+		p = &st->p[st->nr++];
+		p->ev = r->ev;
+		p->cpu = s->cpu;
+		p->tid = s->tid;
+		p->nr = h->nr_member;
+		p->v = NULL;
+	}
+	if (!e->delta)
+		e->delta = xcalloc(h->nr_member, sizeof(double));
+	bool first = p->v == NULL;
+	if (first)
+		p->v = xcalloc(h->nr_member, sizeof(uint64_t));
+	for (unsigned i = 0; i < h->nr_member; i++) {
+		uint64_t v, id;
+		pd_read_value(&rs->file, r, i, &v, &id);
+		/* the first read of a thread has no earlier one: what it
+		 * counted before the first sample is not this function's */
+		if (!first && v >= p->v[i])
+			e->delta[i] += (double)(v - p->v[i]);
+		p->v[i] = v;
+	}
+}
+
+struct td_ctx {
+	const struct rs_hist *h;
+	const double *d;
+};
+
+static const char *ev_name(void *c, unsigned i, bool *host)
+{
+	*host = false;
+	return ((struct td_ctx *)c)->h->member[i];
+}
+
+static double ev_value(void *c, unsigned i, double *share)
+{
+	(void)share;
+	const double *d = ((struct td_ctx *)c)->d;
+	return d ? d[i] : (double)NAN;
+}
+
+/* Level-1 values of deltas d (NAN each when the set cannot evaluate). */
+static bool eval(const struct metric_set *set, const struct rs_hist *h, const double *d,
+                 double *out)
+{
+	struct td_ctx c = {h, d};
+	struct metric_events evs = {
+	    .nr = h->nr_member, .name = ev_name, .value = ev_value, .ctx = &c};
+	struct metric_value *v = xcalloc(set->nr ? set->nr : 1, sizeof(*v));
+	metric_set_eval_events(set, &evs, NULL, 0, v);
+	bool all = set->nr > 0;
+	for (unsigned k = 0; k < set->nr; k++) {
+		out[k] = metric_value_shown(set->m[k], &v[k]);
+		if (isnan(out[k]))
+			all = false;
+	}
+	free(v);
+	return all;
+}
+
+void rs_td_finish(struct rs_report *rs)
+{
+	struct td_state *st = state(rs);
+	rs->td_name = NULL;
+	if (st) {
+		for (unsigned i = 0; i < st->nr; i++)
+			free(st->p[i].v);
+		free(st->p);
+		free(st);
+	}
+	snprintf(rs->td_why, sizeof(rs->td_why),
+	         "no group reads in the samples (record with -e '{leader,members}:S')");
+	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
+		struct rs_hist *h = &rs->hist[hi];
+		if (!h->nr_member)
+			continue;
+		double *total = xcalloc(h->nr_member, sizeof(double));
+		for (unsigned j = 0; j < h->nr_e; j++)
+			for (unsigned i = 0; h->e[j].delta && i < h->nr_member; i++)
+				total[i] += h->e[j].delta[i];
+		snprintf(rs->td_why, sizeof(rs->td_why),
+		         "no PMU model's level-1 Topdown can be computed from the group's events");
+		for (unsigned mi = 0; mi < hpm_model_count(); mi++) {
+			const struct hpm_pmu_model *m = hpm_model_at(mi);
+			if (!m->metrics)
+				continue;
+			struct metric_set set;
+			struct metric_error err;
+			metric_set_init(&set, m->metrics);
+			if (metric_set_add_topdown(&set, 1, &err) != 0 || !set.nr) {
+				metric_set_free(&set);
+				continue;
+			}
+			double *tot = xcalloc(set.nr, sizeof(double));
+			if (!eval(&set, h, total, tot)) {
+				free(tot);
+				metric_set_free(&set);
+				continue;
+			}
+			free(tot);
+			rs->td_model = m->name;
+			rs->nr_td = set.nr;
+			rs->td_name = xcalloc(set.nr, sizeof(char *));
+			for (unsigned k = 0; k < set.nr; k++)
+				rs->td_name[k] = set.m[k]->name;
+			for (unsigned j = 0; j < h->nr_e; j++) {
+				struct rs_entry *e = &h->e[j];
+				e->td = xcalloc(set.nr, sizeof(double));
+				if (e->delta)
+					eval(&set, h, e->delta, e->td);
+				else
+					for (unsigned k = 0; k < set.nr; k++)
+						e->td[k] = (double)NAN;
+			}
+			metric_set_free(&set);
+			rs->td_why[0] = '\0';
+			break;
+		}
+		free(total);
+		if (rs->nr_td)
+			break;
+	}
+}

@@ -1,0 +1,735 @@
+/* samples.c: see samples.h: the model of a perf.data report. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/samples.h"
+#include "report/samples-td.h"
+#include "sym/sym.h"
+#include "util/xalloc.h"
+
+static void seterr(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+int rs_format_parse(const char *s, enum rs_format *out)
+{
+	static const char *const names[] = {"text", "csv", "json", "md", "html", "folded"};
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(s, names[i]) == 0) {
+			*out = (enum rs_format)i;
+			return 0;
+		}
+	return -1;
+}
+
+int rs_parse_sort(const char *s, struct rs_opts *o, char *err, size_t errlen)
+{
+	static const char *const names[] = {"comm", "dso", "sym", "pid"};
+	o->nr_key = 0;
+	while (*s) {
+		size_t n = strcspn(s, ",");
+		unsigned k;
+		for (k = 0; k < 4; k++)
+			if (strlen(names[k]) == n && strncmp(s, names[k], n) == 0)
+				break;
+		if (k == 4) {
+			seterr(err, errlen,
+			       "--sort: unknown key '%.*s' (keys: comm, dso, sym, pid)", (int)n, s);
+			return -1;
+		}
+		for (unsigned j = 0; j < o->nr_key; j++)
+			if (o->key[j] == (enum rs_key)k) {
+				seterr(err, errlen, "--sort: key '%s' given twice", names[k]);
+				return -1;
+			}
+		if (o->nr_key == RS_MAX_KEYS) {
+			seterr(err, errlen, "--sort: too many keys");
+			return -1;
+		}
+		o->key[o->nr_key++] = (enum rs_key)k;
+		s += n;
+		if (*s == ',' && !*++s) {
+			seterr(err, errlen, "--sort: empty key");
+			return -1;
+		}
+	}
+	if (!o->nr_key) {
+		seterr(err, errlen, "--sort: no key");
+		return -1;
+	}
+	return 0;
+}
+
+/* ----------------------------------------------------------- interning */
+
+static unsigned hash_str(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return (unsigned)(h ^ (h >> 32));
+}
+
+static unsigned intern_n(struct rs_report *rs, const char *s, size_t n)
+{
+	if (2 * (rs->nr_str + 1) > rs->str_hash_cap) {
+		unsigned cap = rs->str_hash_cap ? 2 * rs->str_hash_cap : 1024;
+		unsigned *t = xcalloc(cap, sizeof(*t));
+		for (unsigned i = 0; i < rs->nr_str; i++) {
+			unsigned h = hash_str(rs->str[i], strlen(rs->str[i])) & (cap - 1);
+			while (t[h])
+				h = (h + 1) & (cap - 1);
+			t[h] = i + 1;
+		}
+		free(rs->str_hash);
+		rs->str_hash = t;
+		rs->str_hash_cap = cap;
+	}
+	unsigned h = hash_str(s, n) & (rs->str_hash_cap - 1);
+	while (rs->str_hash[h]) {
+		const char *c = rs->str[rs->str_hash[h] - 1];
+		if (strncmp(c, s, n) == 0 && c[n] == '\0')
+			return rs->str_hash[h] - 1;
+		h = (h + 1) & (rs->str_hash_cap - 1);
+	}
+	if (rs->nr_str == rs->cap_str) {
+		rs->cap_str = rs->cap_str ? 2 * rs->cap_str : 1024;
+		rs->str = xrealloc(rs->str, rs->cap_str * sizeof(*rs->str));
+	}
+	char *c = xmalloc(n + 1);
+	memcpy(c, s, n);
+	c[n] = '\0';
+	rs->str[rs->nr_str] = c;
+	rs->str_hash[h] = rs->nr_str + 1;
+	return rs->nr_str++;
+}
+
+static unsigned intern(struct rs_report *rs, const char *s)
+{
+	return intern_n(rs, s, strlen(s));
+}
+
+/* ------------------------------------------------------- private state */
+
+struct thread_comm {
+	uint32_t tid;
+	unsigned comm; /* interned + 1; 0: free slot */
+};
+
+/* An entry's key, for the entries' hash table. */
+struct ekey {
+	unsigned comm, dso, sym;
+	int pid;
+	uint64_t addr;
+	bool known, kernel;
+};
+
+/* The previous group read of a (leader event, cpu, tid), for --topdown. */
+struct gprev {
+	int ev;
+	uint32_t cpu, tid;
+	uint64_t *v; /* [nr] */
+	uint64_t nr;
+	bool used;
+};
+
+struct priv {
+	struct hpm_syms *syms;
+	struct thread_comm *tc;
+	unsigned tc_cap, tc_used;
+	/* entries by key: per hist, open addressing of entry index + 1 */
+	unsigned **eh;
+	unsigned *eh_cap;
+	/* folded stacks by interned stack */
+	unsigned *fh; /* stack id -> folded index + 1, sized to nr_str */
+	unsigned fh_cap;
+	struct gprev *gp;
+	unsigned nr_gp;
+	/* frames of the current sample, scratch */
+	unsigned *frames;
+	bool *frame_kernel;
+	size_t cap_frames;
+	char *buf;
+	size_t cap_buf;
+	unsigned unknown_frame;
+};
+
+static unsigned tc_find(struct priv *p, uint32_t tid, bool insert)
+{
+	if (insert && 2 * (p->tc_used + 1) > p->tc_cap) {
+		unsigned cap = p->tc_cap ? 2 * p->tc_cap : 256;
+		struct thread_comm *t = xcalloc(cap, sizeof(*t));
+		for (unsigned i = 0; i < p->tc_cap; i++) {
+			if (!p->tc[i].comm)
+				continue;
+			unsigned h = (p->tc[i].tid * 2654435761u) & (cap - 1);
+			while (t[h].comm)
+				h = (h + 1) & (cap - 1);
+			t[h] = p->tc[i];
+		}
+		free(p->tc);
+		p->tc = t;
+		p->tc_cap = cap;
+	}
+	if (!p->tc_cap)
+		return ~0u;
+	unsigned h = (tid * 2654435761u) & (p->tc_cap - 1);
+	while (p->tc[h].comm) {
+		if (p->tc[h].tid == tid)
+			return h;
+		h = (h + 1) & (p->tc_cap - 1);
+	}
+	if (!insert)
+		return ~0u;
+	p->tc[h].tid = tid;
+	p->tc_used++;
+	return h;
+}
+
+static void set_comm(struct rs_report *rs, uint32_t tid, unsigned comm)
+{
+	struct priv *p = rs->priv;
+	unsigned h = tc_find(p, tid, true);
+	p->tc[h].comm = comm + 1;
+}
+
+/* The thread's command, as perf names a thread it has no COMM for. */
+static unsigned comm_of(struct rs_report *rs, uint32_t tid)
+{
+	struct priv *p = rs->priv;
+	unsigned h = tc_find(p, tid, false);
+	if (h != ~0u)
+		return p->tc[h].comm - 1;
+	char b[32];
+	snprintf(b, sizeof(b), ":%u", tid);
+	return intern(rs, b);
+}
+
+/* ------------------------------------------------------------ entries */
+
+static struct rs_hist *hist_of(struct rs_report *rs, int ev)
+{
+	for (unsigned i = 0; i < rs->nr_hist; i++)
+		if (rs->hist[i].ev == ev)
+			return &rs->hist[i];
+	struct priv *p = rs->priv;
+	rs->hist = xrealloc(rs->hist, (rs->nr_hist + 1) * sizeof(*rs->hist));
+	p->eh = xrealloc(p->eh, (rs->nr_hist + 1) * sizeof(*p->eh));
+	p->eh_cap = xrealloc(p->eh_cap, (rs->nr_hist + 1) * sizeof(*p->eh_cap));
+	p->eh[rs->nr_hist] = NULL;
+	p->eh_cap[rs->nr_hist] = 0;
+	struct rs_hist *h = &rs->hist[rs->nr_hist++];
+	memset(h, 0, sizeof(*h));
+	h->ev = ev;
+	char b[64];
+	h->name = rs->str[intern(rs, pd_event_name(&rs->file, (unsigned)ev, b, sizeof(b)))];
+	return h;
+}
+
+static bool has_key(const struct rs_report *rs, enum rs_key k)
+{
+	for (unsigned i = 0; i < rs->opts.nr_key; i++)
+		if (rs->opts.key[i] == k)
+			return true;
+	return false;
+}
+
+/* The key as the sort keys see it: fields outside them are folded. */
+static void mask_key(const struct rs_report *rs, struct ekey *k)
+{
+	if (!has_key(rs, RS_KEY_COMM) && !has_key(rs, RS_KEY_PID))
+		k->comm = 0;
+	if (!has_key(rs, RS_KEY_PID))
+		k->pid = 0;
+	if (!has_key(rs, RS_KEY_DSO) && !has_key(rs, RS_KEY_SYM))
+		k->dso = 0;
+	if (!has_key(rs, RS_KEY_SYM)) {
+		k->sym = 0;
+		k->addr = 0;
+		k->known = true;
+	} else if (k->known) {
+		k->addr = 0;
+	}
+}
+
+static unsigned hash_key(const struct ekey *k)
+{
+	uint64_t h = k->comm * 0x9e3779b97f4a7c15ULL;
+	h = (h ^ k->dso) * 0x9e3779b97f4a7c15ULL;
+	h = (h ^ k->sym) * 0x9e3779b97f4a7c15ULL;
+	h = (h ^ (uint32_t)k->pid) * 0x9e3779b97f4a7c15ULL;
+	h = (h ^ k->addr) * 0x9e3779b97f4a7c15ULL;
+	h = (h ^ (unsigned)k->known) * 0x9e3779b97f4a7c15ULL;
+	return (unsigned)(h >> 32);
+}
+
+static bool same_key(const struct rs_entry *e, const struct ekey *k)
+{
+	return e->comm == k->comm && e->dso == k->dso && e->sym == k->sym && e->pid == k->pid &&
+	       e->addr == k->addr && e->known == k->known;
+}
+
+static struct rs_entry *entry_of(struct rs_report *rs, unsigned hi, const struct ekey *k)
+{
+	struct priv *p = rs->priv;
+	struct rs_hist *h = &rs->hist[hi];
+	if (2 * (h->nr_e + 1) > p->eh_cap[hi]) {
+		unsigned cap = p->eh_cap[hi] ? 2 * p->eh_cap[hi] : 256;
+		unsigned *t = xcalloc(cap, sizeof(*t));
+		for (unsigned i = 0; i < h->nr_e; i++) {
+			const struct rs_entry *e = &h->e[i];
+			struct ekey ek = {e->comm, e->dso,   e->sym,   e->pid,
+			                  e->addr, e->known, e->kernel};
+			unsigned x = hash_key(&ek) & (cap - 1);
+			while (t[x])
+				x = (x + 1) & (cap - 1);
+			t[x] = i + 1;
+		}
+		free(p->eh[hi]);
+		p->eh[hi] = t;
+		p->eh_cap[hi] = cap;
+	}
+	unsigned *t = p->eh[hi], cap = p->eh_cap[hi];
+	unsigned x = hash_key(k) & (cap - 1);
+	while (t[x]) {
+		if (same_key(&h->e[t[x] - 1], k))
+			return &h->e[t[x] - 1];
+		x = (x + 1) & (cap - 1);
+	}
+	if (h->nr_e == h->cap_e) {
+		h->cap_e = h->cap_e ? 2 * h->cap_e : 64;
+		h->e = xrealloc(h->e, h->cap_e * sizeof(*h->e));
+	}
+	struct rs_entry *e = &h->e[h->nr_e];
+	memset(e, 0, sizeof(*e));
+	e->comm = k->comm;
+	e->dso = k->dso;
+	e->sym = k->sym;
+	e->pid = k->pid;
+	e->addr = k->addr;
+	e->known = k->known;
+	e->kernel = k->kernel;
+	t[x] = ++h->nr_e;
+	return e;
+}
+
+/* ------------------------------------------------------------- frames */
+
+static enum hpm_sym_space space_of(uint16_t misc)
+{
+	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
+	case PERF_RECORD_MISC_KERNEL:
+		return HPM_SYM_KERNEL;
+	case PERF_RECORD_MISC_HYPERVISOR:
+		return HPM_SYM_HV;
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+	case PERF_RECORD_MISC_GUEST_USER:
+		return HPM_SYM_GUEST;
+	default:
+		return HPM_SYM_USER;
+	}
+}
+
+/* Resolves an address: dso and sym interned (sym the function, or
+ * perf's unknown form), known set when a function is named. */
+static void resolve(struct rs_report *rs, uint32_t pid, uint64_t ip, enum hpm_sym_space sp,
+                    unsigned *dso, unsigned *sym, bool *known, uint64_t *addr)
+{
+	struct priv *p = rs->priv;
+	struct hpm_sym_loc loc;
+	memset(&loc, 0, sizeof(loc));
+	if (hpm_syms_resolve(p->syms, (pid_t)pid, ip, sp, &loc) != 0 || !loc.dso) {
+		loc.dso = "[unknown]";
+		loc.name = NULL;
+		loc.dso_offset = ip;
+	}
+	*dso = intern(rs, loc.dso);
+	*known = loc.name != NULL;
+	*addr = loc.name ? 0 : loc.dso_offset;
+	if (loc.name) {
+		*sym = intern(rs, loc.name);
+	} else {
+		/* perf's unnamed symbol: the address, 0x and 16 digits */
+		char b[32];
+		snprintf(b, sizeof(b), "0x%016llx", (unsigned long long)loc.dso_offset);
+		*sym = intern(rs, b);
+	}
+}
+
+/* The sample's frames, the sampled function first, then its callers (the
+ * callchain without perf's context markers; the ip alone without one). */
+static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *first_dso,
+                     bool *first_known, uint64_t *first_addr)
+{
+	struct priv *p = rs->priv;
+	const struct pd_sample *s = &r->u.sample;
+	enum hpm_sym_space sp = space_of(r->misc);
+	size_t n = 0;
+	uint64_t nr = s->callchain ? s->callchain_nr : 0;
+	if (nr + 1 > p->cap_frames) {
+		p->cap_frames = nr + 16;
+		p->frames = xrealloc(p->frames, p->cap_frames * sizeof(*p->frames));
+		p->frame_kernel = xrealloc(p->frame_kernel, p->cap_frames * sizeof(bool));
+	}
+	unsigned dso;
+	bool known;
+	uint64_t addr;
+	resolve(rs, s->pid, s->ip, sp, &dso, &p->frames[0], &known, &addr);
+	p->frame_kernel[0] = sp == HPM_SYM_KERNEL;
+	*first_dso = dso;
+	*first_known = known;
+	*first_addr = addr;
+	n = 1;
+	/* the callchain repeats the ip as its first entry after a marker */
+	bool skipped_ip = false;
+	enum hpm_sym_space csp = sp;
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t ip = pd_callchain_ip(s, i);
+		if (ip >= PERF_CONTEXT_MAX) {
+			if (ip == PERF_CONTEXT_KERNEL)
+				csp = HPM_SYM_KERNEL;
+			else if (ip == PERF_CONTEXT_USER)
+				csp = HPM_SYM_USER;
+			else if (ip == PERF_CONTEXT_HV)
+				csp = HPM_SYM_HV;
+			else
+				csp = HPM_SYM_GUEST;
+			continue;
+		}
+		if (!skipped_ip) {
+			skipped_ip = true;
+			if (ip == s->ip)
+				continue;
+		}
+		unsigned fs;
+		resolve(rs, s->pid, ip, csp, &dso, &fs, &known, &addr);
+		if (!known) {
+			/* perf's call graph shows an unnamed frame's address */
+			char b[32];
+			snprintf(b, sizeof(b), "0x%llx", (unsigned long long)ip);
+			fs = intern(rs, b);
+		}
+		p->frames[n] = fs;
+		p->frame_kernel[n] = csp == HPM_SYM_KERNEL;
+		n++;
+	}
+	return n;
+}
+
+static unsigned new_node(struct rs_report *rs, unsigned frame)
+{
+	if (rs->nr_node == rs->cap_node) {
+		rs->cap_node = rs->cap_node ? 2 * rs->cap_node : 1024;
+		rs->node = xrealloc(rs->node, rs->cap_node * sizeof(*rs->node));
+		if (!rs->nr_node) {
+			memset(&rs->node[0], 0, sizeof(rs->node[0]));
+			rs->nr_node = 1; /* 0 is "no node" */
+		}
+	}
+	struct rs_cnode *n = &rs->node[rs->nr_node];
+	memset(n, 0, sizeof(*n));
+	n->frame = frame;
+	return rs->nr_node++;
+}
+
+static unsigned child_of(struct rs_report *rs, unsigned parent, unsigned frame)
+{
+	for (unsigned c = rs->node[parent].child; c; c = rs->node[c].next)
+		if (rs->node[c].frame == frame)
+			return c;
+	unsigned c = new_node(rs, frame);
+	rs->node[c].next = rs->node[parent].child;
+	rs->node[parent].child = c;
+	return c;
+}
+
+/* Adds the chain frames[from..to) (step +1 or -1) under root. */
+static void add_chain(struct rs_report *rs, unsigned *root, const unsigned *f, size_t n,
+                      bool reverse, uint64_t period)
+{
+	if (!*root)
+		*root = new_node(rs, 0);
+	unsigned at = *root;
+	rs->node[at].period += period;
+	rs->node[at].samples++;
+	for (size_t i = 0; i < n; i++) {
+		unsigned fr = f[reverse ? n - 1 - i : i];
+		at = child_of(rs, at, fr);
+		rs->node[at].period += period;
+		rs->node[at].samples++;
+	}
+}
+
+static void add_folded(struct rs_report *rs, unsigned comm, const unsigned *f, size_t n)
+{
+	struct priv *p = rs->priv;
+	size_t len = strlen(rs->str[comm]) + 1;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(rs->str[f[i]]) + 1;
+	if (len + 16 > p->cap_buf) {
+		p->cap_buf = len + 256;
+		p->buf = xrealloc(p->buf, p->cap_buf);
+	}
+	char *b = p->buf;
+	size_t o = 0;
+	/* a ';' or newline in a name would break the format: as
+	 * stackcollapse-perf.pl, names keep their text but not these */
+	for (const char *c = rs->str[comm]; *c; c++)
+		b[o++] = (*c == ';' || *c == '\n' || *c == ' ') ? '_' : *c;
+	for (size_t i = n; i-- > 0;) {
+		b[o++] = ';';
+		const char *name = rs->str[f[i]];
+		if (name[0] == '0' && name[1] == 'x')
+			name = "[unknown]";
+		for (const char *c = name; *c; c++)
+			b[o++] = (*c == ';' || *c == '\n') ? '_' : *c;
+	}
+	unsigned id = intern_n(rs, b, o);
+	if (id >= p->fh_cap) {
+		unsigned cap = p->fh_cap ? p->fh_cap : 1024;
+		while (cap <= id)
+			cap *= 2;
+		p->fh = xrealloc(p->fh, cap * sizeof(*p->fh));
+		memset(p->fh + p->fh_cap, 0, (cap - p->fh_cap) * sizeof(*p->fh));
+		p->fh_cap = cap;
+	}
+	if (!p->fh[id]) {
+		rs->folded = xrealloc(rs->folded, (rs->nr_folded + 1) * sizeof(*rs->folded));
+		rs->folded[rs->nr_folded].stack = id;
+		rs->folded[rs->nr_folded].count = 0;
+		p->fh[id] = ++rs->nr_folded;
+	}
+	rs->folded[p->fh[id] - 1].count++;
+}
+
+/* ------------------------------------------------------------ records */
+
+static void sample(struct rs_report *rs, const struct pd_record *r)
+{
+	struct priv *p = rs->priv;
+	const struct pd_sample *s = &r->u.sample;
+	if (r->ev < 0) {
+		rs->nr_unknown_ev++;
+		return;
+	}
+	rs->nr_samples++;
+	struct rs_hist *h = hist_of(rs, r->ev);
+	unsigned hi = (unsigned)(h - rs->hist);
+	unsigned dso;
+	bool known;
+	uint64_t addr;
+	size_t n = frames(rs, r, &dso, &known, &addr);
+	struct ekey k = {.comm = comm_of(rs, s->tid),
+	                 .dso = dso,
+	                 .sym = p->frames[0],
+	                 .pid = (int)s->tid,
+	                 .addr = addr,
+	                 .known = known,
+	                 .kernel = p->frame_kernel[0]};
+	mask_key(rs, &k);
+	struct rs_entry *e = entry_of(rs, hi, &k);
+	e->period += s->period;
+	e->samples++;
+	h->nr_samples++;
+	h->total_period += s->period;
+	if (rs->opts.graph != RS_GRAPH_OFF && s->callchain) {
+		add_chain(rs, &e->callee, p->frames, n, false, s->period);
+		add_chain(rs, &e->caller, p->frames, n, true, s->period);
+	}
+	add_folded(rs, comm_of(rs, s->tid), p->frames, n);
+	if (rs->opts.topdown)
+		rs_td_sample(rs, h, e, r);
+}
+
+static void record(struct rs_report *rs, const struct pd_record *r)
+{
+	struct priv *p = rs->priv;
+	switch (r->type) {
+	case PERF_RECORD_SAMPLE:
+		sample(rs, r);
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		enum hpm_sym_space sp = space_of(r->misc);
+		hpm_syms_mmap(p->syms, (pid_t)r->u.mmap.pid, r->u.mmap.start, r->u.mmap.len,
+		              r->u.mmap.pgoff, r->u.mmap.filename, r->u.mmap.build_id,
+		              r->u.mmap.build_id_size, sp);
+		break;
+	}
+	case PERF_RECORD_COMM:
+		if (r->u.comm.exec)
+			hpm_syms_exec(p->syms, (pid_t)r->u.comm.pid);
+		set_comm(rs, r->u.comm.tid, intern(rs, r->u.comm.comm));
+		break;
+	case PERF_RECORD_FORK: {
+		unsigned h = tc_find(p, r->u.task.ptid, false);
+		if (h != ~0u)
+			set_comm(rs, r->u.task.tid, p->tc[h].comm - 1);
+		if (r->u.task.pid != r->u.task.ppid)
+			hpm_syms_fork(p->syms, (pid_t)r->u.task.pid, (pid_t)r->u.task.ppid);
+		break;
+	}
+	case PERF_RECORD_EXIT:
+		/* perf keeps an exited thread's maps for samples still queued:
+		 * so do we (the symbolizer frees at the end) */
+		break;
+	case PERF_RECORD_LOST:
+		rs->nr_lost += r->u.lost.lost;
+		break;
+	default:
+		break;
+	}
+}
+
+struct ord {
+	uint64_t time, off;
+	uint32_t seq;
+};
+
+static int ord_cmp(const void *a, const void *b)
+{
+	const struct ord *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int hist_cmp(const void *a, const void *b)
+{
+	const struct rs_hist *x = a, *y = b;
+	return x->ev - y->ev;
+}
+
+static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t errlen)
+{
+	struct priv *p = xcalloc(1, sizeof(*p));
+	rs->priv = p;
+	rs->opts = *o;
+	if (!rs->opts.nr_key) {
+		rs->opts.nr_key = 3;
+		rs->opts.key[0] = RS_KEY_COMM;
+		rs->opts.key[1] = RS_KEY_DSO;
+		rs->opts.key[2] = RS_KEY_SYM;
+	}
+	intern(rs, ""); /* id 0: the masked key */
+	struct hpm_syms_opts so = {.kallsyms = o->kallsyms};
+	int e = hpm_syms_new(&so, &p->syms);
+	if (e) {
+		seterr(err, errlen, "symbols: %s", hpm_syms_strerror(e));
+		return -1;
+	}
+	for (unsigned i = 0; i < rs->file.nr_bid; i++) {
+		const struct pd_build_id *b = &rs->file.bid[i];
+		hpm_syms_recorded_build_id(p->syms, b->filename, b->id, b->size);
+	}
+	/* pass 1: every record's place and time; perf report takes them in
+	 * time order (its rounds sort what the ring buffers interleaved) */
+	struct ord *ord = NULL;
+	size_t nr = 0, cap = 0;
+	struct pd_record r;
+	uint64_t last = 0;
+	bool sorted = true;
+	while (pd_next(&rs->file, &r) == 1) {
+		if (r.type != PERF_RECORD_SAMPLE && r.type != PERF_RECORD_MMAP &&
+		    r.type != PERF_RECORD_MMAP2 && r.type != PERF_RECORD_COMM &&
+		    r.type != PERF_RECORD_FORK && r.type != PERF_RECORD_EXIT &&
+		    r.type != PERF_RECORD_LOST)
+			continue;
+		if (nr == cap) {
+			cap = cap ? 2 * cap : 4096;
+			ord = xrealloc(ord, cap * sizeof(*ord));
+		}
+		uint64_t t = r.has_time ? r.time : last;
+		if (t < last)
+			sorted = false;
+		last = t;
+		ord[nr].time = t;
+		ord[nr].off = r.offset;
+		ord[nr].seq = (uint32_t)nr;
+		nr++;
+	}
+	if (!sorted)
+		qsort(ord, nr, sizeof(*ord), ord_cmp);
+	for (size_t i = 0; i < nr; i++)
+		if (pd_read_at(&rs->file, ord[i].off, &r) == 1)
+			record(rs, &r);
+	free(ord);
+	qsort(rs->hist, rs->nr_hist, sizeof(*rs->hist), hist_cmp);
+	if (rs->opts.graph == RS_GRAPH_NONE)
+		rs->opts.graph = rs->nr_node ? RS_GRAPH_CALLEE : RS_GRAPH_OFF;
+	if (rs->opts.topdown)
+		rs_td_finish(rs);
+	if (!rs->nr_samples && rs->file.partial) {
+		seterr(err, errlen, "no sample could be read (%s)",
+		       rs->file.nr_note ? rs->file.note[0] : "the data section is empty");
+		return -1;
+	}
+	return 0;
+}
+
+int rs_load(struct rs_report *rs, const char *path, const struct rs_opts *o, char *err,
+            size_t errlen)
+{
+	memset(rs, 0, sizeof(*rs));
+	if (pd_open(&rs->file, path, err, errlen) != 0)
+		return -1;
+	return load(rs, o, err, errlen);
+}
+
+int rs_load_buffer(struct rs_report *rs, const void *buf, size_t len, const struct rs_opts *o,
+                   char *err, size_t errlen)
+{
+	memset(rs, 0, sizeof(*rs));
+	if (pd_open_buffer(&rs->file, buf, len, err, errlen) != 0)
+		return -1;
+	return load(rs, o, err, errlen);
+}
+
+void rs_free(struct rs_report *rs)
+{
+	struct priv *p = rs->priv;
+	if (p) {
+		if (p->syms)
+			hpm_syms_free(p->syms);
+		free(p->tc);
+		for (unsigned i = 0; i < rs->nr_hist; i++)
+			free(p->eh[i]);
+		free(p->eh);
+		free(p->eh_cap);
+		free(p->fh);
+		for (unsigned i = 0; i < p->nr_gp; i++)
+			free(p->gp[i].v);
+		free(p->gp);
+		free(p->frames);
+		free(p->frame_kernel);
+		free(p->buf);
+		free(p);
+	}
+	for (unsigned i = 0; i < rs->nr_hist; i++) {
+		for (unsigned j = 0; j < rs->hist[i].nr_e; j++) {
+			free(rs->hist[i].e[j].delta);
+			free(rs->hist[i].e[j].td);
+		}
+		free(rs->hist[i].e);
+		for (unsigned j = 0; j < rs->hist[i].nr_member; j++)
+			free(rs->hist[i].member[j]);
+		free(rs->hist[i].member);
+	}
+	free(rs->hist);
+	free(rs->node);
+	free(rs->folded);
+	for (unsigned i = 0; i < rs->nr_str; i++)
+		free(rs->str[i]);
+	free(rs->str);
+	free(rs->str_hash);
+	free(rs->td_name);
+	pd_close(&rs->file);
+	memset(rs, 0, sizeof(*rs));
+}

@@ -1,0 +1,129 @@
+/* samples.h: hpmstat report on a perf.data: hot functions per event, as
+ * perf report --stdio --no-children computes them, their call graphs, folded
+ * stacks, and Topdown per function from group reads.
+ *
+ * Owns: the samples report's model (struct rs_report): the records of a
+ * perf.data (perfdata/reader.h) taken in time order as perf report takes
+ * them (stable by time; records without a time keep their file place),
+ * threads' command names from COMM and FORK, the maps fed to the
+ * symbolizer (sym/sym.h), one histogram per event keyed by perf's sort
+ * keys (comm, dso, sym, pid) and weighted by each sample's period, the
+ * call trees of each entry in both orders, the folded stacks, and the
+ * per-function count deltas of group reads with their Topdown; and its
+ * renderers (samples-render.c): perf's text layout, CSV, JSON, Markdown,
+ * HTML with an inline SVG flame graph, folded.
+ *
+ * Never prints, never exits: errors come back as one line in err; what
+ * the reader skipped is in the file's notes (rs.file.note).
+ */
+#ifndef HPM_REPORT_SAMPLES_H
+#define HPM_REPORT_SAMPLES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "perfdata/reader.h"
+
+struct hpm_syms;
+struct hpm_pmu_model;
+
+enum rs_key { RS_KEY_COMM, RS_KEY_DSO, RS_KEY_SYM, RS_KEY_PID };
+#define RS_MAX_KEYS 4
+
+/* RS_GRAPH_NONE: perf's default (the callee graph when samples have
+ * callchains); RS_GRAPH_OFF: -g none. */
+enum rs_graph { RS_GRAPH_NONE, RS_GRAPH_CALLEE, RS_GRAPH_CALLER, RS_GRAPH_OFF };
+
+enum rs_format { RS_TEXT, RS_CSV, RS_JSON, RS_MD, RS_HTML, RS_FOLDED };
+
+struct rs_opts {
+	enum rs_key key[RS_MAX_KEYS];
+	unsigned nr_key; /* 0: comm,dso,sym as perf report */
+	enum rs_graph graph;
+	bool topdown;
+	const char *kallsyms; /* NULL: /proc/kallsyms */
+};
+
+/* "comm,dso" -> keys; -1 with err naming the bad key. */
+int rs_parse_sort(const char *s, struct rs_opts *o, char *err, size_t errlen);
+/* "text", ..., "folded"; -1 when unknown. */
+int rs_format_parse(const char *s, enum rs_format *out);
+
+/* A call-tree node: one frame under its parent. */
+struct rs_cnode {
+	unsigned frame;       /* interned name */
+	unsigned child, next; /* first child, next sibling; 0: none (0 is no node) */
+	uint64_t period, samples;
+};
+
+struct rs_entry {
+	unsigned comm, dso, sym; /* interned; sym is the shown name */
+	bool kernel;             /* [k] or [.] */
+	bool known;              /* sym names a function */
+	int pid;
+	uint64_t addr; /* the dso offset (the key of an unnamed sym) */
+	uint64_t period, samples;
+	unsigned callee, caller; /* roots of the call trees (0: none) */
+	/* --topdown: the group members' count deltas given to this entry */
+	double *delta; /* [hist's nr_member] */
+	double *td;    /* [nr_td]: level-1 values in % (NAN: n/a) */
+};
+
+struct rs_hist {
+	int ev; /* the event (pd_file.ev) */
+	const char *name;
+	uint64_t nr_samples, total_period;
+	struct rs_entry *e;
+	unsigned nr_e, cap_e;
+	/* --topdown: the group's members (the leader first), by name */
+	char **member;
+	unsigned nr_member;
+};
+
+struct rs_folded {
+	unsigned stack; /* interned "comm;frame;...;frame" */
+	uint64_t count;
+};
+
+struct rs_report {
+	struct pd_file file;
+	struct rs_opts opts;
+	struct rs_hist *hist;
+	unsigned nr_hist;
+	uint64_t nr_lost, nr_samples, nr_unknown_ev;
+	struct rs_cnode *node;
+	unsigned nr_node, cap_node;
+	struct rs_folded *folded;
+	unsigned nr_folded;
+	/* interned strings */
+	char **str;
+	unsigned nr_str, cap_str;
+	unsigned *str_hash; /* open addressing: index + 1, 0 free */
+	unsigned str_hash_cap;
+	/* --topdown: the level-1 metric names and what they are a share of */
+	const char **td_name;
+	unsigned nr_td;
+	const char *td_model; /* the model whose formulas gave them */
+	char td_why[160];     /* why there is no Topdown, when there is none */
+	/* private state */
+	void *priv;
+};
+
+/* Reads path (or the buffer) and builds the report. -1 with one line in
+ * err when nothing can be reported (no such file, not a perf.data, ...);
+ * 0 otherwise, rs->file.partial telling a partial read. */
+int rs_load(struct rs_report *rs, const char *path, const struct rs_opts *o, char *err,
+            size_t errlen);
+int rs_load_buffer(struct rs_report *rs, const void *buf, size_t len, const struct rs_opts *o,
+                   char *err, size_t errlen);
+void rs_free(struct rs_report *rs);
+
+static inline const char *rs_str(const struct rs_report *rs, unsigned id)
+{
+	return rs->str[id];
+}
+
+int rs_render(const struct rs_report *rs, enum rs_format f, FILE *out);
+
+#endif
