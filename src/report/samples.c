@@ -668,7 +668,7 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 		rs_td_finish(rs);
 	if (!rs->nr_samples && rs->file.partial) {
 		seterr(err, errlen, "no sample could be read (%s)",
-		       rs->file.nr_note ? rs->file.note[0] : "the data section is empty");
+		       rs->file.nr_note ? rs->file.note[rs->file.nr_note - 1] : "the data section is empty");
 		return -1;
 	}
 	return 0;

@@ -1,0 +1,67 @@
+#!/bin/sh
+# hpmstat report on bad perf.data files, written by gen-perfdata (see its
+# header for each mode): a clear line and a non-zero exit where nothing can
+# be reported; a file cut short reported as far as it is whole, said
+# partial on stderr; what a newer perf writes skipped by size with a note.
+# The expected reports are gen-perfdata's samples: cpu-clock, period 100,
+# 0x1000 twice and 0x2000 once (66.67 % / 33.33 %).
+. "$top_srcdir/tests/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
+gen="$top_builddir/tests/samples/gen-perfdata"
+for m in simple unknown zero beyond swapped pipe empty; do "$gen" $m "$tmp/$m.data"; done
+
+run_fails_with "missing file" "$tmp/none.data: No such file or directory" \
+	"$HPMSTAT" report -i "$tmp/none.data"
+run_fails_with "missing --samples file" "No such file or directory" \
+	"$HPMSTAT" report --samples "$tmp/none.data"
+printf 'hello, not perf\n' >"$tmp/text.data"
+run_fails_with "--samples on a text file" "not a perf.data file" \
+	"$HPMSTAT" report --samples "$tmp/text.data"
+: >"$tmp/zero-len.data"
+run_fails_with "--samples on an empty file" "empty file" \
+	"$HPMSTAT" report --samples "$tmp/zero-len.data"
+run_fails_with "byte-swapped file refused" "other byte order" \
+	"$HPMSTAT" report -i "$tmp/swapped.data"
+head -c 60 "$tmp/simple.data" >"$tmp/hdr.data"
+run_fails_with "header cut short" "truncated perf.data header" \
+	"$HPMSTAT" report -i "$tmp/hdr.data"
+"$HPMSTAT" report -i "$tmp/empty.data" >"$tap_out" 2>"$tap_err"; rc=$?
+[ $rc -ne 0 ] && [ ! -s "$tap_out" ] && grep -q "no sample could be read" "$tap_err"
+ok $? "data section cut off: no sample, non-zero exit"
+
+expect() { # DESC FILE: the three samples' report
+	"$HPMSTAT" report -i "$2" >"$tap_out" 2>"$tap_err"; rc=$?
+	[ $rc -eq 0 ] && grep -q "66.67%.*0x0000000000001000" "$tap_out" &&
+		grep -q "33.33%.*0x0000000000002000" "$tap_out" && grep -q "# Samples: 3  of event 'cpu-clock'" "$tap_out"
+	ok $? "$1"
+}
+expect "a good file" "$tmp/simple.data"
+expect "pipe mode (HEADER_ATTR) read" "$tmp/pipe.data"
+expect "unknown record type and feature skipped" "$tmp/unknown.data"
+grep -q "skipped records of unknown type 200" "$tap_err" && grep -q "skipped feature 40" "$tap_err"
+ok $? "the skips are said on stderr"
+[ "$(grep -c "unknown type 200" "$tap_err")" -eq 1 ]; ok $? "once"
+
+"$HPMSTAT" report -i "$tmp/zero.data" >"$tap_out" 2>"$tap_err"; rc=$?
+[ $rc -eq 0 ] && grep -q "100.00%.*0x0000000000001000" "$tap_out" && grep -q "PARTIAL" "$tap_out" &&
+	grep -q "size 0" "$tap_err" && grep -q "partial" "$tap_err"
+ok $? "record of size 0: the sample before it, reported as partial"
+"$HPMSTAT" report -i "$tmp/beyond.data" >"$tap_out" 2>"$tap_err"; rc=$?
+[ $rc -eq 0 ] && grep -q "# Samples: 2 " "$tap_out" && grep -q "beyond the data section" "$tap_err" &&
+	grep -q "partial" "$tap_err"
+ok $? "record beyond the section: the two before it, partial"
+# every truncation of a good file: never a crash, exit 0 or 1 only
+sz=$(wc -c <"$tmp/simple.data"); bad=0; n=0
+while [ $n -lt "$sz" ]; do
+	head -c $n "$tmp/simple.data" >"$tmp/cut.data"
+	"$HPMSTAT" report -i "$tmp/cut.data" >/dev/null 2>&1; rc=$?
+	[ $rc -le 1 ] || { bad=1; diag "cut at $n: exit $rc"; }
+	n=$((n + 7))
+done
+ok $bad "every truncation: a report or one error, never a crash"
+# run files keep their report and their errors
+run_fails_with "--sort on a run file" "--sort applies to a perf.data" \
+	"$HPMSTAT" report --sort dso "$top_srcdir/tests/report/hand.json"
+run_fails_with "bad --sort key" "unknown key 'bogus'" "$HPMSTAT" report -i "$tmp/simple.data" --sort bogus
+done_testing

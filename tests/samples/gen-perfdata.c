@@ -1,0 +1,257 @@
+/* gen-perfdata.c: writes small perf.data files by hand, byte by byte from
+ * the format document (tools/perf/Documentation/perf.data-file-format.txt
+ * and <linux/perf_event.h>), for the samples report's tests: its own
+ * layout code, not src/perfdata's, so a shared misreading cannot hide.
+ *
+ * Usage: gen-perfdata MODE FILE, MODE one of
+ *   topdown   a Kunminghu group {cycles,Front_Bubble,INST_SPEC,
+ *             RECOVERY_BUBBLE,rob_commitInstr}:S sampled at two functions
+ *             (ips 0x1000 and 0x2000, no map: [unknown]); the deltas are in
+ *             tests/samples/topdown.sh with their Topdown worked by hand
+ *   simple    cpu-clock, 3 samples: 0x1000 twice, 0x2000 once (period 100)
+ *   unknown   simple with a record of type 200 between the samples and a
+ *             feature section of bit 40
+ *   zero      simple with a record of size 0 after the first sample
+ *   beyond    simple whose last record runs past the data section
+ *   swapped   simple with the byte-swapped magic
+ *   pipe      simple in pipe mode (header of 16 bytes, HEADER_ATTR)
+ *   empty     a header and attrs but a data section cut off in the file
+ */
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint8_t buf[1 << 16];
+static size_t len;
+
+static void put(const void *p, size_t n)
+{
+	memcpy(buf + len, p, n);
+	len += n;
+}
+static void u64(uint64_t v) { put(&v, 8); }
+static void u32(uint32_t v) { put(&v, 4); }
+static void u16(uint16_t v) { put(&v, 2); }
+static void at64(size_t off, uint64_t v) { memcpy(buf + off, &v, 8); }
+
+/* perf string: u32 length (NUL included, padded to 8), then the bytes */
+static void pstr(const char *s)
+{
+	uint32_t n = (uint32_t)((strlen(s) + 1 + 7) & ~7u);
+	u32(n);
+	uint8_t z[64] = {0};
+	memcpy(z, s, strlen(s));
+	put(z, n);
+}
+
+#define NR_GRP 5
+static const char *grp_names[NR_GRP] = {"cycles", "Front_Bubble", "INST_SPEC",
+                                        "RECOVERY_BUBBLE", "rob_commitInstr"};
+
+static struct perf_event_attr attr_of(int mode, int i)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.sample_id_all = 1;
+	if (mode == 't') {
+		a.type = PERF_TYPE_RAW;
+		a.config = 0x10 + (uint64_t)i;
+		a.sample_period = 1000;
+		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		                PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+		                PERF_SAMPLE_READ;
+		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	} else {
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = PERF_COUNT_SW_CPU_CLOCK;
+		a.sample_period = 100;
+		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		                PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	}
+	return a;
+}
+
+/* COMM "prog" for pid/tid 100 */
+static void comm(void)
+{
+	u32(PERF_RECORD_COMM);
+	u16(PERF_RECORD_MISC_COMM_EXEC);
+	u16(8 + 8 + 8 + 32); /* header, pid/tid, "prog\0" padded, trailer */
+	u32(100);
+	u32(100);
+	put("prog\0\0\0\0", 8);
+	/* sample_id_all: tid, time, id, cpu */
+	u32(100);
+	u32(100);
+	u64(1);
+	u64(1);
+	u64(0);
+}
+
+static void simple_sample(uint64_t ip, uint64_t t)
+{
+	u32(PERF_RECORD_SAMPLE);
+	u16(PERF_RECORD_MISC_USER);
+	u16(8 + 6 * 8);
+	u64(ip);
+	u32(100);
+	u32(100);
+	u64(t);
+	u64(1); /* id */
+	u64(0); /* cpu */
+	u64(100);
+}
+
+/* the group's cumulative counts at each sample (see topdown.sh) */
+static const uint64_t td_ip[4] = {0x1000, 0x1000, 0x2000, 0x2000};
+static const uint64_t td_v[4][NR_GRP] = {
+    {1000, 600, 3000, 300, 2400},
+    {2000, 1200, 6000, 600, 4800},
+    {3000, 1500, 7200, 600, 6000},
+    {4000, 1800, 8400, 600, 7200},
+};
+
+static void td_sample(int k)
+{
+	u32(PERF_RECORD_SAMPLE);
+	u16(PERF_RECORD_MISC_USER);
+	u16((uint16_t)(8 + 6 * 8 + 8 + NR_GRP * 16));
+	u64(td_ip[k]);
+	u32(100);
+	u32(100);
+	u64(10 + (uint64_t)k);
+	u64(1); /* the leader's id */
+	u64(0);
+	u64(1000);
+	u64(NR_GRP);
+	for (int i = 0; i < NR_GRP; i++) {
+		u64(td_v[k][i]);
+		u64(1 + (uint64_t)i);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: gen-perfdata MODE FILE\n");
+		return 2;
+	}
+	const char *m = argv[1];
+	int mode = strcmp(m, "topdown") == 0 ? 't' : 's';
+	int nr_ev = mode == 't' ? NR_GRP : 1;
+	if (strcmp(m, "pipe") == 0) {
+		u64(0x32454c4946524550ULL);
+		u64(16);
+		struct perf_event_attr a = attr_of(mode, 0);
+		u32(64); /* PERF_RECORD_HEADER_ATTR */
+		u16(0);
+		u16((uint16_t)(8 + sizeof(a) + 8));
+		put(&a, sizeof(a));
+		u64(1);
+		comm();
+		simple_sample(0x1000, 10);
+		simple_sample(0x1000, 11);
+		simple_sample(0x2000, 12);
+		goto out;
+	}
+	/* header: magic, size, attr_size, attrs, data, event_types, features */
+	u64(strcmp(m, "swapped") == 0 ? 0x5045524649c45232ULL : 0x32454c4946524550ULL);
+	u64(104);
+	u64(sizeof(struct perf_event_attr) + 16);
+	size_t h_attrs = len;
+	u64(0);
+	u64(0);
+	size_t h_data = len;
+	u64(0);
+	u64(0);
+	u64(0);
+	u64(0);
+	size_t h_feat = len;
+	for (int i = 0; i < 4; i++)
+		u64(0);
+	/* ids */
+	size_t ids = len;
+	for (int i = 0; i < nr_ev; i++)
+		u64(1 + (uint64_t)i);
+	size_t attrs = len;
+	for (int i = 0; i < nr_ev; i++) {
+		struct perf_event_attr a = attr_of(mode, i);
+		put(&a, sizeof(a));
+		u64(ids + 8 * (uint64_t)i);
+		u64(8);
+	}
+	at64(h_attrs, attrs);
+	at64(h_attrs + 8, len - attrs);
+	size_t data = len;
+	comm();
+	if (mode == 't') {
+		for (int k = 0; k < 4; k++)
+			td_sample(k);
+	} else {
+		simple_sample(0x1000, 10);
+		if (strcmp(m, "zero") == 0) {
+			u32(PERF_RECORD_SAMPLE);
+			u16(0);
+			u16(0);
+		}
+		if (strcmp(m, "unknown") == 0) {
+			u32(200);
+			u16(0);
+			u16(24);
+			u64(0xdead);
+			u64(0xbeef);
+		}
+		simple_sample(0x1000, 11);
+		simple_sample(0x2000, 12);
+	}
+	size_t data_size = len - data;
+	if (strcmp(m, "beyond") == 0)
+		buf[len - (8 + 6 * 8) + 6] = 200; /* the last sample's size: past the end */
+	at64(h_data, data);
+	at64(h_data + 8, data_size);
+	/* features: EVENT_DESC (bit 12) for the names; bit 40 for "unknown" */
+	uint64_t bits = 1ULL << 12;
+	int nfeat = 1;
+	if (strcmp(m, "unknown") == 0) {
+		nfeat = 2;
+	}
+	at64(h_feat, bits);
+	if (nfeat == 2)
+		at64(h_feat + 0, bits | (1ULL << 40));
+	size_t sect = len;
+	for (int i = 0; i < nfeat; i++) {
+		u64(0);
+		u64(0);
+	}
+	size_t f0 = len;
+	u32((uint32_t)nr_ev);
+	u32(sizeof(struct perf_event_attr));
+	for (int i = 0; i < nr_ev; i++) {
+		struct perf_event_attr a = attr_of(mode, i);
+		put(&a, sizeof(a));
+		u32(1);
+		pstr(mode == 't' ? grp_names[i] : "cpu-clock");
+		u64(1 + (uint64_t)i);
+	}
+	at64(sect, f0);
+	at64(sect + 8, len - f0);
+	if (nfeat == 2) {
+		size_t f1 = len;
+		u64(0x1234);
+		u64(0x5678);
+		at64(sect + 16, f1);
+		at64(sect + 24, len - f1);
+	}
+	if (strcmp(m, "empty") == 0)
+		len = data; /* the data section and what follows are cut off */
+out:;
+	FILE *f = fopen(argv[2], "wb");
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
+		perror(argv[2]);
+		return 1;
+	}
+	return 0;
+}

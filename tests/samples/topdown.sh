@@ -1,0 +1,53 @@
+#!/bin/sh
+# hpmstat report --topdown on a file written by gen-perfdata topdown: a
+# Kunminghu group {cycles,Front_Bubble,INST_SPEC,RECOVERY_BUBBLE,
+# rob_commitInstr}:S of one thread on one CPU, sampled four times, at
+# 0x1000 twice then 0x2000 twice, with these cumulative reads:
+#
+#   sample  ip      cycles  Front_Bubble  INST_SPEC  RECOVERY_BUBBLE  rob_commitInstr
+#   0       0x1000  1000    600           3000       300              2400
+#   1       0x1000  2000    1200          6000       600              4800
+#   2       0x2000  3000    1500          7200       600              6000
+#   3       0x2000  4000    1800          8400       600              7200
+#
+# Each read's delta from the one before goes to the function sampled (the
+# first read has no earlier one: it goes nowhere):
+#   0x1000 gets sample 1's: cycles 1000, FB 600, IS 3000, RB 300, RC 2400
+#   0x2000 gets samples 2+3: cycles 2000, FB 600, IS 2400, RB 0,   RC 2400
+# Kunminghu's level 1 (slots = 6 x cycles):
+#   0x1000: Frontend 600/6000 = 10 %, Bad speculation (3000+300-2400)/6000
+#           = 15 %, Retiring 2400/6000 = 40 %, Backend 100-10-15-40 = 35 %
+#   0x2000: Frontend 600/12000 = 5 %, Bad speculation (2400+0-2400)/12000
+#           = 0 %, Retiring 2400/12000 = 20 %, Backend 75 %
+. "$top_srcdir/tests/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
+gen="$top_builddir/tests/samples/gen-perfdata"
+
+"$gen" topdown "$tmp/td.data"
+run_ok "report --topdown" "$HPMSTAT" report -i "$tmp/td.data" --topdown
+row() { grep -F "[.] $1" "$tap_out" | awk '{print $(NF-5), $(NF-4), $(NF-3), $(NF-2), $NF}'; }
+out=$(row 0x0000000000001000)
+[ "$out" = "10.00 15.00 35.00 40.00 tma_retiring" ]; ok $? "0x1000: 10 / 15 / 35 / 40, retiring largest"
+[ -n "$out" ] || diag "$(cat "$tap_out")"
+out=$(row 0x0000000000002000)
+[ "$out" = "5.00 0.00 75.00 20.00 tma_backend_bound" ]; ok $? "0x2000: 5 / 0 / 75 / 20, backend largest"
+grep -q "kunminghu model" "$tap_out"; ok $? "the formulas are named as the Kunminghu model's"
+grep -q "50.00%.*0x0000000000001000" "$tap_out"; ok $? "overhead by period: 50 % each"
+
+"$HPMSTAT" report -i "$tmp/td.data" --topdown --format json >"$tmp/td.json" 2>"$tap_err"
+"$JSONCHECK" <"$tmp/td.json" >/dev/null 2>&1; ok $? "JSON with Topdown parses"
+python3 - "$tmp/td.json" <<'PY' >/dev/null 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = {x["symbol"]: x["topdown"] for x in d["events"][0]["entries"]}
+a = e["0x0000000000001000"]; b = e["0x0000000000002000"]
+assert abs(a["tma_frontend_bound"] - 10) < 1e-9 and abs(a["tma_retiring"] - 40) < 1e-9
+assert abs(b["tma_backend_bound"] - 75) < 1e-9 and abs(b["tma_bad_speculation"]) < 1e-9
+PY
+ok $? "JSON Topdown values as worked by hand"
+
+"$gen" simple "$tmp/s.data"
+"$HPMSTAT" report -i "$tmp/s.data" --topdown >"$tap_out" 2>"$tap_err"; rc=$?
+[ $rc -eq 0 ] && grep -q "no group reads" "$tap_err"; ok $? "--topdown without group reads: the report and a warning"
+done_testing
