@@ -169,16 +169,18 @@ static void graph(const struct rs_report *rs, unsigned n, uint64_t total, const 
 	for (unsigned i = 0; i < nr; i++) {
 		bool last = i + 1 == nr;
 		char p[32];
-		int w = snprintf(p, sizeof(p), "%.2f%%", pct(rs->node[c[i]].period, total));
+		snprintf(p, sizeof(p), "%.2f%%", pct(rs->node[c[i]].period, total));
 		fprintf(out, "%s|          \n", indent);
 		fprintf(out, "%s%s--%s--%s\n", indent, last ? " " : "|", p,
 		        rs_str(rs, rs->node[c[i]].frame));
+		/* perf's margin: a column of '|' or ' ', then 10 spaces,
+		 * whatever the percentage's width */
 		size_t il = strlen(indent);
-		char *sub = xmalloc(il + (size_t)w + 8);
+		char *sub = xmalloc(il + 12);
 		memcpy(sub, indent, il);
 		sub[il] = last ? ' ' : '|';
-		memset(sub + il + 1, ' ', (size_t)w + 5);
-		sub[il + 1 + (size_t)w + 5] = '\0';
+		memset(sub + il + 1, ' ', 10);
+		sub[il + 11] = '\0';
 		graph(rs, c[i], total, sub, out);
 		free(sub);
 	}
