@@ -22,27 +22,19 @@
 #include "sym/sym.h"
 #include "util/xalloc.h"
 
-/* the preference among symbols at one address (perf's choice): sized
- * ones, then global over weak over local, then fewer leading underscores */
+/* The preference among symbols at one address, perf's: a sized one, then
+ * not weak, then global, then fewer leading underscores, then the longer
+ * name; as one number, higher preferred. */
 static unsigned sym_rank(const GElf_Sym *sym, const char *name)
 {
-	unsigned r = 0, u = 0;
+	int bind = GELF_ST_BIND(sym->st_info);
+	size_t u = 0, len = strlen(name);
 
-	if (sym->st_size)
-		r += 100;
-	switch (GELF_ST_BIND(sym->st_info)) {
-	case STB_GLOBAL:
-		r += 30;
-		break;
-	case STB_WEAK:
-		r += 20;
-		break;
-	default:
-		r += 10;
-	}
 	while (name[u] == '_' && u < 9)
 		u++;
-	return r + 9 - u;
+	return (sym->st_size ? 1000000u : 0) + (bind != STB_WEAK ? 100000u : 0) +
+	       (bind == STB_GLOBAL ? 10000u : 0) + (unsigned)(9 - u) * 1000u +
+	       (unsigned)(len < 999 ? len : 999);
 }
 
 static void elf_lib_init(void)
@@ -252,7 +244,7 @@ static void load_plt(struct sym_dso *d, Elf *e)
 		if (!name || !*name)
 			continue;
 		snprintf(buf, sizeof buf, "%s@plt", name);
-		sym_dso_add_fn(d, base + i * ent, ent, buf, 0, 1000);
+		sym_dso_add_fn(d, base + i * ent, ent, buf, 0, 2000000);
 	}
 }
 

@@ -41,6 +41,7 @@ struct ksym {
 	const char *name;
 	const char *mod; /* "[mod]", or NULL for the kernel itself */
 	bool text;
+	unsigned rank; /* among aliases, higher preferred (as sym-elf.c) */
 };
 
 struct hpm_syms {
@@ -524,8 +525,10 @@ static int ksym_cmp(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* the text symbol first among aliases */
-	return (int)y->text - (int)x->text;
+	/* the text symbol first among aliases, then the preferred name */
+	if (x->text != y->text)
+		return (int)y->text - (int)x->text;
+	return x->rank > y->rank ? -1 : x->rank < y->rank;
 }
 
 static void ks_set_why(struct hpm_syms *s, const char *fmt, ...)
@@ -540,6 +543,19 @@ static void ks_set_why(struct hpm_syms *s, const char *fmt, ...)
 	va_end(ap);
 	free(s->ks_why);
 	s->ks_why = xstrdup(buf);
+}
+
+/* perf's preference among aliases (see sym_rank in sym-elf.c): not weak,
+ * global (an upper-case type), fewer leading underscores, longer name. */
+static unsigned ksym_rank(char type, const char *name)
+{
+	bool weak = strchr("wWvV", type) != NULL, global = !weak && type >= 'A' && type <= 'Z';
+	size_t u = 0, len = strlen(name);
+
+	while (name[u] == '_' && u < 9)
+		u++;
+	return (weak ? 0 : 100000u) + (global ? 10000u : 0) + (unsigned)(9 - u) * 1000u +
+	       (unsigned)(len < 999 ? len : 999);
 }
 
 /* /proc/kallsyms: "address type name [module]" a line, no sizes: a symbol
@@ -611,6 +627,7 @@ static void ks_load(struct hpm_syms *s)
 		s->ks[n].name = name;
 		s->ks[n].mod = mod;
 		s->ks[n].text = strchr("tTwW", *type) != NULL;
+		s->ks[n].rank = ksym_rank(*type, name);
 		n++;
 	}
 	if (!n) {
@@ -661,10 +678,21 @@ static void resolve_kernel(struct hpm_syms *s, uint64_t addr, struct hpm_sym_loc
 		loc->why = "not in a kernel function";
 		return;
 	}
-	if (lo == s->nks) {
-		/* past the last symbol: nothing says where it ends */
-		loc->why = "past the kernel's last symbol";
-		return;
+	{
+		/* the symbol runs to the next one, except that the last of the
+		 * kernel or of a module ends at the next page, as perf takes it
+		 * (the gap before the modules' code is no one's) */
+		const struct ksym *next = lo < s->nks ? &s->ks[lo] : NULL;
+		bool same = next && (next->mod == k->mod ||
+		                     (next->mod && k->mod && !strcmp(next->mod, k->mod)));
+		uint64_t end = same ? next->addr : (k->addr + 4096) & ~(uint64_t)4095;
+
+		if (next && next->addr < end)
+			end = next->addr;
+		if (addr >= end) {
+			loc->why = "past the last kernel symbol";
+			return;
+		}
 	}
 	loc->name = k->name;
 	loc->sym_start = k->addr;
