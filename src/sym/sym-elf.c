@@ -157,21 +157,28 @@ static size_t load_symtab(struct sym_dso *d, Elf *e, Elf_Scn *scn, const GElf_Sh
 		GElf_Sym sym;
 		GElf_Shdr ssh;
 		const char *name;
-		uint64_t limit = 0;
+		uint64_t limit;
 		int type;
 
 		if (!gelf_getsym(data, (int)i, &sym))
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
-		    sym.st_shndx >= SHN_LORESERVE || !sym.st_value)
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
+		    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE || !sym.st_value ||
+		    sym.st_shndx >= nsec || !gelf_getshdr(elf_getscn(e, sym.st_shndx), &ssh))
 			continue;
 		name = elf_strptr(e, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
+		/* Labels (untyped symbols in code, like ld.so's _start) name
+		 * code too, as perf takes them; not hidden ones, nor Arm and
+		 * RISC-V mapping symbols ($x, $d), which mark no function. */
+		if (type == STT_NOTYPE && (!(ssh.sh_flags & SHF_EXECINSTR) || name[0] == '$' ||
+		                           GELF_ST_VISIBILITY(sym.st_other) == STV_HIDDEN ||
+		                           GELF_ST_VISIBILITY(sym.st_other) == STV_INTERNAL))
+			continue;
 		/* a zero-size symbol stretches no further than its section */
-		if (sym.st_shndx < nsec && gelf_getshdr(elf_getscn(e, sym.st_shndx), &ssh))
-			limit = ssh.sh_addr + ssh.sh_size;
+		limit = ssh.sh_addr + ssh.sh_size;
 		sym_dso_add_fn(d, sym.st_value, sym.st_size, name, limit, sym_rank(&sym, name));
 		added++;
 	}

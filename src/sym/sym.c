@@ -685,7 +685,7 @@ static void resolve_kernel(struct hpm_syms *s, uint64_t addr, struct hpm_sym_loc
 		const struct ksym *next = lo < s->nks ? &s->ks[lo] : NULL;
 		bool same = next && (next->mod == k->mod ||
 		                     (next->mod && k->mod && !strcmp(next->mod, k->mod)));
-		uint64_t end = same ? next->addr : (k->addr + 4096) & ~(uint64_t)4095;
+		uint64_t end = same ? next->addr : (k->addr + 2 * 4096 - 1) & ~(uint64_t)4095;
 
 		if (next && next->addr < end)
 			end = next->addr;
