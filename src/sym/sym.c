@@ -847,7 +847,7 @@ const char *hpm_syms_strerror(int err)
 	}
 }
 
-#if !HAVE_LIBELF
+#ifndef HAVE_LIBELF
 /* Without libelf, files give their DSO and offset only. */
 void sym_elf_load_file(struct sym_dso *d, const char *path, const char *debug_dir)
 {

@@ -63,7 +63,7 @@ static void check_self(struct hpm_syms *s)
 
 	exe[n > 0 ? n : 0] = '\0';
 	hpm_syms_resolve(s, getpid(), (uintptr_t)sym_test_global + 1, HPM_SYM_USER, &l);
-#if HAVE_LIBELF
+#ifdef HAVE_LIBELF
 	tap_is_str(l.name, "sym_test_global", "own global function named");
 	tap_is_u64(l.sym_offset, 1, "offset in it");
 #else
@@ -72,12 +72,12 @@ static void check_self(struct hpm_syms *s)
 #endif
 	tap_is_str(l.dso, exe, "its DSO is the executable");
 	hpm_syms_resolve(s, getpid(), (uintptr_t)sym_test_static + 2, HPM_SYM_USER, &l);
-#if HAVE_LIBELF
+#ifdef HAVE_LIBELF
 	tap_is_str(l.name, "sym_test_static", "own static function named");
 	tap_is_u64(l.sym_offset, 2, "offset in it");
 #endif
 	hpm_syms_resolve(s, getpid(), (uintptr_t)main, HPM_SYM_USER, &l);
-#if HAVE_LIBELF
+#ifdef HAVE_LIBELF
 	tap_is_str(l.name, "main", "main named");
 #endif
 	/* a libc function: dladdr says its file and that it starts there */
@@ -87,7 +87,7 @@ static void check_self(struct hpm_syms *s)
 		hpm_syms_resolve(s, getpid(), (uintptr_t)info.dli_saddr + 3, HPM_SYM_USER, &l);
 		tap_ok(realpath(info.dli_fname, real) && !strcmp(l.dso, real), "libc's DSO %s",
 		       l.dso);
-#if HAVE_LIBELF
+#ifdef HAVE_LIBELF
 		tap_ok(l.name && l.sym_offset == 3, "a libc function named: %s+%" PRIu64,
 		       l.name ? l.name : "-", l.sym_offset);
 #endif
@@ -141,7 +141,7 @@ static void check_vdso(struct hpm_syms *s)
 	/* the image is mapped from file offset 0: address = base + vaddr - load */
 	hpm_syms_resolve(s, getpid(), (uintptr_t)base + value - load + 1, HPM_SYM_USER, &l);
 	tap_is_str(l.dso, "[vdso]", "vDSO address in [vdso]");
-#if HAVE_LIBELF
+#ifdef HAVE_LIBELF
 	/* any alias at that address is right (clock_gettime is a weak one) */
 	for (i = 0; l.name && i < nsyms; i++)
 		if (syms[i].st_value == value && !strcmp(strs + syms[i].st_name, l.name))
@@ -188,7 +188,7 @@ static void check_build_id(void)
 		}
 	}
 	rc = hpm_sym_file_build_id("/proc/self/exe", got, sizeof got, &got_len);
-#if HAVE_LIBELF
+#ifdef HAVE_LIBELF
 	if (!want_len) {
 		tap_ok(rc == HPM_SYM_ENOBUILDID, "no build id: %s", hpm_syms_strerror(rc));
 	} else {
@@ -208,6 +208,7 @@ static void check_build_id(void)
 #else
 	(void)tmp;
 	(void)fd;
+	(void)want_len;
 	tap_ok(rc == HPM_SYM_ENOLIBELF, "build id without libelf: %s", hpm_syms_strerror(rc));
 #endif
 }
@@ -272,7 +273,11 @@ static void check_maps(void)
 	hpm_syms_mmap(s, 100, 0x70000, 0x1000, 0x2000, "/nonexistent/lib.so", NULL, 0,
 	              HPM_SYM_USER);
 	hpm_syms_resolve(s, 100, 0x70010, HPM_SYM_USER, &l);
+#ifdef HAVE_LIBELF
 	tap_ok(!l.name && l.dso_offset == 0x2010 && l.why && strstr(l.why, "cannot read"),
+#else
+	tap_ok(!l.name && l.dso_offset == 0x2010 && l.why && !strcmp(l.why, "built without libelf"),
+#endif
 	       "missing file: offset 0x2010, %s", l.why ? l.why : "-");
 	tap_ok(hpm_syms_mmap(s, 100, 0x1000, 0, 0, "x", NULL, 0, HPM_SYM_USER) == -EINVAL,
 	       "empty map refused");
