@@ -32,7 +32,7 @@ static unsigned sym_rank(const GElf_Sym *sym, const char *name)
 
 	while (name[u] == '_' && u < 9)
 		u++;
-	return (sym->st_size ? 1000000u : 0) + (bind != STB_WEAK ? 100000u : 0) +
+	return (sym->st_size ? SYM_RANK_SIZED : 0) + (bind != STB_WEAK ? 100000u : 0) +
 	       (bind == STB_GLOBAL ? 10000u : 0) + (unsigned)(9 - u) * 1000u +
 	       (unsigned)(len < 999 ? len : 999);
 }
@@ -251,7 +251,7 @@ static void load_plt(struct sym_dso *d, Elf *e)
 		if (!name || !*name)
 			continue;
 		snprintf(buf, sizeof buf, "%s@plt", name);
-		sym_dso_add_fn(d, base + i * ent, ent, buf, 0, 2000000);
+		sym_dso_add_fn(d, base + i * ent, ent, buf, 0, SYM_RANK_SIZED);
 	}
 }
 

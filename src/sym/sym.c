@@ -42,6 +42,7 @@ struct ksym {
 	const char *mod; /* "[mod]", or NULL for the kernel itself */
 	bool text;
 	unsigned rank; /* among aliases, higher preferred (as sym-elf.c) */
+	size_t seq;    /* the line: on a full tie the first one wins */
 };
 
 struct hpm_syms {
@@ -98,6 +99,13 @@ void sym_dso_add_fn(struct sym_dso *d, uint64_t start, uint64_t size, const char
 	f->name = d->strs[d->nstrs++];
 	f->limit = limit;
 	f->rank = rank;
+	f->seq = d->nfns - 1;
+}
+
+/* perf's last word among equal aliases: not the old "SyS" syscall ones */
+static bool is_sys_alias(const char *name)
+{
+	return !strncmp(name, "SyS", 3) || !strncmp(name, "compat_SyS", 10);
 }
 
 static int fn_cmp(const void *a, const void *b)
@@ -109,26 +117,40 @@ static int fn_cmp(const void *a, const void *b)
 	/* the preferred one first: it is kept */
 	if (x->rank != y->rank)
 		return x->rank > y->rank ? -1 : 1;
-	return strcmp(x->name, y->name);
+	if (is_sys_alias(x->name) != is_sys_alias(y->name))
+		return is_sys_alias(x->name) ? 1 : -1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Sorted, one function per address (the best-ranked), and zero-size
- * symbols stretched up to the next one within their section, as perf does
- * (assembler labels and hand-written entry points carry no size). */
+static int fn_cmp_seq(const void *a, const void *b)
+{
+	const struct sym_fn *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Sorted, one function per address, and zero-size symbols stretched up to
+ * the next one within their section. The one kept among aliases is the
+ * one perf keeps: perf first stretches zero-size symbols to the next
+ * symbol, which gives a size only to the last alias read (the others end
+ * where it starts), and then prefers sized symbols (see SYM_RANK_SIZED). */
 static void dso_finish(struct sym_dso *d)
 {
 	size_t i, n = 0;
 
-	if (d->nfns)
+	if (d->nfns) {
+		qsort(d->fns, d->nfns, sizeof *d->fns, fn_cmp_seq);
+		for (i = 0; i < d->nfns; i++)
+			if (d->fns[i].end == d->fns[i].start &&
+			    (i + 1 == d->nfns || d->fns[i + 1].start != d->fns[i].start))
+				d->fns[i].rank |= SYM_RANK_SIZED;
 		qsort(d->fns, d->nfns, sizeof *d->fns, fn_cmp);
+	}
 	for (i = 0; i < d->nfns; i++) {
-		if (n && d->fns[n - 1].start == d->fns[i].start) {
-			/* a sized alias stretches the kept zero-size one */
-			if (d->fns[i].end > d->fns[n - 1].end &&
-			    d->fns[n - 1].end == d->fns[n - 1].start)
-				d->fns[n - 1].end = d->fns[i].end;
+		if (n && d->fns[n - 1].start == d->fns[i].start)
 			continue;
-		}
 		d->fns[n++] = d->fns[i];
 	}
 	d->nfns = n;
@@ -519,6 +541,15 @@ int hpm_syms_add_table(struct hpm_syms *s, const char *dso, const struct hpm_sym
 
 /* ------------------------------------------------------------ kernel */
 
+static int ksym_cmp_seq(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 static int ksym_cmp(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
@@ -528,7 +559,11 @@ static int ksym_cmp(const void *a, const void *b)
 	/* the text symbol first among aliases, then the preferred name */
 	if (x->text != y->text)
 		return (int)y->text - (int)x->text;
-	return x->rank > y->rank ? -1 : x->rank < y->rank;
+	if (x->rank != y->rank)
+		return x->rank > y->rank ? -1 : 1;
+	if (is_sys_alias(x->name) != is_sys_alias(y->name))
+		return is_sys_alias(x->name) ? 1 : -1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static void ks_set_why(struct hpm_syms *s, const char *fmt, ...)
@@ -628,6 +663,7 @@ static void ks_load(struct hpm_syms *s)
 		s->ks[n].mod = mod;
 		s->ks[n].text = strchr("tTwW", *type) != NULL;
 		s->ks[n].rank = ksym_rank(*type, name);
+		s->ks[n].seq = n;
 		n++;
 	}
 	if (!n) {
@@ -638,6 +674,12 @@ static void ks_load(struct hpm_syms *s)
 		ks_set_why(s, "kernel addresses hidden in %s (kptr_restrict)", s->kallsyms_path);
 		return;
 	}
+	/* perf's choice among aliases, as in dso_finish: the last one read
+	 * counts as sized */
+	qsort(s->ks, n, sizeof *s->ks, ksym_cmp_seq);
+	for (size_t i = 0; i < n; i++)
+		if (i + 1 == n || s->ks[i + 1].addr != s->ks[i].addr)
+			s->ks[i].rank |= SYM_RANK_SIZED;
 	qsort(s->ks, n, sizeof *s->ks, ksym_cmp);
 	s->nks = n;
 }

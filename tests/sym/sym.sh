@@ -16,6 +16,7 @@ done
 T=$(mktemp -d)
 trap 'main_shell && rm -rf "$T" "$tap_out" "$tap_err"' EXIT
 TAB=$(printf '\t')
+skip() { echo "ok $((tap_n = tap_n + 1)) # SKIP $1"; }
 mkdir "$T/nodebug"
 
 gcc -O1 -g -fPIC -shared -o "$T/libsymt.so" "$S/lib.c" || exit 1
@@ -130,7 +131,7 @@ if build "$T/prog-ibt" -fPIE -pie -fcf-protection=full -Wl,-z,ibtplt 2>/dev/null
 	plt_check "PLT entries in .plt.sec (IBT)" "$T/prog-ibt" "$T/ibt.maps" \
 		$(($(fn "$T/ibt.maps" main) - $(nmval "$T/prog-ibt" main)))
 else
-	ok 0 "# SKIP no .plt.sec from this linker"
+	skip "no .plt.sec from this linker"
 fi
 
 # stripped: no names (not a neighbour's), with the DSO and offset
@@ -193,14 +194,15 @@ out_is "rebuilt after recording (MMAP2 build id): no name" "[unknown]${TAB}build
 out_is "rebuilt after recording (build id feature): no name" "[unknown]${TAB}build id differs from the recorded one" cat "$T/out"
 }
 
-# kallsyms, worked out by hand with perf's rules: a symbol runs to the next
-# one; at the same address the longer of two global names (_stext over
-# _text); data names nothing; the last kernel symbol before the modules
-# ends at roundup(start + 4096, 4096) = 0xffffffff81002000; modules are
-# their own DSO "[mod]".
+# kallsyms, worked out by hand with perf's rules (symbols__fixup_end, then
+# symbols__fixup_duplicate): a symbol runs to the next one, so of _stext
+# and _text at one address only _text, read last, gets a size, and perf
+# keeps the sized one; data names nothing; the last kernel symbol before
+# the modules ends at roundup(start + 4096, 4096) = 0xffffffff81002000;
+# modules are their own DSO "[mod]".
 cat >"$T/kallsyms" <<'KS'
-ffffffff81000000 T _text
 ffffffff81000000 T _stext
+ffffffff81000000 T _text
 ffffffff81000100 t helper_fn
 ffffffff81000200 T do_work
 ffffffff81000300 D some_data
@@ -213,7 +215,7 @@ for a in ffffffff81000010 ffffffff81000150 ffffffff81000250 ffffffff81000310 fff
 	echo "resolve -1 0x$a k"
 done >"$T/in"
 "$TOOL" --kallsyms "$T/kallsyms" <"$T/in" | cut -f1-3 | tr '\t\n' ' ;' >"$T/out"
-out_is "kallsyms" "[kernel.kallsyms] _stext 0x10;[kernel.kallsyms] helper_fn 0x50;[kernel.kallsyms] do_work 0x50;[kernel.kallsyms] [unknown] 0;[kernel.kallsyms] last_core 0x1bff;[kernel.kallsyms] [unknown] 0;[mymod] mod_fn 0x10;[mymod] mod_fn2 0x10;[kernel.kallsyms] [unknown] 0;" cat "$T/out"
+out_is "kallsyms" "[kernel.kallsyms] _text 0x10;[kernel.kallsyms] helper_fn 0x50;[kernel.kallsyms] do_work 0x50;[kernel.kallsyms] [unknown] 0;[kernel.kallsyms] last_core 0x1bff;[kernel.kallsyms] [unknown] 0;[mymod] mod_fn 0x10;[mymod] mod_fn2 0x10;[kernel.kallsyms] [unknown] 0;" cat "$T/out"
 sed 's/^[0-9a-f]*/0000000000000000/' "$T/kallsyms" >"$T/kallsyms0"
 echo "resolve -1 0xffffffff81000150 k" | "$TOOL" --kallsyms "$T/kallsyms0" | cut -f2,5 >"$T/out"
 out_is "kallsyms hidden by kptr_restrict: no names, why says so" \
@@ -237,17 +239,27 @@ if command -v perf >/dev/null 2>&1 &&
 	n=$(wc -l <"$T/psamples")
 	bad=$(cut -d' ' -f3- "$T/psamples" | paste - "$T/out" | awk -F"$TAB" '$1 != $3 && $1 != "[unknown]" {b++; print "# perf " $1 " ours " $3 " " $2 > "/dev/stderr"} END {print b + 0}' 2>"$T/bad")
 	hot=$(cut -f2 "$T/out" | grep -c '^hot_a$')
+	# kernel samples, named from /proc/kallsyms as perf script names them
+	perf script -i "$T/p.data" -F ip,sym,dso 2>/dev/null |
+		awk '$1 ~ /^ffff/ && $NF == "([kernel.kallsyms])" {print $1, $2}' >"$T/ksamples"
+	if [ -s "$T/ksamples" ] && awk '$1 != "0000000000000000" {f=1} END {exit !f}' /proc/kallsyms; then
+		awk '{print "resolve -1 0x" $1 " k"}' "$T/ksamples" | "$TOOL" --kallsyms /proc/kallsyms >"$T/kout"
+		kbad=$(cut -d' ' -f2 "$T/ksamples" | paste - "$T/kout" | awk -F"$TAB" '$1 != $3 {b++} END {print b + 0}')
+		ok $([ "$kbad" = 0 ]; echo $?) "perf record: $(wc -l <"$T/ksamples") kernel samples, $kbad names differ"
+	else
+		skip "no kernel samples or kallsyms hidden"
+	fi
 	ok $([ "$n" -gt 50 ] && [ "$bad" = 0 ] && [ $((hot * 2)) -gt "$n" ]; echo $?) \
 		"perf record: $n user samples, $bad names differ from perf script's, hot_a in $hot"
 	[ "$bad" = 0 ] || diag "$(head -5 "$T/bad")"
 else
-	ok 0 "# SKIP perf record unavailable: $(head -1 "$T/perr" 2>/dev/null)"
+	skip "perf record unavailable: $(head -1 "$T/perr" 2>/dev/null)"
 fi
 }
 
 if [ -n "$NOELF" ]; then
 	noelf_checks
-	ok 0 "# SKIP without libelf: no ELF names to check"
+	skip "without libelf: no ELF names to check"
 else
 	elf_checks
 	perf_check
