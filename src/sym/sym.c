@@ -48,6 +48,7 @@ struct ksym {
 struct hpm_syms {
 	char *kallsyms_path; /* NULL: none wanted */
 	char *debug_dir;
+	char *kernel_notes; /* NULL: no build id check of the kernel */
 	/* DSOs by name: open addressing, power-of-two size */
 	struct sym_dso **dsos;
 	size_t ndsos, capdsos;
@@ -240,6 +241,23 @@ static bool no_file(const char *name)
 	       !strncmp(name, "/SYSV", 5) || (name[0] == '[' && strcmp(name, "[vdso]"));
 }
 
+/* A file deleted since it was mapped shows as "path (deleted)": perf
+ * reads path, and so does this (its build id says if it is another). */
+static void load_file(struct hpm_syms *s, struct sym_dso *d)
+{
+	static const char deleted[] = " (deleted)";
+	size_t n = strlen(d->name), k = sizeof deleted - 1;
+
+	if (n > k && !strcmp(d->name + n - k, deleted)) {
+		char *path = xstrndup(d->name, n - k);
+
+		sym_elf_load_file(d, path, s->debug_dir);
+		free(path);
+	} else {
+		sym_elf_load_file(d, d->name, s->debug_dir);
+	}
+}
+
 static void dso_load(struct hpm_syms *s, struct sym_dso *d)
 {
 	if (d->loaded)
@@ -250,7 +268,7 @@ static void dso_load(struct hpm_syms *s, struct sym_dso *d)
 	else if (no_file(d->name))
 		sym_dso_set_why(d, "no file behind the map");
 	else
-		sym_elf_load_file(d, d->name, s->debug_dir);
+		load_file(s, d);
 	dso_finish(d);
 }
 
@@ -402,6 +420,10 @@ int hpm_syms_new(const struct hpm_syms_opts *opts, struct hpm_syms **out)
 
 	s->kallsyms_path = *ks ? xstrdup(ks) : NULL;
 	s->debug_dir = xstrdup(dd);
+	if (opts && opts->kernel_notes)
+		s->kernel_notes = *opts->kernel_notes ? xstrdup(opts->kernel_notes) : NULL;
+	else if (!opts || !opts->kallsyms)
+		s->kernel_notes = xstrdup("/sys/kernel/notes");
 	s->kernel.pid = -1;
 	*out = s;
 	return 0;
@@ -428,6 +450,7 @@ void hpm_syms_free(struct hpm_syms *s)
 	free(s->ks_why);
 	free(s->kallsyms_path);
 	free(s->debug_dir);
+	free(s->kernel_notes);
 	free(s);
 }
 
@@ -593,6 +616,48 @@ static unsigned ksym_rank(char type, const char *name)
 	       (unsigned)(len < 999 ? len : 999);
 }
 
+/* Whether the file recorded a build id for the kernel and the running
+ * kernel's notes (an ELF note list, in the machine's byte order) carry
+ * another: then the kernel that was sampled is not the one kallsyms
+ * describes. Unreadable notes check nothing. */
+static bool kernel_build_id_differs(struct hpm_syms *s)
+{
+	struct sym_dso *k = dso_get(s, "[kernel.kallsyms]");
+	unsigned char buf[4096];
+	size_t len, off = 0, want;
+	FILE *f;
+
+	if (!k->rec_id_len || !s->kernel_notes)
+		return false;
+	f = fopen(s->kernel_notes, "rb");
+	if (!f)
+		return false;
+	len = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	want = k->rec_id_len;
+	while (off + 12 <= len) {
+		uint32_t namesz, descsz, type;
+		size_t name, desc;
+
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		name = off + 12;
+		desc = name + ((namesz + 3u) & ~3u);
+		if (desc + descsz > len)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
+		    !memcmp(buf + name, "GNU", 4)) {
+			/* perf pads build ids to 20 bytes with zeros */
+			while (want > descsz && !k->rec_id[want - 1])
+				want--;
+			return want != descsz || memcmp(buf + desc, k->rec_id, want);
+		}
+		off = desc + ((descsz + 3u) & ~3u);
+	}
+	return false;
+}
+
 /* /proc/kallsyms: "address type name [module]" a line, no sizes: a symbol
  * runs to the next one, as perf takes it. */
 static void ks_load(struct hpm_syms *s)
@@ -605,6 +670,10 @@ static void ks_load(struct hpm_syms *s)
 	s->ks_loaded = true;
 	if (!s->kallsyms_path) {
 		ks_set_why(s, "no kernel symbols wanted");
+		return;
+	}
+	if (kernel_build_id_differs(s)) {
+		ks_set_why(s, "kernel build id differs from the recorded one");
 		return;
 	}
 	f = fopen(s->kallsyms_path, "r");

@@ -287,6 +287,49 @@ static void check_maps(void)
 	hpm_syms_free(s);
 }
 
+/* The kernel's build id: a fake kallsyms and a fake notes file (one
+ * NT_GNU_BUILD_ID note in this machine's byte order, as /sys/kernel/notes
+ * is); ids of 16 bytes with the record's padded to 20 with zeros, as perf
+ * pads them. */
+static void check_kernel_build_id(void)
+{
+	char ks[] = "/tmp/test-sym-ks-XXXXXX", notes[] = "/tmp/test-sym-notes-XXXXXX";
+	const char *text = "ffffffff81000000 T _stext\nffffffff81000100 T kfunc\n"
+	                   "ffffffff81000200 T _etext\n";
+	uint32_t hdr[3] = {4, 16, NT_GNU_BUILD_ID};
+	uint8_t id[20] = {0}, other[20] = {0};
+	int fd1 = mkstemp(ks), fd2 = mkstemp(notes);
+	struct hpm_syms_opts o = {.kallsyms = ks, .kernel_notes = notes};
+	struct hpm_syms *s;
+	struct hpm_sym_loc l;
+
+	for (int i = 0; i < 16; i++) {
+		id[i] = (uint8_t)(i + 1);
+		other[i] = (uint8_t)(i + 2);
+	}
+	if (fd1 < 0 || fd2 < 0 || write(fd1, text, strlen(text)) < 0 ||
+	    write(fd2, hdr, sizeof hdr) < 0 || write(fd2, "GNU", 4) < 0 || write(fd2, id, 16) < 0) {
+		tap_skip("cannot write temporary files");
+		return;
+	}
+	close(fd1);
+	close(fd2);
+	hpm_syms_new(&o, &s);
+	hpm_syms_recorded_build_id(s, "[kernel.kallsyms]", id, 20);
+	hpm_syms_resolve(s, -1, 0xffffffff81000110ull, HPM_SYM_KERNEL, &l);
+	tap_ok(l.name && !strcmp(l.name, "kfunc") && l.sym_offset == 0x10,
+	       "kernel build id as recorded: kfunc+0x10");
+	hpm_syms_free(s);
+	hpm_syms_new(&o, &s);
+	hpm_syms_recorded_build_id(s, "[kernel.kallsyms]", other, 20);
+	hpm_syms_resolve(s, -1, 0xffffffff81000110ull, HPM_SYM_KERNEL, &l);
+	tap_ok(!l.name && l.why && !strcmp(l.why, "kernel build id differs from the recorded one"),
+	       "another kernel recorded: no name (%s)", l.why ? l.why : "-");
+	hpm_syms_free(s);
+	unlink(ks);
+	unlink(notes);
+}
+
 int main(void)
 {
 	struct hpm_syms *s;
@@ -299,5 +342,6 @@ int main(void)
 	hpm_syms_free(s);
 	check_build_id();
 	check_maps();
+	check_kernel_build_id();
 	return tap_done();
 }
