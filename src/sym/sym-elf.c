@@ -22,27 +22,19 @@
 #include "sym/sym.h"
 #include "util/xalloc.h"
 
-/* the preference among symbols at one address (perf's choice): sized
- * ones, then global over weak over local, then fewer leading underscores */
+/* The preference among symbols at one address, perf's: a sized one, then
+ * not weak, then global, then fewer leading underscores, then the longer
+ * name; as one number, higher preferred. */
 static unsigned sym_rank(const GElf_Sym *sym, const char *name)
 {
-	unsigned r = 0, u = 0;
+	int bind = GELF_ST_BIND(sym->st_info);
+	size_t u = 0, len = strlen(name);
 
-	if (sym->st_size)
-		r += 100;
-	switch (GELF_ST_BIND(sym->st_info)) {
-	case STB_GLOBAL:
-		r += 30;
-		break;
-	case STB_WEAK:
-		r += 20;
-		break;
-	default:
-		r += 10;
-	}
 	while (name[u] == '_' && u < 9)
 		u++;
-	return r + 9 - u;
+	return (sym->st_size ? SYM_RANK_SIZED : 0) + (bind != STB_WEAK ? 100000u : 0) +
+	       (bind == STB_GLOBAL ? 10000u : 0) + (unsigned)(9 - u) * 1000u +
+	       (unsigned)(len < 999 ? len : 999);
 }
 
 static void elf_lib_init(void)
@@ -165,21 +157,28 @@ static size_t load_symtab(struct sym_dso *d, Elf *e, Elf_Scn *scn, const GElf_Sh
 		GElf_Sym sym;
 		GElf_Shdr ssh;
 		const char *name;
-		uint64_t limit = 0;
+		uint64_t limit;
 		int type;
 
 		if (!gelf_getsym(data, (int)i, &sym))
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
-		    sym.st_shndx >= SHN_LORESERVE || !sym.st_value)
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
+		    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE || !sym.st_value ||
+		    sym.st_shndx >= nsec || !gelf_getshdr(elf_getscn(e, sym.st_shndx), &ssh))
 			continue;
 		name = elf_strptr(e, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
+		/* Labels (untyped symbols in code, like ld.so's _start) name
+		 * code too, as perf takes them; not hidden ones, nor Arm and
+		 * RISC-V mapping symbols ($x, $d), which mark no function. */
+		if (type == STT_NOTYPE && (!(ssh.sh_flags & SHF_EXECINSTR) || name[0] == '$' ||
+		                           GELF_ST_VISIBILITY(sym.st_other) == STV_HIDDEN ||
+		                           GELF_ST_VISIBILITY(sym.st_other) == STV_INTERNAL))
+			continue;
 		/* a zero-size symbol stretches no further than its section */
-		if (sym.st_shndx < nsec && gelf_getshdr(elf_getscn(e, sym.st_shndx), &ssh))
-			limit = ssh.sh_addr + ssh.sh_size;
+		limit = ssh.sh_addr + ssh.sh_size;
 		sym_dso_add_fn(d, sym.st_value, sym.st_size, name, limit, sym_rank(&sym, name));
 		added++;
 	}
@@ -252,7 +251,7 @@ static void load_plt(struct sym_dso *d, Elf *e)
 		if (!name || !*name)
 			continue;
 		snprintf(buf, sizeof buf, "%s@plt", name);
-		sym_dso_add_fn(d, base + i * ent, ent, buf, 0, 1000);
+		sym_dso_add_fn(d, base + i * ent, ent, buf, 0, SYM_RANK_SIZED);
 	}
 }
 

@@ -41,11 +41,14 @@ struct ksym {
 	const char *name;
 	const char *mod; /* "[mod]", or NULL for the kernel itself */
 	bool text;
+	unsigned rank; /* among aliases, higher preferred (as sym-elf.c) */
+	size_t seq;    /* the line: on a full tie the first one wins */
 };
 
 struct hpm_syms {
 	char *kallsyms_path; /* NULL: none wanted */
 	char *debug_dir;
+	char *kernel_notes; /* NULL: no build id check of the kernel */
 	/* DSOs by name: open addressing, power-of-two size */
 	struct sym_dso **dsos;
 	size_t ndsos, capdsos;
@@ -97,6 +100,13 @@ void sym_dso_add_fn(struct sym_dso *d, uint64_t start, uint64_t size, const char
 	f->name = d->strs[d->nstrs++];
 	f->limit = limit;
 	f->rank = rank;
+	f->seq = d->nfns - 1;
+}
+
+/* perf's last word among equal aliases: not the old "SyS" syscall ones */
+static bool is_sys_alias(const char *name)
+{
+	return !strncmp(name, "SyS", 3) || !strncmp(name, "compat_SyS", 10);
 }
 
 static int fn_cmp(const void *a, const void *b)
@@ -108,26 +118,40 @@ static int fn_cmp(const void *a, const void *b)
 	/* the preferred one first: it is kept */
 	if (x->rank != y->rank)
 		return x->rank > y->rank ? -1 : 1;
-	return strcmp(x->name, y->name);
+	if (is_sys_alias(x->name) != is_sys_alias(y->name))
+		return is_sys_alias(x->name) ? 1 : -1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Sorted, one function per address (the best-ranked), and zero-size
- * symbols stretched up to the next one within their section, as perf does
- * (assembler labels and hand-written entry points carry no size). */
+static int fn_cmp_seq(const void *a, const void *b)
+{
+	const struct sym_fn *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Sorted, one function per address, and zero-size symbols stretched up to
+ * the next one within their section. The one kept among aliases is the
+ * one perf keeps: perf first stretches zero-size symbols to the next
+ * symbol, which gives a size only to the last alias read (the others end
+ * where it starts), and then prefers sized symbols (see SYM_RANK_SIZED). */
 static void dso_finish(struct sym_dso *d)
 {
 	size_t i, n = 0;
 
-	if (d->nfns)
+	if (d->nfns) {
+		qsort(d->fns, d->nfns, sizeof *d->fns, fn_cmp_seq);
+		for (i = 0; i < d->nfns; i++)
+			if (d->fns[i].end == d->fns[i].start &&
+			    (i + 1 == d->nfns || d->fns[i + 1].start != d->fns[i].start))
+				d->fns[i].rank |= SYM_RANK_SIZED;
 		qsort(d->fns, d->nfns, sizeof *d->fns, fn_cmp);
+	}
 	for (i = 0; i < d->nfns; i++) {
-		if (n && d->fns[n - 1].start == d->fns[i].start) {
-			/* a sized alias stretches the kept zero-size one */
-			if (d->fns[i].end > d->fns[n - 1].end &&
-			    d->fns[n - 1].end == d->fns[n - 1].start)
-				d->fns[n - 1].end = d->fns[i].end;
+		if (n && d->fns[n - 1].start == d->fns[i].start)
 			continue;
-		}
 		d->fns[n++] = d->fns[i];
 	}
 	d->nfns = n;
@@ -217,6 +241,23 @@ static bool no_file(const char *name)
 	       !strncmp(name, "/SYSV", 5) || (name[0] == '[' && strcmp(name, "[vdso]"));
 }
 
+/* A file deleted since it was mapped shows as "path (deleted)": perf
+ * reads path, and so does this (its build id says if it is another). */
+static void load_file(struct hpm_syms *s, struct sym_dso *d)
+{
+	static const char deleted[] = " (deleted)";
+	size_t n = strlen(d->name), k = sizeof deleted - 1;
+
+	if (n > k && !strcmp(d->name + n - k, deleted)) {
+		char *path = xstrndup(d->name, n - k);
+
+		sym_elf_load_file(d, path, s->debug_dir);
+		free(path);
+	} else {
+		sym_elf_load_file(d, d->name, s->debug_dir);
+	}
+}
+
 static void dso_load(struct hpm_syms *s, struct sym_dso *d)
 {
 	if (d->loaded)
@@ -227,7 +268,7 @@ static void dso_load(struct hpm_syms *s, struct sym_dso *d)
 	else if (no_file(d->name))
 		sym_dso_set_why(d, "no file behind the map");
 	else
-		sym_elf_load_file(d, d->name, s->debug_dir);
+		load_file(s, d);
 	dso_finish(d);
 }
 
@@ -379,6 +420,10 @@ int hpm_syms_new(const struct hpm_syms_opts *opts, struct hpm_syms **out)
 
 	s->kallsyms_path = *ks ? xstrdup(ks) : NULL;
 	s->debug_dir = xstrdup(dd);
+	if (opts && opts->kernel_notes)
+		s->kernel_notes = *opts->kernel_notes ? xstrdup(opts->kernel_notes) : NULL;
+	else if (!opts || !opts->kallsyms)
+		s->kernel_notes = xstrdup("/sys/kernel/notes");
 	s->kernel.pid = -1;
 	*out = s;
 	return 0;
@@ -405,6 +450,7 @@ void hpm_syms_free(struct hpm_syms *s)
 	free(s->ks_why);
 	free(s->kallsyms_path);
 	free(s->debug_dir);
+	free(s->kernel_notes);
 	free(s);
 }
 
@@ -518,14 +564,29 @@ int hpm_syms_add_table(struct hpm_syms *s, const char *dso, const struct hpm_sym
 
 /* ------------------------------------------------------------ kernel */
 
+static int ksym_cmp_seq(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 static int ksym_cmp(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* the text symbol first among aliases */
-	return (int)y->text - (int)x->text;
+	/* the text symbol first among aliases, then the preferred name */
+	if (x->text != y->text)
+		return (int)y->text - (int)x->text;
+	if (x->rank != y->rank)
+		return x->rank > y->rank ? -1 : 1;
+	if (is_sys_alias(x->name) != is_sys_alias(y->name))
+		return is_sys_alias(x->name) ? 1 : -1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static void ks_set_why(struct hpm_syms *s, const char *fmt, ...)
@@ -542,6 +603,61 @@ static void ks_set_why(struct hpm_syms *s, const char *fmt, ...)
 	s->ks_why = xstrdup(buf);
 }
 
+/* perf's preference among aliases (see sym_rank in sym-elf.c): not weak,
+ * global (an upper-case type), fewer leading underscores, longer name. */
+static unsigned ksym_rank(char type, const char *name)
+{
+	bool weak = strchr("wWvV", type) != NULL, global = !weak && type >= 'A' && type <= 'Z';
+	size_t u = 0, len = strlen(name);
+
+	while (name[u] == '_' && u < 9)
+		u++;
+	return (weak ? 0 : 100000u) + (global ? 10000u : 0) + (unsigned)(9 - u) * 1000u +
+	       (unsigned)(len < 999 ? len : 999);
+}
+
+/* Whether the file recorded a build id for the kernel and the running
+ * kernel's notes (an ELF note list, in the machine's byte order) carry
+ * another: then the kernel that was sampled is not the one kallsyms
+ * describes. Unreadable notes check nothing. */
+static bool kernel_build_id_differs(struct hpm_syms *s)
+{
+	struct sym_dso *k = dso_get(s, "[kernel.kallsyms]");
+	unsigned char buf[4096];
+	size_t len, off = 0, want;
+	FILE *f;
+
+	if (!k->rec_id_len || !s->kernel_notes)
+		return false;
+	f = fopen(s->kernel_notes, "rb");
+	if (!f)
+		return false;
+	len = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	want = k->rec_id_len;
+	while (off + 12 <= len) {
+		uint32_t namesz, descsz, type;
+		size_t name, desc;
+
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		name = off + 12;
+		desc = name + ((namesz + 3u) & ~3u);
+		if (desc + descsz > len)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
+		    !memcmp(buf + name, "GNU", 4)) {
+			/* perf pads build ids to 20 bytes with zeros */
+			while (want > descsz && !k->rec_id[want - 1])
+				want--;
+			return want != descsz || memcmp(buf + desc, k->rec_id, want);
+		}
+		off = desc + ((descsz + 3u) & ~3u);
+	}
+	return false;
+}
+
 /* /proc/kallsyms: "address type name [module]" a line, no sizes: a symbol
  * runs to the next one, as perf takes it. */
 static void ks_load(struct hpm_syms *s)
@@ -554,6 +670,10 @@ static void ks_load(struct hpm_syms *s)
 	s->ks_loaded = true;
 	if (!s->kallsyms_path) {
 		ks_set_why(s, "no kernel symbols wanted");
+		return;
+	}
+	if (kernel_build_id_differs(s)) {
+		ks_set_why(s, "kernel build id differs from the recorded one");
 		return;
 	}
 	f = fopen(s->kallsyms_path, "r");
@@ -611,6 +731,8 @@ static void ks_load(struct hpm_syms *s)
 		s->ks[n].name = name;
 		s->ks[n].mod = mod;
 		s->ks[n].text = strchr("tTwW", *type) != NULL;
+		s->ks[n].rank = ksym_rank(*type, name);
+		s->ks[n].seq = n;
 		n++;
 	}
 	if (!n) {
@@ -621,6 +743,12 @@ static void ks_load(struct hpm_syms *s)
 		ks_set_why(s, "kernel addresses hidden in %s (kptr_restrict)", s->kallsyms_path);
 		return;
 	}
+	/* perf's choice among aliases, as in dso_finish: the last one read
+	 * counts as sized */
+	qsort(s->ks, n, sizeof *s->ks, ksym_cmp_seq);
+	for (size_t i = 0; i < n; i++)
+		if (i + 1 == n || s->ks[i + 1].addr != s->ks[i].addr)
+			s->ks[i].rank |= SYM_RANK_SIZED;
 	qsort(s->ks, n, sizeof *s->ks, ksym_cmp);
 	s->nks = n;
 }
@@ -661,10 +789,21 @@ static void resolve_kernel(struct hpm_syms *s, uint64_t addr, struct hpm_sym_loc
 		loc->why = "not in a kernel function";
 		return;
 	}
-	if (lo == s->nks) {
-		/* past the last symbol: nothing says where it ends */
-		loc->why = "past the kernel's last symbol";
-		return;
+	{
+		/* the symbol runs to the next one, except that the last of the
+		 * kernel or of a module ends at the next page, as perf takes it
+		 * (the gap before the modules' code is no one's) */
+		const struct ksym *next = lo < s->nks ? &s->ks[lo] : NULL;
+		bool same = next && (next->mod == k->mod ||
+		                     (next->mod && k->mod && !strcmp(next->mod, k->mod)));
+		uint64_t end = same ? next->addr : (k->addr + 2 * 4096 - 1) & ~(uint64_t)4095;
+
+		if (next && next->addr < end)
+			end = next->addr;
+		if (addr >= end) {
+			loc->why = "past the last kernel symbol";
+			return;
+		}
 	}
 	loc->name = k->name;
 	loc->sym_start = k->addr;
@@ -819,7 +958,7 @@ const char *hpm_syms_strerror(int err)
 	}
 }
 
-#if !HAVE_LIBELF
+#ifndef HAVE_LIBELF
 /* Without libelf, files give their DSO and offset only. */
 void sym_elf_load_file(struct sym_dso *d, const char *path, const char *debug_dir)
 {
