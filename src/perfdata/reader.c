@@ -368,7 +368,7 @@ static int open_common(struct pd_file *f, char *err, size_t errlen, const char *
 			f->partial = true;
 			nr = 0;
 		}
-		add_event(f, a, asz, b + ids.offset, nr);
+		add_event(f, a, asz, nr ? b + ids.offset : b, nr);
 	}
 	f->data_off = h.data.offset;
 	f->data_end = h.data.offset + h.data.size;

@@ -642,7 +642,8 @@ static int folded_cmp(const void *a, const void *b)
 static void folded(const struct rs_report *rs, FILE *out)
 {
 	struct rs_folded *f = xcalloc(rs->nr_folded ? rs->nr_folded : 1, sizeof(*f));
-	memcpy(f, rs->folded, rs->nr_folded * sizeof(*f));
+	if (rs->nr_folded)
+		memcpy(f, rs->folded, rs->nr_folded * sizeof(*f));
 	sort_rs = rs;
 	qsort(f, rs->nr_folded, sizeof(*f), folded_cmp);
 	for (unsigned i = 0; i < rs->nr_folded; i++)

@@ -661,7 +661,8 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 		if (pd_read_at(&rs->file, ord[i].off, &r) == 1)
 			record(rs, &r);
 	free(ord);
-	qsort(rs->hist, rs->nr_hist, sizeof(*rs->hist), hist_cmp);
+	if (rs->nr_hist > 1)
+		qsort(rs->hist, rs->nr_hist, sizeof(*rs->hist), hist_cmp);
 	if (rs->opts.graph == RS_GRAPH_NONE)
 		rs->opts.graph = rs->nr_node ? RS_GRAPH_CALLEE : RS_GRAPH_OFF;
 	if (rs->opts.topdown)

@@ -2,7 +2,8 @@
 # decoder (expr), the run-file reader of hpmstat report (runfile), its
 # --weights file (weights), the emulator's trace reader (trace), workload
 # profile parser (profile) and script interpreter (script), and top.conf
-# (topconf). Each is a LLVMFuzzerTestOneInput in fuzz-NAME.c with a seed
+# (topconf), and the perf.data reader with the samples report (perfdata).
+# Each is a LLVMFuzzerTestOneInput in fuzz-NAME.c with a seed
 # corpus in corpus-NAME/ and tokens for the mutator in dict-NAME.c.
 #
 # make check runs each for a short, deterministic smoke run with the
@@ -12,7 +13,7 @@
 # built with coverage instrumentation and ASan/UBSan (without them
 # libFuzzer sees only the harness's own edges), and `make fuzz` runs each
 # for FUZZ_SECONDS (default 60) and prints execs, coverage and crashes.
-FUZZ_TARGETS = expr runfile weights trace profile script topconf
+FUZZ_TARGETS = expr runfile weights trace profile script topconf perfdata
 
 # The libraries each target links, in link order; the libFuzzer binaries
 # link the instrumented copy of each (FUZZ_LIB_*, below).
@@ -20,6 +21,11 @@ FUZZ_EMU_LIBS = src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/arch
 FUZZ_REPORT_LIBS = src/report/libreport.a src/core/libcore.a src/metric/libmetric.a \
 	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/arm64/libarm64.a \
 	src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
+# the samples report reads perf.data (src/perfdata) and symbolizes (src/sym)
+FUZZ_SAMPLES_LIBS = src/report/libreport.a src/core/libcore.a src/metric/libmetric.a \
+	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/arm64/libarm64.a \
+	src/perfdata/libperfdata.a src/sym/libsym.a src/arch/libarch.a src/util/libutil.a \
+	$(JANSSON_LIBS) $(LIBELF_LIBS) -lm
 # top's config.c uses the back-end choice (stat/session) and the emulator's
 # settings (backend/emu), which pull in the stat layer
 FUZZ_TOP_LIBS = src/top/libtop.a src/stat/libstat.a src/backend/libbackend.a \
@@ -28,7 +34,10 @@ FUZZ_TOP_LIBS = src/top/libtop.a src/stat/libstat.a src/backend/libbackend.a \
 
 check_PROGRAMS += tests/fuzz/fuzz-expr tests/fuzz/fuzz-runfile tests/fuzz/fuzz-weights \
 	tests/fuzz/fuzz-trace tests/fuzz/fuzz-profile tests/fuzz/fuzz-script \
-	tests/fuzz/fuzz-topconf
+	tests/fuzz/fuzz-topconf tests/fuzz/fuzz-perfdata
+tests_fuzz_fuzz_perfdata_SOURCES = tests/fuzz/fuzz-perfdata.c tests/fuzz/dict-perfdata.c \
+	tests/fuzz/driver.c
+tests_fuzz_fuzz_perfdata_LDADD = $(FUZZ_SAMPLES_LIBS)
 tests_fuzz_fuzz_expr_SOURCES = tests/fuzz/fuzz-expr.c tests/fuzz/dict-expr.c tests/fuzz/driver.c
 tests_fuzz_fuzz_expr_LDADD = src/kmh/libkmh.a src/arch/libarch.a src/util/libutil.a
 tests_fuzz_fuzz_runfile_SOURCES = tests/fuzz/fuzz-runfile.c tests/fuzz/dict-runfile.c \
@@ -55,12 +64,12 @@ tests_fuzz_fuzz_topconf_LDADD = $(FUZZ_TOP_LIBS)
 
 FUZZ_SMOKE = tests/fuzz/expr-smoke.sh tests/fuzz/runfile-smoke.sh tests/fuzz/weights-smoke.sh \
 	tests/fuzz/trace-smoke.sh tests/fuzz/profile-smoke.sh tests/fuzz/script-smoke.sh \
-	tests/fuzz/topconf-smoke.sh
+	tests/fuzz/topconf-smoke.sh tests/fuzz/perfdata-smoke.sh
 TESTS += $(FUZZ_SMOKE)
 EXTRA_DIST += $(FUZZ_SMOKE) tests/fuzz/run-libfuzzer.sh \
 	tests/fuzz/corpus-expr tests/fuzz/corpus-runfile tests/fuzz/corpus-weights \
 	tests/fuzz/corpus-trace tests/fuzz/corpus-profile tests/fuzz/corpus-script \
-	tests/fuzz/corpus-topconf
+	tests/fuzz/corpus-topconf tests/fuzz/corpus-perfdata
 
 FUZZ_SECONDS = 60
 
@@ -69,7 +78,12 @@ if ENABLE_FUZZING
 # $(FUZZ_CFLAGS) (coverage for libFuzzer, ASan, UBSan) into other objects.
 noinst_LIBRARIES += tests/fuzz/libkmh-fuzz.a tests/fuzz/libarm64-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a tests/fuzz/libemu-fuzz.a \
 	tests/fuzz/libmetric-fuzz.a tests/fuzz/libreport-fuzz.a tests/fuzz/libtop-fuzz.a \
-	tests/fuzz/libbackend-fuzz.a tests/fuzz/libstat-fuzz.a tests/fuzz/libcore-fuzz.a
+	tests/fuzz/libbackend-fuzz.a tests/fuzz/libstat-fuzz.a tests/fuzz/libcore-fuzz.a \
+	tests/fuzz/libperfdata-fuzz.a tests/fuzz/libsym-fuzz.a
+tests_fuzz_libperfdata_fuzz_a_SOURCES = $(src_perfdata_libperfdata_a_SOURCES)
+tests_fuzz_libperfdata_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
+tests_fuzz_libsym_fuzz_a_SOURCES = $(src_sym_libsym_a_SOURCES)
+tests_fuzz_libsym_fuzz_a_CFLAGS = $(src_sym_libsym_a_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libkmh_fuzz_a_SOURCES = $(src_kmh_libkmh_a_SOURCES)
 nodist_tests_fuzz_libkmh_fuzz_a_SOURCES = $(nodist_src_kmh_libkmh_a_SOURCES)
 tests_fuzz_libkmh_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
@@ -99,6 +113,10 @@ tests_fuzz_libcore_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 FUZZ_LIB_EMU = tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a -lm
 FUZZ_LIB_REPORT = tests/fuzz/libreport-fuzz.a tests/fuzz/libcore-fuzz.a tests/fuzz/libmetric-fuzz.a \
 	tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a tests/fuzz/libarm64-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) -lm
+FUZZ_LIB_SAMPLES = tests/fuzz/libreport-fuzz.a tests/fuzz/libcore-fuzz.a tests/fuzz/libmetric-fuzz.a \
+	tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a tests/fuzz/libarm64-fuzz.a \
+	tests/fuzz/libperfdata-fuzz.a tests/fuzz/libsym-fuzz.a tests/fuzz/libarch-fuzz.a \
+	tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) $(LIBELF_LIBS) -lm
 FUZZ_LIB_TOP = tests/fuzz/libtop-fuzz.a tests/fuzz/libstat-fuzz.a tests/fuzz/libbackend-fuzz.a \
 	tests/fuzz/libcore-fuzz.a tests/fuzz/libmetric-fuzz.a tests/fuzz/libemu-fuzz.a \
 	tests/fuzz/libkmh-fuzz.a tests/fuzz/libarm64-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) $(LIBPFM4_LIBS) \
@@ -106,7 +124,7 @@ FUZZ_LIB_TOP = tests/fuzz/libtop-fuzz.a tests/fuzz/libstat-fuzz.a tests/fuzz/lib
 
 FUZZ_BINARIES = tests/fuzz/libfuzzer-expr tests/fuzz/libfuzzer-runfile \
 	tests/fuzz/libfuzzer-weights tests/fuzz/libfuzzer-trace tests/fuzz/libfuzzer-profile \
-	tests/fuzz/libfuzzer-script tests/fuzz/libfuzzer-topconf
+	tests/fuzz/libfuzzer-script tests/fuzz/libfuzzer-topconf tests/fuzz/libfuzzer-perfdata
 noinst_PROGRAMS += $(FUZZ_BINARIES)
 tests_fuzz_libfuzzer_expr_SOURCES = tests/fuzz/fuzz-expr.c
 tests_fuzz_libfuzzer_expr_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
@@ -136,6 +154,11 @@ tests_fuzz_libfuzzer_topconf_SOURCES = tests/fuzz/fuzz-topconf.c
 tests_fuzz_libfuzzer_topconf_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libfuzzer_topconf_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_libfuzzer_topconf_LDADD = $(FUZZ_LIB_TOP)
+
+tests_fuzz_libfuzzer_perfdata_SOURCES = tests/fuzz/fuzz-perfdata.c
+tests_fuzz_libfuzzer_perfdata_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
+tests_fuzz_libfuzzer_perfdata_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_libfuzzer_perfdata_LDADD = $(FUZZ_LIB_SAMPLES)
 
 # make fuzz [FUZZ_SECONDS=N] [FUZZ_TARGETS='trace script']: each target in
 # turn; corpora, logs and crash inputs go to fuzz-out/NAME/. Exits non-zero
