@@ -42,3 +42,10 @@ bench_sym_bench_LDADD = src/sym/libsym.a src/util/libutil.a $(LIBELF_LIBS)
 bench-sym: bench/sym-bench$(EXEEXT)
 	./bench/sym-bench$(EXEEXT) 1000000
 .PHONY: bench-sym
+
+#   make bench-report-samples   hpmstat report and perf report --stdio on
+#                 the same 1e6-sample perf.data (bench/report-samples-bench.sh)
+EXTRA_DIST += bench/report-samples-bench.sh bench/perfdata-repeat.py
+bench-report-samples: src/hpmstat$(EXEEXT)
+	$(SHELL) $(top_srcdir)/bench/report-samples-bench.sh ./src/hpmstat$(EXEEXT)
+.PHONY: bench-report-samples

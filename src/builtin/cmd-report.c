@@ -289,6 +289,7 @@ static int samples_report(const char *path, const struct opts *o)
 	struct rs_report rs;
 	char err[512];
 	enum rs_format f = o->folded ? RS_FOLDED : (enum rs_format)o->format;
+	ro.folded = f == RS_FOLDED || f == RS_HTML;
 	if (o->sort && rs_parse_sort(o->sort, &ro, err, sizeof(err)) != 0)
 		return cli_usage_error("%s", err);
 	if (o->output && strcmp(o->output, "-") != 0 && outfile_same(o->output, path)) {

@@ -140,8 +140,12 @@ struct gprev {
 	bool used;
 };
 
+#define PTR_CACHE 4096
+
 struct priv {
 	struct hpm_syms *syms;
+	const char *pc_ptr[PTR_CACHE];
+	unsigned pc_id[PTR_CACHE];
 	struct thread_comm *tc;
 	unsigned tc_cap, tc_used;
 	/* entries by key: per hist, open addressing of entry index + 1 */
@@ -210,6 +214,20 @@ static unsigned comm_of(struct rs_report *rs, uint32_t tid)
 	char b[32];
 	snprintf(b, sizeof(b), ":%u", tid);
 	return intern(rs, b);
+}
+
+/* intern for the symbolizer's strings, which live as long as it does: by
+ * their address first, so a hot function costs no hashing of its name */
+static unsigned intern_ptr(struct rs_report *rs, const char *s)
+{
+	struct priv *p = rs->priv;
+	uintptr_t a = (uintptr_t)s;
+	unsigned h = (unsigned)((a >> 3) ^ (a >> 15)) & (PTR_CACHE - 1);
+	if (p->pc_ptr[h] == s)
+		return p->pc_id[h];
+	p->pc_ptr[h] = s;
+	p->pc_id[h] = intern(rs, s);
+	return p->pc_id[h];
 }
 
 /* ------------------------------------------------------------ entries */
@@ -350,11 +368,11 @@ static void resolve(struct rs_report *rs, uint32_t pid, uint64_t ip, enum hpm_sy
 		loc.name = NULL;
 		loc.dso_offset = ip;
 	}
-	*dso = intern(rs, loc.dso);
+	*dso = intern_ptr(rs, loc.dso);
 	*known = loc.name != NULL;
 	*addr = loc.name ? 0 : loc.dso_offset;
 	if (loc.name) {
-		*sym = intern(rs, loc.name);
+		*sym = intern_ptr(rs, loc.name);
 	} else {
 		/* perf's unnamed symbol: the address, 0x and 16 digits */
 		char b[32];
@@ -543,7 +561,8 @@ static void sample(struct rs_report *rs, const struct pd_record *r)
 		add_chain(rs, &e->callee, p->frames, n, false, s->period);
 		add_chain(rs, &e->caller, p->frames, n, true, s->period);
 	}
-	add_folded(rs, comm_of(rs, s->tid), p->frames, n);
+	if (rs->opts.folded)
+		add_folded(rs, comm_of(rs, s->tid), p->frames, n);
 	if (rs->opts.topdown)
 		rs_td_sample(rs, h, e, r);
 }
@@ -601,6 +620,27 @@ static int ord_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* Delivers the queued records up to time limit (all: every one), in
+ * time order, keeping the file's order among equal times. */
+static void flush(struct rs_report *rs, struct ord *q, size_t *nr, uint64_t limit, bool all)
+{
+	struct pd_record r;
+	size_t k = 0;
+	for (size_t i = 1; i < *nr; i++)
+		if (q[i].time < q[i - 1].time) {
+			qsort(q, *nr, sizeof(*q), ord_cmp);
+			break;
+		}
+	while (k < *nr && (all || q[k].time <= limit)) {
+		if (pd_read_at(&rs->file, q[k].off, &r) == 1)
+			record(rs, &r);
+		k++;
+	}
+	if (k)
+		memmove(q, q + k, (*nr - k) * sizeof(*q));
+	*nr -= k;
+}
+
 static int hist_cmp(const void *a, const void *b)
 {
 	const struct rs_hist *x = a, *y = b;
@@ -629,14 +669,22 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 		const struct pd_build_id *b = &rs->file.bid[i];
 		hpm_syms_recorded_build_id(p->syms, b->filename, b->id, b->size);
 	}
-	/* pass 1: every record's place and time; perf report takes them in
-	 * time order (its rounds sort what the ring buffers interleaved) */
-	struct ord *ord = NULL;
+	/* perf report's order: records queue until a FINISHED_ROUND, which
+	 * delivers, sorted by time, those not later than the latest time
+	 * seen before the previous round (the ring buffers of all CPUs have
+	 * been written past it); the rest at the end. A file without rounds
+	 * is thus sorted whole. Records without a time take the last one. */
+	struct ord *q = NULL;
 	size_t nr = 0, cap = 0;
+	uint32_t seq = 0;
 	struct pd_record r;
-	uint64_t last = 0;
-	bool sorted = true;
+	uint64_t last = 0, maxts = 0, next_flush = 0;
 	while (pd_next(&rs->file, &r) == 1) {
+		if (r.type == PERF_RECORD_FINISHED_ROUND) {
+			flush(rs, q, &nr, next_flush, false);
+			next_flush = maxts;
+			continue;
+		}
 		if (r.type != PERF_RECORD_SAMPLE && r.type != PERF_RECORD_MMAP &&
 		    r.type != PERF_RECORD_MMAP2 && r.type != PERF_RECORD_COMM &&
 		    r.type != PERF_RECORD_FORK && r.type != PERF_RECORD_EXIT &&
@@ -644,23 +692,19 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 			continue;
 		if (nr == cap) {
 			cap = cap ? 2 * cap : 4096;
-			ord = xrealloc(ord, cap * sizeof(*ord));
+			q = xrealloc(q, cap * sizeof(*q));
 		}
 		uint64_t t = r.has_time ? r.time : last;
-		if (t < last)
-			sorted = false;
 		last = t;
-		ord[nr].time = t;
-		ord[nr].off = r.offset;
-		ord[nr].seq = (uint32_t)nr;
+		if (t > maxts)
+			maxts = t;
+		q[nr].time = t;
+		q[nr].off = r.offset;
+		q[nr].seq = seq++;
 		nr++;
 	}
-	if (!sorted)
-		qsort(ord, nr, sizeof(*ord), ord_cmp);
-	for (size_t i = 0; i < nr; i++)
-		if (pd_read_at(&rs->file, ord[i].off, &r) == 1)
-			record(rs, &r);
-	free(ord);
+	flush(rs, q, &nr, 0, true);
+	free(q);
 	if (rs->nr_hist > 1)
 		qsort(rs->hist, rs->nr_hist, sizeof(*rs->hist), hist_cmp);
 	if (rs->opts.graph == RS_GRAPH_NONE)
@@ -669,7 +713,8 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 		rs_td_finish(rs);
 	if (!rs->nr_samples && rs->file.partial) {
 		seterr(err, errlen, "no sample could be read (%s)",
-		       rs->file.nr_note ? rs->file.note[rs->file.nr_note - 1] : "the data section is empty");
+		       rs->file.nr_note ? rs->file.note[rs->file.nr_note - 1]
+		                        : "the data section is empty");
 		return -1;
 	}
 	return 0;

@@ -42,6 +42,7 @@ struct rs_opts {
 	unsigned nr_key; /* 0: comm,dso,sym as perf report */
 	enum rs_graph graph;
 	bool topdown;
+	bool folded;          /* build the folded stacks (--format folded, html) */
 	const char *kallsyms; /* NULL: /proc/kallsyms */
 };
 

@@ -30,7 +30,7 @@ static FILE *sink(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct rs_opts o = {.kallsyms = "", .topdown = true};
+	struct rs_opts o = {.kallsyms = "", .topdown = true, .folded = true};
 	struct rs_report rs;
 	char err[512];
 	o.graph = (enum rs_graph)(size % 4);
