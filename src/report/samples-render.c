@@ -71,6 +71,14 @@ static unsigned *sorted(const struct rs_report *rs, const struct rs_hist *h)
 	return ix;
 }
 
+static bool has_pid(const struct rs_report *rs)
+{
+	for (unsigned k = 0; k < rs->opts.nr_key; k++)
+		if (rs->opts.key[k] == RS_KEY_PID)
+			return true;
+	return false;
+}
+
 static double pct(uint64_t v, uint64_t total)
 {
 	return total ? 100.0 * (double)v / (double)total : 0.0;
@@ -234,6 +242,10 @@ static void text(const struct rs_report *rs, FILE *out)
 			for (unsigned k = 0; k < rs->opts.nr_key; k++) {
 				size_t l =
 				    strlen(key_cell(rs, &h->e[i], rs->opts.key[k], b, sizeof(b)));
+				/* perf widens the DSO column to 16 (an address's
+				 * digits) when an entry has no symbol */
+				if (rs->opts.key[k] == RS_KEY_DSO && !h->e[i].known && l < 16)
+					l = 16;
 				if (l > w[k])
 					w[k] = l;
 			}
@@ -313,7 +325,12 @@ static void csv(const struct rs_report *rs, FILE *out)
 			fprintf(out, ",%.2f,%llu,%llu,", pct(e->period, h->total_period),
 			        (unsigned long long)e->samples, (unsigned long long)e->period);
 			rp_csv_field(out, rs_str(rs, e->comm));
-			fprintf(out, ",%d,", e->pid);
+			/* the pid only where it is a key: otherwise the entry is
+			 * every thread's */
+			if (has_pid(rs))
+				fprintf(out, ",%d,", e->pid);
+			else
+				fputs(",,", out);
 			rp_csv_field(out, dso_name(rs, e->dso));
 			fputc(',', out);
 			rp_csv_field(out, rs_str(rs, e->sym));
@@ -380,7 +397,8 @@ static void jsonout(const struct rs_report *rs, FILE *out)
 			json_object_set_new(o, "samples", json_integer((json_int_t)e->samples));
 			json_object_set_new(o, "period", json_integer((json_int_t)e->period));
 			json_object_set_new(o, "command", json_string(rs_str(rs, e->comm)));
-			json_object_set_new(o, "pid", json_integer(e->pid));
+			json_object_set_new(o, "pid",
+			                    has_pid(rs) ? json_integer(e->pid) : json_null());
 			json_object_set_new(o, "shared_object", json_string(dso_name(rs, e->dso)));
 			json_object_set_new(o, "symbol", json_string(rs_str(rs, e->sym)));
 			json_object_set_new(o, "known", json_boolean(e->known));

@@ -79,15 +79,14 @@ void rs_td_sample(struct rs_report *rs, struct rs_hist *h, struct rs_entry *e,
 	}
 	if (!e->delta)
 		e->delta = xcalloc(h->nr_member, sizeof(double));
-	bool first = p->v == NULL;
-	if (first)
+	/* the first read counts from 0, as perf report counts it: what
+	 * the group counted up to the first sample is that sample's */
+	if (!p->v)
 		p->v = xcalloc(h->nr_member, sizeof(uint64_t));
 	for (unsigned i = 0; i < h->nr_member; i++) {
 		uint64_t v, id;
 		pd_read_value(&rs->file, r, i, &v, &id);
-		/* the first read of a thread has no earlier one: what it
-		 * counted before the first sample is not this function's */
-		if (!first && v >= p->v[i])
+		if (v >= p->v[i])
 			e->delta[i] += (double)(v - p->v[i]);
 		p->v[i] = v;
 	}

@@ -1,8 +1,8 @@
 /* samples-td.h: --topdown for the samples report (samples-td.c).
  *
  * Owns: giving each member's count delta between consecutive group reads
- * of the same leader event, cpu and thread to the entry (function) the
- * later sample landed in, and the level-1 Topdown of every entry from
+ * of the same leader event, cpu and thread (the first from 0, as perf
+ * report counts it) to the entry (function) the later sample landed in, and the level-1 Topdown of every entry from
  * those deltas, with the formulas of the first registered PMU model whose
  * Topdown the group's events can compute (the metric engine evaluates;
  * the model's table supplies the formulas, so Kunminghu's and the Arm

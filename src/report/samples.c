@@ -131,12 +131,9 @@ struct ekey {
 	bool known, kernel;
 };
 
-/* The previous group read of a (leader event, cpu, tid), for --topdown. */
+/* A group member's previous read, by its sample id. */
 struct gprev {
-	int ev;
-	uint32_t cpu, tid;
-	uint64_t *v; /* [nr] */
-	uint64_t nr;
+	uint64_t id, v;
 	bool used;
 };
 
@@ -155,7 +152,7 @@ struct priv {
 	unsigned *fh; /* stack id -> folded index + 1, sized to nr_str */
 	unsigned fh_cap;
 	struct gprev *gp;
-	unsigned nr_gp;
+	unsigned nr_gp, gp_cap;
 	/* frames of the current sample, scratch */
 	unsigned *frames;
 	bool *frame_kernel;
@@ -529,6 +526,58 @@ static void add_folded(struct rs_report *rs, unsigned comm, const unsigned *f, s
 
 /* ------------------------------------------------------------ records */
 
+/* Adds a sample of event ev with period to its histogram: the entry of
+ * key k and its call trees (frames[0..n)). */
+static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, uint64_t period,
+                            size_t n, bool chains)
+{
+	struct priv *p = rs->priv;
+	struct rs_hist *h = hist_of(rs, ev);
+	struct rs_entry *e = entry_of(rs, (unsigned)(h - rs->hist), k);
+	e->period += period;
+	e->samples++;
+	h->nr_samples++;
+	h->total_period += period;
+	if (chains) {
+		add_chain(rs, &e->callee, p->frames, n, false, period);
+		add_chain(rs, &e->caller, p->frames, n, true, period);
+	}
+	return e;
+}
+
+/* The previous value of a group member's sample id (0 before its first
+ * read, as perf counts it). */
+static uint64_t *prev_of(struct rs_report *rs, uint64_t id)
+{
+	struct priv *p = rs->priv;
+	if (2 * (p->nr_gp + 1) > p->gp_cap) {
+		unsigned cap = p->gp_cap ? 2 * p->gp_cap : 64;
+		struct gprev *t = xcalloc(cap, sizeof(*t));
+		for (unsigned i = 0; i < p->gp_cap; i++) {
+			if (!p->gp[i].used)
+				continue;
+			unsigned h =
+			    (unsigned)(p->gp[i].id * 0x9e3779b97f4a7c15ULL >> 40) & (cap - 1);
+			while (t[h].used)
+				h = (h + 1) & (cap - 1);
+			t[h] = p->gp[i];
+		}
+		free(p->gp);
+		p->gp = t;
+		p->gp_cap = cap;
+	}
+	unsigned h = (unsigned)(id * 0x9e3779b97f4a7c15ULL >> 40) & (p->gp_cap - 1);
+	while (p->gp[h].used && p->gp[h].id != id)
+		h = (h + 1) & (p->gp_cap - 1);
+	if (!p->gp[h].used) {
+		p->gp[h].used = true;
+		p->gp[h].id = id;
+		p->gp[h].v = 0;
+		p->nr_gp++;
+	}
+	return &p->gp[h].v;
+}
+
 static void sample(struct rs_report *rs, const struct pd_record *r)
 {
 	struct priv *p = rs->priv;
@@ -538,8 +587,6 @@ static void sample(struct rs_report *rs, const struct pd_record *r)
 		return;
 	}
 	rs->nr_samples++;
-	struct rs_hist *h = hist_of(rs, r->ev);
-	unsigned hi = (unsigned)(h - rs->hist);
 	unsigned dso;
 	bool known;
 	uint64_t addr;
@@ -552,19 +599,41 @@ static void sample(struct rs_report *rs, const struct pd_record *r)
 	                 .known = known,
 	                 .kernel = p->frame_kernel[0]};
 	mask_key(rs, &k);
-	struct rs_entry *e = entry_of(rs, hi, &k);
-	e->period += s->period;
-	e->samples++;
-	h->nr_samples++;
-	h->total_period += s->period;
-	if (rs->opts.graph != RS_GRAPH_OFF && s->callchain) {
-		add_chain(rs, &e->callee, p->frames, n, false, s->period);
-		add_chain(rs, &e->caller, p->frames, n, true, s->period);
+	bool chains = rs->opts.graph != RS_GRAPH_OFF && s->callchain;
+	const struct perf_event_attr *a = &rs->file.ev[r->ev].attr;
+	struct rs_entry *e = NULL;
+	if ((a->sample_type & PERF_SAMPLE_READ) && (a->read_format & PERF_FORMAT_GROUP) &&
+	    (a->read_format & PERF_FORMAT_ID)) {
+		/* perf report's group read: every member (the leader too) is
+		 * a sample of its own event, its period the count it made
+		 * since its previous read; a member that did not count is no
+		 * sample */
+		for (uint64_t i = 0; i < s->read_nr; i++) {
+			uint64_t v, id;
+			pd_read_value(&rs->file, r, i, &v, &id);
+			int ev = pd_event_of_id(&rs->file, id);
+			if (ev < 0)
+				continue;
+			uint64_t *prev = prev_of(rs, id);
+			uint64_t d = v - *prev;
+			*prev = v;
+			if (!d)
+				continue;
+			struct rs_entry *x = add(rs, ev, &k, d, n, chains);
+			if (ev == r->ev)
+				e = x;
+		}
+	} else {
+		e = add(rs, r->ev, &k, s->period, n, chains);
 	}
 	if (rs->opts.folded)
 		add_folded(rs, comm_of(rs, s->tid), p->frames, n);
-	if (rs->opts.topdown)
+	if (rs->opts.topdown) {
+		struct rs_hist *h = hist_of(rs, r->ev);
+		if (!e)
+			e = entry_of(rs, (unsigned)(h - rs->hist), &k);
 		rs_td_sample(rs, h, e, r);
+	}
 }
 
 static void record(struct rs_report *rs, const struct pd_record *r)
@@ -750,8 +819,6 @@ void rs_free(struct rs_report *rs)
 		free(p->eh);
 		free(p->eh_cap);
 		free(p->fh);
-		for (unsigned i = 0; i < p->nr_gp; i++)
-			free(p->gp[i].v);
 		free(p->gp);
 		free(p->frames);
 		free(p->frame_kernel);

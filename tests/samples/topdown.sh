@@ -11,12 +11,12 @@
 #   3       0x2000  4000    1800          8400       600              7200
 #
 # Each read's delta from the one before goes to the function sampled (the
-# first read has no earlier one: it goes nowhere):
-#   0x1000 gets sample 1's: cycles 1000, FB 600, IS 3000, RB 300, RC 2400
-#   0x2000 gets samples 2+3: cycles 2000, FB 600, IS 2400, RB 0,   RC 2400
+# first read's from 0, as perf report counts it):
+#   0x1000 gets samples 0+1: cycles 2000, FB 1200, IS 6000, RB 600, RC 4800
+#   0x2000 gets samples 2+3: cycles 2000, FB 600,  IS 2400, RB 0,   RC 2400
 # Kunminghu's level 1 (slots = 6 x cycles):
-#   0x1000: Frontend 600/6000 = 10 %, Bad speculation (3000+300-2400)/6000
-#           = 15 %, Retiring 2400/6000 = 40 %, Backend 100-10-15-40 = 35 %
+#   0x1000: Frontend 1200/12000 = 10 %, Bad speculation (6000+600-4800)/12000
+#           = 15 %, Retiring 4800/12000 = 40 %, Backend 100-10-15-40 = 35 %
 #   0x2000: Frontend 600/12000 = 5 %, Bad speculation (2400+0-2400)/12000
 #           = 0 %, Retiring 2400/12000 = 20 %, Backend 75 %
 . "$top_srcdir/tests/lib.sh"
@@ -26,7 +26,8 @@ gen="$top_builddir/tests/samples/gen-perfdata"
 
 "$gen" topdown "$tmp/td.data"
 run_ok "report --topdown" "$HPMSTAT" report -i "$tmp/td.data" --topdown
-row() { grep -F "[.] $1" "$tap_out" | awk '{print $(NF-5), $(NF-4), $(NF-3), $(NF-2), $NF}'; }
+# the leader's histogram carries the Topdown columns
+row() { sed -n "/of event 'cycles'/,/^\$/p" "$tap_out" | grep -F "[.] $1" | awk '{print $(NF-5), $(NF-4), $(NF-3), $(NF-2), $NF}'; }
 out=$(row 0x0000000000001000)
 [ "$out" = "10.00 15.00 35.00 40.00 tma_retiring" ]; ok $? "0x1000: 10 / 15 / 35 / 40, retiring largest"
 [ -n "$out" ] || diag "$(cat "$tap_out")"
@@ -34,6 +35,19 @@ out=$(row 0x0000000000002000)
 [ "$out" = "5.00 0.00 75.00 20.00 tma_backend_bound" ]; ok $? "0x2000: 5 / 0 / 75 / 20, backend largest"
 grep -q "kunminghu model" "$tap_out"; ok $? "the formulas are named as the Kunminghu model's"
 grep -q "50.00%.*0x0000000000001000" "$tap_out"; ok $? "overhead by period: 50 % each"
+# perf report's view of a group read: each member its own event, weighted
+# by its deltas: Front_Bubble 0x1000 1200, 0x2000 600 -> 66.67 / 33.33;
+# RECOVERY_BUBBLE only at 0x1000 (its later deltas are 0: no sample)
+"$HPMSTAT" report -i "$tmp/td.data" >"$tmp/td.txt" 2>/dev/null
+sed -n "/of event 'Front_Bubble'/,/^\$/p" "$tmp/td.txt" | grep -q "66.67%.*0x0000000000001000"
+ok $? "member Front_Bubble: its deltas' shares, 66.67 % at 0x1000"
+sed -n "/of event 'RECOVERY_BUBBLE'/,/^\$/p" "$tmp/td.txt" | grep -q "100.00%.*0x0000000000001000"
+ok $? "member RECOVERY_BUBBLE: 100 % at 0x1000"
+grep -q "# Samples: 2  of event 'RECOVERY_BUBBLE'" "$tmp/td.txt"; ok $? "RECOVERY_BUBBLE: 2 samples (zero deltas are none)"
+if command -v perf >/dev/null 2>&1; then
+	perf report -i "$tmp/td.data" --stdio --no-children 2>/dev/null | grep -v '^#' >"$tmp/td.perf"
+	grep -v '^#' "$tmp/td.txt" | cmp -s - "$tmp/td.perf"; ok $? "perf report reads the group the same"
+fi
 
 "$HPMSTAT" report -i "$tmp/td.data" --topdown --format json >"$tmp/td.json" 2>"$tap_err"
 "$JSONCHECK" <"$tmp/td.json" >/dev/null 2>&1; ok $? "JSON with Topdown parses"
