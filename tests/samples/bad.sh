@@ -51,6 +51,20 @@ ok $? "record of size 0: the sample before it, reported as partial"
 [ $rc -eq 0 ] && grep -q "# Samples: 2 " "$tap_out" && grep -q "beyond the data section" "$tap_err" &&
 	grep -q "partial" "$tap_err"
 ok $? "record beyond the section: the two before it, partial"
+# perf report's default input, a perf.data given as the run, -o
+cp "$tmp/simple.data" "$tmp/perf.data"
+(cd "$tmp" && "$HPMSTAT" report) >"$tap_out" 2>"$tap_err"
+grep -q "66.67%.*0x0000000000001000" "$tap_out"; ok $? "no input: ./perf.data, as perf report"
+rm "$tmp/perf.data"
+(cd "$tmp" && "$HPMSTAT" report) >"$tap_out" 2>"$tap_err"; rc=$?
+[ $rc -eq 2 ] && grep -q "no run file given" "$tap_err"; ok $? "no input and no ./perf.data: the run files' usage error"
+"$HPMSTAT" report "$tmp/simple.data" >"$tap_out" 2>"$tap_err"
+grep -q "66.67%.*0x0000000000001000" "$tap_out"; ok $? "a perf.data given as RUN: its samples"
+"$HPMSTAT" report -i "$tmp/simple.data" --format csv -o "$tmp/r.csv" >"$tap_out" 2>"$tap_err"
+[ ! -s "$tap_out" ] && grep -q "^cpu-clock,66.67,2,200,prog,,\[unknown\],0x0000000000001000,user$" "$tmp/r.csv"
+ok $? "-o FILE: the CSV there"
+run_fails_with "-o over the input refused" "refusing to overwrite" \
+	"$HPMSTAT" report -i "$tmp/simple.data" -o "$tmp/simple.data"
 # every truncation of a good file: never a crash, exit 0 or 1 only
 sz=$(wc -c <"$tmp/simple.data"); bad=0; n=0
 while [ $n -lt "$sz" ]; do
