@@ -665,8 +665,10 @@ static void record(struct rs_report *rs, const struct pd_record *r)
 		break;
 	}
 	case PERF_RECORD_EXIT:
-		/* perf keeps an exited thread's maps for samples still queued:
-		 * so do we (the symbolizer frees at the end) */
+		/* a process's end (not one thread's): the symbolizer keeps its
+		 * maps for samples still queued, until the pid comes again */
+		if (r->u.task.pid == r->u.task.tid)
+			hpm_syms_exit(p->syms, (pid_t)r->u.task.pid);
 		break;
 	case PERF_RECORD_LOST:
 		rs->nr_lost += r->u.lost.lost;
