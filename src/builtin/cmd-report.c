@@ -49,6 +49,9 @@ const char cmd_report_usage[] =
     "                       without -g: callee when samples have them, as perf)\n"
     "      --topdown        perf.data: level-1 Topdown per function from the\n"
     "                       group reads of '{leader,member,...}:S' samples\n"
+    "      --pmu MODEL      perf.data: --topdown with MODEL's formulas (default:\n"
+    "                       the model of the file's cpuid, else the first that\n"
+    "                       the group's events can compute)\n"
     "  -h, --help           show this help\n"
     "\n"
     "Examples:\n"
@@ -73,6 +76,7 @@ struct opts {
 	const char *sort;
 	enum rs_graph graph;
 	bool topdown;
+	const char *pmu;
 	const char *samples_only; /* the first option only a perf.data takes */
 };
 
@@ -199,6 +203,15 @@ static int parse(int argc, char **argv, struct opts *o)
 			else
 				return cli_usage_error("-g '%s': must be caller or callee", ord);
 			o->samples_only = o->samples_only ? o->samples_only : "-g";
+		} else if (is_opt(a, "--pmu")) {
+			if (!(v = option_value(argc, argv, &i, "--pmu", 5)))
+				return EXIT_USAGE;
+			if (!hpm_model_by_name(v)) {
+				cli_error("--pmu '%s': no such PMU model", v);
+				return EXIT_FAILURE;
+			}
+			o->pmu = v;
+			o->samples_only = o->samples_only ? o->samples_only : "--pmu";
 		} else if (strcmp(a, "--topdown") == 0) {
 			o->topdown = true;
 			o->samples_only = o->samples_only ? o->samples_only : "--topdown";
@@ -285,7 +298,7 @@ static bool is_perf_data(const char *path)
  * as it was read, and fails only when it gave no sample. */
 static int samples_report(const char *path, const struct opts *o)
 {
-	struct rs_opts ro = {.graph = o->graph, .topdown = o->topdown};
+	struct rs_opts ro = {.graph = o->graph, .topdown = o->topdown, .pmu = o->pmu};
 	struct rs_report rs;
 	char err[512];
 	enum rs_format f = o->folded ? RS_FOLDED : (enum rs_format)o->format;

@@ -248,10 +248,12 @@ static void read_feature(struct pd_file *f, unsigned feat, uint64_t off, uint64_
 	case PERF_FEAT_HOSTNAME:
 	case PERF_FEAT_OSRELEASE:
 	case PERF_FEAT_VERSION:
-	case PERF_FEAT_ARCH: {
+	case PERF_FEAT_ARCH:
+	case PERF_FEAT_CPUID: {
 		char **dst = feat == PERF_FEAT_HOSTNAME    ? &f->hostname
 		             : feat == PERF_FEAT_OSRELEASE ? &f->osrelease
 		             : feat == PERF_FEAT_VERSION   ? &f->version
+		             : feat == PERF_FEAT_CPUID     ? &f->cpuid
 		                                           : &f->arch;
 		char *s = get_string(b, &off, end);
 		ok = s != NULL;
@@ -462,6 +464,7 @@ void pd_close(struct pd_file *f)
 	free(f->osrelease);
 	free(f->version);
 	free(f->arch);
+	free(f->cpuid);
 	for (unsigned i = 0; i < f->nr_cmdline; i++)
 		free(f->cmdline[i]);
 	free(f->cmdline);

@@ -3,7 +3,7 @@
  *
  * Owns: opening and checking a perf.data (the header, the attrs with their
  * ids, the feature sections hpmstat uses: BUILD_ID, HOSTNAME, OSRELEASE,
- * VERSION, ARCH, NRCPUS, CMDLINE, EVENT_DESC), and walking the data section
+ * VERSION, ARCH, NRCPUS, CPUID, CMDLINE, EVENT_DESC), and walking the data section
  * record by record: SAMPLE parsed by its event's sample_type (up to and
  * including CALLCHAIN, which is all a report needs), MMAP, MMAP2, COMM,
  * FORK, EXIT, LOST, FINISHED_ROUND, HEADER_ATTR (pipe mode's events),
@@ -104,6 +104,7 @@ struct pd_file {
 	unsigned nr_ev;
 
 	char *hostname, *osrelease, *version, *arch;
+	char *cpuid; /* perf's cpuid string (arm64: MIDR_EL1 in hex) */
 	char **cmdline;
 	unsigned nr_cmdline;
 	bool has_nrcpus;

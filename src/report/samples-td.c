@@ -149,11 +149,29 @@ void rs_td_finish(struct rs_report *rs)
 		for (unsigned j = 0; j < h->nr_e; j++)
 			for (unsigned i = 0; h->e[j].delta && i < h->nr_member; i++)
 				total[i] += h->e[j].delta[i];
-		snprintf(rs->td_why, sizeof(rs->td_why),
-		         "no PMU model's level-1 Topdown can be computed from the group's events");
-		for (unsigned mi = 0; mi < hpm_model_count(); mi++) {
-			const struct hpm_pmu_model *m = hpm_model_at(mi);
-			if (!m->metrics)
+		if (rs->opts.pmu)
+			snprintf(rs->td_why, sizeof(rs->td_why),
+			         "the %s model's level-1 Topdown cannot be computed from the "
+			         "group's events",
+			         rs->opts.pmu);
+		else
+			snprintf(rs->td_why, sizeof(rs->td_why),
+			         "no PMU model's level-1 Topdown can be computed from the group's "
+			         "events");
+		/* the model named by --pmu; else the one the file's cpuid
+		 * names first, then every model in turn: cores that share
+		 * event names (Neoverse N2, V1, V2) differ in their formulas,
+		 * so the cpuid decides when the file has one */
+		const struct hpm_pmu_model *byid = hpm_model_for_cpuid(rs->file.cpuid);
+		for (unsigned mi = 0; mi <= hpm_model_count(); mi++) {
+			const struct hpm_pmu_model *m;
+			if (rs->opts.pmu)
+				m = mi ? NULL : hpm_model_by_name(rs->opts.pmu);
+			else if (byid)
+				m = mi ? hpm_model_at(mi - 1) : byid;
+			else
+				m = mi < hpm_model_count() ? hpm_model_at(mi) : NULL;
+			if (!m || (mi && m == byid) || !m->metrics)
 				continue;
 			struct metric_set set;
 			struct metric_error err;

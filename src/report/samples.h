@@ -43,6 +43,7 @@ struct rs_opts {
 	enum rs_graph graph;
 	bool topdown;
 	bool folded;          /* build the folded stacks (--format folded, html) */
+	const char *pmu;      /* --topdown with this model's formulas (--pmu) */
 	const char *kallsyms; /* NULL: /proc/kallsyms */
 };
 

@@ -8,6 +8,10 @@
  *             RECOVERY_BUBBLE,rob_commitInstr}:S sampled at two functions
  *             (ips 0x1000 and 0x2000, no map: [unknown]); the deltas are in
  *             tests/samples/topdown.sh with their Topdown worked by hand
+ *   topdown-arm  a Neoverse group {CPU_CYCLES,STALL_SLOT_FRONTEND,
+ *             STALL_SLOT_BACKEND,STALL_SLOT,OP_RETIRED,OP_SPEC}:S sampled
+ *             twice at 0x1000, with a CPUID feature naming Neoverse V2
+ *             (MIDR 0x410fd4f0); its Topdown in tests/samples/topdown.sh
  *   simple    cpu-clock, 3 samples: 0x1000 twice, 0x2000 once (period 100)
  *   unknown   simple with a record of type 200 between the samples and a
  *             feature section of bit 40
@@ -31,10 +35,22 @@ static void put(const void *p, size_t n)
 	memcpy(buf + len, p, n);
 	len += n;
 }
-static void u64(uint64_t v) { put(&v, 8); }
-static void u32(uint32_t v) { put(&v, 4); }
-static void u16(uint16_t v) { put(&v, 2); }
-static void at64(size_t off, uint64_t v) { memcpy(buf + off, &v, 8); }
+static void u64(uint64_t v)
+{
+	put(&v, 8);
+}
+static void u32(uint32_t v)
+{
+	put(&v, 4);
+}
+static void u16(uint16_t v)
+{
+	put(&v, 2);
+}
+static void at64(size_t off, uint64_t v)
+{
+	memcpy(buf + off, &v, 8);
+}
 
 /* perf string: u32 length (NUL included, padded to 8), then the bytes */
 static void pstr(const char *s)
@@ -46,9 +62,13 @@ static void pstr(const char *s)
 	put(z, n);
 }
 
-#define NR_GRP 5
-static const char *grp_names[NR_GRP] = {"cycles", "Front_Bubble", "INST_SPEC",
-                                        "RECOVERY_BUBBLE", "rob_commitInstr"};
+#define NR_GRP 6
+static const char *kmh_names[] = {"cycles", "Front_Bubble", "INST_SPEC", "RECOVERY_BUBBLE",
+                                  "rob_commitInstr"};
+static const char *arm_names[] = {"CPU_CYCLES", "STALL_SLOT_FRONTEND", "STALL_SLOT_BACKEND",
+                                  "STALL_SLOT", "OP_RETIRED",          "OP_SPEC"};
+static const char **grp_names = kmh_names;
+static int nr_grp = 5, nr_td = 4;
 
 static struct perf_event_attr attr_of(int mode, int i)
 {
@@ -56,7 +76,7 @@ static struct perf_event_attr attr_of(int mode, int i)
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.sample_id_all = 1;
-	if (mode == 't') {
+	if (mode == 't' || mode == 'a') {
 		a.type = PERF_TYPE_RAW;
 		a.config = 0x10 + (uint64_t)i;
 		a.sample_period = 1000;
@@ -107,18 +127,23 @@ static void simple_sample(uint64_t ip, uint64_t t)
 
 /* the group's cumulative counts at each sample (see topdown.sh) */
 static const uint64_t td_ip[4] = {0x1000, 0x1000, 0x2000, 0x2000};
-static const uint64_t td_v[4][NR_GRP] = {
+static const uint64_t kmh_v[4][NR_GRP] = {
     {1000, 600, 3000, 300, 2400},
     {2000, 1200, 6000, 600, 4800},
     {3000, 1500, 7200, 600, 6000},
     {4000, 1800, 8400, 600, 7200},
 };
+static const uint64_t arm_v[2][NR_GRP] = {
+    {500, 1000, 1500, 2500, 1050, 1400},
+    {1000, 2000, 3000, 5000, 2100, 2800},
+};
+static const uint64_t (*td_v)[NR_GRP] = kmh_v;
 
 static void td_sample(int k)
 {
 	u32(PERF_RECORD_SAMPLE);
 	u16(PERF_RECORD_MISC_USER);
-	u16((uint16_t)(8 + 6 * 8 + 8 + NR_GRP * 16));
+	u16((uint16_t)(8 + 6 * 8 + 8 + nr_grp * 16));
 	u64(td_ip[k]);
 	u32(100);
 	u32(100);
@@ -126,8 +151,8 @@ static void td_sample(int k)
 	u64(1); /* the leader's id */
 	u64(0);
 	u64(1000);
-	u64(NR_GRP);
-	for (int i = 0; i < NR_GRP; i++) {
+	u64((uint64_t)nr_grp);
+	for (int i = 0; i < nr_grp; i++) {
 		u64(td_v[k][i]);
 		u64(1 + (uint64_t)i);
 	}
@@ -140,8 +165,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const char *m = argv[1];
-	int mode = strcmp(m, "topdown") == 0 ? 't' : 's';
-	int nr_ev = mode == 't' ? NR_GRP : 1;
+	int mode = strcmp(m, "topdown") == 0 ? 't' : strcmp(m, "topdown-arm") == 0 ? 'a' : 's';
+	if (mode == 'a') {
+		grp_names = arm_names;
+		td_v = arm_v;
+		nr_grp = 6;
+		nr_td = 2;
+	}
+	int nr_ev = mode == 's' ? 1 : nr_grp;
 	if (strcmp(m, "pipe") == 0) {
 		u64(0x32454c4946524550ULL);
 		u64(16);
@@ -187,8 +218,8 @@ int main(int argc, char **argv)
 	at64(h_attrs + 8, len - attrs);
 	size_t data = len;
 	comm();
-	if (mode == 't') {
-		for (int k = 0; k < 4; k++)
+	if (mode != 's') {
+		for (int k = 0; k < nr_td; k++)
 			td_sample(k);
 	} else {
 		simple_sample(0x1000, 10);
@@ -213,18 +244,32 @@ int main(int argc, char **argv)
 	at64(h_data, data);
 	at64(h_data + 8, data_size);
 	/* features: EVENT_DESC (bit 12) for the names; bit 40 for "unknown" */
+	/* CPUID (bit 9) for topdown-arm */
 	uint64_t bits = 1ULL << 12;
 	int nfeat = 1;
 	if (strcmp(m, "unknown") == 0) {
 		nfeat = 2;
+		bits |= 1ULL << 40;
+	}
+	if (mode == 'a') {
+		nfeat = 2;
+		bits |= 1ULL << 9;
 	}
 	at64(h_feat, bits);
-	if (nfeat == 2)
-		at64(h_feat + 0, bits | (1ULL << 40));
 	size_t sect = len;
 	for (int i = 0; i < nfeat; i++) {
 		u64(0);
 		u64(0);
+	}
+	/* sections in increasing bit order: CPUID (9) before EVENT_DESC (12),
+	 * EVENT_DESC before bit 40 */
+	size_t fi = 0;
+	if (mode == 'a') {
+		size_t fc = len;
+		pstr("0x00000000410fd4f0");
+		at64(sect, fc);
+		at64(sect + 8, len - fc);
+		fi = 1;
 	}
 	size_t f0 = len;
 	u32((uint32_t)nr_ev);
@@ -233,12 +278,12 @@ int main(int argc, char **argv)
 		struct perf_event_attr a = attr_of(mode, i);
 		put(&a, sizeof(a));
 		u32(1);
-		pstr(mode == 't' ? grp_names[i] : "cpu-clock");
+		pstr(mode != 's' ? grp_names[i] : "cpu-clock");
 		u64(1 + (uint64_t)i);
 	}
-	at64(sect, f0);
-	at64(sect + 8, len - f0);
-	if (nfeat == 2) {
+	at64(sect + 16 * fi, f0);
+	at64(sect + 16 * fi + 8, len - f0);
+	if (strcmp(m, "unknown") == 0) {
 		size_t f1 = len;
 		u64(0x1234);
 		u64(0x5678);
