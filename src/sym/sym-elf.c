@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sym/sym-int.h"
@@ -259,9 +260,18 @@ static Elf *open_elf(const char *path, int *fd, int *err)
 {
 	Elf *e;
 
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+
+	/* not blocking: a recorded name may be a FIFO now */
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (*fd < 0) {
 		*err = -errno;
+		return NULL;
+	}
+	if (fstat(*fd, &st) || !S_ISREG(st.st_mode)) {
+		close(*fd);
+		*fd = -1;
+		*err = HPM_SYM_ENOTREG;
 		return NULL;
 	}
 	e = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
@@ -337,7 +347,7 @@ static bool load_debug_symtab(struct sym_dso *d, const char *path, const uint8_t
 	}
 	if (want_crc) {
 		bool ok;
-		int fd2 = open(path, O_RDONLY | O_CLOEXEC);
+		int fd2 = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 		if (fd2 < 0)
 			goto out;

@@ -953,6 +953,8 @@ const char *hpm_syms_strerror(int err)
 		return "no build id in the file";
 	case HPM_SYM_ENOLIBELF:
 		return "built without libelf";
+	case HPM_SYM_ENOTREG:
+		return "not a regular file";
 	default:
 		return err < 0 ? strerror(-err) : "success";
 	}

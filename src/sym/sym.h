@@ -34,6 +34,7 @@ enum {
 	HPM_SYM_ENOTELF = -10001,    /* not an ELF file */
 	HPM_SYM_ENOBUILDID = -10002, /* no .note.gnu.build-id */
 	HPM_SYM_ENOLIBELF = -10003,  /* built without libelf */
+	HPM_SYM_ENOTREG = -10004,    /* not a regular file (a FIFO, a directory) */
 };
 
 struct hpm_syms_opts {

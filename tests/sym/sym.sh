@@ -152,6 +152,12 @@ cp "$T/libsymt.so" "$T/libsymt-s.so" && strip -s "$T/libsymt-s.so"
 out_is "stripped library: .dynsym names the exported function only" \
 	"lib_work -;[unknown] stripped: no symbol covers the address;" cat "$T/out"
 
+# a recorded name that is now a FIFO: no hang, the reason
+mkfifo "$T/fifo"
+printf 'mmap 1 0x1000 0x1000 0 %s\nresolve 1 0x1010\n' "$T/fifo" >"$T/in"
+out_is "a FIFO under a recorded name" "[unknown]${TAB}0x10${TAB}cannot read: not a regular file" \
+	sh -c "timeout 10 '$TOOL' <'$T/in' | cut -f2,4,5"
+
 # separate debug files: .gnu_debuglink beside the file, in .debug/, in the
 # debug dir under the file's directory; and by build id
 objcopy --only-keep-debug "$T/prog-pie" "$T/prog-pie.debug"

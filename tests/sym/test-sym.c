@@ -205,6 +205,8 @@ static void check_build_id(void)
 		tap_ok(rc == HPM_SYM_ENOTELF, "text file: %s", hpm_syms_strerror(rc));
 		unlink(tmp);
 	}
+	rc = hpm_sym_file_build_id("/tmp", got, sizeof got, &got_len);
+	tap_ok(rc == HPM_SYM_ENOTREG, "a directory: %s", hpm_syms_strerror(rc));
 #else
 	(void)tmp;
 	(void)fd;
