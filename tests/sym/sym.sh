@@ -231,7 +231,10 @@ out_is "no kallsyms file" "[unknown]${TAB}cannot read $T/none: No such file or d
 
 perf_check() {
 # perf: record the program, feed its MMAP2 records, compare the names of
-# every user-space sample with perf script's
+# every user-space sample with perf script's. One known difference: perf
+# 6.1 stretches the size-less _init over the PLT that follows it (its
+# name@plt entries are added after that), so a sample in a PLT slot is
+# _init to perf and name@plt here, as objdump names it (checked above).
 if command -v perf >/dev/null 2>&1 &&
 	perf record -q -e cpu-clock -c 100000 -o "$T/p.data" "$T/prog-pie" 3000 >/dev/null 2>"$T/perr"; then
 	perf script -i "$T/p.data" --show-mmap-events 2>/dev/null |
@@ -243,7 +246,7 @@ if command -v perf >/dev/null 2>&1 &&
 		awk '{print "resolve", $1, "0x" $2}' "$T/psamples"
 	} | "$TOOL" --debug-dir /usr/lib/debug >"$T/out" 2>"$T/err"
 	n=$(wc -l <"$T/psamples")
-	bad=$(cut -d' ' -f3- "$T/psamples" | paste - "$T/out" | awk -F"$TAB" '$1 != $3 && $1 != "[unknown]" {b++; print "# perf " $1 " ours " $3 " " $2 > "/dev/stderr"} END {print b + 0}' 2>"$T/bad")
+	bad=$(cut -d' ' -f3- "$T/psamples" | paste - "$T/out" | awk -F"$TAB" '$1 != $3 && $1 != "[unknown]" && !($1 == "_init" && $3 ~ /@plt$/) {b++; print "# perf " $1 " ours " $3 " " $2 > "/dev/stderr"} END {print b + 0}' 2>"$T/bad")
 	hot=$(cut -f2 "$T/out" | grep -c '^hot_a$')
 	# kernel samples, named from /proc/kallsyms as perf script names them
 	perf script -i "$T/p.data" -F ip,sym,dso 2>/dev/null |
