@@ -271,6 +271,7 @@ if command -v perf >/dev/null 2>&1 &&
 	[ "$bad" = 0 ] || diag "$(head -5 "$T/bad")"
 else
 	skip "perf record unavailable: $(head -1 "$T/perr" 2>/dev/null)"
+	skip "perf record unavailable"
 fi
 }
 
