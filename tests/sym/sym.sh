@@ -5,8 +5,10 @@
 # maps and functions are; objdump's name@plt entries; readelf's build id;
 # stripped copies (no name, never a neighbour's); separate debug files by
 # .gnu_debuglink (with gdb's CRC check) and by build id; a binary rebuilt
-# after recording; a fake kallsyms worked out by hand; and perf script's
-# names for the samples of a perf record.
+# after recording; riscv64 (cross gcc) and AArch64 (clang, lld) binaries
+# placed as the kernel places their PT_LOAD segments; a fake kallsyms
+# worked out by hand; and perf script's names for the samples of a perf
+# record.
 . "$top_srcdir/tests/lib.sh"
 TOOL=$top_builddir/tests/sym/sym-tool
 S=$top_srcdir/tests/sym
@@ -110,7 +112,7 @@ done
 
 # PLT entries, as objdump names them in .plt (.plt.sec when IBT made one)
 plt_check() { # DESC BIN MAPS BASE
-	objdump -d -j .plt -j .plt.sec "$2" 2>/dev/null | sed -n 's/^\([0-9a-f]*\) <\(.*@plt\)>:$/\1 \2/p' >"$T/plt"
+	${OBJDUMP:-objdump} -d -j .plt -j .plt.sec "$2" 2>/dev/null | sed -n 's/^\([0-9a-f]*\) <\(.*@plt\)>:$/\1 \2/p' >"$T/plt"
 	if [ ! -s "$T/plt" ]; then
 		ok 1 "$1: objdump lists no @plt entries"
 		return
@@ -166,6 +168,51 @@ mkfifo "$T/fifo"
 printf 'mmap 1 0x1000 0x1000 0 %s\nresolve 1 0x1010\n' "$T/fifo" >"$T/in"
 out_is "a FIFO under a recorded name" "[unknown]${TAB}0x10${TAB}cannot read: not a regular file" \
 	sh -c "timeout 10 '$TOOL' <'$T/in' | cut -f2,4,5"
+
+# another architecture: riscv64 binaries (when the cross compiler is
+# there), placed as the kernel maps PT_LOAD segments (readelf -l): PIE at
+# 0x2aaaaaa000, the library at 0x3ff7f00000; names from nm, PLT entries
+# from riscv64 objdump
+maps_of() { # FILE BASE: map lines as the kernel would place FILE's PT_LOAD segments
+	readelf -lW "$1" | awk '$1 == "LOAD" {print $2, $3, $5}' | while read -r off va fsz; do
+		st=$((va & ~0xfff))
+		printf 'map %#x %#x %#x %s\n' $(($2 + st)) $(((va + fsz + 0xfff) / 0x1000 * 0x1000 - st)) \
+			$((off & ~0xfff)) "$1"
+	done
+}
+if command -v riscv64-linux-gnu-gcc >/dev/null 2>&1 &&
+	riscv64-linux-gnu-gcc -O1 -g -fPIC -shared -o "$T/librv.so" "$S/lib.c" 2>/dev/null &&
+	riscv64-linux-gnu-gcc -O1 -g -fPIE -pie -o "$T/prog-rv" "$S/prog.c" "$T/librv.so" 2>/dev/null; then
+	{ maps_of "$T/prog-rv" 0x2aaaaaa000; maps_of "$T/librv.so" 0x3ff7f00000; } >"$T/rv.maps"
+	check_all "riscv64 PIE: every function named" "$T/rv.maps" "$T/prog-rv" "$T/prog-rv" \
+		"$T/prog-rv" 0x2aaaaaa000 names --debug-dir "$T/nodebug"
+	check_all "riscv64 shared library: every function named" "$T/rv.maps" "$T/librv.so" "$T/librv.so" \
+		"$T/librv.so" 0x3ff7f00000 names --debug-dir "$T/nodebug"
+	if command -v riscv64-linux-gnu-objdump >/dev/null 2>&1; then
+		OBJDUMP=riscv64-linux-gnu-objdump plt_check "riscv64 PLT entries" "$T/prog-rv" "$T/rv.maps" 0x2aaaaaa000
+	else
+		skip "no riscv64-linux-gnu-objdump"
+	fi
+else
+	skip "no riscv64 cross compiler"
+	skip "no riscv64 cross compiler"
+	skip "no riscv64 cross compiler"
+fi
+
+# AArch64: a shared object built with clang and lld (no libc needed),
+# PLT entries from llvm-objdump
+if command -v clang >/dev/null 2>&1 && command -v ld.lld >/dev/null 2>&1 &&
+	command -v llvm-objdump >/dev/null 2>&1 &&
+	clang --target=aarch64-linux-gnu -O1 -fPIC -shared -nostdlib -fuse-ld=lld \
+		-o "$T/liba64.so" "$S/a64.c" 2>/dev/null; then
+	maps_of "$T/liba64.so" 0x7f00000000 >"$T/a64.maps"
+	check_all "AArch64 shared object: every function named" "$T/a64.maps" "$T/liba64.so" \
+		"$T/liba64.so" "$T/liba64.so" 0x7f00000000 names --debug-dir "$T/nodebug"
+	OBJDUMP=llvm-objdump plt_check "AArch64 PLT entries" "$T/liba64.so" "$T/a64.maps" 0x7f00000000
+else
+	skip "no clang, lld and llvm-objdump for AArch64"
+	skip "no clang, lld and llvm-objdump for AArch64"
+fi
 
 # separate debug files: .gnu_debuglink beside the file, in .debug/, in the
 # debug dir under the file's directory; and by build id
