@@ -136,6 +136,15 @@ if [ -n "$libc" ] && [ -n "$libc_base" ] && readelf -SW "$libc" | grep -q ' \.pl
 else
 	skip "no libc with a .plt"
 fi
+# libc's own functions by its installed debug file (libc6-dbg), when there
+lbid=$(readelf -n "$libc" 2>/dev/null | awk '/Build ID/ {print $3; exit}')
+ldbg=/usr/lib/debug/.build-id/$(echo "$lbid" | cut -c1-2)/$(echo "$lbid" | cut -c3-).debug
+if [ -n "$lbid" ] && [ -f "$ldbg" ] && [ -n "$libc_base" ]; then
+	check_all "libc through its debug file: every function named" "$T/pie.maps" "$libc" "$libc" \
+		"$ldbg" $((libc_base)) names --debug-dir /usr/lib/debug
+else
+	skip "no debug file for libc (libc6-dbg)"
+fi
 if build "$T/prog-ibt" -fPIE -pie -fcf-protection=full -Wl,-z,ibtplt 2>/dev/null &&
 	readelf -SW "$T/prog-ibt" | grep -q '\.plt\.sec'; then
 	"$T/prog-ibt" maps >"$T/ibt.maps"
