@@ -62,6 +62,8 @@ struct sym_cache_ent {
 struct hpm_syms {
 	struct sym_cache_ent *cache;
 	unsigned gen;
+	char **retired; /* strings of replaced tables (see retire) */
+	size_t nretired, capretired;
 	char *kallsyms_path; /* NULL: none wanted */
 	char *debug_dir;
 	char *kernel_notes; /* NULL: no build id check of the kernel */
@@ -471,6 +473,9 @@ void hpm_syms_free(struct hpm_syms *s)
 	free(s->debug_dir);
 	free(s->kernel_notes);
 	free(s->cache);
+	for (i = 0; i < s->nretired; i++)
+		free(s->retired[i]);
+	free(s->retired);
 	free(s);
 }
 
@@ -554,6 +559,16 @@ int hpm_syms_recorded_build_id(struct hpm_syms *s, const char *filename, const u
 	return 0;
 }
 
+/* A string answers may still point to, freed with s. */
+static void retire(struct hpm_syms *s, char *str)
+{
+	if (s->nretired == s->capretired) {
+		s->capretired = s->capretired ? 2 * s->capretired : 64;
+		s->retired = xreallocarray(s->retired, s->capretired, sizeof *s->retired);
+	}
+	s->retired[s->nretired++] = str;
+}
+
 int hpm_syms_add_table(struct hpm_syms *s, const char *dso, const struct hpm_sym_decl *decls,
                        size_t n)
 {
@@ -566,8 +581,13 @@ int hpm_syms_add_table(struct hpm_syms *s, const char *dso, const struct hpm_sym
 		if (!decls[i].name || decls[i].end < decls[i].start)
 			return -EINVAL;
 	d = dso_get(s, dso);
+	/* the old names and reason stay alive: earlier answers point to them */
+	for (i = 0; i < d->nstrs; i++)
+		retire(s, d->strs[i]);
+	d->nstrs = 0;
 	dso_clear_fns(d);
-	free(d->why);
+	if (d->why)
+		retire(s, d->why);
 	d->why = NULL;
 	free(d->segs);
 	d->segs = NULL;
