@@ -31,6 +31,7 @@ struct sym_map {
 struct sym_proc {
 	pid_t pid;
 	bool dead;
+	unsigned gen;         /* bumped when the maps change (invalidates the cache) */
 	struct sym_map *maps; /* sorted by start, not overlapping */
 	size_t n, cap;
 	struct sym_map *last;
@@ -45,7 +46,24 @@ struct ksym {
 	size_t seq;    /* the line: on a full tie the first one wins */
 };
 
+/* The last answers, by address: profiles sample the same few addresses
+ * over and over, and a hit here skips every search. An entry is good
+ * while its process's maps (proc->gen) and the tables and recorded build
+ * ids (hpm_syms.gen) are as they were. */
+#define SYM_CACHE_SIZE 8192
+struct sym_cache_ent {
+	uint64_t addr;
+	const struct sym_proc *proc; /* NULL: the kernel */
+	unsigned pgen, sgen;
+	bool used;
+	struct hpm_sym_loc loc;
+};
+
 struct hpm_syms {
+	struct sym_cache_ent *cache;
+	unsigned gen;
+	char **retired; /* strings of replaced tables (see retire) */
+	size_t nretired, capretired;
 	char *kallsyms_path; /* NULL: none wanted */
 	char *debug_dir;
 	char *kernel_notes; /* NULL: no build id check of the kernel */
@@ -276,6 +294,7 @@ static void dso_load(struct hpm_syms *s, struct sym_dso *d)
 
 static void proc_clear(struct sym_proc *p)
 {
+	p->gen++;
 	free(p->maps);
 	p->maps = NULL;
 	p->n = p->cap = 0;
@@ -387,6 +406,7 @@ static void proc_add_map(struct sym_proc *p, const struct sym_map *m)
 	p->n = n;
 	p->cap = cap;
 	p->last = NULL;
+	p->gen++;
 }
 
 static struct sym_map *proc_map_at(struct sym_proc *p, uint64_t addr)
@@ -425,6 +445,7 @@ int hpm_syms_new(const struct hpm_syms_opts *opts, struct hpm_syms **out)
 	else if (!opts || !opts->kallsyms)
 		s->kernel_notes = xstrdup("/sys/kernel/notes");
 	s->kernel.pid = -1;
+	s->cache = xcalloc(SYM_CACHE_SIZE, sizeof *s->cache);
 	*out = s;
 	return 0;
 }
@@ -451,6 +472,10 @@ void hpm_syms_free(struct hpm_syms *s)
 	free(s->kallsyms_path);
 	free(s->debug_dir);
 	free(s->kernel_notes);
+	free(s->cache);
+	for (i = 0; i < s->nretired; i++)
+		free(s->retired[i]);
+	free(s->retired);
 	free(s);
 }
 
@@ -530,7 +555,18 @@ int hpm_syms_recorded_build_id(struct hpm_syms *s, const char *filename, const u
 	d = dso_get(s, filename);
 	memcpy(d->rec_id, id, len);
 	d->rec_id_len = len;
+	s->gen++;
 	return 0;
+}
+
+/* A string answers may still point to, freed with s. */
+static void retire(struct hpm_syms *s, char *str)
+{
+	if (s->nretired == s->capretired) {
+		s->capretired = s->capretired ? 2 * s->capretired : 64;
+		s->retired = xreallocarray(s->retired, s->capretired, sizeof *s->retired);
+	}
+	s->retired[s->nretired++] = str;
 }
 
 int hpm_syms_add_table(struct hpm_syms *s, const char *dso, const struct hpm_sym_decl *decls,
@@ -545,8 +581,13 @@ int hpm_syms_add_table(struct hpm_syms *s, const char *dso, const struct hpm_sym
 		if (!decls[i].name || decls[i].end < decls[i].start)
 			return -EINVAL;
 	d = dso_get(s, dso);
+	/* the old names and reason stay alive: earlier answers point to them */
+	for (i = 0; i < d->nstrs; i++)
+		retire(s, d->strs[i]);
+	d->nstrs = 0;
 	dso_clear_fns(d);
-	free(d->why);
+	if (d->why)
+		retire(s, d->why);
 	d->why = NULL;
 	free(d->segs);
 	d->segs = NULL;
@@ -559,6 +600,7 @@ int hpm_syms_add_table(struct hpm_syms *s, const char *dso, const struct hpm_sym
 	d->table = true;
 	d->loaded = true;
 	dso_finish(d);
+	s->gen++;
 	return 0;
 }
 
@@ -875,36 +917,19 @@ static const char *build_id_check(const struct sym_map *m, const struct sym_dso 
 	return NULL;
 }
 
-int hpm_syms_resolve(struct hpm_syms *s, pid_t pid, uint64_t addr, enum hpm_sym_space space,
-                     struct hpm_sym_loc *loc)
+/* An address of process p (found) in its maps and DSO. */
+static void resolve_user(struct hpm_syms *s, struct sym_proc *p, uint64_t addr,
+                         struct hpm_sym_loc *loc)
 {
-	struct sym_proc *p;
-	struct sym_map *m;
+	struct sym_map *m = proc_map_at(p, addr);
 	struct sym_dso *d;
 	const struct sym_fn *f;
 	const char *bad;
 	uint64_t fileoff, a;
 
-	if (!s || !loc)
-		return -EINVAL;
-	memset(loc, 0, sizeof *loc);
-	loc->dso = "[unknown]";
-	loc->dso_offset = addr;
-	if (space == HPM_SYM_KERNEL) {
-		resolve_kernel(s, addr, loc);
-		return 0;
-	}
-	if (space != HPM_SYM_USER) {
-		loc->why = space == HPM_SYM_HV ? "hypervisor addresses are not resolved"
-		                               : "guest addresses are not resolved";
-		return 0;
-	}
-	p = proc_find(s, pid);
-	m = p ? proc_map_at(p, addr) : NULL;
 	if (!m) {
-		loc->why = p ? "no map of the process holds the address"
-		             : "no maps recorded for the process";
-		return 0;
+		loc->why = "no map of the process holds the address";
+		return;
 	}
 	d = m->dso;
 	loc->dso = d->name;
@@ -913,27 +938,70 @@ int hpm_syms_resolve(struct hpm_syms *s, pid_t pid, uint64_t addr, enum hpm_sym_
 	dso_load(s, d);
 	if (d->why) {
 		loc->why = d->why;
-		return 0;
+		return;
 	}
 	bad = build_id_check(m, d);
 	if (bad) {
 		loc->why = bad;
-		return 0;
+		return;
 	}
 	if (!dso_offset_of(d, fileoff, &a)) {
 		loc->why = "outside the file's loadable segments";
-		return 0;
+		return;
 	}
 	loc->dso_offset = a;
 	f = fn_at(m, a);
 	if (!f) {
 		loc->why = d->stripped ? "stripped: no symbol covers the address"
 		                       : "no symbol covers the address";
-		return 0;
+		return;
 	}
 	loc->name = f->name;
 	loc->sym_start = f->start;
 	loc->sym_offset = a - f->start;
+}
+
+int hpm_syms_resolve(struct hpm_syms *s, pid_t pid, uint64_t addr, enum hpm_sym_space space,
+                     struct hpm_sym_loc *loc)
+{
+	struct sym_proc *p = NULL;
+	struct sym_cache_ent *e;
+	uint64_t h;
+
+	if (!s || !loc)
+		return -EINVAL;
+	memset(loc, 0, sizeof *loc);
+	loc->dso = "[unknown]";
+	loc->dso_offset = addr;
+	if (space != HPM_SYM_USER && space != HPM_SYM_KERNEL) {
+		loc->why = space == HPM_SYM_HV ? "hypervisor addresses are not resolved"
+		                               : "guest addresses are not resolved";
+		return 0;
+	}
+	if (space == HPM_SYM_USER) {
+		p = proc_find(s, pid);
+		if (!p) {
+			loc->why = "no maps recorded for the process";
+			return 0;
+		}
+	}
+	h = (addr ^ (addr >> 13) ^ (uint64_t)(uintptr_t)p) * 0x9e3779b97f4a7c15ull;
+	e = &s->cache[h >> 51 & (SYM_CACHE_SIZE - 1)];
+	if (e->used && e->addr == addr && e->proc == p && e->sgen == s->gen &&
+	    (!p || e->pgen == p->gen)) {
+		*loc = e->loc;
+		return 0;
+	}
+	if (p)
+		resolve_user(s, p, addr, loc);
+	else
+		resolve_kernel(s, addr, loc);
+	e->used = true;
+	e->addr = addr;
+	e->proc = p;
+	e->sgen = s->gen;
+	e->pgen = p ? p->gen : 0;
+	e->loc = *loc;
 	return 0;
 }
 
@@ -953,6 +1021,8 @@ const char *hpm_syms_strerror(int err)
 		return "no build id in the file";
 	case HPM_SYM_ENOLIBELF:
 		return "built without libelf";
+	case HPM_SYM_ENOTREG:
+		return "not a regular file";
 	default:
 		return err < 0 ? strerror(-err) : "success";
 	}

@@ -34,6 +34,7 @@ enum {
 	HPM_SYM_ENOTELF = -10001,    /* not an ELF file */
 	HPM_SYM_ENOBUILDID = -10002, /* no .note.gnu.build-id */
 	HPM_SYM_ENOLIBELF = -10003,  /* built without libelf */
+	HPM_SYM_ENOTREG = -10004,    /* not a regular file (a FIFO, a directory) */
 };
 
 struct hpm_syms_opts {
@@ -105,7 +106,8 @@ int hpm_syms_recorded_build_id(struct hpm_syms *s, const char *filename, const u
  * file. The declared addresses are in the DSO's terms, which for a table
  * are file offsets (address - map start + map pgoff): a map of dso at
  * start 0 with pgoff 0 makes them the sampled addresses themselves. A new
- * table for the same dso replaces the old one. */
+ * table for the same dso replaces the old one (earlier answers' strings
+ * stay valid). */
 int hpm_syms_add_table(struct hpm_syms *s, const char *dso, const struct hpm_sym_decl *decls,
                        size_t n);
 

@@ -205,6 +205,8 @@ static void check_build_id(void)
 		tap_ok(rc == HPM_SYM_ENOTELF, "text file: %s", hpm_syms_strerror(rc));
 		unlink(tmp);
 	}
+	rc = hpm_sym_file_build_id("/tmp", got, sizeof got, &got_len);
+	tap_ok(rc == HPM_SYM_ENOTREG, "a directory: %s", hpm_syms_strerror(rc));
 #else
 	(void)tmp;
 	(void)fd;
@@ -284,6 +286,20 @@ static void check_maps(void)
 	tap_ok(hpm_syms_mmap(s, 100, UINT64_MAX - 5, 0x10, 0, "x", NULL, 0, HPM_SYM_USER) ==
 	           -EINVAL,
 	       "wrapping map refused");
+	/* a new table replaces the old; an earlier answer's name stays valid
+	 * (0x50150 in the map at 0x50000 of "emu": offset 0x150, in f1) */
+	{
+		struct hpm_sym_decl g[] = {{"g1", 0x100, 0x180}};
+		struct hpm_sym_loc old;
+
+		hpm_syms_resolve(s, 100, 0x50150, HPM_SYM_USER, &old);
+		hpm_syms_add_table(s, "emu", g, 1);
+		hpm_syms_resolve(s, 100, 0x50150, HPM_SYM_USER, &l);
+		tap_ok(old.name && !strcmp(old.name, "f1") && l.name && !strcmp(l.name, "g1"),
+		       "table replaced: g1 now, the earlier f1 still readable");
+		hpm_syms_resolve(s, 100, 0x50190, HPM_SYM_USER, &l);
+		tap_ok(!l.name, "table replaced: 0x190 past g1");
+	}
 	hpm_syms_free(s);
 }
 
