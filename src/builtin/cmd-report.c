@@ -320,6 +320,10 @@ static int samples_report(const char *path, const struct opts *o)
 		cli_warn("%s: %s", path, rs.file.note[i]);
 	if (rs.file.partial)
 		cli_warn("%s: partial: the report shows what could be read", path);
+	if (rs.nr_lost)
+		cli_warn("%s: the recording lost %llu events (LOST records): shares are of the "
+		         "samples kept",
+		         path, (unsigned long long)rs.nr_lost);
 	if (o->topdown && !rs.nr_td)
 		cli_warn("--topdown: %s", rs.td_why);
 	int rc = 0;

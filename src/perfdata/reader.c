@@ -725,6 +725,13 @@ static bool parse(struct pd_file *f, uint64_t off, struct pd_record *r)
 		if (n > 24)
 			trailer(f, r, p + 24, n - 24);
 		return true;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (n < 8)
+			return false;
+		r->u.lost.lost = get64(p);
+		if (n > 8)
+			trailer(f, r, p + 8, n - 8);
+		return true;
 	case PERF_RECORD_LOST:
 		if (n < 16)
 			return false;

@@ -6,7 +6,7 @@
  * VERSION, ARCH, NRCPUS, CPUID, CMDLINE, EVENT_DESC), and walking the data section
  * record by record: SAMPLE parsed by its event's sample_type (up to and
  * including CALLCHAIN, which is all a report needs), MMAP, MMAP2, COMM,
- * FORK, EXIT, LOST, FINISHED_ROUND, HEADER_ATTR (pipe mode's events),
+ * FORK, EXIT, LOST, LOST_SAMPLES, FINISHED_ROUND, HEADER_ATTR (pipe mode's events),
  * HEADER_FEATURE, and the sample_id_all trailer of the others (their time).
  * The layout facts are perf-file.h's.
  *
@@ -84,7 +84,7 @@ struct pd_record {
 		struct { /* FORK, EXIT */
 			uint32_t pid, ppid, tid, ptid;
 		} task;
-		struct {
+		struct { /* LOST (id and lost), LOST_SAMPLES (lost) */
 			uint64_t id, lost;
 		} lost;
 	} u;

@@ -226,7 +226,8 @@ static void text(const struct rs_report *rs, FILE *out)
 	fprintf(out, "# hpmstat report of a perf.data%s\n", rs->file.partial ? " (PARTIAL)" : "");
 	for (unsigned i = 0; i < rs->file.nr_note; i++)
 		fprintf(out, "# note: %s\n", rs->file.note[i]);
-	fprintf(out, "#\n#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)rs->nr_lost);
+	fprintf(out, "#\n#\n# Total Lost Samples: %llu\n#\n",
+	        (unsigned long long)rs->nr_lost_samples);
 	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
 		const struct rs_hist *h = &rs->hist[hi];
 		char unit;
@@ -377,7 +378,8 @@ static void jsonout(const struct rs_report *rs, FILE *out)
 	for (unsigned i = 0; i < rs->file.nr_note; i++)
 		json_array_append_new(notes, json_string(rs->file.note[i]));
 	json_object_set_new(root, "notes", notes);
-	json_object_set_new(root, "lost", json_integer((json_int_t)rs->nr_lost));
+	json_object_set_new(root, "lost_samples", json_integer((json_int_t)rs->nr_lost_samples));
+	json_object_set_new(root, "lost_events", json_integer((json_int_t)rs->nr_lost));
 	if (rs->nr_td)
 		json_object_set_new(root, "topdown_model", json_string(rs->td_model));
 	json_t *evs = json_array();

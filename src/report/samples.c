@@ -673,6 +673,9 @@ static void record(struct rs_report *rs, const struct pd_record *r)
 	case PERF_RECORD_LOST:
 		rs->nr_lost += r->u.lost.lost;
 		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		rs->nr_lost_samples += r->u.lost.lost;
+		break;
 	default:
 		break;
 	}
@@ -759,7 +762,7 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 		if (r.type != PERF_RECORD_SAMPLE && r.type != PERF_RECORD_MMAP &&
 		    r.type != PERF_RECORD_MMAP2 && r.type != PERF_RECORD_COMM &&
 		    r.type != PERF_RECORD_FORK && r.type != PERF_RECORD_EXIT &&
-		    r.type != PERF_RECORD_LOST)
+		    r.type != PERF_RECORD_LOST && r.type != PERF_RECORD_LOST_SAMPLES)
 			continue;
 		if (nr == cap) {
 			cap = cap ? 2 * cap : 4096;

@@ -93,7 +93,9 @@ struct rs_report {
 	struct rs_opts opts;
 	struct rs_hist *hist;
 	unsigned nr_hist;
-	uint64_t nr_lost, nr_samples, nr_unknown_ev;
+	/* nr_lost_samples: LOST_SAMPLES (perf's "Total Lost Samples");
+	 * nr_lost: what LOST records say the ring buffers dropped */
+	uint64_t nr_lost, nr_lost_samples, nr_samples, nr_unknown_ev;
 	struct rs_cnode *node;
 	unsigned nr_node, cap_node;
 	struct rs_folded *folded;
