@@ -191,7 +191,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			                                        : NULL;
 			if (!ord && i + 1 < argc &&
 			    (strcmp(argv[i + 1], "caller") == 0 ||
-			     strcmp(argv[i + 1], "callee") == 0))
+			     strcmp(argv[i + 1], "callee") == 0 ||
+			     strcmp(argv[i + 1], "none") == 0))
 				ord = argv[++i];
 			/* perf's -g alone means its default, graph,0.5,caller */
 			if (ord && strcmp(ord, "callee") == 0)
@@ -324,6 +325,8 @@ static int samples_report(const char *path, const struct opts *o)
 		cli_warn("%s: the recording lost %llu events (LOST records): shares are of the "
 		         "samples kept",
 		         path, (unsigned long long)rs.nr_lost);
+	if ((o->graph == RS_GRAPH_CALLER || o->graph == RS_GRAPH_CALLEE) && !rs.nr_node)
+		cli_warn("-g: the samples have no callchains (record with -g)");
 	if (o->topdown && !rs.nr_td)
 		cli_warn("--topdown: %s", rs.td_why);
 	int rc = 0;

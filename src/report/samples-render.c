@@ -122,7 +122,7 @@ static const char *key_cell(const struct rs_report *rs, const struct rs_entry *e
 		snprintf(buf, len, "[%c] %s", e->kernel ? 'k' : '.', rs_str(rs, e->sym));
 		return buf;
 	case RS_KEY_PID:
-		snprintf(buf, len, "%7d:%s", e->pid, rs_str(rs, e->comm));
+		snprintf(buf, len, "%7d:%s", e->pid, rs_str(rs, e->tcomm));
 		return buf;
 	}
 	return "";
@@ -130,13 +130,18 @@ static const char *key_cell(const struct rs_report *rs, const struct rs_entry *e
 
 /* ------------------------------------------------------- call graphs */
 
+/* perf's order of a node's children: by period; equal ones in the order
+ * of its merge tree, which is by DSO then function start (or address),
+ * descending (the DSO by first appearance: perf's by its allocation) */
 static int node_cmp(const void *a, const void *b)
 {
 	const struct rs_cnode *x = &sort_rs->node[*(const unsigned *)a];
 	const struct rs_cnode *y = &sort_rs->node[*(const unsigned *)b];
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
-	return strcmp(rs_str(sort_rs, x->frame), rs_str(sort_rs, y->frame));
+	if (x->dso != y->dso)
+		return x->dso > y->dso ? -1 : 1;
+	return (x->key < y->key) - (x->key > y->key);
 }
 
 /* The children of n worth showing (perf's graph threshold: 0.5 % of the
@@ -146,7 +151,8 @@ static unsigned children(const struct rs_report *rs, unsigned n, uint64_t total,
 	unsigned nr = 0, cap = 0;
 	unsigned *c = NULL;
 	for (unsigned k = rs->node[n].child; k; k = rs->node[k].next) {
-		if (pct(rs->node[k].period, total) < 0.5)
+		/* perf: min_hit = (u64)(total period x 0.5 / 100) */
+		if (rs->node[k].period < (uint64_t)((double)total * (0.5 / 100)))
 			continue;
 		if (nr == cap) {
 			cap = cap ? 2 * cap : 8;

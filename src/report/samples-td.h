@@ -2,11 +2,10 @@
  *
  * Owns: giving each member's count delta between consecutive group reads
  * of the same leader event, cpu and thread (the first from 0, as perf
- * report counts it) to the entry (function) the later sample landed in, and the level-1 Topdown of every entry from
- * those deltas, with the formulas of the first registered PMU model whose
- * Topdown the group's events can compute (the metric engine evaluates;
- * the model's table supplies the formulas, so Kunminghu's and the Arm
- * cores' come from their models alike).
+ * report counts it) to the entry (function) the later sample landed in, and the level-1 Topdown of
+ * every entry from those deltas, with the formulas of the first registered PMU model whose Topdown
+ * the group's events can compute (the metric engine evaluates; the model's table supplies the
+ * formulas, so Kunminghu's and the Arm cores' come from their models alike).
  */
 #ifndef HPM_REPORT_SAMPLES_TD_H
 #define HPM_REPORT_SAMPLES_TD_H

@@ -139,6 +139,13 @@ struct gprev {
 
 #define PTR_CACHE 4096
 
+/* A frame of a sample: its call-graph name, DSO, and the key perf merges
+ * frames by (the function's start, else the address). */
+struct frame {
+	unsigned name, dso;
+	uint64_t key;
+};
+
 struct priv {
 	struct hpm_syms *syms;
 	const char *pc_ptr[PTR_CACHE];
@@ -154,7 +161,7 @@ struct priv {
 	struct gprev *gp;
 	unsigned nr_gp, gp_cap;
 	/* frames of the current sample, scratch */
-	unsigned *frames;
+	struct frame *frames;
 	bool *frame_kernel;
 	size_t cap_frames;
 	char *buf;
@@ -259,7 +266,9 @@ static bool has_key(const struct rs_report *rs, enum rs_key k)
 /* The key as the sort keys see it: fields outside them are folded. */
 static void mask_key(const struct rs_report *rs, struct ekey *k)
 {
-	if (!has_key(rs, RS_KEY_COMM) && !has_key(rs, RS_KEY_PID))
+	/* the pid key is the thread, shown with its last command (perf's
+	 * thread__comm_str): the command is a key of its own only with comm */
+	if (!has_key(rs, RS_KEY_COMM))
 		k->comm = 0;
 	if (!has_key(rs, RS_KEY_PID))
 		k->pid = 0;
@@ -355,7 +364,7 @@ static enum hpm_sym_space space_of(uint16_t misc)
 /* Resolves an address: dso and sym interned (sym the function, or
  * perf's unknown form), known set when a function is named. */
 static void resolve(struct rs_report *rs, uint32_t pid, uint64_t ip, enum hpm_sym_space sp,
-                    unsigned *dso, unsigned *sym, bool *known, uint64_t *addr)
+                    unsigned *dso, unsigned *sym, bool *known, uint64_t *addr, uint64_t *start)
 {
 	struct priv *p = rs->priv;
 	struct hpm_sym_loc loc;
@@ -368,6 +377,7 @@ static void resolve(struct rs_report *rs, uint32_t pid, uint64_t ip, enum hpm_sy
 	*dso = intern_ptr(rs, loc.dso);
 	*known = loc.name != NULL;
 	*addr = loc.name ? 0 : loc.dso_offset;
+	*start = loc.name ? loc.sym_start : ip;
 	if (loc.name) {
 		*sym = intern_ptr(rs, loc.name);
 	} else {
@@ -378,10 +388,21 @@ static void resolve(struct rs_report *rs, uint32_t pid, uint64_t ip, enum hpm_sy
 	}
 }
 
+/* perf's call-graph name of a frame: the function, else the raw address. */
+static unsigned chain_name(struct rs_report *rs, unsigned sym, bool known, uint64_t ip)
+{
+	if (known)
+		return sym;
+	char b[32];
+	snprintf(b, sizeof(b), "%#llx", (unsigned long long)ip); /* perf's: 0 is "0" */
+	return intern(rs, b);
+}
+
 /* The sample's frames, the sampled function first, then its callers (the
- * callchain without perf's context markers; the ip alone without one). */
-static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *first_dso,
-                     bool *first_known, uint64_t *first_addr)
+ * callchain without perf's context markers; the ip alone without one).
+ * *first_sym is the entry's symbol (perf's 16-digit form when unnamed). */
+static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *first_sym,
+                     unsigned *first_dso, bool *first_known, uint64_t *first_addr)
 {
 	struct priv *p = rs->priv;
 	const struct pd_sample *s = &r->u.sample;
@@ -393,11 +414,13 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 		p->frames = xrealloc(p->frames, p->cap_frames * sizeof(*p->frames));
 		p->frame_kernel = xrealloc(p->frame_kernel, p->cap_frames * sizeof(bool));
 	}
-	unsigned dso;
+	unsigned dso, sym;
 	bool known;
-	uint64_t addr;
-	resolve(rs, s->pid, s->ip, sp, &dso, &p->frames[0], &known, &addr);
+	uint64_t addr, start;
+	resolve(rs, s->pid, s->ip, sp, &dso, &sym, &known, &addr, &start);
+	p->frames[0] = (struct frame){chain_name(rs, sym, known, s->ip), dso, start};
 	p->frame_kernel[0] = sp == HPM_SYM_KERNEL;
+	*first_sym = sym;
 	*first_dso = dso;
 	*first_known = known;
 	*first_addr = addr;
@@ -423,22 +446,15 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 			if (ip == s->ip)
 				continue;
 		}
-		unsigned fs;
-		resolve(rs, s->pid, ip, csp, &dso, &fs, &known, &addr);
-		if (!known) {
-			/* perf's call graph shows an unnamed frame's address */
-			char b[32];
-			snprintf(b, sizeof(b), "0x%llx", (unsigned long long)ip);
-			fs = intern(rs, b);
-		}
-		p->frames[n] = fs;
+		resolve(rs, s->pid, ip, csp, &dso, &sym, &known, &addr, &start);
+		p->frames[n] = (struct frame){chain_name(rs, sym, known, ip), dso, start};
 		p->frame_kernel[n] = csp == HPM_SYM_KERNEL;
 		n++;
 	}
 	return n;
 }
 
-static unsigned new_node(struct rs_report *rs, unsigned frame)
+static unsigned new_node(struct rs_report *rs, const struct frame *f)
 {
 	if (rs->nr_node == rs->cap_node) {
 		rs->cap_node = rs->cap_node ? 2 * rs->cap_node : 1024;
@@ -450,44 +466,49 @@ static unsigned new_node(struct rs_report *rs, unsigned frame)
 	}
 	struct rs_cnode *n = &rs->node[rs->nr_node];
 	memset(n, 0, sizeof(*n));
-	n->frame = frame;
+	if (f) {
+		n->frame = f->name;
+		n->dso = f->dso;
+		n->key = f->key;
+	}
 	return rs->nr_node++;
 }
 
-static unsigned child_of(struct rs_report *rs, unsigned parent, unsigned frame)
+/* The child of parent for frame f: perf merges frames of one function by
+ * its DSO and start (an unnamed one by its address), not by name. */
+static unsigned child_of(struct rs_report *rs, unsigned parent, const struct frame *f)
 {
 	for (unsigned c = rs->node[parent].child; c; c = rs->node[c].next)
-		if (rs->node[c].frame == frame)
+		if (rs->node[c].dso == f->dso && rs->node[c].key == f->key)
 			return c;
-	unsigned c = new_node(rs, frame);
+	unsigned c = new_node(rs, f);
 	rs->node[c].next = rs->node[parent].child;
 	rs->node[parent].child = c;
 	return c;
 }
 
 /* Adds the chain frames[from..to) (step +1 or -1) under root. */
-static void add_chain(struct rs_report *rs, unsigned *root, const unsigned *f, size_t n,
+static void add_chain(struct rs_report *rs, unsigned *root, const struct frame *f, size_t n,
                       bool reverse, uint64_t period)
 {
 	if (!*root)
-		*root = new_node(rs, 0);
+		*root = new_node(rs, NULL);
 	unsigned at = *root;
 	rs->node[at].period += period;
 	rs->node[at].samples++;
 	for (size_t i = 0; i < n; i++) {
-		unsigned fr = f[reverse ? n - 1 - i : i];
-		at = child_of(rs, at, fr);
+		at = child_of(rs, at, &f[reverse ? n - 1 - i : i]);
 		rs->node[at].period += period;
 		rs->node[at].samples++;
 	}
 }
 
-static void add_folded(struct rs_report *rs, unsigned comm, const unsigned *f, size_t n)
+static void add_folded(struct rs_report *rs, unsigned comm, const struct frame *f, size_t n)
 {
 	struct priv *p = rs->priv;
 	size_t len = strlen(rs->str[comm]) + 1;
 	for (size_t i = 0; i < n; i++)
-		len += strlen(rs->str[f[i]]) + 1;
+		len += strlen(rs->str[f[i].name]) + 1;
 	if (len + 16 > p->cap_buf) {
 		p->cap_buf = len + 256;
 		p->buf = xrealloc(p->buf, p->cap_buf);
@@ -500,8 +521,8 @@ static void add_folded(struct rs_report *rs, unsigned comm, const unsigned *f, s
 		b[o++] = (*c == ';' || *c == '\n' || *c == ' ') ? '_' : *c;
 	for (size_t i = n; i-- > 0;) {
 		b[o++] = ';';
-		const char *name = rs->str[f[i]];
-		if (name[0] == '0' && name[1] == 'x')
+		const char *name = rs->str[f[i].name];
+		if (name[0] == '0' && (name[1] == 'x' || !name[1]))
 			name = "[unknown]";
 		for (const char *c = name; *c; c++)
 			b[o++] = (*c == ';' || *c == '\n') ? '_' : *c;
@@ -587,13 +608,13 @@ static void sample(struct rs_report *rs, const struct pd_record *r)
 		return;
 	}
 	rs->nr_samples++;
-	unsigned dso;
+	unsigned dso, sym;
 	bool known;
 	uint64_t addr;
-	size_t n = frames(rs, r, &dso, &known, &addr);
+	size_t n = frames(rs, r, &sym, &dso, &known, &addr);
 	struct ekey k = {.comm = comm_of(rs, s->tid),
 	                 .dso = dso,
-	                 .sym = p->frames[0],
+	                 .sym = sym,
 	                 .pid = (int)s->tid,
 	                 .addr = addr,
 	                 .known = known,
@@ -652,8 +673,9 @@ static void record(struct rs_report *rs, const struct pd_record *r)
 		break;
 	}
 	case PERF_RECORD_COMM:
-		if (r->u.comm.exec)
-			hpm_syms_exec(p->syms, (pid_t)r->u.comm.pid);
+		/* perf keeps a process's maps across an exec (the new
+		 * image's MMAP2 records replace what they overlap): a sample
+		 * taken in execve still names the old image's frames */
 		set_comm(rs, r->u.comm.tid, intern(rs, r->u.comm.comm));
 		break;
 	case PERF_RECORD_FORK: {
@@ -779,6 +801,16 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 	}
 	flush(rs, q, &nr, 0, true);
 	free(q);
+	/* the pid column shows the thread's last command, as perf's
+	 * thread__comm_str, whatever the comm at each sample */
+	if (has_key(rs, RS_KEY_PID))
+		for (unsigned h = 0; h < rs->nr_hist; h++)
+			for (unsigned i = 0; i < rs->hist[h].nr_e; i++) {
+				struct rs_entry *en = &rs->hist[h].e[i];
+				en->tcomm = comm_of(rs, (uint32_t)en->pid);
+				if (!has_key(rs, RS_KEY_COMM))
+					en->comm = en->tcomm;
+			}
 	if (rs->nr_hist > 1)
 		qsort(rs->hist, rs->nr_hist, sizeof(*rs->hist), hist_cmp);
 	if (rs->opts.graph == RS_GRAPH_NONE)

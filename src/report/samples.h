@@ -55,6 +55,8 @@ int rs_format_parse(const char *s, enum rs_format *out);
 /* A call-tree node: one frame under its parent. */
 struct rs_cnode {
 	unsigned frame;       /* interned name */
+	unsigned dso;         /* interned */
+	uint64_t key;         /* the function's start, else the address */
 	unsigned child, next; /* first child, next sibling; 0: none (0 is no node) */
 	uint64_t period, samples;
 };
@@ -64,7 +66,8 @@ struct rs_entry {
 	bool kernel;             /* [k] or [.] */
 	bool known;              /* sym names a function */
 	int pid;
-	uint64_t addr; /* the dso offset (the key of an unnamed sym) */
+	unsigned tcomm; /* with the pid key: the thread's last command */
+	uint64_t addr;  /* the dso offset (the key of an unnamed sym) */
 	uint64_t period, samples;
 	unsigned callee, caller; /* roots of the call trees (0: none) */
 	/* --topdown: the group members' count deltas given to this entry */

@@ -140,6 +140,26 @@ fa=$("$HPMSTAT" report -i g.data --format folded 2>/dev/null | awk -F'[; ]' '/;m
 fb=$("$HPMSTAT" report -i g.data --format folded 2>/dev/null | awk -F'[; ]' '/;main;b;leaf /{s += $NF} END {print s + 0}')
 awk -v a="$fa" -v b="$fb" 'BEGIN { exit !(b > 0 && a / b > 2.4 && a / b < 3.6) }'; ok $? "folded: main;a;leaf about 3 x main;b;leaf ($fa / $fb)"
 
+# several processes: sh forks and execs the programs, one in the
+# background; threads are named by their command at each sample (comm) or
+# by their last one (pid), as perf does
+perf record -q -e cpu-clock -F 2000 -g -o m.data -- sh -c './split-pie 5000000; ./split-nopie 5000000 & ./split-pie-s 3000000; wait' >/dev/null 2>&1
+# (graphs left out: perf orders equal branches of different DSOs by where
+# its DSO objects happen to lie in memory)
+for s in pid comm,dso comm,pid; do
+	perf report -i m.data --stdio --no-children -g none --sort $s 2>/dev/null | body /dev/stdin >s.perf
+	"$HPMSTAT" report -i m.data -g none --sort $s 2>/dev/null | body /dev/stdin >s.hpm
+	cmp -s s.perf s.hpm; ok $? "fork and exec, --sort $s: perf's lines"
+	cmp -s s.perf s.hpm || diag "$(diff s.perf s.hpm | head -6)"
+done
+for x in split-pie split-nopie split-pie-s; do
+	perf report -i m.data --stdio --no-children -g none 2>/dev/null | body /dev/stdin | own /dev/stdin $x >s.perf
+	"$HPMSTAT" report -i m.data -g none 2>/dev/null | body /dev/stdin | own /dev/stdin $x >s.hpm
+	todo=; [ $x = split-nopie-s ] && todo=" # TODO src/sym: perf shows an unnamed ET_EXEC address as its file offset"
+	[ -s s.perf ] && cmp -s s.perf s.hpm; okt $? "fork and exec: $x's lines are perf's"
+	cmp -s s.perf s.hpm || diag "$(diff s.perf s.hpm | head -6)"
+done
+
 # pipe mode: perf record -o - and the same report
 perf record -q -e cpu-clock -F 2000 -o - ./split-pie 20000000 2>/dev/null >p.data
 perf report -i p.data --stdio --no-children 2>/dev/null | body /dev/stdin | own /dev/stdin split-pie >p.perf
