@@ -40,12 +40,15 @@ struct hpm_emu_vm_config {
 	                      * file path; NULL: the machine's default_profile */
 	const char *trace;   /* or a trace file replayed on every hart (replaces the profile) */
 	uint64_t seed;       /* hart h's profile stream uses seed + h */
+	const char *pmu;     /* the machine's PMU variant by its name for it (Arm: a feature
+	                      * profile, n1 ... future); NULL: the model's own */
 };
 
 /* What create() failed on, so that the caller can name its option. */
 enum hpm_emu_vm_error {
 	HPM_EMU_EPROFILE = -1, /* err: what is wrong with the profile */
 	HPM_EMU_ETRACE = -2,   /* err: "PATH: reason" or "PATH:LINE: reason" */
+	HPM_EMU_EPMU = -3,     /* err: why the PMU variant is not one the machine has */
 };
 
 /* One machine; a machine's create() returns its own larger struct, which
@@ -112,6 +115,10 @@ struct hpm_emu_machine {
 	 * counter and value as the step says, the others unused. */
 	const char *(*describe)(enum hpm_emu_step step, uint32_t mask, unsigned counter,
 	                        uint64_t value, char *buf, size_t len);
+	/* Optional: how read() takes this vm's counters, in the machine's
+	 * words, when it is worth saying (Arm with FEAT_PMUv3_SS: one capture
+	 * of the whole group, then the snapshot registers); NULL: no line. */
+	const char *(*describe_read)(const struct hpm_emu_vm *vm, char *buf, size_t len);
 };
 
 /* Counter numbers of a mask as "3,4,11-18" ("" for none). */

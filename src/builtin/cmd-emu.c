@@ -507,9 +507,11 @@ static int cmd_arm_profiles(int argc, char **argv)
 			arm_src_profile_declared(p, &sl, &cy);
 			json_array_append_new(
 			    arr,
-			    json_pack("{s:s,s:s,s:b,s:i,s:o,s:o}", "name", arm_src_profile_name(p),
-			              "description", arm_src_profile_description(p), "emulated", 1,
-			              "slots", (int)arm_src_profile_slots(p), "declared_slots",
+			    json_pack("{s:s,s:s,s:b,s:i,s:i,s:o,s:o}", "name",
+			              arm_src_profile_name(p), "description",
+			              arm_src_profile_description(p), "emulated", 1, "slots",
+			              (int)arm_src_profile_slots(p), "stall_slot_bias",
+			              (int)arm_src_profile_stall_slot_bias(p), "declared_slots",
 			              arm_td_json(&sl), "declared_cycles", arm_td_json(&cy)));
 		}
 		char *text = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

@@ -109,6 +109,10 @@ struct arm_src_profile {
 	char *name, *description, *origin;
 	bool builtin;
 	unsigned slots;
+	/* stall_slot_bias: slots the PMU adds to STALL_SLOT_FRONTEND and
+	 * STALL_SLOT in every cycle (Neoverse N2 counts one: its metrics
+	 * subtract CPU_CYCLES); the [cycle] values include it */
+	unsigned bias;
 	uint32_t sw_lo, sw_hi, fsw_lo, fsw_hi;
 	struct cyc *cycs;
 	unsigned nr_cycs;
@@ -262,6 +266,15 @@ static int top_key(struct parser *ps, const char *key, char *val)
 			return fail_at(ps, ps->line, "bad slots '%s' (1..%u: PMMIR_EL1.SLOTS)", val,
 			               ARM_SRC_MAX_SLOTS);
 		p->slots = (unsigned)v;
+	} else if (strcmp(key, "stall_slot_bias") == 0) {
+		if (parse_num(val, &v) < 0 || v > 1)
+			return fail_at(
+			    ps, ps->line,
+			    "bad stall_slot_bias '%s' (0, or 1 for a PMU that counts one "
+			    "extra slot a cycle in STALL_SLOT_FRONTEND and STALL_SLOT, as "
+			    "Neoverse N2 does)",
+			    val);
+		p->bias = (unsigned)v;
 	} else if (strcmp(key, "switch") == 0) {
 		if (parse_range(val, &p->sw_lo, &p->sw_hi) < 0)
 			return fail_at(ps, ps->line, "bad switch '%s' (LO..HI cycles, 1..%u)", val,
@@ -614,16 +627,23 @@ static int check_cycle(struct parser *ps, struct cyc *c)
 		    (struct arm_emu_val){.event = ARM_SRC_STALL_SLOT, .vb = (uint16_t)(fe + be)};
 	}
 	unsigned ss = vb_of(c, ARM_SRC_STALL_SLOT), op = vb_of(c, ARM_SRC_OP_SPEC);
+	unsigned bias = ps->p->bias;
+	if (fe < bias)
+		return fail_at(
+		    ps, c->line,
+		    "cycle '%s': STALL_SLOT_FRONTEND %u is below stall_slot_bias %u (the "
+		    "PMU counts that many every cycle)",
+		    c->name, fe, bias);
 	if (ss < fe + be)
 		return fail_at(ps, c->line,
 		               "cycle '%s': STALL_SLOT (%u) is less than STALL_SLOT_FRONTEND + "
 		               "STALL_SLOT_BACKEND (%u)",
 		               c->name, ss, fe + be);
-	if (op + ss > slots)
+	if (op + ss - bias > slots)
 		return fail_at(ps, c->line,
-		               "cycle '%s': OP_SPEC + STALL_SLOT = %u is more than the %u slots "
+		               "cycle '%s': OP_SPEC + STALL_SLOT%s = %u is more than the %u slots "
 		               "(each slot sends an operation or stalls)",
-		               c->name, op + ss, slots);
+		               c->name, bias ? " - stall_slot_bias" : "", op + ss - bias, slots);
 	if (vb_of(c, ARM_SRC_STALL_FRONTEND) + vb_of(c, ARM_SRC_STALL_BACKEND) > 1)
 		return fail_at(ps, c->line,
 		               "cycle '%s': STALL_FRONTEND + STALL_BACKEND is more than 1 (a "
@@ -767,7 +787,10 @@ static void topdown(const struct arm_src_profile *p, const double *mean, struct 
 	       be = mean_of(p, mean, ARM_SRC_STALL_SLOT_BACKEND),
 	       ss = mean_of(p, mean, ARM_SRC_STALL_SLOT),
 	       opr = mean_of(p, mean, ARM_SRC_OP_RETIRED), ops = mean_of(p, mean, ARM_SRC_OP_SPEC);
-	/* per cycle: CPU_CYCLES is 1 */
+	/* per cycle: CPU_CYCLES is 1; the bias counted every cycle is no stall
+	 * (Neoverse N2's metrics subtract CPU_CYCLES for it) */
+	fe -= p->bias;
+	ss -= p->bias;
 	ts->frontend = fe / slots;
 	ts->backend = be / slots;
 	ts->retiring = ops > 0 ? opr / ops * (1 - ss / slots) : (double)NAN;
@@ -1276,6 +1299,10 @@ const char *arm_src_profile_origin(const struct arm_src_profile *p)
 unsigned arm_src_profile_slots(const struct arm_src_profile *p)
 {
 	return p->slots;
+}
+unsigned arm_src_profile_stall_slot_bias(const struct arm_src_profile *p)
+{
+	return p->bias;
 }
 
 void arm_src_profile_declared(const struct arm_src_profile *p, struct arm_src_topdown *slots,

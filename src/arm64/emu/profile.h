@@ -90,6 +90,10 @@ const char *arm_src_profile_name(const struct arm_src_profile *p);
 const char *arm_src_profile_description(const struct arm_src_profile *p);
 const char *arm_src_profile_origin(const struct arm_src_profile *p); /* "built-in" or the file */
 unsigned arm_src_profile_slots(const struct arm_src_profile *p);
+/* Slots the PMU counts in STALL_SLOT_FRONTEND and STALL_SLOT every cycle
+ * besides stalls (stall_slot_bias: 1 for Neoverse N2), which the declared
+ * slot-form Topdown leaves out. */
+unsigned arm_src_profile_stall_slot_bias(const struct arm_src_profile *p);
 
 /* Declared level-1 Topdown: slot form and cycle form (see above). */
 void arm_src_profile_declared(const struct arm_src_profile *p, struct arm_src_topdown *slots,

@@ -81,6 +81,13 @@ static int vm_create(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm **ou
 	*out = NULL;
 	vm->base.machine = &hpm_machine_kunminghu;
 	vm->base.harts = cfg->harts;
+	if (cfg->pmu) {
+		snprintf(err, errlen,
+		         "the Kunminghu emulator has one PMU; --emu-pmu chooses among the Arm "
+		         "emulator's feature profiles");
+		free(vm);
+		return HPM_EMU_EPMU;
+	}
 	if (cfg->trace) {
 		unsigned line = 0;
 		vm->trace_path = xstrdup(cfg->trace);
