@@ -520,7 +520,8 @@ static const char *describe(enum hpm_emu_step step, uint32_t mask, unsigned coun
 	    .read = vm_read,                                                                       \
 	    .unproduced = vm_unproduced,                                                           \
 	    .describe = describe,                                                                  \
-	    .describe_read = describe_read,                                                        \
+	    .describe_read = describe_read, /* no sampling operations: PMUv3 overflow interrupts   \
+	                                       are not modelled yet */                             \
 	}
 
 ARM_MACHINE(neoverse_n1, "neoverse-n1");

@@ -947,8 +947,8 @@ static bool build_functions(struct parser *ps)
 		for (unsigned j = 0; j < i; j++)
 			if (f->lo < p->funcs[j].hi && p->funcs[j].lo < f->hi)
 				return perr(ps, f->line,
-				            "function '%s' overlaps function '%s' (line %u)", f->name,
-				            p->funcs[j].name, p->funcs[j].line);
+				            "function '%s' overlaps function '%s' (line %u)",
+				            f->name, p->funcs[j].name, p->funcs[j].line);
 		f->npts = pf->size / 2 < MAX_FN_POINTS ? (unsigned)(pf->size / 2) : MAX_FN_POINTS;
 		f->mix.name = xstrdup(f->name);
 		f->mix.line = f->line;

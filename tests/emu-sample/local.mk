@@ -1,0 +1,7 @@
+# tests/emu-sample: sampling on the Kunminghu emulator (overflow interrupt,
+# declared functions as ground truth): tests/emu-sample/sample.c.
+check_PROGRAMS += tests/emu-sample/sample
+TESTS += tests/emu-sample/sample
+tests_emu_sample_sample_SOURCES = tests/emu-sample/sample.c
+tests_emu_sample_sample_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_emu_sample_sample_LDADD = $(HPM_TEST_LIBS)
