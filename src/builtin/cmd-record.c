@@ -306,7 +306,11 @@ int cmd_record(int argc, char **argv)
 	if (have_cmd)
 		hpm_workload_reap(&w, true);
 	hpm_workload_forward_signals(NULL);
-	if (hpm_record_finish(r, "/proc/self/exe", argc, argv, err, sizeof(err))) {
+	/* perf's CMDLINE starts with the path of the running program */
+	char exe[PATH_MAX];
+	ssize_t elen = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[elen > 0 ? elen : 0] = '\0';
+	if (hpm_record_finish(r, elen > 0 ? exe : "hpmstat", argc, argv, err, sizeof(err))) {
 		cli_error("cannot write '%s': %s", c.output, err);
 		status = EXIT_FAILURE;
 		goto fail;

@@ -30,6 +30,11 @@ struct wevent {
 	unsigned nr_ids;
 };
 
+struct group_entry {
+	char *name;
+	uint32_t leader, nr_members;
+};
+
 struct perf_writer {
 	FILE *f;
 	struct wevent *ev;
@@ -45,6 +50,8 @@ struct perf_writer {
 	uint64_t first_time, last_time;
 	struct build_id_entry *bids;
 	unsigned nr_bids;
+	struct group_entry *groups;
+	unsigned nr_groups;
 };
 
 static void put(struct perf_writer *w, const void *p, size_t n)
@@ -105,6 +112,8 @@ static bool feature_on(const struct perf_writer *w, unsigned f)
 		return w->nr_ev > 0;
 	case PERF_FEAT_SAMPLE_TIME:
 		return w->has_time;
+	case PERF_FEAT_GROUP_DESC:
+		return w->nr_groups > 0;
 	default:
 		return w->strings[f] != NULL;
 	}
@@ -255,6 +264,16 @@ void perf_writer_add_build_id(struct perf_writer *w, int32_t pid, uint16_t misc,
 	b->filename = xstrdup(filename);
 }
 
+void perf_writer_add_group(struct perf_writer *w, const char *name, uint32_t leader,
+                           uint32_t nr_members)
+{
+	w->groups = xrealloc(w->groups, (w->nr_groups + 1) * sizeof(*w->groups));
+	w->groups[w->nr_groups].name = xstrdup(name ? name : "{anon_group}");
+	w->groups[w->nr_groups].leader = leader;
+	w->groups[w->nr_groups].nr_members = nr_members;
+	w->nr_groups++;
+}
+
 static void put_feature(struct perf_writer *w, unsigned f)
 {
 	switch (f) {
@@ -291,6 +310,16 @@ static void put_feature(struct perf_writer *w, unsigned f)
 	case PERF_FEAT_SAMPLE_TIME:
 		put(w, &w->first_time, sizeof(w->first_time));
 		put(w, &w->last_time, sizeof(w->last_time));
+		break;
+	case PERF_FEAT_GROUP_DESC:
+		/* u32 groups, then per group: its name, the leader's index
+		 * among the attrs, the number of members with the leader */
+		put_u32(w, w->nr_groups);
+		for (unsigned i = 0; i < w->nr_groups; i++) {
+			put_string(w, w->groups[i].name);
+			put_u32(w, w->groups[i].leader);
+			put_u32(w, w->groups[i].nr_members);
+		}
 		break;
 	case PERF_FEAT_EVENT_DESC:
 		/* u32 events, u32 attr size, then per event: the attr, u32 ids,
@@ -360,5 +389,8 @@ void perf_writer_free(struct perf_writer *w)
 	for (unsigned i = 0; i < w->nr_bids; i++)
 		free(w->bids[i].filename);
 	free(w->bids);
+	for (unsigned i = 0; i < w->nr_groups; i++)
+		free(w->groups[i].name);
+	free(w->groups);
 	free(w);
 }

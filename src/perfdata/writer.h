@@ -4,7 +4,7 @@
  * event's sample ids, the attrs, the data section, the feature section
  * table right after the data, then the feature bodies), the encoding of
  * the feature sections hpmstat writes (strings padded as perf pads them,
- * string lists, NRCPUS, TOTAL_MEM, EVENT_DESC, BUILD_ID, SAMPLE_TIME), and
+ * string lists, NRCPUS, TOTAL_MEM, EVENT_DESC, GROUP_DESC, BUILD_ID, SAMPLE_TIME), and
  * the rewrite of the header at the end with the final data size, so that
  * a recording cut short (Ctrl-C) is still a complete file.
  *
@@ -61,6 +61,12 @@ void perf_writer_set_sample_time(struct perf_writer *w, uint64_t first, uint64_t
  * space of the DSO), pid perf's machine pid (-1 for the host kernel's). */
 void perf_writer_add_build_id(struct perf_writer *w, int32_t pid, uint16_t misc, const uint8_t *id,
                               unsigned size, const char *filename);
+
+/* One GROUP_DESC entry: a group of nr_members events (leader included)
+ * whose leader is the attr at index leader; name NULL is perf's
+ * "{anon_group}". perf report shows a group's members side by side. */
+void perf_writer_add_group(struct perf_writer *w, const char *name, uint32_t leader,
+                           uint32_t nr_members);
 
 /* Writes the feature sections and rewrites the header with the final
  * sizes; frees w (also on error). 0 or -errno. The stream is the

@@ -695,11 +695,26 @@ static unsigned kernel_build_id(uint8_t *id)
 
 /* ------------------------------------------------------------ draining */
 
+/* How many samples perf counts in one record: a group read (the leader
+ * of {...}:S) is one per member, as perf script shows them. */
+static uint64_t samples_in(const struct hpm_record *r, const struct perf_event_header *h)
+{
+	if (!(r->sample_type & PERF_SAMPLE_READ))
+		return 1;
+	/* IP, TID, TIME, ID, CPU, PERIOD, then the read's nr */
+	size_t at = 5 + !!(r->sample_type & PERF_SAMPLE_ID);
+	uint64_t nr;
+	if (h->size < sizeof(*h) + (at + 1) * 8)
+		return 1;
+	memcpy(&nr, (const char *)(h + 1) + at * 8, 8);
+	return nr ? nr : 1;
+}
+
 static int write_record(struct hpm_record *r, const struct perf_event_header *h)
 {
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		r->st.samples++;
+		r->st.samples += samples_in(r, h);
 		if (h->size >= sizeof(*h) + 24)
 			note_sample(r, h);
 		break;
@@ -1096,6 +1111,41 @@ static void set_features(struct hpm_record *r, const char *exe, int argc, char *
 			break;
 		}
 		fclose(f);
+	}
+	/* CPUID: perf's x86 form, vendor,family,model,stepping */
+	f = fopen(path, "re");
+	if (f) {
+		char vendor[64] = "", fam[16] = "", model[16] = "", step[16] = "";
+		while (fgets(line, sizeof(line), f) && line[0] != '\n') {
+			char *colon = strchr(line, ':');
+			if (!colon)
+				continue;
+			char *v = colon + 1 + strspn(colon + 1, " \t");
+			v[strcspn(v, "\n")] = '\0';
+			if (strncmp(line, "vendor_id", 9) == 0)
+				snprintf(vendor, sizeof(vendor), "%s", v);
+			else if (strncmp(line, "cpu family", 10) == 0)
+				snprintf(fam, sizeof(fam), "%s", v);
+			else if (strncmp(line, "model\t", 6) == 0)
+				snprintf(model, sizeof(model), "%s", v);
+			else if (strncmp(line, "stepping", 8) == 0)
+				snprintf(step, sizeof(step), "%s", v);
+		}
+		fclose(f);
+		if (vendor[0] && fam[0] && model[0] && step[0]) {
+			char id[128];
+			snprintf(id, sizeof(id), "%s,%s,%s,%s", vendor, fam, model, step);
+			perf_writer_set_string(r->w, PERF_FEAT_CPUID, id);
+		}
+	}
+	for (unsigned i = 0; i < r->nr_ev; i++) {
+		if (!r->ev[i].leader)
+			continue;
+		unsigned n = 1;
+		while (i + n < r->nr_ev && !r->ev[i + n].leader && r->ev[i + n].leader_ix == (int)i)
+			n++;
+		if (n > 1)
+			perf_writer_add_group(r->w, NULL, i, n);
 	}
 	struct sysinfo si;
 	if (sysinfo(&si) == 0)
