@@ -24,6 +24,7 @@
 #include "core/evlist.h"
 #include "perfdata/writer.h"
 #include "record/record.h"
+#include "sym/sym.h"
 #include "util/str.h"
 #include "util/xalloc.h"
 
@@ -563,6 +564,20 @@ static unsigned dso_get(struct hpm_record *r, const char *filename, const uint8_
 	return r->nr_dsos++;
 }
 
+/* The DSO of a file a synthesized map names, its build id read from the
+ * file once (none when it has no note or cannot be read). */
+static unsigned dso_of_file(struct hpm_record *r, const char *filename)
+{
+	for (unsigned i = 0; i < r->nr_dsos; i++)
+		if (strcmp(r->dsos[i].filename, filename) == 0)
+			return i;
+	uint8_t id[PERF_FILE_BUILD_ID_MAX];
+	size_t len = 0;
+	if (hpm_sym_file_build_id(filename, id, sizeof(id), &len) < 0)
+		len = 0;
+	return dso_get(r, filename, id, (unsigned)len);
+}
+
 static void proc_add_map(struct rec_proc *p, uint64_t start, uint64_t len, unsigned dso)
 {
 	/* a new map over an old range replaces it (munmap is not recorded) */
@@ -967,8 +982,11 @@ static int synth_maps(struct hpm_record *r, pid_t pid)
 		memcpy(buf + sizeof(*h) + sizeof(m), name, nlen);
 		h->type = PERF_RECORD_MMAP2;
 		h->misc = PERF_RECORD_MISC_USER;
-		/* TODO: the build id of a synthesized map's file (hpm_sym_file_build_id
-		 * of src/sym once it is in): the kernel gives ids only to new maps */
+		/* the kernel gives build ids to new maps only: perf reads those
+		 * of existing ones from the files, for the DSOs with samples */
+		if (name[0] == '/')
+			proc_add_map(proc_get(r, pid, true), start, end - start,
+			             dso_of_file(r, name));
 		rc = put_synth(r, h, sizeof(m) + align8(nlen));
 	}
 	free(buf);
