@@ -415,17 +415,21 @@ static int open_events(struct hpm_record *r, const struct hpm_record_opts *o, bo
 			struct hpm_target t = {.pid = task, .system_wide = r->system_wide};
 			evsel_label(ev, lbl, sizeof(lbl));
 			hpm_perf_open_strerror(rc, ev, &t, why, sizeof(why));
+			/* the advice is worded for counting: the event is named already */
+			const char *reason = why;
+			if (strncmp(why, "cannot count '", 14) == 0 && strstr(why, "': "))
+				reason = strstr(why, "': ") + 3;
 			if (rc == ENOENT || rc == EOPNOTSUPP || rc == ENODEV || rc == ENXIO ||
 			    rc == EINVAL) {
 				snprintf(err, errlen, "'%s': <not supported>: cannot sample: %s",
-				         lbl, why);
+				         lbl, reason);
 				return -EOPNOTSUPP;
 			}
 			if (rc == ESRCH) {
 				snprintf(err, errlen, "'%s': the process to record is gone", lbl);
 				return -ESRCH;
 			}
-			snprintf(err, errlen, "'%s': %s", lbl, why);
+			snprintf(err, errlen, "'%s': %s", lbl, reason);
 			return -rc;
 		}
 		for (unsigned s = 0; s < r->nr_slots; s++)
@@ -827,8 +831,10 @@ int hpm_record_poll(struct hpm_record *r, int extra_fd, int timeout_ms, char *er
 	r->pfds[n].revents = 0;
 	int ready = poll(r->pfds, n + 1, timeout_ms);
 	int ret = 0;
-	if (ready > 0) {
+	/* perf's "Woken up N times": every wait that ended, a signal's too */
+	if (ready > 0 || (ready < 0 && errno == EINTR))
 		r->st.wakeups++;
+	if (ready > 0) {
 		bool live = false;
 		for (unsigned s = 0; s < n; s++) {
 			if (r->pfds[s].revents & (POLLHUP | POLLERR)) {
