@@ -33,3 +33,11 @@ bench_arm_emu_bench_LDADD = src/arm64/emu/libarm64emu.a src/arm64/libarm64.a src
 bench-arm: bench/arm-emu-bench$(EXEEXT)
 	./bench/arm-emu-bench$(EXEEXT) $(BENCH_CYCLES)
 .PHONY: bench-arm
+
+#   make bench-record  hpmstat record's own CPU against perf record's at 4 kHz
+#                      on the same busy process, and lost samples
+#                      (bench/record-bench.sh)
+EXTRA_DIST += bench/record-bench.sh
+bench-record: src/hpmstat$(EXEEXT)
+	bash $(top_srcdir)/bench/record-bench.sh ./src/hpmstat$(EXEEXT)
+.PHONY: bench-record

@@ -37,3 +37,5 @@ include tests/top/local.mk
 include tests/toy/local.mk
 include tests/riscv/local.mk
 include tests/events/local.mk
+include tests/sym/local.mk
+include tests/record/local.mk

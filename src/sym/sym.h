@@ -29,6 +29,13 @@
 
 struct hpm_syms;
 
+/* The negative codes besides -errno (hpm_syms_strerror says them). */
+enum {
+	HPM_SYM_ENOTELF = -10001,    /* not an ELF file */
+	HPM_SYM_ENOBUILDID = -10002, /* no .note.gnu.build-id */
+	HPM_SYM_ENOLIBELF = -10003,  /* built without libelf */
+};
+
 struct hpm_syms_opts {
 	/* NULL: /proc/kallsyms; "": no kernel symbols. */
 	const char *kallsyms;
