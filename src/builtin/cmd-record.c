@@ -19,8 +19,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "builtin/backend-opts.h"
 #include "builtin/builtin.h"
 #include "core/workload.h"
+#include "record/emu.h"
 #include "record/record.h"
 #include "util/outfile.h"
 
@@ -43,6 +45,14 @@ const char cmd_record_usage[] =
     "  -p, --pid PID             an existing process, until it ends or Ctrl-C\n"
     "  -t, --tid TID[,TID...]    these threads\n"
     "  -m, --mmap-pages N        data pages per ring buffer (a power of 2)\n"
+    "      --backend B           perf (default) or emu: sample the Kunminghu emulator's\n"
+    "                            workload instead of a command (-c or -F, -e, -o)\n"
+    "      --emu-profile NAME    emulator workload profile or file (default balanced;\n"
+    "                            hotspots declares functions)\n"
+    "      --emu-seed N          workload seed (default 1)\n"
+    "      --emu-cycles N        emulated cycles per hart (default 1e9)\n"
+    "      --emu-harts N         emulated harts (default 1), one thread each\n"
+    "      --emu-freq HZ         emulated clock: sample times, and -F's period\n"
     "  -q, --quiet               no closing lines\n"
     "  -v, --verbose             say which event was used instead of the default\n"
     "  -h, --help                this text\n";
@@ -58,6 +68,9 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 
 struct rec_cli {
 	struct hpm_record_opts o;
+	enum hpm_backend_choice backend;
+	struct hpm_emu_config emu;
+	bool emu_given;
 	const char *output;
 	bool period_given, freq_given, quiet, verbose;
 	char **argv; /* the command, or NULL */
@@ -85,7 +98,18 @@ static int parse_opts(int argc, char **argv, struct rec_cli *c)
 	int ch;
 	opterr = 0;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+	/* lives until exit, as getopt's pointers into it */
+	static struct option *all;
+	if (!all)
+		all = backend_opts_longopts(longopts, NULL, true);
+	struct backend_opts bo = {
+	    .backend = &c->backend, .emu = &c->emu, .emu_given = &c->emu_given};
+	while ((ch = getopt_long(argc, argv, shortopts, all, NULL)) != -1) {
+		if (backend_opts_has(ch)) {
+			if (backend_opts_parse(&bo, ch, optarg))
+				return EXIT_FAILURE;
+			continue;
+		}
 		switch (ch) {
 		case 'e':
 			if (c->o.events) {
@@ -166,7 +190,7 @@ static int parse_opts(int argc, char **argv, struct rec_cli *c)
 			cli_print_usage(stdout);
 			return -1;
 		default:
-			return cli_option_error(ch, argv, longopts);
+			return cli_option_error(ch, argv, all);
 		}
 	}
 	if (optind < argc)
@@ -174,6 +198,33 @@ static int parse_opts(int argc, char **argv, struct rec_cli *c)
 	if (c->period_given && c->freq_given) {
 		cli_error("cannot set frequency and period at the same time");
 		return EXIT_FAILURE;
+	}
+	if (c->backend != HPM_BACKEND_EMU && c->emu_given) {
+		cli_error("the --emu-* options need --backend emu");
+		return EXIT_FAILURE;
+	}
+	if (c->backend == HPM_BACKEND_EMU) {
+		if (c->argv || c->o.system_wide || c->o.cpu_list || c->o.pid > 0 || c->o.tid_list)
+			return cli_usage_error("--backend emu records the emulated workload: no "
+			                       "command, -a, -C, -p or -t");
+		if (c->o.callchain) {
+			cli_error("-g: the emulated workload has no call stacks");
+			return EXIT_FAILURE;
+		}
+		if (!c->o.period && !c->freq_given)
+			c->o.freq = HPM_RECORD_DEFAULT_FREQ;
+		if (!c->o.period && c->o.freq > c->emu.freq) {
+			cli_error("-F %llu: above the emulated clock (--emu-freq %llu Hz)",
+			          (unsigned long long)c->o.freq, (unsigned long long)c->emu.freq);
+			return EXIT_FAILURE;
+		}
+		if (!c->output)
+			c->output = "perf.data";
+		if (strcmp(c->output, "-") == 0) {
+			cli_error("-o -: perf's pipe format is not written; give a file");
+			return EXIT_FAILURE;
+		}
+		return 0;
 	}
 	if (!c->argv && !c->o.system_wide && !c->o.cpu_list && c->o.pid <= 0 && !c->o.tid_list)
 		return cli_usage_error("nothing to record: give a command, -p, -t, -a or -C");
@@ -222,15 +273,62 @@ static void keep_old(const char *path)
 	free(old);
 }
 
+static volatile int emu_stop;
+
+static void on_emu_signal(int sig)
+{
+	emu_stop = sig;
+}
+
+/* --backend emu: the whole recording is one library call (record/emu.h). */
+static int record_emu(struct rec_cli *c, int argc, char **argv)
+{
+	struct cli_output out = {0};
+	if (cli_output_open(&out, c->output, false))
+		return EXIT_FAILURE;
+	struct sigaction sa = {.sa_handler = on_emu_signal};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	char exe[PATH_MAX], err[512];
+	ssize_t elen = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[elen > 0 ? elen : 0] = '\0';
+	struct hpm_record_emu_opts o = {.events = c->o.events,
+	                                .period = c->o.period,
+	                                .freq = c->o.freq,
+	                                .emu = c->emu,
+	                                .exe = elen > 0 ? exe : "hpmstat",
+	                                .argc = argc,
+	                                .argv = argv};
+	struct hpm_record_emu_stats st;
+	if (hpm_record_emu(&o, cli_output_stream(&out), &emu_stop, &st, err, sizeof(err))) {
+		cli_error("%s", err);
+		cli_output_abort(&out);
+		return EXIT_FAILURE;
+	}
+	keep_old(c->output);
+	if (cli_output_commit(&out))
+		return EXIT_FAILURE;
+	if (!c->quiet)
+		fprintf(stderr,
+		        "[ hpmstat record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
+		        (double)st.file_size / 1024.0 / 1024.0, c->output,
+		        (unsigned long long)st.samples);
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct rec_cli c;
 	memset(&c, 0, sizeof(c));
 	c.o.pid = -1;
 	c.o.workload = -1;
+	hpm_emu_config_init(&c.emu);
 	int rc = parse_opts(argc, argv, &c);
 	if (rc)
 		return rc < 0 ? 0 : rc;
+	if (c.backend == HPM_BACKEND_EMU)
+		return record_emu(&c, argc, argv);
 
 	struct cli_output out = {0};
 	if (cli_output_open(&out, c.output, false))

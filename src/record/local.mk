@@ -3,3 +3,5 @@
 # writes perf.data through src/perfdata).
 noinst_LIBRARIES += src/record/librecord.a
 src_record_librecord_a_SOURCES = src/record/record.c src/record/record.h
+# hpmstat record --backend emu (the emulator's sampling into perf.data)
+src_record_librecord_a_SOURCES += src/record/emu.c src/record/emu.h
