@@ -5,3 +5,5 @@ TESTS += tests/emu-sample/sample
 tests_emu_sample_sample_SOURCES = tests/emu-sample/sample.c
 tests_emu_sample_sample_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_emu_sample_sample_LDADD = $(HPM_TEST_LIBS)
+TESTS += tests/emu-sample/record.sh
+EXTRA_DIST += tests/emu-sample/record.sh

@@ -1,0 +1,74 @@
+#!/bin/sh
+# tests/emu-sample/record.sh: hpmstat record --backend emu judged by
+# Debian's perf (perf script reads every sample) and by the profile file
+# itself: the sampled share of each function declared in
+# profiles/hotspots.profile (its address, size and share, read here with
+# awk) within 4 binomial sigma; one thread per hart on its own CPU; the
+# group read carried by every sample; bad input.
+. "$top_srcdir/tests/lib.sh"
+
+dir=$(mktemp -d)
+trap 'main_shell && rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+cd "$dir" || exit 99
+
+# one count per cycle on a programmable counter: the free-list occupancy
+# quarters, one-hot and never all 0 in hotspots (tests/emu-sample/sample.c
+# checks that against mcycle)
+CYC='me_freelist_1_4_valid+me_freelist_2_4_valid+me_freelist_3_4_valid+me_freelist_4_4_valid'
+P=100003
+run_ok "record --backend emu of hotspots, 2 harts, {cycles-proxy,rob_commitInstr,INST_SPEC}:S" \
+	"$HPMSTAT" record --backend emu --emu-profile hotspots --emu-harts 2 --emu-cycles 1000000000 \
+	-e "{$CYC,rob_commitInstr,INST_SPEC}:S" -c $P -o hs.data
+n=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' "$tap_err")
+[ -s hs.data ] && [ -n "$n" ] && [ "$n" -gt 19000 ]; ok $? "the file holds $n samples (2 x 1e9 / $P)"
+
+if command -v perf >/dev/null 2>&1; then
+	perf script -i hs.data -F tid,cpu,ip,event >script.txt 2>script.err
+	ok $? "perf script reads the file"
+	lead=$(grep -c "$CYC" script.txt)
+	[ "$lead" -eq "$n" ]; ok $? "perf script shows every sample ($lead of $n)"
+	members=$(grep -c 'rob_commitInstr\|INST_SPEC' script.txt)
+	[ "$members" -eq $((2 * n)) ]; ok $? "every sample carries the group's two members ($members)"
+	t0=$(awk '$1 == 1000 && $2 == "[000]"' script.txt | grep -c "$CYC")
+	t1=$(awk '$1 == 1001 && $2 == "[001]"' script.txt | grep -c "$CYC")
+	[ $((t0 + t1)) -eq "$n" ] && [ "$t0" -gt 0 ] && [ "$t1" -gt 0 ]
+	ok $? "one thread per hart on its own CPU (1000 on 0: $t0, 1001 on 1: $t1)"
+	# the declared functions, from the profile file: name address size share
+	awk '/^\[function / { sub(/\]/, "", $2); f = $2 }
+	     f && $1 == "address" { a[f] = $3 } f && $1 == "size" { s[f] = $3 }
+	     f && $1 == "share" { print f, a[f], s[f], $3; f = "" }' \
+		"$top_srcdir/profiles/hotspots.profile" >funcs.txt
+	[ "$(wc -l <funcs.txt)" -eq 4 ]; ok $? "hotspots declares 4 functions"
+	grep "$CYC" script.txt | awk '{ print $NF == "([emu:hotspots])" ? $(NF-2) : $(NF) }' >ips.txt
+	while read -r name addr size share; do
+		got=$(awk -v lo=$((addr)) -v sz=$((size)) '
+			{ ip = 0; h = $1; for (i = 1; i <= length(h); i++)
+				ip = ip * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+			  if (ip >= lo && ip < lo + sz) k++ }
+			END { print k + 0 }' ips.txt)
+		awk -v k="$got" -v n="$n" -v p="$share" 'BEGIN {
+			s = sqrt(p * (1 - p) / n); d = k / n - p; if (d < 0) d = -d
+			exit !(d <= 4 * s) }'
+		ok $? "$name: $got of $n samples, declared share $share (within 4 sigma)"
+	done <funcs.txt
+	out=$(awk '{ n++ } END { print n + 0 }' ips.txt)
+	[ "$out" -eq "$n" ]; ok $? "every sample has an IP"
+else
+	for i in 1 2 3 4 5 6 7 8 9 10; do ok 0 "# SKIP perf is not installed"; done
+fi
+
+run_fails_with "--backend emu without -e" "needs -e" \
+	"$HPMSTAT" record --backend emu --emu-cycles 1000 -o x.data
+run_fails_with "mcycle cannot sample" "'mcycle': <not supported>: counter 0 cannot sample" \
+	"$HPMSTAT" record --backend emu -e mcycle --emu-cycles 1000 -o x.data
+run_fails_with "-c 0" "-c 0" "$HPMSTAT" record --backend emu -e rob_commitInstr -c 0 -o x.data
+run_fails_with "an unknown profile" "unknown profile 'nosuch'" \
+	"$HPMSTAT" record --backend emu -e rob_commitInstr --emu-profile nosuch -o x.data
+run_fails_with "-g" "no call stacks" "$HPMSTAT" record --backend emu -g -e rob_commitInstr -o x.data
+"$HPMSTAT" record --backend emu -e rob_commitInstr -o x.data -- true >/dev/null 2>&1
+[ $? -eq 2 ]; ok $? "a command with --backend emu: usage error"
+run_fails_with "--emu-* without --backend emu" "need --backend emu" \
+	"$HPMSTAT" record --emu-harts 2 -e rob_commitInstr -o x.data -- true
+[ ! -e x.data ]; ok $? "no file is left by a refused recording"
+
+done_testing
