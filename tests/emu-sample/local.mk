@@ -7,3 +7,9 @@ tests_emu_sample_sample_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_emu_sample_sample_LDADD = $(HPM_TEST_LIBS)
 TESTS += tests/emu-sample/record.sh
 EXTRA_DIST += tests/emu-sample/record.sh
+# the declared functions as a symbol table (links as hpmstat does)
+check_PROGRAMS += tests/emu-sample/symbols
+TESTS += tests/emu-sample/symbols
+tests_emu_sample_symbols_SOURCES = tests/emu-sample/symbols.c
+tests_emu_sample_symbols_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_emu_sample_symbols_LDADD = tests/libtap.a $(HPMSTAT_LIBS)
