@@ -11,7 +11,7 @@
 name = hotspots
 description = Four functions for sampling: matmul (retiring) 40%, chase (DRAM) 30%, parse (mispredicts) 20%, dispatch (fetch latency) 10%
 modes = HU:1
-function-classes = 8..32
+function-classes = 2..8
 
 # ------------------------------------------------------------------ cycles
 

@@ -319,7 +319,7 @@ enum { L_CYC, L_RET, L_SPECRB, L_BRM, L_FLUSH, L_EXEC, L_STORE, L_FB, L_FLB, L_A
 
 static void topdown(void)
 {
-	const uint64_t P = 31, CYCLES = UINT64_C(60000000);
+	const uint64_t P = 11, CYCLES = UINT64_C(40000000);
 	const double TOL = 0.02; /* 2 points: see the comment at the check */
 	static const struct {
 		unsigned ctr;
@@ -372,12 +372,12 @@ static void topdown(void)
 	}
 	/* Sampling attributes a period to the function of its last cycle, so a
 	 * period that straddles a function switch counts partly for the wrong
-	 * one. hotspots keeps a function for 8..32 class draws: the shortest
-	 * stretches, dispatch's, average about 20 x 75 = 1500 cycles, so about
-	 * 31 / 1500 = 2% of its periods straddle, and half of each belongs to
-	 * the function before: a node moves by at most about 1% of the largest
-	 * difference between functions (66 points), under 1 point. 2 points is
-	 * that plus the statistical error of 6e7 cycles. */
+	 * one. hotspots keeps a function for 2..8 class draws: the shortest
+	 * stretches, dispatch's, average about 5 x 75 = 375 cycles, so about
+	 * 11 / 375 = 3% of its periods straddle, and half of each belongs to
+	 * the function before: a node moves by at most about 1.5% of the
+	 * largest difference between functions (66 points), about 1 point. 2
+	 * points is that plus the statistical error of 4e7 cycles. */
 	for (unsigned i = 0; i < nf; i++) {
 		struct emu_function f;
 		emu_profile_function(emu_profile_find("hotspots", err, sizeof(err)), i, &f);
