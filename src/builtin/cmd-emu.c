@@ -314,10 +314,25 @@ static int cmd_profiles(int argc, char **argv)
 			json_t *unp = json_array();
 			emu_profile_declared(p, &td);
 			emu_profile_unproduced(p, append_unproduced, unp);
-			json_array_append_new(
-			    arr, json_pack("{s:s,s:s,s:b,s:o,s:o}", "name", emu_profile_name(p),
-			                   "description", emu_profile_description(p), "emulated", 1,
-			                   "declared", td_json(&td), "not_produced", unp));
+			json_t *o = json_pack("{s:s,s:s,s:b,s:o,s:o}", "name", emu_profile_name(p),
+			                      "description", emu_profile_description(p), "emulated",
+			                      1, "declared", td_json(&td), "not_produced", unp);
+			/* the declared functions, only where there are some */
+			unsigned nf = emu_profile_nr_functions(p);
+			if (nf) {
+				json_t *fa = json_array();
+				for (unsigned k = 0; k < nf; k++) {
+					struct emu_function f;
+					emu_profile_function(p, k, &f);
+					json_array_append_new(
+					    fa, json_pack("{s:s,s:I,s:I,s:f,s:o}", "name", f.name,
+					                  "start", (json_int_t)f.start, "end",
+					                  (json_int_t)f.end, "share", f.share,
+					                  "declared", td_json(&f.td)));
+				}
+				json_object_set_new(o, "functions", fa);
+			}
+			json_array_append_new(arr, o);
 		}
 		char *text = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		json_decref(arr);
@@ -347,6 +362,16 @@ static int cmd_profiles(int argc, char **argv)
 		printf("  level 3: l1 %s  l2 %s  l3 %s  dram %s  store %s\n", td_pct(td.l1, b[10]),
 		       td_pct(td.l2, b[11]), td_pct(td.l3, b[12]), td_pct(td.dram, b[13]),
 		       td_pct(td.store, b[14]));
+		for (unsigned k = 0; k < emu_profile_nr_functions(p); k++) {
+			struct emu_function f;
+			emu_profile_function(p, k, &f);
+			printf("  function %s [0x%" PRIx64 ", 0x%" PRIx64
+			       ") %.1f%% of cycles: retiring "
+			       "%s  frontend %s  bad-speculation %s  backend %s\n",
+			       f.name, f.start, f.end, 100 * f.share, td_pct(f.td.retiring, b[0]),
+			       td_pct(f.td.frontend, b[1]), td_pct(f.td.bad_spec, b[2]),
+			       td_pct(f.td.backend, b[3]));
+		}
 		unsigned n = emu_profile_unproduced(p, NULL, NULL);
 		if (n)
 			printf("  not produced: %u events (listed by --json)\n", n);

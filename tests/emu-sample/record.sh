@@ -57,6 +57,21 @@ else
 	for i in 1 2 3 4 5 6 7 8 9 10; do ok 0 "# SKIP perf is not installed"; done
 fi
 
+# emu profiles shows the functions as the profile file declares them
+awk '/^\[function / { sub(/\]/, "", $2); f = $2 }
+     f && $1 == "address" { a[f] = $3 } f && $1 == "size" { s[f] = $3 }
+     f && $1 == "share" { print f, a[f], s[f], $3; f = "" }' \
+	"$top_srcdir/profiles/hotspots.profile" |
+	while read -r name addr size share; do
+		echo "$name $((addr)) $((addr + size)) $(awk -v s="$share" 'BEGIN { printf "%.1f", 100 * s }')"
+	done >want-fn.txt
+"$HPMSTAT" emu profiles | sed -n '/^hotspots:/,/^$/p' |
+	awk '$1 == "function" { gsub(/[][),%]/, "", $3); gsub(/[][),%]/, "", $4); sub(/%/, "", $5)
+		print $2, $3, $4, $5 }' |
+	while read -r name lo hi share; do echo "$name $((lo)) $((hi)) $share"; done >got-fn.txt
+[ -s want-fn.txt ] && cmp -s want-fn.txt got-fn.txt
+ok $? "emu profiles lists hotspots' functions, ranges and shares as the file declares them"
+
 run_fails_with "--backend emu without -e" "needs -e" \
 	"$HPMSTAT" record --backend emu --emu-cycles 1000 -o x.data
 run_fails_with "mcycle cannot sample" "'mcycle': <not supported>: counter 0 cannot sample" \
