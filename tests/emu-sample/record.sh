@@ -51,10 +51,19 @@ if command -v perf >/dev/null 2>&1; then
 			exit !(d <= 4 * s) }'
 		ok $? "$name: $got of $n samples, declared share $share (within 4 sigma)"
 	done <funcs.txt
+	# TIME and PERIOD, hand-worked: the leader counts one per cycle, so
+	# sample k of a hart is at its cycle k x P exactly (no overshoot), at
+	# the default --emu-freq of 5 MHz: k x 100003 / 5e6 s = 20000600 k ns,
+	# which perf script prints truncated to microseconds
+	perf script -i hs.data -F tid,time,period,event 2>/dev/null | grep "$CYC" |
+		awk '$1 == 1001' | head -3 | awk '{ print $2, $3 }' >times.txt
+	printf '0.020000: 100003\n0.040001: 100003\n0.060001: 100003\n' >want-times.txt
+	cmp -s times.txt want-times.txt
+	ok $? "hart 1's first samples at cycles P, 2P, 3P: times 0.020000, 0.040001, 0.060001 s, period P"
 	out=$(awk '{ n++ } END { print n + 0 }' ips.txt)
 	[ "$out" -eq "$n" ]; ok $? "every sample has an IP"
 else
-	for i in 1 2 3 4 5 6 7 8 9 10; do ok 0 "# SKIP perf is not installed"; done
+	for i in 1 2 3 4 5 6 7 8 9 10 11; do ok 0 "# SKIP perf is not installed"; done
 fi
 
 # emu profiles shows the functions as the profile file declares them
