@@ -81,6 +81,23 @@ awk '/^\[function / { sub(/\]/, "", $2); f = $2 }
 [ -s want-fn.txt ] && cmp -s want-fn.txt got-fn.txt
 ok $? "emu profiles lists hotspots' functions, ranges and shares as the file declares them"
 
+# Ctrl-C ends the run with a complete file
+"$HPMSTAT" record --backend emu --emu-cycles 1000000000000 -e rob_commitInstr -c 100003 \
+	-o int.data 2>int.err &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+k=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' int.err)
+[ $rc -eq 0 ] && [ -n "$k" ] && [ "$k" -gt 0 ]; ok $? "SIGINT ends the recording, exit 0, with $k samples"
+if command -v perf >/dev/null 2>&1; then
+	m=$(perf script -i int.data 2>/dev/null | wc -l)
+	[ "$m" -eq "$k" ]; ok $? "perf script reads all $m of them"
+else
+	ok 0 "# SKIP perf is not installed"
+fi
+
 run_fails_with "--backend emu without -e" "needs -e" \
 	"$HPMSTAT" record --backend emu --emu-cycles 1000 -o x.data
 run_fails_with "mcycle cannot sample" "'mcycle': <not supported>: counter 0 cannot sample" \
