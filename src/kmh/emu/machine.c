@@ -4,6 +4,13 @@
  * source, a profile's stream seeded with seed + hart index or the one
  * trace, replayed from its start on every hart and looped when it ends.
  *
+ * Sampling (set_period, run_sample): a sampling counter is armed as the SBI
+ * PMU arms one (OF cleared, the counter written to -left) and each hart's
+ * runs go through emu_hart_run_watch(), which stops in the cycle a watched
+ * counter overflows; the rest of that run is kept and fed first next time,
+ * so the stream is the same however it is cut. The sample's context is the
+ * run's PC and function (the profile's [function] sections).
+ *
  * Counter n is CSR mhpmcounter n (mcycle and minstret are 0 and 2 of the
  * same numbering) and bit n of mcountinhibit; its event is mhpmevent n.
  * Every access is an M-mode one, which cannot fault on an implemented CSR:

@@ -4,8 +4,9 @@
  * Owns: the profile registry (built-in profiles embedded at build time from
  * profiles/NAME.profile, and profile files loaded by path), the cycle model that
  * turns a profile's cycle definitions into full event vectors, the
- * invariants those vectors obey, the Topdown breakdown each profile declares,
- * and the deterministic stream of struct emu_run (kmh/emu/source.h).
+ * invariants those vectors obey, the Topdown breakdown each profile declares
+ * (and each of its declared functions), and the deterministic stream of
+ * struct emu_run (kmh/emu/source.h) with the function and PC of each run.
  *
  * How a stream is made. A profile defines CYCLES (one fixed per-cycle vector
  * of every produced event, e.g. "retire 6", "waiting for DRAM"), CLASSES (a
