@@ -36,3 +36,4 @@ include tests/top/local.mk
 include tests/toy/local.mk
 include tests/riscv/local.mk
 include tests/events/local.mk
+include tests/sym/local.mk
