@@ -181,6 +181,15 @@ static int parse_opts(int argc, char **argv, struct rec_cli *c)
 		return cli_usage_error("-p and -t record an existing process, not a command");
 	if (c->o.pid > 0 && c->o.tid_list)
 		return cli_usage_error("-p and -t exclude each other");
+	/* perf's target__validate: a process or thread wins over CPUs */
+	if ((c->o.pid > 0 || c->o.tid_list) && c->o.cpu_list) {
+		cli_warn("warning: PID/TID switch overriding CPU");
+		c->o.cpu_list = NULL;
+	}
+	if ((c->o.pid > 0 || c->o.tid_list) && c->o.system_wide) {
+		cli_warn("warning: PID/TID switch overriding SYSTEM");
+		c->o.system_wide = false;
+	}
 	unsigned max = hpm_record_max_sample_rate();
 	if (!c->o.period) {
 		if (!c->freq_given)
