@@ -56,6 +56,7 @@ struct rec_dso {
 	uint8_t id[PERF_FILE_BUILD_ID_MAX];
 	unsigned size;
 	bool hit;
+	bool from_file; /* a synthesized map's: the id is read from the file */
 };
 
 struct rec_map {
@@ -556,30 +557,30 @@ static unsigned dso_get(struct hpm_record *r, const char *filename, const uint8_
                         unsigned size)
 {
 	for (unsigned i = 0; i < r->nr_dsos; i++)
-		if (r->dsos[i].size == size && memcmp(r->dsos[i].id, id, size) == 0 &&
+		if (!r->dsos[i].from_file && r->dsos[i].size == size &&
+		    memcmp(r->dsos[i].id, id, size) == 0 &&
 		    strcmp(r->dsos[i].filename, filename) == 0)
 			return i;
 	r->dsos = xrealloc(r->dsos, (r->nr_dsos + 1) * sizeof(*r->dsos));
 	struct rec_dso *d = &r->dsos[r->nr_dsos];
 	memset(d, 0, sizeof(*d));
 	d->filename = xstrdup(filename);
-	memcpy(d->id, id, size);
+	if (size)
+		memcpy(d->id, id, size);
 	d->size = size;
 	return r->nr_dsos++;
 }
 
-/* The DSO of a file a synthesized map names, its build id read from the
- * file once (none when it has no note or cannot be read). */
+/* The DSO of a file a synthesized map names; its build id is read from
+ * the file at the end, for the DSOs with samples only (as perf does). */
 static unsigned dso_of_file(struct hpm_record *r, const char *filename)
 {
 	for (unsigned i = 0; i < r->nr_dsos; i++)
-		if (strcmp(r->dsos[i].filename, filename) == 0)
+		if (r->dsos[i].from_file && strcmp(r->dsos[i].filename, filename) == 0)
 			return i;
-	uint8_t id[PERF_FILE_BUILD_ID_MAX];
-	size_t len = 0;
-	if (hpm_sym_file_build_id(filename, id, sizeof(id), &len) < 0)
-		len = 0;
-	return dso_get(r, filename, id, (unsigned)len);
+	unsigned d = dso_get(r, filename, NULL, 0);
+	r->dsos[d].from_file = true;
+	return d;
 }
 
 static void proc_add_map(struct rec_proc *p, uint64_t start, uint64_t len, unsigned dso)
@@ -1183,7 +1184,11 @@ static void set_features(struct hpm_record *r, const char *exe, int argc, char *
 		perf_writer_add_build_id(r->w, -1, PERF_RECORD_MISC_KERNEL, kid, ksize,
 		                         "[kernel.kallsyms]");
 	for (unsigned i = 0; i < r->nr_dsos; i++) {
-		const struct rec_dso *d = &r->dsos[i];
+		struct rec_dso *d = &r->dsos[i];
+		size_t len = 0;
+		if (d->hit && d->from_file &&
+		    hpm_sym_file_build_id(d->filename, d->id, sizeof(d->id), &len) >= 0)
+			d->size = (unsigned)len;
 		if (d->hit && d->size)
 			perf_writer_add_build_id(r->w, -1, PERF_RECORD_MISC_USER, d->id, d->size,
 			                         d->filename);
