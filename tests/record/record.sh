@@ -133,6 +133,28 @@ if [ -n "$PERF" ]; then
 	ok $? "-p: the build id of the existing process's program (read from the file)"
 fi
 
+# --- -t: one thread; non-PIE; -C: one CPU
+if [ -n "$PERF" ]; then
+	gcc -O1 -fno-ipa-icf -g -fno-pie -no-pie -o split-nopie "$R/split.c" || exit 1
+	./split-nopie forever &
+	pid=$!
+	sleep 0.2
+	"$HPMSTAT" record -q -e cpu-clock -t $pid -o tt.data 2>tt.err &
+	rp=$!
+	sleep 0.5
+	kill -INT $rp
+	wait $rp
+	ok $? "record -t TID ended by SIGINT: exit 0"
+	kill $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	first=$(perf report -i tt.data --stdio --sort sym 2>/dev/null | awk '!/^#/ && NF {print $NF}' | head -2 | tr '\n' ' ')
+	ok $([ "$first" = "hot cold " ]; echo $?) "-t on a non-PIE program: hot, cold ($first)"
+	"$HPMSTAT" record -q -e cpu-clock -C 0 -o c0.data -- ./split 300 2>c0.err
+	ok $? "record -C 0: exit 0"
+	cpus=$(perf script -i c0.data -F cpu 2>/dev/null | sort -u | tr -d ' \n')
+	ok $([ "$cpus" = "[000]" ]; echo $?) "-C 0: every sample on CPU 0 ($cpus)"
+fi
+
 # --- -a for a short time
 "$HPMSTAT" record -a -e cpu-clock -o a.data -- sleep 0.3 2>a.err
 ok $? "record -a -- sleep 0.3: exit 0"
