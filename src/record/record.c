@@ -333,7 +333,6 @@ static int open_events(struct hpm_record *r, const struct hpm_record_opts *o, bo
 		for (unsigned s = 0; s < r->nr_slots; s++)
 			e->fds[s] = -1;
 		e->ids = xcalloc(r->nr_slots, sizeof(uint64_t));
-		e->name = xstrdup(ev->name);
 		e->leader = true;
 		e->leader_ix = (int)i;
 		if (ev->group >= 0)
@@ -354,6 +353,7 @@ static int open_events(struct hpm_record *r, const struct hpm_record_opts *o, bo
 		rc = hpm_perf_event_attr(ev, &pmu, &pe, err, errlen);
 		if (rc)
 			return rc;
+		e->name = xstrdup(ev->name); /* as routed: a name= term renames it */
 		struct perf_event_attr *a = &e->attr;
 		memset(a, 0, sizeof(*a));
 		a->type = pe.type;
