@@ -179,6 +179,19 @@ if [ -n "$PERF" ]; then
 fi
 ok $([ -z "$(ls i.data.* 2>/dev/null)" ]; echo $?) "SIGINT: no temporary file left"
 
+# --- SIGTERM ends -a the same way
+"$HPMSTAT" record -e cpu-clock -a -o term.data 2>term.err &
+rp=$!
+sleep 0.5
+kill -TERM $rp
+wait $rp
+ok $? "SIGTERM ends record -a: exit 0"
+if [ -n "$PERF" ]; then
+	nt=$(wrote term.err)
+	ns=$(perf script -i term.data 2>/dev/null | grep -c 'cpu-clock:')
+	ok $([ -n "$nt" ] && [ "$ns" = "$nt" ]; echo $?) "SIGTERM: perf reads the whole file ($ns of $nt)"
+fi
+
 # --- perf.data and perf.data.old
 "$HPMSTAT" record -q -e cpu-clock -- true && cp perf.data first.data &&
 	"$HPMSTAT" record -q -e cpu-clock -- true
