@@ -37,7 +37,8 @@ const char cmd_record_usage[] =
     "  -F, --freq HZ             sample HZ times a second (default 4000)\n"
     "  -g                        record call chains (frame pointers)\n"
     "  -o, --output FILE         output file (default perf.data; an older one is\n"
-    "                            kept as FILE.old)\n"
+    "                            kept as FILE.old); '-' writes perf's pipe format\n"
+    "                            to standard output\n"
     "  -a, --all-cpus            every CPU\n"
     "  -C, --cpu LIST            these CPUs\n"
     "  -p, --pid PID             an existing process, until it ends or Ctrl-C\n"
@@ -205,10 +206,6 @@ static int parse_opts(int argc, char **argv, struct rec_cli *c)
 	}
 	if (!c->output)
 		c->output = "perf.data";
-	if (strcmp(c->output, "-") == 0) {
-		cli_error("-o -: perf's pipe format is not written; give a file");
-		return EXIT_FAILURE;
-	}
 	return 0;
 }
 
@@ -265,8 +262,15 @@ int cmd_record(int argc, char **argv)
 
 	struct hpm_record *r = NULL;
 	int status = 0;
+	/* perf's CMDLINE starts with the path of the running program */
+	char exe[PATH_MAX];
+	ssize_t elen = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[elen > 0 ? elen : 0] = '\0';
+	/* -o - is perf's pipe format, as perf record -o - */
+	bool pipe = strcmp(c.output, "-") == 0;
 	if (hpm_record_open(&c.o, &r, err, sizeof(err)) ||
-	    hpm_record_start(r, cli_output_stream(&out), err, sizeof(err))) {
+	    hpm_record_start(r, cli_output_stream(&out), pipe, elen > 0 ? exe : "hpmstat", argc,
+	                     argv, err, sizeof(err))) {
 		cli_error("%s", err);
 		status = EXIT_FAILURE;
 		goto fail;
@@ -315,11 +319,7 @@ int cmd_record(int argc, char **argv)
 	if (have_cmd)
 		hpm_workload_reap(&w, true);
 	hpm_workload_forward_signals(NULL);
-	/* perf's CMDLINE starts with the path of the running program */
-	char exe[PATH_MAX];
-	ssize_t elen = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[elen > 0 ? elen : 0] = '\0';
-	if (hpm_record_finish(r, elen > 0 ? exe : "hpmstat", argc, argv, err, sizeof(err))) {
+	if (hpm_record_finish(r, err, sizeof(err))) {
 		cli_error("cannot write '%s': %s", c.output, err);
 		status = EXIT_FAILURE;
 		goto fail;
@@ -328,7 +328,8 @@ int cmd_record(int argc, char **argv)
 	hpm_record_stats(r, &st);
 	hpm_record_free(r);
 	r = NULL;
-	keep_old(c.output);
+	if (!pipe)
+		keep_old(c.output);
 	if (cli_output_commit(&out))
 		return EXIT_FAILURE;
 	if (st.lost)

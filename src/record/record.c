@@ -1066,7 +1066,10 @@ static int synthesize(struct hpm_record *r)
 
 /* ------------------------------------------------------------ the file */
 
-int hpm_record_start(struct hpm_record *r, FILE *f, char *err, size_t errlen)
+static void set_features(struct hpm_record *r, const char *exe, int argc, char *const *argv);
+
+int hpm_record_start(struct hpm_record *r, FILE *f, bool pipe, const char *exe, int argc,
+                     char *const *argv, char *err, size_t errlen)
 {
 	struct perf_writer_event *we = xcalloc(r->nr_ev, sizeof(*we));
 	for (unsigned i = 0; i < r->nr_ev; i++) {
@@ -1075,13 +1078,18 @@ int hpm_record_start(struct hpm_record *r, FILE *f, char *err, size_t errlen)
 		we[i].ids = r->ev[i].ids;
 		we[i].nr_ids = r->nr_slots;
 	}
-	int rc = perf_writer_start(f, we, r->nr_ev, &r->w);
+	int rc = pipe ? perf_writer_start_pipe(f, we, r->nr_ev, &r->w)
+	              : perf_writer_start(f, we, r->nr_ev, &r->w);
 	free(we);
 	if (rc == -ESPIPE) {
 		snprintf(err, errlen,
-		         "perf's pipe format is not written: give -o a file that can be "
-		         "rewritten in place");
+		         "perf.data is rewritten at the end, which this output cannot be "
+		         "(-o - writes perf's pipe format)");
 		return rc;
+	}
+	if (!rc) {
+		set_features(r, exe, argc, argv);
+		rc = perf_writer_put_features(r->w);
 	}
 	if (!rc)
 		rc = synthesize(r);
@@ -1105,6 +1113,7 @@ int hpm_record_enable(struct hpm_record *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* The features that describe the machine and the command line. */
 static void set_features(struct hpm_record *r, const char *exe, int argc, char *const *argv)
 {
 	struct utsname u;
@@ -1176,6 +1185,12 @@ static void set_features(struct hpm_record *r, const char *exe, int argc, char *
 	if (sysinfo(&si) == 0)
 		perf_writer_set_total_mem(r->w, (uint64_t)si.totalram * si.mem_unit / 1024);
 	perf_writer_set_cmdline(r->w, exe, argc, argv);
+}
+
+/* The features known only at the end: the sample times and the build
+ * ids of what had samples. */
+static void set_end_features(struct hpm_record *r)
+{
 	if (r->st.samples)
 		perf_writer_set_sample_time(r->w, r->first_time, r->last_time);
 	uint8_t kid[PERF_FILE_BUILD_ID_MAX];
@@ -1195,22 +1210,16 @@ static void set_features(struct hpm_record *r, const char *exe, int argc, char *
 	}
 }
 
-int hpm_record_finish(struct hpm_record *r, const char *exe, int argc, char *const *argv, char *err,
-                      size_t errlen)
+int hpm_record_finish(struct hpm_record *r, char *err, size_t errlen)
 {
 	for (unsigned i = 0; i < r->nr_ev; i++)
 		for (unsigned s = 0; s < r->nr_slots && r->ev[i].leader; s++)
 			ioctl(r->ev[i].fds[s], PERF_EVENT_IOC_DISABLE, 0);
 	int rc = drain_all(r);
 	if (!rc) {
-		set_features(r, exe, argc, argv);
-		rc = perf_writer_finish(r->w);
+		set_end_features(r);
+		rc = perf_writer_finish(r->w, &r->st.file_size);
 		r->w = NULL;
-		if (!rc) {
-			long end = 0;
-			if (fseek(r->f, 0, SEEK_END) == 0 && (end = ftell(r->f)) >= 0)
-				r->st.file_size = (uint64_t)end;
-		}
 	}
 	if (rc)
 		snprintf(err, errlen, "%s", strerror(-rc));

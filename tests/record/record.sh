@@ -75,6 +75,21 @@ if [ -n "$PERF" ]; then
 	ok $(grep -qx "$bid $T/split" bid.out; echo $?) "buildid-list: the program's build id ($bid)"
 fi
 
+# --- -o -: perf's pipe format
+if [ -n "$PERF" ]; then
+	"$HPMSTAT" record -e cpu-clock -o - ./split 500 2>pipe.err | perf script -i - >pipe.script 2>pipe.script.err
+	np=$(sed -n 's/.*Captured and wrote [0-9.]* MB - (\([0-9]*\) samples) ]$/\1/p' pipe.err)
+	ns=$(grep -c 'cpu-clock:' pipe.script)
+	ok $([ -n "$np" ] && [ "$ns" = "$np" ] && [ ! -s pipe.script.err ]; echo $?) "-o - | perf script -i -: every sample ($ns of ${np:-?})"
+	"$HPMSTAT" record -q -e cpu-clock -o - ./split 500 2>/dev/null >pipe.data
+	first=$(perf report -i pipe.data --stdio --sort sym 2>/dev/null | awk '!/^#/ && NF {print $NF}' | head -2 | tr '\n' ' ')
+	ok $([ "$first" = "hot cold " ]; echo $?) "pipe format: perf report names hot, cold ($first)"
+	perf report --header-only -i pipe.data 2>/dev/null | grep -qx "# hostname : $(uname -n)"
+	ok $? "pipe format: the features reach perf (hostname)"
+	perf buildid-list -i pipe.data 2>/dev/null | grep -qx "$bid $T/split"
+	ok $? "pipe format: the program's build id"
+fi
+
 # --- -g: the call tree
 "$HPMSTAT" record -q -g -e cpu-clock -o t.data ./tree 1500 2>t.err
 ok $? "record -g: exit 0"
@@ -210,8 +225,11 @@ run_fails_with "an event that cannot sample" "'duration_time': <not supported>" 
 	"$HPMSTAT" record -e duration_time -o bad.data -- touch ran
 run_fails_with "unwritable -o" "cannot write '$T/no/such/dir.data'" \
 	"$HPMSTAT" record -e cpu-clock -o "$T/no/such/dir.data" -- touch ran
-run_fails_with "-o - (perf's pipe format)" "pipe format is not written" \
-	"$HPMSTAT" record -e cpu-clock -o - -- touch ran
+mkfifo fifo
+cat fifo >/dev/null &
+run_fails_with "-o FIFO (no header to rewrite)" "(-o - writes perf's pipe format)" \
+	"$HPMSTAT" record -e cpu-clock -o fifo -- touch ran
+wait
 run_fails_with "-p of no process" "no such process" "$HPMSTAT" record -p 2147483647 -o bad.data
 ok $([ ! -e ran ] && [ ! -e bad.data ]; echo $?) "no bad input ran the command or left a file"
 done_testing
