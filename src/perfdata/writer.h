@@ -4,14 +4,16 @@
  * event's sample ids, the attrs, the data section, the feature section
  * table right after the data, then the feature bodies), the encoding of
  * the feature sections hpmstat writes (strings padded as perf pads them,
- * string lists, NRCPUS, TOTAL_MEM, EVENT_DESC, GROUP_DESC, BUILD_ID, SAMPLE_TIME), and
- * the rewrite of the header at the end with the final data size, so that
- * a recording cut short (Ctrl-C) is still a complete file.
+ * string lists, NRCPUS, TOTAL_MEM, EVENT_DESC, GROUP_DESC, BUILD_ID,
+ * SAMPLE_TIME), the rewrite of the header at the end with the final data
+ * size, so that a recording cut short (Ctrl-C) is still a complete file,
+ * and perf's pipe format (perf record -o -), where the attrs and the
+ * features are records of the stream and nothing is rewritten.
  *
  * A file is written on a seekable stream (the temporary file of
- * util/outfile.h); perf's pipe format (perf record -o -), which has no
- * header to rewrite, on any stream. Records are appended as the kernel made them (or as the
- * caller synthesized them); the writer does not look into them.
+ * util/outfile.h), the pipe format on any stream. Records are appended as
+ * the kernel made them (or as the caller synthesized them); the writer
+ * does not look into them.
  *
  * Never prints, never exits: errors are negative errno values.
  */
