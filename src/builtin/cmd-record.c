@@ -238,7 +238,7 @@ int cmd_record(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? 0 : rc;
 
-	struct cli_output out = {0};
+	struct cli_output out = {.dash_named = true};
 	if (cli_output_open(&out, c.output, false))
 		return EXIT_FAILURE;
 
@@ -268,10 +268,19 @@ int cmd_record(int argc, char **argv)
 	exe[elen > 0 ? elen : 0] = '\0';
 	/* -o - is perf's pipe format, as perf record -o - */
 	bool pipe = strcmp(c.output, "-") == 0;
-	if (hpm_record_open(&c.o, &r, err, sizeof(err)) ||
-	    hpm_record_start(r, cli_output_stream(&out), pipe, elen > 0 ? exe : "hpmstat", argc,
-	                     argv, err, sizeof(err))) {
+	if (hpm_record_open(&c.o, &r, err, sizeof(err))) {
 		cli_error("%s", err);
+		status = EXIT_FAILURE;
+		goto fail;
+	}
+	rc = hpm_record_start(r, cli_output_stream(&out), pipe, elen > 0 ? exe : "hpmstat", argc,
+	                      argv, err, sizeof(err));
+	if (rc) {
+		/* a failed write names the file; -ESPIPE says why in full */
+		if (rc == -ESPIPE)
+			cli_error("%s", err);
+		else
+			cli_output_error(&out, -rc);
 		status = EXIT_FAILURE;
 		goto fail;
 	}
@@ -299,7 +308,7 @@ int cmd_record(int argc, char **argv)
 		/* without a pidfd the end of the command is polled for */
 		int p = hpm_record_poll(r, extra, extra >= 0 ? -1 : 100, err, sizeof(err));
 		if (p < 0) {
-			cli_error("cannot write '%s': %s", c.output, err);
+			cli_output_error(&out, -p);
 			status = EXIT_FAILURE;
 			goto fail;
 		}
@@ -319,8 +328,9 @@ int cmd_record(int argc, char **argv)
 	if (have_cmd)
 		hpm_workload_reap(&w, true);
 	hpm_workload_forward_signals(NULL);
-	if (hpm_record_finish(r, err, sizeof(err))) {
-		cli_error("cannot write '%s': %s", c.output, err);
+	rc = hpm_record_finish(r, err, sizeof(err));
+	if (rc) {
+		cli_output_error(&out, -rc);
 		status = EXIT_FAILURE;
 		goto fail;
 	}

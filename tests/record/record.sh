@@ -230,6 +230,10 @@ cat fifo >/dev/null &
 run_fails_with "-o FIFO (no header to rewrite)" "(-o - writes perf's pipe format)" \
 	"$HPMSTAT" record -e cpu-clock -o fifo -- touch ran
 wait
+run_fails_with "-o /dev/full" "cannot write '/dev/full': No space left on device" \
+	"$HPMSTAT" record -e cpu-clock -o /dev/full -- true
+run_fails_with "-o - into /dev/full" "cannot write to standard output: No space left on device" \
+	sh -c '"$1" record -e cpu-clock -o - -- true >/dev/full' sh "$HPMSTAT"
 run_fails_with "-p of no process" "no such process" "$HPMSTAT" record -p 2147483647 -o bad.data
 ok $([ ! -e ran ] && [ ! -e bad.data ]; echo $?) "no bad input ran the command or left a file"
 done_testing
