@@ -328,6 +328,8 @@ int cmd_record(int argc, char **argv)
 	if (have_cmd)
 		hpm_workload_reap(&w, true);
 	hpm_workload_forward_signals(NULL);
+	if (watch_pidfd >= 0)
+		close(watch_pidfd);
 	rc = hpm_record_finish(r, err, sizeof(err));
 	if (rc) {
 		cli_output_error(&out, -rc);
@@ -365,8 +367,7 @@ int cmd_record(int argc, char **argv)
 			return cli_die_of_signal(sig);
 		return es > 0 ? es : 0;
 	}
-	if (rec_signal)
-		return 0;
+	/* -a, -C, -p, -t: ended by their target or a signal, as perf */
 	return 0;
 fail:
 	hpm_record_free(r);
