@@ -75,6 +75,20 @@ if [ -n "$PERF" ]; then
 	ok $(grep -qx "$bid $T/split" bid.out; echo $?) "buildid-list: the program's build id ($bid)"
 fi
 
+# --- the default event: cycles, cpu-clock without hardware cycles (perf's
+# fallback, said with -v)
+if [ -n "$PERF" ]; then
+	"$HPMSTAT" record -v -o dflt.data ./split 50 2>dflt.err
+	ok $? "record without -e: exit 0"
+	ev=$(perf evlist -i dflt.data 2>/dev/null)
+	if perf stat -e cycles -x, true 2>&1 | grep -q 'not supported'; then
+		ok $([ "$ev" = "cpu-clock" ] && grep -qx 'The cycles event is not supported, trying to fall back to cpu-clock-ticks' dflt.err; echo $?) \
+			"no hardware cycles here: cpu-clock, as perf falls back ($ev)"
+	else
+		ok $([ "$ev" = "cycles" ]; echo $?) "the default event is cycles ($ev)"
+	fi
+fi
+
 # --- -o -: perf's pipe format
 if [ -n "$PERF" ]; then
 	"$HPMSTAT" record -e cpu-clock -o - ./split 500 2>pipe.err | perf script -i - >pipe.script 2>pipe.script.err
