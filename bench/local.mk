@@ -42,3 +42,11 @@ bench_sym_bench_LDADD = src/sym/libsym.a src/util/libutil.a $(LIBELF_LIBS)
 bench-sym: bench/sym-bench$(EXEEXT)
 	./bench/sym-bench$(EXEEXT) 1000000
 .PHONY: bench-sym
+
+#   make bench-record  hpmstat record's own CPU against perf record's at 4 kHz
+#                      on the same busy process, and lost samples
+#                      (bench/record-bench.sh)
+EXTRA_DIST += bench/record-bench.sh
+bench-record: src/hpmstat$(EXEEXT)
+	bash $(top_srcdir)/bench/record-bench.sh ./src/hpmstat$(EXEEXT)
+.PHONY: bench-record

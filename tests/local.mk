@@ -37,3 +37,4 @@ include tests/toy/local.mk
 include tests/riscv/local.mk
 include tests/events/local.mk
 include tests/sym/local.mk
+include tests/record/local.mk

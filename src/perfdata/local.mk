@@ -1,0 +1,6 @@
+# src/perfdata: perf.data's format (perf-file.h), its writer (hpmstat
+# record) and its reader (hpmstat report --samples).
+noinst_LIBRARIES += src/perfdata/libperfdata.a
+src_perfdata_libperfdata_a_SOURCES = src/perfdata/perf-file.h
+# writer (hpmstat record)
+src_perfdata_libperfdata_a_SOURCES += src/perfdata/writer.c src/perfdata/writer.h
