@@ -34,6 +34,15 @@ bench-arm: bench/arm-emu-bench$(EXEEXT)
 	./bench/arm-emu-bench$(EXEEXT) $(BENCH_CYCLES)
 .PHONY: bench-arm
 
+#   make bench-sym    the symbolizer resolving 1e6 addresses
+#                     (bench/sym-bench.c; figures in bench/README.md)
+noinst_PROGRAMS += bench/sym-bench
+bench_sym_bench_SOURCES = bench/sym-bench.c
+bench_sym_bench_LDADD = src/sym/libsym.a src/util/libutil.a $(LIBELF_LIBS)
+bench-sym: bench/sym-bench$(EXEEXT)
+	./bench/sym-bench$(EXEEXT) 1000000
+.PHONY: bench-sym
+
 #   make bench-record  hpmstat record's own CPU against perf record's at 4 kHz
 #                      on the same busy process, and lost samples
 #                      (bench/record-bench.sh)

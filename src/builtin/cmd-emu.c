@@ -528,16 +528,19 @@ static int cmd_arm_profiles(int argc, char **argv)
 		json_t *arr = json_array();
 		for (unsigned i = 0; i < arm_src_profile_count(); i++) {
 			const struct arm_src_profile *p = arm_src_profile_at(i);
-			struct arm_src_topdown sl, cy;
+			struct arm_src_topdown sl, cy, ksl, kcy;
 			arm_src_profile_declared(p, &sl, &cy);
+			arm_src_profile_declared_kernel(p, &ksl, &kcy);
 			json_array_append_new(
 			    arr,
-			    json_pack("{s:s,s:s,s:b,s:i,s:i,s:o,s:o}", "name",
+			    json_pack("{s:s,s:s,s:b,s:i,s:i,s:o,s:o,s:o,s:o}", "name",
 			              arm_src_profile_name(p), "description",
 			              arm_src_profile_description(p), "emulated", 1, "slots",
 			              (int)arm_src_profile_slots(p), "stall_slot_bias",
 			              (int)arm_src_profile_stall_slot_bias(p), "declared_slots",
-			              arm_td_json(&sl), "declared_cycles", arm_td_json(&cy)));
+			              arm_td_json(&sl), "declared_cycles", arm_td_json(&cy),
+			              "declared_kernel_slots", arm_td_json(&ksl),
+			              "declared_kernel_cycles", arm_td_json(&kcy)));
 		}
 		char *text = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		json_decref(arr);
@@ -552,9 +555,10 @@ static int cmd_arm_profiles(int argc, char **argv)
 	printf("Emulated Arm workload profiles (declared level-1 Topdown, %%):\n");
 	for (unsigned i = 0; i < arm_src_profile_count(); i++) {
 		const struct arm_src_profile *p = arm_src_profile_at(i);
-		struct arm_src_topdown sl, cy;
+		struct arm_src_topdown sl, cy, ksl, kcy;
 		char b[8][16];
 		arm_src_profile_declared(p, &sl, &cy);
+		arm_src_profile_declared_kernel(p, &ksl, &kcy);
 		printf("\n%s: %s\n", arm_src_profile_name(p), arm_src_profile_description(p));
 		printf("  slots (%u): retiring %s  frontend %s  bad-speculation %s  backend %s\n",
 		       arm_src_profile_slots(p), td_pct(sl.retiring, b[0]),
@@ -563,6 +567,12 @@ static int cmd_arm_profiles(int argc, char **argv)
 		printf("  cycles:    retiring %s  frontend %s  bad-speculation %s  backend %s\n",
 		       td_pct(cy.retiring, b[4]), td_pct(cy.frontend, b[5]),
 		       td_pct(cy.bad_spec, b[6]), td_pct(cy.backend, b[7]));
+		if (memcmp(&sl, &ksl, sizeof(sl)) != 0)
+			printf(
+			    "  as a Non-secure kernel counts it (Secure, Root and EL3 prohibited), "
+			    "slots: retiring %s  frontend %s  bad-speculation %s  backend %s\n",
+			    td_pct(ksl.retiring, b[0]), td_pct(ksl.frontend, b[1]),
+			    td_pct(ksl.bad_spec, b[2]), td_pct(ksl.backend, b[3]));
 	}
 	return 0;
 }

@@ -39,7 +39,8 @@ const char cmd_record_usage[] =
     "  -F, --freq HZ             sample HZ times a second (default 4000)\n"
     "  -g                        record call chains (frame pointers)\n"
     "  -o, --output FILE         output file (default perf.data; an older one is\n"
-    "                            kept as FILE.old)\n"
+    "                            kept as FILE.old); '-' writes perf's pipe format\n"
+    "                            to standard output\n"
     "  -a, --all-cpus            every CPU\n"
     "  -C, --cpu LIST            these CPUs\n"
     "  -p, --pid PID             an existing process, until it ends or Ctrl-C\n"
@@ -232,6 +233,15 @@ static int parse_opts(int argc, char **argv, struct rec_cli *c)
 		return cli_usage_error("-p and -t record an existing process, not a command");
 	if (c->o.pid > 0 && c->o.tid_list)
 		return cli_usage_error("-p and -t exclude each other");
+	/* perf's target__validate: a process or thread wins over CPUs */
+	if ((c->o.pid > 0 || c->o.tid_list) && c->o.cpu_list) {
+		cli_warn("warning: PID/TID switch overriding CPU");
+		c->o.cpu_list = NULL;
+	}
+	if ((c->o.pid > 0 || c->o.tid_list) && c->o.system_wide) {
+		cli_warn("warning: PID/TID switch overriding SYSTEM");
+		c->o.system_wide = false;
+	}
 	unsigned max = hpm_record_max_sample_rate();
 	if (!c->o.period) {
 		if (!c->freq_given)
@@ -247,10 +257,6 @@ static int parse_opts(int argc, char **argv, struct rec_cli *c)
 	}
 	if (!c->output)
 		c->output = "perf.data";
-	if (strcmp(c->output, "-") == 0) {
-		cli_error("-o -: perf's pipe format is not written; give a file");
-		return EXIT_FAILURE;
-	}
 	return 0;
 }
 
@@ -330,7 +336,7 @@ int cmd_record(int argc, char **argv)
 	if (c.backend == HPM_BACKEND_EMU)
 		return record_emu(&c, argc, argv);
 
-	struct cli_output out = {0};
+	struct cli_output out = {.dash_named = true};
 	if (cli_output_open(&out, c.output, false))
 		return EXIT_FAILURE;
 
@@ -354,9 +360,25 @@ int cmd_record(int argc, char **argv)
 
 	struct hpm_record *r = NULL;
 	int status = 0;
-	if (hpm_record_open(&c.o, &r, err, sizeof(err)) ||
-	    hpm_record_start(r, cli_output_stream(&out), err, sizeof(err))) {
+	/* perf's CMDLINE starts with the path of the running program */
+	char exe[PATH_MAX];
+	ssize_t elen = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[elen > 0 ? elen : 0] = '\0';
+	/* -o - is perf's pipe format, as perf record -o - */
+	bool pipe = strcmp(c.output, "-") == 0;
+	if (hpm_record_open(&c.o, &r, err, sizeof(err))) {
 		cli_error("%s", err);
+		status = EXIT_FAILURE;
+		goto fail;
+	}
+	rc = hpm_record_start(r, cli_output_stream(&out), pipe, elen > 0 ? exe : "hpmstat", argc,
+	                      argv, err, sizeof(err));
+	if (rc) {
+		/* a failed write names the file; -ESPIPE says why in full */
+		if (rc == -ESPIPE)
+			cli_error("%s", err);
+		else
+			cli_output_error(&out, -rc);
 		status = EXIT_FAILURE;
 		goto fail;
 	}
@@ -384,7 +406,7 @@ int cmd_record(int argc, char **argv)
 		/* without a pidfd the end of the command is polled for */
 		int p = hpm_record_poll(r, extra, extra >= 0 ? -1 : 100, err, sizeof(err));
 		if (p < 0) {
-			cli_error("cannot write '%s': %s", c.output, err);
+			cli_output_error(&out, -p);
 			status = EXIT_FAILURE;
 			goto fail;
 		}
@@ -404,12 +426,11 @@ int cmd_record(int argc, char **argv)
 	if (have_cmd)
 		hpm_workload_reap(&w, true);
 	hpm_workload_forward_signals(NULL);
-	/* perf's CMDLINE starts with the path of the running program */
-	char exe[PATH_MAX];
-	ssize_t elen = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[elen > 0 ? elen : 0] = '\0';
-	if (hpm_record_finish(r, elen > 0 ? exe : "hpmstat", argc, argv, err, sizeof(err))) {
-		cli_error("cannot write '%s': %s", c.output, err);
+	if (watch_pidfd >= 0)
+		close(watch_pidfd);
+	rc = hpm_record_finish(r, err, sizeof(err));
+	if (rc) {
+		cli_output_error(&out, -rc);
 		status = EXIT_FAILURE;
 		goto fail;
 	}
@@ -417,7 +438,8 @@ int cmd_record(int argc, char **argv)
 	hpm_record_stats(r, &st);
 	hpm_record_free(r);
 	r = NULL;
-	keep_old(c.output);
+	if (!pipe)
+		keep_old(c.output);
 	if (cli_output_commit(&out))
 		return EXIT_FAILURE;
 	if (st.lost)
@@ -443,8 +465,7 @@ int cmd_record(int argc, char **argv)
 			return cli_die_of_signal(sig);
 		return es > 0 ? es : 0;
 	}
-	if (rec_signal)
-		return 0;
+	/* -a, -C, -p, -t: ended by their target or a signal, as perf */
 	return 0;
 fail:
 	hpm_record_free(r);

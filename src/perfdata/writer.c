@@ -52,6 +52,11 @@ struct perf_writer {
 	unsigned nr_bids;
 	struct group_entry *groups;
 	unsigned nr_groups;
+	/* perf's pipe format: no header to rewrite, the attrs and features
+	 * are records in the stream */
+	bool pipe;
+	bool sent[PERF_FILE_FEAT_BITS]; /* pipe: features already in the stream */
+	uint64_t written;               /* bytes put (a pipe's size) */
 };
 
 static void put(struct perf_writer *w, const void *p, size_t n)
@@ -60,6 +65,7 @@ static void put(struct perf_writer *w, const void *p, size_t n)
 		return;
 	if (fwrite(p, 1, n, w->f) != n)
 		w->err = errno ? -errno : -EIO;
+	w->written += n;
 }
 
 static int64_t pos(struct perf_writer *w)
@@ -137,11 +143,9 @@ static void put_header(struct perf_writer *w, uint64_t attrs_offset)
 	put(w, &h, sizeof(h));
 }
 
-int perf_writer_start(FILE *f, const struct perf_writer_event *ev, unsigned nr,
-                      struct perf_writer **out)
+/* A writer on f with copies of the events. */
+static struct perf_writer *writer_new(FILE *f, const struct perf_writer_event *ev, unsigned nr)
 {
-	if (fseek(f, 0, SEEK_SET) != 0)
-		return errno == ESPIPE || errno == EBADF ? -ESPIPE : -errno;
 	struct perf_writer *w = xcalloc(1, sizeof(*w));
 	w->f = f;
 	w->ev = xcalloc(nr ? nr : 1, sizeof(*w->ev));
@@ -155,6 +159,15 @@ int perf_writer_start(FILE *f, const struct perf_writer_event *ev, unsigned nr,
 		w->ev[i].ids = ids;
 		w->ev[i].name = xstrdup(ev[i].name ? ev[i].name : "");
 	}
+	return w;
+}
+
+int perf_writer_start(FILE *f, const struct perf_writer_event *ev, unsigned nr,
+                      struct perf_writer **out)
+{
+	if (fseek(f, 0, SEEK_SET) != 0)
+		return errno == ESPIPE || errno == EBADF ? -ESPIPE : -errno;
+	struct perf_writer *w = writer_new(f, ev, nr);
 	/* header, then each event's ids, then the attrs pointing at them;
 	 * the data follows (perf's own order) */
 	put_header(w, 0);
@@ -177,6 +190,41 @@ int perf_writer_start(FILE *f, const struct perf_writer_event *ev, unsigned nr,
 	put_header(w, attrs);
 	if (!w->err && fseek(f, (long)w->data_offset, SEEK_SET) != 0)
 		w->err = -errno;
+	if (w->err) {
+		int e = w->err;
+		perf_writer_free(w);
+		return e;
+	}
+	*out = w;
+	return 0;
+}
+
+/* perf's pipe header: the magic and its own size, nothing else */
+struct pipe_header {
+	uint64_t magic;
+	uint64_t size;
+};
+
+int perf_writer_start_pipe(FILE *f, const struct perf_writer_event *ev, unsigned nr,
+                           struct perf_writer **out)
+{
+	struct perf_writer *w = writer_new(f, ev, nr);
+	w->pipe = true;
+	struct pipe_header ph = {PERF_FILE_MAGIC2, sizeof(ph)};
+	put(w, &ph, sizeof(ph));
+	/* one HEADER_ATTR record per event: the attr, then its ids */
+	for (unsigned i = 0; i < nr && !w->err; i++) {
+		size_t size = sizeof(struct perf_event_header) + sizeof(w->ev[i].attr) +
+		              w->ev[i].nr_ids * sizeof(uint64_t);
+		if (size > UINT16_MAX) {
+			w->err = -E2BIG;
+			break;
+		}
+		struct perf_event_header h = {PERF_RECORD_HEADER_ATTR, 0, (uint16_t)size};
+		put(w, &h, sizeof(h));
+		put(w, &w->ev[i].attr, sizeof(w->ev[i].attr));
+		put(w, w->ev[i].ids, w->ev[i].nr_ids * sizeof(uint64_t));
+	}
 	if (w->err) {
 		int e = w->err;
 		perf_writer_free(w);
@@ -338,8 +386,77 @@ static void put_feature(struct perf_writer *w, unsigned f)
 	}
 }
 
-int perf_writer_finish(struct perf_writer *w)
+/* Pipe format: feature f as a HEADER_FEATURE record (its body rendered
+ * first, for the record's size). */
+static void put_feature_record(struct perf_writer *w, unsigned f)
 {
+	char *body = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&body, &len);
+	if (!mem) {
+		if (!w->err)
+			w->err = -errno;
+		return;
+	}
+	FILE *real = w->f;
+	w->f = mem;
+	put_feature(w, f);
+	w->f = real;
+	if (fclose(mem) != 0 && !w->err)
+		w->err = -ENOMEM;
+	struct {
+		struct perf_event_header h;
+		uint64_t feat_id;
+	} rec = {{PERF_RECORD_HEADER_FEATURE, 0, 0}, f};
+	if (sizeof(rec) + len > UINT16_MAX) {
+		if (!w->err)
+			w->err = -E2BIG;
+	} else {
+		rec.h.size = (uint16_t)(sizeof(rec) + len);
+		put(w, &rec, sizeof(rec));
+		put(w, body, len);
+	}
+	free(body);
+}
+
+/* Pipe format: every feature set and not yet sent, in increasing order;
+ * build ids as HEADER_BUILD_ID records, which perf reads in a stream. */
+static void put_pipe_features(struct perf_writer *w)
+{
+	for (unsigned f = 0; f < PERF_FILE_FEAT_BITS; f++) {
+		if (!feature_on(w, f) || w->sent[f])
+			continue;
+		w->sent[f] = true;
+		if (f == PERF_FEAT_BUILD_ID)
+			put_feature(w, f); /* its entries are HEADER_BUILD_ID records */
+		else
+			put_feature_record(w, f);
+	}
+}
+
+int perf_writer_put_features(struct perf_writer *w)
+{
+	if (w->pipe)
+		put_pipe_features(w);
+	return w->err;
+}
+
+static int finish_pipe(struct perf_writer *w, uint64_t *size)
+{
+	put_pipe_features(w);
+	if (size)
+		*size = w->written;
+	if (!w->err && fflush(w->f) != 0)
+		w->err = -errno;
+	int e = w->err;
+	perf_writer_free(w);
+	return e;
+}
+
+int perf_writer_finish(struct perf_writer *w, uint64_t *size)
+{
+	if (w->pipe)
+		return finish_pipe(w, size);
 	/* the feature table sits right after the data (perf looks for it at
 	 * data.offset + data.size), one section per bit set, bodies after */
 	int64_t end = (int64_t)(w->data_offset + w->data_size);
@@ -357,6 +474,8 @@ int perf_writer_finish(struct perf_writer *w)
 		sec[i].offset = (uint64_t)start;
 		sec[i].size = (uint64_t)(pos(w) - start);
 	}
+	if (size)
+		*size = (uint64_t)pos(w);
 	if (!w->err && fseek(w->f, (long)end, SEEK_SET) != 0)
 		w->err = -errno;
 	put(w, sec, nr * sizeof(*sec));

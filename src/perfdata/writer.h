@@ -4,14 +4,16 @@
  * event's sample ids, the attrs, the data section, the feature section
  * table right after the data, then the feature bodies), the encoding of
  * the feature sections hpmstat writes (strings padded as perf pads them,
- * string lists, NRCPUS, TOTAL_MEM, EVENT_DESC, GROUP_DESC, BUILD_ID, SAMPLE_TIME), and
- * the rewrite of the header at the end with the final data size, so that
- * a recording cut short (Ctrl-C) is still a complete file.
+ * string lists, NRCPUS, TOTAL_MEM, EVENT_DESC, GROUP_DESC, BUILD_ID,
+ * SAMPLE_TIME), the rewrite of the header at the end with the final data
+ * size, so that a recording cut short (Ctrl-C) is still a complete file,
+ * and perf's pipe format (perf record -o -), where the attrs and the
+ * features are records of the stream and nothing is rewritten.
  *
- * The writer is given a seekable stream (the temporary file of
- * util/outfile.h): perf's pipe format, which has no header to rewrite, is
- * not written. Records are appended as the kernel made them (or as the
- * caller synthesized them); the writer does not look into them.
+ * A file is written on a seekable stream (the temporary file of
+ * util/outfile.h), the pipe format on any stream. Records are appended as
+ * the kernel made them (or as the caller synthesized them); the writer
+ * does not look into them.
  *
  * Never prints, never exits: errors are negative errno values.
  */
@@ -42,6 +44,18 @@ struct perf_writer_event {
  * section. The events are copied. 0 and *out, or -errno. */
 int perf_writer_start(FILE *f, const struct perf_writer_event *ev, unsigned nr,
                       struct perf_writer **out);
+/* Starts a stream in perf's pipe format on f (`perf report -i -` reads
+ * it): the pipe header, then a HEADER_ATTR record per event. The feature
+ * sections become HEADER_FEATURE records (perf_writer_put_features, and
+ * perf_writer_finish for those set later); build ids HEADER_BUILD_ID
+ * records. Nothing is rewritten. */
+int perf_writer_start_pipe(FILE *f, const struct perf_writer_event *ev, unsigned nr,
+                           struct perf_writer **out);
+/* Pipe format: writes the features set so far (perf wants them after the
+ * attrs, before the data). A file: nothing (its features follow the data
+ * at the end). 0 or -errno. */
+int perf_writer_put_features(struct perf_writer *w);
+
 /* Appends size bytes of whole records to the data section. */
 int perf_writer_add(struct perf_writer *w, const void *rec, size_t size);
 /* Bytes of the data section so far. */
@@ -69,9 +83,11 @@ void perf_writer_add_group(struct perf_writer *w, const char *name, uint32_t lea
                            uint32_t nr_members);
 
 /* Writes the feature sections and rewrites the header with the final
- * sizes; frees w (also on error). 0 or -errno. The stream is the
+ * sizes (a pipe: the features set since the start); *size (NULL: not
+ * wanted) gets the size of the whole file or stream; frees w (also on
+ * error). 0 or -errno. The stream is the
  * caller's (outfile_commit puts it in place). */
-int perf_writer_finish(struct perf_writer *w);
+int perf_writer_finish(struct perf_writer *w, uint64_t *size);
 /* Frees w without finishing the file. */
 void perf_writer_free(struct perf_writer *w);
 

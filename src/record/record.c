@@ -56,6 +56,7 @@ struct rec_dso {
 	uint8_t id[PERF_FILE_BUILD_ID_MAX];
 	unsigned size;
 	bool hit;
+	bool from_file; /* a synthesized map's: the id is read from the file */
 };
 
 struct rec_map {
@@ -332,7 +333,6 @@ static int open_events(struct hpm_record *r, const struct hpm_record_opts *o, bo
 		for (unsigned s = 0; s < r->nr_slots; s++)
 			e->fds[s] = -1;
 		e->ids = xcalloc(r->nr_slots, sizeof(uint64_t));
-		e->name = xstrdup(ev->name);
 		e->leader = true;
 		e->leader_ix = (int)i;
 		if (ev->group >= 0)
@@ -353,6 +353,7 @@ static int open_events(struct hpm_record *r, const struct hpm_record_opts *o, bo
 		rc = hpm_perf_event_attr(ev, &pmu, &pe, err, errlen);
 		if (rc)
 			return rc;
+		e->name = xstrdup(ev->name); /* as routed: a name= term renames it */
 		struct perf_event_attr *a = &e->attr;
 		memset(a, 0, sizeof(*a));
 		a->type = pe.type;
@@ -556,30 +557,30 @@ static unsigned dso_get(struct hpm_record *r, const char *filename, const uint8_
                         unsigned size)
 {
 	for (unsigned i = 0; i < r->nr_dsos; i++)
-		if (r->dsos[i].size == size && memcmp(r->dsos[i].id, id, size) == 0 &&
+		if (!r->dsos[i].from_file && r->dsos[i].size == size &&
+		    memcmp(r->dsos[i].id, id, size) == 0 &&
 		    strcmp(r->dsos[i].filename, filename) == 0)
 			return i;
 	r->dsos = xrealloc(r->dsos, (r->nr_dsos + 1) * sizeof(*r->dsos));
 	struct rec_dso *d = &r->dsos[r->nr_dsos];
 	memset(d, 0, sizeof(*d));
 	d->filename = xstrdup(filename);
-	memcpy(d->id, id, size);
+	if (size)
+		memcpy(d->id, id, size);
 	d->size = size;
 	return r->nr_dsos++;
 }
 
-/* The DSO of a file a synthesized map names, its build id read from the
- * file once (none when it has no note or cannot be read). */
+/* The DSO of a file a synthesized map names; its build id is read from
+ * the file at the end, for the DSOs with samples only (as perf does). */
 static unsigned dso_of_file(struct hpm_record *r, const char *filename)
 {
 	for (unsigned i = 0; i < r->nr_dsos; i++)
-		if (strcmp(r->dsos[i].filename, filename) == 0)
+		if (r->dsos[i].from_file && strcmp(r->dsos[i].filename, filename) == 0)
 			return i;
-	uint8_t id[PERF_FILE_BUILD_ID_MAX];
-	size_t len = 0;
-	if (hpm_sym_file_build_id(filename, id, sizeof(id), &len) < 0)
-		len = 0;
-	return dso_get(r, filename, id, (unsigned)len);
+	unsigned d = dso_get(r, filename, NULL, 0);
+	r->dsos[d].from_file = true;
+	return d;
 }
 
 static void proc_add_map(struct rec_proc *p, uint64_t start, uint64_t len, unsigned dso)
@@ -1065,7 +1066,10 @@ static int synthesize(struct hpm_record *r)
 
 /* ------------------------------------------------------------ the file */
 
-int hpm_record_start(struct hpm_record *r, FILE *f, char *err, size_t errlen)
+static void set_features(struct hpm_record *r, const char *exe, int argc, char *const *argv);
+
+int hpm_record_start(struct hpm_record *r, FILE *f, bool pipe, const char *exe, int argc,
+                     char *const *argv, char *err, size_t errlen)
 {
 	struct perf_writer_event *we = xcalloc(r->nr_ev, sizeof(*we));
 	for (unsigned i = 0; i < r->nr_ev; i++) {
@@ -1074,13 +1078,18 @@ int hpm_record_start(struct hpm_record *r, FILE *f, char *err, size_t errlen)
 		we[i].ids = r->ev[i].ids;
 		we[i].nr_ids = r->nr_slots;
 	}
-	int rc = perf_writer_start(f, we, r->nr_ev, &r->w);
+	int rc = pipe ? perf_writer_start_pipe(f, we, r->nr_ev, &r->w)
+	              : perf_writer_start(f, we, r->nr_ev, &r->w);
 	free(we);
 	if (rc == -ESPIPE) {
 		snprintf(err, errlen,
-		         "perf's pipe format is not written: give -o a file that can be "
-		         "rewritten in place");
+		         "perf.data is rewritten at the end, which this output cannot be "
+		         "(-o - writes perf's pipe format)");
 		return rc;
+	}
+	if (!rc) {
+		set_features(r, exe, argc, argv);
+		rc = perf_writer_put_features(r->w);
 	}
 	if (!rc)
 		rc = synthesize(r);
@@ -1104,6 +1113,7 @@ int hpm_record_enable(struct hpm_record *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* The features that describe the machine and the command line. */
 static void set_features(struct hpm_record *r, const char *exe, int argc, char *const *argv)
 {
 	struct utsname u;
@@ -1175,6 +1185,12 @@ static void set_features(struct hpm_record *r, const char *exe, int argc, char *
 	if (sysinfo(&si) == 0)
 		perf_writer_set_total_mem(r->w, (uint64_t)si.totalram * si.mem_unit / 1024);
 	perf_writer_set_cmdline(r->w, exe, argc, argv);
+}
+
+/* The features known only at the end: the sample times and the build
+ * ids of what had samples. */
+static void set_end_features(struct hpm_record *r)
+{
 	if (r->st.samples)
 		perf_writer_set_sample_time(r->w, r->first_time, r->last_time);
 	uint8_t kid[PERF_FILE_BUILD_ID_MAX];
@@ -1183,29 +1199,27 @@ static void set_features(struct hpm_record *r, const char *exe, int argc, char *
 		perf_writer_add_build_id(r->w, -1, PERF_RECORD_MISC_KERNEL, kid, ksize,
 		                         "[kernel.kallsyms]");
 	for (unsigned i = 0; i < r->nr_dsos; i++) {
-		const struct rec_dso *d = &r->dsos[i];
+		struct rec_dso *d = &r->dsos[i];
+		size_t len = 0;
+		if (d->hit && d->from_file &&
+		    hpm_sym_file_build_id(d->filename, d->id, sizeof(d->id), &len) >= 0)
+			d->size = (unsigned)len;
 		if (d->hit && d->size)
 			perf_writer_add_build_id(r->w, -1, PERF_RECORD_MISC_USER, d->id, d->size,
 			                         d->filename);
 	}
 }
 
-int hpm_record_finish(struct hpm_record *r, const char *exe, int argc, char *const *argv, char *err,
-                      size_t errlen)
+int hpm_record_finish(struct hpm_record *r, char *err, size_t errlen)
 {
 	for (unsigned i = 0; i < r->nr_ev; i++)
 		for (unsigned s = 0; s < r->nr_slots && r->ev[i].leader; s++)
 			ioctl(r->ev[i].fds[s], PERF_EVENT_IOC_DISABLE, 0);
 	int rc = drain_all(r);
 	if (!rc) {
-		set_features(r, exe, argc, argv);
-		rc = perf_writer_finish(r->w);
+		set_end_features(r);
+		rc = perf_writer_finish(r->w, &r->st.file_size);
 		r->w = NULL;
-		if (!rc) {
-			long end = 0;
-			if (fseek(r->f, 0, SEEK_END) == 0 && (end = ftell(r->f)) >= 0)
-				r->st.file_size = (uint64_t)end;
-		}
 	}
 	if (rc)
 		snprintf(err, errlen, "%s", strerror(-rc));

@@ -60,7 +60,7 @@ struct hpm_record_stats {
 	uint64_t lost;        /* samples the kernel dropped (PERF_RECORD_LOST) */
 	uint64_t lost_chunks; /* PERF_RECORD_LOST records */
 	uint64_t wakeups;     /* polls that returned with data ("Woken up N times") */
-	uint64_t file_size;   /* bytes of the finished file */
+	uint64_t file_size;   /* bytes of the finished file (or of the stream) */
 };
 
 /* The maximum -F of this kernel (<proc>/sys/kernel/perf_event_max_sample_rate;
@@ -75,10 +75,13 @@ int hpm_record_open(const struct hpm_record_opts *o, struct hpm_record **out, ch
                     size_t errlen);
 /* A note to show with -v (the default event's fallback), or NULL. */
 const char *hpm_record_note(const struct hpm_record *r);
-/* Starts the file on f (seekable: -ESPIPE otherwise) with the events'
- * attrs, then the synthesized records (kernel map; the processes and
- * threads of -p, -t, -a). */
-int hpm_record_start(struct hpm_record *r, FILE *f, char *err, size_t errlen);
+/* Starts the file on f (seekable: -ESPIPE otherwise), or with pipe
+ * perf's pipe format on any stream, with the events' attrs and the
+ * features describing the machine and the command line (CMDLINE: exe,
+ * then argv, as perf's), then the synthesized records (kernel map; the
+ * processes and threads of -p, -t, -a). */
+int hpm_record_start(struct hpm_record *r, FILE *f, bool pipe, const char *exe, int argc,
+                     char *const *argv, char *err, size_t errlen);
 /* Enables the events (a workload's start at exec enables them itself). */
 int hpm_record_enable(struct hpm_record *r, char *err, size_t errlen);
 /* Waits up to timeout_ms (-1: until something happens) for data, the
@@ -88,10 +91,9 @@ int hpm_record_enable(struct hpm_record *r, char *err, size_t errlen);
  * tasks are gone), 0 otherwise, or -errno (a failed write). */
 int hpm_record_poll(struct hpm_record *r, int extra_fd, int timeout_ms, char *err, size_t errlen);
 /* Disables the events, writes what is left in the buffers, then the
- * feature sections (cmdline: exe and argv as perf's CMDLINE) and the
+ * last feature sections (sample times, build ids) and, for a file, the
  * final header. 0 or -errno. */
-int hpm_record_finish(struct hpm_record *r, const char *exe, int argc, char *const *argv, char *err,
-                      size_t errlen);
+int hpm_record_finish(struct hpm_record *r, char *err, size_t errlen);
 void hpm_record_stats(const struct hpm_record *r, struct hpm_record_stats *s);
 /* Closes the events and frees r (an unfinished file is left as it is). */
 void hpm_record_free(struct hpm_record *r);

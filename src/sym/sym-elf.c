@@ -10,12 +10,14 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sym/sym-int.h"
@@ -32,7 +34,7 @@ static unsigned sym_rank(const GElf_Sym *sym, const char *name)
 
 	while (name[u] == '_' && u < 9)
 		u++;
-	return (sym->st_size ? 1000000u : 0) + (bind != STB_WEAK ? 100000u : 0) +
+	return (sym->st_size ? SYM_RANK_SIZED : 0) + (bind != STB_WEAK ? 100000u : 0) +
 	       (bind == STB_GLOBAL ? 10000u : 0) + (unsigned)(9 - u) * 1000u +
 	       (unsigned)(len < 999 ? len : 999);
 }
@@ -185,19 +187,104 @@ static size_t load_symtab(struct sym_dso *d, Elf *e, Elf_Scn *scn, const GElf_Sh
 	return added;
 }
 
-/* name@plt for each PLT slot: slot i jumps through the i-th relocation of
- * .rela.plt (.rel.plt), whose symbol names it. With .plt.sec (x86 IBT)
- * the slots are there with no header; else they follow .plt's header,
- * whatever its size on the architecture (x86-64 16 bytes, AArch64 and
- * RISC-V 32): the section's size less the slots. */
+/* A PLT relocation: the GOT slot its PLT entry jumps through, and the
+ * entry's name. */
+struct plt_rel {
+	uint64_t got;
+	char *name;
+};
+
+static int plt_rel_cmp(const void *a, const void *b)
+{
+	const struct plt_rel *x = a, *y = b;
+
+	return x->got < y->got ? -1 : x->got > y->got;
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The GOT slot a PLT entry at addr (bytes b, n of them) jumps through, by
+ * decoding its first instructions; false when they are not a PLT jump of
+ * a known form (the lazy-binding header, an IBT .plt stub, another
+ * architecture), which then gets no name. */
+static bool plt_slot_got(int machine, uint64_t addr, const unsigned char *b, size_t n,
+                         uint64_t *got)
+{
+	size_t i = 0;
+
+	switch (machine) {
+	case EM_X86_64:
+		/* [endbr64] [bnd] jmp *disp32(%rip) */
+		if (n >= 4 && !memcmp(b, "\xf3\x0f\x1e\xfa", 4))
+			i = 4;
+		if (i < n && b[i] == 0xf2)
+			i++;
+		if (i + 6 > n || b[i] != 0xff || b[i + 1] != 0x25)
+			return false;
+		*got = addr + i + 6 + (uint64_t)(int64_t)(int32_t)le32(b + i + 2);
+		return true;
+	case EM_AARCH64: {
+		/* [bti c] adrp x16, page; ldr x17, [x16, #off] */
+		uint32_t adrp, ldr;
+		int64_t imm;
+
+		if (n >= 4 && le32(b) == 0xd503245f)
+			i = 4;
+		if (i + 8 > n)
+			return false;
+		adrp = le32(b + i);
+		ldr = le32(b + i + 4);
+		if ((adrp & 0x9f00001f) != 0x90000010 || (ldr & 0xffc003ff) != 0xf9400211)
+			return false;
+		imm = (int64_t)(((adrp >> 29) & 3) | ((adrp >> 5) & 0x7ffff) << 2);
+		if (imm & (1 << 20))
+			imm -= 1 << 21;
+		*got = ((addr + i) & ~(uint64_t)0xfff) + (uint64_t)(imm * 4096) +
+		       ((ldr >> 10) & 0xfff) * 8;
+		return true;
+	}
+	case EM_RISCV: {
+		/* auipc t3, hi; ld (lw) t3, lo(t3) */
+		uint32_t auipc, ld;
+
+		if (n < 8)
+			return false;
+		auipc = le32(b);
+		ld = le32(b + 4);
+		if ((auipc & 0xfff) != 0xe17 ||
+		    ((ld & 0xfffff) != 0xe3e03 && (ld & 0xfffff) != 0xe2e03))
+			return false;
+		*got = addr + (uint64_t)(int64_t)(int32_t)(auipc & 0xfffff000) +
+		       (uint64_t)(int64_t)((int32_t)ld >> 20);
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+/* name@plt for each PLT entry, named as objdump names them: an entry is
+ * matched to its .rela.plt (.rel.plt) relocation by the GOT slot it jumps
+ * through (decoded from its instructions: the relocations are not in the
+ * entries' order, as libc's show), and named after the relocation's
+ * symbol, or *ABS*+0xADDEND for an IRELATIVE one. Entries in .plt and in
+ * .plt.sec (x86 IBT) alike; x86-64, AArch64 and RISC-V. */
 static void load_plt(struct sym_dso *d, Elf *e)
 {
-	GElf_Shdr plt, rel, dynsym;
-	Elf_Scn *plt_scn, *rel_scn, *dyn_scn;
+	static const char *const plts[] = {".plt", ".plt.sec"};
+	GElf_Shdr rel, dynsym;
+	GElf_Ehdr eh;
+	Elf_Scn *rel_scn, *dyn_scn;
 	Elf_Data *rdata, *sdata;
-	uint64_t base, ent, n, i;
+	struct plt_rel *rels;
+	size_t n, i, nr = 0;
 	bool rela = true;
 
+	if (!gelf_getehdr(e, &eh) || eh.e_ident[EI_DATA] != ELFDATA2LSB)
+		return;
 	rel_scn = section_named(e, ".rela.plt", &rel);
 	if (!rel_scn) {
 		rel_scn = section_named(e, ".rel.plt", &rel);
@@ -207,61 +294,82 @@ static void load_plt(struct sym_dso *d, Elf *e)
 		return;
 	n = rel.sh_size / rel.sh_entsize;
 	dyn_scn = elf_getscn(e, rel.sh_link);
-	if (!n || !dyn_scn || !gelf_getshdr(dyn_scn, &dynsym))
-		return;
-	plt_scn = section_named(e, ".plt.sec", &plt);
-	if (plt_scn) {
-		ent = plt.sh_entsize ? plt.sh_entsize : 16;
-		base = plt.sh_addr;
-	} else {
-		plt_scn = section_named(e, ".plt", &plt);
-		if (!plt_scn)
-			return;
-		ent = plt.sh_entsize ? plt.sh_entsize : 16;
-		if (plt.sh_size < n * ent)
-			return;
-		base = plt.sh_addr + plt.sh_size - n * ent;
-	}
-	if (plt.sh_size < n * ent)
-		n = plt.sh_size / ent;
 	rdata = elf_getdata(rel_scn, NULL);
-	sdata = elf_getdata(dyn_scn, NULL);
-	if (!rdata || !sdata)
+	if (!n || !dyn_scn || !gelf_getshdr(dyn_scn, &dynsym) || !rdata ||
+	    !(sdata = elf_getdata(dyn_scn, NULL)))
 		return;
+	rels = xcalloc(n, sizeof *rels);
 	for (i = 0; i < n; i++) {
-		GElf_Rela ra;
+		GElf_Rela ra = {0};
 		GElf_Rel r;
 		GElf_Sym sym;
-		uint64_t info;
-		const char *name;
-		char buf[512];
+		const char *name = NULL;
 
 		if (rela) {
 			if (!gelf_getrela(rdata, (int)i, &ra))
 				continue;
-			info = ra.r_info;
 		} else {
 			if (!gelf_getrel(rdata, (int)i, &r))
 				continue;
-			info = r.r_info;
+			ra.r_offset = r.r_offset;
+			ra.r_info = r.r_info;
 		}
-		if (!GELF_R_SYM(info) || !gelf_getsym(sdata, (int)GELF_R_SYM(info), &sym))
-			continue; /* IRELATIVE: no symbol to name it by */
-		name = elf_strptr(e, dynsym.sh_link, sym.st_name);
-		if (!name || !*name)
+		if (GELF_R_SYM(ra.r_info)) {
+			if (gelf_getsym(sdata, (int)GELF_R_SYM(ra.r_info), &sym))
+				name = elf_strptr(e, dynsym.sh_link, sym.st_name);
+			if (!name || !*name)
+				continue;
+			rels[nr].name = xasprintf("%s@plt", name);
+		} else if (rela) {
+			rels[nr].name = xasprintf("*ABS*+0x%" PRIx64 "@plt", (uint64_t)ra.r_addend);
+		} else {
 			continue;
-		snprintf(buf, sizeof buf, "%s@plt", name);
-		sym_dso_add_fn(d, base + i * ent, ent, buf, 0, 2000000);
+		}
+		rels[nr++].got = ra.r_offset;
 	}
+	qsort(rels, nr, sizeof *rels, plt_rel_cmp);
+	for (size_t k = 0; k < sizeof plts / sizeof *plts; k++) {
+		GElf_Shdr sh;
+		Elf_Scn *scn = section_named(e, plts[k], &sh);
+		Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
+		uint64_t ent, off;
+
+		if (!data || sh.sh_type != SHT_PROGBITS || !data->d_buf)
+			continue;
+		ent = sh.sh_entsize ? sh.sh_entsize : 16;
+		for (off = 0; off + ent <= data->d_size; off += ent) {
+			struct plt_rel key, *hit;
+
+			if (!plt_slot_got(eh.e_machine, sh.sh_addr + off,
+			                  (const unsigned char *)data->d_buf + off, ent, &key.got))
+				continue;
+			hit = bsearch(&key, rels, nr, sizeof *rels, plt_rel_cmp);
+			if (hit)
+				sym_dso_add_fn(d, sh.sh_addr + off, ent, hit->name, 0,
+				               SYM_RANK_SIZED);
+		}
+	}
+	for (i = 0; i < nr; i++)
+		free(rels[i].name);
+	free(rels);
 }
 
 static Elf *open_elf(const char *path, int *fd, int *err)
 {
 	Elf *e;
 
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+
+	/* not blocking: a recorded name may be a FIFO now */
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (*fd < 0) {
 		*err = -errno;
+		return NULL;
+	}
+	if (fstat(*fd, &st) || !S_ISREG(st.st_mode)) {
+		close(*fd);
+		*fd = -1;
+		*err = HPM_SYM_ENOTREG;
 		return NULL;
 	}
 	e = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
@@ -337,7 +445,7 @@ static bool load_debug_symtab(struct sym_dso *d, const char *path, const uint8_t
 	}
 	if (want_crc) {
 		bool ok;
-		int fd2 = open(path, O_RDONLY | O_CLOEXEC);
+		int fd2 = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 		if (fd2 < 0)
 			goto out;

@@ -13,6 +13,8 @@
 #include <stdint.h>
 
 #define SYM_BUILD_ID_MAX 32
+/* The top of a symbol's rank: it has a size (perf prefers those). */
+#define SYM_RANK_SIZED 0x1000000u
 
 /* One function: [start, end) in the DSO's own (ELF virtual) addresses. */
 struct sym_fn {
@@ -22,6 +24,7 @@ struct sym_fn {
 	 * section's end) and the preference among symbols at one address. */
 	uint64_t limit;
 	unsigned rank;
+	size_t seq; /* the order read: on a full tie the first one wins */
 };
 
 /* A PT_LOAD segment: file offsets [off, off + filesz) hold vaddr on. */

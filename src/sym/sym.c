@@ -31,6 +31,7 @@ struct sym_map {
 struct sym_proc {
 	pid_t pid;
 	bool dead;
+	unsigned gen;         /* bumped when the maps change (invalidates the cache) */
 	struct sym_map *maps; /* sorted by start, not overlapping */
 	size_t n, cap;
 	struct sym_map *last;
@@ -42,11 +43,30 @@ struct ksym {
 	const char *mod; /* "[mod]", or NULL for the kernel itself */
 	bool text;
 	unsigned rank; /* among aliases, higher preferred (as sym-elf.c) */
+	size_t seq;    /* the line: on a full tie the first one wins */
+};
+
+/* The last answers, by address: profiles sample the same few addresses
+ * over and over, and a hit here skips every search. An entry is good
+ * while its process's maps (proc->gen) and the tables and recorded build
+ * ids (hpm_syms.gen) are as they were. */
+#define SYM_CACHE_SIZE 8192
+struct sym_cache_ent {
+	uint64_t addr;
+	const struct sym_proc *proc; /* NULL: the kernel */
+	unsigned pgen, sgen;
+	bool used;
+	struct hpm_sym_loc loc;
 };
 
 struct hpm_syms {
+	struct sym_cache_ent *cache;
+	unsigned gen;
+	char **retired; /* strings of replaced tables (see retire) */
+	size_t nretired, capretired;
 	char *kallsyms_path; /* NULL: none wanted */
 	char *debug_dir;
+	char *kernel_notes; /* NULL: no build id check of the kernel */
 	/* DSOs by name: open addressing, power-of-two size */
 	struct sym_dso **dsos;
 	size_t ndsos, capdsos;
@@ -98,6 +118,13 @@ void sym_dso_add_fn(struct sym_dso *d, uint64_t start, uint64_t size, const char
 	f->name = d->strs[d->nstrs++];
 	f->limit = limit;
 	f->rank = rank;
+	f->seq = d->nfns - 1;
+}
+
+/* perf's last word among equal aliases: not the old "SyS" syscall ones */
+static bool is_sys_alias(const char *name)
+{
+	return !strncmp(name, "SyS", 3) || !strncmp(name, "compat_SyS", 10);
 }
 
 static int fn_cmp(const void *a, const void *b)
@@ -109,26 +136,40 @@ static int fn_cmp(const void *a, const void *b)
 	/* the preferred one first: it is kept */
 	if (x->rank != y->rank)
 		return x->rank > y->rank ? -1 : 1;
-	return strcmp(x->name, y->name);
+	if (is_sys_alias(x->name) != is_sys_alias(y->name))
+		return is_sys_alias(x->name) ? 1 : -1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Sorted, one function per address (the best-ranked), and zero-size
- * symbols stretched up to the next one within their section, as perf does
- * (assembler labels and hand-written entry points carry no size). */
+static int fn_cmp_seq(const void *a, const void *b)
+{
+	const struct sym_fn *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Sorted, one function per address, and zero-size symbols stretched up to
+ * the next one within their section. The one kept among aliases is the
+ * one perf keeps: perf first stretches zero-size symbols to the next
+ * symbol, which gives a size only to the last alias read (the others end
+ * where it starts), and then prefers sized symbols (see SYM_RANK_SIZED). */
 static void dso_finish(struct sym_dso *d)
 {
 	size_t i, n = 0;
 
-	if (d->nfns)
+	if (d->nfns) {
+		qsort(d->fns, d->nfns, sizeof *d->fns, fn_cmp_seq);
+		for (i = 0; i < d->nfns; i++)
+			if (d->fns[i].end == d->fns[i].start &&
+			    (i + 1 == d->nfns || d->fns[i + 1].start != d->fns[i].start))
+				d->fns[i].rank |= SYM_RANK_SIZED;
 		qsort(d->fns, d->nfns, sizeof *d->fns, fn_cmp);
+	}
 	for (i = 0; i < d->nfns; i++) {
-		if (n && d->fns[n - 1].start == d->fns[i].start) {
-			/* a sized alias stretches the kept zero-size one */
-			if (d->fns[i].end > d->fns[n - 1].end &&
-			    d->fns[n - 1].end == d->fns[n - 1].start)
-				d->fns[n - 1].end = d->fns[i].end;
+		if (n && d->fns[n - 1].start == d->fns[i].start)
 			continue;
-		}
 		d->fns[n++] = d->fns[i];
 	}
 	d->nfns = n;
@@ -218,6 +259,23 @@ static bool no_file(const char *name)
 	       !strncmp(name, "/SYSV", 5) || (name[0] == '[' && strcmp(name, "[vdso]"));
 }
 
+/* A file deleted since it was mapped shows as "path (deleted)": perf
+ * reads path, and so does this (its build id says if it is another). */
+static void load_file(struct hpm_syms *s, struct sym_dso *d)
+{
+	static const char deleted[] = " (deleted)";
+	size_t n = strlen(d->name), k = sizeof deleted - 1;
+
+	if (n > k && !strcmp(d->name + n - k, deleted)) {
+		char *path = xstrndup(d->name, n - k);
+
+		sym_elf_load_file(d, path, s->debug_dir);
+		free(path);
+	} else {
+		sym_elf_load_file(d, d->name, s->debug_dir);
+	}
+}
+
 static void dso_load(struct hpm_syms *s, struct sym_dso *d)
 {
 	if (d->loaded)
@@ -228,7 +286,7 @@ static void dso_load(struct hpm_syms *s, struct sym_dso *d)
 	else if (no_file(d->name))
 		sym_dso_set_why(d, "no file behind the map");
 	else
-		sym_elf_load_file(d, d->name, s->debug_dir);
+		load_file(s, d);
 	dso_finish(d);
 }
 
@@ -236,6 +294,7 @@ static void dso_load(struct hpm_syms *s, struct sym_dso *d)
 
 static void proc_clear(struct sym_proc *p)
 {
+	p->gen++;
 	free(p->maps);
 	p->maps = NULL;
 	p->n = p->cap = 0;
@@ -347,6 +406,7 @@ static void proc_add_map(struct sym_proc *p, const struct sym_map *m)
 	p->n = n;
 	p->cap = cap;
 	p->last = NULL;
+	p->gen++;
 }
 
 static struct sym_map *proc_map_at(struct sym_proc *p, uint64_t addr)
@@ -380,7 +440,12 @@ int hpm_syms_new(const struct hpm_syms_opts *opts, struct hpm_syms **out)
 
 	s->kallsyms_path = *ks ? xstrdup(ks) : NULL;
 	s->debug_dir = xstrdup(dd);
+	if (opts && opts->kernel_notes)
+		s->kernel_notes = *opts->kernel_notes ? xstrdup(opts->kernel_notes) : NULL;
+	else if (!opts || !opts->kallsyms)
+		s->kernel_notes = xstrdup("/sys/kernel/notes");
 	s->kernel.pid = -1;
+	s->cache = xcalloc(SYM_CACHE_SIZE, sizeof *s->cache);
 	*out = s;
 	return 0;
 }
@@ -406,6 +471,11 @@ void hpm_syms_free(struct hpm_syms *s)
 	free(s->ks_why);
 	free(s->kallsyms_path);
 	free(s->debug_dir);
+	free(s->kernel_notes);
+	free(s->cache);
+	for (i = 0; i < s->nretired; i++)
+		free(s->retired[i]);
+	free(s->retired);
 	free(s);
 }
 
@@ -485,7 +555,18 @@ int hpm_syms_recorded_build_id(struct hpm_syms *s, const char *filename, const u
 	d = dso_get(s, filename);
 	memcpy(d->rec_id, id, len);
 	d->rec_id_len = len;
+	s->gen++;
 	return 0;
+}
+
+/* A string answers may still point to, freed with s. */
+static void retire(struct hpm_syms *s, char *str)
+{
+	if (s->nretired == s->capretired) {
+		s->capretired = s->capretired ? 2 * s->capretired : 64;
+		s->retired = xreallocarray(s->retired, s->capretired, sizeof *s->retired);
+	}
+	s->retired[s->nretired++] = str;
 }
 
 int hpm_syms_add_table(struct hpm_syms *s, const char *dso, const struct hpm_sym_decl *decls,
@@ -500,8 +581,13 @@ int hpm_syms_add_table(struct hpm_syms *s, const char *dso, const struct hpm_sym
 		if (!decls[i].name || decls[i].end < decls[i].start)
 			return -EINVAL;
 	d = dso_get(s, dso);
+	/* the old names and reason stay alive: earlier answers point to them */
+	for (i = 0; i < d->nstrs; i++)
+		retire(s, d->strs[i]);
+	d->nstrs = 0;
 	dso_clear_fns(d);
-	free(d->why);
+	if (d->why)
+		retire(s, d->why);
 	d->why = NULL;
 	free(d->segs);
 	d->segs = NULL;
@@ -514,10 +600,20 @@ int hpm_syms_add_table(struct hpm_syms *s, const char *dso, const struct hpm_sym
 	d->table = true;
 	d->loaded = true;
 	dso_finish(d);
+	s->gen++;
 	return 0;
 }
 
 /* ------------------------------------------------------------ kernel */
+
+static int ksym_cmp_seq(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
 
 static int ksym_cmp(const void *a, const void *b)
 {
@@ -528,7 +624,11 @@ static int ksym_cmp(const void *a, const void *b)
 	/* the text symbol first among aliases, then the preferred name */
 	if (x->text != y->text)
 		return (int)y->text - (int)x->text;
-	return x->rank > y->rank ? -1 : x->rank < y->rank;
+	if (x->rank != y->rank)
+		return x->rank > y->rank ? -1 : 1;
+	if (is_sys_alias(x->name) != is_sys_alias(y->name))
+		return is_sys_alias(x->name) ? 1 : -1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static void ks_set_why(struct hpm_syms *s, const char *fmt, ...)
@@ -558,6 +658,48 @@ static unsigned ksym_rank(char type, const char *name)
 	       (unsigned)(len < 999 ? len : 999);
 }
 
+/* Whether the file recorded a build id for the kernel and the running
+ * kernel's notes (an ELF note list, in the machine's byte order) carry
+ * another: then the kernel that was sampled is not the one kallsyms
+ * describes. Unreadable notes check nothing. */
+static bool kernel_build_id_differs(struct hpm_syms *s)
+{
+	struct sym_dso *k = dso_get(s, "[kernel.kallsyms]");
+	unsigned char buf[4096];
+	size_t len, off = 0, want;
+	FILE *f;
+
+	if (!k->rec_id_len || !s->kernel_notes)
+		return false;
+	f = fopen(s->kernel_notes, "rb");
+	if (!f)
+		return false;
+	len = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	want = k->rec_id_len;
+	while (off + 12 <= len) {
+		uint32_t namesz, descsz, type;
+		size_t name, desc;
+
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		name = off + 12;
+		desc = name + ((namesz + 3u) & ~3u);
+		if (desc + descsz > len)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
+		    !memcmp(buf + name, "GNU", 4)) {
+			/* perf pads build ids to 20 bytes with zeros */
+			while (want > descsz && !k->rec_id[want - 1])
+				want--;
+			return want != descsz || memcmp(buf + desc, k->rec_id, want);
+		}
+		off = desc + ((descsz + 3u) & ~3u);
+	}
+	return false;
+}
+
 /* /proc/kallsyms: "address type name [module]" a line, no sizes: a symbol
  * runs to the next one, as perf takes it. */
 static void ks_load(struct hpm_syms *s)
@@ -570,6 +712,10 @@ static void ks_load(struct hpm_syms *s)
 	s->ks_loaded = true;
 	if (!s->kallsyms_path) {
 		ks_set_why(s, "no kernel symbols wanted");
+		return;
+	}
+	if (kernel_build_id_differs(s)) {
+		ks_set_why(s, "kernel build id differs from the recorded one");
 		return;
 	}
 	f = fopen(s->kallsyms_path, "r");
@@ -628,6 +774,7 @@ static void ks_load(struct hpm_syms *s)
 		s->ks[n].mod = mod;
 		s->ks[n].text = strchr("tTwW", *type) != NULL;
 		s->ks[n].rank = ksym_rank(*type, name);
+		s->ks[n].seq = n;
 		n++;
 	}
 	if (!n) {
@@ -638,6 +785,12 @@ static void ks_load(struct hpm_syms *s)
 		ks_set_why(s, "kernel addresses hidden in %s (kptr_restrict)", s->kallsyms_path);
 		return;
 	}
+	/* perf's choice among aliases, as in dso_finish: the last one read
+	 * counts as sized */
+	qsort(s->ks, n, sizeof *s->ks, ksym_cmp_seq);
+	for (size_t i = 0; i < n; i++)
+		if (i + 1 == n || s->ks[i + 1].addr != s->ks[i].addr)
+			s->ks[i].rank |= SYM_RANK_SIZED;
 	qsort(s->ks, n, sizeof *s->ks, ksym_cmp);
 	s->nks = n;
 }
@@ -764,36 +917,19 @@ static const char *build_id_check(const struct sym_map *m, const struct sym_dso 
 	return NULL;
 }
 
-int hpm_syms_resolve(struct hpm_syms *s, pid_t pid, uint64_t addr, enum hpm_sym_space space,
-                     struct hpm_sym_loc *loc)
+/* An address of process p (found) in its maps and DSO. */
+static void resolve_user(struct hpm_syms *s, struct sym_proc *p, uint64_t addr,
+                         struct hpm_sym_loc *loc)
 {
-	struct sym_proc *p;
-	struct sym_map *m;
+	struct sym_map *m = proc_map_at(p, addr);
 	struct sym_dso *d;
 	const struct sym_fn *f;
 	const char *bad;
 	uint64_t fileoff, a;
 
-	if (!s || !loc)
-		return -EINVAL;
-	memset(loc, 0, sizeof *loc);
-	loc->dso = "[unknown]";
-	loc->dso_offset = addr;
-	if (space == HPM_SYM_KERNEL) {
-		resolve_kernel(s, addr, loc);
-		return 0;
-	}
-	if (space != HPM_SYM_USER) {
-		loc->why = space == HPM_SYM_HV ? "hypervisor addresses are not resolved"
-		                               : "guest addresses are not resolved";
-		return 0;
-	}
-	p = proc_find(s, pid);
-	m = p ? proc_map_at(p, addr) : NULL;
 	if (!m) {
-		loc->why = p ? "no map of the process holds the address"
-		             : "no maps recorded for the process";
-		return 0;
+		loc->why = "no map of the process holds the address";
+		return;
 	}
 	d = m->dso;
 	loc->dso = d->name;
@@ -802,27 +938,70 @@ int hpm_syms_resolve(struct hpm_syms *s, pid_t pid, uint64_t addr, enum hpm_sym_
 	dso_load(s, d);
 	if (d->why) {
 		loc->why = d->why;
-		return 0;
+		return;
 	}
 	bad = build_id_check(m, d);
 	if (bad) {
 		loc->why = bad;
-		return 0;
+		return;
 	}
 	if (!dso_offset_of(d, fileoff, &a)) {
 		loc->why = "outside the file's loadable segments";
-		return 0;
+		return;
 	}
 	loc->dso_offset = a;
 	f = fn_at(m, a);
 	if (!f) {
 		loc->why = d->stripped ? "stripped: no symbol covers the address"
 		                       : "no symbol covers the address";
-		return 0;
+		return;
 	}
 	loc->name = f->name;
 	loc->sym_start = f->start;
 	loc->sym_offset = a - f->start;
+}
+
+int hpm_syms_resolve(struct hpm_syms *s, pid_t pid, uint64_t addr, enum hpm_sym_space space,
+                     struct hpm_sym_loc *loc)
+{
+	struct sym_proc *p = NULL;
+	struct sym_cache_ent *e;
+	uint64_t h;
+
+	if (!s || !loc)
+		return -EINVAL;
+	memset(loc, 0, sizeof *loc);
+	loc->dso = "[unknown]";
+	loc->dso_offset = addr;
+	if (space != HPM_SYM_USER && space != HPM_SYM_KERNEL) {
+		loc->why = space == HPM_SYM_HV ? "hypervisor addresses are not resolved"
+		                               : "guest addresses are not resolved";
+		return 0;
+	}
+	if (space == HPM_SYM_USER) {
+		p = proc_find(s, pid);
+		if (!p) {
+			loc->why = "no maps recorded for the process";
+			return 0;
+		}
+	}
+	h = (addr ^ (addr >> 13) ^ (uint64_t)(uintptr_t)p) * 0x9e3779b97f4a7c15ull;
+	e = &s->cache[h >> 51 & (SYM_CACHE_SIZE - 1)];
+	if (e->used && e->addr == addr && e->proc == p && e->sgen == s->gen &&
+	    (!p || e->pgen == p->gen)) {
+		*loc = e->loc;
+		return 0;
+	}
+	if (p)
+		resolve_user(s, p, addr, loc);
+	else
+		resolve_kernel(s, addr, loc);
+	e->used = true;
+	e->addr = addr;
+	e->proc = p;
+	e->sgen = s->gen;
+	e->pgen = p ? p->gen : 0;
+	e->loc = *loc;
 	return 0;
 }
 
@@ -842,12 +1021,14 @@ const char *hpm_syms_strerror(int err)
 		return "no build id in the file";
 	case HPM_SYM_ENOLIBELF:
 		return "built without libelf";
+	case HPM_SYM_ENOTREG:
+		return "not a regular file";
 	default:
 		return err < 0 ? strerror(-err) : "success";
 	}
 }
 
-#if !HAVE_LIBELF
+#ifndef HAVE_LIBELF
 /* Without libelf, files give their DSO and offset only. */
 void sym_elf_load_file(struct sym_dso *d, const char *path, const char *debug_dir)
 {

@@ -34,6 +34,7 @@ enum {
 	HPM_SYM_ENOTELF = -10001,    /* not an ELF file */
 	HPM_SYM_ENOBUILDID = -10002, /* no .note.gnu.build-id */
 	HPM_SYM_ENOLIBELF = -10003,  /* built without libelf */
+	HPM_SYM_ENOTREG = -10004,    /* not a regular file (a FIFO, a directory) */
 };
 
 struct hpm_syms_opts {
@@ -41,6 +42,11 @@ struct hpm_syms_opts {
 	const char *kallsyms;
 	/* NULL: /usr/lib/debug (its .build-id/ and the debuglink places). */
 	const char *debug_dir;
+	/* The running kernel's notes, whose build id must match the one the
+	 * file recorded for [kernel.kallsyms] before kallsyms names anything.
+	 * NULL: /sys/kernel/notes when kallsyms is /proc/kallsyms, else no
+	 * check; "": no check. */
+	const char *kernel_notes;
 };
 
 /* Where an address lands: perf's "dso" and "sym" columns. */
@@ -72,7 +78,12 @@ struct hpm_sym_decl {
 int hpm_syms_new(const struct hpm_syms_opts *opts, struct hpm_syms **out);
 void hpm_syms_free(struct hpm_syms *s);
 
-/* The stream's records, fed in order. A map replaces what it overlaps. */
+/* The stream's records, fed in order. A map replaces what it overlaps.
+ * build_id: the MMAP2 record's (PERF_RECORD_MISC_MMAP_BUILD_ID), or NULL.
+ * Maps in HPM_SYM_KERNEL space (pid ignored) are kept apart; kernel
+ * addresses are named from kallsyms. Maps of files that are no ELF
+ * ("//anon", "[heap]", "[stack]", ...) give their name as DSO, no symbol.
+ * -EINVAL for an empty or wrapping map, or no filename. */
 int hpm_syms_mmap(struct hpm_syms *s, pid_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
                   const char *filename, const uint8_t *build_id, size_t build_id_len,
                   enum hpm_sym_space space);
@@ -83,17 +94,27 @@ int hpm_syms_fork(struct hpm_syms *s, pid_t pid, pid_t ppid);
 void hpm_syms_exit(struct hpm_syms *s, pid_t pid);
 
 /* A build id the file recorded for filename (PERF_FEAT_BUILD_ID): the file
- * read now must carry it, else its addresses get no name. */
+ * read now must carry it, else its addresses get no name. Ids padded with
+ * zeros to perf's 20 bytes match the shorter id they pad. For
+ * "[kernel.kallsyms]" it is checked against the running kernel's notes
+ * (hpm_syms_opts.kernel_notes) before kallsyms names anything. */
 int hpm_syms_recorded_build_id(struct hpm_syms *s, const char *filename, const uint8_t *id,
                                size_t len);
 
 /* A table of declared functions standing for dso (e.g. the emulator's
  * workload): addresses of maps of dso resolve through it, never through a
- * file. */
+ * file. The declared addresses are in the DSO's terms, which for a table
+ * are file offsets (address - map start + map pgoff): a map of dso at
+ * start 0 with pgoff 0 makes them the sampled addresses themselves. A new
+ * table for the same dso replaces the old one (earlier answers' strings
+ * stay valid). */
 int hpm_syms_add_table(struct hpm_syms *s, const char *dso, const struct hpm_sym_decl *decls,
                        size_t n);
 
-/* Resolves addr of pid in space into *loc (strings live as long as s). */
+/* Resolves addr of pid in space into *loc (strings live as long as s).
+ * The first address in a DSO reads its file (once); the lookups are
+ * binary searches. 0, or -EINVAL for a NULL s or loc: an address that
+ * cannot be named is not an error (loc->name NULL, loc->why). */
 int hpm_syms_resolve(struct hpm_syms *s, pid_t pid, uint64_t addr, enum hpm_sym_space space,
                      struct hpm_sym_loc *loc);
 

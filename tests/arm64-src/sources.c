@@ -33,7 +33,7 @@ static unsigned vb(const struct arm_emu_run *r, uint16_t code)
 }
 
 #define NEV 65536
-static double *sums;
+static double *sums, *ksums; /* ksums: only where a Non-secure kernel counts */
 
 static void check_profile(const struct arm_src_profile *p)
 {
@@ -51,13 +51,19 @@ static void check_profile(const struct arm_src_profile *p)
 	const uint64_t N = 100000000;
 
 	memset(sums, 0, NEV * sizeof(double));
+	memset(ksums, 0, NEV * sizeof(double));
 	while (total < (double)N) {
 		struct arm_emu_run r;
 		arm_src_stream_next(s, N - (uint64_t)total, &r);
 		double c = (double)r.cycles;
 		total += c;
+		/* counting is prohibited in Secure state, Root and EL3 (reset
+		 * MDCR_EL3.SPME = 0); Realm and Non-secure EL0-2 count */
+		bool counted = r.sec != ARM_EMU_SEC_S && r.sec != ARM_EMU_SEC_ROOT && r.el != 3;
 		for (unsigned i = 0; i < r.nr_vals; i++) {
 			sums[r.vals[i].event] += c * r.vals[i].vb;
+			if (counted)
+				ksums[r.vals[i].event] += c * r.vals[i].vb;
 			if (i && r.vals[i].event <= r.vals[i - 1].event)
 				sorted = false;
 			if (!r.vals[i].vb || r.vals[i].event == 0x11 || r.vals[i].event == 0)
@@ -99,6 +105,17 @@ static void check_profile(const struct arm_src_profile *p)
 	for (int i = 0; i < 4; i++)
 		tap_ok(fabs(td[i] - dd[i]) < 0.005, "%s: %s measured %.4f declared %.4f", name,
 		       node[i], td[i], dd[i]);
+	/* the kernel's view: the same formulas on the counted events over
+	 * every cycle (CPU_CYCLES on PMCCNTR_EL0 with PMCR_EL0.DP = 0) */
+	double kssf = ksums[0x3e] - bias * total, kss = ksums[0x3f] - bias * total;
+	double ktd[4] = {kssf / S, ksums[0x3d] / S, ksums[0x3a] / ksums[0x3b] * (1 - kss / S),
+	                 (1 - ksums[0x3a] / ksums[0x3b]) * (1 - kss / S)};
+	arm_src_profile_declared_kernel(p, &d, NULL);
+	double kd[4] = {d.frontend, d.backend, d.retiring, d.bad_spec};
+	for (int i = 0; i < 4; i++)
+		tap_ok(fabs(ktd[i] - kd[i]) < 0.005,
+		       "%s: %s as a kernel counts it %.4f declared %.4f", name, node[i], ktd[i],
+		       kd[i]);
 	tap_ok(fabs(td[0] + td[1] + td[2] + td[3] - 1) < 1e-9 || fabs(ss - ssf - sums[0x3d]) > 0,
 	       "%s: the four nodes add up to 1 where STALL_SLOT = FE + BE", name);
 	for (unsigned e = 0; e < 4; e++)
@@ -384,6 +401,7 @@ static void trace_tests(void)
 int main(void)
 {
 	sums = calloc(NEV, sizeof(double));
+	ksums = calloc(NEV, sizeof(double));
 	unsigned n = arm_src_profile_count();
 	tap_ok(n == 6, "6 built-in Arm profiles (%u)", n);
 	for (unsigned i = 0; i < n; i++)
@@ -417,5 +435,6 @@ int main(void)
 	profile_tests();
 	trace_tests();
 	free(sums);
+	free(ksums);
 	return tap_done();
 }

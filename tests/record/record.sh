@@ -75,6 +75,35 @@ if [ -n "$PERF" ]; then
 	ok $(grep -qx "$bid $T/split" bid.out; echo $?) "buildid-list: the program's build id ($bid)"
 fi
 
+# --- the default event: cycles, cpu-clock without hardware cycles (perf's
+# fallback, said with -v)
+if [ -n "$PERF" ]; then
+	"$HPMSTAT" record -v -o dflt.data ./split 50 2>dflt.err
+	ok $? "record without -e: exit 0"
+	ev=$(perf evlist -i dflt.data 2>/dev/null)
+	if perf stat -e cycles -x, true 2>&1 | grep -q 'not supported'; then
+		ok $([ "$ev" = "cpu-clock" ] && grep -qx 'The cycles event is not supported, trying to fall back to cpu-clock-ticks' dflt.err; echo $?) \
+			"no hardware cycles here: cpu-clock, as perf falls back ($ev)"
+	else
+		ok $([ "$ev" = "cycles" ]; echo $?) "the default event is cycles ($ev)"
+	fi
+fi
+
+# --- -o -: perf's pipe format
+if [ -n "$PERF" ]; then
+	"$HPMSTAT" record -e cpu-clock -o - ./split 500 2>pipe.err | perf script -i - >pipe.script 2>pipe.script.err
+	np=$(sed -n 's/.*Captured and wrote [0-9.]* MB - (\([0-9]*\) samples) ]$/\1/p' pipe.err)
+	ns=$(grep -c 'cpu-clock:' pipe.script)
+	ok $([ -n "$np" ] && [ "$ns" = "$np" ] && [ ! -s pipe.script.err ]; echo $?) "-o - | perf script -i -: every sample ($ns of ${np:-?})"
+	"$HPMSTAT" record -q -e cpu-clock -o - ./split 500 2>/dev/null >pipe.data
+	first=$(perf report -i pipe.data --stdio --sort sym 2>/dev/null | awk '!/^#/ && NF {print $NF}' | head -2 | tr '\n' ' ')
+	ok $([ "$first" = "hot cold " ]; echo $?) "pipe format: perf report names hot, cold ($first)"
+	perf report --header-only -i pipe.data 2>/dev/null | grep -qx "# hostname : $(uname -n)"
+	ok $? "pipe format: the features reach perf (hostname)"
+	perf buildid-list -i pipe.data 2>/dev/null | grep -qx "$bid $T/split"
+	ok $? "pipe format: the program's build id"
+fi
+
 # --- -g: the call tree
 "$HPMSTAT" record -q -g -e cpu-clock -o t.data ./tree 1500 2>t.err
 ok $? "record -g: exit 0"
@@ -133,6 +162,28 @@ if [ -n "$PERF" ]; then
 	ok $? "-p: the build id of the existing process's program (read from the file)"
 fi
 
+# --- -t: one thread; non-PIE; -C: one CPU
+if [ -n "$PERF" ]; then
+	gcc -O1 -fno-ipa-icf -g -fno-pie -no-pie -o split-nopie "$R/split.c" || exit 1
+	./split-nopie forever &
+	pid=$!
+	sleep 0.2
+	"$HPMSTAT" record -q -e cpu-clock -t $pid -o tt.data 2>tt.err &
+	rp=$!
+	sleep 0.5
+	kill -INT $rp
+	wait $rp
+	ok $? "record -t TID ended by SIGINT: exit 0"
+	kill $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	first=$(perf report -i tt.data --stdio --sort sym 2>/dev/null | awk '!/^#/ && NF {print $NF}' | head -2 | tr '\n' ' ')
+	ok $([ "$first" = "hot cold " ]; echo $?) "-t on a non-PIE program: hot, cold ($first)"
+	"$HPMSTAT" record -q -e cpu-clock -C 0 -o c0.data -- ./split 300 2>c0.err
+	ok $? "record -C 0: exit 0"
+	cpus=$(perf script -i c0.data -F cpu 2>/dev/null | sort -u | tr -d ' \n')
+	ok $([ "$cpus" = "[000]" ]; echo $?) "-C 0: every sample on CPU 0 ($cpus)"
+fi
+
 # --- -a for a short time
 "$HPMSTAT" record -a -e cpu-clock -o a.data -- sleep 0.3 2>a.err
 ok $? "record -a -- sleep 0.3: exit 0"
@@ -157,6 +208,19 @@ if [ -n "$PERF" ]; then
 fi
 ok $([ -z "$(ls i.data.* 2>/dev/null)" ]; echo $?) "SIGINT: no temporary file left"
 
+# --- SIGTERM ends -a the same way
+"$HPMSTAT" record -e cpu-clock -a -o term.data 2>term.err &
+rp=$!
+sleep 0.5
+kill -TERM $rp
+wait $rp
+ok $? "SIGTERM ends record -a: exit 0"
+if [ -n "$PERF" ]; then
+	nt=$(wrote term.err)
+	ns=$(perf script -i term.data 2>/dev/null | grep -c 'cpu-clock:')
+	ok $([ -n "$nt" ] && [ "$ns" = "$nt" ]; echo $?) "SIGTERM: perf reads the whole file ($ns of $nt)"
+fi
+
 # --- perf.data and perf.data.old
 "$HPMSTAT" record -q -e cpu-clock -- true && cp perf.data first.data &&
 	"$HPMSTAT" record -q -e cpu-clock -- true
@@ -175,8 +239,15 @@ run_fails_with "an event that cannot sample" "'duration_time': <not supported>" 
 	"$HPMSTAT" record -e duration_time -o bad.data -- touch ran
 run_fails_with "unwritable -o" "cannot write '$T/no/such/dir.data'" \
 	"$HPMSTAT" record -e cpu-clock -o "$T/no/such/dir.data" -- touch ran
-run_fails_with "-o - (perf's pipe format)" "pipe format is not written" \
-	"$HPMSTAT" record -e cpu-clock -o - -- touch ran
+mkfifo fifo
+cat fifo >/dev/null &
+run_fails_with "-o FIFO (no header to rewrite)" "(-o - writes perf's pipe format)" \
+	"$HPMSTAT" record -e cpu-clock -o fifo -- touch ran
+wait
+run_fails_with "-o /dev/full" "cannot write '/dev/full': No space left on device" \
+	"$HPMSTAT" record -e cpu-clock -o /dev/full -- true
+run_fails_with "-o - into /dev/full" "cannot write to standard output: No space left on device" \
+	sh -c '"$1" record -e cpu-clock -o - -- true >/dev/full' sh "$HPMSTAT"
 run_fails_with "-p of no process" "no such process" "$HPMSTAT" record -p 2147483647 -o bad.data
 ok $([ ! -e ran ] && [ ! -e bad.data ]; echo $?) "no bad input ran the command or left a file"
 done_testing

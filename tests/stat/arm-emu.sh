@@ -34,9 +34,9 @@ close() {
 	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 0.5) }'
 }
 
-check_profile() { # MODEL FORM PROFILE
-	m=$1; form=$2; p=$3
-	"$H" stat --pmu "$m" --topdown --emu-profile "$p" --emu-cycles $CYCLES >"$tmp/out" 2>&1
+check_profile() { # MODEL FORM PROFILE [STAT OPTION...]
+	m=$1; form=$2; p=$3; shift 3
+	"$H" stat --pmu "$m" "$@" --topdown --emu-profile "$p" --emu-cycles $CYCLES >"$tmp/out" 2>&1
 	rc=$?
 	st=$rc
 	msg=
@@ -47,7 +47,7 @@ check_profile() { # MODEL FORM PROFILE
 		close "$d" "$c" || st=1
 		msg="$msg $node $c/$d"
 	done
-	ok $st "$m --emu-profile $p: level 1 (counted/declared %)$msg"
+	ok $st "$m $* --emu-profile $p: level 1 (counted/declared %)$msg"
 	[ $st -eq 0 ] || diag "exit $rc" "$(cat "$tmp/out")"
 }
 
@@ -137,6 +137,13 @@ check_profile neoverse-n2 slots arm-n2-balanced
 run_fails_with "a profile with N2's extra slot on V2" \
 	"profile arm-n2-balanced has stall_slot_bias 1; the neoverse-v2 PMU (emulator profile v2) counts 0 extra slots a cycle" \
 	"$H" stat --pmu neoverse-v2 --topdown --emu-profile arm-n2-balanced true
+
+# arm-system runs in Secure state, Realm state and SME streaming mode: on
+# the future feature profile, which has RME and SME, stat counts it as a
+# Non-secure kernel does, with Secure counting prohibited (MDCR_EL3.SPME
+# resets to 0) and the cycle counter counting everywhere (PMCR_EL0.DP = 0):
+# its declaration in that view ("declared_kernel_slots")
+check_profile neoverse-v2 kernel_slots arm-system --emu-pmu future
 
 # --emu-pmu: the same core on another feature profile. "future" has
 # FEAT_PMUv3_SS, so stat reads each group from one capture (PMSSCR_EL1.SS,

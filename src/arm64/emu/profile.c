@@ -129,6 +129,11 @@ struct arm_src_profile {
 	unsigned nr_events;
 	double *mean; /* per event, over one period */
 	struct arm_src_topdown td_slots, td_cycles;
+	/* as a Non-secure kernel counts it: the events not counted where
+	 * counting is prohibited by default (Secure state, Root, EL3: reset
+	 * MDCR_EL3.SPME = 0), CPU_CYCLES on PMCCNTR counted everywhere
+	 * (PMCR_EL0.DP = 0, as Linux leaves it) */
+	struct arm_src_topdown td_kernel_slots, td_kernel_cycles;
 	double el_share[ARM_EMU_NR_EL], sec_share[ARM_EMU_NR_SEC], streaming_share;
 	unsigned nr_pts; /* 1 + every function's points */
 	uint32_t max_key;
@@ -1062,6 +1067,25 @@ static int finish(struct parser *ps)
 		}
 	}
 	topdown(p, p->mean, &p->td_slots, &p->td_cycles);
+
+	/* the kernel's view: per cycle of all cycles, the events of the
+	 * contexts where counting is not prohibited (events do not depend on
+	 * the context within a phase: a phase's mean times that share) */
+	double *kmean = xcalloc(p->nr_events + 1, sizeof(double));
+	for (unsigned i = 0; i < p->nr_phases; i++) {
+		const struct phase *ph = &p->phases[i];
+		double wph = p->period ? (double)ph->cycles / (double)p->period : 1, counted = 0;
+		for (unsigned c = 0; c < p->nr_ctxs; c++) {
+			const struct ctx *cx = &p->ctxs[c];
+			if (cx->sec != ARM_EMU_SEC_S && cx->sec != ARM_EMU_SEC_ROOT &&
+			    cx->el != ARM_EMU_EL3)
+				counted += ph->ctxs[c];
+		}
+		for (unsigned e = 0; e < p->nr_events; e++)
+			kmean[e] += wph * counted * ph->mean[e];
+	}
+	topdown(p, kmean, &p->td_kernel_slots, &p->td_kernel_cycles);
+	free(kmean);
 	return 0;
 }
 
@@ -1312,6 +1336,15 @@ void arm_src_profile_declared(const struct arm_src_profile *p, struct arm_src_to
 		*slots = p->td_slots;
 	if (cycles)
 		*cycles = p->td_cycles;
+}
+
+void arm_src_profile_declared_kernel(const struct arm_src_profile *p, struct arm_src_topdown *slots,
+                                     struct arm_src_topdown *cycles)
+{
+	if (slots)
+		*slots = p->td_kernel_slots;
+	if (cycles)
+		*cycles = p->td_kernel_cycles;
 }
 
 double arm_src_profile_mean(const struct arm_src_profile *p, uint16_t code)
