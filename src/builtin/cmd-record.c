@@ -221,10 +221,6 @@ static int parse_opts(int argc, char **argv, struct rec_cli *c)
 		}
 		if (!c->output)
 			c->output = "perf.data";
-		if (strcmp(c->output, "-") == 0) {
-			cli_error("-o -: perf's pipe format is not written; give a file");
-			return EXIT_FAILURE;
-		}
 		return 0;
 	}
 	if (!c->argv && !c->o.system_wide && !c->o.cpu_list && c->o.pid <= 0 && !c->o.tid_list)
@@ -303,16 +299,23 @@ static int record_emu(struct rec_cli *c, int argc, char **argv)
 	                                .period = c->o.period,
 	                                .freq = c->o.freq,
 	                                .emu = c->emu,
+	                                .pipe = strcmp(c->output, "-") == 0,
 	                                .exe = elen > 0 ? exe : "hpmstat",
 	                                .argc = argc,
 	                                .argv = argv};
 	struct hpm_record_emu_stats st;
-	if (hpm_record_emu(&o, cli_output_stream(&out), &emu_stop, &st, err, sizeof(err))) {
-		cli_error("%s", err);
+	int rc = hpm_record_emu(&o, cli_output_stream(&out), &emu_stop, &st, err, sizeof(err));
+	if (rc) {
+		/* bad events and options say why; a failed write names the file */
+		if (rc == -EINVAL || rc == -EOPNOTSUPP || rc == -ESPIPE)
+			cli_error("%s", err);
+		else
+			cli_output_error(&out, -rc);
 		cli_output_abort(&out);
 		return EXIT_FAILURE;
 	}
-	keep_old(c->output);
+	if (!o.pipe)
+		keep_old(c->output);
 	if (cli_output_commit(&out))
 		return EXIT_FAILURE;
 	if (!c->quiet)

@@ -313,6 +313,28 @@ static int run(struct rec *r, uint64_t cycles, const volatile int *stop)
 	return rc;
 }
 
+static void set_features(struct rec *r)
+{
+	const struct hpm_record_emu_opts *o = r->o;
+	struct utsname u;
+	if (uname(&u) == 0) {
+		perf_writer_set_string(r->w, PERF_FEAT_HOSTNAME, u.nodename);
+		perf_writer_set_string(r->w, PERF_FEAT_OSRELEASE, u.release);
+		perf_writer_set_string(r->w, PERF_FEAT_ARCH, u.machine);
+	}
+	perf_writer_set_string(r->w, PERF_FEAT_VERSION, "hpmstat " PACKAGE_VERSION);
+	perf_writer_set_string(r->w, PERF_FEAT_CPUDESC, "emulated Kunminghu harts");
+	perf_writer_set_nrcpus(r->w, r->vm->harts, r->vm->harts);
+	for (unsigned i = 0; i < r->nr; i++) {
+		unsigned n = 1;
+		while (i + n < r->nr && r->ev[i + n].leader == (int)i)
+			n++;
+		if (n > 1 && r->ev[i].leader == (int)i)
+			perf_writer_add_group(r->w, NULL, i, n);
+	}
+	perf_writer_set_cmdline(r->w, o->exe, o->argc, o->argv);
+}
+
 int hpm_record_emu(const struct hpm_record_emu_opts *o, FILE *f, const volatile int *stop,
                    struct hpm_record_emu_stats *st, char *err, size_t errlen)
 {
@@ -385,9 +407,20 @@ int hpm_record_emu(const struct hpm_record_emu_opts *o, FILE *f, const volatile 
 		we[i].ids = ids + (size_t)i * r.vm->harts;
 		we[i].nr_ids = r.vm->harts;
 	}
-	rc = perf_writer_start(f, we, r.nr, &r.w);
+	rc = o->pipe ? perf_writer_start_pipe(f, we, r.nr, &r.w)
+	             : perf_writer_start(f, we, r.nr, &r.w);
 	free(we);
 	free(ids);
+	if (rc == -ESPIPE) {
+		snprintf(err, errlen,
+		         "perf.data is rewritten at the end, which this output cannot be "
+		         "(-o - writes perf's pipe format)");
+		goto out;
+	}
+	if (!rc) {
+		set_features(&r);
+		rc = perf_writer_put_features(r.w); /* the pipe format wants them first */
+	}
 	if (rc) {
 		snprintf(err, errlen, "%s", strerror(-rc));
 		goto out;
@@ -399,33 +432,14 @@ int hpm_record_emu(const struct hpm_record_emu_opts *o, FILE *f, const volatile 
 	    (rc = run(&r, cycles, stop)))
 		goto out;
 
-	struct utsname u;
-	if (uname(&u) == 0) {
-		perf_writer_set_string(r.w, PERF_FEAT_HOSTNAME, u.nodename);
-		perf_writer_set_string(r.w, PERF_FEAT_OSRELEASE, u.release);
-		perf_writer_set_string(r.w, PERF_FEAT_ARCH, u.machine);
-	}
-	perf_writer_set_string(r.w, PERF_FEAT_VERSION, "hpmstat " PACKAGE_VERSION);
-	perf_writer_set_string(r.w, PERF_FEAT_CPUDESC, "emulated Kunminghu harts");
-	perf_writer_set_nrcpus(r.w, r.vm->harts, r.vm->harts);
-	for (unsigned i = 0; i < r.nr; i++) {
-		unsigned n = 1;
-		while (i + n < r.nr && r.ev[i + n].leader == (int)i)
-			n++;
-		if (n > 1 && r.ev[i].leader == (int)i)
-			perf_writer_add_group(r.w, NULL, i, n);
-	}
-	perf_writer_set_cmdline(r.w, o->exe, o->argc, o->argv);
 	if (r.samples)
 		perf_writer_set_sample_time(r.w, r.first_time, r.last_time);
 	st->samples = r.samples;
 	st->cycles = cycles;
-	rc = perf_writer_finish(r.w);
+	rc = perf_writer_finish(r.w, &st->file_size);
 	r.w = NULL;
 	if (rc)
 		snprintf(err, errlen, "%s", strerror(-rc));
-	else if (fseek(f, 0, SEEK_END) == 0)
-		st->file_size = (uint64_t)ftell(f);
 out:
 	if (r.w)
 		perf_writer_free(r.w);

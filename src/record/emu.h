@@ -43,6 +43,7 @@ struct hpm_record_emu_opts {
 	                            * counted one per cycle: period = emu.freq / freq */
 	struct hpm_emu_config emu; /* --emu-profile, --emu-harts, --emu-seed, --emu-cycles,
 	                            * --emu-freq */
+	bool pipe;                 /* perf's pipe format (-o -) rather than a file */
 	const char *exe;           /* CMDLINE */
 	int argc;
 	char *const *argv;
@@ -54,7 +55,7 @@ struct hpm_record_emu_stats {
 	uint64_t file_size;
 };
 
-/* Records the whole run into f (seekable, at 0). 0, or -errno with the
+/* Records the whole run into f (seekable, at 0; any stream with pipe). 0, or -errno with the
  * reason in err ("'E': <not supported>: ..." for an event that cannot
  * sample). *stop (may be NULL) set non-zero ends the run early with a
  * complete file. */

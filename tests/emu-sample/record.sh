@@ -98,6 +98,21 @@ else
 	ok 0 "# SKIP perf is not installed"
 fi
 
+# -o -: perf's pipe format, read by perf script -i -
+"$HPMSTAT" record --backend emu --emu-cycles 10000000 -e rob_commitInstr -c 10007 -o - \
+	2>pipe.err >pipe.data
+rc=$?
+k=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' pipe.err)
+[ $rc -eq 0 ] && [ -n "$k" ] && [ "$k" -gt 0 ]; ok $? "-o - writes the pipe format ($k samples)"
+if command -v perf >/dev/null 2>&1; then
+	m=$(perf script -i - <pipe.data 2>/dev/null | wc -l)
+	[ "$m" -eq "$k" ]; ok $? "perf script -i - reads all $m of them"
+else
+	ok 0 "# SKIP perf is not installed"
+fi
+run_fails_with "a full disk" "cannot write '/dev/full'" \
+	"$HPMSTAT" record --backend emu --emu-cycles 10000000 -e rob_commitInstr -c 10007 -o /dev/full
+
 run_fails_with "--backend emu without -e" "needs -e" \
 	"$HPMSTAT" record --backend emu --emu-cycles 1000 -o x.data
 run_fails_with "mcycle cannot sample" "'mcycle': <not supported>: counter 0 cannot sample" \
