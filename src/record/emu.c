@@ -86,6 +86,23 @@ static int place(struct rec *r)
 		} else {
 			struct hpm_model_error me;
 			if (m->encode(m, e->spec, &e->enc, &me) != 0) {
+				/* an event of a machine that cannot sample says so */
+				for (unsigned k = 0; k < hpm_model_count(); k++) {
+					const struct hpm_pmu_model *o = hpm_model_at(k);
+					struct hpm_event_code oc;
+					struct hpm_model_error oe;
+					if (o != m && hpm_model_machine(o) &&
+					    !hpm_emu_can_sample(hpm_model_machine(o)) &&
+					    o->encode(o, e->spec, &oc, &oe) == 0) {
+						snprintf(
+						    r->err, r->errlen,
+						    "'%s': <not supported>: the %s emulator cannot "
+						    "sample yet (its overflow interrupt is not "
+						    "modelled); --backend emu samples %s events",
+						    e->spec, o->name, m->name);
+						return -EOPNOTSUPP;
+					}
+				}
 				snprintf(r->err, r->errlen, "'%s': %s", e->spec, me.msg);
 				return -EINVAL;
 			}

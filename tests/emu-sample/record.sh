@@ -117,6 +117,9 @@ run_fails_with "--backend emu without -e" "needs -e" \
 	"$HPMSTAT" record --backend emu --emu-cycles 1000 -o x.data
 run_fails_with "mcycle cannot sample" "'mcycle': <not supported>: counter 0 cannot sample" \
 	"$HPMSTAT" record --backend emu -e mcycle --emu-cycles 1000 -o x.data
+run_fails_with "an Arm event: the Arm machines cannot sample yet" \
+	"'INST_RETIRED': <not supported>: the neoverse-n1 emulator cannot sample yet" \
+	"$HPMSTAT" record --backend emu -e INST_RETIRED --emu-cycles 1000 -o x.data
 run_fails_with "-c 0" "-c 0" "$HPMSTAT" record --backend emu -e rob_commitInstr -c 0 -o x.data
 run_fails_with "an unknown profile" "unknown profile 'nosuch'" \
 	"$HPMSTAT" record --backend emu -e rob_commitInstr --emu-profile nosuch -o x.data
