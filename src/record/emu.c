@@ -376,6 +376,11 @@ int hpm_record_emu(const struct hpm_record_emu_opts *o, FILE *f, const volatile 
 	}
 	if ((rc = place(&r)))
 		goto out;
+	if (!o->period && !o->freq) {
+		snprintf(err, errlen, "no sampling period: give -c or -F");
+		rc = -EINVAL;
+		goto out;
+	}
 	r.period = o->period ? o->period : o->emu.freq / o->freq;
 	if (!r.period)
 		r.period = 1;
