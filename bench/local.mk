@@ -49,3 +49,11 @@ EXTRA_DIST += bench/report-samples-bench.sh bench/perfdata-repeat.py
 bench-report-samples: src/hpmstat$(EXEEXT)
 	$(SHELL) $(top_srcdir)/bench/report-samples-bench.sh ./src/hpmstat$(EXEEXT)
 .PHONY: bench-report-samples
+
+#   make bench-record  hpmstat record's own CPU against perf record's at 4 kHz
+#                      on the same busy process, and lost samples
+#                      (bench/record-bench.sh)
+EXTRA_DIST += bench/record-bench.sh
+bench-record: src/hpmstat$(EXEEXT)
+	bash $(top_srcdir)/bench/record-bench.sh ./src/hpmstat$(EXEEXT)
+.PHONY: bench-record

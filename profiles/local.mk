@@ -10,6 +10,7 @@ EMU_PROFILES = \
 	profiles/dram-bound.profile \
 	profiles/fetch-bandwidth.profile \
 	profiles/fetch-latency.profile \
+	profiles/hotspots.profile \
 	profiles/l1-bound.profile \
 	profiles/l2-bound.profile \
 	profiles/l3-bound.profile \

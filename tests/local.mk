@@ -19,6 +19,7 @@ include tests/kmh/local.mk
 include tests/arm64/local.mk
 include tests/arm64/emu/local.mk
 include tests/emu/local.mk
+include tests/emu-sample/local.mk
 include tests/arm64-src/local.mk
 include tests/cli/local.mk
 include tests/fuzz/local.mk
@@ -38,3 +39,4 @@ include tests/riscv/local.mk
 include tests/events/local.mk
 include tests/sym/local.mk
 include tests/samples/local.mk
+include tests/record/local.mk

@@ -7,6 +7,7 @@ ARM_EMU_PROFILES = \
 	profiles/arm64/arm-badspec.profile \
 	profiles/arm64/arm-balanced.profile \
 	profiles/arm64/arm-frontend.profile \
+	profiles/arm64/arm-n2-balanced.profile \
 	profiles/arm64/arm-system.profile
 armemuprofilesdir = $(pkgdatadir)/profiles/arm64
 dist_armemuprofiles_DATA = $(ARM_EMU_PROFILES)

@@ -23,3 +23,15 @@ const char *hpm_emu_counters_str(uint32_t mask, char *buf, size_t len)
 	}
 	return buf;
 }
+
+bool hpm_emu_can_sample(const struct hpm_emu_machine *m)
+{
+	return m->set_period && m->run_sample && m->nr_functions && m->function;
+}
+
+uint64_t hpm_emu_period_left(uint64_t period, uint64_t since_wrap)
+{
+	/* riscv_pmu_event_set_period: left = period_left - overshoot; a whole
+	 * period when that reaches -period, else + period when <= 0 */
+	return since_wrap < period ? period - since_wrap : period;
+}

@@ -40,12 +40,15 @@ struct hpm_emu_vm_config {
 	                      * file path; NULL: the machine's default_profile */
 	const char *trace;   /* or a trace file replayed on every hart (replaces the profile) */
 	uint64_t seed;       /* hart h's profile stream uses seed + h */
+	const char *pmu;     /* the machine's PMU variant by its name for it (Arm: a feature
+	                      * profile, n1 ... future); NULL: the model's own */
 };
 
 /* What create() failed on, so that the caller can name its option. */
 enum hpm_emu_vm_error {
 	HPM_EMU_EPROFILE = -1, /* err: what is wrong with the profile */
 	HPM_EMU_ETRACE = -2,   /* err: "PATH: reason" or "PATH:LINE: reason" */
+	HPM_EMU_EPMU = -3,     /* err: why the PMU variant is not one the machine has */
 };
 
 /* One machine; a machine's create() returns its own larger struct, which
@@ -70,6 +73,26 @@ enum hpm_emu_step {
 	HPM_EMU_STEP_ZERO,     /* the counters of mask become 0 */
 	HPM_EMU_STEP_ROTATE,   /* a multiplex rotation, in words: stop the counters that
 	                        * change, read them, program and zero them, start them */
+};
+
+/* Sampling. A counter samples as Linux's riscv_pmu_sbi makes one sample:
+ * it is written to 2^64 - left, so that it overflows after `left` more
+ * events; the overflow interrupt is taken at the end of the cycle in
+ * which the counter wraps (the emulator has no skid), and the sample is
+ * the context of that cycle. */
+struct hpm_emu_sample {
+	uint32_t overflowed; /* sampling counters that overflowed in the cycle (mask); 0: the
+	                      * run reached its cycles without an overflow */
+	uint64_t cycle;      /* cycles hart h has run since create(), that cycle included */
+	uint64_t pc;         /* the workload's PC in that cycle; 0 where none is declared */
+	int function;        /* its declared function (function()), -1: none */
+};
+
+/* A function the source declares (a workload profile's [function]). */
+struct hpm_emu_function {
+	const char *name;    /* valid as long as the vm */
+	uint64_t start, end; /* [start, end) */
+	double share;        /* its declared share of all cycles */
 };
 
 struct hpm_emu_machine {
@@ -112,7 +135,41 @@ struct hpm_emu_machine {
 	 * counter and value as the step says, the others unused. */
 	const char *(*describe)(enum hpm_emu_step step, uint32_t mask, unsigned counter,
 	                        uint64_t value, char *buf, size_t len);
+	/* Optional: how read() takes this vm's counters, in the machine's
+	 * words, when it is worth saying (Arm with FEAT_PMUv3_SS: one capture
+	 * of the whole group, then the snapshot registers); NULL: no line. */
+	const char *(*describe_read)(const struct hpm_emu_vm *vm, char *buf, size_t len);
+
+	/* Sampling (see struct hpm_emu_sample). Optional: all NULL on a
+	 * machine that cannot sample yet (the Arm machines: PMUv3's overflow
+	 * interrupt is not modelled there yet; hpm_emu_can_sample() says). */
+	/* Counter `counter` of hart h overflows after `left` (1..2^63) more
+	 * events: written to 2^64 - left, its overflow flag cleared, and it
+	 * becomes a sampling counter. left 0: it stops sampling (value and
+	 * flag untouched). -EOPNOTSUPP for a counter that cannot interrupt
+	 * (Kunminghu's mcycle and minstret have no OF bit). */
+	int (*set_period)(struct hpm_emu_vm *vm, unsigned h, unsigned counter, uint64_t left,
+	                  char *err, size_t errlen);
+	/* Runs up to `cycles` cycles of hart h as run() does, but stops at the
+	 * end of the first cycle in which a sampling counter overflows; *s
+	 * says which and the context. Returns the cycles run. */
+	uint64_t (*run_sample)(struct hpm_emu_vm *vm, unsigned h, uint64_t cycles,
+	                       struct hpm_emu_sample *s);
+	/* The functions the vm's source declares: their number, and function
+	 * i (false when out of range), so that samples can be symbolized. */
+	unsigned (*nr_functions)(const struct hpm_emu_vm *vm);
+	bool (*function)(const struct hpm_emu_vm *vm, unsigned i, struct hpm_emu_function *f);
 };
+
+/* Whether machine m can sample (has the sampling operations). */
+bool hpm_emu_can_sample(const struct hpm_emu_machine *m);
+
+/* The `left` of the next period after a sampling counter overflowed and
+ * then read `since_wrap` (the events it counted past 2^64 - 1), as
+ * riscv_pmu_event_set_period computes it: period - since_wrap, so that
+ * the periods average exactly `period`; a whole period when the overshoot
+ * is a period or more. */
+uint64_t hpm_emu_period_left(uint64_t period, uint64_t since_wrap);
 
 /* Counter numbers of a mask as "3,4,11-18" ("" for none). */
 const char *hpm_emu_counters_str(uint32_t mask, char *buf, size_t len);

@@ -275,13 +275,20 @@ static int plan(struct emu_inst *s, const struct hpm_evlist *list, const unsigne
 	s->quantum = cfg->quantum ? cfg->quantum : HPM_EMU_DEFAULT_QUANTUM;
 	s->follow_wall = cfg->follow_wall || (t && (t->pid >= 0 || t->system_wide));
 
-	struct hpm_emu_vm_config vc = {
-	    .harts = cfg->harts, .profile = cfg->profile, .trace = cfg->trace, .seed = cfg->seed};
+	struct hpm_emu_vm_config vc = {.harts = cfg->harts,
+	                               .profile = cfg->profile,
+	                               .trace = cfg->trace,
+	                               .seed = cfg->seed,
+	                               .pmu = cfg->pmu};
 	if ((rc = s->mach->create(&vc, &s->vm, buf, sizeof(buf)))) {
 		if (rc == HPM_EMU_ETRACE)
 			snprintf(err, errlen, "--emu-trace %s", buf);
-		else
+		else if (rc == HPM_EMU_EPMU)
+			snprintf(err, errlen, "--emu-pmu %s: %s", cfg->pmu ? cfg->pmu : "", buf);
+		else if (cfg->profile)
 			snprintf(err, errlen, "--emu-profile: %s", buf);
+		else /* the default profile: no option to name */
+			snprintf(err, errlen, "emulator: %s", buf);
 		return -EINVAL;
 	}
 	s->limit = cfg->cycles     ? cfg->cycles
@@ -760,6 +767,8 @@ static int emu_dry_run(const struct hpm_evlist *list, const unsigned *rows, unsi
 	fprintf(out, "emu: %s %s %s\n", hb,
 	        m->describe(HPM_EMU_STEP_START, s->fixed_mask | used, 0, 0, sb, sizeof(sb)),
 	        enable_str(s, used, eb, sizeof(eb)));
+	if (m->describe_read && m->describe_read(s->vm, sb, sizeof(sb))[0])
+		fprintf(out, "emu: %s reads: %s\n", hb, sb);
 	if (sc->nr_groups > 1)
 		fprintf(out,
 		        "emu: %u multiplex groups, group %u first; every %" PRIu64

@@ -113,6 +113,8 @@
 struct hpm_emu_config {
 	const char *profile; /* --emu-profile: built-in name or file path; NULL: default */
 	const char *trace;   /* --emu-trace FILE: replaces the profile; NULL: none */
+	const char *pmu;     /* --emu-pmu: the emulated PMU's variant (Arm feature profile);
+	                      * NULL: the model's own */
 	uint64_t seed;       /* --emu-seed; hart h uses seed + h */
 	uint64_t cycles;     /* --emu-cycles per hart; 0: default (the trace's length with a
 	                      * trace, HPM_EMU_DEFAULT_CYCLES otherwise) */

@@ -12,6 +12,7 @@ static const struct option backend_longopts[] = {
     {"backend", required_argument, NULL, BACKEND_OPT_BACKEND},
     {"emu-profile", required_argument, NULL, BACKEND_OPT_EMU_PROFILE},
     {"emu-trace", required_argument, NULL, BACKEND_OPT_EMU_TRACE},
+    {"emu-pmu", required_argument, NULL, BACKEND_OPT_EMU_PMU},
     {"emu-seed", required_argument, NULL, BACKEND_OPT_EMU_SEED},
     {"emu-cycles", required_argument, NULL, BACKEND_OPT_EMU_CYCLES},
     {"emu-harts", required_argument, NULL, BACKEND_OPT_EMU_HARTS},
@@ -97,6 +98,9 @@ int backend_opts_parse(const struct backend_opts *b, int c, const char *arg)
 		break;
 	case BACKEND_OPT_EMU_TRACE:
 		b->emu->trace = arg;
+		break;
+	case BACKEND_OPT_EMU_PMU:
+		b->emu->pmu = arg;
 		break;
 	default:
 		if (b->set_key && c != BACKEND_OPT_EMU_CYCLES

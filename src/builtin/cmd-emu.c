@@ -314,10 +314,25 @@ static int cmd_profiles(int argc, char **argv)
 			json_t *unp = json_array();
 			emu_profile_declared(p, &td);
 			emu_profile_unproduced(p, append_unproduced, unp);
-			json_array_append_new(
-			    arr, json_pack("{s:s,s:s,s:b,s:o,s:o}", "name", emu_profile_name(p),
-			                   "description", emu_profile_description(p), "emulated", 1,
-			                   "declared", td_json(&td), "not_produced", unp));
+			json_t *o = json_pack("{s:s,s:s,s:b,s:o,s:o}", "name", emu_profile_name(p),
+			                      "description", emu_profile_description(p), "emulated",
+			                      1, "declared", td_json(&td), "not_produced", unp);
+			/* the declared functions, only where there are some */
+			unsigned nf = emu_profile_nr_functions(p);
+			if (nf) {
+				json_t *fa = json_array();
+				for (unsigned k = 0; k < nf; k++) {
+					struct emu_function f;
+					emu_profile_function(p, k, &f);
+					json_array_append_new(
+					    fa, json_pack("{s:s,s:I,s:I,s:f,s:o}", "name", f.name,
+					                  "start", (json_int_t)f.start, "end",
+					                  (json_int_t)f.end, "share", f.share,
+					                  "declared", td_json(&f.td)));
+				}
+				json_object_set_new(o, "functions", fa);
+			}
+			json_array_append_new(arr, o);
 		}
 		char *text = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		json_decref(arr);
@@ -347,6 +362,16 @@ static int cmd_profiles(int argc, char **argv)
 		printf("  level 3: l1 %s  l2 %s  l3 %s  dram %s  store %s\n", td_pct(td.l1, b[10]),
 		       td_pct(td.l2, b[11]), td_pct(td.l3, b[12]), td_pct(td.dram, b[13]),
 		       td_pct(td.store, b[14]));
+		for (unsigned k = 0; k < emu_profile_nr_functions(p); k++) {
+			struct emu_function f;
+			emu_profile_function(p, k, &f);
+			printf("  function %s [0x%" PRIx64 ", 0x%" PRIx64
+			       ") %.1f%% of cycles: retiring "
+			       "%s  frontend %s  bad-speculation %s  backend %s\n",
+			       f.name, f.start, f.end, 100 * f.share, td_pct(f.td.retiring, b[0]),
+			       td_pct(f.td.frontend, b[1]), td_pct(f.td.bad_spec, b[2]),
+			       td_pct(f.td.backend, b[3]));
+		}
 		unsigned n = emu_profile_unproduced(p, NULL, NULL);
 		if (n)
 			printf("  not produced: %u events (listed by --json)\n", n);
@@ -503,14 +528,19 @@ static int cmd_arm_profiles(int argc, char **argv)
 		json_t *arr = json_array();
 		for (unsigned i = 0; i < arm_src_profile_count(); i++) {
 			const struct arm_src_profile *p = arm_src_profile_at(i);
-			struct arm_src_topdown sl, cy;
+			struct arm_src_topdown sl, cy, ksl, kcy;
 			arm_src_profile_declared(p, &sl, &cy);
+			arm_src_profile_declared_kernel(p, &ksl, &kcy);
 			json_array_append_new(
 			    arr,
-			    json_pack("{s:s,s:s,s:b,s:i,s:o,s:o}", "name", arm_src_profile_name(p),
-			              "description", arm_src_profile_description(p), "emulated", 1,
-			              "slots", (int)arm_src_profile_slots(p), "declared_slots",
-			              arm_td_json(&sl), "declared_cycles", arm_td_json(&cy)));
+			    json_pack("{s:s,s:s,s:b,s:i,s:i,s:o,s:o,s:o,s:o}", "name",
+			              arm_src_profile_name(p), "description",
+			              arm_src_profile_description(p), "emulated", 1, "slots",
+			              (int)arm_src_profile_slots(p), "stall_slot_bias",
+			              (int)arm_src_profile_stall_slot_bias(p), "declared_slots",
+			              arm_td_json(&sl), "declared_cycles", arm_td_json(&cy),
+			              "declared_kernel_slots", arm_td_json(&ksl),
+			              "declared_kernel_cycles", arm_td_json(&kcy)));
 		}
 		char *text = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		json_decref(arr);
@@ -525,9 +555,10 @@ static int cmd_arm_profiles(int argc, char **argv)
 	printf("Emulated Arm workload profiles (declared level-1 Topdown, %%):\n");
 	for (unsigned i = 0; i < arm_src_profile_count(); i++) {
 		const struct arm_src_profile *p = arm_src_profile_at(i);
-		struct arm_src_topdown sl, cy;
+		struct arm_src_topdown sl, cy, ksl, kcy;
 		char b[8][16];
 		arm_src_profile_declared(p, &sl, &cy);
+		arm_src_profile_declared_kernel(p, &ksl, &kcy);
 		printf("\n%s: %s\n", arm_src_profile_name(p), arm_src_profile_description(p));
 		printf("  slots (%u): retiring %s  frontend %s  bad-speculation %s  backend %s\n",
 		       arm_src_profile_slots(p), td_pct(sl.retiring, b[0]),
@@ -536,6 +567,12 @@ static int cmd_arm_profiles(int argc, char **argv)
 		printf("  cycles:    retiring %s  frontend %s  bad-speculation %s  backend %s\n",
 		       td_pct(cy.retiring, b[4]), td_pct(cy.frontend, b[5]),
 		       td_pct(cy.bad_spec, b[6]), td_pct(cy.backend, b[7]));
+		if (memcmp(&sl, &ksl, sizeof(sl)) != 0)
+			printf(
+			    "  as a Non-secure kernel counts it (Secure, Root and EL3 prohibited), "
+			    "slots: retiring %s  frontend %s  bad-speculation %s  backend %s\n",
+			    td_pct(ksl.retiring, b[0]), td_pct(ksl.frontend, b[1]),
+			    td_pct(ksl.bad_spec, b[2]), td_pct(ksl.backend, b[3]));
 	}
 	return 0;
 }

@@ -66,6 +66,7 @@ const char cmd_stat_usage[] =
     "      --pmu MODEL           count MODEL's events (hpmstat list shows the models)\n"
     "      --emu-profile NAME    emulator workload profile or file (default balanced)\n"
     "      --emu-trace FILE      replay a trace instead of a profile\n"
+    "      --emu-pmu NAME        Arm emulator feature profile (n1, v1, n2, v2, future)\n"
     "      --emu-seed N          workload seed (default 1)\n"
     "      --emu-cycles N        emulated cycles per hart without a command (1e9)\n"
     "      --emu-harts N         emulated harts (default 1)\n"

@@ -52,6 +52,7 @@ const char cmd_top_usage[] =
     "      --pmu MODEL           show MODEL's harts (its emulator unless this host has it)\n"
     "      --emu-profile NAME    emulator workload profile or file (default balanced)\n"
     "      --emu-trace FILE      replay a trace instead of a profile\n"
+    "      --emu-pmu NAME        Arm emulator feature profile (n1, v1, n2, v2, future)\n"
     "      --emu-seed N          workload seed (default 1)\n"
     "      --emu-harts N         emulated harts (default 1)\n"
     "      --emu-freq HZ         emulated clock (default 5 MHz)\n"

@@ -27,6 +27,7 @@ static const struct cmd_desc hpm_commands[] = {
     {"encode", cmd_encode, "Encode event expressions into mhpmevent values", cmd_encode_usage},
     {"decode", cmd_decode, "Decode mhpmevent values into fields and events", cmd_decode_usage},
     {"emu", cmd_emu, "Run the Kunminghu HPM emulator", cmd_emu_usage},
+    {"record", cmd_record, "Sample into perf.data, as perf record", cmd_record_usage},
     {"report", cmd_report, "Report Topdown from run files, text to HTML, and diffs",
      cmd_report_usage},
     {"top", cmd_top, "Live Topdown view of harts, CPUs and processes", cmd_top_usage},

@@ -13,5 +13,6 @@ src_builtin_libbuiltin_a_SOURCES = \
 	src/builtin/cmd-emu.c \
 	src/builtin/cmd-stat.c src/builtin/cmd-stat-record.c src/builtin/cmd-stat-record.h \
 	src/builtin/cmd-report.c \
-	src/builtin/cmd-top.c
+	src/builtin/cmd-top.c \
+	src/builtin/cmd-record.c
 src_builtin_libbuiltin_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(NCURSES_CFLAGS)

@@ -166,13 +166,14 @@ static void normalize_event(char *s)
 }
 
 /* Group modifiers perf takes on {...}: W (weak), S (sample read: nothing to
- * do for counting) and the privilege letters, which go to every member. */
+ * do for counting; record samples on the leader alone, reading the group) and the privilege
+ * letters, which go to every member. */
 static int group_modifiers(struct hpm_evlist *list, unsigned first, const char *text, size_t col,
                            const char *mods, size_t len, char *err, size_t errlen)
 {
 	char pass[16];
 	size_t np = 0;
-	bool weak = false;
+	bool weak = false, sample_read = false;
 	if (len == 0)
 		return evlist_error(err, errlen, text, col, "empty modifier after '}:'");
 	for (size_t i = 0; i < len; i++) {
@@ -180,7 +181,7 @@ static int group_modifiers(struct hpm_evlist *list, unsigned first, const char *
 		if (c == 'W')
 			weak = true;
 		else if (c == 'S')
-			continue;
+			sample_read = true;
 		else if (strchr("ukhmHG", c) && np + 1 < sizeof(pass))
 			pass[np++] = c;
 		else {
@@ -196,6 +197,7 @@ static int group_modifiers(struct hpm_evlist *list, unsigned first, const char *
 	for (unsigned i = first; i < list->nr; i++) {
 		struct hpm_evsel *e = &list->ev[i];
 		e->weak_group = weak;
+		e->sample_read = sample_read;
 		if (!np)
 			continue;
 		/* the member's spec gets the letters, its name stays as written

@@ -80,6 +80,9 @@ struct hpm_evsel {
 	                   * <not supported> row, as in perf, not an error */
 	bool weak_group;  /* its group was written {...}:W: split it when the kernel
 	                   * cannot open it as one (perf's weak group) */
+	bool sample_read; /* its group was written {...}:S: when recording, only the
+	                   * leader samples and each sample reads the whole group
+	                   * (perf's leader sampling); nothing for counting */
 	/* --all-user / --all-kernel: count only that level, whatever the
 	 * event's own modifiers say (perf sets exclude_kernel/exclude_user on
 	 * every event; hpm_evsel_set_level does it for Kunminghu events) */

@@ -303,12 +303,25 @@ static ssize_t cookie_write(void *cookie, const char *buf, size_t len)
 	return (ssize_t)done;
 }
 
+/* fseek on the stream: where the file has positions (the temporary
+ * file, a regular file in place), a writer may go back and rewrite (perf.data's
+ * header at the end); a pipe gives ESPIPE. */
+static int cookie_seek(void *cookie, off64_t *pos, int whence)
+{
+	struct outfile *of = cookie;
+	off_t r = lseek(of->fd, (off_t)*pos, whence);
+	if (r < 0)
+		return -1;
+	*pos = r;
+	return 0;
+}
+
 /* The checked stream over fd: 0, or -ENOMEM (the only way it fails). */
 static int wrap(struct outfile *of, int fd, const char *name, bool own)
 {
 	of->fd = fd;
 	of->own_fd = own;
-	cookie_io_functions_t io = {.write = cookie_write};
+	cookie_io_functions_t io = {.write = cookie_write, .seek = cookie_seek};
 	of->f = fopencookie(of, "w", io);
 	if (!of->f)
 		return -ENOMEM;

@@ -55,7 +55,10 @@ int outfile_open_append(const char *path, struct outfile **out);
  * output) with the same checked writes; commit flushes and never closes
  * it. name is what outfile_name() gives back. NULL: out of memory. */
 struct outfile *outfile_fd(int fd, const char *name);
-/* The stream to write to (not to be closed by the caller). */
+/* The stream to write to (not to be closed by the caller). It can be
+ * repositioned with fseek where the file can (a temporary or regular file;
+ * not a pipe: ESPIPE), for a format whose header is rewritten at the end
+ * (perf.data). */
 FILE *outfile_stream(struct outfile *of);
 /* The path as given (or the name of the descriptor). */
 const char *outfile_name(const struct outfile *of);

@@ -33,12 +33,15 @@ static unsigned vb(const struct arm_emu_run *r, uint16_t code)
 }
 
 #define NEV 65536
-static double *sums;
+static double *sums, *ksums; /* ksums: only where a Non-secure kernel counts */
 
 static void check_profile(const struct arm_src_profile *p)
 {
 	const char *name = arm_src_profile_name(p);
 	unsigned slots = arm_src_profile_slots(p);
+	/* stall_slot_bias: a PMU like Neoverse N2's counts that many slots in
+	 * STALL_SLOT_FRONTEND and STALL_SLOT every cycle besides stalls */
+	unsigned bias = arm_src_profile_stall_slot_bias(p);
 	struct arm_src_stream *s = arm_src_stream_new(p, 42);
 	double el[4] = {0}, sec[4] = {0}, sm = 0, total = 0;
 	unsigned nfn = arm_src_profile_nr_functions(p);
@@ -48,13 +51,19 @@ static void check_profile(const struct arm_src_profile *p)
 	const uint64_t N = 100000000;
 
 	memset(sums, 0, NEV * sizeof(double));
+	memset(ksums, 0, NEV * sizeof(double));
 	while (total < (double)N) {
 		struct arm_emu_run r;
 		arm_src_stream_next(s, N - (uint64_t)total, &r);
 		double c = (double)r.cycles;
 		total += c;
+		/* counting is prohibited in Secure state, Root and EL3 (reset
+		 * MDCR_EL3.SPME = 0); Realm and Non-secure EL0-2 count */
+		bool counted = r.sec != ARM_EMU_SEC_S && r.sec != ARM_EMU_SEC_ROOT && r.el != 3;
 		for (unsigned i = 0; i < r.nr_vals; i++) {
 			sums[r.vals[i].event] += c * r.vals[i].vb;
+			if (counted)
+				ksums[r.vals[i].event] += c * r.vals[i].vb;
 			if (i && r.vals[i].event <= r.vals[i - 1].event)
 				sorted = false;
 			if (!r.vals[i].vb || r.vals[i].event == 0x11 || r.vals[i].event == 0)
@@ -64,8 +73,9 @@ static void check_profile(const struct arm_src_profile *p)
 			keys = false;
 		/* per-cycle rules, written out again */
 		unsigned fe = vb(&r, 0x3e), be = vb(&r, 0x3d), ss = vb(&r, 0x3f), op = vb(&r, 0x3b);
-		if (ss > slots || fe + be > ss || op + ss > slots || vb(&r, 0x3a) > op ||
-		    vb(&r, 0x23) + vb(&r, 0x24) > 1 || vb(&r, 0x08) > vb(&r, 0x1b))
+		if (ss > slots || fe + be > ss || fe < bias || op + ss - bias > slots ||
+		    vb(&r, 0x3a) > op || vb(&r, 0x23) + vb(&r, 0x24) > 1 ||
+		    vb(&r, 0x08) > vb(&r, 0x1b))
 			rules = false;
 		el[r.el & 3] += c;
 		sec[r.sec & 3] += c;
@@ -83,11 +93,11 @@ static void check_profile(const struct arm_src_profile *p)
 	tap_ok(sorted, "%s: values sorted, no zeros, no CPU_CYCLES/SW_INCR", name);
 	tap_ok(keys, "%s: keys in 1..%u", name, maxkey);
 
-	/* Arm's level-1 Topdown on the sums (CPU_CYCLES = total) */
-	double S = slots * total;
-	double td[4] = {sums[0x3e] / S, sums[0x3d] / S,
-	                sums[0x3a] / sums[0x3b] * (1 - sums[0x3f] / S),
-	                (1 - sums[0x3a] / sums[0x3b]) * (1 - sums[0x3f] / S)};
+	/* Arm's level-1 Topdown on the sums (CPU_CYCLES = total); with a bias,
+	 * N2's form: STALL_SLOT_FRONTEND and STALL_SLOT less CPU_CYCLES */
+	double S = slots * total, ssf = sums[0x3e] - bias * total, ss = sums[0x3f] - bias * total;
+	double td[4] = {ssf / S, sums[0x3d] / S, sums[0x3a] / sums[0x3b] * (1 - ss / S),
+	                (1 - sums[0x3a] / sums[0x3b]) * (1 - ss / S)};
 	struct arm_src_topdown d;
 	arm_src_profile_declared(p, &d, NULL);
 	double dd[4] = {d.frontend, d.backend, d.retiring, d.bad_spec};
@@ -95,8 +105,18 @@ static void check_profile(const struct arm_src_profile *p)
 	for (int i = 0; i < 4; i++)
 		tap_ok(fabs(td[i] - dd[i]) < 0.005, "%s: %s measured %.4f declared %.4f", name,
 		       node[i], td[i], dd[i]);
-	tap_ok(fabs(td[0] + td[1] + td[2] + td[3] - 1) < 1e-9 ||
-	           fabs(sums[0x3f] - sums[0x3e] - sums[0x3d]) > 0,
+	/* the kernel's view: the same formulas on the counted events over
+	 * every cycle (CPU_CYCLES on PMCCNTR_EL0 with PMCR_EL0.DP = 0) */
+	double kssf = ksums[0x3e] - bias * total, kss = ksums[0x3f] - bias * total;
+	double ktd[4] = {kssf / S, ksums[0x3d] / S, ksums[0x3a] / ksums[0x3b] * (1 - kss / S),
+	                 (1 - ksums[0x3a] / ksums[0x3b]) * (1 - kss / S)};
+	arm_src_profile_declared_kernel(p, &d, NULL);
+	double kd[4] = {d.frontend, d.backend, d.retiring, d.bad_spec};
+	for (int i = 0; i < 4; i++)
+		tap_ok(fabs(ktd[i] - kd[i]) < 0.005,
+		       "%s: %s as a kernel counts it %.4f declared %.4f", name, node[i], ktd[i],
+		       kd[i]);
+	tap_ok(fabs(td[0] + td[1] + td[2] + td[3] - 1) < 1e-9 || fabs(ss - ssf - sums[0x3d]) > 0,
 	       "%s: the four nodes add up to 1 where STALL_SLOT = FE + BE", name);
 	for (unsigned e = 0; e < 4; e++)
 		tap_ok(fabs(el[e] / total - arm_src_profile_el_share(p, e)) < 0.02,
@@ -292,6 +312,36 @@ static void profile_tests(void)
 	profile_error(HEAD "[cycle a]\nOP_SPEC = 1\n[class c]\nruns = a\nshare = 0.5\n",
 	              "bad.profile: the classes' shares sum to 0.5, not 1");
 	profile_error(HEAD "slots = 300\n", "bad.profile:4: bad slots '300'");
+	/* stall_slot_bias: 0 or 1, and then every cycle's STALL_SLOT_FRONTEND
+	 * carries it; the slot check leaves it out (5 + 4 - 1 = 8 is fine,
+	 * 6 + 4 - 1 = 9 is not) */
+	profile_error(HEAD "stall_slot_bias = 2\n", "bad.profile:4: bad stall_slot_bias '2'");
+	profile_error(HEAD "stall_slot_bias = 1\n[cycle a]\nOP_SPEC = 8\n" TAIL,
+	              "bad.profile:5: cycle 'a': STALL_SLOT_FRONTEND 0 is below stall_slot_bias 1");
+	profile_error(
+	    HEAD "stall_slot_bias = 1\n[cycle a]\nOP_SPEC = 6\nSTALL_SLOT_FRONTEND = "
+	         "1\nSTALL_SLOT_BACKEND = 3\n" TAIL,
+	    "bad.profile:5: cycle 'a': OP_SPEC + STALL_SLOT - stall_slot_bias = 9 is more "
+	    "than the 8 slots");
+	{
+		char err[200];
+		const struct arm_src_profile *ok8 = arm_src_profile_parse(
+		    "ok.profile",
+		    HEAD "stall_slot_bias = 1\n[cycle a]\nOP_SPEC = 5\nOP_RETIRED = "
+		         "5\nSTALL_SLOT_FRONTEND = 1\nSTALL_SLOT_BACKEND = 3\n" TAIL,
+		    err, sizeof(err));
+		struct arm_src_topdown d = {0};
+		if (ok8)
+			arm_src_profile_declared(ok8, &d, NULL);
+		/* per cycle: 5 ops retire, 3 slots wait on the backend, the 1
+		 * frontend slot is the bias: frontend 0, backend 3/8, retiring
+		 * 1 - 3/8 = 5/8 */
+		tap_ok(ok8 && d.frontend == 0 && d.backend == 0.375 && d.retiring == 0.625 &&
+		           d.bad_spec == 0,
+		       "stall_slot_bias 1: declared 0 / 37.5 / 62.5 / 0 %% (%s)",
+		       ok8 ? "parsed" : err);
+		arm_src_profile_free(ok8);
+	}
 	profile_error(HEAD "[cycle a]\nOP_SPEC = 1\n" TAIL
 	                   "[context k]\nel = 3\nstate = ns\nshare = "
 	                   "1\n",
@@ -351,8 +401,9 @@ static void trace_tests(void)
 int main(void)
 {
 	sums = calloc(NEV, sizeof(double));
+	ksums = calloc(NEV, sizeof(double));
 	unsigned n = arm_src_profile_count();
-	tap_ok(n == 5, "5 built-in Arm profiles (%u)", n);
+	tap_ok(n == 6, "6 built-in Arm profiles (%u)", n);
 	for (unsigned i = 0; i < n; i++)
 		check_profile(arm_src_profile_at(i));
 	for (unsigned i = 0; i < n; i++)
@@ -384,5 +435,6 @@ int main(void)
 	profile_tests();
 	trace_tests();
 	free(sums);
+	free(ksums);
 	return tap_done();
 }

@@ -46,6 +46,8 @@ rep=(
 	"kattr 0:1:i -- busy $N"
 	"kattr 4:0x1 -- busy $N"
 	"kattr 4:0x4000000000001 -- busy $N"
+	"kattr 4:0x4000000000001 -- busy $N"
+	"kattr 4:0x1 -- busy $N"
 )
 W=3          # commands before the repetitions
 SPACERS=(0 330000 90000 610000 250000) # busy_loop iterations (~3 instructions each)
@@ -147,8 +149,13 @@ ok $? "hpmstat's instructions = kattr's (the same attr, inherit as perf stat's, 
 [ $? = 0 ] || diag "kattr: ${k1[*]}"
 
 # the kernel fact behind refusing raw bits 48-62 (count-facts.sh): they are
-# dropped silently, 1<<50|1 counts exactly like 0x1
-kr1=($(kvalues 4:0x1 8)); kb=($(kvalues 4:0x4000000000001 9))
-allnum "${kr1[@]}" && allnum "${kb[@]}" && within "$(min "${kb[@]}")" "$(min "${kr1[@]}")" 5000
+# dropped silently, 1<<50|1 counts exactly like 0x1. Without any tick, one
+# command's count still spreads over ~1.3% here (measured: 8 runs of kattr
+# 4:0x1 from 547.0k to 554.2k; 538.7k to 542.3k with ASLR off, so not only
+# address layout): other kernel work QEMU counts (console, timers). Two
+# smallest-of-5 then differed by 0.55% once; so each attr runs twice a
+# repetition, in both orders, and the smallest of 10 is compared.
+kr1=($(kvalues 4:0x1 8) $(kvalues 4:0x1 11)); kb=($(kvalues 4:0x4000000000001 9) $(kvalues 4:0x4000000000001 10))
+[ ${#kr1[@]} -eq $((2 * R)) ] && [ ${#kb[@]} -eq $((2 * R)) ] && (R=$((2 * R)); allnum "${kr1[@]}" && allnum "${kb[@]}") && within "$(min "${kb[@]}")" "$(min "${kr1[@]}")" 5000
 ok $? "the kernel drops config bit 50: kattr's 1<<50|1 counts like 0x1 ($(min "${kb[@]}") vs $(min "${kr1[@]}"))"
 done_testing

@@ -34,9 +34,9 @@ close() {
 	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 0.5) }'
 }
 
-check_profile() { # MODEL FORM PROFILE
-	m=$1; form=$2; p=$3
-	"$H" stat --pmu "$m" --topdown --emu-profile "$p" --emu-cycles $CYCLES >"$tmp/out" 2>&1
+check_profile() { # MODEL FORM PROFILE [STAT OPTION...]
+	m=$1; form=$2; p=$3; shift 3
+	"$H" stat --pmu "$m" "$@" --topdown --emu-profile "$p" --emu-cycles $CYCLES >"$tmp/out" 2>&1
 	rc=$?
 	st=$rc
 	msg=
@@ -47,7 +47,7 @@ check_profile() { # MODEL FORM PROFILE
 		close "$d" "$c" || st=1
 		msg="$msg $node $c/$d"
 	done
-	ok $st "$m --emu-profile $p: level 1 (counted/declared %)$msg"
+	ok $st "$m $* --emu-profile $p: level 1 (counted/declared %)$msg"
 	[ $st -eq 0 ] || diag "exit $rc" "$(cat "$tmp/out")"
 }
 
@@ -109,7 +109,7 @@ run_fails_with "an edge on a PMU without FEAT_PMUv3_EDGE is refused, not counted
 
 # bad names
 run_fails_with "an unknown profile: one line listing the Arm profiles" \
-	"--emu-profile: unknown Arm profile 'nosuch' (known: arm-backend-memory, arm-badspec, arm-balanced, arm-frontend, arm-system)" \
+	"--emu-profile: unknown Arm profile 'nosuch' (known: arm-backend-memory, arm-badspec, arm-balanced, arm-frontend, arm-n2-balanced, arm-system)" \
 	"$H" stat --pmu neoverse-v2 --topdown --emu-profile nosuch true
 run_fails_with "a missing trace" \
 	"--emu-trace $tmp/none: cannot open trace '$tmp/none'" \
@@ -128,6 +128,49 @@ run_fails_with "a profile whose contexts the PMU has not got" \
 run_fails_with "a profile of more slots than PMMIR_EL1.SLOTS on a core with slot events" \
 	"profile arm-balanced is written for 8 slots; the neoverse-n2 PMU (emulator profile n2) has PMMIR_EL1.SLOTS 5" \
 	"$H" stat --pmu neoverse-n2 --topdown true
+
+# Neoverse N2 (emulator profile n2: 5 slots, and STALL_SLOT_FRONTEND counts
+# one slot more every cycle, which N2's metrics take off as CPU_CYCLES):
+# the profile written for it declares stall_slot_bias 1, and its declared
+# slot form leaves that slot out as the metrics do
+check_profile neoverse-n2 slots arm-n2-balanced
+run_fails_with "a profile with N2's extra slot on V2" \
+	"profile arm-n2-balanced has stall_slot_bias 1; the neoverse-v2 PMU (emulator profile v2) counts 0 extra slots a cycle" \
+	"$H" stat --pmu neoverse-v2 --topdown --emu-profile arm-n2-balanced true
+
+# arm-system runs in Secure state, Realm state and SME streaming mode: on
+# the future feature profile, which has RME and SME, stat counts it as a
+# Non-secure kernel does, with Secure counting prohibited (MDCR_EL3.SPME
+# resets to 0) and the cycle counter counting everywhere (PMCR_EL0.DP = 0):
+# its declaration in that view ("declared_kernel_slots")
+check_profile neoverse-v2 kernel_slots arm-system --emu-pmu future
+
+# --emu-pmu: the same core on another feature profile. "future" has
+# FEAT_PMUv3_SS, so stat reads each group from one capture (PMSSCR_EL1.SS,
+# then the snapshot registers): the counts are those of live reads on v2,
+# to the last digit, since both read the same instant of the same stream
+"$H" stat --pmu neoverse-v2 -x, -e cpu_cycles,op_spec,op_retired,stall_slot --emu-cycles 2000000 \
+	>"$tmp/v2.csv" 2>&1
+"$H" stat --pmu neoverse-v2 --emu-pmu future -x, -e cpu_cycles,op_spec,op_retired,stall_slot \
+	--emu-cycles 2000000 >"$tmp/fu.csv" 2>&1
+[ -s "$tmp/v2.csv" ] && cmp -s "$tmp/v2.csv" "$tmp/fu.csv" && grep -q '^[0-9][0-9]*,,op_spec' "$tmp/fu.csv"
+ok $? "--emu-pmu future (PMSS snapshot reads) counts what v2's live reads count"
+[ $? -eq 0 ] || diag "$(cat "$tmp/v2.csv" "$tmp/fu.csv")"
+"$H" stat --pmu neoverse-v2 --emu-pmu future --topdown --dry-run >"$tmp/dry" 2>&1 &&
+	grep -q 'reads: msr PMSSCR_EL1, 1 (one capture of every counter; NC = 0 says it happened), then mrs PMEVCNTSVR<n>_EL1 and PMCCNTSVR_EL1' "$tmp/dry"
+ok $? "... its dry run reads through one PMSSCR_EL1 capture"
+"$H" stat --pmu neoverse-v2 --topdown --dry-run >"$tmp/dry" 2>&1 &&
+	grep -q 'reads: mrs PMEVCNTR<n>_EL0 and PMCCNTR_EL0, one at a time' "$tmp/dry"
+ok $? "... and v2's, without FEAT_PMUv3_SS, one counter at a time"
+run_fails_with "an unknown --emu-pmu" \
+	"--emu-pmu bogus: no Arm emulator feature profile of that name (n1, v1, n2, v2, future, or an Arm core's name)" \
+	"$H" stat --pmu neoverse-v2 --emu-pmu bogus -e cpu_cycles true
+run_fails_with "--emu-pmu on Kunminghu" \
+	"--emu-pmu v2: the Kunminghu emulator has one PMU" \
+	"$H" stat --backend emu --emu-pmu v2 -e frontend:ifu_req true
+run_fails_with "a V2 threshold event on the v1 feature profile (no FEAT_PMUv3_TH)" \
+	"that the neoverse-v2 PMU (emulator profile v1" \
+	"$H" stat --pmu neoverse-v2 --emu-pmu v1 -e 'stall_slot:th>=2' true
 
 # a trace replays exactly: 1000 cycles at EL0 with OP_SPEC 6, OP_RETIRED 3,
 # STALL_SLOT_FRONTEND 1, STALL_SLOT_BACKEND 1 (STALL_SLOT 2) per cycle, on

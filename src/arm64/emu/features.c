@@ -43,6 +43,7 @@ static const struct arm_emu_features profiles[] = {
         .pmuver = 0x6,
         .nr_counters = 6,
         .slots = 5,
+        .slot_bias = 1,
     },
     {
         .name = "v2",

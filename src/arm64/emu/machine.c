@@ -61,6 +61,7 @@ struct pe_src {
 	uint64_t toff;            /* trace: cycles of it already replayed */
 	uint64_t hi[32];          /* overflows carried (multiples of 2^32) */
 	uint32_t wrapped;         /* counters that passed 2^64 - 1 */
+	bool captured;            /* FEAT_PMUv3_SS: the snapshot registers hold this instant */
 };
 
 struct arm_vm {
@@ -118,6 +119,7 @@ static int msr(struct arm_vm *vm, unsigned h, unsigned reg, unsigned idx, uint64
                size_t errlen)
 {
 	int x = arm_emu_write(arm_emu_pe(vm->emu, h), KERNEL_EL, reg, idx, v);
+	vm->src[h].captured = false; /* a write may change what a capture holds */
 	if (x != ARM_EMU_OK) {
 		char name[32];
 		snprintf(err, errlen, "emulator: msr %s, 0x%" PRIx64 " at EL2 raised %s",
@@ -132,6 +134,20 @@ static uint64_t mrs(struct arm_vm *vm, unsigned h, unsigned reg, unsigned idx)
 	uint64_t v = 0;
 	(void)arm_emu_read(arm_emu_pe(vm->emu, h), KERNEL_EL, reg, idx, &v); /* EL2: cannot trap */
 	return v;
+}
+
+/* --emu-pmu: a feature profile by name (a core's name gives its own). */
+static const struct arm_emu_features *pmu_named(const char *name, char *err, size_t errlen)
+{
+	const struct arm_emu_features *f = arm_emu_features_find(name);
+	if (f)
+		return f;
+	size_t n = (size_t)snprintf(err, errlen, "no Arm emulator feature profile of that name (");
+	for (unsigned i = 0; (f = arm_emu_features_at(i)) && n < errlen; i++)
+		n += (size_t)snprintf(err + n, errlen - n, "%s%s", i ? ", " : "", f->name);
+	if (n < errlen)
+		snprintf(err + n, errlen - n, ", or an Arm core's name)");
+	return NULL;
 }
 
 /* A profile's contexts must exist on the PMU's features (the machine
@@ -162,6 +178,16 @@ static int check_profile(const struct arm_vm *vm, char *err, size_t errlen)
 		         "profile %s is written for %u slots; the %s PMU (emulator profile %s) has "
 		         "PMMIR_EL1.SLOTS %u",
 		         name, arm_src_profile_slots(p), vm->core->name, f->name, f->slots);
+		return -1;
+	}
+	if (core_has_event(vm->core, ARM_SRC_STALL_SLOT) &&
+	    arm_src_profile_stall_slot_bias(p) != f->slot_bias) {
+		snprintf(
+		    err, errlen,
+		    "profile %s has stall_slot_bias %u; the %s PMU (emulator profile %s) counts "
+		    "%u extra slot%s a cycle in STALL_SLOT_FRONTEND and STALL_SLOT",
+		    name, arm_src_profile_stall_slot_bias(p), vm->core->name, f->name, f->slot_bias,
+		    f->slot_bias == 1 ? "" : "s");
 		return -1;
 	}
 	return 0;
@@ -215,6 +241,10 @@ static int vm_create(const struct arm_mach *am, const struct hpm_emu_vm_config *
 	vm->f = arm_emu_features_find(am->core);
 	if (!vm->core || !vm->f) {
 		snprintf(err, errlen, "no Arm emulator profile for %s", am->core);
+		goto fail;
+	}
+	if (cfg->pmu && !(vm->f = pmu_named(cfg->pmu, err, errlen))) {
+		rc = HPM_EMU_EPMU;
 		goto fail;
 	}
 	vm->emu = arm_emu_new(vm->f, cfg->harts, 1, buf, sizeof(buf));
@@ -342,6 +372,7 @@ static void vm_run(struct hpm_emu_vm *base, unsigned h, uint64_t cycles)
 	struct arm_emu_pe *pe = arm_emu_pe(vm->emu, h);
 	struct pe_src *src = &vm->src[h];
 	struct arm_emu_run r;
+	src->captured = false;
 
 	while (cycles) {
 		/* a piece, then the interrupt: looking at it completes the
@@ -379,8 +410,21 @@ static uint64_t vm_read(struct hpm_emu_vm *base, unsigned h, unsigned counter, b
 	struct arm_vm *vm = vm_of(base);
 	struct pe_src *src = &vm->src[h];
 	uint64_t v, sum;
-	service(vm, h);
-	if (counter == CYCLE_CTR)
+	if (!src->captured)
+		service(vm, h);
+	if (vm->f->pmss && !src->captured) {
+		/* FEAT_PMUv3_SS: one Capture event holds every counter of the
+		 * PE at this instant, so a group's members are read together
+		 * however long reading them takes; NC = 0 says it happened */
+		char err[160];
+		src->captured =
+		    msr(vm, h, ARM_EMU_PMSSCR_EL1, 0, ARM_EMU_PMSSCR_SS, err, sizeof(err)) == 0 &&
+		    !(mrs(vm, h, ARM_EMU_PMSSCR_EL1, 0) & ARM_EMU_PMSSCR_NC);
+	}
+	if (src->captured)
+		v = counter == CYCLE_CTR ? mrs(vm, h, ARM_EMU_PMCCNTSVR_EL1, 0)
+		                         : mrs(vm, h, ARM_EMU_PMEVCNTSVR_EL1, counter);
+	else if (counter == CYCLE_CTR)
 		v = mrs(vm, h, ARM_EMU_PMCCNTR_EL0, 0);
 	else
 		v = mrs(vm, h, ARM_EMU_PMEVCNTR_EL0, counter);
@@ -402,6 +446,18 @@ static const char *vm_unproduced(const struct hpm_emu_vm *base, const struct hpm
 		snprintf(buf, len, "%s", name);
 	else
 		snprintf(buf, len, "event 0x%04x", code);
+	return buf;
+}
+
+static const char *describe_read(const struct hpm_emu_vm *base, char *buf, size_t len)
+{
+	const struct arm_vm *vm = (const struct arm_vm *)base;
+	if (vm->f->pmss)
+		snprintf(buf, len,
+		         "msr PMSSCR_EL1, 1 (one capture of every counter; NC = 0 says it "
+		         "happened), then mrs PMEVCNTSVR<n>_EL1 and PMCCNTSVR_EL1");
+	else
+		snprintf(buf, len, "mrs PMEVCNTR<n>_EL0 and PMCCNTR_EL0, one at a time");
 	return buf;
 }
 
@@ -464,6 +520,8 @@ static const char *describe(enum hpm_emu_step step, uint32_t mask, unsigned coun
 	    .read = vm_read,                                                                       \
 	    .unproduced = vm_unproduced,                                                           \
 	    .describe = describe,                                                                  \
+	    .describe_read = describe_read, /* no sampling operations: PMUv3 overflow interrupts   \
+	                                       are not modelled yet */                             \
 	}
 
 ARM_MACHINE(neoverse_n1, "neoverse-n1");

@@ -281,6 +281,8 @@ void arm_emu_pe_reset(struct arm_emu_pe *pe)
 	pe->gen = 1;
 	pe->mdcr2 = m->f->nr_counters; /* HPMN resets to N */
 	pe->epmn = m->f->nr_counters;  /* nothing reserved */
+	if (m->f->pmss)
+		pe->pmsscr = ARM_EMU_PMSSCR_NC; /* nothing captured yet */
 	pe->el = ARM_EMU_EL1;
 	pe->sec = ARM_EMU_SEC_NS;
 	pe->dirty = true;
@@ -588,7 +590,7 @@ int arm_emu_snapshot(struct arm_emu_pe *pe)
 		return -1;
 	memcpy(pe->svr, pe->evcntr, sizeof(pe->svr));
 	pe->ccsvr = pe->ccntr;
-	pe->pmsscr |= 1u;
+	pe->pmsscr = 0; /* NC = 0: captured; SS = 0: the Capture event completed */
 	return 0;
 }
 
@@ -710,8 +712,8 @@ static int do_access(struct arm_emu_pe *pe, unsigned el, unsigned reg, int n, bo
 			pe->userenr = v & 15u;
 		break;
 	case ARM_EMU_PMMIR_EL1:
-		*val =
-		    f->slots | ((uint64_t)f->thwidth << 20) | ((uint64_t)(f->edge ? 1 : 0) << 24);
+		*val = f->slots | ((uint64_t)f->thwidth << 20) |
+		       ((uint64_t)(f->edge ? 1 : 0) << 24) | ((uint64_t)(f->sme ? 1 : 0) << 28);
 		return ARM_EMU_OK;
 	case ARM_EMU_ID_AA64DFR0_EL1:
 		*val = ((uint64_t)f->pmuver << 8) | ((uint64_t)f->pmss << 16) |
@@ -739,11 +741,13 @@ static int do_access(struct arm_emu_pe *pe, unsigned el, unsigned reg, int n, bo
 			pe->mdcr3 = v & ARM_EMU_MDCR3_SPME;
 		break;
 	case ARM_EMU_PMSSCR_EL1:
+		/* SS: a write of 1 requests a Capture event, which completes
+		 * at once here (SS then reads 0); a write of 0 is ignored */
 		if (!write)
 			*val = pe->pmsscr;
-		else
-			pe->pmsscr = v & 1u;
-		break;
+		else if (v & ARM_EMU_PMSSCR_SS)
+			arm_emu_snapshot(pe);
+		return ARM_EMU_OK;
 	case ARM_EMU_PMEVCNTSVR_EL1:
 		*val = pe->svr[n];
 		return ARM_EMU_OK;
@@ -768,12 +772,6 @@ static int do_access(struct arm_emu_pe *pe, unsigned el, unsigned reg, int n, bo
 			*val = f->pcsample >= 2 ? pe->pcsctl : 0;
 		else if (f->pcsample >= 2)
 			pe->pcsctl = v & 1u;
-		return ARM_EMU_OK;
-	case ARM_EMU_EXT_PMSSRR:
-		if (!write)
-			*val = 0;
-		else if (v & 1u)
-			arm_emu_snapshot(pe);
 		return ARM_EMU_OK;
 	case ARM_EMU_EXT_EPMN:
 		if (!write)

@@ -53,6 +53,9 @@ struct arm_emu_features {
 	unsigned nr_counters; /* PMCR_EL0.N as implemented (1..31) */
 	unsigned thwidth;     /* PMMIR_EL1.THWIDTH: 0 no FEAT_PMUv3_TH */
 	unsigned slots;       /* PMMIR_EL1.SLOTS: the most VB of a slot event */
+	unsigned slot_bias;   /* slots STALL_SLOT_FRONTEND and STALL_SLOT count every cycle
+	                       * besides stalls (1 on Neoverse N2, whose metrics subtract
+	                       * CPU_CYCLES); what the workload source must deliver */
 	bool edge;            /* FEAT_PMUv3_EDGE (PMEVTYPER.TE, PMMIR.EDGE) */
 	bool th2;             /* FEAT_PMUv3_TH2 (PMEVTYPER.TLC) */
 	bool mtpmu;           /* FEAT_MTPMU (PMEVTYPER.MT) */
@@ -120,11 +123,15 @@ enum arm_emu_reg {
 	ARM_EMU_EXT_PMCID1SR, /* CONTEXTIDR_EL1 of the last PMPCSR sample */
 	ARM_EMU_EXT_PMVIDSR,  /* VMID of the last PMPCSR sample */
 	ARM_EMU_EXT_PMPCSCTL, /* PCSample level 2: EN (bit 0) */
-	ARM_EMU_EXT_PMSSRR,   /* writing 1 to bit 0 takes a snapshot */
 	ARM_EMU_EXT_EPMN,     /* EXTPMN: counters EPMN..N-1 reserved (emulator's name) */
 	ARM_EMU_EXT_EXTE,     /* EXTPMN: bit 0 enables the reserved counters */
 	ARM_EMU_NR_REGS,
 };
+
+/* PMSSCR_EL1 bits (FEAT_PMUv3_SS): SS reads 1 while a Capture event is
+ * under way and a write of 1 requests one; NC = 1: nothing captured */
+#define ARM_EMU_PMSSCR_SS (UINT64_C(1) << 0)
+#define ARM_EMU_PMSSCR_NC (UINT64_C(1) << 32)
 
 /* PMCR_EL0 bits */
 #define ARM_EMU_PMCR_E    (UINT64_C(1) << 0)
@@ -227,9 +234,10 @@ int arm_emu_ext_write(struct arm_emu_pe *pe, unsigned reg, unsigned idx, uint64_
  * MDCR_EL2.HPME for counters reserved for EL2) is 1. */
 bool arm_emu_irq_pending(struct arm_emu_pe *pe);
 
-/* FEAT_PMUv3_SS: captures every counter of the PE in this same cycle into
- * PMEVCNTSVR<n>_EL1 and PMCCNTSVR_EL1, and sets PMSSCR_EL1.SS. What a
- * write of 1 to the external PMSSRR does. -1 without the feature. */
+/* FEAT_PMUv3_SS: a Capture event: every counter of the PE in this same
+ * cycle into PMEVCNTSVR<n>_EL1 and PMCCNTSVR_EL1, PMSSCR_EL1.NC cleared.
+ * What a write of 1 to PMSSCR_EL1.SS does (through the system register or
+ * its external view at PMU offset 0xE30). -1 without the feature. */
 int arm_emu_snapshot(struct arm_emu_pe *pe);
 
 /* The edge state of counter n (0..30): what register writes reset and

@@ -109,6 +109,10 @@ struct arm_src_profile {
 	char *name, *description, *origin;
 	bool builtin;
 	unsigned slots;
+	/* stall_slot_bias: slots the PMU adds to STALL_SLOT_FRONTEND and
+	 * STALL_SLOT in every cycle (Neoverse N2 counts one: its metrics
+	 * subtract CPU_CYCLES); the [cycle] values include it */
+	unsigned bias;
 	uint32_t sw_lo, sw_hi, fsw_lo, fsw_hi;
 	struct cyc *cycs;
 	unsigned nr_cycs;
@@ -125,6 +129,11 @@ struct arm_src_profile {
 	unsigned nr_events;
 	double *mean; /* per event, over one period */
 	struct arm_src_topdown td_slots, td_cycles;
+	/* as a Non-secure kernel counts it: the events not counted where
+	 * counting is prohibited by default (Secure state, Root, EL3: reset
+	 * MDCR_EL3.SPME = 0), CPU_CYCLES on PMCCNTR counted everywhere
+	 * (PMCR_EL0.DP = 0, as Linux leaves it) */
+	struct arm_src_topdown td_kernel_slots, td_kernel_cycles;
 	double el_share[ARM_EMU_NR_EL], sec_share[ARM_EMU_NR_SEC], streaming_share;
 	unsigned nr_pts; /* 1 + every function's points */
 	uint32_t max_key;
@@ -262,6 +271,15 @@ static int top_key(struct parser *ps, const char *key, char *val)
 			return fail_at(ps, ps->line, "bad slots '%s' (1..%u: PMMIR_EL1.SLOTS)", val,
 			               ARM_SRC_MAX_SLOTS);
 		p->slots = (unsigned)v;
+	} else if (strcmp(key, "stall_slot_bias") == 0) {
+		if (parse_num(val, &v) < 0 || v > 1)
+			return fail_at(
+			    ps, ps->line,
+			    "bad stall_slot_bias '%s' (0, or 1 for a PMU that counts one "
+			    "extra slot a cycle in STALL_SLOT_FRONTEND and STALL_SLOT, as "
+			    "Neoverse N2 does)",
+			    val);
+		p->bias = (unsigned)v;
 	} else if (strcmp(key, "switch") == 0) {
 		if (parse_range(val, &p->sw_lo, &p->sw_hi) < 0)
 			return fail_at(ps, ps->line, "bad switch '%s' (LO..HI cycles, 1..%u)", val,
@@ -614,16 +632,23 @@ static int check_cycle(struct parser *ps, struct cyc *c)
 		    (struct arm_emu_val){.event = ARM_SRC_STALL_SLOT, .vb = (uint16_t)(fe + be)};
 	}
 	unsigned ss = vb_of(c, ARM_SRC_STALL_SLOT), op = vb_of(c, ARM_SRC_OP_SPEC);
+	unsigned bias = ps->p->bias;
+	if (fe < bias)
+		return fail_at(
+		    ps, c->line,
+		    "cycle '%s': STALL_SLOT_FRONTEND %u is below stall_slot_bias %u (the "
+		    "PMU counts that many every cycle)",
+		    c->name, fe, bias);
 	if (ss < fe + be)
 		return fail_at(ps, c->line,
 		               "cycle '%s': STALL_SLOT (%u) is less than STALL_SLOT_FRONTEND + "
 		               "STALL_SLOT_BACKEND (%u)",
 		               c->name, ss, fe + be);
-	if (op + ss > slots)
+	if (op + ss - bias > slots)
 		return fail_at(ps, c->line,
-		               "cycle '%s': OP_SPEC + STALL_SLOT = %u is more than the %u slots "
+		               "cycle '%s': OP_SPEC + STALL_SLOT%s = %u is more than the %u slots "
 		               "(each slot sends an operation or stalls)",
-		               c->name, op + ss, slots);
+		               c->name, bias ? " - stall_slot_bias" : "", op + ss - bias, slots);
 	if (vb_of(c, ARM_SRC_STALL_FRONTEND) + vb_of(c, ARM_SRC_STALL_BACKEND) > 1)
 		return fail_at(ps, c->line,
 		               "cycle '%s': STALL_FRONTEND + STALL_BACKEND is more than 1 (a "
@@ -767,7 +792,10 @@ static void topdown(const struct arm_src_profile *p, const double *mean, struct 
 	       be = mean_of(p, mean, ARM_SRC_STALL_SLOT_BACKEND),
 	       ss = mean_of(p, mean, ARM_SRC_STALL_SLOT),
 	       opr = mean_of(p, mean, ARM_SRC_OP_RETIRED), ops = mean_of(p, mean, ARM_SRC_OP_SPEC);
-	/* per cycle: CPU_CYCLES is 1 */
+	/* per cycle: CPU_CYCLES is 1; the bias counted every cycle is no stall
+	 * (Neoverse N2's metrics subtract CPU_CYCLES for it) */
+	fe -= p->bias;
+	ss -= p->bias;
 	ts->frontend = fe / slots;
 	ts->backend = be / slots;
 	ts->retiring = ops > 0 ? opr / ops * (1 - ss / slots) : (double)NAN;
@@ -1039,6 +1067,25 @@ static int finish(struct parser *ps)
 		}
 	}
 	topdown(p, p->mean, &p->td_slots, &p->td_cycles);
+
+	/* the kernel's view: per cycle of all cycles, the events of the
+	 * contexts where counting is not prohibited (events do not depend on
+	 * the context within a phase: a phase's mean times that share) */
+	double *kmean = xcalloc(p->nr_events + 1, sizeof(double));
+	for (unsigned i = 0; i < p->nr_phases; i++) {
+		const struct phase *ph = &p->phases[i];
+		double wph = p->period ? (double)ph->cycles / (double)p->period : 1, counted = 0;
+		for (unsigned c = 0; c < p->nr_ctxs; c++) {
+			const struct ctx *cx = &p->ctxs[c];
+			if (cx->sec != ARM_EMU_SEC_S && cx->sec != ARM_EMU_SEC_ROOT &&
+			    cx->el != ARM_EMU_EL3)
+				counted += ph->ctxs[c];
+		}
+		for (unsigned e = 0; e < p->nr_events; e++)
+			kmean[e] += wph * counted * ph->mean[e];
+	}
+	topdown(p, kmean, &p->td_kernel_slots, &p->td_kernel_cycles);
+	free(kmean);
 	return 0;
 }
 
@@ -1277,6 +1324,10 @@ unsigned arm_src_profile_slots(const struct arm_src_profile *p)
 {
 	return p->slots;
 }
+unsigned arm_src_profile_stall_slot_bias(const struct arm_src_profile *p)
+{
+	return p->bias;
+}
 
 void arm_src_profile_declared(const struct arm_src_profile *p, struct arm_src_topdown *slots,
                               struct arm_src_topdown *cycles)
@@ -1285,6 +1336,15 @@ void arm_src_profile_declared(const struct arm_src_profile *p, struct arm_src_to
 		*slots = p->td_slots;
 	if (cycles)
 		*cycles = p->td_cycles;
+}
+
+void arm_src_profile_declared_kernel(const struct arm_src_profile *p, struct arm_src_topdown *slots,
+                                     struct arm_src_topdown *cycles)
+{
+	if (slots)
+		*slots = p->td_kernel_slots;
+	if (cycles)
+		*cycles = p->td_kernel_cycles;
 }
 
 double arm_src_profile_mean(const struct arm_src_profile *p, uint16_t code)

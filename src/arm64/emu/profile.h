@@ -90,10 +90,21 @@ const char *arm_src_profile_name(const struct arm_src_profile *p);
 const char *arm_src_profile_description(const struct arm_src_profile *p);
 const char *arm_src_profile_origin(const struct arm_src_profile *p); /* "built-in" or the file */
 unsigned arm_src_profile_slots(const struct arm_src_profile *p);
+/* Slots the PMU counts in STALL_SLOT_FRONTEND and STALL_SLOT every cycle
+ * besides stalls (stall_slot_bias: 1 for Neoverse N2), which the declared
+ * slot-form Topdown leaves out. */
+unsigned arm_src_profile_stall_slot_bias(const struct arm_src_profile *p);
 
 /* Declared level-1 Topdown: slot form and cycle form (see above). */
 void arm_src_profile_declared(const struct arm_src_profile *p, struct arm_src_topdown *slots,
                               struct arm_src_topdown *cycles);
+/* The same as a Non-secure kernel counts it on the emulator (stat): the
+ * events of Secure state, Root and EL3 are not counted (prohibited while
+ * MDCR_EL3.SPME = 0, its reset value), CPU_CYCLES on PMCCNTR_EL0 counts
+ * every cycle (PMCR_EL0.DP = 0). Equal to the declaration for a profile
+ * that never leaves Non-secure and Realm ELs 0-2. */
+void arm_src_profile_declared_kernel(const struct arm_src_profile *p, struct arm_src_topdown *slots,
+                                     struct arm_src_topdown *cycles);
 /* Expected VB per cycle of event `code` over one period (0 if never given). */
 double arm_src_profile_mean(const struct arm_src_profile *p, uint16_t code);
 /* The events the profile delivers (non-zero in some cycle), in number

@@ -41,7 +41,6 @@ const struct arm_emu_reg_info arm_emu_regs[ARM_EMU_NR_REGS] = {
     [ARM_EMU_EXT_PMCID1SR] = {"PMCID1SR", NULL, 0, false, true, true, false},
     [ARM_EMU_EXT_PMVIDSR] = {"PMVIDSR", NULL, 0, false, true, true, false},
     [ARM_EMU_EXT_PMPCSCTL] = {"PMPCSCTL", NULL, 0, false, true, false, false},
-    [ARM_EMU_EXT_PMSSRR] = {"PMSSRR", NULL, 0, false, true, false, false},
     [ARM_EMU_EXT_EPMN] = {"EPMN", NULL, 0, false, true, false, false},
     [ARM_EMU_EXT_EXTE] = {"EXTE", NULL, 0, false, true, false, false},
 };

@@ -182,6 +182,17 @@ uint64_t emu_hart_mip(struct emu_hart *h);
  * with mode >= EMU_NR_MODES is ignored; vals beyond 63 use their low 6 bits
  * and noEvent always delivers 0, whatever vals[b][0] holds. */
 void emu_hart_run(struct emu_hart *h, const struct emu_run *run);
+/* Sampling (Sscofpmf): emu_hart_run() on at most run->cycles cycles of
+ * `run`, stopped at the end of the first cycle in which a counter of
+ * `watch` (bit n: mhpmcounter n; mcycle and minstret have no OF and are
+ * ignored) whose mhpmevent.OF is 0 goes past 2^64 - 1: the cycle whose
+ * overflow sets OF and mip.LCOFIP, that is where the interrupt is taken
+ * (no skid). Returns the cycles run (run->cycles when no watched counter
+ * overflowed) and sets *overflowed to the counters that overflowed in the
+ * last of them (0 when none did); counts are then exact as of that cycle.
+ * The caller feeds the rest of the run afterwards. */
+uint64_t emu_hart_run_watch(struct emu_hart *h, const struct emu_run *run, uint32_t watch,
+                            uint32_t *overflowed);
 /* Completes any batched counting (CSR accesses do this themselves; this is
  * for benchmarks that time the whole work). */
 void emu_hart_sync(struct emu_hart *h);

@@ -380,6 +380,63 @@ void emu_hart_run(struct emu_hart *h, const struct emu_run *run)
 	hart_batch(h, e, run->mode, cycles);
 }
 
+/* Cycles of `inc` per cycle until a counter at `ctr` wraps (the cycle in
+ * which it goes past 2^64 - 1, counted from 1): ceil((2^64 - ctr) / inc),
+ * UINT64_MAX when that is beyond 64 bits. */
+static uint64_t cycles_to_wrap(uint64_t ctr, uint64_t inc)
+{
+	uint64_t below = (0 - ctr) - 1; /* 2^64 - ctr - 1, also for ctr = 0 */
+	uint64_t q = below / inc;
+	return q == UINT64_MAX ? UINT64_MAX : q + 1;
+}
+
+uint64_t emu_hart_run_watch(struct emu_hart *h, const struct emu_run *run, uint32_t watch,
+                            uint32_t *overflowed)
+{
+	uint64_t r[NR_HPM], stop = run->cycles;
+	const uint64_t *rr;
+
+	*overflowed = 0;
+	watch &= ~(uint32_t)((UINT32_C(1) << KMH_FIRST_COUNTER) - 1);
+	if (!watch || !run->cycles || run->mode >= EMU_NR_MODES) {
+		emu_hart_run(h, run);
+		return run->cycles;
+	}
+	/* The watched counters' values must be exact: fold the batch (cheap,
+	 * one entry at most between watched runs). */
+	hart_fold(h);
+	if (run->key) {
+		unsigned e = hart_lookup(h, run); /* may move h->ent */
+		rr = h->ent[e].r;
+	} else {
+		hart_eval(h, run, r);
+		rr = r;
+	}
+	const uint64_t *mask = h->mask[run->mode];
+	uint64_t need[NR_HPM];
+	for (unsigned i = 0; i < NR_HPM; i++) {
+		need[i] = UINT64_MAX;
+		/* a counter whose OF is set raises no new interrupt (Sscofpmf) */
+		if (!(watch & EMU_CNT_HPM(KMH_FIRST_COUNTER + i)) || (h->evt[i] & KMH_OF))
+			continue;
+		uint64_t inc = rr[i] & mask[i];
+		if (!inc)
+			continue;
+		need[i] = cycles_to_wrap(h->ctr[i], inc);
+		if (need[i] < stop)
+			stop = need[i];
+	}
+	struct emu_run part = *run;
+	part.cycles = stop;
+	emu_hart_run(h, &part);
+	for (unsigned i = 0; i < NR_HPM; i++)
+		if (need[i] == stop)
+			*overflowed |= EMU_CNT_HPM(KMH_FIRST_COUNTER + i);
+	if (*overflowed)
+		hart_fold(h); /* OF and LCOFIP as of the end of the overflow cycle */
+	return stop;
+}
+
 void emu_hart_sync(struct emu_hart *h)
 {
 	hart_fold(h);

@@ -4,6 +4,13 @@
  * source, a profile's stream seeded with seed + hart index or the one
  * trace, replayed from its start on every hart and looped when it ends.
  *
+ * Sampling (set_period, run_sample): a sampling counter is armed as the SBI
+ * PMU arms one (OF cleared, the counter written to -left) and each hart's
+ * runs go through emu_hart_run_watch(), which stops in the cycle a watched
+ * counter overflows; the rest of that run is kept and fed first next time,
+ * so the stream is the same however it is cut. The sample's context is the
+ * run's PC and function (the profile's [function] sections).
+ *
  * Counter n is CSR mhpmcounter n (mcycle and minstret are 0 and 2 of the
  * same numbering) and bit n of mcountinhibit; its event is mhpmevent n.
  * Every access is an M-mode one, which cannot fault on an implemented CSR:
@@ -30,6 +37,12 @@ struct src {
 	struct emu_workload *w; /* profile stream, or NULL with a trace */
 	size_t ti;              /* trace: current run */
 	uint64_t toff;          /* trace: cycles of it already replayed */
+	/* the rest of a run a sample stopped in the middle of, fed first */
+	struct emu_run pend;
+	uint64_t pend_pc;
+	int pend_fn;
+	uint64_t cycles; /* run since create() */
+	uint32_t watch;  /* sampling counters */
 };
 
 struct kmh_vm {
@@ -81,6 +94,13 @@ static int vm_create(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm **ou
 	*out = NULL;
 	vm->base.machine = &hpm_machine_kunminghu;
 	vm->base.harts = cfg->harts;
+	if (cfg->pmu) {
+		snprintf(err, errlen,
+		         "the Kunminghu emulator has one PMU; --emu-pmu chooses among the Arm "
+		         "emulator's feature profiles");
+		free(vm);
+		return HPM_EMU_EPMU;
+	}
 	if (cfg->trace) {
 		unsigned line = 0;
 		vm->trace_path = xstrdup(cfg->trace);
@@ -171,32 +191,149 @@ static int vm_inhibit(struct hpm_emu_vm *base, unsigned h, uint32_t mask, bool s
 	return 0;
 }
 
+/* The next run of h's source, at most `cycles` (> 0) of it, with its PC
+ * and function: the rest of a run a sample cut first. */
+static void src_next(struct kmh_vm *vm, struct src *src, uint64_t cycles, struct emu_run *r,
+                     uint64_t *pc, int *fn)
+{
+	if (src->pend.cycles) {
+		*r = src->pend;
+		if (r->cycles > cycles)
+			r->cycles = cycles;
+		src->pend.cycles -= r->cycles;
+		*pc = src->pend_pc;
+		*fn = src->pend_fn;
+		return;
+	}
+	*pc = 0;
+	*fn = -1;
+	if (src->w) {
+		emu_workload_next(src->w, cycles, r);
+		*fn = emu_workload_function(src->w);
+		*pc = emu_workload_pc(src->w);
+	} else {
+		/* the rest of the current trace line, at most `cycles` of it */
+		emu_trace_run_at(vm->trace, src->ti, r);
+		uint64_t full = r->cycles, left = full - src->toff;
+		r->cycles = left < cycles ? left : cycles;
+		src->toff += r->cycles;
+		if (src->toff == full) {
+			src->toff = 0;
+			/* a trace shorter than the run is replayed again from its start */
+			if (++src->ti == emu_trace_nr_runs(vm->trace))
+				src->ti = 0;
+		}
+	}
+}
+
 static void vm_run(struct hpm_emu_vm *base, unsigned h, uint64_t cycles)
 {
 	struct kmh_vm *vm = vm_of(base);
 	struct emu_hart *hart = emu_hart(vm->emu, h);
 	struct src *src = &vm->src[h];
 	struct emu_run r;
+	uint64_t pc;
+	int fn;
 
+	src->cycles += cycles;
 	while (cycles) {
-		if (src->w) {
-			emu_workload_next(src->w, cycles, &r);
-		} else {
-			/* the rest of the current trace line, at most `cycles` of it */
-			emu_trace_run_at(vm->trace, src->ti, &r);
-			uint64_t full = r.cycles, left = full - src->toff;
-			r.cycles = left < cycles ? left : cycles;
-			src->toff += r.cycles;
-			if (src->toff == full) {
-				src->toff = 0;
-				/* a trace shorter than the run is replayed again from its start */
-				if (++src->ti == emu_trace_nr_runs(vm->trace))
-					src->ti = 0;
-			}
-		}
+		src_next(vm, src, cycles, &r, &pc, &fn);
 		emu_hart_run(hart, &r);
 		cycles -= r.cycles;
 	}
+}
+
+static int vm_set_period(struct hpm_emu_vm *base, unsigned h, unsigned counter, uint64_t left,
+                         char *err, size_t errlen)
+{
+	struct kmh_vm *vm = vm_of(base);
+	struct src *src = &vm->src[h];
+	int rc;
+
+	if (counter < KMH_FIRST_COUNTER || counter >= HPM_EMU_MAX_COUNTERS) {
+		snprintf(err, errlen,
+		         "counter %u cannot sample: Kunminghu's mcycle and minstret have no "
+		         "overflow interrupt (no mhpmevent.OF); sample on an mhpmcounter",
+		         counter);
+		return -EOPNOTSUPP;
+	}
+	if (!left) {
+		src->watch &= ~(UINT32_C(1) << counter);
+		return 0;
+	}
+	if (left > (UINT64_C(1) << 63)) {
+		snprintf(err, errlen, "sampling period %" PRIu64 " is above 2^63", left);
+		return -EINVAL;
+	}
+	/* as the SBI PMU start with a value: OF cleared (mhpmevent), then the
+	 * counter written to -left */
+	struct emu_hart *hart = emu_hart(vm->emu, h);
+	if (emu_hart_csr_clear(hart, EMU_MODE_M, EMU_CSR_MHPMEVENT(counter), KMH_OF) != EMU_OK) {
+		snprintf(err, errlen, "emulator: csrc mhpmevent%u faulted", counter);
+		return -EIO;
+	}
+	if ((rc = csrw(vm, h, EMU_CSR_MHPMCOUNTER(counter), 0 - left, err, errlen)))
+		return rc;
+	src->watch |= UINT32_C(1) << counter;
+	return 0;
+}
+
+static uint64_t vm_run_sample(struct hpm_emu_vm *base, unsigned h, uint64_t cycles,
+                              struct hpm_emu_sample *s)
+{
+	struct kmh_vm *vm = vm_of(base);
+	struct emu_hart *hart = emu_hart(vm->emu, h);
+	struct src *src = &vm->src[h];
+	uint64_t done = 0, pc = 0;
+	int fn = -1;
+
+	s->overflowed = 0;
+	while (done < cycles) {
+		struct emu_run r;
+		src_next(vm, src, cycles - done, &r, &pc, &fn);
+		uint32_t ovf;
+		uint64_t n = emu_hart_run_watch(hart, &r, src->watch, &ovf);
+		done += n;
+		if (n < r.cycles) {
+			/* the rest of the run goes on after the interrupt (what
+			 * src_next took from a pending run goes back to it) */
+			if (!src->pend.cycles) {
+				src->pend = r;
+				src->pend.cycles = 0;
+				src->pend_pc = pc;
+				src->pend_fn = fn;
+			}
+			src->pend.cycles += r.cycles - n;
+		}
+		if (ovf) {
+			s->overflowed = ovf;
+			break;
+		}
+	}
+	src->cycles += done;
+	s->cycle = src->cycles;
+	s->pc = pc;
+	s->function = fn;
+	return done;
+}
+
+static unsigned vm_nr_functions(const struct hpm_emu_vm *base)
+{
+	const struct kmh_vm *vm = (const struct kmh_vm *)base;
+	return vm->prof ? emu_profile_nr_functions(vm->prof) : 0;
+}
+
+static bool vm_function(const struct hpm_emu_vm *base, unsigned i, struct hpm_emu_function *f)
+{
+	const struct kmh_vm *vm = (const struct kmh_vm *)base;
+	struct emu_function ef;
+	if (!vm->prof || !emu_profile_function(vm->prof, i, &ef))
+		return false;
+	f->name = ef.name;
+	f->start = ef.start;
+	f->end = ef.end;
+	f->share = ef.share;
+	return true;
 }
 
 static uint64_t vm_read(struct hpm_emu_vm *base, unsigned h, unsigned counter, bool *wrapped)
@@ -288,4 +425,8 @@ const struct hpm_emu_machine hpm_machine_kunminghu = {
     .read = vm_read,
     .unproduced = vm_unproduced,
     .describe = describe,
+    .set_period = vm_set_period,
+    .run_sample = vm_run_sample,
+    .nr_functions = vm_nr_functions,
+    .function = vm_function,
 };

@@ -68,7 +68,14 @@ struct pphase {
 	bool has_cycles;
 };
 
-enum section { SEC_TOP, SEC_CYCLE, SEC_CLASS, SEC_PHASE };
+struct pfunc {
+	struct pmix *mix;
+	unsigned nr_mix, mix_line;
+	bool has_addr, has_size, has_share;
+	uint64_t size;
+};
+
+enum section { SEC_TOP, SEC_CYCLE, SEC_CLASS, SEC_PHASE, SEC_FUNCTION };
 
 struct parser {
 	const char *file;
@@ -80,8 +87,9 @@ struct parser {
 	struct pclass *pk;
 	struct pphase *pp;
 	unsigned nr_pp; /* [phase] sections of the file (p->phases may add one) */
+	struct pfunc *pf;
 	enum section sec;
-	bool has_modes, has_mode_switch;
+	bool has_modes, has_mode_switch, has_fn_classes;
 };
 
 static bool perr(struct parser *ps, unsigned line, const char *fmt, ...)
@@ -98,6 +106,16 @@ static bool perr(struct parser *ps, unsigned line, const char *fmt, ...)
 	else
 		set_err(ps->err, ps->errlen, "%s: %s", ps->file, msg);
 	return false;
+}
+
+static void phase_destroy(struct wl_phase *ph)
+{
+	free(ph->name);
+	free(ph->cls);
+	free(ph->share);
+	free(ph->thr);
+	free(ph->alias);
+	free(ph->mean);
 }
 
 static void profile_destroy(struct emu_profile *p)
@@ -117,16 +135,16 @@ static void profile_destroy(struct emu_profile *p)
 		free(p->classes[i].segs);
 	}
 	free(p->classes);
-	for (unsigned i = 0; i < p->nr_phases; i++) {
-		struct wl_phase *ph = &p->phases[i];
-		free(ph->name);
-		free(ph->cls);
-		free(ph->share);
-		free(ph->thr);
-		free(ph->alias);
-		free(ph->mean);
-	}
+	for (unsigned i = 0; i < p->nr_phases; i++)
+		phase_destroy(&p->phases[i]);
 	free(p->phases);
+	for (unsigned i = 0; i < p->nr_funcs; i++) {
+		free(p->funcs[i].name);
+		phase_destroy(&p->funcs[i].mix);
+	}
+	free(p->funcs);
+	free(p->fn_thr);
+	free(p->fn_alias);
 	free(p->produced);
 	free(p->mean);
 	free(p);
@@ -150,6 +168,12 @@ static void parser_free(struct parser *ps)
 		free(ps->pp[i].mix);
 	}
 	free(ps->pp);
+	for (unsigned i = 0; p && i < p->nr_funcs; i++) {
+		for (unsigned j = 0; j < ps->pf[i].nr_mix; j++)
+			free(ps->pf[i].mix[j].cls);
+		free(ps->pf[i].mix);
+	}
+	free(ps->pf);
 }
 
 /* ---------------------------------------------------------------- values */
@@ -357,10 +381,21 @@ static bool top_key(struct parser *ps, const char *key, char *value)
 			            value);
 		return true;
 	}
-	return perr(
-	    ps, ps->line,
-	    "unknown key '%s' (before the first section: name, description, modes, mode-switch)",
-	    key);
+	if (strcmp(key, "function-classes") == 0) {
+		if (ps->has_fn_classes)
+			return perr(ps, ps->line, "'function-classes' given twice");
+		ps->has_fn_classes = true;
+		if (!parse_range(value, &p->fn_lo, &p->fn_hi))
+			return perr(ps, ps->line,
+			            "bad function-classes '%s' (class draws: N or LO..HI, 1 <= LO "
+			            "<= HI)",
+			            value);
+		return true;
+	}
+	return perr(ps, ps->line,
+	            "unknown key '%s' (before the first section: name, description, modes, "
+	            "mode-switch, function-classes)",
+	            key);
 }
 
 static bool cycle_key(struct parser *ps, const char *key, const char *value)
@@ -472,6 +507,36 @@ static bool class_key(struct parser *ps, const char *key, char *value)
 	return perr(ps, ps->line, "unknown class key '%s' (runs, share)", key);
 }
 
+/* mix = CLASS:SHARE ...: may be repeated, the entries accumulate. */
+static bool mix_key(struct parser *ps, char *value, struct pmix **mix, unsigned *nr_mix,
+                    unsigned *mix_line)
+{
+	if (!*mix_line)
+		*mix_line = ps->line;
+	char *w[MAX_WORDS];
+	unsigned n = split_words(value, w, MAX_WORDS);
+	if (n > MAX_WORDS)
+		return perr(ps, ps->line, "too many entries in one mix line");
+	for (unsigned i = 0; i < n; i++) {
+		char *colon = strchr(w[i], ':');
+		if (!colon)
+			return perr(ps, ps->line, "'%s' is not CLASS:SHARE", w[i]);
+		*colon = '\0';
+		double sh;
+		if (colon[1] == '-')
+			return perr(ps, ps->line, "share of class '%s' is negative", w[i]);
+		if (!parse_share(colon + 1, &sh))
+			return perr(ps, ps->line, "bad share '%s' for class '%s' (a fraction 0..1)",
+			            colon + 1, w[i]);
+		for (unsigned j = 0; j < *nr_mix; j++)
+			if (strcmp((*mix)[j].cls, w[i]) == 0)
+				return perr(ps, ps->line, "class '%s' twice in the mix", w[i]);
+		*mix = xreallocarray(*mix, *nr_mix + 1, sizeof(**mix));
+		(*mix)[(*nr_mix)++] = (struct pmix){xstrdup(w[i]), sh};
+	}
+	return true;
+}
+
 static bool phase_key(struct parser *ps, const char *key, char *value)
 {
 	struct emu_profile *p = ps->p;
@@ -487,36 +552,50 @@ static bool phase_key(struct parser *ps, const char *key, char *value)
 		pp->has_cycles = true;
 		return true;
 	}
-	if (strcmp(key, "mix") == 0) {
-		/* may be repeated: the entries accumulate */
-		if (!pp->mix_line)
-			pp->mix_line = ps->line;
-		char *w[MAX_WORDS];
-		unsigned n = split_words(value, w, MAX_WORDS);
-		if (n > MAX_WORDS)
-			return perr(ps, ps->line, "too many entries in one mix line");
-		for (unsigned i = 0; i < n; i++) {
-			char *colon = strchr(w[i], ':');
-			if (!colon)
-				return perr(ps, ps->line, "'%s' is not CLASS:SHARE", w[i]);
-			*colon = '\0';
-			double sh;
-			if (colon[1] == '-')
-				return perr(ps, ps->line, "share of class '%s' is negative", w[i]);
-			if (!parse_share(colon + 1, &sh))
-				return perr(ps, ps->line,
-				            "bad share '%s' for class '%s' (a fraction 0..1)",
-				            colon + 1, w[i]);
-			for (unsigned j = 0; j < pp->nr_mix; j++)
-				if (strcmp(pp->mix[j].cls, w[i]) == 0)
-					return perr(ps, ps->line, "class '%s' twice in the mix",
-					            w[i]);
-			pp->mix = xreallocarray(pp->mix, pp->nr_mix + 1, sizeof(*pp->mix));
-			pp->mix[pp->nr_mix++] = (struct pmix){xstrdup(w[i]), sh};
-		}
+	if (strcmp(key, "mix") == 0)
+		return mix_key(ps, value, &pp->mix, &pp->nr_mix, &pp->mix_line);
+	return perr(ps, ps->line, "unknown phase key '%s' (cycles, mix)", key);
+}
+
+/* A function's range: address and size in bytes, both even (RISC-V
+ * instructions are 2 or 4 bytes, at even addresses). */
+static bool function_key(struct parser *ps, const char *key, char *value)
+{
+	struct emu_profile *p = ps->p;
+	struct wl_func *f = &p->funcs[p->nr_funcs - 1];
+	struct pfunc *pf = &ps->pf[p->nr_funcs - 1];
+	if (strcmp(key, "address") == 0) {
+		if (pf->has_addr)
+			return perr(ps, ps->line, "'address' given twice");
+		if (!parse_u64(value, UINT64_MAX, &f->lo) || (f->lo & 1))
+			return perr(ps, ps->line,
+			            "bad address '%s' (a 64-bit number, a multiple of 2)", value);
+		pf->has_addr = true;
 		return true;
 	}
-	return perr(ps, ps->line, "unknown phase key '%s' (cycles, mix)", key);
+	if (strcmp(key, "size") == 0) {
+		if (pf->has_size)
+			return perr(ps, ps->line, "'size' given twice");
+		if (!parse_u64(value, UINT64_C(1) << 48, &pf->size) || pf->size == 0 ||
+		    (pf->size & 1))
+			return perr(ps, ps->line, "bad size '%s' (bytes, a multiple of 2, 2..2^48)",
+			            value);
+		pf->has_size = true;
+		return true;
+	}
+	if (strcmp(key, "share") == 0) {
+		if (pf->has_share)
+			return perr(ps, ps->line, "'share' given twice");
+		if (value[0] == '-')
+			return perr(ps, ps->line, "share %s is negative", value);
+		if (!parse_share(value, &f->share))
+			return perr(ps, ps->line, "bad share '%s' (a fraction 0..1)", value);
+		pf->has_share = true;
+		return true;
+	}
+	if (strcmp(key, "mix") == 0)
+		return mix_key(ps, value, &pf->mix, &pf->nr_mix, &pf->mix_line);
+	return perr(ps, ps->line, "unknown function key '%s' (address, size, share, mix)", key);
 }
 
 static bool section(struct parser *ps, char *s)
@@ -530,7 +609,8 @@ static bool section(struct parser *ps, char *s)
 	unsigned n = split_words(s + 1, w, 2);
 	if (n != 2)
 		return perr(ps, ps->line,
-		            "section header is not [cycle NAME], [class NAME] or [phase NAME]");
+		            "section header is not [cycle NAME], [class NAME], [phase NAME] or "
+		            "[function NAME]");
 	if (!valid_name(w[1]))
 		return perr(ps, ps->line, "bad name '%s' (letters, digits, '-', '_', '.')", w[1]);
 	if (strcmp(w[0], "cycle") == 0) {
@@ -577,8 +657,23 @@ static bool section(struct parser *ps, char *s)
 		p->nr_phases++;
 		ps->nr_pp++;
 		ps->sec = SEC_PHASE;
+	} else if (strcmp(w[0], "function") == 0) {
+		for (unsigned i = 0; i < p->nr_funcs; i++)
+			if (strcmp(p->funcs[i].name, w[1]) == 0)
+				return perr(ps, ps->line,
+				            "function '%s' defined twice (first at line %u)", w[1],
+				            p->funcs[i].line);
+		p->funcs = xreallocarray(p->funcs, p->nr_funcs + 1, sizeof(*p->funcs));
+		ps->pf = xreallocarray(ps->pf, p->nr_funcs + 1, sizeof(*ps->pf));
+		memset(&p->funcs[p->nr_funcs], 0, sizeof(*p->funcs));
+		memset(&ps->pf[p->nr_funcs], 0, sizeof(*ps->pf));
+		p->funcs[p->nr_funcs].name = xstrdup(w[1]);
+		p->funcs[p->nr_funcs].line = ps->line;
+		p->nr_funcs++;
+		ps->sec = SEC_FUNCTION;
 	} else {
-		return perr(ps, ps->line, "unknown section '%s' (cycle, class, phase)", w[0]);
+		return perr(ps, ps->line, "unknown section '%s' (cycle, class, phase, function)",
+		            w[0]);
 	}
 	return true;
 }
@@ -620,6 +715,8 @@ static bool parse_line(struct parser *ps, char *s)
 		return class_key(ps, key, value);
 	case SEC_PHASE:
 		return phase_key(ps, key, value);
+	case SEC_FUNCTION:
+		return function_key(ps, key, value);
 	}
 	return false;
 }
@@ -788,9 +885,130 @@ static bool build_phase(struct parser *ps, struct wl_phase *ph, unsigned line)
 	return true;
 }
 
+/* A phase's classes and shares from its (or a function's) mix entries; the
+ * classes named are marked used. `what` names the owner in messages. */
+static bool mix_classes(struct parser *ps, struct wl_phase *ph, const struct pmix *mix, unsigned nr,
+                        unsigned line, const char *what)
+{
+	struct emu_profile *p = ps->p;
+	ph->cls = xcalloc(nr, sizeof(*ph->cls));
+	ph->share = xcalloc(nr, sizeof(*ph->share));
+	double sum = 0;
+	for (unsigned j = 0; j < nr; j++) {
+		int k = find_class(p, mix[j].cls);
+		if (k < 0)
+			return perr(ps, line, "%s: unknown class '%s'", what, mix[j].cls);
+		sum += mix[j].share;
+		if (mix[j].share > 0) {
+			p->classes[k].used = true;
+			ph->cls[ph->nr] = (unsigned)k;
+			ph->share[ph->nr++] = mix[j].share;
+		}
+	}
+	if (fabs(sum - 1.0) > SHARE_EPSILON)
+		return perr(ps, line, "%s: class shares sum to %.12g, not 1", what, sum);
+	return true;
+}
+
+#define MAX_FN_POINTS 16u /* PCs per function */
+
+/* [function] sections: each function's mix is a phase of its own; the
+ * profile's one phase is their combined mix (class k's cycle share is
+ * sum over f of share_f x mix_f,k, and every expectation is linear in
+ * those), and the function draw table weighs each function by its share
+ * over the expected cycles of one class draw in it, so that its cycle
+ * share converges to its share. */
+static bool build_functions(struct parser *ps)
+{
+	struct emu_profile *p = ps->p;
+	char what[160];
+	if (ps->nr_pp)
+		return perr(ps, p->phases[0].line,
+		            "a profile with [function] sections has no [phase] sections (each "
+		            "function has its own mix)");
+	for (unsigned i = 0; i < p->nr_classes; i++)
+		if (p->classes[i].has_share)
+			return perr(ps, p->classes[i].line,
+			            "class '%s' has a 'share', but with [function] sections the "
+			            "shares are the functions' 'mix'",
+			            p->classes[i].name);
+	double sum = 0;
+	for (unsigned i = 0; i < p->nr_funcs; i++) {
+		struct wl_func *f = &p->funcs[i];
+		struct pfunc *pf = &ps->pf[i];
+		if (!pf->has_addr || !pf->has_size || !pf->has_share)
+			return perr(ps, f->line, "function '%s' needs address, size and share",
+			            f->name);
+		if (!pf->nr_mix)
+			return perr(ps, f->line, "function '%s' has no 'mix'", f->name);
+		if (f->lo > UINT64_MAX - pf->size)
+			return perr(ps, f->line, "function '%s' runs past 2^64 - 1", f->name);
+		f->hi = f->lo + pf->size;
+		for (unsigned j = 0; j < i; j++)
+			if (f->lo < p->funcs[j].hi && p->funcs[j].lo < f->hi)
+				return perr(ps, f->line,
+				            "function '%s' overlaps function '%s' (line %u)",
+				            f->name, p->funcs[j].name, p->funcs[j].line);
+		f->npts = pf->size / 2 < MAX_FN_POINTS ? (unsigned)(pf->size / 2) : MAX_FN_POINTS;
+		f->mix.name = xstrdup(f->name);
+		f->mix.line = f->line;
+		snprintf(what, sizeof(what), "function '%s'", f->name);
+		if (!mix_classes(ps, &f->mix, pf->mix, pf->nr_mix, pf->mix_line, what) ||
+		    !build_phase(ps, &f->mix, pf->mix_line))
+			return false;
+		sum += f->share;
+	}
+	if (fabs(sum - 1.0) > SHARE_EPSILON)
+		return perr(ps, p->funcs[0].line, "the functions' shares sum to %.12g, not 1", sum);
+	for (unsigned i = 0; i < p->nr_classes; i++)
+		if (!p->classes[i].used)
+			return perr(ps, p->classes[i].line, "class '%s' is in no function's mix",
+			            p->classes[i].name);
+
+	/* the draw table of functions */
+	double *q = xcalloc(p->nr_funcs, sizeof(*q)), qsum = 0;
+	for (unsigned i = 0; i < p->nr_funcs; i++) {
+		const struct wl_phase *m = &p->funcs[i].mix;
+		double draws = 0; /* class draws per cycle in this function */
+		for (unsigned j = 0; j < m->nr; j++)
+			draws += m->share[j] / p->classes[m->cls[j]].mean_cycles;
+		q[i] = p->funcs[i].share * draws;
+		qsum += q[i];
+	}
+	for (unsigned i = 0; i < p->nr_funcs; i++)
+		q[i] /= qsum;
+	build_alias(q, p->nr_funcs, &p->fn_thr, &p->fn_alias);
+	free(q);
+
+	/* the whole profile: one endless phase of the combined mix */
+	p->phases = xcalloc(1, sizeof(*p->phases));
+	p->nr_phases = 1;
+	struct wl_phase *ph = &p->phases[0];
+	ph->name = xstrdup("all");
+	ph->line = p->funcs[0].line;
+	ph->cls = xcalloc(p->nr_classes, sizeof(*ph->cls));
+	ph->share = xcalloc(p->nr_classes, sizeof(*ph->share));
+	for (unsigned k = 0; k < p->nr_classes; k++) {
+		double sh = 0;
+		for (unsigned i = 0; i < p->nr_funcs; i++) {
+			const struct wl_phase *m = &p->funcs[i].mix;
+			for (unsigned j = 0; j < m->nr; j++)
+				if (m->cls[j] == k)
+					sh += p->funcs[i].share * m->share[j];
+		}
+		if (sh > 0) {
+			ph->cls[ph->nr] = k;
+			ph->share[ph->nr++] = sh;
+		}
+	}
+	return build_phase(ps, ph, ph->line);
+}
+
 static bool build_phases(struct parser *ps)
 {
 	struct emu_profile *p = ps->p;
+	if (p->nr_funcs)
+		return build_functions(ps);
 	if (p->nr_phases == 0) {
 		/* One endless phase with the classes' own shares. */
 		p->phases = xcalloc(1, sizeof(*p->phases));
@@ -834,25 +1052,10 @@ static bool build_phases(struct parser *ps)
 			return perr(ps, ph->line, "phase '%s' has no 'cycles'", ph->name);
 		if (!pp->nr_mix)
 			return perr(ps, ph->line, "phase '%s' has no 'mix'", ph->name);
-		ph->cls = xcalloc(pp->nr_mix, sizeof(*ph->cls));
-		ph->share = xcalloc(pp->nr_mix, sizeof(*ph->share));
-		double sum = 0;
-		for (unsigned j = 0; j < pp->nr_mix; j++) {
-			int k = find_class(p, pp->mix[j].cls);
-			if (k < 0)
-				return perr(ps, pp->mix_line, "phase '%s': unknown class '%s'",
-				            ph->name, pp->mix[j].cls);
-			sum += pp->mix[j].share;
-			if (pp->mix[j].share > 0) {
-				p->classes[k].used = true;
-				ph->cls[ph->nr] = (unsigned)k;
-				ph->share[ph->nr++] = pp->mix[j].share;
-			}
-		}
-		if (fabs(sum - 1.0) > SHARE_EPSILON)
-			return perr(ps, pp->mix_line,
-			            "phase '%s': class shares sum to %.12g, not 1", ph->name, sum);
-		if (!build_phase(ps, ph, pp->mix_line))
+		char what[160];
+		snprintf(what, sizeof(what), "phase '%s'", ph->name);
+		if (!mix_classes(ps, ph, pp->mix, pp->nr_mix, pp->mix_line, what) ||
+		    !build_phase(ps, ph, pp->mix_line))
 			return false;
 		p->period += ph->cycles;
 	}
@@ -912,6 +1115,8 @@ static struct emu_profile *parse_text(const char *file, const char *text, size_t
 	ps.p->mode_share[EMU_MODE_HU] = 1.0;
 	ps.p->mode_lo = 10000;
 	ps.p->mode_hi = 50000;
+	ps.p->fn_lo = 4;
+	ps.p->fn_hi = 16;
 
 	bool ok = true;
 	char *buf = xmalloc(len + 1);
@@ -1184,6 +1389,33 @@ double emu_profile_mode_share(const struct emu_profile *p, unsigned mode)
 double emu_profile_mean_run_cycles(const struct emu_profile *p)
 {
 	return p->mean_run;
+}
+
+unsigned emu_profile_nr_functions(const struct emu_profile *p)
+{
+	return p->nr_funcs;
+}
+
+bool emu_profile_function(const struct emu_profile *p, unsigned i, struct emu_function *f)
+{
+	if (i >= p->nr_funcs)
+		return false;
+	const struct wl_func *w = &p->funcs[i];
+	f->name = w->name;
+	f->start = w->lo;
+	f->end = w->hi;
+	f->share = w->share;
+	f->line = w->line;
+	f->td = w->mix.td;
+	return true;
+}
+
+int emu_profile_function_at(const struct emu_profile *p, uint64_t pc)
+{
+	for (unsigned i = 0; i < p->nr_funcs; i++)
+		if (pc >= p->funcs[i].lo && pc < p->funcs[i].hi)
+			return (int)i;
+	return -1;
 }
 
 bool emu_profile_check_vals(const uint8_t *const vals[KMH_NR_BANKS], char *err, size_t errlen)

@@ -155,6 +155,18 @@ struct wl_phase {
 	struct emu_topdown td;
 };
 
+/* A declared function ([function NAME]): an address range with a share of
+ * all cycles and its own cycle model, a mix of the profile's classes held
+ * as a phase of its own (draw table, expected events, declared Topdown). */
+struct wl_func {
+	char *name;
+	unsigned line;
+	uint64_t lo, hi; /* [lo, hi) */
+	double share;    /* of all cycles; the functions sum to 1 */
+	unsigned npts;   /* PCs a run may carry: points spread over [lo, hi) */
+	struct wl_phase mix;
+};
+
 struct emu_profile {
 	char *name, *description, *origin;
 	bool builtin;
@@ -173,6 +185,17 @@ struct emu_profile {
 	double mean_instret;
 	double mean_run;
 	struct emu_topdown td;
+	/* Functions (none: nr_funcs 0). With functions the stream draws a
+	 * function for every fn_lo..fn_hi class draws, with probability
+	 * fn_thr/fn_alias (share / expected cycles of a class draw), then each
+	 * class from that function's mix: each function's cycle share converges
+	 * to its share, its classes to its mix. phases[0] is then the combined
+	 * mix, for the whole profile's expectations. */
+	struct wl_func *funcs;
+	unsigned nr_funcs;
+	uint32_t fn_lo, fn_hi;
+	uint32_t *fn_thr;
+	unsigned *fn_alias;
 	struct emu_profile *next; /* list of file profiles */
 };
 

@@ -23,6 +23,7 @@
 struct wl_next {
 	const struct wl_cycle *c;
 	uint64_t len;
+	int fn; /* its function, -1 for none */
 };
 
 struct wl_rng {
@@ -34,6 +35,7 @@ struct emu_workload {
 	struct wl_rng run_rng;  /* classes and run lengths */
 	struct wl_rng mode_rng; /* modes: a stream of its own, so that mode
 	                         * draws never shift the run draws */
+	struct wl_rng pc_rng;   /* PCs within functions: likewise */
 	/* phase */
 	const struct wl_phase *ph;
 	unsigned phase;
@@ -41,6 +43,11 @@ struct emu_workload {
 	/* the run being emitted */
 	const struct wl_cycle *cur;
 	uint64_t seg_left;
+	int cur_fn;      /* the run's function, -1 for none */
+	uint64_t cur_pc; /* and its PC (0 without functions) */
+	/* functions: the one being drawn from, and its class draws left */
+	int draw_fn;
+	uint64_t fn_left;
 	/* drawn runs not yet started, and where the drawing is in its class */
 	unsigned pos;
 	const struct wl_seg *seg, *seg_end;
@@ -128,14 +135,33 @@ static void start_phase(struct emu_workload *w, unsigned i)
 	w->seg_left = 0;
 }
 
+/* The function of the next fn_lo..fn_hi class draws (profile.c: its
+ * probability makes its cycle share converge to its share). */
+static void draw_function(struct emu_workload *w, struct wl_rng *g)
+{
+	const struct emu_profile *p = w->p;
+	unsigned n = p->nr_funcs;
+	uint64_t r = rng(g);
+	unsigned col = (unsigned)(((r >> 32) * n) >> 32);
+	w->draw_fn = (int)((uint32_t)r < p->fn_thr[col] ? col : p->fn_alias[col]);
+	w->fn_left = draw_len(g, p->fn_lo, p->fn_hi);
+}
+
 static void draw_runs(struct emu_workload *w)
 {
 	const struct wl_phase *ph = w->ph;
+	const bool funcs = w->p->nr_funcs > 0;
 	const struct wl_class *classes = w->p->classes;
 	struct wl_rng *g = &w->run_rng;
 	const struct wl_seg *seg = w->seg, *end = w->seg_end;
 	for (unsigned n = 0; n < WL_BATCH; n++) {
 		if (seg == end) {
+			if (funcs) {
+				if (w->fn_left == 0)
+					draw_function(w, g);
+				w->fn_left--;
+				ph = &w->p->funcs[w->draw_fn].mix;
+			}
 			/* Walker alias draw: a column, exactly uniform, then a
 			 * 32-bit coin between the column and its alias. */
 			uint64_t r = rng(g);
@@ -155,6 +181,7 @@ static void draw_runs(struct emu_workload *w)
 		}
 		w->next[n].c = seg->c;
 		w->next[n].len = draw_len(g, seg->lo, seg->hi);
+		w->next[n].fn = w->draw_fn;
 		seg++;
 	}
 	w->seg = seg;
@@ -171,6 +198,9 @@ struct emu_workload *emu_workload_new(const struct emu_profile *p, uint64_t seed
 		w->run_rng.s[i] = splitmix64(&x);
 	for (unsigned i = 0; i < 4; i++)
 		w->mode_rng.s[i] = splitmix64(&x);
+	for (unsigned i = 0; i < 4; i++)
+		w->pc_rng.s[i] = splitmix64(&x);
+	w->cur_fn = w->draw_fn = -1;
 	for (unsigned m = 0; m < EMU_NR_MODES; m++)
 		if (p->mode_share[m] > 0)
 			w->modes[w->nr_modes++] = (uint8_t)m;
@@ -187,7 +217,14 @@ void emu_workload_next(struct emu_workload *w, uint64_t max_cycles, struct emu_r
 			draw_runs(w);
 		w->cur = w->next[w->pos].c;
 		w->seg_left = w->next[w->pos].len;
+		w->cur_fn = w->next[w->pos].fn;
 		w->pos++;
+		if (w->cur_fn >= 0) {
+			/* point j of npts spread evenly over the function's halfwords */
+			const struct wl_func *f = &w->p->funcs[w->cur_fn];
+			uint64_t j = bounded(&w->pc_rng, f->npts), half = (f->hi - f->lo) / 2;
+			w->cur_pc = f->lo + 2 * ((2 * j + 1) * half / (2 * f->npts));
+		}
 	}
 	uint64_t n = w->seg_left;
 	if (n > w->mode_left)
@@ -215,6 +252,16 @@ void emu_workload_next(struct emu_workload *w, uint64_t max_cycles, struct emu_r
 		if (w->phase_left == 0)
 			start_phase(w, w->phase + 1 == w->p->nr_phases ? 0 : w->phase + 1);
 	}
+}
+
+int emu_workload_function(const struct emu_workload *w)
+{
+	return w->cur_fn;
+}
+
+uint64_t emu_workload_pc(const struct emu_workload *w)
+{
+	return w->cur_fn >= 0 ? w->cur_pc : 0;
 }
 
 unsigned emu_workload_phase(const struct emu_workload *w)

@@ -4,8 +4,9 @@
  * Owns: the profile registry (built-in profiles embedded at build time from
  * profiles/NAME.profile, and profile files loaded by path), the cycle model that
  * turns a profile's cycle definitions into full event vectors, the
- * invariants those vectors obey, the Topdown breakdown each profile declares,
- * and the deterministic stream of struct emu_run (kmh/emu/source.h).
+ * invariants those vectors obey, the Topdown breakdown each profile declares
+ * (and each of its declared functions), and the deterministic stream of
+ * struct emu_run (kmh/emu/source.h) with the function and PC of each run.
  *
  * How a stream is made. A profile defines CYCLES (one fixed per-cycle vector
  * of every produced event, e.g. "retire 6", "waiting for DRAM"), CLASSES (a
@@ -208,6 +209,25 @@ double emu_profile_mean_run_cycles(const struct emu_profile *p);
  * for other sources that want to hold themselves to the same rules. */
 bool emu_profile_check_vals(const uint8_t *const vals[KMH_NR_BANKS], char *err, size_t errlen);
 
+/* Functions: [function] sections (hpmstat-emu-profile(5)), the ground
+ * truth of sampling. Each is an address range with a share of all cycles
+ * and its own mix of the profile's classes; its declared Topdown is
+ * computed from that mix as the whole profile's is from all of them. A
+ * profile without [function] sections has none (its runs carry PC 0). */
+struct emu_function {
+	const char *name;
+	uint64_t start, end; /* [start, end) */
+	double share;        /* of all cycles; the functions' sum to 1 */
+	unsigned line;       /* of its [function] header */
+	struct emu_topdown td;
+};
+
+unsigned emu_profile_nr_functions(const struct emu_profile *p);
+/* Function i in file order; false when i is out of range. */
+bool emu_profile_function(const struct emu_profile *p, unsigned i, struct emu_function *f);
+/* The function whose range holds pc, or -1. */
+int emu_profile_function_at(const struct emu_profile *p, uint64_t pc);
+
 /* --------------------------------------------------------------- workloads */
 
 /* A stream of runs of profile p (which must outlive it), determined
@@ -225,6 +245,13 @@ struct emu_workload *emu_workload_new(const struct emu_profile *p, uint64_t seed
  * buffer and this pops one, clipping it at mode changes, phase ends and
  * max_cycles. */
 void emu_workload_next(struct emu_workload *w, uint64_t max_cycles, struct emu_run *run);
+
+/* The function (index, -1 for none) and the PC of the cycles the last
+ * emu_workload_next() returned. A run's PC is one of up to 16 points
+ * spread evenly over its function, drawn for each new run (from a
+ * generator of its own, so functions never shift the other draws). */
+int emu_workload_function(const struct emu_workload *w);
+uint64_t emu_workload_pc(const struct emu_workload *w);
 
 /* Index of the phase the next cycle belongs to. */
 unsigned emu_workload_phase(const struct emu_workload *w);

@@ -27,17 +27,19 @@ static void test_ids(void)
 {
 	/* per profile: PMDEVID (PCSample 3:0, PMSS 7:4, EXTPMN 11:8), the
 	 * PMUVer of ID_AA64DFR0_EL1 11:8, PMSS 19:16 there, PMMIR SLOTS 7:0,
-	 * THWIDTH 23:20, EDGE 27:24, and PMCR.N */
+	 * THWIDTH 23:20, EDGE 27:24, SME 28 (the Arm ARM's PMMIR_EL1 field
+	 * list: SME 28, EDGE 27:24, THWIDTH 23:20, BUS_WIDTH 19:16, BUS_SLOTS
+	 * 15:8, SLOTS 7:0), and PMCR.N */
 	static const struct {
 		const char *name;
-		uint64_t devid, pmuver, slots, thwidth, edge, n;
+		uint64_t devid, pmuver, slots, thwidth, edge, sme, n;
 		const char *features;
 	} want[] = {
-	    {"n1", 0x000, 5, 4, 0, 0, 6, "PCSample=0 PMSS=0 EXTPMN=0"},
-	    {"v1", 0x000, 5, 8, 0, 0, 6, "PCSample=0 PMSS=0 EXTPMN=0"},
-	    {"n2", 0x000, 6, 5, 0, 0, 6, "PCSample=0 PMSS=0 EXTPMN=0"},
-	    {"v2", 0x000, 8, 8, 12, 0, 6, "PCSample=0 PMSS=0 EXTPMN=0"},
-	    {"future", 0x112, 9, 8, 12, 1, 31, "PCSample=2 PMSS=1 EXTPMN=1"},
+	    {"n1", 0x000, 5, 4, 0, 0, 0, 6, "PCSample=0 PMSS=0 EXTPMN=0"},
+	    {"v1", 0x000, 5, 8, 0, 0, 0, 6, "PCSample=0 PMSS=0 EXTPMN=0"},
+	    {"n2", 0x000, 6, 5, 0, 0, 0, 6, "PCSample=0 PMSS=0 EXTPMN=0"},
+	    {"v2", 0x000, 8, 8, 12, 0, 0, 6, "PCSample=0 PMSS=0 EXTPMN=0"},
+	    {"future", 0x112, 9, 8, 12, 1, 1, 31, "PCSample=2 PMSS=1 EXTPMN=1"},
 	};
 	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		char err[100], fields[200];
@@ -63,6 +65,8 @@ static void test_ids(void)
 		tap_is_u64(mir & 0xff, want[i].slots, "%s: PMMIR.SLOTS", want[i].name);
 		tap_is_u64((mir >> 20) & 15, want[i].thwidth, "%s: PMMIR.THWIDTH", want[i].name);
 		tap_is_u64((mir >> 24) & 15, want[i].edge, "%s: PMMIR.EDGE", want[i].name);
+		tap_is_u64((mir >> 28) & 1, want[i].sme, "%s: PMMIR.SME", want[i].name);
+		tap_is_u64(mir >> 29, 0, "%s: PMMIR 63:29 RES0", want[i].name);
 		tap_is_u64(ARM_EMU_PMCR_N(sr(pe, 2, ARM_EMU_PMCR_EL0, 0)), want[i].n, "%s: PMCR.N",
 		           want[i].name);
 		arm_emu_free(m);
@@ -159,9 +163,12 @@ static void test_extpmn(void)
 static void test_snapshot(void)
 {
 	/* Counters 0 and 1 count CPU_CYCLES and STALL_SLOT (3 a cycle), the
-	 * cycle counter too. After 10 cycles: 10, 30, 10; snapshot; 5 more
-	 * cycles: 15, 45, 15 live, the snapshot registers keep 10, 30, 10
-	 * and PMSSCR.SS = 1. */
+	 * cycle counter too. PMSSCR_EL1 resets to NC = 1 (bit 32: nothing
+	 * captured), SS = 0. After 10 cycles: 10, 30, 10; a write of 1 to SS
+	 * through the external view requests a Capture event, which completes
+	 * at once: PMSSCR reads 0 (NC = 0, SS = 0). 5 more cycles: 15, 45, 15
+	 * live, the snapshot registers keep 10, 30, 10. A write of 0 to SS is
+	 * ignored; a write of 1 at EL1 captures again (45). */
 	char err[100];
 	struct arm_emu *m = arm_emu_new(arm_emu_features_find("future"), 1, 1, err, sizeof(err));
 	struct arm_emu_pe *pe = arm_emu_pe(m, 0);
@@ -172,11 +179,13 @@ static void test_snapshot(void)
 	struct arm_emu_val v = {EV_STALL_SLOT, 3};
 	struct arm_emu_run r = {.cycles = 10, .el = 1, .nr_vals = 1, .vals = &v};
 	arm_emu_run(pe, &r);
-	tap_is_u64(sr(pe, 1, ARM_EMU_PMSSCR_EL1, 0), 0, "PMSSCR.SS = 0 before a snapshot");
-	arm_emu_ext_write(pe, ARM_EMU_EXT_PMSSRR, 0, 1);
+	tap_is_u64(sr(pe, 1, ARM_EMU_PMSSCR_EL1, 0), UINT64_C(1) << 32,
+	           "PMSSCR_EL1 before a capture: NC = 1, SS = 0");
+	arm_emu_ext_write(pe, ARM_EMU_PMSSCR_EL1, 0, 1);
 	r.cycles = 5;
 	arm_emu_run(pe, &r);
-	tap_is_u64(sr(pe, 1, ARM_EMU_PMSSCR_EL1, 0), 1, "PMSSCR.SS = 1 after a snapshot");
+	tap_is_u64(sr(pe, 1, ARM_EMU_PMSSCR_EL1, 0), 0,
+	           "PMSSCR_EL1 after a capture: NC = 0, SS = 0 (completed)");
 	tap_is_u64(sr(pe, 1, ARM_EMU_PMEVCNTSVR_EL1, 0), 10, "PMEVCNTSVR0: 10");
 	tap_is_u64(sr(pe, 1, ARM_EMU_PMEVCNTSVR_EL1, 1), 30, "PMEVCNTSVR1: 30");
 	tap_is_u64(sr(pe, 1, ARM_EMU_PMCCNTSVR_EL1, 0), 10, "PMCCNTSVR: 10");
@@ -184,11 +193,15 @@ static void test_snapshot(void)
 	uint64_t x;
 	tap_ok(arm_emu_read(pe, 0, ARM_EMU_PMEVCNTSVR_EL1, 0, &x) == ARM_EMU_UNDEFINED,
 	       "PMEVCNTSVR0_EL1 UNDEFINED at EL0");
+	tap_ok(arm_emu_read(pe, 0, ARM_EMU_PMSSCR_EL1, 0, &x) == ARM_EMU_UNDEFINED,
+	       "PMSSCR_EL1 UNDEFINED at EL0");
 	tap_ok(arm_emu_write(pe, 1, ARM_EMU_PMEVCNTSVR_EL1, 0, 1) == ARM_EMU_UNDEFINED,
 	       "PMEVCNTSVR0_EL1 is read-only");
 	arm_emu_write(pe, 1, ARM_EMU_PMSSCR_EL1, 0, 0);
-	tap_is_u64(sr(pe, 1, ARM_EMU_PMSSCR_EL1, 0), 0, "PMSSCR.SS cleared by a write");
-	tap_ok(arm_emu_snapshot(pe) == 0 && sr(pe, 1, ARM_EMU_PMEVCNTSVR_EL1, 1) == 45,
+	tap_is_u64(sr(pe, 1, ARM_EMU_PMEVCNTSVR_EL1, 1), 30, "a write of 0 to SS is ignored");
+	arm_emu_write(pe, 1, ARM_EMU_PMSSCR_EL1, 0, 1);
+	tap_is_u64(sr(pe, 1, ARM_EMU_PMEVCNTSVR_EL1, 1), 45, "a write of 1 at EL1 captures");
+	tap_ok(arm_emu_snapshot(pe) == 0 && sr(pe, 1, ARM_EMU_PMCCNTSVR_EL1, 0) == 15,
 	       "arm_emu_snapshot() takes one too");
 	arm_emu_free(m);
 }

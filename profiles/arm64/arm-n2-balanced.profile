@@ -1,0 +1,108 @@
+# arm-n2-balanced: arm-balanced's mix, as a Neoverse N2 PMU counts it
+#
+# Format: hpmstat-emu-profile(5), ARM PROFILES. N2 sends 5 operations a
+# cycle, and its STALL_SLOT_FRONTEND (so STALL_SLOT too) counts one slot
+# more in every cycle than the slots that stalled: Arm's N2 metrics take
+# CPU_CYCLES off it. stall_slot_bias = 1 says so: every [cycle] below
+# carries that one slot in STALL_SLOT_FRONTEND, and the declared Topdown
+# leaves it out, as the metrics do. With PMMIR_EL1.SLOTS 5, a cycle can then
+# show at most 4 stalled slots. The declared Topdown is computed from
+# these, not typed in.
+
+name = arm-n2-balanced
+description = 5 slots with Neoverse N2's extra frontend slot a cycle: retiring about half, the rest spread over frontend, backend and bad speculation
+slots = 5
+stall_slot_bias = 1
+
+[cycle retire]			# every slot sends an operation, all of them retire
+OP_SPEC = 5
+OP_RETIRED = 5
+STALL_SLOT_FRONTEND = 1
+INST_SPEC = 4
+INST_RETIRED = 4
+BR_RETIRED = 1
+DP_SPEC = 3
+LD_SPEC = 1
+L1D_CACHE = 1
+L1I_CACHE = 1
+
+[cycle retire-dep]		# dependencies: two slots wait on the backend
+OP_SPEC = 3
+OP_RETIRED = 3
+STALL_SLOT_FRONTEND = 1
+STALL_SLOT_BACKEND = 2
+INST_SPEC = 3
+INST_RETIRED = 3
+DP_SPEC = 2
+LD_SPEC = 1
+L1D_CACHE = 1
+
+[cycle icache-miss]		# fetch misses the L1 instruction cache: 4 slots wait
+OP_SPEC = 1
+OP_RETIRED = 1
+STALL_SLOT_FRONTEND = 5
+INST_SPEC = 1
+INST_RETIRED = 1
+L1I_CACHE = 1
+L1I_CACHE_REFILL = 1
+L2D_CACHE = 1
+
+[cycle fe-wait]			# little to send until the line arrives
+OP_SPEC = 1
+OP_RETIRED = 1
+STALL_SLOT_FRONTEND = 5
+INST_SPEC = 1
+INST_RETIRED = 1
+
+[cycle l1d-miss]		# a load misses the L1 data cache, hits L2
+OP_SPEC = 1
+OP_RETIRED = 1
+STALL_SLOT_FRONTEND = 1
+STALL_SLOT_BACKEND = 4
+INST_SPEC = 1
+INST_RETIRED = 1
+LD_SPEC = 1
+L1D_CACHE = 1
+L1D_CACHE_REFILL = 1
+L2D_CACHE = 1
+
+[cycle be-mem]			# the backend waits for memory
+OP_SPEC = 1
+OP_RETIRED = 1
+STALL_SLOT_FRONTEND = 1
+STALL_SLOT_BACKEND = 4
+INST_SPEC = 1
+INST_RETIRED = 1
+
+[cycle wrong-path]		# issuing down the wrong path
+OP_SPEC = 5
+OP_RETIRED = 1
+STALL_SLOT_FRONTEND = 1
+INST_SPEC = 5
+INST_RETIRED = 1
+BR_RETIRED = 1
+
+[cycle mispredict]		# the branch resolves: flush, refetch
+OP_SPEC = 1
+OP_RETIRED = 1
+STALL_SLOT_FRONTEND = 5
+INST_SPEC = 1
+INST_RETIRED = 1
+BR_RETIRED = 1
+BR_MIS_PRED_RETIRED = 1
+
+[class compute]
+runs = retire:100..300 retire-dep:20..60
+share = 0.55
+
+[class ifetch]
+runs = icache-miss fe-wait:40..80 retire:80..160
+share = 0.15
+
+[class memory]
+runs = l1d-miss:2 be-mem:60..140 retire-dep:40..80
+share = 0.2
+
+[class branch]
+runs = wrong-path:30..60 mispredict:10..20
+share = 0.1

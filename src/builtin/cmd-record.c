@@ -1,0 +1,483 @@
+/* cmd-record.c: hpmstat record, perf record's sampling into perf.data.
+ *
+ * Reads perf record's options, checks them as perf does (frequency and
+ * period), opens the output (so an unwritable -o stops before anything
+ * runs), forks the command held before its exec, opens the sampling
+ * session (src/record) and lets the command run while the buffers are
+ * drained; then finishes the file, keeps an older one as FILE.old as perf
+ * does, and prints perf's two closing lines. SIGINT and SIGTERM end the
+ * recording with a complete file (the command gets them as under perf
+ * stat: core/workload.h).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "builtin/backend-opts.h"
+#include "builtin/builtin.h"
+#include "core/workload.h"
+#include "record/emu.h"
+#include "record/record.h"
+#include "util/outfile.h"
+
+const char cmd_record_usage[] =
+    "Usage: hpmstat record [options] [-- command [args]]\n"
+    "\n"
+    "Sample a command, a process or the system into perf.data, as perf record;\n"
+    "perf report, perf script and hpmstat report read the file.\n"
+    "\n"
+    "  -e, --event EVENTS        events to sample (perf -e syntax; default cycles,\n"
+    "                            cpu-clock without a hardware PMU); '{a,b}:S' samples\n"
+    "                            on a and reads the whole group in each sample\n"
+    "  -c, --count PERIOD        sample every PERIOD events\n"
+    "  -F, --freq HZ             sample HZ times a second (default 4000)\n"
+    "  -g                        record call chains (frame pointers)\n"
+    "  -o, --output FILE         output file (default perf.data; an older one is\n"
+    "                            kept as FILE.old); '-' writes perf's pipe format\n"
+    "                            to standard output\n"
+    "  -a, --all-cpus            every CPU\n"
+    "  -C, --cpu LIST            these CPUs\n"
+    "  -p, --pid PID             an existing process, until it ends or Ctrl-C\n"
+    "  -t, --tid TID[,TID...]    these threads\n"
+    "  -m, --mmap-pages N        data pages per ring buffer (a power of 2)\n"
+    "      --backend B           perf (default) or emu: sample the Kunminghu emulator's\n"
+    "                            workload instead of a command (-c or -F, -e, -o)\n"
+    "      --emu-profile NAME    emulator workload profile or file (default balanced;\n"
+    "                            hotspots declares functions)\n"
+    "      --emu-seed N          workload seed (default 1)\n"
+    "      --emu-cycles N        emulated cycles per hart (default 1e9)\n"
+    "      --emu-harts N         emulated harts (default 1), one thread each\n"
+    "      --emu-freq HZ         emulated clock: sample times, and -F's period\n"
+    "  -q, --quiet               no closing lines\n"
+    "  -v, --verbose             say which event was used instead of the default\n"
+    "  -h, --help                this text\n";
+
+static volatile sig_atomic_t rec_signal;
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	rec_signal = sig;
+	hpm_workload_pass_signal(sig, si);
+}
+
+struct rec_cli {
+	struct hpm_record_opts o;
+	enum hpm_backend_choice backend;
+	struct hpm_emu_config emu;
+	bool emu_given;
+	const char *output;
+	bool period_given, freq_given, quiet, verbose;
+	char **argv; /* the command, or NULL */
+};
+
+static int parse_opts(int argc, char **argv, struct rec_cli *c)
+{
+	static const char shortopts[] = "+:e:c:F:go:aC:p:t:m:qvh";
+	static const struct option longopts[] = {
+	    {"event", required_argument, NULL, 'e'},
+	    {"count", required_argument, NULL, 'c'},
+	    {"freq", required_argument, NULL, 'F'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"all-cpus", no_argument, NULL, 'a'},
+	    {"cpu", required_argument, NULL, 'C'},
+	    {"pid", required_argument, NULL, 'p'},
+	    {"tid", required_argument, NULL, 't'},
+	    {"mmap-pages", required_argument, NULL, 'm'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	uint64_t n;
+	int ch;
+	opterr = 0;
+	optind = 1;
+	/* lives until exit, as getopt's pointers into it */
+	static struct option *all;
+	if (!all)
+		all = backend_opts_longopts(longopts, NULL, true);
+	struct backend_opts bo = {
+	    .backend = &c->backend, .emu = &c->emu, .emu_given = &c->emu_given};
+	while ((ch = getopt_long(argc, argv, shortopts, all, NULL)) != -1) {
+		if (backend_opts_has(ch)) {
+			if (backend_opts_parse(&bo, ch, optarg))
+				return EXIT_FAILURE;
+			continue;
+		}
+		switch (ch) {
+		case 'e':
+			if (c->o.events) {
+				/* perf adds the events of every -e */
+				size_t len = strlen(c->o.events) + strlen(optarg) + 2;
+				char *both = malloc(len);
+				if (!both)
+					return EXIT_FAILURE;
+				snprintf(both, len, "%s,%s", c->o.events, optarg);
+				c->o.events = both; /* lives until exit */
+			} else
+				c->o.events = optarg;
+			break;
+		case 'c':
+			if (cli_parse_u64("-c", optarg, 0, INT64_MAX, &n))
+				return EXIT_FAILURE;
+			if (!n) {
+				cli_error("-c 0: the sample period must be at least 1 event");
+				return EXIT_FAILURE;
+			}
+			c->o.period = n;
+			c->period_given = true;
+			break;
+		case 'F':
+			if (strcmp(optarg, "max") == 0) {
+				n = hpm_record_max_sample_rate();
+				if (!n) {
+					cli_error("-F max: cannot read "
+					          "/proc/sys/kernel/perf_event_max_sample_rate");
+					return EXIT_FAILURE;
+				}
+			} else if (cli_parse_u64("-F", optarg, 0, UINT_MAX, &n))
+				return EXIT_FAILURE;
+			if (!n) {
+				cli_error("-F 0: the sample frequency must be at least 1 Hz");
+				return EXIT_FAILURE;
+			}
+			c->o.freq = n;
+			c->freq_given = true;
+			break;
+		case 'g':
+			c->o.callchain = true;
+			break;
+		case 'o':
+			c->output = optarg;
+			break;
+		case 'a':
+			c->o.system_wide = true;
+			break;
+		case 'C':
+			c->o.cpu_list = optarg;
+			break;
+		case 'p':
+			if (cli_parse_u64("-p", optarg, 1, INT_MAX, &n))
+				return EXIT_FAILURE;
+			c->o.pid = (pid_t)n;
+			break;
+		case 't':
+			c->o.tid_list = optarg;
+			break;
+		case 'm':
+			if (cli_parse_u64("-m", optarg, 1, 1u << 20, &n))
+				return EXIT_FAILURE;
+			if (n & (n - 1)) {
+				cli_error("-m %s: the number of pages must be a power of 2",
+				          optarg);
+				return EXIT_FAILURE;
+			}
+			c->o.mmap_pages = (unsigned)n;
+			break;
+		case 'q':
+			c->quiet = true;
+			break;
+		case 'v':
+			c->verbose = true;
+			break;
+		case 'h':
+			cli_print_usage(stdout);
+			return -1;
+		default:
+			return cli_option_error(ch, argv, all);
+		}
+	}
+	if (optind < argc)
+		c->argv = argv + optind;
+	if (c->period_given && c->freq_given) {
+		cli_error("cannot set frequency and period at the same time");
+		return EXIT_FAILURE;
+	}
+	if (c->backend != HPM_BACKEND_EMU && c->emu_given) {
+		cli_error("the --emu-* options need --backend emu");
+		return EXIT_FAILURE;
+	}
+	if (c->backend == HPM_BACKEND_EMU) {
+		if (c->argv || c->o.system_wide || c->o.cpu_list || c->o.pid > 0 || c->o.tid_list)
+			return cli_usage_error("--backend emu records the emulated workload: no "
+			                       "command, -a, -C, -p or -t");
+		if (c->o.callchain) {
+			cli_error("-g: the emulated workload has no call stacks");
+			return EXIT_FAILURE;
+		}
+		if (!c->o.period && !c->freq_given)
+			c->o.freq = HPM_RECORD_DEFAULT_FREQ;
+		if (!c->o.period && c->o.freq > c->emu.freq) {
+			cli_error("-F %llu: above the emulated clock (--emu-freq %llu Hz)",
+			          (unsigned long long)c->o.freq, (unsigned long long)c->emu.freq);
+			return EXIT_FAILURE;
+		}
+		if (!c->output)
+			c->output = "perf.data";
+		return 0;
+	}
+	if (!c->argv && !c->o.system_wide && !c->o.cpu_list && c->o.pid <= 0 && !c->o.tid_list)
+		return cli_usage_error("nothing to record: give a command, -p, -t, -a or -C");
+	if (c->argv && (c->o.pid > 0 || c->o.tid_list))
+		return cli_usage_error("-p and -t record an existing process, not a command");
+	if (c->o.pid > 0 && c->o.tid_list)
+		return cli_usage_error("-p and -t exclude each other");
+	/* perf's target__validate: a process or thread wins over CPUs */
+	if ((c->o.pid > 0 || c->o.tid_list) && c->o.cpu_list) {
+		cli_warn("warning: PID/TID switch overriding CPU");
+		c->o.cpu_list = NULL;
+	}
+	if ((c->o.pid > 0 || c->o.tid_list) && c->o.system_wide) {
+		cli_warn("warning: PID/TID switch overriding SYSTEM");
+		c->o.system_wide = false;
+	}
+	unsigned max = hpm_record_max_sample_rate();
+	if (!c->o.period) {
+		if (!c->freq_given)
+			c->o.freq =
+			    HPM_RECORD_DEFAULT_FREQ < max || !max ? HPM_RECORD_DEFAULT_FREQ : max;
+		else if (max && c->o.freq > max) {
+			/* perf's --strict-freq error (without it perf throttles) */
+			cli_error("Maximum frequency rate (%u Hz) exceeded by -F %llu: use a lower "
+			          "value, or raise /proc/sys/kernel/perf_event_max_sample_rate",
+			          max, (unsigned long long)c->o.freq);
+			return EXIT_FAILURE;
+		}
+	}
+	if (!c->output)
+		c->output = "perf.data";
+	return 0;
+}
+
+/* perf keeps the file it replaces as FILE.old (a regular file that is not
+ * empty); a hard link leaves FILE in place until the new one is renamed
+ * over it, so a failure in between loses nothing. */
+static void keep_old(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !st.st_size)
+		return;
+	size_t len = strlen(path) + 5;
+	char *old = malloc(len);
+	if (!old)
+		return;
+	snprintf(old, len, "%s.old", path);
+	unlink(old);
+	if (link(path, old) != 0 && rename(path, old) != 0)
+		cli_warn("cannot keep '%s' as '%s': %s", path, old, strerror(errno));
+	free(old);
+}
+
+static volatile int emu_stop;
+
+static void on_emu_signal(int sig)
+{
+	emu_stop = sig;
+}
+
+/* --backend emu: the whole recording is one library call (record/emu.h). */
+static int record_emu(struct rec_cli *c, int argc, char **argv)
+{
+	struct cli_output out = {0};
+	if (cli_output_open(&out, c->output, false))
+		return EXIT_FAILURE;
+	struct sigaction sa = {.sa_handler = on_emu_signal};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	char exe[PATH_MAX], err[512];
+	ssize_t elen = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[elen > 0 ? elen : 0] = '\0';
+	struct hpm_record_emu_opts o = {.events = c->o.events,
+	                                .period = c->o.period,
+	                                .freq = c->o.freq,
+	                                .emu = c->emu,
+	                                .pipe = strcmp(c->output, "-") == 0,
+	                                .exe = elen > 0 ? exe : "hpmstat",
+	                                .argc = argc,
+	                                .argv = argv};
+	struct hpm_record_emu_stats st;
+	int rc = hpm_record_emu(&o, cli_output_stream(&out), &emu_stop, &st, err, sizeof(err));
+	if (rc) {
+		/* bad events and options say why; a failed write names the file */
+		if (rc == -EINVAL || rc == -EOPNOTSUPP || rc == -ESPIPE)
+			cli_error("%s", err);
+		else
+			cli_output_error(&out, -rc);
+		cli_output_abort(&out);
+		return EXIT_FAILURE;
+	}
+	if (!o.pipe)
+		keep_old(c->output);
+	if (cli_output_commit(&out))
+		return EXIT_FAILURE;
+	if (!c->quiet)
+		fprintf(stderr,
+		        "[ hpmstat record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
+		        (double)st.file_size / 1024.0 / 1024.0, c->output,
+		        (unsigned long long)st.samples);
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct rec_cli c;
+	memset(&c, 0, sizeof(c));
+	c.o.pid = -1;
+	c.o.workload = -1;
+	hpm_emu_config_init(&c.emu);
+	int rc = parse_opts(argc, argv, &c);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (c.backend == HPM_BACKEND_EMU)
+		return record_emu(&c, argc, argv);
+
+	struct cli_output out = {.dash_named = true};
+	if (cli_output_open(&out, c.output, false))
+		return EXIT_FAILURE;
+
+	char err[512];
+	struct hpm_workload w = {.pid = -1, .pidfd = -1};
+	bool have_cmd = c.argv != NULL;
+	if (have_cmd) {
+		if (hpm_workload_prepare(&w, c.argv, false, err, sizeof(err))) {
+			cli_error("%s", err);
+			cli_output_abort(&out);
+			return EXIT_FAILURE;
+		}
+		c.o.workload = w.pid;
+	}
+	struct sigaction sa = {.sa_sigaction = on_signal, .sa_flags = SA_SIGINFO};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (have_cmd)
+		hpm_workload_forward_signals(&w);
+
+	struct hpm_record *r = NULL;
+	int status = 0;
+	/* perf's CMDLINE starts with the path of the running program */
+	char exe[PATH_MAX];
+	ssize_t elen = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[elen > 0 ? elen : 0] = '\0';
+	/* -o - is perf's pipe format, as perf record -o - */
+	bool pipe = strcmp(c.output, "-") == 0;
+	if (hpm_record_open(&c.o, &r, err, sizeof(err))) {
+		cli_error("%s", err);
+		status = EXIT_FAILURE;
+		goto fail;
+	}
+	rc = hpm_record_start(r, cli_output_stream(&out), pipe, elen > 0 ? exe : "hpmstat", argc,
+	                      argv, err, sizeof(err));
+	if (rc) {
+		/* a failed write names the file; -ESPIPE says why in full */
+		if (rc == -ESPIPE)
+			cli_error("%s", err);
+		else
+			cli_output_error(&out, -rc);
+		status = EXIT_FAILURE;
+		goto fail;
+	}
+	if (c.verbose && hpm_record_note(r))
+		fprintf(stderr, "Warning:\n%s\n", hpm_record_note(r));
+	if (hpm_record_enable(r, err, sizeof(err))) {
+		cli_error("%s", err);
+		status = EXIT_FAILURE;
+		goto fail;
+	}
+	int watch_pidfd = -1;
+	if (have_cmd) {
+		int e = hpm_workload_start(&w);
+		if (e) {
+			hpm_workload_reap(&w, true);
+			cli_error("cannot run '%s': %s", c.argv[0], strerror(e));
+			status = 127;
+			goto fail;
+		}
+	} else if (c.o.pid > 0) {
+		watch_pidfd = hpm_process_pidfd(c.o.pid);
+	}
+	int extra = have_cmd ? w.pidfd : watch_pidfd;
+	while (!rec_signal) {
+		/* without a pidfd the end of the command is polled for */
+		int p = hpm_record_poll(r, extra, extra >= 0 ? -1 : 100, err, sizeof(err));
+		if (p < 0) {
+			cli_output_error(&out, -p);
+			status = EXIT_FAILURE;
+			goto fail;
+		}
+		if (have_cmd) {
+			hpm_workload_reap(&w, false);
+			if (w.exited)
+				break;
+		} else if (c.o.pid > 0 && (p > 0 || hpm_process_gone(c.o.pid)))
+			break;
+		else if (p > 0 && extra < 0 && !c.o.system_wide && !c.o.cpu_list)
+			break; /* -t: every thread is gone */
+	}
+	if (have_cmd && !w.exited) {
+		/* perf ends a command still running when the recording stops */
+		hpm_workload_kill(&w, SIGTERM);
+	}
+	if (have_cmd)
+		hpm_workload_reap(&w, true);
+	hpm_workload_forward_signals(NULL);
+	if (watch_pidfd >= 0)
+		close(watch_pidfd);
+	rc = hpm_record_finish(r, err, sizeof(err));
+	if (rc) {
+		cli_output_error(&out, -rc);
+		status = EXIT_FAILURE;
+		goto fail;
+	}
+	struct hpm_record_stats st;
+	hpm_record_stats(r, &st);
+	hpm_record_free(r);
+	r = NULL;
+	if (!pipe)
+		keep_old(c.output);
+	if (cli_output_commit(&out))
+		return EXIT_FAILURE;
+	if (st.lost)
+		fprintf(stderr,
+		        "[ hpmstat record: lost %llu samples in %llu chunks: check IO/CPU "
+		        "overload ]\n",
+		        (unsigned long long)st.lost, (unsigned long long)st.lost_chunks);
+	if (!c.quiet) {
+		fprintf(stderr, "[ hpmstat record: Woken up %llu times to write data ]\n",
+		        (unsigned long long)st.wakeups);
+		fprintf(stderr, "[ hpmstat record: Captured and wrote %.3f MB %s",
+		        (double)st.file_size / 1024.0 / 1024.0, c.output);
+		if (st.samples)
+			fprintf(stderr, " (%llu samples)", (unsigned long long)st.samples);
+		fprintf(stderr, " ]\n");
+	}
+	if (have_cmd) {
+		int sig = 0;
+		int es = hpm_workload_exit_status(&w, &sig);
+		hpm_workload_close(&w);
+		/* perf record exits with the command's status */
+		if (sig)
+			return cli_die_of_signal(sig);
+		return es > 0 ? es : 0;
+	}
+	/* -a, -C, -p, -t: ended by their target or a signal, as perf */
+	return 0;
+fail:
+	hpm_record_free(r);
+	if (have_cmd) {
+		hpm_workload_kill(&w, SIGKILL);
+		hpm_workload_reap(&w, true);
+		hpm_workload_forward_signals(NULL);
+		hpm_workload_close(&w);
+	}
+	cli_output_abort(&out);
+	return status;
+}

@@ -1,0 +1,133 @@
+#!/bin/sh
+# tests/emu-sample/record.sh: hpmstat record --backend emu judged by
+# Debian's perf (perf script reads every sample) and by the profile file
+# itself: the sampled share of each function declared in
+# profiles/hotspots.profile (its address, size and share, read here with
+# awk) within 4 binomial sigma; one thread per hart on its own CPU; the
+# group read carried by every sample; bad input.
+. "$top_srcdir/tests/lib.sh"
+
+dir=$(mktemp -d)
+trap 'main_shell && rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+cd "$dir" || exit 99
+
+# one count per cycle on a programmable counter: the free-list occupancy
+# quarters, one-hot and never all 0 in hotspots (tests/emu-sample/sample.c
+# checks that against mcycle)
+CYC='me_freelist_1_4_valid+me_freelist_2_4_valid+me_freelist_3_4_valid+me_freelist_4_4_valid'
+P=100003
+run_ok "record --backend emu of hotspots, 2 harts, {cycles-proxy,rob_commitInstr,INST_SPEC}:S" \
+	"$HPMSTAT" record --backend emu --emu-profile hotspots --emu-harts 2 --emu-cycles 1000000000 \
+	-e "{$CYC,rob_commitInstr,INST_SPEC}:S" -c $P -o hs.data
+n=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' "$tap_err")
+[ -s hs.data ] && [ -n "$n" ] && [ "$n" -gt 19000 ]; ok $? "the file holds $n samples (2 x 1e9 / $P)"
+
+if command -v perf >/dev/null 2>&1; then
+	perf script -i hs.data -F tid,cpu,ip,event >script.txt 2>script.err
+	ok $? "perf script reads the file"
+	lead=$(grep -c "$CYC" script.txt)
+	[ "$lead" -eq "$n" ]; ok $? "perf script shows every sample ($lead of $n)"
+	members=$(grep -c 'rob_commitInstr\|INST_SPEC' script.txt)
+	[ "$members" -eq $((2 * n)) ]; ok $? "every sample carries the group's two members ($members)"
+	t0=$(awk '$1 == 1000 && $2 == "[000]"' script.txt | grep -c "$CYC")
+	t1=$(awk '$1 == 1001 && $2 == "[001]"' script.txt | grep -c "$CYC")
+	[ $((t0 + t1)) -eq "$n" ] && [ "$t0" -gt 0 ] && [ "$t1" -gt 0 ]
+	ok $? "one thread per hart on its own CPU (1000 on 0: $t0, 1001 on 1: $t1)"
+	# the declared functions, from the profile file: name address size share
+	awk '/^\[function / { sub(/\]/, "", $2); f = $2 }
+	     f && $1 == "address" { a[f] = $3 } f && $1 == "size" { s[f] = $3 }
+	     f && $1 == "share" { print f, a[f], s[f], $3; f = "" }' \
+		"$top_srcdir/profiles/hotspots.profile" >funcs.txt
+	[ "$(wc -l <funcs.txt)" -eq 4 ]; ok $? "hotspots declares 4 functions"
+	grep "$CYC" script.txt | awk '{ print $NF == "([emu:hotspots])" ? $(NF-2) : $(NF) }' >ips.txt
+	while read -r name addr size share; do
+		got=$(awk -v lo=$((addr)) -v sz=$((size)) '
+			{ ip = 0; h = $1; for (i = 1; i <= length(h); i++)
+				ip = ip * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+			  if (ip >= lo && ip < lo + sz) k++ }
+			END { print k + 0 }' ips.txt)
+		awk -v k="$got" -v n="$n" -v p="$share" 'BEGIN {
+			s = sqrt(p * (1 - p) / n); d = k / n - p; if (d < 0) d = -d
+			exit !(d <= 4 * s) }'
+		ok $? "$name: $got of $n samples, declared share $share (within 4 sigma)"
+	done <funcs.txt
+	# TIME and PERIOD, hand-worked: the leader counts one per cycle, so
+	# sample k of a hart is at its cycle k x P exactly (no overshoot), at
+	# the default --emu-freq of 5 MHz: k x 100003 / 5e6 s = 20000600 k ns,
+	# which perf script prints truncated to microseconds
+	perf script -i hs.data -F tid,time,period,event 2>/dev/null | grep "$CYC" |
+		awk '$1 == 1001' | head -3 | awk '{ print $2, $3 }' >times.txt
+	printf '0.020000: 100003\n0.040001: 100003\n0.060001: 100003\n' >want-times.txt
+	cmp -s times.txt want-times.txt
+	ok $? "hart 1's first samples at cycles P, 2P, 3P: times 0.020000, 0.040001, 0.060001 s, period P"
+	out=$(awk '{ n++ } END { print n + 0 }' ips.txt)
+	[ "$out" -eq "$n" ]; ok $? "every sample has an IP"
+else
+	for i in 1 2 3 4 5 6 7 8 9 10 11; do ok 0 "# SKIP perf is not installed"; done
+fi
+
+# emu profiles shows the functions as the profile file declares them
+awk '/^\[function / { sub(/\]/, "", $2); f = $2 }
+     f && $1 == "address" { a[f] = $3 } f && $1 == "size" { s[f] = $3 }
+     f && $1 == "share" { print f, a[f], s[f], $3; f = "" }' \
+	"$top_srcdir/profiles/hotspots.profile" |
+	while read -r name addr size share; do
+		echo "$name $((addr)) $((addr + size)) $(awk -v s="$share" 'BEGIN { printf "%.1f", 100 * s }')"
+	done >want-fn.txt
+"$HPMSTAT" emu profiles | sed -n '/^hotspots:/,/^$/p' |
+	awk '$1 == "function" { gsub(/[][),%]/, "", $3); gsub(/[][),%]/, "", $4); sub(/%/, "", $5)
+		print $2, $3, $4, $5 }' |
+	while read -r name lo hi share; do echo "$name $((lo)) $((hi)) $share"; done >got-fn.txt
+[ -s want-fn.txt ] && cmp -s want-fn.txt got-fn.txt
+ok $? "emu profiles lists hotspots' functions, ranges and shares as the file declares them"
+
+# Ctrl-C ends the run with a complete file
+"$HPMSTAT" record --backend emu --emu-cycles 1000000000000 -e rob_commitInstr -c 100003 \
+	-o int.data 2>int.err &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+k=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' int.err)
+[ $rc -eq 0 ] && [ -n "$k" ] && [ "$k" -gt 0 ]; ok $? "SIGINT ends the recording, exit 0, with $k samples"
+if command -v perf >/dev/null 2>&1; then
+	m=$(perf script -i int.data 2>/dev/null | wc -l)
+	[ "$m" -eq "$k" ]; ok $? "perf script reads all $m of them"
+else
+	ok 0 "# SKIP perf is not installed"
+fi
+
+# -o -: perf's pipe format, read by perf script -i -
+"$HPMSTAT" record --backend emu --emu-cycles 10000000 -e rob_commitInstr -c 10007 -o - \
+	2>pipe.err >pipe.data
+rc=$?
+k=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' pipe.err)
+[ $rc -eq 0 ] && [ -n "$k" ] && [ "$k" -gt 0 ]; ok $? "-o - writes the pipe format ($k samples)"
+if command -v perf >/dev/null 2>&1; then
+	m=$(perf script -i - <pipe.data 2>/dev/null | wc -l)
+	[ "$m" -eq "$k" ]; ok $? "perf script -i - reads all $m of them"
+else
+	ok 0 "# SKIP perf is not installed"
+fi
+run_fails_with "a full disk" "cannot write '/dev/full'" \
+	"$HPMSTAT" record --backend emu --emu-cycles 10000000 -e rob_commitInstr -c 10007 -o /dev/full
+
+run_fails_with "--backend emu without -e" "needs -e" \
+	"$HPMSTAT" record --backend emu --emu-cycles 1000 -o x.data
+run_fails_with "mcycle cannot sample" "'mcycle': <not supported>: counter 0 cannot sample" \
+	"$HPMSTAT" record --backend emu -e mcycle --emu-cycles 1000 -o x.data
+run_fails_with "an Arm event: the Arm machines cannot sample yet" \
+	"'INST_RETIRED': <not supported>: the neoverse-n1 emulator cannot sample yet" \
+	"$HPMSTAT" record --backend emu -e INST_RETIRED --emu-cycles 1000 -o x.data
+run_fails_with "-c 0" "-c 0" "$HPMSTAT" record --backend emu -e rob_commitInstr -c 0 -o x.data
+run_fails_with "an unknown profile" "unknown profile 'nosuch'" \
+	"$HPMSTAT" record --backend emu -e rob_commitInstr --emu-profile nosuch -o x.data
+run_fails_with "-g" "no call stacks" "$HPMSTAT" record --backend emu -g -e rob_commitInstr -o x.data
+"$HPMSTAT" record --backend emu -e rob_commitInstr -o x.data -- true >/dev/null 2>&1
+[ $? -eq 2 ]; ok $? "a command with --backend emu: usage error"
+run_fails_with "--emu-* without --backend emu" "need --backend emu" \
+	"$HPMSTAT" record --emu-harts 2 -e rob_commitInstr -o x.data -- true
+[ ! -e x.data ]; ok $? "no file is left by a refused recording"
+
+done_testing
