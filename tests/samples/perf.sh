@@ -160,6 +160,14 @@ for x in split-pie split-nopie split-pie-s; do
 	cmp -s s.perf s.hpm || diag "$(diff s.perf s.hpm | head -6)"
 done
 
+# hpmstat record's own file: hpmstat report and perf report agree on it
+if "$HPMSTAT" record -e cpu-clock -F 2000 -o hr.data ./split-pie 20000000 >/dev/null 2>&1; then
+	perf report -i hr.data --stdio --no-children 2>/dev/null | body /dev/stdin | own /dev/stdin split-pie >hr.perf
+	"$HPMSTAT" report -i hr.data 2>/dev/null | body /dev/stdin | own /dev/stdin split-pie >hr.hpm
+	[ -s hr.perf ] && cmp -s hr.perf hr.hpm; ok $? "hpmstat record's file: perf report's lines"
+	cmp -s hr.perf hr.hpm || diag "$(diff hr.perf hr.hpm | head -6)"
+fi
+
 # pipe mode: perf record -o - and the same report
 perf record -q -e cpu-clock -F 2000 -o - ./split-pie 20000000 2>/dev/null >p.data
 perf report -i p.data --stdio --no-children 2>/dev/null | body /dev/stdin | own /dev/stdin split-pie >p.perf
