@@ -20,6 +20,8 @@
 #include "report/report.h"
 #include "perfdata/reader.h"
 #include "report/samples.h"
+#include "record/emu.h"
+#include "sym/sym.h"
 #include "util/edit-distance.h"
 #include "util/outfile.h"
 #include "util/xalloc.h"
@@ -125,6 +127,31 @@ static const char *meant_long_option(const char *a)
 /* Options may come before or after the runs, as users type them; "--ends
  * them. Parsed by hand because --diff takes two values. Returns -1 to
  * exit 0 (--help), else 0 or the exit status. */
+/* An emulated workload's map ("[emu:hotspots]", hpmstat record --backend
+ * emu) is named by the functions its profile declares. */
+static int emu_table(void *ctx, struct hpm_syms *syms, const char *dso, char *err, size_t errlen)
+{
+	struct hpm_record_emu_fn *fns = NULL;
+	size_t n = 0;
+	(void)ctx;
+	int rc = hpm_record_emu_functions(dso, &fns, &n, err, errlen);
+	if (rc == -ENOENT) {
+		err[0] = '\0'; /* not an emulator's map: nothing to say */
+		return rc;
+	}
+	if (rc)
+		return rc;
+	struct hpm_sym_decl *d = xcalloc(n ? n : 1, sizeof(*d));
+	for (size_t i = 0; i < n; i++)
+		d[i] = (struct hpm_sym_decl){fns[i].name, fns[i].start, fns[i].end};
+	rc = hpm_syms_add_table(syms, dso, d, n);
+	if (rc)
+		snprintf(err, errlen, "%s", hpm_syms_strerror(rc));
+	free(d);
+	hpm_record_emu_functions_free(fns, n);
+	return rc;
+}
+
 static int parse(int argc, char **argv, struct opts *o)
 {
 	bool dashdash = false;
@@ -299,7 +326,8 @@ static bool is_perf_data(const char *path)
  * as it was read, and fails only when it gave no sample. */
 static int samples_report(const char *path, const struct opts *o)
 {
-	struct rs_opts ro = {.graph = o->graph, .topdown = o->topdown, .pmu = o->pmu};
+	struct rs_opts ro = {
+	    .graph = o->graph, .topdown = o->topdown, .pmu = o->pmu, .dso_table = emu_table};
 	struct rs_report rs;
 	char err[512];
 	enum rs_format f = o->folded ? RS_FOLDED : (enum rs_format)o->format;

@@ -77,8 +77,11 @@ static int place(struct rec *r)
 		struct rev *v = &r->ev[i];
 		unsigned first, last;
 		int fixed = -1;
+		/* a fixed counter by its name or as perf's generic event
+		 * ("cycles": mcycle), as stat takes it */
 		for (unsigned k = 0; k < m->nr_fixed; k++)
-			if (strcmp(e->spec, m->fixed[k].name) == 0)
+			if (strcmp(e->spec, m->fixed[k].name) == 0 ||
+			    (m->fixed[k].generic && strcmp(e->spec, m->fixed[k].generic) == 0))
 				fixed = (int)k;
 		if (fixed >= 0) {
 			first = last = m->fixed[fixed].counter;

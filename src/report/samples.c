@@ -148,6 +148,8 @@ struct frame {
 
 struct priv {
 	struct hpm_syms *syms;
+	unsigned *tabled; /* interned names of the maps dso_table was asked for */
+	unsigned nr_tabled;
 	const char *pc_ptr[PTR_CACHE];
 	unsigned pc_id[PTR_CACHE];
 	struct thread_comm *tc;
@@ -657,6 +659,24 @@ static void sample(struct rs_report *rs, const struct pd_record *r)
 	}
 }
 
+/* The caller's table for a map that is no file, asked once per name. */
+static void ask_table(struct rs_report *rs, const char *dso)
+{
+	struct priv *p = rs->priv;
+	unsigned id = intern(rs, dso);
+	for (unsigned i = 0; i < p->nr_tabled; i++)
+		if (p->tabled[i] == id)
+			return;
+	p->tabled = xreallocarray(p->tabled, p->nr_tabled + 1, sizeof(*p->tabled));
+	p->tabled[p->nr_tabled++] = id;
+	char err[256] = "", line[320];
+	if (rs->opts.dso_table(rs->opts.dso_table_ctx, p->syms, dso, err, sizeof(err)) && err[0] &&
+	    rs->file.nr_note < PD_NOTE_MAX) {
+		snprintf(line, sizeof(line), "%s: no function names: %s", dso, err);
+		rs->file.note[rs->file.nr_note++] = xstrdup(line);
+	}
+}
+
 static void record(struct rs_report *rs, const struct pd_record *r)
 {
 	struct priv *p = rs->priv;
@@ -667,6 +687,10 @@ static void record(struct rs_report *rs, const struct pd_record *r)
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {
 		enum hpm_sym_space sp = space_of(r->misc);
+		const char *fn = r->u.mmap.filename;
+		if (rs->opts.dso_table && fn[0] == '[' && strncmp(fn, "[kernel", 7) != 0 &&
+		    strcmp(fn, "[vdso]") != 0)
+			ask_table(rs, fn);
 		hpm_syms_mmap(p->syms, (pid_t)r->u.mmap.pid, r->u.mmap.start, r->u.mmap.len,
 		              r->u.mmap.pgoff, r->u.mmap.filename, r->u.mmap.build_id,
 		              r->u.mmap.build_id_size, sp);
@@ -850,6 +874,7 @@ void rs_free(struct rs_report *rs)
 	if (p) {
 		if (p->syms)
 			hpm_syms_free(p->syms);
+		free(p->tabled);
 		free(p->tc);
 		for (unsigned i = 0; i < rs->nr_hist; i++)
 			free(p->eh[i]);

@@ -45,6 +45,13 @@ struct rs_opts {
 	bool folded;          /* build the folded stacks (--format folded, html) */
 	const char *pmu;      /* --topdown with this model's formulas (--pmu) */
 	const char *kallsyms; /* NULL: /proc/kallsyms */
+	/* For a map whose name is no file ("[emu:hotspots]": an emulated
+	 * workload), once per such name before its first map: the caller may
+	 * give the symbolizer a table for it (hpm_syms_add_table); a non-zero
+	 * return is a note, not an error. NULL: such maps stay unnamed. */
+	int (*dso_table)(void *ctx, struct hpm_syms *syms, const char *dso, char *err,
+	                 size_t errlen);
+	void *dso_table_ctx;
 };
 
 /* "comm,dso" -> keys; -1 with err naming the bad key. */
