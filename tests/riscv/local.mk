@@ -7,7 +7,8 @@ RISCV_TESTS = \
 	tests/riscv/count-exact.sh \
 	tests/riscv/count-facts.sh \
 	tests/riscv/count-kmh.sh \
-	tests/riscv/count-mux.sh
+	tests/riscv/count-mux.sh \
+	tests/riscv/record.sh
 TESTS += $(RISCV_TESTS)
 EXTRA_DIST += $(RISCV_TESTS) tests/riscv/vm-lib.sh tests/riscv/count-lib.sh tests/riscv/init.c tests/riscv/busy.c \
 	tests/riscv/kernel.config tests/riscv/build-assets.sh
