@@ -513,3 +513,17 @@ void perf_writer_free(struct perf_writer *w)
 	free(w->groups);
 	free(w);
 }
+
+int perf_writer_begin(FILE *f, const struct perf_writer_event *ev, unsigned nr, bool pipe,
+                      struct perf_writer **out)
+{
+	return pipe ? perf_writer_start_pipe(f, ev, nr, out) : perf_writer_start(f, ev, nr, out);
+}
+
+const char *perf_writer_strerror(int err)
+{
+	if (err == -ESPIPE)
+		return "perf.data is rewritten at the end, which this output cannot be "
+		       "(-o - writes perf's pipe format)";
+	return strerror(-err);
+}

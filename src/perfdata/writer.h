@@ -20,6 +20,7 @@
 #ifndef HPM_PERFDATA_WRITER_H
 #define HPM_PERFDATA_WRITER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -51,6 +52,13 @@ int perf_writer_start(FILE *f, const struct perf_writer_event *ev, unsigned nr,
  * records. Nothing is rewritten. */
 int perf_writer_start_pipe(FILE *f, const struct perf_writer_event *ev, unsigned nr,
                            struct perf_writer **out);
+/* The one choice both recorders make: the pipe format when pipe, else a
+ * file (perf_writer_start). */
+int perf_writer_begin(FILE *f, const struct perf_writer_event *ev, unsigned nr, bool pipe,
+                      struct perf_writer **out);
+/* What a negative return of these means, in one line: -ESPIPE is an
+ * output that a file's header cannot be rewritten on. */
+const char *perf_writer_strerror(int err);
 /* Pipe format: writes the features set so far (perf wants them after the
  * attrs, before the data). A file: nothing (its features follow the data
  * at the end). 0 or -errno. */

@@ -432,14 +432,11 @@ int hpm_record_emu(const struct hpm_record_emu_opts *o, FILE *f, const volatile 
 		we[i].ids = ids + (size_t)i * r.vm->harts;
 		we[i].nr_ids = r.vm->harts;
 	}
-	rc = o->pipe ? perf_writer_start_pipe(f, we, r.nr, &r.w)
-	             : perf_writer_start(f, we, r.nr, &r.w);
+	rc = perf_writer_begin(f, we, r.nr, o->pipe, &r.w);
 	free(we);
 	free(ids);
 	if (rc == -ESPIPE) {
-		snprintf(err, errlen,
-		         "perf.data is rewritten at the end, which this output cannot be "
-		         "(-o - writes perf's pipe format)");
+		snprintf(err, errlen, "%s", perf_writer_strerror(rc));
 		goto out;
 	}
 	if (!rc) {

@@ -1078,13 +1078,10 @@ int hpm_record_start(struct hpm_record *r, FILE *f, bool pipe, const char *exe, 
 		we[i].ids = r->ev[i].ids;
 		we[i].nr_ids = r->nr_slots;
 	}
-	int rc = pipe ? perf_writer_start_pipe(f, we, r->nr_ev, &r->w)
-	              : perf_writer_start(f, we, r->nr_ev, &r->w);
+	int rc = perf_writer_begin(f, we, r->nr_ev, pipe, &r->w);
 	free(we);
 	if (rc == -ESPIPE) {
-		snprintf(err, errlen,
-		         "perf.data is rewritten at the end, which this output cannot be "
-		         "(-o - writes perf's pipe format)");
+		snprintf(err, errlen, "%s", perf_writer_strerror(rc));
 		return rc;
 	}
 	if (!rc) {
