@@ -283,21 +283,28 @@ static void text(const struct rs_report *rs, FILE *out)
 					fprintf(out, "  %-*s", (int)w[k], c);
 			}
 			if (rs->nr_td && e->td) {
-				/* the level-1 shares; "<==" marks the largest, the
-				 * function's bottleneck */
-				unsigned best = 0;
-				for (unsigned t = 1; t < rs->nr_td; t++)
-					if (!isnan(e->td[t]) &&
-					    (isnan(e->td[best]) || e->td[t] > e->td[best]))
-						best = t;
 				for (unsigned t = 0; t < rs->nr_td; t++) {
 					char v[32];
 					int tw = (int)strlen(rs->td_name[t]);
 					fprintf(out, "  %*s", tw,
 					        rp_num(v, sizeof(v), e->td[t], 2));
 				}
-				if (!isnan(e->td[best]))
-					fprintf(out, "  <== %s", rs->td_name[best]);
+				/* "<==" and the bottleneck path: the largest level-1
+				 * share, then the largest of its children, down */
+				const char *sep = "  <== ";
+				for (int parent = -1;;) {
+					int best = -1;
+					for (unsigned t = 0; t < rs->nr_td; t++)
+						if (rs->td_parent[t] == parent &&
+						    !isnan(e->td[t]) &&
+						    (best < 0 || e->td[t] > e->td[best]))
+							best = (int)t;
+					if (best < 0)
+						break;
+					fprintf(out, "%s%s", sep, rs->td_name[best]);
+					sep = " > ";
+					parent = best;
+				}
 			}
 			fputc('\n', out);
 			if (rs->opts.graph == RS_GRAPH_CALLEE || rs->opts.graph == RS_GRAPH_CALLER)

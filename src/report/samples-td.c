@@ -182,25 +182,36 @@ void rs_td_finish(struct rs_report *rs)
 				m = mi < hpm_model_count() ? hpm_model_at(mi) : NULL;
 			if (!m || (mi && m == byid) || !m->metrics)
 				continue;
+			/* the deepest level whose every node the group's
+			 * events compute (level 2 and 3 need their own
+			 * events in the group), else level 1 */
 			struct metric_set set;
-			struct metric_error err;
-			metric_set_init(&set, m->metrics);
-			if (metric_set_add_topdown(&set, 1, &err) != 0 || !set.nr) {
-				metric_set_free(&set);
-				continue;
+			bool found = false;
+			for (unsigned lvl = metric_max_level(m->metrics); lvl >= 1 && !found;
+			     lvl--) {
+				struct metric_error err;
+				metric_set_init(&set, m->metrics);
+				if (metric_set_add_topdown(&set, lvl, &err) == 0 && set.nr) {
+					double *tot = xcalloc(set.nr, sizeof(double));
+					found = eval(&set, h, total, tot);
+					free(tot);
+				}
+				if (!found)
+					metric_set_free(&set);
 			}
-			double *tot = xcalloc(set.nr, sizeof(double));
-			if (!eval(&set, h, total, tot)) {
-				free(tot);
-				metric_set_free(&set);
+			if (!found)
 				continue;
-			}
-			free(tot);
 			rs->td_model = m->name;
 			rs->nr_td = set.nr;
 			rs->td_name = xcalloc(set.nr, sizeof(char *));
-			for (unsigned k = 0; k < set.nr; k++)
+			rs->td_parent = xcalloc(set.nr, sizeof(int));
+			for (unsigned k = 0; k < set.nr; k++) {
 				rs->td_name[k] = set.m[k]->name;
+				rs->td_parent[k] = -1;
+				for (unsigned j = 0; j < k && set.m[k]->parent >= 0; j++)
+					if (set.m[j] == &m->metrics->metrics[set.m[k]->parent])
+						rs->td_parent[k] = (int)j;
+			}
 			for (unsigned j = 0; j < h->nr_e; j++) {
 				struct rs_entry *e = &h->e[j];
 				e->td = xcalloc(set.nr, sizeof(double));

@@ -905,6 +905,7 @@ void rs_free(struct rs_report *rs)
 	free(rs->str);
 	free(rs->str_hash);
 	free(rs->td_name);
+	free(rs->td_parent);
 	pd_close(&rs->file);
 	memset(rs, 0, sizeof(*rs));
 }

@@ -115,8 +115,11 @@ struct rs_report {
 	unsigned nr_str, cap_str;
 	unsigned *str_hash; /* open addressing: index + 1, 0 free */
 	unsigned str_hash_cap;
-	/* --topdown: the level-1 metric names and what they are a share of */
+	/* --topdown: the Topdown nodes' names, depth first (level 1 only, or
+	 * down to the deepest level the group's events compute), each one's
+	 * parent column (-1 at level 1) */
 	const char **td_name;
+	int *td_parent;
 	unsigned nr_td;
 	const char *td_model; /* the model whose formulas gave them */
 	char td_why[160];     /* why there is no Topdown, when there is none */

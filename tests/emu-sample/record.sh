@@ -123,7 +123,8 @@ run_fails_with "an Arm event: the Arm machines cannot sample yet" \
 run_fails_with "-c 0" "-c 0" "$HPMSTAT" record --backend emu -e rob_commitInstr -c 0 -o x.data
 # End to end: record --backend emu, then hpmstat report, which names the
 # emulated functions through the profile's table and gives each its
-# level-1 Topdown from the group's reads. The truth is the profile's own
+# Topdown from the group's reads, down to level 2 since the group carries
+# level 2's events. The truth is the profile's own
 # declaration per function (emu profiles --json). The counts between two
 # reads are a function's only when both reads are in it; at -c 31 against
 # function stretches of a few hundred cycles few periods hold a hidden
@@ -131,9 +132,10 @@ run_fails_with "-c 0" "-c 0" "$HPMSTAT" record --backend emu -e rob_commitInstr 
 # -c 997 it would be 30 off), the shares within 4 sigma as above.
 "$HPMSTAT" emu profiles --json >prof.json 2>/dev/null
 "$HPMSTAT" record --backend emu --emu-profile hotspots --emu-cycles 6000000 -c 31 \
-	-e "{$CYC,cycles,Front_Bubble,rob_commitInstr,INST_SPEC+RECOVERY_BUBBLE}:S" -o td.data 2>/dev/null &&
+	-e "{$CYC,cycles,Front_Bubble,Fetch_Latency_Bound,rob_commitInstr,BR_MIS_PRED,TOTAL_FLUSH,EXEC_STALL_CYCLE,MEMSTALL_ANY_LOAD,MEMSTALL_STORE,INST_SPEC+RECOVERY_BUBBLE}:S" \
+	-o td.data 2>/dev/null &&
 	"$HPMSTAT" report -i td.data --topdown --format json >td.json 2>"$tap_err"
-ok $? "record --backend emu {cycles-proxy,cycles,Topdown level 1}:S, then report --topdown --format json"
+ok $? "record --backend emu {cycles-proxy,cycles,Topdown levels 1 and 2}:S, then report --topdown --format json"
 python3 - prof.json td.json <<'PY'
 import json, math, sys
 prof = next(p for p in json.load(open(sys.argv[1])) if p["name"] == "hotspots")
@@ -153,10 +155,16 @@ for f in prof["functions"]:
                  ("backend_bound", "tma_backend_bound"), ("retiring", "tma_retiring")):
         if abs(g["topdown"][m] - 100 * d[k]) > 1.5:
             bad.append("%s %s %.2f declared %.2f" % (f["name"], k, g["topdown"][m], 100 * d[k]))
+    d = f["declared"]["level2"]
+    for k, m in (("fetch_latency", "tma_fetch_latency"), ("fetch_bandwidth", "tma_fetch_bandwidth"),
+                 ("branch_mispredict", "tma_branch_mispredicts"), ("machine_clears", "tma_machine_clears"),
+                 ("core_bound", "tma_core_bound"), ("memory_bound", "tma_memory_bound")):
+        if d[k] is not None and (g["topdown"].get(m) is None or abs(g["topdown"][m] - 100 * d[k]) > 1.5):
+            bad.append("%s %s %s declared %.2f" % (f["name"], k, g["topdown"].get(m), 100 * d[k]))
 print("\n".join(bad))
 sys.exit(1 if bad else 0)
 PY
-ok $? "report names the 4 declared functions; shares within 4 sigma, level 1 per function within 1.5 points of the declaration"
+ok $? "report names the 4 declared functions; shares within 4 sigma, levels 1 and 2 per function within 1.5 points of the declaration"
 
 run_fails_with "an unknown profile" "unknown profile 'nosuch'" \
 	"$HPMSTAT" record --backend emu -e rob_commitInstr --emu-profile nosuch -o x.data
