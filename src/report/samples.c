@@ -374,18 +374,20 @@ static void resolve(struct rs_report *rs, uint32_t pid, uint64_t ip, enum hpm_sy
 	if (hpm_syms_resolve(p->syms, (pid_t)pid, ip, sp, &loc) != 0 || !loc.dso) {
 		loc.dso = "[unknown]";
 		loc.name = NULL;
-		loc.dso_offset = ip;
+		loc.dso_offset = loc.file_offset = ip;
 	}
 	*dso = intern_ptr(rs, loc.dso);
 	*known = loc.name != NULL;
-	*addr = loc.name ? 0 : loc.dso_offset;
+	*addr = loc.name ? 0 : loc.file_offset;
 	*start = loc.name ? loc.sym_start : ip;
 	if (loc.name) {
 		*sym = intern_ptr(rs, loc.name);
 	} else {
-		/* perf's unnamed symbol: the address, 0x and 16 digits */
+		/* perf's unnamed symbol: its map_ip, the offset in the
+		 * mapped file (an ET_EXEC's virtual address is not it), 0x
+		 * and 16 digits */
 		char b[32];
-		snprintf(b, sizeof(b), "0x%016llx", (unsigned long long)loc.dso_offset);
+		snprintf(b, sizeof(b), "0x%016llx", (unsigned long long)loc.file_offset);
 		*sym = intern(rs, b);
 	}
 }

@@ -934,7 +934,7 @@ static void resolve_user(struct hpm_syms *s, struct sym_proc *p, uint64_t addr,
 	d = m->dso;
 	loc->dso = d->name;
 	fileoff = addr - m->start + m->pgoff;
-	loc->dso_offset = fileoff;
+	loc->dso_offset = loc->file_offset = fileoff;
 	dso_load(s, d);
 	if (d->why) {
 		loc->why = d->why;
@@ -972,7 +972,7 @@ int hpm_syms_resolve(struct hpm_syms *s, pid_t pid, uint64_t addr, enum hpm_sym_
 		return -EINVAL;
 	memset(loc, 0, sizeof *loc);
 	loc->dso = "[unknown]";
-	loc->dso_offset = addr;
+	loc->dso_offset = loc->file_offset = addr;
 	if (space != HPM_SYM_USER && space != HPM_SYM_KERNEL) {
 		loc->why = space == HPM_SYM_HV ? "hypervisor addresses are not resolved"
 		                               : "guest addresses are not resolved";

@@ -64,6 +64,10 @@ struct hpm_sym_loc {
 	/* The address in the DSO's own terms (file offset made into the ELF
 	 * virtual address perf shows; the address itself for the kernel). */
 	uint64_t dso_offset;
+	/* perf's map_ip: the offset in the mapped file (address - map start
+	 * + pgoff), what perf report shows for an address it cannot name; the
+	 * address itself where there is no file map (kernel, unknown) */
+	uint64_t file_offset;
 	/* When name is NULL and a DSO is known: why ("stripped", "build id
 	 * differs from the recorded one", "cannot read: ...", ...). */
 	const char *why;
