@@ -229,17 +229,21 @@ static const char *const feat_names[] = {
 /* One feature section [off, off + size). Features a report has no use for
  * are skipped quietly; ones that change how the data must be read (a
  * compressed or directory file) and ones newer than perf 6.1 get a note. */
-static void read_feature(struct pd_file *f, unsigned feat, uint64_t off, uint64_t size)
+static const char *feat_name(unsigned feat)
+{
+	return feat < sizeof(feat_names) / sizeof(feat_names[0]) ? feat_names[feat] : "unknown";
+}
+
+/* false: the section lies beyond the end of the file (not read; the
+ * caller says so, once for all such sections) */
+static bool read_feature(struct pd_file *f, unsigned feat, uint64_t off, uint64_t size)
 {
 	const uint8_t *b = f->buf;
 	uint64_t end = off + size;
 	bool ok = true;
 	if (!fits(off, size, f->len)) {
-		note(f, "feature %u (%s) lies beyond the end of the file: not read", feat,
-		     feat < sizeof(feat_names) / sizeof(feat_names[0]) ? feat_names[feat]
-		                                                       : "unknown");
 		f->partial = true;
-		return;
+		return false;
 	}
 	switch (feat) {
 	case PERF_FEAT_BUILD_ID:
@@ -308,6 +312,7 @@ static void read_feature(struct pd_file *f, unsigned feat, uint64_t off, uint64_
 	}
 	if (!ok)
 		note(f, "feature %u (%s) is malformed: not read", feat, feat_names[feat]);
+	return true;
 }
 
 /* ------------------------------------------------------------------ open */
@@ -385,6 +390,8 @@ static int open_common(struct pd_file *f, char *err, size_t errlen, const char *
 	f->pos = f->data_off;
 	/* the feature sections' table follows the data section */
 	uint64_t sec = h.data.offset + h.data.size;
+	char beyond[256] = "";
+	size_t nb = 0;
 	for (unsigned bit = 1; bit < PERF_FILE_FEAT_BITS; bit++) {
 		if (!(h.adds_features[bit / 64] >> (bit % 64) & 1))
 			continue;
@@ -397,8 +404,12 @@ static int open_common(struct pd_file *f, char *err, size_t errlen, const char *
 		struct perf_file_section s;
 		memcpy(&s, b + sec, sizeof(s));
 		sec += sizeof(s);
-		read_feature(f, bit, s.offset, s.size);
+		if (!read_feature(f, bit, s.offset, s.size) && nb < sizeof(beyond))
+			nb += (size_t)snprintf(beyond + nb, sizeof(beyond) - nb, "%s%s",
+			                       nb ? ", " : "", feat_name(bit));
 	}
+	if (nb)
+		note(f, "the feature sections %s lie beyond the end of the file: not read", beyond);
 	return 0;
 }
 
@@ -808,7 +819,11 @@ int pd_next(struct pd_file *f, struct pd_record *r)
 			if (size >= 16) {
 				uint64_t feat = get64(f->buf + off + 8);
 				if (feat < PERF_FILE_FEAT_BITS)
-					read_feature(f, (unsigned)feat, off + 16, size - 16);
+					if (!read_feature(f, (unsigned)feat, off + 16, size - 16))
+						note(f,
+						     "feature %u (%s) lies beyond the end of the "
+						     "file: not read",
+						     (unsigned)feat, feat_name((unsigned)feat));
 			}
 		}
 		if (!parse(f, off, r)) {

@@ -65,6 +65,24 @@ grep -q "66.67%.*0x0000000000001000" "$tap_out"; ok $? "a perf.data given as RUN
 ok $? "-o FILE: the CSV there"
 run_fails_with "-o over the input refused" "refusing to overwrite" \
 	"$HPMSTAT" report -i "$tmp/simple.data" -o "$tmp/simple.data"
+# hpmstat record's file (a dozen feature sections) cut right after the
+# table of feature sections: the samples are reported, and what is lost is
+# said in one line for all the sections, then that the report is partial
+"$HPMSTAT" record -q -e cpu-clock -o "$tmp/rec.data" -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' 2>/dev/null
+cut=$(python3 -c '
+import struct, sys
+h = open(sys.argv[1], "rb").read(104)
+off, size = struct.unpack_from("<QQ", h, 40)
+feats = bin(int.from_bytes(h[72:104], "little")).count("1")
+print(off + size + 16 * feats)' "$tmp/rec.data")
+head -c "$cut" "$tmp/rec.data" >"$tmp/recut.data"
+"$HPMSTAT" report -i "$tmp/recut.data" >"$tap_out" 2>"$tap_err"; rc=$?
+[ $rc -eq 0 ] && grep -q "^# Samples:" "$tap_out" && [ "$(wc -l <"$tap_err")" -eq 2 ] &&
+	grep -q "the feature sections build_id, hostname, .* lie beyond the end of the file: not read" "$tap_err" &&
+	grep -q "partial: the report shows what could be read" "$tap_err"
+ok $? "features cut off: the samples reported, one line for the lost sections, one for partial"
+[ $? -eq 0 ] || diag "exit $rc" "$(cat "$tap_err")"
+
 # every truncation of a good file: never a crash, exit 0 or 1 only
 sz=$(wc -c <"$tmp/simple.data"); bad=0; n=0
 while [ $n -lt "$sz" ]; do
