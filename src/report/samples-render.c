@@ -455,6 +455,8 @@ static void md(const struct rs_report *rs, FILE *out)
 	}
 	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
 		const struct rs_hist *h = &rs->hist[hi];
+		/* Topdown columns on the sampled leader's table only */
+		const unsigned ntd = h->nr_member ? rs->nr_td : 0;
 		fputs("\n## ", out);
 		rp_md_text(out, h->name);
 		fprintf(out, "\n\n%llu samples, event count %llu\n\n| Overhead | Samples |",
@@ -463,10 +465,10 @@ static void md(const struct rs_report *rs, FILE *out)
 			fprintf(out, " %s |",
 			        key_header(rs->opts.key[k]) +
 			            (rs->opts.key[k] == RS_KEY_PID ? 4 : 0));
-		for (unsigned t = 0; t < rs->nr_td; t++)
+		for (unsigned t = 0; t < ntd; t++)
 			fprintf(out, " %s |", rs->td_name[t]);
 		fputs("\n|---:|---:|", out);
-		for (unsigned k = 0; k < rs->opts.nr_key + rs->nr_td; k++)
+		for (unsigned k = 0; k < rs->opts.nr_key + ntd; k++)
 			fputs("---|", out);
 		fputc('\n', out);
 		unsigned *ix = sorted(rs, h);
@@ -480,7 +482,7 @@ static void md(const struct rs_report *rs, FILE *out)
 				rp_md_text(out, key_cell(rs, e, rs->opts.key[k], b, sizeof(b)));
 				fputs(" |", out);
 			}
-			for (unsigned t = 0; t < rs->nr_td; t++) {
+			for (unsigned t = 0; t < ntd; t++) {
 				char v[32];
 				fprintf(out, " %s |",
 				        e->td ? rp_num(v, sizeof(v), e->td[t], 2) : "n/a");
@@ -613,7 +615,7 @@ static void html(const struct rs_report *rs, FILE *out)
 {
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>hpmstat report: "
 	      "samples</title>\n<style>body{font-family:sans-serif;margin:1.5em}"
-	      "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
+	      "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}td{white-space:nowrap}"
 	      "td.n{text-align:right}svg text{font-size:11px;font-family:monospace}</style>"
 	      "</head><body>\n<h1>hpmstat report: samples</h1>\n",
 	      out);
@@ -628,6 +630,8 @@ static void html(const struct rs_report *rs, FILE *out)
 	char b[512];
 	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
 		const struct rs_hist *h = &rs->hist[hi];
+		/* Topdown columns on the sampled leader's table only */
+		const unsigned ntd = h->nr_member ? rs->nr_td : 0;
 		fputs("<h2>", out);
 		rp_html_text(out, h->name);
 		fprintf(out,
@@ -638,7 +642,7 @@ static void html(const struct rs_report *rs, FILE *out)
 			fprintf(out, "<th>%s</th>",
 			        key_header(rs->opts.key[k]) +
 			            (rs->opts.key[k] == RS_KEY_PID ? 4 : 0));
-		for (unsigned t = 0; t < rs->nr_td; t++)
+		for (unsigned t = 0; t < ntd; t++)
 			fprintf(out, "<th>%s</th>", rs->td_name[t]);
 		fputs("</tr>\n", out);
 		unsigned *ix = sorted(rs, h);
@@ -651,7 +655,7 @@ static void html(const struct rs_report *rs, FILE *out)
 				rp_html_text(out, key_cell(rs, e, rs->opts.key[k], b, sizeof(b)));
 				fputs("</td>", out);
 			}
-			for (unsigned t = 0; t < rs->nr_td; t++) {
+			for (unsigned t = 0; t < ntd; t++) {
 				char v[32];
 				fprintf(out, "<td class=\"n\">%s</td>",
 				        e->td ? rp_num(v, sizeof(v), e->td[t], 2) : "n/a");
