@@ -269,7 +269,7 @@ static void against_oracle(void)
 
 static void shares(void)
 {
-	const uint64_t P = 100003, CYCLES = UINT64_C(2000000000);
+	const uint64_t P = 100003, CYCLES = UINT64_C(1000000000);
 	char err[512];
 	struct hpm_emu_vm *vm = mkvm("hotspots", 11);
 	const struct emu_profile *p = emu_profile_find("hotspots", err, sizeof(err));
@@ -319,7 +319,7 @@ enum { L_CYC, L_RET, L_SPECRB, L_BRM, L_FLUSH, L_EXEC, L_STORE, L_FB, L_FLB, L_A
 
 static void topdown(void)
 {
-	const uint64_t P = 11, CYCLES = UINT64_C(40000000);
+	const uint64_t P = 11, CYCLES = UINT64_C(10000000);
 	const double TOL = 0.02; /* 2 points: see the comment at the check */
 	static const struct {
 		unsigned ctr;
