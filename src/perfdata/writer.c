@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "perfdata/writer.h"
 #include "util/xalloc.h"
@@ -526,4 +527,15 @@ const char *perf_writer_strerror(int err)
 		return "perf.data is rewritten at the end, which this output cannot be "
 		       "(-o - writes perf's pipe format)";
 	return strerror(-err);
+}
+
+void perf_writer_set_host(struct perf_writer *w)
+{
+	struct utsname u;
+	if (uname(&u) == 0) {
+		perf_writer_set_string(w, PERF_FEAT_HOSTNAME, u.nodename);
+		perf_writer_set_string(w, PERF_FEAT_OSRELEASE, u.release);
+		perf_writer_set_string(w, PERF_FEAT_ARCH, u.machine);
+	}
+	perf_writer_set_string(w, PERF_FEAT_VERSION, "hpmstat " PACKAGE_VERSION);
 }

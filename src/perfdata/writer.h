@@ -74,6 +74,9 @@ uint64_t perf_writer_data_size(const struct perf_writer *w);
  * CPUID: one string. -EINVAL for another feature. */
 int perf_writer_set_string(struct perf_writer *w, enum perf_file_feature f, const char *s);
 /* CMDLINE: perf writes the path of its executable, then its arguments. */
+/* HOSTNAME, OSRELEASE and ARCH from uname(2), VERSION "hpmstat X": the
+ * recording host and tool, as perf writes them. */
+void perf_writer_set_host(struct perf_writer *w);
 void perf_writer_set_cmdline(struct perf_writer *w, const char *exe, int argc, char *const *argv);
 void perf_writer_set_nrcpus(struct perf_writer *w, uint32_t available, uint32_t online);
 void perf_writer_set_total_mem(struct perf_writer *w, uint64_t kb);

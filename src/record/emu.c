@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/utsname.h>
 
 #include "arch/machine.h"
 #include "core/evlist.h"
@@ -336,13 +335,7 @@ static int run(struct rec *r, uint64_t cycles, const volatile int *stop)
 static void set_features(struct rec *r)
 {
 	const struct hpm_record_emu_opts *o = r->o;
-	struct utsname u;
-	if (uname(&u) == 0) {
-		perf_writer_set_string(r->w, PERF_FEAT_HOSTNAME, u.nodename);
-		perf_writer_set_string(r->w, PERF_FEAT_OSRELEASE, u.release);
-		perf_writer_set_string(r->w, PERF_FEAT_ARCH, u.machine);
-	}
-	perf_writer_set_string(r->w, PERF_FEAT_VERSION, "hpmstat " PACKAGE_VERSION);
+	perf_writer_set_host(r->w);
 	perf_writer_set_string(r->w, PERF_FEAT_CPUDESC, "emulated Kunminghu harts");
 	perf_writer_set_nrcpus(r->w, r->vm->harts, r->vm->harts);
 	for (unsigned i = 0; i < r->nr; i++) {

@@ -15,7 +15,6 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "backend/host-events.h"
@@ -1113,13 +1112,7 @@ int hpm_record_enable(struct hpm_record *r, char *err, size_t errlen)
 /* The features that describe the machine and the command line. */
 static void set_features(struct hpm_record *r, const char *exe, int argc, char *const *argv)
 {
-	struct utsname u;
-	if (uname(&u) == 0) {
-		perf_writer_set_string(r->w, PERF_FEAT_HOSTNAME, u.nodename);
-		perf_writer_set_string(r->w, PERF_FEAT_OSRELEASE, u.release);
-		perf_writer_set_string(r->w, PERF_FEAT_ARCH, u.machine);
-	}
-	perf_writer_set_string(r->w, PERF_FEAT_VERSION, "hpmstat " PACKAGE_VERSION);
+	perf_writer_set_host(r->w);
 	long online = sysconf(_SC_NPROCESSORS_ONLN), conf = sysconf(_SC_NPROCESSORS_CONF);
 	if (online > 0)
 		perf_writer_set_nrcpus(r->w, (uint32_t)(conf > 0 ? conf : online),

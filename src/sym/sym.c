@@ -86,16 +86,21 @@ struct hpm_syms {
 
 /* ------------------------------------------------------------ DSOs */
 
+/* *why becomes the formatted reason (a DSO's, the kernel symbols'). */
+static void why_vset(char **why, const char *fmt, va_list ap)
+{
+	char buf[512];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	free(*why);
+	*why = xstrdup(buf);
+}
+
 void sym_dso_set_why(struct sym_dso *d, const char *fmt, ...)
 {
 	va_list ap;
-	char buf[512];
-
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	why_vset(&d->why, fmt, ap);
 	va_end(ap);
-	free(d->why);
-	d->why = xstrdup(buf);
 }
 
 void sym_dso_add_fn(struct sym_dso *d, uint64_t start, uint64_t size, const char *name,
@@ -636,13 +641,9 @@ static void ks_set_why(struct hpm_syms *s, const char *fmt, ...)
 static void ks_set_why(struct hpm_syms *s, const char *fmt, ...)
 {
 	va_list ap;
-	char buf[512];
-
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	why_vset(&s->ks_why, fmt, ap);
 	va_end(ap);
-	free(s->ks_why);
-	s->ks_why = xstrdup(buf);
 }
 
 /* perf's preference among aliases (see sym_rank in sym-elf.c): not weak,
