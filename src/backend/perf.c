@@ -604,8 +604,8 @@ static void perf_inst_free(struct perf_inst *s)
 	free(s);
 }
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
-                               unsigned long flags)
+int hpm_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+                        unsigned long flags)
 {
 	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
@@ -982,7 +982,7 @@ static int open_one(struct perf_ev *pv, const struct perf_place *pl, int group_f
 			pid = pv->cgroup_fd;
 			flags |= PERF_FLAG_PID_CGROUP;
 		}
-		int fd = sys_perf_event_open(&a, pid, pl->cpu, group_fd, flags);
+		int fd = hpm_perf_event_open(&a, pid, pl->cpu, group_fd, flags);
 		if (fd >= 0)
 			return fd;
 		int e = errno;

@@ -63,9 +63,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "backend/pmu.h"
 #include "core/evlist.h"
+
+struct perf_event_attr; /* <linux/perf_event.h> */
 
 extern const struct hpm_backend hpm_backend_perf;
 
@@ -125,6 +128,12 @@ int hpm_perf_parse_cpu_list(const char *list, const char *online, int **cpus, un
  * as one line in buf; reads perf_event_paranoid and RLIMIT_NOFILE. */
 const char *hpm_perf_open_strerror(int errnum, const struct hpm_evsel *ev,
                                    const struct hpm_target *t, char *buf, size_t len);
+
+/* perf_event_open(2) itself (glibc has no wrapper): the fd, or -1 with
+ * errno. Counting (this back end) and sampling (src/record) both open
+ * their events through it. */
+int hpm_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+                        unsigned long flags);
 
 /* <proc>/sys/kernel/perf_event_paranoid (HPMSTAT_PROCFS, then /proc), or
  * INT_MIN when unreadable. */

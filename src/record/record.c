@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
@@ -101,21 +100,10 @@ struct hpm_record {
 	char note[256];
 };
 
-static long sys_perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group,
-                                unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, a, pid, cpu, group, flags);
-}
-
-static const char *procfs(void)
-{
-	return hpm_procfs_root();
-}
-
 unsigned hpm_record_max_sample_rate(void)
 {
 	char path[512];
-	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_max_sample_rate", procfs());
+	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_max_sample_rate", hpm_procfs_root());
 	FILE *f = fopen(path, "re");
 	unsigned v = 0;
 	if (f) {
@@ -248,7 +236,7 @@ static int parse_tids(const char *list, pid_t **out, unsigned *nr, char *err, si
 static int process_threads(pid_t pid, pid_t **out, unsigned *nr, char *err, size_t errlen)
 {
 	char path[512];
-	snprintf(path, sizeof(path), "%s/%d/task", procfs(), (int)pid);
+	snprintf(path, sizeof(path), "%s/%d/task", hpm_procfs_root(), (int)pid);
 	DIR *d = opendir(path);
 	if (!d) {
 		snprintf(err, errlen, "-p %d: no such process", (int)pid);
@@ -296,7 +284,7 @@ static int open_event(struct hpm_record *r, unsigned i, pid_t task)
 		pid_t pid = r->tids ? r->tids[s] : task;
 		int cpu = r->cpus ? r->cpus[s] : -1;
 		int group = e->leader ? -1 : r->ev[e->leader_ix].fds[s];
-		long fd = sys_perf_event_open(&e->attr, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
+		long fd = hpm_perf_event_open(&e->attr, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0) {
 			int er = errno;
 			for (unsigned k = 0; k < s; k++) {
@@ -876,7 +864,7 @@ static size_t align8(size_t n)
 static int synth_kernel(struct hpm_record *r)
 {
 	char path[512], line[512];
-	snprintf(path, sizeof(path), "%s/kallsyms", procfs());
+	snprintf(path, sizeof(path), "%s/kallsyms", hpm_procfs_root());
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return 0;
@@ -913,7 +901,7 @@ static int synth_kernel(struct hpm_record *r)
 static int synth_comm(struct hpm_record *r, pid_t pid, pid_t tid)
 {
 	char path[512], comm[64] = "";
-	snprintf(path, sizeof(path), "%s/%d/task/%d/comm", procfs(), (int)pid, (int)tid);
+	snprintf(path, sizeof(path), "%s/%d/task/%d/comm", hpm_procfs_root(), (int)pid, (int)tid);
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return 0; /* gone meanwhile */
@@ -939,7 +927,7 @@ static int synth_comm(struct hpm_record *r, pid_t pid, pid_t tid)
 static int synth_maps(struct hpm_record *r, pid_t pid)
 {
 	char path[512];
-	snprintf(path, sizeof(path), "%s/%d/maps", procfs(), (int)pid);
+	snprintf(path, sizeof(path), "%s/%d/maps", hpm_procfs_root(), (int)pid);
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return 0;
@@ -1004,7 +992,7 @@ static int synth_maps(struct hpm_record *r, pid_t pid)
 static int synth_process(struct hpm_record *r, pid_t pid)
 {
 	char path[512];
-	snprintf(path, sizeof(path), "%s/%d/task", procfs(), (int)pid);
+	snprintf(path, sizeof(path), "%s/%d/task", hpm_procfs_root(), (int)pid);
 	DIR *d = opendir(path);
 	if (!d)
 		return 0;
@@ -1021,7 +1009,7 @@ static int synth_process(struct hpm_record *r, pid_t pid)
 static pid_t tgid_of(pid_t tid)
 {
 	char path[512], line[256];
-	snprintf(path, sizeof(path), "%s/%d/status", procfs(), (int)tid);
+	snprintf(path, sizeof(path), "%s/%d/status", hpm_procfs_root(), (int)tid);
 	FILE *f = fopen(path, "re");
 	pid_t tgid = tid;
 	if (!f)
@@ -1039,7 +1027,7 @@ static int synthesize(struct hpm_record *r)
 	if (rc)
 		return rc;
 	if (r->system_wide) {
-		DIR *d = opendir(procfs());
+		DIR *d = opendir(hpm_procfs_root());
 		if (!d)
 			return 0;
 		struct dirent *de;
@@ -1120,7 +1108,7 @@ static void set_features(struct hpm_record *r, const char *exe, int argc, char *
 	/* CPUDESC: the "model name" of <proc>/cpuinfo, as perf's x86 and
 	 * generic paths ("uarch" or "isa" on RISC-V) */
 	char path[512], line[512];
-	snprintf(path, sizeof(path), "%s/cpuinfo", procfs());
+	snprintf(path, sizeof(path), "%s/cpuinfo", hpm_procfs_root());
 	FILE *f = fopen(path, "re");
 	if (f) {
 		while (fgets(line, sizeof(line), f)) {
