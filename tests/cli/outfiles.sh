@@ -206,7 +206,7 @@ if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; th
 	k=$(grep -n 'openat(' "$tmp/st.log" | grep -n 'sig\.html\..*O_EXCL' | head -1 | cut -d: -f1)
 	if [ -n "$k" ]; then
 		rm -f "$tmp/sig.html"*
-		strace -e trace=openat -e inject=openat:signal=SIGINT:when="$k" -o /dev/null \
+		$dfl strace -e trace=openat -e inject=openat:signal=SIGINT:when="$k" -o /dev/null \
 			$H report --format html -o "$tmp/sig.html" "$tmp/r.json" 2>/dev/null; rc=$?
 		no_temp "$tmp/sig.html" && [ ! -e "$tmp/sig.html" ]
 		ok $? "SIGINT right as report -o creates its temporary file: nothing left (exit $rc)"
