@@ -1,0 +1,98 @@
+/* taskcount.h: per-task counts from per-CPU counters (libbpf).
+ *
+ * Owns: the sched_switch BPF program (taskcount.bpf.c, compiled at build
+ * time with clang -target bpf, loaded through its bpftool skeleton), its
+ * maps, and the per-task table built from them. The caller opens the
+ * per-CPU counters (perf_event_open, one per event per CPU, any back end
+ * that has fds) and hands the fds in; on every context switch the program
+ * reads each counter of the CPU with bpf_perf_event_read_value and charges
+ * the delta (value, enabled, running) since the last switch on that CPU to
+ * the task switched out. So counters opened = events x CPUs, whatever the
+ * number of tasks.
+ *
+ * Portability: the program uses no kernel type (the task switched out is
+ * still `current` when the raw tracepoint sched_switch fires, so
+ * bpf_get_current_pid_tgid and bpf_get_current_comm name it): no
+ * vmlinux.h, no BTF needed on the target, no fentry (riscv64 6.1 has no
+ * BPF trampoline).
+ *
+ * The library never prints or exits: functions return 0 or a negative
+ * HPM_TC_E* / -errno code, with hpm_taskcount_strerror() for the
+ * one-line reason a caller shows when it falls back to per-task groups.
+ * Built only with libbpf (HAVE_LIBBPF); without it hpm_taskcount_open
+ * returns -HPM_TC_ENOTBUILT.
+ */
+#ifndef HPM_BPF_TASKCOUNT_H
+#define HPM_BPF_TASKCOUNT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HPM_TC_MAX_EVENTS 32    /* counters per CPU the program reads */
+#define HPM_TC_MAX_CPUS   256   /* CPUs of the PERF_EVENT_ARRAY */
+#define HPM_TC_DEF_TASKS  16384 /* tasks the hash map holds by default */
+
+/* Error codes beyond errno (returned negated). */
+enum {
+	HPM_TC_EBASE = 4096,
+	HPM_TC_ENOTBUILT = HPM_TC_EBASE, /* hpmstat built --without-libbpf */
+	HPM_TC_ENOPERM,                  /* not root, no CAP_BPF+CAP_PERFMON */
+	HPM_TC_ENOBPF,                   /* kernel without BPF (bpf() ENOSYS) */
+	HPM_TC_ENOTP,                    /* no raw tracepoint sched_switch */
+	HPM_TC_ELOAD,                    /* the verifier refused the program */
+	HPM_TC_ETOOMANY,                 /* events or CPUs past the limits above */
+	HPM_TC_EMAX,
+};
+const char *hpm_taskcount_strerror(int err);
+
+struct hpm_taskcount;
+
+struct hpm_tc_value {
+	uint64_t value, enabled, running;
+};
+
+/* One task's counts since open (cumulative), or a whole process's. */
+struct hpm_tc_task {
+	int pid;                                  /* thread id (tid); for a process row the tgid */
+	int tgid;                                 /* process id */
+	char comm[16];                            /* as the kernel names it at its last switch */
+	bool exited;                              /* gone (counted until its last switch out) */
+	struct hpm_tc_value v[HPM_TC_MAX_EVENTS]; /* [nr_events] */
+};
+
+struct hpm_tc_stats {
+	uint64_t switches;    /* context switches the program saw */
+	uint64_t missed;      /* switches whose task found the map full: not charged */
+	uint64_t read_errors; /* bpf_perf_event_read_value failures (counter gone) */
+	unsigned tasks;       /* entries in the map now */
+	unsigned max_tasks;   /* its capacity */
+};
+
+/* Loads the program and its maps for nr_events counters per CPU on
+ * nr_cpus CPUs (ids 0..nr_cpus-1) and a map of max_tasks (0: default).
+ * Nothing is attached until hpm_taskcount_start. */
+int hpm_taskcount_open(struct hpm_taskcount **out, unsigned nr_events, unsigned nr_cpus,
+                       unsigned max_tasks);
+/* The counter of `event` on `cpu`: a perf fd opened with pid -1 on that
+ * CPU. A CPU without fds (offline) is skipped by the program. */
+int hpm_taskcount_set_fd(struct hpm_taskcount *tc, unsigned event, unsigned cpu, int fd);
+/* Attaches to sched_switch: counting per task starts. */
+int hpm_taskcount_start(struct hpm_taskcount *tc);
+/* The per-thread table (cumulative since start, exited threads included
+ * until hpm_taskcount_forget_exited): *rows malloc'ed, *nrows entries. */
+int hpm_taskcount_read(struct hpm_taskcount *tc, struct hpm_tc_task **rows, unsigned *nrows,
+                       struct hpm_tc_stats *st);
+/* Sums a thread table into processes (by tgid): *procs malloc'ed. */
+int hpm_taskcount_by_process(const struct hpm_tc_task *rows, unsigned nrows, unsigned nr_events,
+                             struct hpm_tc_task **procs, unsigned *nprocs);
+/* Removes exited threads from the map (after they were reported once), so
+ * a long session does not fill it with the dead. */
+int hpm_taskcount_forget_exited(struct hpm_taskcount *tc);
+void hpm_taskcount_close(struct hpm_taskcount *tc);
+
+/* Whether this process may load BPF at all (root, or CAP_BPF and
+ * CAP_PERFMON), without loading anything: 0 or a negative code. */
+int hpm_taskcount_probe(void);
+
+#endif
