@@ -31,6 +31,7 @@ int cmd_emu(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 extern const char cmd_stat_usage[];
 extern const char cmd_list_usage[];
@@ -40,5 +41,6 @@ extern const char cmd_emu_usage[];
 extern const char cmd_report_usage[];
 extern const char cmd_top_usage[];
 extern const char cmd_record_usage[];
+extern const char cmd_serve_usage[];
 
 #endif

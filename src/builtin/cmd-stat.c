@@ -24,6 +24,8 @@
 #include "builtin/backend-opts.h"
 #include "builtin/builtin.h"
 #include "builtin/cmd-stat-record.h"
+#include "builtin/stat-sink.h"
+#include "export/openmetrics.h"
 #include "core/workload.h"
 #include "metric/metric.h"
 #include "stat/noise.h"
@@ -94,6 +96,10 @@ const char cmd_stat_usage[] =
     "  -n, --null                no counters: the elapsed time only\n"
     "      --append              with -o: add to the end of the file\n"
     "  -q, --quiet               print no counts (errors still show)\n"
+    "      --openmetrics FILE    write the counts and Topdown for Prometheus to FILE\n"
+    "                            (replaced atomically after each -I interval)\n"
+    "      --openmetrics-format F  openmetrics (default) or prometheus (text 0.0.4,\n"
+    "                            as node_exporter's textfile collector reads)\n"
     "  -h, --help                this text\n"
     "  -B, --big-num             group std counts as the locale does (the default)\n"
     "      --no-big-num          std counts without thousands separators\n"
@@ -143,6 +149,8 @@ enum {
 	OPT_TIMEOUT,
 	OPT_APPEND,
 	OPT_PMU,
+	OPT_OPENMETRICS,
+	OPT_OPENMETRICS_FORMAT,
 };
 
 /* Every default in one place. */
@@ -197,6 +205,9 @@ struct stat_opts {
 	bool null_run;           /* -n: no default events */
 	bool append;             /* --append to -o FILE */
 	bool quiet;              /* -q: no counts printed */
+	/* --openmetrics FILE and its format (export/openmetrics.h) */
+	const char *openmetrics;
+	enum hpm_expo_format om_format;
 };
 
 /* Signals. SIGINT and SIGTERM stop the counting: the loops look at
@@ -329,6 +340,8 @@ static const struct option stat_longopts_tail[] = {
     {"append", no_argument, NULL, OPT_APPEND},
     {"pmu", required_argument, NULL, OPT_PMU},
     {"quiet", no_argument, NULL, 'q'},
+    {"openmetrics", required_argument, NULL, OPT_OPENMETRICS},
+    {"openmetrics-format", required_argument, NULL, OPT_OPENMETRICS_FORMAT},
     {NULL, 0, NULL, 0},
 };
 
@@ -503,6 +516,21 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 			break;
 		case 'q':
 			o->quiet = true;
+			break;
+		case OPT_OPENMETRICS:
+			if (!*optarg) {
+				cli_error("--openmetrics: the file name is empty");
+				return EXIT_FAILURE;
+			}
+			o->openmetrics = optarg;
+			break;
+		case OPT_OPENMETRICS_FORMAT:
+			if (hpm_expo_format_parse(optarg, &o->om_format)) {
+				cli_error("--openmetrics-format '%s': must be openmetrics or "
+				          "prometheus",
+				          optarg);
+				return EXIT_FAILURE;
+			}
 			break;
 		case 'h':
 			cli_print_usage(stdout);
@@ -688,6 +716,12 @@ struct run_ctx {
 	uint64_t emu_base;
 	uint64_t intervals;
 	bool count_reached, timed_out;
+	/* the values' other readers: --openmetrics's file (the last write
+	 * failed: warned once until one succeeds) and serve's sink; the Unix
+	 * time counting started */
+	const struct stat_sink *sink;
+	bool om_failed;
+	double start_unix;
 };
 
 /* An aggregation by CPU topology (--per-core, --per-socket, ...), whose
@@ -713,6 +747,35 @@ static void unit_metrics_free(struct stat_result *res)
 	for (unsigned u = 0; u < res->nr_metric_units; u++)
 		stat_metrics_free(res->unit_metrics[u], res->nr_metrics);
 	free(res->unit_metrics);
+}
+
+/* Unix time in seconds, for the exposition's timestamps. */
+static double unix_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The values of res (an interval, or the whole run) to --openmetrics's
+ * file and serve's sink. */
+static void export_values(struct run_ctx *rc, const struct stat_result *res)
+{
+	const struct stat_opts *o = rc->o;
+	struct hpm_expo_info info = {.version = PACKAGE_VERSION,
+	                             .intervals = rc->nr_intervals,
+	                             .interval_s = o->interval_ms / 1e3,
+	                             .start_time = rc->start_unix,
+	                             .last_update = unix_now()};
+	if (o->openmetrics) {
+		int e = hpm_expo_write_file(o->openmetrics, o->om_format, rc->s, res, &info);
+		if (e && !rc->om_failed)
+			cli_warn("warning: --openmetrics: cannot write '%s': %s", o->openmetrics,
+			         strerror(-e));
+		rc->om_failed = e != 0;
+	}
+	if (rc->sink && rc->sink->interval)
+		rc->sink->interval(rc->sink->ctx, rc->s, res, &info);
 }
 
 static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***prev, bool first)
@@ -751,6 +814,7 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 	fflush(rc->cfg->out);
 	if (rc->rec)
 		record_add_interval(rc->rec, &res);
+	export_values(rc, &res);
 	unit_metrics_free(&res);
 	stat_metrics_free(res.metrics, res.nr_metrics);
 	hpm_session_snapshot_free(rc->s, *prev);
@@ -811,6 +875,7 @@ static int counting_after_delay(struct run_ctx *rc, struct hpm_workload *w, int 
 		return -1;
 	fprintf(stderr, "Events enabled\n");
 	*t0 = (double)hpm_clock_ns();
+	rc->start_unix = unix_now();
 	return 0;
 }
 
@@ -917,6 +982,7 @@ static int run_once(struct run_ctx *rc)
 		s->perf_cfg.noted = false; /* once */
 	}
 	double t0 = (double)hpm_clock_ns();
+	rc->start_unix = unix_now();
 	if (counting_start(rc, err, sizeof(err))) {
 		cli_error("%s", err);
 		rcode = EXIT_FAILURE;
@@ -1321,6 +1387,8 @@ struct stat_cmd {
 	struct stat_repeats reps;
 	struct stat_metric *metrics; /* the last run's, then the means */
 	unsigned nr_metrics;
+	const struct stat_sink *sink; /* serve's (stat-sink.h), else NULL */
+	bool sink_started;
 };
 
 /* The options, and perf's `stat report` and `stat record` (stat-record.c):
@@ -1492,6 +1560,14 @@ static int open_outputs(struct stat_cmd *c)
 		cli_error("-p %d: no such process", o->pid);
 		return EXIT_FAILURE;
 	}
+	if (o->openmetrics) {
+		int e = hpm_expo_check_path(o->openmetrics);
+		if (e) {
+			cli_error("--openmetrics: cannot write '%s': %s", o->openmetrics,
+			          strerror(-e));
+			return EXIT_FAILURE;
+		}
+	}
 	return 0;
 }
 
@@ -1547,7 +1623,8 @@ static void catch_signals(void)
 static int measure(struct stat_cmd *c)
 {
 	struct hpm_session *s = &c->s;
-	c->run = (struct run_ctx){.o = &c->o, .cfg = &c->cfg, .s = s, .rec = c->rec};
+	c->run =
+	    (struct run_ctx){.o = &c->o, .cfg = &c->cfg, .s = s, .rec = c->rec, .sink = c->sink};
 	stat_repeats_init(&c->reps, s->all.nr, s->metrics.nr, c->o.repeat);
 	for (unsigned r = 0; r < c->o.repeat && !stat_interrupted; r++) {
 		if (r) {
@@ -1621,6 +1698,8 @@ static int print_results(struct stat_cmd *c)
 		unit_metrics_new(&c->s, NULL, &res);
 	if (c->o.interval_ms <= 0) {
 		stat_print(cfg, &res);
+		/* without -I, the whole run's values once */
+		export_values(&c->run, &res);
 	} else if (c->o.summary) {
 		/* --summary: after the intervals the whole run, as without -I */
 		struct stat_config total = *cfg;
@@ -1662,9 +1741,33 @@ static int finish_outputs(struct stat_cmd *c, int status)
 	return status;
 }
 
+/* serve's rules (stat-sink.h), after the options: 0 or the exit status. */
+static int serve_defaults(struct stat_opts *o)
+{
+	if (o->repeat > 1)
+		return cli_usage_error("-r: serve counts continuously, it does not repeat");
+	if (o->record)
+		return cli_usage_error("--record: serve writes no run file");
+	if (o->no_multiplex)
+		return cli_usage_error("--no-multiplex: serve counts continuously, once");
+	if (o->interval_ms <= 0)
+		o->interval_ms = 1000;
+	if (!o->argv && o->pid <= 0 && !o->cpus)
+		o->all_cpus = true;
+	if (!o->output)
+		o->quiet = true;
+	return 0;
+}
+
 int cmd_stat(int argc, char **argv)
 {
+	return cmd_stat_run(argc, argv, NULL);
+}
+
+int cmd_stat_run(int argc, char **argv, const struct stat_sink *sink)
+{
 	struct stat_cmd c = {
+	    .sink = sink,
 	    .o = {.repeat = 1, .pid = -1, .backend = HPM_BACKEND_AUTO, .big_num = -1},
 	    /* perf stat writes its counts to stderr, leaving stdout to the command */
 	    .cfg = {.out = stderr, .csv_sep = ",", .repeat = 1},
@@ -1675,6 +1778,8 @@ int cmd_stat(int argc, char **argv)
 	hpm_emu_config_init(&c.o.emu);
 	status = parse_command_line(&c, argc, argv);
 	if (status || c.sub == STAT_SUB_REPORT)
+		goto out;
+	if (sink && (status = serve_defaults(&c.o)))
 		goto out;
 	hpm_session_init(&c.s, c.o.backend);
 	c.have_session = true;
@@ -1697,6 +1802,13 @@ int cmd_stat(int argc, char **argv)
 	if ((status = open_outputs(&c)))
 		goto out;
 	configure_output(&c, argc, argv);
+	if (sink && sink->start) {
+		struct hpm_expo_info info = {.version = PACKAGE_VERSION,
+		                             .interval_s = c.o.interval_ms / 1e3};
+		if ((status = sink->start(sink->ctx, &c.s, &info)))
+			goto out;
+		c.sink_started = true;
+	}
 	catch_signals();
 	status = measure(&c);
 	if (!status)
@@ -1705,6 +1817,8 @@ int cmd_stat(int argc, char **argv)
 		status = c.run.exit_status;
 	status = finish_outputs(&c, status);
 out:
+	if (c.sink_started && sink->stop)
+		sink->stop(sink->ctx);
 	/* an error on the way: no temporary file stays behind */
 	cli_output_abort(&c.out);
 	cli_output_abort(&c.recf);

@@ -31,6 +31,7 @@ static const struct cmd_desc hpm_commands[] = {
     {"report", cmd_report, "Report Topdown from run files, text to HTML, and diffs",
      cmd_report_usage},
     {"top", cmd_top, "Live Topdown view of harts, CPUs and processes", cmd_top_usage},
+    {"serve", cmd_serve, "Export counts and Topdown to Prometheus over HTTP", cmd_serve_usage},
     {"help", cmd_help, "Show help for hpmstat or one command", cmd_help_usage},
     {NULL, NULL, NULL, NULL},
 };

@@ -14,5 +14,6 @@ src_builtin_libbuiltin_a_SOURCES = \
 	src/builtin/cmd-stat.c src/builtin/cmd-stat-record.c src/builtin/cmd-stat-record.h \
 	src/builtin/cmd-report.c \
 	src/builtin/cmd-top.c \
-	src/builtin/cmd-record.c
-src_builtin_libbuiltin_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(NCURSES_CFLAGS)
+	src/builtin/cmd-record.c \
+	src/builtin/cmd-serve.c src/builtin/stat-sink.h
+src_builtin_libbuiltin_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(NCURSES_CFLAGS) $(LIBMICROHTTPD_CFLAGS)

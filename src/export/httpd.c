@@ -1,0 +1,253 @@
+/* httpd.c: serving the last exposition over libmicrohttpd (httpd.h).
+ *
+ * libmicrohttpd runs one internal thread (epoll where it has it) that
+ * accepts, parses and writes; the handler only takes the current
+ * exposition's copy under the mutex and hands it to the response, which
+ * frees it when sent. The socket is bound here rather than by
+ * libmicrohttpd, so that a port in use is errno's one clear message and
+ * the library never logs to stderr itself.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "export/httpd.h"
+#include "export/openmetrics.h"
+
+struct hpm_httpd {
+	struct MHD_Daemon *d;
+	char *index;
+	pthread_mutex_t lock; /* guards the fields below */
+	char *om, *prom;      /* the last exposition, NULL before the first */
+	size_t om_len, prom_len;
+	uint64_t requests, scrapes;
+};
+
+/* ADDR:PORT into a bound, listening socket: -1 with err. */
+static int listen_on(const char *spec, char *err, size_t errlen)
+{
+	char host[256];
+	const char *colon = strrchr(spec, ':');
+	if (!colon || !colon[1]) {
+		snprintf(err, errlen, "--listen '%s': expected ADDR:PORT, e.g. %s", spec,
+		         HPM_HTTPD_DEFAULT_LISTEN);
+		return -1;
+	}
+	size_t hl = (size_t)(colon - spec);
+	if (hl >= 2 && spec[0] == '[' && spec[hl - 1] == ']') /* [::1]:9465 */
+		spec++, hl -= 2;
+	if (hl >= sizeof(host)) {
+		snprintf(err, errlen, "--listen: the address is too long");
+		return -1;
+	}
+	memcpy(host, spec, hl);
+	host[hl] = '\0';
+	const char *port = colon + 1;
+	char *end;
+	errno = 0;
+	long p = strtol(port, &end, 10);
+	if (*end || errno || p < 1 || p > 65535 || port[0] == '+' || port[0] == '-') {
+		snprintf(err, errlen, "--listen: '%s' is not a port (1-65535)", port);
+		return -1;
+	}
+	struct addrinfo hints = {.ai_family = AF_UNSPEC,
+	                         .ai_socktype = SOCK_STREAM,
+	                         .ai_flags = AI_PASSIVE | AI_NUMERICSERV},
+	                *ai = NULL;
+	int g = getaddrinfo(host[0] ? host : "127.0.0.1", port, &hints, &ai);
+	if (g) {
+		snprintf(err, errlen, "--listen '%s': %s", host, gai_strerror(g));
+		return -1;
+	}
+	int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int one = 1;
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 128)) {
+		int e = errno;
+		snprintf(err, errlen, "cannot listen on %s%s%s:%s: %s",
+		         ai->ai_family == AF_INET6 ? "[" : "", host[0] ? host : "127.0.0.1",
+		         ai->ai_family == AF_INET6 ? "]" : "", port, strerror(e));
+		if (fd >= 0)
+			close(fd);
+		freeaddrinfo(ai);
+		return -1;
+	}
+	freeaddrinfo(ai);
+	return fd;
+}
+
+/* A response of a copy of text (freed by libmicrohttpd once sent). */
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *type,
+                             char *body, size_t len, bool allow)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	if (allow)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	enum MHD_Result ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned status, const char *text,
+                                  bool allow)
+{
+	char *body = strdup(text);
+	if (!body)
+		return MHD_NO;
+	return reply(c, status, "text/plain; charset=utf-8", body, strlen(body), allow);
+}
+
+/* OpenMetrics when the client asks for it (Prometheus does, first), else
+ * the Prometheus text format every scraper reads. */
+static bool wants_openmetrics(struct MHD_Connection *c)
+{
+	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+	return accept && strstr(accept, "application/openmetrics-text");
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
+                              const char *method, const char *version, const char *upload_data,
+                              size_t *upload_data_size, void **req)
+{
+	static int seen; /* *req's mark: the headers were handled */
+	struct hpm_httpd *h = cls;
+	(void)version;
+	(void)upload_data;
+	bool metrics = strcmp(url, "/metrics") == 0, index = strcmp(url, "/") == 0;
+	bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+	if (!*req) {
+		pthread_mutex_lock(&h->lock);
+		h->requests++;
+		pthread_mutex_unlock(&h->lock);
+		/* a refusal goes at once, before any body, which libmicrohttpd
+		 * then drops with the connection */
+		if (!metrics && !index)
+			return reply_text(c, MHD_HTTP_NOT_FOUND,
+			                  "404 not found: hpmstat serves /metrics\n", false);
+		if (!get)
+			return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED,
+			                  "405 method not allowed: GET or HEAD only\n", true);
+		/* a GET is answered at the next call: answered before it looked
+		 * for a body, libmicrohttpd would close the connection instead of
+		 * keeping it for the next scrape */
+		*req = &seen;
+		return MHD_YES;
+	}
+	if (*upload_data_size) {
+		/* a GET's body is not wanted: dropped */
+		*upload_data_size = 0;
+		return MHD_YES;
+	}
+	if (index) {
+		char *body = strdup(h->index);
+		if (!body)
+			return MHD_NO;
+		return reply(c, MHD_HTTP_OK, "text/html; charset=utf-8", body, strlen(body), false);
+	}
+	bool om = wants_openmetrics(c);
+	pthread_mutex_lock(&h->lock);
+	const char *text = om ? h->om : h->prom;
+	size_t len = om ? h->om_len : h->prom_len;
+	char *copy = text ? malloc(len ? len : 1) : NULL;
+	if (copy) {
+		memcpy(copy, text, len);
+		h->scrapes++;
+	}
+	pthread_mutex_unlock(&h->lock);
+	if (!text)
+		return reply_text(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+		                  "503: counting has not started yet\n", false);
+	if (!copy)
+		return MHD_NO;
+	return reply(c, MHD_HTTP_OK, om ? HPM_EXPO_OPENMETRICS_TYPE : HPM_EXPO_PROMETHEUS_TYPE,
+	             copy, len, false);
+}
+
+int hpm_httpd_start(const struct hpm_httpd_config *cfg, struct hpm_httpd **out, char *err,
+                    size_t errlen)
+{
+	int fd = listen_on(cfg->listen, err, errlen);
+	if (fd < 0)
+		return -1;
+	struct hpm_httpd *h = calloc(1, sizeof(*h));
+	if (!h || !(h->index = strdup(cfg->index ? cfg->index : ""))) {
+		free(h);
+		close(fd);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	pthread_mutex_init(&h->lock, NULL);
+	/* the server's thread takes no SIGINT or SIGTERM: they go to the
+	 * counting thread, whose waits they end */
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO, 0, NULL, NULL,
+	                        handle, h, MHD_OPTION_LISTEN_SOCKET, fd,
+	                        MHD_OPTION_CONNECTION_LIMIT, cfg->max_conns,
+	                        MHD_OPTION_CONNECTION_MEMORY_LIMIT, cfg->request_memory,
+	                        MHD_OPTION_CONNECTION_TIMEOUT, cfg->timeout_s, MHD_OPTION_END);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!h->d) {
+		snprintf(err, errlen, "cannot start the HTTP server on %s", cfg->listen);
+		close(fd);
+		pthread_mutex_destroy(&h->lock);
+		free(h->index);
+		free(h);
+		return -1;
+	}
+	*out = h;
+	return 0;
+}
+
+void hpm_httpd_publish(struct hpm_httpd *h, char *openmetrics, size_t om_len, char *prometheus,
+                       size_t prom_len)
+{
+	pthread_mutex_lock(&h->lock);
+	char *old_om = h->om, *old_prom = h->prom;
+	h->om = openmetrics;
+	h->om_len = om_len;
+	h->prom = prometheus;
+	h->prom_len = prom_len;
+	pthread_mutex_unlock(&h->lock);
+	free(old_om);
+	free(old_prom);
+}
+
+void hpm_httpd_counts(struct hpm_httpd *h, uint64_t *requests, uint64_t *scrapes)
+{
+	pthread_mutex_lock(&h->lock);
+	*requests = h->requests;
+	*scrapes = h->scrapes;
+	pthread_mutex_unlock(&h->lock);
+}
+
+void hpm_httpd_stop(struct hpm_httpd *h)
+{
+	if (!h)
+		return;
+	MHD_stop_daemon(h->d);
+	pthread_mutex_destroy(&h->lock);
+	free(h->om);
+	free(h->prom);
+	free(h->index);
+	free(h);
+}
