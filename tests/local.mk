@@ -34,6 +34,7 @@ include tests/metric/local.mk
 include tests/backend/local.mk
 include tests/stat/local.mk
 include tests/top/local.mk
+include tests/serve/local.mk
 include tests/toy/local.mk
 include tests/riscv/local.mk
 include tests/events/local.mk
