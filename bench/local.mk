@@ -57,3 +57,10 @@ EXTRA_DIST += bench/record-bench.sh
 bench-record: src/hpmstat$(EXEEXT)
 	bash $(top_srcdir)/bench/record-bench.sh ./src/hpmstat$(EXEEXT)
 .PHONY: bench-record
+
+#   make bench-serve  hpmstat serve's scrape latency at 50 clients
+#                     (bench/serve-bench.sh; figures in bench/README.md)
+EXTRA_DIST += bench/serve-bench.sh
+bench-serve: src/hpmstat$(EXEEXT)
+	$(SHELL) $(top_srcdir)/bench/serve-bench.sh ./src/hpmstat$(EXEEXT) 50 10
+.PHONY: bench-serve
