@@ -176,12 +176,18 @@ static void info_family(FILE *o, enum hpm_expo_format f, const struct hpm_sessio
 			profile = s->emu_cfg.trace;
 		snprintf(seed, sizeof(seed), "%" PRIu64, (uint64_t)s->emu_cfg.seed);
 	}
+	/* the model is named when its events are counted, not for a
+	 * session of host events alone */
+	bool model_rows = false;
+	for (unsigned i = 0; i < s->all.nr; i++)
+		model_rows |=
+		    s->all.ev[i].kind == HPM_EV_MODEL || s->all.ev[i].kind == HPM_EV_MODEL_FIXED;
 	family(o, f, "hpm", FAM_INFO, NULL,
-	       "hpmstat's version, back end (perf, emu or perf+emu), PMU model and emulator "
-	       "profile and seed (empty without the emulator).");
+	       "hpmstat's version, back end (perf, emu or perf+emu), the PMU model whose events "
+	       "are counted, and the emulator's profile and seed (empty when unused).");
 	const char *kv[] = {"version", info->version ? info->version : "",
 	                    "backend", backend_label(s),
-	                    "model",   s->model ? s->model->name : "",
+	                    "model",   s->model && model_rows ? s->model->name : "",
 	                    "profile", profile ? profile : "",
 	                    "seed",    seed,
 	                    NULL};

@@ -69,6 +69,25 @@ ok $? "the text format 0.0.4 has no # EOF or # UNIT, and names counters with _to
 grep -q '^hpm_topdown_ratio{node="[a-z_]*",level="2",cpu="all"}' "$prom"
 ok $? "--topdown=2: level-2 nodes are exported"
 
+# the perf back end: software events on every CPU (cpu-clock counts the
+# nanoseconds it is enabled, so its count is its enabled time)
+host="$tmp/host.prom"
+if "$H" stat -a --backend perf -e cpu-clock,context-switches -I 200 --interval-count 2 -q \
+	--openmetrics "$host" --openmetrics-format prometheus 2>"$tmp/host.err"; then
+	prom_ok "promtool check metrics accepts the perf back end's file" "$host"
+	n=$(grep -c '^hpm_events_total{event="cpu-clock",pmu="software",cpu="[0-9]*",emulated="false"}' "$host")
+	[ "$n" = "$(getconf _NPROCESSORS_ONLN)" ]
+	ok $? "cpu-clock on each of the $n CPUs"
+	awk '$1 ~ /^hpm_events_total\{event="cpu-clock".*cpu="0"/ { c = $2 }
+	     $1 ~ /^hpm_event_enabled_seconds_total\{event="cpu-clock".*cpu="0"/ { e = $2 }
+	     END { r = c / 1e9 / e; exit !(r > 0.99 && r < 1.01) }' "$host"
+	ok $? "CPU 0's cpu-clock count is its enabled time in ns"
+	grep -q '^hpm_info{version="[^"]*",backend="perf",model="",profile="",seed=""} 1$' "$host"
+	ok $? "hpm_info: perf, no model, no emulator"
+else
+	skip_point "the perf back end cannot count here: $(head -1 "$tmp/host.err")"
+fi
+
 # without -I: the whole run's values once, the same numbers stat prints
 one="$tmp/one.om"
 run_ok "stat --openmetrics without -I" \
