@@ -30,7 +30,6 @@ struct hpm_httpd {
 	pthread_mutex_t lock; /* guards the fields below */
 	char *om, *prom;      /* the last exposition, NULL before the first */
 	size_t om_len, prom_len;
-	uint64_t requests, scrapes;
 };
 
 /* ADDR:PORT into a bound, listening socket: -1 with err. */
@@ -132,9 +131,6 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	bool metrics = strcmp(url, "/metrics") == 0, index = strcmp(url, "/") == 0;
 	bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
 	if (!*req) {
-		pthread_mutex_lock(&h->lock);
-		h->requests++;
-		pthread_mutex_unlock(&h->lock);
 		/* a refusal goes at once, before any body, which libmicrohttpd
 		 * then drops with the connection */
 		if (!metrics && !index)
@@ -143,17 +139,19 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		if (!get)
 			return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED,
 			                  "405 method not allowed: GET or HEAD only\n", true);
+		/* nor any body, whose length would be the client's to choose */
+		const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+		if ((cl && strspn(cl, "0") != strlen(cl)) ||
+		    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding"))
+			return reply_text(c, MHD_HTTP_CONTENT_TOO_LARGE,
+			                  "413: a GET takes no request body\n", false);
 		/* a GET is answered at the next call: answered before it looked
 		 * for a body, libmicrohttpd would close the connection instead of
 		 * keeping it for the next scrape */
 		*req = &seen;
 		return MHD_YES;
 	}
-	if (*upload_data_size) {
-		/* a GET's body is not wanted: dropped */
-		*upload_data_size = 0;
-		return MHD_YES;
-	}
+	*upload_data_size = 0;
 	if (index) {
 		char *body = strdup(h->index);
 		if (!body)
@@ -165,10 +163,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	const char *text = om ? h->om : h->prom;
 	size_t len = om ? h->om_len : h->prom_len;
 	char *copy = text ? malloc(len ? len : 1) : NULL;
-	if (copy) {
+	if (copy)
 		memcpy(copy, text, len);
-		h->scrapes++;
-	}
 	pthread_mutex_unlock(&h->lock);
 	if (!text)
 		return reply_text(c, MHD_HTTP_SERVICE_UNAVAILABLE,
@@ -230,14 +226,6 @@ void hpm_httpd_publish(struct hpm_httpd *h, char *openmetrics, size_t om_len, ch
 	pthread_mutex_unlock(&h->lock);
 	free(old_om);
 	free(old_prom);
-}
-
-void hpm_httpd_counts(struct hpm_httpd *h, uint64_t *requests, uint64_t *scrapes)
-{
-	pthread_mutex_lock(&h->lock);
-	*requests = h->requests;
-	*scrapes = h->scrapes;
-	pthread_mutex_unlock(&h->lock);
 }
 
 void hpm_httpd_stop(struct hpm_httpd *h)

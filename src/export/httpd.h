@@ -2,8 +2,8 @@
  *
  * Owns: the listening socket (ADDR:PORT parsing, bind), the request rules
  * (GET and HEAD of /metrics and / only: other paths 404, other methods 405
- * with Allow; the Accept header picks OpenMetrics or the Prometheus text
- * format), the bounds (connections, request memory, per-connection
+ * with Allow, a request body 413; the Accept header picks OpenMetrics or
+ * the Prometheus text format), the bounds (connections, request memory, per-connection
  * timeout), and the last published exposition: the counting side
  * publishes each new one whole, and every request copies the current one
  * out under a mutex, so a slow client never holds up the counting and
@@ -40,8 +40,6 @@ int hpm_httpd_start(const struct hpm_httpd_config *cfg, struct hpm_httpd **out, 
  * (malloc'd) and frees the previous ones. */
 void hpm_httpd_publish(struct hpm_httpd *h, char *openmetrics, size_t om_len, char *prometheus,
                        size_t prom_len);
-/* Requests answered so far, and those answered 200 on /metrics. */
-void hpm_httpd_counts(struct hpm_httpd *h, uint64_t *requests, uint64_t *scrapes);
 /* Stops serving, closes every connection and frees h (NULL: nothing). */
 void hpm_httpd_stop(struct hpm_httpd *h);
 

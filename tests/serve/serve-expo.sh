@@ -164,6 +164,13 @@ for m in POST PUT DELETE OPTIONS; do
 	head -1 "$tmp/h" | grep -q ' 405 ' && grep -qi '^Allow: GET, HEAD' "$tmp/h"
 	ok $? "$m /metrics: 405 with Allow: GET, HEAD"
 done
+head -c 1048576 /dev/zero >"$tmp/body"
+code=$(curl -s -o /dev/null -w '%{http_code}' -X GET --data-binary @"$tmp/body" "$base/metrics")
+[ "$code" = 413 ]
+ok $? "GET /metrics with a 1 MiB body: 413, unread ($code)"
+code=$(curl -s -o /dev/null -w '%{http_code}' -X GET -H 'Transfer-Encoding: chunked' -d x "$base/metrics")
+[ "$code" = 413 ]
+ok $? "GET /metrics with a chunked body: 413 ($code)"
 for p in /nope /metrics/ /metricsx '/metrics/../etc/passwd'; do
 	code=$(curl -s --path-as-is -o /dev/null -w '%{http_code}' "$base$p")
 	[ "$code" = 404 ]
