@@ -8,7 +8,9 @@
  * cleanup label. The measurement itself is src/stat/session.c, the
  * workload child src/core/workload.c, the repeat statistics
  * src/stat/noise.c, the output src/stat/print-*.c and builtin/cli.c's
- * struct cli_output, the run file src/stat/record.c.
+ * struct cli_output, the run file src/stat/record.c, the --openmetrics
+ * file src/export/openmetrics.c. `hpmstat serve` is this command with a
+ * sink that gets each interval's values (stat-sink.h, cmd-serve.c).
  */
 #include <errno.h>
 #include <getopt.h>
