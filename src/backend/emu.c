@@ -864,3 +864,21 @@ uint64_t hpm_emu_group_run(const struct hpm_backend_inst *b, unsigned g)
 	const struct emu_inst *s = emu_view(b);
 	return s && g < s->sched.nr_groups ? s->grun[g] : 0;
 }
+
+/* ------------------------------------------------------------------- tasks */
+
+bool hpm_emu_has_tasks(const struct hpm_backend_inst *b)
+{
+	const struct emu_inst *s = emu_view(b);
+	return s && s->mach->nr_tasks && s->mach->nr_tasks(s->vm) > 0;
+}
+
+int hpm_emu_tasks(struct hpm_backend_inst *b, const struct hpm_emu_task **rows, unsigned *nrows)
+{
+	struct emu_inst *s = emu_of(b);
+	*rows = NULL;
+	*nrows = 0;
+	if (!s)
+		return -EINVAL;
+	return -ENOENT;
+}
