@@ -30,6 +30,7 @@
 #include "stat/nomux.h"
 #include "backend/topology.h"
 #include "stat/aggr.h"
+#include "stat/emu-tasks.h"
 #include "stat/record.h"
 #include "stat/session.h"
 #include "stat/stat.h"
@@ -71,6 +72,9 @@ const char cmd_stat_usage[] =
     "      --emu-cycles N        emulated cycles per hart without a command (1e9)\n"
     "      --emu-harts N         emulated harts (default 1)\n"
     "      --emu-freq HZ         emulated clock, for time and with a command\n"
+    "      --emu-tasks[=truth]   per-task counts of a profile's task schedule, charged\n"
+    "                            at each emulated context switch (=truth: beside the\n"
+    "                            emulator's ground truth)\n"
     "  -l, --level N             toplev's spelling of --topdown=N (-l1, -l 2)\n"
     "      --nodes LIST          Topdown nodes, as toplev: NODE, +NODE adds, -NODE or\n"
     "                            ^NODE removes, NODE* with its subtree, !LIST only\n"
@@ -143,6 +147,7 @@ enum {
 	OPT_TIMEOUT,
 	OPT_APPEND,
 	OPT_PMU,
+	OPT_EMU_TASKS,
 };
 
 /* Every default in one place. */
@@ -197,6 +202,9 @@ struct stat_opts {
 	bool null_run;           /* -n: no default events */
 	bool append;             /* --append to -o FILE */
 	bool quiet;              /* -q: no counts printed */
+	/* --emu-tasks[=truth]: the emulator's per-task table after the counts
+	 * (0 none, 1 attributed, 2 with the ground truth) */
+	int emu_tasks;
 };
 
 /* Signals. SIGINT and SIGTERM stop the counting: the loops look at
@@ -328,6 +336,7 @@ static const struct option stat_longopts_tail[] = {
     {"null", no_argument, NULL, 'n'},
     {"append", no_argument, NULL, OPT_APPEND},
     {"pmu", required_argument, NULL, OPT_PMU},
+    {"emu-tasks", optional_argument, NULL, OPT_EMU_TASKS},
     {"quiet", no_argument, NULL, 'q'},
     {NULL, 0, NULL, 0},
 };
@@ -500,6 +509,12 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 			break;
 		case OPT_PMU:
 			o->pmu = optarg;
+			break;
+		case OPT_EMU_TASKS:
+			if (optarg && strcmp(optarg, "truth") != 0)
+				return cli_usage_error("--emu-tasks=%s: the only value is 'truth'",
+				                       optarg);
+			o->emu_tasks = optarg ? 2 : 1;
 			break;
 		case 'q':
 			o->quiet = true;
@@ -907,6 +922,11 @@ static int run_once(struct run_ctx *rc)
 			hpm_workload_forward_signals(NULL);
 		}
 		return EXIT_FAILURE;
+	}
+	if (o->emu_tasks && stat_emu_tasks_check(s, err, sizeof(err))) {
+		cli_error("%s", err);
+		rcode = EXIT_FAILURE;
+		goto out;
 	}
 	if (s->perf_cfg.warn) {
 		cli_warn("warning: %s", s->perf_cfg.warning);
@@ -1626,6 +1646,13 @@ static int print_results(struct stat_cmd *c)
 		struct stat_config total = *cfg;
 		total.interval_ms = 0;
 		stat_print(&total, &res);
+	}
+	if (c->o.emu_tasks && !c->o.quiet) {
+		char err[512];
+		if (stat_print_emu_tasks(cfg, &c->s, c->o.emu_tasks == 2, err, sizeof(err))) {
+			cli_error("%s", err);
+			return EXIT_FAILURE;
+		}
 	}
 	if (c->rec) {
 		/* the run file keeps each unit's metrics for -A only: `stat

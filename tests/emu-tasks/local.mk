@@ -2,8 +2,10 @@
 # against its ground truth (issue 16): the back end end to end (compiled in,
 # as tests/backend/emu.mk does), and the CLI (stat --emu-tasks).
 EMU_TASKS_TESTS = tests/emu-tasks/emu-tasks
+EMU_TASKS_SH_TESTS = tests/emu-tasks/stat-cli.sh
 check_PROGRAMS += $(EMU_TASKS_TESTS)
-TESTS += $(EMU_TASKS_TESTS)
+TESTS += $(EMU_TASKS_TESTS) $(EMU_TASKS_SH_TESTS)
+EXTRA_DIST += $(EMU_TASKS_SH_TESTS)
 tests_emu_tasks_emu_tasks_SOURCES = tests/emu-tasks/emu-tasks.c \
 	tests/backend/emu-run.c tests/backend/emu-run.h \
 	src/backend/emu.c src/backend/emu.h \

@@ -37,7 +37,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,7 +201,7 @@ static int vm_create(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm **ou
 			t->hart = t->t.hart % cfg->harts;
 			t->w = emu_workload_new_task(
 			    vm->prof, i, cfg->seed + t->hart + ((uint64_t)t->t.pid << 32));
-			t->weight = (int64_t)llround(t->t.share * (double)WRR_ONE);
+			t->weight = (int64_t)(t->t.share * (double)WRR_ONE + 0.5);
 		}
 	}
 	*out = &vm->base;

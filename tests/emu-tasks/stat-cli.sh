@@ -1,0 +1,98 @@
+#!/bin/sh
+# hpmstat stat --emu-tasks: the per-task table of a profile's task schedule
+# (issue 16), in CSV so that the numbers can be checked: attributed = truth
+# without multiplexing, the tasks add up to the totals stat prints, the task
+# that exits is marked, and a bad [task] section is refused with FILE:LINE.
+. "$top_srcdir/tests/lib.sh"
+T=$(mktemp -d)
+trap 'rm -rf "$T" "$tap_out" "$tap_err"' EXIT
+
+EV=cycles,instructions,rob_commitInstr,Front_Bubble
+run_ok "stat --emu-tasks=truth on tasks-mixed" "$HPMSTAT" stat -x, --backend emu \
+	--emu-profile tasks-mixed --emu-harts 2 --emu-cycles 40000000 -e $EV --emu-tasks=truth
+# the totals: VALUE,UNIT,EVENT,...; the task rows: COMM-PID,TGID,HART,VALUE,EVENT,RUN,PCT,EXITED,TRUTH,DIFF
+grep -E '^[a-z-]+-[0-9]+,' "$tap_err" >"$T/tasks"
+grep -vE '^[a-z-]+-[0-9]+,' "$tap_err" | grep -E '^[0-9]+,' >"$T/totals"
+n=$(wc -l <"$T/tasks")
+[ "$n" -eq 24 ]; ok $? "6 tasks (the idle one included) x 4 events: $n rows"
+bad=$(awk -F, '$4 != $9 || $10 != "exact"' "$T/tasks")
+[ -z "$bad" ]; ok $? "every attributed count is its ground truth exactly"
+[ -z "$bad" ] || diag "$bad"
+for e in cycles instructions rob_commitInstr Front_Bubble; do
+	sum=$(awk -F, -v e=$e '$5 == e { s += $4 } END { printf "%d", s }' "$T/tasks")
+	tot=$(awk -F, -v e=$e '$3 == e { print $1 }' "$T/totals")
+	[ -n "$tot" ] && [ "$sum" = "$tot" ]; ok $? "$e: the tasks add up to the total ($sum = $tot)"
+done
+# tasks-mixed: parse (pid 1400) exits at cycle 3e7 of hart 1; stream runs on hart 0
+grep -q '^parse-1400,1400,1,[0-9]*,cycles,[0-9]*,[0-9.]*,exited,' "$T/tasks"; ok $? "parse exited on hart 1"
+grep -q '^httpd-worker-1301,1300,1,' "$T/tasks"; ok $? "the worker thread is of process 1300"
+grep -q '^swapper-0,0,' "$T/tasks"; ok $? "the idle task is pid 0"
+# the running tasks are charged up to the end: the cycles add up to 2 x 4e7
+c=$(awk -F, '$5 == "cycles" { s += $4 } END { printf "%d", s }' "$T/tasks")
+[ "$c" = 80000000 ]; ok $? "the tasks' cycles are the harts' 8e7 ($c)"
+
+run_ok "std format" "$HPMSTAT" stat --backend emu --emu-profile tasks-mixed \
+	--emu-cycles 1000000 -e cycles --emu-tasks
+grep -q '^ Per-task counts of the emulated harts (profile tasks-mixed' "$tap_err"; ok $? "std: the table's title"
+grep -Eq '^ +stream-1200 +[0-9]+ +cycles *$' "$tap_err"; ok $? "std: a task's row"
+
+run_fails_with "a profile without tasks" "--emu-tasks: profile balanced declares no tasks" \
+	"$HPMSTAT" stat --backend emu --emu-profile balanced --emu-cycles 1000 -e cycles --emu-tasks
+run_fails_with "--emu-tasks=frob" "--emu-tasks=frob: the only value is 'truth'" \
+	"$HPMSTAT" stat --backend emu --emu-tasks=frob -e cycles
+
+# bad [task] sections: one line, FILE:LINE: reason, exit non-zero
+base='name = t
+description = tasks
+[cycle c]
+commit = 6
+[class k]
+runs = c:10'
+bad_task() { # DESC LINE REASON TASK-LINES
+	printf '%s\n%s\n' "$base" "$4" >"$T/p.profile"
+	run_fails_with "$1" "$T/p.profile:$2: $3" "$HPMSTAT" stat --backend emu \
+		--emu-profile "$T/p.profile" --emu-cycles 1000 -e cycles
+}
+bad_task "a task without pid" 7 "task 'a' needs pid and share" '[task a]
+share = 0.5
+mix = k:1'
+bad_task "a pid given twice" 11 "task 'b' has pid 5 of task 'a' (line 7)" '[task a]
+pid = 5
+share = 0.5
+mix = k:1
+[task b]
+pid = 5
+share = 0.5
+mix = k:1'
+bad_task "pid 0" 8 "bad pid '0' (1..4194304)" '[task a]
+pid = 0'
+bad_task "shares above 1 on a hart" 11 "the shares of the tasks on hart 0 sum to 1.2, above 1" '[task a]
+pid = 5
+share = 0.6
+mix = k:1
+[task b]
+pid = 6
+share = 0.6
+mix = k:1'
+bad_task "a tgid that leads nothing" 7 "task 'a': tgid 9 is the pid of no task that leads its process (pid = tgid)" '[task a]
+pid = 5
+tgid = 9
+share = 0.5
+mix = k:1'
+bad_task "exit before start" 7 "task 'a' exits (100) before it starts (200)" '[task a]
+pid = 5
+share = 0.5
+start = 200
+exit = 100
+mix = k:1'
+bad_task "a comm of 16 characters" 7 "task name 'abcdefghijklmnop' is longer than 15 characters (a comm)" '[task abcdefghijklmnop]'
+bad_task "an unknown task key" 9 "unknown task key 'nice' (pid, tgid, hart, share, start, exit, mix)" '[task a]
+pid = 5
+nice = 3'
+bad_task "a share of 0" 8 "bad share '0' (the task's fraction of its hart, above 0, at most 1)" '[task a]
+share = 0'
+printf '%s\ntask-slice = 0\n' "$(printf '%s' "$base" | head -2)" >"$T/p.profile"
+run_fails_with "task-slice 0" "$T/p.profile:3: bad task-slice '0'" "$HPMSTAT" stat --backend emu \
+	--emu-profile "$T/p.profile" --emu-cycles 1000 -e cycles
+
+done_testing
