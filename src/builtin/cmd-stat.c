@@ -612,6 +612,9 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 		return cli_usage_error("--table is only supported with -r");
 	if (o->no_multiplex && o->interval_ms > 0)
 		return cli_usage_error("--no-multiplex and -I exclude each other");
+	if (o->emu_tasks && o->no_multiplex)
+		/* the groups run in sessions of their own: no one schedule to charge */
+		return cli_usage_error("--emu-tasks and --no-multiplex exclude each other");
 	if (o->no_multiplex && o->pid > 0)
 		return cli_usage_error("--no-multiplex needs a command, not -p: it runs the "
 		                       "workload once per counter group");
