@@ -997,7 +997,7 @@ int hpm_emu_tasks(struct hpm_backend_inst *b, const struct hpm_emu_task **rows, 
 		t->running = false;
 		for (unsigned h = 0; h < s->harts; h++)
 			if (s->cur[h] == (i == s->nr_tasks ? -1 : (int)i))
-				t->running = true;
+				t->running = !t->exited; /* ran up to its exit, the last cycle */
 		t->switches = s->switches[i];
 		s->mach->task_truth(s->vm, i, 0, 0, &t->cycles);
 		for (unsigned k = 0; k < s->nr_map; k++) {

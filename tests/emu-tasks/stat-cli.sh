@@ -36,6 +36,26 @@ run_ok "std format" "$HPMSTAT" stat --backend emu --emu-profile tasks-mixed \
 grep -q '^ Per-task counts of the emulated harts (profile tasks-mixed' "$tap_err"; ok $? "std: the table's title"
 grep -Eq '^ +stream-1200 +[0-9]+ +cycles *$' "$tap_err"; ok $? "std: a task's row"
 
+run_ok "json" "$HPMSTAT" stat -j --backend emu --emu-profile tasks-mixed \
+	--emu-cycles 1000000 -e cycles --emu-tasks=truth
+grep '"thread"' "$tap_err" >"$T/json"
+n=0; bad=0
+while read -r line; do
+	n=$((n + 1))
+	printf '%s\n' "$line" | "$JSONCHECK" . >/dev/null || bad=1
+done <"$T/json"
+[ "$n" -eq 6 ] && [ $bad -eq 0 ]; ok $? "json: one valid object per task and event ($n)"
+v=$(grep '"thread" : "stream-1200"' "$T/json" | "$JSONCHECK" .counter-value .truth .tgid)
+[ "$(echo "$v" | sed -n 1p)" = "$(echo "$v" | sed -n 2p)" ] && [ "$(echo "$v" | sed -n 3p)" = 1200 ]
+ok $? "json: stream's count is its truth ($(echo $v))"
+
+run_ok "emu profiles --json" "$HPMSTAT" emu profiles --json
+i=$("$JSONCHECK" '.#' <"$tap_out"); i=$((i - 1))
+t=$("$JSONCHECK" .$i.name .$i.tasks.# .$i.tasks.3.comm .$i.tasks.3.exit .$i.tasks.2.tgid .$i.tasks.0.exit <"$tap_out")
+[ "$(echo $t)" = "tasks-mixed 5 parse 30000000 1300 null" ]; ok $? "emu profiles --json lists tasks-mixed's tasks ($(echo $t))"
+
+run_fails_with "--emu-tasks and --no-multiplex" "--emu-tasks and --no-multiplex exclude each other" \
+	"$HPMSTAT" stat --backend emu --emu-profile tasks-mixed --emu-tasks --no-multiplex -e cycles
 run_fails_with "a profile without tasks" "--emu-tasks: profile balanced declares no tasks" \
 	"$HPMSTAT" stat --backend emu --emu-profile balanced --emu-cycles 1000 -e cycles --emu-tasks
 run_fails_with "--emu-tasks=frob" "--emu-tasks=frob: the only value is 'truth'" \

@@ -130,6 +130,13 @@ static void vm_free(struct hpm_emu_vm *base)
 	free(vm);
 }
 
+static uint64_t csrr(struct emu_hart *hart, unsigned csr)
+{
+	uint64_t v = 0;
+	(void)emu_hart_csr_read(hart, EMU_MODE_M, csr, &v); /* M-mode: cannot fault */
+	return v;
+}
+
 static int vm_create(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm **out, char *err,
                      size_t errlen)
 {
@@ -180,6 +187,8 @@ static int vm_create(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm **ou
 	vm->src = xcalloc(cfg->harts, sizeof(*vm->src));
 	vm->nr_tasks = vm->prof ? emu_profile_nr_tasks(vm->prof) : 0;
 	for (unsigned h = 0; h < cfg->harts; h++) {
+		vm->src[h].cy_on =
+		    !(csrr(emu_hart(vm->emu, h), EMU_CSR_MCOUNTINHIBIT) & EMU_CNT_CY);
 		vm->src[h].cur = -1;
 		vm->src[h].rng = (cfg->seed + h) ^ UINT64_C(0x7461736b2d736c63); /* "task-slc" */
 		if (vm->prof && !vm->nr_tasks)
@@ -220,13 +229,6 @@ static int csrw(struct kmh_vm *vm, unsigned h, unsigned csr, uint64_t v, char *e
 		return -EIO;
 	}
 	return 0;
-}
-
-static uint64_t csrr(struct emu_hart *hart, unsigned csr)
-{
-	uint64_t v = 0;
-	(void)emu_hart_csr_read(hart, EMU_MODE_M, csr, &v); /* M-mode: cannot fault */
-	return v;
 }
 
 static int vm_set_event(struct hpm_emu_vm *base, unsigned h, unsigned counter, bool used,
