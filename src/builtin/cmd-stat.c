@@ -87,7 +87,8 @@ const char cmd_stat_usage[] =
     "      --per-die             counts per die (with -a or -C)\n"
     "      --per-core            counts per core (with -a or -C; harts are cores)\n"
     "      --per-node            counts per NUMA node (with -a or -C)\n"
-    "      --per-thread          counts per thread (with -p, -t or -a)\n"
+    "      --per-thread          counts per thread (with -p, -t or -a; emulated: per\n"
+    "                            task of a profile's task schedule)\n"
     "  -t, --tid TID[,TID...]    count existing threads\n"
     "      --no-merge            do not merge events of one name from several PMUs\n"
     "                            (hpmstat never does: accepted for perf's scripts)\n"
@@ -150,6 +151,11 @@ enum {
 	OPT_EMU_TASKS,
 };
 
+/* --per-thread on emulated events without a task schedule to show. */
+#define EMU_PER_THREAD_NO                                                                          \
+	"--per-thread: emulated events count harts, not threads (use --per-core, or a "            \
+	"profile with [task] sections)"
+
 /* Every default in one place. */
 struct stat_opts {
 	const char **events;
@@ -203,8 +209,10 @@ struct stat_opts {
 	bool append;             /* --append to -o FILE */
 	bool quiet;              /* -q: no counts printed */
 	/* --emu-tasks[=truth]: the emulator's per-task table after the counts
-	 * (0 none, 1 attributed, 2 with the ground truth) */
+	 * (0 none, 1 attributed, 2 with the ground truth); with --per-thread on
+	 * the emulator alone, that table in place of the counts */
 	int emu_tasks;
+	bool emu_per_thread;
 };
 
 /* Signals. SIGINT and SIGTERM stop the counting: the loops look at
@@ -927,6 +935,10 @@ static int run_once(struct run_ctx *rc)
 		return EXIT_FAILURE;
 	}
 	if (o->emu_tasks && stat_emu_tasks_check(s, err, sizeof(err))) {
+		if (o->emu_per_thread) {
+			rcode = cli_usage_error(EMU_PER_THREAD_NO);
+			goto out;
+		}
 		cli_error("%s", err);
 		rcode = EXIT_FAILURE;
 		goto out;
@@ -1456,9 +1468,17 @@ static int plan_counting(struct stat_cmd *c)
 	}
 	/* the aggregation: threads are the perf back end's, CPUs sit in sysfs */
 	c->aggr = (struct stat_aggr){.mode = o->aggr, .topology = &c->topology};
-	if (o->aggr == STAT_AGGR_THREAD && hpm_session_uses_emu(s))
-		return cli_usage_error("--per-thread: emulated events count harts, not threads "
-		                       "(use --per-core)");
+	if (o->aggr == STAT_AGGR_THREAD && hpm_session_uses_emu(s)) {
+		/* emulated harts have threads only in a profile's task schedule:
+		 * then --per-thread is the per-task table of --emu-tasks in place
+		 * of the totals (checked once the emulator is open) */
+		if (hpm_session_uses_perf(s) || o->no_multiplex)
+			return cli_usage_error(EMU_PER_THREAD_NO);
+		o->aggr = STAT_AGGR_GLOBAL;
+		o->emu_per_thread = true;
+		if (!o->emu_tasks)
+			o->emu_tasks = 1;
+	}
 	if (o->aggr != STAT_AGGR_GLOBAL && o->aggr != STAT_AGGR_THREAD &&
 	    hpm_topology_read(&c->topology) != 0) {
 		cli_error("cannot read the CPU topology under %s/devices/system/cpu",
@@ -1642,7 +1662,9 @@ static int print_results(struct stat_cmd *c)
 	 * per id where an id is one unit (stat/aggr.h) */
 	if ((cfg->per_unit || metrics_per_id_mode(cfg)) && c->nr_metrics)
 		unit_metrics_new(&c->s, NULL, &res);
-	if (c->o.interval_ms <= 0) {
+	if (c->o.emu_per_thread && c->o.interval_ms <= 0) {
+		/* the tasks' rows are the output, as perf's --per-thread rows */
+	} else if (c->o.interval_ms <= 0) {
 		stat_print(cfg, &res);
 	} else if (c->o.summary) {
 		/* --summary: after the intervals the whole run, as without -I */

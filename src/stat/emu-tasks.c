@@ -85,7 +85,8 @@ static void print_row(const struct stat_config *cfg, const struct hpm_emu_task *
 		fprintf(f, "}\n");
 		break;
 	default:
-		fprintf(f, "%24s %20s      %-28s", task, num, e->name);
+		bool more = show_truth || (ran && a->run < a->ena);
+		fprintf(f, "%24s %20s      %-*s", task, num, more ? 28 : 0, e->name);
 		if (ran && a->run < a->ena)
 			fprintf(f, " (%.2f%%)", pct);
 		if (show_truth)

@@ -56,6 +56,16 @@ t=$("$JSONCHECK" .$i.name .$i.tasks.# .$i.tasks.3.comm .$i.tasks.3.exit .$i.task
 
 run_fails_with "--emu-tasks and --no-multiplex" "--emu-tasks and --no-multiplex exclude each other" \
 	"$HPMSTAT" stat --backend emu --emu-profile tasks-mixed --emu-tasks --no-multiplex -e cycles
+# --per-thread on the emulator alone: the tasks' rows in place of the totals
+run_ok "--per-thread on tasks-mixed" "$HPMSTAT" stat -x, --backend emu --emu-profile tasks-mixed \
+	--emu-harts 2 --emu-cycles 2000000 -e cycles --per-thread
+rows=$(grep -cE '^[a-z-]+-[0-9]+,[0-9]+,[01],' "$tap_err")
+totals=$(grep -cE '^[0-9]+,,cycles' "$tap_err")
+[ "$rows" -eq 6 ] && [ "$totals" -eq 0 ]; ok $? "--per-thread: 6 task rows, no total row ($rows, $totals)"
+"$HPMSTAT" stat --backend emu --emu-cycles 1000 --per-thread -e cycles >"$tap_out" 2>"$tap_err"
+[ $? -eq 2 ] && grep -q "^hpmstat stat: --per-thread: emulated events count harts, not threads (use --per-core, or a profile with \[task\] sections)" "$tap_err"
+ok $? "--per-thread on a profile without tasks: the usage error"
+
 run_fails_with "a profile without tasks" "--emu-tasks: profile balanced declares no tasks" \
 	"$HPMSTAT" stat --backend emu --emu-profile balanced --emu-cycles 1000 -e cycles --emu-tasks
 run_fails_with "--emu-tasks=frob" "--emu-tasks=frob: the only value is 'truth'" \
