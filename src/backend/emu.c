@@ -16,10 +16,10 @@
  * `bench` point of tests/backend/emu-backend prints the figure;
  * HPM_EMU_BENCH_ONLY=1 HPM_EMU_BENCH_CYCLES=1e9 runs just that).
  * With a task schedule, each context switch adds a read of every request
- * on that hart: about 1 us a switch with the Topdown level-3 set (1e6
+ * on that hart: about 1.3 us a switch with the Topdown level-3 set (1e6
  * switches, tasks-mixed with task-slice = 1000, took 1.3 s more over 1e9
- * cycles than with slices of 1e7), so the default slices of 1e5 cycles
- * cost about 1%.
+ * cycles than with slices of 1e7), so tasks-mixed's own slices (80000
+ * cycles on average) add about 3% to a run.
  */
 #include <ctype.h>
 #include <errno.h>
