@@ -125,4 +125,16 @@ printf '%s\ntask-slice = 0\n' "$(printf '%s' "$base" | head -2)" >"$T/p.profile"
 run_fails_with "task-slice 0" "$T/p.profile:3: bad task-slice '0'" "$HPMSTAT" stat --backend emu \
 	--emu-profile "$T/p.profile" --emu-cycles 1000 -e cycles
 
+printf '%s\ntask-slice = 500\n[cycle c]\ncommit = 6\n[class k]\nruns = c:10\nshare = 1\n' \
+	"$(printf '%s' "$base" | head -2)" >"$T/p.profile"
+run_fails_with "task-slice without tasks" "$T/p.profile:3: 'task-slice' without [task] sections" \
+	"$HPMSTAT" stat --backend emu --emu-profile "$T/p.profile" --emu-cycles 1000 -e cycles
+bad_task "tasks and phases" 7 "a profile with [task] sections has no [phase] or [function] sections (each task has its own mix)" '[phase p]
+cycles = 100
+mix = k:1
+[task a]
+pid = 5
+share = 0.5
+mix = k:1'
+
 done_testing
