@@ -104,6 +104,33 @@ ok $bad "its Topdown ratios are stat -x's percentages / 100"
 [ "$(metric_value "$one" hpm_intervals_total)" = 0 ]
 ok $? "... with hpm_intervals_total 0"
 
+# multiplexed: more Kunminghu events than counters. perf's scaled count is
+# count x enabled / running; the exposition's raw counts and times must
+# give the count stat prints, and its running share stat's percentage
+ev=Front_Bubble,Fetch_Latency_Bound,rob_commitInstr,BR_MIS_PRED,TOTAL_FLUSH,EXEC_STALL_CYCLE
+ev=$ev,MEMSTALL_ANY_LOAD,MEMSTALL_STORE,MEMSTALL_L1MISS,MEMSTALL_L2MISS,MEMSTALL_L3MISS,mcycle
+ev=$ev,INST_SPEC+RECOVERY_BUBBLE
+run_ok "a multiplexed run with --openmetrics" "$H" stat --backend emu -e "$ev" \
+	--emu-cycles 2000000 -x, -o "$tmp/mux.csv" --openmetrics "$tmp/mux.om"
+[ "$(metric_value "$tmp/mux.om" hpm_multiplexed)" = 1 ]
+ok $? "hpm_multiplexed 1"
+bad=0
+nmux=0
+for e in $(echo "$ev" | tr , ' '); do
+	l="{event=\"$e\",pmu=\"kunminghu\",cpu=\"0\",emulated=\"true\"}"
+	c=$(metric_value "$tmp/mux.om" "hpm_events_total$l")
+	en=$(metric_value "$tmp/mux.om" "hpm_event_enabled_seconds_total$l")
+	ru=$(metric_value "$tmp/mux.om" "hpm_event_running_seconds_total$l")
+	want=$(awk -F, -v e="$e" '$3 == e { print $1, $5 }' "$tmp/mux.csv")
+	awk -v c="$c" -v en="$en" -v ru="$ru" -v w="$want" 'BEGIN { split(w, f, " ")
+		s = c * en / ru; d = s - f[1]; p = 100 * ru / en - f[2]
+		exit !(ru > 0 && d * d <= 1 + (1e-9 * s) ^ 2 && p * p < 0.0001) }' ||
+		{ bad=1; diag "$e: count $c, enabled $en, running $ru; stat: $want"; }
+	[ "$ru" != "$en" ] && nmux=$((nmux + 1))
+done
+[ $bad = 0 ] && [ $nmux -gt 0 ]
+ok $? "count x enabled / running is stat's scaled count, running / enabled its % ($nmux events multiplexed)"
+
 : >"$tmp/file"
 run_fails_with "an unwritable --openmetrics path: one line, before counting" \
 	"--openmetrics: cannot write '$tmp/file/x.om': Not a directory" \
