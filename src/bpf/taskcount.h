@@ -62,8 +62,9 @@ struct hpm_tc_task {
 };
 
 struct hpm_tc_stats {
-	uint64_t switches;    /* context switches the program saw */
-	uint64_t missed;      /* switches whose task found the map full: not charged */
+	uint64_t switches; /* context switches the program saw */
+	uint64_t missed;   /* switches whose task found the map full: not charged */
+	/* (the CPU's delta still moves on: it is lost, never charged to another) */
 	uint64_t read_errors; /* bpf_perf_event_read_value failures (counter gone) */
 	unsigned tasks;       /* entries in the map now */
 	unsigned max_tasks;   /* its capacity */
@@ -80,7 +81,12 @@ int hpm_taskcount_set_fd(struct hpm_taskcount *tc, unsigned event, unsigned cpu,
 /* Attaches to sched_switch: counting per task starts. */
 int hpm_taskcount_start(struct hpm_taskcount *tc);
 /* The per-thread table (cumulative since start, exited threads included
- * until hpm_taskcount_forget_exited): *rows malloc'ed, *nrows entries. */
+ * until hpm_taskcount_forget_exited): *rows malloc'ed, *nrows entries.
+ * First it runs the program on every CPU (BPF_PROG_TEST_RUN on that CPU),
+ * charging each running task what it counted since its CPU's last switch,
+ * so a task that never switches (a pinned busy loop) is counted up to the
+ * read. The idle tasks are one row, pid 0 ("swapper/N" of the last CPU
+ * seen), so the rows add up to the per-CPU counts. st may be NULL. */
 int hpm_taskcount_read(struct hpm_taskcount *tc, struct hpm_tc_task **rows, unsigned *nrows,
                        struct hpm_tc_stats *st);
 /* Sums a thread table into processes (by tgid): *procs malloc'ed. */
@@ -90,6 +96,9 @@ int hpm_taskcount_by_process(const struct hpm_tc_task *rows, unsigned nrows, uns
  * a long session does not fill it with the dead. */
 int hpm_taskcount_forget_exited(struct hpm_taskcount *tc);
 void hpm_taskcount_close(struct hpm_taskcount *tc);
+/* The kernel's run time and run count of the sched_switch program (filled
+ * only while sysctl kernel.bpf_stats_enabled is 1): its cost per switch. */
+int hpm_taskcount_prog_stats(struct hpm_taskcount *tc, uint64_t *run_ns, uint64_t *run_cnt);
 
 /* Whether this process may load BPF at all (root, or CAP_BPF and
  * CAP_PERFMON), without loading anything: 0 or a negative code. */

@@ -1,0 +1,8 @@
+# tests/bpf: per-task counts from per-CPU counters (src/bpf) against the
+# real kernel; they skip when hpmstat is built without libbpf or the user
+# may not load BPF.
+check_PROGRAMS += tests/bpf/test-taskcount
+tests_bpf_test_taskcount_SOURCES = tests/bpf/test-taskcount.c
+tests_bpf_test_taskcount_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_bpf_test_taskcount_LDADD = tests/libtap.a src/bpf/libhpmbpf.a src/util/libutil.a $(LIBBPF_LIBS)
+TESTS += tests/bpf/test-taskcount
