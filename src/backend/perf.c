@@ -1310,14 +1310,24 @@ static int perf_open(struct hpm_evlist *list, const unsigned *rows, unsigned nr_
 		cfg->bpf_active = false;
 		cfg->bpf_reason[0] = '\0';
 	}
-	if (t->bpf == HPM_TARGET_BPF_REQUIRE && !bpf_tasks(t)) {
-		/* -a or -C: the per-CPU counts are the answer; BPF must still
-		 * be there, as perf loads it for them too */
+	struct hpm_target plain = *t;
+	plain.bpf = HPM_TARGET_BPF_NO;
+	if (t->bpf != HPM_TARGET_BPF_NO) {
+		/* whether BPF can load at all, before any counter is opened (perf
+		 * loads it first too); -a or -C alone count per CPU as without it,
+		 * but --bpf-counters still needs it, as perf loads it for them */
 		int rc = hpm_taskcount_probe();
-		if (rc < 0) {
+		if (rc < 0 && t->bpf == HPM_TARGET_BPF_REQUIRE) {
 			snprintf(err, errlen, "--bpf-counters: cannot use BPF: %s",
 			         hpm_taskcount_strerror(rc));
 			return rc;
+		}
+		if (rc < 0 && bpf_tasks(t)) {
+			if (cfg)
+				snprintf(cfg->bpf_reason, sizeof(cfg->bpf_reason), "%s",
+				         hpm_taskcount_strerror(rc));
+			return perf_open_target(list, rows, nr_rows, &plain, vcfg, out, err,
+			                        errlen);
 		}
 	}
 	if (!bpf_tasks(t))
@@ -1338,8 +1348,6 @@ static int perf_open(struct hpm_evlist *list, const unsigned *rows, unsigned nr_
 	}
 	if (cfg)
 		snprintf(cfg->bpf_reason, sizeof(cfg->bpf_reason), "%s", err);
-	struct hpm_target plain = *t;
-	plain.bpf = HPM_TARGET_BPF_NO;
 	return perf_open_target(list, rows, nr_rows, &plain, vcfg, out, err, errlen);
 }
 
