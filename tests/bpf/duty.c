@@ -1,12 +1,15 @@
 /* duty: a busy loop of a known CPU share, for the BPF tests and bench.
  *
- *   duty PCT CPU SECONDS [OUT]
+ *   duty PCT CPU SECONDS [OUT [DELAY]]
  *
- * Busy PCT % of every 10 ms period (asleep the rest) for SECONDS of wall
- * time, pinned to CPU (-1: not pinned). At the end it appends "PID NS" to
- * OUT (or prints it): NS is its own CPU time by the kernel's per-process
- * clock (CLOCK_PROCESS_CPUTIME_ID), the truth the tests hold the BPF
- * attribution to.
+ * Asleep for DELAY seconds (default 0: a counter attached to it meanwhile
+ * misses nothing), then busy PCT % of every 10 ms period (asleep the rest)
+ * for SECONDS of wall time, pinned to CPU (-1: not pinned). At the end it
+ * appends "PID NS" to OUT (or prints it): NS is its own CPU time by the
+ * kernel's per-process clock (CLOCK_PROCESS_CPUTIME_ID), the truth the
+ * tests hold the BPF attribution to; it then leaves with _exit, so that
+ * little runs after the reading (no atexit handlers: a sanitizer's leak
+ * check would run for milliseconds).
  */
 #include <sched.h>
 #include <stdio.h>
@@ -33,6 +36,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "duty: PCT 0-100, SECONDS >= 0\n");
 		return 2;
 	}
+	if (argc > 5 && atof(argv[5]) > 0) {
+		double d = atof(argv[5]);
+		struct timespec ts = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9)};
+		nanosleep(&ts, NULL);
+	}
 	if (cpu >= 0) {
 		cpu_set_t set;
 		CPU_ZERO(&set);
@@ -56,5 +64,5 @@ int main(int argc, char **argv)
 	if (!f)
 		return 1;
 	fprintf(f, "%d %.0f\n", (int)getpid(), clock_s(CLOCK_PROCESS_CPUTIME_ID) * 1e9);
-	return fclose(f) != 0;
+	_exit(fclose(f) != 0);
 }
