@@ -42,3 +42,4 @@ include tests/events/local.mk
 include tests/sym/local.mk
 include tests/samples/local.mk
 include tests/record/local.mk
+include tests/bpf/local.mk

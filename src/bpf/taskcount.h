@@ -54,24 +54,29 @@ struct hpm_tc_value {
 
 /* One task's counts since open (cumulative), or a whole process's. */
 struct hpm_tc_task {
-	int pid;                                  /* thread id (tid); for a process row the tgid */
-	int tgid;                                 /* process id */
-	char comm[16];                            /* as the kernel names it at its last switch */
-	bool exited;                              /* gone (counted until its last switch out) */
+	int pid;       /* thread id (tid); for a process row the tgid */
+	int tgid;      /* process id */
+	char comm[16]; /* as the kernel names it at its last switch */
+	bool exited;   /* it exited (sched_process_exit): counted until its last switch out */
 	struct hpm_tc_value v[HPM_TC_MAX_EVENTS]; /* [nr_events] */
 };
 
 struct hpm_tc_stats {
-	uint64_t switches;    /* context switches the program saw */
-	uint64_t missed;      /* switches whose task found the map full: not charged */
-	uint64_t read_errors; /* bpf_perf_event_read_value failures (counter gone) */
-	unsigned tasks;       /* entries in the map now */
-	unsigned max_tasks;   /* its capacity */
+	uint64_t switches; /* context switches the program saw */
+	uint64_t missed;   /* switches whose task found the map full: not charged */
+	/* (the CPU's delta still moves on: it is lost, never charged to another) */
+	/* bpf_perf_event_read_value failures other than an empty slot (an
+	 * event without fd on that CPU): that delta goes to the next task */
+	uint64_t read_errors;
+	unsigned tasks;     /* entries in the map now */
+	unsigned max_tasks; /* its capacity */
 };
 
 /* Loads the program and its maps for nr_events counters per CPU on
  * nr_cpus CPUs (ids 0..nr_cpus-1) and a map of max_tasks (0: default).
- * Nothing is attached until hpm_taskcount_start. */
+ * Nothing is attached until hpm_taskcount_start. The counters must not
+ * inherit (attr.inherit = 0: the kernel reads no inherited counter from
+ * BPF) and are best opened disabled and enabled after start. */
 int hpm_taskcount_open(struct hpm_taskcount **out, unsigned nr_events, unsigned nr_cpus,
                        unsigned max_tasks);
 /* The counter of `event` on `cpu`: a perf fd opened with pid -1 on that
@@ -80,16 +85,28 @@ int hpm_taskcount_set_fd(struct hpm_taskcount *tc, unsigned event, unsigned cpu,
 /* Attaches to sched_switch: counting per task starts. */
 int hpm_taskcount_start(struct hpm_taskcount *tc);
 /* The per-thread table (cumulative since start, exited threads included
- * until hpm_taskcount_forget_exited): *rows malloc'ed, *nrows entries. */
+ * until hpm_taskcount_forget_exited): *rows malloc'ed, *nrows entries.
+ * First it runs the program on every CPU (BPF_PROG_TEST_RUN on that CPU),
+ * charging each running task what it counted since its CPU's last switch,
+ * so a task that never switches (a pinned busy loop) is counted up to the
+ * read. The idle tasks are one row, pid 0 ("swapper/N" of the last CPU
+ * seen), so the rows add up to the per-CPU counts. st may be NULL. */
 int hpm_taskcount_read(struct hpm_taskcount *tc, struct hpm_tc_task **rows, unsigned *nrows,
                        struct hpm_tc_stats *st);
-/* Sums a thread table into processes (by tgid): *procs malloc'ed. */
+/* Sums a thread table into processes (by tgid): *procs malloc'ed, pid =
+ * tgid, the main thread's comm (else the first thread's), exited when all
+ * its threads have. Needs no libbpf. */
 int hpm_taskcount_by_process(const struct hpm_tc_task *rows, unsigned nrows, unsigned nr_events,
                              struct hpm_tc_task **procs, unsigned *nprocs);
-/* Removes exited threads from the map (after they were reported once), so
- * a long session does not fill it with the dead. */
+/* Removes from the map the exited threads whose last switch has come
+ * (call it after their rows were reported once), so a long session does
+ * not fill it with the dead. Returns how many, or a negative code. A tid
+ * the kernel reuses before that (pid wrap) keeps adding to the old row. */
 int hpm_taskcount_forget_exited(struct hpm_taskcount *tc);
 void hpm_taskcount_close(struct hpm_taskcount *tc);
+/* The kernel's run time and run count of the sched_switch program (filled
+ * only while sysctl kernel.bpf_stats_enabled is 1): its cost per switch. */
+int hpm_taskcount_prog_stats(struct hpm_taskcount *tc, uint64_t *run_ns, uint64_t *run_cnt);
 
 /* Whether this process may load BPF at all (root, or CAP_BPF and
  * CAP_PERFMON), without loading anything: 0 or a negative code. */

@@ -1,0 +1,163 @@
+/* taskcount.bpf.c: charges the per-CPU counters' deltas to the task
+ * switched out (see taskcount.h).
+ *
+ * Built with clang -target bpf against the kernel's UAPI headers and
+ * libbpf's bpf_helpers.h only: no vmlinux.h and no kernel type, so the
+ * object is the same on every architecture and needs no BTF on the target.
+ * It attaches to raw tracepoints only (no fentry: riscv64 6.1 has no BPF
+ * trampoline). At sched_switch the task switched out is still `current`,
+ * which is all the program needs to know about it.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#include "bpf/taskcount-maps.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by the loader before load: the verifier then sees them as constants. */
+const volatile unsigned int nr_events = 1;
+const volatile unsigned int nr_cpus = 1;
+
+/* The counters: index event * nr_cpus + cpu (max_entries set by the loader). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(unsigned int));
+	__uint(value_size, sizeof(unsigned int));
+} counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, unsigned int);
+	__type(value, struct tc_last);
+} last SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, unsigned int);
+	__type(value, struct tc_stats);
+} stats SEC(".maps");
+
+/* The tasks (max_entries set by the loader). Not preallocated: an entry
+ * is 800 bytes, and most sessions see far fewer tasks than it holds. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, unsigned int);
+	__type(value, struct tc_task);
+} tasks SEC(".maps");
+
+/* A zeroed entry to insert from (the stack is too small for one). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, unsigned int);
+	__type(value, struct tc_task);
+} blank SEC(".maps");
+
+/* The entry of the current task, inserted if new; NULL when the map is
+ * full (or on a failure the caller counts as missed). */
+static struct tc_task *current_task(unsigned int tid, unsigned int tgid)
+{
+	unsigned int zero = 0;
+	struct tc_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	if (t)
+		return t;
+	struct tc_task *b = bpf_map_lookup_elem(&blank, &zero);
+	if (!b)
+		return 0;
+	b->tgid = tgid;
+	b->exited = TC_LIVE;
+	bpf_get_current_comm(b->comm, sizeof(b->comm));
+	/* BPF_NOEXIST: another CPU cannot insert the same tid (a tid runs on
+	 * one CPU at a time), but keep an entry already there */
+	bpf_map_update_elem(&tasks, &tid, b, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&tasks, &tid);
+}
+
+SEC("raw_tp/sched_switch")
+int tc_switch(struct bpf_raw_tracepoint_args *ctx)
+{
+	unsigned int zero = 0;
+	unsigned int cpu = bpf_get_smp_processor_id();
+	struct tc_last *l = bpf_map_lookup_elem(&last, &zero);
+	struct tc_stats *s = bpf_map_lookup_elem(&stats, &zero);
+	if (!l || !s)
+		return 0;
+	int sync = ctx->args[0] == TC_SYNC_MAGIC;
+	if (sync)
+		s->syncs++;
+	else
+		s->switches++;
+	if (cpu >= nr_cpus)
+		return 0;
+
+	unsigned long long pid_tgid = bpf_get_current_pid_tgid();
+	unsigned int tid = (unsigned int)pid_tgid, tgid = (unsigned int)(pid_tgid >> 32);
+	struct tc_task *t = 0;
+	if (l->primed) {
+		t = current_task(tid, tgid);
+		if (!t)
+			s->missed++;
+	}
+	for (unsigned int i = 0; i < TC_MAX_EVENTS; i++) {
+		if (i >= nr_events)
+			break;
+		struct bpf_perf_event_value v;
+		long err = bpf_perf_event_read_value(
+		    &counters, (unsigned long long)(i * nr_cpus + cpu), &v, sizeof(v));
+		if (err) {
+			/* -ENOENT: no counter in that slot (an event the kernel
+			 * does not support, an offline CPU); anything else is a
+			 * counter that could not be read */
+			if (err != -2)
+				s->read_errors++;
+			continue;
+		}
+		if (t) {
+			t->v[i].value += v.counter - l->v[i].value;
+			t->v[i].enabled += v.enabled - l->v[i].enabled;
+			t->v[i].running += v.running - l->v[i].running;
+		}
+		l->v[i].value = v.counter;
+		l->v[i].enabled = v.enabled;
+		l->v[i].running = v.running;
+	}
+	l->primed = 1;
+	if (t) {
+		/* the comm it had last (exec renames) */
+		bpf_get_current_comm(t->comm, sizeof(t->comm));
+		/* an exiting task's last switch: nothing more to charge it */
+		if (!sync && t->exited == TC_EXITING)
+			t->exited = TC_EXITED;
+	}
+	return 0;
+}
+
+/* A task exits: mark its entry so its row says so; it is charged until its
+ * last switch out, which follows. */
+SEC("raw_tp/sched_process_exit")
+int tc_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	(void)ctx;
+	unsigned long long pid_tgid = bpf_get_current_pid_tgid();
+	unsigned int tid = (unsigned int)pid_tgid;
+	struct tc_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	if (!t) {
+		unsigned int zero = 0;
+		struct tc_last *l = bpf_map_lookup_elem(&last, &zero);
+		/* not charged yet: make its entry now so the last switch finds
+		 * it marked (before priming there is nothing to charge) */
+		if (!l || !l->primed)
+			return 0;
+		/* map full: its switches count as missed */
+		t = current_task(tid, (unsigned int)(pid_tgid >> 32));
+		if (!t)
+			return 0;
+	}
+	t->exited = TC_EXITING;
+	return 0;
+}

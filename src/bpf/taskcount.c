@@ -1,0 +1,412 @@
+/* taskcount.c: the loader of taskcount.bpf.c (see taskcount.h). */
+#include "bpf/taskcount.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifdef HAVE_LIBBPF
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf/taskcount-maps.h"
+/* the skeleton bpftool generated (in the build directory): its embedded
+ * object and inline functions are not ours to keep warning-free */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wcast-qual"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#pragma GCC diagnostic ignored "-Wmissing-declarations"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "bpf/taskcount.skel.h"
+#pragma GCC diagnostic pop
+
+_Static_assert(TC_MAX_EVENTS == HPM_TC_MAX_EVENTS, "taskcount-maps.h and taskcount.h disagree");
+#endif
+
+static const char *const reasons[] = {
+    [HPM_TC_ENOTBUILT - HPM_TC_EBASE] = "hpmstat was built without libbpf",
+    [HPM_TC_ENOPERM - HPM_TC_EBASE] = "loading BPF needs root or CAP_BPF and CAP_PERFMON",
+    [HPM_TC_ENOBPF - HPM_TC_EBASE] = "the kernel has no BPF (bpf() not implemented)",
+    [HPM_TC_ENOTP - HPM_TC_EBASE] = "the kernel has no raw tracepoint sched_switch",
+    [HPM_TC_ELOAD - HPM_TC_EBASE] = "the kernel's BPF verifier refused the per-task program",
+    [HPM_TC_ETOOMANY - HPM_TC_EBASE] = "more events or CPUs than the per-task program reads",
+};
+
+const char *hpm_taskcount_strerror(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err >= HPM_TC_EBASE && err < HPM_TC_EMAX)
+		return reasons[err - HPM_TC_EBASE];
+	return strerror(err);
+}
+
+#ifdef HAVE_LIBBPF
+/* Capability bits of CapEff in /proc/self/status (linux/capability.h). */
+#define CAP_PERFMON_BIT 38
+#define CAP_BPF_BIT     39
+
+static int have_caps(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	if (!f)
+		return 0;
+	char line[256];
+	unsigned long long eff = 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(f);
+	unsigned long long need = (1ULL << CAP_PERFMON_BIT) | (1ULL << CAP_BPF_BIT);
+	return (eff & need) == need;
+}
+#endif
+
+int hpm_taskcount_probe(void)
+{
+#ifndef HAVE_LIBBPF
+	return -HPM_TC_ENOTBUILT;
+#else
+	if (geteuid() != 0 && !have_caps())
+		return -HPM_TC_ENOPERM;
+	/* an invalid command: EINVAL from a kernel with bpf(), ENOSYS without */
+	if (syscall(__NR_bpf, -1, NULL, 0) < 0 && errno == ENOSYS)
+		return -HPM_TC_ENOBPF;
+	return 0;
+#endif
+}
+
+static int by_tgid(const void *a, const void *b)
+{
+	const struct hpm_tc_task *x = a, *y = b;
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	/* the main thread (pid == tgid) first: it names the process */
+	return (x->pid != x->tgid) - (y->pid != y->tgid);
+}
+
+#ifndef HAVE_LIBBPF
+
+int hpm_taskcount_open(struct hpm_taskcount **out, unsigned nr_events, unsigned nr_cpus,
+                       unsigned max_tasks)
+{
+	(void)nr_events, (void)nr_cpus, (void)max_tasks;
+	*out = NULL;
+	return -HPM_TC_ENOTBUILT;
+}
+int hpm_taskcount_set_fd(struct hpm_taskcount *tc, unsigned event, unsigned cpu, int fd)
+{
+	(void)tc, (void)event, (void)cpu, (void)fd;
+	return -HPM_TC_ENOTBUILT;
+}
+int hpm_taskcount_start(struct hpm_taskcount *tc)
+{
+	(void)tc;
+	return -HPM_TC_ENOTBUILT;
+}
+int hpm_taskcount_read(struct hpm_taskcount *tc, struct hpm_tc_task **rows, unsigned *nrows,
+                       struct hpm_tc_stats *st)
+{
+	(void)tc, (void)st;
+	*rows = NULL;
+	*nrows = 0;
+	return -HPM_TC_ENOTBUILT;
+}
+int hpm_taskcount_forget_exited(struct hpm_taskcount *tc)
+{
+	(void)tc;
+	return -HPM_TC_ENOTBUILT;
+}
+void hpm_taskcount_close(struct hpm_taskcount *tc)
+{
+	(void)tc;
+}
+int hpm_taskcount_prog_stats(struct hpm_taskcount *tc, uint64_t *run_ns, uint64_t *run_cnt)
+{
+	(void)tc, (void)run_ns, (void)run_cnt;
+	return -HPM_TC_ENOTBUILT;
+}
+
+#else
+
+struct hpm_taskcount {
+	struct taskcount_bpf *skel;
+	unsigned nr_events, nr_cpus, max_tasks;
+	int started;
+};
+
+/* The library never prints: libbpf's messages are dropped (the caller
+ * gets the error code and its reason). */
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level, (void)fmt, (void)ap;
+	return 0;
+}
+
+/* Why loading failed, from libbpf's errno. */
+static int load_error(int err)
+{
+	if (err < 0)
+		err = -err;
+	switch (err) {
+	case EPERM:
+	case EACCES:
+		return geteuid() != 0 && !have_caps() ? -HPM_TC_ENOPERM : -HPM_TC_ELOAD;
+	case ENOSYS:
+		return -HPM_TC_ENOBPF;
+	case EINVAL:
+	case E2BIG:
+		return -HPM_TC_ELOAD;
+	default:
+		return -err;
+	}
+}
+
+int hpm_taskcount_open(struct hpm_taskcount **out, unsigned nr_events, unsigned nr_cpus,
+                       unsigned max_tasks)
+{
+	*out = NULL;
+	if (nr_events == 0 || nr_cpus == 0)
+		return -EINVAL;
+	if (nr_events > HPM_TC_MAX_EVENTS || nr_cpus > HPM_TC_MAX_CPUS)
+		return -HPM_TC_ETOOMANY;
+	int rc = hpm_taskcount_probe();
+	if (rc < 0)
+		return rc;
+	libbpf_set_print(quiet);
+	struct hpm_taskcount *tc = calloc(1, sizeof(*tc));
+	if (!tc)
+		return -ENOMEM;
+	tc->nr_events = nr_events;
+	tc->nr_cpus = nr_cpus;
+	tc->max_tasks = max_tasks ? max_tasks : HPM_TC_DEF_TASKS;
+	tc->skel = taskcount_bpf__open();
+	if (!tc->skel) {
+		rc = load_error(errno);
+		goto fail;
+	}
+	tc->skel->rodata->nr_events = nr_events;
+	tc->skel->rodata->nr_cpus = nr_cpus;
+	if ((rc = bpf_map__set_max_entries(tc->skel->maps.counters, nr_events * nr_cpus)) < 0 ||
+	    (rc = bpf_map__set_max_entries(tc->skel->maps.tasks, tc->max_tasks)) < 0)
+		goto fail;
+	if ((rc = taskcount_bpf__load(tc->skel)) < 0) {
+		rc = load_error(rc);
+		goto fail;
+	}
+	*out = tc;
+	return 0;
+fail:
+	hpm_taskcount_close(tc);
+	return rc;
+}
+
+int hpm_taskcount_set_fd(struct hpm_taskcount *tc, unsigned event, unsigned cpu, int fd)
+{
+	if (event >= tc->nr_events || cpu >= tc->nr_cpus || fd < 0)
+		return -EINVAL;
+	unsigned key = event * tc->nr_cpus + cpu;
+	int rc = bpf_map__update_elem(tc->skel->maps.counters, &key, sizeof(key), &fd, sizeof(fd),
+	                              BPF_ANY);
+	return rc < 0 ? rc : 0;
+}
+
+/* Runs the program on every CPU (BPF_PROG_TEST_RUN with
+ * BPF_F_TEST_RUN_ON_CPU): it charges the task running there what it
+ * counted since that CPU's last switch, so a task that runs without
+ * switching (a pinned busy loop) is counted up to now, and the first run
+ * takes each CPU's baseline. Offline CPUs fail (ENXIO) and are skipped. */
+static void sync_cpus(struct hpm_taskcount *tc)
+{
+	uint64_t args[1] = {TC_SYNC_MAGIC};
+	int fd = bpf_program__fd(tc->skel->progs.tc_switch);
+	for (unsigned c = 0; c < tc->nr_cpus; c++) {
+		LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = args, .ctx_size_in = sizeof(args),
+		            .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = c);
+		(void)bpf_prog_test_run_opts(fd, &o);
+	}
+}
+
+int hpm_taskcount_start(struct hpm_taskcount *tc)
+{
+	if (tc->started)
+		return 0;
+	int rc = taskcount_bpf__attach(tc->skel);
+	if (rc < 0)
+		return rc == -ENOENT ? -HPM_TC_ENOTP : load_error(rc);
+	tc->started = 1;
+	sync_cpus(tc);
+	return 0;
+}
+
+static void read_stats(struct hpm_taskcount *tc, struct hpm_tc_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->max_tasks = tc->max_tasks;
+	int n = libbpf_num_possible_cpus();
+	if (n <= 0)
+		return;
+	struct tc_stats *per = calloc((size_t)n, sizeof(*per));
+	if (!per)
+		return;
+	unsigned key = 0;
+	if (bpf_map__lookup_elem(tc->skel->maps.stats, &key, sizeof(key), per,
+	                         (size_t)n * sizeof(*per), 0) == 0)
+		for (int i = 0; i < n; i++) {
+			st->switches += per[i].switches;
+			st->missed += per[i].missed;
+			st->read_errors += per[i].read_errors;
+		}
+	free(per);
+}
+
+/* Every key of the task map (the map may change while it is walked: a key
+ * deleted under the walk restarts it from the first, which only costs
+ * time; the number collected is bounded by max_tasks). */
+static unsigned task_keys(struct hpm_taskcount *tc, unsigned **keys)
+{
+	unsigned n = 0, *k = malloc(((size_t)tc->max_tasks + 1) * sizeof(*k));
+	*keys = k;
+	if (!k)
+		return 0;
+	int fd = bpf_map__fd(tc->skel->maps.tasks);
+	unsigned cur, next;
+	const void *prev = NULL;
+	while (n < tc->max_tasks && bpf_map_get_next_key(fd, prev, &next) == 0) {
+		k[n++] = next;
+		cur = next;
+		prev = &cur;
+	}
+	return n;
+}
+
+int hpm_taskcount_read(struct hpm_taskcount *tc, struct hpm_tc_task **rows, unsigned *nrows,
+                       struct hpm_tc_stats *st)
+{
+	*rows = NULL;
+	*nrows = 0;
+	if (tc->started)
+		sync_cpus(tc);
+	unsigned *keys;
+	unsigned n = task_keys(tc, &keys);
+	if (!keys)
+		return -ENOMEM;
+	struct hpm_tc_task *r = calloc(n ? n : 1, sizeof(*r));
+	if (!r) {
+		free(keys);
+		return -ENOMEM;
+	}
+	int fd = bpf_map__fd(tc->skel->maps.tasks);
+	unsigned m = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct tc_task t;
+		if (bpf_map_lookup_elem(fd, &keys[i], &t) < 0)
+			continue; /* deleted meanwhile */
+		struct hpm_tc_task *o = &r[m++];
+		o->pid = (int)keys[i];
+		o->tgid = (int)t.tgid;
+		memcpy(o->comm, t.comm, sizeof(o->comm));
+		o->comm[sizeof(o->comm) - 1] = 0;
+		o->exited = t.exited != TC_LIVE;
+		for (unsigned e = 0; e < tc->nr_events; e++)
+			o->v[e] =
+			    (struct hpm_tc_value){t.v[e].value, t.v[e].enabled, t.v[e].running};
+	}
+	free(keys);
+	if (st) {
+		read_stats(tc, st);
+		st->tasks = m;
+	}
+	*rows = r;
+	*nrows = m;
+	return 0;
+}
+
+int hpm_taskcount_forget_exited(struct hpm_taskcount *tc)
+{
+	unsigned *keys;
+	unsigned n = task_keys(tc, &keys);
+	if (!keys)
+		return -ENOMEM;
+	int fd = bpf_map__fd(tc->skel->maps.tasks);
+	int removed = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct tc_task t;
+		/* only after its last switch: an entry removed before it would be
+		 * made again, live, by that switch */
+		if (bpf_map_lookup_elem(fd, &keys[i], &t) == 0 && t.exited == TC_EXITED &&
+		    bpf_map_delete_elem(fd, &keys[i]) == 0)
+			removed++;
+	}
+	free(keys);
+	return removed;
+}
+
+int hpm_taskcount_prog_stats(struct hpm_taskcount *tc, uint64_t *run_ns, uint64_t *run_cnt)
+{
+	struct bpf_prog_info info;
+	uint32_t len = sizeof(info);
+	memset(&info, 0, sizeof(info));
+	int rc = bpf_obj_get_info_by_fd(bpf_program__fd(tc->skel->progs.tc_switch), &info, &len);
+	if (rc < 0)
+		return rc;
+	*run_ns = info.run_time_ns;
+	*run_cnt = info.run_cnt;
+	return 0;
+}
+
+void hpm_taskcount_close(struct hpm_taskcount *tc)
+{
+	if (!tc)
+		return;
+	taskcount_bpf__destroy(tc->skel);
+	free(tc);
+}
+
+#endif
+
+int hpm_taskcount_by_process(const struct hpm_tc_task *rows, unsigned nrows, unsigned nr_events,
+                             struct hpm_tc_task **procs, unsigned *nprocs)
+{
+	*procs = NULL;
+	*nprocs = 0;
+	if (nr_events > HPM_TC_MAX_EVENTS)
+		return -HPM_TC_ETOOMANY;
+	struct hpm_tc_task *s = malloc((nrows ? nrows : 1) * sizeof(*s));
+	struct hpm_tc_task *p = calloc(nrows ? nrows : 1, sizeof(*p));
+	if (!s || !p) {
+		free(s);
+		free(p);
+		return -ENOMEM;
+	}
+	if (nrows)
+		memcpy(s, rows, nrows * sizeof(*s));
+	qsort(s, nrows, sizeof(*s), by_tgid);
+	unsigned n = 0;
+	for (unsigned i = 0; i < nrows; i++) {
+		struct hpm_tc_task *o;
+		if (n == 0 || p[n - 1].tgid != s[i].tgid) {
+			o = &p[n++];
+			o->pid = o->tgid = s[i].tgid;
+			memcpy(o->comm, s[i].comm, sizeof(o->comm));
+			o->exited = true;
+		} else
+			o = &p[n - 1];
+		/* a process has exited when all its threads have */
+		o->exited = o->exited && s[i].exited;
+		for (unsigned e = 0; e < nr_events; e++) {
+			o->v[e].value += s[i].v[e].value;
+			o->v[e].enabled += s[i].v[e].enabled;
+			o->v[e].running += s[i].v[e].running;
+		}
+	}
+	free(s);
+	*procs = p;
+	*nprocs = n;
+	return 0;
+}

@@ -1,0 +1,284 @@
+/* test-taskcount: src/bpf against the real kernel.
+ *
+ * The independent truth is the kernel's own per-task clock: a task-clock
+ * event opened on each busy child (perf_event_open(pid, cpu -1)) counts
+ * exactly the time that child ran; the BPF program charges the per-CPU
+ * cpu-clock's delta at each switch to the task switched out, so the
+ * child's cpu-clock row must equal its task-clock (5 %: the issue's bound;
+ * the only difference is the microseconds between the two reads, and the
+ * children are stopped before either). The rows over all tasks (idle
+ * included, as pid 0) must add up to the per-CPU cpu-clock counts read
+ * with read() over the same interval.
+ *
+ * Skips (TAP skip) when built without libbpf or not allowed to load BPF.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpf/taskcount.h"
+#include "tap.h"
+
+static int perf_open(uint32_t type, uint64_t config, pid_t pid, int cpu)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = type;
+	a.config = config;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return (int)syscall(__NR_perf_event_open, &a, pid, cpu, -1, 0);
+}
+
+static uint64_t perf_value(int fd)
+{
+	uint64_t v[3] = {0, 0, 0};
+	if (read(fd, v, sizeof(v)) != (ssize_t)sizeof(v))
+		return 0;
+	return v[0];
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Busy `pct` % of every 10 ms on CPU `cpu`, until killed. */
+static pid_t duty_child(int pct, int cpu, int go)
+{
+	pid_t p = fork();
+	if (p != 0)
+		return p;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	char c;
+	if (read(go, &c, 1) != 1)
+		_exit(1);
+	for (;;) {
+		double t0 = now(), busy = 0.010 * pct / 100.0;
+		while (now() - t0 < busy)
+			;
+		if (pct < 100) {
+			double rest = 0.010 - (now() - t0);
+			if (rest > 0) {
+				struct timespec ts = {0, (long)(rest * 1e9)};
+				nanosleep(&ts, NULL);
+			}
+		}
+	}
+}
+
+static const struct hpm_tc_task *find(const struct hpm_tc_task *r, unsigned n, int pid)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (r[i].pid == pid)
+			return &r[i];
+	return NULL;
+}
+
+static bool within(double got, double want, double frac)
+{
+	return want > 0 && got >= want * (1 - frac) && got <= want * (1 + frac);
+}
+
+/* Children of known CPU shares: per-task cpu-clock = task-clock; the sum
+ * of the rows = the per-CPU counts. */
+static void shares(unsigned ncpu)
+{
+	struct hpm_taskcount *tc;
+	int rc = hpm_taskcount_open(&tc, 1, ncpu, 0);
+	if (!tap_ok(rc == 0, "open: %s", rc ? hpm_taskcount_strerror(rc) : "loaded"))
+		return;
+	int go[2];
+	if (pipe(go) < 0)
+		return;
+	static const int pct[3] = {20, 50, 100};
+	pid_t kid[3];
+	int tclk[3];
+	for (int i = 0; i < 3; i++) {
+		/* 20 % and 50 % share CPU 0, 100 % has the last CPU to itself */
+		kid[i] = duty_child(pct[i], i < 2 ? 0 : (int)ncpu - 1, go[0]);
+		tclk[i] = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, kid[i], -1);
+	}
+	int cpufd[HPM_TC_MAX_CPUS];
+	uint64_t base[HPM_TC_MAX_CPUS];
+	for (unsigned c = 0; c < ncpu; c++) {
+		cpufd[c] = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, -1, (int)c);
+		if (cpufd[c] >= 0)
+			hpm_taskcount_set_fd(tc, 0, c, cpufd[c]);
+	}
+	rc = hpm_taskcount_start(tc);
+	tap_ok(rc == 0, "start: %s", rc ? hpm_taskcount_strerror(rc) : "attached");
+	for (unsigned c = 0; c < ncpu; c++)
+		base[c] = cpufd[c] >= 0 ? perf_value(cpufd[c]) : 0;
+	if (write(go[1], "xxx", 3) != 3)
+		return;
+	usleep(1000 * 1000);
+	for (int i = 0; i < 3; i++)
+		kill(kid[i], SIGSTOP);
+	usleep(20 * 1000); /* each has switched out */
+	struct hpm_tc_task *rows;
+	unsigned n;
+	struct hpm_tc_stats st;
+	rc = hpm_taskcount_read(tc, &rows, &n, &st);
+	uint64_t cpu_total = 0;
+	for (unsigned c = 0; c < ncpu; c++)
+		if (cpufd[c] >= 0)
+			cpu_total += perf_value(cpufd[c]) - base[c];
+	tap_ok(rc == 0 && n > 0, "read: %u tasks, %llu switches", n,
+	       (unsigned long long)st.switches);
+	for (int i = 0; i < 3; i++) {
+		const struct hpm_tc_task *t = find(rows, n, kid[i]);
+		double want = (double)perf_value(tclk[i]);
+		double got = t ? (double)t->v[0].value : 0;
+		tap_ok(t && within(got, want, 0.05),
+		       "%d %% loop (pid %d): cpu-clock from BPF %.2f ms, task-clock %.2f ms",
+		       pct[i], (int)kid[i], got / 1e6, want / 1e6);
+	}
+	uint64_t sum = 0;
+	for (unsigned i = 0; i < n; i++)
+		sum += rows[i].v[0].value;
+	tap_ok(within((double)sum, (double)cpu_total, 0.05),
+	       "sum over %u tasks %.2f ms = per-CPU cpu-clock %.2f ms (5 %%)", n, (double)sum / 1e6,
+	       (double)cpu_total / 1e6);
+	tap_ok(st.missed == 0 && st.read_errors == 0, "missed %llu, read errors %llu",
+	       (unsigned long long)st.missed, (unsigned long long)st.read_errors);
+	for (int i = 0; i < 3; i++) {
+		kill(kid[i], SIGKILL);
+		waitpid(kid[i], NULL, 0);
+	}
+	free(rows);
+	hpm_taskcount_close(tc);
+	for (unsigned c = 0; c < ncpu; c++)
+		if (cpufd[c] >= 0)
+			close(cpufd[c]);
+}
+
+/* 200 processes start, run a little and exit during the session: each has
+ * its row, marked exited, nothing missed; forget_exited removes them. */
+static void churn(unsigned ncpu)
+{
+	struct hpm_taskcount *tc;
+	int rc = hpm_taskcount_open(&tc, 1, ncpu, 0);
+	if (!tap_ok(rc == 0, "churn: open"))
+		return;
+	int cpufd[HPM_TC_MAX_CPUS];
+	for (unsigned c = 0; c < ncpu; c++) {
+		cpufd[c] = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, -1, (int)c);
+		if (cpufd[c] >= 0)
+			hpm_taskcount_set_fd(tc, 0, c, cpufd[c]);
+	}
+	hpm_taskcount_start(tc);
+	enum { N = 200 };
+	pid_t kid[N];
+	for (int i = 0; i < N; i++) {
+		kid[i] = fork();
+		if (kid[i] == 0) {
+			double t0 = now();
+			while (now() - t0 < 0.001)
+				;
+			_exit(0);
+		}
+	}
+	for (int i = 0; i < N; i++)
+		waitpid(kid[i], NULL, 0);
+	usleep(20 * 1000);
+	struct hpm_tc_task *rows;
+	unsigned n;
+	struct hpm_tc_stats st;
+	rc = hpm_taskcount_read(tc, &rows, &n, &st);
+	int present = 0, exited = 0;
+	for (int i = 0; i < N; i++) {
+		const struct hpm_tc_task *t = find(rows, n, kid[i]);
+		present += t != NULL;
+		exited += t && t->exited && t->v[0].value > 0;
+	}
+	tap_ok(rc == 0 && present == N && exited == N,
+	       "200 short-lived processes: %d rows, %d marked exited with counts", present, exited);
+	tap_ok(st.missed == 0, "nothing missed (%llu)", (unsigned long long)st.missed);
+	free(rows);
+	int removed = hpm_taskcount_forget_exited(tc);
+	hpm_taskcount_read(tc, &rows, &n, &st);
+	present = 0;
+	for (int i = 0; i < N; i++)
+		present += find(rows, n, kid[i]) != NULL;
+	tap_ok(removed >= N && present == 0, "forget_exited removed %d rows, %d of the 200 left",
+	       removed, present);
+	free(rows);
+	hpm_taskcount_close(tc);
+	for (unsigned c = 0; c < ncpu; c++)
+		if (cpufd[c] >= 0)
+			close(cpufd[c]);
+}
+
+/* A map of 4 tasks on a machine running more: the switches of the tasks
+ * left out are counted as missed, never charged to another task. */
+static void tiny_map(unsigned ncpu)
+{
+	struct hpm_taskcount *tc;
+	int rc = hpm_taskcount_open(&tc, 1, ncpu, 4);
+	if (!tap_ok(rc == 0, "tiny map: open"))
+		return;
+	int cpufd[HPM_TC_MAX_CPUS];
+	for (unsigned c = 0; c < ncpu; c++) {
+		cpufd[c] = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, -1, (int)c);
+		if (cpufd[c] >= 0)
+			hpm_taskcount_set_fd(tc, 0, c, cpufd[c]);
+	}
+	hpm_taskcount_start(tc);
+	pid_t kid[8];
+	for (int i = 0; i < 8; i++)
+		if ((kid[i] = fork()) == 0) {
+			for (int k = 0; k < 50; k++)
+				usleep(1000);
+			_exit(0);
+		}
+	for (int i = 0; i < 8; i++)
+		waitpid(kid[i], NULL, 0);
+	struct hpm_tc_task *rows;
+	unsigned n;
+	struct hpm_tc_stats st;
+	rc = hpm_taskcount_read(tc, &rows, &n, &st);
+	tap_ok(rc == 0 && n <= 4 && st.max_tasks == 4 && st.missed > 0,
+	       "map of 4 with 8 more tasks: %u rows, %llu switches missed", n,
+	       (unsigned long long)st.missed);
+	free(rows);
+	hpm_taskcount_close(tc);
+	for (unsigned c = 0; c < ncpu; c++)
+		if (cpufd[c] >= 0)
+			close(cpufd[c]);
+}
+
+int main(void)
+{
+	int rc = hpm_taskcount_probe();
+	if (rc < 0) {
+		printf("1..0 # SKIP %s\n", hpm_taskcount_strerror(rc));
+		return 0;
+	}
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	if (ncpu < 1 || ncpu > HPM_TC_MAX_CPUS)
+		ncpu = 1;
+	/* the library's refusals, before anything is loaded */
+	struct hpm_taskcount *tc;
+	tap_ok(hpm_taskcount_open(&tc, HPM_TC_MAX_EVENTS + 1, 1, 0) == -HPM_TC_ETOOMANY,
+	       "33 events: %s", hpm_taskcount_strerror(-HPM_TC_ETOOMANY));
+	tap_ok(hpm_taskcount_open(&tc, 0, 1, 0) == -EINVAL, "0 events: EINVAL");
+	shares((unsigned)ncpu);
+	churn((unsigned)ncpu);
+	tiny_map((unsigned)ncpu);
+	return tap_done();
+}
