@@ -620,6 +620,8 @@ void top_frame_free(struct top_frame *f)
 		free(f->col_names[c]);
 	free(f->col_names);
 	free(f->nodes);
+	for (unsigned i = 0; i < f->nprocs; i++)
+		free(f->procs[i].ev);
 	free(f->procs);
 	memset(f, 0, sizeof(*f));
 }

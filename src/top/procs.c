@@ -291,6 +291,7 @@ void top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid,
 		read_counters(e);
 		struct top_proc *t = &r[i];
 		t->pid = e->pid;
+		t->tgid = e->pid;
 		snprintf(t->name, sizeof(t->name), "%s", e->comm);
 		snprintf(t->extra, sizeof(t->extra), "%c", e->state);
 		for (unsigned k = 0; k < TOP_MAX_PCOLS; k++)

@@ -145,6 +145,15 @@ struct top_proc {
 	char extra[32];          /* emulator: the workload's bottleneck; perf: state */
 	double v[TOP_MAX_PCOLS]; /* NAN: '-' (counter not opened) */
 	bool exited;             /* --sticky: gone since */
+	int tgid;                /* the process a thread belongs to (= pid for a
+	                          * process row); 0 when unknown */
+	bool thread;             /* a thread row (pid != tgid), listed under its
+	                          * process in the tree view */
+	/* [frame.nev] the session's evsel counts of this task over the interval,
+	 * in evlist order (m->s.all.ev[]), scaled as hpm_counts_value scales;
+	 * NULL when the task source has none. malloc'ed, owned by the frame
+	 * (top_frame_free frees it). */
+	double *ev;
 };
 
 struct top_frame {
@@ -175,6 +184,10 @@ struct top_frame {
 	unsigned nprocs;
 	struct top_proc *procs;
 	unsigned nprocs_total; /* processes seen in /proc */
+	unsigned nev;          /* length of each top_proc.ev: the session's evsels */
+	/* why the process rows carry no ev (shown when Enter is pressed on one):
+	 * "" when they do or no reason is known */
+	char noev_reason[128];
 
 	double lag_ms;  /* tick to frame ready (filled by the caller) */
 	double work_ms; /* of that, sampling and formatting (the rest: waking up late) */
