@@ -9,11 +9,19 @@
 
 #include <curses.h>
 
+#include "metric/tdcolor.h"
 #include "top/view.h"
 
 enum { PAIR_TD = 1, PAIR_HEAD = PAIR_TD + TD_NR, PAIR_BAD };
 
-static const short td_colour[TD_NR] = {COLOR_GREEN, COLOR_BLUE, COLOR_MAGENTA, COLOR_RED};
+/* top.h's TD_* order is tdcolor.h's TD_CAT_* order; its ANSI numbers are
+ * curses' COLOR_* numbers */
+_Static_assert((int)TD_NR == (int)TD_CAT_NR && (int)TD_BACKEND == (int)TD_CAT_BACKEND &&
+                   (int)TD_RETIRING == (int)TD_CAT_RETIRING &&
+                   (int)TD_BADSPEC == (int)TD_CAT_BADSPEC,
+               "Topdown category order");
+_Static_assert(COLOR_RED == (int)TD_ANSI_RED && COLOR_MAGENTA == (int)TD_ANSI_MAGENTA,
+               "ANSI colour numbers");
 
 int top_view_init(struct top_view *v, bool want_color, char *err, size_t errlen)
 {
@@ -39,7 +47,7 @@ int top_view_init(struct top_view *v, bool want_color, char *err, size_t errlen)
 		start_color();
 		use_default_colors();
 		for (int k = 0; k < TD_NR; k++)
-			init_pair((short)(PAIR_TD + k), COLOR_BLACK, td_colour[k]);
+			init_pair((short)(PAIR_TD + k), COLOR_BLACK, td_colours[k].ansi);
 		init_pair(PAIR_HEAD, COLOR_BLACK, COLOR_CYAN);
 		init_pair(PAIR_BAD, COLOR_RED, -1);
 	}
@@ -267,13 +275,9 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 				const struct top_node *r = n;
 				while (r->parent >= 0)
 					r = &f->nodes[r->parent];
-				int k = TD_BACKEND;
-				if (strstr(r->name, "retiring"))
-					k = TD_RETIRING;
-				else if (strstr(r->name, "frontend"))
-					k = TD_FRONTEND;
-				else if (strstr(r->name, "speculation"))
-					k = TD_BADSPEC;
+				int k = td_category(r->name);
+				if (k < 0)
+					k = TD_BACKEND;
 				int cells = (int)lround(n->value / 100.0 * w);
 				if (cells > w)
 					cells = w;
