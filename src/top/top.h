@@ -47,6 +47,7 @@ struct top_opts {
 	char *sort;        /* process table column name to sort by; NULL: default */
 	bool reverse;      /* ascending instead of descending */
 	bool sticky;       /* keep exited processes, marked */
+	bool tree;         /* F5/T: threads listed under their process */
 	bool color;        /* colours wanted (NO_COLOR and --no-color clear it) */
 	char *profile_buf; /* owns emu.profile when it came from the config file */
 
@@ -167,6 +168,8 @@ struct top_frame {
 	bool paused;
 	bool multiplexed; /* some shown value came from scaled counts */
 	char focus[128];  /* drill path "Backend_Bound > Memory_Bound", "" at the top */
+	char row[96];     /* Enter on a row: whose tree the nodes are ("hart1",
+	                   * "pid 42 (sleep)"), "" for the sum over the units */
 	char status[512]; /* one-line note (counter trouble, config warnings) */
 
 	unsigned nunits;
@@ -217,6 +220,11 @@ struct top_model {
 	unsigned nr_user_metrics;
 	struct top_procs *procs;
 	char note[512]; /* sticky status line from (re)programming */
+	/* Enter on a row (top_model_drill_row): the tree is that unit's or that
+	 * task's own, counted at level 3 whatever o->level says */
+	int row_unit;      /* unit index, -1: none */
+	int row_pid;       /* task, 0: none */
+	char row_name[96]; /* as frame.row shows it */
 };
 
 /* Builds the session from o and opens it. On failure the model still
@@ -232,6 +240,13 @@ int top_model_sample(struct top_model *m, struct top_frame *f, char *err, size_t
  * a message (no bottleneck, a leaf, already at the top). */
 int top_model_drill(struct top_model *m, char *err, size_t errlen);
 int top_model_up(struct top_model *m, char *err, size_t errlen);
+/* Enter on a row: the Topdown tree (levels 1 to 3) of unit `unit` (>= 0),
+ * or else of task `pid` from its top_proc.ev, replaces the sum over the
+ * units until top_model_up; reprograms the counters for level 3 when
+ * fewer levels are counted. 0, or -1 with a message (no Topdown here, a
+ * task row without per-task counts: `why`). */
+int top_model_drill_row(struct top_model *m, int unit, int pid, const char *name, const char *why,
+                        char *err, size_t errlen);
 void top_model_free(struct top_model *m);
 
 /* Sorting the process table by column (or -1: pid). */
