@@ -268,6 +268,11 @@ int top_model_drill(struct top_model *m, char *err, size_t errlen)
 int top_model_drill_row(struct top_model *m, int unit, int pid, const char *name, const char *why,
                         char *err, size_t errlen)
 {
+	/* a task without counts says so, whatever else is missing */
+	if (unit < 0 && why) {
+		snprintf(err, errlen, "no per-task counts: %s", why);
+		return -1;
+	}
 	if (!m->session_ok || !metric_max_level(metrics_of(&m->s)) ||
 	    !(m->emu || m->s.pmu.present)) {
 		snprintf(err, errlen, "no Topdown tree here: %s",
@@ -277,10 +282,6 @@ int top_model_drill_row(struct top_model *m, int unit, int pid, const char *name
 	}
 	if (unit < 0 && pid <= 0) {
 		snprintf(err, errlen, "no row selected");
-		return -1;
-	}
-	if (unit < 0 && why) {
-		snprintf(err, errlen, "no per-task counts: %s", why);
 		return -1;
 	}
 	int ou = m->row_unit, op = m->row_pid;
