@@ -245,5 +245,26 @@ wait_for "rows 1-1 of 1"; ok $? "the dead one leaves the table"
 key k; wait_for "number or name"; key C-u; key -l "NOSUCH"; key Enter
 wait_for "'NOSUCH' is not a signal"; ok $? "k: a bad signal name is refused"
 kill -0 $other 2>/dev/null; ok $? "k: and nothing is sent"
+# the task goes while the question is up: kill(2)'s ESRCH in the message
+key k; wait_for "number or name"; key Enter; wait_for "send SIGTERM (15) to $other"
+kill -9 $other; wait $other 2>/dev/null
+key y; wait_for "kill $other (${name}k): No such process"; ok $? "y after the task went: No such process"
 key q; wait_for "EXITED 0"; ok $? "q quits"
+
+# another user's task: kill(2)'s EPERM (top run as nobody, the sleeper root's)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	"$tmp/${name}k" 60 &
+	k3=$!
+	kids="$kids $k3"
+	chmod 755 "$tmp"
+	start "env NO_COLOR=1 XDG_CONFIG_HOME=$XDG_CONFIG_HOME setpriv --reuid=65534 --regid=65534 --clear-groups $H top -d 0.2 --backend perf -N 1000"
+	wait_for "frame 2"
+	key /; wait_for "filter (name"; key -l "${name}k"; key Enter; wait_for "rows 1-1 of 1"
+	key k; wait_for "number or name"; key Enter; wait_for "send SIGTERM (15) to $k3"; key y
+	wait_for "kill $k3 (${name}k): Operation not permitted"; ok $? "y on another user's task: Operation not permitted"
+	kill -0 $k3 2>/dev/null; ok $? "and it lives"
+	key q; wait_for "EXITED 0"
+else
+	echo "ok $((tap_n + 1)) # SKIP EPERM: not root or no setpriv"; tap_n=$((tap_n + 1))
+fi
 done_testing
