@@ -191,6 +191,21 @@ wait_for "of 11"; ok $? "/HART11: 11 rows (hart11, hart110-hart119), any case ($
 cap | awk '/ WORKLOAD /{t=1; next} t && /hart/ && !/hart11/ { bad = 1 } END { exit bad }'; ok $? "/: only matching rows"
 key Escape; wait_gone "filter: HART11"; wait_for "of 120"; ok $? "Esc clears the filter"
 key k; wait_for "emulated workload, not a process"; ok $? "k on an emulated row: refused"
+# the help screen lists every key the man page's KEYS section has
+key h; wait_for "hpmstat top keys"
+cap >"$tmp/help"
+missing=""
+for k in 'Up Down PgUp PgDn Home End' 'Tab ' 'Enter ' 'u Esc Backspace' '  F  ' '  /  ' 'F5 T' '  k  ' '  t  ' '  d  ' '  e  ' '  W  '; do
+	grep -qF -- "$k" "$tmp/help" || missing="$missing '$k'"
+done
+[ -z "$missing" ]; ok $? "help lists every key${missing:+ (missing:$missing)}"
+sed -n '/^\.SH KEYS/,/^\.SH /p' "$top_srcdir/man/hpmstat-top.1" >"$tmp/mankeys"
+missing=""
+for k in 'Up' 'PgDn' 'Home' 'Tab' 'Enter' 'Escape' 'Backspace' '^\.B F$' '^\.B /$' 'F5' '^\.B k$' '^\.B t$'; do
+	grep -q -- "$k" "$tmp/mankeys" || missing="$missing '$k'"
+done
+[ -z "$missing" ]; ok $? "hpmstat-top(1) KEYS lists them${missing:+ (missing:$missing)}"
+key x; wait_gone "hpmstat top keys"
 key q; wait_for "EXITED 0"; ok $? "q quits"
 
 # ------------------------------------------------ perf: tree view and k
