@@ -98,9 +98,10 @@ sel_pos() {
 	l=$(revlines | grep -v -e 'WORKLOAD' -e 'COMMAND' -e 'TOPDOWN' -e 'UNIT ' | head -1 | cut -f1)
 	echo $((l - h))
 }
-# wait_sel PATTERN: until the selected row matches (3 s at most)
+# wait_sel PATTERN: until the selected row matches (10 s at most: a loaded
+# machine)
 wait_sel() {
-	i=0; until sel | grep -q -- "$1" || [ $i -ge 30 ]; do sleep 0.1; i=$((i + 1)); done
+	i=0; until sel | grep -q -- "$1" || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
 	sel | grep -q -- "$1"
 }
 rows() { cap | sed -n 's/.*rows \([0-9]*-[0-9]* of [0-9]*\).*/\1/p' | head -1; }
@@ -131,7 +132,8 @@ wait_sel ' hart0: ' && rows | grep -q '^1-'; ok $? "Home: the first row again"
 # follow: sorted by INSTR, which differs between harts and frames, rows
 # move; the bar stays on its screen row without F, on its hart with F
 key '>' '>'; wait_for "INSTRv"; ok $? "sorted by INSTR"
-key Down Down Down Down Down; sleep 0.4
+key Down Down Down Down Down
+i=0; until [ "$(sel_pos)" = 6 ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
 p0=$(sel_pos); s0=$(sel | awk '{print $2}')
 moved=0; same=0
 for k in 1 2 3 4 5; do
