@@ -138,7 +138,9 @@ unsigned top_view_order(const struct top_view *v, const struct top_frame *f, uns
 		unsigned first = n;
 		for (unsigned j = 0; j < f->nprocs; j++) {
 			const struct top_proc *t = &f->procs[j];
-			if (t->thread && t->tgid == p->pid &&
+			/* a source's row of the main thread (tid = tgid) is the
+			 * process row's, as in htop's tree */
+			if (t->thread && t->tgid == p->pid && t->pid != p->pid &&
 			    (self || name_has(t->name, v->filter))) {
 				if (depth)
 					depth[n] = 1;

@@ -160,7 +160,9 @@ key '<'; sleep 0.3
 key Tab Home Down Enter
 wait_for "row: hart1"; ok $? "Tab, Down, Enter: hart1's own tree"
 wait_for "TOPDOWN of hart1"; wait_for "L1_Bound"; ok $? "its tree has levels 2 and 3"
-cap >"$tmp/hart1"
+# three frames of it, averaged: each is a short stretch of the stream
+: >"$tmp/hart1"
+for k in 1 2 3; do next_frames 1; cap >>"$tmp/hart1"; done
 # hpmstat stat of the same profile and seed, per hart: its level-2 nodes
 "$H" stat --backend emu --emu-harts 120 -A --topdown=2 -x, --emu-cycles 5000000 >"$tmp/stat.csv" 2>&1
 ok $? "stat -A --topdown=2 of the same profile and seed"
@@ -168,15 +170,16 @@ bad=""; cmp=0
 for node in Fetch_Latency Fetch_Bandwidth Branch_Mispredicts Machine_Clears Core_Bound Memory_Bound; do
 	metric=tma_$(echo "$node" | tr 'A-Z' 'a-z')
 	want=$(awk -F, -v m="$metric" '$1 == "hart1" && $8 ~ (" " m "$") { print $7 }' "$tmp/stat.csv")
-	got=$(awk -v n="$node" '$1 == n { print $2 }' "$tmp/hart1")
+	got=$(awk -v n="$node" '$1 == n { s += $2; c++ } END { if (c) printf "%.2f", s / c }' "$tmp/hart1")
 	[ -n "$want" ] && [ -n "$got" ] || { bad="$bad $node(missing: stat '$want' top '$got')"; continue; }
 	# top's hart1 ran a few hundred thousand cycles of the stream stat ran
-	# 5e6 of: the same shares within the sampling noise of that stretch
+	# 5e6 of (fewer on a loaded machine: top emulates what 50 ms of real
+	# time can): the same shares within the sampling noise of that stretch
 	awk -v a="$want" -v b="$got" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 2.5) }' ||
 		bad="$bad $node(stat $want top $got)"
 	cmp=$((cmp + 1))
 done
-[ -z "$bad" ] && [ $cmp -eq 6 ]; ok $? "hart1's level-2 nodes agree with stat's hart1 within 2.5 points$bad"
+[ -z "$bad" ] && [ $cmp -eq 6 ]; ok $? "hart1's level-2 nodes (3 frames' mean) agree with stat's hart1 within 2.5 points$bad"
 key Escape; wait_gone "row: hart1"; ok $? "Esc: back to the sum"
 wait_gone "L1_Bound"; ok $? "Esc: the level set before (1) again"
 key Tab Home Down Down Enter; wait_for "row: hart2"; ok $? "Enter on a workload row: its hart's tree (hart2)"
@@ -215,10 +218,9 @@ name=hpmtk$$
 "$MT" "${name}mt" 3 60 &
 mt=$!
 kids="$kids $mt"
-cp /bin/sleep "$tmp/${name}k"
-"$tmp/${name}k" 60 &
+"$MT" "${name}k" 0 60 &
 k1=$!
-"$tmp/${name}k" 60 &
+"$MT" "${name}k" 0 60 &
 k2=$!
 kids="$kids $k1 $k2"
 i=0; until [ "$(ls /proc/$mt/task 2>/dev/null | wc -l)" -ge 4 ] || [ $i -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
@@ -270,10 +272,9 @@ key q; wait_for "EXITED 0"; ok $? "q quits"
 
 # another user's task: kill(2)'s EPERM (top run as nobody, the sleeper root's)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
-	"$tmp/${name}k" 60 &
+	"$MT" "${name}k" 0 60 &
 	k3=$!
 	kids="$kids $k3"
-	chmod 755 "$tmp"
 	start "env NO_COLOR=1 XDG_CONFIG_HOME=$XDG_CONFIG_HOME setpriv --reuid=65534 --regid=65534 --clear-groups $H top -d 0.2 --backend perf -N 1000"
 	wait_for "frame 2"
 	key /; wait_for "filter (name"; key -l "${name}k"; key Enter; wait_for "rows 1-1 of 1"
