@@ -47,6 +47,7 @@ struct top_opts {
 	char *sort;        /* process table column name to sort by; NULL: default */
 	bool reverse;      /* ascending instead of descending */
 	bool sticky;       /* keep exited processes, marked */
+	bool tree;         /* F5/T: threads listed under their process */
 	bool color;        /* colours wanted (NO_COLOR and --no-color clear it) */
 	char *profile_buf; /* owns emu.profile when it came from the config file */
 
@@ -145,6 +146,15 @@ struct top_proc {
 	char extra[32];          /* emulator: the workload's bottleneck; perf: state */
 	double v[TOP_MAX_PCOLS]; /* NAN: '-' (counter not opened) */
 	bool exited;             /* --sticky: gone since */
+	int tgid;                /* the process a thread belongs to (= pid for a
+	                          * process row); 0 when unknown */
+	bool thread;             /* a thread row (pid != tgid), listed under its
+	                          * process in the tree view */
+	/* [frame.nev] the session's evsel counts of this task over the interval,
+	 * in evlist order (m->s.all.ev[]), scaled as hpm_counts_value scales;
+	 * NULL when the task source has none. malloc'ed, owned by the frame
+	 * (top_frame_free frees it). */
+	double *ev;
 };
 
 struct top_frame {
@@ -158,6 +168,8 @@ struct top_frame {
 	bool paused;
 	bool multiplexed; /* some shown value came from scaled counts */
 	char focus[128];  /* drill path "Backend_Bound > Memory_Bound", "" at the top */
+	char row[96];     /* Enter on a row: whose tree the nodes are ("hart1",
+	                   * "pid 42 (sleep)"), "" for the sum over the units */
 	char status[512]; /* one-line note (counter trouble, config warnings) */
 
 	unsigned nunits;
@@ -175,6 +187,10 @@ struct top_frame {
 	unsigned nprocs;
 	struct top_proc *procs;
 	unsigned nprocs_total; /* processes seen in /proc */
+	unsigned nev;          /* length of each top_proc.ev: the session's evsels */
+	/* why the process rows carry no ev (shown when Enter is pressed on one):
+	 * "" when they do or no reason is known */
+	char noev_reason[128];
 
 	double lag_ms;  /* tick to frame ready (filled by the caller) */
 	double work_ms; /* of that, sampling and formatting (the rest: waking up late) */
@@ -204,6 +220,11 @@ struct top_model {
 	unsigned nr_user_metrics;
 	struct top_procs *procs;
 	char note[512]; /* sticky status line from (re)programming */
+	/* Enter on a row (top_model_drill_row): the tree is that unit's or that
+	 * task's own, counted at level 3 whatever o->level says */
+	int row_unit;      /* unit index, -1: none */
+	int row_pid;       /* task, 0: none */
+	char row_name[96]; /* as frame.row shows it */
 };
 
 /* Builds the session from o and opens it. On failure the model still
@@ -219,7 +240,20 @@ int top_model_sample(struct top_model *m, struct top_frame *f, char *err, size_t
  * a message (no bottleneck, a leaf, already at the top). */
 int top_model_drill(struct top_model *m, char *err, size_t errlen);
 int top_model_up(struct top_model *m, char *err, size_t errlen);
+/* Enter on a row: the Topdown tree (levels 1 to 3) of unit `unit` (>= 0),
+ * or else of task `pid` from its top_proc.ev, replaces the sum over the
+ * units until top_model_up; reprograms the counters for level 3 when
+ * fewer levels are counted. 0, or -1 with a message (no Topdown here, a
+ * task row without per-task counts: `why`). */
+int top_model_drill_row(struct top_model *m, int unit, int pid, const char *name, const char *why,
+                        char *err, size_t errlen);
 void top_model_free(struct top_model *m);
+/* The session's metrics (as hpm_session_metrics_unit's) of one task's
+ * counts: ev[nev] as top_proc.ev holds them; 0 rows when nev is not the
+ * session's number of events. *out is freed as those are (free each
+ * display, then the array). */
+unsigned top_model_task_metrics(struct top_model *m, const double *ev, unsigned nev,
+                                struct stat_metric **out);
 
 /* Sorting the process table by column (or -1: pid). */
 void top_sort_procs(struct top_frame *f);

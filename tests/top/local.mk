@@ -2,6 +2,19 @@
 # processes on the perf back end, and the ncurses view driven through tmux
 # (skipped when tmux is not installed), and how it ends on a signal.
 TOP_TESTS = tests/top/top-batch.sh tests/top/top-tui.sh tests/top/top-default.sh \
-	tests/top/top-signals.sh
+	tests/top/top-signals.sh tests/top/top-keys.sh tests/top/top-colors.sh
 TESTS += $(TOP_TESTS)
 EXTRA_DIST += $(TOP_TESTS)
+# a multi-threaded sleeper for the tree view test (top-keys.sh)
+check_PROGRAMS += tests/top/mt-sleeper
+tests_top_mt_sleeper_SOURCES = tests/top/mt-sleeper.c
+tests_top_mt_sleeper_LDADD = -lpthread
+# a task row's tree from its counts (top_model_task_metrics)
+check_PROGRAMS += tests/top/test-taskmetrics
+TESTS += tests/top/test-taskmetrics
+tests_top_test_taskmetrics_SOURCES = tests/top/test-taskmetrics.c
+tests_top_test_taskmetrics_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_top_test_taskmetrics_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_top_test_taskmetrics_LDADD = tests/libtap.a src/top/libtop.a src/stat/libstat.a \
+	src/backend/libbackend.a src/core/libcore.a src/metric/libmetric.a $(HPM_TEST_LIBS) \
+	src/perfdata/libperfdata.a src/sym/libsym.a $(LIBELF_LIBS) $(LIBPFM4_LIBS) $(NCURSES_LIBS)
