@@ -45,6 +45,7 @@ const char cmd_top_usage[] =
     "  -s, --sort COLUMN         sort the process table by COLUMN (or pid)\n"
     "  -r, --reverse             ascending sort\n"
     "      --sticky              keep exited processes, marked\n"
+    "      --no-bpf              task rows from per-task counters, not BPF\n"
     "      --no-color            no colours (NO_COLOR does the same)\n"
     "      --config FILE         settings file (default $XDG_CONFIG_HOME/hpmstat/top.conf)\n"
     "      --no-config           ignore the settings file\n"
@@ -67,6 +68,7 @@ enum {
 	OPT_CONFIG,
 	OPT_NO_CONFIG,
 	OPT_PMU,
+	OPT_NO_BPF,
 };
 
 enum top_mode { MODE_TUI, MODE_BATCH, MODE_JSON };
@@ -113,6 +115,7 @@ static const struct option top_longopts_head[] = {
     {"config", required_argument, NULL, OPT_CONFIG},
     {"no-config", no_argument, NULL, OPT_NO_CONFIG},
     {"pmu", required_argument, NULL, OPT_PMU},
+    {"no-bpf", no_argument, NULL, OPT_NO_BPF},
     {NULL, 0, NULL, 0},
 };
 static const struct option top_longopts_tail[] = {
@@ -217,6 +220,9 @@ static int parse_opts(int argc, char **argv, const struct option *longopts, stru
 			break;
 		case OPT_STICKY:
 			o->sticky = true;
+			break;
+		case OPT_NO_BPF:
+			o->no_bpf = true;
 			break;
 		case OPT_PMU:
 			if (set_option(o, "--pmu", "pmu", optarg))

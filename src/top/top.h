@@ -47,6 +47,7 @@ struct top_opts {
 	char *sort;        /* process table column name to sort by; NULL: default */
 	bool reverse;      /* ascending instead of descending */
 	bool sticky;       /* keep exited processes, marked */
+	bool no_bpf;       /* --no-bpf: task rows from per-task groups, not BPF (tasks.h) */
 	bool color;        /* colours wanted (NO_COLOR and --no-color clear it) */
 	char *profile_buf; /* owns emu.profile when it came from the config file */
 
@@ -96,6 +97,8 @@ enum { TD_RETIRING, TD_FRONTEND, TD_BADSPEC, TD_BACKEND, TD_NR };
 /* Bar letters when colours are off (documented in hpmstat-top(1)). */
 extern const char top_td_letter[TD_NR];
 extern const char *const top_td_name[TD_NR];
+/* the level-1 metrics behind them: tma_retiring, ... */
+extern const char *const top_td_metric[TD_NR];
 
 struct top_value {
 	double v;     /* NAN: no number, shown as '-' */
@@ -145,6 +148,13 @@ struct top_proc {
 	char extra[32];          /* emulator: the workload's bottleneck; perf: state */
 	double v[TOP_MAX_PCOLS]; /* NAN: '-' (counter not opened) */
 	bool exited;             /* --sticky: gone since */
+	/* task rows (tasks.h): the session's events of this task over the
+	 * interval, frame.nev values in frame.ev_names' order (NAN: not
+	 * counted per task); NULL when none */
+	double *ev;
+	int tgid;         /* its process (== pid for a process row) */
+	bool thread;      /* a thread row under its process (pid is the tid) */
+	double td[TD_NR]; /* Topdown level 1 of this task's counts; NAN: none */
 };
 
 struct top_frame {
@@ -175,6 +185,12 @@ struct top_frame {
 	unsigned nprocs;
 	struct top_proc *procs;
 	unsigned nprocs_total; /* processes seen in /proc */
+	/* task rows' event columns (tasks.h): the session's events shown per
+	 * unit (cycles, instructions, the -e events), when the source counts
+	 * them per task */
+	unsigned nev;
+	char **ev_names; /* [nev] */
+	char tasks[400]; /* "tasks: BPF sched_switch, ..." (tasks.h); "" none */
 
 	double lag_ms;  /* tick to frame ready (filled by the caller) */
 	double work_ms; /* of that, sampling and formatting (the rest: waking up late) */
@@ -185,6 +201,7 @@ void top_frame_free(struct top_frame *f);
 /* ---------------------------------------------------------------- model */
 
 struct top_procs; /* procs.c */
+struct top_tasks; /* tasks.c */
 
 struct top_model {
 	struct top_opts *o;
@@ -203,7 +220,8 @@ struct top_model {
 	const char **user_metrics;
 	unsigned nr_user_metrics;
 	struct top_procs *procs;
-	char note[512]; /* sticky status line from (re)programming */
+	struct top_tasks *tasks; /* tasks.c: where the task rows come from */
+	char note[512];          /* sticky status line from (re)programming */
 };
 
 /* Builds the session from o and opens it. On failure the model still

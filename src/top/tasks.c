@@ -1,0 +1,531 @@
+/* tasks.c: see tasks.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend/perf.h"
+#include "bpf/taskcount.h"
+#include "top/procs.h"
+#include "top/tasks.h"
+#include "util/xalloc.h"
+
+enum src { SRC_NONE, SRC_BPF, SRC_GROUPS, SRC_EMU };
+
+/* The per-task software columns (enum top_pcol PC_TASK.. order), opened
+ * per CPU here for BPF: cpu-clock gives %CPU and TASK-MS (the time each
+ * task ran on the CPU between its switches), context-switches and
+ * page-faults the others. Events 0..NR_SW-1 of the program. */
+enum { SW_CLOCK, SW_CSW, SW_FAULTS, NR_SW };
+static const uint64_t sw_config[NR_SW] = {PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES,
+                                          PERF_COUNT_SW_PAGE_FAULTS};
+
+/* a thread's cumulative counts at the previous frame */
+struct prev {
+	int pid;
+	struct hpm_tc_value v[HPM_TC_MAX_EVENTS];
+};
+
+struct top_tasks {
+	enum src src;
+	char line[sizeof(((struct top_frame *)0)->tasks)]; /* the frame's task line */
+	/* BPF */
+	struct hpm_taskcount *tc;
+	unsigned nr_events;            /* handed to the program */
+	int ev_row[HPM_TC_MAX_EVENTS]; /* session row of event k; -1: one of ours */
+	int *cpus;                     /* the CPUs counted */
+	unsigned nr_cpus;
+	int *own;          /* [NR_SW * nr_cpus] our software counters */
+	struct prev *prev; /* sorted by pid */
+	unsigned nr_prev;
+	struct top_proc *gone; /* --sticky: exited rows, values '-' */
+	unsigned nr_gone;
+};
+
+struct top_tasks *top_tasks_new(void)
+{
+	struct top_tasks *t = xcalloc(1, sizeof(*t));
+	return t;
+}
+
+/* why BPF is not used for m, or NULL when it may be tried */
+static const char *bpf_refused(const struct top_model *m, int *code)
+{
+	*code = 0;
+	if (m->emu)
+		return "the emulator";
+	if (m->o->no_bpf)
+		return "--no-bpf";
+	if (m->o->pid > 0)
+		return "-p counts one process";
+	int rc = hpm_taskcount_probe();
+	if (rc < 0) {
+		*code = rc;
+		return hpm_taskcount_strerror(-rc);
+	}
+	return NULL;
+}
+
+bool top_tasks_want_bpf(const struct top_tasks *t, const struct top_model *m)
+{
+	int code;
+	(void)t;
+	return !bpf_refused(m, &code);
+}
+
+void top_tasks_detach(struct top_tasks *t)
+{
+	if (t->tc)
+		hpm_taskcount_close(t->tc);
+	t->tc = NULL;
+	for (unsigned i = 0; t->own && i < NR_SW * t->nr_cpus; i++)
+		if (t->own[i] >= 0)
+			close(t->own[i]);
+	free(t->own);
+	t->own = NULL;
+	free(t->cpus);
+	t->cpus = NULL;
+	t->nr_cpus = 0;
+	t->nr_events = 0;
+	free(t->prev);
+	t->prev = NULL;
+	t->nr_prev = 0;
+	t->src = SRC_NONE;
+	t->line[0] = '\0';
+}
+
+static int open_sw(uint64_t config, int cpu)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = config;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/* not inherit: the kernel's BPF reads refuse inherited counters */
+	return hpm_perf_event_open(&a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* the session's per-CPU counter of `row` on the CPU, -1 */
+static int session_fd(const struct hpm_session *s, unsigned row, int cpu)
+{
+	for (unsigned b = 0; b < s->nr_backends; b++) {
+		int fd = s->backend[b].inst ? hpm_perf_cpu_fd(s->backend[b].inst, row, cpu) : -1;
+		if (fd >= 0)
+			return fd;
+	}
+	return -1;
+}
+
+/* 0, or a negative code (-errno or -HPM_TC_E*) with the reason in why */
+static int start_bpf(struct top_tasks *t, const struct top_model *m, char *why, size_t whylen)
+{
+	const struct hpm_session *s = &m->s;
+	char err[256];
+	int rc = hpm_perf_parse_cpu_list(m->o->cpus, NULL, &t->cpus, &t->nr_cpus, err, sizeof(err));
+	if (rc) {
+		snprintf(why, whylen, "%s", err);
+		return rc;
+	}
+	unsigned slots = 0;
+	for (unsigned c = 0; c < t->nr_cpus; c++)
+		if ((unsigned)t->cpus[c] + 1 > slots)
+			slots = (unsigned)t->cpus[c] + 1;
+	/* the events: ours, then every session row with a counter on some CPU */
+	t->nr_events = 0;
+	for (unsigned k = 0; k < NR_SW; k++)
+		t->ev_row[t->nr_events++] = -1;
+	for (unsigned r = 0; m->session_ok && r < s->all.nr; r++) {
+		bool has = false;
+		for (unsigned c = 0; c < t->nr_cpus && !has; c++)
+			has = session_fd(s, r, t->cpus[c]) >= 0;
+		if (!has)
+			continue;
+		if (t->nr_events == HPM_TC_MAX_EVENTS) {
+			snprintf(why, whylen, "%s (more than %d counters per CPU)",
+			         hpm_taskcount_strerror(HPM_TC_ETOOMANY), HPM_TC_MAX_EVENTS);
+			return -HPM_TC_ETOOMANY;
+		}
+		t->ev_row[t->nr_events++] = (int)r;
+	}
+	t->own = xmalloc(NR_SW * t->nr_cpus * sizeof(*t->own));
+	for (unsigned i = 0; i < NR_SW * t->nr_cpus; i++)
+		t->own[i] = -1;
+	for (unsigned c = 0; c < t->nr_cpus; c++)
+		for (unsigned k = 0; k < NR_SW; k++) {
+			int fd = open_sw(sw_config[k], t->cpus[c]);
+			if (fd < 0) {
+				rc = -errno;
+				snprintf(why, whylen,
+				         "cannot open a per-CPU software counter on CPU%d: %s",
+				         t->cpus[c], strerror(errno));
+				return rc;
+			}
+			t->own[c * NR_SW + k] = fd;
+		}
+	if ((rc = hpm_taskcount_open(&t->tc, t->nr_events, slots, 0)) < 0) {
+		t->tc = NULL;
+		snprintf(why, whylen, "%s", hpm_taskcount_strerror(-rc));
+		return rc;
+	}
+	for (unsigned c = 0; c < t->nr_cpus; c++)
+		for (unsigned e = 0; e < t->nr_events; e++) {
+			int fd = t->ev_row[e] < 0
+			             ? t->own[c * NR_SW + e]
+			             : session_fd(s, (unsigned)t->ev_row[e], t->cpus[c]);
+			/* a session counter not open on this CPU: the program skips it */
+			if (fd < 0)
+				continue;
+			if ((rc = hpm_taskcount_set_fd(t->tc, e, (unsigned)t->cpus[c], fd)) < 0) {
+				snprintf(why, whylen, "%s", hpm_taskcount_strerror(-rc));
+				return rc;
+			}
+		}
+	if ((rc = hpm_taskcount_start(t->tc)) < 0) {
+		snprintf(why, whylen, "%s", hpm_taskcount_strerror(-rc));
+		return rc;
+	}
+	return 0;
+}
+
+void top_tasks_attach(struct top_tasks *t, struct top_model *m)
+{
+	top_tasks_detach(t);
+	if (m->emu) {
+		/* the emulator's rows per hart (model.c) until its task schedule */
+		t->src = SRC_EMU;
+		return;
+	}
+	int code;
+	char why[300];
+	const char *no = bpf_refused(m, &code);
+	if (!no) {
+		int rc = start_bpf(t, m, why, sizeof(why));
+		if (!rc) {
+			t->src = SRC_BPF;
+			snprintf(t->line, sizeof(t->line),
+			         "tasks: BPF sched_switch, %u events x %u CPUs = %u counters",
+			         t->nr_events, t->nr_cpus, t->nr_events * t->nr_cpus);
+			return;
+		}
+		top_tasks_detach(t);
+		no = why;
+	}
+	t->src = SRC_GROUPS;
+	snprintf(t->line, sizeof(t->line), "tasks: per-task groups (BPF: %s)", no);
+}
+
+/* ---------------------------------------------------------------- BPF */
+
+static int cmp_prev(const void *a, const void *b)
+{
+	const struct prev *x = a, *y = b;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static int cmp_task_tgid(const void *a, const void *b)
+{
+	const struct hpm_tc_task *x = a, *y = b;
+	if (x->tgid != y->tgid)
+		return (x->tgid > y->tgid) - (x->tgid < y->tgid);
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static int cmp_task_clock(const void *a, const void *b)
+{
+	const struct hpm_tc_task *const *x = a, *const *y = b;
+	uint64_t cx = (*x)->v[SW_CLOCK].value, cy = (*y)->v[SW_CLOCK].value;
+	if (cx != cy)
+		return cx < cy ? 1 : -1;
+	return ((*x)->tgid > (*y)->tgid) - ((*x)->tgid < (*y)->tgid);
+}
+
+/* scaled as perf does; a task that did not run counted 0 */
+static double scaled(const struct hpm_tc_value *v)
+{
+	if (!v->running)
+		return 0;
+	return (double)v->value *
+	       (v->enabled > v->running ? (double)v->enabled / (double)v->running : 1.0);
+}
+
+/* One task's row from its counts over the interval: the software columns,
+ * the session's events shown per unit, and Topdown level 1 from its own
+ * counts through the session's metric code. */
+static void fill_row(const struct top_tasks *t, struct top_model *m, const struct top_frame *f,
+                     const struct hpm_tc_task *k, double interval, struct top_proc *p)
+{
+	struct hpm_session *s = &m->s;
+	memset(p, 0, sizeof(*p));
+	p->pid = k->pid;
+	p->tgid = k->tgid;
+	snprintf(p->name, sizeof(p->name), "%s", k->comm);
+	snprintf(p->extra, sizeof(p->extra), "%s", k->exited ? "exited" : "");
+	p->exited = k->exited;
+	for (unsigned c = 0; c < TOP_MAX_PCOLS; c++)
+		p->v[c] = (double)NAN;
+	double ns = scaled(&k->v[SW_CLOCK]);
+	p->v[PC_CPU] = interval > 0 ? 100.0 * ns / 1e9 / interval : (double)NAN;
+	p->v[PC_TASK] = ns / 1e6;
+	p->v[PC_CSW] = scaled(&k->v[SW_CSW]);
+	p->v[PC_FAULTS] = scaled(&k->v[SW_FAULTS]);
+	for (unsigned c = 0; c < TD_NR; c++)
+		p->td[c] = (double)NAN;
+	if (!f->nev && !s->metrics.nr)
+		return;
+	/* the task's counts as a one-unit snapshot of the session's rows */
+	struct hpm_count **d = xcalloc(s->all.nr ? s->all.nr : 1, sizeof(*d));
+	for (unsigned r = 0; r < s->all.nr; r++) {
+		unsigned nu = s->all.ev[r].nr_units ? s->all.ev[r].nr_units : 1;
+		d[r] = xcalloc(nu, sizeof(**d));
+	}
+	int *ev_of_row = xcalloc(s->all.nr ? s->all.nr : 1, sizeof(int));
+	for (unsigned r = 0; r < s->all.nr; r++)
+		ev_of_row[r] = -1;
+	for (unsigned e = NR_SW; e < t->nr_events; e++) {
+		unsigned r = (unsigned)t->ev_row[e];
+		ev_of_row[r] = (int)e;
+		d[r][0] = (struct hpm_count){
+		    .val = k->v[e].value, .ena = k->v[e].enabled, .run = k->v[e].running};
+	}
+	if (f->nev) {
+		p->ev = xcalloc(f->nev, sizeof(double));
+		unsigned j = 0;
+		for (unsigned r = 0; r < s->all.nr && j < f->nev; r++) {
+			const struct hpm_evsel *e = &s->all.ev[r];
+			if (e->metric_only)
+				continue;
+			p->ev[j++] = ev_of_row[r] >= 0 && e->state == HPM_EV_OK
+			                 ? scaled(&k->v[ev_of_row[r]]) * e->scale
+			                 : (double)NAN;
+		}
+	}
+	if (s->metrics.nr) {
+		struct stat_metric *ms;
+		unsigned nr =
+		    hpm_session_metrics_unit(s, (const struct hpm_count *const *)d, 0, &ms);
+		for (unsigned c = 0; c < TD_NR; c++)
+			for (unsigned j = 0; j < nr; j++)
+				if (!strcmp(ms[j].name, top_td_metric[c]))
+					p->td[c] = ms[j].value;
+		for (unsigned j = 0; j < nr; j++)
+			free(ms[j].display);
+		free(ms);
+	}
+	for (unsigned r = 0; r < s->all.nr; r++)
+		free(d[r]);
+	free(d);
+	free(ev_of_row);
+}
+
+static void add_gone(struct top_tasks *t, const struct top_proc *p, unsigned max)
+{
+	if (t->nr_gone >= max && t->nr_gone) {
+		/* the oldest goes */
+		free(t->gone[0].ev);
+		memmove(t->gone, t->gone + 1, (t->nr_gone - 1) * sizeof(*t->gone));
+		t->nr_gone--;
+	}
+	t->gone = xreallocarray(t->gone, t->nr_gone + 1, sizeof(*t->gone));
+	struct top_proc *g = &t->gone[t->nr_gone++];
+	*g = *p;
+	g->ev = NULL;
+	for (unsigned k = 0; k < TOP_MAX_PCOLS; k++)
+		g->v[k] = (double)NAN;
+	for (unsigned k = 0; k < TD_NR; k++)
+		g->td[k] = (double)NAN;
+	snprintf(g->extra, sizeof(g->extra), "exited");
+	g->exited = true;
+}
+
+/* the frame's event columns: the session's rows shown per unit */
+static void ev_columns(const struct top_tasks *t, const struct top_model *m, struct top_frame *f)
+{
+	const struct hpm_session *s = &m->s;
+	f->nev = 0;
+	f->ev_names = NULL;
+	if (t->nr_events <= NR_SW)
+		return;
+	f->ev_names = xcalloc(s->all.nr ? s->all.nr : 1, sizeof(char *));
+	for (unsigned r = 0; r < s->all.nr; r++)
+		if (!s->all.ev[r].metric_only)
+			f->ev_names[f->nev++] = xstrdup(s->all.ev[r].name);
+}
+
+/* the processes of this host, as the per-task groups count them: not
+ * only those that ran since the program started */
+static unsigned host_processes(void)
+{
+	const char *procfs = getenv("HPMSTAT_PROCFS");
+	DIR *d = opendir(procfs && *procfs ? procfs : "/proc");
+	struct dirent *de;
+	unsigned n = 0;
+	while (d && (de = readdir(d)))
+		n += de->d_name[0] > '0' && de->d_name[0] <= '9';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void sample_bpf(struct top_tasks *t, struct top_model *m, struct top_frame *f,
+                       double interval)
+{
+	struct hpm_tc_task *rows = NULL;
+	struct hpm_tc_stats st;
+	unsigned n = 0;
+	int rc = hpm_taskcount_read(t->tc, &rows, &n, &st);
+	if (rc < 0) {
+		snprintf(f->status + strlen(f->status), sizeof(f->status) - strlen(f->status),
+		         "%scannot read the task counts: %s", f->status[0] ? "; " : "",
+		         hpm_taskcount_strerror(-rc));
+		n = 0;
+	}
+	/* deltas since the previous frame; the new previous table */
+	struct prev *np = xcalloc(n ? n : 1, sizeof(*np));
+	unsigned nnp = 0;
+	bool any_exited = false;
+	for (unsigned i = 0; i < n; i++) {
+		struct hpm_tc_task *k = &rows[i];
+		struct prev key = {.pid = k->pid};
+		const struct prev *o =
+		    t->nr_prev ? bsearch(&key, t->prev, t->nr_prev, sizeof(*t->prev), cmp_prev)
+		               : NULL;
+		/* a tid reused after its first owner was forgotten starts again */
+		if (o && o->v[SW_CLOCK].enabled > k->v[SW_CLOCK].enabled)
+			o = NULL;
+		/* an exiting task is read again after its last switch: its
+		 * previous counts stay until the program's entry is gone */
+		np[nnp].pid = k->pid;
+		memcpy(np[nnp].v, k->v, sizeof(k->v));
+		nnp++;
+		any_exited |= k->exited;
+		for (unsigned e = 0; o && e < t->nr_events; e++) {
+			k->v[e].value -= o->v[e].value;
+			k->v[e].enabled -= o->v[e].enabled;
+			k->v[e].running -= o->v[e].running;
+		}
+	}
+	free(t->prev);
+	t->prev = np;
+	t->nr_prev = nnp;
+	if (nnp)
+		qsort(t->prev, nnp, sizeof(*t->prev), cmp_prev);
+	/* the exited were read once, with their last switch: they go, so a
+	 * long session does not fill the map with the dead */
+	if (any_exited)
+		(void)hpm_taskcount_forget_exited(t->tc);
+
+	/* processes: the program's sum by tgid; one is alive while a thread is */
+	struct hpm_tc_task *procs = NULL;
+	unsigned np_ = 0;
+	if (n && hpm_taskcount_by_process(rows, n, t->nr_events, &procs, &np_) < 0)
+		np_ = 0;
+	qsort(rows, n, sizeof(*rows), cmp_task_tgid);
+	struct hpm_tc_task **order = xcalloc(np_ ? np_ : 1, sizeof(*order));
+	unsigned no = 0;
+	for (unsigned i = 0; i < np_; i++) {
+		struct hpm_tc_task *p = &procs[i];
+		if (p->tgid <= 0)
+			continue; /* the idle task of each CPU */
+		bool alive = false;
+		for (unsigned j = 0; j < n && !alive; j++)
+			alive = rows[j].tgid == p->tgid && !rows[j].exited;
+		p->exited = !alive;
+		p->pid = p->tgid;
+		order[no++] = p;
+	}
+	qsort(order, no, sizeof(*order), cmp_task_clock);
+	unsigned take = no < m->o->nprocs ? no : m->o->nprocs;
+	/* rows: the busiest processes, the threads of those with several,
+	 * and the kept exited ones */
+	unsigned cap = take + (m->o->sticky ? t->nr_gone : 0);
+	for (unsigned i = 0; i < take; i++) {
+		unsigned nt = 0;
+		for (unsigned j = 0; j < n; j++)
+			nt += rows[j].tgid == order[i]->tgid;
+		if (nt > 1)
+			cap += nt;
+	}
+	ev_columns(t, m, f);
+	struct top_proc *out = xcalloc(cap ? cap : 1, sizeof(*out));
+	unsigned nout = 0;
+	for (unsigned i = 0; i < take; i++) {
+		struct top_proc *pr = &out[nout++];
+		fill_row(t, m, f, order[i], interval, pr);
+		if (pr->exited && m->o->sticky)
+			add_gone(t, pr, 4 * m->o->nprocs + 16);
+		unsigned nt = 0, first = 0;
+		for (unsigned j = 0; j < n; j++)
+			if (rows[j].tgid == order[i]->tgid && !nt++)
+				first = j;
+		for (unsigned j = first; nt > 1 && j < n && rows[j].tgid == order[i]->tgid; j++) {
+			struct top_proc *th = &out[nout++];
+			fill_row(t, m, f, &rows[j], interval, th);
+			th->thread = true;
+		}
+	}
+	for (unsigned i = 0; m->o->sticky && i < t->nr_gone; i++) {
+		/* shown once with its last counts above: from the next frame on */
+		bool now = false;
+		for (unsigned j = 0; j < nout && !now; j++)
+			now = out[j].exited && !out[j].thread && out[j].pid == t->gone[i].pid;
+		if (!now)
+			out[nout++] = t->gone[i];
+	}
+	f->procs = out;
+	f->nprocs = nout;
+	f->nprocs_total = host_processes();
+	if (rc >= 0 && (st.missed || st.read_errors)) {
+		size_t off = strlen(f->status);
+		if (st.missed)
+			off += (size_t)snprintf(f->status + off, sizeof(f->status) - off,
+			                        "%s%llu switches missed (task map full: %u tasks)",
+			                        off ? "; " : "", (unsigned long long)st.missed,
+			                        st.max_tasks);
+		if (st.read_errors && off < sizeof(f->status))
+			snprintf(f->status + off, sizeof(f->status) - off,
+			         "%s%llu counter reads failed at switches", off ? "; " : "",
+			         (unsigned long long)st.read_errors);
+	}
+	free(order);
+	free(procs);
+	free(rows);
+}
+
+bool top_tasks_sample(struct top_tasks *t, struct top_model *m, struct top_frame *f,
+                      double interval)
+{
+	snprintf(f->tasks, sizeof(f->tasks), "%s", t->line);
+	switch (t->src) {
+	case SRC_BPF:
+		sample_bpf(t, m, f, interval);
+		return true;
+	case SRC_GROUPS:
+		top_procs_sample(m->procs, m->seq ? interval : 0, m->o->nprocs, m->o->pid,
+		                 m->o->sticky, &f->procs, &f->nprocs, &f->nprocs_total);
+		for (unsigned i = 0; i < f->nprocs; i++) {
+			f->procs[i].tgid = f->procs[i].pid;
+			for (unsigned k = 0; k < TD_NR; k++)
+				f->procs[i].td[k] = (double)NAN;
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
+void top_tasks_free(struct top_tasks *t)
+{
+	if (!t)
+		return;
+	top_tasks_detach(t);
+	for (unsigned i = 0; i < t->nr_gone; i++)
+		free(t->gone[i].ev);
+	free(t->gone);
+	free(t);
+}
