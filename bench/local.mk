@@ -57,3 +57,15 @@ EXTRA_DIST += bench/record-bench.sh
 bench-record: src/hpmstat$(EXEEXT)
 	bash $(top_srcdir)/bench/record-bench.sh ./src/hpmstat$(EXEEXT)
 .PHONY: bench-record
+
+#   make bench-bpf    the BPF per-task program's cost per context switch and
+#                     hpmstat stat -a --per-thread through BPF against per-thread
+#                     counters (bench/bpf-bench.c, bench/bpf-bench.sh; root)
+noinst_PROGRAMS += bench/bpf-bench
+bench_bpf_bench_SOURCES = bench/bpf-bench.c
+bench_bpf_bench_LDADD = src/bpf/libhpmbpf.a src/util/libutil.a $(LIBBPF_LIBS)
+EXTRA_DIST += bench/bpf-bench.sh
+bench-bpf: src/hpmstat$(EXEEXT) bench/bpf-bench$(EXEEXT)
+	./bench/bpf-bench$(EXEEXT) 1
+	$(SHELL) $(top_srcdir)/bench/bpf-bench.sh ./src/hpmstat$(EXEEXT)
+.PHONY: bench-bpf

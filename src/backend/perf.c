@@ -18,6 +18,7 @@
 #include <linux/perf_event.h>
 
 #include "backend/host-events.h"
+#include "bpf/taskcount.h"
 #include "util/str.h"
 #include "util/xalloc.h"
 
@@ -569,6 +570,15 @@ struct perf_inst {
 	bool has_cgroup; /* some evsel has -G: read with CPU affinity */
 	uint64_t *buf;   /* group read buffer */
 	size_t buf_words;
+	/* target->bpf: the places are CPUs whose counters the BPF program
+	 * charges to tasks; units come from its table (bpf_read) */
+	struct hpm_taskcount *tc;
+	struct hpm_perf_cfg *cfg;
+	int bpf_tgid;    /* only this process's threads, else 0 */
+	pid_t *bpf_tids; /* -t: only these threads */
+	unsigned nr_bpf_tids;
+	bool bpf_per_thread;  /* a unit per thread */
+	bool bpf_per_process; /* a unit per process */
 };
 
 extern const struct hpm_backend hpm_backend_perf;
@@ -597,6 +607,8 @@ static void perf_inst_free(struct perf_inst *s)
 		free(pv->fd);
 		free(pv->id);
 	}
+	hpm_taskcount_close(s->tc);
+	free(s->bpf_tids);
 	free(s->ev);
 	free(s->place);
 	free(s->buf);
@@ -767,6 +779,22 @@ static char *thread_unit_name(pid_t tid)
 	return xasprintf("%s-%d", comm[0] ? comm : "?", (int)tid);
 }
 
+/* The process of a thread (<proc>/TID/status Tgid), itself when unknown. */
+static pid_t thread_tgid(pid_t tid)
+{
+	char path[64], line[128];
+	long g = tid;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return tid;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %ld", &g) == 1)
+			break;
+	fclose(f);
+	return (pid_t)g;
+}
+
 /* The places of a thread target: -t's tids, every thread of -p, or every
  * thread of the system (-a --per-thread); one unit each with per_thread,
  * else one unit ("task") for all. */
@@ -789,6 +817,29 @@ static int thread_places(struct perf_inst *s, const struct hpm_target *t, char *
 			snprintf(err, errlen, "cannot list the threads: %s", strerror(-rc));
 		return rc;
 	}
+	if (t->per_process && t->system_wide && !t->tid_list) {
+		/* --per-task without BPF: a unit per process, its threads' fds */
+		pid_t *tg = xcalloc(n, sizeof(*tg));
+		unsigned nu = 0;
+		s->place = xcalloc(n, sizeof(*s->place));
+		*units = xcalloc(n, sizeof(**units));
+		for (unsigned i = 0; i < n; i++) {
+			pid_t g = thread_tgid(tids[i]);
+			unsigned u = 0;
+			while (u < nu && tg[u] != g)
+				u++;
+			if (u == nu) {
+				tg[nu++] = g;
+				(*units)[u] = thread_unit_name(g);
+			}
+			s->place[i] = (struct perf_place){tids[i], -1, u};
+		}
+		s->nr_places = n;
+		*nr_units = nu;
+		free(tg);
+		free(tids);
+		return 0;
+	}
 	unsigned nu = t->per_thread ? n : 1;
 	s->place = xcalloc(n, sizeof(*s->place));
 	*units = xcalloc(nu, sizeof(**units));
@@ -809,7 +860,7 @@ static int thread_places(struct perf_inst *s, const struct hpm_target *t, char *
 static int make_places(struct perf_inst *s, const struct hpm_target *t, char ***units,
                        unsigned *nr_units, bool *task, char *err, size_t errlen)
 {
-	if (t->tid_list || (t->per_thread && (t->pid > 0 || t->system_wide))) {
+	if (t->tid_list || ((t->per_thread || t->per_process) && (t->pid > 0 || t->system_wide))) {
 		*task = true;
 		return thread_places(s, t, units, nr_units, err, errlen);
 	}
@@ -1101,9 +1152,225 @@ static void split_weak_group(struct perf_inst *s, int group)
 	}
 }
 
+/* ------------------------------------------------------------ BPF */
+
+/* target->bpf: the counters of the rows are opened once per CPU, and the
+ * BPF program of src/bpf charges their deltas to the task switched out at
+ * every context switch; the units are then the tasks of its table: the
+ * target's (-p: the process's threads, -t: those threads, as perf's
+ * --bpf-counters filters by tgid or pid), one unit "task" or one per thread
+ * or per process. -a/-C without --per-thread or --per-task count per CPU as
+ * without BPF (perf's global and CPU filters are the plain counts). */
+static bool bpf_tasks(const struct hpm_target *t)
+{
+	if (t->bpf == HPM_TARGET_BPF_NO || (t->cpu_list && !t->system_wide))
+		return false;
+	if (t->system_wide)
+		return t->per_thread || t->per_process;
+	return t->bpf == HPM_TARGET_BPF_REQUIRE && (t->pid > 0 || t->tid_list);
+}
+
+/* The places of a BPF target: every online CPU, one unit "task" until the
+ * first read. */
+static int bpf_places(struct perf_inst *s, char ***units, unsigned *nr_units, char *err,
+                      size_t errlen)
+{
+	int *cpus = NULL;
+	unsigned n = 0;
+	int rc = hpm_perf_parse_cpu_list(NULL, NULL, &cpus, &n, err, errlen);
+	if (rc)
+		return rc;
+	s->place = xcalloc(n, sizeof(*s->place));
+	for (unsigned i = 0; i < n; i++)
+		s->place[i] = (struct perf_place){-1, cpus[i], 0};
+	s->nr_places = n;
+	free(cpus);
+	*units = xcalloc(1, sizeof(**units));
+	(*units)[0] = xstrdup("task");
+	*nr_units = 1;
+	return 0;
+}
+
+/* Loads the program over the open per-CPU fds and attaches it. 0, or a
+ * negative code with the reason in err. */
+static int bpf_attach(struct perf_inst *s, const struct hpm_target *t, char *err, size_t errlen)
+{
+	int max_cpu = -1;
+	for (unsigned p = 0; p < s->nr_places; p++)
+		if (s->place[p].cpu > max_cpu)
+			max_cpu = s->place[p].cpu;
+	int rc = hpm_taskcount_open(&s->tc, s->base.nr_rows ? s->base.nr_rows : 1,
+	                            (unsigned)max_cpu + 1, t->bpf_max_tasks);
+	for (unsigned k = 0; !rc && k < s->base.nr_rows; k++)
+		for (unsigned p = 0; !rc && p < s->nr_places; p++)
+			if (s->ev[k].fd[p] >= 0)
+				rc = hpm_taskcount_set_fd(s->tc, k, (unsigned)s->place[p].cpu,
+				                          s->ev[k].fd[p]);
+	if (!rc)
+		rc = hpm_taskcount_start(s->tc);
+	if (rc) {
+		snprintf(err, errlen, "%s", hpm_taskcount_strerror(rc));
+		hpm_taskcount_close(s->tc);
+		s->tc = NULL;
+		return rc;
+	}
+	if (t->tid_list)
+		tid_list_threads(t->tid_list, &s->bpf_tids, &s->nr_bpf_tids, err, errlen);
+	else if (!t->system_wide)
+		s->bpf_tgid = t->pid;
+	s->bpf_per_thread = t->per_thread && !t->per_process;
+	s->bpf_per_process = t->per_process;
+	return 0;
+}
+
+static bool bpf_wanted(const struct perf_inst *s, const struct hpm_tc_task *r)
+{
+	if (s->bpf_tids) {
+		for (unsigned i = 0; i < s->nr_bpf_tids; i++)
+			if (s->bpf_tids[i] == r->pid)
+				return true;
+		return false;
+	}
+	if (s->bpf_tgid > 0)
+		return r->tgid == s->bpf_tgid;
+	/* the idle tasks (pid 0) are no thread perf would list */
+	return r->pid > 0;
+}
+
+/* The counts of the rows from the program's table, and its statistics
+ * into cfg. */
+static int bpf_read(struct perf_inst *s, char *err, size_t errlen)
+{
+	struct hpm_tc_task *rows = NULL, *procs = NULL;
+	unsigned n = 0, np = 0;
+	struct hpm_tc_stats st;
+	int rc = hpm_taskcount_read(s->tc, &rows, &n, &st);
+	if (rc) {
+		snprintf(err, errlen, "cannot read the BPF task table: %s",
+		         hpm_taskcount_strerror(rc));
+		return rc;
+	}
+	if (s->cfg) {
+		s->cfg->bpf_switches = st.switches;
+		s->cfg->bpf_missed = st.missed;
+		s->cfg->bpf_read_errors = st.read_errors;
+		s->cfg->bpf_tasks = st.tasks;
+		s->cfg->bpf_max_tasks = st.max_tasks;
+	}
+	if (s->bpf_per_process) {
+		rc = hpm_taskcount_by_process(rows, n, s->base.nr_rows, &procs, &np);
+		if (rc) {
+			free(rows);
+			snprintf(err, errlen, "%s", hpm_taskcount_strerror(rc));
+			return rc;
+		}
+		free(rows);
+		rows = procs;
+		n = np;
+	}
+	bool per_unit = s->bpf_per_thread || s->bpf_per_process;
+	unsigned nu = 0;
+	for (unsigned i = 0; i < n; i++)
+		nu += bpf_wanted(s, &rows[i]);
+	if (per_unit) {
+		char **names = xcalloc(nu ? nu : 1, sizeof(*names));
+		unsigned u = 0;
+		for (unsigned i = 0; i < n; i++)
+			if (bpf_wanted(s, &rows[i]))
+				names[u++] = xasprintf(
+				    "%s-%d", rows[i].comm[0] ? rows[i].comm : "?", rows[i].pid);
+		hpm_backend_inst_set_units(&s->base, nu, names);
+	}
+	for (unsigned k = 0; k < s->base.nr_rows; k++) {
+		struct hpm_evsel *ev = row(s, k);
+		if (per_unit) {
+			free(ev->counts);
+			ev->counts = xcalloc(nu ? nu : 1, sizeof(*ev->counts));
+		} else {
+			memset(ev->counts, 0, sizeof(*ev->counts));
+		}
+		unsigned u = 0;
+		for (unsigned i = 0; i < n; i++) {
+			if (!bpf_wanted(s, &rows[i]))
+				continue;
+			struct hpm_count *c = &ev->counts[per_unit ? u++ : 0];
+			c->val += rows[i].v[k].value;
+			c->ena += rows[i].v[k].enabled;
+			c->run += rows[i].v[k].running;
+		}
+		if (ev->state != HPM_EV_OK && ev->state != HPM_EV_NOT_COUNTED)
+			continue;
+		uint64_t run = 0;
+		for (unsigned i = 0; i < (per_unit ? nu : 1); i++)
+			run += ev->counts[i].run;
+		ev->state = run ? HPM_EV_OK : HPM_EV_NOT_COUNTED;
+	}
+	free(rows);
+	return 0;
+}
+
+static int perf_open_target(struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows,
+                            const struct hpm_target *t, void *vcfg, struct hpm_backend_inst **out,
+                            char *err, size_t errlen);
+
+/* Open, and with target->bpf set what BPF takes: on a failure, --bpf-counters
+ * (REQUIRE) fails with the reason; -a --per-thread/--per-task (WANT) count
+ * per thread (per process) as without BPF, the reason in cfg->bpf_reason. */
 static int perf_open(struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows,
                      const struct hpm_target *t, void *vcfg, struct hpm_backend_inst **out,
                      char *err, size_t errlen)
+{
+	struct hpm_perf_cfg *cfg = vcfg;
+	if (cfg) {
+		cfg->bpf_active = false;
+		cfg->bpf_reason[0] = '\0';
+	}
+	struct hpm_target plain = *t;
+	plain.bpf = HPM_TARGET_BPF_NO;
+	if (t->bpf != HPM_TARGET_BPF_NO) {
+		/* whether BPF can load at all, before any counter is opened (perf
+		 * loads it first too); -a or -C alone count per CPU as without it,
+		 * but --bpf-counters still needs it, as perf loads it for them */
+		int rc = hpm_taskcount_probe();
+		if (rc < 0 && t->bpf == HPM_TARGET_BPF_REQUIRE) {
+			snprintf(err, errlen, "--bpf-counters: cannot use BPF: %s",
+			         hpm_taskcount_strerror(rc));
+			return rc;
+		}
+		if (rc < 0 && bpf_tasks(t)) {
+			if (cfg)
+				snprintf(cfg->bpf_reason, sizeof(cfg->bpf_reason), "%s",
+				         hpm_taskcount_strerror(rc));
+			return perf_open_target(list, rows, nr_rows, &plain, vcfg, out, err,
+			                        errlen);
+		}
+	}
+	if (!bpf_tasks(t))
+		return perf_open_target(list, rows, nr_rows, t, vcfg, out, err, errlen);
+	/* the kernel reads no inherited counter from BPF (perf_event_read_local:
+	 * EOPNOTSUPP); per-CPU counters inherit nothing anyway */
+	struct hpm_target cpu = *t;
+	cpu.inherit = false;
+	int rc = perf_open_target(list, rows, nr_rows, &cpu, vcfg, out, err, errlen);
+	if (rc != -EAGAIN)
+		return rc;
+	/* the reason is in err */
+	if (t->bpf == HPM_TARGET_BPF_REQUIRE) {
+		char why[200];
+		snprintf(why, sizeof(why), "%s", err);
+		snprintf(err, errlen, "--bpf-counters: cannot use BPF: %s", why);
+		return -EPERM;
+	}
+	if (cfg)
+		snprintf(cfg->bpf_reason, sizeof(cfg->bpf_reason), "%s", err);
+	return perf_open_target(list, rows, nr_rows, &plain, vcfg, out, err, errlen);
+}
+
+/* One open of the target; -EAGAIN with the reason in err when BPF was
+ * wanted and cannot count (nothing is left open then). */
+static int perf_open_target(struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows,
+                            const struct hpm_target *t, void *vcfg, struct hpm_backend_inst **out,
+                            char *err, size_t errlen)
 {
 	struct hpm_perf_cfg dflt = {0}, *cfg = vcfg ? vcfg : &dflt;
 	struct hpm_pmu pmu_buf;
@@ -1160,7 +1427,27 @@ static int perf_open(struct hpm_evlist *list, const unsigned *rows, unsigned nr_
 	bool task;
 	unsigned nr_units = 0;
 	char **units = NULL;
-	if ((rc = make_places(s, t, &units, &nr_units, &task, err, errlen)))
+	bool bpf = bpf_tasks(t);
+	if (bpf) {
+		/* perf: "bpf managed perf events do not yet support groups." */
+		for (unsigned k = 0; k < s->base.nr_rows; k++)
+			if (s->ev[k].in_group) {
+				snprintf(err, errlen,
+				         "bpf managed perf events do not yet support groups");
+				rc = t->bpf == HPM_TARGET_BPF_REQUIRE ? -EINVAL : -EAGAIN;
+				goto fail;
+			}
+		if (s->base.nr_rows > HPM_TC_MAX_EVENTS) {
+			snprintf(err, errlen, "%s", hpm_taskcount_strerror(-HPM_TC_ETOOMANY));
+			rc = -EAGAIN;
+			goto fail;
+		}
+		task = false;
+		rc = bpf_places(s, &units, &nr_units, err, errlen);
+	} else {
+		rc = make_places(s, t, &units, &nr_units, &task, err, errlen);
+	}
+	if (rc)
 		goto fail;
 	hpm_backend_inst_set_units(&s->base, nr_units, units);
 	s->enable_on_exec = task && t->enable_on_exec && !t->system_wide;
@@ -1264,9 +1551,20 @@ reopen:
 		goto fail;
 	}
 
+	if (bpf && (rc = bpf_attach(s, t, err, errlen))) {
+		rc = -EAGAIN;
+		goto fail;
+	}
+	s->cfg = vcfg;
+	if (s->cfg)
+		s->cfg->bpf_active = s->tc != NULL;
+
 	/* 4. describe */
 	char where[160];
-	if (task) {
+	if (bpf) {
+		snprintf(where, sizeof(where), "the %u CPUs, charged to tasks by BPF",
+		         s->nr_places);
+	} else if (task) {
 		if (t->tid_list)
 			snprintf(where, sizeof(where), "thread%s %.100s",
 			         strchr(t->tid_list, ',') ? "s" : "", t->tid_list);
@@ -1388,6 +1686,8 @@ static int perf_read(struct hpm_backend_inst *b, char *err, size_t errlen)
 	int rc;
 	if (!s)
 		return 0;
+	if (s->tc)
+		return bpf_read(s, err, errlen);
 	for (unsigned k = 0; k < s->base.nr_rows; k++) {
 		struct hpm_evsel *ev = row(s, k);
 		memset(ev->counts, 0, s->base.nr_units * sizeof(*ev->counts));

@@ -86,6 +86,13 @@ struct hpm_perf_cfg {
 	bool noted;         /* print `note` once */
 	char note[400];     /* guest modes counted beyond those asked (first event) */
 	unsigned nr_opened; /* evsels the back end took */
+	/* target->bpf (src/bpf): bpf_active once the program is attached;
+	 * bpf_reason why it is not (WANT: counted per thread instead); the
+	 * program's statistics as of the last read */
+	bool bpf_active;
+	char bpf_reason[200];
+	uint64_t bpf_switches, bpf_missed, bpf_read_errors;
+	unsigned bpf_tasks, bpf_max_tasks;
 };
 
 /* What the back end programs for one evsel. */

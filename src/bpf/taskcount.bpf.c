@@ -110,7 +110,11 @@ int tc_switch(struct bpf_raw_tracepoint_args *ctx)
 		long err = bpf_perf_event_read_value(
 		    &counters, (unsigned long long)(i * nr_cpus + cpu), &v, sizeof(v));
 		if (err) {
-			s->read_errors++;
+			/* -ENOENT: no counter in that slot (an event the kernel
+			 * does not support, an offline CPU); anything else is a
+			 * counter that could not be read */
+			if (err != -2)
+				s->read_errors++;
 			continue;
 		}
 		if (t) {

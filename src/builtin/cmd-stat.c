@@ -83,7 +83,11 @@ const char cmd_stat_usage[] =
     "      --per-die             counts per die (with -a or -C)\n"
     "      --per-core            counts per core (with -a or -C; harts are cores)\n"
     "      --per-node            counts per NUMA node (with -a or -C)\n"
-    "      --per-thread          counts per thread (with -p, -t or -a)\n"
+    "      --per-thread          counts per thread (with -p, -t or -a; -a through BPF\n"
+    "                            when it loads)\n"
+    "      --per-task            counts per process (with -a; through BPF when it loads)\n"
+    "      --bpf-counters        count the target with per-CPU counters whose deltas BPF\n"
+    "                            charges to its tasks at each context switch (perf's)\n"
     "  -t, --tid TID[,TID...]    count existing threads\n"
     "      --no-merge            do not merge events of one name from several PMUs\n"
     "                            (hpmstat never does: accepted for perf's scripts)\n"
@@ -138,6 +142,8 @@ enum {
 	OPT_PER_CORE,
 	OPT_PER_NODE,
 	OPT_PER_THREAD,
+	OPT_PER_TASK,
+	OPT_BPF_COUNTERS,
 	OPT_NO_MERGE,
 	OPT_INTERVAL_COUNT,
 	OPT_TIMEOUT,
@@ -188,8 +194,10 @@ struct stat_opts {
 	bool no_multiplex; /* --no-multiplex: one run per counter group */
 	/* aggregation (stat/aggr.h): --per-*, -A clears it; the last one wins */
 	enum stat_aggr_mode aggr;
-	const char *tids; /* -t LIST */
-	bool no_merge;    /* --no-merge: nothing to split, see hpmstat-stat(1) */
+	bool per_task;     /* --per-task: STAT_AGGR_THREAD with a unit per process */
+	bool bpf_counters; /* --bpf-counters (hpm_target.bpf) */
+	const char *tids;  /* -t LIST */
+	bool no_merge;     /* --no-merge: nothing to split, see hpmstat-stat(1) */
 	/* run control, as perf stat's options of the same names */
 	uint64_t interval_count; /* --interval-count: 0 no limit */
 	uint64_t timeout_ms;     /* --timeout: 0 none */
@@ -320,6 +328,8 @@ static const struct option stat_longopts_tail[] = {
     {"per-core", no_argument, NULL, OPT_PER_CORE},
     {"per-node", no_argument, NULL, OPT_PER_NODE},
     {"per-thread", no_argument, NULL, OPT_PER_THREAD},
+    {"per-task", no_argument, NULL, OPT_PER_TASK},
+    {"bpf-counters", no_argument, NULL, OPT_BPF_COUNTERS},
     {"tid", required_argument, NULL, 't'},
     {"no-merge", no_argument, NULL, OPT_NO_MERGE},
     {"interval-count", required_argument, NULL, OPT_INTERVAL_COUNT},
@@ -466,12 +476,18 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 		case OPT_PER_CORE:
 		case OPT_PER_NODE:
 		case OPT_PER_THREAD:
+		case OPT_PER_TASK:
 			o->aggr = c == OPT_PER_SOCKET ? STAT_AGGR_SOCKET
 			          : c == OPT_PER_DIE  ? STAT_AGGR_DIE
 			          : c == OPT_PER_CORE ? STAT_AGGR_CORE
 			          : c == OPT_PER_NODE ? STAT_AGGR_NODE
 			                              : STAT_AGGR_THREAD;
+			/* --per-task: the per-thread output, a process per row */
+			o->per_task = c == OPT_PER_TASK;
 			o->no_aggr = false; /* perf: the last aggregation option wins */
+			break;
+		case OPT_BPF_COUNTERS:
+			o->bpf_counters = true;
 			break;
 		case 't':
 			o->tids = optarg;
@@ -563,6 +579,13 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 	    (o->cpus || (o->argv && !o->all_cpus)))
 		return cli_usage_error("The --per-thread option is only available when monitoring "
 		                       "via -p -t -a options or only --per-thread.");
+	if (o->per_task && (o->tids || o->pid > 0 || o->cpus || (o->argv && !o->all_cpus)))
+		return cli_usage_error("--per-task counts every process of the system: use it with "
+		                       "-a (or no target)");
+	if (o->bpf_counters && o->interval_ms > 0 && o->aggr == STAT_AGGR_THREAD && !o->tids &&
+	    o->pid <= 0)
+		return cli_usage_error("--bpf-counters with -a --per-thread or --per-task and -I "
+		                       "exclude each other");
 	if (o->aggr == STAT_AGGR_THREAD && o->metric_only)
 		return cli_usage_error("--metric-only is not supported with --per-thread");
 	if (o->aggr != STAT_AGGR_GLOBAL && o->aggr != STAT_AGGR_THREAD &&
@@ -688,7 +711,48 @@ struct run_ctx {
 	uint64_t emu_base;
 	uint64_t intervals;
 	bool count_reached, timed_out;
+	bool bpf_noted; /* the fallback's note was shown */
 };
+
+/* ------------------------------------------------------------ BPF */
+
+/* How the target uses BPF (src/bpf, hpm_target.bpf): --bpf-counters needs
+ * it; -a --per-thread and --per-task take it when it loads, except with -I
+ * (the threads, the units, would change between intervals).
+ * HPMSTAT_BPF_MAX_TASKS sets the size of its task map (tests fill a small
+ * one); HPMSTAT_NO_BPF=1 counts per thread as without it (benchmarks). */
+static void set_bpf_target(struct hpm_target *t, const struct stat_opts *o)
+{
+	const char *no = getenv("HPMSTAT_NO_BPF");
+	const char *max = getenv("HPMSTAT_BPF_MAX_TASKS");
+	t->per_process = o->per_task;
+	if (o->bpf_counters)
+		t->bpf = HPM_TARGET_BPF_REQUIRE;
+	else if (t->system_wide && o->aggr == STAT_AGGR_THREAD && o->interval_ms <= 0 &&
+	         !(no && strcmp(no, "1") == 0))
+		t->bpf = HPM_TARGET_BPF_WANT;
+	else
+		t->bpf = HPM_TARGET_BPF_NO;
+	t->bpf_max_tasks = max ? (unsigned)strtoul(max, NULL, 10) : 0;
+}
+
+/* What the BPF program could not charge, once the counts are read: never
+ * a silent shortfall. */
+static void bpf_warnings(const struct run_ctx *rc)
+{
+	const struct hpm_perf_cfg *c = &rc->s->perf_cfg;
+	if (!c->bpf_active)
+		return;
+	if (c->bpf_missed)
+		cli_warn("warning: BPF task map full (%u tasks): %llu of %llu context switches "
+		         "not charged to any task; their counts are missing",
+		         c->bpf_max_tasks, (unsigned long long)c->bpf_missed,
+		         (unsigned long long)c->bpf_switches);
+	if (c->bpf_read_errors)
+		cli_warn("warning: BPF: %llu counter reads at context switches failed; those "
+		         "deltas are charged to the next task that reads",
+		         (unsigned long long)c->bpf_read_errors);
+}
 
 /* An aggregation by CPU topology (--per-core, --per-socket, ...), whose
  * view takes each unit's metrics to its id (stat/aggr.h). */
@@ -896,6 +960,7 @@ static int run_once(struct run_ctx *rc)
 	rc->target.per_unit = o->no_aggr;
 	rc->target.tid_list = o->tids;
 	rc->target.per_thread = o->aggr == STAT_AGGR_THREAD;
+	set_bpf_target(&rc->target, o);
 	/* with a host target the emulated harts follow its wall time */
 	s->emu_cfg.follow_wall = have_cmd || o->pid > 0 || o->all_cpus || o->cpus;
 
@@ -915,6 +980,11 @@ static int run_once(struct run_ctx *rc)
 	if (s->perf_cfg.noted) {
 		cli_warn("note: %s", s->perf_cfg.note);
 		s->perf_cfg.noted = false; /* once */
+	}
+	if (rc->target.bpf == HPM_TARGET_BPF_WANT && s->perf_cfg.bpf_reason[0] && !rc->bpf_noted) {
+		cli_warn("note: counting per %s without BPF: %s",
+		         o->per_task ? "process" : "thread", s->perf_cfg.bpf_reason);
+		rc->bpf_noted = true; /* once */
 	}
 	double t0 = (double)hpm_clock_ns();
 	if (counting_start(rc, err, sizeof(err))) {
@@ -1102,6 +1172,7 @@ static int run_once(struct run_ctx *rc)
 		rcode = EXIT_FAILURE;
 		goto out;
 	}
+	bpf_warnings(rc);
 	if (interval && (have_cmd || o->pid > 0) && !rc->count_reached) {
 		/* the partial interval since the last tick, as perf prints it */
 		if (print_interval(rc, ((double)hpm_clock_ns() - t0) / 1e9, &prev, first)) {
@@ -1433,6 +1504,9 @@ static int plan_counting(struct stat_cmd *c)
 	}
 	/* the aggregation: threads are the perf back end's, CPUs sit in sysfs */
 	c->aggr = (struct stat_aggr){.mode = o->aggr, .topology = &c->topology};
+	if (o->bpf_counters && hpm_session_uses_emu(s))
+		return cli_usage_error("--bpf-counters: emulated events are not perf counters "
+		                       "(use --backend perf)");
 	if (o->aggr == STAT_AGGR_THREAD && hpm_session_uses_emu(s))
 		return cli_usage_error("--per-thread: emulated events count harts, not threads "
 		                       "(use --per-core)");

@@ -134,6 +134,16 @@ struct hpm_target {
 	/* --per-thread: one unit per thread ("comm-tid"); with system_wide,
 	 * every thread of the system, as perf stat -a --per-thread */
 	bool per_thread;
+	/* --per-task: with system_wide, one unit per process ("comm-tgid") */
+	bool per_process;
+	/* Counting through BPF (src/bpf/taskcount.h): per-CPU counters whose
+	 * deltas a sched_switch program charges to the task switched out.
+	 * HPM_TARGET_BPF_WANT: -a --per-thread/--per-task take their units from
+	 * it when it loads, else count per thread as without it (the reason in
+	 * hpm_perf_cfg); HPM_TARGET_BPF_REQUIRE: --bpf-counters, an error when
+	 * it cannot load. */
+	enum { HPM_TARGET_BPF_NO, HPM_TARGET_BPF_WANT, HPM_TARGET_BPF_REQUIRE } bpf;
+	unsigned bpf_max_tasks; /* its task map (0: HPM_TC_DEF_TASKS) */
 };
 
 /* An open back end: what hpm_backend.open gives and the other operations

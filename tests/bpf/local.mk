@@ -6,3 +6,10 @@ tests_bpf_test_taskcount_SOURCES = tests/bpf/test-taskcount.c
 tests_bpf_test_taskcount_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_bpf_test_taskcount_LDADD = tests/libtap.a src/bpf/libhpmbpf.a src/util/libutil.a $(LIBBPF_LIBS)
 TESTS += tests/bpf/test-taskcount
+
+# duty: a pinned busy loop of a known CPU share (tests and bench/bpf-bench.sh)
+check_PROGRAMS += tests/bpf/duty
+tests_bpf_duty_SOURCES = tests/bpf/duty.c
+BPF_TESTS = tests/bpf/stat-bpf.sh
+TESTS += $(BPF_TESTS)
+EXTRA_DIST += $(BPF_TESTS)

@@ -30,7 +30,8 @@ FUZZ_SAMPLES_LIBS = src/report/libreport.a src/core/libcore.a src/metric/libmetr
 # settings (backend/emu), which pull in the stat layer
 FUZZ_TOP_LIBS = src/top/libtop.a src/stat/libstat.a src/backend/libbackend.a \
 	src/core/libcore.a src/metric/libmetric.a src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/arm64/libarm64.a \
-	src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) $(LIBPFM4_LIBS) $(NCURSES_LIBS) -lm
+	src/bpf/libhpmbpf.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) $(LIBPFM4_LIBS) $(NCURSES_LIBS) \
+	$(LIBBPF_LIBS) -lm
 
 check_PROGRAMS += tests/fuzz/fuzz-expr tests/fuzz/fuzz-runfile tests/fuzz/fuzz-weights \
 	tests/fuzz/fuzz-trace tests/fuzz/fuzz-profile tests/fuzz/fuzz-script \
@@ -119,8 +120,8 @@ FUZZ_LIB_SAMPLES = tests/fuzz/libreport-fuzz.a tests/fuzz/libcore-fuzz.a tests/f
 	tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) $(LIBELF_LIBS) -lm
 FUZZ_LIB_TOP = tests/fuzz/libtop-fuzz.a tests/fuzz/libstat-fuzz.a tests/fuzz/libbackend-fuzz.a \
 	tests/fuzz/libcore-fuzz.a tests/fuzz/libmetric-fuzz.a tests/fuzz/libemu-fuzz.a \
-	tests/fuzz/libkmh-fuzz.a tests/fuzz/libarm64-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) $(LIBPFM4_LIBS) \
-	$(NCURSES_LIBS) -lm
+	tests/fuzz/libkmh-fuzz.a tests/fuzz/libarm64-fuzz.a src/bpf/libhpmbpf.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) $(LIBPFM4_LIBS) \
+	$(NCURSES_LIBS) $(LIBBPF_LIBS) -lm
 
 FUZZ_BINARIES = tests/fuzz/libfuzzer-expr tests/fuzz/libfuzzer-runfile \
 	tests/fuzz/libfuzzer-weights tests/fuzz/libfuzzer-trace tests/fuzz/libfuzzer-profile \
