@@ -13,9 +13,13 @@
 #include "bpf/taskcount.h"
 #include "top/procs.h"
 #include "top/tasks.h"
+#include "util/clock.h"
 #include "util/xalloc.h"
 
 enum src { SRC_NONE, SRC_BPF, SRC_GROUPS, SRC_EMU };
+
+#define FORGET_FRAMES 30
+#define HOST_PROCS_S  5.0 /* the host's process count is refreshed that often */
 
 /* The per-task software columns (enum top_pcol PC_TASK.. order), opened
  * per CPU here for BPF: cpu-clock gives %CPU and TASK-MS (the time each
@@ -28,7 +32,8 @@ static const uint64_t sw_config[NR_SW] = {PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW
 /* a thread's cumulative counts at the previous frame */
 struct prev {
 	int pid;
-	struct hpm_tc_value v[HPM_TC_MAX_EVENTS];
+	bool exited;            /* shown as exited already */
+	struct hpm_tc_value *v; /* [nr_events], in prev_v */
 };
 
 struct top_tasks {
@@ -40,9 +45,13 @@ struct top_tasks {
 	int ev_row[HPM_TC_MAX_EVENTS]; /* session row of event k; -1: one of ours */
 	int *cpus;                     /* the CPUs counted */
 	unsigned nr_cpus;
-	int *own;          /* [NR_SW * nr_cpus] our software counters */
-	struct prev *prev; /* sorted by pid */
+	int *own;                    /* [NR_SW * nr_cpus] our software counters */
+	struct prev *prev;           /* sorted by pid */
+	struct hpm_tc_value *prev_v; /* their counts */
 	unsigned nr_prev;
+	unsigned since_forget; /* frames since the dead left the map */
+	double procs_at;       /* when the host's processes were counted */
+	unsigned nr_host_procs;
 	struct top_proc *gone; /* --sticky: exited rows, values '-' */
 	unsigned nr_gone;
 };
@@ -61,6 +70,10 @@ static const char *bpf_refused(const struct top_model *m, int *code)
 		return "the emulator";
 	if (m->o->no_bpf)
 		return "--no-bpf";
+	/* as stat's: benchmarks and tests turn it off without an option */
+	const char *env = getenv("HPMSTAT_NO_BPF");
+	if (env && *env && strcmp(env, "0"))
+		return "HPMSTAT_NO_BPF is set";
 	if (m->o->pid > 0)
 		return "-p counts one process";
 	int rc = hpm_taskcount_probe();
@@ -94,6 +107,8 @@ void top_tasks_detach(struct top_tasks *t)
 	t->nr_events = 0;
 	free(t->prev);
 	t->prev = NULL;
+	free(t->prev_v);
+	t->prev_v = NULL;
 	t->nr_prev = 0;
 	t->src = SRC_NONE;
 	t->line[0] = '\0';
@@ -168,7 +183,11 @@ static int start_bpf(struct top_tasks *t, const struct top_model *m, char *why, 
 			}
 			t->own[c * NR_SW + k] = fd;
 		}
-	if ((rc = hpm_taskcount_open(&t->tc, t->nr_events, slots, 0)) < 0) {
+	/* HPMSTAT_BPF_MAX_TASKS: the task map's size, as stat's (tests fill
+	 * a small one); else the library's default */
+	const char *max = getenv("HPMSTAT_BPF_MAX_TASKS");
+	unsigned max_tasks = max && *max ? (unsigned)strtoul(max, NULL, 10) : 0;
+	if ((rc = hpm_taskcount_open(&t->tc, t->nr_events, slots, max_tasks)) < 0) {
 		t->tc = NULL;
 		snprintf(why, whylen, "%s", hpm_taskcount_strerror(-rc));
 		return rc;
@@ -234,6 +253,20 @@ static int cmp_task_tgid(const void *a, const void *b)
 	if (x->tgid != y->tgid)
 		return (x->tgid > y->tgid) - (x->tgid < y->tgid);
 	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* the first of the rows (sorted by tgid) of process tgid, n if none */
+static unsigned first_of(const struct hpm_tc_task *rows, unsigned n, int tgid)
+{
+	unsigned lo = 0, hi = n;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (rows[mid].tgid < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 static int cmp_task_clock(const void *a, const void *b)
@@ -387,8 +420,8 @@ static void sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 	}
 	/* deltas since the previous frame; the new previous table */
 	struct prev *np = xcalloc(n ? n : 1, sizeof(*np));
-	unsigned nnp = 0;
-	bool any_exited = false;
+	struct hpm_tc_value *npv = xcalloc(n ? (size_t)n * t->nr_events : 1, sizeof(*npv));
+	unsigned nnp = 0, kept = 0;
 	for (unsigned i = 0; i < n; i++) {
 		struct hpm_tc_task *k = &rows[i];
 		struct prev key = {.pid = k->pid};
@@ -398,27 +431,42 @@ static void sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 		/* a tid reused after its first owner was forgotten starts again */
 		if (o && o->v[SW_CLOCK].enabled > k->v[SW_CLOCK].enabled)
 			o = NULL;
-		/* an exiting task is read again after its last switch: its
-		 * previous counts stay until the program's entry is gone */
+		/* an exited task stays in the map until forgotten (below): shown
+		 * once, and again only if its last switch came after that */
+		bool stale =
+		    o && o->exited && k->exited && o->v[SW_CLOCK].enabled == k->v[SW_CLOCK].enabled;
 		np[nnp].pid = k->pid;
-		memcpy(np[nnp].v, k->v, sizeof(k->v));
+		np[nnp].exited = k->exited;
+		np[nnp].v = npv + (size_t)nnp * t->nr_events;
+		memcpy(np[nnp].v, k->v, t->nr_events * sizeof(k->v[0]));
 		nnp++;
-		any_exited |= k->exited;
 		for (unsigned e = 0; o && e < t->nr_events; e++) {
 			k->v[e].value -= o->v[e].value;
 			k->v[e].enabled -= o->v[e].enabled;
 			k->v[e].running -= o->v[e].running;
 		}
+		if (!stale)
+			rows[kept++] = *k;
 	}
+	unsigned dead = n - kept;
+	n = kept;
 	free(t->prev);
+	free(t->prev_v);
 	t->prev = np;
+	t->prev_v = npv;
 	t->nr_prev = nnp;
 	if (nnp)
 		qsort(t->prev, nnp, sizeof(*t->prev), cmp_prev);
-	/* the exited were read once, with their last switch: they go, so a
-	 * long session does not fill the map with the dead */
-	if (any_exited)
+	/* The dead go from the map so that a long session does not fill it
+	 * with them, nor walk them every frame (each entry walked costs two
+	 * syscalls; forgetting walks the map once more): when they are a
+	 * quarter of it (a busy machine starts and ends ~100 processes a
+	 * second), when it is half full, else every FORGET_FRAMES frames. */
+	if (rc >= 0 && ((dead >= 16 && 4 * dead >= n + dead) || st.tasks > st.max_tasks / 2 ||
+	                ++t->since_forget >= FORGET_FRAMES)) {
 		(void)hpm_taskcount_forget_exited(t->tc);
+		t->since_forget = 0;
+	}
 
 	/* processes: the program's sum by tgid; one is alive while a thread is */
 	struct hpm_tc_task *procs = NULL;
@@ -433,8 +481,8 @@ static void sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 		if (p->tgid <= 0)
 			continue; /* the idle task of each CPU */
 		bool alive = false;
-		for (unsigned j = 0; j < n && !alive; j++)
-			alive = rows[j].tgid == p->tgid && !rows[j].exited;
+		for (unsigned j = first_of(rows, n, p->tgid); j < n && rows[j].tgid == p->tgid; j++)
+			alive |= !rows[j].exited;
 		p->exited = !alive;
 		p->pid = p->tgid;
 		order[no++] = p;
@@ -445,11 +493,11 @@ static void sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 	 * and the kept exited ones */
 	unsigned cap = take + (m->o->sticky ? t->nr_gone : 0);
 	for (unsigned i = 0; i < take; i++) {
-		unsigned nt = 0;
-		for (unsigned j = 0; j < n; j++)
-			nt += rows[j].tgid == order[i]->tgid;
-		if (nt > 1)
-			cap += nt;
+		unsigned j0 = first_of(rows, n, order[i]->tgid), j = j0;
+		while (j < n && rows[j].tgid == order[i]->tgid)
+			j++;
+		if (j - j0 > 1)
+			cap += j - j0;
 	}
 	ev_columns(t, m, f);
 	struct top_proc *out = xcalloc(cap ? cap : 1, sizeof(*out));
@@ -459,11 +507,10 @@ static void sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 		fill_row(t, m, f, order[i], interval, pr);
 		if (pr->exited && m->o->sticky)
 			add_gone(t, pr, 4 * m->o->nprocs + 16);
-		unsigned nt = 0, first = 0;
-		for (unsigned j = 0; j < n; j++)
-			if (rows[j].tgid == order[i]->tgid && !nt++)
-				first = j;
-		for (unsigned j = first; nt > 1 && j < n && rows[j].tgid == order[i]->tgid; j++) {
+		unsigned j0 = first_of(rows, n, order[i]->tgid), j1 = j0;
+		while (j1 < n && rows[j1].tgid == order[i]->tgid)
+			j1++;
+		for (unsigned j = j0; j1 - j0 > 1 && j < j1; j++) {
 			struct top_proc *th = &out[nout++];
 			fill_row(t, m, f, &rows[j], interval, th);
 			th->thread = true;
@@ -479,7 +526,14 @@ static void sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 	}
 	f->procs = out;
 	f->nprocs = nout;
-	f->nprocs_total = host_processes();
+	/* a readdir of <proc> costs a few hundred microseconds with a few
+	 * hundred processes: not every frame */
+	double now = hpm_clock_s();
+	if (!t->procs_at || now - t->procs_at >= HOST_PROCS_S) {
+		t->nr_host_procs = host_processes();
+		t->procs_at = now;
+	}
+	f->nprocs_total = t->nr_host_procs;
 	if (rc >= 0 && (st.missed || st.read_errors)) {
 		size_t off = strlen(f->status);
 		if (st.missed)
