@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -47,6 +48,7 @@ const char cmd_top_usage[] =
     "  -r, --reverse             ascending sort\n"
     "      --sticky              keep exited processes, marked\n"
     "      --no-bpf              task rows from per-task counters, not BPF\n"
+    "      --tree                threads listed under their process (F5, T)\n"
     "      --no-color            no colours (NO_COLOR does the same)\n"
     "      --config FILE         settings file (default $XDG_CONFIG_HOME/hpmstat/top.conf)\n"
     "      --no-config           ignore the settings file\n"
@@ -61,7 +63,9 @@ const char cmd_top_usage[] =
     "  -h, --help                this text\n"
     "\n"
     "Keys: q quit, h help, < > s sort, r reverse, p pause, + - interval, t level,\n"
-    "d drill down, u up, e edit events, W write the config file.\n";
+    "d drill down, u up, e edit events, W write the config file; arrows PgUp PgDn\n"
+    "Home End select, Tab units/processes, Enter the row's tree, Esc back, F follow,\n"
+    "/ filter, F5 T tree, k signal.\n";
 
 enum {
 	OPT_STICKY = 256,
@@ -70,6 +74,7 @@ enum {
 	OPT_NO_CONFIG,
 	OPT_PMU,
 	OPT_NO_BPF,
+	OPT_TREE,
 };
 
 enum top_mode { MODE_TUI, MODE_BATCH, MODE_JSON };
@@ -117,6 +122,7 @@ static const struct option top_longopts_head[] = {
     {"no-config", no_argument, NULL, OPT_NO_CONFIG},
     {"pmu", required_argument, NULL, OPT_PMU},
     {"no-bpf", no_argument, NULL, OPT_NO_BPF},
+    {"tree", no_argument, NULL, OPT_TREE},
     {NULL, 0, NULL, 0},
 };
 static const struct option top_longopts_tail[] = {
@@ -225,6 +231,9 @@ static int parse_opts(int argc, char **argv, const struct option *longopts, stru
 		case OPT_NO_BPF:
 			o->no_bpf = true;
 			break;
+		case OPT_TREE:
+			o->tree = true;
+			break;
 		case OPT_PMU:
 			if (set_option(o, "--pmu", "pmu", optarg))
 				return EXIT_FAILURE;
@@ -316,6 +325,123 @@ static void reprogram_msg(struct top_view *v, int rc, const char *err, const cha
 	snprintf(v->msg, sizeof(v->msg), "%s", rc ? err : ok);
 }
 
+/* the signals k offers by name, as kill(1) names them */
+static const struct {
+	int sig;
+	const char *name;
+} signames[] = {
+    {SIGHUP, "HUP"},   {SIGINT, "INT"},   {SIGQUIT, "QUIT"}, {SIGKILL, "KILL"},
+    {SIGUSR1, "USR1"}, {SIGUSR2, "USR2"}, {SIGTERM, "TERM"}, {SIGCONT, "CONT"},
+    {SIGSTOP, "STOP"}, {SIGTSTP, "TSTP"}, {SIGALRM, "ALRM"}, {SIGPIPE, "PIPE"},
+};
+
+/* "15", "TERM", "sigterm": the signal, or -1 */
+static int parse_signal(const char *s)
+{
+	while (*s == ' ')
+		s++;
+	if (*s >= '0' && *s <= '9') {
+		char *end;
+		long n = strtol(s, &end, 10);
+		while (*end == ' ')
+			end++;
+		return *end || n < 1 || n > SIGRTMAX ? -1 : (int)n;
+	}
+	if (!strncasecmp(s, "SIG", 3))
+		s += 3;
+	for (size_t i = 0; i < sizeof(signames) / sizeof(signames[0]); i++)
+		if (!strcasecmp(s, signames[i].name))
+			return signames[i].sig;
+	return -1;
+}
+
+static const char *signal_name(int sig, char *buf, size_t len)
+{
+	for (size_t i = 0; i < sizeof(signames) / sizeof(signames[0]); i++)
+		if (signames[i].sig == sig) {
+			snprintf(buf, len, "SIG%s (%d)", signames[i].name, sig);
+			return buf;
+		}
+	snprintf(buf, len, "signal %d", sig);
+	return buf;
+}
+
+/* k: a signal to the selected task, after its choice and a y/n */
+static void kill_key(struct top_view *v, const struct top_frame *f)
+{
+	char buf[64], q[256], sn[32];
+	const struct top_proc *p = top_view_selected(v, f);
+	if (!p) {
+		snprintf(v->msg, sizeof(v->msg), "k: select a process row first (Tab)");
+		return;
+	}
+	if (p->pid <= 0) {
+		snprintf(v->msg, sizeof(v->msg), "k: %s is an emulated workload, not a process",
+		         p->name);
+		return;
+	}
+	if (p->exited) {
+		snprintf(v->msg, sizeof(v->msg), "k: %d (%s) has exited", p->pid, p->name);
+		return;
+	}
+	int pid = p->pid;
+	char name[64];
+	snprintf(name, sizeof(name), "%s", p->name);
+	snprintf(q, sizeof(q), "signal to %d (%s), number or name [15 TERM]: ", pid, name);
+	if (!top_view_prompt(v, q, "15", buf, sizeof(buf))) {
+		snprintf(v->msg, sizeof(v->msg), "no signal sent");
+		return;
+	}
+	int sig = parse_signal(buf);
+	if (sig < 0) {
+		snprintf(v->msg, sizeof(v->msg),
+		         "k: '%s' is not a signal (a number or HUP INT "
+		         "QUIT KILL USR1 USR2 TERM CONT STOP TSTP ALRM PIPE)",
+		         buf);
+		return;
+	}
+	snprintf(q, sizeof(q), "send %s to %d (%s)? y/n ", signal_name(sig, sn, sizeof(sn)), pid,
+	         name);
+	if (!top_view_confirm(v, q)) {
+		snprintf(v->msg, sizeof(v->msg), "no signal sent");
+		return;
+	}
+	if (kill(pid, sig))
+		snprintf(v->msg, sizeof(v->msg), "kill %d (%s): %s", pid, name, strerror(errno));
+	else
+		snprintf(v->msg, sizeof(v->msg), "sent %s to %d (%s)", sn, pid, name);
+}
+
+/* Enter: the selected unit's or task's own Topdown tree */
+static int enter_key(struct top_view *v, struct top_model *m, const struct top_frame *f)
+{
+	char err[512], name[96];
+	int unit = top_view_selected_unit(v, f), rc;
+	const struct top_proc *p = unit < 0 ? top_view_selected(v, f) : NULL;
+	if (unit < 0 && p && p->pid < 0) {
+		/* an emulated workload row is its hart: "hart1: balanced seed 2" */
+		size_t n = strcspn(p->name, ":");
+		for (unsigned u = 0; u < f->nunits; u++)
+			if (strlen(f->units[u].name) == n && !strncmp(f->units[u].name, p->name, n))
+				unit = (int)u;
+	}
+	if (unit >= 0) {
+		snprintf(name, sizeof(name), "%s", f->units[unit].name);
+		rc = top_model_drill_row(m, unit, 0, name, NULL, err, sizeof(err));
+	} else if (p) {
+		snprintf(name, sizeof(name), "pid %d (%.60s)", p->pid, p->name);
+		const char *why = NULL;
+		if (!p->ev || !f->nev)
+			why = f->noev_reason[0] ? f->noev_reason : "the task source has none";
+		rc = top_model_drill_row(m, -1, p->pid, name, why, err, sizeof(err));
+	} else {
+		snprintf(v->msg, sizeof(v->msg), "no row selected");
+		return -1;
+	}
+	snprintf(v->msg, sizeof(v->msg), "%s%s", rc ? "" : "Topdown of ", rc ? err : name);
+	return rc;
+}
+
 /* One key; returns true to quit. *resample: the counters changed. */
 static bool handle_key(int ch, struct top_view *v, struct top_model *m, struct top_opts *o,
                        struct top_frame *f, bool *paused, bool *resample, const char *cfgpath)
@@ -344,6 +470,7 @@ static bool handle_key(int ch, struct top_view *v, struct top_model *m, struct t
 		top_opts_set(&o->sort, col < 0 ? "pid" : f->pcol_names[col]);
 		f->sort_col = col;
 		top_sort_procs(f);
+		top_view_sync(v, f);
 		snprintf(v->msg, sizeof(v->msg), "sort: %s", o->sort);
 		break;
 	}
@@ -351,6 +478,7 @@ static bool handle_key(int ch, struct top_view *v, struct top_model *m, struct t
 		o->reverse = !o->reverse;
 		f->reverse = o->reverse;
 		top_sort_procs(f);
+		top_view_sync(v, f);
 		snprintf(v->msg, sizeof(v->msg), "sort order: %s",
 		         o->reverse ? "reversed" : "normal");
 		break;
@@ -383,10 +511,55 @@ static bool handle_key(int ch, struct top_view *v, struct top_model *m, struct t
 		reprogram_msg(v, rc, err, buf);
 		*resample = rc == 0;
 		break;
+	case 27: /* Escape: out of a row's tree, else clears the filter */
+		if (m->row_unit < 0 && !m->row_pid && v->filter[0]) {
+			v->filter[0] = '\0';
+			top_view_sync(v, f);
+			snprintf(v->msg, sizeof(v->msg), "filter cleared");
+			break;
+		}
+		/* fall through */
 	case 'u':
+	case 127:
+	case 8:
 		rc = top_model_up(m, err, sizeof(err));
 		reprogram_msg(v, rc, err, "up one level");
 		*resample = rc == 0;
+		break;
+	case '\n':
+	case '\r':
+		*resample = enter_key(v, m, f) == 0;
+		break;
+	case 'F':
+		v->follow = !v->follow;
+		top_view_sync(v, f);
+		if (v->follow && v->sel_pid > 0)
+			snprintf(v->msg, sizeof(v->msg), "follow: %d (%s)", v->sel_pid,
+			         v->sel_name);
+		else
+			snprintf(v->msg, sizeof(v->msg), "follow: %s",
+			         v->follow ? v->sel_name : "off");
+		break;
+	case '/':
+		if (top_view_prompt(v, "filter (name, any case; empty: none): ", v->filter, buf,
+		                    sizeof(v->filter))) {
+			/* the prompt took at most sizeof(v->filter) - 1 bytes */
+			memcpy(v->filter, buf, sizeof(v->filter));
+			top_view_sync(v, f);
+		}
+		snprintf(v->msg, sizeof(v->msg), "filter: %s", v->filter[0] ? v->filter : "none");
+		break;
+	case 'T':
+	case TOP_KEY_F5:
+		o->tree = !o->tree;
+		v->tree = o->tree;
+		top_view_sync(v, f);
+		snprintf(v->msg, sizeof(v->msg), "tree view %s", o->tree ? "on" : "off");
+		/* the threads are listed from the next scan on */
+		*resample = true;
+		break;
+	case 'k':
+		kill_key(v, f);
 		break;
 	case 'e': {
 		char *old = o->events ? xstrdup(o->events) : NULL;
@@ -420,6 +593,8 @@ static bool handle_key(int ch, struct top_view *v, struct top_model *m, struct t
 			snprintf(v->msg, sizeof(v->msg), "wrote %s", cfgpath);
 		break;
 	default:
+		if (top_view_nav(v, f, ch))
+			break;
 		snprintf(v->msg, sizeof(v->msg), "unknown key (h: help)");
 		break;
 	}
@@ -478,6 +653,7 @@ static int run_tui(struct top_view *v, struct top_model *m, struct top_opts *o, 
 				top_frame_free(&f);
 			f = nf;
 			have = true;
+			top_view_sync(v, &f);
 			top_view_draw(v, &f);
 			double lag = (hpm_clock_s() - next) * 1e3,
 			       work = (hpm_clock_s() - woke) * 1e3;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "metric/tdcolor.h"
 #include "report/cells.h"
 #include "report/report-int.h"
 
@@ -17,8 +18,10 @@
 static const char *const palette[] = {"#4e79a7", "#e15759", "#f28e2b", "#59a14f",
                                       "#76b7b2", "#edc948", "#b07aa1", "#9c755f"};
 
-/* The colour of a node: that of its level-1 ancestor, by position among the
- * level-1 nodes, so one area of the tree has one colour everywhere. */
+/* The colour of a node: that of its level-1 ancestor, so one area of the
+ * tree has one colour everywhere: the Topdown categories' own colours
+ * (metric/tdcolor.h, the ones hpmstat top shows too), else by position
+ * among the level-1 nodes. */
 static const char *colour(const struct rf_run *rf, unsigned k)
 {
 	int top = (int)k;
@@ -29,6 +32,9 @@ static const char *colour(const struct rf_run *rf, unsigned k)
 		idx += rf->node[j].level == 1;
 	if (rf->node[top].level != 1)
 		return "#999999";
+	int cat = td_category(rf->node[top].name);
+	if (cat >= 0)
+		return td_colours[cat].rgb;
 	return palette[idx % (sizeof(palette) / sizeof(palette[0]))];
 }
 

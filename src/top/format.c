@@ -140,8 +140,9 @@ void top_print_text(FILE *out, const struct top_frame *f)
 		fprintf(out, " %9s%s", f->pcol_names[k], (int)k == f->sort_col ? "*" : " ");
 	/* task rows (tasks.h): the session's events and Topdown per task */
 	bool td = procs_have_td(f);
-	for (unsigned k = 0; k < f->nev; k++)
-		fprintf(out, " %10.10s", f->ev_names[k]);
+	for (unsigned k = 0; f->ev_names && k < f->nev; k++)
+		if (f->ev_names[k])
+			fprintf(out, " %10.10s", f->ev_names[k]);
 	if (td)
 		fprintf(out, " %-20s", "TOPDOWN");
 	fprintf(out, " %s\n", emu ? "BOTTLENECK" : "S");
@@ -158,7 +159,9 @@ void top_print_text(FILE *out, const struct top_frame *f)
 			top_fmt_value(a, sizeof(a), p->v[k]);
 			fprintf(out, " %9s ", a);
 		}
-		for (unsigned k = 0; k < f->nev; k++) {
+		for (unsigned k = 0; f->ev_names && k < f->nev; k++) {
+			if (!f->ev_names[k])
+				continue;
 			top_fmt_value(a, sizeof(a), p->ev ? p->ev[k] : (double)NAN);
 			fprintf(out, " %10s", a);
 		}
@@ -251,10 +254,12 @@ void top_print_json(FILE *out, const struct top_frame *f)
 			json_object_set_new(j, "tgid", json_integer(p->tgid));
 			json_object_set_new(j, "thread", json_true());
 		}
-		if (p->ev) {
+		if (p->ev && f->ev_names) {
 			json_t *ev = json_object();
 			for (unsigned k = 0; k < f->nev; k++)
-				json_object_set_new(ev, f->ev_names[k], number_json(p->ev[k]));
+				if (f->ev_names[k])
+					json_object_set_new(ev, f->ev_names[k],
+					                    number_json(p->ev[k]));
 			json_object_set_new(j, "events", ev);
 		}
 		bool td = false;

@@ -11,6 +11,7 @@
  * emulated harts restart their workload streams (documented in
  * hpmstat-top(1)).
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,7 +111,9 @@ static int build(struct top_model *m, struct hpm_session *s, char *err, size_t e
 	/* a model without Topdown metrics (a test model) shows its units alone */
 	bool topdown = counted && metric_max_level(metrics_of(s)) > 0;
 	if (topdown) {
-		if (hpm_session_add_metrics(s, NULL, o->level, false, err, errlen))
+		/* a row's own tree (Enter) shows every level */
+		unsigned level = m->row_unit >= 0 || m->row_pid ? TOP_MAX_LEVEL : o->level;
+		if (hpm_session_add_metrics(s, NULL, level, false, err, errlen))
 			return -1;
 		if (m->depth) {
 			const struct metric_table *t = metrics_of(s);
@@ -207,6 +210,7 @@ int top_model_init(struct top_model *m, struct top_opts *o, char *err, size_t er
 {
 	memset(m, 0, sizeof(*m));
 	m->o = o;
+	m->row_unit = -1;
 	if (o->backend == HPM_BACKEND_AUTO) {
 		/* the host's own processes unless the emulator is asked for: the
 		 * emulated harts run a synthetic workload, not this machine's */
@@ -244,6 +248,11 @@ void top_model_free(struct top_model *m)
 
 int top_model_drill(struct top_model *m, char *err, size_t errlen)
 {
+	if (m->row_unit >= 0 || m->row_pid) {
+		snprintf(err, errlen, "d drills the sum over the units: u first (showing %s)",
+		         m->row_name);
+		return -1;
+	}
 	if (!m->bottleneck[0]) {
 		snprintf(err, errlen, "no bottleneck to drill into yet");
 		return -1;
@@ -265,8 +274,55 @@ int top_model_drill(struct top_model *m, char *err, size_t errlen)
 	return 0;
 }
 
+int top_model_drill_row(struct top_model *m, int unit, int pid, const char *name, const char *why,
+                        char *err, size_t errlen)
+{
+	/* a task without counts says so, whatever else is missing */
+	if (unit < 0 && why) {
+		snprintf(err, errlen, "no per-task counts: %s", why);
+		return -1;
+	}
+	if (!m->session_ok || !metric_max_level(metrics_of(&m->s)) ||
+	    !(m->emu || m->s.pmu.present)) {
+		snprintf(err, errlen, "no Topdown tree here: %s",
+		         !m->session_ok ? "the counters are not open"
+		                        : "this host has no Topdown PMU (try --backend emu)");
+		return -1;
+	}
+	if (unit < 0 && pid <= 0) {
+		snprintf(err, errlen, "no row selected");
+		return -1;
+	}
+	int ou = m->row_unit, op = m->row_pid;
+	char oname[sizeof(m->row_name)];
+	snprintf(oname, sizeof(oname), "%s", m->row_name);
+	bool reprogram = ou < 0 && !op && m->o->level < TOP_MAX_LEVEL;
+	m->row_unit = unit;
+	m->row_pid = unit >= 0 ? 0 : pid;
+	snprintf(m->row_name, sizeof(m->row_name), "%s", name);
+	if (reprogram && top_model_reprogram(m, err, errlen)) {
+		m->row_unit = ou;
+		m->row_pid = op;
+		snprintf(m->row_name, sizeof(m->row_name), "%s", oname);
+		return -1;
+	}
+	return 0;
+}
+
 int top_model_up(struct top_model *m, char *err, size_t errlen)
 {
+	if (m->row_unit >= 0 || m->row_pid) {
+		/* out of a row's tree: back to the sum, at the level set */
+		int ou = m->row_unit, op = m->row_pid;
+		m->row_unit = -1;
+		m->row_pid = 0;
+		if (m->o->level < TOP_MAX_LEVEL && top_model_reprogram(m, err, errlen)) {
+			m->row_unit = ou;
+			m->row_pid = op;
+			return -1;
+		}
+		return 0;
+	}
 	if (!m->depth) {
 		snprintf(err, errlen, "already at the top of the Topdown tree");
 		return -1;
@@ -383,10 +439,10 @@ static void fill_units(struct top_model *m, struct top_frame *f, struct hpm_coun
 	}
 }
 
-static void fill_nodes(struct top_model *m, struct top_frame *f, struct hpm_count **d)
+/* the tree of ms (the session's metrics of the sum, of a unit or of a task) */
+static void fill_nodes(struct top_model *m, struct top_frame *f, struct stat_metric *ms,
+                       unsigned nr)
 {
-	struct stat_metric *ms;
-	unsigned nr = hpm_session_metrics(&m->s, (const struct hpm_count *const *)d, &ms);
 	int *map = xcalloc(nr ? nr : 1, sizeof(int));
 	f->nodes = xcalloc(nr ? nr : 1, sizeof(*f->nodes));
 	const struct metric_table *t = metrics_of(&m->s);
@@ -458,7 +514,54 @@ static void fill_nodes(struct top_model *m, struct top_frame *f, struct hpm_coun
 	free(stack);
 	free(newidx);
 	free(map);
+}
+
+/* The tree shown: the sum over the units, or the drilled row's own. A task
+ * row's counts come as doubles in evlist order (top_proc.ev): they are
+ * put in unit 0 of counts the metric evaluation reads, as a one-unit run
+ * that counted all the time. */
+static void fill_tree(struct top_model *m, struct top_frame *f, struct hpm_count **d)
+{
+	struct hpm_session *s = &m->s;
+	struct stat_metric *ms = NULL;
+	unsigned nr = 0;
+	if (m->row_unit >= 0 && (unsigned)m->row_unit < f->nunits) {
+		nr = hpm_session_metrics_unit(s, (const struct hpm_count *const *)d, m->row_unit,
+		                              &ms);
+	} else if (m->row_unit >= 0) {
+		snprintf(f->status, sizeof(f->status), "%s: no such unit now (u: back)",
+		         m->row_name);
+	} else if (m->row_pid) {
+		const struct top_proc *p = NULL;
+		for (unsigned i = 0; i < f->nprocs && !p; i++)
+			if (f->procs[i].pid == m->row_pid && !f->procs[i].exited)
+				p = &f->procs[i];
+		if (!p || !p->ev || f->nev != s->all.nr) {
+			snprintf(f->status, sizeof(f->status), "%s: %s (u: back)", m->row_name,
+			         !p ? "not in the table now (exited?)" : "no per-task counts now");
+		} else {
+			struct hpm_count **tc = xcalloc(s->all.nr ? s->all.nr : 1, sizeof(*tc));
+			for (unsigned i = 0; i < s->all.nr; i++) {
+				tc[i] = xcalloc(units_of(s, i), sizeof(**tc));
+				double v = p->ev[i];
+				tc[i][0].val = isnan(v) || v < 0 ? 0 : (uint64_t)llround(v);
+				tc[i][0].ena = tc[i][0].run = 1;
+			}
+			nr = hpm_session_metrics_unit(s, (const struct hpm_count *const *)tc, 0,
+			                              &ms);
+			for (unsigned i = 0; i < s->all.nr; i++)
+				free(tc[i]);
+			free(tc);
+		}
+	} else {
+		nr = hpm_session_metrics(s, (const struct hpm_count *const *)d, &ms);
+	}
+	fill_nodes(m, f, ms, nr);
 	free_metrics(ms, nr);
+	if (m->row_unit >= 0 || m->row_pid) {
+		snprintf(f->row, sizeof(f->row), "%s", m->row_name);
+		f->level = TOP_MAX_LEVEL;
+	}
 }
 
 static void fill_focus(const struct top_model *m, struct top_frame *f)
@@ -499,6 +602,12 @@ static void fill_procs(struct top_model *m, struct top_frame *f, double interval
 		/* BPF's per-task counts, or the per-task groups (tasks.h) */
 		top_tasks_sample(m->tasks, m, f, interval);
 		f->sort_col = PC_CPU;
+		/* the per-task groups of procs.c count the three software events
+		 * only; a task source with the session's events fills ev */
+		if (!f->nev && !f->noev_reason[0])
+			snprintf(f->noev_reason, sizeof(f->noev_reason),
+			         "the per-task counter groups count task-clock, context "
+			         "switches and page faults only");
 	} else if (top_tasks_sample(m->tasks, m, f, interval)) {
 		/* the emulator's task schedule (tasks.h) */
 		f->sort_col = PC_CPU;
@@ -596,6 +705,7 @@ int top_model_sample(struct top_model *m, struct top_frame *f, char *err, size_t
 	f->delay = m->o->delay;
 	f->level = m->o->level;
 	f->sort_col = -1;
+	struct hpm_count **d = NULL;
 	if (m->session_ok) {
 		bool done;
 		uint64_t ran;
@@ -608,18 +718,21 @@ int top_model_sample(struct top_model *m, struct top_frame *f, char *err, size_t
 			return -1;
 		if (hpm_session_read(&m->s, err, errlen))
 			return -1;
-		struct hpm_count **d = hpm_session_delta(&m->s, m->prev);
+		d = hpm_session_delta(&m->s, m->prev);
 		fill_units(m, f, d);
-		fill_nodes(m, f, d);
-		hpm_session_snapshot_free(&m->s, m->prev);
-		m->prev = hpm_session_snapshot(&m->s);
-		hpm_session_snapshot_free(&m->s, d);
 	}
 	fill_source(m, f);
 	fill_focus(m, f);
 	/* before the rows: their source may add a note (tasks.h) */
 	snprintf(f->status, sizeof(f->status), "%s", m->note);
 	fill_procs(m, f, interval);
+	/* after the process rows: a task's own tree reads its counts */
+	if (d) {
+		fill_tree(m, f, d);
+		hpm_session_snapshot_free(&m->s, m->prev);
+		m->prev = hpm_session_snapshot(&m->s);
+		hpm_session_snapshot_free(&m->s, d);
+	}
 	m->last = now;
 	f->seq = ++m->seq;
 	f->t = now - m->t0;
@@ -639,7 +752,7 @@ void top_frame_free(struct top_frame *f)
 	for (unsigned i = 0; i < f->nprocs; i++)
 		free(f->procs[i].ev);
 	free(f->procs);
-	for (unsigned k = 0; k < f->nev; k++)
+	for (unsigned k = 0; f->ev_names && k < f->nev; k++)
 		free(f->ev_names[k]);
 	free(f->ev_names);
 	memset(f, 0, sizeof(*f));
@@ -675,6 +788,34 @@ int top_model_check_sort(const struct top_model *m, const char *name, char *err,
 	return -1;
 }
 
+/* names with numbers in their order: hart2 before hart10 (the emulated
+ * workloads, which all have pid -1) */
+static int cmp_natural(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			while (*a == '0')
+				a++;
+			while (*b == '0')
+				b++;
+			size_t la = strspn(a, "0123456789"), lb = strspn(b, "0123456789");
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			int r = strncmp(a, b, la);
+			if (r)
+				return r;
+			a += la;
+			b += lb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	return (*a != 0) - (*b != 0);
+}
+
 static int sort_col_g;
 static bool sort_rev_g;
 
@@ -686,7 +827,7 @@ static int cmp_proc(const void *a, const void *b)
 		/* by pid (workloads: by hart) ascending */
 		r = (x->pid > y->pid) - (x->pid < y->pid);
 		if (!r)
-			r = strcmp(x->name, y->name);
+			r = cmp_natural(x->name, y->name);
 	} else {
 		double vx = x->v[sort_col_g], vy = y->v[sort_col_g];
 		/* '-' sorts last either way */

@@ -36,9 +36,18 @@ struct pent {
 	double v[PC_NR_PERF];
 };
 
+/* a thread's CPU time at the previous scan (the tree view) */
+struct tent {
+	int tid;
+	uint64_t ticks;
+};
+
 struct top_procs {
 	struct pent *e; /* sorted by pid */
 	unsigned nr;
+	bool threads;    /* list threads under their processes */
+	struct tent *th; /* sorted by tid */
+	unsigned nr_th;
 	struct top_proc *gone; /* --sticky: exited rows */
 	unsigned nr_gone;
 	long hz;
@@ -125,10 +134,9 @@ static void read_counters(struct pent *e)
 
 /* /proc/PID/stat: comm is in parentheses and may contain anything, so the
  * fields are counted from the last ')' */
-static bool read_stat(const char *procfs, int pid, struct pent *e)
+static bool read_stat_path(const char *path, struct pent *e)
 {
-	char path[256], buf[1024];
-	snprintf(path, sizeof(path), "%s/%d/stat", procfs, pid);
+	char buf[1024];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
@@ -156,6 +164,77 @@ static bool read_stat(const char *procfs, int pid, struct pent *e)
 		return false;
 	e->ticks = f[10] + f[11];
 	return true;
+}
+
+static bool read_stat(const char *procfs, int pid, struct pent *e)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/%d/stat", procfs, pid);
+	return read_stat_path(path, e);
+}
+
+void top_procs_set_threads(struct top_procs *p, bool on)
+{
+	p->threads = on;
+}
+
+static int cmp_tid(const void *a, const void *b)
+{
+	const struct tent *x = a, *y = b;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* The other threads of process `pid` as rows appended to *rows (*nrows,
+ * *cap), and their CPU time into *nt (the next scan's previous). */
+static void add_threads(struct top_procs *p, const char *procfs, int pid, double interval,
+                        struct top_proc **rows, unsigned *nrows, unsigned *cap, struct tent **nt,
+                        unsigned *nnt, unsigned *ntcap)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/%d/task", procfs, pid);
+	DIR *d = opendir(path);
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		long tid = strtol(de->d_name, NULL, 10);
+		if (tid <= 0 || tid > INT32_MAX || tid == pid)
+			continue;
+		struct pent e;
+		memset(&e, 0, sizeof(e));
+		snprintf(path, sizeof(path), "%s/%d/task/%ld/stat", procfs, pid, tid);
+		if (!read_stat_path(path, &e))
+			continue; /* gone since readdir */
+		struct tent key = {.tid = (int)tid}, *old = NULL;
+		if (p->nr_th)
+			old = bsearch(&key, p->th, p->nr_th, sizeof(*p->th), cmp_tid);
+		if (*nnt == *ntcap) {
+			*ntcap = *ntcap ? *ntcap * 2 : 64;
+			*nt = xreallocarray(*nt, *ntcap, sizeof(**nt));
+		}
+		(*nt)[(*nnt)++] = (struct tent){.tid = (int)tid, .ticks = e.ticks};
+		if (*nrows == *cap) {
+			*cap = *cap ? *cap * 2 : 64;
+			*rows = xreallocarray(*rows, *cap, sizeof(**rows));
+		}
+		struct top_proc *t = &(*rows)[(*nrows)++];
+		memset(t, 0, sizeof(*t));
+		t->pid = (int)tid;
+		t->tgid = pid;
+		t->thread = true;
+		snprintf(t->name, sizeof(t->name), "%s", e.comm);
+		snprintf(t->extra, sizeof(t->extra), "%c", e.state);
+		for (unsigned k = 0; k < TOP_MAX_PCOLS; k++)
+			t->v[k] = (double)NAN;
+		/* a thread new since the last scan: all its CPU time is recent,
+		 * as for a process */
+		uint64_t prev = old ? old->ticks : 0;
+		t->v[PC_CPU] = interval > 0
+		                   ? 100.0 * (double)(e.ticks - prev) / (double)p->hz / interval
+		                   : (double)NAN;
+	}
+	if (d)
+		closedir(d);
 }
 
 static int cmp_pid(const void *a, const void *b)
@@ -291,6 +370,7 @@ void top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid,
 		read_counters(e);
 		struct top_proc *t = &r[i];
 		t->pid = e->pid;
+		t->tgid = e->pid;
 		snprintf(t->name, sizeof(t->name), "%s", e->comm);
 		snprintf(t->extra, sizeof(t->extra), "%c", e->state);
 		for (unsigned k = 0; k < TOP_MAX_PCOLS; k++)
@@ -304,6 +384,19 @@ void top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid,
 	for (unsigned i = 0; sticky && i < p->nr_gone; i++)
 		r[take + i] = p->gone[i];
 	free(order);
+	struct tent *nt = NULL;
+	unsigned nnt = 0, ntcap = 0;
+	if (p->threads) {
+		unsigned rcap = rows ? rows : 1;
+		for (unsigned i = 0; i < take; i++)
+			add_threads(p, procfs, r[i].pid, interval, &r, &rows, &rcap, &nt, &nnt,
+			            &ntcap);
+		if (nnt)
+			qsort(nt, nnt, sizeof(*nt), cmp_tid);
+	}
+	free(p->th);
+	p->th = nt;
+	p->nr_th = nnt;
 	*out = r;
 	*nout = rows;
 	*total = nn;
@@ -317,5 +410,6 @@ void top_procs_free(struct top_procs *p)
 		close_counters(&p->e[i]);
 	free(p->e);
 	free(p->gone);
+	free(p->th);
 	free(p);
 }

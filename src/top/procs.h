@@ -24,6 +24,9 @@ struct top_procs *top_procs_new(void);
  * processes that exited since they were shown stay, marked exited. */
 void top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid, bool sticky,
                       struct top_proc **out, unsigned *nout, unsigned *total);
+/* With `on`, each process sampled is followed by a row per other thread of
+ * it (/proc/PID/task: tgid, thread set; %CPU its own, the counters '-'). */
+void top_procs_set_threads(struct top_procs *p, bool on);
 void top_procs_free(struct top_procs *p);
 
 #endif

@@ -327,15 +327,13 @@ static void fill_row(const struct top_tasks *t, struct top_model *m, const struc
 		    .val = k->v[e].value, .ena = k->v[e].enabled, .run = k->v[e].running};
 	}
 	if (f->nev) {
+		/* scaled as hpm_counts_value scales (top.h) */
 		p->ev = xcalloc(f->nev, sizeof(double));
-		unsigned j = 0;
-		for (unsigned r = 0; r < s->all.nr && j < f->nev; r++) {
+		for (unsigned r = 0; r < f->nev; r++) {
 			const struct hpm_evsel *e = &s->all.ev[r];
-			if (e->metric_only)
-				continue;
-			p->ev[j++] = ev_of_row[r] >= 0 && e->state == HPM_EV_OK
-			                 ? scaled(&k->v[ev_of_row[r]]) * e->scale
-			                 : (double)NAN;
+			p->ev[r] = ev_of_row[r] >= 0 && e->state == HPM_EV_OK
+			               ? scaled(&k->v[ev_of_row[r]]) * e->scale
+			               : (double)NAN;
 		}
 	}
 	if (s->metrics.nr) {
@@ -376,18 +374,20 @@ static void add_gone(struct top_tasks *t, const struct top_proc *p, unsigned max
 	g->exited = true;
 }
 
-/* the frame's event columns: the session's rows shown per unit */
-static void ev_columns(const struct top_tasks *t, const struct top_model *m, struct top_frame *f)
+/* the frame's ev: every row of the session, in its order (top.h); the
+ * columns shown are those shown per unit, not the rows only metrics read */
+static void ev_columns(const struct top_model *m, struct top_frame *f)
 {
 	const struct hpm_session *s = &m->s;
 	f->nev = 0;
 	f->ev_names = NULL;
-	if (t->nr_events <= NR_SW)
+	if (!m->session_ok || !s->all.nr)
 		return;
-	f->ev_names = xcalloc(s->all.nr ? s->all.nr : 1, sizeof(char *));
+	f->nev = s->all.nr;
+	f->ev_names = xcalloc(s->all.nr, sizeof(char *));
 	for (unsigned r = 0; r < s->all.nr; r++)
 		if (!s->all.ev[r].metric_only)
-			f->ev_names[f->nev++] = xstrdup(s->all.ev[r].name);
+			f->ev_names[r] = xstrdup(s->all.ev[r].name);
 }
 
 /* the processes of this host, as the per-task groups count them: not
@@ -496,10 +496,10 @@ static void sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 		unsigned j0 = first_of(rows, n, order[i]->tgid), j = j0;
 		while (j < n && rows[j].tgid == order[i]->tgid)
 			j++;
-		if (j - j0 > 1)
+		if (m->o->tree && j - j0 > 1)
 			cap += j - j0;
 	}
-	ev_columns(t, m, f);
+	ev_columns(m, f);
 	struct top_proc *out = xcalloc(cap ? cap : 1, sizeof(*out));
 	unsigned nout = 0;
 	for (unsigned i = 0; i < take; i++) {
@@ -510,7 +510,7 @@ static void sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 		unsigned j0 = first_of(rows, n, order[i]->tgid), j1 = j0;
 		while (j1 < n && rows[j1].tgid == order[i]->tgid)
 			j1++;
-		for (unsigned j = j0; j1 - j0 > 1 && j < j1; j++) {
+		for (unsigned j = j0; m->o->tree && j1 - j0 > 1 && j < j1; j++) {
 			struct top_proc *th = &out[nout++];
 			fill_row(t, m, f, &rows[j], interval, th);
 			th->thread = true;
@@ -560,10 +560,12 @@ bool top_tasks_sample(struct top_tasks *t, struct top_model *m, struct top_frame
 		sample_bpf(t, m, f, interval);
 		return true;
 	case SRC_GROUPS:
+		top_procs_set_threads(m->procs, m->o->tree);
 		top_procs_sample(m->procs, m->seq ? interval : 0, m->o->nprocs, m->o->pid,
 		                 m->o->sticky, &f->procs, &f->nprocs, &f->nprocs_total);
 		for (unsigned i = 0; i < f->nprocs; i++) {
-			f->procs[i].tgid = f->procs[i].pid;
+			if (!f->procs[i].tgid)
+				f->procs[i].tgid = f->procs[i].pid;
 			for (unsigned k = 0; k < TD_NR; k++)
 				f->procs[i].td[k] = (double)NAN;
 		}

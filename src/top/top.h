@@ -48,6 +48,7 @@ struct top_opts {
 	bool reverse;      /* ascending instead of descending */
 	bool sticky;       /* keep exited processes, marked */
 	bool no_bpf;       /* --no-bpf: task rows from per-task groups, not BPF (tasks.h) */
+	bool tree;         /* F5/T: threads listed under their process */
 	bool color;        /* colours wanted (NO_COLOR and --no-color clear it) */
 	char *profile_buf; /* owns emu.profile when it came from the config file */
 
@@ -148,13 +149,16 @@ struct top_proc {
 	char extra[32];          /* emulator: the workload's bottleneck; perf: state */
 	double v[TOP_MAX_PCOLS]; /* NAN: '-' (counter not opened) */
 	bool exited;             /* --sticky: gone since */
-	/* task rows (tasks.h): the session's events of this task over the
-	 * interval, frame.nev values in frame.ev_names' order (NAN: not
-	 * counted per task); NULL when none */
+	int tgid;                /* the process a thread belongs to (= pid for a
+	                          * process row); 0 when unknown */
+	bool thread;             /* a thread row (pid != tgid), listed under its
+	                          * process in the tree view */
+	/* [frame.nev] the session's evsel counts of this task over the interval,
+	 * in evlist order (m->s.all.ev[]), scaled as hpm_counts_value scales;
+	 * NULL when the task source has none. malloc'ed, owned by the frame
+	 * (top_frame_free frees it). */
 	double *ev;
-	int tgid;         /* its process (== pid for a process row) */
-	bool thread;      /* a thread row under its process (pid is the tid) */
-	double td[TD_NR]; /* Topdown level 1 of this task's counts; NAN: none */
+	double td[TD_NR]; /* Topdown level 1 of this task's counts (tasks.h); NAN: none */
 };
 
 struct top_frame {
@@ -168,6 +172,8 @@ struct top_frame {
 	bool paused;
 	bool multiplexed; /* some shown value came from scaled counts */
 	char focus[128];  /* drill path "Backend_Bound > Memory_Bound", "" at the top */
+	char row[96];     /* Enter on a row: whose tree the nodes are ("hart1",
+	                   * "pid 42 (sleep)"), "" for the sum over the units */
 	char status[512]; /* one-line note (counter trouble, config warnings) */
 
 	unsigned nunits;
@@ -185,11 +191,14 @@ struct top_frame {
 	unsigned nprocs;
 	struct top_proc *procs;
 	unsigned nprocs_total; /* processes seen in /proc */
-	/* task rows' event columns (tasks.h): the session's events shown per
-	 * unit (cycles, instructions, the -e events), when the source counts
-	 * them per task */
-	unsigned nev;
-	char **ev_names; /* [nev] */
+	unsigned nev;          /* length of each top_proc.ev: the session's evsels */
+	/* why the process rows carry no ev (shown when Enter is pressed on one):
+	 * "" when they do or no reason is known */
+	char noev_reason[128];
+	/* the rows of frame.ev shown as columns of the task rows (tasks.h):
+	 * [nev], the name of each evsel shown per unit, NULL for the others
+	 * (those only metrics read); NULL when no ev */
+	char **ev_names;
 	char tasks[400]; /* "tasks: BPF sched_switch, ..." (tasks.h); "" none */
 
 	double lag_ms;  /* tick to frame ready (filled by the caller) */
@@ -222,6 +231,11 @@ struct top_model {
 	struct top_procs *procs;
 	struct top_tasks *tasks; /* tasks.c: where the task rows come from */
 	char note[512];          /* sticky status line from (re)programming */
+	/* Enter on a row (top_model_drill_row): the tree is that unit's or that
+	 * task's own, counted at level 3 whatever o->level says */
+	int row_unit;      /* unit index, -1: none */
+	int row_pid;       /* task, 0: none */
+	char row_name[96]; /* as frame.row shows it */
 };
 
 /* Builds the session from o and opens it. On failure the model still
@@ -237,6 +251,13 @@ int top_model_sample(struct top_model *m, struct top_frame *f, char *err, size_t
  * a message (no bottleneck, a leaf, already at the top). */
 int top_model_drill(struct top_model *m, char *err, size_t errlen);
 int top_model_up(struct top_model *m, char *err, size_t errlen);
+/* Enter on a row: the Topdown tree (levels 1 to 3) of unit `unit` (>= 0),
+ * or else of task `pid` from its top_proc.ev, replaces the sum over the
+ * units until top_model_up; reprograms the counters for level 3 when
+ * fewer levels are counted. 0, or -1 with a message (no Topdown here, a
+ * task row without per-task counts: `why`). */
+int top_model_drill_row(struct top_model *m, int unit, int pid, const char *name, const char *why,
+                        char *err, size_t errlen);
 void top_model_free(struct top_model *m);
 
 /* Sorting the process table by column (or -1: pid). */

@@ -7,13 +7,24 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <ctype.h>
 #include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
 
+#include "metric/tdcolor.h"
 #include "top/view.h"
 
 enum { PAIR_TD = 1, PAIR_HEAD = PAIR_TD + TD_NR, PAIR_BAD };
 
-static const short td_colour[TD_NR] = {COLOR_GREEN, COLOR_BLUE, COLOR_MAGENTA, COLOR_RED};
+/* top.h's TD_* order is tdcolor.h's TD_CAT_* order; its ANSI numbers are
+ * curses' COLOR_* numbers */
+_Static_assert((int)TD_NR == (int)TD_CAT_NR && (int)TD_BACKEND == (int)TD_CAT_BACKEND &&
+                   (int)TD_RETIRING == (int)TD_CAT_RETIRING &&
+                   (int)TD_BADSPEC == (int)TD_CAT_BADSPEC,
+               "Topdown category order");
+_Static_assert(COLOR_RED == (int)TD_ANSI_RED && COLOR_MAGENTA == (int)TD_ANSI_MAGENTA,
+               "ANSI colour numbers");
 
 int top_view_init(struct top_view *v, bool want_color, char *err, size_t errlen)
 {
@@ -23,6 +34,13 @@ int top_view_init(struct top_view *v, bool want_color, char *err, size_t errlen)
 		snprintf(err, errlen, "TERM is not set");
 		return -1;
 	}
+	/* The tree view's lines are UTF-8 box characters in a UTF-8 locale,
+	 * which curses writes only with LC_CTYPE set (only it: numbers keep
+	 * the C locale); elsewhere ASCII, as htop's. */
+	if (setlocale(LC_CTYPE, "") && !strcmp(nl_langinfo(CODESET), "UTF-8"))
+		v->utf8 = true;
+	else
+		setlocale(LC_CTYPE, "C");
 	/* newterm, unlike initscr, returns NULL for an unknown terminal */
 	SCREEN *s = newterm(NULL, stdout, stdin);
 	if (!s) {
@@ -33,13 +51,16 @@ int top_view_init(struct top_view *v, bool want_color, char *err, size_t errlen)
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
+	/* Escape is a key here (back up, clear the filter): curses' default
+	 * second of waiting for an escape sequence would make it feel dead */
+	set_escdelay(25);
 	curs_set(0);
 	v->color = want_color && has_colors();
 	if (v->color) {
 		start_color();
 		use_default_colors();
 		for (int k = 0; k < TD_NR; k++)
-			init_pair((short)(PAIR_TD + k), COLOR_BLACK, td_colour[k]);
+			init_pair((short)(PAIR_TD + k), COLOR_BLACK, td_colours[k].ansi);
 		init_pair(PAIR_HEAD, COLOR_BLACK, COLOR_CYAN);
 		init_pair(PAIR_BAD, COLOR_RED, -1);
 	}
@@ -53,6 +74,214 @@ void top_view_end(struct top_view *v)
 	endwin();
 	delscreen(v->screen);
 	v->screen = NULL;
+}
+
+/* ------------------------------------------------- the process table */
+
+/* case-insensitive substring, as htop's filter */
+static bool name_has(const char *name, const char *needle)
+{
+	size_t n = strlen(needle);
+	if (!n)
+		return true;
+	for (; *name; name++) {
+		size_t k = 0;
+		while (k < n && name[k] &&
+		       tolower((unsigned char)name[k]) == tolower((unsigned char)needle[k]))
+			k++;
+		if (k == n)
+			return true;
+	}
+	return false;
+}
+
+/* the process row of thread t, or -1 */
+static int parent_of(const struct top_frame *f, const struct top_proc *t)
+{
+	for (unsigned j = 0; j < f->nprocs; j++)
+		if (!f->procs[j].thread && f->procs[j].pid == t->tgid && !f->procs[j].exited)
+			return (int)j;
+	return -1;
+}
+
+unsigned top_view_order(const struct top_view *v, const struct top_frame *f, unsigned *idx,
+                        unsigned char *depth)
+{
+	unsigned n = 0;
+	if (!v->tree) {
+		for (unsigned i = 0; i < f->nprocs; i++)
+			if (name_has(f->procs[i].name, v->filter)) {
+				if (depth)
+					depth[n] = 0;
+				idx[n++] = i;
+			}
+		return n;
+	}
+	/* each process in the table's order, then its threads in that order;
+	 * a process shows when it or one of its threads matches, and then all
+	 * of its threads that match or all when it matches itself */
+	for (unsigned i = 0; i < f->nprocs; i++) {
+		const struct top_proc *p = &f->procs[i];
+		if (p->thread && parent_of(f, p) >= 0)
+			continue;
+		bool self = name_has(p->name, v->filter), any = self;
+		for (unsigned j = 0; j < f->nprocs && !any && !p->thread; j++)
+			any = f->procs[j].thread && f->procs[j].tgid == p->pid &&
+			      name_has(f->procs[j].name, v->filter);
+		if (!any)
+			continue;
+		if (depth)
+			depth[n] = 0;
+		idx[n++] = i;
+		if (p->thread || p->exited)
+			continue;
+		unsigned first = n;
+		for (unsigned j = 0; j < f->nprocs; j++) {
+			const struct top_proc *t = &f->procs[j];
+			if (t->thread && t->tgid == p->pid &&
+			    (self || name_has(t->name, v->filter))) {
+				if (depth)
+					depth[n] = 1;
+				idx[n++] = j;
+			}
+		}
+		if (depth && n > first)
+			depth[n - 1] = 2;
+	}
+	return n;
+}
+
+static unsigned shown_rows(const struct top_view *v, const struct top_frame *f, unsigned **idx)
+{
+	*idx = malloc((f->nprocs ? f->nprocs : 1) * sizeof(**idx));
+	if (!*idx)
+		return 0;
+	return top_view_order(v, f, *idx, NULL);
+}
+
+static int clampi(int x, int lo, int hi)
+{
+	return x < lo ? lo : x > hi ? hi : x;
+}
+
+/* keeps both selections inside their tables and on screen, and notes the
+ * selected task for follow */
+static void clamp_sel(struct top_view *v, const struct top_frame *f, const unsigned *idx,
+                      unsigned n)
+{
+	int page = v->page > 0 ? v->page : 1;
+	v->sel = clampi(v->sel, 0, n ? (int)n - 1 : 0);
+	if (v->sel < v->scroll)
+		v->scroll = v->sel;
+	if (v->sel >= v->scroll + page)
+		v->scroll = v->sel - page + 1;
+	v->scroll = clampi(v->scroll, 0, (int)n > page ? (int)n - page : 0);
+	if (n) {
+		const struct top_proc *p = &f->procs[idx[v->sel]];
+		v->sel_pid = p->pid;
+		snprintf(v->sel_name, sizeof(v->sel_name), "%s", p->name);
+	} else {
+		v->sel_pid = 0;
+		v->sel_name[0] = '\0';
+	}
+	int upage = v->upage > 0 ? v->upage : 1, nu = (int)f->nunits;
+	v->usel = clampi(v->usel, 0, nu ? nu - 1 : 0);
+	if (v->usel < v->uscroll)
+		v->uscroll = v->usel;
+	if (v->usel >= v->uscroll + upage)
+		v->uscroll = v->usel - upage + 1;
+	v->uscroll = clampi(v->uscroll, 0, nu > upage ? nu - upage : 0);
+}
+
+void top_view_sync(struct top_view *v, const struct top_frame *f)
+{
+	unsigned *idx;
+	unsigned n = shown_rows(v, f, &idx);
+	if (v->follow && (v->sel_pid || v->sel_name[0])) {
+		for (unsigned k = 0; k < n; k++) {
+			const struct top_proc *p = &f->procs[idx[k]];
+			if (v->sel_pid > 0 ? p->pid == v->sel_pid : !strcmp(p->name, v->sel_name)) {
+				v->sel = (int)k;
+				break;
+			}
+		}
+	}
+	clamp_sel(v, f, idx, n);
+	free(idx);
+}
+
+bool top_view_nav(struct top_view *v, const struct top_frame *f, int ch)
+{
+	int *sel = v->on_units ? &v->usel : &v->sel;
+	int page = (v->on_units ? v->upage : v->page) > 1 ? (v->on_units ? v->upage : v->page) : 1;
+	switch (ch) {
+	case KEY_UP:
+		(*sel)--;
+		break;
+	case KEY_DOWN:
+		(*sel)++;
+		break;
+	case KEY_PPAGE:
+		*sel -= page;
+		break;
+	case KEY_NPAGE:
+		*sel += page;
+		break;
+	case KEY_HOME:
+		*sel = 0;
+		break;
+	case KEY_END:
+		*sel = INT32_MAX / 2;
+		break;
+	case '\t':
+		v->on_units = !v->on_units;
+		break;
+	default:
+		return false;
+	}
+	unsigned *idx;
+	unsigned n = shown_rows(v, f, &idx);
+	clamp_sel(v, f, idx, n);
+	free(idx);
+	return true;
+}
+
+const struct top_proc *top_view_selected(const struct top_view *v, const struct top_frame *f)
+{
+	if (v->on_units)
+		return NULL;
+	unsigned *idx;
+	unsigned n = shown_rows(v, f, &idx);
+	const struct top_proc *p =
+	    v->sel >= 0 && (unsigned)v->sel < n ? &f->procs[idx[v->sel]] : NULL;
+	free(idx);
+	return p;
+}
+
+int top_view_selected_unit(const struct top_view *v, const struct top_frame *f)
+{
+	if (!v->on_units || v->usel < 0 || (unsigned)v->usel >= f->nunits)
+		return -1;
+	return v->usel;
+}
+
+/* the selection bar, as htop's: the whole row in reverse video */
+static void bar_on(bool on)
+{
+	if (on)
+		attron(A_REVERSE);
+}
+
+static void bar_off(bool on, int y)
+{
+	if (on) {
+		/* the bar runs to the right edge */
+		int cy, cx;
+		getyx(stdscr, cy, cx);
+		if (cy == y && cx < COLS)
+			mvhline(y, cx, ' ', COLS - cx);
+		attroff(A_REVERSE);
+	}
 }
 
 /* a Topdown bar: colour blocks, or the letters without colour */
@@ -119,6 +348,14 @@ static const char help_text[] =
     "  u          back up one drill-down level\n"
     "  e          edit the event columns (perf -e syntax; empty: none)\n"
     "  W          write the settings to the config file\n"
+    "  Up Down PgUp PgDn Home End   move the selection bar, scrolling the table\n"
+    "  Tab        move the bar between the unit (hart/CPU) rows and the processes\n"
+    "  Enter      the selected row's own Topdown tree, levels 1 to 3\n"
+    "  u Esc Backspace   back: out of a row's tree, else up one drill-down level\n"
+    "  F          follow the selected task: the bar stays on it as rows move\n"
+    "  /          filter the processes by name (any case); Esc clears it\n"
+    "  F5 T       tree view: threads under their process\n"
+    "  k          send a signal to the selected task (which one, then y/n)\n"
     "\n"
     "Bar: R retiring, F frontend bound, B bad speculation, K backend bound\n"
     "(green, blue, magenta, red with colours). (NN%): counted NN% of the time\n"
@@ -160,6 +397,7 @@ static void draw_wrapped(const char *text)
 void top_view_draw(struct top_view *v, const struct top_frame *f)
 {
 	char line[1024], a[48], b[48], c[48];
+	int len;
 	erase();
 	if (COLS < TOP_MIN_COLS || LINES < TOP_MIN_ROWS) {
 		/* a frame that does not fit would wrap into garbage */
@@ -182,8 +420,19 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 	         tm.tm_min, tm.tm_sec, f->seq, f->delay, f->backend, f->paused ? "  [paused]" : "");
 	mvaddnstr(0, 0, line, COLS);
 	mvaddnstr(1, 0, f->source, COLS);
-	snprintf(line, sizeof(line), "Topdown level %d%s%s   h: help", f->level,
-	         f->focus[0] ? "   drill: " : "", f->focus);
+	unsigned *order = malloc((f->nprocs ? f->nprocs : 1) * sizeof(*order));
+	unsigned char *depth = malloc(f->nprocs ? f->nprocs : 1);
+	unsigned nrows = order && depth ? top_view_order(v, f, order, depth) : 0;
+	len = snprintf(line, sizeof(line), "Topdown level %d%s%s   h: help", f->level,
+	               f->focus[0] ? "   drill: " : "", f->focus);
+	if (f->row[0])
+		len += snprintf(line + len, sizeof(line) - (size_t)len, "   row: %s", f->row);
+	if (v->filter[0])
+		len += snprintf(line + len, sizeof(line) - (size_t)len, "   filter: %s", v->filter);
+	if (v->follow)
+		len += snprintf(line + len, sizeof(line) - (size_t)len, "   [follow]");
+	if (v->tree)
+		len += snprintf(line + len, sizeof(line) - (size_t)len, "   [tree]");
 	mvaddnstr(2, 0, line, COLS);
 	int y = 3;
 	if (v->color) {
@@ -203,8 +452,7 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 	y++;
 
 	/* units */
-	int len =
-	    snprintf(line, sizeof(line), "%-8s %9s %9s %5s", "UNIT", "CYCLES", "INSTR", "IPC");
+	len = snprintf(line, sizeof(line), "%-8s %9s %9s %5s", "UNIT", "CYCLES", "INSTR", "IPC");
 	for (unsigned k = 0; k < f->ncols && len < (int)sizeof(line) - 20; k++)
 		len +=
 		    snprintf(line + len, sizeof(line) - (size_t)len, " %12.12s", f->col_names[k]);
@@ -215,8 +463,12 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 	unsigned nshow = f->nunits;
 	if ((int)nshow > room / 2 && room / 2 > 1)
 		nshow = (unsigned)(room / 2);
-	for (unsigned u = 0; u < nshow; u++) {
+	v->upage = (int)nshow;
+	unsigned u0 =
+	    v->uscroll > 0 && (unsigned)v->uscroll + nshow <= f->nunits ? (unsigned)v->uscroll : 0;
+	for (unsigned u = u0; u < u0 + nshow; u++) {
 		const struct top_unit *t = &f->units[u];
+		bool sel = v->on_units && (int)u == v->usel;
 		fmt_val(a, sizeof(a), &t->cycles);
 		fmt_val(b, sizeof(b), &t->instructions);
 		if (isnan(t->ipc))
@@ -228,7 +480,9 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 			fmt_val(a, sizeof(a), &t->col[k]);
 			len += snprintf(line + len, sizeof(line) - (size_t)len, " %12s", a);
 		}
+		bar_on(sel);
 		mvaddnstr(y, 0, line, COLS);
+		bar_off(sel, y);
 		int w = COLS - barx - 1;
 		if (w > 60)
 			w = 60;
@@ -236,15 +490,26 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 		y++;
 	}
 	if (nshow < f->nunits) {
-		snprintf(line, sizeof(line), "  ... %u more", f->nunits - nshow);
+		snprintf(line, sizeof(line), "  ... %u more", f->nunits - u0 - nshow);
+		if (u0)
+			snprintf(line, sizeof(line), "  ... %u above, %u below", u0,
+			         f->nunits - u0 - nshow);
 		mvaddnstr(y++, 0, line, COLS);
 	}
 
 	/* the Topdown tree, summed over the units */
-	if (f->nnodes) {
+	if (f->row[0]) {
+		snprintf(line, sizeof(line),
+		         "TOPDOWN of %s (levels 1-3, %% of slots or cycles)   <== bottleneck"
+		         "   u Esc: back",
+		         f->row);
+		header_line(v, y++, line);
+	} else if (f->nnodes) {
 		header_line(v, y++,
 		            "TOPDOWN (all units, % of slots or cycles)   <== bottleneck"
 		            "   >> drilled");
+	}
+	if (f->nnodes) {
 		for (unsigned i = 0; i < f->nnodes && y < LINES - 4; i++) {
 			const struct top_node *n = &f->nodes[i];
 			int ind = 2 * (int)(n->level - 1);
@@ -267,13 +532,9 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 				const struct top_node *r = n;
 				while (r->parent >= 0)
 					r = &f->nodes[r->parent];
-				int k = TD_BACKEND;
-				if (strstr(r->name, "retiring"))
-					k = TD_RETIRING;
-				else if (strstr(r->name, "frontend"))
-					k = TD_FRONTEND;
-				else if (strstr(r->name, "speculation"))
-					k = TD_BADSPEC;
+				int k = td_category(r->name);
+				if (k < 0)
+					k = TD_BACKEND;
 				int cells = (int)lround(n->value / 100.0 * w);
 				if (cells > w)
 					cells = w;
@@ -302,15 +563,34 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 		         s ? (f->reverse ? "^" : "v") : "");
 		len += snprintf(line + len, sizeof(line) - (size_t)len, " %9s", name);
 	}
-	snprintf(line + len, sizeof(line) - (size_t)len, "  %s", emu ? "BOTTLENECK" : "S");
+	len += snprintf(line + len, sizeof(line) - (size_t)len, "  %s", emu ? "BOTTLENECK" : "S");
+	/* where the window is in the table, as htop's scroll position */
+	v->page = LINES - 1 - (y + 1);
+	if (v->page < 1)
+		v->page = 1;
+	/* the table's room changes with the tree above it: the bar stays in view */
+	if (!v->on_units && v->sel >= v->scroll + v->page)
+		v->scroll = v->sel - v->page + 1;
+	if (nrows)
+		snprintf(line + len, sizeof(line) - (size_t)len, "   rows %u-%u of %u",
+		         (unsigned)v->scroll + 1,
+		         (unsigned)v->scroll + (unsigned)v->page < nrows
+		             ? (unsigned)v->scroll + (unsigned)v->page
+		             : nrows,
+		         nrows);
 	if (y < LINES - 2)
 		header_line(v, y++, line);
-	for (unsigned i = 0; i < f->nprocs && y < LINES - 1; i++) {
+	for (unsigned r = (unsigned)v->scroll; r < nrows && y < LINES - 1; r++) {
+		unsigned i = order[r];
 		const struct top_proc *p = &f->procs[i];
+		bool sel = !v->on_units && (int)r == v->sel;
+		/* a thread's name after its tree line, as htop's tree view */
+		char name[72];
+		snprintf(name, sizeof(name), "%s%s", depth[r] ? "   " : "", p->name);
 		if (p->pid >= 0)
-			len = snprintf(line, sizeof(line), "%7d %-24.24s", p->pid, p->name);
+			len = snprintf(line, sizeof(line), "%7d %-24.24s", p->pid, name);
 		else
-			len = snprintf(line, sizeof(line), "%7u %-24.24s", i, p->name);
+			len = snprintf(line, sizeof(line), "%7u %-24.24s", i, name);
 		for (unsigned k = 0; k < f->npcols; k++) {
 			top_fmt_value(a, sizeof(a), p->v[k]);
 			len += snprintf(line + len, sizeof(line) - (size_t)len, " %9s", a);
@@ -318,10 +598,22 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 		snprintf(line + len, sizeof(line) - (size_t)len, "  %s", p->extra);
 		if (p->exited)
 			attron(A_DIM);
-		mvaddnstr(y++, 0, line, COLS);
+		bar_on(sel);
+		mvaddnstr(y, 0, line, COLS);
+		if (depth[r] && COLS > 10) {
+			if (v->utf8)
+				mvaddstr(y, 8, depth[r] == 2 ? "\u2514\u2500" : "\u251c\u2500");
+			else
+				mvaddstr(y, 8, depth[r] == 2 ? "`-" : "|-");
+			move(y, (int)strlen(line) < COLS ? (int)strlen(line) : COLS - 1);
+		}
+		bar_off(sel, y);
 		if (p->exited)
 			attroff(A_DIM);
+		y++;
 	}
+	free(order);
+	free(depth);
 
 	/* the bottom line: feedback, else the frame's note */
 	const char *bottom = v->msg[0] ? v->msg : f->status;
@@ -358,7 +650,32 @@ int top_view_key(struct top_view *v, int timeout_ms)
 		return hung_up() ? TOP_KEY_HANGUP : TOP_KEY_NONE;
 	if (ch == KEY_RESIZE)
 		return TOP_KEY_REDRAW;
+	if (ch == KEY_ENTER)
+		return '\n';
+	if (ch == KEY_BACKSPACE)
+		return 127;
+	if (ch == KEY_F(5))
+		return TOP_KEY_F5;
 	return ch;
+}
+
+bool top_view_confirm(struct top_view *v, const char *question)
+{
+	(void)v;
+	timeout(-1);
+	for (;;) {
+		move(LINES - 1, 0);
+		clrtoeol();
+		mvaddnstr(LINES - 1, 0, question, COLS);
+		refresh();
+		int ch = getch();
+		if (ch == ERR && hung_up())
+			return false;
+		if (ch == 'y' || ch == 'Y')
+			return true;
+		if (ch == 'n' || ch == 'N' || ch == 27 || ch == 'q')
+			return false;
+	}
 }
 
 bool top_view_prompt(struct top_view *v, const char *prompt, const char *init, char *buf,

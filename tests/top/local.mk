@@ -2,6 +2,10 @@
 # processes on the perf back end, and the ncurses view driven through tmux
 # (skipped when tmux is not installed), and how it ends on a signal.
 TOP_TESTS = tests/top/top-batch.sh tests/top/top-tui.sh tests/top/top-default.sh \
-	tests/top/top-signals.sh
+	tests/top/top-signals.sh tests/top/top-keys.sh tests/top/top-colors.sh
 TESTS += $(TOP_TESTS)
 EXTRA_DIST += $(TOP_TESTS)
+# a multi-threaded sleeper for the tree view test (top-keys.sh)
+check_PROGRAMS += tests/top/mt-sleeper
+tests_top_mt_sleeper_SOURCES = tests/top/mt-sleeper.c
+tests_top_mt_sleeper_LDADD = -lpthread
