@@ -17,7 +17,8 @@ EMU_PROFILES = \
 	profiles/machine-clears.profile \
 	profiles/phased.profile \
 	profiles/retiring.profile \
-	profiles/store-bound.profile
+	profiles/store-bound.profile \
+	profiles/tasks-mixed.profile
 emuprofilesdir = $(pkgdatadir)/profiles
 dist_emuprofiles_DATA = $(EMU_PROFILES)
 dist_man_MANS += man/hpmstat-emu-profile.5

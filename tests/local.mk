@@ -20,6 +20,7 @@ include tests/arm64/local.mk
 include tests/arm64/emu/local.mk
 include tests/emu/local.mk
 include tests/emu-sample/local.mk
+include tests/emu-tasks/local.mk
 include tests/arm64-src/local.mk
 include tests/cli/local.mk
 include tests/fuzz/local.mk

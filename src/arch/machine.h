@@ -95,6 +95,19 @@ struct hpm_emu_function {
 	double share;        /* its declared share of all cycles */
 };
 
+/* A task of the source's schedule (a workload profile's [task] sections):
+ * each hart runs the tasks placed on it in slices, round robin weighted by
+ * their shares, and runs its idle task when none is runnable. */
+struct hpm_emu_task_info {
+	int pid, tgid;
+	const char *comm;     /* valid as long as the vm */
+	unsigned hart;        /* the hart it runs on */
+	double share;         /* of its hart's cycles while it is runnable */
+	uint64_t start, exit; /* hart cycles: runnable from start, exits at exit (UINT64_MAX:
+	                       * never) */
+	bool exited;          /* its hart has run past its exit */
+};
+
 struct hpm_emu_machine {
 	unsigned max_harts;
 	const char *default_profile; /* the profile a config without one gets */
@@ -159,6 +172,26 @@ struct hpm_emu_machine {
 	 * i (false when out of range), so that samples can be symbolized. */
 	unsigned (*nr_functions)(const struct hpm_emu_vm *vm);
 	bool (*function)(const struct hpm_emu_vm *vm, unsigned i, struct hpm_emu_function *f);
+
+	/* Tasks (see struct hpm_emu_task_info). Optional: all NULL on a
+	 * machine whose sources declare none; nr_tasks() 0 for a vm whose
+	 * source declares none. Task nr_tasks() is the idle task (every
+	 * hart's), for task_truth(). */
+	unsigned (*nr_tasks)(const struct hpm_emu_vm *vm);
+	bool (*task)(const struct hpm_emu_vm *vm, unsigned i, struct hpm_emu_task_info *t);
+	/* The task hart h runs now, as an index (-1: its idle task), and in
+	 * *left the cycles (>= 1) before its next context switch: a run() of
+	 * up to *left cycles stays in that task, and the switch happens in the
+	 * first task_now() after they ran. Only task_now() switches, so the
+	 * caller sees every switch and can read the counters at it. */
+	int (*task_now)(struct hpm_emu_vm *vm, unsigned h, uint64_t *left);
+	/* The ground truth of task i: what counter `counter` programmed with
+	 * event-select `value` (ignored for a fixed counter) would have counted
+	 * in the cycles task i ran while its hart's cycle counter (the model's
+	 * first fixed counter) was running, computed from the cycles the task
+	 * ran, never read from a counter. *cycles (unless NULL): those cycles. */
+	uint64_t (*task_truth)(const struct hpm_emu_vm *vm, unsigned i, unsigned counter,
+	                       uint64_t value, uint64_t *cycles);
 };
 
 /* Whether machine m can sample (has the sampling operations). */

@@ -15,6 +15,11 @@
  * level-3 set over 1e9 cycles takes 0.2-0.5 s depending on the profile (the
  * `bench` point of tests/backend/emu-backend prints the figure;
  * HPM_EMU_BENCH_ONLY=1 HPM_EMU_BENCH_CYCLES=1e9 runs just that).
+ * With a task schedule, each context switch adds a read of every request
+ * on that hart: about 1.3 us a switch with the Topdown level-3 set (1e6
+ * switches, tasks-mixed with task-slice = 1000, took 1.3 s more over 1e9
+ * cycles than with slices of 1e7), so tasks-mixed's own slices (80000
+ * cycles on average) add about 3% to a run.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -75,6 +80,18 @@ struct emu_inst {
 	uint64_t rotations;
 	uint64_t rng;   /* splitmix64 state of the round orders */
 	uint64_t slice; /* hpm_emu_run_bounded: cycles per hart between clock reads */
+
+	/* tasks (the source declares none: nr_tasks 0, the rest NULL); task
+	 * nr_tasks is the idle task */
+	unsigned nr_tasks;
+	int *cur;                   /* [harts]: the task it runs, -1 idle, -2 none yet */
+	struct hpm_count *last;     /* [nr_req][harts]: each request's reading at the hart's last
+	                             * switch */
+	struct hpm_count *charged;  /* [nr_tasks + 1][nr_req]: the deltas charged at switches */
+	uint64_t *switches;         /* [nr_tasks + 1] */
+	unsigned *hart_last;        /* [nr_tasks + 1] */
+	bool *ran_yet;              /* [nr_tasks + 1] */
+	struct hpm_emu_task *trows; /* [nr_tasks + 1]: what hpm_emu_tasks() gives */
 };
 
 /* The emulator behind a handle; NULL when it is not one (or NULL). */
@@ -135,6 +152,17 @@ static void emu_inst_free(struct emu_inst *s)
 	free(s->perm);
 	free(s->req);
 	free(s->map);
+	free(s->cur);
+	free(s->last);
+	free(s->charged);
+	free(s->switches);
+	free(s->hart_last);
+	free(s->ran_yet);
+	for (unsigned i = 0; s->trows && i <= s->nr_tasks; i++) {
+		free(s->trows[i].att);
+		free(s->trows[i].truth);
+	}
+	free(s->trows);
 	hpm_backend_inst_fini(&s->base);
 	free(s);
 }
@@ -375,6 +403,31 @@ static void acc_add(struct emu_inst *s, size_t at, unsigned h, unsigned n)
 	s->wrapped[at] = counter_add(s, at, h, n, &s->acc[at]);
 }
 
+/* Request r on hart h as software reads it, `into` cycles into the chunk
+ * run_all() is running (0 between chunks): its running total plus its
+ * counter while its group is active, and the cycles it was enabled and
+ * running (perf's value, enabled, running). */
+static void req_view(struct emu_inst *s, unsigned r, unsigned h, uint64_t into, struct hpm_count *c)
+{
+	const struct hpm_sched_req *q = &s->req[r];
+	const struct hpm_sched_group *g = &s->sched.groups[s->active];
+	size_t at = (size_t)r * s->harts + h;
+	uint64_t v = s->acc[at];
+	bool wrapped = s->wrapped[at];
+	uint64_t now = s->enabled ? into : 0;
+
+	if (q->fixed)
+		v = s->mach->read(s->vm, h, q->counter, &wrapped);
+	else if (g->owner[q->counter] == (int)r)
+		wrapped = counter_add(s, at, h, q->counter, &v);
+	c->val = v;
+	c->wrapped = wrapped;
+	c->ena = s->ena + now;
+	c->run = c->ena;
+	if (!q->fixed && q->mux != HPM_SCHED_ALWAYS)
+		c->run = s->grun[q->mux] + (q->mux == (int)s->active ? now : 0);
+}
+
 /* Switches every hart to the next group of the round. */
 static int rotate(struct emu_inst *s, char *err, size_t errlen)
 {
@@ -412,6 +465,53 @@ static int rotate(struct emu_inst *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* The context switch of hart h `into` cycles into the chunk: what every
+ * request counted since the hart's last switch goes to the task switched
+ * out (the BPF program's work at sched_switch), and `next` runs. */
+static void task_switch(struct emu_inst *s, unsigned h, uint64_t into, int next)
+{
+	int out = s->cur[h];
+	if (out >= -1) {
+		unsigned t = out < 0 ? s->nr_tasks : (unsigned)out;
+		for (unsigned r = 0; r < s->nr_req; r++) {
+			struct hpm_count now, *last = &s->last[(size_t)r * s->harts + h];
+			struct hpm_count *c = &s->charged[(size_t)t * s->nr_req + r];
+			req_view(s, r, h, into, &now);
+			c->val += now.val - last->val;
+			c->ena += now.ena - last->ena;
+			c->run += now.run - last->run;
+			c->wrapped |= now.wrapped;
+			*last = now;
+		}
+		s->switches[t]++;
+	}
+	unsigned n = next < 0 ? s->nr_tasks : (unsigned)next;
+	s->hart_last[n] = h;
+	s->ran_yet[n] = true;
+	s->cur[h] = next;
+}
+
+/* Runs `cycles` on hart h; with tasks, in pieces that end at its context
+ * switches, each of which is charged as it happens. */
+static void run_hart(struct emu_inst *s, unsigned h, uint64_t cycles)
+{
+	uint64_t into = 0;
+	if (!s->nr_tasks) {
+		s->mach->run(s->vm, h, cycles);
+		return;
+	}
+	while (cycles) {
+		uint64_t left;
+		int t = s->mach->task_now(s->vm, h, &left);
+		if (t != s->cur[h])
+			task_switch(s, h, into, t);
+		uint64_t n = cycles < left ? cycles : left;
+		s->mach->run(s->vm, h, n);
+		cycles -= n;
+		into += n;
+	}
+}
+
 /* Runs `cycles` on every hart, rotating at quantum boundaries of enabled
  * time and keeping the enabled/running totals. */
 static int run_all(struct emu_inst *s, uint64_t cycles, char *err, size_t errlen)
@@ -423,7 +523,7 @@ static int run_all(struct emu_inst *s, uint64_t cycles, char *err, size_t errlen
 		if (mux && chunk > s->qleft)
 			chunk = s->qleft;
 		for (unsigned h = 0; h < s->harts; h++)
-			s->mach->run(s->vm, h, chunk);
+			run_hart(s, h, chunk);
 		s->ran += chunk;
 		cycles -= chunk;
 		if (!s->enabled)
@@ -481,6 +581,23 @@ static int emu_open(struct hpm_evlist *list, const unsigned *rows, unsigned nr_r
 
 	s->acc = xcalloc((size_t)(s->nr_req ? s->nr_req : 1) * s->harts, sizeof(*s->acc));
 	s->wrapped = xcalloc((size_t)(s->nr_req ? s->nr_req : 1) * s->harts, sizeof(*s->wrapped));
+	if (s->mach->nr_tasks && (s->nr_tasks = s->mach->nr_tasks(s->vm))) {
+		size_t nt = s->nr_tasks + 1, nq = s->nr_req ? s->nr_req : 1;
+		s->cur = xcalloc(s->harts, sizeof(*s->cur));
+		for (unsigned h = 0; h < s->harts; h++)
+			s->cur[h] = -2;
+		s->last = xcalloc(nq * s->harts, sizeof(*s->last));
+		s->charged = xcalloc(nt * nq, sizeof(*s->charged));
+		s->switches = xcalloc(nt, sizeof(*s->switches));
+		s->hart_last = xcalloc(nt, sizeof(*s->hart_last));
+		s->ran_yet = xcalloc(nt, sizeof(*s->ran_yet));
+		s->trows = xcalloc(nt, sizeof(*s->trows));
+		for (size_t i = 0; i < nt; i++) {
+			s->trows[i].att =
+			    xcalloc(s->nr_map ? s->nr_map : 1, sizeof(*s->trows[i].att));
+			s->trows[i].truth = xcalloc(s->nr_map ? s->nr_map : 1, sizeof(uint64_t));
+		}
+	}
 	for (unsigned h = 0; h < s->harts; h++)
 		if ((rc = program(s, h, err, errlen)))
 			goto fail;
@@ -555,29 +672,13 @@ static int emu_read(struct hpm_backend_inst *b, char *err, size_t errlen)
 		snprintf(err, errlen, "emulator: not open");
 		return -EINVAL;
 	}
-	const struct hpm_sched_group *g = &s->sched.groups[s->active];
 	for (unsigned k = 0; k < s->nr_map; k++) {
 		int r = s->map[k].req;
 		struct hpm_evsel *e = &b->list->ev[s->map[k].ev];
 		if (r < 0)
 			continue;
-		const struct hpm_sched_req *q = &s->req[r];
-		uint64_t run = s->ena;
-		if (!q->fixed && q->mux != HPM_SCHED_ALWAYS)
-			run = s->grun[q->mux];
-		for (unsigned h = 0; h < s->harts; h++) {
-			size_t at = (size_t)r * s->harts + h;
-			uint64_t v = s->acc[at];
-			bool wrapped = s->wrapped[at];
-			if (q->fixed)
-				v = s->mach->read(s->vm, h, q->counter, &wrapped);
-			else if (g->owner[q->counter] == r)
-				wrapped = counter_add(s, at, h, q->counter, &v);
-			e->counts[h].val = v;
-			e->counts[h].wrapped = wrapped;
-			e->counts[h].ena = s->ena;
-			e->counts[h].run = run;
-		}
+		for (unsigned h = 0; h < s->harts; h++)
+			req_view(s, (unsigned)r, h, 0, &e->counts[h]);
 	}
 	return 0;
 }
@@ -863,4 +964,71 @@ uint64_t hpm_emu_group_run(const struct hpm_backend_inst *b, unsigned g)
 {
 	const struct emu_inst *s = emu_view(b);
 	return s && g < s->sched.nr_groups ? s->grun[g] : 0;
+}
+
+/* ------------------------------------------------------------------- tasks */
+
+bool hpm_emu_has_tasks(const struct hpm_backend_inst *b)
+{
+	const struct emu_inst *s = emu_view(b);
+	return s && s->mach->nr_tasks && s->mach->nr_tasks(s->vm) > 0;
+}
+
+int hpm_emu_tasks(struct hpm_backend_inst *b, const struct hpm_emu_task **rows, unsigned *nrows)
+{
+	struct emu_inst *s = emu_of(b);
+	*rows = NULL;
+	*nrows = 0;
+	if (!s)
+		return -EINVAL;
+	if (!s->nr_tasks)
+		return -ENOENT;
+	for (unsigned i = 0; i <= s->nr_tasks; i++) {
+		struct hpm_emu_task *t = &s->trows[i];
+		struct hpm_emu_task_info ti;
+		memset(t->comm, 0, sizeof(t->comm));
+		if (i < s->nr_tasks && s->mach->task(s->vm, i, &ti)) {
+			t->pid = ti.pid;
+			t->tgid = ti.tgid;
+			snprintf(t->comm, sizeof(t->comm), "%s", ti.comm);
+			t->exited = ti.exited;
+			t->hart_last = s->ran_yet[i] ? s->hart_last[i] : ti.hart;
+		} else {
+			t->pid = t->tgid = 0;
+			snprintf(t->comm, sizeof(t->comm), "swapper");
+			t->exited = false;
+			t->hart_last = s->hart_last[i];
+		}
+		t->running = false;
+		for (unsigned h = 0; h < s->harts; h++)
+			if (s->cur[h] == (i == s->nr_tasks ? -1 : (int)i))
+				t->running = !t->exited; /* ran up to its exit, the last cycle */
+		t->switches = s->switches[i];
+		s->mach->task_truth(s->vm, i, 0, 0, &t->cycles);
+		for (unsigned k = 0; k < s->nr_map; k++) {
+			int r = s->map[k].req;
+			memset(&t->att[k], 0, sizeof(t->att[k]));
+			t->truth[k] = 0;
+			if (r < 0)
+				continue;
+			const struct hpm_sched_req *q = &s->req[r];
+			t->att[k] = s->charged[(size_t)i * s->nr_req + (unsigned)r];
+			/* a running task: as if its hart switched now */
+			for (unsigned h = 0; h < s->harts; h++) {
+				if (s->cur[h] != (i == s->nr_tasks ? -1 : (int)i))
+					continue;
+				struct hpm_count now, *last = &s->last[(size_t)r * s->harts + h];
+				req_view(s, (unsigned)r, h, 0, &now);
+				t->att[k].val += now.val - last->val;
+				t->att[k].ena += now.ena - last->ena;
+				t->att[k].run += now.run - last->run;
+				t->att[k].wrapped |= now.wrapped;
+			}
+			t->truth[k] = s->mach->task_truth(s->vm, i, q->counter,
+			                                  q->fixed ? 0 : q->value, &t->cycles);
+		}
+	}
+	*rows = s->trows;
+	*nrows = s->nr_tasks + 1;
+	return 0;
 }

@@ -59,6 +59,8 @@
  * class says which counters see it.
  * Neither takes a counter.
  *
+ * Tasks. See struct hpm_emu_task below.
+ *
  * Units. One per hart, "hart0", "hart1", ...: the instance's units, which
  * every row it takes points at.
  */
@@ -177,5 +179,45 @@ unsigned hpm_emu_harts(const struct hpm_backend_inst *b);
 bool hpm_emu_multiplexed(const struct hpm_backend_inst *b);
 /* Cycles group g was active while enabled (the `run` of its requests). */
 uint64_t hpm_emu_group_run(const struct hpm_backend_inst *b, unsigned g);
+
+/* Per-task counts: the emulator's side of per-task attribution (issue 16).
+ * A profile may declare a schedule of tasks (hpmstat-emu-profile(5),
+ * [task NAME]); each hart then runs its tasks in slices and switches
+ * between them. At every emulated context switch the back end does what
+ * the BPF program does on Linux at sched_switch: it reads every counter of
+ * the instance on that hart as software sees it (the running total of each
+ * row's request plus its live mhpmcounter when its group is active, with
+ * the row's enabled and running cycles) and charges the delta since the
+ * hart's previous switch to the task switched out. Beside that attributed
+ * count, the machine keeps each task's ground truth: what each row's event
+ * would have counted during the task's cycles had its counter counted all
+ * the time (never multiplexed) -- counted by the emulator directly, not
+ * read from a counter. Without multiplexing the two are equal exactly. */
+struct hpm_emu_task {
+	int pid, tgid;      /* the task's; the idle task (what a hart runs when no task is
+	                     * runnable) is pid 0, comm "swapper", as on Linux */
+	char comm[16];      /* TASK_COMM_LEN, NUL-terminated */
+	bool exited;        /* it exited: its counts are final (charged at its last switch) */
+	bool running;       /* a hart runs it now */
+	unsigned hart_last; /* the hart it ran on last (its hart, before it first runs) */
+	uint64_t cycles;    /* enabled cycles it ran (the ground truth of its ena) */
+	uint64_t switches;  /* times it was switched out */
+	/* per row of the instance (b->rows[k], k < b->nr_rows; rows without a
+	 * number stay 0): */
+	struct hpm_count *att; /* attributed: the deltas charged at its switches, plus, for a
+	                        * running task, those since its hart's last switch (as perf's
+	                        * bperf reads a running task: as if it switched out now) */
+	uint64_t *truth;       /* ground truth: val as if never multiplexed; ena = run = cycles */
+};
+
+/* The tasks of an open emulator whose source declares a schedule: *rows
+ * gets nrows rows (every declared task in profile order, then the idle
+ * task), owned by b and valid until the next call or close(); each call
+ * brings them up to date. Returns 0; -EINVAL when b is not an open
+ * emulator; -ENOENT when its source declares no tasks (a trace, or a
+ * profile without [task] sections). */
+int hpm_emu_tasks(struct hpm_backend_inst *b, const struct hpm_emu_task **rows, unsigned *nrows);
+/* Whether b's source declares tasks (false for NULL or another back end). */
+bool hpm_emu_has_tasks(const struct hpm_backend_inst *b);
 
 #endif

@@ -332,6 +332,25 @@ static int cmd_profiles(int argc, char **argv)
 				}
 				json_object_set_new(o, "functions", fa);
 			}
+			/* the declared task schedule, only where there is one */
+			unsigned nt = emu_profile_nr_tasks(p);
+			if (nt) {
+				json_t *ta = json_array();
+				for (unsigned k = 0; k < nt; k++) {
+					struct emu_task t;
+					emu_profile_task(p, k, &t);
+					json_t *to = json_pack(
+					    "{s:s,s:i,s:i,s:i,s:f,s:I,s:o}", "comm", t.name, "pid",
+					    t.pid, "tgid", t.tgid, "hart", (int)t.hart, "share",
+					    t.share, "start", (json_int_t)t.start, "exit",
+					    t.exit == UINT64_MAX
+					        ? json_null()
+					        : json_integer((json_int_t)t.exit));
+					json_object_set_new(to, "declared", td_json(&t.td));
+					json_array_append_new(ta, to);
+				}
+				json_object_set_new(o, "tasks", ta);
+			}
 			json_array_append_new(arr, o);
 		}
 		char *text = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -371,6 +390,15 @@ static int cmd_profiles(int argc, char **argv)
 			       f.name, f.start, f.end, 100 * f.share, td_pct(f.td.retiring, b[0]),
 			       td_pct(f.td.frontend, b[1]), td_pct(f.td.bad_spec, b[2]),
 			       td_pct(f.td.backend, b[3]));
+		}
+		for (unsigned k = 0; k < emu_profile_nr_tasks(p); k++) {
+			struct emu_task t;
+			emu_profile_task(p, k, &t);
+			printf("  task %s pid %d tgid %d hart %u, %.1f%% of its hart: retiring %s  "
+			       "frontend %s  bad-speculation %s  backend %s\n",
+			       t.name, t.pid, t.tgid, t.hart, 100 * t.share,
+			       td_pct(t.td.retiring, b[0]), td_pct(t.td.frontend, b[1]),
+			       td_pct(t.td.bad_spec, b[2]), td_pct(t.td.backend, b[3]));
 		}
 		unsigned n = emu_profile_unproduced(p, NULL, NULL);
 		if (n)

@@ -30,6 +30,7 @@
 #include "stat/nomux.h"
 #include "backend/topology.h"
 #include "stat/aggr.h"
+#include "stat/emu-tasks.h"
 #include "stat/record.h"
 #include "stat/session.h"
 #include "stat/stat.h"
@@ -71,6 +72,9 @@ const char cmd_stat_usage[] =
     "      --emu-cycles N        emulated cycles per hart without a command (1e9)\n"
     "      --emu-harts N         emulated harts (default 1)\n"
     "      --emu-freq HZ         emulated clock, for time and with a command\n"
+    "      --emu-tasks[=truth]   per-task counts of a profile's task schedule, charged\n"
+    "                            at each emulated context switch (=truth: beside the\n"
+    "                            emulator's ground truth)\n"
     "  -l, --level N             toplev's spelling of --topdown=N (-l1, -l 2)\n"
     "      --nodes LIST          Topdown nodes, as toplev: NODE, +NODE adds, -NODE or\n"
     "                            ^NODE removes, NODE* with its subtree, !LIST only\n"
@@ -84,7 +88,8 @@ const char cmd_stat_usage[] =
     "      --per-core            counts per core (with -a or -C; harts are cores)\n"
     "      --per-node            counts per NUMA node (with -a or -C)\n"
     "      --per-thread          counts per thread (with -p, -t or -a; -a through BPF\n"
-    "                            when it loads)\n"
+    "                            when it loads; emulated: per task of a profile's\n"
+    "                            task schedule)\n"
     "      --per-task            counts per process (with -a; through BPF when it loads)\n"
     "      --bpf-counters        count the target with per-CPU counters whose deltas BPF\n"
     "                            charges to its tasks at each context switch (perf's)\n"
@@ -149,7 +154,13 @@ enum {
 	OPT_TIMEOUT,
 	OPT_APPEND,
 	OPT_PMU,
+	OPT_EMU_TASKS,
 };
+
+/* --per-thread on emulated events without a task schedule to show. */
+#define EMU_PER_THREAD_NO                                                                          \
+	"--per-thread: emulated events count harts, not threads (use --per-core, or a "            \
+	"profile with [task] sections)"
 
 /* Every default in one place. */
 struct stat_opts {
@@ -205,6 +216,11 @@ struct stat_opts {
 	bool null_run;           /* -n: no default events */
 	bool append;             /* --append to -o FILE */
 	bool quiet;              /* -q: no counts printed */
+	/* --emu-tasks[=truth]: the emulator's per-task table after the counts
+	 * (0 none, 1 attributed, 2 with the ground truth); with --per-thread on
+	 * the emulator alone, that table in place of the counts */
+	int emu_tasks;
+	bool emu_per_thread;
 };
 
 /* Signals. SIGINT and SIGTERM stop the counting: the loops look at
@@ -338,6 +354,7 @@ static const struct option stat_longopts_tail[] = {
     {"null", no_argument, NULL, 'n'},
     {"append", no_argument, NULL, OPT_APPEND},
     {"pmu", required_argument, NULL, OPT_PMU},
+    {"emu-tasks", optional_argument, NULL, OPT_EMU_TASKS},
     {"quiet", no_argument, NULL, 'q'},
     {NULL, 0, NULL, 0},
 };
@@ -517,6 +534,12 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 		case OPT_PMU:
 			o->pmu = optarg;
 			break;
+		case OPT_EMU_TASKS:
+			if (optarg && strcmp(optarg, "truth") != 0)
+				return cli_usage_error("--emu-tasks=%s: the only value is 'truth'",
+				                       optarg);
+			o->emu_tasks = optarg ? 2 : 1;
+			break;
 		case 'q':
 			o->quiet = true;
 			break;
@@ -620,6 +643,9 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 		return cli_usage_error("--table is only supported with -r");
 	if (o->no_multiplex && o->interval_ms > 0)
 		return cli_usage_error("--no-multiplex and -I exclude each other");
+	if (o->emu_tasks && o->no_multiplex)
+		/* the groups run in sessions of their own: no one schedule to charge */
+		return cli_usage_error("--emu-tasks and --no-multiplex exclude each other");
 	if (o->no_multiplex && o->pid > 0)
 		return cli_usage_error("--no-multiplex needs a command, not -p: it runs the "
 		                       "workload once per counter group");
@@ -972,6 +998,15 @@ static int run_once(struct run_ctx *rc)
 			hpm_workload_forward_signals(NULL);
 		}
 		return EXIT_FAILURE;
+	}
+	if (o->emu_tasks && stat_emu_tasks_check(s, err, sizeof(err))) {
+		if (o->emu_per_thread) {
+			rcode = cli_usage_error(EMU_PER_THREAD_NO);
+			goto out;
+		}
+		cli_error("%s", err);
+		rcode = EXIT_FAILURE;
+		goto out;
 	}
 	if (s->perf_cfg.warn) {
 		cli_warn("warning: %s", s->perf_cfg.warning);
@@ -1507,9 +1542,17 @@ static int plan_counting(struct stat_cmd *c)
 	if (o->bpf_counters && hpm_session_uses_emu(s))
 		return cli_usage_error("--bpf-counters: emulated events are not perf counters "
 		                       "(use --backend perf)");
-	if (o->aggr == STAT_AGGR_THREAD && hpm_session_uses_emu(s))
-		return cli_usage_error("--per-thread: emulated events count harts, not threads "
-		                       "(use --per-core)");
+	if (o->aggr == STAT_AGGR_THREAD && hpm_session_uses_emu(s)) {
+		/* emulated harts have threads only in a profile's task schedule:
+		 * then --per-thread is the per-task table of --emu-tasks in place
+		 * of the totals (checked once the emulator is open) */
+		if (hpm_session_uses_perf(s) || o->no_multiplex)
+			return cli_usage_error(EMU_PER_THREAD_NO);
+		o->aggr = STAT_AGGR_GLOBAL;
+		o->emu_per_thread = true;
+		if (!o->emu_tasks)
+			o->emu_tasks = 1;
+	}
 	if (o->aggr != STAT_AGGR_GLOBAL && o->aggr != STAT_AGGR_THREAD &&
 	    hpm_topology_read(&c->topology) != 0) {
 		cli_error("cannot read the CPU topology under %s/devices/system/cpu",
@@ -1693,13 +1736,22 @@ static int print_results(struct stat_cmd *c)
 	 * per id where an id is one unit (stat/aggr.h) */
 	if ((cfg->per_unit || metrics_per_id_mode(cfg)) && c->nr_metrics)
 		unit_metrics_new(&c->s, NULL, &res);
-	if (c->o.interval_ms <= 0) {
+	if (c->o.emu_per_thread && c->o.interval_ms <= 0) {
+		/* the tasks' rows are the output, as perf's --per-thread rows */
+	} else if (c->o.interval_ms <= 0) {
 		stat_print(cfg, &res);
 	} else if (c->o.summary) {
 		/* --summary: after the intervals the whole run, as without -I */
 		struct stat_config total = *cfg;
 		total.interval_ms = 0;
 		stat_print(&total, &res);
+	}
+	if (c->o.emu_tasks && !c->o.quiet) {
+		char err[512];
+		if (stat_print_emu_tasks(cfg, &c->s, c->o.emu_tasks == 2, err, sizeof(err))) {
+			cli_error("%s", err);
+			return EXIT_FAILURE;
+		}
 	}
 	if (c->rec) {
 		/* the run file keeps each unit's metrics for -A only: `stat

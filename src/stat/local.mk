@@ -14,5 +14,6 @@ src_stat_libstat_a_SOURCES = \
 	src/stat/nomux.c src/stat/nomux.h \
 	src/stat/uncounted.c src/stat/uncounted.h \
 	src/stat/aggr.c src/stat/aggr.h \
-	src/stat/noise.c src/stat/noise.h
+	src/stat/noise.c src/stat/noise.h \
+	src/stat/emu-tasks.c src/stat/emu-tasks.h
 src_stat_libstat_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)

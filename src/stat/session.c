@@ -684,6 +684,15 @@ bool hpm_session_emu_info(const struct hpm_session *s, struct hpm_emu_info *info
 	return hpm_emu_info(backend_inst(s, &hpm_backend_emu), info);
 }
 
+int hpm_session_emu_tasks(struct hpm_session *s, const struct hpm_emu_task **tasks,
+                          unsigned *ntasks, const unsigned **evrows, unsigned *nrows)
+{
+	struct hpm_backend_inst *emu = backend_inst(s, &hpm_backend_emu);
+	*evrows = emu ? emu->rows : NULL;
+	*nrows = emu ? emu->nr_rows : 0;
+	return hpm_emu_tasks(emu, tasks, ntasks);
+}
+
 uint64_t hpm_session_emu_freq(const struct hpm_session *s)
 {
 	return hpm_emu_freq(backend_inst(s, &hpm_backend_emu));

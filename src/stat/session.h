@@ -150,6 +150,13 @@ unsigned hpm_session_metric_units(const struct hpm_session *s, char *const **nam
 bool hpm_session_emu_info(const struct hpm_session *s, struct hpm_emu_info *info);
 /* Its clock in Hz; 0 without an open emulator. */
 uint64_t hpm_session_emu_freq(const struct hpm_session *s);
+/* The emulator's per-task rows (hpm_emu_tasks: attributed at emulated
+ * context switches, and ground truth) and the rows of s->all they are
+ * counted per: att[k] and truth[k] of each task are those of
+ * s->all.ev[(*evrows)[k]], k < *nrows. -ENOENT when the emulator's source
+ * declares no tasks, -EINVAL when the session has no emulator open. */
+int hpm_session_emu_tasks(struct hpm_session *s, const struct hpm_emu_task **tasks,
+                          unsigned *ntasks, const unsigned **evrows, unsigned *nrows);
 /* Fills the emulator label of cfg from the emulator back end. */
 void hpm_session_emu_label(const struct hpm_session *s, struct stat_emu_label *l);
 

@@ -81,6 +81,14 @@ static bool procs_have_td(const struct top_frame *f)
 	return false;
 }
 
+/* The first ev column of the text table: on the emulator its rows [0]
+ * and [1], the model's cycles and instructions, are the CYCLES and INSTR
+ * columns already. */
+static unsigned ev_first(const struct top_frame *f)
+{
+	return !strcmp(f->backend, "emu") && f->nev >= 2 ? 2 : 0;
+}
+
 void top_print_text(FILE *out, const struct top_frame *f)
 {
 	char a[48], b[48], c[48];
@@ -133,14 +141,17 @@ void top_print_text(FILE *out, const struct top_frame *f)
 		fprintf(out,
 		        "(NN%%): counted NN%% of the time and scaled; *: from scaled counts\n");
 	bool emu = !strcmp(f->backend, "emu");
-	fprintf(out, "%s: %u shown of %u\n", emu ? "Workloads" : "Processes", f->nprocs,
+	/* the emulator's rows: its workloads per hart, or a task schedule's
+	 * tasks (tasks.h) */
+	bool work = emu && !f->tasks[0];
+	fprintf(out, "%s: %u shown of %u\n", work ? "Workloads" : "Processes", f->nprocs,
 	        f->nprocs_total);
-	fprintf(out, "%7s %-28s", emu ? "HART" : "PID", emu ? "WORKLOAD" : "COMMAND");
+	fprintf(out, "%7s %-28s", work ? "HART" : "PID", work ? "WORKLOAD" : "COMMAND");
 	for (unsigned k = 0; k < f->npcols; k++)
 		fprintf(out, " %9s%s", f->pcol_names[k], (int)k == f->sort_col ? "*" : " ");
 	/* task rows (tasks.h): the session's events and Topdown per task */
 	bool td = procs_have_td(f);
-	for (unsigned k = 0; f->ev_names && k < f->nev; k++)
+	for (unsigned k = ev_first(f); f->ev_names && k < f->nev; k++)
 		if (f->ev_names[k])
 			fprintf(out, " %10.10s", f->ev_names[k]);
 	if (td)
@@ -159,7 +170,7 @@ void top_print_text(FILE *out, const struct top_frame *f)
 			top_fmt_value(a, sizeof(a), p->v[k]);
 			fprintf(out, " %9s ", a);
 		}
-		for (unsigned k = 0; f->ev_names && k < f->nev; k++) {
+		for (unsigned k = ev_first(f); f->ev_names && k < f->nev; k++) {
 			if (!f->ev_names[k])
 				continue;
 			top_fmt_value(a, sizeof(a), p->ev ? p->ev[k] : (double)NAN);
@@ -261,6 +272,14 @@ void top_print_json(FILE *out, const struct top_frame *f)
 					json_object_set_new(ev, f->ev_names[k],
 					                    number_json(p->ev[k]));
 			json_object_set_new(j, "events", ev);
+		}
+		if (p->truth && f->ev_names) {
+			json_t *tr = json_object();
+			for (unsigned k = 0; k < f->nev; k++)
+				if (f->ev_names[k])
+					json_object_set_new(tr, f->ev_names[k],
+					                    number_json(p->truth[k]));
+			json_object_set_new(j, "truth", tr);
 		}
 		bool td = false;
 		for (unsigned k = 0; k < TD_NR; k++)

@@ -583,14 +583,46 @@ static void fill_focus(const struct top_model *m, struct top_frame *f)
 			*p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
 }
 
-static const char *unit_bottleneck(const struct top_unit *u)
+const char *top_td_bottleneck(const double td[TD_NR])
 {
 	int best = -1;
 	/* of the three "bound" categories: retiring is not a bottleneck */
 	for (int k = TD_FRONTEND; k < TD_NR; k++)
-		if (!isnan(u->td[k]) && (best < 0 || u->td[k] > u->td[best]))
+		if (!isnan(td[k]) && (best < 0 || td[k] > td[best]))
 			best = k;
 	return best < 0 ? "-" : top_td_name[best];
+}
+
+/* the emulated workloads: one row per hart */
+static void fill_workloads(struct top_model *m, struct top_frame *f)
+{
+	f->nprocs = f->nunits;
+	f->nprocs_total = f->nunits;
+	f->procs = xcalloc(f->nunits ? f->nunits : 1, sizeof(*f->procs));
+	struct hpm_emu_info info;
+	bool have = hpm_session_emu_info(&m->s, &info);
+	for (unsigned u = 0; u < f->nunits; u++) {
+		struct top_proc *p = &f->procs[u];
+		const struct top_unit *tu = &f->units[u];
+		p->pid = -1;
+		if (have && info.profile)
+			snprintf(p->name, sizeof(p->name), "%s: %s seed %llu", tu->name,
+			         info.profile, (unsigned long long)(info.seed + u));
+		else if (have && info.trace)
+			snprintf(p->name, sizeof(p->name), "%s: trace %s", tu->name, info.trace);
+		else
+			snprintf(p->name, sizeof(p->name), "%s", tu->name);
+		snprintf(p->extra, sizeof(p->extra), "%s", top_td_bottleneck(tu->td));
+		for (unsigned k = 0; k < TOP_MAX_PCOLS; k++)
+			p->v[k] = (double)NAN;
+		/* the hart's Topdown is its unit row's bar */
+		for (unsigned k = 0; k < TD_NR; k++)
+			p->td[k] = (double)NAN;
+		p->v[PC_CYCLES] = tu->cycles.v;
+		p->v[PC_INSTR] = tu->instructions.v;
+		p->v[PC_IPC] = tu->ipc;
+	}
+	f->sort_col = -1;
 }
 
 static void fill_procs(struct top_model *m, struct top_frame *f, double interval)
@@ -608,42 +640,14 @@ static void fill_procs(struct top_model *m, struct top_frame *f, double interval
 			snprintf(f->noev_reason, sizeof(f->noev_reason),
 			         "the per-task counter groups count task-clock, context "
 			         "switches and page faults only");
-	} else if (top_tasks_sample(m->tasks, m, f, interval)) {
-		/* the emulator's task schedule (tasks.h) */
-		f->sort_col = PC_CPU;
 	} else {
-		/* the emulated workloads: one per hart */
 		f->npcols = PC_NR_EMU;
 		for (unsigned k = 0; k < PC_NR_EMU; k++)
 			f->pcol_names[k] = emu_pcols[k];
-		f->nprocs = f->nunits;
-		f->nprocs_total = f->nunits;
-		f->procs = xcalloc(f->nunits ? f->nunits : 1, sizeof(*f->procs));
-		struct hpm_emu_info info;
-		bool have = hpm_session_emu_info(&m->s, &info);
-		for (unsigned u = 0; u < f->nunits; u++) {
-			struct top_proc *p = &f->procs[u];
-			const struct top_unit *tu = &f->units[u];
-			p->pid = -1;
-			if (have && info.profile)
-				snprintf(p->name, sizeof(p->name), "%s: %s seed %llu", tu->name,
-				         info.profile, (unsigned long long)(info.seed + u));
-			else if (have && info.trace)
-				snprintf(p->name, sizeof(p->name), "%s: trace %s", tu->name,
-				         info.trace);
-			else
-				snprintf(p->name, sizeof(p->name), "%s", tu->name);
-			snprintf(p->extra, sizeof(p->extra), "%s", unit_bottleneck(tu));
-			for (unsigned k = 0; k < TOP_MAX_PCOLS; k++)
-				p->v[k] = (double)NAN;
-			/* the hart's Topdown is its unit row's bar */
-			for (unsigned k = 0; k < TD_NR; k++)
-				p->td[k] = (double)NAN;
-			p->v[PC_CYCLES] = tu->cycles.v;
-			p->v[PC_INSTR] = tu->instructions.v;
-			p->v[PC_IPC] = tu->ipc;
-		}
-		f->sort_col = -1;
+		/* the emulator's task schedule (tasks.h), busiest first */
+		f->sort_col = PC_CYCLES;
+		if (!top_tasks_sample(m->tasks, m, f, interval))
+			fill_workloads(m, f);
 	}
 	if (m->o->sort) {
 		int c = top_pcol_find(f, m->o->sort);
@@ -749,8 +753,10 @@ void top_frame_free(struct top_frame *f)
 		free(f->col_names[c]);
 	free(f->col_names);
 	free(f->nodes);
-	for (unsigned i = 0; i < f->nprocs; i++)
+	for (unsigned i = 0; i < f->nprocs; i++) {
 		free(f->procs[i].ev);
+		free(f->procs[i].truth);
+	}
 	free(f->procs);
 	for (unsigned k = 0; f->ev_names && k < f->nev; k++)
 		free(f->ev_names[k]);

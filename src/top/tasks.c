@@ -52,6 +52,12 @@ struct top_tasks {
 	unsigned since_forget; /* frames since the dead left the map */
 	double procs_at;       /* when the host's processes were counted */
 	unsigned nr_host_procs;
+	/* the emulator's tasks (in the order hpm_emu_tasks gives them) at the
+	 * previous frame: [nr_emu x nr_emu_rows] counts, [nr_emu] cycles */
+	unsigned nr_emu, nr_emu_rows;
+	struct hpm_count *emu_att;
+	uint64_t *emu_truth, *emu_cycles;
+	bool *emu_shown_exit;
 	struct top_proc *gone; /* --sticky: exited rows, values '-' */
 	unsigned nr_gone;
 };
@@ -110,6 +116,14 @@ void top_tasks_detach(struct top_tasks *t)
 	free(t->prev_v);
 	t->prev_v = NULL;
 	t->nr_prev = 0;
+	free(t->emu_att);
+	free(t->emu_truth);
+	free(t->emu_cycles);
+	free(t->emu_shown_exit);
+	t->emu_att = NULL;
+	t->emu_truth = t->emu_cycles = NULL;
+	t->emu_shown_exit = NULL;
+	t->nr_emu = t->nr_emu_rows = 0;
 	t->src = SRC_NONE;
 	t->line[0] = '\0';
 }
@@ -216,8 +230,23 @@ void top_tasks_attach(struct top_tasks *t, struct top_model *m)
 {
 	top_tasks_detach(t);
 	if (m->emu) {
-		/* the emulator's rows per hart (model.c) until its task schedule */
+		/* the profile's task schedule, else the rows per hart (model.c) */
+		const struct hpm_emu_task *rows;
+		const unsigned *evrows;
+		unsigned n, nr;
+		struct hpm_emu_info info;
+		if (!m->session_ok || hpm_session_emu_tasks(&m->s, &rows, &n, &evrows, &nr))
+			return;
+		unsigned tasks = 0;
+		for (unsigned i = 0; i < n; i++)
+			tasks += rows[i].pid != 0;
+		hpm_session_emu_info(&m->s, &info);
 		t->src = SRC_EMU;
+		snprintf(t->line, sizeof(t->line),
+		         "tasks: emulated task schedule of profile %s, %u tasks on %u hart%s, "
+		         "attributed at emulated context switches",
+		         info.profile ? info.profile : "?", tasks, info.harts,
+		         info.harts == 1 ? "" : "s");
 		return;
 	}
 	int code;
@@ -287,9 +316,61 @@ static double scaled(const struct hpm_tc_value *v)
 	       (v->enabled > v->running ? (double)v->enabled / (double)v->running : 1.0);
 }
 
-/* One task's row from its counts over the interval: the software columns,
- * the session's events shown per unit, and Topdown level 1 from its own
- * counts through the session's metric code. */
+/* The value of a task's count as a column: scaled as hpm_counts_value
+ * scales (top.h), but 0, not '-', for a task that did not run */
+static double count_value(const struct hpm_count *c, double scale)
+{
+	if (!c->run)
+		return 0;
+	double v = (double)c->val;
+	if (c->ena > c->run)
+		v *= (double)c->ena / (double)c->run;
+	return v * scale;
+}
+
+/* What every source fills alike from a task's counts of the session's
+ * rows over the interval (cnt[r]: row r's, NULL when not counted per
+ * task): ev, and Topdown level 1 through the session's metric code, as a
+ * hart's or CPU's (the counts put in unit 0). */
+static void fill_counts(struct top_model *m, const struct top_frame *f,
+                        const struct hpm_count *const *cnt, struct top_proc *p)
+{
+	struct hpm_session *s = &m->s;
+	for (unsigned c = 0; c < TD_NR; c++)
+		p->td[c] = (double)NAN;
+	if (f->nev) {
+		p->ev = xcalloc(f->nev, sizeof(double));
+		for (unsigned r = 0; r < f->nev; r++) {
+			const struct hpm_evsel *e = &s->all.ev[r];
+			p->ev[r] = cnt[r] && e->state == HPM_EV_OK ? count_value(cnt[r], e->scale)
+			                                           : (double)NAN;
+		}
+	}
+	if (!s->metrics.nr)
+		return;
+	struct hpm_count **d = xcalloc(s->all.nr ? s->all.nr : 1, sizeof(*d));
+	for (unsigned r = 0; r < s->all.nr; r++) {
+		unsigned nu = s->all.ev[r].nr_units ? s->all.ev[r].nr_units : 1;
+		d[r] = xcalloc(nu, sizeof(**d));
+		if (cnt[r])
+			d[r][0] = *cnt[r];
+	}
+	struct stat_metric *ms;
+	unsigned nr = hpm_session_metrics_unit(s, (const struct hpm_count *const *)d, 0, &ms);
+	for (unsigned c = 0; c < TD_NR; c++)
+		for (unsigned j = 0; j < nr; j++)
+			if (!strcmp(ms[j].name, top_td_metric[c]))
+				p->td[c] = ms[j].value;
+	for (unsigned j = 0; j < nr; j++)
+		free(ms[j].display);
+	free(ms);
+	for (unsigned r = 0; r < s->all.nr; r++)
+		free(d[r]);
+	free(d);
+}
+
+/* One task's row from its BPF counts over the interval: the software
+ * columns, then fill_counts. */
 static void fill_row(const struct top_tasks *t, struct top_model *m, const struct top_frame *f,
                      const struct hpm_tc_task *k, double interval, struct top_proc *p)
 {
@@ -307,58 +388,22 @@ static void fill_row(const struct top_tasks *t, struct top_model *m, const struc
 	p->v[PC_TASK] = ns / 1e6;
 	p->v[PC_CSW] = scaled(&k->v[SW_CSW]);
 	p->v[PC_FAULTS] = scaled(&k->v[SW_FAULTS]);
-	for (unsigned c = 0; c < TD_NR; c++)
-		p->td[c] = (double)NAN;
-	if (!f->nev && !s->metrics.nr)
-		return;
-	/* the task's counts as a one-unit snapshot of the session's rows */
-	struct hpm_count **d = xcalloc(s->all.nr ? s->all.nr : 1, sizeof(*d));
-	for (unsigned r = 0; r < s->all.nr; r++) {
-		unsigned nu = s->all.ev[r].nr_units ? s->all.ev[r].nr_units : 1;
-		d[r] = xcalloc(nu, sizeof(**d));
-	}
-	int *ev_of_row = xcalloc(s->all.nr ? s->all.nr : 1, sizeof(int));
-	for (unsigned r = 0; r < s->all.nr; r++)
-		ev_of_row[r] = -1;
+	const struct hpm_count **cnt = xcalloc(s->all.nr ? s->all.nr : 1, sizeof(*cnt));
+	struct hpm_count *c = xcalloc(t->nr_events, sizeof(*c));
 	for (unsigned e = NR_SW; e < t->nr_events; e++) {
-		unsigned r = (unsigned)t->ev_row[e];
-		ev_of_row[r] = (int)e;
-		d[r][0] = (struct hpm_count){
+		c[e] = (struct hpm_count){
 		    .val = k->v[e].value, .ena = k->v[e].enabled, .run = k->v[e].running};
+		cnt[t->ev_row[e]] = &c[e];
 	}
-	if (f->nev) {
-		/* scaled as hpm_counts_value scales (top.h) */
-		p->ev = xcalloc(f->nev, sizeof(double));
-		for (unsigned r = 0; r < f->nev; r++) {
-			const struct hpm_evsel *e = &s->all.ev[r];
-			p->ev[r] = ev_of_row[r] >= 0 && e->state == HPM_EV_OK
-			               ? scaled(&k->v[ev_of_row[r]]) * e->scale
-			               : (double)NAN;
-		}
-	}
-	if (s->metrics.nr) {
-		struct stat_metric *ms;
-		unsigned nr =
-		    hpm_session_metrics_unit(s, (const struct hpm_count *const *)d, 0, &ms);
-		for (unsigned c = 0; c < TD_NR; c++)
-			for (unsigned j = 0; j < nr; j++)
-				if (!strcmp(ms[j].name, top_td_metric[c]))
-					p->td[c] = ms[j].value;
-		for (unsigned j = 0; j < nr; j++)
-			free(ms[j].display);
-		free(ms);
-	}
-	for (unsigned r = 0; r < s->all.nr; r++)
-		free(d[r]);
-	free(d);
-	free(ev_of_row);
+	fill_counts(m, f, cnt, p);
+	free(c);
+	free(cnt);
 }
 
 static void add_gone(struct top_tasks *t, const struct top_proc *p, unsigned max)
 {
 	if (t->nr_gone >= max && t->nr_gone) {
-		/* the oldest goes */
-		free(t->gone[0].ev);
+		/* the oldest goes (kept rows own no ev) */
 		memmove(t->gone, t->gone + 1, (t->nr_gone - 1) * sizeof(*t->gone));
 		t->nr_gone--;
 	}
@@ -366,6 +411,7 @@ static void add_gone(struct top_tasks *t, const struct top_proc *p, unsigned max
 	struct top_proc *g = &t->gone[t->nr_gone++];
 	*g = *p;
 	g->ev = NULL;
+	g->truth = NULL;
 	for (unsigned k = 0; k < TOP_MAX_PCOLS; k++)
 		g->v[k] = (double)NAN;
 	for (unsigned k = 0; k < TD_NR; k++)
@@ -551,6 +597,131 @@ static void sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 	free(rows);
 }
 
+/* ----------------------------------------------------------- emulator */
+
+static int cmp_cycles_desc(const void *a, const void *b)
+{
+	const struct top_proc *x = a, *y = b;
+	double cx = isnan(x->v[PC_CYCLES]) ? -1 : x->v[PC_CYCLES];
+	double cy = isnan(y->v[PC_CYCLES]) ? -1 : y->v[PC_CYCLES];
+	if (cx != cy)
+		return cx < cy ? 1 : -1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* The emulated tasks over the interval: their attributed counts (what the
+ * counters read at the emulated switches gave them) as ev, the machine's
+ * ground truth beside them, Topdown from the attributed counts. */
+static void sample_emu(struct top_tasks *t, struct top_model *m, struct top_frame *f)
+{
+	struct hpm_session *s = &m->s;
+	const struct hpm_emu_task *rows;
+	const unsigned *evrows;
+	unsigned n = 0, nr = 0;
+	if (hpm_session_emu_tasks(s, &rows, &n, &evrows, &nr)) {
+		size_t off = strlen(f->status);
+		snprintf(f->status + off, sizeof(f->status) - off,
+		         "%sthe emulator's tasks cannot be read", off ? "; " : "");
+		n = 0;
+	}
+	if (n != t->nr_emu || nr != t->nr_emu_rows) {
+		/* a new schedule (reprogrammed): counted from the start */
+		free(t->emu_att);
+		free(t->emu_truth);
+		free(t->emu_cycles);
+		free(t->emu_shown_exit);
+		t->emu_att = xcalloc((size_t)n * nr + 1, sizeof(*t->emu_att));
+		t->emu_truth = xcalloc((size_t)n * nr + 1, sizeof(*t->emu_truth));
+		t->emu_cycles = xcalloc((size_t)n + 1, sizeof(*t->emu_cycles));
+		t->emu_shown_exit = xcalloc((size_t)n + 1, sizeof(bool));
+		t->nr_emu = n;
+		t->nr_emu_rows = nr;
+	}
+	ev_columns(m, f);
+	struct top_proc *out = xcalloc(n + t->nr_gone + 1, sizeof(*out));
+	unsigned nout = 0, alive = 0;
+	const struct hpm_count **cnt = xcalloc(s->all.nr ? s->all.nr : 1, sizeof(*cnt));
+	struct hpm_count *c = xcalloc(nr + 1, sizeof(*c));
+	for (unsigned i = 0; i < n; i++) {
+		const struct hpm_emu_task *k = &rows[i];
+		struct hpm_count *pa = &t->emu_att[(size_t)i * nr];
+		uint64_t *pt = &t->emu_truth[(size_t)i * nr];
+		/* shown exited once: from then on only with --sticky */
+		bool stale = k->exited && t->emu_shown_exit[i] && k->cycles == t->emu_cycles[i];
+		memset(cnt, 0, (s->all.nr ? s->all.nr : 1) * sizeof(*cnt));
+		for (unsigned j = 0; j < nr; j++) {
+			c[j] = (struct hpm_count){.val = k->att[j].val - pa[j].val,
+			                          .ena = k->att[j].ena - pa[j].ena,
+			                          .run = k->att[j].run - pa[j].run};
+			if (evrows[j] < s->all.nr)
+				cnt[evrows[j]] = &c[j];
+		}
+		uint64_t cycles = k->cycles - t->emu_cycles[i];
+		struct top_proc p;
+		memset(&p, 0, sizeof(p));
+		/* the idle task (pid 0) is no row, as on the host */
+		if (k->pid != 0 && !stale) {
+			p.pid = k->pid;
+			p.tgid = k->tgid;
+			p.thread = k->pid != k->tgid;
+			snprintf(p.name, sizeof(p.name), "%s", k->comm);
+			p.exited = k->exited;
+			for (unsigned j = 0; j < TOP_MAX_PCOLS; j++)
+				p.v[j] = (double)NAN;
+			fill_counts(m, f, cnt, &p);
+			/* rows [0] and [1] of the session: the model's cycles and
+			 * instructions (model.c) */
+			if (p.ev && f->nev >= 2) {
+				p.v[PC_CYCLES] = p.ev[0];
+				p.v[PC_INSTR] = p.ev[1];
+				p.v[PC_IPC] = p.ev[0] > 0 ? p.ev[1] / p.ev[0] : (double)NAN;
+			}
+			if (!f->nev || isnan(p.v[PC_CYCLES]))
+				p.v[PC_CYCLES] = (double)cycles;
+			if (f->nev) {
+				p.truth = xcalloc(f->nev, sizeof(double));
+				for (unsigned r = 0; r < f->nev; r++)
+					p.truth[r] = (double)NAN;
+				for (unsigned j = 0; j < nr; j++)
+					if (evrows[j] < f->nev)
+						p.truth[evrows[j]] = (double)(k->truth[j] - pt[j]) *
+						                     s->all.ev[evrows[j]].scale;
+			}
+			snprintf(p.extra, sizeof(p.extra), "%s",
+			         k->exited ? "exited" : top_td_bottleneck(p.td));
+			out[nout++] = p;
+			alive += !k->exited;
+			if (k->exited) {
+				t->emu_shown_exit[i] = true;
+				if (m->o->sticky)
+					add_gone(t, &p, 4 * m->o->nprocs + 16);
+			}
+		}
+		memcpy(pa, k->att, nr * sizeof(*pa));
+		memcpy(pt, k->truth, nr * sizeof(*pt));
+		t->emu_cycles[i] = k->cycles;
+	}
+	free(c);
+	free(cnt);
+	/* the busiest N */
+	qsort(out, nout, sizeof(*out), cmp_cycles_desc);
+	while (nout > m->o->nprocs) {
+		nout--;
+		free(out[nout].ev);
+		free(out[nout].truth);
+	}
+	for (unsigned i = 0; m->o->sticky && i < t->nr_gone; i++) {
+		bool now = false;
+		for (unsigned j = 0; j < nout && !now; j++)
+			now = out[j].exited && out[j].pid == t->gone[i].pid;
+		if (!now)
+			out[nout++] = t->gone[i];
+	}
+	f->procs = out;
+	f->nprocs = nout;
+	f->nprocs_total = alive;
+}
+
 bool top_tasks_sample(struct top_tasks *t, struct top_model *m, struct top_frame *f,
                       double interval)
 {
@@ -570,6 +741,9 @@ bool top_tasks_sample(struct top_tasks *t, struct top_model *m, struct top_frame
 				f->procs[i].td[k] = (double)NAN;
 		}
 		return true;
+	case SRC_EMU:
+		sample_emu(t, m, f);
+		return true;
 	default:
 		return false;
 	}
@@ -580,8 +754,6 @@ void top_tasks_free(struct top_tasks *t)
 	if (!t)
 		return;
 	top_tasks_detach(t);
-	for (unsigned i = 0; i < t->nr_gone; i++)
-		free(t->gone[i].ev);
 	free(t->gone);
 	free(t);
 }

@@ -100,6 +100,8 @@ extern const char top_td_letter[TD_NR];
 extern const char *const top_td_name[TD_NR];
 /* the level-1 metrics behind them: tma_retiring, ... */
 extern const char *const top_td_metric[TD_NR];
+/* the largest of frontend, bad speculation and backend ("-": none) */
+const char *top_td_bottleneck(const double td[TD_NR]);
 
 struct top_value {
 	double v;     /* NAN: no number, shown as '-' */
@@ -159,6 +161,10 @@ struct top_proc {
 	 * (top_frame_free frees it). */
 	double *ev;
 	double td[TD_NR]; /* Topdown level 1 of this task's counts (tasks.h); NAN: none */
+	/* [frame.nev] an emulated task's ground truth beside ev: what each
+	 * row's event counted in its cycles, never multiplexed (hpm_emu_task);
+	 * NAN: none; NULL off the emulator. Owned by the frame. */
+	double *truth;
 };
 
 struct top_frame {

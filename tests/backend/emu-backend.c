@@ -381,7 +381,10 @@ static void test_mux(const char *pname, uint64_t cycles, uint64_t quantum)
 /* Every profile's Topdown level 3 from multiplexed, scaled counts (the
  * merged set a metric asks for: 9 backend requests, 2 groups) within 0.5
  * percentage points of the profile's declaration over 1e8 cycles. Measured
- * worst: about 0.2 points (phased) at 1e8 cycles, 0.04 at 1e9. */
+ * worst: about 0.2 points (phased) at 1e8 cycles, 0.04 at 1e9. A profile
+ * with a task schedule is left out: its harts run the schedule (idle time,
+ * tasks that start and exit), whose breakdown is not the declared one of
+ * every task running all the time (tests/emu-tasks checks those). */
 static void test_topdown_declared(void)
 {
 	static const char *const ev[] = {"Front_Bubble",     "Fetch_Latency_Bound",
@@ -392,6 +395,8 @@ static void test_topdown_declared(void)
 	                                 "MEMSTALL_L3MISS",  "MEMSTALL_ANY_LOAD"};
 	for (unsigned pi = 0; pi < emu_profile_count(); pi++) {
 		const struct emu_profile *p = emu_profile_at(pi);
+		if (emu_profile_nr_tasks(p))
+			continue;
 		struct hpm_evlist l = {0};
 		struct hpm_backend_inst *hl = NULL;
 		struct hpm_emu_config c = config(emu_profile_name(p), 100000000);

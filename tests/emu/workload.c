@@ -23,9 +23,10 @@
 #include "../tap.h"
 
 static const char *const builtin_names[] = {
-    "balanced", "branch-mispredict", "core-bound", "dram-bound", "fetch-bandwidth", "fetch-latency",
-    "hotspots", "l1-bound",          "l2-bound",   "l3-bound",   "machine-clears",  "phased",
-    "retiring", "store-bound",
+    "balanced",        "branch-mispredict", "core-bound",     "dram-bound",
+    "fetch-bandwidth", "fetch-latency",     "hotspots",       "l1-bound",
+    "l2-bound",        "l3-bound",          "machine-clears", "phased",
+    "retiring",        "store-bound",       "tasks-mixed",
 };
 #define NR_BUILTINS (sizeof(builtin_names) / sizeof(builtin_names[0]))
 

@@ -8,12 +8,19 @@ J=$JSONCHECK
 dir=$(mktemp -d)
 trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
 
-# every profile's --topdown=3 within 0.5 points of what it declares
+# every profile's --topdown=3 within 0.5 points of what it declares (but a
+# profile with a task schedule: its harts run the schedule, idle time and
+# tasks that start and exit included, not the declared mix of every task
+# running all the time; tests/emu-tasks checks those against ground truth)
 $H emu profiles --json > "$dir/profiles.json"
 n=$($J '#' < "$dir/profiles.json")
 i=0
 while [ $i -lt "$n" ]; do
 	name=$($J $i.name < "$dir/profiles.json")
+	if [ "$($J $i.tasks < "$dir/profiles.json")" != "(missing)" ]; then
+		i=$((i + 1))
+		continue
+	fi
 	$J $i.declared.level1 $i.declared.level2 $i.declared.level3 < "$dir/profiles.json" |
 		tr -d '{}"' | tr ',' '\n' | sed 's/:/ /' > "$dir/declared"
 	$H stat -j --topdown=3 --emu-profile "$name" --emu-cycles 1e8 2>"$dir/stat.json" >/dev/null

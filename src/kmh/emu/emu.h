@@ -182,6 +182,13 @@ uint64_t emu_hart_mip(struct emu_hart *h);
  * with mode >= EMU_NR_MODES is ignored; vals beyond 63 use their low 6 bits
  * and noEvent always delivers 0, whatever vals[b][0] holds. */
 void emu_hart_run(struct emu_hart *h, const struct emu_run *run);
+/* What counter `counter` (0: mcycle, 2: minstret, 3..31: mhpmcounter)
+ * programmed with mhpmevent value `evt` (WARL applied; ignored for 0 and
+ * 2) adds in one cycle of `run`, counting enabled: RESULT2, or 0 in a mode
+ * the value inhibits (mcycle counts 1, minstret the run's instret, in
+ * every mode). What emu_hart_run() adds per cycle, for one counter on its
+ * own: the emulator's ground truth of what a counter would count. */
+uint64_t emu_event_per_cycle(uint64_t evt, unsigned counter, const struct emu_run *run);
 /* Sampling (Sscofpmf): emu_hart_run() on at most run->cycles cycles of
  * `run`, stopped at the end of the first cycle in which a counter of
  * `watch` (bit n: mhpmcounter n; mcycle and minstret have no OF and are

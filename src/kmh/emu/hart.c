@@ -134,20 +134,25 @@ static uint64_t mode_inh_bit(unsigned mode)
 	return bit[mode];
 }
 
-static void hart_decode(struct emu_hart *h, unsigned i)
+/* An mhpmevent value as counter `counter` (of the bank it sees) decodes it. */
+static void prog_decode(struct prog *p, uint64_t evt, unsigned counter)
 {
-	struct prog *p = &h->prog[i];
-	int bank = kmh_bank_of_counter(KMH_FIRST_COUNTER + i);
+	int bank = kmh_bank_of_counter(counter);
 	unsigned nr = kmh_banks[bank].nr_events;
 
 	p->bank = (uint8_t)bank;
 	for (unsigned k = 0; k < KMH_NR_SLOTS; k++) {
-		unsigned idx = kmh_mhpmevent_event(h->evt[i], k);
+		unsigned idx = kmh_mhpmevent_event(evt, k);
 		/* out of the table: delivers 0, like noEvent */
 		p->idx[k] = (uint16_t)(idx < nr ? idx : 0);
 	}
 	for (unsigned n = 0; n < KMH_NR_OPS; n++)
-		p->op[n] = (uint8_t)kmh_mhpmevent_op(h->evt[i], n);
+		p->op[n] = (uint8_t)kmh_mhpmevent_op(evt, n);
+}
+
+static void hart_decode(struct emu_hart *h, unsigned i)
+{
+	prog_decode(&h->prog[i], h->evt[i], KMH_FIRST_COUNTER + i);
 }
 
 static void hart_update_masks(struct emu_hart *h)
@@ -159,21 +164,41 @@ static void hart_update_masks(struct emu_hart *h)
 	}
 }
 
+/* RESULT2 of one decoded counter for one cycle of `run`. */
+static uint64_t prog_eval(const struct prog *p, const struct emu_run *run)
+{
+	const uint8_t *v = run->vals[p->bank];
+	unsigned e[KMH_NR_SLOTS] = {0, 0, 0, 0};
+
+	if (v)
+		for (unsigned k = 0; k < KMH_NR_SLOTS; k++)
+			e[k] = p->idx[k] ? v[p->idx[k]] & 63u : 0;
+	unsigned r0 = kmh_op_apply(p->op[0], e[0], e[1]);
+	unsigned r1 = kmh_op_apply(p->op[1], e[2], e[3]);
+	return kmh_op_apply(p->op[2], r0, r1);
+}
+
 /* RESULT2 of every counter for one cycle of `run`. */
 static void hart_eval(const struct emu_hart *h, const struct emu_run *run, uint64_t r[NR_HPM])
 {
-	for (unsigned i = 0; i < NR_HPM; i++) {
-		const struct prog *p = &h->prog[i];
-		const uint8_t *v = run->vals[p->bank];
-		unsigned e[KMH_NR_SLOTS] = {0, 0, 0, 0};
+	for (unsigned i = 0; i < NR_HPM; i++)
+		r[i] = prog_eval(&h->prog[i], run);
+}
 
-		if (v)
-			for (unsigned k = 0; k < KMH_NR_SLOTS; k++)
-				e[k] = p->idx[k] ? v[p->idx[k]] & 63u : 0;
-		unsigned r0 = kmh_op_apply(p->op[0], e[0], e[1]);
-		unsigned r1 = kmh_op_apply(p->op[1], e[2], e[3]);
-		r[i] = kmh_op_apply(p->op[2], r0, r1);
-	}
+uint64_t emu_event_per_cycle(uint64_t evt, unsigned counter, const struct emu_run *run)
+{
+	struct prog p;
+	if (run->mode >= EMU_NR_MODES)
+		return 0;
+	if (counter == 0)
+		return 1;
+	if (counter == 2)
+		return run->instret & 63u;
+	if (counter < KMH_FIRST_COUNTER || counter >= KMH_FIRST_COUNTER + NR_HPM ||
+	    (mhpmevent_warl(evt) & mode_inh_bit(run->mode)))
+		return 0;
+	prog_decode(&p, mhpmevent_warl(evt), counter);
+	return prog_eval(&p, run);
 }
 
 /* --------------------------------------------------------------- counting */

@@ -11,6 +11,23 @@
  * so the stream is the same however it is cut. The sample's context is the
  * run's PC and function (the profile's [function] sections).
  *
+ * Tasks (a profile's [task] sections). Each task has its own stream
+ * (its mix, seeded with seed + hart + pid << 32) and runs on its declared
+ * hart modulo the harts. A hart's scheduler runs one task for a slice
+ * (task-slice cycles, drawn per slice from the hart's own generator when a
+ * range), chosen by smooth weighted round robin among the tasks runnable
+ * at the slice's start (start <= hart cycle < exit), weighted by share,
+ * with the hart's idle task weighted 1 - their shares (when positive): each
+ * runnable task gets its share of the hart's time, to a slice, and shares
+ * of 1/2 and 1/4 give the period A B idle A. A slice ends early at its
+ * task's exit, and an idle slice at the next task's start. The idle task
+ * runs what a hart in wfi counts: cycles (in HS), no instructions, no
+ * event. Switches happen only in task_now() (and in run() when a caller
+ * runs past a slice without asking), so a caller sees each one. The ground
+ * truth of a task is the cycles it ran per (cycle definition, mode) while
+ * its hart's mcycle ran: what any counter would have counted follows from
+ * those (emu_event_per_cycle()), without a counter.
+ *
  * Counter n is CSR mhpmcounter n (mcycle and minstret are 0 and 2 of the
  * same numbering) and bit n of mcountinhibit; its event is mhpmevent n.
  * Every access is an M-mode one, which cannot fault on an implemented CSR:
@@ -22,6 +39,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kmh/emu/emu.h"
 #include "kmh/emu/workload.h"
@@ -43,6 +61,22 @@ struct src {
 	int pend_fn;
 	uint64_t cycles; /* run since create() */
 	uint32_t watch;  /* sampling counters */
+	/* tasks: the hart's scheduler */
+	bool cy_on;       /* mcycle runs: ground truth accumulates */
+	int cur;          /* the task it runs, -1: idle */
+	uint64_t left;    /* cycles of it before the next switch; 0: switch first */
+	uint64_t rng;     /* splitmix64 state of slice lengths */
+	int64_t idle_wrr; /* the idle task's smooth WRR current weight */
+};
+
+/* One declared task in a vm. */
+struct vtask {
+	struct emu_task t;
+	unsigned hart;          /* where it runs: t.hart mod harts */
+	struct emu_workload *w; /* its stream */
+	int64_t weight, wrr;    /* share in 2^-32, smooth WRR current weight */
+	uint64_t *cyc;          /* [keys + 1][EMU_NR_MODES] cycles run while mcycle ran (key 0:
+	                         * idle) */
 };
 
 struct kmh_vm {
@@ -51,8 +85,13 @@ struct kmh_vm {
 	const struct emu_profile *prof; /* NULL with a trace */
 	struct emu_trace *trace;
 	char *trace_path;
-	struct src *src; /* [harts] */
+	struct src *src;     /* [harts] */
+	struct vtask *tasks; /* [nr_tasks + 1]: the last is every hart's idle task */
+	unsigned nr_tasks;
+	uint32_t slice_lo, slice_hi;
 };
+
+#define WRR_ONE (INT64_C(1) << 32) /* a share of 1 */
 
 static struct kmh_vm *vm_of(struct hpm_emu_vm *vm)
 {
@@ -72,6 +111,13 @@ static void vm_free(struct hpm_emu_vm *base)
 			emu_workload_free(vm->src[h].w);
 		}
 	}
+	for (unsigned i = 0; vm->tasks && i <= vm->nr_tasks; i++) {
+		emu_workload_free(vm->tasks[i].w);
+		free(vm->tasks[i].cyc);
+	}
+	if (vm->tasks && vm->emu)
+		emu_forget_source(vm->emu, vm); /* tasks' runs carry the vm as source */
+	free(vm->tasks);
 	if (vm->trace) {
 		if (vm->emu)
 			emu_forget_source(vm->emu, vm->trace);
@@ -82,6 +128,13 @@ static void vm_free(struct hpm_emu_vm *base)
 	free(vm->src);
 	free(vm->trace_path);
 	free(vm);
+}
+
+static uint64_t csrr(struct emu_hart *hart, unsigned csr)
+{
+	uint64_t v = 0;
+	(void)emu_hart_csr_read(hart, EMU_MODE_M, csr, &v); /* M-mode: cannot fault */
+	return v;
 }
 
 static int vm_create(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm **out, char *err,
@@ -132,8 +185,34 @@ static int vm_create(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm **ou
 	}
 	vm->emu = emu_new(cfg->harts);
 	vm->src = xcalloc(cfg->harts, sizeof(*vm->src));
-	for (unsigned h = 0; vm->prof && h < cfg->harts; h++)
-		vm->src[h].w = emu_workload_new(vm->prof, cfg->seed + h);
+	vm->nr_tasks = vm->prof ? emu_profile_nr_tasks(vm->prof) : 0;
+	for (unsigned h = 0; h < cfg->harts; h++) {
+		vm->src[h].cy_on =
+		    !(csrr(emu_hart(vm->emu, h), EMU_CSR_MCOUNTINHIBIT) & EMU_CNT_CY);
+		vm->src[h].cur = -1;
+		vm->src[h].rng = (cfg->seed + h) ^ UINT64_C(0x7461736b2d736c63); /* "task-slc" */
+		if (vm->prof && !vm->nr_tasks)
+			vm->src[h].w = emu_workload_new(vm->prof, cfg->seed + h);
+	}
+	if (vm->nr_tasks) {
+		unsigned keys = emu_profile_nr_keys(vm->prof);
+		emu_profile_task_slice(vm->prof, &vm->slice_lo, &vm->slice_hi);
+		vm->tasks = xcalloc(vm->nr_tasks + 1, sizeof(*vm->tasks));
+		for (unsigned i = 0; i <= vm->nr_tasks; i++) {
+			struct vtask *t = &vm->tasks[i];
+			t->cyc = xcalloc((size_t)(keys + 1) * EMU_NR_MODES, sizeof(*t->cyc));
+			if (i == vm->nr_tasks) {
+				t->t.name = "swapper";
+				t->t.exit = UINT64_MAX;
+				continue;
+			}
+			emu_profile_task(vm->prof, i, &t->t);
+			t->hart = t->t.hart % cfg->harts;
+			t->w = emu_workload_new_task(
+			    vm->prof, i, cfg->seed + t->hart + ((uint64_t)t->t.pid << 32));
+			t->weight = (int64_t)(t->t.share * (double)WRR_ONE + 0.5);
+		}
+	}
 	*out = &vm->base;
 	return 0;
 fail:
@@ -150,13 +229,6 @@ static int csrw(struct kmh_vm *vm, unsigned h, unsigned csr, uint64_t v, char *e
 		return -EIO;
 	}
 	return 0;
-}
-
-static uint64_t csrr(struct emu_hart *hart, unsigned csr)
-{
-	uint64_t v = 0;
-	(void)emu_hart_csr_read(hart, EMU_MODE_M, csr, &v); /* M-mode: cannot fault */
-	return v;
 }
 
 static int vm_set_event(struct hpm_emu_vm *base, unsigned h, unsigned counter, bool used,
@@ -183,12 +255,126 @@ static int vm_inhibit(struct hpm_emu_vm *base, unsigned h, uint32_t mask, bool s
 	struct emu_hart *hart = emu_hart(vm_of(base)->emu, h);
 	int x = stop ? emu_hart_csr_set(hart, EMU_MODE_M, EMU_CSR_MCOUNTINHIBIT, mask)
 	             : emu_hart_csr_clear(hart, EMU_MODE_M, EMU_CSR_MCOUNTINHIBIT, mask);
+	if (x == EMU_OK && (mask & EMU_CNT_CY))
+		vm_of(base)->src[h].cy_on = !stop;
 	if (x != EMU_OK) {
 		snprintf(err, errlen, "emulator: %s mcountinhibit raised %s",
 		         stop ? "csrs" : "csrc", emu_exc_name(x));
 		return -EIO;
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------------ tasks */
+
+/* A slice length of hart h: task-slice, drawn when it is a range. */
+static uint64_t slice_len(struct kmh_vm *vm, struct src *src)
+{
+	uint64_t span = (uint64_t)vm->slice_hi - vm->slice_lo + 1;
+	if (span == 1)
+		return vm->slice_lo;
+	uint64_t z = (src->rng += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	z ^= z >> 31;
+	return vm->slice_lo + z % span; /* bias below 2^-32: slices are < 2^32 */
+}
+
+/* The context switch of hart h: the task of its next slice. */
+static void task_switch(struct kmh_vm *vm, unsigned h)
+{
+	struct src *src = &vm->src[h];
+	const uint64_t now = src->cycles;
+	int64_t total = 0, idle_w = WRR_ONE;
+	uint64_t next_start = UINT64_MAX;
+	bool any = false;
+
+	for (unsigned i = 0; i < vm->nr_tasks; i++) {
+		struct vtask *t = &vm->tasks[i];
+		if (t->hart != h)
+			continue;
+		if (t->t.start > now) {
+			if (t->t.start < next_start)
+				next_start = t->t.start;
+			continue;
+		}
+		if (now >= t->t.exit)
+			continue;
+		any = true;
+		t->wrr += t->weight;
+		total += t->weight;
+		idle_w -= t->weight;
+	}
+	if (idle_w < 0)
+		idle_w = 0;
+	int best = -1;
+	if (any) {
+		/* smooth weighted round robin: the largest current weight runs
+		 * and gives back the total (ties: the task declared first, the
+		 * idle task last) */
+		src->idle_wrr += idle_w;
+		total += idle_w;
+		int64_t max = src->idle_wrr;
+		for (unsigned i = 0; i < vm->nr_tasks; i++) {
+			struct vtask *t = &vm->tasks[i];
+			if (t->hart == h && t->t.start <= now && now < t->t.exit &&
+			    (best < 0 ? t->wrr >= max : t->wrr > max)) {
+				max = t->wrr;
+				best = (int)i;
+			}
+		}
+		if (best >= 0)
+			vm->tasks[best].wrr -= total;
+		else
+			src->idle_wrr -= total;
+	}
+	uint64_t len = slice_len(vm, src);
+	if (best >= 0) {
+		uint64_t to_exit = vm->tasks[best].t.exit - now;
+		if (len > to_exit)
+			len = to_exit;
+	} else if (next_start != UINT64_MAX && len > next_start - now) {
+		/* a task that starts preempts the idle task */
+		len = next_start - now;
+	}
+	src->cur = best;
+	src->left = len;
+}
+
+static int vm_task_now(struct hpm_emu_vm *base, unsigned h, uint64_t *left)
+{
+	struct kmh_vm *vm = vm_of(base);
+	struct src *src = &vm->src[h];
+	if (!vm->nr_tasks) {
+		*left = UINT64_MAX;
+		return -1;
+	}
+	if (!src->left)
+		task_switch(vm, h);
+	*left = src->left;
+	return src->cur;
+}
+
+/* The idle task's cycles: a hart in wfi counts cycles and nothing else. */
+static void idle_run(const struct kmh_vm *vm, uint64_t cycles, struct emu_run *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->cycles = cycles;
+	r->source = vm;
+	r->mode = EMU_MODE_HS;
+}
+
+/* `n` cycles of run r ran on hart h: its task's share of the slice, and of
+ * the ground truth while mcycle ran. */
+static void task_ran(struct kmh_vm *vm, struct src *src, const struct emu_run *r, uint64_t n)
+{
+	if (!vm->nr_tasks)
+		return;
+	src->left -= n;
+	if (src->cy_on) {
+		struct vtask *t = &vm->tasks[src->cur >= 0 ? (unsigned)src->cur : vm->nr_tasks];
+		t->cyc[(size_t)r->key * EMU_NR_MODES + r->mode] += n;
+	}
 }
 
 /* The next run of h's source, at most `cycles` (> 0) of it, with its PC
@@ -207,7 +393,23 @@ static void src_next(struct kmh_vm *vm, struct src *src, uint64_t cycles, struct
 	}
 	*pc = 0;
 	*fn = -1;
-	if (src->w) {
+	if (vm->nr_tasks) {
+		if (!src->left)
+			task_switch(vm, (unsigned)(src - vm->src));
+		if (cycles > src->left)
+			cycles = src->left;
+		if (src->cur < 0) {
+			idle_run(vm, cycles, r);
+			return;
+		}
+		struct emu_workload *w = vm->tasks[src->cur].w;
+		emu_workload_next(w, cycles, r);
+		/* every task's keys are the profile's cycle definitions: one
+		 * source for the hart's cache */
+		r->source = vm;
+		*fn = emu_workload_function(w);
+		*pc = emu_workload_pc(w);
+	} else if (src->w) {
 		emu_workload_next(src->w, cycles, r);
 		*fn = emu_workload_function(src->w);
 		*pc = emu_workload_pc(src->w);
@@ -239,6 +441,7 @@ static void vm_run(struct hpm_emu_vm *base, unsigned h, uint64_t cycles)
 	while (cycles) {
 		src_next(vm, src, cycles, &r, &pc, &fn);
 		emu_hart_run(hart, &r);
+		task_ran(vm, src, &r, r.cycles);
 		cycles -= r.cycles;
 	}
 }
@@ -293,6 +496,7 @@ static uint64_t vm_run_sample(struct hpm_emu_vm *base, unsigned h, uint64_t cycl
 		src_next(vm, src, cycles - done, &r, &pc, &fn);
 		uint32_t ovf;
 		uint64_t n = emu_hart_run_watch(hart, &r, src->watch, &ovf);
+		task_ran(vm, src, &r, n);
 		done += n;
 		if (n < r.cycles) {
 			/* the rest of the run goes on after the interrupt (what
@@ -346,6 +550,56 @@ static uint64_t vm_read(struct hpm_emu_vm *base, unsigned h, unsigned counter, b
 	else
 		*wrapped = (csrr(hart, EMU_CSR_MHPMEVENT(counter)) & KMH_OF) != 0;
 	return v;
+}
+
+static unsigned vm_nr_tasks(const struct hpm_emu_vm *base)
+{
+	return ((const struct kmh_vm *)base)->nr_tasks;
+}
+
+static bool vm_task(const struct hpm_emu_vm *base, unsigned i, struct hpm_emu_task_info *t)
+{
+	const struct kmh_vm *vm = (const struct kmh_vm *)base;
+	if (i >= vm->nr_tasks)
+		return false;
+	const struct vtask *v = &vm->tasks[i];
+	t->pid = v->t.pid;
+	t->tgid = v->t.tgid;
+	t->comm = v->t.name;
+	t->hart = v->hart;
+	t->share = v->t.share;
+	t->start = v->t.start;
+	t->exit = v->t.exit;
+	t->exited = vm->src[v->hart].cycles >= v->t.exit;
+	return true;
+}
+
+static uint64_t vm_task_truth(const struct hpm_emu_vm *base, unsigned i, unsigned counter,
+                              uint64_t value, uint64_t *cycles)
+{
+	const struct kmh_vm *vm = (const struct kmh_vm *)base;
+	uint64_t sum = 0, cyc = 0;
+	if (i <= vm->nr_tasks) {
+		const uint64_t *c = vm->tasks[i].cyc;
+		unsigned keys = emu_profile_nr_keys(vm->prof);
+		for (unsigned k = 0; k <= keys; k++)
+			for (unsigned m = 0; m < EMU_NR_MODES; m++) {
+				uint64_t n = c[(size_t)k * EMU_NR_MODES + m];
+				struct emu_run r;
+				if (!n)
+					continue;
+				cyc += n;
+				if (!k)
+					idle_run(vm, 1, &r);
+				else
+					emu_profile_key_run(vm->prof, k, m, &r);
+				r.mode = (uint8_t)m;
+				sum += n * emu_event_per_cycle(value, counter, &r);
+			}
+	}
+	if (cycles)
+		*cycles = cyc;
+	return sum;
 }
 
 static const char *vm_unproduced(const struct hpm_emu_vm *base, const struct hpm_event_code *c,
@@ -429,4 +683,8 @@ const struct hpm_emu_machine hpm_machine_kunminghu = {
     .run_sample = vm_run_sample,
     .nr_functions = vm_nr_functions,
     .function = vm_function,
+    .nr_tasks = vm_nr_tasks,
+    .task = vm_task,
+    .task_now = vm_task_now,
+    .task_truth = vm_task_truth,
 };

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -75,7 +76,13 @@ struct pfunc {
 	uint64_t size;
 };
 
-enum section { SEC_TOP, SEC_CYCLE, SEC_CLASS, SEC_PHASE, SEC_FUNCTION };
+struct ptask {
+	struct pmix *mix;
+	unsigned nr_mix, mix_line;
+	bool has_pid, has_tgid, has_share, has_start, has_exit, has_hart;
+};
+
+enum section { SEC_TOP, SEC_CYCLE, SEC_CLASS, SEC_PHASE, SEC_FUNCTION, SEC_TASK };
 
 struct parser {
 	const char *file;
@@ -88,8 +95,10 @@ struct parser {
 	struct pphase *pp;
 	unsigned nr_pp; /* [phase] sections of the file (p->phases may add one) */
 	struct pfunc *pf;
+	struct ptask *pt;
 	enum section sec;
 	bool has_modes, has_mode_switch, has_fn_classes;
+	unsigned slice_line; /* of task-slice, 0: none */
 };
 
 static bool perr(struct parser *ps, unsigned line, const char *fmt, ...)
@@ -143,6 +152,11 @@ static void profile_destroy(struct emu_profile *p)
 		phase_destroy(&p->funcs[i].mix);
 	}
 	free(p->funcs);
+	for (unsigned i = 0; i < p->nr_tasks; i++) {
+		free(p->tasks[i].name);
+		phase_destroy(&p->tasks[i].mix);
+	}
+	free(p->tasks);
 	free(p->fn_thr);
 	free(p->fn_alias);
 	free(p->produced);
@@ -174,6 +188,12 @@ static void parser_free(struct parser *ps)
 		free(ps->pf[i].mix);
 	}
 	free(ps->pf);
+	for (unsigned i = 0; p && i < p->nr_tasks; i++) {
+		for (unsigned j = 0; j < ps->pt[i].nr_mix; j++)
+			free(ps->pt[i].mix[j].cls);
+		free(ps->pt[i].mix);
+	}
+	free(ps->pt);
 }
 
 /* ---------------------------------------------------------------- values */
@@ -392,9 +412,19 @@ static bool top_key(struct parser *ps, const char *key, char *value)
 			            value);
 		return true;
 	}
+	if (strcmp(key, "task-slice") == 0) {
+		if (ps->slice_line)
+			return perr(ps, ps->line, "'task-slice' given twice");
+		ps->slice_line = ps->line;
+		if (!parse_range(value, &p->slice_lo, &p->slice_hi))
+			return perr(ps, ps->line,
+			            "bad task-slice '%s' (cycles: N or LO..HI, 1 <= LO <= HI)",
+			            value);
+		return true;
+	}
 	return perr(ps, ps->line,
 	            "unknown key '%s' (before the first section: name, description, modes, "
-	            "mode-switch, function-classes)",
+	            "mode-switch, function-classes, task-slice)",
 	            key);
 }
 
@@ -598,6 +628,71 @@ static bool function_key(struct parser *ps, const char *key, char *value)
 	return perr(ps, ps->line, "unknown function key '%s' (address, size, share, mix)", key);
 }
 
+#define TASK_PID_MAX   4194304 /* Linux's PID_MAX_LIMIT */
+#define TASK_COMM_MAX  15      /* TASK_COMM_LEN - 1 */
+#define TASK_HART_MAX  1023u   /* EMU_MAX_HARTS - 1 */
+#define TASK_CYCLE_MAX (UINT64_C(1) << 62)
+
+/* A task's pid, process, hart, share, mix and life time. */
+static bool task_key(struct parser *ps, const char *key, char *value)
+{
+	struct emu_profile *p = ps->p;
+	struct wl_task *t = &p->tasks[p->nr_tasks - 1];
+	struct ptask *pt = &ps->pt[p->nr_tasks - 1];
+	uint64_t v;
+	if (strcmp(key, "pid") == 0 || strcmp(key, "tgid") == 0) {
+		bool pid = key[0] == 'p';
+		bool *has = pid ? &pt->has_pid : &pt->has_tgid;
+		if (*has)
+			return perr(ps, ps->line, "'%s' given twice", key);
+		if (!parse_u64(value, TASK_PID_MAX, &v) || v == 0)
+			return perr(ps, ps->line, "bad %s '%s' (1..%d)", key, value, TASK_PID_MAX);
+		*(pid ? &t->pid : &t->tgid) = (int)v;
+		*has = true;
+		return true;
+	}
+	if (strcmp(key, "hart") == 0) {
+		if (pt->has_hart)
+			return perr(ps, ps->line, "'hart' given twice");
+		if (!parse_u64(value, TASK_HART_MAX, &v))
+			return perr(ps, ps->line, "bad hart '%s' (0..%u)", value, TASK_HART_MAX);
+		t->hart = (unsigned)v;
+		pt->has_hart = true;
+		return true;
+	}
+	if (strcmp(key, "share") == 0) {
+		if (pt->has_share)
+			return perr(ps, ps->line, "'share' given twice");
+		if (value[0] == '-')
+			return perr(ps, ps->line, "share %s is negative", value);
+		if (!parse_share(value, &t->share) || t->share <= 0)
+			return perr(ps, ps->line,
+			            "bad share '%s' (the task's fraction of its hart, above 0, at "
+			            "most 1)",
+			            value);
+		pt->has_share = true;
+		return true;
+	}
+	if (strcmp(key, "start") == 0 || strcmp(key, "exit") == 0) {
+		bool start = key[0] == 's';
+		bool *has = start ? &pt->has_start : &pt->has_exit;
+		if (*has)
+			return perr(ps, ps->line, "'%s' given twice", key);
+		if (value[0] == '-')
+			return perr(ps, ps->line, "%s %s is negative", key, value);
+		if (!parse_u64(value, TASK_CYCLE_MAX, &v) || (!start && v == 0))
+			return perr(ps, ps->line, "bad %s '%s' (hart cycles, %s..2^62)", key, value,
+			            start ? "0" : "1");
+		*(start ? &t->start : &t->exit) = v;
+		*has = true;
+		return true;
+	}
+	if (strcmp(key, "mix") == 0)
+		return mix_key(ps, value, &pt->mix, &pt->nr_mix, &pt->mix_line);
+	return perr(ps, ps->line,
+	            "unknown task key '%s' (pid, tgid, hart, share, start, exit, mix)", key);
+}
+
 static bool section(struct parser *ps, char *s)
 {
 	struct emu_profile *p = ps->p;
@@ -609,8 +704,8 @@ static bool section(struct parser *ps, char *s)
 	unsigned n = split_words(s + 1, w, 2);
 	if (n != 2)
 		return perr(ps, ps->line,
-		            "section header is not [cycle NAME], [class NAME], [phase NAME] or "
-		            "[function NAME]");
+		            "section header is not [cycle NAME], [class NAME], [phase NAME], "
+		            "[function NAME] or [task NAME]");
 	if (!valid_name(w[1]))
 		return perr(ps, ps->line, "bad name '%s' (letters, digits, '-', '_', '.')", w[1]);
 	if (strcmp(w[0], "cycle") == 0) {
@@ -671,9 +766,28 @@ static bool section(struct parser *ps, char *s)
 		p->funcs[p->nr_funcs].line = ps->line;
 		p->nr_funcs++;
 		ps->sec = SEC_FUNCTION;
+	} else if (strcmp(w[0], "task") == 0) {
+		if (strlen(w[1]) > TASK_COMM_MAX)
+			return perr(ps, ps->line,
+			            "task name '%s' is longer than %d characters (a comm)", w[1],
+			            TASK_COMM_MAX);
+		for (unsigned i = 0; i < p->nr_tasks; i++)
+			if (strcmp(p->tasks[i].name, w[1]) == 0)
+				return perr(ps, ps->line,
+				            "task '%s' defined twice (first at line %u)", w[1],
+				            p->tasks[i].line);
+		p->tasks = xreallocarray(p->tasks, p->nr_tasks + 1, sizeof(*p->tasks));
+		ps->pt = xreallocarray(ps->pt, p->nr_tasks + 1, sizeof(*ps->pt));
+		memset(&p->tasks[p->nr_tasks], 0, sizeof(*p->tasks));
+		memset(&ps->pt[p->nr_tasks], 0, sizeof(*ps->pt));
+		p->tasks[p->nr_tasks].name = xstrdup(w[1]);
+		p->tasks[p->nr_tasks].line = ps->line;
+		p->tasks[p->nr_tasks].exit = UINT64_MAX;
+		p->nr_tasks++;
+		ps->sec = SEC_TASK;
 	} else {
-		return perr(ps, ps->line, "unknown section '%s' (cycle, class, phase, function)",
-		            w[0]);
+		return perr(ps, ps->line,
+		            "unknown section '%s' (cycle, class, phase, function, task)", w[0]);
 	}
 	return true;
 }
@@ -717,6 +831,8 @@ static bool parse_line(struct parser *ps, char *s)
 		return phase_key(ps, key, value);
 	case SEC_FUNCTION:
 		return function_key(ps, key, value);
+	case SEC_TASK:
+		return task_key(ps, key, value);
 	}
 	return false;
 }
@@ -1004,9 +1120,107 @@ static bool build_functions(struct parser *ps)
 	return build_phase(ps, ph, ph->line);
 }
 
+/* [task] sections: each task's mix is a phase of its own (as a
+ * function's); the profile's one phase is their mix weighted by share (the
+ * expectations of every task runnable all the time, each hart's shares
+ * normalized to the tasks'), for what the profile declares as a whole. */
+static bool build_tasks(struct parser *ps)
+{
+	struct emu_profile *p = ps->p;
+	char what[160];
+	if (ps->nr_pp || p->nr_funcs)
+		return perr(ps, ps->nr_pp ? p->phases[0].line : p->funcs[0].line,
+		            "a profile with [task] sections has no [phase] or [function] sections "
+		            "(each task has its own mix)");
+	for (unsigned i = 0; i < p->nr_classes; i++)
+		if (p->classes[i].has_share)
+			return perr(ps, p->classes[i].line,
+			            "class '%s' has a 'share', but with [task] sections the shares "
+			            "are the tasks' 'mix'",
+			            p->classes[i].name);
+	double total = 0;
+	for (unsigned i = 0; i < p->nr_tasks; i++) {
+		struct wl_task *t = &p->tasks[i];
+		struct ptask *pt = &ps->pt[i];
+		if (!pt->has_pid || !pt->has_share)
+			return perr(ps, t->line, "task '%s' needs pid and share", t->name);
+		if (!pt->nr_mix)
+			return perr(ps, t->line, "task '%s' has no 'mix'", t->name);
+		if (!pt->has_tgid)
+			t->tgid = t->pid;
+		if (t->start >= t->exit)
+			return perr(ps, t->line,
+			            "task '%s' exits (%" PRIu64 ") before it starts (%" PRIu64 ")",
+			            t->name, t->exit, t->start);
+		for (unsigned j = 0; j < i; j++)
+			if (p->tasks[j].pid == t->pid)
+				return perr(ps, t->line,
+				            "task '%s' has pid %d of task '%s' (line %u)", t->name,
+				            t->pid, p->tasks[j].name, p->tasks[j].line);
+		snprintf(what, sizeof(what), "task '%s'", t->name);
+		t->mix.name = xstrdup(t->name);
+		t->mix.line = t->line;
+		if (!mix_classes(ps, &t->mix, pt->mix, pt->nr_mix, pt->mix_line, what) ||
+		    !build_phase(ps, &t->mix, pt->mix_line))
+			return false;
+		total += t->share;
+	}
+	for (unsigned i = 0; i < p->nr_tasks; i++) {
+		const struct wl_task *t = &p->tasks[i];
+		bool leader = false;
+		double sum = 0;
+		for (unsigned j = 0; j < p->nr_tasks; j++) {
+			const struct wl_task *u = &p->tasks[j];
+			leader |= u->pid == t->tgid && u->tgid == u->pid;
+			if (u->hart == t->hart && j <= i)
+				sum += u->share;
+		}
+		if (!leader)
+			return perr(
+			    ps, t->line,
+			    "task '%s': tgid %d is the pid of no task that leads its process "
+			    "(pid = tgid)",
+			    t->name, t->tgid);
+		if (sum > 1.0 + SHARE_EPSILON)
+			return perr(ps, t->line,
+			            "the shares of the tasks on hart %u sum to %.12g, above 1",
+			            t->hart, sum);
+	}
+	for (unsigned i = 0; i < p->nr_classes; i++)
+		if (!p->classes[i].used)
+			return perr(ps, p->classes[i].line, "class '%s' is in no task's mix",
+			            p->classes[i].name);
+
+	p->phases = xcalloc(1, sizeof(*p->phases));
+	p->nr_phases = 1;
+	struct wl_phase *ph = &p->phases[0];
+	ph->name = xstrdup("all");
+	ph->line = p->tasks[0].line;
+	ph->cls = xcalloc(p->nr_classes, sizeof(*ph->cls));
+	ph->share = xcalloc(p->nr_classes, sizeof(*ph->share));
+	for (unsigned k = 0; k < p->nr_classes; k++) {
+		double sh = 0;
+		for (unsigned i = 0; i < p->nr_tasks; i++) {
+			const struct wl_phase *m = &p->tasks[i].mix;
+			for (unsigned j = 0; j < m->nr; j++)
+				if (m->cls[j] == k)
+					sh += p->tasks[i].share / total * m->share[j];
+		}
+		if (sh > 0) {
+			ph->cls[ph->nr] = k;
+			ph->share[ph->nr++] = sh;
+		}
+	}
+	return build_phase(ps, ph, ph->line);
+}
+
 static bool build_phases(struct parser *ps)
 {
 	struct emu_profile *p = ps->p;
+	if (p->nr_tasks)
+		return build_tasks(ps);
+	if (ps->slice_line)
+		return perr(ps, ps->slice_line, "'task-slice' without [task] sections");
 	if (p->nr_funcs)
 		return build_functions(ps);
 	if (p->nr_phases == 0) {
@@ -1117,6 +1331,7 @@ static struct emu_profile *parse_text(const char *file, const char *text, size_t
 	ps.p->mode_hi = 50000;
 	ps.p->fn_lo = 4;
 	ps.p->fn_hi = 16;
+	ps.p->slice_lo = ps.p->slice_hi = 100000;
 
 	bool ok = true;
 	char *buf = xmalloc(len + 1);
@@ -1429,4 +1644,53 @@ bool emu_profile_check_vals(const uint8_t *const vals[KMH_NR_BANKS], char *err, 
 	bool ok = wl_model_check(flat, err, errlen);
 	free(flat);
 	return ok;
+}
+
+unsigned emu_profile_nr_tasks(const struct emu_profile *p)
+{
+	return p->nr_tasks;
+}
+
+bool emu_profile_task(const struct emu_profile *p, unsigned i, struct emu_task *t)
+{
+	if (i >= p->nr_tasks)
+		return false;
+	const struct wl_task *w = &p->tasks[i];
+	t->name = w->name;
+	t->pid = w->pid;
+	t->tgid = w->tgid;
+	t->hart = w->hart;
+	t->share = w->share;
+	t->start = w->start;
+	t->exit = w->exit;
+	t->line = w->line;
+	t->td = w->mix.td;
+	return true;
+}
+
+void emu_profile_task_slice(const struct emu_profile *p, uint32_t *lo, uint32_t *hi)
+{
+	*lo = p->slice_lo;
+	*hi = p->slice_hi;
+}
+
+unsigned emu_profile_nr_keys(const struct emu_profile *p)
+{
+	return p->nr_cycles;
+}
+
+bool emu_profile_key_run(const struct emu_profile *p, uint32_t key, unsigned mode,
+                         struct emu_run *run)
+{
+	if (key < 1 || key > p->nr_cycles)
+		return false;
+	const struct wl_cycle *c = &p->cycles[key - 1];
+	memset(run, 0, sizeof(*run));
+	run->cycles = 1;
+	run->key = c->key;
+	run->mode = (uint8_t)mode;
+	run->instret = c->instret;
+	for (unsigned b = 0; b < KMH_NR_BANKS; b++)
+		run->vals[b] = c->bank[b];
+	return true;
 }

@@ -167,6 +167,20 @@ struct wl_func {
 	struct wl_phase mix;
 };
 
+/* A declared task ([task NAME]): a pid on a hart with a share of the
+ * hart's cycles while it is runnable (start <= cycle < exit) and its own
+ * mix of the profile's classes, held as a phase of its own as a
+ * function's is. */
+struct wl_task {
+	char *name; /* its comm, at most 15 characters */
+	unsigned line;
+	int pid, tgid;
+	unsigned hart;
+	double share;
+	uint64_t start, exit; /* exit UINT64_MAX: never */
+	struct wl_phase mix;
+};
+
 struct emu_profile {
 	char *name, *description, *origin;
 	bool builtin;
@@ -196,6 +210,12 @@ struct emu_profile {
 	uint32_t fn_lo, fn_hi;
 	uint32_t *fn_thr;
 	unsigned *fn_alias;
+	/* Tasks (none: nr_tasks 0): each hart runs its tasks in slices of
+	 * slice_lo..slice_hi cycles; phases[0] is then the share-weighted
+	 * combined mix, for the whole profile's expectations. */
+	struct wl_task *tasks;
+	unsigned nr_tasks;
+	uint32_t slice_lo, slice_hi;
 	struct emu_profile *next; /* list of file profiles */
 };
 

@@ -189,6 +189,16 @@ static void draw_runs(struct emu_workload *w)
 	w->pos = 0;
 }
 
+struct emu_workload *emu_workload_new_task(const struct emu_profile *p, unsigned task,
+                                           uint64_t seed)
+{
+	struct emu_workload *w = emu_workload_new(p, seed);
+	/* one endless phase: the task's mix */
+	w->ph = &p->tasks[task].mix;
+	w->phase_left = UINT64_MAX;
+	return w;
+}
+
 struct emu_workload *emu_workload_new(const struct emu_profile *p, uint64_t seed)
 {
 	struct emu_workload *w = xcalloc(1, sizeof(*w));

@@ -228,12 +228,47 @@ bool emu_profile_function(const struct emu_profile *p, unsigned i, struct emu_fu
 /* The function whose range holds pc, or -1. */
 int emu_profile_function_at(const struct emu_profile *p, uint64_t pc);
 
+/* Tasks: [task] sections (hpmstat-emu-profile(5)), the ground truth of
+ * per-task counting. Each is a pid (of process tgid) on a hart, with a
+ * share of the hart's cycles while it is runnable (start <= hart cycle <
+ * exit) and its own mix of the profile's classes; its declared Topdown is
+ * computed from that mix. A profile without [task] sections has none. */
+struct emu_task {
+	const char *name; /* its comm */
+	int pid, tgid;
+	unsigned hart;
+	double share;
+	uint64_t start, exit; /* exit UINT64_MAX: never */
+	unsigned line;        /* of its [task] header */
+	struct emu_topdown td;
+};
+
+unsigned emu_profile_nr_tasks(const struct emu_profile *p);
+/* Task i in file order; false when i is out of range. */
+bool emu_profile_task(const struct emu_profile *p, unsigned i, struct emu_task *t);
+/* The scheduler's slice, in cycles: uniform in *lo..*hi (task-slice). */
+void emu_profile_task_slice(const struct emu_profile *p, uint32_t *lo, uint32_t *hi);
+
+/* The profile's cycle definitions are the keys of the runs its streams
+ * give, 1..emu_profile_nr_keys(p). emu_profile_key_run() fills *run with
+ * one cycle of definition `key` in `mode` (source NULL), as a stream gives
+ * it; false for a key out of range. For counting what runs of known keys
+ * and modes add up to without keeping the runs. */
+unsigned emu_profile_nr_keys(const struct emu_profile *p);
+bool emu_profile_key_run(const struct emu_profile *p, uint32_t key, unsigned mode,
+                         struct emu_run *run);
+
 /* --------------------------------------------------------------- workloads */
 
 /* A stream of runs of profile p (which must outlive it), determined
  * entirely by (p, seed): the same pair gives the same sequence of cycles,
  * whatever max_cycles the consumer passes. */
 struct emu_workload *emu_workload_new(const struct emu_profile *p, uint64_t seed);
+
+/* The stream of task `task` of p (< emu_profile_nr_tasks(p)): runs of its
+ * own mix, determined by (p, task, seed) as emu_workload_new()'s. */
+struct emu_workload *emu_workload_new_task(const struct emu_profile *p, unsigned task,
+                                           uint64_t seed);
 
 /* The next run: 1..max_cycles identical cycles (0 cycles, consuming
  * nothing, when max_cycles is 0). run->vals point into memory owned by the
