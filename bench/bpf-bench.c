@@ -26,9 +26,9 @@
 #include "bpf/taskcount.h"
 
 static const uint64_t sw_events[8] = {
-    PERF_COUNT_SW_CPU_CLOCK,        PERF_COUNT_SW_TASK_CLOCK,       PERF_COUNT_SW_CONTEXT_SWITCHES,
-    PERF_COUNT_SW_CPU_MIGRATIONS,   PERF_COUNT_SW_PAGE_FAULTS,      PERF_COUNT_SW_PAGE_FAULTS_MIN,
-    PERF_COUNT_SW_PAGE_FAULTS_MAJ,  PERF_COUNT_SW_ALIGNMENT_FAULTS,
+    PERF_COUNT_SW_CPU_CLOCK,       PERF_COUNT_SW_TASK_CLOCK,       PERF_COUNT_SW_CONTEXT_SWITCHES,
+    PERF_COUNT_SW_CPU_MIGRATIONS,  PERF_COUNT_SW_PAGE_FAULTS,      PERF_COUNT_SW_PAGE_FAULTS_MIN,
+    PERF_COUNT_SW_PAGE_FAULTS_MAJ, PERF_COUNT_SW_ALIGNMENT_FAULTS,
 };
 
 static double now(void)
@@ -98,8 +98,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	double base = ping_pong(secs);
-	printf("context-switch load: two processes bouncing a byte through pipes, %.1f s, %ld CPUs\n",
-	       secs, ncpu);
+	printf(
+	    "context-switch load: two processes bouncing a byte through pipes, %.1f s, %ld CPUs\n",
+	    secs, ncpu);
 	printf("without BPF: %.0f round trips/s\n", base);
 	printf("%-7s %-13s %-9s %-12s %-14s %-14s %s\n", "events", "fds opened", "switches",
 	       "ns/switch", "ns/switch/evt", "round trips/s", "slowdown");

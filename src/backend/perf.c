@@ -1338,7 +1338,8 @@ static int perf_open(struct hpm_evlist *list, const unsigned *rows, unsigned nr_
 			return rc;
 		}
 		if (rc < 0 && bpf_tasks(t)) {
-			if (cfg)
+			/* built without libbpf: per thread as ever, nothing to say */
+			if (cfg && rc != -HPM_TC_ENOTBUILT)
 				snprintf(cfg->bpf_reason, sizeof(cfg->bpf_reason), "%s",
 				         hpm_taskcount_strerror(rc));
 			return perf_open_target(list, rows, nr_rows, &plain, vcfg, out, err,

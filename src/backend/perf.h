@@ -43,6 +43,16 @@
  * - A PMU/TERMS/ event whose PMU this host does not have is
  *   HPM_EV_NOT_SUPPORTED without being opened; the first such gives
  *   cfg->warning (why it cannot count).
+ * - target->bpf (src/bpf/taskcount.h): the rows are opened once per online
+ *   CPU (no inherit, no groups: perf's "bpf managed perf events do not yet
+ *   support groups"), a BPF program charges their deltas to the task
+ *   switched out, and read() takes the units from its table: one "task"
+ *   for --bpf-counters' -p (the tgid's threads) or -t (those tids), a
+ *   "comm-tid" per thread or "comm-tgid" per process for -a --per-thread
+ *   or --per-task (rebuilt at each read: threads come and go). REQUIRE and
+ *   BPF unavailable: open() fails with the reason; WANT: counted per thread
+ *   as without it, the reason in cfg->bpf_reason (empty when built without
+ *   libbpf); cfg->bpf_* hold the program's missed switches and read errors.
  * - read() refreshes counts[unit] = {val, ena, run}, the sums over the unit's
  *   fds; an evsel that never ran (run == 0) is HPM_EV_NOT_COUNTED until it
  *   does. Scaling (val * ena / run) is the reader's.

@@ -46,6 +46,7 @@ const char *hpm_taskcount_strerror(int err)
 	return strerror(err);
 }
 
+#ifdef HAVE_LIBBPF
 /* Capability bits of CapEff in /proc/self/status (linux/capability.h). */
 #define CAP_PERFMON_BIT 38
 #define CAP_BPF_BIT     39
@@ -64,6 +65,7 @@ static int have_caps(void)
 	unsigned long long need = (1ULL << CAP_PERFMON_BIT) | (1ULL << CAP_BPF_BIT);
 	return (eff & need) == need;
 }
+#endif
 
 int hpm_taskcount_probe(void)
 {

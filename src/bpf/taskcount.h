@@ -54,10 +54,10 @@ struct hpm_tc_value {
 
 /* One task's counts since open (cumulative), or a whole process's. */
 struct hpm_tc_task {
-	int pid;                                  /* thread id (tid); for a process row the tgid */
-	int tgid;                                 /* process id */
-	char comm[16];                            /* as the kernel names it at its last switch */
-	bool exited;                              /* gone (counted until its last switch out) */
+	int pid;       /* thread id (tid); for a process row the tgid */
+	int tgid;      /* process id */
+	char comm[16]; /* as the kernel names it at its last switch */
+	bool exited;   /* it exited (sched_process_exit): counted until its last switch out */
 	struct hpm_tc_value v[HPM_TC_MAX_EVENTS]; /* [nr_events] */
 };
 
@@ -65,14 +65,18 @@ struct hpm_tc_stats {
 	uint64_t switches; /* context switches the program saw */
 	uint64_t missed;   /* switches whose task found the map full: not charged */
 	/* (the CPU's delta still moves on: it is lost, never charged to another) */
-	uint64_t read_errors; /* bpf_perf_event_read_value failures (counter gone) */
-	unsigned tasks;       /* entries in the map now */
-	unsigned max_tasks;   /* its capacity */
+	/* bpf_perf_event_read_value failures other than an empty slot (an
+	 * event without fd on that CPU): that delta goes to the next task */
+	uint64_t read_errors;
+	unsigned tasks;     /* entries in the map now */
+	unsigned max_tasks; /* its capacity */
 };
 
 /* Loads the program and its maps for nr_events counters per CPU on
  * nr_cpus CPUs (ids 0..nr_cpus-1) and a map of max_tasks (0: default).
- * Nothing is attached until hpm_taskcount_start. */
+ * Nothing is attached until hpm_taskcount_start. The counters must not
+ * inherit (attr.inherit = 0: the kernel reads no inherited counter from
+ * BPF) and are best opened disabled and enabled after start. */
 int hpm_taskcount_open(struct hpm_taskcount **out, unsigned nr_events, unsigned nr_cpus,
                        unsigned max_tasks);
 /* The counter of `event` on `cpu`: a perf fd opened with pid -1 on that
@@ -89,11 +93,15 @@ int hpm_taskcount_start(struct hpm_taskcount *tc);
  * seen), so the rows add up to the per-CPU counts. st may be NULL. */
 int hpm_taskcount_read(struct hpm_taskcount *tc, struct hpm_tc_task **rows, unsigned *nrows,
                        struct hpm_tc_stats *st);
-/* Sums a thread table into processes (by tgid): *procs malloc'ed. */
+/* Sums a thread table into processes (by tgid): *procs malloc'ed, pid =
+ * tgid, the main thread's comm (else the first thread's), exited when all
+ * its threads have. Needs no libbpf. */
 int hpm_taskcount_by_process(const struct hpm_tc_task *rows, unsigned nrows, unsigned nr_events,
                              struct hpm_tc_task **procs, unsigned *nprocs);
-/* Removes exited threads from the map (after they were reported once), so
- * a long session does not fill it with the dead. */
+/* Removes from the map the exited threads whose last switch has come
+ * (call it after their rows were reported once), so a long session does
+ * not fill it with the dead. Returns how many, or a negative code. A tid
+ * the kernel reuses before that (pid wrap) keeps adding to the old row. */
 int hpm_taskcount_forget_exited(struct hpm_taskcount *tc);
 void hpm_taskcount_close(struct hpm_taskcount *tc);
 /* The kernel's run time and run count of the sched_switch program (filled

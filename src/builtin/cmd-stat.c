@@ -598,13 +598,13 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 			o->cpus = NULL;
 		}
 	}
+	if (o->per_task && (o->tids || o->pid > 0 || o->cpus || (o->argv && !o->all_cpus)))
+		return cli_usage_error("--per-task counts every process of the system: use it with "
+		                       "-a (or no target)");
 	if (o->aggr == STAT_AGGR_THREAD && !o->tids && o->pid <= 0 &&
 	    (o->cpus || (o->argv && !o->all_cpus)))
 		return cli_usage_error("The --per-thread option is only available when monitoring "
 		                       "via -p -t -a options or only --per-thread.");
-	if (o->per_task && (o->tids || o->pid > 0 || o->cpus || (o->argv && !o->all_cpus)))
-		return cli_usage_error("--per-task counts every process of the system: use it with "
-		                       "-a (or no target)");
 	if (o->bpf_counters && o->interval_ms > 0 && o->aggr == STAT_AGGR_THREAD && !o->tids &&
 	    o->pid <= 0)
 		return cli_usage_error("--bpf-counters with -a --per-thread or --per-task and -I "
