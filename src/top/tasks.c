@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "backend/perf.h"
@@ -19,7 +20,7 @@
 enum src { SRC_NONE, SRC_BPF, SRC_GROUPS, SRC_EMU };
 
 #define FORGET_FRAMES 30
-#define HOST_PROCS_S  5.0 /* the host's process count is refreshed that often */
+#define HOST_PROCS_S  10.0 /* the host's process count is refreshed that often */
 
 /* The per-task software columns (enum top_pcol PC_TASK.. order), opened
  * per CPU here for BPF: cpu-clock gives %CPU and TASK-MS (the time each
@@ -136,6 +137,9 @@ static int open_sw(uint64_t config, int cpu)
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = config;
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/* enabled once the program runs (taskcount.h), so that nothing it
+	 * counted before is charged to the first task switched out */
+	a.disabled = 1;
 	/* not inherit: the kernel's BPF reads refuse inherited counters */
 	return hpm_perf_event_open(&a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
@@ -223,6 +227,13 @@ static int start_bpf(struct top_tasks *t, const struct top_model *m, char *why, 
 		snprintf(why, whylen, "%s", hpm_taskcount_strerror(-rc));
 		return rc;
 	}
+	for (unsigned i = 0; i < NR_SW * t->nr_cpus; i++)
+		if (ioctl(t->own[i], PERF_EVENT_IOC_ENABLE, 0) < 0) {
+			rc = -errno;
+			snprintf(why, whylen, "cannot enable a per-CPU software counter: %s",
+			         strerror(errno));
+			return rc;
+		}
 	return 0;
 }
 
