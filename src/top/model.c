@@ -516,10 +516,39 @@ static void fill_nodes(struct top_model *m, struct top_frame *f, struct stat_met
 	free(map);
 }
 
-/* The tree shown: the sum over the units, or the drilled row's own. A task
- * row's counts come as doubles in evlist order (top_proc.ev): they are
- * put in unit 0 of counts the metric evaluation reads, as a one-unit run
- * that counted all the time. */
+/* A task row's counts come as doubles in evlist order (top_proc.ev): they
+ * are put in unit 0 of counts the metric evaluation reads, as a one-unit
+ * run that counted all the time. */
+unsigned top_model_task_metrics(struct top_model *m, const double *ev, unsigned nev,
+                                struct stat_metric **out)
+{
+	struct hpm_session *s = &m->s;
+	*out = NULL;
+	if (!ev || nev != s->all.nr)
+		return 0;
+	struct hpm_count **tc = xcalloc(s->all.nr ? s->all.nr : 1, sizeof(*tc));
+	for (unsigned i = 0; i < s->all.nr; i++) {
+		tc[i] = xcalloc(units_of(s, i), sizeof(**tc));
+		/* ev is scaled as hpm_counts_value scales (by the event's unit
+		 * scale), which the evaluation applies again; NAN: not counted,
+		 * a count that never ran */
+		const struct hpm_evsel *e = &s->all.ev[i];
+		double v = ev[i];
+		if (e->scale != 0 && e->scale != 1)
+			v /= e->scale;
+		if (isnan(v) || v < 0)
+			continue;
+		tc[i][0].val = (uint64_t)llround(v);
+		tc[i][0].ena = tc[i][0].run = 1;
+	}
+	unsigned nr = hpm_session_metrics_unit(s, (const struct hpm_count *const *)tc, 0, out);
+	for (unsigned i = 0; i < s->all.nr; i++)
+		free(tc[i]);
+	free(tc);
+	return nr;
+}
+
+/* The tree shown: the sum over the units, or the drilled row's own. */
 static void fill_tree(struct top_model *m, struct top_frame *f, struct hpm_count **d)
 {
 	struct hpm_session *s = &m->s;
@@ -540,18 +569,7 @@ static void fill_tree(struct top_model *m, struct top_frame *f, struct hpm_count
 			snprintf(f->status, sizeof(f->status), "%s: %s (u: back)", m->row_name,
 			         !p ? "not in the table now (exited?)" : "no per-task counts now");
 		} else {
-			struct hpm_count **tc = xcalloc(s->all.nr ? s->all.nr : 1, sizeof(*tc));
-			for (unsigned i = 0; i < s->all.nr; i++) {
-				tc[i] = xcalloc(units_of(s, i), sizeof(**tc));
-				double v = p->ev[i];
-				tc[i][0].val = isnan(v) || v < 0 ? 0 : (uint64_t)llround(v);
-				tc[i][0].ena = tc[i][0].run = 1;
-			}
-			nr = hpm_session_metrics_unit(s, (const struct hpm_count *const *)tc, 0,
-			                              &ms);
-			for (unsigned i = 0; i < s->all.nr; i++)
-				free(tc[i]);
-			free(tc);
+			nr = top_model_task_metrics(m, p->ev, f->nev, &ms);
 		}
 	} else {
 		nr = hpm_session_metrics(s, (const struct hpm_count *const *)d, &ms);

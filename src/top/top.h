@@ -265,6 +265,12 @@ int top_model_up(struct top_model *m, char *err, size_t errlen);
 int top_model_drill_row(struct top_model *m, int unit, int pid, const char *name, const char *why,
                         char *err, size_t errlen);
 void top_model_free(struct top_model *m);
+/* The session's metrics (as hpm_session_metrics_unit's) of one task's
+ * counts: ev[nev] as top_proc.ev holds them; 0 rows when nev is not the
+ * session's number of events. *out is freed as those are (free each
+ * display, then the array). */
+unsigned top_model_task_metrics(struct top_model *m, const double *ev, unsigned nev,
+                                struct stat_metric **out);
 
 /* Sorting the process table by column (or -1: pid). */
 void top_sort_procs(struct top_frame *f);

@@ -571,6 +571,9 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 	/* the table's room changes with the tree above it: the bar stays in view */
 	if (!v->on_units && v->sel >= v->scroll + v->page)
 		v->scroll = v->sel - v->page + 1;
+	/* and no empty rows below the table while rows above are hidden */
+	if (v->scroll > 0 && (unsigned)v->scroll + (unsigned)v->page > nrows)
+		v->scroll = (int)nrows > v->page ? (int)nrows - v->page : 0;
 	if (nrows)
 		snprintf(line + len, sizeof(line) - (size_t)len, "   rows %u-%u of %u",
 		         (unsigned)v->scroll + 1,

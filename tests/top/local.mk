@@ -13,3 +13,12 @@ EXTRA_DIST += tests/top/top-bpf.sh
 check_PROGRAMS += tests/top/mt-sleeper
 tests_top_mt_sleeper_SOURCES = tests/top/mt-sleeper.c
 tests_top_mt_sleeper_LDADD = -lpthread
+# a task row's tree from its counts (top_model_task_metrics)
+check_PROGRAMS += tests/top/test-taskmetrics
+TESTS += tests/top/test-taskmetrics
+tests_top_test_taskmetrics_SOURCES = tests/top/test-taskmetrics.c
+tests_top_test_taskmetrics_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_top_test_taskmetrics_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_top_test_taskmetrics_LDADD = tests/libtap.a src/top/libtop.a src/stat/libstat.a \
+	src/backend/libbackend.a src/core/libcore.a src/metric/libmetric.a $(HPM_TEST_LIBS) \
+	src/perfdata/libperfdata.a src/sym/libsym.a $(LIBELF_LIBS) $(LIBPFM4_LIBS) $(NCURSES_LIBS)
