@@ -462,6 +462,128 @@ static unsigned host_processes(void)
 	return n;
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* <procfs>/PATH's first line (a comm), "" when unreadable */
+static void read_comm(const char *path, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	FILE *fp = fopen(path, "re");
+	if (!fp)
+		return;
+	if (fgets(buf, (int)len, fp))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(fp);
+}
+
+/* A task that has not run since the program started: in no map entry,
+ * so every count of it is 0 (the rows the program counts; the others
+ * '-'). */
+static void idle_row(const struct top_tasks *t, const struct top_frame *f, int pid, int tgid,
+                     const char *comm, struct top_proc *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->tgid = tgid;
+	p->thread = pid != tgid;
+	snprintf(p->name, sizeof(p->name), "%s", comm);
+	for (unsigned c = 0; c < TOP_MAX_PCOLS; c++)
+		p->v[c] = (double)NAN;
+	for (unsigned c = 0; c < TD_NR; c++)
+		p->td[c] = (double)NAN;
+	p->v[PC_CPU] = p->v[PC_TASK] = p->v[PC_CSW] = p->v[PC_FAULTS] = 0;
+	if (!f->nev)
+		return;
+	p->ev = xcalloc(f->nev, sizeof(double));
+	for (unsigned r = 0; r < f->nev; r++)
+		p->ev[r] = (double)NAN;
+	for (unsigned e = NR_SW; e < t->nr_events; e++)
+		if ((unsigned)t->ev_row[e] < f->nev)
+			p->ev[t->ev_row[e]] = 0;
+}
+
+/* Fewer processes ran since the program started than the table has rows:
+ * the host's others (<procfs>, as the per-task groups list them), with
+ * their threads in the tree view, after the busy ones. A /proc scan costs
+ * about what the busy rows do, so it is made only then. Returns the
+ * processes seen there (0: not scanned). */
+static unsigned add_idle(const struct top_tasks *t, const struct top_model *m,
+                         const struct top_frame *f, const int *ran, unsigned nran, unsigned shown,
+                         struct top_proc **out, unsigned *nout, unsigned *cap)
+{
+	const char *procfs = getenv("HPMSTAT_PROCFS");
+	if (!procfs || !*procfs)
+		procfs = "/proc";
+	DIR *d = opendir(procfs);
+	if (!d)
+		return 0;
+	int *pids = NULL;
+	unsigned n = 0, pcap = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] <= '0' || de->d_name[0] > '9')
+			continue;
+		if (n == pcap) {
+			pcap = pcap ? 2 * pcap : 256;
+			pids = xreallocarray(pids, pcap, sizeof(*pids));
+		}
+		pids[n++] = (int)strtol(de->d_name, NULL, 10);
+	}
+	closedir(d);
+	if (n)
+		qsort(pids, n, sizeof(*pids), cmp_int);
+	char path[512], comm[64];
+	for (unsigned i = 0; i < n && shown < m->o->nprocs; i++) {
+		if (nran && bsearch(&pids[i], ran, nran, sizeof(*ran), cmp_int))
+			continue;
+		snprintf(path, sizeof(path), "%s/%d/comm", procfs, pids[i]);
+		read_comm(path, comm, sizeof(comm));
+		if (!comm[0])
+			continue; /* gone meanwhile */
+		int *tids = NULL;
+		unsigned nt = 0, tcap = 0;
+		DIR *td = NULL;
+		if (m->o->tree) {
+			snprintf(path, sizeof(path), "%s/%d/task", procfs, pids[i]);
+			td = opendir(path);
+		}
+		while (td && (de = readdir(td))) {
+			int tid = (int)strtol(de->d_name, NULL, 10);
+			if (tid <= 0 || tid == pids[i])
+				continue;
+			if (nt == tcap) {
+				tcap = tcap ? 2 * tcap : 8;
+				tids = xreallocarray(tids, tcap, sizeof(*tids));
+			}
+			tids[nt++] = tid;
+		}
+		if (td)
+			closedir(td);
+		if (*nout + 1 + nt > *cap) {
+			*cap = 2 * (*cap + 1 + nt);
+			*out = xreallocarray(*out, *cap, sizeof(**out));
+		}
+		idle_row(t, f, pids[i], pids[i], comm, &(*out)[(*nout)++]);
+		shown++;
+		if (nt)
+			qsort(tids, nt, sizeof(*tids), cmp_int);
+		for (unsigned j = 0; j < nt; j++) {
+			snprintf(path, sizeof(path), "%s/%d/task/%d/comm", procfs, pids[i],
+			         tids[j]);
+			read_comm(path, comm, sizeof(comm));
+			if (comm[0])
+				idle_row(t, f, tids[j], pids[i], comm, &(*out)[(*nout)++]);
+		}
+		free(tids);
+	}
+	free(pids);
+	return n;
+}
+
 static void sample_bpf(struct top_tasks *t, struct top_model *m, struct top_frame *f,
                        double interval)
 {
@@ -573,6 +695,19 @@ static void sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 			th->thread = true;
 		}
 	}
+	unsigned seen = 0;
+	if (take < m->o->nprocs) {
+		int *ran = xcalloc(no ? no : 1, sizeof(int));
+		for (unsigned i = 0; i < no; i++)
+			ran[i] = order[i]->tgid;
+		qsort(ran, no, sizeof(int), cmp_int);
+		seen = add_idle(t, m, f, ran, no, take, &out, &nout, &cap);
+		free(ran);
+	}
+	if (m->o->sticky && nout + t->nr_gone > cap) {
+		cap = nout + t->nr_gone;
+		out = xreallocarray(out, cap, sizeof(*out));
+	}
 	for (unsigned i = 0; m->o->sticky && i < t->nr_gone; i++) {
 		/* shown once with its last counts above: from the next frame on */
 		bool now = false;
@@ -586,7 +721,10 @@ static void sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 	/* a readdir of <proc> costs a few hundred microseconds with a few
 	 * hundred processes: not every frame */
 	double now = hpm_clock_s();
-	if (!t->procs_at || now - t->procs_at >= HOST_PROCS_S) {
+	if (seen) {
+		t->nr_host_procs = seen;
+		t->procs_at = now;
+	} else if (!t->procs_at || now - t->procs_at >= HOST_PROCS_S) {
 		t->nr_host_procs = host_processes();
 		t->procs_at = now;
 	}
