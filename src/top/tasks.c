@@ -679,6 +679,10 @@ static void sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 			cap += j - j0;
 	}
 	ev_columns(m, f);
+	if (!f->nev)
+		snprintf(f->noev_reason, sizeof(f->noev_reason),
+		         "the session's counters are not open (only the software columns are "
+		         "counted per task)");
 	struct top_proc *out = xcalloc(cap ? cap : 1, sizeof(*out));
 	unsigned nout = 0;
 	for (unsigned i = 0; i < take; i++) {
