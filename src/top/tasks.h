@@ -9,11 +9,15 @@
  *   tasks; every counter of the session has a value per task and per
  *   thread, and the Topdown level 1 of a task comes from its own counts
  *   through the session's metric code (hpm_session_metrics_unit), as a
- *   hart's or CPU's does. A task that exits is charged until its last
- *   switch out and shown once, marked exited (kept with --sticky).
+ *   hart's or CPU's does. A process row sums its threads; the tree view
+ *   adds a row per thread. A task that exits is charged until its last
+ *   switch out and shown once, marked exited (kept with --sticky). When
+ *   fewer processes ran than the table has rows, the host's others follow
+ *   from <proc> with zero counts (they did not run), as htop lists them.
  * - The emulator's synthetic task schedule (emulator back end, a profile
  *   that declares tasks): the emulated harts' per-task attribution at
- *   emulated context switches (hpm_emu_tasks), one row per task.
+ *   emulated context switches (hpm_session_emu_tasks), one row per task,
+ *   its ground truth beside it (top_proc.truth).
  * - The per-task group fallback (procs.c): one perf group per busy task;
  *   the header says why BPF is not used.
  * Emulator profiles without tasks keep their rows per hart (model.c).
