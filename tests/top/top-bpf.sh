@@ -34,6 +34,11 @@ if ! grep -q '^#define HAVE_LIBBPF 1' "$top_builddir/config.h"; then
 	bpf="hpmstat was built without libbpf"
 elif [ "$(id -u)" != 0 ]; then
 	bpf="not root: BPF needs root (or CAP_BPF and CAP_PERFMON)"
+else
+	# root in a container may still be refused BPF: top says why
+	"$H" top -b -n 1 -d 0.1 >"$tmp/probe" 2>/dev/null
+	grep -q '^tasks: BPF sched_switch' "$tmp/probe" ||
+		bpf="BPF does not load here ($(grep -m1 '^tasks:' "$tmp/probe"))"
 fi
 
 if [ "$bpf" = yes ]; then
