@@ -24,6 +24,16 @@ bench-top: src/hpmstat$(EXEEXT)
 	$(SHELL) $(top_srcdir)/bench/top-bench.sh ./src/hpmstat$(EXEEXT)
 .PHONY: bench-top
 
+#   make bench-top-bpf  hpmstat top's task rows from BPF against the per-task
+#                       groups with 200 busy processes: counters and
+#                       hpmstat's CPU (bench/top-bpf.sh; needs root)
+noinst_PROGRAMS += bench/bench-busy-load
+bench_bench_busy_load_SOURCES = bench/busy-load.c
+EXTRA_DIST += bench/top-bpf.sh
+bench-top-bpf: src/hpmstat$(EXEEXT) bench/bench-busy-load$(EXEEXT)
+	$(SHELL) $(top_srcdir)/bench/top-bpf.sh ./src/hpmstat$(EXEEXT) ./bench/bench-busy-load$(EXEEXT)
+.PHONY: bench-top-bpf
+
 #   make bench-arm    the Arm emulator's fast path against its reference
 #                     (bench/arm-emu-bench.c; figures in bench/README.md)
 noinst_PROGRAMS += bench/arm-emu-bench

@@ -616,6 +616,21 @@ static void perf_inst_free(struct perf_inst *s)
 	free(s);
 }
 
+int hpm_perf_cpu_fd(const struct hpm_backend_inst *b, unsigned row, int cpu)
+{
+	/* perf_of's test, on a const handle */
+	const struct perf_inst *s =
+	    b && b->ops == &hpm_backend_perf ? (const struct perf_inst *)b : NULL;
+	for (unsigned k = 0; s && k < s->base.nr_rows; k++) {
+		if (s->base.rows[k] != row)
+			continue;
+		for (unsigned p = 0; s->ev[k].fd && p < s->nr_places; p++)
+			if (s->place[p].pid == -1 && s->place[p].cpu == cpu)
+				return s->ev[k].fd[p];
+	}
+	return -1;
+}
+
 int hpm_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
                         unsigned long flags)
 {

@@ -152,6 +152,13 @@ const char *hpm_perf_open_strerror(int errnum, const struct hpm_evsel *ev,
 int hpm_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
                         unsigned long flags);
 
+/* The fd counting row `row` (of the instance's list) on CPU `cpu`, pid -1,
+ * of an open perf instance of a CPU target (-a / -C), or -1: not its row,
+ * not open there, a task target. For readers that share the counters
+ * instead of opening their own (top's BPF task counts, bpf/taskcount.h);
+ * valid until close. */
+int hpm_perf_cpu_fd(const struct hpm_backend_inst *b, unsigned row, int cpu);
+
 /* <proc>/sys/kernel/perf_event_paranoid (HPMSTAT_PROCFS, then /proc), or
  * INT_MIN when unreadable. */
 int hpm_perf_paranoid(void);

@@ -71,12 +71,32 @@ static void fmt_share(char *buf, size_t len, const struct top_value *v)
 		snprintf(buf, len, "%s(%.0f%%)", num, v->share * 100);
 }
 
+/* some task row has a Topdown level 1 of its own (tasks.h) */
+static bool procs_have_td(const struct top_frame *f)
+{
+	for (unsigned i = 0; i < f->nprocs; i++)
+		for (unsigned k = 0; k < TD_NR; k++)
+			if (!isnan(f->procs[i].td[k]))
+				return true;
+	return false;
+}
+
+/* The first ev column of the text table: on the emulator its rows [0]
+ * and [1], the model's cycles and instructions, are the CYCLES and INSTR
+ * columns already. */
+static unsigned ev_first(const struct top_frame *f)
+{
+	return !strcmp(f->backend, "emu") && f->nev >= 2 ? 2 : 0;
+}
+
 void top_print_text(FILE *out, const struct top_frame *f)
 {
 	char a[48], b[48], c[48];
 	fprintf(out, "hpmstat top - frame %u, %.2f s, every %g s, back end %s%s\n", f->seq, f->t,
 	        f->delay, f->backend, f->paused ? " [paused]" : "");
 	fprintf(out, "%s\n", f->source);
+	if (f->tasks[0])
+		fprintf(out, "%s\n", f->tasks);
 	if (f->status[0])
 		fprintf(out, "note: %s\n", f->status);
 	fprintf(out,
@@ -121,21 +141,45 @@ void top_print_text(FILE *out, const struct top_frame *f)
 		fprintf(out,
 		        "(NN%%): counted NN%% of the time and scaled; *: from scaled counts\n");
 	bool emu = !strcmp(f->backend, "emu");
-	fprintf(out, "%s: %u shown of %u\n", emu ? "Workloads" : "Processes", f->nprocs,
+	/* the emulator's rows: its workloads per hart, or a task schedule's
+	 * tasks (tasks.h) */
+	bool work = emu && !f->tasks[0];
+	fprintf(out, "%s: %u shown of %u\n", work ? "Workloads" : "Processes", f->nprocs,
 	        f->nprocs_total);
-	fprintf(out, "%7s %-28s", emu ? "HART" : "PID", emu ? "WORKLOAD" : "COMMAND");
+	fprintf(out, "%7s %-28s", work ? "HART" : "PID", work ? "WORKLOAD" : "COMMAND");
 	for (unsigned k = 0; k < f->npcols; k++)
 		fprintf(out, " %9s%s", f->pcol_names[k], (int)k == f->sort_col ? "*" : " ");
+	/* task rows (tasks.h): the session's events and Topdown per task */
+	bool td = procs_have_td(f);
+	for (unsigned k = ev_first(f); f->ev_names && k < f->nev; k++)
+		if (f->ev_names[k])
+			fprintf(out, " %10.10s", f->ev_names[k]);
+	if (td)
+		fprintf(out, " %-20s", "TOPDOWN");
 	fprintf(out, " %s\n", emu ? "BOTTLENECK" : "S");
 	for (unsigned i = 0; i < f->nprocs; i++) {
 		const struct top_proc *p = &f->procs[i];
+		char name[sizeof(p->name) + 8];
+		/* a thread under its process, as ps f draws children */
+		snprintf(name, sizeof(name), "%s%s", p->thread ? " \\_ " : "", p->name);
 		if (p->pid >= 0)
-			fprintf(out, "%7d %-28.28s", p->pid, p->name);
+			fprintf(out, "%7d %-28.28s", p->pid, name);
 		else
-			fprintf(out, "%7u %-28.28s", i, p->name);
+			fprintf(out, "%7u %-28.28s", i, name);
 		for (unsigned k = 0; k < f->npcols; k++) {
 			top_fmt_value(a, sizeof(a), p->v[k]);
 			fprintf(out, " %9s ", a);
+		}
+		for (unsigned k = ev_first(f); f->ev_names && k < f->nev; k++) {
+			if (!f->ev_names[k])
+				continue;
+			top_fmt_value(a, sizeof(a), p->ev ? p->ev[k] : (double)NAN);
+			fprintf(out, " %10s", a);
+		}
+		if (td) {
+			char bar[21];
+			top_fmt_bar(bar, 20, p->td);
+			fprintf(out, " %s", bar);
 		}
 		fprintf(out, " %s\n", p->extra);
 	}
@@ -169,6 +213,8 @@ void top_print_json(FILE *out, const struct top_frame *f)
 	json_object_set_new(o, "multiplexed", json_boolean(f->multiplexed));
 	if (f->status[0])
 		json_object_set_new(o, "note", json_string(f->status));
+	if (f->tasks[0])
+		json_object_set_new(o, "tasks", json_string(f->tasks));
 	json_t *units = json_array();
 	for (unsigned u = 0; u < f->nunits; u++) {
 		const struct top_unit *t = &f->units[u];
@@ -214,6 +260,36 @@ void top_print_json(FILE *out, const struct top_frame *f)
 		                    json_string(p->extra));
 		if (p->exited)
 			json_object_set_new(j, "exited", json_true());
+		/* task rows (tasks.h) */
+		if (p->thread) {
+			json_object_set_new(j, "tgid", json_integer(p->tgid));
+			json_object_set_new(j, "thread", json_true());
+		}
+		if (p->ev && f->ev_names) {
+			json_t *ev = json_object();
+			for (unsigned k = 0; k < f->nev; k++)
+				if (f->ev_names[k])
+					json_object_set_new(ev, f->ev_names[k],
+					                    number_json(p->ev[k]));
+			json_object_set_new(j, "events", ev);
+		}
+		if (p->truth && f->ev_names) {
+			json_t *tr = json_object();
+			for (unsigned k = 0; k < f->nev; k++)
+				if (f->ev_names[k])
+					json_object_set_new(tr, f->ev_names[k],
+					                    number_json(p->truth[k]));
+			json_object_set_new(j, "truth", tr);
+		}
+		bool td = false;
+		for (unsigned k = 0; k < TD_NR; k++)
+			td |= !isnan(p->td[k]);
+		if (td) {
+			json_t *t = json_object();
+			for (unsigned k = 0; k < TD_NR; k++)
+				json_object_set_new(t, top_td_name[k], number_json(p->td[k]));
+			json_object_set_new(j, "topdown", t);
+		}
 		json_array_append_new(procs, j);
 	}
 	json_object_set_new(o, "processes", procs);

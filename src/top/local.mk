@@ -3,7 +3,7 @@
 noinst_LIBRARIES += src/top/libtop.a
 src_top_libtop_a_SOURCES = \
 	src/top/top.h src/top/model.c src/top/config.c src/top/format.c \
-	src/top/procs.c src/top/procs.h
+	src/top/procs.c src/top/procs.h src/top/tasks.c src/top/tasks.h
 if HAVE_NCURSES
 src_top_libtop_a_SOURCES += src/top/view.c src/top/view.h
 endif

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "top/procs.h"
+#include "top/tasks.h"
 #include "top/top.h"
 #include "util/clock.h"
 #include "util/provenance.h"
@@ -27,8 +28,8 @@
 
 const char top_td_letter[TD_NR] = {'R', 'F', 'B', 'K'};
 const char *const top_td_name[TD_NR] = {"retiring", "frontend", "bad_speculation", "backend"};
-static const char *const td_metric[TD_NR] = {"tma_retiring", "tma_frontend_bound",
-                                             "tma_bad_speculation", "tma_backend_bound"};
+const char *const top_td_metric[TD_NR] = {"tma_retiring", "tma_frontend_bound",
+                                          "tma_bad_speculation", "tma_backend_bound"};
 static const char *const perf_pcols[PC_NR_PERF] = {"%CPU", "TASK-MS", "CSW", "FAULTS"};
 static const char *const emu_pcols[PC_NR_EMU] = {"CYCLES", "INSTR", "IPC"};
 
@@ -141,6 +142,10 @@ static int open_session(struct top_model *m, char *err, size_t errlen)
 {
 	struct top_opts *o = m->o;
 	struct hpm_target t = {.pid = -1, .per_unit = true, .inherit = true};
+	/* per-CPU counters the BPF task counts share (tasks.h) cannot be
+	 * inherited; on CPUs (pid -1) inherit changes nothing else */
+	if (top_tasks_want_bpf(m->tasks, m))
+		t.inherit = false;
 	if (!m->emu) {
 		if (o->pid > 0)
 			t.pid = o->pid;
@@ -184,6 +189,7 @@ int top_model_reprogram(struct top_model *m, char *err, size_t errlen)
 	if (m->prev)
 		hpm_session_snapshot_free(&m->s, m->prev);
 	m->prev = NULL;
+	top_tasks_detach(m->tasks);
 	hpm_session_free(&m->s);
 	m->s = ns;
 	free(m->user_metrics);
@@ -195,6 +201,7 @@ int top_model_reprogram(struct top_model *m, char *err, size_t errlen)
 			snprintf(m->note, sizeof(m->note), "warning: %s", m->s.perf_cfg.warning);
 		m->prev = hpm_session_snapshot(&m->s);
 	}
+	top_tasks_attach(m->tasks, m);
 	m->last = hpm_clock_s();
 	return 0;
 }
@@ -221,6 +228,7 @@ int top_model_init(struct top_model *m, struct top_opts *o, char *err, size_t er
 	}
 	if (!m->emu)
 		m->procs = top_procs_new();
+	m->tasks = top_tasks_new();
 	m->t0 = hpm_clock_s();
 	if (top_model_reprogram(m, err, errlen))
 		return -1;
@@ -233,6 +241,7 @@ void top_model_free(struct top_model *m)
 		hpm_session_snapshot_free(&m->s, m->prev);
 	hpm_session_free(&m->s);
 	free(m->user_metrics);
+	top_tasks_free(m->tasks);
 	top_procs_free(m->procs);
 	memset(m, 0, sizeof(*m));
 }
@@ -412,7 +421,7 @@ static void fill_units(struct top_model *m, struct top_frame *f, struct hpm_coun
 		unsigned nr =
 		    hpm_session_metrics_unit(s, (const struct hpm_count *const *)d, (int)u, &ms);
 		for (unsigned k = 0; k < TD_NR; k++) {
-			int j = find_metric(ms, nr, td_metric[k]);
+			int j = find_metric(ms, nr, top_td_metric[k]);
 			if (j >= 0)
 				tu->td[k] = ms[j].value;
 		}
@@ -592,14 +601,46 @@ static void fill_focus(const struct top_model *m, struct top_frame *f)
 			*p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
 }
 
-static const char *unit_bottleneck(const struct top_unit *u)
+const char *top_td_bottleneck(const double td[TD_NR])
 {
 	int best = -1;
 	/* of the three "bound" categories: retiring is not a bottleneck */
 	for (int k = TD_FRONTEND; k < TD_NR; k++)
-		if (!isnan(u->td[k]) && (best < 0 || u->td[k] > u->td[best]))
+		if (!isnan(td[k]) && (best < 0 || td[k] > td[best]))
 			best = k;
 	return best < 0 ? "-" : top_td_name[best];
+}
+
+/* the emulated workloads: one row per hart */
+static void fill_workloads(struct top_model *m, struct top_frame *f)
+{
+	f->nprocs = f->nunits;
+	f->nprocs_total = f->nunits;
+	f->procs = xcalloc(f->nunits ? f->nunits : 1, sizeof(*f->procs));
+	struct hpm_emu_info info;
+	bool have = hpm_session_emu_info(&m->s, &info);
+	for (unsigned u = 0; u < f->nunits; u++) {
+		struct top_proc *p = &f->procs[u];
+		const struct top_unit *tu = &f->units[u];
+		p->pid = -1;
+		if (have && info.profile)
+			snprintf(p->name, sizeof(p->name), "%s: %s seed %llu", tu->name,
+			         info.profile, (unsigned long long)(info.seed + u));
+		else if (have && info.trace)
+			snprintf(p->name, sizeof(p->name), "%s: trace %s", tu->name, info.trace);
+		else
+			snprintf(p->name, sizeof(p->name), "%s", tu->name);
+		snprintf(p->extra, sizeof(p->extra), "%s", top_td_bottleneck(tu->td));
+		for (unsigned k = 0; k < TOP_MAX_PCOLS; k++)
+			p->v[k] = (double)NAN;
+		/* the hart's Topdown is its unit row's bar */
+		for (unsigned k = 0; k < TD_NR; k++)
+			p->td[k] = (double)NAN;
+		p->v[PC_CYCLES] = tu->cycles.v;
+		p->v[PC_INSTR] = tu->instructions.v;
+		p->v[PC_IPC] = tu->ipc;
+	}
+	f->sort_col = -1;
 }
 
 static void fill_procs(struct top_model *m, struct top_frame *f, double interval)
@@ -608,46 +649,23 @@ static void fill_procs(struct top_model *m, struct top_frame *f, double interval
 		f->npcols = PC_NR_PERF;
 		for (unsigned k = 0; k < PC_NR_PERF; k++)
 			f->pcol_names[k] = perf_pcols[k];
-		top_procs_set_threads(m->procs, m->o->tree);
-		top_procs_sample(m->procs, m->seq ? interval : 0, m->o->nprocs, m->o->pid,
-		                 m->o->sticky, &f->procs, &f->nprocs, &f->nprocs_total);
+		/* BPF's per-task counts, or the per-task groups (tasks.h) */
+		top_tasks_sample(m->tasks, m, f, interval);
 		f->sort_col = PC_CPU;
 		/* the per-task groups of procs.c count the three software events
 		 * only; a task source with the session's events fills ev */
-		if (!f->noev_reason[0])
+		if (!f->nev && !f->noev_reason[0])
 			snprintf(f->noev_reason, sizeof(f->noev_reason),
 			         "the per-task counter groups count task-clock, context "
 			         "switches and page faults only");
 	} else {
-		/* the emulated workloads: one per hart */
 		f->npcols = PC_NR_EMU;
 		for (unsigned k = 0; k < PC_NR_EMU; k++)
 			f->pcol_names[k] = emu_pcols[k];
-		f->nprocs = f->nunits;
-		f->nprocs_total = f->nunits;
-		f->procs = xcalloc(f->nunits ? f->nunits : 1, sizeof(*f->procs));
-		struct hpm_emu_info info;
-		bool have = hpm_session_emu_info(&m->s, &info);
-		for (unsigned u = 0; u < f->nunits; u++) {
-			struct top_proc *p = &f->procs[u];
-			const struct top_unit *tu = &f->units[u];
-			p->pid = -1;
-			if (have && info.profile)
-				snprintf(p->name, sizeof(p->name), "%s: %s seed %llu", tu->name,
-				         info.profile, (unsigned long long)(info.seed + u));
-			else if (have && info.trace)
-				snprintf(p->name, sizeof(p->name), "%s: trace %s", tu->name,
-				         info.trace);
-			else
-				snprintf(p->name, sizeof(p->name), "%s", tu->name);
-			snprintf(p->extra, sizeof(p->extra), "%s", unit_bottleneck(tu));
-			for (unsigned k = 0; k < TOP_MAX_PCOLS; k++)
-				p->v[k] = (double)NAN;
-			p->v[PC_CYCLES] = tu->cycles.v;
-			p->v[PC_INSTR] = tu->instructions.v;
-			p->v[PC_IPC] = tu->ipc;
-		}
-		f->sort_col = -1;
+		/* the emulator's task schedule (tasks.h), busiest first */
+		f->sort_col = PC_CYCLES;
+		if (!top_tasks_sample(m->tasks, m, f, interval))
+			fill_workloads(m, f);
 	}
 	if (m->o->sort) {
 		int c = top_pcol_find(f, m->o->sort);
@@ -727,8 +745,9 @@ int top_model_sample(struct top_model *m, struct top_frame *f, char *err, size_t
 	}
 	fill_source(m, f);
 	fill_focus(m, f);
-	fill_procs(m, f, interval);
+	/* before the rows: their source may add a note (tasks.h) */
 	snprintf(f->status, sizeof(f->status), "%s", m->note);
+	fill_procs(m, f, interval);
 	/* after the process rows: a task's own tree reads its counts */
 	if (d) {
 		fill_tree(m, f, d);
@@ -752,9 +771,14 @@ void top_frame_free(struct top_frame *f)
 		free(f->col_names[c]);
 	free(f->col_names);
 	free(f->nodes);
-	for (unsigned i = 0; i < f->nprocs; i++)
+	for (unsigned i = 0; i < f->nprocs; i++) {
 		free(f->procs[i].ev);
+		free(f->procs[i].truth);
+	}
 	free(f->procs);
+	for (unsigned k = 0; f->ev_names && k < f->nev; k++)
+		free(f->ev_names[k]);
+	free(f->ev_names);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -840,6 +864,15 @@ static int cmp_proc(const void *a, const void *b)
 	return sort_rev_g ? -r : r;
 }
 
+/* threads by process, then as cmp_proc */
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct top_proc *x = a, *y = b;
+	if (x->tgid != y->tgid)
+		return (x->tgid > y->tgid) - (x->tgid < y->tgid);
+	return cmp_proc(a, b);
+}
+
 void top_sort_procs(struct top_frame *f)
 {
 	if (!f->nprocs)
@@ -847,5 +880,40 @@ void top_sort_procs(struct top_frame *f)
 	/* qsort has no context argument in C11; the view is single-threaded */
 	sort_col_g = f->sort_col;
 	sort_rev_g = f->reverse;
-	qsort(f->procs, f->nprocs, sizeof(*f->procs), cmp_proc);
+	unsigned nth = 0;
+	for (unsigned i = 0; i < f->nprocs; i++)
+		nth += f->procs[i].thread;
+	if (!nth) {
+		qsort(f->procs, f->nprocs, sizeof(*f->procs), cmp_proc);
+		return;
+	}
+	/* thread rows (tasks.h) stay under their process, sorted among
+	 * themselves; the processes sort as without them */
+	unsigned np = f->nprocs - nth, a = 0, b = 0;
+	struct top_proc *pr = xcalloc(np ? np : 1, sizeof(*pr)), *th = xcalloc(nth, sizeof(*th));
+	for (unsigned i = 0; i < f->nprocs; i++) {
+		if (f->procs[i].thread)
+			th[b++] = f->procs[i];
+		else
+			pr[a++] = f->procs[i];
+	}
+	qsort(pr, np, sizeof(*pr), cmp_proc);
+	qsort(th, nth, sizeof(*th), cmp_thread);
+	bool *used = xcalloc(nth, sizeof(bool));
+	unsigned o = 0;
+	for (unsigned i = 0; i < np; i++) {
+		f->procs[o++] = pr[i];
+		for (unsigned j = 0; j < nth; j++)
+			if (!used[j] && th[j].tgid == pr[i].tgid) {
+				f->procs[o++] = th[j];
+				used[j] = true;
+			}
+	}
+	/* threads whose process row is not shown: last */
+	for (unsigned j = 0; j < nth; j++)
+		if (!used[j])
+			f->procs[o++] = th[j];
+	free(used);
+	free(pr);
+	free(th);
 }

@@ -47,6 +47,7 @@ struct top_opts {
 	char *sort;        /* process table column name to sort by; NULL: default */
 	bool reverse;      /* ascending instead of descending */
 	bool sticky;       /* keep exited processes, marked */
+	bool no_bpf;       /* --no-bpf: task rows from per-task groups, not BPF (tasks.h) */
 	bool tree;         /* F5/T: threads listed under their process */
 	bool color;        /* colours wanted (NO_COLOR and --no-color clear it) */
 	char *profile_buf; /* owns emu.profile when it came from the config file */
@@ -97,6 +98,10 @@ enum { TD_RETIRING, TD_FRONTEND, TD_BADSPEC, TD_BACKEND, TD_NR };
 /* Bar letters when colours are off (documented in hpmstat-top(1)). */
 extern const char top_td_letter[TD_NR];
 extern const char *const top_td_name[TD_NR];
+/* the level-1 metrics behind them: tma_retiring, ... */
+extern const char *const top_td_metric[TD_NR];
+/* the largest of frontend, bad speculation and backend ("-": none) */
+const char *top_td_bottleneck(const double td[TD_NR]);
 
 struct top_value {
 	double v;     /* NAN: no number, shown as '-' */
@@ -155,6 +160,11 @@ struct top_proc {
 	 * NULL when the task source has none. malloc'ed, owned by the frame
 	 * (top_frame_free frees it). */
 	double *ev;
+	double td[TD_NR]; /* Topdown level 1 of this task's counts (tasks.h); NAN: none */
+	/* [frame.nev] an emulated task's ground truth beside ev: what each
+	 * row's event counted in its cycles, never multiplexed (hpm_emu_task);
+	 * NAN: none; NULL off the emulator. Owned by the frame. */
+	double *truth;
 };
 
 struct top_frame {
@@ -191,6 +201,11 @@ struct top_frame {
 	/* why the process rows carry no ev (shown when Enter is pressed on one):
 	 * "" when they do or no reason is known */
 	char noev_reason[128];
+	/* the rows of frame.ev shown as columns of the task rows (tasks.h):
+	 * [nev], the name of each evsel shown per unit, NULL for the others
+	 * (those only metrics read); NULL when no ev */
+	char **ev_names;
+	char tasks[400]; /* "tasks: BPF sched_switch, ..." (tasks.h); "" none */
 
 	double lag_ms;  /* tick to frame ready (filled by the caller) */
 	double work_ms; /* of that, sampling and formatting (the rest: waking up late) */
@@ -201,6 +216,7 @@ void top_frame_free(struct top_frame *f);
 /* ---------------------------------------------------------------- model */
 
 struct top_procs; /* procs.c */
+struct top_tasks; /* tasks.c */
 
 struct top_model {
 	struct top_opts *o;
@@ -219,7 +235,8 @@ struct top_model {
 	const char **user_metrics;
 	unsigned nr_user_metrics;
 	struct top_procs *procs;
-	char note[512]; /* sticky status line from (re)programming */
+	struct top_tasks *tasks; /* tasks.c: where the task rows come from */
+	char note[512];          /* sticky status line from (re)programming */
 	/* Enter on a row (top_model_drill_row): the tree is that unit's or that
 	 * task's own, counted at level 3 whatever o->level says */
 	int row_unit;      /* unit index, -1: none */

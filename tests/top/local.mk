@@ -5,6 +5,10 @@ TOP_TESTS = tests/top/top-batch.sh tests/top/top-tui.sh tests/top/top-default.sh
 	tests/top/top-signals.sh tests/top/top-keys.sh tests/top/top-colors.sh
 TESTS += $(TOP_TESTS)
 EXTRA_DIST += $(TOP_TESTS)
+# task rows from BPF, the per-task group fallback, the emulator's tasks
+# (tests/bpf/duty: a loop of a known CPU share)
+TESTS += tests/top/top-bpf.sh
+EXTRA_DIST += tests/top/top-bpf.sh
 # a multi-threaded sleeper for the tree view test (top-keys.sh)
 check_PROGRAMS += tests/top/mt-sleeper
 tests_top_mt_sleeper_SOURCES = tests/top/mt-sleeper.c
@@ -16,5 +20,6 @@ tests_top_test_taskmetrics_SOURCES = tests/top/test-taskmetrics.c
 tests_top_test_taskmetrics_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_top_test_taskmetrics_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 tests_top_test_taskmetrics_LDADD = tests/libtap.a src/top/libtop.a src/stat/libstat.a \
-	src/backend/libbackend.a src/core/libcore.a src/metric/libmetric.a src/bpf/libhpmbpf.a $(HPM_TEST_LIBS) \
-	src/perfdata/libperfdata.a src/sym/libsym.a $(LIBELF_LIBS) $(LIBPFM4_LIBS) $(NCURSES_LIBS) $(LIBBPF_LIBS)
+	src/backend/libbackend.a src/core/libcore.a src/metric/libmetric.a src/bpf/libhpmbpf.a \
+	$(HPM_TEST_LIBS) src/perfdata/libperfdata.a src/sym/libsym.a $(LIBELF_LIBS) $(LIBPFM4_LIBS) \
+	$(NCURSES_LIBS) $(LIBBPF_LIBS)
