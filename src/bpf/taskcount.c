@@ -138,6 +138,11 @@ struct hpm_taskcount {
 	struct taskcount_bpf *skel;
 	unsigned nr_events, nr_cpus, max_tasks;
 	int started;
+	bool no_batch; /* the kernel has no BPF_MAP_LOOKUP_BATCH: walk the keys */
+	/* tids the last read saw after their last switch (max_tasks room),
+	 * which forget_exited removes without walking the map again */
+	unsigned *dead, ndead;
+	bool dead_fresh; /* dead[] is from a read since the last forget */
 };
 
 /* The library never prints: libbpf's messages are dropped (the caller
@@ -185,6 +190,11 @@ int hpm_taskcount_open(struct hpm_taskcount **out, unsigned nr_events, unsigned 
 	tc->nr_events = nr_events;
 	tc->nr_cpus = nr_cpus;
 	tc->max_tasks = max_tasks ? max_tasks : HPM_TC_DEF_TASKS;
+	tc->dead = malloc(tc->max_tasks * sizeof(*tc->dead));
+	if (!tc->dead) {
+		free(tc);
+		return -ENOMEM;
+	}
 	tc->skel = taskcount_bpf__open();
 	if (!tc->skel) {
 		rc = load_error(errno);
@@ -265,24 +275,130 @@ static void read_stats(struct hpm_taskcount *tc, struct hpm_tc_stats *st)
 	free(per);
 }
 
-/* Every key of the task map (the map may change while it is walked: a key
- * deleted under the walk restarts it from the first, which only costs
- * time; the number collected is bounded by max_tasks). */
-static unsigned task_keys(struct hpm_taskcount *tc, unsigned **keys)
+/* The rows of a read, grown as the map is read: a map sized for many
+ * tasks usually holds a few hundred. */
+struct rowbuf {
+	struct hpm_tc_task *r;
+	unsigned n, cap;
+};
+
+/* One task map entry into a new row; false when out of memory or past
+ * max_tasks. */
+static bool to_row(const struct hpm_taskcount *tc, unsigned key, const struct tc_task *t,
+                   struct rowbuf *b)
 {
-	unsigned n = 0, *k = malloc(((size_t)tc->max_tasks + 1) * sizeof(*k));
-	*keys = k;
-	if (!k)
-		return 0;
+	if (b->n >= tc->max_tasks)
+		return false;
+	if (b->n == b->cap) {
+		unsigned cap = b->cap ? b->cap * 2 : 256;
+		struct hpm_tc_task *r = realloc(b->r, (size_t)cap * sizeof(*r));
+		if (!r)
+			return false;
+		b->r = r;
+		b->cap = cap;
+	}
+	struct hpm_tc_task *o = &b->r[b->n++];
+	memset(o, 0, sizeof(*o));
+	o->pid = (int)key;
+	o->tgid = (int)t->tgid;
+	memcpy(o->comm, t->comm, sizeof(o->comm));
+	o->comm[sizeof(o->comm) - 1] = 0;
+	o->exited = t->exited != TC_LIVE;
+	for (unsigned e = 0; e < tc->nr_events; e++)
+		o->v[e] = (struct hpm_tc_value){t->v[e].value, t->v[e].enabled, t->v[e].running};
+	return true;
+}
+
+/* Remembers a task seen after its last switch, for forget_exited. */
+static void note_dead(struct hpm_taskcount *tc, unsigned key)
+{
+	if (tc->ndead < tc->max_tasks)
+		tc->dead[tc->ndead++] = key;
+}
+
+/* The task map, whole, by BPF_MAP_LOOKUP_BATCH: a few hundred entries a
+ * system call (a walk with get_next_key and one lookup per task costs two
+ * system calls a task, most of a frame on a machine that starts and ends
+ * many processes). -EOPNOTSUPP when the kernel has no batch operations
+ * (before 5.6). */
+#define TC_BATCH 256
+static int read_batched(struct hpm_taskcount *tc, struct rowbuf *b)
+{
+	int fd = bpf_map__fd(tc->skel->maps.tasks);
+	unsigned keys[TC_BATCH];
+	struct tc_task *vals = malloc(TC_BATCH * sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	unsigned token = 0;
+	bool first = true;
+	for (;;) {
+		__u32 count = TC_BATCH;
+		LIBBPF_OPTS(bpf_map_batch_opts, opts);
+		int rc = bpf_map_lookup_batch(fd, first ? NULL : &token, &token, keys, vals, &count,
+		                              &opts);
+		int err = rc < 0 ? errno : 0;
+		first = false;
+		/* ENOENT ends the walk; its batch may still hold entries */
+		for (unsigned i = 0; i < count; i++) {
+			if (!to_row(tc, keys[i], &vals[i], b))
+				break;
+			if (vals[i].exited == TC_EXITED)
+				note_dead(tc, keys[i]);
+		}
+		if (rc < 0) {
+			free(vals);
+			if (err == ENOENT)
+				return 0;
+			return err == EINVAL || err == ENOTSUP || err == EOPNOTSUPP ? -EOPNOTSUPP
+			                                                            : -err;
+		}
+	}
+}
+
+/* The same by walking the keys (kernels without batch operations). A key
+ * deleted under the walk restarts it from the first, which only costs
+ * time; the rows are bounded by max_tasks. */
+static int read_walked(struct hpm_taskcount *tc, struct rowbuf *b)
+{
 	int fd = bpf_map__fd(tc->skel->maps.tasks);
 	unsigned cur, next;
 	const void *prev = NULL;
-	while (n < tc->max_tasks && bpf_map_get_next_key(fd, prev, &next) == 0) {
-		k[n++] = next;
+	while (b->n < tc->max_tasks && bpf_map_get_next_key(fd, prev, &next) == 0) {
+		struct tc_task t;
 		cur = next;
 		prev = &cur;
+		if (bpf_map_lookup_elem(fd, &cur, &t) < 0)
+			continue; /* deleted meanwhile */
+		if (!to_row(tc, cur, &t, b))
+			return -ENOMEM;
+		if (t.exited == TC_EXITED)
+			note_dead(tc, cur);
 	}
-	return n;
+	return 0;
+}
+
+/* The whole map into *rows (malloc'ed), the dead among them noted.
+ * Returns the number of rows. */
+static int read_map(struct hpm_taskcount *tc, struct hpm_tc_task **rows)
+{
+	struct rowbuf b = {0};
+	tc->ndead = 0;
+	int rc = tc->no_batch ? -EOPNOTSUPP : read_batched(tc, &b);
+	if (rc == -EOPNOTSUPP) {
+		tc->no_batch = true;
+		tc->ndead = 0;
+		b.n = 0;
+		rc = read_walked(tc, &b);
+	}
+	if (rc < 0) {
+		free(b.r);
+		return rc;
+	}
+	tc->dead_fresh = true;
+	*rows = b.r ? b.r : calloc(1, sizeof(**rows));
+	if (!*rows)
+		return -ENOMEM;
+	return (int)b.n;
 }
 
 int hpm_taskcount_read(struct hpm_taskcount *tc, struct hpm_tc_task **rows, unsigned *nrows,
@@ -292,58 +408,41 @@ int hpm_taskcount_read(struct hpm_taskcount *tc, struct hpm_tc_task **rows, unsi
 	*nrows = 0;
 	if (tc->started)
 		sync_cpus(tc);
-	unsigned *keys;
-	unsigned n = task_keys(tc, &keys);
-	if (!keys)
-		return -ENOMEM;
-	struct hpm_tc_task *r = calloc(n ? n : 1, sizeof(*r));
-	if (!r) {
-		free(keys);
-		return -ENOMEM;
-	}
-	int fd = bpf_map__fd(tc->skel->maps.tasks);
-	unsigned m = 0;
-	for (unsigned i = 0; i < n; i++) {
-		struct tc_task t;
-		if (bpf_map_lookup_elem(fd, &keys[i], &t) < 0)
-			continue; /* deleted meanwhile */
-		struct hpm_tc_task *o = &r[m++];
-		o->pid = (int)keys[i];
-		o->tgid = (int)t.tgid;
-		memcpy(o->comm, t.comm, sizeof(o->comm));
-		o->comm[sizeof(o->comm) - 1] = 0;
-		o->exited = t.exited != TC_LIVE;
-		for (unsigned e = 0; e < tc->nr_events; e++)
-			o->v[e] =
-			    (struct hpm_tc_value){t.v[e].value, t.v[e].enabled, t.v[e].running};
-	}
-	free(keys);
+	struct hpm_tc_task *r;
+	int n = read_map(tc, &r);
+	if (n < 0)
+		return n;
 	if (st) {
 		read_stats(tc, st);
-		st->tasks = m;
+		st->tasks = (unsigned)n;
 	}
 	*rows = r;
-	*nrows = m;
+	*nrows = (unsigned)n;
 	return 0;
 }
 
 int hpm_taskcount_forget_exited(struct hpm_taskcount *tc)
 {
-	unsigned *keys;
-	unsigned n = task_keys(tc, &keys);
-	if (!keys)
-		return -ENOMEM;
+	/* the dead the last read saw; without a read since the last forget,
+	 * a read of its own finds them */
+	if (!tc->dead_fresh) {
+		struct hpm_tc_task *r;
+		int n = read_map(tc, &r);
+		if (n < 0)
+			return n;
+		free(r);
+	}
 	int fd = bpf_map__fd(tc->skel->maps.tasks);
 	int removed = 0;
-	for (unsigned i = 0; i < n; i++) {
-		struct tc_task t;
-		/* only after its last switch: an entry removed before it would be
-		 * made again, live, by that switch */
-		if (bpf_map_lookup_elem(fd, &keys[i], &t) == 0 && t.exited == TC_EXITED &&
-		    bpf_map_delete_elem(fd, &keys[i]) == 0)
+	/* only after its last switch (TC_EXITED): an entry removed before it
+	 * would be made again, live, by that switch. A dead task's entry is
+	 * not written again unless its tid is reused, and then the removal
+	 * loses at most what the new task counted since that read. */
+	for (unsigned i = 0; i < tc->ndead; i++)
+		if (bpf_map_delete_elem(fd, &tc->dead[i]) == 0)
 			removed++;
-	}
-	free(keys);
+	tc->ndead = 0;
+	tc->dead_fresh = false;
 	return removed;
 }
 
@@ -365,6 +464,7 @@ void hpm_taskcount_close(struct hpm_taskcount *tc)
 	if (!tc)
 		return;
 	taskcount_bpf__destroy(tc->skel);
+	free(tc->dead);
 	free(tc);
 }
 
