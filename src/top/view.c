@@ -437,6 +437,10 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 		len += snprintf(line + len, sizeof(line) - (size_t)len, "   [tree]");
 	mvaddnstr(2, 0, line, COLS);
 	int y = 3;
+	if (f->tasks[0]) {
+		/* where the task rows come from, or why BPF is not used */
+		mvaddnstr(y++, 0, f->tasks, COLS);
+	}
 	if (v->color) {
 		static const char *const lab[TD_NR] = {"retiring", "frontend", "bad spec",
 		                                       "backend"};

@@ -1,8 +1,8 @@
 #!/bin/sh
 # hpmstat stat through BPF (src/bpf) against the real kernel: -a --per-task
 # and -a --per-thread rows of busy loops with known CPU shares against each
-# loop's own CPU time (CLOCK_PROCESS_CPUTIME_ID: the kernel's per-task
-# clock, the one task-clock counts), --bpf-counters on a command and on -p,
+# loop's own task-clock (a perf counter the loop opens on itself, see
+# tests/bpf/duty.c), --bpf-counters on a command and on -p,
 # its CSV layout against perf stat's on the same workload, 200 processes
 # that start and exit during the run, a map too small (HPMSTAT_BPF_MAX_TASKS)
 # that says how much it missed, and an unprivileged user: --bpf-counters

@@ -5,8 +5,8 @@
 #   busy loop of a known share (tests/bpf/duty) that starts and exits during
 #   the run is listed with its counts, and its TASK-MS summed over the
 #   frames (the frame after its exit included: counted until its last
-#   switch) is its own CPU time (CLOCK_PROCESS_CPUTIME_ID, the kernel's
-#   clock) within 5 %; the session's -e events per task agree with the
+#   switch) is its own task-clock (a perf counter the loop opens on itself,
+#   tests/bpf/duty.c) within 5 %; the session's -e events per task agree with the
 #   task's own cpu-clock; a map too small says how many switches it missed.
 # - The fallback: --no-bpf, HPMSTAT_NO_BPF, and an unprivileged user show
 #   the per-task groups with the reason in the header.
@@ -173,4 +173,19 @@ done
 "$H" top -b -n 1 -d 0.3 --backend emu --emu-profile tasks-mixed >"$tmp/eb" 2>/dev/null
 grep -Eq '^ +PID COMMAND +CYCLES\* +INSTR +IPC +TOPDOWN +BOTTLENECK$' "$tmp/eb"; ok $? "emulator tasks: batch table with Topdown per task"
 grep -Eq '^ +1301  \\_ httpd-worker ' "$tmp/eb"; ok $? "emulator tasks: a thread under its process"
+# 5. the live view says the same in its header (tmux, when present)
+if command -v tmux >/dev/null 2>&1; then
+	sock="hpmtop-bpf-$$"
+	T() { tmux -L "$sock" -f /dev/null "$@"; }
+	T new-session -d -s live -x 120 -y 30 "TERM=xterm $H top -d 0.3 --no-bpf; sleep 30" 2>/dev/null
+	i=0
+	while [ $i -lt 100 ] && ! T capture-pane -p -t live 2>/dev/null | grep -q 'tasks: per-task groups'; do
+		sleep 0.1; i=$((i + 1))
+	done
+	T capture-pane -p -t live 2>/dev/null | grep -qx 'tasks: per-task groups (BPF: --no-bpf) *'
+	ok $? "live view: the task source's line in the header"
+	T kill-server 2>/dev/null
+else
+	skip "live view: no tmux"
+fi
 done_testing
