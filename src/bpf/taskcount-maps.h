@@ -40,6 +40,7 @@ struct tc_last {
 /* The per-CPU statistics. */
 struct tc_stats {
 	unsigned long long switches, missed, read_errors, syncs;
+	unsigned long long hotplug; /* CPU hotplug steps seen (cpuhp_enter) */
 };
 
 #endif

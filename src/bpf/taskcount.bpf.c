@@ -164,3 +164,19 @@ int tc_exit(struct bpf_raw_tracepoint_args *ctx)
 	t->exited = TC_EXITING;
 	return 0;
 }
+
+/* A CPU going offline turns its counters off, and they stay off when it
+ * comes back: from then on its tasks would be charged nothing. Every
+ * hotplug step is counted, so the loader can refuse the counts even when
+ * the CPU is back online by the time it reads. Attached when the kernel
+ * has the tracepoint (the loader does not need it to start). */
+SEC("raw_tp/cpuhp_enter")
+int tc_cpuhp(struct bpf_raw_tracepoint_args *ctx)
+{
+	(void)ctx;
+	unsigned int zero = 0;
+	struct tc_stats *s = bpf_map_lookup_elem(&stats, &zero);
+	if (s)
+		s->hotplug++;
+	return 0;
+}

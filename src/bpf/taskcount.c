@@ -35,6 +35,8 @@ static const char *const reasons[] = {
     [HPM_TC_ENOTP - HPM_TC_EBASE] = "the kernel has no raw tracepoint sched_switch",
     [HPM_TC_ELOAD - HPM_TC_EBASE] = "the kernel's BPF verifier refused the per-task program",
     [HPM_TC_ETOOMANY - HPM_TC_EBASE] = "more events or CPUs than the per-task program reads",
+    [HPM_TC_EHOTPLUG - HPM_TC_EBASE] =
+        "the CPUs online changed during the run (hotplug), which stops their counters",
 };
 
 const char *hpm_taskcount_strerror(int err)
@@ -142,8 +144,23 @@ struct hpm_taskcount {
 	/* tids the last read saw after their last switch (max_tasks room),
 	 * which forget_exited removes without walking the map again */
 	unsigned *dead, ndead;
-	bool dead_fresh; /* dead[] is from a read since the last forget */
+	bool dead_fresh;            /* dead[] is from a read since the last forget */
+	char online[256];           /* the CPUs online at start (sysfs's list) */
+	unsigned long long hotplug; /* hotplug steps the program saw (read_stats) */
+	struct bpf_link *cpuhp;     /* the cpuhp_enter program's link, NULL: none */
 };
+
+/* The kernel's list of online CPUs ("0-1\n"), "" when unreadable. */
+static void read_online(char *buf, size_t len)
+{
+	buf[0] = 0;
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = 0;
+	fclose(f);
+}
 
 /* The library never prints: libbpf's messages are dropped (the caller
  * gets the error code and its reason). */
@@ -205,6 +222,8 @@ int hpm_taskcount_open(struct hpm_taskcount **out, unsigned nr_events, unsigned 
 	if ((rc = bpf_map__set_max_entries(tc->skel->maps.counters, nr_events * nr_cpus)) < 0 ||
 	    (rc = bpf_map__set_max_entries(tc->skel->maps.tasks, tc->max_tasks)) < 0)
 		goto fail;
+	/* attached by hand in start (see there) */
+	bpf_program__set_autoattach(tc->skel->progs.tc_cpuhp, false);
 	if ((rc = taskcount_bpf__load(tc->skel)) < 0) {
 		rc = load_error(rc);
 		goto fail;
@@ -247,9 +266,13 @@ int hpm_taskcount_start(struct hpm_taskcount *tc)
 	if (tc->started)
 		return 0;
 	int rc = taskcount_bpf__attach(tc->skel);
+	/* the hotplug tracepoint is attached apart: a kernel without it still
+	 * counts, and the CPUs online are compared at each read instead */
+	tc->cpuhp = bpf_program__attach(tc->skel->progs.tc_cpuhp);
 	if (rc < 0)
 		return rc == -ENOENT ? -HPM_TC_ENOTP : load_error(rc);
 	tc->started = 1;
+	read_online(tc->online, sizeof(tc->online));
 	sync_cpus(tc);
 	return 0;
 }
@@ -258,6 +281,7 @@ static void read_stats(struct hpm_taskcount *tc, struct hpm_tc_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->max_tasks = tc->max_tasks;
+	tc->hotplug = 0;
 	int n = libbpf_num_possible_cpus();
 	if (n <= 0)
 		return;
@@ -271,6 +295,7 @@ static void read_stats(struct hpm_taskcount *tc, struct hpm_tc_stats *st)
 			st->switches += per[i].switches;
 			st->missed += per[i].missed;
 			st->read_errors += per[i].read_errors;
+			tc->hotplug += per[i].hotplug;
 		}
 	free(per);
 }
@@ -406,8 +431,15 @@ int hpm_taskcount_read(struct hpm_taskcount *tc, struct hpm_tc_task **rows, unsi
 {
 	*rows = NULL;
 	*nrows = 0;
-	if (tc->started)
+	if (tc->started) {
+		char now[sizeof(tc->online)];
+		read_online(now, sizeof(now));
+		struct hpm_tc_stats hs;
+		read_stats(tc, &hs);
+		if (strcmp(now, tc->online) != 0 || tc->hotplug)
+			return -HPM_TC_EHOTPLUG;
 		sync_cpus(tc);
+	}
 	struct hpm_tc_task *r;
 	int n = read_map(tc, &r);
 	if (n < 0)
@@ -463,6 +495,7 @@ void hpm_taskcount_close(struct hpm_taskcount *tc)
 {
 	if (!tc)
 		return;
+	bpf_link__destroy(tc->cpuhp);
 	taskcount_bpf__destroy(tc->skel);
 	free(tc->dead);
 	free(tc);

@@ -42,6 +42,7 @@ enum {
 	HPM_TC_ENOTP,                    /* no raw tracepoint sched_switch */
 	HPM_TC_ELOAD,                    /* the verifier refused the program */
 	HPM_TC_ETOOMANY,                 /* events or CPUs past the limits above */
+	HPM_TC_EHOTPLUG,                 /* the CPUs online changed since start */
 	HPM_TC_EMAX,
 };
 const char *hpm_taskcount_strerror(int err);
@@ -90,7 +91,11 @@ int hpm_taskcount_start(struct hpm_taskcount *tc);
  * charging each running task what it counted since its CPU's last switch,
  * so a task that never switches (a pinned busy loop) is counted up to the
  * read. The idle tasks are one row, pid 0 ("swapper/N" of the last CPU
- * seen), so the rows add up to the per-CPU counts. st may be NULL. */
+ * seen), so the rows add up to the per-CPU counts. st may be NULL.
+ * -HPM_TC_EHOTPLUG, and no rows, once the CPUs online are not those of
+ * start: a CPU taken offline turns its counters off, and the kernel does
+ * not turn them on again when it comes back, so the tasks that ran there
+ * from then on would be charged nothing: a wrong figure that looks right. */
 int hpm_taskcount_read(struct hpm_taskcount *tc, struct hpm_tc_task **rows, unsigned *nrows,
                        struct hpm_tc_stats *st);
 /* Sums a thread table into processes (by tgid): *procs malloc'ed, pid =

@@ -19,8 +19,7 @@
 
 enum src { SRC_NONE, SRC_BPF, SRC_GROUPS, SRC_EMU };
 
-#define FORGET_FRAMES 30
-#define HOST_PROCS_S  10.0 /* the host's process count is refreshed that often */
+#define HOST_PROCS_S 10.0 /* the host's process count is refreshed that often */
 
 /* The per-task software columns (enum top_pcol PC_TASK.. order), opened
  * per CPU here for BPF: cpu-clock gives %CPU and TASK-MS (the time each
@@ -50,8 +49,7 @@ struct top_tasks {
 	struct prev *prev;           /* sorted by pid */
 	struct hpm_tc_value *prev_v; /* their counts */
 	unsigned nr_prev;
-	unsigned since_forget; /* frames since the dead left the map */
-	double procs_at;       /* when the host's processes were counted */
+	double procs_at; /* when the host's processes were counted */
 	unsigned nr_host_procs;
 	/* the emulator's tasks (in the order hpm_emu_tasks gives them) at the
 	 * previous frame: [nr_emu x nr_emu_rows] counts, [nr_emu] cycles */
@@ -584,7 +582,9 @@ static unsigned add_idle(const struct top_tasks *t, const struct top_model *m,
 	return n;
 }
 
-static void sample_bpf(struct top_tasks *t, struct top_model *m, struct top_frame *f,
+/* false when the program's counts cannot be read any more (a CPU went
+ * offline or came back): the caller falls back to per-task groups. */
+static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_frame *f,
                        double interval)
 {
 	struct hpm_tc_task *rows = NULL;
@@ -592,10 +592,13 @@ static void sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 	unsigned n = 0;
 	int rc = hpm_taskcount_read(t->tc, &rows, &n, &st);
 	if (rc < 0) {
-		snprintf(f->status + strlen(f->status), sizeof(f->status) - strlen(f->status),
-		         "%scannot read the task counts: %s", f->status[0] ? "; " : "",
-		         hpm_taskcount_strerror(-rc));
-		n = 0;
+		char why[200];
+		snprintf(why, sizeof(why), "%s", hpm_taskcount_strerror(rc));
+		top_tasks_detach(t);
+		t->src = SRC_GROUPS;
+		snprintf(t->line, sizeof(t->line), "tasks: per-task groups (BPF: %s)", why);
+		snprintf(f->tasks, sizeof(f->tasks), "%s", t->line);
+		return false;
 	}
 	/* deltas since the previous frame; the new previous table */
 	struct prev *np = xcalloc(n ? n : 1, sizeof(*np));
@@ -627,7 +630,6 @@ static void sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 		if (!stale)
 			rows[kept++] = *k;
 	}
-	unsigned dead = n - kept;
 	n = kept;
 	free(t->prev);
 	free(t->prev_v);
@@ -636,16 +638,11 @@ static void sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 	t->nr_prev = nnp;
 	if (nnp)
 		qsort(t->prev, nnp, sizeof(*t->prev), cmp_prev);
-	/* The dead go from the map so that a long session does not fill it
-	 * with them, nor walk them every frame (each entry walked costs two
-	 * syscalls; forgetting walks the map once more): when they are a
-	 * quarter of it (a busy machine starts and ends ~100 processes a
-	 * second), when it is half full, else every FORGET_FRAMES frames. */
-	if (rc >= 0 && ((dead >= 16 && 4 * dead >= n + dead) || st.tasks > st.max_tasks / 2 ||
-	                ++t->since_forget >= FORGET_FRAMES)) {
-		(void)hpm_taskcount_forget_exited(t->tc);
-		t->since_forget = 0;
-	}
+	/* The dead go from the map once shown, so that a long session does
+	 * not fill it with them (a busy machine starts and ends ~100
+	 * processes a second); forgetting deletes those this read saw, one
+	 * system call each, without another walk of the map. */
+	(void)hpm_taskcount_forget_exited(t->tc);
 
 	/* processes: the program's sum by tgid; one is alive while a thread is */
 	struct hpm_tc_task *procs = NULL;
@@ -748,6 +745,7 @@ static void sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 	free(order);
 	free(procs);
 	free(rows);
+	return true;
 }
 
 /* ----------------------------------------------------------- emulator */
@@ -881,8 +879,10 @@ bool top_tasks_sample(struct top_tasks *t, struct top_model *m, struct top_frame
 	snprintf(f->tasks, sizeof(f->tasks), "%s", t->line);
 	switch (t->src) {
 	case SRC_BPF:
-		sample_bpf(t, m, f, interval);
-		return true;
+		if (sample_bpf(t, m, f, interval))
+			return true;
+		/* BPF gave up: the groups count from now on */
+		__attribute__((fallthrough));
 	case SRC_GROUPS:
 		top_procs_set_threads(m->procs, m->o->tree);
 		top_procs_sample(m->procs, m->seq ? interval : 0, m->o->nprocs, m->o->pid,

@@ -14,6 +14,6 @@ tests_bpf_duty_SOURCES = tests/bpf/duty.c
 # the truth, and a sanitizer's start and exit would run outside its reading
 tests_bpf_duty_CFLAGS = -O2 -Wall
 tests_bpf_duty_LDFLAGS =
-BPF_TESTS = tests/bpf/stat-bpf.sh
+BPF_TESTS = tests/bpf/stat-bpf.sh tests/bpf/hotplug.sh
 TESTS += $(BPF_TESTS)
 EXTRA_DIST += $(BPF_TESTS)
