@@ -1,5 +1,6 @@
-/* format.c: the batch (plain text) and JSON frames, and the value and bar
- * formatting the ncurses view shares, so all views show the same figures.
+/* format.c: the batch (plain text) and JSON frames, the value and bar
+ * formatting the ncurses view shares, so all views show the same figures,
+ * and the names of the Topdown level-1 categories.
  */
 #include <math.h>
 #include <stdio.h>
@@ -8,6 +9,24 @@
 #include <jansson.h>
 
 #include "top/top.h"
+
+/* The Topdown level-1 names every view and the task sources share (the
+ * model, the per-task rows of tasks.c, the printers here), kept apart from
+ * model.c so that tasks.c, which model.c drives, needs nothing of it. */
+const char top_td_letter[TD_NR] = {'R', 'F', 'B', 'K'};
+const char *const top_td_name[TD_NR] = {"retiring", "frontend", "bad_speculation", "backend"};
+const char *const top_td_metric[TD_NR] = {"tma_retiring", "tma_frontend_bound",
+                                          "tma_bad_speculation", "tma_backend_bound"};
+
+const char *top_td_bottleneck(const double td[TD_NR])
+{
+	int best = -1;
+	/* of the three "bound" categories: retiring is not a bottleneck */
+	for (int k = TD_FRONTEND; k < TD_NR; k++)
+		if (!isnan(td[k]) && (best < 0 || td[k] > td[best]))
+			best = k;
+	return best < 0 ? "-" : top_td_name[best];
+}
 
 void top_fmt_value(char *buf, size_t len, double v)
 {

@@ -26,10 +26,6 @@
 #include "util/provenance.h"
 #include "util/xalloc.h"
 
-const char top_td_letter[TD_NR] = {'R', 'F', 'B', 'K'};
-const char *const top_td_name[TD_NR] = {"retiring", "frontend", "bad_speculation", "backend"};
-const char *const top_td_metric[TD_NR] = {"tma_retiring", "tma_frontend_bound",
-                                          "tma_bad_speculation", "tma_backend_bound"};
 static const char *const perf_pcols[PC_NR_PERF] = {"%CPU", "TASK-MS", "CSW", "FAULTS"};
 static const char *const emu_pcols[PC_NR_EMU] = {"CYCLES", "INSTR", "IPC"};
 
@@ -599,16 +595,6 @@ static void fill_focus(const struct top_model *m, struct top_frame *f)
 	for (char *p = f->focus; *p; p++)
 		if (p == f->focus || p[-1] == '_' || p[-1] == ' ')
 			*p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
-}
-
-const char *top_td_bottleneck(const double td[TD_NR])
-{
-	int best = -1;
-	/* of the three "bound" categories: retiring is not a bottleneck */
-	for (int k = TD_FRONTEND; k < TD_NR; k++)
-		if (!isnan(td[k]) && (best < 0 || td[k] > td[best]))
-			best = k;
-	return best < 0 ? "-" : top_td_name[best];
 }
 
 /* the emulated workloads: one row per hart */
