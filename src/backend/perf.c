@@ -779,22 +779,6 @@ static char *thread_unit_name(pid_t tid)
 	return xasprintf("%s-%d", comm[0] ? comm : "?", (int)tid);
 }
 
-/* The process of a thread (<proc>/TID/status Tgid), itself when unknown. */
-static pid_t thread_tgid(pid_t tid)
-{
-	char path[64], line[128];
-	long g = tid;
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return tid;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Tgid: %ld", &g) == 1)
-			break;
-	fclose(f);
-	return (pid_t)g;
-}
-
 /* The places of a thread target: -t's tids, every thread of -p, or every
  * thread of the system (-a --per-thread); one unit each with per_thread,
  * else one unit ("task") for all. */
@@ -824,7 +808,7 @@ static int thread_places(struct perf_inst *s, const struct hpm_target *t, char *
 		s->place = xcalloc(n, sizeof(*s->place));
 		*units = xcalloc(n, sizeof(**units));
 		for (unsigned i = 0; i < n; i++) {
-			pid_t g = thread_tgid(tids[i]);
+			pid_t g = hpm_proc_tgid("/proc", tids[i]);
 			unsigned u = 0;
 			while (u < nu && tg[u] != g)
 				u++;

@@ -32,6 +32,21 @@ const char *hpm_procfs_root(void)
 	return env_root("HPMSTAT_PROCFS", "/proc");
 }
 
+pid_t hpm_proc_tgid(const char *procfs, pid_t tid)
+{
+	char path[512], line[256];
+	snprintf(path, sizeof(path), "%s/%d/status", procfs, (int)tid);
+	FILE *f = fopen(path, "re");
+	pid_t tgid = tid;
+	if (!f)
+		return tid;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
 /* Read a small sysfs file, whitespace trimmed at both ends. 0 or -errno. */
 static int read_small(const char *path, char *buf, size_t len)
 {

@@ -41,6 +41,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "arch/model.h"
 
@@ -133,6 +134,10 @@ unsigned hpm_pmu_kernel_version(const char *release);
  * unset or empty. */
 const char *hpm_sysfs_root(void);
 const char *hpm_procfs_root(void);
+/* The process of a thread: Tgid of PROCFS/TID/status (the caller says which
+ * proc: the real one for counters it opens, the root for what it reports),
+ * the thread itself when unreadable. */
+pid_t hpm_proc_tgid(const char *procfs, pid_t tid);
 
 /* Discover the PMU under the environment's roots. Returns 0 when the host
  * was examined (a non-Kunminghu host is not an error: present is false and

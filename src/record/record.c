@@ -1005,22 +1005,6 @@ static int synth_process(struct hpm_record *r, pid_t pid)
 	return rc ? rc : synth_maps(r, pid);
 }
 
-/* The tgid of a thread (-t), from <proc>/TID/status. */
-static pid_t tgid_of(pid_t tid)
-{
-	char path[512], line[256];
-	snprintf(path, sizeof(path), "%s/%d/status", hpm_procfs_root(), (int)tid);
-	FILE *f = fopen(path, "re");
-	pid_t tgid = tid;
-	if (!f)
-		return tid;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Tgid: %d", &tgid) == 1)
-			break;
-	fclose(f);
-	return tgid;
-}
-
 static int synthesize(struct hpm_record *r)
 {
 	int rc = synth_kernel(r);
@@ -1040,11 +1024,11 @@ static int synthesize(struct hpm_record *r)
 	if (r->tids && r->pid > 0)
 		return synth_process(r, r->pid);
 	for (unsigned s = 0; r->tids && s < r->nr_slots && !rc; s++) {
-		pid_t tgid = tgid_of(r->tids[s]);
+		pid_t tgid = hpm_proc_tgid(hpm_procfs_root(), r->tids[s]);
 		rc = synth_comm(r, tgid, r->tids[s]);
 		bool done = false;
 		for (unsigned k = 0; k < s; k++)
-			done |= tgid_of(r->tids[k]) == tgid;
+			done |= hpm_proc_tgid(hpm_procfs_root(), r->tids[k]) == tgid;
 		if (!rc && !done)
 			rc = synth_maps(r, tgid);
 	}

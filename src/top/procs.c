@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "backend/pmu.h"
 #include "top/procs.h"
 #include "util/xalloc.h"
 
@@ -281,9 +282,7 @@ static void add_gone(struct top_procs *p, const struct pent *e, unsigned max)
 void top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid, bool sticky,
                       struct top_proc **out, unsigned *nout, unsigned *total)
 {
-	const char *procfs = getenv("HPMSTAT_PROCFS");
-	if (!procfs || !*procfs)
-		procfs = "/proc";
+	const char *procfs = hpm_procfs_root();
 	struct pent *ne = NULL;
 	unsigned nn = 0, cap = 0;
 	DIR *d = opendir(procfs);

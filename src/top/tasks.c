@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "backend/perf.h"
+#include "backend/pmu.h"
 #include "bpf/taskcount.h"
 #include "top/procs.h"
 #include "top/tasks.h"
@@ -449,8 +450,7 @@ static void ev_columns(const struct top_model *m, struct top_frame *f)
  * only those that ran since the program started */
 static unsigned host_processes(void)
 {
-	const char *procfs = getenv("HPMSTAT_PROCFS");
-	DIR *d = opendir(procfs && *procfs ? procfs : "/proc");
+	DIR *d = opendir(hpm_procfs_root());
 	struct dirent *de;
 	unsigned n = 0;
 	while (d && (de = readdir(d)))
@@ -513,9 +513,7 @@ static unsigned add_idle(const struct top_tasks *t, const struct top_model *m,
                          const struct top_frame *f, const int *ran, unsigned nran, unsigned shown,
                          struct top_proc **out, unsigned *nout, unsigned *cap)
 {
-	const char *procfs = getenv("HPMSTAT_PROCFS");
-	if (!procfs || !*procfs)
-		procfs = "/proc";
+	const char *procfs = hpm_procfs_root();
 	DIR *d = opendir(procfs);
 	if (!d)
 		return 0;
