@@ -37,6 +37,11 @@ struct tc_last {
 	struct tc_val v[TC_MAX_EVENTS];
 };
 
+/* The config array's one value: what the loader opened. */
+struct tc_config {
+	unsigned int nr_events, nr_cpus;
+};
+
 /* The per-CPU statistics. */
 struct tc_stats {
 	unsigned long long switches, missed, read_errors, syncs;

@@ -15,9 +15,16 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Set by the loader before load: the verifier then sees them as constants. */
-const volatile unsigned int nr_events = 1;
-const volatile unsigned int nr_cpus = 1;
+/* The events and CPUs, written by the loader before it attaches. A map,
+ * not a const global: libbpf makes .rodata only where its probe of global
+ * data loads, a socket-filter program, and a kernel without CONFIG_NET has
+ * none (riscv64 test kernels, small boards). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, unsigned int);
+	__type(value, struct tc_config);
+} config SEC(".maps");
 
 /* The counters: index event * nr_cpus + cpu (max_entries set by the loader). */
 struct {
@@ -88,8 +95,10 @@ int tc_switch(struct bpf_raw_tracepoint_args *ctx)
 	unsigned int cpu = bpf_get_smp_processor_id();
 	struct tc_last *l = bpf_map_lookup_elem(&last, &zero);
 	struct tc_stats *s = bpf_map_lookup_elem(&stats, &zero);
-	if (!l || !s)
+	struct tc_config *c = bpf_map_lookup_elem(&config, &zero);
+	if (!l || !s || !c)
 		return 0;
+	unsigned int nr_events = c->nr_events, nr_cpus = c->nr_cpus;
 	int sync = ctx->args[0] == TC_SYNC_MAGIC;
 	if (sync)
 		s->syncs++;

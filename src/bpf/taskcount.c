@@ -34,6 +34,9 @@ static const char *const reasons[] = {
     [HPM_TC_ENOBPF - HPM_TC_EBASE] = "the kernel has no BPF (bpf() not implemented)",
     [HPM_TC_ENOTP - HPM_TC_EBASE] = "the kernel has no raw tracepoint sched_switch",
     [HPM_TC_ELOAD - HPM_TC_EBASE] = "the kernel's BPF verifier refused the per-task program",
+    [HPM_TC_ENOSYNC - HPM_TC_EBASE] =
+        "the kernel cannot run the per-task program on demand (BPF_PROG_TEST_RUN: Linux 5.10 "
+        "and CONFIG_NET)",
     [HPM_TC_ETOOMANY - HPM_TC_EBASE] = "more events or CPUs than the per-task program reads",
     [HPM_TC_EHOTPLUG - HPM_TC_EBASE] =
         "the CPUs online changed during the run (hotplug), which stops their counters",
@@ -217,8 +220,6 @@ int hpm_taskcount_open(struct hpm_taskcount **out, unsigned nr_events, unsigned 
 		rc = load_error(errno);
 		goto fail;
 	}
-	tc->skel->rodata->nr_events = nr_events;
-	tc->skel->rodata->nr_cpus = nr_cpus;
 	if ((rc = bpf_map__set_max_entries(tc->skel->maps.counters, nr_events * nr_cpus)) < 0 ||
 	    (rc = bpf_map__set_max_entries(tc->skel->maps.tasks, tc->max_tasks)) < 0)
 		goto fail;
@@ -228,6 +229,11 @@ int hpm_taskcount_open(struct hpm_taskcount **out, unsigned nr_events, unsigned 
 		rc = load_error(rc);
 		goto fail;
 	}
+	struct tc_config cfg = {nr_events, nr_cpus};
+	unsigned zero = 0;
+	if ((rc = bpf_map__update_elem(tc->skel->maps.config, &zero, sizeof(zero), &cfg,
+	                               sizeof(cfg), BPF_ANY)) < 0)
+		goto fail;
 	*out = tc;
 	return 0;
 fail:
@@ -249,16 +255,25 @@ int hpm_taskcount_set_fd(struct hpm_taskcount *tc, unsigned event, unsigned cpu,
  * BPF_F_TEST_RUN_ON_CPU): it charges the task running there what it
  * counted since that CPU's last switch, so a task that runs without
  * switching (a pinned busy loop) is counted up to now, and the first run
- * takes each CPU's baseline. Offline CPUs fail (ENXIO) and are skipped. */
-static void sync_cpus(struct hpm_taskcount *tc)
+ * takes each CPU's baseline. Offline CPUs fail (ENXIO) and are skipped.
+ * Returns 0 when some CPU ran it, else the first other error: a kernel
+ * without BPF_PROG_TEST_RUN for raw tracepoints (before 5.10, or without
+ * CONFIG_NET, where net/bpf/test_run.c lives). */
+static int sync_cpus(struct hpm_taskcount *tc)
 {
 	uint64_t args[1] = {TC_SYNC_MAGIC};
-	int fd = bpf_program__fd(tc->skel->progs.tc_switch);
+	int fd = bpf_program__fd(tc->skel->progs.tc_switch), err = 0;
+	bool ran = false;
 	for (unsigned c = 0; c < tc->nr_cpus; c++) {
 		LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = args, .ctx_size_in = sizeof(args),
 		            .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = c);
-		(void)bpf_prog_test_run_opts(fd, &o);
+		int rc = bpf_prog_test_run_opts(fd, &o);
+		if (rc == 0)
+			ran = true;
+		else if (rc != -ENXIO && !err)
+			err = rc;
 	}
+	return ran ? 0 : err;
 }
 
 int hpm_taskcount_start(struct hpm_taskcount *tc)
@@ -271,9 +286,16 @@ int hpm_taskcount_start(struct hpm_taskcount *tc)
 	tc->cpuhp = bpf_program__attach(tc->skel->progs.tc_cpuhp);
 	if (rc < 0)
 		return rc == -ENOENT ? -HPM_TC_ENOTP : load_error(rc);
-	tc->started = 1;
 	read_online(tc->online, sizeof(tc->online));
-	sync_cpus(tc);
+	/* without it a task that never switches out (a pinned loop) would be
+	 * charged nothing until it does: refuse rather than count late */
+	if (sync_cpus(tc) < 0) {
+		bpf_link__destroy(tc->cpuhp);
+		tc->cpuhp = NULL;
+		taskcount_bpf__detach(tc->skel);
+		return -HPM_TC_ENOSYNC;
+	}
+	tc->started = 1;
 	return 0;
 }
 

@@ -194,7 +194,7 @@ int top_model_reprogram(struct top_model *m, char *err, size_t errlen)
 	m->session_ok = open_session(m, m->note, sizeof(m->note)) == 0;
 	if (m->session_ok) {
 		if (m->s.perf_cfg.warn)
-			snprintf(m->note, sizeof(m->note), "warning: %s", m->s.perf_cfg.warning);
+			snprintf(m->note, sizeof(m->note), "%s", m->s.perf_cfg.warning);
 		m->prev = hpm_session_snapshot(&m->s);
 	}
 	top_tasks_attach(m->tasks, m);

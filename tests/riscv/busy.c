@@ -5,11 +5,24 @@
  *   busy -s SEC   spin for SEC seconds of wall time
  *   busy -S SEC   sleep SEC seconds
  *   busy -x CODE  exit with CODE at once
+ *   busy -f N1,N2,...
+ *                 fork a child per N that runs N iterations, all at once
+ *                 (they share the harts: the scheduler switches between
+ *                 them), print "PID N" for each and wait for them all; the
+ *                 per-task tests hold each child's count to N x the loop
+ *   busy -c 'CMD ARGS' ...
+ *                 run the commands (words split at blanks) at once and wait
+ *                 for them all: a workload of several processes (the guest
+ *                 has no shell)
+ *   busy -o CPU DELAY OFF
+ *                 after DELAY seconds take CPU offline for OFF seconds
+ *                 (sysfs; CPU hotplug under a count), then online again
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Its own function, so the test finds it in objdump by name. */
@@ -25,6 +38,16 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static int online(const char *path, const char *v)
+{
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(v, f) < 0 || fclose(f) != 0) {
+		perror(path);
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "-s") == 0) {
@@ -37,6 +60,68 @@ int main(int argc, char **argv)
 		usleep((useconds_t)(atof(argv[2]) * 1e6));
 		return 0;
 	}
+	if (argc == 3 && strcmp(argv[1], "-f") == 0) {
+		int go[2];
+		if (pipe(go))
+			return 3;
+		/* each child waits for the last fork, so all of them overlap */
+		for (char *p = argv[2]; *p;) {
+			char *end;
+			unsigned long n = strtoul(p, &end, 0);
+			if (end == p || (*end && *end != ','))
+				return 2;
+			pid_t pid = fork();
+			if (pid == 0) {
+				char c;
+				close(go[1]);
+				if (read(go[0], &c, 1) != 0)
+					_exit(3);
+				busy_loop(n);
+				_exit(0);
+			}
+			if (pid < 0)
+				return 3;
+			printf("%d %lu\n", (int)pid, n);
+			p = *end ? end + 1 : end;
+		}
+		fflush(stdout);
+		close(go[1]); /* the children's read returns 0: go */
+		int st, bad = 0;
+		while (wait(&st) > 0)
+			bad |= !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+		return bad;
+	}
+	if (argc >= 3 && strcmp(argv[1], "-c") == 0) {
+		for (int i = 2; i < argc; i++) {
+			pid_t pid = fork();
+			if (pid < 0)
+				return 3;
+			if (pid == 0) {
+				char *w[32];
+				int n = 0;
+				for (char *t = strtok(argv[i], " "); t && n < 31;
+				     t = strtok(NULL, " "))
+					w[n++] = t;
+				w[n] = NULL;
+				if (n)
+					execvp(w[0], w);
+				perror(argv[i]);
+				_exit(127);
+			}
+		}
+		int st, bad = 0;
+		while (wait(&st) > 0)
+			bad |= !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+		return bad;
+	}
+	if (argc == 5 && strcmp(argv[1], "-o") == 0) {
+		char path[64];
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", atoi(argv[2]));
+		usleep((useconds_t)(atof(argv[3]) * 1e6));
+		int bad = online(path, "0");
+		usleep((useconds_t)(atof(argv[4]) * 1e6));
+		return bad | online(path, "1");
+	}
 	if (argc == 3 && strcmp(argv[1], "-x") == 0)
 		return atoi(argv[2]);
 	if (argc == 2) {
@@ -45,6 +130,7 @@ int main(int argc, char **argv)
 			busy_loop(n);
 		return 0;
 	}
-	fprintf(stderr, "usage: busy N | -s SEC | -S SEC | -x CODE\n");
+	fprintf(stderr, "usage: busy N | -s SEC | -S SEC | -x CODE | -f N1,N2,... | -c CMD... | -o "
+	                "CPU DELAY OFF\n");
 	return 2;
 }

@@ -83,12 +83,7 @@ kvalues() {
 allnum() { local v; [ $# -eq "$R" ] || return 1; for v; do num "$v" || return 1; done; }
 
 # busy_loop's loop: from the backward branch's target to the branch
-per=$(riscv64-linux-gnu-objdump -d "$VM_BUSY" | awk -F'\t' '
-	/<busy_loop>:$/ { on = 1; next }
-	on && NF < 3 { exit }
-	on { a = $1; gsub(/[ :]/, "", a); addr[n++] = a
-		if ($3 ~ /^b/ && $4 ~ /<busy_loop/) { t = $4; sub(/ <.*/, "", t); sub(/.*,/, "", t)
-			for (k = 0; k < n; k++) if (addr[k] == t) { print n - k; exit } } }')
+per=$(busy_loop_insns)
 num "$per" && [ "$per" -ge 2 ]
 ok $? "objdump: busy_loop's loop is $per instructions (the branch back included)"
 

@@ -24,6 +24,9 @@
 #   num X                 X is a non-negative integer
 #   min X...              the smallest; absdiff A B
 #   within A B PPM        |A - B| <= B * PPM / 1e6
+#   busy_loop_insns       the instructions of one iteration of the guest busy's
+#                         busy_loop, read off objdump: from the backward
+#                         branch's target to the branch
 #   todo STATUS DESC      a point another part of the work has still to
 #                         deliver: "not ok ... # TODO" while it fails (not
 #                         counted), a plain "ok" once it passes
@@ -156,4 +159,13 @@ within() { num "$1" && num "$2" && [ $(($1 > $2 ? $1 - $2 : $2 - $1)) -le $(($2 
 todo() {
 	tap_n=$((tap_n + 1))
 	if [ "$1" -eq 0 ]; then echo "ok $tap_n - $2"; else echo "not ok $tap_n - $2 # TODO"; fi
+}
+
+busy_loop_insns() {
+	riscv64-linux-gnu-objdump -d "$VM_BUSY" | awk -F'\t' '
+	/<busy_loop>:$/ { on = 1; next }
+	on && NF < 3 { exit }
+	on { a = $1; gsub(/[ :]/, "", a); addr[n++] = a
+		if ($3 ~ /^b/ && $4 ~ /<busy_loop/) { t = $4; sub(/ <.*/, "", t); sub(/.*,/, "", t)
+			for (k = 0; k < n; k++) if (addr[k] == t) { print n - k; exit } } }'
 }

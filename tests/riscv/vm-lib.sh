@@ -12,19 +12,27 @@
 #   vm_require            skip the test (TAP "1..0 # SKIP why") when a tool or
 #                         the kernel is missing or HPMSTAT_RISCV_TESTS=no;
 #                         else build what is stale and set VM_HPMSTAT, VM_BUSY
-#   vm_run NAME [--cpu CPU] [--raw-dtb] [--smp N] [--icount] [-f HOST:GUEST]
-#          [--timeout S] < CMDS
+#   vm_require_bpf        after vm_require: skip unless the riscv64 hpmstat
+#                         has libbpf and the BPF kernel is there (then
+#                         tests/bpf's test-taskcount and duty and
+#                         bench/bpf-bench are in the guest's /bin too)
+#   vm_run NAME [--kernel bpf] [--cpu CPU] [--raw-dtb] [--smp N] [--icount]
+#          [-f HOST:GUEST] [--timeout S] < CMDS
 #                         boot once, run the command lines of CMDS (see
 #                         init.c), results in $VM_OUT/NAME/I.{out,err,rc} and
 #                         files/; 0 when the guest ran them all
 #   vm_out NAME I         the prefix $VM_OUT/NAME/I
 VM_FW=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
 VM_KERNEL_NAME=Image-6.1.192-riscv64
+# the same kernel with bpf() and raw tracepoints (kernel-bpf.config), for
+# per-task counting through BPF; prebuilt beside the tests
+VM_KERNEL_BPF_NAME=Image-6.1.192-bpf-riscv64
 : "${top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 VM_CACHE=${HPMSTAT_RISCV_CACHE:-$top_builddir/tests/riscv/cache}
 VM_ASSETS=${HPMSTAT_RISCV_ASSETS:-$top_srcdir/../shared/riscv-vm/assets}
 VM_SRC=$top_srcdir/tests/riscv
+VM_OWN_ASSETS=$VM_SRC/assets
 
 vm_skip() {
 	echo "1..0 # SKIP $*"
@@ -45,15 +53,20 @@ vm_need_tools() {
 }
 
 # The kernel: the prebuilt asset beside the project, else `make riscv-assets`'s.
+# The BPF kernel (vm_find_kernel bpf, into VM_KERNEL_BPF): the one in
+# tests/riscv/assets, else riscv-assets's kbuild-bpf.
 vm_find_kernel() {
-	VM_KERNEL=$VM_CACHE/$VM_KERNEL_NAME
-	[ -s "$VM_KERNEL" ] && return 0
-	if [ -f "$VM_ASSETS/$VM_KERNEL_NAME.xz" ]; then
-		xz -dc "$VM_ASSETS/$VM_KERNEL_NAME.xz" >"$VM_KERNEL.tmp" && mv "$VM_KERNEL.tmp" "$VM_KERNEL"
-		return 0
+	local name=$VM_KERNEL_NAME assets=$VM_ASSETS kbuild=kbuild var=VM_KERNEL k
+	if [ "${1:-}" = bpf ]; then
+		name=$VM_KERNEL_BPF_NAME assets=$VM_OWN_ASSETS kbuild=kbuild-bpf var=VM_KERNEL_BPF
 	fi
-	VM_KERNEL=$VM_CACHE/kbuild/arch/riscv/boot/Image
-	[ -s "$VM_KERNEL" ]
+	k=$VM_CACHE/$name
+	if [ ! -s "$k" ] && [ -f "$assets/$name.xz" ]; then
+		xz -dc "$assets/$name.xz" >"$k.tmp.$$" && mv "$k.tmp.$$" "$k"
+	fi
+	[ -s "$k" ] || k=$VM_CACHE/$kbuild/arch/riscv/boot/Image
+	printf -v "$var" '%s' "$k"
+	[ -s "$k" ]
 }
 
 # A static riscv64 jansson: the asset, else the one riscv-assets built.
@@ -86,9 +99,10 @@ vm_build_hpmstat() {
 		--exclude=.dirstamp --exclude=Makefile --exclude=config.status --exclude=config.h \
 		--exclude=config.log --exclude=stamp-h1 --exclude=src/hpmstat --exclude=src/hpmtop \
 		--exclude=src/kmh/gen/kmh-jevents --exclude=src/arm64/gen/arm64-jevents --exclude=src/gen/metrics2c \
-		--exclude=autom4te.cache \
+		--exclude=autom4te.cache --exclude=src/bpf/taskcount.skel.h --exclude=src/bpf/taskcount.bpf.o \
 		configure configure.ac Makefile.am Makefile.in aclocal.m4 config.h.in build-aux m4 \
-		src events profiles man README.md $(find . -name '*.mk' -not -path '*/cache/*' -not -path './.git/*')) |
+		src events profiles man README.md tests/tap.c tests/tap.h tests/bpf/test-taskcount.c tests/bpf/duty.c bench/bpf-bench.c \
+		$(find . -name '*.mk' -not -path '*/cache/*' -not -path './.git/*')) |
 		tar -x -C "$src" || return 1
 	local g
 	for g in src/kmh/gen/kmh-jevents src/arm64/gen/arm64-jevents src/gen/metrics2c; do
@@ -96,19 +110,32 @@ vm_build_hpmstat() {
 		[ -x "$top_builddir/$g" ] || { echo "no host generator $g: build first" >"$log"; return 1; }
 		cmp -s "$top_builddir/$g" "$src/$g" || cp -p "$top_builddir/$g" "$src/$g"
 	done
+	# with libbpf when riscv-assets built it (a static libbpf, libelf and
+	# zlib in the sysroot): configured again when that changes
+	local flavour=plain
+	[ -f "$VM_SYSROOT/lib/libbpf.a" ] && flavour=bpf
+	[ "$(cat "$src/.flavour" 2>/dev/null)" = "$flavour" ] || rm -f "$src/config.status"
 	(
 		cd "$src" || exit 1
 		if [ ! -f config.status ]; then
 			PKG_CONFIG_LIBDIR=$VM_SYSROOT/lib/pkgconfig ./configure --host=riscv64-linux-gnu \
 				--without-ncurses --without-libpfm4 LDFLAGS=-static >"$log" 2>&1 || exit 1
+			echo "$flavour" >.flavour
 		fi
+		local targets=(src/hpmstat)
+		[ "$flavour" = bpf ] && targets+=(tests/bpf/test-taskcount tests/bpf/duty bench/bpf-bench)
 		nice make -j2 -o src/kmh/gen/kmh-jevents -o src/arm64/gen/arm64-jevents -o src/gen/metrics2c \
-			src/hpmstat >>"$log" 2>&1 || exit 1
+			"${targets[@]}" >>"$log" 2>&1 || exit 1
 	) || return 1
-	if vm_stale "$VM_CACHE/hpmstat-rv64" "$src/src/hpmstat"; then
-		riscv64-linux-gnu-strip -o "$VM_CACHE/hpmstat-rv64.tmp" "$src/src/hpmstat" &&
-			mv "$VM_CACHE/hpmstat-rv64.tmp" "$VM_CACHE/hpmstat-rv64"
-	fi
+	local p
+	for p in src/hpmstat:hpmstat tests/bpf/test-taskcount:test-taskcount tests/bpf/duty:duty bench/bpf-bench:bpf-bench; do
+		[ -f "$src/${p%%:*}" ] || continue
+		if vm_stale "$VM_CACHE/${p#*:}-rv64" "$src/${p%%:*}"; then
+			riscv64-linux-gnu-strip -o "$VM_CACHE/${p#*:}-rv64.tmp" "$src/${p%%:*}" &&
+				mv "$VM_CACHE/${p#*:}-rv64.tmp" "$VM_CACHE/${p#*:}-rv64"
+		fi
+	done
+	[ "$flavour" = bpf ] || rm -f "$VM_CACHE/test-taskcount-rv64" "$VM_CACHE/duty-rv64" "$VM_CACHE/bpf-bench-rv64"
 }
 
 vm_build() {
@@ -148,6 +175,12 @@ vm_require() {
 	trap 'main_shell && { [ "${KEEP:-}" ] || [ "$tap_fail" -ne 0 ] || rm -rf "$VM_OUT"; rm -f "$tap_out" "$tap_err"; }' EXIT
 }
 
+vm_require_bpf() {
+	grep -q '^#define HAVE_LIBBPF 1' "$VM_CACHE/src/config.h" 2>/dev/null ||
+		vm_skip "no static riscv64 libbpf for the riscv64 hpmstat: run make riscv-assets"
+	vm_find_kernel bpf || vm_skip "no riscv64 kernel with BPF ($VM_KERNEL_BPF_NAME): run make riscv-assets"
+}
+
 vm_out() { printf '%s/%s/%s' "$VM_OUT" "$1" "$2"; }
 
 # The device tree for a CPU and hart count: QEMU's own, or with raw events
@@ -184,9 +217,14 @@ vm_run() {
 	local name=$1
 	shift
 	local cpu=rv64,sscofpmf=true,sstc=true,marchid=0x19 smp=2 raw=qemu icount=0 timeout=120
-	local files=()
+	local files=() kernel=$VM_KERNEL
 	while [ $# -gt 0 ]; do
 		case $1 in
+		--kernel)
+			[ "$2" = bpf ] || { echo "vm_run: --kernel bpf only" >&2; return 2; }
+			kernel=$VM_KERNEL_BPF
+			shift 2
+			;;
 		--cpu) cpu=$2; shift 2 ;;
 		--raw-dtb) raw=raw; shift ;;
 		--smp) smp=$2; shift 2 ;;
@@ -204,6 +242,10 @@ vm_run() {
 	cp "$VM_CACHE/init" "$root/init"
 	cp "$VM_HPMSTAT" "$root/bin/hpmstat"
 	cp "$VM_BUSY" "$root/bin/busy"
+	local p
+	for p in test-taskcount duty bpf-bench; do
+		[ -f "$VM_CACHE/$p-rv64" ] && cp "$VM_CACHE/$p-rv64" "$root/bin/$p"
+	done
 	cat >"$root/cmds"
 	local f
 	for f in "${files[@]}"; do
@@ -214,7 +256,7 @@ vm_run() {
 	local dtb
 	dtb=$(vm_dtb "$cpu" "$smp" "$raw") || { echo "vm_run: no device tree for $cpu" >&2; return 1; }
 	local q=(qemu-system-riscv64 -machine virt -cpu "$cpu" -smp "$smp" -m 512M -nographic
-		-no-reboot -bios "$VM_FW" -kernel "$VM_KERNEL" -initrd "$dir/initramfs.cpio"
+		-no-reboot -bios "$VM_FW" -kernel "$kernel" -initrd "$dir/initramfs.cpio"
 		-dtb "$dtb" -append "console=ttyS0 quiet"
 		-device virtio-serial-device -chardev "file,id=rvt,path=$dir/results"
 		-device "virtconsole,chardev=rvt")
