@@ -85,3 +85,9 @@ bench-bpf: src/hpmstat$(EXEEXT) bench/bpf-bench$(EXEEXT)
 	./bench/bpf-bench$(EXEEXT) 1
 	$(SHELL) $(top_srcdir)/bench/bpf-bench.sh ./src/hpmstat$(EXEEXT)
 .PHONY: bench-bpf
+#   make bench-bpf-riscv  bench/bpf-bench inside the riscv64 VM of tests/riscv
+#                     (its BPF kernel; the tools of tests/riscv; bench/bpf-riscv.sh)
+EXTRA_DIST += bench/bpf-riscv.sh
+bench-bpf-riscv: src/hpmstat$(EXEEXT) src/kmh/gen/kmh-jevents src/arm64/gen/arm64-jevents src/gen/metrics2c
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' bash $(top_srcdir)/bench/bpf-riscv.sh 2
+.PHONY: bench-bpf-riscv
