@@ -1207,16 +1207,19 @@ static int bpf_attach(struct perf_inst *s, const struct hpm_target *t, char *err
 	return 0;
 }
 
+/* The rows counted: -t's threads or -p's process (those that lived at the
+ * start: the first owner of each pid, gen 0, not a task the kernel gave
+ * the pid to after it), or every task but the idle ones. */
 static bool bpf_wanted(const struct perf_inst *s, const struct hpm_tc_task *r)
 {
 	if (s->bpf_tids) {
 		for (unsigned i = 0; i < s->nr_bpf_tids; i++)
-			if (s->bpf_tids[i] == r->pid)
+			if (s->bpf_tids[i] == r->pid && r->gen == 0)
 				return true;
 		return false;
 	}
 	if (s->bpf_tgid > 0)
-		return r->tgid == s->bpf_tgid;
+		return r->tgid == s->bpf_tgid && r->tgid_gen == 0;
 	/* the idle tasks (pid 0) are no thread perf would list */
 	return r->pid > 0;
 }
@@ -1259,10 +1262,16 @@ static int bpf_read(struct perf_inst *s, char *err, size_t errlen)
 	if (per_unit) {
 		char **names = xcalloc(nu ? nu : 1, sizeof(*names));
 		unsigned u = 0;
-		for (unsigned i = 0; i < n; i++)
-			if (bpf_wanted(s, &rows[i]))
-				names[u++] = xasprintf(
-				    "%s-%d", rows[i].comm[0] ? rows[i].comm : "?", rows[i].pid);
+		/* perf's comm-pid; a pid the kernel gave again during the run
+		 * (its pids wrapped) names its later owners comm-pid#1, #2... */
+		for (unsigned i = 0; i < n; i++) {
+			if (!bpf_wanted(s, &rows[i]))
+				continue;
+			const char *comm = rows[i].comm[0] ? rows[i].comm : "?";
+			names[u++] = rows[i].gen
+			                 ? xasprintf("%s-%d#%u", comm, rows[i].pid, rows[i].gen)
+			                 : xasprintf("%s-%d", comm, rows[i].pid);
+		}
 		hpm_backend_inst_set_units(&s->base, nu, names);
 	}
 	for (unsigned k = 0; k < s->base.nr_rows; k++) {

@@ -56,9 +56,27 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
-	__type(key, unsigned int);
+	__type(key, unsigned long long); /* TC_KEY(tid, gen) */
 	__type(value, struct tc_task);
 } tasks SEC(".maps");
+
+/* The current gen of each tid the kernel reused during the session (none:
+ * 0). Sized as tasks by the loader; preallocated for the same reason. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, unsigned int);
+	__type(value, unsigned int);
+} gens SEC(".maps");
+
+/* The entry (TC_KEY) of each task_struct address, so that the task's
+ * freeing marks it TC_FREED. Sized as tasks. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, unsigned long long);
+	__type(value, unsigned long long);
+} bytask SEC(".maps");
 
 /* A zeroed entry to insert from (the stack is too small for one). */
 struct {
@@ -68,24 +86,62 @@ struct {
 	__type(value, struct tc_task);
 } blank SEC(".maps");
 
+static unsigned int gen_of(unsigned int tid)
+{
+	unsigned int *g = bpf_map_lookup_elem(&gens, &tid);
+	return g ? *g : 0;
+}
+
+/* The incarnation of process tgid for a new thread of it: a new one when
+ * the entry of its leader's tid is of a task that has gone (the pid was
+ * reused for a new process; its leader's own entry then takes that gen
+ * at its first switch). A process whose leader exited before its other
+ * threads gets a second row: split, never summed with another process. */
+static unsigned int process_gen(unsigned int tgid)
+{
+	unsigned int g = gen_of(tgid);
+	unsigned long long key = TC_KEY(tgid, g);
+	struct tc_task *leader = bpf_map_lookup_elem(&tasks, &key);
+	if (leader && leader->exited >= TC_EXITED) {
+		g++;
+		bpf_map_update_elem(&gens, &tgid, &g, BPF_ANY);
+	}
+	return g;
+}
+
 /* The entry of the current task, inserted if new; NULL when the map is
- * full (or on a failure the caller counts as missed). */
+ * full (or on a failure the caller counts as missed). An entry of another
+ * task_struct, or of one the kernel freed (its address may come back), is
+ * of the tid's previous owner: the current task gets the next gen. */
 static struct tc_task *current_task(unsigned int tid, unsigned int tgid)
 {
-	unsigned int zero = 0;
-	struct tc_task *t = bpf_map_lookup_elem(&tasks, &tid);
-	if (t)
+	unsigned int zero = 0, gen = gen_of(tid);
+	unsigned long long key = TC_KEY(tid, gen), task = bpf_get_current_task();
+	struct tc_task *t = bpf_map_lookup_elem(&tasks, &key);
+	/* tid 0: the idle tasks, one per CPU, all one row */
+	if (t && (tid == 0 || (t->exited != TC_FREED && t->task == task)))
 		return t;
+	if (t) {
+		gen++;
+		if (bpf_map_update_elem(&gens, &tid, &gen, BPF_ANY))
+			return 0;
+		key = TC_KEY(tid, gen);
+	}
 	struct tc_task *b = bpf_map_lookup_elem(&blank, &zero);
 	if (!b)
 		return 0;
 	b->tgid = tgid;
 	b->exited = TC_LIVE;
+	b->tgid_gen = tid == tgid ? gen : process_gen(tgid);
+	b->task = task;
 	bpf_get_current_comm(b->comm, sizeof(b->comm));
 	/* BPF_NOEXIST: another CPU cannot insert the same tid (a tid runs on
 	 * one CPU at a time), but keep an entry already there */
-	bpf_map_update_elem(&tasks, &tid, b, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&tasks, &tid);
+	bpf_map_update_elem(&tasks, &key, b, BPF_NOEXIST);
+	t = bpf_map_lookup_elem(&tasks, &key);
+	if (t)
+		bpf_map_update_elem(&bytask, &task, &key, BPF_ANY);
+	return t;
 }
 
 SEC("raw_tp/sched_switch")
@@ -157,12 +213,14 @@ int tc_exit(struct bpf_raw_tracepoint_args *ctx)
 	(void)ctx;
 	unsigned long long pid_tgid = bpf_get_current_pid_tgid();
 	unsigned int tid = (unsigned int)pid_tgid;
-	struct tc_task *t = bpf_map_lookup_elem(&tasks, &tid);
-	if (!t) {
+	unsigned long long key = TC_KEY(tid, gen_of(tid));
+	struct tc_task *t = bpf_map_lookup_elem(&tasks, &key);
+	if (!t || t->exited == TC_FREED || t->task != bpf_get_current_task()) {
 		unsigned int zero = 0;
 		struct tc_last *l = bpf_map_lookup_elem(&last, &zero);
-		/* not charged yet: make its entry now so the last switch finds
-		 * it marked (before priming there is nothing to charge) */
+		/* not charged yet (or its tid's previous owner's entry): make
+		 * its entry now so the last switch finds it marked (before
+		 * priming there is nothing to charge) */
 		if (!l || !l->primed)
 			return 0;
 		/* map full: its switches count as missed */
@@ -171,6 +229,24 @@ int tc_exit(struct bpf_raw_tracepoint_args *ctx)
 			return 0;
 	}
 	t->exited = TC_EXITING;
+	return 0;
+}
+
+/* The kernel frees a task (after its last switch, an RCU grace period
+ * after its tid was freed): its entry is of a task that will never run
+ * again, which the loader may forget and a new owner of the tid (or of
+ * the address) must not add to. */
+SEC("raw_tp/sched_process_free")
+int tc_free(struct bpf_raw_tracepoint_args *ctx)
+{
+	unsigned long long task = ctx->args[0];
+	unsigned long long *key = bpf_map_lookup_elem(&bytask, &task);
+	if (!key)
+		return 0;
+	struct tc_task *t = bpf_map_lookup_elem(&tasks, key);
+	if (t && t->task == task)
+		t->exited = TC_FREED;
+	bpf_map_delete_elem(&bytask, &task);
 	return 0;
 }
 

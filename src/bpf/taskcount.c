@@ -86,13 +86,24 @@ int hpm_taskcount_probe(void)
 #endif
 }
 
+/* A thread's process: its tgid and that pid's incarnation. */
+static bool same_process(const struct hpm_tc_task *x, const struct hpm_tc_task *y)
+{
+	return x->tgid == y->tgid && x->tgid_gen == y->tgid_gen;
+}
+
 static int by_tgid(const void *a, const void *b)
 {
 	const struct hpm_tc_task *x = a, *y = b;
 	if (x->tgid != y->tgid)
 		return x->tgid < y->tgid ? -1 : 1;
-	/* the main thread (pid == tgid) first: it names the process */
-	return (x->pid != x->tgid) - (y->pid != y->tgid);
+	if (x->tgid_gen != y->tgid_gen)
+		return x->tgid_gen < y->tgid_gen ? -1 : 1;
+	/* the main thread (pid == tgid, of that incarnation) first: it names
+	 * the process */
+	bool xm = x->pid == x->tgid && x->gen == x->tgid_gen;
+	bool ym = y->pid == y->tgid && y->gen == y->tgid_gen;
+	return (int)ym - (int)xm;
 }
 
 #ifndef HAVE_LIBBPF
@@ -146,7 +157,8 @@ struct hpm_taskcount {
 	bool no_batch; /* the kernel has no BPF_MAP_LOOKUP_BATCH: walk the keys */
 	/* tids the last read saw after their last switch (max_tasks room),
 	 * which forget_exited removes without walking the map again */
-	unsigned *dead, ndead;
+	unsigned long long *dead; /* task map keys (TC_KEY) */
+	unsigned ndead;
 	bool dead_fresh;            /* dead[] is from a read since the last forget */
 	char online[256];           /* the CPUs online at start (sysfs's list) */
 	unsigned long long hotplug; /* hotplug steps the program saw (read_stats) */
@@ -221,7 +233,9 @@ int hpm_taskcount_open(struct hpm_taskcount **out, unsigned nr_events, unsigned 
 		goto fail;
 	}
 	if ((rc = bpf_map__set_max_entries(tc->skel->maps.counters, nr_events * nr_cpus)) < 0 ||
-	    (rc = bpf_map__set_max_entries(tc->skel->maps.tasks, tc->max_tasks)) < 0)
+	    (rc = bpf_map__set_max_entries(tc->skel->maps.tasks, tc->max_tasks)) < 0 ||
+	    (rc = bpf_map__set_max_entries(tc->skel->maps.gens, tc->max_tasks)) < 0 ||
+	    (rc = bpf_map__set_max_entries(tc->skel->maps.bytask, tc->max_tasks)) < 0)
 		goto fail;
 	/* attached by hand in start (see there) */
 	bpf_program__set_autoattach(tc->skel->progs.tc_cpuhp, false);
@@ -331,7 +345,7 @@ struct rowbuf {
 
 /* One task map entry into a new row; false when out of memory or past
  * max_tasks. */
-static bool to_row(const struct hpm_taskcount *tc, unsigned key, const struct tc_task *t,
+static bool to_row(const struct hpm_taskcount *tc, unsigned long long key, const struct tc_task *t,
                    struct rowbuf *b)
 {
 	if (b->n >= tc->max_tasks)
@@ -346,8 +360,10 @@ static bool to_row(const struct hpm_taskcount *tc, unsigned key, const struct tc
 	}
 	struct hpm_tc_task *o = &b->r[b->n++];
 	memset(o, 0, sizeof(*o));
-	o->pid = (int)key;
+	o->pid = (int)TC_KEY_TID(key);
+	o->gen = TC_KEY_GEN(key);
 	o->tgid = (int)t->tgid;
+	o->tgid_gen = t->tgid_gen;
 	memcpy(o->comm, t->comm, sizeof(o->comm));
 	o->comm[sizeof(o->comm) - 1] = 0;
 	o->exited = t->exited != TC_LIVE;
@@ -357,7 +373,7 @@ static bool to_row(const struct hpm_taskcount *tc, unsigned key, const struct tc
 }
 
 /* Remembers a task seen after its last switch, for forget_exited. */
-static void note_dead(struct hpm_taskcount *tc, unsigned key)
+static void note_dead(struct hpm_taskcount *tc, unsigned long long key)
 {
 	if (tc->ndead < tc->max_tasks)
 		tc->dead[tc->ndead++] = key;
@@ -372,11 +388,11 @@ static void note_dead(struct hpm_taskcount *tc, unsigned key)
 static int read_batched(struct hpm_taskcount *tc, struct rowbuf *b)
 {
 	int fd = bpf_map__fd(tc->skel->maps.tasks);
-	unsigned keys[TC_BATCH];
+	unsigned long long keys[TC_BATCH];
 	struct tc_task *vals = malloc(TC_BATCH * sizeof(*vals));
 	if (!vals)
 		return -ENOMEM;
-	unsigned token = 0;
+	unsigned long long token = 0;
 	bool first = true;
 	for (;;) {
 		__u32 count = TC_BATCH;
@@ -389,7 +405,7 @@ static int read_batched(struct hpm_taskcount *tc, struct rowbuf *b)
 		for (unsigned i = 0; i < count; i++) {
 			if (!to_row(tc, keys[i], &vals[i], b))
 				break;
-			if (vals[i].exited == TC_EXITED)
+			if (vals[i].exited == TC_FREED)
 				note_dead(tc, keys[i]);
 		}
 		if (rc < 0) {
@@ -408,7 +424,7 @@ static int read_batched(struct hpm_taskcount *tc, struct rowbuf *b)
 static int read_walked(struct hpm_taskcount *tc, struct rowbuf *b)
 {
 	int fd = bpf_map__fd(tc->skel->maps.tasks);
-	unsigned cur, next;
+	unsigned long long cur, next;
 	const void *prev = NULL;
 	while (b->n < tc->max_tasks && bpf_map_get_next_key(fd, prev, &next) == 0) {
 		struct tc_task t;
@@ -418,7 +434,7 @@ static int read_walked(struct hpm_taskcount *tc, struct rowbuf *b)
 			continue; /* deleted meanwhile */
 		if (!to_row(tc, cur, &t, b))
 			return -ENOMEM;
-		if (t.exited == TC_EXITED)
+		if (t.exited == TC_FREED)
 			note_dead(tc, cur);
 	}
 	return 0;
@@ -488,10 +504,11 @@ int hpm_taskcount_forget_exited(struct hpm_taskcount *tc)
 	}
 	int fd = bpf_map__fd(tc->skel->maps.tasks);
 	int removed = 0;
-	/* only after its last switch (TC_EXITED): an entry removed before it
-	 * would be made again, live, by that switch. A dead task's entry is
-	 * not written again unless its tid is reused, and then the removal
-	 * loses at most what the new task counted since that read. */
+	/* only once the kernel freed the task (TC_FREED), after its last
+	 * switch: an entry removed before that would be made again, live, by
+	 * a switch still to come (a task may switch more than once on its way
+	 * out). A freed task's entry is never written again: a new owner of
+	 * its tid makes an entry of the next gen. */
 	for (unsigned i = 0; i < tc->ndead; i++)
 		if (bpf_map_delete_elem(fd, &tc->dead[i]) == 0)
 			removed++;
@@ -545,9 +562,10 @@ int hpm_taskcount_by_process(const struct hpm_tc_task *rows, unsigned nrows, uns
 	unsigned n = 0;
 	for (unsigned i = 0; i < nrows; i++) {
 		struct hpm_tc_task *o;
-		if (n == 0 || p[n - 1].tgid != s[i].tgid) {
+		if (n == 0 || !same_process(&p[n - 1], &s[i])) {
 			o = &p[n++];
 			o->pid = o->tgid = s[i].tgid;
+			o->gen = o->tgid_gen = s[i].tgid_gen;
 			memcpy(o->comm, s[i].comm, sizeof(o->comm));
 			o->exited = true;
 		} else

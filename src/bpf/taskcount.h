@@ -54,12 +54,16 @@ struct hpm_tc_value {
 	uint64_t value, enabled, running;
 };
 
-/* One task's counts since open (cumulative), or a whole process's. */
+/* One task's counts since open (cumulative), or a whole process's. A
+ * pid the kernel reused during the session (its pids wrapped) is a row
+ * per owner: (pid, gen) names a task, (tgid, tgid_gen) its process. */
 struct hpm_tc_task {
-	int pid;       /* thread id (tid); for a process row the tgid */
-	int tgid;      /* process id */
-	char comm[16]; /* as the kernel names it at its last switch */
-	bool exited;   /* it exited (sched_process_exit): counted until its last switch out */
+	int pid;           /* thread id (tid); for a process row the tgid */
+	unsigned gen;      /* which owner of that pid: 0, then 1, ... */
+	int tgid;          /* process id */
+	unsigned tgid_gen; /* which process of that tgid (its leader's gen) */
+	char comm[16];     /* as the kernel names it at its last switch */
+	bool exited;       /* it exited (sched_process_exit): counted until its last switch out */
 	struct hpm_tc_value v[HPM_TC_MAX_EVENTS]; /* [nr_events] */
 };
 
@@ -99,15 +103,15 @@ int hpm_taskcount_start(struct hpm_taskcount *tc);
  * from then on would be charged nothing: a wrong figure that looks right. */
 int hpm_taskcount_read(struct hpm_taskcount *tc, struct hpm_tc_task **rows, unsigned *nrows,
                        struct hpm_tc_stats *st);
-/* Sums a thread table into processes (by tgid): *procs malloc'ed, pid =
- * tgid, the main thread's comm (else the first thread's), exited when all
- * its threads have. Needs no libbpf. */
+/* Sums a thread table into processes (by tgid and tgid_gen): *procs
+ * malloc'ed, pid = tgid, gen = tgid_gen, the main thread's comm (else the
+ * first thread's), exited when all its threads have. Needs no libbpf. */
 int hpm_taskcount_by_process(const struct hpm_tc_task *rows, unsigned nrows, unsigned nr_events,
                              struct hpm_tc_task **procs, unsigned *nprocs);
 /* Removes from the map the exited threads whose last switch has come
  * (call it after their rows were reported once), so a long session does
  * not fill it with the dead. Returns how many, or a negative code. A tid
- * the kernel reuses before that (pid wrap) keeps adding to the old row. */
+ * reused after that starts again at the gen it was removed at. */
 int hpm_taskcount_forget_exited(struct hpm_taskcount *tc);
 void hpm_taskcount_close(struct hpm_taskcount *tc);
 /* The kernel's run time and run count of the sched_switch program (filled

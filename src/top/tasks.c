@@ -33,6 +33,7 @@ static const uint64_t sw_config[NR_SW] = {PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW
 /* a thread's cumulative counts at the previous frame */
 struct prev {
 	int pid;
+	unsigned gen;           /* which owner of the pid (hpm_tc_task) */
 	bool exited;            /* shown as exited already */
 	struct hpm_tc_value *v; /* [nr_events], in prev_v */
 };
@@ -283,29 +284,49 @@ void top_tasks_attach(struct top_tasks *t, struct top_model *m)
 static int cmp_prev(const void *a, const void *b)
 {
 	const struct prev *x = a, *y = b;
-	return (x->pid > y->pid) - (x->pid < y->pid);
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	return (x->gen > y->gen) - (x->gen < y->gen);
+}
+
+/* a process: its tgid and which process of that pid (hpm_tc_task) */
+static int cmp_process(int tgid_x, unsigned gen_x, int tgid_y, unsigned gen_y)
+{
+	if (tgid_x != tgid_y)
+		return (tgid_x > tgid_y) - (tgid_x < tgid_y);
+	return (gen_x > gen_y) - (gen_x < gen_y);
 }
 
 static int cmp_task_tgid(const void *a, const void *b)
 {
 	const struct hpm_tc_task *x = a, *y = b;
-	if (x->tgid != y->tgid)
-		return (x->tgid > y->tgid) - (x->tgid < y->tgid);
+	int c = cmp_process(x->tgid, x->tgid_gen, y->tgid, y->tgid_gen);
+	if (c)
+		return c;
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-/* the first of the rows (sorted by tgid) of process tgid, n if none */
-static unsigned first_of(const struct hpm_tc_task *rows, unsigned n, int tgid)
+/* the first of the rows (sorted by process) of process p, n if none */
+static unsigned first_of(const struct hpm_tc_task *rows, unsigned n, const struct hpm_tc_task *p)
 {
 	unsigned lo = 0, hi = n;
 	while (lo < hi) {
 		unsigned mid = lo + (hi - lo) / 2;
-		if (rows[mid].tgid < tgid)
+		if (cmp_process(rows[mid].tgid, rows[mid].tgid_gen, p->tgid, p->tgid_gen) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
+}
+
+/* the end of process p's rows from its first */
+static unsigned end_of(const struct hpm_tc_task *rows, unsigned n, const struct hpm_tc_task *p,
+                       unsigned j)
+{
+	while (j < n && rows[j].tgid == p->tgid && rows[j].tgid_gen == p->tgid_gen)
+		j++;
+	return j;
 }
 
 static int cmp_task_clock(const void *a, const void *b)
@@ -604,7 +625,7 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 	unsigned nnp = 0, kept = 0;
 	for (unsigned i = 0; i < n; i++) {
 		struct hpm_tc_task *k = &rows[i];
-		struct prev key = {.pid = k->pid};
+		struct prev key = {.pid = k->pid, .gen = k->gen};
 		const struct prev *o =
 		    t->nr_prev ? bsearch(&key, t->prev, t->nr_prev, sizeof(*t->prev), cmp_prev)
 		               : NULL;
@@ -616,6 +637,7 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 		bool stale =
 		    o && o->exited && k->exited && o->v[SW_CLOCK].enabled == k->v[SW_CLOCK].enabled;
 		np[nnp].pid = k->pid;
+		np[nnp].gen = k->gen;
 		np[nnp].exited = k->exited;
 		np[nnp].v = npv + (size_t)nnp * t->nr_events;
 		memcpy(np[nnp].v, k->v, t->nr_events * sizeof(k->v[0]));
@@ -655,7 +677,7 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 		if (p->tgid <= 0)
 			continue; /* the idle task of each CPU */
 		bool alive = false;
-		for (unsigned j = first_of(rows, n, p->tgid); j < n && rows[j].tgid == p->tgid; j++)
+		for (unsigned j = first_of(rows, n, p), e = end_of(rows, n, p, j); j < e; j++)
 			alive |= !rows[j].exited;
 		p->exited = !alive;
 		p->pid = p->tgid;
@@ -667,9 +689,7 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 	 * and the kept exited ones */
 	unsigned cap = take + (m->o->sticky ? t->nr_gone : 0);
 	for (unsigned i = 0; i < take; i++) {
-		unsigned j0 = first_of(rows, n, order[i]->tgid), j = j0;
-		while (j < n && rows[j].tgid == order[i]->tgid)
-			j++;
+		unsigned j0 = first_of(rows, n, order[i]), j = end_of(rows, n, order[i], j0);
 		if (m->o->tree && j - j0 > 1)
 			cap += j - j0;
 	}
@@ -685,9 +705,7 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 		fill_row(t, m, f, order[i], interval, pr);
 		if (pr->exited && m->o->sticky)
 			add_gone(t, pr, 4 * m->o->nprocs + 16);
-		unsigned j0 = first_of(rows, n, order[i]->tgid), j1 = j0;
-		while (j1 < n && rows[j1].tgid == order[i]->tgid)
-			j1++;
+		unsigned j0 = first_of(rows, n, order[i]), j1 = end_of(rows, n, order[i], j0);
 		for (unsigned j = j0; m->o->tree && j1 - j0 > 1 && j < j1; j++) {
 			struct top_proc *th = &out[nout++];
 			fill_row(t, m, f, &rows[j], interval, th);

@@ -89,6 +89,16 @@ static const struct hpm_tc_task *find(const struct hpm_tc_task *r, unsigned n, i
 	return NULL;
 }
 
+/* the row of pid's owner number gen (0: the first) */
+static const struct hpm_tc_task *find_gen(const struct hpm_tc_task *r, unsigned n, int pid,
+                                          unsigned gen)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (r[i].pid == pid && r[i].gen == gen)
+			return &r[i];
+	return NULL;
+}
+
 static bool within(double got, double want, double frac)
 {
 	return want > 0 && got >= want * (1 - frac) && got <= want * (1 + frac);
@@ -149,8 +159,13 @@ static void shares(unsigned ncpu)
 		       pct[i], (int)kid[i], got / 1e6, want / 1e6);
 	}
 	uint64_t sum = 0;
-	for (unsigned i = 0; i < n; i++)
+	unsigned idle = 0;
+	for (unsigned i = 0; i < n; i++) {
 		sum += rows[i].v[0].value;
+		idle += rows[i].pid == 0;
+	}
+	/* tid 0 is every CPU's idle task: one row, never a new owner each */
+	tap_ok(idle == 1, "the idle tasks are one row, pid 0 (%u rows)", idle);
 	tap_ok(within((double)sum, (double)cpu_total, 0.05),
 	       "sum over %u tasks %.2f ms = per-CPU cpu-clock %.2f ms (5 %%)", n, (double)sum / 1e6,
 	       (double)cpu_total / 1e6);
@@ -224,6 +239,111 @@ static void churn(unsigned ncpu)
 			close(cpufd[c]);
 }
 
+/* A child that waits for go, is busy for ms of CPU and exits; its
+ * task-clock opened by the parent first (readable after its exit). */
+static pid_t spin_child(int go, double ms, int *tclk)
+{
+	pid_t p = fork();
+	if (p == 0) {
+		char c;
+		if (read(go, &c, 1) != 1)
+			_exit(1);
+		double t0 = now();
+		while (now() - t0 < ms / 1e3)
+			;
+		_exit(0);
+	}
+	*tclk = p > 0 ? perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, p, -1) : -1;
+	return p;
+}
+
+/* The kernel gives a tid again during the session (its pids wrap; here
+ * /proc/sys/kernel/ns_last_pid makes it now, as CRIU restores pids): the
+ * second owner has a row of its own (gen 1), not added to the first's,
+ * and a process of its own. */
+static void reuse(unsigned ncpu)
+{
+	FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "r+");
+	if (!f) {
+		tap_skip("pid reuse: no /proc/sys/kernel/ns_last_pid to make it "
+		         "(CONFIG_CHECKPOINT_RESTORE)");
+		return;
+	}
+	fclose(f);
+	struct hpm_taskcount *tc;
+	int rc = hpm_taskcount_open(&tc, 1, ncpu, 0);
+	if (!tap_ok(rc == 0, "pid reuse: open"))
+		return;
+	int cpufd[HPM_TC_MAX_CPUS];
+	for (unsigned c = 0; c < ncpu; c++) {
+		cpufd[c] = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, -1, (int)c);
+		if (cpufd[c] >= 0)
+			hpm_taskcount_set_fd(tc, 0, c, cpufd[c]);
+	}
+	hpm_taskcount_start(tc);
+	int go[2], tclk[2] = {-1, -1};
+	pid_t a = -1, b = -1;
+	if (pipe(go) == 0) {
+		a = spin_child(go[0], 30, &tclk[0]);
+		if (write(go[1], "x", 1) != 1)
+			a = -1;
+		waitpid(a, NULL, 0);
+	}
+	/* the next fork takes ns_last_pid + 1, unless another process on the
+	 * machine forks first: try again */
+	for (int attempt = 0; a > 0 && attempt < 50 && b != a; attempt++) {
+		if (b > 0) {
+			close(tclk[1]);
+			kill(b, SIGKILL);
+			waitpid(b, NULL, 0);
+		}
+		f = fopen("/proc/sys/kernel/ns_last_pid", "w");
+		if (!f)
+			break;
+		fprintf(f, "%d", (int)a - 1);
+		if (fclose(f) != 0)
+			break;
+		b = spin_child(go[0], 60, &tclk[1]);
+	}
+	if (b == a) {
+		if (write(go[1], "x", 1) != 1)
+			b = -1;
+		waitpid(b, NULL, 0);
+	}
+	usleep(20 * 1000);
+	struct hpm_tc_task *rows = NULL, *procs = NULL;
+	unsigned n = 0, np = 0;
+	struct hpm_tc_stats st;
+	rc = hpm_taskcount_read(tc, &rows, &n, &st);
+	const struct hpm_tc_task *r0 = find_gen(rows, n, a, 0), *r1 = find_gen(rows, n, a, 1);
+	if (!tap_ok(b == a, "pid reuse: a second child got pid %d (%d)", (int)a, (int)b)) {
+		tap_skip("pid reuse: no reuse made");
+		tap_skip("pid reuse: no reuse made");
+	} else {
+		double w0 = (double)perf_value(tclk[0]), w1 = (double)perf_value(tclk[1]);
+		tap_ok(r0 && r1 && within((double)r0->v[0].value, w0, 0.05) &&
+		           within((double)r1->v[0].value, w1, 0.05) && r0->exited && r1->exited,
+		       "pid reuse: two rows for pid %d: %.2f ms (task-clock %.2f) and %.2f ms "
+		       "(task-clock %.2f), not one of their sum",
+		       (int)a, r0 ? (double)r0->v[0].value / 1e6 : 0, w0 / 1e6,
+		       r1 ? (double)r1->v[0].value / 1e6 : 0, w1 / 1e6);
+		unsigned procs_a = 0;
+		if (hpm_taskcount_by_process(rows, n, 1, &procs, &np) == 0)
+			for (unsigned i = 0; i < np; i++)
+				procs_a += procs[i].tgid == a;
+		tap_ok(procs_a == 2, "pid reuse: two processes of tgid %d (%u)", (int)a, procs_a);
+	}
+	free(procs);
+	free(rows);
+	for (int i = 0; i < 2; i++)
+		if (tclk[i] >= 0)
+			close(tclk[i]);
+	hpm_taskcount_close(tc);
+	for (unsigned c = 0; c < ncpu; c++)
+		if (cpufd[c] >= 0)
+			close(cpufd[c]);
+}
+
 /* A map of 4 tasks on a machine running more: the switches of the tasks
  * left out are counted as missed, never charged to another task. */
 static void tiny_map(unsigned ncpu)
@@ -280,5 +400,6 @@ int main(void)
 	shares((unsigned)ncpu);
 	churn((unsigned)ncpu);
 	tiny_map((unsigned)ncpu);
+	reuse((unsigned)ncpu);
 	return tap_done();
 }

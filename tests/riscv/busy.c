@@ -10,6 +10,8 @@
  *                 (they share the harts: the scheduler switches between
  *                 them), print "PID N" for each and wait for them all; the
  *                 per-task tests hold each child's count to N x the loop
+ *   busy -q K N   fork K children one after another, each N iterations
+ *                 (with a small pid_max their pids are reused)
  *   busy -c 'CMD ARGS' ...
  *                 run the commands (words split at blanks) at once and wait
  *                 for them all: a workload of several processes (the guest
@@ -91,6 +93,23 @@ int main(int argc, char **argv)
 			bad |= !WIFEXITED(st) || WEXITSTATUS(st) != 0;
 		return bad;
 	}
+	if (argc == 4 && strcmp(argv[1], "-q") == 0) {
+		int k = atoi(argv[2]), bad = 0;
+		unsigned long n = strtoul(argv[3], NULL, 0);
+		for (int i = 0; i < k; i++) {
+			pid_t pid = fork();
+			if (pid < 0)
+				return 3;
+			if (pid == 0) {
+				busy_loop(n);
+				_exit(0);
+			}
+			int st;
+			waitpid(pid, &st, 0);
+			bad |= !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+		}
+		return bad;
+	}
 	if (argc >= 3 && strcmp(argv[1], "-c") == 0) {
 		for (int i = 2; i < argc; i++) {
 			pid_t pid = fork();
@@ -130,7 +149,7 @@ int main(int argc, char **argv)
 			busy_loop(n);
 		return 0;
 	}
-	fprintf(stderr, "usage: busy N | -s SEC | -S SEC | -x CODE | -f N1,N2,... | -c CMD... | -o "
-	                "CPU DELAY OFF\n");
+	fprintf(stderr, "usage: busy N | -s SEC | -S SEC | -x CODE | -f N1,N2,... | -q K N | "
+	                "-c CMD... | -o CPU DELAY OFF\n");
 	return 2;
 }
