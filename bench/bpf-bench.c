@@ -130,10 +130,21 @@ int main(int argc, char **argv)
 				}
 			}
 		uint64_t ns0 = 0, cnt0 = 0, ns1 = 0, cnt1 = 0;
-		hpm_taskcount_start(tc);
-		hpm_taskcount_prog_stats(tc, &ns0, &cnt0);
+		if ((rc = hpm_taskcount_start(tc)) < 0) {
+			fprintf(stderr, "bpf-bench: %u events: %s\n", ne,
+			        hpm_taskcount_strerror(rc));
+			hpm_taskcount_close(tc);
+			for (int i = 0; i < nfd; i++)
+				close(fds[i]);
+			set_stats(old, NULL, 0);
+			return 1;
+		}
+		int st0 = hpm_taskcount_prog_stats(tc, &ns0, &cnt0);
 		double rate = ping_pong(secs);
-		hpm_taskcount_prog_stats(tc, &ns1, &cnt1);
+		int st1 = hpm_taskcount_prog_stats(tc, &ns1, &cnt1);
+		if (st0 < 0 || st1 < 0)
+			fprintf(stderr, "bpf-bench: the program's statistics: %s\n",
+			        hpm_taskcount_strerror(st0 < 0 ? st0 : st1));
 		struct hpm_tc_task *rows;
 		unsigned n;
 		struct hpm_tc_stats st;

@@ -55,9 +55,11 @@ struct tc_last {
 	struct tc_val v[TC_MAX_EVENTS];
 };
 
-/* The config array's one value: what the loader opened. */
+/* The config array's one value: what the loader opened, and whether the
+ * program has seen a tid reused (set by it; gens is empty until then). */
 struct tc_config {
 	unsigned int nr_events, nr_cpus;
+	unsigned int reused, pad;
 };
 
 /* The per-CPU statistics. */

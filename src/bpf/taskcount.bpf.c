@@ -86,10 +86,20 @@ struct {
 	__type(value, struct tc_task);
 } blank SEC(".maps");
 
-static unsigned int gen_of(unsigned int tid)
+/* gens stays empty until a tid is reused, which c->reused says: no
+ * lookup of it at every switch until then. */
+static unsigned int gen_of(struct tc_config *c, unsigned int tid)
 {
+	if (!c->reused)
+		return 0;
 	unsigned int *g = bpf_map_lookup_elem(&gens, &tid);
 	return g ? *g : 0;
+}
+
+static int set_gen(struct tc_config *c, unsigned int tid, unsigned int gen)
+{
+	c->reused = 1;
+	return (int)bpf_map_update_elem(&gens, &tid, &gen, BPF_ANY);
 }
 
 /* The incarnation of process tgid for a new thread of it: a new one when
@@ -97,14 +107,14 @@ static unsigned int gen_of(unsigned int tid)
  * reused for a new process; its leader's own entry then takes that gen
  * at its first switch). A process whose leader exited before its other
  * threads gets a second row: split, never summed with another process. */
-static unsigned int process_gen(unsigned int tgid)
+static unsigned int process_gen(struct tc_config *c, unsigned int tgid)
 {
-	unsigned int g = gen_of(tgid);
+	unsigned int g = gen_of(c, tgid);
 	unsigned long long key = TC_KEY(tgid, g);
 	struct tc_task *leader = bpf_map_lookup_elem(&tasks, &key);
 	if (leader && leader->exited >= TC_EXITED) {
 		g++;
-		bpf_map_update_elem(&gens, &tgid, &g, BPF_ANY);
+		set_gen(c, tgid, g);
 	}
 	return g;
 }
@@ -113,9 +123,9 @@ static unsigned int process_gen(unsigned int tgid)
  * full (or on a failure the caller counts as missed). An entry of another
  * task_struct, or of one the kernel freed (its address may come back), is
  * of the tid's previous owner: the current task gets the next gen. */
-static struct tc_task *current_task(unsigned int tid, unsigned int tgid)
+static struct tc_task *current_task(struct tc_config *c, unsigned int tid, unsigned int tgid)
 {
-	unsigned int zero = 0, gen = gen_of(tid);
+	unsigned int zero = 0, gen = gen_of(c, tid);
 	unsigned long long key = TC_KEY(tid, gen), task = bpf_get_current_task();
 	struct tc_task *t = bpf_map_lookup_elem(&tasks, &key);
 	/* tid 0: the idle tasks, one per CPU, all one row */
@@ -123,7 +133,7 @@ static struct tc_task *current_task(unsigned int tid, unsigned int tgid)
 		return t;
 	if (t) {
 		gen++;
-		if (bpf_map_update_elem(&gens, &tid, &gen, BPF_ANY))
+		if (set_gen(c, tid, gen))
 			return 0;
 		key = TC_KEY(tid, gen);
 	}
@@ -132,7 +142,7 @@ static struct tc_task *current_task(unsigned int tid, unsigned int tgid)
 		return 0;
 	b->tgid = tgid;
 	b->exited = TC_LIVE;
-	b->tgid_gen = tid == tgid ? gen : process_gen(tgid);
+	b->tgid_gen = tid == tgid ? gen : process_gen(c, tgid);
 	b->task = task;
 	bpf_get_current_comm(b->comm, sizeof(b->comm));
 	/* BPF_NOEXIST: another CPU cannot insert the same tid (a tid runs on
@@ -167,7 +177,7 @@ int tc_switch(struct bpf_raw_tracepoint_args *ctx)
 	unsigned int tid = (unsigned int)pid_tgid, tgid = (unsigned int)(pid_tgid >> 32);
 	struct tc_task *t = 0;
 	if (l->primed) {
-		t = current_task(tid, tgid);
+		t = current_task(c, tid, tgid);
 		if (!t)
 			s->missed++;
 	}
@@ -213,10 +223,13 @@ int tc_exit(struct bpf_raw_tracepoint_args *ctx)
 	(void)ctx;
 	unsigned long long pid_tgid = bpf_get_current_pid_tgid();
 	unsigned int tid = (unsigned int)pid_tgid;
-	unsigned long long key = TC_KEY(tid, gen_of(tid));
+	unsigned int zero = 0;
+	struct tc_config *c = bpf_map_lookup_elem(&config, &zero);
+	if (!c)
+		return 0;
+	unsigned long long key = TC_KEY(tid, gen_of(c, tid));
 	struct tc_task *t = bpf_map_lookup_elem(&tasks, &key);
 	if (!t || t->exited == TC_FREED || t->task != bpf_get_current_task()) {
-		unsigned int zero = 0;
 		struct tc_last *l = bpf_map_lookup_elem(&last, &zero);
 		/* not charged yet (or its tid's previous owner's entry): make
 		 * its entry now so the last switch finds it marked (before
@@ -224,7 +237,7 @@ int tc_exit(struct bpf_raw_tracepoint_args *ctx)
 		if (!l || !l->primed)
 			return 0;
 		/* map full: its switches count as missed */
-		t = current_task(tid, (unsigned int)(pid_tgid >> 32));
+		t = current_task(c, tid, (unsigned int)(pid_tgid >> 32));
 		if (!t)
 			return 0;
 	}

@@ -243,7 +243,7 @@ int hpm_taskcount_open(struct hpm_taskcount **out, unsigned nr_events, unsigned 
 		rc = load_error(rc);
 		goto fail;
 	}
-	struct tc_config cfg = {nr_events, nr_cpus};
+	struct tc_config cfg = {nr_events, nr_cpus, 0, 0};
 	unsigned zero = 0;
 	if ((rc = bpf_map__update_elem(tc->skel->maps.config, &zero, sizeof(zero), &cfg,
 	                               sizeof(cfg), BPF_ANY)) < 0)
