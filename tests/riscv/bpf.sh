@@ -50,6 +50,17 @@ check_children() {
 	[ $k -eq 3 ]; ok $? "$what: busy -f forked 3 children ($k)"
 }
 
+# same_count OUT ERR EV1 EV2 WHY: the third child's EV1 row = its EV2 row
+# (0.5 %)
+same_count() {
+	local pid a b
+	pid=$(awk 'NR == 3 { print $1 }' "$1")
+	a=$(row "$2" "busy-$pid" "$3")
+	b=$(row "$2" "busy-$pid" "$4")
+	within "$a" "$b" 5000
+	ok $? "-a --per-task: busy-$pid's $3 ${a:-none} = its $4 ${b:-none} ($5) within 0.5%"
+}
+
 # 1. one hart, exact instruction counts
 F=10000000,20000000,40000000
 vm_run icount --kernel bpf --icount --raw-dtb --timeout 300 <<CMDS
@@ -75,11 +86,7 @@ check_children $d/2.out $d/2.err instructions "-a --per-task"
 check_children $d/3.out $d/3.err instructions "-a --per-thread"
 # under -icount QEMU's cycle counter is the instruction clock too: the
 # second counter of the same switch-time reads
-pid=$(awk 'NR == 3 { print $1 }' $d/2.out)
-c=$(row $d/2.err "busy-$pid" cycles)
-i=$(row $d/2.err "busy-$pid" instructions)
-within "$c" "$i" 5000
-ok $? "-a --per-task: busy-$pid's cycles ${c:-none} = its instructions ${i:-none} (QEMU -icount) within 0.5%"
+same_count $d/2.out $d/2.err cycles instructions "QEMU -icount"
 
 got=$(awk -F, '$3 == "instructions" { print $1; exit }' $d/4.err)
 [ "$(cat $d/4.rc)" = 0 ] && within "$got" $((40000000 * per)) 10000
@@ -89,11 +96,7 @@ ok $? "--bpf-counters -- busy 40000000: instructions ${got:-none} = 40000000 x $
 # Kunminghu events by name, per task (the bank-placement warning of a
 # kernel without counterid_mask is expected)
 check_children $d/5.out $d/5.err ifu_req "-a --per-task -e ifu_req (Kunminghu, raw 0x2: QEMU's instret)"
-pid=$(awk 'NR == 3 { print $1 }' $d/5.out)
-c=$(row $d/5.err "busy-$pid" frontendFlush)
-i=$(row $d/5.err "busy-$pid" ifu_req)
-within "$c" "$i" 5000
-ok $? "-a --per-task: busy-$pid's frontendFlush (raw 0x1: QEMU's cycles) ${c:-none} = its ifu_req ${i:-none} within 0.5%"
+same_count $d/5.out $d/5.err frontendFlush ifu_req "raw 0x1, QEMU's cycles, against raw 0x2"
 
 grep -Eq '^tasks: BPF sched_switch, [0-9]+ events x 1 CPUs = [0-9]+ counters' $d/7.out
 ok $? "top -b: per-task rows through BPF ($(grep -m1 '^tasks:' $d/7.out))"
