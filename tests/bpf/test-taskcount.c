@@ -284,7 +284,9 @@ static pid_t spin_child(int go, double ms, int *tclk)
 /* The kernel gives a tid again during the session (its pids wrap; here
  * /proc/sys/kernel/ns_last_pid makes it now, as CRIU restores pids): the
  * second owner has a row of its own (gen 1), not added to the first's,
- * and a process of its own. */
+ * and a process of its own. Each row is its task-clock and what the task
+ * ran after its counters were closed on its way out (unmapping memory:
+ * 2 ms for a sanitizer's address space), hence 100 and 200 ms. */
 static void reuse(unsigned ncpu)
 {
 	FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "r+");
@@ -302,7 +304,7 @@ static void reuse(unsigned ncpu)
 	int go[2], tclk[2] = {-1, -1};
 	pid_t a = -1, b = -1;
 	if (pipe(go) == 0) {
-		a = spin_child(go[0], 30, &tclk[0]);
+		a = spin_child(go[0], 100, &tclk[0]);
 		if (write(go[1], "x", 1) != 1)
 			a = -1;
 		waitpid(a, NULL, 0);
@@ -321,7 +323,7 @@ static void reuse(unsigned ncpu)
 		fprintf(f, "%d", (int)a - 1);
 		if (fclose(f) != 0)
 			break;
-		b = spin_child(go[0], 60, &tclk[1]);
+		b = spin_child(go[0], 200, &tclk[1]);
 	}
 	if (b == a) {
 		if (write(go[1], "x", 1) != 1)

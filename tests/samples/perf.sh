@@ -88,10 +88,13 @@ for v in pie nopie pie-s nopie-s; do
 	case $v in
 	*-s) ;;
 	*)
-		# the known split: hot 9 parts, cold 1 (within sampling error)
+		# the known split: hot 9 parts, cold 1 (within sampling error,
+		# and the host's: on a VM, cpu-clock counts the time the host
+		# takes from the vCPU too, and a loaded host took enough of it
+		# once to show 0.84; a wrong symbolizer shows 0.5 or 1)
 		h=$(awk '$5 == "hot" {sub("%", "", $1); print $1}' $v.hpm.b)
 		c=$(awk '$5 == "cold" {sub("%", "", $1); print $1}' $v.hpm.b)
-		awk -v h="$h" -v c="$c" 'BEGIN { r = h / (h + c); exit !(r > 0.85 && r < 0.95) }'
+		awk -v h="$h" -v c="$c" 'BEGIN { r = h / (h + c); exit !(r > 0.8 && r < 0.97) }'
 		ok $? "$v: hot/(hot+cold) about 0.9 ($h / $c)"
 		;;
 	esac
