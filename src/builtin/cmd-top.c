@@ -761,6 +761,8 @@ int cmd_top(int argc, char **argv)
 		} else if (top_view_init(&v, o.color, err, sizeof(err))) {
 			cli_warn("warning: %s: batch mode", err);
 			c.mode = MODE_BATCH;
+		} else {
+			v.tree = o.tree; /* --tree, or tree = yes in top.conf */
 		}
 		if (c.mode == MODE_BATCH)
 			print_warnings(warn);

@@ -121,7 +121,8 @@ int top_config_set(struct top_opts *o, const char *key, const char *value, char 
 		top_opts_set(&o->metrics, value);
 	} else if (!strcmp(key, "sort")) {
 		top_opts_set(&o->sort, value);
-	} else if (!strcmp(key, "reverse") || !strcmp(key, "sticky") || !strcmp(key, "color")) {
+	} else if (!strcmp(key, "reverse") || !strcmp(key, "sticky") || !strcmp(key, "color") ||
+	           !strcmp(key, "tree")) {
 		if (parse_bool(value, &b)) {
 			snprintf(err, errlen, "%s '%s': must be yes or no", key, value);
 			return -1;
@@ -130,6 +131,8 @@ int top_config_set(struct top_opts *o, const char *key, const char *value, char 
 			o->reverse = b;
 		else if (key[0] == 's')
 			o->sticky = b;
+		else if (key[0] == 't')
+			o->tree = b;
 		else
 			o->color = b;
 	} else if (!strcmp(key, "backend")) {
@@ -381,6 +384,7 @@ int top_config_write(const struct top_opts *o, const char *path)
 	    {"sort", o->sort ? xstrdup(o->sort) : NULL, false},
 	    {"reverse", xstrdup(o->reverse ? "yes" : "no"), false},
 	    {"sticky", xstrdup(o->sticky ? "yes" : "no"), false},
+	    {"tree", xstrdup(o->tree ? "yes" : "no"), false},
 	    {"emu-profile", o->emu.profile ? xstrdup(o->emu.profile) : NULL, false},
 	    {"emu-harts", xasprintf("%u", o->emu.harts), false},
 	};

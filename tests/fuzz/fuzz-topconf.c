@@ -64,9 +64,10 @@ static bool same_file(const char *path, const uint8_t *data, size_t size)
 static bool same_opts(const struct top_opts *a, const struct top_opts *b, bool kept_lines)
 {
 	if (a->level != b->level || a->nprocs != b->nprocs || a->backend != b->backend ||
-	    a->reverse != b->reverse || a->sticky != b->sticky || a->emu.harts != b->emu.harts ||
-	    !same_str(a->events, b->events) || !same_str(a->metrics, b->metrics) ||
-	    !same_str(a->sort, b->sort) || !same_str(a->emu.profile, b->emu.profile) ||
+	    a->reverse != b->reverse || a->sticky != b->sticky || a->tree != b->tree ||
+	    a->emu.harts != b->emu.harts || !same_str(a->events, b->events) ||
+	    !same_str(a->metrics, b->metrics) || !same_str(a->sort, b->sort) ||
+	    !same_str(a->emu.profile, b->emu.profile) ||
 	    !(fabs(a->delay - b->delay) <= 1e-5 * b->delay))
 		return false;
 	/* keys W does not save stay as their lines were (issue 9 item 5) */

@@ -245,6 +245,11 @@ ok $? "tree: the process first, its threads under it, the last one closing the b
 [ $? -eq 0 ] || diag "$(cat "$tmp/order")"
 key Enter; wait_for "no per-task counts:" 5 || wait_for "no Topdown tree here"
 ok $? "Enter on a task row without per-task counts says why ($(cap | tail -1))"
+# W keeps the tree view, as htop's setup does (then the file goes: the
+# sessions below start without it)
+key W; wait_for "wrote $XDG_CONFIG_HOME/hpmstat/top.conf"
+grep -qx 'tree = yes' "$XDG_CONFIG_HOME/hpmstat/top.conf"; ok $? "W saves the tree view (tree = yes)"
+rm -f "$XDG_CONFIG_HOME/hpmstat/top.conf"
 key T; wait_gone "[tree]"; wait_for "rows 1-1 of 1"; ok $? "T: tree view off, the threads go"
 
 # k: the two sleepers; n keeps both, y with the default SIGTERM ends one
@@ -272,6 +277,12 @@ key k; wait_for "number or name"; key Enter; wait_for "send SIGTERM (15) to $oth
 kill -9 $other; wait $other 2>/dev/null
 key y; wait_for "kill $other (${name}k): No such process"; ok $? "y after the task went: No such process"
 key q; wait_for "EXITED 0"; ok $? "q quits"
+
+# tree = yes in top.conf (as W saves it; --tree alike) starts in the tree view
+mkdir -p "$tmp/cfgtree/hpmstat" && echo 'tree = yes' >"$tmp/cfgtree/hpmstat/top.conf"
+start "env NO_COLOR=1 XDG_CONFIG_HOME=$tmp/cfgtree $H top -d 0.2 --backend perf -N 1000"
+wait_for "[tree]"; ok $? "tree = yes in top.conf: the view starts in the tree view"
+key q; wait_for "EXITED 0"
 
 # another user's task: kill(2)'s EPERM (top run as nobody, the sleeper root's)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
