@@ -86,19 +86,21 @@ int hpm_taskcount_probe(void)
 #endif
 }
 
-/* A thread's process: its tgid and that pid's incarnation. */
-static bool same_process(const struct hpm_tc_task *x, const struct hpm_tc_task *y)
+int hpm_taskcount_cmp_process(const struct hpm_tc_task *x, const struct hpm_tc_task *y)
 {
-	return x->tgid == y->tgid && x->tgid_gen == y->tgid_gen;
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	if (x->tgid_gen != y->tgid_gen)
+		return x->tgid_gen < y->tgid_gen ? -1 : 1;
+	return 0;
 }
 
 static int by_tgid(const void *a, const void *b)
 {
 	const struct hpm_tc_task *x = a, *y = b;
-	if (x->tgid != y->tgid)
-		return x->tgid < y->tgid ? -1 : 1;
-	if (x->tgid_gen != y->tgid_gen)
-		return x->tgid_gen < y->tgid_gen ? -1 : 1;
+	int c = hpm_taskcount_cmp_process(x, y);
+	if (c)
+		return c;
 	/* the main thread (pid == tgid, of that incarnation) first: it names
 	 * the process */
 	bool xm = x->pid == x->tgid && x->gen == x->tgid_gen;
@@ -562,7 +564,7 @@ int hpm_taskcount_by_process(const struct hpm_tc_task *rows, unsigned nrows, uns
 	unsigned n = 0;
 	for (unsigned i = 0; i < nrows; i++) {
 		struct hpm_tc_task *o;
-		if (n == 0 || !same_process(&p[n - 1], &s[i])) {
+		if (n == 0 || hpm_taskcount_cmp_process(&p[n - 1], &s[i]) != 0) {
 			o = &p[n++];
 			o->pid = o->tgid = s[i].tgid;
 			o->gen = o->tgid_gen = s[i].tgid_gen;

@@ -103,6 +103,9 @@ int hpm_taskcount_start(struct hpm_taskcount *tc);
  * from then on would be charged nothing: a wrong figure that looks right. */
 int hpm_taskcount_read(struct hpm_taskcount *tc, struct hpm_tc_task **rows, unsigned *nrows,
                        struct hpm_tc_stats *st);
+/* The order of processes (tgid, then tgid_gen) of two rows: 0 when they
+ * are of the same process. Needs no libbpf. */
+int hpm_taskcount_cmp_process(const struct hpm_tc_task *x, const struct hpm_tc_task *y);
 /* Sums a thread table into processes (by tgid and tgid_gen): *procs
  * malloc'ed, pid = tgid, gen = tgid_gen, the main thread's comm (else the
  * first thread's), exited when all its threads have. Needs no libbpf. */

@@ -289,18 +289,10 @@ static int cmp_prev(const void *a, const void *b)
 	return (x->gen > y->gen) - (x->gen < y->gen);
 }
 
-/* a process: its tgid and which process of that pid (hpm_tc_task) */
-static int cmp_process(int tgid_x, unsigned gen_x, int tgid_y, unsigned gen_y)
-{
-	if (tgid_x != tgid_y)
-		return (tgid_x > tgid_y) - (tgid_x < tgid_y);
-	return (gen_x > gen_y) - (gen_x < gen_y);
-}
-
 static int cmp_task_tgid(const void *a, const void *b)
 {
 	const struct hpm_tc_task *x = a, *y = b;
-	int c = cmp_process(x->tgid, x->tgid_gen, y->tgid, y->tgid_gen);
+	int c = hpm_taskcount_cmp_process(x, y);
 	if (c)
 		return c;
 	return (x->pid > y->pid) - (x->pid < y->pid);
@@ -312,7 +304,7 @@ static unsigned first_of(const struct hpm_tc_task *rows, unsigned n, const struc
 	unsigned lo = 0, hi = n;
 	while (lo < hi) {
 		unsigned mid = lo + (hi - lo) / 2;
-		if (cmp_process(rows[mid].tgid, rows[mid].tgid_gen, p->tgid, p->tgid_gen) < 0)
+		if (hpm_taskcount_cmp_process(&rows[mid], p) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -324,7 +316,7 @@ static unsigned first_of(const struct hpm_tc_task *rows, unsigned n, const struc
 static unsigned end_of(const struct hpm_tc_task *rows, unsigned n, const struct hpm_tc_task *p,
                        unsigned j)
 {
-	while (j < n && rows[j].tgid == p->tgid && rows[j].tgid_gen == p->tgid_gen)
+	while (j < n && hpm_taskcount_cmp_process(&rows[j], p) == 0)
 		j++;
 	return j;
 }
