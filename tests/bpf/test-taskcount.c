@@ -81,6 +81,19 @@ static pid_t duty_child(int pct, int cpu, int go)
 	}
 }
 
+/* the machine's idle time so far, in USER_HZ ticks (/proc/stat's cpu line) */
+static unsigned long long idle_ticks(void)
+{
+	unsigned long long user, nice, sys, idle = 0;
+	FILE *f = fopen("/proc/stat", "r");
+	if (f) {
+		if (fscanf(f, "cpu %llu %llu %llu %llu", &user, &nice, &sys, &idle) != 4)
+			idle = 0;
+		fclose(f);
+	}
+	return idle;
+}
+
 static const struct hpm_tc_task *find(const struct hpm_tc_task *r, unsigned n, int pid)
 {
 	for (unsigned i = 0; i < n; i++)
@@ -161,6 +174,7 @@ static void shares(unsigned ncpu)
 	tap_ok(rc == 0, "start: %s", rc ? hpm_taskcount_strerror(rc) : "attached");
 	for (unsigned c = 0; c < ncpu; c++)
 		base[c] = cpufd[c] >= 0 ? perf_value(cpufd[c]) : 0;
+	unsigned long long idle0 = idle_ticks();
 	if (write(go[1], "xxx", 3) != 3)
 		return;
 	usleep(1000 * 1000);
@@ -191,8 +205,12 @@ static void shares(unsigned ncpu)
 		sum += rows[i].v[0].value;
 		idle += rows[i].pid == 0;
 	}
-	/* tid 0 is every CPU's idle task: one row, never a new owner each */
-	tap_ok(idle == 1, "the idle tasks are one row, pid 0 (%u rows)", idle);
+	/* tid 0 is every CPU's idle task: one row, never a new owner each;
+	 * none when a loaded machine never idled during the window */
+	unsigned long long idled = idle_ticks() - idle0;
+	tap_ok(idled ? idle == 1 : idle <= 1,
+	       "the idle tasks are one row, pid 0 (%u rows; the CPUs idled %llu ticks)", idle,
+	       idled);
 	tap_ok(within((double)sum, (double)cpu_total, 0.05),
 	       "sum over %u tasks %.2f ms = per-CPU cpu-clock %.2f ms (5 %%)", n, (double)sum / 1e6,
 	       (double)cpu_total / 1e6);
@@ -287,7 +305,11 @@ static pid_t spin_child(int go, double ms, int *tclk)
  * second owner has a row of its own (gen 1), not added to the first's,
  * and a process of its own. Each row is its task-clock and what the task
  * ran after its counters were closed on its way out (unmapping memory:
- * 2 ms for a sanitizer's address space), hence 100 and 200 ms. */
+ * 2 ms for a sanitizer's address space), hence 100 and 200 ms. Within
+ * 10 %: a row that held both owners would be 50 % over the second's (or
+ * 200 % over the first's); beside perf record -a and other BPF sessions
+ * the rows of a 100 ms spin came 2-4 ms over its task-clock (the 5 %
+ * agreement is the shares points', of 1 s runs). */
 static void reuse(unsigned ncpu)
 {
 	FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "r+");
@@ -347,8 +369,8 @@ static void reuse(unsigned ncpu)
 	} else {
 		double w0 = (double)perf_value(tclk[0]), w1 = (double)perf_value(tclk[1]);
 		tap_ok(rc == 0 && r0 && r1 && r1->gen > 0 &&
-		           within((double)r0->v[0].value, w0, 0.05) &&
-		           within((double)r1->v[0].value, w1, 0.05) && r0->exited && r1->exited,
+		           within((double)r0->v[0].value, w0, 0.10) &&
+		           within((double)r1->v[0].value, w1, 0.10) && r0->exited && r1->exited,
 		       "pid reuse: rows for pid %d: %.2f ms (task-clock %.2f) and, gen %u, %.2f ms "
 		       "(task-clock %.2f), not one of their sum",
 		       (int)a, r0 ? (double)r0->v[0].value / 1e6 : 0, w0 / 1e6, r1 ? r1->gen : 0,
