@@ -228,6 +228,14 @@ int top_model_init(struct top_model *m, struct top_opts *o, char *err, size_t er
 	m->t0 = hpm_clock_s();
 	if (top_model_reprogram(m, err, errlen))
 		return -1;
+	if (m->emu && !m->session_ok) {
+		/* the host's counters may fail to open for reasons top shows in
+		 * its header and outlives (privileges, a busy PMU); the
+		 * emulator's fail only on what the user asked for (an unknown
+		 * profile, a bad trace), as stat refuses it */
+		snprintf(err, errlen, "%s", m->note);
+		return -1;
+	}
 	return 0;
 }
 

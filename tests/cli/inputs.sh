@@ -121,6 +121,19 @@ ok $? "report -outfile: refused (exit 2), no ./utfile"
 (cd "$tmp" && $H report -orep.txt "$run" >/dev/null 2>&1) && [ -s "$tmp/rep.txt" ]
 ok $? "report -oFILE still writes FILE"
 
+# ---- top on the emulator: what the user asked for that cannot run is one
+# error line before any screen, as stat refuses it (it showed an empty
+# screen with a note and exit 0)
+run_fails_with "top --emu-profile NOSUCH: refused in one line" \
+	"hpmstat top: --emu-profile: unknown profile 'nosuch'" \
+	$H top -b -n 1 -d 0.1 --backend emu --emu-profile nosuch
+run_fails_with "top --pmu neoverse-v2 with a Kunminghu profile: refused, naming Arm's" \
+	"unknown Arm profile 'tasks-mixed' (known: arm-" \
+	$H top -b -n 1 -d 0.1 --pmu neoverse-v2 --emu-profile tasks-mixed
+run_fails_with "top --emu-trace MISSING: refused in one line" \
+	"--emu-trace $tmp/none.trace: cannot open trace" \
+	$H top -b -n 1 -d 0.1 --emu-trace "$tmp/none.trace"
+
 # ---- 9: an emu script line with a NUL byte
 printf 'csrr minstret\ncsrw mhpmevent3 1\0junk\n' >"$tmp/nul.emu"
 $H emu "$tmp/nul.emu" >"$tap_out" 2>"$tap_err"; rc=$?
