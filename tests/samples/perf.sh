@@ -128,8 +128,9 @@ grep -q '^split-pie;hot [0-9]' r.folded; ok $? "folded: comm;function count, roo
 # call graphs: -g on a known tree
 gcc -O0 -fno-omit-frame-pointer -fno-pie -no-pie -o tree tree.c
 perf record -q -e cpu-clock -F 2000 -g -o g.data ./tree 20000000 >/dev/null 2>&1
-# blk FILE: the program's entries and their graphs (up to the blank line)
-blk() { awk '/^ +[0-9.]+%/ { on = ($3 == "tree") } on' "$1"; }
+# blk FILE: the program's entries and their graphs (up to the next entry
+# or a comment: perf report ends with a random "# (Tip: ...)" some runs)
+blk() { awk '/^#/ { on = 0; next } /^ +[0-9.]+%/ { on = ($3 == "tree") } on' "$1"; }
 for g in caller callee; do
 	perf report -i g.data --stdio --no-children -g $g 2>/dev/null >g.perf
 	"$HPMSTAT" report -i g.data -g $g >g.hpm 2>/dev/null
