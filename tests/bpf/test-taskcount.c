@@ -305,11 +305,12 @@ static pid_t spin_child(int go, double ms, int *tclk)
  * second owner has a row of its own (gen 1), not added to the first's,
  * and a process of its own. Each row is its task-clock and what the task
  * ran after its counters were closed on its way out (unmapping memory:
- * 2 ms for a sanitizer's address space), hence 100 and 200 ms. Within
- * 10 %: a row that held both owners would be 50 % over the second's (or
- * 200 % over the first's); beside perf record -a and other BPF sessions
- * the rows of a 100 ms spin came 2-4 ms over its task-clock (the 5 %
- * agreement is the shares points', of 1 s runs). */
+ * 2 ms for a sanitizer's address space), hence spins of 200 and 400 ms.
+ * Within 10 %: a row that held both owners would be 50 % over the
+ * second's (or 200 % over the first's); beside perf record -a and other
+ * BPF sessions the row of a 100 ms spin came 2-4 ms over its task-clock
+ * about one run in 75 (6.7 ms once in CI), a few ms that do not grow with
+ * the spin (the 5 % agreement is the shares points', of 1 s runs). */
 static void reuse(unsigned ncpu)
 {
 	FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "r+");
@@ -327,7 +328,7 @@ static void reuse(unsigned ncpu)
 	int go[2], tclk[2] = {-1, -1};
 	pid_t a = -1, b = -1;
 	if (pipe(go) == 0) {
-		a = spin_child(go[0], 100, &tclk[0]);
+		a = spin_child(go[0], 200, &tclk[0]);
 		if (write(go[1], "x", 1) != 1)
 			a = -1;
 		waitpid(a, NULL, 0);
@@ -346,7 +347,7 @@ static void reuse(unsigned ncpu)
 		fprintf(f, "%d", (int)a - 1);
 		if (fclose(f) != 0)
 			break;
-		b = spin_child(go[0], 200, &tclk[1]);
+		b = spin_child(go[0], 400, &tclk[1]);
 	}
 	if (b == a) {
 		if (write(go[1], "x", 1) != 1)
