@@ -625,8 +625,16 @@ static int run_tui(struct top_view *v, struct top_model *m, struct top_opts *o, 
 		double now = hpm_clock_s();
 		int ch = top_view_key(v, (int)ceil((next - now) * 1e3));
 		bool resample = false;
-		if (ch == TOP_KEY_HANGUP)
+		if (ch == TOP_KEY_HANGUP) {
+			/* the terminal went away: what its SIGHUP would do, when
+			 * none came (top in another session than the terminal's),
+			 * so top dies of it as of the signal, without exit's
+			 * handlers (a sanitizer's leak check, stopping every
+			 * thread, deadlocked when the signal came in during it) */
+			if (!top_signal)
+				top_signal = SIGHUP;
 			break;
+		}
 		if (ch == TOP_KEY_REDRAW) {
 			top_view_draw(v, &f);
 		} else if (ch != TOP_KEY_NONE) {
