@@ -133,17 +133,16 @@ ended
 # the terminal goes away and no SIGHUP comes: top in a session of its own
 # (setsid), its terminal the pane's (fd 3: an asynchronous command's stdin
 # is /dev/null), whose shell ignores SIGHUP and waits for it; killing the
-# session closes the terminal. top dies of SIGHUP as
-# if it had come (129), at once, never spinning on a dead terminal.
+# session closes the terminal. top dies of SIGHUP as if it had come (129),
+# at once, never spinning on a dead terminal.
 rm -f "$tmp/hpid" "$tmp/hst"
-T kill-session -t "s$n" 2>/dev/null
-T new-session -d -s hup -x 120 -y 40 "trap '' HUP; exec 3<&0; setsid sh -c 'echo \$\$ >$tmp/hpid; exec env NO_COLOR=1 $H top -d 0.2 --backend emu' <&3 & wait \$!; echo \$? >$tmp/hst"
-n=hup
-cap() { T capture-pane -p -t hup; }
+n=$((n + 1))
+T new-session -d -s "s$n" -x 120 -y 40 "trap '' HUP; exec 3<&0; setsid sh -c 'echo \$\$ >$tmp/hpid; exec env NO_COLOR=1 $H top -d 0.2 --backend emu' <&3 & wait \$!; echo \$? >$tmp/hst"
+T kill-session -t "s$((n - 1))" 2>/dev/null
 wait_for "frame 2"; ok $? "hang-up: top runs in a session of its own"
 hpid=$(cat "$tmp/hpid" 2>/dev/null)
 t0=$(now_ms)
-T kill-session -t hup 2>/dev/null
+T kill-session -t "s$n" 2>/dev/null
 i=0
 until [ -s "$tmp/hst" ] || [ $i -ge 100 ]; do sleep 0.05; i=$((i + 1)); done
 ms=$(($(now_ms) - t0))
