@@ -507,12 +507,22 @@ static void add_chain(struct rs_report *rs, unsigned *root, const struct frame *
 	}
 }
 
+/* A frame's name in the folded stacks: an unnamed one (perf's call-graph
+ * address, "0x401136" or "0") is [unknown], as stackcollapse-perf.pl has
+ * it. */
+static const char *folded_name(const char *name)
+{
+	return name[0] == '0' && (name[1] == 'x' || !name[1]) ? "[unknown]" : name;
+}
+
 static void add_folded(struct rs_report *rs, unsigned comm, const struct frame *f, size_t n)
 {
 	struct priv *p = rs->priv;
-	size_t len = strlen(rs->str[comm]) + 1;
+	/* sized by the names written, not the ones they replace ("[unknown]"
+	 * is longer than "0"): the comm, then ';' and a name per frame */
+	size_t len = strlen(rs->str[comm]);
 	for (size_t i = 0; i < n; i++)
-		len += strlen(rs->str[f[i].name]) + 1;
+		len += 1 + strlen(folded_name(rs->str[f[i].name]));
 	if (len + 16 > p->cap_buf) {
 		p->cap_buf = len + 256;
 		p->buf = xrealloc(p->buf, p->cap_buf);
@@ -525,10 +535,7 @@ static void add_folded(struct rs_report *rs, unsigned comm, const struct frame *
 		b[o++] = (*c == ';' || *c == '\n' || *c == ' ') ? '_' : *c;
 	for (size_t i = n; i-- > 0;) {
 		b[o++] = ';';
-		const char *name = rs->str[f[i].name];
-		if (name[0] == '0' && (name[1] == 'x' || !name[1]))
-			name = "[unknown]";
-		for (const char *c = name; *c; c++)
+		for (const char *c = folded_name(rs->str[f[i].name]); *c; c++)
 			b[o++] = (*c == ';' || *c == '\n') ? '_' : *c;
 	}
 	unsigned id = intern_n(rs, b, o);
