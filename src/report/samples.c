@@ -253,7 +253,10 @@ static struct rs_hist *hist_of(struct rs_report *rs, int ev)
 	memset(h, 0, sizeof(*h));
 	h->ev = ev;
 	char b[64];
-	h->name = rs->str[intern(rs, pd_event_name(&rs->file, (unsigned)ev, b, sizeof(b)))];
+	/* interned first: interning may move rs->str, which the one
+	 * expression could read before the call */
+	unsigned name = intern(rs, pd_event_name(&rs->file, (unsigned)ev, b, sizeof(b)));
+	h->name = rs->str[name];
 	return h;
 }
 
