@@ -113,9 +113,19 @@ static void test_round_trip(void)
 				struct kmh_decoded dec;
 				snprintf(expr, sizeof(expr), "%s:%s%s", d->name, name, mods[m]);
 				n++;
+				bool undefined =
+				    i < d->nr_events && d->events[i].rtl == KMH_RTL_UNDEFINED;
 				if (kmh_encode(expr, &e1, &err) != 0) {
+					/* the one event the CSR cannot reach is refused */
+					if (!undefined || err.code != KMH_ERANGE) {
+						bad++;
+						tap_diag("%s: %s", expr, err.msg);
+					}
+					continue;
+				}
+				if (undefined) {
 					bad++;
-					tap_diag("%s: %s", expr, err.msg);
+					tap_diag("%s: encodes, but the RTL cannot count it", expr);
 					continue;
 				}
 				kmh_decode(e1.value, b, &dec);
