@@ -210,6 +210,9 @@ struct kmh_decoded {
 	unsigned event[KMH_NR_SLOTS]; /* EVENT0..3 */
 	unsigned op[KMH_NR_OPS];      /* OP_TYPE0..2 raw values */
 	bool op_reserved[KMH_NR_OPS]; /* value outside OR/AND/XOR/ADD */
+	unsigned op_hw[KMH_NR_OPS];   /* the op the counter executes for op[]
+	                               * (kmh_op_hardware): op[] itself unless
+	                               * reserved; expr is written with these */
 	unsigned reserved_bits;       /* bits 57:55 */
 	int bank;                     /* bank used to name events, or KMH_BANK_NONE */
 	const struct kmh_event
