@@ -4,5 +4,5 @@
 # Arm ARM, and each core's metrics.json through our metric generator.
 EVENTS_TESTS = tests/events/arm64.sh tests/events/riscv.sh
 TESTS += $(EVENTS_TESTS)
-EXTRA_DIST += $(EVENTS_TESTS)
+EXTRA_DIST += $(EVENTS_TESTS) tests/events/jevents.sh
 $(EVENTS_TESTS:.sh=.log): src/gen/metrics2c$(EXEEXT) tests/jsoncheck$(EXEEXT)

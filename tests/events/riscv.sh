@@ -8,25 +8,12 @@
 # event's code. Skipped with the reason without Debian's linux-source-6.1
 # or python3.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/events/jevents.sh"
 ev="$top_srcdir/events/riscv"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"; main_shell && rm -f "$tap_out" "$tap_err"' EXIT
-skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP $2"; }
 
-tarball=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-pe=linux-source-6.1/tools/perf/pmu-events
-if [ ! -r "$tarball" ]; then
-	skip "Linux 6.1 jevents.py accepts events/riscv" "no $tarball (Debian package linux-source-6.1)"
-elif ! command -v python3 >/dev/null 2>&1; then
-	skip "Linux 6.1 jevents.py accepts events/riscv" "no python3"
-elif ! tar -xJf "$tarball" -C "$dir" "$pe/jevents.py" "$pe/arch/test" 2>"$tap_err"; then
-	ok 1 "jevents.py and arch/test extract from $tarball"
-	diag "$(head -3 "$tap_err")"
-else
-	mkdir -p "$dir/arch"
-	cp -R "$ev" "$dir/arch/riscv"
-	cp -R "$dir/$pe/arch/test" "$dir/arch/test"
-	run_ok "Linux 6.1 jevents.py accepts events/riscv" python3 "$dir/$pe/jevents.py" riscv "$dir/arch" "$dir/pmu-events.c"
+if linux_jevents riscv "$ev"; then
 	# jevents' big string: one "NAME\000compat\000topic\000desc..." per row;
 	# table.py prints "NAME EVENT DEPRECATED" for each row of the four banks
 	cat >"$dir/table.py" <<'PY'
