@@ -100,6 +100,12 @@ struct hpm_model_event {
 	int constraint;    /* its class (Kunminghu: bank), -1 none */
 	char where[48];    /* for hpmstat list: "frontend:5", "memblock:1+10+19" */
 	char encoding[32]; /* perf's EventCode of the row: "0x5" */
+	const char *alias_of; /* another name of this event or alias, or NULL */
+	bool deprecated;      /* a name kept from an older table (perf's Deprecated) */
+	bool undefined;       /* listed, but the hardware cannot count it: encode
+	                       * refuses it (Kunminghu's cache 68) */
+	char note[200];       /* what the hardware counts where the name misleads
+	                       * (always 0, another event's signal), or "" */
 };
 
 /* One register value decoded (see decode below). */
@@ -213,6 +219,14 @@ struct hpm_pmu_model {
 	 * index, counters) and after the descriptions (alias_of, indices). */
 	void (*event_json)(const struct hpm_pmu_model *m, unsigned i, struct json_t *obj,
 	                   bool after_description);
+
+	/* One line on what the hardware counts for c where a name in it
+	 * misleads (an event wired to 0, to another event's signal, an index
+	 * the hardware cannot reach), for the note a run prints when it
+	 * programs c; NULL when c counts what it says. *warning: the count is
+	 * undefined, not only other than the name says. NULL: no such facts. */
+	const char *(*event_note)(const struct hpm_pmu_model *m, const struct hpm_event_code *c,
+	                          char *buf, size_t len, bool *warning);
 
 	/* The event-select register value for people: `expr` encodes back to
 	 * value when `exact`; `fields` is one line of KEY=VALUE words (hpmstat

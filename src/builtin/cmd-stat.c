@@ -1576,6 +1576,7 @@ static int add_events(struct stat_cmd *c)
 		cli_error("--topdown-retired needs --topdown or -M");
 		return EXIT_FAILURE;
 	}
+	cli_note_event_facts(&s->all);
 	return apply_event_options(o, s);
 fail:
 	cli_error("%s", err);
