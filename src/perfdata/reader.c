@@ -429,7 +429,9 @@ int pd_open(struct pd_file *f, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 	memset(f, 0, sizeof(*f));
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO's open would wait for a writer (it is refused
+	 * below); a regular file's reads through mmap are unaffected */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		seterr(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;

@@ -8,6 +8,7 @@
 #include "report/samples.h"
 #include "report/samples-td.h"
 #include "sym/sym.h"
+#include "util/str.h"
 #include "util/xalloc.h"
 
 static void seterr(char *err, size_t len, const char *fmt, ...)
@@ -708,12 +709,18 @@ static void record(struct rs_report *rs, const struct pd_record *r)
 		              r->u.mmap.build_id_size, sp);
 		break;
 	}
-	case PERF_RECORD_COMM:
+	case PERF_RECORD_COMM: {
 		/* perf keeps a process's maps across an exec (the new
 		 * image's MMAP2 records replace what they overlap): a sample
-		 * taken in execve still names the old image's frames */
-		set_comm(rs, r->u.comm.tid, intern(rs, r->u.comm.comm));
+		 * taken in execve still names the old image's frames.
+		 * A command's name is any bytes: escaped once here, so that no
+		 * format shows a control character raw (an escape sequence
+		 * would reach the terminal) */
+		char *comm = str_escape_controls(r->u.comm.comm);
+		set_comm(rs, r->u.comm.tid, intern(rs, comm));
+		free(comm);
 		break;
+	}
 	case PERF_RECORD_FORK: {
 		unsigned h = tc_find(p, r->u.task.ptid, false);
 		if (h != ~0u)

@@ -122,7 +122,9 @@ struct rs_report {
 	int *td_parent;
 	unsigned nr_td;
 	const char *td_model; /* the model whose formulas gave them */
-	char td_why[160];     /* why there is no Topdown, when there is none */
+	char td_why[384];     /* why there is no Topdown, when there is none */
+	unsigned nr_td_damaged; /* entries whose group reads give level-1 shares outside
+	                         * 0-100 % or not adding up to 100 %: their td is NAN */
 	/* private state */
 	void *priv;
 };

@@ -8,6 +8,9 @@
  *             RECOVERY_BUBBLE,rob_commitInstr}:S sampled at two functions
  *             (ips 0x1000 and 0x2000, no map: [unknown]); the deltas are in
  *             tests/samples/topdown.sh with their Topdown worked by hand
+ *   topdown-damaged  topdown with reads at 0x2000 that no counter gives:
+ *             cycles advances by 1 while the others advance by hundreds
+ *             (level-1 shares of thousands of %)
  *   topdown-arm  a Neoverse group {CPU_CYCLES,STALL_SLOT_FRONTEND,
  *             STALL_SLOT_BACKEND,STALL_SLOT,OP_RETIRED,OP_SPEC}:S sampled
  *             twice at 0x1000, with a CPUID feature naming Neoverse V2
@@ -163,6 +166,12 @@ static const uint64_t kmh_v[4][NR_GRP] = {
     {3000, 1500, 7200, 600, 6000},
     {4000, 1800, 8400, 600, 7200},
 };
+static const uint64_t kmh_damaged_v[4][NR_GRP] = {
+    {1000, 600, 3000, 300, 2400},
+    {2000, 1200, 6000, 600, 4800},
+    {3000, 1500, 7200, 600, 6000},
+    {3001, 1800, 8400, 600, 7200},
+};
 static const uint64_t arm_v[2][NR_GRP] = {
     {500, 1000, 1500, 2500, 1050, 1400},
     {1000, 2000, 3000, 5000, 2100, 2800},
@@ -195,7 +204,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const char *m = argv[1];
-	int mode = strcmp(m, "topdown") == 0 ? 't' : strcmp(m, "topdown-arm") == 0 ? 'a' : 's';
+	int mode = strcmp(m, "topdown") == 0 || strcmp(m, "topdown-damaged") == 0 ? 't'
+	           : strcmp(m, "topdown-arm") == 0                                ? 'a'
+	                                                                          : 's';
+	if (strcmp(m, "topdown-damaged") == 0)
+		td_v = kmh_damaged_v;
 	int nr_threads = argc == 4 ? atoi(argv[3]) : 0;
 	callchains = strcmp(m, "zeros") == 0;
 	if (mode == 'a') {

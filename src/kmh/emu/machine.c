@@ -173,9 +173,15 @@ static int vm_create(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm **ou
 			goto fail;
 		}
 	} else {
-		vm->prof = emu_profile_find(cfg->profile ? cfg->profile
-		                                         : hpm_machine_kunminghu.default_profile,
-		                            buf, sizeof(buf));
+		const char *name =
+		    cfg->profile ? cfg->profile : hpm_machine_kunminghu.default_profile;
+		if (cfg->builtin_only) {
+			vm->prof = emu_profile_builtin(name);
+			if (!vm->prof)
+				snprintf(buf, sizeof(buf), "'%s' is not a built-in profile", name);
+		} else {
+			vm->prof = emu_profile_find(name, buf, sizeof(buf));
+		}
 		if (!vm->prof) {
 			snprintf(err, errlen, "%s", buf);
 			rc = HPM_EMU_EPROFILE;
@@ -680,6 +686,10 @@ const struct hpm_emu_machine hpm_machine_kunminghu = {
     .unproduced = vm_unproduced,
     .describe = describe,
     .set_period = vm_set_period,
+    /* the free list's occupancy is in exactly one quarter every cycle
+     * (workload-model.c checks it one-hot) */
+    .cycle_sampler = "me_freelist_1_4_valid+me_freelist_2_4_valid+me_freelist_3_4_valid+"
+                     "me_freelist_4_4_valid",
     .run_sample = vm_run_sample,
     .nr_functions = vm_nr_functions,
     .function = vm_function,

@@ -153,6 +153,10 @@ const struct emu_profile *emu_profile_at(unsigned i);
  * A file profile stays valid until emu_profile_free() or exit. */
 const struct emu_profile *emu_profile_find(const char *name_or_path, char *err, size_t errlen);
 
+/* The built-in profile called name, or NULL: never a file (for a name read
+ * from a recording, which must not make hpmstat open a path it names). */
+const struct emu_profile *emu_profile_builtin(const char *name);
+
 /* Parse profile text held in memory; `file` is only used in messages.
  * Same results and messages as emu_profile_find() on a file. */
 const struct emu_profile *emu_profile_parse(const char *file, const char *text, char *err,
