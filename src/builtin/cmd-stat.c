@@ -774,6 +774,7 @@ struct run_ctx {
 	bool om_failed;
 	double start_unix;
 	bool bpf_noted; /* the fallback's note was shown */
+	bool why_noted; /* the emulated rows that count nothing said why */
 };
 
 /* ------------------------------------------------------------ BPF */
@@ -1014,6 +1015,23 @@ static uint64_t emu_stop_cycle(const struct run_ctx *rc, uint64_t freq)
 	return rc->emu_base + cycles_at((double)rc->o->timeout_ms, 1, freq);
 }
 
+/* An emulated row that can count nothing (a raw value or a term without
+ * its bank: no counter to place it on) says why, once per row, beside its
+ * <not supported>, which alone would leave the user to the man page. */
+static void emu_rows_why(struct run_ctx *rc)
+{
+	const struct hpm_evlist *l = &rc->s->all;
+	if (rc->why_noted)
+		return;
+	rc->why_noted = true;
+	for (unsigned i = 0; i < l->nr; i++) {
+		const struct hpm_evsel *e = &l->ev[i];
+		if (e->emulated && !e->metric_only && e->state == HPM_EV_NOT_SUPPORTED &&
+		    e->placement)
+			cli_warn("warning: '%s' is <not supported>: %s", e->name, e->placement);
+	}
+}
+
 /* Counts one run of the workload (or the emulated harts); 0 or an exit
  * status for an error. */
 static int run_once(struct run_ctx *rc)
@@ -1083,6 +1101,7 @@ static int run_once(struct run_ctx *rc)
 		cli_warn("note: %s", s->perf_cfg.note);
 		s->perf_cfg.noted = false; /* once */
 	}
+	emu_rows_why(rc);
 	if (rc->target.bpf == HPM_TARGET_BPF_WANT && s->perf_cfg.bpf_reason[0] && !rc->bpf_noted) {
 		cli_warn("note: counting per %s without BPF: %s",
 		         o->per_task ? "process" : "thread", s->perf_cfg.bpf_reason);
