@@ -73,7 +73,7 @@ const char cmd_stat_usage[] =
     "      --emu-trace FILE      replay a trace instead of a profile\n"
     "      --emu-pmu NAME        Arm emulator feature profile (n1, v1, n2, v2, future)\n"
     "      --emu-seed N          workload seed (default 1)\n"
-    "      --emu-cycles N        emulated cycles per hart without a command (1e9)\n"
+    "      --emu-cycles N        emulated cycles per hart; they end the run (1e9)\n"
     "      --emu-harts N         emulated harts (default 1)\n"
     "      --emu-freq HZ         emulated clock, for time and with a command\n"
     "      --emu-tasks[=truth]   per-task counts of a profile's task schedule, charged\n"
@@ -767,6 +767,8 @@ struct run_ctx {
 	 * intervals printed (--interval-count), the run ended by --timeout */
 	uint64_t emu_base;
 	uint64_t intervals;
+	uint64_t emu_stop; /* following wall time, the cycle that ends the run
+	                    * (UINT64_MAX: none; emu_follow_stop) */
 	bool count_reached, timed_out;
 	/* the values' other readers: --openmetrics's file (the last write
 	 * failed: warned once until one succeeds) and serve's sink; the Unix
@@ -892,10 +894,12 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 		unit_metrics_new(rc->s, res.delta, &res);
 	hpm_session_emu_label(rc->s, &rc->cfg->emu);
 	/* an interval's label speaks of the whole run: the configured length,
-	 * or none while following wall time */
+	 * also while following wall time up to it, else none */
 	struct hpm_emu_info info;
 	if (hpm_session_emu_info(rc->s, &info))
-		rc->cfg->emu.run.cycles = info.follows_command ? 0 : info.cycles_limit;
+		rc->cfg->emu.run.cycles = !info.follows_command        ? info.cycles_limit
+		                          : rc->emu_stop != UINT64_MAX ? rc->emu_stop
+		                                                       : 0;
 	if (rc->emu_partial) {
 		/* the last interval of a run cut short says so */
 		rc->cfg->emu.run.partial = true;
@@ -1083,6 +1087,7 @@ static int run_once(struct run_ctx *rc)
 	rc->emu_partial = rc->emu_interrupted = false;
 	rc->last_tick_s = 0;
 	rc->emu_base = rc->intervals = 0;
+	rc->emu_stop = UINT64_MAX;
 	rc->count_reached = rc->timed_out = false;
 
 	rc->target = (struct hpm_target){.pid = -1, .inherit = true};
@@ -1181,6 +1186,7 @@ static int run_once(struct run_ctx *rc)
 	/* following wall time, the harts' --emu-cycles is a deadline like
 	 * --timeout's, the sooner of the two */
 	uint64_t emu_stop = emu_follows ? emu_follow_stop(rc, &info) : UINT64_MAX;
+	rc->emu_stop = emu_stop;
 	if (emu_stop != UINT64_MAX) {
 		double emu_end = t0 + (double)emu_stop / (double)freq * 1e9;
 		if (!deadline || emu_end < deadline)

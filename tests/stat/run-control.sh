@@ -154,7 +154,7 @@ bounded "a command that runs longer"
 grep -q '^sleep: Terminated$' "$dir/err"; ok $? "... it gets SIGTERM, as from --timeout"
 hs --emu-cycles 1000000000 -e mcycle,task-clock -- sleep 0.3
 e=$(elapsed); c=$(std_val mcycle "$dir/err")
-awk -v e="$e" -v c="$c" 'BEGIN { exit !(e >= 0.3 && e < 2 && c > e * 5e6 * 0.95 && c <= e * 5e6 + 1) }'
+awk -v e="$e" -v c="$c" 'BEGIN { exit !(e >= 0.3 && e < 2 && c > e * 5e6 * 0.8 && c <= e * 5e6 + 1) }'
 ok $? "a command that ends first ends the run: $c cycles in $e s"
 hs --emu-freq 1000000 -e mcycle -- sleep 1.2
 e=$(elapsed)
@@ -163,9 +163,12 @@ ok $? "without --emu-cycles a command outlives the default length (1e9 cycles, h
 # -I: wall-time intervals until the harts end, the last one shorter; each
 # interval's cycles are its length at 5 MHz
 hs -I 60 -x, --emu-cycles 1000000 -e mcycle,task-clock
-awk -F, '$4 == "mcycle" { n++; sum += $2; if (prev != "" && n < 4) { want = ($1 - prev) * 5e6; d = $2 - want; if (d < 0) d = -d; if (d > 2) bad = 1 } prev = $1 }
-	END { exit !(sum == 1000000 && n >= 3 && !bad) }' "$dir/err"
+awk -F, '$4 == "mcycle" { n++; t[n] = $1; c[n] = $2; sum += $2 }
+	END { for (i = 1; i < n; i++) { d = c[i] - (t[i] - t[i - 1]) * 5e6; if (d < -2 || d > 2) bad = 1 }
+	      exit !(sum == 1000000 && n >= 2 && !bad) }' "$dir/err"
 ok $? "-I 60: intervals of wall time, each interval's cycles its length at 5 MHz, 1000000 in all ($(grep -c ',mcycle,' "$dir/err") intervals, exit $rc)"
+grep -q '^# emulated Kunminghu: .* 1000000 cycles (following wall time) at 5 MHz' "$dir/err"
+ok $? "... and the -I label gives the length that ends the run ($(head -1 "$dir/err"))"
 # -r: a run without a command repeats when the harts end it
 hs -r 2 -a --emu-cycles 1000000 -e mcycle
 [ $rc -eq 0 ] && grep -q "(2 runs)" "$dir/err" && [ "$(std_val mcycle "$dir/err")" = 1000000 ]
