@@ -1037,13 +1037,13 @@ static void emu_rows_why(struct run_ctx *rc)
 	}
 }
 
-/* Emulated harts that follow wall time (a host event or target in the
- * run): the cycle at which they end the run, as they end it alone
- * (hpmstat-stat(1), --emu-cycles). A run that has no end of its own (no
- * command, no -p) ends at --emu-cycles, given or the default; a command or
- * -p process ends it sooner, and a given --emu-cycles ends it before them.
- * serve counts on until stopped unless --emu-cycles is given. UINT64_MAX:
- * no such end. */
+/* Emulated harts that follow wall time (a host or tool event or a host
+ * target in the run): the cycle at which they end the run, as they end it
+ * alone (hpmstat-stat(1), --emu-cycles). A run that has no end of its own
+ * (no command, no -p) ends at --emu-cycles, given or the default; a command
+ * or -p process ends it sooner, and a given --emu-cycles ends it before
+ * them. serve counts on until stopped unless --emu-cycles is given.
+ * UINT64_MAX: no such end. */
 static uint64_t emu_follow_stop(const struct run_ctx *rc, const struct hpm_emu_info *info)
 {
 	const struct stat_opts *o = rc->o;
