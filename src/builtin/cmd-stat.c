@@ -1336,6 +1336,11 @@ static int run_once(struct run_ctx *rc)
 				    (double)info.cycles_run / (double)freq, rc->elapsed_ns / 1e9,
 				    info.harts, info.harts == 1 ? "" : "s", (double)freq / 1e6,
 				    rc->s->model->display);
+			} else if (stat_interrupted && !have_cmd && o->pid <= 0 &&
+			           info.cycles_run < emu_stop) {
+				/* a signal before the harts' end: "N of M cycles", as alone */
+				rc->emu_partial = rc->emu_interrupted = true;
+				rc->emu_wanted = emu_stop;
 			}
 		}
 	}

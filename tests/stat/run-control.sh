@@ -146,6 +146,17 @@ hs --emu-cycles 1000000 -a -e mcycle
 bounded "-a"
 hs --emu-cycles 1000000 -C 0 -e mcycle,cpu-clock
 bounded "-C 0"
+# Ctrl-C before the harts' end: the counts so far, labelled as an emulated
+# run alone is ("N of M cycles ..., partial (interrupted)"), exit 130
+timeout -k 5 $G "$H" stat -x, -a --emu-cycles 1e9 -e mcycle,task-clock >"$dir/out" 2>"$dir/err" &
+hp=$!
+sleep 1
+kill -INT $hp
+wait $hp
+rc=$?
+c=$(csv_val "$dir/err" mcycle)
+[ $rc -eq 130 ] && [ -n "$c" ] && grep -q "^# emulated Kunminghu: .* $c of 1000000000 cycles (following wall time), partial (interrupted)," "$dir/err"
+ok $? "-a, SIGINT before --emu-cycles: exit $rc, labelled $c of 1000000000 cycles, partial (interrupted)"
 # a command ends the run sooner; a given --emu-cycles ends it before a
 # longer command, as --timeout does (SIGTERM, exit 0); without --emu-cycles
 # a command runs to its end, whatever the default length
