@@ -910,6 +910,7 @@ bool hpm_emu_info(const struct hpm_backend_inst *b, struct hpm_emu_info *info)
 	info->cycles_run = s->ran;
 	info->cycles_enabled = s->ena;
 	info->cycles_limit = s->follow_wall ? 0 : s->limit;
+	info->cycles_length = s->limit;
 	info->follows_command = s->follow_wall;
 	info->nr_groups = s->sched.nr_groups;
 	info->multiplexed = s->sched.nr_groups > 1;

@@ -73,7 +73,7 @@ const char cmd_stat_usage[] =
     "      --emu-trace FILE      replay a trace instead of a profile\n"
     "      --emu-pmu NAME        Arm emulator feature profile (n1, v1, n2, v2, future)\n"
     "      --emu-seed N          workload seed (default 1)\n"
-    "      --emu-cycles N        emulated cycles per hart without a command (1e9)\n"
+    "      --emu-cycles N        emulated cycles per hart; they end the run (1e9)\n"
     "      --emu-harts N         emulated harts (default 1)\n"
     "      --emu-freq HZ         emulated clock, for time and with a command\n"
     "      --emu-tasks[=truth]   per-task counts of a profile's task schedule, charged\n"
@@ -662,7 +662,8 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 		return cli_usage_error("-p and a command exclude each other");
 	if (o->metric_only && !o->topdown && !o->nr_metrics)
 		return cli_usage_error("--metric-only needs --topdown or -M");
-	if (o->repeat > 1 && !o->argv && (o->pid > 0 || o->all_cpus || o->cpus))
+	/* -a and -C: when their events are known (plan_counting) */
+	if (o->repeat > 1 && !o->argv && o->pid > 0)
 		return cli_usage_error("-r needs a command");
 	if (o->repeat > 1 && o->interval_ms > 0)
 		return cli_usage_error("-r and -I exclude each other");
@@ -766,6 +767,8 @@ struct run_ctx {
 	 * intervals printed (--interval-count), the run ended by --timeout */
 	uint64_t emu_base;
 	uint64_t intervals;
+	uint64_t emu_stop; /* following wall time, the cycle that ends the run
+	                    * (UINT64_MAX: none; emu_follow_stop) */
 	bool count_reached, timed_out;
 	/* the values' other readers: --openmetrics's file (the last write
 	 * failed: warned once until one succeeds) and serve's sink; the Unix
@@ -774,6 +777,7 @@ struct run_ctx {
 	bool om_failed;
 	double start_unix;
 	bool bpf_noted; /* the fallback's note was shown */
+	bool why_noted; /* the emulated rows that count nothing said why */
 };
 
 /* ------------------------------------------------------------ BPF */
@@ -890,10 +894,12 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 		unit_metrics_new(rc->s, res.delta, &res);
 	hpm_session_emu_label(rc->s, &rc->cfg->emu);
 	/* an interval's label speaks of the whole run: the configured length,
-	 * or none while following wall time */
+	 * also while following wall time up to it, else none */
 	struct hpm_emu_info info;
 	if (hpm_session_emu_info(rc->s, &info))
-		rc->cfg->emu.run.cycles = info.follows_command ? 0 : info.cycles_limit;
+		rc->cfg->emu.run.cycles = !info.follows_command        ? info.cycles_limit
+		                          : rc->emu_stop != UINT64_MAX ? rc->emu_stop
+		                                                       : 0;
 	if (rc->emu_partial) {
 		/* the last interval of a run cut short says so */
 		rc->cfg->emu.run.partial = true;
@@ -1014,6 +1020,57 @@ static uint64_t emu_stop_cycle(const struct run_ctx *rc, uint64_t freq)
 	return rc->emu_base + cycles_at((double)rc->o->timeout_ms, 1, freq);
 }
 
+/* An emulated row that can count nothing (a raw value or a term without
+ * its bank: no counter to place it on) says why, once per row, beside its
+ * <not supported>, which alone would leave the user to the man page. */
+static void emu_rows_why(struct run_ctx *rc)
+{
+	const struct hpm_evlist *l = &rc->s->all;
+	if (rc->why_noted)
+		return;
+	rc->why_noted = true;
+	for (unsigned i = 0; i < l->nr; i++) {
+		const struct hpm_evsel *e = &l->ev[i];
+		if (e->emulated && !e->metric_only && e->state == HPM_EV_NOT_SUPPORTED &&
+		    e->placement)
+			cli_warn("warning: '%s' is <not supported>: %s", e->name, e->placement);
+	}
+}
+
+/* Emulated harts that follow wall time (a host or tool event or a host
+ * target in the run): the cycle at which they end the run, as they end it
+ * alone (hpmstat-stat(1), --emu-cycles). A run that has no end of its own
+ * (no command, no -p) ends at --emu-cycles, given or the default; a command
+ * or -p process ends it sooner, and a given --emu-cycles ends it before
+ * them. serve counts on until stopped unless --emu-cycles is given.
+ * UINT64_MAX: no such end. */
+static uint64_t emu_follow_stop(const struct run_ctx *rc, const struct hpm_emu_info *info)
+{
+	const struct stat_opts *o = rc->o;
+	if (o->emu.cycles)
+		return o->emu.cycles;
+	return o->argv || o->pid > 0 || rc->sink ? UINT64_MAX : info->cycles_length;
+}
+
+/* Following wall time: runs the harts up to `want` cycles, for at most
+ * EMU_CATCHUP_NS of real time (what is left then, they fell behind). 0, or
+ * -1 with err. */
+static int emu_catch_up(struct hpm_session *s, uint64_t want, char *err, size_t errlen)
+{
+	struct hpm_emu_info info;
+	uint64_t ran;
+	bool done;
+	double start = (double)hpm_clock_ns();
+	hpm_session_emu_info(s, &info);
+	while (want > info.cycles_run && (double)hpm_clock_ns() - start < (double)EMU_CATCHUP_NS) {
+		if (hpm_session_run_emu(s, want - info.cycles_run, EMU_BUDGET_NS, &ran, &done, err,
+		                        errlen))
+			return -1;
+		hpm_session_emu_info(s, &info);
+	}
+	return 0;
+}
+
 /* Counts one run of the workload (or the emulated harts); 0 or an exit
  * status for an error. */
 static int run_once(struct run_ctx *rc)
@@ -1030,6 +1087,7 @@ static int run_once(struct run_ctx *rc)
 	rc->emu_partial = rc->emu_interrupted = false;
 	rc->last_tick_s = 0;
 	rc->emu_base = rc->intervals = 0;
+	rc->emu_stop = UINT64_MAX;
 	rc->count_reached = rc->timed_out = false;
 
 	rc->target = (struct hpm_target){.pid = -1, .inherit = true};
@@ -1054,8 +1112,12 @@ static int run_once(struct run_ctx *rc)
 	rc->target.tid_list = o->tids;
 	rc->target.per_thread = o->aggr == STAT_AGGR_THREAD;
 	set_bpf_target(&rc->target, o);
-	/* with a host target the emulated harts follow its wall time */
-	s->emu_cfg.follow_wall = have_cmd || o->pid > 0 || o->all_cpus || o->cpus;
+	/* with a host target, or a tool event that counts wall time beside
+	 * them, the emulated harts follow wall time; alone they run as fast as
+	 * the host can */
+	bool wall = have_cmd || o->pid > 0 || o->all_cpus || o->cpus ||
+	            (hpm_session_uses_emu(s) && hpm_session_uses_tool(s));
+	s->emu_cfg.follow_wall = wall;
 
 	if (hpm_session_open(s, &rc->target, err, sizeof(err))) {
 		cli_error("%s", err);
@@ -1083,6 +1145,7 @@ static int run_once(struct run_ctx *rc)
 		cli_warn("note: %s", s->perf_cfg.note);
 		s->perf_cfg.noted = false; /* once */
 	}
+	emu_rows_why(rc);
 	if (rc->target.bpf == HPM_TARGET_BPF_WANT && s->perf_cfg.bpf_reason[0] && !rc->bpf_noted) {
 		cli_warn("note: counting per %s without BPF: %s",
 		         o->per_task ? "process" : "thread", s->perf_cfg.bpf_reason);
@@ -1104,16 +1167,14 @@ static int run_once(struct run_ctx *rc)
 			goto out;
 		}
 	}
-	bool harts_only = !have_cmd && o->pid <= 0 && !o->all_cpus && !o->cpus;
-	if (o->delay_ms && counting_after_delay(rc, have_cmd ? &w : NULL, watch_pidfd, harts_only,
-	                                        &t0, err, sizeof(err))) {
+	if (o->delay_ms && counting_after_delay(rc, have_cmd ? &w : NULL, watch_pidfd, !wall, &t0,
+	                                        err, sizeof(err))) {
 		cli_error("%s", err);
 		rcode = EXIT_FAILURE;
 		goto out;
 	}
 	double deadline = run_deadline(rc, t0);
-	bool emu_follows =
-	    hpm_session_uses_emu(s) && (have_cmd || o->pid > 0 || o->all_cpus || o->cpus);
+	bool emu_follows = hpm_session_uses_emu(s) && wall;
 	bool interval = o->interval_ms > 0;
 	if (interval)
 		prev = hpm_session_snapshot(s);
@@ -1122,8 +1183,17 @@ static int run_once(struct run_ctx *rc)
 	struct hpm_emu_info info;
 	uint64_t freq = hpm_session_emu_info(s, &info) ? info.freq : 0;
 	uint64_t ran;
+	/* following wall time, the harts' --emu-cycles is a deadline like
+	 * --timeout's, the sooner of the two */
+	uint64_t emu_stop = emu_follows ? emu_follow_stop(rc, &info) : UINT64_MAX;
+	rc->emu_stop = emu_stop;
+	if (emu_stop != UINT64_MAX) {
+		double emu_end = t0 + (double)emu_stop / (double)freq * 1e9;
+		if (!deadline || emu_end < deadline)
+			deadline = emu_end;
+	}
 
-	if (!have_cmd && o->pid <= 0 && !o->all_cpus && !o->cpus) {
+	if (!wall) {
 		/* only the emulated harts: emulated time, no sleeping, in slices
 		 * that leave room to notice a signal; -I ticks are emulated time */
 		uint64_t ticks = 0, next = UINT64_MAX, stop = emu_stop_cycle(rc, freq);
@@ -1192,6 +1262,15 @@ static int run_once(struct run_ctx *rc)
 				break;
 			}
 			if (interval && now >= next_tick) {
+				/* the harts' counts of the interval cover its wall time */
+				uint64_t want = cycles_at((now - t0) / 1e6, 1, freq);
+				if (emu_follows &&
+				    emu_catch_up(s, want < emu_stop ? want : emu_stop, err,
+				                 sizeof(err))) {
+					cli_error("%s", err);
+					rcode = EXIT_FAILURE;
+					goto out;
+				}
 				if (print_interval(rc, (now - t0) / 1e9, &prev, first)) {
 					rcode = EXIT_FAILURE;
 					goto out;
@@ -1208,6 +1287,8 @@ static int run_once(struct run_ctx *rc)
 				 * hpmstat's: catch up in bounded slices, then sleep */
 				uint64_t want = cycles_at((now - t0) / 1e6, 1, freq);
 				uint64_t slack = cycles_at(EMU_FOLLOW_SLACK_MS, 1, freq);
+				if (want > emu_stop)
+					want = emu_stop;
 				hpm_session_emu_info(s, &info);
 				if (want > info.cycles_run + slack) {
 					if (hpm_session_run_emu(s, want - info.cycles_run,
@@ -1236,17 +1317,14 @@ static int run_once(struct run_ctx *rc)
 		if (emu_follows) {
 			/* the rest up to the end, within EMU_CATCHUP_NS */
 			uint64_t want = cycles_at(rc->elapsed_ns / 1e6, 1, freq);
-			hpm_session_emu_info(s, &info);
-			while (want > info.cycles_run &&
-			       (double)hpm_clock_ns() - end < (double)EMU_CATCHUP_NS) {
-				if (hpm_session_run_emu(s, want - info.cycles_run, EMU_BUDGET_NS,
-				                        &ran, &done, err, sizeof(err))) {
-					cli_error("%s", err);
-					rcode = EXIT_FAILURE;
-					goto out;
-				}
-				hpm_session_emu_info(s, &info);
+			if (want > emu_stop)
+				want = emu_stop;
+			if (emu_catch_up(s, want, err, sizeof(err))) {
+				cli_error("%s", err);
+				rcode = EXIT_FAILURE;
+				goto out;
 			}
+			hpm_session_emu_info(s, &info);
 			if (want > info.cycles_run) {
 				rc->emu_partial = true;
 				rc->emu_wanted = want;
@@ -1258,6 +1336,11 @@ static int run_once(struct run_ctx *rc)
 				    (double)info.cycles_run / (double)freq, rc->elapsed_ns / 1e9,
 				    info.harts, info.harts == 1 ? "" : "s", (double)freq / 1e6,
 				    rc->s->model->display);
+			} else if (stat_interrupted && !have_cmd && o->pid <= 0 &&
+			           info.cycles_run < emu_stop) {
+				/* a signal before the harts' end: "N of M cycles", as alone */
+				rc->emu_partial = rc->emu_interrupted = true;
+				rc->emu_wanted = emu_stop;
 			}
 		}
 	}
@@ -1276,8 +1359,10 @@ static int run_once(struct run_ctx *rc)
 		goto out;
 	}
 	bpf_warnings(rc);
-	if (interval && (have_cmd || o->pid > 0) && !rc->count_reached) {
-		/* the partial interval since the last tick, as perf prints it */
+	if (interval && (have_cmd || o->pid > 0 || rc->timed_out) && !rc->count_reached) {
+		/* the partial interval since the last tick, as perf prints it;
+		 * also at the end --emu-cycles put to the run (-I excludes
+		 * --timeout), as the harts alone print it */
 		if (print_interval(rc, ((double)hpm_clock_ns() - t0) / 1e9, &prev, first)) {
 			rcode = EXIT_FAILURE;
 			goto out;
@@ -1602,12 +1687,14 @@ static int plan_counting(struct stat_cmd *c)
 		                       "counter group");
 	if (!o->argv && o->pid <= 0 && !o->all_cpus && !o->cpus && hpm_session_uses_perf(s)) {
 		/* perf: no command and no target is system-wide until Ctrl-C
-		 * (setup_system_wide); only the emulated harts alone run on
-		 * their own for --emu-cycles */
-		if (o->repeat > 1)
-			return cli_usage_error("-r needs a command");
+		 * (setup_system_wide); emulated harts in the run end it at their
+		 * --emu-cycles, as they do alone */
 		o->all_cpus = true;
 	}
+	/* a run without a command is repeated only when it ends by itself:
+	 * emulated harts end it */
+	if (o->repeat > 1 && !o->argv && !hpm_session_uses_emu(s) && (o->all_cpus || o->cpus))
+		return cli_usage_error("-r needs a command");
 	/* the aggregation: threads are the perf back end's, CPUs sit in sysfs */
 	c->aggr = (struct stat_aggr){.mode = o->aggr, .topology = &c->topology};
 	if (o->bpf_counters && hpm_session_uses_emu(s))
