@@ -21,6 +21,8 @@
 
 #include "builtin/builtin.h"
 #include "builtin/cmd-stat-record.h"
+#include "perfdata/reader.h"
+#include "report/perf-run.h"
 #include "report/replay.h"
 #include "util/xalloc.h"
 
@@ -35,19 +37,21 @@ enum stat_subcommand stat_subcommand(const char *word)
 	return STAT_SUB_NONE;
 }
 
-int stat_record_paths(const char **output, const char **record, unsigned repeat)
+int stat_record_paths(const char **output, const char *record, const char **data,
+                      unsigned repeat)
 {
 	if (repeat > 1)
 		return cli_usage_error("-r cannot be used with stat record, as in perf");
-	if (*output && *record)
+	if (record)
 		return cli_usage_error(
-		    "stat record: -o '%s' and --record '%s': the run file is -o's", *output,
-		    *record);
+		    "stat record: --record '%s': stat record writes perf's perf.data (-o); "
+		    "'hpmstat stat --record FILE' writes a run file",
+		    record);
 	/* perf: without -o a pipe on standard output is written, else perf.data */
 	struct stat st;
 	bool stdout_pipe = !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode);
-	*record = *output ? *output : *record ? *record : stdout_pipe ? "-" : STAT_RECORD_DEFAULT;
-	*output = strcmp(*record, "-") == 0 ? "/dev/null" : NULL;
+	*data = *output ? *output : stdout_pipe ? "-" : STAT_RECORD_DEFAULT;
+	*output = strcmp(*data, "-") == 0 ? "/dev/null" : NULL;
 	return 0;
 }
 
@@ -172,13 +176,19 @@ int cmd_stat_report(int argc, char **argv, const char *sep, bool json)
 	size_t len;
 	if (slurp(input, &buf, &len))
 		return EXIT_FAILURE;
-	/* what perf record and perf stat record write starts "PERFILE2" */
-	if (len >= 8 && memcmp(buf, "PERFILE2", 8) == 0) {
-		cli_error("%s: a perf.data file of perf, not an hpmstat run file (hpmstat-run(5)); "
-		          "read it with perf",
-		          name);
+	/* a perf.data (of perf stat record or of hpmstat stat record) by its
+	 * magic; anything else is a run file (hpmstat-run(5), JSON) */
+	if (pd_is_perf_data(buf, len)) {
+		char *run;
+		size_t run_len;
+		if (perf_stat_run(buf, len, name, &run, &run_len, err, sizeof(err)) != 0) {
+			cli_error("%s", err);
+			free(buf);
+			return EXIT_FAILURE;
+		}
 		free(buf);
-		return EXIT_FAILURE;
+		buf = run;
+		len = run_len;
 	}
 	struct stat_replay r;
 	int rc = stat_replay_load(buf, len, name, &r, err, sizeof(err));

@@ -312,6 +312,10 @@ int stat_replay_load(const char *buf, size_t len, const char *name, struct stat_
 	struct stat_result *res = &r->res;
 	res->list = &r->list;
 	res->first = true;
+	/* a run without the command's times (perf stat record keeps none):
+	 * not printed, as perf stat report prints none */
+	if (!json_object_get(root, "user_s"))
+		res->user_s = res->sys_s = (double)NAN;
 	if (opt_number(&c, root, "", "elapsed_ns", &res->elapsed_ns) ||
 	    opt_number(&c, root, "", "user_s", &res->user_s) ||
 	    opt_number(&c, root, "", "sys_s", &res->sys_s))
