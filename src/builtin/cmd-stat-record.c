@@ -37,8 +37,7 @@ enum stat_subcommand stat_subcommand(const char *word)
 	return STAT_SUB_NONE;
 }
 
-int stat_record_paths(const char **output, const char *record, const char **data,
-                      unsigned repeat)
+int stat_record_paths(const char **output, const char *record, const char **data, unsigned repeat)
 {
 	if (repeat > 1)
 		return cli_usage_error("-r cannot be used with stat record, as in perf");

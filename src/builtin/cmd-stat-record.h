@@ -27,8 +27,7 @@ enum stat_subcommand stat_subcommand(const char *word);
  * (NULL), or nothing (/dev/null) when the file is standard output, as perf
  * prints nothing when recording to a pipe. 0, or the exit status after a
  * message (-r, as perf refuses it; --record, a run file of stat's own). */
-int stat_record_paths(const char **output, const char *record, const char **data,
-                      unsigned repeat);
+int stat_record_paths(const char **output, const char *record, const char **data, unsigned repeat);
 /* As perf: an existing non-empty run file at path becomes path.old before
  * the new one is written. 0, or -1 after a message. */
 int stat_record_backup(const char *path);

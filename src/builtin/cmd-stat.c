@@ -1043,8 +1043,7 @@ static int run_once(struct run_ctx *rc)
 		if (hpm_workload_prepare(&w, o->argv,
 		                         (o->record && strcmp(o->record, "-") == 0) ||
 		                             (o->data && strcmp(o->data, "-") == 0),
-		                         err,
-		                         sizeof(err))) {
+		                         err, sizeof(err))) {
 			cli_error("%s", err);
 			return EXIT_FAILURE;
 		}
@@ -1742,8 +1741,8 @@ static void configure_output(struct stat_cmd *c, int argc, char **argv)
 		c->rec = record_new(&o->emu, argc, argv, c->command, cli_output_stream(&c->recf));
 	if (o->data) {
 		bool pipe = strcmp(o->data, "-") == 0;
-		c->perf = stat_perf_new(cli_output_stream(&c->dataf), pipe, argc, argv,
-		                        o->interval_ms);
+		c->perf =
+		    stat_perf_new(cli_output_stream(&c->dataf), pipe, argc, argv, o->interval_ms);
 		/* a file carries the run file too, for hpmstat stat report
 		 * (a pipe's feature records are too small for it) */
 		if (!pipe && (c->runtmp = tmpfile()) != NULL)
@@ -1767,8 +1766,8 @@ static void catch_signals(void)
 static int measure(struct stat_cmd *c)
 {
 	struct hpm_session *s = &c->s;
-	c->run =
-	    (struct run_ctx){.o = &c->o, .cfg = &c->cfg, .s = s, .rec = c->rec, .perf = c->perf, .sink = c->sink};
+	c->run = (struct run_ctx){
+	    .o = &c->o, .cfg = &c->cfg, .s = s, .rec = c->rec, .perf = c->perf, .sink = c->sink};
 	stat_repeats_init(&c->reps, s->all.nr, s->metrics.nr, c->o.repeat);
 	for (unsigned r = 0; r < c->o.repeat && !stat_interrupted; r++) {
 		if (r) {

@@ -90,7 +90,7 @@ struct pd_record {
 			uint64_t id, lost;
 		} lost;
 		struct { /* STAT: an event's count on one CPU and thread (ev: the
-		          * id's event) */
+			  * id's event) */
 			uint64_t id, val, ena, run;
 			uint32_t cpu, thread;
 		} stat;

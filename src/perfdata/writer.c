@@ -53,8 +53,8 @@ struct perf_writer {
 	unsigned nr_bids;
 	struct group_entry *groups;
 	unsigned nr_groups;
-	bool has_stat;  /* STAT: the file holds perf stat record's counts */
-	char *hpm_run;  /* HPM_RUN: the run file's bytes */
+	bool has_stat; /* STAT: the file holds perf stat record's counts */
+	char *hpm_run; /* HPM_RUN: the run file's bytes */
 	size_t hpm_run_len;
 	/* perf's pipe format: no header to rewrite, the attrs and features
 	 * are records in the stream */
