@@ -309,7 +309,9 @@ static int write_report(const struct report *r, const struct opts *o)
 	return cli_output_commit(&out) ? EXIT_FAILURE : 0;
 }
 
-/* The first bytes of path are perf.data's magic. */
+/* path is a perf.data of samples: its first bytes are perf.data's magic,
+ * and it is not one of stat counts (stat record's, perf stat record's),
+ * which is reported as a run (its run file, rf_load_file). */
 static bool is_perf_data(const char *path)
 {
 	char b[8];
@@ -318,7 +320,15 @@ static bool is_perf_data(const char *path)
 		return false;
 	size_t n = fread(b, 1, sizeof(b), f);
 	fclose(f);
-	return pd_is_perf_data(b, n);
+	if (!pd_is_perf_data(b, n))
+		return false;
+	struct pd_file pf;
+	char err[256];
+	if (pd_open(&pf, path, err, sizeof(err)) != 0)
+		return true; /* the samples report says what is wrong with it */
+	bool stat = pf.has_stat || pf.hpm_run;
+	pd_close(&pf);
+	return !stat;
 }
 
 /* hpmstat report on a perf.data: the samples report. What the reader

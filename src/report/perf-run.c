@@ -300,8 +300,13 @@ int perf_stat_run(const void *buf, size_t len, const char *name, char **run, siz
 {
 	struct perf_stat ps = {0};
 	int rc = -1;
-	if (pd_open_buffer(&ps.f, buf, len, err, errlen) != 0)
+	if (pd_open_buffer(&ps.f, buf, len, err, errlen) != 0) {
+		/* the reader names a buffer "input": the file's name instead */
+		char *why = xstrdup(strncmp(err, "input: ", 7) == 0 ? err + 7 : err);
+		seterr(err, errlen, "%s: %s", name, why);
+		free(why);
 		return -1;
+	}
 	if (ps.f.hpm_run) {
 		/* hpmstat's own recording: the run as stat printed it */
 		*run = xmalloc(ps.f.hpm_run_len + 1);
