@@ -9,9 +9,17 @@
 
 #include "perfdata/reader.h"
 #include "report/perf-run.h"
+#include "report/runfile.h"
 #include "util/count-json.h"
 #include "util/run-schema.h"
 #include "util/xalloc.h"
+
+/* What a crafted file cannot make unbounded: the CPUs and threads (as a
+ * run file's units), the cells of the count table, and the counts of all
+ * intervals together (a run file of them would be gigabytes). */
+#define PR_MAX_UNITS     4096
+#define PR_MAX_CELLS     (1u << 24)
+#define PR_MAX_IV_COUNTS (1u << 23)
 
 struct unit_key {
 	uint32_t cpu, thread;
@@ -19,7 +27,8 @@ struct unit_key {
 
 struct stat_rec {
 	unsigned round; /* the round it belongs to: the next STAT_ROUND */
-	unsigned ev, unit;
+	unsigned ev;
+	struct unit_key key; /* its unit (an index once all are known) */
 	uint64_t val, ena, run;
 };
 
@@ -67,14 +76,48 @@ static void seterr(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-static unsigned unit_of(struct perf_stat *ps, uint32_t cpu, uint32_t thread)
+static int key_cmp(struct unit_key a, struct unit_key b)
 {
-	for (unsigned u = 0; u < ps->nr_units; u++)
-		if (ps->units[u].cpu == cpu && ps->units[u].thread == thread)
-			return u;
+	if (a.cpu != b.cpu)
+		return a.cpu < b.cpu ? -1 : 1;
+	return a.thread < b.thread ? -1 : a.thread > b.thread;
+}
+
+/* Where key is in the sorted units, or where it would go (*found false). */
+static unsigned unit_find(const struct perf_stat *ps, struct unit_key key, bool *found)
+{
+	unsigned lo = 0, hi = ps->nr_units;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		int c = key_cmp(ps->units[mid], key);
+		if (c == 0) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = false;
+	return lo;
+}
+
+/* Adds key to the units (sorted: CPUs in order, "any CPU" last); false
+ * when there would be more than PR_MAX_UNITS. */
+static bool unit_add(struct perf_stat *ps, struct unit_key key)
+{
+	bool found;
+	unsigned at = unit_find(ps, key, &found);
+	if (found)
+		return true;
+	if (ps->nr_units >= PR_MAX_UNITS)
+		return false;
 	ps->units = xreallocarray(ps->units, ps->nr_units + 1, sizeof(*ps->units));
-	ps->units[ps->nr_units] = (struct unit_key){cpu, thread};
-	return ps->nr_units++;
+	memmove(ps->units + at + 1, ps->units + at, (ps->nr_units - at) * sizeof(*ps->units));
+	ps->units[at] = key;
+	ps->nr_units++;
+	return true;
 }
 
 /* The records: 0, or -1 with err. */
@@ -93,17 +136,22 @@ static int read_records(struct perf_stat *ps, const char *name, char *err, size_
 				       name, (unsigned long long)r.u.stat.id);
 				return -1;
 			}
+			struct unit_key key = {r.u.stat.cpu, r.u.stat.thread};
+			if (!unit_add(ps, key)) {
+				seterr(err, errlen, "%s: counts of more than %d CPUs and threads",
+				       name, PR_MAX_UNITS);
+				return -1;
+			}
 			if (ps->nr_recs == cap) {
 				cap = cap ? 2 * cap : 64;
 				ps->recs = xreallocarray(ps->recs, cap, sizeof(*ps->recs));
 			}
-			ps->recs[ps->nr_recs++] =
-			    (struct stat_rec){.round = ps->nr_rounds,
-			                      .ev = (unsigned)r.ev,
-			                      .unit = unit_of(ps, r.u.stat.cpu, r.u.stat.thread),
-			                      .val = r.u.stat.val,
-			                      .ena = r.u.stat.ena,
-			                      .run = r.u.stat.run};
+			ps->recs[ps->nr_recs++] = (struct stat_rec){.round = ps->nr_rounds,
+			                                            .ev = (unsigned)r.ev,
+			                                            .key = key,
+			                                            .val = r.u.stat.val,
+			                                            .ena = r.u.stat.ena,
+			                                            .run = r.u.stat.run};
 			break;
 		case PERF_RECORD_STAT_ROUND:
 			if (ps->nr_rounds == rcap) {
@@ -131,6 +179,17 @@ static int read_records(struct perf_stat *ps, const char *name, char *err, size_
 		}
 	}
 	size_events(ps);
+	unsigned nu = ps->nr_units ? ps->nr_units : 1, nr_iv = 0;
+	for (unsigned k = 0; k < ps->nr_rounds; k++)
+		nr_iv += ps->rounds[k].type == PERF_STAT_ROUND_INTERVAL;
+	if ((uint64_t)ps->f.nr_ev * nu > PR_MAX_CELLS ||
+	    (uint64_t)ps->f.nr_ev * nu * nr_iv > PR_MAX_IV_COUNTS) {
+		seterr(err, errlen,
+		       "%s: %u events on %u CPUs and threads in %u intervals: more counts than "
+		       "stat report reads (%u)",
+		       name, ps->f.nr_ev, nu, nr_iv, PR_MAX_IV_COUNTS);
+		return -1;
+	}
 	return 0;
 }
 
@@ -225,8 +284,9 @@ static json_t *build(struct perf_stat *ps)
 	for (unsigned rd = 0; rd < ps->nr_rounds; rd++) {
 		for (; k < ps->nr_recs && ps->recs[k].round == rd; k++) {
 			const struct stat_rec *s = &ps->recs[k];
-			cur[(size_t)s->ev * nu + s->unit] =
-			    (struct tally){s->val, s->ena, s->run, true};
+			bool found;
+			unsigned u = unit_find(ps, s->key, &found);
+			cur[(size_t)s->ev * nu + u] = (struct tally){s->val, s->ena, s->run, true};
 		}
 		const struct round *r = &ps->rounds[rd];
 		elapsed_ns = (double)r->time;
@@ -305,6 +365,11 @@ int perf_stat_run(const void *buf, size_t len, const char *name, char **run, siz
 		char *why = xstrdup(strncmp(err, "input: ", 7) == 0 ? err + 7 : err);
 		seterr(err, errlen, "%s: %s", name, why);
 		free(why);
+		return -1;
+	}
+	if (ps.f.hpm_run && ps.f.hpm_run_len > RF_MAX_BYTES) {
+		seterr(err, errlen, "%s: its run file is larger than %u bytes", name, RF_MAX_BYTES);
+		pd_close(&ps.f);
 		return -1;
 	}
 	if (ps.f.hpm_run) {
