@@ -253,6 +253,26 @@ else
 fi
 head -c 200 "$dir/cwd/perf.data" >"$dir/cut.data"
 run_fails_with "stat report of a cut perf.data" "cut.data:" $H stat report -i "$dir/cut.data"
+# crafted files of perf's stat records (stat-file.py): one line, at once
+if command -v python3 >/dev/null 2>&1; then
+	mk() { python3 "$top_srcdir/tests/stat/stat-file.py" "$dir/$1.data" "$1"; }
+	mk ok && $H stat report -i "$dir/ok.data" 2>"$dir/ok.out" && grep -q '^ *20  *task-clock' "$dir/ok.out"
+	ok $? "stat report of a crafted file: the counts of its CPUs summed"
+	mk badid
+	run_fails_with "stat report: a count of an id no attr has" "a count of id 99, which no event" \
+		timeout 20 $H stat report -i "$dir/badid.data"
+	mk cpus
+	run_fails_with "stat report: counts on 5000 CPUs" "counts of more than 4096 CPUs" \
+		timeout 20 $H stat report -i "$dir/cpus.data"
+	mk ivs
+	run_fails_with "stat report: 2100 intervals of 4096 CPUs" "more counts than stat report reads" \
+		timeout 20 $H stat report -i "$dir/ivs.data"
+	mk noround
+	run_fails_with "stat report: counts and no round" "no round of counts" \
+		timeout 20 $H stat report -i "$dir/noround.data"
+else
+	for t in 1 2 3 4 5; do skip "python3 is needed to write the crafted files"; done
+fi
 run_fails_with "stat report: an unknown option" "unknown option '--bogus'" $H stat report --bogus
 run_fails_with "stat report: -x with -j" "-x and -j exclude each other" \
 	$H stat -x, report -j -i "$dir/cwd/perf.data"
