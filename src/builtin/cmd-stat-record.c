@@ -1,15 +1,16 @@
 /* cmd-stat-record.c: hpmstat stat record and hpmstat stat report, perf's
  * subcommands of stat.
  *
- * `stat record [stat options] [-o FILE] [--] command` is `hpmstat stat
- * --record FILE` with perf's defaults: the file is perf.data (so a script
- * of perf's finds it where perf puts it) and holds hpmstat's run file
- * (hpmstat-run(5), JSON), an old one is kept as FILE.old, and `-o -`
- * (or no -o when standard output is a pipe) writes it to standard output
- * and prints nothing else. `stat report [-i
- * FILE]` reads it back and prints the run through the printers of stat,
- * as perf stat report does, on standard error: a file read from standard
- * input (a pipe) is "for 'pipe'", as in perf.
+ * `stat record [stat options] [-o FILE] [--] command` counts as stat does
+ * and writes the format of perf stat record (stat/perf-stat.h) with perf's
+ * defaults: the file is perf.data (so perf stat report and a script of
+ * perf's find it where perf puts it), an old one is kept as FILE.old, and
+ * `-o -` (or no -o when standard output is a pipe) writes perf's pipe
+ * format to standard output and prints nothing else. `stat report [-i
+ * FILE]` reads such a file (hpmstat's or perf's, report/perf-run.h) or a
+ * run file (hpmstat-run(5), JSON) and prints the run through the printers
+ * of stat, as perf stat report does, on standard error: a file read from
+ * standard input (a pipe) is "for 'pipe'", as in perf.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -70,10 +71,10 @@ int stat_record_backup(const char *path)
 static const char stat_report_usage[] =
     "Usage: hpmstat stat [-x SEP | -j] report [-i FILE] [-x SEP | -j]\n"
     "\n"
-    "Print the counts of a run file of 'hpmstat stat record' (or --record) as\n"
-    "hpmstat stat printed them, on standard error.\n"
+    "Print the counts of a file of 'hpmstat stat record' or 'perf stat record',\n"
+    "or of a run file of 'hpmstat stat --record', on standard error.\n"
     "\n"
-    "  -i, --input FILE          the run file (default: standard input when it is\n"
+    "  -i, --input FILE          the file (default: standard input when it is\n"
     "                            a pipe, else " STAT_RECORD_DEFAULT "); '-' is standard input\n"
     "  -x, --field-separator SEP CSV output with perf stat's field order\n"
     "  -j, --json                perf's JSON lines\n"

@@ -16,7 +16,7 @@ enum stat_subcommand {
 	STAT_SUB_REPORT,
 };
 
-/* The run file `stat record` writes and `stat report` reads by default. */
+/* The file `stat record` writes and `stat report` reads by default. */
 #define STAT_RECORD_DEFAULT "perf.data"
 
 /* "record" or "report", or (as perf) a prefix of one of at least 3 letters. */
