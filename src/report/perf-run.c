@@ -12,6 +12,7 @@
 #include "report/runfile.h"
 #include "util/count-json.h"
 #include "util/run-schema.h"
+#include "util/str.h"
 #include "util/xalloc.h"
 
 /* What a crafted file cannot make unbounded: the CPUs and threads (as a
@@ -250,6 +251,13 @@ static json_t *value_json(const struct tally *t, unsigned nr_units, double scale
 	return scale == 1.0 ? count_json(v) : json_real((double)v * scale);
 }
 
+/* A string of the file as JSON text holds it: UTF-8, other bytes as \xNN
+ * (a crafted name must not make the document fail). */
+static char *text(const char *s)
+{
+	return str_is_utf8(s) ? xstrdup(s) : str_escape_utf8(s);
+}
+
 static char *command_of(const struct pd_file *f)
 {
 	if (!f->nr_cmdline)
@@ -312,7 +320,10 @@ static json_t *build(struct perf_stat *ps)
 		const char *name = ps->f.ev[i].name ? ps->f.ev[i].name : ps->name[i];
 		if (!name)
 			name = pd_event_name(&ps->f, i, buf, sizeof(buf));
-		double scale = ps->scale[i] ? ps->scale[i] : 1.0;
+		double scale = ps->scale[i];
+		if (!isfinite(scale) || scale == 0)
+			scale = 1.0; /* none, or none a count can be shown by */
+		char *name_t = text(name), *unit_t = text(ps->unit[i] ? ps->unit[i] : "");
 		const struct tally *t = cur + (size_t)i * nu;
 		bool seen = false, ran;
 		double share;
@@ -321,14 +332,14 @@ static json_t *build(struct perf_stat *ps)
 		json_t *value = value_json(t, ps->nr_units, scale, &ran, &share);
 		json_array_append(values, value);
 		const struct perf_event_attr *a = &ps->f.ev[i].attr;
-		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:o, s:o, s:f}", "name", name,
-		                      "spec", name, "kind", "host", "state",
+		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:o, s:o, s:f}", "name",
+		                      name_t, "spec", name_t, "kind", "host", "state",
 		                      !seen ? "not-supported"
 		                      : ran ? "ok"
 		                            : "not-counted",
-		                      "unit", ps->unit[i] ? ps->unit[i] : "", "scale", scale,
-		                      "counts", counts_json(t, NULL, names, ps->nr_units), "value",
-		                      value, "running_share", share);
+		                      "unit", unit_t, "scale", scale, "counts",
+		                      counts_json(t, NULL, names, ps->nr_units), "value", value,
+		                      "running_share", share);
 		/* what perf's derived values beside a count go by */
 		json_object_set_new(o, "attr",
 		                    json_pack("{s:I, s:I, s:I, s:I}", "type", (json_int_t)a->type,
@@ -336,17 +347,22 @@ static json_t *build(struct perf_stat *ps)
 		                              (json_int_t)a->config1, "config2",
 		                              (json_int_t)a->config2));
 		json_array_append_new(events, o);
+		free(name_t);
+		free(unit_t);
 	}
-	char *command = command_of(&ps->f);
-	json_t *doc = json_pack(
-	    "{s:s, s:i, s:{s:s, s:s}, s:s, s:s, s:n, s:n, s:f, s:i, s:f, s:i, s:o, s:[], "
-	    "s:[{s:f, s:o}], s:o}",
-	    "schema", HPM_RUN_SCHEMA, "schema_version", HPM_RUN_SCHEMA_VERSION, "tool", "name",
-	    "perf", "version", ps->f.version ? ps->f.version : "", "created", "", "command",
-	    command, "emulated", "target", "elapsed_ns", elapsed_ns, "repeat", 1, "interval_ms",
-	    interval_ms, "topdown_level", 0, "events", events, "metrics", "runs", "elapsed_ns",
-	    elapsed_ns, "values", values, "intervals", intervals);
+	char *c = command_of(&ps->f), *command = text(c),
+	     *version = text(ps->f.version ? ps->f.version : "");
+	free(c);
+	json_t *doc =
+	    json_pack("{s:s, s:i, s:{s:s, s:s}, s:s, s:s, s:n, s:n, s:f, s:i, s:f, s:i, s:o, s:[], "
+	              "s:[{s:f, s:o}], s:o}",
+	              "schema", HPM_RUN_SCHEMA, "schema_version", HPM_RUN_SCHEMA_VERSION, "tool",
+	              "name", "perf", "version", version, "created", "", "command", command,
+	              "emulated", "target", "elapsed_ns", elapsed_ns, "repeat", 1, "interval_ms",
+	              interval_ms, "topdown_level", 0, "events", events, "metrics", "runs",
+	              "elapsed_ns", elapsed_ns, "values", values, "intervals", intervals);
 	free(command);
+	free(version);
 	for (unsigned u = 0; u < ps->nr_units; u++)
 		free(names[u]);
 	free(names);
@@ -394,6 +410,10 @@ int perf_stat_run(const void *buf, size_t len, const char *name, char **run, siz
 		goto out;
 	}
 	json_t *doc = build(&ps);
+	if (!doc) {
+		seterr(err, errlen, "%s: its counts cannot be read as a run", name);
+		goto out;
+	}
 	*run = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(17));
 	json_decref(doc);
 	if (!*run) {
