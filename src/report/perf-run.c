@@ -208,12 +208,14 @@ struct tally {
 
 /* The counts of an event in one table ([nr_units]), minus base when given
  * (an interval's), as a run file's counts array. */
-static json_t *counts_json(const struct tally *t, const struct tally *base, char **names,
-                           unsigned nr_units)
+static json_t *counts_json(const struct tally *t, const struct tally *base, const bool *has,
+                           char **names, unsigned nr_units)
 {
 	json_t *a = json_array();
 	for (unsigned u = 0; u < nr_units; u++) {
-		if (!t[u].seen)
+		/* every unit the event has in the run, so that each interval
+		 * lists the run's units (one not counted yet: zero) */
+		if (!has[u])
 			continue;
 		uint64_t v = t[u].val, e = t[u].ena, r = t[u].run;
 		if (base && base[u].seen) {
@@ -286,6 +288,13 @@ static json_t *build(struct perf_stat *ps)
 	/* the tables after each round: a STAT not repeated keeps its value */
 	struct tally *cur = xcalloc((size_t)nr_ev * nu + 1, sizeof(*cur));
 	struct tally *prev_iv = xcalloc((size_t)nr_ev * nu + 1, sizeof(*prev_iv));
+	/* the units of each event in the run: those of a count before the
+	 * last round (a count after it belongs to no round) */
+	bool *has = xcalloc((size_t)nr_ev * nu + 1, sizeof(*has));
+	for (size_t k = 0; k < ps->nr_recs && ps->recs[k].round < ps->nr_rounds; k++) {
+		bool found;
+		has[(size_t)ps->recs[k].ev * nu + unit_find(ps, ps->recs[k].key, &found)] = true;
+	}
 	json_t *intervals = json_array();
 	double elapsed_ns = 0;
 	size_t k = 0;
@@ -302,9 +311,9 @@ static json_t *build(struct perf_stat *ps)
 			continue;
 		json_t *ev = json_array();
 		for (unsigned i = 0; i < nr_ev; i++)
-			json_array_append_new(ev, counts_json(cur + (size_t)i * nu,
-			                                      prev_iv + (size_t)i * nu, names,
-			                                      ps->nr_units));
+			json_array_append_new(
+			    ev, counts_json(cur + (size_t)i * nu, prev_iv + (size_t)i * nu,
+			                    has + (size_t)i * nu, names, ps->nr_units));
 		json_array_append_new(intervals,
 		                      json_pack("{s:f, s:o, s:[]}", "time", (double)r->time / 1e9,
 		                                "events", ev, "metrics"));
@@ -332,14 +341,15 @@ static json_t *build(struct perf_stat *ps)
 		json_t *value = value_json(t, ps->nr_units, scale, &ran, &share);
 		json_array_append(values, value);
 		const struct perf_event_attr *a = &ps->f.ev[i].attr;
-		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:o, s:o, s:f}", "name",
-		                      name_t, "spec", name_t, "kind", "host", "state",
-		                      !seen ? "not-supported"
-		                      : ran ? "ok"
-		                            : "not-counted",
-		                      "unit", unit_t, "scale", scale, "counts",
-		                      counts_json(t, NULL, names, ps->nr_units), "value", value,
-		                      "running_share", share);
+		json_t *o =
+		    json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:o, s:o, s:f}", "name", name_t,
+		              "spec", name_t, "kind", "host", "state",
+		              !seen ? "not-supported"
+		              : ran ? "ok"
+		                    : "not-counted",
+		              "unit", unit_t, "scale", scale, "counts",
+		              counts_json(t, NULL, has + (size_t)i * nu, names, ps->nr_units),
+		              "value", value, "running_share", share);
 		/* what perf's derived values beside a count go by */
 		json_object_set_new(o, "attr",
 		                    json_pack("{s:I, s:I, s:I, s:I}", "type", (json_int_t)a->type,
@@ -368,6 +378,7 @@ static json_t *build(struct perf_stat *ps)
 	free(names);
 	free(cur);
 	free(prev_iv);
+	free(has);
 	return doc;
 }
 

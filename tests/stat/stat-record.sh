@@ -273,6 +273,23 @@ if command -v python3 >/dev/null 2>&1; then
 else
 	for t in 1 2 3 4 5; do skip "python3 is needed to write the crafted files"; done
 fi
+# a run file whose interval lists fewer harts than its run: the others
+# read as not counted, never past the interval's counts (ASan/UBSan)
+if command -v python3 >/dev/null 2>&1; then
+	(cd "$dir" && $H stat --record iv2.json -I 100 -A --emu-harts 2 -e mcycle --emu-cycles 1e6 2>/dev/null)
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["intervals"][0]["events"][0] = d["intervals"][0]["events"][0][:1]
+json.dump(d, open(sys.argv[2], "w"))' "$dir/iv2.json" "$dir/ivshort.json"
+	$H stat report -i "$dir/ivshort.json" 2>"$dir/ivshort.out"
+	rc=$?
+	[ $rc -eq 0 ] && ! grep -q 'runtime error\|Sanitizer' "$dir/ivshort.out" &&
+		grep -q '^ *0.100000000 hart1 *<not counted> *mcycle' "$dir/ivshort.out"
+	ok $? "stat report: an interval of fewer harts than the run shows the others not counted"
+else
+	skip "python3 is needed to write the crafted file"
+fi
 run_fails_with "stat report: an unknown option" "unknown option '--bogus'" $H stat report --bogus
 run_fails_with "stat report: -x with -j" "-x and -j exclude each other" \
 	$H stat -x, report -j -i "$dir/cwd/perf.data"
