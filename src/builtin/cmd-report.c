@@ -327,8 +327,10 @@ static int write_report(const struct report *r, const struct opts *o)
 	return cli_output_commit(&out) ? EXIT_FAILURE : 0;
 }
 
-/* The first bytes of path are perf.data's magic ("-": standard input, a
- * pipe, is read as perf.data, as perf report -i - does). */
+/* path is a perf.data of samples: its first bytes are perf.data's magic,
+ * and it is not one of stat counts (stat record's, perf stat record's),
+ * which is reported as a run (its run file, rf_load_file). "-": standard
+ * input, a pipe, is read as perf.data, as perf report -i - does. */
 static bool is_perf_data(const char *path)
 {
 	char b[8];
@@ -341,7 +343,15 @@ static bool is_perf_data(const char *path)
 	struct stat st;
 	ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, b, sizeof(b)) : 0;
 	close(fd);
-	return n > 0 && pd_is_perf_data(b, (size_t)n);
+	if (n <= 0 || !pd_is_perf_data(b, (size_t)n))
+		return false;
+	struct pd_file pf;
+	char err[256];
+	if (pd_open(&pf, path, err, sizeof(err)) != 0)
+		return true; /* the samples report says what is wrong with it */
+	bool stat = pf.has_stat || pf.hpm_run;
+	pd_close(&pf);
+	return !stat;
 }
 
 /* An input that is a FIFO or a socket: opening or reading one waits for a

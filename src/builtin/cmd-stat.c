@@ -35,6 +35,7 @@
 #include "backend/topology.h"
 #include "stat/aggr.h"
 #include "stat/emu-tasks.h"
+#include "stat/perf-stat.h"
 #include "stat/record.h"
 #include "stat/session.h"
 #include "stat/stat.h"
@@ -125,8 +126,9 @@ const char cmd_stat_usage[] =
     "                            Kunminghu's on Kunminghu, perf's elsewhere)\n"
     "\n"
     "  hpmstat stat [options] record [options] [-o FILE] [-- command]\n"
-    "                            count and write the run file to FILE (perf.data;\n"
-    "                            an old one becomes perf.data.old; '-': stdout)\n"
+    "                            count and write perf stat record's format to FILE\n"
+    "                            (perf.data; an old one becomes perf.data.old;\n"
+    "                            '-': perf's pipe format on stdout)\n"
     "  hpmstat stat [-x SEP|-j] report [-i FILE]\n"
     "                            print a recorded run again (on stderr)\n"
     "\n"
@@ -193,6 +195,7 @@ struct stat_opts {
 	bool verbose;
 	bool dry_run;
 	const char *record;
+	const char *data; /* stat record: perf's stat file (-o, perf.data) */
 	const char *pmu; /* --pmu: the model counted instead of the host's */
 	enum hpm_backend_choice backend;
 	struct hpm_emu_config emu;
@@ -750,6 +753,7 @@ struct run_ctx {
 	struct hpm_session *s;
 	struct hpm_target target;
 	struct record *rec;
+	struct stat_perf *perf; /* stat record's file */
 	int exit_status;
 	/* the emulated harts stopped short of emu_wanted cycles (emu_partial),
 	 * because of a signal (emu_interrupted) or because they fell behind */
@@ -912,6 +916,9 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 	fflush(rc->cfg->out);
 	if (rc->rec)
 		record_add_interval(rc->rec, &res);
+	/* a failed write is reported once, at the end (stat_perf_finish) */
+	if (rc->perf)
+		(void)stat_perf_round(rc->perf, &rc->s->all, false, (uint64_t)(ts * 1e9 + 0.5));
 	export_values(rc, &res);
 	unit_metrics_free(&res);
 	stat_metrics_free(res.metrics, res.nr_metrics);
@@ -1092,8 +1099,10 @@ static int run_once(struct run_ctx *rc)
 
 	rc->target = (struct hpm_target){.pid = -1, .inherit = true};
 	if (have_cmd) {
-		if (hpm_workload_prepare(&w, o->argv, o->record && strcmp(o->record, "-") == 0, err,
-		                         sizeof(err))) {
+		if (hpm_workload_prepare(&w, o->argv,
+		                         (o->record && strcmp(o->record, "-") == 0) ||
+		                             (o->data && strcmp(o->data, "-") == 0),
+		                         err, sizeof(err))) {
 			cli_error("%s", err);
 			return EXIT_FAILURE;
 		}
@@ -1573,7 +1582,10 @@ struct stat_cmd {
 	struct stat_aggr aggr;
 	struct hpm_topology topology; /* --per-socket and the like */
 	struct cli_output out, recf;  /* the counts, the run file */
+	struct cli_output dataf;      /* stat record's perf.data */
 	struct record *rec;
+	struct stat_perf *perf;
+	FILE *runtmp; /* stat record: the run file, for perf.data's copy */
 	char *command;
 	char target[64];
 	struct run_ctx run;
@@ -1599,7 +1611,7 @@ static int parse_command_line(struct stat_cmd *c, int argc, char **argv)
 		o->argv = NULL;
 		rc = parse_opts((int)(argc - (rest - argv)), rest, o);
 		if (!rc)
-			rc = stat_record_paths(&o->output, &o->record, o->repeat);
+			rc = stat_record_paths(&o->output, o->record, &o->data, o->repeat);
 	}
 	if (rc)
 		return rc;
@@ -1763,8 +1775,9 @@ static int open_outputs(struct stat_cmd *c)
 	if (out_open_counts(&c->out, o))
 		return EXIT_FAILURE;
 	c->cfg.out = cli_output_stream(&c->out);
-	if (o->record && ((c->sub == STAT_SUB_RECORD && stat_record_backup(o->record)) ||
-	                  cli_output_open(&c->recf, o->record, false)))
+	if (o->record && cli_output_open(&c->recf, o->record, false))
+		return EXIT_FAILURE;
+	if (o->data && (stat_record_backup(o->data) || cli_output_open(&c->dataf, o->data, false)))
 		return EXIT_FAILURE;
 	if (o->pid > 0 && hpm_process_gone(o->pid)) {
 		cli_error("-p %d: no such process", o->pid);
@@ -1815,6 +1828,15 @@ static void configure_output(struct stat_cmd *c, int argc, char **argv)
 	cfg->target = c->target[0] ? c->target : NULL;
 	if (o->record)
 		c->rec = record_new(&o->emu, argc, argv, c->command, cli_output_stream(&c->recf));
+	if (o->data) {
+		bool pipe = strcmp(o->data, "-") == 0;
+		c->perf =
+		    stat_perf_new(cli_output_stream(&c->dataf), pipe, argc, argv, o->interval_ms);
+		/* a file carries the run file too, for hpmstat stat report
+		 * (a pipe's feature records are too small for it) */
+		if (!pipe && (c->runtmp = tmpfile()) != NULL)
+			c->rec = record_new(&o->emu, argc, argv, c->command, c->runtmp);
+	}
 }
 
 /* SIGINT and SIGTERM stop the counting (on_signal); no SA_RESTART: a
@@ -1833,8 +1855,8 @@ static void catch_signals(void)
 static int measure(struct stat_cmd *c)
 {
 	struct hpm_session *s = &c->s;
-	c->run =
-	    (struct run_ctx){.o = &c->o, .cfg = &c->cfg, .s = s, .rec = c->rec, .sink = c->sink};
+	c->run = (struct run_ctx){
+	    .o = &c->o, .cfg = &c->cfg, .s = s, .rec = c->rec, .perf = c->perf, .sink = c->sink};
 	stat_repeats_init(&c->reps, s->all.nr, s->metrics.nr, c->o.repeat);
 	for (unsigned r = 0; r < c->o.repeat && !stat_interrupted; r++) {
 		if (r) {
@@ -1886,6 +1908,52 @@ static void label_emulated_runs(struct stat_cmd *c)
 	}
 }
 
+/* The whole file in a buffer of its own: 0, or -errno. */
+static int read_back(FILE *f, char **buf, size_t *len)
+{
+	if (fflush(f) != 0 || fseek(f, 0, SEEK_END) != 0)
+		return -errno;
+	long n = ftell(f);
+	if (n < 0 || fseek(f, 0, SEEK_SET) != 0)
+		return -errno;
+	*buf = xmalloc((size_t)n + 1);
+	*len = fread(*buf, 1, (size_t)n, f);
+	if (*len != (size_t)n) {
+		free(*buf);
+		return ferror(f) ? -EIO : -ENODATA;
+	}
+	return 0;
+}
+
+/* stat record's perf.data: the final round (an -I run ends with its last
+ * interval, as perf's), the run file beside it, the features. 0, or the
+ * exit status after a message. */
+static int finish_perf_stat(struct stat_cmd *c, const struct stat_result *res)
+{
+	char *run = NULL;
+	size_t len = 0;
+	int e = 0;
+	struct stat_perf *p = c->perf;
+	c->perf = NULL;
+	if (c->o.interval_ms <= 0)
+		e = stat_perf_round(p, &c->s.all, true, (uint64_t)(res->elapsed_ns + 0.5));
+	else if (!c->run.nr_intervals)
+		e = stat_perf_round(p, &c->s.all, false, (uint64_t)(res->elapsed_ns + 0.5));
+	if (!e && c->runtmp && (e = read_back(c->runtmp, &run, &len)) != 0) {
+		stat_perf_free(p);
+		p = NULL;
+	}
+	if (p)
+		e = stat_perf_finish(p, run, len);
+	free(run);
+	if (e) {
+		cli_output_error(&c->dataf, -e);
+		cli_output_abort(&c->dataf);
+		return EXIT_FAILURE;
+	}
+	return 0;
+}
+
 /* The counts (their means with -r) as perf stat prints them, and the run
  * file. 0, or the exit status after a message. */
 static int print_results(struct stat_cmd *c)
@@ -1935,11 +2003,14 @@ static int print_results(struct stat_cmd *c)
 		record_finish(c->rec, cfg, &c->s, &recorded);
 		if (record_write(c->rec) != 0) {
 			/* a half run file never takes the old one's place */
-			cli_output_error(&c->recf, errno ? errno : EIO);
-			cli_output_abort(&c->recf);
+			struct cli_output *of = c->runtmp ? &c->dataf : &c->recf;
+			cli_output_error(of, errno ? errno : EIO);
+			cli_output_abort(of);
 			status = EXIT_FAILURE;
 		}
 	}
+	if (c->perf && !status)
+		status = finish_perf_stat(c, &res);
 	unit_metrics_free(&res);
 	return status;
 }
@@ -1952,11 +2023,14 @@ static int finish_outputs(struct stat_cmd *c, int status)
 	if (status && status != c->run.exit_status) {
 		cli_output_abort(&c->out);
 		cli_output_abort(&c->recf);
+		cli_output_abort(&c->dataf);
 		return status;
 	}
 	if (cli_output_commit(&c->out) && !status)
 		status = EXIT_FAILURE;
 	if (cli_output_commit(&c->recf) && !status)
+		status = EXIT_FAILURE;
+	if (cli_output_commit(&c->dataf) && !status)
 		status = EXIT_FAILURE;
 	return status;
 }
@@ -1992,6 +2066,7 @@ int cmd_stat_run(int argc, char **argv, const struct stat_sink *sink)
 	    /* perf stat writes its counts to stderr, leaving stdout to the command */
 	    .cfg = {.out = stderr, .csv_sep = ",", .repeat = 1},
 	    .recf = {.dash_named = true},
+	    .dataf = {.dash_named = true},
 	};
 	int status;
 
@@ -2042,6 +2117,10 @@ out:
 	/* an error on the way: no temporary file stays behind */
 	cli_output_abort(&c.out);
 	cli_output_abort(&c.recf);
+	cli_output_abort(&c.dataf);
+	stat_perf_free(c.perf);
+	if (c.runtmp)
+		fclose(c.runtmp);
 	stat_metrics_free(c.metrics, c.nr_metrics);
 	stat_repeats_free(&c.reps);
 	record_free(c.rec);

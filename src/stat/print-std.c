@@ -373,7 +373,7 @@ static void std_end(const struct stat_config *cfg, const struct stat_result *res
 		fputc('\n', cfg->out);
 	print_elapsed(cfg, res);
 	/* perf: the command's own times, not with -a or -C (a CPU target) */
-	bool times = cfg->command && !cfg->target && cfg->repeat <= 1;
+	bool times = cfg->command && !cfg->target && cfg->repeat <= 1 && !isnan(res->user_s);
 	if (times) {
 		fprintf(cfg->out, "\n %17.9f seconds user\n", res->user_s);
 		fprintf(cfg->out, " %17.9f seconds sys\n", res->sys_s);
