@@ -247,6 +247,11 @@ struct hpm_pmu_model {
 	void (*constraint_counters)(int constraint, unsigned *first, unsigned *last);
 	/* The class that counter n sees, -1 when n is no programmable counter. */
 	int (*constraint_of_counter)(unsigned n);
+	/* Optional: the index in fixed[] of a fixed counter that counts c as
+	 * well as a counter of its class does, or -1 (Arm: CPU_CYCLES with no
+	 * field PMCCFILTR_EL0 lacks goes on PMCCNTR_EL0, as Linux's arm_pmuv3
+	 * puts it there while it is free; core/sched.h's rule 0). NULL: none. */
+	int (*fixed_alt)(const struct hpm_pmu_model *m, const struct hpm_event_code *c);
 	/* Whether a and b can be counted in one counter as their hardware sum,
 	 * and that sum (Kunminghu: the ADD of two events of one bank). */
 	bool (*merge)(const struct hpm_event_code *a, const struct hpm_event_code *b,

@@ -34,6 +34,10 @@ enum { ARM_EL0 = 1u << 0, ARM_EL1 = 1u << 1, ARM_EL2 = 1u << 2, ARM_ELS = 7u };
 #define ARM_BIT_U   (UINT64_C(1) << 30)
 #define ARM_BIT_NSH (UINT64_C(1) << 27)
 
+/* CPU_CYCLES, and the index of PMCCNTR_EL0 in fixed[] */
+#define ARM_CPU_CYCLES    0x11
+#define ARM_FIXED_PMCCNTR 0
+
 /* The event counters of a Neoverse core: PMCR_EL0.N is 6 on N1, N2, V1
  * and V2. */
 #define ARM_FIRST_COUNTER 0
@@ -443,6 +447,19 @@ static int constraint_of_counter(unsigned n)
 	return n <= ARM_LAST_COUNTER ? 0 : -1;
 }
 
+/* CPU_CYCLES goes on the cycle counter PMCCNTR_EL0 when its filter
+ * PMCCFILTR_EL0 can say all the value says, as Linux's arm_pmuv3 driver
+ * puts event 0x11 there unless it has a threshold (armv8pmu_get_event_idx;
+ * MT, TE, TLC and SYNC, which perf cannot ask, have no place there either). */
+static int fixed_alt(const struct hpm_pmu_model *m, const struct hpm_event_code *c)
+{
+	(void)m;
+	const uint64_t evt = c->value & 0xffff, rest = c->value & ~UINT64_C(0xffff);
+	return c->fixed < 0 && evt == ARM_CPU_CYCLES && !(rest & ~ARM64_PMCCFILTR_FIELDS)
+	           ? ARM_FIXED_PMCCNTR
+	           : -1;
+}
+
 /* Two events never share one Arm counter. */
 static bool merge(const struct hpm_event_code *a, const struct hpm_event_code *b,
                   struct hpm_event_code *sum)
@@ -488,7 +505,8 @@ extern const struct metric_table arm64_metrics_neoverse_v2;
 		.counters = {"counter class", "pmevcntr", ARM_FIRST_COUNTER, ARM_LAST_COUNTER},    \
 		.nr_constraints = 1, .constraint_name = constraint_name,                           \
 		.constraint_counters = constraint_counters,                                        \
-		.constraint_of_counter = constraint_of_counter, .merge = merge,                    \
+		.constraint_of_counter = constraint_of_counter, .fixed_alt = fixed_alt,            \
+		.merge = merge,                                                                    \
 		.detailed =                                                                        \
 		    {                                                                              \
 		        "L1D_CACHE,L1D_CACHE_REFILL,LL_CACHE_RD,LL_CACHE_MISS_RD",                 \

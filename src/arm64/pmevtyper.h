@@ -48,6 +48,10 @@ extern const struct arm64_pf_desc arm64_pf_desc[ARM64_PF_NR];
 
 /* Bits no field covers: 59, 53:44, 23, 19:16. */
 #define ARM64_PMEVTYPER_RES0 UINT64_C(0x083ff000008f0000)
+/* The fields PMCCFILTR_EL0 shares with PMEVTYPER<n>_EL0, the filters of
+ * the cycle counter: P, U, NSK, NSU, NSH, M, SH, RLK, RLU, RLH and VS (no
+ * evtCount, MT, TH, TC, TE, TLC or SYNC). */
+#define ARM64_PMCCFILTR_FIELDS UINT64_C(0x03000000fd700000)
 
 /* TC[2:1], the threshold condition on the per-cycle event value VB. */
 enum arm64_cond {
