@@ -107,6 +107,9 @@ struct hpm_model_decoded {
 	uint64_t value;
 	char expr[HPM_MODEL_TEXT_MAX];
 	bool exact;
+	bool problem; /* the PMU cannot take the value as it is (Arm: a field the core has
+	               * not got, a reserved combination, RES0 bits; each a problem= word in
+	               * fields): decode prints it and exits 1 */
 	char fields[1024];
 };
 
