@@ -123,7 +123,9 @@ struct hpm_emu_machine {
 
 	/* Programmable counter `counter` of hart h counts event-select value
 	 * `value` (as the model encodes it, struct hpm_event_code.value), or
-	 * no event when !used. */
+	 * no event when !used. Also called for a fixed counter that took an
+	 * event of the model's fixed_alt (core/sched.h's rule 0): it counts
+	 * with that event's filters (Arm: PMCCFILTR_EL0). */
 	int (*set_event)(struct hpm_emu_vm *vm, unsigned h, unsigned counter, bool used,
 	                 uint64_t value, char *err, size_t errlen);
 	/* The counters of mask (fixed ones included) of hart h become 0 and

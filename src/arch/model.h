@@ -113,6 +113,9 @@ struct hpm_model_decoded {
 	uint64_t value;
 	char expr[HPM_MODEL_TEXT_MAX];
 	bool exact;
+	bool problem; /* the PMU cannot take the value as it is (Arm: a field the core has
+	               * not got, a reserved combination, RES0 bits; each a problem= word in
+	               * fields): decode prints it and exits 1 */
 	char fields[1024];
 };
 
@@ -261,6 +264,11 @@ struct hpm_pmu_model {
 	void (*constraint_counters)(int constraint, unsigned *first, unsigned *last);
 	/* The class that counter n sees, -1 when n is no programmable counter. */
 	int (*constraint_of_counter)(unsigned n);
+	/* Optional: the index in fixed[] of a fixed counter that counts c as
+	 * well as a counter of its class does, or -1 (Arm: CPU_CYCLES with no
+	 * field PMCCFILTR_EL0 lacks goes on PMCCNTR_EL0, as Linux's arm_pmuv3
+	 * puts it there while it is free; core/sched.h's rule 0). NULL: none. */
+	int (*fixed_alt)(const struct hpm_pmu_model *m, const struct hpm_event_code *c);
 	/* Whether a and b can be counted in one counter as their hardware sum,
 	 * and that sum (Kunminghu: the ADD of two events of one bank). */
 	bool (*merge)(const struct hpm_event_code *a, const struct hpm_event_code *b,

@@ -1650,8 +1650,15 @@ static int add_events(struct stat_cmd *c)
 		o->events = xcalloc(1, sizeof(char *));
 		if (harts_only || o->backend == HPM_BACKEND_EMU) {
 			static char fixed[256];
-			o->events[o->nr_events++] =
-			    hpm_model_fixed_list(s->model, ",", fixed, sizeof(fixed));
+			/* a model without a fixed instruction counter (Arm: only
+			 * PMCCNTR) counts perf's cycles and instructions, so that
+			 * IPC is shown as perf shows it */
+			if (hpm_model_fixed_by_generic(s->model, "instructions") < 0 &&
+			    hpm_model_generic(s->model, "instructions", strlen("instructions")))
+				o->events[o->nr_events++] = "cycles,instructions";
+			else
+				o->events[o->nr_events++] =
+				    hpm_model_fixed_list(s->model, ",", fixed, sizeof(fixed));
 			o->topdown =
 			    s->model->metrics && metric_max_level(s->model->metrics) ? 1 : 0;
 		} else {

@@ -95,6 +95,7 @@ static void decode(const struct hpm_pmu_model *m, uint64_t value, int constraint
 	kmh_decode(value, constraint, &d);
 	out->value = value;
 	out->exact = d.exact;
+	out->problem = false; /* a reserved op is inexact, still a value the PMU takes */
 	snprintf(out->expr, sizeof(out->expr), "%s", d.expr);
 	kmh_describe_fields(&d, out->fields, sizeof(out->fields));
 }
