@@ -163,8 +163,14 @@ void top_print_text(FILE *out, const struct top_frame *f)
 	/* the emulator's rows: its workloads per hart, or a task schedule's
 	 * tasks (tasks.h) */
 	bool work = emu && !f->tasks[0];
-	fprintf(out, "%s: %u shown of %u\n", work ? "Workloads" : "Processes", f->nprocs,
-	        f->nprocs_total);
+	/* a table that could not be listed says why, never "0 shown of 0" */
+	if (f->procs_error[0] && f->nprocs)
+		fprintf(out, "Processes: %u shown; %s\n", f->nprocs, f->procs_error);
+	else if (f->procs_error[0])
+		fprintf(out, "Processes: %s\n", f->procs_error);
+	else
+		fprintf(out, "%s: %u shown of %u\n", work ? "Workloads" : "Processes", f->nprocs,
+		        f->nprocs_total);
 	fprintf(out, "%7s %-28s", work ? "HART" : "PID", work ? "WORKLOAD" : "COMMAND");
 	for (unsigned k = 0; k < f->npcols; k++)
 		fprintf(out, " %9s%s", f->pcol_names[k], (int)k == f->sort_col ? "*" : " ");
@@ -312,7 +318,10 @@ void top_print_json(FILE *out, const struct top_frame *f)
 		json_array_append_new(procs, j);
 	}
 	json_object_set_new(o, "processes", procs);
-	json_object_set_new(o, "processes_total", json_integer(f->nprocs_total));
+	if (f->procs_error[0])
+		json_object_set_new(o, "processes_error", json_string(f->procs_error));
+	else
+		json_object_set_new(o, "processes_total", json_integer(f->nprocs_total));
 	json_object_set_new(o, "lag_ms", json_real(f->lag_ms));
 	json_object_set_new(o, "work_ms", json_real(f->work_ms));
 	json_dumpf(o, out, JSON_COMPACT);

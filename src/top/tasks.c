@@ -459,18 +459,41 @@ static void ev_columns(const struct top_model *m, struct top_frame *f)
 			f->ev_names[r] = xstrdup(s->all.ev[r].name);
 }
 
+/* the frame's note gets `text` after what it already says */
+static void append_status(struct top_frame *f, const char *text)
+{
+	size_t off = strlen(f->status);
+	if (off < sizeof(f->status))
+		snprintf(f->status + off, sizeof(f->status) - off, "%s%s", off ? "; " : "", text);
+}
+
+/* <procfs> could not be listed: the frame says why (the busy rows stay,
+ * the idle ones and the total are unknown) */
+static void procfs_failed(struct top_frame *f, int err)
+{
+	snprintf(f->procs_error, sizeof(f->procs_error), "cannot list %s: %s", hpm_procfs_root(),
+	         strerror(err));
+}
+
 /* the processes of this host, as the per-task groups count them: not
- * only those that ran since the program started */
-static unsigned host_processes(void)
+ * only those that ran since the program started; -errno when <procfs>
+ * cannot be listed */
+static int host_processes(void)
 {
 	DIR *d = opendir(hpm_procfs_root());
+	if (!d)
+		return -errno;
 	struct dirent *de;
-	unsigned n = 0;
-	while (d && (de = readdir(d)))
+	int n = 0;
+	for (;;) {
+		errno = 0;
+		if (!(de = readdir(d)))
+			break;
 		n += de->d_name[0] > '0' && de->d_name[0] <= '9';
-	if (d)
-		closedir(d);
-	return n;
+	}
+	int err = errno;
+	closedir(d);
+	return err ? -err : n;
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -521,19 +544,29 @@ static void idle_row(const struct top_tasks *t, const struct top_frame *f, int p
  * the host's others (<procfs>, as the per-task groups list them), with
  * their threads in the tree view, after the busy ones. A /proc scan costs
  * about what the busy rows do, so it is made only then. Returns the
- * processes seen there (0: not scanned). */
-static unsigned add_idle(const struct top_tasks *t, const struct top_model *m,
-                         const struct top_frame *f, const int *ran, unsigned nran, unsigned shown,
-                         struct top_proc **out, unsigned *nout, unsigned *cap)
+ * processes seen there (0: not scanned), -errno when <procfs> cannot be
+ * listed. */
+static int add_idle(const struct top_tasks *t, const struct top_model *m, const struct top_frame *f,
+                    const int *ran, unsigned nran, unsigned shown, struct top_proc **out,
+                    unsigned *nout, unsigned *cap)
 {
 	const char *procfs = hpm_procfs_root();
 	DIR *d = opendir(procfs);
 	if (!d)
-		return 0;
+		return -errno;
 	int *pids = NULL;
 	unsigned n = 0, pcap = 0;
 	struct dirent *de;
-	while ((de = readdir(d))) {
+	for (;;) {
+		errno = 0;
+		if (!(de = readdir(d))) {
+			int err = errno;
+			if (!err)
+				break;
+			closedir(d);
+			free(pids);
+			return -err;
+		}
 		if (de->d_name[0] <= '0' || de->d_name[0] > '9')
 			continue;
 		if (n == pcap) {
@@ -590,7 +623,7 @@ static unsigned add_idle(const struct top_tasks *t, const struct top_model *m,
 		free(tids);
 	}
 	free(pids);
-	return n;
+	return (int)n;
 }
 
 /* false when the program's counts cannot be read any more (a CPU went
@@ -704,7 +737,7 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 			th->thread = true;
 		}
 	}
-	unsigned seen = 0;
+	int seen = 0;
 	if (take < m->o->nprocs) {
 		int *ran = xcalloc(no ? no : 1, sizeof(int));
 		for (unsigned i = 0; i < no; i++)
@@ -730,12 +763,19 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 	/* a readdir of <proc> costs a few hundred microseconds with a few
 	 * hundred processes: not every frame */
 	double now = hpm_clock_s();
-	if (seen) {
-		t->nr_host_procs = seen;
+	if (seen < 0) {
+		procfs_failed(f, -seen);
+	} else if (seen) {
+		t->nr_host_procs = (unsigned)seen;
 		t->procs_at = now;
 	} else if (!t->procs_at || now - t->procs_at >= HOST_PROCS_S) {
-		t->nr_host_procs = host_processes();
-		t->procs_at = now;
+		int nhost = host_processes();
+		if (nhost < 0) {
+			procfs_failed(f, -nhost);
+		} else {
+			t->nr_host_procs = (unsigned)nhost;
+			t->procs_at = now;
+		}
 	}
 	f->nprocs_total = t->nr_host_procs;
 	if (rc >= 0 && (st.missed || st.read_errors)) {
@@ -893,8 +933,13 @@ bool top_tasks_sample(struct top_tasks *t, struct top_model *m, struct top_frame
 		__attribute__((fallthrough));
 	case SRC_GROUPS:
 		top_procs_set_threads(m->procs, m->o->tree);
-		top_procs_sample(m->procs, m->seq ? interval : 0, m->o->nprocs, m->o->pid,
-		                 m->o->sticky, &f->procs, &f->nprocs, &f->nprocs_total);
+		char why[sizeof(f->procs_error)] = "";
+		if (top_procs_sample(m->procs, m->seq ? interval : 0, m->o->nprocs, m->o->pid,
+		                     m->o->sticky, &f->procs, &f->nprocs, &f->nprocs_total, why,
+		                     sizeof(why)))
+			snprintf(f->procs_error, sizeof(f->procs_error), "%s", why);
+		else if (why[0])
+			append_status(f, why);
 		for (unsigned i = 0; i < f->nprocs; i++) {
 			if (!f->procs[i].tgid)
 				f->procs[i].tgid = f->procs[i].pid;

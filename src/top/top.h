@@ -197,6 +197,10 @@ struct top_frame {
 	unsigned nprocs;
 	struct top_proc *procs;
 	unsigned nprocs_total; /* processes seen in /proc */
+	/* why the process table could not be listed this frame ("cannot list
+	 * /proc: Too many open files"): every view shows it in place of the
+	 * table's count, never an empty table; "" when it was listed */
+	char procs_error[160];
 	unsigned nev;          /* length of each top_proc.ev: the session's evsels */
 	/* why the process rows carry no ev (shown when Enter is pressed on one):
 	 * "" when they do or no reason is known */
