@@ -18,14 +18,14 @@ const char *const top_td_name[TD_NR] = {"retiring", "frontend", "bad_speculation
 const char *const top_td_metric[TD_NR] = {"tma_retiring", "tma_frontend_bound",
                                           "tma_bad_speculation", "tma_backend_bound"};
 
-const char *top_td_bottleneck(const double td[TD_NR])
+const char *top_bottleneck_of(const struct stat_metric *ms, unsigned nr)
 {
-	int best = -1;
-	/* of the three "bound" categories: retiring is not a bottleneck */
-	for (int k = TD_FRONTEND; k < TD_NR; k++)
-		if (!isnan(td[k]) && (best < 0 || td[k] > td[best]))
-			best = k;
-	return best < 0 ? "-" : top_td_name[best];
+	/* the path has one node per level: its deepest is the leaf */
+	int leaf = -1;
+	for (unsigned k = 0; k < nr; k++)
+		if (ms[k].bottleneck && ms[k].level && (leaf < 0 || ms[k].level > ms[leaf].level))
+			leaf = (int)k;
+	return leaf < 0 ? "-" : ms[leaf].display;
 }
 
 void top_fmt_value(char *buf, size_t len, double v)

@@ -429,6 +429,7 @@ static void fill_units(struct top_model *m, struct top_frame *f, struct hpm_coun
 			if (j >= 0)
 				tu->td[k] = ms[j].value;
 		}
+		snprintf(tu->bottleneck, sizeof(tu->bottleneck), "%s", top_bottleneck_of(ms, nr));
 		for (unsigned k = 0; k < nm; k++) {
 			int j = find_metric(ms, nr, mnames[k]);
 			struct top_value *v = &tu->col[ne + k];
@@ -624,7 +625,7 @@ static void fill_workloads(struct top_model *m, struct top_frame *f)
 			snprintf(p->name, sizeof(p->name), "%s: trace %s", tu->name, info.trace);
 		else
 			snprintf(p->name, sizeof(p->name), "%s", tu->name);
-		snprintf(p->extra, sizeof(p->extra), "%s", top_td_bottleneck(tu->td));
+		snprintf(p->extra, sizeof(p->extra), "%s", tu->bottleneck);
 		for (unsigned k = 0; k < TOP_MAX_PCOLS; k++)
 			p->v[k] = (double)NAN;
 		/* the hart's Topdown is its unit row's bar */

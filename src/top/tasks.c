@@ -356,9 +356,12 @@ static double count_value(const struct hpm_count *c, double scale)
  * task): ev, and Topdown level 1 through the session's metric code, as a
  * hart's or CPU's (the counts put in unit 0). */
 static void fill_counts(struct top_model *m, const struct top_frame *f,
-                        const struct hpm_count *const *cnt, struct top_proc *p)
+                        const struct hpm_count *const *cnt, struct top_proc *p, char *bn,
+                        size_t bnlen)
 {
 	struct hpm_session *s = &m->s;
+	if (bn)
+		snprintf(bn, bnlen, "-");
 	for (unsigned c = 0; c < TD_NR; c++)
 		p->td[c] = (double)NAN;
 	if (f->nev) {
@@ -384,6 +387,8 @@ static void fill_counts(struct top_model *m, const struct top_frame *f,
 		for (unsigned j = 0; j < nr; j++)
 			if (!strcmp(ms[j].name, top_td_metric[c]))
 				p->td[c] = ms[j].value;
+	if (bn)
+		snprintf(bn, bnlen, "%s", top_bottleneck_of(ms, nr));
 	for (unsigned j = 0; j < nr; j++)
 		free(ms[j].display);
 	free(ms);
@@ -418,7 +423,7 @@ static void fill_row(const struct top_tasks *t, struct top_model *m, const struc
 		    .val = k->v[e].value, .ena = k->v[e].enabled, .run = k->v[e].running};
 		cnt[t->ev_row[e]] = &c[e];
 	}
-	fill_counts(m, f, cnt, p);
+	fill_counts(m, f, cnt, p, NULL, 0);
 	free(c);
 	free(cnt);
 }
@@ -867,7 +872,8 @@ static void sample_emu(struct top_tasks *t, struct top_model *m, struct top_fram
 			p.exited = k->exited;
 			for (unsigned j = 0; j < TOP_MAX_PCOLS; j++)
 				p.v[j] = (double)NAN;
-			fill_counts(m, f, cnt, &p);
+			char bn[sizeof(p.extra)];
+			fill_counts(m, f, cnt, &p, bn, sizeof(bn));
 			/* rows [0] and [1] of the session: the model's cycles and
 			 * instructions (model.c) */
 			if (p.ev && f->nev >= 2) {
@@ -886,8 +892,7 @@ static void sample_emu(struct top_tasks *t, struct top_model *m, struct top_fram
 						p.truth[evrows[j]] = (double)(k->truth[j] - pt[j]) *
 						                     s->all.ev[evrows[j]].scale;
 			}
-			snprintf(p.extra, sizeof(p.extra), "%s",
-			         k->exited ? "exited" : top_td_bottleneck(p.td));
+			snprintf(p.extra, sizeof(p.extra), "%s", k->exited ? "exited" : bn);
 			out[nout++] = p;
 			alive += !k->exited;
 			if (k->exited) {

@@ -100,8 +100,13 @@ extern const char top_td_letter[TD_NR];
 extern const char *const top_td_name[TD_NR];
 /* the level-1 metrics behind them: tma_retiring, ... */
 extern const char *const top_td_metric[TD_NR];
-/* the largest of frontend, bad speculation and backend ("-": none) */
-const char *top_td_bottleneck(const double td[TD_NR]);
+/* The bottleneck of one set of metrics (a hart's, a CPU's, a task's, the
+ * sum's): the deepest node of the path the metric library marks
+ * (metric_set_mark_bottleneck, the one rule by which stat, report and the
+ * tree print <==), by its display name as the tree shows it
+ * ("Retiring", "Backend_Bound"); "-" when no node is over its threshold.
+ * The name points into ms. */
+const char *top_bottleneck_of(const struct stat_metric *ms, unsigned nr);
 
 struct top_value {
 	double v;     /* NAN: no number, shown as '-' */
@@ -115,6 +120,7 @@ struct top_unit {
 	struct top_value cycles, instructions;
 	double ipc;
 	double td[TD_NR];      /* level 1, percent of slots; NAN when not counted */
+	char bottleneck[32];   /* top_bottleneck_of this unit's own metrics */
 	struct top_value *col; /* [frame.ncols]: the -e events then the -M metrics */
 };
 
