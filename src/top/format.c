@@ -248,6 +248,8 @@ void top_print_json(FILE *out, const struct top_frame *f)
 		json_object_set_new(j, "cycles", number_json(t->cycles.v));
 		json_object_set_new(j, "instructions", number_json(t->instructions.v));
 		json_object_set_new(j, "ipc", number_json(t->ipc));
+		if (t->idle)
+			json_object_set_new(j, "idle", json_true());
 		json_t *td = json_object();
 		for (unsigned k = 0; k < TD_NR; k++)
 			json_object_set_new(td, top_td_name[k], number_json(t->td[k]));

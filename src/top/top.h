@@ -120,7 +120,10 @@ struct top_unit {
 	struct top_value cycles, instructions;
 	double ipc;
 	double td[TD_NR];      /* level 1, percent of slots; NAN when not counted */
-	char bottleneck[32];   /* top_bottleneck_of this unit's own metrics */
+	char bottleneck[32];   /* top_bottleneck_of this unit's own metrics, "idle" */
+	/* counted no cycles over the interval (a hart in wfi: Kunminghu gates
+	 * its clock, so nothing counts): no slots, left out of the sum's tree */
+	bool idle;
 	struct top_value *col; /* [frame.ncols]: the -e events then the -M metrics */
 };
 
