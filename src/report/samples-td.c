@@ -236,9 +236,11 @@ static double ev_value(void *c, unsigned i, double *share)
 	return d ? d[i] : (double)NAN;
 }
 
-/* Level-1 values of deltas d (NAN each when the set cannot evaluate). */
+/* Level-1 values of deltas d (NAN each when the set cannot evaluate), and
+ * in *bn (when not NULL) the nodes on the bottleneck path, bit k for
+ * set->m[k]. */
 static bool eval(const struct hpm_pmu_model *m, const struct metric_set *set,
-                 const struct rs_hist *h, const double *d, double *out)
+                 const struct rs_hist *h, const double *d, double *out, uint64_t *bn)
 {
 	struct td_ctx c = {m, h, d};
 	struct metric_events evs = {
@@ -246,10 +248,14 @@ static bool eval(const struct hpm_pmu_model *m, const struct metric_set *set,
 	struct metric_value *v = xcalloc(set->nr ? set->nr : 1, sizeof(*v));
 	metric_set_eval_events(set, &evs, NULL, 0, v);
 	bool all = set->nr > 0;
+	if (bn)
+		*bn = 0;
 	for (unsigned k = 0; k < set->nr; k++) {
 		out[k] = metric_value_shown(set->m[k], &v[k]);
 		if (isnan(out[k]))
 			all = false;
+		if (bn && k < 64 && (v[k].flags & METRIC_F_BOTTLENECK))
+			*bn |= UINT64_C(1) << k;
 	}
 	free(v);
 	return all;
@@ -310,7 +316,7 @@ void rs_td_finish(struct rs_report *rs)
 				metric_set_init(&set, m->metrics);
 				if (metric_set_add_topdown(&set, lvl, &err) == 0 && set.nr) {
 					double *tot = xcalloc(set.nr, sizeof(double));
-					found = eval(m, &set, h, total, tot);
+					found = eval(m, &set, h, total, tot, NULL);
 					free(tot);
 				}
 				if (!found)
@@ -334,7 +340,7 @@ void rs_td_finish(struct rs_report *rs)
 				e->td = xcalloc(set.nr, sizeof(double));
 				bool damaged = false;
 				if (e->delta) {
-					eval(m, &set, h, e->delta, e->td);
+					eval(m, &set, h, e->delta, e->td, &e->td_bn);
 					damaged = level1_damaged(rs, e->td);
 					rs->nr_td_damaged += damaged;
 				}

@@ -80,6 +80,9 @@ struct rs_entry {
 	/* --topdown: the group members' count deltas given to this entry */
 	double *delta; /* [hist's nr_member] */
 	double *td;    /* [nr_td]: level-1 values in % (NAN: n/a) */
+	/* bit t: node t on the bottleneck path, as the metric library marks
+	 * it for stat and report (metric_set_mark_bottleneck) */
+	uint64_t td_bn;
 };
 
 struct rs_hist {

@@ -21,6 +21,10 @@
 #           = 15 %, Retiring 4800/12000 = 40 %, Backend 100-10-15-40 = 35 %
 #   0x2000: Frontend 600/12000 = 5 %, Bad speculation (2400+0-2400)/12000
 #           = 0 %, Retiring 2400/12000 = 20 %, Backend 75 %
+# The <== path is stat's rule (hpmstat-stat(1)): the largest level-1 node
+# over its threshold (Frontend > 15 %, Bad speculation > 15 %, Backend
+# > 20 %, Retiring > 70 %): at 0x1000 Backend (35 %; Retiring's 40 % is
+# the largest share but under 70 %), at 0x2000 Backend.
 . "$top_srcdir/tests/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
@@ -31,10 +35,10 @@ run_ok "report --topdown" "$HPMSTAT" report -i "$tmp/td.data" --topdown
 # the leader's histogram carries the Topdown columns
 row() { sed -n "/of event 'cycles'/,/^\$/p" "$tap_out" | grep -F "[.] $1" | awk '{print $(NF-5), $(NF-4), $(NF-3), $(NF-2), $NF}'; }
 out=$(row 0x0000000000001000)
-[ "$out" = "10.00 15.00 35.00 40.00 tma_retiring" ]; ok $? "0x1000: 10 / 15 / 35 / 40, retiring largest"
+[ "$out" = "10.00 15.00 35.00 40.00 tma_backend_bound" ]; ok $? "0x1000: 10 / 15 / 35 / 40, backend the bottleneck (retiring under its threshold)"
 [ -n "$out" ] || diag "$(cat "$tap_out")"
 out=$(row 0x0000000000002000)
-[ "$out" = "5.00 0.00 75.00 20.00 tma_backend_bound" ]; ok $? "0x2000: 5 / 0 / 75 / 20, backend largest"
+[ "$out" = "5.00 0.00 75.00 20.00 tma_backend_bound" ]; ok $? "0x2000: 5 / 0 / 75 / 20, backend the bottleneck"
 grep -q "kunminghu model" "$tap_out"; ok $? "the formulas are named as the Kunminghu model's"
 grep -q "50.00%.*0x0000000000001000" "$tap_out"; ok $? "overhead by period: 50 % each"
 # perf report's view of a group read: each member its own event, weighted
