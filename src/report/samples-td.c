@@ -344,6 +344,8 @@ void rs_td_finish(struct rs_report *rs)
 					damaged = level1_damaged(rs, e->td);
 					rs->nr_td_damaged += damaged;
 				}
+				if (damaged)
+					e->td_bn = 0; /* no bottleneck from reads that are wrong */
 				if (!e->delta || damaged)
 					for (unsigned k = 0; k < set.nr; k++)
 						e->td[k] = (double)NAN;

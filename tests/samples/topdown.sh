@@ -118,5 +118,6 @@ out=$(sed -n "/of event 'cycles'/,/^\$/p" "$tap_out" | grep -F "[.] 0x0000000000
 echo "$out" | awk '{ exit !($(NF-3) == "n/a" && $(NF-2) == "n/a" && $(NF-1) == "n/a" && $NF == "n/a") }'
 ok $? "damaged group reads: 0x2000's level 1 is n/a, no bottleneck ($out)"
 out=$(row 0x0000000000001000)
-[ "$out" = "10.00 15.00 35.00 40.00 tma_retiring" ]; ok $? "the sound reads keep their Topdown ($out)"
+# (Retiring counts as the bottleneck only over its 70 % threshold)
+[ "$out" = "10.00 15.00 35.00 40.00 tma_backend_bound" ]; ok $? "the sound reads keep their Topdown ($out)"
 done_testing
