@@ -10,10 +10,10 @@
 #include "tap.h"
 #include "util/hash.h"
 
-static const uint32_t sip13_low32[16] = {
-    0x050fc4dcU, 0x7d57ca93U, 0x4dc7d44dU, 0xe7ddf7fbU, 0x88d38328U, 0x49533b67U,
-    0xc59f22a7U, 0x9bb11140U, 0x8d299a8eU, 0x6c063de4U, 0x92ff097fU, 0xf94dc352U,
-    0x57b4d9a2U, 0x1229ffa7U, 0xc0f95d34U, 0x2a519956U};
+static const uint32_t sip13_low32[16] = {0x050fc4dcU, 0x7d57ca93U, 0x4dc7d44dU, 0xe7ddf7fbU,
+                                         0x88d38328U, 0x49533b67U, 0xc59f22a7U, 0x9bb11140U,
+                                         0x8d299a8eU, 0x6c063de4U, 0x92ff097fU, 0xf94dc352U,
+                                         0x57b4d9a2U, 0x1229ffa7U, 0xc0f95d34U, 0x2a519956U};
 
 #define N 100000
 
