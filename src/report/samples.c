@@ -270,7 +270,7 @@ static struct rs_entry *entry_of(struct rs_report *rs, unsigned hi, const struct
 	struct priv *p = rs->priv;
 	struct rs_hist *h = &rs->hist[hi];
 	if (2 * (h->nr_e + 1) > p->eh_cap[hi]) {
-		unsigned cap = p->eh_cap[hi] ? 2 * p->eh_cap[hi] : 256;
+		unsigned cap = p->eh_cap[hi] ? 2 * p->eh_cap[hi] : 16;
 		unsigned *t = xcalloc(cap, sizeof(*t));
 		for (unsigned i = 0; i < h->nr_e; i++) {
 			const struct rs_entry *e = &h->e[i];
@@ -293,7 +293,7 @@ static struct rs_entry *entry_of(struct rs_report *rs, unsigned hi, const struct
 		x = (x + 1) & (cap - 1);
 	}
 	if (h->nr_e == h->cap_e) {
-		h->cap_e = h->cap_e ? 2 * h->cap_e : 64;
+		h->cap_e = h->cap_e ? 2 * h->cap_e : 8; /* small: a file may have 1e5 events */
 		h->e = xrealloc(h->e, h->cap_e * sizeof(*h->e));
 	}
 	struct rs_entry *e = &h->e[h->nr_e];
