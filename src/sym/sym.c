@@ -24,7 +24,11 @@
 #include "util/xalloc.h"
 
 struct sym_map {
-	uint64_t start, end, pgoff;
+	uint64_t start, end;
+	/* the process's treap: ordered by start, a heap by prio (beside start
+	 * and end: a lookup's descent reads one cache line a node) */
+	struct sym_map *left, *right;
+	uint64_t pgoff;
 	struct sym_dso *dso;
 	/* the build id the MMAP2 record carried, if any */
 	uint8_t bid[SYM_BUILD_ID_MAX];
@@ -32,8 +36,6 @@ struct sym_map {
 	/* the last function found through this map, valid for dso->gen */
 	const struct sym_fn *last;
 	unsigned last_gen;
-	/* the process's treap: ordered by start, a heap by prio */
-	struct sym_map *left, *right;
 	uint64_t prio;
 };
 
