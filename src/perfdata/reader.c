@@ -84,7 +84,7 @@ static void add_event(struct pd_file *f, const uint8_t *p, uint64_t size, const 
                       uint64_t nr_ids)
 {
 	struct pd_event *e;
-	f->ev = xrealloc(f->ev, (f->nr_ev + 1) * sizeof(*f->ev));
+	f->ev = xgrow(f->ev, f->nr_ev, sizeof(*f->ev));
 	e = &f->ev[f->nr_ev];
 	memset(e, 0, sizeof(*e));
 	uint64_t n = size < sizeof(e->attr) ? size : sizeof(e->attr);
@@ -133,7 +133,7 @@ static bool read_build_ids(struct pd_file *f, const uint8_t *b, uint64_t off, ui
 		if (!memchr(p + 36, 0, size - 36))
 			return false;
 		struct pd_build_id *bi;
-		f->bid = xrealloc(f->bid, (f->nr_bid + 1) * sizeof(*f->bid));
+		f->bid = xgrow(f->bid, f->nr_bid, sizeof(*f->bid));
 		bi = &f->bid[f->nr_bid++];
 		memcpy(&bi->pid, p + 8, 4);
 		bi->misc = misc;

@@ -211,9 +211,9 @@ static struct rs_hist *hist_of(struct rs_report *rs, int ev)
 	if (!added)
 		return &rs->hist[*at];
 	*at = rs->nr_hist;
-	rs->hist = xrealloc(rs->hist, (rs->nr_hist + 1) * sizeof(*rs->hist));
-	p->eh = xrealloc(p->eh, (rs->nr_hist + 1) * sizeof(*p->eh));
-	p->eh_cap = xrealloc(p->eh_cap, (rs->nr_hist + 1) * sizeof(*p->eh_cap));
+	rs->hist = xgrow(rs->hist, rs->nr_hist, sizeof(*rs->hist));
+	p->eh = xgrow(p->eh, rs->nr_hist, sizeof(*p->eh));
+	p->eh_cap = xgrow(p->eh_cap, rs->nr_hist, sizeof(*p->eh_cap));
 	p->eh[rs->nr_hist] = NULL;
 	p->eh_cap[rs->nr_hist] = 0;
 	struct rs_hist *h = &rs->hist[rs->nr_hist++];
@@ -504,7 +504,7 @@ static void add_folded(struct rs_report *rs, unsigned comm, const struct frame *
 		p->fh_cap = cap;
 	}
 	if (!p->fh[id]) {
-		rs->folded = xrealloc(rs->folded, (rs->nr_folded + 1) * sizeof(*rs->folded));
+		rs->folded = xgrow(rs->folded, rs->nr_folded, sizeof(*rs->folded));
 		rs->folded[rs->nr_folded].stack = id;
 		rs->folded[rs->nr_folded].count = 0;
 		p->fh[id] = ++rs->nr_folded;
