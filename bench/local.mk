@@ -60,6 +60,15 @@ bench-report-samples: src/hpmstat$(EXEEXT)
 	$(SHELL) $(top_srcdir)/bench/report-samples-bench.sh ./src/hpmstat$(EXEEXT)
 .PHONY: bench-report-samples
 
+#   make bench-report-scale   hpmstat report and perf report --stdio on
+#                 1e6-record perf.data files crafted against quadratic paths
+#                 (colliding sample ids, 80000 maps, 160000 pids, 20000
+#                 events): wall time and peak RSS (bench/report-scale-bench.sh)
+EXTRA_DIST += bench/report-scale-bench.sh bench/perfdata-craft.py
+bench-report-scale: src/hpmstat$(EXEEXT)
+	$(SHELL) $(top_srcdir)/bench/report-scale-bench.sh ./src/hpmstat$(EXEEXT)
+.PHONY: bench-report-scale
+
 #   make bench-record  hpmstat record's own CPU against perf record's at 4 kHz
 #                      on the same busy process, and lost samples
 #                      (bench/record-bench.sh)

@@ -43,3 +43,4 @@ include tests/sym/local.mk
 include tests/samples/local.mk
 include tests/record/local.mk
 include tests/bpf/local.mk
+include tests/util/local.mk

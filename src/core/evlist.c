@@ -16,7 +16,7 @@
 
 struct hpm_evsel *hpm_evlist_add(struct hpm_evlist *list, const char *spec, int group)
 {
-	list->ev = xreallocarray(list->ev, list->nr + 1, sizeof(*list->ev));
+	list->ev = xgrow(list->ev, list->nr, sizeof(*list->ev));
 	struct hpm_evsel *e = &list->ev[list->nr++];
 	memset(e, 0, sizeof(*e));
 	e->name = xstrdup(spec);

@@ -66,54 +66,16 @@ static bool fits(uint64_t off, uint64_t n, uint64_t lim)
 
 static void id_insert(struct pd_file *f, uint64_t id, int ev)
 {
-	/* open addressing at most half full */
-	unsigned used = f->id_used;
-	if (2 * (used + 1) > f->id_cap) {
-		unsigned cap = f->id_cap ? 2 * f->id_cap : 64;
-		while (2 * (used + 1) > cap)
-			cap *= 2;
-		uint64_t *k = xcalloc(cap, sizeof(*k));
-		int *e = xcalloc(cap, sizeof(*e));
-		for (unsigned i = 0; i < cap; i++)
-			e[i] = -1;
-		for (unsigned i = 0; i < f->id_cap; i++) {
-			if (f->id_ev[i] < 0)
-				continue;
-			unsigned h =
-			    (unsigned)(f->id_key[i] * 0x9e3779b97f4a7c15ULL >> 32) & (cap - 1);
-			while (e[h] >= 0)
-				h = (h + 1) & (cap - 1);
-			k[h] = f->id_key[i];
-			e[h] = f->id_ev[i];
-		}
-		free(f->id_key);
-		free(f->id_ev);
-		f->id_key = k;
-		f->id_ev = e;
-		f->id_cap = cap;
-	}
-	unsigned h = (unsigned)(id * 0x9e3779b97f4a7c15ULL >> 32) & (f->id_cap - 1);
-	while (f->id_ev[h] >= 0) {
-		if (f->id_key[h] == id)
-			return; /* the first attr with an id keeps it */
-		h = (h + 1) & (f->id_cap - 1);
-	}
-	f->id_key[h] = id;
-	f->id_ev[h] = ev;
-	f->id_used++;
+	bool added;
+	uint64_t *v = hpm_u64map_get(&f->id_ev, id, &added);
+	if (added) /* the first attr with an id keeps it */
+		*v = (uint64_t)ev;
 }
 
 int pd_event_of_id(const struct pd_file *f, uint64_t id)
 {
-	if (!f->id_cap)
-		return -1;
-	unsigned h = (unsigned)(id * 0x9e3779b97f4a7c15ULL >> 32) & (f->id_cap - 1);
-	while (f->id_ev[h] >= 0) {
-		if (f->id_key[h] == id)
-			return f->id_ev[h];
-		h = (h + 1) & (f->id_cap - 1);
-	}
-	return -1;
+	const uint64_t *v = hpm_u64map_find(&f->id_ev, id);
+	return v ? (int)*v : -1;
 }
 
 /* One attr (size bytes at p, its own attr.size telling how much is the
@@ -122,7 +84,7 @@ static void add_event(struct pd_file *f, const uint8_t *p, uint64_t size, const 
                       uint64_t nr_ids)
 {
 	struct pd_event *e;
-	f->ev = xrealloc(f->ev, (f->nr_ev + 1) * sizeof(*f->ev));
+	f->ev = xgrow(f->ev, f->nr_ev, sizeof(*f->ev));
 	e = &f->ev[f->nr_ev];
 	memset(e, 0, sizeof(*e));
 	uint64_t n = size < sizeof(e->attr) ? size : sizeof(e->attr);
@@ -171,7 +133,7 @@ static bool read_build_ids(struct pd_file *f, const uint8_t *b, uint64_t off, ui
 		if (!memchr(p + 36, 0, size - 36))
 			return false;
 		struct pd_build_id *bi;
-		f->bid = xrealloc(f->bid, (f->nr_bid + 1) * sizeof(*f->bid));
+		f->bid = xgrow(f->bid, f->nr_bid, sizeof(*f->bid));
 		bi = &f->bid[f->nr_bid++];
 		memcpy(&bi->pid, p + 8, 4);
 		bi->misc = misc;
@@ -493,8 +455,7 @@ void pd_close(struct pd_file *f)
 	free(f->bid);
 	for (unsigned i = 0; i < f->nr_note; i++)
 		free(f->note[i]);
-	free(f->id_key);
-	free(f->id_ev);
+	hpm_u64map_free(&f->id_ev);
 	memset(f, 0, sizeof(*f));
 }
 

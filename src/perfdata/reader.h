@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "perfdata/perf-file.h"
+#include "util/hash.h"
 
 struct pd_event {
 	struct perf_event_attr attr; /* zero beyond the file's attr size */
@@ -142,9 +143,9 @@ struct pd_file {
 	/* iteration and id lookup (the reader's) */
 	uint64_t pos;
 	uint8_t warned_type[256 / 8];
-	uint64_t *id_key;
-	int *id_ev;
-	unsigned id_cap, id_used;
+	/* sample id -> event index, keyed so that no file can choose ids
+	 * that collide */
+	struct hpm_u64map id_ev;
 };
 
 /* Open path (mmap'ed). On failure -1 with one line in err (missing file,

@@ -8,6 +8,7 @@
 #include "report/samples.h"
 #include "report/samples-td.h"
 #include "sym/sym.h"
+#include "util/hash.h"
 #include "util/str.h"
 #include "util/xalloc.h"
 
@@ -70,12 +71,11 @@ int rs_parse_sort(const char *s, struct rs_opts *o, char *err, size_t errlen)
 
 /* ----------------------------------------------------------- interning */
 
-static unsigned hash_str(const char *s, size_t n)
+static const struct hpm_hash_key *report_key(const struct rs_report *rs);
+
+static unsigned hash_str(const struct rs_report *rs, const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ULL;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return (unsigned)(h ^ (h >> 32));
+	return (unsigned)hpm_hash_bytes(report_key(rs), s, n);
 }
 
 static unsigned intern_n(struct rs_report *rs, const char *s, size_t n)
@@ -84,7 +84,7 @@ static unsigned intern_n(struct rs_report *rs, const char *s, size_t n)
 		unsigned cap = rs->str_hash_cap ? 2 * rs->str_hash_cap : 1024;
 		unsigned *t = xcalloc(cap, sizeof(*t));
 		for (unsigned i = 0; i < rs->nr_str; i++) {
-			unsigned h = hash_str(rs->str[i], strlen(rs->str[i])) & (cap - 1);
+			unsigned h = hash_str(rs, rs->str[i], strlen(rs->str[i])) & (cap - 1);
 			while (t[h])
 				h = (h + 1) & (cap - 1);
 			t[h] = i + 1;
@@ -93,7 +93,7 @@ static unsigned intern_n(struct rs_report *rs, const char *s, size_t n)
 		rs->str_hash = t;
 		rs->str_hash_cap = cap;
 	}
-	unsigned h = hash_str(s, n) & (rs->str_hash_cap - 1);
+	unsigned h = hash_str(rs, s, n) & (rs->str_hash_cap - 1);
 	while (rs->str_hash[h]) {
 		const char *c = rs->str[rs->str_hash[h] - 1];
 		if (strncmp(c, s, n) == 0 && c[n] == '\0')
@@ -119,23 +119,12 @@ static unsigned intern(struct rs_report *rs, const char *s)
 
 /* ------------------------------------------------------- private state */
 
-struct thread_comm {
-	uint32_t tid;
-	unsigned comm; /* interned + 1; 0: free slot */
-};
-
 /* An entry's key, for the entries' hash table. */
 struct ekey {
 	unsigned comm, dso, sym;
 	int pid;
 	uint64_t addr;
 	bool known, kernel;
-};
-
-/* A group member's previous read, by its sample id. */
-struct gprev {
-	uint64_t id, v;
-	bool used;
 };
 
 #define PTR_CACHE 4096
@@ -148,21 +137,24 @@ struct frame {
 };
 
 struct priv {
+	/* the key of every table of the report, drawn for the run
+	 * (util/hash.h): strings, pids, addresses and ids come from the
+	 * file, which must not be able to put them all in one slot */
+	struct hpm_hash_key key;
 	struct hpm_syms *syms;
 	unsigned *tabled; /* interned names of the maps dso_table was asked for */
 	unsigned nr_tabled;
 	const char *pc_ptr[PTR_CACHE];
 	unsigned pc_id[PTR_CACHE];
-	struct thread_comm *tc;
-	unsigned tc_cap, tc_used;
+	struct hpm_u64map comm_of_tid; /* tid -> interned comm */
+	struct hpm_u64map hist_of_ev;  /* event index -> index in rs->hist */
 	/* entries by key: per hist, open addressing of entry index + 1 */
 	unsigned **eh;
 	unsigned *eh_cap;
 	/* folded stacks by interned stack */
 	unsigned *fh; /* stack id -> folded index + 1, sized to nr_str */
 	unsigned fh_cap;
-	struct gprev *gp;
-	unsigned nr_gp, gp_cap;
+	struct hpm_u64map prev_of_id; /* group member's sample id -> its last read */
 	/* frames of the current sample, scratch */
 	struct frame *frames;
 	bool *frame_kernel;
@@ -172,52 +164,25 @@ struct priv {
 	unsigned unknown_frame;
 };
 
-static unsigned tc_find(struct priv *p, uint32_t tid, bool insert)
+static const struct hpm_hash_key *report_key(const struct rs_report *rs)
 {
-	if (insert && 2 * (p->tc_used + 1) > p->tc_cap) {
-		unsigned cap = p->tc_cap ? 2 * p->tc_cap : 256;
-		struct thread_comm *t = xcalloc(cap, sizeof(*t));
-		for (unsigned i = 0; i < p->tc_cap; i++) {
-			if (!p->tc[i].comm)
-				continue;
-			unsigned h = (p->tc[i].tid * 2654435761u) & (cap - 1);
-			while (t[h].comm)
-				h = (h + 1) & (cap - 1);
-			t[h] = p->tc[i];
-		}
-		free(p->tc);
-		p->tc = t;
-		p->tc_cap = cap;
-	}
-	if (!p->tc_cap)
-		return ~0u;
-	unsigned h = (tid * 2654435761u) & (p->tc_cap - 1);
-	while (p->tc[h].comm) {
-		if (p->tc[h].tid == tid)
-			return h;
-		h = (h + 1) & (p->tc_cap - 1);
-	}
-	if (!insert)
-		return ~0u;
-	p->tc[h].tid = tid;
-	p->tc_used++;
-	return h;
+	const struct priv *p = rs->priv;
+	return &p->key;
 }
 
 static void set_comm(struct rs_report *rs, uint32_t tid, unsigned comm)
 {
 	struct priv *p = rs->priv;
-	unsigned h = tc_find(p, tid, true);
-	p->tc[h].comm = comm + 1;
+	*hpm_u64map_get(&p->comm_of_tid, tid, NULL) = comm;
 }
 
 /* The thread's command, as perf names a thread it has no COMM for. */
 static unsigned comm_of(struct rs_report *rs, uint32_t tid)
 {
 	struct priv *p = rs->priv;
-	unsigned h = tc_find(p, tid, false);
-	if (h != ~0u)
-		return p->tc[h].comm - 1;
+	const uint64_t *c = hpm_u64map_find(&p->comm_of_tid, tid);
+	if (c)
+		return (unsigned)*c;
 	char b[32];
 	snprintf(b, sizeof(b), ":%u", tid);
 	return intern(rs, b);
@@ -241,13 +206,15 @@ static unsigned intern_ptr(struct rs_report *rs, const char *s)
 
 static struct rs_hist *hist_of(struct rs_report *rs, int ev)
 {
-	for (unsigned i = 0; i < rs->nr_hist; i++)
-		if (rs->hist[i].ev == ev)
-			return &rs->hist[i];
 	struct priv *p = rs->priv;
-	rs->hist = xrealloc(rs->hist, (rs->nr_hist + 1) * sizeof(*rs->hist));
-	p->eh = xrealloc(p->eh, (rs->nr_hist + 1) * sizeof(*p->eh));
-	p->eh_cap = xrealloc(p->eh_cap, (rs->nr_hist + 1) * sizeof(*p->eh_cap));
+	bool added;
+	uint64_t *at = hpm_u64map_get(&p->hist_of_ev, (uint64_t)ev, &added);
+	if (!added)
+		return &rs->hist[*at];
+	*at = rs->nr_hist;
+	rs->hist = xgrow(rs->hist, rs->nr_hist, sizeof(*rs->hist));
+	p->eh = xgrow(p->eh, rs->nr_hist, sizeof(*p->eh));
+	p->eh_cap = xgrow(p->eh_cap, rs->nr_hist, sizeof(*p->eh_cap));
 	p->eh[rs->nr_hist] = NULL;
 	p->eh_cap[rs->nr_hist] = 0;
 	struct rs_hist *h = &rs->hist[rs->nr_hist++];
@@ -289,15 +256,11 @@ static void mask_key(const struct rs_report *rs, struct ekey *k)
 	}
 }
 
-static unsigned hash_key(const struct ekey *k)
+static unsigned hash_key(const struct rs_report *rs, const struct ekey *k)
 {
-	uint64_t h = k->comm * 0x9e3779b97f4a7c15ULL;
-	h = (h ^ k->dso) * 0x9e3779b97f4a7c15ULL;
-	h = (h ^ k->sym) * 0x9e3779b97f4a7c15ULL;
-	h = (h ^ (uint32_t)k->pid) * 0x9e3779b97f4a7c15ULL;
-	h = (h ^ k->addr) * 0x9e3779b97f4a7c15ULL;
-	h = (h ^ (unsigned)k->known) * 0x9e3779b97f4a7c15ULL;
-	return (unsigned)(h >> 32);
+	uint64_t w[5] = {k->comm, k->dso, k->sym, (uint64_t)(uint32_t)k->pid << 1 | k->known,
+	                 k->addr};
+	return (unsigned)hpm_hash_bytes(report_key(rs), w, sizeof(w));
 }
 
 static bool same_key(const struct rs_entry *e, const struct ekey *k)
@@ -311,13 +274,13 @@ static struct rs_entry *entry_of(struct rs_report *rs, unsigned hi, const struct
 	struct priv *p = rs->priv;
 	struct rs_hist *h = &rs->hist[hi];
 	if (2 * (h->nr_e + 1) > p->eh_cap[hi]) {
-		unsigned cap = p->eh_cap[hi] ? 2 * p->eh_cap[hi] : 256;
+		unsigned cap = p->eh_cap[hi] ? 2 * p->eh_cap[hi] : 16;
 		unsigned *t = xcalloc(cap, sizeof(*t));
 		for (unsigned i = 0; i < h->nr_e; i++) {
 			const struct rs_entry *e = &h->e[i];
 			struct ekey ek = {e->comm, e->dso,   e->sym,   e->pid,
 			                  e->addr, e->known, e->kernel};
-			unsigned x = hash_key(&ek) & (cap - 1);
+			unsigned x = hash_key(rs, &ek) & (cap - 1);
 			while (t[x])
 				x = (x + 1) & (cap - 1);
 			t[x] = i + 1;
@@ -327,14 +290,14 @@ static struct rs_entry *entry_of(struct rs_report *rs, unsigned hi, const struct
 		p->eh_cap[hi] = cap;
 	}
 	unsigned *t = p->eh[hi], cap = p->eh_cap[hi];
-	unsigned x = hash_key(k) & (cap - 1);
+	unsigned x = hash_key(rs, k) & (cap - 1);
 	while (t[x]) {
 		if (same_key(&h->e[t[x] - 1], k))
 			return &h->e[t[x] - 1];
 		x = (x + 1) & (cap - 1);
 	}
 	if (h->nr_e == h->cap_e) {
-		h->cap_e = h->cap_e ? 2 * h->cap_e : 64;
+		h->cap_e = h->cap_e ? 2 * h->cap_e : 8; /* small: a file may have 1e5 events */
 		h->e = xrealloc(h->e, h->cap_e * sizeof(*h->e));
 	}
 	struct rs_entry *e = &h->e[h->nr_e];
@@ -552,7 +515,7 @@ static void add_folded(struct rs_report *rs, unsigned comm, const struct frame *
 		p->fh_cap = cap;
 	}
 	if (!p->fh[id]) {
-		rs->folded = xrealloc(rs->folded, (rs->nr_folded + 1) * sizeof(*rs->folded));
+		rs->folded = xgrow(rs->folded, rs->nr_folded, sizeof(*rs->folded));
 		rs->folded[rs->nr_folded].stack = id;
 		rs->folded[rs->nr_folded].count = 0;
 		p->fh[id] = ++rs->nr_folded;
@@ -586,32 +549,7 @@ static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, 
 static uint64_t *prev_of(struct rs_report *rs, uint64_t id)
 {
 	struct priv *p = rs->priv;
-	if (2 * (p->nr_gp + 1) > p->gp_cap) {
-		unsigned cap = p->gp_cap ? 2 * p->gp_cap : 64;
-		struct gprev *t = xcalloc(cap, sizeof(*t));
-		for (unsigned i = 0; i < p->gp_cap; i++) {
-			if (!p->gp[i].used)
-				continue;
-			unsigned h =
-			    (unsigned)(p->gp[i].id * 0x9e3779b97f4a7c15ULL >> 40) & (cap - 1);
-			while (t[h].used)
-				h = (h + 1) & (cap - 1);
-			t[h] = p->gp[i];
-		}
-		free(p->gp);
-		p->gp = t;
-		p->gp_cap = cap;
-	}
-	unsigned h = (unsigned)(id * 0x9e3779b97f4a7c15ULL >> 40) & (p->gp_cap - 1);
-	while (p->gp[h].used && p->gp[h].id != id)
-		h = (h + 1) & (p->gp_cap - 1);
-	if (!p->gp[h].used) {
-		p->gp[h].used = true;
-		p->gp[h].id = id;
-		p->gp[h].v = 0;
-		p->nr_gp++;
-	}
-	return &p->gp[h].v;
+	return hpm_u64map_get(&p->prev_of_id, id, NULL);
 }
 
 static void sample(struct rs_report *rs, const struct pd_record *r)
@@ -722,9 +660,9 @@ static void record(struct rs_report *rs, const struct pd_record *r)
 		break;
 	}
 	case PERF_RECORD_FORK: {
-		unsigned h = tc_find(p, r->u.task.ptid, false);
-		if (h != ~0u)
-			set_comm(rs, r->u.task.tid, p->tc[h].comm - 1);
+		const uint64_t *c = hpm_u64map_find(&p->comm_of_tid, r->u.task.ptid);
+		if (c)
+			set_comm(rs, r->u.task.tid, (unsigned)*c);
 		if (r->u.task.pid != r->u.task.ppid)
 			hpm_syms_fork(p->syms, (pid_t)r->u.task.pid, (pid_t)r->u.task.ppid);
 		break;
@@ -790,6 +728,7 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 {
 	struct priv *p = xcalloc(1, sizeof(*p));
 	rs->priv = p;
+	hpm_hash_key_new(&p->key);
 	rs->opts = *o;
 	if (!rs->opts.nr_key) {
 		rs->opts.nr_key = 3;
@@ -854,8 +793,11 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 				if (!has_key(rs, RS_KEY_COMM))
 					en->comm = en->tcomm;
 			}
-	if (rs->nr_hist > 1)
+	if (rs->nr_hist > 1) {
 		qsort(rs->hist, rs->nr_hist, sizeof(*rs->hist), hist_cmp);
+		for (unsigned h = 0; h < rs->nr_hist; h++)
+			*hpm_u64map_get(&p->hist_of_ev, (uint64_t)rs->hist[h].ev, NULL) = h;
+	}
 	if (rs->opts.graph == RS_GRAPH_NONE)
 		rs->opts.graph = rs->nr_node ? RS_GRAPH_CALLEE : RS_GRAPH_OFF;
 	if (rs->opts.topdown)
@@ -894,13 +836,14 @@ void rs_free(struct rs_report *rs)
 		if (p->syms)
 			hpm_syms_free(p->syms);
 		free(p->tabled);
-		free(p->tc);
+		hpm_u64map_free(&p->comm_of_tid);
+		hpm_u64map_free(&p->hist_of_ev);
 		for (unsigned i = 0; i < rs->nr_hist; i++)
 			free(p->eh[i]);
 		free(p->eh);
 		free(p->eh_cap);
 		free(p->fh);
-		free(p->gp);
+		hpm_u64map_free(&p->prev_of_id);
 		free(p->frames);
 		free(p->frame_kernel);
 		free(p->buf);

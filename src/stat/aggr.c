@@ -254,6 +254,7 @@ struct stat_aggr_view *stat_aggr_view_new(const struct stat_aggr *a, const struc
 	order_rows(v, a, verbose);
 	v->res = *in;
 	v->res.list = &v->list;
+	v->res.shadow = NULL; /* the index of in's rows is not the view's */
 	v->res.delta = NULL;
 	/* Topdown and -M metrics: each id's, or the measurement's totals */
 	metrics_of_ids(v, a, in);

@@ -3,6 +3,7 @@
  * which order, is decided here once, so std, CSV and JSON cannot list
  * different rows. */
 #include "stat/aggr.h"
+#include "stat/shadow.h"
 #include "stat/print-format.h"
 #include "stat/stat.h"
 #include "stat/values.h"
@@ -84,6 +85,13 @@ void stat_print(const struct stat_config *cfg, const struct stat_result *res)
 	    res->aggr ? NULL : stat_aggr_view_new(cfg->aggr, res, cfg->verbose);
 	if (view)
 		res = &view->res;
+	/* every row's shadow value and cgroup column look up the same few
+	 * rows: find them once, not once a row */
+	struct stat_shadow_index ix;
+	struct stat_result with_ix = *res;
+	stat_shadow_index_build(res, &ix);
+	with_ix.shadow = &ix;
+	res = &with_ix;
 	switch (cfg->format) {
 	case STAT_FORMAT_CSV:
 		display(&stat_print_csv, cfg, res);
@@ -95,5 +103,6 @@ void stat_print(const struct stat_config *cfg, const struct stat_result *res)
 		display(&stat_print_std, cfg, res);
 		break;
 	}
+	stat_shadow_index_free(&ix);
 	stat_aggr_view_free(view);
 }

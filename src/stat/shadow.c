@@ -1,25 +1,62 @@
 /* shadow.c: see shadow.h. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <linux/perf_event.h>
 
 #include "stat/shadow.h"
 #include "stat/values.h"
-
-static int find_event(const struct stat_result *res, const char *name)
-{
-	for (unsigned i = 0; i < res->list->nr; i++)
-		if (strcmp(res->list->ev[i].name, name) == 0 && res->list->ev[i].state == HPM_EV_OK)
-			return (int)i;
-	return -1;
-}
+#include "util/xalloc.h"
 
 static bool is_clock(const struct hpm_evsel *e)
 {
 	return e->kind == HPM_EV_HOST && e->attr_type == PERF_TYPE_SOFTWARE &&
 	       (e->attr_config == PERF_COUNT_SW_TASK_CLOCK ||
 	        e->attr_config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+void stat_shadow_index_build(const struct stat_result *res, struct stat_shadow_index *ix)
+{
+	const struct hpm_evlist *l = res->list;
+	memset(ix, 0, sizeof(*ix));
+	ix->cycles = ix->branches = -1;
+	for (unsigned i = 0; i < l->nr; i++) {
+		const struct hpm_evsel *e = &l->ev[i];
+		bool ok = e->state == HPM_EV_OK;
+		if (e->cgroup)
+			ix->any_cgroup = true;
+		if (ok && ix->cycles < 0 && strcmp(e->name, "cycles") == 0)
+			ix->cycles = (int)i;
+		if (ok && ix->branches < 0 && strcmp(e->name, "branches") == 0)
+			ix->branches = (int)i;
+		if (is_clock(e)) {
+			if (!ix->clocks)
+				ix->clocks = xcalloc(l->nr, sizeof(*ix->clocks));
+			ix->clocks[ix->nr_clocks++] = i;
+		}
+		if (ok && e->kind == HPM_EV_MODEL_FIXED && e->enc.fixed == HPM_FIXED_MCYCLE) {
+			if (!ix->mcycles)
+				ix->mcycles = xcalloc(l->nr, sizeof(*ix->mcycles));
+			ix->mcycles[ix->nr_mcycles++] = i;
+		}
+	}
+}
+
+void stat_shadow_index_free(struct stat_shadow_index *ix)
+{
+	free(ix->clocks);
+	free(ix->mcycles);
+	memset(ix, 0, sizeof(*ix));
+}
+
+const struct stat_shadow_index *stat_shadow_index_of(const struct stat_result *res,
+                                                     struct stat_shadow_index *tmp)
+{
+	if (res->shadow)
+		return res->shadow;
+	stat_shadow_index_build(res, tmp);
+	return tmp;
 }
 
 /* The value a derived metric starts from: with -r the mean of the runs
@@ -34,11 +71,13 @@ static double row_value(const struct stat_result *res, unsigned i, int unit)
 /* The task time of the row set in nanoseconds: the first counted
  * task-clock or cpu-clock (for unit u, that unit's), as perf divides by its
  * STAT_NSECS; NAN when the set has no clock that counted. */
-static double clock_ns(const struct stat_result *res, unsigned of, int unit)
+static double clock_ns(const struct stat_result *res, const struct stat_shadow_index *ix,
+                       unsigned of, int unit)
 {
-	for (unsigned j = 0; j < res->list->nr; j++) {
+	for (unsigned k = 0; k < ix->nr_clocks; k++) {
+		unsigned j = ix->clocks[k];
 		const struct hpm_evsel *c = &res->list->ev[j];
-		if (!is_clock(c) || stat_no_count_text(res, j, unit))
+		if (stat_no_count_text(res, j, unit))
 			continue;
 		/* perf keeps shadow statistics per cgroup: -G rates divide by the
 		 * clock of the same cgroup */
@@ -60,21 +99,22 @@ static double clock_ns(const struct stat_result *res, unsigned of, int unit)
  * emulated model: an Arm model's instructions is INST_RETIRED in an event
  * counter and its cycles PMCCNTR_EL0). -1 when row i is neither of them,
  * else whether it has its ratio. */
-static int generic_ratio(const struct stat_result *res, unsigned i, int unit, double v, double *val,
-                         const char **unit_text)
+static int generic_ratio(const struct stat_result *res, const struct stat_shadow_index *ix,
+                         unsigned i, int unit, double v, double *val, const char **unit_text)
 {
-	static const struct {
-		const char *of, *over, *unit;
+	const struct {
+		const char *of, *unit;
+		int over; /* the row of the divisor, from the index */
 		double scale;
 	} ratios[] = {
-	    {"instructions", "cycles", "insn per cycle", 1},
-	    {"branch-misses", "branches", "of all branches", 100},
+	    {"instructions", "insn per cycle", ix->cycles, 1},
+	    {"branch-misses", "of all branches", ix->branches, 100},
 	};
 	const struct hpm_evsel *e = &res->list->ev[i];
 	for (unsigned k = 0; k < sizeof(ratios) / sizeof(ratios[0]); k++) {
 		if (strcmp(e->name, ratios[k].of) != 0)
 			continue;
-		int c = find_event(res, ratios[k].over);
+		int c = ratios[k].over;
 		if (c < 0 || (res->list->ev[c].kind == HPM_EV_HOST) != (e->kind == HPM_EV_HOST))
 			return 0;
 		double d = row_value(res, (unsigned)c, unit);
@@ -87,12 +127,26 @@ static int generic_ratio(const struct stat_result *res, unsigned i, int unit, do
 	return -1;
 }
 
+static bool shadow_metric(const struct stat_result *res, const struct stat_shadow_index *ix,
+                          unsigned i, int unit, double *val, const char **unit_text);
+
 bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, double *val,
                         const char **unit_text)
 {
+	struct stat_shadow_index tmp;
+	const struct stat_shadow_index *ix = stat_shadow_index_of(res, &tmp);
+	bool r = shadow_metric(res, ix, i, unit, val, unit_text);
+	if (ix == &tmp)
+		stat_shadow_index_free(&tmp);
+	return r;
+}
+
+static bool shadow_metric(const struct stat_result *res, const struct stat_shadow_index *ix,
+                          unsigned i, int unit, double *val, const char **unit_text)
+{
 	const struct hpm_evsel *e = &res->list->ev[i];
 	double v = row_value(res, i, unit);
-	int ratio = generic_ratio(res, i, unit, v, val, unit_text);
+	int ratio = generic_ratio(res, ix, i, unit, v, val, unit_text);
 	if (ratio >= 0)
 		return ratio;
 	/* tool events take perf's plain rate, as host events do */
@@ -109,7 +163,7 @@ bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, dou
 		*unit_text = "CPUs utilized";
 		return true;
 	}
-	double ns = clock_ns(res, i, unit);
+	double ns = clock_ns(res, ix, i, unit);
 	if (isnan(ns))
 		return false; /* perf prints no rate without a clock event */
 	if (e->attr_type == PERF_TYPE_HARDWARE && e->attr_config == PERF_COUNT_HW_CPU_CYCLES) {
@@ -136,16 +190,12 @@ kunminghu:
 		return false;
 	/* minstret over mcycle reads as IPC on the emulator too */
 	if (e->kind == HPM_EV_MODEL_FIXED && e->enc.fixed == HPM_FIXED_MINSTRET) {
-		for (unsigned j = 0; j < res->list->nr; j++) {
-			const struct hpm_evsel *c = &res->list->ev[j];
-			if (c->kind == HPM_EV_MODEL_FIXED && c->enc.fixed == HPM_FIXED_MCYCLE &&
-			    c->state == HPM_EV_OK) {
-				double cy = stat_event_value(res, j, unit, NULL);
-				if (cy > 0) {
-					*val = v / cy;
-					*unit_text = "insn per cycle";
-					return true;
-				}
+		for (unsigned k = 0; k < ix->nr_mcycles; k++) {
+			double cy = stat_event_value(res, ix->mcycles[k], unit, NULL);
+			if (cy > 0) {
+				*val = v / cy;
+				*unit_text = "insn per cycle";
+				return true;
 			}
 		}
 	}

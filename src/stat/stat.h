@@ -94,6 +94,8 @@ struct stat_noise {
 	double run_mean;
 };
 
+struct stat_shadow_index;
+
 struct stat_result {
 	const struct hpm_evlist *list;
 	/* wall time of the measurement: -r the mean of the runs, -I the
@@ -123,6 +125,9 @@ struct stat_result {
 	/* A view through cfg->aggr (stat/aggr.h): its units are the
 	 * aggregation ids, its rows print in view order; NULL otherwise. */
 	const struct stat_aggr_view *aggr;
+	/* The rows the shadow values and the cgroup column look up, found
+	 * once for a print (stat/shadow.h); NULL: found at each lookup. */
+	const struct stat_shadow_index *shadow;
 };
 
 /* Prints res in cfg->format (print.c: one walk over the rows, whose leaves

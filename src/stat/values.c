@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "stat/shadow.h"
 #include "stat/values.h"
 #include "util/count.h"
 #include "util/provenance.h"
@@ -186,10 +187,14 @@ const char *stat_count_text(const struct stat_result *res, unsigned i, int unit,
 
 const char *stat_cgroup_field(const struct stat_result *res, unsigned i)
 {
-	for (unsigned j = 0; j < res->list->nr; j++)
-		if (res->list->ev[j].cgroup)
-			return res->list->ev[i].cgroup ? res->list->ev[i].cgroup : "";
-	return NULL;
+	struct stat_shadow_index tmp;
+	const struct stat_shadow_index *ix = stat_shadow_index_of(res, &tmp);
+	bool any = ix->any_cgroup;
+	if (ix == &tmp)
+		stat_shadow_index_free(&tmp);
+	if (!any)
+		return NULL;
+	return res->list->ev[i].cgroup ? res->list->ev[i].cgroup : "";
 }
 
 hpm_u128 stat_run_ns(const struct stat_config *cfg, const struct stat_result *res, unsigned i,

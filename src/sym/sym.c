@@ -3,8 +3,13 @@
  * are read by sym-elf.c; without libelf the stand-ins at the end say so.
  *
  * Speed: a report resolves every sample, so everything on that path is a
- * binary search over sorted arrays, with the last process, the last map
- * and each map's last function remembered (samples come in runs).
+ * binary search over sorted arrays or a descent of a treap, with the last
+ * process, the last map and each map's last function remembered (samples
+ * come in runs). Nothing a file chooses can make a path quadratic: the
+ * processes and DSOs are hashed with a key drawn at run time
+ * (util/hash.h), and a process's maps are a treap whose priorities come
+ * from that key, so a map costs O(log n) whatever order the MMAP records
+ * come in.
  */
 #include "sym/sym.h"
 
@@ -15,10 +20,15 @@
 #include <string.h>
 
 #include "sym/sym-int.h"
+#include "util/hash.h"
 #include "util/xalloc.h"
 
 struct sym_map {
-	uint64_t start, end, pgoff;
+	uint64_t start, end;
+	/* the process's treap: ordered by start, a heap by prio (beside start
+	 * and end: a lookup's descent reads one cache line a node) */
+	struct sym_map *left, *right;
+	uint64_t pgoff;
 	struct sym_dso *dso;
 	/* the build id the MMAP2 record carried, if any */
 	uint8_t bid[SYM_BUILD_ID_MAX];
@@ -26,14 +36,15 @@ struct sym_map {
 	/* the last function found through this map, valid for dso->gen */
 	const struct sym_fn *last;
 	unsigned last_gen;
+	uint64_t prio;
 };
 
 struct sym_proc {
 	pid_t pid;
 	bool dead;
 	unsigned gen;         /* bumped when the maps change (invalidates the cache) */
-	struct sym_map *maps; /* sorted by start, not overlapping */
-	size_t n, cap;
+	struct sym_map *maps; /* the treap's root; maps do not overlap */
+	size_t n;
 	struct sym_map *last;
 };
 
@@ -67,12 +78,16 @@ struct hpm_syms {
 	char *kallsyms_path; /* NULL: none wanted */
 	char *debug_dir;
 	char *kernel_notes; /* NULL: no build id check of the kernel */
+	/* the key of the DSO and process tables and of the maps' priorities */
+	struct hpm_hash_key key;
+	uint64_t nr_prio;
 	/* DSOs by name: open addressing, power-of-two size */
 	struct sym_dso **dsos;
 	size_t ndsos, capdsos;
-	/* processes sorted by pid */
+	/* processes in the order they came, and their index by pid */
 	struct sym_proc **procs;
 	size_t nprocs, capprocs;
+	struct hpm_u64map proc_of_pid;
 	struct sym_proc *last_proc;
 	/* the kernel's maps (space KERNEL), kept for their DSO names */
 	struct sym_proc kernel;
@@ -212,15 +227,9 @@ static void dso_free(struct sym_dso *d)
 	free(d);
 }
 
-static uint64_t hash_str(const char *s)
+static uint64_t hash_str(const struct hpm_syms *s, const char *str)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-
-	while (*s) {
-		h ^= (unsigned char)*s++;
-		h *= 1099511628211ull;
-	}
-	return h;
+	return hpm_hash_bytes(&s->key, str, strlen(str));
 }
 
 static struct sym_dso *dso_get(struct hpm_syms *s, const char *name)
@@ -235,7 +244,7 @@ static struct sym_dso *dso_get(struct hpm_syms *s, const char *name)
 		for (j = 0; j < s->capdsos; j++) {
 			if (!s->dsos[j])
 				continue;
-			i = hash_str(s->dsos[j]->name) & (cap - 1);
+			i = hash_str(s, s->dsos[j]->name) & (cap - 1);
 			while (t[i])
 				i = (i + 1) & (cap - 1);
 			t[i] = s->dsos[j];
@@ -245,7 +254,7 @@ static struct sym_dso *dso_get(struct hpm_syms *s, const char *name)
 		s->capdsos = cap;
 	}
 	mask = s->capdsos - 1;
-	for (i = hash_str(name) & mask; s->dsos[i]; i = (i + 1) & mask)
+	for (i = hash_str(s, name) & mask; s->dsos[i]; i = (i + 1) & mask)
 		if (!strcmp(s->dsos[i]->name, name))
 			return s->dsos[i];
 	d = xcalloc(1, sizeof *d);
@@ -297,140 +306,191 @@ static void dso_load(struct hpm_syms *s, struct sym_dso *d)
 
 /* ------------------------------------------------------------ processes */
 
+static void maps_free(struct sym_map *t)
+{
+	while (t) {
+		struct sym_map *r = t->right;
+
+		maps_free(t->left); /* the treap's depth: O(log n) expected */
+		free(t);
+		t = r;
+	}
+}
+
 static void proc_clear(struct sym_proc *p)
 {
 	p->gen++;
-	free(p->maps);
+	maps_free(p->maps);
 	p->maps = NULL;
-	p->n = p->cap = 0;
+	p->n = 0;
 	p->last = NULL;
 	p->dead = false;
 }
 
-static size_t proc_index(const struct hpm_syms *s, pid_t pid, bool *found)
-{
-	size_t lo = 0, hi = s->nprocs;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->procs[mid]->pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = lo < s->nprocs && s->procs[lo]->pid == pid;
-	return lo;
-}
-
 static struct sym_proc *proc_find(struct hpm_syms *s, pid_t pid)
 {
-	bool found;
-	size_t i;
+	const uint64_t *i;
 
 	if (s->last_proc && s->last_proc->pid == pid)
 		return s->last_proc;
-	i = proc_index(s, pid, &found);
-	if (!found)
+	i = hpm_u64map_find(&s->proc_of_pid, (uint32_t)pid);
+	if (!i)
 		return NULL;
-	s->last_proc = s->procs[i];
-	return s->procs[i];
+	s->last_proc = s->procs[*i];
+	return s->last_proc;
 }
 
 static struct sym_proc *proc_get(struct hpm_syms *s, pid_t pid)
 {
-	bool found;
-	size_t i = proc_index(s, pid, &found);
+	bool added;
+	uint64_t *i = hpm_u64map_get(&s->proc_of_pid, (uint32_t)pid, &added);
 	struct sym_proc *p;
 
-	if (found)
-		return s->procs[i];
+	if (!added)
+		return s->procs[*i];
 	if (s->nprocs == s->capprocs) {
 		s->capprocs = s->capprocs ? 2 * s->capprocs : 16;
 		s->procs = xreallocarray(s->procs, s->capprocs, sizeof *s->procs);
 	}
-	memmove(&s->procs[i + 1], &s->procs[i], (s->nprocs - i) * sizeof *s->procs);
 	p = xcalloc(1, sizeof *p);
 	p->pid = pid;
-	s->procs[i] = p;
-	s->nprocs++;
+	*i = s->nprocs;
+	s->procs[s->nprocs++] = p;
 	return p;
 }
 
-static void maps_push(struct sym_map **v, size_t *n, size_t *cap, const struct sym_map *m)
+/* ---------------------------------------------------- a process's maps */
+
+/* The treap's priorities: a keyed hash of a counter, which no file can
+ * predict, so the tree is balanced whatever the order of the maps. */
+static struct sym_map *map_new(struct hpm_syms *s, const struct sym_map *m)
 {
-	if (*n == *cap) {
-		*cap = *cap ? 2 * *cap : 16;
-		*v = xreallocarray(*v, *cap, sizeof **v);
+	struct sym_map *n = xmalloc(sizeof *n);
+
+	*n = *m;
+	n->left = n->right = NULL;
+	n->prio = hpm_hash_u64(&s->key, ++s->nr_prio);
+	return n;
+}
+
+/* t into *lo (maps starting before start) and *hi (the others). */
+static void maps_split(struct sym_map *t, uint64_t start, struct sym_map **lo, struct sym_map **hi)
+{
+	while (t) {
+		if (t->start < start) {
+			*lo = t;
+			lo = &t->right;
+			t = t->right;
+		} else {
+			*hi = t;
+			hi = &t->left;
+			t = t->left;
+		}
 	}
-	(*v)[(*n)++] = *m;
+	*lo = *hi = NULL;
+}
+
+/* Every map of a starts before every map of b. */
+static struct sym_map *maps_join(struct sym_map *a, struct sym_map *b)
+{
+	struct sym_map *root = NULL, **at = &root;
+
+	while (a && b) {
+		if (a->prio >= b->prio) {
+			*at = a;
+			at = &a->right;
+			a = a->right;
+		} else {
+			*at = b;
+			at = &b->left;
+			b = b->left;
+		}
+	}
+	*at = a ? a : b;
+	return root;
+}
+
+static struct sym_map *maps_max(struct sym_map *t)
+{
+	while (t && t->right)
+		t = t->right;
+	return t;
+}
+
+static size_t maps_count(const struct sym_map *t)
+{
+	size_t n = 0;
+
+	for (; t; t = t->right)
+		n += 1 + maps_count(t->left);
+	return n;
+}
+
+static struct sym_map *maps_copy(struct hpm_syms *s, const struct sym_map *t)
+{
+	struct sym_map *c;
+
+	if (!t)
+		return NULL;
+	c = map_new(s, t);
+	c->prio = t->prio;
+	c->left = maps_copy(s, t->left);
+	c->right = maps_copy(s, t->right);
+	return c;
 }
 
 /* The new map replaces whatever part of the old ones it overlaps, as a
- * new mmap() does in the process. */
-static void proc_add_map(struct sym_proc *p, const struct sym_map *m)
+ * new mmap() does in the process: the maps it covers whole go (each map
+ * goes once, so this costs O(log n) a map over a stream); one that starts
+ * before it keeps its head, one that ends after it its tail. */
+static void proc_add_map(struct hpm_syms *s, struct sym_proc *p, const struct sym_map *m)
 {
-	struct sym_map *v = NULL;
-	size_t n = 0, cap = 0, i;
-	bool placed = false;
+	struct sym_map *before, *rest, *covered, *after, *o, *tail = NULL;
 
-	for (i = 0; i < p->n; i++) {
-		struct sym_map o = p->maps[i];
-
-		if (!placed && o.start >= m->start) {
-			maps_push(&v, &n, &cap, m);
-			placed = true;
+	maps_split(p->maps, m->start, &before, &rest);
+	o = maps_max(before);
+	if (o && o->end > m->start) {
+		o->last = NULL;
+		if (o->end > m->end) { /* m lies inside o */
+			tail = map_new(s, o);
+			tail->pgoff += m->end - o->start;
+			tail->start = m->end;
 		}
-		if (o.end <= m->start || o.start >= m->end) {
-			maps_push(&v, &n, &cap, &o);
-			continue;
-		}
-		o.last = NULL;
-		if (o.start < m->start) {
-			struct sym_map l = o;
-
-			l.end = m->start;
-			maps_push(&v, &n, &cap, &l);
-		}
-		if (o.end > m->end) {
-			struct sym_map r = o;
-
-			r.pgoff += m->end - o.start;
-			r.start = m->end;
-			if (!placed) {
-				maps_push(&v, &n, &cap, m);
-				placed = true;
-			}
-			maps_push(&v, &n, &cap, &r);
-		}
+		o->end = m->start;
 	}
-	if (!placed)
-		maps_push(&v, &n, &cap, m);
-	free(p->maps);
-	p->maps = v;
-	p->n = n;
-	p->cap = cap;
+	maps_split(rest, m->end, &covered, &after);
+	o = maps_max(covered);
+	if (o && o->end > m->end) {
+		tail = map_new(s, o);
+		tail->last = NULL;
+		tail->pgoff += m->end - o->start;
+		tail->start = m->end;
+	}
+	p->n -= maps_count(covered);
+	maps_free(covered);
+	p->n += 1 + (tail != NULL);
+	p->maps = maps_join(maps_join(before, map_new(s, m)), maps_join(tail, after));
 	p->last = NULL;
 	p->gen++;
 }
 
 static struct sym_map *proc_map_at(struct sym_proc *p, uint64_t addr)
 {
-	size_t lo = 0, hi = p->n;
+	struct sym_map *t = p->maps, *at = NULL;
 
 	if (p->last && addr >= p->last->start && addr < p->last->end)
 		return p->last;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->maps[mid].end <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
+	while (t) { /* the last map starting at or before addr */
+		if (t->start <= addr) {
+			at = t;
+			t = t->right;
+		} else {
+			t = t->left;
+		}
 	}
-	if (lo < p->n && p->maps[lo].start <= addr) {
-		p->last = &p->maps[lo];
-		return p->last;
+	if (at && addr < at->end) {
+		p->last = at;
+		return at;
 	}
 	return NULL;
 }
@@ -450,6 +510,7 @@ int hpm_syms_new(const struct hpm_syms_opts *opts, struct hpm_syms **out)
 	else if (!opts || !opts->kallsyms)
 		s->kernel_notes = xstrdup("/sys/kernel/notes");
 	s->kernel.pid = -1;
+	hpm_hash_key_new(&s->key);
 	s->cache = xcalloc(SYM_CACHE_SIZE, sizeof *s->cache);
 	*out = s;
 	return 0;
@@ -470,6 +531,7 @@ void hpm_syms_free(struct hpm_syms *s)
 		free(s->procs[i]);
 	}
 	free(s->procs);
+	hpm_u64map_free(&s->proc_of_pid);
 	proc_clear(&s->kernel);
 	free(s->ks_buf);
 	free(s->ks);
@@ -509,7 +571,7 @@ int hpm_syms_mmap(struct hpm_syms *s, pid_t pid, uint64_t start, uint64_t len, u
 		if (p->dead) /* a new process under a reused pid */
 			proc_clear(p);
 	}
-	proc_add_map(p, &m);
+	proc_add_map(s, p, &m);
 	return 0;
 }
 
@@ -529,13 +591,12 @@ int hpm_syms_fork(struct hpm_syms *s, pid_t pid, pid_t ppid)
 		return -EINVAL;
 	if (pid == ppid) /* a new thread: it shares the maps already */
 		return 0;
-	child = proc_get(s, pid); /* first: it may move the array */
+	child = proc_get(s, pid);
 	parent = proc_find(s, ppid);
 	proc_clear(child);
-	if (parent && parent->n) {
-		child->maps = xreallocarray(NULL, parent->n, sizeof *child->maps);
-		memcpy(child->maps, parent->maps, parent->n * sizeof *child->maps);
-		child->n = child->cap = parent->n;
+	if (parent && parent != child) {
+		child->maps = maps_copy(s, parent->maps);
+		child->n = parent->n;
 	}
 	return 0;
 }

@@ -45,6 +45,13 @@ void *xreallocarray(void *ptr, size_t nmemb, size_t size)
 	return xrealloc(ptr, nmemb * size);
 }
 
+void *xgrow(void *ptr, size_t n, size_t size)
+{
+	if (n & (n - 1))
+		return ptr; /* room up to the next power of two */
+	return xreallocarray(ptr, n ? 2 * n : 1, size);
+}
+
 char *xstrdup(const char *s)
 {
 	return xstrndup(s, strlen(s));

@@ -6,9 +6,12 @@
 # (from perf's format document, not src/perfdata), the Topdown per function
 # worked by hand; sizes.sh reads its files that cross where the report's
 # buffers and tables grow (deep stacks of unnamed frames, many threads, many
-# events). perf.sh skips without perf or gcc.
+# events). perf.sh skips without perf or gcc. scale.sh reads files crafted
+# against quadratic paths (bench/perfdata-craft.py) within a CPU limit, and
+# small ones of each kind against perf report.
 check_PROGRAMS += tests/samples/gen-perfdata
 tests_samples_gen_perfdata_SOURCES = tests/samples/gen-perfdata.c
-TESTS += tests/samples/perf.sh tests/samples/bad.sh tests/samples/topdown.sh tests/samples/sizes.sh
+TESTS += tests/samples/perf.sh tests/samples/bad.sh tests/samples/topdown.sh tests/samples/sizes.sh \
+	tests/samples/scale.sh
 EXTRA_DIST += tests/samples/perf.sh tests/samples/bad.sh tests/samples/topdown.sh \
-	tests/samples/sizes.sh
+	tests/samples/sizes.sh tests/samples/scale.sh

@@ -65,3 +65,7 @@ EXTRA_DIST += $(PERF_PARITY_TESTS) tests/stat/perf-json-rows.py
 # --append, -q) against perf on the same commands and on the emulator.
 TESTS += tests/stat/run-control.sh
 EXTRA_DIST += tests/stat/run-control.sh
+
+# stat printing 40000 rows within a CPU-time limit (issue 27)
+TESTS += tests/stat/print-scale.sh
+EXTRA_DIST += tests/stat/print-scale.sh

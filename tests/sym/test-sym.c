@@ -346,6 +346,92 @@ static void check_kernel_build_id(void)
 	unlink(notes);
 }
 
+/* Maps laid over each other at random, against a model that keeps a
+ * page's DSO and file offset: a new map replaces what it overlaps, the
+ * heads and tails of the maps it cuts keep their offsets, a forked child
+ * keeps the maps it was given. Names of no file ("[anon:dN]") resolve to
+ * their name and file offset without reading anything. */
+#define MODEL_PAGES 512
+#define MODEL_PAGE  0x1000ULL
+#define MODEL_BASE  0x400000ULL
+struct model_page {
+	int dso; /* -1: no map */
+	uint64_t off;
+};
+
+static uint64_t model_rand(uint64_t *x)
+{
+	*x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *x >> 33;
+}
+
+static bool model_check(struct hpm_syms *s, pid_t pid, const struct model_page *m,
+                        const char *const *names, uint64_t *rnd, unsigned *bad)
+{
+	for (unsigned pg = 0; pg < MODEL_PAGES; pg++) {
+		struct hpm_sym_loc l;
+		uint64_t in = model_rand(rnd) % MODEL_PAGE;
+
+		hpm_syms_resolve(s, pid, MODEL_BASE + pg * MODEL_PAGE + in, HPM_SYM_USER, &l);
+		bool ok = m[pg].dso < 0
+		              ? !strcmp(l.dso, "[unknown]")
+		              : !strcmp(l.dso, names[m[pg].dso]) && l.file_offset == m[pg].off + in;
+		if (!ok && (*bad)++ < 3)
+			tap_diag("pid %d page %u: %s %#" PRIx64 ", model %s %#" PRIx64, (int)pid,
+			         pg, l.dso, l.file_offset,
+			         m[pg].dso < 0 ? "[unknown]" : names[m[pg].dso], m[pg].off + in);
+	}
+	return !*bad;
+}
+
+static void check_maps_model(void)
+{
+	static const char *const names[] = {"[anon:d0]", "[anon:d1]", "[anon:d2]",
+	                                    "[anon:d3]", "[anon:d4]", "[anon:d5]"};
+	struct hpm_syms_opts o = {.kallsyms = ""};
+	struct model_page m[MODEL_PAGES], child[MODEL_PAGES];
+	struct hpm_syms *s;
+	uint64_t rnd = 27;
+	unsigned bad = 0, bad_child = 0;
+
+	hpm_syms_new(&o, &s);
+	for (unsigned pg = 0; pg < MODEL_PAGES; pg++)
+		m[pg].dso = -1;
+	for (unsigned i = 0; i < 3000 && !bad; i++) {
+		unsigned first = (unsigned)(model_rand(&rnd) % MODEL_PAGES);
+		unsigned len = 1 + (unsigned)(model_rand(&rnd) % (i % 3 ? 8 : 64));
+		int d = (int)(model_rand(&rnd) % 6);
+		uint64_t pgoff = model_rand(&rnd) % 64 * MODEL_PAGE;
+
+		if (first + len > MODEL_PAGES)
+			len = MODEL_PAGES - first;
+		hpm_syms_mmap(s, 200, MODEL_BASE + first * MODEL_PAGE, len * MODEL_PAGE, pgoff,
+		              names[d], NULL, 0, HPM_SYM_USER);
+		for (unsigned k = 0; k < len; k++)
+			m[first + k] = (struct model_page){d, pgoff + k * MODEL_PAGE};
+		if (i % 100 == 99)
+			model_check(s, 200, m, names, &rnd, &bad);
+		if (i == 1500) {
+			hpm_syms_fork(s, 201, 200);
+			memcpy(child, m, sizeof m);
+		}
+	}
+	tap_ok(model_check(s, 200, m, names, &rnd, &bad),
+	       "3000 maps laid over each other at random: every page as the model says");
+	tap_ok(model_check(s, 201, child, names, &rnd, &bad_child),
+	       "a child forked halfway keeps the maps it was given");
+	/* from the top down, as a crafted file gives them: each its own */
+	for (unsigned pg = MODEL_PAGES; pg-- > 0;) {
+		hpm_syms_mmap(s, 202, MODEL_BASE + pg * MODEL_PAGE, MODEL_PAGE, pg * MODEL_PAGE,
+		              names[pg % 6], NULL, 0, HPM_SYM_USER);
+		m[pg] = (struct model_page){(int)(pg % 6), pg * MODEL_PAGE};
+	}
+	bad = 0;
+	tap_ok(model_check(s, 202, m, names, &rnd, &bad), "%d maps given from the top down",
+	       MODEL_PAGES);
+	hpm_syms_free(s);
+}
+
 int main(void)
 {
 	struct hpm_syms *s;
@@ -358,6 +444,7 @@ int main(void)
 	hpm_syms_free(s);
 	check_build_id();
 	check_maps();
+	check_maps_model();
 	check_kernel_build_id();
 	return tap_done();
 }

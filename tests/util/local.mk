@@ -1,0 +1,8 @@
+# tests/util: the neutral helpers of src/util. test-hash checks the keyed
+# hash against SipHash-1-3's published outputs and the 64-bit map with keys
+# that all collide under a fixed hash (growth, deletion, reinsertion).
+check_PROGRAMS += tests/util/test-hash
+tests_util_test_hash_SOURCES = tests/util/test-hash.c
+tests_util_test_hash_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_util_test_hash_LDADD = tests/libtap.a src/util/libutil.a
+TESTS += tests/util/test-hash
