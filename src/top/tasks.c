@@ -733,7 +733,7 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 	if (seen) {
 		t->nr_host_procs = seen;
 		t->procs_at = now;
-	} else if (!t->procs_at || now - t->procs_at >= HOST_PROCS_S) {
+	} else if (t->procs_at == 0 || now - t->procs_at >= HOST_PROCS_S) {
 		t->nr_host_procs = host_processes();
 		t->procs_at = now;
 	}
