@@ -15,7 +15,8 @@
 # libfuzzer-NAME, linked against copies of the libraries it uses that are
 # built with coverage instrumentation and ASan/UBSan (without them
 # libFuzzer sees only the harness's own edges), and `make fuzz` runs each
-# for FUZZ_SECONDS (default 60) and prints execs, coverage and crashes.
+# for FUZZ_SECONDS (default 60) and prints execs, coverage and crashes
+# (each target's figures: README, "Fuzzing").
 FUZZ_TARGETS = expr runfile weights trace profile script topconf perfdata perfdata-deep \
 	arm-profile
 
