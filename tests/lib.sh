@@ -52,3 +52,20 @@ done_testing() {
 	echo "1..$tap_n"
 	[ $tap_fail -eq 0 ]
 }
+# le VALUE BYTES: VALUE little-endian in BYTES raw bytes
+le() {
+	_v=$1 _i=0
+	while [ $_i -lt "$2" ]; do printf "\\$(printf %03o $((_v & 255)))"; _v=$((_v >> 8)); _i=$((_i + 1)); done
+}
+# set_section FILE NAME TYPE SIZE: writes TYPE and SIZE into the header of
+# section NAME of FILE (a 64-bit little-endian ELF; the section found by
+# readelf), for files whose section headers lie
+set_section() {
+	_idx=$(readelf -SW "$1" | sed -n 's/^ *\[ *\([0-9]*\)\] \([^ ]*\) .*/\1 \2/p' |
+		awk -v n="$2" '$2 == n {print $1; exit}')
+	_shoff=$(readelf -hW "$1" | awk '/Start of section headers/ {print $5}')
+	[ -n "$_idx" ] && [ -n "$_shoff" ] || return 1
+	_at=$((_shoff + 64 * _idx))
+	le "$3" 4 | dd of="$1" bs=1 seek=$((_at + 4)) conv=notrunc 2>/dev/null &&
+		le "$4" 8 | dd of="$1" bs=1 seek=$((_at + 32)) conv=notrunc 2>/dev/null
+}

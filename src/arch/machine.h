@@ -38,6 +38,8 @@ struct hpm_emu_vm_config {
 	unsigned harts;      /* 1..machine->max_harts */
 	const char *profile; /* the source: a workload profile, by the machine's name for it or a
 	                      * file path; NULL: the machine's default_profile */
+	bool builtin_only;   /* profile names one of the machine's built-in profiles, never a
+	                      * file (a name read from a recording): a file is not opened */
 	const char *trace;   /* or a trace file replayed on every hart (replaces the profile) */
 	uint64_t seed;       /* hart h's profile stream uses seed + h */
 	const char *pmu;     /* the machine's PMU variant by its name for it (Arm: a feature
@@ -121,7 +123,9 @@ struct hpm_emu_machine {
 
 	/* Programmable counter `counter` of hart h counts event-select value
 	 * `value` (as the model encodes it, struct hpm_event_code.value), or
-	 * no event when !used. */
+	 * no event when !used. Also called for a fixed counter that took an
+	 * event of the model's fixed_alt (core/sched.h's rule 0): it counts
+	 * with that event's filters (Arm: PMCCFILTR_EL0). */
 	int (*set_event)(struct hpm_emu_vm *vm, unsigned h, unsigned counter, bool used,
 	                 uint64_t value, char *err, size_t errlen);
 	/* The counters of mask (fixed ones included) of hart h become 0 and
@@ -163,6 +167,10 @@ struct hpm_emu_machine {
 	 * (Kunminghu's mcycle and minstret have no OF bit). */
 	int (*set_period)(struct hpm_emu_vm *vm, unsigned h, unsigned counter, uint64_t left,
 	                  char *err, size_t errlen);
+	/* An event of a counter that can interrupt and counts one every
+	 * cycle, to lead a sampling group where the cycle counter cannot
+	 * (Kunminghu's mcycle): the leader that record suggests; NULL: none. */
+	const char *cycle_sampler;
 	/* Runs up to `cycles` cycles of hart h as run() does, but stops at the
 	 * end of the first cycle in which a sampling counter overflows; *s
 	 * says which and the context. Returns the cycles run. */

@@ -106,6 +106,12 @@ unsigned hpm_model_validate(const struct hpm_pmu_model *m, char *err, size_t err
 		struct hpm_model_event ev;
 		struct hpm_event_code c, back;
 		m->event_at(m, i, &ev);
+		if (ev.undefined) {
+			/* listed for reference; the hardware cannot count it */
+			if (m->encode(m, ev.name, &c, &msg) == 0)
+				problem(&p, "event '%s' is undefined but encodes", ev.name);
+			continue;
+		}
 		if (m->encode(m, ev.name, &c, &msg) != 0) {
 			problem(&p, "event '%s' does not encode: %s", ev.name, msg.msg);
 			continue;

@@ -100,6 +100,12 @@ struct hpm_model_event {
 	int constraint;    /* its class (Kunminghu: bank), -1 none */
 	char where[48];    /* for hpmstat list: "frontend:5", "memblock:1+10+19" */
 	char encoding[32]; /* perf's EventCode of the row: "0x5" */
+	const char *alias_of; /* another name of this event or alias, or NULL */
+	bool deprecated;      /* a name kept from an older table (perf's Deprecated) */
+	bool undefined;       /* listed, but the hardware cannot count it: encode
+	                       * refuses it (Kunminghu's cache 68) */
+	char note[200];       /* what the hardware counts where the name misleads
+	                       * (always 0, another event's signal), or "" */
 };
 
 /* One register value decoded (see decode below). */
@@ -107,6 +113,9 @@ struct hpm_model_decoded {
 	uint64_t value;
 	char expr[HPM_MODEL_TEXT_MAX];
 	bool exact;
+	bool problem; /* the PMU cannot take the value as it is (Arm: a field the core has
+	               * not got, a reserved combination, RES0 bits; each a problem= word in
+	               * fields): decode prints it and exits 1 */
 	char fields[1024];
 };
 
@@ -214,6 +223,14 @@ struct hpm_pmu_model {
 	void (*event_json)(const struct hpm_pmu_model *m, unsigned i, struct json_t *obj,
 	                   bool after_description);
 
+	/* One line on what the hardware counts for c where a name in it
+	 * misleads (an event wired to 0, to another event's signal, an index
+	 * the hardware cannot reach), for the note a run prints when it
+	 * programs c; NULL when c counts what it says. *warning: the count is
+	 * undefined, not only other than the name says. NULL: no such facts. */
+	const char *(*event_note)(const struct hpm_pmu_model *m, const struct hpm_event_code *c,
+	                          char *buf, size_t len, bool *warning);
+
 	/* The event-select register value for people: `expr` encodes back to
 	 * value when `exact`; `fields` is one line of KEY=VALUE words (hpmstat
 	 * decode's text). constraint may be -1 (then no names are given). */
@@ -247,6 +264,11 @@ struct hpm_pmu_model {
 	void (*constraint_counters)(int constraint, unsigned *first, unsigned *last);
 	/* The class that counter n sees, -1 when n is no programmable counter. */
 	int (*constraint_of_counter)(unsigned n);
+	/* Optional: the index in fixed[] of a fixed counter that counts c as
+	 * well as a counter of its class does, or -1 (Arm: CPU_CYCLES with no
+	 * field PMCCFILTR_EL0 lacks goes on PMCCNTR_EL0, as Linux's arm_pmuv3
+	 * puts it there while it is free; core/sched.h's rule 0). NULL: none. */
+	int (*fixed_alt)(const struct hpm_pmu_model *m, const struct hpm_event_code *c);
 	/* Whether a and b can be counted in one counter as their hardware sum,
 	 * and that sum (Kunminghu: the ADD of two events of one bank). */
 	bool (*merge)(const struct hpm_event_code *a, const struct hpm_event_code *b,

@@ -69,7 +69,10 @@ struct arm64_decoded {
 	bool exact;         /* encoding expr under ctx gives back exactly value */
 	unsigned nr_issues; /* reserved combinations, RES0 bits, missing features */
 	struct arm64_issue issues[ARM64_MAX_ISSUES];
-	char rule[240]; /* the counting rule in words */
+	uint64_t implemented; /* the bits the core implements (arm64_pmevtyper_implemented):
+	                       * a field outside them is RES0 there */
+	char rule[240];       /* the counting rule in words: what the core counts, the
+	                       * value without the bits it does not implement */
 };
 
 /* Decodes any 64-bit value (ctx NULL: ARM64_CTX_ANY). Never fails. */

@@ -605,7 +605,11 @@ void arm64_decode(uint64_t value, const struct arm64_ctx *ctx, const struct arm6
 	} else {
 		snprintf(ev, sizeof(ev), "event 0x%x", d->t.f[ARM64_PF_EVTCOUNT]);
 	}
-	arm64_pmevtyper_rule(&d->t, ev, ctx->counter, d->rule, sizeof(d->rule));
+	/* what the core counts: a write drops the fields it has not got */
+	struct arm64_pmevtyper counted;
+	d->implemented = arm64_pmevtyper_implemented(ctx);
+	arm64_pmevtyper_unpack(value & d->implemented, &counted);
+	arm64_pmevtyper_rule(&counted, ev, ctx->counter, d->rule, sizeof(d->rule));
 	/* The flag is whether this spelling really gives the value back: RES0
 	 * bits, reserved combinations and names the table maps elsewhere have
 	 * none. */

@@ -1,5 +1,6 @@
 # src/arm64: the Arm PMUv3 register library: PMEVTYPER<n>_EL0 fields, their
-# reserved combinations and counting rule (pmevtyper.c), the event
+# reserved combinations and counting rule (pmevtyper.c), the feature
+# profiles of the cores, which the emulator implements (features.c), the event
 # expression encoder and decoder (expr.c; event names come from the
 # caller), and PMDEVID (pmdevid.c); over it the Arm cores as PMU models
 # (model.c), with their event tables generated from events/arm64 by
@@ -10,7 +11,8 @@
 noinst_LIBRARIES += src/arm64/libarm64.a
 src_arm64_libarm64_a_SOURCES = \
 	src/arm64/arm64.h src/arm64/pmevtyper.h src/arm64/pmdevid.h src/arm64/events.h \
-	src/arm64/pmevtyper.c src/arm64/expr.c src/arm64/pmdevid.c \
+	src/arm64/features.h src/arm64/pmevtyper.c src/arm64/expr.c src/arm64/pmdevid.c \
+	src/arm64/features.c \
 	src/arm64/model.c src/arm64/model.h src/arm64/perf-attr.c src/arm64/perf-attr.h
 src_arm64_libarm64_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 ARM64_GEN = src/arm64/events-gen.c src/arm64/metrics-neoverse-n1-gen.c \

@@ -21,6 +21,7 @@
 #include "arch/model.h"
 #include "arm64/arm64.h"
 #include "arm64/events.h"
+#include "arm64/features.h"
 #include "arm64/model.h"
 #include "arm64/perf-attr.h"
 #include "metric/metric.h"
@@ -33,6 +34,10 @@ enum { ARM_EL0 = 1u << 0, ARM_EL1 = 1u << 1, ARM_EL2 = 1u << 2, ARM_ELS = 7u };
 #define ARM_BIT_P   (UINT64_C(1) << 31)
 #define ARM_BIT_U   (UINT64_C(1) << 30)
 #define ARM_BIT_NSH (UINT64_C(1) << 27)
+
+/* CPU_CYCLES, and the index of PMCCNTR_EL0 in fixed[] */
+#define ARM_CPU_CYCLES    0x11
+#define ARM_FIXED_PMCCNTR 0
 
 /* The event counters of a Neoverse core: PMCR_EL0.N is 6 on N1, N2, V1
  * and V2. */
@@ -52,10 +57,18 @@ static const struct arm64_core *core_of(const struct hpm_pmu_model *m)
 	return NULL;
 }
 
-/* What is known of every core here: FEAT_PMUv3p1 (all are Armv8.2 or
- * later); the threshold width (PMMIR_EL1.THWIDTH) and the counter are not
- * known, so the checks allow a 12-bit TH on any counter. */
-static const struct arm64_ctx core_ctx = {.counter = -1, .thwidth = -1, .pmuv3p1 = true};
+/* What the core has: its feature profile, the one its emulator implements
+ * (arm64/features.h), so that encode and decode refuse and flag the fields
+ * it has not got (a threshold on N1, an edge on V2) as the emulator drops
+ * them; the counter is not known. */
+static struct arm64_ctx core_ctx(const struct hpm_pmu_model *m)
+{
+	const struct arm_model *am = m->data;
+	const struct arm_emu_features *f = arm_emu_features_find(am->core);
+	if (!f) /* every core has a profile (tests/arch checks it) */
+		return ARM64_CTX_ANY;
+	return arm_emu_features_ctx(f, -1, m->display);
+}
 
 /* ------------------------------------------------ names of the core */
 
@@ -203,7 +216,8 @@ static int encode(const struct hpm_pmu_model *m, const char *text, struct hpm_ev
 	struct arm64_names nm = names_of(c);
 	struct arm64_encoding enc;
 	struct arm64_error aerr;
-	if (arm64_encode(text, &core_ctx, &nm, &enc, &aerr) != 0) {
+	struct arm64_ctx ctx = core_ctx(m);
+	if (arm64_encode(text, &ctx, &nm, &enc, &aerr) != 0) {
 		/* a name it does not know, or text that is not its syntax at
 		 * all, may be another namespace's (a host event) */
 		int code = aerr.code == ARM64_EUNKNOWN ? HPM_MODEL_EUNKNOWN
@@ -272,7 +286,16 @@ static void decode_value(const struct hpm_pmu_model *m, uint64_t value, struct a
 {
 	const struct arm64_core *c = core_of(m);
 	struct arm64_names nm = names_of(c);
-	arm64_decode(value, &core_ctx, &nm, d);
+	struct arm64_ctx ctx = core_ctx(m);
+	arm64_decode(value, &ctx, &nm, d);
+}
+
+/* Whether the core implements all of field f's bits that d sets. */
+static bool field_implemented(const struct arm64_decoded *d, unsigned f)
+{
+	const struct arm64_pf_desc *pf = &arm64_pf_desc[f];
+	uint64_t bits = (uint64_t)d->t.f[f] << pf->lo;
+	return (bits & ~d->implemented) == 0;
 }
 
 static void decode(const struct hpm_pmu_model *m, uint64_t value, int constraint,
@@ -281,8 +304,10 @@ static void decode(const struct hpm_pmu_model *m, uint64_t value, int constraint
 	(void)constraint;
 	struct arm64_decoded d;
 	decode_value(m, value, &d);
+	memset(out, 0, sizeof(*out));
 	out->value = value;
 	out->exact = d.exact;
+	out->problem = d.nr_issues > 0;
 	snprintf(out->expr, sizeof(out->expr), "%s", d.expr);
 
 	/* evtCount always, the other fields when set, then the rule */
@@ -306,6 +331,8 @@ static void decode(const struct hpm_pmu_model *m, uint64_t value, int constraint
 			PUT(" TC=0b%u%u%u", d.t.f[f] >> 2 & 1, d.t.f[f] >> 1 & 1, d.t.f[f] & 1);
 		else
 			PUT(" %s=0x%x", pf->name, d.t.f[f]);
+		if (!field_implemented(&d, f)) /* the core drops it: the rule leaves it out */
+			PUT("(RES0)");
 	}
 	if (d.t.res0)
 		PUT(" RES0=0x%llx", (unsigned long long)d.t.res0);
@@ -344,6 +371,8 @@ static struct json_t *decode_json(const struct hpm_pmu_model *m, uint64_t value,
 		json_object_set_new(o, "bits", json_string(bits));
 		json_object_set_new(o, "value", json_integer(d.t.f[f]));
 		json_object_set_new(o, "meaning", json_string(pf->meaning));
+		/* false: the core has not got the field (RES0 there) */
+		json_object_set_new(o, "implemented", json_boolean(field_implemented(&d, f)));
 		json_array_append_new(fields, o);
 	}
 	json_object_set_new(obj, "fields", fields);
@@ -443,6 +472,19 @@ static int constraint_of_counter(unsigned n)
 	return n <= ARM_LAST_COUNTER ? 0 : -1;
 }
 
+/* CPU_CYCLES goes on the cycle counter PMCCNTR_EL0 when its filter
+ * PMCCFILTR_EL0 can say all the value says, as Linux's arm_pmuv3 driver
+ * puts event 0x11 there unless it has a threshold (armv8pmu_get_event_idx;
+ * MT, TE, TLC and SYNC, which perf cannot ask, have no place there either). */
+static int fixed_alt(const struct hpm_pmu_model *m, const struct hpm_event_code *c)
+{
+	(void)m;
+	const uint64_t evt = c->value & 0xffff, rest = c->value & ~UINT64_C(0xffff);
+	return c->fixed < 0 && evt == ARM_CPU_CYCLES && !(rest & ~ARM64_PMCCFILTR_FIELDS)
+	           ? ARM_FIXED_PMCCNTR
+	           : -1;
+}
+
 /* Two events never share one Arm counter. */
 static bool merge(const struct hpm_event_code *a, const struct hpm_event_code *b,
                   struct hpm_event_code *sum)
@@ -488,7 +530,8 @@ extern const struct metric_table arm64_metrics_neoverse_v2;
 		.counters = {"counter class", "pmevcntr", ARM_FIRST_COUNTER, ARM_LAST_COUNTER},    \
 		.nr_constraints = 1, .constraint_name = constraint_name,                           \
 		.constraint_counters = constraint_counters,                                        \
-		.constraint_of_counter = constraint_of_counter, .merge = merge,                    \
+		.constraint_of_counter = constraint_of_counter, .fixed_alt = fixed_alt,            \
+		.merge = merge,                                                                    \
 		.detailed =                                                                        \
 		    {                                                                              \
 		        "L1D_CACHE,L1D_CACHE_REFILL,LL_CACHE_RD,LL_CACHE_MISS_RD",                 \

@@ -57,6 +57,63 @@ uint64_t arm64_pmevtyper_pack(const struct arm64_pmevtyper *t)
 	return v;
 }
 
+/* The optional fields (besides TH and TC, which THWIDTH says) and the
+ * feature each needs. */
+struct optional_field {
+	int fields[3]; /* -1 past the last */
+	const char *names, *feature;
+};
+static const struct optional_field optional[] = {
+    {{ARM64_PF_TE, -1, -1}, "TE", "FEAT_PMUv3_EDGE"},
+    {{ARM64_PF_TLC, -1, -1}, "TLC", "FEAT_PMUv3_TH2"},
+    {{ARM64_PF_MT, -1, -1}, "MT", "FEAT_MTPMU"},
+    {{ARM64_PF_SH, -1, -1}, "SH", "FEAT_SEL2"},
+    {{ARM64_PF_RLK, ARM64_PF_RLU, ARM64_PF_RLH}, "RLK, RLU and RLH", "FEAT_RME"},
+    {{ARM64_PF_VS, -1, -1}, "VS", "FEAT_SME"},
+    {{ARM64_PF_SYNC, -1, -1}, "SYNC", "FEAT_SEBEP"},
+};
+
+static bool has_feature(const struct arm64_ctx *ctx, const struct optional_field *o)
+{
+	switch (o->fields[0]) {
+	case ARM64_PF_TE:
+		return ctx->edge && ctx->thwidth != 0;
+	case ARM64_PF_TLC:
+		return ctx->th2 && ctx->thwidth != 0;
+	case ARM64_PF_MT:
+		return ctx->mt;
+	case ARM64_PF_SH:
+		return ctx->sel2;
+	case ARM64_PF_RLK:
+		return ctx->rme;
+	case ARM64_PF_VS:
+		return ctx->sme;
+	default:
+		return ctx->sebep;
+	}
+}
+
+uint64_t arm64_pmevtyper_implemented(const struct arm64_ctx *ctx)
+{
+	struct arm64_ctx any = ARM64_CTX_ANY;
+	if (!ctx)
+		ctx = &any;
+	uint64_t m = ~ARM64_PMEVTYPER_RES0;
+	if (!ctx->pmuv3p1)
+		m &= ~(field_mask(ARM64_PF_EVTCOUNT) & ~UINT64_C(0x3ff));
+	if (ctx->thwidth == 0)
+		m &= ~(field_mask(ARM64_PF_TH) << 32 | field_mask(ARM64_PF_TC) << 61);
+	else if (ctx->thwidth > 0 && ctx->thwidth < 12)
+		m &= ~((field_mask(ARM64_PF_TH) & ~((UINT64_C(1) << ctx->thwidth) - 1)) << 32);
+	for (unsigned i = 0; i < sizeof(optional) / sizeof(optional[0]); i++)
+		if (!has_feature(ctx, &optional[i]))
+			for (unsigned k = 0; k < 3 && optional[i].fields[k] >= 0; k++) {
+				unsigned f = (unsigned)optional[i].fields[k];
+				m &= ~(field_mask(f) << arm64_pf_desc[f].lo);
+			}
+	return m;
+}
+
 struct issues {
 	struct arm64_issue *out;
 	unsigned max, n;
@@ -114,6 +171,7 @@ unsigned arm64_pmevtyper_check(const struct arm64_pmevtyper *t, const struct arm
 		add(&is, ARM64_ERESERVED, ARM64_PF_VS, -1,
 		    "VS=0b11 is reserved: 0b01 leaves out Streaming SVE mode, 0b10 Non-streaming "
 		    "mode");
+	const char *core = ctx->core ? ctx->core : "the core";
 	if (ctx->thwidth == 0 &&
 	    (f[ARM64_PF_TH] || f[ARM64_PF_TC] || f[ARM64_PF_TE] || f[ARM64_PF_TLC])) {
 		/* blame the first of these that is set */
@@ -122,19 +180,37 @@ unsigned arm64_pmevtyper_check(const struct arm64_pmevtyper *t, const struct arm
 		            : f[ARM64_PF_TE] ? ARM64_PF_TE
 		                             : ARM64_PF_TLC;
 		add(&is, ARM64_EFEATURE, blame, -1,
-		    "the core has no FEAT_PMUv3_TH (PMMIR_EL1.THWIDTH is 0): it takes no "
-		    "threshold, edge or linking");
-	} else if (ctx->thwidth > 0 && ctx->thwidth < 12 &&
-	           f[ARM64_PF_TH] >= (UINT32_C(1) << ctx->thwidth))
+		    "%s has no FEAT_PMUv3_TH (PMMIR_EL1.THWIDTH is 0): TH, TC, TE and TLC are "
+		    "RES0 there, so it takes no threshold, edge or linking",
+		    core);
+	} else {
+		/* the optional fields beside the threshold (TE and TLC build on it) */
+		for (unsigned i = 0; i < sizeof(optional) / sizeof(optional[0]); i++) {
+			const struct optional_field *o = &optional[i];
+			int blame = -1;
+			for (unsigned k = 0; k < 3 && blame < 0; k++)
+				if (o->fields[k] >= 0 && f[o->fields[k]])
+					blame = o->fields[k];
+			if (blame < 0 || has_feature(ctx, o))
+				continue;
+			add(&is, ARM64_EFEATURE, blame, -1,
+			    "%s has no %s: %s %s RES0 there (a write drops %s, and the counter "
+			    "counts as if %s were 0)",
+			    core, o->feature, o->names, o->fields[1] >= 0 ? "are" : "is",
+			    o->fields[1] >= 0 ? "them" : "it", o->fields[1] >= 0 ? "they" : "it");
+		}
+	}
+	if (ctx->thwidth > 0 && ctx->thwidth < 12 &&
+	    f[ARM64_PF_TH] >= (UINT32_C(1) << ctx->thwidth))
 		add(&is, ARM64_ERANGE, ARM64_PF_TH, -1,
-		    "threshold %u is beyond the core's threshold width of %d bits (THWIDTH; at "
+		    "threshold %u is beyond %s's threshold width of %d bits (THWIDTH; at "
 		    "most %u)",
-		    f[ARM64_PF_TH], ctx->thwidth, (1u << ctx->thwidth) - 1);
+		    f[ARM64_PF_TH], core, ctx->thwidth, (1u << ctx->thwidth) - 1);
 	if (f[ARM64_PF_EVTCOUNT] > 0x3ff && !ctx->pmuv3p1)
 		add(&is, ARM64_EFEATURE, ARM64_PF_EVTCOUNT, -1,
-		    "event 0x%04x needs FEAT_PMUv3p1 (evtCount[15:10]), which the core does not "
+		    "event 0x%04x needs FEAT_PMUv3p1 (evtCount[15:10]), which %s does not "
 		    "have: without it events are 0x0000-0x03ff",
-		    f[ARM64_PF_EVTCOUNT]);
+		    f[ARM64_PF_EVTCOUNT], core);
 	if (t->res0)
 		add(&is, ARM64_ERESERVED, -1, -1,
 		    "RES0 bits set: 0x%016llx (bits 59, 53:44, 23 and 19:16 are RES0)",

@@ -48,6 +48,10 @@ extern const struct arm64_pf_desc arm64_pf_desc[ARM64_PF_NR];
 
 /* Bits no field covers: 59, 53:44, 23, 19:16. */
 #define ARM64_PMEVTYPER_RES0 UINT64_C(0x083ff000008f0000)
+/* The fields PMCCFILTR_EL0 shares with PMEVTYPER<n>_EL0, the filters of
+ * the cycle counter: P, U, NSK, NSU, NSH, M, SH, RLK, RLU, RLH and VS (no
+ * evtCount, MT, TH, TC, TE, TLC or SYNC). */
+#define ARM64_PMCCFILTR_FIELDS UINT64_C(0x03000000fd700000)
 
 /* TC[2:1], the threshold condition on the per-cycle event value VB. */
 enum arm64_cond {
@@ -68,15 +72,43 @@ void arm64_pmevtyper_unpack(uint64_t value, struct arm64_pmevtyper *t);
 /* Field values wider than their field are cut to it. */
 uint64_t arm64_pmevtyper_pack(const struct arm64_pmevtyper *t);
 
-/* What a core implements; the checks assume the most when not known. */
+/* What a core implements; the checks assume the most when not known. A
+ * core's own comes from its feature profile (arm64/features.h:
+ * arm_emu_features_ctx), the one the emulator implements. */
 struct arm64_ctx {
 	int counter;  /* the n of PMEVTYPER<n>_EL0 (0..30), -1 when not known */
 	int thwidth;  /* PMMIR_EL1.THWIDTH: 0 no FEAT_PMUv3_TH, 1..12 the
 	               * width of TH; -1 not known (all 12 bits) */
 	bool pmuv3p1; /* FEAT_PMUv3p1: evtCount[15:10] may be non-zero */
+	/* the optional fields, RES0 without their feature */
+	bool edge;        /* FEAT_PMUv3_EDGE: TE */
+	bool th2;         /* FEAT_PMUv3_TH2: TLC */
+	bool mt;          /* FEAT_MTPMU: MT */
+	bool sel2;        /* FEAT_SEL2: SH */
+	bool rme;         /* FEAT_RME: RLK, RLU, RLH */
+	bool sme;         /* FEAT_SME: VS */
+	bool sebep;       /* FEAT_SEBEP: SYNC */
+	const char *core; /* for messages ("Neoverse N1"); NULL: "the core" */
 };
-/* Nothing known: any counter, a 12-bit TH, FEAT_PMUv3p1. */
-#define ARM64_CTX_ANY ((struct arm64_ctx){.counter = -1, .thwidth = -1, .pmuv3p1 = true})
+/* Nothing known: any counter, a 12-bit TH, every feature. */
+#define ARM64_CTX_ANY                                                                              \
+	((struct arm64_ctx){.counter = -1,                                                         \
+	                    .thwidth = -1,                                                         \
+	                    .pmuv3p1 = true,                                                       \
+	                    .edge = true,                                                          \
+	                    .th2 = true,                                                           \
+	                    .mt = true,                                                            \
+	                    .sel2 = true,                                                          \
+	                    .rme = true,                                                           \
+	                    .sme = true,                                                           \
+	                    .sebep = true})
+
+/* The bits of PMEVTYPER<n>_EL0 a core described by ctx implements (ctx
+ * NULL: ARM64_CTX_ANY): the filters, evtCount (15:0 with FEAT_PMUv3p1,
+ * else 9:0), TH up to THWIDTH and TC with FEAT_PMUv3_TH, and each optional
+ * field with its feature. The other bits are RES0 there: a write drops
+ * them, which is what the emulator does. */
+uint64_t arm64_pmevtyper_implemented(const struct arm64_ctx *ctx);
 
 /* One problem the checks found: a reserved combination, a value out of
  * range, or a field that needs a feature the core does not have. */
@@ -93,7 +125,9 @@ struct arm64_issue {
  * the core has: TE=1 with TC 000 or 100, TLC=11, TLC != 0 on an even
  * counter, TLC != 0 with TE=1, TC[0]:TLC = 1:10, VS=11, TH beyond THWIDTH
  * (or any threshold without FEAT_PMUv3_TH), evtCount above 0x3FF without
- * FEAT_PMUv3p1, RES0 bits set. Writes up to max issues to out and returns
+ * FEAT_PMUv3p1, a field of a feature the core has not got (TE, TLC, MT,
+ * SH, RLK/RLU/RLH, VS, SYNC: ARM64_EFEATURE, the field to blame), RES0
+ * bits set. Writes up to max issues to out and returns
  * how many there are (0: the value is valid). */
 unsigned arm64_pmevtyper_check(const struct arm64_pmevtyper *t, const struct arm64_ctx *ctx,
                                struct arm64_issue *out, unsigned max);

@@ -215,6 +215,12 @@ bool hpm_emu_request(const struct hpm_evsel *e, struct hpm_sched_req *r)
 	r->value = e->enc.value;
 	r->group = e->group;
 	r->name = e->name;
+	const struct hpm_pmu_model *m = e->enc.model;
+	int alt = !r->fixed && m->fixed_alt ? m->fixed_alt(m, &e->enc) : -1;
+	if (alt >= 0 && (unsigned)alt < m->nr_fixed) {
+		r->alt_fixed = true;
+		r->alt_counter = m->fixed[alt].counter;
+	}
 	return true;
 }
 
@@ -385,6 +391,13 @@ static int program(struct emu_inst *s, unsigned h, char *err, size_t errlen)
 		if ((rc = m->set_event(s->vm, h, n, used, used ? g->event[n] : 0, err, errlen)))
 			return rc;
 	}
+	/* a fixed counter that took an event (sched.h's rule 0) counts it
+	 * with the event's filter */
+	for (unsigned r = 0; r < s->nr_req; r++)
+		if (s->req[r].moved && s->req[r].owner == r &&
+		    (rc = m->set_event(s->vm, h, s->req[r].counter, true, s->req[r].value, err,
+		                       errlen)))
+			return rc;
 	return m->zero(s->vm, h, s->fixed_mask | s->prog_mask, err, errlen);
 }
 
@@ -843,9 +856,17 @@ static int emu_dry_run(const struct hpm_evlist *list, const unsigned *rows, unsi
 		const struct hpm_sched_req *q = &s->req[r];
 		const char *shared = s->map[k].own != r ? q->name : NULL;
 		if (q->fixed) {
-			fprintf(
-			    out, "%s: %s %s (fixed counter, always counted)\n", e->name, hb,
-			    s->model->fixed[hpm_model_fixed_by_counter(s->model, q->counter)].name);
+			const char *fname =
+			    s->model->fixed[hpm_model_fixed_by_counter(s->model, q->counter)].name;
+			if (q->moved) /* an event on a fixed counter: its filter */
+				fprintf(out, "%s: %s %s (%s, always counted%s%s)\n", e->name, hb,
+				        m->describe(HPM_EMU_STEP_PROGRAM, 0, q->counter, q->value,
+				                    sb, sizeof(sb)),
+				        fname, shared ? ", shared with " : "",
+				        shared ? shared : "");
+			else
+				fprintf(out, "%s: %s %s (fixed counter, always counted)\n", e->name,
+				        hb, fname);
 			continue;
 		}
 		fprintf(out, "%s: %s %s", e->name, hb,
@@ -910,6 +931,7 @@ bool hpm_emu_info(const struct hpm_backend_inst *b, struct hpm_emu_info *info)
 	info->cycles_run = s->ran;
 	info->cycles_enabled = s->ena;
 	info->cycles_limit = s->follow_wall ? 0 : s->limit;
+	info->cycles_length = s->limit;
 	info->follows_command = s->follow_wall;
 	info->nr_groups = s->sched.nr_groups;
 	info->multiplexed = s->sched.nr_groups > 1;

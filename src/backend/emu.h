@@ -159,6 +159,9 @@ struct hpm_emu_info {
 	uint64_t cycles_run;     /* cycles emulated per hart so far (enabled or not) */
 	uint64_t cycles_enabled; /* of those, while counting was enabled */
 	uint64_t cycles_limit;   /* --emu-cycles in effect; 0 when following wall time */
+	uint64_t cycles_length;  /* --emu-cycles or its default (the trace's length), also
+	                          * when following wall time: the caller ends such a run
+	                          * there (hpmstat-stat(1), mixed runs) */
 	bool follows_command;    /* emulated time follows wall time */
 	bool multiplexed;        /* more than one multiplex group */
 	unsigned nr_groups;

@@ -604,8 +604,6 @@ int hpm_host_event_fill(struct hpm_evsel *ev, char *err, size_t errlen)
 	/* a host event with a '/' is PMU/TERMS/ (hpm_host_event_is_host): no
 	 * need to ask Kunminghu's encoder again */
 	int rc = parse_host(spec, strchr(spec, '/') != NULL, &a, err, errlen);
-	if (rc == -ENODEV)
-		return 0; /* no such PMU here: the back end says it is not supported */
 	if (rc)
 		return rc;
 	if (a.name[0]) {

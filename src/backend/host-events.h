@@ -72,10 +72,9 @@ int hpm_host_event_parse(const char *spec, struct hpm_host_attr *a, char *err, s
 /* Parse ev->spec (ev->name when spec is NULL), a host event
  * (hpm_host_event_is_host says so: with a '/' it is PMU/TERMS/), into the
  * evsel's attr fields, unit and scale; a name= term renames the row. Same
- * returns as
- * hpm_host_event_parse, but a PMU this host does not have is no error:
- * the evsel parses and stays, and the perf back end says it is not
- * supported (returns 0). */
+ * returns as hpm_host_event_parse: a PMU this host does not have is
+ * -ENODEV, as perf refuses it ("Cannot find PMU"), never a row that
+ * counts nothing. */
 int hpm_host_event_fill(struct hpm_evsel *ev, char *err, size_t errlen);
 
 /* Whether spec names a host event (a generic name, or one libpfm4

@@ -814,8 +814,9 @@ int hpm_pmu_event_parse(const char *sysfs, const char *spec, struct hpm_pmu_even
 	if (rc)
 		return rc;
 	if (!present) {
+		/* perf's words (parse-events.c), on one line */
 		snprintf(err, errlen,
-		         "'%.100s' cannot be counted: this host has no PMU '%s' (no %s)", spec,
+		         "'%.100s': Cannot find PMU `%s'. Missing kernel support? (no %s)", spec,
 		         ev->pmu, dir);
 		return -ENODEV;
 	}

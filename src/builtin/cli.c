@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "builtin/cli.h"
+#include "core/evlist.h"
 #include "core/models.h"
 #include "metric/metric.h"
 #include "util/outfile.h"
@@ -296,4 +297,25 @@ void cli_output_abort(struct cli_output *o)
 {
 	outfile_abort(o->of);
 	o->of = NULL;
+}
+
+void cli_note_event_facts(const struct hpm_evlist *l)
+{
+	for (unsigned i = 0; i < l->nr; i++) {
+		const struct hpm_evsel *e = &l->ev[i];
+		const struct hpm_pmu_model *m = e->enc.model;
+		char note[512];
+		bool warning, said = false;
+		if (e->kind != HPM_EV_MODEL || !m || !m->event_note ||
+		    !m->event_note(m, &e->enc, note, sizeof(note), &warning))
+			continue;
+		/* the same event asked twice (or by a metric) gets one line */
+		for (unsigned j = 0; j < i && !said; j++) {
+			const struct hpm_evsel *p = &l->ev[j];
+			said = p->kind == HPM_EV_MODEL && p->enc.model == m &&
+			       p->enc.value == e->enc.value && p->enc.constraint == e->enc.constraint;
+		}
+		if (!said)
+			cli_warn("%s: '%s': %s", warning ? "warning" : "note", e->name, note);
+	}
 }

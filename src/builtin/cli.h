@@ -23,6 +23,14 @@
 struct option;  /* <getopt.h> */
 struct outfile; /* util/outfile.h */
 
+struct hpm_evlist; /* core/evlist.h */
+
+/* One "note:" line on stderr (a "warning:" where the count is undefined)
+ * for each event of l whose name misleads about what the hardware counts
+ * (the model's event_note: always 0 on XiangShan's RTL, another event's
+ * signal, an index the CSR cannot reach), each text once. */
+void cli_note_event_facts(const struct hpm_evlist *l);
+
 /* Names the running subcommand and its --help text, for the diagnostics
  * and cli_print_usage. */
 void cli_set_command(const char *name, const char *usage);

@@ -131,6 +131,11 @@ static int decode_values(const char **values, int nr_values, const struct decode
 				status = EXIT_FAILURE;
 			continue;
 		}
+		/* a value the PMU cannot take as it is (an Arm field the core has
+		 * not got) is shown with its problems, and the status says so */
+		model->decode(model, v, bank, &d);
+		if (d.problem)
+			status = EXIT_FAILURE;
 		if (json) {
 			json_t *obj = model->decode_json(model, v, bank);
 			json_object_set_new(obj, "input", json_string(values[i]));
@@ -141,7 +146,6 @@ static int decode_values(const char **values, int nr_values, const struct decode
 			json_decref(obj);
 			continue;
 		}
-		model->decode(model, v, bank, &d);
 		fields_print_text(stdout, v, d.expr, &d);
 	}
 	return status;

@@ -138,6 +138,8 @@ struct list_row {
 	const struct metric *metric;
 	const char *group;
 	const struct metric_table *metrics; /* the table of metric and group rows */
+	const char *hw_note; /* --details: what the hardware counts where the name
+	                      * misleads, or NULL */
 };
 
 struct list_out {
@@ -234,6 +236,8 @@ static void text_row(struct list_out *out, const struct list_row *r)
 		printf("%*s[%s]\n", 7, "", r->encoding);
 	else if (o->details && r->encoding)
 		printf("%*s%s%s\n", 8, "", r->model ? "EventCode " : "", r->encoding);
+	if (o->details && r->hw_note)
+		printf("%*snote: %s\n", 8, "", r->hw_note);
 	out->shown++;
 }
 
@@ -425,6 +429,7 @@ static void list_model(struct list_out *out, struct list_opts *o, const struct h
 		r.constraint = ev.constraint;
 		r.section = section;
 		r.name = ev.name, r.desc = ev.brief, r.long_desc = ev.description;
+		r.hw_note = ev.note[0] ? ev.note : NULL;
 		snprintf(r.where, sizeof(r.where), "%s", ev.where);
 		snprintf(r.encbuf, sizeof(r.encbuf), "%s", ev.encoding);
 		r.encoding = r.encbuf;

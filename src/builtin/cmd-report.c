@@ -9,9 +9,12 @@
  * temporary file renamed into place, in place for a device or a FIFO).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "builtin/builtin.h"
@@ -54,6 +57,9 @@ const char cmd_report_usage[] =
     "      --pmu MODEL      perf.data: --topdown with MODEL's formulas (default:\n"
     "                       the model of the file's cpuid, else the first that\n"
     "                       the group's events can compute)\n"
+    "      --emu-profile FILE  perf.data of record --backend emu: the profile\n"
+    "                       file that names its functions (default: the\n"
+    "                       built-in profile the recording names)\n"
     "  -h, --help           show this help\n"
     "\n"
     "Examples:\n"
@@ -79,6 +85,7 @@ struct opts {
 	enum rs_graph graph;
 	bool topdown;
 	const char *pmu;
+	const char *emu_profile;  /* --emu-profile: names an emulated recording's functions */
 	const char *samples_only; /* the first option only a perf.data takes */
 };
 
@@ -109,7 +116,7 @@ static const char *meant_long_option(const char *a)
 {
 	static const char *const longs[] = {"format",  "level",   "output", "diff",
 	                                    "weights", "help",    "input",  "samples",
-	                                    "sort",    "topdown", "stdio"};
+	                                    "sort",    "topdown", "stdio",  "emu-profile"};
 	const char *w = a + 1;
 
 	if (a[0] != '-' || a[1] == '-' || strlen(w) < 3)
@@ -128,13 +135,13 @@ static const char *meant_long_option(const char *a)
  * them. Parsed by hand because --diff takes two values. Returns -1 to
  * exit 0 (--help), else 0 or the exit status. */
 /* An emulated workload's map ("[emu:hotspots]", hpmstat record --backend
- * emu) is named by the functions its profile declares. */
+ * emu) is named by the functions its profile declares: a built-in profile,
+ * or the file --emu-profile names (ctx), never a path the recording names. */
 static int emu_table(void *ctx, struct hpm_syms *syms, const char *dso, char *err, size_t errlen)
 {
 	struct hpm_record_emu_fn *fns = NULL;
 	size_t n = 0;
-	(void)ctx;
-	int rc = hpm_record_emu_functions(dso, &fns, &n, err, errlen);
+	int rc = hpm_record_emu_functions(dso, ctx, &fns, &n, err, errlen);
 	if (rc == -ENOENT) {
 		err[0] = '\0'; /* not an emulator's map: nothing to say */
 		return rc;
@@ -240,6 +247,11 @@ static int parse(int argc, char **argv, struct opts *o)
 			}
 			o->pmu = v;
 			o->samples_only = o->samples_only ? o->samples_only : "--pmu";
+		} else if (is_opt(a, "--emu-profile")) {
+			if (!(v = option_value(argc, argv, &i, "--emu-profile", 13)))
+				return EXIT_USAGE;
+			o->emu_profile = v;
+			o->samples_only = o->samples_only ? o->samples_only : "--emu-profile";
 		} else if (strcmp(a, "--topdown") == 0) {
 			o->topdown = true;
 			o->samples_only = o->samples_only ? o->samples_only : "--topdown";
@@ -274,7 +286,13 @@ static int parse(int argc, char **argv, struct opts *o)
 		return cli_usage_error("-i and --samples exclude each other");
 	if ((o->input || o->samples) && o->nr_runs)
 		return cli_usage_error("give the input once: -i, --samples or run files");
-	/* perf report's default input; without it, the run files' usage */
+	/* perf report's default input: a pipe on standard input
+	 * (record -o - | report), else ./perf.data; without either, the run
+	 * files' usage */
+	struct stat st;
+	if (!o->nr_runs && !o->input && !o->samples && fstat(STDIN_FILENO, &st) == 0 &&
+	    S_ISFIFO(st.st_mode))
+		o->input = "-";
 	if (!o->nr_runs && !o->input && !o->samples && access("perf.data", F_OK) == 0)
 		o->input = "perf.data";
 	if (!o->nr_runs && !o->input && !o->samples)
@@ -309,16 +327,70 @@ static int write_report(const struct report *r, const struct opts *o)
 	return cli_output_commit(&out) ? EXIT_FAILURE : 0;
 }
 
-/* The first bytes of path are perf.data's magic. */
+/* path is a perf.data of samples: its first bytes are perf.data's magic,
+ * and it is not one of stat counts (stat record's, perf stat record's),
+ * which is reported as a run (its run file, rf_load_file). "-": standard
+ * input, a pipe, is read as perf.data, as perf report -i - does. */
 static bool is_perf_data(const char *path)
 {
 	char b[8];
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	if (strcmp(path, "-") == 0)
+		return true;
+	/* O_NONBLOCK: a FIFO must not block here (refuse_special refuses it) */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
 		return false;
-	size_t n = fread(b, 1, sizeof(b), f);
-	fclose(f);
-	return pd_is_perf_data(b, n);
+	struct stat st;
+	ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, b, sizeof(b)) : 0;
+	close(fd);
+	if (n <= 0 || !pd_is_perf_data(b, (size_t)n))
+		return false;
+	struct pd_file pf;
+	char err[256];
+	if (pd_open(&pf, path, err, sizeof(err)) != 0)
+		return true; /* the samples report says what is wrong with it */
+	bool stat = pf.has_stat || pf.hpm_run;
+	pd_close(&pf);
+	return !stat;
+}
+
+/* An input that is a FIFO or a socket: opening or reading one waits for a
+ * writer that may never come (perf report -i FIFO hangs there). One line
+ * and true; a pipe comes in as -i -. */
+static bool refuse_special(const char *path)
+{
+	struct stat st;
+	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 ||
+	    !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		return false;
+	cli_error("'%s': a %s, not a file: give a pipe as standard input with -i -", path,
+	          S_ISFIFO(st.st_mode) ? "FIFO" : "socket");
+	return true;
+}
+
+/* Standard input read whole into *buf (perf.data's pipe format, or a file
+ * redirected): 0, or -1 after one line. */
+static int read_stdin(char **buf, size_t *len)
+{
+	size_t cap = 1 << 16;
+	*buf = xmalloc(cap);
+	*len = 0;
+	for (;;) {
+		if (*len == cap)
+			*buf = xrealloc(*buf, cap *= 2);
+		ssize_t n = read(STDIN_FILENO, *buf + *len, cap - *len);
+		if (n == 0)
+			return 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			cli_error("cannot read standard input: %s", strerror(errno));
+			free(*buf);
+			*buf = NULL;
+			return -1;
+		}
+		*len += (size_t)n;
+	}
 }
 
 /* hpmstat report on a perf.data: the samples report. What the reader
@@ -326,8 +398,11 @@ static bool is_perf_data(const char *path)
  * as it was read, and fails only when it gave no sample. */
 static int samples_report(const char *path, const struct opts *o)
 {
-	struct rs_opts ro = {
-	    .graph = o->graph, .topdown = o->topdown, .pmu = o->pmu, .dso_table = emu_table};
+	struct rs_opts ro = {.graph = o->graph,
+	                     .topdown = o->topdown,
+	                     .pmu = o->pmu,
+	                     .dso_table = emu_table,
+	                     .dso_table_ctx = (void *)(uintptr_t)o->emu_profile};
 	struct rs_report rs;
 	char err[512];
 	enum rs_format f = o->folded ? RS_FOLDED : (enum rs_format)o->format;
@@ -338,11 +413,22 @@ static int samples_report(const char *path, const struct opts *o)
 		cli_error("-o '%s' is the input '%s': refusing to overwrite it", o->output, path);
 		return EXIT_FAILURE;
 	}
-	if (rs_load(&rs, path, &ro, err, sizeof(err)) != 0) {
+	if (o->emu_profile && hpm_record_emu_profile_check(o->emu_profile, err, sizeof(err))) {
+		cli_error("--emu-profile: %s", err);
+		return EXIT_FAILURE;
+	}
+	char *in = NULL;
+	size_t in_len = 0;
+	if (strcmp(path, "-") == 0 && read_stdin(&in, &in_len) != 0)
+		return EXIT_FAILURE;
+	int lrc = in ? rs_load_buffer(&rs, in, in_len, &ro, err, sizeof(err))
+	             : rs_load(&rs, path, &ro, err, sizeof(err));
+	if (lrc != 0) {
 		for (unsigned i = 0; i < rs.file.nr_note; i++)
 			cli_warn("%s: %s", path, rs.file.note[i]);
 		cli_error("%s", err);
 		rs_free(&rs);
+		free(in);
 		return EXIT_FAILURE;
 	}
 	for (unsigned i = 0; i < rs.file.nr_note; i++)
@@ -355,8 +441,18 @@ static int samples_report(const char *path, const struct opts *o)
 		         path, (unsigned long long)rs.nr_lost);
 	if ((o->graph == RS_GRAPH_CALLER || o->graph == RS_GRAPH_CALLEE) && !rs.nr_node)
 		cli_warn("-g: the samples have no callchains (record with -g)");
-	if (o->topdown && !rs.nr_td)
-		cli_warn("--topdown: %s", rs.td_why);
+	/* the Topdown asked for and not computable is an error, as perf
+	 * report -b on a file without branch stacks: no report without it */
+	if (o->topdown && !rs.nr_td) {
+		cli_error("--topdown: %s", rs.td_why);
+		rs_free(&rs);
+		free(in);
+		return EXIT_FAILURE;
+	}
+	if (rs.nr_td_damaged)
+		cli_warn("%s: --topdown: damaged group reads (level-1 shares outside 0-100 %% or "
+		         "not adding up to 100 %%) in %u %s: their Topdown is shown as n/a",
+		         path, rs.nr_td_damaged, rs.nr_td_damaged == 1 ? "entry" : "entries");
 	int rc = 0;
 	if (!o->output) {
 		rc = rs_render(&rs, f, stdout) != 0 ? EXIT_FAILURE : 0;
@@ -370,6 +466,7 @@ static int samples_report(const char *path, const struct opts *o)
 		}
 	}
 	rs_free(&rs);
+	free(in);
 	return rc;
 }
 
@@ -383,6 +480,16 @@ int cmd_report(int argc, char **argv)
 	if (rc) {
 		free(o.runs);
 		return rc < 0 ? 0 : rc;
+	}
+	/* a FIFO or socket named as an input would block on its open */
+	bool special = (o.input && refuse_special(o.input)) ||
+	               (o.samples && refuse_special(o.samples)) ||
+	               (o.weights && refuse_special(o.weights));
+	for (unsigned i = 0; !special && i < o.nr_runs; i++)
+		special = refuse_special(o.runs[i]);
+	if (special) {
+		free(o.runs);
+		return EXIT_FAILURE;
 	}
 	/* a perf.data (by its magic) gets the samples report; the run-file
 	 * report is unchanged for everything else */

@@ -1,15 +1,16 @@
 /* cmd-stat-record.c: hpmstat stat record and hpmstat stat report, perf's
  * subcommands of stat.
  *
- * `stat record [stat options] [-o FILE] [--] command` is `hpmstat stat
- * --record FILE` with perf's defaults: the file is perf.data (so a script
- * of perf's finds it where perf puts it) and holds hpmstat's run file
- * (hpmstat-run(5), JSON), an old one is kept as FILE.old, and `-o -`
- * (or no -o when standard output is a pipe) writes it to standard output
- * and prints nothing else. `stat report [-i
- * FILE]` reads it back and prints the run through the printers of stat,
- * as perf stat report does, on standard error: a file read from standard
- * input (a pipe) is "for 'pipe'", as in perf.
+ * `stat record [stat options] [-o FILE] [--] command` counts as stat does
+ * and writes the format of perf stat record (stat/perf-stat.h) with perf's
+ * defaults: the file is perf.data (so perf stat report and a script of
+ * perf's find it where perf puts it), an old one is kept as FILE.old, and
+ * `-o -` (or no -o when standard output is a pipe) writes perf's pipe
+ * format to standard output and prints nothing else. `stat report [-i
+ * FILE]` reads such a file (hpmstat's or perf's, report/perf-run.h) or a
+ * run file (hpmstat-run(5), JSON) and prints the run through the printers
+ * of stat, as perf stat report does, on standard error: a file read from
+ * standard input (a pipe) is "for 'pipe'", as in perf.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,6 +22,8 @@
 
 #include "builtin/builtin.h"
 #include "builtin/cmd-stat-record.h"
+#include "perfdata/reader.h"
+#include "report/perf-run.h"
 #include "report/replay.h"
 #include "util/xalloc.h"
 
@@ -35,19 +38,20 @@ enum stat_subcommand stat_subcommand(const char *word)
 	return STAT_SUB_NONE;
 }
 
-int stat_record_paths(const char **output, const char **record, unsigned repeat)
+int stat_record_paths(const char **output, const char *record, const char **data, unsigned repeat)
 {
 	if (repeat > 1)
 		return cli_usage_error("-r cannot be used with stat record, as in perf");
-	if (*output && *record)
+	if (record)
 		return cli_usage_error(
-		    "stat record: -o '%s' and --record '%s': the run file is -o's", *output,
-		    *record);
+		    "stat record: --record '%s': stat record writes perf's perf.data (-o); "
+		    "'hpmstat stat --record FILE' writes a run file",
+		    record);
 	/* perf: without -o a pipe on standard output is written, else perf.data */
 	struct stat st;
 	bool stdout_pipe = !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode);
-	*record = *output ? *output : *record ? *record : stdout_pipe ? "-" : STAT_RECORD_DEFAULT;
-	*output = strcmp(*record, "-") == 0 ? "/dev/null" : NULL;
+	*data = *output ? *output : stdout_pipe ? "-" : STAT_RECORD_DEFAULT;
+	*output = strcmp(*data, "-") == 0 ? "/dev/null" : NULL;
 	return 0;
 }
 
@@ -67,10 +71,10 @@ int stat_record_backup(const char *path)
 static const char stat_report_usage[] =
     "Usage: hpmstat stat [-x SEP | -j] report [-i FILE] [-x SEP | -j]\n"
     "\n"
-    "Print the counts of a run file of 'hpmstat stat record' (or --record) as\n"
-    "hpmstat stat printed them, on standard error.\n"
+    "Print the counts of a file of 'hpmstat stat record' or 'perf stat record',\n"
+    "or of a run file of 'hpmstat stat --record', on standard error.\n"
     "\n"
-    "  -i, --input FILE          the run file (default: standard input when it is\n"
+    "  -i, --input FILE          the file (default: standard input when it is\n"
     "                            a pipe, else " STAT_RECORD_DEFAULT "); '-' is standard input\n"
     "  -x, --field-separator SEP CSV output with perf stat's field order\n"
     "  -j, --json                perf's JSON lines\n"
@@ -172,13 +176,19 @@ int cmd_stat_report(int argc, char **argv, const char *sep, bool json)
 	size_t len;
 	if (slurp(input, &buf, &len))
 		return EXIT_FAILURE;
-	/* what perf record and perf stat record write starts "PERFILE2" */
-	if (len >= 8 && memcmp(buf, "PERFILE2", 8) == 0) {
-		cli_error("%s: a perf.data file of perf, not an hpmstat run file (hpmstat-run(5)); "
-		          "read it with perf",
-		          name);
+	/* a perf.data (of perf stat record or of hpmstat stat record) by its
+	 * magic; anything else is a run file (hpmstat-run(5), JSON) */
+	if (pd_is_perf_data(buf, len)) {
+		char *run;
+		size_t run_len;
+		if (perf_stat_run(buf, len, name, &run, &run_len, err, sizeof(err)) != 0) {
+			cli_error("%s", err);
+			free(buf);
+			return EXIT_FAILURE;
+		}
 		free(buf);
-		return EXIT_FAILURE;
+		buf = run;
+		len = run_len;
 	}
 	struct stat_replay r;
 	int rc = stat_replay_load(buf, len, name, &r, err, sizeof(err));

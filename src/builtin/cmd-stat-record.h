@@ -16,18 +16,18 @@ enum stat_subcommand {
 	STAT_SUB_REPORT,
 };
 
-/* The run file `stat record` writes and `stat report` reads by default. */
+/* The file `stat record` writes and `stat report` reads by default. */
 #define STAT_RECORD_DEFAULT "perf.data"
 
 /* "record" or "report", or (as perf) a prefix of one of at least 3 letters. */
 enum stat_subcommand stat_subcommand(const char *word);
-/* A recording's paths after its options: the run file is -o's (*output),
- * else --record's, else standard output when it is a pipe (as perf),
- * else perf.data; *output becomes what the counts go to:
- * standard error (NULL), or nothing (/dev/null) when the run file is
- * standard output, as perf prints nothing when recording to a pipe. 0, or
- * the exit status after a message (-r, as perf refuses it). */
-int stat_record_paths(const char **output, const char **record, unsigned repeat);
+/* A recording's paths after its options: the file (*data) is -o's
+ * (*output), else standard output when it is a pipe (as perf), else
+ * perf.data; *output becomes what the counts go to: standard error
+ * (NULL), or nothing (/dev/null) when the file is standard output, as perf
+ * prints nothing when recording to a pipe. 0, or the exit status after a
+ * message (-r, as perf refuses it; --record, a run file of stat's own). */
+int stat_record_paths(const char **output, const char *record, const char **data, unsigned repeat);
 /* As perf: an existing non-empty run file at path becomes path.old before
  * the new one is written. 0, or -1 after a message. */
 int stat_record_backup(const char *path);

@@ -35,6 +35,7 @@
 #include "backend/topology.h"
 #include "stat/aggr.h"
 #include "stat/emu-tasks.h"
+#include "stat/perf-stat.h"
 #include "stat/record.h"
 #include "stat/session.h"
 #include "stat/stat.h"
@@ -73,7 +74,7 @@ const char cmd_stat_usage[] =
     "      --emu-trace FILE      replay a trace instead of a profile\n"
     "      --emu-pmu NAME        Arm emulator feature profile (n1, v1, n2, v2, future)\n"
     "      --emu-seed N          workload seed (default 1)\n"
-    "      --emu-cycles N        emulated cycles per hart without a command (1e9)\n"
+    "      --emu-cycles N        emulated cycles per hart; they end the run (1e9)\n"
     "      --emu-harts N         emulated harts (default 1)\n"
     "      --emu-freq HZ         emulated clock, for time and with a command\n"
     "      --emu-tasks[=truth]   per-task counts of a profile's task schedule, charged\n"
@@ -125,8 +126,9 @@ const char cmd_stat_usage[] =
     "                            Kunminghu's on Kunminghu, perf's elsewhere)\n"
     "\n"
     "  hpmstat stat [options] record [options] [-o FILE] [-- command]\n"
-    "                            count and write the run file to FILE (perf.data;\n"
-    "                            an old one becomes perf.data.old; '-': stdout)\n"
+    "                            count and write perf stat record's format to FILE\n"
+    "                            (perf.data; an old one becomes perf.data.old;\n"
+    "                            '-': perf's pipe format on stdout)\n"
     "  hpmstat stat [-x SEP|-j] report [-i FILE]\n"
     "                            print a recorded run again (on stderr)\n"
     "\n"
@@ -193,6 +195,7 @@ struct stat_opts {
 	bool verbose;
 	bool dry_run;
 	const char *record;
+	const char *data; /* stat record: perf's stat file (-o, perf.data) */
 	const char *pmu; /* --pmu: the model counted instead of the host's */
 	enum hpm_backend_choice backend;
 	struct hpm_emu_config emu;
@@ -662,7 +665,8 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 		return cli_usage_error("-p and a command exclude each other");
 	if (o->metric_only && !o->topdown && !o->nr_metrics)
 		return cli_usage_error("--metric-only needs --topdown or -M");
-	if (o->repeat > 1 && !o->argv && (o->pid > 0 || o->all_cpus || o->cpus))
+	/* -a and -C: when their events are known (plan_counting) */
+	if (o->repeat > 1 && !o->argv && o->pid > 0)
 		return cli_usage_error("-r needs a command");
 	if (o->repeat > 1 && o->interval_ms > 0)
 		return cli_usage_error("-r and -I exclude each other");
@@ -749,6 +753,7 @@ struct run_ctx {
 	struct hpm_session *s;
 	struct hpm_target target;
 	struct record *rec;
+	struct stat_perf *perf; /* stat record's file */
 	int exit_status;
 	/* the emulated harts stopped short of emu_wanted cycles (emu_partial),
 	 * because of a signal (emu_interrupted) or because they fell behind */
@@ -766,6 +771,8 @@ struct run_ctx {
 	 * intervals printed (--interval-count), the run ended by --timeout */
 	uint64_t emu_base;
 	uint64_t intervals;
+	uint64_t emu_stop; /* following wall time, the cycle that ends the run
+	                    * (UINT64_MAX: none; emu_follow_stop) */
 	bool count_reached, timed_out;
 	/* the values' other readers: --openmetrics's file (the last write
 	 * failed: warned once until one succeeds) and serve's sink; the Unix
@@ -774,6 +781,7 @@ struct run_ctx {
 	bool om_failed;
 	double start_unix;
 	bool bpf_noted; /* the fallback's note was shown */
+	bool why_noted; /* the emulated rows that count nothing said why */
 };
 
 /* ------------------------------------------------------------ BPF */
@@ -890,10 +898,12 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 		unit_metrics_new(rc->s, res.delta, &res);
 	hpm_session_emu_label(rc->s, &rc->cfg->emu);
 	/* an interval's label speaks of the whole run: the configured length,
-	 * or none while following wall time */
+	 * also while following wall time up to it, else none */
 	struct hpm_emu_info info;
 	if (hpm_session_emu_info(rc->s, &info))
-		rc->cfg->emu.run.cycles = info.follows_command ? 0 : info.cycles_limit;
+		rc->cfg->emu.run.cycles = !info.follows_command        ? info.cycles_limit
+		                          : rc->emu_stop != UINT64_MAX ? rc->emu_stop
+		                                                       : 0;
 	if (rc->emu_partial) {
 		/* the last interval of a run cut short says so */
 		rc->cfg->emu.run.partial = true;
@@ -906,6 +916,9 @@ static int print_interval(struct run_ctx *rc, double ts, struct hpm_count ***pre
 	fflush(rc->cfg->out);
 	if (rc->rec)
 		record_add_interval(rc->rec, &res);
+	/* a failed write is reported once, at the end (stat_perf_finish) */
+	if (rc->perf)
+		(void)stat_perf_round(rc->perf, &rc->s->all, false, (uint64_t)(ts * 1e9 + 0.5));
 	export_values(rc, &res);
 	unit_metrics_free(&res);
 	stat_metrics_free(res.metrics, res.nr_metrics);
@@ -1014,6 +1027,57 @@ static uint64_t emu_stop_cycle(const struct run_ctx *rc, uint64_t freq)
 	return rc->emu_base + cycles_at((double)rc->o->timeout_ms, 1, freq);
 }
 
+/* An emulated row that can count nothing (a raw value or a term without
+ * its bank: no counter to place it on) says why, once per row, beside its
+ * <not supported>, which alone would leave the user to the man page. */
+static void emu_rows_why(struct run_ctx *rc)
+{
+	const struct hpm_evlist *l = &rc->s->all;
+	if (rc->why_noted)
+		return;
+	rc->why_noted = true;
+	for (unsigned i = 0; i < l->nr; i++) {
+		const struct hpm_evsel *e = &l->ev[i];
+		if (e->emulated && !e->metric_only && e->state == HPM_EV_NOT_SUPPORTED &&
+		    e->placement)
+			cli_warn("warning: '%s' is <not supported>: %s", e->name, e->placement);
+	}
+}
+
+/* Emulated harts that follow wall time (a host or tool event or a host
+ * target in the run): the cycle at which they end the run, as they end it
+ * alone (hpmstat-stat(1), --emu-cycles). A run that has no end of its own
+ * (no command, no -p) ends at --emu-cycles, given or the default; a command
+ * or -p process ends it sooner, and a given --emu-cycles ends it before
+ * them. serve counts on until stopped unless --emu-cycles is given.
+ * UINT64_MAX: no such end. */
+static uint64_t emu_follow_stop(const struct run_ctx *rc, const struct hpm_emu_info *info)
+{
+	const struct stat_opts *o = rc->o;
+	if (o->emu.cycles)
+		return o->emu.cycles;
+	return o->argv || o->pid > 0 || rc->sink ? UINT64_MAX : info->cycles_length;
+}
+
+/* Following wall time: runs the harts up to `want` cycles, for at most
+ * EMU_CATCHUP_NS of real time (what is left then, they fell behind). 0, or
+ * -1 with err. */
+static int emu_catch_up(struct hpm_session *s, uint64_t want, char *err, size_t errlen)
+{
+	struct hpm_emu_info info;
+	uint64_t ran;
+	bool done;
+	double start = (double)hpm_clock_ns();
+	hpm_session_emu_info(s, &info);
+	while (want > info.cycles_run && (double)hpm_clock_ns() - start < (double)EMU_CATCHUP_NS) {
+		if (hpm_session_run_emu(s, want - info.cycles_run, EMU_BUDGET_NS, &ran, &done, err,
+		                        errlen))
+			return -1;
+		hpm_session_emu_info(s, &info);
+	}
+	return 0;
+}
+
 /* Counts one run of the workload (or the emulated harts); 0 or an exit
  * status for an error. */
 static int run_once(struct run_ctx *rc)
@@ -1030,12 +1094,15 @@ static int run_once(struct run_ctx *rc)
 	rc->emu_partial = rc->emu_interrupted = false;
 	rc->last_tick_s = 0;
 	rc->emu_base = rc->intervals = 0;
+	rc->emu_stop = UINT64_MAX;
 	rc->count_reached = rc->timed_out = false;
 
 	rc->target = (struct hpm_target){.pid = -1, .inherit = true};
 	if (have_cmd) {
-		if (hpm_workload_prepare(&w, o->argv, o->record && strcmp(o->record, "-") == 0, err,
-		                         sizeof(err))) {
+		if (hpm_workload_prepare(&w, o->argv,
+		                         (o->record && strcmp(o->record, "-") == 0) ||
+		                             (o->data && strcmp(o->data, "-") == 0),
+		                         err, sizeof(err))) {
 			cli_error("%s", err);
 			return EXIT_FAILURE;
 		}
@@ -1054,8 +1121,12 @@ static int run_once(struct run_ctx *rc)
 	rc->target.tid_list = o->tids;
 	rc->target.per_thread = o->aggr == STAT_AGGR_THREAD;
 	set_bpf_target(&rc->target, o);
-	/* with a host target the emulated harts follow its wall time */
-	s->emu_cfg.follow_wall = have_cmd || o->pid > 0 || o->all_cpus || o->cpus;
+	/* with a host target, or a tool event that counts wall time beside
+	 * them, the emulated harts follow wall time; alone they run as fast as
+	 * the host can */
+	bool wall = have_cmd || o->pid > 0 || o->all_cpus || o->cpus ||
+	            (hpm_session_uses_emu(s) && hpm_session_uses_tool(s));
+	s->emu_cfg.follow_wall = wall;
 
 	if (hpm_session_open(s, &rc->target, err, sizeof(err))) {
 		cli_error("%s", err);
@@ -1083,6 +1154,7 @@ static int run_once(struct run_ctx *rc)
 		cli_warn("note: %s", s->perf_cfg.note);
 		s->perf_cfg.noted = false; /* once */
 	}
+	emu_rows_why(rc);
 	if (rc->target.bpf == HPM_TARGET_BPF_WANT && s->perf_cfg.bpf_reason[0] && !rc->bpf_noted) {
 		cli_warn("note: counting per %s without BPF: %s",
 		         o->per_task ? "process" : "thread", s->perf_cfg.bpf_reason);
@@ -1104,16 +1176,14 @@ static int run_once(struct run_ctx *rc)
 			goto out;
 		}
 	}
-	bool harts_only = !have_cmd && o->pid <= 0 && !o->all_cpus && !o->cpus;
-	if (o->delay_ms && counting_after_delay(rc, have_cmd ? &w : NULL, watch_pidfd, harts_only,
-	                                        &t0, err, sizeof(err))) {
+	if (o->delay_ms && counting_after_delay(rc, have_cmd ? &w : NULL, watch_pidfd, !wall, &t0,
+	                                        err, sizeof(err))) {
 		cli_error("%s", err);
 		rcode = EXIT_FAILURE;
 		goto out;
 	}
 	double deadline = run_deadline(rc, t0);
-	bool emu_follows =
-	    hpm_session_uses_emu(s) && (have_cmd || o->pid > 0 || o->all_cpus || o->cpus);
+	bool emu_follows = hpm_session_uses_emu(s) && wall;
 	bool interval = o->interval_ms > 0;
 	if (interval)
 		prev = hpm_session_snapshot(s);
@@ -1122,8 +1192,17 @@ static int run_once(struct run_ctx *rc)
 	struct hpm_emu_info info;
 	uint64_t freq = hpm_session_emu_info(s, &info) ? info.freq : 0;
 	uint64_t ran;
+	/* following wall time, the harts' --emu-cycles is a deadline like
+	 * --timeout's, the sooner of the two */
+	uint64_t emu_stop = emu_follows ? emu_follow_stop(rc, &info) : UINT64_MAX;
+	rc->emu_stop = emu_stop;
+	if (emu_stop != UINT64_MAX) {
+		double emu_end = t0 + (double)emu_stop / (double)freq * 1e9;
+		if (!deadline || emu_end < deadline)
+			deadline = emu_end;
+	}
 
-	if (!have_cmd && o->pid <= 0 && !o->all_cpus && !o->cpus) {
+	if (!wall) {
 		/* only the emulated harts: emulated time, no sleeping, in slices
 		 * that leave room to notice a signal; -I ticks are emulated time */
 		uint64_t ticks = 0, next = UINT64_MAX, stop = emu_stop_cycle(rc, freq);
@@ -1192,6 +1271,15 @@ static int run_once(struct run_ctx *rc)
 				break;
 			}
 			if (interval && now >= next_tick) {
+				/* the harts' counts of the interval cover its wall time */
+				uint64_t want = cycles_at((now - t0) / 1e6, 1, freq);
+				if (emu_follows &&
+				    emu_catch_up(s, want < emu_stop ? want : emu_stop, err,
+				                 sizeof(err))) {
+					cli_error("%s", err);
+					rcode = EXIT_FAILURE;
+					goto out;
+				}
 				if (print_interval(rc, (now - t0) / 1e9, &prev, first)) {
 					rcode = EXIT_FAILURE;
 					goto out;
@@ -1208,6 +1296,8 @@ static int run_once(struct run_ctx *rc)
 				 * hpmstat's: catch up in bounded slices, then sleep */
 				uint64_t want = cycles_at((now - t0) / 1e6, 1, freq);
 				uint64_t slack = cycles_at(EMU_FOLLOW_SLACK_MS, 1, freq);
+				if (want > emu_stop)
+					want = emu_stop;
 				hpm_session_emu_info(s, &info);
 				if (want > info.cycles_run + slack) {
 					if (hpm_session_run_emu(s, want - info.cycles_run,
@@ -1236,17 +1326,14 @@ static int run_once(struct run_ctx *rc)
 		if (emu_follows) {
 			/* the rest up to the end, within EMU_CATCHUP_NS */
 			uint64_t want = cycles_at(rc->elapsed_ns / 1e6, 1, freq);
-			hpm_session_emu_info(s, &info);
-			while (want > info.cycles_run &&
-			       (double)hpm_clock_ns() - end < (double)EMU_CATCHUP_NS) {
-				if (hpm_session_run_emu(s, want - info.cycles_run, EMU_BUDGET_NS,
-				                        &ran, &done, err, sizeof(err))) {
-					cli_error("%s", err);
-					rcode = EXIT_FAILURE;
-					goto out;
-				}
-				hpm_session_emu_info(s, &info);
+			if (want > emu_stop)
+				want = emu_stop;
+			if (emu_catch_up(s, want, err, sizeof(err))) {
+				cli_error("%s", err);
+				rcode = EXIT_FAILURE;
+				goto out;
 			}
+			hpm_session_emu_info(s, &info);
 			if (want > info.cycles_run) {
 				rc->emu_partial = true;
 				rc->emu_wanted = want;
@@ -1258,6 +1345,11 @@ static int run_once(struct run_ctx *rc)
 				    (double)info.cycles_run / (double)freq, rc->elapsed_ns / 1e9,
 				    info.harts, info.harts == 1 ? "" : "s", (double)freq / 1e6,
 				    rc->s->model->display);
+			} else if (stat_interrupted && !have_cmd && o->pid <= 0 &&
+			           info.cycles_run < emu_stop) {
+				/* a signal before the harts' end: "N of M cycles", as alone */
+				rc->emu_partial = rc->emu_interrupted = true;
+				rc->emu_wanted = emu_stop;
 			}
 		}
 	}
@@ -1276,8 +1368,10 @@ static int run_once(struct run_ctx *rc)
 		goto out;
 	}
 	bpf_warnings(rc);
-	if (interval && (have_cmd || o->pid > 0) && !rc->count_reached) {
-		/* the partial interval since the last tick, as perf prints it */
+	if (interval && (have_cmd || o->pid > 0 || rc->timed_out) && !rc->count_reached) {
+		/* the partial interval since the last tick, as perf prints it;
+		 * also at the end --emu-cycles put to the run (-I excludes
+		 * --timeout), as the harts alone print it */
 		if (print_interval(rc, ((double)hpm_clock_ns() - t0) / 1e9, &prev, first)) {
 			rcode = EXIT_FAILURE;
 			goto out;
@@ -1488,7 +1582,10 @@ struct stat_cmd {
 	struct stat_aggr aggr;
 	struct hpm_topology topology; /* --per-socket and the like */
 	struct cli_output out, recf;  /* the counts, the run file */
+	struct cli_output dataf;      /* stat record's perf.data */
 	struct record *rec;
+	struct stat_perf *perf;
+	FILE *runtmp; /* stat record: the run file, for perf.data's copy */
 	char *command;
 	char target[64];
 	struct run_ctx run;
@@ -1514,7 +1611,7 @@ static int parse_command_line(struct stat_cmd *c, int argc, char **argv)
 		o->argv = NULL;
 		rc = parse_opts((int)(argc - (rest - argv)), rest, o);
 		if (!rc)
-			rc = stat_record_paths(&o->output, &o->record, o->repeat);
+			rc = stat_record_paths(&o->output, o->record, &o->data, o->repeat);
 	}
 	if (rc)
 		return rc;
@@ -1553,8 +1650,15 @@ static int add_events(struct stat_cmd *c)
 		o->events = xcalloc(1, sizeof(char *));
 		if (harts_only || o->backend == HPM_BACKEND_EMU) {
 			static char fixed[256];
-			o->events[o->nr_events++] =
-			    hpm_model_fixed_list(s->model, ",", fixed, sizeof(fixed));
+			/* a model without a fixed instruction counter (Arm: only
+			 * PMCCNTR) counts perf's cycles and instructions, so that
+			 * IPC is shown as perf shows it */
+			if (hpm_model_fixed_by_generic(s->model, "instructions") < 0 &&
+			    hpm_model_generic(s->model, "instructions", strlen("instructions")))
+				o->events[o->nr_events++] = "cycles,instructions";
+			else
+				o->events[o->nr_events++] =
+				    hpm_model_fixed_list(s->model, ",", fixed, sizeof(fixed));
 			o->topdown =
 			    s->model->metrics && metric_max_level(s->model->metrics) ? 1 : 0;
 		} else {
@@ -1576,6 +1680,7 @@ static int add_events(struct stat_cmd *c)
 		cli_error("--topdown-retired needs --topdown or -M");
 		return EXIT_FAILURE;
 	}
+	cli_note_event_facts(&s->all);
 	return apply_event_options(o, s);
 fail:
 	cli_error("%s", err);
@@ -1601,12 +1706,14 @@ static int plan_counting(struct stat_cmd *c)
 		                       "counter group");
 	if (!o->argv && o->pid <= 0 && !o->all_cpus && !o->cpus && hpm_session_uses_perf(s)) {
 		/* perf: no command and no target is system-wide until Ctrl-C
-		 * (setup_system_wide); only the emulated harts alone run on
-		 * their own for --emu-cycles */
-		if (o->repeat > 1)
-			return cli_usage_error("-r needs a command");
+		 * (setup_system_wide); emulated harts in the run end it at their
+		 * --emu-cycles, as they do alone */
 		o->all_cpus = true;
 	}
+	/* a run without a command is repeated only when it ends by itself:
+	 * emulated harts end it */
+	if (o->repeat > 1 && !o->argv && !hpm_session_uses_emu(s) && (o->all_cpus || o->cpus))
+		return cli_usage_error("-r needs a command");
 	/* the aggregation: threads are the perf back end's, CPUs sit in sysfs */
 	c->aggr = (struct stat_aggr){.mode = o->aggr, .topology = &c->topology};
 	if (o->bpf_counters && hpm_session_uses_emu(s))
@@ -1675,8 +1782,9 @@ static int open_outputs(struct stat_cmd *c)
 	if (out_open_counts(&c->out, o))
 		return EXIT_FAILURE;
 	c->cfg.out = cli_output_stream(&c->out);
-	if (o->record && ((c->sub == STAT_SUB_RECORD && stat_record_backup(o->record)) ||
-	                  cli_output_open(&c->recf, o->record, false)))
+	if (o->record && cli_output_open(&c->recf, o->record, false))
+		return EXIT_FAILURE;
+	if (o->data && (stat_record_backup(o->data) || cli_output_open(&c->dataf, o->data, false)))
 		return EXIT_FAILURE;
 	if (o->pid > 0 && hpm_process_gone(o->pid)) {
 		cli_error("-p %d: no such process", o->pid);
@@ -1727,6 +1835,15 @@ static void configure_output(struct stat_cmd *c, int argc, char **argv)
 	cfg->target = c->target[0] ? c->target : NULL;
 	if (o->record)
 		c->rec = record_new(&o->emu, argc, argv, c->command, cli_output_stream(&c->recf));
+	if (o->data) {
+		bool pipe = strcmp(o->data, "-") == 0;
+		c->perf =
+		    stat_perf_new(cli_output_stream(&c->dataf), pipe, argc, argv, o->interval_ms);
+		/* a file carries the run file too, for hpmstat stat report
+		 * (a pipe's feature records are too small for it) */
+		if (!pipe && (c->runtmp = tmpfile()) != NULL)
+			c->rec = record_new(&o->emu, argc, argv, c->command, c->runtmp);
+	}
 }
 
 /* SIGINT and SIGTERM stop the counting (on_signal); no SA_RESTART: a
@@ -1745,8 +1862,8 @@ static void catch_signals(void)
 static int measure(struct stat_cmd *c)
 {
 	struct hpm_session *s = &c->s;
-	c->run =
-	    (struct run_ctx){.o = &c->o, .cfg = &c->cfg, .s = s, .rec = c->rec, .sink = c->sink};
+	c->run = (struct run_ctx){
+	    .o = &c->o, .cfg = &c->cfg, .s = s, .rec = c->rec, .perf = c->perf, .sink = c->sink};
 	stat_repeats_init(&c->reps, s->all.nr, s->metrics.nr, c->o.repeat);
 	for (unsigned r = 0; r < c->o.repeat && !stat_interrupted; r++) {
 		if (r) {
@@ -1798,6 +1915,52 @@ static void label_emulated_runs(struct stat_cmd *c)
 	}
 }
 
+/* The whole file in a buffer of its own: 0, or -errno. */
+static int read_back(FILE *f, char **buf, size_t *len)
+{
+	if (fflush(f) != 0 || fseek(f, 0, SEEK_END) != 0)
+		return -errno;
+	long n = ftell(f);
+	if (n < 0 || fseek(f, 0, SEEK_SET) != 0)
+		return -errno;
+	*buf = xmalloc((size_t)n + 1);
+	*len = fread(*buf, 1, (size_t)n, f);
+	if (*len != (size_t)n) {
+		free(*buf);
+		return ferror(f) ? -EIO : -ENODATA;
+	}
+	return 0;
+}
+
+/* stat record's perf.data: the final round (an -I run ends with its last
+ * interval, as perf's), the run file beside it, the features. 0, or the
+ * exit status after a message. */
+static int finish_perf_stat(struct stat_cmd *c, const struct stat_result *res)
+{
+	char *run = NULL;
+	size_t len = 0;
+	int e = 0;
+	struct stat_perf *p = c->perf;
+	c->perf = NULL;
+	if (c->o.interval_ms <= 0)
+		e = stat_perf_round(p, &c->s.all, true, (uint64_t)(res->elapsed_ns + 0.5));
+	else if (!c->run.nr_intervals)
+		e = stat_perf_round(p, &c->s.all, false, (uint64_t)(res->elapsed_ns + 0.5));
+	if (!e && c->runtmp && (e = read_back(c->runtmp, &run, &len)) != 0) {
+		stat_perf_free(p);
+		p = NULL;
+	}
+	if (p)
+		e = stat_perf_finish(p, run, len);
+	free(run);
+	if (e) {
+		cli_output_error(&c->dataf, -e);
+		cli_output_abort(&c->dataf);
+		return EXIT_FAILURE;
+	}
+	return 0;
+}
+
 /* The counts (their means with -r) as perf stat prints them, and the run
  * file. 0, or the exit status after a message. */
 static int print_results(struct stat_cmd *c)
@@ -1847,11 +2010,14 @@ static int print_results(struct stat_cmd *c)
 		record_finish(c->rec, cfg, &c->s, &recorded);
 		if (record_write(c->rec) != 0) {
 			/* a half run file never takes the old one's place */
-			cli_output_error(&c->recf, errno ? errno : EIO);
-			cli_output_abort(&c->recf);
+			struct cli_output *of = c->runtmp ? &c->dataf : &c->recf;
+			cli_output_error(of, errno ? errno : EIO);
+			cli_output_abort(of);
 			status = EXIT_FAILURE;
 		}
 	}
+	if (c->perf && !status)
+		status = finish_perf_stat(c, &res);
 	unit_metrics_free(&res);
 	return status;
 }
@@ -1864,11 +2030,14 @@ static int finish_outputs(struct stat_cmd *c, int status)
 	if (status && status != c->run.exit_status) {
 		cli_output_abort(&c->out);
 		cli_output_abort(&c->recf);
+		cli_output_abort(&c->dataf);
 		return status;
 	}
 	if (cli_output_commit(&c->out) && !status)
 		status = EXIT_FAILURE;
 	if (cli_output_commit(&c->recf) && !status)
+		status = EXIT_FAILURE;
+	if (cli_output_commit(&c->dataf) && !status)
 		status = EXIT_FAILURE;
 	return status;
 }
@@ -1904,6 +2073,7 @@ int cmd_stat_run(int argc, char **argv, const struct stat_sink *sink)
 	    /* perf stat writes its counts to stderr, leaving stdout to the command */
 	    .cfg = {.out = stderr, .csv_sep = ",", .repeat = 1},
 	    .recf = {.dash_named = true},
+	    .dataf = {.dash_named = true},
 	};
 	int status;
 
@@ -1954,6 +2124,10 @@ out:
 	/* an error on the way: no temporary file stays behind */
 	cli_output_abort(&c.out);
 	cli_output_abort(&c.recf);
+	cli_output_abort(&c.dataf);
+	stat_perf_free(c.perf);
+	if (c.runtmp)
+		fclose(c.runtmp);
 	stat_metrics_free(c.metrics, c.nr_metrics);
 	stat_repeats_free(&c.reps);
 	record_free(c.rec);

@@ -163,6 +163,36 @@ static void share(struct hpm_sched_req *req, unsigned nr)
 			req[i].owner = req[req[i].owner].owner;
 }
 
+/* Rule 0: requests that a fixed counter counts as well go there while no
+ * request asks for that counter: the first such request, and those
+ * identical to it. */
+static void take_alt_fixed(const struct hpm_pmu_model *m, struct hpm_sched_req *req, unsigned nr)
+{
+	uint32_t taken = 0;
+	for (unsigned i = 0; i < nr; i++) {
+		if (req[i].moved) /* a build before this one moved it */
+			req[i].fixed = req[i].moved = false;
+		if (req[i].fixed && req[i].fixed_counter < HPM_SCHED_MAX_COUNTERS)
+			taken |= UINT32_C(1) << req[i].fixed_counter;
+	}
+	for (unsigned i = 0; i < nr; i++) {
+		struct hpm_sched_req *r = &req[i];
+		if (r->fixed || !r->alt_fixed || r->alt_counter >= HPM_SCHED_MAX_COUNTERS ||
+		    (taken & (UINT32_C(1) << r->alt_counter)) ||
+		    hpm_model_fixed_by_counter(m, r->alt_counter) < 0)
+			continue;
+		taken |= UINT32_C(1) << r->alt_counter;
+		for (unsigned j = i; j < nr; j++) {
+			struct hpm_sched_req *o = &req[j];
+			if (o->fixed || !o->alt_fixed || o->alt_counter != r->alt_counter ||
+			    o->value != r->value)
+				continue;
+			o->fixed = o->moved = true;
+			o->fixed_counter = o->alt_counter;
+		}
+	}
+}
+
 /* The counters of every class: first..last, below HPM_SCHED_MAX_COUNTERS,
  * no counter in two classes or taken by a fixed counter. */
 static int check_model(const struct hpm_pmu_model *m, unsigned *first, unsigned *cap, char *err,
@@ -213,6 +243,7 @@ int hpm_sched_build(const struct hpm_pmu_model *m, struct hpm_sched_req *req, un
 	out->model = m;
 	if (check_model(m, first, cap, err, errlen))
 		goto out;
+	take_alt_fixed(m, req, nr);
 	for (unsigned i = 0; i < nr; i++) {
 		struct hpm_sched_req *r = &req[i];
 		r->mux = HPM_SCHED_ALWAYS;

@@ -16,6 +16,12 @@
  * always counted.
  *
  * The rules, in order:
+ *  0. A fixed counter that also counts an event (alt_fixed: the model's
+ *     fixed_alt, Arm's PMCCNTR_EL0 for CPU_CYCLES) takes the first request
+ *     of that event when no request asks for the fixed counter itself, and
+ *     every request identical to it (rule 1 shares them), as Linux's
+ *     arm_pmuv3 puts CPU_CYCLES on the cycle counter while it is free; the
+ *     others of that event stay in their class.
  *  1. Sharing. Requests with the same class and event-select value (the
  *     mode bits included, so x:u and x differ) share one counter: one of
  *     them owns it, the others point at the owner. Inside one perf {...}
@@ -68,7 +74,12 @@ struct hpm_sched_req {
 	uint64_t value;         /* event-select value (struct hpm_event_code.value) when !fixed */
 	int group;              /* perf {...} group, -1 none */
 	const char *name;       /* for messages only; may be NULL */
+	bool alt_fixed;         /* when !fixed: fixed counter alt_counter counts it too (rule 0) */
+	unsigned alt_counter;
 	/* out */
+	bool moved;       /* rule 0 put it on alt_counter: fixed and fixed_counter say so,
+	                   * and value is what that counter is programmed with (Arm: the
+	                   * filter PMCCFILTR_EL0); a later build starts from !fixed again */
 	unsigned counter; /* fixed_counter, or a counter of the class */
 	int mux;          /* multiplex group 0..nr_groups-1, or HPM_SCHED_ALWAYS */
 	unsigned owner;   /* index of the request that owns the counter (itself if it does) */

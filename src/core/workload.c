@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -30,6 +31,7 @@ int hpm_workload_prepare(struct hpm_workload *w, char **argv, bool stdout_to_std
 	}
 	/* the child must not print what this process has buffered */
 	fflush(NULL);
+	pid_t parent = getpid();
 	w->pid = fork();
 	if (w->pid < 0) {
 		int e = errno;
@@ -41,6 +43,11 @@ int hpm_workload_prepare(struct hpm_workload *w, char **argv, bool stdout_to_std
 		close(go[1]);
 		close(errp[0]);
 		signal(SIGINT, SIG_DFL);
+		/* a measurement killed (SIGKILL, the OOM killer) takes its
+		 * command along instead of leaving it running unmeasured; a
+		 * parent gone before the prctl is seen by getppid() */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) == 0 && getppid() != parent)
+			_exit(127);
 		/* the run file goes to standard output: the command's goes to
 		 * standard error, as perf's does when it records to a pipe */
 		if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)

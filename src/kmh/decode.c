@@ -89,9 +89,9 @@ static void render_term(const struct kmh_decoded *d, char *buf, size_t len)
 		if (d->event[i])
 			n += (size_t)snprintf(buf + n, len - n, "event%u=0x%x,", i, d->event[i]);
 	for (unsigned i = 0; i < KMH_NR_OPS; i++)
-		if (d->op[i])
+		if (d->op_hw[i])
 			n += (size_t)snprintf(buf + n, len - n, "op%u=%s,", i,
-			                      kmh_op_name(d->op[i]));
+			                      kmh_op_name(d->op_hw[i]));
 	if (buf[n - 1] == ',')
 		n--;
 	snprintf(buf + n, len - n, "/");
@@ -118,11 +118,6 @@ static void render_expr(struct kmh_decoded *d)
 	const struct kmh_alias *alias;
 	bool compound = false;
 
-	for (unsigned i = 0; i < KMH_NR_OPS; i++)
-		if (d->op_reserved[i]) {
-			snprintf(d->expr, sizeof(d->expr), "(OP_TYPE%u is reserved)", i);
-			return;
-		}
 	bool unnamed = d->bank < 0;
 	for (unsigned i = 0; i < KMH_NR_SLOTS; i++)
 		if (d->event[i] && !d->ev[i] && d->bank < 0)
@@ -133,9 +128,10 @@ static void render_expr(struct kmh_decoded *d)
 		snprintf(body, sizeof(body), "%s", alias->name);
 	} else {
 		struct side l, r;
-		unsigned op2 = d->op[2];
-		render_side(d, 0, 1, d->op[0], &l);
-		render_side(d, 2, 3, d->op[1], &r);
+		/* a reserved OP_TYPE is written as the op the counter executes */
+		unsigned op2 = d->op_hw[2];
+		render_side(d, 0, 1, d->op_hw[0], &l);
+		render_side(d, 2, 3, d->op_hw[1], &r);
 		if (r.nr == 0 && op_keeps_zero_identity(op2)) {
 			snprintf(body, sizeof(body), "%s", l.nr ? l.text : "noEvent");
 			compound = l.nr == 2;
@@ -181,6 +177,7 @@ void kmh_decode_fields(uint64_t value, int bank, struct kmh_decoded *d)
 	for (unsigned i = 0; i < KMH_NR_OPS; i++) {
 		d->op[i] = kmh_mhpmevent_op(value, i);
 		d->op_reserved[i] = !kmh_op_is_valid(d->op[i]);
+		d->op_hw[i] = kmh_op_hardware(d->op[i]);
 	}
 	render_expr(d);
 }

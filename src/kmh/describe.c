@@ -68,8 +68,8 @@ void kmh_describe_fields(const struct kmh_decoded *d, char *buf, size_t len)
 		put(&l, "E%u=%s ", s, slot);
 	}
 	for (unsigned o = 0; o < KMH_NR_OPS; o++) {
-		if (d->op_reserved[o])
-			put(&l, "op%u=reserved(0x%x) ", o, d->op[o]);
+		if (d->op_reserved[o]) /* and what the counter's op mux makes of it */
+			put(&l, "op%u=reserved(0x%x):%s ", o, d->op[o], kmh_op_name(d->op_hw[o]));
 		else
 			put(&l, "op%u=%s ", o, kmh_op_name(d->op[o]));
 	}
@@ -117,8 +117,9 @@ json_t *kmh_describe_json(const struct kmh_decoded *d)
 	for (unsigned o = 0; o < KMH_NR_OPS; o++) {
 		const char *n = kmh_op_name(d->op[o]);
 		json_array_append_new(
-		    ops, json_pack("{s:i, s:i, s:s, s:b}", "field", (int)o, "value", (int)d->op[o],
-		                   "name", n ? n : "reserved", "reserved", d->op_reserved[o]));
+		    ops, json_pack("{s:i, s:i, s:s, s:b, s:s}", "field", (int)o, "value",
+		                   (int)d->op[o], "name", n ? n : "reserved", "reserved",
+		                   d->op_reserved[o], "hardware", kmh_op_name(d->op_hw[o])));
 	}
 	json_object_set_new(obj, "ops", ops);
 	json_t *inh = json_object();

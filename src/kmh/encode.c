@@ -127,6 +127,16 @@ static int unknown_event(struct parser *ps, int pos, int bank, const char *name)
 	return fail(ps, KMH_EUNKNOWN, pos, "unknown event '%s'%s", name, hint);
 }
 
+/* An index the RTL's CSR cannot reach selects nothing defined: refused. */
+static int refuse_undefined(struct parser *ps, int pos, const struct kmh_event *ev)
+{
+	char note[200];
+	if (ev->rtl != KMH_RTL_UNDEFINED)
+		return 0;
+	return fail(ps, KMH_ERANGE, pos, "%s, so its count would be undefined",
+	            kmh_rtl_note(ev, note, sizeof(note)));
+}
+
 /* A leaf, or the ADD subtree an alias stands for. */
 static int make_ref(struct parser *ps, int pos, int bank, const char *name, unsigned *id)
 {
@@ -147,6 +157,8 @@ static int make_ref(struct parser *ps, int pos, int bank, const char *name, unsi
 	if (!ev && !al)
 		return unknown_event(ps, pos, bank, name);
 	if (ev) {
+		if ((rc = refuse_undefined(ps, pos, ev)))
+			return rc;
 		if ((rc = new_node(ps, id)))
 			return rc;
 		ps->nodes[*id] = (struct node){.leaf = true,
@@ -265,6 +277,8 @@ static int parse_primary(struct parser *ps, unsigned *id)
 				            bank->name, bank->nr_events - 1);
 			const struct kmh_event *ev =
 			    &bank->events[idx]; /* dense tables: index == position */
+			if ((rc = refuse_undefined(ps, pos, ev)))
+				return rc;
 			if ((rc = new_node(ps, id)))
 				return rc;
 			ps->nodes[*id] = (struct node){.leaf = true,
@@ -688,12 +702,15 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 	if (!(seen & 0xf))
 		return fail(ps, KMH_ETERM, -1, "no event0..event3 term given");
 	if (bank >= 0)
-		for (unsigned s = 0; s < KMH_NR_SLOTS; s++)
+		for (unsigned s = 0; s < KMH_NR_SLOTS; s++) {
 			if (ev[s] >= kmh_banks[bank].nr_events)
 				return fail(ps, KMH_ERANGE, evpos[s],
 				            "event%u=%u out of range: bank %s has events 0-%u", s,
 				            ev[s], kmh_banks[bank].name,
 				            kmh_banks[bank].nr_events - 1);
+			if ((rc = refuse_undefined(ps, evpos[s], &kmh_banks[bank].events[ev[s]])))
+				return rc;
+		}
 	uint64_t v = 0;
 	for (unsigned s = 0; s < KMH_NR_SLOTS; s++)
 		v = kmh_mhpmevent_set_event(v, s, ev[s]);

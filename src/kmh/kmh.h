@@ -31,12 +31,25 @@ enum kmh_bank {
 #define KMH_LAST_COUNTER  31 /* mhpmcounter31 */
 #define KMH_NR_COUNTERS   29
 
+/* What XiangShan's RTL does with an event where its name or the design
+ * document misleads (../shared/xiangshan/README.md; the JSON's RtlCounts). */
+enum kmh_rtl_counts {
+	KMH_RTL_COUNTS,    /* counts what its description says */
+	KMH_RTL_ZERO,      /* wired to 0, or its condition never holds: always reads 0 */
+	KMH_RTL_UNDEFINED, /* an EVENTn value past what the CSR copies: undefined */
+	KMH_RTL_SAME,      /* the same signal as event same_as of its bank */
+	KMH_RTL_INVERSE,   /* the complement of what its name says (IssueQueue*_full:
+	                    * cycles the queue can accept) */
+};
+
 struct kmh_event {
 	const char *name;        /* NAME, or NAME.K for the K-th of a repeated name */
 	const char *brief;       /* BriefDescription */
 	const char *description; /* PublicDescription */
 	uint16_t index;          /* EVENTn value, local to the bank */
 	uint8_t bank;            /* enum kmh_bank */
+	uint8_t rtl;             /* enum kmh_rtl_counts */
+	uint16_t same_as;        /* KMH_RTL_SAME: the index it duplicates */
 };
 
 /* A plain NAME that repeats in a bank: the ADD of all its instances. */
@@ -48,6 +61,20 @@ struct kmh_alias {
 	uint8_t bank;
 	uint8_t nr;                   /* 2..4 instances */
 	uint16_t index[KMH_NR_SLOTS]; /* ascending */
+	const char *alias_of;         /* another name of that alias, or NULL */
+	bool deprecated;              /* the design document's old name */
+};
+
+/* Another name of one event (the JSON's AliasOf): the design document's
+ * old name (deprecated, as perf's Deprecated key), or an honest name where
+ * the RTL's misleads. Encoding it gives the event itself. */
+struct kmh_name_alias {
+	const char *name;
+	const char *brief;
+	const char *description;
+	const char *alias_of; /* the event's own name */
+	uint16_t index;
+	bool deprecated;
 };
 
 struct kmh_bank_desc {
@@ -58,6 +85,8 @@ struct kmh_bank_desc {
 	const struct kmh_event *events; /* indexed by event index */
 	unsigned nr_aliases;
 	const struct kmh_alias *aliases;
+	unsigned nr_names;
+	const struct kmh_name_alias *names;
 };
 
 /* Generated tables (events-gen.c). */
@@ -68,9 +97,20 @@ const struct kmh_bank_desc *kmh_bank_by_name(const char *name);
 int kmh_bank_of_counter(unsigned counter);
 /* Event by bank and index, or NULL when out of range. */
 const struct kmh_event *kmh_event_by_index(int bank, unsigned index);
-/* Exact lookup of NAME (or NAME.K) in one bank, or in every bank when bank
- * is KMH_BANK_NONE. Returns the first match; noEvent matches bank 0. */
+/* Exact lookup of NAME (or NAME.K), or of another name of it (struct
+ * kmh_name_alias), in one bank, or in every bank when bank is KMH_BANK_NONE.
+ * Returns the first match; noEvent matches bank 0. */
 const struct kmh_event *kmh_event_by_name(int bank, const char *name);
+/* The name alias NAME, or NULL: for messages that say which name was used. */
+const struct kmh_name_alias *kmh_name_alias_by_name(int bank, const char *name);
+/* The EVENTn index whose signal the RTL routes to EVENTn = index of bank:
+ * same_as for KMH_RTL_SAME, 0 (noEvent: delivers 0) for KMH_RTL_ZERO and
+ * KMH_RTL_UNDEFINED, index itself otherwise. For an emulator of the RTL. */
+unsigned kmh_event_wire(int bank, unsigned index);
+/* One sentence on what the RTL counts for ev where it is not what the name
+ * says (KMH_RTL_ZERO, _UNDEFINED, _SAME, _INVERSE), or NULL when it counts
+ * as named. */
+const char *kmh_rtl_note(const struct kmh_event *ev, char *buf, size_t len);
 const struct kmh_alias *kmh_alias_by_name(int bank, const char *name);
 
 /* perf's mapfile.csv rows (events/riscv/mapfile.csv), generated. */
@@ -170,6 +210,9 @@ struct kmh_decoded {
 	unsigned event[KMH_NR_SLOTS]; /* EVENT0..3 */
 	unsigned op[KMH_NR_OPS];      /* OP_TYPE0..2 raw values */
 	bool op_reserved[KMH_NR_OPS]; /* value outside OR/AND/XOR/ADD */
+	unsigned op_hw[KMH_NR_OPS];   /* the op the counter executes for op[]
+	                               * (kmh_op_hardware): op[] itself unless
+	                               * reserved; expr is written with these */
 	unsigned reserved_bits;       /* bits 57:55 */
 	int bank;                     /* bank used to name events, or KMH_BANK_NONE */
 	const struct kmh_event

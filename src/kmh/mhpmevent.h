@@ -70,6 +70,21 @@ static inline bool kmh_op_is_valid(unsigned op)
 	return op == KMH_OP_OR || op == KMH_OP_AND || op == KMH_OP_XOR || op == KMH_OP_ADD;
 }
 
+/* The op XiangShan's counter executes for any 5-bit OP_TYPE, reserved
+ * values included: its mux tests bit 0 (AND), then bit 1 (XOR), then bit 2
+ * (ADD), else OR; bits 4:3 are ignored (../shared/xiangshan/README.md). For
+ * the four defined values this is the value itself. */
+static inline unsigned kmh_op_hardware(unsigned op)
+{
+	if (op & 1u)
+		return KMH_OP_AND;
+	if (op & 2u)
+		return KMH_OP_XOR;
+	if (op & 4u)
+		return KMH_OP_ADD;
+	return KMH_OP_OR;
+}
+
 /* Combine two 6-bit per-cycle increments as the hardware does: bitwise for
  * OR/AND/XOR, modulo 64 for ADD. A reserved op is treated as OR by callers
  * that must model hardware; here it yields 0 so misuse is visible in tests. */

@@ -95,6 +95,7 @@ static void decode(const struct hpm_pmu_model *m, uint64_t value, int constraint
 	kmh_decode(value, constraint, &d);
 	out->value = value;
 	out->exact = d.exact;
+	out->problem = false; /* a reserved op is inexact, still a value the PMU takes */
 	snprintf(out->expr, sizeof(out->expr), "%s", d.expr);
 	kmh_describe_fields(&d, out->fields, sizeof(out->fields));
 }
@@ -114,33 +115,45 @@ static unsigned suggest(const struct hpm_pmu_model *m, const char *name, const c
 	return kmh_suggest(name, KMH_BANK_NONE, out, max);
 }
 
-/* Events then aliases, bank by bank: hpmstat list's order. */
+/* Events, then aliases, then other names, bank by bank: hpmstat list's
+ * order. */
 static unsigned nr_events(const struct hpm_pmu_model *m)
 {
 	(void)m;
 	unsigned n = 0;
 	for (int b = 0; b < KMH_NR_BANKS; b++)
-		n += kmh_banks[b].nr_events + kmh_banks[b].nr_aliases;
+		n += kmh_banks[b].nr_events + kmh_banks[b].nr_aliases + kmh_banks[b].nr_names;
 	return n;
 }
 
-/* Row i: its bank, and the event or alias (one of them NULL). */
-static int row_at(unsigned i, const struct kmh_event **ev, const struct kmh_alias **al)
+/* One listed row: exactly one of its pointers is set. */
+struct kmh_row {
+	const struct kmh_event *ev;
+	const struct kmh_alias *al;
+	const struct kmh_name_alias *na;
+};
+
+/* Row i: its bank, and what it lists. */
+static int row_at(unsigned i, struct kmh_row *r)
 {
-	*ev = NULL;
-	*al = NULL;
+	memset(r, 0, sizeof(*r));
 	for (int b = 0; b < KMH_NR_BANKS; b++) {
 		const struct kmh_bank_desc *d = &kmh_banks[b];
 		if (i < d->nr_events) {
-			*ev = &d->events[i];
+			r->ev = &d->events[i];
 			return b;
 		}
 		i -= d->nr_events;
 		if (i < d->nr_aliases) {
-			*al = &d->aliases[i];
+			r->al = &d->aliases[i];
 			return b;
 		}
 		i -= d->nr_aliases;
+		if (i < d->nr_names) {
+			r->na = &d->names[i];
+			return b;
+		}
+		i -= d->nr_names;
 	}
 	return -1;
 }
@@ -150,27 +163,36 @@ static void event_at(const struct hpm_pmu_model *m, unsigned i, struct hpm_model
 	(void)m;
 	/* what a name without modifiers counts: MINH, as Linux's firmware sets */
 	const uint64_t inh = kmh_modes_to_inh(KMH_MODES_DEFAULT);
-	const struct kmh_event *e;
-	const struct kmh_alias *a;
-	int b = row_at(i, &e, &a);
+	struct kmh_row r;
+	int b = row_at(i, &r);
 	memset(out, 0, sizeof(*out));
 	out->constraint = b;
 	if (b < 0)
 		return;
 	out->topic = kmh_banks[b].name;
+	const struct kmh_event *e =
+	    r.ev ? r.ev : r.na ? kmh_event_by_index(b, r.na->index) : NULL;
 	if (e) {
-		out->name = e->name;
-		out->brief = e->brief;
-		out->description = e->description;
+		out->name = r.na ? r.na->name : e->name;
+		out->brief = r.na ? r.na->brief : e->brief;
+		out->description = r.na ? r.na->description : e->description;
+		out->alias_of = r.na ? r.na->alias_of : NULL;
+		out->deprecated = r.na && r.na->deprecated;
+		out->undefined = e->rtl == KMH_RTL_UNDEFINED;
+		if (!kmh_rtl_note(e, out->note, sizeof(out->note)))
+			out->note[0] = '\0';
 		out->code = e->index | inh;
 		snprintf(out->where, sizeof(out->where), "%s:%u", out->topic, e->index);
 		/* the EventCode of the bank's JSON: the EVENTn index */
 		snprintf(out->encoding, sizeof(out->encoding), "0x%x", e->index);
 		return;
 	}
+	const struct kmh_alias *a = r.al;
 	out->name = a->name;
 	out->brief = a->brief;
 	out->description = a->description;
+	out->alias_of = a->alias_of;
+	out->deprecated = a->deprecated;
 	out->code = a->code | inh;
 	size_t n = (size_t)snprintf(out->where, sizeof(out->where), "%s:", out->topic);
 	for (unsigned k = 0; k < a->nr && n < sizeof(out->where); k++)
@@ -180,17 +202,80 @@ static void event_at(const struct hpm_pmu_model *m, unsigned i, struct hpm_model
 	snprintf(out->encoding, sizeof(out->encoding), "0x%llx", (unsigned long long)a->code);
 }
 
+/* The events of c whose names mislead on XiangShan's RTL, in one line. */
+static const char *event_note(const struct hpm_pmu_model *m, const struct hpm_event_code *c,
+                              char *buf, size_t len, bool *warning)
+{
+	(void)m;
+	size_t n = 0;
+	*warning = false;
+	if (c->fixed >= 0 || !len)
+		return NULL;
+	buf[0] = '\0';
+	for (unsigned s = 0; s < KMH_NR_SLOTS; s++) {
+		unsigned idx = kmh_mhpmevent_event(c->value, s);
+		char one[200];
+		const char *note = NULL;
+		if (!idx)
+			continue;
+		if (c->constraint >= 0) {
+			const struct kmh_event *e = kmh_event_by_index(c->constraint, idx);
+			if (e && (note = kmh_rtl_note(e, one, sizeof(one))))
+				*warning |= e->rtl == KMH_RTL_UNDEFINED;
+		} else {
+			/* a raw value has no bank: the counter it lands on decides */
+			for (int b = 0; b < KMH_NR_BANKS && !note; b++) {
+				const struct kmh_event *e = kmh_event_by_index(b, idx);
+				if (e && e->rtl == KMH_RTL_UNDEFINED) {
+					snprintf(one, sizeof(one),
+					         "EVENT%u = %u is past what XiangShan's RTL copies "
+					         "into a %s counter's CSR: counted on mhpmcounter%u-%u, "
+					         "it is undefined",
+					         s, idx, kmh_banks[b].name, kmh_banks[b].first_counter,
+					         kmh_banks[b].last_counter);
+					note = one;
+					*warning = true;
+				}
+			}
+		}
+		if (note && !strstr(buf, note) && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "; " : "", note);
+	}
+	return n ? buf : NULL;
+}
+
 /* The keys hpmstat list --json has always given Kunminghu rows. */
 static void event_json(const struct hpm_pmu_model *m, unsigned i, struct json_t *obj,
                        bool after_description)
 {
 	(void)m;
-	const struct kmh_event *e;
-	const struct kmh_alias *a;
-	int b = row_at(i, &e, &a);
+	struct kmh_row r;
+	int b = row_at(i, &r);
+	const struct kmh_alias *a = r.al;
+	const struct kmh_event *e =
+	    r.ev ? r.ev : r.na ? kmh_event_by_index(b, r.na->index) : NULL;
 	if (b < 0)
 		return;
 	if (after_description) {
+		/* another name of a row ("alias_of" says "add" for an ADD alias) */
+		if (a && a->alias_of) {
+			json_object_set_new(obj, "name_of", json_string(a->alias_of));
+		} else if (r.na) {
+			json_object_set_new(obj, "name_of", json_string(r.na->alias_of));
+			json_object_set_new(obj, "deprecated", json_boolean(r.na->deprecated));
+		}
+		if (e && e->rtl != KMH_RTL_COUNTS) {
+			static const char *const rtl_words[] = {
+			    [KMH_RTL_ZERO] = "zero",
+			    [KMH_RTL_UNDEFINED] = "undefined",
+			    [KMH_RTL_SAME] = "same",
+			    [KMH_RTL_INVERSE] = "inverse",
+			};
+			char note[200];
+			json_object_set_new(obj, "rtl", json_string(rtl_words[e->rtl]));
+			json_object_set_new(obj, "rtl_note",
+			                    json_string(kmh_rtl_note(e, note, sizeof(note))));
+		}
 		if (a) {
 			json_t *idx = json_array();
 			for (unsigned k = 0; k < a->nr; k++)
@@ -288,6 +373,7 @@ const struct hpm_pmu_model hpm_model_kunminghu = {
     .nr_events = nr_events,
     .event_at = event_at,
     .event_json = event_json,
+    .event_note = event_note,
     .parse_modifiers = parse_modifiers,
     .modes_str = modes_str,
     .restrict_level = restrict_level,

@@ -44,7 +44,68 @@ const struct kmh_event *kmh_event_by_name(int bank, const char *name)
 			if (strcmp(d->events[i].name, name) == 0)
 				return &d->events[i];
 	}
+	const struct kmh_name_alias *na = kmh_name_alias_by_name(bank, name);
+	if (na)
+		return kmh_event_by_name(bank, na->alias_of);
 	return NULL;
+}
+
+const struct kmh_name_alias *kmh_name_alias_by_name(int bank, const char *name)
+{
+	for (int b = 0; b < KMH_NR_BANKS; b++) {
+		if (bank != KMH_BANK_NONE && b != bank)
+			continue;
+		const struct kmh_bank_desc *d = &kmh_banks[b];
+		for (unsigned i = 0; i < d->nr_names; i++)
+			if (strcmp(d->names[i].name, name) == 0)
+				return &d->names[i];
+	}
+	return NULL;
+}
+
+const char *kmh_rtl_note(const struct kmh_event *ev, char *buf, size_t len)
+{
+	switch (ev->rtl) {
+	case KMH_RTL_ZERO:
+		snprintf(buf, len, "%s:%u %s always reads 0 on XiangShan's RTL",
+		         kmh_banks[ev->bank].name, ev->index, ev->name);
+		return buf;
+	case KMH_RTL_UNDEFINED:
+		snprintf(buf, len,
+		         "%s:%u %s is undefined on XiangShan's RTL: the CSR copies only the "
+		         "bank's first %u entries",
+		         kmh_banks[ev->bank].name, ev->index, ev->name, ev->index);
+		return buf;
+	case KMH_RTL_SAME:
+		snprintf(buf, len, "%s:%u %s counts the same signal as %s:%u %s on XiangShan's RTL",
+		         kmh_banks[ev->bank].name, ev->index, ev->name, kmh_banks[ev->bank].name,
+		         ev->same_as, kmh_banks[ev->bank].events[ev->same_as].name);
+		return buf;
+	case KMH_RTL_INVERSE:
+		snprintf(buf, len,
+		         "%s:%u %s counts the inverse of its name on XiangShan's RTL: cycles in "
+		         "which the queue can accept",
+		         kmh_banks[ev->bank].name, ev->index, ev->name);
+		return buf;
+	default:
+		return NULL;
+	}
+}
+
+unsigned kmh_event_wire(int bank, unsigned index)
+{
+	const struct kmh_event *ev = kmh_event_by_index(bank, index);
+	if (!ev)
+		return 0;
+	switch (ev->rtl) {
+	case KMH_RTL_SAME:
+		return ev->same_as;
+	case KMH_RTL_ZERO:
+	case KMH_RTL_UNDEFINED:
+		return 0;
+	default:
+		return index;
+	}
 }
 
 const struct kmh_alias *kmh_alias_by_name(int bank, const char *name)
@@ -90,6 +151,8 @@ unsigned kmh_suggest(const char *name, int bank, const char **out, unsigned max)
 			suggest_offer(&sg, d->events[i].name);
 		for (unsigned i = 0; i < d->nr_aliases; i++)
 			suggest_offer(&sg, d->aliases[i].name);
+		for (unsigned i = 0; i < d->nr_names; i++)
+			suggest_offer(&sg, d->names[i].name);
 	}
 	return sg.n;
 }

@@ -415,7 +415,10 @@ void metric_set_judge(const struct metric_set *s, const struct metric_env *env,
  * METRIC_F_BOTTLENECK, and its children in s become the next siblings.
  * Stop when no sibling is a candidate; the last marked metric also gets
  * METRIC_F_BOTTLENECK_LEAF. A value outside [0, 1] takes part as it is.
- * Metrics outside the Topdown tree are never marked. Clears old marks. */
+ * Metrics outside the Topdown tree are never marked. Clears old marks.
+ * This is the one bottleneck rule: stat's printers, report (run files and
+ * the per-function Topdown of samples), top's tree and its BOTTLENECK
+ * column all read these marks; none of them picks a node of its own. */
 void metric_set_mark_bottleneck(const struct metric_set *s, struct metric_value *vals);
 
 /* ========================================================= counted events */

@@ -82,6 +82,12 @@ enum perf_file_feature {
 	/* Linux 6.1's perf knows no feature from here on: a reader skips it
 	 * by its section's size. */
 	PERF_FEAT_LAST_KNOWN_6_1 = 31,
+	/* hpmstat's own: the run file (hpmstat-run(5), JSON) of the `stat
+	 * record` that wrote the file, so that `hpmstat stat report` prints
+	 * the run as stat printed it. perf reads the sections of the bits
+	 * it knows and passes over the rest; the last bit stays clear of
+	 * the ones perf adds. */
+	PERF_FEAT_HPM_RUN = 255,
 };
 
 /* Record types perf itself writes into the data section, after the
@@ -107,6 +113,45 @@ enum perf_user_record_type {
 	PERF_RECORD_COMPRESSED = 81,
 	PERF_RECORD_FINISHED_INIT = 82, /* the synthesized records end here */
 	PERF_RECORD_USER_MAX_6_1 = 83,
+};
+
+/* The records of `perf stat record` (perf's tools/lib/perf event.h): the
+ * counts of an event on one CPU and thread, their rounds, the
+ * configuration of the count and the event's unit, scale and name. */
+struct perf_file_stat {
+	struct perf_event_header header;
+	uint64_t id;     /* one of the event's ids (its attr's ids) */
+	uint32_t cpu;    /* the CPU number, (uint32_t)-1 for any */
+	uint32_t thread; /* the index in the thread map */
+	uint64_t val, ena, run;
+};
+
+enum perf_file_stat_round_type {
+	PERF_STAT_ROUND_INTERVAL = 0, /* time: since counting started (ns) */
+	PERF_STAT_ROUND_FINAL = 1,    /* time: the run's wall time (ns) */
+};
+
+struct perf_file_stat_round {
+	struct perf_event_header header;
+	uint64_t type; /* enum perf_file_stat_round_type */
+	uint64_t time;
+};
+
+/* STAT_CONFIG: u64 nr, then nr (tag, value) pairs. */
+enum perf_file_stat_config_term {
+	PERF_STAT_CONFIG_AGGR_MODE = 0, /* perf's enum aggr_mode: 1 global */
+	PERF_STAT_CONFIG_INTERVAL = 1,  /* -I in ms, 0 without */
+	PERF_STAT_CONFIG_SCALE = 2,     /* scale counts by enabled/running */
+	PERF_STAT_CONFIG_TERMS = 3,
+};
+#define PERF_STAT_AGGR_GLOBAL 1
+
+/* EVENT_UPDATE: u64 type, u64 id, then a NUL-padded string (UNIT, NAME)
+ * or a double (SCALE). */
+enum perf_file_event_update_type {
+	PERF_EVENT_UPDATE_UNIT = 0,
+	PERF_EVENT_UPDATE_SCALE = 1,
+	PERF_EVENT_UPDATE_NAME = 2,
 };
 
 /* Feature sections built of strings: a u32 length (of the string with

@@ -298,6 +298,13 @@ static bool read_feature(struct pd_file *f, unsigned feat, uint64_t off, uint64_
 	case PERF_FEAT_EVENT_DESC:
 		ok = read_event_desc(f, b, off, end);
 		break;
+	case PERF_FEAT_STAT:
+		f->has_stat = true;
+		break;
+	case PERF_FEAT_HPM_RUN:
+		f->hpm_run = b + off;
+		f->hpm_run_len = size;
+		break;
 	case PERF_FEAT_COMPRESSED:
 		note(f,
 		     "skipped feature %u (compressed): the data's PERF_RECORD_COMPRESSED "
@@ -432,7 +439,9 @@ int pd_open(struct pd_file *f, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 	memset(f, 0, sizeof(*f));
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO's open would wait for a writer (it is refused
+	 * below); a regular file's reads through mmap are unaffected */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		seterr(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
@@ -754,6 +763,60 @@ static bool parse(struct pd_file *f, uint64_t off, struct pd_record *r)
 		r->ev = pd_event_of_id(f, r->u.lost.id);
 		if (n > 16)
 			trailer(f, r, p + 16, n - 16);
+		return true;
+	case PERF_RECORD_STAT:
+		/* id, cpu, thread, then value, enabled, running */
+		if (n < 40)
+			return false;
+		r->u.stat.id = get64(p);
+		r->u.stat.cpu = get32(p + 8);
+		r->u.stat.thread = get32(p + 12);
+		r->u.stat.val = get64(p + 16);
+		r->u.stat.ena = get64(p + 24);
+		r->u.stat.run = get64(p + 32);
+		r->ev = pd_event_of_id(f, r->u.stat.id);
+		return true;
+	case PERF_RECORD_STAT_ROUND:
+		if (n < 16)
+			return false;
+		r->u.stat_round.type = get64(p);
+		r->u.stat_round.time = get64(p + 8);
+		return true;
+	case PERF_RECORD_STAT_CONFIG: {
+		if (n < 8)
+			return false;
+		uint64_t nr = get64(p);
+		if (nr > (n - 8) / 16)
+			return false;
+		r->u.stat_config.aggr_mode = PERF_STAT_AGGR_GLOBAL;
+		r->u.stat_config.scale = 1;
+		for (uint64_t i = 0; i < nr; i++) {
+			uint64_t tag = get64(p + 8 + 16 * i), val = get64(p + 16 + 16 * i);
+			if (tag == PERF_STAT_CONFIG_AGGR_MODE)
+				r->u.stat_config.aggr_mode = val;
+			else if (tag == PERF_STAT_CONFIG_INTERVAL)
+				r->u.stat_config.interval = val;
+			else if (tag == PERF_STAT_CONFIG_SCALE)
+				r->u.stat_config.scale = val;
+		}
+		return true;
+	}
+	case PERF_RECORD_EVENT_UPDATE:
+		if (n < 16)
+			return false;
+		r->u.update.type = get64(p);
+		r->u.update.id = get64(p + 8);
+		r->ev = pd_event_of_id(f, r->u.update.id);
+		if (r->u.update.type == PERF_EVENT_UPDATE_SCALE) {
+			if (n < 24)
+				return false;
+			memcpy(&r->u.update.scale, p + 16, 8);
+		} else if (r->u.update.type == PERF_EVENT_UPDATE_UNIT ||
+		           r->u.update.type == PERF_EVENT_UPDATE_NAME) {
+			r->u.update.str = str_in(p, 16, n);
+			if (!r->u.update.str)
+				return false;
+		}
 		return true;
 	default:
 		return true;

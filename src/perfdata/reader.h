@@ -7,7 +7,9 @@
  * record by record: SAMPLE parsed by its event's sample_type (up to and
  * including CALLCHAIN, which is all a report needs), MMAP, MMAP2, COMM,
  * FORK, EXIT, LOST, LOST_SAMPLES, FINISHED_ROUND, HEADER_ATTR (pipe mode's events),
- * HEADER_FEATURE, and the sample_id_all trailer of the others (their time).
+ * HEADER_FEATURE, the sample_id_all trailer of the others (their time), and
+ * the records of perf stat record (STAT, STAT_ROUND, STAT_CONFIG,
+ * EVENT_UPDATE) with its features (STAT, hpmstat's run file).
  * The layout facts are perf-file.h's.
  *
  * What it cannot use it skips by size and says so once, in the file's
@@ -87,6 +89,22 @@ struct pd_record {
 		struct { /* LOST (id and lost), LOST_SAMPLES (lost) */
 			uint64_t id, lost;
 		} lost;
+		struct { /* STAT: an event's count on one CPU and thread (ev: the
+			  * id's event) */
+			uint64_t id, val, ena, run;
+			uint32_t cpu, thread;
+		} stat;
+		struct { /* STAT_ROUND */
+			uint64_t type, time;
+		} stat_round;
+		struct { /* STAT_CONFIG: the terms it has (perf's defaults else) */
+			uint64_t aggr_mode, interval, scale;
+		} stat_config;
+		struct { /* EVENT_UPDATE of a UNIT, NAME (str) or SCALE */
+			uint64_t type, id;
+			const char *str;
+			double scale;
+		} update;
 	} u;
 };
 
@@ -111,6 +129,11 @@ struct pd_file {
 	uint32_t nr_cpus_avail, nr_cpus_online;
 	struct pd_build_id *bid;
 	unsigned nr_bid;
+	/* perf stat record's file (the STAT feature), and hpmstat's run file
+	 * in it (PERF_FEAT_HPM_RUN: hpm_run_len bytes in buf, else NULL) */
+	bool has_stat;
+	const uint8_t *hpm_run;
+	uint64_t hpm_run_len;
 
 	/* What the reader skipped or stopped at, one line each (no newline). */
 	char *note[PD_NOTE_MAX];

@@ -53,6 +53,9 @@ struct perf_writer {
 	unsigned nr_bids;
 	struct group_entry *groups;
 	unsigned nr_groups;
+	bool has_stat; /* STAT: the file holds perf stat record's counts */
+	char *hpm_run; /* HPM_RUN: the run file's bytes */
+	size_t hpm_run_len;
 	/* perf's pipe format: no header to rewrite, the attrs and features
 	 * are records in the stream */
 	bool pipe;
@@ -121,6 +124,10 @@ static bool feature_on(const struct perf_writer *w, unsigned f)
 		return w->has_time;
 	case PERF_FEAT_GROUP_DESC:
 		return w->nr_groups > 0;
+	case PERF_FEAT_STAT:
+		return w->has_stat;
+	case PERF_FEAT_HPM_RUN:
+		return w->hpm_run != NULL;
 	default:
 		return w->strings[f] != NULL;
 	}
@@ -323,9 +330,27 @@ void perf_writer_add_group(struct perf_writer *w, const char *name, uint32_t lea
 	w->nr_groups++;
 }
 
+void perf_writer_set_stat(struct perf_writer *w)
+{
+	w->has_stat = true;
+}
+
+void perf_writer_set_hpm_run(struct perf_writer *w, const char *run, size_t len)
+{
+	free(w->hpm_run);
+	w->hpm_run = xmalloc(len ? len : 1);
+	memcpy(w->hpm_run, run, len);
+	w->hpm_run_len = len;
+}
+
 static void put_feature(struct perf_writer *w, unsigned f)
 {
 	switch (f) {
+	case PERF_FEAT_STAT:
+		break; /* its bit is all it says (perf's write_stat is empty) */
+	case PERF_FEAT_HPM_RUN:
+		put(w, w->hpm_run, w->hpm_run_len);
+		break;
 	case PERF_FEAT_BUILD_ID:
 		for (unsigned i = 0; i < w->nr_bids; i++) {
 			static const char zeros[NAME_ALIGN];
@@ -512,6 +537,7 @@ void perf_writer_free(struct perf_writer *w)
 	for (unsigned i = 0; i < w->nr_groups; i++)
 		free(w->groups[i].name);
 	free(w->groups);
+	free(w->hpm_run);
 	free(w);
 }
 

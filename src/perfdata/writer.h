@@ -93,6 +93,13 @@ void perf_writer_add_build_id(struct perf_writer *w, int32_t pid, uint16_t misc,
 void perf_writer_add_group(struct perf_writer *w, const char *name, uint32_t leader,
                            uint32_t nr_members);
 
+/* STAT: the file holds the counts of a `stat record` (perf stat report
+ * reads it; perf's checks of samples do not apply). */
+void perf_writer_set_stat(struct perf_writer *w);
+/* HPM_RUN: the run file (hpmstat-run(5)) of that recording, len bytes. A
+ * file's feature only: a pipe's feature records are at most 64 KiB. */
+void perf_writer_set_hpm_run(struct perf_writer *w, const char *run, size_t len);
+
 /* Writes the feature sections and rewrites the header with the final
  * sizes (a pipe: the features set since the start); *size (NULL: not
  * wanted) gets the size of the whole file or stream; frees w (also on

@@ -13,6 +13,7 @@
 #include "core/evlist.h"
 #include "core/models.h"
 #include "perfdata/writer.h"
+#include "util/str.h"
 #include "util/xalloc.h"
 
 #define QUANTUM   (UINT64_C(1) << 20) /* cycles of one hart per round */
@@ -258,14 +259,37 @@ static int write_sample(struct rec *r, unsigned ev, unsigned h, const struct hpm
 	return put(r, buf, hd->size);
 }
 
+/* For a fixed counter that cannot sample (Kunminghu's mcycle): the group
+ * that records what was asked, led by the machine's cycle sampler with ev
+ * and its group's events as members ("; lead with ...: -e '{...}:S'"),
+ * else "". */
+static const char *suggest_leader(const struct rec *r, unsigned ev, char *buf, size_t len)
+{
+	struct str_buf b = {buf, len, 0};
+	buf[0] = '\0';
+	if (!r->ev[ev].fixed || !r->mach->cycle_sampler)
+		return buf;
+	str_buf_add(&b,
+	            "; lead with an event that counts every cycle on a counter that can: -e "
+	            "'{%s",
+	            r->mach->cycle_sampler);
+	for (unsigned k = 0; k < r->nr; k++)
+		if (k == ev ||
+		    (r->list.ev[ev].group >= 0 && r->list.ev[k].group == r->list.ev[ev].group))
+			str_buf_add(&b, ",%s", r->list.ev[k].name);
+	str_buf_add(&b, "}:S'");
+	return buf;
+}
+
 static int arm(struct rec *r, unsigned ev, unsigned h, uint64_t left)
 {
 	r->arm[h * r->nr + ev].left = left;
 	int rc = r->mach->set_period(r->vm, h, r->ev[ev].counter, left, r->err, r->errlen);
 	if (rc == -EOPNOTSUPP) {
-		char why[384];
+		char why[384], lead[512];
 		snprintf(why, sizeof(why), "%s", r->err);
-		snprintf(r->err, r->errlen, "'%s': <not supported>: %s", r->list.ev[ev].name, why);
+		snprintf(r->err, r->errlen, "'%s': <not supported>: %s%s", r->list.ev[ev].name, why,
+		         suggest_leader(r, ev, lead, sizeof(lead)));
 	}
 	return rc;
 }
@@ -466,44 +490,106 @@ out:
 	return rc;
 }
 
-int hpm_record_emu_functions(const char *dso, struct hpm_record_emu_fn **fns, size_t *n, char *err,
-                             size_t errlen)
+/* The functions of the vm of cfg into *fns and *n: 0, or create()'s error
+ * (err set). */
+static int functions_of(const struct hpm_emu_machine *mach, const struct hpm_emu_vm_config *cfg,
+                        const char *name, struct hpm_record_emu_fn **fns, size_t *n, char *err,
+                        size_t errlen)
+{
+	struct hpm_emu_vm *vm = NULL;
+	int rc = mach->create(cfg, &vm, err, errlen);
+	if (rc)
+		return rc;
+	/* a named file of another profile is not this recording's */
+	if (name && (!vm->profile || strcmp(vm->profile, name) != 0)) {
+		mach->free(vm);
+		return -ESRCH;
+	}
+	unsigned nf = mach->nr_functions(vm);
+	*fns = xcalloc(nf ? nf : 1, sizeof(**fns));
+	for (unsigned i = 0; i < nf; i++) {
+		struct hpm_emu_function f;
+		if (!mach->function(vm, i, &f))
+			continue;
+		(*fns)[*n].name = xstrdup(f.name);
+		(*fns)[*n].start = f.start;
+		(*fns)[*n].end = f.end;
+		(*n)++;
+	}
+	mach->free(vm);
+	return 0;
+}
+
+int hpm_record_emu_functions(const char *dso, const char *profile_file,
+                             struct hpm_record_emu_fn **fns, size_t *n, char *err, size_t errlen)
 {
 	size_t len = strlen(dso);
 	*fns = NULL;
 	*n = 0;
 	if (len < 7 || strncmp(dso, "[emu:", 5) != 0 || dso[len - 1] != ']')
 		return -ENOENT;
-	char *profile = xstrdup(dso + 5);
-	profile[len - 6] = '\0';
 	const struct hpm_emu_machine *mach = NULL;
 	for (unsigned i = 0; !mach && i < hpm_model_count(); i++) {
 		const struct hpm_emu_machine *m = hpm_model_machine(hpm_model_at(i));
 		if (m && hpm_emu_can_sample(m))
 			mach = m;
 	}
-	struct hpm_emu_vm *vm = NULL;
-	struct hpm_emu_vm_config cfg = {.harts = 1, .profile = profile};
-	int rc = -ENOENT;
-	if (mach && mach->create(&cfg, &vm, err, errlen) == 0) {
-		unsigned nf = mach->nr_functions(vm);
-		*fns = xcalloc(nf ? nf : 1, sizeof(**fns));
-		for (unsigned i = 0; i < nf; i++) {
-			struct hpm_emu_function f;
-			if (!mach->function(vm, i, &f))
-				continue;
-			(*fns)[*n].name = xstrdup(f.name);
-			(*fns)[*n].start = f.start;
-			(*fns)[*n].end = f.end;
-			(*n)++;
-		}
-		mach->free(vm);
-		rc = 0;
-	} else if (!mach) {
+	if (!mach) {
 		snprintf(err, errlen, "no emulated machine can sample");
+		return -EOPNOTSUPP;
+	}
+	char *profile = xstrdup(dso + 5);
+	profile[len - 6] = '\0';
+	int rc = -ESRCH;
+	/* the profile file the user named, when it is the recording's
+	 * profile; else a built-in profile of that name. The name comes from
+	 * the file: never a path to open. */
+	if (profile_file) {
+		struct hpm_emu_vm_config cfg = {.harts = 1, .profile = profile_file};
+		rc = functions_of(mach, &cfg, profile, fns, n, err, errlen);
+		if (rc && rc != -ESRCH) {
+			free(profile);
+			return -EINVAL;
+		}
+	}
+	if (rc) {
+		struct hpm_emu_vm_config cfg = {
+		    .harts = 1, .profile = profile, .builtin_only = true};
+		rc = functions_of(mach, &cfg, NULL, fns, n, err, errlen);
+	}
+	if (rc) {
+		if (profile_file)
+			snprintf(
+			    err, errlen,
+			    "the recording's profile '%s' is not built in, and --emu-profile '%s' "
+			    "is another profile",
+			    profile, profile_file);
+		else
+			snprintf(err, errlen,
+			         "the recording's profile '%s' is not built in: name its file with "
+			         "--emu-profile FILE",
+			         profile);
+		rc = -ESRCH;
 	}
 	free(profile);
 	return rc;
+}
+
+int hpm_record_emu_profile_check(const char *profile_file, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < hpm_model_count(); i++) {
+		const struct hpm_emu_machine *m = hpm_model_machine(hpm_model_at(i));
+		if (!m || !hpm_emu_can_sample(m))
+			continue;
+		struct hpm_emu_vm_config cfg = {.harts = 1, .profile = profile_file};
+		struct hpm_emu_vm *vm = NULL;
+		if (m->create(&cfg, &vm, err, errlen) != 0)
+			return -EINVAL;
+		m->free(vm);
+		return 0;
+	}
+	snprintf(err, errlen, "no emulated machine can sample");
+	return -EOPNOTSUPP;
 }
 
 void hpm_record_emu_functions_free(struct hpm_record_emu_fn *fns, size_t n)

@@ -69,11 +69,18 @@ struct hpm_record_emu_fn {
 };
 
 /* The declared functions behind dso when it names an emulator workload
- * ("[emu:PROFILE]", PROFILE a built-in or a file path): 0 with *fns (free
- * with hpm_record_emu_functions_free) and *n; -ENOENT when dso is not one;
- * another -errno with err. For sym/sym.h's hpm_syms_add_table. */
-int hpm_record_emu_functions(const char *dso, struct hpm_record_emu_fn **fns, size_t *n, char *err,
-                             size_t errlen);
+ * ("[emu:PROFILE]"): PROFILE's from profile_file (a profile file the user
+ * named, report --emu-profile; NULL: none) when that file is the profile
+ * PROFILE, else from the built-in profile PROFILE. A name read from a
+ * recording is never opened as a path. 0 with *fns (free with
+ * hpm_record_emu_functions_free) and *n; -ENOENT when dso is not one;
+ * -EINVAL when profile_file cannot be read, -ESRCH when no profile is
+ * PROFILE, with err. For sym/sym.h's hpm_syms_add_table. */
+int hpm_record_emu_functions(const char *dso, const char *profile_file,
+                             struct hpm_record_emu_fn **fns, size_t *n, char *err, size_t errlen);
+/* Whether profile_file (a profile name or file the user named) is a
+ * profile the sampling machine runs: 0, or -errno with err. */
+int hpm_record_emu_profile_check(const char *profile_file, char *err, size_t errlen);
 void hpm_record_emu_functions_free(struct hpm_record_emu_fn *fns, size_t n);
 
 #endif

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "report/cells.h"
 #include "util/provenance.h"
@@ -69,6 +70,34 @@ const char *rp_slice_unit(const struct rp_run *run, const struct rp_slice *s)
 unsigned rp_slice_rows(const struct rp_run *run)
 {
 	return run->rf.nr_units > 1 ? 1 + run->rf.nr_units : 1;
+}
+
+bool rp_unit_idle(const struct rp_run *run, unsigned u)
+{
+	const struct rf_run *rf = &run->rf;
+	if (rf->nr_units < 2 || u >= rf->nr_units)
+		return false;
+	for (unsigned i = 0; i < rf->nr_ev; i++) {
+		const struct rf_event *e = &rf->ev[i];
+		if (e->host || strcasecmp(e->name, "cycles"))
+			continue;
+		for (unsigned k = 0; k < e->nr_counts; k++)
+			if (!strcmp(e->counts[k].unit, rf->units[u]))
+				return e->counts[k].running > 0 && e->counts[k].value == 0 &&
+				       !e->counts[k].wrapped;
+	}
+	return false;
+}
+
+const char *rp_idle_units(const struct rp_run *run, char *buf, size_t len)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	for (unsigned u = 0; u < run->rf.nr_units && off < len; u++)
+		if (rp_unit_idle(run, u))
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
+			                        run->rf.units[u]);
+	return buf;
 }
 
 const char *rp_run_source(const struct rp_run *run, char *buf, size_t len)

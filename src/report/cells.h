@@ -32,6 +32,14 @@ const char *rp_signed(char *buf, size_t len, double v);
 const char *rp_slice_unit(const struct rp_run *run, const struct rp_slice *s);
 /* The run has per-unit slices: slices per interval = 1 + units. */
 unsigned rp_slice_rows(const struct rp_run *run);
+/* Unit u (index in rf.units) of a run with several is idle: its cycles
+ * (the event the Topdown divides by) ran and counted none (one that never
+ * ran is not counted, not idle), as a
+ * hart in wfi counts (stat's stat_idle_units): no slots, so the all-units
+ * Topdown has none of it. */
+bool rp_unit_idle(const struct rp_run *run, unsigned u);
+/* "hart2, hart3" of a run's idle units, "" when none. */
+const char *rp_idle_units(const struct rp_run *run, char *buf, size_t len);
 /* Short description of a run's source, e.g. "emulated, profile dram-bound,
  * 2 harts" or "command: true". */
 const char *rp_run_source(const struct rp_run *run, char *buf, size_t len);

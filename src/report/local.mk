@@ -6,6 +6,7 @@
 noinst_LIBRARIES += src/report/libreport.a
 src_report_libreport_a_SOURCES = \
 	src/report/runfile.c src/report/runfile.h src/report/replay.c src/report/replay.h \
+	src/report/perf-run.c src/report/perf-run.h \
 	src/report/report.h src/report/report-int.h \
 	src/report/model.c src/report/render.c src/report/cells.c src/report/cells.h \
 	src/report/render-text.c src/report/render-csv.c src/report/render-json.c \

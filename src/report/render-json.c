@@ -83,6 +83,9 @@ static json_t *run_json(const struct report *r, const struct rp_run *run)
 		const struct rp_slice *x = &run->slice[s];
 		json_t *so = json_object();
 		json_object_set_new(so, "hart", json_string(rp_slice_unit(run, x)));
+		/* no cycles counted: why its nodes are null */
+		if (x->unit >= 0 && rp_unit_idle(run, (unsigned)x->unit))
+			json_object_set_new(so, "idle", json_true());
 		json_object_set_new(so, "interval",
 		                    x->interval >= 0 ? json_integer(x->interval) : json_null());
 		json_object_set_new(so, "time",

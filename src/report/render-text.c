@@ -138,7 +138,13 @@ static void one_run(const struct report *r, const struct rp_run *run, FILE *out)
 	} else {
 		for (unsigned u = 0; u < rows; u++) {
 			const struct rp_slice *s = &run->slice[u];
-			if (rows > 1 && u > 0)
+			char idle[256];
+			if (rows > 1 && u > 0 && rp_unit_idle(run, (unsigned)s->unit))
+				fprintf(out,
+				        "\n Topdown, %s: idle (no cycles counted, so no slots: its "
+				        "Topdown is n/a):\n",
+				        rp_slice_unit(run, s));
+			else if (rows > 1 && u > 0)
 				fprintf(out, "\n Topdown, %s (computed from its counts):\n",
 				        rp_slice_unit(run, s));
 			else
@@ -148,6 +154,11 @@ static void one_run(const struct report *r, const struct rp_run *run, FILE *out)
 				        rows <= 1       ? ""
 				        : rf->harts > 0 ? ", all harts"
 				                        : ", all units");
+			/* the sum has no slots of the idle units: named */
+			if (rows > 1 && u == 0 && rp_idle_units(run, idle, sizeof(idle))[0])
+				fprintf(out,
+				        " (%s idle (no cycles counted%s): not in the Topdown)\n",
+				        idle, rf->harts > 0 ? ": in wfi, the clock gated" : "");
 			tree(r, run, s, out);
 		}
 		if (rf->nr_node && rf->mval[0].multiplexed)

@@ -312,6 +312,10 @@ int stat_replay_load(const char *buf, size_t len, const char *name, struct stat_
 	struct stat_result *res = &r->res;
 	res->list = &r->list;
 	res->first = true;
+	/* a run without the command's times (perf stat record keeps none):
+	 * not printed, as perf stat report prints none */
+	if (!json_object_get(root, "user_s"))
+		res->user_s = res->sys_s = (double)NAN;
 	if (opt_number(&c, root, "", "elapsed_ns", &res->elapsed_ns) ||
 	    opt_number(&c, root, "", "user_s", &res->user_s) ||
 	    opt_number(&c, root, "", "sys_s", &res->sys_s))
@@ -358,7 +362,15 @@ int stat_replay_load(const char *buf, size_t len, const char *name, struct stat_
 		r->iv_counts[k] = xcalloc(f->nr_ev + 1, sizeof(**r->iv_counts));
 		for (unsigned i = 0; i < f->nr_ev; i++) {
 			unsigned nu;
-			r->iv_counts[k][i] = counts_of(v->counts[i], v->nr_counts[i], &nu);
+			struct hpm_count *ivc = counts_of(v->counts[i], v->nr_counts[i], &nu);
+			/* the printers read an interval's counts by the event's
+			 * units: an interval that lists fewer has zero for the rest */
+			unsigned want = r->list.ev[i].nr_units;
+			if (nu < want) {
+				ivc = xreallocarray(ivc, want, sizeof(*ivc));
+				memset(ivc + nu, 0, (want - nu) * sizeof(*ivc));
+			}
+			r->iv_counts[k][i] = ivc;
 		}
 		r->iv_metrics[k] = xcalloc(f->nr_node + 1, sizeof(**r->iv_metrics));
 		for (unsigned m = 0; m < f->nr_node; m++)

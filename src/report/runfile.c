@@ -11,6 +11,8 @@
 
 #include "core/models.h"
 #include "metric/metric.h"
+#include "perfdata/reader.h"
+#include "report/perf-run.h"
 #include "report/runfile.h"
 #include "util/count-json.h"
 #include "util/run-schema.h"
@@ -590,6 +592,24 @@ json_t *rf_json_load_bounded(FILE *f, size_t max, bool *too_big, json_error_t *j
 	return doc;
 }
 
+/* A perf.data of stat counts (stat record's, perf stat record's): its run. */
+static int load_perf_stat(const char *path, struct rf_run *run, char *err, size_t errlen)
+{
+	struct pd_file f;
+	char *buf;
+	size_t len;
+	memset(run, 0, sizeof(*run));
+	if (pd_open(&f, path, err, errlen) != 0)
+		return -1;
+	int rc = perf_stat_run(f.buf, f.len, path, &buf, &len, err, errlen);
+	pd_close(&f);
+	if (rc)
+		return -1;
+	rc = rf_load_buffer(buf, len, path, run, err, errlen);
+	free(buf);
+	return rc;
+}
+
 int rf_load_file(const char *path, struct rf_run *run, char *err, size_t errlen)
 {
 	json_error_t jerr;
@@ -599,6 +619,13 @@ int rf_load_file(const char *path, struct rf_run *run, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		return -1;
 	}
+	char magic[8];
+	size_t nm = fread(magic, 1, sizeof(magic), f);
+	if (pd_is_perf_data(magic, nm)) {
+		fclose(f);
+		return load_perf_stat(path, run, err, errlen);
+	}
+	rewind(f);
 	errno = 0;
 	bool too_big;
 	json_t *doc = rf_json_load_bounded(f, RF_MAX_BYTES, &too_big, &jerr);

@@ -289,21 +289,20 @@ static void text(const struct rs_report *rs, FILE *out)
 					fprintf(out, "  %*s", tw,
 					        rp_num(v, sizeof(v), e->td[t], 2));
 				}
-				/* "<==" and the bottleneck path: the largest level-1
-				 * share, then the largest of its children, down */
+				/* "<==" and the bottleneck path the metric library
+				 * marked (stat's rule), from level 1 down */
 				const char *sep = "  <== ";
 				for (int parent = -1;;) {
-					int best = -1;
-					for (unsigned t = 0; t < rs->nr_td; t++)
+					int next = -1;
+					for (unsigned t = 0; t < rs->nr_td && t < 64; t++)
 						if (rs->td_parent[t] == parent &&
-						    !isnan(e->td[t]) &&
-						    (best < 0 || e->td[t] > e->td[best]))
-							best = (int)t;
-					if (best < 0)
+						    (e->td_bn >> t & 1))
+							next = (int)t;
+					if (next < 0)
 						break;
-					fprintf(out, "%s%s", sep, rs->td_name[best]);
+					fprintf(out, "%s%s", sep, rs->td_name[next]);
 					sep = " > ";
-					parent = best;
+					parent = next;
 				}
 			}
 			fputc('\n', out);

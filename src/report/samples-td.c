@@ -1,14 +1,17 @@
 /* samples-td.c: see samples-td.h. */
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "arch/model.h"
 #include "core/models.h"
 #include "metric/metric.h"
 #include "report/samples-td.h"
+#include "util/str.h"
 #include "util/xalloc.h"
 
 /* The previous read of one (leader, cpu, tid). */
@@ -102,14 +105,128 @@ void rs_td_sample(struct rs_report *rs, struct rs_hist *h, struct rs_entry *e,
 }
 
 struct td_ctx {
+	const struct hpm_pmu_model *m;
 	const struct rs_hist *h;
 	const double *d;
 };
 
+/* A member's name as m's formulas spell it: a fixed counter by its own
+ * name ("mcycle", what a Kunminghu recording may call it) or a generic
+ * alias ("cpu-cycles") is the event the formulas name ("cycles"). */
+static const char *formula_name(const struct hpm_pmu_model *m, const char *name)
+{
+	int f = -1;
+	for (unsigned k = 0; k < m->nr_fixed && f < 0; k++)
+		if (strcasecmp(name, m->fixed[k].name) == 0)
+			f = (int)k;
+	if (f < 0) {
+		const struct hpm_model_generic *g = hpm_model_generic(m, name, strlen(name));
+		if (g && g->event)
+			return g->event;
+		if (g)
+			f = g->fixed;
+	}
+	if (f < 0 || (unsigned)f >= m->nr_fixed)
+		return name;
+	return m->fixed[f].event     ? m->fixed[f].event
+	       : m->fixed[f].generic ? m->fixed[f].generic
+	                             : name;
+}
+
 static const char *ev_name(void *c, unsigned i, bool *host)
 {
+	const struct td_ctx *t = c;
 	*host = false;
-	return ((struct td_ctx *)c)->h->member[i];
+	return formula_name(t->m, t->h->member[i]);
+}
+
+/* Whether a member of h gives event `name` of m's formulas: named so, or
+ * a part of a member counted as a sum ("INST_SPEC+RECOVERY_BUBBLE"). */
+static bool has_event(const struct hpm_pmu_model *m, const struct rs_hist *h, const char *name)
+{
+	size_t len = strlen(name);
+	for (unsigned i = 0; i < h->nr_member; i++) {
+		const char *f = formula_name(m, h->member[i]);
+		for (const char *p = f; *p;) {
+			size_t n = strcspn(p, "+");
+			if (n == len && strncasecmp(p, name, len) == 0)
+				return true;
+			p += n + (p[n] == '+');
+		}
+	}
+	return false;
+}
+
+/* The events m's level-1 Topdown needs that no member of h gives, joined
+ * by ", " into buf; how many (UINT_MAX when m has no level-1 Topdown). */
+static unsigned missing_events(const struct hpm_pmu_model *m, const struct rs_hist *h, char *buf,
+                               size_t len)
+{
+	struct metric_set set;
+	struct metric_error err;
+	struct metric_names names = {0};
+	struct str_buf b = {buf, len, 0};
+	unsigned nr = 0;
+	buf[0] = '\0';
+	metric_set_init(&set, m->metrics);
+	if (metric_set_add_topdown(&set, 1, &err) != 0 || !set.nr) {
+		metric_set_free(&set);
+		return UINT_MAX;
+	}
+	metric_set_events(&set, NULL, 0, 0, NULL, NULL, &names);
+	for (unsigned i = 0; i < names.nr; i++)
+		if (!has_event(m, h, names.name[i]))
+			str_buf_add(&b, "%s%s", nr++ ? ", " : "", names.name[i]);
+	metric_names_free(&names);
+	metric_set_free(&set);
+	return nr;
+}
+
+/* Why no model computes h's Topdown: the model asked for (--pmu), else the
+ * one the file's cpuid names, else the one that misses the fewest events,
+ * with the events its level 1 needs that the group lacks. */
+static void explain_missing(struct rs_report *rs, const struct rs_hist *h,
+                            const struct hpm_pmu_model *byid)
+{
+	const struct hpm_pmu_model *best = rs->opts.pmu ? hpm_model_by_name(rs->opts.pmu) : byid;
+	char miss[256] = "", b[256];
+	unsigned fewest = UINT_MAX;
+	if (best && best->metrics)
+		fewest = missing_events(best, h, miss, sizeof(miss));
+	else
+		for (unsigned i = 0; i < hpm_model_count(); i++) {
+			const struct hpm_pmu_model *m = hpm_model_at(i);
+			unsigned n;
+			if (m->metrics && (n = missing_events(m, h, b, sizeof(b))) < fewest) {
+				fewest = n;
+				best = m;
+				snprintf(miss, sizeof(miss), "%s", b);
+			}
+		}
+	if (!best || fewest == UINT_MAX || !fewest)
+		return; /* the generic reason stands */
+	struct str_buf w = {rs->td_why, sizeof(rs->td_why), 0};
+	str_buf_add(&w, "the %s model's level 1 needs %s, which the group {", best->name, miss);
+	for (unsigned i = 0; i < h->nr_member; i++)
+		str_buf_add(&w, "%s%s", i ? "," : "", h->member[i]);
+	str_buf_add(&w, "} does not have");
+}
+
+/* Level-1 shares outside 0-100 % or not adding up to 100 %: no formula
+ * gives that from counts a group read together, so the reads were damaged
+ * (a member that wrapped or went back, a file edited). 1 point of slack
+ * for the counts that cross a period's edge. */
+static bool level1_damaged(const struct rs_report *rs, const double *td)
+{
+	double sum = 0;
+	for (unsigned k = 0; k < rs->nr_td; k++) {
+		if (rs->td_parent[k] >= 0 || isnan(td[k]))
+			continue;
+		if (td[k] < -1 || td[k] > 101)
+			return true;
+		sum += td[k];
+	}
+	return fabs(sum - 100) > 1;
 }
 
 static double ev_value(void *c, unsigned i, double *share)
@@ -119,20 +236,26 @@ static double ev_value(void *c, unsigned i, double *share)
 	return d ? d[i] : (double)NAN;
 }
 
-/* Level-1 values of deltas d (NAN each when the set cannot evaluate). */
-static bool eval(const struct metric_set *set, const struct rs_hist *h, const double *d,
-                 double *out)
+/* Level-1 values of deltas d (NAN each when the set cannot evaluate), and
+ * in *bn (when not NULL) the nodes on the bottleneck path, bit k for
+ * set->m[k]. */
+static bool eval(const struct hpm_pmu_model *m, const struct metric_set *set,
+                 const struct rs_hist *h, const double *d, double *out, uint64_t *bn)
 {
-	struct td_ctx c = {h, d};
+	struct td_ctx c = {m, h, d};
 	struct metric_events evs = {
 	    .nr = h->nr_member, .name = ev_name, .value = ev_value, .ctx = &c};
 	struct metric_value *v = xcalloc(set->nr ? set->nr : 1, sizeof(*v));
 	metric_set_eval_events(set, &evs, NULL, 0, v);
 	bool all = set->nr > 0;
+	if (bn)
+		*bn = 0;
 	for (unsigned k = 0; k < set->nr; k++) {
 		out[k] = metric_value_shown(set->m[k], &v[k]);
 		if (isnan(out[k]))
 			all = false;
+		if (bn && k < 64 && (v[k].flags & METRIC_F_BOTTLENECK))
+			*bn |= UINT64_C(1) << k;
 	}
 	free(v);
 	return all;
@@ -193,7 +316,7 @@ void rs_td_finish(struct rs_report *rs)
 				metric_set_init(&set, m->metrics);
 				if (metric_set_add_topdown(&set, lvl, &err) == 0 && set.nr) {
 					double *tot = xcalloc(set.nr, sizeof(double));
-					found = eval(&set, h, total, tot);
+					found = eval(m, &set, h, total, tot, NULL);
 					free(tot);
 				}
 				if (!found)
@@ -215,9 +338,13 @@ void rs_td_finish(struct rs_report *rs)
 			for (unsigned j = 0; j < h->nr_e; j++) {
 				struct rs_entry *e = &h->e[j];
 				e->td = xcalloc(set.nr, sizeof(double));
-				if (e->delta)
-					eval(&set, h, e->delta, e->td);
-				else
+				bool damaged = false;
+				if (e->delta) {
+					eval(m, &set, h, e->delta, e->td, &e->td_bn);
+					damaged = level1_damaged(rs, e->td);
+					rs->nr_td_damaged += damaged;
+				}
+				if (!e->delta || damaged)
 					for (unsigned k = 0; k < set.nr; k++)
 						e->td[k] = (double)NAN;
 			}
@@ -225,6 +352,8 @@ void rs_td_finish(struct rs_report *rs)
 			rs->td_why[0] = '\0';
 			break;
 		}
+		if (!rs->nr_td)
+			explain_missing(rs, h, byid);
 		free(total);
 		if (rs->nr_td)
 			break;

@@ -8,6 +8,7 @@
 #include "report/samples.h"
 #include "report/samples-td.h"
 #include "sym/sym.h"
+#include "util/str.h"
 #include "util/xalloc.h"
 
 static void seterr(char *err, size_t len, const char *fmt, ...)
@@ -255,7 +256,10 @@ static struct rs_hist *hist_of(struct rs_report *rs, int ev)
 	memset(h, 0, sizeof(*h));
 	h->ev = ev;
 	char b[64];
-	h->name = rs->str[intern(rs, pd_event_name(&rs->file, (unsigned)ev, b, sizeof(b)))];
+	/* interned first: interning may move rs->str, which the one
+	 * expression could read before the call */
+	unsigned name = intern(rs, pd_event_name(&rs->file, (unsigned)ev, b, sizeof(b)));
+	h->name = rs->str[name];
 	return h;
 }
 
@@ -509,12 +513,22 @@ static void add_chain(struct rs_report *rs, unsigned *root, const struct frame *
 	}
 }
 
+/* A frame's name in the folded stacks: an unnamed one (perf's call-graph
+ * address, "0x401136" or "0") is [unknown], as stackcollapse-perf.pl has
+ * it. */
+static const char *folded_name(const char *name)
+{
+	return name[0] == '0' && (name[1] == 'x' || !name[1]) ? "[unknown]" : name;
+}
+
 static void add_folded(struct rs_report *rs, unsigned comm, const struct frame *f, size_t n)
 {
 	struct priv *p = rs->priv;
-	size_t len = strlen(rs->str[comm]) + 1;
+	/* sized by the names written, not the ones they replace ("[unknown]"
+	 * is longer than "0"): the comm, then ';' and a name per frame */
+	size_t len = strlen(rs->str[comm]);
 	for (size_t i = 0; i < n; i++)
-		len += strlen(rs->str[f[i].name]) + 1;
+		len += 1 + strlen(folded_name(rs->str[f[i].name]));
 	if (len + 16 > p->cap_buf) {
 		p->cap_buf = len + 256;
 		p->buf = xrealloc(p->buf, p->cap_buf);
@@ -527,10 +541,7 @@ static void add_folded(struct rs_report *rs, unsigned comm, const struct frame *
 		b[o++] = (*c == ';' || *c == '\n' || *c == ' ') ? '_' : *c;
 	for (size_t i = n; i-- > 0;) {
 		b[o++] = ';';
-		const char *name = rs->str[f[i].name];
-		if (name[0] == '0' && (name[1] == 'x' || !name[1]))
-			name = "[unknown]";
-		for (const char *c = name; *c; c++)
+		for (const char *c = folded_name(rs->str[f[i].name]); *c; c++)
 			b[o++] = (*c == ';' || *c == '\n') ? '_' : *c;
 	}
 	unsigned id = intern_n(rs, b, o);
@@ -700,12 +711,18 @@ static void record(struct rs_report *rs, const struct pd_record *r)
 		              r->u.mmap.build_id_size, sp);
 		break;
 	}
-	case PERF_RECORD_COMM:
+	case PERF_RECORD_COMM: {
 		/* perf keeps a process's maps across an exec (the new
 		 * image's MMAP2 records replace what they overlap): a sample
-		 * taken in execve still names the old image's frames */
-		set_comm(rs, r->u.comm.tid, intern(rs, r->u.comm.comm));
+		 * taken in execve still names the old image's frames.
+		 * A command's name is any bytes: escaped once here, so that no
+		 * format shows a control character raw (an escape sequence
+		 * would reach the terminal) */
+		char *comm = str_escape_controls(r->u.comm.comm);
+		set_comm(rs, r->u.comm.tid, intern(rs, comm));
+		free(comm);
 		break;
+	}
 	case PERF_RECORD_FORK: {
 		unsigned h = tc_find(p, r->u.task.ptid, false);
 		if (h != ~0u)

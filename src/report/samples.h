@@ -80,6 +80,9 @@ struct rs_entry {
 	/* --topdown: the group members' count deltas given to this entry */
 	double *delta; /* [hist's nr_member] */
 	double *td;    /* [nr_td]: level-1 values in % (NAN: n/a) */
+	/* bit t: node t on the bottleneck path, as the metric library marks
+	 * it for stat and report (metric_set_mark_bottleneck) */
+	uint64_t td_bn;
 };
 
 struct rs_hist {
@@ -122,7 +125,9 @@ struct rs_report {
 	int *td_parent;
 	unsigned nr_td;
 	const char *td_model; /* the model whose formulas gave them */
-	char td_why[160];     /* why there is no Topdown, when there is none */
+	char td_why[384];     /* why there is no Topdown, when there is none */
+	unsigned nr_td_damaged; /* entries whose group reads give level-1 shares outside
+	                         * 0-100 % or not adding up to 100 %: their td is NAN */
 	/* private state */
 	void *priv;
 };

@@ -10,6 +10,7 @@ src_stat_libstat_a_SOURCES = \
 	src/stat/values.c src/stat/values.h src/stat/shadow.c src/stat/shadow.h \
 	src/stat/session.c src/stat/session.h \
 	src/stat/record.c src/stat/record.h \
+	src/stat/perf-stat.c src/stat/perf-stat.h \
 	src/stat/nodes.c src/stat/nodes.h \
 	src/stat/nomux.c src/stat/nomux.h \
 	src/stat/uncounted.c src/stat/uncounted.h \

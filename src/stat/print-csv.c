@@ -234,6 +234,9 @@ static void csv_metric_only(const struct stat_config *cfg, const struct stat_res
 /* After the metric rows of the totals or of one unit: their notes. */
 static void csv_unit_end(const struct stat_config *cfg, const struct stat_result *res, int unit)
 {
+	char idle[512];
+	if (unit < 0 && !res->aggr && stat_idle_note(res, idle, sizeof(idle))[0])
+		fprintf(cfg->out, "# %s: not in the Topdown\n", idle);
 	if (unit < 0)
 		csv_metric_notes(cfg, res->metrics, res->nr_metrics, NULL);
 	else

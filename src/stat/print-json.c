@@ -182,6 +182,21 @@ static void json_metric(const struct stat_config *cfg, const struct stat_result 
 			json_object_set_new(o, "cpu", json_string(name + 3));
 		else
 			json_object_set_new(o, "hart", json_string(name + 4));
+		/* no cycles, no slots: why its values are null */
+		if (stat_unit_idle(res, (unsigned)unit))
+			json_object_set_new(o, "idle", json_true());
+	}
+	/* the sum's rows name the units it has no slots of: "hart2,hart3" */
+	const char *idle[64];
+	unsigned nidle =
+	    unit < 0 && !res->aggr && m->level ? stat_idle_units(res, idle, 64, NULL) : 0;
+	if (nidle) {
+		char list[512];
+		size_t off = 0;
+		for (unsigned i = 0; i < nidle && i < 64 && off < sizeof(list); i++)
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
+			                        i ? "," : "", idle[i]);
+		json_object_set_new(o, "idle-units", json_string(list));
 	}
 	/* 0 within rounding is 0, never -0.0 */
 	json_object_set_new(o, "metric-value",

@@ -290,6 +290,13 @@ static void std_metrics_begin(const struct stat_config *cfg, const struct stat_r
 		fprintf(cfg->out, " (%s)\n", note);
 	else if (note && res->first)
 		fprintf(cfg->out, "# %s\n", note);
+	/* harts that had no cycles have no slots in the sum: named, so a
+	 * reader knows whose counts the Topdown is */
+	char idle[512];
+	if (cfg->topdown_level && !res->aggr && stat_idle_note(res, idle, sizeof(idle))[0])
+		fprintf(cfg->out,
+		        interval ? "# %s: not in the Topdown\n" : " (%s: not in the Topdown)\n",
+		        idle);
 }
 
 /* -A: the tree of every hart (or CPU) after the aggregate; an aggregation
@@ -298,7 +305,11 @@ static void std_metrics_begin(const struct stat_config *cfg, const struct stat_r
 static void std_unit_begin(const struct stat_config *cfg, const struct stat_result *res, unsigned u)
 {
 	bool per_id = res->aggr && res->aggr->metrics_per_id;
-	if (cfg->interval_ms <= 0 || !per_id)
+	if ((cfg->interval_ms <= 0 || !per_id) && !res->aggr && stat_unit_idle(res, u))
+		fprintf(cfg->out,
+		        "\n %s: idle (no cycles counted, so no slots: its Topdown is n/a)\n",
+		        res->metric_unit_names[u]);
+	else if (cfg->interval_ms <= 0 || !per_id)
 		fprintf(cfg->out, "\n %s:\n", res->metric_unit_names[u]);
 }
 
@@ -373,7 +384,7 @@ static void std_end(const struct stat_config *cfg, const struct stat_result *res
 		fputc('\n', cfg->out);
 	print_elapsed(cfg, res);
 	/* perf: the command's own times, not with -a or -C (a CPU target) */
-	bool times = cfg->command && !cfg->target && cfg->repeat <= 1;
+	bool times = cfg->command && !cfg->target && cfg->repeat <= 1 && !isnan(res->user_s);
 	if (times) {
 		fprintf(cfg->out, "\n %17.9f seconds user\n", res->user_s);
 		fprintf(cfg->out, " %17.9f seconds sys\n", res->sys_s);

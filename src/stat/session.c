@@ -479,6 +479,11 @@ bool hpm_session_uses_perf(const struct hpm_session *s)
 	return backend_index(s, &hpm_backend_perf) >= 0;
 }
 
+bool hpm_session_uses_tool(const struct hpm_session *s)
+{
+	return backend_index(s, &hpm_backend_tool) >= 0;
+}
+
 int hpm_session_open(struct hpm_session *s, const struct hpm_target *t, char *err, size_t errlen)
 {
 	for (unsigned k = 0; k < s->nr_backends; k++) {

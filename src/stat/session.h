@@ -107,6 +107,8 @@ int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned le
 int hpm_session_split(struct hpm_session *s, char *err, size_t errlen);
 bool hpm_session_uses_emu(const struct hpm_session *s);
 bool hpm_session_uses_perf(const struct hpm_session *s);
+/* Whether a tool event (duration_time, ...) is counted: wall time. */
+bool hpm_session_uses_tool(const struct hpm_session *s);
 
 int hpm_session_open(struct hpm_session *s, const struct hpm_target *t, char *err, size_t errlen);
 int hpm_session_enable(struct hpm_session *s, char *err, size_t errlen);

@@ -54,11 +54,47 @@ static double clock_ns(const struct stat_result *res, unsigned of, int unit)
 	return (double)NAN;
 }
 
+/* perf's two ratios of its generic events, instructions per cycle and
+ * branch misses in percent of branches, for a row named `of` over the
+ * counted row named `over` counted alike (both on the host, or both by the
+ * emulated model: an Arm model's instructions is INST_RETIRED in an event
+ * counter and its cycles PMCCNTR_EL0). -1 when row i is neither of them,
+ * else whether it has its ratio. */
+static int generic_ratio(const struct stat_result *res, unsigned i, int unit, double v, double *val,
+                         const char **unit_text)
+{
+	static const struct {
+		const char *of, *over, *unit;
+		double scale;
+	} ratios[] = {
+	    {"instructions", "cycles", "insn per cycle", 1},
+	    {"branch-misses", "branches", "of all branches", 100},
+	};
+	const struct hpm_evsel *e = &res->list->ev[i];
+	for (unsigned k = 0; k < sizeof(ratios) / sizeof(ratios[0]); k++) {
+		if (strcmp(e->name, ratios[k].of) != 0)
+			continue;
+		int c = find_event(res, ratios[k].over);
+		if (c < 0 || (res->list->ev[c].kind == HPM_EV_HOST) != (e->kind == HPM_EV_HOST))
+			return 0;
+		double d = row_value(res, (unsigned)c, unit);
+		if (isnan(v) || isnan(d) || d <= 0)
+			return 0;
+		*val = ratios[k].scale * v / d;
+		*unit_text = ratios[k].unit;
+		return 1;
+	}
+	return -1;
+}
+
 bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, double *val,
                         const char **unit_text)
 {
 	const struct hpm_evsel *e = &res->list->ev[i];
 	double v = row_value(res, i, unit);
+	int ratio = generic_ratio(res, i, unit, v, val, unit_text);
+	if (ratio >= 0)
+		return ratio;
 	/* tool events take perf's plain rate, as host events do */
 	if (isnan(v) || (e->kind != HPM_EV_HOST && e->kind != HPM_EV_TOOL))
 		goto kunminghu;
@@ -72,26 +108,6 @@ bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, dou
 		*val = v / e->scale / res->elapsed_ns;
 		*unit_text = "CPUs utilized";
 		return true;
-	}
-	if (strcmp(e->name, "instructions") == 0) {
-		int c = find_event(res, "cycles");
-		double cy = c >= 0 ? row_value(res, (unsigned)c, unit) : (double)NAN;
-		if (!isnan(cy) && cy > 0) {
-			*val = v / cy;
-			*unit_text = "insn per cycle";
-			return true;
-		}
-		return false;
-	}
-	if (strcmp(e->name, "branch-misses") == 0) {
-		int b = find_event(res, "branches");
-		double br = b >= 0 ? row_value(res, (unsigned)b, unit) : (double)NAN;
-		if (!isnan(br) && br > 0) {
-			*val = 100 * v / br;
-			*unit_text = "of all branches";
-			return true;
-		}
-		return false;
 	}
 	double ns = clock_ns(res, i, unit);
 	if (isnan(ns))

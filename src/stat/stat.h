@@ -105,7 +105,8 @@ struct stat_result {
 	unsigned nr_runs;
 	struct stat_noise elapsed_noise;
 	unsigned interval_nr; /* -I: intervals printed before this one */
-	double user_s, sys_s; /* the command's rusage, when there is one */
+	double user_s, sys_s; /* the command's rusage, when there is one (NAN: not known,
+	                       * not printed) */
 	double timestamp;     /* -I: seconds from the start to this interval's end */
 	bool first;           /* the first interval (or the only print) */
 	struct stat_metric *metrics;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "stat/values.h"
 #include "util/count.h"
@@ -267,4 +268,68 @@ void stat_metrics_free(struct stat_metric *m, unsigned n)
 	for (unsigned k = 0; m && k < n; k++)
 		free(m[k].display);
 	free(m);
+}
+
+/* the row the Topdown formulas divide by: the model's "cycles" */
+static int cycles_row(const struct stat_result *res)
+{
+	for (unsigned i = 0; res->list && i < res->list->nr; i++) {
+		const struct hpm_evsel *e = &res->list->ev[i];
+		if (e->state == HPM_EV_OK && e->name && !strcasecmp(e->name, "cycles"))
+			return (int)i;
+	}
+	return -1;
+}
+
+static bool row_unit_idle(const struct stat_result *res, int i, unsigned u)
+{
+	if (i < 0 || u >= stat_nr_units(res, (unsigned)i))
+		return false;
+	const struct hpm_count *c = counts_of(res, (unsigned)i);
+	/* it ran (a counter multiplexed out never did: not counted, not idle)
+	 * and counted nothing */
+	return c && c[u].run > 0 && c[u].val == 0 && !c[u].wrapped;
+}
+
+unsigned stat_idle_units(const struct stat_result *res, const char **names, unsigned max, int *row)
+{
+	int i = cycles_row(res);
+	unsigned n = 0;
+	if (row)
+		*row = i;
+	/* one unit is the whole machine: nothing to leave out */
+	if (i < 0 || stat_nr_units(res, (unsigned)i) < 2)
+		return 0;
+	for (unsigned u = 0; u < stat_nr_units(res, (unsigned)i); u++) {
+		if (!row_unit_idle(res, i, u))
+			continue;
+		if (names && n < max)
+			names[n] = stat_unit_name(res, (unsigned)i, u);
+		n++;
+	}
+	return n;
+}
+
+bool stat_unit_idle(const struct stat_result *res, unsigned u)
+{
+	int i = cycles_row(res);
+	return i >= 0 && stat_nr_units(res, (unsigned)i) > 1 && row_unit_idle(res, i, u);
+}
+
+const char *stat_idle_note(const struct stat_result *res, char *buf, size_t len)
+{
+	enum { SHOWN = 16 };
+	const char *names[SHOWN];
+	int row;
+	unsigned n = stat_idle_units(res, names, SHOWN, &row);
+	size_t off = 0;
+	buf[0] = '\0';
+	for (unsigned k = 0; k < n && k < SHOWN && off < len; k++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", k ? ", " : "", names[k]);
+	if (n > SHOWN && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " and %u more", n - SHOWN);
+	if (n && off < len)
+		snprintf(buf + off, len - off, " idle (no cycles counted%s)",
+		         res->list->ev[row].emulated ? ": in wfi, the clock gated" : "");
+	return buf;
 }

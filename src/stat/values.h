@@ -56,4 +56,19 @@ const char *stat_fixed2(double v, char *buf, size_t len);
 unsigned stat_nr_units(const struct stat_result *res, unsigned i);
 const char *stat_unit_name(const struct stat_result *res, unsigned i, unsigned u);
 
+/* Idle units: those whose cycles (the row the Topdown formulas divide by,
+ * "cycles") ran and counted none. An emulated hart that only
+ * waited in wfi is one: Kunminghu gates the core clock in wfi, so no
+ * counter counts, mcycle included (kmh/emu/machine.c); it had no slots, and
+ * the Topdown of all harts, a sum of counts, has none of it. Returns how
+ * many, with their names (stat_unit_name) in names[] when names is not
+ * NULL (at most max of them), and in *row the cycles row. */
+unsigned stat_idle_units(const struct stat_result *res, const char **names, unsigned max, int *row);
+/* Unit u of the metric units (-A's blocks, the session's harts or CPUs) is
+ * idle as stat_idle_units says. */
+bool stat_unit_idle(const struct stat_result *res, unsigned u);
+/* The note printed where idle units are left out: "hart2, hart3 idle (no
+ * cycles counted: in wfi, the clock gated)"; "" when there are none. */
+const char *stat_idle_note(const struct stat_result *res, char *buf, size_t len);
+
 #endif

@@ -145,16 +145,18 @@ static void load_segments(struct sym_dso *d, Elf *e)
 	}
 }
 
-/* The function symbols of one symbol table; the number added. */
+/* The function symbols of one symbol table; the number added. The
+ * entries are counted in the data libelf read (never sh_size and
+ * sh_entsize, which a file can set to anything). */
 static size_t load_symtab(struct sym_dso *d, Elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
-	size_t i, n, added = 0, nsec = 0;
+	size_t i, n, added = 0, nsec = 0, ent = gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
 
-	if (!data || !sh->sh_entsize)
+	if (!data || !data->d_buf || !ent)
 		return 0;
 	elf_getshdrnum(e, &nsec);
-	n = sh->sh_size / sh->sh_entsize;
+	n = data->d_size / ent;
 	for (i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Shdr ssh;
@@ -271,7 +273,10 @@ static bool plt_slot_got(int machine, uint64_t addr, const unsigned char *b, siz
  * through (decoded from its instructions: the relocations are not in the
  * entries' order, as libc's show), and named after the relocation's
  * symbol, or *ABS*+0xADDEND for an IRELATIVE one. Entries in .plt and in
- * .plt.sec (x86 IBT) alike; x86-64, AArch64 and RISC-V. */
+ * .plt.sec (x86 IBT) alike; x86-64, AArch64 and RISC-V. The relocations
+ * and symbols are read only from sections of their types (a NOBITS one
+ * has no data, whatever its size says) and counted in the data libelf
+ * read: a bad file loses its PLT names, nothing more. */
 static void load_plt(struct sym_dso *d, Elf *e)
 {
 	static const char *const plts[] = {".plt", ".plt.sec"};
@@ -280,7 +285,7 @@ static void load_plt(struct sym_dso *d, Elf *e)
 	Elf_Scn *rel_scn, *dyn_scn;
 	Elf_Data *rdata, *sdata;
 	struct plt_rel *rels;
-	size_t n, i, nr = 0;
+	size_t n, i, nr = 0, rel_size;
 	bool rela = true;
 
 	if (!gelf_getehdr(e, &eh) || eh.e_ident[EI_DATA] != ELFDATA2LSB)
@@ -290,13 +295,15 @@ static void load_plt(struct sym_dso *d, Elf *e)
 		rel_scn = section_named(e, ".rel.plt", &rel);
 		rela = false;
 	}
-	if (!rel_scn || !rel.sh_entsize)
+	if (!rel_scn || rel.sh_type != (rela ? SHT_RELA : SHT_REL))
 		return;
-	n = rel.sh_size / rel.sh_entsize;
+	rel_size = gelf_fsize(e, rela ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
 	dyn_scn = elf_getscn(e, rel.sh_link);
 	rdata = elf_getdata(rel_scn, NULL);
-	if (!n || !dyn_scn || !gelf_getshdr(dyn_scn, &dynsym) || !rdata ||
-	    !(sdata = elf_getdata(dyn_scn, NULL)))
+	if (!rel_size || !rdata || !rdata->d_buf || !(n = rdata->d_size / rel_size) || !dyn_scn ||
+	    !gelf_getshdr(dyn_scn, &dynsym) ||
+	    (dynsym.sh_type != SHT_DYNSYM && dynsym.sh_type != SHT_SYMTAB) ||
+	    !(sdata = elf_getdata(dyn_scn, NULL)) || !sdata->d_buf)
 		return;
 	rels = xcalloc(n, sizeof *rels);
 	for (i = 0; i < n; i++) {
@@ -483,9 +490,11 @@ static bool load_debug_files(struct sym_dso *d, Elf *e, const char *path, const 
 		if (got)
 			return true;
 	}
+	/* its data as libelf read it: a NOBITS one has none (a NULL
+	 * buffer of the size the header claims) */
 	scn = section_named(e, ".gnu_debuglink", &sh);
-	data = scn ? elf_getdata(scn, NULL) : NULL;
-	if (!data || !data->d_size)
+	data = scn && sh.sh_type == SHT_PROGBITS ? elf_getdata(scn, NULL) : NULL;
+	if (!data || !data->d_buf || !data->d_size)
 		return false;
 	{
 		const char *name = data->d_buf;

@@ -8,6 +8,7 @@
  * loads.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,15 +210,29 @@ int top_config_load(struct top_opts *o, const char *path, bool required, char *w
 	struct stat st;
 	if (warnlen)
 		warn[0] = '\0';
-	FILE *f = fopen(path, "r");
-	if (!f && errno == ENOENT && !required)
+	/* O_NONBLOCK: a FIFO's open would wait for a writer that may never
+	 * come; it is refused below, and the descriptor blocks again for the
+	 * reads of anything else (a terminal, /dev/zero) */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && !required)
 		return 0;
-	if (!f || fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
-		/* fopen opens a directory; reading it would fail silently */
-		snprintf(err, errlen, "cannot read '%s': %s", path,
-		         strerror(f && S_ISDIR(st.st_mode) ? EISDIR : errno));
-		if (f)
-			fclose(f);
+	int why = fd < 0 || fstat(fd, &st) != 0                  ? errno
+	          : S_ISDIR(st.st_mode)                          ? EISDIR
+	          : S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ? -1
+	                                                         : 0;
+	FILE *f = NULL;
+	if (!why &&
+	    (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "r"))))
+		why = errno;
+	if (why) {
+		/* a directory opens; reading it would fail silently */
+		if (why < 0)
+			snprintf(err, errlen, "cannot read '%s': a %s, not a file", path,
+			         S_ISFIFO(st.st_mode) ? "FIFO" : "socket");
+		else
+			snprintf(err, errlen, "cannot read '%s': %s", path, strerror(why));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
 	/* bounded in lines and in bytes, so /dev/zero or a FIFO that never

@@ -18,14 +18,14 @@ const char *const top_td_name[TD_NR] = {"retiring", "frontend", "bad_speculation
 const char *const top_td_metric[TD_NR] = {"tma_retiring", "tma_frontend_bound",
                                           "tma_bad_speculation", "tma_backend_bound"};
 
-const char *top_td_bottleneck(const double td[TD_NR])
+const char *top_bottleneck_of(const struct stat_metric *ms, unsigned nr)
 {
-	int best = -1;
-	/* of the three "bound" categories: retiring is not a bottleneck */
-	for (int k = TD_FRONTEND; k < TD_NR; k++)
-		if (!isnan(td[k]) && (best < 0 || td[k] > td[best]))
-			best = k;
-	return best < 0 ? "-" : top_td_name[best];
+	/* the path has one node per level: its deepest is the leaf */
+	int leaf = -1;
+	for (unsigned k = 0; k < nr; k++)
+		if (ms[k].bottleneck && ms[k].level && (leaf < 0 || ms[k].level > ms[leaf].level))
+			leaf = (int)k;
+	return leaf < 0 ? "-" : ms[leaf].display;
 }
 
 void top_fmt_value(char *buf, size_t len, double v)
@@ -163,8 +163,14 @@ void top_print_text(FILE *out, const struct top_frame *f)
 	/* the emulator's rows: its workloads per hart, or a task schedule's
 	 * tasks (tasks.h) */
 	bool work = emu && !f->tasks[0];
-	fprintf(out, "%s: %u shown of %u\n", work ? "Workloads" : "Processes", f->nprocs,
-	        f->nprocs_total);
+	/* a table that could not be listed says why, never "0 shown of 0" */
+	if (f->procs_error[0] && f->nprocs)
+		fprintf(out, "Processes: %u shown; %s\n", f->nprocs, f->procs_error);
+	else if (f->procs_error[0])
+		fprintf(out, "Processes: %s\n", f->procs_error);
+	else
+		fprintf(out, "%s: %u shown of %u\n", work ? "Workloads" : "Processes", f->nprocs,
+		        f->nprocs_total);
 	fprintf(out, "%7s %-28s", work ? "HART" : "PID", work ? "WORKLOAD" : "COMMAND");
 	for (unsigned k = 0; k < f->npcols; k++)
 		fprintf(out, " %9s%s", f->pcol_names[k], (int)k == f->sort_col ? "*" : " ");
@@ -242,6 +248,8 @@ void top_print_json(FILE *out, const struct top_frame *f)
 		json_object_set_new(j, "cycles", number_json(t->cycles.v));
 		json_object_set_new(j, "instructions", number_json(t->instructions.v));
 		json_object_set_new(j, "ipc", number_json(t->ipc));
+		if (t->idle)
+			json_object_set_new(j, "idle", json_true());
 		json_t *td = json_object();
 		for (unsigned k = 0; k < TD_NR; k++)
 			json_object_set_new(td, top_td_name[k], number_json(t->td[k]));
@@ -312,7 +320,10 @@ void top_print_json(FILE *out, const struct top_frame *f)
 		json_array_append_new(procs, j);
 	}
 	json_object_set_new(o, "processes", procs);
-	json_object_set_new(o, "processes_total", json_integer(f->nprocs_total));
+	if (f->procs_error[0])
+		json_object_set_new(o, "processes_error", json_string(f->procs_error));
+	else
+		json_object_set_new(o, "processes_total", json_integer(f->nprocs_total));
 	json_object_set_new(o, "lag_ms", json_real(f->lag_ms));
 	json_object_set_new(o, "work_ms", json_real(f->work_ms));
 	json_dumpf(o, out, JSON_COMPACT);

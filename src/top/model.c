@@ -429,6 +429,12 @@ static void fill_units(struct top_model *m, struct top_frame *f, struct hpm_coun
 			if (j >= 0)
 				tu->td[k] = ms[j].value;
 		}
+		snprintf(tu->bottleneck, sizeof(tu->bottleneck), "%s", top_bottleneck_of(ms, nr));
+		/* no cycles counted: no slots, no Topdown of its own, none of
+		 * the sum's (one unit is the whole machine: nothing left out) */
+		tu->idle = nu > 1 && tu->cycles.v == 0;
+		if (tu->idle)
+			snprintf(tu->bottleneck, sizeof(tu->bottleneck), "idle");
 		for (unsigned k = 0; k < nm; k++) {
 			int j = find_metric(ms, nr, mnames[k]);
 			struct top_value *v = &tu->col[ne + k];
@@ -605,6 +611,29 @@ static void fill_focus(const struct top_model *m, struct top_frame *f)
 			*p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
 }
 
+/* The units that counted no cycles, named in the frame's note: the tree
+ * above sums the others' counts only. */
+static void note_idle(const struct top_model *m, struct top_frame *f)
+{
+	char names[256];
+	size_t off = 0;
+	unsigned n = 0;
+	names[0] = '\0';
+	for (unsigned u = 0; u < f->nunits; u++)
+		if (f->units[u].idle && off < sizeof(names)) {
+			off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s",
+			                        n ? ", " : "", f->units[u].name);
+			n++;
+		}
+	if (!n)
+		return;
+	size_t at = strlen(f->status);
+	if (at < sizeof(f->status))
+		snprintf(f->status + at, sizeof(f->status) - at,
+		         "%s%s idle (no cycles counted%s): not in the Topdown", at ? "; " : "",
+		         names, m->emu ? ": in wfi, the clock gated" : "");
+}
+
 /* the emulated workloads: one row per hart */
 static void fill_workloads(struct top_model *m, struct top_frame *f)
 {
@@ -624,7 +653,7 @@ static void fill_workloads(struct top_model *m, struct top_frame *f)
 			snprintf(p->name, sizeof(p->name), "%s: trace %s", tu->name, info.trace);
 		else
 			snprintf(p->name, sizeof(p->name), "%s", tu->name);
-		snprintf(p->extra, sizeof(p->extra), "%s", top_td_bottleneck(tu->td));
+		snprintf(p->extra, sizeof(p->extra), "%s", tu->bottleneck);
 		for (unsigned k = 0; k < TOP_MAX_PCOLS; k++)
 			p->v[k] = (double)NAN;
 		/* the hart's Topdown is its unit row's bar */
@@ -741,6 +770,7 @@ int top_model_sample(struct top_model *m, struct top_frame *f, char *err, size_t
 	fill_focus(m, f);
 	/* before the rows: their source may add a note (tasks.h) */
 	snprintf(f->status, sizeof(f->status), "%s", m->note);
+	note_idle(m, f);
 	fill_procs(m, f, interval);
 	/* after the process rows: a task's own tree reads its counts */
 	if (d) {

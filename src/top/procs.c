@@ -78,9 +78,11 @@ static void close_counters(struct pent *e)
 /* per-process counter groups opened in one frame at most */
 #define TOP_OPENS_PER_FRAME 64
 
-static void open_counters(struct pent *e)
+/* 0, or the errno of the leader's open when the row's counters could not
+ * open at all */
+static int open_counters(struct pent *e)
 {
-	int leader = -1;
+	int leader = -1, err = 0;
 	for (unsigned k = 0; k < NR_SW; k++) {
 		struct perf_event_attr a;
 		memset(&a, 0, sizeof(a));
@@ -94,12 +96,15 @@ static void open_counters(struct pent *e)
 		    syscall(SYS_perf_event_open, &a, e->pid, -1, leader, PERF_FLAG_FD_CLOEXEC);
 		e->fd[k] = fd < 0 ? -1 : (int)fd;
 		if (k == 0) {
-			if (fd < 0)
+			if (fd < 0) {
+				err = errno;
 				break; /* no leader: the whole row is '-' */
+			}
 			leader = (int)fd;
 		}
 	}
 	e->have_last = false;
+	return err;
 }
 
 /* reads the group: v[] deltas since the previous read, NAN without one */
@@ -133,15 +138,30 @@ static void read_counters(struct pent *e)
 	e->have_last = true;
 }
 
+/* A task that went away between readdir and a read of its files: skipped.
+ * Any other errno (EMFILE, ENFILE, ENOMEM, ...) is this program's trouble,
+ * which the frame must show instead of a table without the task. */
+static bool task_gone(int err)
+{
+	return err == ENOENT || err == ESRCH;
+}
+
 /* /proc/PID/stat: comm is in parentheses and may contain anything, so the
- * fields are counted from the last ')' */
-static bool read_stat_path(const char *path, struct pent *e)
+ * fields are counted from the last ')'. false with *err 0 when the task is
+ * gone or its line unreadable as stat, with *err an errno when the file
+ * could not be read for another reason. */
+static bool read_stat_path(const char *path, struct pent *e, int *err)
 {
 	char buf[1024];
+	*err = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		*err = task_gone(errno) ? 0 : errno;
 		return false;
+	}
 	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0 && !task_gone(errno))
+		*err = errno;
 	close(fd);
 	if (n <= 0)
 		return false;
@@ -167,11 +187,11 @@ static bool read_stat_path(const char *path, struct pent *e)
 	return true;
 }
 
-static bool read_stat(const char *procfs, int pid, struct pent *e)
+static bool read_stat(const char *procfs, int pid, struct pent *e, int *err)
 {
 	char path[256];
 	snprintf(path, sizeof(path), "%s/%d/stat", procfs, pid);
-	return read_stat_path(path, e);
+	return read_stat_path(path, e, err);
 }
 
 void top_procs_set_threads(struct top_procs *p, bool on)
@@ -204,8 +224,9 @@ static void add_threads(struct top_procs *p, const char *procfs, int pid, double
 		struct pent e;
 		memset(&e, 0, sizeof(e));
 		snprintf(path, sizeof(path), "%s/%d/task/%ld/stat", procfs, pid, tid);
-		if (!read_stat_path(path, &e))
-			continue; /* gone since readdir */
+		int err;
+		if (!read_stat_path(path, &e, &err))
+			continue; /* gone since readdir (a thread row, not the table) */
 		struct tent key = {.tid = (int)tid}, *old = NULL;
 		if (p->nr_th)
 			old = bsearch(&key, p->th, p->nr_th, sizeof(*p->th), cmp_tid);
@@ -279,15 +300,32 @@ static void add_gone(struct top_procs *p, const struct pent *e, unsigned max)
 	g->exited = true;
 }
 
-void top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid, bool sticky,
-                      struct top_proc **out, unsigned *nout, unsigned *total)
+int top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid, bool sticky,
+                     struct top_proc **out, unsigned *nout, unsigned *total, char *why,
+                     size_t whylen)
 {
 	const char *procfs = hpm_procfs_root();
 	struct pent *ne = NULL;
 	unsigned nn = 0, cap = 0;
+	int fail = 0;
+	*out = NULL;
+	*nout = *total = 0;
 	DIR *d = opendir(procfs);
+	if (!d) {
+		fail = errno;
+		snprintf(why, whylen, "cannot list %s: %s", procfs, strerror(fail));
+		return -fail;
+	}
 	struct dirent *de;
-	while (d && (de = readdir(d))) {
+	for (;;) {
+		errno = 0;
+		if (!(de = readdir(d))) {
+			if (errno) {
+				fail = errno;
+				snprintf(why, whylen, "cannot list %s: %s", procfs, strerror(fail));
+			}
+			break;
+		}
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		long v = strtol(de->d_name, NULL, 10);
@@ -303,11 +341,23 @@ void top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid,
 		for (unsigned k = 0; k < NR_SW; k++)
 			e->fd[k] = -1;
 		/* a process that exits between readdir and the read is skipped */
-		if (read_stat(procfs, e->pid, e))
+		int err;
+		if (read_stat(procfs, e->pid, e, &err)) {
 			nn++;
+		} else if (err) {
+			fail = err;
+			snprintf(why, whylen, "cannot read %s/%d/stat: %s", procfs, e->pid,
+			         strerror(err));
+			break;
+		}
 	}
-	if (d)
-		closedir(d);
+	closedir(d);
+	if (fail) {
+		/* the processes did not exit: the previous scan and its counters
+		 * stay, and the frame says why it has no table */
+		free(ne);
+		return -fail;
+	}
 	if (nn)
 		qsort(ne, nn, sizeof(*ne), cmp_pid);
 	/* carry state over from the previous scan */
@@ -346,7 +396,8 @@ void top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid,
 		order[i] = &ne[i];
 	if (nn)
 		qsort(order, nn, sizeof(*order), cmp_busy);
-	unsigned take = nn < n ? nn : n, opened = 0;
+	unsigned take = nn < n ? nn : n, opened = 0, short_of_fds = 0;
+	int open_err = 0;
 	for (unsigned i = 0; i < nn; i++) {
 		struct pent *e = order[i];
 		bool want = i < take;
@@ -358,7 +409,14 @@ void top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid,
 			 * '-' until their turn, as a new process does anyway. */
 			if (opened++ >= TOP_OPENS_PER_FRAME)
 				continue;
-			open_counters(e);
+			int err = open_counters(e);
+			/* another user's process or a kernel thread is '-' as perf
+			 * would refuse it; running out of descriptors or memory is
+			 * this program's trouble, and the frame says so */
+			if (err == EMFILE || err == ENFILE || err == ENOMEM) {
+				short_of_fds++;
+				open_err = err;
+			}
 		}
 		e->chosen = want;
 	}
@@ -399,6 +457,10 @@ void top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid,
 	*out = r;
 	*nout = rows;
 	*total = nn;
+	if (short_of_fds)
+		snprintf(why, whylen, "per-task counters of %u processes could not open: %s",
+		         short_of_fds, strerror(open_err));
+	return 0;
 }
 
 void top_procs_free(struct top_procs *p)

@@ -21,9 +21,15 @@ struct top_procs *top_procs_new(void);
  * (only `pid` when pid > 0) and fills *out (malloc'ed, *nout rows) with
  * the perf columns of enum top_pcol; *total is the number of processes.
  * interval: seconds since the previous sample (0: the first). With sticky,
- * processes that exited since they were shown stay, marked exited. */
-void top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid, bool sticky,
-                      struct top_proc **out, unsigned *nout, unsigned *total);
+ * processes that exited since they were shown stay, marked exited.
+ * Returns 0 (why: "" or a note, such as counters that could not open for
+ * want of descriptors), or -errno when /proc could not be listed or a
+ * process's stat read for another reason than its exit (EMFILE under a
+ * low fd limit): why says so, *out is NULL with no rows, and the previous
+ * scan stays as the base of the next one (the processes did not exit). */
+int top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid, bool sticky,
+                     struct top_proc **out, unsigned *nout, unsigned *total, char *why,
+                     size_t whylen);
 /* With `on`, each process sampled is followed by a row per other thread of
  * it (/proc/PID/task: tgid, thread set; %CPU its own, the counters '-'). */
 void top_procs_set_threads(struct top_procs *p, bool on);

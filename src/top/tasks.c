@@ -356,9 +356,12 @@ static double count_value(const struct hpm_count *c, double scale)
  * task): ev, and Topdown level 1 through the session's metric code, as a
  * hart's or CPU's (the counts put in unit 0). */
 static void fill_counts(struct top_model *m, const struct top_frame *f,
-                        const struct hpm_count *const *cnt, struct top_proc *p)
+                        const struct hpm_count *const *cnt, struct top_proc *p, char *bn,
+                        size_t bnlen)
 {
 	struct hpm_session *s = &m->s;
+	if (bn)
+		snprintf(bn, bnlen, "-");
 	for (unsigned c = 0; c < TD_NR; c++)
 		p->td[c] = (double)NAN;
 	if (f->nev) {
@@ -384,6 +387,8 @@ static void fill_counts(struct top_model *m, const struct top_frame *f,
 		for (unsigned j = 0; j < nr; j++)
 			if (!strcmp(ms[j].name, top_td_metric[c]))
 				p->td[c] = ms[j].value;
+	if (bn)
+		snprintf(bn, bnlen, "%s", top_bottleneck_of(ms, nr));
 	for (unsigned j = 0; j < nr; j++)
 		free(ms[j].display);
 	free(ms);
@@ -418,7 +423,7 @@ static void fill_row(const struct top_tasks *t, struct top_model *m, const struc
 		    .val = k->v[e].value, .ena = k->v[e].enabled, .run = k->v[e].running};
 		cnt[t->ev_row[e]] = &c[e];
 	}
-	fill_counts(m, f, cnt, p);
+	fill_counts(m, f, cnt, p, NULL, 0);
 	free(c);
 	free(cnt);
 }
@@ -459,18 +464,41 @@ static void ev_columns(const struct top_model *m, struct top_frame *f)
 			f->ev_names[r] = xstrdup(s->all.ev[r].name);
 }
 
+/* the frame's note gets `text` after what it already says */
+static void append_status(struct top_frame *f, const char *text)
+{
+	size_t off = strlen(f->status);
+	if (off < sizeof(f->status))
+		snprintf(f->status + off, sizeof(f->status) - off, "%s%s", off ? "; " : "", text);
+}
+
+/* <procfs> could not be listed: the frame says why (the busy rows stay,
+ * the idle ones and the total are unknown) */
+static void procfs_failed(struct top_frame *f, int err)
+{
+	snprintf(f->procs_error, sizeof(f->procs_error), "cannot list %s: %s", hpm_procfs_root(),
+	         strerror(err));
+}
+
 /* the processes of this host, as the per-task groups count them: not
- * only those that ran since the program started */
-static unsigned host_processes(void)
+ * only those that ran since the program started; -errno when <procfs>
+ * cannot be listed */
+static int host_processes(void)
 {
 	DIR *d = opendir(hpm_procfs_root());
+	if (!d)
+		return -errno;
 	struct dirent *de;
-	unsigned n = 0;
-	while (d && (de = readdir(d)))
+	int n = 0;
+	for (;;) {
+		errno = 0;
+		if (!(de = readdir(d)))
+			break;
 		n += de->d_name[0] > '0' && de->d_name[0] <= '9';
-	if (d)
-		closedir(d);
-	return n;
+	}
+	int err = errno;
+	closedir(d);
+	return err ? -err : n;
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -521,19 +549,29 @@ static void idle_row(const struct top_tasks *t, const struct top_frame *f, int p
  * the host's others (<procfs>, as the per-task groups list them), with
  * their threads in the tree view, after the busy ones. A /proc scan costs
  * about what the busy rows do, so it is made only then. Returns the
- * processes seen there (0: not scanned). */
-static unsigned add_idle(const struct top_tasks *t, const struct top_model *m,
-                         const struct top_frame *f, const int *ran, unsigned nran, unsigned shown,
-                         struct top_proc **out, unsigned *nout, unsigned *cap)
+ * processes seen there (0: not scanned), -errno when <procfs> cannot be
+ * listed. */
+static int add_idle(const struct top_tasks *t, const struct top_model *m, const struct top_frame *f,
+                    const int *ran, unsigned nran, unsigned shown, struct top_proc **out,
+                    unsigned *nout, unsigned *cap)
 {
 	const char *procfs = hpm_procfs_root();
 	DIR *d = opendir(procfs);
 	if (!d)
-		return 0;
+		return -errno;
 	int *pids = NULL;
 	unsigned n = 0, pcap = 0;
 	struct dirent *de;
-	while ((de = readdir(d))) {
+	for (;;) {
+		errno = 0;
+		if (!(de = readdir(d))) {
+			int err = errno;
+			if (!err)
+				break;
+			closedir(d);
+			free(pids);
+			return -err;
+		}
 		if (de->d_name[0] <= '0' || de->d_name[0] > '9')
 			continue;
 		if (n == pcap) {
@@ -590,7 +628,7 @@ static unsigned add_idle(const struct top_tasks *t, const struct top_model *m,
 		free(tids);
 	}
 	free(pids);
-	return n;
+	return (int)n;
 }
 
 /* false when the program's counts cannot be read any more (a CPU went
@@ -704,7 +742,7 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 			th->thread = true;
 		}
 	}
-	unsigned seen = 0;
+	int seen = 0;
 	if (take < m->o->nprocs) {
 		int *ran = xcalloc(no ? no : 1, sizeof(int));
 		for (unsigned i = 0; i < no; i++)
@@ -730,12 +768,19 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 	/* a readdir of <proc> costs a few hundred microseconds with a few
 	 * hundred processes: not every frame */
 	double now = hpm_clock_s();
-	if (seen) {
-		t->nr_host_procs = seen;
+	if (seen < 0) {
+		procfs_failed(f, -seen);
+	} else if (seen) {
+		t->nr_host_procs = (unsigned)seen;
 		t->procs_at = now;
 	} else if (t->procs_at == 0 || now - t->procs_at >= HOST_PROCS_S) {
-		t->nr_host_procs = host_processes();
-		t->procs_at = now;
+		int nhost = host_processes();
+		if (nhost < 0) {
+			procfs_failed(f, -nhost);
+		} else {
+			t->nr_host_procs = (unsigned)nhost;
+			t->procs_at = now;
+		}
 	}
 	f->nprocs_total = t->nr_host_procs;
 	if (rc >= 0 && (st.missed || st.read_errors)) {
@@ -827,7 +872,8 @@ static void sample_emu(struct top_tasks *t, struct top_model *m, struct top_fram
 			p.exited = k->exited;
 			for (unsigned j = 0; j < TOP_MAX_PCOLS; j++)
 				p.v[j] = (double)NAN;
-			fill_counts(m, f, cnt, &p);
+			char bn[sizeof(p.extra)];
+			fill_counts(m, f, cnt, &p, bn, sizeof(bn));
 			/* rows [0] and [1] of the session: the model's cycles and
 			 * instructions (model.c) */
 			if (p.ev && f->nev >= 2) {
@@ -846,8 +892,7 @@ static void sample_emu(struct top_tasks *t, struct top_model *m, struct top_fram
 						p.truth[evrows[j]] = (double)(k->truth[j] - pt[j]) *
 						                     s->all.ev[evrows[j]].scale;
 			}
-			snprintf(p.extra, sizeof(p.extra), "%s",
-			         k->exited ? "exited" : top_td_bottleneck(p.td));
+			snprintf(p.extra, sizeof(p.extra), "%s", k->exited ? "exited" : bn);
 			out[nout++] = p;
 			alive += !k->exited;
 			if (k->exited) {
@@ -893,8 +938,13 @@ bool top_tasks_sample(struct top_tasks *t, struct top_model *m, struct top_frame
 		__attribute__((fallthrough));
 	case SRC_GROUPS:
 		top_procs_set_threads(m->procs, m->o->tree);
-		top_procs_sample(m->procs, m->seq ? interval : 0, m->o->nprocs, m->o->pid,
-		                 m->o->sticky, &f->procs, &f->nprocs, &f->nprocs_total);
+		char why[sizeof(f->procs_error)] = "";
+		if (top_procs_sample(m->procs, m->seq ? interval : 0, m->o->nprocs, m->o->pid,
+		                     m->o->sticky, &f->procs, &f->nprocs, &f->nprocs_total, why,
+		                     sizeof(why)))
+			snprintf(f->procs_error, sizeof(f->procs_error), "%s", why);
+		else if (why[0])
+			append_status(f, why);
 		for (unsigned i = 0; i < f->nprocs; i++) {
 			if (!f->procs[i].tgid)
 				f->procs[i].tgid = f->procs[i].pid;

@@ -100,8 +100,13 @@ extern const char top_td_letter[TD_NR];
 extern const char *const top_td_name[TD_NR];
 /* the level-1 metrics behind them: tma_retiring, ... */
 extern const char *const top_td_metric[TD_NR];
-/* the largest of frontend, bad speculation and backend ("-": none) */
-const char *top_td_bottleneck(const double td[TD_NR]);
+/* The bottleneck of one set of metrics (a hart's, a CPU's, a task's, the
+ * sum's): the deepest node of the path the metric library marks
+ * (metric_set_mark_bottleneck, the one rule by which stat, report and the
+ * tree print <==), by its display name as the tree shows it
+ * ("Retiring", "Backend_Bound"); "-" when no node is over its threshold.
+ * The name points into ms. */
+const char *top_bottleneck_of(const struct stat_metric *ms, unsigned nr);
 
 struct top_value {
 	double v;     /* NAN: no number, shown as '-' */
@@ -115,6 +120,10 @@ struct top_unit {
 	struct top_value cycles, instructions;
 	double ipc;
 	double td[TD_NR];      /* level 1, percent of slots; NAN when not counted */
+	char bottleneck[32];   /* top_bottleneck_of this unit's own metrics, "idle" */
+	/* counted no cycles over the interval (a hart in wfi: Kunminghu gates
+	 * its clock, so nothing counts): no slots, left out of the sum's tree */
+	bool idle;
 	struct top_value *col; /* [frame.ncols]: the -e events then the -M metrics */
 };
 
@@ -197,6 +206,10 @@ struct top_frame {
 	unsigned nprocs;
 	struct top_proc *procs;
 	unsigned nprocs_total; /* processes seen in /proc */
+	/* why the process table could not be listed this frame ("cannot list
+	 * /proc: Too many open files"): every view shows it in place of the
+	 * table's count, never an empty table; "" when it was listed */
+	char procs_error[160];
 	unsigned nev;          /* length of each top_proc.ev: the session's evsels */
 	/* why the process rows carry no ev (shown when Enter is pressed on one):
 	 * "" when they do or no reason is known */

@@ -580,7 +580,9 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 	/* and no empty rows below the table while rows above are hidden */
 	if (v->scroll > 0 && (unsigned)v->scroll + (unsigned)v->page > nrows)
 		v->scroll = (int)nrows > v->page ? (int)nrows - v->page : 0;
-	if (nrows)
+	if (f->procs_error[0])
+		snprintf(line + len, sizeof(line) - (size_t)len, "   %s", f->procs_error);
+	else if (nrows)
 		snprintf(line + len, sizeof(line) - (size_t)len, "   rows %u-%u of %u",
 		         (unsigned)v->scroll + 1,
 		         (unsigned)v->scroll + (unsigned)v->page < nrows

@@ -27,6 +27,8 @@ struct outfile {
 	char *name;   /* as given, for messages */
 	char *target; /* with tmp: the real file renamed over */
 	char *tmp;    /* the temporary file beside target; NULL: in place */
+	bool anon;    /* fd is an unnamed temporary file (O_TMPFILE) of target's
+	               * directory, named at commit (then tmp) */
 	int slot;     /* tmp's entry in live_tmp */
 	int fd;
 	bool own_fd; /* close fd at the end (not a standard stream) */
@@ -137,11 +139,14 @@ static void random_suffix(char *s, size_t n)
 		s[i] = alnum[r[i] % (sizeof(alnum) - 1)];
 }
 
-/* Creates TARGET.XXXXXX with mode (the umask applies) and lists it in
- * live_tmp in one step, with every signal blocked: a signal can come
- * before the file exists or after it is listed, never in between. */
-static int create_temp(struct outfile *of, const char *target, mode_t mode)
+/* Creates TARGET.XXXXXX with mode (the umask applies), or with anon_fd >= 0
+ * gives that unnamed file the name, and lists it in live_tmp in one step,
+ * with every signal blocked: a signal can come before the file exists or
+ * after it is listed, never in between. */
+static int create_temp(struct outfile *of, const char *target, mode_t mode, int anon_fd)
 {
+	char proc[64];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", anon_fd);
 	int slot = -1;
 	for (int i = 0; i < MAX_LIVE && slot < 0; i++)
 		if (!live_tmp[i])
@@ -160,7 +165,11 @@ static int create_temp(struct outfile *of, const char *target, mode_t mode)
 		random_suffix(tmp + n + 1, 6);
 		sigprocmask(SIG_BLOCK, &all, &old);
 		/* read back when appending (outfile_open_append) */
-		int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+		int fd = anon_fd;
+		if (anon_fd < 0)
+			fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+		else if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) != 0)
+			fd = -1;
 		int e = errno;
 		if (fd >= 0) {
 			live_owner = getpid();
@@ -170,7 +179,8 @@ static int create_temp(struct outfile *of, const char *target, mode_t mode)
 		if (fd >= 0) {
 			of->tmp = tmp;
 			of->slot = slot;
-			of->target = xstrdup(target);
+			if (!of->target)
+				of->target = xstrdup(target);
 			return fd;
 		}
 		if (e != EEXIST) {
@@ -211,6 +221,25 @@ static char *dir_of(const char *path)
 	if (slash == path)
 		return xstrdup("/");
 	return xstrndup(path, (size_t)(slash - path));
+}
+
+/* An unnamed temporary file in target's directory (O_TMPFILE), named only
+ * at commit: a process killed before (SIGKILL too, which no cleanup sees)
+ * leaves nothing behind. -errno where the file system has none or /proc
+ * cannot name it (create_temp then makes a named one). */
+static int create_anon_temp(struct outfile *of, const char *target, mode_t mode)
+{
+	if (access("/proc/self/fd", X_OK) != 0)
+		return -errno;
+	char *dir = dir_of(target);
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
+	int e = errno;
+	free(dir);
+	if (fd < 0)
+		return -e;
+	of->anon = true;
+	of->target = xstrdup(target);
+	return fd;
 }
 
 static char *read_link(const char *path)
@@ -427,17 +456,23 @@ int outfile_open(const char *path, struct outfile **out)
 				goto fail;
 			}
 			/* a new file: the kernel applies the umask and default ACL */
-			fd = create_temp(of, real, 0666);
+			fd = create_anon_temp(of, real, 0666);
+			if (fd < 0)
+				fd = create_temp(of, real, 0666, -1);
 		} else if (S_ISREG(st.st_mode) && st.st_nlink == 1) {
 			/* replacing must not write what fopen could not */
 			if (faccessat(AT_FDCWD, real, W_OK, AT_EACCESS) != 0) {
 				r = -errno;
 				goto fail;
 			}
-			fd = create_temp(of, real, 0600);
+			fd = create_anon_temp(of, real, 0600);
+			if (fd < 0)
+				fd = create_temp(of, real, 0600, -1);
 			if (fd >= 0 && keep_mode_owner(fd, &st) != 0) {
 				close(fd);
-				end_temp(of, NULL);
+				if (of->tmp)
+					end_temp(of, NULL);
+				of->anon = false;
 				fd = -1;
 			}
 		}
@@ -461,7 +496,7 @@ static int append_prepare(struct outfile *of, const char *real, bool exists, con
 	*fd = -1;
 	if (!exists) {
 		of->append_new = true;
-		*fd = create_temp(of, real, 0666);
+		*fd = create_temp(of, real, 0666, -1);
 		return 0;
 	}
 	if (!S_ISREG(st->st_mode) || st->st_nlink != 1)
@@ -473,7 +508,7 @@ static int append_prepare(struct outfile *of, const char *real, bool exists, con
 	while (of->append_fd < 0 && errno == EINTR);
 	if (of->append_fd < 0)
 		return -errno;
-	*fd = create_temp(of, real, 0600);
+	*fd = create_temp(of, real, 0600, -1);
 	if (*fd < 0) {
 		/* no room for a temporary file beside it: in place */
 		close(of->append_fd);
@@ -624,6 +659,13 @@ int outfile_commit(struct outfile *of)
 			end_temp(of, NULL);
 		outfile_free(of);
 		return ret;
+	}
+	/* the unnamed file gets its temporary name (then renamed over the
+	 * target as a named one is) while its descriptor is open */
+	if (of->anon && !of->err) {
+		int r = create_temp(of, of->target, 0, of->fd);
+		if (r < 0)
+			of->err = -r;
 	}
 	/* NFS and others report a lost write only here */
 	if (of->own_fd && close(of->fd) != 0 && errno != EINTR && !of->err)

@@ -4,9 +4,12 @@
  * Owns: the one policy for writing a path, as perf does where perf has one:
  *  - "-" is standard output;
  *  - a new file, or an existing regular file with one link, is written to
- *    a temporary file beside it (NAME.XXXXXX) that is renamed over it at
- *    the end, so a reader never sees half a file and a failed run leaves
- *    the old one; symlinks are followed (the link stays, its target gets
+ *    a temporary file beside it that is renamed over it at the end, so a
+ *    reader never sees half a file and a failed run leaves the old one;
+ *    the temporary file is unnamed (O_TMPFILE) until commit links it as
+ *    NAME.XXXXXX and renames it, so that even SIGKILL during the run
+ *    leaves nothing (a file system without O_TMPFILE, and appending, use
+ *    a named one from the start); symlinks are followed (the link stays, its target gets
  *    the content), an existing file keeps its mode and owner, a new file
  *    gets 0666 & ~umask (and the directory's default ACL);
  *  - anything else (devices such as /dev/null and /dev/full, /dev/stdout
@@ -24,7 +27,7 @@
  *    that does not exist yet is made as above (a temporary file, linked
  *    into place so that one created meanwhile is appended to, not
  *    replaced); anything else is opened with O_APPEND and written in place;
- *  - no temporary file survives a signal but SIGKILL: the live temporary
+ *  - no named temporary file survives a signal but SIGKILL: the live temporary
  *    paths are kept in a table that an async-signal-safe cleanup unlinks;
  *    opening the first one installs that cleanup for every signal whose
  *    default action ends the process and that nobody handles (HUP, INT,

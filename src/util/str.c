@@ -97,6 +97,25 @@ char *str_escape_utf8(const char *s)
 	return out;
 }
 
+char *str_escape_controls(const char *s)
+{
+	char *out = xmalloc(4 * strlen(s) + 1), *o = out;
+	while (*s) {
+		unsigned char c = (unsigned char)*s;
+		size_t n = c < 0x20 || c == 0x7f ? 0 : str_utf8_seq_len(s);
+		if (n) {
+			memcpy(o, s, n);
+			o += n;
+			s += n;
+		} else {
+			o += sprintf(o, "\\x%02x", c);
+			s++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
 char *str_to_hex(const char *s)
 {
 	size_t len = strlen(s);

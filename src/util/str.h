@@ -34,6 +34,11 @@ int str_is_utf8(const char *s);
  * text, control characters included, is kept as it is. For showing
  * arbitrary bytes (a command's arguments) as valid text. */
 char *str_escape_utf8(const char *s);
+/* A new string: s with control characters (0x00-0x1f, 0x7f) and each byte
+ * that is not part of a well-formed UTF-8 sequence written as \xNN; other
+ * text kept. For names read from a file (a perf.data's comm) that reach a
+ * terminal: never an escape sequence, always valid text. */
+char *str_escape_controls(const char *s);
 /* Lowercase hexadecimal of the bytes of s, two digits a byte; a new string. */
 char *str_to_hex(const char *s);
 /* The bytes of a string of hexadecimal digits (either case), as a new

@@ -72,7 +72,7 @@ static const struct arm64_names names = {lookup, name_of, NULL};
 #define RLU    B(21)                 /* SPEC.md:217 RLU 21 */
 #define RLH    B(20)                 /* SPEC.md:217 RLH 20 */
 
-enum ctxkind { ANY, ODD3, EVEN2, TH4, NOTH, NOP1 };
+enum ctxkind { ANY, ODD3, EVEN2, TH4, NOTH, NOP1, THONLY };
 
 static struct arm64_ctx ctx_of(enum ctxkind k)
 {
@@ -94,6 +94,10 @@ static struct arm64_ctx ctx_of(enum ctxkind k)
 		break;
 	case NOP1:
 		c.pmuv3p1 = false;
+		break;
+	case THONLY: /* a 12-bit threshold and none of the optional features */
+		c.edge = c.th2 = c.mt = c.sel2 = c.rme = c.sme = c.sebep = false;
+		c.core = "Neoverse V2";
 		break;
 	}
 	return c;
@@ -286,6 +290,17 @@ static const struct bad {
     {"br_mis_pred:edge=rise", NOTH, ARM64_EFEATURE, 12, "FEAT_PMUv3_TH", "SPEC.md:222"},
     {"stall_slot:u:tlc=1", NOTH, ARM64_EFEATURE, 13, "FEAT_PMUv3_TH", "SPEC.md:235"},
     {"stall_slot:u:te,th<3", NOTH, ARM64_EFEATURE, 16, "FEAT_PMUv3_TH", "SPEC.md:222"},
+    /* the optional fields without their features (issue 27, item 7) */
+    {"br_mis_pred:edge=rise,th>=5", THONLY, ARM64_EFEATURE, 12,
+     "Neoverse V2 has no FEAT_PMUv3_EDGE: TE is RES0", "SPEC.md:222 TE (FEAT_PMUv3_EDGE)"},
+    {"stall_slot:th>=2,tlc=1", THONLY, ARM64_EFEATURE, 17, "FEAT_PMUv3_TH2: TLC",
+     "SPEC.md:233 TLC (FEAT_PMUv3_TH2)"},
+    {"cpu_cycles:mt", THONLY, ARM64_EFEATURE, 11, "FEAT_MTPMU: MT", "MT (FEAT_MTPMU)"},
+    {"cpu_cycles:sh", THONLY, ARM64_EFEATURE, 11, "FEAT_SEL2: SH", "SH (FEAT_SEL2)"},
+    {"cpu_cycles:u,rlu", THONLY, ARM64_EFEATURE, 13, "FEAT_RME: RLK, RLU and RLH",
+     "RLK/RLU/RLH (FEAT_RME)"},
+    {"cpu_cycles:vs=1", THONLY, ARM64_EFEATURE, 11, "FEAT_SME: VS", "VS (FEAT_SME)"},
+    {"cpu_cycles:sync", THONLY, ARM64_EFEATURE, 11, "FEAT_SEBEP: SYNC", "SYNC (FEAT_SEBEP)"},
     /* reserved combinations */
     {"cpu_cycles:te", ANY, ARM64_ERESERVED, 11, "TC=0b000", "SPEC.md:224 TE=1 TC 000"},
     {"cpu_cycles:te,th>=3", ANY, ARM64_ERESERVED, 14, "TC=0b100", "SPEC.md:225 TE=1 TC 100"},
@@ -418,8 +433,14 @@ static const struct dgold {
      "SPEC.md:217 (19:16 RES0)"},
     {NSH | 0x4004, NOP1, "cnt_cycles", false, "counts CNT_CYCLES every cycle", "FEAT_PMUv3p1",
      "SPEC.md:218"},
+    /* TH bits at and above THWIDTH are RES0: the core keeps 20 & 0xf = 4 */
     {TC(4) | TH(20) | NSH | 0x3f, TH4, "stall_slot:th>=20", false,
-     "adds STALL_SLOT each cycle where STALL_SLOT >= 20", "threshold width", "issue 13"},
+     "adds STALL_SLOT each cycle where STALL_SLOT >= 4", "threshold width", "issue 13"},
+    /* a field the core has not got: the rule is what it counts without it */
+    {TE | TC(5) | TH(5) | NSH | 0x10, THONLY, "br_mis_pred:edge=rise,th>=5", false,
+     "adds 1 each cycle where BR_MIS_PRED >= 5", "FEAT_PMUv3_EDGE", "issue 27 item 7"},
+    {MT | NSH | 0x11, THONLY, "cpu_cycles:mt", false, "counts CPU_CYCLES every cycle", "FEAT_MTPMU",
+     "issue 27 item 7"},
 };
 
 static void check_decode(void)

@@ -216,6 +216,24 @@ static int attr_of(const char *root, const char *model, const char *expr,
 	return m->perf_attr(&c, false, &drv, a, e);
 }
 
+/* attr_of for `base` with `bits` set by hand: a value the model's
+ * encoder refuses, to try the driver's own checks. */
+static int attr_of_bits(const char *root, const char *model, const char *base, uint64_t bits,
+                        struct hpm_model_perf_attr *a, struct hpm_model_error *e)
+{
+	struct hpm_pmu pmu;
+	struct hpm_model_perf_pmu drv;
+	struct hpm_event_code c;
+	const struct hpm_pmu_model *m = hpm_model_by_name(model);
+	detect(root, &pmu);
+	hpm_pmu_driver(&pmu, &drv);
+	memset(a, 0, sizeof(*a));
+	if (m->encode(m, base, &c, e))
+		return 99;
+	c.value |= bits;
+	return m->perf_attr(&c, false, &drv, a, e);
+}
+
 static void test_attrs_68(void)
 {
 	char *root = one_core(MIDR_V2_R0P1, "armv8_pmuv3_0", "0x000000ff");
@@ -245,9 +263,16 @@ static void test_attrs_68(void)
 	       "6.8: a condition on threshold 0 is refused: the driver drops TC then (%s)", e.msg);
 	fake_rm(root);
 
-	/* a core without FEAT_PMUv3_TH on 6.8: caps/threshold_max 0 */
+	/* a core without FEAT_PMUv3_TH on 6.8: caps/threshold_max 0. N2's
+	 * encoder refuses the threshold already (its feature profile has
+	 * none); the driver's check is tried with TH 1 and TC 0b100 set by
+	 * hand (SPEC §5: TH 43:32, TC 63:61) */
 	root = one_core(MIDR_N2_R0P3, "armv8_pmuv3_0", "0x00000000");
 	rc = attr_of(root, "neoverse-n2", "stall_slot:th>=1", &a, &e);
+	tap_ok(rc == 99 && strstr(e.msg, "Neoverse N2 has no FEAT_PMUv3_TH"),
+	       "N2's encoder refuses a threshold (%s)", e.msg);
+	rc = attr_of_bits(root, "neoverse-n2", "stall_slot", UINT64_C(1) << 32 | UINT64_C(4) << 61,
+	                  &a, &e);
 	tap_ok(rc == HPM_MODEL_EINVAL && strstr(e.msg, "caps/threshold_max is 0"),
 	       "6.8 on a core without FEAT_PMUv3_TH: refused (%s)", e.msg);
 	fake_rm(root);
@@ -326,31 +351,53 @@ static void test_formats_read(void)
 	fake_rm(root);
 }
 
-/* Every field Linux never programs is refused, by name. */
+/* Every field Linux never programs is refused, by name. The fields
+ * Neoverse V2 has not got (its feature profile: no FEAT_PMUv3_EDGE, TH2,
+ * RME, SME, SEBEP) are refused by its encoder already; the driver's check
+ * is tried on them with the bits set by hand (SPEC §5: TE 60, TLC 55:54,
+ * RLK 22, RLU 21, RLH 20, VS 57:56, SYNC 58). */
 static void test_unprogrammed(void)
 {
 	static const struct {
 		const char *expr, *field;
+		const char *base; /* V2 has not got the field: base with bits set */
+		uint64_t bits;
 	} cases[] = {
-	    {"br_mis_pred:edge=rise:th>=5", "TE"},
-	    {"stall_slot:th>=2:tlc=1", "TLC"},
-	    {"inst_retired:mt", "MT"},
-	    {"inst_retired:sh", "SH"},
-	    {"inst_retired:m", "M"},
-	    {"inst_retired:nsk", "NSK"},
-	    {"inst_retired:nsu", "NSU"},
-	    {"inst_retired:rlk", "RLK"},
-	    {"inst_retired:rlu", "RLU"},
-	    {"inst_retired:rlh", "RLH"},
-	    {"inst_retired:vs=1", "VS"},
-	    {"inst_retired:sync", "SYNC"},
+	    {"br_mis_pred:edge=rise:th>=5", "TE", "br_mis_pred:th>=5:count", UINT64_C(1) << 60},
+	    {"stall_slot:th>=2:tlc=1", "TLC", "stall_slot:th>=2", UINT64_C(1) << 54},
+	    {"inst_retired:mt", "MT", NULL, 0},
+	    {"inst_retired:sh", "SH", NULL, 0},
+	    {"inst_retired:m", "M", NULL, 0},
+	    {"inst_retired:nsk", "NSK", NULL, 0},
+	    {"inst_retired:nsu", "NSU", NULL, 0},
+	    {"inst_retired:rlk", "RLK", "inst_retired", UINT64_C(1) << 22},
+	    {"inst_retired:rlu", "RLU", "inst_retired", UINT64_C(1) << 21},
+	    {"inst_retired:rlh", "RLH", "inst_retired", UINT64_C(1) << 20},
+	    {"inst_retired:vs=1", "VS", "inst_retired", UINT64_C(1) << 56},
+	    {"inst_retired:sync", "SYNC", "inst_retired", UINT64_C(1) << 58},
 	};
 	char *root = one_core(MIDR_V2_R0P1, "armv8_pmuv3_0", "0x000000ff");
+	const struct hpm_pmu_model *v2 = hpm_model_by_name("neoverse-v2");
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct hpm_model_perf_attr a;
 		struct hpm_model_error e;
 		char want[16];
 		snprintf(want, sizeof(want), "sets %s,", cases[i].field);
+		if (cases[i].base) {
+			struct hpm_event_code c;
+			int rc = v2->encode(v2, cases[i].expr, &c, &e);
+			tap_ok(rc == HPM_MODEL_EINVAL && strstr(e.msg, cases[i].field) &&
+			           strstr(e.msg, "RES0 there"),
+			       "%s: Neoverse V2 has not got %s: its encoder refuses it (%s)",
+			       cases[i].expr, cases[i].field, e.msg);
+			rc =
+			    attr_of_bits(root, "neoverse-v2", cases[i].base, cases[i].bits, &a, &e);
+			tap_ok(rc == HPM_MODEL_EINVAL && strstr(e.msg, want) &&
+			           strstr(e.msg, "never programs"),
+			       "%s set by hand: %s is refused by the driver's check too (%s)",
+			       cases[i].base, cases[i].field, e.msg);
+			continue;
+		}
 		int rc = attr_of(root, "neoverse-v2", cases[i].expr, &a, &e);
 		tap_ok(rc == HPM_MODEL_EINVAL && strstr(e.msg, want) &&
 		           strstr(e.msg, "never programs"),

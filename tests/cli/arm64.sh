@@ -27,9 +27,16 @@ $H list --no-pager --raw-dump | grep -qw CPU_CYCLES
 for core in neoverse-n1 neoverse-n2 neoverse-v1 neoverse-v2; do
 	names=$($H list --no-pager --raw-dump --pmu $core pmu)
 	exprs=
+	# the fields each core has (its emulator feature profile): the
+	# threshold and MT and SH on V2, the filters everywhere
+	case $core in
+	neoverse-v2) more='k,th>=3 th<2,mt th!=1,count,sh' ;;
+	*) more='k,nsk uk,m,nsu' ;;
+	esac
 	for n in $names; do
 		case $n in pmccntr) continue ;; esac
-		exprs="$exprs $n $n:u $n:k,th>=3 $n:edge=both,th<2 $n:th!=1,count,sync"
+		exprs="$exprs $n $n:u"
+		for t in $more; do exprs="$exprs $n:$t"; done
 	done
 	# shellcheck disable=SC2086
 	$H encode --pmu $core $exprs >"$tap_out.1" 2>"$tap_err"
@@ -51,9 +58,9 @@ done
 out=$($H encode --pmu neoverse-v2 'stall_slot:th>=2')
 case "$out" in "0x800000020800003f  STALL_SLOT:th>=2  "*"TC=0b100"*"adds STALL_SLOT each cycle where STALL_SLOT >= 2"*) r=0 ;; *) r=1 ;; esac
 ok $r "stall_slot:th>=2 on neoverse-v2 ($out)"
-out=$($H encode --arch arm64 'BR_MIS_PRED:edge=rise,th>=5')
-case "$out" in "0xb000000508000010  BR_MIS_PRED:edge=rise,th>=5  "*"counts 1 per rising edge of BR_MIS_PRED >= 5"*) r=0 ;; *) r=1 ;; esac
-ok $r "--arch arm64: an edge on a threshold ($out)"
+out=$($H encode --pmu neoverse-v2 'BR_MIS_PRED:th>=5,count')
+case "$out" in "0xa000000508000010  BR_MIS_PRED:th>=5,count  "*"adds 1 each cycle where BR_MIS_PRED >= 5"*) r=0 ;; *) r=1 ;; esac
+ok $r "neoverse-v2: a threshold that counts 1 ($out)"
 [ "$($H decode --pmu neoverse-v2 --json 0x800000020800003f | $J expression exact fields.# | tr '\n' ' ')" = "STALL_SLOT:th>=2 true 18 " ]
 ok $? "decode --json: expression, exact, the 18 fields"
 $H decode --arch arm64 0x080000000000003f | grep -q 'RES0=0x800000000000000 .*problem=.*inexact$'
@@ -97,4 +104,40 @@ run_fails_with "--reg on a Kunminghu model" "only an arm64 model" $H decode --re
 run_fails_with "an unknown register" "--reg 'pmcr': no such register" $H decode --arch arm64 --reg pmcr 1
 run_fails_with "--pmu and --arch disagree" "kunminghu is an riscv model" \
 	$H encode --pmu kunminghu --arch arm64 CPU_CYCLES
+# Each core's fields are its emulator's (issue 27, item 7): for every core
+# and a value setting each optional field, the emulator's PMEVTYPER1_EL0
+# reads back what the core implements; where it drops a field, decode
+# marks it (RES0), names the problem, exits 1, and its rule is the rule of
+# what the emulator kept; encode refuses the expression; where it keeps
+# the value, decode is exact and exits 0.
+for c in n1 n2 v1 v2; do
+	st=0 msg=
+	for v in 0x0000000008000011 0x8000000208000011 0xb000000508000010 0x804000020800003f \
+		0x0100000000000011 0x000000000a000011 0x0000000009000011 0x0000000008400011 \
+		0x0400000008000011; do
+		got=$(printf 'msr PMEVTYPER1_EL0 %s\nmrs PMEVTYPER1_EL0\n' $v | $H emu --arch arm64 --pmu $c - | tail -1)
+		line=$($H decode --pmu neoverse-$c $v 2>&1); rd=$?
+		expr=$(printf '%s\n' "$line" | awk '{print $2}')
+		$H encode --pmu neoverse-$c "$expr" >/dev/null 2>&1; re=$?
+		rule=$(printf '%s\n' "$line" | sed -n 's/.* rule="\([^"]*\)".*/\1/p')
+		if [ "$got" = $v ]; then
+			[ $rd -eq 0 ] && [ $re -eq 0 ] && case $line in *RES0*|*inexact*|*problem=*) false ;; esac
+		else
+			kept=$($H decode --pmu neoverse-$c "$got" | sed -n 's/.* rule="\([^"]*\)".*/\1/p')
+			[ $rd -eq 1 ] && [ $re -ne 0 ] && [ "$rule" = "$kept" ] &&
+				case $line in *"(RES0)"*problem=*inexact) true ;; *) false ;; esac
+		fi || { st=1; msg="$msg [$v: emulator $got, decode exit $rd: $line; encode exit $re]"; }
+	done
+	ok $st "neoverse-$c: encode and decode take the fields its emulator implements, and flag the others$msg"
+done
+run_fails_with "a threshold on Neoverse N1: refused naming the feature" \
+	"'CPU_CYCLES:th>=2': column 12: Neoverse N1 has no FEAT_PMUv3_TH (PMMIR_EL1.THWIDTH is 0)" \
+	$H encode --pmu neoverse-n1 'CPU_CYCLES:th>=2'
+run_fails_with "vs= on Neoverse V2: refused naming FEAT_SME" \
+	"Neoverse V2 has no FEAT_SME: VS is RES0 there" \
+	$H encode --pmu neoverse-v2 'CPU_CYCLES:vs=1'
+$H decode --pmu neoverse-n1 --json 0x8000000208000011 >"$tap_out"; r=$?
+[ $r -eq 1 ] && [ "$($J exact fields.12.name fields.12.implemented fields.17.name fields.17.implemented rule <"$tap_out" | tr '\n' ' ')" = "false TH false TC false counts CPU_CYCLES every cycle " ]
+ok $? "decode --json on N1: TH and TC implemented false, the rule without them, exit 1"
+
 done_testing

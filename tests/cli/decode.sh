@@ -11,8 +11,11 @@ out=$($H decode --bank frontend 0x6800010000000c02)
 case "$out" in "0x6800010000000c02  (ifu_req & ifu_miss):u  "*"modes=U,VU modifiers=:u") r=0 ;; *) r=1 ;; esac
 ok $r "--bank names the events and the modifiers ($out)"
 out=$($H decode 0x0000030000000001 1 0b11)
-printf '%s\n' "$out" | head -1 | grep -q 'op0=reserved(0x3)'; ok $? "a reserved OP_TYPE is reported"
+printf '%s\n' "$out" | head -1 | grep -q 'op0=reserved(0x3):and'; ok $? "a reserved OP_TYPE is reported with the op the counter executes"
 [ "$(printf '%s\n' "$out" | wc -l)" -eq 3 ]; ok $? "one line per value"
+out=$($H decode --bank frontend 0x40001e0000000c02)
+case "$out" in "0x40001e0000000c02  ifu_req ^ ifu_miss  "*"op0=reserved(0x1e):xor "*" inexact") r=0 ;; *) r=1 ;; esac
+ok $r "OP_TYPE0 = 0x1e: bit 1 picks XOR, bits 4:3 are ignored ($out)"
 $H decode 0x0280000000000001 | grep -q 'reserved\[57:55\]=0x5'; ok $? "bits set in the reserved field are reported"
 $H decode 0x8000000000000000 | grep -q 'OF=1'; ok $? "OF is reported"
 # what decode prints, encode turns back into the same value

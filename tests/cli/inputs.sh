@@ -99,6 +99,18 @@ run_fails_with "top --config DIRECTORY is an error" "cannot read '$tmp': Is a di
 run_fails_with "top --config MISSING is an error" "cannot read '$tmp/none.conf': No such file" \
 	$H top -b -n 1 -d 0.1 --backend emu --config "$tmp/none.conf"
 run_ok "a missing default top.conf is fine" $H top -b -n 1 -d 0.1 --backend emu
+# issue 27 item 5: a FIFO nobody writes to is refused at once, never
+# waited on (perf report -i FIFO waits for a writer forever); a pipe comes
+# in as -i -
+mkfifo "$tmp/fifo"
+run_fails_with "top --config FIFO: refused, not waited on" "cannot read '$tmp/fifo': a FIFO, not a file" \
+	timeout 20 $H top -b -n 1 -d 0.1 --backend emu --config "$tmp/fifo"
+run_fails_with "report -i FIFO: refused, not waited on" "'$tmp/fifo': a FIFO, not a file" \
+	timeout 20 $H report -i "$tmp/fifo"
+run_fails_with "report FIFO (a run file): refused, not waited on" "'$tmp/fifo': a FIFO, not a file" \
+	timeout 20 $H report "$tmp/fifo"
+run_fails_with "report --samples FIFO: refused, not waited on" "'$tmp/fifo': a FIFO, not a file" \
+	timeout 20 $H report --samples "$tmp/fifo"
 run_fails_with "top -s NOSUCH lists the columns" "-s 'NOSUCH': not a column to sort by (CYCLES, INSTR, IPC, pid)" \
 	$H top -b -n 1 -d 0.1 --backend emu -s NOSUCH
 run_ok "top -s ipc (any case) still sorts" $H top -b -n 1 -d 0.1 --backend emu -s ipc

@@ -176,4 +176,76 @@ run_fails_with "--emu-* without --backend emu" "need --backend emu" \
 	"$HPMSTAT" record --emu-harts 2 -e rob_commitInstr -o x.data -- true
 [ ! -e x.data ]; ok $? "no file is left by a refused recording"
 
+
+# Issue 27 item 15: the README's per-function Topdown group led by cycles
+# (mcycle cannot interrupt) is refused with the group that works, led by a
+# counter that counts every cycle; that suggestion records, and report
+# --topdown computes from it.
+README_GROUP='{cycles,Front_Bubble,INST_SPEC+RECOVERY_BUBBLE,rob_commitInstr}:S'
+run_fails_with "{cycles,...}:S: refused, the working leader suggested" \
+	"-e '{$CYC,cycles,Front_Bubble,INST_SPEC+RECOVERY_BUBBLE,rob_commitInstr}:S'" \
+	"$HPMSTAT" record --backend emu --emu-profile hotspots --emu-cycles 2000000 -c 31 \
+	-e "$README_GROUP" -o x.data
+sugg=$(sed -n "s/.*-e '\([^']*\)'.*/\1/p" "$tap_err")
+"$HPMSTAT" record --backend emu --emu-profile hotspots --emu-cycles 2000000 -c 31 -e "$sugg" \
+	-o lead.data 2>/dev/null &&
+	"$HPMSTAT" report -i lead.data --topdown >lead.txt 2>"$tap_err" &&
+	grep -q "tma_retiring" lead.txt && grep -q "kunminghu model" lead.txt
+ok $? "the suggested group records and report --topdown computes from it"
+# mcycle is cycles by its counter's name: the same recording spelled either
+# way gives the same report, Topdown and all
+"$HPMSTAT" record --backend emu --emu-profile hotspots --emu-cycles 2000000 -c 31 \
+	-e "{$CYC,mcycle,Front_Bubble,INST_SPEC+RECOVERY_BUBBLE,rob_commitInstr}:S" \
+	-o mcyc.data 2>/dev/null &&
+	"$HPMSTAT" report -i mcyc.data --topdown >mcyc.txt 2>"$tap_err"
+rc=$?
+sed "s/'mcycle'/'cycles'/" mcyc.txt | cmp -s - lead.txt; same=$?
+[ $rc -eq 0 ] && [ $same -eq 0 ] && grep -q "tma_retiring" mcyc.txt
+ok $? "a member spelled mcycle: report --topdown as with cycles"
+[ $rc -eq 0 ] || diag "exit $rc: $(cat "$tap_err")"
+"$HPMSTAT" record --backend emu --emu-profile hotspots --emu-cycles 200000 -c 31 \
+	-e "{$CYC,mcycle,INST_SPEC+RECOVERY_BUBBLE,rob_commitInstr}:S" -o nofb.data 2>/dev/null
+run_fails_with "a group without Front_Bubble: --topdown fails naming it" \
+	"the kunminghu model's level 1 needs Front_Bubble, which the group" \
+	"$HPMSTAT" report -i nofb.data --topdown
+
+# Issue 27 item 5: the functions of an emulated recording come from a
+# built-in profile or the file --emu-profile names, never from a path the
+# recording names ("[emu:./fifo01]" over a FIFO hung report; a file there
+# was read as a profile). The file's DSO name edited in place (same length).
+python3 - hs.data pathfifo.data pathfile.data <<'PY'
+import sys
+d = open(sys.argv[1], "rb").read()
+assert d.count(b"[emu:hotspots]") == 1
+open(sys.argv[2], "wb").write(d.replace(b"[emu:hotspots]", b"[emu:./fifo01]"))
+open(sys.argv[3], "wb").write(d.replace(b"[emu:hotspots]", b"[emu:./prof01]"))
+PY
+mkfifo fifo01
+sed 's/^\[function matmul\]/[function evil]/' "$top_srcdir/profiles/hotspots.profile" >prof01
+timeout 20 "$HPMSTAT" report -i pathfifo.data >"$tap_out" 2>"$tap_err"; rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c "not built in" "$tap_err")" -eq 1 ] &&
+	grep -q "\[emu:./fifo01\]  *\[\.\] 0x" "$tap_out"
+ok $? "[emu:FIFO]: not opened, one warning that the profile is not built in, addresses shown"
+[ $rc -eq 0 ] || diag "exit $rc: $(head -3 "$tap_err")"
+timeout 20 "$HPMSTAT" report -i pathfile.data >"$tap_out" 2>"$tap_err"; rc=$?
+[ $rc -eq 0 ] && ! grep -q "evil" "$tap_out" && grep -q "not built in" "$tap_err"
+ok $? "[emu:FILE]: the file is not read as a profile"
+# a profile of one's own, named on the command line
+sed 's/^name = hotspots/name = myhot/; s/^\[function matmul\]/[function gemm]/' \
+	"$top_srcdir/profiles/hotspots.profile" >myhot.profile
+"$HPMSTAT" record --backend emu --emu-profile ./myhot.profile --emu-cycles 2000000 -c 1003 \
+	-e rob_commitInstr -o myhot.data 2>/dev/null
+"$HPMSTAT" report -i myhot.data >"$tap_out" 2>"$tap_err"; rc=$?
+[ $rc -eq 0 ] && [ "$(wc -l <"$tap_err")" -eq 1 ] &&
+	grep -q "'myhot' is not built in: name its file with --emu-profile FILE" "$tap_err" &&
+	! grep -q gemm "$tap_out"
+ok $? "a profile file's recording without --emu-profile: one warning, no names"
+"$HPMSTAT" report -i myhot.data --emu-profile ./myhot.profile >"$tap_out" 2>"$tap_err"; rc=$?
+[ $rc -eq 0 ] && [ ! -s "$tap_err" ] && grep -q "\[emu:myhot\]  *\[\.\] gemm" "$tap_out" &&
+	grep -q "\[emu:myhot\]  *\[\.\] chase" "$tap_out"
+ok $? "report --emu-profile FILE names the functions from that file"
+[ $rc -eq 0 ] || diag "exit $rc: $(head -3 "$tap_err")"
+run_fails_with "report --emu-profile MISSING: one line, exit 1" "--emu-profile: " \
+	"$HPMSTAT" report -i myhot.data --emu-profile ./none.profile
+
 done_testing

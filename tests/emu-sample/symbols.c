@@ -22,9 +22,10 @@ int main(void)
 	size_t n;
 	char err[512];
 
-	tap_ok(hpm_record_emu_functions("/usr/bin/true", &fns, &n, err, sizeof(err)) == -ENOENT,
+	tap_ok(hpm_record_emu_functions("/usr/bin/true", NULL, &fns, &n, err, sizeof(err)) ==
+	           -ENOENT,
 	       "a file DSO is no emulator DSO");
-	int rc = hpm_record_emu_functions("[emu:hotspots]", &fns, &n, err, sizeof(err));
+	int rc = hpm_record_emu_functions("[emu:hotspots]", NULL, &fns, &n, err, sizeof(err));
 	tap_ok(rc == 0 && n == 4, "[emu:hotspots] has 4 declared functions");
 	if (rc || n != 4)
 		return tap_done();

@@ -2,7 +2,7 @@
 # against its ground truth (issue 16): the back end end to end (compiled in,
 # as tests/backend/emu.mk does), and the CLI (stat --emu-tasks).
 EMU_TASKS_TESTS = tests/emu-tasks/emu-tasks
-EMU_TASKS_SH_TESTS = tests/emu-tasks/stat-cli.sh
+EMU_TASKS_SH_TESTS = tests/emu-tasks/stat-cli.sh tests/emu-tasks/idle-harts.sh
 check_PROGRAMS += $(EMU_TASKS_TESTS)
 TESTS += $(EMU_TASKS_TESTS) $(EMU_TASKS_SH_TESTS)
 EXTRA_DIST += $(EMU_TASKS_SH_TESTS)

@@ -97,8 +97,10 @@ static void test_banks(enum path p)
 {
 	struct emu *emu = emu_new(1);
 	struct emu_hart *h = emu_hart(emu, 0);
-	/* index 2 of each bank delivers a different value */
-	const int vals[] = {FE, 2, 1, BE, 2, 2, MB, 2, 3, CA, 2, 4, END};
+	/* index 2 of each bank delivers a different value (cache index 2,
+	 * Slice0_l2_cache_rd_refill, is wired to index 1's signal on the RTL:
+	 * index 1 carries the same value) */
+	const int vals[] = {FE, 2, 1, BE, 2, 2, MB, 2, 3, CA, 1, 4, CA, 2, 4, END};
 	static const unsigned first[4] = {3, 11, 19, 27}, last[4] = {10, 18, 26, 31};
 
 	for (unsigned n = 3; n <= 31; n++)
@@ -111,6 +113,52 @@ static void test_banks(enum path p)
 		tap_ok(good, "%s: mhpmcounter%u-%u see bank %u's event 2", path_name[p], first[b],
 		       last[b], b);
 	}
+	emu_free(emu);
+}
+
+/* XiangShan's RTL, not the event names (../shared/xiangshan/README.md):
+ * frontend 6 (ifu_req_cacheline_0_hit) is wired to index 7's signal, cache
+ * 2 (Slice0_l2_cache_rd_refill) to index 1's (Slice0_l2_cache_refill);
+ * frontend 20 (IBuffer_full) and 24 (icache_miss_penalty), backend 43
+ * (dispatch_stall_cycle_lsq) and cache 3 (Slice0_l2_cache_wr_refill) read 0
+ * whatever their own signal carries, and cache 68 (Slice3_l2_cache_inv) is
+ * past what the CSR copies, so nothing drives it. Each fed signal carries
+ * its own value, so a counter that reads the wrong one shows it. */
+static void test_rtl_wiring(enum path p)
+{
+	struct emu *emu = emu_new(1);
+	struct emu_hart *h = emu_hart(emu, 0);
+	const int vals[] = {FE, 6, 5, FE, 7, 9, FE, 20, 11, FE, 24, 13, BE, 43, 17,
+	                    CA, 1, 19, CA, 2, 23, CA, 3, 29, CA, 68, 31, END};
+
+	wr(h, EMU_CSR_MHPMEVENT(3), ev1(6));
+	wr(h, EMU_CSR_MHPMEVENT(4), ev1(7));
+	wr(h, EMU_CSR_MHPMEVENT(5), ev1(20));
+	wr(h, EMU_CSR_MHPMEVENT(6), ev1(24));
+	wr(h, EMU_CSR_MHPMEVENT(11), ev1(43));
+	wr(h, EMU_CSR_MHPMEVENT(27), ev1(2));
+	wr(h, EMU_CSR_MHPMEVENT(28), ev1(3));
+	wr(h, EMU_CSR_MHPMEVENT(29), ev1(68));
+	wr(h, EMU_CSR_MHPMEVENT(30), ev(2, 3, 0, 0, KMH_OP_ADD, 0, 0));
+	count(h, mkrun(10, EMU_MODE_HU, 0, vals), p);
+	tap_is_u64(rd(h, EMU_CSR_MHPMCOUNTER(3)), 90,
+	           "%s: ifu_req_cacheline_0_hit counts cacheline 1's hits (index 7)", path_name[p]);
+	tap_is_u64(rd(h, EMU_CSR_MHPMCOUNTER(4)), 90, "%s: ifu_req_cacheline_1_hit itself",
+	           path_name[p]);
+	tap_is_u64(rd(h, EMU_CSR_MHPMCOUNTER(5)), 0, "%s: IBuffer_full never counts",
+	           path_name[p]);
+	tap_is_u64(rd(h, EMU_CSR_MHPMCOUNTER(6)), 0, "%s: icache_miss_penalty reads 0",
+	           path_name[p]);
+	tap_is_u64(rd(h, EMU_CSR_MHPMCOUNTER(11)), 0, "%s: dispatch_stall_cycle_lsq reads 0",
+	           path_name[p]);
+	tap_is_u64(rd(h, EMU_CSR_MHPMCOUNTER(27)), 190,
+	           "%s: Slice0_l2_cache_rd_refill counts Slice0_l2_cache_refill", path_name[p]);
+	tap_is_u64(rd(h, EMU_CSR_MHPMCOUNTER(28)), 0, "%s: Slice0_l2_cache_wr_refill reads 0",
+	           path_name[p]);
+	tap_is_u64(rd(h, EMU_CSR_MHPMCOUNTER(29)), 0,
+	           "%s: cache 68, past the CSR's 68 entries, invents no count", path_name[p]);
+	tap_is_u64(rd(h, EMU_CSR_MHPMCOUNTER(30)), 190, "%s: rd_refill + wr_refill = refill",
+	           path_name[p]);
 	emu_free(emu);
 }
 
@@ -400,6 +448,7 @@ int main(void)
 	for (unsigned p = 0; p < NR_PATHS; p++) {
 		test_ops((enum path)p);
 		test_banks((enum path)p);
+		test_rtl_wiring((enum path)p);
 		test_noevent_and_range((enum path)p);
 		test_inh((enum path)p);
 		test_mcountinhibit((enum path)p);

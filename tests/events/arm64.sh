@@ -8,6 +8,7 @@
 # (c) every core's metrics.json passes our own metric generator with only
 # that core's events.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/events/jevents.sh"
 arm="$top_srcdir/events/arm64"
 gen="$top_builddir/src/gen/metrics2c"
 dir=$(mktemp -d)
@@ -184,22 +185,7 @@ run_fails_with "an event the core lacks is refused (N1 and STALL_SLOT_FRONTEND)"
 	core_gen arm/neoverse-n1 "$dir/n1-slots.json"
 
 # ------------------------------------------------------- (a) Linux jevents
-# As tools/perf/pmu-events/Build runs it: jevents.py ARCH DIR OUT, where DIR
-# holds the arch directories; 6.1's jevents.py also wants its 'test' arch.
-tarball=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-pe=linux-source-6.1/tools/perf/pmu-events
-if [ ! -r "$tarball" ]; then
-	skip "Linux 6.1 jevents.py accepts events/arm64" "no $tarball (Debian package linux-source-6.1)"
-elif ! command -v python3 >/dev/null 2>&1; then
-	skip "Linux 6.1 jevents.py accepts events/arm64" "no python3"
-elif ! tar -xJf "$tarball" -C "$dir" "$pe/jevents.py" "$pe/arch/test" 2>"$tap_err"; then
-	ok 1 "jevents.py and arch/test extract from $tarball"
-	diag "$(head -3 "$tap_err")"
-else
-	mkdir -p "$dir/arch"
-	cp -R "$arm" "$dir/arch/arm64"
-	cp -R "$dir/$pe/arch/test" "$dir/arch/test"
-	run_ok "Linux 6.1 jevents.py accepts events/arm64" python3 "$dir/$pe/jevents.py" arm64 "$dir/arch" "$dir/pmu-events.c"
+if linux_jevents arm64 "$arm"; then
 	for c in $cores; do
 		midr=$(grep ",$c," "$dir/map" | cut -d, -f1)
 		tbl=pme_$(echo "$c" | tr '/-' '__')

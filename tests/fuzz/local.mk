@@ -23,9 +23,10 @@ FUZZ_TARGETS = expr runfile weights trace profile script topconf perfdata perfda
 # The libraries each target links, in link order; the libFuzzer binaries
 # link the instrumented copy of each (FUZZ_LIB_*, below).
 FUZZ_EMU_LIBS = src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/arch/libarch.a src/util/libutil.a -lm
+# (a run file may be a perf.data of stat counts: src/perfdata reads it)
 FUZZ_REPORT_LIBS = src/report/libreport.a src/core/libcore.a src/metric/libmetric.a \
 	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/arm64/libarm64.a \
-	src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
+	src/perfdata/libperfdata.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
 # the samples report reads perf.data (src/perfdata) and symbolizes (src/sym)
 FUZZ_SAMPLES_LIBS = src/report/libreport.a src/core/libcore.a src/metric/libmetric.a \
 	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/arm64/libarm64.a \
@@ -139,7 +140,8 @@ tests_fuzz_libcore_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 FUZZ_LIB_ARM64_EMU = tests/fuzz/libarm64mach-fuzz.a tests/fuzz/libarm64emu-fuzz.a tests/fuzz/libarm64src-fuzz.a
 FUZZ_LIB_EMU = tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a -lm
 FUZZ_LIB_REPORT = tests/fuzz/libreport-fuzz.a tests/fuzz/libcore-fuzz.a tests/fuzz/libmetric-fuzz.a \
-	tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a $(FUZZ_LIB_ARM64_EMU) tests/fuzz/libarm64-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) -lm
+	tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a $(FUZZ_LIB_ARM64_EMU) tests/fuzz/libarm64-fuzz.a \
+	tests/fuzz/libperfdata-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) -lm
 FUZZ_LIB_SAMPLES = tests/fuzz/libreport-fuzz.a tests/fuzz/libcore-fuzz.a tests/fuzz/libmetric-fuzz.a \
 	tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a $(FUZZ_LIB_ARM64_EMU) tests/fuzz/libarm64-fuzz.a \
 	tests/fuzz/libperfdata-fuzz.a tests/fuzz/libsym-fuzz.a tests/fuzz/libarch-fuzz.a \

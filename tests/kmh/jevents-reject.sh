@@ -32,4 +32,21 @@ reject "instances out of order" "out of order" "$(row noEvent 0x0 $c),$(row x.1 
 reject "EventCode not hex" "0x hex" "$(row noEvent 0 $c)"
 printf '[%s]' "$(row noEvent 0x0 $c),$(row x.0 0x1 $c),$(row x.1 0x2 $c),$(row x 0x40000000801 $c)" > "$dir/frontend.json"
 run_ok "a correct alias is accepted" "$gen" "$dir/frontend.json"
+
+# the project's keys: another name of a row (AliasOf, perf's Deprecated) and
+# what the RTL counts (RtlCounts)
+xrow() { # name code extra-keys
+	printf '{"EventName":"%s","EventCode":"%s","BriefDescription":"b","PublicDescription":"d",%s"Counter":"%s"}' "$1" "$2" "$3" "$c"
+}
+reject "AliasOf names no row" "no event of this bank" "$(row noEvent 0x0 $c),$(row a 0x1 $c),$(xrow b 0x1 '"AliasOf":"z",')"
+reject "AliasOf with another code" "EventCode differs" "$(row noEvent 0x0 $c),$(row a 0x1 $c),$(row a2 0x2 $c),$(xrow b 0x2 '"AliasOf":"a",')"
+reject "Deprecated without AliasOf" "Deprecated without AliasOf" "$(row noEvent 0x0 $c),$(xrow a 0x1 '"Deprecated":"1",')"
+reject "a name twice" "defined twice" "$(row noEvent 0x0 $c),$(row a 0x1 $c),$(xrow a 0x1 '"AliasOf":"a",')"
+reject "an unknown RtlCounts" "RtlCounts 'maybe'" "$(row noEvent 0x0 $c),$(xrow a 0x1 '"RtlCounts":"maybe",')"
+reject "RtlCounts same: names no other event" "no other event" "$(row noEvent 0x0 $c),$(xrow a 0x1 '"RtlCounts":"same:a",')"
+reject "RtlCounts on another name" "belongs on the row" "$(row noEvent 0x0 $c),$(row a 0x1 $c),$(xrow b 0x1 '"AliasOf":"a","RtlCounts":"zero",')"
+printf '[%s]' "$(row noEvent 0x0 $c),$(row a 0x1 $c),$(xrow a_old 0x1 '"AliasOf":"a","Deprecated":"1",'),$(xrow z 0x2 '"RtlCounts":"same:a",')" > "$dir/frontend.json"
+run_ok "another name and an RTL fact are accepted" "$gen" "$dir/frontend.json"
+grep -q '"a_old", "b", "d", "a", 1, true' "$tap_out"; ok $? "the old name is a deprecated name of index 1"
+grep -q '"z", "b", "d", 2, KMH_BANK_FRONTEND, KMH_RTL_SAME, 1' "$tap_out"; ok $? "z reads index 1's signal"
 done_testing

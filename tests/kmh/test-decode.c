@@ -24,7 +24,36 @@ static void test_fields(void)
 	kmh_decode(UINT64_C(0x0000030000000001), KMH_BANK_FRONTEND, &d);
 	tap_ok(d.op_reserved[0] && d.op[0] == 3 && !d.op_reserved[1],
 	       "OP_TYPE0 = 0b00011 is reported reserved");
-	tap_ok(strstr(d.expr, "reserved") != NULL, "a reserved op has no expression: %s", d.expr);
+	tap_ok(d.op_hw[0] == KMH_OP_AND && !d.exact,
+	       "... the counter executes AND for it (bit 0 set), and the value is inexact");
+	/* The rule of shared/xiangshan/README.md, written here as a table per
+	 * value rather than as bit tests: the lowest of bits 0-2 that is set
+	 * picks AND, XOR or ADD, none picks OR; bits 4:3 change nothing. */
+	static const unsigned low3[8] = {KMH_OP_OR,  KMH_OP_AND, KMH_OP_XOR, KMH_OP_AND,
+	                                 KMH_OP_ADD, KMH_OP_AND, KMH_OP_XOR, KMH_OP_AND};
+	unsigned wrong = 0;
+	for (unsigned f = 0; f < KMH_NR_OPS; f++)
+		for (unsigned v = 0; v < 32; v++) {
+			/* ifu_req (2) and ifu_miss (3) on both sides of every op */
+			uint64_t val = UINT64_C(0x4000000000000000) | 2 | 3u << 10 | 2u << 20 |
+			               3u << 30 | (uint64_t)v << (40 + 5 * f);
+			kmh_decode(val, KMH_BANK_FRONTEND, &d);
+			unsigned want = low3[v & 7];
+			/* the expression is the one the counter computes: encoding it
+			 * gives the value with the executed op in that field */
+			struct kmh_encoding enc;
+			struct kmh_error err;
+			bool ok = d.op_hw[f] == want && d.op_reserved[f] == !kmh_op_is_valid(v) &&
+			          kmh_encode(d.expr, &enc, &err) == 0 &&
+			          kmh_mhpmevent_op(enc.value, f) == want;
+			if (!ok) {
+				wrong++;
+				tap_diag("OP_TYPE%u = %u: decoded as %u (%s), want %u", f, v, d.op_hw[f],
+				         d.expr, want);
+			}
+		}
+	tap_ok(wrong == 0, "every value of each OP_TYPE field: the op the counter executes (%u wrong)",
+	       wrong);
 	for (unsigned v = 0; v < 32; v++) {
 		kmh_decode((uint64_t)v << 50, KMH_BANK_NONE, &d);
 		bool legal = v == 0 || v == 1 || v == 2 || v == 4;
@@ -113,9 +142,19 @@ static void test_round_trip(void)
 				struct kmh_decoded dec;
 				snprintf(expr, sizeof(expr), "%s:%s%s", d->name, name, mods[m]);
 				n++;
+				bool undefined =
+				    i < d->nr_events && d->events[i].rtl == KMH_RTL_UNDEFINED;
 				if (kmh_encode(expr, &e1, &err) != 0) {
+					/* the one event the CSR cannot reach is refused */
+					if (!undefined || err.code != KMH_ERANGE) {
+						bad++;
+						tap_diag("%s: %s", expr, err.msg);
+					}
+					continue;
+				}
+				if (undefined) {
 					bad++;
-					tap_diag("%s: %s", expr, err.msg);
+					tap_diag("%s: encodes, but the RTL cannot count it", expr);
 					continue;
 				}
 				kmh_decode(e1.value, b, &dec);

@@ -1,9 +1,15 @@
-/* test-tables.c: the built event tables against the seed's TSV, row by row,
- * and the table validator (names, descriptions, codes, bank ranges, aliases).
+/* test-tables.c: the built event tables against XiangShan's RTL table and
+ * the design document's TSV, row by row, the RTL facts the tables carry,
+ * and the table validator (names, descriptions, codes, bank ranges,
+ * aliases).
  *
- * Truth: tests/data/kunminghu-events.tsv (a checked-in copy of
- * shared/seeds/kunminghu-events.tsv, compared with the original when the
- * shared folder is beside the tree) and the bank/counter table of SPEC §1.
+ * Truth: tests/data/kunminghu-v2-0f639b5a-events.tsv (a checked-in copy of
+ * shared/xiangshan's table rebuilt from the RTL at the design document's
+ * commit), tests/data/kunminghu-events.tsv (a copy of
+ * shared/seeds/kunminghu-events.tsv, the design document's), each compared
+ * with its original when the shared folder is beside the tree; the facts of
+ * shared/xiangshan/README.md typed in below; the bank/counter table of
+ * SPEC §1.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -19,14 +25,14 @@ struct tsv_row {
 	char name[96];
 };
 
-static unsigned read_tsv(const char *path, struct tsv_row *rows, unsigned max)
+static unsigned read_tsv(const char *path, bool header, struct tsv_row *rows, unsigned max)
 {
 	FILE *f = fopen(path, "r");
 	char line[256];
 	unsigned n = 0;
 	if (!f)
 		return 0;
-	if (!fgets(line, sizeof(line), f)) { /* header */
+	if (header && !fgets(line, sizeof(line), f)) {
 		fclose(f);
 		return 0;
 	}
@@ -69,10 +75,11 @@ static unsigned tsv_count(const struct tsv_row *rows, unsigned n, const char *ba
 	return c;
 }
 
+/* The RTL's table: every row is the table's own row of that index. */
 static void test_against_tsv(const char *path)
 {
 	static struct tsv_row rows[1024];
-	unsigned n = read_tsv(path, rows, 1024);
+	unsigned n = read_tsv(path, false, rows, 1024);
 	if (!tap_ok(n == 367, "%s has 367 rows (got %u)", path, n))
 		return;
 	unsigned bad = 0, kth[1024] = {0};
@@ -122,6 +129,133 @@ static void test_against_tsv(const char *path)
 	for (unsigned b = 0; b < KMH_NR_BANKS; b++)
 		total += kmh_banks[b].nr_events;
 	tap_ok(total == n, "the tables hold no row the TSV lacks (%u rows, TSV %u)", total, n);
+}
+
+/* The design document's table: the RTL's but for the names XiangShan
+ * changed since, which stay accepted as deprecated names of their index. */
+static void test_document_names(const char *path)
+{
+	static struct tsv_row rows[1024];
+	unsigned n = read_tsv(path, true, rows, 1024);
+	unsigned renamed = 0, bad = 0;
+	for (unsigned i = 0; i < n; i++) {
+		const struct kmh_bank_desc *b = kmh_bank_by_name(rows[i].bank);
+		int bank = b ? (int)(b - kmh_banks) : KMH_BANK_NONE;
+		const struct kmh_event *e = kmh_event_by_index(bank, rows[i].index);
+		const struct kmh_name_alias *na = kmh_name_alias_by_name(bank, rows[i].name);
+		if (!e) {
+			bad++;
+			continue;
+		}
+		size_t len = strlen(rows[i].name);
+		if (strncmp(e->name, rows[i].name, len) == 0 &&
+		    (e->name[len] == '\0' || e->name[len] == '.'))
+			continue;
+		/* a renamed row: its old name is a deprecated name of this index */
+		renamed++;
+		if (!na || !na->deprecated || na->index != rows[i].index ||
+		    kmh_event_by_name(bank, rows[i].name) != e) {
+			bad++;
+			tap_diag("document's %s %u %s: no deprecated name of %s", rows[i].bank,
+			         rows[i].index, rows[i].name, e->name);
+		}
+	}
+	tap_ok(n == 367 && bad == 0,
+	       "the design document's %u rows: each the RTL's name or a deprecated name of it "
+	       "(%u bad)",
+	       n, bad);
+	tap_is_u64(renamed, 1, "one row renamed since the document (frontend 23)");
+	const struct kmh_event *e = kmh_event_by_name(KMH_BANK_FRONTEND, "icache_miss_cnt");
+	tap_ok(e && e->index == 23 && strcmp(e->name, "icache_miss_bubble") == 0,
+	       "icache_miss_cnt is frontend 23, icache_miss_bubble");
+}
+
+/* shared/xiangshan/README.md's table of what some events count, by hand. */
+static void test_rtl_facts(void)
+{
+	struct fact {
+		int bank;
+		unsigned index;
+		enum kmh_rtl_counts rtl;
+		unsigned same_as;
+	} facts[64];
+	unsigned nf = 0;
+	facts[nf++] = (struct fact){KMH_BANK_FRONTEND, 6, KMH_RTL_SAME, 7};
+	facts[nf++] = (struct fact){KMH_BANK_FRONTEND, 20, KMH_RTL_ZERO, 0};
+	facts[nf++] = (struct fact){KMH_BANK_FRONTEND, 24, KMH_RTL_ZERO, 0};
+	facts[nf++] = (struct fact){KMH_BANK_BACKEND, 43, KMH_RTL_ZERO, 0};
+	for (unsigned i = 73; i <= 94; i++) /* the IssueQueue*_full events */
+		if (i != 77 && i != 81 && i != 85) /* issueQueue_enq_fire_cnt */
+			facts[nf++] = (struct fact){KMH_BANK_BACKEND, i, KMH_RTL_INVERSE, 0};
+	for (unsigned sl = 0; sl < 4; sl++) { /* 17 events a slice after noEvent */
+		facts[nf++] = (struct fact){KMH_BANK_CACHE, 1 + 17 * sl + 1, KMH_RTL_SAME,
+		                            1 + 17 * sl}; /* rd_refill = refill */
+		facts[nf++] =
+		    (struct fact){KMH_BANK_CACHE, 1 + 17 * sl + 2, KMH_RTL_ZERO, 0}; /* wr_refill */
+	}
+	facts[nf++] = (struct fact){KMH_BANK_CACHE, 68, KMH_RTL_UNDEFINED, 0};
+	unsigned bad = 0, flagged = 0;
+	for (unsigned i = 0; i < nf; i++) {
+		const struct kmh_event *e = kmh_event_by_index(facts[i].bank, facts[i].index);
+		if (!e || e->rtl != facts[i].rtl ||
+		    (facts[i].rtl == KMH_RTL_SAME && e->same_as != facts[i].same_as)) {
+			bad++;
+			tap_diag("%s:%u: table says %d (same as %u), the RTL %d (%u)",
+			         kmh_banks[facts[i].bank].name, facts[i].index, e ? e->rtl : -1,
+			         e ? e->same_as : 0, facts[i].rtl, facts[i].same_as);
+		}
+	}
+	for (int b = 0; b < KMH_NR_BANKS; b++)
+		for (unsigned i = 0; i < kmh_banks[b].nr_events; i++)
+			flagged += kmh_banks[b].events[i].rtl != KMH_RTL_COUNTS;
+	tap_ok(bad == 0, "the tables carry every RTL fact of shared/xiangshan (%u facts, %u bad)",
+	       nf, bad);
+	tap_is_u64(flagged, nf, "and no other event is flagged");
+	unsigned noted = 0;
+	for (unsigned i = 0; i < nf; i++) {
+		char buf[256];
+		noted += kmh_rtl_note(kmh_event_by_index(facts[i].bank, facts[i].index), buf,
+		                      sizeof(buf)) != NULL;
+	}
+	tap_is_u64(noted, nf, "each flagged event has a note");
+	/* the wiring an emulator of the RTL follows */
+	tap_is_u64(kmh_event_wire(KMH_BANK_FRONTEND, 6), 7, "frontend 6 reads index 7");
+	tap_is_u64(kmh_event_wire(KMH_BANK_CACHE, 68), 0, "cache 68 reads nothing");
+	tap_is_u64(kmh_event_wire(KMH_BANK_CACHE, 3), 0, "cache 3 reads 0");
+	tap_is_u64(kmh_event_wire(KMH_BANK_CACHE, 5), 5, "cache 5 reads itself");
+}
+
+/* Every other name (the JSON's AliasOf) stands for a real row of its bank
+ * and shares no name with one. */
+static void test_name_aliases(void)
+{
+	unsigned bad = 0, names = 0, ready = 0;
+	for (int b = 0; b < KMH_NR_BANKS; b++) {
+		const struct kmh_bank_desc *d = &kmh_banks[b];
+		for (unsigned i = 0; i < d->nr_names; i++) {
+			const struct kmh_name_alias *na = &d->names[i];
+			const struct kmh_event *e = kmh_event_by_index(b, na->index);
+			names++;
+			bool ok = e && strcmp(e->name, na->alias_of) == 0 && na->brief[0] &&
+			          na->description[0];
+			for (unsigned j = 0; ok && j < d->nr_events; j++)
+				ok = strcmp(d->events[j].name, na->name) != 0;
+			struct kmh_encoding enc;
+			struct kmh_error err;
+			ok = ok && kmh_encode(na->name, &enc, &err) == 0 &&
+			     enc.value == (na->index | KMH_MINH) && enc.bank == b;
+			ready += strstr(na->name, "_ready") != NULL;
+			bad += !ok;
+		}
+	}
+	tap_ok(names > 0 && bad == 0, "%u other names each encode to their event (%u bad)", names,
+	       bad);
+	tap_is_u64(ready, 19, "each of the 19 IssueQueue*_full events has a _ready name");
+	const struct kmh_alias *a = kmh_alias_by_name(KMH_BANK_BACKEND, "IssueQueueLdu_ready");
+	const struct kmh_alias *full = kmh_alias_by_name(KMH_BANK_BACKEND, "IssueQueueLdu_full");
+	tap_ok(a && full && a->code == full->code && a->alias_of &&
+	           strcmp(a->alias_of, "IssueQueueLdu_full") == 0,
+	       "IssueQueueLdu_ready is the same ADD as IssueQueueLdu_full");
 }
 
 static bool valid_name(const char *s)
@@ -187,7 +321,9 @@ static void test_validator(void)
 			bool ok = a->code == want && a->nr >= 2 && a->nr <= 4 && a->brief[0];
 			for (unsigned k = 0; ok && k < a->nr; k++) {
 				char inst[128];
-				snprintf(inst, sizeof(inst), "%s.%u", a->name, k);
+				/* another name of an alias keeps that alias's instances */
+				snprintf(inst, sizeof(inst), "%s.%u", a->alias_of ? a->alias_of : a->name,
+				         k);
 				const struct kmh_event *e = kmh_event_by_index((int)b, a->index[k]);
 				ok = e && strcmp(e->name, inst) == 0 &&
 				     (k == 0 || a->index[k] > a->index[k - 1]);
@@ -224,8 +360,22 @@ int main(void)
 	const char *srcdir = getenv("top_srcdir");
 	const char *seeds = getenv("HPM_SEEDS");
 	char path[4096], orig[4096];
-	snprintf(path, sizeof(path), "%s/tests/data/kunminghu-events.tsv", srcdir ? srcdir : ".");
+	snprintf(path, sizeof(path), "%s/tests/data/kunminghu-v2-0f639b5a-events.tsv",
+	         srcdir ? srcdir : ".");
 	test_against_tsv(path);
+	if (seeds) {
+		snprintf(orig, sizeof(orig), "%s/../xiangshan/kunminghu-v2-0f639b5a-events.tsv",
+		         seeds);
+		FILE *f = fopen(orig, "r");
+		if (f) {
+			fclose(f);
+			tap_ok(same_file(path, orig), "tests/data copy equals %s", orig);
+		} else {
+			tap_skip("shared/xiangshan is not beside the tree");
+		}
+	}
+	snprintf(path, sizeof(path), "%s/tests/data/kunminghu-events.tsv", srcdir ? srcdir : ".");
+	test_document_names(path);
 	if (seeds) {
 		snprintf(orig, sizeof(orig), "%s/kunminghu-events.tsv", seeds);
 		FILE *f = fopen(orig, "r");
@@ -236,6 +386,8 @@ int main(void)
 			tap_skip("shared/seeds is not beside the tree");
 		}
 	}
+	test_rtl_facts();
+	test_name_aliases();
 	test_validator();
 	/* mapfile.csv: XiangShan is mvendorid 0, marchid 25 (the RISC-V marchid
 	 * registry); any mimpid */

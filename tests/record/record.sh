@@ -250,4 +250,69 @@ run_fails_with "-o - into /dev/full" "cannot write to standard output: No space 
 	sh -c '"$1" record -e cpu-clock -o - -- true >/dev/full' sh "$HPMSTAT"
 run_fails_with "-p of no process" "no such process" "$HPMSTAT" record -p 2147483647 -o bad.data
 ok $([ ! -e ran ] && [ ! -e bad.data ]; echo $?) "no bad input ran the command or left a file"
+
+# --- issue 27 item 6: perf's pipe idiom, a comm's control characters,
+# SIGKILL of record
+# record -o - | report -i -: the stream read as the same bytes in a file
+# are (that file's report is judged against perf's above)
+"$HPMSTAT" record -e cpu-clock -o - ./split 300 2>/dev/null >pipe.data
+"$HPMSTAT" report -i pipe.data >pipe-file.txt 2>/dev/null
+"$HPMSTAT" record -e cpu-clock -o - ./split 300 2>/dev/null | "$HPMSTAT" report -i - >pipe-i.txt 2>"$tap_err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "split  *split  *\[\.\] hot" pipe-i.txt &&
+	grep -q "split  *split  *\[\.\] hot" pipe-file.txt
+ok $? "record -o - | report -i -: the report of the stream"
+[ $rc -eq 0 ] || diag "exit $rc: $(head -3 "$tap_err")"
+"$HPMSTAT" report -i - <pipe.data >pipe-stdin.txt 2>/dev/null &&
+	cmp -s pipe-stdin.txt pipe-file.txt
+ok $? "report -i - <file: the same report as report -i file"
+cat pipe.data | "$HPMSTAT" report >pipe-dflt.txt 2>/dev/null && cmp -s pipe-dflt.txt pipe-file.txt
+ok $? "record -o - | report (no -i): standard input, as perf report reads a pipe"
+if [ -n "$PERF" ]; then
+	perf record -q -e cpu-clock -o - ./split 300 2>/dev/null | "$HPMSTAT" report -i - >perf-pipe.txt 2>"$tap_err"
+	[ $? -eq 0 ] && grep -q "split  *split  *\[\.\] hot" perf-pipe.txt
+	ok $? "perf record -o - | hpmstat report -i -"
+else
+	ok 0 "# SKIP perf cannot sample here"
+fi
+
+# a comm with an escape sequence and a bell (prctl PR_SET_NAME through
+# /proc/self/comm): every format shows them escaped, never raw (perf
+# report --stdio prints them raw)
+printf '#!/bin/sh\nprintf '"'"'x\\033[31mRED\\007'"'"' >/proc/self/comm\ni=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done\n' >esc.sh
+chmod +x esc.sh
+"$HPMSTAT" record -e cpu-clock -o esc.data ./esc.sh 2>/dev/null
+bad=0
+for f in text csv md json html folded; do
+	"$HPMSTAT" report -i esc.data --format $f >esc.$f 2>/dev/null || bad=1
+	grep -q "$(printf '\033')" esc.$f && bad=1
+	grep -q "$(printf '\007')" esc.$f && bad=1
+done
+grep -qF 'x\x1b[31mRED\x07' esc.text || bad=1
+ok $bad "a comm with ESC and BEL: escaped as \\x1b and \\x07 in every format, never raw"
+
+# SIGKILL of record (no handler runs): the command dies with it, and no
+# temporary file is left beside the output (it has no name until commit)
+"$HPMSTAT" record -e cpu-clock -o killed.data ./split forever 2>/dev/null &
+rp=$!
+kid=
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	kid=$(cat /proc/$rp/task/*/children 2>/dev/null | tr -d ' \n')
+	[ -n "$kid" ] && grep -q split /proc/$kid/cmdline 2>/dev/null && break
+	sleep 0.2
+done
+kill -KILL $rp
+wait $rp 2>/dev/null
+state=gone
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	state=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' /proc/$kid/status 2>/dev/null)
+	[ -z "$state" ] || [ "$state" = Z ] && break
+	sleep 0.2
+done
+[ -n "$kid" ] && { [ -z "$state" ] || [ "$state" = Z ]; }
+ok $? "SIGKILL of record: its command ($kid) is killed too (state: ${state:-gone})"
+[ -n "$kid" ] && [ -n "$state" ] && [ "$state" != Z ] && kill -KILL "$kid" 2>/dev/null
+left=$(ls killed.data* 2>/dev/null)
+[ -z "$left" ]; ok $? "SIGKILL of record: no temporary file left (${left:-none})"
+
 done_testing

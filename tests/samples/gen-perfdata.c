@@ -8,6 +8,9 @@
  *             RECOVERY_BUBBLE,rob_commitInstr}:S sampled at two functions
  *             (ips 0x1000 and 0x2000, no map: [unknown]); the deltas are in
  *             tests/samples/topdown.sh with their Topdown worked by hand
+ *   topdown-damaged  topdown with reads at 0x2000 that no counter gives:
+ *             cycles advances by 1 while the others advance by hundreds
+ *             (level-1 shares of thousands of %)
  *   topdown-arm  a Neoverse group {CPU_CYCLES,STALL_SLOT_FRONTEND,
  *             STALL_SLOT_BACKEND,STALL_SLOT,OP_RETIRED,OP_SPEC}:S sampled
  *             twice at 0x1000, with a CPUID feature naming Neoverse V2
@@ -20,14 +23,23 @@
  *   swapped   simple with the byte-swapped magic
  *   pipe      simple in pipe mode (header of 16 bytes, HEADER_ATTR)
  *   empty     a header and attrs but a data section cut off in the file
+ *   zeros     cpu-clock with callchains, 2 samples at 0x1000 (no map), each
+ *             called from a stack of 40 zero frames (what an unwinder that
+ *             lost its way gives); folded: prog then 41 [unknown] frames
+ *   threads   cpu-clock samples (0x1000) of N threads, tids 1000 to
+ *             1000+N-1 (N the third argument), then one task-clock sample
+ *             of tid 100: the second event comes after N thread names
+ *   attrs     pipe mode, 2000 raw events (configs 0x1000...0x17cf, ids 1 to
+ *             2000), one sample each at 0x1000 of tid 100
  */
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static uint8_t buf[1 << 16];
+static uint8_t buf[1 << 20];
 static size_t len;
 
 static void put(const void *p, size_t n)
@@ -69,6 +81,11 @@ static const char *arm_names[] = {"CPU_CYCLES", "STALL_SLOT_FRONTEND", "STALL_SL
                                   "STALL_SLOT", "OP_RETIRED",          "OP_SPEC"};
 static const char **grp_names = kmh_names;
 static int nr_grp = 5, nr_td = 4;
+static const char *sw_names[] = {"cpu-clock", "task-clock"};
+static bool callchains; /* zeros: samples carry a callchain */
+
+#define NR_ZEROS 40
+#define NR_ATTRS 2000
 
 static struct perf_event_attr attr_of(int mode, int i)
 {
@@ -86,10 +103,12 @@ static struct perf_event_attr attr_of(int mode, int i)
 		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
 	} else {
 		a.type = PERF_TYPE_SOFTWARE;
-		a.config = PERF_COUNT_SW_CPU_CLOCK;
+		a.config = i ? PERF_COUNT_SW_TASK_CLOCK : PERF_COUNT_SW_CPU_CLOCK;
 		a.sample_period = 100;
 		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 		                PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+		if (callchains)
+			a.sample_type |= PERF_SAMPLE_CALLCHAIN;
 	}
 	return a;
 }
@@ -111,18 +130,32 @@ static void comm(void)
 	u64(0);
 }
 
-static void simple_sample(uint64_t ip, uint64_t t)
+/* a sample of the event of id by thread tid (pid tid); with callchains,
+ * perf's user marker, the ip again, then NR_ZEROS zero frames */
+static void sample_of(uint64_t ip, uint64_t t, uint32_t tid, uint64_t id)
 {
 	u32(PERF_RECORD_SAMPLE);
 	u16(PERF_RECORD_MISC_USER);
-	u16(8 + 6 * 8);
+	u16((uint16_t)(8 + 6 * 8 + (callchains ? 8 * (1 + 2 + NR_ZEROS) : 0)));
 	u64(ip);
-	u32(100);
-	u32(100);
+	u32(tid);
+	u32(tid);
 	u64(t);
-	u64(1); /* id */
+	u64(id);
 	u64(0); /* cpu */
 	u64(100);
+	if (callchains) {
+		u64(2 + NR_ZEROS);
+		u64(PERF_CONTEXT_USER);
+		u64(ip);
+		for (int i = 0; i < NR_ZEROS; i++)
+			u64(0);
+	}
+}
+
+static void simple_sample(uint64_t ip, uint64_t t)
+{
+	sample_of(ip, t, 100, 1);
 }
 
 /* the group's cumulative counts at each sample (see topdown.sh) */
@@ -132,6 +165,12 @@ static const uint64_t kmh_v[4][NR_GRP] = {
     {2000, 1200, 6000, 600, 4800},
     {3000, 1500, 7200, 600, 6000},
     {4000, 1800, 8400, 600, 7200},
+};
+static const uint64_t kmh_damaged_v[4][NR_GRP] = {
+    {1000, 600, 3000, 300, 2400},
+    {2000, 1200, 6000, 600, 4800},
+    {3000, 1500, 7200, 600, 6000},
+    {3001, 1800, 8400, 600, 7200},
 };
 static const uint64_t arm_v[2][NR_GRP] = {
     {500, 1000, 1500, 2500, 1050, 1400},
@@ -160,19 +199,43 @@ static void td_sample(int k)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: gen-perfdata MODE FILE\n");
+	if (argc != 3 && !(argc == 4 && strcmp(argv[1], "threads") == 0)) {
+		fprintf(stderr, "usage: gen-perfdata MODE FILE (threads: MODE FILE N)\n");
 		return 2;
 	}
 	const char *m = argv[1];
-	int mode = strcmp(m, "topdown") == 0 ? 't' : strcmp(m, "topdown-arm") == 0 ? 'a' : 's';
+	int mode = strcmp(m, "topdown") == 0 || strcmp(m, "topdown-damaged") == 0 ? 't'
+	           : strcmp(m, "topdown-arm") == 0                                ? 'a'
+	                                                                          : 's';
+	if (strcmp(m, "topdown-damaged") == 0)
+		td_v = kmh_damaged_v;
+	int nr_threads = argc == 4 ? atoi(argv[3]) : 0;
+	callchains = strcmp(m, "zeros") == 0;
 	if (mode == 'a') {
 		grp_names = arm_names;
 		td_v = arm_v;
 		nr_grp = 6;
 		nr_td = 2;
 	}
-	int nr_ev = mode == 's' ? 1 : nr_grp;
+	int nr_ev = mode == 's' ? (nr_threads ? 2 : 1) : nr_grp;
+	if (strcmp(m, "attrs") == 0) {
+		u64(0x32454c4946524550ULL);
+		u64(16);
+		for (int i = 0; i < NR_ATTRS; i++) {
+			struct perf_event_attr a = attr_of(mode, 0);
+			a.type = PERF_TYPE_RAW;
+			a.config = 0x1000 + (uint64_t)i;
+			u32(64); /* PERF_RECORD_HEADER_ATTR */
+			u16(0);
+			u16((uint16_t)(8 + sizeof(a) + 8));
+			put(&a, sizeof(a));
+			u64(1 + (uint64_t)i);
+		}
+		comm();
+		for (int i = 0; i < NR_ATTRS; i++)
+			sample_of(0x1000, 10 + (uint64_t)i, 100, 1 + (uint64_t)i);
+		goto out;
+	}
 	if (strcmp(m, "pipe") == 0) {
 		u64(0x32454c4946524550ULL);
 		u64(16);
@@ -221,6 +284,13 @@ int main(int argc, char **argv)
 	if (mode != 's') {
 		for (int k = 0; k < nr_td; k++)
 			td_sample(k);
+	} else if (nr_threads) {
+		for (int i = 0; i < nr_threads; i++)
+			sample_of(0x1000, 10 + (uint64_t)i, 1000 + (uint32_t)i, 1);
+		sample_of(0x1000, 10 + (uint64_t)nr_threads, 100, 2);
+	} else if (callchains) {
+		simple_sample(0x1000, 10);
+		simple_sample(0x1000, 11);
 	} else {
 		simple_sample(0x1000, 10);
 		if (strcmp(m, "zero") == 0) {
@@ -278,7 +348,7 @@ int main(int argc, char **argv)
 		struct perf_event_attr a = attr_of(mode, i);
 		put(&a, sizeof(a));
 		u32(1);
-		pstr(mode != 's' ? grp_names[i] : "cpu-clock");
+		pstr(mode != 's' ? grp_names[i] : sw_names[i]);
 		u64(1 + (uint64_t)i);
 	}
 	at64(sect + 16 * fi, f0);

@@ -4,8 +4,11 @@
 # report with perf report's on the same file, and checks every format;
 # bad.sh and topdown.sh read files written byte by byte by gen-perfdata.c
 # (from perf's format document, not src/perfdata), the Topdown per function
-# worked by hand. perf.sh skips without perf or gcc.
+# worked by hand; sizes.sh reads its files that cross where the report's
+# buffers and tables grow (deep stacks of unnamed frames, many threads, many
+# events). perf.sh skips without perf or gcc.
 check_PROGRAMS += tests/samples/gen-perfdata
 tests_samples_gen_perfdata_SOURCES = tests/samples/gen-perfdata.c
-TESTS += tests/samples/perf.sh tests/samples/bad.sh tests/samples/topdown.sh
-EXTRA_DIST += tests/samples/perf.sh tests/samples/bad.sh tests/samples/topdown.sh
+TESTS += tests/samples/perf.sh tests/samples/bad.sh tests/samples/topdown.sh tests/samples/sizes.sh
+EXTRA_DIST += tests/samples/perf.sh tests/samples/bad.sh tests/samples/topdown.sh \
+	tests/samples/sizes.sh

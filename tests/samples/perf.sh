@@ -149,6 +149,57 @@ awk -v a="$fa" -v b="$fb" 'BEGIN { n = a + b; if (n < 40) exit 1; d = a / n - 0.
 	exit !(d <= 4 * sqrt(0.75 * 0.25 / n)) }'
 ok $? "folded: main;a;leaf about 3 x main;b;leaf ($fa / $fb, within 4 sigma of 3/4)"
 
+# deep recursion in a stripped non-PIE program, -g: the program's frames
+# are unnamed ([unknown] in the folded stacks, longer than the 0x401136
+# each stands for); the depth sweeps from 1 to 160 so that the stacks
+# grow past every size the report's buffer had. The deep stacks (over 40
+# frames) are perf script's frames folded as stackcollapse-perf.pl folds
+# them: the comm, then the frames from the root, [unknown] for no name
+cat >deep.c <<'C'
+#include <stdlib.h>
+volatile unsigned long sink;
+__attribute__((noinline)) void spin(unsigned long n) { for (unsigned long i = 0; i < n; i++) sink += i * i; }
+__attribute__((noinline)) void rec(int d, unsigned long n) { if (d) rec(d - 1, n); else spin(n); sink++; }
+int main(int argc, char **argv)
+{
+	unsigned long n = argc > 1 ? strtoul(argv[1], 0, 10) : 1000000;
+	for (int d = 1; d <= 160; d++)
+		rec(d, n);
+	return 0;
+}
+C
+gcc -O0 -fno-omit-frame-pointer -fno-pie -no-pie -s -o deep deep.c
+perf record -q -e cpu-clock -F 4000 -g -o deep.data ./deep 1000000 >/dev/null 2>&1
+perf script -i deep.data -F comm,ip,sym 2>/dev/null | awk '
+	function out() { if (comm != "") { s = comm; for (i = n; i >= 1; i--) s = s ";" f[i]; c[s]++ } comm = "" }
+	/^[^ \t]/ { out(); comm = $1; n = 0; next }
+	/^$/ { out(); next }
+	{ f[++n] = $2 }
+	END { out(); for (k in c) print k, c[k] }' | awk -F';' 'NF > 40' | sort >deep.perf
+"$HPMSTAT" report -i deep.data --format folded >deep.folded 2>"$tap_err"; rc=$?
+awk -F';' 'NF > 40' deep.folded | sort >deep.hpm
+[ $rc -eq 0 ] && [ "$(wc -l <deep.perf)" -ge 20 ] && cmp -s deep.perf deep.hpm
+ok $? "stripped deep recursion: folded, perf script's $(wc -l <deep.perf) stacks of over 40 frames"
+[ $rc -eq 0 ] || diag "exit $rc" "$(head -3 "$tap_err")"
+cmp -s deep.perf deep.hpm || diag "$(diff deep.perf deep.hpm | cut -c1-150 | head -4)"
+"$HPMSTAT" report -i deep.data --format html >deep.html 2>"$tap_err"; rc=$?
+[ $rc -eq 0 ] && grep -q '<title>\[unknown\]' deep.html && grep -q '</svg>' deep.html
+ok $? "stripped deep recursion: the HTML flame graph"
+
+# a program whose section header lies: .rela.plt of type NOBITS claiming
+# 1 TiB (tests/lib.sh's set_section; the loader reads no section header,
+# so it runs): the file loses its PLT names, the report nothing; its
+# lines are perf report's for the same recording with the good file back
+# in place (-N: not from perf's build-id cache; perf 6.1 itself dies on
+# the bad file)
+cp split-pie split-lie && cp split-pie split-good && set_section split-lie .rela.plt 8 1099511627776
+perf record -N -q -e cpu-clock -F 2000 -o lie.data ./split-lie 20000000 >/dev/null 2>&1
+"$HPMSTAT" report -i lie.data 2>"$tap_err" | body /dev/stdin | own /dev/stdin split-lie >lie.hpm
+cp split-good split-lie
+perf report -i lie.data --stdio --no-children 2>/dev/null | body /dev/stdin | own /dev/stdin split-lie >lie.perf
+[ -s lie.perf ] && cmp -s lie.perf lie.hpm; ok $? "a DSO with a 1 TiB NOBITS .rela.plt: perf's lines for the good file"
+cmp -s lie.perf lie.hpm || diag "$(diff lie.perf lie.hpm | head -6)" "$(head -3 "$tap_err")"
+
 # several processes: sh forks and execs the programs, one in the
 # background; threads are named by their command at each sample (comm) or
 # by their last one (pid), as perf does

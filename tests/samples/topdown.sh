@@ -21,6 +21,10 @@
 #           = 15 %, Retiring 4800/12000 = 40 %, Backend 100-10-15-40 = 35 %
 #   0x2000: Frontend 600/12000 = 5 %, Bad speculation (2400+0-2400)/12000
 #           = 0 %, Retiring 2400/12000 = 20 %, Backend 75 %
+# The <== path is stat's rule (hpmstat-stat(1)): the largest level-1 node
+# over its threshold (Frontend > 15 %, Bad speculation > 15 %, Backend
+# > 20 %, Retiring > 70 %): at 0x1000 Backend (35 %; Retiring's 40 % is
+# the largest share but under 70 %), at 0x2000 Backend.
 . "$top_srcdir/tests/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
@@ -31,10 +35,10 @@ run_ok "report --topdown" "$HPMSTAT" report -i "$tmp/td.data" --topdown
 # the leader's histogram carries the Topdown columns
 row() { sed -n "/of event 'cycles'/,/^\$/p" "$tap_out" | grep -F "[.] $1" | awk '{print $(NF-5), $(NF-4), $(NF-3), $(NF-2), $NF}'; }
 out=$(row 0x0000000000001000)
-[ "$out" = "10.00 15.00 35.00 40.00 tma_retiring" ]; ok $? "0x1000: 10 / 15 / 35 / 40, retiring largest"
+[ "$out" = "10.00 15.00 35.00 40.00 tma_backend_bound" ]; ok $? "0x1000: 10 / 15 / 35 / 40, backend the bottleneck (retiring under its threshold)"
 [ -n "$out" ] || diag "$(cat "$tap_out")"
 out=$(row 0x0000000000002000)
-[ "$out" = "5.00 0.00 75.00 20.00 tma_backend_bound" ]; ok $? "0x2000: 5 / 0 / 75 / 20, backend largest"
+[ "$out" = "5.00 0.00 75.00 20.00 tma_backend_bound" ]; ok $? "0x2000: 5 / 0 / 75 / 20, backend the bottleneck"
 grep -q "kunminghu model" "$tap_out"; ok $? "the formulas are named as the Kunminghu model's"
 grep -q "50.00%.*0x0000000000001000" "$tap_out"; ok $? "overhead by period: 50 % each"
 # perf report's view of a group read: each member its own event, weighted
@@ -91,7 +95,28 @@ if command -v python3 >/dev/null 2>&1; then
 fi
 run_fails_with "--pmu of no model" "no such PMU model" "$HPMSTAT" report -i "$tmp/arm.data" --topdown --pmu nosuch
 
+# the Topdown asked for and not computable is an error, never a report
+# that exits 0 without it (as perf report -b on a file without branch
+# stacks)
 "$gen" simple "$tmp/s.data"
-"$HPMSTAT" report -i "$tmp/s.data" --topdown >"$tap_out" 2>"$tap_err"; rc=$?
-[ $rc -eq 0 ] && grep -q "no group reads" "$tap_err"; ok $? "--topdown without group reads: the report and a warning"
+run_fails_with "--topdown without group reads: an error, no report" "--topdown: no group reads" \
+	"$HPMSTAT" report -i "$tmp/s.data" --topdown
+run_fails_with "--topdown --pmu neoverse-n2 on a Kunminghu group: an error naming the missing events" \
+	"the neoverse-n2 model's level 1 needs " "$HPMSTAT" report -i "$tmp/td.data" --topdown --pmu neoverse-n2
+
+# Damaged reads (gen-perfdata topdown-damaged: at 0x2000 cycles advances
+# by 1 while Front_Bubble advances by 300, a frontend share of 5000 %): the
+# function's Topdown is n/a with a warning, never a number outside 0-100 %;
+# 0x1000's reads are sound and keep 10 / 15 / 35 / 40.
+"$gen" topdown-damaged "$tmp/dm.data"
+"$HPMSTAT" report -i "$tmp/dm.data" --topdown >"$tap_out" 2>"$tap_err"; rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c 'damaged group reads' "$tap_err")" -eq 1 ] &&
+	grep -q "in 1 entry: their Topdown is shown as n/a" "$tap_err"
+ok $? "damaged group reads: one warning naming one entry"
+[ $? -eq 0 ] || diag "exit $rc" "$(cat "$tap_err")"
+out=$(sed -n "/of event 'cycles'/,/^\$/p" "$tap_out" | grep -F "[.] 0x0000000000002000")
+echo "$out" | awk '{ exit !($(NF-3) == "n/a" && $(NF-2) == "n/a" && $(NF-1) == "n/a" && $NF == "n/a") }'
+ok $? "damaged group reads: 0x2000's level 1 is n/a, no bottleneck ($out)"
+out=$(row 0x0000000000001000)
+[ "$out" = "10.00 15.00 35.00 40.00 tma_retiring" ]; ok $? "the sound reads keep their Topdown ($out)"
 done_testing

@@ -102,10 +102,15 @@ grep -q '^emu: 2 multiplex groups, .*msr PMCNTENCLR_EL0 (the counters that chang
 ok $? "... its dry run: 2 groups, rotated through PMCNTENCLR/PMEVTYPER/PMEVCNTR/PMCNTENSET"
 
 # an edge on Neoverse V2 (no FEAT_PMUv3_EDGE: TE is RES0) would count
-# something else: refused naming the bits
+# something else: refused by the core's encoder, which reads the features
+# the emulator implements (issue 27, item 7), and by the emulator itself
+# when a feature profile lacks what the core has (the v1 case below)
 run_fails_with "an edge on a PMU without FEAT_PMUv3_EDGE is refused, not counted without it" \
-	"PMEVTYPER0_EL0 = 0xb00000050800003f sets bits 0x1000000000000000 that the neoverse-v2 PMU (emulator profile v2" \
+	"'stall_slot:edge=rise,th>=5': Neoverse V2 has no FEAT_PMUv3_EDGE: TE is RES0 there" \
 	"$H" stat --pmu neoverse-v2 -e 'stall_slot:edge=rise,th>=5' --emu-cycles 1000 true
+run_fails_with "a threshold on Neoverse N1 (no FEAT_PMUv3_TH) is refused as the emulator would drop it" \
+	"'inst_retired:th>=2': Neoverse N1 has no FEAT_PMUv3_TH" \
+	"$H" stat --pmu neoverse-n1 -e 'inst_retired:th>=2' --emu-cycles 1000 true
 
 # bad names
 run_fails_with "an unknown profile: one line listing the Arm profiles" \
@@ -182,5 +187,62 @@ printf 'hpmstat-arm-emu-trace 1\n1000 0 ns 0 0x0 0x0 0 0x003a=3 0x003b=6 0x003d=
 	[ "$(counted "$tmp/tr" Retiring)" = 37.50 ] && [ "$(counted "$tmp/tr" Bad_Speculation)" = 37.50 ]
 ok $? "a trace: level 1 exactly as worked by hand (12.5, 12.5, 37.5, 37.5)"
 [ $? -eq 0 ] || diag "$(cat "$tmp/tr")"
+
+# CPU_CYCLES on the cycle counter (issue 27, item 12): Linux's arm_pmuv3
+# puts event 0x11 on PMCCNTR_EL0 while it is free (armv8pmu_get_event_idx),
+# so CPU_CYCLES and six events count whole on V2's six event counters
+# (PMCR_EL0.N = 6). Worked by hand from the trace: 1000 cycles at EL0 with
+# INST_RETIRED 2, INST_SPEC 3, BR_RETIRED 1, BR_MIS_PRED 1, L1D_CACHE 2,
+# L1D_CACHE_REFILL 1 a cycle, then 600 at EL1 with 1 of each.
+printf 'hpmstat-arm-emu-trace 1\n1000 0 ns 0 0x0 0x0 0 0x0008=2 0x001b=3 0x0021=1 0x0010=1 0x0004=2 0x0003=1\n600 1 ns 0 0x0 0x0 0 0x0008=1 0x001b=1 0x0021=1 0x0010=1 0x0004=1 0x0003=1\n' >"$tmp/cc.trace"
+seven=cpu_cycles,inst_retired,inst_spec,br_retired,br_mis_pred,l1d_cache,l1d_cache_refill
+"$H" stat --pmu neoverse-v2 --emu-trace "$tmp/cc.trace" --emu-cycles 1600 -x, -e $seven >"$tmp/cc" 2>&1
+[ "$(grep -v '^#' "$tmp/cc" | cut -d, -f1,3,5 | tr '\n' ' ')" = "1600,cpu_cycles,100.00 2600,inst_retired,100.00 3600,inst_spec,100.00 1600,br_retired,100.00 1600,br_mis_pred,100.00 2600,l1d_cache,100.00 1600,l1d_cache_refill,100.00 " ] &&
+	! grep -q multiplexed "$tmp/cc"
+ok $? "CPU_CYCLES and six events on V2: all seven counted whole, as worked by hand"
+[ $? -eq 0 ] || diag "$(cat "$tmp/cc")"
+"$H" stat --pmu neoverse-v2 --emu-trace "$tmp/cc.trace" --dry-run -e $seven,r11 -- true >"$tmp/ccd" 2>&1
+grep -qx 'cpu_cycles: hart0 msr PMCCFILTR_EL0, 0x0000000008000011 (pmccntr, always counted)' "$tmp/ccd" &&
+	grep -qx 'r11: hart0 msr PMCCFILTR_EL0, 0x0000000008000011 (pmccntr, always counted, shared with cpu_cycles)' "$tmp/ccd" &&
+	[ "$(grep -c ': hart0 msr PMEVTYPER[0-5]_EL0, .*(group 0)$' "$tmp/ccd")" = 6 ] &&
+	! grep -q 'multiplex groups' "$tmp/ccd"
+ok $? "... its dry run: CPU_CYCLES (and r11, the same value) on PMCCFILTR, the six in one group"
+[ $? -eq 0 ] || diag "$(cat "$tmp/ccd")"
+# the cycle counter filters as an event counter does: cpu_cycles:u on
+# PMCCNTR (PMCCFILTR.P), cpu_cycles:k in an event counter; "cycles" takes
+# PMCCNTR first, so there cpu_cycles:u goes to an event counter; a
+# threshold keeps CPU_CYCLES off PMCCNTR, as in the driver
+"$H" stat --pmu neoverse-v2 --emu-trace "$tmp/cc.trace" --emu-cycles 1600 -x, -e cpu_cycles:u,cpu_cycles:k >"$tmp/ccu" 2>&1
+"$H" stat --pmu neoverse-v2 --emu-trace "$tmp/cc.trace" --emu-cycles 1600 -x, -e cycles,cpu_cycles:u,cpu_cycles:th!=0 >"$tmp/ccg" 2>&1
+[ "$(grep -v '^#' "$tmp/ccu" | cut -d, -f1,3 | tr '\n' ' ')" = "1000,cpu_cycles:u 600,cpu_cycles:k " ] &&
+	[ "$(grep -v '^#' "$tmp/ccg" | cut -d, -f1,3 | tr '\n' ' ')" = "1600,cycles 1000,cpu_cycles:u 1600,cpu_cycles:th!=0 " ]
+ok $? "PMCCFILTR filters as PMEVTYPER does: EL0 1000 and EL1 600 cycles, on either counter"
+[ $? -eq 0 ] || diag "$(cat "$tmp/ccu" "$tmp/ccg")"
+"$H" stat --pmu neoverse-v2 --dry-run -e cycles,cpu_cycles,'cpu_cycles:th>=1' -- true >"$tmp/ccd" 2>&1
+grep -q '^cpu_cycles: hart0 msr PMEVTYPER[0-5]_EL0, 0x0000000008000011 ' "$tmp/ccd" &&
+	grep -q '^cpu_cycles:th>=1: hart0 msr PMEVTYPER[0-5]_EL0, 0x8000000108000011 ' "$tmp/ccd"
+ok $? "... with cycles on PMCCNTR, cpu_cycles takes an event counter; with a threshold too"
+[ $? -eq 0 ] || diag "$(cat "$tmp/ccd")"
+
+# the default event set shows instructions with IPC, and branch-misses as
+# a share of branches, as perf's default does; the figures are the rows'
+# own quotients
+# ratios FILE: whether the IPC beside instructions (and, when there are
+# branches, the share beside branch-misses) is the quotient of the rows
+ratios() {
+	awk '$2 == "cycles" { c = $1 } $2 == "branches" { b = $1 }
+		$2 == "instructions" && $3 == "#" && $5 == "insn" { i = $1; ipc = $4 }
+		$2 == "branch-misses" && $3 == "#" && $7 == "branches" { m = $1; pct = $4 }
+		END { d = ipc - i / c; e = b ? pct - 100 * m / b : 0
+		      exit !(c > 0 && i > 0 && d < 0.0005 && d > -0.0005 && e < 0.0005 && e > -0.0005) }' "$1"
+}
+"$H" stat --pmu neoverse-v2 --emu-cycles 1000000 >"$tmp/def" 2>&1
+ratios "$tmp/def" && grep -q '^ *1000000  *cycles  *\[emu\]$' "$tmp/def"
+ok $? "the default Arm run of the emulated harts: cycles, instructions # insn per cycle"
+[ $? -eq 0 ] || diag "$(cat "$tmp/def")"
+"$H" stat --pmu neoverse-v2 -- true >"$tmp/defc" 2>&1
+ratios "$tmp/defc" && grep -q '^ *[0-9][0-9]*  *branch-misses  *# .* of all branches  *\[emu\]$' "$tmp/defc"
+ok $? "... with a command: perf's default set, IPC and branch-misses # of all branches"
+[ $? -eq 0 ] || diag "$(cat "$tmp/defc")"
 
 done_testing

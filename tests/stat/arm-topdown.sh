@@ -124,18 +124,18 @@ run_fails_with "an unknown Arm event gives the closest names" \
 	"unknown event 'stall_slott' (did you mean STALL_SLOT" \
 	"$HPMSTAT" stat --pmu neoverse-v2 -e stall_slott --dry-run true
 
-# -e lists: a comma before a term with a value (edge=rise, th>=5) continues
-# the event, as hpmstat-events(7) writes Arm events; a bare term after a
-# comma is an event of its own, and the error says how to write it.
-# BR_MIS_PRED 0x10; TC 0b101 (>=, rising edge) << 61 = 0xA000000000000000,
-# TE << 60 = 0x1000000000000000, TH 5 << 32 = 0x500000000, NSH (EL2 counted
-# with no filter letter) 1 << 27 = 0x8000000: 0xb000000508000010. INST_RETIRED
-# 0x08 with :u: P (bit 31, no EL1) = 0x80000000, NSH clear: 0x80000008.
-"$HPMSTAT" stat --pmu neoverse-v2 --emu-trace "$trace" --dry-run -e 'br_mis_pred:edge=rise,th>=5,inst_retired:u' -- true >"$tap_out" 2>&1
-grep -q '^br_mis_pred:edge=rise,th>=5: hart0 msr PMEVTYPER0_EL0, 0xb000000508000010 ' "$tap_out" &&
+# -e lists: a comma before a term with a value (threshold=5, th>=5)
+# continues the event, as hpmstat-events(7) writes Arm events; a bare term
+# after a comma is an event of its own, and the error says how to write it.
+# BR_MIS_PRED 0x10; TC 0b100 (>=) << 61 = 0x8000000000000000, TH 5 << 32 =
+# 0x500000000, NSH (EL2 counted with no filter letter) 1 << 27 = 0x8000000:
+# 0x8000000508000010. INST_RETIRED 0x08 with :u: P (bit 31, no EL1) =
+# 0x80000000, NSH clear: 0x80000008.
+"$HPMSTAT" stat --pmu neoverse-v2 --emu-trace "$trace" --dry-run -e 'br_mis_pred:threshold=5,threshold_compare=2,inst_retired:u' -- true >"$tap_out" 2>&1
+grep -q '^br_mis_pred:threshold=5,threshold_compare=2: hart0 msr PMEVTYPER0_EL0, 0x8000000508000010 ' "$tap_out" &&
 	grep -q '^inst_retired:u: hart0 msr PMEVTYPER1_EL0, 0x0000000080000008 ' "$tap_out" &&
 	[ "$(grep -c ': hart0 msr PMEVTYPER[0-9]' "$tap_out")" = 2 ]
-ok $? "-e 'br_mis_pred:edge=rise,th>=5,inst_retired:u': two events, PMEVTYPER 0xb000000508000010 and 0x80000008 (worked by hand)"
+ok $? "-e 'br_mis_pred:threshold=5,threshold_compare=2,inst_retired:u': two events, PMEVTYPER 0x8000000508000010 and 0x80000008 (worked by hand)"
 [ $? = 0 ] || diag "$(cat "$tap_out")"
 run_fails_with "a bare term after a comma: says to write it after a colon" \
 	"unknown event 'count': a comma separates events; as a term of 'stall_slot:th>=2' write it after a colon: 'stall_slot:th>=2:count'" \

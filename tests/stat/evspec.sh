@@ -62,13 +62,27 @@ if [ -d /sys/bus/event_source/devices/msr ] && $have_perf && perf stat -x, -e ms
 else
 	for i in 1 2 3 4 5; do skip "no msr PMU or perf here"; done
 fi
-if [ ! -d /sys/bus/event_source/devices/power ]; then
-	$H stat -x, -e power/energy-pkg/,task-clock -- true 2>"$tap_out" >/dev/null; ok $? "power/energy-pkg/ parses where there is no power PMU"
-	grep -c "cannot be counted: this host has no PMU 'power'" "$tap_out" | grep -qx 1; ok $? "and one line says why it cannot count"
-	grep -q '^<not supported>,,power/energy-pkg/' "$tap_out"; ok $? "its row is <not supported>, the rest counts"
-else
-	skip "a power PMU exists"; skip "a power PMU exists"; skip "a power PMU exists"
-fi
+# A PMU this host does not have: perf's "Cannot find PMU" and a non-zero
+# exit at once, with or without a command and beside events that count (it
+# was a warning and a <not supported> row: exit 0 after the command, or
+# nothing counted until Ctrl-C without one)
+for spec in nosuchpmu/event=0x11/ armv8_pmuv3_0/cpu_cycles/ power/energy-pkg/; do
+	pmu=${spec%%/*}
+	if [ -d "/sys/bus/event_source/devices/$pmu" ]; then
+		for i in 1 2 3 4; do skip "this host has a $pmu PMU"; done
+		continue
+	fi
+	want="Cannot find PMU \`$pmu'. Missing kernel support?"
+	if $have_perf; then
+		perf stat -e "$spec" -- true >/dev/null 2>"$dir/p"; prc=$?
+		[ $prc -ne 0 ] && grep -qF "$want" "$dir/p"; ok $? "perf refuses $spec: \"$want\" (exit $prc)"
+	else
+		skip "no perf"
+	fi
+	run_fails_with "$spec with a command: refused in perf's words" "'$spec': $want" timeout 20 $H stat -x, -e "task-clock,$spec" -- true
+	[ $rc -eq 1 ]; ok $? "... exit 1, an unknown event's status (exit $rc)"
+	run_fails_with "$spec without a command: refused at once" "$want" timeout 20 $H stat -e "$spec"
+done
 
 # Weak groups: {a,b,c}:W splits when the kernel refuses the group (perf 6.1:
 # msr/event=1/ in a group fails with EINVAL; perf then opens each alone)

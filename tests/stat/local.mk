@@ -33,7 +33,7 @@ EXTRA_DIST += tests/stat/numbers.sh tests/stat/locale.sh
 STAT_SHAPE_TESTS = tests/stat/perf-rates.sh tests/stat/output-shapes.sh
 STAT_SHAPE_TESTS += tests/stat/stat-record.sh tests/stat/cgroup-field.sh
 TESTS += $(STAT_SHAPE_TESTS)
-EXTRA_DIST += $(STAT_SHAPE_TESTS)
+EXTRA_DIST += $(STAT_SHAPE_TESTS) tests/stat/stat-file.py
 # The -e splitter: blanks, group modifiers, -G and --all-user/--all-kernel.
 check_PROGRAMS += tests/stat/test-evspec
 tests_stat_test_evspec_SOURCES = tests/stat/test-evspec.c

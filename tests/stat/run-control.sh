@@ -110,6 +110,83 @@ hs -x, -e mcycle --timeout 200 --emu-cycles 300000
 [ "$(csv_val "$dir/err" mcycle)" = 300000 ]
 ok $? "emulated --timeout beyond --emu-cycles: --emu-cycles win ($(csv_val "$dir/err" mcycle))"
 
+# ------------------------------------------------------------- mixed runs
+# Emulated events beside a host event, a tool event, a generic name on
+# --backend emu or -a (it ran until Ctrl-C, --emu-cycles ignored): the harts
+# follow wall time at --emu-freq and end the run at --emu-cycles, as they
+# end it alone, so 1000000 cycles at the default 5 MHz are 200 ms of wall
+# time, and the host and tool events count over those 200 ms.
+ncpu=$(getconf _NPROCESSORS_ONLN)
+# std_val EVENT FILE: the count of EVENT's row in perf's std layout
+std_val() { awk -v e="$1" '$2 == e || $3 == e { gsub(",", "", $1); print $1; exit }' "$2"; }
+elapsed() { awk '/seconds time elapsed/ { print $1; exit }' "$dir/err"; }
+# bounded DESC: the run just made ended by itself, its harts ran exactly
+# 1000000 cycles, and its elapsed time is their 200 ms
+bounded() {
+	e=$(elapsed)
+	[ $rc -eq 0 ] && [ "$(std_val mcycle "$dir/err")$(std_val cycles "$dir/err")" = 1000000 ] &&
+		awk -v e="$e" 'BEGIN { exit !(e >= 0.199 && e < 1.5) }'
+	ok $? "$1: ends at --emu-cycles 1000000, 200 ms of wall time (exit $rc, elapsed $e s, ${ms} ms)"
+	[ $? -eq 0 ] || diag "$(cat "$dir/err")"
+}
+hs --emu-cycles 1000000 -e mcycle,task-clock
+bounded "a host event (task-clock, system-wide)"
+t=$(std_val task-clock "$dir/err")
+awk -v t="$t" -v e="$e" -v n="$ncpu" 'BEGIN { r = t / 1000 / e; exit !(r > n * 0.95 && r < n * 1.05) }'
+ok $? "... task-clock counts the same wall interval on each of the $ncpu CPUs ($t ms over $e s)"
+hs --emu-cycles 1000000 -e mcycle,duration_time
+bounded "a tool event (duration_time)"
+d=$(std_val duration_time "$dir/err")
+awk -v d="$d" -v e="$e" 'BEGIN { exit !(d / 1e9 == e && d >= 199000000) }'
+ok $? "... duration_time is the elapsed time and the harts' 200 ms ($d ns, elapsed $e s)"
+hs --emu-cycles 1000000 --backend emu -e cycles,page-faults
+bounded "a generic name on --backend emu (cycles, beside page-faults)"
+[ -n "$(std_val page-faults "$dir/err")" ]; ok $? "... page-faults counted system-wide ($(std_val page-faults "$dir/err"))"
+hs --emu-cycles 1000000 -a -e mcycle
+bounded "-a"
+hs --emu-cycles 1000000 -C 0 -e mcycle,cpu-clock
+bounded "-C 0"
+# Ctrl-C before the harts' end: the counts so far, labelled as an emulated
+# run alone is ("N of M cycles ..., partial (interrupted)"), exit 130
+timeout -k 5 $G "$H" stat -x, -a --emu-cycles 1e9 -e mcycle,task-clock >"$dir/out" 2>"$dir/err" &
+hp=$!
+sleep 1
+kill -INT $hp
+wait $hp
+rc=$?
+c=$(csv_val "$dir/err" mcycle)
+[ $rc -eq 130 ] && [ -n "$c" ] && grep -q "^# emulated Kunminghu: .* $c of 1000000000 cycles (following wall time), partial (interrupted)," "$dir/err"
+ok $? "-a, SIGINT before --emu-cycles: exit $rc, labelled $c of 1000000000 cycles, partial (interrupted)"
+# a command ends the run sooner; a given --emu-cycles ends it before a
+# longer command, as --timeout does (SIGTERM, exit 0); without --emu-cycles
+# a command runs to its end, whatever the default length
+hs --emu-cycles 1000000 -e mcycle,task-clock -- sleep 5
+bounded "a command that runs longer"
+grep -q '^sleep: Terminated$' "$dir/err"; ok $? "... it gets SIGTERM, as from --timeout"
+hs --emu-cycles 1000000000 -e mcycle,task-clock -- sleep 0.3
+e=$(elapsed); c=$(std_val mcycle "$dir/err")
+awk -v e="$e" -v c="$c" 'BEGIN { exit !(e >= 0.3 && e < 2 && c > e * 5e6 * 0.8 && c <= e * 5e6 + 1) }'
+ok $? "a command that ends first ends the run: $c cycles in $e s"
+hs --emu-freq 1000000 -e mcycle -- sleep 1.2
+e=$(elapsed)
+awk -v e="$e" 'BEGIN { exit !(e >= 1.2) }'
+ok $? "without --emu-cycles a command outlives the default length (1e9 cycles, here 1 s at 1 MHz: $e s)"
+# -I: wall-time intervals until the harts end, the last one shorter; each
+# interval's cycles are its length at 5 MHz
+hs -I 60 -x, --emu-cycles 1000000 -e mcycle,task-clock
+awk -F, '$4 == "mcycle" { n++; t[n] = $1; c[n] = $2; sum += $2 }
+	END { for (i = 1; i < n; i++) { d = c[i] - (t[i] - t[i - 1]) * 5e6; if (d < -2 || d > 2) bad = 1 }
+	      exit !(sum == 1000000 && n >= 2 && !bad) }' "$dir/err"
+ok $? "-I 60: intervals of wall time, each interval's cycles its length at 5 MHz, 1000000 in all ($(grep -c ',mcycle,' "$dir/err") intervals, exit $rc)"
+grep -q '^# emulated Kunminghu: .* 1000000 cycles (following wall time) at 5 MHz' "$dir/err"
+ok $? "... and the -I label gives the length that ends the run ($(head -1 "$dir/err"))"
+# -r: a run without a command repeats when the harts end it
+hs -r 2 -a --emu-cycles 1000000 -e mcycle
+[ $rc -eq 0 ] && grep -q "(2 runs)" "$dir/err" && [ "$(std_val mcycle "$dir/err")" = 1000000 ]
+ok $? "-r 2 -a: two bounded runs (exit $rc, ${ms} ms)"
+run_fails_with "-r 2 -a without emulated events still needs a command" "-r needs a command" \
+	timeout $G "$H" stat -r 2 -a -e cpu-clock
+
 # --------------------------------------------------------- --interval-count
 hs -I 100 --interval-count 2 -x, -e task-clock -- sleep 0.6
 n=$(grep -c ',task-clock,' "$dir/err")

@@ -125,6 +125,22 @@ grep -q 'exclude_kernel=1' "$tap_out"; ok $? "modifiers become exclude_* flags"
 $H stat --dry-run --emu-cycles 1e6 -e rob_commitInstr > "$tap_out" 2>&1
 grep -q 'csrw mhpmevent11 0x4000000000000035' "$tap_out"; ok $? "--dry-run on the emulator prints the CSR writes"
 
+# A raw value carries no bank, and only the bank says which counters see an
+# event: r4000000000000035 is rob_commitInstr's mhpmevent value (the dry run
+# above writes it to backend counter 11), yet the emulator cannot place it.
+# Its <not supported> row says why on stderr, once; the same value with its
+# bank counts exactly what rob_commitInstr counts, and says nothing.
+$H stat -x, --emu-cycles 1e6 -e r4000000000000035,rob_commitInstr,kunminghu/event0=53,bank=backend/ >/dev/null 2>"$tap_out"
+grep -q '^<not supported>,,r4000000000000035,' "$tap_out"; ok $? "r4000000000000035 on the emulator is <not supported>"
+[ "$(grep -c "warning: 'r4000000000000035' is <not supported>: no bank known: the emulator places an event by its bank" "$tap_out")" -eq 1 ]
+ok $? "... and one line says why: no bank ($(grep -m1 r4000000000000035 "$tap_out"))"
+a=$(awk -F, '$3 == "rob_commitInstr" { print $1 }' "$tap_out")
+b=$(grep -F ',"kunminghu/event0=53,bank=backend/",' "$tap_out" | cut -d, -f1)
+[ -n "$a" ] && [ "$a" = "$b" ] && [ "$(grep -c warning "$tap_out")" -eq 1 ]
+ok $? "the value with bank=backend counts as rob_commitInstr ($b = $a), without a warning"
+$H stat -x, --emu-cycles 1e5 -r 3 -e r4000000000000035 >/dev/null 2>"$tap_out"
+[ "$(grep -c 'no bank known' "$tap_out")" -eq 1 ]; ok $? "-r 3: the reason is said once"
+
 # bad input
 run_fails_with "unknown profile lists the known ones" "known: balanced" $H stat --emu-profile nosuch --emu-cycles 1e6 -e mcycle
 run_fails_with "--emu-cycles abc" "--emu-cycles 'abc'" $H stat --emu-cycles abc

@@ -4,6 +4,9 @@
 # 'pipe'"), the round trip (report prints what stat printed, in std, CSV
 # and JSON, with -r, -I, -A and the emulator), perf's perf.data default and
 # its perf.data.old, -o - and the command's standard output, the errors.
+# The file is perf's stat format: perf stat report prints the counts stat
+# printed (host events, emulated ones, -I, -a -A), and hpmstat stat report
+# prints perf's own files as perf stat report does.
 # perf's behaviour is checked on this machine where perf runs.
 . "$top_srcdir/tests/lib.sh"
 H=$HPMSTAT
@@ -126,8 +129,8 @@ ok $? "stat record: the old perf.data becomes perf.data.old, as perf's does"
 # (standard input not a pipe: a pipe would be read instead, as perf does)
 (cd "$dir/cwd" && $H stat report </dev/null 2>report.out) && grep -q '200000 cycles' "$dir/cwd/report.out"
 ok $? "stat report: reads perf.data by default"
-(cd "$dir/cwd" && $H report perf.data >/dev/null 2>&1)
-ok $? "hpmstat report reads the file of stat record"
+(cd "$dir/cwd" && $H report perf.data >report2.out 2>&1) && grep -q '^ *cycles  *200000 ' "$dir/cwd/report2.out"
+ok $? "hpmstat report reads the file of stat record (its run file)"
 if $have_perf; then
 	mkdir "$dir/perf"
 	(cd "$dir/perf" && perf stat record true >/dev/null 2>&1 && perf stat record true >/dev/null 2>&1) &&
@@ -137,14 +140,100 @@ else
 	skip "perf stat does not run here"
 fi
 
-# ---- -o -: the run file alone on standard output; the command's goes to stderr
+# ---- -o -: perf's pipe format alone on standard output; the command's goes to stderr
 if $host; then
-	$H stat record -o - -e task-clock -- sh -c 'echo from-the-command' >"$dir/o.json" 2>"$dir/o.err"
-	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$dir/o.json" &&
-		grep -qx from-the-command "$dir/o.err"
-	ok $? "stat record -o -: standard output is the run file, the command writes to stderr"
+	$H stat record -o - -e task-clock -- sh -c 'echo from-the-command' >"$dir/o.pipe" 2>"$dir/o.err"
+	[ "$(head -c 8 "$dir/o.pipe")" = PERFILE2 ] && grep -qx from-the-command "$dir/o.err"
+	ok $? "stat record -o -: standard output is perf's stream, the command writes to stderr"
 else
 	skip "perf_event_open does not count here"
+fi
+
+# ---- the file is perf's: perf stat report prints the counts stat printed
+# rows(): the count rows and the elapsed line, without perf's derived
+# column (its rates differ where hpmstat's do, e.g. an emulated event per
+# msec of host time) and the [emu] tag, blanks squeezed
+rows() { grep -E '^ *([0-9][0-9.,]*|<not counted>|<not supported>|CPU[0-9]+) ' "$1" | grep -v 'seconds user$\|seconds sys$' | sed 's/#.*//; s/\[emu\]//' | awk '{ $1 = $1; print }'; }
+perf_reads() { # desc perf-report-opts stat-record-args...
+	d=$1
+	po=$2
+	shift 2
+	(cd "$dir" && $H stat record -o pr.data "$@" >/dev/null 2>pr.live)
+	rc1=$?
+	# shellcheck disable=SC2086
+	perf stat report $po -i "$dir/pr.data" >/dev/null 2>"$dir/pr.perf"
+	rc2=$?
+	rows "$dir/pr.live" >"$dir/pr.live.rows"
+	rows "$dir/pr.perf" >"$dir/pr.perf.rows"
+	[ -s "$dir/pr.live.rows" ] && cmp -s "$dir/pr.live.rows" "$dir/pr.perf.rows"
+	ok $(($? + rc1 + rc2)) "perf stat report ${po:+$po }of stat record $*: the counts stat printed ($d)"
+	cmp -s "$dir/pr.live.rows" "$dir/pr.perf.rows" || diag "exit $rc1 $rc2" "$(diff "$dir/pr.live.rows" "$dir/pr.perf.rows" | head -8)"
+}
+if $have_perf; then
+	if $host; then
+		perf_reads "software events" "" -e task-clock,page-faults,context-switches -- true
+		perf_reads "a tool event" "" -e duration_time,task-clock -- true
+		perf_reads "intervals, each as perf's INTERVAL round" "" -I 100 -e task-clock,page-faults -- sleep 0.25
+		perf_reads "per CPU" "-A" -a -A -e cpu-clock,page-faults -- sleep 0.05
+	else
+		for t in 1 2 3 4; do skip "perf_event_open does not count here"; done
+	fi
+	perf_reads "emulated: raw, fixed and not supported" "" -e mcycle,minstret,ifu_req,r4000000000000035 --emu-cycles 1e6
+	grep -q 'insn per cycle' "$dir/pr.perf"
+	ok $? "perf stat report: an emulated cycles/instret pair is perf's cycles/instructions (insn per cycle)"
+	# stat prints the Topdown metrics, perf the counts they are made of:
+	# those of the run file (hpmstat report's counts section)
+	(cd "$dir" && $H stat record -o td.data --topdown --emu-harts 2 --emu-cycles 1e6 2>/dev/null &&
+		perf stat report -i td.data 2>td.perf && $H report td.data >td.report)
+	rows "$dir/td.perf" | grep -v 'time elapsed' >"$dir/td.perf.rows"
+	awk '/^ Counts/ { on = 1; next } on && NF >= 2 && $1 !~ /^hart[0-9]+$/ { print $2, $1 }' "$dir/td.report" >"$dir/td.run.rows"
+	[ "$(wc -l <"$dir/td.perf.rows")" -ge 4 ] && cmp -s "$dir/td.perf.rows" "$dir/td.run.rows"
+	ok $? "perf stat report of stat record --topdown on 2 harts: the counts of the run file, summed over the harts"
+	cmp -s "$dir/td.perf.rows" "$dir/td.run.rows" || diag "$(diff "$dir/td.perf.rows" "$dir/td.run.rows" | head -8)"
+	perf_reads "emulated, -I" "" -I 50 -e mcycle,ifu_req --emu-cycles 1e6
+	# perf's own default name, and perf.data.old as perf keeps it
+	mkdir "$dir/pd"
+	(cd "$dir/pd" && $H stat record --emu-cycles 1e5 -e mcycle >/dev/null 2>&1 &&
+		perf stat report 2>report.out) && grep -q '100000 *mcycle' "$dir/pd/report.out"
+	ok $? "perf stat report reads stat record's perf.data"
+else
+	for t in 1 2 3 4 5 6 7 8 9; do skip "perf stat does not run here"; done
+fi
+
+# ---- hpmstat stat report of perf's files prints what perf stat report does
+same_report() { # desc file
+	perf stat report -i "$2" >/dev/null 2>"$dir/sr.perf"
+	rc1=$?
+	$H stat report -i "$2" 2>"$dir/sr.hpm"
+	rc2=$?
+	[ -s "$dir/sr.perf" ] && cmp -s "$dir/sr.perf" "$dir/sr.hpm"
+	ok $(($? + rc1 + rc2)) "stat report of $1: perf stat report's output, byte for byte"
+	cmp -s "$dir/sr.perf" "$dir/sr.hpm" || diag "exit $rc1 $rc2" "$(diff "$dir/sr.perf" "$dir/sr.hpm" | head -8)"
+}
+if $have_perf; then
+	(cd "$dir" && perf stat record -o perf.real -e task-clock,page-faults,duration_time true 2>/dev/null)
+	same_report "perf stat record's file" "$dir/perf.real"
+	# perf stat report keeps no wall time of an interval (no CPUs utilized
+	# beside task-clock there): the intervals' counts are compared
+	(cd "$dir" && perf stat record -o perf.iv -I 100 -e task-clock,page-faults -- sleep 0.25 2>/dev/null &&
+		perf stat report -i perf.iv 2>iv.perf && $H stat report -i perf.iv 2>iv.hpm)
+	rows "$dir/iv.perf" >"$dir/iv.perf.rows"
+	rows "$dir/iv.hpm" >"$dir/iv.hpm.rows"
+	[ "$(wc -l <"$dir/iv.perf.rows")" -ge 4 ] && cmp -s "$dir/iv.perf.rows" "$dir/iv.hpm.rows"
+	ok $? "stat report of perf stat record -I's file: perf stat report's intervals"
+	cmp -s "$dir/iv.perf.rows" "$dir/iv.hpm.rows" || diag "$(diff "$dir/iv.perf.rows" "$dir/iv.hpm.rows" | head -8)"
+	perf stat record -o - -e task-clock,page-faults true 2>/dev/null >"$dir/perf.pipe"
+	same_report "perf stat record -o -'s stream" "$dir/perf.pipe"
+	if $host; then
+		$H stat record -o - -e task-clock,page-faults,duration_time true 2>/dev/null >"$dir/hpm.pipe"
+		same_report "stat record -o -'s stream (perf's records alone)" "$dir/hpm.pipe"
+	else
+		skip "perf_event_open does not count here"
+	fi
+	(cd "$dir" && $H report perf.real >report.out 2>&1) && grep -q 'page-faults' "$dir/report.out"
+	ok $? "hpmstat report reads perf stat record's file as a run"
+else
+	for t in 1 2 3 4 5; do skip "perf stat does not run here"; done
 fi
 
 # ---- errors
@@ -153,12 +242,53 @@ run_fails_with "stat record -r: refused, as perf" "-r cannot be used with stat r
 run_fails_with "stat report -i missing" "cannot read '$dir/missing'" $H stat report -i "$dir/missing"
 printf '{"schema": "hpmstat-run"' >"$dir/half.json"
 run_fails_with "stat report of half a file" "half.json: not valid JSON" $H stat report -i "$dir/half.json"
-if $have_perf; then
-	(cd "$dir" && perf stat record -o perf.real true 2>/dev/null)
-	run_fails_with "stat report of perf's own perf.data" "a perf.data file of perf" \
-		$H stat report -i "$dir/perf.real"
+run_fails_with "stat record --record: refused, the file is -o's" \
+	"stat record writes perf's perf.data (-o)" $H stat record --record "$dir/x.json" --emu-cycles 1e5
+if $host; then
+	(cd "$dir" && $H record -o samples.data -e cpu-clock -- true >/dev/null 2>&1)
+	run_fails_with "stat report of a perf.data of samples" "not of perf stat record" \
+		$H stat report -i "$dir/samples.data"
 else
-	skip "perf stat does not run here"
+	skip "perf_event_open does not count here"
+fi
+head -c 200 "$dir/cwd/perf.data" >"$dir/cut.data"
+run_fails_with "stat report of a cut perf.data" "cut.data:" $H stat report -i "$dir/cut.data"
+# crafted files of perf's stat records (stat-file.py): one line, at once
+if command -v python3 >/dev/null 2>&1; then
+	mk() { python3 "$top_srcdir/tests/stat/stat-file.py" "$dir/$1.data" "$1"; }
+	mk ok && $H stat report -i "$dir/ok.data" 2>"$dir/ok.out" && grep -q '^ *20  *task-clock' "$dir/ok.out"
+	ok $? "stat report of a crafted file: the counts of its CPUs summed"
+	mk badid
+	run_fails_with "stat report: a count of an id no attr has" "a count of id 99, which no event" \
+		timeout 20 $H stat report -i "$dir/badid.data"
+	mk cpus
+	run_fails_with "stat report: counts on 5000 CPUs" "counts of more than 4096 CPUs" \
+		timeout 20 $H stat report -i "$dir/cpus.data"
+	mk ivs
+	run_fails_with "stat report: 2100 intervals of 4096 CPUs" "more counts than stat report reads" \
+		timeout 20 $H stat report -i "$dir/ivs.data"
+	mk noround
+	run_fails_with "stat report: counts and no round" "no round of counts" \
+		timeout 20 $H stat report -i "$dir/noround.data"
+else
+	for t in 1 2 3 4 5; do skip "python3 is needed to write the crafted files"; done
+fi
+# a run file whose interval lists fewer harts than its run: the others
+# read as not counted, never past the interval's counts (ASan/UBSan)
+if command -v python3 >/dev/null 2>&1; then
+	(cd "$dir" && $H stat --record iv2.json -I 100 -A --emu-harts 2 -e mcycle --emu-cycles 1e6 2>/dev/null)
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["intervals"][0]["events"][0] = d["intervals"][0]["events"][0][:1]
+json.dump(d, open(sys.argv[2], "w"))' "$dir/iv2.json" "$dir/ivshort.json"
+	$H stat report -i "$dir/ivshort.json" 2>"$dir/ivshort.out"
+	rc=$?
+	[ $rc -eq 0 ] && ! grep -q 'runtime error\|Sanitizer' "$dir/ivshort.out" &&
+		grep -q '^ *0.100000000 hart1 *<not counted> *mcycle' "$dir/ivshort.out"
+	ok $? "stat report: an interval of fewer harts than the run shows the others not counted"
+else
+	skip "python3 is needed to write the crafted file"
 fi
 run_fails_with "stat report: an unknown option" "unknown option '--bogus'" $H stat report --bogus
 run_fails_with "stat report: -x with -j" "-x and -j exclude each other" \

@@ -271,6 +271,35 @@ build "$T/prog-re" -fPIE -pie -DVARIANT=3
 out_is "rebuilt after recording (MMAP2 build id): no name" "[unknown]${TAB}build id differs from the recorded one" cat "$T/out"
 { maps_as "$T/prog-re" ""; echo "buildid $T/prog-re $bid"; echo "resolve 1 $rt"; } | "$TOOL" --debug-dir "$T/nodebug" | cut -f2,5 >"$T/out"
 out_is "rebuilt after recording (build id feature): no name" "[unknown]${TAB}build id differs from the recorded one" cat "$T/out"
+
+# section headers that lie, written over good binaries' (tests/lib.sh's
+# set_section; type 8 is SHT_NOBITS: no bytes in the file, whatever the
+# size says). A NOBITS .gnu_debuglink names no debug file: the copy of
+# dl2/prog, whose good link is followed above, gets no names and keeps
+# running
+if readelf -h "$T/prog-pie" | grep -q 'Class:.*ELF64'; then
+	cp "$T/dl2/prog" "$T/dl2/prog-nobits" && set_section "$T/dl2/prog-nobits" .gnu_debuglink 8 16
+	check_all "NOBITS .gnu_debuglink: no debug file, no crash" "$T/pie.maps" "$T/prog-pie" \
+		"$T/dl2/prog-nobits" "$T/prog-pie" $base_pie unknown --debug-dir "$T/nodebug"
+	# a NOBITS .rela.plt of 1 TiB, then of 16 GiB (what was counted in
+	# entries of sh_size: an allocation that fails, or one that does
+	# not and a loop of 716 million rounds): the PLT names are lost,
+	# every function keeps its name, and at once
+	for sz in 1099511627776 17179869184; do
+		cp "$T/prog-pie" "$T/prog-rela" && set_section "$T/prog-rela" .rela.plt 8 $sz
+		check_all "NOBITS .rela.plt of $sz bytes: every function named" "$T/pie.maps" \
+			"$T/prog-pie" "$T/prog-rela" "$T/prog-pie" $base_pie names --debug-dir "$T/nodebug"
+		{ maps_as "$T/prog-rela" ""; echo "resolve 1 $rt"; } >"$T/in"
+		out_is "NOBITS .rela.plt of $sz bytes: read within 5 s" "hot_a" \
+			sh -c "timeout 5 '$TOOL' --debug-dir '$T/nodebug' <'$T/in' | cut -f2"
+	done
+else
+	skip "not a 64-bit ELF host: no NOBITS .gnu_debuglink"
+	skip "not a 64-bit ELF host: no NOBITS .rela.plt"
+	skip "not a 64-bit ELF host: no NOBITS .rela.plt"
+	skip "not a 64-bit ELF host: no NOBITS .rela.plt"
+	skip "not a 64-bit ELF host: no NOBITS .rela.plt"
+fi
 }
 
 # kallsyms, worked out by hand with perf's rules (symbols__fixup_end, then

@@ -7,8 +7,8 @@ TESTS += $(TOP_TESTS)
 EXTRA_DIST += $(TOP_TESTS)
 # task rows from BPF, the per-task group fallback, the emulator's tasks
 # (tests/bpf/duty: a loop of a known CPU share)
-TESTS += tests/top/top-bpf.sh
-EXTRA_DIST += tests/top/top-bpf.sh
+TESTS += tests/top/top-bpf.sh tests/top/top-fdlimit.sh tests/top/top-bottleneck.sh
+EXTRA_DIST += tests/top/top-bpf.sh tests/top/top-fdlimit.sh tests/top/top-bottleneck.sh
 # a multi-threaded sleeper for the tree view test (top-keys.sh)
 check_PROGRAMS += tests/top/mt-sleeper
 tests_top_mt_sleeper_SOURCES = tests/top/mt-sleeper.c

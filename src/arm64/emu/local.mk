@@ -1,6 +1,5 @@
 # src/arm64/emu: the Arm PMUv3 emulator library (see src/arm64/emu/pmu.h).
 #   source.h     the run contract between event sources and the machine
-#   features.c   the feature profiles (n1, v2, future) and the core map
 #   pmu.c        machine, PEs, registers and access rules, counting fast path
 #   reference.c  the per-cycle reference the fast path is checked against
 #   regs.c       register names for scripts
@@ -12,7 +11,6 @@ src_arm64_emu_libarm64emu_a_SOURCES = \
 	src/arm64/emu/source.h \
 	src/arm64/emu/pmu.h \
 	src/arm64/emu/pmu-int.h \
-	src/arm64/emu/features.c \
 	src/arm64/emu/pmu.c \
 	src/arm64/emu/reference.c \
 	src/arm64/emu/regs.c \

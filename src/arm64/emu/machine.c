@@ -39,6 +39,7 @@
 #include "arm64/emu/profile.h"
 #include "arm64/emu/stimulus.h"
 #include "arm64/emu/trace.h"
+#include "arm64/pmevtyper.h"
 #include "arm64/events.h"
 #include "util/xalloc.h"
 
@@ -302,17 +303,26 @@ static int vm_set_event(struct hpm_emu_vm *base, unsigned h, unsigned counter, b
 {
 	struct arm_vm *vm = vm_of(base);
 	uint64_t v = used ? value : 0; /* no event: SW_INCR, which nothing here writes */
-	int rc = msr(vm, h, ARM_EMU_PMEVTYPER_EL0, counter, v, err, errlen);
+	/* the cycle counter, given CPU_CYCLES (the model's fixed_alt): the
+	 * driver writes the event's config to PMCCFILTR_EL0, whose evtCount
+	 * bits are RES0 */
+	bool cc = counter == CYCLE_CTR;
+	unsigned reg = cc ? ARM_EMU_PMCCFILTR_EL0 : ARM_EMU_PMEVTYPER_EL0;
+	int rc = msr(vm, h, reg, cc ? 0 : counter, v, err, errlen);
 	if (rc)
 		return rc;
+	if (cc)
+		v &= ARM64_PMCCFILTR_FIELDS;
 	/* fields of a feature the PMU has not got are RES0: it would count
 	 * something else than asked, so say so rather than count it */
-	uint64_t got = mrs(vm, h, ARM_EMU_PMEVTYPER_EL0, counter);
+	uint64_t got = mrs(vm, h, reg, cc ? 0 : counter);
 	if (got != v) {
+		char name[32];
 		snprintf(err, errlen,
-		         "emulator: PMEVTYPER%u_EL0 = 0x%016" PRIx64 " sets bits 0x%016" PRIx64
+		         "emulator: %s = 0x%016" PRIx64 " sets bits 0x%016" PRIx64
 		         " that the %s PMU (emulator profile %s: %s) does not implement",
-		         counter, v, v & ~got, vm->core->name, vm->f->name, vm->f->about);
+		         arm_emu_reg_name(reg, counter, name, sizeof(name)), v, v & ~got,
+		         vm->core->name, vm->f->name, vm->f->about);
 		return -EINVAL;
 	}
 	return 0;
@@ -473,7 +483,10 @@ static const char *describe(enum hpm_emu_step step, uint32_t mask, unsigned coun
 		snprintf(buf, len, "msr PMCNTENSET_EL0, 0x%08" PRIx32, mask);
 		break;
 	case HPM_EMU_STEP_PROGRAM:
-		snprintf(buf, len, "msr PMEVTYPER%u_EL0, 0x%016" PRIx64, counter, value);
+		if (counter == CYCLE_CTR)
+			snprintf(buf, len, "msr PMCCFILTR_EL0, 0x%016" PRIx64, value);
+		else
+			snprintf(buf, len, "msr PMEVTYPER%u_EL0, 0x%016" PRIx64, counter, value);
 		break;
 	case HPM_EMU_STEP_NO_EVENT:
 		snprintf(buf, len, "msr PMEVTYPER<n>_EL0, 0 for n = %s",

@@ -321,29 +321,12 @@ void arm_emu_note_run(struct arm_emu_pe *pe, const struct arm_emu_run *run)
 
 /* The implemented bits of PMEVTYPER<n>_EL0 (ccfilt: of PMCCFILTR_EL0):
  * fields of absent features are RES0, and so are TH bits at and above
- * THWIDTH. */
+ * THWIDTH. pmevtyper.c says which, for encode and decode too. */
 static uint64_t typer_mask(const struct arm_emu_features *f, bool ccfilt)
 {
-	uint64_t m = T_FILTERS;
-	if (!ccfilt)
-		m |= f->pmuver >= 4 ? T_EVT : UINT64_C(0x3ff);
-	if (f->sel2)
-		m |= T_SH;
-	if (f->rme)
-		m |= T_RL;
-	if (f->sme)
-		m |= T_VS;
-	if (ccfilt)
-		return m;
-	if (f->mtpmu)
-		m |= T_MT;
-	if (f->thwidth)
-		m |= T_TC | T_TH(f->thwidth);
-	if (f->edge)
-		m |= T_TE;
-	if (f->th2)
-		m |= T_TLC;
-	return m;
+	struct arm64_ctx ctx = arm_emu_features_ctx(f, -1, NULL);
+	uint64_t m = arm64_pmevtyper_implemented(&ctx);
+	return ccfilt ? m & ARM64_PMCCFILTR_FIELDS : m;
 }
 
 /* The filter bits of SPEC §5 and the Arm ARM's field descriptions: is a
@@ -423,7 +406,7 @@ static void decode(struct arm_emu_pe *pe)
 		uint64_t t = pe->evtyper[n];
 		struct arm64_pmevtyper u;
 		struct arm64_issue issue;
-		struct arm64_ctx ctx = {.counter = (int)n, .thwidth = -1, .pmuv3p1 = true};
+		struct arm64_ctx ctx = arm_emu_features_ctx(f, (int)n, NULL);
 
 		arm64_pmevtyper_unpack(t, &u);
 		c->evt = (uint16_t)u.f[ARM64_PF_EVTCOUNT];

@@ -5,8 +5,7 @@
  *
  * Owns: the public API of libarm64emu except the run contract
  * (arm64/emu/source.h) and the bench engine (arm64/emu/bench.h):
- *   struct arm_emu_features   a feature profile ("n1", "v2", "future") and
- *                             the table mapping Arm cores to them (features.c)
+ *   struct arm_emu_features   a feature profile (arm64/features.h)
  *   struct arm_emu            the machine (pmu.c)
  *   arm_emu_read/write()      system-register access at an EL, with the
  *                             exception it raises (pmu.c)
@@ -41,42 +40,12 @@
 #include <stdint.h>
 
 #include "arm64/emu/source.h"
+#include "arm64/features.h"
 
 /* ------------------------------------------------------------- profiles */
 
-/* What a PMU implements. Fields say which Arm ARM feature is present. */
-struct arm_emu_features {
-	const char *name;     /* "n1", "v2", "future" */
-	const char *about;    /* one line for listings */
-	unsigned pmuver;      /* ID_AA64DFR0_EL1.PMUVer: 0b0101 PMUv3p4, 0b0110 p5,
-	                       * 0b1000 p8, 0b1001 p9 */
-	unsigned nr_counters; /* PMCR_EL0.N as implemented (1..31) */
-	unsigned thwidth;     /* PMMIR_EL1.THWIDTH: 0 no FEAT_PMUv3_TH */
-	unsigned slots;       /* PMMIR_EL1.SLOTS: the most VB of a slot event */
-	unsigned slot_bias;   /* slots STALL_SLOT_FRONTEND and STALL_SLOT count every cycle
-	                       * besides stalls (1 on Neoverse N2, whose metrics subtract
-	                       * CPU_CYCLES); what the workload source must deliver */
-	bool edge;            /* FEAT_PMUv3_EDGE (PMEVTYPER.TE, PMMIR.EDGE) */
-	bool th2;             /* FEAT_PMUv3_TH2 (PMEVTYPER.TLC) */
-	bool mtpmu;           /* FEAT_MTPMU (PMEVTYPER.MT) */
-	bool sel2;            /* FEAT_SEL2: Secure EL2 exists (PMEVTYPER.SH) */
-	bool rme;             /* FEAT_RME: Realm and Root (RLK, RLU, RLH) */
-	bool sme;             /* FEAT_SME: streaming mode (PMEVTYPER.VS) */
-	bool hpmn0;           /* FEAT_HPMN0: MDCR_EL2.HPMN may be 0 */
-	unsigned pmss;        /* PMDEVID.PMSS: 1 = FEAT_PMUv3_SS snapshots */
-	unsigned extpmn;      /* PMDEVID.EXTPMN: 1 = FEAT_PMUv3_EXTPMN */
-	unsigned pcsample;    /* PMDEVID.PCSample: 0 none, 1 PMPCSR, 2 + PMPCSCTL */
-};
-
-/* A profile by name: "n1", "v2", "future", or an Arm core name of
- * arm64/model.c ("neoverse-n1", ...) through the table of
- * arm_emu_core_profile(); case-insensitive. NULL when unknown. */
-const struct arm_emu_features *arm_emu_features_find(const char *name);
-/* The i-th profile, for listings; NULL past the end. */
-const struct arm_emu_features *arm_emu_features_at(unsigned i);
-/* The profile name an Arm core maps to ("neoverse-v2" -> "v2"), NULL if
- * the core is not in the table. */
-const char *arm_emu_core_profile(const char *core);
+/* struct arm_emu_features and its table are arm64/features.h's: encode,
+ * decode and the models check events against the same features. */
 
 /* ------------------------------------------------------------- registers */
 

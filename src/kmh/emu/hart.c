@@ -105,23 +105,11 @@ struct emu {
 
 /* ------------------------------------------------------------ decoding */
 
-/* The op XiangShan's counter executes for a 5-bit OP_TYPE: its mux tests
- * bit 0 (AND), then bit 1 (XOR), then bit 2 (ADD), else OR. */
-static unsigned op_warl(unsigned op)
-{
-	if (op & 1u)
-		return KMH_OP_AND;
-	if (op & 2u)
-		return KMH_OP_XOR;
-	if (op & 4u)
-		return KMH_OP_ADD;
-	return KMH_OP_OR;
-}
-
+/* The value with each OP_TYPE replaced by the op the counter executes. */
 static uint64_t mhpmevent_warl(uint64_t v)
 {
 	for (unsigned n = 0; n < KMH_NR_OPS; n++)
-		v = kmh_mhpmevent_set_op(v, n, op_warl(kmh_mhpmevent_op(v, n)));
+		v = kmh_mhpmevent_set_op(v, n, kmh_op_hardware(kmh_mhpmevent_op(v, n)));
 	return v;
 }
 
@@ -144,7 +132,7 @@ static void prog_decode(struct prog *p, uint64_t evt, unsigned counter)
 	for (unsigned k = 0; k < KMH_NR_SLOTS; k++) {
 		unsigned idx = kmh_mhpmevent_event(evt, k);
 		/* out of the table: delivers 0, like noEvent */
-		p->idx[k] = (uint16_t)(idx < nr ? idx : 0);
+		p->idx[k] = (uint16_t)(idx < nr ? kmh_event_wire(bank, idx) : 0);
 	}
 	for (unsigned n = 0; n < KMH_NR_OPS; n++)
 		p->op[n] = (uint8_t)kmh_mhpmevent_op(evt, n);

@@ -21,8 +21,15 @@
  * runnable task gets its share of the hart's time, to a slice, and shares
  * of 1/2 and 1/4 give the period A B idle A. A slice ends early at its
  * task's exit, and an idle slice at the next task's start. The idle task
- * runs what a hart in wfi counts: cycles (in HS), no instructions, no
- * event. Switches happen only in task_now() (and in run() when a caller
+ * is a hart in wfi, and Kunminghu's SoC top gates the core and L2 clock
+ * while the core waits for an interrupt (XiangShan's XSNoCTop with
+ * WFIClockGate: "when Core is in wfi state, core+l2 clock is gated").
+ * mcycle, minstret and the mhpmcounters are registers of that clock
+ * (NewCSR's mcycle adds 1 each core clock unless mcountinhibit.CY; the
+ * privileged spec's mcycle counts the clock cycles the core executed), so
+ * an idle slice's cycles pass (the hart's time, the CLINT's mtime) and no
+ * counter counts them, mcycle included: an idle hart has no cycles and no
+ * slots in any Topdown. Switches happen only in task_now() (and in run() when a caller
  * runs past a slice without asking), so a caller sees each one. The ground
  * truth of a task is the cycles it ran per (cycle definition, mode) while
  * its hart's mcycle ran: what any counter would have counted follows from
@@ -173,9 +180,15 @@ static int vm_create(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm **ou
 			goto fail;
 		}
 	} else {
-		vm->prof = emu_profile_find(cfg->profile ? cfg->profile
-		                                         : hpm_machine_kunminghu.default_profile,
-		                            buf, sizeof(buf));
+		const char *name =
+		    cfg->profile ? cfg->profile : hpm_machine_kunminghu.default_profile;
+		if (cfg->builtin_only) {
+			vm->prof = emu_profile_builtin(name);
+			if (!vm->prof)
+				snprintf(buf, sizeof(buf), "'%s' is not a built-in profile", name);
+		} else {
+			vm->prof = emu_profile_find(name, buf, sizeof(buf));
+		}
 		if (!vm->prof) {
 			snprintf(err, errlen, "%s", buf);
 			rc = HPM_EMU_EPROFILE;
@@ -355,7 +368,9 @@ static int vm_task_now(struct hpm_emu_vm *base, unsigned h, uint64_t *left)
 	return src->cur;
 }
 
-/* The idle task's cycles: a hart in wfi counts cycles and nothing else. */
+/* The idle task's cycles: a hart in wfi (in HS), no instruction, no event.
+ * Its clock is gated (see the top of this file): src_next says so, and
+ * those cycles go to no counter. */
 static void idle_run(const struct kmh_vm *vm, uint64_t cycles, struct emu_run *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -365,7 +380,8 @@ static void idle_run(const struct kmh_vm *vm, uint64_t cycles, struct emu_run *r
 }
 
 /* `n` cycles of run r ran on hart h: its task's share of the slice, and of
- * the ground truth while mcycle ran. */
+ * the ground truth while mcycle ran (the idle task's are its time on the
+ * hart, in which its gated clock counted nothing: vm_task_truth). */
 static void task_ran(struct kmh_vm *vm, struct src *src, const struct emu_run *r, uint64_t n)
 {
 	if (!vm->nr_tasks)
@@ -378,8 +394,9 @@ static void task_ran(struct kmh_vm *vm, struct src *src, const struct emu_run *r
 }
 
 /* The next run of h's source, at most `cycles` (> 0) of it, with its PC
- * and function: the rest of a run a sample cut first. */
-static void src_next(struct kmh_vm *vm, struct src *src, uint64_t cycles, struct emu_run *r,
+ * and function: the rest of a run a sample cut first. true: an idle run,
+ * the hart in wfi with its clock gated, which no counter counts. */
+static bool src_next(struct kmh_vm *vm, struct src *src, uint64_t cycles, struct emu_run *r,
                      uint64_t *pc, int *fn)
 {
 	if (src->pend.cycles) {
@@ -389,7 +406,7 @@ static void src_next(struct kmh_vm *vm, struct src *src, uint64_t cycles, struct
 		src->pend.cycles -= r->cycles;
 		*pc = src->pend_pc;
 		*fn = src->pend_fn;
-		return;
+		return false;
 	}
 	*pc = 0;
 	*fn = -1;
@@ -400,7 +417,7 @@ static void src_next(struct kmh_vm *vm, struct src *src, uint64_t cycles, struct
 			cycles = src->left;
 		if (src->cur < 0) {
 			idle_run(vm, cycles, r);
-			return;
+			return true;
 		}
 		struct emu_workload *w = vm->tasks[src->cur].w;
 		emu_workload_next(w, cycles, r);
@@ -426,6 +443,7 @@ static void src_next(struct kmh_vm *vm, struct src *src, uint64_t cycles, struct
 				src->ti = 0;
 		}
 	}
+	return false;
 }
 
 static void vm_run(struct hpm_emu_vm *base, unsigned h, uint64_t cycles)
@@ -439,8 +457,9 @@ static void vm_run(struct hpm_emu_vm *base, unsigned h, uint64_t cycles)
 
 	src->cycles += cycles;
 	while (cycles) {
-		src_next(vm, src, cycles, &r, &pc, &fn);
-		emu_hart_run(hart, &r);
+		bool gated = src_next(vm, src, cycles, &r, &pc, &fn);
+		if (!gated)
+			emu_hart_run(hart, &r);
 		task_ran(vm, src, &r, r.cycles);
 		cycles -= r.cycles;
 	}
@@ -493,9 +512,10 @@ static uint64_t vm_run_sample(struct hpm_emu_vm *base, unsigned h, uint64_t cycl
 	s->overflowed = 0;
 	while (done < cycles) {
 		struct emu_run r;
-		src_next(vm, src, cycles - done, &r, &pc, &fn);
-		uint32_t ovf;
-		uint64_t n = emu_hart_run_watch(hart, &r, src->watch, &ovf);
+		bool gated = src_next(vm, src, cycles - done, &r, &pc, &fn);
+		uint32_t ovf = 0;
+		/* a gated clock counts nothing, so no counter overflows in it */
+		uint64_t n = gated ? r.cycles : emu_hart_run_watch(hart, &r, src->watch, &ovf);
 		task_ran(vm, src, &r, n);
 		done += n;
 		if (n < r.cycles) {
@@ -589,10 +609,11 @@ static uint64_t vm_task_truth(const struct hpm_emu_vm *base, unsigned i, unsigne
 				if (!n)
 					continue;
 				cyc += n;
+				/* key 0 is the idle task's: its time on the hart,
+				 * in which its gated clock counted nothing */
 				if (!k)
-					idle_run(vm, 1, &r);
-				else
-					emu_profile_key_run(vm->prof, k, m, &r);
+					continue;
+				emu_profile_key_run(vm->prof, k, m, &r);
 				r.mode = (uint8_t)m;
 				sum += n * emu_event_per_cycle(value, counter, &r);
 			}
@@ -680,6 +701,10 @@ const struct hpm_emu_machine hpm_machine_kunminghu = {
     .unproduced = vm_unproduced,
     .describe = describe,
     .set_period = vm_set_period,
+    /* the free list's occupancy is in exactly one quarter every cycle
+     * (workload-model.c checks it one-hot) */
+    .cycle_sampler = "me_freelist_1_4_valid+me_freelist_2_4_valid+me_freelist_3_4_valid+"
+                     "me_freelist_4_4_valid",
     .run_sample = vm_run_sample,
     .nr_functions = vm_nr_functions,
     .function = vm_function,

@@ -1472,12 +1472,20 @@ static char *read_file(const char *path, size_t *len, char *err, size_t errlen)
 	return buf;
 }
 
-const struct emu_profile *emu_profile_find(const char *name_or_path, char *err, size_t errlen)
+const struct emu_profile *emu_profile_builtin(const char *name)
 {
 	load_builtins();
 	for (unsigned i = 0; i < nr_builtins; i++)
-		if (strcmp(builtins[i]->name, name_or_path) == 0)
+		if (strcmp(builtins[i]->name, name) == 0)
 			return builtins[i];
+	return NULL;
+}
+
+const struct emu_profile *emu_profile_find(const char *name_or_path, char *err, size_t errlen)
+{
+	const struct emu_profile *builtin = emu_profile_builtin(name_or_path);
+	if (builtin)
+		return builtin;
 	/* Not a built-in name: a path if it looks like one or names a file. */
 	FILE *probe = NULL;
 	if (!strchr(name_or_path, '/') && !(probe = fopen(name_or_path, "rb"))) {

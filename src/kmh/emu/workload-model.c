@@ -46,7 +46,7 @@ static struct {
 	    commit_branch, commit_store, walk_instr, walk_cycle, rob_q[4], branch_jump, br_mis_pred,
 	    total_flush, exec_stall, memstall_store, memstall_l1, memstall_l2, memstall_l3,
 	    iq_enq_int, iq_enq_mem, iq_alu_full[2], iq_alu_i2f_full, iq_div_full, iq_sta_full[2],
-	    iq_ldu_full[3], iq_std_full[2];
+	    iq_ldu_full[3], iq_std_full[2], iq_fp_vec_full[8];
 	/* memblock */
 	unsigned s0[NPIPE], l2l_fwd[NPIPE], s1[NPIPE], s1_tlb_miss[NPIPE], s2[NPIPE],
 	    s2_dcache_miss[NPIPE], prf_access[NPIPE], prf_miss[NPIPE], load_req[NPIPE],
@@ -106,7 +106,7 @@ static const struct ev_def ev_defs[] = {
     ONE(FE, "IBuffer_full", ibuf_full),
     ONE(FE, "Front_Bubble", front_bubble),
     ONE(FE, "Fetch_Latency_Bound", fetch_latency),
-    ONE(FE, "icache_miss_cnt", icache_miss_cnt),
+    ONE(FE, "icache_miss_bubble", icache_miss_cnt),
     ONE(FE, "icache_miss_penalty", icache_miss_penalty),
     ONE(FE, "bpu_s2_redirect", bpu_s2),
     ONE(FE, "bpu_s3_redirect", bpu_s3),
@@ -194,6 +194,15 @@ static const struct ev_def ev_defs[] = {
     ARR(BE, "IssueQueueStaMou_full", iq_sta_full),
     ARR(BE, "IssueQueueLdu_full", iq_ldu_full),
     ARR(BE, "IssueQueueStdMoud_full", iq_std_full),
+    /* the floating-point and vector queues the model never fills */
+    EL(BE, "IssueQueueFaluFcvtF2vFmacFdiv_full", iq_fp_vec_full, 0),
+    EL(BE, "IssueQueueFaluFmacFdiv_full", iq_fp_vec_full, 1),
+    EL(BE, "IssueQueueFaluFmac_full", iq_fp_vec_full, 2),
+    EL(BE, "IssueQueueVfmaVialuFixVimacVppuVfaluVfcvtVipuVsetrvfwvf_full", iq_fp_vec_full, 3),
+    EL(BE, "IssueQueueVfmaVialuFixVfalu_full", iq_fp_vec_full, 4),
+    EL(BE, "IssueQueueVfdivVidiv_full", iq_fp_vec_full, 5),
+    EL(BE, "IssueQueueVlduVstuVseglduVsegstu_full", iq_fp_vec_full, 6),
+    EL(BE, "IssueQueueVlduVstu_full", iq_fp_vec_full, 7),
 
     ARR(MB, "load_s0_in_fire", s0),
     ARR(MB, "load_to_load_forward", l2l_fwd),
@@ -813,13 +822,18 @@ bool wl_model_fill(const struct wl_params *in, uint8_t *vals, char *err, size_t 
 	int mem_ops = imin(p.spec, p.ld_issue + p.st_issue);
 	v[E.iq_enq_int] = p.spec - mem_ops;
 	v[E.iq_enq_mem] = mem_ops;
+	/* The IssueQueue*_full events count, on XiangShan's RTL, the cycles in
+	 * which the queue can accept: the complement of the queue being full
+	 * (kmh.h's KMH_RTL_INVERSE), so the model delivers that. */
 	int iq_full = p.stall == WL_STALL_CORE && p.cause == WL_CAUSE_IQ;
-	v[E.iq_alu_full[0]] = v[E.iq_alu_full[1]] = v[E.iq_alu_i2f_full] = iq_full;
-	v[E.iq_div_full] = p.stall == WL_STALL_CORE && p.cause == WL_CAUSE_DIV;
+	v[E.iq_alu_full[0]] = v[E.iq_alu_full[1]] = v[E.iq_alu_i2f_full] = !iq_full;
+	v[E.iq_div_full] = !(p.stall == WL_STALL_CORE && p.cause == WL_CAUSE_DIV);
 	for (unsigned k = 0; k < 2; k++)
-		v[E.iq_sta_full[k]] = v[E.iq_std_full[k]] = p.stall == WL_STALL_STORE;
+		v[E.iq_sta_full[k]] = v[E.iq_std_full[k]] = p.stall != WL_STALL_STORE;
 	for (unsigned k = 0; k < NPIPE; k++)
-		v[E.iq_ldu_full[k]] = p.stall == WL_STALL_L1;
+		v[E.iq_ldu_full[k]] = p.stall != WL_STALL_L1;
+	for (unsigned k = 0; k < 8; k++)
+		v[E.iq_fp_vec_full[k]] = 1; /* empty: they can always accept */
 	/* ROB and commit */
 	v[E.rob_flush_pipe] = p.flush == WL_FLUSH_PIPE;
 	v[E.rob_replay] = replay;
@@ -1029,7 +1043,7 @@ bool wl_model_check(const uint8_t *v, char *err, size_t errlen)
 	       E.miss_0_hit_1, E.miss_0_miss_1);
 	if (c.ok &&
 	    v[E.icache_miss_cnt] != (v[E.line0] - v[E.line0_hit]) + (v[E.line1] - v[E.line1_hit])) {
-		set_err(err, errlen, "icache_miss_cnt = missed cachelines (%u != %u)",
+		set_err(err, errlen, "icache_miss_bubble = missed cachelines (%u != %u)",
 		        v[E.icache_miss_cnt],
 		        (v[E.line0] - v[E.line0_hit]) + (v[E.line1] - v[E.line1_hit]));
 		c.ok = false;

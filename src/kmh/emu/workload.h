@@ -39,7 +39,7 @@
  *            only_0_hit + only_0_miss + hit_0_hit_1 + hit_0_miss_1 +
  *            miss_0_hit_1 + miss_0_miss_1 = ifu_req_cacheline_0, the last
  *            four = ifu_req_cacheline_1; ifu_miss = only_0_miss +
- *            hit_0_miss_1 + miss_0_hit_1 + miss_0_miss_1; icache_miss_cnt =
+ *            hit_0_miss_1 + miss_0_hit_1 + miss_0_miss_1; icache_miss_bubble =
  *            missed cachelines; itlb_miss <= itlb_access;
  *            BpRight + BpWrong = BpInstr, BpBRight + BpBWrong = BpBInstr,
  *            BpRight = sum of Bp[BJICR]Right, BpWrong = sum of Bp[BJICR]Wrong;
@@ -96,6 +96,13 @@
  * Slice*_l2_cache_inv. The model has no floating point, vector, MMIO,
  * interrupts or coherence traffic, and no reading of those events.
  *
+ * The vectors carry each event's own signal; the counters read them as
+ * XiangShan's RTL wires them (kmh_event_wire): an event wired to 0 or to
+ * another event's signal counts that, whatever its own signal carries. The
+ * IssueQueue*_full signals already carry what the RTL counts: 1 in each
+ * cycle the queue can accept (the floating-point and vector queues, which
+ * the model never fills, in every cycle).
+ *
  * The profile file format, the cycle parameters and the built-in profiles
  * are documented in hpmstat-emu-profile(5).
  *
@@ -145,6 +152,10 @@ const struct emu_profile *emu_profile_at(unsigned i);
  *   FILE:LINE: cycle 'c' breaks ifu_miss <= ifu_req (2 > 1)   (invariant)
  * A file profile stays valid until emu_profile_free() or exit. */
 const struct emu_profile *emu_profile_find(const char *name_or_path, char *err, size_t errlen);
+
+/* The built-in profile called name, or NULL: never a file (for a name read
+ * from a recording, which must not make hpmstat open a path it names). */
+const struct emu_profile *emu_profile_builtin(const char *name);
 
 /* Parse profile text held in memory; `file` is only used in messages.
  * Same results and messages as emu_profile_find() on a file. */

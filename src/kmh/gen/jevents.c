@@ -5,7 +5,18 @@
  * nothing parses JSON at run time. It refuses a table it cannot trust: a
  * missing field, a non-dense index list, a counter list that is not one
  * contiguous range, or an alias whose EventCode is not the hardware ADD of
- * its instances. Usage: kmh-jevents [--mapfile mapfile.csv] BANK.json... > events-gen.c
+ * its instances. Besides perf's keys it reads three of the project's own,
+ * which perf's jevents.py ignores:
+ *   "AliasOf": "NAME"  another name of the event or ADD alias NAME of the
+ *                      same bank (the same EventCode), e.g. the design
+ *                      document's old name ("Deprecated": "1", perf's key)
+ *                      or an honest name where the RTL's misleads;
+ *   "RtlCounts": "zero" | "undefined" | "same:NAME" | "inverse"  what
+ *                      XiangShan's RTL really counts where the name or the
+ *                      document misleads: always 0, an index the CSR cannot
+ *                      reach (undefined), the same signal as event NAME, or
+ *                      the complement of what the name says.
+ * Usage: kmh-jevents [--mapfile mapfile.csv] BANK.json... > events-gen.c
  */
 #include <ctype.h>
 #include <errno.h>
@@ -24,6 +35,10 @@
 struct row {
 	const char *name, *brief, *desc;
 	uint64_t code;
+	const char *alias_of; /* AliasOf: another name of that row */
+	bool deprecated;      /* Deprecated: "1" */
+	const char *rtl;      /* RtlCounts, or NULL */
+	unsigned same_as;     /* RtlCounts "same:NAME": NAME's index */
 	bool alias;
 	unsigned nr_inst; /* aliases: instances found */
 	unsigned inst[4];
@@ -63,6 +78,16 @@ static const char *get_str(json_t *obj, const char *key, const char *evname)
 	json_t *v = json_object_get(obj, key);
 	if (!json_is_string(v) || json_string_length(v) == 0)
 		die("event '%s': missing or empty string field %s", evname, key);
+	return json_string_value(v);
+}
+
+static const char *get_opt_str(json_t *obj, const char *key, const char *evname)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v)
+		return NULL;
+	if (!json_is_string(v) || json_string_length(v) == 0)
+		die("event '%s': %s is not a non-empty string", evname, key);
 	return json_string_value(v);
 }
 
@@ -180,6 +205,21 @@ static void gen_bank(const char *path, const char *bank)
 		r->brief = get_str(o, "BriefDescription", r->name);
 		r->desc = get_str(o, "PublicDescription", r->name);
 		r->code = parse_code(get_str(o, "EventCode", r->name), r->name);
+		r->alias_of = get_opt_str(o, "AliasOf", r->name);
+		const char *dep = get_opt_str(o, "Deprecated", r->name);
+		if (dep && strcmp(dep, "1") != 0 && strcmp(dep, "0") != 0)
+			die("event '%s': Deprecated is '%s', not \"1\" or \"0\"", r->name, dep);
+		r->deprecated = dep && strcmp(dep, "1") == 0;
+		if (r->deprecated && !r->alias_of)
+			die("event '%s': Deprecated without AliasOf: an index keeps a current name",
+			    r->name);
+		r->rtl = get_opt_str(o, "RtlCounts", r->name);
+		if (r->rtl && r->alias_of)
+			die("event '%s': RtlCounts belongs on the row AliasOf names", r->name);
+		if (r->rtl && strcmp(r->rtl, "zero") != 0 && strcmp(r->rtl, "undefined") != 0 &&
+		    strcmp(r->rtl, "inverse") != 0 && strncmp(r->rtl, "same:", 5) != 0)
+			die("event '%s': RtlCounts '%s' is not zero, undefined, inverse or same:NAME",
+			    r->name, r->rtl);
 		unsigned f, l;
 		parse_counters(get_str(o, "Counter", r->name), r->name, &f, &l);
 		if (i == 0) {
@@ -193,11 +233,11 @@ static void gen_bank(const char *path, const char *bank)
 	/* Aliases are the rows whose name is the base of NAME.K rows. */
 	for (size_t i = 0; i < nrows; i++) {
 		size_t bl;
-		if (instance_number(rows[i].name, &bl) >= 0)
+		if (rows[i].alias_of || instance_number(rows[i].name, &bl) >= 0)
 			continue;
 		for (size_t j = 0; j < nrows; j++) {
 			size_t bl2;
-			if (instance_number(rows[j].name, &bl2) >= 0 &&
+			if (!rows[j].alias_of && instance_number(rows[j].name, &bl2) >= 0 &&
 			    bl2 == strlen(rows[i].name) &&
 			    strncmp(rows[j].name, rows[i].name, bl2) == 0)
 				rows[i].alias = true;
@@ -205,6 +245,8 @@ static void gen_bank(const char *path, const char *bank)
 	}
 	for (size_t i = 0; i < nrows; i++) {
 		struct row *r = &rows[i];
+		if (r->alias_of)
+			continue;
 		if (r->alias) {
 			nr_aliases++;
 			continue;
@@ -252,6 +294,55 @@ static void gen_bank(const char *path, const char *bank)
 			die("alias '%s': EventCode is not the ADD of its instances", r->name);
 	}
 
+	/* Every name once in the bank, whatever kind of row bears it. */
+	for (size_t i = 0; i < nrows; i++)
+		for (size_t j = i + 1; j < nrows; j++)
+			if (strcmp(rows[i].name, rows[j].name) == 0)
+				die("event '%s' is defined twice", rows[i].name);
+
+	/* AliasOf rows: the same EventCode as the row they name; another name
+	 * of an ADD alias is an ADD alias itself, of an event a name alias. */
+	unsigned nr_names = 0;
+	for (size_t i = 0; i < nrows; i++) {
+		struct row *r = &rows[i];
+		if (!r->alias_of)
+			continue;
+		const struct row *t = NULL;
+		for (size_t j = 0; j < nrows; j++)
+			if (!rows[j].alias_of && strcmp(rows[j].name, r->alias_of) == 0)
+				t = &rows[j];
+		if (!t)
+			die("event '%s': AliasOf names '%s', which is no event of this bank", r->name,
+			    r->alias_of);
+		if (t->code != r->code)
+			die("event '%s': EventCode differs from that of '%s', its AliasOf", r->name,
+			    t->name);
+		if (t->alias) {
+			r->alias = true;
+			r->nr_inst = t->nr_inst;
+			memcpy(r->inst, t->inst, sizeof(r->inst));
+			nr_aliases++;
+		} else {
+			nr_names++;
+		}
+	}
+	/* RtlCounts "same:NAME": another event of the bank, by its name. */
+	for (unsigned idx = 0; idx < nr_events; idx++) {
+		struct row *r = &rows[by_index[idx]];
+		if (!r->rtl || strncmp(r->rtl, "same:", 5) != 0)
+			continue;
+		const char *twin = r->rtl + 5;
+		bool found = false;
+		for (unsigned k = 0; k < nr_events && !found; k++)
+			if (k != idx && strcmp(rows[by_index[k]].name, twin) == 0) {
+				r->same_as = k;
+				found = true;
+			}
+		if (!found)
+			die("event '%s': RtlCounts names '%s', which is no other event of this bank",
+			    r->name, twin);
+	}
+
 	fprintf(out, "static const struct kmh_event kmh_%s_events[%u] = {\n", bank, nr_events);
 	for (unsigned idx = 0; idx < nr_events; idx++) {
 		const struct row *r = &rows[by_index[idx]];
@@ -264,9 +355,33 @@ static void gen_bank(const char *path, const char *bank)
 		fprintf(out, ", %u, KMH_BANK_", idx);
 		for (const char *p = bank; *p; p++)
 			fputc_out(toupper((unsigned char)*p));
-		fputs("},\n", out);
+		const char *rtl = !r->rtl                        ? "KMH_RTL_COUNTS"
+		                  : strcmp(r->rtl, "zero") == 0      ? "KMH_RTL_ZERO"
+		                  : strcmp(r->rtl, "undefined") == 0 ? "KMH_RTL_UNDEFINED"
+		                  : strcmp(r->rtl, "inverse") == 0   ? "KMH_RTL_INVERSE"
+		                                                     : "KMH_RTL_SAME";
+		fprintf(out, ", %s, %u},\n", rtl, r->same_as);
 	}
 	puts_out("};\n");
+	if (nr_names) {
+		fprintf(out, "static const struct kmh_name_alias kmh_%s_names[%u] = {\n", bank,
+		        nr_names);
+		for (size_t i = 0; i < nrows; i++) {
+			const struct row *r = &rows[i];
+			if (!r->alias_of || r->alias)
+				continue;
+			fputs("\t{", out);
+			emit_cstr(r->name);
+			fputs(", ", out);
+			emit_cstr(r->brief);
+			fputs(", ", out);
+			emit_cstr(r->desc);
+			fputs(", ", out);
+			emit_cstr(r->alias_of);
+			fprintf(out, ", %u, %s},\n", (unsigned)r->code, r->deprecated ? "true" : "false");
+		}
+		puts_out("};\n");
+	}
 	if (nr_aliases) {
 		fprintf(out, "static const struct kmh_alias kmh_%s_aliases[%u] = {\n", bank,
 		        nr_aliases);
@@ -283,8 +398,13 @@ static void gen_bank(const char *path, const char *bank)
 			fprintf(out, ", UINT64_C(0x%" PRIx64 "), KMH_BANK_", r->code);
 			for (const char *p = bank; *p; p++)
 				fputc_out(toupper((unsigned char)*p));
-			fprintf(out, ", %u, {%u, %u, %u, %u}},\n", r->nr_inst, r->inst[0],
+			fprintf(out, ", %u, {%u, %u, %u, %u}, ", r->nr_inst, r->inst[0],
 			        r->inst[1], r->inst[2], r->inst[3]);
+			if (r->alias_of)
+				emit_cstr(r->alias_of);
+			else
+				fputs("NULL", out);
+			fprintf(out, ", %s},\n", r->deprecated ? "true" : "false");
 		}
 		puts_out("};\n");
 	}
@@ -296,6 +416,12 @@ static void gen_bank(const char *path, const char *bank)
 		        bank, nr_aliases, bank, bank);
 	else
 		fprintf(out, "#define KMH_%s_NR_ALIASES 0\n#define KMH_%s_ALIASES NULL\n\n", bank,
+		        bank);
+	if (nr_names)
+		fprintf(out, "#define KMH_%s_NR_NAMES %u\n#define KMH_%s_NAMES kmh_%s_names\n\n",
+		        bank, nr_names, bank, bank);
+	else
+		fprintf(out, "#define KMH_%s_NR_NAMES 0\n#define KMH_%s_NAMES NULL\n\n", bank,
 		        bank);
 	free(rows);
 	json_decref(root);
@@ -380,8 +506,9 @@ int main(int argc, char **argv)
 			fputc_out(toupper((unsigned char)*p));
 		fprintf(out,
 		        "] = {\"%s\", KMH_%s_FIRST, KMH_%s_LAST, KMH_%s_NR, kmh_%s_events, "
-		        "KMH_%s_NR_ALIASES, KMH_%s_ALIASES},\n",
-		        banks[i], banks[i], banks[i], banks[i], banks[i], banks[i], banks[i]);
+		        "KMH_%s_NR_ALIASES, KMH_%s_ALIASES, KMH_%s_NR_NAMES, KMH_%s_NAMES},\n",
+		        banks[i], banks[i], banks[i], banks[i], banks[i], banks[i], banks[i], banks[i],
+		        banks[i]);
 	}
 	puts_out("};");
 	fclose(out);

@@ -1,5 +1,5 @@
 /* features.c: the Arm emulator's feature profiles and the table mapping
- * the Arm cores of arm64/model.c to them (see arm64/emu/pmu.h).
+ * the Arm cores of arm64/model.c to them (see arm64/features.h).
  *
  * The profiles are PMUs "like" a core, not copies of one: they choose the
  * features an emulated run can exercise.
@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <strings.h>
 
-#include "arm64/emu/pmu.h"
+#include "arm64/features.h"
 
 static const struct arm_emu_features profiles[] = {
     {
@@ -113,4 +113,22 @@ const struct arm_emu_features *arm_emu_features_find(const char *name)
 		if (strcasecmp(profiles[i].name, name) == 0)
 			return &profiles[i];
 	return NULL;
+}
+
+struct arm64_ctx arm_emu_features_ctx(const struct arm_emu_features *f, int counter,
+                                      const char *core)
+{
+	return (struct arm64_ctx){
+	    .counter = counter,
+	    .thwidth = (int)f->thwidth,
+	    .pmuv3p1 = f->pmuver >= 4,
+	    .edge = f->edge,
+	    .th2 = f->th2,
+	    .mt = f->mtpmu,
+	    .sel2 = f->sel2,
+	    .rme = f->rme,
+	    .sme = f->sme,
+	    .sebep = false, /* no profile has FEAT_SEBEP: SYNC is RES0 on all */
+	    .core = core ? core : f->name,
+	};
 }

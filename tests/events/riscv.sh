@@ -1,0 +1,51 @@
+#!/bin/sh
+# events/riscv: the Kunminghu tables as Linux perf's jevents.py reads them.
+# The JSON carries the project's own keys (AliasOf, RtlCounts), which
+# jevents.py ignores, and perf's Deprecated; checks that Linux 6.1's
+# jevents.py accepts the tree, keeps one row per JSON row, gives the
+# design document's old name (icache_miss_cnt) the code of the RTL's name
+# and marks it deprecated, and gives each honest _ready name its _full
+# event's code. Skipped with the reason without Debian's linux-source-6.1
+# or python3.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/events/jevents.sh"
+ev="$top_srcdir/events/riscv"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"; main_shell && rm -f "$tap_out" "$tap_err"' EXIT
+
+if linux_jevents riscv "$ev"; then
+	# jevents' big string: one "NAME\000compat\000topic\000desc..." per row;
+	# table.py prints "NAME EVENT DEPRECATED" for each row of the four banks
+	cat >"$dir/table.py" <<'PY'
+import re, sys
+for line in open(sys.argv[1]):
+    m = re.match(r'/\* offset=\d+ \*/ "(.*)"$', line.strip())
+    if not m:
+        continue
+    f = m.group(1).split('\\000')
+    if len(f) < 4 or f[2] not in ('frontend', 'backend', 'memblock', 'cache'):
+        continue
+    ev = [i for i, x in enumerate(f) if x.startswith('event=')]
+    if ev:
+        print(f[0], f[ev[0]], f[ev[0] + 3] or '0')
+PY
+	python3 "$dir/table.py" "$dir/pmu-events.c" >"$dir/rows"
+	# jevents lowers names; one row per name (each bank's noEvent is one)
+	# (less the rows of perf's own arch/test, which jevents.py also reads)
+	python3 -c 'import json, glob, sys
+print("\n".join(sorted({r["EventName"].lower() for f in glob.glob(sys.argv[1] + "/**/*.json", recursive=True) for r in json.load(open(f)) if "EventName" in r})))' \
+		"$dir/arch/test" >"$dir/test-names"
+	cut -d' ' -f1 "$dir/rows" | sort -u | grep -vxF -f "$dir/test-names" >"$dir/names"
+	python3 -c 'import json, sys
+print("\n".join(sorted({r["EventName"].lower() for f in sys.argv[1:] for r in json.load(open(f))})))' \
+		"$ev"/openxiangshan/kunminghu/frontend.json "$ev"/openxiangshan/kunminghu/backend.json \
+		"$ev"/openxiangshan/kunminghu/memblock.json "$ev"/openxiangshan/kunminghu/cache.json >"$dir/want"
+	out_is "jevents has every name of the four banks ($(wc -l <"$dir/want") names)" "" \
+		sh -c "sort '$dir/want' | diff - '$dir/names' | head -3"
+	row() { grep "^$1 " "$dir/rows"; }
+	out_is "icache_miss_bubble is frontend 23, not deprecated" "icache_miss_bubble event=0x17 0" row icache_miss_bubble
+	out_is "icache_miss_cnt has its code, deprecated for perf list" "icache_miss_cnt event=0x17 1" row icache_miss_cnt
+	out_is "issuequeueldu_ready.1 has issuequeueldu_full.1's code (event=0x59)" \
+		"issuequeueldu_ready.1 event=0x59 0" row issuequeueldu_ready.1
+fi
+done_testing
