@@ -1198,7 +1198,7 @@ static int run_once(struct run_ctx *rc)
 	rc->emu_stop = emu_stop;
 	if (emu_stop != UINT64_MAX) {
 		double emu_end = t0 + (double)emu_stop / (double)freq * 1e9;
-		if (!deadline || emu_end < deadline)
+		if (deadline == 0 || emu_end < deadline)
 			deadline = emu_end;
 	}
 
