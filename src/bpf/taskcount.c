@@ -35,8 +35,8 @@ static const char *const reasons[] = {
     [HPM_TC_ENOTP - HPM_TC_EBASE] = "the kernel has no raw tracepoint sched_switch",
     [HPM_TC_ELOAD - HPM_TC_EBASE] = "the kernel's BPF verifier refused the per-task program",
     [HPM_TC_ENOSYNC - HPM_TC_EBASE] =
-        "the kernel cannot run the per-task program on demand (BPF_PROG_TEST_RUN: Linux 5.10 "
-        "and CONFIG_NET)",
+        ("the kernel cannot run the per-task program on demand (BPF_PROG_TEST_RUN: Linux 5.10 "
+         "and CONFIG_NET)"),
     [HPM_TC_ETOOMANY - HPM_TC_EBASE] = "more events or CPUs than the per-task program reads",
     [HPM_TC_EHOTPLUG - HPM_TC_EBASE] =
         "the CPUs online changed during the run (hotplug), which stops their counters",

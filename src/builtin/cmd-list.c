@@ -167,7 +167,9 @@ static bool list_selected(struct list_opts *o, const struct list_row *r)
 	if (o->bank >= 0 && (!r->model || r->constraint != o->bank))
 		return false;
 	/* every glob sees every row, so each can say whether it matched */
-	bool hit = glob_hit(o, r->name) | glob_hit(o, r->alias);
+	bool hit_name = glob_hit(o, r->name);
+	bool hit_alias = glob_hit(o, r->alias);
+	bool hit = hit_name || hit_alias;
 	if (!o->cats && !o->nr_globs)
 		return true;
 	return hit || (o->cats & r->cat);

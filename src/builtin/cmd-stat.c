@@ -994,7 +994,7 @@ static double run_deadline(const struct run_ctx *rc, double t0)
 /* A poll timeout (ms, negative: none) that wakes by the deadline. */
 static int wait_ms_until(int timeout, double now, double deadline)
 {
-	if (!deadline)
+	if (deadline == 0)
 		return timeout;
 	int t = deadline > now ? (int)((deadline - now) / 1e6) + 1 : 0;
 	return timeout < 0 || t < timeout ? t : timeout;
@@ -1198,7 +1198,7 @@ static int run_once(struct run_ctx *rc)
 	rc->emu_stop = emu_stop;
 	if (emu_stop != UINT64_MAX) {
 		double emu_end = t0 + (double)emu_stop / (double)freq * 1e9;
-		if (!deadline || emu_end < deadline)
+		if (deadline == 0 || emu_end < deadline)
 			deadline = emu_end;
 	}
 
@@ -1266,7 +1266,7 @@ static int run_once(struct run_ctx *rc)
 			if (o->pid > 0 && !have_cmd && hpm_process_gone(o->pid))
 				break;
 			double now = (double)hpm_clock_ns();
-			if (deadline && now >= deadline) {
+			if (deadline != 0 && now >= deadline) {
 				stop_at_timeout(rc, have_cmd ? &w : NULL);
 				break;
 			}
@@ -1503,8 +1503,8 @@ static int run_no_multiplex(struct run_ctx *rc)
  * same questions asked of the model's events (its detailed sets). */
 static const char *const host_detailed[3] = {
     "L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
-    "L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,"
-    "iTLB-load-misses",
+    ("L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,"
+     "iTLB-load-misses"),
     "L1-dcache-prefetches,L1-dcache-prefetch-misses",
 };
 

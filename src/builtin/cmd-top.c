@@ -518,7 +518,7 @@ static bool handle_key(int ch, struct top_view *v, struct top_model *m, struct t
 			snprintf(v->msg, sizeof(v->msg), "filter cleared");
 			break;
 		}
-		/* fall through */
+		__attribute__((fallthrough));
 	case 'u':
 	case 127:
 	case 8:

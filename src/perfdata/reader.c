@@ -28,6 +28,7 @@ static uint32_t get32(const uint8_t *p)
 	return v;
 }
 
+static void note(struct pd_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(struct pd_file *f, const char *fmt, ...)
 {
 	char buf[256];
@@ -40,6 +41,8 @@ static void note(struct pd_file *f, const char *fmt, ...)
 	f->note[f->nr_note++] = xstrdup(buf);
 }
 
+static void seterr(char *err, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static void seterr(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;

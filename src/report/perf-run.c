@@ -70,6 +70,8 @@ static void size_events(struct perf_stat *ps)
 }
 
 static void seterr(char *err, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void seterr(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -320,7 +322,7 @@ static json_t *build(struct perf_stat *ps)
 		memcpy(prev_iv, cur, (size_t)nr_ev * nu * sizeof(*cur));
 	}
 	double interval_ms = (double)ps->interval_ms;
-	if (!interval_ms && json_array_size(intervals))
+	if (interval_ms == 0 && json_array_size(intervals))
 		interval_ms = (double)ps->rounds[0].time / 1e6;
 
 	json_t *events = json_array(), *values = json_array();

@@ -84,7 +84,7 @@ static void print_row(const struct stat_config *cfg, const struct hpm_emu_task *
 			fprintf(f, ", \"truth\" : %" PRIu64 "", truth);
 		fprintf(f, "}\n");
 		break;
-	default:
+	default: {
 		bool more = show_truth || (ran && a->run < a->ena);
 		fprintf(f, "%24s %20s      %-*s", task, num, more ? 28 : 0, e->name);
 		if (ran && a->run < a->ena)
@@ -93,6 +93,8 @@ static void print_row(const struct stat_config *cfg, const struct hpm_emu_task *
 			fprintf(f, "  truth %" PRIu64 " (%s)", truth,
 			        ran ? diff_str(v, truth, db, sizeof(db)) : "-");
 		fputc('\n', f);
+		break;
+	}
 	}
 }
 

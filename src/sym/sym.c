@@ -102,6 +102,7 @@ struct hpm_syms {
 /* ------------------------------------------------------------ DSOs */
 
 /* *why becomes the formatted reason (a DSO's, the kernel symbols'). */
+static void why_vset(char **why, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 static void why_vset(char **why, const char *fmt, va_list ap)
 {
 	char buf[512];

@@ -773,7 +773,7 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 	} else if (seen) {
 		t->nr_host_procs = (unsigned)seen;
 		t->procs_at = now;
-	} else if (!t->procs_at || now - t->procs_at >= HOST_PROCS_S) {
+	} else if (t->procs_at == 0 || now - t->procs_at >= HOST_PROCS_S) {
 		int nhost = host_processes();
 		if (nhost < 0) {
 			procfs_failed(f, -nhost);

@@ -271,7 +271,7 @@ static void test_core(const struct core *c)
 	/* every listed value, exactly as worked out above */
 	for (const struct want *w = c->want; w->metric; w++) {
 		const struct metric *m = metric_by_name(t, w->metric);
-		double v = NAN;
+		double v = (double)NAN;
 		struct metric_error err;
 		if (!tap_ok(m != NULL, "%s: has %s", core, w->metric))
 			continue;
@@ -323,7 +323,7 @@ static void test_n2_correction(void)
 	struct counts kc = {k};
 	struct metric_env env = {.lookup = lookup, .ctx = &kc};
 	struct metric_error err;
-	double n2 = NAN, v2 = NAN;
+	double n2 = (double)NAN, v2 = (double)NAN;
 	const struct metric_table *tn = hpm_model_neoverse_n2.metrics;
 	const struct metric_table *tv = hpm_model_neoverse_v2.metrics;
 	metric_eval(tn, metric_by_name(tn, "tma_frontend_bound"), &env, &n2, &err);

@@ -661,8 +661,10 @@ static int check_cycle(struct parser *ps, struct cyc *c)
 			return fail_at(ps, c->line, "cycle '%s': %s (%u) is more than %s (%u)",
 			               c->name, not_above[i][0], a, not_above[i][1], b);
 	}
-	/* sorted, without zeros: what a run carries */
-	qsort(c->vals, c->nr, sizeof(*c->vals), cmp_val);
+	/* sorted, without zeros: what a run carries (a cycle without events
+	 * has no vals to sort: qsort takes no NULL, even for 0 elements) */
+	if (c->nr)
+		qsort(c->vals, c->nr, sizeof(*c->vals), cmp_val);
 	unsigned k = 0;
 	for (unsigned i = 0; i < c->nr; i++)
 		if (c->vals[i].vb)

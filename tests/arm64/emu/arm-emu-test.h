@@ -93,6 +93,8 @@ static inline void prun(struct pair *p, unsigned pe, unsigned el, unsigned sec, 
 /* Checks register reg[idx] (read by the external block, which sees every
  * counter) of PE pe against `want` on both paths. */
 static inline void pis(struct pair *p, unsigned pe, unsigned reg, unsigned idx, uint64_t want,
+                       const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static inline void pis(struct pair *p, unsigned pe, unsigned reg, unsigned idx, uint64_t want,
                        const char *fmt, ...)
 {
 	char desc[300];
