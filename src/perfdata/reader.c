@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "perfdata/reader.h"
+#include "util/str.h"
 #include "util/xalloc.h"
 
 static uint64_t get64(const uint8_t *p)
@@ -39,16 +40,6 @@ static void note(struct pd_file *f, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	f->note[f->nr_note++] = xstrdup(buf);
-}
-
-static void seterr(char *err, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
 }
 
 bool pd_is_perf_data(const void *buf, size_t len)
@@ -293,18 +284,18 @@ static int open_common(struct pd_file *f, char *err, size_t errlen, const char *
 {
 	const uint8_t *b = f->buf;
 	if (f->len < 8 || !pd_is_perf_data(b, f->len)) {
-		seterr(err, errlen, "%s: not a perf.data file (no PERFILE2 magic)", name);
+		str_seterr(err, errlen, "%s: not a perf.data file (no PERFILE2 magic)", name);
 		return -1;
 	}
 	if (get64(b) == PERF_FILE_MAGIC2_SWAPPED) {
-		seterr(err, errlen,
+		str_seterr(err, errlen,
 		       "%s: a perf.data of the other byte order (written on a big-endian "
 		       "machine): not supported",
 		       name);
 		return -1;
 	}
 	if (f->len < 16) {
-		seterr(err, errlen, "%s: truncated perf.data header", name);
+		str_seterr(err, errlen, "%s: truncated perf.data header", name);
 		return -1;
 	}
 	uint64_t hsize = get64(b + 8);
@@ -317,23 +308,23 @@ static int open_common(struct pd_file *f, char *err, size_t errlen, const char *
 		return 0;
 	}
 	if (hsize < sizeof(struct perf_file_header) || f->len < sizeof(struct perf_file_header)) {
-		seterr(err, errlen, "%s: truncated perf.data header (%zu bytes)", name, f->len);
+		str_seterr(err, errlen, "%s: truncated perf.data header (%zu bytes)", name, f->len);
 		return -1;
 	}
 	struct perf_file_header h;
 	memcpy(&h, b, sizeof(h));
 	if (h.attr_size < sizeof(struct perf_file_section) + 64 || h.attr_size > (1u << 16)) {
-		seterr(err, errlen, "%s: attr size %llu is not perf's", name,
+		str_seterr(err, errlen, "%s: attr size %llu is not perf's", name,
 		       (unsigned long long)h.attr_size);
 		return -1;
 	}
 	if (!fits(h.attrs.offset, h.attrs.size, f->len)) {
-		seterr(err, errlen, "%s: truncated: the attrs section is not in the file", name);
+		str_seterr(err, errlen, "%s: truncated: the attrs section is not in the file", name);
 		return -1;
 	}
 	uint64_t nattr = h.attrs.size / h.attr_size;
 	if (!nattr) {
-		seterr(err, errlen, "%s: no events (empty attrs section)", name);
+		str_seterr(err, errlen, "%s: no events (empty attrs section)", name);
 		return -1;
 	}
 	uint64_t asz = h.attr_size - sizeof(struct perf_file_section);
@@ -405,16 +396,16 @@ int pd_open(struct pd_file *f, const char *path, char *err, size_t errlen)
 	 * below); a regular file's reads through mmap are unaffected */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
-		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		str_seterr(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		seterr(err, errlen, "%s: not a regular file", path);
+		str_seterr(err, errlen, "%s: not a regular file", path);
 		close(fd);
 		return -1;
 	}
 	if (st.st_size == 0) {
-		seterr(err, errlen, "%s: empty file, not a perf.data", path);
+		str_seterr(err, errlen, "%s: empty file, not a perf.data", path);
 		close(fd);
 		return -1;
 	}
@@ -422,7 +413,7 @@ int pd_open(struct pd_file *f, const char *path, char *err, size_t errlen)
 	int e = errno;
 	close(fd);
 	if (m == MAP_FAILED) {
-		seterr(err, errlen, "%s: %s", path, strerror(e));
+		str_seterr(err, errlen, "%s: %s", path, strerror(e));
 		return -1;
 	}
 	madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);

@@ -69,16 +69,6 @@ static void size_events(struct perf_stat *ps)
 	ps->nr_sized = n;
 }
 
-static void seterr(char *err, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 static int key_cmp(struct unit_key a, struct unit_key b)
 {
 	if (a.cpu != b.cpu)
@@ -134,14 +124,14 @@ static int read_records(struct perf_stat *ps, const char *name, char *err, size_
 		switch (r.type) {
 		case PERF_RECORD_STAT:
 			if (r.ev < 0) {
-				seterr(err, errlen,
+				str_seterr(err, errlen,
 				       "%s: a count of id %llu, which no event of the file has",
 				       name, (unsigned long long)r.u.stat.id);
 				return -1;
 			}
 			struct unit_key key = {r.u.stat.cpu, r.u.stat.thread};
 			if (!unit_add(ps, key)) {
-				seterr(err, errlen, "%s: counts of more than %d CPUs and threads",
+				str_seterr(err, errlen, "%s: counts of more than %d CPUs and threads",
 				       name, PR_MAX_UNITS);
 				return -1;
 			}
@@ -187,7 +177,7 @@ static int read_records(struct perf_stat *ps, const char *name, char *err, size_
 		nr_iv += ps->rounds[k].type == PERF_STAT_ROUND_INTERVAL;
 	if ((uint64_t)ps->f.nr_ev * nu > PR_MAX_CELLS ||
 	    (uint64_t)ps->f.nr_ev * nu * nr_iv > PR_MAX_IV_COUNTS) {
-		seterr(err, errlen,
+		str_seterr(err, errlen,
 		       "%s: %u events on %u CPUs and threads in %u intervals: more counts than "
 		       "stat report reads (%u)",
 		       name, ps->f.nr_ev, nu, nr_iv, PR_MAX_IV_COUNTS);
@@ -392,12 +382,12 @@ int perf_stat_run(const void *buf, size_t len, const char *name, char **run, siz
 	if (pd_open_buffer(&ps.f, buf, len, err, errlen) != 0) {
 		/* the reader names a buffer "input": the file's name instead */
 		char *why = xstrdup(strncmp(err, "input: ", 7) == 0 ? err + 7 : err);
-		seterr(err, errlen, "%s: %s", name, why);
+		str_seterr(err, errlen, "%s: %s", name, why);
 		free(why);
 		return -1;
 	}
 	if (ps.f.hpm_run && ps.f.hpm_run_len > RF_MAX_BYTES) {
-		seterr(err, errlen, "%s: its run file is larger than %u bytes", name, RF_MAX_BYTES);
+		str_seterr(err, errlen, "%s: its run file is larger than %u bytes", name, RF_MAX_BYTES);
 		pd_close(&ps.f);
 		return -1;
 	}
@@ -413,24 +403,24 @@ int perf_stat_run(const void *buf, size_t len, const char *name, char **run, siz
 		goto out;
 	if (!ps.nr_rounds) {
 		if (!ps.nr_recs && !ps.f.has_stat)
-			seterr(err, errlen,
+			str_seterr(err, errlen,
 			       "%s: a perf.data of samples, not of perf stat record: read it with "
 			       "hpmstat report",
 			       name);
 		else
-			seterr(err, errlen, "%s: no round of counts (PERF_RECORD_STAT_ROUND)%s",
+			str_seterr(err, errlen, "%s: no round of counts (PERF_RECORD_STAT_ROUND)%s",
 			       name, ps.f.partial ? ": the file is cut short" : "");
 		goto out;
 	}
 	json_t *doc = build(&ps);
 	if (!doc) {
-		seterr(err, errlen, "%s: its counts cannot be read as a run", name);
+		str_seterr(err, errlen, "%s: its counts cannot be read as a run", name);
 		goto out;
 	}
 	*run = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(17));
 	json_decref(doc);
 	if (!*run) {
-		seterr(err, errlen, "%s: out of memory", name);
+		str_seterr(err, errlen, "%s: out of memory", name);
 		goto out;
 	}
 	*run_len = strlen(*run);

@@ -12,16 +12,6 @@
 #include "util/str.h"
 #include "util/xalloc.h"
 
-static void seterr(char *err, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 int rs_format_parse(const char *s, enum rs_format *out)
 {
 	static const char *const names[] = {"text", "csv", "json", "md", "html", "folded"};
@@ -44,28 +34,28 @@ int rs_parse_sort(const char *s, struct rs_opts *o, char *err, size_t errlen)
 			if (strlen(names[k]) == n && strncmp(s, names[k], n) == 0)
 				break;
 		if (k == 4) {
-			seterr(err, errlen,
+			str_seterr(err, errlen,
 			       "--sort: unknown key '%.*s' (keys: comm, dso, sym, pid)", (int)n, s);
 			return -1;
 		}
 		for (unsigned j = 0; j < o->nr_key; j++)
 			if (o->key[j] == (enum rs_key)k) {
-				seterr(err, errlen, "--sort: key '%s' given twice", names[k]);
+				str_seterr(err, errlen, "--sort: key '%s' given twice", names[k]);
 				return -1;
 			}
 		if (o->nr_key == RS_MAX_KEYS) {
-			seterr(err, errlen, "--sort: too many keys");
+			str_seterr(err, errlen, "--sort: too many keys");
 			return -1;
 		}
 		o->key[o->nr_key++] = (enum rs_key)k;
 		s += n;
 		if (*s == ',' && !*++s) {
-			seterr(err, errlen, "--sort: empty key");
+			str_seterr(err, errlen, "--sort: empty key");
 			return -1;
 		}
 	}
 	if (!o->nr_key) {
-		seterr(err, errlen, "--sort: no key");
+		str_seterr(err, errlen, "--sort: no key");
 		return -1;
 	}
 	return 0;
@@ -742,7 +732,7 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 	struct hpm_syms_opts so = {.kallsyms = o->kallsyms};
 	int e = hpm_syms_new(&so, &p->syms);
 	if (e) {
-		seterr(err, errlen, "symbols: %s", hpm_syms_strerror(e));
+		str_seterr(err, errlen, "symbols: %s", hpm_syms_strerror(e));
 		return -1;
 	}
 	for (unsigned i = 0; i < rs->file.nr_bid; i++) {
@@ -805,7 +795,7 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 	if (rs->opts.topdown)
 		rs_td_finish(rs);
 	if (!rs->nr_samples && rs->file.partial) {
-		seterr(err, errlen, "no sample could be read (%s)",
+		str_seterr(err, errlen, "no sample could be read (%s)",
 		       rs->file.nr_note ? rs->file.note[rs->file.nr_note - 1]
 		                        : "the data section is empty");
 		return -1;

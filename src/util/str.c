@@ -222,3 +222,13 @@ void str_buf_add(struct str_buf *b, const char *fmt, ...)
 	if (w > 0)
 		b->n += (size_t)w;
 }
+
+void str_seterr(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}

@@ -19,6 +19,10 @@ struct str_buf {
 };
 void str_buf_add(struct str_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A failed call's message into the caller's buffer (NULL or 0 long:
+ * nothing), as a library reports errors without printing them. */
+void str_seterr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 char *str_escape(const char *s, char *buf, size_t len);
 /* Replace control characters in place with '?'. */
 void str_sanitize(char *s);

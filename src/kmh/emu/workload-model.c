@@ -20,6 +20,7 @@
 
 #include "kmh/emu/workload-int.h"
 #include "kmh/kmh.h"
+#include "util/str.h"
 
 struct wl_layout wl_layout;
 
@@ -280,23 +281,11 @@ static unsigned td_off[WL_NR_TD_EVENTS];
 
 static bool initialized;
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 static bool resolve(int bank, const char *name, unsigned *off, char *err, size_t errlen)
 {
 	const struct kmh_event *ev = kmh_event_by_name(bank, name);
 	if (!ev || ev->bank != bank) {
-		set_err(err, errlen, "the event tables lack %s:%s, which the workload model needs",
+		str_seterr(err, errlen, "the event tables lack %s:%s, which the workload model needs",
 		        kmh_banks[bank].name, name);
 		return false;
 	}
@@ -357,7 +346,7 @@ bool wl_model_init(char *err, size_t errlen)
 	static const char **names;
 	names = calloc(total, sizeof(*names));
 	if (!names) {
-		set_err(err, errlen, "out of memory");
+		str_seterr(err, errlen, "out of memory");
 		return false;
 	}
 	for (unsigned b = 0; b < KMH_NR_BANKS; b++)
@@ -506,7 +495,7 @@ int wl_params_set(struct wl_params *p, const char *key, const char *value, char 
 		return 0;
 	int *field = (int *)((char *)p + d->off);
 	if (*field != WL_UNSET) {
-		set_err(err, errlen, "'%s' given twice", key);
+		str_seterr(err, errlen, "'%s' given twice", key);
 		return -1;
 	}
 	if (d->words) {
@@ -520,16 +509,16 @@ int wl_params_set(struct wl_params *p, const char *key, const char *value, char 
 			strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
 			strncat(list, d->words[i], sizeof(list) - strlen(list) - 1);
 		}
-		set_err(err, errlen, "bad %s '%s' (one of: %s)", key, value, list);
+		str_seterr(err, errlen, "bad %s '%s' (one of: %s)", key, value, list);
 		return -1;
 	}
 	long v;
 	if (!parse_uint(value, &v)) {
-		set_err(err, errlen, "bad %s '%s': not a number", key, value);
+		str_seterr(err, errlen, "bad %s '%s': not a number", key, value);
 		return -1;
 	}
 	if (v < d->min || v > d->max) {
-		set_err(err, errlen, "%s %ld out of range %d..%d", key, v, d->min, d->max);
+		str_seterr(err, errlen, "%s %ld out of range %d..%d", key, v, d->min, d->max);
 		return -1;
 	}
 	*field = (int)v;
@@ -614,13 +603,13 @@ static bool derive(const struct wl_params *in, struct wl_params *p, char *err, s
 	for (int t = 0; t < WL_NR_BTYPES; t++)
 		sum += p->btype[t];
 	if (p->btype[WL_BR_B] < 0 || sum != p->branches) {
-		set_err(err, errlen,
+		str_seterr(err, errlen,
 		        "branches (%d) is not the sum of cond, jump, indirect, call and ret",
 		        p->branches);
 		return false;
 	}
 	if (branch_flush && p->btype[p->wrong] < 1) {
-		set_err(err, errlen,
+		str_seterr(err, errlen,
 		        "flush = branch needs a committed branch of type %s (the mispredicted one)",
 		        btype_words[p->wrong]);
 		return false;
@@ -647,7 +636,7 @@ static bool derive(const struct wl_params *in, struct wl_params *p, char *err, s
 			p->fetch = 1;
 	}
 	if (!p->fetch && (p->icache_miss || p->itlb_miss)) {
-		set_err(err, errlen, "icache-miss or itlb-miss needs fetch = 1");
+		str_seterr(err, errlen, "icache-miss or itlb-miss needs fetch = 1");
 		return false;
 	}
 	p->walk = dflt(p->walk, p->recovery == 6 ? 6 : 0);
@@ -728,7 +717,7 @@ bool wl_model_fill(const struct wl_params *in, uint8_t *vals, char *err, size_t 
 		return false;
 	int *v = calloc(wl_layout.total, sizeof(*v));
 	if (!v) {
-		set_err(err, errlen, "out of memory");
+		str_seterr(err, errlen, "out of memory");
 		return false;
 	}
 	bool stalled = p.stall != WL_STALL_NONE;
@@ -928,7 +917,7 @@ bool wl_model_fill(const struct wl_params *in, uint8_t *vals, char *err, size_t 
 	bool ok = true;
 	for (unsigned i = 0; i < wl_layout.total; i++) {
 		if (v[i] < 0 || v[i] > 63) {
-			set_err(err, errlen, "the parameters give %s = %d, outside 0..63",
+			str_seterr(err, errlen, "the parameters give %s = %d, outside 0..63",
 			        ev_name_by_off[i], v[i]);
 			ok = false;
 			break;
@@ -957,7 +946,7 @@ static const char *nm(unsigned off)
 static void le(struct chk *c, unsigned a, unsigned b)
 {
 	if (c->ok && c->v[a] > c->v[b]) {
-		set_err(c->err, c->errlen, "%s <= %s (%u > %u)", nm(a), nm(b), c->v[a], c->v[b]);
+		str_seterr(c->err, c->errlen, "%s <= %s (%u > %u)", nm(a), nm(b), c->v[a], c->v[b]);
 		c->ok = false;
 	}
 }
@@ -966,7 +955,7 @@ static void le(struct chk *c, unsigned a, unsigned b)
 static void le_n(struct chk *c, unsigned a, unsigned n)
 {
 	if (c->ok && c->v[a] > n) {
-		set_err(c->err, c->errlen, "%s <= %u (%u)", nm(a), n, c->v[a]);
+		str_seterr(c->err, c->errlen, "%s <= %u (%u)", nm(a), n, c->v[a]);
 		c->ok = false;
 	}
 }
@@ -983,7 +972,7 @@ static void eq_sum(struct chk *c, unsigned a, const char *what, unsigned n, ...)
 		sum += c->v[va_arg(ap, unsigned)];
 	va_end(ap);
 	if (c->v[a] != sum) {
-		set_err(c->err, c->errlen, "%s = %s (%u != %u)", nm(a), what, c->v[a], sum);
+		str_seterr(c->err, c->errlen, "%s = %s (%u != %u)", nm(a), what, c->v[a], sum);
 		c->ok = false;
 	}
 }
@@ -1000,7 +989,7 @@ static void sum_le(struct chk *c, const char *what, unsigned limit, unsigned n, 
 		sum += c->v[va_arg(ap, unsigned)];
 	va_end(ap);
 	if (sum > limit) {
-		set_err(c->err, c->errlen, "%s <= %u (%u)", what, limit, sum);
+		str_seterr(c->err, c->errlen, "%s <= %u (%u)", what, limit, sum);
 		c->ok = false;
 	}
 }
@@ -1015,12 +1004,12 @@ bool wl_model_check(const uint8_t *v, char *err, size_t errlen)
 	struct chk c = {v, err, errlen, true};
 	for (unsigned b = 0; b < KMH_NR_BANKS && c.ok; b++) {
 		if (v[wl_layout.off[b]]) {
-			set_err(err, errlen, "%s:noEvent must be 0", kmh_banks[b].name);
+			str_seterr(err, errlen, "%s:noEvent must be 0", kmh_banks[b].name);
 			return false;
 		}
 		for (unsigned i = 0; i < wl_layout.nr[b]; i++)
 			if (v[wl_layout.off[b] + i] > 63) {
-				set_err(err, errlen, "%s:%s = %u, outside 0..63", kmh_banks[b].name,
+				str_seterr(err, errlen, "%s:%s = %u, outside 0..63", kmh_banks[b].name,
 				        nm(wl_layout.off[b] + i), v[wl_layout.off[b] + i]);
 				return false;
 			}
@@ -1043,7 +1032,7 @@ bool wl_model_check(const uint8_t *v, char *err, size_t errlen)
 	       E.miss_0_hit_1, E.miss_0_miss_1);
 	if (c.ok &&
 	    v[E.icache_miss_cnt] != (v[E.line0] - v[E.line0_hit]) + (v[E.line1] - v[E.line1_hit])) {
-		set_err(err, errlen, "icache_miss_bubble = missed cachelines (%u != %u)",
+		str_seterr(err, errlen, "icache_miss_bubble = missed cachelines (%u != %u)",
 		        v[E.icache_miss_cnt],
 		        (v[E.line0] - v[E.line0_hit]) + (v[E.line1] - v[E.line1_hit]));
 		c.ok = false;
@@ -1060,7 +1049,7 @@ bool wl_model_check(const uint8_t *v, char *err, size_t errlen)
 	       E.bp_type_wrong[4]);
 	if (c.ok &&
 	    v[E.fauftb_hit] + v[E.fauftb_miss] != v[E.ftb_commit_hits] + v[E.ftb_commit_misses]) {
-		set_err(err, errlen,
+		str_seterr(err, errlen,
 		        "fauftb_commit_hit + fauftb_commit_miss = ftb_commit_hits + "
 		        "ftb_commit_misses (%u != %u)",
 		        v[E.fauftb_hit] + v[E.fauftb_miss],
@@ -1070,7 +1059,7 @@ bool wl_model_check(const uint8_t *v, char *err, size_t errlen)
 	le_n(&c, E.front_bubble, 6);
 	le_n(&c, E.fetch_latency, 1);
 	if (c.ok && v[E.fetch_latency] && v[E.front_bubble] != 6) {
-		set_err(err, errlen,
+		str_seterr(err, errlen,
 		        "Fetch_Latency_Bound only when Front_Bubble = 6 (Front_Bubble %u)",
 		        v[E.front_bubble]);
 		c.ok = false;
@@ -1088,7 +1077,7 @@ bool wl_model_check(const uint8_t *v, char *err, size_t errlen)
 	le(&c, E.br_mis_pred, E.total_flush);
 	le_n(&c, E.exec_stall, 1);
 	if (c.ok && v[E.memstall_any] + v[E.memstall_store] > v[E.exec_stall]) {
-		set_err(err, errlen,
+		str_seterr(err, errlen,
 		        "MEMSTALL_ANY_LOAD + MEMSTALL_STORE <= EXEC_STALL_CYCLE (%u > %u)",
 		        v[E.memstall_any] + v[E.memstall_store], v[E.exec_stall]);
 		c.ok = false;
@@ -1098,7 +1087,7 @@ bool wl_model_check(const uint8_t *v, char *err, size_t errlen)
 	le(&c, E.memstall_l1, E.memstall_any);
 	le_n(&c, E.memstall_any, 1);
 	if (c.ok && v[E.commit_load] + v[E.commit_store] + v[E.commit_branch] > v[E.commit_instr]) {
-		set_err(err, errlen,
+		str_seterr(err, errlen,
 		        "rob_commitInstrLoad + rob_commitInstrStore + rob_commitInstrBranch <= "
 		        "rob_commitInstr (%u > %u)",
 		        v[E.commit_load] + v[E.commit_store] + v[E.commit_branch],
@@ -1113,7 +1102,7 @@ bool wl_model_check(const uint8_t *v, char *err, size_t errlen)
 	eq_sum(&c, E.mispredict_redirect, "BR_MIS_PRED", 1, E.br_mis_pred);
 	eq_sum(&c, E.frontendFlush, "TOTAL_FLUSH", 1, E.total_flush);
 	if (c.ok && v[E.walk_cycle] != (v[E.walk_instr] > 0)) {
-		set_err(err, errlen, "rob_walkCycle = (rob_walkInstr > 0) (%u, %u)",
+		str_seterr(err, errlen, "rob_walkCycle = (rob_walkInstr > 0) (%u, %u)",
 		        v[E.walk_cycle], v[E.walk_instr]);
 		c.ok = false;
 	}
@@ -1137,7 +1126,7 @@ bool wl_model_check(const uint8_t *v, char *err, size_t errlen)
 	le(&c, E.dtlb_ld_miss, E.dtlb_ld_access);
 	le(&c, E.dtlb_st_miss, E.dtlb_st_access);
 	if (c.ok && v[E.replay_tlb_miss] + v[E.replay_dcache_miss] > v[E.replay_enq]) {
-		set_err(err, errlen, "replay_tlb_miss + replay_dcache_miss <= enq.2 (%u > %u)",
+		str_seterr(err, errlen, "replay_tlb_miss + replay_dcache_miss <= enq.2 (%u > %u)",
 		        v[E.replay_tlb_miss] + v[E.replay_dcache_miss], v[E.replay_enq]);
 		c.ok = false;
 	}
