@@ -7,57 +7,6 @@
 
 #include "stat/shadow.h"
 #include "stat/values.h"
-#include "util/xalloc.h"
-
-static bool is_clock(const struct hpm_evsel *e)
-{
-	return e->kind == HPM_EV_HOST && e->attr_type == PERF_TYPE_SOFTWARE &&
-	       (e->attr_config == PERF_COUNT_SW_TASK_CLOCK ||
-	        e->attr_config == PERF_COUNT_SW_CPU_CLOCK);
-}
-
-void stat_shadow_index_build(const struct stat_result *res, struct stat_shadow_index *ix)
-{
-	const struct hpm_evlist *l = res->list;
-	memset(ix, 0, sizeof(*ix));
-	ix->cycles = ix->branches = -1;
-	for (unsigned i = 0; i < l->nr; i++) {
-		const struct hpm_evsel *e = &l->ev[i];
-		bool ok = e->state == HPM_EV_OK;
-		if (e->cgroup)
-			ix->any_cgroup = true;
-		if (ok && ix->cycles < 0 && strcmp(e->name, "cycles") == 0)
-			ix->cycles = (int)i;
-		if (ok && ix->branches < 0 && strcmp(e->name, "branches") == 0)
-			ix->branches = (int)i;
-		if (is_clock(e)) {
-			if (!ix->clocks)
-				ix->clocks = xcalloc(l->nr, sizeof(*ix->clocks));
-			ix->clocks[ix->nr_clocks++] = i;
-		}
-		if (ok && e->kind == HPM_EV_MODEL_FIXED && e->enc.fixed == HPM_FIXED_MCYCLE) {
-			if (!ix->mcycles)
-				ix->mcycles = xcalloc(l->nr, sizeof(*ix->mcycles));
-			ix->mcycles[ix->nr_mcycles++] = i;
-		}
-	}
-}
-
-void stat_shadow_index_free(struct stat_shadow_index *ix)
-{
-	free(ix->clocks);
-	free(ix->mcycles);
-	memset(ix, 0, sizeof(*ix));
-}
-
-const struct stat_shadow_index *stat_shadow_index_of(const struct stat_result *res,
-                                                     struct stat_shadow_index *tmp)
-{
-	if (res->shadow)
-		return res->shadow;
-	stat_shadow_index_build(res, tmp);
-	return tmp;
-}
 
 /* The value a derived metric starts from: with -r the mean of the runs
  * (perf's shadow statistics average every run), else the row's value. */
@@ -152,7 +101,7 @@ static bool shadow_metric(const struct stat_result *res, const struct stat_shado
 	/* tool events take perf's plain rate, as host events do */
 	if (isnan(v) || (e->kind != HPM_EV_HOST && e->kind != HPM_EV_TOOL))
 		goto kunminghu;
-	if (is_clock(e)) {
+	if (stat_row_is_clock(e)) {
 		/* task time over wall time (-I: the interval's own length; -r:
 		 * the mean task time over the mean wall time); v is in the row's
 		 * unit: msec for task-clock, ns as counted for a clock written as

@@ -7,10 +7,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "stat/shadow.h"
+#include <linux/perf_event.h>
+
 #include "stat/values.h"
 #include "util/count.h"
 #include "util/provenance.h"
+#include "util/xalloc.h"
 
 double stat_event_value(const struct stat_result *res, unsigned i, int unit, double *share)
 {
@@ -183,6 +185,56 @@ const char *stat_count_text(const struct stat_result *res, unsigned i, int unit,
 	if (f == STAT_FORMAT_JSON)
 		snprintf(buf + strlen(buf), len - strlen(buf), ".000000");
 	return buf;
+}
+
+bool stat_row_is_clock(const struct hpm_evsel *e)
+{
+	return e->kind == HPM_EV_HOST && e->attr_type == PERF_TYPE_SOFTWARE &&
+	       (e->attr_config == PERF_COUNT_SW_TASK_CLOCK ||
+	        e->attr_config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+void stat_shadow_index_build(const struct stat_result *res, struct stat_shadow_index *ix)
+{
+	const struct hpm_evlist *l = res->list;
+	memset(ix, 0, sizeof(*ix));
+	ix->cycles = ix->branches = -1;
+	for (unsigned i = 0; i < l->nr; i++) {
+		const struct hpm_evsel *e = &l->ev[i];
+		bool ok = e->state == HPM_EV_OK;
+		if (e->cgroup)
+			ix->any_cgroup = true;
+		if (ok && ix->cycles < 0 && strcmp(e->name, "cycles") == 0)
+			ix->cycles = (int)i;
+		if (ok && ix->branches < 0 && strcmp(e->name, "branches") == 0)
+			ix->branches = (int)i;
+		if (stat_row_is_clock(e)) {
+			if (!ix->clocks)
+				ix->clocks = xcalloc(l->nr, sizeof(*ix->clocks));
+			ix->clocks[ix->nr_clocks++] = i;
+		}
+		if (ok && e->kind == HPM_EV_MODEL_FIXED && e->enc.fixed == HPM_FIXED_MCYCLE) {
+			if (!ix->mcycles)
+				ix->mcycles = xcalloc(l->nr, sizeof(*ix->mcycles));
+			ix->mcycles[ix->nr_mcycles++] = i;
+		}
+	}
+}
+
+void stat_shadow_index_free(struct stat_shadow_index *ix)
+{
+	free(ix->clocks);
+	free(ix->mcycles);
+	memset(ix, 0, sizeof(*ix));
+}
+
+const struct stat_shadow_index *stat_shadow_index_of(const struct stat_result *res,
+                                                     struct stat_shadow_index *tmp)
+{
+	if (res->shadow)
+		return res->shadow;
+	stat_shadow_index_build(res, tmp);
+	return tmp;
 }
 
 const char *stat_cgroup_field(const struct stat_result *res, unsigned i)

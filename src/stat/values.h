@@ -4,7 +4,8 @@
  * leaves (and the run time and units the aggregation reads): its value and
  * share, the text of a row without a count, its count as digits (grouped
  * as the user's locale groups numbers), perf's run time and -G fields, the
- * units and their names, and the small number formats. The printers'
+ * units and their names, the index of the rows the shadow values divide
+ * by, and the small number formats. The printers'
  * dispatcher (print.c) and the leaves call these; these call neither.
  */
 #ifndef HPM_STAT_VALUES_H
@@ -70,5 +71,25 @@ bool stat_unit_idle(const struct stat_result *res, unsigned u);
 /* The note printed where idle units are left out: "hart2, hart3 idle (no
  * cycles counted: in wfi, the clock gated)"; "" when there are none. */
 const char *stat_idle_note(const struct stat_result *res, char *buf, size_t len);
+
+/* The rows those values divide by, found in one pass over the rows, so
+ * that a print of n rows costs O(n) and not a scan of every row for each
+ * row (stat_print builds one and hangs it on the result it walks). The
+ * shadow values (stat/shadow.h) and the -G column read it. */
+struct stat_shadow_index {
+	bool any_cgroup;               /* some row has a -G cgroup */
+	int cycles, branches;          /* the first counted row of that name, or -1 */
+	unsigned *clocks, nr_clocks;   /* the task-clock and cpu-clock rows, in order */
+	unsigned *mcycles, nr_mcycles; /* the emulator's counted mcycle rows, in order */
+};
+void stat_shadow_index_build(const struct stat_result *res, struct stat_shadow_index *ix);
+void stat_shadow_index_free(struct stat_shadow_index *ix);
+/* res->shadow, else one built into *tmp (free it with
+ * stat_shadow_index_free when the return is tmp). */
+const struct stat_shadow_index *stat_shadow_index_of(const struct stat_result *res,
+                                                     struct stat_shadow_index *tmp);
+/* A task-clock or cpu-clock row: perf's clock events, which the rates
+ * divide by. */
+bool stat_row_is_clock(const struct hpm_evsel *e);
 
 #endif
