@@ -193,9 +193,11 @@ if $have_perf; then
 	perf_reads "emulated, -I" "" -I 50 -e mcycle,ifu_req --emu-cycles 1e6
 	# perf's own default name, and perf.data.old as perf keeps it
 	mkdir "$dir/pd"
-	(cd "$dir/pd" && $H stat record --emu-cycles 1e5 -e mcycle >/dev/null 2>&1 &&
+	(cd "$dir/pd" && $H stat record --emu-cycles 1e5 -e mcycle >/dev/null 2>record.err &&
 		perf stat report 2>report.out) && grep -q '100000 *mcycle' "$dir/pd/report.out"
-	ok $? "perf stat report reads stat record's perf.data"
+	rc=$?
+	ok $rc "perf stat report reads stat record's perf.data"
+	[ $rc -eq 0 ] || diag "stat record: $(head -5 "$dir/pd/record.err")" "perf stat report: $(head -8 "$dir/pd/report.out")"
 else
 	for t in 1 2 3 4 5 6 7 8 9; do skip "perf stat does not run here"; done
 fi
