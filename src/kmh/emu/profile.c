@@ -18,22 +18,11 @@
 
 #include "kmh/emu/workload-int.h"
 #include "kmh/kmh.h"
+#include "util/str.h"
 #include "util/xalloc.h"
 
 #define SHARE_EPSILON     1e-9
 #define MAX_PROFILE_BYTES (1u << 20)
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* ----------------------------------------------------------- parse state */
 
@@ -111,9 +100,9 @@ static bool perr(struct parser *ps, unsigned line, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (line)
-		set_err(ps->err, ps->errlen, "%s:%u: %s", ps->file, line, msg);
+		str_seterr(ps->err, ps->errlen, "%s:%u: %s", ps->file, line, msg);
 	else
-		set_err(ps->err, ps->errlen, "%s: %s", ps->file, msg);
+		str_seterr(ps->err, ps->errlen, "%s: %s", ps->file, msg);
 	return false;
 }
 
@@ -1319,7 +1308,7 @@ static struct emu_profile *parse_text(const char *file, const char *text, size_t
 {
 	char msg[256];
 	if (!wl_model_init(msg, sizeof(msg))) {
-		set_err(err, errlen, "%s: %s", file, msg);
+		str_seterr(err, errlen, "%s: %s", file, msg);
 		return NULL;
 	}
 	struct parser ps = {.file = file, .err = err, .errlen = errlen};
@@ -1439,7 +1428,7 @@ static char *read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		set_err(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		str_seterr(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		return NULL;
 	}
 	size_t cap = 4096, n = 0;
@@ -1447,7 +1436,7 @@ static char *read_file(const char *path, size_t *len, char *err, size_t errlen)
 	for (;;) {
 		if (n == cap) {
 			if (cap >= MAX_PROFILE_BYTES) {
-				set_err(err, errlen, "%s: cannot read: larger than %u bytes", path,
+				str_seterr(err, errlen, "%s: cannot read: larger than %u bytes", path,
 				        MAX_PROFILE_BYTES);
 				free(buf);
 				fclose(f);
@@ -1462,7 +1451,7 @@ static char *read_file(const char *path, size_t *len, char *err, size_t errlen)
 			break;
 	}
 	if (ferror(f)) {
-		set_err(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		str_seterr(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		free(buf);
 		fclose(f);
 		return NULL;
@@ -1494,7 +1483,7 @@ const struct emu_profile *emu_profile_find(const char *name_or_path, char *err, 
 			strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
 			strncat(list, builtins[i]->name, sizeof(list) - strlen(list) - 1);
 		}
-		set_err(err, errlen, "unknown profile '%s' (known: %s; or a profile file path)",
+		str_seterr(err, errlen, "unknown profile '%s' (known: %s; or a profile file path)",
 		        name_or_path, list);
 		return NULL;
 	}
