@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz-text.h"
 #include "arm64/emu/profile.h"
 #include "arm64/emu/stimulus.h"
 
@@ -190,18 +191,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char file[] = "fuzz.profile";
 	char err[512];
-	char *text = malloc(size + 1);
-	if (!text)
-		abort();
-	memcpy(text, data, size);
-	text[size] = '\0';
+	char *text = fuzz_text(data, size);
 	err[0] = '\0';
 	const struct arm_src_profile *p = arm_src_profile_parse(file, text, err, sizeof(err));
 	free(text);
 	if (!p) {
-		if (strncmp(err, file, strlen(file)) != 0 || err[strlen(file)] != ':' ||
-		    strchr(err, '\n'))
-			abort();
+		fuzz_check_refusal(file, err);
 		return 0;
 	}
 	check_profile(p);

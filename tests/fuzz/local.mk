@@ -49,7 +49,7 @@ tests_fuzz_fuzz_perfdata_LDADD = $(FUZZ_SAMPLES_LIBS)
 tests_fuzz_fuzz_perfdata_deep_SOURCES = tests/fuzz/fuzz-perfdata-deep.c tests/fuzz/fuzz-perfdata.h \
 	tests/fuzz/dict-perfdata-deep.c tests/fuzz/driver.c
 tests_fuzz_fuzz_perfdata_deep_LDADD = $(FUZZ_SAMPLES_LIBS)
-tests_fuzz_fuzz_arm_profile_SOURCES = tests/fuzz/fuzz-arm-profile.c tests/fuzz/dict-arm-profile.c \
+tests_fuzz_fuzz_arm_profile_SOURCES = tests/fuzz/fuzz-arm-profile.c tests/fuzz/fuzz-text.h tests/fuzz/dict-arm-profile.c \
 	tests/fuzz/driver.c
 tests_fuzz_fuzz_arm_profile_LDADD = src/arm64/emu/libarm64src.a src/arm64/libarm64.a \
 	src/util/libutil.a $(JANSSON_LIBS) -lm
@@ -66,7 +66,7 @@ tests_fuzz_fuzz_weights_LDADD = $(FUZZ_REPORT_LIBS)
 tests_fuzz_fuzz_trace_SOURCES = tests/fuzz/fuzz-trace.c tests/fuzz/fuzz-tmp.h \
 	tests/fuzz/dict-trace.c tests/fuzz/driver.c
 tests_fuzz_fuzz_trace_LDADD = $(FUZZ_EMU_LIBS)
-tests_fuzz_fuzz_profile_SOURCES = tests/fuzz/fuzz-profile.c tests/fuzz/dict-profile.c \
+tests_fuzz_fuzz_profile_SOURCES = tests/fuzz/fuzz-profile.c tests/fuzz/fuzz-text.h tests/fuzz/dict-profile.c \
 	tests/fuzz/driver.c
 tests_fuzz_fuzz_profile_LDADD = $(FUZZ_EMU_LIBS)
 tests_fuzz_fuzz_script_SOURCES = tests/fuzz/fuzz-script.c tests/fuzz/dict-script.c \
@@ -172,7 +172,7 @@ tests_fuzz_libfuzzer_trace_SOURCES = tests/fuzz/fuzz-trace.c
 tests_fuzz_libfuzzer_trace_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libfuzzer_trace_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_libfuzzer_trace_LDADD = $(FUZZ_LIB_EMU)
-tests_fuzz_libfuzzer_profile_SOURCES = tests/fuzz/fuzz-profile.c
+tests_fuzz_libfuzzer_profile_SOURCES = tests/fuzz/fuzz-profile.c tests/fuzz/fuzz-text.h
 tests_fuzz_libfuzzer_profile_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libfuzzer_profile_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_libfuzzer_profile_LDADD = $(FUZZ_LIB_EMU)
@@ -193,7 +193,7 @@ tests_fuzz_libfuzzer_perfdata_deep_SOURCES = tests/fuzz/fuzz-perfdata-deep.c
 tests_fuzz_libfuzzer_perfdata_deep_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libfuzzer_perfdata_deep_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_libfuzzer_perfdata_deep_LDADD = $(FUZZ_LIB_SAMPLES)
-tests_fuzz_libfuzzer_arm_profile_SOURCES = tests/fuzz/fuzz-arm-profile.c
+tests_fuzz_libfuzzer_arm_profile_SOURCES = tests/fuzz/fuzz-arm-profile.c tests/fuzz/fuzz-text.h
 tests_fuzz_libfuzzer_arm_profile_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libfuzzer_arm_profile_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_libfuzzer_arm_profile_LDADD = tests/fuzz/libarm64src-fuzz.a tests/fuzz/libarm64-fuzz.a \
