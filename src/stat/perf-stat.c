@@ -117,7 +117,9 @@ static void attr_of(const struct hpm_evsel *e, struct perf_event_attr *a)
 		a->config = PERF_COUNT_SW_DUMMY;
 		break;
 	}
-	a->sample_type = PERF_SAMPLE_IDENTIFIER;
+	/* perf stat record samples nothing: sample_type 0, which perf script
+	 * needs to print STAT records rather than check for sample fields */
+	a->sample_type = 0;
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	a->inherit = 1;
 }

@@ -65,12 +65,20 @@ if $host; then
 		perf stat record -e task-clock true 2>/dev/null | perf stat report 2>"$dir/rep5.err"
 		grep -q "for 'pipe':" "$dir/rep5.err" && test ! -e perf.data
 		ok $? "perf stat record | perf stat report does the same"
+		# perf 6.12's stat.sh "stat record and script test": perf script
+		# prints the STAT records of a stream (it checks the attrs of events
+		# that sample; stat record's sample nothing)
+		$H stat record -e task-clock -o - true 2>/dev/null | perf script -i - >"$dir/script.out" 2>&1
+		grep -Eq 'CPU[[:space:]]+THREAD[[:space:]]+VAL[[:space:]]+ENA[[:space:]]+RUN[[:space:]]+TIME[[:space:]]+EVENT' "$dir/script.out" &&
+			grep -q ' task-clock$' "$dir/script.out"
+		ok $? "stat record -o - | perf script -i -: the STAT records, as perf stat record's"
 	else
+		skip "perf stat does not run here"
 		skip "perf stat does not run here"
 	fi
 	cd - >/dev/null || exit 1
 else
-	for t in 1 2 3 4 5 6 7; do skip "perf_event_open does not count here"; done
+	for t in 1 2 3 4 5 6 7 8; do skip "perf_event_open does not count here"; done
 fi
 
 # ---- the round trip: report prints what stat printed (stderr, byte for byte)
