@@ -133,6 +133,17 @@ static void emit_cstr(const char *s)
 	fputc_out('"');
 }
 
+/* A row's name, brief and description, as the first three initialisers of
+ * every table's entries. */
+static void emit_texts(const struct row *r)
+{
+	emit_cstr(r->name);
+	fputs(", ", out);
+	emit_cstr(r->brief);
+	fputs(", ", out);
+	emit_cstr(r->desc);
+}
+
 /* The encoding the expression encoder gives for NAME.0 + ... + NAME.n-1:
  * pairs fill EVENT0/1 then EVENT2/3, all joined by ADD, an unused EVENT3
  * joined by OR so it adds nothing. */
@@ -347,11 +358,7 @@ static void gen_bank(const char *path, const char *bank)
 	for (unsigned idx = 0; idx < nr_events; idx++) {
 		const struct row *r = &rows[by_index[idx]];
 		fputs("\t{", out);
-		emit_cstr(r->name);
-		fputs(", ", out);
-		emit_cstr(r->brief);
-		fputs(", ", out);
-		emit_cstr(r->desc);
+		emit_texts(r);
 		fprintf(out, ", %u, KMH_BANK_", idx);
 		for (const char *p = bank; *p; p++)
 			fputc_out(toupper((unsigned char)*p));
@@ -371,11 +378,7 @@ static void gen_bank(const char *path, const char *bank)
 			if (!r->alias_of || r->alias)
 				continue;
 			fputs("\t{", out);
-			emit_cstr(r->name);
-			fputs(", ", out);
-			emit_cstr(r->brief);
-			fputs(", ", out);
-			emit_cstr(r->desc);
+			emit_texts(r);
 			fputs(", ", out);
 			emit_cstr(r->alias_of);
 			fprintf(out, ", %u, %s},\n", (unsigned)r->code, r->deprecated ? "true" : "false");
@@ -390,11 +393,7 @@ static void gen_bank(const char *path, const char *bank)
 			if (!r->alias)
 				continue;
 			fputs("\t{", out);
-			emit_cstr(r->name);
-			fputs(", ", out);
-			emit_cstr(r->brief);
-			fputs(", ", out);
-			emit_cstr(r->desc);
+			emit_texts(r);
 			fprintf(out, ", UINT64_C(0x%" PRIx64 "), KMH_BANK_", r->code);
 			for (const char *p = bank; *p; p++)
 				fputc_out(toupper((unsigned char)*p));
