@@ -8,6 +8,16 @@ KMH_EVENT_JSON = \
 	events/riscv/openxiangshan/kunminghu/cache.json
 KMH_METRIC_JSON = events/riscv/openxiangshan/kunminghu/metrics.json
 nobase_dist_pkgdata_DATA += events/riscv/mapfile.csv $(KMH_EVENT_JSON) $(KMH_METRIC_JSON)
+# kunminghu-v3 (XiangShan afe3818), written by kunminghu-v3-json.py from
+# tests/data/kunminghu-v3-afe3818-events.tsv and the v2 files' descriptions
+KMH_V3_EVENT_JSON = \
+	events/riscv/openxiangshan/kunminghu-v3/frontend.json \
+	events/riscv/openxiangshan/kunminghu-v3/backend.json \
+	events/riscv/openxiangshan/kunminghu-v3/memblock.json \
+	events/riscv/openxiangshan/kunminghu-v3/cache.json
+KMH_V3_METRIC_JSON = events/riscv/openxiangshan/kunminghu-v3/metrics.json
+nobase_dist_pkgdata_DATA += $(KMH_V3_EVENT_JSON) $(KMH_V3_METRIC_JSON)
+EXTRA_DIST += events/riscv/kunminghu-v3-json.py
 # Arm PMUv3 (tools/perf/pmu-events/arch/arm64/ layout): the architectural,
 # common micro-architectural and recommended events in the shared files that
 # the core files name with ArchStdEvent, one directory per core with its

@@ -17,6 +17,7 @@ struct entry {
 /* The models, one line each: a new PMU is a folder and a line here. */
 static const struct entry builtin[] = {
     {&hpm_model_kunminghu, &hpm_machine_kunminghu},
+    {&hpm_model_kunminghu_v3, NULL},
     {&hpm_model_neoverse_n1, &hpm_machine_neoverse_n1},
     {&hpm_model_neoverse_n2, &hpm_machine_neoverse_n2},
     {&hpm_model_neoverse_v1, &hpm_machine_neoverse_v1},
@@ -44,8 +45,19 @@ const struct hpm_pmu_model *hpm_model_at(unsigned i)
 	return i < hpm_model_count() ? entry_at(i)->model : NULL;
 }
 
+/* Other names of a model: kunminghu is the name runs and scripts have always
+ * used for Kunminghu's v2 table, kunminghu-v2 says which table it is. */
+static const struct {
+	const char *name, *model;
+} other_names[] = {
+    {"kunminghu-v2", "kunminghu"},
+};
+
 const struct hpm_pmu_model *hpm_model_by_name(const char *name)
 {
+	for (unsigned i = 0; i < sizeof(other_names) / sizeof(other_names[0]); i++)
+		if (strcmp(name, other_names[i].name) == 0)
+			name = other_names[i].model;
 	for (unsigned i = 0; i < hpm_model_count(); i++)
 		if (strcmp(entry_at(i)->model->name, name) == 0)
 			return entry_at(i)->model;

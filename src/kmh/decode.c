@@ -54,7 +54,7 @@ static void slot_name(const struct kmh_decoded *d, unsigned slot, char *buf, siz
 	else if (d->ev[slot])
 		snprintf(buf, len, "%s", d->ev[slot]->name);
 	else
-		snprintf(buf, len, "%s:%u", kmh_banks[d->bank].name, idx);
+		snprintf(buf, len, "%s:%u", d->table->banks[d->bank].name, idx);
 }
 
 /* One side (E0 op0 E1 or E2 op1 E3), with unused zero slots left out where
@@ -102,7 +102,7 @@ static bool alias_matches(const struct kmh_decoded *d, const struct kmh_alias **
 	if (d->bank < 0)
 		return false;
 	uint64_t sel = d->value & KMH_SELECT_MASK;
-	const struct kmh_bank_desc *b = &kmh_banks[d->bank];
+	const struct kmh_bank_desc *b = &d->table->banks[d->bank];
 	for (unsigned i = 0; i < b->nr_aliases; i++)
 		if (b->aliases[i].code == sel) {
 			*out = &b->aliases[i];
@@ -159,9 +159,10 @@ static void render_expr(struct kmh_decoded *d)
 		snprintf(d->expr, sizeof(d->expr), "%s:%s", body, m);
 }
 
-void kmh_decode_fields(uint64_t value, int bank, struct kmh_decoded *d)
+void kmh_decode_fields(const struct kmh_table *t, uint64_t value, int bank, struct kmh_decoded *d)
 {
 	memset(d, 0, sizeof(*d));
+	d->table = t;
 	d->value = value;
 	d->bank = bank >= 0 && bank < KMH_NR_BANKS ? bank : KMH_BANK_NONE;
 	d->of = (value & KMH_OF) != 0;
@@ -170,7 +171,7 @@ void kmh_decode_fields(uint64_t value, int bank, struct kmh_decoded *d)
 	for (unsigned i = 0; i < KMH_NR_SLOTS; i++) {
 		d->event[i] = kmh_mhpmevent_event(value, i);
 		if (d->bank >= 0) {
-			d->ev[i] = kmh_event_by_index(d->bank, d->event[i]);
+			d->ev[i] = kmh_event_by_index(t, d->bank, d->event[i]);
 			d->index_out_of_range[i] = d->ev[i] == NULL;
 		}
 	}

@@ -30,7 +30,7 @@ static void slot_text(const struct kmh_decoded *d, unsigned s, char *buf, size_t
 		snprintf(buf, len, "%u:%s", d->event[s], d->ev[s]->name);
 	else if (d->bank >= 0)
 		snprintf(buf, len, "%u:<out of range for %s>", d->event[s],
-		         kmh_banks[d->bank].name);
+		         d->table->banks[d->bank].name);
 	else
 		snprintf(buf, len, "%u", d->event[s]);
 }
@@ -61,8 +61,8 @@ void kmh_describe_fields(const struct kmh_decoded *d, char *buf, size_t len)
 	const char *m = kmh_modes_to_modifiers(d->modes, mods);
 	buf[0] = '\0';
 	if (d->bank >= 0)
-		put(&l, "bank=%s counters=%u-%u ", kmh_banks[d->bank].name,
-		    kmh_banks[d->bank].first_counter, kmh_banks[d->bank].last_counter);
+		put(&l, "bank=%s counters=%u-%u ", d->table->banks[d->bank].name,
+		    d->table->banks[d->bank].first_counter, d->table->banks[d->bank].last_counter);
 	for (unsigned s = 0; s < KMH_NR_SLOTS; s++) {
 		slot_text(d, s, slot, sizeof(slot));
 		put(&l, "E%u=%s ", s, slot);
@@ -94,7 +94,7 @@ json_t *kmh_describe_json(const struct kmh_decoded *d)
 	json_object_set_new(obj, "expression", json_string(d->expr));
 	json_object_set_new(obj, "exact", json_boolean(d->exact));
 	if (d->bank >= 0) {
-		const struct kmh_bank_desc *b = &kmh_banks[d->bank];
+		const struct kmh_bank_desc *b = &d->table->banks[d->bank];
 		json_t *ctr = json_array();
 		for (unsigned c = b->first_counter; c <= b->last_counter; c++)
 			json_array_append_new(ctr, json_integer(c));

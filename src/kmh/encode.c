@@ -34,6 +34,7 @@ struct node {
 };
 
 struct parser {
+	const struct kmh_table *t; /* the table names are looked up in */
 	const char *src;
 	const char *p;
 	struct node nodes[MAX_NODES];
@@ -109,8 +110,14 @@ static size_t read_word(struct parser *ps, char *buf, size_t len)
 
 static int unknown_event(struct parser *ps, int pos, int bank, const char *name)
 {
+	/* the other version's name: say so rather than suggest look-alikes */
+	const struct kmh_table *other =
+	    kmh_has_name(ps->t, name) ? NULL : kmh_other_table_with(ps->t, name);
+	if (other)
+		return fail(ps, KMH_EUNKNOWN, pos, "'%s' is a %s event; %s has no such event", name,
+		            other->name, ps->t->name);
 	const char *sugg[3];
-	unsigned n = kmh_suggest(name, bank, sugg, 3);
+	unsigned n = kmh_suggest(ps->t, name, bank, sugg, 3);
 	char hint[200] = "";
 	if (n) {
 		size_t off = (size_t)snprintf(hint, sizeof(hint), " (did you mean ");
@@ -123,7 +130,7 @@ static int unknown_event(struct parser *ps, int pos, int bank, const char *name)
 	}
 	if (bank >= 0)
 		return fail(ps, KMH_EUNKNOWN, pos, "unknown event '%s' in bank %s%s", name,
-		            kmh_banks[bank].name, hint);
+		            ps->t->banks[bank].name, hint);
 	return fail(ps, KMH_EUNKNOWN, pos, "unknown event '%s'%s", name, hint);
 }
 
@@ -134,7 +141,7 @@ static int refuse_undefined(struct parser *ps, int pos, const struct kmh_event *
 	if (ev->rtl != KMH_RTL_UNDEFINED)
 		return 0;
 	return fail(ps, KMH_ERANGE, pos, "%s, so its count would be undefined",
-	            kmh_rtl_note(ev, note, sizeof(note)));
+	            kmh_rtl_note(ps->t, ev, note, sizeof(note)));
 }
 
 /* A leaf, or the ADD subtree an alias stands for. */
@@ -151,9 +158,9 @@ static int make_ref(struct parser *ps, int pos, int bank, const char *name, unsi
 		    .leaf = true, .pos = pos, .bank = KMH_BANK_NONE, .index = 0, .name = "noEvent"};
 		return 0;
 	}
-	ev = kmh_event_by_name(bank, name);
+	ev = kmh_event_by_name(ps->t, bank, name);
 	if (!ev)
-		al = kmh_alias_by_name(bank, name);
+		al = kmh_alias_by_name(ps->t, bank, name);
 	if (!ev && !al)
 		return unknown_event(ps, pos, bank, name);
 	if (ev) {
@@ -261,7 +268,7 @@ static int parse_primary(struct parser *ps, unsigned *id)
 		return fail(ps, KMH_EUNKNOWN, pos, "event name too long");
 
 	const struct kmh_bank_desc *bank = NULL;
-	if (*ps->p == ':' && (bank = kmh_bank_by_name(word)) != NULL) {
+	if (*ps->p == ':' && (bank = kmh_bank_by_name(ps->t, word)) != NULL) {
 		ps->p++;
 		int pos2 = pos_of(ps);
 		if (isdigit((unsigned char)*ps->p)) {
@@ -288,7 +295,7 @@ static int parse_primary(struct parser *ps, unsigned *id)
 			                               .name = ev->name};
 		} else if (is_ident_start((unsigned char)*ps->p)) {
 			read_word(ps, word2, sizeof(word2));
-			if ((rc = make_ref(ps, pos, (int)(bank - kmh_banks), word2, id)))
+			if ((rc = make_ref(ps, pos, (int)(bank - ps->t->banks), word2, id)))
 				return rc;
 		} else {
 			return fail(ps, KMH_ESYNTAX, pos2,
@@ -296,8 +303,9 @@ static int parse_primary(struct parser *ps, unsigned *id)
 		}
 	} else {
 		/* An unknown word before ':NAME' is most likely a misspelt bank. */
-		if (*ps->p == ':' && !kmh_event_by_name(KMH_BANK_NONE, word) &&
-		    !kmh_alias_by_name(KMH_BANK_NONE, word) && strcmp(word, "noEvent") != 0) {
+		if (*ps->p == ':' && !kmh_event_by_name(ps->t, KMH_BANK_NONE, word) &&
+		    !kmh_alias_by_name(ps->t, KMH_BANK_NONE, word) &&
+		    strcmp(word, "noEvent") != 0) {
 			const char *q = ps->p + 1;
 			bool looks_like_ref = isdigit((unsigned char)*q);
 			if (!looks_like_ref && is_ident_start((unsigned char)*q)) {
@@ -543,8 +551,8 @@ static int check_leaves(struct parser *ps, unsigned root, int *bank)
 			return fail(ps, KMH_EMIXBANK, l->pos,
 			            "'%s' is a %s event but '%s' is a %s event: one counter sees "
 			            "one bank",
-			            first->name, kmh_banks[first->bank].name, l->name,
-			            kmh_banks[l->bank].name);
+			            first->name, ps->t->banks[first->bank].name, l->name,
+			            ps->t->banks[l->bank].name);
 		}
 	}
 	return 0;
@@ -621,6 +629,7 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 	int rc;
 
 	if (!((pmulen == 9 && strncmp(ps->src, "kunminghu", 9) == 0) ||
+	      (pmulen == strlen(ps->t->name) && strncmp(ps->src, ps->t->name, pmulen) == 0) ||
 	      (pmulen == 3 && strncmp(ps->src, "cpu", 3) == 0)))
 		return fail(ps, KMH_ETERM, 0, "unknown PMU '%.*s' (this is 'kunminghu')",
 		            (int)pmulen, ps->src);
@@ -669,14 +678,14 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 			if ((rc = parse_op_value(ps, val, vpos, &op[n])))
 				return rc;
 		} else if (strcmp(key, "bank") == 0) {
-			const struct kmh_bank_desc *b = kmh_bank_by_name(val);
+			const struct kmh_bank_desc *b = kmh_bank_by_name(ps->t, val);
 			bit = 1u << 7;
 			if (!b)
 				return fail(ps, KMH_EBANK, vpos,
 				            "unknown bank '%s' (banks: frontend, backend, "
 				            "memblock, cache)",
 				            val);
-			bank = (int)(b - kmh_banks);
+			bank = (int)(b - ps->t->banks);
 		} else {
 			return fail(ps, KMH_ETERM, kpos,
 			            "unknown term '%s' (terms: event0-event3, op0-op2, bank)", key);
@@ -703,12 +712,13 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 		return fail(ps, KMH_ETERM, -1, "no event0..event3 term given");
 	if (bank >= 0)
 		for (unsigned s = 0; s < KMH_NR_SLOTS; s++) {
-			if (ev[s] >= kmh_banks[bank].nr_events)
+			if (ev[s] >= ps->t->banks[bank].nr_events)
 				return fail(ps, KMH_ERANGE, evpos[s],
 				            "event%u=%u out of range: bank %s has events 0-%u", s,
-				            ev[s], kmh_banks[bank].name,
-				            kmh_banks[bank].nr_events - 1);
-			if ((rc = refuse_undefined(ps, evpos[s], &kmh_banks[bank].events[ev[s]])))
+				            ev[s], ps->t->banks[bank].name,
+				            ps->t->banks[bank].nr_events - 1);
+			if ((rc =
+			         refuse_undefined(ps, evpos[s], &ps->t->banks[bank].events[ev[s]])))
 				return rc;
 		}
 	uint64_t v = 0;
@@ -726,15 +736,16 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 
 /* ------------------------------------------------------------ entry */
 
-int kmh_encode(const char *expr, struct kmh_encoding *enc, struct kmh_error *err)
+int kmh_encode(const struct kmh_table *t, const char *expr, struct kmh_encoding *enc,
+               struct kmh_error *err)
 {
-	return kmh_encode_impl(expr, enc, err, true);
+	return kmh_encode_impl(t, expr, enc, err, true);
 }
 
-int kmh_encode_impl(const char *expr, struct kmh_encoding *enc, struct kmh_error *err,
-                    bool want_canonical)
+int kmh_encode_impl(const struct kmh_table *t, const char *expr, struct kmh_encoding *enc,
+                    struct kmh_error *err, bool want_canonical)
 {
-	struct parser ps = {.src = expr, .p = expr, .err = err};
+	struct parser ps = {.t = t, .src = expr, .p = expr, .err = err};
 	int rc;
 
 	memset(enc, 0, sizeof(*enc));
@@ -787,8 +798,9 @@ done:
 		struct kmh_decoded d;
 		struct kmh_encoding check;
 		struct kmh_error cerr;
-		kmh_decode_fields(enc->value, enc->bank, &d);
-		if (kmh_encode_impl(d.expr, &check, &cerr, false) == 0 && check.value == enc->value)
+		kmh_decode_fields(t, enc->value, enc->bank, &d);
+		if (kmh_encode_impl(t, d.expr, &check, &cerr, false) == 0 &&
+		    check.value == enc->value)
 			snprintf(enc->canonical, sizeof(enc->canonical), "%s", d.expr);
 		else
 			snprintf(enc->canonical, sizeof(enc->canonical), "r%" PRIx64, enc->value);

@@ -7,11 +7,11 @@
 #include "kmh/kmh.h"
 
 /* kmh_decode without the exactness check (which itself encodes). */
-void kmh_decode_fields(uint64_t value, int bank, struct kmh_decoded *d);
+void kmh_decode_fields(const struct kmh_table *t, uint64_t value, int bank, struct kmh_decoded *d);
 /* kmh_encode; with want_canonical false it leaves enc->canonical empty and
  * so never recurses through the decoder. */
-int kmh_encode_impl(const char *expr, struct kmh_encoding *enc, struct kmh_error *err,
-                    bool want_canonical);
+int kmh_encode_impl(const struct kmh_table *t, const char *expr, struct kmh_encoding *enc,
+                    struct kmh_error *err, bool want_canonical);
 
 /* describe.c: the decoded value as hpmstat decode's one line of KEY=VALUE
  * words, and as a new JSON object (the model's decode operations). */
@@ -22,5 +22,7 @@ struct json_t *kmh_describe_json(const struct kmh_decoded *d);
 /* metrics-gen.c: Kunminghu's metric table, generated from metrics.json. */
 struct metric_table;
 extern const struct metric_table kmh_metrics;
+/* metrics-v3-gen.c: kunminghu-v3's, from its metrics.json with v3's indices. */
+extern const struct metric_table kmh_v3_metrics;
 
 #endif

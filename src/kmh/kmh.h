@@ -2,9 +2,11 @@
  * mhpmevent decoder.
  *
  * Owns: the public types and functions that turn event names and expressions
- * into raw mhpmevent values and back. The tables themselves are generated at
- * build time from events/riscv/openxiangshan/kunminghu/<bank>.json by
- * src/kmh/gen/jevents.c. The library never prints and never exits: every fallible
+ * into raw mhpmevent values and back. The tables themselves (one struct
+ * kmh_table for each XiangShan version) are generated at build time from
+ * events/riscv/openxiangshan/<version>/<bank>.json by src/kmh/gen/jevents.c;
+ * every operation takes the table it works on as its first argument, as
+ * libpfm4's take their PMU. The library never prints and never exits: every fallible
  * call returns 0 or a negative KMH_E* code, with details in struct kmh_error.
  */
 #ifndef HPM_KMH_KMH_H
@@ -89,42 +91,61 @@ struct kmh_bank_desc {
 	const struct kmh_name_alias *names;
 };
 
-/* Generated tables (events-gen.c). */
-extern const struct kmh_bank_desc kmh_banks[KMH_NR_BANKS];
-
-const struct kmh_bank_desc *kmh_bank_by_name(const char *name);
-/* Bank that counter N (3..31) sees, or KMH_BANK_NONE. */
-int kmh_bank_of_counter(unsigned counter);
-/* Event by bank and index, or NULL when out of range. */
-const struct kmh_event *kmh_event_by_index(int bank, unsigned index);
-/* Exact lookup of NAME (or NAME.K), or of another name of it (struct
- * kmh_name_alias), in one bank, or in every bank when bank is KMH_BANK_NONE.
- * Returns the first match; noEvent matches bank 0. */
-const struct kmh_event *kmh_event_by_name(int bank, const char *name);
-/* The name alias NAME, or NULL: for messages that say which name was used. */
-const struct kmh_name_alias *kmh_name_alias_by_name(int bank, const char *name);
-/* The EVENTn index whose signal the RTL routes to EVENTn = index of bank:
- * same_as for KMH_RTL_SAME, 0 (noEvent: delivers 0) for KMH_RTL_ZERO and
- * KMH_RTL_UNDEFINED, index itself otherwise. For an emulator of the RTL. */
-unsigned kmh_event_wire(int bank, unsigned index);
-/* One sentence on what the RTL counts for ev where it is not what the name
- * says (KMH_RTL_ZERO, _UNDEFINED, _SAME, _INVERSE), or NULL when it counts
- * as named. */
-const char *kmh_rtl_note(const struct kmh_event *ev, char *buf, size_t len);
-const struct kmh_alias *kmh_alias_by_name(int bank, const char *name);
-
-/* perf's mapfile.csv rows (events/riscv/mapfile.csv), generated. */
+/* perf's mapfile.csv rows (events/riscv/mapfile.csv) that name a table. */
 struct kmh_mapfile_row {
 	const char *cpuid; /* MVENDORID-MARCHID-MIMPID, a POSIX extended regex */
 	const char *version;
 	const char *path; /* openxiangshan/kunminghu */
 	const char *type; /* core */
 };
-extern const struct kmh_mapfile_row kmh_mapfile[];
-extern const unsigned kmh_nr_mapfile;
-/* The row whose regex matches all of `cpuid` ("0x0-0x19-0x0", as perf
- * builds it from /proc/cpuinfo's mvendorid, marchid and mimpid), or NULL. */
-const struct kmh_mapfile_row *kmh_mapfile_match(const char *cpuid);
+
+/* One version of Kunminghu's events, as XiangShan's RTL numbers them at one
+ * commit: its four banks, and the mapfile rows that choose it on detection
+ * (none for a table chosen only by name). */
+struct kmh_table {
+	const char *name;   /* "kunminghu-v2": the events/riscv/openxiangshan folder's */
+	const char *commit; /* the XiangShan commit the indices were read at */
+	struct kmh_bank_desc banks[KMH_NR_BANKS];
+	const struct kmh_mapfile_row *mapfile;
+	unsigned nr_mapfile;
+};
+
+/* Generated tables (events-gen.c, events-v3-gen.c). */
+extern const struct kmh_table kmh_table_v2; /* kunminghu-v2, 0f639b5a */
+extern const struct kmh_table kmh_table_v3; /* kunminghu-v3, afe3818 */
+
+const struct kmh_bank_desc *kmh_bank_by_name(const struct kmh_table *t, const char *name);
+/* Bank that counter N (3..31) sees, or KMH_BANK_NONE. */
+int kmh_bank_of_counter(const struct kmh_table *t, unsigned counter);
+/* Event by bank and index, or NULL when out of range. */
+const struct kmh_event *kmh_event_by_index(const struct kmh_table *t, int bank, unsigned index);
+/* Exact lookup of NAME (or NAME.K), or of another name of it (struct
+ * kmh_name_alias), in one bank, or in every bank when bank is KMH_BANK_NONE.
+ * Returns the first match; noEvent matches bank 0. */
+const struct kmh_event *kmh_event_by_name(const struct kmh_table *t, int bank, const char *name);
+/* The name alias NAME, or NULL: for messages that say which name was used. */
+const struct kmh_name_alias *kmh_name_alias_by_name(const struct kmh_table *t, int bank,
+                                                    const char *name);
+/* The EVENTn index whose signal the RTL routes to EVENTn = index of bank:
+ * same_as for KMH_RTL_SAME, 0 (noEvent: delivers 0) for KMH_RTL_ZERO and
+ * KMH_RTL_UNDEFINED, index itself otherwise. For an emulator of the RTL. */
+unsigned kmh_event_wire(const struct kmh_table *t, int bank, unsigned index);
+/* One sentence on what the RTL counts for ev where it is not what the name
+ * says (KMH_RTL_ZERO, _UNDEFINED, _SAME, _INVERSE), or NULL when it counts
+ * as named. */
+const char *kmh_rtl_note(const struct kmh_table *t, const struct kmh_event *ev, char *buf,
+                         size_t len);
+const struct kmh_alias *kmh_alias_by_name(const struct kmh_table *t, int bank, const char *name);
+/* Whether NAME is any row of t (event, NAME.K, ADD alias or other name). */
+bool kmh_has_name(const struct kmh_table *t, const char *name);
+/* A table other than t that has NAME, or NULL: for "'BpWrong' is a
+ * kunminghu-v2 event" when t lacks it. */
+const struct kmh_table *kmh_other_table_with(const struct kmh_table *t, const char *name);
+
+/* The row of t's mapfile whose regex matches all of `cpuid` ("0x0-0x19-0x0",
+ * as perf builds it from /proc/cpuinfo's mvendorid, marchid and mimpid), or
+ * NULL. */
+const struct kmh_mapfile_row *kmh_mapfile_match(const struct kmh_table *t, const char *cpuid);
 
 /* ------------------------------------------------------------------ errors */
 
@@ -199,7 +220,8 @@ struct kmh_encoding {
 /* Encode an event expression (SPEC §1): NAME, BANK:NAME, BANK:INDEX, up to
  * four of those with + | & ^ and parentheses, optional :MODS; or a perf-style
  * term kunminghu/event0=..,op0=../MODS; or rHEX. */
-int kmh_encode(const char *expr, struct kmh_encoding *enc, struct kmh_error *err);
+int kmh_encode(const struct kmh_table *t, const char *expr, struct kmh_encoding *enc,
+               struct kmh_error *err);
 
 /* ------------------------------------------------------------- decoding */
 
@@ -214,6 +236,7 @@ struct kmh_decoded {
 	                               * (kmh_op_hardware): op[] itself unless
 	                               * reserved; expr is written with these */
 	unsigned reserved_bits;       /* bits 57:55 */
+	const struct kmh_table *table; /* the table names come from */
 	int bank;                     /* bank used to name events, or KMH_BANK_NONE */
 	const struct kmh_event
 	    *ev[KMH_NR_SLOTS]; /* names when the bank is known and the index exists */
@@ -224,7 +247,7 @@ struct kmh_decoded {
 
 /* Decode any 64-bit value. bank may be KMH_BANK_NONE; when it is, no names
  * are given. Never fails. */
-void kmh_decode(uint64_t value, int bank, struct kmh_decoded *out);
+void kmh_decode(const struct kmh_table *t, uint64_t value, int bank, struct kmh_decoded *out);
 const char *kmh_op_name(unsigned op);   /* "or", "and", "xor", "add", or NULL if reserved */
 const char *kmh_op_symbol(unsigned op); /* "|", "&", "^", "+", or NULL */
 
@@ -232,6 +255,7 @@ const char *kmh_op_symbol(unsigned op); /* "|", "&", "^", "+", or NULL */
 
 /* Up to `max` event names closest to `name` (edit distance), written to out.
  * Returns how many. */
-unsigned kmh_suggest(const char *name, int bank, const char **out, unsigned max);
+unsigned kmh_suggest(const struct kmh_table *t, const char *name, int bank, const char **out,
+                     unsigned max);
 
 #endif

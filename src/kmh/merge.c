@@ -44,7 +44,8 @@ bool kmh_can_merge(const struct kmh_encoding *a, const struct kmh_encoding *b)
 	       kmh_mhpmevent_event(b->value, (unsigned)sb);
 }
 
-int kmh_merge(const struct kmh_encoding *a, const struct kmh_encoding *b, struct kmh_encoding *out)
+int kmh_merge(const struct kmh_table *t, const struct kmh_encoding *a, const struct kmh_encoding *b,
+              struct kmh_encoding *out)
 {
 	if (!kmh_can_merge(a, b))
 		return -1;
@@ -64,7 +65,7 @@ int kmh_merge(const struct kmh_encoding *a, const struct kmh_encoding *b, struct
 	out->modes_given = a->modes_given || b->modes_given;
 	out->nr_events = 2;
 	struct kmh_decoded d;
-	kmh_decode(v, a->bank, &d);
+	kmh_decode(t, v, a->bank, &d);
 	if (d.exact)
 		snprintf(out->canonical, sizeof(out->canonical), "%s", d.expr);
 	else

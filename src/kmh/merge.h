@@ -23,7 +23,8 @@ bool kmh_can_merge(const struct kmh_encoding *a, const struct kmh_encoding *b);
  * ADD, OP_TYPE1/2 = OR (so the empty right half adds nothing), the common
  * INH bits; bank, modes, nr_events = 2 and a canonical expression that
  * encodes back to the value. E.g. INST_SPEC + RECOVERY_BUBBLE ->
- * 0x4000040000002007. Returns 0, or -1 when !kmh_can_merge(a, b). */
-int kmh_merge(const struct kmh_encoding *a, const struct kmh_encoding *b, struct kmh_encoding *out);
+ * 0x4000040000002007 (t names the events). Returns 0, or -1 when !kmh_can_merge(a, b). */
+int kmh_merge(const struct kmh_table *t, const struct kmh_encoding *a, const struct kmh_encoding *b,
+              struct kmh_encoding *out);
 
 #endif

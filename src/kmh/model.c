@@ -1,7 +1,9 @@
 /* model.c: Kunminghu as a PMU model (arch/model.h): its tables, encoder,
  * modifiers, fixed counters, bank constraint, the ADD merge (merge.c),
  * the perf_event_attr mapping (perf-attr.c), perf's generic names and its
- * metric table, behind the model interface. */
+ * metric table, behind the model interface. The operations read the event
+ * table from the model's data (struct kmh_table), so each XiangShan version
+ * is one struct hpm_pmu_model sharing them. */
 #include <stdio.h>
 #include <string.h>
 
@@ -29,10 +31,27 @@ static const struct hpm_model_generic generic[] = {
     {"branch-instructions", "BpInstr", -1}, {"branch-misses", "BpWrong", -1},
 };
 
-static void from_kmh(const struct kmh_encoding *k, struct hpm_event_code *c)
+static const struct kmh_table *table_of(const struct hpm_pmu_model *m)
+{
+	return m->data;
+}
+
+/* kunminghu-v3 has no BpInstr or BpWrong: its backend's branch and jump
+ * instructions and mispredicted branches */
+static const struct hpm_model_generic generic_v3[] = {
+    {"cycles", NULL, FIXED_MCYCLE},
+    {"cpu-cycles", NULL, FIXED_MCYCLE},
+    {"instructions", NULL, FIXED_MINSTRET},
+    {"branches", "BRANCH_JUMP", -1},
+    {"branch-instructions", "BRANCH_JUMP", -1},
+    {"branch-misses", "BR_MIS_PRED", -1},
+};
+
+static void from_kmh(const struct hpm_pmu_model *m, const struct kmh_encoding *k,
+                     struct hpm_event_code *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->model = &hpm_model_kunminghu;
+	c->model = m;
 	c->value = k->value;
 	c->constraint = k->bank;
 	c->fixed = -1;
@@ -57,8 +76,7 @@ static void to_kmh(const struct hpm_event_code *c, struct kmh_encoding *k)
 
 static bool match_cpuid(const struct hpm_pmu_model *m, const char *cpuid)
 {
-	(void)m;
-	return kmh_mapfile_match(cpuid) != NULL;
+	return kmh_mapfile_match(table_of(m), cpuid) != NULL;
 }
 
 static void error_of(const struct kmh_error *kerr, int code, struct hpm_model_error *err)
@@ -71,10 +89,9 @@ static void error_of(const struct kmh_error *kerr, int code, struct hpm_model_er
 static int encode(const struct hpm_pmu_model *m, const char *text, struct hpm_event_code *out,
                   struct hpm_model_error *err)
 {
-	(void)m;
 	struct kmh_encoding k;
 	struct kmh_error kerr;
-	if (kmh_encode(text, &k, &kerr) != 0) {
+	if (kmh_encode(table_of(m), text, &k, &kerr) != 0) {
 		/* a name it does not know, or text that is not its syntax at all,
 		 * may be another namespace's (a host event) */
 		int code = kerr.code == KMH_EUNKNOWN  ? HPM_MODEL_EUNKNOWN
@@ -83,16 +100,15 @@ static int encode(const struct hpm_pmu_model *m, const char *text, struct hpm_ev
 		error_of(&kerr, code, err);
 		return code;
 	}
-	from_kmh(&k, out);
+	from_kmh(m, &k, out);
 	return 0;
 }
 
 static void decode(const struct hpm_pmu_model *m, uint64_t value, int constraint,
                    struct hpm_model_decoded *out)
 {
-	(void)m;
 	struct kmh_decoded d;
-	kmh_decode(value, constraint, &d);
+	kmh_decode(table_of(m), value, constraint, &d);
 	out->value = value;
 	out->exact = d.exact;
 	out->problem = false; /* a reserved op is inexact, still a value the PMU takes */
@@ -102,27 +118,25 @@ static void decode(const struct hpm_pmu_model *m, uint64_t value, int constraint
 
 static struct json_t *decode_json(const struct hpm_pmu_model *m, uint64_t value, int constraint)
 {
-	(void)m;
 	struct kmh_decoded d;
-	kmh_decode(value, constraint, &d);
+	kmh_decode(table_of(m), value, constraint, &d);
 	return kmh_describe_json(&d);
 }
 
 static unsigned suggest(const struct hpm_pmu_model *m, const char *name, const char **out,
                         unsigned max)
 {
-	(void)m;
-	return kmh_suggest(name, KMH_BANK_NONE, out, max);
+	return kmh_suggest(table_of(m), name, KMH_BANK_NONE, out, max);
 }
 
 /* Events, then aliases, then other names, bank by bank: hpmstat list's
  * order. */
 static unsigned nr_events(const struct hpm_pmu_model *m)
 {
-	(void)m;
+	const struct kmh_table *t = table_of(m);
 	unsigned n = 0;
 	for (int b = 0; b < KMH_NR_BANKS; b++)
-		n += kmh_banks[b].nr_events + kmh_banks[b].nr_aliases + kmh_banks[b].nr_names;
+		n += t->banks[b].nr_events + t->banks[b].nr_aliases + t->banks[b].nr_names;
 	return n;
 }
 
@@ -134,11 +148,11 @@ struct kmh_row {
 };
 
 /* Row i: its bank, and what it lists. */
-static int row_at(unsigned i, struct kmh_row *r)
+static int row_at(const struct kmh_table *t, unsigned i, struct kmh_row *r)
 {
 	memset(r, 0, sizeof(*r));
 	for (int b = 0; b < KMH_NR_BANKS; b++) {
-		const struct kmh_bank_desc *d = &kmh_banks[b];
+		const struct kmh_bank_desc *d = &t->banks[b];
 		if (i < d->nr_events) {
 			r->ev = &d->events[i];
 			return b;
@@ -160,18 +174,19 @@ static int row_at(unsigned i, struct kmh_row *r)
 
 static void event_at(const struct hpm_pmu_model *m, unsigned i, struct hpm_model_event *out)
 {
-	(void)m;
+	const struct kmh_table *t = table_of(m);
 	/* what a name without modifiers counts: MINH, as Linux's firmware sets */
 	const uint64_t inh = kmh_modes_to_inh(KMH_MODES_DEFAULT);
 	struct kmh_row r;
-	int b = row_at(i, &r);
+	int b = row_at(t, i, &r);
 	memset(out, 0, sizeof(*out));
 	out->constraint = b;
 	if (b < 0)
 		return;
-	out->topic = kmh_banks[b].name;
-	const struct kmh_event *e =
-	    r.ev ? r.ev : r.na ? kmh_event_by_index(b, r.na->index) : NULL;
+	out->topic = t->banks[b].name;
+	const struct kmh_event *e = r.ev   ? r.ev
+	                            : r.na ? kmh_event_by_index(t, b, r.na->index)
+	                                   : NULL;
 	if (e) {
 		out->name = r.na ? r.na->name : e->name;
 		out->brief = r.na ? r.na->brief : e->brief;
@@ -179,7 +194,7 @@ static void event_at(const struct hpm_pmu_model *m, unsigned i, struct hpm_model
 		out->alias_of = r.na ? r.na->alias_of : NULL;
 		out->deprecated = r.na && r.na->deprecated;
 		out->undefined = e->rtl == KMH_RTL_UNDEFINED;
-		if (!kmh_rtl_note(e, out->note, sizeof(out->note)))
+		if (!kmh_rtl_note(t, e, out->note, sizeof(out->note)))
 			out->note[0] = '\0';
 		out->code = e->index | inh;
 		snprintf(out->where, sizeof(out->where), "%s:%u", out->topic, e->index);
@@ -206,7 +221,7 @@ static void event_at(const struct hpm_pmu_model *m, unsigned i, struct hpm_model
 static const char *event_note(const struct hpm_pmu_model *m, const struct hpm_event_code *c,
                               char *buf, size_t len, bool *warning)
 {
-	(void)m;
+	const struct kmh_table *t = table_of(m);
 	size_t n = 0;
 	*warning = false;
 	if (c->fixed >= 0 || !len)
@@ -219,20 +234,21 @@ static const char *event_note(const struct hpm_pmu_model *m, const struct hpm_ev
 		if (!idx)
 			continue;
 		if (c->constraint >= 0) {
-			const struct kmh_event *e = kmh_event_by_index(c->constraint, idx);
-			if (e && (note = kmh_rtl_note(e, one, sizeof(one))))
+			const struct kmh_event *e = kmh_event_by_index(t, c->constraint, idx);
+			if (e && (note = kmh_rtl_note(t, e, one, sizeof(one))))
 				*warning |= e->rtl == KMH_RTL_UNDEFINED;
 		} else {
 			/* a raw value has no bank: the counter it lands on decides */
 			for (int b = 0; b < KMH_NR_BANKS && !note; b++) {
-				const struct kmh_event *e = kmh_event_by_index(b, idx);
+				const struct kmh_event *e = kmh_event_by_index(t, b, idx);
 				if (e && e->rtl == KMH_RTL_UNDEFINED) {
-					snprintf(one, sizeof(one),
-					         "EVENT%u = %u is past what XiangShan's RTL copies "
-					         "into a %s counter's CSR: counted on mhpmcounter%u-%u, "
-					         "it is undefined",
-					         s, idx, kmh_banks[b].name, kmh_banks[b].first_counter,
-					         kmh_banks[b].last_counter);
+					snprintf(
+					    one, sizeof(one),
+					    "EVENT%u = %u is past what XiangShan's RTL copies "
+					    "into a %s counter's CSR: counted on mhpmcounter%u-%u, "
+					    "it is undefined",
+					    s, idx, t->banks[b].name, t->banks[b].first_counter,
+					    t->banks[b].last_counter);
 					note = one;
 					*warning = true;
 				}
@@ -248,12 +264,13 @@ static const char *event_note(const struct hpm_pmu_model *m, const struct hpm_ev
 static void event_json(const struct hpm_pmu_model *m, unsigned i, struct json_t *obj,
                        bool after_description)
 {
-	(void)m;
+	const struct kmh_table *t = table_of(m);
 	struct kmh_row r;
-	int b = row_at(i, &r);
+	int b = row_at(t, i, &r);
 	const struct kmh_alias *a = r.al;
-	const struct kmh_event *e =
-	    r.ev ? r.ev : r.na ? kmh_event_by_index(b, r.na->index) : NULL;
+	const struct kmh_event *e = r.ev   ? r.ev
+	                            : r.na ? kmh_event_by_index(t, b, r.na->index)
+	                                   : NULL;
 	if (b < 0)
 		return;
 	if (after_description) {
@@ -274,7 +291,7 @@ static void event_json(const struct hpm_pmu_model *m, unsigned i, struct json_t 
 			char note[200];
 			json_object_set_new(obj, "rtl", json_string(rtl_words[e->rtl]));
 			json_object_set_new(obj, "rtl_note",
-			                    json_string(kmh_rtl_note(e, note, sizeof(note))));
+			                    json_string(kmh_rtl_note(t, e, note, sizeof(note))));
 		}
 		if (a) {
 			json_t *idx = json_array();
@@ -285,7 +302,7 @@ static void event_json(const struct hpm_pmu_model *m, unsigned i, struct json_t 
 		}
 		return;
 	}
-	const struct kmh_bank_desc *d = &kmh_banks[b];
+	const struct kmh_bank_desc *d = &t->banks[b];
 	json_t *ctrs = json_array();
 	for (unsigned c = d->first_counter; c <= d->last_counter; c++)
 		json_array_append_new(ctrs, json_integer(c));
@@ -329,20 +346,26 @@ static const char *modes_str(unsigned modes, char *buf, size_t len)
 	return buf;
 }
 
+/* The banks' names and counter ranges are the same in every version's
+ * table (the CSR file did not change), and these operations take no model:
+ * they read v2's. */
 static const char *constraint_name(int constraint)
 {
-	return constraint >= 0 && constraint < KMH_NR_BANKS ? kmh_banks[constraint].name : NULL;
+	return constraint >= 0 && constraint < KMH_NR_BANKS ? kmh_table_v2.banks[constraint].name
+	                                                    : NULL;
 }
 
 static void constraint_counters(int constraint, unsigned *first, unsigned *last)
 {
-	*first = kmh_banks[constraint].first_counter;
-	*last = kmh_banks[constraint].last_counter;
+	*first = kmh_table_v2.banks[constraint].first_counter;
+	*last = kmh_table_v2.banks[constraint].last_counter;
 }
 
 static int constraint_of_counter(unsigned n)
 {
-	return n >= KMH_FIRST_COUNTER && n <= KMH_LAST_COUNTER ? kmh_bank_of_counter(n) : -1;
+	return n >= KMH_FIRST_COUNTER && n <= KMH_LAST_COUNTER
+	           ? kmh_bank_of_counter(&kmh_table_v2, n)
+	           : -1;
 }
 
 static bool merge(const struct hpm_event_code *a, const struct hpm_event_code *b,
@@ -353,10 +376,10 @@ static bool merge(const struct hpm_event_code *a, const struct hpm_event_code *b
 		return false;
 	to_kmh(a, &ka);
 	to_kmh(b, &kb);
-	if (!kmh_can_merge(&ka, &kb) || kmh_merge(&ka, &kb, &ks) != 0)
+	if (!kmh_can_merge(&ka, &kb) || kmh_merge(table_of(a->model), &ka, &kb, &ks) != 0)
 		return false;
 	if (sum)
-		from_kmh(&ks, sum);
+		from_kmh(a->model, &ks, sum);
 	return true;
 }
 
@@ -403,4 +426,54 @@ const struct hpm_pmu_model hpm_model_kunminghu = {
     .generic = generic,
     .nr_generic = sizeof(generic) / sizeof(generic[0]),
     .metrics = &kmh_metrics,
+    .data = &kmh_table_v2,
+};
+
+/* The same operations over kunminghu-v3's table. Detection cannot tell it
+ * from v2 (marchid 0x19, mimpid 0 on both): it has no mapfile row and is
+ * chosen by name only. */
+const struct hpm_pmu_model hpm_model_kunminghu_v3 = {
+    .name = "kunminghu-v3",
+    .display = "Kunminghu (kunminghu-v3)",
+    .description = "XiangShan Kunminghu (RISC-V), kunminghu-v3 event table (XiangShan afe3818)",
+    .arch = "riscv",
+    .match_cpuid = match_cpuid,
+    .encode = encode,
+    .suggest = suggest,
+    .decode = decode,
+    .decode_json = decode_json,
+    .nr_events = nr_events,
+    .event_at = event_at,
+    .event_json = event_json,
+    .event_note = event_note,
+    .parse_modifiers = parse_modifiers,
+    .modes_str = modes_str,
+    .restrict_level = restrict_level,
+    .modes_default = KMH_MODES_DEFAULT,
+    .modes_all = KMH_MODES_ALL,
+    .fixed = fixed,
+    .nr_fixed = sizeof(fixed) / sizeof(fixed[0]),
+    .counters = {"bank", "mhpmcounter", KMH_FIRST_COUNTER, KMH_LAST_COUNTER},
+    .nr_constraints = KMH_NR_BANKS,
+    .constraint_name = constraint_name,
+    .constraint_counters = constraint_counters,
+    .constraint_of_counter = constraint_of_counter,
+    .merge = merge,
+    .detailed =
+        {
+            "l1D_read_dcache_access,l1D_read_dcache_miss,"
+            "Slice0_l2_cache_access + Slice1_l2_cache_access + Slice2_l2_cache_access + "
+            "Slice3_l2_cache_access,"
+            "Slice0_l2_cache_miss + Slice1_l2_cache_miss + Slice2_l2_cache_miss + "
+            "Slice3_l2_cache_miss,"
+            "BRANCH_JUMP,BR_MIS_PRED",
+            "ifu_req,ifu_miss,dtlb_ld_access,dtlb_ld_miss,itlb_access,itlb_miss",
+            "l1D_load_hw_prf_access,l1D_load_hw_prf_miss",
+        },
+    .perf_attr = kmh_perf_attr,
+    .perf_driver = kmh_perf_driver,
+    .generic = generic_v3,
+    .nr_generic = sizeof(generic_v3) / sizeof(generic_v3[0]),
+    .metrics = &kmh_v3_metrics,
+    .data = &kmh_table_v3,
 };

@@ -143,11 +143,11 @@ const char *kmh_perf_driver(const struct hpm_model_perf_pmu *pmu)
 
 /* ------------------------------------------------------------ attrs */
 
-uint32_t kmh_perf_bank_counters(int bank)
+uint32_t kmh_perf_bank_counters(const struct kmh_table *t, int bank)
 {
 	if (bank < 0 || bank >= KMH_NR_BANKS)
 		return 0;
-	const struct kmh_bank_desc *b = &kmh_banks[bank];
+	const struct kmh_bank_desc *b = &t->banks[bank];
 	uint32_t m = 0;
 	for (unsigned c = b->first_counter; c <= b->last_counter && c < 32; c++)
 		m |= UINT32_C(1) << c;
@@ -291,7 +291,7 @@ int kmh_perf_attr(const struct hpm_event_code *c, bool optional,
 		out->absent = optional;
 		return refuse_width(pmu, extra, err);
 	}
-	if (!pin(out, pmu, kmh_perf_bank_counters(c->constraint))) {
+	if (!pin(out, pmu, kmh_perf_bank_counters(c->model->data, c->constraint))) {
 		out->unpinned = true;
 		out->unpinned_warning = pmu->has_counter_mask && c->constraint == KMH_BANK_NONE
 		                            ? KMH_PERF_RAW_BANK_WARNING

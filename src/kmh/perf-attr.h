@@ -48,6 +48,7 @@
 #include <stdint.h>
 
 #include "arch/model.h"
+#include "kmh/kmh.h"
 
 #define KMH_PERF_BANK_WARNING                                                                      \
 	"bank placement is up to the firmware: this kernel has no counterid_mask format term, "    \
@@ -75,6 +76,6 @@ bool kmh_perf_modes_to_attr(unsigned modes, struct hpm_model_perf_attr *out);
 
 /* Mask of the counters of a bank, bit n = mhpmcounter n (frontend 0x7f8
  * ...); 0 for no bank. */
-uint32_t kmh_perf_bank_counters(int bank);
+uint32_t kmh_perf_bank_counters(const struct kmh_table *t, int bank);
 
 #endif

@@ -8,13 +8,13 @@
 #include "kmh/internal.h"
 #include "kmh/kmh.h"
 
-void kmh_decode(uint64_t value, int bank, struct kmh_decoded *d)
+void kmh_decode(const struct kmh_table *t, uint64_t value, int bank, struct kmh_decoded *d)
 {
 	struct kmh_encoding enc;
 	struct kmh_error err;
-	kmh_decode_fields(value, bank, d);
+	kmh_decode_fields(t, value, bank, d);
 	/* Not every value has an exact spelling (OF, bits 57:55, reserved ops,
 	 * mode sets no letters select, a noEvent the encoder would drop): the
 	 * flag is whether this spelling really gives the value back. */
-	d->exact = kmh_encode_impl(d->expr, &enc, &err, false) == 0 && enc.value == value;
+	d->exact = kmh_encode_impl(t, d->expr, &enc, &err, false) == 0 && enc.value == value;
 }

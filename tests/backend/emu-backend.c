@@ -103,9 +103,10 @@ static void direct(const struct emu_profile *p, uint64_t seed, const struct dreq
 		unsigned next[KMH_NR_BANKS], ctr[64];
 		bool in[64] = {false};
 		for (int b = 0; b < KMH_NR_BANKS; b++)
-			next[b] = kmh_banks[b].first_counter;
+			next[b] = kmh_table_v2.banks[b].first_counter;
 		for (unsigned i = 0; i < n; i++) {
-			if (taken[i] || next[r[i].bank] > kmh_banks[r[i].bank].last_counter)
+			if (taken[i] ||
+			    next[r[i].bank] > kmh_table_v2.banks[r[i].bank].last_counter)
 				continue;
 			ctr[i] = next[r[i].bank]++;
 			in[i] = taken[i] = true;
@@ -273,7 +274,7 @@ static void add_produced(struct hpm_evlist *l, const char *pname, unsigned skip,
 {
 	const struct emu_profile *p = emu_profile_find(pname, err, sizeof(err));
 	char buf[32];
-	for (unsigned i = 1; n && i < kmh_banks[KMH_BANK_BACKEND].nr_events; i++) {
+	for (unsigned i = 1; n && i < kmh_table_v2.banks[KMH_BANK_BACKEND].nr_events; i++) {
 		if (!emu_profile_produces(p, KMH_BANK_BACKEND, i))
 			continue;
 		if (skip) {

@@ -38,7 +38,7 @@ static unsigned add(struct set *s, const char *expr, int group)
 		s->r[i].fixed_counter = expr[1] == 'c' ? 0 : 2; /* mcycle, minstret */
 		return i;
 	}
-	if (kmh_encode(expr, &s->enc[i], &err)) {
+	if (kmh_encode(&kmh_table_v2, expr, &s->enc[i], &err)) {
 		tap_diag("%s: %s", expr, err.msg);
 		abort();
 	}
@@ -75,7 +75,7 @@ static bool consistent(const struct set *s, const struct hpm_sched *sc)
 				return tap_diag("%s: follower off its owner", r->name), false;
 			continue;
 		}
-		if (kmh_bank_of_counter(r->counter) != r->constraint)
+		if (kmh_bank_of_counter(&kmh_table_v2, r->counter) != r->constraint)
 			return tap_diag("%s: counter %u of another bank", r->name, r->counter),
 			       false;
 		for (unsigned g = 0; g < sc->nr_groups; g++) {
@@ -358,7 +358,7 @@ static struct kmh_encoding enc(const char *expr)
 {
 	struct kmh_encoding e;
 	struct kmh_error err;
-	if (kmh_encode(expr, &e, &err)) {
+	if (kmh_encode(&kmh_table_v2, expr, &e, &err)) {
 		tap_diag("%s: %s", expr, err.msg);
 		abort();
 	}
@@ -371,19 +371,19 @@ static void test_merge(void)
 	struct kmh_error err;
 
 	tap_ok(kmh_can_merge(&a, &b), "INST_SPEC and RECOVERY_BUBBLE can merge");
-	tap_ok(kmh_merge(&a, &b, &m) == 0, "merge builds an encoding");
+	tap_ok(kmh_merge(&kmh_table_v2, &a, &b, &m) == 0, "merge builds an encoding");
 	/* by hand: MINH (bit 62) | OP_TYPE0 = ADD (0b00100 << 40) | EVENT1 = 8 << 10 |
 	 * EVENT0 = 7 */
 	tap_is_u64(m.value, 0x4000040000002007, "INST_SPEC + RECOVERY_BUBBLE = 0x4000040000002007");
 	tap_ok(m.bank == KMH_BANK_BACKEND && m.modes == KMH_MODES_DEFAULT && m.nr_events == 2,
 	       "merged: backend, default modes, two events");
-	tap_ok(kmh_encode(m.canonical, &x, &err) == 0 && x.value == m.value,
+	tap_ok(kmh_encode(&kmh_table_v2, m.canonical, &x, &err) == 0 && x.value == m.value,
 	       "its canonical form '%s' encodes back to the value", m.canonical);
 	tap_is_u64(m.value, enc("INST_SPEC + RECOVERY_BUBBLE").value,
 	           "the same value as the encoder gives the expression");
 
 	struct kmh_encoding au = enc("INST_SPEC:u"), bu = enc("RECOVERY_BUBBLE:u");
-	int rc = kmh_merge(&au, &bu, &m);
+	int rc = kmh_merge(&kmh_table_v2, &au, &bu, &m);
 	tap_ok(rc == 0 && m.value == enc("INST_SPEC:u + RECOVERY_BUBBLE:u").value,
 	       "x:u + y:u merges with the :u INH bits (0x%016" PRIx64 ")", m.value);
 
@@ -394,7 +394,7 @@ static void test_merge(void)
 	tap_ok(!kmh_can_merge(&a, &a), "identical requests share instead of merging");
 	struct kmh_encoding raw = enc("r4000000000000007");
 	tap_ok(!kmh_can_merge(&raw, &b), "a raw value without bank cannot merge");
-	tap_ok(kmh_merge(&a, &fe, &m) == -1, "merge refuses what cannot merge");
+	tap_ok(kmh_merge(&kmh_table_v2, &a, &fe, &m) == -1, "merge refuses what cannot merge");
 }
 
 int main(void)

@@ -82,20 +82,24 @@ static void test_cpuinfo(void)
 	           strcmp(id, "0x0-0x19-0x0") == 0,
 	       "keys match whole words");
 
-	tap_ok(kmh_mapfile_match("0x0-0x19-0x0") != NULL, "mapfile: 0x0-0x19-0x0 is Kunminghu");
-	tap_ok(kmh_mapfile_match("0x0-0x19-0x1a") != NULL, "mapfile: any mimpid");
-	tap_ok(kmh_mapfile_match("0x489-0x8000000000000007-0x20181004") == NULL,
+	tap_ok(kmh_mapfile_match(&kmh_table_v2, "0x0-0x19-0x0") != NULL,
+	       "mapfile: 0x0-0x19-0x0 is Kunminghu");
+	tap_ok(kmh_mapfile_match(&kmh_table_v2, "0x0-0x19-0x1a") != NULL, "mapfile: any mimpid");
+	tap_ok(kmh_mapfile_match(&kmh_table_v2, "0x489-0x8000000000000007-0x20181004") == NULL,
 	       "mapfile: a SiFive core is not");
 }
 
 static void test_banks(void)
 {
-	tap_is_u64(kmh_perf_bank_counters(KMH_BANK_FRONTEND), 0x7f8, "frontend: mhpmcounter3-10");
-	tap_is_u64(kmh_perf_bank_counters(KMH_BANK_BACKEND), 0x7f800, "backend: mhpmcounter11-18");
-	tap_is_u64(kmh_perf_bank_counters(KMH_BANK_MEMBLOCK), 0x7f80000,
+	tap_is_u64(kmh_perf_bank_counters(&kmh_table_v2, KMH_BANK_FRONTEND), 0x7f8,
+	           "frontend: mhpmcounter3-10");
+	tap_is_u64(kmh_perf_bank_counters(&kmh_table_v2, KMH_BANK_BACKEND), 0x7f800,
+	           "backend: mhpmcounter11-18");
+	tap_is_u64(kmh_perf_bank_counters(&kmh_table_v2, KMH_BANK_MEMBLOCK), 0x7f80000,
 	           "memblock: mhpmcounter19-26");
-	tap_is_u64(kmh_perf_bank_counters(KMH_BANK_CACHE), 0xf8000000, "cache: mhpmcounter27-31");
-	tap_is_u64(kmh_perf_bank_counters(KMH_BANK_NONE), 0, "no bank: no counters");
+	tap_is_u64(kmh_perf_bank_counters(&kmh_table_v2, KMH_BANK_CACHE), 0xf8000000,
+	           "cache: mhpmcounter27-31");
+	tap_is_u64(kmh_perf_bank_counters(&kmh_table_v2, KMH_BANK_NONE), 0, "no bank: no counters");
 }
 
 static void detect(const char *root, struct hpm_pmu *pmu, int *rc, char *err, size_t errlen)

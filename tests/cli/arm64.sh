@@ -78,7 +78,7 @@ ok $? "decode --reg pmdevid --json"
 
 # bad inputs: one line, exit 1, nothing on stdout
 run_fails_with "an unknown --pmu lists the known models" \
-	"--pmu 'nosuch': no such PMU model (known: kunminghu, neoverse-n1, neoverse-n2, neoverse-v1, neoverse-v2)" \
+	"--pmu 'nosuch': no such PMU model (known: kunminghu, kunminghu-v3, neoverse-n1, neoverse-n2, neoverse-v1, neoverse-v2)" \
 	$H encode --pmu nosuch CPU_CYCLES
 run_fails_with "list --pmu unknown" "no such PMU model" $H list --pmu nosuch
 run_fails_with "decode --pmu unknown" "no such PMU model" $H decode --pmu nosuch 0

@@ -39,7 +39,7 @@ static uint64_t enc(const char *expr)
 {
 	struct kmh_encoding e;
 	struct kmh_error err;
-	if (kmh_encode(expr, &e, &err) != 0) {
+	if (kmh_encode(&kmh_table_v2, expr, &e, &err) != 0) {
 		tap_diag("%s: %s", expr, err.msg);
 		return 0;
 	}
@@ -52,7 +52,8 @@ static void hand_worked(void)
 {
 	struct emu *emu = emu_new(1);
 	struct emu_hart *h = emu_hart(emu, 0);
-	const struct kmh_event *ev = kmh_event_by_name(KMH_BANK_BACKEND, "rob_commitInstr");
+	const struct kmh_event *ev =
+	    kmh_event_by_name(&kmh_table_v2, KMH_BANK_BACKEND, "rob_commitInstr");
 	static uint8_t be[1024];
 	struct emu_run r;
 	uint32_t ovf;

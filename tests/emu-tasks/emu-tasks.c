@@ -70,8 +70,9 @@ static uint64_t direct_task(const struct emu_profile *p, unsigned task, unsigned
 	emu_profile_task(p, task, &t);
 	struct emu *emu = emu_new(1);
 	struct emu_hart *h = emu_hart(emu, 0);
-	unsigned ctr = e->kind == HPM_EV_MODEL_FIXED ? (e->enc.fixed == HPM_FIXED_MCYCLE ? 0u : 2u)
-	                                             : kmh_banks[e->enc.constraint].first_counter;
+	unsigned ctr = e->kind == HPM_EV_MODEL_FIXED
+	                   ? (e->enc.fixed == HPM_FIXED_MCYCLE ? 0u : 2u)
+	                   : kmh_table_v2.banks[e->enc.constraint].first_counter;
 	if (ctr >= KMH_FIRST_COUNTER)
 		emu_hart_csr_write(h, EMU_MODE_M, EMU_CSR_MHPMEVENT(ctr), e->enc.value);
 	struct emu_workload *w =

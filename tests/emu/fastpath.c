@@ -86,7 +86,8 @@ static void rnd_content(struct content *c)
 		for (unsigned i = 1; i <= 12; i++)
 			c->vals[b][i] = rndn(3) ? (uint8_t)rndn(64) : 0;
 		for (unsigned k = 0; k < 3; k++) /* some noise elsewhere in the table */
-			c->vals[b][1 + rndn(kmh_banks[b].nr_events - 1)] = (uint8_t)rndn(64);
+			c->vals[b][1 + rndn(kmh_table_v2.banks[b].nr_events - 1)] =
+			    (uint8_t)rndn(64);
 	}
 	c->instret = (uint8_t)rndn(7);
 }

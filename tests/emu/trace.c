@@ -265,7 +265,7 @@ static void test_limits(void)
 	 * index and value tell them apart */
 	size_t cap = (size_t)(EMU_TRACE_MAX_DISTINCT + 2) * 48, len = 0;
 	char *text = malloc(cap);
-	unsigned n = 0, nfront = kmh_banks[KMH_BANK_FRONTEND].nr_events;
+	unsigned n = 0, nfront = kmh_table_v2.banks[KMH_BANK_FRONTEND].nr_events;
 	len += (size_t)sprintf(text, "%s\n", EMU_TRACE_MAGIC);
 	for (unsigned two = 0; two < 2; two++)
 		for (unsigned ins = 0; ins < 64; ins++)

@@ -37,9 +37,9 @@ static const char *const builtin_names[] = {
 
 static unsigned idx(int bank, const char *name)
 {
-	const struct kmh_event *e = kmh_event_by_name(bank, name);
+	const struct kmh_event *e = kmh_event_by_name(&kmh_table_v2, bank, name);
 	if (!e || e->bank != bank) {
-		printf("Bail out! no event %s:%s\n", kmh_banks[bank].name, name);
+		printf("Bail out! no event %s:%s\n", kmh_table_v2.banks[bank].name, name);
 		exit(1);
 	}
 	return e->index;
@@ -199,10 +199,11 @@ static bool vector_ok(const uint8_t *const vals[KMH_NR_BANKS], unsigned instret)
 	s.cycles = 1;
 	for (unsigned b = 0; b < KMH_NR_BANKS; b++) {
 		REQUIRE(vals[b] != NULL, "bank %u is NULL", b);
-		REQUIRE(vals[b][0] == 0, "%s:noEvent is %u", kmh_banks[b].name, vals[b][0]);
-		for (unsigned i = 0; i < kmh_banks[b].nr_events; i++) {
-			REQUIRE(vals[b][i] <= 63, "%s:%s = %u", kmh_banks[b].name,
-			        kmh_banks[b].events[i].name, vals[b][i]);
+		REQUIRE(vals[b][0] == 0, "%s:noEvent is %u", kmh_table_v2.banks[b].name,
+		        vals[b][0]);
+		for (unsigned i = 0; i < kmh_table_v2.banks[b].nr_events; i++) {
+			REQUIRE(vals[b][i] <= 63, "%s:%s = %u", kmh_table_v2.banks[b].name,
+			        kmh_table_v2.banks[b].events[i].name, vals[b][i]);
 			s.v[b][i] = vals[b][i];
 		}
 	}
@@ -506,14 +507,15 @@ static void test_long_run(const struct emu_profile *p)
 			}
 			/* never a nonzero value for an event said not to be produced */
 			for (int b = 0; b < KMH_NR_BANKS; b++)
-				for (unsigned i = 1; i < kmh_banks[b].nr_events; i++)
+				for (unsigned i = 1; i < kmh_table_v2.banks[b].nr_events; i++)
 					if (r.vals[b][i] && !emu_profile_produces(p, b, i) &&
 					    vectors_ok) {
 						vectors_ok = false;
 						snprintf(first_bad, sizeof(first_bad),
 						         "%s:%s is not produced but is %u",
-						         kmh_banks[b].name,
-						         kmh_banks[b].events[i].name, r.vals[b][i]);
+						         kmh_table_v2.banks[b].name,
+						         kmh_table_v2.banks[b].events[i].name,
+						         r.vals[b][i]);
 					}
 		} else if (memcmp(seen.vals[r.key], r.vals, sizeof(r.vals)) != 0 ||
 		           seen.instret[r.key] != r.instret) {

@@ -1,5 +1,6 @@
 #!/bin/sh
-# events/riscv: the Kunminghu tables as Linux perf's jevents.py reads them.
+# events/riscv: the Kunminghu tables (kunminghu, kunminghu-v3) as Linux perf's
+# jevents.py reads them.
 # The JSON carries the project's own keys (AliasOf, RtlCounts), which
 # jevents.py ignores, and perf's Deprecated; checks that Linux 6.1's
 # jevents.py accepts the tree, keeps one row per JSON row, gives the
@@ -39,13 +40,23 @@ print("\n".join(sorted({r["EventName"].lower() for f in glob.glob(sys.argv[1] + 
 	python3 -c 'import json, sys
 print("\n".join(sorted({r["EventName"].lower() for f in sys.argv[1:] for r in json.load(open(f))})))' \
 		"$ev"/openxiangshan/kunminghu/frontend.json "$ev"/openxiangshan/kunminghu/backend.json \
-		"$ev"/openxiangshan/kunminghu/memblock.json "$ev"/openxiangshan/kunminghu/cache.json >"$dir/want"
-	out_is "jevents has every name of the four banks ($(wc -l <"$dir/want") names)" "" \
+		"$ev"/openxiangshan/kunminghu/memblock.json "$ev"/openxiangshan/kunminghu/cache.json \
+		"$ev"/openxiangshan/kunminghu-v3/frontend.json "$ev"/openxiangshan/kunminghu-v3/backend.json \
+		"$ev"/openxiangshan/kunminghu-v3/memblock.json "$ev"/openxiangshan/kunminghu-v3/cache.json \
+		>"$dir/want"
+	out_is "jevents has every name of the four banks of kunminghu and kunminghu-v3 ($(wc -l <"$dir/want") names)" "" \
 		sh -c "sort '$dir/want' | diff - '$dir/names' | head -3"
 	row() { grep "^$1 " "$dir/rows"; }
 	out_is "icache_miss_bubble is frontend 23, not deprecated" "icache_miss_bubble event=0x17 0" row icache_miss_bubble
 	out_is "icache_miss_cnt has its code, deprecated for perf list" "icache_miss_cnt event=0x17 1" row icache_miss_cnt
 	out_is "issuequeueldu_ready.1 has issuequeueldu_full.1's code (event=0x59)" \
 		"issuequeueldu_ready.1 event=0x59 0" row issuequeueldu_ready.1
+	# kunminghu-v3 renumbers (XiangShan afe3818's allPerfEvents): one row in
+	# each table, v2's index 53 and v3's 51 (tests/data/*-events.tsv)
+	out_is "rob_commitinstr is backend 53 in kunminghu, 51 in kunminghu-v3" \
+		"$(printf 'rob_commitinstr event=0x33 0\nrob_commitinstr event=0x35 0')" \
+		sh -c "grep '^rob_commitinstr ' '$dir/rows' | sort"
+	out_is "dispatch_stall_cycle_iq, only kunminghu-v3's, is backend 45" \
+		"dispatch_stall_cycle_iq event=0x2d 0" row dispatch_stall_cycle_iq
 fi
 done_testing

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data, size);
 	buf[size] = '\0';
 
-	if (kmh_encode(buf, &enc, &err) != 0) {
+	if (kmh_encode(&kmh_table_v2, buf, &enc, &err) != 0) {
 		if (!err.msg[0] || strchr(err.msg, '\n') || err.pos > (int)strlen(buf))
 			abort();
 	} else {
@@ -32,7 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (unsigned o = 0; o < KMH_NR_OPS; o++)
 				if (!kmh_op_is_valid(kmh_mhpmevent_op(enc.value, o)))
 					abort();
-		if (kmh_encode(enc.canonical, &again, &err) != 0 || again.value != enc.value)
+		if (kmh_encode(&kmh_table_v2, enc.canonical, &again, &err) != 0 ||
+		    again.value != enc.value)
 			abort();
 	}
 	/* any 8 bytes are a value to decode under every bank */
@@ -41,8 +42,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct kmh_decoded d;
 		memcpy(&v, data, 8);
 		for (int b = KMH_BANK_NONE; b < KMH_NR_BANKS; b++) {
-			kmh_decode(v, b, &d);
-			if (d.exact && (kmh_encode(d.expr, &again, &err) != 0 || again.value != v))
+			kmh_decode(&kmh_table_v2, v, b, &d);
+			if (d.exact && (kmh_encode(&kmh_table_v2, d.expr, &again, &err) != 0 ||
+			                again.value != v))
 				abort();
 		}
 	}

@@ -38,7 +38,7 @@ static bool same_run(const struct emu_run *a, const struct emu_run *b)
 	if (a->cycles != b->cycles || a->mode != b->mode || a->instret != b->instret)
 		return false;
 	for (int k = 0; k < KMH_NR_BANKS; k++)
-		for (unsigned i = 0; i < kmh_banks[k].nr_events; i++)
+		for (unsigned i = 0; i < kmh_table_v2.banks[k].nr_events; i++)
 			if ((a->vals[k] ? a->vals[k][i] : 0) != (b->vals[k] ? b->vals[k][i] : 0))
 				return false;
 	return true;

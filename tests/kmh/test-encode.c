@@ -165,7 +165,7 @@ static void test_golden(void)
 		const struct golden *g = &golden[i];
 		struct kmh_encoding enc;
 		struct kmh_error err;
-		int rc = kmh_encode(g->expr, &enc, &err);
+		int rc = kmh_encode(&kmh_table_v2, g->expr, &enc, &err);
 		if (!tap_ok(rc == 0, "line %d: '%s' encodes", g->line, g->expr)) {
 			tap_diag("error %d: %s", rc, err.msg);
 			continue;
@@ -174,7 +174,7 @@ static void test_golden(void)
 		           g->value);
 		/* The canonical form must encode to the same value. */
 		struct kmh_encoding again;
-		rc = kmh_encode(enc.canonical, &again, &err);
+		rc = kmh_encode(&kmh_table_v2, enc.canonical, &again, &err);
 		tap_ok(rc == 0 && again.value == enc.value, "line %d: canonical '%s' round-trips",
 		       g->line, enc.canonical);
 	}
@@ -193,7 +193,7 @@ static void test_bad(void)
 		const struct bad *b = &bad[i];
 		struct kmh_encoding enc;
 		struct kmh_error err;
-		int rc = kmh_encode(b->expr, &enc, &err);
+		int rc = kmh_encode(&kmh_table_v2, b->expr, &enc, &err);
 		if (!tap_ok(rc == b->code, "line %d: '%s' fails with %s", b->line, b->expr,
 		            kmh_strerror(b->code)))
 			tap_diag("got %d (%s): %s", rc, kmh_strerror(rc), err.msg);
@@ -203,11 +203,12 @@ static void test_bad(void)
 	}
 	struct kmh_encoding enc;
 	struct kmh_error err;
-	tap_ok(kmh_encode(deep, &enc, &err) == KMH_ESYNTAX, "deep nesting is refused: %s", err.msg);
+	tap_ok(kmh_encode(&kmh_table_v2, deep, &enc, &err) == KMH_ESYNTAX,
+	       "deep nesting is refused: %s", err.msg);
 	/* syntax errors point at the offending character */
-	kmh_encode("ifu_req + ", &enc, &err);
+	kmh_encode(&kmh_table_v2, "ifu_req + ", &enc, &err);
 	tap_ok(err.pos == 8, "position of a dangling '+' is its column (got %d)", err.pos);
-	kmh_encode("ifu_req & (ifu_miss | itlb_miss", &enc, &err);
+	kmh_encode(&kmh_table_v2, "ifu_req & (ifu_miss | itlb_miss", &enc, &err);
 	tap_ok(err.pos == (int)strlen("ifu_req & (ifu_miss | itlb_miss"),
 	       "position of a missing ')' is the end (got %d)", err.pos);
 }
@@ -259,10 +260,10 @@ static void render(const struct texpr *e, int bank, char *buf, size_t len, size_
 		/* alternate between names and BANK:INDEX forms */
 		if (rng() & 1)
 			*n += (size_t)snprintf(buf + *n, len - *n, "%s",
-			                       kmh_banks[bank].events[e->index].name);
+			                       kmh_table_v2.banks[bank].events[e->index].name);
 		else
-			*n += (size_t)snprintf(buf + *n, len - *n, "%s:%u", kmh_banks[bank].name,
-			                       e->index);
+			*n += (size_t)snprintf(buf + *n, len - *n, "%s:%u",
+			                       kmh_table_v2.banks[bank].name, e->index);
 		return;
 	}
 	*n += (size_t)snprintf(buf + *n, len - *n, "(");
@@ -283,8 +284,8 @@ static struct texpr *leaf(struct texpr *pool, unsigned *np, int bank)
 	struct texpr *e = &pool[(*np)++];
 	unsigned index;
 	do /* not an index the RTL cannot reach: encoding refuses it */
-		index = (unsigned)(1 + rng() % (kmh_banks[bank].nr_events - 1));
-	while (kmh_banks[bank].events[index].rtl == KMH_RTL_UNDEFINED);
+		index = (unsigned)(1 + rng() % (kmh_table_v2.banks[bank].nr_events - 1));
+	while (kmh_table_v2.banks[bank].events[index].rtl == KMH_RTL_UNDEFINED);
 	*e = (struct texpr){.op = -1, .index = index};
 	return e;
 }
@@ -366,19 +367,19 @@ static void test_semantic(void)
 
 		struct kmh_encoding enc;
 		struct kmh_error err;
-		if (kmh_encode(buf, &enc, &err) != 0) {
+		if (kmh_encode(&kmh_table_v2, buf, &enc, &err) != 0) {
 			failures++;
 			tap_diag("'%s' failed to encode: %s", buf, err.msg);
 			continue;
 		}
 		unsigned vals[1024];
 		for (unsigned c = 0; c < cycles; c++) {
-			for (unsigned i = 0; i < kmh_banks[bank].nr_events; i++)
+			for (unsigned i = 0; i < kmh_table_v2.banks[bank].nr_events; i++)
 				vals[i] = (unsigned)(rng() % 64);
 			vals[0] = 0; /* noEvent */
 			/* sometimes make the values sparse so AND/XOR see zeros too */
 			if (c % 3 == 0)
-				for (unsigned i = 0; i < kmh_banks[bank].nr_events; i++)
+				for (unsigned i = 0; i < kmh_table_v2.banks[bank].nr_events; i++)
 					vals[i] &= (unsigned)(rng() % 2 ? 63 : 0);
 			unsigned slot[4];
 			for (unsigned s = 0; s < 4; s++)

@@ -85,9 +85,10 @@ static void test_against_tsv(const char *path)
 	unsigned bad = 0, kth[1024] = {0};
 	for (unsigned i = 0; i < n; i++) {
 		const struct tsv_row *r = &rows[i];
-		const struct kmh_bank_desc *b = kmh_bank_by_name(r->bank);
+		const struct kmh_bank_desc *b = kmh_bank_by_name(&kmh_table_v2, r->bank);
 		const struct kmh_event *e =
-		    b ? kmh_event_by_index((int)(b - kmh_banks), r->index) : NULL;
+		    b ? kmh_event_by_index(&kmh_table_v2, (int)(b - kmh_table_v2.banks), r->index)
+		      : NULL;
 		char want[128];
 		unsigned dup = tsv_count(rows, n, r->bank, r->name);
 		if (dup > 1) {
@@ -109,8 +110,8 @@ static void test_against_tsv(const char *path)
 		}
 		/* the plain name of a repeated one must be an alias of all its rows */
 		if (dup > 1 && kth[i] == 0) {
-			const struct kmh_alias *a =
-			    kmh_alias_by_name((int)(b - kmh_banks), r->name);
+			const struct kmh_alias *a = kmh_alias_by_name(
+			    &kmh_table_v2, (int)(b - kmh_table_v2.banks), r->name);
 			unsigned k = 0;
 			bool ok = a && a->nr == dup;
 			for (unsigned j = i; ok && j < n; j++)
@@ -127,7 +128,7 @@ static void test_against_tsv(const char *path)
 	       bad);
 	unsigned total = 0;
 	for (unsigned b = 0; b < KMH_NR_BANKS; b++)
-		total += kmh_banks[b].nr_events;
+		total += kmh_table_v2.banks[b].nr_events;
 	tap_ok(total == n, "the tables hold no row the TSV lacks (%u rows, TSV %u)", total, n);
 }
 
@@ -139,10 +140,11 @@ static void test_document_names(const char *path)
 	unsigned n = read_tsv(path, true, rows, 1024);
 	unsigned renamed = 0, bad = 0;
 	for (unsigned i = 0; i < n; i++) {
-		const struct kmh_bank_desc *b = kmh_bank_by_name(rows[i].bank);
-		int bank = b ? (int)(b - kmh_banks) : KMH_BANK_NONE;
-		const struct kmh_event *e = kmh_event_by_index(bank, rows[i].index);
-		const struct kmh_name_alias *na = kmh_name_alias_by_name(bank, rows[i].name);
+		const struct kmh_bank_desc *b = kmh_bank_by_name(&kmh_table_v2, rows[i].bank);
+		int bank = b ? (int)(b - kmh_table_v2.banks) : KMH_BANK_NONE;
+		const struct kmh_event *e = kmh_event_by_index(&kmh_table_v2, bank, rows[i].index);
+		const struct kmh_name_alias *na =
+		    kmh_name_alias_by_name(&kmh_table_v2, bank, rows[i].name);
 		if (!e) {
 			bad++;
 			continue;
@@ -154,7 +156,7 @@ static void test_document_names(const char *path)
 		/* a renamed row: its old name is a deprecated name of this index */
 		renamed++;
 		if (!na || !na->deprecated || na->index != rows[i].index ||
-		    kmh_event_by_name(bank, rows[i].name) != e) {
+		    kmh_event_by_name(&kmh_table_v2, bank, rows[i].name) != e) {
 			bad++;
 			tap_diag("document's %s %u %s: no deprecated name of %s", rows[i].bank,
 			         rows[i].index, rows[i].name, e->name);
@@ -165,7 +167,8 @@ static void test_document_names(const char *path)
 	       "(%u bad)",
 	       n, bad);
 	tap_is_u64(renamed, 1, "one row renamed since the document (frontend 23)");
-	const struct kmh_event *e = kmh_event_by_name(KMH_BANK_FRONTEND, "icache_miss_cnt");
+	const struct kmh_event *e =
+	    kmh_event_by_name(&kmh_table_v2, KMH_BANK_FRONTEND, "icache_miss_cnt");
 	tap_ok(e && e->index == 23 && strcmp(e->name, "icache_miss_bubble") == 0,
 	       "icache_miss_cnt is frontend 23, icache_miss_bubble");
 }
@@ -196,33 +199,38 @@ static void test_rtl_facts(void)
 	facts[nf++] = (struct fact){KMH_BANK_CACHE, 68, KMH_RTL_UNDEFINED, 0};
 	unsigned bad = 0, flagged = 0;
 	for (unsigned i = 0; i < nf; i++) {
-		const struct kmh_event *e = kmh_event_by_index(facts[i].bank, facts[i].index);
+		const struct kmh_event *e =
+		    kmh_event_by_index(&kmh_table_v2, facts[i].bank, facts[i].index);
 		if (!e || e->rtl != facts[i].rtl ||
 		    (facts[i].rtl == KMH_RTL_SAME && e->same_as != facts[i].same_as)) {
 			bad++;
 			tap_diag("%s:%u: table says %d (same as %u), the RTL %d (%u)",
-			         kmh_banks[facts[i].bank].name, facts[i].index, e ? e->rtl : -1,
-			         e ? e->same_as : 0, facts[i].rtl, facts[i].same_as);
+			         kmh_table_v2.banks[facts[i].bank].name, facts[i].index,
+			         e ? e->rtl : -1, e ? e->same_as : 0, facts[i].rtl,
+			         facts[i].same_as);
 		}
 	}
 	for (int b = 0; b < KMH_NR_BANKS; b++)
-		for (unsigned i = 0; i < kmh_banks[b].nr_events; i++)
-			flagged += kmh_banks[b].events[i].rtl != KMH_RTL_COUNTS;
+		for (unsigned i = 0; i < kmh_table_v2.banks[b].nr_events; i++)
+			flagged += kmh_table_v2.banks[b].events[i].rtl != KMH_RTL_COUNTS;
 	tap_ok(bad == 0, "the tables carry every RTL fact of shared/xiangshan (%u facts, %u bad)",
 	       nf, bad);
 	tap_is_u64(flagged, nf, "and no other event is flagged");
 	unsigned noted = 0;
 	for (unsigned i = 0; i < nf; i++) {
 		char buf[256];
-		noted += kmh_rtl_note(kmh_event_by_index(facts[i].bank, facts[i].index), buf,
-		                      sizeof(buf)) != NULL;
+		noted +=
+		    kmh_rtl_note(&kmh_table_v2,
+		                 kmh_event_by_index(&kmh_table_v2, facts[i].bank, facts[i].index),
+		                 buf, sizeof(buf)) != NULL;
 	}
 	tap_is_u64(noted, nf, "each flagged event has a note");
 	/* the wiring an emulator of the RTL follows */
-	tap_is_u64(kmh_event_wire(KMH_BANK_FRONTEND, 6), 7, "frontend 6 reads index 7");
-	tap_is_u64(kmh_event_wire(KMH_BANK_CACHE, 68), 0, "cache 68 reads nothing");
-	tap_is_u64(kmh_event_wire(KMH_BANK_CACHE, 3), 0, "cache 3 reads 0");
-	tap_is_u64(kmh_event_wire(KMH_BANK_CACHE, 5), 5, "cache 5 reads itself");
+	tap_is_u64(kmh_event_wire(&kmh_table_v2, KMH_BANK_FRONTEND, 6), 7,
+	           "frontend 6 reads index 7");
+	tap_is_u64(kmh_event_wire(&kmh_table_v2, KMH_BANK_CACHE, 68), 0, "cache 68 reads nothing");
+	tap_is_u64(kmh_event_wire(&kmh_table_v2, KMH_BANK_CACHE, 3), 0, "cache 3 reads 0");
+	tap_is_u64(kmh_event_wire(&kmh_table_v2, KMH_BANK_CACHE, 5), 5, "cache 5 reads itself");
 }
 
 /* Every other name (the JSON's AliasOf) stands for a real row of its bank
@@ -231,10 +239,10 @@ static void test_name_aliases(void)
 {
 	unsigned bad = 0, names = 0, ready = 0;
 	for (int b = 0; b < KMH_NR_BANKS; b++) {
-		const struct kmh_bank_desc *d = &kmh_banks[b];
+		const struct kmh_bank_desc *d = &kmh_table_v2.banks[b];
 		for (unsigned i = 0; i < d->nr_names; i++) {
 			const struct kmh_name_alias *na = &d->names[i];
-			const struct kmh_event *e = kmh_event_by_index(b, na->index);
+			const struct kmh_event *e = kmh_event_by_index(&kmh_table_v2, b, na->index);
 			names++;
 			bool ok = e && strcmp(e->name, na->alias_of) == 0 && na->brief[0] &&
 			          na->description[0];
@@ -242,7 +250,7 @@ static void test_name_aliases(void)
 				ok = strcmp(d->events[j].name, na->name) != 0;
 			struct kmh_encoding enc;
 			struct kmh_error err;
-			ok = ok && kmh_encode(na->name, &enc, &err) == 0 &&
+			ok = ok && kmh_encode(&kmh_table_v2, na->name, &enc, &err) == 0 &&
 			     enc.value == (na->index | KMH_MINH) && enc.bank == b;
 			ready += strstr(na->name, "_ready") != NULL;
 			bad += !ok;
@@ -251,8 +259,10 @@ static void test_name_aliases(void)
 	tap_ok(names > 0 && bad == 0, "%u other names each encode to their event (%u bad)", names,
 	       bad);
 	tap_is_u64(ready, 19, "each of the 19 IssueQueue*_full events has a _ready name");
-	const struct kmh_alias *a = kmh_alias_by_name(KMH_BANK_BACKEND, "IssueQueueLdu_ready");
-	const struct kmh_alias *full = kmh_alias_by_name(KMH_BANK_BACKEND, "IssueQueueLdu_full");
+	const struct kmh_alias *a =
+	    kmh_alias_by_name(&kmh_table_v2, KMH_BANK_BACKEND, "IssueQueueLdu_ready");
+	const struct kmh_alias *full =
+	    kmh_alias_by_name(&kmh_table_v2, KMH_BANK_BACKEND, "IssueQueueLdu_full");
 	tap_ok(a && full && a->code == full->code && a->alias_of &&
 	           strcmp(a->alias_of, "IssueQueueLdu_full") == 0,
 	       "IssueQueueLdu_ready is the same ADD as IssueQueueLdu_full");
@@ -278,7 +288,7 @@ static void test_validator(void)
 	    {"frontend", 3, 10}, {"backend", 11, 18}, {"memblock", 19, 26}, {"cache", 27, 31}};
 	unsigned covered = 0;
 	for (unsigned b = 0; b < KMH_NR_BANKS; b++) {
-		const struct kmh_bank_desc *d = &kmh_banks[b];
+		const struct kmh_bank_desc *d = &kmh_table_v2.banks[b];
 		tap_ok(strcmp(d->name, spec[b].name) == 0 && d->first_counter == spec[b].first &&
 		           d->last_counter == spec[b].last,
 		       "bank %u is %s on mhpmcounter%u-%u (table: %s %u-%u)", b, spec[b].name,
@@ -324,7 +334,8 @@ static void test_validator(void)
 				/* another name of an alias keeps that alias's instances */
 				snprintf(inst, sizeof(inst), "%s.%u", a->alias_of ? a->alias_of : a->name,
 				         k);
-				const struct kmh_event *e = kmh_event_by_index((int)b, a->index[k]);
+				const struct kmh_event *e =
+				    kmh_event_by_index(&kmh_table_v2, (int)b, a->index[k]);
 				ok = e && strcmp(e->name, inst) == 0 &&
 				     (k == 0 || a->index[k] > a->index[k - 1]);
 			}
@@ -334,7 +345,8 @@ static void test_validator(void)
 			struct kmh_error err;
 			char q[160];
 			snprintf(q, sizeof(q), "%s:%s", d->name, a->name);
-			if (kmh_encode(q, &enc, &err) != 0 || enc.value != (want | KMH_MINH))
+			if (kmh_encode(&kmh_table_v2, q, &enc, &err) != 0 ||
+			    enc.value != (want | KMH_MINH))
 				bad_alias++;
 		}
 		tap_ok(bad_alias == 0, "%s: %u aliases are the ADD of their instances (%u bad)",
@@ -347,7 +359,7 @@ static void test_validator(void)
 		           : c <= 18       ? 1
 		           : c <= 26       ? 2
 		                           : 3;
-		if (kmh_bank_of_counter(c) != want) {
+		if (kmh_bank_of_counter(&kmh_table_v2, c) != want) {
 			tap_ok(false, "counter %u is in bank %d", c, want);
 			return;
 		}
@@ -391,11 +403,13 @@ int main(void)
 	test_validator();
 	/* mapfile.csv: XiangShan is mvendorid 0, marchid 25 (the RISC-V marchid
 	 * registry); any mimpid */
-	tap_ok(kmh_mapfile_match("0x0-0x19-0x0") != NULL, "0x0-0x19-0x0 is Kunminghu");
-	tap_ok(kmh_mapfile_match("0x0-0x19-0x4b4d48") != NULL, "any mimpid matches");
-	tap_ok(kmh_mapfile_match("0x489-0x8000000000000007-0x0") == NULL, "SiFive U74 is not");
-	tap_ok(kmh_mapfile_match("x0x0-0x19-0x0") == NULL, "the match is anchored");
-	const struct kmh_mapfile_row *r = kmh_mapfile_match("0x0-0x19-0x1");
+	tap_ok(kmh_mapfile_match(&kmh_table_v2, "0x0-0x19-0x0") != NULL,
+	       "0x0-0x19-0x0 is Kunminghu");
+	tap_ok(kmh_mapfile_match(&kmh_table_v2, "0x0-0x19-0x4b4d48") != NULL, "any mimpid matches");
+	tap_ok(kmh_mapfile_match(&kmh_table_v2, "0x489-0x8000000000000007-0x0") == NULL,
+	       "SiFive U74 is not");
+	tap_ok(kmh_mapfile_match(&kmh_table_v2, "x0x0-0x19-0x0") == NULL, "the match is anchored");
+	const struct kmh_mapfile_row *r = kmh_mapfile_match(&kmh_table_v2, "0x0-0x19-0x1");
 	tap_is_str(r ? r->path : NULL, "openxiangshan/kunminghu",
 	           "the row names the event directory");
 	return tap_done();

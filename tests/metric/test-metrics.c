@@ -161,7 +161,8 @@ static double eval(const char *name, const struct metric_env *env)
 static bool is_known(const char *n)
 {
 	return metric_by_name(T, n) || !strcmp(n, "cycles") || !strcmp(n, "instructions") ||
-	       kmh_event_by_name(KMH_BANK_NONE, n) || kmh_alias_by_name(KMH_BANK_NONE, n);
+	       kmh_event_by_name(&kmh_table_v2, KMH_BANK_NONE, n) ||
+	       kmh_alias_by_name(&kmh_table_v2, KMH_BANK_NONE, n);
 }
 
 static void test_table(void)
@@ -415,7 +416,7 @@ static bool bank_count(const struct metric_names *n, int bank, unsigned want)
 	for (unsigned i = 0; i < n->nr; i++) {
 		struct kmh_encoding enc;
 		struct kmh_error kerr;
-		if (kmh_encode(n->name[i], &enc, &kerr) == 0 && enc.bank == bank)
+		if (kmh_encode(&kmh_table_v2, n->name[i], &enc, &kerr) == 0 && enc.bank == bank)
 			c++;
 	}
 	if (c != want)
@@ -436,7 +437,7 @@ static bool kmh_counts_sum(void *ctx, const char *sum)
 	(void)ctx;
 	struct kmh_encoding enc;
 	struct kmh_error kerr;
-	return kmh_encode(sum, &enc, &kerr) == 0;
+	return kmh_encode(&kmh_table_v2, sum, &enc, &kerr) == 0;
 }
 
 static void test_merge(void)

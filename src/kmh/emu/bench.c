@@ -89,7 +89,7 @@ static uint32_t rec_intern(struct rec *r, const struct emu_run *run)
 	uint8_t *tmp = xcalloc(1, r->size);
 	for (int b = 0; b < KMH_NR_BANKS; b++)
 		if (run->vals[b])
-			for (unsigned i = 1; i < kmh_banks[b].nr_events; i++)
+			for (unsigned i = 1; i < kmh_table_v2.banks[b].nr_events; i++)
 				tmp[r->off[b] + i] = run->vals[b][i] & 63u;
 	uint8_t instret = run->instret & 63u;
 	uint64_t h = rec_hash(tmp, r->size, instret);
@@ -156,8 +156,8 @@ static uint64_t bench_event(const struct emu_profile *p, unsigned n, unsigned *n
 	    0,                               /* every mode, M included */
 	    KMH_MINH | KMH_SINH | KMH_UINH,  /* G */
 	};
-	int bank = kmh_bank_of_counter(n);
-	unsigned nr = kmh_banks[bank].nr_events, have = 0, pick[KMH_NR_SLOTS];
+	int bank = kmh_bank_of_counter(&kmh_table_v2, n);
+	unsigned nr = kmh_table_v2.banks[bank].nr_events, have = 0, pick[KMH_NR_SLOTS];
 	unsigned want = 1 + n % 4;
 
 	/* spread the picks over the produced events, starting at a counter-specific one */
@@ -240,7 +240,7 @@ struct emu_bench *emu_bench_run(const struct emu_profile *p, uint64_t seed, uint
 	memset(&rec, 0, sizeof(rec));
 	for (int b = 0; b < KMH_NR_BANKS; b++) {
 		rec.off[b] = rec.size;
-		rec.size += kmh_banks[b].nr_events;
+		rec.size += kmh_table_v2.banks[b].nr_events;
 	}
 	uint64_t *cyc = xmalloc(BENCH_CHUNK * sizeof(*cyc));
 	uint32_t *cid = xmalloc(BENCH_CHUNK * sizeof(*cid));

@@ -125,14 +125,14 @@ static uint64_t mode_inh_bit(unsigned mode)
 /* An mhpmevent value as counter `counter` (of the bank it sees) decodes it. */
 static void prog_decode(struct prog *p, uint64_t evt, unsigned counter)
 {
-	int bank = kmh_bank_of_counter(counter);
-	unsigned nr = kmh_banks[bank].nr_events;
+	int bank = kmh_bank_of_counter(&kmh_table_v2, counter);
+	unsigned nr = kmh_table_v2.banks[bank].nr_events;
 
 	p->bank = (uint8_t)bank;
 	for (unsigned k = 0; k < KMH_NR_SLOTS; k++) {
 		unsigned idx = kmh_mhpmevent_event(evt, k);
 		/* out of the table: delivers 0, like noEvent */
-		p->idx[k] = (uint16_t)(idx < nr ? kmh_event_wire(bank, idx) : 0);
+		p->idx[k] = (uint16_t)(idx < nr ? kmh_event_wire(&kmh_table_v2, bank, idx) : 0);
 	}
 	for (unsigned n = 0; n < KMH_NR_OPS; n++)
 		p->op[n] = (uint8_t)kmh_mhpmevent_op(evt, n);

@@ -633,11 +633,12 @@ static const char *vm_unproduced(const struct hpm_emu_vm *base, const struct hpm
 		unsigned idx = kmh_mhpmevent_event(c->value, s);
 		if (!idx || emu_profile_produces(vm->prof, c->constraint, idx))
 			continue;
-		const struct kmh_event *ev = kmh_event_by_index(c->constraint, idx);
+		const struct kmh_event *ev = kmh_event_by_index(&kmh_table_v2, c->constraint, idx);
 		if (ev)
-			snprintf(buf, len, "%s:%s", kmh_banks[c->constraint].name, ev->name);
+			snprintf(buf, len, "%s:%s", kmh_table_v2.banks[c->constraint].name,
+			         ev->name);
 		else
-			snprintf(buf, len, "%s:%u", kmh_banks[c->constraint].name, idx);
+			snprintf(buf, len, "%s:%u", kmh_table_v2.banks[c->constraint].name, idx);
 		return buf;
 	}
 	return NULL;

@@ -430,14 +430,14 @@ static bool cycle_key(struct parser *ps, const char *key, const char *value)
 			return perr(ps, ps->line, "unknown bank in '%s'", key);
 		memcpy(bank, key, bl);
 		bank[bl] = '\0';
-		const struct kmh_bank_desc *bd = kmh_bank_by_name(bank);
+		const struct kmh_bank_desc *bd = kmh_bank_by_name(&kmh_table_v2, bank);
 		if (!bd)
 			return perr(ps, ps->line,
 			            "unknown bank '%s' (frontend, backend, memblock, cache)", bank);
-		int b = (int)(bd - kmh_banks);
-		const struct kmh_event *ev = kmh_event_by_name(b, colon + 1);
+		int b = (int)(bd - kmh_table_v2.banks);
+		const struct kmh_event *ev = kmh_event_by_name(&kmh_table_v2, b, colon + 1);
 		if (!ev || ev->bank != b) {
-			if (kmh_alias_by_name(b, colon + 1))
+			if (kmh_alias_by_name(&kmh_table_v2, b, colon + 1))
 				return perr(
 				    ps, ps->line,
 				    "'%s' names several events; give one instance (%s.0, ...)", key,
@@ -1549,12 +1549,13 @@ unsigned emu_profile_unproduced(const struct emu_profile *p,
 	unsigned n = 0;
 	char buf[160];
 	for (int b = 0; b < KMH_NR_BANKS; b++)
-		for (unsigned i = 1; i < kmh_banks[b].nr_events; i++)
+		for (unsigned i = 1; i < kmh_table_v2.banks[b].nr_events; i++)
 			if (!emu_profile_produces(p, b, i)) {
 				n++;
 				if (visit) {
-					snprintf(buf, sizeof(buf), "%s:%s", kmh_banks[b].name,
-					         kmh_banks[b].events[i].name);
+					snprintf(buf, sizeof(buf), "%s:%s",
+					         kmh_table_v2.banks[b].name,
+					         kmh_table_v2.banks[b].events[i].name);
 					visit(ctx, buf);
 				}
 			}

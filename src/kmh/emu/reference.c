@@ -46,11 +46,11 @@ static unsigned ref_slot(const struct emu_run *run, unsigned n, uint64_t ev, uns
 
 	if (index == 0) /* noEvent */
 		return 0;
-	if (index >= kmh_banks[bank].nr_events) /* not in the table: nothing drives it */
+	if (index >= kmh_table_v2.banks[bank].nr_events) /* not in the table: nothing drives it */
 		return 0;
 	/* XiangShan's RTL wiring (kmh.h's enum kmh_rtl_counts): a wired-0 or
 	 * unreachable index reads 0, a duplicate reads its twin's signal */
-	const struct kmh_event *e = &kmh_banks[bank].events[index];
+	const struct kmh_event *e = &kmh_table_v2.banks[bank].events[index];
 	if (e->rtl == KMH_RTL_ZERO || e->rtl == KMH_RTL_UNDEFINED)
 		return 0;
 	if (e->rtl == KMH_RTL_SAME)

@@ -33,7 +33,7 @@ struct emu_run {
 	const void *source; /* identity of the producer: keys are only comparable within one */
 	uint8_t mode;       /* enum emu_mode */
 	uint8_t instret;    /* 0..63 */
-	const uint8_t *vals[KMH_NR_BANKS]; /* kmh_banks[b].nr_events entries each */
+	const uint8_t *vals[KMH_NR_BANKS]; /* kmh_table_v2.banks[b].nr_events entries each */
 };
 
 #endif

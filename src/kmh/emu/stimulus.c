@@ -14,7 +14,7 @@
 #include "util/xalloc.h"
 
 struct emu_stimulus {
-	uint8_t *vals[KMH_NR_BANKS]; /* kmh_banks[b].nr_events each */
+	uint8_t *vals[KMH_NR_BANKS]; /* kmh_table_v2.banks[b].nr_events each */
 	uint8_t instret;
 };
 
@@ -24,7 +24,7 @@ static unsigned event_find_any(const char *name, const struct kmh_event **first)
 	unsigned n = 0;
 	*first = NULL;
 	for (int b = 0; b < KMH_NR_BANKS; b++) {
-		const struct kmh_event *ev = kmh_event_by_name(b, name);
+		const struct kmh_event *ev = kmh_event_by_name(&kmh_table_v2, b, name);
 		if (ev) {
 			if (!n)
 				*first = ev;
@@ -36,11 +36,11 @@ static unsigned event_find_any(const char *name, const struct kmh_event **first)
 
 static int event_refuse_alias(int bank, const char *name, char *err, size_t errlen)
 {
-	const struct kmh_alias *a = kmh_alias_by_name(bank, name);
+	const struct kmh_alias *a = kmh_alias_by_name(&kmh_table_v2, bank, name);
 	if (a) {
 		snprintf(err, errlen,
 		         "'%s' names %u events of the %s bank (%s.0 .. %s.%u); give one of them",
-		         name, a->nr, kmh_banks[a->bank].name, name, name, a->nr - 1u);
+		         name, a->nr, kmh_table_v2.banks[a->bank].name, name, name, a->nr - 1u);
 		return -1;
 	}
 	return 0;
@@ -75,13 +75,13 @@ int emu_event_parse(const char *s, int *bank, unsigned *index, char *err, size_t
 	}
 	memcpy(bname, s, blen);
 	bname[blen] = '\0';
-	const struct kmh_bank_desc *bd = kmh_bank_by_name(bname);
+	const struct kmh_bank_desc *bd = kmh_bank_by_name(&kmh_table_v2, bname);
 	if (!bd) {
 		snprintf(err, errlen,
 		         "unknown bank '%s' (banks: frontend, backend, memblock, cache)", bname);
 		return -1;
 	}
-	int b = (int)(bd - kmh_banks);
+	int b = (int)(bd - kmh_table_v2.banks);
 	const char *rest = colon + 1;
 	uint64_t v;
 	if (*rest >= '0' && *rest <= '9') {
@@ -102,7 +102,7 @@ int emu_event_parse(const char *s, int *bank, unsigned *index, char *err, size_t
 		*index = (unsigned)v;
 		return 0;
 	}
-	if (!(ev = kmh_event_by_name(b, rest))) {
+	if (!(ev = kmh_event_by_name(&kmh_table_v2, b, rest))) {
 		if (event_refuse_alias(b, rest, err, errlen) < 0)
 			return -1;
 		snprintf(err, errlen, "unknown event '%s' in the %s bank", rest, bname);
@@ -122,7 +122,7 @@ struct emu_stimulus *emu_stimulus_new(void)
 {
 	struct emu_stimulus *s = xcalloc(1, sizeof(*s));
 	for (int b = 0; b < KMH_NR_BANKS; b++)
-		s->vals[b] = xcalloc(kmh_banks[b].nr_events, 1);
+		s->vals[b] = xcalloc(kmh_table_v2.banks[b].nr_events, 1);
 	return s;
 }
 
@@ -138,7 +138,7 @@ void emu_stimulus_free(struct emu_stimulus *s)
 void emu_stimulus_clear(struct emu_stimulus *s)
 {
 	for (int b = 0; b < KMH_NR_BANKS; b++)
-		memset(s->vals[b], 0, kmh_banks[b].nr_events);
+		memset(s->vals[b], 0, kmh_table_v2.banks[b].nr_events);
 	s->instret = 0;
 }
 
@@ -149,9 +149,9 @@ int emu_stimulus_set(struct emu_stimulus *s, int bank, unsigned index, unsigned 
 		snprintf(err, errlen, "no bank %d", bank);
 		return -1;
 	}
-	if (index >= kmh_banks[bank].nr_events) {
+	if (index >= kmh_table_v2.banks[bank].nr_events) {
 		snprintf(err, errlen, "event index %u is outside the %s table", index,
-		         kmh_banks[bank].name);
+		         kmh_table_v2.banks[bank].name);
 		return -1;
 	}
 	if (value > 63) {

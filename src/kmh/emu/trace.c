@@ -68,10 +68,10 @@ int emu_trace_write(struct emu_trace_writer *w, const struct emu_run *run, char 
 			const uint8_t *v = run->vals[b];
 			if (!v)
 				continue;
-			for (unsigned i = 1; i < kmh_banks[b].nr_events && r >= 0; i++)
+			for (unsigned i = 1; i < kmh_table_v2.banks[b].nr_events && r >= 0; i++)
 				if (v[i] & 63u)
-					r = fprintf(w->f, " %s:%u=%u", kmh_banks[b].name, i,
-					            v[i] & 63u);
+					r = fprintf(w->f, " %s:%u=%u", kmh_table_v2.banks[b].name,
+					            i, v[i] & 63u);
 		}
 		if (r >= 0)
 			r = putc('\n', w->f);
@@ -263,18 +263,18 @@ static int parse_event(const char *tok, size_t len, uint32_t *packed, char *err,
 		return -1;
 	}
 	for (int b = 0; b < KMH_NR_BANKS; b++)
-		if (strlen(kmh_banks[b].name) == (size_t)(colon - tok) &&
-		    memcmp(kmh_banks[b].name, tok, (size_t)(colon - tok)) == 0)
+		if (strlen(kmh_table_v2.banks[b].name) == (size_t)(colon - tok) &&
+		    memcmp(kmh_table_v2.banks[b].name, tok, (size_t)(colon - tok)) == 0)
 			bank = b;
 	if (bank < 0) {
 		snprintf(err, errlen, "unknown bank '%.*s'", (int)(colon - tok), tok);
 		return -1;
 	}
 	if (parse_dec(colon + 1, (size_t)(eq - colon - 1), &index) < 0 || index == 0 ||
-	    index >= kmh_banks[bank].nr_events) {
+	    index >= kmh_table_v2.banks[bank].nr_events) {
 		snprintf(err, errlen, "bad event index '%.*s' (the %s table has 1..%u)",
-		         (int)(eq - colon - 1), colon + 1, kmh_banks[bank].name,
-		         kmh_banks[bank].nr_events - 1u);
+		         (int)(eq - colon - 1), colon + 1, kmh_table_v2.banks[bank].name,
+		         kmh_table_v2.banks[bank].nr_events - 1u);
 		return -1;
 	}
 	if (parse_dec(eq + 1, len - (size_t)(eq + 1 - tok), &value) < 0 || value > 63) {
@@ -333,7 +333,7 @@ static int trace_line(struct emu_trace *t, const char *p, const char *end, char 
 	for (size_t i = 1; i < nr; i++)
 		if (ev[i] >> 6 == ev[i - 1] >> 6) {
 			snprintf(err, errlen, "event %s:%u given twice",
-			         kmh_banks[ev[i] >> 16].name, (ev[i] >> 6) & 0x3ffu);
+			         kmh_table_v2.banks[ev[i] >> 16].name, (ev[i] >> 6) & 0x3ffu);
 			return -1;
 		}
 	/* drop explicit zeros so equal lines intern equally */
@@ -365,7 +365,7 @@ static void trace_materialize(struct emu_trace *t)
 	unsigned off = 0;
 	for (int b = 0; b < KMH_NR_BANKS; b++) {
 		t->bank_off[b] = off;
-		off += kmh_banks[b].nr_events;
+		off += kmh_table_v2.banks[b].nr_events;
 	}
 	t->dense_size = off;
 	t->dense = xcalloc(t->nr_contents ? t->nr_contents : 1, off);

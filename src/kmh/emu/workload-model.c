@@ -283,10 +283,11 @@ static bool initialized;
 
 static bool resolve(int bank, const char *name, unsigned *off, char *err, size_t errlen)
 {
-	const struct kmh_event *ev = kmh_event_by_name(bank, name);
+	const struct kmh_event *ev = kmh_event_by_name(&kmh_table_v2, bank, name);
 	if (!ev || ev->bank != bank) {
-		str_seterr(err, errlen, "the event tables lack %s:%s, which the workload model needs",
-		        kmh_banks[bank].name, name);
+		str_seterr(err, errlen,
+		           "the event tables lack %s:%s, which the workload model needs",
+		           kmh_table_v2.banks[bank].name, name);
 		return false;
 	}
 	*off = wl_layout.off[bank] + ev->index;
@@ -300,8 +301,8 @@ bool wl_model_init(char *err, size_t errlen)
 	unsigned total = 0;
 	for (unsigned b = 0; b < KMH_NR_BANKS; b++) {
 		wl_layout.off[b] = total;
-		wl_layout.nr[b] = kmh_banks[b].nr_events;
-		total += kmh_banks[b].nr_events;
+		wl_layout.nr[b] = kmh_table_v2.banks[b].nr_events;
+		total += kmh_table_v2.banks[b].nr_events;
 	}
 	wl_layout.total = total;
 
@@ -351,7 +352,7 @@ bool wl_model_init(char *err, size_t errlen)
 	}
 	for (unsigned b = 0; b < KMH_NR_BANKS; b++)
 		for (unsigned i = 0; i < wl_layout.nr[b]; i++)
-			names[wl_layout.off[b] + i] = kmh_banks[b].events[i].name;
+			names[wl_layout.off[b] + i] = kmh_table_v2.banks[b].events[i].name;
 	ev_name_by_off = names;
 	initialized = true;
 	return true;
@@ -1004,13 +1005,14 @@ bool wl_model_check(const uint8_t *v, char *err, size_t errlen)
 	struct chk c = {v, err, errlen, true};
 	for (unsigned b = 0; b < KMH_NR_BANKS && c.ok; b++) {
 		if (v[wl_layout.off[b]]) {
-			str_seterr(err, errlen, "%s:noEvent must be 0", kmh_banks[b].name);
+			str_seterr(err, errlen, "%s:noEvent must be 0", kmh_table_v2.banks[b].name);
 			return false;
 		}
 		for (unsigned i = 0; i < wl_layout.nr[b]; i++)
 			if (v[wl_layout.off[b] + i] > 63) {
-				str_seterr(err, errlen, "%s:%s = %u, outside 0..63", kmh_banks[b].name,
-				        nm(wl_layout.off[b] + i), v[wl_layout.off[b] + i]);
+				str_seterr(err, errlen, "%s:%s = %u, outside 0..63",
+				           kmh_table_v2.banks[b].name, nm(wl_layout.off[b] + i),
+				           v[wl_layout.off[b] + i]);
 				return false;
 			}
 	}

@@ -214,7 +214,7 @@ double emu_profile_mode_share(const struct emu_profile *p, unsigned mode);
 double emu_profile_mean_run_cycles(const struct emu_profile *p);
 
 /* Checks the invariants above on one cycle vector (vals[b] has
- * kmh_banks[b].nr_events entries; a NULL bank reads as all 0). Returns true,
+ * kmh_table_v2.banks[b].nr_events entries; a NULL bank reads as all 0). Returns true,
  * or false with the first broken invariant in err, e.g.
  * "ifu_miss <= ifu_req (2 > 1)". Used at load time; exported for tests and
  * for other sources that want to hold themselves to the same rules. */
