@@ -23,6 +23,7 @@ BANKS = ["frontend", "backend", "memblock", "cache"]
 V2_NOTE = (" [kunminghu-v3 afe3818: this is kunminghu-v2's description of the event of the "
            "same name; what it says of XiangShan's RTL and of indices was read on "
            "kunminghu-v2 (0f639b5a) and not re-read on kunminghu-v3]")
+BRIEF_RTL_NOTE = " [what kunminghu-v2's RTL does; not re-read on kunminghu-v3]"
 # v3 names v2 does not have: described from the name only
 NEW = {
     ("backend", "dispatch_stall_cycle_iq"): (
@@ -98,6 +99,9 @@ def main():
                 instances[name].append(index)
             if ev in v2:
                 brief = v2[ev]["BriefDescription"]
+                if "RtlCounts" in v2[ev]:
+                    # v2's brief states what v2's RTL does: not a claim on v3
+                    brief += BRIEF_RTL_NOTE
                 desc = v2[ev]["PublicDescription"]
                 if count[name] > 1:
                     # v2's instance texts name v2's indices: say v3's instead

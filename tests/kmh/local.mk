@@ -3,7 +3,7 @@ KMH_TESTS = tests/kmh/test-encode tests/kmh/test-decode tests/kmh/test-tables
 check_PROGRAMS += $(KMH_TESTS)
 TESTS += $(KMH_TESTS) tests/kmh/jevents-reject.sh
 EXTRA_DIST += tests/kmh/jevents-reject.sh tests/data/kunminghu-events.tsv \
-	tests/data/kunminghu-v2-0f639b5a-events.tsv
+	tests/data/kunminghu-v2-0f639b5a-events.tsv tests/data/kunminghu-v3-afe3818-events.tsv
 
 tests_kmh_test_encode_SOURCES = tests/kmh/test-encode.c
 tests_kmh_test_encode_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests

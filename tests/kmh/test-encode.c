@@ -100,6 +100,29 @@ static const struct golden {
     {"r8000000000000035:m", UINT64_C(0xbc00000000000035), __LINE__},
 };
 
+/* kunminghu-v3 (XiangShan afe3818), hand-worked from
+ * tests/data/kunminghu-v3-afe3818-events.tsv: its renumbered events */
+static const struct golden golden_v3[] = {
+    /* backend 51 = 0x33 (v2: 53) */
+    {"rob_commitInstr", MINH | 0x33, __LINE__},
+    {"backend:51", MINH | 0x33, __LINE__},
+    {"kunminghu-v3/event0=51,bank=backend/", MINH | 0x33, __LINE__},
+    /* backend 63 BR_MIS_PRED, 65 EXEC_STALL_CYCLE, 69 MEMSTALL_L3MISS */
+    {"BR_MIS_PRED", MINH | 0x3f, __LINE__},
+    {"EXEC_STALL_CYCLE", MINH | 0x41, __LINE__},
+    {"MEMSTALL_L3MISS", MINH | 0x45, __LINE__},
+    /* memblock 41 (v2: 44), frontend 22 */
+    {"MEMSTALL_ANY_LOAD", MINH | 0x29, __LINE__},
+    {"Fetch_Latency_Bound", MINH | 0x16, __LINE__},
+    /* INST_SPEC 7 + RECOVERY_BUBBLE 8: EVENT1 = 8 << 10, OP_TYPE0 = ADD (4 << 40) */
+    {"INST_SPEC + RECOVERY_BUBBLE", MINH | (UINT64_C(4) << 40) | (8 << 10) | 7, __LINE__},
+    /* load_s0_in_fire: memblock 1, 9, 17; the ADD alias puts 17 in EVENT2 with
+     * OP_TYPE2 = ADD (4 << 50) and leaves EVENT3 = 0 joined by OR */
+    {"load_s0_in_fire.1", MINH | 9, __LINE__},
+    {"load_s0_in_fire",
+     MINH | (UINT64_C(4) << 50) | (UINT64_C(4) << 40) | (17 << 20) | (9 << 10) | 1, __LINE__},
+};
+
 static const struct bad {
 	const char *expr;
 	int code;
@@ -159,13 +182,24 @@ static const struct bad {
     {"ifu_req # x", KMH_ESYNTAX, "'#'", __LINE__},
 };
 
-static void test_golden(void)
+static const struct bad bad_v3[] = {
+    /* v2's names v3 lacks, and the reverse: say which table has it */
+    {"BpWrong", KMH_EUNKNOWN, "'BpWrong' is a kunminghu-v2 event; kunminghu-v3 has no such event",
+     __LINE__},
+    {"BpInstr + BR_MIS_PRED", KMH_EUNKNOWN, "'BpInstr' is a kunminghu-v2 event", __LINE__},
+    {"rob_commitInst", KMH_EUNKNOWN, "did you mean rob_commitInstr", __LINE__},
+    {"backend:70", KMH_ERANGE, "0-69", __LINE__},
+    {"frontend:26", KMH_ERANGE, "0-25", __LINE__},
+    {"kunminghu-v2/event0=51,bank=backend/", KMH_ETERM, "unknown PMU 'kunminghu-v2'", __LINE__},
+};
+
+static void test_golden(const struct kmh_table *t, const struct golden *vectors, size_t n)
 {
-	for (size_t i = 0; i < sizeof(golden) / sizeof(golden[0]); i++) {
-		const struct golden *g = &golden[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct golden *g = &vectors[i];
 		struct kmh_encoding enc;
 		struct kmh_error err;
-		int rc = kmh_encode(&kmh_table_v2, g->expr, &enc, &err);
+		int rc = kmh_encode(t, g->expr, &enc, &err);
 		if (!tap_ok(rc == 0, "line %d: '%s' encodes", g->line, g->expr)) {
 			tap_diag("error %d: %s", rc, err.msg);
 			continue;
@@ -174,9 +208,25 @@ static void test_golden(void)
 		           g->value);
 		/* The canonical form must encode to the same value. */
 		struct kmh_encoding again;
-		rc = kmh_encode(&kmh_table_v2, enc.canonical, &again, &err);
+		rc = kmh_encode(t, enc.canonical, &again, &err);
 		tap_ok(rc == 0 && again.value == enc.value, "line %d: canonical '%s' round-trips",
 		       g->line, enc.canonical);
+	}
+}
+
+static void test_bad_in(const struct kmh_table *t, const struct bad *cases, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct bad *b = &cases[i];
+		struct kmh_encoding enc;
+		struct kmh_error err;
+		int rc = kmh_encode(t, b->expr, &enc, &err);
+		if (!tap_ok(rc == b->code, "%s line %d: '%s' fails with %s", t->name, b->line,
+		            b->expr, kmh_strerror(b->code)))
+			tap_diag("got %d (%s): %s", rc, kmh_strerror(rc), err.msg);
+		tap_ok(rc != 0 && strstr(err.msg, b->needle) != NULL && !strchr(err.msg, '\n'),
+		       "%s line %d: message names the problem ('%s' in \"%s\")", t->name, b->line,
+		       b->needle, err.msg);
 	}
 }
 
@@ -407,8 +457,17 @@ static void test_semantic(void)
 
 int main(void)
 {
-	test_golden();
+	test_golden(&kmh_table_v2, golden, sizeof(golden) / sizeof(golden[0]));
 	test_bad();
+	test_golden(&kmh_table_v3, golden_v3, sizeof(golden_v3) / sizeof(golden_v3[0]));
+	test_bad_in(&kmh_table_v3, bad_v3, sizeof(bad_v3) / sizeof(bad_v3[0]));
+	/* the reverse: a v3-only name on v2 */
+	static const struct bad bad_v2_only_v3[] = {
+	    {"dispatch_stall_cycle_iq", KMH_EUNKNOWN,
+	     "'dispatch_stall_cycle_iq' is a kunminghu-v3 event; kunminghu-v2 has no such event",
+	     __LINE__},
+	};
+	test_bad_in(&kmh_table_v2, bad_v2_only_v3, 1);
 	test_semantic();
 	return tap_done();
 }
