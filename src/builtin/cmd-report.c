@@ -242,7 +242,9 @@ static int parse(int argc, char **argv, struct opts *o)
 			if (!(v = option_value(argc, argv, &i, "--pmu", 5)))
 				return EXIT_USAGE;
 			if (!hpm_model_by_name(v)) {
-				cli_error("--pmu '%s': no such PMU model", v);
+				char msg[512];
+				hpm_model_unknown_msg(v, msg, sizeof(msg));
+				cli_error("%s", msg);
 				return EXIT_FAILURE;
 			}
 			o->pmu = v;

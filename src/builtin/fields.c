@@ -16,14 +16,11 @@ const struct hpm_pmu_model *fields_model(void)
 const struct hpm_pmu_model *fields_model_by_name(const char *name)
 {
 	const struct hpm_pmu_model *m = hpm_model_by_name(name);
-	char known[256] = "";
-	size_t n = 0;
+	char msg[512];
 	if (m)
 		return m;
-	for (unsigned i = 0; i < hpm_model_count() && n < sizeof(known); i++)
-		n += (size_t)snprintf(known + n, sizeof(known) - n, "%s%s", i ? ", " : "",
-		                      hpm_model_at(i)->name);
-	cli_error("--pmu '%s': no such PMU model (known: %s)", name, known);
+	hpm_model_unknown_msg(name, msg, sizeof(msg));
+	cli_error("%s", msg);
 	return NULL;
 }
 

@@ -1,12 +1,14 @@
 /* models.c: the one table of PMU models and their machines (see models.h). */
 #include "core/models.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "arm64/emu/machine.h"
 #include "arm64/model.h"
 #include "kmh/emu/machine.h"
 #include "kmh/model.h"
+#include "util/suggest.h"
 #include "util/xalloc.h"
 
 struct entry {
@@ -17,7 +19,7 @@ struct entry {
 /* The models, one line each: a new PMU is a folder and a line here. */
 static const struct entry builtin[] = {
     {&hpm_model_kunminghu, &hpm_machine_kunminghu},
-    {&hpm_model_kunminghu_v3, NULL},
+    {&hpm_model_kunminghu_v3, &hpm_machine_kunminghu_v3},
     {&hpm_model_neoverse_n1, &hpm_machine_neoverse_n1},
     {&hpm_model_neoverse_n2, &hpm_machine_neoverse_n2},
     {&hpm_model_neoverse_v1, &hpm_machine_neoverse_v1},
@@ -62,6 +64,30 @@ const struct hpm_pmu_model *hpm_model_by_name(const char *name)
 		if (strcmp(entry_at(i)->model->name, name) == 0)
 			return entry_at(i)->model;
 	return NULL;
+}
+
+void hpm_model_unknown_msg(const char *name, char *buf, size_t len)
+{
+	const char *close[3];
+	struct suggest sg;
+	size_t n = strlen(name);
+	/* a model further away than about a third of the name is noise */
+	suggest_init(&sg, name, n, (unsigned)(n / 3 + 1), true, close, 3);
+	for (unsigned i = 0; i < hpm_model_count(); i++)
+		suggest_offer(&sg, entry_at(i)->model->name);
+	for (unsigned i = 0; i < sizeof(other_names) / sizeof(other_names[0]); i++)
+		suggest_offer(&sg, other_names[i].name);
+	size_t w = (size_t)snprintf(buf, len, "--pmu '%s': no such PMU model", name);
+	for (unsigned i = 0; i < sg.n && w < len; i++)
+		w += (size_t)snprintf(buf + w, len - w, "%s%s", i ? ", " : "; did you mean ",
+		                      close[i]);
+	if (sg.n && w < len)
+		w += (size_t)snprintf(buf + w, len - w, "?");
+	for (unsigned i = 0; i < hpm_model_count() && w < len; i++)
+		w += (size_t)snprintf(buf + w, len - w, "%s%s",
+		                      i ? ", " : " (known: ", entry_at(i)->model->name);
+	if (w < len)
+		snprintf(buf + w, len - w, ")");
 }
 
 const struct hpm_pmu_model *hpm_model_for_cpuid(const char *cpuid)

@@ -17,8 +17,13 @@
 
 unsigned hpm_model_count(void);
 const struct hpm_pmu_model *hpm_model_at(unsigned i);
-/* By name ("kunminghu"), or NULL. */
+/* By name ("kunminghu", "kunminghu-v3") or another name of one
+ * ("kunminghu-v2", v2's explicit name), or NULL. */
 const struct hpm_pmu_model *hpm_model_by_name(const char *name);
+/* The message for --pmu NAME that names no model, one line without the
+ * program's name: "--pmu 'NAME': no such PMU model; did you mean X? (known:
+ * ...)", the closest names offered when there are close ones. */
+void hpm_model_unknown_msg(const char *name, char *buf, size_t len);
 /* The model whose cores `cpuid` names, or NULL. */
 const struct hpm_pmu_model *hpm_model_for_cpuid(const char *cpuid);
 /* The emulated machine of model m, NULL when it has none (or m is no

@@ -59,13 +59,7 @@ int hpm_session_set_model(struct hpm_session *s, const char *name, char *err, si
 {
 	const struct hpm_pmu_model *m = hpm_model_by_name(name);
 	if (!m) {
-		char known[256];
-		size_t n = 0;
-		known[0] = '\0';
-		for (unsigned i = 0; i < hpm_model_count() && n < sizeof(known); i++)
-			n += (size_t)snprintf(known + n, sizeof(known) - n, "%s%s", i ? ", " : "",
-			                      hpm_model_at(i)->name);
-		snprintf(err, errlen, "--pmu '%s': no such PMU model (known: %s)", name, known);
+		hpm_model_unknown_msg(name, err, errlen);
 		return -1;
 	}
 	bool host = s->pmu.present && s->pmu.model == m;

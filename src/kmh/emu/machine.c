@@ -96,6 +96,9 @@ struct kmh_vm {
 	struct vtask *tasks; /* [nr_tasks + 1]: the last is every hart's idle task */
 	unsigned nr_tasks;
 	uint32_t slice_lo, slice_hi;
+	/* the model's table: kunminghu-v2's, or kunminghu-v3's, whose events the
+	 * profiles' signals (v2's, by name) feed (to_signals) */
+	const struct kmh_table *table;
 };
 
 #define WRR_ONE (INT64_C(1) << 32) /* a share of 1 */
@@ -144,15 +147,17 @@ static uint64_t csrr(struct emu_hart *hart, unsigned csr)
 	return v;
 }
 
-static int vm_create(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm **out, char *err,
-                     size_t errlen)
+static int create_for(const struct hpm_emu_machine *machine, const struct kmh_table *table,
+                      const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm **out, char *err,
+                      size_t errlen)
 {
 	struct kmh_vm *vm = xcalloc(1, sizeof(*vm));
 	char buf[512];
 	int rc;
 
 	*out = NULL;
-	vm->base.machine = &hpm_machine_kunminghu;
+	vm->base.machine = machine;
+	vm->table = table;
 	vm->base.harts = cfg->harts;
 	if (cfg->pmu) {
 		snprintf(err, errlen,
@@ -180,8 +185,7 @@ static int vm_create(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm **ou
 			goto fail;
 		}
 	} else {
-		const char *name =
-		    cfg->profile ? cfg->profile : hpm_machine_kunminghu.default_profile;
+		const char *name = cfg->profile ? cfg->profile : machine->default_profile;
 		if (cfg->builtin_only) {
 			vm->prof = emu_profile_builtin(name);
 			if (!vm->prof)
@@ -233,6 +237,41 @@ fail:
 	return rc;
 }
 
+static int vm_create(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm **out, char *err,
+                     size_t errlen)
+{
+	return create_for(&hpm_machine_kunminghu, &kmh_table_v2, cfg, out, err, errlen);
+}
+
+static int vm_create_v3(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm **out, char *err,
+                        size_t errlen)
+{
+	return create_for(&hpm_machine_kunminghu_v3, &kmh_table_v3, cfg, out, err, errlen);
+}
+
+/* The index of the kunminghu-v2 event named as event idx of t's bank: the
+ * workload model and traces produce signals by v2's names and indices.
+ * 0 (noEvent, delivering 0) when v2 has no such name: vm_unproduced reports
+ * those before anything counts. */
+static unsigned v2_index_of(const struct kmh_table *t, int bank, unsigned idx)
+{
+	const struct kmh_event *ev = kmh_event_by_index(t, bank, idx);
+	const struct kmh_event *v2 = ev ? kmh_event_by_name(&kmh_table_v2, bank, ev->name) : NULL;
+	return t == &kmh_table_v2 ? idx : v2 ? v2->index : 0;
+}
+
+/* value (t's indices) with v2's indices of the same events, for counter */
+static uint64_t to_signals(const struct kmh_table *t, unsigned counter, uint64_t value)
+{
+	int bank = kmh_bank_of_counter(&kmh_table_v2, counter);
+	if (t == &kmh_table_v2 || bank < 0)
+		return value;
+	for (unsigned s = 0; s < KMH_NR_SLOTS; s++)
+		value = kmh_mhpmevent_set_event(
+		    value, s, v2_index_of(t, bank, kmh_mhpmevent_event(value, s)));
+	return value;
+}
+
 static int csrw(struct kmh_vm *vm, unsigned h, unsigned csr, uint64_t v, char *err, size_t errlen)
 {
 	int x = emu_hart_csr_write(emu_hart(vm->emu, h), EMU_MODE_M, csr, v);
@@ -247,8 +286,10 @@ static int csrw(struct kmh_vm *vm, unsigned h, unsigned csr, uint64_t v, char *e
 static int vm_set_event(struct hpm_emu_vm *base, unsigned h, unsigned counter, bool used,
                         uint64_t value, char *err, size_t errlen)
 {
+	struct kmh_vm *vm = vm_of(base);
 	/* no event is noEvent, as firmware leaves an unused counter */
-	return csrw(vm_of(base), h, EMU_CSR_MHPMEVENT(counter), used ? value : 0, err, errlen);
+	return csrw(vm, h, EMU_CSR_MHPMEVENT(counter),
+	            used ? to_signals(vm->table, counter, value) : 0, err, errlen);
 }
 
 static int vm_zero(struct hpm_emu_vm *base, unsigned h, uint32_t mask, char *err, size_t errlen)
@@ -615,7 +656,8 @@ static uint64_t vm_task_truth(const struct hpm_emu_vm *base, unsigned i, unsigne
 					continue;
 				emu_profile_key_run(vm->prof, k, m, &r);
 				r.mode = (uint8_t)m;
-				sum += n * emu_event_per_cycle(value, counter, &r);
+				sum += n * emu_event_per_cycle(
+				               to_signals(vm->table, counter, value), counter, &r);
 			}
 	}
 	if (cycles)
@@ -627,18 +669,21 @@ static const char *vm_unproduced(const struct hpm_emu_vm *base, const struct hpm
                                  char *buf, size_t len)
 {
 	const struct kmh_vm *vm = (const struct kmh_vm *)base;
-	if (!vm->prof || c->constraint < 0 || c->constraint >= KMH_NR_BANKS)
+	const struct kmh_table *t = vm->table;
+	if (c->constraint < 0 || c->constraint >= KMH_NR_BANKS)
 		return NULL;
 	for (unsigned s = 0; s < KMH_NR_SLOTS; s++) {
 		unsigned idx = kmh_mhpmevent_event(c->value, s);
-		if (!idx || emu_profile_produces(vm->prof, c->constraint, idx))
+		/* a v3 event v2 has no signal of is produced by no profile or trace */
+		unsigned sig = v2_index_of(t, c->constraint, idx);
+		if (!idx ||
+		    (sig && (!vm->prof || emu_profile_produces(vm->prof, c->constraint, sig))))
 			continue;
-		const struct kmh_event *ev = kmh_event_by_index(&kmh_table_v2, c->constraint, idx);
+		const struct kmh_event *ev = kmh_event_by_index(t, c->constraint, idx);
 		if (ev)
-			snprintf(buf, len, "%s:%s", kmh_table_v2.banks[c->constraint].name,
-			         ev->name);
+			snprintf(buf, len, "%s:%s", t->banks[c->constraint].name, ev->name);
 		else
-			snprintf(buf, len, "%s:%u", kmh_table_v2.banks[c->constraint].name, idx);
+			snprintf(buf, len, "%s:%u", t->banks[c->constraint].name, idx);
 		return buf;
 	}
 	return NULL;
@@ -689,28 +734,21 @@ static const char *describe(enum hpm_emu_step step, uint32_t mask, unsigned coun
 	return buf;
 }
 
-const struct hpm_emu_machine hpm_machine_kunminghu = {
-    .max_harts = EMU_MAX_HARTS,
-    .default_profile = "balanced",
-    .create = vm_create,
-    .free = vm_free,
-    .set_event = vm_set_event,
-    .zero = vm_zero,
-    .inhibit = vm_inhibit,
-    .run = vm_run,
-    .read = vm_read,
-    .unproduced = vm_unproduced,
-    .describe = describe,
-    .set_period = vm_set_period,
-    /* the free list's occupancy is in exactly one quarter every cycle
-     * (workload-model.c checks it one-hot) */
-    .cycle_sampler = "me_freelist_1_4_valid+me_freelist_2_4_valid+me_freelist_3_4_valid+"
-                     "me_freelist_4_4_valid",
-    .run_sample = vm_run_sample,
-    .nr_functions = vm_nr_functions,
-    .function = vm_function,
-    .nr_tasks = vm_nr_tasks,
-    .task = vm_task,
-    .task_now = vm_task_now,
-    .task_truth = vm_task_truth,
-};
+/* The operations both machines share: they differ in their model's table.
+ * cycle_sampler: the free list's occupancy is in exactly one quarter every
+ * cycle (workload-model.c checks it one-hot). */
+#define KMH_MACHINE_OPS                                                                            \
+	.max_harts = EMU_MAX_HARTS, .default_profile = "balanced", .free = vm_free,                \
+	.set_event = vm_set_event, .zero = vm_zero, .inhibit = vm_inhibit, .run = vm_run,          \
+	.read = vm_read, .unproduced = vm_unproduced, .describe = describe,                        \
+	.set_period = vm_set_period,                                                               \
+	.cycle_sampler = "me_freelist_1_4_valid+me_freelist_2_4_valid+me_freelist_3_4_valid+"      \
+	                 "me_freelist_4_4_valid",                                                  \
+	.run_sample = vm_run_sample, .nr_functions = vm_nr_functions, .function = vm_function,     \
+	.nr_tasks = vm_nr_tasks, .task = vm_task, .task_now = vm_task_now,                         \
+	.task_truth = vm_task_truth,
+
+const struct hpm_emu_machine hpm_machine_kunminghu = {.create = vm_create, KMH_MACHINE_OPS};
+
+/* kunminghu-v3: the same profiles feed its events of v2's names (to_signals) */
+const struct hpm_emu_machine hpm_machine_kunminghu_v3 = {.create = vm_create_v3, KMH_MACHINE_OPS};
