@@ -21,6 +21,7 @@
 
 #include "builtin/backend-opts.h"
 #include "builtin/builtin.h"
+#include "builtin/fields.h"
 #include "core/workload.h"
 #include "record/emu.h"
 #include "record/record.h"
@@ -54,6 +55,8 @@ const char cmd_record_usage[] =
     "      --emu-cycles N        emulated cycles per hart (default 1e9)\n"
     "      --emu-harts N         emulated harts (default 1), one thread each\n"
     "      --emu-freq HZ         emulated clock: sample times, and -F's period\n"
+    "      --pmu MODEL           with --backend emu: MODEL's emulated machine and events\n"
+    "                            (kunminghu, the default; kunminghu-v3)\n"
     "  -q, --quiet               no closing lines\n"
     "  -v, --verbose             say which event was used instead of the default\n"
     "  -h, --help                this text\n";
@@ -74,26 +77,21 @@ struct rec_cli {
 	bool emu_given;
 	const char *output;
 	bool period_given, freq_given, quiet, verbose;
-	char **argv; /* the command, or NULL */
+	char **argv;                       /* the command, or NULL */
+	const struct hpm_pmu_model *model; /* --pmu, or NULL */
 };
 
 static int parse_opts(int argc, char **argv, struct rec_cli *c)
 {
 	static const char shortopts[] = "+:e:c:F:go:aC:p:t:m:qvh";
 	static const struct option longopts[] = {
-	    {"event", required_argument, NULL, 'e'},
-	    {"count", required_argument, NULL, 'c'},
-	    {"freq", required_argument, NULL, 'F'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"all-cpus", no_argument, NULL, 'a'},
-	    {"cpu", required_argument, NULL, 'C'},
-	    {"pid", required_argument, NULL, 'p'},
-	    {"tid", required_argument, NULL, 't'},
-	    {"mmap-pages", required_argument, NULL, 'm'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"verbose", no_argument, NULL, 'v'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {"event", required_argument, NULL, 'e'},      {"count", required_argument, NULL, 'c'},
+	    {"freq", required_argument, NULL, 'F'},       {"output", required_argument, NULL, 'o'},
+	    {"all-cpus", no_argument, NULL, 'a'},         {"cpu", required_argument, NULL, 'C'},
+	    {"pid", required_argument, NULL, 'p'},        {"tid", required_argument, NULL, 't'},
+	    {"mmap-pages", required_argument, NULL, 'm'}, {"quiet", no_argument, NULL, 'q'},
+	    {"verbose", no_argument, NULL, 'v'},          {"help", no_argument, NULL, 'h'},
+	    {"pmu", required_argument, NULL, 'P'},        {NULL, 0, NULL, 0},
 	};
 	uint64_t n;
 	int ch;
@@ -181,6 +179,10 @@ static int parse_opts(int argc, char **argv, struct rec_cli *c)
 			}
 			c->o.mmap_pages = (unsigned)n;
 			break;
+		case 'P':
+			if (!(c->model = fields_model_by_name(optarg)))
+				return EXIT_FAILURE;
+			break;
 		case 'q':
 			c->quiet = true;
 			break;
@@ -202,6 +204,11 @@ static int parse_opts(int argc, char **argv, struct rec_cli *c)
 	}
 	if (c->backend != HPM_BACKEND_EMU && c->emu_given) {
 		cli_error("the --emu-* options need --backend emu");
+		return EXIT_FAILURE;
+	}
+	if (c->backend != HPM_BACKEND_EMU && c->model) {
+		cli_error("--pmu %s needs --backend emu: the perf back end records this host's PMU",
+		          c->model->name);
 		return EXIT_FAILURE;
 	}
 	if (c->backend == HPM_BACKEND_EMU) {
@@ -299,6 +306,7 @@ static int record_emu(struct rec_cli *c, int argc, char **argv)
 	                                .period = c->o.period,
 	                                .freq = c->o.freq,
 	                                .emu = c->emu,
+	                                .model = c->model,
 	                                .pipe = strcmp(c->output, "-") == 0,
 	                                .exe = elen > 0 ? exe : "hpmstat",
 	                                .argc = argc,

@@ -54,12 +54,18 @@ static uint64_t id_of(const struct rec *r, unsigned ev, unsigned h)
 	return 1 + (uint64_t)ev * r->vm->harts + h;
 }
 
-/* The events as the first registered model whose machine can sample
- * encodes them (the registry knows which that is; this file names none). */
+/* The events as --pmu's model, or the first registered model whose machine
+ * can sample, encodes them (the registry knows which that is; this file
+ * names none). */
 static int place(struct rec *r)
 {
 	uint32_t used = 0;
-	const struct hpm_pmu_model *m = NULL;
+	const struct hpm_pmu_model *m = r->o->model;
+	if (m && !(hpm_model_machine(m) && hpm_emu_can_sample(hpm_model_machine(m)))) {
+		snprintf(r->err, r->errlen, "--pmu %s: its emulated machine cannot sample",
+		         m->name);
+		return -EOPNOTSUPP;
+	}
 	for (unsigned i = 0; !m && i < hpm_model_count(); i++) {
 		const struct hpm_emu_machine *mach = hpm_model_machine(hpm_model_at(i));
 		if (mach && hpm_emu_can_sample(mach))

@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "arch/model.h"
 #include "backend/emu.h"
 
 #define HPM_RECORD_EMU_PID 1000 /* the emulated workload's pseudo process */
@@ -43,6 +44,9 @@ struct hpm_record_emu_opts {
 	                            * counted one per cycle: period = emu.freq / freq */
 	struct hpm_emu_config emu; /* --emu-profile, --emu-harts, --emu-seed, --emu-cycles,
 	                            * --emu-freq */
+	/* --pmu: the model whose machine records (kunminghu-v3); NULL: the first
+	 * registered model whose machine can sample */
+	const struct hpm_pmu_model *model;
 	bool pipe;                 /* perf's pipe format (-o -) rather than a file */
 	const char *exe;           /* CMDLINE */
 	int argc;

@@ -72,4 +72,20 @@ $H stat --pmu kunminghu --record "$tmp/v2.json" --topdown -e rob_commitInstr \
 run_fails_with "report --diff of a kunminghu run and a kunminghu-v3 run is refused" \
 	"the Topdown trees of two PMU models are not compared" \
 	$H report --diff "$tmp/v2.json" "$tmp/v3.json"
+# record --backend emu --pmu kunminghu-v3: the attr perf reads back carries
+# v3's encoding (perf evlist prints the config as perf reads it)
+run_ok "record --backend emu --pmu kunminghu-v3" $H record --backend emu --pmu kunminghu-v3 \
+	-e rob_commitInstr -c 100000 -o "$tmp/p3.data" --emu-cycles 1000000
+if command -v perf >/dev/null 2>&1; then
+	perf evlist -v -i "$tmp/p3.data" </dev/null >"$tmp/evlist" 2>&1
+	grep -q "^rob_commitInstr: .*config: 0x4000000000000033," "$tmp/evlist"
+	ok $? "perf evlist: rob_commitInstr's config is v3's 0x4000000000000033"
+else
+	tap_n=$((tap_n + 1)); echo "ok $tap_n - perf evlist # SKIP no perf"
+fi
+run_fails_with "record --pmu without --backend emu is refused" \
+	"--pmu kunminghu-v3 needs --backend emu" $H record --pmu kunminghu-v3 -e cycles true
+run_fails_with "record --backend emu --pmu kunminghu-v3 -e BpWrong" \
+	"'BpWrong' is a kunminghu-v2 event; kunminghu-v3 has no such event" \
+	$H record --backend emu --pmu kunminghu-v3 -e BpWrong -c 1000 -o "$tmp/p4.data" --emu-cycles 1000
 done_testing
