@@ -16,12 +16,13 @@ src_arm64_libarm64_a_SOURCES = \
 	src/arm64/model.c src/arm64/model.h src/arm64/perf-attr.c src/arm64/perf-attr.h
 src_arm64_libarm64_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 ARM64_GEN = src/arm64/events-gen.c src/arm64/metrics-neoverse-n1-gen.c \
-	src/arm64/metrics-neoverse-n2-gen.c src/arm64/metrics-neoverse-v1-gen.c \
-	src/arm64/metrics-neoverse-v2-gen.c
+	src/arm64/metrics-neoverse-n2-gen.c src/arm64/metrics-neoverse-n2-r0p0-gen.c \
+	src/arm64/metrics-neoverse-v1-gen.c src/arm64/metrics-neoverse-v2-gen.c
 nodist_src_arm64_libarm64_a_SOURCES = $(ARM64_GEN)
 BUILT_SOURCES += $(ARM64_GEN)
 CLEANFILES += $(ARM64_GEN) src/arm64/events-gen.c.tmp src/arm64/metrics-neoverse-n1-gen.c.tmp \
-	src/arm64/metrics-neoverse-n2-gen.c.tmp src/arm64/metrics-neoverse-v1-gen.c.tmp \
+	src/arm64/metrics-neoverse-n2-gen.c.tmp src/arm64/metrics-neoverse-n2-r0p0-gen.c.tmp \
+	src/arm64/metrics-neoverse-v1-gen.c.tmp \
 	src/arm64/metrics-neoverse-v2-gen.c.tmp
 
 src/arm64/events-gen.c: src/arm64/gen/arm64-jevents$(EXEEXT) events/arm64/mapfile.csv $(ARM64_JSON)
@@ -32,16 +33,21 @@ src/arm64/events-gen.c: src/arm64/gen/arm64-jevents$(EXEEXT) events/arm64/mapfil
 # ArchStdEvent rows name the standard events). No --retired: an Arm core's
 # retired instructions are INST_RETIRED, which is also what perf's generic
 # "instructions" counts there, so --topdown-retired=minstret has nothing to
-# substitute.
+# substitute. Revisions whose formulas differ (N2 r0p0-r0p2 and r0p3-) have
+# entries of their own in the core's metrics.json ("Revisions"): one table
+# for each (revs), named after the revision it starts at (rev).
 ARM64_METRICS2C = $(MKDIR_P) src/arm64 && \
 	dir=$(top_srcdir)/events/arm64/arm/$$core; ev=; \
 	for f in $$dir/*.json; do case $$f in */metrics.json) ;; *) ev="$$ev --events $$f";; esac; done; \
-	src/gen/metrics2c$(EXEEXT) --table arm64_metrics_`echo $$core | tr - _` $$ev \
-		$$dir/metrics.json > $@.tmp && mv $@.tmp $@
+	src/gen/metrics2c$(EXEEXT) --table arm64_metrics_`echo $$core$${rev:+-$$rev} | tr - _` $$ev \
+		$${revs:+--revisions $$revs} $$dir/metrics.json > $@.tmp && mv $@.tmp $@
 src/arm64/metrics-neoverse-n1-gen.c: src/gen/metrics2c$(EXEEXT) $(ARM64_JSON)
 	$(AM_V_GEN)core=neoverse-n1; $(ARM64_METRICS2C)
 src/arm64/metrics-neoverse-n2-gen.c: src/gen/metrics2c$(EXEEXT) $(ARM64_JSON)
-	$(AM_V_GEN)core=neoverse-n2; $(ARM64_METRICS2C)
+	$(AM_V_GEN)core=neoverse-n2; revs=r0p3-; $(ARM64_METRICS2C)
+# Neoverse N2 r0p0 to r0p2: the erratum's corrected formulas
+src/arm64/metrics-neoverse-n2-r0p0-gen.c: src/gen/metrics2c$(EXEEXT) $(ARM64_JSON)
+	$(AM_V_GEN)core=neoverse-n2; rev=r0p0; revs=r0p0-r0p2; $(ARM64_METRICS2C)
 src/arm64/metrics-neoverse-v1-gen.c: src/gen/metrics2c$(EXEEXT) $(ARM64_JSON)
 	$(AM_V_GEN)core=neoverse-v1; $(ARM64_METRICS2C)
 src/arm64/metrics-neoverse-v2-gen.c: src/gen/metrics2c$(EXEEXT) $(ARM64_JSON)

@@ -46,6 +46,11 @@ enum { ARM_EL0 = 1u << 0, ARM_EL1 = 1u << 1, ARM_EL2 = 1u << 2, ARM_ELS = 7u };
 
 struct arm_model {
 	const char *core; /* arm64_cores[].name */
+	/* The MIDR_EL1 revisions the model stands for, Variant [23:20] and
+	 * Revision [3:0] as one number (variant << 4 | revision), first to
+	 * last: two models of one core split it where Arm's formulas change
+	 * (N2 r0p0-r0p2 and r0p3 on). */
+	unsigned rev_first, rev_last;
 };
 
 static const struct arm64_core *core_of(const struct hpm_pmu_model *m)
@@ -100,19 +105,22 @@ static struct arm64_names names_of(const struct arm64_core *c)
 /* ------------------------------------------------ detection */
 
 /* perf's arm64 cpuid is MIDR_EL1 in hex ("0x00000000410fd4f1"); its
- * mapfile matching ignores Variant [23:20] and Revision [3:0]. */
+ * mapfile matching ignores Variant [23:20] and Revision [3:0], which pick
+ * among the models of one core (as perf's metrics ask strcmp_cpuid_str). */
 static bool match_cpuid(const struct hpm_pmu_model *m, const char *cpuid)
 {
 	const struct arm64_core *c = core_of(m);
+	const struct arm_model *am = m->data;
 	const uint64_t mask = ~(UINT64_C(0xf) << 20 | UINT64_C(0xf));
 	unsigned long long midr;
 	char *end;
 	if (!c || !cpuid || strncasecmp(cpuid, "0x", 2) != 0 || !isxdigit((unsigned char)cpuid[2]))
 		return false;
 	midr = strtoull(cpuid, &end, 16);
-	if (*end)
+	if (*end || ((uint64_t)midr & mask) != (c->midr & mask))
 		return false;
-	return ((uint64_t)midr & mask) == (c->midr & mask);
+	unsigned rev = (unsigned)((midr >> 20 & 0xf) << 4 | (midr & 0xf));
+	return rev >= am->rev_first && rev <= am->rev_last;
 }
 
 /* ------------------------------------------------ events */
@@ -511,6 +519,7 @@ static const struct hpm_model_generic generic[] = {
 
 extern const struct metric_table arm64_metrics_neoverse_n1;
 extern const struct metric_table arm64_metrics_neoverse_n2;
+extern const struct metric_table arm64_metrics_neoverse_n2_r0p0;
 extern const struct metric_table arm64_metrics_neoverse_v1;
 extern const struct metric_table arm64_metrics_neoverse_v2;
 
@@ -519,14 +528,16 @@ extern const struct metric_table arm64_metrics_neoverse_v2;
  * the L1 instruction cache and TLBs, then (no prefetch events in these
  * tables) the L2 cache. */
 #define ARM_MODEL(core_name, disp, data_, table)                                                   \
+	ARM_MODEL_DESC(core_name, disp, "Arm " disp " (Arm PMUv3)", data_, table)
+#define ARM_MODEL_DESC(core_name, disp, desc, data_, table)                                        \
 	{                                                                                          \
-		.name = core_name, .display = disp, .description = "Arm " disp " (Arm PMUv3)",     \
-		.arch = "arm64", .data = &data_, .match_cpuid = match_cpuid, .encode = encode,     \
-		.suggest = suggest, .nr_events = nr_events, .event_at = event_at,                  \
-		.event_json = event_json, .decode = decode, .decode_json = decode_json,            \
-		.parse_modifiers = parse_modifiers, .modes_str = modes_str,                        \
-		.restrict_level = restrict_level, .modes_default = ARM_ELS, .modes_all = ARM_ELS,  \
-		.fixed = fixed, .nr_fixed = sizeof(fixed) / sizeof(fixed[0]),                      \
+		.name = core_name, .display = disp, .description = desc, .arch = "arm64",          \
+		.data = &data_, .match_cpuid = match_cpuid, .encode = encode, .suggest = suggest,  \
+		.nr_events = nr_events, .event_at = event_at, .event_json = event_json,            \
+		.decode = decode, .decode_json = decode_json, .parse_modifiers = parse_modifiers,  \
+		.modes_str = modes_str, .restrict_level = restrict_level,                          \
+		.modes_default = ARM_ELS, .modes_all = ARM_ELS, .fixed = fixed,                    \
+		.nr_fixed = sizeof(fixed) / sizeof(fixed[0]),                                      \
 		.counters = {"counter class", "pmevcntr", ARM_FIRST_COUNTER, ARM_LAST_COUNTER},    \
 		.nr_constraints = 1, .constraint_name = constraint_name,                           \
 		.constraint_counters = constraint_counters,                                        \
@@ -544,13 +555,22 @@ extern const struct metric_table arm64_metrics_neoverse_v2;
 		.metrics = &table,                                                                 \
 	}
 
-static const struct arm_model n1 = {"neoverse-n1"}, n2 = {"neoverse-n2"}, v1 = {"neoverse-v1"},
-                              v2 = {"neoverse-v2"};
+/* every revision, but N2's: r0p0-r0p2 (the STALL_SLOT erratum, whose
+ * workaround Arm's formulas for them carry) and r0p3 on (Arm's plain ones) */
+#define ARM_REV_ALL 0, 0xff
+static const struct arm_model n1 = {"neoverse-n1", ARM_REV_ALL}, n2 = {"neoverse-n2", 0x03, 0xff},
+                              n2_r0p0 = {"neoverse-n2", 0x00, 0x02},
+                              v1 = {"neoverse-v1", ARM_REV_ALL}, v2 = {"neoverse-v2", ARM_REV_ALL};
 
 const struct hpm_pmu_model hpm_model_neoverse_n1 =
     ARM_MODEL("neoverse-n1", "Neoverse N1", n1, arm64_metrics_neoverse_n1);
 const struct hpm_pmu_model hpm_model_neoverse_n2 =
-    ARM_MODEL("neoverse-n2", "Neoverse N2", n2, arm64_metrics_neoverse_n2);
+    ARM_MODEL_DESC("neoverse-n2", "Neoverse N2", "Arm Neoverse N2 r0p3 and later (Arm PMUv3)", n2,
+                   arm64_metrics_neoverse_n2);
+const struct hpm_pmu_model hpm_model_neoverse_n2_r0p0 = ARM_MODEL_DESC(
+    "neoverse-n2-r0p0", "Neoverse N2 r0p0-r0p2",
+    "Arm Neoverse N2 r0p0 to r0p2 (Arm PMUv3; Topdown with the STALL_SLOT erratum workaround)",
+    n2_r0p0, arm64_metrics_neoverse_n2_r0p0);
 const struct hpm_pmu_model hpm_model_neoverse_v1 =
     ARM_MODEL("neoverse-v1", "Neoverse V1", v1, arm64_metrics_neoverse_v1);
 const struct hpm_pmu_model hpm_model_neoverse_v2 =

@@ -13,6 +13,7 @@
 
 extern const struct hpm_pmu_model hpm_model_neoverse_n1;
 extern const struct hpm_pmu_model hpm_model_neoverse_n2;
+extern const struct hpm_pmu_model hpm_model_neoverse_n2_r0p0;
 extern const struct hpm_pmu_model hpm_model_neoverse_v1;
 extern const struct hpm_pmu_model hpm_model_neoverse_v2;
 

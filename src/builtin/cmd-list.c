@@ -649,6 +649,20 @@ static bool listed_by_default(const struct hpm_pmu_model *m)
 	return m == hpm_model_at(0) || (hpm_model_machine(m) != NULL && !m->perf_attr);
 }
 
+/* The host's core model when it is one listed_by_default leaves out (an
+ * Arm core found by its MIDR, the revision included): stat counts it
+ * without --pmu on this host, so its names and the formulas of its
+ * revision are listed too. NULL otherwise. */
+static const struct hpm_pmu_model *host_core_model(void)
+{
+	struct hpm_pmu pmu;
+	char err[256];
+	if (hpm_pmu_detect(&pmu, err, sizeof(err)) != 0 || !pmu.present || !pmu.model ||
+	    listed_by_default(pmu.model))
+		return NULL;
+	return pmu.model;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	struct list_opts o = {.bank = -1, .desc = true};
@@ -673,15 +687,20 @@ int cmd_list(int argc, char **argv)
 		if (o.model->metrics)
 			list_metrics(&out, &o, o.model->metrics);
 	} else {
+		const struct hpm_pmu_model *host = host_core_model();
 		list_host(&out, &o);
 		list_kernel_pmus(&out, &o);
 		for (unsigned m = 0; m < hpm_model_count(); m++)
 			if (listed_by_default(hpm_model_at(m)))
 				list_model(&out, &o, hpm_model_at(m));
+		if (host)
+			list_model(&out, &o, host);
 		hpm_host_pfm_names(pfm_visit, &pfm);
 		for (unsigned m = 0; m < hpm_model_count(); m++)
 			if (listed_by_default(hpm_model_at(m)) && hpm_model_at(m)->metrics)
 				list_metrics(&out, &o, hpm_model_at(m)->metrics);
+		if (host && host->metrics)
+			list_metrics(&out, &o, host->metrics);
 	}
 
 	if (o.json) {

@@ -13,14 +13,21 @@
  * tma_<X>_group groups is consistent (every group parent exists, one level
  * up); and every Topdown metric has a threshold, ScaleUnit "100%" and a
  * BriefDescription that says whether it is a share "of slots" or "of
- * cycles". It knows no model: the events and the retired-instructions
- * event come from the command line.
+ * cycles". A Topdown metric may also name, in TopdownStage2, the metric
+ * groups a decision tree descends into below it (Arm's stage 2: sets of
+ * metrics, not shares of the node); each must be a group of the file. It
+ * knows no model: the events and the retired-instructions event come from
+ * the command line. An entry with "Revisions" belongs to those revisions of
+ * the core only (N2's "r0p0-r0p2" and "r0p3-", whose Topdown formulas
+ * differ): it is read when --revisions gives that text, and left out
+ * otherwise; a file with such entries needs --revisions.
  *
- * Usage: metrics2c --table NAME [--retired EVENT] [--events EVENTS.json]...
- * METRICS.json > metrics-gen.c. --retired names the event the metrics read
- * for retired instructions, which --topdown-retired=minstret reads as
- * "instructions". Any problem: one line on stderr naming the file and the
- * metric, exit 1, nothing on stdout.
+ * Usage: metrics2c --table NAME [--retired EVENT] [--revisions REVS]
+ * [--events EVENTS.json]... METRICS.json > metrics-gen.c. --retired names
+ * the event the metrics read for retired instructions, which
+ * --topdown-retired=minstret reads as "instructions". Any problem: one
+ * line on stderr naming the file and the metric, exit 1, nothing on
+ * stdout.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -40,6 +47,7 @@
 
 struct gm {
 	const char *name, *expr, *groups, *threshold, *scale_unit, *brief, *desc;
+	const char *stage2; /* TopdownStage2, "" when none */
 	double scale;
 	const char *unit;
 	struct mexpr *e, *t;
@@ -51,6 +59,8 @@ struct gm {
 };
 
 static const char *prog = "metrics2c";
+static const char *want_revisions; /* --revisions, NULL when not given */
+static bool saw_revisions;         /* some entry is for want_revisions */
 static const char *cur_file = "";
 static struct gm metrics[MAX_METRICS];
 static unsigned nr_metrics;
@@ -312,11 +322,43 @@ static void read_share(struct gm *m)
 		die("metric '%s': a Topdown metric needs ScaleUnit \"100%%\"", m->name);
 }
 
+/* TopdownStage2: only on a Topdown metric, each item (case as written) a
+ * group that some metric of the file lists in its MetricGroup. */
+static void check_stage2(const struct gm *m)
+{
+	const char *g = m->stage2;
+	if (!*g)
+		return;
+	if (!m->level)
+		die("metric '%s': TopdownStage2 on a metric outside the Topdown tree", m->name);
+	while (*g) {
+		size_t n = strcspn(g, ";");
+		bool found = false;
+		for (unsigned i = 0; i < nr_metrics && n && !found; i++) {
+			const char *h = metrics[i].groups;
+			while (*h && !found) {
+				size_t k = strcspn(h, ";");
+				found = k == n && strncmp(h, g, n) == 0;
+				h += k;
+				if (*h == ';')
+					h++;
+			}
+		}
+		if (!found)
+			die("metric '%s': TopdownStage2 names '%.*s', which no metric of the file "
+			    "lists in its MetricGroup",
+			    m->name, (int)n, g);
+		g += n;
+		if (*g == ';')
+			g++;
+	}
+}
+
 static void read_metric(json_t *obj, unsigned idx)
 {
-	static const char *const keys[] = {"MetricName",       "MetricExpr", "MetricGroup",
-	                                   "MetricThreshold",  "ScaleUnit",  "BriefDescription",
-	                                   "PublicDescription"};
+	static const char *const keys[] = {"MetricName",        "MetricExpr",    "MetricGroup",
+	                                   "MetricThreshold",   "ScaleUnit",     "BriefDescription",
+	                                   "PublicDescription", "TopdownStage2", "Revisions"};
 	struct gm *m = &metrics[nr_metrics];
 	const char *key;
 	json_t *val;
@@ -333,6 +375,15 @@ static void read_metric(json_t *obj, unsigned idx)
 			known |= strcmp(key, keys[k]) == 0;
 		if (!known)
 			die("metric '%s': unknown field %s", m->name, key);
+	}
+	const char *revs = get_str(obj, "Revisions", m->name, false);
+	if (revs) {
+		if (!want_revisions)
+			die("metric '%s': an entry for revisions %s, and no --revisions", m->name,
+			    revs);
+		if (strcmp(revs, want_revisions) != 0)
+			return; /* another revision's */
+		saw_revisions = true;
 	}
 	if (!valid_name(m->name))
 		die("metric '%s': MetricName must be a letter or '_' then letters, digits, '_' "
@@ -357,6 +408,9 @@ static void read_metric(json_t *obj, unsigned idx)
 	m->desc = get_str(obj, "PublicDescription", m->name, false);
 	if (!m->desc)
 		m->desc = m->brief;
+	m->stage2 = get_str(obj, "TopdownStage2", m->name, false);
+	if (!m->stage2)
+		m->stage2 = "";
 	m->e = parse(m->expr, m->name, "MetricExpr");
 	if (m->threshold)
 		m->t = parse(m->threshold, m->name, "MetricThreshold");
@@ -402,8 +456,8 @@ static bool valid_c_name(const char *s)
 static int usage(void)
 {
 	fprintf(stderr,
-	        "usage: %s --table NAME [--retired EVENT] [--events EVENTS.json]... "
-	        "METRICS.json > metrics-gen.c\n",
+	        "usage: %s --table NAME [--retired EVENT] [--revisions REVS] "
+	        "[--events EVENTS.json]... METRICS.json > metrics-gen.c\n",
 	        prog);
 	return 2;
 }
@@ -422,6 +476,8 @@ int main(int argc, char **argv)
 			table = argv[++i];
 		else if (strcmp(argv[i], "--retired") == 0 && has_value)
 			retired = argv[++i];
+		else if (strcmp(argv[i], "--revisions") == 0 && has_value)
+			want_revisions = argv[++i];
 		else if (strcmp(argv[i], "--events") == 0 && has_value)
 			read_events(argv[++i]);
 		else if (argv[i][0] == '-' || path)
@@ -445,6 +501,8 @@ int main(int argc, char **argv)
 		die("more than %d metrics", MAX_METRICS);
 	for (size_t i = 0; i < json_array_size(root); i++)
 		read_metric(json_array_get(root, i), (unsigned)i);
+	if (want_revisions && !saw_revisions)
+		die("--revisions %s: no entry of the file is for those revisions", want_revisions);
 
 	for (unsigned i = 0; i < nr_metrics; i++) {
 		struct gm *m = &metrics[i];
@@ -455,6 +513,7 @@ int main(int argc, char **argv)
 		read_groups(m, parent);
 		read_scale(m);
 		read_share(m);
+		check_stage2(m);
 		if (parent[0]) {
 			m->parent = find_metric(parent);
 			if (m->parent < 0)
@@ -513,6 +572,8 @@ int main(int argc, char **argv)
 		emit_str(out, m->brief);
 		fputs(",\n\t\t.description = ", out);
 		emit_str(out, m->desc);
+		fputs(",\n\t\t.stage2 = ", out);
+		emit_str(out, m->stage2);
 		fprintf(out,
 		        ",\n\t\t.level = %u,\n\t\t.share = %s,\n\t\t.parent = %d,\n"
 		        "\t\t.first_child = %u,\n\t\t.nr_children = %u,\n\t},\n",
@@ -520,7 +581,7 @@ int main(int argc, char **argv)
 	}
 	if (!nr_metrics)
 		fputs("\t{.name = \"\", .expr = \"0\", .groups = \"\", .unit = \"\", .brief = "
-		      "\"\", .description = \"\", .parent = -1},\n",
+		      "\"\", .description = \"\", .stage2 = \"\", .parent = -1},\n",
 		      out);
 	fputs("};\n\n", out);
 

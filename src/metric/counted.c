@@ -64,11 +64,11 @@ double metric_value_shown(const struct metric *m, const struct metric_value *v)
 	return (v->flags & (METRIC_F_NA | METRIC_F_ERROR)) ? (double)NAN : v->value * m->scale;
 }
 
-char *metric_display_name(const char *name)
+/* toplev's spelling of a node name; up: capitalise (a tree node) */
+static char *display_name(const char *name, bool up)
 {
 	const char *n = strncmp(name, "tma_", 4) == 0 ? name + 4 : name;
 	char *d = xstrdup(n);
-	bool up = strncmp(name, "tma_", 4) == 0;
 	for (char *p = d; *p && up; p++) {
 		if (p == d || p[-1] == '_')
 			*p = (char)toupper((unsigned char)*p);
@@ -80,4 +80,14 @@ char *metric_display_name(const char *name)
 	if (dram)
 		memcpy(dram, "DRAM", 4);
 	return d;
+}
+
+char *metric_display_name(const char *name)
+{
+	return display_name(name, strncmp(name, "tma_", 4) == 0);
+}
+
+char *metric_node_display_name(const struct metric *m)
+{
+	return display_name(m->name, m->level > 0 || strncmp(m->name, "tma_", 4) == 0);
 }

@@ -168,6 +168,12 @@ struct metric {
 	const char *unit;        /* its unit: "%", "per cycle"; "" when none */
 	const char *brief;       /* BriefDescription */
 	const char *description; /* PublicDescription, or the brief one */
+	/* TopdownStage2: the metric groups a decision tree descends into
+	 * below this node (Arm's stage 2), ';'-separated, "" when none. They
+	 * are sets of metrics, not shares of the node: --topdown one level
+	 * deeper lists their metrics under it (metric_set_under), outside the
+	 * tree (level 0), never marked as a bottleneck. */
+	const char *stage2;
 	/* The Topdown tree. A metric in group TopdownL<n> is at level n; one in
 	 * group tma_<X>_group is a child of metric tma_<X> (Intel's convention,
 	 * the tma_L<n>_group groups excepted). */
@@ -214,9 +220,12 @@ struct metric_table {
 /* A table without metrics, for a model that has none. */
 extern const struct metric_table metric_table_empty;
 
-/* Exact name, as metric expressions reference metrics; NULL when none. */
+/* Exact name, as metric expressions reference metrics; NULL when none.
+ * "tma_X" also names Topdown node X when t has no metric tma_X (the Arm
+ * tables' names before Arm's own frontend_bound ..., kept as aliases for
+ * scripts and run files). */
 const struct metric *metric_by_name(const struct metric_table *t, const char *name);
-/* Name ignoring case, as -M takes it. */
+/* Name ignoring case, as -M takes it (with the same alias). */
 const struct metric *metric_by_name_icase(const struct metric_table *t, const char *name);
 /* m's position in t's metrics (m must be one of them). */
 unsigned metric_index(const struct metric_table *t, const struct metric *m);
@@ -247,6 +256,7 @@ void metric_release(const struct metric_table *t);
 struct metric_set {
 	const struct metric_table *table; /* set by metric_set_init */
 	const struct metric **m;
+	int *under; /* [nr]: see metric_set_under */
 	unsigned nr, alloc;
 };
 
@@ -257,13 +267,17 @@ void metric_set_free(struct metric_set *s);
 int metric_set_find(const struct metric_set *s, const struct metric *m);
 /* Append m (one of the set's table) unless present. */
 void metric_set_add_metric(struct metric_set *s, const struct metric *m);
+/* The position in s of the Topdown node whose stage-2 group (struct
+ * metric's stage2) brought metric i into s, or -1. */
+int metric_set_under(const struct metric_set *s, unsigned i);
 /* -M: a comma-separated list of metric names and metric group names, case
  * ignored; a group adds its members in table order. An unknown item is
  * METRIC_EUNKNOWN ("unknown metric or metric group 'x'; did you mean 'y'?")
  * and adds nothing of the list. */
 int metric_set_add(struct metric_set *s, const char *list, struct metric_error *err);
 /* --topdown=LEVEL: the Topdown tree down to LEVEL (1..metric_max_level(table)),
- * depth first: each node followed by its children. */
+ * depth first: each node followed by the metrics of its stage-2 groups
+ * (when LEVEL is below the node's) and then its children. */
 int metric_set_add_topdown(struct metric_set *s, unsigned level, struct metric_error *err);
 /* --nodes LIST: toplev's node selection over the Topdown tree. The default
  * set is the tree down to LEVEL (as metric_set_add_topdown), or nothing when
@@ -460,5 +474,9 @@ double metric_value_shown(const struct metric *m, const struct metric_value *v);
  * (tma_frontend_bound -> Frontend_Bound, tma_l1_bound -> L1_Bound, Dram ->
  * DRAM); other metrics keep their name. A new string. */
 char *metric_display_name(const char *name);
+/* The same for a metric of a table: every Topdown node is named as a tree
+ * node, with or without the tma_ prefix (Arm's frontend_bound ->
+ * Frontend_Bound). */
+char *metric_node_display_name(const struct metric *m);
 
 #endif

@@ -35,20 +35,31 @@
 static struct metric_cache empty_cache;
 const struct metric_table metric_table_empty = {.cache = &empty_cache};
 
-const struct metric *metric_by_name(const struct metric_table *t, const char *name)
+/* The metric named name (case ignored when icase); "tma_X" also names
+ * Topdown node X when t has no metric tma_X: the Arm tables named their
+ * level 1 tma_frontend_bound ... before they took Arm's and Linux's
+ * frontend_bound ..., and scripts and run files keep the old names. */
+static const struct metric *by_name(const struct metric_table *t, const char *name, bool icase)
 {
 	for (unsigned i = 0; i < t->nr; i++)
-		if (strcmp(t->metrics[i].name, name) == 0)
+		if ((icase ? strcasecmp : strcmp)(t->metrics[i].name, name) == 0)
 			return &t->metrics[i];
+	if ((icase ? strncasecmp : strncmp)(name, "tma_", 4) == 0 && name[4]) {
+		const struct metric *m = by_name(t, name + 4, icase);
+		if (m && m->level)
+			return m;
+	}
 	return NULL;
+}
+
+const struct metric *metric_by_name(const struct metric_table *t, const char *name)
+{
+	return by_name(t, name, false);
 }
 
 const struct metric *metric_by_name_icase(const struct metric_table *t, const char *name)
 {
-	for (unsigned i = 0; i < t->nr; i++)
-		if (strcasecmp(t->metrics[i].name, name) == 0)
-			return &t->metrics[i];
-	return NULL;
+	return by_name(t, name, true);
 }
 
 unsigned metric_index(const struct metric_table *t, const struct metric *m)
@@ -92,9 +103,13 @@ bool metric_group_exists(const struct metric_table *t, const char *group)
 unsigned metric_max_level(const struct metric_table *t)
 {
 	unsigned max = 0;
-	for (unsigned i = 0; i < t->nr; i++)
-		if (t->metrics[i].level > max)
-			max = t->metrics[i].level;
+	for (unsigned i = 0; i < t->nr; i++) {
+		const struct metric *m = &t->metrics[i];
+		/* stage-2 groups are one level below their node */
+		unsigned deepest = m->stage2 && *m->stage2 ? m->level + 1 : m->level;
+		if (deepest > max)
+			max = deepest;
+	}
 	return max;
 }
 
@@ -174,6 +189,7 @@ void metric_set_init(struct metric_set *s, const struct metric_table *t)
 void metric_set_free(struct metric_set *s)
 {
 	free(s->m);
+	free(s->under);
 	metric_set_init(s, s->table);
 }
 
@@ -185,15 +201,54 @@ int metric_set_find(const struct metric_set *s, const struct metric *m)
 	return -1;
 }
 
-void metric_set_add_metric(struct metric_set *s, const struct metric *m)
+/* Append m unless present, under set position `under` (-1: none). */
+static void set_add_under(struct metric_set *s, const struct metric *m, int under)
 {
 	if (metric_set_find(s, m) >= 0)
 		return;
 	if (s->nr == s->alloc) {
 		s->alloc = s->alloc ? 2 * s->alloc : 16;
 		s->m = xreallocarray(s->m, s->alloc, sizeof(*s->m));
+		s->under = xreallocarray(s->under, s->alloc, sizeof(*s->under));
 	}
+	s->under[s->nr] = under;
 	s->m[s->nr++] = m;
+}
+
+void metric_set_add_metric(struct metric_set *s, const struct metric *m)
+{
+	set_add_under(s, m, -1);
+}
+
+int metric_set_under(const struct metric_set *s, unsigned i)
+{
+	return i < s->nr && s->under ? s->under[i] : -1;
+}
+
+/* After node m (in s), the metrics of the stage-2 groups m names, each
+ * group's in table order, when the selection goes below m's level. A
+ * metric already in s stays where it is (one row per metric). */
+static void add_stage2(struct metric_set *s, const struct metric *m, unsigned level)
+{
+	const struct metric_table *t = s->table;
+	const char *g = m->stage2;
+	int node = metric_set_find(s, m);
+	if (!g || m->level >= level || node < 0)
+		return;
+	while (*g) {
+		size_t n = strcspn(g, ";");
+		char group[128];
+		if (n && n < sizeof(group)) {
+			memcpy(group, g, n);
+			group[n] = '\0';
+			for (unsigned i = 0; i < t->nr; i++)
+				if (metric_in_group(&t->metrics[i], group))
+					set_add_under(s, &t->metrics[i], node);
+		}
+		g += n;
+		if (*g == ';')
+			g++;
+	}
 }
 
 static void set_err(struct metric_error *err, int code, const char *fmt, ...)
@@ -269,6 +324,7 @@ static void add_subtree(struct metric_set *s, const struct metric *m, unsigned l
 	if (m->level > level)
 		return;
 	metric_set_add_metric(s, m);
+	add_stage2(s, m, level);
 	for (unsigned i = 0; i < m->nr_children; i++)
 		add_subtree(s, metric_child(s->table, m, i), level);
 }
@@ -494,8 +550,9 @@ int metric_set_add_nodes(struct metric_set *s, unsigned level, const char *list,
 			add_subtree(&sel, &t->metrics[i], max);
 	unsigned chosen = 0;
 	for (unsigned i = 0; i < sel.nr; i++)
-		if (in[metric_index(t, sel.m[i])]) {
+		if (sel.m[i]->level && in[metric_index(t, sel.m[i])]) {
 			metric_set_add_metric(s, sel.m[i]);
+			add_stage2(s, sel.m[i], level);
 			chosen++;
 		}
 	metric_set_free(&sel);

@@ -185,6 +185,7 @@ static void metric_of(const struct stat_replay *r, unsigned k, const struct rf_m
 	                          .unit = d->unit,
 	                          .level = d->level,
 	                          .parent = d->parent,
+	                          .under = -1,
 	                          .value = v->value,
 	                          .raw = v->raw,
 	                          .out_of_range = v->out_of_range,

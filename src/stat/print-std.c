@@ -86,7 +86,10 @@ static void print_metric_row(const struct stat_config *cfg, const struct stat_re
                              unsigned k, int unit)
 {
 	const struct stat_metric *m = &res->metrics[k];
-	unsigned indent = m->level ? 2 * (m->level - 1) : 0;
+	/* a stage-2 metric one step in from the node it is listed under */
+	unsigned indent = m->level        ? 2 * (m->level - 1)
+	                  : m->under >= 0 ? 2 * res->metrics[m->under].level
+	                                  : 0;
 	char name[64];
 	snprintf(name, sizeof(name), "%*s%s", (int)indent, "", m->display);
 	prefix(cfg, res, STAT_AGGR_METRIC_ROW, unit);

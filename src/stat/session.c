@@ -658,12 +658,13 @@ unsigned hpm_session_metrics_unit(struct hpm_session *s, const struct hpm_count 
 		const struct metric_value *v = &s->mvals[k];
 		m[k].name = d->name;
 		m[k].def = d;
-		m[k].display = metric_display_name(d->name);
+		m[k].display = metric_node_display_name(d);
 		m[k].unit = d->share == METRIC_SHARE_SLOTS    ? "% slots"
 		            : d->share == METRIC_SHARE_CYCLES ? "% cycles"
 		                                              : d->unit;
 		m[k].level = d->level;
 		m[k].parent = -1;
+		m[k].under = metric_set_under(&s->metrics, k);
 		const struct metric *p = metric_parent(s->metrics.table, d);
 		if (p)
 			m[k].parent = metric_set_find(&s->metrics, p);

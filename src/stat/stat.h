@@ -66,6 +66,8 @@ struct stat_metric {
 	const char *unit;    /* "% slots", "% cycles", or the metric's ScaleUnit text */
 	unsigned level;      /* Topdown level, 0 for others */
 	int parent;          /* index of the parent row, -1 */
+	int under;           /* a stage-2 metric: index of the Topdown node's row it
+	                      * is listed under (metric_set_under), -1 */
 	double value;        /* scaled for display (100% -> percent); NAN: n/a */
 	double raw;          /* unscaled value */
 	bool out_of_range;   /* a share outside [0, 1]: shown and flagged */

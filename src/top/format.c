@@ -18,6 +18,13 @@ const char *const top_td_name[TD_NR] = {"retiring", "frontend", "bad_speculation
 const char *const top_td_metric[TD_NR] = {"tma_retiring", "tma_frontend_bound",
                                           "tma_bad_speculation", "tma_backend_bound"};
 
+bool top_td_metric_is(const char *name, unsigned k)
+{
+	/* Arm's tables name them without the prefix (frontend_bound) */
+	const char *want = top_td_metric[k];
+	return !strcmp(name, want) || !strcmp(name, want + 4);
+}
+
 const char *top_bottleneck_of(const struct stat_metric *ms, unsigned nr)
 {
 	/* the path has one node per level: its deepest is the leaf */

@@ -425,9 +425,9 @@ static void fill_units(struct top_model *m, struct top_frame *f, struct hpm_coun
 		unsigned nr =
 		    hpm_session_metrics_unit(s, (const struct hpm_count *const *)d, (int)u, &ms);
 		for (unsigned k = 0; k < TD_NR; k++) {
-			int j = find_metric(ms, nr, top_td_metric[k]);
-			if (j >= 0)
-				tu->td[k] = ms[j].value;
+			for (unsigned j = 0; j < nr; j++)
+				if (top_td_metric_is(ms[j].name, k))
+					tu->td[k] = ms[j].value;
 		}
 		snprintf(tu->bottleneck, sizeof(tu->bottleneck), "%s", top_bottleneck_of(ms, nr));
 		/* no cycles counted: no slots, no Topdown of its own, none of

@@ -385,7 +385,7 @@ static void fill_counts(struct top_model *m, const struct top_frame *f,
 	unsigned nr = hpm_session_metrics_unit(s, (const struct hpm_count *const *)d, 0, &ms);
 	for (unsigned c = 0; c < TD_NR; c++)
 		for (unsigned j = 0; j < nr; j++)
-			if (!strcmp(ms[j].name, top_td_metric[c]))
+			if (top_td_metric_is(ms[j].name, c))
 				p->td[c] = ms[j].value;
 	if (bn)
 		snprintf(bn, bnlen, "%s", top_bottleneck_of(ms, nr));

@@ -100,6 +100,8 @@ extern const char top_td_letter[TD_NR];
 extern const char *const top_td_name[TD_NR];
 /* the level-1 metrics behind them: tma_retiring, ... */
 extern const char *const top_td_metric[TD_NR];
+/* name is level-1 metric k: top_td_metric[k], or it without "tma_" */
+bool top_td_metric_is(const char *name, unsigned k);
 /* The bottleneck of one set of metrics (a hart's, a CPU's, a task's, the
  * sum's): the deepest node of the path the metric library marks
  * (metric_set_mark_bottleneck, the one rule by which stat, report and the

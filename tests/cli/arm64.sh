@@ -11,8 +11,8 @@ $H list --no-pager --pmu neoverse-n1 >"$tap_out" 2>"$tap_err"
 ok $? "list --pmu neoverse-n1 succeeds"
 grep -q '^  CPU_CYCLES .*pipeline:0x11' "$tap_out"; ok $? "it lists CPU_CYCLES with its topic and number"
 grep -q '^  pmccntr ' "$tap_out"; ok $? "and the cycle counter PMCCNTR_EL0"
-grep -q '^  tma_frontend_bound$' "$tap_out" && grep -q '^  tma_retiring$' "$tap_out"
-ok $? "and the Topdown (tma_) metrics"
+grep -q '^  frontend_stalled_cycles$' "$tap_out" && grep -q '^  backend_stalled_cycles$' "$tap_out"
+ok $? "and Arm's first stage on N1: its cycle accounting"
 ! grep -qi 'rob_commitInstr\|mcycle' "$tap_out"; ok $? "and nothing of Kunminghu"
 ! grep -q '^  STALL_SLOT ' "$tap_out"; ok $? "N1 has no STALL_SLOT (its table has none)"
 $H list --no-pager --pmu neoverse-v2 STALL_SLOT | grep -q '^  STALL_SLOT '
@@ -78,7 +78,7 @@ ok $? "decode --reg pmdevid --json"
 
 # bad inputs: one line, exit 1, nothing on stdout
 run_fails_with "an unknown --pmu lists the known models" \
-	"--pmu 'nosuch': no such PMU model (known: kunminghu, kunminghu-v3, neoverse-n1, neoverse-n2, neoverse-v1, neoverse-v2)" \
+	"--pmu 'nosuch': no such PMU model (known: kunminghu, kunminghu-v3, neoverse-n1, neoverse-n2, neoverse-n2-r0p0, neoverse-v1, neoverse-v2)" \
 	$H encode --pmu nosuch CPU_CYCLES
 run_fails_with "list --pmu unknown" "no such PMU model" $H list --pmu nosuch
 run_fails_with "decode --pmu unknown" "no such PMU model" $H decode --pmu nosuch 0

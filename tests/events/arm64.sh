@@ -158,7 +158,7 @@ done
 # Our generator validates a metrics.json against event files with EventName
 # rows; a core's own view of its events is its files with each ArchStdEvent
 # reference read as the name it refers to.
-core_gen() { # core metrics.json
+core_gen() { # core metrics.json [revisions]
 	ev=
 	mkdir -p "$dir/ev/$1"
 	for f in "$arm/$1"/*.json; do
@@ -166,16 +166,27 @@ core_gen() { # core metrics.json
 		sed 's/"ArchStdEvent"/"EventName"/' "$f" >"$dir/ev/$1/$(basename "$f")"
 		ev="$ev --events $dir/ev/$1/$(basename "$f")"
 	done
-	"$gen" --table t --retired INST_RETIRED $ev "$2"
+	"$gen" --table t --retired INST_RETIRED $ev ${3:+--revisions "$3"} "$2"
 }
 for c in $cores; do
 	n=${c#arm/}
-	run_ok "$n: metrics.json parses with our engine and names only $n's events" core_gen "$c" "$arm/$c/metrics.json"
-	out_is "$n: level 1 Topdown is tma_frontend_bound, tma_bad_speculation, tma_backend_bound, tma_retiring" \
-		"tma_backend_bound
-tma_bad_speculation
-tma_frontend_bound
-tma_retiring" sh -c "grep -B3 '\"TopdownL1;tma_L1_group\"' '$arm/$c/metrics.json' | sed -n 's/.*\"MetricName\": \"\\(tma_[a-z_]*\\)\".*/\\1/p' | sort"
+	# each revision set of a core whose entries name one ("Revisions")
+	revs=$(sed -n 's/.*"Revisions": "\([^"]*\)".*/\1/p' "$arm/$c/metrics.json" | sort -u)
+	for r in ${revs:-""}; do
+		run_ok "$n${r:+ $r}: metrics.json parses with our engine and names only $n's events" \
+			core_gen "$c" "$arm/$c/metrics.json" "$r"
+	done
+	# Arm's first stage under Arm's and Linux's names: N1's cycle
+	# accounting, the others' four slot shares (N2's once per revision
+	# set, each entry with its "Revisions")
+	want="backend_bound
+bad_speculation
+frontend_bound
+retiring"
+	[ "$n" = neoverse-n1 ] && want="backend_stalled_cycles
+frontend_stalled_cycles"
+	out_is "$n: level 1 Topdown is Arm's $(echo $want | tr ' ' ,)" "$want" \
+		sh -c "grep -B4 '\"TopdownL1;tma_L1_group' '$arm/$c/metrics.json' | sed -n 's/.*\"MetricName\": \"\\([a-z_]*\\)\".*/\\1/p' | sort -u"
 done
 # the check bites: N1 has no STALL_SLOT events, so the slot-based formula
 # other cores use must be refused for it

@@ -67,6 +67,26 @@ run_ok "with an event file naming it, it is known" "$bin" --table t --events "$d
 run_fails_with "an event file without EventName" "EventName" "$bin" --table t --events "$dir/metrics.json" "$dir/metrics.json"
 run_fails_with "--retired must be an event" "--retired 'nosuch'" "$bin" --table t --retired nosuch --events "$dir/ev.json" "$dir/metrics.json"
 run_fails_with "--table must be a C name" "not a C identifier" "$bin" --table 1t "$dir/metrics.json"
+# TopdownStage2 (the groups a node descends into, Arm's stage 2) and
+# Revisions (entries of some revisions of a core only)
+s2() { # name groups stage2
+	printf '{"MetricName":"%s","MetricExpr":"cycles","MetricGroup":"%s","TopdownStage2":"%s","MetricThreshold":"%s > 1","ScaleUnit":"100%%","BriefDescription":"a share of slots"}' "$1" "$2" "$3" "$1"
+}
+printf '[%s,%s]' "$(s2 tma_p "$L1" Mix)" "$(m mix_a 'cycles * 2' Mix)" >"$dir/metrics.json"
+run_ok "TopdownStage2 naming a group of the file is accepted" gen "$dir/metrics.json"
+out_is "... and generated as the node's stage2" "1" sh -c "grep -c '\.stage2 = \"Mix\"' \"\$0\"" "$tap_out"
+reject "TopdownStage2 naming no group of the file" "TopdownStage2 names 'Nosuch'" "$(s2 tma_p "$L1" 'Mix;Nosuch'),$(m mix_a 'cycles' Mix)"
+reject "TopdownStage2 outside the tree" "TopdownStage2 on a metric outside the Topdown tree" "$(s2 a Mix Mix)"
+rv() { # name revisions
+	printf '{"MetricName":"%s","Revisions":"%s","MetricExpr":"cycles","BriefDescription":"b"}' "$1" "$2"
+}
+printf '[%s,%s]' "$(rv a r0p0-r0p2)" "$(rv a r0p3-)" >"$dir/metrics.json"
+run_fails_with "entries for revisions need --revisions" "an entry for revisions r0p0-r0p2, and no --revisions" \
+	"$bin" --table t "$dir/metrics.json"
+run_ok "--revisions r0p3-: one of the two entries named a" "$bin" --table t --revisions r0p3- "$dir/metrics.json"
+out_is "... that revision's" "1" sh -c "grep -c '^	.nr = 1,' \"\$0\"" "$tap_out"
+run_fails_with "--revisions that no entry is for" "--revisions r9p9: no entry of the file is for those revisions" \
+	"$bin" --table t --revisions r9p9 "$dir/metrics.json"
 "$bin" "$dir/metrics.json" >"$tap_out" 2>"$tap_err"
 [ $? -eq 2 ] && grep -q '^usage: metrics2c --table NAME' "$tap_err"
 ok $? "no --table: usage, exit 2"

@@ -3,7 +3,11 @@
 # here (no back end on the build host counts an Arm core yet), each with
 # two CPUs, so that report computes every CPU's Topdown level 1 from its
 # counts through the core's metric table; every value is compared with the
-# one worked out by hand below (Arm's formulas, events/arm64/README.md).
+# one worked out by hand below (Arm's formulas, events/arm64/README.md:
+# N1's first stage is its cycle accounting; on the others no branch is
+# mispredicted here, BR_MIS_PRED 0, so Arm's per-misprediction terms are 0;
+# N2 is an r0p0-r0p2 core, whose formulas take CPU_CYCLES off
+# STALL_SLOT_FRONTEND and STALL_SLOT).
 # Then every format, a diff of two Arm runs (differences by hand), and the
 # refusals: a diff of Kunminghu against Arm, a run that mixes both.
 . "$top_srcdir/tests/lib.sh"
@@ -70,36 +74,25 @@ cpu_is() {
 }
 
 # ---------------------------------------------------------------- N1
-# Shares of cycles. CPU0: C 1024, STALL_FRONTEND 512, STALL_BACKEND 256,
-# INST_RETIRED 1536, INST_SPEC 2048:
-#   Frontend_Bound  512 / 1024 = 50.00 %       (over 15 %: the bottleneck)
-#   Backend_Bound   256 / 1024 = 25.00 %
-#   not stalled     1 - 768 / 1024 = 0.25
-#   Retiring        1536 / 2048 * 0.25 = 0.1875 = 18.75 %
-#   Bad_Speculation (1 - 0.75) * 0.25 = 0.0625 = 6.25 %
-# CPU1: C 1000, STALL_FRONTEND 100, STALL_BACKEND 600, INST_RETIRED 900,
-# INST_SPEC 1000:
-#   Frontend_Bound  100 / 1000 = 10.00 %
-#   Backend_Bound   600 / 1000 = 60.00 %       (over 20 %: the bottleneck)
-#   not stalled     1 - 700 / 1000 = 0.3
-#   Retiring        0.9 * 0.3 = 27.00 %
-#   Bad_Speculation 0.1 * 0.3 = 3.00 %
-runfile neoverse-n1 "CPU_CYCLES:1024:1000 STALL_FRONTEND:512:100 STALL_BACKEND:256:600 INST_RETIRED:1536:900 INST_SPEC:2048:1000" \
-	"$(level1 0.3 0.05 0.4 0.25 %_cycles)" >"$tmp/n1.json"
+# Arm's first stage, cycle accounting: shares of cycles. CPU0: C 1024,
+# STALL_FRONTEND 512, STALL_BACKEND 256:
+#   Frontend_Stalled_Cycles 512 / 1024 = 50.00 % (over 15 %: the bottleneck)
+#   Backend_Stalled_Cycles  256 / 1024 = 25.00 %
+# CPU1: C 1000, STALL_FRONTEND 100, STALL_BACKEND 600:
+#   Frontend_Stalled_Cycles 100 / 1000 = 10.00 %
+#   Backend_Stalled_Cycles  600 / 1000 = 60.00 % (over 20 %: the bottleneck)
+runfile neoverse-n1 "CPU_CYCLES:1024:1000 STALL_FRONTEND:512:100 STALL_BACKEND:256:600" \
+	"frontend_stalled_cycles:Frontend_Stalled_Cycles:%_cycles:0.3:false:false backend_stalled_cycles:Backend_Stalled_Cycles:%_cycles:0.4:false:false" >"$tmp/n1.json"
 "$HPMSTAT" report "$tmp/n1.json" >"$tmp/n1.text" 2>"$tap_err"; ok $? "report of a Neoverse N1 run"
-cpu_is "$tmp/n1.text" CPU0 Frontend_Bound 50.00 "<=="
-cpu_is "$tmp/n1.text" CPU0 Backend_Bound 25.00
-cpu_is "$tmp/n1.text" CPU0 Retiring 18.75
-cpu_is "$tmp/n1.text" CPU0 Bad_Speculation 6.25
-cpu_is "$tmp/n1.text" CPU1 Frontend_Bound 10.00
-cpu_is "$tmp/n1.text" CPU1 Backend_Bound 60.00 "<=="
-cpu_is "$tmp/n1.text" CPU1 Retiring 27.00
-cpu_is "$tmp/n1.text" CPU1 Bad_Speculation 3.00
-grep -q 'Frontend_Bound .* % cycles' "$tmp/n1.text"; ok $? "n1: level 1 is a share of cycles"
+cpu_is "$tmp/n1.text" CPU0 Frontend_Stalled_Cycles 50.00 "<=="
+cpu_is "$tmp/n1.text" CPU0 Backend_Stalled_Cycles 25.00
+cpu_is "$tmp/n1.text" CPU1 Frontend_Stalled_Cycles 10.00
+cpu_is "$tmp/n1.text" CPU1 Backend_Stalled_Cycles 60.00 "<=="
+grep -q 'Frontend_Stalled_Cycles .* % cycles' "$tmp/n1.text"; ok $? "n1: level 1 is a share of cycles"
 
 # ---------------------------------------------------------------- N2
-# Slots = 5, frontend correction (CPU_CYCLES off STALL_SLOT_FRONTEND and
-# STALL_SLOT). CPU0: C 1024, STALL_SLOT_FRONTEND 2304, STALL_SLOT_BACKEND
+# r0p0-r0p2 (model neoverse-n2-r0p0). Slots = 5, the erratum's correction
+# (CPU_CYCLES off STALL_SLOT_FRONTEND and STALL_SLOT), BR_MIS_PRED 0. CPU0: C 1024, STALL_SLOT_FRONTEND 2304, STALL_SLOT_BACKEND
 # 2560, STALL_SLOT 4864, OP_SPEC 4096, OP_RETIRED 3072:
 #   Frontend_Bound  (2304 - 1024) / 5120 = 25.00 %
 #   Backend_Bound   2560 / 5120 = 50.00 %      (the bottleneck)
@@ -113,7 +106,7 @@ grep -q 'Frontend_Bound .* % cycles' "$tmp/n1.text"; ok $? "n1: level 1 is a sha
 #   not stalled     1 - (3500 - 1000) / 5000 = 0.5
 #   Retiring        0.8 * 0.5 = 40.00 %
 #   Bad_Speculation 0.2 * 0.5 = 10.00 %
-runfile neoverse-n2 "CPU_CYCLES:1024:1000 STALL_SLOT_FRONTEND:2304:3000 STALL_SLOT_BACKEND:2560:500 STALL_SLOT:4864:3500 OP_SPEC:4096:1000 OP_RETIRED:3072:800" \
+runfile neoverse-n2-r0p0 "BR_MIS_PRED:0:0 CPU_CYCLES:1024:1000 STALL_SLOT_FRONTEND:2304:3000 STALL_SLOT_BACKEND:2560:500 STALL_SLOT:4864:3500 OP_SPEC:4096:1000 OP_RETIRED:3072:800" \
 	"$(level1 0.3 0.1 0.3 0.3 %_slots)" >"$tmp/n2.json"
 "$HPMSTAT" report "$tmp/n2.json" >"$tmp/n2.text" 2>"$tap_err"; ok $? "report of a Neoverse N2 run"
 cpu_is "$tmp/n2.text" CPU0 Frontend_Bound 25.00
@@ -127,7 +120,7 @@ cpu_is "$tmp/n2.text" CPU1 Bad_Speculation 10.00
 grep -q 'Frontend_Bound .* % slots' "$tmp/n2.text"; ok $? "n2: level 1 is a share of slots"
 
 # ---------------------------------------------------------------- V1
-# Slots = 8. CPU0: C 512, STALL_SLOT_FRONTEND 1024, STALL_SLOT_BACKEND 512,
+# Slots = 8, BR_MIS_PRED 0. CPU0: C 512, STALL_SLOT_FRONTEND 1024, STALL_SLOT_BACKEND 512,
 # STALL_SLOT 1536, OP_SPEC 4096, OP_RETIRED 2048:
 #   Frontend_Bound  1024 / 4096 = 25.00 %
 #   Backend_Bound   512 / 4096 = 12.50 %
@@ -141,7 +134,7 @@ grep -q 'Frontend_Bound .* % slots' "$tmp/n2.text"; ok $? "n2: level 1 is a shar
 #   not stalled     1 - 4800 / 8000 = 0.4
 #   Retiring        1 * 0.4 = 40.00 %
 #   Bad_Speculation 0 * 0.4 = 0.00 %
-runfile neoverse-v1 "CPU_CYCLES:512:1000 STALL_SLOT_FRONTEND:1024:800 STALL_SLOT_BACKEND:512:4000 STALL_SLOT:1536:4800 OP_SPEC:4096:1000 OP_RETIRED:2048:1000" \
+runfile neoverse-v1 "BR_MIS_PRED:0:0 CPU_CYCLES:512:1000 STALL_SLOT_FRONTEND:1024:800 STALL_SLOT_BACKEND:512:4000 STALL_SLOT:1536:4800 OP_SPEC:4096:1000 OP_RETIRED:2048:1000" \
 	"$(level1 0.2 0.2 0.3 0.3 %_slots)" >"$tmp/v1.json"
 "$HPMSTAT" report "$tmp/v1.json" >"$tmp/v1.text" 2>"$tap_err"; ok $? "report of a Neoverse V1 run"
 cpu_is "$tmp/v1.text" CPU0 Frontend_Bound 25.00
@@ -154,7 +147,7 @@ cpu_is "$tmp/v1.text" CPU1 Retiring 40.00
 cpu_is "$tmp/v1.text" CPU1 Bad_Speculation 0.00
 
 # ---------------------------------------------------------------- V2
-# Slots = 8. CPU0: C 1024, STALL_SLOT_FRONTEND 2048, STALL_SLOT_BACKEND
+# Slots = 8, BR_MIS_PRED 0. CPU0: C 1024, STALL_SLOT_FRONTEND 2048, STALL_SLOT_BACKEND
 # 3072, STALL_SLOT 5120, OP_SPEC 4096, OP_RETIRED 3072:
 #   Frontend_Bound  2048 / 8192 = 25.00 %
 #   Backend_Bound   3072 / 8192 = 37.50 %  (the bottleneck)
@@ -172,7 +165,7 @@ cpu_is "$tmp/v1.text" CPU1 Bad_Speculation 0.00
 # FE 6144 / 16384 = 37.5 %, BE 4096 / 16384 = 25 %, not stalled
 # 1 - 10240 / 16384 = 0.375, OP 5120 / 8192 = 0.625: Retiring 23.4375 %,
 # Bad_Speculation 14.0625 %.
-V2EV="STALL_SLOT_FRONTEND:2048:4096 CPU_CYCLES:1024:1024 OP_RETIRED:3072:2048 OP_SPEC:4096:4096 STALL_SLOT:5120:5120 STALL_SLOT_BACKEND:3072:1024"
+V2EV="BR_MIS_PRED:0:0 STALL_SLOT_FRONTEND:2048:4096 CPU_CYCLES:1024:1024 OP_RETIRED:3072:2048 OP_SPEC:4096:4096 STALL_SLOT:5120:5120 STALL_SLOT_BACKEND:3072:1024"
 runfile neoverse-v2 "$V2EV" "tma_frontend_bound:Frontend_Bound:%_slots:0.375:true:true tma_bad_speculation:Bad_Speculation:%_slots:0.140625:false:false tma_backend_bound:Backend_Bound:%_slots:0.25:false:true tma_retiring:Retiring:%_slots:0.234375:false:false" >"$tmp/v2a.json"
 "$HPMSTAT" report "$tmp/v2a.json" >"$tmp/v2a.text" 2>"$tap_err"; ok $? "report of a Neoverse V2 run"
 cpu_is "$tmp/v2a.text" CPU0 Frontend_Bound 25.00
@@ -202,7 +195,7 @@ grep -qF '| Backend\_Bound | 25.00 | 37.50 &lt;== | 12.50 | % slots |' "$tmp/v2a
 # 9.375 %, BE 37.5 %, RET 28.125 %. NEW - BASE: FE 25 - 37.5 = -12.50,
 # BS 9.375 - 14.0625 = -4.6875 (-4.69), BE 37.5 - 25 = +12.50,
 # RET 28.125 - 23.4375 = +4.6875 (+4.69).
-runfile neoverse-v2 "STALL_SLOT_FRONTEND:2048:2048 CPU_CYCLES:1024:1024 OP_RETIRED:3072:3072 OP_SPEC:4096:4096 STALL_SLOT:5120:5120 STALL_SLOT_BACKEND:3072:3072" \
+runfile neoverse-v2 "BR_MIS_PRED:0:0 STALL_SLOT_FRONTEND:2048:2048 CPU_CYCLES:1024:1024 OP_RETIRED:3072:3072 OP_SPEC:4096:4096 STALL_SLOT:5120:5120 STALL_SLOT_BACKEND:3072:3072" \
 	"tma_frontend_bound:Frontend_Bound:%_slots:0.25:false:true tma_bad_speculation:Bad_Speculation:%_slots:0.09375:false:false tma_backend_bound:Backend_Bound:%_slots:0.375:true:true tma_retiring:Retiring:%_slots:0.28125:false:false" >"$tmp/v2b.json"
 "$HPMSTAT" report --diff "$tmp/v2a.json" "$tmp/v2b.json" >"$tmp/diff.text" 2>"$tap_err"; ok $? "diff of two Neoverse V2 runs"
 grep -q '^   Frontend_Bound  *37.50  *25.00  *-12.50  no repeats' "$tmp/diff.text"; ok $? "diff: Frontend_Bound -12.50"

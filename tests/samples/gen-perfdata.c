@@ -12,7 +12,8 @@
  *             cycles advances by 1 while the others advance by hundreds
  *             (level-1 shares of thousands of %)
  *   topdown-arm  a Neoverse group {CPU_CYCLES,STALL_SLOT_FRONTEND,
- *             STALL_SLOT_BACKEND,STALL_SLOT,OP_RETIRED,OP_SPEC}:S sampled
+ *             STALL_SLOT_BACKEND,STALL_SLOT,OP_RETIRED,OP_SPEC,
+ *             BR_MIS_PRED}:S sampled
  *             twice at 0x1000, with a CPUID feature naming Neoverse V2
  *             (MIDR 0x410fd4f0); its Topdown in tests/samples/topdown.sh
  *   simple    cpu-clock, 3 samples: 0x1000 twice, 0x2000 once (period 100)
@@ -74,11 +75,12 @@ static void pstr(const char *s)
 	put(z, n);
 }
 
-#define NR_GRP 6
+#define NR_GRP 7
 static const char *kmh_names[] = {"cycles", "Front_Bubble", "INST_SPEC", "RECOVERY_BUBBLE",
                                   "rob_commitInstr"};
 static const char *arm_names[] = {"CPU_CYCLES", "STALL_SLOT_FRONTEND", "STALL_SLOT_BACKEND",
-                                  "STALL_SLOT", "OP_RETIRED",          "OP_SPEC"};
+                                  "STALL_SLOT", "OP_RETIRED",          "OP_SPEC",
+                                  "BR_MIS_PRED"};
 static const char **grp_names = kmh_names;
 static int nr_grp = 5, nr_td = 4;
 static const char *sw_names[] = {"cpu-clock", "task-clock"};
@@ -173,8 +175,8 @@ static const uint64_t kmh_damaged_v[4][NR_GRP] = {
     {3001, 1800, 8400, 600, 7200},
 };
 static const uint64_t arm_v[2][NR_GRP] = {
-    {500, 1000, 1500, 2500, 1050, 1400},
-    {1000, 2000, 3000, 5000, 2100, 2800},
+    {500, 1000, 1500, 2500, 1050, 1400, 25},
+    {1000, 2000, 3000, 5000, 2100, 2800, 50},
 };
 static const uint64_t (*td_v)[NR_GRP] = kmh_v;
 
@@ -214,7 +216,7 @@ int main(int argc, char **argv)
 	if (mode == 'a') {
 		grp_names = arm_names;
 		td_v = arm_v;
-		nr_grp = 6;
+		nr_grp = 7;
 		nr_td = 2;
 	}
 	int nr_ev = mode == 's' ? (nr_threads ? 2 : 1) : nr_grp;

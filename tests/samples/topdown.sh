@@ -70,14 +70,19 @@ ok $? "JSON Topdown values as worked by hand"
 # The Arm group of gen-perfdata topdown-arm: two reads at 0x1000, the
 # second twice the first, so the function's deltas (first from 0) are the
 # second read: CPU_CYCLES 1000, STALL_SLOT_FRONTEND 2000,
-# STALL_SLOT_BACKEND 3000, STALL_SLOT 5000, OP_RETIRED 2100, OP_SPEC 2800.
+# STALL_SLOT_BACKEND 3000, STALL_SLOT 5000, OP_RETIRED 2100, OP_SPEC 2800,
+# BR_MIS_PRED 50 (BM / C = 0.05). Arm's level 1 (events/arm64/README.md).
 # Its CPUID feature names Neoverse V2 (8 slots a cycle):
-#   Frontend 2000/8000 = 25 %, Backend 3000/8000 = 37.5 %,
+#   Frontend 2000/8000 - 0.05 = 20 %, Backend 3000/8000 - 3 x 0.05 = 22.5 %,
 #   Retiring (2100/2800) x (1 - 5000/8000) = 0.75 x 0.375 = 28.125 %,
-#   Bad speculation 0.25 x 0.375 = 9.375 %.
-# With --pmu neoverse-n2 (5 slots, STALL_SLOT counting one per cycle more):
-#   Frontend (2000-1000)/5000 = 20 %, Backend 3000/5000 = 60 %,
-#   Retiring 0.75 x (1 - (5000-1000)/5000) = 15 %, Bad speculation 5 %.
+#   Bad speculation 0.25 x 0.375 + 4 x 0.05 = 29.375 %.
+# With --pmu neoverse-n2 (r0p3 on, 5 slots): Frontend 2000/5000 - 0.05 =
+#   35 %, Backend 3000/5000 - 0.15 = 45 %, Retiring 0.75 x (1 - 5000/5000)
+#   = 0 %, Bad speculation 0.25 x 0 + 0.2 = 20 %.
+# With --pmu neoverse-n2-r0p0 (CPU_CYCLES off STALL_SLOT_FRONTEND and
+#   STALL_SLOT): Frontend (2000-1000)/5000 - 0.05 = 15 %, Backend 45 %,
+#   Retiring 0.75 x (1 - 4000/5000) = 15 %, Bad speculation 0.25 x 0.2 +
+#   0.2 = 25 %.
 "$gen" topdown-arm "$tmp/arm.data"
 tdjson() { # FILE ARGS...: "model fe bs be ret" of 0x1000
 	f=$1; shift
@@ -85,13 +90,15 @@ tdjson() { # FILE ARGS...: "model fe bs be ret" of 0x1000
 import json, sys
 d = json.load(sys.stdin)
 t = d["events"][0]["entries"][0]["topdown"]
-print(d["topdown_model"], *("%g" % t[k] for k in ("tma_frontend_bound", "tma_bad_speculation", "tma_backend_bound", "tma_retiring")))'
+print(d["topdown_model"], *("%g" % t[k] for k in ("frontend_bound", "bad_speculation", "backend_bound", "retiring")))'
 }
 if command -v python3 >/dev/null 2>&1; then
 	out=$(tdjson "$tmp/arm.data")
-	[ "$out" = "neoverse-v2 25 9.375 37.5 28.125" ]; ok $? "Arm group, cpuid of Neoverse V2: its formulas ($out)"
+	[ "$out" = "neoverse-v2 20 29.375 22.5 28.125" ]; ok $? "Arm group, cpuid of Neoverse V2: its formulas ($out)"
 	out=$(tdjson "$tmp/arm.data" --pmu neoverse-n2)
-	[ "$out" = "neoverse-n2 20 5 60 15" ]; ok $? "--pmu neoverse-n2: N2's formulas ($out)"
+	[ "$out" = "neoverse-n2 35 20 45 0" ]; ok $? "--pmu neoverse-n2: N2 r0p3's formulas ($out)"
+	out=$(tdjson "$tmp/arm.data" --pmu neoverse-n2-r0p0)
+	[ "$out" = "neoverse-n2-r0p0 15 25 45 15" ]; ok $? "--pmu neoverse-n2-r0p0: N2 r0p0-r0p2's formulas ($out)"
 fi
 run_fails_with "--pmu of no model" "no such PMU model" "$HPMSTAT" report -i "$tmp/arm.data" --topdown --pmu nosuch
 

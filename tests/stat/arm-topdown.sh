@@ -22,10 +22,11 @@ trap 'rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
 # STALL_FRONTEND 0x23, STALL_BACKEND 0x24, OP_RETIRED 0x3A, OP_SPEC 0x3B,
 # STALL_SLOT_BACKEND 0x3D, STALL_SLOT_FRONTEND 0x3E, STALL_SLOT 0x3F, and
 # Operation_Mix's LD/ST/DP/ASE/VFP/CRYPTO_SPEC 0x70-0x77, BR_IMMED_SPEC
-# 0x78, BR_INDIRECT_SPEC 0x7A, SVE_INST_SPEC 0x8006.
+# 0x78, BR_INDIRECT_SPEC 0x7A, ISB/DSB/DMB_SPEC 0x7C-0x7E, SVE_INST_SPEC
+# 0x8006.
 trace="$tmp/all.trace"
 printf '%s\n' 'hpmstat-arm-emu-trace 1' \
-	'1000 0 ns 0 0x0 0x0 0 0x0008=1 0x0010=1 0x001b=1 0x0023=1 0x0024=1 0x003a=1 0x003b=2 0x003d=1 0x003e=1 0x003f=2 0x0070=1 0x0071=1 0x0073=1 0x0074=1 0x0075=1 0x0077=1 0x0078=1 0x007a=1 0x8006=1' >"$trace"
+	'1000 0 ns 0 0x0 0x0 0 0x0008=1 0x0010=1 0x001b=1 0x0023=1 0x0024=1 0x003a=1 0x003b=2 0x003d=1 0x003e=1 0x003f=2 0x0070=1 0x0071=1 0x0073=1 0x0074=1 0x0075=1 0x0077=1 0x0078=1 0x007a=1 0x007c=1 0x007d=1 0x007e=1 0x8006=1' >"$trace"
 
 # events MODEL ARGS...: "NAME=VALUE" of each programmed event of a dry run,
 # sorted
@@ -35,48 +36,53 @@ events() {
 		sed -n 's/^\([A-Z_]*\): hart0 msr PMEVTYPER[0-5]_EL0, \(0x[0-9a-f]*\) .*/\1=\2/p' | sort
 }
 
-# Event numbers (Arm ARM): CPU_CYCLES 0x11, INST_RETIRED 0x08, INST_SPEC
-# 0x1B, STALL_FRONTEND 0x23, STALL_BACKEND 0x24, OP_RETIRED 0x3A, OP_SPEC
-# 0x3B, STALL_SLOT_BACKEND 0x3D, STALL_SLOT_FRONTEND 0x3E, STALL_SLOT 0x3F.
-slots="OP_RETIRED=0x000000000800003a
+# Event numbers (Arm ARM): CPU_CYCLES 0x11, INST_RETIRED 0x08, BR_MIS_PRED
+# 0x10, INST_SPEC 0x1B, STALL_FRONTEND 0x23, STALL_BACKEND 0x24, OP_RETIRED
+# 0x3A, OP_SPEC 0x3B, STALL_SLOT_BACKEND 0x3D, STALL_SLOT_FRONTEND 0x3E,
+# STALL_SLOT 0x3F. Arm's level 1 on N2, V1 and V2 moves slots per
+# mispredicted branch (BR_MIS_PRED) between its categories.
+slots="BR_MIS_PRED=0x0000000008000010
+OP_RETIRED=0x000000000800003a
 OP_SPEC=0x000000000800003b
 STALL_SLOT=0x000000000800003f
 STALL_SLOT_BACKEND=0x000000000800003d
 STALL_SLOT_FRONTEND=0x000000000800003e"
 for m in neoverse-n2 neoverse-v1 neoverse-v2; do
 	got=$(events $m --topdown)
-	[ "$got" = "$slots" ]; ok $? "$m --topdown: the five slot events of Arm's level 1 on event counters"
+	[ "$got" = "$slots" ]; ok $? "$m --topdown: the six events of Arm's level 1 on event counters"
 	[ "$got" = "$slots" ] || diag "$got" "$(cat "$tap_err")"
 done
-# N1 has no STALL_SLOT events: the cycle-based form
-cycles="INST_RETIRED=0x0000000008000008
-INST_SPEC=0x000000000800001b
-STALL_BACKEND=0x0000000008000024
+# N1 has no STALL_SLOT events: Arm's first stage is its cycle accounting
+cycles="STALL_BACKEND=0x0000000008000024
 STALL_FRONTEND=0x0000000008000023"
 got=$(events neoverse-n1 --topdown)
-[ "$got" = "$cycles" ]; ok $? "neoverse-n1 --topdown: the four event-counter events of the cycle-based level 1"
+[ "$got" = "$cycles" ]; ok $? "neoverse-n1 --topdown: STALL_FRONTEND and STALL_BACKEND, Arm's cycle accounting"
 "$HPMSTAT" stat --pmu neoverse-n1 --topdown --dry-run true 2>&1 | grep -qx 'CPU_CYCLES: hart0 pmccntr (fixed counter, always counted)'
 ok $? "CPU_CYCLES is counted by the cycle counter"
 # -M of the level-1 group and of one metric choose the same
 [ "$(events neoverse-v2 -M tma_L1_group)" = "$slots" ]; ok $? "-M tma_L1_group is --topdown's events"
 got=$(events neoverse-v2 -M tma_frontend_bound)
-[ "$got" = "STALL_SLOT_FRONTEND=0x000000000800003e" ]; ok $? "-M tma_frontend_bound: STALL_SLOT_FRONTEND (and CPU_CYCLES on pmccntr)"
-run_fails_with "--topdown=2 on an Arm core: its tree has level 1" "Topdown level 2 out of range (1 to 1)" \
-	"$HPMSTAT" stat --pmu neoverse-v2 --topdown=2 --dry-run true
+[ "$got" = "BR_MIS_PRED=0x0000000008000010
+STALL_SLOT_FRONTEND=0x000000000800003e" ]
+ok $? "-M tma_frontend_bound (the old name of frontend_bound): STALL_SLOT_FRONTEND and BR_MIS_PRED (and CPU_CYCLES on pmccntr)"
+run_fails_with "--topdown=3 on an Arm core: level 1 and Arm's stage 2 below it" \
+	"Topdown level 3 out of range (1 to 2)" \
+	"$HPMSTAT" stat --pmu neoverse-v2 --topdown=3 --dry-run true
 
-# five events on six counters and CPU_CYCLES on PMCCNTR: one group
-"$HPMSTAT" stat --pmu neoverse-v2 --topdown --dry-run true >"$tmp/td" 2>&1
-! grep -q 'multiplex' "$tmp/td" && [ "$(grep -c '(group 0)' "$tmp/td")" -eq 5 ] &&
+# six events on six counters and CPU_CYCLES on PMCCNTR: one group
+"$HPMSTAT" stat --pmu neoverse-v2 --emu-trace "$trace" --topdown --dry-run true >"$tmp/td" 2>&1
+! grep -q 'multiplex' "$tmp/td" && [ "$(grep -c '(group 0)' "$tmp/td")" -eq 6 ] &&
 	grep -qx 'CPU_CYCLES: hart0 pmccntr (fixed counter, always counted)' "$tmp/td"
 ok $? "level 1 fits: one group, CPU_CYCLES on pmccntr"
-# level 1 and Operation_Mix: 5 + 10 events (LD/ST/DP/ASE/VFP/CRYPTO/SVE_INST
-# /BR_IMMED/BR_INDIRECT/INST_SPEC) = 15 on 6 counters: ceil(15 / 6) = 3
+# level 1 and Operation_Mix: 6 + 13 events (LD/ST/DP/ASE/VFP/CRYPTO/SVE_INST
+# /BR_IMMED/BR_INDIRECT/INST_SPEC, and barrier_percentage's ISB/DSB/DMB)
+# = 19 on 6 counters: ceil(19 / 6) = 4
 "$HPMSTAT" stat --pmu neoverse-v2 --emu-trace "$trace" --topdown -M Operation_Mix --dry-run true >"$tmp/mux" 2>&1
-grep -q '^emu: 3 multiplex groups, ' "$tmp/mux"; ok $? "15 events on 6 counters multiplex in 3 groups"
-[ "$(grep -c ': hart0 msr PMEVTYPER[0-5]_EL0, ' "$tmp/mux")" -eq 15 ]; ok $? "every one of the 15 events is placed"
+grep -q '^emu: 4 multiplex groups, ' "$tmp/mux"; ok $? "19 events on 6 counters multiplex in 4 groups"
+[ "$(grep -c ': hart0 msr PMEVTYPER[0-5]_EL0, ' "$tmp/mux")" -eq 19 ]; ok $? "every one of the 19 events is placed"
 "$HPMSTAT" stat --pmu neoverse-v2 --emu-trace "$trace" --topdown -M Operation_Mix --no-multiplex --dry-run true >"$tmp/nomux" 2>&1
-[ "$(grep -c '^# run [123] of 3:$' "$tmp/nomux")" -eq 3 ] && ! grep -q 'multiplex groups' "$tmp/nomux"
-ok $? "--no-multiplex: three runs, none multiplexed"
+[ "$(grep -c '^# run [1234] of 4:$' "$tmp/nomux")" -eq 4 ] && ! grep -q 'multiplex groups' "$tmp/nomux"
+ok $? "--no-multiplex: four runs, none multiplexed"
 
 # threshold forms reach the counter as encoded (SPEC §5: TC 63:61 = 0b100
 # for >=, TH 43:32 = 2; :count TC[0] = 1: 0b101)
@@ -87,7 +93,7 @@ ok $? "threshold forms: TC=0b100 TH=2 and TC=0b101 TH=2"
 
 # an Arm core without its PMU here is counted on the emulator, every
 # figure labelled as emulated
-"$HPMSTAT" stat --pmu neoverse-v2 --topdown --emu-cycles 2000000 true >"$tmp/count" 2>&1
+"$HPMSTAT" stat --pmu neoverse-v2 --topdown --emu-trace "$trace" --emu-cycles 2000000 true >"$tmp/count" 2>&1
 rc=$?
 [ $rc -eq 0 ] && grep -q '^ Neoverse V2 figures marked \[emu\] are emulated' "$tmp/count" &&
 	[ "$(grep -c '% slots *\[emu\]' "$tmp/count")" -eq 4 ]
@@ -95,9 +101,9 @@ st=$?
 ok $st "stat --pmu neoverse-v2 --topdown counts on the emulator, its four level-1 figures [emu]"
 [ $st -eq 0 ] || diag "exit $rc" "$(cat "$tmp/count")"
 "$HPMSTAT" stat --pmu neoverse-n1 --topdown --no-multiplex --emu-cycles 2000000 true >"$tmp/count1" 2>&1
-[ $? -eq 0 ] && [ "$(grep -c '% cycles *\[emu\]' "$tmp/count1")" -eq 4 ]
-ok $? "--no-multiplex too; Neoverse N1's level 1 is a share of cycles"
-"$HPMSTAT" top --pmu neoverse-v2 -b -n 1 >"$tmp/top" 2>"$tmp/toperr"; rc=$?
+[ $? -eq 0 ] && [ "$(grep -c '% cycles *\[emu\]' "$tmp/count1")" -eq 2 ]
+ok $? "--no-multiplex too; Neoverse N1's level 1 (its two stall shares) is a share of cycles"
+"$HPMSTAT" top --pmu neoverse-v2 --emu-trace "$trace" -b -n 1 >"$tmp/top" 2>"$tmp/toperr"; rc=$?
 [ $rc -eq 0 ] && grep -q 'Frontend_Bound' "$tmp/top" && grep -q 'Backend_Bound' "$tmp/top" &&
 	grep -q 'Retiring' "$tmp/top" && grep -q 'Bad_Speculation' "$tmp/top"
 st=$?
@@ -109,7 +115,7 @@ run_ok "--pmu neoverse-v2 with only host events runs" \
 
 # one run counts one PMU model
 run_fails_with "Kunminghu and Arm events in one run" \
-	"'stall_slot' is an event of Neoverse N2, Neoverse V1 and Neoverse V2, not of Kunminghu, whose events this run counts: one run counts one PMU model" \
+	"'stall_slot' is an event of Neoverse N2, Neoverse N2 r0p0-r0p2, Neoverse V1 and Neoverse V2, not of Kunminghu, whose events this run counts: one run counts one PMU model" \
 	"$HPMSTAT" stat -e rob_commitInstr,stall_slot --dry-run true
 run_fails_with "a Kunminghu event with --pmu neoverse-v2" \
 	"'rob_commitInstr' is an event of Kunminghu, not of Neoverse V2, whose events this run counts" \
@@ -118,7 +124,7 @@ run_fails_with "... also when the run would count" \
 	"'rob_commitInstr' is an event of Kunminghu, not of Neoverse V2" \
 	"$HPMSTAT" stat --pmu neoverse-v2 -e rob_commitInstr true
 run_fails_with "an event of another Arm core" \
-	"'stall_slot' is an event of Neoverse N2, Neoverse V1 and Neoverse V2, not of Neoverse N1" \
+	"'stall_slot' is an event of Neoverse N2, Neoverse N2 r0p0-r0p2, Neoverse V1 and Neoverse V2, not of Neoverse N1" \
 	"$HPMSTAT" stat --pmu neoverse-n1 -e stall_slot --dry-run true
 run_fails_with "an unknown Arm event gives the closest names" \
 	"unknown event 'stall_slott' (did you mean STALL_SLOT" \

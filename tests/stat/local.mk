@@ -14,6 +14,9 @@ STAT_TESTS += tests/stat/tool-events.sh
 # multiplexing, the refusals (no Arm back end here yet) and mixed models
 STAT_TESTS += tests/stat/arm-topdown.sh
 STAT_TESTS += tests/stat/arm-emu.sh
+# Arm's own level 1 of each core (and N2's two revisions) against the raw
+# counts of the same run, Arm's stage-2 tree, MIDR revisions on fake sysfs
+STAT_TESTS += tests/stat/arm-topdown-arm.sh
 TESTS += $(STAT_TESTS)
 EXTRA_DIST += $(STAT_TESTS)
 

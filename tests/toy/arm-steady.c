@@ -30,12 +30,15 @@
 
 /* Per-cycle values; Neoverse V2 has 8 slots (its metrics.json), so level 1
  * is FE 2/8, BE 3/8, Retiring 3/4 x (1 - 5/8), Bad speculation
- * (1 - 3/4) x (1 - 5/8): 25, 37.5, 28.125 and 9.375 %. */
+ * (1 - 3/4) x (1 - 5/8): 25, 37.5, 28.125 and 9.375 %. No branch is
+ * mispredicted (BR_MIS_PRED 0), so Arm's per-misprediction terms (1 slot
+ * off frontend, 3 off backend, 4 onto bad speculation) are 0. */
 static const struct {
 	uint16_t event;
 	uint64_t rate;
 } rates[] = {
     {0x08, 3}, /* INST_RETIRED: IPC 3 */
+    {0x10, 0}, /* BR_MIS_PRED: counted, none */
     {0x11, 1}, /* CPU_CYCLES */
     {0x3A, 3}, /* OP_RETIRED */
     {0x3B, 4}, /* OP_SPEC */

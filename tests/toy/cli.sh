@@ -55,7 +55,7 @@ ok $? "report --format html"
 run_fails_with "hpmstat without the model refuses the file" "'toy'" $H report "$dir/run.json"
 
 # the CLI's errors name the model's world, never Kunminghu's
-run_fails_with "an unknown model" "--pmu 'nosuch': no such PMU model (known: kunminghu, kunminghu-v3, neoverse-n1, neoverse-n2, neoverse-v1, neoverse-v2, toy)" \
+run_fails_with "an unknown model" "--pmu 'nosuch': no such PMU model (known: kunminghu, kunminghu-v3, neoverse-n1, neoverse-n2, neoverse-n2-r0p0, neoverse-v1, neoverse-v2, toy)" \
 	$T stat --pmu nosuch -e ev1 --emu-cycles 10
 $T stat --pmu toy -e BpInstr --emu-cycles 10 >"$tap_out" 2>"$tap_err"
 [ $? -ne 0 ] && grep -q 'BpInstr' "$tap_err"
@@ -85,6 +85,6 @@ run_fails_with "top --pmu with an unknown model" "--pmu 'nosuch': no such PMU mo
 # plain hpmstat takes --pmu for its built-in models
 $H stat --pmu kunminghu -x, -e mcycle --emu-cycles 777 2>&1 | grep -q '^777,,mcycle,'
 ok $? "hpmstat stat --pmu kunminghu"
-run_fails_with "hpmstat knows no toy" "--pmu 'toy': no such PMU model (known: kunminghu, kunminghu-v3, neoverse-n1, neoverse-n2, neoverse-v1, neoverse-v2)" \
+run_fails_with "hpmstat knows no toy" "--pmu 'toy': no such PMU model (known: kunminghu, kunminghu-v3, neoverse-n1, neoverse-n2, neoverse-n2-r0p0, neoverse-v1, neoverse-v2)" \
 	$H stat --pmu toy -e mcycle --emu-cycles 10
 done_testing
