@@ -17,8 +17,13 @@
 
 unsigned hpm_model_count(void);
 const struct hpm_pmu_model *hpm_model_at(unsigned i);
-/* By name ("kunminghu"), or NULL. */
+/* By name ("kunminghu"), or an Arm core's short name ("v2", as emu's
+ * --pmu spells it), or NULL. */
 const struct hpm_pmu_model *hpm_model_by_name(const char *name);
+/* The architecture `arch` itself as a model, where it has one apart from
+ * its cores ("arm64": every standard event and field of the newest PMUv3),
+ * or NULL. Not among hpm_model_at()'s. */
+const struct hpm_pmu_model *hpm_model_arch(const char *arch);
 /* The model whose cores `cpuid` names, or NULL. */
 const struct hpm_pmu_model *hpm_model_for_cpuid(const char *cpuid);
 /* The emulated machine of model m, NULL when it has none (or m is no
