@@ -198,6 +198,8 @@ for cmd in "encode --pmu v2 stall_slot" "decode --pmu v2 0x3f" "list --no-pager 
 	[ $ra -eq 0 ] && [ $rb -eq 0 ] && [ -n "$a" ] && [ "$a" = "$b" ]
 	ok $? "$cmd: the same as with --pmu neoverse-v2"
 done
+$H stat --pmu n2 -x, -e cpu_cycles --emu-cycles 1000 >"$tap_out" 2>&1
+grep -q '^1000,,cpu_cycles' "$tap_out"; ok $? "stat --pmu n2: the Neoverse N2 emulator, 1000 cycles"
 run_fails_with "stat --pmu n2: a field N2 lacks is refused" "Neoverse N2 has no FEAT_PMUv3_TH" \
 	$H stat --pmu n2 -e 'stall_slot:th>=2' true
 $H decode --pmu v2 0x0000000008800008 >"$tap_out" 2>&1
