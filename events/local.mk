@@ -33,6 +33,7 @@ ARM64_JSON = \
 	events/arm64/arm/neoverse-n1/memory.json \
 	events/arm64/arm/neoverse-n1/metrics.json \
 	events/arm64/arm/neoverse-n1/pipeline.json \
+	events/arm64/arm/neoverse-n1/spe.json \
 	events/arm64/arm/neoverse-n2/branch.json \
 	events/arm64/arm/neoverse-n2/bus.json \
 	events/arm64/arm/neoverse-n2/cache.json \
@@ -51,6 +52,7 @@ ARM64_JSON = \
 	events/arm64/arm/neoverse-v1/memory.json \
 	events/arm64/arm/neoverse-v1/metrics.json \
 	events/arm64/arm/neoverse-v1/pipeline.json \
+	events/arm64/arm/neoverse-v1/spe.json \
 	events/arm64/arm/neoverse-v2/branch.json \
 	events/arm64/arm/neoverse-v2/bus.json \
 	events/arm64/arm/neoverse-v2/cache.json \

@@ -91,8 +91,65 @@ INST_RETIRED = 1
 BR_RETIRED = 1
 BR_MIS_PRED_RETIRED = 1
 
+[cycle mispredict-resolve]		# issue 29: the one cycle of a mispredict run where the
+			# mispredicted branch resolves: BR_MIS_PRED counts it
+OP_SPEC = 1
+OP_RETIRED = 1
+STALL_SLOT_FRONTEND = 5
+INST_SPEC = 1
+INST_RETIRED = 1
+BR_RETIRED = 1
+BR_MIS_PRED_RETIRED = 1
+BR_MIS_PRED = 1
+
+[cycle stage2-ops]		# issue 29: the operation mix of Arm's stage-2 groups
+OP_SPEC = 5
+OP_RETIRED = 5
+STALL_SLOT_FRONTEND = 1
+INST_SPEC = 5
+INST_RETIRED = 5
+DP_SPEC = 1
+ASE_SPEC = 1
+VFP_SPEC = 1
+CRYPTO_SPEC = 1
+SVE_INST_SPEC = 1
+
+[cycle stage2-mem]		# issue 29: branches, a load and a store that miss every
+			# cache and TLB level, a fetch that misses the ITLB and L1I
+OP_SPEC = 5
+OP_RETIRED = 5
+STALL_SLOT_FRONTEND = 1
+INST_SPEC = 5
+INST_RETIRED = 5
+LD_SPEC = 1
+ST_SPEC = 1
+BR_IMMED_SPEC = 1
+BR_INDIRECT_SPEC = 1
+BR_RETURN_SPEC = 1
+BR_RETIRED = 3
+BR_MIS_PRED = 1
+BR_MIS_PRED_RETIRED = 1
+L1I_CACHE = 1
+L1I_CACHE_REFILL = 1
+L1I_TLB = 1
+L1I_TLB_REFILL = 1
+ITLB_WALK = 1
+L1D_CACHE = 2
+L1D_CACHE_REFILL = 1
+L1D_TLB = 2
+L1D_TLB_REFILL = 1
+DTLB_WALK = 1
+L2D_TLB = 2
+L2D_TLB_REFILL = 1
+L2D_CACHE = 2
+L2D_CACHE_REFILL = 1
+L3D_CACHE = 1
+L3D_CACHE_REFILL = 1
+LL_CACHE_RD = 1
+LL_CACHE_MISS_RD = 1
+
 [class compute]
-runs = retire:100..300 retire-dep:20..60
+runs = retire:100..300 retire-dep:20..60 stage2-ops stage2-mem
 share = 0.55
 
 [class ifetch]
@@ -104,5 +161,5 @@ runs = l1d-miss:2 be-mem:60..140 retire-dep:40..80
 share = 0.2
 
 [class branch]
-runs = wrong-path:30..60 mispredict:10..20
+runs = wrong-path:30..60 mispredict-resolve mispredict:10..20
 share = 0.1

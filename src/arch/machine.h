@@ -44,6 +44,8 @@ struct hpm_emu_vm_config {
 	uint64_t seed;       /* hart h's profile stream uses seed + h */
 	const char *pmu;     /* the machine's PMU variant by its name for it (Arm: a feature
 	                      * profile, n1 ... future); NULL: the model's own */
+	bool dry_run;        /* nothing will run (stat --dry-run): a profile that does not
+	                      * fit the PMU (Arm: its slots) is no error */
 };
 
 /* What create() failed on, so that the caller can name its option. */

@@ -6,7 +6,10 @@
  * "Arm PMUv3", says the same for users):
  *
  *   expr    := event [ "/" items "/" [letters] ] { ":" items }
+ *            | PMU "/" items "/" [letters] { ":" items }
  *   event   := NAME | "0x" HEX | "r" HEX        (evtCount, at most 0xFFFF)
+ *   PMU     := "armv8_" WORD                    (perf's spelling: the
+ *                                                items must give event=N)
  *   items   := item { "," item }
  *   item    := letters | term
  *   letters := one or more of u k h             (perf's modifiers)
@@ -18,6 +21,7 @@
  *            | FLAG [ "=" 0|1 ]                 (te sync mt sh nsk nsu nsh m
  *                                                rlk rlu rlh)
  *            | "tlc=" 0..3 | "vs=" 0..3
+ *            | "event=" N                       (evtCount; the PMU form only)
  *
  * NAME is resolved by the caller's callback (case-insensitive), "rHEX"
  * first as perf's lexer does (no Arm event is named r and hex digits). The
@@ -82,14 +86,14 @@ static const struct {
     {"sh", ARM64_PF_SH, true},   {"nsk", ARM64_PF_NSK, true},   {"nsu", ARM64_PF_NSU, true},
     {"nsh", ARM64_PF_NSH, true}, {"m", ARM64_PF_M, true},       {"rlk", ARM64_PF_RLK, true},
     {"rlu", ARM64_PF_RLU, true}, {"rlh", ARM64_PF_RLH, true},   {"tlc", ARM64_PF_TLC, false},
-    {"vs", ARM64_PF_VS, false},
+    {"vs", ARM64_PF_VS, false},  {"t", ARM64_PF_T, true},
 };
 #define NR_FIELD_TERMS (sizeof(field_terms) / sizeof(field_terms[0]))
 
 #define TERM_LIST                                                                                  \
 	"modifiers u, k, h; terms th!=N, th==N, th>=N, th<N, count, edge=rise|fall|both, "         \
-	"threshold=, threshold_compare=, threshold_count=, te, tlc=, vs=, mt, sh, nsk, nsu, "      \
-	"nsh, m, rlk, rlu, rlh, sync"
+	"threshold=, threshold_compare=, threshold_count=, event=, te, tlc=, vs=, mt, sh, nsk, "   \
+	"nsu, nsh, m, t, rlk, rlu, rlh, sync"
 
 enum { EDGE_RISE, EDGE_FALL, EDGE_BOTH };
 enum { LV_U = 1, LV_K = 2, LV_H = 4, LV_ALL = 7 };
@@ -110,7 +114,9 @@ struct parser {
 	int event_pos;
 	uint32_t event;
 	bool raw;
-	struct said letters, cond, th, count, edge;
+	const char *pmu; /* perf's armv8_* PMU name the expression starts with */
+	size_t pmu_len;
+	struct said letters, cond, th, count, edge, evt;
 	struct said field[ARM64_PF_NR]; /* field terms */
 };
 
@@ -199,6 +205,15 @@ static int parse_event(struct parser *ps)
 			return fail(ps, ARM64_EEMPTY, ps->event_pos, "no event given");
 		return fail(ps, ARM64_ESYNTAX, ps->event_pos, "expected an event, found '%c'",
 		            *ps->p);
+	}
+	/* perf's PMU form: Linux names the arm_pmuv3 PMUs armv8_pmuv3_0,
+	 * armv8_cortex_a53, ...; the event is its event= term */
+	if (n > 6 && strncmp(ps->p, "armv8_", 6) == 0 && *s == '/') {
+		ps->pmu = ps->p;
+		ps->pmu_len = n;
+		ps->raw = true;
+		ps->p = s;
+		return 0;
 	}
 	if (n >= sizeof(name))
 		return fail(ps, ARM64_EUNKNOWN, ps->event_pos, "event name too long");
@@ -314,7 +329,8 @@ static int parse_item(struct parser *ps)
 		if (word_is(w, n, field_terms[i].name))
 			ft = (int)i;
 	bool known = ft >= 0 || word_is(w, n, "edge") || word_is(w, n, "threshold") ||
-	             word_is(w, n, "threshold_compare") || word_is(w, n, "threshold_count");
+	             word_is(w, n, "threshold_compare") || word_is(w, n, "threshold_count") ||
+	             word_is(w, n, "event");
 	if (!known)
 		return fail(ps, ARM64_ETERM, pos, "unknown modifier or term '%.*s' (" TERM_LIST ")",
 		            (int)n, w);
@@ -353,6 +369,19 @@ static int parse_item(struct parser *ps)
 		if ((rc = parse_number(ps, "threshold_count", 1, &v, pos)))
 			return rc;
 		return say(ps, &ps->count, "count", pos, v, true);
+	}
+	if (word_is(w, n, "event")) {
+		if (!ps->pmu)
+			return fail(ps, ARM64_ETERM, pos,
+			            "event= belongs to perf's PMU form (armv8_pmuv3_0/event=N/); "
+			            "here the event comes first");
+		if ((rc = parse_number(ps, "event", 0xffff, &v, pos)))
+			return rc;
+		if ((rc = say(ps, &ps->evt, "event", pos, v, false)))
+			return rc;
+		ps->event = v;
+		ps->event_pos = pos;
+		return 0;
 	}
 	int f = field_terms[ft].field;
 	char what[16];
@@ -496,9 +525,9 @@ static void render(const struct arm64_pmevtyper *t, const char *name, char *buf,
 	} else if (nl == 3) {
 		letters[0] = '\0';
 	}
-	static const int flags[] = {ARM64_PF_NSK, ARM64_PF_NSU, ARM64_PF_M,
-	                            ARM64_PF_MT,  ARM64_PF_SH,  ARM64_PF_RLK,
-	                            ARM64_PF_RLU, ARM64_PF_RLH, ARM64_PF_SYNC};
+	static const int flags[] = {ARM64_PF_NSK, ARM64_PF_NSU, ARM64_PF_M,   ARM64_PF_MT,
+	                            ARM64_PF_SH,  ARM64_PF_T,   ARM64_PF_RLK, ARM64_PF_RLU,
+	                            ARM64_PF_RLH, ARM64_PF_SYNC};
 	for (unsigned i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
 		if (f[flags[i]]) {
 			char low[8];
@@ -541,7 +570,7 @@ int arm64_encode(const char *expr, const struct arm64_ctx *ctx, const struct arm
 	memset(err, 0, sizeof(*err));
 	err->pos = -1;
 	memset(enc, 0, sizeof(*enc));
-	ps.letters.pos = ps.cond.pos = ps.th.pos = ps.count.pos = ps.edge.pos = -1;
+	ps.letters.pos = ps.cond.pos = ps.th.pos = ps.count.pos = ps.edge.pos = ps.evt.pos = -1;
 	for (unsigned f = 0; f < ARM64_PF_NR; f++)
 		ps.field[f].pos = -1;
 
@@ -551,6 +580,9 @@ int arm64_encode(const char *expr, const struct arm64_ctx *ctx, const struct arm
 		return rc;
 	if (*ps.p == '/') {
 		ps.p++;
+		if (ps.pmu && *ps.p == '/')
+			return fail(&ps, ARM64_ETERM, col(&ps), "%.*s/.../ needs event=N",
+			            (int)ps.pmu_len, ps.pmu);
 		if ((rc = parse_items(&ps)))
 			return rc;
 		if (*ps.p != '/')
@@ -571,6 +603,9 @@ int arm64_encode(const char *expr, const struct arm64_ctx *ctx, const struct arm
 		ps.p++;
 	if (*ps.p)
 		return fail(&ps, ARM64_ESYNTAX, col(&ps), "expected ':' or ',' before '%c'", *ps.p);
+	if (ps.pmu && ps.evt.pos < 0)
+		return fail(&ps, ARM64_ETERM, 0, "%.*s/.../ needs event=N (the event number)",
+		            (int)ps.pmu_len, ps.pmu);
 	if ((rc = build(&ps, &enc->t)))
 		return rc;
 	enc->value = arm64_pmevtyper_pack(&enc->t);

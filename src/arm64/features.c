@@ -129,6 +129,7 @@ struct arm64_ctx arm_emu_features_ctx(const struct arm_emu_features *f, int coun
 	    .rme = f->rme,
 	    .sme = f->sme,
 	    .sebep = false, /* no profile has FEAT_SEBEP: SYNC is RES0 on all */
+	    .tme = false,   /* nor FEAT_TME (no Neoverse core has it): T is RES0 */
 	    .core = core ? core : f->name,
 	};
 }

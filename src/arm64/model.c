@@ -45,7 +45,7 @@ enum { ARM_EL0 = 1u << 0, ARM_EL1 = 1u << 1, ARM_EL2 = 1u << 2, ARM_ELS = 7u };
 #define ARM_LAST_COUNTER  5
 
 struct arm_model {
-	const char *core; /* arm64_cores[].name */
+	const char *core; /* arm64_cores[].name; NULL: the architecture */
 	/* The MIDR_EL1 revisions the model stands for, Variant [23:20] and
 	 * Revision [3:0] as one number (variant << 4 | revision), first to
 	 * last: two models of one core split it where Arm's formulas change
@@ -53,9 +53,21 @@ struct arm_model {
 	unsigned rev_first, rev_last;
 };
 
+/* The architecture as a core: every standard event (the shared files of
+ * events/arm64), no MIDR. */
+static const struct arm64_core *arch_core(void)
+{
+	static struct arm64_core arch;
+	if (!arch.events)
+		arch = (struct arm64_core){"arm64", "", 0, arm64_std_events, arm64_nr_std_events};
+	return &arch;
+}
+
 static const struct arm64_core *core_of(const struct hpm_pmu_model *m)
 {
 	const struct arm_model *am = m->data;
+	if (!am->core)
+		return arch_core();
 	for (unsigned i = 0; i < arm64_nr_cores; i++)
 		if (strcmp(arm64_cores[i].name, am->core) == 0)
 			return &arm64_cores[i];
@@ -69,9 +81,14 @@ static const struct arm64_core *core_of(const struct hpm_pmu_model *m)
 static struct arm64_ctx core_ctx(const struct hpm_pmu_model *m)
 {
 	const struct arm_model *am = m->data;
-	const struct arm_emu_features *f = arm_emu_features_find(am->core);
-	if (!f) /* every core has a profile (tests/arch checks it) */
-		return ARM64_CTX_ANY;
+	const struct arm_emu_features *f = am->core ? arm_emu_features_find(am->core) : NULL;
+	/* the architecture: every field of the newest PMUv3 (every core has a
+	 * profile: tests/arch checks it) */
+	if (!f) {
+		struct arm64_ctx any = ARM64_CTX_ANY;
+		any.core = m->display;
+		return any;
+	}
 	return arm_emu_features_ctx(f, -1, m->display);
 }
 
@@ -172,8 +189,17 @@ static bool other_cores_hint(const struct hpm_pmu_model *m, const char *name, ch
 				break;
 			}
 	}
-	if (!nh)
+	if (!nh) { /* in the Arm ARM's lists (LDST_SPEC), in no core's */
+		for (unsigned j = 0; j < arm64_nr_std_events; j++)
+			if (self->midr && strcasecmp(arm64_std_events[j].name, name) == 0) {
+				snprintf(out, size,
+				         " (%s is an event of the Arm architecture (--arch arm64), "
+				         "not of %s)",
+				         arm64_std_events[j].name, m->display);
+				return true;
+			}
 		return false;
+	}
 	size_t off = (size_t)snprintf(out, size, " (%s is an event of ", canonical);
 	for (unsigned i = 0; i < nh && off < size; i++)
 		off += (size_t)snprintf(out + off, size - off, "%s%s",
@@ -575,3 +601,9 @@ const struct hpm_pmu_model hpm_model_neoverse_v1 =
     ARM_MODEL("neoverse-v1", "Neoverse V1", v1, arm64_metrics_neoverse_v1);
 const struct hpm_pmu_model hpm_model_neoverse_v2 =
     ARM_MODEL("neoverse-v2", "Neoverse V2", v2, arm64_metrics_neoverse_v2);
+
+/* The architecture (encode and decode --arch arm64): every standard event
+ * and every field of the newest PMUv3; no core's metrics, no detection. */
+static const struct arm_model arch = {NULL};
+static const struct metric_table no_metrics;
+const struct hpm_pmu_model hpm_model_arm64 = ARM_MODEL("arm64", "Arm PMUv3", arch, no_metrics);

@@ -16,5 +16,9 @@ extern const struct hpm_pmu_model hpm_model_neoverse_n2;
 extern const struct hpm_pmu_model hpm_model_neoverse_n2_r0p0;
 extern const struct hpm_pmu_model hpm_model_neoverse_v1;
 extern const struct hpm_pmu_model hpm_model_neoverse_v2;
+/* The Arm PMUv3 architecture as a model: every standard event of
+ * events/arm64, every field of the newest PMUv3 (ARM64_CTX_ANY). Not a
+ * registered model (nothing detects it): hpm_model_arch() gives it. */
+extern const struct hpm_pmu_model hpm_model_arm64;
 
 #endif

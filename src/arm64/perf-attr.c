@@ -46,8 +46,9 @@ static const char *release_of(const struct hpm_model_perf_pmu *pmu)
  * kernel up to the newest this was checked against (6.8) writes evtCount,
  * U, P, NSH and, with a threshold, TH and TC; nothing else. */
 static const unsigned unprogrammed[] = {
-    ARM64_PF_TE,  ARM64_PF_TLC, ARM64_PF_MT,  ARM64_PF_SH,  ARM64_PF_M,  ARM64_PF_NSK,
-    ARM64_PF_NSU, ARM64_PF_RLK, ARM64_PF_RLU, ARM64_PF_RLH, ARM64_PF_VS, ARM64_PF_SYNC,
+    ARM64_PF_TE,  ARM64_PF_TLC, ARM64_PF_MT,   ARM64_PF_SH,  ARM64_PF_T,
+    ARM64_PF_M,   ARM64_PF_NSK, ARM64_PF_NSU,  ARM64_PF_RLK, ARM64_PF_RLU,
+    ARM64_PF_RLH, ARM64_PF_VS,  ARM64_PF_SYNC,
 };
 
 static int refuse_unprogrammed(const struct arm64_pmevtyper *t, struct hpm_model_error *err)

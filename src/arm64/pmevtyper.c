@@ -14,6 +14,7 @@ const struct arm64_pf_desc arm64_pf_desc[ARM64_PF_NR] = {
     [ARM64_PF_RLH] = {"RLH", 20, 20, "Realm EL2 counted when RLH != NSH"},
     [ARM64_PF_RLU] = {"RLU", 21, 21, "Realm EL0 counted when RLU == U"},
     [ARM64_PF_RLK] = {"RLK", 22, 22, "Realm EL1 counted when RLK == P"},
+    [ARM64_PF_T] = {"T", 23, 23, "1 does not count in Transactional state"},
     [ARM64_PF_SH] = {"SH", 24, 24, "Secure EL2 counted when SH != NSH"},
     [ARM64_PF_MT] = {"MT", 25, 25, "counts the events of every PE of the core"},
     [ARM64_PF_M] = {"M", 26, 26, "EL3 counted when M == P"},
@@ -68,6 +69,7 @@ static const struct optional_field optional[] = {
     {{ARM64_PF_TLC, -1, -1}, "TLC", "FEAT_PMUv3_TH2"},
     {{ARM64_PF_MT, -1, -1}, "MT", "FEAT_MTPMU"},
     {{ARM64_PF_SH, -1, -1}, "SH", "FEAT_SEL2"},
+    {{ARM64_PF_T, -1, -1}, "T", "FEAT_TME"},
     {{ARM64_PF_RLK, ARM64_PF_RLU, ARM64_PF_RLH}, "RLK, RLU and RLH", "FEAT_RME"},
     {{ARM64_PF_VS, -1, -1}, "VS", "FEAT_SME"},
     {{ARM64_PF_SYNC, -1, -1}, "SYNC", "FEAT_SEBEP"},
@@ -84,6 +86,8 @@ static bool has_feature(const struct arm64_ctx *ctx, const struct optional_field
 		return ctx->mt;
 	case ARM64_PF_SH:
 		return ctx->sel2;
+	case ARM64_PF_T:
+		return ctx->tme;
 	case ARM64_PF_RLK:
 		return ctx->rme;
 	case ARM64_PF_VS:
@@ -213,7 +217,7 @@ unsigned arm64_pmevtyper_check(const struct arm64_pmevtyper *t, const struct arm
 		    f[ARM64_PF_EVTCOUNT], core);
 	if (t->res0)
 		add(&is, ARM64_ERESERVED, -1, -1,
-		    "RES0 bits set: 0x%016llx (bits 59, 53:44, 23 and 19:16 are RES0)",
+		    "RES0 bits set: 0x%016llx (bits 59, 53:44 and 19:16 are RES0)",
 		    (unsigned long long)t->res0);
 	return is.n;
 }

@@ -2,7 +2,7 @@
  *
  * Owns: its field layout (SPEC §5: TC 63:61, TE 60, SYNC 58, VS 57:56, TLC
  * 55:54, TH 43:32, P 31, U 30, NSK 29, NSU 28, NSH 27, M 26, MT 25, SH 24,
- * RLK 22, RLU 21, RLH 20, evtCount 15:0; every other bit RES0), the packing
+ * T 23, RLK 22, RLU 21, RLH 20, evtCount 15:0; every other bit RES0), the packing
  * of fields into a value and back, the checks of the combinations the Arm
  * ARM reserves (each with the reason and the fields to blame), and the
  * counting rule of a value in words. What a core implements (FEAT_PMUv3p1,
@@ -22,6 +22,7 @@ enum arm64_pf {
 	ARM64_PF_RLH,      /* 20: Realm EL2 counted when RLH != NSH */
 	ARM64_PF_RLU,      /* 21: Realm EL0 counted when RLU == U */
 	ARM64_PF_RLK,      /* 22: Realm EL1 counted when RLK == P */
+	ARM64_PF_T,        /* 23: 1 does not count in Transactional state (FEAT_TME) */
 	ARM64_PF_SH,       /* 24: Secure EL2 counted when SH != NSH */
 	ARM64_PF_MT,       /* 25: count the events of every PE of the core */
 	ARM64_PF_M,        /* 26: EL3 counted when M == P */
@@ -46,12 +47,12 @@ struct arm64_pf_desc {
 };
 extern const struct arm64_pf_desc arm64_pf_desc[ARM64_PF_NR];
 
-/* Bits no field covers: 59, 53:44, 23, 19:16. */
-#define ARM64_PMEVTYPER_RES0 UINT64_C(0x083ff000008f0000)
+/* Bits no field covers: 59, 53:44, 19:16. */
+#define ARM64_PMEVTYPER_RES0 UINT64_C(0x083ff000000f0000)
 /* The fields PMCCFILTR_EL0 shares with PMEVTYPER<n>_EL0, the filters of
- * the cycle counter: P, U, NSK, NSU, NSH, M, SH, RLK, RLU, RLH and VS (no
+ * the cycle counter: P, U, NSK, NSU, NSH, M, SH, T, RLK, RLU, RLH and VS (no
  * evtCount, MT, TH, TC, TE, TLC or SYNC). */
-#define ARM64_PMCCFILTR_FIELDS UINT64_C(0x03000000fd700000)
+#define ARM64_PMCCFILTR_FIELDS UINT64_C(0x03000000fdf00000)
 
 /* TC[2:1], the threshold condition on the per-cycle event value VB. */
 enum arm64_cond {
@@ -88,6 +89,7 @@ struct arm64_ctx {
 	bool rme;         /* FEAT_RME: RLK, RLU, RLH */
 	bool sme;         /* FEAT_SME: VS */
 	bool sebep;       /* FEAT_SEBEP: SYNC */
+	bool tme;         /* FEAT_TME: T */
 	const char *core; /* for messages ("Neoverse N1"); NULL: "the core" */
 };
 /* Nothing known: any counter, a 12-bit TH, every feature. */
@@ -101,7 +103,8 @@ struct arm64_ctx {
 	                    .sel2 = true,                                                          \
 	                    .rme = true,                                                           \
 	                    .sme = true,                                                           \
-	                    .sebep = true})
+	                    .sebep = true,                                                         \
+	                    .tme = true})
 
 /* The bits of PMEVTYPER<n>_EL0 a core described by ctx implements (ctx
  * NULL: ARM64_CTX_ANY): the filters, evtCount (15:0 with FEAT_PMUv3p1,
@@ -126,7 +129,7 @@ struct arm64_issue {
  * counter, TLC != 0 with TE=1, TC[0]:TLC = 1:10, VS=11, TH beyond THWIDTH
  * (or any threshold without FEAT_PMUv3_TH), evtCount above 0x3FF without
  * FEAT_PMUv3p1, a field of a feature the core has not got (TE, TLC, MT,
- * SH, RLK/RLU/RLH, VS, SYNC: ARM64_EFEATURE, the field to blame), RES0
+ * SH, T, RLK/RLU/RLH, VS, SYNC: ARM64_EFEATURE, the field to blame), RES0
  * bits set. Writes up to max issues to out and returns
  * how many there are (0: the value is valid). */
 unsigned arm64_pmevtyper_check(const struct arm64_pmevtyper *t, const struct arm64_ctx *ctx,

@@ -57,6 +57,7 @@ struct emu_inst {
 	uint64_t seed, limit, freq, quantum;
 	unsigned harts;
 	bool follow_wall;
+	bool dry; /* a dry run: nothing runs, so the profile need not fit the PMU */
 
 	/* placement */
 	struct hpm_sched_req *req;
@@ -313,7 +314,8 @@ static int plan(struct emu_inst *s, const struct hpm_evlist *list, const unsigne
 	                               .profile = cfg->profile,
 	                               .trace = cfg->trace,
 	                               .seed = cfg->seed,
-	                               .pmu = cfg->pmu};
+	                               .pmu = cfg->pmu,
+	                               .dry_run = s->dry};
 	if ((rc = s->mach->create(&vc, &s->vm, buf, sizeof(buf)))) {
 		if (rc == HPM_EMU_ETRACE)
 			snprintf(err, errlen, "--emu-trace %s", buf);
@@ -818,6 +820,7 @@ static int emu_dry_run(const struct hpm_evlist *list, const unsigned *rows, unsi
 	char hb[32], sb[256], eb[256];
 	unsigned *mine;
 	unsigned nr = hpm_evlist_select(list, rows, nr_rows, ours, NULL, &mine);
+	s->dry = true;
 	int rc = plan(s, list, mine, nr, t, cfgp, &reasons, &states, err, errlen);
 	free(mine);
 	if (rc) {

@@ -32,7 +32,8 @@ const char cmd_decode_usage[] =
     "                     kunminghu-v2; kunminghu-v3; neoverse-n1,\n"
     "                     neoverse-n2, neoverse-v1, neoverse-v2: PMEVTYPER<n>_EL0\n"
     "                     with its fields, the counting rule and the problems)\n"
-    "      --arch ARCH    the first model of ARCH (riscv, arm64)\n"
+    "      --arch ARCH    the architecture (arm64: every common event and field of\n"
+    "                     the newest PMUv3; riscv: its first model)\n"
     "      --reg REG      which register the values are, on arm64: pmevtyper (the\n"
     "                     default) or pmdevid (PCSample, PMSS, EXTPMN)\n"
     "  -h, --help         this text\n";

@@ -569,6 +569,18 @@ static int cmd_arm_profiles(int argc, char **argv)
 			              arm_td_json(&sl), "declared_cycles", arm_td_json(&cy),
 			              "declared_kernel_slots", arm_td_json(&ksl),
 			              "declared_kernel_cycles", arm_td_json(&kcy)));
+			/* Arm's own formulas (BR_MIS_PRED moved between nodes) */
+			json_t *o = json_array_get(arr, json_array_size(arr) - 1);
+			for (unsigned f = 0; f < ARM_SRC_TD_NR; f++)
+				for (int kernel = 0; kernel < 2; kernel++) {
+					struct arm_src_topdown a;
+					char key[40];
+					arm_src_profile_declared_arm(p, f, kernel, &a);
+					snprintf(key, sizeof(key), "declared_%sarm_%s",
+					         kernel ? "kernel_" : "",
+					         f == ARM_SRC_TD_V1 ? "v1" : "v2");
+					json_object_set_new(o, key, arm_td_json(&a));
+				}
 		}
 		char *text = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		json_decref(arr);
@@ -595,6 +607,14 @@ static int cmd_arm_profiles(int argc, char **argv)
 		printf("  cycles:    retiring %s  frontend %s  bad-speculation %s  backend %s\n",
 		       td_pct(cy.retiring, b[4]), td_pct(cy.frontend, b[5]),
 		       td_pct(cy.bad_spec, b[6]), td_pct(cy.backend, b[7]));
+		for (unsigned f = 0; f < ARM_SRC_TD_NR; f++) {
+			struct arm_src_topdown a;
+			arm_src_profile_declared_arm(p, f, false, &a);
+			printf("  %s retiring %s  frontend %s  bad-speculation %s  backend %s\n",
+			       f == ARM_SRC_TD_V1 ? "Arm V1:   " : "Arm V2/N2:",
+			       td_pct(a.retiring, b[0]), td_pct(a.frontend, b[1]),
+			       td_pct(a.bad_spec, b[2]), td_pct(a.backend, b[3]));
+		}
 		if (memcmp(&sl, &ksl, sizeof(sl)) != 0)
 			printf(
 			    "  as a Non-secure kernel counts it (Secure, Root and EL3 prohibited), "

@@ -28,6 +28,8 @@ const struct hpm_pmu_model *fields_model_by_arch(const char *arch)
 {
 	char known[128] = "";
 	size_t n = 0;
+	if (hpm_model_arch(arch))
+		return hpm_model_arch(arch);
 	for (unsigned i = 0; i < hpm_model_count(); i++)
 		if (strcmp(hpm_model_at(i)->arch, arch) == 0)
 			return hpm_model_at(i);

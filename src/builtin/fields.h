@@ -21,8 +21,10 @@ const struct hpm_pmu_model *fields_model(void);
 /* The model called name (--pmu), or NULL after the one error line that
  * lists the known ones. */
 const struct hpm_pmu_model *fields_model_by_name(const char *name);
-/* The first model of arch (--arch: "riscv", "arm64"), or NULL after the
- * one error line that lists the known architectures. */
+/* The architecture's own model where it has one (arm64: every standard
+ * event and field of the newest PMUv3), else its first model (--arch:
+ * "riscv", "arm64"); NULL after the one error line that lists the known
+ * architectures. */
 const struct hpm_pmu_model *fields_model_by_arch(const char *arch);
 /* The model of --pmu and --arch (each may be NULL; both: the model must be
  * of that arch), or NULL after the one error line. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "arm64/emu/machine.h"
+#include "arm64/features.h"
 #include "arm64/model.h"
 #include "kmh/emu/machine.h"
 #include "kmh/model.h"
@@ -64,6 +65,22 @@ const struct hpm_pmu_model *hpm_model_by_name(const char *name)
 	for (unsigned i = 0; i < hpm_model_count(); i++)
 		if (strcmp(entry_at(i)->model->name, name) == 0)
 			return entry_at(i)->model;
+	/* an Arm core's short name (v2 for neoverse-v2): the one emu's --pmu
+	 * takes, from the same table (arm64/features.c) */
+	for (unsigned i = 0; i < hpm_model_count(); i++) {
+		const char *s = arm_emu_core_profile(entry_at(i)->model->name);
+		if (s && strcmp(s, name) == 0)
+			return entry_at(i)->model;
+	}
+	return NULL;
+}
+
+const struct hpm_pmu_model *hpm_model_arch(const char *arch)
+{
+	static const struct hpm_pmu_model *const archs[] = {&hpm_model_arm64};
+	for (unsigned i = 0; i < sizeof(archs) / sizeof(archs[0]); i++)
+		if (strcmp(archs[i]->arch, arch) == 0)
+			return archs[i];
 	return NULL;
 }
 

@@ -17,13 +17,18 @@
 
 unsigned hpm_model_count(void);
 const struct hpm_pmu_model *hpm_model_at(unsigned i);
-/* By name ("kunminghu", "kunminghu-v3") or another name of one
- * ("kunminghu-v2", v2's explicit name), or NULL. */
+/* By name ("kunminghu", "kunminghu-v3"), another name of one
+ * ("kunminghu-v2", v2's explicit name), or an Arm core's short name ("v2",
+ * as emu's --pmu spells it), or NULL. */
 const struct hpm_pmu_model *hpm_model_by_name(const char *name);
 /* The message for --pmu NAME that names no model, one line without the
  * program's name: "--pmu 'NAME': no such PMU model; did you mean X? (known:
  * ...)", the closest names offered when there are close ones. */
 void hpm_model_unknown_msg(const char *name, char *buf, size_t len);
+/* The architecture `arch` itself as a model, where it has one apart from
+ * its cores ("arm64": every standard event and field of the newest PMUv3),
+ * or NULL. Not among hpm_model_at()'s. */
+const struct hpm_pmu_model *hpm_model_arch(const char *arch);
 /* The model whose cores `cpuid` names, or NULL. */
 const struct hpm_pmu_model *hpm_model_for_cpuid(const char *cpuid);
 /* The emulated machine of model m, NULL when it has none (or m is no

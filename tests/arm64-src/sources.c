@@ -116,6 +116,74 @@ static void check_profile(const struct arm_src_profile *p)
 		tap_ok(fabs(ktd[i] - kd[i]) < 0.005,
 		       "%s: %s as a kernel counts it %.4f declared %.4f", name, node[i], ktd[i],
 		       kd[i]);
+	/* Arm's own level-1 formulas on the same sums, with BM = BR_MIS_PRED
+	 * (0x10) per cycle (issue 29, from Arm's Neoverse telemetry
+	 * specifications): V1 frontend - 4 BM, bad_speculation + 4 BM; V2 and
+	 * N2 frontend - BM, backend - 3 BM, bad_speculation + 4 BM */
+	double bm = sums[0x10] / total;
+	double av[2][4] = {{td[0] - 4 * bm, td[1], td[2], td[3] + 4 * bm},
+	                   {td[0] - bm, td[1] - 3 * bm, td[2], td[3] + 4 * bm}};
+	for (int f = 0; f < 2; f++) {
+		struct arm_src_topdown a;
+		arm_src_profile_declared_arm(p, f ? ARM_SRC_TD_V2 : ARM_SRC_TD_V1, false, &a);
+		double ad[4] = {a.frontend, a.backend, a.retiring, a.bad_spec};
+		for (int i = 0; i < 4; i++) {
+			tap_ok(fabs(av[f][i] - ad[i]) < 0.005,
+			       "%s: Arm %s %s measured %.4f declared %.4f", name,
+			       f ? "V2/N2" : "V1", node[i], av[f][i], ad[i]);
+			tap_ok(av[f][i] >= 0 && av[f][i] <= 1, "%s: Arm %s %s %.4f in [0, 1]", name,
+			       f ? "V2/N2" : "V1", node[i], av[f][i]);
+		}
+	}
+	tap_ok(sums[0x10] > 0, "%s: BR_MIS_PRED counted (%.0f)", name, sums[0x10]);
+	/* every event of Arm's stage-2 groups (each core's metrics.json: branch,
+	 * ITLB, L1I, L2, last-level cache, DTLB, L1D effectiveness, operation
+	 * mix) is delivered */
+	static const uint16_t stage2[] = {
+	    0x0001 /* L1I_CACHE_REFILL */,
+	    0x0002 /* L1I_TLB_REFILL */,
+	    0x0003 /* L1D_CACHE_REFILL */,
+	    0x0004 /* L1D_CACHE */,
+	    0x0005 /* L1D_TLB_REFILL */,
+	    0x0008 /* INST_RETIRED */,
+	    0x0010 /* BR_MIS_PRED */,
+	    0x0014 /* L1I_CACHE */,
+	    0x0016 /* L2D_CACHE */,
+	    0x0017 /* L2D_CACHE_REFILL */,
+	    0x001b /* INST_SPEC */,
+	    0x0021 /* BR_RETIRED */,
+	    0x0022 /* BR_MIS_PRED_RETIRED */,
+	    0x0025 /* L1D_TLB */,
+	    0x0026 /* L1I_TLB */,
+	    0x002a /* L3D_CACHE_REFILL */,
+	    0x002b /* L3D_CACHE */,
+	    0x002d /* L2D_TLB_REFILL */,
+	    0x002f /* L2D_TLB */,
+	    0x0034 /* DTLB_WALK */,
+	    0x0035 /* ITLB_WALK */,
+	    0x0036 /* LL_CACHE_RD */,
+	    0x0037 /* LL_CACHE_MISS_RD */,
+	    0x003a /* OP_RETIRED */,
+	    0x003b /* OP_SPEC */,
+	    0x003e /* STALL_SLOT_FRONTEND */,
+	    0x0070 /* LD_SPEC */,
+	    0x0071 /* ST_SPEC */,
+	    0x0073 /* DP_SPEC */,
+	    0x0074 /* ASE_SPEC */,
+	    0x0075 /* VFP_SPEC */,
+	    0x0077 /* CRYPTO_SPEC */,
+	    0x0078 /* BR_IMMED_SPEC */,
+	    0x0079 /* BR_RETURN_SPEC */,
+	    0x007a /* BR_INDIRECT_SPEC */,
+	    0x8006 /* SVE_INST_SPEC */,
+	};
+	char missing[256] = "";
+	for (size_t i = 0; i < sizeof(stage2) / sizeof(stage2[0]); i++)
+		if (!(sums[stage2[i]] > 0))
+			snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
+			         " 0x%04x", stage2[i]);
+	tap_ok(!missing[0], "%s: every event of the stage-2 groups delivered (missing:%s)", name,
+	       missing);
 	tap_ok(fabs(td[0] + td[1] + td[2] + td[3] - 1) < 1e-9 || fabs(ss - ssf - sums[0x3d]) > 0,
 	       "%s: the four nodes add up to 1 where STALL_SLOT = FE + BE", name);
 	for (unsigned e = 0; e < 4; e++)
@@ -342,6 +410,46 @@ static void profile_tests(void)
 		       ok8 ? "parsed" : err);
 		arm_src_profile_free(ok8);
 	}
+	/* Arm's formulas, worked by hand on 32 cycles (r, a x 7, c x 24; 8
+	 * slots): r and a stall 5 frontend and 3 backend slots, r resolves a
+	 * mispredicted branch (BM = 1/32), c sends 8 operations of which 4
+	 * retire. SBSA: frontend 8 x 5 / 256 = 0.15625, backend 8 x 3 / 256 =
+	 * 0.09375, STALL_SLOT 64 / 256 = 0.25, retiring 0.5 x 0.75 = 0.375,
+	 * bad speculation 0.375. V1: frontend 0.15625 - 4/32 = 0.03125, bad
+	 * 0.375 + 4/32 = 0.5. V2/N2: frontend 0.15625 - 1/32 = 0.125, backend
+	 * 0.09375 - 3/32 = 0, bad 0.5. */
+	{
+		char err[200];
+		const struct arm_src_profile *bm = arm_src_profile_parse(
+		    "bm.profile",
+		    HEAD
+		    "[cycle r]\nSTALL_SLOT_FRONTEND = 5\nSTALL_SLOT_BACKEND = 3\nBR_MIS_PRED = "
+		    "1\n[cycle a]\nSTALL_SLOT_FRONTEND = 5\nSTALL_SLOT_BACKEND = 3\n[cycle "
+		    "c]\nOP_SPEC = 8\nOP_RETIRED = 4\n[class k]\nruns = r a:7 c:24\nshare = 1\n",
+		    err, sizeof(err));
+		struct arm_src_topdown v1 = {0}, v2 = {0};
+		if (bm) {
+			arm_src_profile_declared_arm(bm, ARM_SRC_TD_V1, false, &v1);
+			arm_src_profile_declared_arm(bm, ARM_SRC_TD_V2, false, &v2);
+		}
+		tap_ok(bm && fabs(v1.frontend - 0.03125) < 1e-12 &&
+		           fabs(v1.backend - 0.09375) < 1e-12 &&
+		           fabs(v1.retiring - 0.375) < 1e-12 && fabs(v1.bad_spec - 0.5) < 1e-12,
+		       "Arm V1 declared 3.125 / 9.375 / 37.5 / 50 %% (%s: %g %g %g %g)",
+		       bm ? "parsed" : err, v1.frontend, v1.backend, v1.retiring, v1.bad_spec);
+		tap_ok(bm && fabs(v2.frontend - 0.125) < 1e-12 && fabs(v2.backend) < 1e-12 &&
+		           fabs(v2.retiring - 0.375) < 1e-12 && fabs(v2.bad_spec - 0.5) < 1e-12,
+		       "Arm V2/N2 declared 12.5 / 0 / 37.5 / 50 %% (%g %g %g %g)", v2.frontend,
+		       v2.backend, v2.retiring, v2.bad_spec);
+		arm_src_profile_free(bm);
+	}
+	/* the same with 3 stall cycles of 6 frontend and 2 backend slots:
+	 * V1's frontend 4 x 6 / 256 - 4/32 < 0, which no profile may declare */
+	profile_error(HEAD
+	              "[cycle r]\nSTALL_SLOT_FRONTEND = 6\nSTALL_SLOT_BACKEND = 2\nBR_MIS_PRED = "
+	              "1\n[cycle a]\nSTALL_SLOT_FRONTEND = 6\nSTALL_SLOT_BACKEND = 2\n[cycle "
+	              "c]\nOP_SPEC = 8\nOP_RETIRED = 4\n[class k]\nruns = r a:3 c:28\nshare = 1\n",
+	              "bad.profile: frontend_bound is -0.0312 by Neoverse V1's formula");
 	profile_error(HEAD "[cycle a]\nOP_SPEC = 1\n" TAIL
 	                   "[context k]\nel = 3\nstate = ns\nshare = "
 	                   "1\n",

@@ -68,9 +68,13 @@ static const struct arm64_names names = {lookup, name_of, NULL};
 #define M      B(26)                 /* SPEC.md:217 M 26 */
 #define MT     B(25)                 /* SPEC.md:217 MT 25 */
 #define SH     B(24)                 /* SPEC.md:217 SH 24 */
+#define T      B(23)                 /* Arm ARM: T 23 (FEAT_TME) */
 #define RLK    B(22)                 /* SPEC.md:217 RLK 22 */
 #define RLU    B(21)                 /* SPEC.md:217 RLU 21 */
 #define RLH    B(20)                 /* SPEC.md:217 RLH 20 */
+/* T: the Arm ARM's PMEVTYPER<n>_EL0 page (Arm A-profile system registers,
+ * AArch64-pmevtypern_el0): "T, bit [23], when FEAT_TME is implemented:
+ * Transactional state filtering bit"; SPEC.md §5 leaves it out. */
 
 enum ctxkind { ANY, ODD3, EVEN2, TH4, NOTH, NOP1, THONLY };
 
@@ -96,7 +100,7 @@ static struct arm64_ctx ctx_of(enum ctxkind k)
 		c.pmuv3p1 = false;
 		break;
 	case THONLY: /* a 12-bit threshold and none of the optional features */
-		c.edge = c.th2 = c.mt = c.sel2 = c.rme = c.sme = c.sebep = false;
+		c.edge = c.th2 = c.mt = c.sel2 = c.rme = c.sme = c.sebep = c.tme = false;
 		c.core = "Neoverse V2";
 		break;
 	}
@@ -144,6 +148,10 @@ static const struct golden {
     {"cpu_cycles:m", ANY, NSH | M | 0x11, "cpu_cycles:m", "SPEC.md:243 M"},
     {"cpu_cycles:mt", ANY, NSH | MT | 0x11, "cpu_cycles:mt", "SPEC.md:243 MT"},
     {"cpu_cycles:sh", ANY, NSH | SH | 0x11, "cpu_cycles:sh", "SPEC.md:246 SH"},
+    /* 0x08000000 | 0x00800000 | 0x08 */
+    {"inst_retired:t", ANY, NSH | T | 0x08, "inst_retired:t", "Arm ARM PMEVTYPER T 23"},
+    {"inst_retired/t=1/", ANY, 0x0000000008800008, "inst_retired:t", "Arm ARM PMEVTYPER T 23"},
+    {"inst_retired:t=0", ANY, NSH | 0x08, "inst_retired", "Arm ARM PMEVTYPER T 23"},
     {"cpu_cycles:rlk", ANY, NSH | RLK | 0x11, "cpu_cycles:rlk", "SPEC.md:246 RLK"},
     {"cpu_cycles:rlu", ANY, NSH | RLU | 0x11, "cpu_cycles:rlu", "SPEC.md:246 RLU"},
     {"cpu_cycles:rlh", ANY, NSH | RLH | 0x11, "cpu_cycles:rlh", "SPEC.md:246 RLH"},
@@ -301,6 +309,7 @@ static const struct bad {
      "RLK/RLU/RLH (FEAT_RME)"},
     {"cpu_cycles:vs=1", THONLY, ARM64_EFEATURE, 11, "FEAT_SME: VS", "VS (FEAT_SME)"},
     {"cpu_cycles:sync", THONLY, ARM64_EFEATURE, 11, "FEAT_SEBEP: SYNC", "SYNC (FEAT_SEBEP)"},
+    {"cpu_cycles:t", THONLY, ARM64_EFEATURE, 11, "FEAT_TME: T", "T (FEAT_TME)"},
     /* reserved combinations */
     {"cpu_cycles:te", ANY, ARM64_ERESERVED, 11, "TC=0b000", "SPEC.md:224 TE=1 TC 000"},
     {"cpu_cycles:te,th>=3", ANY, ARM64_ERESERVED, 14, "TC=0b100", "SPEC.md:225 TE=1 TC 100"},
@@ -427,8 +436,11 @@ static const struct dgold {
      "SPEC.md:216 (59 RES0)"},
     {B(44) | NSH | 0x11, ANY, "cpu_cycles", false, "counts CPU_CYCLES every cycle", "RES0",
      "SPEC.md:216 (53:44 RES0)"},
-    {B(23) | NSH | 0x11, ANY, "cpu_cycles", false, "counts CPU_CYCLES every cycle", "RES0",
-     "SPEC.md:217 (23 RES0)"},
+    /* bit 23 is T (FEAT_TME), not RES0: the Arm ARM's PMEVTYPER<n>_EL0 page */
+    {T | NSH | 0x11, ANY, "cpu_cycles:t", true, "counts CPU_CYCLES every cycle", NULL,
+     "Arm ARM PMEVTYPER T 23"},
+    {T | NSH | 0x11, THONLY, "cpu_cycles:t", false, "counts CPU_CYCLES every cycle", "FEAT_TME",
+     "T without FEAT_TME: RES0 there"},
     {B(16) | NSH | 0x11, ANY, "cpu_cycles", false, "counts CPU_CYCLES every cycle", "RES0",
      "SPEC.md:217 (19:16 RES0)"},
     {NSH | 0x4004, NOP1, "cnt_cycles", false, "counts CNT_CYCLES every cycle", "FEAT_PMUv3p1",
@@ -477,8 +489,10 @@ static void check_layout(void)
 	}
 	tap_ok(!overlap, "PMEVTYPER fields do not overlap (SPEC.md:216-217)");
 	tap_is_u64(~covered, ARM64_PMEVTYPER_RES0, "RES0 = the bits no field covers");
-	tap_is_u64(ARM64_PMEVTYPER_RES0, B(59) | (B(54) - B(44)) | B(23) | (B(20) - B(16)),
-	           "RES0 = 59, 53:44, 23, 19:16 (SPEC.md:216-217 leave them out)");
+	/* bit 23 is T (FEAT_TME), not RES0: the Arm ARM's PMEVTYPER<n>_EL0 page */
+	tap_is_u64(ARM64_PMEVTYPER_RES0, B(59) | (B(54) - B(44)) | (B(20) - B(16)),
+	           "RES0 = 59, 53:44, 19:16 (SPEC.md:216-217, the Arm ARM's T 23)");
+	tap_is_u64(ARM64_PMCCFILTR_FIELDS & T, T, "PMCCFILTR_EL0 has T at 23 too");
 	/* every field alone packs where the layout says and unpacks back */
 	bool ok = true;
 	for (unsigned f = 0; f < ARM64_PF_NR; f++) {

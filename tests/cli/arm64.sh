@@ -61,8 +61,8 @@ ok $r "stall_slot:th>=2 on neoverse-v2 ($out)"
 out=$($H encode --pmu neoverse-v2 'BR_MIS_PRED:th>=5,count')
 case "$out" in "0xa000000508000010  BR_MIS_PRED:th>=5,count  "*"adds 1 each cycle where BR_MIS_PRED >= 5"*) r=0 ;; *) r=1 ;; esac
 ok $r "neoverse-v2: a threshold that counts 1 ($out)"
-[ "$($H decode --pmu neoverse-v2 --json 0x800000020800003f | $J expression exact fields.# | tr '\n' ' ')" = "STALL_SLOT:th>=2 true 18 " ]
-ok $? "decode --json: expression, exact, the 18 fields"
+[ "$($H decode --pmu neoverse-v2 --json 0x800000020800003f | $J expression exact fields.# | tr '\n' ' ')" = "STALL_SLOT:th>=2 true 19 " ]
+ok $? "decode --json: expression, exact, the 19 fields"
 $H decode --arch arm64 0x080000000000003f | grep -q 'RES0=0x800000000000000 .*problem=.*inexact$'
 ok $? "a RES0 bit set is a problem, and the value inexact"
 
@@ -114,7 +114,7 @@ for c in n1 n2 v1 v2; do
 	st=0 msg=
 	for v in 0x0000000008000011 0x8000000208000011 0xb000000508000010 0x804000020800003f \
 		0x0100000000000011 0x000000000a000011 0x0000000009000011 0x0000000008400011 \
-		0x0400000008000011; do
+		0x0400000008000011 0x0000000008800011; do
 		got=$(printf 'msr PMEVTYPER1_EL0 %s\nmrs PMEVTYPER1_EL0\n' $v | $H emu --arch arm64 --pmu $c - | tail -1)
 		line=$($H decode --pmu neoverse-$c $v 2>&1); rd=$?
 		expr=$(printf '%s\n' "$line" | awk '{print $2}')
@@ -137,7 +137,73 @@ run_fails_with "vs= on Neoverse V2: refused naming FEAT_SME" \
 	"Neoverse V2 has no FEAT_SME: VS is RES0 there" \
 	$H encode --pmu neoverse-v2 'CPU_CYCLES:vs=1'
 $H decode --pmu neoverse-n1 --json 0x8000000208000011 >"$tap_out"; r=$?
-[ $r -eq 1 ] && [ "$($J exact fields.12.name fields.12.implemented fields.17.name fields.17.implemented rule <"$tap_out" | tr '\n' ' ')" = "false TH false TC false counts CPU_CYCLES every cycle " ]
+[ $r -eq 1 ] && [ "$($J exact fields.13.name fields.13.implemented fields.18.name fields.18.implemented rule <"$tap_out" | tr '\n' ' ')" = "false TH false TC false counts CPU_CYCLES every cycle " ]
 ok $? "decode --json on N1: TH and TC implemented false, the rule without them, exit 1"
+
+# PMEVTYPER<n>_EL0 bit 23 is T (FEAT_TME: "Transactional state filtering
+# bit", the Arm ARM's PMEVTYPER<n>_EL0 page), not RES0. Worked by hand:
+# INST_RETIRED 0x08 | NSH (27) 0x08000000 | T (23) 0x00800000.
+out=$($H encode --arch arm64 inst_retired:t)
+case "$out" in "0x0000000008800008  INST_RETIRED:t  evtCount=0x8(INST_RETIRED) T=1 NSH=1 "*) r=0 ;; *) r=1 ;; esac
+ok $r "encode --arch arm64 inst_retired:t: T at bit 23 ($out)"
+out=$($H decode --arch arm64 0x0000000008800008 2>&1); r=$?
+case "$out" in *" T=1 "*RES0*|*problem=*) r=1 ;; esac
+ok $r "decode --arch arm64 0x8800008: T=1, no RES0 and no problem ($out)"
+[ "$($H decode --arch arm64 --json 0x0000000008800008 | $J fields.4.name fields.4.bits fields.4.implemented res0 | tr '\n' ' ')" = "T 23 true 0x0 " ]
+ok $? "decode --json: field T at bit 23, res0 0x0"
+run_fails_with "T on a core without FEAT_TME: refused naming the feature" \
+	"'inst_retired:t': column 14: Neoverse V2 has no FEAT_TME: T is RES0 there" \
+	$H encode --pmu neoverse-v2 inst_retired:t
+
+# --arch arm64 is the architecture, not the first core: every common event
+# (MEM_ACCESS_CHECKED 0x4024 is no N1 event; LDST_SPEC 0x72 is the Arm
+# ARM's recommended number, in no core here) and every field of the newest
+# PMUv3: the edge (TE 60, TC 63:61) and linking (TLC 55:54) N1 has not got.
+# Worked by hand: NSH 0x08000000 | evtCount; TLC=1: 1 << 54 = 0x0040000000000000;
+# edge=rise,th>=5: TE 1 << 60 | TC 0b101 << 61 = 0xb000000000000000 | TH 5 << 32.
+$H encode --arch arm64 mem_access_checked ldst_spec 'cpu_cycles:tlc=1' 'br_mis_pred:edge=rise,th>=5' >"$tap_out" 2>"$tap_err"
+[ $? -eq 0 ] && [ "$(awk '{print $1}' "$tap_out" | tr '\n' ' ')" = "0x0000000008004024 0x0000000008000072 0x0040000008000011 0xb000000508000010 " ]
+ok $? "encode --arch arm64: common events no core of ours has, and TE/TC/TLC ($(awk '{print $1}' "$tap_out" | tr '\n' ' '))"
+run_fails_with "... where encode --pmu neoverse-n1 refuses the event" "unknown event 'mem_access_checked'" \
+	$H encode --pmu neoverse-n1 mem_access_checked
+run_fails_with "an event of the architecture in no core here says so" \
+	"unknown event 'ldst_spec' (LDST_SPEC is an event of the Arm architecture (--arch arm64), not of Neoverse N1)" \
+	$H encode --pmu neoverse-n1 ldst_spec
+
+# perf's own spelling, PMU/event=N,TERMS/ with any armv8_* PMU name, as
+# perf stat -e takes it on an arm_pmuv3 host (SPEC §5: threshold config1
+# 5-16, threshold_compare 3-4 = TC[2:1], 2 is >=). Worked by hand:
+# STALL_SLOT 0x3f | NSH 0x08000000 | TH 2 << 32 | TC 0b100 << 61.
+for pmu in armv8_pmuv3_0 armv8_neoverse_v2; do
+	out=$($H encode --arch arm64 "$pmu/event=0x3f,threshold=2,threshold_compare=2/")
+	case "$out" in "0x800000020800003f  STALL_SLOT:th>=2  "*) r=0 ;; *) r=1 ;; esac
+	ok $r "encode $pmu/event=0x3f,threshold=2,threshold_compare=2/ ($out)"
+done
+[ "$($H encode --pmu neoverse-v2 'armv8_pmuv3_0/event=0x11/u' | awk '{print $1, $2}')" = "0x0000000080000011 CPU_CYCLES:u" ]
+ok $? "armv8_pmuv3_0/event=0x11/u: perf's modifier after the PMU form (P 31 | 0x11)"
+run_fails_with "the PMU form without event=" "armv8_pmuv3_0/.../ needs event=N" \
+	$H encode --arch arm64 'armv8_pmuv3_0/threshold=2/'
+run_fails_with "event= outside the PMU form" "event= belongs to perf's PMU form" \
+	$H encode --arch arm64 'cpu_cycles/event=0x11/'
+run_fails_with "the PMU form on a core without the field: refused" \
+	"Neoverse N2 has no FEAT_PMUv3_TH" \
+	$H encode --pmu neoverse-n2 'armv8_pmuv3_0/event=0x3f,threshold=2,threshold_compare=2/'
+
+# --pmu v2-style short names, as emu --pmu takes them, in every command
+for cmd in "encode --pmu v2 stall_slot" "decode --pmu v2 0x3f" "list --no-pager --pmu v2 STALL_SLOT"; do
+	# shellcheck disable=SC2086
+	a=$($H $cmd 2>&1); ra=$?
+	# shellcheck disable=SC2086
+	b=$($H $(echo "$cmd" | sed 's/--pmu v2/--pmu neoverse-v2/') 2>&1); rb=$?
+	[ $ra -eq 0 ] && [ $rb -eq 0 ] && [ -n "$a" ] && [ "$a" = "$b" ]
+	ok $? "$cmd: the same as with --pmu neoverse-v2"
+done
+$H stat --pmu n2 -x, -e cpu_cycles --emu-cycles 1000 >"$tap_out" 2>&1
+grep -q '^1000,,cpu_cycles' "$tap_out"; ok $? "stat --pmu n2: the Neoverse N2 emulator, 1000 cycles"
+run_fails_with "stat --pmu n2: a field N2 lacks is refused" "Neoverse N2 has no FEAT_PMUv3_TH" \
+	$H stat --pmu n2 -e 'stall_slot:th>=2' true
+$H decode --pmu v2 0x0000000008800008 >"$tap_out" 2>&1
+[ $? -eq 1 ] && grep -q 'T=1(RES0) .*problem="Neoverse V2 has no FEAT_TME' "$tap_out"
+ok $? "decode --pmu v2 flags T, which V2 lacks, and exits 1"
 
 done_testing

@@ -6,7 +6,8 @@
 # below, typed from the Arm ARM independently of the data), no duplicate
 # event in a core, every ArchStdEvent names an event of a shared file, and
 # (c) every core's metrics.json passes our own metric generator with only
-# that core's events.
+# that core's events, and (d) each core's list against facts of Arm's own
+# event data.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/events/jevents.sh"
 arm="$top_srcdir/events/arm64"
@@ -152,7 +153,52 @@ for c in $cores; do
 	out_is "$n: a core's own event has a number in range and no ArchStdEvent" "" \
 		awk -F'\t' '$1 == "(missing)" && ($2 == "(missing)" || ($3 !~ /^0x[0-9a-fA-F]+$/ || length($3) > 6)) { print }' "$dir/core.tsv"
 	ok $([ -s "$cdir/metrics.json" ]; echo $?) "$n: has a metrics.json"
+	cp "$dir/core.names" "$dir/$n.names"
 done
+
+# ---------------------------------------------------- (d) Arm's event lists
+# Facts read by hand from Arm's own per-core event data (ARM-software/data,
+# pmu/neoverse-{n1,v1,n2,v2}.json, January 2025, which follow each core's
+# TRM) and written here as facts, not copied: how many events Arm lists
+# for the core, and the events that tell the cores apart. Arm lists CHAIN
+# (0x1E) in every core; events/arm64 leaves it out (README.md: the driver
+# owns it), so each core has one event fewer than Arm's count.
+has() { grep -qx "$2" "$dir/$1.names"; }
+for fact in neoverse-n1:110 neoverse-v1:132 neoverse-n2:155 neoverse-v2:155; do
+	n=${fact%:*}
+	out_is "$n: ${fact#*:} events in Arm's list, less CHAIN" "$((${fact#*:} - 1))" \
+		sh -c "wc -l <'$dir/$n.names' | tr -d ' '"
+	ok $(! has "$n" CHAIN; echo $?) "$n: CHAIN is not listed (the counter chaining of the driver)"
+done
+# Arm's N1 errata removed LDST_SPEC from the N1 TRM's event list
+ok $(! has neoverse-n1 LDST_SPEC; echo $?) "neoverse-n1: no LDST_SPEC (Arm's N1 errata)"
+for n in neoverse-n1 neoverse-v1 neoverse-n2 neoverse-v2; do
+	miss=
+	for e in SAMPLE_POP SAMPLE_FEED SAMPLE_FILTRATE SAMPLE_COLLISION; do
+		has "$n" "$e" || miss="$miss $e"
+	done
+	out_is "$n: the SPE events SAMPLE_POP, SAMPLE_FEED, SAMPLE_FILTRATE, SAMPLE_COLLISION" "" echo $miss
+done
+# V1 has every N1 event and these 22 more (Armv8.4: the slot and operation
+# events, SVE, the LMISS events); N2 has every V1 event and these 23 more
+# (Armv9.0: SVE2 integer widths, FP precision, MTE, TRBE, CTI, alignment
+# latency); V2 lists exactly N2's events.
+v1_more="ASE_INST_SPEC CNT_CYCLES FP_FIXED_OPS_SPEC FP_SCALE_OPS_SPEC L1D_CACHE_LMISS_RD
+L1I_CACHE_LMISS L2D_CACHE_LMISS_RD L3D_CACHE_LMISS_RD OP_RETIRED OP_SPEC STALL STALL_BACKEND_MEM
+STALL_SLOT STALL_SLOT_BACKEND STALL_SLOT_FRONTEND SVE_INST_SPEC SVE_LDFF_FAULT_SPEC SVE_LDFF_SPEC
+SVE_PRED_EMPTY_SPEC SVE_PRED_FULL_SPEC SVE_PRED_PARTIAL_SPEC SVE_PRED_SPEC"
+n2_more="ASE_SVE_INT16_SPEC ASE_SVE_INT32_SPEC ASE_SVE_INT64_SPEC ASE_SVE_INT8_SPEC CTI_TRIGOUT4
+CTI_TRIGOUT5 CTI_TRIGOUT6 CTI_TRIGOUT7 FP_DP_SPEC FP_HP_SPEC FP_SP_SPEC LDST_ALIGN_LAT LD_ALIGN_LAT
+MEM_ACCESS_CHECKED MEM_ACCESS_CHECKED_RD MEM_ACCESS_CHECKED_WR ST_ALIGN_LAT SVE_PRED_NOT_FULL_SPEC
+TRB_WRAP TRCEXTOUT0 TRCEXTOUT1 TRCEXTOUT2 TRCEXTOUT3"
+echo $v1_more | tr ' ' '\n' | sort >"$dir/v1.more"
+echo $n2_more | tr ' ' '\n' | sort >"$dir/n2.more"
+out_is "neoverse-v1 lists neoverse-n1's events and Arm's 22 more" "" \
+	sh -c "sort -m '$dir/neoverse-n1.names' '$dir/v1.more' | diff - '$dir/neoverse-v1.names'"
+out_is "neoverse-n2 lists neoverse-v1's events and Arm's 23 more" "" \
+	sh -c "sort -m '$dir/neoverse-v1.names' '$dir/n2.more' | diff - '$dir/neoverse-n2.names'"
+out_is "neoverse-v2 lists exactly neoverse-n2's events" "" \
+	diff "$dir/neoverse-n2.names" "$dir/neoverse-v2.names"
 
 # ------------------------------------------------------------ (c) metrics
 # Our generator validates a metrics.json against event files with EventName

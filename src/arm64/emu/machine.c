@@ -227,6 +227,19 @@ static int pe_init(struct arm_vm *vm, unsigned h, char *err, size_t errlen)
 	return 0;
 }
 
+/* The built-in profile written for the PMU's feature profile when there is
+ * one (arm-n2-balanced: N2's 5 slots and extra frontend slot), which the
+ * machine's default_profile (8 slots) does not fit; NULL otherwise. */
+static const struct arm_src_profile *default_profile(const struct arm_vm *vm)
+{
+	char name[64];
+	snprintf(name, sizeof(name), "arm-%s-balanced", vm->f->name);
+	for (unsigned i = 0; i < arm_src_profile_count(); i++)
+		if (strcmp(arm_src_profile_name(arm_src_profile_at(i)), name) == 0)
+			return arm_src_profile_at(i);
+	return NULL;
+}
+
 static int vm_create(const struct arm_mach *am, const struct hpm_emu_vm_config *cfg,
                      struct hpm_emu_vm **out, char *err, size_t errlen)
 {
@@ -274,13 +287,16 @@ static int vm_create(const struct arm_mach *am, const struct hpm_emu_vm_config *
 		if (check_trace(vm, err, errlen))
 			goto fail;
 	} else {
-		vm->prof = arm_src_profile_find(
-		    cfg->profile ? cfg->profile : am->self->default_profile, buf, sizeof(buf));
+		vm->prof = cfg->profile ? NULL : default_profile(vm);
+		if (!vm->prof)
+			vm->prof = arm_src_profile_find(cfg->profile ? cfg->profile
+			                                             : am->self->default_profile,
+			                                buf, sizeof(buf));
 		if (!vm->prof) {
 			snprintf(err, errlen, "%s", buf);
 			goto fail;
 		}
-		if (check_profile(vm, err, errlen))
+		if (check_profile(vm, err, errlen) && !cfg->dry_run)
 			goto fail;
 		vm->base.profile = arm_src_profile_name(vm->prof);
 	}

@@ -134,6 +134,9 @@ struct arm_src_profile {
 	 * MDCR_EL3.SPME = 0), CPU_CYCLES on PMCCNTR counted everywhere
 	 * (PMCR_EL0.DP = 0, as Linux leaves it) */
 	struct arm_src_topdown td_kernel_slots, td_kernel_cycles;
+	/* Arm's level-1 formulas (enum arm_src_td_form), and as a kernel
+	 * counts them */
+	struct arm_src_topdown td_arm[ARM_SRC_TD_NR], td_kernel_arm[ARM_SRC_TD_NR];
 	double el_share[ARM_EMU_NR_EL], sec_share[ARM_EMU_NR_SEC], streaming_share;
 	unsigned nr_pts; /* 1 + every function's points */
 	uint32_t max_key;
@@ -599,6 +602,9 @@ static const char *const not_above[][2] = {
     {"L1I_TLB_REFILL", "L1I_TLB"},
     {"L2D_TLB_REFILL", "L2D_TLB"},
     {"LL_CACHE_MISS_RD", "LL_CACHE_RD"},
+    {"L3D_CACHE_REFILL", "L3D_CACHE"},
+    {"ITLB_WALK", "L1I_TLB_REFILL"},
+    {"DTLB_WALK", "L1D_TLB_REFILL"},
 };
 
 static uint16_t code_of(const char *name)
@@ -786,8 +792,25 @@ static double mean_of(const struct arm_src_profile *p, const double *mean, uint1
 	return i < 0 ? 0 : mean[i];
 }
 
+/* Arm's level-1 formulas over the SBSA slot form ts, with BM the
+ * expected BR_MIS_PRED per cycle (CPU_CYCLES is 1 per cycle): Neoverse V1
+ * moves 4 BM from frontend to bad speculation; V2 and N2 take BM off
+ * frontend and 3 BM off backend and add the 4 to bad speculation.
+ * Retiring is the SBSA one in both. */
+static void arm_forms(const struct arm_src_topdown *ts, double bm,
+                      struct arm_src_topdown out[ARM_SRC_TD_NR])
+{
+	out[ARM_SRC_TD_V1] = *ts;
+	out[ARM_SRC_TD_V1].frontend -= 4 * bm;
+	out[ARM_SRC_TD_V1].bad_spec += 4 * bm;
+	out[ARM_SRC_TD_V2] = *ts;
+	out[ARM_SRC_TD_V2].frontend -= bm;
+	out[ARM_SRC_TD_V2].backend -= 3 * bm;
+	out[ARM_SRC_TD_V2].bad_spec += 4 * bm;
+}
+
 static void topdown(const struct arm_src_profile *p, const double *mean, struct arm_src_topdown *ts,
-                    struct arm_src_topdown *tc)
+                    struct arm_src_topdown *tc, struct arm_src_topdown arm[ARM_SRC_TD_NR])
 {
 	double slots = p->slots;
 	double fe = mean_of(p, mean, ARM_SRC_STALL_SLOT_FRONTEND),
@@ -810,6 +833,34 @@ static void topdown(const struct arm_src_profile *p, const double *mean, struct 
 	tc->backend = sb;
 	tc->retiring = is > 0 ? ir / is * (1 - (sf + sb)) : (double)NAN;
 	tc->bad_spec = is > 0 ? (1 - ir / is) * (1 - (sf + sb)) : (double)NAN;
+	arm_forms(ts, mean_of(p, mean, code_of("BR_MIS_PRED")), arm);
+}
+
+/* Arm's formulas keep every node of a profile in [0, 1] only when its
+ * mispredictions leave frontend and backend stalls to take them off
+ * (V1: STALL_SLOT_FRONTEND >= 4 x SLOTS x BR_MIS_PRED; V2 and N2: >= 1 x
+ * and STALL_SLOT_BACKEND >= 3 x SLOTS x BR_MIS_PRED): the mix of the
+ * whole period, and of each phase, must. Returns the first node out of
+ * range, or NULL. */
+static const char *arm_out_of_range(const struct arm_src_topdown arm[ARM_SRC_TD_NR], char *buf,
+                                    size_t len)
+{
+	static const char *const form[ARM_SRC_TD_NR] = {"Neoverse V1", "Neoverse V2 and N2"};
+	for (unsigned f = 0; f < ARM_SRC_TD_NR; f++) {
+		const double v[4] = {arm[f].frontend, arm[f].backend, arm[f].retiring,
+		                     arm[f].bad_spec};
+		static const char *const node[4] = {"frontend_bound", "backend_bound", "retiring",
+		                                    "bad_speculation"};
+		for (unsigned k = 0; k < 4; k++)
+			if (v[k] < -1e-9 || v[k] > 1 + 1e-9) {
+				snprintf(buf, len, "%s is %.4f by %s's formula (BR_MIS_PRED %s)",
+				         node[k], v[k], form[f],
+				         k == 3 ? "leaves too little for bad speculation"
+				                : "takes off more stalls than the cycles give");
+				return buf;
+			}
+	}
+	return NULL;
 }
 
 static int finish(struct parser *ps)
@@ -1068,7 +1119,18 @@ static int finish(struct parser *ps)
 				p->streaming_share += sh;
 		}
 	}
-	topdown(p, p->mean, &p->td_slots, &p->td_cycles);
+	topdown(p, p->mean, &p->td_slots, &p->td_cycles, p->td_arm);
+	char why[160];
+	if (event_index(p, ARM_SRC_OP_SPEC) >= 0) { /* the slot form exists */
+		struct arm_src_topdown s, c, a[ARM_SRC_TD_NR];
+		if (arm_out_of_range(p->td_arm, why, sizeof(why)))
+			return fail_at(ps, 0, "%s", why);
+		for (unsigned i = 0; i < p->nr_phases; i++) {
+			topdown(p, p->phases[i].mean, &s, &c, a);
+			if (arm_out_of_range(a, why, sizeof(why)))
+				return fail_at(ps, 0, "phase '%s': %s", p->phases[i].name, why);
+		}
+	}
 
 	/* the kernel's view: per cycle of all cycles, the events of the
 	 * contexts where counting is not prohibited (events do not depend on
@@ -1086,7 +1148,7 @@ static int finish(struct parser *ps)
 		for (unsigned e = 0; e < p->nr_events; e++)
 			kmean[e] += wph * counted * ph->mean[e];
 	}
-	topdown(p, kmean, &p->td_kernel_slots, &p->td_kernel_cycles);
+	topdown(p, kmean, &p->td_kernel_slots, &p->td_kernel_cycles, p->td_kernel_arm);
 	free(kmean);
 	return 0;
 }
@@ -1347,6 +1409,12 @@ void arm_src_profile_declared_kernel(const struct arm_src_profile *p, struct arm
 		*slots = p->td_kernel_slots;
 	if (cycles)
 		*cycles = p->td_kernel_cycles;
+}
+
+void arm_src_profile_declared_arm(const struct arm_src_profile *p, enum arm_src_td_form form,
+                                  bool kernel, struct arm_src_topdown *out)
+{
+	*out = kernel ? p->td_kernel_arm[form] : p->td_arm[form];
 }
 
 double arm_src_profile_mean(const struct arm_src_profile *p, uint16_t code)

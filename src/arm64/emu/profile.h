@@ -31,6 +31,8 @@
  *   backend  = STALL_SLOT_BACKEND / (SLOTS x CPU_CYCLES)
  *   retiring = OP_RETIRED / OP_SPEC x (1 - STALL_SLOT / (SLOTS x CPU_CYCLES))
  *   bad_spec = (1 - OP_RETIRED / OP_SPEC) x (1 - STALL_SLOT / (SLOTS x CPU_CYCLES))
+ * (the SBSA form), Arm's own per-core forms with BR_MIS_PRED over it
+ * (enum arm_src_td_form below),
  * and, for cores without the slot events (Neoverse N1), the cycle form
  *   frontend = STALL_FRONTEND / CPU_CYCLES, backend = STALL_BACKEND / CPU_CYCLES,
  *   retiring = INST_RETIRED / INST_SPEC x (1 - (STALL_FRONTEND + STALL_BACKEND) / CPU_CYCLES),
@@ -66,6 +68,17 @@ struct arm_src_stream;
 /* Level-1 Topdown, as fractions. */
 struct arm_src_topdown {
 	double frontend, backend, retiring, bad_spec;
+};
+/* Arm's own level-1 formulas (Arm's Neoverse telemetry specifications):
+ * the slot form above with BR_MIS_PRED (BM) per CPU_CYCLES moved between
+ * nodes. V1: frontend - 4 BM, bad_spec + 4 BM. V2 and N2 (and N2 r0p0-r0p2
+ * with stall_slot_bias 1, whose CPU_CYCLES the slot form takes off already):
+ * frontend - BM, backend - 3 BM, bad_spec + 4 BM. Retiring is the slot
+ * form's. */
+enum arm_src_td_form {
+	ARM_SRC_TD_V1,
+	ARM_SRC_TD_V2, /* V2 and N2 */
+	ARM_SRC_TD_NR,
 };
 
 /* The built-in profiles, sorted by name; NULL when i >= count. */
@@ -105,6 +118,12 @@ void arm_src_profile_declared(const struct arm_src_profile *p, struct arm_src_to
  * that never leaves Non-secure and Realm ELs 0-2. */
 void arm_src_profile_declared_kernel(const struct arm_src_profile *p, struct arm_src_topdown *slots,
                                      struct arm_src_topdown *cycles);
+/* Declared level-1 Topdown by Arm's formula `form`, over all cycles or
+ * (kernel) as a Non-secure kernel counts them. A profile whose cycles
+ * have slot events is refused at load when a node of either form leaves
+ * [0, 1] over the period or over one of its phases. */
+void arm_src_profile_declared_arm(const struct arm_src_profile *p, enum arm_src_td_form form,
+                                  bool kernel, struct arm_src_topdown *out);
 /* Expected VB per cycle of event `code` over one period (0 if never given). */
 double arm_src_profile_mean(const struct arm_src_profile *p, uint16_t code);
 /* The events the profile delivers (non-zero in some cycle), in number
