@@ -4,7 +4,9 @@
 # (LD_DEBUG=files, dlopened ones included); and with a library missing
 # (HPMSTAT_DLOPEN_DIR: an empty directory the loader looks in instead) the
 # command that needs it says which file and which Debian package, in one
-# line, while the others run as before.
+# line, while the others run as before. And the binary's tables of
+# pointers cost the loader no relocation loop (DT_RELR, where the linker
+# packs them).
 . "$top_srcdir/tests/lib.sh"
 H=$HPMSTAT
 have() { grep -q "^#define $1 1" "$top_builddir/config.h"; }
@@ -127,6 +129,16 @@ if have HAVE_NCURSES && command -v tmux >/dev/null 2>&1; then
 	[ $rc -eq 0 ] || diag "$(cat "$T/top.err" "$T/top.rc" 2>/dev/null)"
 else
 	skip "built without ncurses or no tmux"
+fi
+
+# relative relocations applied one by one (24 bytes each in .rela.dyn)
+# are what DT_RELR packs; configure asks for it where the linker can
+if grep -q 'pack-relative-relocs' "$top_builddir/Makefile" && command -v readelf >/dev/null; then
+	n=$(readelf -rW "$H" | grep -c '_RELATIVE ')
+	readelf -d "$H" | grep -q '(RELR)' && [ "$n" -lt 100 ]
+	ok $? "the relative relocations are packed (DT_RELR; $n left in .rela.dyn)"
+else
+	skip "the linker cannot pack relative relocations"
 fi
 
 done_testing
