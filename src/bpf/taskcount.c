@@ -39,9 +39,11 @@ static const char *const reasons[] = {
         ("the kernel cannot run the per-task program on demand (BPF_PROG_TEST_RUN: Linux 5.10 "
          "and CONFIG_NET)"),
     [HPM_TC_ETOOMANY - HPM_TC_EBASE] = "more events or CPUs than the per-task program reads",
-#ifdef HAVE_LIBBPF
+#if defined(HAVE_LIBBPF) && defined(HPM_DLOPEN)
     [HPM_TC_ENOLIB - HPM_TC_EBASE] =
         LIBBPF_SONAME " is not installed (Debian package " LIBBPF_PACKAGE ")",
+#else
+    [HPM_TC_ENOLIB - HPM_TC_EBASE] = "libbpf is not installed",
 #endif
     [HPM_TC_EHOTPLUG - HPM_TC_EBASE] =
         "the CPUs online changed during the run (hotplug), which stops their counters",
