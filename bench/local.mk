@@ -100,3 +100,12 @@ EXTRA_DIST += bench/bpf-riscv.sh
 bench-bpf-riscv: src/hpmstat$(EXEEXT) src/kmh/gen/kmh-jevents src/arm64/gen/arm64-jevents src/gen/metrics2c
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' bash $(top_srcdir)/bench/bpf-riscv.sh 2
 .PHONY: bench-bpf-riscv
+#   make bench-startup  hpmstat's start-up against perf's, in paired runs:
+#                     wall time, libraries mapped, page faults, peak RSS
+#                     (bench/startup-bench.py over bench/bench-runtime;
+#                     STARTUP_RUNS pairs; figures in README.md)
+EXTRA_DIST += bench/startup-bench.py
+STARTUP_RUNS = 30
+bench-startup: src/hpmstat$(EXEEXT) bench/bench-runtime$(EXEEXT)
+	python3 $(top_srcdir)/bench/startup-bench.py ./src/hpmstat$(EXEEXT) ./bench/bench-runtime$(EXEEXT) perf $(STARTUP_RUNS)
+.PHONY: bench-startup

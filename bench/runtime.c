@@ -1,8 +1,9 @@
-/* runtime.c: run a command N times and print the median wall time and the
- * largest peak RSS of the runs (from wait4's rusage), for bench/stat-bench.sh.
+/* runtime.c: run a command N times and print the median wall time, the
+ * largest peak RSS and the median minor page faults of the runs (from
+ * wait4's rusage), for bench/stat-bench.sh and bench/startup-bench.py.
  *
  *   bench-runtime N command [args...]
- * prints "median_us=U peak_rss_kb=K runs=N". The command's output is
+ * prints "median_us=U peak_rss_kb=K runs=N minflt=F". The command's output is
  * discarded; a failing run is an error. */
 #include <fcntl.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@ int main(int argc, char **argv)
 	if (n < 1)
 		n = 1;
 	double *t = calloc((size_t)n, sizeof(double));
+	double *flt = calloc((size_t)n, sizeof(double));
 	long peak = 0;
 	for (int i = 0; i < n; i++) {
 		struct timespec a, b;
@@ -54,9 +56,12 @@ int main(int argc, char **argv)
 		t[i] = (double)(b.tv_sec - a.tv_sec) * 1e6 + (double)(b.tv_nsec - a.tv_nsec) / 1e3;
 		if (ru.ru_maxrss > peak)
 			peak = ru.ru_maxrss;
+		flt[i] = (double)ru.ru_minflt;
 	}
 	qsort(t, (size_t)n, sizeof(double), cmp);
-	printf("median_us=%.0f peak_rss_kb=%ld runs=%d\n", t[n / 2], peak, n);
+	qsort(flt, (size_t)n, sizeof(double), cmp);
+	printf("median_us=%.0f peak_rss_kb=%ld runs=%d minflt=%.0f\n", t[n / 2], peak, n, flt[n / 2]);
 	free(t);
+	free(flt);
 	return 0;
 }

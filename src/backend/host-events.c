@@ -23,6 +23,7 @@
 #include "backend/pmu.h"
 #include "core/evlist.h"
 #include "core/models.h"
+#include "util/dlib.h"
 #include "util/suggest.h"
 #include "util/str.h"
 #include "util/xalloc.h"
@@ -358,12 +359,18 @@ static bool all_perf_modifiers(const char *s)
 	return *s && strspn(s, "ukhHGWS") == strlen(s);
 }
 
-static int pfm_state; /* 0 not tried, 1 ready, -1 failed */
+static int pfm_state;     /* 0 not tried, 1 ready, -1 failed */
+static char pfm_why[256]; /* libpfm4 is not installed: why (util/dlib.h) */
 
+/* libpfm4 is opened here, the first time a name is not perf's generic one
+ * or the model's */
 static bool pfm_ready(void)
 {
 	if (!pfm_state)
-		pfm_state = pfm_initialize() == PFM_SUCCESS ? 1 : -1;
+		pfm_state =
+		    !hpm_dl_pfm_load(pfm_why, sizeof(pfm_why)) && pfm_initialize() == PFM_SUCCESS
+		        ? 1
+		        : -1;
 	return pfm_state > 0;
 }
 
@@ -588,7 +595,21 @@ static int parse_host(const char *spec, bool sysfs, struct hpm_host_attr *a, cha
 	memset(a, 0, sizeof(*a));
 #endif
 	unknown_message(spec, err, errlen);
+	/* the name may be one of libpfm4's: say that it could not be asked */
+	const char *nopfm = hpm_host_event_pfm_missing();
+	size_t w = strlen(err);
+	if (nopfm && w < errlen)
+		snprintf(err + w, errlen - w, "; host event names are read by libpfm4: %s", nopfm);
 	return -ENOENT;
+}
+
+const char *hpm_host_event_pfm_missing(void)
+{
+#ifdef HAVE_LIBPFM4
+	if (pfm_why[0])
+		return pfm_why;
+#endif
+	return NULL;
 }
 
 int hpm_host_event_parse(const char *spec, struct hpm_host_attr *a, char *err, size_t errlen)

@@ -103,6 +103,11 @@ bool hpm_host_model_try(const char *spec, struct hpm_model_attempt *k);
 /* hpm_host_event_is_host, encoding into k only if it must. */
 bool hpm_host_event_is_host_once(const char *spec, struct hpm_model_attempt *k);
 
+/* Why libpfm4 could not be opened when a name was looked up in it ("libpfm.so.4
+ * is not installed (Debian package libpfm4)"), or NULL: for the message of
+ * an unknown name. */
+const char *hpm_host_event_pfm_missing(void);
+
 /* Up to max generic names closest to name (modifiers ignored), best first;
  * out[] points into static storage. Returns how many. */
 unsigned hpm_host_event_suggest(const char *name, const char **out, unsigned max);

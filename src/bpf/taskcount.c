@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf/taskcount-maps.h"
+#include "util/dlib.h"
 /* the skeleton bpftool generated (in the build directory): its embedded
  * object and inline functions are not ours to keep warning-free */
 #pragma GCC diagnostic push
@@ -38,6 +39,12 @@ static const char *const reasons[] = {
         ("the kernel cannot run the per-task program on demand (BPF_PROG_TEST_RUN: Linux 5.10 "
          "and CONFIG_NET)"),
     [HPM_TC_ETOOMANY - HPM_TC_EBASE] = "more events or CPUs than the per-task program reads",
+#if defined(HAVE_LIBBPF) && defined(HPM_DLOPEN)
+    [HPM_TC_ENOLIB - HPM_TC_EBASE] =
+        LIBBPF_SONAME " is not installed (Debian package " LIBBPF_PACKAGE ")",
+#else
+    [HPM_TC_ENOLIB - HPM_TC_EBASE] = "libbpf is not installed",
+#endif
     [HPM_TC_EHOTPLUG - HPM_TC_EBASE] =
         "the CPUs online changed during the run (hotplug), which stops their counters",
 };
@@ -77,6 +84,9 @@ int hpm_taskcount_probe(void)
 #ifndef HAVE_LIBBPF
 	return -HPM_TC_ENOTBUILT;
 #else
+	/* libbpf is opened here, the first time per-task counting is asked for */
+	if (hpm_dl_bpf_load(NULL, 0))
+		return -HPM_TC_ENOLIB;
 	if (geteuid() != 0 && !have_caps())
 		return -HPM_TC_ENOPERM;
 	/* an invalid command: EINVAL from a kernel with bpf(), ENOSYS without */

@@ -44,6 +44,7 @@ enum {
 	HPM_TC_ETOOMANY,                 /* events or CPUs past the limits above */
 	HPM_TC_EHOTPLUG,                 /* the CPUs online changed since start */
 	HPM_TC_ENOSYNC,                  /* no BPF_PROG_TEST_RUN of the program */
+	HPM_TC_ENOLIB,                   /* libbpf is not installed (util/dlib.h) */
 	HPM_TC_EMAX,
 };
 const char *hpm_taskcount_strerror(int err);

@@ -23,6 +23,7 @@
 
 #include "export/httpd.h"
 #include "export/openmetrics.h"
+#include "util/dlib.h"
 
 struct hpm_httpd {
 	struct MHD_Daemon *d;
@@ -178,6 +179,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 int hpm_httpd_start(const struct hpm_httpd_config *cfg, struct hpm_httpd **out, char *err,
                     size_t errlen)
 {
+	/* libmicrohttpd (and GnuTLS behind it) is opened by serve only */
+	if (hpm_dl_mhd_load(err, errlen))
+		return -1;
 	int fd = listen_on(cfg->listen, err, errlen);
 	if (fd < 0)
 		return -1;

@@ -158,10 +158,14 @@ static void unknown_event(const struct hpm_session *s, const char *spec,
 		else {
 			char why[300];
 			host_note(s, why, sizeof(why));
-			/* an Arm name on an Arm host of no known core: say why */
+			/* an Arm name on an Arm host of no known core: say why;
+			 * a libpfm4 name without libpfm4 too */
+			const char *nopfm = hpm_host_event_pfm_missing();
 			snprintf(err, errlen,
-			         "unknown event '%s' (see 'hpmstat list' and 'perf list')%s", spec,
-			         s->pmu.present ? "" : why);
+			         "unknown event '%s' (see 'hpmstat list' and 'perf list')%s%s%s",
+			         spec, s->pmu.present ? "" : why,
+			         nopfm ? "; host event names are read by libpfm4: " : "",
+			         nopfm ? nopfm : "");
 		}
 		return;
 	}

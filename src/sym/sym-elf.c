@@ -22,6 +22,7 @@
 
 #include "sym/sym-int.h"
 #include "sym/sym.h"
+#include "util/dlib.h"
 #include "util/xalloc.h"
 
 /* The preference among symbols at one address, perf's: a sized one, then
@@ -39,14 +40,21 @@ static unsigned sym_rank(const GElf_Sym *sym, const char *name)
 	       (unsigned)(len < 999 ? len : 999);
 }
 
-static void elf_lib_init(void)
+/* libelf is opened here, by the first file read (util/dlib.h): why it
+ * could not be, for each DSO's reason */
+static char elf_lib_why[256];
+
+static bool elf_lib_init(void)
 {
 	static bool done;
 
 	if (!done) {
+		if (hpm_dl_elf_load(elf_lib_why, sizeof(elf_lib_why)))
+			return false;
 		elf_version(EV_CURRENT);
 		done = true;
 	}
+	return true;
 }
 
 static Elf_Scn *section_named(Elf *e, const char *want, GElf_Shdr *out)
@@ -566,7 +574,10 @@ void sym_elf_load_file(struct sym_dso *d, const char *path, const char *debug_di
 	int fd, err;
 	Elf *e;
 
-	elf_lib_init();
+	if (!elf_lib_init()) {
+		sym_dso_set_why(d, "%s", elf_lib_why);
+		return;
+	}
 	e = open_elf(path, &fd, &err);
 	if (!e) {
 		sym_dso_set_why(d, "cannot read: %s", hpm_syms_strerror(err));
@@ -587,7 +598,10 @@ void sym_elf_load_vdso(struct sym_dso *d)
 	void *copy;
 	Elf *e;
 
-	elf_lib_init();
+	if (!elf_lib_init()) {
+		sym_dso_set_why(d, "%s", elf_lib_why);
+		return;
+	}
 	if (!base) {
 		sym_dso_set_why(d, "no vDSO in this process");
 		return;
@@ -628,7 +642,8 @@ int sym_elf_file_build_id(const char *path, uint8_t *id, size_t max, size_t *len
 	Elf *e;
 	bool ok;
 
-	elf_lib_init();
+	if (!elf_lib_init())
+		return HPM_SYM_ENOLIBELF;
 	e = open_elf(path, &fd, &err);
 	if (!e)
 		return err;

@@ -14,6 +14,7 @@
 
 #include "metric/tdcolor.h"
 #include "top/view.h"
+#include "util/dlib.h"
 
 enum { PAIR_TD = 1, PAIR_HEAD = PAIR_TD + TD_NR, PAIR_BAD };
 
@@ -34,6 +35,9 @@ int top_view_init(struct top_view *v, bool want_color, char *err, size_t errlen)
 		snprintf(err, errlen, "TERM is not set");
 		return -1;
 	}
+	/* ncurses is opened here, by the full-screen view only */
+	if (hpm_dl_curses_load(err, errlen))
+		return -1;
 	/* The tree view's lines are UTF-8 box characters in a UTF-8 locale,
 	 * which curses writes only with LC_CTYPE set (only it: numbers keep
 	 * the C locale); elsewhere ASCII, as htop's. */

@@ -6,3 +6,8 @@ tests_util_test_hash_SOURCES = tests/util/test-hash.c
 tests_util_test_hash_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_util_test_hash_LDADD = tests/libtap.a src/util/libutil.a
 TESTS += tests/util/test-hash
+# dlopen.sh: the optional libraries mapped only by the commands that use
+# them (the loader's LD_DEBUG=files account), and the one-line message
+# naming the file and the Debian package when one is missing.
+TESTS += tests/util/dlopen.sh
+EXTRA_DIST += tests/util/dlopen.sh

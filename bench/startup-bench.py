@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""startup-bench.py: hpmstat's start-up against perf's (make bench-startup).
+
+Usage: startup-bench.py HPMSTAT BENCH-RUNTIME [PERF] [RUNS]
+
+For each pair of commands below, runs hpmstat's and perf's in turn (A B A B
+..., RUNS pairs after 3 warm-up pairs), each run through bench-runtime
+(bench/runtime.c: fork, exec, wait4 from a small C process, so neither the
+timing nor the peak RSS holds Python's), and prints for each side the
+wall time (median and min-max over the runs), the median of the pairwise
+ratios hpmstat/perf (pairing keeps the ratio meaningful while the
+machine's speed drifts), the shared libraries the program mapped (the
+loader's own account, LD_DEBUG=files, dlopened ones included, the loader
+and the vDSO not), and the median minor page faults and peak RSS (for a
+pipe, the shell's and its children's).
+"""
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+
+def run_once(runtime, argv):
+    """Wall seconds, minor faults and peak RSS (KiB) of one run of argv."""
+    p = subprocess.run([runtime, "1"] + argv, stdin=subprocess.DEVNULL, capture_output=True,
+                       text=True)
+    if p.returncode != 0:
+        sys.exit("startup-bench: %s: %s" % (" ".join(argv), p.stderr.strip()))
+    f = dict(kv.split("=") for kv in p.stdout.split())
+    return int(f["median_us"]) / 1e6, int(f["minflt"]), int(f["peak_rss_kb"])
+
+
+def libraries(argv):
+    """The shared objects the loader mapped for argv (the last command of a
+    pipe: the shell's own are not the program's)."""
+    env = dict(os.environ, LD_DEBUG="files")
+    p = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True, errors="replace")
+    names = set()
+    for line in p.stderr.splitlines():
+        m = re.search(r"file=(\S+) \[0\];\s+(needed|dynamically loaded) by", line)
+        if m:
+            names.add(os.path.basename(m.group(1)))
+    return len(names)
+
+
+def fmt_ms(xs):
+    return "%.2f (%.2f-%.2f)" % (1e3 * statistics.median(xs), 1e3 * min(xs), 1e3 * max(xs))
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    hpm, runtime = sys.argv[1], sys.argv[2]
+    perf = sys.argv[3] if len(sys.argv) > 3 else "perf"
+    runs = int(sys.argv[4]) if len(sys.argv) > 4 else 30
+    # (what, hpmstat's command, perf's command, the program for the library
+    # count of each)
+    cases = [
+        ("stat -e task-clock -- true", [hpm, "stat", "-e", "task-clock", "--", "true"],
+         [perf, "stat", "-e", "task-clock", "--", "true"], None, None),
+        ("stat --topdown --backend emu --emu-cycles 1e6 (perf: stat -e task-clock -- true)",
+         [hpm, "stat", "--topdown", "--backend", "emu", "--emu-cycles", "1e6"],
+         [perf, "stat", "-e", "task-clock", "--", "true"], None, None),
+        ("--version (perf: version)", [hpm, "--version"], [perf, "version"], None, None),
+        ("encode rob_commitInstr (perf: list --raw-dump)", [hpm, "encode", "rob_commitInstr"],
+         [perf, "list", "--raw-dump"], None, None),
+        ("list \\| head", ["sh", "-c", '"$0" list | head', hpm],
+         ["sh", "-c", '"$0" list | head', perf], [hpm, "list"], [perf, "list"]),
+    ]
+    print("hpmstat: %s; perf: %s; %d paired runs each (hpmstat, perf alternating)" %
+          (hpm, perf, runs))
+    print()
+    print("| command | hpmstat wall ms, median (min-max) | perf wall ms | ratio (paired median) "
+          "| libraries hpmstat / perf | page faults hpmstat / perf | peak RSS KiB hpmstat / perf |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for what, a, b, liba, libb in cases:
+        for _ in range(3):
+            run_once(runtime, a)
+            run_once(runtime, b)
+        ra, rb = [], []
+        for _ in range(runs):
+            ra.append(run_once(runtime, a))
+            rb.append(run_once(runtime, b))
+        ratio = statistics.median(x[0] / y[0] for x, y in zip(ra, rb))
+        print("| %s | %s | %s | %.3fx | %d / %d | %d / %d | %d / %d |" %
+              (what, fmt_ms([x[0] for x in ra]), fmt_ms([x[0] for x in rb]), ratio,
+               libraries(liba or a), libraries(libb or b),
+               statistics.median(x[1] for x in ra), statistics.median(x[1] for x in rb),
+               statistics.median(x[2] for x in ra), statistics.median(x[2] for x in rb)))
+
+
+if __name__ == "__main__":
+    main()
