@@ -92,6 +92,9 @@ const char cmd_stat_usage[] =
     "      --per-die             counts per die (with -a or -C)\n"
     "      --per-core            counts per core (with -a or -C; harts are cores)\n"
     "      --per-node            counts per NUMA node (with -a or -C)\n"
+    "      --per-cluster         counts per CPU cluster (with -a or -C)\n"
+    "      --per-cache[=L<n>]    counts per instance of the level n cache, by default\n"
+    "                            of the last level (with -a or -C)\n"
     "      --per-thread          counts per thread (with -p, -t or -a; -a through BPF\n"
     "                            when it loads; emulated: per task of a profile's\n"
     "                            task schedule)\n"
@@ -156,6 +159,8 @@ enum {
 	OPT_PER_DIE,
 	OPT_PER_CORE,
 	OPT_PER_NODE,
+	OPT_PER_CLUSTER,
+	OPT_PER_CACHE,
 	OPT_PER_THREAD,
 	OPT_PER_TASK,
 	OPT_BPF_COUNTERS,
@@ -219,6 +224,7 @@ struct stat_opts {
 	/* aggregation (stat/aggr.h): --per-*, -A clears it; the last one wins */
 	enum stat_aggr_mode aggr;
 	bool per_task;     /* --per-task: STAT_AGGR_THREAD with a unit per process */
+	int cache_level;   /* --per-cache=L<n>: n; 0 (no level) the last level */
 	bool bpf_counters; /* --bpf-counters (hpm_target.bpf) */
 	const char *tids;  /* -t LIST */
 	bool no_merge;     /* --no-merge: nothing to split, see hpmstat-stat(1) */
@@ -359,6 +365,8 @@ static const struct option stat_longopts_tail[] = {
     {"per-die", no_argument, NULL, OPT_PER_DIE},
     {"per-core", no_argument, NULL, OPT_PER_CORE},
     {"per-node", no_argument, NULL, OPT_PER_NODE},
+    {"per-cluster", no_argument, NULL, OPT_PER_CLUSTER},
+    {"per-cache", optional_argument, NULL, OPT_PER_CACHE},
     {"per-thread", no_argument, NULL, OPT_PER_THREAD},
     {"per-task", no_argument, NULL, OPT_PER_TASK},
     {"bpf-counters", no_argument, NULL, OPT_BPF_COUNTERS},
@@ -506,6 +514,29 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 		case OPT_NO_MULTIPLEX:
 			o->no_multiplex = true;
 			break;
+		/* perf 6.12's --per-cluster and --per-cache[=L<n>] */
+		case OPT_PER_CLUSTER:
+			o->aggr = STAT_AGGR_CLUSTER;
+			o->per_task = false;
+			break;
+		case OPT_PER_CACHE:
+			/* perf's parse_cache_level: "L2" or "l2", 1 to MAX_CACHE_LVL */
+			o->cache_level = 0;
+			if (optarg) {
+				if (strlen(optarg) != 2 || (optarg[0] != 'l' && optarg[0] != 'L') ||
+				    optarg[1] < '1' || optarg[1] > '9')
+					return cli_usage_error(
+					    "Cache level must be of form L[1-%d], or l[1-%d]",
+					    HPM_MAX_CACHE_LEVEL, HPM_MAX_CACHE_LEVEL);
+				o->cache_level = optarg[1] - '0';
+				if (o->cache_level > HPM_MAX_CACHE_LEVEL)
+					return cli_usage_error(
+					    "perf only supports max cache level of %d",
+					    HPM_MAX_CACHE_LEVEL);
+			}
+			o->aggr = STAT_AGGR_CACHE;
+			o->per_task = false;
+			break;
 		case OPT_PER_SOCKET:
 		case OPT_PER_DIE:
 		case OPT_PER_CORE:
@@ -617,8 +648,6 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 		if (o->pid > 0) {
 			cli_warn("warning: PID/TID switch overriding TID");
 			o->tids = NULL;
-		} else if (o->argv) {
-			return cli_usage_error("-t and a command exclude each other");
 		} else if (parse_number("-t", first, 1, INT_MAX, &tid)) {
 			return EXIT_FAILURE;
 		} else {
@@ -661,8 +690,6 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 		return cli_usage_error("-x and -j exclude each other");
 	if (o->emu.profile && o->emu.trace)
 		return cli_usage_error("--emu-profile and --emu-trace exclude each other");
-	if (o->pid > 0 && o->argv)
-		return cli_usage_error("-p and a command exclude each other");
 	if (o->metric_only && !o->topdown && !o->nr_metrics)
 		return cli_usage_error("--metric-only needs --topdown or -M");
 	/* -a and -C: when their events are known (plan_counting) */
@@ -704,7 +731,8 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 
 /* The counts' destination: -o FILE (added to with --append) headed by
  * perf's "# started on DATE" line, "-" or standard error, or with -q
- * nowhere (perf then opens no file). */
+ * nowhere (perf then opens no file). With -j the file holds only JSON
+ * lines, as perf 6.12 writes it (its linter reads every line as JSON). */
 static int out_open_counts(struct cli_output *out, const struct stat_opts *o)
 {
 	const char *path = o->quiet ? "/dev/null" : o->output;
@@ -712,7 +740,7 @@ static int out_open_counts(struct cli_output *out, const struct stat_opts *o)
 	out->dash_named = true;
 	if (cli_output_open(out, path, to_file && o->append))
 		return -1;
-	if (to_file) {
+	if (to_file && !o->json) {
 		time_t now = time(NULL);
 		fprintf(cli_output_stream(out), "# started on %s\n", ctime(&now));
 	}
@@ -1106,9 +1134,11 @@ static int run_once(struct run_ctx *rc)
 			cli_error("%s", err);
 			return EXIT_FAILURE;
 		}
-		rc->target.pid = w.pid;
+		/* -p/-t PID -- CMD: PID is counted for as long as CMD runs (perf's
+		 * "-p 1234 -- sleep 5"); CMD alone is counted from its exec */
+		rc->target.pid = o->pid > 0 ? o->pid : w.pid;
 		/* -D: the counters wait for counting_after_delay, not the exec */
-		rc->target.enable_on_exec = !o->delay_ms;
+		rc->target.enable_on_exec = !o->delay_ms && o->pid <= 0;
 		hpm_workload_forward_signals(&w);
 	} else if (o->pid > 0) {
 		rc->target.pid = o->pid;
@@ -1715,7 +1745,8 @@ static int plan_counting(struct stat_cmd *c)
 	if (o->repeat > 1 && !o->argv && !hpm_session_uses_emu(s) && (o->all_cpus || o->cpus))
 		return cli_usage_error("-r needs a command");
 	/* the aggregation: threads are the perf back end's, CPUs sit in sysfs */
-	c->aggr = (struct stat_aggr){.mode = o->aggr, .topology = &c->topology};
+	c->aggr = (struct stat_aggr){
+	    .mode = o->aggr, .topology = &c->topology, .cache_level = o->cache_level};
 	if (o->bpf_counters && hpm_session_uses_emu(s))
 		return cli_usage_error("--bpf-counters: emulated events are not perf counters "
 		                       "(use --backend perf)");
@@ -1762,7 +1793,7 @@ static int dry_run(struct stat_cmd *c)
 	                       .system_wide = o->all_cpus,
 	                       .cpu_list = o->cpus,
 	                       .per_unit = o->no_aggr,
-	                       .enable_on_exec = o->argv != NULL,
+	                       .enable_on_exec = o->argv != NULL && o->pid <= 0,
 	                       .inherit = true,
 	                       .tid_list = o->tids,
 	                       .per_thread = o->aggr == STAT_AGGR_THREAD};

@@ -58,6 +58,9 @@ TESTS += tests/stat/test-aggr
 # the real perf (skipped without Debian's linux-source-6.1); perf's JSON
 # linter rules, checked against perf's own output first, then hpmstat's.
 PERF_PARITY_TESTS = tests/stat/perf-shell.sh tests/stat/json-rows.sh
+# perf 6.12's stat+std/csv/json_output.sh and stat.sh with hpmstat as perf
+# (skipped without Debian's linux-source-6.12), and its spellings one by one
+PERF_PARITY_TESTS += tests/stat/perf-shell-6.12.sh tests/stat/perf612-spellings.sh
 TESTS += $(PERF_PARITY_TESTS)
 EXTRA_DIST += $(PERF_PARITY_TESTS) tests/stat/perf-json-rows.py
 
