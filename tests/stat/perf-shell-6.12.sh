@@ -28,7 +28,9 @@ for tool in "$real_perf" bash python3 tar timeout; do
 done
 dir=$(mktemp -d)
 trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
-GUARD=60 # seconds before a script that hangs is killed (and fails)
+# seconds before a script that hangs is killed (and fails): a whole
+# script runs a dozen perf stat -a on a machine that may be busy
+GUARD=240
 
 skip() { echo "ok $((tap_n += 1)) # SKIP $1"; }
 
