@@ -1,5 +1,6 @@
 /* shadow.c: see shadow.h. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,8 @@ static int generic_ratio(const struct stat_result *res, const struct stat_shadow
 	} ratios[] = {
 	    {"instructions", "insn per cycle", ix->cycles, 1},
 	    {"branch-misses", "of all branches", ix->branches, 100},
+	    {"stalled-cycles-frontend", "frontend cycles idle", ix->cycles, 100},
+	    {"stalled-cycles-backend", "backend cycles idle", ix->cycles, 100},
 	};
 	const struct hpm_evsel *e = &res->list->ev[i];
 	for (unsigned k = 0; k < sizeof(ratios) / sizeof(ratios[0]); k++) {
@@ -78,6 +81,19 @@ static int generic_ratio(const struct stat_result *res, const struct stat_shadow
 
 static bool shadow_metric(const struct stat_result *res, const struct stat_shadow_index *ix,
                           unsigned i, int unit, double *val, const char **unit_text);
+
+const char *stat_shadow_text(double val, const char *unit_text, char *buf, size_t len)
+{
+	size_t n = strlen(unit_text);
+	if (strncmp(unit_text, "of all ", 7) == 0 ||
+	    (n >= 11 && strcmp(unit_text + n - 11, "cycles idle") == 0))
+		snprintf(buf, len, "%7.2f%%", val);
+	else if (strcmp(unit_text, "insn per cycle") == 0)
+		snprintf(buf, len, "%7.2f ", val);
+	else
+		snprintf(buf, len, "%8.3f", val);
+	return buf;
+}
 
 bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, double *val,
                         const char **unit_text)

@@ -21,5 +21,11 @@
  * as perf's: a set without a counted clock has none. */
 bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, double *val,
                         const char **unit_text);
+/* A shadow value of that unit text in perf's printf format, as its
+ * stat-shadow.c prints it: "%7.2f%%" for the ratios in percent ("of all
+ * branches", "frontend cycles idle"), "%7.2f " for "insn per cycle", else
+ * "%8.3f". The std output prints it as is; CSV keeps its number (perf cuts
+ * at the first character that is not a digit or '.'). Returns buf. */
+const char *stat_shadow_text(double val, const char *unit_text, char *buf, size_t len);
 
 #endif
