@@ -21,8 +21,12 @@ int main(void)
 		const char *name;
 		uint64_t count;
 	} rows[] = {
-	    {"cycles", 1000},   {"stalled-cycles-frontend", 250}, {"stalled-cycles-backend", 100},
-	    {"instructions", 2345}, {"branches", 400},               {"branch-misses", 10},
+	    {"cycles", 1000},
+	    {"stalled-cycles-frontend", 250},
+	    {"stalled-cycles-backend", 100},
+	    {"instructions", 2345},
+	    {"branches", 400},
+	    {"branch-misses", 10},
 	};
 	struct hpm_evlist l = {0};
 	for (unsigned i = 0; i < 6; i++)
