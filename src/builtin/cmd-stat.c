@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,7 +56,10 @@ const char cmd_stat_usage[] =
     "      --topdown[=LEVEL]     the Topdown tree down to LEVEL (1-3, default 1)\n"
     "      --topdown-retired=minstret  take INST_RETIRED from minstret (the\n"
     "                            default is rob_commitInstr)\n"
-    "      --metric-only         print metrics only\n"
+    "      --metric-only         print metrics only (without -M or --topdown: the\n"
+    "                            default events' ratios)\n"
+    "      --td-level N          perf's spelling of --topdown=N (0: level 3)\n"
+    "      --metric-no-group, --metric-no-merge  accepted for perf's scripts\n"
     "  -x, --field-separator SEP CSV output with perf stat's field order\n"
     "  -j, --json                perf's JSON lines\n"
     "  -o, --output FILE         write the output to FILE\n"
@@ -165,6 +169,10 @@ enum {
 	OPT_PER_TASK,
 	OPT_BPF_COUNTERS,
 	OPT_NO_MERGE,
+	/* perf 6.12's metric spellings */
+	OPT_TD_LEVEL,
+	OPT_METRIC_NO_GROUP,
+	OPT_METRIC_NO_MERGE,
 	OPT_INTERVAL_COUNT,
 	OPT_TIMEOUT,
 	OPT_APPEND,
@@ -372,6 +380,9 @@ static const struct option stat_longopts_tail[] = {
     {"bpf-counters", no_argument, NULL, OPT_BPF_COUNTERS},
     {"tid", required_argument, NULL, 't'},
     {"no-merge", no_argument, NULL, OPT_NO_MERGE},
+    {"td-level", required_argument, NULL, OPT_TD_LEVEL},
+    {"metric-no-group", no_argument, NULL, OPT_METRIC_NO_GROUP},
+    {"metric-no-merge", no_argument, NULL, OPT_METRIC_NO_MERGE},
     {"interval-count", required_argument, NULL, OPT_INTERVAL_COUNT},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"delay", required_argument, NULL, 'D'},
@@ -411,7 +422,22 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 				return status ? status : -1;
 			}
 			o->metrics = xreallocarray(o->metrics, o->nr_metrics + 1, sizeof(char *));
-			o->metrics[o->nr_metrics++] = optarg;
+			/* perf 6.12's -M Default, the metric group of its default run:
+			 * on the cores whose Default perf defines (Intel) it is Topdown
+			 * level 1, which is what hpmstat's models have */
+			o->metrics[o->nr_metrics++] =
+			    strcasecmp(optarg, "Default") == 0 ? "TopdownL1" : optarg;
+			break;
+		/* perf 6.12: --td-level N is --topdown=N, 0 the deepest level */
+		case OPT_TD_LEVEL:
+			if (parse_number("--td-level", optarg, 0, 3, &n))
+				return EXIT_FAILURE;
+			o->topdown = n ? (unsigned)n : 3;
+			break;
+		/* perf's metric grouping: hpmstat schedules a metric's events by
+		 * its own rules (hpmstat-stat(1), --no-multiplex) */
+		case OPT_METRIC_NO_GROUP:
+		case OPT_METRIC_NO_MERGE:
 			break;
 		case OPT_TOPDOWN:
 			o->topdown = 1;
@@ -690,8 +716,6 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 		return cli_usage_error("-x and -j exclude each other");
 	if (o->emu.profile && o->emu.trace)
 		return cli_usage_error("--emu-profile and --emu-trace exclude each other");
-	if (o->metric_only && !o->topdown && !o->nr_metrics)
-		return cli_usage_error("--metric-only needs --topdown or -M");
 	/* -a and -C: when their events are known (plan_counting) */
 	if (o->repeat > 1 && !o->argv && o->pid > 0)
 		return cli_usage_error("-r needs a command");

@@ -82,6 +82,35 @@ static int generic_ratio(const struct stat_result *res, const struct stat_shadow
 static bool shadow_metric(const struct stat_result *res, const struct stat_shadow_index *ix,
                           unsigned i, int unit, double *val, const char **unit_text);
 
+bool stat_shadow_column(const struct stat_result *res, unsigned i, char *head, size_t len)
+{
+	static const struct {
+		const char *name, *unit;
+	} ratios[] = {
+	    {"instructions", "insn per cycle"},
+	    {"branch-misses", "of all branches"},
+	    {"stalled-cycles-frontend", "frontend cycles idle"},
+	    {"stalled-cycles-backend", "backend cycles idle"},
+	};
+	const struct hpm_evsel *e = &res->list->ev[i];
+	const char *unit = NULL;
+	for (unsigned k = 0; k < sizeof(ratios) / sizeof(ratios[0]) && !unit; k++)
+		if (strcmp(e->name, ratios[k].name) == 0)
+			unit = ratios[k].unit;
+	if (!unit && e->kind == HPM_EV_HOST && e->attr_type == PERF_TYPE_HARDWARE &&
+	    e->attr_config == PERF_COUNT_HW_CPU_CYCLES)
+		unit = "GHz";
+	if (!unit && e->kind == HPM_EV_MODEL_FIXED && e->enc.fixed == HPM_FIXED_MINSTRET)
+		unit = "insn per cycle";
+	if (!unit)
+		return false;
+	if (strncmp(unit, "of all", 6) == 0)
+		snprintf(head, len, "%s %s", e->name, unit);
+	else
+		snprintf(head, len, "%s", unit);
+	return true;
+}
+
 const char *stat_shadow_text(double val, const char *unit_text, char *buf, size_t len)
 {
 	size_t n = strlen(unit_text);

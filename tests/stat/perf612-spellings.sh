@@ -5,7 +5,9 @@
 # started on" line then; its linter reads every line as JSON); perf 6.12's
 # --per-cluster and --per-cache[=L<n>] (perf 6.1 has neither) on a fake
 # sysfs worked by hand: ids, CPU counts, std, CSV and JSON prefixes, as
-# perf 6.12's stat-display.c prints them; perf's refusals of bad levels.
+# perf 6.12's stat-display.c prints them; perf's refusals of bad levels;
+# --metric-only without -M (the default events' ratios, worked from the
+# counts), -M Default, --td-level, --metric-no-group/--metric-no-merge.
 . "$top_srcdir/tests/lib.sh"
 H=$HPMSTAT
 real_perf=${PERF:-perf}
@@ -151,6 +153,61 @@ want="S$(cat $c0/topology/physical_package_id)-D$(cat $c0/topology/die_id 2>/dev
 $H stat -C 0 --per-cluster -x, -e cpu-clock true 2>"$dir/c.csv" >/dev/null
 [ "$(cut -d, -f1,2 "$dir/c.csv")" = "$want,1" ]
 ok $? "--per-cluster -C 0 on this machine: $want from its sysfs ($(cut -d, -f1,2 "$dir/c.csv"))"
+
+# ------------------------------------------------ metric spellings
+# --metric-only without -M or --topdown: perf's table of the default
+# events' ratios; the emulated Arm harts count the same for the same
+# --emu-cycles, so the table's figures are the event run's, worked here
+# from its counts (IPC to 2 decimals, misses in % of branches)
+E="--pmu neoverse-v2 --emu-cycles 1000000 -e cycles,instructions,branches,branch-misses"
+$H stat $E -x, 2>"$dir/ev.csv" >/dev/null
+$H stat $E -x, --metric-only 2>"$dir/mo.csv" >/dev/null
+rc=$?
+want=$(awk -F, '{ v[$3] = $1 } END { printf "%.2f,%.2f", v["instructions"] / v["cycles"],
+	100 * v["branch-misses"] / v["branches"] }' "$dir/ev.csv")
+[ $rc -eq 0 ] && [ "$(grep -v '^#' "$dir/mo.csv" | sed -n 1p)" = "insn per cycle,branch-misses of all branches" ] &&
+	[ "$(grep -v '^#' "$dir/mo.csv" | sed -n 2p)" = "$want" ]
+ok $? "--metric-only alone -x,: perf's headers ('EVENT of all branches') and the rows' quotients ($want)"
+[ $? -eq 0 ] || diag "$(cat "$dir/mo.csv")"
+$H stat $E --metric-only 2>"$dir/mo.std" >/dev/null
+grep -qE '^ +insn per cycle branch-misses of all branches$' "$dir/mo.std" &&
+	grep -qE "^ +${want%,*} +${want#*,}%\$" "$dir/mo.std"
+ok $? "--metric-only alone, std: the headers, then IPC and the share with perf's %"
+[ $? -eq 0 ] || diag "$(cat "$dir/mo.std")"
+$H stat $E -j --metric-only 2>"$dir/mo.json" >/dev/null
+[ "$(cat "$dir/mo.json")" = "{\"insn per cycle\" : \"${want%,*}\", \"branch-misses of all branches\" : \"${want#*,}\"}" ]
+ok $? "--metric-only alone, JSON: perf 6.12's one object of strings ($(cat "$dir/mo.json"))"
+# the rates and CPUs utilized are not in perf's table (valid_only_metric)
+$H stat -e task-clock,page-faults --metric-only -x, true 2>"$dir/mo2.csv" >/dev/null
+rc=$?
+[ $rc -eq 0 ] && [ -z "$(grep -v '^#' "$dir/mo2.csv" | tr -d ',\n')" ]
+ok $? "--metric-only -e task-clock,page-faults: no column (perf leaves out /sec and CPUs utilized)"
+# -M Default is perf 6.12's default metric group: Topdown level 1
+K="--emu-cycles 200000 -x,"
+$H stat -M Default $K 2>"$dir/d.csv" >/dev/null
+rc=$?
+$H stat -M TopdownL1 $K 2>"$dir/t.csv" >/dev/null
+[ $rc -eq 0 ] && grep -q 'tma_retiring' "$dir/d.csv" && cmp -s "$dir/d.csv" "$dir/t.csv"
+ok $? "-M Default: the TopdownL1 group, the same output"
+[ $? -eq 0 ] || diag "$(head -5 "$dir/d.csv")"
+for l in 1 2 3; do
+	$H stat --td-level $l $K 2>"$dir/d.csv" >/dev/null
+	rc=$?
+	$H stat --topdown=$l $K 2>"$dir/t.csv" >/dev/null
+	[ $rc -eq 0 ] && [ -s "$dir/d.csv" ] && cmp -s "$dir/d.csv" "$dir/t.csv"
+	ok $? "--td-level $l is --topdown=$l"
+done
+$H stat --td-level 0 $K 2>"$dir/d.csv" >/dev/null
+rc=$?
+$H stat --topdown=3 $K 2>"$dir/t.csv" >/dev/null
+[ $rc -eq 0 ] && cmp -s "$dir/d.csv" "$dir/t.csv"
+ok $? "--td-level 0: the deepest level (--topdown=3)"
+run_fails_with "--td-level 4: refused in one line" "--td-level" $H stat --td-level 4 $K
+$H stat -M TopdownL1 --metric-no-group --metric-no-merge $K 2>"$dir/d.csv" >/dev/null
+rc=$?
+$H stat -M TopdownL1 $K 2>"$dir/t.csv" >/dev/null
+[ $rc -eq 0 ] && [ -s "$dir/d.csv" ] && cmp -s "$dir/d.csv" "$dir/t.csv"
+ok $? "--metric-no-group --metric-no-merge: accepted, the same output"
 
 run_fails_with "--per-cache=L5: perf's refusal" "perf only supports max cache level of 4" \
 	$H stat -a --per-cache=L5 true
