@@ -73,6 +73,51 @@ static void read_nodes(struct hpm_topology *t, const char *sys)
 	}
 }
 
+/* The lowest CPU of a cpulist ("0-3,8"), or `self` for an empty one. */
+static int first_cpu_of(const char *path, int self)
+{
+	FILE *f = fopen(path, "re");
+	int first = -1;
+	if (!f)
+		return -1;
+	/* the ranges' starts: the lowest is the first number of some range */
+	int a, ch;
+	while (fscanf(f, "%d", &a) == 1) {
+		if (first < 0 || a < first)
+			first = a;
+		ch = fgetc(f);
+		if (ch == '-' && fscanf(f, "%d", &a) == 1)
+			ch = fgetc(f);
+		if (ch != ',')
+			break;
+	}
+	fclose(f);
+	return first < 0 ? self : first;
+}
+
+/* CPU c's caches: index0.. up to the first missing one, as perf reads
+ * them (a cache whose level or shared_cpu_list cannot be read ends the
+ * list too); of two caches of one level (L1d and L1i) the later counts. */
+static void read_caches(struct hpm_cpu_caches *cc, const char *cpudir, unsigned c)
+{
+	char path[800];
+	for (int l = 0; l <= HPM_MAX_CACHE_LEVEL; l++)
+		cc->id[l] = -1;
+	cc->top = 0;
+	for (int k = 0; k < HPM_MAX_CACHE_LEVEL; k++) {
+		snprintf(path, sizeof(path), "%s/cpu%u/cache/index%d/level", cpudir, c, k);
+		int level = read_int(path, -1);
+		snprintf(path, sizeof(path), "%s/cpu%u/cache/index%d/shared_cpu_list", cpudir, c,
+		         k);
+		int id = first_cpu_of(path, (int)c);
+		if (level < 1 || level > HPM_MAX_CACHE_LEVEL || id < 0)
+			break;
+		cc->id[level] = id;
+		if (level > cc->top)
+			cc->top = level;
+	}
+}
+
 int hpm_topology_read(struct hpm_topology *t)
 {
 	const char *sys = hpm_sysfs_root();
@@ -86,6 +131,8 @@ int hpm_topology_read(struct hpm_topology *t)
 	}
 	t->nr_cpus = (unsigned)(max + 1);
 	t->cpu = xcalloc(t->nr_cpus ? t->nr_cpus : 1, sizeof(*t->cpu));
+	t->cluster = xcalloc(t->nr_cpus ? t->nr_cpus : 1, sizeof(*t->cluster));
+	t->cache = xcalloc(t->nr_cpus ? t->nr_cpus : 1, sizeof(*t->cache));
 	for (unsigned c = 0; c < t->nr_cpus; c++) {
 		struct hpm_cpu_place *p = &t->cpu[c];
 		snprintf(path, sizeof(path), "%s/cpu%u/topology/physical_package_id", dir, c);
@@ -95,6 +142,11 @@ int hpm_topology_read(struct hpm_topology *t)
 		snprintf(path, sizeof(path), "%s/cpu%u/topology/core_id", dir, c);
 		p->core = read_int(path, -1);
 		p->node = 0;
+		snprintf(path, sizeof(path), "%s/cpu%u/topology/cluster_id", dir, c);
+		/* perf: no cluster_id (or -1) is cluster 0 */
+		int cluster = read_int(path, 0);
+		t->cluster[c] = cluster == -1 ? 0 : cluster;
+		read_caches(&t->cache[c], dir, c);
 	}
 	read_nodes(t, sys);
 	return 0;
@@ -103,5 +155,7 @@ int hpm_topology_read(struct hpm_topology *t)
 void hpm_topology_free(struct hpm_topology *t)
 {
 	free(t->cpu);
+	free(t->cluster);
+	free(t->cache);
 	memset(t, 0, sizeof(*t));
 }

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,7 +56,10 @@ const char cmd_stat_usage[] =
     "      --topdown[=LEVEL]     the Topdown tree down to LEVEL (1-3, default 1)\n"
     "      --topdown-retired=minstret  take INST_RETIRED from minstret (the\n"
     "                            default is rob_commitInstr)\n"
-    "      --metric-only         print metrics only\n"
+    "      --metric-only         print metrics only (without -M or --topdown: the\n"
+    "                            default events' ratios)\n"
+    "      --td-level N          perf's spelling of --topdown=N (0: level 3)\n"
+    "      --metric-no-group, --metric-no-merge  accepted for perf's scripts\n"
     "  -x, --field-separator SEP CSV output with perf stat's field order\n"
     "  -j, --json                perf's JSON lines\n"
     "  -o, --output FILE         write the output to FILE\n"
@@ -92,6 +96,9 @@ const char cmd_stat_usage[] =
     "      --per-die             counts per die (with -a or -C)\n"
     "      --per-core            counts per core (with -a or -C; harts are cores)\n"
     "      --per-node            counts per NUMA node (with -a or -C)\n"
+    "      --per-cluster         counts per CPU cluster (with -a or -C)\n"
+    "      --per-cache[=L<n>]    counts per instance of the level n cache, by default\n"
+    "                            of the last level (with -a or -C)\n"
     "      --per-thread          counts per thread (with -p, -t or -a; -a through BPF\n"
     "                            when it loads; emulated: per task of a profile's\n"
     "                            task schedule)\n"
@@ -156,10 +163,16 @@ enum {
 	OPT_PER_DIE,
 	OPT_PER_CORE,
 	OPT_PER_NODE,
+	OPT_PER_CLUSTER,
+	OPT_PER_CACHE,
 	OPT_PER_THREAD,
 	OPT_PER_TASK,
 	OPT_BPF_COUNTERS,
 	OPT_NO_MERGE,
+	/* perf 6.12's metric spellings */
+	OPT_TD_LEVEL,
+	OPT_METRIC_NO_GROUP,
+	OPT_METRIC_NO_MERGE,
 	OPT_INTERVAL_COUNT,
 	OPT_TIMEOUT,
 	OPT_APPEND,
@@ -219,6 +232,7 @@ struct stat_opts {
 	/* aggregation (stat/aggr.h): --per-*, -A clears it; the last one wins */
 	enum stat_aggr_mode aggr;
 	bool per_task;     /* --per-task: STAT_AGGR_THREAD with a unit per process */
+	int cache_level;   /* --per-cache=L<n>: n; 0 (no level) the last level */
 	bool bpf_counters; /* --bpf-counters (hpm_target.bpf) */
 	const char *tids;  /* -t LIST */
 	bool no_merge;     /* --no-merge: nothing to split, see hpmstat-stat(1) */
@@ -359,11 +373,16 @@ static const struct option stat_longopts_tail[] = {
     {"per-die", no_argument, NULL, OPT_PER_DIE},
     {"per-core", no_argument, NULL, OPT_PER_CORE},
     {"per-node", no_argument, NULL, OPT_PER_NODE},
+    {"per-cluster", no_argument, NULL, OPT_PER_CLUSTER},
+    {"per-cache", optional_argument, NULL, OPT_PER_CACHE},
     {"per-thread", no_argument, NULL, OPT_PER_THREAD},
     {"per-task", no_argument, NULL, OPT_PER_TASK},
     {"bpf-counters", no_argument, NULL, OPT_BPF_COUNTERS},
     {"tid", required_argument, NULL, 't'},
     {"no-merge", no_argument, NULL, OPT_NO_MERGE},
+    {"td-level", required_argument, NULL, OPT_TD_LEVEL},
+    {"metric-no-group", no_argument, NULL, OPT_METRIC_NO_GROUP},
+    {"metric-no-merge", no_argument, NULL, OPT_METRIC_NO_MERGE},
     {"interval-count", required_argument, NULL, OPT_INTERVAL_COUNT},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"delay", required_argument, NULL, 'D'},
@@ -403,7 +422,22 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 				return status ? status : -1;
 			}
 			o->metrics = xreallocarray(o->metrics, o->nr_metrics + 1, sizeof(char *));
-			o->metrics[o->nr_metrics++] = optarg;
+			/* perf 6.12's -M Default, the metric group of its default run:
+			 * on the cores whose Default perf defines (Intel) it is Topdown
+			 * level 1, which is what hpmstat's models have */
+			o->metrics[o->nr_metrics++] =
+			    strcasecmp(optarg, "Default") == 0 ? "TopdownL1" : optarg;
+			break;
+		/* perf 6.12: --td-level N is --topdown=N, 0 the deepest level */
+		case OPT_TD_LEVEL:
+			if (parse_number("--td-level", optarg, 0, 3, &n))
+				return EXIT_FAILURE;
+			o->topdown = n ? (unsigned)n : 3;
+			break;
+		/* perf's metric grouping: hpmstat schedules a metric's events by
+		 * its own rules (hpmstat-stat(1), --no-multiplex) */
+		case OPT_METRIC_NO_GROUP:
+		case OPT_METRIC_NO_MERGE:
 			break;
 		case OPT_TOPDOWN:
 			o->topdown = 1;
@@ -505,6 +539,29 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 			break;
 		case OPT_NO_MULTIPLEX:
 			o->no_multiplex = true;
+			break;
+		/* perf 6.12's --per-cluster and --per-cache[=L<n>] */
+		case OPT_PER_CLUSTER:
+			o->aggr = STAT_AGGR_CLUSTER;
+			o->per_task = false;
+			break;
+		case OPT_PER_CACHE:
+			/* perf's parse_cache_level: "L2" or "l2", 1 to MAX_CACHE_LVL */
+			o->cache_level = 0;
+			if (optarg) {
+				if (strlen(optarg) != 2 || (optarg[0] != 'l' && optarg[0] != 'L') ||
+				    optarg[1] < '1' || optarg[1] > '9')
+					return cli_usage_error(
+					    "Cache level must be of form L[1-%d], or l[1-%d]",
+					    HPM_MAX_CACHE_LEVEL, HPM_MAX_CACHE_LEVEL);
+				o->cache_level = optarg[1] - '0';
+				if (o->cache_level > HPM_MAX_CACHE_LEVEL)
+					return cli_usage_error(
+					    "perf only supports max cache level of %d",
+					    HPM_MAX_CACHE_LEVEL);
+			}
+			o->aggr = STAT_AGGR_CACHE;
+			o->per_task = false;
 			break;
 		case OPT_PER_SOCKET:
 		case OPT_PER_DIE:
@@ -617,8 +674,6 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 		if (o->pid > 0) {
 			cli_warn("warning: PID/TID switch overriding TID");
 			o->tids = NULL;
-		} else if (o->argv) {
-			return cli_usage_error("-t and a command exclude each other");
 		} else if (parse_number("-t", first, 1, INT_MAX, &tid)) {
 			return EXIT_FAILURE;
 		} else {
@@ -661,10 +716,6 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 		return cli_usage_error("-x and -j exclude each other");
 	if (o->emu.profile && o->emu.trace)
 		return cli_usage_error("--emu-profile and --emu-trace exclude each other");
-	if (o->pid > 0 && o->argv)
-		return cli_usage_error("-p and a command exclude each other");
-	if (o->metric_only && !o->topdown && !o->nr_metrics)
-		return cli_usage_error("--metric-only needs --topdown or -M");
 	/* -a and -C: when their events are known (plan_counting) */
 	if (o->repeat > 1 && !o->argv && o->pid > 0)
 		return cli_usage_error("-r needs a command");
@@ -704,7 +755,8 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 
 /* The counts' destination: -o FILE (added to with --append) headed by
  * perf's "# started on DATE" line, "-" or standard error, or with -q
- * nowhere (perf then opens no file). */
+ * nowhere (perf then opens no file). With -j the file holds only JSON
+ * lines, as perf 6.12 writes it (its linter reads every line as JSON). */
 static int out_open_counts(struct cli_output *out, const struct stat_opts *o)
 {
 	const char *path = o->quiet ? "/dev/null" : o->output;
@@ -712,7 +764,7 @@ static int out_open_counts(struct cli_output *out, const struct stat_opts *o)
 	out->dash_named = true;
 	if (cli_output_open(out, path, to_file && o->append))
 		return -1;
-	if (to_file) {
+	if (to_file && !o->json) {
 		time_t now = time(NULL);
 		fprintf(cli_output_stream(out), "# started on %s\n", ctime(&now));
 	}
@@ -1106,9 +1158,11 @@ static int run_once(struct run_ctx *rc)
 			cli_error("%s", err);
 			return EXIT_FAILURE;
 		}
-		rc->target.pid = w.pid;
+		/* -p/-t PID -- CMD: PID is counted for as long as CMD runs (perf's
+		 * "-p 1234 -- sleep 5"); CMD alone is counted from its exec */
+		rc->target.pid = o->pid > 0 ? o->pid : w.pid;
 		/* -D: the counters wait for counting_after_delay, not the exec */
-		rc->target.enable_on_exec = !o->delay_ms;
+		rc->target.enable_on_exec = !o->delay_ms && o->pid <= 0;
 		hpm_workload_forward_signals(&w);
 	} else if (o->pid > 0) {
 		rc->target.pid = o->pid;
@@ -1715,7 +1769,8 @@ static int plan_counting(struct stat_cmd *c)
 	if (o->repeat > 1 && !o->argv && !hpm_session_uses_emu(s) && (o->all_cpus || o->cpus))
 		return cli_usage_error("-r needs a command");
 	/* the aggregation: threads are the perf back end's, CPUs sit in sysfs */
-	c->aggr = (struct stat_aggr){.mode = o->aggr, .topology = &c->topology};
+	c->aggr = (struct stat_aggr){
+	    .mode = o->aggr, .topology = &c->topology, .cache_level = o->cache_level};
 	if (o->bpf_counters && hpm_session_uses_emu(s))
 		return cli_usage_error("--bpf-counters: emulated events are not perf counters "
 		                       "(use --backend perf)");
@@ -1762,7 +1817,7 @@ static int dry_run(struct stat_cmd *c)
 	                       .system_wide = o->all_cpus,
 	                       .cpu_list = o->cpus,
 	                       .per_unit = o->no_aggr,
-	                       .enable_on_exec = o->argv != NULL,
+	                       .enable_on_exec = o->argv != NULL && o->pid <= 0,
 	                       .inherit = true,
 	                       .tid_list = o->tids,
 	                       .per_thread = o->aggr == STAT_AGGR_THREAD};

@@ -11,7 +11,7 @@
 /* The id of one unit, by its name. */
 static struct stat_aggr_id unit_id(const struct stat_aggr *a, const char *unit)
 {
-	struct stat_aggr_id id = {-1, -1, -1, -1, NULL, NULL};
+	struct stat_aggr_id id = {.socket = -1, .die = -1, .core = -1, .node = -1};
 	char *end;
 	if (a->mode == STAT_AGGR_THREAD) {
 		id.thread = unit;
@@ -21,27 +21,39 @@ static struct stat_aggr_id unit_id(const struct stat_aggr *a, const char *unit)
 		long cpu = strtol(unit + 3, &end, 10);
 		if (end != unit + 3 && !*end) {
 			struct hpm_cpu_place p = hpm_topology_place(a->topology, (int)cpu);
-			id = (struct stat_aggr_id){p.socket, p.die, p.core, p.node, NULL, NULL};
+			id = (struct stat_aggr_id){
+			    .socket = p.socket, .die = p.die, .core = p.core, .node = p.node};
+			id.cluster = hpm_topology_cluster(a->topology, (int)cpu);
+			/* perf: a CPU without that cache is level -1, id -1 */
+			if (!hpm_topology_cache(a->topology, (int)cpu, a->cache_level,
+			                        &id.cache_lvl, &id.cache))
+				id.cache_lvl = id.cache = -1;
 		}
 	} else if (strncmp(unit, "hart", 4) == 0) {
 		long hart = strtol(unit + 4, &end, 10);
 		/* the emulated harts are the cores of one socket, die and node */
 		if (end != unit + 4 && !*end)
-			id = (struct stat_aggr_id){0, 0, (int)hart, 0, NULL, NULL};
+			id = (struct stat_aggr_id){.core = (int)hart, .cache_lvl = -1, .cache = -1};
 	}
 	/* only what the mode aggregates by tells ids apart */
 	switch (a->mode) {
 	case STAT_AGGR_SOCKET:
-		id.die = id.core = id.node = 0;
+		id.die = id.core = id.node = id.cluster = id.cache_lvl = id.cache = 0;
 		break;
 	case STAT_AGGR_DIE:
-		id.core = id.node = 0;
+		id.core = id.node = id.cluster = id.cache_lvl = id.cache = 0;
 		break;
 	case STAT_AGGR_CORE:
-		id.node = 0;
+		id.node = id.cluster = id.cache_lvl = id.cache = 0;
+		break;
+	case STAT_AGGR_CLUSTER:
+		id.core = id.node = id.cache_lvl = id.cache = 0;
+		break;
+	case STAT_AGGR_CACHE:
+		id.core = id.node = id.cluster = 0;
 		break;
 	case STAT_AGGR_NODE:
-		id.socket = id.die = id.core = 0;
+		id.socket = id.die = id.core = id.cluster = id.cache_lvl = id.cache = 0;
 		break;
 	default:
 		break;
@@ -53,9 +65,10 @@ static int id_cmp(const struct stat_aggr_id *x, const struct stat_aggr_id *y)
 {
 	if (x->thread || y->thread)
 		return strcmp(x->thread ? x->thread : "", y->thread ? y->thread : "");
-	const int a[4] = {x->node, x->socket, x->die, x->core};
-	const int b[4] = {y->node, y->socket, y->die, y->core};
-	for (unsigned k = 0; k < 4; k++)
+	/* perf's aggr_cpu_id__cmp order */
+	const int a[7] = {x->node, x->socket, x->die, x->cluster, x->cache_lvl, x->cache, x->core};
+	const int b[7] = {y->node, y->socket, y->die, y->cluster, y->cache_lvl, y->cache, y->core};
+	for (unsigned k = 0; k < 7; k++)
 		if (a[k] != b[k])
 			return a[k] < b[k] ? -1 : 1;
 	return 0;
@@ -75,6 +88,10 @@ static char *id_name(enum stat_aggr_mode mode, const struct stat_aggr_id *id)
 		return xasprintf("S%d-D%d", id->socket, id->die);
 	case STAT_AGGR_NODE:
 		return xasprintf("N%d", id->node);
+	case STAT_AGGR_CLUSTER:
+		return xasprintf("S%d-D%d-CLS%d", id->socket, id->die, id->cluster);
+	case STAT_AGGR_CACHE:
+		return xasprintf("S%d-D%d-L%d-ID%d", id->socket, id->die, id->cache_lvl, id->cache);
 	case STAT_AGGR_THREAD:
 		return xstrdup(id->thread);
 	default:
@@ -322,6 +339,15 @@ const char *stat_aggr_prefix(const struct stat_config *cfg, const struct stat_re
 	case STAT_AGGR_NODE:
 		snprintf(buf, len, "N%-*d%s%*u%s", csv ? 0 : 5, id->node, s, nw, nr, s);
 		break;
+	case STAT_AGGR_CLUSTER:
+	case STAT_AGGR_CACHE:
+		/* perf 6.12's print_aggr_id_std: the id padded to 20 (cluster)
+		 * or 22 (cache), a blank, the CPU count in 4 */
+		{
+			int idw = csv ? 0 : v->mode == STAT_AGGR_CACHE ? 22 : 20;
+			snprintf(buf, len, "%-*s%s%*u%s", idw, id->name, s, nw, nr, s);
+			break;
+		}
 	default:
 		snprintf(buf, len, "S%d-D%d-C%-*d%s%*u%s", id->socket, id->die, w, id->core, s, nw,
 		         nr, s);
@@ -346,8 +372,10 @@ bool stat_aggr_json(const struct stat_result *res, unsigned ev, int unit, const 
 {
 	const struct stat_aggr_view *v = res->aggr;
 	static const char *const keys[] = {
-	    [STAT_AGGR_SOCKET] = "socket", [STAT_AGGR_DIE] = "die",       [STAT_AGGR_CORE] = "core",
-	    [STAT_AGGR_NODE] = "node",     [STAT_AGGR_THREAD] = "thread",
+	    [STAT_AGGR_SOCKET] = "socket", [STAT_AGGR_DIE] = "die",
+	    [STAT_AGGR_CORE] = "core",     [STAT_AGGR_NODE] = "node",
+	    [STAT_AGGR_THREAD] = "thread", [STAT_AGGR_CLUSTER] = "cluster",
+	    [STAT_AGGR_CACHE] = "cache",
 	};
 	if (!v || unit < 0 || (unsigned)unit >= v->nr_ids)
 		return false;

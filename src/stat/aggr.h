@@ -1,5 +1,7 @@
 /* aggr.h: perf stat's aggregation modes: --per-socket, --per-die,
- * --per-core, --per-node and --per-thread.
+ * --per-core, --per-node, --per-thread and perf 6.12's --per-cluster and
+ * --per-cache[=L<n>] ("S0-D0-CLS1", "S0-D0-L3-ID0": socket, die, cache
+ * level and the cache's id, the lowest CPU sharing it).
  *
  * Owns: struct stat_aggr (the mode, and the CPU topology it reads), and
  * struct stat_aggr_view: a measurement (struct stat_result) seen through
@@ -40,17 +42,21 @@ enum stat_aggr_mode {
 	STAT_AGGR_CORE,
 	STAT_AGGR_NODE,
 	STAT_AGGR_THREAD,
+	STAT_AGGR_CLUSTER,
+	STAT_AGGR_CACHE,
 };
 
 struct stat_aggr {
 	enum stat_aggr_mode mode;
 	const struct hpm_topology *topology; /* the topology modes; NULL: CPUs unknown */
 	bool skip_zero;                      /* --per-thread -a: hide threads that counted 0 */
+	int cache_level;                     /* --per-cache=L<n>: n; 0 the last level */
 };
 
 /* One aggregation id. */
 struct stat_aggr_id {
 	int socket, die, core, node;
+	int cluster, cache_lvl, cache; /* --per-cluster, --per-cache */
 	char *name;         /* "S0-D0-C1", "S0-D0", "S0", "N0", or the thread's "comm-tid" */
 	const char *thread; /* --per-thread: the unit's name, while the view is built */
 };
@@ -96,8 +102,8 @@ const char *stat_aggr_prefix(const struct stat_config *cfg, const struct stat_re
 /* Why a view's metrics are the run's totals rather than each id's, one
  * line without a newline; NULL when they are per id, or there are none. */
 const char *stat_aggr_metrics_note(const struct stat_result *res);
-/* perf's JSON keys for them: *key "core", "die", "socket", "node" or
- * "thread", *id its text, *nr the "aggregate-number" (0: none, --per-thread).
+/* perf's JSON keys for them: *key "core", "die", "socket", "node",
+ * "cluster", "cache" or "thread", *id its text, *nr the "aggregate-number" (0: none, --per-thread).
  * False when there is no prefix. */
 bool stat_aggr_json(const struct stat_result *res, unsigned ev, int unit, const char **key,
                     const char **id, unsigned *nr);

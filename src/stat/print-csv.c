@@ -107,7 +107,12 @@ static void csv_event(const struct stat_config *cfg, const struct stat_result *r
 	        count_str(stat_run_ns(cfg, res, i, unit), false, num, sizeof(num)), s, 100 * share,
 	        s);
 	if (!none && stat_shadow_metric(res, i, unit, &m, &munit)) {
-		fprintf(cfg->out, "%.3f%s", m, s);
+		/* perf's print_metric_csv: the value in its format, from the
+		 * first digit up to the first character that is not one or '.' */
+		char buf[64];
+		const char *v = stat_shadow_text(m, munit, buf, sizeof(buf));
+		v += strspn(v, " ");
+		fprintf(cfg->out, "%.*s%s", (int)strspn(v, "0123456789."), v, s);
 		csv_text(cfg, munit);
 	} else
 		fputs(s, cfg->out);

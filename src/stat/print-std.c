@@ -62,8 +62,11 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 	if (cgroup)
 		fprintf(cfg->out, " %s", cgroup);
 	if (stat_shadow_metric(res, i, unit, &m, &munit)) {
-		snprintf(mval, sizeof(mval), "%8.3f", m);
-		fprintf(cfg->out, " # %s %-23s", mval, munit);
+		/* perf: " # ", the value in its format, the unit in what is
+		 * left of the 35 columns (METRIC_LEN) */
+		stat_shadow_text(m, munit, mval, sizeof(mval));
+		int n = 3 + (int)strlen(mval);
+		fprintf(cfg->out, " # %s %-*s", mval, 35 - n - 1, munit);
 	} else {
 		fprintf(cfg->out, "   %8s %-23s", "", "");
 	}

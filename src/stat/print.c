@@ -2,6 +2,9 @@
  * format shares (print-format.h has its leaves). Which rows print, and in
  * which order, is decided here once, so std, CSV and JSON cannot list
  * different rows. */
+#include <stdio.h>
+#include <string.h>
+
 #include "stat/aggr.h"
 #include "stat/shadow.h"
 #include "stat/print-format.h"
@@ -62,12 +65,71 @@ static void walk_metrics(const struct stat_print_format *f, const struct stat_co
 		f->metrics_end(cfg, res);
 }
 
+/* --metric-only without metrics (no -M, no --topdown): perf's table of
+ * the default events' shadow values (stat_shadow_column), the totals. std:
+ * a line of the headers and one of the values, each right-aligned in 18
+ * columns as hpmstat's metric table (wider for a longer header); CSV: the
+ * headers, then the numbers as perf's CSV cuts them; JSON: one object of
+ * "header" : "value" strings, as perf 6.12's print_metric_only_json. */
+static void shadow_only(const struct stat_config *cfg, const struct stat_result *res)
+{
+	const struct hpm_evlist *l = res->list;
+	bool csv = cfg->format == STAT_FORMAT_CSV, json = cfg->format == STAT_FORMAT_JSON;
+	const char *s = cfg->csv_sep;
+	char head[160], val[64];
+	bool header = cfg->interval_ms <= 0 || res->first;
+	for (int pass = header && !json ? 0 : 1; pass < 2; pass++) {
+		unsigned n = 0;
+		if (!csv && !json)
+			fputc(' ', cfg->out);
+		if (json)
+			fputc('{', cfg->out);
+		if (cfg->interval_ms > 0 && json)
+			fprintf(cfg->out, "\"interval\" : %.9f", res->timestamp);
+		else if (cfg->interval_ms > 0 && csv && pass)
+			fprintf(cfg->out, "%.9f%s", res->timestamp, s);
+		else if (cfg->interval_ms > 0 && csv)
+			fprintf(cfg->out, "time%s", s);
+		else if (cfg->interval_ms > 0 && pass)
+			fprintf(cfg->out, "%16.9f ", res->timestamp);
+		else if (cfg->interval_ms > 0)
+			fprintf(cfg->out, "%16s ", "time");
+		for (unsigned i = 0; i < l->nr; i++) {
+			if ((l->ev[i].metric_only && !cfg->verbose) ||
+			    !stat_shadow_column(res, i, head, sizeof(head)))
+				continue;
+			double m;
+			const char *unit;
+			val[0] = '\0';
+			if (!stat_no_count_text(res, i, -1) &&
+			    stat_shadow_metric(res, i, -1, &m, &unit))
+				stat_shadow_text(m, unit, val, sizeof(val));
+			const char *v = val + strspn(val, " ");
+			int w = (int)strlen(head) > 18 ? (int)strlen(head) : 18;
+			if (json && *v)
+				fprintf(cfg->out, "%s\"%s\" : \"%.*s\"",
+				        n || cfg->interval_ms > 0 ? ", " : "", head,
+				        (int)strspn(v, "0123456789."), v);
+			else if (csv)
+				fprintf(cfg->out, "%s%.*s", n ? s : "",
+				        pass ? (int)strspn(v, "0123456789.") : 160,
+				        pass ? v : head);
+			else if (!json)
+				fprintf(cfg->out, " %*s", w, pass ? val : head);
+			n++;
+		}
+		fputs(json ? "}\n" : "\n", cfg->out);
+	}
+}
+
 static void display(const struct stat_print_format *f, const struct stat_config *cfg,
                     const struct stat_result *res)
 {
 	if (f->begin)
 		f->begin(cfg, res);
-	if (cfg->metric_only && f->metric_only) {
+	if (cfg->metric_only && !res->nr_metrics) {
+		shadow_only(cfg, res);
+	} else if (cfg->metric_only && f->metric_only) {
 		f->metric_only(cfg, res);
 	} else {
 		unsigned rows = cfg->metric_only ? 0 : walk_events(f, cfg, res);

@@ -1,5 +1,6 @@
 /* shadow.c: see shadow.h. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,8 @@ static int generic_ratio(const struct stat_result *res, const struct stat_shadow
 	} ratios[] = {
 	    {"instructions", "insn per cycle", ix->cycles, 1},
 	    {"branch-misses", "of all branches", ix->branches, 100},
+	    {"stalled-cycles-frontend", "frontend cycles idle", ix->cycles, 100},
+	    {"stalled-cycles-backend", "backend cycles idle", ix->cycles, 100},
 	};
 	const struct hpm_evsel *e = &res->list->ev[i];
 	for (unsigned k = 0; k < sizeof(ratios) / sizeof(ratios[0]); k++) {
@@ -78,6 +81,48 @@ static int generic_ratio(const struct stat_result *res, const struct stat_shadow
 
 static bool shadow_metric(const struct stat_result *res, const struct stat_shadow_index *ix,
                           unsigned i, int unit, double *val, const char **unit_text);
+
+bool stat_shadow_column(const struct stat_result *res, unsigned i, char *head, size_t len)
+{
+	static const struct {
+		const char *name, *unit;
+	} ratios[] = {
+	    {"instructions", "insn per cycle"},
+	    {"branch-misses", "of all branches"},
+	    {"stalled-cycles-frontend", "frontend cycles idle"},
+	    {"stalled-cycles-backend", "backend cycles idle"},
+	};
+	const struct hpm_evsel *e = &res->list->ev[i];
+	const char *unit = NULL;
+	for (unsigned k = 0; k < sizeof(ratios) / sizeof(ratios[0]) && !unit; k++)
+		if (strcmp(e->name, ratios[k].name) == 0)
+			unit = ratios[k].unit;
+	if (!unit && e->kind == HPM_EV_HOST && e->attr_type == PERF_TYPE_HARDWARE &&
+	    e->attr_config == PERF_COUNT_HW_CPU_CYCLES)
+		unit = "GHz";
+	if (!unit && e->kind == HPM_EV_MODEL_FIXED && e->enc.fixed == HPM_FIXED_MINSTRET)
+		unit = "insn per cycle";
+	if (!unit)
+		return false;
+	if (strncmp(unit, "of all", 6) == 0)
+		snprintf(head, len, "%s %s", e->name, unit);
+	else
+		snprintf(head, len, "%s", unit);
+	return true;
+}
+
+const char *stat_shadow_text(double val, const char *unit_text, char *buf, size_t len)
+{
+	size_t n = strlen(unit_text);
+	if (strncmp(unit_text, "of all ", 7) == 0 ||
+	    (n >= 11 && strcmp(unit_text + n - 11, "cycles idle") == 0))
+		snprintf(buf, len, "%7.2f%%", val);
+	else if (strcmp(unit_text, "insn per cycle") == 0)
+		snprintf(buf, len, "%7.2f ", val);
+	else
+		snprintf(buf, len, "%8.3f", val);
+	return buf;
+}
 
 bool stat_shadow_metric(const struct stat_result *res, unsigned i, int unit, double *val,
                         const char **unit_text)

@@ -159,7 +159,10 @@ got=$(awk -F, '$5=="cpu-clock"{print $2}' "$dir/tid.csv" | sort -u | tr '\n' ' '
 case $got in *"spin1-$t1"*) case $got in *"spin2"*) r=1 ;; *) r=0 ;; esac ;; *) r=1 ;; esac
 ok $r "-t TID,TID --per-thread: those threads only ($got)"
 grep -q 'msec cpu-clock' "$dir/tid.std"; ok $? "-t TID counts the thread"
-run_fails_with "-t and a command exclude each other" "-t and a command exclude each other" $H stat -t $t1 -e cpu-clock sleep 1
+# perf: -t TID -- CMD counts the thread for as long as CMD runs
+$H stat -t $t1 -e cpu-clock sleep 0.2 2>"$dir/tidcmd.std" >/dev/null
+[ $? -eq 0 ] && grep -q "for thread id '$t1'" "$dir/tidcmd.std" && grep -q 'msec cpu-clock' "$dir/tidcmd.std"
+ok $? "-t TID with a command: the thread counted while it runs, as perf"
 # -a --per-thread: every thread of the system, those that counted nothing left out
 $H stat -a --per-thread -x, -e cpu-clock sleep 0.2 2>"$dir/at.csv" >/dev/null
 ok $? "-a --per-thread exits 0"

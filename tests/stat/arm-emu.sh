@@ -344,7 +344,13 @@ ratios() {
 		$2 == "instructions" && $3 == "#" && $5 == "insn" { i = $1; ipc = $4 }
 		$2 == "branch-misses" && $3 == "#" && $7 == "branches" { m = $1; pct = $4 }
 		END { d = ipc - i / c; e = b ? pct - 100 * m / b : 0
-		      exit !(c > 0 && i > 0 && d < 0.0005 && d > -0.0005 && e < 0.0005 && e > -0.0005) }' "$1"
+		      exit !(c > 0 && i > 0 && d <= 0.005 && d >= -0.005 && e <= 0.005 && e >= -0.005) }' "$1"
+}
+# perf's figures (stat-shadow.c): IPC "%7.2f ", the share "%7.2f%%", the
+# rates "%8.3f", so every unit text starts in the same column
+columns() {
+	grep -E '# +[0-9.]+%? +(insn per cycle|of all branches|CPUs utilized|/sec|K/sec)' "$1" |
+		awk '{ print index($0, "#") }' | sort -u | wc -l
 }
 "$H" stat --pmu neoverse-v2 --emu-cycles 1000000 >"$tmp/def" 2>&1
 ratios "$tmp/def" && grep -q '^ *1000000  *cycles  *\[emu\]$' "$tmp/def"
@@ -354,5 +360,19 @@ ok $? "the default Arm run of the emulated harts: cycles, instructions # insn pe
 ratios "$tmp/defc" && grep -q '^ *[0-9][0-9]*  *branch-misses  *# .* of all branches  *\[emu\]$' "$tmp/defc"
 ok $? "... with a command: perf's default set, IPC and branch-misses # of all branches"
 [ $? -eq 0 ] || diag "$(cat "$tmp/defc")"
+grep -qE 'instructions +#  +[0-9]+\.[0-9]{2}  insn per cycle ' "$tmp/defc" &&
+	grep -qE 'branch-misses +#  +[0-9]+\.[0-9]{2}% of all branches ' "$tmp/defc" &&
+	[ "$(grep -c 'insn per cycle\|of all branches\|CPUs utilized' "$tmp/defc")" -eq 3 ] &&
+	[ "$(columns "$tmp/defc")" -eq 1 ] &&
+	grep -q 'instructions *#[0-9. ]*insn' "$tmp/defc" &&
+	[ "$(grep 'insn per cycle' "$tmp/defc" | awk '{ print index($0, "insn per") }')" = \
+		"$(grep 'CPUs utilized' "$tmp/defc" | awk '{ print index($0, "CPUs utilized") }')" ]
+ok $? "... perf's figures: IPC '%7.2f ', branch-misses '%7.2f%%', units in one column"
+[ $? -eq 0 ] || diag "$(cat "$tmp/defc")"
+"$H" stat --pmu neoverse-v2 -x, -- true >"$tmp/defx" 2>&1
+grep -qE '^[0-9]+,,instructions,[0-9]+,[0-9.]+,[0-9]+\.[0-9]{2},insn per cycle$' "$tmp/defx" &&
+	grep -qE '^[0-9]+,,branch-misses,[0-9]+,[0-9.]+,[0-9]+\.[0-9]{2},of all branches$' "$tmp/defx"
+ok $? "... -x,: perf's CSV figures, two decimals for IPC and the share"
+[ $? -eq 0 ] || diag "$(cat "$tmp/defx")"
 
 done_testing

@@ -57,10 +57,19 @@ tests_stat_test_aggr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_stat_test_aggr_LDADD = tests/libtap.a src/stat/libstat.a src/core/libcore.a src/metric/libmetric.a \
 	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/arm64/libarm64.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
 TESTS += tests/stat/test-aggr
+# perf's shadow values and their printf formats on hand-made counts
+check_PROGRAMS += tests/stat/test-shadow
+tests_stat_test_shadow_SOURCES = tests/stat/test-shadow.c
+tests_stat_test_shadow_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_stat_test_shadow_LDADD = $(tests_stat_test_aggr_LDADD)
+TESTS += tests/stat/test-shadow
 # perf 6.1's own stat shell tests run with hpmstat in perf's place, beside
 # the real perf (skipped without Debian's linux-source-6.1); perf's JSON
 # linter rules, checked against perf's own output first, then hpmstat's.
 PERF_PARITY_TESTS = tests/stat/perf-shell.sh tests/stat/json-rows.sh
+# perf 6.12's stat+std/csv/json_output.sh and stat.sh with hpmstat as perf
+# (skipped without Debian's linux-source-6.12), and its spellings one by one
+PERF_PARITY_TESTS += tests/stat/perf-shell-6.12.sh tests/stat/perf612-spellings.sh
 TESTS += $(PERF_PARITY_TESTS)
 EXTRA_DIST += $(PERF_PARITY_TESTS) tests/stat/perf-json-rows.py
 

@@ -16,7 +16,18 @@
 /* CPU0 and CPU1: core 0 of socket 0; CPU2: core 1 of socket 0; CPU3: core
  * 0 of socket 1, on node 1 (the others on node 0) */
 static struct hpm_cpu_place places[4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 1, 0}, {1, 0, 0, 1}};
-static const struct hpm_topology topo = {places, 4};
+/* perf 6.12's --per-cluster and --per-cache: CPU0 and CPU1 in cluster 0,
+ * CPU2 in 1, CPU3 in 2; an L2 per core (ids 0, 2, 3: the lowest CPU
+ * sharing it), an L3 per socket (ids 0 and 3); CPU3 has no L2 */
+static int clusters[4] = {0, 0, 1, 2};
+static struct hpm_cpu_caches caches[4] = {
+    {.id = {-1, 0, 0, 0, -1}, .top = 3},
+    {.id = {-1, 1, 0, 0, -1}, .top = 3},
+    {.id = {-1, 2, 2, 0, -1}, .top = 3},
+    {.id = {-1, 3, -1, 3, -1}, .top = 3},
+};
+static const struct hpm_topology topo = {
+    .cpu = places, .nr_cpus = 4, .cluster = clusters, .cache = caches};
 
 static void fill(struct hpm_evlist *l)
 {
@@ -117,6 +128,53 @@ static void test_socket_die_node(void)
 	hpm_evlist_free(&l);
 }
 
+static void test_cluster_cache(void)
+{
+	struct hpm_evlist l;
+	fill(&l);
+	struct stat_result in = {.list = &l};
+	struct stat_aggr a = {.mode = STAT_AGGR_CLUSTER, .topology = &topo};
+	struct stat_config std = {.format = STAT_FORMAT_STD, .csv_sep = ","};
+	struct stat_config csv = {.format = STAT_FORMAT_CSV, .csv_sep = ";"};
+	struct stat_aggr_view *v = stat_aggr_view_new(&a, &in, false);
+	char buf[64];
+	const char *key, *id;
+	unsigned nr;
+	tap_ok(v && v->nr_ids == 3 && strcmp(v->id[0].name, "S0-D0-CLS0") == 0 &&
+	           strcmp(v->id[1].name, "S0-D0-CLS1") == 0 &&
+	           strcmp(v->id[2].name, "S1-D0-CLS2") == 0 && v->members[0] == 2,
+	       "--per-cluster: S0-D0-CLS0 of 2 CPUs, S0-D0-CLS1, S1-D0-CLS2");
+	tap_is_str(stat_aggr_prefix(&std, &v->res, 0, 0, buf, sizeof(buf)),
+	           "S0-D0-CLS0              2 ", "cluster prefix: perf 6.12's %%-20s %%4d");
+	tap_is_str(stat_aggr_prefix(&csv, &v->res, 0, 0, buf, sizeof(buf)), "S0-D0-CLS0;2;",
+	           "cluster CSV prefix");
+	tap_ok(stat_aggr_json(&v->res, 0, 0, &key, &id, &nr) && strcmp(key, "cluster") == 0 &&
+	           nr == 2,
+	       "cluster JSON key");
+	stat_aggr_view_free(v);
+	/* the last level: L3, one per socket */
+	a = (struct stat_aggr){.mode = STAT_AGGR_CACHE, .topology = &topo};
+	v = stat_aggr_view_new(&a, &in, false);
+	tap_ok(v && v->nr_ids == 2 && strcmp(v->id[0].name, "S0-D0-L3-ID0") == 0 &&
+	           strcmp(v->id[1].name, "S1-D0-L3-ID3") == 0 && v->members[0] == 3,
+	       "--per-cache: the last level, S0-D0-L3-ID0 of 3 CPUs and S1-D0-L3-ID3");
+	tap_is_u64((uint64_t)count_of(v, 1, 0), 6, "B on the first L3: 1 + 2 + 3");
+	tap_is_str(stat_aggr_prefix(&std, &v->res, 0, 0, buf, sizeof(buf)),
+	           "S0-D0-L3-ID0              3 ", "cache prefix: perf 6.12's %%-22s %%4d");
+	tap_ok(stat_aggr_json(&v->res, 0, 0, &key, &id, &nr) && strcmp(key, "cache") == 0,
+	       "cache JSON key");
+	stat_aggr_view_free(v);
+	a.cache_level = 2;
+	v = stat_aggr_view_new(&a, &in, false);
+	/* perf sorts by node first: CPU3's (node 1, no L2) comes last */
+	tap_ok(v && v->nr_ids == 3 && strcmp(v->id[0].name, "S0-D0-L2-ID0") == 0 &&
+	           strcmp(v->id[1].name, "S0-D0-L2-ID2") == 0 &&
+	           strcmp(v->id[2].name, "S1-D0-L-1-ID-1") == 0,
+	       "--per-cache=L2: per core, a CPU without an L2 is L-1-ID-1");
+	stat_aggr_view_free(v);
+	hpm_evlist_free(&l);
+}
+
 static void test_harts(void)
 {
 	struct hpm_evlist l = {0};
@@ -185,6 +243,7 @@ int main(void)
 {
 	test_core();
 	test_socket_die_node();
+	test_cluster_cache();
 	test_harts();
 	test_threads();
 	return tap_done();
