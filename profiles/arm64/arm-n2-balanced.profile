@@ -1,23 +1,20 @@
-# arm-n2-balanced: arm-balanced's mix, as a Neoverse N2 PMU counts it
+# arm-n2-balanced: arm-balanced's mix, as a Neoverse N2 r0p3 or later PMU
+# counts it
 #
 # Format: hpmstat-emu-profile(5), ARM PROFILES. N2 sends 5 operations a
-# cycle, and its STALL_SLOT_FRONTEND (so STALL_SLOT too) counts one slot
-# more in every cycle than the slots that stalled: Arm's N2 metrics take
-# CPU_CYCLES off it. stall_slot_bias = 1 says so: every [cycle] below
-# carries that one slot in STALL_SLOT_FRONTEND, and the declared Topdown
-# leaves it out, as the metrics do. With PMMIR_EL1.SLOTS 5, a cycle can then
-# show at most 4 stalled slots. The declared Topdown is computed from
-# these, not typed in.
+# cycle. From r0p3 on, STALL_SLOT_FRONTEND and STALL_SLOT count only the
+# slots that stalled (r0p0-r0p2 count one more a cycle: see
+# arm-n2-r0p0-balanced, the same workload as those revisions count it).
+# The declared Topdown is computed from these, not typed in.
 
 name = arm-n2-balanced
-description = 5 slots with Neoverse N2's extra frontend slot a cycle: retiring about half, the rest spread over frontend, backend and bad speculation
+description = 5 slots, Neoverse N2 r0p3 and later: retiring about half, the rest spread over frontend, backend and bad speculation
 slots = 5
-stall_slot_bias = 1
+stall_slot_bias = 0
 
 [cycle retire]			# every slot sends an operation, all of them retire
 OP_SPEC = 5
 OP_RETIRED = 5
-STALL_SLOT_FRONTEND = 1
 INST_SPEC = 4
 INST_RETIRED = 4
 BR_RETIRED = 1
@@ -29,7 +26,6 @@ L1I_CACHE = 1
 [cycle retire-dep]		# dependencies: two slots wait on the backend
 OP_SPEC = 3
 OP_RETIRED = 3
-STALL_SLOT_FRONTEND = 1
 STALL_SLOT_BACKEND = 2
 INST_SPEC = 3
 INST_RETIRED = 3
@@ -40,7 +36,7 @@ L1D_CACHE = 1
 [cycle icache-miss]		# fetch misses the L1 instruction cache: 4 slots wait
 OP_SPEC = 1
 OP_RETIRED = 1
-STALL_SLOT_FRONTEND = 5
+STALL_SLOT_FRONTEND = 4
 INST_SPEC = 1
 INST_RETIRED = 1
 L1I_CACHE = 1
@@ -50,14 +46,13 @@ L2D_CACHE = 1
 [cycle fe-wait]			# little to send until the line arrives
 OP_SPEC = 1
 OP_RETIRED = 1
-STALL_SLOT_FRONTEND = 5
+STALL_SLOT_FRONTEND = 4
 INST_SPEC = 1
 INST_RETIRED = 1
 
 [cycle l1d-miss]		# a load misses the L1 data cache, hits L2
 OP_SPEC = 1
 OP_RETIRED = 1
-STALL_SLOT_FRONTEND = 1
 STALL_SLOT_BACKEND = 4
 INST_SPEC = 1
 INST_RETIRED = 1
@@ -69,7 +64,6 @@ L2D_CACHE = 1
 [cycle be-mem]			# the backend waits for memory
 OP_SPEC = 1
 OP_RETIRED = 1
-STALL_SLOT_FRONTEND = 1
 STALL_SLOT_BACKEND = 4
 INST_SPEC = 1
 INST_RETIRED = 1
@@ -77,7 +71,6 @@ INST_RETIRED = 1
 [cycle wrong-path]		# issuing down the wrong path
 OP_SPEC = 5
 OP_RETIRED = 1
-STALL_SLOT_FRONTEND = 1
 INST_SPEC = 5
 INST_RETIRED = 1
 BR_RETIRED = 1
@@ -85,7 +78,7 @@ BR_RETIRED = 1
 [cycle mispredict]		# the branch resolves: flush, refetch
 OP_SPEC = 1
 OP_RETIRED = 1
-STALL_SLOT_FRONTEND = 5
+STALL_SLOT_FRONTEND = 4
 INST_SPEC = 1
 INST_RETIRED = 1
 BR_RETIRED = 1
@@ -95,7 +88,7 @@ BR_MIS_PRED_RETIRED = 1
 			# mispredicted branch resolves: BR_MIS_PRED counts it
 OP_SPEC = 1
 OP_RETIRED = 1
-STALL_SLOT_FRONTEND = 5
+STALL_SLOT_FRONTEND = 4
 INST_SPEC = 1
 INST_RETIRED = 1
 BR_RETIRED = 1
@@ -105,7 +98,6 @@ BR_MIS_PRED = 1
 [cycle stage2-ops]		# issue 29: the operation mix of Arm's stage-2 groups
 OP_SPEC = 5
 OP_RETIRED = 5
-STALL_SLOT_FRONTEND = 1
 INST_SPEC = 5
 INST_RETIRED = 5
 DP_SPEC = 1
@@ -118,7 +110,6 @@ SVE_INST_SPEC = 1
 			# cache and TLB level, a fetch that misses the ITLB and L1I
 OP_SPEC = 5
 OP_RETIRED = 5
-STALL_SLOT_FRONTEND = 1
 INST_SPEC = 5
 INST_RETIRED = 5
 LD_SPEC = 1

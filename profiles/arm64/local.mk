@@ -8,6 +8,7 @@ ARM_EMU_PROFILES = \
 	profiles/arm64/arm-balanced.profile \
 	profiles/arm64/arm-frontend.profile \
 	profiles/arm64/arm-n2-balanced.profile \
+	profiles/arm64/arm-n2-r0p0-balanced.profile \
 	profiles/arm64/arm-system.profile
 armemuprofilesdir = $(pkgdatadir)/profiles/arm64
 dist_armemuprofiles_DATA = $(ARM_EMU_PROFILES)

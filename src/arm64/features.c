@@ -38,8 +38,16 @@ static const struct arm_emu_features profiles[] = {
     },
     {
         .name = "n2",
-        .about = "Neoverse-N2-like: PMUv3p5 64-bit counters, 6 counters, 5 slots, no "
-                 "threshold",
+        .about = "Neoverse-N2-like (r0p3 and later): PMUv3p5 64-bit counters, 6 counters, "
+                 "5 slots, no threshold",
+        .pmuver = 0x6,
+        .nr_counters = 6,
+        .slots = 5,
+    },
+    {
+        .name = "n2-r0p0",
+        .about = "Neoverse-N2-like r0p0-r0p2: as n2, and STALL_SLOT_FRONTEND and STALL_SLOT "
+                 "count one extra slot a cycle (the erratum Arm's r0p0-r0p2 metrics correct)",
         .pmuver = 0x6,
         .nr_counters = 6,
         .slots = 5,
@@ -87,6 +95,7 @@ static const struct {
 } core_map[] = {
     {"neoverse-n1", "n1"},
     {"neoverse-n2", "n2"},
+    {"neoverse-n2-r0p0", "n2-r0p0"},
     {"neoverse-v1", "v1"},
     {"neoverse-v2", "v2"},
 };

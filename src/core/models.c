@@ -23,7 +23,7 @@ static const struct entry builtin[] = {
     {&hpm_model_kunminghu_v3, &hpm_machine_kunminghu_v3},
     {&hpm_model_neoverse_n1, &hpm_machine_neoverse_n1},
     {&hpm_model_neoverse_n2, &hpm_machine_neoverse_n2},
-    {&hpm_model_neoverse_n2_r0p0, &hpm_machine_neoverse_n2},
+    {&hpm_model_neoverse_n2_r0p0, &hpm_machine_neoverse_n2_r0p0},
     {&hpm_model_neoverse_v1, &hpm_machine_neoverse_v1},
     {&hpm_model_neoverse_v2, &hpm_machine_neoverse_v2},
 };

@@ -511,7 +511,7 @@ int main(void)
 	sums = calloc(NEV, sizeof(double));
 	ksums = calloc(NEV, sizeof(double));
 	unsigned n = arm_src_profile_count();
-	tap_ok(n == 6, "6 built-in Arm profiles (%u)", n);
+	tap_ok(n == 7, "7 built-in Arm profiles (%u)", n);
 	for (unsigned i = 0; i < n; i++)
 		check_profile(arm_src_profile_at(i));
 	for (unsigned i = 0; i < n; i++)

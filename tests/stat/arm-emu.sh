@@ -180,7 +180,7 @@ run_fails_with "a threshold on Neoverse N1 (no FEAT_PMUv3_TH) is refused as the 
 
 # bad names
 run_fails_with "an unknown profile: one line listing the Arm profiles" \
-	"--emu-profile: unknown Arm profile 'nosuch' (known: arm-backend-memory, arm-badspec, arm-balanced, arm-frontend, arm-n2-balanced, arm-system)" \
+	"--emu-profile: unknown Arm profile 'nosuch' (known: arm-backend-memory, arm-badspec, arm-balanced, arm-frontend, arm-n2-balanced, arm-n2-r0p0-balanced, arm-system)" \
 	"$H" stat --pmu neoverse-v2 --topdown --emu-profile nosuch true
 run_fails_with "a missing trace" \
 	"--emu-trace $tmp/none: cannot open trace '$tmp/none'" \
@@ -227,7 +227,8 @@ stage2=$stage2,ll_cache_rd,ll_cache_miss_rd,dtlb_walk,l1d_tlb,l1d_tlb_refill,l2d
 stage2=$stage2,l1d_cache,l1d_cache_refill,ld_spec,st_spec,dp_spec,ase_spec,vfp_spec,crypto_spec
 stage2=$stage2,sve_inst_spec,inst_spec,inst_retired,l3d_cache,l3d_cache_refill
 for p in arm-backend-memory:neoverse-v2 arm-badspec:neoverse-v2 arm-balanced:neoverse-v2 \
-	arm-frontend:neoverse-v2 arm-n2-balanced:neoverse-n2 arm-system:future; do
+	arm-frontend:neoverse-v2 arm-n2-balanced:neoverse-n2 arm-n2-r0p0-balanced:neoverse-n2-r0p0 \
+	arm-system:future; do
 	prof=${p%%:*}; m=${p#*:}; extra=
 	[ "$m" = future ] && m=neoverse-v2 extra="--emu-pmu future"
 	# shellcheck disable=SC2086
@@ -239,14 +240,23 @@ for p in arm-backend-memory:neoverse-v2 arm-badspec:neoverse-v2 arm-balanced:neo
 	[ $st -eq 0 ] || diag "$(grep -v '^[1-9]' "$tmp/s2" | head -5)"
 done
 
-# Neoverse N2 (emulator profile n2: 5 slots, and STALL_SLOT_FRONTEND counts
-# one slot more every cycle, which N2's metrics take off as CPU_CYCLES):
-# the profile written for it declares stall_slot_bias 1, and its declared
-# slot form leaves that slot out as the metrics do
+# Neoverse N2 r0p3 and later (emulator profile n2: 5 slots) on the profile
+# written for it, and N2 r0p0-r0p2 (emulator profile n2-r0p0), whose
+# STALL_SLOT_FRONTEND counts one slot more every cycle, which Arm's
+# r0p0-r0p2 formulas take off as CPU_CYCLES: its profile declares
+# stall_slot_bias 1 and its declared forms leave that slot out as the
+# formulas do. The same workload gives the same level 1 on both.
 check_profile neoverse-n2 slots arm-n2-balanced
-run_fails_with "a profile with N2's extra slot on V2" \
-	"profile arm-n2-balanced has stall_slot_bias 1; the neoverse-v2 PMU (emulator profile v2) counts 0 extra slots a cycle" \
-	"$H" stat --pmu neoverse-v2 --topdown --emu-profile arm-n2-balanced true
+check_profile neoverse-n2-r0p0 slots arm-n2-r0p0-balanced
+run_fails_with "a profile with N2 r0p0's extra slot on V2" \
+	"profile arm-n2-r0p0-balanced has stall_slot_bias 1; the neoverse-v2 PMU (emulator profile v2) counts 0 extra slots a cycle" \
+	"$H" stat --pmu neoverse-v2 --topdown --emu-profile arm-n2-r0p0-balanced true
+run_fails_with "the r0p0 profile on the r0p3 model" \
+	"profile arm-n2-r0p0-balanced has stall_slot_bias 1; the neoverse-n2 PMU (emulator profile n2) counts 0 extra slots a cycle" \
+	"$H" stat --pmu neoverse-n2 --topdown --emu-profile arm-n2-r0p0-balanced true
+"$H" stat --pmu neoverse-n2-r0p0 --backend emu --topdown --emu-cycles 1000000 >"$tmp/n2r0" 2>&1
+grep -q 'profile arm-n2-r0p0-balanced' "$tmp/n2r0"
+ok $? "stat --pmu neoverse-n2-r0p0 without --emu-profile: arm-n2-r0p0-balanced"
 
 # arm-system runs in Secure state, Realm state and SME streaming mode: on
 # the future feature profile, which has RME and SME, stat counts it as a
@@ -273,7 +283,7 @@ ok $? "... its dry run reads through one PMSSCR_EL1 capture"
 	grep -q 'reads: mrs PMEVCNTR<n>_EL0 and PMCCNTR_EL0, one at a time' "$tmp/dry"
 ok $? "... and v2's, without FEAT_PMUv3_SS, one counter at a time"
 run_fails_with "an unknown --emu-pmu" \
-	"--emu-pmu bogus: no Arm emulator feature profile of that name (n1, v1, n2, v2, future, or an Arm core's name)" \
+	"--emu-pmu bogus: no Arm emulator feature profile of that name (n1, v1, n2, n2-r0p0, v2, future, or an Arm core's name)" \
 	"$H" stat --pmu neoverse-v2 --emu-pmu bogus -e cpu_cycles true
 run_fails_with "--emu-pmu on Kunminghu" \
 	"--emu-pmu v2: the Kunminghu emulator has one PMU" \

@@ -51,7 +51,8 @@
 
 /* One Arm model's machine: its core and the machine object. */
 struct arm_mach {
-	const char *core; /* arm64_cores[].name */
+	const char *core;  /* arm64_cores[].name: its events */
+	const char *model; /* the model it emulates (neoverse-n2-r0p0): its feature profile */
 	const struct hpm_emu_machine *self;
 };
 
@@ -228,7 +229,8 @@ static int pe_init(struct arm_vm *vm, unsigned h, char *err, size_t errlen)
 }
 
 /* The built-in profile written for the PMU's feature profile when there is
- * one (arm-n2-balanced: N2's 5 slots and extra frontend slot), which the
+ * one (arm-n2-balanced: N2's 5 slots; arm-n2-r0p0-balanced: and r0p0-r0p2's
+ * extra frontend slot), which the
  * machine's default_profile (8 slots) does not fit; NULL otherwise. */
 static const struct arm_src_profile *default_profile(const struct arm_vm *vm)
 {
@@ -252,7 +254,7 @@ static int vm_create(const struct arm_mach *am, const struct hpm_emu_vm_config *
 	vm->base.harts = cfg->harts;
 	vm->mach = am;
 	vm->core = core_named(am->core);
-	vm->f = arm_emu_features_find(am->core);
+	vm->f = arm_emu_features_find(am->model);
 	if (!vm->core || !vm->f) {
 		snprintf(err, errlen, "no Arm emulator profile for %s", am->core);
 		goto fail;
@@ -530,8 +532,8 @@ static const char *describe(enum hpm_emu_step step, uint32_t mask, unsigned coun
 	return buf;
 }
 
-#define ARM_MACHINE(id, core_name)                                                                 \
-	static const struct arm_mach mach_##id = {core_name, &hpm_machine_##id};                   \
+#define ARM_MACHINE(id, core_name, model_name)                                                     \
+	static const struct arm_mach mach_##id = {core_name, model_name, &hpm_machine_##id};       \
 	static int create_##id(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm **out,       \
 	                       char *err, size_t errlen)                                           \
 	{                                                                                          \
@@ -553,7 +555,9 @@ static const char *describe(enum hpm_emu_step step, uint32_t mask, unsigned coun
 	                                       are not modelled yet */                             \
 	}
 
-ARM_MACHINE(neoverse_n1, "neoverse-n1");
-ARM_MACHINE(neoverse_n2, "neoverse-n2");
-ARM_MACHINE(neoverse_v1, "neoverse-v1");
-ARM_MACHINE(neoverse_v2, "neoverse-v2");
+ARM_MACHINE(neoverse_n1, "neoverse-n1", "neoverse-n1");
+ARM_MACHINE(neoverse_n2, "neoverse-n2", "neoverse-n2");
+/* the same core's events, and its r0p0-r0p2 PMU's extra frontend slot */
+ARM_MACHINE(neoverse_n2_r0p0, "neoverse-n2", "neoverse-n2-r0p0");
+ARM_MACHINE(neoverse_v1, "neoverse-v1", "neoverse-v1");
+ARM_MACHINE(neoverse_v2, "neoverse-v2", "neoverse-v2");

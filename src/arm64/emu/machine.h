@@ -1,6 +1,6 @@
 /* machine.h (arm64/emu): the Arm models' emulated machines.
  *
- * Owns: hpm_machine_neoverse_n1, _n2, _v1 and _v2, the struct
+ * Owns: hpm_machine_neoverse_n1, _n2, _n2_r0p0, _v1 and _v2, the struct
  * hpm_emu_machine (arch/machine.h) that the registry (core/models.c) pairs
  * with each Arm model of arm64/model.h. machine.c puts the Arm PMUv3
  * emulator (pmu.h) on the feature profile of the model's core
@@ -15,6 +15,7 @@
 
 extern const struct hpm_emu_machine hpm_machine_neoverse_n1;
 extern const struct hpm_emu_machine hpm_machine_neoverse_n2;
+extern const struct hpm_emu_machine hpm_machine_neoverse_n2_r0p0;
 extern const struct hpm_emu_machine hpm_machine_neoverse_v1;
 extern const struct hpm_emu_machine hpm_machine_neoverse_v2;
 

@@ -5,12 +5,12 @@
 # every built-in Arm profile (profiles/arm64/*.profile) is listed, with its
 # declared level 1 in both forms; the four nodes of a form add up to 100 %
 run_ok "emu profiles --arch arm64" "$HPMSTAT" emu profiles --arch arm64
-for p in arm-backend-memory arm-badspec arm-balanced arm-frontend arm-n2-balanced arm-system; do
+for p in arm-backend-memory arm-badspec arm-balanced arm-frontend arm-n2-balanced arm-n2-r0p0-balanced arm-system; do
 	grep -q "^$p: " "$tap_out" || { ok 1 "profile $p listed"; continue; }
 	ok 0 "profile $p listed"
 done
 awk '/^  slots \([0-9]+\):|^  cycles:/ { s = $(NF-6) + $(NF-4) + $(NF-2) + $NF; if (s < 99.85 || s > 100.15) bad = 1; n++ }
-	END { exit !(n == 12 && !bad) }' "$tap_out"
+	END { exit !(n == 14 && !bad) }' "$tap_out"
 ok $? "each profile's declared level 1 sums to 100 % in both forms"
 run_ok "emu profiles --arch arm64 --json" "$HPMSTAT" emu profiles --arch arm64 --json
 grep -q '"declared_slots"' "$tap_out" && grep -q '"emulated": true' "$tap_out"
