@@ -38,6 +38,11 @@ const char cmd_record_usage[] =
     "  -c, --count PERIOD        sample every PERIOD events\n"
     "  -F, --freq HZ             sample HZ times a second (default 4000)\n"
     "  -g                        record call chains (frame pointers)\n"
+    "      --call-graph MODE     call chains by MODE: fp[,N] (as -g; N: at most N\n"
+    "                            frames), dwarf[,SIZE] (user registers and SIZE\n"
+    "                            bytes of user stack, default 8192, unwound by\n"
+    "                            report with DWARF CFI), lbr (the PMU's call stack)\n"
+    "  -b, --branch-any          sample every taken branch (the PMU's branch stack)\n"
     "  -o, --output FILE         output file (default perf.data; an older one is\n"
     "                            kept as FILE.old); '-' writes perf's pipe format\n"
     "                            to standard output\n"
@@ -77,9 +82,60 @@ struct rec_cli {
 	char **argv; /* the command, or NULL */
 };
 
+/* perf's parse_callchain_record: fp[,N], dwarf[,SIZE] (SIZE rounded up to
+ * 8 bytes, at most 65528), lbr. 0, or -1 after perf's one line. */
+static int parse_call_graph(const char *v, struct hpm_record_opts *o)
+{
+	enum { MAX_DUMP = 65535 / 8 * 8 };
+	const char *comma = strchr(v, ',');
+	size_t n = comma ? (size_t)(comma - v) : strlen(v);
+	char *end;
+	o->callchain = true;
+	o->stack_dump = 0;
+	o->lbr = false;
+	o->max_stack = 0;
+	if (n == 2 && strncmp(v, "fp", 2) == 0) {
+		if (comma) {
+			/* perf: a depth under the sysctl's limit, else ignored */
+			unsigned long d = strtoul(comma + 1, &end, 0);
+			if (d < 127)
+				o->max_stack = (unsigned)d;
+		}
+		return 0;
+	}
+	if (n == 5 && strncmp(v, "dwarf", 5) == 0) {
+		unsigned long long size = 8192;
+		if (comma) {
+			errno = 0;
+			size = strtoull(comma + 1, &end, 0);
+			if (errno || *end || end == comma + 1)
+				size = 0;
+			size = size > MAX_DUMP ? size : (size + 7) / 8 * 8;
+			if (!size || size > MAX_DUMP) {
+				cli_error("callchain: Incorrect stack dump size (max %d): %s",
+				          MAX_DUMP, comma + 1);
+				return -1;
+			}
+		}
+		o->stack_dump = (unsigned)size;
+		return 0;
+	}
+	if (n == 3 && strncmp(v, "lbr", 3) == 0) {
+		if (comma) {
+			cli_error("callchain: No more arguments needed for --call-graph lbr");
+			return -1;
+		}
+		o->lbr = true;
+		return 0;
+	}
+	cli_error("callchain: Unknown --call-graph option value: %s", v);
+	return -1;
+}
+
 static int parse_opts(int argc, char **argv, struct rec_cli *c)
 {
-	static const char shortopts[] = "+:e:c:F:go:aC:p:t:m:qvh";
+	enum { OPT_CALL_GRAPH = 256 };
+	static const char shortopts[] = "+:e:c:F:go:aC:p:t:m:qvhb";
 	static const struct option longopts[] = {
 	    {"event", required_argument, NULL, 'e'},
 	    {"count", required_argument, NULL, 'c'},
@@ -90,6 +146,8 @@ static int parse_opts(int argc, char **argv, struct rec_cli *c)
 	    {"pid", required_argument, NULL, 'p'},
 	    {"tid", required_argument, NULL, 't'},
 	    {"mmap-pages", required_argument, NULL, 'm'},
+	    {"call-graph", required_argument, NULL, OPT_CALL_GRAPH},
+	    {"branch-any", no_argument, NULL, 'b'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"help", no_argument, NULL, 'h'},
@@ -152,7 +210,17 @@ static int parse_opts(int argc, char **argv, struct rec_cli *c)
 			c->freq_given = true;
 			break;
 		case 'g':
+			/* perf's -g: record_mode fp */
 			c->o.callchain = true;
+			c->o.stack_dump = 0;
+			c->o.lbr = false;
+			break;
+		case OPT_CALL_GRAPH:
+			if (parse_call_graph(optarg, &c->o))
+				return EXIT_USAGE;
+			break;
+		case 'b':
+			c->o.branch_any = true;
 			break;
 		case 'o':
 			c->output = optarg;
@@ -210,6 +278,10 @@ static int parse_opts(int argc, char **argv, struct rec_cli *c)
 			                       "command, -a, -C, -p or -t");
 		if (c->o.callchain) {
 			cli_error("-g: the emulated workload has no call stacks");
+			return EXIT_FAILURE;
+		}
+		if (c->o.branch_any) {
+			cli_error("-b: the emulated workload has no branch stacks");
 			return EXIT_FAILURE;
 		}
 		if (!c->o.period && !c->freq_given)
