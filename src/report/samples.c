@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/samples.h"
+#include "report/unwind.h"
 #include "report/samples-td.h"
 #include "sym/sym.h"
 #include "util/hash.h"
@@ -134,6 +135,8 @@ struct priv {
 	 * file, which must not be able to put them all in one slot */
 	struct hpm_hash_key key;
 	struct hpm_syms *syms;
+	struct rs_unwinder *unwind; /* --call-graph dwarf samples' user frames */
+	uint64_t *pcs;              /* their program counters, scratch */
 	unsigned *tabled; /* interned names of the maps dso_table was asked for */
 	unsigned nr_tabled;
 	const char *pc_ptr[PTR_CACHE];
@@ -413,6 +416,30 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 		p->frames[n] = (struct frame){chain_name(rs, sym, known, ip), dso, start};
 		p->frame_kernel[n] = csp == HPM_SYM_KERNEL;
 		n++;
+	}
+	/* --call-graph dwarf: the kernel's chain stopped at the user
+	 * boundary; the user frames come from the stack copy, as perf adds
+	 * them after the kernel's */
+	if (s->stack && p->unwind) {
+		enum { MAX_USER = 1024 }; /* a copy of 64 KiB holds fewer frames */
+		if (!p->pcs)
+			p->pcs = xmalloc(MAX_USER * sizeof(*p->pcs));
+		size_t nu = rs_unwind(p->unwind, s->pid, s, p->pcs, MAX_USER);
+		if (n + nu > p->cap_frames) {
+			p->cap_frames = n + nu;
+			p->frames = xrealloc(p->frames, p->cap_frames * sizeof(*p->frames));
+			p->frame_kernel = xrealloc(p->frame_kernel, p->cap_frames * sizeof(bool));
+		}
+		/* a user sample's first frame is its ip, already there */
+		for (size_t i = sp == HPM_SYM_USER && nu && p->pcs[0] == s->ip ? 1 : 0; i < nu;
+		     i++) {
+			resolve(rs, s->pid, p->pcs[i], HPM_SYM_USER, &dso, &sym, &known, &addr,
+			        &start);
+			p->frames[n] =
+			    (struct frame){chain_name(rs, sym, known, p->pcs[i]), dso, start};
+			p->frame_kernel[n] = false;
+			n++;
+		}
 	}
 	return n;
 }
@@ -739,6 +766,7 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 		const struct pd_build_id *b = &rs->file.bid[i];
 		hpm_syms_recorded_build_id(p->syms, b->filename, b->id, b->size);
 	}
+	p->unwind = rs_unwinder_new(p->syms);
 	/* perf report's order: records queue until a FINISHED_ROUND, which
 	 * delivers, sorted by time, those not later than the latest time
 	 * seen before the previous round (the ring buffers of all CPUs have
@@ -825,6 +853,8 @@ void rs_free(struct rs_report *rs)
 {
 	struct priv *p = rs->priv;
 	if (p) {
+		rs_unwinder_free(p->unwind);
+		free(p->pcs);
 		if (p->syms)
 			hpm_syms_free(p->syms);
 		free(p->tabled);
