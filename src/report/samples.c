@@ -174,7 +174,7 @@ struct frame {
 	 * shows it, named or not, and the dso offset of an unnamed one */
 	unsigned sym;
 	bool known;
-	uint64_t addr;
+	uint64_t addr, ip;
 };
 
 struct priv {
@@ -433,7 +433,8 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 	bool known;
 	uint64_t addr, start;
 	resolve(rs, s->pid, s->ip, sp, &dso, &sym, &known, &addr, &start);
-	p->frames[0] = (struct frame){chain_name(rs, sym, known, s->ip), dso, start, sym, known, addr};
+	p->frames[0] =
+	    (struct frame){chain_name(rs, sym, known, s->ip), dso, start, sym, known, addr, s->ip};
 	p->frame_kernel[0] = sp == HPM_SYM_KERNEL;
 	*first_sym = sym;
 	*first_dso = dso;
@@ -462,7 +463,8 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 				continue;
 		}
 		resolve(rs, s->pid, ip, csp, &dso, &sym, &known, &addr, &start);
-		p->frames[n] = (struct frame){chain_name(rs, sym, known, ip), dso, start, sym, known, addr};
+		p->frames[n] = (struct frame){
+		    chain_name(rs, sym, known, ip), dso, start, sym, known, addr, ip};
 		p->frame_kernel[n] = csp == HPM_SYM_KERNEL;
 		n++;
 	}
@@ -484,8 +486,13 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 		     i++) {
 			resolve(rs, s->pid, p->pcs[i], HPM_SYM_USER, &dso, &sym, &known, &addr,
 			        &start);
-			p->frames[n] = (struct frame){
-			    chain_name(rs, sym, known, p->pcs[i]), dso, start, sym, known, addr};
+			p->frames[n] = (struct frame){chain_name(rs, sym, known, p->pcs[i]),
+			                              dso,
+			                              start,
+			                              sym,
+			                              known,
+			                              addr,
+			                              p->pcs[i]};
 			p->frame_kernel[n] = false;
 			n++;
 		}
@@ -627,6 +634,15 @@ static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, 
 			ck.sym = p->frames[i].sym;
 			ck.known = p->frames[i].known;
 			ck.addr = p->frames[i].addr;
+			if (!ck.known) {
+				/* perf's fill_callchain_info: an unnamed caller's
+				 * entry is its address, not its offset in the map */
+				char b[32];
+				snprintf(b, sizeof(b), "%#.16llx",
+				         (unsigned long long)p->frames[i].ip);
+				ck.sym = intern(rs, b);
+				ck.addr = p->frames[i].ip;
+			}
 			/* perf's cumulative entry of an address no map holds keeps
 			 * the sample's level */
 			ck.kernel = strcmp(rs_str(rs, ck.dso), "[unknown]") == 0 ? p->frame_kernel[0]
@@ -851,6 +867,12 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 		rs->opts.key[1] = RS_KEY_DSO;
 		rs->opts.key[2] = RS_KEY_SYM;
 	}
+	/* perf report decides on --children from the attrs it has before
+	 * the first record: a pipe's come later, so a pipe is reported
+	 * without Children (perf 6.1 and 6.12 alike) */
+	bool children_asked = rs->opts.children; /* perf's graph order follows it still */
+	if (rs->file.pipe)
+		rs->opts.children = false;
 	intern(rs, ""); /* id 0: the masked key */
 	struct hpm_syms_opts so = {.kallsyms = o->kallsyms};
 	int e = hpm_syms_new(&so, &p->syms);
@@ -916,9 +938,9 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 	}
 	/* perf's default order: callee, caller with --children */
 	if (rs->opts.graph == RS_GRAPH_NONE)
-		rs->opts.graph = !rs->nr_node   ? RS_GRAPH_OFF
-		                 : rs->cumulated ? RS_GRAPH_CALLER
-		                                 : RS_GRAPH_CALLEE;
+		rs->opts.graph = !rs->nr_node     ? RS_GRAPH_OFF
+		                 : children_asked ? RS_GRAPH_CALLER
+		                                  : RS_GRAPH_CALLEE;
 	if (rs->opts.topdown)
 		rs_td_finish(rs);
 	if (!rs->nr_samples && rs->file.partial) {
