@@ -295,6 +295,14 @@ static int parse_opts(int argc, char **argv, struct rec_cli *c)
 			c->output = "perf.data";
 		return 0;
 	}
+	if (c->o.lbr && c->o.branch_any) {
+		/* perf's evsel__config_callchain: one branch stack only (a
+		 * warning -q silences, as perf's) */
+		if (!c->quiet)
+			cli_warn("Cannot use LBR callstack with branch stack. Falling back to "
+			         "framepointers.");
+		c->o.lbr = false;
+	}
 	if (!c->argv && !c->o.system_wide && !c->o.cpu_list && c->o.pid <= 0 && !c->o.tid_list)
 		return cli_usage_error("nothing to record: give a command, -p, -t, -a or -C");
 	if (c->argv && (c->o.pid > 0 || c->o.tid_list))

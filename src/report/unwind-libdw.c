@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report/unwind.h"
 #include "sym/sym.h"
@@ -79,6 +80,11 @@ static bool report_module(struct rs_unwinder *u, uint64_t addr)
 	if (hpm_syms_resolve(u->syms, (pid_t)u->pid, addr, HPM_SYM_USER, &loc) != 0 || !loc.dso ||
 	    loc.dso[0] != '/')
 		return false; /* no file: [vdso], //anon, [unknown] */
+	/* a recording names any path: only a regular file is opened (a FIFO
+	 * would block the report) */
+	struct stat st;
+	if (stat(loc.dso, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
 	const char *base = strrchr(loc.dso, '/') + 1;
 	dwfl_report_begin_add(u->dwfl);
 	Dwfl_Module *m =

@@ -101,6 +101,13 @@ for b in "--call-graph lbr" "-b"; do
 		[ ! -e x.data ]
 	ok $? "$b without a branch stack: perf's message ($(head -1 h.err))"
 done
+# lbr with -b: perf's warning, the call chains by frame pointers
+perf record -o p-x.data --call-graph lbr -b ./nofp 1 </dev/null >/dev/null 2>p.err
+"$HPMSTAT" record -o x.data --call-graph lbr -b ./nofp 1 2>h.err
+w="Cannot use LBR callstack with branch stack. Falling back to framepointers."
+grep -qF "$w" p.err && grep -qF "$w" h.err
+ok $? "--call-graph lbr with -b: perf's warning ($(head -1 h.err))"
+rm -f x.data
 perf record -q -o p-x.data -e cpu-clock:pppp ./nofp 1 </dev/null >/dev/null 2>&1
 prc=$?
 "$HPMSTAT" record -q -o x.data -e cpu-clock:pppp ./nofp 1 2>h.err
