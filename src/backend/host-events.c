@@ -273,6 +273,8 @@ static void attr_defaults(struct hpm_host_attr *a)
 	/* perf's event_attr_init(): perf_guest is false by default */
 	a->exclude_guest = true;
 	a->guest_default = true;
+	a->precise_ip = 0;
+	a->precise_max = false;
 }
 
 /* perf's get_event_modifier() for the letters that set exclude_* flags. */
@@ -282,6 +284,8 @@ static int apply_modifiers(struct hpm_host_attr *a, const char *spec, const char
 	bool eu = a->exclude_user, ek = a->exclude_kernel, eh = a->exclude_hv;
 	bool eH = a->exclude_host, eG = a->exclude_guest;
 	bool exclude = eu || ek || eh, exclude_GH = !a->guest_default;
+	unsigned precise = a->precise_ip;
+	bool precise_max = a->precise_max;
 	char buf[96];
 
 	if (!*mods) {
@@ -318,13 +322,24 @@ static int apply_modifiers(struct hpm_host_attr *a, const char *spec, const char
 				exclude_GH = eG = eH = true;
 			eH = false;
 			break;
+		case 'p': /* perf's precise_ip: at most 3 (perf: "Bad modifier") */
+			if (++precise > 3) {
+				snprintf(err, errlen,
+				         "'%s': bad modifier: precise_ip is at most 3 (ppp)",
+				         str_escape(spec, buf, sizeof(buf)));
+				return -EINVAL;
+			}
+			break;
+		case 'P':
+			precise_max = true;
+			break;
 		case 'W': /* weak group, sample read: nothing for one counted event */
 		case 'S':
 			break;
 		default:
 			snprintf(err, errlen,
 			         "'%s': modifier '%c' is not supported for counting "
-			         "(u k h H G are)",
+			         "(u k h H G p P are)",
 			         str_escape(spec, buf, sizeof(buf)), *p);
 			return -EINVAL;
 		}
@@ -335,6 +350,8 @@ static int apply_modifiers(struct hpm_host_attr *a, const char *spec, const char
 	a->exclude_host = eH;
 	a->exclude_guest = eG;
 	a->guest_default = !exclude_GH;
+	a->precise_ip = precise;
+	a->precise_max = precise_max;
 	return 0;
 }
 
@@ -356,7 +373,7 @@ static void set_unit(struct hpm_host_attr *a)
 #ifdef HAVE_LIBPFM4
 static bool all_perf_modifiers(const char *s)
 {
-	return *s && strspn(s, "ukhHGWS") == strlen(s);
+	return *s && strspn(s, "ukhHGWSpP") == strlen(s);
 }
 
 static int pfm_state;     /* 0 not tried, 1 ready, -1 failed */

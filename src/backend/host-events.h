@@ -48,6 +48,10 @@ struct hpm_host_attr {
 	 * back end may drop them when the kernel refuses them (EINVAL), as
 	 * perf does for kernels and PMUs without guest filtering */
 	bool guest_default;
+	/* p, pp, ppp: perf's precise_ip (skid asked of the PMU, 0 to 3); P:
+	 * the most the PMU gives, found by lowering it (precise_max) */
+	unsigned precise_ip;
+	bool precise_max;
 	const char *unit; /* "msec" for cpu-clock and task-clock, else "" */
 	double scale;     /* 1e-6 for those (ns shown as msec), else 1 */
 	char name[128];   /* HPM_HOST_PMU: its name= term, "" without one */

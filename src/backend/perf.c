@@ -193,6 +193,8 @@ int hpm_perf_event_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 		pe->exclude_host = a.exclude_host;
 		pe->exclude_guest = a.exclude_guest;
 		pe->guest_default = a.guest_default;
+		pe->precise_ip = a.precise_ip;
+		pe->precise_max = a.precise_max;
 		pe->unit = a.unit;
 		pe->scale = a.scale;
 		pe->sysfs_pmu = a.kind == HPM_HOST_PMU;

@@ -111,6 +111,8 @@ struct hpm_perf_event {
 	uint64_t config, config1, config2;
 	bool exclude_user, exclude_kernel, exclude_hv, exclude_host, exclude_guest;
 	bool guest_default;           /* host event: exclude_guest is perf's default only */
+	unsigned precise_ip;          /* host event: :p, :pp, :ppp */
+	bool precise_max;             /* host event: :P */
 	bool sysfs_pmu;               /* PMU/TERMS/ of a sysfs PMU: EINVAL is <not supported>,
 	                               * as perf stat takes it */
 	bool absent;                  /* its PMU is not on this host: never opened */

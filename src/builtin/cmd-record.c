@@ -39,6 +39,11 @@ const char cmd_record_usage[] =
     "  -c, --count PERIOD        sample every PERIOD events\n"
     "  -F, --freq HZ             sample HZ times a second (default 4000)\n"
     "  -g                        record call chains (frame pointers)\n"
+    "      --call-graph MODE     call chains by MODE: fp[,N] (as -g; N: at most N\n"
+    "                            frames), dwarf[,SIZE] (user registers and SIZE\n"
+    "                            bytes of user stack, default 8192, unwound by\n"
+    "                            report with DWARF CFI), lbr (the PMU's call stack)\n"
+    "  -b, --branch-any          sample every taken branch (the PMU's branch stack)\n"
     "  -o, --output FILE         output file (default perf.data; an older one is\n"
     "                            kept as FILE.old); '-' writes perf's pipe format\n"
     "                            to standard output\n"
@@ -81,17 +86,77 @@ struct rec_cli {
 	const struct hpm_pmu_model *model; /* --pmu, or NULL */
 };
 
+/* perf's parse_callchain_record: fp[,N], dwarf[,SIZE] (SIZE rounded up to
+ * 8 bytes, at most 65528), lbr. 0, or -1 after perf's one line. */
+static int parse_call_graph(const char *v, struct hpm_record_opts *o)
+{
+	enum { MAX_DUMP = 65535 / 8 * 8 };
+	const char *comma = strchr(v, ',');
+	size_t n = comma ? (size_t)(comma - v) : strlen(v);
+	char *end;
+	o->callchain = true;
+	o->stack_dump = 0;
+	o->lbr = false;
+	o->max_stack = 0;
+	if (n == 2 && strncmp(v, "fp", 2) == 0) {
+		if (comma) {
+			/* perf: a depth under the sysctl's limit, else ignored */
+			unsigned long d = strtoul(comma + 1, &end, 0);
+			if (d < 127)
+				o->max_stack = (unsigned)d;
+		}
+		return 0;
+	}
+	if (n == 5 && strncmp(v, "dwarf", 5) == 0) {
+		unsigned long long size = 8192;
+		if (comma) {
+			errno = 0;
+			size = strtoull(comma + 1, &end, 0);
+			if (errno || *end || end == comma + 1)
+				size = 0;
+			size = size > MAX_DUMP ? size : (size + 7) / 8 * 8;
+			if (!size || size > MAX_DUMP) {
+				cli_error("callchain: Incorrect stack dump size (max %d): %s",
+				          MAX_DUMP, comma + 1);
+				return -1;
+			}
+		}
+		o->stack_dump = (unsigned)size;
+		return 0;
+	}
+	if (n == 3 && strncmp(v, "lbr", 3) == 0) {
+		if (comma) {
+			cli_error("callchain: No more arguments needed for --call-graph lbr");
+			return -1;
+		}
+		o->lbr = true;
+		return 0;
+	}
+	cli_error("callchain: Unknown --call-graph option value: %s", v);
+	return -1;
+}
+
 static int parse_opts(int argc, char **argv, struct rec_cli *c)
 {
-	static const char shortopts[] = "+:e:c:F:go:aC:p:t:m:qvh";
+	enum { OPT_CALL_GRAPH = 256 };
+	static const char shortopts[] = "+:e:c:F:go:aC:p:t:m:qvhb";
 	static const struct option longopts[] = {
-	    {"event", required_argument, NULL, 'e'},      {"count", required_argument, NULL, 'c'},
-	    {"freq", required_argument, NULL, 'F'},       {"output", required_argument, NULL, 'o'},
-	    {"all-cpus", no_argument, NULL, 'a'},         {"cpu", required_argument, NULL, 'C'},
-	    {"pid", required_argument, NULL, 'p'},        {"tid", required_argument, NULL, 't'},
-	    {"mmap-pages", required_argument, NULL, 'm'}, {"quiet", no_argument, NULL, 'q'},
-	    {"verbose", no_argument, NULL, 'v'},          {"help", no_argument, NULL, 'h'},
-	    {"pmu", required_argument, NULL, 'P'},        {NULL, 0, NULL, 0},
+	    {"event", required_argument, NULL, 'e'},
+	    {"count", required_argument, NULL, 'c'},
+	    {"freq", required_argument, NULL, 'F'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"all-cpus", no_argument, NULL, 'a'},
+	    {"cpu", required_argument, NULL, 'C'},
+	    {"pid", required_argument, NULL, 'p'},
+	    {"tid", required_argument, NULL, 't'},
+	    {"mmap-pages", required_argument, NULL, 'm'},
+	    {"call-graph", required_argument, NULL, OPT_CALL_GRAPH},
+	    {"branch-any", no_argument, NULL, 'b'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"pmu", required_argument, NULL, 'P'},
+	    {NULL, 0, NULL, 0},
 	};
 	uint64_t n;
 	int ch;
@@ -150,7 +215,17 @@ static int parse_opts(int argc, char **argv, struct rec_cli *c)
 			c->freq_given = true;
 			break;
 		case 'g':
+			/* perf's -g: record_mode fp */
 			c->o.callchain = true;
+			c->o.stack_dump = 0;
+			c->o.lbr = false;
+			break;
+		case OPT_CALL_GRAPH:
+			if (parse_call_graph(optarg, &c->o))
+				return EXIT_USAGE;
+			break;
+		case 'b':
+			c->o.branch_any = true;
 			break;
 		case 'o':
 			c->output = optarg;
@@ -219,6 +294,10 @@ static int parse_opts(int argc, char **argv, struct rec_cli *c)
 			cli_error("-g: the emulated workload has no call stacks");
 			return EXIT_FAILURE;
 		}
+		if (c->o.branch_any) {
+			cli_error("-b: the emulated workload has no branch stacks");
+			return EXIT_FAILURE;
+		}
 		if (!c->o.period && !c->freq_given)
 			c->o.freq = HPM_RECORD_DEFAULT_FREQ;
 		if (!c->o.period && c->o.freq > c->emu.freq) {
@@ -229,6 +308,14 @@ static int parse_opts(int argc, char **argv, struct rec_cli *c)
 		if (!c->output)
 			c->output = "perf.data";
 		return 0;
+	}
+	if (c->o.lbr && c->o.branch_any) {
+		/* perf's evsel__config_callchain: one branch stack only (a
+		 * warning -q silences, as perf's) */
+		if (!c->quiet)
+			cli_warn("Cannot use LBR callstack with branch stack. Falling back to "
+			         "framepointers.");
+		c->o.lbr = false;
 	}
 	if (!c->argv && !c->o.system_wide && !c->o.cpu_list && c->o.pid <= 0 && !c->o.tid_list)
 		return cli_usage_error("nothing to record: give a command, -p, -t, -a or -C");

@@ -49,9 +49,20 @@ const char cmd_report_usage[] =
     "                       summary; a run's name is its file name without .json\n"
     "  -i, --input FILE     the file to report: a perf.data or a run file\n"
     "      --samples FILE   the perf.data to report\n"
-    "  -s, --sort KEYS      perf.data: comm,dso,sym (default), pid\n"
+    "  -s, --sort KEYS      perf.data: comm,dso,sym (default), pid; perf's\n"
+    "                       overhead, sample, period fields allowed\n"
     "  -g [caller|callee|none]  perf.data: call graphs (-g alone: caller;\n"
-    "                       without -g: callee when samples have them, as perf)\n"
+    "                       without -g: callee when samples have them, caller\n"
+    "                       with --children, as perf)\n"
+    "      --children       perf.data, text: each function's Children (the\n"
+    "                       samples with it in their chain) beside its Self, as\n"
+    "                       perf's default where samples have call chains\n"
+    "      --no-children    perf.data: the functions' own samples only\n"
+    "  -n, --show-nr-samples  perf.data: a Samples column\n"
+    "  -F, --fields LIST    perf.data: the columns: overhead, overhead_children,\n"
+    "                       sample, period, and keys (comm, dso, sym, pid)\n"
+    "      --percent-limit P  perf.data: hide entries and graph branches under P %\n"
+    "      --stdio          perf.data: perf's header line (the text is perf's)\n"
     "      --topdown        perf.data: level-1 Topdown per function from the\n"
     "                       group reads of '{leader,member,...}:S' samples\n"
     "      --pmu MODEL      perf.data: --topdown with MODEL's formulas (default:\n"
@@ -87,6 +98,11 @@ struct opts {
 	const char *pmu;
 	const char *emu_profile;  /* --emu-profile: names an emulated recording's functions */
 	const char *samples_only; /* the first option only a perf.data takes */
+	int children;             /* --children 1, --no-children 0, -1: perf's default (on) */
+	bool show_nr_samples;     /* -n */
+	bool stdio;               /* --stdio: perf's header line */
+	double percent_limit;     /* --percent-limit */
+	const char *fields;       /* -F */
 };
 
 /* An option's value: "--opt=V" or the next argument. */
@@ -116,7 +132,8 @@ static const char *meant_long_option(const char *a)
 {
 	static const char *const longs[] = {"format",  "level",   "output", "diff",
 	                                    "weights", "help",    "input",  "samples",
-	                                    "sort",    "topdown", "stdio",  "emu-profile"};
+	                                    "sort",    "topdown", "stdio",  "emu-profile",
+	                                    "children", "fields", "percent-limit"};
 	const char *w = a + 1;
 
 	if (a[0] != '-' || a[1] == '-' || strlen(w) < 3)
@@ -257,8 +274,35 @@ static int parse(int argc, char **argv, struct opts *o)
 		} else if (strcmp(a, "--topdown") == 0) {
 			o->topdown = true;
 			o->samples_only = o->samples_only ? o->samples_only : "--topdown";
-		} else if (strcmp(a, "--no-children") == 0 || strcmp(a, "--stdio") == 0) {
-			/* perf report's: what hpmstat always shows */
+		} else if (strcmp(a, "--no-children") == 0 || strcmp(a, "--children") == 0) {
+			o->children = a[2] == 'c';
+			o->samples_only = o->samples_only ? o->samples_only : a;
+		} else if (strcmp(a, "--stdio") == 0) {
+			o->stdio = true;
+		} else if (strcmp(a, "-n") == 0 || strcmp(a, "--show-nr-samples") == 0) {
+			o->show_nr_samples = true;
+			o->samples_only = o->samples_only ? o->samples_only : a;
+		} else if (is_opt(a, "--percent-limit")) {
+			if (!(v = option_value(argc, argv, &i, "--percent-limit", 15)))
+				return EXIT_USAGE;
+			/* perf's parse_percent_limit: a number, a '%' after it
+			 * allowed */
+			char *end;
+			errno = 0;
+			double pc = strtod(v, &end);
+			if (*end == '%')
+				end++;
+			if (end == v || *end || errno || !(pc >= 0 && pc <= 100))
+				return cli_usage_error("--percent-limit '%s': a percentage from 0 to 100",
+				                       v);
+			o->percent_limit = pc;
+			o->samples_only = o->samples_only ? o->samples_only : "--percent-limit";
+		} else if (is_opt(a, "--fields") || strcmp(a, "-F") == 0) {
+			if (!(v = option_value(argc, argv, &i, a[1] == 'F' ? "-F" : "--fields",
+			                       a[1] == 'F' ? 2 : 8)))
+				return EXIT_USAGE;
+			o->fields = v;
+			o->samples_only = o->samples_only ? o->samples_only : "-F";
 		} else if ((v = meant_long_option(a))) {
 			return cli_usage_error("unknown option '%s' (did you mean --%s?)", a, v);
 		} else if (strncmp(a, "-o", 2) == 0) {
@@ -409,8 +453,27 @@ static int samples_report(const char *path, const struct opts *o)
 	char err[512];
 	enum rs_format f = o->folded ? RS_FOLDED : (enum rs_format)o->format;
 	ro.folded = f == RS_FOLDED || f == RS_HTML;
+	/* perf's --children is its default, for the text it prints */
+	ro.children = o->children != 0 && f == RS_TEXT;
+	ro.show_samples = o->show_nr_samples;
+	ro.percent_limit = o->percent_limit;
+	ro.perf_header = o->stdio;
 	if (o->sort && rs_parse_sort(o->sort, &ro, err, sizeof(err)) != 0)
 		return cli_usage_error("%s", err);
+	if (o->fields) {
+		struct rs_opts fo = ro;
+		if (rs_parse_fields(o->fields, &fo, err, sizeof(err)) != 0)
+			return cli_usage_error("%s", err);
+		/* -F's keys are the sort's unless --sort gave them */
+		if (o->sort && fo.nr_key)
+			return cli_usage_error("-F with keys and --sort: give the keys once");
+		if (!fo.nr_key) {
+			fo.nr_key = ro.nr_key;
+			memcpy(fo.key, ro.key, sizeof(fo.key));
+		}
+		fo.show_samples = fo.show_samples || o->show_nr_samples;
+		ro = fo;
+	}
 	if (o->output && strcmp(o->output, "-") != 0 && outfile_same(o->output, path)) {
 		cli_error("-o '%s' is the input '%s': refusing to overwrite it", o->output, path);
 		return EXIT_FAILURE;
@@ -474,7 +537,7 @@ static int samples_report(const char *path, const struct opts *o)
 
 int cmd_report(int argc, char **argv)
 {
-	struct opts o = {.format = RP_TEXT};
+	struct opts o = {.format = RP_TEXT, .children = -1};
 	struct report r;
 	char err[512];
 	int rc = parse(argc, argv, &o);

@@ -592,8 +592,66 @@ static bool parse_sample(const struct pd_file *f, struct pd_record *r, const uin
 		s->callchain = p + o;
 		o += 8 * s->callchain_nr;
 	}
+	if (st & PERF_SAMPLE_RAW) {
+		if (o + 4 > n || get32(p + o) > n - o - 4)
+			return false;
+		o += 4 + get32(p + o);
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		/* nr, hw_idx with PERF_SAMPLE_BRANCH_HW_INDEX, nr {from, to,
+		 * flags} */
+		TAKE(s->branch_nr);
+		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+			TAKE(skip);
+		if (s->branch_nr > (n - o) / 24)
+			return false;
+		s->branches = p + o;
+		o += 24 * s->branch_nr;
+	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		/* abi (0: no registers: a kernel thread), then one u64 per bit
+		 * of sample_regs_user */
+		TAKE(s->regs_abi);
+		if (s->regs_abi) {
+			unsigned nr = (unsigned)__builtin_popcountll(a->sample_regs_user);
+			if (nr > (n - o) / 8)
+				return false;
+			s->regs = p + o;
+			s->regs_mask = a->sample_regs_user;
+			o += 8 * (uint64_t)nr;
+		}
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		/* size, data[size], and with a size the bytes the kernel
+		 * actually copied (dyn_size) */
+		uint64_t size;
+		TAKE(size);
+		if (size) {
+			if (size > n - o || n - o - size < 8)
+				return false;
+			s->stack = p + o;
+			uint64_t dyn = get64(p + o + size);
+			s->stack_size = dyn < size ? dyn : size;
+			o += size + 8;
+		}
+	}
 #undef TAKE
 	return true;
+}
+
+uint64_t pd_sample_reg(const struct pd_sample *s, unsigned reg, bool *ok)
+{
+	*ok = s->regs && reg < 64 && (s->regs_mask >> reg & 1);
+	if (!*ok)
+		return 0;
+	unsigned at = (unsigned)__builtin_popcountll(s->regs_mask & ((1ULL << reg) - 1));
+	return get64(s->regs + 8 * at);
+}
+
+void pd_branch(const struct pd_sample *s, uint64_t i, uint64_t *from, uint64_t *to)
+{
+	*from = get64(s->branches + 24 * i);
+	*to = get64(s->branches + 24 * i + 8);
 }
 
 uint64_t pd_callchain_ip(const struct pd_sample *s, uint64_t i)

@@ -60,6 +60,17 @@ struct pd_sample {
 	 * (PERF_CONTEXT_* markers included, as the kernel wrote them). */
 	uint64_t callchain_nr;
 	const uint8_t *callchain;
+	/* PERF_SAMPLE_BRANCH_STACK: nr {from, to, flags}, through pd_branch */
+	uint64_t branch_nr;
+	const uint8_t *branches;
+	/* PERF_SAMPLE_REGS_USER: the abi (0: none), the registers of
+	 * regs_mask (the attr's sample_regs_user) through pd_sample_reg */
+	uint64_t regs_abi, regs_mask;
+	const uint8_t *regs;
+	/* PERF_SAMPLE_STACK_USER: the bytes copied from the user stack
+	 * pointer up (stack_size: the kernel's dyn_size) */
+	const uint8_t *stack;
+	uint64_t stack_size;
 };
 
 struct pd_record {
@@ -169,6 +180,11 @@ int pd_read_at(struct pd_file *f, uint64_t offset, struct pd_record *r);
 
 /* Entry i of a sample's callchain. */
 uint64_t pd_callchain_ip(const struct pd_sample *s, uint64_t i);
+/* User register reg (the kernel's PERF_REG_* number) of a REGS_USER
+ * sample; *ok false when the sample has none or not that one. */
+uint64_t pd_sample_reg(const struct pd_sample *s, unsigned reg, bool *ok);
+/* Branch i (< branch_nr) of a BRANCH_STACK sample. */
+void pd_branch(const struct pd_sample *s, uint64_t i, uint64_t *from, uint64_t *to);
 /* Value i of a sample's read (its id: 0 without PERF_FORMAT_ID). */
 void pd_read_value(const struct pd_file *f, const struct pd_record *r, uint64_t i, uint64_t *value,
                    uint64_t *id);

@@ -82,6 +82,7 @@ struct hpm_record {
 	unsigned nr_slots;
 	pid_t pid; /* -p (synthesis), -1 */
 	bool system_wide;
+	bool mmap_data;       /* data maps too (--call-graph dwarf) */
 	struct rec_buf *bufs; /* [nr_slots] */
 	struct pollfd *pfds;  /* [nr_slots + 1] */
 	struct perf_writer *w;
@@ -159,6 +160,20 @@ static int route(struct hpm_evsel *e, const struct hpm_pmu *pmu, char *err, size
 	return -ENOENT;
 }
 
+/* perf's arch__user_reg_mask (PERF_REGS_MASK): the general registers of
+ * the sampled thread, for the unwinder's first frame. */
+#if defined(__x86_64__)
+#define HPM_RECORD_USER_REGS 0xff0fffULL /* x86_64: all but DS, ES, FS, GS */
+#elif defined(__aarch64__)
+#define HPM_RECORD_USER_REGS ((1ULL << 33) - 1) /* x0-x30, sp, pc */
+#elif defined(__riscv)
+#define HPM_RECORD_USER_REGS ((1ULL << 32) - 1) /* pc, ra, sp, ... t6 */
+#elif defined(__i386__)
+#define HPM_RECORD_USER_REGS 0xff0fffULL
+#else
+#define HPM_RECORD_USER_REGS 0ULL
+#endif
+
 static void set_sample_common(struct perf_event_attr *a, const struct hpm_record_opts *o,
                               bool several, bool sample_read)
 {
@@ -167,6 +182,27 @@ static void set_sample_common(struct perf_event_attr *a, const struct hpm_record
 	                 PERF_SAMPLE_PERIOD;
 	if (o->callchain)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	a->sample_max_stack = (uint16_t)o->max_stack;
+	if (o->stack_dump) {
+		/* perf's evsel__config_callchain for dwarf: the registers of
+		 * arch__user_reg_mask and the stack copy; the kernel's chain
+		 * stops at the user boundary, report unwinds the rest */
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = HPM_RECORD_USER_REGS;
+		a->sample_stack_user = o->stack_dump;
+		a->exclude_callchain_user = 1;
+	}
+	if (o->branch_any) {
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	} else if (o->lbr) {
+		/* perf's lbr call stack: user calls from the PMU's branch
+		 * records (HW_INDEX: where the stack's top is) */
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
+		                        PERF_SAMPLE_BRANCH_NO_CYCLES | PERF_SAMPLE_BRANCH_NO_FLAGS |
+		                        PERF_SAMPLE_BRANCH_HW_INDEX;
+	}
 	if (several)
 		a->sample_type |= PERF_SAMPLE_ID;
 	a->read_format = PERF_FORMAT_ID;
@@ -352,6 +388,10 @@ static int open_events(struct hpm_record *r, const struct hpm_record_opts *o, bo
 		a->exclude_hv = pe.exclude_hv;
 		a->exclude_host = pe.exclude_host;
 		a->exclude_guest = pe.exclude_guest;
+		/* perf's default event is cycles:P, the most precise the PMU
+		 * takes (lowered on refusal below) */
+		bool precise_max = pe.precise_max || dflt;
+		a->precise_ip = (precise_max ? 3 : pe.precise_ip) & 3;
 		set_sample_common(a, o, several, ev->sample_read);
 		if (!e->leader && ev->sample_read) {
 			/* perf's leader sampling: the leader's samples read the
@@ -370,6 +410,9 @@ static int open_events(struct hpm_record *r, const struct hpm_record_opts *o, bo
 		if (i == 0) {
 			a->mmap = 1;
 			a->mmap2 = 1;
+			/* perf's dwarf mode: the unwinders read the CFI of the
+			 * files' read-only segments through these maps too */
+			a->mmap_data = o->stack_dump != 0;
 			a->comm = 1;
 			a->comm_exec = 1;
 			a->task = 1;
@@ -385,6 +428,15 @@ static int open_events(struct hpm_record *r, const struct hpm_record_opts *o, bo
 			a->exclude_guest = 0;
 			rc = open_event(r, i, task);
 		}
+		/* perf's evsel__precise_ip_fallback: :P (and the default event)
+		 * tries each lower precise_ip; :p, :pp, :ppp are refused */
+		unsigned precise_asked = a->precise_ip;
+		while (rc && precise_max && a->precise_ip > 0) {
+			a->precise_ip--;
+			rc = open_event(r, i, task);
+		}
+		if (rc)
+			a->precise_ip = precise_asked & 3;
 		if (rc && dflt && a->type == PERF_TYPE_HARDWARE &&
 		    a->config == PERF_COUNT_HW_CPU_CYCLES &&
 		    (rc == ENOENT || rc == EOPNOTSUPP || rc == ENODEV || rc == ENXIO)) {
@@ -397,6 +449,28 @@ static int open_events(struct hpm_record *r, const struct hpm_record_opts *o, bo
 			free(e->name);
 			e->name = xstrdup("cpu-clock");
 			rc = open_event(r, i, task);
+		}
+		if (rc == EOPNOTSUPP && (a->sample_type & PERF_SAMPLE_BRANCH_STACK)) {
+			/* perf's evsel__open_strerror: the PMU has no branch stack
+			 * (or none for this event type) */
+			char lbl[160];
+			/* the event as opened: the default's fallback names it */
+			str_escape(e->name, lbl, sizeof(lbl));
+			snprintf(err, errlen,
+			         "%s: PMU Hardware or event type doesn't support branch stack "
+			         "sampling.",
+			         lbl);
+			return -EOPNOTSUPP;
+		}
+		if (rc && a->precise_ip && (rc == EOPNOTSUPP || rc == EINVAL)) {
+			/* perf's advice for a precise level the PMU cannot give */
+			char lbl[160];
+			evsel_label(ev, lbl, sizeof(lbl));
+			snprintf(err, errlen,
+			         "'%s': <not supported>: cannot sample: 'precise' request may not "
+			         "be supported. Try removing 'p' modifier.",
+			         lbl);
+			return -EOPNOTSUPP;
 		}
 		if (rc) {
 			char lbl[160], why[300];
@@ -475,6 +549,7 @@ int hpm_record_open(const struct hpm_record_opts *o, struct hpm_record **out, ch
 	bool dflt = !o->events;
 	r->pid = o->pid;
 	r->system_wide = o->system_wide;
+	r->mmap_data = o->stack_dump != 0;
 	rc = hpm_evlist_parse(&r->list, dflt ? "cycles" : o->events, err, errlen);
 	if (rc) {
 		rc = -EINVAL;
@@ -943,7 +1018,7 @@ static int synth_maps(struct hpm_record *r, pid_t pid)
 		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff,
 		           &maj, &min, &ino, &name_at) < 7)
 			continue;
-		if (strlen(perms) < 4 || perms[2] != 'x')
+		if (strlen(perms) < 4 || (perms[2] != 'x' && !r->mmap_data))
 			continue;
 		line[name_at + strcspn(line + name_at, "\n")] = '\0';
 		const char *name = line + name_at;
@@ -970,12 +1045,14 @@ static int synth_maps(struct hpm_record *r, pid_t pid)
 		       ino,
 		       0,
 		       (uint32_t)((perms[0] == 'r' ? PROT_READ : 0) |
-		                  (perms[1] == 'w' ? PROT_WRITE : 0) | PROT_EXEC),
+		                  (perms[1] == 'w' ? PROT_WRITE : 0) |
+		                  (perms[2] == 'x' ? PROT_EXEC : 0)),
 		       (uint32_t)(perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE)};
 		memcpy(buf + sizeof(*h), &m, sizeof(m));
 		memcpy(buf + sizeof(*h) + sizeof(m), name, nlen);
 		h->type = PERF_RECORD_MMAP2;
-		h->misc = PERF_RECORD_MISC_USER;
+		h->misc =
+		    PERF_RECORD_MISC_USER | (perms[2] == 'x' ? 0 : PERF_RECORD_MISC_MMAP_DATA);
 		/* the kernel gives build ids to new maps only: perf reads those
 		 * of existing ones from the files, for the DSOs with samples */
 		if (name[0] == '/')

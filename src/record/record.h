@@ -46,7 +46,14 @@ struct hpm_record_opts {
 	const char *events;   /* -e text (perf's grammar), NULL: cycles or cpu-clock */
 	uint64_t period;      /* -c: sample every PERIOD events; 0: by frequency */
 	uint64_t freq;        /* -F (Hz) when period is 0 */
-	bool callchain;       /* -g: frame-pointer call chains */
+	bool callchain;       /* -g, --call-graph: PERF_SAMPLE_CALLCHAIN */
+	/* --call-graph dwarf[,SIZE]: the user registers and SIZE bytes of the
+	 * user stack in each sample (unwound by report), the kernel's chain
+	 * without its user part (exclude_callchain_user); 0: not dwarf */
+	unsigned stack_dump;
+	unsigned max_stack;   /* --call-graph fp,N: sample_max_stack; 0: the kernel's */
+	bool lbr;             /* --call-graph lbr: the hardware's call stack */
+	bool branch_any;      /* -b: every taken branch (PERF_SAMPLE_BRANCH_ANY) */
 	bool system_wide;     /* -a */
 	const char *cpu_list; /* -C */
 	pid_t pid;            /* -p, -1 none */

@@ -2,7 +2,8 @@
 # (runfile.c), the report model: slices, per-hart metrics from the metric
 # engine, summary, weights and diff (model.c), and one renderer per format
 # (render-*.c) behind report_render (render.c), writing with the cells of
-# cells.c. It never prints or exits; src/builtin/cmd-report.c is the CLI.
+# cells.c; unwind-libdw.c, the one user of libdw, unwinds the user stack
+# copies of --call-graph dwarf samples. It never prints or exits; src/builtin/cmd-report.c is the CLI.
 noinst_LIBRARIES += src/report/libreport.a
 src_report_libreport_a_SOURCES = \
 	src/report/runfile.c src/report/runfile.h src/report/replay.c src/report/replay.h \
@@ -12,5 +13,5 @@ src_report_libreport_a_SOURCES = \
 	src/report/render-text.c src/report/render-csv.c src/report/render-json.c \
 	src/report/render-md.c src/report/render-html.c \
 	src/report/samples.c src/report/samples.h src/report/samples-td.c src/report/samples-td.h \
-	src/report/samples-render.c
-src_report_libreport_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+	src/report/samples-render.c src/report/unwind.h src/report/unwind-libdw.c
+src_report_libreport_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(LIBDW_CFLAGS)

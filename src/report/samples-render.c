@@ -27,10 +27,27 @@ static const struct rs_hist *sort_h;
 
 /* perf's output order: the period, then each sort key ascending, a named
  * symbol before an unnamed one. */
+static bool children_mode(const struct rs_report *rs)
+{
+	return rs->opts.children && rs->cumulated;
+}
+
 static int entry_cmp(const void *a, const void *b)
 {
 	const struct rs_entry *x = &sort_h->e[*(const unsigned *)a];
 	const struct rs_entry *y = &sort_h->e[*(const unsigned *)b];
+	if (children_mode(sort_rs) && !sort_rs->opts.no_children_col) {
+		/* perf's __hpp__sort_acc: Children, then (one thread's
+		 * entries, call graphs shown) the caller above its callees,
+		 * by the longest chain; then Self */
+		if (x->acc != y->acc)
+			return x->acc > y->acc ? -1 : 1;
+		enum rs_graph g = sort_rs->opts.graph;
+		unsigned dx = g == RS_GRAPH_CALLER ? x->depth : x->depth_callee;
+		unsigned dy = g == RS_GRAPH_CALLER ? y->depth : y->depth_callee;
+		if (x->pid == y->pid && dx != dy && (g == RS_GRAPH_CALLER || g == RS_GRAPH_CALLEE))
+			return (dx > dy ? -1 : 1) * (g == RS_GRAPH_CALLER ? 1 : -1);
+	}
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
 	for (unsigned k = 0; k < sort_rs->opts.nr_key; k++) {
@@ -151,8 +168,10 @@ static unsigned children(const struct rs_report *rs, unsigned n, uint64_t total,
 	unsigned nr = 0, cap = 0;
 	unsigned *c = NULL;
 	for (unsigned k = rs->node[n].child; k; k = rs->node[k].next) {
-		/* perf: min_hit = (u64)(total period x 0.5 / 100) */
-		if (rs->node[k].period < (uint64_t)((double)total * (0.5 / 100)))
+		/* perf: min_hit = (u64)(total period x 0.5 / 100), or
+		 * --percent-limit's */
+		double min = rs->opts.percent_limit > 0 ? rs->opts.percent_limit : 0.5;
+		if (rs->node[k].period < (uint64_t)((double)total * (min / 100)))
 			continue;
 		if (nr == cap) {
 			cap = cap ? 2 * cap : 8;
@@ -227,9 +246,71 @@ static void entry_graph(const struct rs_report *rs, const struct rs_entry *e, ui
 
 /* -------------------------------------------------------------- text */
 
+/* perf's output fields before the sort keys: Children, Overhead (Self
+ * with Children), Samples, Period. */
+enum col_kind { COL_CHILDREN, COL_SELF, COL_SAMPLES, COL_PERIOD };
+struct col {
+	enum col_kind kind;
+	const char *head;
+	int width;
+};
+
+static unsigned columns(const struct rs_report *rs, struct col *c)
+{
+	unsigned n = 0;
+	bool children = children_mode(rs);
+	if (children && !rs->opts.no_children_col)
+		c[n++] = (struct col){COL_CHILDREN, "Children", 8};
+	if (!rs->opts.no_overhead)
+		c[n++] = (struct col){COL_SELF,
+		                      children && !rs->opts.fields ? "Self" : "Overhead", 8};
+	if (rs->opts.show_samples)
+		c[n++] = (struct col){COL_SAMPLES, "Samples", 12};
+	if (rs->opts.show_period)
+		c[n++] = (struct col){COL_PERIOD, "Period", 12};
+	return n;
+}
+
+static const char *col_cell(const struct col *c, const struct rs_hist *h, const struct rs_entry *e,
+                            char *buf, size_t len)
+{
+	switch (c->kind) {
+	case COL_CHILDREN:
+		snprintf(buf, len, "%.2f%%", pct(e->acc, h->total_period));
+		break;
+	case COL_SELF:
+		snprintf(buf, len, "%.2f%%", pct(e->period, h->total_period));
+		break;
+	case COL_SAMPLES:
+		snprintf(buf, len, "%llu", (unsigned long long)e->samples);
+		break;
+	case COL_PERIOD:
+		snprintf(buf, len, "%llu", (unsigned long long)e->period);
+		break;
+	}
+	return buf;
+}
+
+/* --percent-limit: perf hides an entry whose share (Children's with
+ * --children) is under it; without children an entry of no period (a
+ * caller only) is none. */
+static bool hidden(const struct rs_report *rs, const struct rs_hist *h, const struct rs_entry *e)
+{
+	uint64_t v = children_mode(rs) ? e->acc : e->period;
+	if (!children_mode(rs) && !e->period)
+		return true;
+	return rs->opts.percent_limit > 0 && pct(v, h->total_period) < rs->opts.percent_limit;
+}
+
 static void text(const struct rs_report *rs, FILE *out)
 {
-	fprintf(out, "# hpmstat report of a perf.data%s\n", rs->file.partial ? " (PARTIAL)" : "");
+	if (rs->opts.perf_header && !rs->file.partial)
+		fputs("# To display the perf.data header info, please use --header/--header-only "
+		      "options.\n",
+		      out);
+	else
+		fprintf(out, "# hpmstat report of a perf.data%s\n",
+		        rs->file.partial ? " (PARTIAL)" : "");
 	for (unsigned i = 0; i < rs->file.nr_note; i++)
 		fprintf(out, "# note: %s\n", rs->file.note[i]);
 	fprintf(out, "#\n#\n# Total Lost Samples: %llu\n#\n",
@@ -256,23 +337,36 @@ static void text(const struct rs_report *rs, FILE *out)
 				if (l > w[k])
 					w[k] = l;
 			}
-		fputs("# Overhead", out);
-		for (unsigned k = 0; k < rs->opts.nr_key; k++)
-			fprintf(out, "  %-*s", (int)w[k], key_header(rs->opts.key[k]));
+		/* perf's columns: each after two characters ("# " before the
+		 * first), the numbers right-aligned */
+		struct col cols[4];
+		unsigned nc = columns(rs, cols);
+		const char *lead = "# ";
+		for (unsigned c = 0; c < nc; c++, lead = "  ")
+			fprintf(out, "%s%*s", lead, cols[c].width, cols[c].head);
+		for (unsigned k = 0; k < rs->opts.nr_key; k++, lead = "  ")
+			fprintf(out, "%s%-*s", lead, (int)w[k], key_header(rs->opts.key[k]));
 		if (rs->nr_td && h->nr_member)
 			for (unsigned t = 0; t < rs->nr_td; t++)
 				fprintf(out, "  %s", rs->td_name[t]);
-		fputs("\n# ........", out);
-		for (unsigned k = 0; k < rs->opts.nr_key; k++) {
-			fputs("  ", out);
-			for (size_t j = 0; j < w[k]; j++)
+		fputc('\n', out);
+		lead = "# ";
+		for (unsigned c = 0; c < nc + rs->opts.nr_key; c++, lead = "  ") {
+			fputs(lead, out);
+			size_t cw = c < nc ? (size_t)cols[c].width : w[c - nc];
+			for (size_t j = 0; j < cw; j++)
 				fputc('.', out);
 		}
 		fputs("\n#\n", out);
 		unsigned *ix = sorted(rs, h);
 		for (unsigned i = 0; i < h->nr_e; i++) {
 			const struct rs_entry *e = &h->e[ix[i]];
-			fprintf(out, "  %7.2f%%", pct(e->period, h->total_period));
+			if (hidden(rs, h, e))
+				continue;
+			for (unsigned c = 0; c < nc; c++) {
+				char v[32];
+				fprintf(out, "  %*s", cols[c].width, col_cell(&cols[c], h, e, v, sizeof(v)));
+			}
 			for (unsigned k = 0; k < rs->opts.nr_key; k++) {
 				const char *c = key_cell(rs, e, rs->opts.key[k], b, sizeof(b));
 				/* perf pads every column but a last Symbol */

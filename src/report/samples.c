@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/samples.h"
+#include "report/unwind.h"
 #include "report/samples-td.h"
 #include "sym/sym.h"
 #include "util/hash.h"
@@ -23,42 +24,85 @@ int rs_format_parse(const char *s, enum rs_format *out)
 	return -1;
 }
 
-int rs_parse_sort(const char *s, struct rs_opts *o, char *err, size_t errlen)
+/* The keys and columns of --sort or -F (fields: -F's, which shows only
+ * the columns it names). */
+static int parse_keys(const char *s, struct rs_opts *o, bool fields, const char *opt, char *err,
+                      size_t errlen)
 {
 	static const char *const names[] = {"comm", "dso", "sym", "pid"};
 	o->nr_key = 0;
+	o->fields = fields;
+	if (fields) {
+		o->no_children_col = true; /* unless overhead_children */
+		o->no_overhead = true;
+		o->show_samples = o->show_period = false;
+	}
+	bool any = false;
 	while (*s) {
 		size_t n = strcspn(s, ",");
 		unsigned k;
 		for (k = 0; k < 4; k++)
 			if (strlen(names[k]) == n && strncmp(s, names[k], n) == 0)
 				break;
+#define IS(w) (n == strlen(w) && strncmp(s, w, n) == 0)
+		if (k == 4 && (IS("overhead") || IS("sample") || IS("period") ||
+		               (fields && IS("overhead_children")))) {
+			/* perf's output fields: --sort shows Overhead anyway */
+			if (IS("overhead"))
+				o->no_overhead = false;
+			else if (IS("sample"))
+				o->show_samples = true;
+			else if (IS("period"))
+				o->show_period = true;
+			else
+				o->no_children_col = false;
+			any = true;
+			s += n;
+			if (*s == ',' && !*++s) {
+				str_seterr(err, errlen, "%s: empty key", opt);
+				return -1;
+			}
+			continue;
+		}
+#undef IS
 		if (k == 4) {
 			str_seterr(err, errlen,
-			       "--sort: unknown key '%.*s' (keys: comm, dso, sym, pid)", (int)n, s);
+			           "%s: unknown key '%.*s' (keys: comm, dso, sym, pid; fields: "
+			           "overhead, %ssample, period)",
+			           opt, (int)n, s, fields ? "overhead_children, " : "");
 			return -1;
 		}
 		for (unsigned j = 0; j < o->nr_key; j++)
 			if (o->key[j] == (enum rs_key)k) {
-				str_seterr(err, errlen, "--sort: key '%s' given twice", names[k]);
+				str_seterr(err, errlen, "%s: key '%s' given twice", opt, names[k]);
 				return -1;
 			}
 		if (o->nr_key == RS_MAX_KEYS) {
-			str_seterr(err, errlen, "--sort: too many keys");
+			str_seterr(err, errlen, "%s: too many keys", opt);
 			return -1;
 		}
 		o->key[o->nr_key++] = (enum rs_key)k;
 		s += n;
 		if (*s == ',' && !*++s) {
-			str_seterr(err, errlen, "--sort: empty key");
+			str_seterr(err, errlen, "%s: empty key", opt);
 			return -1;
 		}
 	}
-	if (!o->nr_key) {
-		str_seterr(err, errlen, "--sort: no key");
+	if (!o->nr_key && !(fields && any)) {
+		str_seterr(err, errlen, "%s: no key", opt);
 		return -1;
 	}
 	return 0;
+}
+
+int rs_parse_sort(const char *s, struct rs_opts *o, char *err, size_t errlen)
+{
+	return parse_keys(s, o, false, "--sort", err, errlen);
+}
+
+int rs_parse_fields(const char *s, struct rs_opts *o, char *err, size_t errlen)
+{
+	return parse_keys(s, o, true, "-F", err, errlen);
 }
 
 /* ----------------------------------------------------------- interning */
@@ -126,6 +170,11 @@ struct ekey {
 struct frame {
 	unsigned name, dso;
 	uint64_t key;
+	/* the frame's entry key (--children): its symbol as the sym key
+	 * shows it, named or not, and the dso offset of an unnamed one */
+	unsigned sym;
+	bool known;
+	uint64_t addr, ip;
 };
 
 struct priv {
@@ -134,6 +183,8 @@ struct priv {
 	 * file, which must not be able to put them all in one slot */
 	struct hpm_hash_key key;
 	struct hpm_syms *syms;
+	struct rs_unwinder *unwind; /* --call-graph dwarf samples' user frames */
+	uint64_t *pcs;              /* their program counters, scratch */
 	unsigned *tabled; /* interned names of the maps dso_table was asked for */
 	unsigned nr_tabled;
 	const char *pc_ptr[PTR_CACHE];
@@ -346,7 +397,8 @@ static void resolve(struct rs_report *rs, uint32_t pid, uint64_t ip, enum hpm_sy
 		 * mapped file (an ET_EXEC's virtual address is not it), 0x
 		 * and 16 digits */
 		char b[32];
-		snprintf(b, sizeof(b), "0x%016llx", (unsigned long long)loc.file_offset);
+		/* perf's "%-#.*llx": 0 has no 0x */
+		snprintf(b, sizeof(b), "%#.16llx", (unsigned long long)loc.file_offset);
 		*sym = intern(rs, b);
 	}
 }
@@ -381,7 +433,8 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 	bool known;
 	uint64_t addr, start;
 	resolve(rs, s->pid, s->ip, sp, &dso, &sym, &known, &addr, &start);
-	p->frames[0] = (struct frame){chain_name(rs, sym, known, s->ip), dso, start};
+	p->frames[0] =
+	    (struct frame){chain_name(rs, sym, known, s->ip), dso, start, sym, known, addr, s->ip};
 	p->frame_kernel[0] = sp == HPM_SYM_KERNEL;
 	*first_sym = sym;
 	*first_dso = dso;
@@ -410,9 +463,39 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 				continue;
 		}
 		resolve(rs, s->pid, ip, csp, &dso, &sym, &known, &addr, &start);
-		p->frames[n] = (struct frame){chain_name(rs, sym, known, ip), dso, start};
+		p->frames[n] = (struct frame){
+		    chain_name(rs, sym, known, ip), dso, start, sym, known, addr, ip};
 		p->frame_kernel[n] = csp == HPM_SYM_KERNEL;
 		n++;
+	}
+	/* --call-graph dwarf: the kernel's chain stopped at the user
+	 * boundary; the user frames come from the stack copy, as perf adds
+	 * them after the kernel's */
+	if (s->stack && p->unwind) {
+		enum { MAX_USER = 1024 }; /* a copy of 64 KiB holds fewer frames */
+		if (!p->pcs)
+			p->pcs = xmalloc(MAX_USER * sizeof(*p->pcs));
+		size_t nu = rs_unwind(p->unwind, s->pid, s, p->pcs, MAX_USER);
+		if (n + nu > p->cap_frames) {
+			p->cap_frames = n + nu;
+			p->frames = xrealloc(p->frames, p->cap_frames * sizeof(*p->frames));
+			p->frame_kernel = xrealloc(p->frame_kernel, p->cap_frames * sizeof(bool));
+		}
+		/* a user sample's first frame is its ip, already there */
+		for (size_t i = sp == HPM_SYM_USER && nu && p->pcs[0] == s->ip ? 1 : 0; i < nu;
+		     i++) {
+			resolve(rs, s->pid, p->pcs[i], HPM_SYM_USER, &dso, &sym, &known, &addr,
+			        &start);
+			p->frames[n] = (struct frame){chain_name(rs, sym, known, p->pcs[i]),
+			                              dso,
+			                              start,
+			                              sym,
+			                              known,
+			                              addr,
+			                              p->pcs[i]};
+			p->frame_kernel[n] = false;
+			n++;
+		}
 	}
 	return n;
 }
@@ -520,7 +603,7 @@ static void add_folded(struct rs_report *rs, unsigned comm, const struct frame *
 /* Adds a sample of event ev with period to its histogram: the entry of
  * key k and its call trees (frames[0..n)). */
 static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, uint64_t period,
-                            size_t n, bool chains)
+                            size_t n, bool chains, bool cumulate)
 {
 	struct priv *p = rs->priv;
 	struct rs_hist *h = hist_of(rs, ev);
@@ -532,6 +615,61 @@ static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, 
 	if (chains) {
 		add_chain(rs, &e->callee, p->frames, n, false, period);
 		add_chain(rs, &e->caller, p->frames, n, true, period);
+	}
+	if (rs->opts.children && cumulate) {
+		/* perf's cumulative entries: the sampled function's Children
+		 * has the sample with its whole chain; each caller's (once a
+		 * sample, however often it recurs) the chain from it down */
+		unsigned hi = (unsigned)(h - rs->hist);
+		rs->cumulated = true;
+		e->acc += period;
+		if (n > e->depth)
+			e->depth = e->depth_callee = (unsigned)n;
+		unsigned *seen = xmalloc(n * sizeof(*seen)); /* entry indexes: entry_of moves them */
+		size_t nr_seen = 0;
+		seen[nr_seen++] = (unsigned)(e - h->e);
+		for (size_t i = 1; i < n; i++) {
+			struct ekey ck = *k;
+			ck.dso = p->frames[i].dso;
+			ck.sym = p->frames[i].sym;
+			ck.known = p->frames[i].known;
+			ck.addr = p->frames[i].addr;
+			if (!ck.known) {
+				/* perf's fill_callchain_info: an unnamed caller's
+				 * entry is its address, not its offset in the map */
+				char b[32];
+				snprintf(b, sizeof(b), "%#.16llx",
+				         (unsigned long long)p->frames[i].ip);
+				ck.sym = intern(rs, b);
+				ck.addr = p->frames[i].ip;
+			}
+			/* perf's cumulative entry of an address no map holds keeps
+			 * the sample's level */
+			ck.kernel = strcmp(rs_str(rs, ck.dso), "[unknown]") == 0 ? p->frame_kernel[0]
+			                                                           : p->frame_kernel[i];
+			mask_key(rs, &ck);
+			unsigned c = (unsigned)(entry_of(rs, hi, &ck) - h->e);
+			size_t j = 0;
+			while (j < nr_seen && seen[j] != c)
+				j++;
+			if (j < nr_seen)
+				continue;
+			seen[nr_seen++] = c;
+			h->e[c].acc += period;
+			/* perf snapshots its cursor at the caller: from it to
+			 * the sampled function (caller order), or up to the
+			 * root (callee order) */
+			if (i + 1 > h->e[c].depth)
+				h->e[c].depth = (unsigned)(i + 1);
+			if (n - i > h->e[c].depth_callee)
+				h->e[c].depth_callee = (unsigned)(n - i);
+			if (chains) {
+				add_chain(rs, &h->e[c].callee, p->frames + i, n - i, false, period);
+				add_chain(rs, &h->e[c].caller, p->frames, i + 1, true, period);
+			}
+		}
+		e = &h->e[seen[0]];
+		free(seen);
 	}
 	return e;
 }
@@ -566,6 +704,7 @@ static void sample(struct rs_report *rs, const struct pd_record *r)
 	                 .kernel = p->frame_kernel[0]};
 	mask_key(rs, &k);
 	bool chains = rs->opts.graph != RS_GRAPH_OFF && s->callchain;
+	bool cumulate = s->callchain != NULL; /* -g none still adds up Children */
 	const struct perf_event_attr *a = &rs->file.ev[r->ev].attr;
 	struct rs_entry *e = NULL;
 	if ((a->sample_type & PERF_SAMPLE_READ) && (a->read_format & PERF_FORMAT_GROUP) &&
@@ -585,12 +724,12 @@ static void sample(struct rs_report *rs, const struct pd_record *r)
 			*prev = v;
 			if (!d)
 				continue;
-			struct rs_entry *x = add(rs, ev, &k, d, n, chains);
+			struct rs_entry *x = add(rs, ev, &k, d, n, chains, cumulate);
 			if (ev == r->ev)
 				e = x;
 		}
 	} else {
-		e = add(rs, r->ev, &k, s->period, n, chains);
+		e = add(rs, r->ev, &k, s->period, n, chains, cumulate);
 	}
 	if (rs->opts.folded)
 		add_folded(rs, comm_of(rs, s->tid), p->frames, n);
@@ -728,6 +867,12 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 		rs->opts.key[1] = RS_KEY_DSO;
 		rs->opts.key[2] = RS_KEY_SYM;
 	}
+	/* perf report decides on --children from the attrs it has before
+	 * the first record: a pipe's come later, so a pipe is reported
+	 * without Children (perf 6.1 and 6.12 alike) */
+	bool children_asked = rs->opts.children; /* perf's graph order follows it still */
+	if (rs->file.pipe)
+		rs->opts.children = false;
 	intern(rs, ""); /* id 0: the masked key */
 	struct hpm_syms_opts so = {.kallsyms = o->kallsyms};
 	int e = hpm_syms_new(&so, &p->syms);
@@ -739,6 +884,7 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 		const struct pd_build_id *b = &rs->file.bid[i];
 		hpm_syms_recorded_build_id(p->syms, b->filename, b->id, b->size);
 	}
+	p->unwind = rs_unwinder_new(p->syms);
 	/* perf report's order: records queue until a FINISHED_ROUND, which
 	 * delivers, sorted by time, those not later than the latest time
 	 * seen before the previous round (the ring buffers of all CPUs have
@@ -790,8 +936,11 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 		for (unsigned h = 0; h < rs->nr_hist; h++)
 			*hpm_u64map_get(&p->hist_of_ev, (uint64_t)rs->hist[h].ev, NULL) = h;
 	}
+	/* perf's default order: callee, caller with --children */
 	if (rs->opts.graph == RS_GRAPH_NONE)
-		rs->opts.graph = rs->nr_node ? RS_GRAPH_CALLEE : RS_GRAPH_OFF;
+		rs->opts.graph = !rs->nr_node     ? RS_GRAPH_OFF
+		                 : children_asked ? RS_GRAPH_CALLER
+		                                  : RS_GRAPH_CALLEE;
 	if (rs->opts.topdown)
 		rs_td_finish(rs);
 	if (!rs->nr_samples && rs->file.partial) {
@@ -825,6 +974,8 @@ void rs_free(struct rs_report *rs)
 {
 	struct priv *p = rs->priv;
 	if (p) {
+		rs_unwinder_free(p->unwind);
+		free(p->pcs);
 		if (p->syms)
 			hpm_syms_free(p->syms);
 		free(p->tabled);

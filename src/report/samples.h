@@ -52,10 +52,27 @@ struct rs_opts {
 	int (*dso_table)(void *ctx, struct hpm_syms *syms, const char *dso, char *err,
 	                 size_t errlen);
 	void *dso_table_ctx;
+	/* perf report --children (its default): each function's Children
+	 * column, the period of the samples with it anywhere in their call
+	 * chain, beside its Self; the entries by Children, each one's call
+	 * graph from it down to the sampled functions. Only where samples
+	 * have call chains, and in the text format. */
+	bool children;
+	/* columns (-n, -F): Overhead (Self) unless no_overhead, Samples,
+	 * Period; perf's Children column with -F overhead_children */
+	bool no_overhead, show_samples, show_period;
+	bool no_children_col; /* -F without overhead_children: Children added up, not shown */
+	bool fields;          /* -F: perf names the Self column Overhead still */
+	double percent_limit; /* --percent-limit: entries (and graph branches) under it hidden */
+	bool perf_header;     /* --stdio: perf's first header line */
 };
 
-/* "comm,dso" -> keys; -1 with err naming the bad key. */
+/* "comm,dso" -> keys, perf's output fields among them (overhead, sample,
+ * period); -1 with err naming the bad key. */
 int rs_parse_sort(const char *s, struct rs_opts *o, char *err, size_t errlen);
+/* -F: the columns, perf's fields (overhead, overhead_children, sample,
+ * period) and keys; without a key, perf's default keys. */
+int rs_parse_fields(const char *s, struct rs_opts *o, char *err, size_t errlen);
 /* "text", ..., "folded"; -1 when unknown. */
 int rs_format_parse(const char *s, enum rs_format *out);
 
@@ -76,6 +93,10 @@ struct rs_entry {
 	unsigned tcomm; /* with the pid key: the thread's last command */
 	uint64_t addr;  /* the dso offset (the key of an unnamed sym) */
 	uint64_t period, samples;
+	/* --children: the period of every sample with this function in its
+	 * chain (its own included), and the longest chain in its tree */
+	uint64_t acc;
+	unsigned depth, depth_callee;
 	unsigned callee, caller; /* roots of the call trees (0: none) */
 	/* --topdown: the group members' count deltas given to this entry */
 	double *delta; /* [hist's nr_member] */
@@ -113,6 +134,7 @@ struct rs_report {
 	unsigned nr_node, cap_node;
 	struct rs_folded *folded;
 	unsigned nr_folded;
+	bool cumulated; /* --children had call chains to add up: the Children column */
 	/* interned strings */
 	char **str;
 	unsigned nr_str, cap_str;

@@ -1,4 +1,4 @@
-/* dlib.h: the optional libraries (libelf, libbpf, libpfm4, ncurses,
+/* dlib.h: the optional libraries (libelf, libdw, libbpf, libpfm4, ncurses,
  * libmicrohttpd), opened by the command that first needs one.
  *
  * Owns: opening a library by the soname configure found and resolving its
@@ -47,6 +47,7 @@ void hpm_dlib_need(struct hpm_dlib *l);
 /* Each loads its library once: 0, or -1 with the reason in err. Callers
  * call it before the library's first function. */
 int hpm_dl_elf_load(char *err, size_t errlen);
+int hpm_dl_dw_load(char *err, size_t errlen);
 int hpm_dl_bpf_load(char *err, size_t errlen);
 int hpm_dl_pfm_load(char *err, size_t errlen);
 int hpm_dl_curses_load(char *err, size_t errlen);
@@ -60,6 +61,7 @@ static inline int hpm_dl_linked(char *err, size_t errlen)
 	return 0;
 }
 #define hpm_dl_elf_load    hpm_dl_linked
+#define hpm_dl_dw_load     hpm_dl_linked
 #define hpm_dl_bpf_load    hpm_dl_linked
 #define hpm_dl_pfm_load    hpm_dl_linked
 #define hpm_dl_curses_load hpm_dl_linked

@@ -14,10 +14,10 @@ src_util_libutil_a_SOURCES = \
 	src/util/clock.c src/util/clock.h \
 	src/util/hash.c src/util/hash.h
 # count-json.c writes counts into jansson documents
-src_util_libutil_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(LIBELF_CFLAGS) $(LIBBPF_CFLAGS) $(LIBPFM4_CFLAGS) \
+src_util_libutil_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) $(LIBBPF_CFLAGS) $(LIBPFM4_CFLAGS) \
 	$(NCURSES_CFLAGS) $(LIBMICROHTTPD_CFLAGS)
 # The optional libraries' shims (util/dlib.h): with --enable-dlopen (the
-# default) configure sets LIBELF_LIBS, LIBBPF_LIBS, LIBPFM4_LIBS,
+# default) configure sets LIBELF_LIBS, LIBDW_LIBS, LIBBPF_LIBS, LIBPFM4_LIBS,
 # NCURSES_LIBS and LIBMICROHTTPD_LIBS to HPM_DLOPEN_LIBS, so every program
 # that linked a library links its shim here instead (libutil.a again,
 # after the libraries that call the shims).
@@ -26,6 +26,9 @@ if HPM_DLOPEN
 src_util_libutil_a_SOURCES += src/util/dlib.c src/util/dlib.h
 if HAVE_LIBELF
 src_util_libutil_a_SOURCES += src/util/dl-elf.c
+endif
+if HAVE_LIBDW
+src_util_libutil_a_SOURCES += src/util/dl-dw.c
 endif
 if HAVE_LIBBPF
 src_util_libutil_a_SOURCES += src/util/dl-bpf.c
@@ -40,5 +43,5 @@ if HAVE_LIBMICROHTTPD
 src_util_libutil_a_SOURCES += src/util/dl-mhd.c
 endif
 endif
-EXTRA_DIST += src/util/dlib.c src/util/dlib.h src/util/dl-elf.c src/util/dl-bpf.c src/util/dl-pfm.c \
+EXTRA_DIST += src/util/dlib.c src/util/dlib.h src/util/dl-elf.c src/util/dl-dw.c src/util/dl-bpf.c src/util/dl-pfm.c \
 	src/util/dl-curses.c src/util/dl-mhd.c

@@ -185,17 +185,35 @@ static void test_mods(void)
 	hpm_host_event_parse("cycles:H", &a, err, sizeof(err));
 	tap_ok(!a.guest_default, "cycles:H: exclude_guest was asked for");
 
-	static const char *const bad[] = {"cycles:p", "cycles:", "cycles:x", "task-clock:uP",
+	static const char *const bad[] = {"cycles:pppp", "cycles:", "cycles:x", "task-clock:uZ",
 	                                  "cycles:u:k"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int rc = hpm_host_event_parse(bad[i], &a, err, sizeof(err));
 		tap_ok(rc == -EINVAL && strstr(err, "modifier"), "%s: bad modifier refused (%s)",
 		       bad[i], err);
 	}
-	int rc = hpm_host_event_parse("cycles:p", &a, err, sizeof(err));
+	int rc = hpm_host_event_parse("cycles:x", &a, err, sizeof(err));
 	tap_is_str(rc ? err : "",
-	           "'cycles:p': modifier 'p' is not supported for counting (u k h H G are)",
+	           "'cycles:x': modifier 'x' is not supported for counting (u k h H G p P are)",
 	           "the modifier message");
+	/* perf's precise levels: one p per level, P the most the PMU gives */
+	static const struct {
+		const char *spec;
+		unsigned precise_ip;
+		bool precise_max, exclude_kernel;
+	} precise[] = {{"cycles:p", 1, false, false},
+	               {"cycles:pp", 2, false, false},
+	               {"cycles:ppp", 3, false, false},
+	               {"cycles:upp", 2, false, true},
+	               {"cycles:P", 0, true, false}};
+	for (size_t i = 0; i < sizeof(precise) / sizeof(precise[0]); i++) {
+		rc = hpm_host_event_parse(precise[i].spec, &a, err, sizeof(err));
+		tap_ok(rc == 0 && a.precise_ip == precise[i].precise_ip &&
+		           a.precise_max == precise[i].precise_max &&
+		           a.exclude_kernel == precise[i].exclude_kernel,
+		       "%s: precise_ip %u%s", precise[i].spec, precise[i].precise_ip,
+		       precise[i].precise_max ? ", the most the PMU gives" : "");
+	}
 }
 
 static void test_units(void)

@@ -26,12 +26,12 @@ FUZZ_EMU_LIBS = src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/arch
 # (a run file may be a perf.data of stat counts: src/perfdata reads it)
 FUZZ_REPORT_LIBS = src/report/libreport.a src/core/libcore.a src/metric/libmetric.a \
 	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/arm64/libarm64.a \
-	src/perfdata/libperfdata.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
+	src/perfdata/libperfdata.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) $(LIBDW_LIBS) -lm
 # the samples report reads perf.data (src/perfdata) and symbolizes (src/sym)
 FUZZ_SAMPLES_LIBS = src/report/libreport.a src/core/libcore.a src/metric/libmetric.a \
 	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/arm64/libarm64.a \
 	src/perfdata/libperfdata.a src/sym/libsym.a src/arch/libarch.a src/util/libutil.a \
-	$(JANSSON_LIBS) $(LIBELF_LIBS) -lm
+	$(JANSSON_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) -lm
 # top's config.c uses the back-end choice (stat/session) and the emulator's
 # settings (backend/emu), which pull in the stat layer
 FUZZ_TOP_LIBS = src/top/libtop.a src/stat/libstat.a src/backend/libbackend.a \

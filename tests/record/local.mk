@@ -3,5 +3,14 @@
 # sample, name the known split of tests/record/split.c and the call tree of
 # tests/record/tree.c as they do for perf record's own file; the header,
 # build ids, group sampling, -p, -a, Ctrl-C and every bad input.
-TESTS += tests/record/record.sh
-EXTRA_DIST += tests/record/record.sh tests/record/split.c tests/record/tree.c
+# callgraph.sh: --call-graph fp|dwarf|lbr, -b, :p modifiers (perf evlist of
+# both files, perf's messages), the dwarf unwinding of tests/record/nofp.c
+# (-O2 -fomit-frame-pointer) by perf and by hpmstat report, and report's
+# --children, -n, -F, --percent-limit, --sort overhead, --stdio, -i -
+# against perf report on the same file.
+# upstream-report.sh: perf 6.12's base_report/test_basic.sh from the
+# linux-source-6.12 tarball with hpmstat as CMD_PERF, check by check
+# (skipped without the package).
+TESTS += tests/record/record.sh tests/record/callgraph.sh tests/record/upstream-report.sh
+EXTRA_DIST += tests/record/record.sh tests/record/split.c tests/record/tree.c \
+	tests/record/callgraph.sh tests/record/nofp.c tests/record/upstream-report.sh

@@ -133,7 +133,7 @@ perf record -q -e cpu-clock -F 2000 -g -o g.data ./tree 20000000 >/dev/null 2>&1
 blk() { awk '/^#/ { on = 0; next } /^ +[0-9.]+%/ { on = ($3 == "tree") } on' "$1"; }
 for g in caller callee; do
 	perf report -i g.data --stdio --no-children -g $g 2>/dev/null >g.perf
-	"$HPMSTAT" report -i g.data -g $g >g.hpm 2>/dev/null
+	"$HPMSTAT" report -i g.data --no-children -g $g >g.hpm 2>/dev/null
 	blk g.perf >g.perf.b; blk g.hpm >g.hpm.b
 	[ -s g.perf.b ] && cmp -s g.perf.b g.hpm.b; ok $? "-g $g: the program's graphs are perf's"
 	cmp -s g.perf.b g.hpm.b || diag "$(diff g.perf.b g.hpm.b | head -10)"
@@ -208,13 +208,13 @@ perf record -q -e cpu-clock -F 2000 -g -o m.data -- sh -c './split-pie 5000000; 
 # its DSO objects happen to lie in memory)
 for s in pid comm,dso comm,pid; do
 	perf report -i m.data --stdio --no-children -g none --sort $s 2>/dev/null | body /dev/stdin >s.perf
-	"$HPMSTAT" report -i m.data -g none --sort $s 2>/dev/null | body /dev/stdin >s.hpm
+	"$HPMSTAT" report -i m.data --no-children -g none --sort $s 2>/dev/null | body /dev/stdin >s.hpm
 	cmp -s s.perf s.hpm; ok $? "fork and exec, --sort $s: perf's lines"
 	cmp -s s.perf s.hpm || diag "$(diff s.perf s.hpm | head -6)"
 done
 for x in split-pie split-nopie split-pie-s; do
 	perf report -i m.data --stdio --no-children -g none 2>/dev/null | body /dev/stdin | own /dev/stdin $x >s.perf
-	"$HPMSTAT" report -i m.data -g none 2>/dev/null | body /dev/stdin | own /dev/stdin $x >s.hpm
+	"$HPMSTAT" report -i m.data --no-children -g none 2>/dev/null | body /dev/stdin | own /dev/stdin $x >s.hpm
 	todo=
 	[ -s s.perf ] && cmp -s s.perf s.hpm; okt $? "fork and exec: $x's lines are perf's"
 	cmp -s s.perf s.hpm || diag "$(diff s.perf s.hpm | head -6)"

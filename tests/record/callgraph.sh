@@ -1,0 +1,179 @@
+#!/bin/sh
+# tests/record/callgraph.sh: perf record's --call-graph, -b and precise
+# modifiers, and perf report's --children, --no-children, -n, -F,
+# --percent-limit, --sort overhead, --stdio and -i -, each judged by Debian's
+# perf on the same program and file:
+# - the attrs hpmstat record sets are perf record's own (perf evlist -v of
+#   both files): --call-graph fp as -g, dwarf and dwarf,SIZE (user registers,
+#   the stack copy rounded as perf rounds it), :p :pp :ppp as precise_ip;
+# - nofp.c (-O2 -fomit-frame-pointer, main -> a|b -> leaf) recorded with
+#   --call-graph dwarf: perf script unwinds hpmstat's file to main, and
+#   hpmstat report unwinds it (libdw) to the lines perf report prints for
+#   the same file, in both orders, with and without children;
+# - lbr and -b where the PMU has no branch stack, bad sizes and modes, a
+#   fifth p: perf's message and a non-zero exit, no file;
+# - every report spelling against perf report's lines on one -g file.
+. "$top_srcdir/tests/lib.sh"
+R=$top_srcdir/tests/record
+command -v gcc >/dev/null 2>&1 || { echo "1..0 # SKIP gcc not installed"; exit 0; }
+command -v perf >/dev/null 2>&1 || { echo "1..0 # SKIP perf not installed"; exit 0; }
+T=$(mktemp -d)
+trap 'main_shell && rm -rf "$T" "$tap_out" "$tap_err"' EXIT
+cd "$T" || exit 1
+if ! "$HPMSTAT" record -q -e cpu-clock -o probe.data -- true 2>"$T/probe.err" ||
+	! perf record -q -e cpu-clock -o p-probe.data -- true 2>/dev/null; then
+	echo "1..0 # SKIP cannot sample here: $(head -1 "$T/probe.err")"
+	exit 0
+fi
+gcc -O2 -fomit-frame-pointer -g -o nofp "$R/nofp.c" || exit 1
+gcc -O0 -g -fno-omit-frame-pointer -o tree "$R/tree.c" || exit 1
+
+# attr FILE KEY: the value of KEY in perf evlist -v's line of the file's event
+attr() { perf evlist -v -i "$1" </dev/null 2>/dev/null | head -1 | tr ',' '\n' |
+	sed -n "s/^ *$2: //p"; }
+# body FILE: the report lines without comment lines and blanks
+body() { grep -v '^#' "$1" | grep -v '^$'; }
+# same_report LABEL FILE ARGS...: hpmstat report and perf report (--stdio
+# --no-inline: hpmstat names no inlined frames) print the same lines
+same_report() {
+	label=$1 f=$2
+	shift 2
+	perf report -i "$f" --stdio --no-inline "$@" </dev/null 2>/dev/null | body /dev/stdin >r.perf
+	"$HPMSTAT" report -i "$f" "$@" </dev/null 2>r.err | body /dev/stdin >r.hpm
+	[ -s r.perf ] && cmp -s r.perf r.hpm
+	rc=$?
+	[ $rc -eq 0 ] || diag "$(diff r.perf r.hpm | head -20)" "$(head -3 r.err)"
+	ok $rc "$label: perf report's lines"
+}
+
+# --- record: the attrs are perf record's
+for cg in "fp" "dwarf" "dwarf,100" "dwarf,65528"; do
+	"$HPMSTAT" record -q -e cpu-clock --call-graph $cg -o h.data ./nofp 10 2>h.err
+	rc=$?
+	perf record -q -e cpu-clock --call-graph $cg -o p.data ./nofp 10 2>/dev/null
+	hs=$(attr h.data sample_type) ps=$(attr p.data sample_type)
+	hr="$(attr h.data sample_regs_user)/$(attr h.data sample_stack_user)/$(attr h.data exclude_callchain_user)"
+	pr="$(attr p.data sample_regs_user)/$(attr p.data sample_stack_user)/$(attr p.data exclude_callchain_user)"
+	# perf adds ADDR and DATA_SRC for its own use: the unwinding fields
+	# are the same
+	hu=$(echo "$hs" | tr '|' '\n' | grep -E 'CALLCHAIN|REGS_USER|STACK_USER' | tr '\n' '|')
+	pu=$(echo "$ps" | tr '|' '\n' | grep -E 'CALLCHAIN|REGS_USER|STACK_USER' | tr '\n' '|')
+	[ $rc -eq 0 ] && [ -n "$pu" ] && [ "$hu" = "$pu" ] && [ "$hr" = "$pr" ]
+	ok $? "--call-graph $cg: perf record's attr ($hu $hr; perf: $pu $pr)"
+done
+"$HPMSTAT" record -q -e cpu-clock -g -o g.data ./nofp 10 2>/dev/null
+"$HPMSTAT" record -q -e cpu-clock --call-graph fp -o f.data ./nofp 10 2>/dev/null
+[ -n "$(attr g.data sample_type)" ] && [ "$(attr g.data sample_type)" = "$(attr f.data sample_type)" ] &&
+	[ -z "$(attr f.data sample_regs_user)" ]
+ok $? "--call-graph fp is -g ($(attr f.data sample_type))"
+
+for m in p pp ppp; do
+	"$HPMSTAT" record -q -e cpu-clock:$m -o h.data ./nofp 10 2>/dev/null
+	rc=$?
+	perf record -q -e cpu-clock:$m -o p.data ./nofp 10 2>/dev/null
+	[ $rc -eq 0 ] && [ -n "$(attr p.data precise_ip)" ] &&
+		[ "$(attr h.data precise_ip)" = "$(attr p.data precise_ip)" ]
+	ok $? "cpu-clock:$m: precise_ip $(attr h.data precise_ip) as perf's ($(attr p.data precise_ip))"
+done
+
+# --- record: refusals with perf's words
+rm -f x.data
+# first line of perf's message (perf prints "Error:" first for open errors)
+perf_says() { perf record -q -o p-x.data "$@" ./nofp 1 </dev/null 2>&1 | grep -v '^Error:$' | head -1; }
+for cg in "dwarf,0" "dwarf,70000" "foo" "lbr,1"; do
+	p=$(perf_says --call-graph $cg)
+	"$HPMSTAT" record -q -o x.data --call-graph $cg ./nofp 1 2>h.err
+	rc=$?
+	[ $rc -ne 0 ] && [ -n "$p" ] && [ "$(sed 's/^hpmstat record: //' h.err)" = "$p" ] && [ ! -e x.data ]
+	ok $? "--call-graph $cg: perf's message ($(head -1 h.err)), no file"
+done
+# lbr and -b: perf's message for a PMU without branch stack, where it has none
+for b in "--call-graph lbr" "-b"; do
+	if perf record -q -o p-b.data $b ./nofp 1 2>/dev/null; then
+		"$HPMSTAT" record -q -o h.data $b ./nofp 1 2>h.err
+		ok $? "$b: the PMU has a branch stack: recorded"
+		continue
+	fi
+	p=$(perf_says $b | sed 's/^[^:]*:[^:]*: //')
+	"$HPMSTAT" record -q -o x.data $b ./nofp 1 2>h.err
+	rc=$?
+	[ $rc -ne 0 ] && [ -n "$p" ] && [ "$(sed 's/^hpmstat record: [^:]*: //' h.err)" = "$p" ] &&
+		[ ! -e x.data ]
+	ok $? "$b without a branch stack: perf's message ($(head -1 h.err))"
+done
+# lbr with -b: perf's warning, the call chains by frame pointers
+perf record -o p-x.data --call-graph lbr -b ./nofp 1 </dev/null >/dev/null 2>p.err
+"$HPMSTAT" record -o x.data --call-graph lbr -b ./nofp 1 2>h.err
+w="Cannot use LBR callstack with branch stack. Falling back to framepointers."
+grep -qF "$w" p.err && grep -qF "$w" h.err
+ok $? "--call-graph lbr with -b: perf's warning ($(head -1 h.err))"
+rm -f x.data
+perf record -q -o p-x.data -e cpu-clock:pppp ./nofp 1 </dev/null >/dev/null 2>&1
+prc=$?
+"$HPMSTAT" record -q -o x.data -e cpu-clock:pppp ./nofp 1 2>h.err
+rc=$?
+[ $prc -ne 0 ] && [ $rc -ne 0 ] && grep -q "modifier" h.err && [ ! -e x.data ]
+ok $? "cpu-clock:pppp refused as perf refuses it ($(head -1 h.err))"
+
+# --- dwarf: hpmstat's file unwound by perf and by hpmstat alike
+# user time only (:u): the kernel's frames are no part of this (perf 6.1
+# names no BPF programs, kallsyms does)
+"$HPMSTAT" record -q -e cpu-clock:u --call-graph dwarf -o d.data ./nofp 1000 2>d.err
+ok $? "record --call-graph dwarf of an -O2 -fomit-frame-pointer program: exit 0"
+perf script -i d.data -F ip,sym --no-inline </dev/null 2>/dev/null |
+	awk 'NF == 0 { if (s != "") print s; s = ""; next } { s = s " " $2 } END { if (s != "") print s }' >chains
+na=$(grep -c '^ leaf a main' chains) nb=$(grep -c '^ leaf b main' chains)
+[ "$na" -gt 20 ] && [ "$nb" -gt 10 ]
+ok $? "perf script unwinds hpmstat's stack copies: leaf a main ($na), leaf b main ($nb)"
+same_report "dwarf, --no-children (callee graph)" d.data --no-children
+same_report "dwarf, --no-children -g caller" d.data --no-children -g caller
+same_report "dwarf, --children (perf's default)" d.data
+same_report "dwarf, --children -g callee" d.data --children -g callee
+"$HPMSTAT" report -i d.data --no-children -g caller </dev/null 2>/dev/null >d.hpm
+grep -A8 '\[\.\] leaf' d.hpm | grep -q -- '--main' || grep -A3 '\[\.\] leaf' d.hpm | grep -q 'main'
+ok $? "hpmstat report: main above leaf in the caller graph"
+
+# --- report spellings on one -g file, against perf report
+"$HPMSTAT" record -q -e cpu-clock:u -g -o t.data ./tree 1000 2>/dev/null
+# perf's order of entries of equal Children is its rb-tree's under a
+# comparator that is no total order (__hpp__sort_acc): the entries of a
+# sample or two can come in another order. Their lines as a set, and the
+# order of those over 1 %
+perf report -i t.data --stdio --no-inline --children -g none </dev/null 2>/dev/null | body /dev/stdin | sort >r.perf
+"$HPMSTAT" report -i t.data --children -g none </dev/null 2>/dev/null | body /dev/stdin | sort >r.hpm
+[ -s r.perf ] && cmp -s r.perf r.hpm
+ok $? "--children -g none: perf report's entries, Children and Self"
+same_report "--children --percent-limit 1" t.data --children --percent-limit 1
+same_report "--no-children" t.data --no-children
+same_report "-n --percent-limit 1" t.data -n --percent-limit 1
+same_report "--show-nr-samples --no-children" t.data --show-nr-samples --no-children
+same_report "--percent-limit 5" t.data --percent-limit 5
+same_report "--percent-limit 2 --no-children -g caller" t.data --percent-limit 2 --no-children -g caller
+same_report "-F overhead,sample,period,sym" t.data -F overhead,sample,period,sym
+same_report "--fields overhead_children,overhead,comm,sym -g none" t.data --fields overhead_children,overhead,comm,sym -g none
+same_report "--sort overhead,sym" t.data --sort overhead,sym
+same_report "--sort overhead,dso,sym --no-children" t.data --sort overhead,dso,sym --no-children
+# --stdio: perf's header lines, the first included (up to the columns)
+perf report -i t.data --stdio </dev/null 2>/dev/null | sed -n '1,/^# Children/p' >h.perf
+"$HPMSTAT" report -i t.data --stdio </dev/null 2>/dev/null | sed -n '1,/^# Children/p' >h.hpm
+[ -s h.perf ] && cmp -s h.perf h.hpm
+ok $? "--stdio: perf report's header lines ($(head -1 h.hpm | cut -c1-40))"
+# -i - from a pipe, as perf report -i - (perf's pipe format)
+"$HPMSTAT" record -q -e cpu-clock:u -g -o - ./tree 1000 >t.pipe 2>/dev/null
+perf report -i - --stdio --no-inline --percent-limit 1 <t.pipe 2>/dev/null | body /dev/stdin >r.perf
+"$HPMSTAT" report -i - --percent-limit 1 <t.pipe 2>/dev/null | body /dev/stdin >r.hpm
+[ -s r.perf ] && cmp -s r.perf r.hpm
+ok $? "-i - from standard input: perf report -i -'s lines"
+cat t.pipe | "$HPMSTAT" report -i - -n --no-children 2>/dev/null | body /dev/stdin >r.hpm
+cat t.pipe | perf report -i - --stdio --no-inline -n --no-children 2>/dev/null | body /dev/stdin >r.perf
+[ -s r.perf ] && cmp -s r.perf r.hpm
+ok $? "-i - from a pipe, -n --no-children: perf's lines"
+# bad values: one line, non-zero
+"$HPMSTAT" report -i t.data --percent-limit abc >out 2>err
+[ $? -ne 0 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ]
+ok $? "--percent-limit abc: one line, non-zero ($(cat err))"
+"$HPMSTAT" report -i t.data -F overhead,nosuch >out 2>err
+[ $? -ne 0 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ]
+ok $? "-F with an unknown field: one line, non-zero ($(cat err))"
+
+done_testing
