@@ -3,7 +3,7 @@
  * wait4's rusage), for bench/stat-bench.sh and bench/startup-bench.py.
  *
  *   bench-runtime N command [args...]
- * prints "median_us=U peak_rss_kb=K runs=N minflt=F". The command's output is
+ * prints "median_us=U peak_rss_kb=K minflt=F runs=N". The command's output is
  * discarded; a failing run is an error. */
 #include <fcntl.h>
 #include <stdio.h>
@@ -60,7 +60,8 @@ int main(int argc, char **argv)
 	}
 	qsort(t, (size_t)n, sizeof(double), cmp);
 	qsort(flt, (size_t)n, sizeof(double), cmp);
-	printf("median_us=%.0f peak_rss_kb=%ld runs=%d minflt=%.0f\n", t[n / 2], peak, n, flt[n / 2]);
+	printf("median_us=%.0f peak_rss_kb=%ld minflt=%.0f runs=%d\n", t[n / 2], peak, flt[n / 2],
+	       n);
 	free(t);
 	free(flt);
 	return 0;
