@@ -312,11 +312,16 @@ static int cmd_profiles(int argc, char **argv)
 			const struct emu_profile *p = emu_profile_at(i);
 			struct emu_topdown td;
 			json_t *unp = json_array();
+			struct emu_topdown slots;
 			emu_profile_declared(p, &td);
+			emu_profile_declared_slots(p, &slots);
 			emu_profile_unproduced(p, append_unproduced, unp);
 			json_t *o = json_pack("{s:s,s:s,s:b,s:o,s:o}", "name", emu_profile_name(p),
 			                      "description", emu_profile_description(p), "emulated",
 			                      1, "declared", td_json(&td), "not_produced", unp);
+			/* what stat --topdown-variant=slots converges to */
+			json_object_set_new(o, "declared_variants",
+			                    json_pack("{s:o}", "slots", td_json(&slots)));
 			/* the declared functions, only where there are some */
 			unsigned nf = emu_profile_nr_functions(p);
 			if (nf) {

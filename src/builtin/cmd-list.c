@@ -237,13 +237,24 @@ static void text_row(struct list_out *out, const struct list_row *r)
 			printf("]\n");
 		}
 	}
-	/* perf prints a metric's MetricExpr in brackets, as its description */
-	if (o->details && r->encoding && r->metric)
+	/* perf prints a metric's MetricExpr in brackets, as its description;
+	 * one with variants (stat --topdown-variant) each formula, labelled */
+	if (o->details && r->metric && metric_has_variants(r->metrics, r->metric))
+		for (unsigned v = 0; v < r->metrics->nr_variants; v++)
+			printf("%*s[%s%s: %s]\n", 7, "", r->metrics->variants[v].name,
+			       v == 0 ? " (default)" : "",
+			       metric_in_variant(r->metrics, r->metric, v)->expr);
+	else if (o->details && r->encoding && r->metric)
 		printf("%*s[%s]\n", 7, "", r->encoding);
 	else if (o->details && r->encoding)
 		printf("%*s%s%s\n", 8, "", r->model ? "EventCode " : "", r->encoding);
 	if (o->details && r->hw_note)
 		printf("%*snote: %s\n", 8, "", r->hw_note);
+	const struct metric *src =
+	    o->details && r->metric ? metric_variant_source(r->metrics, r->metric) : NULL;
+	if (src)
+		printf("%*snote: its value follows the formula --topdown-variant chooses for %s\n",
+		       8, "", src->name);
 	out->shown++;
 }
 
@@ -292,6 +303,22 @@ static void json_row(struct list_out *out, const struct list_row *r)
 		json_object_set_new(j, "groups", json_groups(r->metric->groups));
 		json_object_set_new(j, "unit", json_string(r->metric->unit));
 	}
+	if (r->metric && metric_has_variants(r->metrics, r->metric)) {
+		/* each formula of stat --topdown-variant, the default first */
+		json_t *a = json_array();
+		for (unsigned v = 0; v < r->metrics->nr_variants; v++) {
+			const struct metric *vm = metric_in_variant(r->metrics, r->metric, v);
+			json_array_append_new(
+			    a, json_pack("{s:s, s:b, s:s, s:s, s:s}", "name",
+			                 r->metrics->variants[v].name, "default", v == 0,
+			                 "description", r->metrics->variants[v].description, "expr",
+			                 vm->expr, "long_description", vm->description));
+		}
+		json_object_set_new(j, "variants", a);
+	}
+	const struct metric *src = r->metric ? metric_variant_source(r->metrics, r->metric) : NULL;
+	if (src)
+		json_object_set_new(j, "variant_follows", json_string(src->name));
 	if (r->group) {
 		json_t *m = json_array();
 		const struct metric_table *t = r->metrics;

@@ -27,6 +27,7 @@
 #include "sym/sym.h"
 #include "util/edit-distance.h"
 #include "util/outfile.h"
+#include "util/str.h"
 #include "util/xalloc.h"
 
 const char cmd_report_usage[] =
@@ -68,6 +69,8 @@ const char cmd_report_usage[] =
     "      --pmu MODEL      perf.data: --topdown with MODEL's formulas (default:\n"
     "                       the model of the file's cpuid, else the first that\n"
     "                       the group's events can compute)\n"
+    "      --topdown-variant NAME  perf.data: --topdown with that variant of the\n"
+    "                       formulas (Kunminghu: document, the default, or slots)\n"
     "      --emu-profile FILE  perf.data of record --backend emu: the profile\n"
     "                       file that names its functions (default: the\n"
     "                       built-in profile the recording names)\n"
@@ -96,6 +99,8 @@ struct opts {
 	enum rs_graph graph;
 	bool topdown;
 	const char *pmu;
+	/* --topdown-variant: a named variant of the formulas */
+	const char *topdown_variant;
 	const char *emu_profile;  /* --emu-profile: names an emulated recording's functions */
 	const char *samples_only; /* the first option only a perf.data takes */
 	int children;             /* --children 1, --no-children 0, -1: perf's default (on) */
@@ -104,6 +109,44 @@ struct opts {
 	double percent_limit;     /* --percent-limit */
 	const char *fields;       /* -F */
 };
+
+/* --topdown-variant NAME: with --topdown, a variant of the --pmu model's
+ * formulas, else of some model's. 0, or -1 after the message. */
+static int check_variant(const struct opts *o)
+{
+	const struct metric_table *t;
+	struct metric_error err = {0};
+	char esc[96];
+	if (!o->topdown) {
+		cli_error("--topdown-variant needs --topdown");
+		return -1;
+	}
+	for (unsigned i = 0; i < hpm_model_count(); i++) {
+		const struct hpm_pmu_model *m = hpm_model_at(i);
+		if (o->pmu && strcmp(m->name, o->pmu) != 0)
+			continue;
+		/* the message of the first model that has variants, or of --pmu's */
+		struct metric_error e;
+		if (m->metrics && metric_variant_find(m->metrics, o->topdown_variant, &t, &e) == 0)
+			return 0;
+		if (m->metrics &&
+		    (!err.code || (err.code == METRIC_ERANGE && e.code != METRIC_ERANGE)))
+			err = e;
+		if (o->pmu && err.code == METRIC_ERANGE) {
+			cli_error(
+			    "--topdown-variant '%s': the %s PMU model has no Topdown variants, one "
+			    "set of formulas",
+			    str_escape(o->topdown_variant, esc, sizeof(esc)), m->display);
+			return -1;
+		}
+	}
+	if (err.code == METRIC_EUNKNOWN)
+		cli_error("--topdown-variant: %s", err.msg);
+	else
+		cli_error("--topdown-variant '%s': no PMU model has Topdown variants",
+		          str_escape(o->topdown_variant, esc, sizeof(esc)));
+	return -1;
+}
 
 /* An option's value: "--opt=V" or the next argument. */
 static const char *option_value(int argc, char **argv, int *i, const char *name, size_t len)
@@ -266,6 +309,11 @@ static int parse(int argc, char **argv, struct opts *o)
 			}
 			o->pmu = v;
 			o->samples_only = o->samples_only ? o->samples_only : "--pmu";
+		} else if (is_opt(a, "--topdown-variant")) {
+			if (!(v = option_value(argc, argv, &i, "--topdown-variant", 17)))
+				return EXIT_USAGE;
+			o->topdown_variant = v;
+			o->samples_only = o->samples_only ? o->samples_only : "--topdown-variant";
 		} else if (is_opt(a, "--emu-profile")) {
 			if (!(v = option_value(argc, argv, &i, "--emu-profile", 13)))
 				return EXIT_USAGE;
@@ -328,6 +376,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			return cli_usage_error("unknown option '%.*s'", (int)strcspn(a, "="), a);
 		}
 	}
+	if (o->topdown_variant && check_variant(o))
+		return EXIT_FAILURE;
 	if (o->input && o->samples)
 		return cli_usage_error("-i and --samples exclude each other");
 	if ((o->input || o->samples) && o->nr_runs)
@@ -447,6 +497,7 @@ static int samples_report(const char *path, const struct opts *o)
 	struct rs_opts ro = {.graph = o->graph,
 	                     .topdown = o->topdown,
 	                     .pmu = o->pmu,
+	                     .topdown_variant = o->topdown_variant,
 	                     .dso_table = emu_table,
 	                     .dso_table_ctx = (void *)(uintptr_t)o->emu_profile};
 	struct rs_report rs;

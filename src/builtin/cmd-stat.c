@@ -56,6 +56,9 @@ const char cmd_stat_usage[] =
     "      --topdown[=LEVEL]     the Topdown tree down to LEVEL (1-3, default 1)\n"
     "      --topdown-retired=minstret  take INST_RETIRED from minstret (the\n"
     "                            default is rob_commitInstr)\n"
+    "      --topdown-variant=NAME  the model's formulas by name: Kunminghu has\n"
+    "                            document (XiangShan's, the default) and slots\n"
+    "                            (RECOVERY_BUBBLE counted as 6 slots a cycle)\n"
     "      --metric-only         print metrics only (without -M or --topdown: the\n"
     "                            default events' ratios)\n"
     "      --td-level N          perf's spelling of --topdown=N (0: level 3)\n"
@@ -147,6 +150,7 @@ const char cmd_stat_usage[] =
 enum {
 	OPT_TOPDOWN = 256,
 	OPT_TOPDOWN_RETIRED,
+	OPT_TOPDOWN_VARIANT,
 	OPT_METRIC_ONLY,
 	OPT_DRY_RUN,
 	OPT_RECORD,
@@ -195,6 +199,7 @@ struct stat_opts {
 	unsigned nr_metrics;
 	unsigned topdown;
 	bool retired_minstret;
+	const char *topdown_variant; /* --topdown-variant: a named variant of the metrics */
 	bool metric_only;
 	const char *sep;
 	bool json;
@@ -339,6 +344,7 @@ static const struct option stat_longopts_head[] = {
     {"metrics", required_argument, NULL, 'M'},
     {"topdown", optional_argument, NULL, OPT_TOPDOWN},
     {"topdown-retired", required_argument, NULL, OPT_TOPDOWN_RETIRED},
+    {"topdown-variant", required_argument, NULL, OPT_TOPDOWN_VARIANT},
     {"metric-only", no_argument, NULL, OPT_METRIC_ONLY},
     {"field-separator", required_argument, NULL, 'x'},
     {"json", no_argument, NULL, 'j'},
@@ -456,6 +462,9 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 				return EXIT_FAILURE;
 			}
 			o->retired_minstret = strcmp(optarg, "minstret") == 0;
+			break;
+		case OPT_TOPDOWN_VARIANT:
+			o->topdown_variant = optarg;
 			break;
 		case OPT_METRIC_ONLY:
 			o->metric_only = true;
@@ -1734,6 +1743,10 @@ static int add_events(struct stat_cmd *c)
 		cli_error("--topdown-retired needs --topdown or -M");
 		return EXIT_FAILURE;
 	}
+	if (o->topdown_variant && !o->topdown && !o->nr_metrics) {
+		cli_error("--topdown-variant needs --topdown or -M");
+		return EXIT_FAILURE;
+	}
 	cli_note_event_facts(&s->all);
 	return apply_event_options(o, s);
 fail:
@@ -2144,6 +2157,14 @@ int cmd_stat_run(int argc, char **argv, const struct stat_sink *sink)
 	if (c.o.pmu) {
 		char err[512];
 		if (hpm_session_set_model(&c.s, c.o.pmu, err, sizeof(err))) {
+			cli_error("%s", err);
+			status = EXIT_FAILURE;
+			goto out;
+		}
+	}
+	if (c.o.topdown_variant) {
+		char err[512];
+		if (hpm_session_set_variant(&c.s, c.o.topdown_variant, err, sizeof(err))) {
 			cli_error("%s", err);
 			status = EXIT_FAILURE;
 			goto out;

@@ -41,6 +41,8 @@ const char cmd_top_usage[] =
     "  -e, --event EVENTS        extra event columns (perf -e syntax)\n"
     "  -M, --metrics LIST        extra metric columns\n"
     "  -t, --topdown LEVEL       Topdown tree depth shown, 1-3 (default 1)\n"
+    "      --topdown-variant NAME  the model's formulas by name (Kunminghu:\n"
+    "                            document, the default, or slots)\n"
     "  -C, --cpu LIST            perf: only these CPUs\n"
     "  -p, --pid PID             perf: count and list only this process\n"
     "  -N, --processes N         process rows (default 20)\n"
@@ -73,6 +75,7 @@ enum {
 	OPT_CONFIG,
 	OPT_NO_CONFIG,
 	OPT_PMU,
+	OPT_TOPDOWN_VARIANT,
 	OPT_NO_BPF,
 	OPT_TREE,
 };
@@ -121,6 +124,7 @@ static const struct option top_longopts_head[] = {
     {"config", required_argument, NULL, OPT_CONFIG},
     {"no-config", no_argument, NULL, OPT_NO_CONFIG},
     {"pmu", required_argument, NULL, OPT_PMU},
+    {"topdown-variant", required_argument, NULL, OPT_TOPDOWN_VARIANT},
     {"no-bpf", no_argument, NULL, OPT_NO_BPF},
     {"tree", no_argument, NULL, OPT_TREE},
     {NULL, 0, NULL, 0},
@@ -236,6 +240,10 @@ static int parse_opts(int argc, char **argv, const struct option *longopts, stru
 			break;
 		case OPT_PMU:
 			if (set_option(o, "--pmu", "pmu", optarg))
+				return EXIT_FAILURE;
+			break;
+		case OPT_TOPDOWN_VARIANT:
+			if (set_option(o, "--topdown-variant", "topdown-variant", optarg))
 				return EXIT_FAILURE;
 			break;
 		case OPT_NO_COLOR:

@@ -22,6 +22,19 @@
  * differ): it is read when --revisions gives that text, and left out
  * otherwise; a file with such entries needs --revisions.
  *
+ * Named variants (hpmstat stat --topdown-variant): a metric may carry
+ * "MetricVariants", a list of {"VariantName", "VariantDescription",
+ * "MetricExpr", "PublicDescription"} objects, a field perf's jevents.py
+ * ignores. The first entry names the metric's own MetricExpr (it has no
+ * MetricExpr of its own) and is the model's default variant; each other
+ * entry gives the MetricExpr (and optionally the PublicDescription) the
+ * metric has under that variant. The table's variants are every name any
+ * metric lists, in order of first use; a metric that does not list one
+ * keeps its own formula there, and metrics that reference it follow. Every
+ * variant is validated as the default is (names, cycles) and generated as a
+ * whole table of its own (struct metric_variant in metric/metric.h), so the
+ * engine and its users need no notion of variants.
+ *
  * Usage: metrics2c --table NAME [--retired EVENT] [--revisions REVS]
  * [--events EVENTS.json]... METRICS.json > metrics-gen.c. --retired names
  * the event the metrics read for retired instructions, which
@@ -45,6 +58,14 @@
 #define MAX_GROUPS  4096
 #define MAX_EVENTS  65536
 
+/* named variants of one table (stat --topdown-variant) */
+#define MAX_VARIANTS 8
+
+/* A variant of the table: its name, its one-line description. */
+struct gvariant {
+	const char *name, *desc;
+};
+
 struct gm {
 	const char *name, *expr, *groups, *threshold, *scale_unit, *brief, *desc;
 	const char *stage2; /* TopdownStage2, "" when none */
@@ -56,6 +77,11 @@ struct gm {
 	int parent;
 	unsigned first_child, nr_children;
 	int color; /* cycle search: 0 new, 1 on the stack, 2 done */
+	/* per table variant (index into variants[]): the MetricExpr and
+	 * PublicDescription there, NULL where the metric keeps its own */
+	const char *var_expr[MAX_VARIANTS], *var_desc[MAX_VARIANTS];
+	struct mexpr *var_e[MAX_VARIANTS];
+	struct mexpr *own_e; /* the default's parsed MetricExpr, while e is a variant's */
 };
 
 static const char *prog = "metrics2c";
@@ -71,6 +97,9 @@ static const char **events;
 static unsigned nr_events;
 static json_t **event_docs;
 static unsigned nr_event_docs;
+/* the table's variants, the default first; none when no metric has any */
+static struct gvariant variants[MAX_VARIANTS];
+static unsigned nr_variants;
 
 static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 static void die(const char *fmt, ...)
@@ -354,11 +383,96 @@ static void check_stage2(const struct gm *m)
 	}
 }
 
+static bool valid_variant_name(const char *s)
+{
+	if (!islower((unsigned char)*s))
+		return false;
+	for (; *s; s++)
+		if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '-'))
+			return false;
+	return true;
+}
+
+/* The table's index of variant name, added (with desc) when new; a
+ * description must read the same wherever it is given. */
+static unsigned table_variant(const char *mname, const char *name, const char *desc)
+{
+	for (unsigned v = 0; v < nr_variants; v++)
+		if (strcmp(variants[v].name, name) == 0) {
+			if (strcmp(variants[v].desc, desc) != 0)
+				die("metric '%s': variant '%s' has another VariantDescription than "
+				    "in an earlier metric",
+				    mname, name);
+			return v;
+		}
+	if (nr_variants == MAX_VARIANTS)
+		die("metric '%s': more than %d variants", mname, MAX_VARIANTS);
+	variants[nr_variants].name = name;
+	variants[nr_variants].desc = desc;
+	return nr_variants++;
+}
+
+/* MetricVariants: see the head of this file. */
+static void read_variants(struct gm *m, json_t *list)
+{
+	static const char *const keys[] = {"VariantName", "VariantDescription", "MetricExpr",
+	                                   "PublicDescription"};
+	if (!json_is_array(list) || json_array_size(list) < 2)
+		die("metric '%s': MetricVariants must be a list of at least two variants (the "
+		    "default first)",
+		    m->name);
+	for (size_t k = 0; k < json_array_size(list); k++) {
+		json_t *o = json_array_get(list, k), *val;
+		const char *key;
+		if (!json_is_object(o))
+			die("metric '%s': MetricVariants entry %zu is not an object", m->name, k);
+		json_object_foreach(o, key, val)
+		{
+			bool known = false;
+			for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+				known |= strcmp(key, keys[i]) == 0;
+			if (!known)
+				die("metric '%s': MetricVariants entry %zu: unknown field %s",
+				    m->name, k, key);
+		}
+		const char *name = get_str(o, "VariantName", m->name, true);
+		const char *desc = get_str(o, "VariantDescription", m->name, true);
+		const char *expr = get_str(o, "MetricExpr", m->name, false);
+		const char *pub = get_str(o, "PublicDescription", m->name, false);
+		if (!valid_variant_name(name))
+			die("metric '%s': VariantName '%s' must be a lower-case letter then "
+			    "lower-case "
+			    "letters, digits or '-'",
+			    m->name, name);
+		if (k == 0 && (expr || pub))
+			die("metric '%s': the first variant, '%s', is the metric's own formula and "
+			    "takes no MetricExpr or PublicDescription",
+			    m->name, name);
+		if (k > 0 && !expr)
+			die("metric '%s': variant '%s' has no MetricExpr", m->name, name);
+		if (k == 0 && nr_variants && strcmp(variants[0].name, name) != 0)
+			die("metric '%s': its first variant '%s' is not the default '%s' of an "
+			    "earlier metric",
+			    m->name, name, variants[0].name);
+		if (k > 0 && nr_variants && strcmp(variants[0].name, name) == 0)
+			die("metric '%s': the default variant '%s' must come first", m->name, name);
+		unsigned v = table_variant(m->name, name, desc);
+		if (k > 0) {
+			if (m->var_expr[v])
+				die("metric '%s': variant '%s' given twice", m->name, name);
+			m->var_expr[v] = expr;
+			m->var_desc[v] = pub ? pub : m->desc;
+			m->var_e[v] = parse(expr, m->name, "a variant's MetricExpr");
+		}
+	}
+}
+
 static void read_metric(json_t *obj, unsigned idx)
 {
 	static const char *const keys[] = {"MetricName",        "MetricExpr",    "MetricGroup",
 	                                   "MetricThreshold",   "ScaleUnit",     "BriefDescription",
-	                                   "PublicDescription", "TopdownStage2", "Revisions"};
+	                                   "PublicDescription", "TopdownStage2", "Revisions",
+	                                   "MetricVariants"};
 	struct gm *m = &metrics[nr_metrics];
 	const char *key;
 	json_t *val;
@@ -414,6 +528,8 @@ static void read_metric(json_t *obj, unsigned idx)
 	m->e = parse(m->expr, m->name, "MetricExpr");
 	if (m->threshold)
 		m->t = parse(m->threshold, m->name, "MetricThreshold");
+	if (json_object_get(obj, "MetricVariants"))
+		read_variants(m, json_object_get(obj, "MetricVariants"));
 	m->parent = -1;
 	nr_metrics++;
 }
@@ -451,6 +567,66 @@ static bool valid_c_name(const char *s)
 		if (!(isalnum((unsigned char)*s) || *s == '_'))
 			return false;
 	return true;
+}
+
+/* The metrics array of variant v (0: the default, also when the table has
+ * no variants): metrics_<v>[]. */
+static void emit_metrics(FILE *out, unsigned v)
+{
+	fprintf(out, "static const struct metric metrics_%u[] = {\n", v);
+	for (unsigned i = 0; i < nr_metrics; i++) {
+		const struct gm *m = &metrics[i];
+		fputs("\t{\n\t\t.name = ", out);
+		emit_str(out, m->name);
+		fputs(",\n\t\t.expr = ", out);
+		emit_str(out, m->var_expr[v] ? m->var_expr[v] : m->expr);
+		fputs(",\n\t\t.groups = ", out);
+		emit_str(out, m->groups);
+		fputs(",\n\t\t.threshold = ", out);
+		emit_str(out, m->threshold);
+		fputs(",\n\t\t.scale_unit = ", out);
+		emit_str(out, m->scale_unit);
+		fprintf(out, ",\n\t\t.scale = %.17g,\n\t\t.unit = ", m->scale);
+		emit_str(out, m->unit);
+		fputs(",\n\t\t.brief = ", out);
+		emit_str(out, m->brief);
+		fputs(",\n\t\t.description = ", out);
+		emit_str(out, m->var_desc[v] ? m->var_desc[v] : m->desc);
+		fputs(",\n\t\t.stage2 = ", out);
+		emit_str(out, m->stage2);
+		fprintf(out,
+		        ",\n\t\t.level = %u,\n\t\t.share = %s,\n\t\t.parent = %d,\n"
+		        "\t\t.first_child = %u,\n\t\t.nr_children = %u,\n\t},\n",
+		        m->level, share_name(m->share), m->parent, m->first_child, m->nr_children);
+	}
+	if (!nr_metrics)
+		fputs("\t{.name = \"\", .expr = \"0\", .groups = \"\", .unit = \"\", .brief = "
+		      "\"\", .description = \"\", .stage2 = \"\", .parent = -1},\n",
+		      out);
+	fputs("};\n\n", out);
+}
+
+/* One struct metric_table: the default (named table, exported) or variant
+ * v's (static). */
+static void emit_table(FILE *out, const char *table, const char *retired, unsigned v)
+{
+	if (v == 0)
+		fprintf(out, "const struct metric_table %s = {\n", table);
+	else
+		fprintf(out, "static const struct metric_table variant_table_%u = {\n", v);
+	fprintf(out, "\t.metrics = metrics_%u,\n\t.nr = %u,\n\t.children = children,\n", v,
+	        nr_metrics);
+	fprintf(out, "\t.groups = groups,\n\t.nr_groups = %u,\n", nr_groups);
+	if (retired) {
+		fputs("\t.retired = {", out);
+		emit_str(out, retired);
+		fputs(", \"instructions\"},\n", out);
+	}
+	fprintf(out, "\t.cache = &cache_%u,\n", v);
+	if (nr_variants)
+		fprintf(out, "\t.variants = variants,\n\t.nr_variants = %u,\n\t.variant = %u,\n",
+		        nr_variants, v);
+	fputs("};\n", out);
 }
 
 static int usage(void)
@@ -529,6 +705,22 @@ int main(int argc, char **argv)
 			    m->name, m->level, metrics[m->parent].name, metrics[m->parent].level);
 		check_cycles(i, 0);
 	}
+	/* each variant's formulas: names of this file, and no cycle */
+	for (unsigned v = 1; v < nr_variants; v++) {
+		for (unsigned i = 0; i < nr_metrics; i++) {
+			struct gm *m = &metrics[i];
+			m->color = 0;
+			m->own_e = m->e;
+			if (m->var_e[v]) {
+				check_names(m, m->var_e[v], "a variant's MetricExpr");
+				m->e = m->var_e[v];
+			}
+		}
+		for (unsigned i = 0; i < nr_metrics; i++)
+			check_cycles(i, 0);
+		for (unsigned i = 0; i < nr_metrics; i++)
+			metrics[i].e = metrics[i].own_e;
+	}
 
 	out = open_memstream(&buf, &len);
 	if (!out)
@@ -553,37 +745,8 @@ int main(int argc, char **argv)
 		fputs("\t0, /* none: a placeholder so the array is not empty */\n", out);
 	fputs("};\n\n", out);
 
-	fputs("static const struct metric metrics[] = {\n", out);
-	for (unsigned i = 0; i < nr_metrics; i++) {
-		const struct gm *m = &metrics[i];
-		fputs("\t{\n\t\t.name = ", out);
-		emit_str(out, m->name);
-		fputs(",\n\t\t.expr = ", out);
-		emit_str(out, m->expr);
-		fputs(",\n\t\t.groups = ", out);
-		emit_str(out, m->groups);
-		fputs(",\n\t\t.threshold = ", out);
-		emit_str(out, m->threshold);
-		fputs(",\n\t\t.scale_unit = ", out);
-		emit_str(out, m->scale_unit);
-		fprintf(out, ",\n\t\t.scale = %.17g,\n\t\t.unit = ", m->scale);
-		emit_str(out, m->unit);
-		fputs(",\n\t\t.brief = ", out);
-		emit_str(out, m->brief);
-		fputs(",\n\t\t.description = ", out);
-		emit_str(out, m->desc);
-		fputs(",\n\t\t.stage2 = ", out);
-		emit_str(out, m->stage2);
-		fprintf(out,
-		        ",\n\t\t.level = %u,\n\t\t.share = %s,\n\t\t.parent = %d,\n"
-		        "\t\t.first_child = %u,\n\t\t.nr_children = %u,\n\t},\n",
-		        m->level, share_name(m->share), m->parent, m->first_child, m->nr_children);
-	}
-	if (!nr_metrics)
-		fputs("\t{.name = \"\", .expr = \"0\", .groups = \"\", .unit = \"\", .brief = "
-		      "\"\", .description = \"\", .stage2 = \"\", .parent = -1},\n",
-		      out);
-	fputs("};\n\n", out);
+	for (unsigned v = 0; v < (nr_variants ? nr_variants : 1); v++)
+		emit_metrics(out, v);
 
 	fputs("static const char *const groups[] = {\n", out);
 	for (unsigned i = 0; i < nr_groups; i++) {
@@ -595,24 +758,40 @@ int main(int argc, char **argv)
 		fputs("\t\"\",\n", out);
 	fputs("};\n\n", out);
 
-	/* the engine's parsed expressions, one cache per table */
-	fputs("static struct metric_cache cache;\n\n", out);
-	fprintf(out, "extern const struct metric_table %s;\n", table);
-	fprintf(out, "const struct metric_table %s = {\n", table);
-	fprintf(out, "\t.metrics = metrics,\n\t.nr = %u,\n\t.children = children,\n", nr_metrics);
-	fprintf(out, "\t.groups = groups,\n\t.nr_groups = %u,\n", nr_groups);
-	if (retired) {
-		fputs("\t.retired = {", out);
-		emit_str(out, retired);
-		fputs(", \"instructions\"},\n", out);
+	/* the engine's parsed expressions, one cache per table; each variant
+	 * is a table, and every table of the model lists them all */
+	unsigned nr_tables = nr_variants ? nr_variants : 1;
+	for (unsigned v = 0; v < nr_tables; v++)
+		fprintf(out, "static struct metric_cache cache_%u;\n", v);
+	fprintf(out, "\nextern const struct metric_table %s;\n", table);
+	for (unsigned v = 1; v < nr_tables; v++)
+		fprintf(out, "static const struct metric_table variant_table_%u;\n", v);
+	if (nr_variants) {
+		fputs("\nstatic const struct metric_variant variants[] = {\n", out);
+		for (unsigned v = 0; v < nr_variants; v++) {
+			fputs("\t{", out);
+			emit_str(out, variants[v].name);
+			fputs(", ", out);
+			emit_str(out, variants[v].desc);
+			if (v == 0)
+				fprintf(out, ", &%s},\n", table);
+			else
+				fprintf(out, ", &variant_table_%u},\n", v);
+		}
+		fputs("};\n", out);
 	}
-	fputs("\t.cache = &cache,\n};\n", out);
+	for (unsigned v = 0; v < nr_tables; v++) {
+		fputc('\n', out);
+		emit_table(out, table, retired, v);
+	}
 	if (fclose(out) != 0)
 		die("out of memory");
 
 	for (unsigned i = 0; i < nr_metrics; i++) {
 		mexpr_free(metrics[i].e);
 		mexpr_free(metrics[i].t);
+		for (unsigned v = 0; v < nr_variants; v++)
+			mexpr_free(metrics[i].var_e[v]);
 	}
 	for (unsigned i = 0; i < nr_groups; i++)
 		free(groups[i]);

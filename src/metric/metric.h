@@ -200,6 +200,19 @@ struct metric_cache {
 	struct mexpr **expr, **thresh; /* [nr], NULL until first use */
 };
 
+struct metric_table;
+
+/* A named variant of a model's metrics (hpmstat stat --topdown-variant):
+ * the same metrics and tree, some of them with another MetricExpr (and
+ * PublicDescription), from the model's metrics JSON ("MetricVariants", see
+ * src/gen/metrics2c.c). Each variant is a whole table of its own, so
+ * everything that takes a table takes a variant's. */
+struct metric_variant {
+	const char *name;                 /* "document", "slots" */
+	const char *description;          /* one line */
+	const struct metric_table *table; /* the metrics under this variant */
+};
+
 /* One PMU model's metrics (struct hpm_pmu_model's `metrics`), as
  * src/gen/metrics2c.c generates them into the model's folder. */
 struct metric_table {
@@ -215,10 +228,36 @@ struct metric_table {
 	 * table has no such event. */
 	struct metric_subst retired;
 	struct metric_cache *cache;
+	/* The model's variants, its default (the model's own table) first;
+	 * every variant's table lists the same ones, and `variant` is the
+	 * table's own entry. nr_variants is 0 for a model without variants. */
+	const struct metric_variant *variants;
+	unsigned nr_variants;
+	unsigned variant;
 };
 
 /* A table without metrics, for a model that has none. */
 extern const struct metric_table metric_table_empty;
+
+/* The name of t's variant; NULL when its model has no variants. */
+const char *metric_variant_name(const struct metric_table *t);
+/* The table of t's model's variant `name` (t being any of its variants).
+ * METRIC_ERANGE when the model has no variants ("no Topdown variants");
+ * METRIC_EUNKNOWN when it has none of that name ("unknown Topdown variant
+ * 'x'; did you mean 'y'? (known: a, b)"). */
+int metric_variant_find(const struct metric_table *t, const char *name,
+                        const struct metric_table **out, struct metric_error *err);
+/* Metric m of table t (one of t's) as variant v of t's model has it:
+ * the same metric, maybe another MetricExpr. */
+const struct metric *metric_in_variant(const struct metric_table *t, const struct metric *m,
+                                       unsigned v);
+/* Whether some variant of t's model gives m (one of t's) another MetricExpr. */
+bool metric_has_variants(const struct metric_table *t, const struct metric *m);
+/* For a metric without variants of its own whose value still depends on
+ * the variant (it references, maybe through others, one with variants,
+ * e.g. Backend Bound = 1 - (... + Bad Speculation + ...)): that metric,
+ * the first found; NULL otherwise. */
+const struct metric *metric_variant_source(const struct metric_table *t, const struct metric *m);
 
 /* Exact name, as metric expressions reference metrics; NULL when none.
  * "tma_X" also names Topdown node X when t has no metric tma_X (the Arm
@@ -246,8 +285,9 @@ unsigned metric_suggest(const struct metric_table *t, const char *name, const ch
  * a metric without a threshold. */
 const struct mexpr *metric_expr(const struct metric_table *t, const struct metric *m);
 const struct mexpr *metric_threshold_expr(const struct metric_table *t, const struct metric *m);
-/* Free t's parsed expressions (they are parsed again when needed). For
- * leak checkers; nothing the library returned for t may be used afterwards. */
+/* Free t's parsed expressions, and those of its model's other variants
+ * (they are parsed again when needed). For leak checkers; nothing the
+ * library returned for t may be used afterwards. */
 void metric_release(const struct metric_table *t);
 
 /* ============================================================= selections */

@@ -164,7 +164,7 @@ const struct mexpr *metric_threshold_expr(const struct metric_table *t, const st
 	return c->thresh[i];
 }
 
-void metric_release(const struct metric_table *t)
+static void release_cache(const struct metric_table *t)
 {
 	struct metric_cache *c = t->cache;
 	if (!c->expr)
@@ -176,6 +176,13 @@ void metric_release(const struct metric_table *t)
 	free(c->expr);
 	free(c->thresh);
 	c->expr = c->thresh = NULL;
+}
+
+void metric_release(const struct metric_table *t)
+{
+	release_cache(t);
+	for (unsigned v = 0; v < t->nr_variants; v++)
+		release_cache(t->variants[v].table);
 }
 
 /* -------------------------------------------------------------- selections */
@@ -263,6 +270,93 @@ static void set_err(struct metric_error *err, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
+}
+
+/* ---------------------------------------------------------------- variants */
+
+const char *metric_variant_name(const struct metric_table *t)
+{
+	return t->nr_variants ? t->variants[t->variant].name : NULL;
+}
+
+int metric_variant_find(const struct metric_table *t, const char *name,
+                        const struct metric_table **out, struct metric_error *err)
+{
+	char esc[96], known[160];
+	size_t n = 0;
+	const char *sugg[1];
+	struct suggest sg;
+
+	if (!t->nr_variants) {
+		set_err(err, METRIC_ERANGE, "no Topdown variants");
+		return METRIC_ERANGE;
+	}
+	known[0] = '\0';
+	/* the same "did you mean" rule as metric names: a third of the name */
+	suggest_init(&sg, name, strlen(name), (unsigned)(strlen(name) / 3 + 1), true, sugg, 1);
+	for (unsigned v = 0; v < t->nr_variants; v++) {
+		if (strcmp(t->variants[v].name, name) == 0) {
+			*out = t->variants[v].table;
+			return 0;
+		}
+		suggest_offer(&sg, t->variants[v].name);
+		if (n < sizeof(known))
+			n += (size_t)snprintf(known + n, sizeof(known) - n, "%s%s", v ? ", " : "",
+			                      t->variants[v].name);
+	}
+	str_escape(name, esc, sizeof(esc));
+	if (sg.n)
+		set_err(err, METRIC_EUNKNOWN,
+		        "unknown Topdown variant '%s'; did you mean '%s'? (known: %s)", esc,
+		        sugg[0], known);
+	else
+		set_err(err, METRIC_EUNKNOWN, "unknown Topdown variant '%s' (known: %s)", esc,
+		        known);
+	return METRIC_EUNKNOWN;
+}
+
+const struct metric *metric_in_variant(const struct metric_table *t, const struct metric *m,
+                                       unsigned v)
+{
+	if (v >= t->nr_variants)
+		return m;
+	return &t->variants[v].table->metrics[metric_index(t, m)];
+}
+
+bool metric_has_variants(const struct metric_table *t, const struct metric *m)
+{
+	for (unsigned v = 0; v < t->nr_variants; v++)
+		if (strcmp(metric_in_variant(t, m, v)->expr, m->expr) != 0)
+			return true;
+	return false;
+}
+
+/* The first metric m references (depth bounded: the generator refused
+ * cycles) that has variants of its own. */
+static const struct metric *variant_source(const struct metric_table *t, const struct metric *m,
+                                           unsigned depth)
+{
+	const struct mexpr *e = metric_expr(t, m);
+	if (!e || depth > t->nr)
+		return NULL;
+	for (unsigned i = 0; i < mexpr_nr_names(e); i++) {
+		const struct metric *r = metric_by_name(t, mexpr_name(e, i));
+		const struct metric *src;
+		if (!r)
+			continue;
+		if (metric_has_variants(t, r))
+			return r;
+		if ((src = variant_source(t, r, depth + 1)))
+			return src;
+	}
+	return NULL;
+}
+
+const struct metric *metric_variant_source(const struct metric_table *t, const struct metric *m)
+{
+	if (!t->nr_variants || metric_has_variants(t, m))
+		return NULL;
+	return variant_source(t, m, 0);
 }
 
 int metric_set_add(struct metric_set *s, const char *list, struct metric_error *err)

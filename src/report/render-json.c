@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 
+#include "metric/metric.h"
 #include "report/cells.h"
 #include "report/report-int.h"
 #include "util/count-json.h"
@@ -75,6 +76,10 @@ static json_t *run_json(const struct report *r, const struct rp_run *run)
 	json_object_set_new(o, "repeat", json_integer(rf->repeat));
 	json_object_set_new(o, "runs", json_integer(rf->nr_runs));
 	json_object_set_new(o, "interval_ms", json_real(rf->interval_ms));
+	/* only a variant other than the model's default: the formulas used */
+	if (rf_metrics(rf)->variant)
+		json_object_set_new(o, "topdown_variant",
+		                    json_string(metric_variant_name(rf_metrics(rf))));
 	json_object_set_new(o, "weight", run->weighted ? json_real(run->weight) : json_null());
 	for (unsigned u = 0; u < rf->nr_units; u++)
 		json_array_append_new(units, json_string(rf->units[u]));

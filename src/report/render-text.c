@@ -124,6 +124,10 @@ static void run_head(const struct rp_run *run, const char *role, FILE *out)
 		fprintf(out, " (-r %u)", rf->repeat);
 	if (rf->nr_iv)
 		fprintf(out, ", %u intervals of %g ms", rf->nr_iv, rf->interval_ms);
+	/* a variant of the formulas other than the model's default: say which */
+	const struct metric_table *t = rf_metrics(rf);
+	if (t->nr_variants && t->variant)
+		fprintf(out, "; Topdown formulas: %s (--topdown-variant)", metric_variant_name(t));
 	fputc('\n', out);
 }
 

@@ -427,6 +427,30 @@ static bool read_intervals(struct ctx *c, struct rf_run *r, json_t *a)
 	return true;
 }
 
+/* topdown_variant (absent in files of hpmstat before it: the default):
+ * null, or a variant of the run's model's metrics. */
+static bool read_variant(struct ctx *c, struct rf_run *r, json_t *root)
+{
+	const struct metric_table *t =
+	    r->model && r->model->metrics ? r->model->metrics : &metric_table_empty;
+	json_t *v = json_object_get(root, "topdown_variant");
+	struct metric_error merr;
+	r->metrics = t;
+	if (!v || json_is_null(v))
+		return true;
+	if (!json_is_string(v))
+		return fail(c, "topdown_variant: expected a string or null");
+	if (metric_variant_find(t, json_string_value(v), &r->metrics, &merr) == 0)
+		return true;
+	if (merr.code == METRIC_ERANGE && !r->model)
+		return fail(c, "topdown_variant: '%.60s' in a run of host events only",
+		            json_string_value(v));
+	if (merr.code == METRIC_ERANGE)
+		return fail(c, "topdown_variant: '%.60s', but the %s PMU model has no Topdown variants",
+		            json_string_value(v), r->model->display);
+	return fail(c, "topdown_variant: %s", merr.msg);
+}
+
 static bool read_run(struct ctx *c, struct rf_run *r, json_t *root)
 {
 	const char *schema;
@@ -493,6 +517,8 @@ static bool read_run(struct ctx *c, struct rf_run *r, json_t *root)
 		if (r->nr_units > RF_MAX_UNITS)
 			return fail(c, "events: more than %d units", RF_MAX_UNITS);
 	}
+	if (!read_variant(c, r, root))
+		return false;
 	json_t *m = want_array(c, root, "", "metrics");
 	if (!m || !read_metrics(c, r, m))
 		return false;
@@ -670,5 +696,5 @@ void rf_free(struct rf_run *r)
 
 const struct metric_table *rf_metrics(const struct rf_run *r)
 {
-	return r->model && r->model->metrics ? r->model->metrics : &metric_table_empty;
+	return r->metrics ? r->metrics : &metric_table_empty;
 }

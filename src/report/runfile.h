@@ -99,6 +99,9 @@ struct rf_run {
 	/* The PMU model of its model rows (the first one's: the file names it
 	 * in each row's kind), NULL when every row is a host event. */
 	const struct hpm_pmu_model *model;
+	/* The model's metric table its metrics were computed with: the
+	 * variant "topdown_variant" names, else the model's default. */
+	const struct metric_table *metrics;
 	struct rf_node *node;
 	struct rf_mval *mval; /* [nr_node]: the values of the file (means with -r) */
 	unsigned nr_node;
@@ -125,8 +128,9 @@ int rf_load_buffer(const char *buf, size_t len, const char *path, struct rf_run 
                    size_t errlen);
 void rf_free(struct rf_run *run);
 
-/* The metric table of the run's model, which its metrics are read with
- * (metric_table_empty when the model has none or the run no model row). */
+/* The metric table of the run's model (the variant the run used), which
+ * its metrics are read with (metric_table_empty when the model has none or
+ * the run no model row). */
 const struct metric_table *rf_metrics(const struct rf_run *run);
 
 /* The run name of a path: its basename without a trailing ".json". Owned. */

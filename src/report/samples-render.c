@@ -409,8 +409,9 @@ static void text(const struct rs_report *rs, FILE *out)
 	if (rs->nr_td)
 		fprintf(out,
 		        "# Topdown level 1 (%% of the function's slots) by the %s model's "
-		        "formulas, from group-read deltas\n",
-		        rs->td_model);
+		        "formulas%s%s, from group-read deltas\n",
+		        rs->td_model, rs->td_variant ? ", variant " : "",
+		        rs->td_variant ? rs->td_variant : "");
 	else if (rs->opts.topdown)
 		fprintf(out, "# no Topdown: %s\n", rs->td_why);
 }
@@ -488,6 +489,8 @@ static void jsonout(const struct rs_report *rs, FILE *out)
 	json_object_set_new(root, "lost_events", json_integer((json_int_t)rs->nr_lost));
 	if (rs->nr_td)
 		json_object_set_new(root, "topdown_model", json_string(rs->td_model));
+	if (rs->nr_td && rs->td_variant)
+		json_object_set_new(root, "topdown_variant", json_string(rs->td_variant));
 	json_t *evs = json_array();
 	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
 		const struct rs_hist *h = &rs->hist[hi];

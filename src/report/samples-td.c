@@ -303,17 +303,21 @@ void rs_td_finish(struct rs_report *rs)
 				m = mi ? hpm_model_at(mi - 1) : byid;
 			else
 				m = mi < hpm_model_count() ? hpm_model_at(mi) : NULL;
-			if (!m || (mi && m == byid) || !m->metrics)
+			const struct metric_table *t = m ? m->metrics : NULL;
+			if (!m || (mi && m == byid) || !t)
+				continue;
+			if (rs->opts.topdown_variant &&
+			    metric_variant_find(m->metrics, rs->opts.topdown_variant, &t, NULL) !=
+			        0)
 				continue;
 			/* the deepest level whose every node the group's
 			 * events compute (level 2 and 3 need their own
 			 * events in the group), else level 1 */
 			struct metric_set set;
 			bool found = false;
-			for (unsigned lvl = metric_max_level(m->metrics); lvl >= 1 && !found;
-			     lvl--) {
+			for (unsigned lvl = metric_max_level(t); lvl >= 1 && !found; lvl--) {
 				struct metric_error err;
-				metric_set_init(&set, m->metrics);
+				metric_set_init(&set, t);
 				if (metric_set_add_topdown(&set, lvl, &err) == 0 && set.nr) {
 					double *tot = xcalloc(set.nr, sizeof(double));
 					found = eval(m, &set, h, total, tot, NULL);
@@ -325,6 +329,7 @@ void rs_td_finish(struct rs_report *rs)
 			if (!found)
 				continue;
 			rs->td_model = m->name;
+			rs->td_variant = metric_variant_name(t);
 			rs->nr_td = set.nr;
 			rs->td_name = xcalloc(set.nr, sizeof(char *));
 			rs->td_parent = xcalloc(set.nr, sizeof(int));
@@ -332,7 +337,7 @@ void rs_td_finish(struct rs_report *rs)
 				rs->td_name[k] = set.m[k]->name;
 				rs->td_parent[k] = -1;
 				for (unsigned j = 0; j < k && set.m[k]->parent >= 0; j++)
-					if (set.m[j] == &m->metrics->metrics[set.m[k]->parent])
+					if (set.m[j] == &t->metrics[set.m[k]->parent])
 						rs->td_parent[k] = (int)j;
 			}
 			for (unsigned j = 0; j < h->nr_e; j++) {

@@ -44,6 +44,9 @@ struct rs_opts {
 	bool topdown;
 	bool folded;          /* build the folded stacks (--format folded, html) */
 	const char *pmu;      /* --topdown with this model's formulas (--pmu) */
+	/* --topdown with this named variant of the formulas (only models that
+	 * have it compute the Topdown); NULL: each model's default */
+	const char *topdown_variant;
 	const char *kallsyms; /* NULL: /proc/kallsyms */
 	/* For a map whose name is no file ("[emu:hotspots]": an emulated
 	 * workload), once per such name before its first map: the caller may
@@ -147,6 +150,8 @@ struct rs_report {
 	int *td_parent;
 	unsigned nr_td;
 	const char *td_model; /* the model whose formulas gave them */
+	/* the variant of them (metric_variant_name), or NULL */
+	const char *td_variant;
 	char td_why[384];     /* why there is no Topdown, when there is none */
 	unsigned nr_td_damaged; /* entries whose group reads give level-1 shares outside
 	                         * 0-100 % or not adding up to 100 %: their td is NAN */

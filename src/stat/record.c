@@ -339,6 +339,14 @@ void record_finish(struct record *r, const struct stat_config *cfg, const struct
 	json_object_set_new(root, "repeat", json_integer(cfg->repeat));
 	json_object_set_new(root, "interval_ms", json_real(cfg->interval_ms));
 	json_object_set_new(root, "topdown_level", json_integer(cfg->topdown_level));
+	/* the named variant of the model's formulas the metrics used: report
+	 * computes them again with it (null: the model has one set, or the
+	 * run counted none of its events, which report reads as host only) */
+	const char *variant = NULL;
+	for (unsigned i = 0; i < s->all.nr; i++)
+		if (s->all.ev[i].kind != HPM_EV_HOST && s->all.ev[i].kind != HPM_EV_TOOL)
+			variant = metric_variant_name(s->metrics.table);
+	json_object_set_new(root, "topdown_variant", variant ? json_string(variant) : json_null());
 	json_object_set_new(root, "no_multiplex_runs", json_integer(cfg->nomux_runs));
 	json_t *ev = json_array();
 	for (unsigned i = 0; i < s->all.nr; i++)

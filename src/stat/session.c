@@ -10,6 +10,7 @@
 #include "core/models.h"
 #include "stat/session.h"
 #include "stat/uncounted.h"
+#include "util/str.h"
 #include "util/xalloc.h"
 
 int hpm_backend_choice_parse(const char *name, enum hpm_backend_choice *out)
@@ -92,6 +93,27 @@ int hpm_session_set_model(struct hpm_session *s, const char *name, char *err, si
 	metric_set_free(&s->metrics);
 	metric_set_init(&s->metrics, m->metrics ? m->metrics : &metric_table_empty);
 	return 0;
+}
+
+int hpm_session_set_variant(struct hpm_session *s, const char *name, char *err, size_t errlen)
+{
+	const struct metric_table *t;
+	struct metric_error merr;
+	char esc[96];
+	if (metric_variant_find(s->metrics.table, name, &t, &merr) == 0) {
+		metric_set_free(&s->metrics);
+		metric_set_init(&s->metrics, t);
+		return 0;
+	}
+	str_escape(name, esc, sizeof(esc));
+	if (merr.code == METRIC_ERANGE)
+		snprintf(err, errlen,
+		         "--topdown-variant '%s': the %s PMU model has no Topdown variants, "
+		         "one set of formulas",
+		         esc, s->model->display);
+	else
+		snprintf(err, errlen, "--topdown-variant: %s", merr.msg);
+	return -1;
 }
 
 /* A row of fixed counter f of the session's model. */

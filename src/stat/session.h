@@ -94,6 +94,12 @@ void hpm_session_free(struct hpm_session *s);
  * unless the session is a dry run. */
 int hpm_session_set_model(struct hpm_session *s, const char *name, char *err, size_t errlen);
 
+/* --topdown-variant NAME, after the model is chosen and before any metric
+ * is added: the session's metrics are that named variant of its model's
+ * (struct metric_variant). -1 with a one-line message when the model has no
+ * variants or none of that name (the known names, the closest one). */
+int hpm_session_set_variant(struct hpm_session *s, const char *name, char *err, size_t errlen);
+
 /* Adds the events of one -e argument. Unknown events get a message with
  * the closest names of both namespaces. */
 int hpm_session_add_events(struct hpm_session *s, const char *text, char *err, size_t errlen);

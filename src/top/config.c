@@ -48,6 +48,7 @@ void top_opts_free(struct top_opts *o)
 	free(o->cpus);
 	free(o->sort);
 	free(o->pmu);
+	free(o->topdown_variant);
 	free(o->profile_buf);
 	memset(o, 0, sizeof(*o));
 }
@@ -145,6 +146,9 @@ int top_config_set(struct top_opts *o, const char *key, const char *value, char 
 		/* the name is checked against the registered models when the
 		 * session is built, where the message can list them */
 		top_opts_set(&o->pmu, value);
+	} else if (!strcmp(key, "topdown-variant")) {
+		/* checked against the model's variants when the session is built */
+		top_opts_set(&o->topdown_variant, value);
 	} else if (!strcmp(key, "emu-profile")) {
 		top_opts_set(&o->profile_buf, value);
 		o->emu.profile = o->profile_buf;
@@ -394,6 +398,7 @@ int top_config_write(const struct top_opts *o, const char *path)
 	    {"processes", xasprintf("%u", o->nprocs), false},
 	    {"backend", xstrdup(be[o->backend]), false},
 	    {"pmu", o->pmu ? xstrdup(o->pmu) : NULL, false},
+	    {"topdown-variant", o->topdown_variant ? xstrdup(o->topdown_variant) : NULL, false},
 	    {"events", o->events ? xstrdup(o->events) : NULL, false},
 	    {"metrics", o->metrics ? xstrdup(o->metrics) : NULL, false},
 	    {"sort", o->sort ? xstrdup(o->sort) : NULL, false},

@@ -76,6 +76,8 @@ static int build(struct top_model *m, struct hpm_session *s, char *err, size_t e
 	hpm_session_init(s, m->emu ? HPM_BACKEND_EMU : HPM_BACKEND_PERF);
 	if (o->pmu && hpm_session_set_model(s, o->pmu, err, errlen))
 		return -1;
+	if (o->topdown_variant && hpm_session_set_variant(s, o->topdown_variant, err, errlen))
+		return -1;
 	s->emu_cfg = o->emu;
 	/* the live view runs until quit: emulated time follows wall time */
 	s->emu_cfg.follow_wall = true;

@@ -44,6 +44,8 @@ struct top_opts {
 	unsigned level;    /* Topdown tree depth shown, 1..3 */
 	unsigned nprocs;   /* process rows sampled (busiest N) */
 	char *pmu;         /* --pmu: the PMU model shown instead of the host's; NULL: default */
+	/* --topdown-variant: a named variant of its formulas; NULL: the default */
+	char *topdown_variant;
 	char *sort;        /* process table column name to sort by; NULL: default */
 	bool reverse;      /* ascending instead of descending */
 	bool sticky;       /* keep exited processes, marked */

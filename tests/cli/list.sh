@@ -196,6 +196,23 @@ $H list --json ipc > "$tap_out"
 v=$($J 0.kind 0.groups 0.encoding < "$tap_out" | tr '\n' ' ')
 [ "$v" = 'metric ["General"] rob_commitInstr / cycles ' ]; ok $? "--json metrics: groups and MetricExpr ($v)"
 out=$($H list --json zzz 2>/dev/null); [ "$out" = "[]" ]; ok $? "--json with no match is an empty array"
+# a metric with formula variants (stat --topdown-variant): each formula,
+# labelled, as metrics.json's MetricExpr and MetricVariants give them
+k=0
+while [ "$($J $k.MetricName < "$mjson")" != tma_bad_speculation ] && [ $k -lt 100 ]; do k=$((k + 1)); done
+doc=$($J $k.MetricExpr < "$mjson") slots=$($J $k.MetricVariants.1.MetricExpr < "$mjson")
+$H list --details tma_bad_speculation > "$tap_out"
+grep -qxF "       [document (default): $doc]" "$tap_out" && grep -qxF "       [slots: $slots]" "$tap_out"
+ok $? "--details: both formulas of Bad Speculation, labelled ($slots)"
+$H list --details tma_backend_bound tma_machine_clears ipc > "$tap_out"
+[ "$(grep -c 'note: its value follows the formula --topdown-variant chooses for tma_bad_speculation' "$tap_out")" -eq 2 ]
+ok $? "--details: Backend Bound and Machine Clears say they follow Bad Speculation's variant, ipc not"
+$H list --json tma_bad_speculation > "$tap_out"
+v=$($J 0.variants.0.name 0.variants.0.default 0.variants.0.expr 0.variants.1.name 0.variants.1.default 0.variants.1.expr < "$tap_out" | tr '\n' '|')
+[ "$v" = "document|true|$doc|slots|false|$slots|" ]; ok $? "--json: variants, the default first, with their formulas ($v)"
+$H list --json tma_branch_mispredicts ipc > "$tap_out"
+v=$($J 0.variant_follows 0.variants 1.variant_follows < "$tap_out" | tr '\n' ' ')
+[ "$v" = "tma_bad_speculation (missing) (missing) " ]; ok $? "--json: variant_follows names the metric whose variant a value follows ($v)"
 
 # sysfs PMU events from a sysfs of two PMUs (HPMSTAT_SYSFS): PMUs and
 # events in name order, every events/ file stat takes as PMU/EVENT/, not

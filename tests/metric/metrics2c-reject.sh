@@ -16,8 +16,12 @@ gen() {
 
 run_ok "the shipped metrics.json generates" gen "$kmh/metrics.json"
 cp "$tap_out" "$dir/gen.c"
-out_is "one table object of the given name, with the retired substitution" "1 1" sh -c \
-	"echo \$(grep -c '^const struct metric_table kmh_metrics = {' \"$dir/gen.c\") \$(grep -c 'retired = {\"rob_commitInstr\", \"instructions\"}' \"$dir/gen.c\")"
+out_is "one table object of the given name, with the retired substitution" "1" sh -c \
+	"grep -c '^const struct metric_table kmh_metrics = {' \"$dir/gen.c\""
+# each named variant is a table of its own (the default the exported one),
+# every one with the same substitution
+out_is "a table per variant, document and slots, each with the substitution" "2 2 2" sh -c \
+	"echo \$(grep -c '^\(static \)\?const struct metric_table [a-z_0-9]* = {' \"$dir/gen.c\") \$(grep -c 'retired = {\"rob_commitInstr\", \"instructions\"}' \"$dir/gen.c\") \$(grep -c '^.{\"\(document\|slots\)\", ' \"$dir/gen.c\")"
 
 m() { # name expr [groups] [threshold] [brief]
 	printf '{"MetricName":"%s","MetricExpr":"%s"' "$1" "$2"
@@ -56,6 +60,34 @@ reject "Topdown brief says neither slots nor cycles" "of slots" "$(m tma_x 'cycl
 reject "empty group" "empty group" "$(m a '1' 'x;;y')"
 reject "duplicate key" "line" '{"MetricName":"a","MetricName":"b","MetricExpr":"1","BriefDescription":"b"}'
 reject "ScaleUnit without a number" "ScaleUnit" '{"MetricName":"a","MetricExpr":"1","BriefDescription":"b","ScaleUnit":"%"}'
+# MetricVariants: the first names the metric's own formula, the others
+# give theirs; names, fields and formulas are checked as a metric's are
+v() { # metric name, then variant objects
+	n=$1
+	shift
+	printf '{"MetricName":"%s","MetricExpr":"cycles","BriefDescription":"b","MetricVariants":[' "$n"
+	sep=
+	for o in "$@"; do printf '%s%s' "$sep" "$o"; sep=,; done
+	printf ']}'
+}
+D='{"VariantName":"doc","VariantDescription":"the default"}'
+S='{"VariantName":"slots","VariantDescription":"d","MetricExpr":"cycles * 6"}'
+reject "variants: one alone" "at least two" "$(v a "$D")"
+reject "variants: not a list" "at least two" '{"MetricName":"a","MetricExpr":"1","BriefDescription":"b","MetricVariants":{}}'
+reject "variants: the default with a formula" "takes no MetricExpr" "$(v a "$S" "$S")"
+reject "variants: another without one" "'x' has no MetricExpr" "$(v a "$D" '{"VariantName":"x","VariantDescription":"d"}')"
+reject "variants: an unknown field" "unknown field MetricThreshold" "$(v a "$D" '{"VariantName":"x","VariantDescription":"d","MetricExpr":"1","MetricThreshold":"1"}')"
+reject "variants: a bad name" "VariantName 'X y'" "$(v a "$D" '{"VariantName":"X y","VariantDescription":"d","MetricExpr":"1"}')"
+reject "variants: a formula that does not parse" "a variant's MetricExpr does not parse" "$(v a "$D" '{"VariantName":"x","VariantDescription":"d","MetricExpr":"1 +"}')"
+reject "variants: a formula naming an unknown event" "a variant's MetricExpr references 'nosuch'" "$(v a "$D" '{"VariantName":"x","VariantDescription":"d","MetricExpr":"nosuch"}')"
+reject "variants: a name given twice" "given twice" "$(v a "$D" "$S" "$S")"
+reject "variants: two defaults in one table" "not the default 'doc'" "$(v a "$D" "$S"),$(v b '{"VariantName":"other","VariantDescription":"d"}' "$S")"
+reject "variants: one name, two descriptions" "another VariantDescription" "$(v a "$D" "$S"),$(v b "$D" '{"VariantName":"slots","VariantDescription":"e","MetricExpr":"1"}')"
+reject "variants: a cycle only in a variant" "cycle" "$(v a "$D" '{"VariantName":"x","VariantDescription":"d","MetricExpr":"b"}'),$(m b 'a + 1')"
+printf '[%s]' "$(v a "$D" "$S"),$(m b 'a + 1')" > "$dir/metrics.json"
+run_ok "variants: a table with two is accepted" "$bin" --table t "$dir/metrics.json"
+out_is "variants: variant slots's table has its formula, the default's its own" "cycles * 6|cycles" sh -c \
+	"grep '\.expr = \"cycles' \"$tap_out\" | sed 's/.*= \"//; s/\",\$//' | sort -r | tr '\n' '|' | sed 's/|\$//'"
 printf '[%s]' "$(m tma_p 'cycles' "$L1" 'tma_p > 1'),$(m tma_x 'tma_p * 2' 'TopdownL2;tma_L2_group;tma_p_group' 'tma_x > 0.1 & tma_p > 1' 'a share of cycles')" > "$dir/metrics.json"
 run_ok "a two-level tree is accepted" gen "$dir/metrics.json"
 out_is "the generated table has the child" "1" sh -c "\"$bin\" --table t \"$dir/metrics.json\" | grep -c 'tma_p -> tma_x'"

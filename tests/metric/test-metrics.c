@@ -774,6 +774,74 @@ static void test_tables(void)
 	metric_release(e);
 }
 
+/* Set A under the slots variant (metrics.json's MetricVariants): Bad
+ * Speculation counts each RECOVERY_BUBBLE cycle as 6 slots:
+ * (1800 + 6 * 120 - 1536) / 6144 = 984 / 6144 = 0.16015625; Branch
+ * Mispredicts 0.16015625 * 3/4 = 0.1201171875, Machine Clears
+ * 0.0400390625; Backend 1 - (0.125 + 0.16015625 + 0.25) = 0.46484375;
+ * every other node as in want_a. */
+static const struct count want_slots[] = {
+    {"tma_bad_speculation", 0.16015625},
+    {"tma_branch_mispredicts", 0.1201171875},
+    {"tma_machine_clears", 0.0400390625},
+    {"tma_backend_bound", 0.46484375},
+    {NULL, 0},
+};
+
+static void test_variants(void)
+{
+	const struct metric_table *S = NULL, *D = NULL, *x;
+	struct metric_error err;
+	struct counts ka = {.c = set_a};
+	struct metric_env ea = {.lookup = lookup, .ctx = &ka};
+
+	tap_ok(T->nr_variants == 2 && !strcmp(metric_variant_name(T), "document"),
+	       "Kunminghu's table is its default variant, 'document', of two");
+	tap_ok(metric_variant_find(T, "document", &D, &err) == 0 && D == T,
+	       "variant document is the model's own table");
+	tap_ok(metric_variant_find(T, "slots", &S, &err) == 0 && S && S != T &&
+	           !strcmp(metric_variant_name(S), "slots") && S->nr == T->nr,
+	       "variant slots is a table of its own, of the same metrics");
+	tap_ok(S && metric_variant_find(S, "document", &x, &err) == 0 && x == T,
+	       "from the slots table, document is found again");
+	tap_ok(metric_variant_find(T, "slot", &x, &err) == METRIC_EUNKNOWN &&
+	           !strcmp(err.msg, "unknown Topdown variant 'slot'; did you mean 'slots'? "
+	                            "(known: document, slots)"),
+	       "a typo: unknown, the closest and the known names (%s)", err.msg);
+	tap_ok(metric_variant_find(T, "xyz", &x, &err) == METRIC_EUNKNOWN &&
+	           !strcmp(err.msg, "unknown Topdown variant 'xyz' (known: document, slots)"),
+	       "no close name: the known names (%s)", err.msg);
+	tap_ok(metric_variant_find(&metric_table_empty, "slots", &x, &err) == METRIC_ERANGE &&
+	           metric_variant_name(&metric_table_empty) == NULL,
+	       "a table without variants: none to find (%s)", err.msg);
+	if (!S)
+		return;
+	unsigned own = 0, follow = 0;
+	for (unsigned i = 0; i < T->nr; i++) {
+		const struct metric *m = &T->metrics[i];
+		const struct metric *src = metric_variant_source(T, m);
+		if (metric_has_variants(T, m))
+			own += strcmp(m->name, "tma_bad_speculation") == 0 ? 1 : 100;
+		if (src)
+			follow += strcmp(src->name, "tma_bad_speculation") == 0 ? 1 : 100;
+	}
+	tap_ok(own == 1, "only tma_bad_speculation has a formula of its own per variant");
+	tap_ok(follow == 3, "backend bound, branch mispredicts and machine clears follow it");
+	tap_ok(!strcmp(metric_in_variant(T, M("tma_bad_speculation"), 1)->expr,
+	               "((INST_SPEC + 6 * RECOVERY_BUBBLE) - rob_commitInstr) / (6 * cycles)"),
+	       "slots: Bad Speculation is (INST_SPEC + 6 * RECOVERY_BUBBLE - retired) / slots");
+	for (const struct count *w = want_a; w->name; w++) {
+		double want = w->val, v = -1;
+		for (const struct count *o = want_slots; o->name; o++)
+			if (!strcmp(o->name, w->name))
+				want = o->val;
+		if (metric_eval(S, metric_by_name(S, w->name), &ea, &v, &err))
+			tap_diag("%s: %s", w->name, err.msg);
+		if (!tap_ok(v == want, "slots, set A: %s = %g exactly", w->name, want))
+			tap_diag("got %.17g", v);
+	}
+}
+
 int main(void)
 {
 	T = hpm_model_kunminghu.metrics;
@@ -790,6 +858,7 @@ int main(void)
 	test_subst();
 	test_bottleneck();
 	test_range();
+	test_variants();
 	metric_release(T);
 	return tap_done();
 }

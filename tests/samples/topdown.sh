@@ -40,6 +40,16 @@ out=$(row 0x0000000000001000)
 out=$(row 0x0000000000002000)
 [ "$out" = "5.00 0.00 75.00 20.00 tma_backend_bound" ]; ok $? "0x2000: 5 / 0 / 75 / 20, backend the bottleneck"
 grep -q "kunminghu model" "$tap_out"; ok $? "the formulas are named as the Kunminghu model's"
+# --topdown-variant=slots: each RECOVERY_BUBBLE cycle is 6 slots (by hand):
+#   0x1000: Bad speculation (6000 + 6 x 600 - 4800)/12000 = 40 %, Backend
+#           100 - 10 - 40 - 40 = 10 %; Bad speculation the bottleneck
+#   0x2000: no recovery, as above
+run_ok "report --topdown --topdown-variant=slots" "$HPMSTAT" report -i "$tmp/td.data" --topdown --topdown-variant=slots
+out=$(row 0x0000000000001000)
+[ "$out" = "10.00 40.00 10.00 40.00 tma_bad_speculation" ]; ok $? "slots, 0x1000: 10 / 40 / 10 / 40, bad speculation the bottleneck ($out)"
+out=$(row 0x0000000000002000)
+[ "$out" = "5.00 0.00 75.00 20.00 tma_backend_bound" ]; ok $? "slots, 0x2000: no recovery, as the document's ($out)"
+grep -q "kunminghu model's formulas, variant slots" "$tap_out"; ok $? "the header names the variant"
 grep -q "50.00%.*0x0000000000001000" "$tap_out"; ok $? "overhead by period: 50 % each"
 # perf report's view of a group read: each member its own event, weighted
 # by its deltas: Front_Bubble 0x1000 1200, 0x2000 600 -> 66.67 / 33.33;

@@ -8,6 +8,9 @@ STAT_TESTS += tests/stat/evspec.sh
 STAT_TESTS += tests/stat/arm-perf.sh
 # toplev's options: -l, --nodes, -v descriptions, --no-multiplex
 STAT_TESTS += tests/stat/topdown-options.sh
+# --topdown-variant: Kunminghu's slots formulas against the raw counts of the
+# same run and each profile's declaration, run files, report, top, refusals
+STAT_TESTS += tests/stat/topdown-variant.sh
 # perf's tool events: duration_time, user_time, system_time against perf's
 STAT_TESTS += tests/stat/tool-events.sh
 # Arm Topdown on the Neoverse cores: the events --topdown and -M choose,

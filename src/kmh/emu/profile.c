@@ -1533,6 +1533,16 @@ void emu_profile_declared(const struct emu_profile *p, struct emu_topdown *td)
 	*td = p->td;
 }
 
+void emu_profile_declared_slots(const struct emu_profile *p, struct emu_topdown *td)
+{
+	double ev[WL_NR_TD_EVENTS];
+	for (unsigned e = 0; e < WL_NR_TD_EVENTS; e++)
+		ev[e] = p->mean[wl_td_offset((enum wl_td_event)e)];
+	/* the document's formulas with RECOVERY_BUBBLE x 6 are the variant's */
+	ev[WL_TD_RECOVERY_BUBBLE] *= 6;
+	wl_topdown(ev, td);
+}
+
 static bool in_range(int bank, unsigned index)
 {
 	return bank >= 0 && bank < KMH_NR_BANKS && index > 0 && index < wl_layout.nr[bank];

@@ -178,6 +178,11 @@ const char *emu_profile_origin(const struct emu_profile *p);
  * of the phases, so every node except branch_mispredict/machine_clears
  * (a ratio of flush counts) is the cycle-weighted mean of the phases'. */
 void emu_profile_declared(const struct emu_profile *p, struct emu_topdown *td);
+/* The same under the metrics' "slots" variant (hpmstat stat
+ * --topdown-variant=slots): each RECOVERY_BUBBLE cycle counts as the 6
+ * slots it wastes, so Bad Speculation, Backend Bound, Branch Mispredicts
+ * and Machine Clears differ; every other node is the same. */
+void emu_profile_declared_slots(const struct emu_profile *p, struct emu_topdown *td);
 
 /* false for events the model does not produce (list above), for noEvent
  * and for out-of-range bank or index. */
