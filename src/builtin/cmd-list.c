@@ -57,14 +57,10 @@ const char cmd_list_usage[] =
     "  -b, --bank BANK     only the Kunminghu events of BANK: frontend, backend,\n"
     "                      memblock or cache\n"
     "      --pmu MODEL     only the events, fixed counters and metrics of MODEL\n"
-    "                      (kunminghu, kunminghu-v3, neoverse-n1, neoverse-n2,
-"
-    "                      neoverse-n2-r0p0, neoverse-v1, neoverse-v2); without
-"
-    "                      it the Arm cores and kunminghu-v3 are not listed but
-"
-    "                      for an Arm host's own
-"
+    "                      (kunminghu, kunminghu-v3, neoverse-n1, neoverse-n2,\n"
+    "                      neoverse-n2-r0p0, neoverse-v1, neoverse-v2); without\n"
+    "                      it the Arm cores and kunminghu-v3 are not listed but\n"
+    "                      for an Arm host's own\n"
     "      --no-pager      never start a pager\n"
     "      --deprecated    accepted, as perf's: no name here is deprecated\n"
     "      --cputype TYPE  accepted, as perf's: no hybrid CPU here\n"
