@@ -8,6 +8,8 @@ STAT_TESTS += tests/stat/evspec.sh
 STAT_TESTS += tests/stat/arm-perf.sh
 # toplev's options: -l, --nodes, -v descriptions, --no-multiplex
 STAT_TESTS += tests/stat/topdown-options.sh
+# toplev's sampling hint: the record command for the bottleneck node, run
+STAT_TESTS += tests/stat/sample-hint.sh
 # perf's tool events: duration_time, user_time, system_time against perf's
 STAT_TESTS += tests/stat/tool-events.sh
 # Arm Topdown on the Neoverse cores: the events --topdown and -M choose,
