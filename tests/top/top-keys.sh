@@ -317,6 +317,8 @@ key F4; wait_for "filter (name"; ok $? "F4: the filter prompt"
 key -l "${name}f"; key Enter; wait_for "rows 1-2 of 2"
 ok $? "F4: two sleepers listed, sleeping ones too ($(rows))"
 cap | grep -Eq "^ *$fa ${name}fa .* S +root *\$"; ok $? "a sleeper's row: state S, user root"
+# by PID: rows that stay in place (F3 moves the bar to a row, not a task)
+key F6; wait_for "sort by"; key C-u; key -l "pid"; key Enter; wait_for "PIDv"
 key F3; wait_for "search (name"; ok $? "F3: the search prompt"
 key -l "${name}fb"; key Enter
 wait_sel " ${name}fb"; ok $? "F3: the bar on the row found ($(sel | cut -c1-30))"
@@ -327,6 +329,7 @@ key C-u; key -l "user"; key Enter; wait_for "USERv"; ok $? "F6 user: sorted by U
 key F6; wait_for "sort by"; key C-u; key -l "RES"; key Enter; wait_for "RESv"; ok $? "F6 RES: by RES"
 key F6; wait_for "sort by"; key C-u; key -l "bogus"; key Enter; wait_for "sort: 'bogus' is not a column"
 ok $? "F6: a name that is no column is refused"
+key F6; wait_for "sort by"; key C-u; key -l "pid"; key Enter; wait_for "PIDv"
 key F3; wait_for "search (name"; key C-u; key -l "${name}fa"; key Enter; wait_sel " ${name}fa"
 ni() { cut -d')' -f2 /proc/$1/stat | cut -d' ' -f18; }
 n0=$(ni $fa)
@@ -346,7 +349,7 @@ cap | grep -q 'F1 help  F2 setup'; ok $? "help: htop's F keys"
 key x; wait_gone "hpmstat top keys"
 key Escape; wait_gone "filter: ${name}f"
 key U; wait_for "user (name or uid"; ok $? "U: the user prompt"
-key -l nobody; key Enter; wait_for "user: nobody"
+key -l nobody; key Enter; wait_for "user: nobody"; next_frames 2
 ! cap | grep -Eq " root *\$"; ok $? "U nobody: no root process listed"
 key U; wait_for "user (name"; key C-u; key Enter; wait_for "user: everyone"
 wait_for " root"; ok $? "U empty: everyone's again"
