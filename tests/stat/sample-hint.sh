@@ -10,6 +10,7 @@
 # emulator cannot sample, so its hint is the command for a host of that
 # core, said so. Not in CSV or JSON (--show-sample's goes to stderr there).
 . "$top_srcdir/tests/lib.sh"
+H=$(cd "$(dirname "$HPMSTAT")" && pwd)/$(basename "$HPMSTAT") # the test runs in $tmp
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
 top_srcdir=$(cd "$top_srcdir" && pwd)
