@@ -27,6 +27,7 @@
 #include "builtin/backend-opts.h"
 #include "builtin/builtin.h"
 #include "builtin/cmd-stat-record.h"
+#include "builtin/stat-sample.h"
 #include "builtin/stat-sink.h"
 #include "export/openmetrics.h"
 #include "core/workload.h"
@@ -91,6 +92,8 @@ const char cmd_stat_usage[] =
     "      --nodes LIST          Topdown nodes, as toplev: NODE, +NODE adds, -NODE or\n"
     "                            ^NODE removes, NODE* with its subtree, !LIST only\n"
     "                            those (implies --topdown)\n"
+    "      --show-sample         the hpmstat record command that samples the Topdown\n"
+    "                            even when no node is a bottleneck (as toplev's)\n"
     "      --no-multiplex        run the workload (or the emulated stream) once per\n"
     "                            counter group instead of multiplexing\n"
     "  -v with --topdown         also describes each node on the bottleneck path\n"
@@ -162,6 +165,7 @@ enum {
 	OPT_ALL_USER,
 	OPT_ALL_KERNEL,
 	OPT_NODES,
+	OPT_SHOW_SAMPLE,
 	OPT_NO_MULTIPLEX,
 	OPT_PER_SOCKET,
 	OPT_PER_DIE,
@@ -233,6 +237,7 @@ struct stat_opts {
 
 	/* toplev's Topdown options */
 	const char *nodes; /* --nodes LIST */
+	bool show_sample;  /* --show-sample: the sampling hint always */
 	bool no_multiplex; /* --no-multiplex: one run per counter group */
 	/* aggregation (stat/aggr.h): --per-*, -A clears it; the last one wins */
 	enum stat_aggr_mode aggr;
@@ -374,6 +379,7 @@ static const struct option stat_longopts_tail[] = {
     {"detailed", no_argument, NULL, 'd'},
     {"level", required_argument, NULL, 'l'},
     {"nodes", required_argument, NULL, OPT_NODES},
+    {"show-sample", no_argument, NULL, OPT_SHOW_SAMPLE},
     {"no-multiplex", no_argument, NULL, OPT_NO_MULTIPLEX},
     {"per-socket", no_argument, NULL, OPT_PER_SOCKET},
     {"per-die", no_argument, NULL, OPT_PER_DIE},
@@ -539,6 +545,9 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 				return EXIT_FAILURE;
 			o->topdown = (unsigned)n;
 			break;
+		case OPT_SHOW_SAMPLE:
+			o->show_sample = true;
+			break;
 		case OPT_NODES:
 			if (!*optarg) {
 				cli_error("--nodes: the list is empty");
@@ -673,7 +682,7 @@ static int parse_opts_in(int argc, char **argv, struct stat_opts *o, const struc
 	if (optind < argc)
 		o->argv = argv + optind;
 	/* toplev: --nodes works on the tree, by default from level 1 */
-	if (o->nodes && !o->topdown)
+	if ((o->nodes || o->show_sample) && !o->topdown)
 		o->topdown = 1;
 	/* -t and the aggregation modes, with perf's rules and messages */
 	if (o->tids) {
@@ -2029,6 +2038,36 @@ static int finish_perf_stat(struct stat_cmd *c, const struct stat_result *res)
 	return 0;
 }
 
+/* toplev's sampling hint after the Topdown (stat-sample.h): the bottleneck
+ * node's, or with --show-sample always. In the std output after the run's
+ * closing lines; CSV and JSON (whose readers expect their rows only) get
+ * none, and --show-sample's goes to standard error there. */
+static void print_sample_hint(const struct stat_cmd *c)
+{
+	const struct stat_opts *o = &c->o;
+	if (!o->topdown || o->quiet || o->interval_ms > 0)
+		return;
+	bool std = c->cfg.format == STAT_FORMAT_STD;
+	if (!std && !o->show_sample)
+		return;
+	struct stat_sample_run r = {
+	    .s = &c->s,
+	    .metrics = c->metrics,
+	    .nr_metrics = c->nr_metrics,
+	    .emulated = c->cfg.emu.active,
+	    .emu = &c->s.emu_cfg,
+	    .all_cpus = o->all_cpus,
+	    .cpus = o->cpus,
+	    .pid = o->pid,
+	    .tids = o->tids,
+	    .argv = o->argv,
+	};
+	char *line = stat_sample_hint(&r, o->show_sample);
+	if (line)
+		fprintf(std ? c->cfg.out : stderr, "%s\n\n", line);
+	free(line);
+}
+
 /* The counts (their means with -r) as perf stat prints them, and the run
  * file. 0, or the exit status after a message. */
 static int print_results(struct stat_cmd *c)
@@ -2059,6 +2098,7 @@ static int print_results(struct stat_cmd *c)
 		total.interval_ms = 0;
 		stat_print(&total, &res);
 	}
+	print_sample_hint(c);
 	/* --openmetrics without -I: the whole run's values once */
 	if (c->o.interval_ms <= 0)
 		export_values(&c->run, &res);

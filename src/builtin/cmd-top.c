@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,8 +46,10 @@ const char cmd_top_usage[] =
     "                            document, the default, or slots)\n"
     "  -C, --cpu LIST            perf: only these CPUs\n"
     "  -p, --pid PID             perf: count and list only this process\n"
-    "  -N, --processes N         process rows (default 20)\n"
-    "  -s, --sort COLUMN         sort the process table by COLUMN (or pid)\n"
+    "  -N, --processes N|all     process rows: the busiest N, or all (default: all)\n"
+    "  -u, --user USER           only USER's processes (a name or a uid)\n"
+    "  -s, --sort COLUMN         sort the process table by COLUMN (PID, COMMAND, USER,\n"
+    "                            S, %CPU, TASK-MS, CSW, FAULTS, VIRT, RES, SHR, NI)\n"
     "  -r, --reverse             ascending sort\n"
     "      --sticky              keep exited processes, marked\n"
     "      --no-bpf              task rows from per-task counters, not BPF\n"
@@ -67,7 +70,8 @@ const char cmd_top_usage[] =
     "Keys: q quit, h help, < > s sort, r reverse, p pause, + - interval, t level,\n"
     "d drill down, u up, e edit events, W write the config file; arrows PgUp PgDn\n"
     "Home End select, Tab units/processes, Enter the row's tree, Esc back, F follow,\n"
-    "/ filter, F5 T tree, k signal.\n";
+    "/ filter, F5 T tree, k signal, U user; htop's F1 help, F2 setup, F3 search,\n"
+    "F4 filter, F5 tree, F6 sort, F7 nice -, F8 nice +, F9 kill, F10 quit.\n";
 
 enum {
 	OPT_STICKY = 256,
@@ -117,6 +121,7 @@ static const struct option top_longopts_head[] = {
     {"cpu", required_argument, NULL, 'C'},
     {"pid", required_argument, NULL, 'p'},
     {"processes", required_argument, NULL, 'N'},
+    {"user", required_argument, NULL, 'u'},
     {"sort", required_argument, NULL, 's'},
     {"reverse", no_argument, NULL, 'r'},
     {"sticky", no_argument, NULL, OPT_STICKY},
@@ -133,7 +138,7 @@ static const struct option top_longopts_tail[] = {
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
-static const char shortopts[] = "+:d:bjn:e:M:t:C:p:N:s:rh";
+static const char shortopts[] = "+:d:bjn:e:M:t:C:p:N:u:s:rh";
 
 /* first pass: only where the config file is, so the file can be loaded
  * before the options that override it */
@@ -220,6 +225,10 @@ static int parse_opts(int argc, char **argv, const struct option *longopts, stru
 			break;
 		case 'N':
 			if (set_option(o, "-N", "processes", optarg))
+				return EXIT_FAILURE;
+			break;
+		case 'u':
+			if (set_option(o, "-u", "user", optarg))
 				return EXIT_FAILURE;
 			break;
 		case 's':
@@ -420,6 +429,62 @@ static void kill_key(struct top_view *v, const struct top_frame *f)
 		snprintf(v->msg, sizeof(v->msg), "sent %s to %d (%s)", sn, pid, name);
 }
 
+/* F7 / F8: the selected task's nice value by step (-1 or +1), as htop's;
+ * lowering it needs CAP_SYS_NICE, which setpriority's error says */
+static void nice_key(struct top_view *v, const struct top_frame *f, int step)
+{
+	const struct top_proc *p = top_view_selected(v, f);
+	const char *key = step < 0 ? "F7" : "F8";
+	if (!p) {
+		snprintf(v->msg, sizeof(v->msg), "%s: select a process row first (Tab)", key);
+		return;
+	}
+	if (p->pid <= 0 || p->exited) {
+		snprintf(v->msg, sizeof(v->msg), "%s: %s %s", key, p->name,
+		         p->pid <= 0 ? "is an emulated workload, not a process" : "has exited");
+		return;
+	}
+	errno = 0;
+	int now = getpriority(PRIO_PROCESS, (id_t)p->pid);
+	if (now == -1 && errno) {
+		snprintf(v->msg, sizeof(v->msg), "%s: %d (%s): %s", key, p->pid, p->name,
+		         strerror(errno));
+		return;
+	}
+	int want = now + step;
+	if (want < -20 || want > 19) {
+		snprintf(v->msg, sizeof(v->msg), "%s: %d (%s) is at nice %d already", key, p->pid,
+		         p->name, now);
+		return;
+	}
+	if (setpriority(PRIO_PROCESS, (id_t)p->pid, want))
+		snprintf(v->msg, sizeof(v->msg), "nice %d (%s) to %d: %s", p->pid, p->name, want,
+		         strerror(errno));
+	else
+		snprintf(v->msg, sizeof(v->msg), "nice %d (%s): %d -> %d", p->pid, p->name, now,
+		         want);
+}
+
+/* F6: the sort column by name, as htop's sort menu picks one */
+static void sort_key(struct top_view *v, struct top_opts *o, struct top_frame *f)
+{
+	char buf[64];
+	const char *now = top_sort_name(f, f->sort_col);
+	if (!top_view_prompt(v, "sort by (PID COMMAND USER S or a column): ", now, buf,
+	                     sizeof(buf)))
+		return;
+	int col = top_sort_col(f, buf);
+	if (col < TOP_SORT_FIRST) {
+		snprintf(v->msg, sizeof(v->msg), "sort: '%s' is not a column", buf);
+		return;
+	}
+	top_opts_set(&o->sort, top_sort_name(f, col));
+	f->sort_col = col;
+	top_sort_procs(f);
+	top_view_sync(v, f);
+	snprintf(v->msg, sizeof(v->msg), "sort: %s", o->sort);
+}
+
 /* Enter: the selected unit's or task's own Topdown tree */
 static int enter_key(struct top_view *v, struct top_model *m, const struct top_frame *f)
 {
@@ -461,6 +526,24 @@ static bool handle_key(int ch, struct top_view *v, struct top_model *m, struct t
 		v->help = false;
 		return false;
 	}
+	/* htop's function keys, beside the letters */
+	switch (ch) {
+	case TOP_KEY_F(1):
+		ch = 'h';
+		break;
+	case TOP_KEY_F(2):
+		ch = 'e';
+		break;
+	case TOP_KEY_F(4):
+		ch = '/';
+		break;
+	case TOP_KEY_F(9):
+		ch = 'k';
+		break;
+	case TOP_KEY_F(10):
+		ch = 'q';
+		break;
+	}
 	switch (ch) {
 	case 'q':
 	case 'Q':
@@ -472,10 +555,14 @@ static bool handle_key(int ch, struct top_view *v, struct top_model *m, struct t
 	case '<':
 	case '>':
 	case 's': {
-		/* -1 is the pid (hart) order, then the columns */
+		/* the text columns (S, USER, COMMAND, PID: TOP_SORT_FIRST to -1),
+		 * then the number columns; the emulator's rows have no S or USER */
 		int n = (int)f->npcols, col = f->sort_col;
-		col = ch == '<' ? (col <= -1 ? n - 1 : col - 1) : (col + 1 >= n ? -1 : col + 1);
-		top_opts_set(&o->sort, col < 0 ? "pid" : f->pcol_names[col]);
+		do
+			col = ch == '<' ? (col <= TOP_SORT_FIRST ? n - 1 : col - 1)
+			                : (col + 1 >= n ? TOP_SORT_FIRST : col + 1);
+		while (top_sort_col(f, top_sort_name(f, col)) != col);
+		top_opts_set(&o->sort, top_sort_name(f, col));
 		f->sort_col = col;
 		top_sort_procs(f);
 		top_view_sync(v, f);
@@ -568,6 +655,39 @@ static bool handle_key(int ch, struct top_view *v, struct top_model *m, struct t
 		break;
 	case 'k':
 		kill_key(v, f);
+		break;
+	case TOP_KEY_F(3):
+		if (top_view_prompt(v, "search (name, any case): ", v->search, buf,
+		                    sizeof(v->search))) {
+			memcpy(v->search, buf, sizeof(v->search));
+			if (!top_view_search(v, f, v->search))
+				snprintf(v->msg, sizeof(v->msg), "search: no process has '%s'",
+				         v->search);
+		}
+		break;
+	case TOP_KEY_F(6):
+		sort_key(v, o, f);
+		break;
+	case TOP_KEY_F(7):
+	case TOP_KEY_F(8):
+		nice_key(v, f, ch == TOP_KEY_F(7) ? -1 : 1);
+		break;
+	case 'U':
+		if (m->emu) {
+			snprintf(v->msg, sizeof(v->msg), "U: the emulated workloads have no users");
+			break;
+		}
+		if (top_view_prompt(v, "user (name or uid; empty: everyone's): ", o->user, buf,
+		                    sizeof(buf))) {
+			if (!buf[0]) {
+				top_opts_set(&o->user, NULL);
+			} else if (top_config_set(o, "user", buf, err, sizeof(err))) {
+				snprintf(v->msg, sizeof(v->msg), "%s", err);
+				break;
+			}
+			*resample = true;
+		}
+		snprintf(v->msg, sizeof(v->msg), "user: %s", o->user ? o->user : "everyone");
 		break;
 	case 'e': {
 		char *old = o->events ? xstrdup(o->events) : NULL;

@@ -12,6 +12,7 @@ src_builtin_libbuiltin_a_SOURCES = \
 	src/builtin/cmd-decode.c \
 	src/builtin/cmd-emu.c \
 	src/builtin/cmd-stat.c src/builtin/cmd-stat-record.c src/builtin/cmd-stat-record.h \
+	src/builtin/stat-sample.c src/builtin/stat-sample.h \
 	src/builtin/cmd-report.c \
 	src/builtin/cmd-top.c \
 	src/builtin/cmd-record.c \

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pwd.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -47,6 +48,7 @@ void top_opts_free(struct top_opts *o)
 	free(o->metrics);
 	free(o->cpus);
 	free(o->sort);
+	free(o->user);
 	free(o->pmu);
 	free(o->topdown_variant);
 	free(o->profile_buf);
@@ -112,11 +114,31 @@ int top_config_set(struct top_opts *o, const char *key, const char *value, char 
 		}
 		o->level = (unsigned)n;
 	} else if (!strcmp(key, "processes")) {
-		if (parse_uint(value, 1, 1000, &n)) {
-			snprintf(err, errlen, "processes '%s': must be 1 to 1000", value);
+		/* all (or 0): every process, as htop lists them */
+		if (!strcasecmp(value, "all"))
+			n = 0;
+		else if (parse_uint(value, 0, 1000, &n)) {
+			snprintf(err, errlen, "processes '%s': must be 1 to 1000, or all", value);
 			return -1;
 		}
 		o->nprocs = (unsigned)n;
+	} else if (!strcmp(key, "user")) {
+		/* a name, or a uid (shown as its name when it has one), as htop's
+		 * -u; the rows compare by the name */
+		char buf[1024], name[32];
+		struct passwd pw, *r = NULL;
+		if (getpwnam_r(value, &pw, buf, sizeof(buf), &r) == 0 && r) {
+			snprintf(name, sizeof(name), "%s", r->pw_name);
+		} else if (!parse_uint(value, 0, UINT32_MAX - 1, &n)) {
+			if (getpwuid_r((uid_t)n, &pw, buf, sizeof(buf), &r) == 0 && r)
+				snprintf(name, sizeof(name), "%s", r->pw_name);
+			else
+				snprintf(name, sizeof(name), "%llu", n);
+		} else {
+			snprintf(err, errlen, "user '%s': no such user", value);
+			return -1;
+		}
+		top_opts_set(&o->user, name);
 	} else if (!strcmp(key, "events")) {
 		top_opts_set(&o->events, value);
 	} else if (!strcmp(key, "metrics")) {
@@ -395,7 +417,7 @@ int top_config_write(const struct top_opts *o, const char *path)
 	struct saved_key keys[] = {
 	    {"delay", xasprintf("%g", o->delay), false},
 	    {"level", xasprintf("%u", o->level), false},
-	    {"processes", xasprintf("%u", o->nprocs), false},
+	    {"processes", o->nprocs ? xasprintf("%u", o->nprocs) : xstrdup("all"), false},
 	    {"backend", xstrdup(be[o->backend]), false},
 	    {"pmu", o->pmu ? xstrdup(o->pmu) : NULL, false},
 	    {"topdown-variant", o->topdown_variant ? xstrdup(o->topdown_variant) : NULL, false},

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -85,16 +86,70 @@ void top_fmt_bar(char *buf, unsigned w, const double td[TD_NR])
 	buf[w] = '\0';
 }
 
-static void fmt_share(char *buf, size_t len, const struct top_value *v)
+/* A share of time counted (running / enabled) no counter can have: more
+ * than the whole time (beyond rounding), none at all for a count, or not
+ * a number; -1 is the mark of a metric of scaled counts. */
+static bool share_bad(const struct top_value *v)
+{
+	if (v->share == -1)
+		return false;
+	return isnan(v->share) || v->share <= 0 || v->share > 1.001;
+}
+
+void top_fmt_share(char *buf, size_t len, const struct top_value *v)
 {
 	char num[32];
 	top_fmt_value(num, sizeof(num), v->v);
-	if (isnan(v->v) || v->share >= 0.999)
+	if (isnan(v->v))
+		snprintf(buf, len, "%s", num);
+	else if (v->v < 0 || share_bad(v))
+		snprintf(buf, len, "%s", TOP_BAD_TEXT);
+	else if (v->share >= 0.999)
 		snprintf(buf, len, "%s", num);
 	else if (v->share < 0)
 		snprintf(buf, len, "%s*", num);
 	else
 		snprintf(buf, len, "%s(%.0f%%)", num, v->share * 100);
+}
+
+static bool pcol_is(const struct top_frame *f, unsigned k, const char *name)
+{
+	return k < f->npcols && f->pcol_names[k] && !strcmp(f->pcol_names[k], name);
+}
+
+bool top_pcol_bad(const struct top_frame *f, unsigned k, double v)
+{
+	if (isnan(v))
+		return false;
+	/* NI is the one column with negative values */
+	if (v < 0 && !pcol_is(f, k, "NI"))
+		return true;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	return pcol_is(f, k, "%CPU") && ncpu > 0 && v > 100.0 * (double)ncpu + 0.5;
+}
+
+void top_fmt_pcol(char *buf, size_t len, const struct top_frame *f, unsigned k, double v)
+{
+	static const char sfx[] = "KMGTP";
+	if (top_pcol_bad(f, k, v)) {
+		snprintf(buf, len, "%s", TOP_BAD_TEXT);
+		return;
+	}
+	if (isnan(v) || !(pcol_is(f, k, "VIRT") || pcol_is(f, k, "RES"))) {
+		top_fmt_value(buf, len, v);
+		return;
+	}
+	/* htop's memory columns: KiB up to 99999K, then M, G, ... */
+	double x = v / 1024;
+	unsigned i = 0;
+	while (x >= 100000 && i < sizeof(sfx) - 2) {
+		x /= 1024;
+		i++;
+	}
+	if (x >= 1000 || i == 0)
+		snprintf(buf, len, "%.0f%c", x, sfx[i]);
+	else
+		snprintf(buf, len, "%.1f%c", x, sfx[i]);
 }
 
 /* some task row has a Topdown level 1 of its own (tasks.h) */
@@ -113,6 +168,28 @@ static bool procs_have_td(const struct top_frame *f)
 static unsigned ev_first(const struct top_frame *f)
 {
 	return !strcmp(f->backend, "emu") && f->nev >= 2 ? 2 : 0;
+}
+
+/* some value of f is shown as TOP_BAD_TEXT */
+static bool frame_has_bad(const struct top_frame *f)
+{
+	char buf[32];
+	for (unsigned u = 0; u < f->nunits; u++) {
+		const struct top_unit *t = &f->units[u];
+		for (int k = -2; k < (int)f->ncols; k++) {
+			const struct top_value *v = k == -2   ? &t->cycles
+			                            : k == -1 ? &t->instructions
+			                                      : &t->col[k];
+			top_fmt_share(buf, sizeof(buf), v);
+			if (!strcmp(buf, TOP_BAD_TEXT))
+				return true;
+		}
+	}
+	for (unsigned i = 0; i < f->nprocs; i++)
+		for (unsigned k = 0; k < f->npcols; k++)
+			if (top_pcol_bad(f, k, f->procs[i].v[k]))
+				return true;
+	return false;
 }
 
 void top_print_text(FILE *out, const struct top_frame *f)
@@ -136,14 +213,14 @@ void top_print_text(FILE *out, const struct top_frame *f)
 	for (unsigned u = 0; u < f->nunits; u++) {
 		const struct top_unit *t = &f->units[u];
 		char bar[41];
-		fmt_share(a, sizeof(a), &t->cycles);
-		fmt_share(b, sizeof(b), &t->instructions);
+		top_fmt_share(a, sizeof(a), &t->cycles);
+		top_fmt_share(b, sizeof(b), &t->instructions);
 		top_fmt_value(c, sizeof(c), t->ipc);
 		if (!isnan(t->ipc))
 			snprintf(c, sizeof(c), "%.2f", t->ipc);
 		fprintf(out, "%-8s %10s %10s %6s", t->name, a, b, c);
 		for (unsigned k = 0; k < f->ncols; k++) {
-			fmt_share(a, sizeof(a), &t->col[k]);
+			top_fmt_share(a, sizeof(a), &t->col[k]);
 			fprintf(out, " %14s", a);
 		}
 		top_fmt_bar(bar, 40, t->td);
@@ -166,6 +243,11 @@ void top_print_text(FILE *out, const struct top_frame *f)
 	if (f->multiplexed)
 		fprintf(out,
 		        "(NN%%): counted NN%% of the time and scaled; *: from scaled counts\n");
+	if (frame_has_bad(f))
+		fprintf(out,
+		        "%s: a value that cannot be right (a negative count or share, a "
+		        "share over 100%%, a %%CPU over 100 x the CPUs), not shown\n",
+		        TOP_BAD_TEXT);
 	bool emu = !strcmp(f->backend, "emu");
 	/* the emulator's rows: its workloads per hart, or a task schedule's
 	 * tasks (tasks.h) */
@@ -188,7 +270,11 @@ void top_print_text(FILE *out, const struct top_frame *f)
 			fprintf(out, " %10.10s", f->ev_names[k]);
 	if (td)
 		fprintf(out, " %-20s", "TOPDOWN");
-	fprintf(out, " %s\n", emu ? "BOTTLENECK" : "S");
+	if (emu)
+		fprintf(out, " BOTTLENECK\n");
+	else
+		fprintf(out, " S%s USER%s\n", f->sort_col == TOP_SORT_STATE ? "*" : "",
+		        f->sort_col == TOP_SORT_USER ? "*" : "");
 	for (unsigned i = 0; i < f->nprocs; i++) {
 		const struct top_proc *p = &f->procs[i];
 		char name[sizeof(p->name) + 8];
@@ -199,7 +285,7 @@ void top_print_text(FILE *out, const struct top_frame *f)
 		else
 			fprintf(out, "%7u %-28.28s", i, name);
 		for (unsigned k = 0; k < f->npcols; k++) {
-			top_fmt_value(a, sizeof(a), p->v[k]);
+			top_fmt_pcol(a, sizeof(a), f, k, p->v[k]);
 			fprintf(out, " %9s ", a);
 		}
 		for (unsigned k = ev_first(f); f->ev_names && k < f->nev; k++) {
@@ -213,7 +299,11 @@ void top_print_text(FILE *out, const struct top_frame *f)
 			top_fmt_bar(bar, 20, p->td);
 			fprintf(out, " %s", bar);
 		}
-		fprintf(out, " %s\n", p->extra);
+		if (emu)
+			fprintf(out, " %s\n", p->extra);
+		else
+			fprintf(out, " %s %s\n", p->extra[0] ? p->extra : "-",
+			        p->user[0] ? p->user : "-");
 	}
 	fprintf(out, "\n");
 }
@@ -226,8 +316,11 @@ static json_t *number_json(double v)
 static json_t *value_json(const struct top_value *v)
 {
 	json_t *o = json_object();
-	json_object_set_new(o, "value", number_json(v->v));
-	json_object_set_new(o, "share", v->share < 0 ? json_null() : number_json(v->share));
+	bool bad = !isnan(v->v) && (v->v < 0 || share_bad(v));
+	json_object_set_new(o, "value", bad ? json_null() : number_json(v->v));
+	json_object_set_new(o, "share", bad || v->share < 0 ? json_null() : number_json(v->share));
+	if (bad)
+		json_object_set_new(o, "flagged", json_true());
 	return o;
 }
 
@@ -288,10 +381,22 @@ void top_print_json(FILE *out, const struct top_frame *f)
 		if (p->pid >= 0)
 			json_object_set_new(j, "pid", json_integer(p->pid));
 		json_object_set_new(j, "name", json_string(p->name));
-		for (unsigned k = 0; k < f->npcols; k++)
-			json_object_set_new(j, f->pcol_names[k], number_json(p->v[k]));
+		json_t *flagged = json_array();
+		for (unsigned k = 0; k < f->npcols; k++) {
+			bool bad = top_pcol_bad(f, k, p->v[k]);
+			json_object_set_new(j, f->pcol_names[k],
+			                    bad ? json_null() : number_json(p->v[k]));
+			if (bad)
+				json_array_append_new(flagged, json_string(f->pcol_names[k]));
+		}
 		json_object_set_new(j, !strcmp(f->backend, "emu") ? "bottleneck" : "state",
 		                    json_string(p->extra));
+		if (p->user[0])
+			json_object_set_new(j, "user", json_string(p->user));
+		if (json_array_size(flagged))
+			json_object_set_new(j, "flagged", flagged);
+		else
+			json_decref(flagged);
 		if (p->exited)
 			json_object_set_new(j, "exited", json_true());
 		/* task rows (tasks.h) */

@@ -26,7 +26,8 @@
 #include "util/provenance.h"
 #include "util/xalloc.h"
 
-static const char *const perf_pcols[PC_NR_PERF] = {"%CPU", "TASK-MS", "CSW", "FAULTS"};
+static const char *const perf_pcols[PC_NR_PERF] = {"%CPU", "TASK-MS", "CSW", "FAULTS",
+                                                   "VIRT", "RES",     "NI"};
 static const char *const emu_pcols[PC_NR_EMU] = {"CYCLES", "INSTR", "IPC"};
 
 /* rows of the session: [0] cycles, [1] instructions, then the -e columns */
@@ -668,6 +669,21 @@ static void fill_workloads(struct top_model *m, struct top_frame *f)
 	f->sort_col = -1;
 }
 
+/* -u: only the user's rows (htop's -u) */
+static void keep_user(struct top_frame *f, const char *user)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < f->nprocs; i++) {
+		if (!strcmp(f->procs[i].user, user)) {
+			f->procs[n++] = f->procs[i];
+		} else {
+			free(f->procs[i].ev);
+			free(f->procs[i].truth);
+		}
+	}
+	f->nprocs = n;
+}
+
 static void fill_procs(struct top_model *m, struct top_frame *f, double interval)
 {
 	if (!m->emu) {
@@ -693,10 +709,12 @@ static void fill_procs(struct top_model *m, struct top_frame *f, double interval
 			fill_workloads(m, f);
 	}
 	if (m->o->sort) {
-		int c = top_pcol_find(f, m->o->sort);
-		if (c >= 0 || !strcasecmp(m->o->sort, "pid"))
+		int c = top_sort_col(f, m->o->sort);
+		if (c >= TOP_SORT_FIRST)
 			f->sort_col = c;
 	}
+	if (m->o->user && !m->emu)
+		keep_user(f, m->o->user);
 	f->reverse = m->o->reverse;
 	top_sort_procs(f);
 }
@@ -819,20 +837,70 @@ int top_pcol_find(const struct top_frame *f, const char *name)
 	return -1;
 }
 
+/* the columns that are not numbers, by their sort value */
+static const char *text_col_name(const struct top_frame *f, int col)
+{
+	bool emu = f->backend && !strcmp(f->backend, "emu");
+	switch (col) {
+	case TOP_SORT_PID:
+		return emu ? "HART" : "PID";
+	case TOP_SORT_NAME:
+		return emu ? "WORKLOAD" : "COMMAND";
+	case TOP_SORT_USER:
+		return emu ? NULL : "USER";
+	case TOP_SORT_STATE:
+		return emu ? NULL : "S";
+	default:
+		return NULL;
+	}
+}
+
+int top_sort_col(const struct top_frame *f, const char *name)
+{
+	int c = top_pcol_find(f, name);
+	if (c >= 0)
+		return c;
+	/* pid keeps its old spelling on the emulator (the hart order) */
+	if (!strcasecmp(name, "pid"))
+		return TOP_SORT_PID;
+	for (int k = TOP_SORT_PID; k >= TOP_SORT_FIRST; k--) {
+		const char *t = text_col_name(f, k);
+		if (t &&
+		    (!strcasecmp(t, name) || (k == TOP_SORT_NAME && !strcasecmp(name, "name")) ||
+		     (k == TOP_SORT_STATE && !strcasecmp(name, "state"))))
+			return k;
+	}
+	return TOP_SORT_FIRST - 1;
+}
+
+const char *top_sort_name(const struct top_frame *f, int col)
+{
+	if (col >= 0 && (unsigned)col < f->npcols)
+		return f->pcol_names[col];
+	const char *t = text_col_name(f, col);
+	return t ? t : "PID";
+}
+
 int top_model_check_sort(const struct top_model *m, const char *name, char *err, size_t errlen)
 {
-	const char *const *cols = m->emu ? emu_pcols : perf_pcols;
-	unsigned n = m->emu ? PC_NR_EMU : PC_NR_PERF;
+	struct top_frame f;
 	char list[256] = "";
-
-	if (!strcasecmp(name, "pid"))
+	memset(&f, 0, sizeof(f));
+	f.backend = m->emu ? "emu" : "perf";
+	f.npcols = m->emu ? PC_NR_EMU : PC_NR_PERF;
+	for (unsigned k = 0; k < f.npcols; k++)
+		f.pcol_names[k] = m->emu ? emu_pcols[k] : perf_pcols[k];
+	if (top_sort_col(&f, name) >= TOP_SORT_FIRST)
 		return 0;
-	for (unsigned k = 0; k < n; k++) {
-		if (!strcasecmp(cols[k], name) ||
-		    (cols[k][0] == '%' && !strcasecmp(cols[k] + 1, name)))
-			return 0;
+	for (unsigned k = 0; k < f.npcols; k++) {
 		size_t off = strlen(list);
-		snprintf(list + off, sizeof(list) - off, "%s, ", cols[k]);
+		snprintf(list + off, sizeof(list) - off, "%s, ", f.pcol_names[k]);
+	}
+	for (int k = TOP_SORT_NAME; k >= TOP_SORT_FIRST; k--) {
+		const char *t = text_col_name(&f, k);
+		size_t off = strlen(list);
+		if (t)
+			snprintf(list + off, sizeof(list) - off, "%s, ", t);
 	}
 	snprintf(err, errlen, "'%s': not a column to sort by (%spid)", name, list);
 	return -1;
@@ -873,7 +941,15 @@ static int cmp_proc(const void *a, const void *b)
 {
 	const struct top_proc *x = a, *y = b;
 	int r;
-	if (sort_col_g < 0) {
+	if (sort_col_g == TOP_SORT_NAME || sort_col_g == TOP_SORT_USER ||
+	    sort_col_g == TOP_SORT_STATE) {
+		/* the text columns ascending, as htop sorts them */
+		r = sort_col_g == TOP_SORT_NAME   ? cmp_natural(x->name, y->name)
+		    : sort_col_g == TOP_SORT_USER ? strcmp(x->user, y->user)
+		                                  : strcmp(x->extra, y->extra);
+		if (!r)
+			r = (x->pid > y->pid) - (x->pid < y->pid);
+	} else if (sort_col_g < 0) {
 		/* by pid (workloads: by hart) ascending */
 		r = (x->pid > y->pid) - (x->pid < y->pid);
 		if (!r)

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pwd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -28,6 +30,8 @@ struct pent {
 	char comm[64];
 	char state;
 	uint64_t ticks; /* utime + stime */
+	/* nice, vsize (bytes), rss (pages): NAN when the stat line stops before */
+	double nice, vsize, rss;
 	uint64_t prev_ticks;
 	bool have_prev;
 	int fd[NR_SW];        /* -1: closed or could not open */
@@ -52,6 +56,13 @@ struct top_procs {
 	struct top_proc *gone; /* --sticky: exited rows */
 	unsigned nr_gone;
 	long hz;
+	long page; /* bytes */
+	/* user names by uid, looked up once (the password database is a file) */
+	struct uname {
+		unsigned uid;
+		char name[32];
+	} * users;
+	unsigned nr_users;
 };
 
 struct top_procs *top_procs_new(void)
@@ -60,6 +71,9 @@ struct top_procs *top_procs_new(void)
 	p->hz = sysconf(_SC_CLK_TCK);
 	if (p->hz <= 0)
 		p->hz = 100;
+	p->page = sysconf(_SC_PAGESIZE);
+	if (p->page <= 0)
+		p->page = 4096;
 	return p;
 }
 
@@ -177,13 +191,21 @@ static bool read_stat_path(const char *path, struct pent *e, int *err)
 	char *p = r + 2;
 	e->state = *p;
 	/* after the state: ppid pgrp session tty tpgid flags minflt cminflt
-	 * majflt cmajflt utime stime */
-	unsigned long long f[12];
-	if (sscanf(p + 1, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &f[0],
-	           &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &f[10],
-	           &f[11]) != 12)
+	 * majflt cmajflt utime stime, then cutime cstime priority nice
+	 * num_threads itrealvalue starttime vsize rss (proc(5)) */
+	long long f[21];
+	int got =
+	    sscanf(p + 1,
+	           "%lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld "
+	           "%lld %lld %lld %lld %lld %lld %lld",
+	           &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &f[10],
+	           &f[11], &f[12], &f[13], &f[14], &f[15], &f[16], &f[17], &f[18], &f[19], &f[20]);
+	if (got < 12)
 		return false;
-	e->ticks = f[10] + f[11];
+	e->ticks = (uint64_t)f[10] + (uint64_t)f[11];
+	e->nice = got > 15 ? (double)f[15] : (double)NAN;
+	e->vsize = got > 19 ? (double)(unsigned long long)f[19] : (double)NAN;
+	e->rss = got > 20 ? (double)f[20] : (double)NAN;
 	return true;
 }
 
@@ -192,6 +214,69 @@ static bool read_stat(const char *procfs, int pid, struct pent *e, int *err)
 	char path[256];
 	snprintf(path, sizeof(path), "%s/%d/stat", procfs, pid);
 	return read_stat_path(path, e, err);
+}
+
+/* The name of user uid ("1000" when the password database has none). */
+static const char *user_name(struct top_procs *p, unsigned uid)
+{
+	for (unsigned i = 0; i < p->nr_users; i++)
+		if (p->users[i].uid == uid)
+			return p->users[i].name;
+	p->users = xreallocarray(p->users, p->nr_users + 1, sizeof(*p->users));
+	struct uname *u = &p->users[p->nr_users++];
+	u->uid = uid;
+	char buf[1024];
+	struct passwd pw, *r = NULL;
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &r) == 0 && r)
+		snprintf(u->name, sizeof(u->name), "%s", r->pw_name);
+	else
+		snprintf(u->name, sizeof(u->name), "%u", uid);
+	return u->name;
+}
+
+/* What the row shows of the task in directory dir (<procfs>/PID or
+ * <procfs>/PID/task/TID) besides its counts: state, user, memory and nice.
+ * The owner of the directory is the task's effective uid (proc(5)). */
+static void fill_host(struct top_procs *p, const char *dir, const struct pent *e,
+                      struct top_proc *t)
+{
+	char path[300];
+	struct stat st;
+	if (!t->extra[0] && e->state)
+		snprintf(t->extra, sizeof(t->extra), "%c", e->state);
+	if (stat(dir, &st) == 0)
+		snprintf(t->user, sizeof(t->user), "%s", user_name(p, (unsigned)st.st_uid));
+	t->v[PC_NICE] = e->nice;
+	/* statm: size resident ... in pages, both from one read as htop takes
+	 * them (stat's rss is read apart and may differ by the pages faulted
+	 * in between); stat's when statm cannot be read */
+	snprintf(path, sizeof(path), "%s/statm", dir);
+	FILE *fp = fopen(path, "re");
+	unsigned long long size, res;
+	if (fp && fscanf(fp, "%llu %llu", &size, &res) == 2) {
+		t->v[PC_VIRT] = (double)size * (double)p->page;
+		t->v[PC_RES] = (double)res * (double)p->page;
+	} else {
+		t->v[PC_VIRT] = e->vsize;
+		t->v[PC_RES] = e->rss * (double)p->page;
+	}
+	if (fp)
+		fclose(fp);
+}
+
+void top_procs_host_info(struct top_procs *p, struct top_proc *t)
+{
+	char dir[256], path[300];
+	struct pent e;
+	int err;
+	memset(&e, 0, sizeof(e));
+	if (t->tgid > 0 && t->tgid != t->pid)
+		snprintf(dir, sizeof(dir), "%s/%d/task/%d", hpm_procfs_root(), t->tgid, t->pid);
+	else
+		snprintf(dir, sizeof(dir), "%s/%d", hpm_procfs_root(), t->pid);
+	snprintf(path, sizeof(path), "%s/stat", dir);
+	if (t->pid > 0 && read_stat_path(path, &e, &err))
+		fill_host(p, dir, &e, t);
 }
 
 void top_procs_set_threads(struct top_procs *p, bool on)
@@ -245,9 +330,10 @@ static void add_threads(struct top_procs *p, const char *procfs, int pid, double
 		t->tgid = pid;
 		t->thread = true;
 		snprintf(t->name, sizeof(t->name), "%s", e.comm);
-		snprintf(t->extra, sizeof(t->extra), "%c", e.state);
 		for (unsigned k = 0; k < TOP_MAX_PCOLS; k++)
 			t->v[k] = (double)NAN;
+		snprintf(path, sizeof(path), "%s/%d/task/%ld", procfs, pid, tid);
+		fill_host(p, path, &e, t);
 		/* a thread new since the last scan: all its CPU time is recent,
 		 * as for a process */
 		uint64_t prev = old ? old->ticks : 0;
@@ -396,11 +482,14 @@ int top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid, 
 		order[i] = &ne[i];
 	if (nn)
 		qsort(order, nn, sizeof(*order), cmp_busy);
-	unsigned take = nn < n ? nn : n, opened = 0, short_of_fds = 0;
+	/* n 0: every process is listed, as htop lists them, and the busiest
+	 * TOP_COUNTED_PROCS have counters (3 descriptors each) */
+	unsigned take = n && nn > n ? n : nn, opened = 0, short_of_fds = 0;
+	unsigned counted = n ? n : TOP_COUNTED_PROCS;
 	int open_err = 0;
 	for (unsigned i = 0; i < nn; i++) {
 		struct pent *e = order[i];
-		bool want = i < take;
+		bool want = i < take && i < counted;
 		if (!want && e->chosen)
 			close_counters(e);
 		if (want && !e->chosen) {
@@ -429,13 +518,17 @@ int top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid, 
 		t->pid = e->pid;
 		t->tgid = e->pid;
 		snprintf(t->name, sizeof(t->name), "%s", e->comm);
-		snprintf(t->extra, sizeof(t->extra), "%c", e->state);
 		for (unsigned k = 0; k < TOP_MAX_PCOLS; k++)
 			t->v[k] = (double)NAN;
-		t->v[PC_CPU] = interval > 0 ? 100.0 * (double)(e->ticks - e->prev_ticks) /
+		char dir[256];
+		snprintf(dir, sizeof(dir), "%s/%d", procfs, e->pid);
+		fill_host(p, dir, e, t);
+		/* signed: CPU time that went backwards (a pid reused between two
+		 * scans) is a negative share, which the views flag */
+		t->v[PC_CPU] = interval > 0 ? 100.0 * ((double)e->ticks - (double)e->prev_ticks) /
 		                                  (double)p->hz / interval
 		                            : (double)NAN;
-		for (unsigned k = PC_TASK; k < PC_NR_PERF; k++)
+		for (unsigned k = PC_TASK; k <= PC_FAULTS; k++)
 			t->v[k] = e->v[k];
 	}
 	for (unsigned i = 0; sticky && i < p->nr_gone; i++)
@@ -472,5 +565,6 @@ void top_procs_free(struct top_procs *p)
 	free(p->e);
 	free(p->gone);
 	free(p->th);
+	free(p->users);
 	free(p);
 }

@@ -33,6 +33,12 @@ int top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid, 
 /* With `on`, each process sampled is followed by a row per other thread of
  * it (/proc/PID/task: tgid, thread set; %CPU its own, the counters '-'). */
 void top_procs_set_threads(struct top_procs *p, bool on);
+/* What any task source's row t (its pid and tgid set) shows of the task
+ * besides its counts, from <procfs>: its state letter in t->extra when
+ * that is empty (R, S, D, Z, T, ...), its user, and the VIRT, RES
+ * (bytes) and NI columns. A task gone meanwhile keeps them empty / NAN.
+ * p caches the user names. */
+void top_procs_host_info(struct top_procs *p, struct top_proc *t);
 void top_procs_free(struct top_procs *p);
 
 #endif

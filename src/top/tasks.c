@@ -1,6 +1,7 @@
 /* tasks.c: see tasks.h. */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <stdint.h>
@@ -426,6 +427,8 @@ static void fill_row(const struct top_tasks *t, struct top_model *m, const struc
 	fill_counts(m, f, cnt, p, NULL, 0);
 	free(c);
 	free(cnt);
+	if (!p->exited)
+		top_procs_host_info(m->procs, p);
 }
 
 static void add_gone(struct top_tasks *t, const struct top_proc *p, unsigned max)
@@ -465,6 +468,18 @@ static void ev_columns(const struct top_model *m, struct top_frame *f)
 }
 
 /* the frame's note gets `text` after what it already says */
+/* -N: the rows listed at most (0: every task) */
+static unsigned rows_max(const struct top_model *m)
+{
+	return m->o->nprocs ? m->o->nprocs : UINT_MAX;
+}
+
+/* the exited rows --sticky keeps */
+static unsigned gone_max(const struct top_model *m)
+{
+	return 4 * (m->o->nprocs ? m->o->nprocs : TOP_COUNTED_PROCS) + 16;
+}
+
 static void append_status(struct top_frame *f, const char *text)
 {
 	size_t off = strlen(f->status);
@@ -584,7 +599,7 @@ static int add_idle(const struct top_tasks *t, const struct top_model *m, const 
 	if (n)
 		qsort(pids, n, sizeof(*pids), cmp_int);
 	char path[512], comm[64];
-	for (unsigned i = 0; i < n && shown < m->o->nprocs; i++) {
+	for (unsigned i = 0; i < n && shown < rows_max(m); i++) {
 		if (nran && bsearch(&pids[i], ran, nran, sizeof(*ran), cmp_int))
 			continue;
 		snprintf(path, sizeof(path), "%s/%d/comm", procfs, pids[i]);
@@ -615,6 +630,7 @@ static int add_idle(const struct top_tasks *t, const struct top_model *m, const 
 			*out = xreallocarray(*out, *cap, sizeof(**out));
 		}
 		idle_row(t, f, pids[i], pids[i], comm, &(*out)[(*nout)++]);
+		top_procs_host_info(m->procs, &(*out)[*nout - 1]);
 		shown++;
 		if (nt)
 			qsort(tids, nt, sizeof(*tids), cmp_int);
@@ -622,8 +638,10 @@ static int add_idle(const struct top_tasks *t, const struct top_model *m, const 
 			snprintf(path, sizeof(path), "%s/%d/task/%d/comm", procfs, pids[i],
 			         tids[j]);
 			read_comm(path, comm, sizeof(comm));
-			if (comm[0])
+			if (comm[0]) {
 				idle_row(t, f, tids[j], pids[i], comm, &(*out)[(*nout)++]);
+				top_procs_host_info(m->procs, &(*out)[*nout - 1]);
+			}
 		}
 		free(tids);
 	}
@@ -714,7 +732,7 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 		order[no++] = p;
 	}
 	qsort(order, no, sizeof(*order), cmp_task_clock);
-	unsigned take = no < m->o->nprocs ? no : m->o->nprocs;
+	unsigned take = no < rows_max(m) ? no : rows_max(m);
 	/* rows: the busiest processes, the threads of those with several,
 	 * and the kept exited ones */
 	unsigned cap = take + (m->o->sticky ? t->nr_gone : 0);
@@ -734,7 +752,7 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 		struct top_proc *pr = &out[nout++];
 		fill_row(t, m, f, order[i], interval, pr);
 		if (pr->exited && m->o->sticky)
-			add_gone(t, pr, 4 * m->o->nprocs + 16);
+			add_gone(t, pr, gone_max(m));
 		unsigned j0 = first_of(rows, n, order[i]), j1 = end_of(rows, n, order[i], j0);
 		for (unsigned j = j0; m->o->tree && j1 - j0 > 1 && j < j1; j++) {
 			struct top_proc *th = &out[nout++];
@@ -743,7 +761,7 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 		}
 	}
 	int seen = 0;
-	if (take < m->o->nprocs) {
+	if (take < rows_max(m)) {
 		int *ran = xcalloc(no ? no : 1, sizeof(int));
 		for (unsigned i = 0; i < no; i++)
 			ran[i] = order[i]->tgid;
@@ -898,7 +916,7 @@ static void sample_emu(struct top_tasks *t, struct top_model *m, struct top_fram
 			if (k->exited) {
 				t->emu_shown_exit[i] = true;
 				if (m->o->sticky)
-					add_gone(t, &p, 4 * m->o->nprocs + 16);
+					add_gone(t, &p, gone_max(m));
 			}
 		}
 		memcpy(pa, k->att, nr * sizeof(*pa));
@@ -909,7 +927,7 @@ static void sample_emu(struct top_tasks *t, struct top_model *m, struct top_fram
 	free(cnt);
 	/* the busiest N */
 	qsort(out, nout, sizeof(*out), cmp_cycles_desc);
-	while (nout > m->o->nprocs) {
+	while (nout > rows_max(m)) {
 		nout--;
 		free(out[nout].ev);
 		free(out[nout].truth);

@@ -26,7 +26,10 @@
 
 #define TOP_MAX_LEVEL     3
 #define TOP_MAX_DEPTH     3 /* drill-down stack: level-1 node, level-2 node, ... */
-#define TOP_DEFAULT_PROCS 20
+#define TOP_DEFAULT_PROCS 0 /* every process, as htop lists them */
+/* per-task counter groups (procs.h) opened for the busiest processes when
+ * every process is listed */
+#define TOP_COUNTED_PROCS 20
 #define TOP_MIN_DELAY     0.1
 #define TOP_MAX_DELAY     3600.0
 
@@ -42,7 +45,9 @@ struct top_opts {
 	int pid;           /* -p PID (perf back end): count that task, list only it */
 	double delay;      /* -d seconds */
 	unsigned level;    /* Topdown tree depth shown, 1..3 */
-	unsigned nprocs;   /* process rows sampled (busiest N) */
+	unsigned nprocs;   /* process rows sampled (busiest N); 0: every process */
+	char *user;        /* -u: only this user's tasks (a name, or a uid without
+	                    * one); NULL: everyone's */
 	char *pmu;         /* --pmu: the PMU model shown instead of the host's; NULL: default */
 	/* --topdown-variant: a named variant of its formulas; NULL: the default */
 	char *topdown_variant;
@@ -149,6 +154,10 @@ enum top_pcol {
 	PC_TASK,   /* task-clock msec over the interval */
 	PC_CSW,    /* context switches */
 	PC_FAULTS, /* page faults */
+	/* from <proc>, as htop's columns: bytes, and the nice value */
+	PC_VIRT, /* virtual size */
+	PC_RES,  /* resident */
+	PC_NICE, /* NI */
 	PC_NR_PERF,
 	/* emulator workloads */
 	PC_CYCLES = 0,
@@ -162,6 +171,7 @@ struct top_proc {
 	int pid;                 /* -1: an emulated workload */
 	char name[64];           /* comm, or "hart0: balanced seed 1" */
 	char extra[32];          /* emulator: the workload's bottleneck; perf: state */
+	char user[32];           /* perf: the task's user; "" unknown */
 	double v[TOP_MAX_PCOLS]; /* NAN: '-' (counter not opened) */
 	bool exited;             /* --sticky: gone since */
 	int tgid;                /* the process a thread belongs to (= pid for a
@@ -289,8 +299,21 @@ void top_model_free(struct top_model *m);
 unsigned top_model_task_metrics(struct top_model *m, const double *ev, unsigned nev,
                                 struct stat_metric **out);
 
-/* Sorting the process table by column (or -1: pid). */
+/* Sorting the process table by column: a process column, or one of
+ * these (the columns that are not numbers). */
+enum {
+	TOP_SORT_PID = -1,
+	TOP_SORT_NAME = -2,  /* COMMAND, WORKLOAD */
+	TOP_SORT_USER = -3,  /* USER */
+	TOP_SORT_STATE = -4, /* S */
+	TOP_SORT_FIRST = TOP_SORT_STATE,
+};
 void top_sort_procs(struct top_frame *f);
+/* The sort column a name means in f (a process column, PID, COMMAND, USER,
+ * S; any case; %CPU also as CPU), or TOP_SORT_FIRST - 1 for none. */
+int top_sort_col(const struct top_frame *f, const char *name);
+/* The name of sort column col as the table heads it. */
+const char *top_sort_name(const struct top_frame *f, int col);
 /* 0 when `name` is a process column of m's back end (or pid) that -s can
  * sort by; else -1 with the valid ones in err. */
 int top_model_check_sort(const struct top_model *m, const char *name, char *err, size_t errlen);
@@ -301,6 +324,18 @@ int top_pcol_find(const struct top_frame *f, const char *name);
 
 /* A value as shown: 4 significant digits with K/M/G, "-" for NAN. */
 void top_fmt_value(char *buf, size_t len, double v);
+/* A count with its share as every view shows it: "1.2M", "1.2M(50%)"
+ * (scaled), "1.2M*" (a metric of scaled counts), "-"; a negative count
+ * or a share outside (0, 1] (running time over enabled time) cannot be
+ * right: "?" (TOP_BAD_TEXT), never a number. */
+#define TOP_BAD_TEXT "?"
+void top_fmt_share(char *buf, size_t len, const struct top_value *v);
+/* Process column k of f with value v: memory columns in binary units
+ * (htop's K, M, G of 1024), the others as top_fmt_value; a negative value,
+ * or a %CPU over 100 x the CPUs configured, cannot be right: "?". */
+void top_fmt_pcol(char *buf, size_t len, const struct top_frame *f, unsigned k, double v);
+/* Whether process column k's value v cannot be right (see top_fmt_pcol). */
+bool top_pcol_bad(const struct top_frame *f, unsigned k, double v);
 /* The Topdown bar of width w (letters R F B K), NUL-terminated, w+1 bytes. */
 void top_fmt_bar(char *buf, unsigned w, const double td[TD_NR]);
 void top_print_text(FILE *out, const struct top_frame *f);

@@ -252,6 +252,25 @@ bool top_view_nav(struct top_view *v, const struct top_frame *f, int ch)
 	return true;
 }
 
+bool top_view_search(struct top_view *v, const struct top_frame *f, const char *text)
+{
+	unsigned *idx;
+	unsigned n = shown_rows(v, f, &idx);
+	bool found = false;
+	/* from the row after the selection on, wrapping, as htop's F3 again */
+	for (unsigned k = 1; k <= n && !found && *text; k++) {
+		unsigned r = ((unsigned)(v->sel > 0 ? v->sel : 0) + k) % n;
+		if (name_has(f->procs[idx[r]].name, text)) {
+			v->sel = (int)r;
+			v->on_units = false;
+			found = true;
+		}
+	}
+	clamp_sel(v, f, idx, n);
+	free(idx);
+	return found;
+}
+
 const struct top_proc *top_view_selected(const struct top_view *v, const struct top_frame *f)
 {
 	if (v->on_units)
@@ -314,16 +333,21 @@ static void draw_bar(struct top_view *v, int y, int x, int w, const double td[TD
 	}
 }
 
-static void fmt_val(char *buf, size_t len, const struct top_value *tv)
+/* The process table's widths: the columns of htop's table beside the
+ * counters fit 120 columns with the table's "rows A-B of N" */
+static int name_w(const struct top_frame *f)
 {
-	char n[32];
-	top_fmt_value(n, sizeof(n), tv->v);
-	if (isnan(tv->v) || tv->share >= 0.999)
-		snprintf(buf, len, "%s", n);
-	else if (tv->share < 0)
-		snprintf(buf, len, "%s*", n);
-	else
-		snprintf(buf, len, "%s(%.0f%%)", n, tv->share * 100);
+	return strcmp(f->backend, "emu") ? 20 : 24;
+}
+
+static int pcol_w(const struct top_frame *f, unsigned k)
+{
+	const char *n = f->pcol_names[k];
+	if (!strcmp(n, "NI"))
+		return 3;
+	if (!strcmp(n, "VIRT") || !strcmp(n, "RES"))
+		return 7;
+	return 9;
 }
 
 static void header_line(struct top_view *v, int y, const char *text)
@@ -362,10 +386,15 @@ static const char help_text[] =
     "  /          filter the processes by name (any case); Esc clears it\n"
     "  F5 T       tree view: threads under their process\n"
     "  k          send a signal to the selected task (which one, then y/n)\n"
+    "  U          only one user's processes (a name or uid; empty: all), htop's u\n"
+    "  htop's F keys: F1 help  F2 setup (e)  F3 search (the bar to the next name\n"
+    "  with the text)  F4 filter (/)  F5 tree  F6 sort by a named column  F7 nice -1\n"
+    "  F8 nice +1 (the selected task; -1 needs privilege)  F9 kill (k)  F10 quit\n"
     "\n"
     "Bar: R retiring, F frontend bound, B bad speculation, K backend bound\n"
     "(green, blue, magenta, red with colours). (NN%): counted NN% of the time\n"
-    "and scaled; *: computed from scaled counts.\n";
+    "and scaled; *: computed from scaled counts; ?: a value that cannot be\n"
+    "right (a negative count or share, a share over 100%), never a number.\n";
 
 static void draw_help(void)
 {
@@ -479,15 +508,15 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 	for (unsigned u = u0; u < u0 + nshow; u++) {
 		const struct top_unit *t = &f->units[u];
 		bool sel = v->on_units && (int)u == v->usel;
-		fmt_val(a, sizeof(a), &t->cycles);
-		fmt_val(b, sizeof(b), &t->instructions);
+		top_fmt_share(a, sizeof(a), &t->cycles);
+		top_fmt_share(b, sizeof(b), &t->instructions);
 		if (isnan(t->ipc))
 			snprintf(c, sizeof(c), "-");
 		else
 			snprintf(c, sizeof(c), "%.2f", t->ipc);
 		len = snprintf(line, sizeof(line), "%-8s %9s %9s %5s", t->name, a, b, c);
 		for (unsigned k = 0; k < f->ncols && len < (int)sizeof(line) - 20; k++) {
-			fmt_val(a, sizeof(a), &t->col[k]);
+			top_fmt_share(a, sizeof(a), &t->col[k]);
 			len += snprintf(line + len, sizeof(line) - (size_t)len, " %12s", a);
 		}
 		bar_on(sel);
@@ -564,16 +593,28 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 
 	/* the process (or workload) table */
 	bool emu = !strcmp(f->backend, "emu");
-	len = snprintf(line, sizeof(line), "%7s %-24s", emu ? "HART" : "PID",
-	               emu ? "WORKLOAD" : "COMMAND");
+	/* the sort column is marked v (descending) or ^ (reversed) */
+	const char *mark = f->reverse ? "^" : "v";
+	char pidh[16], nameh[24];
+	snprintf(pidh, sizeof(pidh), "%s%s", emu ? "HART" : "PID",
+	         f->sort_col == TOP_SORT_PID ? mark : "");
+	snprintf(nameh, sizeof(nameh), "%s%s", emu ? "WORKLOAD" : "COMMAND",
+	         f->sort_col == TOP_SORT_NAME ? mark : "");
+	len = snprintf(line, sizeof(line), "%7s %-*s", pidh, name_w(f), nameh);
 	for (unsigned k = 0; k < f->npcols; k++) {
 		bool s = (int)k == f->sort_col;
 		char name[24];
-		snprintf(name, sizeof(name), "%s%s", f->pcol_names[k],
-		         s ? (f->reverse ? "^" : "v") : "");
-		len += snprintf(line + len, sizeof(line) - (size_t)len, " %9s", name);
+		snprintf(name, sizeof(name), "%s%s", f->pcol_names[k], s ? mark : "");
+		len += snprintf(line + len, sizeof(line) - (size_t)len, " %*s", pcol_w(f, k), name);
 	}
-	len += snprintf(line + len, sizeof(line) - (size_t)len, "  %s", emu ? "BOTTLENECK" : "S");
+	if (emu) {
+		len += snprintf(line + len, sizeof(line) - (size_t)len, "  BOTTLENECK");
+	} else {
+		char sh[8], uh[12];
+		snprintf(sh, sizeof(sh), "S%s", f->sort_col == TOP_SORT_STATE ? mark : "");
+		snprintf(uh, sizeof(uh), "USER%s", f->sort_col == TOP_SORT_USER ? mark : "");
+		len += snprintf(line + len, sizeof(line) - (size_t)len, " %-2s %-8s", sh, uh);
+	}
 	/* where the window is in the table, as htop's scroll position */
 	v->page = LINES - 1 - (y + 1);
 	if (v->page < 1)
@@ -602,15 +643,26 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 		/* a thread's name after its tree line, as htop's tree view */
 		char name[72];
 		snprintf(name, sizeof(name), "%s%s", depth[r] ? "   " : "", p->name);
+		int nw = name_w(f);
 		if (p->pid >= 0)
-			len = snprintf(line, sizeof(line), "%7d %-24.24s", p->pid, name);
+			len = snprintf(line, sizeof(line), "%7d %-*.*s", p->pid, nw, nw, name);
 		else
-			len = snprintf(line, sizeof(line), "%7u %-24.24s", i, name);
+			len = snprintf(line, sizeof(line), "%7u %-*.*s", i, nw, nw, name);
 		for (unsigned k = 0; k < f->npcols; k++) {
-			top_fmt_value(a, sizeof(a), p->v[k]);
-			len += snprintf(line + len, sizeof(line) - (size_t)len, " %9s", a);
+			top_fmt_pcol(a, sizeof(a), f, k, p->v[k]);
+			len += snprintf(line + len, sizeof(line) - (size_t)len, " %*s",
+			                pcol_w(f, k), a);
 		}
-		snprintf(line + len, sizeof(line) - (size_t)len, "  %s", p->extra);
+		/* the state letter; X (proc(5)'s dead) for a row kept exited,
+		 * which the row's dim shows too */
+		if (emu)
+			snprintf(line + len, sizeof(line) - (size_t)len, "  %s", p->extra);
+		else
+			snprintf(line + len, sizeof(line) - (size_t)len, " %-2s %s",
+			         p->exited     ? "X"
+			         : p->extra[0] ? p->extra
+			                       : "-",
+			         p->user[0] ? p->user : "-");
 		if (p->exited)
 			attron(A_DIM);
 		bar_on(sel);
@@ -669,8 +721,10 @@ int top_view_key(struct top_view *v, int timeout_ms)
 		return '\n';
 	if (ch == KEY_BACKSPACE)
 		return 127;
-	if (ch == KEY_F(5))
-		return TOP_KEY_F5;
+	/* htop's function keys F1 to F10 */
+	for (int n = 1; n <= 10; n++)
+		if (ch == KEY_F(n))
+			return TOP_KEY_F(n);
 	return ch;
 }
 

@@ -35,6 +35,7 @@ struct top_view {
 	bool follow;       /* F: the selection stays on sel_pid across frames */
 	bool tree;         /* F5/T: threads under their process (mirrors top_opts) */
 	char filter[64];   /* '/': case-insensitive name substring, "" none */
+	char search[64];   /* F3: the last text searched for */
 	int page, upage;   /* process / unit rows shown at the last draw */
 };
 
@@ -51,6 +52,9 @@ void top_view_sync(struct top_view *v, const struct top_frame *f);
 /* Moves the selection for Up, Down, PgUp, PgDn, Home, End and Tab; false
  * for any other key. */
 bool top_view_nav(struct top_view *v, const struct top_frame *f, int ch);
+/* F3: the selection bar to the next row (after the selected one,
+ * wrapping) whose name has text (any case); false when none has. */
+bool top_view_search(struct top_view *v, const struct top_frame *f, const char *text);
 /* The selected process row (NULL: none, or the bar is on the units) and
  * the selected unit (-1: the bar is on the process table). */
 const struct top_proc *top_view_selected(const struct top_view *v, const struct top_frame *f);
@@ -68,7 +72,9 @@ void top_view_draw(struct top_view *v, const struct top_frame *f);
 #define TOP_KEY_HANGUP (-3) /* the terminal is gone: quit */
 /* keys the caller maps, whatever curses calls them: Enter is '\n',
  * Backspace 127, Escape 27 */
-#define TOP_KEY_F5 0x10005
+/* htop's F1 to F10, whatever curses calls them */
+#define TOP_KEY_F(n) (0x10000 + (n))
+#define TOP_KEY_F5   TOP_KEY_F(5)
 int top_view_key(struct top_view *v, int timeout_ms);
 /* Reads one line at the bottom, prefilled with init. true on Enter,
  * false on Escape. */

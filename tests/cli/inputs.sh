@@ -111,7 +111,7 @@ run_fails_with "report FIFO (a run file): refused, not waited on" "'$tmp/fifo': 
 	timeout 20 $H report "$tmp/fifo"
 run_fails_with "report --samples FIFO: refused, not waited on" "'$tmp/fifo': a FIFO, not a file" \
 	timeout 20 $H report --samples "$tmp/fifo"
-run_fails_with "top -s NOSUCH lists the columns" "-s 'NOSUCH': not a column to sort by (CYCLES, INSTR, IPC, pid)" \
+run_fails_with "top -s NOSUCH lists the columns" "-s 'NOSUCH': not a column to sort by (CYCLES, INSTR, IPC, WORKLOAD, pid)" \
 	$H top -b -n 1 -d 0.1 --backend emu -s NOSUCH
 run_ok "top -s ipc (any case) still sorts" $H top -b -n 1 -d 0.1 --backend emu -s ipc
 

@@ -11,6 +11,8 @@ STAT_TESTS += tests/stat/topdown-options.sh
 # --topdown-variant: Kunminghu's slots formulas against the raw counts of the
 # same run and each profile's declaration, run files, report, top, refusals
 STAT_TESTS += tests/stat/topdown-variant.sh
+# toplev's sampling hint: the record command for the bottleneck node, run
+STAT_TESTS += tests/stat/sample-hint.sh
 # perf's tool events: duration_time, user_time, system_time against perf's
 STAT_TESTS += tests/stat/tool-events.sh
 # Arm Topdown on the Neoverse cores: the events --topdown and -M choose,

@@ -8,6 +8,10 @@ EXTRA_DIST += $(TOP_TESTS)
 # task rows from BPF, the per-task group fallback, the emulator's tasks
 # (tests/bpf/duty: a loop of a known CPU share)
 TESTS += tests/top/top-bpf.sh tests/top/top-fdlimit.sh tests/top/top-bottleneck.sh
+# htop's process table: every process, state, VIRT RES NI USER, -u, sorting
+# by any column, flagged values (against /proc and a fake <proc>)
+TESTS += tests/top/top-htop.sh
+EXTRA_DIST += tests/top/top-htop.sh
 EXTRA_DIST += tests/top/top-bpf.sh tests/top/top-fdlimit.sh tests/top/top-bottleneck.sh
 # a multi-threaded sleeper for the tree view test (top-keys.sh)
 check_PROGRAMS += tests/top/mt-sleeper

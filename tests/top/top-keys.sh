@@ -299,4 +299,59 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
 else
 	echo "ok $((tap_n + 1)) # SKIP EPERM: not root or no setpriv"; tap_n=$((tap_n + 1))
 fi
+
+# ------------------------------------------------ htop's F1-F10 and U
+# (issue 32): every process, htop's columns, the function keys as htop maps
+# them beside the letters: F1 help, F2 setup (the event columns), F3
+# search, F4 filter, F5 tree, F6 sort, F7/F8 nice, F9 kill, F10 quit
+"$MT" "${name}fa" 0 600 &
+fa=$!
+"$MT" "${name}fb" 0 600 &
+fb=$!
+kids="$kids $fa $fb"
+sleep 0.3
+start "env NO_COLOR=1 XDG_CONFIG_HOME=$XDG_CONFIG_HOME $H top -d 0.3 --backend perf"
+wait_for "frame 2"
+cap | grep -Eq ' PID +COMMAND .* VIRT +RES +NI +S +USER'; ok $? "the table has VIRT RES NI S USER"
+key F4; wait_for "filter (name"; ok $? "F4: the filter prompt"
+key -l "${name}f"; key Enter; wait_for "rows 1-2 of 2"
+ok $? "F4: two sleepers listed, sleeping ones too ($(rows))"
+cap | grep -Eq "^ *$fa ${name}fa .* S +root *\$"; ok $? "a sleeper's row: state S, user root"
+# by PID: rows that stay in place (F3 moves the bar to a row, not a task)
+key F6; wait_for "sort by"; key C-u; key -l "pid"; key Enter; wait_for "PIDv"
+key F3; wait_for "search (name"; ok $? "F3: the search prompt"
+key -l "${name}fb"; key Enter
+wait_sel " ${name}fb"; ok $? "F3: the bar on the row found ($(sel | cut -c1-30))"
+key F3; wait_for "search (name"; key C-u; key -l "nosuch"; key Enter
+wait_for "search: no process has 'nosuch'"; ok $? "F3: a text no row has says so"
+key F6; wait_for "sort by"; ok $? "F6: the sort prompt"
+key C-u; key -l "user"; key Enter; wait_for "USERv"; ok $? "F6 user: sorted by USER, marked"
+key F6; wait_for "sort by"; key C-u; key -l "RES"; key Enter; wait_for "RESv"; ok $? "F6 RES: by RES"
+key F6; wait_for "sort by"; key C-u; key -l "bogus"; key Enter; wait_for "sort: 'bogus' is not a column"
+ok $? "F6: a name that is no column is refused"
+key F6; wait_for "sort by"; key C-u; key -l "pid"; key Enter; wait_for "PIDv"
+key F3; wait_for "search (name"; key C-u; key -l "${name}fa"; key Enter; wait_sel " ${name}fa"
+ni() { cut -d')' -f2 /proc/$1/stat | cut -d' ' -f18; }
+n0=$(ni $fa)
+key F8; wait_for "nice $fa (${name}fa): $n0 -> $((n0 + 1))"
+[ "$(ni $fa)" = $((n0 + 1)) ]; ok $? "F8: nice +1 on the selected task ($n0 -> $(ni $fa))"
+if [ "$(id -u)" = 0 ]; then
+	key F7; wait_for "nice $fa (${name}fa): $((n0 + 1)) -> $n0"
+	[ "$(ni $fa)" = "$n0" ]; ok $? "F7: nice -1 (root may)"
+fi
+[ "$(ni $fb)" = "$(ni $fb)" ] && kill -0 $fb; ok $? "the other sleeper untouched"
+key F9; wait_for "number or name [15 TERM]"; ok $? "F9: kill's signal prompt"
+key Escape; wait_for "no signal sent"; kill -0 $fa; ok $? "F9 then Escape: nothing sent"
+key F2; wait_for "events:"; ok $? "F2: setup, the event columns prompt"
+key Escape; wait_for "events unchanged"
+key F1; wait_for "hpmstat top keys"; ok $? "F1: help"
+cap | grep -q 'F1 help  F2 setup'; ok $? "help: htop's F keys"
+key x; wait_gone "hpmstat top keys"
+key Escape; wait_gone "filter: ${name}f"
+key U; wait_for "user (name or uid"; ok $? "U: the user prompt"
+key -l nobody; key Enter; wait_for "user: nobody"; next_frames 2
+! cap | grep -Eq " root *\$"; ok $? "U nobody: no root process listed"
+key U; wait_for "user (name"; key C-u; key Enter; wait_for "user: everyone"
+wait_for " root"; ok $? "U empty: everyone's again"
+key F10; wait_for "EXITED 0"; ok $? "F10 quits"
 done_testing
