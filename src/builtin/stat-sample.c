@@ -108,6 +108,18 @@ char *stat_sample_hint(const struct stat_sample_run *r, bool always)
 	char *line = xasprintf(" Sample %s: hpmstat record", what);
 	if (on_emu) {
 		add(&line, " --backend emu");
+		/* record's emulator takes the first model that can sample
+		 * unless told: name the run's own (kunminghu-v3) */
+		const struct hpm_pmu_model *first = NULL;
+		for (unsigned i = 0; !first && i < hpm_model_count(); i++) {
+			const struct hpm_emu_machine *m = hpm_model_machine(hpm_model_at(i));
+			if (m && hpm_emu_can_sample(m))
+				first = hpm_model_at(i);
+		}
+		if (first != s->model) {
+			add(&line, " --pmu");
+			add_word(&line, s->model->name);
+		}
 		if (r->emu->trace) {
 			add(&line, " --emu-trace");
 			add_word(&line, r->emu->trace);
