@@ -383,46 +383,40 @@ static bool merge(const struct hpm_event_code *a, const struct hpm_event_code *b
 	return true;
 }
 
+/* What every Kunminghu table's model shares: the operations (each reads
+ * its table from m->data), the modes, the fixed counters and the banks. */
+#define KMH_MODEL_COMMON                                                                           \
+	.arch = "riscv", .match_cpuid = match_cpuid, .encode = encode, .suggest = suggest,         \
+	.decode = decode, .decode_json = decode_json, .nr_events = nr_events,                      \
+	.event_at = event_at, .event_json = event_json, .event_note = event_note,                  \
+	.parse_modifiers = parse_modifiers, .modes_str = modes_str,                                \
+	.restrict_level = restrict_level, .modes_default = KMH_MODES_DEFAULT,                      \
+	.modes_all = KMH_MODES_ALL, .fixed = fixed, .nr_fixed = sizeof(fixed) / sizeof(fixed[0]),  \
+	.counters = {"bank", "mhpmcounter", KMH_FIRST_COUNTER, KMH_LAST_COUNTER},                  \
+	.nr_constraints = KMH_NR_BANKS, .constraint_name = constraint_name,                        \
+	.constraint_counters = constraint_counters,                                                \
+	.constraint_of_counter = constraint_of_counter, .merge = merge,                            \
+	.perf_attr = kmh_perf_attr, .perf_driver = kmh_perf_driver
+
+/* perf stat's -d, -dd, -ddd: the same events on both tables but the
+ * branch pair, BRANCHES (v2 BpInstr,BpWrong; v3 BRANCH_JUMP,BR_MIS_PRED) */
+#define KMH_DETAILED(BRANCHES)                                                                     \
+	{                                                                                          \
+		"l1D_read_dcache_access,l1D_read_dcache_miss,"                                     \
+		"Slice0_l2_cache_access + Slice1_l2_cache_access + Slice2_l2_cache_access + "      \
+		"Slice3_l2_cache_access,"                                                          \
+		"Slice0_l2_cache_miss + Slice1_l2_cache_miss + Slice2_l2_cache_miss + "            \
+		"Slice3_l2_cache_miss," BRANCHES,                                                  \
+		    "ifu_req,ifu_miss,dtlb_ld_access,dtlb_ld_miss,itlb_access,itlb_miss",          \
+		    "l1D_load_hw_prf_access,l1D_load_hw_prf_miss",                                 \
+	}
+
 const struct hpm_pmu_model hpm_model_kunminghu = {
     .name = "kunminghu",
     .display = "Kunminghu",
     .description = "XiangShan Kunminghu (RISC-V)",
-    .arch = "riscv",
-    .match_cpuid = match_cpuid,
-    .encode = encode,
-    .suggest = suggest,
-    .decode = decode,
-    .decode_json = decode_json,
-    .nr_events = nr_events,
-    .event_at = event_at,
-    .event_json = event_json,
-    .event_note = event_note,
-    .parse_modifiers = parse_modifiers,
-    .modes_str = modes_str,
-    .restrict_level = restrict_level,
-    .modes_default = KMH_MODES_DEFAULT,
-    .modes_all = KMH_MODES_ALL,
-    .fixed = fixed,
-    .nr_fixed = sizeof(fixed) / sizeof(fixed[0]),
-    .counters = {"bank", "mhpmcounter", KMH_FIRST_COUNTER, KMH_LAST_COUNTER},
-    .nr_constraints = KMH_NR_BANKS,
-    .constraint_name = constraint_name,
-    .constraint_counters = constraint_counters,
-    .constraint_of_counter = constraint_of_counter,
-    .merge = merge,
-    .detailed =
-        {
-            "l1D_read_dcache_access,l1D_read_dcache_miss,"
-            "Slice0_l2_cache_access + Slice1_l2_cache_access + Slice2_l2_cache_access + "
-            "Slice3_l2_cache_access,"
-            "Slice0_l2_cache_miss + Slice1_l2_cache_miss + Slice2_l2_cache_miss + "
-            "Slice3_l2_cache_miss,"
-            "BpInstr,BpWrong",
-            "ifu_req,ifu_miss,dtlb_ld_access,dtlb_ld_miss,itlb_access,itlb_miss",
-            "l1D_load_hw_prf_access,l1D_load_hw_prf_miss",
-        },
-    .perf_attr = kmh_perf_attr,
-    .perf_driver = kmh_perf_driver,
+    KMH_MODEL_COMMON,
+    .detailed = KMH_DETAILED("BpInstr,BpWrong"),
     .generic = generic,
     .nr_generic = sizeof(generic) / sizeof(generic[0]),
     .metrics = &kmh_metrics,
@@ -436,42 +430,8 @@ const struct hpm_pmu_model hpm_model_kunminghu_v3 = {
     .name = "kunminghu-v3",
     .display = "Kunminghu (kunminghu-v3)",
     .description = "XiangShan Kunminghu (RISC-V), kunminghu-v3 event table (XiangShan afe3818)",
-    .arch = "riscv",
-    .match_cpuid = match_cpuid,
-    .encode = encode,
-    .suggest = suggest,
-    .decode = decode,
-    .decode_json = decode_json,
-    .nr_events = nr_events,
-    .event_at = event_at,
-    .event_json = event_json,
-    .event_note = event_note,
-    .parse_modifiers = parse_modifiers,
-    .modes_str = modes_str,
-    .restrict_level = restrict_level,
-    .modes_default = KMH_MODES_DEFAULT,
-    .modes_all = KMH_MODES_ALL,
-    .fixed = fixed,
-    .nr_fixed = sizeof(fixed) / sizeof(fixed[0]),
-    .counters = {"bank", "mhpmcounter", KMH_FIRST_COUNTER, KMH_LAST_COUNTER},
-    .nr_constraints = KMH_NR_BANKS,
-    .constraint_name = constraint_name,
-    .constraint_counters = constraint_counters,
-    .constraint_of_counter = constraint_of_counter,
-    .merge = merge,
-    .detailed =
-        {
-            "l1D_read_dcache_access,l1D_read_dcache_miss,"
-            "Slice0_l2_cache_access + Slice1_l2_cache_access + Slice2_l2_cache_access + "
-            "Slice3_l2_cache_access,"
-            "Slice0_l2_cache_miss + Slice1_l2_cache_miss + Slice2_l2_cache_miss + "
-            "Slice3_l2_cache_miss,"
-            "BRANCH_JUMP,BR_MIS_PRED",
-            "ifu_req,ifu_miss,dtlb_ld_access,dtlb_ld_miss,itlb_access,itlb_miss",
-            "l1D_load_hw_prf_access,l1D_load_hw_prf_miss",
-        },
-    .perf_attr = kmh_perf_attr,
-    .perf_driver = kmh_perf_driver,
+    KMH_MODEL_COMMON,
+    .detailed = KMH_DETAILED("BRANCH_JUMP,BR_MIS_PRED"),
     .generic = generic_v3,
     .nr_generic = sizeof(generic_v3) / sizeof(generic_v3[0]),
     .metrics = &kmh_v3_metrics,
