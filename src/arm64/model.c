@@ -604,6 +604,6 @@ const struct hpm_pmu_model hpm_model_neoverse_v2 =
 
 /* The architecture (encode and decode --arch arm64): every standard event
  * and every field of the newest PMUv3; no core's metrics, no detection. */
-static const struct arm_model arch = {NULL};
+static const struct arm_model arch = {NULL, ARM_REV_ALL};
 static const struct metric_table no_metrics;
 const struct hpm_pmu_model hpm_model_arm64 = ARM_MODEL("arm64", "Arm PMUv3", arch, no_metrics);
