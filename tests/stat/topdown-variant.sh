@@ -169,8 +169,8 @@ $H stat record -o "$dir/p.data" --topdown=1 --topdown-variant=slots --emu-cycles
 	>/dev/null 2>&1
 $H stat --topdown=1 --topdown-variant=slots --emu-cycles 1e6 2>"$dir/live.txt" >/dev/null
 $H stat report -i "$dir/p.data" </dev/null 2>"$dir/replay.txt" >/dev/null
-grep Bad_Speculation "$dir/live.txt" > "$dir/live.bs"
-grep Bad_Speculation "$dir/replay.txt" > "$dir/replay.bs"
+grep '^ *Bad_Speculation ' "$dir/live.txt" > "$dir/live.bs"
+grep '^ *Bad_Speculation ' "$dir/replay.txt" > "$dir/replay.bs"
 [ -s "$dir/live.bs" ] && cmp -s "$dir/live.bs" "$dir/replay.bs"
 ok $? "stat record | stat report: the slots value of the live run ($(cat "$dir/replay.bs" | tr -s ' '))"
 
