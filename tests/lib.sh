@@ -48,6 +48,13 @@ out_is() {
 	got=$("$@" 2>"$tap_err"); rc=$?
 	if [ $rc -eq 0 ] && [ "$got" = "$want" ]; then ok 0 "$d"; else ok 1 "$d"; diag "exit $rc" "got:  $got" "want: $want" "$(head -3 "$tap_err")"; fi
 }
+# skip [DESC] REASON: one test point skipped, as TAP says it
+skip() {
+	tap_n=$((tap_n + 1))
+	if [ $# -ge 2 ]; then echo "ok $tap_n - $1 # SKIP $2"; else echo "ok $tap_n # SKIP $1"; fi
+}
+# skip_all REASON: the whole file skipped (before its first test point)
+skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 done_testing() {
 	echo "1..$tap_n"
 	[ $tap_fail -eq 0 ]

@@ -19,20 +19,16 @@ ctl=/sys/devices/system/cpu/cpu$last/online
 trap 'main_shell || exit; [ -w "$ctl" ] && echo 1 >"$ctl" 2>/dev/null; rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
 
 if [ "${HPMSTAT_HOTPLUG_TESTS:-no}" != yes ]; then
-	echo "1..0 # SKIP set HPMSTAT_HOTPLUG_TESTS=yes (it takes a CPU offline, which disturbs tests running beside it)"
-	exit 0
+	skip_all "set HPMSTAT_HOTPLUG_TESTS=yes (it takes a CPU offline, which disturbs tests running beside it)"
 fi
 if ! grep -q '^#define HAVE_LIBBPF 1' "$top_builddir/config.h"; then
-	echo "1..0 # SKIP hpmstat was built without libbpf"
-	exit 0
+	skip_all "hpmstat was built without libbpf"
 fi
 if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP not root: BPF and hotplug need root"
-	exit 0
+	skip_all "not root: BPF and hotplug need root"
 fi
 if [ "$last" -lt 1 ] || [ ! -w "$ctl" ] || ! echo 1 >"$ctl" 2>/dev/null; then
-	echo "1..0 # SKIP no CPU that can be taken offline here ($ctl)"
-	exit 0
+	skip_all "no CPU that can be taken offline here ($ctl)"
 fi
 
 # blip: CPU $last offline for 0.3 s after $1 seconds

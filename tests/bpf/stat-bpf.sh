@@ -13,15 +13,12 @@ H=$HPMSTAT
 D="$top_builddir/tests/bpf/duty"
 dir=$(mktemp -d)
 trap 'main_shell || exit; rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
-skip() { echo "ok $((tap_n = tap_n + 1)) # SKIP $1"; }
 
 if ! grep -q '^#define HAVE_LIBBPF 1' "$top_builddir/config.h"; then
-	echo "1..0 # SKIP hpmstat was built without libbpf"
-	exit 0
+	skip_all "hpmstat was built without libbpf"
 fi
 if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP not root: BPF needs root (or CAP_BPF and CAP_PERFMON)"
-	exit 0
+	skip_all "not root: BPF needs root (or CAP_BPF and CAP_PERFMON)"
 fi
 last=$(($(getconf _NPROCESSORS_ONLN) - 1))
 

@@ -6,8 +6,7 @@
 . "$top_srcdir/tests/lib.sh"
 H=$HPMSTAT
 if ! command -v script >/dev/null 2>&1; then
-	echo "1..0 # SKIP script(1) not installed"
-	exit 0
+	skip_all "script(1) not installed"
 fi
 d=$(mktemp -d)
 trap 'rm -rf "$d" "$tap_out" "$tap_err"' EXIT

@@ -47,8 +47,8 @@ print(' '.join(g))" > "$tap_err"
 	got=$($H list --raw-dump metricgroup)
 	[ "$got" = "$(cat "$tap_err")" ]; ok $? "metricgroup lists metrics.json's groups in order ($got)"
 else
-	ok 0 "# SKIP python3 not installed"
-	ok 0 "# SKIP python3 not installed"
+	skip "python3 not installed"
+	skip "python3 not installed"
 fi
 sed -n '/^Metrics:$/,$p' "$tap_out" | sed -n 3,4p | tr -s ' ' > "$tap_err"
 printf '%s\n' ' tma_frontend_bound' ' [This category represents the fraction of slots where the frontend' |
@@ -96,7 +96,7 @@ if command -v perf >/dev/null 2>&1 && perf list --raw-dump sw > "$tap_err" 2>/de
 	$H list --raw-dump pmu | tr ' ' '\n' | grep / | sort > "$tap_out"
 	cmp -s "$tap_err" "$tap_out"; ok $? "list --raw-dump pmu names perf's --raw-dump pmu names"
 else
-	for i in 1 2 3; do ok 0 "# SKIP perf not installed"; done
+	for i in 1 2 3; do skip "perf not installed"; done
 fi
 out=$($H list tracepoint 2>"$tap_err"); rc=$?
 [ $rc -eq 0 ] && [ -z "$out" ] && grep -q "counts no tracepoint events" "$tap_err"
@@ -176,8 +176,8 @@ print(len(bad), ' '.join(kinds))" < "$tap_out" > "$tap_err"
 		[ "$kinds" = "0 cache fixed hardware kunminghu metric metricgroup software tool" ]
 	ok $? "every object has name, kind, description, long_description, encoding ($(cat "$tap_err"))"
 else
-	ok 0 "# SKIP python3 not installed"
-	ok 0 "# SKIP python3 not installed"
+	skip "python3 not installed"
+	skip "python3 not installed"
 fi
 $H list --json ifu_miss > "$tap_out"
 v=$($J 0.name 0.kind 0.bank 0.index 0.counters.# 0.encoding < "$tap_out" | tr '\n' '|')

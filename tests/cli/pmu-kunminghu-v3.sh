@@ -81,7 +81,7 @@ if command -v perf >/dev/null 2>&1; then
 	grep -q "^rob_commitInstr: .*config: 0x4000000000000033," "$tmp/evlist"
 	ok $? "perf evlist: rob_commitInstr's config is v3's 0x4000000000000033"
 else
-	tap_n=$((tap_n + 1)); echo "ok $tap_n - perf evlist # SKIP no perf"
+	skip "perf evlist" "no perf"
 fi
 run_fails_with "record --pmu without --backend emu is refused" \
 	"--pmu kunminghu-v3 needs --backend emu" $H record --pmu kunminghu-v3 -e cycles true

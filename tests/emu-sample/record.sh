@@ -63,7 +63,7 @@ if command -v perf >/dev/null 2>&1; then
 	out=$(awk '{ n++ } END { print n + 0 }' ips.txt)
 	[ "$out" -eq "$n" ]; ok $? "every sample has an IP"
 else
-	for i in 1 2 3 4 5 6 7 8 9 10 11; do ok 0 "# SKIP perf is not installed"; done
+	for i in 1 2 3 4 5 6 7 8 9 10 11; do skip "perf is not installed"; done
 fi
 
 # emu profiles shows the functions as the profile file declares them
@@ -95,7 +95,7 @@ if command -v perf >/dev/null 2>&1; then
 	m=$(perf script -i int.data 2>/dev/null | wc -l)
 	[ "$m" -eq "$k" ]; ok $? "perf script reads all $m of them"
 else
-	ok 0 "# SKIP perf is not installed"
+	skip "perf is not installed"
 fi
 
 # -o -: perf's pipe format, read by perf script -i -
@@ -108,7 +108,7 @@ if command -v perf >/dev/null 2>&1; then
 	m=$(perf script -i - <pipe.data 2>/dev/null | wc -l)
 	[ "$m" -eq "$k" ]; ok $? "perf script -i - reads all $m of them"
 else
-	ok 0 "# SKIP perf is not installed"
+	skip "perf is not installed"
 fi
 run_fails_with "a full disk" "cannot write '/dev/full'" \
 	"$HPMSTAT" record --backend emu --emu-cycles 10000000 -e rob_commitInstr -c 10007 -o /dev/full

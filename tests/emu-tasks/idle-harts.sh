@@ -14,8 +14,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T" "$tap_out" "$tap_err"' EXIT
 export XDG_CONFIG_HOME="$T/cfg"
 if ! command -v python3 >/dev/null 2>&1; then
-	echo "1..0 # SKIP python3 is needed to read the JSON lines"
-	exit 0
+	skip_all "python3 is needed to read the JSON lines"
 fi
 E="--backend emu --emu-profile tasks-mixed --emu-harts 4 --emu-cycles 20000000 --topdown"
 # the level-1 events counted as they are, beside the Topdown (no multiplexing

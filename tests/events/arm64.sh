@@ -14,7 +14,6 @@ arm="$top_srcdir/events/arm64"
 gen="$top_builddir/src/gen/metrics2c"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"; main_shell && rm -f "$tap_out" "$tap_err"' EXIT
-skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP $2"; }
 
 # The cores: mapfile rows that are not comments.
 grep -v '^#' "$arm/mapfile.csv" >"$dir/map"

@@ -12,10 +12,10 @@ linux_jevents() {
 	pe=linux-source-6.1/tools/perf/pmu-events
 	what="Linux 6.1 jevents.py accepts events/$1"
 	if [ ! -r "$tarball" ]; then
-		tap_n=$((tap_n + 1)); echo "ok $tap_n - $what # SKIP no $tarball (Debian package linux-source-6.1)"
+		skip "$what" "no $tarball (Debian package linux-source-6.1)"
 		return 1
 	elif ! command -v python3 >/dev/null 2>&1; then
-		tap_n=$((tap_n + 1)); echo "ok $tap_n - $what # SKIP no python3"
+		skip "$what" "no python3"
 		return 1
 	elif ! tar -xJf "$tarball" -C "$dir" "$pe/jevents.py" "$pe/arch/test" 2>"$tap_err"; then
 		ok 1 "jevents.py and arch/test extract from $tarball"

@@ -15,15 +15,14 @@
 # - every report spelling against perf report's lines on one -g file.
 . "$top_srcdir/tests/lib.sh"
 R=$top_srcdir/tests/record
-command -v gcc >/dev/null 2>&1 || { echo "1..0 # SKIP gcc not installed"; exit 0; }
-command -v perf >/dev/null 2>&1 || { echo "1..0 # SKIP perf not installed"; exit 0; }
+command -v gcc >/dev/null 2>&1 || skip_all "gcc not installed"
+command -v perf >/dev/null 2>&1 || skip_all "perf not installed"
 T=$(mktemp -d)
 trap 'main_shell && rm -rf "$T" "$tap_out" "$tap_err"' EXIT
 cd "$T" || exit 1
 if ! "$HPMSTAT" record -q -e cpu-clock -o probe.data -- true 2>"$T/probe.err" ||
 	! perf record -q -e cpu-clock -o p-probe.data -- true 2>/dev/null; then
-	echo "1..0 # SKIP cannot sample here: $(head -1 "$T/probe.err")"
-	exit 0
+	skip_all "cannot sample here: $(head -1 "$T/probe.err")"
 fi
 gcc -O2 -fomit-frame-pointer -g -o nofp "$R/nofp.c" || exit 1
 gcc -O0 -g -fno-omit-frame-pointer -o tree "$R/tree.c" || exit 1

@@ -15,13 +15,12 @@
 # - -p, -a, SIGINT mid-record, perf.data.old, and every bad input.
 . "$top_srcdir/tests/lib.sh"
 R=$top_srcdir/tests/record
-command -v gcc >/dev/null 2>&1 || { echo "1..0 # SKIP gcc not installed"; exit 0; }
+command -v gcc >/dev/null 2>&1 || skip_all "gcc not installed"
 T=$(mktemp -d)
 trap 'main_shell && rm -rf "$T" "$tap_out" "$tap_err"' EXIT
 cd "$T" || exit 1
 if ! "$HPMSTAT" record -q -e cpu-clock -o probe.data -- true 2>"$T/probe.err"; then
-	echo "1..0 # SKIP cannot sample here: $(head -1 "$T/probe.err")"
-	exit 0
+	skip_all "cannot sample here: $(head -1 "$T/probe.err")"
 fi
 PERF=
 if command -v perf >/dev/null 2>&1 && perf record -q -e cpu-clock -o p-probe.data -- true 2>/dev/null; then
@@ -273,7 +272,7 @@ if [ -n "$PERF" ]; then
 	[ $? -eq 0 ] && grep -q "split  *split  *\[\.\] hot" perf-pipe.txt
 	ok $? "perf record -o - | hpmstat report -i -"
 else
-	ok 0 "# SKIP perf cannot sample here"
+	skip "perf cannot sample here"
 fi
 
 # a comm with an escape sequence and a bell (prctl PR_SET_NAME through

@@ -10,14 +10,14 @@
 # with its reason. Skipped without the tarball, perl or a working sampler.
 . "$top_srcdir/tests/lib.sh"
 TAR=/usr/src/linux-source-6.12.tar.xz
-[ -r "$TAR" ] || { echo "1..0 # SKIP linux-source-6.12 not installed ($TAR)"; exit 0; }
-command -v perl >/dev/null 2>&1 || { echo "1..0 # SKIP perl not installed"; exit 0; }
+[ -r "$TAR" ] || skip_all "linux-source-6.12 not installed ($TAR)"
+command -v perl >/dev/null 2>&1 || skip_all "perl not installed"
 T=$(mktemp -d)
 trap 'main_shell && rm -rf "$T" "$tap_out" "$tap_err"' EXIT
 cd "$T" || exit 1
 S=linux-source-6.12/tools/perf/tests/shell
 tar -xJf "$TAR" "$S/base_report" "$S/common" 2>tar.err ||
-	{ echo "1..0 # SKIP $S not in $TAR: $(head -1 tar.err)"; exit 0; }
+	skip_all "$S not in $TAR: $(head -1 tar.err)"
 export PERFSUITE_RUN_DIR=$T/run
 mkdir -p "$PERFSUITE_RUN_DIR/perf_report/logs"
 # setup.sh records with -asdg (per-thread counts, data addresses: options
@@ -25,8 +25,7 @@ mkdir -p "$PERFSUITE_RUN_DIR/perf_report/logs"
 # without them
 if ! "$HPMSTAT" record -a -g -e cpu-clock -o "$PERFSUITE_RUN_DIR/perf_report/perf.data" \
 	-- sleep 1 2>rec.err; then
-	echo "1..0 # SKIP cannot sample here: $(head -1 rec.err)"
-	exit 0
+	skip_all "cannot sample here: $(head -1 rec.err)"
 fi
 (cd "$S/base_report" && CMD_PERF=$HPMSTAT TESTLOG_VERBOSITY=2 TESTLOG_CLEAN=n bash ./test_basic.sh) \
 	</dev/null >basic.out 2>basic.err
@@ -41,13 +40,12 @@ for c in "basic execution" "number of samples"; do
 	esac
 done
 # the checks of options outside hpmstat report
-skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - test_basic.sh '$1' # SKIP $2"; }
-skip "help message" "perf's own man page (PERF-REPORT), run only with PARAM_GENERAL_HELP_TEXT_CHECK"
-skip "header" "--header-only: perf's header listing, which hpmstat report does not print (perf report --header-only reads hpmstat's file)"
-skip "header timestamp" "--header-only"
-skip "show CPU utilization" "--showcpuutilization: hpmstat report has no sys/user split"
-skip "pid" "--pid filter: not an hpmstat report option"
-skip "non-existing symbol" "--symbols filter: not an hpmstat report option"
-skip "symbol filter" "--symbol-filter: not an hpmstat report option"
+skip "test_basic.sh 'help message'" "perf's own man page (PERF-REPORT), run only with PARAM_GENERAL_HELP_TEXT_CHECK"
+skip "test_basic.sh 'header'" "--header-only: perf's header listing, which hpmstat report does not print (perf report --header-only reads hpmstat's file)"
+skip "test_basic.sh 'header timestamp'" "--header-only"
+skip "test_basic.sh 'show CPU utilization'" "--showcpuutilization: hpmstat report has no sys/user split"
+skip "test_basic.sh 'pid'" "--pid filter: not an hpmstat report option"
+skip "test_basic.sh 'non-existing symbol'" "--symbols filter: not an hpmstat report option"
+skip "test_basic.sh 'symbol filter'" "--symbol-filter: not an hpmstat report option"
 
 done_testing

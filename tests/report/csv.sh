@@ -6,8 +6,7 @@
 . "$top_srcdir/tests/lib.sh"
 src="$top_srcdir/tests/report"
 if ! command -v python3 >/dev/null 2>&1; then
-	echo "1..0 # SKIP python3 is not installed"
-	exit 0
+	skip_all "python3 is not installed"
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT

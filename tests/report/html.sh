@@ -9,8 +9,7 @@
 src="$top_srcdir/tests/report"
 browser=$(command -v chromium || command -v chromium-browser)
 if [ -z "$browser" ]; then
-	echo "1..0 # SKIP chromium is not installed"
-	exit 0
+	skip_all "chromium is not installed"
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT

@@ -17,7 +17,7 @@
 . "$top_srcdir/tests/riscv/vm-lib.sh"
 vm_require
 . "$top_srcdir/tests/riscv/count-lib.sh"
-command -v python3 >/dev/null || vm_skip "python3 not found (it reads the run files)"
+command -v python3 >/dev/null || skip_all "python3 not found (it reads the run files)"
 count_kattr || { echo "1..1"; echo "not ok 1 - kattr builds"; exit 1; }
 
 W=300000

@@ -34,22 +34,17 @@ VM_ASSETS=${HPMSTAT_RISCV_ASSETS:-$top_srcdir/../shared/riscv-vm/assets}
 VM_SRC=$top_srcdir/tests/riscv
 VM_OWN_ASSETS=$VM_SRC/assets
 
-vm_skip() {
-	echo "1..0 # SKIP $*"
-	exit 0
-}
-
 vm_need_tools() {
 	local t
-	[ "${HPMSTAT_RISCV_TESTS:-yes}" = no ] && vm_skip "HPMSTAT_RISCV_TESTS=no"
+	[ "${HPMSTAT_RISCV_TESTS:-yes}" = no ] && skip_all "HPMSTAT_RISCV_TESTS=no"
 	for t in qemu-system-riscv64:qemu-system-misc riscv64-linux-gnu-gcc:gcc-riscv64-linux-gnu \
 		dtc:device-tree-compiler cpio:cpio xz:xz-utils perl:perl flock:util-linux; do
 		command -v "${t%%:*}" >/dev/null 2>&1 ||
-			vm_skip "${t%%:*} not found (apt-get install ${t#*:})"
+			skip_all "${t%%:*} not found (apt-get install ${t#*:})"
 	done
-	[ -f "$VM_FW" ] || vm_skip "no OpenSBI firmware $VM_FW (apt-get install opensbi)"
+	[ -f "$VM_FW" ] || skip_all "no OpenSBI firmware $VM_FW (apt-get install opensbi)"
 	[ -f /usr/riscv64-linux-gnu/lib/libc.a ] ||
-		vm_skip "no static riscv64 libc (apt-get install libc6-dev-riscv64-cross)"
+		skip_all "no static riscv64 libc (apt-get install libc6-dev-riscv64-cross)"
 }
 
 # The kernel: the prebuilt asset beside the project, else `make riscv-assets`'s.
@@ -153,7 +148,7 @@ vm_build() {
 
 vm_require() {
 	vm_need_tools
-	mkdir -p "$VM_CACHE" || vm_skip "cannot create $VM_CACHE"
+	mkdir -p "$VM_CACHE" || skip_all "cannot create $VM_CACHE"
 	local why rc
 	exec 9>"$VM_CACHE/.lock"
 	flock 9
@@ -162,7 +157,7 @@ vm_require() {
 	flock -u 9
 	exec 9>&-
 	# a missing kernel is a skip; a build that fails is a failure
-	[ $rc -eq 1 ] && vm_skip "$why"
+	[ $rc -eq 1 ] && skip_all "$why"
 	if [ $rc -ne 0 ]; then
 		echo "1..1"
 		echo "not ok 1 - the riscv64 VM pieces build: $why"
@@ -177,8 +172,8 @@ vm_require() {
 
 vm_require_bpf() {
 	grep -q '^#define HAVE_LIBBPF 1' "$VM_CACHE/src/config.h" 2>/dev/null ||
-		vm_skip "no static riscv64 libbpf for the riscv64 hpmstat: run make riscv-assets"
-	vm_find_kernel bpf || vm_skip "no riscv64 kernel with BPF ($VM_KERNEL_BPF_NAME): run make riscv-assets"
+		skip_all "no static riscv64 libbpf for the riscv64 hpmstat: run make riscv-assets"
+	vm_find_kernel bpf || skip_all "no riscv64 kernel with BPF ($VM_KERNEL_BPF_NAME): run make riscv-assets"
 }
 
 vm_out() { printf '%s/%s/%s' "$VM_OUT" "$1" "$2"; }

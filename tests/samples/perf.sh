@@ -15,11 +15,11 @@
 #   <svg> and no <script>, the CSV has a row per entry, the folded stacks
 #   sum to the sample count.
 . "$top_srcdir/tests/lib.sh"
-command -v perf >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1 || { echo "1..0 # SKIP no perf or gcc"; exit 0; }
+command -v perf >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1 || skip_all "no perf or gcc"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
 cd "$tmp" || exit 1
-perf record -q -e cpu-clock -o probe.data true >/dev/null 2>&1 || { echo "1..0 # SKIP perf record cannot sample here"; exit 0; }
+perf record -q -e cpu-clock -o probe.data true >/dev/null 2>&1 || skip_all "perf record cannot sample here"
 
 cat >split.c <<'C'
 #include <stdlib.h>

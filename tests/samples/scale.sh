@@ -10,7 +10,7 @@
 # many samples it read. Small files of each kind print the rows perf
 # report --stdio prints for them (when perf is installed).
 . "$top_srcdir/tests/lib.sh"
-command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 0; }
+command -v python3 >/dev/null 2>&1 || skip_all "no python3"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
 craft="$top_srcdir/bench/perfdata-craft.py"

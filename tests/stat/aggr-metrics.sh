@@ -12,7 +12,6 @@
 H=$HPMSTAT
 dir=$(mktemp -d)
 trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
-skip() { echo "ok $((tap_n = tap_n + 1)) # SKIP $1"; }
 E="--emu-harts 4 --emu-seed 7 --emu-cycles 1000000"
 
 # perf 6.1's shell tests: unpacked, or from Debian's linux-source-6.1

@@ -16,7 +16,6 @@ have_perf=false
 if command -v perf >/dev/null 2>&1 && perf stat -a -x, -e cpu-clock true >/dev/null 2>&1; then
 	have_perf=true
 fi
-skip() { echo "ok $((tap_n = tap_n + 1)) # SKIP $1"; }
 
 # the (id, CPU count) pairs of a CSV run, sorted
 ids_csv() { awk -F, '$4=="cpu-clock" || $5=="cpu-clock" {print $1 "," $2}' "$1" | sort; }

@@ -11,7 +11,6 @@ cg=
 trap 'rm -rf "$dir" "$tap_out" "$tap_err"; [ -n "$cg" ] && rmdir "$cg" 2>/dev/null' EXIT
 have_perf=false
 command -v perf >/dev/null 2>&1 && perf stat -x, -e page-faults true >/dev/null 2>&1 && have_perf=true
-skip() { echo "ok $((tap_n = tap_n + 1)) # SKIP $1"; }
 # csv FILE EVENT: the count field of EVENT's CSV row
 csv() { awk -F, -v e="$2" '$3==e{print $1; exit}' "$1"; }
 # near A B PCT: A and B differ by at most PCT% of B

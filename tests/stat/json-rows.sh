@@ -9,15 +9,13 @@
 # must too. Emulated rows are checked with hpmstat's documented extra keys.
 . "$top_srcdir/tests/lib.sh"
 if ! command -v python3 >/dev/null 2>&1; then
-	echo "1..0 # SKIP python3 is not installed"
-	exit 0
+	skip_all "python3 is not installed"
 fi
 H=$HPMSTAT
 real_perf=${PERF:-/usr/bin/perf}
 rows="python3 $top_srcdir/tests/stat/perf-json-rows.py"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
-skip() { echo "ok $((tap_n += 1)) # SKIP $1"; }
 has_perf=0
 "$real_perf" stat -j -e task-clock true >/dev/null 2>&1 && has_perf=1
 

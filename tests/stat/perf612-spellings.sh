@@ -14,7 +14,6 @@ real_perf=${PERF:-perf}
 dir=$(mktemp -d)
 spin=
 trap 'main_shell || exit; [ -n "$spin" ] && kill $spin 2>/dev/null; rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
-skip() { echo "ok $((tap_n = tap_n + 1)) # SKIP $1"; }
 have_perf=false
 if command -v "$real_perf" >/dev/null 2>&1 && "$real_perf" stat -e task-clock true >/dev/null 2>&1; then
 	have_perf=true

@@ -8,7 +8,7 @@
 # machine's load does not count), in the std and CSV layouts, each of its
 # rows as the same file of the first two rows prints them.
 . "$top_srcdir/tests/lib.sh"
-command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 0; }
+command -v python3 >/dev/null 2>&1 || skip_all "no python3"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
 run_file() { # N OUT

@@ -84,9 +84,9 @@ for l in open(sys.argv[1]):
 	ok $? "JSON: perf 6.1's perf_json_output_lint.py accepts perf's keys ($(tail -1 "$tap_err"))"
 else
 	echo "# linux-source-6.1 not installed: perf's own checkers skipped"
-	ok 0 "# SKIP perf 6.1 commachecker (no /usr/src/linux-source-6.1.tar.xz)"
-	ok 0 "# SKIP perf 6.1 commachecker --interval"
-	ok 0 "# SKIP perf 6.1 perf_json_output_lint.py"
+	skip "perf 6.1 commachecker (no /usr/src/linux-source-6.1.tar.xz)"
+	skip "perf 6.1 commachecker --interval"
+	skip "perf 6.1 perf_json_output_lint.py"
 fi
 
 done_testing

@@ -8,8 +8,7 @@ J=$JSONCHECK
 dir=$(mktemp -d)
 trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
 if [ ! -x /usr/bin/time ]; then
-	echo "1..0 # SKIP /usr/bin/time (GNU time) is needed to measure peak RSS"
-	exit 0
+	skip_all "/usr/bin/time (GNU time) is needed to measure peak RSS"
 fi
 
 # N intervals of 100 ms of emulated time at 100 kHz (1e4 cycles each),
@@ -26,7 +25,7 @@ big=$(rss 2000); ok $? "2000 intervals recorded"
 # without streaming, 2000 intervals of 15 metrics hold tens of MB
 if grep -q __asan_init "$H" 2>/dev/null; then
 	# ASan's quarantine keeps freed memory: RSS says nothing about streaming there
-	ok 0 "peak RSS for 2000 intervals # SKIP sanitizer build"
+	skip "peak RSS for 2000 intervals" "sanitizer build"
 else
 	awk -v s="$small" -v b="$big" 'BEGIN { exit !(s > 0 && b < 2 * s) }'
 	ok $? "peak RSS for 2000 intervals ($big KiB) under twice that for 20 ($small KiB)"

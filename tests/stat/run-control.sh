@@ -12,7 +12,6 @@ H=$HPMSTAT
 real_perf=${PERF:-/usr/bin/perf}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
-skip() { echo "ok $((tap_n += 1)) # SKIP $1"; }
 have_perf=0
 "$real_perf" stat -e task-clock true >/dev/null 2>&1 && have_perf=1
 G=30 # seconds before a run is killed

@@ -14,8 +14,7 @@ py() { python3 -c "$@"; }
 TE=duration_time,user_time,system_time
 
 if ! command -v python3 >/dev/null 2>&1; then
-	echo "1..0 # SKIP python3 not installed"
-	exit 0
+	skip_all "python3 not installed"
 fi
 have_perf=false
 command -v perf >/dev/null 2>&1 && perf stat -x, -e duration_time true >/dev/null 2>&1 && have_perf=true
@@ -42,7 +41,7 @@ if $have_perf; then
 	perf stat -e $TE -- sh -c "$BUSY" 2>"$dir/p.txt" >/dev/null
 	v=$(py "$ident" "$dir/p.txt"); ok $? "perf's own output has the same identity ($v)"
 else
-	ok 0 "# SKIP perf stat does not count duration_time here"
+	skip "perf stat does not count duration_time here"
 fi
 
 # ---- CSV: perf's fields (value, unit ns, name, run time = value, 100.00)
@@ -86,7 +85,7 @@ print(p, h)
 sys.exit(0 if 0.5 * p <= h <= 2 * p else 1)" > "$tap_out"
 	ok $? "user_time of the same loop agrees with perf's within noise ($(cat "$tap_out"))"
 else
-	for i in 1 2; do ok 0 "# SKIP perf stat does not count duration_time here"; done
+	for i in 1 2; do skip "perf stat does not count duration_time here"; done
 fi
 
 # ---- JSON: perf's keys, unit ns, <not counted> for a zero time
@@ -107,7 +106,7 @@ if $have_perf; then
 	cmp -s "$tap_err" "$tap_out"; ok $? "-j: the keys of perf's rows"
 	[ $? -eq 0 ] || diag "perf: $(cat "$tap_err")" "hpmstat: $(cat "$tap_out")"
 else
-	ok 0 "# SKIP perf stat does not count duration_time here"
+	skip "perf stat does not count duration_time here"
 fi
 # sleep spends (next to) no time in user mode: where a rusage time is 0 the
 # row says <not counted>, as perf's (its enabled and running times are the
@@ -150,7 +149,7 @@ if $have_perf; then
 	perf stat -x, -I 100 -e $TE -- sh -c "$BUSY; sleep 0.1" 2>"$dir/pi.csv" >/dev/null
 	v=$(py "$iv" "$dir/pi.csv"); ok $? "perf's -I output is the same ($v)"
 else
-	ok 0 "# SKIP perf stat does not count duration_time here"
+	skip "perf stat does not count duration_time here"
 fi
 
 # ---- -r: the mean and its variance field, as perf's CSV

@@ -13,12 +13,11 @@
 TOOL=$top_builddir/tests/sym/sym-tool
 S=$top_srcdir/tests/sym
 for t in gcc nm readelf objcopy strip objdump; do
-	command -v $t >/dev/null 2>&1 || { echo "1..0 # SKIP $t not installed"; exit 0; }
+	command -v $t >/dev/null 2>&1 || skip_all "$t not installed"
 done
 T=$(mktemp -d)
 trap 'main_shell && rm -rf "$T" "$tap_out" "$tap_err"' EXIT
 TAB=$(printf '\t')
-skip() { echo "ok $((tap_n = tap_n + 1)) # SKIP $1"; }
 mkdir "$T/nodebug"
 
 gcc -O1 -g -fPIC -shared -o "$T/libsymt.so" "$S/lib.c" || exit 1

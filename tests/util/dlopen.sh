@@ -11,13 +11,11 @@
 H=$HPMSTAT
 have() { grep -q "^#define $1 1" "$top_builddir/config.h"; }
 if ! have HPM_DLOPEN; then
-	echo "1..0 # SKIP configured --disable-dlopen: the libraries are linked"
-	exit 0
+	skip_all "configured --disable-dlopen: the libraries are linked"
 fi
 T=$(mktemp -d)
 trap 'main_shell && rm -rf "$T" "$tap_out" "$tap_err"' EXIT
 mkdir "$T/none"
-skip() { echo "ok $((tap_n = tap_n + 1)) # SKIP $1"; }
 
 # libs CMD...: the shared objects the loader mapped for CMD, one a line;
 # a sanitizer build's runtimes (and what they need) are not hpmstat's
