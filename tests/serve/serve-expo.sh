@@ -12,17 +12,16 @@ pids=
 trap 'main_shell || exit; for p in $pids; do kill $p 2>/dev/null; done; rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
 
 have_promtool() { command -v promtool >/dev/null 2>&1; }
-skip_point() { tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $1"; }
 # om_ok DESC FILE: the OpenMetrics parser accepts FILE (its samples in $tmp/om.parsed)
 om_ok() {
-	if ! have_om_parser; then skip_point "$1: no python3-prometheus-client"; return; fi
+	if ! have_om_parser; then skip "$1: no python3-prometheus-client"; return; fi
 	"$PY" "$S/omcheck.py" "$2" >"$tmp/om.parsed" 2>"$tmp/om.err"
 	ok $? "$1"
 	[ -s "$tmp/om.err" ] && diag "$(cat "$tmp/om.err")"
 }
 # prom_ok DESC FILE: promtool check metrics accepts FILE (no lint message)
 prom_ok() {
-	if ! have_promtool; then skip_point "$1: no promtool (Debian's prometheus)"; return; fi
+	if ! have_promtool; then skip "$1: no promtool (Debian's prometheus)"; return; fi
 	promtool check metrics <"$2" >"$tmp/pt.out" 2>&1
 	ok $? "$1"
 	[ -s "$tmp/pt.out" ] && diag "$(head -5 "$tmp/pt.out")"
@@ -85,7 +84,7 @@ if "$H" stat -a --backend perf -e cpu-clock,context-switches -I 200 --interval-c
 	grep -q '^hpm_info{version="[^"]*",backend="perf",model="",profile="",seed=""} 1$' "$host"
 	ok $? "hpm_info: perf, no model, no emulator"
 else
-	skip_point "the perf back end cannot count here: $(head -1 "$tmp/host.err")"
+	skip "the perf back end cannot count here: $(head -1 "$tmp/host.err")"
 fi
 
 # without -I: the whole run's values once, the same numbers stat prints
@@ -156,10 +155,7 @@ run_fails_with "serve --listen with port 70000" "'70000' is not a port" \
 
 port=$(free_port)
 base=http://127.0.0.1:$port
-"$H" serve --listen 127.0.0.1:$port --backend emu --emu-seed 2 -I 200 >"$tmp/serve.out" 2>"$tmp/serve.err" &
-spid=$!
-pids="$spid"
-wait_http "$base/metrics"
+serve_start 127.0.0.1:$port "$tmp/serve.err" --backend emu --emu-seed 2 -I 200 >"$tmp/serve.out"
 ok $? "serve answers /metrics on 127.0.0.1:$port"
 sleep 0.5 # an interval or two
 

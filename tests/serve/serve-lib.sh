@@ -1,6 +1,6 @@
 # serve-lib.sh: what the tests of hpmstat serve share (sourced after
 # tests/lib.sh): the build's libmicrohttpd, free loopback ports, starting
-# serve and waiting for it, fetching with curl.
+# serve and waiting for it, ending it, fetching with curl.
 H=${HPMSTAT:-$top_builddir/src/hpmstat}
 S=$top_srcdir/tests/serve
 # Debian's python3 (its prometheus_client), not a user's pyenv shim
@@ -10,8 +10,6 @@ PY=/usr/bin/python3
 have_mhd() { grep -q '^#define HAVE_LIBMICROHTTPD 1' "$top_builddir/config.h"; }
 have_om_parser() { "$PY" -c 'import prometheus_client.openmetrics.parser' 2>/dev/null; }
 
-# skip_all REASON: the whole file is skipped, as TAP says it
-skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 
 # free_port: a loopback port nobody listens on now
 free_port() {
@@ -27,6 +25,30 @@ wait_http() {
 		_n=$((_n - 1))
 	done
 	return 1
+}
+
+# serve_start ADDR:PORT STDERR OPTION...: hpmstat serve listening there in
+# the background (its stderr into STDERR), its pid in spid and added to
+# pids (which the test's EXIT trap ends); status 1 if its /metrics never
+# answered (10 s)
+serve_start() {
+	_listen=$1 _err=$2
+	shift 2
+	"$H" serve --listen "$_listen" "$@" 2>"$_err" &
+	spid=$!
+	pids="$spid${pids:+ $pids}"
+	wait_http "http://$_listen/metrics"
+}
+# serve_end STDERR: one test point: serve ends on SIGTERM, as a signal's
+# death (143), having printed nothing to STDERR; pids emptied
+serve_end() {
+	kill -TERM $spid
+	wait $spid
+	_rc=$?
+	[ $_rc = 143 ] && [ ! -s "$1" ]
+	ok $? "serve ends on SIGTERM and printed nothing (exit $_rc)"
+	[ ! -s "$1" ] || diag "$(head -3 "$1")"
+	pids=
 }
 
 # metric_value FILE NAME{LABELS}: the value of the sample named so (label

@@ -16,10 +16,7 @@ trap 'main_shell || exit; for p in $pids; do kill $p 2>/dev/null; wait $p 2>/dev
 
 emu="--backend emu --emu-profile balanced --emu-seed 7 --emu-freq 50000000"
 sport=$(free_port)
-"$H" serve --listen 127.0.0.1:$sport $emu -I 500 2>"$tmp/serve.err" &
-spid=$!
-pids=$spid
-wait_http "http://127.0.0.1:$sport/metrics"
+serve_start 127.0.0.1:$sport "$tmp/serve.err" $emu -I 500
 ok $? "hpmstat serve is up on 127.0.0.1:$sport"
 
 pport=$(free_port)
@@ -108,10 +105,5 @@ ok $? "hpm_ipc matches stat's insn per cycle within 0.02 (stat $want, prometheus
 
 kill $ppid
 wait $ppid
-kill -TERM $spid
-wait $spid
-rc=$?
-[ $rc = 143 ] && [ ! -s "$tmp/serve.err" ]
-ok $? "serve ends on SIGTERM and printed nothing (exit $rc)"
-pids=
+serve_end "$tmp/serve.err"
 done_testing
