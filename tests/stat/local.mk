@@ -23,7 +23,7 @@ STAT_TESTS += tests/stat/arm-emu.sh
 # counts of the same run, Arm's stage-2 tree, MIDR revisions on fake sysfs
 STAT_TESTS += tests/stat/arm-topdown-arm.sh
 TESTS += $(STAT_TESTS)
-EXTRA_DIST += $(STAT_TESTS)
+EXTRA_DIST += $(STAT_TESTS) tests/stat/profiles-lib.sh
 
 # Exact counts, wrapped counts, zero within rounding, range flags (C), and
 # the same seen from the command line in every format (shell).
@@ -76,7 +76,7 @@ PERF_PARITY_TESTS = tests/stat/perf-shell.sh tests/stat/json-rows.sh
 # (skipped without Debian's linux-source-6.12), and its spellings one by one
 PERF_PARITY_TESTS += tests/stat/perf-shell-6.12.sh tests/stat/perf612-spellings.sh
 TESTS += $(PERF_PARITY_TESTS)
-EXTRA_DIST += $(PERF_PARITY_TESTS) tests/stat/perf-json-rows.py
+EXTRA_DIST += $(PERF_PARITY_TESTS) tests/stat/perf-json-rows.py tests/stat/perf-shell-lib.sh
 
 # perf stat's run-control options (--interval-count, --timeout, -D, --null,
 # --append, -q) against perf on the same commands and on the emulator.

@@ -14,51 +14,20 @@
 # checks also runs alone, in a copy of the script whose main part calls
 # only that check (a copy in the test's own temporary folder).
 . "$top_srcdir/tests/lib.sh"
-tarball=${LINUX_SOURCE_612_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-real_perf=${PERF:-/usr/bin/perf}
-if [ ! -r "$tarball" ]; then
-	echo "1..0 # SKIP $tarball is absent (Debian package linux-source-6.12)"
-	exit 0
-fi
-for tool in "$real_perf" bash python3 tar timeout; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "1..0 # SKIP $tool is not installed"
-		exit 0
-	fi
-done
-dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+. "$top_srcdir/tests/stat/perf-shell-lib.sh"
+perf_shell_setup "${LINUX_SOURCE_612_TARBALL:-/usr/src/linux-source-6.12.tar.xz}" \
+	linux-source-6.12 "${PERF:-/usr/bin/perf}" stat+std_output.sh stat+csv_output.sh \
+	stat+json_output.sh stat.sh lib/perf_json_output_lint.py lib/stat_output.sh lib/setup_python.sh
 # seconds before a script that hangs is killed (and fails): a whole
 # script runs a dozen perf stat -a on a machine that may be busy
 GUARD=240
-
-skip() { echo "ok $((tap_n += 1)) # SKIP $1"; }
-
-shell=linux-source-6.12/tools/perf/tests/shell
-scripts="stat+std_output.sh stat+csv_output.sh stat+json_output.sh stat.sh"
-members=
-for s in $scripts lib/perf_json_output_lint.py lib/stat_output.sh lib/setup_python.sh; do
-	members="$members $shell/$s"
-done
-# --occurrence: stop reading the archive once every member is out
-if ! tar -xJf "$tarball" -C "$dir" --occurrence=1 $members 2>"$tap_err"; then
-	echo "Bail out! cannot extract perf's stat tests from $tarball: $(head -1 "$tap_err")"
-	exit 1
-fi
-sh_dir=$dir/$shell
-chmod +x "$sh_dir"/*.sh
-
-mkdir "$dir/bin"
-printf '#!/bin/sh\n# perf stat is hpmstat stat; any other perf subcommand is perf\nif [ "$1" = stat ]; then\n\tshift\n\texec "%s" stat "$@"\nfi\nexec "%s" "$@"\n' \
-	"$HPMSTAT" "$real_perf" >"$dir/bin/perf"
-chmod +x "$dir/bin/perf"
 
 # run SCRIPT OUT: SCRIPT with hpmstat as perf, its output (stdout and
 # stderr) in OUT, its status in $rc; a failure runs up to 3 times (-a
 # --per-thread races with processes that exit while /proc is read)
 run() {
 	for try in 1 2 3; do
-		(cd "$dir" && PATH="$dir/bin:$PATH" timeout -k 5 $GUARD "$1") >"$2" 2>&1
+		(cd "$dir" && PATH="$dir/bin-hpmstat:$PATH" timeout -k 5 $GUARD "$1") >"$2" 2>&1
 		rc=$?
 		case $rc in 0 | 2 | 124 | 137) return ;; esac
 		grep -q '\[Success\]$' "$2" && ! grep -qvE '\[(Success|Skip)' "$2" && return

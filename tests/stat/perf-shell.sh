@@ -10,45 +10,13 @@
 # (set -e), so each of their checks also runs alone, in a copy of the script
 # whose main part calls only that check.
 . "$top_srcdir/tests/lib.sh"
-tarball=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+. "$top_srcdir/tests/stat/perf-shell-lib.sh"
 real_perf=${PERF:-/usr/bin/perf}
-if [ ! -r "$tarball" ]; then
-	echo "1..0 # SKIP $tarball is absent (Debian package linux-source-6.1)"
-	exit 0
-fi
-for tool in "$real_perf" bash python3 tar timeout; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "1..0 # SKIP $tool is not installed"
-		exit 0
-	fi
-done
-dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
-GUARD=30 # seconds before a script that hangs is killed (and fails, unretried)
-
-skip() { echo "ok $((tap_n += 1)) # SKIP $1"; }
-
-# the scripts, as perf's test runner finds them: lib/ next to them
-shell=linux-source-6.1/tools/perf/tests/shell
 scripts="stat+csv_output.sh stat+json_output.sh stat.sh stat+csv_summary.sh
 	stat+shadow_stat.sh stat_all_metricgroups.sh stat_all_pmu.sh"
-members=
-for s in $scripts lib/perf_json_output_lint.py; do members="$members $shell/$s"; done
-# --occurrence: stop reading the archive once every member is out
-if ! tar -xJf "$tarball" -C "$dir" --occurrence=1 $members 2>"$tap_err"; then
-	echo "Bail out! cannot extract perf's stat tests from $tarball: $(head -1 "$tap_err")"
-	exit 1
-fi
-sh_dir=$dir/$shell
-chmod +x "$sh_dir"/*.sh
-
-# the two perfs: bin-perf/perf is the real one, bin-hpmstat/perf forwards
-# only `stat` (with perf's `stat record`/`stat report` spellings) to hpmstat
-mkdir "$dir/bin-perf" "$dir/bin-hpmstat"
-printf '#!/bin/sh\nexec "%s" "$@"\n' "$real_perf" >"$dir/bin-perf/perf"
-printf '#!/bin/sh\n# perf stat is hpmstat stat; any other perf subcommand is perf\nif [ "$1" = stat ]; then\n\tshift\n\texec "%s" stat "$@"\nfi\nexec "%s" "$@"\n' \
-	"$HPMSTAT" "$real_perf" >"$dir/bin-hpmstat/perf"
-chmod +x "$dir/bin-perf/perf" "$dir/bin-hpmstat/perf"
+perf_shell_setup "${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}" linux-source-6.1 \
+	"$real_perf" $scripts lib/perf_json_output_lint.py
+GUARD=30 # seconds before a script that hangs is killed (and fails, unretried)
 
 # run WHO SCRIPT OUT: SCRIPT with WHO's perf first in PATH, its output
 # (stdout and stderr, as perf's runner shows them) in OUT, its status in $rc

@@ -3,26 +3,18 @@
 # declaration, exact identities through stat, multiplexing, labels, the run
 # file, intervals, and --dry-run against fake sysfs roots of both widths.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/stat/profiles-lib.sh"
 H=$HPMSTAT
 J=$JSONCHECK
 dir=$(mktemp -d)
 trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
 
 # every profile's --topdown=3 within 0.5 points of what it declares (but a
-# profile with a task schedule: its harts run the schedule, idle time and
-# tasks that start and exit included, not the declared mix of every task
-# running all the time; tests/emu-tasks checks those against ground truth)
-$H emu profiles --json > "$dir/profiles.json"
-n=$($J '#' < "$dir/profiles.json")
-i=0
-while [ $i -lt "$n" ]; do
-	name=$($J $i.name < "$dir/profiles.json")
-	if [ "$($J $i.tasks < "$dir/profiles.json")" != "(missing)" ]; then
-		i=$((i + 1))
-		continue
-	fi
-	$J $i.declared.level1 $i.declared.level2 $i.declared.level3 < "$dir/profiles.json" |
-		tr -d '{}"' | tr ',' '\n' | sed 's/:/ /' > "$dir/declared"
+# profile with a task schedule: mix_profiles)
+profiles_json >/dev/null
+for i in $(mix_profiles); do
+	name=$(profile_name $i)
+	declared $i declared.level1 declared.level2 declared.level3 >"$dir/declared"
 	$H stat -j --topdown=3 --emu-profile "$name" --emu-cycles 1e8 2>"$dir/stat.json" >/dev/null
 	# metric names of metrics.json against the profile's node names
 	worst=$(awk -v decl="$dir/declared" '
@@ -45,7 +37,6 @@ while [ $i -lt "$n" ]; do
 	w=${worst%% *}
 	awk -v w="$w" 'BEGIN{exit !(w != "missing" && w <= 0.5)}'
 	ok $? "$name: --topdown=3 matches the declaration within 0.5 points (worst $worst)"
-	i=$((i + 1))
 done
 
 # count(a|b) + count(a&b) == count(a) + count(b), exactly, through stat

@@ -8,6 +8,7 @@
 # each profile's declared slots breakdown (emu profiles --json); the run
 # file records the variant and report computes with it; the refusals.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/stat/profiles-lib.sh"
 H=$HPMSTAT
 J=$JSONCHECK
 dir=$(mktemp -d)
@@ -46,13 +47,12 @@ check() {
 within() { awk -v w="${1%% *}" -v t="$2" 'BEGIN { exit !(w ~ /^[0-9.]+$/ && w <= t) }'; }
 
 # ---------------------------------------------------- raw counts, every profile
-$H emu profiles --json > "$dir/profiles.json"
-n=$($J '#' < "$dir/profiles.json")
+n=$(profiles_json)
 [ "$n" -gt 0 ]
 ok $? "emu profiles --json lists the built-in profiles ($n)"
 i=0
 while [ $i -lt "$n" ]; do
-	name=$($J $i.name < "$dir/profiles.json")
+	name=$(profile_name $i)
 	$H stat -x, --topdown=2 --topdown-variant=slots -e "$RAW" --emu-profile "$name" \
 		--emu-cycles 2e6 2>"$dir/slots.csv" >/dev/null
 	w=$(check "$dir/slots.csv" slots)
@@ -87,16 +87,10 @@ ok $? "slots changes Bad Speculation, its two children and Backend Bound only ($
 # a long run converges to what the profile declares for the variant (as
 # stat-emu.sh checks the document's), within 0.5 points, over whole periods
 # of a phased profile (4e7 cycles: two of phased's); a profile with a task
-# schedule runs the schedule, not the declared mix: left out
-i=0
-while [ $i -lt "$n" ]; do
-	name=$($J $i.name < "$dir/profiles.json")
-	if [ "$($J $i.tasks < "$dir/profiles.json")" != "(missing)" ]; then
-		i=$((i + 1))
-		continue
-	fi
-	$J $i.declared_variants.slots.level1 $i.declared_variants.slots.level2 \
-		< "$dir/profiles.json" | tr -d '{}"' | tr ',' '\n' | sed 's/:/ /' > "$dir/declared"
+# schedule runs the schedule, not the declared mix: left out (mix_profiles)
+for i in $(mix_profiles); do
+	name=$(profile_name $i)
+	declared $i declared_variants.slots.level1 declared_variants.slots.level2 >"$dir/declared"
 	$H stat -x, --topdown=2 --topdown-variant=slots --emu-profile "$name" --emu-cycles 4e7 \
 		2>"$dir/long.csv" >/dev/null
 	worst=$(awk -F, -v decl="$dir/declared" '
@@ -111,7 +105,6 @@ while [ $i -lt "$n" ]; do
 		"$dir/long.csv")
 	within "$worst" 0.5
 	ok $? "$name: --topdown-variant=slots converges to its declared slots breakdown (worst $worst)"
-	i=$((i + 1))
 done
 
 # ------------------------------------------------------- run files and report
