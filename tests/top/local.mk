@@ -5,6 +5,8 @@ TOP_TESTS = tests/top/top-batch.sh tests/top/top-tui.sh tests/top/top-default.sh
 	tests/top/top-signals.sh tests/top/top-keys.sh tests/top/top-colors.sh
 TESTS += $(TOP_TESTS)
 EXTRA_DIST += $(TOP_TESTS)
+# what the tests that drive the view through tmux share
+EXTRA_DIST += tests/top/tmux.sh
 # task rows from BPF, the per-task group fallback, the emulator's tasks
 # (tests/bpf/duty: a loop of a known CPU share)
 TESTS += tests/top/top-bpf.sh tests/top/top-fdlimit.sh tests/top/top-bottleneck.sh

@@ -15,8 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
 export XDG_CONFIG_HOME="$tmp/cfg"
 if ! command -v python3 >/dev/null 2>&1; then
-	echo "1..0 # SKIP python3 is needed to read the JSON frames"
-	exit 0
+	skip_all "python3 is needed to read the JSON frames"
 fi
 
 # check.py METRICS MODE FILE: the rule on the values a view printed, against

@@ -23,7 +23,6 @@ tmp=$(mktemp -d)
 chmod 755 "$tmp"
 trap 'main_shell || exit; rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
 export XDG_CONFIG_HOME="$tmp/cfg" # no top.conf of the user's
-skip() { echo "ok $((tap_n = tap_n + 1)) # SKIP $1"; }
 ncpu=$(getconf _NPROCESSORS_ONLN)
 
 # within GOT WANT PCT: |GOT - WANT| <= PCT % of WANT
@@ -176,18 +175,15 @@ done
 grep -Eq '^ +PID COMMAND +CYCLES\* +INSTR +IPC +TOPDOWN +BOTTLENECK$' "$tmp/eb"; ok $? "emulator tasks: batch table with Topdown per task"
 grep -Eq '^ +1301  \\_ httpd-worker ' "$tmp/eb"; ok $? "emulator tasks: a thread under its process"
 # 5. the live view says the same in its header (tmux, when present)
-if command -v tmux >/dev/null 2>&1; then
-	sock="hpmtop-bpf-$$"
-	T() { tmux -L "$sock" -f /dev/null "$@"; }
-	T new-session -d -s live -x 120 -y 30 "TERM=xterm $H top -d 0.3 --no-bpf; sleep 30" 2>/dev/null
-	i=0
-	while [ $i -lt 100 ] && ! T capture-pane -p -t live 2>/dev/null | grep -q 'tasks: per-task groups'; do
-		sleep 0.1; i=$((i + 1))
-	done
-	T capture-pane -p -t live 2>/dev/null | grep -qx 'tasks: per-task groups (BPF: --no-bpf) *'
+. "$top_srcdir/tests/top/tmux.sh"
+why=$(tmux_why_not)
+if [ -z "$why" ]; then
+	session 120 30 "TERM=xterm $H top -d 0.3 --no-bpf; sleep 30"
+	wait_for 'tasks: per-task groups'
+	cap | grep -qx 'tasks: per-task groups (BPF: --no-bpf) *'
 	ok $? "live view: the task source's line in the header"
-	T kill-server 2>/dev/null
+	tmux_end
 else
-	skip "live view: no tmux"
+	skip "live view: $why"
 fi
 done_testing

@@ -11,10 +11,9 @@
 # magenta, backend red (top's colours since its first version).
 . "$top_srcdir/tests/lib.sh"
 H=${HPMSTAT:-$top_builddir/src/hpmstat}
+. "$top_srcdir/tests/top/tmux.sh"
 tmp=$(mktemp -d)
-sock="hpmtop-col-$$"
-T() { tmux -L "$sock" -f /dev/null "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
+trap 'tmux_end; rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
 
 cats="tma_retiring tma_frontend_bound tma_bad_speculation tma_backend_bound"
 # the report: the fill of each category's level-1 bar (one run, hand.json)
@@ -58,16 +57,15 @@ ansi_of() {
 	}'
 }
 
-if ! command -v tmux >/dev/null 2>&1 || ! "$H" top --help | grep -q 'Keys:' ||
-	TERM=xterm "$H" top -n 1 -d 0.1 --backend emu </dev/null 2>&1 >/dev/null | grep -q 'built without ncurses'; then
-	echo "# SKIP the terminal half: no tmux or no ncurses view"
+why=$(tmux_why_not)
+if [ -n "$why" ]; then
+	diag "the terminal half is not checked: $why"
 	done_testing
 	exit 0
 fi
-T new-session -d -s c -x 120 -y 40 "env -u NO_COLOR XDG_CONFIG_HOME=$tmp/none $H top -d 0.2 --backend emu; sleep 30"
-i=0
-until T capture-pane -p -t c | grep -q 'frame 2' || [ $i -ge 200 ]; do sleep 0.1; i=$((i + 1)); done
-T capture-pane -p -e -t c >"$tmp/pane"
+start "env -u NO_COLOR XDG_CONFIG_HOME=$tmp/none $H top -d 0.2 --backend emu"
+wait_for 'frame 2'
+cap -e >"$tmp/pane"
 esc=$(printf '\033')
 # top's colour of a node: the first background colour after its name
 top_ansi() {

@@ -5,10 +5,9 @@
 # the real process, in batch mode and in the full-screen view (tmux).
 . "$top_srcdir/tests/lib.sh"
 H=${HPMSTAT:-$top_builddir/src/hpmstat}
+. "$top_srcdir/tests/top/tmux.sh"
 tmp=$(mktemp -d)
-sock="hpmtop-sig-$$"
-T() { tmux -L "$sock" -f /dev/null "$@"; }
-trap 'main_shell || exit; T kill-server 2>/dev/null; rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
+trap 'main_shell || exit; tmux_end; rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
 export XDG_CONFIG_HOME="$tmp/none"
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -48,13 +47,9 @@ batch INT 30
 [ $rc = 130 ] && [ $ms -lt 2000 ]; ok $? "batch: SIGINT during a 30 s wait ends it at once ($rc, ${ms} ms)"
 "$H" top -b -n 2 -d 0.1 --backend emu >/dev/null; ok $? "batch: -n 2 without a signal still exits 0"
 
-if ! command -v tmux >/dev/null 2>&1; then
-	diag "tmux not installed: the full-screen view is not checked"
-	done_testing
-	exit 0
-fi
-if TERM=xterm "$H" top -n 1 -d 0.1 --backend emu </dev/null 2>&1 >/dev/null | grep -q 'built without ncurses'; then
-	diag "built without ncurses: no full-screen view to check"
+why=$(tmux_why_not)
+if [ -n "$why" ]; then
+	diag "$why: the full-screen view is not checked"
 	done_testing
 	exit 0
 fi
@@ -62,24 +57,9 @@ fi
 # view DELAY: a pane running top (its pid in $tmp/pid); the shell traps
 # SIGINT so that a Ctrl-C from the terminal ends top alone, then prints its
 # status and the terminal modes it was given back
-n=0
 view() {
-	n=$((n + 1))
 	rm -f "$tmp/pid" "$tmp/stty"
-	# the old session goes only once the new one is up: a server whose
-	# last session is killed exits, and may lose a new-session sent then
-	T new-session -d -s "s$n" -x 120 -y 40 "trap : INT; sh -c 'echo \$\$ >$tmp/pid; exec env NO_COLOR=1 $H top -d $1 --backend emu'; echo EXITED \$?; stty -a >$tmp/stty; sleep 30"
-	[ $n -gt 1 ] && T kill-session -t "s$((n - 1))" 2>/dev/null
-	return 0
-}
-cap() { T capture-pane -p -t "s$n"; }
-wait_for() {
-	i=0; lim=$(( ${2:-20} * 10 ))
-	while [ $i -lt $lim ]; do
-		cap | grep -qF -- "$1" && return 0
-		sleep 0.1; i=$((i + 1))
-	done
-	return 1
+	session 120 40 "trap : INT; sh -c 'echo \$\$ >$tmp/pid; exec env NO_COLOR=1 $H top -d $1 --backend emu'; echo EXITED \$?; stty -a >$tmp/stty; sleep 30"
 }
 # the pane's status line once top has gone; sets ms (signal to exit)
 ended() {
@@ -109,7 +89,6 @@ ok $rc "view: SIGTERM gives the terminal back"
 
 view 0.2
 wait_for "frame 2"
-key() { T send-keys -t "s$n" "$@"; }
 key C-c
 ended
 [ "$st" = 130 ]; ok $? "view: Ctrl-C exits 130 (got '$st')"
@@ -136,9 +115,7 @@ ended
 # session closes the terminal. top dies of SIGHUP as if it had come (129),
 # at once, never spinning on a dead terminal.
 rm -f "$tmp/hpid" "$tmp/hst"
-n=$((n + 1))
-T new-session -d -s "s$n" -x 120 -y 40 "trap '' HUP; exec 3<&0; setsid sh -c 'echo \$\$ >$tmp/hpid; exec env NO_COLOR=1 $H top -d 0.2 --backend emu' <&3 & wait \$!; echo \$? >$tmp/hst"
-T kill-session -t "s$((n - 1))" 2>/dev/null
+session 120 40 "trap '' HUP; exec 3<&0; setsid sh -c 'echo \$\$ >$tmp/hpid; exec env NO_COLOR=1 $H top -d 0.2 --backend emu' <&3 & wait \$!; echo \$? >$tmp/hst"
 wait_for "frame 2"; ok $? "hang-up: top runs in a session of its own"
 hpid=$(cat "$tmp/hpid" 2>/dev/null)
 t0=$(now_ms)

@@ -3,63 +3,12 @@
 # keys are sent to a 120x40 pane and the pane's text is checked.
 . "$top_srcdir/tests/lib.sh"
 H=${HPMSTAT:-$top_builddir/src/hpmstat}
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "1..0 # SKIP tmux not installed"
-	exit 0
-fi
-if ! "$H" top --help | grep -q 'Keys:'; then
-	echo "1..0 # SKIP hpmstat top not built"
-	exit 0
-fi
-# a build without ncurses (./configure --without-ncurses) has no view to drive
-if TERM=xterm "$H" top -n 1 -d 0.1 --backend emu </dev/null 2>&1 >/dev/null | grep -q 'built without ncurses'; then
-	echo "1..0 # SKIP built without ncurses"
-	exit 0
-fi
+. "$top_srcdir/tests/top/tmux.sh"
+why=$(tmux_why_not)
+[ -z "$why" ] || skip_all "$why"
 tmp=$(mktemp -d)
-sock="hpmtop-test-$$"
-T() { tmux -L "$sock" -f /dev/null "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
+trap 'tmux_end; rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
 export XDG_CONFIG_HOME="$tmp/cfg"
-
-# start CMD...: a fresh session running CMD (then a shell prompt-free sleep,
-# so the pane stays for capture after CMD exits)
-# Each start gets its own session name, and the old session is killed
-# only once the new one is up: killing a server's last session ends the
-# server, and a new-session sent while it is going away is lost (seen on
-# a fast machine, where the next view then never appeared).
-n=0
-start() {
-	n=$((n + 1))
-	T new-session -d -s "s$n" -x 120 -y 40 "$* ; echo EXITED \$?; sleep 30" ||
-		echo "# tmux new-session s$n failed" >&2
-	[ $n -gt 1 ] && T kill-session -t "s$((n - 1))" 2>/dev/null
-	return 0
-}
-cap() { T capture-pane -p -t "s$n"; }
-# wait_for NEEDLE [SECONDS]: until the pane shows NEEDLE (fixed string).
-# It returns as soon as the text shows, so the generous default only costs
-# time when a check fails: a sanitizer build under make -j2 can take
-# seconds to draw its first frames, and a key sent before the view is up
-# is lost.
-wait_for() {
-	i=0; lim=$(( ${2:-20} * 10 ))
-	while [ $i -lt $lim ]; do
-		cap | grep -qF -- "$1" && return 0
-		sleep 0.1; i=$((i + 1))
-	done
-	return 1
-}
-# wait_gone NEEDLE: until the pane no longer shows it (20 s at most)
-wait_gone() {
-	i=0
-	while [ $i -lt 200 ]; do
-		cap | grep -qF -- "$1" || return 0
-		sleep 0.1; i=$((i + 1))
-	done
-	return 1
-}
-key() { T send-keys -t "s$n" "$@"; }
 
 TOP="env NO_COLOR=1 XDG_CONFIG_HOME=$XDG_CONFIG_HOME $H top -d 0.2 --backend emu --emu-harts 2"
 start "$TOP"
@@ -171,13 +120,13 @@ start "env -u NO_COLOR XDG_CONFIG_HOME=$tmp/none $H top -d 0.2 --backend emu"
 wait_for "frame 2"
 esc=$(printf '\033')
 i=0
-until T capture-pane -p -e -t "s$n" | grep -Eq "$esc\[([0-9]+;)*4[0-7]m" || [ $i -ge 30 ]; do sleep 0.1; i=$((i + 1)); done
-T capture-pane -p -e -t "s$n" | grep -Eq "$esc\[([0-9]+;)*4[0-7]m"; ok $? "colours by default"
-[ $i -lt 30 ] || diag "$(T capture-pane -p -e -t "s$n" | head -8 | od -c | head -20)"
+until cap -e | grep -Eq "$esc\[([0-9]+;)*4[0-7]m" || [ $i -ge 30 ]; do sleep 0.1; i=$((i + 1)); done
+cap -e | grep -Eq "$esc\[([0-9]+;)*4[0-7]m"; ok $? "colours by default"
+[ $i -lt 30 ] || diag "$(cap -e | head -8 | od -c | head -20)"
 key q; wait_for "EXITED 0"
 start "env NO_COLOR=1 XDG_CONFIG_HOME=$tmp/none $H top -d 0.2 --backend emu"
 wait_for "frame 2"
-! T capture-pane -p -e -t "s$n" | grep -Eq "$esc\[([0-9]+;)*4[0-7]m"; ok $? "NO_COLOR: no colours"
+! cap -e | grep -Eq "$esc\[([0-9]+;)*4[0-7]m"; ok $? "NO_COLOR: no colours"
 key q; wait_for "EXITED 0"
 
 # TERM unset or unknown: batch mode with a message
@@ -191,9 +140,7 @@ wait_for "EXITED 0"
 grep -q "unknown terminal type 'no-such-term': batch mode" "$tmp/term.err"; ok $? "TERM unknown: batch mode with a message"
 
 # started in a terminal too small
-n=$((n + 1))
-T new-session -d -s "s$n" -x 40 -y 8 "env NO_COLOR=1 XDG_CONFIG_HOME=$tmp/none $H top -d 0.2 --backend emu; sleep 30"
-T kill-session -t "s$((n - 1))" 2>/dev/null
+session 40 8 "env NO_COLOR=1 XDG_CONFIG_HOME=$tmp/none $H top -d 0.2 --backend emu; sleep 30"
 wait_for "terminal too small"; ok $? "too small from the start: the message"
 # wrapped to the 40 columns, never cut: the size it needs is all there
 cap | awk 'length > 40 { bad = 1 } END { exit bad }' && cap | tr -s '\n ' '  ' | grep -q 'hpmstat top needs 60x15'
