@@ -170,6 +170,17 @@ static unsigned ev_first(const struct top_frame *f)
 	return !strcmp(f->backend, "emu") && f->nev >= 2 ? 2 : 0;
 }
 
+/* The rows that are processes running now: not the thread rows of the
+ * tree view, nor the exited ones (--sticky's, and those a BPF frame saw
+ * end), which <proc> no longer lists. */
+static unsigned procs_running(const struct top_frame *f)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < f->nprocs; i++)
+		n += !f->procs[i].thread && !f->procs[i].exited;
+	return n;
+}
+
 /* some value of f is shown as TOP_BAD_TEXT */
 static bool frame_has_bad(const struct top_frame *f)
 {
@@ -257,9 +268,14 @@ void top_print_text(FILE *out, const struct top_frame *f)
 		fprintf(out, "Processes: %u shown; %s\n", f->nprocs, f->procs_error);
 	else if (f->procs_error[0])
 		fprintf(out, "Processes: %s\n", f->procs_error);
-	else
-		fprintf(out, "%s: %u shown of %u\n", work ? "Workloads" : "Processes", f->nprocs,
-		        f->nprocs_total);
+	else {
+		/* processes shown of those counted, as htop's "Tasks:": never
+		 * more shown than counted (the count is refreshed every few
+		 * seconds only, and a process may start meanwhile) */
+		unsigned shown = procs_running(f);
+		fprintf(out, "%s: %u shown of %u\n", work ? "Workloads" : "Processes", shown,
+		        shown > f->nprocs_total ? shown : f->nprocs_total);
+	}
 	fprintf(out, "%7s %-28s", work ? "HART" : "PID", work ? "WORKLOAD" : "COMMAND");
 	for (unsigned k = 0; k < f->npcols; k++)
 		fprintf(out, " %9s%s", f->pcol_names[k], (int)k == f->sort_col ? "*" : " ");

@@ -912,7 +912,9 @@ static void sample_emu(struct top_tasks *t, struct top_model *m, struct top_fram
 			}
 			snprintf(p.extra, sizeof(p.extra), "%s", k->exited ? "exited" : bn);
 			out[nout++] = p;
-			alive += !k->exited;
+			/* processes, as <proc> on the host counts them: a
+			 * thread is a row but no process of its own */
+			alive += !k->exited && !p.thread;
 			if (k->exited) {
 				t->emu_shown_exit[i] = true;
 				if (m->o->sticky)

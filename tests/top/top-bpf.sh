@@ -174,6 +174,11 @@ done
 "$H" top -b -n 1 -d 0.3 --backend emu --emu-profile tasks-mixed >"$tmp/eb" 2>/dev/null
 grep -Eq '^ +PID COMMAND +CYCLES\* +INSTR +IPC +TOPDOWN +BOTTLENECK$' "$tmp/eb"; ok $? "emulator tasks: batch table with Topdown per task"
 grep -Eq '^ +1301  \\_ httpd-worker ' "$tmp/eb"; ok $? "emulator tasks: a thread under its process"
+# the count, as htop's "Tasks:" (and <proc> on a host): processes, a
+# thread row being none (it was "5 shown of 5" with httpd's worker)
+procs=$(sed -n '/^ *PID COMMAND/,/^$/p' "$tmp/eb" | sed '1d;/^$/d' | grep -Evc '^ +[0-9]+  \\_ ')
+grep -qx "Processes: $procs shown of $procs" "$tmp/eb"
+ok $? "emulator tasks: the processes counted, not the thread rows ($(grep '^Processes:' "$tmp/eb"); $procs process rows)"
 # 5. the live view says the same in its header (tmux, when present)
 . "$top_srcdir/tests/top/tmux.sh"
 why=$(tmux_why_not)

@@ -19,8 +19,7 @@ page=$(getconf PAGESIZE)
 
 if ! "$H" top --json -n 1 -d 0.1 --backend perf >"$tmp/p" 2>/dev/null ||
 	! grep -q '"backend":"perf"' "$tmp/p"; then
-	echo "1..0 # SKIP the perf back end does not run here"
-	exit 0
+	skip_all "the perf back end does not run here"
 fi
 
 # a sleeper, a stopped one, a zombie (its parent, exec'ed into a sleeper,
@@ -150,4 +149,31 @@ run_fake -b
 [ "$(grep -Ec '^ +4242 fake +\? ' "$tmp/f")" -eq 2 ] && grep -q '^?: a value that cannot be right' "$tmp/f" &&
 	! grep -Eq '^ +4242 fake +-[0-9]' "$tmp/f"
 ok $? "batch: '?' in its place twice and the legend says why ($(grep -E '^ +4242 ' "$tmp/f" | tr -s ' ' | tr '\n' '|'))"
+
+# the count line, as htop's "Tasks:": the processes running that are shown
+# of those <proc> lists, thread rows (tree view) and exited ones (--sticky)
+# apart. A fake <proc>: a process with two threads besides its main one,
+# and a process that ends after frame 1 (it was "4 shown of 1": rows
+# counted, not processes)
+for p in 4300/task/4300 4300/task/4310 4300/task/4311 4301; do
+	mkdir -p "$tmp/tp/$p"
+done
+for p in 4300 4300/task/4300 4300/task/4310 4300/task/4311 4301; do
+	echo "${p##*/} (tproc) S 1 1 1 0 -1 0 0 0 0 0 50 50 0 0 20 0 3 0 1 4096 1" >"$tmp/tp/$p/stat"
+	echo tproc >"$tmp/tp/$p/comm"
+done
+HPMSTAT_PROCFS="$tmp/tp" "$H" top -b -n 3 -d 0.3 --backend perf --no-bpf --tree --sticky \
+	>"$tmp/tb" 2>/dev/null &
+tp=$!
+i=0
+until grep -q '^Processes:' "$tmp/tb" || [ $i -ge 200 ]; do sleep 0.05; i=$((i + 1)); done
+rm -rf "$tmp/tp/4301"
+wait $tp
+counts=$(sed -n 's/^Processes: //p' "$tmp/tb" | tr '\n' '|')
+last=$(awk '/^hpmstat top - frame 3,/ { f = 1 } f' "$tmp/tb")
+[ "$counts" = "2 shown of 2|1 shown of 1|1 shown of 1|" ] &&
+	[ "$(printf '%s\n' "$last" | grep -Ec '^ +43[01][01] +\\_ tproc ')" -eq 2 ] &&
+	printf '%s\n' "$last" | grep -Eq '^ +4301 tproc .*exited'
+ok $? "Processes: running ones shown of those counted, beside thread rows and an exited one ($counts)"
+[ $? -eq 0 ] || diag "$last"
 done_testing
