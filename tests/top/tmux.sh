@@ -47,44 +47,35 @@ start() { session 120 40 "$* ; echo EXITED \$?; sleep 60"; }
 cap() { T capture-pane -p "$@" -t "s$n"; }
 key() { T send-keys -t "s$n" "$@"; }
 
+# until_ok SECONDS CMD...: until CMD succeeds, tried every 0.1 s; status 1 if
+# it never does in SECONDS
+until_ok() {
+	_i=0 _lim=$(($1 * 10))
+	shift
+	while [ $_i -lt $_lim ]; do
+		"$@" && return 0
+		sleep 0.1; _i=$((_i + 1))
+	done
+	return 1
+}
+pane_has() { cap | grep -q"$1" -- "$2"; }
+pane_lacks() { ! pane_has F "$1"; }
 # wait_for NEEDLE [SECONDS]: until the pane shows NEEDLE (a fixed string;
 # 20 s at most by default); status 1 if it never does
-wait_for() {
-	_i=0 _lim=$((${2:-20} * 10))
-	while [ $_i -lt $_lim ]; do
-		cap | grep -qF -- "$1" && return 0
-		sleep 0.1; _i=$((_i + 1))
-	done
-	return 1
-}
+wait_for() { until_ok "${2:-20}" pane_has F "$1"; }
 # wait_re REGEX [SECONDS]: until a line of the pane matches REGEX (grep -E)
-wait_re() {
-	_i=0 _lim=$((${2:-20} * 10))
-	while [ $_i -lt $_lim ]; do
-		cap | grep -Eq -- "$1" && return 0
-		sleep 0.1; _i=$((_i + 1))
-	done
-	return 1
-}
+wait_re() { until_ok "${2:-20}" pane_has E "$1"; }
 # wait_gone NEEDLE [SECONDS]: until the pane no longer shows it
-wait_gone() {
-	_i=0 _lim=$((${2:-20} * 10))
-	while [ $_i -lt $_lim ]; do
-		cap | grep -qF -- "$1" || return 0
-		sleep 0.1; _i=$((_i + 1))
-	done
-	return 1
-}
+wait_gone() { until_ok "${2:-20}" pane_lacks "$1"; }
 
 # frame: the number of the frame on screen ("frame N" in the header)
 frame() { cap | sed -n 's/.*frame \([0-9]*\).*/\1/p' | head -1; }
 # next_frames K: until K more frames are drawn (10 s at most)
 next_frames() {
-	_f0=$(frame) _i=0
-	while [ $_i -lt 100 ]; do
-		_f=$(frame)
-		[ -n "$_f" ] && [ -n "$_f0" ] && [ "$_f" -ge $((_f0 + $1)) ] && return 0
-		sleep 0.1; _i=$((_i + 1))
-	done
-	return 1
+	_f0=$(frame)
+	until_ok 10 frames_since "$1"
+}
+frames_since() {
+	_f=$(frame)
+	[ -n "$_f" ] && [ -n "$_f0" ] && [ "$_f" -ge $((_f0 + $1)) ]
 }
