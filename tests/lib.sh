@@ -10,6 +10,12 @@ tap_err=$(mktemp)
 # not remove the test's files from under it (dash has no such window).
 main_shell() { [ -z "${BASHPID:-}" ] || [ "$BASHPID" = "$$" ]; }
 trap 'main_shell && rm -f "$tap_out" "$tap_err"' EXIT
+# scratch_dir: a new temporary folder in dir, removed at exit with the
+# TAP files (in the test's own shell only, as above)
+scratch_dir() {
+	dir=$(mktemp -d)
+	trap 'main_shell && rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+}
 
 ok() { # cond-status description
 	tap_n=$((tap_n + 1))

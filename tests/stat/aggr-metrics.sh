@@ -10,8 +10,7 @@
 # the totals and one note line.
 . "$top_srcdir/tests/lib.sh"
 H=$HPMSTAT
-dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+scratch_dir
 E="--emu-harts 4 --emu-seed 7 --emu-cycles 1000000"
 
 # perf 6.1's shell tests: unpacked, or from Debian's linux-source-6.1

@@ -7,8 +7,7 @@
 # every refusal is one line and a non-zero exit.
 . "$top_srcdir/tests/lib.sh"
 H=$HPMSTAT
-dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+scratch_dir
 
 # pmu ROOT NAME TYPE CPUS [THRESHOLD_MAX]: a core PMU as arm_pmuv3 makes it
 # (6.1's format/ and caps/ files; with THRESHOLD_MAX also 6.8's)

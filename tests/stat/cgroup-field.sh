@@ -7,8 +7,7 @@
 # root or a permissive perf_event_paranoid).
 . "$top_srcdir/tests/lib.sh"
 H=$HPMSTAT
-dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+scratch_dir
 N=8
 
 if ! perf stat -a -x, -e cpu-clock -G / true >/dev/null 2>&1; then

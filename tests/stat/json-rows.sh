@@ -14,8 +14,7 @@ fi
 H=$HPMSTAT
 real_perf=${PERF:-/usr/bin/perf}
 rows="python3 $top_srcdir/tests/stat/perf-json-rows.py"
-dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+scratch_dir
 has_perf=0
 "$real_perf" stat -j -e task-clock true >/dev/null 2>&1 && has_perf=1
 

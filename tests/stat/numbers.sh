@@ -12,8 +12,7 @@
 # minstret, an event value V adds C x V to its counter).
 . "$top_srcdir/tests/lib.sh"
 H=$HPMSTAT
-dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+scratch_dir
 py() { python3 -c "$@"; }
 magic='hpmstat-emu-trace 1'
 . "$top_srcdir/tests/stat/locale.sh"

@@ -9,8 +9,7 @@
 . "$top_srcdir/tests/lib.sh"
 H=$HPMSTAT
 T="$top_builddir/tests/stat/touch-pages"
-dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+scratch_dir
 py() { python3 -c "$@"; }
 
 if ! $H stat -x, -e task-clock -- true >/dev/null 2>&1; then

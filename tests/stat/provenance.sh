@@ -6,8 +6,7 @@
 . "$top_srcdir/tests/lib.sh"
 H=$HPMSTAT
 J=$JSONCHECK
-dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+scratch_dir
 
 # std: the first line, before the "Performance counter stats for" header
 $H stat -M ipc -- true 2>"$tap_out" >/dev/null; ok $? "stat -M ipc -- true exits 0"

@@ -5,8 +5,7 @@
 . "$top_srcdir/tests/lib.sh"
 H=$HPMSTAT
 J=$JSONCHECK
-dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+scratch_dir
 if ! command -v python3 >/dev/null 2>&1; then
 	skip_all "python3 is needed to compare bytes"
 fi

@@ -5,8 +5,7 @@
 . "$top_srcdir/tests/lib.sh"
 H=$HPMSTAT
 J=$JSONCHECK
-dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+scratch_dir
 if [ ! -x /usr/bin/time ]; then
 	skip_all "/usr/bin/time (GNU time) is needed to measure peak RSS"
 fi

@@ -10,8 +10,7 @@
 . "$top_srcdir/tests/lib.sh"
 H=$HPMSTAT
 real_perf=${PERF:-/usr/bin/perf}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+scratch_dir
 have_perf=0
 "$real_perf" stat -e task-clock true >/dev/null 2>&1 && have_perf=1
 G=30 # seconds before a run is killed

@@ -6,8 +6,7 @@
 . "$top_srcdir/tests/stat/profiles-lib.sh"
 H=$HPMSTAT
 J=$JSONCHECK
-dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+scratch_dir
 
 # every profile's --topdown=3 within 0.5 points of what it declares (but a
 # profile with a task schedule: mix_profiles)

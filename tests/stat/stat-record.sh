@@ -10,8 +10,7 @@
 # perf's behaviour is checked on this machine where perf runs.
 . "$top_srcdir/tests/lib.sh"
 H=$HPMSTAT
-dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+scratch_dir
 
 host=false
 $H stat -x, -e task-clock -- true >/dev/null 2>&1 && host=true

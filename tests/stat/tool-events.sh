@@ -8,8 +8,7 @@
 # against independent figures (sleep's length, task-clock).
 . "$top_srcdir/tests/lib.sh"
 H=$HPMSTAT
-dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+scratch_dir
 py() { python3 -c "$@"; }
 TE=duration_time,user_time,system_time
 

@@ -9,8 +9,7 @@
 H=$HPMSTAT
 J=$JSONCHECK
 MJ=$top_srcdir/events/riscv/openxiangshan/kunminghu/metrics.json
-dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+scratch_dir
 C="--emu-cycles 2e6"
 
 # "name value" for every metric row of a -j output file

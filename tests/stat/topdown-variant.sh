@@ -11,8 +11,7 @@
 . "$top_srcdir/tests/stat/profiles-lib.sh"
 H=$HPMSTAT
 J=$JSONCHECK
-dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
+scratch_dir
 RAW=mcycle,INST_SPEC,RECOVERY_BUBBLE,rob_commitInstr,Front_Bubble,BR_MIS_PRED,TOTAL_FLUSH
 
 # check FILE FORMULA: every level-1 and Bad Speculation node of a -x, output
