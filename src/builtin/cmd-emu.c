@@ -458,7 +458,7 @@ static int cmd_bench(int argc, char **argv)
 		return 1;
 	}
 
-	struct emu_bench_result res;
+	struct hpm_emu_bench_result res;
 	struct emu_bench *bench = emu_bench_run(p, seed, cycles, &res, err, sizeof(err));
 	if (!bench) {
 		cli_error("bench: %s", err);
@@ -693,7 +693,7 @@ static int cmd_arm_bench(int argc, char **argv)
 		return 1;
 	}
 
-	struct arm_emu_bench_result res;
+	struct hpm_emu_bench_result res;
 	struct arm_emu_bench *b;
 	if (p) {
 		unsigned nr = arm_src_profile_nr_events(p);

@@ -51,7 +51,7 @@ tests_fuzz_fuzz_perfdata_deep_SOURCES = tests/fuzz/fuzz-perfdata-deep.c tests/fu
 tests_fuzz_fuzz_perfdata_deep_LDADD = $(FUZZ_SAMPLES_LIBS)
 tests_fuzz_fuzz_arm_profile_SOURCES = tests/fuzz/fuzz-arm-profile.c tests/fuzz/fuzz-text.h tests/fuzz/dict-arm-profile.c \
 	tests/fuzz/driver.c
-tests_fuzz_fuzz_arm_profile_LDADD = src/arm64/emu/libarm64src.a src/arm64/libarm64.a \
+tests_fuzz_fuzz_arm_profile_LDADD = src/arm64/emu/libarm64src.a src/emu/libhpmemu.a src/arm64/libarm64.a \
 	src/util/libutil.a $(JANSSON_LIBS) -lm
 tests_fuzz_fuzz_expr_SOURCES = tests/fuzz/fuzz-expr.c tests/fuzz/dict-expr.c tests/fuzz/driver.c
 tests_fuzz_fuzz_expr_LDADD = src/kmh/libkmh.a src/arch/libarch.a src/util/libutil.a
@@ -137,8 +137,9 @@ tests_fuzz_libstat_fuzz_a_CFLAGS = $(src_stat_libstat_a_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libcore_fuzz_a_SOURCES = $(src_core_libcore_a_SOURCES)
 tests_fuzz_libcore_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 
-FUZZ_LIB_ARM64_EMU = tests/fuzz/libarm64mach-fuzz.a tests/fuzz/libarm64emu-fuzz.a tests/fuzz/libarm64src-fuzz.a
-FUZZ_LIB_EMU = tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a -lm
+FUZZ_LIB_ARM64_EMU = tests/fuzz/libarm64mach-fuzz.a tests/fuzz/libarm64emu-fuzz.a tests/fuzz/libarm64src-fuzz.a \
+	src/emu/libhpmemu.a
+FUZZ_LIB_EMU = tests/fuzz/libemu-fuzz.a src/emu/libhpmemu.a tests/fuzz/libkmh-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a -lm
 FUZZ_LIB_REPORT = tests/fuzz/libreport-fuzz.a tests/fuzz/libcore-fuzz.a tests/fuzz/libmetric-fuzz.a \
 	tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a $(FUZZ_LIB_ARM64_EMU) tests/fuzz/libarm64-fuzz.a \
 	tests/fuzz/libperfdata-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) -lm
@@ -196,7 +197,7 @@ tests_fuzz_libfuzzer_perfdata_deep_LDADD = $(FUZZ_LIB_SAMPLES)
 tests_fuzz_libfuzzer_arm_profile_SOURCES = tests/fuzz/fuzz-arm-profile.c tests/fuzz/fuzz-text.h
 tests_fuzz_libfuzzer_arm_profile_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libfuzzer_arm_profile_LDFLAGS = $(FUZZ_LDFLAGS)
-tests_fuzz_libfuzzer_arm_profile_LDADD = tests/fuzz/libarm64src-fuzz.a tests/fuzz/libarm64-fuzz.a \
+tests_fuzz_libfuzzer_arm_profile_LDADD = tests/fuzz/libarm64src-fuzz.a src/emu/libhpmemu.a tests/fuzz/libarm64-fuzz.a \
 	tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) -lm
 
 # make fuzz [FUZZ_SECONDS=N] [FUZZ_TARGETS='trace script']: each target in

@@ -8,4 +8,7 @@ noinst_LIBRARIES += src/arm64/emu/libarm64mach.a
 src_arm64_emu_libarm64mach_a_SOURCES = \
 	src/arm64/emu/machine.h src/arm64/emu/machine.c \
 	src/arm64/emu/script.h src/arm64/emu/script.c
-ARM64_EMU_LIBS = src/arm64/emu/libarm64mach.a src/arm64/emu/libarm64emu.a src/arm64/emu/libarm64src.a
+# The shared emulator toolkit (src/emu) comes last: below both machines,
+# and every link that names the Arm machine names Kunminghu's before it.
+ARM64_EMU_LIBS = src/arm64/emu/libarm64mach.a src/arm64/emu/libarm64emu.a src/arm64/emu/libarm64src.a \
+	src/emu/libhpmemu.a

@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/rng.h"
 #include "kmh/emu/emu.h"
 #include "kmh/emu/workload.h"
 #include "kmh/kmh.h"
@@ -327,11 +328,8 @@ static uint64_t slice_len(struct kmh_vm *vm, struct src *src)
 	uint64_t span = (uint64_t)vm->slice_hi - vm->slice_lo + 1;
 	if (span == 1)
 		return vm->slice_lo;
-	uint64_t z = (src->rng += UINT64_C(0x9e3779b97f4a7c15));
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	z ^= z >> 31;
-	return vm->slice_lo + z % span; /* bias below 2^-32: slices are < 2^32 */
+	/* bias below 2^-32: slices are < 2^32 */
+	return vm->slice_lo + hpm_splitmix64(&src->rng) % span;
 }
 
 /* The context switch of hart h: the task of its next slice. */
