@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "emu/bench.h"
+#include "emu/lines.h"
 
 static double now(void)
 {
@@ -59,4 +60,15 @@ int hpm_emu_bench_time(const struct hpm_emu_bench_player *p, uint64_t cycles, si
 	out->ref_seconds = t_ref;
 	out->fast_passes = fast_passes;
 	return 0;
+}
+
+void hpm_emu_bench_lines(const struct hpm_emu_bench_result *r,
+                         void (*out)(void *ctx, const char *line), void *ctx)
+{
+	double cycles = (double)r->cycles;
+	hpm_emu_linef(out, ctx, "fast path:  %.3g cycles/s (%.4f s, best of %u passes)\n",
+	              cycles / r->fast_seconds, r->fast_seconds, r->fast_passes);
+	hpm_emu_linef(out, ctx, "reference:  %.3g cycles/s (%.4f s)\n", cycles / r->ref_seconds,
+	              r->ref_seconds);
+	hpm_emu_linef(out, ctx, "ratio:      %.1fx\n", r->ref_seconds / r->fast_seconds);
 }

@@ -50,6 +50,11 @@ int hpm_emu_bench_time(const struct hpm_emu_bench_player *p, uint64_t cycles, si
                        unsigned fast_passes, struct hpm_emu_bench_result *out, char *err,
                        size_t errlen);
 
+/* The figures of r every bench prints, as lines to out: the fast path's
+ * and the reference's cycles per second and their ratio. */
+void hpm_emu_bench_lines(const struct hpm_emu_bench_result *r,
+                         void (*out)(void *ctx, const char *line), void *ctx);
+
 /* Told each register (or state) where the fast path and the reference
  * differ after a bench, by the machine's name for it. */
 typedef void (*hpm_emu_bench_mismatch_fn)(void *ctx, const char *reg, uint64_t fast, uint64_t ref);

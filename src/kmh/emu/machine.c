@@ -744,7 +744,7 @@ static const char *describe(enum hpm_emu_step step, uint32_t mask, unsigned coun
 	                 "me_freelist_4_4_valid",                                                  \
 	.run_sample = vm_run_sample, .nr_functions = vm_nr_functions, .function = vm_function,     \
 	.nr_tasks = vm_nr_tasks, .task = vm_task, .task_now = vm_task_now,                         \
-	.task_truth = vm_task_truth,
+	.task_truth = vm_task_truth, .commands = &kmh_emu_commands,
 
 const struct hpm_emu_machine hpm_machine_kunminghu = {.create = vm_create, KMH_MACHINE_OPS};
 
