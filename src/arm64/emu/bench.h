@@ -8,8 +8,9 @@
  * form, filters, 32- and 64-bit overflow, some counters starting just below
  * it), the synthetic stream (a pool of distinct run contents, drawn from a
  * seed, at run lengths of 1 to a chosen maximum, over EL0 and EL1 and streaming
- * mode), the recording of a caller's stream, the timed passes, and the
- * comparison of every register at the end. Never prints, never exits.
+ * mode), the recording of a caller's stream (timed by the shared harness,
+ * emu/bench.h), and the comparison of every register at the end. Never
+ * prints, never exits.
  *
  * The engine knows no source of runs but its synthetic one: a workload
  * profile's stream (arm64/emu/profile.h, another library) reaches it

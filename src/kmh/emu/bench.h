@@ -4,10 +4,11 @@
  *
  * Owns: the bench program (every counter of the model programmed with 1-4
  * events, rotating ops and modes, some counters starting just below 2^64),
- * the recorded stream it replays (each distinct run content stored once),
- * the timed passes and the comparison of every CSR afterwards. The command
- * (builtin/emu.c) parses options, finds the profile and prints; like the
- * rest of libemu this never prints or exits.
+ * the recorded stream it replays (each distinct run content stored once)
+ * and the comparison of every CSR afterwards; the timing is the shared
+ * harness's (emu/bench.h). commands.c finds the profile and formats the
+ * figures, the command (builtin/cmd-emu.c) parses options and prints; like
+ * the rest of libemu this never prints or exits.
  */
 #ifndef HPM_KMH_EMU_BENCH_H
 #define HPM_KMH_EMU_BENCH_H
