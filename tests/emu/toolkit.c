@@ -182,7 +182,7 @@ static void test_bench(void)
 	           "bench figures: cycles over seconds, the ratio of the times");
 	char pct[16];
 	tap_ok(strcmp(hpm_emu_pct(0.1234, pct), "12.3") == 0 &&
-	           strcmp(hpm_emu_pct(NAN, pct), "n/a") == 0,
+	           strcmp(hpm_emu_pct((double)NAN, pct), "n/a") == 0,
 	       "percentages: one decimal, n/a where no number");
 }
 
