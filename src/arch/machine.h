@@ -171,14 +171,13 @@ struct hpm_emu_commands {
 	 * out, which stops at the next look once *stop is set; 0, or
 	 * HPM_EMU_EFAIL / HPM_EMU_EUSAGE with *s NULL. Each line (at most
 	 * script_max_line bytes, no NUL) goes to script_exec(): 0, or -1 with
-	 * the reason in err. script_finish() closes a recording (0, or -1 with
-	 * the reason); script_free() frees the interpreter and its machine. */
+	 * the reason in err. script_end() closes a recording (0, or -1 with
+	 * the reason in err) and frees the interpreter and its machine. */
 	unsigned script_max_line;
 	int (*script_new)(const struct hpm_emu_options *o, hpm_emu_line_fn out, void *ctx,
 	                  const volatile sig_atomic_t *stop, void **s, char *err, size_t errlen);
 	int (*script_exec)(void *s, const char *line, char *err, size_t errlen);
-	int (*script_finish)(void *s, char *err, size_t errlen);
-	void (*script_free)(void *s);
+	int (*script_end)(void *s, char *err, size_t errlen);
 };
 
 struct hpm_emu_machine {

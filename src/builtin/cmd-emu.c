@@ -218,11 +218,10 @@ static int run_script(FILE *f, const char *name, const struct hpm_emu_commands *
 		return ret == HPM_EMU_EUSAGE ? EXIT_USAGE : 1;
 	}
 	status = script_lines(f, name, c->script_max_line, c->script_exec, s, &lineno);
-	if (c->script_finish(s, err, sizeof(err)) < 0 && !status) {
+	if (c->script_end(s, err, sizeof(err)) < 0 && !status) {
 		cli_error("%s", err);
 		status = 1;
 	}
-	c->script_free(s);
 	return script_end(status, name, lineno);
 }
 

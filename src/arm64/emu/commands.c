@@ -226,6 +226,18 @@ struct arm_script_run {
 	struct arm_script *s;
 };
 
+/* Closes a recording (its error in err, unless NULL) and frees the
+ * interpreter and its machine. */
+static int arm_script_end(void *s, char *err, size_t errlen)
+{
+	struct arm_script_run *r = s;
+	int ret = err ? arm_script_finish(r->s, err, errlen) : 0;
+	arm_script_free(r->s);
+	arm_emu_free(r->m);
+	free(r);
+	return ret;
+}
+
 static int arm_script_start(const struct hpm_emu_options *opts, hpm_emu_line_fn out, void *ctx,
                             const volatile sig_atomic_t *stop, void **s, char *err, size_t errlen)
 {
@@ -250,9 +262,7 @@ static int arm_script_start(const struct hpm_emu_options *opts, hpm_emu_line_fn 
 	r->s = arm_script_new(m, arm_emu_core_profile(pmu) ? pmu : NULL, out, ctx);
 	arm_script_set_stop(r->s, stop);
 	if (opts->trace_out && arm_script_trace(r->s, opts->trace_out, err, errlen) < 0) {
-		arm_script_free(r->s);
-		arm_emu_free(r->m);
-		free(r);
+		arm_script_end(r, NULL, 0);
 		return HPM_EMU_EFAIL;
 	}
 	*s = r;
@@ -262,21 +272,6 @@ static int arm_script_start(const struct hpm_emu_options *opts, hpm_emu_line_fn 
 static int arm_script_run_line(void *s, const char *line, char *err, size_t errlen)
 {
 	return arm_script_exec(((struct arm_script_run *)s)->s, line, err, errlen);
-}
-
-static int arm_script_end(void *s, char *err, size_t errlen)
-{
-	return arm_script_finish(((struct arm_script_run *)s)->s, err, errlen);
-}
-
-static void arm_script_run_free(void *s)
-{
-	struct arm_script_run *r = s;
-	if (!r)
-		return;
-	arm_script_free(r->s);
-	arm_emu_free(r->m);
-	free(r);
 }
 
 const struct hpm_emu_commands arm_emu_commands = {
@@ -291,6 +286,5 @@ const struct hpm_emu_commands arm_emu_commands = {
     .script_max_line = ARM_SCRIPT_MAX_LINE,
     .script_new = arm_script_start,
     .script_exec = arm_script_run_line,
-    .script_finish = arm_script_end,
-    .script_free = arm_script_run_free,
+    .script_end = arm_script_end,
 };

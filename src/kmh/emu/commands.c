@@ -232,6 +232,18 @@ struct kmh_script_run {
 	struct emu_script *s;
 };
 
+/* Closes a recording (its error in err, unless NULL) and frees the
+ * interpreter and its machine. */
+static int kmh_script_end(void *s, char *err, size_t errlen)
+{
+	struct kmh_script_run *r = s;
+	int ret = err ? emu_script_finish(r->s, err, errlen) : 0;
+	emu_script_free(r->s);
+	emu_free(r->emu);
+	free(r);
+	return ret;
+}
+
 static int kmh_script_new(const struct hpm_emu_options *opts, hpm_emu_line_fn out, void *ctx,
                           const volatile sig_atomic_t *stop, void **s, char *err, size_t errlen)
 {
@@ -241,9 +253,7 @@ static int kmh_script_new(const struct hpm_emu_options *opts, hpm_emu_line_fn ou
 	r->s = emu_script_new(r->emu, out, ctx);
 	emu_script_set_stop(r->s, stop);
 	if (opts->trace_out && emu_script_trace(r->s, opts->trace_out, err, errlen) < 0) {
-		emu_script_free(r->s);
-		emu_free(r->emu);
-		free(r);
+		kmh_script_end(r, NULL, 0);
 		return HPM_EMU_EFAIL;
 	}
 	*s = r;
@@ -253,21 +263,6 @@ static int kmh_script_new(const struct hpm_emu_options *opts, hpm_emu_line_fn ou
 static int kmh_script_exec(void *s, const char *line, char *err, size_t errlen)
 {
 	return emu_script_exec(((struct kmh_script_run *)s)->s, line, err, errlen);
-}
-
-static int kmh_script_finish(void *s, char *err, size_t errlen)
-{
-	return emu_script_finish(((struct kmh_script_run *)s)->s, err, errlen);
-}
-
-static void kmh_script_free(void *s)
-{
-	struct kmh_script_run *r = s;
-	if (!r)
-		return;
-	emu_script_free(r->s);
-	emu_free(r->emu);
-	free(r);
 }
 
 const struct hpm_emu_commands kmh_emu_commands = {
@@ -281,6 +276,5 @@ const struct hpm_emu_commands kmh_emu_commands = {
     .script_max_line = EMU_SCRIPT_MAX_LINE,
     .script_new = kmh_script_new,
     .script_exec = kmh_script_exec,
-    .script_finish = kmh_script_finish,
-    .script_free = kmh_script_free,
+    .script_end = kmh_script_end,
 };
