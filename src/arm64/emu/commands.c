@@ -217,8 +217,6 @@ static int arm_bench(const struct hpm_emu_options *opts, hpm_emu_line_fn out,
 	return status;
 }
 
-/* `emu --arch arm64 ...` with --arch taken out. */
-
 /* `emu --arch arm64 [SCRIPT]` (arch/machine.h): script.h's language on
  * a machine of feature profile opts->pmu (default v2). */
 struct arm_script_run {
