@@ -12,7 +12,4 @@ src_arm64_emu_libarm64mach_a_SOURCES = \
 	src/arm64/emu/commands.c
 # commands.c lists the profiles as JSON too
 src_arm64_emu_libarm64mach_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
-# The shared emulator toolkit (src/emu) comes last: below both machines,
-# and every link that names the Arm machine names Kunminghu's before it.
-ARM64_EMU_LIBS = src/arm64/emu/libarm64mach.a src/arm64/emu/libarm64emu.a src/arm64/emu/libarm64src.a \
-	src/emu/libhpmemu.a
+ARM64_EMU_LIBS = src/arm64/emu/libarm64mach.a src/arm64/emu/libarm64emu.a src/arm64/emu/libarm64src.a
