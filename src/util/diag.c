@@ -7,15 +7,21 @@
 #include "util/diag.h"
 #include "util/str.h"
 
+bool hpm_diag_vset(struct hpm_diag *d, unsigned line, unsigned column, const char *fmt, va_list ap)
+{
+	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+	str_sanitize(d->msg);
+	d->line = line;
+	d->column = column;
+	return false;
+}
+
 bool hpm_diag_set(struct hpm_diag *d, unsigned line, unsigned column, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+	hpm_diag_vset(d, line, column, fmt, ap);
 	va_end(ap);
-	str_sanitize(d->msg);
-	d->line = line;
-	d->column = column;
 	return false;
 }
 

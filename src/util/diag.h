@@ -8,6 +8,7 @@
 #ifndef HPM_UTIL_DIAG_H
 #define HPM_UTIL_DIAG_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -23,6 +24,11 @@ struct hpm_diag {
  * characters in the reason become '?': it stays one line. */
 bool hpm_diag_set(struct hpm_diag *d, unsigned line, unsigned column, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* hpm_diag_set with the arguments as a va_list, for a parser's own
+ * printf-style wrapper. */
+bool hpm_diag_vset(struct hpm_diag *d, unsigned line, unsigned column, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 
 /* The diag as one line, "FILE:LINE: column N: reason", leaving out what is
  * not known ("FILE:LINE: reason", "FILE: reason", "reason"), into buf
