@@ -191,21 +191,24 @@ static bool cycle_key(struct emu_profile_parser *kps, void *rec, const char *key
 	if (vb > max) {
 		const char *name = arm_src_event_name(NULL, code);
 		if (max == 1)
-			return emu_profile_error(kps, kps->line,
-			                         "%s = %llu is impossible: it counts cycles, at most 1 "
-			                         "per cycle",
-			                         name, (unsigned long long)vb);
+			return emu_profile_error(
+			    kps, kps->line,
+			    "%s = %llu is impossible: it counts cycles, at most 1 "
+			    "per cycle",
+			    name, (unsigned long long)vb);
 		if (max == ps->p->slots)
 			return emu_profile_error(
-			    kps, kps->line, "%s = %llu is impossible: more than the %u slots per cycle",
-			    name, (unsigned long long)vb, ps->p->slots);
+			    kps, kps->line,
+			    "%s = %llu is impossible: more than the %u slots per cycle", name,
+			    (unsigned long long)vb, ps->p->slots);
 		return emu_profile_error(kps, kps->line, "%s = %llu is out of range (0..%u)", key,
 		                         (unsigned long long)vb, max);
 	}
 	for (unsigned i = 0; i < c->nr; i++)
 		if (c->vals[i].event == code)
-			return emu_profile_error(kps, kps->line, "%s given twice in cycle '%s' (line %u)",
-			                         key, c->name, c->vline[i]);
+			return emu_profile_error(kps, kps->line,
+			                         "%s given twice in cycle '%s' (line %u)", key,
+			                         c->name, c->vline[i]);
 	if (c->nr == c->cap) {
 		c->cap = c->cap ? 2 * c->cap : 16;
 		c->vals = xreallocarray(c->vals, c->cap, sizeof(*c->vals));
@@ -302,7 +305,7 @@ static bool contexts_key(struct emu_profile_parser *kps, void *rec, const char *
 
 /* A new zeroed element of the array, named, at the line. */
 #define OPEN(arr, n)                                                                               \
-	((arr) = xreallocarray((arr), (n) + 1, sizeof(*(arr))),                                   \
+	((arr) = xreallocarray((arr), (n) + 1, sizeof(*(arr))),                                    \
 	 memset(&(arr)[(n)], 0, sizeof(*(arr))), (arr)[(n)].name = xstrdup(name),                  \
 	 (arr)[(n)].line = kps->line, &(arr)[(n)++])
 
@@ -337,11 +340,10 @@ static void *open_function(struct emu_profile_parser *kps, const char *name)
 }
 
 #define SHARE_KEY(rec)                                                                             \
-	{.name = "share",                                                                          \
-	 .type = EMU_KEY_SHARE,                                                                    \
-	 EMU_KEY_AT(rec, share),                                                                   \
-	 .has = offsetof(rec, has_share),                                                          \
-	 .bad = "bad share '%s' (a fraction 0..1)"}
+	{                                                                                          \
+		.name = "share", .type = EMU_KEY_SHARE, EMU_KEY_AT(rec, share),                    \
+		.has = offsetof(rec, has_share), .bad = "bad share '%s' (a fraction 0..1)"         \
+	}
 
 static const struct emu_profile_key top_keys[] = {
     {.name = "name",
@@ -762,30 +764,11 @@ static const char *arm_out_of_range(const struct arm_src_topdown arm[ARM_SRC_TD_
 	return NULL;
 }
 
-static int finish(struct parser *ps)
+/* The implicit context when none is declared; each context's EL and
+ * security state together. */
+static int finish_contexts(struct parser *ps)
 {
 	struct arm_src_profile *p = ps->p;
-	ps->kit.line = 0;
-	if (!p->name)
-		return fail_at(ps, 0, "no 'name = ...'");
-	if (!p->description)
-		return fail_at(ps, 0, "no 'description = ...'");
-	if (!p->nr_cycs)
-		return fail_at(ps, 0, "no [cycle] section");
-	if (!p->nr_clss)
-		return fail_at(ps, 0, "no [class] section");
-	for (unsigned i = 0; i < p->nr_cycs; i++)
-		if (check_cycle(ps, &p->cycs[i]) < 0)
-			return -1;
-	for (unsigned i = 0; i < p->nr_clss; i++)
-		if (resolve_runs(ps, &p->clss[i]) < 0)
-			return -1;
-	for (unsigned i = 0; i < p->nr_cycs; i++)
-		if (!p->cycs[i].used)
-			return fail_at(ps, p->cycs[i].line, "cycle '%s' is used by no class",
-			               p->cycs[i].name);
-
-	/* contexts: an implicit one when none is declared */
 	if (!p->nr_ctxs) {
 		struct ctx *c = GROW(p->ctxs, p->nr_ctxs);
 		memset(c, 0, sizeof(*c));
@@ -809,7 +792,91 @@ static int finish(struct parser *ps)
 		p->ctxs[0].has_share = true;
 	}
 
-	/* phases: an implicit endless one when none is declared */
+	return 0;
+}
+
+/* A phase's classes: known, once each, their shares summing to 1; its
+ * alias table of classes. */
+static int phase_classes(struct parser *ps, struct phase *ph, bool phased)
+{
+	struct arm_src_profile *p = ps->p;
+	if (phased && !ph->cycles)
+		return fail_at(ps, ph->line, "phase '%s' has no cycles", ph->name);
+	if (!ph->nr_mix)
+		return fail_at(ps, ph->line, "phase '%s' has no mix", ph->name);
+	ph->mix_cls = xcalloc(ph->nr_mix, sizeof(unsigned));
+	double *w = xcalloc(ph->nr_mix, sizeof(double));
+	for (unsigned k = 0; k < ph->nr_mix; k++) {
+		int c = FIND(p->clss, p->nr_clss, ph->mix_names[k]);
+		if (c < 0) {
+			free(w);
+			return fail_at(ps, ph->mix_lines[k], "unknown class '%s'",
+			               ph->mix_names[k]);
+		}
+		for (unsigned j = 0; j < k; j++)
+			if (ph->mix_cls[j] == (unsigned)c) {
+				free(w);
+				return fail_at(ps, ph->mix_lines[k],
+				               "class '%s' twice in the mix of phase '%s'",
+				               ph->mix_names[k], ph->name);
+			}
+		ph->mix_cls[k] = (unsigned)c;
+		p->clss[c].used = true;
+		w[k] = ph->mix_share[k] / p->clss[c].mean;
+	}
+	if (phased && fabs(shares_sum(ph->mix_share, ph->nr_mix) - 1) > SHARE_EPS) {
+		free(w);
+		return fail_at(ps, ph->line, "the mix of phase '%s' sums to %g, not 1", ph->name,
+		               shares_sum(ph->mix_share, ph->nr_mix));
+	}
+	/* a class with share 0 is never drawn */
+	alias_build(&ph->cls_alias, w, ph->mix_cls, ph->nr_mix);
+	free(w);
+
+	return 0;
+}
+
+/* A phase's contexts: its own list, or every context's share. */
+static int phase_contexts(struct parser *ps, struct phase *ph)
+{
+	struct arm_src_profile *p = ps->p;
+	ph->ctxs = xcalloc(p->nr_ctxs, sizeof(double));
+	if (ph->nr_ctx_mix) {
+		for (unsigned k = 0; k < ph->nr_ctx_mix; k++) {
+			int c = FIND(p->ctxs, p->nr_ctxs, ph->ctx_names[k]);
+			if (c < 0)
+				return fail_at(ps, ph->ctx_lines[k], "unknown context '%s'",
+				               ph->ctx_names[k]);
+			if (ph->ctxs[c] > 0)
+				return fail_at(ps, ph->ctx_lines[k],
+				               "context '%s' twice in phase '%s'", ph->ctx_names[k],
+				               ph->name);
+			ph->ctxs[c] = ph->ctx_vals[k];
+		}
+		if (fabs(shares_sum(ph->ctxs, p->nr_ctxs) - 1) > SHARE_EPS)
+			return fail_at(ps, ph->line, "the contexts of phase '%s' sum to %g, not 1",
+			               ph->name, shares_sum(ph->ctxs, p->nr_ctxs));
+	} else {
+		for (unsigned c = 0; c < p->nr_ctxs; c++) {
+			if (!p->ctxs[c].has_share)
+				return fail_at(ps, p->ctxs[c].line,
+				               "context '%s' has no share (and phase '%s' gives "
+				               "no contexts)",
+				               p->ctxs[c].name, ph->name);
+			ph->ctxs[c] = p->ctxs[c].share;
+		}
+		if (fabs(shares_sum(ph->ctxs, p->nr_ctxs) - 1) > SHARE_EPS)
+			return fail_at(ps, 0, "the contexts' shares sum to %g, not 1",
+			               shares_sum(ph->ctxs, p->nr_ctxs));
+	}
+	return 0;
+}
+
+/* The phases (an implicit endless one when none is declared), their
+ * classes and contexts, and the period. */
+static int finish_phases(struct parser *ps)
+{
+	struct arm_src_profile *p = ps->p;
 	bool phased = p->nr_phases > 0;
 	if (!phased) {
 		struct phase *ph = GROW(p->phases, p->nr_phases);
@@ -844,72 +911,11 @@ static int finish(struct parser *ps)
 	p->period = 0;
 	for (unsigned i = 0; i < p->nr_phases; i++) {
 		struct phase *ph = &p->phases[i];
-		if (phased && !ph->cycles)
-			return fail_at(ps, ph->line, "phase '%s' has no cycles", ph->name);
-		if (!ph->nr_mix)
-			return fail_at(ps, ph->line, "phase '%s' has no mix", ph->name);
+		if (phase_classes(ps, ph, phased) < 0)
+			return -1;
 		p->period += ph->cycles;
-		ph->mix_cls = xcalloc(ph->nr_mix, sizeof(unsigned));
-		double *w = xcalloc(ph->nr_mix, sizeof(double));
-		for (unsigned k = 0; k < ph->nr_mix; k++) {
-			int c = FIND(p->clss, p->nr_clss, ph->mix_names[k]);
-			if (c < 0) {
-				free(w);
-				return fail_at(ps, ph->mix_lines[k], "unknown class '%s'",
-				               ph->mix_names[k]);
-			}
-			for (unsigned j = 0; j < k; j++)
-				if (ph->mix_cls[j] == (unsigned)c) {
-					free(w);
-					return fail_at(ps, ph->mix_lines[k],
-					               "class '%s' twice in the mix of phase '%s'",
-					               ph->mix_names[k], ph->name);
-				}
-			ph->mix_cls[k] = (unsigned)c;
-			p->clss[c].used = true;
-			w[k] = ph->mix_share[k] / p->clss[c].mean;
-		}
-		if (phased && fabs(shares_sum(ph->mix_share, ph->nr_mix) - 1) > SHARE_EPS) {
-			free(w);
-			return fail_at(ps, ph->line, "the mix of phase '%s' sums to %g, not 1",
-			               ph->name, shares_sum(ph->mix_share, ph->nr_mix));
-		}
-		/* a class with share 0 is never drawn */
-		alias_build(&ph->cls_alias, w, ph->mix_cls, ph->nr_mix);
-		free(w);
-
-		/* contexts of the phase */
-		ph->ctxs = xcalloc(p->nr_ctxs, sizeof(double));
-		if (ph->nr_ctx_mix) {
-			for (unsigned k = 0; k < ph->nr_ctx_mix; k++) {
-				int c = FIND(p->ctxs, p->nr_ctxs, ph->ctx_names[k]);
-				if (c < 0)
-					return fail_at(ps, ph->ctx_lines[k], "unknown context '%s'",
-					               ph->ctx_names[k]);
-				if (ph->ctxs[c] > 0)
-					return fail_at(ps, ph->ctx_lines[k],
-					               "context '%s' twice in phase '%s'",
-					               ph->ctx_names[k], ph->name);
-				ph->ctxs[c] = ph->ctx_vals[k];
-			}
-			if (fabs(shares_sum(ph->ctxs, p->nr_ctxs) - 1) > SHARE_EPS)
-				return fail_at(ps, ph->line,
-				               "the contexts of phase '%s' sum to %g, not 1",
-				               ph->name, shares_sum(ph->ctxs, p->nr_ctxs));
-		} else {
-			for (unsigned c = 0; c < p->nr_ctxs; c++) {
-				if (!p->ctxs[c].has_share)
-					return fail_at(
-					    ps, p->ctxs[c].line,
-					    "context '%s' has no share (and phase '%s' gives "
-					    "no contexts)",
-					    p->ctxs[c].name, ph->name);
-				ph->ctxs[c] = p->ctxs[c].share;
-			}
-			if (fabs(shares_sum(ph->ctxs, p->nr_ctxs) - 1) > SHARE_EPS)
-				return fail_at(ps, 0, "the contexts' shares sum to %g, not 1",
-				               shares_sum(ph->ctxs, p->nr_ctxs));
-		}
+		if (phase_contexts(ps, ph) < 0)
+			return -1;
 		unsigned *items = xcalloc(p->nr_ctxs, sizeof(unsigned));
 		for (unsigned c = 0; c < p->nr_ctxs; c++)
 			items[c] = c;
@@ -921,7 +927,14 @@ static int finish(struct parser *ps)
 			return fail_at(ps, p->clss[i].line, "class '%s' is in no phase's mix",
 			               p->clss[i].name);
 
-	/* functions */
+	return 0;
+}
+
+/* The functions: complete, in a context, not overlapping; each context's
+ * alias table of its functions; the keys. */
+static int finish_functions(struct parser *ps)
+{
+	struct arm_src_profile *p = ps->p;
 	p->nr_pts = 1;
 	for (unsigned i = 0; i < p->nr_fns; i++) {
 		struct fn *f = &p->fns[i];
@@ -975,7 +988,14 @@ static int finish(struct parser *ps)
 		return fail_at(ps, 0, "too many (cycle, context, PC) combinations for 32-bit keys");
 	p->max_key = (uint32_t)keys;
 
-	/* events and expectations */
+	return 0;
+}
+
+/* The events some cycle delivers, the expectations per phase and over the
+ * period, their Topdown (within Arm's ranges), and the kernel's view. */
+static int finish_expectations(struct parser *ps)
+{
+	struct arm_src_profile *p = ps->p;
 	for (unsigned i = 0; i < p->nr_cycs; i++)
 		for (unsigned k = 0; k < p->cycs[i].nr; k++) {
 			uint16_t code = p->cycs[i].vals[k].event;
@@ -1052,6 +1072,34 @@ static int finish(struct parser *ps)
 	return 0;
 }
 
+static int finish(struct parser *ps)
+{
+	struct arm_src_profile *p = ps->p;
+	ps->kit.line = 0;
+	if (!p->name)
+		return fail_at(ps, 0, "no 'name = ...'");
+	if (!p->description)
+		return fail_at(ps, 0, "no 'description = ...'");
+	if (!p->nr_cycs)
+		return fail_at(ps, 0, "no [cycle] section");
+	if (!p->nr_clss)
+		return fail_at(ps, 0, "no [class] section");
+	for (unsigned i = 0; i < p->nr_cycs; i++)
+		if (check_cycle(ps, &p->cycs[i]) < 0)
+			return -1;
+	for (unsigned i = 0; i < p->nr_clss; i++)
+		if (resolve_runs(ps, &p->clss[i]) < 0)
+			return -1;
+	for (unsigned i = 0; i < p->nr_cycs; i++)
+		if (!p->cycs[i].used)
+			return fail_at(ps, p->cycs[i].line, "cycle '%s' is used by no class",
+			               p->cycs[i].name);
+
+	if (finish_contexts(ps) < 0 || finish_phases(ps) < 0 || finish_functions(ps) < 0)
+		return -1;
+	return finish_expectations(ps);
+}
+
 /* ------------------------------------------------------------- lifetime */
 
 static void profile_free(struct arm_src_profile *p)
@@ -1125,8 +1173,8 @@ static struct arm_src_profile *parse(const char *file, const char *text, bool bu
 	p->fsw_hi = 5000;
 	p->builtin = builtin;
 	p->origin = xstrdup(builtin ? "built-in" : file);
-	bool ok = emu_profile_read(&ps.kit, &arm_format, p, file, text, strlen(text)) &&
-	          finish(&ps) == 0;
+	bool ok =
+	    emu_profile_read(&ps.kit, &arm_format, p, file, text, strlen(text)) && finish(&ps) == 0;
 	emu_profile_parser_free(&ps.kit);
 	if (!ok) {
 		hpm_diag_format(&ps.kit.diag, err, errlen);

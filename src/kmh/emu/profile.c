@@ -231,8 +231,9 @@ static bool modes_key(struct emu_profile_parser *kps, void *rec, const char *key
 		if (colon[1] == '-')
 			return perr(ps, ps->kit.line, "share of mode %s is negative", w[i]);
 		if (!emu_profile_share(colon + 1, &sh))
-			return perr(ps, ps->kit.line, "bad share '%s' for mode %s (a fraction 0..1)",
-			            colon + 1, w[i]);
+			return perr(ps, ps->kit.line,
+			            "bad share '%s' for mode %s (a fraction 0..1)", colon + 1,
+			            w[i]);
 		p->mode_share[m] = sh;
 		sum += sh;
 	}
@@ -306,7 +307,8 @@ static bool cycle_key(struct emu_profile_parser *kps, void *rec, const char *key
 				    ps, ps->kit.line,
 				    "'%s' names several events; give one instance (%s.0, ...)", key,
 				    colon + 1);
-			return perr(ps, ps->kit.line, "unknown event '%s' in bank %s", colon + 1, bank);
+			return perr(ps, ps->kit.line, "unknown event '%s' in bank %s", colon + 1,
+			            bank);
 		}
 		if (ev->index == 0)
 			return perr(ps, ps->kit.line, "noEvent is always 0");
@@ -364,8 +366,8 @@ static bool class_key(struct emu_profile_parser *kps, void *rec, const char *key
 			if (colon) {
 				*colon = '\0';
 				if (colon[1] == '-')
-					return perr(ps, ps->kit.line, "negative run length for '%s'",
-					            w[i]);
+					return perr(ps, ps->kit.line,
+					            "negative run length for '%s'", w[i]);
 				if (!parse_range(colon + 1, &lo, &hi))
 					return perr(ps, ps->kit.line,
 					            "bad run length '%s' for '%s' (N or LO..HI, 1 "
@@ -411,8 +413,9 @@ static bool mix_key(struct parser *ps, char *value, struct pmix **mix, unsigned 
 		if (colon[1] == '-')
 			return perr(ps, ps->kit.line, "share of class '%s' is negative", w[i]);
 		if (!emu_profile_share(colon + 1, &sh))
-			return perr(ps, ps->kit.line, "bad share '%s' for class '%s' (a fraction 0..1)",
-			            colon + 1, w[i]);
+			return perr(ps, ps->kit.line,
+			            "bad share '%s' for class '%s' (a fraction 0..1)", colon + 1,
+			            w[i]);
 		for (unsigned j = 0; j < *nr_mix; j++)
 			if (strcmp((*mix)[j].cls, w[i]) == 0)
 				return perr(ps, ps->kit.line, "class '%s' twice in the mix", w[i]);
@@ -467,8 +470,8 @@ static bool function_key(struct emu_profile_parser *kps, void *rec, const char *
 			return perr(ps, ps->kit.line, "'size' given twice");
 		if (!parse_u64(value, UINT64_C(1) << 48, &pf->size) || pf->size == 0 ||
 		    (pf->size & 1))
-			return perr(ps, ps->kit.line, "bad size '%s' (bytes, a multiple of 2, 2..2^48)",
-			            value);
+			return perr(ps, ps->kit.line,
+			            "bad size '%s' (bytes, a multiple of 2, 2..2^48)", value);
 		pf->has_size = true;
 		return true;
 	}
@@ -507,7 +510,8 @@ static bool task_key(struct emu_profile_parser *kps, void *rec, const char *key,
 		if (*has)
 			return perr(ps, ps->kit.line, "'%s' given twice", key);
 		if (!parse_u64(value, TASK_PID_MAX, &v) || v == 0)
-			return perr(ps, ps->kit.line, "bad %s '%s' (1..%d)", key, value, TASK_PID_MAX);
+			return perr(ps, ps->kit.line, "bad %s '%s' (1..%d)", key, value,
+			            TASK_PID_MAX);
 		*(pid ? &t->pid : &t->tgid) = (int)v;
 		*has = true;
 		return true;
@@ -516,7 +520,8 @@ static bool task_key(struct emu_profile_parser *kps, void *rec, const char *key,
 		if (pt->has_hart)
 			return perr(ps, ps->kit.line, "'hart' given twice");
 		if (!parse_u64(value, TASK_HART_MAX, &v))
-			return perr(ps, ps->kit.line, "bad hart '%s' (0..%u)", value, TASK_HART_MAX);
+			return perr(ps, ps->kit.line, "bad hart '%s' (0..%u)", value,
+			            TASK_HART_MAX);
 		t->hart = (unsigned)v;
 		pt->has_hart = true;
 		return true;
@@ -542,8 +547,8 @@ static bool task_key(struct emu_profile_parser *kps, void *rec, const char *key,
 		if (value[0] == '-')
 			return perr(ps, ps->kit.line, "%s %s is negative", key, value);
 		if (!parse_u64(value, TASK_CYCLE_MAX, &v) || (!start && v == 0))
-			return perr(ps, ps->kit.line, "bad %s '%s' (hart cycles, %s..2^62)", key, value,
-			            start ? "0" : "1");
+			return perr(ps, ps->kit.line, "bad %s '%s' (hart cycles, %s..2^62)", key,
+			            value, start ? "0" : "1");
 		*(start ? &t->start : &t->exit) = v;
 		*has = true;
 		return true;
@@ -558,8 +563,8 @@ static bool task_key(struct emu_profile_parser *kps, void *rec, const char *key,
 
 /* A new element of a model array and of its parse-state twin, zeroed. */
 #define GROW2(arr, twin, n)                                                                        \
-	((arr) = xreallocarray((arr), (n) + 1, sizeof(*(arr))),                                   \
-	 (twin) = xreallocarray((twin), (n) + 1, sizeof(*(twin))),                                \
+	((arr) = xreallocarray((arr), (n) + 1, sizeof(*(arr))),                                    \
+	 (twin) = xreallocarray((twin), (n) + 1, sizeof(*(twin))),                                 \
 	 memset(&(arr)[(n)], 0, sizeof(*(arr))), memset(&(twin)[(n)], 0, sizeof(*(twin))))
 
 static void *open_cycle(struct emu_profile_parser *kps, const char *name)
@@ -1256,15 +1261,14 @@ const struct emu_profile *emu_profile_find(const char *name_or_path, char *err, 
 			strncat(list, builtins[i]->name, sizeof(list) - strlen(list) - 1);
 		}
 		str_seterr(err, errlen, "unknown profile '%s' (known: %s; or a profile file path)",
-		        name_or_path, list);
+		           name_or_path, list);
 		return NULL;
 	}
 	if (probe)
 		fclose(probe);
 	size_t len;
 	char *text = emu_profile_read_file(name_or_path, MAX_PROFILE_BYTES,
-	                                   "larger than 1048576 bytes", &len, err,
-	                                   errlen);
+	                                   "larger than 1048576 bytes", &len, err, errlen);
 	if (!text)
 		return NULL;
 	struct emu_profile *p = parse_text(name_or_path, text, len, err, errlen);
