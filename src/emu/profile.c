@@ -301,3 +301,71 @@ char *emu_profile_read_file(const char *path, size_t max, const char *too_large,
 	*len = n;
 	return buf;
 }
+
+/* -------------------------------------------------------------- registry */
+
+static void registry_load(struct emu_profile_registry *r)
+{
+	if (r->loaded)
+		return;
+	r->loaded = true;
+	r->builtins = xcalloc(r->nr_builtin + 1, sizeof(*r->builtins));
+	for (unsigned i = 0; i < r->nr_builtin; i++) {
+		void *p = r->builtin(i);
+		if (!p)
+			continue;
+		/* by name: a handful, inserted in order */
+		unsigned j = r->nr++;
+		for (; j && strcmp(r->name(r->builtins[j - 1]), r->name(p)) > 0; j--)
+			r->builtins[j] = r->builtins[j - 1];
+		r->builtins[j] = p;
+	}
+}
+
+unsigned emu_profile_registry_count(struct emu_profile_registry *r)
+{
+	registry_load(r);
+	return r->nr;
+}
+
+void *emu_profile_registry_at(struct emu_profile_registry *r, unsigned i)
+{
+	registry_load(r);
+	return i < r->nr ? r->builtins[i] : NULL;
+}
+
+void *emu_profile_registry_builtin(struct emu_profile_registry *r, const char *name)
+{
+	registry_load(r);
+	for (unsigned i = 0; i < r->nr; i++)
+		if (strcmp(r->name(r->builtins[i]), name) == 0)
+			return r->builtins[i];
+	return NULL;
+}
+
+void *emu_profile_registry_keep(struct emu_profile_registry *r, void *profile)
+{
+	r->files = xreallocarray(r->files, r->nr_files + 1, sizeof(*r->files));
+	r->files[r->nr_files++] = profile;
+	return profile;
+}
+
+void emu_profile_registry_release(struct emu_profile_registry *r, const void *profile)
+{
+	for (unsigned i = 0; i < r->nr_files; i++)
+		if (r->files[i] == profile) {
+			r->destroy(r->files[i]);
+			r->files[i] = r->files[--r->nr_files];
+			return;
+		}
+}
+
+void emu_profile_registry_names(struct emu_profile_registry *r, char *buf, size_t len)
+{
+	struct str_buf b = {buf, len, 0};
+	registry_load(r);
+	if (len)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < r->nr; i++)
+		str_buf_add(&b, "%s%s", i ? ", " : "", r->name(r->builtins[i]));
+}

@@ -124,4 +124,34 @@ bool emu_profile_error(struct emu_profile_parser *ps, unsigned line, const char 
 char *emu_profile_read_file(const char *path, size_t max, const char *too_large, size_t *len,
                             char *err, size_t errlen);
 
+/* ----------------------------------------------------------- registry */
+
+/* A model's profiles: its built-ins (parsed on first use, sorted by name)
+ * and the files it has read (kept until released). The model hands in how
+ * to parse a built-in, name a profile and free one. */
+struct emu_profile_registry {
+	unsigned nr_builtin;
+	void *(*builtin)(unsigned i); /* parses built-in i; NULL: left out (the tests catch it) */
+	const char *(*name)(const void *profile);
+	void (*destroy)(void *profile);
+	/* private to the kit */
+	bool loaded;
+	void **builtins;
+	unsigned nr;
+	void **files;
+	unsigned nr_files;
+};
+
+unsigned emu_profile_registry_count(struct emu_profile_registry *r);
+/* The i-th built-in by name; NULL past the last. */
+void *emu_profile_registry_at(struct emu_profile_registry *r, unsigned i);
+/* The built-in called name, or NULL. */
+void *emu_profile_registry_builtin(struct emu_profile_registry *r, const char *name);
+/* Keeps a profile read from a file until emu_profile_registry_release. */
+void *emu_profile_registry_keep(struct emu_profile_registry *r, void *profile);
+/* Frees a kept profile; a built-in or a profile not kept is left alone. */
+void emu_profile_registry_release(struct emu_profile_registry *r, const void *profile);
+/* The built-ins' names, "a, b, c", into buf (cut to fit). */
+void emu_profile_registry_names(struct emu_profile_registry *r, char *buf, size_t len);
+
 #endif

@@ -144,7 +144,6 @@ struct arm_src_profile {
 	double el_share[ARM_EMU_NR_EL], sec_share[ARM_EMU_NR_SEC], streaming_share;
 	unsigned nr_pts; /* 1 + every function's points */
 	uint32_t max_key;
-	struct arm_src_profile *next;
 };
 
 /* --------------------------------------------------------------- parsing */
@@ -1184,109 +1183,71 @@ static struct arm_src_profile *parse(const char *file, const char *text, bool bu
 	return p;
 }
 
-static struct arm_src_profile **builtins;
-static struct arm_src_profile *files;
-
-static int cmp_profile(const void *a, const void *b)
+/* a built-in that does not parse is a build error the tests catch */
+static void *parse_builtin(unsigned i)
 {
-	const struct arm_src_profile *const *x = a, *const *y = b;
-	return strcmp((*x)->name, (*y)->name);
+	char err[320];
+	return parse(arm_src_builtin_texts[i].file, arm_src_builtin_texts[i].text, true, err,
+	             sizeof(err));
 }
 
-static void load_builtins(void)
+static const char *registry_name(const void *p)
 {
-	if (builtins)
-		return;
-	builtins = xcalloc(arm_src_builtin_count + 1, sizeof(*builtins));
-	unsigned n = 0;
-	for (unsigned i = 0; i < arm_src_builtin_count; i++) {
-		char err[320];
-		/* a built-in that does not parse is a build error the tests catch */
-		struct arm_src_profile *p =
-		    parse(arm_src_builtin_texts[i].file, arm_src_builtin_texts[i].text, true, err,
-		          sizeof(err));
-		if (p)
-			builtins[n++] = p;
-	}
-	qsort(builtins, n, sizeof(*builtins), cmp_profile);
+	return ((const struct arm_src_profile *)p)->name;
 }
+
+static void registry_free(void *p)
+{
+	profile_free(p);
+}
+
+static struct emu_profile_registry registry = {
+    .builtin = parse_builtin,
+    .name = registry_name,
+    .destroy = registry_free,
+};
 
 unsigned arm_src_profile_count(void)
 {
-	load_builtins();
-	unsigned n = 0;
-	while (builtins[n])
-		n++;
-	return n;
+	registry.nr_builtin = arm_src_builtin_count;
+	return emu_profile_registry_count(&registry);
 }
 
 const struct arm_src_profile *arm_src_profile_at(unsigned i)
 {
-	return i < arm_src_profile_count() ? builtins[i] : NULL;
+	return i < arm_src_profile_count() ? emu_profile_registry_at(&registry, i) : NULL;
 }
 
 const struct arm_src_profile *arm_src_profile_parse(const char *file, const char *text, char *err,
                                                     size_t errlen)
 {
 	struct arm_src_profile *p = parse(file, text, false, err, errlen);
-	if (p) {
-		p->next = files;
-		files = p;
-	}
-	return p;
+	return p ? emu_profile_registry_keep(&registry, p) : NULL;
 }
 
 const struct arm_src_profile *arm_src_profile_find(const char *name_or_path, char *err,
                                                    size_t errlen)
 {
-	unsigned n = arm_src_profile_count();
-	for (unsigned i = 0; i < n; i++)
-		if (strcmp(builtins[i]->name, name_or_path) == 0)
-			return builtins[i];
+	arm_src_profile_count();
+	const struct arm_src_profile *builtin =
+	    emu_profile_registry_builtin(&registry, name_or_path);
+	if (builtin)
+		return builtin;
 	FILE *f = fopen(name_or_path, "r");
 	if (!f && !strchr(name_or_path, '/') && !strstr(name_or_path, ".profile")) {
 		/* not a file and not written as one: a misspelt built-in */
-		char known[256] = "";
-		size_t len = 0;
-		for (unsigned i = 0; i < n && len < sizeof(known); i++)
-			len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s",
-			                        i ? ", " : "", builtins[i]->name);
+		char known[256];
+		emu_profile_registry_names(&registry, known, sizeof(known));
 		snprintf(err, errlen, "unknown Arm profile '%s' (known: %s)", name_or_path, known);
 		return NULL;
 	}
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot read: %s", name_or_path, strerror(errno));
-		return NULL;
-	}
-	char *text = NULL;
-	size_t len = 0, cap = 0, r;
-	int rerr = 0;
-	do {
-		if (len + 4096 + 1 > cap) {
-			cap = cap ? 2 * cap : 8192;
-			if (cap > (16u << 20)) {
-				free(text);
-				fclose(f);
-				snprintf(err, errlen, "%s: cannot read: larger than 16 MiB",
-				         name_or_path);
-				return NULL;
-			}
-			text = xrealloc(text, cap);
-		}
-		errno = 0;
-		r = fread(text + len, 1, 4096, f);
-		rerr = errno;
-		len += r;
-	} while (r == 4096);
-	if (ferror(f)) {
-		free(text);
+	if (f)
 		fclose(f);
-		snprintf(err, errlen, "%s: cannot read: %s", name_or_path,
-		         strerror(rerr ? rerr : EIO));
+	size_t len;
+	char *text =
+	    emu_profile_read_file(name_or_path, 16u << 20, "larger than 16 MiB", &len, err, errlen);
+	if (!text)
 		return NULL;
-	}
-	fclose(f);
-	text[len] = '\0';
 	if (strlen(text) != len) {
 		free(text);
 		snprintf(err, errlen, "%s: cannot read: a NUL byte in the file", name_or_path);
@@ -1297,17 +1258,9 @@ const struct arm_src_profile *arm_src_profile_find(const char *name_or_path, cha
 	return p;
 }
 
-void arm_src_profile_free(const struct arm_src_profile *cp)
+void arm_src_profile_free(const struct arm_src_profile *p)
 {
-	if (!cp || cp->builtin)
-		return;
-	for (struct arm_src_profile **pp = &files; *pp; pp = &(*pp)->next)
-		if (*pp == cp) {
-			struct arm_src_profile *p = *pp;
-			*pp = p->next;
-			profile_free(p);
-			return;
-		}
+	emu_profile_registry_release(&registry, p);
 }
 
 const char *arm_src_profile_name(const struct arm_src_profile *p)

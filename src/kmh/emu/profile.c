@@ -1178,57 +1178,51 @@ static struct emu_profile *parse_text(const char *file, const char *text, size_t
 
 /* -------------------------------------------------------------- registry */
 
-static struct emu_profile **builtins;
-static unsigned nr_builtins;
-static bool builtins_loaded;
-static struct emu_profile *file_profiles; /* kept reachable until freed */
-
-static int cmp_profile(const void *a, const void *b)
+/* A built-in that does not load is a build error that the tests catch
+ * (every file must load); here it is simply left out. */
+static void *parse_builtin(unsigned i)
 {
-	const struct emu_profile *const *pa = a, *const *pb = b;
-	return strcmp((*pa)->name, (*pb)->name);
-}
-
-static void load_builtins(void)
-{
-	if (builtins_loaded)
-		return;
-	builtins_loaded = true;
-	builtins = xcalloc(wl_nr_builtin_texts + 1, sizeof(*builtins));
-	for (unsigned i = 0; i < wl_nr_builtin_texts; i++) {
-		char err[512];
-		const struct wl_builtin_text *t = &wl_builtin_texts[i];
-		/* A built-in that does not load is a build error that the tests
-		 * catch (every file must load); here it is simply left out. */
-		struct emu_profile *p =
-		    parse_text(t->file, t->text, strlen(t->text), err, sizeof(err));
-		if (!p)
-			continue;
+	char err[512];
+	const struct wl_builtin_text *t = &wl_builtin_texts[i];
+	struct emu_profile *p = parse_text(t->file, t->text, strlen(t->text), err, sizeof(err));
+	if (p) {
 		p->builtin = true;
 		p->origin = xstrdup("built-in");
-		builtins[nr_builtins++] = p;
 	}
-	qsort(builtins, nr_builtins, sizeof(*builtins), cmp_profile);
+	return p;
 }
+
+static const char *profile_name(const void *p)
+{
+	return ((const struct emu_profile *)p)->name;
+}
+
+static void profile_free(void *p)
+{
+	profile_destroy(p);
+}
+
+static struct emu_profile_registry registry = {
+    .builtin = parse_builtin,
+    .name = profile_name,
+    .destroy = profile_free,
+};
 
 unsigned emu_profile_count(void)
 {
-	load_builtins();
-	return nr_builtins;
+	registry.nr_builtin = wl_nr_builtin_texts;
+	return emu_profile_registry_count(&registry);
 }
 
 const struct emu_profile *emu_profile_at(unsigned i)
 {
-	load_builtins();
-	return i < nr_builtins ? builtins[i] : NULL;
+	return i < emu_profile_count() ? emu_profile_registry_at(&registry, i) : NULL;
 }
 
 static const struct emu_profile *keep(struct emu_profile *p, const char *origin)
 {
 	p->origin = xstrdup(origin);
-	p->next = file_profiles;
-	file_profiles = p;
-	return p;
+	return emu_profile_registry_keep(&registry, p);
 }
 
 const struct emu_profile *emu_profile_parse(const char *file, const char *text, char *err,
@@ -1240,11 +1234,8 @@ const struct emu_profile *emu_profile_parse(const char *file, const char *text, 
 
 const struct emu_profile *emu_profile_builtin(const char *name)
 {
-	load_builtins();
-	for (unsigned i = 0; i < nr_builtins; i++)
-		if (strcmp(builtins[i]->name, name) == 0)
-			return builtins[i];
-	return NULL;
+	registry.nr_builtin = wl_nr_builtin_texts;
+	return emu_profile_registry_builtin(&registry, name);
 }
 
 const struct emu_profile *emu_profile_find(const char *name_or_path, char *err, size_t errlen)
@@ -1255,11 +1246,8 @@ const struct emu_profile *emu_profile_find(const char *name_or_path, char *err, 
 	/* Not a built-in name: a path if it looks like one or names a file. */
 	FILE *probe = NULL;
 	if (!strchr(name_or_path, '/') && !(probe = fopen(name_or_path, "rb"))) {
-		char list[1024] = "";
-		for (unsigned i = 0; i < nr_builtins; i++) {
-			strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
-			strncat(list, builtins[i]->name, sizeof(list) - strlen(list) - 1);
-		}
+		char list[1024];
+		emu_profile_registry_names(&registry, list, sizeof(list));
 		str_seterr(err, errlen, "unknown profile '%s' (known: %s; or a profile file path)",
 		           name_or_path, list);
 		return NULL;
@@ -1276,17 +1264,9 @@ const struct emu_profile *emu_profile_find(const char *name_or_path, char *err, 
 	return p ? keep(p, name_or_path) : NULL;
 }
 
-void emu_profile_free(const struct emu_profile *cp)
+void emu_profile_free(const struct emu_profile *p)
 {
-	if (!cp || cp->builtin)
-		return;
-	for (struct emu_profile **pp = &file_profiles; *pp; pp = &(*pp)->next)
-		if (*pp == cp) {
-			struct emu_profile *p = *pp;
-			*pp = p->next;
-			profile_destroy(p);
-			return;
-		}
+	emu_profile_registry_release(&registry, p);
 }
 
 /* ------------------------------------------------------------- accessors */
