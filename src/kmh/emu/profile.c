@@ -57,7 +57,6 @@ struct pmix {
 struct pphase {
 	struct pmix *mix;
 	unsigned nr_mix, mix_line;
-	bool has_cycles;
 };
 
 struct pfunc {
@@ -342,56 +341,41 @@ static bool cycle_key(struct emu_profile_parser *kps, void *rec, const char *key
 	return true;
 }
 
-static bool class_key(struct emu_profile_parser *kps, void *rec, const char *key, char *value)
+/* runs = CYCLE[:LEN] ...: a class's runs, resolved after the last line. */
+static bool runs_key(struct emu_profile_parser *kps, void *rec, const char *key, char *value)
 {
 	struct parser *ps = kps->model;
-	(void)rec;
 	struct emu_profile *p = ps->p;
-	struct wl_class *k = &p->classes[p->nr_classes - 1];
 	struct pclass *pk = &ps->pk[p->nr_classes - 1];
-	if (strcmp(key, "runs") == 0) {
-		if (pk->runs_line)
-			return perr(ps, ps->kit.line, "'runs' given twice");
-		pk->runs_line = ps->kit.line;
-		char *w[MAX_WORDS];
-		unsigned n = lex_words(value, w, MAX_WORDS);
-		if (n > MAX_WORDS)
-			return perr(ps, ps->kit.line, "more than %u runs in one class", MAX_WORDS);
-		if (n == 0)
-			return perr(ps, ps->kit.line, "'runs' is empty");
-		pk->segs = xcalloc(n, sizeof(*pk->segs));
-		for (unsigned i = 0; i < n; i++) {
-			char *colon = strchr(w[i], ':');
-			uint32_t lo = 1, hi = 1;
-			if (colon) {
-				*colon = '\0';
-				if (colon[1] == '-')
-					return perr(ps, ps->kit.line,
-					            "negative run length for '%s'", w[i]);
-				if (!parse_range(colon + 1, &lo, &hi))
-					return perr(ps, ps->kit.line,
-					            "bad run length '%s' for '%s' (N or LO..HI, 1 "
-					            "<= LO <= HI)",
-					            colon + 1, w[i]);
-			}
-			if (!emu_profile_valid_name(w[i]))
-				return perr(ps, ps->kit.line, "bad cycle name '%s'", w[i]);
-			pk->segs[i] = (struct pseg){xstrdup(w[i]), lo, hi};
-			pk->nr_segs = i + 1;
+	(void)rec;
+	(void)key;
+	pk->runs_line = ps->kit.line;
+	char *w[MAX_WORDS];
+	unsigned n = lex_words(value, w, MAX_WORDS);
+	if (n > MAX_WORDS)
+		return perr(ps, ps->kit.line, "more than %u runs in one class", MAX_WORDS);
+	if (n == 0)
+		return perr(ps, ps->kit.line, "'runs' is empty");
+	pk->segs = xcalloc(n, sizeof(*pk->segs));
+	for (unsigned i = 0; i < n; i++) {
+		char *colon = strchr(w[i], ':');
+		uint32_t lo = 1, hi = 1;
+		if (colon) {
+			*colon = '\0';
+			if (colon[1] == '-')
+				return perr(ps, ps->kit.line, "negative run length for '%s'", w[i]);
+			if (!parse_range(colon + 1, &lo, &hi))
+				return perr(ps, ps->kit.line,
+				            "bad run length '%s' for '%s' (N or LO..HI, 1 "
+				            "<= LO <= HI)",
+				            colon + 1, w[i]);
 		}
-		return true;
+		if (!emu_profile_valid_name(w[i]))
+			return perr(ps, ps->kit.line, "bad cycle name '%s'", w[i]);
+		pk->segs[i] = (struct pseg){xstrdup(w[i]), lo, hi};
+		pk->nr_segs = i + 1;
 	}
-	if (strcmp(key, "share") == 0) {
-		if (k->has_share)
-			return perr(ps, ps->kit.line, "'share' given twice");
-		if (value[0] == '-')
-			return perr(ps, ps->kit.line, "share %s is negative", value);
-		if (!emu_profile_share(value, &k->share))
-			return perr(ps, ps->kit.line, "bad share '%s' (a fraction 0..1)", value);
-		k->has_share = true;
-		return true;
-	}
-	return perr(ps, ps->kit.line, "unknown class key '%s' (runs, share)", key);
+	return true;
 }
 
 /* mix = CLASS:SHARE ...: may be repeated, the entries accumulate. */
@@ -425,27 +409,37 @@ static bool mix_key(struct parser *ps, char *value, struct pmix **mix, unsigned 
 	return true;
 }
 
-static bool phase_key(struct emu_profile_parser *kps, void *rec, const char *key, char *value)
+static bool phase_mix_key(struct emu_profile_parser *kps, void *rec, const char *key, char *value)
 {
 	struct parser *ps = kps->model;
+	struct pphase *pp = &ps->pp[ps->p->nr_phases - 1];
 	(void)rec;
-	struct emu_profile *p = ps->p;
-	struct wl_phase *ph = &p->phases[p->nr_phases - 1];
-	struct pphase *pp = &ps->pp[p->nr_phases - 1];
-	if (strcmp(key, "cycles") == 0) {
-		if (pp->has_cycles)
-			return perr(ps, ps->kit.line, "'cycles' given twice");
-		if (value[0] == '-')
-			return perr(ps, ps->kit.line, "cycles %s is negative", value);
-		if (!parse_u64(value, UINT64_C(1) << 48, &ph->cycles) || ph->cycles == 0)
-			return perr(ps, ps->kit.line, "bad cycles '%s' (1..2^48)", value);
-		pp->has_cycles = true;
-		return true;
-	}
-	if (strcmp(key, "mix") == 0)
-		return mix_key(ps, value, &pp->mix, &pp->nr_mix, &pp->mix_line);
-	return perr(ps, ps->kit.line, "unknown phase key '%s' (cycles, mix)", key);
+	(void)key;
+	return mix_key(ps, value, &pp->mix, &pp->nr_mix, &pp->mix_line);
 }
+
+static const struct emu_profile_key class_keys[] = {
+    {.name = "runs", .type = EMU_KEY_CALL, .call = runs_key},
+    {.name = "share",
+     .type = EMU_KEY_SHARE,
+     EMU_KEY_AT(struct wl_class, share),
+     .has = offsetof(struct wl_class, has_share),
+     .negative = "share %s is negative",
+     .bad = "bad share '%s' (a fraction 0..1)"},
+    {.name = NULL},
+};
+
+static const struct emu_profile_key phase_keys[] = {
+    {.name = "cycles",
+     .type = EMU_KEY_UINT,
+     EMU_KEY_AT(struct wl_phase, cycles),
+     .min = 1,
+     .max = UINT64_C(1) << 48,
+     .negative = "cycles %s is negative",
+     .bad = "bad cycles '%s' (1..2^48)"},
+    {.name = "mix", .type = EMU_KEY_CALL, .repeat = true, .call = phase_mix_key},
+    {.name = NULL},
+};
 
 /* A function's range: address and size in bytes, both even (RISC-V
  * instructions are 2 or 4 bytes, at even addresses). */
@@ -633,8 +627,14 @@ static const struct emu_profile_section top_section = {
 
 static const struct emu_profile_section sections[] = {
     {.name = "cycle", .open = open_cycle, .other = cycle_key},
-    {.name = "class", .open = open_class, .other = class_key},
-    {.name = "phase", .open = open_phase, .other = phase_key},
+    {.name = "class",
+     .open = open_class,
+     .keys = class_keys,
+     .unknown = "unknown class key '%s' (runs, share)"},
+    {.name = "phase",
+     .open = open_phase,
+     .keys = phase_keys,
+     .unknown = "unknown phase key '%s' (cycles, mix)"},
     {.name = "function", .open = open_function, .other = function_key},
     {.name = "task", .open = open_task, .other = task_key},
     {.name = NULL},
@@ -1081,7 +1081,7 @@ static bool build_phases(struct parser *ps)
 	for (unsigned i = 0; i < p->nr_phases; i++) {
 		struct wl_phase *ph = &p->phases[i];
 		struct pphase *pp = &ps->pp[i];
-		if (!pp->has_cycles)
+		if (!ph->cycles) /* the kit refuses 0 */
 			return perr(ps, ph->line, "phase '%s' has no 'cycles'", ph->name);
 		if (!pp->nr_mix)
 			return perr(ps, ph->line, "phase '%s' has no 'mix'", ph->name);
