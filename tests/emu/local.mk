@@ -49,3 +49,10 @@ TESTS += tests/emu/topdown-counters
 tests_emu_topdown_counters_SOURCES = tests/emu/topdown-counters.c
 tests_emu_topdown_counters_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_emu_topdown_counters_LDADD = $(HPM_TEST_LIBS)
+
+# The profile kit (src/emu/profile.c) through a toy model's tables.
+check_PROGRAMS += tests/emu/profile-kit
+TESTS += tests/emu/profile-kit
+tests_emu_profile_kit_SOURCES = tests/emu/profile-kit.c
+tests_emu_profile_kit_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_emu_profile_kit_LDADD = tests/libtap.a src/emu/libhpmemu.a src/util/libutil.a
