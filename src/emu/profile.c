@@ -93,7 +93,7 @@ static bool typed_value(struct emu_profile_parser *ps, const struct emu_profile_
 	case EMU_KEY_NAME:
 		if (!emu_profile_valid_name(value))
 			return say(ps, k->bad, value, k->max);
-		/* fall through */
+		__attribute__((fallthrough)); /* a name is stored as text */
 	case EMU_KEY_TEXT: {
 		char **s = (char **)(rec + k->offset);
 		free(*s);
