@@ -6,6 +6,7 @@
 #   alias.[ch]   Walker's alias table: weighted choice in O(1)
 #   bench.[ch]   the bench harness: fast path against reference, timed
 #   lines.[ch]   output a line at a time to a caller's callback (hpmstat emu)
+#   profile.[ch] the profile kit: [KIND NAME] / key = value, key tables, errors, registry
 # One source per line, sorted.
 noinst_LIBRARIES += src/emu/libhpmemu.a
 src_emu_libhpmemu_a_SOURCES = \
@@ -15,4 +16,6 @@ src_emu_libhpmemu_a_SOURCES = \
 	src/emu/bench.h \
 	src/emu/lines.c \
 	src/emu/lines.h \
+	src/emu/profile.c \
+	src/emu/profile.h \
 	src/emu/rng.h

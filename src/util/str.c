@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/lex.h"
 #include "util/xalloc.h"
 
 char *str_escape(const char *s, char *buf, size_t len)
@@ -170,44 +171,21 @@ static int parse_fail(int rc, const char *s, char *msg, size_t msglen)
 
 int str_parse_u64(const char *s, uint64_t *out, char *msg, size_t msglen)
 {
-	const char *p = s;
-	unsigned base = 10;
-	uint64_t v = 0;
+	const char *p = s, *end;
 
 	while (isspace((unsigned char)*p))
 		p++;
-	if (*p == 'r' || *p == 'R') {
-		base = 16;
-		p++;
-	} else if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		base = 16;
-		p += 2;
-	} else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) {
-		base = 2;
-		p += 2;
-	}
-	const char *digits = p;
-	for (; *p && !isspace((unsigned char)*p); p++) {
-		unsigned c = (unsigned char)*p, dv;
-		if (c == '_' && p != digits)
-			continue; /* 0x4000_0000_0000_0035, as the hardware docs write them */
-		if (isdigit(c))
-			dv = c - '0';
-		else if (isxdigit(c))
-			dv = (unsigned)tolower((int)c) - 'a' + 10;
-		else
-			dv = 99;
-		if (dv >= base)
+	for (end = p; *end && !isspace((unsigned char)*end); end++)
+		;
+	for (const char *q = end; *q; q++)
+		if (!isspace((unsigned char)*q))
 			return parse_fail(STR_PARSE_ENUMBER, s, msg, msglen);
-		if (v > (UINT64_MAX - dv) / base)
-			return parse_fail(STR_PARSE_ERANGE, s, msg, msglen);
-		v = v * base + dv;
-	}
-	while (isspace((unsigned char)*p))
-		p++;
-	if (p == digits || *p)
+	int rc = lex_u64(p, (size_t)(end - p), LEX_NUM_HEX | LEX_NUM_BIN | LEX_NUM_RHEX | LEX_NUM_GROUPS,
+	                 0, UINT64_MAX, out, NULL);
+	if (rc == LEX_NUM_EWIDE)
+		return parse_fail(STR_PARSE_ERANGE, s, msg, msglen);
+	if (rc)
 		return parse_fail(STR_PARSE_ENUMBER, s, msg, msglen);
-	*out = v;
 	return STR_PARSE_OK;
 }
 

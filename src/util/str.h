@@ -2,7 +2,7 @@
  *
  * Owns: escaping and sanitizing text for one-line messages, UTF-8 checks,
  * hex conversion, and the reading of a number as the command line writes
- * one (str_parse_u64). */
+ * one (str_parse_u64, on util/lex.h's lex_u64). */
 #ifndef HPM_UTIL_STR_H
 #define HPM_UTIL_STR_H
 

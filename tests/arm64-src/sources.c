@@ -380,6 +380,11 @@ static void profile_tests(void)
 	profile_error(HEAD "[cycle a]\nOP_SPEC = 1\n[class c]\nruns = a\nshare = 0.5\n",
 	              "bad.profile: the classes' shares sum to 0.5, not 1");
 	profile_error(HEAD "slots = 300\n", "bad.profile:4: bad slots '300'");
+	/* shares read as Kunminghu's do (the profile kit): at most 15
+	 * significant digits, so that each is the correctly rounded double */
+	profile_error(HEAD "[cycle a]\nOP_SPEC = 1\n[class c]\nruns = a\n"
+	                   "share = 0.1234567890123456\n",
+	              "bad.profile:8: bad share '0.1234567890123456' (a fraction 0..1)");
 	/* stall_slot_bias: 0 or 1, and then every cycle's STALL_SLOT_FRONTEND
 	 * carries it; the slot check leaves it out (5 + 4 - 1 = 8 is fine,
 	 * 6 + 4 - 1 = 9 is not) */

@@ -56,3 +56,10 @@ TESTS += tests/emu/toolkit
 tests_emu_toolkit_SOURCES = tests/emu/toolkit.c
 tests_emu_toolkit_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_emu_toolkit_LDADD = tests/libtap.a src/emu/libhpmemu.a src/util/libutil.a -lm
+
+# The profile kit (src/emu/profile.c) through a toy model's tables.
+check_PROGRAMS += tests/emu/profile-kit
+TESTS += tests/emu/profile-kit
+tests_emu_profile_kit_SOURCES = tests/emu/profile-kit.c
+tests_emu_profile_kit_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_emu_profile_kit_LDADD = tests/libtap.a src/emu/libhpmemu.a src/util/libutil.a

@@ -11,3 +11,10 @@ TESTS += tests/util/test-hash
 # naming the file and the Debian package when one is missing.
 TESTS += tests/util/dlopen.sh
 EXTRA_DIST += tests/util/dlopen.sh
+# test-lex: the line-input kit (util/lex.c) and the one diagnostic
+# (util/diag.c) against hand-worked lines, numbers and messages.
+check_PROGRAMS += tests/util/test-lex
+tests_util_test_lex_SOURCES = tests/util/test-lex.c
+tests_util_test_lex_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_util_test_lex_LDADD = tests/libtap.a src/util/libutil.a
+TESTS += tests/util/test-lex

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,9 @@
 #include "arm64/emu/profiles-gen.h"
 #include "arm64/emu/stimulus.h"
 #include "emu/alias.h"
+#include "emu/profile.h"
 #include "emu/rng.h"
+#include "util/lex.h"
 #include "util/xalloc.h"
 
 #define DEFAULT_SLOTS 8u
@@ -142,109 +145,22 @@ struct arm_src_profile {
 	double el_share[ARM_EMU_NR_EL], sec_share[ARM_EMU_NR_SEC], streaming_share;
 	unsigned nr_pts; /* 1 + every function's points */
 	uint32_t max_key;
-	struct arm_src_profile *next;
 };
 
 /* --------------------------------------------------------------- parsing */
 
 struct parser {
-	const char *file;
-	unsigned line;
-	char *err;
-	size_t errlen;
+	struct emu_profile_parser kit;
 	struct arm_src_profile *p;
-	int kind; /* current section */
-	void *cur;
 };
 
-enum { SEC_TOP, SEC_CYCLE, SEC_CLASS, SEC_CONTEXT, SEC_PHASE, SEC_FUNCTION };
-
-static int fail_at(struct parser *ps, unsigned line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail_at(struct parser *ps, unsigned line, const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (line)
-		snprintf(ps->err, ps->errlen, "%s:%u: %s", ps->file, line, msg);
-	else
-		snprintf(ps->err, ps->errlen, "%s: %s", ps->file, msg);
-	return -1;
-}
-
-static char *trim(char *s)
-{
-	while (*s == ' ' || *s == '\t' || *s == '\r')
-		s++;
-	size_t n = strlen(s);
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
-		s[--n] = '\0';
-	return s;
-}
-
-static bool valid_name(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' || *s == '.'))
-			return false;
-	return true;
-}
-
-static int parse_num(const char *s, uint64_t *v)
-{
-	return arm_src_parse_u64(s, strlen(s), v);
-}
-
-/* A share: a decimal fraction in [0, 1], without the locale. */
-static int parse_share(const char *s, double *out)
-{
-	double v = 0, scale = 1;
-	bool digits = false, dot = false;
-	for (; *s; s++) {
-		if (*s >= '0' && *s <= '9') {
-			digits = true;
-			if (dot) {
-				scale /= 10;
-				v += (*s - '0') * scale;
-			} else {
-				v = v * 10 + (*s - '0');
-			}
-		} else if (*s == '.' && !dot) {
-			dot = true;
-		} else {
-			return -1;
-		}
-	}
-	if (!digits || v > 1)
-		return -1;
-	*out = v;
-	return 0;
-}
+/* An error at a line of the profile (0: the file): the kit's diag; -1. */
+#define fail_at(ps, line, ...) (emu_profile_error(&(ps)->kit, line, __VA_ARGS__), -1)
 
 /* LO..HI or N, 1 <= LO <= HI <= MAX_LEN. */
 static int parse_range(const char *s, uint32_t *lo, uint32_t *hi)
 {
-	const char *dd = strstr(s, "..");
-	uint64_t a, b;
-	if (dd) {
-		if (arm_src_parse_u64(s, (size_t)(dd - s), &a) < 0 || parse_num(dd + 2, &b) < 0)
-			return -1;
-	} else {
-		if (parse_num(s, &a) < 0)
-			return -1;
-		b = a;
-	}
-	if (a < 1 || a > b || b > MAX_LEN)
-		return -1;
-	*lo = (uint32_t)a;
-	*hi = (uint32_t)b;
-	return 0;
+	return emu_profile_range(s, MAX_LEN, lo, hi) ? 0 : -1;
 }
 
 static int find_name(const char *const *names, size_t stride, unsigned n, const char *name)
@@ -259,322 +175,305 @@ static int find_name(const char *const *names, size_t stride, unsigned n, const 
 #define FIND(arr, n, key)                                                                          \
 	((n) == 0 ? -1 : find_name((const char *const *)&(arr)[0].name, sizeof((arr)[0]), n, key))
 
-static int top_key(struct parser *ps, const char *key, char *val)
+static bool cycle_key(struct emu_profile_parser *kps, void *rec, const char *key, char *val)
 {
-	struct arm_src_profile *p = ps->p;
-	uint64_t v;
-	if (strcmp(key, "name") == 0) {
-		if (!valid_name(val))
-			return fail_at(ps, ps->line, "bad name '%s' (letters, digits, - _ .)", val);
-		free(p->name);
-		p->name = xstrdup(val);
-	} else if (strcmp(key, "description") == 0) {
-		free(p->description);
-		p->description = xstrdup(val);
-	} else if (strcmp(key, "slots") == 0) {
-		if (parse_num(val, &v) < 0 || v < 1 || v > ARM_SRC_MAX_SLOTS)
-			return fail_at(ps, ps->line, "bad slots '%s' (1..%u: PMMIR_EL1.SLOTS)", val,
-			               ARM_SRC_MAX_SLOTS);
-		p->slots = (unsigned)v;
-	} else if (strcmp(key, "stall_slot_bias") == 0) {
-		if (parse_num(val, &v) < 0 || v > 1)
-			return fail_at(
-			    ps, ps->line,
-			    "bad stall_slot_bias '%s' (0, or 1 for a PMU that counts one "
-			    "extra slot a cycle in STALL_SLOT_FRONTEND and STALL_SLOT, as "
-			    "Neoverse N2 does)",
-			    val);
-		p->bias = (unsigned)v;
-	} else if (strcmp(key, "switch") == 0) {
-		if (parse_range(val, &p->sw_lo, &p->sw_hi) < 0)
-			return fail_at(ps, ps->line, "bad switch '%s' (LO..HI cycles, 1..%u)", val,
-			               MAX_LEN);
-	} else if (strcmp(key, "function-switch") == 0) {
-		if (parse_range(val, &p->fsw_lo, &p->fsw_hi) < 0)
-			return fail_at(ps, ps->line,
-			               "bad function-switch '%s' (LO..HI cycles, 1..%u)", val,
-			               MAX_LEN);
-	} else {
-		return fail_at(ps, ps->line,
-		               "unknown key '%s' before the first section (name, description, "
-		               "slots, switch, function-switch)",
-		               key);
-	}
-	return 0;
-}
-
-static int cycle_key(struct parser *ps, struct cyc *c, const char *key, const char *val)
-{
+	struct parser *ps = kps->model;
+	struct cyc *c = rec;
 	char msg[256];
 	uint16_t code;
 	uint64_t vb;
 
 	if (arm_src_event_parse(NULL, key, strlen(key), &code, msg, sizeof(msg)) < 0)
-		return fail_at(ps, ps->line, "%s", msg);
-	if (parse_num(val, &vb) < 0)
-		return fail_at(ps, ps->line, "bad value '%s' for %s", val, key);
+		return emu_profile_error(kps, kps->line, "%s", msg);
+	if (lex_u64(val, strlen(val), LEX_NUM_HEX, 0, UINT64_MAX, &vb, NULL))
+		return emu_profile_error(kps, kps->line, "bad value '%s' for %s", val, key);
 	unsigned max = arm_src_event_max_vb(code, ps->p->slots);
 	if (vb > max) {
 		const char *name = arm_src_event_name(NULL, code);
 		if (max == 1)
-			return fail_at(ps, ps->line,
-			               "%s = %llu is impossible: it counts cycles, at most 1 per "
-			               "cycle",
-			               name, (unsigned long long)vb);
+			return emu_profile_error(
+			    kps, kps->line,
+			    "%s = %llu is impossible: it counts cycles, at most 1 "
+			    "per cycle",
+			    name, (unsigned long long)vb);
 		if (max == ps->p->slots)
-			return fail_at(ps, ps->line,
-			               "%s = %llu is impossible: more than the %u slots per cycle",
-			               name, (unsigned long long)vb, ps->p->slots);
-		return fail_at(ps, ps->line, "%s = %llu is out of range (0..%u)", key,
-		               (unsigned long long)vb, max);
+			return emu_profile_error(
+			    kps, kps->line,
+			    "%s = %llu is impossible: more than the %u slots per cycle", name,
+			    (unsigned long long)vb, ps->p->slots);
+		return emu_profile_error(kps, kps->line, "%s = %llu is out of range (0..%u)", key,
+		                         (unsigned long long)vb, max);
 	}
 	for (unsigned i = 0; i < c->nr; i++)
 		if (c->vals[i].event == code)
-			return fail_at(ps, ps->line, "%s given twice in cycle '%s' (line %u)", key,
-			               c->name, c->vline[i]);
+			return emu_profile_error(kps, kps->line,
+			                         "%s given twice in cycle '%s' (line %u)", key,
+			                         c->name, c->vline[i]);
 	if (c->nr == c->cap) {
 		c->cap = c->cap ? 2 * c->cap : 16;
 		c->vals = xreallocarray(c->vals, c->cap, sizeof(*c->vals));
 		c->vline = xreallocarray(c->vline, c->cap, sizeof(*c->vline));
 	}
 	c->vals[c->nr] = (struct arm_emu_val){.event = code, .vb = (uint16_t)vb};
-	c->vline[c->nr++] = ps->line;
-	return 0;
+	c->vline[c->nr++] = kps->line;
+	return true;
 }
 
-static int class_key(struct parser *ps, struct cls *c, const char *key, const char *val)
+static bool runs_key(struct emu_profile_parser *kps, void *rec, const char *key, char *val)
 {
-	if (strcmp(key, "runs") == 0) {
-		free(c->runs);
-		c->runs = xstrdup(val);
-		c->runs_line = ps->line;
-	} else if (strcmp(key, "share") == 0) {
-		if (parse_share(val, &c->share) < 0)
-			return fail_at(ps, ps->line, "bad share '%s' (a fraction 0..1)", val);
-		c->has_share = true;
-	} else {
-		return fail_at(ps, ps->line, "unknown key '%s' in a class (runs, share)", key);
-	}
-	return 0;
+	struct cls *c = rec;
+	(void)key;
+	free(c->runs);
+	c->runs = xstrdup(val);
+	c->runs_line = kps->line;
+	return true;
 }
 
-static int context_key(struct parser *ps, struct ctx *c, const char *key, const char *val)
+static bool el_key(struct emu_profile_parser *kps, void *rec, const char *key, char *val)
 {
+	struct ctx *c = rec;
 	uint64_t v;
-	if (strcmp(key, "el") == 0) {
-		const char *d = (val[0] == 'E' || val[0] == 'e') && (val[1] == 'L' || val[1] == 'l')
-		                    ? val + 2
-		                    : val;
-		if (parse_num(d, &v) < 0 || v > 3)
-			return fail_at(ps, ps->line, "bad el '%s' (0, 1, 2 or 3)", val);
-		c->el = (uint8_t)v;
-	} else if (strcmp(key, "state") == 0) {
-		static const char *const st[] = {"ns", "s", "realm", "root"};
-		int k = -1;
-		for (unsigned i = 0; i < 4; i++)
-			if (strcmp(val, st[i]) == 0)
-				k = (int)i;
-		if (k < 0)
-			return fail_at(ps, ps->line, "bad state '%s' (ns, s, realm or root)", val);
-		c->sec = (uint8_t)k;
-	} else if (strcmp(key, "streaming") == 0) {
-		if (strcmp(val, "on") == 0)
-			c->streaming = true;
-		else if (strcmp(val, "off") == 0)
-			c->streaming = false;
-		else
-			return fail_at(ps, ps->line, "bad streaming '%s' (on or off)", val);
-	} else if (strcmp(key, "contextid") == 0) {
-		if (parse_num(val, &v) < 0 || v > UINT32_MAX)
-			return fail_at(ps, ps->line, "bad contextid '%s' (32 bits)", val);
-		c->contextid = (uint32_t)v;
-	} else if (strcmp(key, "vmid") == 0) {
-		if (parse_num(val, &v) < 0 || v > UINT16_MAX)
-			return fail_at(ps, ps->line, "bad vmid '%s' (16 bits)", val);
-		c->vmid = (uint16_t)v;
-	} else if (strcmp(key, "share") == 0) {
-		if (parse_share(val, &c->share) < 0)
-			return fail_at(ps, ps->line, "bad share '%s' (a fraction 0..1)", val);
-		c->has_share = true;
-	} else {
-		return fail_at(ps, ps->line,
-		               "unknown key '%s' in a context (el, state, streaming, contextid, "
-		               "vmid, share)",
-		               key);
-	}
-	return 0;
+	(void)key;
+	const char *d =
+	    (val[0] == 'E' || val[0] == 'e') && (val[1] == 'L' || val[1] == 'l') ? val + 2 : val;
+	if (lex_u64(d, strlen(d), LEX_NUM_HEX, 0, 3, &v, NULL))
+		return emu_profile_error(kps, kps->line, "bad el '%s' (0, 1, 2 or 3)", val);
+	c->el = (uint8_t)v;
+	return true;
+}
+
+static bool state_key(struct emu_profile_parser *kps, void *rec, const char *key, char *val)
+{
+	static const char *const st[] = {"ns", "s", "realm", "root"};
+	struct ctx *c = rec;
+	(void)key;
+	for (unsigned i = 0; i < 4; i++)
+		if (strcmp(val, st[i]) == 0) {
+			c->sec = (uint8_t)i;
+			return true;
+		}
+	return emu_profile_error(kps, kps->line, "bad state '%s' (ns, s, realm or root)", val);
+}
+
+static bool streaming_key(struct emu_profile_parser *kps, void *rec, const char *key, char *val)
+{
+	struct ctx *c = rec;
+	(void)key;
+	if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
+		return emu_profile_error(kps, kps->line, "bad streaming '%s' (on or off)", val);
+	c->streaming = strcmp(val, "on") == 0;
+	return true;
 }
 
 /* "NAME:SHARE ..." appended to names/vals/lines. */
-static int share_list(struct parser *ps, char *val, char ***names, double **vals, unsigned **lines,
-                      unsigned *nr)
+static bool share_list(struct emu_profile_parser *kps, char *val, char ***names, double **vals,
+                       unsigned **lines, unsigned *nr)
 {
 	char *save = NULL;
 	for (char *t = strtok_r(val, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
 		char *colon = strrchr(t, ':');
 		double sh;
-		if (!colon || colon == t || parse_share(colon + 1, &sh) < 0)
-			return fail_at(ps, ps->line, "bad entry '%s' (NAME:SHARE)", t);
+		if (!colon || colon == t || !emu_profile_share(colon + 1, &sh))
+			return emu_profile_error(kps, kps->line, "bad entry '%s' (NAME:SHARE)", t);
 		*colon = '\0';
 		*names = xreallocarray(*names, *nr + 1, sizeof(**names));
 		*vals = xreallocarray(*vals, *nr + 1, sizeof(**vals));
 		*lines = xreallocarray(*lines, *nr + 1, sizeof(**lines));
 		(*names)[*nr] = xstrdup(t);
 		(*vals)[*nr] = sh;
-		(*lines)[*nr] = ps->line;
+		(*lines)[*nr] = kps->line;
 		(*nr)++;
 	}
-	return 0;
+	return true;
 }
 
-static int phase_key(struct parser *ps, struct phase *ph, const char *key, char *val)
+static bool mix_key(struct emu_profile_parser *kps, void *rec, const char *key, char *val)
 {
-	uint64_t v;
-	if (strcmp(key, "cycles") == 0) {
-		if (parse_num(val, &v) < 0 || v == 0 || v > (UINT64_C(1) << 48))
-			return fail_at(ps, ps->line, "bad cycles '%s' (1..2^48)", val);
-		ph->cycles = v;
-	} else if (strcmp(key, "mix") == 0) {
-		return share_list(ps, val, &ph->mix_names, &ph->mix_share, &ph->mix_lines,
-		                  &ph->nr_mix);
-	} else if (strcmp(key, "contexts") == 0) {
-		return share_list(ps, val, &ph->ctx_names, &ph->ctx_vals, &ph->ctx_lines,
-		                  &ph->nr_ctx_mix);
-	} else {
-		return fail_at(ps, ps->line, "unknown key '%s' in a phase (cycles, mix, contexts)",
-		               key);
-	}
-	return 0;
+	struct phase *ph = rec;
+	(void)key;
+	return share_list(kps, val, &ph->mix_names, &ph->mix_share, &ph->mix_lines, &ph->nr_mix);
 }
 
-static int function_key(struct parser *ps, struct fn *f, const char *key, const char *val)
+static bool contexts_key(struct emu_profile_parser *kps, void *rec, const char *key, char *val)
 {
-	uint64_t v;
-	if (strcmp(key, "address") == 0) {
-		if (parse_num(val, &v) < 0 || (v & 3))
-			return fail_at(ps, ps->line,
-			               "bad address '%s' (a 64-bit number, a multiple of 4)", val);
-		f->lo = v;
-		f->has_addr = true;
-	} else if (strcmp(key, "size") == 0) {
-		if (parse_num(val, &v) < 0 || v == 0 || (v & 3) || v > (UINT64_C(1) << 48))
-			return fail_at(ps, ps->line, "bad size '%s' (a multiple of 4, 4..2^48)",
-			               val);
-		f->size = v;
-		f->has_size = true;
-	} else if (strcmp(key, "share") == 0) {
-		if (parse_share(val, &f->share) < 0)
-			return fail_at(ps, ps->line, "bad share '%s' (a fraction 0..1)", val);
-		f->has_share = true;
-	} else if (strcmp(key, "context") == 0) {
-		free(f->ctx_name);
-		f->ctx_name = xstrdup(val);
-	} else {
-		return fail_at(ps, ps->line,
-		               "unknown key '%s' in a function (address, size, share, context)",
-		               key);
-	}
-	return 0;
+	struct phase *ph = rec;
+	(void)key;
+	return share_list(kps, val, &ph->ctx_names, &ph->ctx_vals, &ph->ctx_lines, &ph->nr_ctx_mix);
 }
 
 #define GROW(arr, n) ((arr) = xreallocarray((arr), (n) + 1, sizeof(*(arr))), &(arr)[(n)++])
 
-static int section(struct parser *ps, char *s)
+/* A new zeroed element of the array, named, at the line. */
+#define OPEN(arr, n)                                                                               \
+	((arr) = xreallocarray((arr), (n) + 1, sizeof(*(arr))),                                    \
+	 memset(&(arr)[(n)], 0, sizeof(*(arr))), (arr)[(n)].name = xstrdup(name),                  \
+	 (arr)[(n)].line = kps->line, &(arr)[(n)++])
+
+static void *open_cycle(struct emu_profile_parser *kps, const char *name)
 {
-	struct arm_src_profile *p = ps->p;
-	size_t n = strlen(s);
-	if (s[n - 1] != ']')
-		return fail_at(ps, ps->line, "bad section header '%s' ([KIND NAME])", s);
-	s[n - 1] = '\0';
-	char *kind = trim(s + 1), *name = kind;
-	while (*name && *name != ' ' && *name != '\t')
-		name++;
-	if (*name)
-		*name++ = '\0';
-	name = trim(name);
-	if (!valid_name(name))
-		return fail_at(ps, ps->line, "bad or missing section name '%s'", name);
-	if (strcmp(kind, "cycle") == 0) {
-		if (FIND(p->cycs, p->nr_cycs, name) >= 0)
-			return fail_at(ps, ps->line, "cycle '%s' defined twice", name);
-		struct cyc *c = GROW(p->cycs, p->nr_cycs);
-		memset(c, 0, sizeof(*c));
-		c->name = xstrdup(name);
-		c->line = ps->line;
-		ps->kind = SEC_CYCLE;
-	} else if (strcmp(kind, "class") == 0) {
-		if (FIND(p->clss, p->nr_clss, name) >= 0)
-			return fail_at(ps, ps->line, "class '%s' defined twice", name);
-		struct cls *c = GROW(p->clss, p->nr_clss);
-		memset(c, 0, sizeof(*c));
-		c->name = xstrdup(name);
-		c->line = ps->line;
-		ps->kind = SEC_CLASS;
-	} else if (strcmp(kind, "context") == 0) {
-		if (FIND(p->ctxs, p->nr_ctxs, name) >= 0)
-			return fail_at(ps, ps->line, "context '%s' defined twice", name);
-		struct ctx *c = GROW(p->ctxs, p->nr_ctxs);
-		memset(c, 0, sizeof(*c));
-		c->name = xstrdup(name);
-		c->line = ps->line;
-		ps->kind = SEC_CONTEXT;
-	} else if (strcmp(kind, "phase") == 0) {
-		if (FIND(p->phases, p->nr_phases, name) >= 0)
-			return fail_at(ps, ps->line, "phase '%s' defined twice", name);
-		struct phase *ph = GROW(p->phases, p->nr_phases);
-		memset(ph, 0, sizeof(*ph));
-		ph->name = xstrdup(name);
-		ph->line = ps->line;
-		ps->kind = SEC_PHASE;
-	} else if (strcmp(kind, "function") == 0) {
-		if (FIND(p->fns, p->nr_fns, name) >= 0)
-			return fail_at(ps, ps->line, "function '%s' defined twice", name);
-		struct fn *f = GROW(p->fns, p->nr_fns);
-		memset(f, 0, sizeof(*f));
-		f->name = xstrdup(name);
-		f->line = ps->line;
-		ps->kind = SEC_FUNCTION;
-	} else {
-		return fail_at(ps, ps->line,
-		               "unknown section '%s' (cycle, class, context, phase, function)",
-		               kind);
-	}
-	return 0;
+	struct arm_src_profile *p = ((struct parser *)kps->model)->p;
+	return OPEN(p->cycs, p->nr_cycs);
 }
 
-static int line(struct parser *ps, char *s)
+static void *open_class(struct emu_profile_parser *kps, const char *name)
 {
-	char *hash = strchr(s, '#');
-	if (hash)
-		*hash = '\0';
-	s = trim(s);
-	if (!*s)
-		return 0;
-	if (*s == '[')
-		return section(ps, s);
-	char *eq = strchr(s, '=');
-	if (!eq)
-		return fail_at(ps, ps->line, "expected KEY = VALUE or [KIND NAME], got '%s'", s);
-	*eq = '\0';
-	char *key = trim(s), *val = trim(eq + 1);
-	if (!*key || !*val)
-		return fail_at(ps, ps->line, "empty key or value");
-	struct arm_src_profile *p = ps->p;
-	switch (ps->kind) {
-	case SEC_TOP:
-		return top_key(ps, key, val);
-	case SEC_CYCLE:
-		return cycle_key(ps, &p->cycs[p->nr_cycs - 1], key, val);
-	case SEC_CLASS:
-		return class_key(ps, &p->clss[p->nr_clss - 1], key, val);
-	case SEC_CONTEXT:
-		return context_key(ps, &p->ctxs[p->nr_ctxs - 1], key, val);
-	case SEC_PHASE:
-		return phase_key(ps, &p->phases[p->nr_phases - 1], key, val);
-	default:
-		return function_key(ps, &p->fns[p->nr_fns - 1], key, val);
-	}
+	struct arm_src_profile *p = ((struct parser *)kps->model)->p;
+	return OPEN(p->clss, p->nr_clss);
 }
+
+static void *open_context(struct emu_profile_parser *kps, const char *name)
+{
+	struct arm_src_profile *p = ((struct parser *)kps->model)->p;
+	return OPEN(p->ctxs, p->nr_ctxs);
+}
+
+static void *open_phase(struct emu_profile_parser *kps, const char *name)
+{
+	struct arm_src_profile *p = ((struct parser *)kps->model)->p;
+	return OPEN(p->phases, p->nr_phases);
+}
+
+static void *open_function(struct emu_profile_parser *kps, const char *name)
+{
+	struct arm_src_profile *p = ((struct parser *)kps->model)->p;
+	return OPEN(p->fns, p->nr_fns);
+}
+
+#define SHARE_KEY(rec)                                                                             \
+	{                                                                                          \
+		.name = "share", .type = EMU_KEY_SHARE, EMU_KEY_AT(rec, share),                    \
+		.has = offsetof(rec, has_share), .bad = "bad share '%s' (a fraction 0..1)"         \
+	}
+
+static const struct emu_profile_key top_keys[] = {
+    {.name = "name",
+     .type = EMU_KEY_NAME,
+     EMU_KEY_AT(struct arm_src_profile, name),
+     .bad = "bad name '%s' (letters, digits, - _ .)"},
+    {.name = "description", .type = EMU_KEY_TEXT, EMU_KEY_AT(struct arm_src_profile, description)},
+    {.name = "slots",
+     .type = EMU_KEY_UINT,
+     EMU_KEY_AT(struct arm_src_profile, slots),
+     .min = 1,
+     .max = ARM_SRC_MAX_SLOTS,
+     .bad = "bad slots '%s' (1..%llu: PMMIR_EL1.SLOTS)"},
+    {.name = "stall_slot_bias",
+     .type = EMU_KEY_UINT,
+     EMU_KEY_AT(struct arm_src_profile, bias),
+     .max = 1,
+     .bad = "bad stall_slot_bias '%s' (0, or 1 for a PMU that counts one extra slot a cycle in "
+            "STALL_SLOT_FRONTEND and STALL_SLOT, as Neoverse N2 does)"},
+    {.name = "switch",
+     .type = EMU_KEY_RANGE,
+     EMU_KEY_AT(struct arm_src_profile, sw_lo),
+     .offset_hi = offsetof(struct arm_src_profile, sw_hi),
+     .min = 1,
+     .max = MAX_LEN,
+     .bad = "bad switch '%s' (LO..HI cycles, 1..%llu)"},
+    {.name = "function-switch",
+     .type = EMU_KEY_RANGE,
+     EMU_KEY_AT(struct arm_src_profile, fsw_lo),
+     .offset_hi = offsetof(struct arm_src_profile, fsw_hi),
+     .min = 1,
+     .max = MAX_LEN,
+     .bad = "bad function-switch '%s' (LO..HI cycles, 1..%llu)"},
+    {.name = NULL},
+};
+
+static const struct emu_profile_key class_keys[] = {
+    {.name = "runs", .type = EMU_KEY_CALL, .call = runs_key},
+    SHARE_KEY(struct cls),
+    {.name = NULL},
+};
+
+static const struct emu_profile_key context_keys[] = {
+    {.name = "el", .type = EMU_KEY_CALL, .call = el_key},
+    {.name = "state", .type = EMU_KEY_CALL, .call = state_key},
+    {.name = "streaming", .type = EMU_KEY_CALL, .call = streaming_key},
+    {.name = "contextid",
+     .type = EMU_KEY_UINT,
+     EMU_KEY_AT(struct ctx, contextid),
+     .max = UINT32_MAX,
+     .bad = "bad contextid '%s' (32 bits)"},
+    {.name = "vmid",
+     .type = EMU_KEY_UINT,
+     EMU_KEY_AT(struct ctx, vmid),
+     .max = UINT16_MAX,
+     .bad = "bad vmid '%s' (16 bits)"},
+    SHARE_KEY(struct ctx),
+    {.name = NULL},
+};
+
+static const struct emu_profile_key phase_keys[] = {
+    {.name = "cycles",
+     .type = EMU_KEY_UINT,
+     EMU_KEY_AT(struct phase, cycles),
+     .min = 1,
+     .max = UINT64_C(1) << 48,
+     .bad = "bad cycles '%s' (1..2^48)"},
+    {.name = "mix", .type = EMU_KEY_CALL, .call = mix_key},
+    {.name = "contexts", .type = EMU_KEY_CALL, .call = contexts_key},
+    {.name = NULL},
+};
+
+static const struct emu_profile_key function_keys[] = {
+    {.name = "address",
+     .type = EMU_KEY_UINT,
+     EMU_KEY_AT(struct fn, lo),
+     .has = offsetof(struct fn, has_addr),
+     .max = UINT64_MAX,
+     .multiple = 4,
+     .bad = "bad address '%s' (a 64-bit number, a multiple of 4)"},
+    {.name = "size",
+     .type = EMU_KEY_UINT,
+     EMU_KEY_AT(struct fn, size),
+     .has = offsetof(struct fn, has_size),
+     .min = 1,
+     .max = UINT64_C(1) << 48,
+     .multiple = 4,
+     .bad = "bad size '%s' (a multiple of 4, 4..2^48)"},
+    SHARE_KEY(struct fn),
+    {.name = "context", .type = EMU_KEY_TEXT, EMU_KEY_AT(struct fn, ctx_name)},
+    {.name = NULL},
+};
+
+static const struct emu_profile_section top_section = {
+    .keys = top_keys,
+    .unknown = "unknown key '%s' before the first section (name, description, slots, switch, "
+               "function-switch)",
+};
+
+static const struct emu_profile_section sections[] = {
+    {.name = "cycle", .open = open_cycle, .other = cycle_key},
+    {.name = "class",
+     .open = open_class,
+     .keys = class_keys,
+     .unknown = "unknown key '%s' in a class (runs, share)"},
+    {.name = "context",
+     .open = open_context,
+     .keys = context_keys,
+     .unknown = "unknown key '%s' in a context (el, state, streaming, contextid, vmid, share)"},
+    {.name = "phase",
+     .open = open_phase,
+     .keys = phase_keys,
+     .unknown = "unknown key '%s' in a phase (cycles, mix, contexts)"},
+    {.name = "function",
+     .open = open_function,
+     .keys = function_keys,
+     .unknown = "unknown key '%s' in a function (address, size, share, context)"},
+    {.name = NULL},
+};
+
+/* hpmstat-emu-profile(5), "ARM PROFILES", and its wording of the errors. */
+static const struct emu_profile_format arm_format = {
+    .top = &top_section,
+    .sections = sections,
+    .bad_section = "bad section header '%s' ([KIND NAME])",
+    .bad_name = "bad or missing section name '%s'",
+    .not_key_value = "expected KEY = VALUE or [KIND NAME], got '%s'",
+    .empty_key = "empty key or value",
+    .empty_value = "empty key or value",
+};
 
 /* ------------------------------------------------------------ validation */
 
@@ -837,30 +736,11 @@ static const char *arm_out_of_range(const struct arm_src_topdown arm[ARM_SRC_TD_
 	return NULL;
 }
 
-static int finish(struct parser *ps)
+/* The implicit context when none is declared; each context's EL and
+ * security state together. */
+static int finish_contexts(struct parser *ps)
 {
 	struct arm_src_profile *p = ps->p;
-	ps->line = 0;
-	if (!p->name)
-		return fail_at(ps, 0, "no 'name = ...'");
-	if (!p->description)
-		return fail_at(ps, 0, "no 'description = ...'");
-	if (!p->nr_cycs)
-		return fail_at(ps, 0, "no [cycle] section");
-	if (!p->nr_clss)
-		return fail_at(ps, 0, "no [class] section");
-	for (unsigned i = 0; i < p->nr_cycs; i++)
-		if (check_cycle(ps, &p->cycs[i]) < 0)
-			return -1;
-	for (unsigned i = 0; i < p->nr_clss; i++)
-		if (resolve_runs(ps, &p->clss[i]) < 0)
-			return -1;
-	for (unsigned i = 0; i < p->nr_cycs; i++)
-		if (!p->cycs[i].used)
-			return fail_at(ps, p->cycs[i].line, "cycle '%s' is used by no class",
-			               p->cycs[i].name);
-
-	/* contexts: an implicit one when none is declared */
 	if (!p->nr_ctxs) {
 		struct ctx *c = GROW(p->ctxs, p->nr_ctxs);
 		memset(c, 0, sizeof(*c));
@@ -884,7 +764,91 @@ static int finish(struct parser *ps)
 		p->ctxs[0].has_share = true;
 	}
 
-	/* phases: an implicit endless one when none is declared */
+	return 0;
+}
+
+/* A phase's classes: known, once each, their shares summing to 1; its
+ * alias table of classes. */
+static int phase_classes(struct parser *ps, struct phase *ph, bool phased)
+{
+	struct arm_src_profile *p = ps->p;
+	if (phased && !ph->cycles)
+		return fail_at(ps, ph->line, "phase '%s' has no cycles", ph->name);
+	if (!ph->nr_mix)
+		return fail_at(ps, ph->line, "phase '%s' has no mix", ph->name);
+	ph->mix_cls = xcalloc(ph->nr_mix, sizeof(unsigned));
+	double *w = xcalloc(ph->nr_mix, sizeof(double));
+	for (unsigned k = 0; k < ph->nr_mix; k++) {
+		int c = FIND(p->clss, p->nr_clss, ph->mix_names[k]);
+		if (c < 0) {
+			free(w);
+			return fail_at(ps, ph->mix_lines[k], "unknown class '%s'",
+			               ph->mix_names[k]);
+		}
+		for (unsigned j = 0; j < k; j++)
+			if (ph->mix_cls[j] == (unsigned)c) {
+				free(w);
+				return fail_at(ps, ph->mix_lines[k],
+				               "class '%s' twice in the mix of phase '%s'",
+				               ph->mix_names[k], ph->name);
+			}
+		ph->mix_cls[k] = (unsigned)c;
+		p->clss[c].used = true;
+		w[k] = ph->mix_share[k] / p->clss[c].mean;
+	}
+	if (phased && fabs(shares_sum(ph->mix_share, ph->nr_mix) - 1) > SHARE_EPS) {
+		free(w);
+		return fail_at(ps, ph->line, "the mix of phase '%s' sums to %g, not 1", ph->name,
+		               shares_sum(ph->mix_share, ph->nr_mix));
+	}
+	/* a class with share 0 is never drawn */
+	alias_build(&ph->cls_alias, w, ph->mix_cls, ph->nr_mix);
+	free(w);
+
+	return 0;
+}
+
+/* A phase's contexts: its own list, or every context's share. */
+static int phase_contexts(struct parser *ps, struct phase *ph)
+{
+	struct arm_src_profile *p = ps->p;
+	ph->ctxs = xcalloc(p->nr_ctxs, sizeof(double));
+	if (ph->nr_ctx_mix) {
+		for (unsigned k = 0; k < ph->nr_ctx_mix; k++) {
+			int c = FIND(p->ctxs, p->nr_ctxs, ph->ctx_names[k]);
+			if (c < 0)
+				return fail_at(ps, ph->ctx_lines[k], "unknown context '%s'",
+				               ph->ctx_names[k]);
+			if (ph->ctxs[c] > 0)
+				return fail_at(ps, ph->ctx_lines[k],
+				               "context '%s' twice in phase '%s'", ph->ctx_names[k],
+				               ph->name);
+			ph->ctxs[c] = ph->ctx_vals[k];
+		}
+		if (fabs(shares_sum(ph->ctxs, p->nr_ctxs) - 1) > SHARE_EPS)
+			return fail_at(ps, ph->line, "the contexts of phase '%s' sum to %g, not 1",
+			               ph->name, shares_sum(ph->ctxs, p->nr_ctxs));
+	} else {
+		for (unsigned c = 0; c < p->nr_ctxs; c++) {
+			if (!p->ctxs[c].has_share)
+				return fail_at(ps, p->ctxs[c].line,
+				               "context '%s' has no share (and phase '%s' gives "
+				               "no contexts)",
+				               p->ctxs[c].name, ph->name);
+			ph->ctxs[c] = p->ctxs[c].share;
+		}
+		if (fabs(shares_sum(ph->ctxs, p->nr_ctxs) - 1) > SHARE_EPS)
+			return fail_at(ps, 0, "the contexts' shares sum to %g, not 1",
+			               shares_sum(ph->ctxs, p->nr_ctxs));
+	}
+	return 0;
+}
+
+/* The phases (an implicit endless one when none is declared), their
+ * classes and contexts, and the period. */
+static int finish_phases(struct parser *ps)
+{
+	struct arm_src_profile *p = ps->p;
 	bool phased = p->nr_phases > 0;
 	if (!phased) {
 		struct phase *ph = GROW(p->phases, p->nr_phases);
@@ -919,72 +883,11 @@ static int finish(struct parser *ps)
 	p->period = 0;
 	for (unsigned i = 0; i < p->nr_phases; i++) {
 		struct phase *ph = &p->phases[i];
-		if (phased && !ph->cycles)
-			return fail_at(ps, ph->line, "phase '%s' has no cycles", ph->name);
-		if (!ph->nr_mix)
-			return fail_at(ps, ph->line, "phase '%s' has no mix", ph->name);
+		if (phase_classes(ps, ph, phased) < 0)
+			return -1;
 		p->period += ph->cycles;
-		ph->mix_cls = xcalloc(ph->nr_mix, sizeof(unsigned));
-		double *w = xcalloc(ph->nr_mix, sizeof(double));
-		for (unsigned k = 0; k < ph->nr_mix; k++) {
-			int c = FIND(p->clss, p->nr_clss, ph->mix_names[k]);
-			if (c < 0) {
-				free(w);
-				return fail_at(ps, ph->mix_lines[k], "unknown class '%s'",
-				               ph->mix_names[k]);
-			}
-			for (unsigned j = 0; j < k; j++)
-				if (ph->mix_cls[j] == (unsigned)c) {
-					free(w);
-					return fail_at(ps, ph->mix_lines[k],
-					               "class '%s' twice in the mix of phase '%s'",
-					               ph->mix_names[k], ph->name);
-				}
-			ph->mix_cls[k] = (unsigned)c;
-			p->clss[c].used = true;
-			w[k] = ph->mix_share[k] / p->clss[c].mean;
-		}
-		if (phased && fabs(shares_sum(ph->mix_share, ph->nr_mix) - 1) > SHARE_EPS) {
-			free(w);
-			return fail_at(ps, ph->line, "the mix of phase '%s' sums to %g, not 1",
-			               ph->name, shares_sum(ph->mix_share, ph->nr_mix));
-		}
-		/* a class with share 0 is never drawn */
-		alias_build(&ph->cls_alias, w, ph->mix_cls, ph->nr_mix);
-		free(w);
-
-		/* contexts of the phase */
-		ph->ctxs = xcalloc(p->nr_ctxs, sizeof(double));
-		if (ph->nr_ctx_mix) {
-			for (unsigned k = 0; k < ph->nr_ctx_mix; k++) {
-				int c = FIND(p->ctxs, p->nr_ctxs, ph->ctx_names[k]);
-				if (c < 0)
-					return fail_at(ps, ph->ctx_lines[k], "unknown context '%s'",
-					               ph->ctx_names[k]);
-				if (ph->ctxs[c] > 0)
-					return fail_at(ps, ph->ctx_lines[k],
-					               "context '%s' twice in phase '%s'",
-					               ph->ctx_names[k], ph->name);
-				ph->ctxs[c] = ph->ctx_vals[k];
-			}
-			if (fabs(shares_sum(ph->ctxs, p->nr_ctxs) - 1) > SHARE_EPS)
-				return fail_at(ps, ph->line,
-				               "the contexts of phase '%s' sum to %g, not 1",
-				               ph->name, shares_sum(ph->ctxs, p->nr_ctxs));
-		} else {
-			for (unsigned c = 0; c < p->nr_ctxs; c++) {
-				if (!p->ctxs[c].has_share)
-					return fail_at(
-					    ps, p->ctxs[c].line,
-					    "context '%s' has no share (and phase '%s' gives "
-					    "no contexts)",
-					    p->ctxs[c].name, ph->name);
-				ph->ctxs[c] = p->ctxs[c].share;
-			}
-			if (fabs(shares_sum(ph->ctxs, p->nr_ctxs) - 1) > SHARE_EPS)
-				return fail_at(ps, 0, "the contexts' shares sum to %g, not 1",
-				               shares_sum(ph->ctxs, p->nr_ctxs));
-		}
+		if (phase_contexts(ps, ph) < 0)
+			return -1;
 		unsigned *items = xcalloc(p->nr_ctxs, sizeof(unsigned));
 		for (unsigned c = 0; c < p->nr_ctxs; c++)
 			items[c] = c;
@@ -996,7 +899,14 @@ static int finish(struct parser *ps)
 			return fail_at(ps, p->clss[i].line, "class '%s' is in no phase's mix",
 			               p->clss[i].name);
 
-	/* functions */
+	return 0;
+}
+
+/* The functions: complete, in a context, not overlapping; each context's
+ * alias table of its functions; the keys. */
+static int finish_functions(struct parser *ps)
+{
+	struct arm_src_profile *p = ps->p;
 	p->nr_pts = 1;
 	for (unsigned i = 0; i < p->nr_fns; i++) {
 		struct fn *f = &p->fns[i];
@@ -1050,7 +960,14 @@ static int finish(struct parser *ps)
 		return fail_at(ps, 0, "too many (cycle, context, PC) combinations for 32-bit keys");
 	p->max_key = (uint32_t)keys;
 
-	/* events and expectations */
+	return 0;
+}
+
+/* The events some cycle delivers, the expectations per phase and over the
+ * period, their Topdown (within Arm's ranges), and the kernel's view. */
+static int finish_expectations(struct parser *ps)
+{
+	struct arm_src_profile *p = ps->p;
 	for (unsigned i = 0; i < p->nr_cycs; i++)
 		for (unsigned k = 0; k < p->cycs[i].nr; k++) {
 			uint16_t code = p->cycs[i].vals[k].event;
@@ -1127,6 +1044,34 @@ static int finish(struct parser *ps)
 	return 0;
 }
 
+static int finish(struct parser *ps)
+{
+	struct arm_src_profile *p = ps->p;
+	ps->kit.line = 0;
+	if (!p->name)
+		return fail_at(ps, 0, "no 'name = ...'");
+	if (!p->description)
+		return fail_at(ps, 0, "no 'description = ...'");
+	if (!p->nr_cycs)
+		return fail_at(ps, 0, "no [cycle] section");
+	if (!p->nr_clss)
+		return fail_at(ps, 0, "no [class] section");
+	for (unsigned i = 0; i < p->nr_cycs; i++)
+		if (check_cycle(ps, &p->cycs[i]) < 0)
+			return -1;
+	for (unsigned i = 0; i < p->nr_clss; i++)
+		if (resolve_runs(ps, &p->clss[i]) < 0)
+			return -1;
+	for (unsigned i = 0; i < p->nr_cycs; i++)
+		if (!p->cycs[i].used)
+			return fail_at(ps, p->cycs[i].line, "cycle '%s' is used by no class",
+			               p->cycs[i].name);
+
+	if (finish_contexts(ps) < 0 || finish_phases(ps) < 0 || finish_functions(ps) < 0)
+		return -1;
+	return finish_expectations(ps);
+}
+
 /* ------------------------------------------------------------- lifetime */
 
 static void profile_free(struct arm_src_profile *p)
@@ -1191,7 +1136,8 @@ static struct arm_src_profile *parse(const char *file, const char *text, bool bu
                                      size_t errlen)
 {
 	struct arm_src_profile *p = xcalloc(1, sizeof(*p));
-	struct parser ps = {.file = file, .err = err, .errlen = errlen, .p = p};
+	struct parser ps = {.p = p};
+	ps.kit.model = &ps;
 	p->slots = DEFAULT_SLOTS;
 	p->sw_lo = 10000;
 	p->sw_hi = 50000;
@@ -1199,130 +1145,82 @@ static struct arm_src_profile *parse(const char *file, const char *text, bool bu
 	p->fsw_hi = 5000;
 	p->builtin = builtin;
 	p->origin = xstrdup(builtin ? "built-in" : file);
-	const char *s = text;
-	while (*s) {
-		const char *nl = strchr(s, '\n');
-		size_t len = nl ? (size_t)(nl - s) : strlen(s);
-		char *ln = xstrndup(s, len);
-		ps.line++;
-		int r = line(&ps, ln);
-		free(ln);
-		if (r < 0) {
-			profile_free(p);
-			return NULL;
-		}
-		s = nl ? nl + 1 : s + len;
-	}
-	if (finish(&ps) < 0) {
+	bool ok =
+	    emu_profile_read(&ps.kit, &arm_format, p, file, text, strlen(text)) && finish(&ps) == 0;
+	emu_profile_parser_free(&ps.kit);
+	if (!ok) {
+		hpm_diag_format(&ps.kit.diag, err, errlen);
 		profile_free(p);
 		return NULL;
 	}
 	return p;
 }
 
-static struct arm_src_profile **builtins;
-static struct arm_src_profile *files;
-
-static int cmp_profile(const void *a, const void *b)
+/* a built-in that does not parse is a build error the tests catch */
+static void *parse_builtin(unsigned i)
 {
-	const struct arm_src_profile *const *x = a, *const *y = b;
-	return strcmp((*x)->name, (*y)->name);
+	char err[320];
+	return parse(arm_src_builtin_texts[i].file, arm_src_builtin_texts[i].text, true, err,
+	             sizeof(err));
 }
 
-static void load_builtins(void)
+static const char *registry_name(const void *p)
 {
-	if (builtins)
-		return;
-	builtins = xcalloc(arm_src_builtin_count + 1, sizeof(*builtins));
-	unsigned n = 0;
-	for (unsigned i = 0; i < arm_src_builtin_count; i++) {
-		char err[320];
-		/* a built-in that does not parse is a build error the tests catch */
-		struct arm_src_profile *p =
-		    parse(arm_src_builtin_texts[i].file, arm_src_builtin_texts[i].text, true, err,
-		          sizeof(err));
-		if (p)
-			builtins[n++] = p;
-	}
-	qsort(builtins, n, sizeof(*builtins), cmp_profile);
+	return ((const struct arm_src_profile *)p)->name;
 }
+
+static void registry_free(void *p)
+{
+	profile_free(p);
+}
+
+static struct emu_profile_registry registry = {
+    .builtin = parse_builtin,
+    .name = registry_name,
+    .destroy = registry_free,
+};
 
 unsigned arm_src_profile_count(void)
 {
-	load_builtins();
-	unsigned n = 0;
-	while (builtins[n])
-		n++;
-	return n;
+	registry.nr_builtin = arm_src_builtin_count;
+	return emu_profile_registry_count(&registry);
 }
 
 const struct arm_src_profile *arm_src_profile_at(unsigned i)
 {
-	return i < arm_src_profile_count() ? builtins[i] : NULL;
+	return i < arm_src_profile_count() ? emu_profile_registry_at(&registry, i) : NULL;
 }
 
 const struct arm_src_profile *arm_src_profile_parse(const char *file, const char *text, char *err,
                                                     size_t errlen)
 {
 	struct arm_src_profile *p = parse(file, text, false, err, errlen);
-	if (p) {
-		p->next = files;
-		files = p;
-	}
-	return p;
+	return p ? emu_profile_registry_keep(&registry, p) : NULL;
 }
 
 const struct arm_src_profile *arm_src_profile_find(const char *name_or_path, char *err,
                                                    size_t errlen)
 {
-	unsigned n = arm_src_profile_count();
-	for (unsigned i = 0; i < n; i++)
-		if (strcmp(builtins[i]->name, name_or_path) == 0)
-			return builtins[i];
+	arm_src_profile_count();
+	const struct arm_src_profile *builtin =
+	    emu_profile_registry_builtin(&registry, name_or_path);
+	if (builtin)
+		return builtin;
 	FILE *f = fopen(name_or_path, "r");
 	if (!f && !strchr(name_or_path, '/') && !strstr(name_or_path, ".profile")) {
 		/* not a file and not written as one: a misspelt built-in */
-		char known[256] = "";
-		size_t len = 0;
-		for (unsigned i = 0; i < n && len < sizeof(known); i++)
-			len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s",
-			                        i ? ", " : "", builtins[i]->name);
+		char known[256];
+		emu_profile_registry_names(&registry, known, sizeof(known));
 		snprintf(err, errlen, "unknown Arm profile '%s' (known: %s)", name_or_path, known);
 		return NULL;
 	}
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot read: %s", name_or_path, strerror(errno));
-		return NULL;
-	}
-	char *text = NULL;
-	size_t len = 0, cap = 0, r;
-	int rerr = 0;
-	do {
-		if (len + 4096 + 1 > cap) {
-			cap = cap ? 2 * cap : 8192;
-			if (cap > (16u << 20)) {
-				free(text);
-				fclose(f);
-				snprintf(err, errlen, "%s: cannot read: larger than 16 MiB",
-				         name_or_path);
-				return NULL;
-			}
-			text = xrealloc(text, cap);
-		}
-		errno = 0;
-		r = fread(text + len, 1, 4096, f);
-		rerr = errno;
-		len += r;
-	} while (r == 4096);
-	if (ferror(f)) {
-		free(text);
+	if (f)
 		fclose(f);
-		snprintf(err, errlen, "%s: cannot read: %s", name_or_path,
-		         strerror(rerr ? rerr : EIO));
+	size_t len;
+	char *text =
+	    emu_profile_read_file(name_or_path, 16u << 20, "larger than 16 MiB", &len, err, errlen);
+	if (!text)
 		return NULL;
-	}
-	fclose(f);
-	text[len] = '\0';
 	if (strlen(text) != len) {
 		free(text);
 		snprintf(err, errlen, "%s: cannot read: a NUL byte in the file", name_or_path);
@@ -1333,17 +1231,9 @@ const struct arm_src_profile *arm_src_profile_find(const char *name_or_path, cha
 	return p;
 }
 
-void arm_src_profile_free(const struct arm_src_profile *cp)
+void arm_src_profile_free(const struct arm_src_profile *p)
 {
-	if (!cp || cp->builtin)
-		return;
-	for (struct arm_src_profile **pp = &files; *pp; pp = &(*pp)->next)
-		if (*pp == cp) {
-			struct arm_src_profile *p = *pp;
-			*pp = p->next;
-			profile_free(p);
-			return;
-		}
+	emu_profile_registry_release(&registry, p);
 }
 
 const char *arm_src_profile_name(const struct arm_src_profile *p)

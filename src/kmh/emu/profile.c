@@ -17,13 +17,15 @@
 #include <string.h>
 
 #include "emu/alias.h"
+#include "emu/profile.h"
 #include "kmh/emu/workload-int.h"
 #include "kmh/kmh.h"
+#include "util/lex.h"
 #include "util/str.h"
 #include "util/xalloc.h"
 
 #define SHARE_EPSILON     1e-9
-#define MAX_PROFILE_BYTES (1u << 20)
+#define MAX_PROFILE_BYTES (1u << 20) /* "larger than 1048576 bytes" */
 
 /* ----------------------------------------------------------- parse state */
 
@@ -56,7 +58,6 @@ struct pmix {
 struct pphase {
 	struct pmix *mix;
 	unsigned nr_mix, mix_line;
-	bool has_cycles;
 };
 
 struct pfunc {
@@ -72,13 +73,8 @@ struct ptask {
 	bool has_pid, has_tgid, has_share, has_start, has_exit, has_hart;
 };
 
-enum section { SEC_TOP, SEC_CYCLE, SEC_CLASS, SEC_PHASE, SEC_FUNCTION, SEC_TASK };
-
 struct parser {
-	const char *file;
-	unsigned line;
-	char *err;
-	size_t errlen;
+	struct emu_profile_parser kit;
 	struct emu_profile *p;
 	struct pcycle *pc;
 	struct pclass *pk;
@@ -86,26 +82,11 @@ struct parser {
 	unsigned nr_pp; /* [phase] sections of the file (p->phases may add one) */
 	struct pfunc *pf;
 	struct ptask *pt;
-	enum section sec;
-	bool has_modes, has_mode_switch, has_fn_classes;
 	unsigned slice_line; /* of task-slice, 0: none */
 };
 
-static bool perr(struct parser *ps, unsigned line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static bool perr(struct parser *ps, unsigned line, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (line)
-		str_seterr(ps->err, ps->errlen, "%s:%u: %s", ps->file, line, msg);
-	else
-		str_seterr(ps->err, ps->errlen, "%s: %s", ps->file, msg);
-	return false;
-}
+/* An error at a line of the profile (0: the file): the kit's diag. */
+#define perr(ps, line, ...) emu_profile_error(&(ps)->kit, line, __VA_ARGS__)
 
 static void phase_destroy(struct wl_phase *ph)
 {
@@ -188,120 +169,16 @@ static void parser_free(struct parser *ps)
 
 /* ---------------------------------------------------------------- values */
 
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
-static bool valid_name(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' || *s == '.'))
-			return false;
-	return true;
-}
-
-/* Unsigned decimal (or 0x hex) integer up to max; the whole string. */
+/* An unsigned decimal (or 0x hex) integer up to max; the whole string. */
 static bool parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
-	int base = 10;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	}
-	if (!*s)
-		return false;
-	uint64_t v = 0;
-	for (; *s; s++) {
-		unsigned d;
-		if (*s >= '0' && *s <= '9')
-			d = (unsigned)(*s - '0');
-		else if (base == 16 && *s >= 'a' && *s <= 'f')
-			d = (unsigned)(*s - 'a' + 10);
-		else if (base == 16 && *s >= 'A' && *s <= 'F')
-			d = (unsigned)(*s - 'A' + 10);
-		else
-			return false;
-		if (v > (max - d) / (uint64_t)base)
-			return false;
-		v = v * (uint64_t)base + d;
-	}
-	*out = v;
-	return true;
-}
-
-/* A share: a decimal fraction 0..1 such as 1, 0.25 or .5. Parsed by hand
- * so that the C locale's decimal point is not needed. */
-static bool parse_share(const char *s, double *out)
-{
-	uint64_t mant = 0, scale = 1;
-	bool digits = false, point = false;
-	for (; *s; s++) {
-		if (*s == '.' && !point) {
-			point = true;
-			continue;
-		}
-		if (*s < '0' || *s > '9')
-			return false;
-		if (mant > UINT64_C(100000000000000))
-			return false; /* more than 15 digits */
-		mant = mant * 10 + (uint64_t)(*s - '0');
-		if (point)
-			scale *= 10;
-		digits = true;
-	}
-	if (!digits)
-		return false;
-	*out = (double)mant / (double)scale;
-	return *out <= 1.0;
+	return lex_u64(s, strlen(s), LEX_NUM_HEX, 0, max, out, NULL) == LEX_NUM_OK;
 }
 
 /* LEN or LO..HI, 1 <= LO <= HI < 2^32 - 1. */
 static bool parse_range(const char *s, uint32_t *lo, uint32_t *hi)
 {
-	char buf[64];
-	const char *dots = strstr(s, "..");
-	uint64_t a, b;
-	if (strlen(s) >= sizeof(buf))
-		return false;
-	if (!dots) {
-		if (!parse_u64(s, UINT32_MAX - 1, &a))
-			return false;
-		b = a;
-	} else {
-		memcpy(buf, s, (size_t)(dots - s));
-		buf[dots - s] = '\0';
-		if (!parse_u64(buf, UINT32_MAX - 1, &a) || !parse_u64(dots + 2, UINT32_MAX - 1, &b))
-			return false;
-	}
-	if (a < 1 || b < a)
-		return false;
-	*lo = (uint32_t)a;
-	*hi = (uint32_t)b;
-	return true;
-}
-
-/* Splits `s` in place into whitespace-separated words. */
-static unsigned split_words(char *s, char **words, unsigned max)
-{
-	unsigned n = 0;
-	while (*s) {
-		while (is_space(*s))
-			s++;
-		if (!*s)
-			break;
-		if (n == max)
-			return max + 1;
-		words[n++] = s;
-		while (*s && !is_space(*s))
-			s++;
-		if (*s)
-			*s++ = '\0';
-	}
-	return n;
+	return emu_profile_range(s, UINT32_MAX - 1, lo, hi);
 }
 
 #define MAX_WORDS 64
@@ -325,101 +202,88 @@ static int mode_by_name(const char *s)
 
 /* ------------------------------------------------------------ key = value */
 
-static bool top_key(struct parser *ps, const char *key, char *value)
+/* modes = MODE:SHARE ...: the privilege modes' shares of the cycles. */
+static bool modes_key(struct emu_profile_parser *kps, void *rec, const char *key, char *value)
 {
-	struct emu_profile *p = ps->p;
-	if (strcmp(key, "name") == 0) {
-		if (p->name)
-			return perr(ps, ps->line, "'name' given twice");
-		if (!valid_name(value))
-			return perr(ps, ps->line, "bad name '%s' (letters, digits, '-', '_', '.')",
-			            value);
-		p->name = xstrdup(value);
-		return true;
+	struct parser *ps = kps->model;
+	struct emu_profile *p = rec;
+	(void)key;
+	char *w[MAX_WORDS];
+	unsigned n = lex_words(value, w, MAX_WORDS);
+	if (n > MAX_WORDS)
+		return perr(ps, ps->kit.line, "too many modes");
+	bool seen[EMU_NR_MODES] = {false};
+	double sum = 0;
+	for (unsigned i = 0; i < n; i++) {
+		char *colon = strchr(w[i], ':');
+		if (!colon)
+			return perr(ps, ps->kit.line, "'%s' is not MODE:SHARE", w[i]);
+		*colon = '\0';
+		int m = mode_by_name(w[i]);
+		if (m < 0)
+			return perr(ps, ps->kit.line,
+			            "unknown mode '%s' (one of M, HS, HU, VS, VU; S = HS, U = HU)",
+			            w[i]);
+		if (seen[m])
+			return perr(ps, ps->kit.line, "mode %s given twice", mode_names[m]);
+		seen[m] = true;
+		double sh;
+		if (colon[1] == '-')
+			return perr(ps, ps->kit.line, "share of mode %s is negative", w[i]);
+		if (!emu_profile_share(colon + 1, &sh))
+			return perr(ps, ps->kit.line,
+			            "bad share '%s' for mode %s (a fraction 0..1)", colon + 1,
+			            w[i]);
+		p->mode_share[m] = sh;
+		sum += sh;
 	}
-	if (strcmp(key, "description") == 0) {
-		if (p->description)
-			return perr(ps, ps->line, "'description' given twice");
-		p->description = xstrdup(value);
-		return true;
-	}
-	if (strcmp(key, "modes") == 0) {
-		if (ps->has_modes)
-			return perr(ps, ps->line, "'modes' given twice");
-		ps->has_modes = true;
-		char *w[MAX_WORDS];
-		unsigned n = split_words(value, w, MAX_WORDS);
-		if (n > MAX_WORDS)
-			return perr(ps, ps->line, "too many modes");
-		bool seen[EMU_NR_MODES] = {false};
-		double sum = 0;
-		for (unsigned i = 0; i < n; i++) {
-			char *colon = strchr(w[i], ':');
-			if (!colon)
-				return perr(ps, ps->line, "'%s' is not MODE:SHARE", w[i]);
-			*colon = '\0';
-			int m = mode_by_name(w[i]);
-			if (m < 0)
-				return perr(
-				    ps, ps->line,
-				    "unknown mode '%s' (one of M, HS, HU, VS, VU; S = HS, U = HU)",
-				    w[i]);
-			if (seen[m])
-				return perr(ps, ps->line, "mode %s given twice", mode_names[m]);
-			seen[m] = true;
-			double sh;
-			if (colon[1] == '-')
-				return perr(ps, ps->line, "share of mode %s is negative", w[i]);
-			if (!parse_share(colon + 1, &sh))
-				return perr(ps, ps->line,
-				            "bad share '%s' for mode %s (a fraction 0..1)",
-				            colon + 1, w[i]);
-			p->mode_share[m] = sh;
-			sum += sh;
-		}
-		if (fabs(sum - 1.0) > SHARE_EPSILON)
-			return perr(ps, ps->line, "mode shares sum to %.12g, not 1", sum);
-		return true;
-	}
-	if (strcmp(key, "mode-switch") == 0) {
-		if (ps->has_mode_switch)
-			return perr(ps, ps->line, "'mode-switch' given twice");
-		ps->has_mode_switch = true;
-		if (!parse_range(value, &p->mode_lo, &p->mode_hi))
-			return perr(ps, ps->line,
-			            "bad mode-switch '%s' (cycles: N or LO..HI, 1 <= LO <= HI)",
-			            value);
-		return true;
-	}
-	if (strcmp(key, "function-classes") == 0) {
-		if (ps->has_fn_classes)
-			return perr(ps, ps->line, "'function-classes' given twice");
-		ps->has_fn_classes = true;
-		if (!parse_range(value, &p->fn_lo, &p->fn_hi))
-			return perr(ps, ps->line,
-			            "bad function-classes '%s' (class draws: N or LO..HI, 1 <= LO "
-			            "<= HI)",
-			            value);
-		return true;
-	}
-	if (strcmp(key, "task-slice") == 0) {
-		if (ps->slice_line)
-			return perr(ps, ps->line, "'task-slice' given twice");
-		ps->slice_line = ps->line;
-		if (!parse_range(value, &p->slice_lo, &p->slice_hi))
-			return perr(ps, ps->line,
-			            "bad task-slice '%s' (cycles: N or LO..HI, 1 <= LO <= HI)",
-			            value);
-		return true;
-	}
-	return perr(ps, ps->line,
-	            "unknown key '%s' (before the first section: name, description, modes, "
-	            "mode-switch, function-classes, task-slice)",
-	            key);
+	if (fabs(sum - 1.0) > SHARE_EPSILON)
+		return perr(ps, ps->kit.line, "mode shares sum to %.12g, not 1", sum);
+	return true;
 }
 
-static bool cycle_key(struct parser *ps, const char *key, const char *value)
+static bool task_slice_key(struct emu_profile_parser *kps, void *rec, const char *key, char *value)
 {
+	struct parser *ps = kps->model;
+	struct emu_profile *p = rec;
+	(void)key;
+	ps->slice_line = ps->kit.line;
+	if (!parse_range(value, &p->slice_lo, &p->slice_hi))
+		return perr(ps, ps->kit.line,
+		            "bad task-slice '%s' (cycles: N or LO..HI, 1 <= LO <= HI)", value);
+	return true;
+}
+
+/* The keys before the first section. */
+static const struct emu_profile_key top_keys[] = {
+    {.name = "name",
+     .type = EMU_KEY_NAME,
+     EMU_KEY_AT(struct emu_profile, name),
+     .bad = "bad name '%s' (letters, digits, '-', '_', '.')"},
+    {.name = "description", .type = EMU_KEY_TEXT, EMU_KEY_AT(struct emu_profile, description)},
+    {.name = "modes", .type = EMU_KEY_CALL, .call = modes_key},
+    {.name = "mode-switch",
+     .type = EMU_KEY_RANGE,
+     EMU_KEY_AT(struct emu_profile, mode_lo),
+     .offset_hi = offsetof(struct emu_profile, mode_hi),
+     .min = 1,
+     .max = UINT32_MAX - 1,
+     .bad = "bad mode-switch '%s' (cycles: N or LO..HI, 1 <= LO <= HI)"},
+    {.name = "function-classes",
+     .type = EMU_KEY_RANGE,
+     EMU_KEY_AT(struct emu_profile, fn_lo),
+     .offset_hi = offsetof(struct emu_profile, fn_hi),
+     .min = 1,
+     .max = UINT32_MAX - 1,
+     .bad = "bad function-classes '%s' (class draws: N or LO..HI, 1 <= LO <= HI)"},
+    {.name = "task-slice", .type = EMU_KEY_CALL, .call = task_slice_key},
+    {.name = NULL},
+};
+
+static bool cycle_key(struct emu_profile_parser *kps, void *rec, const char *key, char *value)
+{
+	struct parser *ps = kps->model;
+	(void)rec;
 	struct emu_profile *p = ps->p;
 	struct pcycle *pc = &ps->pc[p->nr_cycles - 1];
 	const char *colon = strchr(key, ':');
@@ -428,103 +292,91 @@ static bool cycle_key(struct parser *ps, const char *key, const char *value)
 		char bank[32];
 		size_t bl = (size_t)(colon - key);
 		if (bl >= sizeof(bank))
-			return perr(ps, ps->line, "unknown bank in '%s'", key);
+			return perr(ps, ps->kit.line, "unknown bank in '%s'", key);
 		memcpy(bank, key, bl);
 		bank[bl] = '\0';
 		const struct kmh_bank_desc *bd = kmh_bank_by_name(&kmh_table_v2, bank);
 		if (!bd)
-			return perr(ps, ps->line,
+			return perr(ps, ps->kit.line,
 			            "unknown bank '%s' (frontend, backend, memblock, cache)", bank);
 		int b = (int)(bd - kmh_table_v2.banks);
 		const struct kmh_event *ev = kmh_event_by_name(&kmh_table_v2, b, colon + 1);
 		if (!ev || ev->bank != b) {
 			if (kmh_alias_by_name(&kmh_table_v2, b, colon + 1))
 				return perr(
-				    ps, ps->line,
+				    ps, ps->kit.line,
 				    "'%s' names several events; give one instance (%s.0, ...)", key,
 				    colon + 1);
-			return perr(ps, ps->line, "unknown event '%s' in bank %s", colon + 1, bank);
+			return perr(ps, ps->kit.line, "unknown event '%s' in bank %s", colon + 1,
+			            bank);
 		}
 		if (ev->index == 0)
-			return perr(ps, ps->line, "noEvent is always 0");
+			return perr(ps, ps->kit.line, "noEvent is always 0");
 		uint64_t v;
 		if (value[0] == '-')
-			return perr(ps, ps->line, "%s: negative value %s", key, value);
+			return perr(ps, ps->kit.line, "%s: negative value %s", key, value);
 		if (!parse_u64(value, UINT64_MAX, &v))
-			return perr(ps, ps->line, "%s: '%s' is not a number", key, value);
+			return perr(ps, ps->kit.line, "%s: '%s' is not a number", key, value);
 		if (v > 63)
-			return perr(ps, ps->line, "%s = %s: per-cycle values are 0..63", key,
+			return perr(ps, ps->kit.line, "%s = %s: per-cycle values are 0..63", key,
 			            value);
 		unsigned off = wl_layout.off[b] + ev->index;
 		for (unsigned i = 0; i < pc->nr_ovr; i++)
 			if (pc->ovr[i].off == off)
-				return perr(ps, ps->line, "'%s' given twice", key);
+				return perr(ps, ps->kit.line, "'%s' given twice", key);
 		pc->ovr = xreallocarray(pc->ovr, pc->nr_ovr + 1, sizeof(*pc->ovr));
-		pc->ovr[pc->nr_ovr++] = (struct ovr){off, ps->line, (uint8_t)v};
+		pc->ovr[pc->nr_ovr++] = (struct ovr){off, ps->kit.line, (uint8_t)v};
 		return true;
 	}
 	char msg[256];
 	if (value[0] == '-')
-		return perr(ps, ps->line, "%s: negative value %s", key, value);
+		return perr(ps, ps->kit.line, "%s: negative value %s", key, value);
 	int r = wl_params_set(&pc->par, key, value, msg, sizeof(msg));
 	if (r < 0)
-		return perr(ps, ps->line, "%s", msg);
+		return perr(ps, ps->kit.line, "%s", msg);
 	if (r == 0)
-		return perr(ps, ps->line,
+		return perr(ps, ps->kit.line,
 		            "unknown cycle parameter '%s' (see hpmstat-emu-profile(5); events are "
 		            "BANK:EVENT)",
 		            key);
 	return true;
 }
 
-static bool class_key(struct parser *ps, const char *key, char *value)
+/* runs = CYCLE[:LEN] ...: a class's runs, resolved after the last line. */
+static bool runs_key(struct emu_profile_parser *kps, void *rec, const char *key, char *value)
 {
+	struct parser *ps = kps->model;
 	struct emu_profile *p = ps->p;
-	struct wl_class *k = &p->classes[p->nr_classes - 1];
 	struct pclass *pk = &ps->pk[p->nr_classes - 1];
-	if (strcmp(key, "runs") == 0) {
-		if (pk->runs_line)
-			return perr(ps, ps->line, "'runs' given twice");
-		pk->runs_line = ps->line;
-		char *w[MAX_WORDS];
-		unsigned n = split_words(value, w, MAX_WORDS);
-		if (n > MAX_WORDS)
-			return perr(ps, ps->line, "more than %u runs in one class", MAX_WORDS);
-		if (n == 0)
-			return perr(ps, ps->line, "'runs' is empty");
-		pk->segs = xcalloc(n, sizeof(*pk->segs));
-		for (unsigned i = 0; i < n; i++) {
-			char *colon = strchr(w[i], ':');
-			uint32_t lo = 1, hi = 1;
-			if (colon) {
-				*colon = '\0';
-				if (colon[1] == '-')
-					return perr(ps, ps->line, "negative run length for '%s'",
-					            w[i]);
-				if (!parse_range(colon + 1, &lo, &hi))
-					return perr(ps, ps->line,
-					            "bad run length '%s' for '%s' (N or LO..HI, 1 "
-					            "<= LO <= HI)",
-					            colon + 1, w[i]);
-			}
-			if (!valid_name(w[i]))
-				return perr(ps, ps->line, "bad cycle name '%s'", w[i]);
-			pk->segs[i] = (struct pseg){xstrdup(w[i]), lo, hi};
-			pk->nr_segs = i + 1;
+	(void)rec;
+	(void)key;
+	pk->runs_line = ps->kit.line;
+	char *w[MAX_WORDS];
+	unsigned n = lex_words(value, w, MAX_WORDS);
+	if (n > MAX_WORDS)
+		return perr(ps, ps->kit.line, "more than %u runs in one class", MAX_WORDS);
+	if (n == 0)
+		return perr(ps, ps->kit.line, "'runs' is empty");
+	pk->segs = xcalloc(n, sizeof(*pk->segs));
+	for (unsigned i = 0; i < n; i++) {
+		char *colon = strchr(w[i], ':');
+		uint32_t lo = 1, hi = 1;
+		if (colon) {
+			*colon = '\0';
+			if (colon[1] == '-')
+				return perr(ps, ps->kit.line, "negative run length for '%s'", w[i]);
+			if (!parse_range(colon + 1, &lo, &hi))
+				return perr(ps, ps->kit.line,
+				            "bad run length '%s' for '%s' (N or LO..HI, 1 "
+				            "<= LO <= HI)",
+				            colon + 1, w[i]);
 		}
-		return true;
+		if (!emu_profile_valid_name(w[i]))
+			return perr(ps, ps->kit.line, "bad cycle name '%s'", w[i]);
+		pk->segs[i] = (struct pseg){xstrdup(w[i]), lo, hi};
+		pk->nr_segs = i + 1;
 	}
-	if (strcmp(key, "share") == 0) {
-		if (k->has_share)
-			return perr(ps, ps->line, "'share' given twice");
-		if (value[0] == '-')
-			return perr(ps, ps->line, "share %s is negative", value);
-		if (!parse_share(value, &k->share))
-			return perr(ps, ps->line, "bad share '%s' (a fraction 0..1)", value);
-		k->has_share = true;
-		return true;
-	}
-	return perr(ps, ps->line, "unknown class key '%s' (runs, share)", key);
+	return true;
 }
 
 /* mix = CLASS:SHARE ...: may be repeated, the entries accumulate. */
@@ -532,90 +384,105 @@ static bool mix_key(struct parser *ps, char *value, struct pmix **mix, unsigned 
                     unsigned *mix_line)
 {
 	if (!*mix_line)
-		*mix_line = ps->line;
+		*mix_line = ps->kit.line;
 	char *w[MAX_WORDS];
-	unsigned n = split_words(value, w, MAX_WORDS);
+	unsigned n = lex_words(value, w, MAX_WORDS);
 	if (n > MAX_WORDS)
-		return perr(ps, ps->line, "too many entries in one mix line");
+		return perr(ps, ps->kit.line, "too many entries in one mix line");
 	for (unsigned i = 0; i < n; i++) {
 		char *colon = strchr(w[i], ':');
 		if (!colon)
-			return perr(ps, ps->line, "'%s' is not CLASS:SHARE", w[i]);
+			return perr(ps, ps->kit.line, "'%s' is not CLASS:SHARE", w[i]);
 		*colon = '\0';
 		double sh;
 		if (colon[1] == '-')
-			return perr(ps, ps->line, "share of class '%s' is negative", w[i]);
-		if (!parse_share(colon + 1, &sh))
-			return perr(ps, ps->line, "bad share '%s' for class '%s' (a fraction 0..1)",
-			            colon + 1, w[i]);
+			return perr(ps, ps->kit.line, "share of class '%s' is negative", w[i]);
+		if (!emu_profile_share(colon + 1, &sh))
+			return perr(ps, ps->kit.line,
+			            "bad share '%s' for class '%s' (a fraction 0..1)", colon + 1,
+			            w[i]);
 		for (unsigned j = 0; j < *nr_mix; j++)
 			if (strcmp((*mix)[j].cls, w[i]) == 0)
-				return perr(ps, ps->line, "class '%s' twice in the mix", w[i]);
+				return perr(ps, ps->kit.line, "class '%s' twice in the mix", w[i]);
 		*mix = xreallocarray(*mix, *nr_mix + 1, sizeof(**mix));
 		(*mix)[(*nr_mix)++] = (struct pmix){xstrdup(w[i]), sh};
 	}
 	return true;
 }
 
-static bool phase_key(struct parser *ps, const char *key, char *value)
+static bool phase_mix_key(struct emu_profile_parser *kps, void *rec, const char *key, char *value)
 {
-	struct emu_profile *p = ps->p;
-	struct wl_phase *ph = &p->phases[p->nr_phases - 1];
-	struct pphase *pp = &ps->pp[p->nr_phases - 1];
-	if (strcmp(key, "cycles") == 0) {
-		if (pp->has_cycles)
-			return perr(ps, ps->line, "'cycles' given twice");
-		if (value[0] == '-')
-			return perr(ps, ps->line, "cycles %s is negative", value);
-		if (!parse_u64(value, UINT64_C(1) << 48, &ph->cycles) || ph->cycles == 0)
-			return perr(ps, ps->line, "bad cycles '%s' (1..2^48)", value);
-		pp->has_cycles = true;
-		return true;
-	}
-	if (strcmp(key, "mix") == 0)
-		return mix_key(ps, value, &pp->mix, &pp->nr_mix, &pp->mix_line);
-	return perr(ps, ps->line, "unknown phase key '%s' (cycles, mix)", key);
+	struct parser *ps = kps->model;
+	struct pphase *pp = &ps->pp[ps->p->nr_phases - 1];
+	(void)rec;
+	(void)key;
+	return mix_key(ps, value, &pp->mix, &pp->nr_mix, &pp->mix_line);
 }
+
+static const struct emu_profile_key class_keys[] = {
+    {.name = "runs", .type = EMU_KEY_CALL, .call = runs_key},
+    {.name = "share",
+     .type = EMU_KEY_SHARE,
+     EMU_KEY_AT(struct wl_class, share),
+     .has = offsetof(struct wl_class, has_share),
+     .negative = "share %s is negative",
+     .bad = "bad share '%s' (a fraction 0..1)"},
+    {.name = NULL},
+};
+
+static const struct emu_profile_key phase_keys[] = {
+    {.name = "cycles",
+     .type = EMU_KEY_UINT,
+     EMU_KEY_AT(struct wl_phase, cycles),
+     .min = 1,
+     .max = UINT64_C(1) << 48,
+     .negative = "cycles %s is negative",
+     .bad = "bad cycles '%s' (1..2^48)"},
+    {.name = "mix", .type = EMU_KEY_CALL, .repeat = true, .call = phase_mix_key},
+    {.name = NULL},
+};
 
 /* A function's range: address and size in bytes, both even (RISC-V
  * instructions are 2 or 4 bytes, at even addresses). */
-static bool function_key(struct parser *ps, const char *key, char *value)
+static bool function_key(struct emu_profile_parser *kps, void *rec, const char *key, char *value)
 {
+	struct parser *ps = kps->model;
+	(void)rec;
 	struct emu_profile *p = ps->p;
 	struct wl_func *f = &p->funcs[p->nr_funcs - 1];
 	struct pfunc *pf = &ps->pf[p->nr_funcs - 1];
 	if (strcmp(key, "address") == 0) {
 		if (pf->has_addr)
-			return perr(ps, ps->line, "'address' given twice");
+			return perr(ps, ps->kit.line, "'address' given twice");
 		if (!parse_u64(value, UINT64_MAX, &f->lo) || (f->lo & 1))
-			return perr(ps, ps->line,
+			return perr(ps, ps->kit.line,
 			            "bad address '%s' (a 64-bit number, a multiple of 2)", value);
 		pf->has_addr = true;
 		return true;
 	}
 	if (strcmp(key, "size") == 0) {
 		if (pf->has_size)
-			return perr(ps, ps->line, "'size' given twice");
+			return perr(ps, ps->kit.line, "'size' given twice");
 		if (!parse_u64(value, UINT64_C(1) << 48, &pf->size) || pf->size == 0 ||
 		    (pf->size & 1))
-			return perr(ps, ps->line, "bad size '%s' (bytes, a multiple of 2, 2..2^48)",
-			            value);
+			return perr(ps, ps->kit.line,
+			            "bad size '%s' (bytes, a multiple of 2, 2..2^48)", value);
 		pf->has_size = true;
 		return true;
 	}
 	if (strcmp(key, "share") == 0) {
 		if (pf->has_share)
-			return perr(ps, ps->line, "'share' given twice");
+			return perr(ps, ps->kit.line, "'share' given twice");
 		if (value[0] == '-')
-			return perr(ps, ps->line, "share %s is negative", value);
-		if (!parse_share(value, &f->share))
-			return perr(ps, ps->line, "bad share '%s' (a fraction 0..1)", value);
+			return perr(ps, ps->kit.line, "share %s is negative", value);
+		if (!emu_profile_share(value, &f->share))
+			return perr(ps, ps->kit.line, "bad share '%s' (a fraction 0..1)", value);
 		pf->has_share = true;
 		return true;
 	}
 	if (strcmp(key, "mix") == 0)
 		return mix_key(ps, value, &pf->mix, &pf->nr_mix, &pf->mix_line);
-	return perr(ps, ps->line, "unknown function key '%s' (address, size, share, mix)", key);
+	return perr(ps, ps->kit.line, "unknown function key '%s' (address, size, share, mix)", key);
 }
 
 #define TASK_PID_MAX   4194304 /* Linux's PID_MAX_LIMIT */
@@ -624,8 +491,10 @@ static bool function_key(struct parser *ps, const char *key, char *value)
 #define TASK_CYCLE_MAX (UINT64_C(1) << 62)
 
 /* A task's pid, process, hart, share, mix and life time. */
-static bool task_key(struct parser *ps, const char *key, char *value)
+static bool task_key(struct emu_profile_parser *kps, void *rec, const char *key, char *value)
 {
+	struct parser *ps = kps->model;
+	(void)rec;
 	struct emu_profile *p = ps->p;
 	struct wl_task *t = &p->tasks[p->nr_tasks - 1];
 	struct ptask *pt = &ps->pt[p->nr_tasks - 1];
@@ -634,29 +503,31 @@ static bool task_key(struct parser *ps, const char *key, char *value)
 		bool pid = key[0] == 'p';
 		bool *has = pid ? &pt->has_pid : &pt->has_tgid;
 		if (*has)
-			return perr(ps, ps->line, "'%s' given twice", key);
+			return perr(ps, ps->kit.line, "'%s' given twice", key);
 		if (!parse_u64(value, TASK_PID_MAX, &v) || v == 0)
-			return perr(ps, ps->line, "bad %s '%s' (1..%d)", key, value, TASK_PID_MAX);
+			return perr(ps, ps->kit.line, "bad %s '%s' (1..%d)", key, value,
+			            TASK_PID_MAX);
 		*(pid ? &t->pid : &t->tgid) = (int)v;
 		*has = true;
 		return true;
 	}
 	if (strcmp(key, "hart") == 0) {
 		if (pt->has_hart)
-			return perr(ps, ps->line, "'hart' given twice");
+			return perr(ps, ps->kit.line, "'hart' given twice");
 		if (!parse_u64(value, TASK_HART_MAX, &v))
-			return perr(ps, ps->line, "bad hart '%s' (0..%u)", value, TASK_HART_MAX);
+			return perr(ps, ps->kit.line, "bad hart '%s' (0..%u)", value,
+			            TASK_HART_MAX);
 		t->hart = (unsigned)v;
 		pt->has_hart = true;
 		return true;
 	}
 	if (strcmp(key, "share") == 0) {
 		if (pt->has_share)
-			return perr(ps, ps->line, "'share' given twice");
+			return perr(ps, ps->kit.line, "'share' given twice");
 		if (value[0] == '-')
-			return perr(ps, ps->line, "share %s is negative", value);
-		if (!parse_share(value, &t->share) || t->share <= 0)
-			return perr(ps, ps->line,
+			return perr(ps, ps->kit.line, "share %s is negative", value);
+		if (!emu_profile_share(value, &t->share) || t->share <= 0)
+			return perr(ps, ps->kit.line,
 			            "bad share '%s' (the task's fraction of its hart, above 0, at "
 			            "most 1)",
 			            value);
@@ -667,165 +538,124 @@ static bool task_key(struct parser *ps, const char *key, char *value)
 		bool start = key[0] == 's';
 		bool *has = start ? &pt->has_start : &pt->has_exit;
 		if (*has)
-			return perr(ps, ps->line, "'%s' given twice", key);
+			return perr(ps, ps->kit.line, "'%s' given twice", key);
 		if (value[0] == '-')
-			return perr(ps, ps->line, "%s %s is negative", key, value);
+			return perr(ps, ps->kit.line, "%s %s is negative", key, value);
 		if (!parse_u64(value, TASK_CYCLE_MAX, &v) || (!start && v == 0))
-			return perr(ps, ps->line, "bad %s '%s' (hart cycles, %s..2^62)", key, value,
-			            start ? "0" : "1");
+			return perr(ps, ps->kit.line, "bad %s '%s' (hart cycles, %s..2^62)", key,
+			            value, start ? "0" : "1");
 		*(start ? &t->start : &t->exit) = v;
 		*has = true;
 		return true;
 	}
 	if (strcmp(key, "mix") == 0)
 		return mix_key(ps, value, &pt->mix, &pt->nr_mix, &pt->mix_line);
-	return perr(ps, ps->line,
+	return perr(ps, ps->kit.line,
 	            "unknown task key '%s' (pid, tgid, hart, share, start, exit, mix)", key);
 }
 
-static bool section(struct parser *ps, char *s)
+/* -------------------------------------------------------------- sections */
+
+/* A new element of a model array and of its parse-state twin, zeroed. */
+#define GROW2(arr, twin, n)                                                                        \
+	((arr) = xreallocarray((arr), (n) + 1, sizeof(*(arr))),                                    \
+	 (twin) = xreallocarray((twin), (n) + 1, sizeof(*(twin))),                                 \
+	 memset(&(arr)[(n)], 0, sizeof(*(arr))), memset(&(twin)[(n)], 0, sizeof(*(twin))))
+
+static void *open_cycle(struct emu_profile_parser *kps, const char *name)
 {
+	struct parser *ps = kps->model;
 	struct emu_profile *p = ps->p;
-	size_t len = strlen(s);
-	if (s[len - 1] != ']')
-		return perr(ps, ps->line, "section header without ']'");
-	s[len - 1] = '\0';
-	char *w[3];
-	unsigned n = split_words(s + 1, w, 2);
-	if (n != 2)
-		return perr(ps, ps->line,
-		            "section header is not [cycle NAME], [class NAME], [phase NAME], "
-		            "[function NAME] or [task NAME]");
-	if (!valid_name(w[1]))
-		return perr(ps, ps->line, "bad name '%s' (letters, digits, '-', '_', '.')", w[1]);
-	if (strcmp(w[0], "cycle") == 0) {
-		for (unsigned i = 0; i < p->nr_cycles; i++)
-			if (strcmp(p->cycles[i].name, w[1]) == 0)
-				return perr(ps, ps->line,
-				            "cycle '%s' defined twice (first at line %u)", w[1],
-				            p->cycles[i].line);
-		p->cycles = xreallocarray(p->cycles, p->nr_cycles + 1, sizeof(*p->cycles));
-		ps->pc = xreallocarray(ps->pc, p->nr_cycles + 1, sizeof(*ps->pc));
-		memset(&p->cycles[p->nr_cycles], 0, sizeof(*p->cycles));
-		memset(&ps->pc[p->nr_cycles], 0, sizeof(*ps->pc));
-		p->cycles[p->nr_cycles].name = xstrdup(w[1]);
-		p->cycles[p->nr_cycles].line = ps->line;
-		wl_params_init(&ps->pc[p->nr_cycles].par);
-		p->nr_cycles++;
-		ps->sec = SEC_CYCLE;
-	} else if (strcmp(w[0], "class") == 0) {
-		for (unsigned i = 0; i < p->nr_classes; i++)
-			if (strcmp(p->classes[i].name, w[1]) == 0)
-				return perr(ps, ps->line,
-				            "class '%s' defined twice (first at line %u)", w[1],
-				            p->classes[i].line);
-		p->classes = xreallocarray(p->classes, p->nr_classes + 1, sizeof(*p->classes));
-		ps->pk = xreallocarray(ps->pk, p->nr_classes + 1, sizeof(*ps->pk));
-		memset(&p->classes[p->nr_classes], 0, sizeof(*p->classes));
-		memset(&ps->pk[p->nr_classes], 0, sizeof(*ps->pk));
-		p->classes[p->nr_classes].name = xstrdup(w[1]);
-		p->classes[p->nr_classes].line = ps->line;
-		p->nr_classes++;
-		ps->sec = SEC_CLASS;
-	} else if (strcmp(w[0], "phase") == 0) {
-		for (unsigned i = 0; i < p->nr_phases; i++)
-			if (strcmp(p->phases[i].name, w[1]) == 0)
-				return perr(ps, ps->line,
-				            "phase '%s' defined twice (first at line %u)", w[1],
-				            p->phases[i].line);
-		p->phases = xreallocarray(p->phases, p->nr_phases + 1, sizeof(*p->phases));
-		ps->pp = xreallocarray(ps->pp, p->nr_phases + 1, sizeof(*ps->pp));
-		memset(&p->phases[p->nr_phases], 0, sizeof(*p->phases));
-		memset(&ps->pp[p->nr_phases], 0, sizeof(*ps->pp));
-		p->phases[p->nr_phases].name = xstrdup(w[1]);
-		p->phases[p->nr_phases].line = ps->line;
-		p->nr_phases++;
-		ps->nr_pp++;
-		ps->sec = SEC_PHASE;
-	} else if (strcmp(w[0], "function") == 0) {
-		for (unsigned i = 0; i < p->nr_funcs; i++)
-			if (strcmp(p->funcs[i].name, w[1]) == 0)
-				return perr(ps, ps->line,
-				            "function '%s' defined twice (first at line %u)", w[1],
-				            p->funcs[i].line);
-		p->funcs = xreallocarray(p->funcs, p->nr_funcs + 1, sizeof(*p->funcs));
-		ps->pf = xreallocarray(ps->pf, p->nr_funcs + 1, sizeof(*ps->pf));
-		memset(&p->funcs[p->nr_funcs], 0, sizeof(*p->funcs));
-		memset(&ps->pf[p->nr_funcs], 0, sizeof(*ps->pf));
-		p->funcs[p->nr_funcs].name = xstrdup(w[1]);
-		p->funcs[p->nr_funcs].line = ps->line;
-		p->nr_funcs++;
-		ps->sec = SEC_FUNCTION;
-	} else if (strcmp(w[0], "task") == 0) {
-		if (strlen(w[1]) > TASK_COMM_MAX)
-			return perr(ps, ps->line,
-			            "task name '%s' is longer than %d characters (a comm)", w[1],
-			            TASK_COMM_MAX);
-		for (unsigned i = 0; i < p->nr_tasks; i++)
-			if (strcmp(p->tasks[i].name, w[1]) == 0)
-				return perr(ps, ps->line,
-				            "task '%s' defined twice (first at line %u)", w[1],
-				            p->tasks[i].line);
-		p->tasks = xreallocarray(p->tasks, p->nr_tasks + 1, sizeof(*p->tasks));
-		ps->pt = xreallocarray(ps->pt, p->nr_tasks + 1, sizeof(*ps->pt));
-		memset(&p->tasks[p->nr_tasks], 0, sizeof(*p->tasks));
-		memset(&ps->pt[p->nr_tasks], 0, sizeof(*ps->pt));
-		p->tasks[p->nr_tasks].name = xstrdup(w[1]);
-		p->tasks[p->nr_tasks].line = ps->line;
-		p->tasks[p->nr_tasks].exit = UINT64_MAX;
-		p->nr_tasks++;
-		ps->sec = SEC_TASK;
-	} else {
-		return perr(ps, ps->line,
-		            "unknown section '%s' (cycle, class, phase, function, task)", w[0]);
-	}
-	return true;
+	GROW2(p->cycles, ps->pc, p->nr_cycles);
+	p->cycles[p->nr_cycles].name = xstrdup(name);
+	p->cycles[p->nr_cycles].line = kps->line;
+	wl_params_init(&ps->pc[p->nr_cycles].par);
+	return &p->cycles[p->nr_cycles++];
 }
 
-static bool parse_line(struct parser *ps, char *s)
+static void *open_class(struct emu_profile_parser *kps, const char *name)
 {
-	char *hash = strchr(s, '#');
-	if (hash)
-		*hash = '\0';
-	while (is_space(*s))
-		s++;
-	size_t len = strlen(s);
-	while (len && is_space(s[len - 1]))
-		s[--len] = '\0';
-	if (!len)
-		return true;
-	if (s[0] == '[')
-		return section(ps, s);
-	char *eq = strchr(s, '=');
-	if (!eq)
-		return perr(ps, ps->line, "expected KEY = VALUE or [SECTION NAME]");
-	char *key = s, *value = eq + 1;
-	*eq = '\0';
-	len = strlen(key);
-	while (len && is_space(key[len - 1]))
-		key[--len] = '\0';
-	while (is_space(*value))
-		value++;
-	if (!*key)
-		return perr(ps, ps->line, "missing key before '='");
-	if (!*value)
-		return perr(ps, ps->line, "missing value for '%s'", key);
-	switch (ps->sec) {
-	case SEC_TOP:
-		return top_key(ps, key, value);
-	case SEC_CYCLE:
-		return cycle_key(ps, key, value);
-	case SEC_CLASS:
-		return class_key(ps, key, value);
-	case SEC_PHASE:
-		return phase_key(ps, key, value);
-	case SEC_FUNCTION:
-		return function_key(ps, key, value);
-	case SEC_TASK:
-		return task_key(ps, key, value);
-	}
-	return false;
+	struct parser *ps = kps->model;
+	struct emu_profile *p = ps->p;
+	GROW2(p->classes, ps->pk, p->nr_classes);
+	p->classes[p->nr_classes].name = xstrdup(name);
+	p->classes[p->nr_classes].line = kps->line;
+	return &p->classes[p->nr_classes++];
 }
+
+static void *open_phase(struct emu_profile_parser *kps, const char *name)
+{
+	struct parser *ps = kps->model;
+	struct emu_profile *p = ps->p;
+	GROW2(p->phases, ps->pp, p->nr_phases);
+	p->phases[p->nr_phases].name = xstrdup(name);
+	p->phases[p->nr_phases].line = kps->line;
+	ps->nr_pp++;
+	return &p->phases[p->nr_phases++];
+}
+
+static void *open_function(struct emu_profile_parser *kps, const char *name)
+{
+	struct parser *ps = kps->model;
+	struct emu_profile *p = ps->p;
+	GROW2(p->funcs, ps->pf, p->nr_funcs);
+	p->funcs[p->nr_funcs].name = xstrdup(name);
+	p->funcs[p->nr_funcs].line = kps->line;
+	return &p->funcs[p->nr_funcs++];
+}
+
+static void *open_task(struct emu_profile_parser *kps, const char *name)
+{
+	struct parser *ps = kps->model;
+	struct emu_profile *p = ps->p;
+	if (strlen(name) > TASK_COMM_MAX) {
+		perr(ps, kps->line, "task name '%s' is longer than %d characters (a comm)", name,
+		     TASK_COMM_MAX);
+		return NULL;
+	}
+	GROW2(p->tasks, ps->pt, p->nr_tasks);
+	p->tasks[p->nr_tasks].name = xstrdup(name);
+	p->tasks[p->nr_tasks].line = kps->line;
+	p->tasks[p->nr_tasks].exit = UINT64_MAX;
+	return &p->tasks[p->nr_tasks++];
+}
+
+static const struct emu_profile_section top_section = {
+    .keys = top_keys,
+    .unknown = "unknown key '%s' (before the first section: name, description, modes, "
+               "mode-switch, function-classes, task-slice)",
+};
+
+static const struct emu_profile_section sections[] = {
+    {.name = "cycle", .open = open_cycle, .other = cycle_key},
+    {.name = "class",
+     .open = open_class,
+     .keys = class_keys,
+     .unknown = "unknown class key '%s' (runs, share)"},
+    {.name = "phase",
+     .open = open_phase,
+     .keys = phase_keys,
+     .unknown = "unknown phase key '%s' (cycles, mix)"},
+    {.name = "function", .open = open_function, .other = function_key},
+    {.name = "task", .open = open_task, .other = task_key},
+    {.name = NULL},
+};
+
+/* hpmstat-emu-profile(5) and its wording of the errors. */
+static const struct emu_profile_format kmh_format = {
+    .top = &top_section,
+    .sections = sections,
+    .nul_byte = "not a text file (NUL byte)",
+    .bad_section = "section header without ']'",
+    .bad_header = "section header is not [cycle NAME], [class NAME], [phase NAME], "
+                  "[function NAME] or [task NAME]",
+    .bad_name = "bad name '%s' (letters, digits, '-', '_', '.')",
+    .not_key_value = "expected KEY = VALUE or [SECTION NAME]",
+    .empty_key = "missing key before '='",
+    .empty_value = "missing value for '%s'",
+    .twice = "'%s' given twice",
+    .twice_says_first_line = true,
+};
 
 /* ---------------------------------------------------- after the last line */
 
@@ -1208,7 +1038,7 @@ static bool build_phases(struct parser *ps)
 	for (unsigned i = 0; i < p->nr_phases; i++) {
 		struct wl_phase *ph = &p->phases[i];
 		struct pphase *pp = &ps->pp[i];
-		if (!pp->has_cycles)
+		if (!ph->cycles) /* the kit refuses 0 */
 			return perr(ps, ph->line, "phase '%s' has no 'cycles'", ph->name);
 		if (!pp->nr_mix)
 			return perr(ps, ph->line, "phase '%s' has no 'mix'", ph->name);
@@ -1268,7 +1098,8 @@ static struct emu_profile *parse_text(const char *file, const char *text, size_t
 		str_seterr(err, errlen, "%s: %s", file, msg);
 		return NULL;
 	}
-	struct parser ps = {.file = file, .err = err, .errlen = errlen};
+	struct parser ps = {.kit.model = NULL};
+	ps.kit.model = &ps;
 	ps.p = xcalloc(1, sizeof(*ps.p));
 	ps.p->produced = xcalloc(wl_layout.total, 1);
 	wl_model_produced(ps.p->produced);
@@ -1279,25 +1110,8 @@ static struct emu_profile *parse_text(const char *file, const char *text, size_t
 	ps.p->fn_hi = 16;
 	ps.p->slice_lo = ps.p->slice_hi = 100000;
 
-	bool ok = true;
-	char *buf = xmalloc(len + 1);
-	memcpy(buf, text, len);
-	buf[len] = '\0';
-	if (memchr(text, '\0', len)) {
-		ok = perr(&ps, 0, "not a text file (NUL byte)");
-	}
-	char *s = buf;
-	while (ok && *s) {
-		char *nl = strchr(s, '\n');
-		if (nl)
-			*nl = '\0';
-		ps.line++;
-		ok = parse_line(&ps, s);
-		if (!nl)
-			break;
-		s = nl + 1;
-	}
-	free(buf);
+	bool ok = emu_profile_read(&ps.kit, &kmh_format, ps.p, file, text, len);
+	emu_profile_parser_free(&ps.kit);
 	struct emu_profile *p = ps.p;
 	if (ok && !p->name)
 		ok = perr(&ps, 0, "no 'name'");
@@ -1312,6 +1126,7 @@ static struct emu_profile *parse_text(const char *file, const char *text, size_t
 		build_totals(p);
 	parser_free(&ps);
 	if (!ok) {
+		hpm_diag_format(&ps.kit.diag, err, errlen);
 		profile_destroy(p);
 		return NULL;
 	}
@@ -1320,57 +1135,51 @@ static struct emu_profile *parse_text(const char *file, const char *text, size_t
 
 /* -------------------------------------------------------------- registry */
 
-static struct emu_profile **builtins;
-static unsigned nr_builtins;
-static bool builtins_loaded;
-static struct emu_profile *file_profiles; /* kept reachable until freed */
-
-static int cmp_profile(const void *a, const void *b)
+/* A built-in that does not load is a build error that the tests catch
+ * (every file must load); here it is simply left out. */
+static void *parse_builtin(unsigned i)
 {
-	const struct emu_profile *const *pa = a, *const *pb = b;
-	return strcmp((*pa)->name, (*pb)->name);
-}
-
-static void load_builtins(void)
-{
-	if (builtins_loaded)
-		return;
-	builtins_loaded = true;
-	builtins = xcalloc(wl_nr_builtin_texts + 1, sizeof(*builtins));
-	for (unsigned i = 0; i < wl_nr_builtin_texts; i++) {
-		char err[512];
-		const struct wl_builtin_text *t = &wl_builtin_texts[i];
-		/* A built-in that does not load is a build error that the tests
-		 * catch (every file must load); here it is simply left out. */
-		struct emu_profile *p =
-		    parse_text(t->file, t->text, strlen(t->text), err, sizeof(err));
-		if (!p)
-			continue;
+	char err[512];
+	const struct wl_builtin_text *t = &wl_builtin_texts[i];
+	struct emu_profile *p = parse_text(t->file, t->text, strlen(t->text), err, sizeof(err));
+	if (p) {
 		p->builtin = true;
 		p->origin = xstrdup("built-in");
-		builtins[nr_builtins++] = p;
 	}
-	qsort(builtins, nr_builtins, sizeof(*builtins), cmp_profile);
+	return p;
 }
+
+static const char *profile_name(const void *p)
+{
+	return ((const struct emu_profile *)p)->name;
+}
+
+static void profile_free(void *p)
+{
+	profile_destroy(p);
+}
+
+static struct emu_profile_registry registry = {
+    .builtin = parse_builtin,
+    .name = profile_name,
+    .destroy = profile_free,
+};
 
 unsigned emu_profile_count(void)
 {
-	load_builtins();
-	return nr_builtins;
+	registry.nr_builtin = wl_nr_builtin_texts;
+	return emu_profile_registry_count(&registry);
 }
 
 const struct emu_profile *emu_profile_at(unsigned i)
 {
-	load_builtins();
-	return i < nr_builtins ? builtins[i] : NULL;
+	return i < emu_profile_count() ? emu_profile_registry_at(&registry, i) : NULL;
 }
 
 static const struct emu_profile *keep(struct emu_profile *p, const char *origin)
 {
 	p->origin = xstrdup(origin);
-	p->next = file_profiles;
-	file_profiles = p;
-	return p;
+	return emu_profile_registry_keep(&registry, p);
 }
 
 const struct emu_profile *emu_profile_parse(const char *file, const char *text, char *err,
@@ -1380,51 +1189,10 @@ const struct emu_profile *emu_profile_parse(const char *file, const char *text, 
 	return p ? keep(p, file) : NULL;
 }
 
-/* Reads the whole file; NULL with the reason in err. */
-static char *read_file(const char *path, size_t *len, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		str_seterr(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		return NULL;
-	}
-	size_t cap = 4096, n = 0;
-	char *buf = xmalloc(cap);
-	for (;;) {
-		if (n == cap) {
-			if (cap >= MAX_PROFILE_BYTES) {
-				str_seterr(err, errlen, "%s: cannot read: larger than %u bytes", path,
-				        MAX_PROFILE_BYTES);
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-		size_t r = fread(buf + n, 1, cap - n, f);
-		n += r;
-		if (r == 0)
-			break;
-	}
-	if (ferror(f)) {
-		str_seterr(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	*len = n;
-	return buf;
-}
-
 const struct emu_profile *emu_profile_builtin(const char *name)
 {
-	load_builtins();
-	for (unsigned i = 0; i < nr_builtins; i++)
-		if (strcmp(builtins[i]->name, name) == 0)
-			return builtins[i];
-	return NULL;
+	registry.nr_builtin = wl_nr_builtin_texts;
+	return emu_profile_registry_builtin(&registry, name);
 }
 
 const struct emu_profile *emu_profile_find(const char *name_or_path, char *err, size_t errlen)
@@ -1435,19 +1203,17 @@ const struct emu_profile *emu_profile_find(const char *name_or_path, char *err, 
 	/* Not a built-in name: a path if it looks like one or names a file. */
 	FILE *probe = NULL;
 	if (!strchr(name_or_path, '/') && !(probe = fopen(name_or_path, "rb"))) {
-		char list[1024] = "";
-		for (unsigned i = 0; i < nr_builtins; i++) {
-			strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
-			strncat(list, builtins[i]->name, sizeof(list) - strlen(list) - 1);
-		}
+		char list[1024];
+		emu_profile_registry_names(&registry, list, sizeof(list));
 		str_seterr(err, errlen, "unknown profile '%s' (known: %s; or a profile file path)",
-		        name_or_path, list);
+		           name_or_path, list);
 		return NULL;
 	}
 	if (probe)
 		fclose(probe);
 	size_t len;
-	char *text = read_file(name_or_path, &len, err, errlen);
+	char *text = emu_profile_read_file(name_or_path, MAX_PROFILE_BYTES,
+	                                   "larger than 1048576 bytes", &len, err, errlen);
 	if (!text)
 		return NULL;
 	struct emu_profile *p = parse_text(name_or_path, text, len, err, errlen);
@@ -1455,17 +1221,9 @@ const struct emu_profile *emu_profile_find(const char *name_or_path, char *err, 
 	return p ? keep(p, name_or_path) : NULL;
 }
 
-void emu_profile_free(const struct emu_profile *cp)
+void emu_profile_free(const struct emu_profile *p)
 {
-	if (!cp || cp->builtin)
-		return;
-	for (struct emu_profile **pp = &file_profiles; *pp; pp = &(*pp)->next)
-		if (*pp == cp) {
-			struct emu_profile *p = *pp;
-			*pp = p->next;
-			profile_destroy(p);
-			return;
-		}
+	emu_profile_registry_release(&registry, p);
 }
 
 /* ------------------------------------------------------------- accessors */

@@ -1,0 +1,371 @@
+/* profile.c: see profile.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/profile.h"
+#include "util/lex.h"
+#include "util/str.h"
+#include "util/xalloc.h"
+
+/* The model's wording, one argument of each kind: the formats come from the
+ * models' tables, which the compiler cannot check against the call (each
+ * table entry says which argument its format takes). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static bool say(struct emu_profile_parser *ps, const char *fmt, const char *arg, uint64_t num)
+{
+	return hpm_diag_set(&ps->diag, ps->line, 0, fmt, arg, (unsigned long long)num);
+}
+#pragma GCC diagnostic pop
+
+bool emu_profile_error(struct emu_profile_parser *ps, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	hpm_diag_vset(&ps->diag, line, 0, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+bool emu_profile_valid_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' || *s == '.'))
+			return false;
+	return true;
+}
+
+bool emu_profile_share(const char *s, double *out)
+{
+	return lex_decimal(s, 0, 0, 1, out, NULL) == LEX_NUM_OK;
+}
+
+bool emu_profile_range(const char *s, uint32_t max, uint32_t *lo, uint32_t *hi)
+{
+	uint64_t a, b;
+	if (lex_range(s, LEX_NUM_HEX, 1, max, &a, &b, NULL))
+		return false;
+	*lo = (uint32_t)a;
+	*hi = (uint32_t)b;
+	return true;
+}
+
+/* ------------------------------------------------------------------ keys */
+
+static void store_uint(void *at, size_t width, uint64_t v)
+{
+	switch (width) {
+	case 1: {
+		uint8_t x = (uint8_t)v;
+		memcpy(at, &x, 1);
+		break;
+	}
+	case 2: {
+		uint16_t x = (uint16_t)v;
+		memcpy(at, &x, 2);
+		break;
+	}
+	case 4: {
+		uint32_t x = (uint32_t)v;
+		memcpy(at, &x, 4);
+		break;
+	}
+	default:
+		memcpy(at, &v, 8);
+	}
+}
+
+/* A typed value into the record. */
+static bool typed_value(struct emu_profile_parser *ps, const struct emu_profile_key *k, char *rec,
+                        char *value)
+{
+	uint64_t v, hi;
+	double d;
+	switch (k->type) {
+	case EMU_KEY_NAME:
+		if (!emu_profile_valid_name(value))
+			return say(ps, k->bad, value, k->max);
+		__attribute__((fallthrough)); /* a name is stored as text */
+	case EMU_KEY_TEXT: {
+		char **s = (char **)(rec + k->offset);
+		free(*s);
+		*s = xstrdup(value);
+		return true;
+	}
+	case EMU_KEY_UINT:
+		if (lex_u64(value, strlen(value), LEX_NUM_HEX, k->min, k->max, &v, NULL) ||
+		    (k->multiple && v % k->multiple))
+			return say(ps, k->bad, value, k->max);
+		store_uint(rec + k->offset, k->width, v);
+		return true;
+	case EMU_KEY_RANGE:
+		if (lex_range(value, LEX_NUM_HEX, k->min, k->max, &v, &hi, NULL))
+			return say(ps, k->bad, value, k->max);
+		store_uint(rec + k->offset, 4, v);
+		store_uint(rec + k->offset_hi, 4, hi);
+		return true;
+	case EMU_KEY_SHARE:
+		if (!emu_profile_share(value, &d))
+			return say(ps, k->bad, value, k->max);
+		memcpy(rec + k->offset, &d, sizeof(d));
+		return true;
+	case EMU_KEY_CALL:
+		return k->call(ps, rec, k->name, value);
+	}
+	return false;
+}
+
+static bool key_value(struct emu_profile_parser *ps, char *key, char *value)
+{
+	const struct emu_profile_format *fmt = ps->fmt;
+	if (!*key)
+		return say(ps, fmt->empty_key, "", 0);
+	if (!*value)
+		return say(ps, fmt->empty_value, key, 0);
+	const struct emu_profile_key *k = ps->sec->keys;
+	unsigned i = 0;
+	for (; k && k->name && strcmp(k->name, key) != 0; k++)
+		i++;
+	if (!k || !k->name) {
+		if (ps->sec->other)
+			return ps->sec->other(ps, ps->record, key, value);
+		return say(ps, ps->sec->unknown, key, 0);
+	}
+	if (fmt->twice && !k->repeat && (ps->seen >> i & 1))
+		return say(ps, fmt->twice, key, 0);
+	ps->seen |= UINT64_C(1) << i;
+	if (k->negative && value[0] == '-')
+		return say(ps, k->negative, value, 0);
+	if (!typed_value(ps, k, ps->record, value))
+		return false;
+	if (k->has)
+		*(bool *)((char *)ps->record + k->has) = true;
+	return true;
+}
+
+/* -------------------------------------------------------------- sections */
+
+static bool section(struct emu_profile_parser *ps, char *header)
+{
+	const struct emu_profile_format *fmt = ps->fmt;
+	char *kind = header, *name = header;
+	while (*name && !lex_is_blank(*name))
+		name++;
+	if (*name)
+		*name++ = '\0';
+	name = lex_trim(name);
+	if (fmt->bad_header && (!*kind || !*name || strpbrk(name, " \t\r")))
+		return say(ps, fmt->bad_header, "", 0);
+	if (!emu_profile_valid_name(name))
+		return say(ps, fmt->bad_name, name, 0);
+	const struct emu_profile_section *sec = fmt->sections;
+	for (; sec->name && strcmp(sec->name, kind) != 0; sec++)
+		;
+	if (!sec->name) {
+		char kinds[256];
+		struct str_buf b = {kinds, sizeof(kinds), 0};
+		kinds[0] = '\0';
+		for (const struct emu_profile_section *s = fmt->sections; s->name; s++)
+			str_buf_add(&b, "%s%s", s == fmt->sections ? "" : ", ", s->name);
+		return hpm_diag_set(&ps->diag, ps->line, 0, "unknown section '%s' (%s)", kind,
+		                    kinds);
+	}
+	for (unsigned i = 0; i < ps->nr_sections; i++) {
+		const struct emu_profile_seen *s = &ps->sections[i];
+		if (s->sec != sec || strcmp(s->name, name) != 0)
+			continue;
+		if (fmt->twice_says_first_line)
+			return hpm_diag_set(&ps->diag, ps->line, 0,
+			                    "%s '%s' defined twice (first at line %u)", kind, name,
+			                    s->line);
+		return hpm_diag_set(&ps->diag, ps->line, 0, "%s '%s' defined twice", kind, name);
+	}
+	void *rec = sec->open(ps, name);
+	if (!rec)
+		return false;
+	ps->sections = xreallocarray(ps->sections, ps->nr_sections + 1, sizeof(*ps->sections));
+	ps->sections[ps->nr_sections++] = (struct emu_profile_seen){sec, xstrdup(name), ps->line};
+	ps->sec = sec;
+	ps->record = rec;
+	ps->seen = 0;
+	return true;
+}
+
+static bool one_line(struct emu_profile_parser *ps, char *line)
+{
+	struct lex_item it;
+	switch (lex_split(line, false, &it)) {
+	case LEX_BLANK:
+		return true;
+	case LEX_SECTION:
+		return section(ps, it.section);
+	case LEX_BAD_SECTION:
+		return say(ps, ps->fmt->bad_section, it.text, 0);
+	case LEX_KEY_VALUE:
+		return key_value(ps, it.key, it.value);
+	case LEX_OTHER:
+		break;
+	}
+	return say(ps, ps->fmt->not_key_value, it.text, 0);
+}
+
+bool emu_profile_read(struct emu_profile_parser *ps, const struct emu_profile_format *fmt,
+                      void *top_record, const char *file, const char *text, size_t len)
+{
+	ps->diag.file = file;
+	ps->fmt = fmt;
+	ps->sec = fmt->top;
+	ps->record = top_record;
+	ps->line = 0;
+	if (memchr(text, '\0', len)) {
+		if (fmt->nul_byte)
+			return emu_profile_error(ps, 0, "%s", fmt->nul_byte);
+		len = strlen(text);
+	}
+	char *buf = xmalloc(len + 1);
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	bool ok = true;
+	for (char *s = buf; ok && *s;) {
+		char *nl = strchr(s, '\n');
+		if (nl)
+			*nl = '\0';
+		ps->line++;
+		ok = one_line(ps, s);
+		if (!nl)
+			break;
+		s = nl + 1;
+	}
+	free(buf);
+	return ok;
+}
+
+void emu_profile_parser_free(struct emu_profile_parser *ps)
+{
+	for (unsigned i = 0; i < ps->nr_sections; i++)
+		free(ps->sections[i].name);
+	free(ps->sections);
+	ps->sections = NULL;
+	ps->nr_sections = 0;
+}
+
+/* ------------------------------------------------------------------ files */
+
+char *emu_profile_read_file(const char *path, size_t max, const char *too_large, size_t *len,
+                            char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		str_seterr(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return NULL;
+	}
+	size_t cap = 4096, n = 0;
+	char *buf = xmalloc(cap + 1);
+	for (;;) {
+		if (n == cap) {
+			if (n > max) {
+				str_seterr(err, errlen, "%s: cannot read: %s", path, too_large);
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+		size_t r = fread(buf + n, 1, cap - n, f);
+		n += r;
+		if (r == 0)
+			break;
+	}
+	if (ferror(f)) {
+		str_seterr(err, errlen, "%s: cannot read: %s", path, strerror(errno ? errno : EIO));
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	if (n > max) {
+		str_seterr(err, errlen, "%s: cannot read: %s", path, too_large);
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* -------------------------------------------------------------- registry */
+
+static void registry_load(struct emu_profile_registry *r)
+{
+	if (r->loaded)
+		return;
+	r->loaded = true;
+	r->builtins = xcalloc(r->nr_builtin + 1, sizeof(*r->builtins));
+	for (unsigned i = 0; i < r->nr_builtin; i++) {
+		void *p = r->builtin(i);
+		if (!p)
+			continue;
+		/* by name: a handful, inserted in order */
+		unsigned j = r->nr++;
+		for (; j && strcmp(r->name(r->builtins[j - 1]), r->name(p)) > 0; j--)
+			r->builtins[j] = r->builtins[j - 1];
+		r->builtins[j] = p;
+	}
+}
+
+unsigned emu_profile_registry_count(struct emu_profile_registry *r)
+{
+	registry_load(r);
+	return r->nr;
+}
+
+void *emu_profile_registry_at(struct emu_profile_registry *r, unsigned i)
+{
+	registry_load(r);
+	return i < r->nr ? r->builtins[i] : NULL;
+}
+
+void *emu_profile_registry_builtin(struct emu_profile_registry *r, const char *name)
+{
+	registry_load(r);
+	for (unsigned i = 0; i < r->nr; i++)
+		if (strcmp(r->name(r->builtins[i]), name) == 0)
+			return r->builtins[i];
+	return NULL;
+}
+
+void *emu_profile_registry_keep(struct emu_profile_registry *r, void *profile)
+{
+	r->files = xreallocarray(r->files, r->nr_files + 1, sizeof(*r->files));
+	r->files[r->nr_files++] = profile;
+	return profile;
+}
+
+void emu_profile_registry_release(struct emu_profile_registry *r, const void *profile)
+{
+	for (unsigned i = 0; i < r->nr_files; i++)
+		if (r->files[i] == profile) {
+			r->destroy(r->files[i]);
+			r->files[i] = r->files[--r->nr_files];
+			return;
+		}
+}
+
+void emu_profile_registry_names(struct emu_profile_registry *r, char *buf, size_t len)
+{
+	struct str_buf b = {buf, len, 0};
+	registry_load(r);
+	if (len)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < r->nr; i++)
+		str_buf_add(&b, "%s%s", i ? ", " : "", r->name(r->builtins[i]));
+}
