@@ -4,4 +4,6 @@
 # it comes after them in a link (HPMSTAT_LIBS). It uses only src/util.
 # One source per line, sorted.
 noinst_LIBRARIES += src/emu/libhpmemu.a
-src_emu_libhpmemu_a_SOURCES =
+src_emu_libhpmemu_a_SOURCES = \
+	src/emu/trace.c \
+	src/emu/trace.h

@@ -5,7 +5,8 @@ EMU_C_TESTS = \
 	tests/emu/timer \
 	tests/emu/count \
 	tests/emu/fastpath \
-	tests/emu/trace
+	tests/emu/trace \
+	tests/emu/trace-golden
 EMU_SH_TESTS = \
 	tests/emu/script.sh \
 	tests/emu/script-errors.sh \
@@ -33,6 +34,12 @@ tests_emu_fastpath_LDADD = $(HPM_TEST_LIBS)
 tests_emu_trace_SOURCES = tests/emu/trace.c tests/emu/emu-test.h
 tests_emu_trace_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 tests_emu_trace_LDADD = $(HPM_TEST_LIBS)
+# each machine's trace format through the shared core against hand-written
+# golden files
+tests_emu_trace_golden_SOURCES = tests/emu/trace-golden.c
+tests_emu_trace_golden_LDADD = $(HPM_TEST_LIBS)
+EXTRA_DIST += tests/emu/data/kmh-input.trace.txt tests/emu/data/kmh-golden.trace.txt \
+	tests/emu/data/arm-input.trace.txt tests/emu/data/arm-golden.trace.txt
 
 # The workload tests (tests/emu/workload.c); it reads the profile files
 # through $top_srcdir, which tests/local.mk exports.
