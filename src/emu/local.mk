@@ -5,5 +5,7 @@
 # One source per line, sorted.
 noinst_LIBRARIES += src/emu/libhpmemu.a
 src_emu_libhpmemu_a_SOURCES = \
+	src/emu/script.c \
+	src/emu/script.h \
 	src/emu/trace.c \
 	src/emu/trace.h

@@ -10,7 +10,8 @@
 #   workload*.c, profile.c: the workload models (see src/kmh/emu/workload.h)
 #   machine.c    hpm_machine_kunminghu (arch/machine.h): harts and sources
 #                behind the emulated-machine interface
-# It uses only src/kmh, src/arch and src/util.
+# It uses only src/kmh, src/emu (the shared trace and script cores), src/arch
+# and src/util.
 noinst_LIBRARIES += src/kmh/emu/libemu.a
 src_kmh_emu_libemu_a_SOURCES = \
 	src/kmh/emu/source.h \
