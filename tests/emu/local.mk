@@ -6,7 +6,8 @@ EMU_C_TESTS = \
 	tests/emu/count \
 	tests/emu/fastpath \
 	tests/emu/trace \
-	tests/emu/trace-golden
+	tests/emu/trace-golden \
+	tests/emu/script-core
 EMU_SH_TESTS = \
 	tests/emu/script.sh \
 	tests/emu/script-errors.sh \
@@ -38,6 +39,9 @@ tests_emu_trace_LDADD = $(HPM_TEST_LIBS)
 # golden files
 tests_emu_trace_golden_SOURCES = tests/emu/trace-golden.c
 tests_emu_trace_golden_LDADD = $(HPM_TEST_LIBS)
+# the shared script interpreter core on a toy language, without a machine
+tests_emu_script_core_SOURCES = tests/emu/script-core.c
+tests_emu_script_core_LDADD = tests/libtap.a src/emu/libhpmemu.a src/util/libutil.a
 EXTRA_DIST += tests/emu/data/kmh-input.trace.txt tests/emu/data/kmh-golden.trace.txt \
 	tests/emu/data/arm-input.trace.txt tests/emu/data/arm-golden.trace.txt
 
