@@ -48,13 +48,14 @@ static int toy_num(struct hpm_emu_script *s, void *machine, char **w, unsigned n
 	return 0;
 }
 
-static int toy_step(void *machine, void *it, uint64_t done, uint64_t total, uint64_t *advance,
-                    char *err, size_t errlen)
+/* one step a run, taken one at a time: the loop's batches are the core's */
+static int toy_steps(void *machine, void *it, uint64_t *done, uint64_t total, unsigned max,
+                     unsigned *made, char *err, size_t errlen)
 {
 	struct toy *t = machine;
-	(void)it, (void)done, (void)total, (void)err, (void)errlen;
-	t->steps++;
-	*advance = 1;
+	(void)it, (void)err, (void)errlen;
+	for (*made = 0; *made < max && *done < total; ++*made, ++*done)
+		t->steps++;
 	return 0;
 }
 
@@ -65,7 +66,7 @@ static int toy_loop(struct hpm_emu_script *s, void *machine, char **w, unsigned 
 	(void)machine, (void)n, (void)line;
 	if (hpm_emu_script_number(s, "count", w[1], &total, err, errlen) < 0)
 		return -1;
-	return hpm_emu_script_loop(s, total, "runs", toy_step, NULL, err, errlen);
+	return hpm_emu_script_loop(s, total, "runs", toy_steps, NULL, err, errlen);
 }
 
 static const struct hpm_emu_script_cmd toy_cmds[] = {
@@ -132,7 +133,7 @@ int main(void)
 	volatile sig_atomic_t stop = 0;
 	char err[64];
 
-	tap_plan(20);
+	tap_plan(22);
 	the_toy = &toy;
 	struct hpm_emu_script *s = hpm_emu_script_new(&toy_lang, &toy, toy_output, &toy);
 
@@ -164,11 +165,13 @@ int main(void)
 	run(s, "trace off");
 	hpm_emu_script_set_stop(s, &stop);
 	tap_is_str(run(s, "loop 5000"), "", "loop without a stop takes every step");
+	tap_is_u64(toy.steps, 5000, "... 5000 of them");
 	stop = 1;
 	toy.steps = 0;
 	/* looked at on the 1024th step, before it: 1023 done */
 	tap_is_str(run(s, "loop 5000"), "interrupted after 1023 of 5000 runs",
 	           "a stop is seen on the 1024th step");
+	tap_is_u64(toy.steps, 1023, "... and no step after it is taken");
 
 	hpm_emu_script_trace_error(err, sizeof(err), "t.txt", 3, "bad mode");
 	char err0[64];
