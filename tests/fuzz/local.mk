@@ -22,7 +22,8 @@ FUZZ_TARGETS = expr runfile weights trace profile script topconf perfdata perfda
 
 # The libraries each target links, in link order; the libFuzzer binaries
 # link the instrumented copy of each (FUZZ_LIB_*, below).
-FUZZ_EMU_LIBS = src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emu/libhpmemu.a src/arch/libarch.a src/util/libutil.a -lm
+FUZZ_EMU_LIBS = src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emu/libhpmemu.a src/arch/libarch.a src/util/libutil.a \
+	$(JANSSON_LIBS) -lm
 # (a run file may be a perf.data of stat counts: src/perfdata reads it)
 FUZZ_REPORT_LIBS = src/report/libreport.a src/core/libcore.a src/metric/libmetric.a \
 	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emu/libhpmemu.a src/arm64/libarm64.a \
@@ -112,7 +113,7 @@ tests_fuzz_libarm64_fuzz_a_CFLAGS = $(src_arm64_libarm64_a_CFLAGS) $(FUZZ_CFLAGS
 # the Arm emulator (ARM64_EMU_LIBS): the machines core/models.c pairs with
 # the Arm models, the PMU, and the event sources with the Arm profile parser
 tests_fuzz_libarm64mach_fuzz_a_SOURCES = $(src_arm64_emu_libarm64mach_a_SOURCES)
-tests_fuzz_libarm64mach_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
+tests_fuzz_libarm64mach_fuzz_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libarm64emu_fuzz_a_SOURCES = $(src_arm64_emu_libarm64emu_a_SOURCES)
 tests_fuzz_libarm64emu_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libarm64src_fuzz_a_SOURCES = $(src_arm64_emu_libarm64src_a_SOURCES)
@@ -126,7 +127,7 @@ tests_fuzz_libutil_fuzz_a_SOURCES = $(src_util_libutil_a_SOURCES)
 tests_fuzz_libutil_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libemu_fuzz_a_SOURCES = $(src_kmh_emu_libemu_a_SOURCES)
 nodist_tests_fuzz_libemu_fuzz_a_SOURCES = $(nodist_src_kmh_emu_libemu_a_SOURCES)
-tests_fuzz_libemu_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
+tests_fuzz_libemu_fuzz_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libmetric_fuzz_a_SOURCES = $(src_metric_libmetric_a_SOURCES)
 tests_fuzz_libmetric_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libreport_fuzz_a_SOURCES = $(src_report_libreport_a_SOURCES)
@@ -142,7 +143,8 @@ tests_fuzz_libcore_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 
 FUZZ_LIB_ARM64_EMU = tests/fuzz/libarm64mach-fuzz.a tests/fuzz/libarm64emu-fuzz.a tests/fuzz/libarm64src-fuzz.a \
 	tests/fuzz/libhpmemu-fuzz.a
-FUZZ_LIB_EMU = tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a tests/fuzz/libhpmemu-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a -lm
+FUZZ_LIB_EMU = tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a tests/fuzz/libhpmemu-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a \
+	$(JANSSON_LIBS) -lm
 FUZZ_LIB_REPORT = tests/fuzz/libreport-fuzz.a tests/fuzz/libcore-fuzz.a tests/fuzz/libmetric-fuzz.a \
 	tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a $(FUZZ_LIB_ARM64_EMU) tests/fuzz/libarm64-fuzz.a \
 	tests/fuzz/libperfdata-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) -lm
