@@ -7,6 +7,9 @@
 #   bench.[ch]   the bench harness: fast path against reference, timed
 #   lines.[ch]   output a line at a time to a caller's callback (hpmstat emu)
 #   profile.[ch] the profile kit: [KIND NAME] / key = value, key tables, errors, registry
+#   script.[ch]  the script interpreter core: words, dispatch over a
+#                machine's command table, expect, trace, the stoppable loop
+#   trace.[ch]   the trace reader and writer core: lines, limits, interning
 # One source per line, sorted.
 noinst_LIBRARIES += src/emu/libhpmemu.a
 src_emu_libhpmemu_a_SOURCES = \
@@ -18,4 +21,8 @@ src_emu_libhpmemu_a_SOURCES = \
 	src/emu/lines.h \
 	src/emu/profile.c \
 	src/emu/profile.h \
-	src/emu/rng.h
+	src/emu/rng.h \
+	src/emu/script.c \
+	src/emu/script.h \
+	src/emu/trace.c \
+	src/emu/trace.h

@@ -5,7 +5,9 @@ EMU_C_TESTS = \
 	tests/emu/timer \
 	tests/emu/count \
 	tests/emu/fastpath \
-	tests/emu/trace
+	tests/emu/trace \
+	tests/emu/trace-golden \
+	tests/emu/script-core
 EMU_SH_TESTS = \
 	tests/emu/script.sh \
 	tests/emu/script-errors.sh \
@@ -33,6 +35,15 @@ tests_emu_fastpath_LDADD = $(HPM_TEST_LIBS)
 tests_emu_trace_SOURCES = tests/emu/trace.c tests/emu/emu-test.h
 tests_emu_trace_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 tests_emu_trace_LDADD = $(HPM_TEST_LIBS)
+# each machine's trace format through the shared core against hand-written
+# golden files
+tests_emu_trace_golden_SOURCES = tests/emu/trace-golden.c
+tests_emu_trace_golden_LDADD = $(HPM_TEST_LIBS)
+# the shared script interpreter core on a toy language, without a machine
+tests_emu_script_core_SOURCES = tests/emu/script-core.c
+tests_emu_script_core_LDADD = tests/libtap.a src/emu/libhpmemu.a src/util/libutil.a
+EXTRA_DIST += tests/emu/data/kmh-input.trace.txt tests/emu/data/kmh-golden.trace.txt \
+	tests/emu/data/arm-input.trace.txt tests/emu/data/arm-golden.trace.txt
 
 # The workload tests (tests/emu/workload.c); it reads the profile files
 # through $top_srcdir, which tests/local.mk exports.

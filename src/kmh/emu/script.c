@@ -1,11 +1,12 @@
 /* script.c: the interpreter of the emulator's script language
  * (hpmstat-emu(1), SCRIPT LANGUAGE).
  *
- * Owns: struct emu_script: the current hart, the last output line (for
- * `expect`), the stimulus of `feed` and the trace being recorded. It drives
- * the three sources (stimulus, workload, trace) into the harts and copies
- * every run into the recording, so a recording holds exactly what was
- * counted.
+ * Owns: struct emu_script: the current hart and the stimulus of `feed`,
+ * and Kunminghu's commands as a table for the shared interpreter core
+ * (emu/script.h: words, dispatch, errors, `expect`, the trace recording).
+ * It drives the three sources (stimulus, workload, trace) into the harts
+ * and copies every run into the recording, so a recording holds exactly
+ * what was counted.
  */
 #include "config.h"
 
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/script.h"
 #include "kmh/emu/emu.h"
 #include "kmh/emu/workload.h"
 #include "util/xalloc.h"
@@ -20,71 +22,11 @@
 #define MAX_WORDS 512 /* words on one line; feed may name many events */
 
 struct emu_script {
+	struct hpm_emu_script *core;
 	struct emu *emu;
 	unsigned hart; /* current hart */
-	emu_script_output_fn out;
-	void *ctx;
-	char *last; /* last output line, NULL before the first */
 	struct emu_stimulus *stim;
-	struct emu_trace_writer *rec;      /* recording in progress, or NULL */
-	const volatile sig_atomic_t *stop; /* set by a signal handler: stop a run */
 };
-
-void emu_script_set_stop(struct emu_script *s, const volatile sig_atomic_t *stop)
-{
-	s->stop = stop;
-}
-
-/* Looked at every 1024 runs (a few microseconds): cheap, and prompt. */
-static bool stopped(const struct emu_script *s, uint64_t nr_runs)
-{
-	return s->stop && (nr_runs & 1023) == 0 && *s->stop;
-}
-
-struct emu_script *emu_script_new(struct emu *emu, emu_script_output_fn out, void *ctx)
-{
-	struct emu_script *s = xcalloc(1, sizeof(*s));
-	s->emu = emu;
-	s->out = out;
-	s->ctx = ctx;
-	s->stim = emu_stimulus_new();
-	return s;
-}
-
-void emu_script_free(struct emu_script *s)
-{
-	char err[16];
-	if (!s)
-		return;
-	emu_trace_writer_close(s->rec, err, sizeof(err));
-	emu_stimulus_free(s->stim);
-	free(s->last);
-	free(s);
-}
-
-int emu_script_trace(struct emu_script *s, const char *path, char *err, size_t errlen)
-{
-	if (emu_script_finish(s, err, errlen) < 0)
-		return -1;
-	if (!(s->rec = emu_trace_writer_open(path, err, errlen)))
-		return -1;
-	return 0;
-}
-
-int emu_script_finish(struct emu_script *s, char *err, size_t errlen)
-{
-	int ret = emu_trace_writer_close(s->rec, err, errlen);
-	s->rec = NULL;
-	return ret;
-}
-
-static void output(struct emu_script *s, const char *line)
-{
-	free(s->last);
-	s->last = xstrdup(line);
-	if (s->out)
-		s->out(s->ctx, line);
-}
 
 static struct emu_hart *cur(struct emu_script *s)
 {
@@ -94,88 +36,74 @@ static struct emu_hart *cur(struct emu_script *s)
 /* Counts one run on the current hart and records it. */
 static int feed_run(struct emu_script *s, const struct emu_run *run, char *err, size_t errlen)
 {
-	if (s->rec && emu_trace_write(s->rec, run, err, errlen) < 0)
+	struct emu_trace_writer *rec = hpm_emu_script_recording(s->core);
+	if (rec && emu_trace_write(rec, run, err, errlen) < 0)
 		return -1;
 	emu_hart_run(cur(s), run);
 	return 0;
 }
 
-static bool is_space(char c)
+static int parse_value(struct emu_script *s, const char *what, const char *word, uint64_t *v,
+                       char *err, size_t errlen)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+	return hpm_emu_script_number(s->core, what, word, v, err, errlen);
 }
 
-/* Splits `buf` in place into words; a word starting with '#' ends the line. */
-static unsigned split(char *buf, char **words, char *err, size_t errlen, bool *overflow)
+static int cmd_hart(struct hpm_emu_script *core, void *machine, char **w, unsigned n,
+                    const char *line, char *err, size_t errlen)
 {
-	unsigned n = 0;
-	char *p = buf;
-
-	*overflow = false;
-	for (;;) {
-		while (*p && is_space(*p))
-			p++;
-		if (!*p || *p == '#')
-			break;
-		if (n == MAX_WORDS) {
-			snprintf(err, errlen, "too many words on one line (at most %d)", MAX_WORDS);
-			*overflow = true;
-			return n;
-		}
-		words[n++] = p;
-		while (*p && !is_space(*p))
-			p++;
-		if (*p)
-			*p++ = '\0';
-	}
-	return n;
-}
-
-static int parse_value(const char *what, const char *s, uint64_t *v, char *err, size_t errlen)
-{
-	if (emu_parse_u64(s, v) < 0) {
-		snprintf(err, errlen, "bad %s '%s' (decimal, 0x hex or 0b binary, up to 2^64-1)",
-		         what, s);
+	struct emu_script *s = machine;
+	uint64_t v;
+	(void)core, (void)n, (void)line;
+	if (parse_value(s, "hart number", w[1], &v, err, errlen) < 0)
+		return -1;
+	if (v >= emu_nr_harts(s->emu)) {
+		snprintf(err, errlen, "no hart %s: there are %u (0..%u; see --harts)", w[1],
+		         emu_nr_harts(s->emu), emu_nr_harts(s->emu) - 1);
 		return -1;
 	}
+	s->hart = (unsigned)v;
 	return 0;
 }
 
-static int want_args(unsigned n, unsigned lo, unsigned hi, const char *usage, char *err,
-                     size_t errlen)
+static int cmd_mode(struct hpm_emu_script *core, void *machine, char **w, unsigned n,
+                    const char *line, char *err, size_t errlen)
 {
-	if (n < lo || n > hi) {
-		snprintf(err, errlen, "usage: %s", usage);
+	struct emu_script *s = machine;
+	int m = emu_mode_parse(w[1]);
+	(void)core, (void)n, (void)line;
+	if (m < 0) {
+		snprintf(err, errlen, "unknown mode '%s' (M, HS, HU, VS, VU, S, U)", w[1]);
 		return -1;
 	}
+	emu_hart_set_mode(cur(s), (enum emu_mode)m);
 	return 0;
 }
 
-static int cmd_csr(struct emu_script *s, char **w, unsigned n, char *err, size_t errlen)
+/* csrr CSR, csrw/csrs/csrc CSR VALUE: the value read or the exception. */
+static int cmd_csr(struct hpm_emu_script *core, void *machine, char **w, unsigned n,
+                   const char *line, char *err, size_t errlen)
 {
+	struct emu_script *s = machine;
 	enum emu_mode mode = emu_hart_mode(cur(s));
 	unsigned csr;
 	uint64_t v;
 	int exc;
-	char line[64];
+	char out[64];
 
+	(void)n, (void)line;
+	if (emu_csr_parse(w[1], &csr, err, errlen) < 0)
+		return -1;
 	if (strcmp(w[0], "csrr") == 0) {
-		if (want_args(n, 2, 2, "csrr CSR", err, errlen) < 0 ||
-		    emu_csr_parse(w[1], &csr, err, errlen) < 0)
-			return -1;
 		if ((exc = emu_hart_csr_read(cur(s), mode, csr, &v)) == EMU_OK) {
-			snprintf(line, sizeof(line), "0x%016llx", (unsigned long long)v);
-			output(s, line);
+			snprintf(out, sizeof(out), "0x%016llx", (unsigned long long)v);
+			hpm_emu_script_output(core, out);
 		} else {
-			output(s, emu_exc_name(exc));
+			hpm_emu_script_output(core, emu_exc_name(exc));
 		}
 		return 0;
 	}
-	char usage[32];
-	snprintf(usage, sizeof(usage), "%s CSR VALUE", w[0]);
-	if (want_args(n, 3, 3, usage, err, errlen) < 0 ||
-	    emu_csr_parse(w[1], &csr, err, errlen) < 0 ||
-	    parse_value("value", w[2], &v, err, errlen) < 0)
+	if (parse_value(s, "value", w[2], &v, err, errlen) < 0)
 		return -1;
 	if (strcmp(w[0], "csrw") == 0)
 		exc = emu_hart_csr_write(cur(s), mode, csr, v);
@@ -183,18 +111,19 @@ static int cmd_csr(struct emu_script *s, char **w, unsigned n, char *err, size_t
 		exc = emu_hart_csr_set(cur(s), mode, csr, v);
 	else
 		exc = emu_hart_csr_clear(cur(s), mode, csr, v);
-	output(s, emu_exc_name(exc));
+	hpm_emu_script_output(core, emu_exc_name(exc));
 	return 0;
 }
 
-static int cmd_feed(struct emu_script *s, char **w, unsigned n, char *err, size_t errlen)
+static int cmd_feed(struct hpm_emu_script *core, void *machine, char **w, unsigned n,
+                    const char *line, char *err, size_t errlen)
 {
+	struct emu_script *s = machine;
 	uint64_t cycles;
 	struct emu_run run;
 
-	if (want_args(n, 2, MAX_WORDS, "feed CYCLES [EVENT=VALUE ...] [instret=N]", err, errlen) <
-	        0 ||
-	    parse_value("cycle count", w[1], &cycles, err, errlen) < 0)
+	(void)core, (void)line;
+	if (parse_value(s, "cycle count", w[1], &cycles, err, errlen) < 0)
 		return -1;
 	/* each feed states all its values: what it does not name delivers 0 */
 	emu_stimulus_clear(s->stim);
@@ -218,23 +147,54 @@ static void known_profiles(char *buf, size_t len)
 	}
 }
 
-static int cmd_run(struct emu_script *s, char **w, unsigned n, char *err, size_t errlen)
+/* The workload `run` counts from. */
+struct workload_it {
+	const struct emu_profile *p;
+	struct emu_workload *wl;
+};
+
+/* Runs of the workload, each checked before it is counted. */
+static int run_steps(void *machine, void *it, uint64_t *done, uint64_t total, unsigned max,
+                     unsigned *made, char *err, size_t errlen)
 {
-	uint64_t cycles, seed = 1;
+	const struct workload_it *w = it;
+	uint64_t d = *done;
+	unsigned m = 0;
+
+	for (; m < max && d < total; m++) {
+		uint64_t left = total - d;
+		struct emu_run run;
+		memset(&run, 0, sizeof(run));
+		emu_workload_next(w->wl, left, &run);
+		if (run.cycles == 0 || run.cycles > left || run.mode >= EMU_NR_MODES) {
+			snprintf(
+			    err, errlen,
+			    "profile '%s' produced a bad run (%llu cycles, mode %u, asked for at "
+			    "most %llu)",
+			    emu_profile_name(w->p), (unsigned long long)run.cycles, run.mode,
+			    (unsigned long long)left);
+			return -1;
+		}
+		if (feed_run(machine, &run, err, errlen) < 0)
+			return -1;
+		d += run.cycles;
+	}
+	*done = d;
+	*made = m;
+	return 0;
+}
+
+static int cmd_run(struct hpm_emu_script *core, void *machine, char **w, unsigned n,
+                   const char *line, char *err, size_t errlen)
+{
+	struct emu_script *s = machine;
+	uint64_t cycles, seed;
 	char perr[256];
 	const struct emu_profile *p;
 
-	if (want_args(n, 3, 4, "run CYCLES PROFILE [seed=N]", err, errlen) < 0 ||
-	    parse_value("cycle count", w[1], &cycles, err, errlen) < 0)
+	(void)line;
+	if (hpm_emu_script_run_args(core, w, n, &cycles, &seed, err, errlen) < 0)
 		return -1;
-	if (n == 4) {
-		if (strncmp(w[3], "seed=", 5) != 0) {
-			snprintf(err, errlen, "expected seed=N, got '%s'", w[3]);
-			return -1;
-		}
-		if (parse_value("seed", w[3] + 5, &seed, err, errlen) < 0)
-			return -1;
-	}
 	perr[0] = '\0';
 	if (!(p = emu_profile_find(w[2], perr, sizeof(perr)))) {
 		char known[1024];
@@ -253,190 +213,170 @@ static int cmd_run(struct emu_script *s, char **w, unsigned n, char *err, size_t
 		snprintf(err, errlen, "cannot start profile '%s'", emu_profile_name(p));
 		return -1;
 	}
-	int ret = 0;
-	uint64_t nr = 0;
-	for (uint64_t left = cycles; left && ret == 0;) {
-		struct emu_run run;
-		if (stopped(s, ++nr)) {
-			snprintf(err, errlen, "interrupted after %llu of %llu cycles",
-			         (unsigned long long)(cycles - left), (unsigned long long)cycles);
-			ret = -1;
-			break;
-		}
-		memset(&run, 0, sizeof(run));
-		emu_workload_next(wl, left, &run);
-		if (run.cycles == 0 || run.cycles > left || run.mode >= EMU_NR_MODES) {
-			snprintf(err, errlen,
-			         "profile '%s' produced a bad run (%llu cycles, mode %u, asked for "
-			         "at most %llu)",
-			         emu_profile_name(p), (unsigned long long)run.cycles, run.mode,
-			         (unsigned long long)left);
-			ret = -1;
-			break;
-		}
-		ret = feed_run(s, &run, err, errlen);
-		left -= run.cycles;
-	}
+	struct workload_it it = {p, wl};
+	int ret = hpm_emu_script_loop(core, cycles, "cycles", run_steps, &it, err, errlen);
 	emu_forget_source(s->emu, wl);
 	emu_workload_free(wl);
 	return ret;
 }
 
-static int cmd_replay(struct emu_script *s, char **w, unsigned n, char *err, size_t errlen)
+/* Runs of the trace, from run *done on. */
+static int replay_steps(void *machine, void *it, uint64_t *done, uint64_t total, unsigned max,
+                        unsigned *made, char *err, size_t errlen)
 {
-	unsigned line;
+	uint64_t d = *done;
+	unsigned m = 0;
+
+	for (; m < max && d < total; m++, d++) {
+		struct emu_run run;
+		emu_trace_run_at(it, (size_t)d, &run);
+		if (feed_run(machine, &run, err, errlen) < 0)
+			return -1;
+	}
+	*done = d;
+	*made = m;
+	return 0;
+}
+
+static int cmd_replay(struct hpm_emu_script *core, void *machine, char **w, unsigned n,
+                      const char *line, char *err, size_t errlen)
+{
+	struct emu_script *s = machine;
+	unsigned errline;
 	char terr[256];
 	struct emu_trace *t;
 
-	if (want_args(n, 2, 2, "replay FILE", err, errlen) < 0)
-		return -1;
-	if (!(t = emu_trace_load(w[1], &line, terr, sizeof(terr)))) {
-		if (line)
-			snprintf(err, errlen, "%s:%u: %s", w[1], line, terr);
-		else
-			snprintf(err, errlen, "%s", terr);
+	(void)n, (void)line;
+	if (!(t = emu_trace_load(w[1], &errline, terr, sizeof(terr)))) {
+		hpm_emu_script_trace_error(err, errlen, w[1], errline, terr);
 		return -1;
 	}
-	int ret = 0;
-	for (size_t i = 0; i < emu_trace_nr_runs(t) && ret == 0; i++) {
-		struct emu_run run;
-		if (stopped(s, i + 1)) {
-			snprintf(err, errlen, "interrupted after %zu of %zu runs", i,
-			         emu_trace_nr_runs(t));
-			ret = -1;
-			break;
-		}
-		emu_trace_run_at(t, i, &run);
-		ret = feed_run(s, &run, err, errlen);
-	}
+	int ret =
+	    hpm_emu_script_loop(core, emu_trace_nr_runs(t), "runs", replay_steps, t, err, errlen);
 	emu_forget_source(s->emu, t);
 	emu_trace_free(t);
 	return ret;
 }
 
-static int cmd_pending(struct emu_script *s, unsigned n, char *err, size_t errlen)
+static int cmd_time(struct hpm_emu_script *core, void *machine, char **w, unsigned n,
+                    const char *line, char *err, size_t errlen)
+{
+	struct emu_script *s = machine;
+	bool rel = w[1][0] == '+';
+	uint64_t v;
+	(void)core, (void)n, (void)line;
+	if (parse_value(s, "time", w[1] + rel, &v, err, errlen) < 0)
+		return -1;
+	emu_set_time(s->emu, rel ? emu_time(s->emu) + v : v);
+	return 0;
+}
+
+static int cmd_pending(struct hpm_emu_script *core, void *machine, char **w, unsigned n,
+                       const char *line, char *err, size_t errlen)
 {
 	static const struct {
 		uint64_t bit;
 		const char *name;
 	} bits[] = {{EMU_MIP_STIP, "STIP"}, {EMU_MIP_VSTIP, "VSTIP"}, {EMU_MIP_LCOFIP, "LCOFIP"}};
-	char line[128];
-	uint64_t mip;
+	struct emu_script *s = machine;
+	char out[128];
+	uint64_t mip = emu_hart_mip(cur(s));
 	size_t off;
 
-	if (want_args(n, 1, 1, "pending", err, errlen) < 0)
-		return -1;
-	mip = emu_hart_mip(cur(s));
-	off = (size_t)snprintf(line, sizeof(line), "mip=0x%016llx", (unsigned long long)mip);
+	(void)w, (void)n, (void)line, (void)err, (void)errlen;
+	off = (size_t)snprintf(out, sizeof(out), "mip=0x%016llx", (unsigned long long)mip);
 	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
 		if (mip & bits[i].bit)
-			off +=
-			    (size_t)snprintf(line + off, sizeof(line) - off, " %s", bits[i].name);
-	output(s, line);
+			off += (size_t)snprintf(out + off, sizeof(out) - off, " %s", bits[i].name);
+	hpm_emu_script_output(core, out);
 	return 0;
 }
 
-/* `expect TEXT`: TEXT is the rest of the line with surrounding blanks
- * removed (a comment ends it, as everywhere). */
-static int cmd_expect(struct emu_script *s, const char *line, char *err, size_t errlen)
+static int cmd_reset(struct hpm_emu_script *core, void *machine, char **w, unsigned n,
+                     const char *line, char *err, size_t errlen)
 {
-	const char *p = line;
-	while (*p && is_space(*p))
-		p++;
-	p += strlen("expect");
-	while (*p && is_space(*p))
-		p++;
-	const char *e = p;
-	while (*e && !(*e == '#' && (e == p || is_space(e[-1]))))
-		e++;
-	while (e > p && is_space(e[-1]))
-		e--;
-	size_t len = (size_t)(e - p);
-	if (!s->last) {
-		snprintf(err, errlen, "expected '%.*s', got no output yet", (int)len, p);
-		return -1;
-	}
-	if (strlen(s->last) != len || memcmp(s->last, p, len) != 0) {
-		snprintf(err, errlen, "expected '%.*s', got '%s'", (int)len, p, s->last);
-		return -1;
-	}
+	(void)core, (void)w, (void)n, (void)line, (void)err, (void)errlen;
+	emu_hart_reset(cur(machine));
 	return 0;
+}
+
+/* In the order the unknown-command message lists them. */
+static const struct hpm_emu_script_cmd kmh_cmds[] = {
+    {"hart", 2, 2, "hart N", cmd_hart},
+    {"mode", 2, 2, "mode M|HS|HU|VS|VU (S = HS, U = HU)", cmd_mode},
+    {"csrr", 2, 2, "csrr CSR", cmd_csr},
+    {"csrw", 3, 3, "csrw CSR VALUE", cmd_csr},
+    {"csrs", 3, 3, "csrs CSR VALUE", cmd_csr},
+    {"csrc", 3, 3, "csrc CSR VALUE", cmd_csr},
+    {"feed", 2, MAX_WORDS, "feed CYCLES [EVENT=VALUE ...] [instret=N]", cmd_feed},
+    {"run", 0, 0, NULL, cmd_run},
+    {"replay", 2, 2, "replay FILE", cmd_replay},
+    {"time", 2, 2, "time VALUE | time +DELTA", cmd_time},
+    {"pending", 1, 1, "pending", cmd_pending},
+    {"expect", 0, 0, NULL, hpm_emu_script_cmd_expect},
+    {"trace", 2, 2, "trace FILE | trace off", hpm_emu_script_cmd_trace},
+    {"reset", 1, 1, "reset", cmd_reset},
+};
+
+static int parse_number(const char *s, uint64_t *out)
+{
+	return emu_parse_u64(s, out);
+}
+
+static void *trace_open(const char *path, char *err, size_t errlen)
+{
+	return emu_trace_writer_open(path, err, errlen);
+}
+
+static int trace_close(void *rec, char *err, size_t errlen)
+{
+	return emu_trace_writer_close(rec, err, errlen);
+}
+
+static const struct hpm_emu_script_lang kmh_lang = {
+    .cmds = kmh_cmds,
+    .nr_cmds = sizeof(kmh_cmds) / sizeof(kmh_cmds[0]),
+    .max_words = MAX_WORDS,
+    .parse_number = parse_number,
+    .number_syntax = "decimal, 0x hex or 0b binary, up to 2^64-1",
+    .trace_open = trace_open,
+    .trace_close = trace_close,
+};
+
+struct emu_script *emu_script_new(struct emu *emu, emu_script_output_fn out, void *ctx)
+{
+	struct emu_script *s = xcalloc(1, sizeof(*s));
+	s->core = hpm_emu_script_new(&kmh_lang, s, out, ctx);
+	s->emu = emu;
+	s->stim = emu_stimulus_new();
+	return s;
+}
+
+void emu_script_free(struct emu_script *s)
+{
+	if (!s)
+		return;
+	hpm_emu_script_free(s->core);
+	emu_stimulus_free(s->stim);
+	free(s);
+}
+
+void emu_script_set_stop(struct emu_script *s, const volatile sig_atomic_t *stop)
+{
+	hpm_emu_script_set_stop(s->core, stop);
+}
+
+int emu_script_trace(struct emu_script *s, const char *path, char *err, size_t errlen)
+{
+	return hpm_emu_script_trace(s->core, path, err, errlen);
+}
+
+int emu_script_finish(struct emu_script *s, char *err, size_t errlen)
+{
+	return hpm_emu_script_finish(s->core, err, errlen);
 }
 
 int emu_script_exec(struct emu_script *s, const char *line, char *err, size_t errlen)
 {
-	char *buf = xstrdup(line);
-	char **w = xmalloc(MAX_WORDS * sizeof(*w));
-	bool overflow;
-	unsigned n = split(buf, w, err, errlen, &overflow);
-	int ret = 0;
-	uint64_t v;
-
-	if (overflow) {
-		ret = -1;
-	} else if (n == 0) {
-		/* blank or comment */
-	} else if (strcmp(w[0], "hart") == 0) {
-		if ((ret = want_args(n, 2, 2, "hart N", err, errlen)) == 0 &&
-		    (ret = parse_value("hart number", w[1], &v, err, errlen)) == 0) {
-			if (v >= emu_nr_harts(s->emu)) {
-				snprintf(err, errlen,
-				         "no hart %s: there are %u (0..%u; see --harts)", w[1],
-				         emu_nr_harts(s->emu), emu_nr_harts(s->emu) - 1);
-				ret = -1;
-			} else {
-				s->hart = (unsigned)v;
-			}
-		}
-	} else if (strcmp(w[0], "mode") == 0) {
-		int m;
-		if ((ret = want_args(n, 2, 2, "mode M|HS|HU|VS|VU (S = HS, U = HU)", err,
-		                     errlen)) == 0) {
-			if ((m = emu_mode_parse(w[1])) < 0) {
-				snprintf(err, errlen, "unknown mode '%s' (M, HS, HU, VS, VU, S, U)",
-				         w[1]);
-				ret = -1;
-			} else {
-				emu_hart_set_mode(cur(s), (enum emu_mode)m);
-			}
-		}
-	} else if (strcmp(w[0], "csrr") == 0 || strcmp(w[0], "csrw") == 0 ||
-	           strcmp(w[0], "csrs") == 0 || strcmp(w[0], "csrc") == 0) {
-		ret = cmd_csr(s, w, n, err, errlen);
-	} else if (strcmp(w[0], "feed") == 0) {
-		ret = cmd_feed(s, w, n, err, errlen);
-	} else if (strcmp(w[0], "run") == 0) {
-		ret = cmd_run(s, w, n, err, errlen);
-	} else if (strcmp(w[0], "replay") == 0) {
-		ret = cmd_replay(s, w, n, err, errlen);
-	} else if (strcmp(w[0], "time") == 0) {
-		if ((ret = want_args(n, 2, 2, "time VALUE | time +DELTA", err, errlen)) == 0) {
-			bool rel = w[1][0] == '+';
-			if ((ret = parse_value("time", w[1] + rel, &v, err, errlen)) == 0)
-				emu_set_time(s->emu, rel ? emu_time(s->emu) + v : v);
-		}
-	} else if (strcmp(w[0], "pending") == 0) {
-		ret = cmd_pending(s, n, err, errlen);
-	} else if (strcmp(w[0], "expect") == 0) {
-		ret = cmd_expect(s, line, err, errlen);
-	} else if (strcmp(w[0], "trace") == 0) {
-		if ((ret = want_args(n, 2, 2, "trace FILE | trace off", err, errlen)) == 0) {
-			if (strcmp(w[1], "off") == 0)
-				ret = emu_script_finish(s, err, errlen);
-			else
-				ret = emu_script_trace(s, w[1], err, errlen);
-		}
-	} else if (strcmp(w[0], "reset") == 0) {
-		if ((ret = want_args(n, 1, 1, "reset", err, errlen)) == 0)
-			emu_hart_reset(cur(s));
-	} else {
-		snprintf(err, errlen,
-		         "unknown command '%s' (hart, mode, csrr, csrw, csrs, csrc, feed, run, "
-		         "replay, time, pending, expect, trace, reset)",
-		         w[0]);
-		ret = -1;
-	}
-	free(w);
-	free(buf);
-	return ret;
+	return hpm_emu_script_exec(s->core, line, err, errlen);
 }
