@@ -63,19 +63,17 @@ spec = 6
 
 [cycle mispredict]		# the branch resolves: flush, redirect, recovery starts
 commit = 1
-spec = 1
-recovery = 5
+spec = 6
 flush = branch
 
 [cycle mispredict-ret]		# a mispredicted return
 commit = 1
-spec = 1
-recovery = 5
+spec = 6
 flush = branch
 wrong = R
 
-[cycle recover]			# ROB walk and frontend refill
-recovery = 6
+[cycle recover]			# ROB walk and frontend refill: RECOVERY_BUBBLE until decode fires
+recovery = 1
 
 [cycle replay-path]		# younger work executed before the violation is seen
 commit = 3
@@ -83,14 +81,12 @@ spec = 6
 
 [cycle stld-clear]		# a load ran before an older store to the same address
 commit = 1
-spec = 1
-recovery = 5
+spec = 6
 flush = stld
 
 [cycle fence-clear]		# a fence.i / CSR write flushes the pipe
 commit = 1
-spec = 1
-recovery = 5
+spec = 6
 flush = pipe
 
 [cycle core-stall]		# issue queues full of dependent ALU work

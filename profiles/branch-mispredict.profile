@@ -39,31 +39,28 @@ bubble = 6
 icache-wait = 1
 
 [cycle wrong-path]		# issuing down the wrong path of an unresolved branch
-commit = 2
+commit = 1
 spec = 6
 
 [cycle mispredict]		# the branch resolves: flush, redirect, recovery starts
 commit = 1
-spec = 1
-recovery = 5
+spec = 6
 flush = branch
 
 [cycle mispredict-ret]		# a mispredicted return
 commit = 1
-spec = 1
-recovery = 5
+spec = 6
 flush = branch
 wrong = R
 
 [cycle mispredict-ind]		# a mispredicted indirect jump
 commit = 1
-spec = 1
-recovery = 5
+spec = 6
 flush = branch
 wrong = I
 
-[cycle recover]			# ROB walk and frontend refill
-recovery = 6
+[cycle recover]			# ROB walk and frontend refill: RECOVERY_BUBBLE until decode fires
+recovery = 1
 
 [cycle replay-path]		# younger work executed before the violation is seen
 commit = 3
@@ -71,8 +68,7 @@ spec = 6
 
 [cycle stld-clear]		# a load ran before an older store to the same address
 commit = 1
-spec = 1
-recovery = 5
+spec = 6
 flush = stld
 
 [cycle core-stall]		# issue queues full of dependent ALU work
@@ -110,24 +106,24 @@ stall = store
 # ----------------------------------------------------------------- classes
 
 [class mispredict-heavy]
-runs = wrong-path:20..40 mispredict recover:40..60
-share = 0.42
+runs = wrong-path:40..80 mispredict recover:8..16
+share = 0.52
 
 [class mispredict-ind]
-runs = wrong-path:20..40 mispredict-ind recover:40..60
+runs = wrong-path:40..80 mispredict-ind recover:8..16
 share = 0.08
 
 [class mispredict-ret]
-runs = wrong-path:10..30 mispredict-ret recover:20..40
+runs = wrong-path:20..60 mispredict-ret recover:8..16
 share = 0.04
 
 [class memory-order]
-runs = replay-path:20..60 stld-clear recover:20..40
+runs = replay-path:20..60 stld-clear recover:8..16
 share = 0.02
 
 [class compute]
 runs = retire:100..300
-share = 0.26
+share = 0.16
 
 [class fetch-bandwidth]
 runs = fetch-taken:40..120 fetch-override:20..40

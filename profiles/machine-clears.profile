@@ -44,33 +44,29 @@ spec = 6
 
 [cycle mispredict]		# the branch resolves: flush, redirect, recovery starts
 commit = 1
-spec = 1
-recovery = 5
+spec = 6
 flush = branch
 
-[cycle recover]			# ROB walk and frontend refill
-recovery = 6
+[cycle recover]			# ROB walk and frontend refill: RECOVERY_BUBBLE until decode fires
+recovery = 1
 
 [cycle replay-path]		# younger work executed before the violation is seen
-commit = 3
+commit = 1
 spec = 6
 
 [cycle stld-clear]		# a load ran before an older store to the same address
 commit = 1
-spec = 1
-recovery = 5
+spec = 6
 flush = stld
 
 [cycle ldld-clear]		# two loads to one line observed out of order
 commit = 1
-spec = 1
-recovery = 5
+spec = 6
 flush = ldld
 
 [cycle fence-clear]		# a fence.i / CSR write flushes the pipe
 commit = 1
-spec = 1
-recovery = 5
+spec = 6
 flush = pipe
 
 [cycle core-stall]		# issue queues full of dependent ALU work
@@ -98,24 +94,24 @@ stall = store
 # ----------------------------------------------------------------- classes
 
 [class stld]
-runs = replay-path:20..40 stld-clear recover:40..60
-share = 0.3
+runs = replay-path:40..80 stld-clear recover:8..16
+share = 0.4
 
 [class ldld]
-runs = replay-path:20..40 ldld-clear recover:40..60
+runs = replay-path:40..80 ldld-clear recover:8..16
 share = 0.1
 
 [class fence]
-runs = fence-clear recover:30..60
+runs = fence-clear recover:8..16
 share = 0.1
 
 [class mispredict]
-runs = wrong-path:20..60 mispredict recover:20..40
+runs = wrong-path:20..60 mispredict recover:8..16
 share = 0.04
 
 [class compute]
 runs = retire:100..300
-share = 0.26
+share = 0.16
 
 [class fetch-bandwidth]
 runs = fetch-taken:40..120 fetch-override:20..40

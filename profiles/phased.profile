@@ -68,19 +68,17 @@ spec = 6
 
 [cycle mispredict]		# the branch resolves: flush, redirect, recovery starts
 commit = 1
-spec = 1
-recovery = 5
+spec = 6
 flush = branch
 
 [cycle mispredict-ind]		# a mispredicted indirect jump
 commit = 1
-spec = 1
-recovery = 5
+spec = 6
 flush = branch
 wrong = I
 
-[cycle recover]			# ROB walk and frontend refill
-recovery = 6
+[cycle recover]			# ROB walk and frontend refill: RECOVERY_BUBBLE until decode fires
+recovery = 1
 
 [cycle replay-path]		# younger work executed before the violation is seen
 commit = 3
@@ -88,8 +86,7 @@ spec = 6
 
 [cycle stld-clear]		# a load ran before an older store to the same address
 commit = 1
-spec = 1
-recovery = 5
+spec = 6
 flush = stld
 
 [cycle core-stall]		# issue queues full of dependent ALU work

@@ -53,12 +53,11 @@ spec = 6
 
 [cycle mispredict]		# the branch resolves: flush, redirect, recovery starts
 commit = 1
-spec = 1
-recovery = 5
+spec = 6
 flush = branch
 
-[cycle recover]			# ROB walk and frontend refill
-recovery = 6
+[cycle recover]			# ROB walk and frontend refill: RECOVERY_BUBBLE until decode fires
+recovery = 1
 
 [cycle icache-miss]		# a call into cold code misses the ICache (fetched from L2)
 commit = 6

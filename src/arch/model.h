@@ -192,7 +192,7 @@ bool hpm_model_perf_deposit(uint64_t value, uint64_t mask, uint64_t *out);
 
 struct hpm_pmu_model {
 	const char *name;        /* "kunminghu": run files, --pmu, PMU/TERMS/ */
-	const char *display;     /* "Kunminghu": headings */
+	const char *display;     /* "Kunminghu (kunminghu-v2)": headings */
 	const char *description; /* "XiangShan Kunminghu (RISC-V)" */
 	const char *arch;        /* "riscv", "arm64" */
 	/* The model's own data, for operations that several models share (the

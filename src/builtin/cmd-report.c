@@ -656,6 +656,9 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		}
 	}
+	const char *caveat = report_diff_caveat(&r, err, sizeof(err));
+	if (caveat)
+		cli_warn("%s", caveat);
 	report_finish(&r);
 	rc = write_report(&r, &o);
 out:

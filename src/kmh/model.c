@@ -413,7 +413,7 @@ static bool merge(const struct hpm_event_code *a, const struct hpm_event_code *b
 
 const struct hpm_pmu_model hpm_model_kunminghu = {
     .name = "kunminghu",
-    .display = "Kunminghu",
+    .display = "Kunminghu (kunminghu-v2)",
     .description = "XiangShan Kunminghu (RISC-V)",
     KMH_MODEL_COMMON,
     .detailed = KMH_DETAILED("BpInstr,BpWrong"),

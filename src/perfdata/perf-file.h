@@ -88,6 +88,12 @@ enum perf_file_feature {
 	 * it knows and passes over the rest; the last bit stays clear of
 	 * the ones perf adds. */
 	PERF_FEAT_HPM_RUN = 255,
+	/* hpmstat's own: the name of the PMU model (event table) a record
+	 * encoded its raw events with ("kunminghu-v3"), a perf string: detection
+	 * cannot tell Kunminghu's two tables apart, so report needs the file
+	 * to say which one gave the raw events their meaning. Not in a pipe:
+	 * perf warns of a feature record it does not know. */
+	PERF_FEAT_HPM_PMU = 254,
 };
 
 /* Record types perf itself writes into the data section, after the

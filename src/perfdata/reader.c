@@ -258,6 +258,11 @@ static bool read_feature(struct pd_file *f, unsigned feat, uint64_t off, uint64_
 		f->hpm_run = b + off;
 		f->hpm_run_len = size;
 		break;
+	case PERF_FEAT_HPM_PMU:
+		free(f->hpm_pmu);
+		f->hpm_pmu = get_string(b, &off, end);
+		ok = f->hpm_pmu != NULL;
+		break;
 	case PERF_FEAT_COMPRESSED:
 		note(f,
 		     "skipped feature %u (compressed): the data's PERF_RECORD_COMPRESSED "
@@ -441,6 +446,7 @@ void pd_close(struct pd_file *f)
 	free(f->version);
 	free(f->arch);
 	free(f->cpuid);
+	free(f->hpm_pmu);
 	for (unsigned i = 0; i < f->nr_cmdline; i++)
 		free(f->cmdline[i]);
 	free(f->cmdline);

@@ -146,6 +146,9 @@ struct pd_file {
 	bool has_stat;
 	const uint8_t *hpm_run;
 	uint64_t hpm_run_len;
+	/* the PMU model hpmstat record encoded the raw events with
+	 * (PERF_FEAT_HPM_PMU: "kunminghu-v3"), else NULL */
+	char *hpm_pmu;
 
 	/* What the reader skipped or stopped at, one line each (no newline). */
 	char *note[PD_NOTE_MAX];

@@ -264,6 +264,7 @@ int perf_writer_set_string(struct perf_writer *w, enum perf_file_feature f, cons
 	case PERF_FEAT_ARCH:
 	case PERF_FEAT_CPUDESC:
 	case PERF_FEAT_CPUID:
+	case PERF_FEAT_HPM_PMU:
 		break;
 	default:
 		return -EINVAL;
@@ -446,10 +447,13 @@ static void put_feature_record(struct perf_writer *w, unsigned f)
 }
 
 /* Pipe format: every feature set and not yet sent, in increasing order;
- * build ids as HEADER_BUILD_ID records, which perf reads in a stream. */
+ * build ids as HEADER_BUILD_ID records, which perf reads in a stream.
+ * hpmstat's own features stay out: perf warns of a feature record newer
+ * than it knows ("invalid record type"), where a file's section it passes
+ * over by its size. */
 static void put_pipe_features(struct perf_writer *w)
 {
-	for (unsigned f = 0; f < PERF_FILE_FEAT_BITS; f++) {
+	for (unsigned f = 0; f <= PERF_FEAT_LAST_KNOWN_6_1; f++) {
 		if (!feature_on(w, f) || w->sent[f])
 			continue;
 		w->sent[f] = true;

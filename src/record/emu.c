@@ -35,6 +35,7 @@ struct arm {
 
 struct rec {
 	const struct hpm_record_emu_opts *o;
+	const struct hpm_pmu_model *model; /* whose table encodes the events */
 	const struct hpm_emu_machine *mach;
 	struct hpm_emu_vm *vm;
 	struct hpm_evlist list;
@@ -75,6 +76,7 @@ static int place(struct rec *r)
 		snprintf(r->err, r->errlen, "no emulated machine can sample");
 		return -EOPNOTSUPP;
 	}
+	r->model = m;
 	r->mach = hpm_model_machine(m);
 	r->ev = xcalloc(r->list.nr, sizeof(*r->ev));
 	r->nr = r->list.nr;
@@ -376,6 +378,8 @@ static void set_features(struct rec *r)
 			perf_writer_add_group(r->w, NULL, i, n);
 	}
 	perf_writer_set_cmdline(r->w, o->exe, o->argc, o->argv);
+	/* which table the raw events are of (report refuses the other's) */
+	perf_writer_set_string(r->w, PERF_FEAT_HPM_PMU, r->model->name);
 }
 
 int hpm_record_emu(const struct hpm_record_emu_opts *o, FILE *f, const volatile int *stop,

@@ -94,6 +94,9 @@ struct hpm_record {
 	struct hpm_record_stats st;
 	uint64_t first_time, last_time;
 	bool kernel_hit;
+	/* the PMU model whose table encoded the model events (the file's
+	 * HPM_PMU), NULL when every event is the host's */
+	const struct hpm_pmu_model *table;
 	struct rec_dso *dsos;
 	unsigned nr_dsos;
 	struct rec_proc *procs[PROC_HASH];
@@ -376,6 +379,8 @@ static int open_events(struct hpm_record *r, const struct hpm_record_opts *o, bo
 		rc = hpm_perf_event_attr(ev, &pmu, &pe, err, errlen);
 		if (rc)
 			return rc;
+		if (ev->kind == HPM_EV_MODEL)
+			r->table = ev->enc.model;
 		e->name = xstrdup(ev->name); /* as routed: a name= term renames it */
 		struct perf_event_attr *a = &e->attr;
 		memset(a, 0, sizeof(*a));
@@ -1224,6 +1229,10 @@ static void set_features(struct hpm_record *r, const char *exe, int argc, char *
 	if (sysinfo(&si) == 0)
 		perf_writer_set_total_mem(r->w, (uint64_t)si.totalram * si.mem_unit / 1024);
 	perf_writer_set_cmdline(r->w, exe, argc, argv);
+	/* which table gave the raw events their meaning (detection cannot
+	 * tell Kunminghu's apart) */
+	if (r->table)
+		perf_writer_set_string(r->w, PERF_FEAT_HPM_PMU, r->table->name);
 }
 
 /* The features known only at the end: the sample times and the build

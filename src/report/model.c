@@ -178,15 +178,27 @@ static void build_slices(struct rp_run *run)
 	metric_set_free(&ns.set);
 }
 
+/* Two event tables of one core: models named "CORE (TABLE)" after one core
+ * and detected alike (Kunminghu's kunminghu-v2 and kunminghu-v3, which
+ * detection cannot tell apart): one Topdown tree over renumbered events. */
+static bool tables_of_one_core(const struct hpm_pmu_model *a, const struct hpm_pmu_model *b)
+{
+	const char *ta = strstr(a->display, " ("), *tb = strstr(b->display, " (");
+	return a->match_cpuid == b->match_cpuid && ta && tb && ta - a->display == tb - b->display &&
+	       strncmp(a->display, b->display, (size_t)(ta - a->display)) == 0;
+}
+
 /* --diff compares one model's Topdown tree node by node: NEW must count the
- * events of BASE's PMU model. Two models' trees share level-1 names, but
+ * events of BASE's PMU model, or of another table of its core (with
+ * report_diff_caveat's warning). Two models' trees share level-1 names, but
  * their shares are of different slots (issue widths, events, N1's cycles),
  * so their difference and its noise test would mean nothing; a report of
  * both runs shows them side by side. */
 static int diff_models(const struct report *r, const struct rp_run *tmp, char *err, size_t errlen)
 {
 	const struct rf_run *a = r->nr_run == 1 ? &r->run[0].rf : NULL, *b = &tmp->rf;
-	if (!r->diff || !a || !a->model || !b->model || a->model == b->model)
+	if (!r->diff || !a || !a->model || !b->model || a->model == b->model ||
+	    tables_of_one_core(a->model, b->model))
 		return 0;
 	snprintf(err, errlen,
 	         "--diff: %s counts %s events and %s %s events: the Topdown trees of two PMU "
@@ -194,6 +206,30 @@ static int diff_models(const struct report *r, const struct rp_run *tmp, char *e
 	         "see them side by side)",
 	         a->path, a->model->display, b->path, b->model->display);
 	return -1;
+}
+
+const char *report_diff_caveat(const struct report *r, char *buf, size_t len)
+{
+	if (!r->diff || r->nr_run != 2)
+		return NULL;
+	const struct rf_run *a = &r->run[0].rf, *b = &r->run[1].rf;
+	if (a->model && b->model && a->model != b->model) {
+		snprintf(buf, len,
+		         "--diff: %s counts the %s table's events and %s the %s table's: the "
+		         "figures are not comparable (an event may count something else in each)",
+		         a->path, a->model->name, b->path, b->model->name);
+		return buf;
+	}
+	const char *va = metric_variant_name(rf_metrics(a)),
+	           *vb = metric_variant_name(rf_metrics(b));
+	if (va && vb && strcmp(va, vb) != 0) {
+		snprintf(buf, len,
+		         "--diff: %s's Topdown formulas are the %s variant and %s's the %s "
+		         "(--topdown-variant): the figures are not comparable",
+		         a->path, va, b->path, vb);
+		return buf;
+	}
+	return NULL;
 }
 
 static int add_loaded(struct report *r, struct rp_run *tmp, char *err, size_t errlen)

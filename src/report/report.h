@@ -103,6 +103,10 @@ int report_add_run_buffer(struct report *r, const char *buf, size_t len, const c
 int report_set_weights(struct report *r, const char *path, char *err, size_t errlen);
 int report_set_weights_buffer(struct report *r, const char *buf, size_t len, const char *path,
                               char *err, size_t errlen);
+/* With diff set and two runs loaded: one line (in buf) saying why their
+ * figures are not comparable, another table of the core (kunminghu-v2
+ * against kunminghu-v3) or another Topdown variant, else NULL. */
+const char *report_diff_caveat(const struct report *r, char *buf, size_t len);
 /* After the runs (and weights): build the summary, and with diff set the
  * diff of run[0] and run[1]. */
 void report_finish(struct report *r);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/model.h"
 #include "report/cells.h"
 #include "report/samples.h"
 #include "util/xalloc.h"
@@ -313,6 +314,9 @@ static void text(const struct rs_report *rs, FILE *out)
 		        rs->file.partial ? " (PARTIAL)" : "");
 	for (unsigned i = 0; i < rs->file.nr_note; i++)
 		fprintf(out, "# note: %s\n", rs->file.note[i]);
+	if (rs->model)
+		fprintf(out, "# PMU model: %s (the table of the recorded raw events)\n",
+		        rs->model->display);
 	fprintf(out, "#\n#\n# Total Lost Samples: %llu\n#\n",
 	        (unsigned long long)rs->nr_lost_samples);
 	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
@@ -487,6 +491,8 @@ static void jsonout(const struct rs_report *rs, FILE *out)
 	json_object_set_new(root, "notes", notes);
 	json_object_set_new(root, "lost_samples", json_integer((json_int_t)rs->nr_lost_samples));
 	json_object_set_new(root, "lost_events", json_integer((json_int_t)rs->nr_lost));
+	if (rs->model)
+		json_object_set_new(root, "pmu_model", json_string(rs->model->name));
 	if (rs->nr_td)
 		json_object_set_new(root, "topdown_model", json_string(rs->td_model));
 	if (rs->nr_td && rs->td_variant)

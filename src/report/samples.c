@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/samples.h"
+#include "core/models.h"
 #include "report/unwind.h"
 #include "report/samples-td.h"
 #include "sym/sym.h"
@@ -861,6 +862,22 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 	rs->priv = p;
 	hpm_hash_key_new(&p->key);
 	rs->opts = *o;
+	/* the table the file's raw events are of: --pmu naming another would
+	 * give their indices another table's meanings (Kunminghu's two are
+	 * told apart by the file only); without --pmu it is the one whose
+	 * formulas --topdown takes */
+	rs->model = rs->file.hpm_pmu ? hpm_model_by_name(rs->file.hpm_pmu) : NULL;
+	const struct hpm_pmu_model *asked = o->pmu ? hpm_model_by_name(o->pmu) : NULL;
+	if (rs->model && o->pmu && asked != rs->model) {
+		str_seterr(err, errlen,
+		           "--pmu %s: the perf.data's raw events are of the %s table (%s); in %s's "
+		           "their indices mean other events (leave out --pmu, or give --pmu %s)",
+		           o->pmu, rs->model->name, rs->model->display,
+		           asked ? asked->name : o->pmu, rs->model->name);
+		return -1;
+	}
+	if (rs->model && !o->pmu)
+		rs->opts.pmu = rs->model->name;
 	if (!rs->opts.nr_key) {
 		rs->opts.nr_key = 3;
 		rs->opts.key[0] = RS_KEY_COMM;

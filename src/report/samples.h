@@ -150,6 +150,9 @@ struct rs_report {
 	int *td_parent;
 	unsigned nr_td;
 	const char *td_model; /* the model whose formulas gave them */
+	/* the PMU model (table) whose raw events the file records, as
+	 * hpmstat record wrote it (PERF_FEAT_HPM_PMU), or NULL */
+	const struct hpm_pmu_model *model;
 	/* the variant of them (metric_variant_name), or NULL */
 	const char *td_variant;
 	char td_why[384];     /* why there is no Topdown, when there is none */

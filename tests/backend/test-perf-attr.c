@@ -397,8 +397,8 @@ static void test_fixed(void)
 	rc = hpm_perf_event_attr(c, &none, &pe, err, sizeof(err));
 	tap_is_str(
 	    rc ? err : "",
-	    "Kunminghu events need a Kunminghu PMU, and this host has none (use --backend emu "
-	    "or auto)",
+	    "Kunminghu (kunminghu-v2) events need a Kunminghu (kunminghu-v2) PMU, and this host "
+	    "has none (use --backend emu or auto)",
 	    "Kunminghu event without a PMU");
 	/* a model without a mapping to a kernel driver: refused, naming it */
 	struct hpm_pmu_model nomap = *c->enc.model;
@@ -406,8 +406,8 @@ static void test_fixed(void)
 	c->enc.model = &nomap;
 	rc = hpm_perf_event_attr(c, &pmu, &pe, err, sizeof(err));
 	tap_is_str(rc == -EOPNOTSUPP ? err : "",
-	           "'mcycle' cannot be counted through perf: the Kunminghu model has no mapping "
-	           "to a kernel driver",
+	           "'mcycle' cannot be counted through perf: the Kunminghu (kunminghu-v2) model "
+	           "has no mapping to a kernel driver",
 	           "a model without perf_attr is refused");
 	fake_list_free(&l);
 	fake_rm(r);
@@ -513,8 +513,8 @@ static void test_dry_run(void)
 	struct hpm_perf_cfg cfg4 = {.pmu = &none};
 	out = dry(&l, &cfg4, &rc, err, sizeof(err));
 	tap_ok(rc != 0 &&
-	           strcmp(err, "Kunminghu events need a Kunminghu PMU, and this host has none (use "
-	                       "--backend emu or auto)") == 0,
+	           strcmp(err, "Kunminghu (kunminghu-v2) events need a Kunminghu (kunminghu-v2) "
+	                       "PMU, and this host has none (use --backend emu or auto)") == 0,
 	       "no PMU: the dry run fails: %s", err);
 	free(out);
 	struct hpm_perf_cfg cfg5 = {.pmu = &none, .leave_model = true};

@@ -43,7 +43,7 @@ run_fails_with "a v3-only event under kunminghu says which table has it" \
 	"'dispatch_stall_cycle_iq' is a kunminghu-v3 event; kunminghu-v2 has no such event" \
 	$H encode --pmu kunminghu dispatch_stall_cycle_iq
 run_fails_with "stat -e of a v2-only event under kunminghu-v3" \
-	"'BpWrong' is an event of Kunminghu, not of Kunminghu (kunminghu-v3)" \
+	"'BpWrong' is an event of Kunminghu (kunminghu-v2), not of Kunminghu (kunminghu-v3)" \
 	$H stat --pmu kunminghu-v3 -e BpWrong --emu-cycles 1000
 run_fails_with "--pmu kunminghu-v4 offers the closest names" \
 	"--pmu 'kunminghu-v4': no such PMU model; did you mean kunminghu-v3, kunminghu-v2, kunminghu?" \

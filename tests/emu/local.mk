@@ -14,7 +14,8 @@ EMU_SH_TESTS = \
 	tests/emu/trace-cli.sh \
 	tests/emu/profiles-cli.sh \
 	tests/emu/bench-cli.sh \
-	tests/emu/topdown-v3.sh
+	tests/emu/topdown-v3.sh \
+	tests/emu/recovery-bubble.sh
 
 check_PROGRAMS += $(EMU_C_TESTS)
 TESTS += $(EMU_C_TESTS) $(EMU_SH_TESTS)

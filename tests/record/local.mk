@@ -11,6 +11,8 @@
 # upstream-report.sh: perf 6.12's base_report/test_basic.sh from the
 # linux-source-6.12 tarball with hpmstat as CMD_PERF, check by check
 # (skipped without the package).
-TESTS += tests/record/record.sh tests/record/callgraph.sh tests/record/upstream-report.sh
+TESTS += tests/record/record.sh tests/record/callgraph.sh tests/record/upstream-report.sh \
+	tests/record/table.sh
 EXTRA_DIST += tests/record/record.sh tests/record/split.c tests/record/tree.c \
-	tests/record/callgraph.sh tests/record/nofp.c tests/record/upstream-report.sh
+	tests/record/callgraph.sh tests/record/nofp.c tests/record/upstream-report.sh \
+	tests/record/table.sh

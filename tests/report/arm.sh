@@ -208,7 +208,7 @@ done
 
 # Kunminghu against Arm: no node-by-node diff, one line naming both
 run_fails_with "diff of a Kunminghu run against a Neoverse V2 run is refused" \
-	"counts Kunminghu events and $tmp/v2a.json Neoverse V2 events" \
+	"counts Kunminghu (kunminghu-v2) events and $tmp/v2a.json Neoverse V2 events" \
 	"$HPMSTAT" report --diff "$top_srcdir/tests/report/hand.json" "$tmp/v2a.json"
 run_fails_with "and the other way round" "counts Neoverse V2 events and" \
 	"$HPMSTAT" report --diff "$tmp/v2a.json" "$top_srcdir/tests/report/hand.json"
@@ -218,7 +218,7 @@ run_ok "report of a Kunminghu and an Arm run side by side" \
 # a run that mixes two models' rows: the first row made Kunminghu's
 sed '0,/"kind":"neoverse-v2"/s//"kind":"kunminghu"/' "$tmp/v2a.json" >"$tmp/mix.json"
 run_fails_with "a run file with Kunminghu and Neoverse V2 rows is refused" \
-	"events[1].kind: a Neoverse V2 event in a run of Kunminghu events (one run counts one PMU model)" \
+	"events[1].kind: a Neoverse V2 event in a run of Kunminghu (kunminghu-v2) events (one run counts one PMU model)" \
 	"$HPMSTAT" report "$tmp/mix.json"
 
 done_testing

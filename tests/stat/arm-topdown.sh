@@ -115,13 +115,13 @@ run_ok "--pmu neoverse-v2 with only host events runs" \
 
 # one run counts one PMU model
 run_fails_with "Kunminghu and Arm events in one run" \
-	"'stall_slot' is an event of Neoverse N2, Neoverse N2 r0p0-r0p2, Neoverse V1 and Neoverse V2, not of Kunminghu, whose events this run counts: one run counts one PMU model" \
+	"'stall_slot' is an event of Neoverse N2, Neoverse N2 r0p0-r0p2, Neoverse V1 and Neoverse V2, not of Kunminghu (kunminghu-v2), whose events this run counts: one run counts one PMU model" \
 	"$HPMSTAT" stat -e rob_commitInstr,stall_slot --dry-run true
 run_fails_with "a Kunminghu event with --pmu neoverse-v2" \
-	"'rob_commitInstr' is an event of Kunminghu and Kunminghu (kunminghu-v3), not of Neoverse V2, whose events this run counts" \
+	"'rob_commitInstr' is an event of Kunminghu (kunminghu-v2) and Kunminghu (kunminghu-v3), not of Neoverse V2, whose events this run counts" \
 	"$HPMSTAT" stat --pmu neoverse-v2 -e stall_slot,rob_commitInstr --dry-run true
 run_fails_with "... also when the run would count" \
-	"'rob_commitInstr' is an event of Kunminghu and Kunminghu (kunminghu-v3), not of Neoverse V2" \
+	"'rob_commitInstr' is an event of Kunminghu (kunminghu-v2) and Kunminghu (kunminghu-v3), not of Neoverse V2" \
 	"$HPMSTAT" stat --pmu neoverse-v2 -e rob_commitInstr true
 run_fails_with "an event of another Arm core" \
 	"'stall_slot' is an event of Neoverse N2, Neoverse N2 r0p0-r0p2, Neoverse V1 and Neoverse V2, not of Neoverse N1" \

@@ -153,7 +153,7 @@ kill -INT $hp
 wait $hp
 rc=$?
 c=$(csv_val "$dir/err" mcycle)
-[ $rc -eq 130 ] && [ -n "$c" ] && grep -q "^# emulated Kunminghu: .* $c of 1000000000 cycles (following wall time), partial (interrupted)," "$dir/err"
+[ $rc -eq 130 ] && [ -n "$c" ] && grep -q "^# emulated Kunminghu (kunminghu-v2): .* $c of 1000000000 cycles (following wall time), partial (interrupted)," "$dir/err"
 ok $? "-a, SIGINT before --emu-cycles: exit $rc, labelled $c of 1000000000 cycles, partial (interrupted)"
 # a command ends the run sooner; a given --emu-cycles ends it before a
 # longer command, as --timeout does (SIGTERM, exit 0); without --emu-cycles
@@ -176,7 +176,7 @@ awk -F, '$4 == "mcycle" { n++; t[n] = $1; c[n] = $2; sum += $2 }
 	END { for (i = 1; i < n; i++) { d = c[i] - (t[i] - t[i - 1]) * 5e6; if (d < -2 || d > 2) bad = 1 }
 	      exit !(sum == 1000000 && n >= 2 && !bad) }' "$dir/err"
 ok $? "-I 60: intervals of wall time, each interval's cycles its length at 5 MHz, 1000000 in all ($(grep -c ',mcycle,' "$dir/err") intervals, exit $rc)"
-grep -q '^# emulated Kunminghu: .* 1000000 cycles (following wall time) at 5 MHz' "$dir/err"
+grep -q '^# emulated Kunminghu (kunminghu-v2): .* 1000000 cycles (following wall time) at 5 MHz' "$dir/err"
 ok $? "... and the -I label gives the length that ends the run ($(head -1 "$dir/err"))"
 # -r: a run without a command repeats when the harts end it
 hs -r 2 -a --emu-cycles 1000000 -e mcycle

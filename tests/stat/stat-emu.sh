@@ -70,9 +70,9 @@ head -1 "$tap_out" | grep -qv 'multiplexed'; ok $? "... and the label does not s
 
 # emulated figures are labelled in every format
 $H stat --emu-cycles 1e6 -e rob_commitInstr 2>"$tap_out" >/dev/null
-grep -q 'emulated Kunminghu: profile balanced, seed 1' "$tap_out"; ok $? "std output names the profile and seed"
+grep -q 'emulated Kunminghu (kunminghu-v2): profile balanced, seed 1' "$tap_out"; ok $? "std output names the table, the profile and the seed"
 $H stat -x, --emu-cycles 1e6 --emu-seed 7 -e rob_commitInstr 2>"$tap_out" >/dev/null
-head -1 "$tap_out" | grep -q '^# emulated Kunminghu: profile balanced, seed 7'; ok $? "CSV starts with a '#' label"
+head -1 "$tap_out" | grep -q '^# emulated Kunminghu (kunminghu-v2): profile balanced, seed 7'; ok $? "CSV starts with a '#' label naming the table"
 $H stat -j --emu-cycles 1e6 --emu-profile dram-bound -e rob_commitInstr 2>"$tap_out" >/dev/null
 v=$($J emulated emu-profile emu-seed < "$tap_out" | tr '\n' ' ')
 [ "$v" = "true dram-bound 1 " ]; ok $? "JSON rows say emulated, profile and seed ($v)"

@@ -33,7 +33,7 @@ ok $? "the host's process table ($total processes, /proc has $here; first PID $p
 for opt in "--emu-harts 2" "--emu-seed 3" "--backend emu"; do
 	"$H" top -b -n 1 -d 0.2 $opt >"$tmp/b" 2>/dev/null
 	head -2 "$tmp/b" | tr '\n' ' ' >"$tap_out"
-	grep -q 'back end emu emulated Kunminghu: .*(synthetic workload, not this host)' "$tap_out"
+	grep -q 'back end emu emulated Kunminghu (kunminghu-v2): .*(synthetic workload, not this host)' "$tap_out"
 	ok $? "$opt: emulated harts, labelled as not this host ($(cat "$tap_out"))"
 done
 "$H" top -b -n 1 -d 0.2 --backend perf --emu-seed 3 >"$tmp/b" 2>/dev/null

@@ -14,7 +14,7 @@ TOP="env NO_COLOR=1 XDG_CONFIG_HOME=$XDG_CONFIG_HOME $H top -d 0.2 --backend emu
 start "$TOP"
 wait_for "frame 2"; ok $? "the view starts"
 cap >"$tmp/s1"
-grep -q 'hpmstat top - .*back end emu' "$tmp/s1" && grep -q 'emulated Kunminghu: profile balanced' "$tmp/s1"; ok $? "header: back end and emulator profile"
+grep -q 'hpmstat top - .*back end emu' "$tmp/s1" && grep -q 'emulated Kunminghu (kunminghu-v2): profile balanced' "$tmp/s1"; ok $? "header: back end, table and emulator profile"
 grep -q 'every 0.2s' "$tmp/s1"; ok $? "header: refresh interval"
 grep -Eq '^hart0 .* R+F+B+K+' "$tmp/s1" && grep -Eq '^hart1 ' "$tmp/s1"; ok $? "a row per hart with its R F B K bar"
 grep -q 'CYCLES' "$tmp/s1" && grep -q 'IPC' "$tmp/s1"; ok $? "cycles, instructions, IPC columns"

@@ -1253,7 +1253,9 @@ void emu_profile_declared_slots(const struct emu_profile *p, struct emu_topdown 
 	double ev[WL_NR_TD_EVENTS];
 	for (unsigned e = 0; e < WL_NR_TD_EVENTS; e++)
 		ev[e] = p->mean[wl_td_offset((enum wl_td_event)e)];
-	/* the document's formulas with RECOVERY_BUBBLE x 6 are the variant's */
+	/* the document's formulas with RECOVERY_BUBBLE x 6 are the variant's:
+	 * the model produces it as the RTL does, 1 per recovery cycle, whose
+	 * 6 slots are all lost (wl_model_check) */
 	ev[WL_TD_RECOVERY_BUBBLE] *= 6;
 	wl_topdown(ev, td);
 }

@@ -402,7 +402,7 @@ static const struct param_def param_defs[] = {
     P("commit", commit, 0, 6),
     P("spec", spec, 0, 6),
     P("bubble", bubble, 0, 6),
-    P("recovery", recovery, 0, 6),
+    P("recovery", recovery, 0, 1),
     W("stall", stall, stall_words),
     P("exec-stall", exec_stall, 0, 1),
     W("core-cause", cause, cause_words),
@@ -640,7 +640,17 @@ static bool derive(const struct wl_params *in, struct wl_params *p, char *err, s
 		str_seterr(err, errlen, "icache-miss or itlb-miss needs fetch = 1");
 		return false;
 	}
-	p->walk = dflt(p->walk, p->recovery == 6 ? 6 : 0);
+	/* RECOVERY_BUBBLE is XiangShan's 1-bit flag, set on a redirect and
+	 * cleared at the first decode fire: a recovery cycle decodes nothing,
+	 * so it has no INST_SPEC (nor commit) and no Front_Bubble slot. */
+	if (p->recovery && (p->spec > 0 || p->bubble > 0)) {
+		str_seterr(
+		    err, errlen,
+		    "recovery = 1 is a cycle that decodes nothing (RECOVERY_BUBBLE clears at "
+		    "the first decode fire): it needs spec = 0 and bubble = 0");
+		return false;
+	}
+	p->walk = dflt(p->walk, p->recovery ? 6 : 0);
 
 	p->dcache_miss = dflt(
 	    p->dcache_miss, p->load_miss != WL_LEVEL_NONE ? imin(NPIPE, popcount4(p->slices)) : 0);
@@ -1073,9 +1083,16 @@ bool wl_model_check(const uint8_t *v, char *err, size_t errlen)
 	le_n(&c, E.commit_instr, 6);
 	le(&c, E.commit_instr, E.inst_spec);
 	le_n(&c, E.inst_spec, 6);
-	le_n(&c, E.recovery_bubble, 6);
-	sum_le(&c, "INST_SPEC + RECOVERY_BUBBLE + Front_Bubble", 6, 3, E.inst_spec,
-	       E.recovery_bubble, E.front_bubble);
+	/* RECOVERY_BUBBLE counts cycles (a 1-bit flag on the RTL), and a
+	 * recovery cycle's 6 slots are all lost: so INST_SPEC + 6 x
+	 * RECOVERY_BUBBLE + Front_Bubble <= 6 keeps each level-1 share in [0, 1]
+	 * under the document's formula and the slots variant alike. */
+	le_n(&c, E.recovery_bubble, 1);
+	if (c.ok && v[E.inst_spec] + 6u * v[E.recovery_bubble] + v[E.front_bubble] > 6) {
+		str_seterr(err, errlen, "INST_SPEC + 6 x RECOVERY_BUBBLE + Front_Bubble <= 6 (%u)",
+		           v[E.inst_spec] + 6u * v[E.recovery_bubble] + v[E.front_bubble]);
+		c.ok = false;
+	}
 	le(&c, E.br_mis_pred, E.total_flush);
 	le_n(&c, E.exec_stall, 1);
 	if (c.ok && v[E.memstall_any] + v[E.memstall_store] > v[E.exec_stall]) {
@@ -1165,8 +1182,11 @@ void wl_topdown(const double ev[WL_NR_TD_EVENTS], struct emu_topdown *td)
 	td->fetch_latency = ev[WL_TD_FETCH_LATENCY];
 	td->fetch_bandwidth = td->frontend - td->fetch_latency;
 	if (ev[WL_TD_TOTAL_FLUSH] > 0) {
-		td->branch_mispredict =
-		    td->bad_spec * ev[WL_TD_BR_MIS_PRED] / ev[WL_TD_TOTAL_FLUSH];
+		/* BR_MIS_PRED <= TOTAL_FLUSH in every cycle (wl_model_check):
+		 * a ratio above 1 is the rounding of two means, which would
+		 * leave Machine Clears a hair below 0 */
+		double mispredicted = ev[WL_TD_BR_MIS_PRED] / ev[WL_TD_TOTAL_FLUSH];
+		td->branch_mispredict = td->bad_spec * (mispredicted < 1 ? mispredicted : 1);
 		td->machine_clears = td->bad_spec - td->branch_mispredict;
 	} else {
 		td->branch_mispredict = (double)NAN;

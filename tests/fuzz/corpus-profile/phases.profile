@@ -11,8 +11,7 @@ icache-miss = 1
 redirect = s2
 [cycle wrong]
 commit = 1
-spec = 1
-recovery = 5
+spec = 6
 flush = branch
 [class a]
 runs = retire:1..2 miss
