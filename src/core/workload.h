@@ -1,8 +1,9 @@
 /* workload.h: the command a measurement counts, run as a child process.
  *
  * Owns: struct hpm_workload, the child's life as perf stat leads it:
- * forked and stopped before exec until the counters are open (so the exec
- * is counted), started, waited for through a pidfd (or by polling without
+ * started as posix_spawn starts one (sharing this process's memory until
+ * its exec, no fork's copy) and held before exec until the counters are
+ * open (so the exec is counted), started, waited for through a pidfd (or by polling without
  * one), SIGINT/SIGTERM passed on to it, reaped with its rusage, and its
  * exit status as the shell reports it. Also the watching of a process that
  * is not ours (-p PID): its pidfd and whether it is gone.
@@ -28,9 +29,11 @@ struct hpm_workload {
 	bool exited;
 	int status; /* wait4's, once exited */
 	struct rusage ru;
+	void *stack; /* the child's until its exec (CLONE_VM), NULL once freed */
+	size_t stack_size;
 };
 
-/* Forks the child for argv, held before its exec until
+/* Starts the child for argv, held before its exec until
  * hpm_workload_start; its standard output goes to standard error when
  * stdout_to_stderr (a run file on standard output). 0, or -errno with
  * "pipe: why" or "fork: why" in err. */
