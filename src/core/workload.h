@@ -24,7 +24,7 @@
 struct hpm_workload {
 	pid_t pid;  /* -1: none */
 	int go_fd;  /* write one byte: the child execs */
-	int err_fd; /* the child writes errno if exec fails; EOF at exec */
+	int err_fd; /* the child writes errno if exec fails; EOF at exec; -1 once read */
 	int pidfd;  /* -1 where the kernel has no pidfd_open */
 	bool exited;
 	int status; /* wait4's, once exited */
@@ -43,6 +43,16 @@ int hpm_workload_prepare(struct hpm_workload *w, char **argv, bool stdout_to_std
  * child already ended by a signal passed on to it (Ctrl-C right at the
  * start) is 0: the run goes on as one whose command has ended. */
 int hpm_workload_start(struct hpm_workload *w);
+/* Lets the child exec without waiting for the exec: this process is then
+ * not woken while the command runs (at its exec), a wake-up whose context
+ * switch the command's own counts would carry (~6.8k instructions on a
+ * riscv64 hart, where each switch stops and starts the counters through
+ * SBI calls). 0, or EIO; whether the exec failed is
+ * hpm_workload_exec_error's once the child has ended. */
+int hpm_workload_go(struct hpm_workload *w);
+/* After hpm_workload_go and the child's end: the errno its exec failed
+ * with (positive), 0 when it ran (or was started by hpm_workload_start). */
+int hpm_workload_exec_error(struct hpm_workload *w);
 /* Reaps the child if it has ended (or, when block, once it ends; a signal
  * does not stop that wait). */
 void hpm_workload_reap(struct hpm_workload *w, bool block);
