@@ -45,7 +45,7 @@ int hpm_workload_prepare(struct hpm_workload *w, char **argv, bool stdout_to_std
 int hpm_workload_start(struct hpm_workload *w);
 /* Lets the child exec without waiting for the exec: this process is then
  * not woken while the command runs (at its exec), a wake-up whose context
- * switch the command's own counts would carry (~6.8k instructions on a
+ * switch the command's own counts would carry (~3.7k instructions on a
  * riscv64 hart, where each switch stops and starts the counters through
  * SBI calls). 0, or EIO; whether the exec failed is
  * hpm_workload_exec_error's once the child has ended. */
