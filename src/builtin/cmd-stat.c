@@ -1240,7 +1240,9 @@ static int run_once(struct run_ctx *rc)
 		goto out;
 	}
 	if (have_cmd) {
-		int e = hpm_workload_start(&w);
+		/* counted from its exec: started without waiting for the exec
+		 * (hpm_workload_go), whose failure is known at its end */
+		int e = rc->target.enable_on_exec ? hpm_workload_go(&w) : hpm_workload_start(&w);
 		if (e) {
 			hpm_workload_reap(&w, true);
 			cli_error("cannot run '%s': %s", o->argv[0], strerror(e));
@@ -1428,6 +1430,12 @@ static int run_once(struct run_ctx *rc)
 	if (have_cmd && !w.exited) {
 		/* the command outlives a signal it traps: wait for it, as perf does */
 		hpm_workload_reap(&w, true);
+	}
+	int exec_err = have_cmd ? hpm_workload_exec_error(&w) : 0;
+	if (exec_err) {
+		cli_error("cannot run '%s': %s", o->argv[0], strerror(exec_err));
+		rcode = 127;
+		goto out;
 	}
 	/* one that outlives --timeout's SIGTERM is counted to its end, as perf */
 	if (rc->timed_out)

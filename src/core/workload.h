@@ -1,8 +1,9 @@
 /* workload.h: the command a measurement counts, run as a child process.
  *
  * Owns: struct hpm_workload, the child's life as perf stat leads it:
- * forked and stopped before exec until the counters are open (so the exec
- * is counted), started, waited for through a pidfd (or by polling without
+ * started as posix_spawn starts one (sharing this process's memory until
+ * its exec, no fork's copy) and held before exec until the counters are
+ * open (so the exec is counted), started, waited for through a pidfd (or by polling without
  * one), SIGINT/SIGTERM passed on to it, reaped with its rusage, and its
  * exit status as the shell reports it. Also the watching of a process that
  * is not ours (-p PID): its pidfd and whether it is gone.
@@ -23,14 +24,16 @@
 struct hpm_workload {
 	pid_t pid;  /* -1: none */
 	int go_fd;  /* write one byte: the child execs */
-	int err_fd; /* the child writes errno if exec fails; EOF at exec */
+	int err_fd; /* the child writes errno if exec fails; EOF at exec; -1 once read */
 	int pidfd;  /* -1 where the kernel has no pidfd_open */
 	bool exited;
 	int status; /* wait4's, once exited */
 	struct rusage ru;
+	void *stack; /* the child's until its exec (CLONE_VM), NULL once freed */
+	size_t stack_size;
 };
 
-/* Forks the child for argv, held before its exec until
+/* Starts the child for argv, held before its exec until
  * hpm_workload_start; its standard output goes to standard error when
  * stdout_to_stderr (a run file on standard output). 0, or -errno with
  * "pipe: why" or "fork: why" in err. */
@@ -40,6 +43,16 @@ int hpm_workload_prepare(struct hpm_workload *w, char **argv, bool stdout_to_std
  * child already ended by a signal passed on to it (Ctrl-C right at the
  * start) is 0: the run goes on as one whose command has ended. */
 int hpm_workload_start(struct hpm_workload *w);
+/* Lets the child exec without waiting for the exec: this process is then
+ * not woken while the command runs (at its exec), a wake-up whose context
+ * switch the command's own counts would carry (~3.7k instructions on a
+ * riscv64 hart, where each switch stops and starts the counters through
+ * SBI calls). 0, or EIO; whether the exec failed is
+ * hpm_workload_exec_error's once the child has ended. */
+int hpm_workload_go(struct hpm_workload *w);
+/* After hpm_workload_go and the child's end: the errno its exec failed
+ * with (positive), 0 when it ran (or was started by hpm_workload_start). */
+int hpm_workload_exec_error(struct hpm_workload *w);
 /* Reaps the child if it has ended (or, when block, once it ends; a signal
  * does not stop that wait). */
 void hpm_workload_reap(struct hpm_workload *w, bool block);

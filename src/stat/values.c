@@ -93,6 +93,18 @@ static const struct numeric_conv *user_numeric(void)
 	if (done)
 		return &nc;
 	done = true;
+	/* the locale setlocale would take for LC_NUMERIC: the C locale's own
+	 * names and glibc's C.UTF-8 (whose LC_NUMERIC is POSIX's) need no
+	 * locale files read (locale.alias, LC_NUMERIC and gconv's cache were
+	 * opened at each run for LANG=C.UTF-8) */
+	const char *name = getenv("LC_ALL");
+	if (!name || !*name)
+		name = getenv("LC_NUMERIC");
+	if (!name || !*name)
+		name = getenv("LANG");
+	if (!name || !*name || strcmp(name, "C") == 0 || strcmp(name, "POSIX") == 0 ||
+	    strcasecmp(name, "C.UTF-8") == 0 || strcasecmp(name, "C.utf8") == 0)
+		return &nc;
 	/* a locale that is not installed is the C locale, as for setlocale */
 	locale_t loc = newlocale(LC_NUMERIC_MASK, "", (locale_t)0);
 	if (!loc)

@@ -4,6 +4,8 @@ tests_stat_touch_pages_SOURCES = tests/stat/touch-pages.c
 STAT_TESTS = tests/stat/stat-perf.sh tests/stat/stat-emu.sh tests/stat/signals.sh
 STAT_TESTS += tests/stat/record-bytes.sh tests/stat/record-stream.sh tests/stat/provenance.sh
 STAT_TESTS += tests/stat/evspec.sh
+# the command's start: its signal state, exec counted, exit codes (workload.c)
+STAT_TESTS += tests/stat/child-start.sh
 # Arm hosts on fake sysfs trees: the arm_pmuv3 attrs, 6.1 and 6.8, big.LITTLE
 STAT_TESTS += tests/stat/arm-perf.sh
 # toplev's options: -l, --nodes, -v descriptions, --no-multiplex
