@@ -113,3 +113,8 @@ int backend_opts_parse(const struct backend_opts *b, int c, const char *arg)
 	*b->emu_given = true;
 	return 0;
 }
+
+int backend_opts_apply(void *ctx, int c, const char *arg)
+{
+	return backend_opts_parse(ctx, c, arg);
+}

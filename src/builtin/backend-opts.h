@@ -50,5 +50,8 @@ bool backend_opts_has(int c);
 /* Applies option c with its value arg: 0, or EXIT_FAILURE after the
  * message ("--emu-harts 'x': not a number"). */
 int backend_opts_parse(const struct backend_opts *b, int c, const char *arg);
+/* backend_opts_parse for cli-opts.h's spliced options: ctx is the struct
+ * backend_opts. */
+int backend_opts_apply(void *ctx, int c, const char *arg);
 
 #endif

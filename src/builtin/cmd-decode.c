@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "builtin/builtin.h"
+#include "builtin/cli-opts.h"
 #include "arm64/pmdevid.h"
 #include "builtin/fields.h"
 #include "util/str.h"
@@ -153,62 +154,46 @@ static int decode_values(const char **values, int nr_values, const struct decode
 	return status;
 }
 
+static const struct cli_opt decode_options[] = {
+    CLI_FLAG("json", 'j', struct decode_opts, json),
+    CLI_STRING("bank", 'b', struct decode_opts, bank),
+    CLI_STRING("counter", 'c', struct decode_opts, counter),
+    CLI_STRING("pmu", 0, struct decode_opts, pmu),
+    CLI_STRING("arch", 0, struct decode_opts, arch),
+    CLI_STRING("reg", 0, struct decode_opts, reg),
+    CLI_HELP("help", 'h'),
+    {0},
+};
+
+/* The values, in order, wherever they stand among the options. */
+struct decode_cli {
+	struct decode_opts o; /* first: the table's offsets are into it */
+	const char **values;
+	int nr_values;
+};
+
+static int add_value(void *opts, const char *arg)
+{
+	struct decode_cli *d = opts;
+	d->values[d->nr_values++] = arg;
+	return 0;
+}
+
 int cmd_decode(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"json", no_argument, NULL, 'j'},          {"bank", required_argument, NULL, 'b'},
-	    {"counter", required_argument, NULL, 'c'}, {"pmu", required_argument, NULL, 'P'},
-	    {"arch", required_argument, NULL, 'A'},    {"reg", required_argument, NULL, 'R'},
-	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
-	};
-	struct decode_opts o = {0};
-	int c, status = 0;
-	/* the values, in order, wherever they stand among the options */
-	const char **values = xcalloc((size_t)argc, sizeof(*values));
-	int nr_values = 0;
-
-	opterr = 0;
-	optind = 1;
 	/* options may follow the values, as with perf: "decode 0x12 --bank X"
 	 * checks the bank before anything is printed. '-' keeps that order
 	 * even under POSIXLY_CORRECT; "--" ends the options. */
-	while ((c = getopt_long(argc, argv, "-:jb:c:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 1:
-			values[nr_values++] = optarg;
-			break;
-		case 'j':
-			o.json = true;
-			break;
-		case 'b':
-			o.bank = optarg;
-			break;
-		case 'c':
-			o.counter = optarg;
-			break;
-		case 'P':
-			o.pmu = optarg;
-			break;
-		case 'A':
-			o.arch = optarg;
-			break;
-		case 'R':
-			o.reg = optarg;
-			break;
-		case 'h':
-			cli_print_usage(stdout);
-			status = -1;
-			goto out;
-		case ':':
-		default:
-			status = cli_option_error(c, argv, longopts);
-			goto out;
-		}
-	}
+	const struct cli_opts spec = {
+	    .table = decode_options, .prefix = "-:", .operand = add_value};
+	struct decode_cli d = {.values = xcalloc((size_t)argc, sizeof(*d.values))};
+	int status = cli_opts_parse(&spec, argc, argv, &d);
+	if (status)
+		goto out;
 	while (optind < argc)
-		values[nr_values++] = argv[optind++];
-	status = decode_values(values, nr_values, &o);
+		d.values[d.nr_values++] = argv[optind++];
+	status = decode_values(d.values, d.nr_values, &d.o);
 out:
-	free(values);
+	free(d.values);
 	return status < 0 ? 0 : status;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "builtin/builtin.h"
+#include "builtin/cli-opts.h"
 #include "builtin/fields.h"
 #include "util/xalloc.h"
 
@@ -30,59 +31,53 @@ const char cmd_encode_usage[] =
     "\n"
     "Example: hpmstat encode 'INST_SPEC + RECOVERY_BUBBLE' rob_commitInstr:u\n";
 
+/* encode's options and its expressions, in order, wherever they stand
+ * among the options. */
+struct encode_opts {
+	bool json;
+	const char *pmu, *arch;
+	const char **exprs;
+	int nr_exprs;
+};
+
+static int add_expr(void *opts, const char *arg)
+{
+	struct encode_opts *o = opts;
+	o->exprs[o->nr_exprs++] = arg;
+	return 0;
+}
+
+static const struct cli_opt encode_options[] = {
+    CLI_FLAG("json", 'j', struct encode_opts, json),
+    CLI_STRING("pmu", 0, struct encode_opts, pmu),
+    CLI_STRING("arch", 0, struct encode_opts, arch),
+    CLI_HELP("help", 'h'),
+    {0},
+};
+
 int cmd_encode(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"json", no_argument, NULL, 'j'},
-	    {"pmu", required_argument, NULL, 'P'},
-	    {"arch", required_argument, NULL, 'A'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	bool json = false;
-	int c, status = 0;
-	const char *pmu_opt = NULL, *arch_opt = NULL;
-	/* the expressions, in order, wherever they stand among the options */
-	const char **exprs = xcalloc((size_t)argc, sizeof(*exprs));
-	int nr_exprs = 0;
-
-	opterr = 0;
-	optind = 1;
 	/* options and expressions mix, as with perf ("encode EXPR --json");
 	 * '-' keeps that order even under POSIXLY_CORRECT, and "--" ends the
 	 * options for an expression that starts with '-' */
-	while ((c = getopt_long(argc, argv, "-:jh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 1:
-			exprs[nr_exprs++] = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'P':
-			pmu_opt = optarg;
-			break;
-		case 'A':
-			arch_opt = optarg;
-			break;
-		case 'h':
-			cli_print_usage(stdout);
-			free(exprs);
-			return 0;
-		case ':':
-		default:
-			status = cli_option_error(c, argv, longopts);
-			free(exprs);
-			return status;
-		}
+	const struct cli_opts spec = {.table = encode_options, .prefix = "-:", .operand = add_expr};
+	struct encode_opts o = {.exprs = xcalloc((size_t)argc, sizeof(*o.exprs))};
+	int status = cli_opts_parse(&spec, argc, argv, &o);
+	const char **exprs = o.exprs;
+
+	if (status) {
+		free(exprs);
+		return status < 0 ? 0 : status;
 	}
 	while (optind < argc)
-		exprs[nr_exprs++] = argv[optind++];
+		o.exprs[o.nr_exprs++] = argv[optind++];
+	int nr_exprs = o.nr_exprs;
+	bool json = o.json;
 	if (nr_exprs == 0) {
 		free(exprs);
 		return cli_usage_error("no expression given");
 	}
-	const struct hpm_pmu_model *model = fields_model_for(pmu_opt, arch_opt);
+	const struct hpm_pmu_model *model = fields_model_for(o.pmu, o.arch);
 	if (!model) {
 		free(exprs);
 		return EXIT_FAILURE;

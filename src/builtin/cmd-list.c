@@ -21,6 +21,7 @@
 #include "backend/host-events.h"
 #include "backend/pmu.h"
 #include "builtin/builtin.h"
+#include "builtin/cli-opts.h"
 #include "builtin/fields.h"
 #include "core/models.h"
 #include "metric/metric.h"
@@ -64,6 +65,7 @@ const char cmd_list_usage[] =
     "      --no-pager      never start a pager\n"
     "      --deprecated    accepted, as perf's: no name here is deprecated\n"
     "      --cputype TYPE  accepted, as perf's: no hybrid CPU here\n"
+    "      --debug         accepted, as perf's: no debug output\n"
     "  -h, --help          this text\n"
     "\n"
     "Examples:\n"
@@ -535,8 +537,9 @@ static void list_metrics(struct list_out *out, struct list_opts *o, const struct
 
 /* The option getopt refused, as the user wrote it: "-z" from "-zz", or
  * "--frob". */
-static int list_bad_option(char **argv, int c)
+static int list_bad_option(int c, char **argv, const struct option *longopts)
 {
+	(void)longopts;
 	const char *arg = argv[optind - 1];
 	bool is_long = strncmp(arg, "--", 2) == 0;
 	if (c == ':') {
@@ -549,86 +552,54 @@ static int list_bad_option(char **argv, int c)
 	return cli_usage_error("unknown option '%s'", arg);
 }
 
-enum {
-	OPT_NO_DESC = 256,
-	OPT_DETAILS,
-	OPT_RAW_DUMP,
-	OPT_NO_PAGER,
-	OPT_DEPRECATED,
-	OPT_CPUTYPE,
-	OPT_DEBUG,
-	OPT_PMU
+static int opt_no_desc(void *opts, const char *arg)
+{
+	(void)arg;
+	((struct list_opts *)opts)->desc = false;
+	return 0;
+}
+
+/* perf's words for a CPU that is not hybrid */
+static int opt_cputype(void *opts, const char *arg)
+{
+	(void)opts;
+	cli_warn("--cputype '%s': this is not a hybrid CPU; listing every event", arg);
+	return 0;
+}
+
+static int opt_pmu(void *opts, const char *arg)
+{
+	struct list_opts *o = opts;
+	return (o->model = fields_model_by_name(arg)) != NULL ? 0 : EXIT_FAILURE;
+}
+
+#define LO struct list_opts
+static const struct cli_opt list_options[] = {
+    CLI_FLAG("json", 'j', LO, json),
+    CLI_STRING("bank", 'b', LO, bank_name),
+    CLI_CALL("pmu", 0, required_argument, opt_pmu),
+    CLI_FLAG("desc", 'd', LO, desc),
+    CLI_CALL("no-desc", 0, no_argument, opt_no_desc),
+    CLI_FLAG("long-desc", 'v', LO, long_desc),
+    CLI_FLAG("long", 'l', LO, long_desc),
+    CLI_FLAG("details", 0, LO, details),
+    CLI_FLAG("raw-dump", 0, LO, raw_dump),
+    CLI_FLAG("no-pager", 0, LO, no_pager),
+    CLI_IGNORE("deprecated", 0, no_argument),
+    CLI_CALL("cputype", 0, required_argument, opt_cputype),
+    CLI_IGNORE("debug", 0, no_argument),
+    CLI_HELP("help", 'h'),
+    {0},
 };
+#undef LO
 
 static int parse_opts(int argc, char **argv, struct list_opts *o)
 {
-	static const struct option longopts[] = {
-	    {"json", no_argument, NULL, 'j'},
-	    {"bank", required_argument, NULL, 'b'},
-	    {"pmu", required_argument, NULL, OPT_PMU},
-	    {"desc", no_argument, NULL, 'd'},
-	    {"no-desc", no_argument, NULL, OPT_NO_DESC},
-	    {"long-desc", no_argument, NULL, 'v'},
-	    {"long", no_argument, NULL, 'l'},
-	    {"details", no_argument, NULL, OPT_DETAILS},
-	    {"raw-dump", no_argument, NULL, OPT_RAW_DUMP},
-	    {"no-pager", no_argument, NULL, OPT_NO_PAGER},
-	    {"deprecated", no_argument, NULL, OPT_DEPRECATED},
-	    {"cputype", required_argument, NULL, OPT_CPUTYPE},
-	    {"debug", no_argument, NULL, OPT_DEBUG},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	int c;
-
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":jb:dvlh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o->json = true;
-			break;
-		case 'd':
-			o->desc = true;
-			break;
-		case OPT_NO_DESC:
-			o->desc = false;
-			break;
-		case 'v':
-		case 'l':
-			o->long_desc = true;
-			break;
-		case OPT_DETAILS:
-			o->details = true;
-			break;
-		case OPT_RAW_DUMP:
-			o->raw_dump = true;
-			break;
-		case OPT_NO_PAGER:
-			o->no_pager = true;
-			break;
-		case OPT_DEPRECATED:
-		case OPT_DEBUG:
-			break;
-		case OPT_CPUTYPE:
-			/* perf's words for a CPU that is not hybrid */
-			cli_warn("--cputype '%s': this is not a hybrid CPU; listing every event",
-			         optarg);
-			break;
-		case 'b':
-			o->bank_name = optarg;
-			break;
-		case OPT_PMU:
-			if (!(o->model = fields_model_by_name(optarg)))
-				return EXIT_FAILURE;
-			break;
-		case 'h':
-			cli_print_usage(stdout);
-			return -1;
-		default:
-			return list_bad_option(argv, c);
-		}
-	}
+	const struct cli_opts spec = {
+	    .table = list_options, .prefix = ":", .bad_option = list_bad_option};
+	int rc = cli_opts_parse(&spec, argc, argv, o);
+	if (rc)
+		return rc;
 	if (o->json && o->raw_dump)
 		return cli_usage_error("--json and --raw-dump exclude each other");
 	/* --bank names a class of --pmu's model, wherever the two stand */

@@ -21,6 +21,7 @@
 
 #include "builtin/backend-opts.h"
 #include "builtin/builtin.h"
+#include "builtin/cli-opts.h"
 #include "builtin/fields.h"
 #include "core/workload.h"
 #include "record/emu.h"
@@ -56,6 +57,8 @@ const char cmd_record_usage[] =
     "                            workload instead of a command (-c or -F, -e, -o)\n"
     "      --emu-profile NAME    emulator workload profile or file (default balanced;\n"
     "                            hotspots declares functions)\n"
+    "      --emu-trace FILE      replay a trace instead of a profile\n"
+    "      --emu-pmu NAME        Arm emulator feature profile (n1, v1, n2, v2, future)\n"
     "      --emu-seed N          workload seed (default 1)\n"
     "      --emu-cycles N        emulated cycles per hart (default 1e9)\n"
     "      --emu-harts N         emulated harts (default 1), one thread each\n"
@@ -136,179 +139,160 @@ static int parse_call_graph(const char *v, struct hpm_record_opts *o)
 	return -1;
 }
 
-static int parse_opts(int argc, char **argv, struct rec_cli *c)
+/* The options with a value or a rule of their own: each sets c from its
+ * value: 0, else the exit status after the message. */
+
+static int opt_event(void *ctx, const char *arg)
 {
-	enum { OPT_CALL_GRAPH = 256 };
-	static const char shortopts[] = "+:e:c:F:go:aC:p:t:m:qvhb";
-	static const struct option longopts[] = {
-	    {"event", required_argument, NULL, 'e'},
-	    {"count", required_argument, NULL, 'c'},
-	    {"freq", required_argument, NULL, 'F'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"all-cpus", no_argument, NULL, 'a'},
-	    {"cpu", required_argument, NULL, 'C'},
-	    {"pid", required_argument, NULL, 'p'},
-	    {"tid", required_argument, NULL, 't'},
-	    {"mmap-pages", required_argument, NULL, 'm'},
-	    {"call-graph", required_argument, NULL, OPT_CALL_GRAPH},
-	    {"branch-any", no_argument, NULL, 'b'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"verbose", no_argument, NULL, 'v'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"pmu", required_argument, NULL, 'P'},
-	    {NULL, 0, NULL, 0},
-	};
+	struct rec_cli *c = ctx;
+	if (c->o.events) {
+		/* perf adds the events of every -e */
+		size_t len = strlen(c->o.events) + strlen(arg) + 2;
+		char *both = malloc(len);
+		if (!both)
+			return EXIT_FAILURE;
+		snprintf(both, len, "%s,%s", c->o.events, arg);
+		c->o.events = both; /* lives until exit */
+	} else
+		c->o.events = arg;
+	return 0;
+}
+
+static int opt_count(void *ctx, const char *arg)
+{
+	struct rec_cli *c = ctx;
 	uint64_t n;
-	int ch;
-	opterr = 0;
-	optind = 1;
-	/* lives until exit, as getopt's pointers into it */
-	static struct option *all;
-	if (!all)
-		all = backend_opts_longopts(longopts, NULL, true);
-	struct backend_opts bo = {
-	    .backend = &c->backend, .emu = &c->emu, .emu_given = &c->emu_given};
-	while ((ch = getopt_long(argc, argv, shortopts, all, NULL)) != -1) {
-		if (backend_opts_has(ch)) {
-			if (backend_opts_parse(&bo, ch, optarg))
-				return EXIT_FAILURE;
-			continue;
-		}
-		switch (ch) {
-		case 'e':
-			if (c->o.events) {
-				/* perf adds the events of every -e */
-				size_t len = strlen(c->o.events) + strlen(optarg) + 2;
-				char *both = malloc(len);
-				if (!both)
-					return EXIT_FAILURE;
-				snprintf(both, len, "%s,%s", c->o.events, optarg);
-				c->o.events = both; /* lives until exit */
-			} else
-				c->o.events = optarg;
-			break;
-		case 'c':
-			if (cli_parse_u64("-c", optarg, 0, INT64_MAX, &n))
-				return EXIT_FAILURE;
-			if (!n) {
-				cli_error("-c 0: the sample period must be at least 1 event");
-				return EXIT_FAILURE;
-			}
-			c->o.period = n;
-			c->period_given = true;
-			break;
-		case 'F':
-			if (strcmp(optarg, "max") == 0) {
-				n = hpm_record_max_sample_rate();
-				if (!n) {
-					cli_error("-F max: cannot read "
-					          "/proc/sys/kernel/perf_event_max_sample_rate");
-					return EXIT_FAILURE;
-				}
-			} else if (cli_parse_u64("-F", optarg, 0, UINT_MAX, &n))
-				return EXIT_FAILURE;
-			if (!n) {
-				cli_error("-F 0: the sample frequency must be at least 1 Hz");
-				return EXIT_FAILURE;
-			}
-			c->o.freq = n;
-			c->freq_given = true;
-			break;
-		case 'g':
-			/* perf's -g: record_mode fp */
-			c->o.callchain = true;
-			c->o.stack_dump = 0;
-			c->o.lbr = false;
-			break;
-		case OPT_CALL_GRAPH:
-			if (parse_call_graph(optarg, &c->o))
-				return EXIT_USAGE;
-			break;
-		case 'b':
-			c->o.branch_any = true;
-			break;
-		case 'o':
-			c->output = optarg;
-			break;
-		case 'a':
-			c->o.system_wide = true;
-			break;
-		case 'C':
-			c->o.cpu_list = optarg;
-			break;
-		case 'p':
-			if (cli_parse_u64("-p", optarg, 1, INT_MAX, &n))
-				return EXIT_FAILURE;
-			c->o.pid = (pid_t)n;
-			break;
-		case 't':
-			c->o.tid_list = optarg;
-			break;
-		case 'm':
-			if (cli_parse_u64("-m", optarg, 1, 1u << 20, &n))
-				return EXIT_FAILURE;
-			if (n & (n - 1)) {
-				cli_error("-m %s: the number of pages must be a power of 2",
-				          optarg);
-				return EXIT_FAILURE;
-			}
-			c->o.mmap_pages = (unsigned)n;
-			break;
-		case 'P':
-			if (!(c->model = fields_model_by_name(optarg)))
-				return EXIT_FAILURE;
-			break;
-		case 'q':
-			c->quiet = true;
-			break;
-		case 'v':
-			c->verbose = true;
-			break;
-		case 'h':
-			cli_print_usage(stdout);
-			return -1;
-		default:
-			return cli_option_error(ch, argv, all);
-		}
-	}
-	if (optind < argc)
-		c->argv = argv + optind;
-	if (c->period_given && c->freq_given) {
-		cli_error("cannot set frequency and period at the same time");
+	if (cli_parse_u64("-c", arg, 0, INT64_MAX, &n))
+		return EXIT_FAILURE;
+	if (!n) {
+		cli_error("-c 0: the sample period must be at least 1 event");
 		return EXIT_FAILURE;
 	}
-	if (c->backend != HPM_BACKEND_EMU && c->emu_given) {
-		cli_error("the --emu-* options need --backend emu");
+	c->o.period = n;
+	c->period_given = true;
+	return 0;
+}
+
+static int opt_freq(void *ctx, const char *arg)
+{
+	struct rec_cli *c = ctx;
+	uint64_t n;
+	if (strcmp(arg, "max") == 0) {
+		n = hpm_record_max_sample_rate();
+		if (!n) {
+			cli_error(
+			    "-F max: cannot read /proc/sys/kernel/perf_event_max_sample_rate");
+			return EXIT_FAILURE;
+		}
+	} else if (cli_parse_u64("-F", arg, 0, UINT_MAX, &n))
+		return EXIT_FAILURE;
+	if (!n) {
+		cli_error("-F 0: the sample frequency must be at least 1 Hz");
 		return EXIT_FAILURE;
 	}
-	if (c->backend != HPM_BACKEND_EMU && c->model) {
-		cli_error("--pmu %s needs --backend emu: the perf back end records this host's PMU",
-		          c->model->name);
+	c->o.freq = n;
+	c->freq_given = true;
+	return 0;
+}
+
+/* perf's -g: record_mode fp */
+static int opt_g(void *ctx, const char *arg)
+{
+	struct rec_cli *c = ctx;
+	(void)arg;
+	c->o.callchain = true;
+	c->o.stack_dump = 0;
+	c->o.lbr = false;
+	return 0;
+}
+
+static int opt_call_graph(void *ctx, const char *arg)
+{
+	return parse_call_graph(arg, &((struct rec_cli *)ctx)->o) ? EXIT_USAGE : 0;
+}
+
+static int opt_pid(void *ctx, const char *arg)
+{
+	uint64_t n;
+	if (cli_parse_u64("-p", arg, 1, INT_MAX, &n))
+		return EXIT_FAILURE;
+	((struct rec_cli *)ctx)->o.pid = (pid_t)n;
+	return 0;
+}
+
+static int opt_mmap_pages(void *ctx, const char *arg)
+{
+	uint64_t n;
+	if (cli_parse_u64("-m", arg, 1, 1u << 20, &n))
+		return EXIT_FAILURE;
+	if (n & (n - 1)) {
+		cli_error("-m %s: the number of pages must be a power of 2", arg);
 		return EXIT_FAILURE;
 	}
-	if (c->backend == HPM_BACKEND_EMU) {
-		if (c->argv || c->o.system_wide || c->o.cpu_list || c->o.pid > 0 || c->o.tid_list)
-			return cli_usage_error("--backend emu records the emulated workload: no "
-			                       "command, -a, -C, -p or -t");
-		if (c->o.callchain) {
-			cli_error("-g: the emulated workload has no call stacks");
-			return EXIT_FAILURE;
-		}
-		if (c->o.branch_any) {
-			cli_error("-b: the emulated workload has no branch stacks");
-			return EXIT_FAILURE;
-		}
-		if (!c->o.period && !c->freq_given)
-			c->o.freq = HPM_RECORD_DEFAULT_FREQ;
-		if (!c->o.period && c->o.freq > c->emu.freq) {
-			cli_error("-F %llu: above the emulated clock (--emu-freq %llu Hz)",
-			          (unsigned long long)c->o.freq, (unsigned long long)c->emu.freq);
-			return EXIT_FAILURE;
-		}
-		if (!c->output)
-			c->output = "perf.data";
-		return 0;
+	((struct rec_cli *)ctx)->o.mmap_pages = (unsigned)n;
+	return 0;
+}
+
+static int opt_pmu(void *ctx, const char *arg)
+{
+	struct rec_cli *c = ctx;
+	return (c->model = fields_model_by_name(arg)) != NULL ? 0 : EXIT_FAILURE;
+}
+
+#define RC struct rec_cli
+/* record's options, then the --backend and --emu-* ones (backend-opts.h),
+ * in the order an ambiguous abbreviation lists its candidates */
+static const struct cli_opt record_options[] = {
+    CLI_CALL("event", 'e', required_argument, opt_event),
+    CLI_CALL("count", 'c', required_argument, opt_count),
+    CLI_CALL("freq", 'F', required_argument, opt_freq),
+    CLI_STRING("output", 'o', RC, output),
+    CLI_FLAG("all-cpus", 'a', RC, o.system_wide),
+    CLI_STRING("cpu", 'C', RC, o.cpu_list),
+    CLI_CALL("pid", 'p', required_argument, opt_pid),
+    CLI_STRING("tid", 't', RC, o.tid_list),
+    CLI_CALL("mmap-pages", 'm', required_argument, opt_mmap_pages),
+    CLI_CALL("call-graph", 0, required_argument, opt_call_graph),
+    CLI_FLAG("branch-any", 'b', RC, o.branch_any),
+    CLI_FLAG("quiet", 'q', RC, quiet),
+    CLI_FLAG("verbose", 'v', RC, verbose),
+    CLI_HELP("help", 'h'),
+    CLI_CALL("pmu", 0, required_argument, opt_pmu),
+    CLI_CALL(NULL, 'g', no_argument, opt_g),
+    {0},
+};
+#undef RC
+
+/* --backend emu's rules: 0 or the exit status. */
+static int check_emu_opts(struct rec_cli *c)
+{
+	if (c->argv || c->o.system_wide || c->o.cpu_list || c->o.pid > 0 || c->o.tid_list)
+		return cli_usage_error("--backend emu records the emulated workload: no "
+		                       "command, -a, -C, -p or -t");
+	if (c->o.callchain) {
+		cli_error("-g: the emulated workload has no call stacks");
+		return EXIT_FAILURE;
 	}
+	if (c->o.branch_any) {
+		cli_error("-b: the emulated workload has no branch stacks");
+		return EXIT_FAILURE;
+	}
+	if (!c->o.period && !c->freq_given)
+		c->o.freq = HPM_RECORD_DEFAULT_FREQ;
+	if (!c->o.period && c->o.freq > c->emu.freq) {
+		cli_error("-F %llu: above the emulated clock (--emu-freq %llu Hz)",
+		          (unsigned long long)c->o.freq, (unsigned long long)c->emu.freq);
+		return EXIT_FAILURE;
+	}
+	if (!c->output)
+		c->output = "perf.data";
+	return 0;
+}
+
+/* The perf back end's rules, as perf checks its target and frequency: 0
+ * or the exit status. */
+static int check_perf_opts(struct rec_cli *c)
+{
 	if (c->o.lbr && c->o.branch_any) {
 		/* perf's evsel__config_callchain: one branch stack only (a
 		 * warning -q silences, as perf's) */
@@ -350,6 +334,39 @@ static int parse_opts(int argc, char **argv, struct rec_cli *c)
 	return 0;
 }
 
+static int parse_opts(int argc, char **argv, struct rec_cli *c)
+{
+	struct option *backend = backend_opts_longopts(NULL, NULL, true);
+	struct backend_opts bo = {
+	    .backend = &c->backend, .emu = &c->emu, .emu_given = &c->emu_given};
+	const struct cli_opts spec = {.table = record_options,
+	                              .prefix = "+:",
+	                              .splice = backend,
+	                              .splice_at = 15, /* after --pmu */
+	                              .other = backend_opts_apply,
+	                              .other_ctx = &bo};
+	int rc = cli_opts_parse(&spec, argc, argv, c);
+	free(backend);
+	if (rc)
+		return rc;
+	if (optind < argc)
+		c->argv = argv + optind;
+	if (c->period_given && c->freq_given) {
+		cli_error("cannot set frequency and period at the same time");
+		return EXIT_FAILURE;
+	}
+	if (c->backend != HPM_BACKEND_EMU && c->emu_given) {
+		cli_error("the --emu-* options need --backend emu");
+		return EXIT_FAILURE;
+	}
+	if (c->backend != HPM_BACKEND_EMU && c->model) {
+		cli_error("--pmu %s needs --backend emu: the perf back end records this host's PMU",
+		          c->model->name);
+		return EXIT_FAILURE;
+	}
+	return c->backend == HPM_BACKEND_EMU ? check_emu_opts(c) : check_perf_opts(c);
+}
+
 /* perf keeps the file it replaces as FILE.old (a regular file that is not
  * empty); a hard link leaves FILE in place until the new one is renamed
  * over it, so a failure in between loses nothing. */
@@ -367,6 +384,16 @@ static void keep_old(const char *path)
 	if (link(path, old) != 0 && rename(path, old) != 0)
 		cli_warn("cannot keep '%s' as '%s': %s", path, old, strerror(errno));
 	free(old);
+}
+
+/* perf's CMDLINE starts with the path of the running program. */
+static const char *self_exe(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	if (n <= 0)
+		return "hpmstat";
+	buf[n] = '\0';
+	return buf;
 }
 
 static volatile int emu_stop;
@@ -387,15 +414,13 @@ static int record_emu(struct rec_cli *c, int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	char exe[PATH_MAX], err[512];
-	ssize_t elen = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[elen > 0 ? elen : 0] = '\0';
 	struct hpm_record_emu_opts o = {.events = c->o.events,
 	                                .period = c->o.period,
 	                                .freq = c->o.freq,
 	                                .emu = c->emu,
 	                                .model = c->model,
 	                                .pipe = strcmp(c->output, "-") == 0,
-	                                .exe = elen > 0 ? exe : "hpmstat",
+	                                .exe = self_exe(exe, sizeof(exe)),
 	                                .argc = argc,
 	                                .argv = argv};
 	struct hpm_record_emu_stats st;
@@ -419,6 +444,50 @@ static int record_emu(struct rec_cli *c, int argc, char **argv)
 		        (double)st.file_size / 1024.0 / 1024.0, c->output,
 		        (unsigned long long)st.samples);
 	return 0;
+}
+
+/* Drains the buffers until the command (w) ends, the -p process (its
+ * pidfd, or polled for) or every -t thread is gone, or a signal comes: 0,
+ * or -errno of a failed write. */
+static int drain_until_done(const struct rec_cli *c, struct hpm_record *r, struct hpm_workload *w,
+                            int watch_pidfd)
+{
+	char err[512];
+	int extra = w ? w->pidfd : watch_pidfd;
+	while (!rec_signal) {
+		/* without a pidfd the end of the command is polled for */
+		int p = hpm_record_poll(r, extra, extra >= 0 ? -1 : 100, err, sizeof(err));
+		if (p < 0)
+			return p;
+		if (w) {
+			hpm_workload_reap(w, false);
+			if (w->exited)
+				break;
+		} else if (c->o.pid > 0 && (p > 0 || hpm_process_gone(c->o.pid)))
+			break;
+		else if (p > 0 && extra < 0 && !c->o.system_wide && !c->o.cpu_list)
+			break; /* -t: every thread is gone */
+	}
+	return 0;
+}
+
+/* perf's closing lines on stderr (the lost samples' even with -q). */
+static void print_closing_lines(const struct rec_cli *c, const struct hpm_record_stats *st)
+{
+	if (st->lost)
+		fprintf(stderr,
+		        "[ hpmstat record: lost %llu samples in %llu chunks: check IO/CPU "
+		        "overload ]\n",
+		        (unsigned long long)st->lost, (unsigned long long)st->lost_chunks);
+	if (!c->quiet) {
+		fprintf(stderr, "[ hpmstat record: Woken up %llu times to write data ]\n",
+		        (unsigned long long)st->wakeups);
+		fprintf(stderr, "[ hpmstat record: Captured and wrote %.3f MB %s",
+		        (double)st->file_size / 1024.0 / 1024.0, c->output);
+		if (st->samples)
+			fprintf(stderr, " (%llu samples)", (unsigned long long)st->samples);
+		fprintf(stderr, " ]\n");
+	}
 }
 
 int cmd_record(int argc, char **argv)
@@ -458,10 +527,7 @@ int cmd_record(int argc, char **argv)
 
 	struct hpm_record *r = NULL;
 	int status = 0;
-	/* perf's CMDLINE starts with the path of the running program */
 	char exe[PATH_MAX];
-	ssize_t elen = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[elen > 0 ? elen : 0] = '\0';
 	/* -o - is perf's pipe format, as perf record -o - */
 	bool pipe = strcmp(c.output, "-") == 0;
 	if (hpm_record_open(&c.o, &r, err, sizeof(err))) {
@@ -469,7 +535,7 @@ int cmd_record(int argc, char **argv)
 		status = EXIT_FAILURE;
 		goto fail;
 	}
-	rc = hpm_record_start(r, cli_output_stream(&out), pipe, elen > 0 ? exe : "hpmstat", argc,
+	rc = hpm_record_start(r, cli_output_stream(&out), pipe, self_exe(exe, sizeof(exe)), argc,
 	                      argv, err, sizeof(err));
 	if (rc) {
 		/* a failed write names the file; -ESPIPE says why in full */
@@ -499,23 +565,11 @@ int cmd_record(int argc, char **argv)
 	} else if (c.o.pid > 0) {
 		watch_pidfd = hpm_process_pidfd(c.o.pid);
 	}
-	int extra = have_cmd ? w.pidfd : watch_pidfd;
-	while (!rec_signal) {
-		/* without a pidfd the end of the command is polled for */
-		int p = hpm_record_poll(r, extra, extra >= 0 ? -1 : 100, err, sizeof(err));
-		if (p < 0) {
-			cli_output_error(&out, -p);
-			status = EXIT_FAILURE;
-			goto fail;
-		}
-		if (have_cmd) {
-			hpm_workload_reap(&w, false);
-			if (w.exited)
-				break;
-		} else if (c.o.pid > 0 && (p > 0 || hpm_process_gone(c.o.pid)))
-			break;
-		else if (p > 0 && extra < 0 && !c.o.system_wide && !c.o.cpu_list)
-			break; /* -t: every thread is gone */
+	int p = drain_until_done(&c, r, have_cmd ? &w : NULL, watch_pidfd);
+	if (p < 0) {
+		cli_output_error(&out, -p);
+		status = EXIT_FAILURE;
+		goto fail;
 	}
 	if (have_cmd && !w.exited) {
 		/* perf ends a command still running when the recording stops */
@@ -540,20 +594,7 @@ int cmd_record(int argc, char **argv)
 		keep_old(c.output);
 	if (cli_output_commit(&out))
 		return EXIT_FAILURE;
-	if (st.lost)
-		fprintf(stderr,
-		        "[ hpmstat record: lost %llu samples in %llu chunks: check IO/CPU "
-		        "overload ]\n",
-		        (unsigned long long)st.lost, (unsigned long long)st.lost_chunks);
-	if (!c.quiet) {
-		fprintf(stderr, "[ hpmstat record: Woken up %llu times to write data ]\n",
-		        (unsigned long long)st.wakeups);
-		fprintf(stderr, "[ hpmstat record: Captured and wrote %.3f MB %s",
-		        (double)st.file_size / 1024.0 / 1024.0, c.output);
-		if (st.samples)
-			fprintf(stderr, " (%llu samples)", (unsigned long long)st.samples);
-		fprintf(stderr, " ]\n");
-	}
+	print_closing_lines(&c, &st);
 	if (have_cmd) {
 		int sig = 0;
 		int es = hpm_workload_exit_status(&w, &sig);

@@ -191,9 +191,6 @@ static const char *meant_long_option(const char *a)
 	return NULL;
 }
 
-/* Options may come before or after the runs, as users type them; "--ends
- * them. Parsed by hand because --diff takes two values. Returns -1 to
- * exit 0 (--help), else 0 or the exit status. */
 /* An emulated workload's map ("[emu:hotspots]", hpmstat record --backend
  * emu) is named by the functions its profile declares: a built-in profile,
  * or the file --emu-profile names (ctx), never a path the recording names. */
@@ -219,6 +216,83 @@ static int emu_table(void *ctx, struct hpm_syms *syms, const char *dso, char *er
 	return rc;
 }
 
+/* perf's -g, --call-graph[=ORDER], -gcaller, -gcallee: the order is
+ * optional, so the next word is taken only when it is one. 0, or -1 after
+ * the usage message. */
+static int parse_graph(int argc, char **argv, int *i, struct opts *o)
+{
+	const char *a = argv[*i];
+	const char *ord = strchr(a, '=') ? strchr(a, '=') + 1 : a[1] == 'g' && a[2] ? a + 2 : NULL;
+	if (!ord && *i + 1 < argc &&
+	    (strcmp(argv[*i + 1], "caller") == 0 || strcmp(argv[*i + 1], "callee") == 0 ||
+	     strcmp(argv[*i + 1], "none") == 0))
+		ord = argv[++*i];
+	/* perf's -g alone means its default, graph,0.5,caller */
+	if (ord && strcmp(ord, "callee") == 0)
+		o->graph = RS_GRAPH_CALLEE;
+	else if (!ord || strcmp(ord, "caller") == 0 || strcmp(ord, "graph") == 0)
+		o->graph = RS_GRAPH_CALLER;
+	else if (strcmp(ord, "none") == 0)
+		o->graph = RS_GRAPH_OFF;
+	else {
+		cli_usage_error("-g '%s': must be caller or callee", ord);
+		return -1;
+	}
+	return 0;
+}
+
+/* perf's parse_percent_limit: a number, a '%' after it allowed. 0, or -1
+ * after the usage message. */
+static int parse_percent_limit(const char *v, double *out)
+{
+	char *end;
+	errno = 0;
+	double pc = strtod(v, &end);
+	if (*end == '%')
+		end++;
+	if (end == v || *end || errno || !(pc >= 0 && pc <= 100)) {
+		cli_usage_error("--percent-limit '%s': a percentage from 0 to 100", v);
+		return -1;
+	}
+	*out = pc;
+	return 0;
+}
+
+/* The options that exclude or need each other, and perf report's default
+ * input: 0 or the exit status. */
+static int check_opts(struct opts *o)
+{
+	if (o->topdown_variant && check_variant(o))
+		return EXIT_FAILURE;
+	if (o->input && o->samples)
+		return cli_usage_error("-i and --samples exclude each other");
+	if ((o->input || o->samples) && o->nr_runs)
+		return cli_usage_error("give the input once: -i, --samples or run files");
+	/* perf report's default input: a pipe on standard input
+	 * (record -o - | report), else ./perf.data; without either, the run
+	 * files' usage */
+	struct stat st;
+	if (!o->nr_runs && !o->input && !o->samples && fstat(STDIN_FILENO, &st) == 0 &&
+	    S_ISFIFO(st.st_mode))
+		o->input = "-";
+	if (!o->nr_runs && !o->input && !o->samples && access("perf.data", F_OK) == 0)
+		o->input = "perf.data";
+	if (!o->nr_runs && !o->input && !o->samples)
+		return cli_usage_error("no run file given");
+	if (o->input && (o->diff || o->weights))
+		return cli_usage_error("--diff and --weights compare run files: give them as RUN");
+	if (o->diff && o->nr_runs != 2)
+		return cli_usage_error("--diff compares BASE and NEW: give no other run");
+	if (o->diff && o->weights)
+		return cli_usage_error("--weights and --diff exclude each other");
+	if (o->output && !*o->output)
+		return cli_usage_error("-o: the file name is empty");
+	return 0;
+}
+
+/* Options may come before or after the runs, as users type them; "--ends
+ * them. Parsed by hand because --diff takes two values. Returns -1 to
+ * exit 0 (--help), else 0 or the exit status. */
 static int parse(int argc, char **argv, struct opts *o)
 {
 	bool dashdash = false;
@@ -278,25 +352,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->samples_only = o->samples_only ? o->samples_only : "--sort";
 		} else if (strcmp(a, "-g") == 0 || is_opt(a, "--call-graph") ||
 		           strcmp(a, "-gcaller") == 0 || strcmp(a, "-gcallee") == 0) {
-			/* perf's -g takes an optional order: the next word when it
-			 * is one */
-			const char *ord = strchr(a, '=')        ? strchr(a, '=') + 1
-			                  : a[1] == 'g' && a[2] ? a + 2
-			                                        : NULL;
-			if (!ord && i + 1 < argc &&
-			    (strcmp(argv[i + 1], "caller") == 0 ||
-			     strcmp(argv[i + 1], "callee") == 0 ||
-			     strcmp(argv[i + 1], "none") == 0))
-				ord = argv[++i];
-			/* perf's -g alone means its default, graph,0.5,caller */
-			if (ord && strcmp(ord, "callee") == 0)
-				o->graph = RS_GRAPH_CALLEE;
-			else if (!ord || strcmp(ord, "caller") == 0 || strcmp(ord, "graph") == 0)
-				o->graph = RS_GRAPH_CALLER;
-			else if (strcmp(ord, "none") == 0)
-				o->graph = RS_GRAPH_OFF;
-			else
-				return cli_usage_error("-g '%s': must be caller or callee", ord);
+			if (parse_graph(argc, argv, &i, o))
+				return EXIT_USAGE;
 			o->samples_only = o->samples_only ? o->samples_only : "-g";
 		} else if (is_opt(a, "--pmu")) {
 			if (!(v = option_value(argc, argv, &i, "--pmu", 5)))
@@ -333,17 +390,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		} else if (is_opt(a, "--percent-limit")) {
 			if (!(v = option_value(argc, argv, &i, "--percent-limit", 15)))
 				return EXIT_USAGE;
-			/* perf's parse_percent_limit: a number, a '%' after it
-			 * allowed */
-			char *end;
-			errno = 0;
-			double pc = strtod(v, &end);
-			if (*end == '%')
-				end++;
-			if (end == v || *end || errno || !(pc >= 0 && pc <= 100))
-				return cli_usage_error("--percent-limit '%s': a percentage from 0 to 100",
-				                       v);
-			o->percent_limit = pc;
+			if (parse_percent_limit(v, &o->percent_limit))
+				return EXIT_USAGE;
 			o->samples_only = o->samples_only ? o->samples_only : "--percent-limit";
 		} else if (is_opt(a, "--fields") || strcmp(a, "-F") == 0) {
 			if (!(v = option_value(argc, argv, &i, a[1] == 'F' ? "-F" : "--fields",
@@ -376,32 +424,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			return cli_usage_error("unknown option '%.*s'", (int)strcspn(a, "="), a);
 		}
 	}
-	if (o->topdown_variant && check_variant(o))
-		return EXIT_FAILURE;
-	if (o->input && o->samples)
-		return cli_usage_error("-i and --samples exclude each other");
-	if ((o->input || o->samples) && o->nr_runs)
-		return cli_usage_error("give the input once: -i, --samples or run files");
-	/* perf report's default input: a pipe on standard input
-	 * (record -o - | report), else ./perf.data; without either, the run
-	 * files' usage */
-	struct stat st;
-	if (!o->nr_runs && !o->input && !o->samples && fstat(STDIN_FILENO, &st) == 0 &&
-	    S_ISFIFO(st.st_mode))
-		o->input = "-";
-	if (!o->nr_runs && !o->input && !o->samples && access("perf.data", F_OK) == 0)
-		o->input = "perf.data";
-	if (!o->nr_runs && !o->input && !o->samples)
-		return cli_usage_error("no run file given");
-	if (o->input && (o->diff || o->weights))
-		return cli_usage_error("--diff and --weights compare run files: give them as RUN");
-	if (o->diff && o->nr_runs != 2)
-		return cli_usage_error("--diff compares BASE and NEW: give no other run");
-	if (o->diff && o->weights)
-		return cli_usage_error("--weights and --diff exclude each other");
-	if (o->output && !*o->output)
-		return cli_usage_error("-o: the file name is empty");
-	return 0;
+	return check_opts(o);
 }
 
 /* The report on stdout, or in -o's file. The module keeps no temporary

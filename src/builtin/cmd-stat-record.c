@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
+#include "builtin/cli-opts.h"
 #include "builtin/cmd-stat-record.h"
 #include "perfdata/reader.h"
 #include "report/perf-run.h"
@@ -122,42 +123,57 @@ fail:
 	return -1;
 }
 
+/* stat report's options; the -x and -j given before the word are the
+ * defaults. */
+struct stat_report_opts {
+	const char *input, *sep;
+	bool json;
+};
+
+static int opt_separator(void *opts, const char *arg)
+{
+	if (!*arg)
+		return cli_usage_error("-x: the separator is empty");
+	((struct stat_report_opts *)opts)->sep = arg;
+	return 0;
+}
+
+static int opt_help(void *opts, const char *arg)
+{
+	(void)opts;
+	(void)arg;
+	fputs(stat_report_usage, stdout);
+	return -1;
+}
+
+/* The option getopt refused, as the user wrote it. */
+static int bad_option(int c, char **argv, const struct option *longopts)
+{
+	(void)longopts;
+	if (c == ':')
+		return cli_usage_error("option '%s' needs a value", argv[optind - 1]);
+	return cli_usage_error("stat report: unknown option '%s'", argv[optind - 1]);
+}
+
+static const struct cli_opt stat_report_options[] = {
+    CLI_STRING("input", 'i', struct stat_report_opts, input),
+    CLI_CALL("field-separator", 'x', required_argument, opt_separator),
+    CLI_FLAG("json", 'j', struct stat_report_opts, json),
+    CLI_CALL("help", 'h', no_argument, opt_help),
+    {0},
+};
+
 int cmd_stat_report(int argc, char **argv, const char *sep, bool json)
 {
-	static const struct option longopts[] = {
-	    {"input", required_argument, NULL, 'i'},
-	    {"field-separator", required_argument, NULL, 'x'},
-	    {"json", no_argument, NULL, 'j'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *input = NULL;
-	int c;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:x:jh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'x':
-			if (!*optarg)
-				return cli_usage_error("-x: the separator is empty");
-			sep = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			fputs(stat_report_usage, stdout);
-			return 0;
-		case ':':
-			return cli_usage_error("option '%s' needs a value", argv[optind - 1]);
-		default:
-			return cli_usage_error("stat report: unknown option '%s'",
-			                       argv[optind - 1]);
-		}
-	}
+	const struct cli_opts spec = {
+	    .table = stat_report_options, .prefix = ":", .bad_option = bad_option};
+	struct stat_report_opts o = {.sep = sep, .json = json};
+	int status = cli_opts_parse(&spec, argc, argv, &o);
+	if (status)
+		return status < 0 ? 0 : status;
+	const char *input = o.input;
+	sep = o.sep;
+	json = o.json;
 	if (optind < argc)
 		return cli_usage_error("stat report: unexpected argument '%s'", argv[optind]);
 	if (sep && json)

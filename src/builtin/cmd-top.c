@@ -22,6 +22,7 @@
 
 #include "builtin/backend-opts.h"
 #include "builtin/builtin.h"
+#include "builtin/cli-opts.h"
 #include "top/top.h"
 #include "util/clock.h"
 #include "util/outfile.h"
@@ -73,17 +74,6 @@ const char cmd_top_usage[] =
     "/ filter, F5 T tree, k signal, U user; htop's F1 help, F2 setup, F3 search,\n"
     "F4 filter, F5 tree, F6 sort, F7 nice -, F8 nice +, F9 kill, F10 quit.\n";
 
-enum {
-	OPT_STICKY = 256,
-	OPT_NO_COLOR,
-	OPT_CONFIG,
-	OPT_NO_CONFIG,
-	OPT_PMU,
-	OPT_TOPDOWN_VARIANT,
-	OPT_NO_BPF,
-	OPT_TREE,
-};
-
 enum top_mode { MODE_TUI, MODE_BATCH, MODE_JSON };
 
 struct cli {
@@ -108,54 +98,6 @@ static void on_signal(int sig)
 	top_signal = sig;
 }
 
-/* top's own long options, before and after the back-end ones
- * (backend-opts.h; top has no --emu-cycles: it runs until quit) */
-static const struct option top_longopts_head[] = {
-    {"delay", required_argument, NULL, 'd'},
-    {"batch", no_argument, NULL, 'b'},
-    {"json", no_argument, NULL, 'j'},
-    {"iterations", required_argument, NULL, 'n'},
-    {"event", required_argument, NULL, 'e'},
-    {"metrics", required_argument, NULL, 'M'},
-    {"topdown", required_argument, NULL, 't'},
-    {"cpu", required_argument, NULL, 'C'},
-    {"pid", required_argument, NULL, 'p'},
-    {"processes", required_argument, NULL, 'N'},
-    {"user", required_argument, NULL, 'u'},
-    {"sort", required_argument, NULL, 's'},
-    {"reverse", no_argument, NULL, 'r'},
-    {"sticky", no_argument, NULL, OPT_STICKY},
-    {"no-color", no_argument, NULL, OPT_NO_COLOR},
-    {"config", required_argument, NULL, OPT_CONFIG},
-    {"no-config", no_argument, NULL, OPT_NO_CONFIG},
-    {"pmu", required_argument, NULL, OPT_PMU},
-    {"topdown-variant", required_argument, NULL, OPT_TOPDOWN_VARIANT},
-    {"no-bpf", no_argument, NULL, OPT_NO_BPF},
-    {"tree", no_argument, NULL, OPT_TREE},
-    {NULL, 0, NULL, 0},
-};
-static const struct option top_longopts_tail[] = {
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
-static const char shortopts[] = "+:d:bjn:e:M:t:C:p:N:u:s:rh";
-
-/* first pass: only where the config file is, so the file can be loaded
- * before the options that override it */
-static int find_config(int argc, char **argv, const struct option *longopts, struct cli *c)
-{
-	int ch;
-	opterr = 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		if (ch == OPT_CONFIG)
-			c->config = optarg;
-		else if (ch == OPT_NO_CONFIG)
-			c->no_config = true;
-	}
-	return 0;
-}
-
 /* option -> the config key it sets, so both share one validation */
 static int set_option(struct top_opts *o, const char *opt, const char *key, const char *val)
 {
@@ -175,105 +117,225 @@ static int set_backend_key(void *o, const char *opt, const char *key, const char
 	return set_option(o, opt, key, val);
 }
 
-static int parse_opts(int argc, char **argv, const struct option *longopts, struct top_opts *o,
-                      struct cli *c)
+/* What top's options set: its settings (those of top.conf) and the
+ * command line's own. */
+struct top_cli_opts {
+	struct top_opts *o;
+	struct cli *c;
+};
+
+/* The options that share top.conf's keys are checked as the keys are. */
+static int opt_delay(void *ctx, const char *arg)
 {
-	const struct backend_opts backend = {.backend = &o->backend,
-	                                     .emu = &o->emu,
-	                                     .emu_given = &o->emu_asked,
-	                                     .set_key = set_backend_key,
-	                                     .ctx = o};
+	return set_option(((struct top_cli_opts *)ctx)->o, "-d", "delay", arg) ? EXIT_FAILURE : 0;
+}
+
+static int opt_level(void *ctx, const char *arg)
+{
+	return set_option(((struct top_cli_opts *)ctx)->o, "-t", "level", arg) ? EXIT_FAILURE : 0;
+}
+
+static int opt_processes(void *ctx, const char *arg)
+{
+	return set_option(((struct top_cli_opts *)ctx)->o, "-N", "processes", arg) ? EXIT_FAILURE
+	                                                                           : 0;
+}
+
+static int opt_user(void *ctx, const char *arg)
+{
+	return set_option(((struct top_cli_opts *)ctx)->o, "-u", "user", arg) ? EXIT_FAILURE : 0;
+}
+
+static int opt_pmu(void *ctx, const char *arg)
+{
+	return set_option(((struct top_cli_opts *)ctx)->o, "--pmu", "pmu", arg) ? EXIT_FAILURE : 0;
+}
+
+static int opt_topdown_variant(void *ctx, const char *arg)
+{
+	return set_option(((struct top_cli_opts *)ctx)->o, "--topdown-variant", "topdown-variant",
+	                  arg)
+	           ? EXIT_FAILURE
+	           : 0;
+}
+
+static int opt_batch(void *ctx, const char *arg)
+{
+	(void)arg;
+	((struct top_cli_opts *)ctx)->c->mode = MODE_BATCH;
+	return 0;
+}
+
+static int opt_json(void *ctx, const char *arg)
+{
+	(void)arg;
+	((struct top_cli_opts *)ctx)->c->mode = MODE_JSON;
+	return 0;
+}
+
+static int opt_iterations(void *ctx, const char *arg)
+{
 	uint64_t n;
+	if (cli_parse_u64("-n", arg, 1, UINT_MAX, &n))
+		return EXIT_FAILURE;
+	((struct top_cli_opts *)ctx)->c->iterations = (unsigned long)n;
+	return 0;
+}
+
+static int opt_event(void *ctx, const char *arg)
+{
+	struct top_opts *o = ((struct top_cli_opts *)ctx)->o;
+	top_opts_set(&o->events, arg);
+	top_opts_set(&o->events_origin, NULL);
+	return 0;
+}
+
+static int opt_metrics(void *ctx, const char *arg)
+{
+	top_opts_set(&((struct top_cli_opts *)ctx)->o->metrics, arg);
+	return 0;
+}
+
+static int opt_cpu(void *ctx, const char *arg)
+{
+	top_opts_set(&((struct top_cli_opts *)ctx)->o->cpus, arg);
+	return 0;
+}
+
+static int opt_pid(void *ctx, const char *arg)
+{
+	uint64_t n;
+	if (cli_parse_u64("-p", arg, 1, INT_MAX, &n))
+		return EXIT_FAILURE;
+	((struct top_cli_opts *)ctx)->o->pid = (int)n;
+	return 0;
+}
+
+static int opt_sort(void *ctx, const char *arg)
+{
+	struct top_cli_opts *t = ctx;
+	top_opts_set(&t->o->sort, arg);
+	t->c->sort_opt = true;
+	return 0;
+}
+
+static int opt_reverse(void *ctx, const char *arg)
+{
+	(void)arg;
+	((struct top_cli_opts *)ctx)->o->reverse = true;
+	return 0;
+}
+
+static int opt_sticky(void *ctx, const char *arg)
+{
+	(void)arg;
+	((struct top_cli_opts *)ctx)->o->sticky = true;
+	return 0;
+}
+
+static int opt_no_color(void *ctx, const char *arg)
+{
+	(void)arg;
+	((struct top_cli_opts *)ctx)->o->color = false;
+	return 0;
+}
+
+static int opt_no_bpf(void *ctx, const char *arg)
+{
+	(void)arg;
+	((struct top_cli_opts *)ctx)->o->no_bpf = true;
+	return 0;
+}
+
+static int opt_tree(void *ctx, const char *arg)
+{
+	(void)arg;
+	((struct top_cli_opts *)ctx)->o->tree = true;
+	return 0;
+}
+
+/* top's options, then the --backend and --emu-* ones (backend-opts.h; top
+ * has no --emu-cycles: it runs until quit), then --help: the order an
+ * ambiguous abbreviation lists its candidates in. --config and
+ * --no-config are read before the file (find_config), and ignored here. */
+#define TOP_BACKEND_AT 21 /* the index of --help */
+static const struct cli_opt top_options[] = {
+    CLI_CALL("delay", 'd', required_argument, opt_delay),
+    CLI_CALL("batch", 'b', no_argument, opt_batch),
+    CLI_CALL("json", 'j', no_argument, opt_json),
+    CLI_CALL("iterations", 'n', required_argument, opt_iterations),
+    CLI_CALL("event", 'e', required_argument, opt_event),
+    CLI_CALL("metrics", 'M', required_argument, opt_metrics),
+    CLI_CALL("topdown", 't', required_argument, opt_level),
+    CLI_CALL("cpu", 'C', required_argument, opt_cpu),
+    CLI_CALL("pid", 'p', required_argument, opt_pid),
+    CLI_CALL("processes", 'N', required_argument, opt_processes),
+    CLI_CALL("user", 'u', required_argument, opt_user),
+    CLI_CALL("sort", 's', required_argument, opt_sort),
+    CLI_CALL("reverse", 'r', no_argument, opt_reverse),
+    CLI_CALL("sticky", 0, no_argument, opt_sticky),
+    CLI_CALL("no-color", 0, no_argument, opt_no_color),
+    CLI_IGNORE("config", 0, required_argument),
+    CLI_IGNORE("no-config", 0, no_argument),
+    CLI_CALL("pmu", 0, required_argument, opt_pmu),
+    CLI_CALL("topdown-variant", 0, required_argument, opt_topdown_variant),
+    CLI_CALL("no-bpf", 0, no_argument, opt_no_bpf),
+    CLI_CALL("tree", 0, no_argument, opt_tree),
+    CLI_HELP("help", 'h'),
+    {0},
+};
+
+/* The options' table with the back-end ones (backend_opts_longopts's)
+ * spliced in, applied to bo. */
+static void top_spec(struct cli_opts *spec, const struct option *backend, struct backend_opts *bo)
+{
+	*spec = (struct cli_opts){.table = top_options,
+	                          .prefix = "+:",
+	                          .splice = backend,
+	                          .splice_at = TOP_BACKEND_AT,
+	                          .other = backend_opts_apply,
+	                          .other_ctx = bo};
+}
+
+/* first pass: only where the config file is, so the file can be loaded
+ * before the options that override it (errors are the second pass's) */
+static void find_config(int argc, char **argv, struct cli *c)
+{
+	struct cli_opts spec;
+	struct option *longopts, *backend = backend_opts_longopts(NULL, NULL, false);
+	char *shortopts;
 	int ch;
+	top_spec(&spec, backend, NULL);
+	cli_opts_getopt_tables(&spec, &longopts, &shortopts);
 	opterr = 0;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'd':
-			if (set_option(o, "-d", "delay", optarg))
-				return EXIT_FAILURE;
-			break;
-		case 'b':
-			c->mode = MODE_BATCH;
-			break;
-		case 'j':
-			c->mode = MODE_JSON;
-			break;
-		case 'n':
-			if (cli_parse_u64("-n", optarg, 1, UINT_MAX, &n))
-				return EXIT_FAILURE;
-			c->iterations = (unsigned long)n;
-			break;
-		case 'e':
-			top_opts_set(&o->events, optarg);
-			top_opts_set(&o->events_origin, NULL);
-			break;
-		case 'M':
-			top_opts_set(&o->metrics, optarg);
-			break;
-		case 't':
-			if (set_option(o, "-t", "level", optarg))
-				return EXIT_FAILURE;
-			break;
-		case 'C':
-			top_opts_set(&o->cpus, optarg);
-			break;
-		case 'p':
-			if (cli_parse_u64("-p", optarg, 1, INT_MAX, &n))
-				return EXIT_FAILURE;
-			o->pid = (int)n;
-			break;
-		case 'N':
-			if (set_option(o, "-N", "processes", optarg))
-				return EXIT_FAILURE;
-			break;
-		case 'u':
-			if (set_option(o, "-u", "user", optarg))
-				return EXIT_FAILURE;
-			break;
-		case 's':
-			top_opts_set(&o->sort, optarg);
-			c->sort_opt = true;
-			break;
-		case 'r':
-			o->reverse = true;
-			break;
-		case OPT_STICKY:
-			o->sticky = true;
-			break;
-		case OPT_NO_BPF:
-			o->no_bpf = true;
-			break;
-		case OPT_TREE:
-			o->tree = true;
-			break;
-		case OPT_PMU:
-			if (set_option(o, "--pmu", "pmu", optarg))
-				return EXIT_FAILURE;
-			break;
-		case OPT_TOPDOWN_VARIANT:
-			if (set_option(o, "--topdown-variant", "topdown-variant", optarg))
-				return EXIT_FAILURE;
-			break;
-		case OPT_NO_COLOR:
-			o->color = false;
-			break;
-		case OPT_CONFIG:
-		case OPT_NO_CONFIG:
-			break;
-		case 'h':
-			cli_print_usage(stdout);
-			return -1;
-		case ':':
-		default:
-			if (backend_opts_has(ch)) {
-				if (backend_opts_parse(&backend, ch, optarg))
-					return EXIT_FAILURE;
-				break;
-			}
-			return cli_option_error(ch, argv, longopts);
-		}
+		const struct cli_opt *e = cli_opts_entry(&spec, ch);
+		if (e && e->name && strcmp(e->name, "config") == 0)
+			c->config = optarg;
+		else if (e && e->name && strcmp(e->name, "no-config") == 0)
+			c->no_config = true;
 	}
+	free(shortopts);
+	free(longopts);
+	free(backend);
+}
+
+static int parse_opts(int argc, char **argv, struct top_opts *o, struct cli *c)
+{
+	struct backend_opts bo = {.backend = &o->backend,
+	                          .emu = &o->emu,
+	                          .emu_given = &o->emu_asked,
+	                          .set_key = set_backend_key,
+	                          .ctx = o};
+	struct top_cli_opts ctx = {.o = o, .c = c};
+	struct option *backend = backend_opts_longopts(NULL, NULL, false);
+	struct cli_opts spec;
+	top_spec(&spec, backend, &bo);
+	int rc = cli_opts_parse(&spec, argc, argv, &ctx);
+	free(backend);
+	if (rc)
+		return rc;
 	if (optind < argc)
 		return cli_usage_error("unexpected argument '%s'", argv[optind]);
 	if (o->emu.profile && o->emu.trace)
@@ -516,6 +578,110 @@ static int enter_key(struct top_view *v, struct top_model *m, const struct top_f
 }
 
 /* One key; returns true to quit. *resample: the counters changed. */
+/* '<', '>' and 's': the sort column one to the left or right, round
+ * through the text columns (S, USER, COMMAND, PID: TOP_SORT_FIRST to -1),
+ * then the number columns; the emulator's rows have no S or USER. */
+static void sort_cycle_key(struct top_view *v, struct top_opts *o, struct top_frame *f, int ch)
+{
+	int n = (int)f->npcols, col = f->sort_col;
+	do
+		col = ch == '<' ? (col <= TOP_SORT_FIRST ? n - 1 : col - 1)
+		                : (col + 1 >= n ? TOP_SORT_FIRST : col + 1);
+	while (top_sort_col(f, top_sort_name(f, col)) != col);
+	top_opts_set(&o->sort, top_sort_name(f, col));
+	f->sort_col = col;
+	top_sort_procs(f);
+	top_view_sync(v, f);
+	snprintf(v->msg, sizeof(v->msg), "sort: %s", o->sort);
+}
+
+/* 'U': the user whose processes are shown, asked for. True when the
+ * table must be sampled again. */
+static bool user_key(struct top_view *v, const struct top_model *m, struct top_opts *o)
+{
+	char err[512], buf[1024];
+	bool resample = false;
+	if (m->emu) {
+		snprintf(v->msg, sizeof(v->msg), "U: the emulated workloads have no users");
+		return false;
+	}
+	if (top_view_prompt(v, "user (name or uid; empty: everyone's): ", o->user, buf,
+	                    sizeof(buf))) {
+		if (!buf[0]) {
+			top_opts_set(&o->user, NULL);
+		} else if (top_config_set(o, "user", buf, err, sizeof(err))) {
+			snprintf(v->msg, sizeof(v->msg), "%s", err);
+			return false;
+		}
+		resample = true;
+	}
+	snprintf(v->msg, sizeof(v->msg), "user: %s", o->user ? o->user : "everyone");
+	return resample;
+}
+
+/* 'e': the events, asked for; a list the model rejects leaves the
+ * running one. True when the table must be sampled again. */
+static bool events_key(struct top_view *v, struct top_model *m, struct top_opts *o)
+{
+	char err[512], buf[1024];
+	bool resample = false;
+	char *old = o->events ? xstrdup(o->events) : NULL;
+	if (!top_view_prompt(v, "events: ", o->events, buf, sizeof(buf))) {
+		free(old);
+		snprintf(v->msg, sizeof(v->msg), "events unchanged");
+		return false;
+	}
+	top_opts_set(&o->events, buf);
+	top_opts_set(&o->events_origin, NULL);
+	if (top_model_reprogram(m, err, sizeof(err))) {
+		/* the rejected list goes; the running program stays */
+		top_opts_set(&o->events, old);
+		snprintf(v->msg, sizeof(v->msg), "%s", err);
+	} else {
+		snprintf(v->msg, sizeof(v->msg), "events: %s", o->events ? o->events : "(none)");
+		resample = true;
+	}
+	free(old);
+	return resample;
+}
+
+/* F3: htop's search, the bar on the first process whose name has it. */
+static void search_key(struct top_view *v, struct top_frame *f)
+{
+	char buf[1024];
+	if (top_view_prompt(v, "search (name, any case): ", v->search, buf, sizeof(v->search))) {
+		memcpy(v->search, buf, sizeof(v->search));
+		if (!top_view_search(v, f, v->search))
+			snprintf(v->msg, sizeof(v->msg), "search: no process has '%s'", v->search);
+	}
+}
+
+/* '/': the name filter, asked for. */
+static void filter_key(struct top_view *v, struct top_frame *f)
+{
+	char buf[1024];
+	if (top_view_prompt(v, "filter (name, any case; empty: none): ", v->filter, buf,
+	                    sizeof(v->filter))) {
+		/* the prompt took at most sizeof(v->filter) - 1 bytes */
+		memcpy(v->filter, buf, sizeof(v->filter));
+		top_view_sync(v, f);
+	}
+	snprintf(v->msg, sizeof(v->msg), "filter: %s", v->filter[0] ? v->filter : "none");
+}
+
+/* 'W': the settings written to cfgpath; the file's other keys and
+ * comments stay (top_config_write). */
+static void write_config_key(struct top_view *v, const struct top_opts *o, const char *cfgpath)
+{
+	int rc;
+	if (!cfgpath)
+		snprintf(v->msg, sizeof(v->msg), "no config file path (HOME unset)");
+	else if ((rc = top_config_write(o, cfgpath)) != 0)
+		snprintf(v->msg, sizeof(v->msg), "cannot write '%s': %s", cfgpath, strerror(-rc));
+	else
+		snprintf(v->msg, sizeof(v->msg), "wrote %s", cfgpath);
+}
+
 static bool handle_key(int ch, struct top_view *v, struct top_model *m, struct top_opts *o,
                        struct top_frame *f, bool *paused, bool *resample, const char *cfgpath)
 {
@@ -554,21 +720,9 @@ static bool handle_key(int ch, struct top_view *v, struct top_model *m, struct t
 		break;
 	case '<':
 	case '>':
-	case 's': {
-		/* the text columns (S, USER, COMMAND, PID: TOP_SORT_FIRST to -1),
-		 * then the number columns; the emulator's rows have no S or USER */
-		int n = (int)f->npcols, col = f->sort_col;
-		do
-			col = ch == '<' ? (col <= TOP_SORT_FIRST ? n - 1 : col - 1)
-			                : (col + 1 >= n ? TOP_SORT_FIRST : col + 1);
-		while (top_sort_col(f, top_sort_name(f, col)) != col);
-		top_opts_set(&o->sort, top_sort_name(f, col));
-		f->sort_col = col;
-		top_sort_procs(f);
-		top_view_sync(v, f);
-		snprintf(v->msg, sizeof(v->msg), "sort: %s", o->sort);
+	case 's':
+		sort_cycle_key(v, o, f, ch);
 		break;
-	}
 	case 'r':
 		o->reverse = !o->reverse;
 		f->reverse = o->reverse;
@@ -636,13 +790,7 @@ static bool handle_key(int ch, struct top_view *v, struct top_model *m, struct t
 			         v->follow ? v->sel_name : "off");
 		break;
 	case '/':
-		if (top_view_prompt(v, "filter (name, any case; empty: none): ", v->filter, buf,
-		                    sizeof(v->filter))) {
-			/* the prompt took at most sizeof(v->filter) - 1 bytes */
-			memcpy(v->filter, buf, sizeof(v->filter));
-			top_view_sync(v, f);
-		}
-		snprintf(v->msg, sizeof(v->msg), "filter: %s", v->filter[0] ? v->filter : "none");
+		filter_key(v, f);
 		break;
 	case 'T':
 	case TOP_KEY_F5:
@@ -657,13 +805,7 @@ static bool handle_key(int ch, struct top_view *v, struct top_model *m, struct t
 		kill_key(v, f);
 		break;
 	case TOP_KEY_F(3):
-		if (top_view_prompt(v, "search (name, any case): ", v->search, buf,
-		                    sizeof(v->search))) {
-			memcpy(v->search, buf, sizeof(v->search));
-			if (!top_view_search(v, f, v->search))
-				snprintf(v->msg, sizeof(v->msg), "search: no process has '%s'",
-				         v->search);
-		}
+		search_key(v, f);
 		break;
 	case TOP_KEY_F(6):
 		sort_key(v, o, f);
@@ -673,52 +815,13 @@ static bool handle_key(int ch, struct top_view *v, struct top_model *m, struct t
 		nice_key(v, f, ch == TOP_KEY_F(7) ? -1 : 1);
 		break;
 	case 'U':
-		if (m->emu) {
-			snprintf(v->msg, sizeof(v->msg), "U: the emulated workloads have no users");
-			break;
-		}
-		if (top_view_prompt(v, "user (name or uid; empty: everyone's): ", o->user, buf,
-		                    sizeof(buf))) {
-			if (!buf[0]) {
-				top_opts_set(&o->user, NULL);
-			} else if (top_config_set(o, "user", buf, err, sizeof(err))) {
-				snprintf(v->msg, sizeof(v->msg), "%s", err);
-				break;
-			}
-			*resample = true;
-		}
-		snprintf(v->msg, sizeof(v->msg), "user: %s", o->user ? o->user : "everyone");
+		*resample |= user_key(v, m, o);
 		break;
-	case 'e': {
-		char *old = o->events ? xstrdup(o->events) : NULL;
-		if (!top_view_prompt(v, "events: ", o->events, buf, sizeof(buf))) {
-			free(old);
-			snprintf(v->msg, sizeof(v->msg), "events unchanged");
-			break;
-		}
-		top_opts_set(&o->events, buf);
-		top_opts_set(&o->events_origin, NULL);
-		if (top_model_reprogram(m, err, sizeof(err))) {
-			/* the rejected list goes; the running program stays */
-			top_opts_set(&o->events, old);
-			snprintf(v->msg, sizeof(v->msg), "%s", err);
-		} else {
-			snprintf(v->msg, sizeof(v->msg), "events: %s",
-			         o->events ? o->events : "(none)");
-			*resample = true;
-		}
-		free(old);
+	case 'e':
+		*resample |= events_key(v, m, o);
 		break;
-	}
 	case 'W':
-		/* the file's other keys and comments stay (top_config_write) */
-		if (!cfgpath)
-			snprintf(v->msg, sizeof(v->msg), "no config file path (HOME unset)");
-		else if ((rc = top_config_write(o, cfgpath)) != 0)
-			snprintf(v->msg, sizeof(v->msg), "cannot write '%s': %s", cfgpath,
-			         strerror(-rc));
-		else
-			snprintf(v->msg, sizeof(v->msg), "wrote %s", cfgpath);
+		write_config_key(v, o, cfgpath);
 		break;
 	default:
 		if (top_view_nav(v, f, ch))
@@ -858,10 +961,8 @@ int cmd_top(int argc, char **argv)
 	 * faulting it in again, which cost top a fifth of its CPU. */
 	mallopt(M_MMAP_THRESHOLD, 16 << 20);
 	mallopt(M_TRIM_THRESHOLD, 32 << 20);
-	struct option *longopts =
-	    backend_opts_longopts(top_longopts_head, top_longopts_tail, false);
 	top_opts_init(&o);
-	find_config(argc, argv, longopts, &c);
+	find_config(argc, argv, &c);
 	char *cfgpath = c.config ? xstrdup(c.config) : top_config_path();
 	/* a --config file must be there; the default one need not be */
 	if (cfgpath && !c.no_config &&
@@ -870,13 +971,11 @@ int cmd_top(int argc, char **argv)
 			cli_error("%s", err);
 			free(cfgpath);
 			top_opts_free(&o);
-			free(longopts);
 			return EXIT_FAILURE;
 		}
 		cli_warn("warning: %s", err);
 	}
-	int rc = parse_opts(argc, argv, longopts, &o, &c);
-	free(longopts);
+	int rc = parse_opts(argc, argv, &o, &c);
 	if (rc) {
 		free(cfgpath);
 		top_opts_free(&o);

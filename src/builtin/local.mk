@@ -5,6 +5,7 @@ noinst_LIBRARIES += src/builtin/libbuiltin.a
 src_builtin_libbuiltin_a_SOURCES = \
 	src/builtin/builtin.h src/builtin/commands.c \
 	src/builtin/cli.c src/builtin/cli.h \
+	src/builtin/cli-opts.c src/builtin/cli-opts.h \
 	src/builtin/backend-opts.c src/builtin/backend-opts.h \
 	src/builtin/fields.c src/builtin/fields.h \
 	src/builtin/cmd-list.c \
@@ -12,6 +13,8 @@ src_builtin_libbuiltin_a_SOURCES = \
 	src/builtin/cmd-decode.c \
 	src/builtin/cmd-emu.c \
 	src/builtin/cmd-stat.c src/builtin/cmd-stat-record.c src/builtin/cmd-stat-record.h \
+	src/builtin/stat-cmd.h src/builtin/stat-opts.c src/builtin/stat-plan.c \
+	src/builtin/stat-run.c src/builtin/stat-output.c \
 	src/builtin/stat-sample.c src/builtin/stat-sample.h \
 	src/builtin/cmd-report.c \
 	src/builtin/cmd-top.c \

@@ -1,0 +1,111 @@
+/* cli-opts.h: a command's options as one declarative table, in the manner
+ * of perf's parse-options (struct option tables in its builtin-*.c).
+ *
+ * Owns: struct cli_opt (long and short name, argument, what the option
+ * sets, a number's range), the getopt_long tables built from it and the
+ * loop that applies a command line to a command's options. Spellings,
+ * abbreviations, clusters, "--" and the messages for a misused option are
+ * getopt_long's with cli_option_error's wording (cli.h); the table's order
+ * is the order an ambiguous abbreviation's candidates are listed in.
+ * perf's hidden --list-opts, given as the first argument, lists the long
+ * names (tests check them against the man page).
+ */
+#ifndef HPM_BUILTIN_CLI_OPTS_H
+#define HPM_BUILTIN_CLI_OPTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct option; /* <getopt.h> */
+
+/* What an option does to the command's options struct. */
+enum cli_opt_kind {
+	CLI_OPT_FLAG,   /* bool at offset becomes true */
+	CLI_OPT_STRING, /* const char * at offset takes the value */
+	CLI_OPT_COUNT,  /* unsigned at offset counts the option (-d, -dd) */
+	CLI_OPT_U64,    /* uint64_t at offset, min to max (cli_parse_u64, exit 1) */
+	CLI_OPT_CALL,   /* call(opts, value) does the rest */
+	CLI_OPT_IGNORE, /* accepted and ignored (perf's spellings for scripts) */
+	CLI_OPT_HELP,   /* the command's --help text on stdout; the command is done */
+};
+
+struct cli_opt {
+	const char *name; /* the long name, NULL: none */
+	int short_name;   /* 0: none */
+	int has_arg;      /* getopt's no_argument, required_argument, optional_argument */
+	enum cli_opt_kind kind;
+	size_t offset;     /* FLAG, STRING, COUNT, U64 */
+	uint64_t min, max; /* U64 */
+	/* CALL: 0, -1 when the command is done (--help printed), else the
+	 * exit status after the message */
+	int (*call)(void *opts, const char *arg);
+};
+
+#define CLI_FLAG(l, s, type, field)                                                                \
+	{                                                                                          \
+		.name = l, .short_name = s, .has_arg = 0, .kind = CLI_OPT_FLAG,                    \
+		.offset = offsetof(type, field)                                                    \
+	}
+#define CLI_STRING(l, s, type, field)                                                              \
+	{                                                                                          \
+		.name = l, .short_name = s, .has_arg = 1, .kind = CLI_OPT_STRING,                  \
+		.offset = offsetof(type, field)                                                    \
+	}
+#define CLI_COUNT(l, s, type, field)                                                               \
+	{                                                                                          \
+		.name = l, .short_name = s, .has_arg = 0, .kind = CLI_OPT_COUNT,                   \
+		.offset = offsetof(type, field)                                                    \
+	}
+#define CLI_U64(l, s, type, field, lo, hi)                                                         \
+	{                                                                                          \
+		.name = l, .short_name = s, .has_arg = 1, .kind = CLI_OPT_U64,                     \
+		.offset = offsetof(type, field), .min = lo, .max = hi                              \
+	}
+#define CLI_CALL(l, s, arg, fn)                                                                    \
+	{                                                                                          \
+		.name = l, .short_name = s, .has_arg = arg, .kind = CLI_OPT_CALL, .call = fn       \
+	}
+#define CLI_HELP(l, s)                                                                             \
+	{                                                                                          \
+		.name = l, .short_name = s, .has_arg = 0, .kind = CLI_OPT_HELP                     \
+	}
+#define CLI_IGNORE(l, s, arg)                                                                      \
+	{                                                                                          \
+		.name = l, .short_name = s, .has_arg = arg, .kind = CLI_OPT_IGNORE                 \
+	}
+
+/* A command's options: its table (ending in a zero entry), and options of
+ * another table spliced in before table[splice_at] (the --backend and
+ * --emu-* ones, backend-opts.h), which `other` applies. */
+struct cli_opts {
+	const struct cli_opt *table;
+	const char *prefix; /* getopt's: "+:" stops at the first operand */
+	const struct option *splice;
+	size_t splice_at;
+	/* a spliced option c with its value, applied to other_ctx: 0, or the
+	 * exit status after the message */
+	int (*other)(void *other_ctx, int c, const char *arg);
+	void *other_ctx;
+	/* with a '-' prefix (operands and options mix, in order): an operand,
+	 * 0 or the exit status */
+	int (*operand)(void *opts, const char *arg);
+	/* the message for a misused option (getopt's '?' or ':' in c), NULL:
+	 * cli_option_error's; returns the exit status */
+	int (*bad_option)(int c, char **argv, const struct option *longopts);
+};
+
+/* Applies argv's options to opts (optind restarts at 1): 0 with optind at
+ * the first operand, -1 when the command is done (--help, --list-opts),
+ * else the exit status after the message (EXIT_USAGE for a misused
+ * option, cli_option_error's). */
+int cli_opts_parse(const struct cli_opts *spec, int argc, char **argv, void *opts);
+
+/* For a command's own quiet pass over argv (top's, for --config before its
+ * file is read): getopt_long's long and short options of spec (free() both),
+ * and the entry of spec's table that getopt_long's return c names, NULL
+ * for none (a spliced option, an error). */
+void cli_opts_getopt_tables(const struct cli_opts *spec, struct option **longopts,
+                            char **shortopts);
+const struct cli_opt *cli_opts_entry(const struct cli_opts *spec, int c);
+
+#endif

@@ -1,0 +1,75 @@
+#!/bin/sh
+# Each command's option table (src/builtin/cli-opts.h) against its
+# documentation: perf's hidden --list-opts lists the table's long options
+# (perf's format and exit status 130); every one of them is in the man
+# page's OPTIONS and in the command's --help, and every long option the man
+# page's OPTIONS names is in the table, so that an option cannot be added,
+# renamed or dropped on one side only. -h/--help is documented once for
+# every command in hpmstat(1).
+. "$top_srcdir/tests/lib.sh"
+H=$HPMSTAT
+man=$top_srcdir/man
+
+# man_options PAGE [SUBSECTION]: the long options the tags of the OPTIONS
+# section name (only those under .SS SUBSECTION when given), one a line
+man_options() {
+	awk -v sub_name="${2:-}" '
+		/^\.SH / { in_opts = ($2 == "OPTIONS"); in_sub = (sub_name == "") }
+		/^\.SS / && in_opts { in_sub = (sub_name == "" || $2 == sub_name) }
+		in_opts && in_sub && tag { print }
+		{ tag = in_opts && in_sub && ($1 == ".TP" || $1 == ".TQ") }' "$1" |
+		sed 's/\\-/-/g' | grep -o -- '--[a-z0-9][a-z0-9-]*' | grep -vx -- '--help' | sort -u
+}
+
+# check CMD PAGE [SUBSECTION]: the table against the page and --help
+check() {
+	cmd=$1; page=$2; sub=${3:-}
+	"$H" $cmd --list-opts </dev/null >"$tap_out" 2>"$tap_err"
+	rc=$?
+	table=$(tr ' ' '\n' <"$tap_out" | grep -v '^$' | grep -vx -- '--help' | sort -u)
+	[ "$rc" -eq 130 ] && [ "$(wc -l <"$tap_out")" -eq 1 ] && [ ! -s "$tap_err" ] &&
+		tr ' ' '\n' <"$tap_out" | grep -qx -- '--help'
+	ok $? "$cmd --list-opts: one line of long options, exit 130 as perf's"
+	[ "$rc" -eq 130 ] || diag "exit $rc" "$(head -3 "$tap_err")"
+
+	documented=$(man_options "$page" $sub)
+	missing=$(printf '%s\n' "$table" | while read -r o; do
+		printf '%s\n' "$documented" | grep -qx -- "$o" || printf '%s ' "$o"
+	done)
+	[ -n "$table" ] && [ -z "$missing" ]
+	ok $? "$cmd: every option of the table is in $(basename "$page")'s OPTIONS${sub:+ ($sub)}"
+	[ -z "$missing" ] || diag "not in the page: $missing"
+
+	stale=$(printf '%s\n' "$documented" | while read -r o; do
+		printf '%s\n' "$table" | grep -qx -- "$o" || printf '%s ' "$o"
+	done)
+	[ -n "$documented" ] && [ -z "$stale" ]
+	ok $? "$cmd: every long option $(basename "$page")'s OPTIONS${sub:+ ($sub)} names is in the table"
+	[ -z "$stale" ] || diag "not in the table: $stale"
+
+	"$H" $cmd --help >"$tap_out" 2>&1
+	unlisted=$(printf '%s\n' "$table" | while read -r o; do
+		grep -q -- "$o\([^a-z0-9-]\|$\)" "$tap_out" || printf '%s ' "$o"
+	done)
+	[ -z "$unlisted" ]
+	ok $? "$cmd --help names every option of the table"
+	[ -z "$unlisted" ] || diag "not in --help: $unlisted"
+}
+
+check stat "$man/hpmstat-stat.1"
+check record "$man/hpmstat-record.1"
+check top "$man/hpmstat-top.1"
+check list "$man/hpmstat-list.1"
+check encode "$man/hpmstat.1" encode
+check decode "$man/hpmstat.1" decode
+
+# --help is the one option every command has, documented once
+grep -q 'Every command also accepts' "$man/hpmstat.1"
+ok $? "hpmstat(1) documents -h/--help for every command"
+
+# --list-opts only as the first argument, as perf reads it: elsewhere it is
+# an unknown option as before
+run_fails_with "stat -j --list-opts: an unknown option" "unknown option '--list-opts'" $H stat -j --list-opts
+[ "$rc" -eq 2 ] || { ok 1 "stat -j --list-opts: exit 2"; diag "exit $rc"; }
+
+done_testing
