@@ -187,8 +187,7 @@ int hpm_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int gr
 	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
-static void to_attr(const struct hpm_perf_event *pe, bool in_group, bool leader,
-                    const struct hpm_target *t, bool task, struct perf_event_attr *a)
+void hpm_perf_event_to_attr(const struct hpm_perf_event *pe, struct perf_event_attr *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
@@ -201,6 +200,12 @@ static void to_attr(const struct hpm_perf_event *pe, bool in_group, bool leader,
 	a->exclude_hv = pe->exclude_hv;
 	a->exclude_host = pe->exclude_host;
 	a->exclude_guest = pe->exclude_guest;
+}
+
+static void to_attr(const struct hpm_perf_event *pe, bool in_group, bool leader,
+                    const struct hpm_target *t, bool task, struct perf_event_attr *a)
+{
+	hpm_perf_event_to_attr(pe, a);
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	if (in_group)
 		a->read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;

@@ -301,16 +301,7 @@ static void set_record_attr(struct hpm_record *r, const struct hpm_record_opts *
 	struct hpm_evsel *ev = &r->list.ev[i];
 	struct rec_event *e = &r->ev[i];
 	struct perf_event_attr *a = &e->attr;
-	memset(a, 0, sizeof(*a));
-	a->type = pe->type;
-	a->config = pe->config;
-	a->config1 = pe->config1;
-	a->config2 = pe->config2;
-	a->exclude_user = pe->exclude_user;
-	a->exclude_kernel = pe->exclude_kernel;
-	a->exclude_hv = pe->exclude_hv;
-	a->exclude_host = pe->exclude_host;
-	a->exclude_guest = pe->exclude_guest;
+	hpm_perf_event_to_attr(pe, a);
 	a->precise_ip = (precise_max ? 3 : pe->precise_ip) & 3;
 	set_sample_common(a, o, several, ev->sample_read);
 	if (!e->leader && ev->sample_read) {
