@@ -115,122 +115,18 @@ static uint64_t pc_sample(struct arm_emu_pe *pe)
 	return (pe->pc & ((UINT64_C(1) << 56) - 1)) | ((uint64_t)pe->pc_el << 61) | (ns << 63);
 }
 
-/* What an access of one register group did beyond the ARM_EMU_* result:
- * ACCESS_WRITTEN, the access is done and a write may have changed what
- * counts; ACCESS_NOT_MINE, the register is another group's. */
-enum { ACCESS_WRITTEN = -1, ACCESS_NOT_MINE = -2 };
+/* access_other's result for a write that may have changed what counts:
+ * do_access then decodes the rules again. */
+enum { ACCESS_WRITTEN = -1 };
 
-/* The counting registers: PMCR, the enable, interrupt and overflow sets,
- * PMSELR, the event types and counters, PMSWINC, PMUSERENR. */
-static int access_counting(struct arm_emu_pe *pe, unsigned el, unsigned reg, int n, bool write,
-                           uint64_t *val, bool ext)
-{
-	const struct arm_emu_features *f = pe->m->f;
-	uint64_t v = write ? *val : 0;
-	uint32_t vis = visible_mask(pe, el, ext);
-	bool p5 = f->pmuver >= 6;
-	switch (reg) {
-	case ARM_EMU_PMCR_EL0:
-		if (!write) {
-			*val = pe->pmcr | ((uint64_t)visible_n(pe, el, ext) << 11);
-			return ARM_EMU_OK;
-		}
-		pe->pmcr = v & (ARM_EMU_PMCR_E | ARM_EMU_PMCR_DP | ARM_EMU_PMCR_LC |
-		                (p5 ? ARM_EMU_PMCR_LP : 0));
-		if (v & ARM_EMU_PMCR_P) /* the counters this EL sees */
-			for (unsigned i = 0; i < visible_n(pe, el, ext); i++)
-				pe->evcntr[i] = 0;
-		if (v & ARM_EMU_PMCR_C)
-			pe->ccntr = 0;
-		return ACCESS_WRITTEN;
-	case ARM_EMU_PMCNTENSET_EL0:
-	case ARM_EMU_PMCNTENCLR_EL0:
-	case ARM_EMU_PMINTENSET_EL1:
-	case ARM_EMU_PMINTENCLR_EL1:
-	case ARM_EMU_PMOVSSET_EL0:
-	case ARM_EMU_PMOVSCLR_EL0: {
-		uint32_t *r = reg <= ARM_EMU_PMCNTENCLR_EL0 ? &pe->cnten
-		              : reg <= ARM_EMU_PMOVSCLR_EL0 ? &pe->ovs
-		                                            : &pe->inten;
-		bool set = reg == ARM_EMU_PMCNTENSET_EL0 || reg == ARM_EMU_PMINTENSET_EL1 ||
-		           reg == ARM_EMU_PMOVSSET_EL0;
-		if (!write) {
-			*val = *r & vis;
-			return ARM_EMU_OK;
-		}
-		uint32_t bits = (uint32_t)v & vis;
-		if (set)
-			*r |= bits;
-		else
-			*r &= ~bits;
-		return ACCESS_WRITTEN;
-	}
-	case ARM_EMU_PMSELR_EL0:
-		if (!write)
-			*val = pe->selr;
-		else
-			pe->selr = v & 31u;
-		return ACCESS_WRITTEN;
-	case ARM_EMU_PMEVTYPER_EL0:
-	case ARM_EMU_PMXEVTYPER_EL0:
-		if (n < 0) { /* PMXEVTYPER with SEL = 31 */
-			if (!write)
-				*val = pe->ccfiltr;
-			else
-				pe->ccfiltr = v & typer_mask(f, true);
-			return ACCESS_WRITTEN;
-		}
-		if (!write) {
-			*val = pe->evtyper[n];
-			return ARM_EMU_OK;
-		}
-		pe->evtyper[n] = v & typer_mask(f, false);
-		/* SPEC §5: no edge in the first cycle after a write */
-		pe->edge_valid &= ~(UINT32_C(1) << n);
-		return ACCESS_WRITTEN;
-	case ARM_EMU_PMEVCNTR_EL0:
-	case ARM_EMU_PMXEVCNTR_EL0:
-		if (!write)
-			*val = pe->evcntr[n];
-		else
-			pe->evcntr[n] = p5 ? v : (v & UINT32_MAX);
-		return ACCESS_WRITTEN;
-	case ARM_EMU_PMCCNTR_EL0:
-		if (!write)
-			*val = pe->ccntr;
-		else
-			pe->ccntr = v;
-		return ACCESS_WRITTEN;
-	case ARM_EMU_PMCCFILTR_EL0:
-		if (!write)
-			*val = pe->ccfiltr;
-		else
-			pe->ccfiltr = v & typer_mask(f, true);
-		return ACCESS_WRITTEN;
-	case ARM_EMU_PMSWINC_EL0:
-		arm_emu_sw_incr(pe, ext ? ARM_EMU_EL3 : el,
-		                (uint32_t)v & vis & ~(uint32_t)ARM_EMU_CCNT_BIT);
-		return ACCESS_WRITTEN;
-	case ARM_EMU_PMUSERENR_EL0:
-		if (!write)
-			*val = pe->userenr;
-		else
-			pe->userenr = v & 15u;
-		return ACCESS_WRITTEN;
-	default:
-		return ACCESS_NOT_MINE;
-	}
-}
-
-/* The ID registers, EL2's and EL3's controls and the snapshot registers. */
-static int access_control(struct arm_emu_pe *pe, unsigned el, unsigned reg, int n, bool write,
-                          uint64_t *val, bool ext)
+/* The registers beyond the counting ones: the ID registers, EL2's and
+ * EL3's controls, the snapshot registers and the external block. */
+static int access_other(struct arm_emu_pe *pe, unsigned reg, int n, bool write, uint64_t *val)
 {
 	const struct arm_emu_features *f = pe->m->f;
 	uint64_t v = write ? *val : 0;
 	bool p5 = f->pmuver >= 6;
-	(void)el;
-	(void)ext;
+
 	switch (reg) {
 	case ARM_EMU_PMMIR_EL1:
 		*val = f->slots | ((uint64_t)f->thwidth << 20) |
@@ -275,21 +171,7 @@ static int access_control(struct arm_emu_pe *pe, unsigned el, unsigned reg, int 
 	case ARM_EMU_PMCCNTSVR_EL1:
 		*val = pe->ccsvr;
 		return ARM_EMU_OK;
-	default:
-		return ACCESS_NOT_MINE;
-	}
-}
-
-/* The external block; registers of absent features are RES0. */
-static int access_external(struct arm_emu_pe *pe, unsigned el, unsigned reg, int n, bool write,
-                           uint64_t *val, bool ext)
-{
-	const struct arm_emu_features *f = pe->m->f;
-	uint64_t v = write ? *val : 0;
-	(void)el;
-	(void)n;
-	(void)ext;
-	switch (reg) {
+	/* the external block; registers of absent features are RES0 */
 	case ARM_EMU_EXT_PMDEVID:
 		*val = f->pcsample | (f->pmss << 4) | (f->extpmn << 8);
 		return ARM_EMU_OK;
@@ -321,7 +203,7 @@ static int access_external(struct arm_emu_pe *pe, unsigned el, unsigned reg, int
 			pe->exte = v & 1u;
 		return ACCESS_WRITTEN;
 	default:
-		return ACCESS_NOT_MINE;
+		return ARM_EMU_UNDEFINED;
 	}
 }
 
@@ -331,15 +213,106 @@ static int do_access(struct arm_emu_pe *pe, unsigned el, unsigned reg, int n, bo
                      uint64_t *val, bool ext)
 {
 	arm_emu_sync(pe); /* exact at every access */
-	int rc = access_counting(pe, el, reg, n, write, val, ext);
-	if (rc == ACCESS_NOT_MINE)
-		rc = access_control(pe, el, reg, n, write, val, ext);
-	if (rc == ACCESS_NOT_MINE)
-		rc = access_external(pe, el, reg, n, write, val, ext);
-	if (rc == ACCESS_NOT_MINE)
-		return ARM_EMU_UNDEFINED;
-	if (rc != ACCESS_WRITTEN)
-		return rc;
+	const struct arm_emu_features *f = pe->m->f;
+	uint32_t vis = visible_mask(pe, el, ext);
+	uint64_t v = write ? *val : 0;
+	bool p5 = f->pmuver >= 6;
+
+	switch (reg) {
+	case ARM_EMU_PMCR_EL0:
+		if (!write) {
+			*val = pe->pmcr | ((uint64_t)visible_n(pe, el, ext) << 11);
+			return ARM_EMU_OK;
+		}
+		pe->pmcr = v & (ARM_EMU_PMCR_E | ARM_EMU_PMCR_DP | ARM_EMU_PMCR_LC |
+		                (p5 ? ARM_EMU_PMCR_LP : 0));
+		if (v & ARM_EMU_PMCR_P) /* the counters this EL sees */
+			for (unsigned i = 0; i < visible_n(pe, el, ext); i++)
+				pe->evcntr[i] = 0;
+		if (v & ARM_EMU_PMCR_C)
+			pe->ccntr = 0;
+		break;
+	case ARM_EMU_PMCNTENSET_EL0:
+	case ARM_EMU_PMCNTENCLR_EL0:
+	case ARM_EMU_PMINTENSET_EL1:
+	case ARM_EMU_PMINTENCLR_EL1:
+	case ARM_EMU_PMOVSSET_EL0:
+	case ARM_EMU_PMOVSCLR_EL0: {
+		uint32_t *r = reg <= ARM_EMU_PMCNTENCLR_EL0 ? &pe->cnten
+		              : reg <= ARM_EMU_PMOVSCLR_EL0 ? &pe->ovs
+		                                            : &pe->inten;
+		bool set = reg == ARM_EMU_PMCNTENSET_EL0 || reg == ARM_EMU_PMINTENSET_EL1 ||
+		           reg == ARM_EMU_PMOVSSET_EL0;
+		if (!write) {
+			*val = *r & vis;
+			return ARM_EMU_OK;
+		}
+		uint32_t bits = (uint32_t)v & vis;
+		if (set)
+			*r |= bits;
+		else
+			*r &= ~bits;
+		break;
+	}
+	case ARM_EMU_PMSELR_EL0:
+		if (!write)
+			*val = pe->selr;
+		else
+			pe->selr = v & 31u;
+		break;
+	case ARM_EMU_PMEVTYPER_EL0:
+	case ARM_EMU_PMXEVTYPER_EL0:
+		if (n < 0) { /* PMXEVTYPER with SEL = 31 */
+			if (!write)
+				*val = pe->ccfiltr;
+			else
+				pe->ccfiltr = v & typer_mask(f, true);
+			break;
+		}
+		if (!write) {
+			*val = pe->evtyper[n];
+			return ARM_EMU_OK;
+		}
+		pe->evtyper[n] = v & typer_mask(f, false);
+		/* SPEC §5: no edge in the first cycle after a write */
+		pe->edge_valid &= ~(UINT32_C(1) << n);
+		break;
+	case ARM_EMU_PMEVCNTR_EL0:
+	case ARM_EMU_PMXEVCNTR_EL0:
+		if (!write)
+			*val = pe->evcntr[n];
+		else
+			pe->evcntr[n] = p5 ? v : (v & UINT32_MAX);
+		break;
+	case ARM_EMU_PMCCNTR_EL0:
+		if (!write)
+			*val = pe->ccntr;
+		else
+			pe->ccntr = v;
+		break;
+	case ARM_EMU_PMCCFILTR_EL0:
+		if (!write)
+			*val = pe->ccfiltr;
+		else
+			pe->ccfiltr = v & typer_mask(f, true);
+		break;
+	case ARM_EMU_PMSWINC_EL0:
+		arm_emu_sw_incr(pe, ext ? ARM_EMU_EL3 : el,
+		                (uint32_t)v & vis & ~(uint32_t)ARM_EMU_CCNT_BIT);
+		break;
+	case ARM_EMU_PMUSERENR_EL0:
+		if (!write)
+			*val = pe->userenr;
+		else
+			pe->userenr = v & 15u;
+		break;
+	default: {
+		int rc = access_other(pe, reg, n, write, val);
+		if (rc != ACCESS_WRITTEN)
+			return rc;
+		break;
+	}
+	}
 	if (write) {
 		pe->dirty = true;
 		update_enables(pe);
