@@ -52,6 +52,7 @@
 
 #include <jansson.h>
 
+#include "gen/gen-die.h"
 #include "metric/metric.h"
 
 #define MAX_METRICS 1024
@@ -105,12 +106,8 @@ static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1,
 static void die(const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "%s: %s: ", prog, cur_file);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
+	gen_vdie(prog, cur_file, fmt, ap);
 }
 
 static const char *get_str(json_t *obj, const char *key, const char *mname, bool required)

@@ -34,6 +34,8 @@
 
 #include <jansson.h>
 
+#include "gen/gen-die.h"
+
 #define MAX_EVENTS 1024 /* EVENTn is 10 bits */
 #define MAX_ROWS   2048
 
@@ -70,12 +72,8 @@ static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1,
 static void die(const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "%s: %s: ", prog, cur_file ? cur_file : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
+	gen_vdie(prog, cur_file, fmt, ap);
 }
 
 static const char *get_str(json_t *obj, const char *key, const char *evname)
