@@ -3,6 +3,6 @@
 # writes perf.data through src/perfdata).
 noinst_LIBRARIES += src/record/librecord.a
 src_record_librecord_a_SOURCES = src/record/record.c src/record/record.h \
-	src/record/record-int.h src/record/record-synth.c
+	src/record/record-int.h src/record/record-maps.c src/record/record-synth.c
 # hpmstat record --backend emu (the emulator's sampling into perf.data)
 src_record_librecord_a_SOURCES += src/record/emu.c src/record/emu.h

@@ -2,10 +2,11 @@
  * exported.
  *
  * Owns: the session's state (struct hpm_record: its events, ring buffers,
- * the processes' maps and the DSOs samples hit) and what record.c (the
- * session: open, poll, write, the build ids) and record-synth.c (the
- * records perf synthesizes for what existed before the session: the
- * kernel's map, each process's comm and maps) give each other.
+ * the processes' maps and the DSOs samples hit) and what its parts give
+ * each other: record.c (the session: open, poll, write, the build ids),
+ * record-maps.c (the maps and DSOs the records written tell of) and
+ * record-synth.c (the records perf synthesizes for what existed before
+ * the session: the kernel's map, each process's comm and maps).
  */
 #ifndef HPM_RECORD_RECORD_INT_H
 #define HPM_RECORD_RECORD_INT_H
@@ -92,10 +93,18 @@ struct hpm_record {
 	char note[256];
 };
 
-/* record.c */
+/* record-maps.c: the processes' maps and the DSOs samples hit. */
 struct rec_proc *record_proc_get(struct hpm_record *r, pid_t pid, bool create);
 void record_proc_add_map(struct rec_proc *p, uint64_t start, uint64_t len, unsigned dso);
 unsigned record_dso_of_file(struct hpm_record *r, const char *filename);
+void record_proc_free(struct rec_proc *p);
+/* What the records written tell of the maps: a map (MMAP2), an exec
+ * (COMM_EXEC: the maps start afresh), a child (FORK: the parent's maps),
+ * a sample (its DSO is hit). */
+void record_note_mmap2(struct hpm_record *r, const struct perf_event_header *h);
+void record_note_exec(struct hpm_record *r, pid_t pid);
+void record_note_fork(struct hpm_record *r, const struct perf_event_header *h);
+void record_note_sample(struct hpm_record *r, const struct perf_event_header *h);
 
 /* record-synth.c: the records of what existed before the session, written
  * as perf's synthesize does. 0 or a negative errno. */

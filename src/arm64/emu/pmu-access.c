@@ -15,6 +15,37 @@
 #include "arm64/emu/pmu.h"
 #include "arm64/pmevtyper.h"
 
+/* The event counters an access from el sees (PMCR_EL0.N as it reads). */
+static unsigned visible_n(const struct arm_emu_pe *pe, unsigned el, bool ext)
+{
+	if (ext)
+		return pe->m->f->nr_counters;
+	return el <= 1 ? arm_emu_hpmn(pe) : epmn_of(pe);
+}
+
+static uint32_t visible_mask(const struct arm_emu_pe *pe, unsigned el, bool ext)
+{
+	return low_bits(visible_n(pe, el, ext)) | (uint32_t)ARM_EMU_CCNT_BIT;
+}
+
+/* Which counters count: PMCNTEN and the gate of their range. A counter
+ * that becomes enabled starts its edge detection afresh (SPEC §5: no edge
+ * in the first cycle after it is enabled). */
+static void update_enables(struct arm_emu_pe *pe)
+{
+	unsigned h = arm_emu_hpmn(pe), e = epmn_of(pe), n = pe->m->f->nr_counters;
+	uint32_t gate = 0;
+	if (pe->pmcr & ARM_EMU_PMCR_E)
+		gate |= low_bits(h) | (uint32_t)ARM_EMU_CCNT_BIT;
+	if (pe->mdcr2 & ARM_EMU_MDCR2_HPME)
+		gate |= low_bits(e) & ~low_bits(h);
+	if (pe->exte & 1u)
+		gate |= low_bits(n) & ~low_bits(e);
+	uint32_t en = pe->cnten & gate;
+	pe->edge_valid &= ~(en & ~pe->en_mask);
+	pe->en_mask = en;
+}
+
 /* The implemented bits of PMEVTYPER<n>_EL0 (ccfilt: of PMCCFILTR_EL0):
  * fields of absent features are RES0, and so are TH bits at and above
  * THWIDTH. pmevtyper.c says which, for encode and decode too. */
@@ -352,7 +383,7 @@ static int sys_access(struct arm_emu_pe *pe, unsigned el, unsigned reg, unsigned
 			return ARM_EMU_TRAP_EL2;
 		if (reg == ARM_EMU_PMCR_EL0 && (pe->mdcr2 & ARM_EMU_MDCR2_TPMCR))
 			return ARM_EMU_TRAP_EL2;
-		if (is_counter_reg(reg) && n >= (int)hpmn_of(pe))
+		if (is_counter_reg(reg) && n >= (int)arm_emu_hpmn(pe))
 			return ARM_EMU_TRAP_EL2;
 	}
 	return do_access(pe, el, reg, n, write, val, false);
@@ -413,7 +444,7 @@ bool arm_emu_irq_pending(struct arm_emu_pe *pe)
 	 * (PMCR.E below HPMN and for the cycle counter, MDCR_EL2.HPME for the
 	 * counters reserved for EL2). The counters EXTPMN reserves signal
 	 * the external agent, not the PE's interrupt. */
-	unsigned h = hpmn_of(pe), e = epmn_of(pe);
+	unsigned h = arm_emu_hpmn(pe), e = epmn_of(pe);
 	uint32_t gate = 0;
 	if (pe->pmcr & ARM_EMU_PMCR_E)
 		gate |= low_bits(h) | (uint32_t)ARM_EMU_CCNT_BIT;

@@ -122,50 +122,9 @@ static inline unsigned epmn_of(const struct arm_emu_pe *pe)
 	return pe->m->f->extpmn && pe->epmn < n ? (unsigned)pe->epmn : n;
 }
 
-/* MDCR_EL2.HPMN as it acts: never beyond the PE's counters. */
-static inline unsigned hpmn_of(const struct arm_emu_pe *pe)
-{
-	unsigned h = ARM_EMU_MDCR2_HPMN(pe->mdcr2), e = epmn_of(pe);
-	return h < e ? h : e;
-}
-
 static inline uint32_t low_bits(unsigned n)
 {
 	return n >= 32 ? UINT32_MAX : (UINT32_C(1) << n) - 1;
 }
-
-/* The event counters an access from el sees (PMCR_EL0.N as it reads). */
-static inline unsigned visible_n(const struct arm_emu_pe *pe, unsigned el, bool ext)
-{
-	if (ext)
-		return pe->m->f->nr_counters;
-	return el <= 1 ? hpmn_of(pe) : epmn_of(pe);
-}
-
-static inline uint32_t visible_mask(const struct arm_emu_pe *pe, unsigned el, bool ext)
-{
-	return low_bits(visible_n(pe, el, ext)) | (uint32_t)ARM_EMU_CCNT_BIT;
-}
-
-/* Which counters count: PMCNTEN and the gate of their range. A counter
- * that becomes enabled starts its edge detection afresh (SPEC §5: no edge
- * in the first cycle after it is enabled). */
-static inline void update_enables(struct arm_emu_pe *pe)
-{
-	unsigned h = hpmn_of(pe), e = epmn_of(pe), n = pe->m->f->nr_counters;
-	uint32_t gate = 0;
-	if (pe->pmcr & ARM_EMU_PMCR_E)
-		gate |= low_bits(h) | (uint32_t)ARM_EMU_CCNT_BIT;
-	if (pe->mdcr2 & ARM_EMU_MDCR2_HPME)
-		gate |= low_bits(e) & ~low_bits(h);
-	if (pe->exte & 1u)
-		gate |= low_bits(n) & ~low_bits(e);
-	uint32_t en = pe->cnten & gate;
-	pe->edge_valid &= ~(en & ~pe->en_mask);
-	pe->en_mask = en;
-}
-
-/* pmu.c: counts a software increment of the counters in bits at el. */
-void arm_emu_sw_incr(struct arm_emu_pe *pe, unsigned el, uint32_t bits);
 
 #endif

@@ -116,6 +116,12 @@ void arm_emu_edge_set(struct arm_emu_pe *pe, unsigned n, struct arm_emu_edge e)
 	pe->edge_prev = e.prev ? pe->edge_prev | b : pe->edge_prev & ~b;
 }
 
+unsigned arm_emu_hpmn(const struct arm_emu_pe *pe)
+{
+	unsigned h = ARM_EMU_MDCR2_HPMN(pe->mdcr2), e = epmn_of(pe);
+	return h < e ? h : e;
+}
+
 void arm_emu_pe_reset(struct arm_emu_pe *pe)
 {
 	struct arm_emu *m = pe->m;
@@ -211,7 +217,8 @@ static bool prohibited(const struct arm_emu_pe *pe, unsigned n, unsigned el, uns
 	if ((sec == ARM_EMU_SEC_S || sec == ARM_EMU_SEC_ROOT || el == ARM_EMU_EL3) &&
 	    !(pe->mdcr3 & ARM_EMU_MDCR3_SPME))
 		return true;
-	if (el == ARM_EMU_EL2 && (pe->mdcr2 & ARM_EMU_MDCR2_HPMD) && (n == 31 || n < hpmn_of(pe)))
+	if (el == ARM_EMU_EL2 && (pe->mdcr2 & ARM_EMU_MDCR2_HPMD) &&
+	    (n == 31 || n < arm_emu_hpmn(pe)))
 		return true;
 	return false;
 }
@@ -239,7 +246,7 @@ static void decode(struct arm_emu_pe *pe)
 {
 	const struct arm_emu_features *f = pe->m->f;
 	bool p5 = f->pmuver >= 6;
-	unsigned h = hpmn_of(pe);
+	unsigned h = arm_emu_hpmn(pe);
 
 	for (unsigned n = 0; n < f->nr_counters; n++) {
 		struct ctr *c = &pe->c[n];
