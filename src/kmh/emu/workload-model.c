@@ -553,57 +553,10 @@ static int bit(int mask, unsigned k)
 	return mask >> k & 1;
 }
 
-/* Committed branches by type: the mispredicted one commits in the cycle it
- * flushes (the flush cycle), so that BpWrong = BR_MIS_PRED per cycle. */
-static bool derive_branches(struct wl_params *p, char *err, size_t errlen)
-{
-	bool branch_flush = p->flush == WL_FLUSH_BRANCH;
-	int given = 0;
-	bool any_type = false;
-	for (int t = 0; t < WL_NR_BTYPES; t++)
-		if (p->btype[t] != WL_UNSET) {
-			given += p->btype[t];
-			any_type = true;
-		}
-	if (p->branches == WL_UNSET) {
-		if (any_type)
-			p->branches = given + (branch_flush && p->btype[p->wrong] == WL_UNSET);
-		else
-			p->branches = imax(p->commit >= 1 ? (p->commit + 2) / 5 : 0, branch_flush);
-	}
-	for (int t = WL_BR_J; t < WL_NR_BTYPES; t++)
-		if (p->btype[t] == WL_UNSET)
-			p->btype[t] = branch_flush && p->wrong == t;
-	if (p->btype[WL_BR_B] == WL_UNSET) {
-		int rest = 0;
-		for (int t = WL_BR_J; t < WL_NR_BTYPES; t++)
-			rest += p->btype[t];
-		p->btype[WL_BR_B] = p->branches - rest;
-	}
-	int sum = 0;
-	for (int t = 0; t < WL_NR_BTYPES; t++)
-		sum += p->btype[t];
-	if (p->btype[WL_BR_B] < 0 || sum != p->branches) {
-		str_seterr(err, errlen,
-		        "branches (%d) is not the sum of cond, jump, indirect, call and ret",
-		        p->branches);
-		return false;
-	}
-	if (branch_flush && p->btype[p->wrong] < 1) {
-		str_seterr(err, errlen,
-		        "flush = branch needs a committed branch of type %s (the mispredicted one)",
-		        btype_words[p->wrong]);
-		return false;
-	}
-	return true;
-}
-
 /* Occupancy quarters (0 = empty, no quarter event) of the IBuffer, ROB,
  * freelist, sbuffer, store queue and miss queue. */
-static void derive_occupancy(struct wl_params *p)
+static void derive_occupancy(struct wl_params *p, bool stalled, bool mem_stall)
 {
-	bool stalled = p->stall != WL_STALL_NONE;
-	bool mem_stall = p->stall >= WL_STALL_L2 && p->stall <= WL_STALL_STORE;
 	int ib = 2;
 	if (stalled)
 		ib = 4;
@@ -666,9 +619,48 @@ static bool derive(const struct wl_params *in, struct wl_params *p, char *err, s
 	p->store_miss = dflt(p->store_miss, WL_LEVEL_NONE);
 	p->slices = dflt(p->slices, 1);
 	bool stalled = p->stall != WL_STALL_NONE;
+	bool mem_stall = p->stall >= WL_STALL_L2 && p->stall <= WL_STALL_STORE;
 
-	if (!derive_branches(p, err, errlen))
+	/* Committed branches by type: the mispredicted one commits in the cycle
+	 * it flushes (the flush cycle), so that BpWrong = BR_MIS_PRED per cycle. */
+	bool branch_flush = p->flush == WL_FLUSH_BRANCH;
+	int given = 0;
+	bool any_type = false;
+	for (int t = 0; t < WL_NR_BTYPES; t++)
+		if (p->btype[t] != WL_UNSET) {
+			given += p->btype[t];
+			any_type = true;
+		}
+	if (p->branches == WL_UNSET) {
+		if (any_type)
+			p->branches = given + (branch_flush && p->btype[p->wrong] == WL_UNSET);
+		else
+			p->branches = imax(p->commit >= 1 ? (p->commit + 2) / 5 : 0, branch_flush);
+	}
+	for (int t = WL_BR_J; t < WL_NR_BTYPES; t++)
+		if (p->btype[t] == WL_UNSET)
+			p->btype[t] = branch_flush && p->wrong == t;
+	if (p->btype[WL_BR_B] == WL_UNSET) {
+		int rest = 0;
+		for (int t = WL_BR_J; t < WL_NR_BTYPES; t++)
+			rest += p->btype[t];
+		p->btype[WL_BR_B] = p->branches - rest;
+	}
+	int sum = 0;
+	for (int t = 0; t < WL_NR_BTYPES; t++)
+		sum += p->btype[t];
+	if (p->btype[WL_BR_B] < 0 || sum != p->branches) {
+		str_seterr(err, errlen,
+		        "branches (%d) is not the sum of cond, jump, indirect, call and ret",
+		        p->branches);
 		return false;
+	}
+	if (branch_flush && p->btype[p->wrong] < 1) {
+		str_seterr(err, errlen,
+		        "flush = branch needs a committed branch of type %s (the mispredicted one)",
+		        btype_words[p->wrong]);
+		return false;
+	}
 
 	p->loads = dflt(p->loads, p->commit / 3);
 	p->stores = dflt(p->stores, imax(p->commit / 5, p->store_miss != WL_LEVEL_NONE));
@@ -720,14 +712,15 @@ static bool derive(const struct wl_params *in, struct wl_params *p, char *err, s
 	p->long_miss =
 	    dflt(p->long_miss, p->load_miss == WL_LEVEL_DRAM || p->store_miss == WL_LEVEL_DRAM);
 
-	derive_occupancy(p);
+	derive_occupancy(p, stalled, mem_stall);
 	p->merge = dflt(p->merge, 0);
 	return true;
 }
 
-/* The frontend's events in a cycle of parameters p: fetch and ICache,
- * IBuffer, BPU and FTQ. */
-static void fill_frontend(const struct wl_params *p, int *v)
+/* The core's events in a cycle of parameters p: the frontend (fetch and
+ * ICache, IBuffer, BPU and FTQ) and the backend (decode, rename, dispatch,
+ * issue queues, ROB and commit, Topdown's backend events). */
+static void fill_core(const struct wl_params *p, int *v)
 {
 	bool stalled = p->stall != WL_STALL_NONE;
 	bool flushed = p->flush != WL_FLUSH_NONE;
@@ -788,15 +781,7 @@ static void fill_frontend(const struct wl_params *p, int *v)
 	v[E.fauftb_miss] = uftb_miss;
 	v[E.ftb_commit_hits] = blocks - ftb_miss;
 	v[E.ftb_commit_misses] = ftb_miss;
-}
 
-/* The backend's: decode, rename, dispatch, issue queues, ROB and commit,
- * Topdown's backend events. */
-static void fill_backend(const struct wl_params *p, int *v)
-{
-	bool stalled = p->stall != WL_STALL_NONE;
-	bool flushed = p->flush != WL_FLUSH_NONE;
-	bool replay = p->flush == WL_FLUSH_STLD || p->flush == WL_FLUSH_LDLD;
 	/* decode, rename, dispatch */
 	v[E.dec_fused] = p->fused;
 	v[E.dec_wait] = stalled ? 6 : 0;
@@ -864,9 +849,9 @@ static void fill_backend(const struct wl_params *p, int *v)
 	v[E.memstall_l3] = p->stall == WL_STALL_DRAM;
 }
 
-/* The memblock's: load pipelines (the first ld_issue of them busy), TLBs,
- * load and store queues, sbuffer, miss queue. */
-static void fill_memblock(const struct wl_params *p, int *v)
+/* The memory's: the memblock's load pipelines (the first ld_issue of them
+ * busy), TLBs, load and store queues, sbuffer and miss queue; the L2's. */
+static void fill_memory(const struct wl_params *p, int *v)
 {
 	for (unsigned k = 0; k < NPIPE; k++) {
 		int fire = (int)k < p->ld_issue;
@@ -913,11 +898,8 @@ static void fill_memblock(const struct wl_params *p, int *v)
 	v[E.wbq_req] = popcount4(p->l1_wb);
 	v[E.ld_deq] = p->loads;
 	v[E.st_deq] = p->stores;
-}
 
-/* The L2 cache's: each mask bit is one request to that slice. */
-static void fill_cache(const struct wl_params *p, int *v)
-{
+	/* the L2 cache: each mask bit is one request to that slice */
 	for (unsigned s = 0; s < NSLICE; s++) {
 		int rh = bit(p->l2_rd_hit, s), rm = bit(p->l2_rd_miss, s);
 		int wh = bit(p->l2_wr_hit, s), wm = bit(p->l2_wr_miss, s);
@@ -948,11 +930,8 @@ bool wl_model_fill(const struct wl_params *in, uint8_t *vals, char *err, size_t 
 		str_seterr(err, errlen, "out of memory");
 		return false;
 	}
-	fill_frontend(&p, v);
-	fill_backend(&p, v);
-	fill_memblock(&p, v);
-	fill_cache(&p, v);
-
+	fill_core(&p, v);
+	fill_memory(&p, v);
 	bool ok = true;
 	for (unsigned i = 0; i < wl_layout.total; i++) {
 		if (v[i] < 0 || v[i] > 63) {
