@@ -30,7 +30,7 @@ int main(int argc, char **argv)
 	unsigned max_run = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 0) : 2000;
 	uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 0) : 1;
 	bool keyed = !(argc > 4 && strcmp(argv[4], "unkeyed") == 0);
-	struct arm_emu_bench_result r;
+	struct hpm_emu_bench_result r;
 	char err[200];
 	struct arm_emu_bench *b =
 	    arm_emu_bench_run(NULL, seed, cycles, max_run, keyed, 3, &r, err, sizeof(err));

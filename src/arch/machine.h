@@ -25,6 +25,7 @@
 #ifndef HPM_ARCH_MACHINE_H
 #define HPM_ARCH_MACHINE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -110,6 +111,73 @@ struct hpm_emu_task_info {
 	uint64_t start, exit; /* hart cycles: runnable from start, exits at exit (UINT64_MAX:
 	                       * never) */
 	bool exited;          /* its hart has run past its exit */
+};
+
+/* The options of `hpmstat emu`, `emu bench` and `emu profiles`; a machine
+ * takes those its commands->options name (HPM_EMU_OPT_*), the others keep
+ * these defaults. */
+enum hpm_emu_option {
+	HPM_EMU_OPT_HARTS = 1u << 0,   /* --harts N (Kunminghu's harts) */
+	HPM_EMU_OPT_PES = 1u << 1,     /* --pes N and --pes-per-core K (Arm's PEs) */
+	HPM_EMU_OPT_PMU = 1u << 2,     /* --pmu NAME: the machine's PMU variant */
+	HPM_EMU_OPT_MAX_RUN = 1u << 3, /* bench --max-run N: a synthetic stream */
+};
+
+struct hpm_emu_options {
+	uint64_t harts;        /* --harts N or --pes N (default 1) */
+	uint64_t per_core;     /* --pes-per-core K (default 1) */
+	const char *pmu;       /* --pmu NAME; NULL: the machine's default */
+	const char *trace_out; /* script: record every counted run to this file */
+	uint64_t cycles;       /* bench: --cycles N (default 20000000) */
+	uint64_t seed;         /* bench: --seed N (default 1) */
+	const char *profile;   /* bench: --profile P; NULL: the machine's default */
+	uint64_t max_run;      /* bench: --max-run N; 0: not given */
+	bool json;             /* profiles: --json */
+};
+
+/* Where a machine's command hands its output, a line at a time (without
+ * its newline). */
+typedef void (*hpm_emu_line_fn)(void *ctx, const char *line);
+
+/* What the commands return besides 0: the caller prints err as its one-line
+ * message and exits 1, or 2 for HPM_EMU_EUSAGE. */
+#define HPM_EMU_EFAIL  (-1)
+#define HPM_EMU_EUSAGE (-2)
+
+/* What `hpmstat emu` runs on a machine. Library code: output goes to the
+ * caller's callbacks, errors to its buffer; nothing prints or exits. */
+struct hpm_emu_commands {
+	const char *arch;       /* the --arch that picks it: "riscv64", "arm64" */
+	const char *arch_alias; /* another spelling: "riscv", "aarch64" */
+	const char *title;      /* what it emulates, for messages: "Kunminghu" */
+	unsigned options;       /* the enum hpm_emu_option it takes */
+	unsigned max_harts;     /* --harts N, --pes N: 1..max_harts */
+	unsigned max_per_core;  /* --pes-per-core K: 1..max_per_core */
+
+	/* `emu profiles`: the listing of the machine's workload profiles with
+	 * what each declares, as text lines, or with o->json one JSON text. */
+	int (*profiles)(const struct hpm_emu_options *o, hpm_emu_line_fn out, void *ctx, char *err,
+	                size_t errlen);
+	/* `emu bench`: the bench of the machine's fast path against its
+	 * per-cycle reference, its figures as lines to out and then each
+	 * register that differs to mismatch. 0: both counted the same; 1:
+	 * some register differs; or HPM_EMU_EFAIL / HPM_EMU_EUSAGE. */
+	int (*bench)(const struct hpm_emu_options *o, hpm_emu_line_fn out,
+	             void (*mismatch)(void *ctx, const char *reg, uint64_t fast, uint64_t ref),
+	             void *ctx, char *err, size_t errlen);
+
+	/* `emu [SCRIPT]`: the machine's script language. script_new() makes
+	 * the machine of o and an interpreter on it, whose output lines go to
+	 * out, which stops at the next look once *stop is set; 0, or
+	 * HPM_EMU_EFAIL / HPM_EMU_EUSAGE with *s NULL. Each line (at most
+	 * script_max_line bytes, no NUL) goes to script_exec(): 0, or -1 with
+	 * the reason in err. script_end() closes a recording (0, or -1 with
+	 * the reason in err) and frees the interpreter and its machine. */
+	unsigned script_max_line;
+	int (*script_new)(const struct hpm_emu_options *o, hpm_emu_line_fn out, void *ctx,
+	                  const volatile sig_atomic_t *stop, void **s, char *err, size_t errlen);
+	int (*script_exec)(void *s, const char *line, char *err, size_t errlen);
+	int (*script_end)(void *s, char *err, size_t errlen);
 };
 
 struct hpm_emu_machine {
@@ -202,6 +270,10 @@ struct hpm_emu_machine {
 	 * ran, never read from a counter. *cycles (unless NULL): those cycles. */
 	uint64_t (*task_truth)(const struct hpm_emu_vm *vm, unsigned i, unsigned counter,
 	                       uint64_t value, uint64_t *cycles);
+
+	/* What `hpmstat emu` runs on the machine; NULL: nothing (the
+	 * machines of one emulator share one). */
+	const struct hpm_emu_commands *commands;
 };
 
 /* Whether machine m can sample (has the sampling operations). */

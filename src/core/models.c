@@ -126,6 +126,33 @@ const struct hpm_emu_machine *hpm_model_machine(const struct hpm_pmu_model *m)
 	return NULL;
 }
 
+const struct hpm_emu_commands *hpm_emu_commands_at(unsigned i)
+{
+	unsigned seen = 0;
+	for (unsigned k = 0; k < hpm_model_count(); k++) {
+		const struct hpm_emu_machine *m = entry_at(k)->machine;
+		if (!m || !m->commands)
+			continue;
+		bool first = true; /* the first machine that has these commands */
+		for (unsigned j = 0; j < k && first; j++)
+			first =
+			    !entry_at(j)->machine || entry_at(j)->machine->commands != m->commands;
+		if (first && seen++ == i)
+			return m->commands;
+	}
+	return NULL;
+}
+
+const struct hpm_emu_commands *hpm_emu_commands_for_arch(const char *arch)
+{
+	const struct hpm_emu_commands *c;
+	for (unsigned i = 0; (c = hpm_emu_commands_at(i)); i++)
+		if (strcmp(c->arch, arch) == 0 ||
+		    (c->arch_alias && strcmp(c->arch_alias, arch) == 0))
+			return c;
+	return NULL;
+}
+
 int hpm_model_register(const struct hpm_pmu_model *m, const struct hpm_emu_machine *machine)
 {
 	if (!m || !m->name || hpm_model_by_name(m->name))

@@ -34,6 +34,12 @@ const struct hpm_pmu_model *hpm_model_for_cpuid(const char *cpuid);
 /* The emulated machine of model m, NULL when it has none (or m is no
  * registered model). */
 const struct hpm_emu_machine *hpm_model_machine(const struct hpm_pmu_model *m);
+/* The commands `hpmstat emu` runs on the emulators (arch/machine.h): the
+ * i-th distinct one among the models' machines, in the models' order (the
+ * first is the default of `hpmstat emu`), or NULL past the last. */
+const struct hpm_emu_commands *hpm_emu_commands_at(unsigned i);
+/* The one whose arch or arch_alias is `arch`, or NULL. */
+const struct hpm_emu_commands *hpm_emu_commands_for_arch(const char *arch);
 /* Adds model m, with its machine or NULL, after the models registered so
  * far, for the rest of the process. Returns 0, or -1 when m has no name or
  * a model of that name is registered already. Not thread-safe: call it

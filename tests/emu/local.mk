@@ -49,3 +49,10 @@ TESTS += tests/emu/topdown-counters
 tests_emu_topdown_counters_SOURCES = tests/emu/topdown-counters.c
 tests_emu_topdown_counters_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_emu_topdown_counters_LDADD = $(HPM_TEST_LIBS)
+
+# the shared emulator toolkit (src/emu) on its own
+check_PROGRAMS += tests/emu/toolkit
+TESTS += tests/emu/toolkit
+tests_emu_toolkit_SOURCES = tests/emu/toolkit.c
+tests_emu_toolkit_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_emu_toolkit_LDADD = tests/libtap.a src/emu/libhpmemu.a src/util/libutil.a -lm

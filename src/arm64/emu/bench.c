@@ -14,10 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "arm64/emu/bench.h"
 #include "arm64/emu/pmu.h"
+#include "emu/rng.h"
 #include "util/xalloc.h"
 
 #define POOL       256 /* distinct run contents */
@@ -53,18 +53,10 @@ struct arm_emu_bench {
 	struct arm_emu *ref;
 };
 
-static uint64_t rng_next(uint64_t *s)
-{
-	/* splitmix64 */
-	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
+/* 0..n-1 from the splitmix64 sequence *s (the draws this bench always made) */
 static unsigned rng(uint64_t *s, unsigned n)
 {
-	return (unsigned)(rng_next(s) % n);
+	return (unsigned)(hpm_splitmix64(s) % n);
 }
 
 static int cmp_val(const void *a, const void *b)
@@ -131,13 +123,6 @@ static void program(struct arm_emu *m, const uint16_t *events, unsigned nr_event
 	arm_emu_write(pe, 3, ARM_EMU_PMCR_EL0, 0, ARM_EMU_PMCR_E | ARM_EMU_PMCR_LP);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* The synthetic stream as a producer: runs of 1..max_run cycles of a pool
  * content, drawn in the order the synthetic bench always drew them. */
 struct synth {
@@ -165,21 +150,6 @@ static void synth_next(void *ctx, uint64_t max_cycles, struct arm_emu_run *r)
 	r->pc = 0x400000u + (uint64_t)which * 4u;
 	r->key = y->keyed ? (uint32_t)which + 1 : 0; /* a content per key */
 	r->source = y->pool;
-}
-
-/* Plays runs [0, nr) on PE 0 of m, the final fold included; its time. */
-static double play(struct arm_emu *m, const struct arm_emu_run *runs, size_t nr, bool ref)
-{
-	struct arm_emu_pe *pe = arm_emu_pe(m, 0);
-	double t0 = now();
-	if (ref)
-		for (size_t i = 0; i < nr; i++)
-			arm_emu_ref_run(pe, &runs[i]);
-	else
-		for (size_t i = 0; i < nr; i++)
-			arm_emu_run(pe, &runs[i]);
-	arm_emu_sync(pe);
-	return now() - t0;
 }
 
 /* Why f cannot run the bench program, or NULL. */
@@ -220,10 +190,46 @@ static bool run_ok(const struct arm_emu_features *f, const struct arm_emu_run *r
 	return true;
 }
 
+/* The recorded chunk, its producer and the machines that play it. */
+struct bench_player {
+	struct arm_emu_bench *b;
+	const struct arm_emu_features *f;
+	const struct arm_emu_bench_source *src;
+	struct arm_emu_run *runs;
+};
+
+static long bench_record(void *ctx, size_t max_runs, uint64_t *left, char *err, size_t errlen)
+{
+	struct bench_player *pl = ctx;
+	size_t n = 0;
+	for (; n < max_runs && *left; n++) {
+		pl->src->next(pl->src->ctx, *left, &pl->runs[n]);
+		if (!run_ok(pl->f, &pl->runs[n], *left, err, errlen))
+			return -1;
+		*left -= pl->runs[n].cycles;
+	}
+	return (long)n;
+}
+
+/* Plays the chunk on PE 0 of a machine, the final fold included. */
+static void bench_play(void *ctx, bool ref, unsigned fast, size_t nr)
+{
+	struct bench_player *pl = ctx;
+	const struct arm_emu_run *runs = pl->runs;
+	struct arm_emu_pe *pe = arm_emu_pe(ref ? pl->b->ref : pl->b->fast[fast], 0);
+	if (ref)
+		for (size_t i = 0; i < nr; i++)
+			arm_emu_ref_run(pe, &runs[i]);
+	else
+		for (size_t i = 0; i < nr; i++)
+			arm_emu_run(pe, &runs[i]);
+	arm_emu_sync(pe);
+}
+
 struct arm_emu_bench *arm_emu_bench_stream(const struct arm_emu_features *f,
                                            const struct arm_emu_bench_source *src, uint64_t seed,
                                            uint64_t cycles, unsigned fast_passes,
-                                           struct arm_emu_bench_result *out, char *err,
+                                           struct hpm_emu_bench_result *out, char *err,
                                            size_t errlen)
 {
 	if (!cycles) {
@@ -256,45 +262,22 @@ struct arm_emu_bench *arm_emu_bench_stream(const struct arm_emu_features *f,
 	b->ref = arm_emu_new(f, 1, 1, err, errlen);
 	program(b->ref, src->events, src->nr_events, seed);
 
-	/* record a chunk (not timed), then time each path over it: the fast
-	 * path's time per chunk is the best of its machines' passes */
-	struct arm_emu_run *runs = xmalloc(CHUNK * sizeof(*runs));
-	double t_fast = 0, t_ref = 0;
-	uint64_t left = cycles, nr_runs = 0;
-	while (left) {
-		size_t n = 0;
-		for (; n < CHUNK && left; n++) {
-			src->next(src->ctx, left, &runs[n]);
-			if (!run_ok(f, &runs[n], left, err, errlen)) {
-				free(runs);
-				arm_emu_bench_free(b);
-				return NULL;
-			}
-			left -= runs[n].cycles;
-		}
-		nr_runs += n;
-		double best = 0;
-		for (unsigned i = 0; i < fast_passes; i++) {
-			double t = play(b->fast[i], runs, n, false);
-			if (i == 0 || t < best)
-				best = t;
-		}
-		t_fast += best;
-		t_ref += play(b->ref, runs, n, true);
+	struct bench_player pl = {
+	    .b = b, .f = f, .src = src, .runs = xmalloc(CHUNK * sizeof(*pl.runs))};
+	struct hpm_emu_bench_player player = {
+	    .record = bench_record, .play = bench_play, .ctx = &pl};
+	int ret = hpm_emu_bench_time(&player, cycles, CHUNK, fast_passes, out, err, errlen);
+	free(pl.runs);
+	if (ret < 0) {
+		arm_emu_bench_free(b);
+		return NULL;
 	}
-	free(runs);
-
-	out->cycles = cycles;
-	out->runs = nr_runs;
-	out->fast_seconds = t_fast;
-	out->ref_seconds = t_ref;
-	out->fast_passes = fast_passes;
 	return b;
 }
 
 struct arm_emu_bench *arm_emu_bench_run(const struct arm_emu_features *f, uint64_t seed,
                                         uint64_t cycles, unsigned max_run, bool keyed,
-                                        unsigned fast_passes, struct arm_emu_bench_result *out,
+                                        unsigned fast_passes, struct hpm_emu_bench_result *out,
                                         char *err, size_t errlen)
 {
 	if (max_run < 1 || max_run > 65535) {
@@ -314,9 +297,7 @@ struct arm_emu_bench *arm_emu_bench_run(const struct arm_emu_features *f, uint64
 	return b;
 }
 
-unsigned arm_emu_bench_compare(struct arm_emu_bench *b,
-                               void (*mismatch)(void *ctx, const char *reg, uint64_t fast,
-                                                uint64_t ref),
+unsigned arm_emu_bench_compare(struct arm_emu_bench *b, hpm_emu_bench_mismatch_fn mismatch,
                                void *ctx)
 {
 	unsigned bad = 0;

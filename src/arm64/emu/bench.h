@@ -8,8 +8,9 @@
  * form, filters, 32- and 64-bit overflow, some counters starting just below
  * it), the synthetic stream (a pool of distinct run contents, drawn from a
  * seed, at run lengths of 1 to a chosen maximum, over EL0 and EL1 and streaming
- * mode), the recording of a caller's stream, the timed passes, and the
- * comparison of every register at the end. Never prints, never exits.
+ * mode), the recording of a caller's stream (timed by the shared harness,
+ * emu/bench.h), and the comparison of every register at the end. Never
+ * prints, never exits.
  *
  * The engine knows no source of runs but its synthetic one: a workload
  * profile's stream (arm64/emu/profile.h, another library) reaches it
@@ -25,17 +26,9 @@
 
 #include "arm64/emu/pmu.h"
 #include "arm64/emu/source.h"
+#include "emu/bench.h"
 
 struct arm_emu_bench;
-
-struct arm_emu_bench_result {
-	uint64_t cycles;      /* cycles of the stream */
-	uint64_t runs;        /* runs of the stream */
-	double fast_seconds;  /* the fast path: the best of its passes over each chunk of
-	                       * runs, summed */
-	double ref_seconds;   /* the reference, one pass */
-	unsigned fast_passes; /* fast-path passes (each on a fresh machine) */
-};
 
 /* Builds the stream of `cycles` (>= 1) cycles from `seed`, in runs of 1
  * to max_run cycles (1..65535; 2000 gives a mean of 1000), each run keyed
@@ -46,7 +39,7 @@ struct arm_emu_bench_result {
  * max_run is out of range. */
 struct arm_emu_bench *arm_emu_bench_run(const struct arm_emu_features *f, uint64_t seed,
                                         uint64_t cycles, unsigned max_run, bool keyed,
-                                        unsigned fast_passes, struct arm_emu_bench_result *out,
+                                        unsigned fast_passes, struct hpm_emu_bench_result *out,
                                         char *err, size_t errlen);
 
 /* A caller's stream. next() fills *run with the next run of 1..max_cycles
@@ -70,15 +63,13 @@ struct arm_emu_bench_source {
 struct arm_emu_bench *arm_emu_bench_stream(const struct arm_emu_features *f,
                                            const struct arm_emu_bench_source *src, uint64_t seed,
                                            uint64_t cycles, unsigned fast_passes,
-                                           struct arm_emu_bench_result *out, char *err,
+                                           struct hpm_emu_bench_result *out, char *err,
                                            size_t errlen);
 
 /* Compares every register (and the edge state) of each fast-path machine
  * with the reference machine's, calling mismatch (when not NULL) for each
  * difference. Returns the number of differences: 0 means exact. */
-unsigned arm_emu_bench_compare(struct arm_emu_bench *b,
-                               void (*mismatch)(void *ctx, const char *reg, uint64_t fast,
-                                                uint64_t ref),
+unsigned arm_emu_bench_compare(struct arm_emu_bench *b, hpm_emu_bench_mismatch_fn mismatch,
                                void *ctx);
 
 void arm_emu_bench_free(struct arm_emu_bench *b);

@@ -553,6 +553,7 @@ static const char *describe(enum hpm_emu_step step, uint32_t mask, unsigned coun
 	    .describe = describe,                                                                  \
 	    .describe_read = describe_read, /* no sampling operations: PMUv3 overflow interrupts   \
 	                                       are not modelled yet */                             \
+	    .commands = &arm_emu_commands,                                                         \
 	}
 
 ARM_MACHINE(neoverse_n1, "neoverse-n1", "neoverse-n1");

@@ -18,5 +18,7 @@ extern const struct hpm_emu_machine hpm_machine_neoverse_n2;
 extern const struct hpm_emu_machine hpm_machine_neoverse_n2_r0p0;
 extern const struct hpm_emu_machine hpm_machine_neoverse_v1;
 extern const struct hpm_emu_machine hpm_machine_neoverse_v2;
+/* what `hpmstat emu --arch arm64` runs on any of them (commands.c) */
+extern const struct hpm_emu_commands arm_emu_commands;
 
 #endif

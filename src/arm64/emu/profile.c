@@ -16,6 +16,8 @@
 #include "arm64/emu/profile.h"
 #include "arm64/emu/profiles-gen.h"
 #include "arm64/emu/stimulus.h"
+#include "emu/alias.h"
+#include "emu/rng.h"
 #include "util/xalloc.h"
 
 #define DEFAULT_SLOTS 8u
@@ -715,45 +717,17 @@ static int resolve_runs(struct parser *ps, struct cls *c)
 	return ret;
 }
 
-/* Walker's alias table over weights w[0..n). */
+/* The alias table (emu/alias.h) over weights w[0..n) of items item[0..n). */
 static void alias_build(struct alias *a, const double *w, const unsigned *item, unsigned n)
 {
-	double sum = 0, *q = xcalloc(n, sizeof(*q));
-	unsigned *small = xcalloc(n, sizeof(*small)), *large = xcalloc(n, sizeof(*large));
-	unsigned ns = 0, nl = 0;
+	double sum = 0;
 	a->n = n;
-	a->thr = xcalloc(n, sizeof(*a->thr));
-	a->alias = xcalloc(n, sizeof(*a->alias));
 	a->item = xcalloc(n, sizeof(*a->item));
 	for (unsigned i = 0; i < n; i++) {
 		sum += w[i];
 		a->item[i] = item[i];
 	}
-	for (unsigned i = 0; i < n; i++) {
-		q[i] = w[i] * n / sum;
-		if (q[i] < 1)
-			small[ns++] = i;
-		else
-			large[nl++] = i;
-		a->alias[i] = i;
-	}
-	while (ns && nl) {
-		unsigned s = small[--ns], l = large[nl - 1];
-		a->thr[s] = (uint32_t)(q[s] * 4294967296.0);
-		a->alias[s] = l;
-		q[l] -= 1 - q[s];
-		if (q[l] < 1) {
-			nl--;
-			small[ns++] = l;
-		}
-	}
-	while (nl)
-		a->thr[large[--nl]] = UINT32_MAX;
-	while (ns)
-		a->thr[small[--ns]] = UINT32_MAX; /* rounding leftovers */
-	free(q);
-	free(small);
-	free(large);
+	hpm_alias_build(w, n, sum, &a->thr, &a->alias);
 }
 
 static void alias_free(struct alias *a)
@@ -1479,59 +1453,27 @@ uint32_t arm_src_profile_max_key(const struct arm_src_profile *p)
 
 /* ---------------------------------------------------------------- stream */
 
-struct rng {
-	uint64_t s[4];
-};
-
-static uint64_t splitmix64(uint64_t *x)
+/* Uniform in lo..hi (hi - lo < 2^32). */
+static uint64_t rng_range(struct hpm_rng *r, uint32_t lo, uint32_t hi)
 {
-	uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
+	return lo + hpm_rng_scale(hpm_rng_next(r), (uint64_t)hi - lo + 1);
 }
 
-static uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t *s = r->s, res = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return res;
-}
-
-static void rng_seed(struct rng *r, uint64_t seed, uint64_t stream)
+static void rng_seed(struct hpm_rng *r, uint64_t seed, uint64_t stream)
 {
 	uint64_t x = seed ^ (stream * UINT64_C(0xd1b54a32d192ed03));
-	for (int i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&x);
+	hpm_rng_seed(r, &x);
 }
 
-/* Uniform in lo..hi (hi - lo < 2^32). */
-static uint64_t rng_range(struct rng *r, uint32_t lo, uint32_t hi)
+static unsigned alias_draw(struct hpm_rng *r, unsigned n, const uint32_t *thr,
+                           const unsigned *alias)
 {
-	uint64_t span = (uint64_t)hi - lo + 1;
-	return lo + (((rng_next(r) >> 32) * span) >> 32);
-}
-
-static unsigned alias_draw(struct rng *r, unsigned n, const uint32_t *thr, const unsigned *alias)
-{
-	uint64_t x = rng_next(r);
-	unsigned i = (unsigned)(((x >> 32) * n) >> 32);
-	return (uint32_t)x < thr[i] || thr[i] == UINT32_MAX ? i : alias[i];
+	return hpm_alias_pick(hpm_rng_next(r), n, thr, alias);
 }
 
 struct arm_src_stream {
 	const struct arm_src_profile *p;
-	struct rng cls_rng, ctx_rng, fn_rng, pc_rng;
+	struct hpm_rng cls_rng, ctx_rng, fn_rng, pc_rng;
 	unsigned phase;
 	uint64_t phase_left;
 	int cls; /* -1: draw a class */

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "emu/bench.h"
 #include "kmh/emu/bench.h"
 #include "kmh/emu/emu.h"
 #include "kmh/emu/workload.h"
@@ -135,13 +135,6 @@ static void rec_free(struct rec *r)
 	free(r->byhash);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* The bench program: counter n gets 1 + (n % 4) events of its bank (events
  * the profile produces where it has enough), ops rotating through OR, AND,
  * XOR and ADD with AND kept away from empty slots (SPEC §1), and a rotating
@@ -225,98 +218,94 @@ static void rec_run(const struct rec *rec, const uint64_t *cyc, const uint32_t *
 		r->vals[b] = d + rec->off[b];
 }
 
-struct emu_bench *emu_bench_run(const struct emu_profile *p, uint64_t seed, uint64_t cycles,
-                                struct emu_bench_result *out, char *err, size_t errlen)
+/* The recorded chunk and what it is drawn from and played on. */
+struct bench_player {
+	struct emu_bench *bench;
+	struct emu_workload *w;
+	struct rec rec;
+	uint64_t *cyc;
+	uint32_t *cid;
+	uint8_t *mode;
+	const char *profile; /* for the error */
+};
+
+static long bench_record(void *ctx, size_t max_runs, uint64_t *left, char *err, size_t errlen)
 {
-	/* the fast path's time per chunk is the best of its passes, since one
-	 * pass over a chunk takes only milliseconds */
+	struct bench_player *pl = ctx;
+	size_t n = 0;
+	for (; n < max_runs && *left; n++) {
+		struct emu_run run;
+		memset(&run, 0, sizeof(run));
+		emu_workload_next(pl->w, *left, &run);
+		if (run.cycles == 0 || run.cycles > *left || run.mode >= EMU_NR_MODES) {
+			snprintf(err, errlen, "profile '%s' produced a bad run", pl->profile);
+			return -1;
+		}
+		pl->cyc[n] = run.cycles;
+		pl->mode[n] = run.mode;
+		pl->cid[n] = rec_intern(&pl->rec, &run);
+		*left -= run.cycles;
+	}
+	return (long)n;
+}
+
+/* Harts 0..BENCH_FAST-1 count on the fast path, hart BENCH_FAST with the
+ * reference. */
+static void bench_play(void *ctx, bool ref, unsigned fast, size_t n)
+{
+	struct bench_player *pl = ctx;
+	struct emu_hart *h = emu_hart(pl->bench->emu, ref ? BENCH_FAST : fast);
+	struct emu_run r;
+	memset(&r, 0, sizeof(r));
+	r.source = &pl->rec;
+	if (ref) {
+		for (unsigned i = 0; i < n; i++) {
+			rec_run(&pl->rec, pl->cyc, pl->cid, pl->mode, i, &r);
+			emu_ref_run(h, &r);
+		}
+		return;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		rec_run(&pl->rec, pl->cyc, pl->cid, pl->mode, i, &r);
+		emu_hart_run(h, &r);
+	}
+	emu_hart_sync(h);
+}
+
+struct emu_bench *emu_bench_run(const struct emu_profile *p, uint64_t seed, uint64_t cycles,
+                                struct hpm_emu_bench_result *out, char *err, size_t errlen)
+{
 	struct emu_bench *bench = xcalloc(1, sizeof(*bench));
 	bench->emu = emu_new(BENCH_FAST + 1);
-	struct emu_hart *ref = emu_hart(bench->emu, BENCH_FAST);
 	for (unsigned k = 0; k <= BENCH_FAST; k++)
 		bench_program(emu_hart(bench->emu, k), p);
 
-	struct rec rec;
-	memset(&rec, 0, sizeof(rec));
+	struct bench_player pl = {.bench = bench, .profile = emu_profile_name(p)};
 	for (int b = 0; b < KMH_NR_BANKS; b++) {
-		rec.off[b] = rec.size;
-		rec.size += kmh_table_v2.banks[b].nr_events;
+		pl.rec.off[b] = pl.rec.size;
+		pl.rec.size += kmh_table_v2.banks[b].nr_events;
 	}
-	uint64_t *cyc = xmalloc(BENCH_CHUNK * sizeof(*cyc));
-	uint32_t *cid = xmalloc(BENCH_CHUNK * sizeof(*cid));
-	uint8_t *mode = xmalloc(BENCH_CHUNK);
-	struct emu_workload *w = emu_workload_new(p, seed);
-	double t_fast = 0, t_ref = 0;
-	uint64_t runs = 0, left = cycles;
-	bool bad = false;
-
-	while (left && !bad) {
-		unsigned n = 0;
-		for (; n < BENCH_CHUNK && left; n++) {
-			struct emu_run run;
-			memset(&run, 0, sizeof(run));
-			emu_workload_next(w, left, &run);
-			if (run.cycles == 0 || run.cycles > left || run.mode >= EMU_NR_MODES) {
-				bad = true;
-				break;
-			}
-			cyc[n] = run.cycles;
-			mode[n] = run.mode;
-			cid[n] = rec_intern(&rec, &run);
-			left -= run.cycles;
-		}
-		if (bad)
-			break;
-		runs += n;
-
-		struct emu_run r;
-		memset(&r, 0, sizeof(r));
-		r.source = &rec;
-		double best = 0;
-		for (unsigned k = 0; k < BENCH_FAST; k++) {
-			struct emu_hart *fast = emu_hart(bench->emu, k);
-			double t0 = now();
-			for (unsigned i = 0; i < n; i++) {
-				rec_run(&rec, cyc, cid, mode, i, &r);
-				emu_hart_run(fast, &r);
-			}
-			emu_hart_sync(fast);
-			double t = now() - t0;
-			if (k == 0 || t < best)
-				best = t;
-		}
-		t_fast += best;
-		double t1 = now();
-		for (unsigned i = 0; i < n; i++) {
-			rec_run(&rec, cyc, cid, mode, i, &r);
-			emu_ref_run(ref, &r);
-		}
-		t_ref += now() - t1;
-	}
-	emu_workload_free(w);
-
-	out->cycles = cycles - left;
-	out->runs = runs;
-	out->distinct = rec.nr;
-	out->fast_seconds = t_fast;
-	out->ref_seconds = t_ref;
-	out->fast_passes = BENCH_FAST;
-	free(cyc);
-	free(cid);
-	free(mode);
-	rec_free(&rec);
-	if (bad) {
-		snprintf(err, errlen, "profile '%s' produced a bad run", emu_profile_name(p));
+	pl.cyc = xmalloc(BENCH_CHUNK * sizeof(*pl.cyc));
+	pl.cid = xmalloc(BENCH_CHUNK * sizeof(*pl.cid));
+	pl.mode = xmalloc(BENCH_CHUNK);
+	pl.w = emu_workload_new(p, seed);
+	struct hpm_emu_bench_player player = {
+	    .record = bench_record, .play = bench_play, .ctx = &pl};
+	int ret = hpm_emu_bench_time(&player, cycles, BENCH_CHUNK, BENCH_FAST, out, err, errlen);
+	out->distinct = pl.rec.nr;
+	emu_workload_free(pl.w);
+	free(pl.cyc);
+	free(pl.cid);
+	free(pl.mode);
+	rec_free(&pl.rec);
+	if (ret < 0) {
 		emu_bench_free(bench);
 		return NULL;
 	}
 	return bench;
 }
 
-unsigned emu_bench_compare(struct emu_bench *b,
-                           void (*mismatch)(void *ctx, const char *csr_name, uint64_t fast,
-                                            uint64_t ref),
-                           void *ctx)
+unsigned emu_bench_compare(struct emu_bench *b, hpm_emu_bench_mismatch_fn mismatch, void *ctx)
 {
 	struct emu_hart *ref = emu_hart(b->emu, BENCH_FAST);
 	unsigned differ = 0;

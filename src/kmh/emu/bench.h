@@ -4,10 +4,11 @@
  *
  * Owns: the bench program (every counter of the model programmed with 1-4
  * events, rotating ops and modes, some counters starting just below 2^64),
- * the recorded stream it replays (each distinct run content stored once),
- * the timed passes and the comparison of every CSR afterwards. The command
- * (builtin/emu.c) parses options, finds the profile and prints; like the
- * rest of libemu this never prints or exits.
+ * the recorded stream it replays (each distinct run content stored once)
+ * and the comparison of every CSR afterwards; the timing is the shared
+ * harness's (emu/bench.h). commands.c finds the profile and formats the
+ * figures, the command (builtin/cmd-emu.c) parses options and prints; like
+ * the rest of libemu this never prints or exits.
  */
 #ifndef HPM_KMH_EMU_BENCH_H
 #define HPM_KMH_EMU_BENCH_H
@@ -15,18 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "emu/bench.h"
+
 struct emu_profile;
 struct emu_bench;
-
-/* What one emu_bench_run() measured. */
-struct emu_bench_result {
-	uint64_t cycles;      /* cycles of the stream (all that were asked for) */
-	uint64_t runs;        /* runs the workload drew for them */
-	size_t distinct;      /* distinct run contents among those runs */
-	double fast_seconds;  /* fast path: per chunk the best of its passes, summed */
-	double ref_seconds;   /* the reference, one pass */
-	unsigned fast_passes; /* passes of the fast path over each chunk */
-};
 
 /* Programs fast-path harts and one reference hart with the bench program of
  * profile p, feeds all of them `cycles` (>= 1) cycles of the workload (p,
@@ -35,17 +28,14 @@ struct emu_bench_result {
  * "profile 'NAME' produced a bad run" in err when the workload breaks the
  * run contract (kmh/emu/source.h). */
 struct emu_bench *emu_bench_run(const struct emu_profile *p, uint64_t seed, uint64_t cycles,
-                                struct emu_bench_result *out, char *err, size_t errlen);
+                                struct hpm_emu_bench_result *out, char *err, size_t errlen);
 
 /* Compares every readable CSR of each fast-path hart with the reference
  * hart's, calling mismatch (when not NULL) for each that differs, in hart
  * and then CSR order. Returns the number of differences: 0 means the fast
  * path counted exactly what the reference did. It is separate from the run
  * so that a caller can show the figures before any difference. */
-unsigned emu_bench_compare(struct emu_bench *b,
-                           void (*mismatch)(void *ctx, const char *csr_name, uint64_t fast,
-                                            uint64_t ref),
-                           void *ctx);
+unsigned emu_bench_compare(struct emu_bench *b, hpm_emu_bench_mismatch_fn mismatch, void *ctx);
 
 void emu_bench_free(struct emu_bench *b);
 

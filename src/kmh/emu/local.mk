@@ -10,7 +10,8 @@
 #   workload*.c, profile.c: the workload models (see src/kmh/emu/workload.h)
 #   machine.c    hpm_machine_kunminghu (arch/machine.h): harts and sources
 #                behind the emulated-machine interface
-# It uses only src/kmh, src/arch and src/util.
+#   commands.c   what `hpmstat emu` runs on it: profiles, bench, scripts
+# It uses only src/kmh, src/emu, src/arch and src/util.
 noinst_LIBRARIES += src/kmh/emu/libemu.a
 src_kmh_emu_libemu_a_SOURCES = \
 	src/kmh/emu/source.h \
@@ -28,7 +29,10 @@ src_kmh_emu_libemu_a_SOURCES = \
 	src/kmh/emu/workload.c \
 	src/kmh/emu/workload-model.c \
 	src/kmh/emu/profile.c \
-	src/kmh/emu/machine.c src/kmh/emu/machine.h
+	src/kmh/emu/machine.c src/kmh/emu/machine.h \
+	src/kmh/emu/commands.c
+# commands.c lists the profiles as JSON too
+src_kmh_emu_libemu_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 
 # The built-in profiles (profiles/local.mk lists them as EMU_PROFILES),
 # embedded by profiles2c.awk so that the binary is self-contained.

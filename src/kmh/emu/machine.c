@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/rng.h"
 #include "kmh/emu/emu.h"
 #include "kmh/emu/workload.h"
 #include "kmh/kmh.h"
@@ -327,11 +328,8 @@ static uint64_t slice_len(struct kmh_vm *vm, struct src *src)
 	uint64_t span = (uint64_t)vm->slice_hi - vm->slice_lo + 1;
 	if (span == 1)
 		return vm->slice_lo;
-	uint64_t z = (src->rng += UINT64_C(0x9e3779b97f4a7c15));
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	z ^= z >> 31;
-	return vm->slice_lo + z % span; /* bias below 2^-32: slices are < 2^32 */
+	/* bias below 2^-32: slices are < 2^32 */
+	return vm->slice_lo + hpm_splitmix64(&src->rng) % span;
 }
 
 /* The context switch of hart h: the task of its next slice. */
@@ -746,7 +744,7 @@ static const char *describe(enum hpm_emu_step step, uint32_t mask, unsigned coun
 	                 "me_freelist_4_4_valid",                                                  \
 	.run_sample = vm_run_sample, .nr_functions = vm_nr_functions, .function = vm_function,     \
 	.nr_tasks = vm_nr_tasks, .task = vm_task, .task_now = vm_task_now,                         \
-	.task_truth = vm_task_truth,
+	.task_truth = vm_task_truth, .commands = &kmh_emu_commands,
 
 const struct hpm_emu_machine hpm_machine_kunminghu = {.create = vm_create, KMH_MACHINE_OPS};
 

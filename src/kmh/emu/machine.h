@@ -15,5 +15,7 @@ extern const struct hpm_emu_machine hpm_machine_kunminghu;
 /* hpm_model_kunminghu_v3's: the same harts and profiles, v3's event indices
  * fed by the signals of v2's events of the same names */
 extern const struct hpm_emu_machine hpm_machine_kunminghu_v3;
+/* what `hpmstat emu` runs on either (commands.c) */
+extern const struct hpm_emu_commands kmh_emu_commands;
 
 #endif

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/alias.h"
 #include "kmh/emu/workload-int.h"
 #include "kmh/kmh.h"
 #include "util/str.h"
@@ -905,50 +906,6 @@ static bool build_classes(struct parser *ps)
 	return true;
 }
 
-/* Walker's alias method (Vose's construction): n equally likely columns,
- * column i keeps its own entry with probability thr[i] / 2^32 and gives
- * the rest to alias[i]. A draw is then O(1) and branch-free, which matters
- * because the stream draws a class every few dozen cycles. */
-static void build_alias(const double *prob, unsigned n, uint32_t **thr_out, unsigned **alias_out)
-{
-	uint32_t *thr = xcalloc(n, sizeof(*thr));
-	unsigned *alias = xcalloc(n, sizeof(*alias));
-	double *q = xcalloc(n, sizeof(*q));
-	unsigned *small = xcalloc(n, sizeof(*small)), *large = xcalloc(n, sizeof(*large));
-	unsigned ns = 0, nl = 0;
-	for (unsigned i = 0; i < n; i++) {
-		q[i] = prob[i] * n;
-		alias[i] = i;
-		if (q[i] < 1.0)
-			small[ns++] = i;
-		else
-			large[nl++] = i;
-	}
-	while (ns && nl) {
-		unsigned s = small[--ns], l = large[nl - 1];
-		alias[s] = l;
-		thr[s] = (uint32_t)(q[s] * 4294967296.0);
-		q[l] -= 1.0 - q[s];
-		if (q[l] < 1.0) {
-			nl--;
-			small[ns++] = l;
-		}
-	}
-	/* What is left keeps its column entirely (up to rounding). */
-	while (nl)
-		thr[large[--nl]] = UINT32_MAX;
-	while (ns)
-		thr[small[--ns]] = UINT32_MAX;
-	for (unsigned i = 0; i < n; i++)
-		if (thr[i] == UINT32_MAX)
-			alias[i] = i;
-	free(q);
-	free(small);
-	free(large);
-	*thr_out = thr;
-	*alias_out = alias;
-}
-
 /* Fills one phase's draw table and expectations from (class, share) pairs. */
 static bool build_phase(struct parser *ps, struct wl_phase *ph, unsigned line)
 {
@@ -980,7 +937,7 @@ static bool build_phase(struct parser *ps, struct wl_phase *ph, unsigned line)
 				ph->mean[e] += w * v[e];
 		}
 	}
-	build_alias(prob, ph->nr, &ph->thr, &ph->alias);
+	hpm_alias_build(prob, ph->nr, 1.0, &ph->thr, &ph->alias);
 	free(prob);
 	ph->mean_instret = ph->mean[wl_td_offset(WL_TD_INST_RETIRED)];
 	double td[WL_NR_TD_EVENTS];
@@ -1082,7 +1039,7 @@ static bool build_functions(struct parser *ps)
 	}
 	for (unsigned i = 0; i < p->nr_funcs; i++)
 		q[i] /= qsum;
-	build_alias(q, p->nr_funcs, &p->fn_thr, &p->fn_alias);
+	hpm_alias_build(q, p->nr_funcs, 1.0, &p->fn_thr, &p->fn_alias);
 	free(q);
 
 	/* the whole profile: one endless phase of the combined mix */

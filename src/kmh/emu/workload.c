@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/alias.h"
+#include "emu/rng.h"
 #include "kmh/emu/workload-int.h"
 #include "util/xalloc.h"
 
@@ -26,16 +28,12 @@ struct wl_next {
 	int fn; /* its function, -1 for none */
 };
 
-struct wl_rng {
-	uint64_t s[4]; /* xoshiro256** state */
-};
-
 struct emu_workload {
 	const struct emu_profile *p;
-	struct wl_rng run_rng;  /* classes and run lengths */
-	struct wl_rng mode_rng; /* modes: a stream of its own, so that mode
-	                         * draws never shift the run draws */
-	struct wl_rng pc_rng;   /* PCs within functions: likewise */
+	struct hpm_rng run_rng;  /* classes and run lengths */
+	struct hpm_rng mode_rng; /* modes: a stream of its own, so that mode
+	                          * draws never shift the run draws */
+	struct hpm_rng pc_rng;   /* PCs within functions: likewise */
 	/* phase */
 	const struct wl_phase *ph;
 	unsigned phase;
@@ -59,53 +57,15 @@ struct emu_workload {
 	uint8_t modes[EMU_NR_MODES]; /* modes with a share, in order */
 };
 
-/* splitmix64, to spread one 64-bit seed over the generator's state. */
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-static inline uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-/* xoshiro256** (Blackman and Vigna): fast, and good in every bit. */
-static inline uint64_t rng(struct wl_rng *g)
-{
-	uint64_t *s = g->s;
-	uint64_t result = rotl(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
-}
-
 /* Uniform in 0..span-1, exactly (Lemire's multiply-and-reject on 32 bits),
  * so that mean run lengths are exactly (lo + hi) / 2. */
-static uint32_t bounded(struct wl_rng *g, uint32_t span)
+static uint32_t bounded(struct hpm_rng *g, uint32_t span)
 {
-	uint64_t m = (rng(g) >> 32) * span;
-	uint32_t low = (uint32_t)m;
-	if (low < span) {
-		uint32_t reject = (0u - span) % span;
-		while (low < reject) {
-			m = (rng(g) >> 32) * span;
-			low = (uint32_t)m;
-		}
-	}
-	return (uint32_t)(m >> 32);
+	return hpm_rng_below(g, span, NULL);
 }
 
 /* lo + uniform(0..hi-lo): one code path for fixed and ranged lengths */
-static uint64_t draw_len(struct wl_rng *g, uint32_t lo, uint32_t hi)
+static uint64_t draw_len(struct hpm_rng *g, uint32_t lo, uint32_t hi)
 {
 	return (uint64_t)lo + bounded(g, hi - lo + 1);
 }
@@ -114,7 +74,7 @@ static void next_mode(struct emu_workload *w)
 {
 	const struct emu_profile *p = w->p;
 	if (w->nr_modes > 1) {
-		uint64_t r = rng(&w->mode_rng);
+		uint64_t r = hpm_rng_next(&w->mode_rng);
 		unsigned i = 0;
 		while (i + 1 < w->nr_modes && r > p->mode_cut[w->modes[i]])
 			i++;
@@ -137,13 +97,11 @@ static void start_phase(struct emu_workload *w, unsigned i)
 
 /* The function of the next fn_lo..fn_hi class draws (profile.c: its
  * probability makes its cycle share converge to its share). */
-static void draw_function(struct emu_workload *w, struct wl_rng *g)
+static void draw_function(struct emu_workload *w, struct hpm_rng *g)
 {
 	const struct emu_profile *p = w->p;
 	unsigned n = p->nr_funcs;
-	uint64_t r = rng(g);
-	unsigned col = (unsigned)(((r >> 32) * n) >> 32);
-	w->draw_fn = (int)((uint32_t)r < p->fn_thr[col] ? col : p->fn_alias[col]);
+	w->draw_fn = (int)hpm_alias_pick(hpm_rng_next(g), n, p->fn_thr, p->fn_alias);
 	w->fn_left = draw_len(g, p->fn_lo, p->fn_hi);
 }
 
@@ -152,7 +110,7 @@ static void draw_runs(struct emu_workload *w)
 	const struct wl_phase *ph = w->ph;
 	const bool funcs = w->p->nr_funcs > 0;
 	const struct wl_class *classes = w->p->classes;
-	struct wl_rng *g = &w->run_rng;
+	struct hpm_rng *g = &w->run_rng;
 	const struct wl_seg *seg = w->seg, *end = w->seg_end;
 	for (unsigned n = 0; n < WL_BATCH; n++) {
 		if (seg == end) {
@@ -164,17 +122,9 @@ static void draw_runs(struct emu_workload *w)
 			}
 			/* Walker alias draw: a column, exactly uniform, then a
 			 * 32-bit coin between the column and its alias. */
-			uint64_t r = rng(g);
-			uint64_t m = (r >> 32) * ph->nr;
-			if ((uint32_t)m < ph->nr) {
-				uint32_t reject = (0u - ph->nr) % ph->nr;
-				while ((uint32_t)m < reject) {
-					r = rng(g);
-					m = (r >> 32) * ph->nr;
-				}
-			}
-			unsigned col = (unsigned)(m >> 32);
-			unsigned k = (uint32_t)r < ph->thr[col] ? col : ph->alias[col];
+			uint64_t r;
+			unsigned col = hpm_rng_below(g, ph->nr, &r);
+			unsigned k = hpm_alias_at(col, r, ph->thr, ph->alias);
 			const struct wl_class *cls = &classes[ph->cls[k]];
 			seg = cls->segs;
 			end = cls->segs + cls->nr_segs;
@@ -204,12 +154,9 @@ struct emu_workload *emu_workload_new(const struct emu_profile *p, uint64_t seed
 	struct emu_workload *w = xcalloc(1, sizeof(*w));
 	w->p = p;
 	uint64_t x = seed;
-	for (unsigned i = 0; i < 4; i++)
-		w->run_rng.s[i] = splitmix64(&x);
-	for (unsigned i = 0; i < 4; i++)
-		w->mode_rng.s[i] = splitmix64(&x);
-	for (unsigned i = 0; i < 4; i++)
-		w->pc_rng.s[i] = splitmix64(&x);
+	hpm_rng_seed(&w->run_rng, &x);
+	hpm_rng_seed(&w->mode_rng, &x);
+	hpm_rng_seed(&w->pc_rng, &x);
 	w->cur_fn = w->draw_fn = -1;
 	for (unsigned m = 0; m < EMU_NR_MODES; m++)
 		if (p->mode_share[m] > 0)
