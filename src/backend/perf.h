@@ -148,6 +148,10 @@ int hpm_perf_parse_cpu_list(const char *list, const char *online, int **cpus, un
 const char *hpm_perf_open_strerror(int errnum, const struct hpm_evsel *ev,
                                    const struct hpm_target *t, char *buf, size_t len);
 
+/* Clears *attr and fills its size, type, configs and exclude bits from pe:
+ * what counting (this back end) and sampling (record) open alike. */
+void hpm_perf_event_to_attr(const struct hpm_perf_event *pe, struct perf_event_attr *attr);
+
 /* perf_event_open(2) itself (glibc has no wrapper): the fd, or -1 with
  * errno. Counting (this back end) and sampling (src/record) both open
  * their events through it. */

@@ -225,25 +225,25 @@ bad:
 	return -1;
 }
 
-int hpm_sched_build(const struct hpm_pmu_model *m, struct hpm_sched_req *req, unsigned nr,
-                    struct hpm_sched *out, char *err, size_t errlen)
+/* What hpm_sched_build works with: the model's classes (each one's first
+ * counter and capacity), the requests' demand per class, and the units. */
+struct build {
+	const struct hpm_pmu_model *m;
+	struct hpm_sched_req *req;
+	unsigned nr, nc;
+	unsigned *first, *cap, *total, *singles;
+	struct unit *units;
+	struct unit **order; /* the units, largest first */
+	unsigned nr_units;
+};
+
+/* Every request names a fixed counter of the model or a class it has. */
+static int check_requests(struct build *b, char *err, size_t errlen)
 {
 	char nb[32];
-	const unsigned nc = m->nr_constraints;
-	unsigned *first = xcalloc(nc ? nc : 1, sizeof(*first));
-	unsigned *cap = xcalloc(nc ? nc : 1, sizeof(*cap));
-	unsigned *total = xcalloc(nc ? nc : 1, sizeof(*total));
-	unsigned *singles = xcalloc(nc ? nc : 1, sizeof(*singles));
-	struct unit *units = NULL;
-	struct unit **order = NULL;
-	unsigned nr_units = 0;
-	int rc = -1;
-
-	memset(out, 0, sizeof(*out));
-	out->model = m;
-	if (check_model(m, first, cap, err, errlen))
-		goto out;
-	take_alt_fixed(m, req, nr);
+	const struct hpm_pmu_model *m = b->m;
+	struct hpm_sched_req *req = b->req;
+	const unsigned nr = b->nr, nc = b->nc;
 	for (unsigned i = 0; i < nr; i++) {
 		struct hpm_sched_req *r = &req[i];
 		r->mux = HPM_SCHED_ALWAYS;
@@ -253,20 +253,33 @@ int hpm_sched_build(const struct hpm_pmu_model *m, struct hpm_sched_req *req, un
 				snprintf(err, errlen, "%s: counter %u is no fixed counter of %s",
 				         req_name(r, i, nb, sizeof(nb)), r->fixed_counter,
 				         m->display);
-				goto out;
+				return -1;
 			}
 		} else if (r->constraint < 0 || r->constraint >= (int)nc) {
 			snprintf(err, errlen,
 			         "%s: no %s known for this event, so no counter can count it",
 			         req_name(r, i, nb, sizeof(nb)), m->counters.class_word);
-			goto out;
+			return -1;
 		}
 	}
-	share(req, nr);
+	return 0;
+}
 
-	/* units: one per perf group that has class requests of its own */
-	units = xcalloc(nr ? nr : 1, sizeof(*units));
-	order = xcalloc(nr ? nr : 1, sizeof(*order));
+/* Rule 1's units: one per perf group that has class requests of its own,
+ * none needing more counters of a class than there are. */
+static int make_units(struct build *b, char *err, size_t errlen)
+{
+	char nb[32];
+	const struct hpm_pmu_model *m = b->m;
+	struct hpm_sched_req *req = b->req;
+	const unsigned nr = b->nr, nc = b->nc;
+	const unsigned *first = b->first, *cap = b->cap;
+	unsigned *total = b->total, *singles = b->singles;
+	struct unit *units;
+	struct unit **order;
+	unsigned nr_units = 0;
+	b->units = units = xcalloc(nr ? nr : 1, sizeof(*units));
+	b->order = order = xcalloc(nr ? nr : 1, sizeof(*order));
 	for (unsigned i = 0; i < nr; i++) {
 		struct hpm_sched_req *r = &req[i];
 		if (r->fixed || r->owner != i)
@@ -290,6 +303,7 @@ int hpm_sched_build(const struct hpm_pmu_model *m, struct hpm_sched_req *req, un
 		u->demand[r->constraint]++;
 		u->total++;
 	}
+	b->nr_units = nr_units; /* freed by the caller, also on a refusal */
 	for (unsigned k = 0; k < nr_units; k++) {
 		for (unsigned c = 0; c < nc; c++) {
 			if (units[k].demand[c] <= cap[c])
@@ -304,51 +318,152 @@ int hpm_sched_build(const struct hpm_pmu_model *m, struct hpm_sched_req *req, un
 			         req_name(r, units[k].members[0], nb, sizeof(nb)),
 			         units[k].demand[c], cname, cname, m->counters.class_word, cap[c],
 			         m->counters.counter_prefix, first[c], first[c] + cap[c] - 1);
-			goto out;
+			return -1;
 		}
 		order[k] = &units[k];
 	}
 	qsort(order, nr_units, sizeof(*order), cmp_unit);
+	return 0;
+}
 
-	/* rule 2: the fewest groups */
+/* Rule 2: the fewest groups, the units packed into them (FFD, then the
+ * exact search below its count while the budget lasts); p->load holds the
+ * final loads. */
+static unsigned pack_groups(struct build *b, struct packer *p, struct hpm_sched *out)
+{
+	struct unit **order = b->order;
+	const unsigned nr_units = b->nr_units, nc = b->nc;
+	const unsigned *cap = b->cap, *total = b->total;
 	unsigned lower = 1;
 	for (unsigned c = 0; c < nc; c++) {
 		unsigned need = (total[c] + cap[c] - 1) / cap[c];
 		if (need > lower)
 			lower = need;
 	}
-	struct packer p = {.u = order, .nr = nr_units, .nc = nc, .cap = cap};
-	const size_t load_size = (size_t)(nr_units + lower + 1) * nc * sizeof(*p.load);
-	p.load = xcalloc(1, load_size ? load_size : 1);
-	unsigned ffd = pack_ffd(&p);
+	*p = (struct packer){.u = order, .nr = nr_units, .nc = nc, .cap = cap};
+	const size_t load_size = (size_t)(nr_units + lower + 1) * nc * sizeof(*p->load);
+	p->load = xcalloc(1, load_size ? load_size : 1);
+	unsigned ffd = pack_ffd(p);
 	unsigned *ffd_bin = xcalloc(nr_units ? nr_units : 1, sizeof(*ffd_bin));
 	for (unsigned k = 0; k < nr_units; k++)
 		ffd_bin[k] = order[k]->bin;
 	unsigned groups = ffd > lower ? ffd : lower;
 	out->exact = true;
 	for (unsigned g = lower; g < groups; g++) {
-		memset(p.load, 0, load_size);
-		p.bins = g;
-		p.nodes = 0;
-		p.out_of_budget = false;
-		if (pack_dfs(&p, 0, 0)) {
+		memset(p->load, 0, load_size);
+		p->bins = g;
+		p->nodes = 0;
+		p->out_of_budget = false;
+		if (pack_dfs(p, 0, 0)) {
 			groups = g;
 			memset(ffd_bin, 0xff, (nr_units ? nr_units : 1) * sizeof(*ffd_bin));
 			break;
 		}
-		if (p.out_of_budget) {
+		if (p->out_of_budget) {
 			out->exact = false;
 			break;
 		}
 	}
 	/* the final loads: from the search when it won, else from FFD */
-	memset(p.load, 0, load_size);
+	memset(p->load, 0, load_size);
 	for (unsigned k = 0; k < nr_units; k++) {
 		unsigned bin = ffd_bin[k] != UINT_MAX ? ffd_bin[k] : order[k]->bin;
-		put(&p, bin, order[k], 1);
+		put(p, bin, order[k], 1);
 	}
 	free(ffd_bin);
+	return groups;
+}
 
+/* Rules 3 and 4 for class c: its counters, group by group; a single that
+ * fits beside every group's load counts always, else it is multiplexed. */
+static void assign_class(struct build *b, unsigned c, const struct packer *p, unsigned groups,
+                         struct hpm_sched *out)
+{
+	struct hpm_sched_req *req = b->req;
+	const unsigned nr = b->nr, nc = b->nc, nr_units = b->nr_units;
+	const unsigned *first = b->first, *cap = b->cap, *singles = b->singles;
+	struct unit **order = b->order;
+	unsigned maxload = 0;
+	for (unsigned g = 0; g < groups; g++)
+		if (p->load[(size_t)g * nc + c] > maxload)
+			maxload = p->load[(size_t)g * nc + c];
+	bool always = groups == 1 || maxload + singles[c] <= cap[c];
+	unsigned *next = xcalloc(groups, sizeof(*next)); /* next free counter offset */
+
+	for (unsigned i = 0; always && i < nr; i++) {
+		struct hpm_sched_req *r = &req[i];
+		if (r->fixed || r->owner != i || r->group >= 0 || r->constraint != (int)c)
+			continue;
+		unsigned n = first[c] + next[0];
+		for (unsigned g = 0; g < groups; g++) {
+			next[g]++;
+			out->groups[g].used |= UINT32_C(1) << n;
+			out->groups[g].event[n] = r->value;
+			out->groups[g].owner[n] = (int)i;
+		}
+		r->counter = n;
+		r->mux = groups == 1 ? 0 : HPM_SCHED_ALWAYS;
+	}
+	for (unsigned k = 0; k < nr_units; k++) {
+		const struct unit *u = order[k];
+		for (unsigned j = 0; j < u->nr_members; j++) {
+			struct hpm_sched_req *r = &req[u->members[j]];
+			if (r->constraint != (int)c)
+				continue;
+			unsigned n = first[c] + next[u->bin]++;
+			out->groups[u->bin].used |= UINT32_C(1) << n;
+			out->groups[u->bin].event[n] = r->value;
+			out->groups[u->bin].owner[n] = (int)u->members[j];
+			r->counter = n;
+			r->mux = (int)u->bin;
+		}
+	}
+	unsigned g = 0;
+	for (unsigned i = 0; !always && i < nr; i++) {
+		struct hpm_sched_req *r = &req[i];
+		if (r->fixed || r->owner != i || r->group >= 0 || r->constraint != (int)c)
+			continue;
+		while (next[g] >= cap[c])
+			g++; /* cannot run past the end: G x cap >= total */
+		unsigned n = first[c] + next[g]++;
+		out->groups[g].used |= UINT32_C(1) << n;
+		out->groups[g].event[n] = r->value;
+		out->groups[g].owner[n] = (int)i;
+		r->counter = n;
+		r->mux = (int)g;
+	}
+	free(next);
+}
+
+int hpm_sched_build(const struct hpm_pmu_model *m, struct hpm_sched_req *req, unsigned nr,
+                    struct hpm_sched *out, char *err, size_t errlen)
+{
+	const unsigned nc = m->nr_constraints;
+	struct build b = {
+	    .m = m,
+	    .req = req,
+	    .nr = nr,
+	    .nc = nc,
+	    .first = xcalloc(nc ? nc : 1, sizeof(*b.first)),
+	    .cap = xcalloc(nc ? nc : 1, sizeof(*b.cap)),
+	    .total = xcalloc(nc ? nc : 1, sizeof(*b.total)),
+	    .singles = xcalloc(nc ? nc : 1, sizeof(*b.singles)),
+	};
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	out->model = m;
+	if (check_model(m, b.first, b.cap, err, errlen))
+		goto out;
+	take_alt_fixed(m, req, nr);
+	if (check_requests(&b, err, errlen))
+		goto out;
+	share(req, nr);
+	if (make_units(&b, err, errlen))
+		goto out;
+
+	struct packer p;
+	unsigned groups = pack_groups(&b, &p, out);
 	out->nr_groups = groups;
 	out->groups = xcalloc(groups, sizeof(*out->groups));
 	for (unsigned g = 0; g < groups; g++)
@@ -356,58 +471,8 @@ int hpm_sched_build(const struct hpm_pmu_model *m, struct hpm_sched_req *req, un
 			out->groups[g].owner[n] = -1;
 
 	/* rule 3/4: counters, class by class */
-	for (unsigned c = 0; c < nc; c++) {
-		unsigned maxload = 0;
-		for (unsigned g = 0; g < groups; g++)
-			if (p.load[(size_t)g * nc + c] > maxload)
-				maxload = p.load[(size_t)g * nc + c];
-		bool always = groups == 1 || maxload + singles[c] <= cap[c];
-		unsigned *next = xcalloc(groups, sizeof(*next)); /* next free counter offset */
-
-		for (unsigned i = 0; always && i < nr; i++) {
-			struct hpm_sched_req *r = &req[i];
-			if (r->fixed || r->owner != i || r->group >= 0 || r->constraint != (int)c)
-				continue;
-			unsigned n = first[c] + next[0];
-			for (unsigned g = 0; g < groups; g++) {
-				next[g]++;
-				out->groups[g].used |= UINT32_C(1) << n;
-				out->groups[g].event[n] = r->value;
-				out->groups[g].owner[n] = (int)i;
-			}
-			r->counter = n;
-			r->mux = groups == 1 ? 0 : HPM_SCHED_ALWAYS;
-		}
-		for (unsigned k = 0; k < nr_units; k++) {
-			const struct unit *u = order[k];
-			for (unsigned j = 0; j < u->nr_members; j++) {
-				struct hpm_sched_req *r = &req[u->members[j]];
-				if (r->constraint != (int)c)
-					continue;
-				unsigned n = first[c] + next[u->bin]++;
-				out->groups[u->bin].used |= UINT32_C(1) << n;
-				out->groups[u->bin].event[n] = r->value;
-				out->groups[u->bin].owner[n] = (int)u->members[j];
-				r->counter = n;
-				r->mux = (int)u->bin;
-			}
-		}
-		unsigned g = 0;
-		for (unsigned i = 0; !always && i < nr; i++) {
-			struct hpm_sched_req *r = &req[i];
-			if (r->fixed || r->owner != i || r->group >= 0 || r->constraint != (int)c)
-				continue;
-			while (next[g] >= cap[c])
-				g++; /* cannot run past the end: G x cap >= total */
-			unsigned n = first[c] + next[g]++;
-			out->groups[g].used |= UINT32_C(1) << n;
-			out->groups[g].event[n] = r->value;
-			out->groups[g].owner[n] = (int)i;
-			r->counter = n;
-			r->mux = (int)g;
-		}
-		free(next);
-	}
+	for (unsigned c = 0; c < nc; c++)
+		assign_class(&b, c, &p, groups, out);
 	free(p.load);
 
 	/* fixed counters and followers */
@@ -426,16 +491,16 @@ int hpm_sched_build(const struct hpm_pmu_model *m, struct hpm_sched_req *req, un
 		out->always &= ~hpm_sched_changes(out, 0, g);
 	rc = 0;
 out:
-	for (unsigned k = 0; k < nr_units; k++) {
-		free(units[k].demand);
-		free(units[k].members);
+	for (unsigned k = 0; k < b.nr_units; k++) {
+		free(b.units[k].demand);
+		free(b.units[k].members);
 	}
-	free(units);
-	free(order);
-	free(first);
-	free(cap);
-	free(total);
-	free(singles);
+	free(b.units);
+	free(b.order);
+	free(b.first);
+	free(b.cap);
+	free(b.total);
+	free(b.singles);
 	return rc;
 }
 

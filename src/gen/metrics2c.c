@@ -52,6 +52,7 @@
 
 #include <jansson.h>
 
+#include "gen/gen-die.h"
 #include "metric/metric.h"
 
 #define MAX_METRICS 1024
@@ -105,12 +106,8 @@ static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1,
 static void die(const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "%s: %s: ", prog, cur_file);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
+	gen_vdie(prog, cur_file, fmt, ap);
 }
 
 static const char *get_str(json_t *obj, const char *key, const char *mname, bool required)
@@ -638,6 +635,138 @@ static int usage(void)
 	return 2;
 }
 
+/* Every metric's names, group, scale, share and stage-2 fields, its parent
+ * one level up, and no formula that reaches itself. */
+static void check_metrics(void)
+{
+	for (unsigned i = 0; i < nr_metrics; i++) {
+		struct gm *m = &metrics[i];
+		char parent[128];
+		check_names(m, m->e, "MetricExpr");
+		if (m->t)
+			check_names(m, m->t, "MetricThreshold");
+		read_groups(m, parent);
+		read_scale(m);
+		read_share(m);
+		check_stage2(m);
+		if (parent[0]) {
+			m->parent = find_metric(parent);
+			if (m->parent < 0)
+				die("metric '%s': group %s_group names parent '%s', which is not a "
+				    "metric of this file",
+				    m->name, parent, parent);
+		}
+	}
+	for (unsigned i = 0; i < nr_metrics; i++) {
+		struct gm *m = &metrics[i];
+		if (m->parent >= 0 && metrics[m->parent].level + 1 != m->level)
+			die("metric '%s': level %u under '%s' of level %u (want one level down)",
+			    m->name, m->level, metrics[m->parent].name, metrics[m->parent].level);
+		check_cycles(i, 0);
+	}
+}
+
+/* Each variant's formulas: names of this file, and no cycle. */
+static void check_variants(void)
+{
+	for (unsigned v = 1; v < nr_variants; v++) {
+		for (unsigned i = 0; i < nr_metrics; i++) {
+			struct gm *m = &metrics[i];
+			m->color = 0;
+			m->own_e = m->e;
+			if (m->var_e[v]) {
+				check_names(m, m->var_e[v], "a variant's MetricExpr");
+				m->e = m->var_e[v];
+			}
+		}
+		for (unsigned i = 0; i < nr_metrics; i++)
+			check_cycles(i, 0);
+		for (unsigned i = 0; i < nr_metrics; i++)
+			metrics[i].e = metrics[i].own_e;
+	}
+}
+
+/* children[]: parent by parent, each list in table order; sets each
+ * metric's first_child and nr_children. */
+static void emit_children(FILE *out)
+{
+	unsigned nr_children = 0;
+	fputs("static const unsigned short children[] = {\n", out);
+	for (unsigned i = 0; i < nr_metrics; i++) {
+		metrics[i].first_child = nr_children;
+		for (unsigned j = 0; j < nr_metrics; j++)
+			if (metrics[j].parent == (int)i) {
+				fprintf(out, "\t%u, /* %s -> %s */\n", j, metrics[i].name,
+				        metrics[j].name);
+				metrics[i].nr_children++;
+				nr_children++;
+			}
+	}
+	if (!nr_children)
+		fputs("\t0, /* none: a placeholder so the array is not empty */\n", out);
+	fputs("};\n\n", out);
+}
+
+static void emit_groups(FILE *out)
+{
+	fputs("static const char *const groups[] = {\n", out);
+	for (unsigned i = 0; i < nr_groups; i++) {
+		fputc('\t', out);
+		emit_str(out, groups[i]);
+		fputs(",\n", out);
+	}
+	if (!nr_groups)
+		fputs("\t\"\",\n", out);
+	fputs("};\n\n", out);
+}
+
+/* The caches, the variants and one table per variant. */
+static void emit_tables(FILE *out, const char *table, const char *retired)
+{
+	/* the engine's parsed expressions, one cache per table; each variant
+	 * is a table, and every table of the model lists them all */
+	unsigned nr_tables = nr_variants ? nr_variants : 1;
+	for (unsigned v = 0; v < nr_tables; v++)
+		fprintf(out, "static struct metric_cache cache_%u;\n", v);
+	fprintf(out, "\nextern const struct metric_table %s;\n", table);
+	for (unsigned v = 1; v < nr_tables; v++)
+		fprintf(out, "static const struct metric_table variant_table_%u;\n", v);
+	if (nr_variants) {
+		fputs("\nstatic const struct metric_variant variants[] = {\n", out);
+		for (unsigned v = 0; v < nr_variants; v++) {
+			fputs("\t{", out);
+			emit_str(out, variants[v].name);
+			fputs(", ", out);
+			emit_str(out, variants[v].desc);
+			if (v == 0)
+				fprintf(out, ", &%s},\n", table);
+			else
+				fprintf(out, ", &variant_table_%u},\n", v);
+		}
+		fputs("};\n", out);
+	}
+	for (unsigned v = 0; v < nr_tables; v++) {
+		fputc('\n', out);
+		emit_table(out, table, retired, v);
+	}
+}
+
+static void free_metrics(void)
+{
+	for (unsigned i = 0; i < nr_metrics; i++) {
+		mexpr_free(metrics[i].e);
+		mexpr_free(metrics[i].t);
+		for (unsigned v = 0; v < nr_variants; v++)
+			mexpr_free(metrics[i].var_e[v]);
+	}
+	for (unsigned i = 0; i < nr_groups; i++)
+		free(groups[i]);
+	for (unsigned i = 0; i < nr_event_docs; i++)
+		json_decref(event_docs[i]);
+	free(event_docs);
+	free(events);
+}
+
 int main(int argc, char **argv)
 {
 	json_error_t jerr;
@@ -680,47 +809,8 @@ int main(int argc, char **argv)
 	if (want_revisions && !saw_revisions)
 		die("--revisions %s: no entry of the file is for those revisions", want_revisions);
 
-	for (unsigned i = 0; i < nr_metrics; i++) {
-		struct gm *m = &metrics[i];
-		char parent[128];
-		check_names(m, m->e, "MetricExpr");
-		if (m->t)
-			check_names(m, m->t, "MetricThreshold");
-		read_groups(m, parent);
-		read_scale(m);
-		read_share(m);
-		check_stage2(m);
-		if (parent[0]) {
-			m->parent = find_metric(parent);
-			if (m->parent < 0)
-				die("metric '%s': group %s_group names parent '%s', which is not a "
-				    "metric of this file",
-				    m->name, parent, parent);
-		}
-	}
-	for (unsigned i = 0; i < nr_metrics; i++) {
-		struct gm *m = &metrics[i];
-		if (m->parent >= 0 && metrics[m->parent].level + 1 != m->level)
-			die("metric '%s': level %u under '%s' of level %u (want one level down)",
-			    m->name, m->level, metrics[m->parent].name, metrics[m->parent].level);
-		check_cycles(i, 0);
-	}
-	/* each variant's formulas: names of this file, and no cycle */
-	for (unsigned v = 1; v < nr_variants; v++) {
-		for (unsigned i = 0; i < nr_metrics; i++) {
-			struct gm *m = &metrics[i];
-			m->color = 0;
-			m->own_e = m->e;
-			if (m->var_e[v]) {
-				check_names(m, m->var_e[v], "a variant's MetricExpr");
-				m->e = m->var_e[v];
-			}
-		}
-		for (unsigned i = 0; i < nr_metrics; i++)
-			check_cycles(i, 0);
-		for (unsigned i = 0; i < nr_metrics; i++)
-			metrics[i].e = metrics[i].own_e;
-	}
+	check_metrics();
+	check_variants();
 
 	out = open_memstream(&buf, &len);
 	if (!out)
@@ -728,78 +818,17 @@ int main(int argc, char **argv)
 	fprintf(out, "/* Generated by metrics2c from %s: do not edit. */\n", path);
 	fputs("#include \"metric/metric.h\"\n\n", out);
 
-	/* children, parent by parent, each list in table order */
-	unsigned nr_children = 0;
-	fputs("static const unsigned short children[] = {\n", out);
-	for (unsigned i = 0; i < nr_metrics; i++) {
-		metrics[i].first_child = nr_children;
-		for (unsigned j = 0; j < nr_metrics; j++)
-			if (metrics[j].parent == (int)i) {
-				fprintf(out, "\t%u, /* %s -> %s */\n", j, metrics[i].name,
-				        metrics[j].name);
-				metrics[i].nr_children++;
-				nr_children++;
-			}
-	}
-	if (!nr_children)
-		fputs("\t0, /* none: a placeholder so the array is not empty */\n", out);
-	fputs("};\n\n", out);
-
+	emit_children(out);
 	for (unsigned v = 0; v < (nr_variants ? nr_variants : 1); v++)
 		emit_metrics(out, v);
 
-	fputs("static const char *const groups[] = {\n", out);
-	for (unsigned i = 0; i < nr_groups; i++) {
-		fputc('\t', out);
-		emit_str(out, groups[i]);
-		fputs(",\n", out);
-	}
-	if (!nr_groups)
-		fputs("\t\"\",\n", out);
-	fputs("};\n\n", out);
-
-	/* the engine's parsed expressions, one cache per table; each variant
-	 * is a table, and every table of the model lists them all */
-	unsigned nr_tables = nr_variants ? nr_variants : 1;
-	for (unsigned v = 0; v < nr_tables; v++)
-		fprintf(out, "static struct metric_cache cache_%u;\n", v);
-	fprintf(out, "\nextern const struct metric_table %s;\n", table);
-	for (unsigned v = 1; v < nr_tables; v++)
-		fprintf(out, "static const struct metric_table variant_table_%u;\n", v);
-	if (nr_variants) {
-		fputs("\nstatic const struct metric_variant variants[] = {\n", out);
-		for (unsigned v = 0; v < nr_variants; v++) {
-			fputs("\t{", out);
-			emit_str(out, variants[v].name);
-			fputs(", ", out);
-			emit_str(out, variants[v].desc);
-			if (v == 0)
-				fprintf(out, ", &%s},\n", table);
-			else
-				fprintf(out, ", &variant_table_%u},\n", v);
-		}
-		fputs("};\n", out);
-	}
-	for (unsigned v = 0; v < nr_tables; v++) {
-		fputc('\n', out);
-		emit_table(out, table, retired, v);
-	}
+	emit_groups(out);
+	emit_tables(out, table, retired);
 	if (fclose(out) != 0)
 		die("out of memory");
 
-	for (unsigned i = 0; i < nr_metrics; i++) {
-		mexpr_free(metrics[i].e);
-		mexpr_free(metrics[i].t);
-		for (unsigned v = 0; v < nr_variants; v++)
-			mexpr_free(metrics[i].var_e[v]);
-	}
-	for (unsigned i = 0; i < nr_groups; i++)
-		free(groups[i]);
+	free_metrics();
 	json_decref(root);
-	for (unsigned i = 0; i < nr_event_docs; i++)
-		json_decref(event_docs[i]);
-	free(event_docs);
-	free(events);
 	if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) {
 		free(buf);
 		die("cannot write the output");

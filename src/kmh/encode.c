@@ -620,6 +620,19 @@ static int parse_op_value(struct parser *ps, const char *val, int pos, unsigned 
 	return 0;
 }
 
+/* Copies the input up to one of stop's characters or its end into buf
+ * (cut to fit), leaving ps->p there. */
+static void scan_until(struct parser *ps, const char *stop, char *buf, size_t size)
+{
+	size_t n = 0;
+	while (*ps->p && !strchr(stop, *ps->p)) {
+		if (n + 1 < size)
+			buf[n++] = *ps->p;
+		ps->p++;
+	}
+	buf[n] = '\0';
+}
+
 /* kunminghu/event0=0x7,event1=0x8,op0=add[,bank=NAME]/[:]MODS */
 static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding *enc)
 {
@@ -637,13 +650,7 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 	while (*ps->p != '/') {
 		char key[32], val[64];
 		int kpos = pos_of(ps);
-		size_t kn = 0, vn = 0;
-		while (*ps->p && *ps->p != '=' && *ps->p != ',' && *ps->p != '/') {
-			if (kn + 1 < sizeof(key))
-				key[kn++] = *ps->p;
-			ps->p++;
-		}
-		key[kn] = '\0';
+		scan_until(ps, "=,/", key, sizeof(key));
 		if (*ps->p == '\0')
 			return fail(ps, KMH_ESYNTAX, pos_of(ps), "missing the closing '/'");
 		if (*ps->p != '=')
@@ -651,12 +658,7 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 			            key);
 		ps->p++;
 		int vpos = pos_of(ps);
-		while (*ps->p && *ps->p != ',' && *ps->p != '/') {
-			if (vn + 1 < sizeof(val))
-				val[vn++] = *ps->p;
-			ps->p++;
-		}
-		val[vn] = '\0';
+		scan_until(ps, ",/", val, sizeof(val));
 		if (*ps->p == '\0')
 			return fail(ps, KMH_ESYNTAX, pos_of(ps), "missing the closing '/'");
 		unsigned bit;

@@ -98,6 +98,28 @@ struct parser {
 	bool failed;
 };
 
+/* The operators by their first character: the token alone, and the token
+ * when '=' follows it (the same when '=' does not make another). */
+static const struct op_char {
+	char c;
+	enum tok alone, with_eq;
+} op_chars[] = {
+    {'(', T_LPAREN, T_LPAREN}, {')', T_RPAREN, T_RPAREN}, {',', T_COMMA, T_COMMA},
+    {'+', T_PLUS, T_PLUS},     {'-', T_MINUS, T_MINUS},   {'*', T_STAR, T_STAR},
+    {'/', T_SLASH, T_SLASH},   {'&', T_AND, T_AND},       {'|', T_OR, T_OR},
+    {'<', T_LT, T_LE},         {'>', T_GT, T_GE},         {'=', T_BAD, T_EQ},
+    {'!', T_BAD, T_NE},
+};
+
+/* The operator token that starts with c (d: the character after it). */
+static enum tok op_token(char c, char d)
+{
+	for (size_t k = 0; k < sizeof(op_chars) / sizeof(op_chars[0]); k++)
+		if (op_chars[k].c == c)
+			return d == '=' ? op_chars[k].with_eq : op_chars[k].alone;
+	return T_BAD;
+}
+
 static bool is_name_start(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
@@ -262,50 +284,7 @@ static void next(struct parser *p)
 		else if (len == 3 && memcmp(s + i, "max", 3) == 0)
 			p->t = T_MAX;
 	} else {
-		switch (c) {
-		case '(':
-			p->t = T_LPAREN;
-			break;
-		case ')':
-			p->t = T_RPAREN;
-			break;
-		case ',':
-			p->t = T_COMMA;
-			break;
-		case '+':
-			p->t = T_PLUS;
-			break;
-		case '-':
-			p->t = T_MINUS;
-			break;
-		case '*':
-			p->t = T_STAR;
-			break;
-		case '/':
-			p->t = T_SLASH;
-			break;
-		case '&':
-			p->t = T_AND;
-			break;
-		case '|':
-			p->t = T_OR;
-			break;
-		case '<':
-			p->t = d == '=' ? T_LE : T_LT;
-			break;
-		case '>':
-			p->t = d == '=' ? T_GE : T_GT;
-			break;
-		case '=':
-			p->t = d == '=' ? T_EQ : T_BAD;
-			break;
-		case '!':
-			p->t = d == '=' ? T_NE : T_BAD;
-			break;
-		default:
-			p->t = T_BAD;
-			break;
-		}
+		p->t = op_token(c, d);
 		if (p->t == T_LE || p->t == T_GE || p->t == T_EQ || p->t == T_NE)
 			p->tlen = 2;
 	}

@@ -6,7 +6,8 @@
 # the generic generator built here (it validates a table with the same
 # engine; each model folder's local.mk has the rule for its table).
 noinst_PROGRAMS += src/gen/metrics2c
-src_gen_metrics2c_SOURCES = src/gen/metrics2c.c src/metric/expr.c src/metric/metric.h
+src_gen_metrics2c_SOURCES = src/gen/metrics2c.c src/gen/gen-die.c src/gen/gen-die.h \
+	src/metric/expr.c src/metric/metric.h
 src_gen_metrics2c_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 src_gen_metrics2c_LDADD = src/util/libutil.a $(JANSSON_LIBS) -lm
 

@@ -21,6 +21,7 @@
 #include "backend/pmu.h"
 #include "core/evlist.h"
 #include "perfdata/writer.h"
+#include "record/record-int.h"
 #include "record/record.h"
 #include "sym/sym.h"
 #include "util/str.h"
@@ -29,80 +30,6 @@
 /* perf's default buffer: 512 KiB of data per CPU (its mmap_pages for root
  * and for users under perf_event_mlock_kb alike) */
 #define DEFAULT_DATA_BYTES (512 * 1024)
-
-struct rec_event {
-	struct perf_event_attr attr;
-	char *name;
-	int *fds;      /* [nr_slots] */
-	uint64_t *ids; /* [nr_slots] */
-	bool leader;   /* leads its group (or is alone) */
-	int leader_ix; /* index of its group's leader */
-};
-
-/* One ring buffer: the first fd of its CPU or thread, mapped. */
-struct rec_buf {
-	struct perf_event_mmap_page *meta;
-	char *data;
-	size_t size, map_len;
-	int fd;
-	bool hung; /* POLLHUP: its task is gone, nothing more comes */
-};
-
-/* A DSO some MMAP2 record named with the kernel's build id. */
-struct rec_dso {
-	char *filename;
-	uint8_t id[PERF_FILE_BUILD_ID_MAX];
-	unsigned size;
-	bool hit;
-	bool from_file; /* a synthesized map's: the id is read from the file */
-};
-
-struct rec_map {
-	uint64_t start, end;
-	unsigned dso;
-};
-
-/* The maps of one process (thread group), for finding the DSO a sample
- * hit. Chained by pid hash. */
-struct rec_proc {
-	pid_t pid;
-	struct rec_map *maps;
-	unsigned nr, cap;
-	struct rec_proc *next;
-};
-
-#define PROC_HASH 256
-
-struct hpm_record {
-	struct hpm_evlist list;
-	struct rec_event *ev;
-	unsigned nr_ev;
-	int *cpus;   /* per-CPU slots, or NULL */
-	pid_t *tids; /* per-thread slots, or NULL */
-	unsigned nr_slots;
-	pid_t pid; /* -p (synthesis), -1 */
-	bool system_wide;
-	bool mmap_data;       /* data maps too (--call-graph dwarf) */
-	struct rec_buf *bufs; /* [nr_slots] */
-	struct pollfd *pfds;  /* [nr_slots + 1] */
-	struct perf_writer *w;
-	FILE *f;
-	size_t id_hdr_size; /* the sample_id_all trailer of non-sample records */
-	uint64_t sample_type;
-	char *copy; /* a record that wraps around the end of a buffer */
-	size_t copy_len;
-	struct hpm_record_stats st;
-	uint64_t first_time, last_time;
-	bool kernel_hit;
-	/* the PMU model whose table encoded the model events (the file's
-	 * HPM_PMU), NULL when every event is the host's */
-	const struct hpm_pmu_model *table;
-	struct rec_dso *dsos;
-	unsigned nr_dsos;
-	struct rec_proc *procs[PROC_HASH];
-	struct rec_proc *last_proc; /* the one the last sample hit */
-	char note[256];
-};
 
 unsigned hpm_record_max_sample_rate(void)
 {
@@ -224,7 +151,7 @@ static void set_sample_common(struct perf_event_attr *a, const struct hpm_record
 
 /* The trailer sample_id_all adds to non-sample records, for our
  * sample_type: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER that are set. */
-static size_t id_hdr_size(uint64_t st)
+static size_t sample_id_all_size(uint64_t st)
 {
 	size_t n = 0;
 	if (st & PERF_SAMPLE_TID)
@@ -342,16 +269,12 @@ static void evsel_label(const struct hpm_evsel *ev, char *buf, size_t len)
 	str_escape(ev->name, buf, len);
 }
 
-static int open_events(struct hpm_record *r, const struct hpm_record_opts *o, bool dflt, pid_t task,
-                       char *err, size_t errlen)
+/* Every event's fd and id slots, and the leader of its group (the first
+ * of it), before any opens. */
+static void init_events(struct hpm_record *r)
 {
-	struct hpm_pmu pmu;
-	char perr[256];
-	if (hpm_pmu_detect(&pmu, perr, sizeof(perr)) != 0)
-		memset(&pmu, 0, sizeof(pmu));
 	r->nr_ev = r->list.nr;
 	r->ev = xcalloc(r->nr_ev, sizeof(*r->ev));
-	bool several = r->list.nr > 1;
 	for (unsigned i = 0; i < r->list.nr; i++) {
 		struct hpm_evsel *ev = &r->list.ev[i];
 		struct rec_event *e = &r->ev[i];
@@ -369,6 +292,146 @@ static int open_events(struct hpm_record *r, const struct hpm_record_opts *o, bo
 					break;
 				}
 	}
+}
+
+/* Event i's perf_event_attr for sampling, from its counting attr pe. */
+static void set_record_attr(struct hpm_record *r, const struct hpm_record_opts *o, unsigned i,
+                            const struct hpm_perf_event *pe, bool precise_max, bool several)
+{
+	struct hpm_evsel *ev = &r->list.ev[i];
+	struct rec_event *e = &r->ev[i];
+	struct perf_event_attr *a = &e->attr;
+	hpm_perf_event_to_attr(pe, a);
+	a->precise_ip = (precise_max ? 3 : pe->precise_ip) & 3;
+	set_sample_common(a, o, several, ev->sample_read);
+	if (!e->leader && ev->sample_read) {
+		/* perf's leader sampling: the leader's samples read the
+		 * members, which never sample themselves */
+		a->freq = 0;
+		a->sample_period = 0;
+	}
+	if (e->leader) {
+		a->disabled = 1;
+		a->enable_on_exec = o->workload > 0 && !r->system_wide && !o->cpu_list;
+	}
+	/* inherit follows the workload's children; a group read cannot
+	 * (the kernel refuses PERF_FORMAT_GROUP with inherit), nor can a
+	 * per-thread buffer (-p, -t) */
+	a->inherit = !r->tids && !ev->sample_read;
+	if (i == 0) {
+		a->mmap = 1;
+		a->mmap2 = 1;
+		/* perf's dwarf mode: the unwinders read the CFI of the
+		 * files' read-only segments through these maps too */
+		a->mmap_data = o->stack_dump != 0;
+		a->comm = 1;
+		a->comm_exec = 1;
+		a->task = 1;
+		a->build_id = 1;
+	}
+}
+
+/* Opens event i as perf does on a refusal: without what an older kernel
+ * lacks, at lower precise levels, the default event as cpu-clock. The
+ * kernel's errno (positive) or 0. */
+static int open_with_fallbacks(struct hpm_record *r, unsigned i, pid_t task,
+                               const struct hpm_perf_event *pe, bool precise_max, bool dflt)
+{
+	struct rec_event *e = &r->ev[i];
+	struct perf_event_attr *a = &e->attr;
+	int rc = open_event(r, i, task);
+	if (rc == EINVAL && a->build_id) {
+		/* a kernel before 5.12 has no build ids in MMAP2 */
+		a->build_id = 0;
+		rc = open_event(r, i, task);
+	}
+	if (rc == EINVAL && pe->guest_default && a->exclude_guest) {
+		a->exclude_guest = 0;
+		rc = open_event(r, i, task);
+	}
+	/* perf's evsel__precise_ip_fallback: :P (and the default event)
+	 * tries each lower precise_ip; :p, :pp, :ppp are refused */
+	unsigned precise_asked = a->precise_ip;
+	while (rc && precise_max && a->precise_ip > 0) {
+		a->precise_ip--;
+		rc = open_event(r, i, task);
+	}
+	if (rc)
+		a->precise_ip = precise_asked & 3;
+	if (rc && dflt && a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_CPU_CYCLES &&
+	    (rc == ENOENT || rc == EOPNOTSUPP || rc == ENODEV || rc == ENXIO)) {
+		/* perf's evsel__fallback: no hardware cycles here */
+		snprintf(r->note, sizeof(r->note),
+		         "The cycles event is not supported, trying to fall back to "
+		         "cpu-clock-ticks");
+		a->type = PERF_TYPE_SOFTWARE;
+		a->config = PERF_COUNT_SW_CPU_CLOCK;
+		free(e->name);
+		e->name = xstrdup("cpu-clock");
+		rc = open_event(r, i, task);
+	}
+	return rc;
+}
+
+/* The message for event i that would not open (rc: the kernel's errno),
+ * perf's advice worded for sampling; the negative code to return. */
+static int open_error(struct hpm_record *r, unsigned i, pid_t task, int rc, char *err,
+                      size_t errlen)
+{
+	struct hpm_evsel *ev = &r->list.ev[i];
+	struct rec_event *e = &r->ev[i];
+	struct perf_event_attr *a = &e->attr;
+	if (rc == EOPNOTSUPP && (a->sample_type & PERF_SAMPLE_BRANCH_STACK)) {
+		/* perf's evsel__open_strerror: the PMU has no branch stack
+		 * (or none for this event type) */
+		char lbl[160];
+		/* the event as opened: the default's fallback names it */
+		str_escape(e->name, lbl, sizeof(lbl));
+		snprintf(err, errlen,
+		         "%s: PMU Hardware or event type doesn't support branch stack "
+		         "sampling.",
+		         lbl);
+		return -EOPNOTSUPP;
+	}
+	if (rc && a->precise_ip && (rc == EOPNOTSUPP || rc == EINVAL)) {
+		/* perf's advice for a precise level the PMU cannot give */
+		char lbl[160];
+		evsel_label(ev, lbl, sizeof(lbl));
+		snprintf(err, errlen,
+		         "'%s': <not supported>: cannot sample: 'precise' request may not "
+		         "be supported. Try removing 'p' modifier.",
+		         lbl);
+		return -EOPNOTSUPP;
+	}
+	char lbl[160], why[300];
+	struct hpm_target t = {.pid = task, .system_wide = r->system_wide};
+	evsel_label(ev, lbl, sizeof(lbl));
+	hpm_perf_open_strerror(rc, ev, &t, why, sizeof(why));
+	/* the advice is worded for counting: the event is named already */
+	const char *reason = why;
+	if (strncmp(why, "cannot count '", 14) == 0 && strstr(why, "': "))
+		reason = strstr(why, "': ") + 3;
+	if (rc == ENOENT || rc == EOPNOTSUPP || rc == ENODEV || rc == ENXIO || rc == EINVAL) {
+		snprintf(err, errlen, "'%s': <not supported>: cannot sample: %s", lbl, reason);
+		return -EOPNOTSUPP;
+	}
+	if (rc == ESRCH) {
+		snprintf(err, errlen, "'%s': the process to record is gone", lbl);
+		return -ESRCH;
+	}
+	snprintf(err, errlen, "'%s': %s", lbl, reason);
+	return -rc;
+}
+
+static int open_events(struct hpm_record *r, const struct hpm_record_opts *o, bool dflt, pid_t task,
+                       char *err, size_t errlen)
+{
+	struct hpm_pmu pmu;
+	char perr[256];
+	if (hpm_pmu_detect(&pmu, perr, sizeof(perr)) != 0)
+		memset(&pmu, 0, sizeof(pmu));
+	init_events(r);
+	bool several = r->list.nr > 1;
 	for (unsigned i = 0; i < r->list.nr; i++) {
 		struct hpm_evsel *ev = &r->list.ev[i];
 		struct rec_event *e = &r->ev[i];
@@ -382,123 +445,13 @@ static int open_events(struct hpm_record *r, const struct hpm_record_opts *o, bo
 		if (ev->kind == HPM_EV_MODEL)
 			r->table = ev->enc.model;
 		e->name = xstrdup(ev->name); /* as routed: a name= term renames it */
-		struct perf_event_attr *a = &e->attr;
-		memset(a, 0, sizeof(*a));
-		a->type = pe.type;
-		a->config = pe.config;
-		a->config1 = pe.config1;
-		a->config2 = pe.config2;
-		a->exclude_user = pe.exclude_user;
-		a->exclude_kernel = pe.exclude_kernel;
-		a->exclude_hv = pe.exclude_hv;
-		a->exclude_host = pe.exclude_host;
-		a->exclude_guest = pe.exclude_guest;
 		/* perf's default event is cycles:P, the most precise the PMU
 		 * takes (lowered on refusal below) */
 		bool precise_max = pe.precise_max || dflt;
-		a->precise_ip = (precise_max ? 3 : pe.precise_ip) & 3;
-		set_sample_common(a, o, several, ev->sample_read);
-		if (!e->leader && ev->sample_read) {
-			/* perf's leader sampling: the leader's samples read the
-			 * members, which never sample themselves */
-			a->freq = 0;
-			a->sample_period = 0;
-		}
-		if (e->leader) {
-			a->disabled = 1;
-			a->enable_on_exec = o->workload > 0 && !r->system_wide && !o->cpu_list;
-		}
-		/* inherit follows the workload's children; a group read cannot
-		 * (the kernel refuses PERF_FORMAT_GROUP with inherit), nor can a
-		 * per-thread buffer (-p, -t) */
-		a->inherit = !r->tids && !ev->sample_read;
-		if (i == 0) {
-			a->mmap = 1;
-			a->mmap2 = 1;
-			/* perf's dwarf mode: the unwinders read the CFI of the
-			 * files' read-only segments through these maps too */
-			a->mmap_data = o->stack_dump != 0;
-			a->comm = 1;
-			a->comm_exec = 1;
-			a->task = 1;
-			a->build_id = 1;
-		}
-		rc = open_event(r, i, task);
-		if (rc == EINVAL && a->build_id) {
-			/* a kernel before 5.12 has no build ids in MMAP2 */
-			a->build_id = 0;
-			rc = open_event(r, i, task);
-		}
-		if (rc == EINVAL && pe.guest_default && a->exclude_guest) {
-			a->exclude_guest = 0;
-			rc = open_event(r, i, task);
-		}
-		/* perf's evsel__precise_ip_fallback: :P (and the default event)
-		 * tries each lower precise_ip; :p, :pp, :ppp are refused */
-		unsigned precise_asked = a->precise_ip;
-		while (rc && precise_max && a->precise_ip > 0) {
-			a->precise_ip--;
-			rc = open_event(r, i, task);
-		}
+		set_record_attr(r, o, i, &pe, precise_max, several);
+		rc = open_with_fallbacks(r, i, task, &pe, precise_max, dflt);
 		if (rc)
-			a->precise_ip = precise_asked & 3;
-		if (rc && dflt && a->type == PERF_TYPE_HARDWARE &&
-		    a->config == PERF_COUNT_HW_CPU_CYCLES &&
-		    (rc == ENOENT || rc == EOPNOTSUPP || rc == ENODEV || rc == ENXIO)) {
-			/* perf's evsel__fallback: no hardware cycles here */
-			snprintf(r->note, sizeof(r->note),
-			         "The cycles event is not supported, trying to fall back to "
-			         "cpu-clock-ticks");
-			a->type = PERF_TYPE_SOFTWARE;
-			a->config = PERF_COUNT_SW_CPU_CLOCK;
-			free(e->name);
-			e->name = xstrdup("cpu-clock");
-			rc = open_event(r, i, task);
-		}
-		if (rc == EOPNOTSUPP && (a->sample_type & PERF_SAMPLE_BRANCH_STACK)) {
-			/* perf's evsel__open_strerror: the PMU has no branch stack
-			 * (or none for this event type) */
-			char lbl[160];
-			/* the event as opened: the default's fallback names it */
-			str_escape(e->name, lbl, sizeof(lbl));
-			snprintf(err, errlen,
-			         "%s: PMU Hardware or event type doesn't support branch stack "
-			         "sampling.",
-			         lbl);
-			return -EOPNOTSUPP;
-		}
-		if (rc && a->precise_ip && (rc == EOPNOTSUPP || rc == EINVAL)) {
-			/* perf's advice for a precise level the PMU cannot give */
-			char lbl[160];
-			evsel_label(ev, lbl, sizeof(lbl));
-			snprintf(err, errlen,
-			         "'%s': <not supported>: cannot sample: 'precise' request may not "
-			         "be supported. Try removing 'p' modifier.",
-			         lbl);
-			return -EOPNOTSUPP;
-		}
-		if (rc) {
-			char lbl[160], why[300];
-			struct hpm_target t = {.pid = task, .system_wide = r->system_wide};
-			evsel_label(ev, lbl, sizeof(lbl));
-			hpm_perf_open_strerror(rc, ev, &t, why, sizeof(why));
-			/* the advice is worded for counting: the event is named already */
-			const char *reason = why;
-			if (strncmp(why, "cannot count '", 14) == 0 && strstr(why, "': "))
-				reason = strstr(why, "': ") + 3;
-			if (rc == ENOENT || rc == EOPNOTSUPP || rc == ENODEV || rc == ENXIO ||
-			    rc == EINVAL) {
-				snprintf(err, errlen, "'%s': <not supported>: cannot sample: %s",
-				         lbl, reason);
-				return -EOPNOTSUPP;
-			}
-			if (rc == ESRCH) {
-				snprintf(err, errlen, "'%s': the process to record is gone", lbl);
-				return -ESRCH;
-			}
-			snprintf(err, errlen, "'%s': %s", lbl, reason);
-			return -rc;
-		}
+			return open_error(r, i, task, rc, err, errlen);
 		for (unsigned s = 0; s < r->nr_slots; s++)
 			if (ioctl(e->fds[s], PERF_EVENT_IOC_ID, &e->ids[s]) != 0) {
 				snprintf(err, errlen, "PERF_EVENT_IOC_ID: %s", strerror(errno));
@@ -506,7 +459,7 @@ static int open_events(struct hpm_record *r, const struct hpm_record_opts *o, bo
 			}
 	}
 	r->sample_type = r->ev[0].attr.sample_type;
-	r->id_hdr_size = id_hdr_size(r->sample_type);
+	r->id_hdr_size = sample_id_all_size(r->sample_type);
 	return 0;
 }
 
@@ -603,151 +556,7 @@ const char *hpm_record_note(const struct hpm_record *r)
 	return r->note[0] ? r->note : NULL;
 }
 
-/* ------------------------------------------------------------ maps and build ids */
-
-static struct rec_proc *proc_get(struct hpm_record *r, pid_t pid, bool create)
-{
-	unsigned h = (unsigned)pid % PROC_HASH;
-	for (struct rec_proc *p = r->procs[h]; p; p = p->next)
-		if (p->pid == pid)
-			return p;
-	if (!create)
-		return NULL;
-	struct rec_proc *p = xcalloc(1, sizeof(*p));
-	p->pid = pid;
-	p->next = r->procs[h];
-	r->procs[h] = p;
-	return p;
-}
-
-static unsigned dso_get(struct hpm_record *r, const char *filename, const uint8_t *id,
-                        unsigned size)
-{
-	for (unsigned i = 0; i < r->nr_dsos; i++)
-		if (!r->dsos[i].from_file && r->dsos[i].size == size &&
-		    memcmp(r->dsos[i].id, id, size) == 0 &&
-		    strcmp(r->dsos[i].filename, filename) == 0)
-			return i;
-	r->dsos = xrealloc(r->dsos, (r->nr_dsos + 1) * sizeof(*r->dsos));
-	struct rec_dso *d = &r->dsos[r->nr_dsos];
-	memset(d, 0, sizeof(*d));
-	d->filename = xstrdup(filename);
-	if (size)
-		memcpy(d->id, id, size);
-	d->size = size;
-	return r->nr_dsos++;
-}
-
-/* The DSO of a file a synthesized map names; its build id is read from
- * the file at the end, for the DSOs with samples only (as perf does). */
-static unsigned dso_of_file(struct hpm_record *r, const char *filename)
-{
-	for (unsigned i = 0; i < r->nr_dsos; i++)
-		if (r->dsos[i].from_file && strcmp(r->dsos[i].filename, filename) == 0)
-			return i;
-	unsigned d = dso_get(r, filename, NULL, 0);
-	r->dsos[d].from_file = true;
-	return d;
-}
-
-static void proc_add_map(struct rec_proc *p, uint64_t start, uint64_t len, unsigned dso)
-{
-	/* a new map over an old range replaces it (munmap is not recorded) */
-	for (unsigned i = 0; i < p->nr;)
-		if (p->maps[i].start < start + len && start < p->maps[i].end)
-			p->maps[i] = p->maps[--p->nr];
-		else
-			i++;
-	if (p->nr == p->cap) {
-		p->cap = p->cap ? 2 * p->cap : 16;
-		p->maps = xrealloc(p->maps, p->cap * sizeof(*p->maps));
-	}
-	p->maps[p->nr++] = (struct rec_map){start, start + len, dso};
-}
-
-/* MMAP2 with the kernel's build id: remember where that DSO is. */
-static void note_mmap2(struct hpm_record *r, const struct perf_event_header *h)
-{
-	if (!(h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
-		return;
-	const char *p = (const char *)(h + 1);
-	uint32_t pid;
-	uint64_t start, len;
-	uint8_t bsize;
-	memcpy(&pid, p, 4);
-	memcpy(&start, p + 8, 8);
-	memcpy(&len, p + 16, 8);
-	memcpy(&bsize, p + 32, 1);
-	const uint8_t *bid = (const uint8_t *)p + 36;
-	const char *name = p + 32 + 24 + 8;
-	size_t maxlen = h->size - sizeof(*h) - (32 + 24 + 8);
-	if (h->size < sizeof(*h) + 32 + 24 + 8 + 1 || bsize > PERF_FILE_BUILD_ID_MAX ||
-	    !memchr(name, '\0', maxlen))
-		return;
-	unsigned d = dso_get(r, name, bid, bsize);
-	proc_add_map(proc_get(r, (pid_t)pid, true), start, len, d);
-}
-
-static void proc_free(struct rec_proc *p)
-{
-	free(p->maps);
-	free(p);
-}
-
-static void note_exec(struct hpm_record *r, pid_t pid)
-{
-	struct rec_proc *p = proc_get(r, pid, false);
-	if (p)
-		p->nr = 0;
-}
-
-static void note_fork(struct hpm_record *r, const struct perf_event_header *h)
-{
-	uint32_t v[4]; /* pid, ppid, tid, ptid */
-	memcpy(v, h + 1, sizeof(v));
-	if (v[0] == v[1])
-		return; /* a thread: it shares its process's maps */
-	struct rec_proc *parent = proc_get(r, (pid_t)v[1], false);
-	if (!parent || !parent->nr)
-		return;
-	struct rec_proc *child = proc_get(r, (pid_t)v[0], true);
-	child->nr = 0;
-	for (unsigned i = 0; i < parent->nr; i++)
-		proc_add_map(child, parent->maps[i].start,
-		             parent->maps[i].end - parent->maps[i].start, parent->maps[i].dso);
-	r->last_proc = NULL;
-}
-
-static void note_sample(struct hpm_record *r, const struct perf_event_header *h)
-{
-	const uint64_t *p = (const uint64_t *)(h + 1);
-	uint64_t ip = p[0];
-	uint32_t pid;
-	uint64_t t = p[2];
-	memcpy(&pid, &p[1], 4);
-	if (!r->first_time || t < r->first_time)
-		r->first_time = t;
-	if (t > r->last_time)
-		r->last_time = t;
-	unsigned mode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	if (mode == PERF_RECORD_MISC_KERNEL) {
-		r->kernel_hit = true;
-		return;
-	}
-	if (mode != PERF_RECORD_MISC_USER)
-		return;
-	struct rec_proc *pr = r->last_proc && r->last_proc->pid == (pid_t)pid
-	                          ? r->last_proc
-	                          : proc_get(r, (pid_t)pid, false);
-	if (!pr)
-		return;
-	r->last_proc = pr;
-	for (unsigned i = 0; i < pr->nr; i++)
-		if (ip >= pr->maps[i].start && ip < pr->maps[i].end) {
-			r->dsos[pr->maps[i].dso].hit = true;
-			return;
-		}
-}
+/* ------------------------------------------------------------ build ids */
 
 /* The running kernel's build id: the GNU build-id note among
  * <sys>/kernel/notes (ELF notes, 4-byte aligned). */
@@ -803,7 +612,7 @@ static int write_record(struct hpm_record *r, const struct perf_event_header *h)
 	case PERF_RECORD_SAMPLE:
 		r->st.samples += samples_in(r, h);
 		if (h->size >= sizeof(*h) + 24)
-			note_sample(r, h);
+			record_note_sample(r, h);
 		break;
 	case PERF_RECORD_LOST:
 		if (h->size >= sizeof(*h) + 16) {
@@ -814,18 +623,18 @@ static int write_record(struct hpm_record *r, const struct perf_event_header *h)
 		}
 		break;
 	case PERF_RECORD_MMAP2:
-		note_mmap2(r, h);
+		record_note_mmap2(r, h);
 		break;
 	case PERF_RECORD_COMM:
 		if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
 			uint32_t pid;
 			memcpy(&pid, h + 1, 4);
-			note_exec(r, (pid_t)pid);
+			record_note_exec(r, (pid_t)pid);
 		}
 		break;
 	case PERF_RECORD_FORK:
 		if (h->size >= sizeof(*h) + 16)
-			note_fork(r, h);
+			record_note_fork(r, h);
 		break;
 	default:
 		break;
@@ -923,200 +732,6 @@ int hpm_record_poll(struct hpm_record *r, int extra_fd, int timeout_ms, char *er
 	return ret;
 }
 
-/* ------------------------------------------------------------ synthesis */
-
-/* A record perf synthesizes: the sample_id_all trailer is zeros, which
- * perf reads as "no time, first event", as in its own files. */
-static int put_synth(struct hpm_record *r, struct perf_event_header *h, size_t body)
-{
-	size_t size = sizeof(*h) + body + r->id_hdr_size;
-	h->size = (uint16_t)size;
-	memset((char *)h + sizeof(*h) + body, 0, r->id_hdr_size);
-	return perf_writer_add(r->w, h, size);
-}
-
-static size_t align8(size_t n)
-{
-	return (n + 7) & ~(size_t)7;
-}
-
-/* perf's kernel map: MMAP of [kernel.kallsyms]_text at _text, pid -1. */
-static int synth_kernel(struct hpm_record *r)
-{
-	char path[512], line[512];
-	snprintf(path, sizeof(path), "%s/kallsyms", hpm_procfs_root());
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return 0;
-	uint64_t text = 0;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long a;
-		char t, name[256];
-		if (sscanf(line, "%llx %c %255s", &a, &t, name) == 3 &&
-		    strcmp(name, "_text") == 0) {
-			text = a;
-			break;
-		}
-	}
-	fclose(f);
-	if (!text)
-		return 0; /* kptr_restrict hides it: perf then has no kernel map either */
-	union {
-		struct perf_event_header h;
-		char buf[256];
-	} u;
-	memset(&u, 0, sizeof(u));
-	static const char name[] = "[kernel.kallsyms]_text";
-	struct {
-		uint32_t pid, tid;
-		uint64_t start, len, pgoff;
-	} m = {(uint32_t)-1, 0, text, ~0ULL - text, text};
-	memcpy(u.buf + sizeof(u.h), &m, sizeof(m));
-	memcpy(u.buf + sizeof(u.h) + sizeof(m), name, sizeof(name));
-	u.h.type = PERF_RECORD_MMAP;
-	u.h.misc = PERF_RECORD_MISC_KERNEL;
-	return put_synth(r, &u.h, sizeof(m) + align8(sizeof(name)));
-}
-
-static int synth_comm(struct hpm_record *r, pid_t pid, pid_t tid)
-{
-	char path[512], comm[64] = "";
-	snprintf(path, sizeof(path), "%s/%d/task/%d/comm", hpm_procfs_root(), (int)pid, (int)tid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return 0; /* gone meanwhile */
-	if (!fgets(comm, sizeof(comm), f))
-		comm[0] = '\0';
-	fclose(f);
-	comm[strcspn(comm, "\n")] = '\0';
-	union {
-		struct perf_event_header h;
-		char buf[256];
-	} u;
-	memset(&u, 0, sizeof(u));
-	uint32_t ids[2] = {(uint32_t)pid, (uint32_t)tid};
-	memcpy(u.buf + sizeof(u.h), ids, sizeof(ids));
-	size_t len = strlen(comm) + 1;
-	memcpy(u.buf + sizeof(u.h) + 8, comm, len);
-	u.h.type = PERF_RECORD_COMM;
-	return put_synth(r, &u.h, 8 + align8(len));
-}
-
-/* MMAP2 of each executable map of pid (perf synthesizes those, from
- * <proc>/PID/maps, with the device and inode but no build id). */
-static int synth_maps(struct hpm_record *r, pid_t pid)
-{
-	char path[512];
-	snprintf(path, sizeof(path), "%s/%d/maps", hpm_procfs_root(), (int)pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return 0;
-	char *line = NULL;
-	size_t cap = 0;
-	int rc = 0;
-	char *buf = xmalloc(PATH_MAX + 256);
-	while (!rc && getline(&line, &cap, f) > 0) {
-		unsigned long long start, end, pgoff, ino;
-		unsigned maj, min;
-		char perms[8];
-		int name_at = 0;
-		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff,
-		           &maj, &min, &ino, &name_at) < 7)
-			continue;
-		if (strlen(perms) < 4 || (perms[2] != 'x' && !r->mmap_data))
-			continue;
-		line[name_at + strcspn(line + name_at, "\n")] = '\0';
-		const char *name = line + name_at;
-		if (!*name)
-			name = "//anon";
-		size_t nlen = strlen(name) + 1;
-		if (nlen > PATH_MAX)
-			continue;
-		struct perf_event_header *h = (struct perf_event_header *)buf;
-		memset(buf, 0, PATH_MAX + 256);
-		struct {
-			uint32_t pid, tid;
-			uint64_t start, len, pgoff;
-			uint32_t maj, min;
-			uint64_t ino, ino_generation;
-			uint32_t prot, flags;
-		} m = {(uint32_t)pid,
-		       (uint32_t)pid,
-		       start,
-		       end - start,
-		       pgoff,
-		       maj,
-		       min,
-		       ino,
-		       0,
-		       (uint32_t)((perms[0] == 'r' ? PROT_READ : 0) |
-		                  (perms[1] == 'w' ? PROT_WRITE : 0) |
-		                  (perms[2] == 'x' ? PROT_EXEC : 0)),
-		       (uint32_t)(perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE)};
-		memcpy(buf + sizeof(*h), &m, sizeof(m));
-		memcpy(buf + sizeof(*h) + sizeof(m), name, nlen);
-		h->type = PERF_RECORD_MMAP2;
-		h->misc =
-		    PERF_RECORD_MISC_USER | (perms[2] == 'x' ? 0 : PERF_RECORD_MISC_MMAP_DATA);
-		/* the kernel gives build ids to new maps only: perf reads those
-		 * of existing ones from the files, for the DSOs with samples */
-		if (name[0] == '/')
-			proc_add_map(proc_get(r, pid, true), start, end - start,
-			             dso_of_file(r, name));
-		rc = put_synth(r, h, sizeof(m) + align8(nlen));
-	}
-	free(buf);
-	free(line);
-	fclose(f);
-	return rc;
-}
-
-static int synth_process(struct hpm_record *r, pid_t pid)
-{
-	char path[512];
-	snprintf(path, sizeof(path), "%s/%d/task", hpm_procfs_root(), (int)pid);
-	DIR *d = opendir(path);
-	if (!d)
-		return 0;
-	struct dirent *de;
-	int rc = 0;
-	while (!rc && (de = readdir(d)))
-		if (isdigit((unsigned char)de->d_name[0]))
-			rc = synth_comm(r, pid, (pid_t)atoi(de->d_name));
-	closedir(d);
-	return rc ? rc : synth_maps(r, pid);
-}
-
-static int synthesize(struct hpm_record *r)
-{
-	int rc = synth_kernel(r);
-	if (rc)
-		return rc;
-	if (r->system_wide) {
-		DIR *d = opendir(hpm_procfs_root());
-		if (!d)
-			return 0;
-		struct dirent *de;
-		while (!rc && (de = readdir(d)))
-			if (isdigit((unsigned char)de->d_name[0]))
-				rc = synth_process(r, (pid_t)atoi(de->d_name));
-		closedir(d);
-		return rc;
-	}
-	if (r->tids && r->pid > 0)
-		return synth_process(r, r->pid);
-	for (unsigned s = 0; r->tids && s < r->nr_slots && !rc; s++) {
-		pid_t tgid = hpm_proc_tgid(hpm_procfs_root(), r->tids[s]);
-		rc = synth_comm(r, tgid, r->tids[s]);
-		bool done = false;
-		for (unsigned k = 0; k < s; k++)
-			done |= hpm_proc_tgid(hpm_procfs_root(), r->tids[k]) == tgid;
-		if (!rc && !done)
-			rc = synth_maps(r, tgid);
-	}
-	return rc;
-}
-
 /* ------------------------------------------------------------ the file */
 
 static void set_features(struct hpm_record *r, const char *exe, int argc, char *const *argv);
@@ -1142,7 +757,7 @@ int hpm_record_start(struct hpm_record *r, FILE *f, bool pipe, const char *exe, 
 		rc = perf_writer_put_features(r->w);
 	}
 	if (!rc)
-		rc = synthesize(r);
+		rc = record_synthesize(r);
 	if (rc && rc != -ESPIPE)
 		snprintf(err, errlen, "%s", strerror(-rc));
 	r->f = f;
@@ -1300,7 +915,7 @@ void hpm_record_free(struct hpm_record *r)
 	for (unsigned h = 0; h < PROC_HASH; h++)
 		for (struct rec_proc *p = r->procs[h], *n; p; p = n) {
 			n = p->next;
-			proc_free(p);
+			record_proc_free(p);
 		}
 	free(r);
 }

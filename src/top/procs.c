@@ -386,16 +386,14 @@ static void add_gone(struct top_procs *p, const struct pent *e, unsigned max)
 	g->exited = true;
 }
 
-int top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid, bool sticky,
-                     struct top_proc **out, unsigned *nout, unsigned *total, char *why,
-                     size_t whylen)
+/* Every process of procfs (only pid when pid > 0) with its stat read, by
+ * pid; a process that exits meanwhile is skipped. 0, or -errno with why. */
+static int scan_procs(const char *procfs, int pid, struct pent **out, unsigned *nout, char *why,
+                      size_t whylen)
 {
-	const char *procfs = hpm_procfs_root();
 	struct pent *ne = NULL;
 	unsigned nn = 0, cap = 0;
 	int fail = 0;
-	*out = NULL;
-	*nout = *total = 0;
 	DIR *d = opendir(procfs);
 	if (!d) {
 		fail = errno;
@@ -444,6 +442,17 @@ int top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid, 
 		free(ne);
 		return -fail;
 	}
+	*out = ne;
+	*nout = nn;
+	return 0;
+}
+
+/* The new scan ne[0..nn) takes over each process's counters and last CPU
+ * time from the previous scan; what is left of it exited (kept as gone
+ * rows when sticky). */
+static void replace_scan(struct top_procs *p, struct pent *ne, unsigned nn, unsigned n,
+                         bool sticky)
+{
 	if (nn)
 		qsort(ne, nn, sizeof(*ne), cmp_pid);
 	/* carry state over from the previous scan */
@@ -473,19 +482,23 @@ int top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid, 
 	p->nr = nn;
 	if (!nn)
 		p->e = NULL;
-	/* a process new since the last scan has prev_ticks 0: all its CPU time
-	 * is recent */
+}
 
+/* The busiest processes first; the first take of them (at most counted)
+ * get counters, a few opens per frame. Returns the order (the caller frees
+ * it); *short_of_fds processes could not open for lack of descriptors or
+ * memory (*open_err). */
+static struct pent **choose_counted(struct pent *ne, unsigned nn, unsigned take,
+                                    unsigned counted, unsigned *short_of_fds_out,
+                                    int *open_err_out)
+{
 	/* the busiest n */
 	struct pent **order = xcalloc(nn ? nn : 1, sizeof(*order));
 	for (unsigned i = 0; i < nn; i++)
 		order[i] = &ne[i];
 	if (nn)
 		qsort(order, nn, sizeof(*order), cmp_busy);
-	/* n 0: every process is listed, as htop lists them, and the busiest
-	 * TOP_COUNTED_PROCS have counters (3 descriptors each) */
-	unsigned take = n && nn > n ? n : nn, opened = 0, short_of_fds = 0;
-	unsigned counted = n ? n : TOP_COUNTED_PROCS;
+	unsigned opened = 0, short_of_fds = 0;
 	int open_err = 0;
 	for (unsigned i = 0; i < nn; i++) {
 		struct pent *e = order[i];
@@ -509,6 +522,31 @@ int top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid, 
 		}
 		e->chosen = want;
 	}
+	*short_of_fds_out = short_of_fds;
+	*open_err_out = open_err;
+	return order;
+}
+
+int top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid, bool sticky,
+                     struct top_proc **out, unsigned *nout, unsigned *total, char *why,
+                     size_t whylen)
+{
+	const char *procfs = hpm_procfs_root();
+	struct pent *ne = NULL;
+	unsigned nn = 0;
+	*out = NULL;
+	*nout = *total = 0;
+	int rc = scan_procs(procfs, pid, &ne, &nn, why, whylen);
+	if (rc)
+		return rc;
+	replace_scan(p, ne, nn, n, sticky);
+
+	/* n 0: every process is listed, as htop lists them, and the busiest
+	 * TOP_COUNTED_PROCS have counters (3 descriptors each) */
+	unsigned take = n && nn > n ? n : nn, short_of_fds;
+	unsigned counted = n ? n : TOP_COUNTED_PROCS;
+	int open_err;
+	struct pent **order = choose_counted(ne, nn, take, counted, &short_of_fds, &open_err);
 	unsigned rows = take + (sticky ? p->nr_gone : 0);
 	struct top_proc *r = xcalloc(rows ? rows : 1, sizeof(*r));
 	for (unsigned i = 0; i < take; i++) {
@@ -555,6 +593,7 @@ int top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid, 
 		         short_of_fds, strerror(open_err));
 	return 0;
 }
+
 
 void top_procs_free(struct top_procs *p)
 {

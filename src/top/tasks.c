@@ -649,25 +649,12 @@ static int add_idle(const struct top_tasks *t, const struct top_model *m, const 
 	return (int)n;
 }
 
-/* false when the program's counts cannot be read any more (a CPU went
- * offline or came back): the caller falls back to per-task groups. */
-static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_frame *f,
-                       double interval)
+/* The program's rows as deltas since the previous frame (a row without a
+ * previous one is all new), the rows a stale exited task left out; the
+ * new previous table kept, and the dead shown forgotten. Returns the rows
+ * kept. */
+static unsigned take_deltas(struct top_tasks *t, struct hpm_tc_task *rows, unsigned n)
 {
-	struct hpm_tc_task *rows = NULL;
-	struct hpm_tc_stats st;
-	unsigned n = 0;
-	int rc = hpm_taskcount_read(t->tc, &rows, &n, &st);
-	if (rc < 0) {
-		char why[200];
-		snprintf(why, sizeof(why), "%s", hpm_taskcount_strerror(rc));
-		top_tasks_detach(t);
-		t->src = SRC_GROUPS;
-		snprintf(t->line, sizeof(t->line), "tasks: per-task groups (BPF: %s)", why);
-		snprintf(f->tasks, sizeof(f->tasks), "%s", t->line);
-		return false;
-	}
-	/* deltas since the previous frame; the new previous table */
 	struct prev *np = xcalloc(n ? n : 1, sizeof(*np));
 	struct hpm_tc_value *npv = xcalloc(n ? (size_t)n * t->nr_events : 1, sizeof(*npv));
 	unsigned nnp = 0, kept = 0;
@@ -711,6 +698,67 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 	 * processes a second); forgetting deletes those this read saw, one
 	 * system call each, without another walk of the map. */
 	(void)hpm_taskcount_forget_exited(t->tc);
+	return kept;
+}
+
+/* The host's process count for the frame: seen by add_idle's walk when it
+ * made one (seen > 0; < 0: its error), else a walk of <proc> now and then:
+ * it costs a few hundred microseconds with a few hundred processes, not
+ * for every frame. */
+static void count_host_procs(struct top_tasks *t, struct top_frame *f, int seen)
+{
+	double now = hpm_clock_s();
+	if (seen < 0) {
+		procfs_failed(f, -seen);
+	} else if (seen) {
+		t->nr_host_procs = (unsigned)seen;
+		t->procs_at = now;
+	} else if (t->procs_at == 0 || now - t->procs_at >= HOST_PROCS_S) {
+		int nhost = host_processes();
+		if (nhost < 0) {
+			procfs_failed(f, -nhost);
+		} else {
+			t->nr_host_procs = (unsigned)nhost;
+			t->procs_at = now;
+		}
+	}
+}
+
+/* What the program could not count: switches missed, reads that failed. */
+static void note_bpf_losses(struct top_frame *f, const struct hpm_tc_stats *st)
+{
+	size_t off = strlen(f->status);
+	if (st->missed)
+		off += (size_t)snprintf(f->status + off, sizeof(f->status) - off,
+		                        "%s%llu switches missed (task map full: %u tasks)",
+		                        off ? "; " : "", (unsigned long long)st->missed,
+		                        st->max_tasks);
+	if (st->read_errors && off < sizeof(f->status))
+		snprintf(f->status + off, sizeof(f->status) - off,
+		         "%s%llu counter reads failed at switches", off ? "; " : "",
+		         (unsigned long long)st->read_errors);
+}
+
+/* false when the program's counts cannot be read any more (a CPU went
+ * offline or came back): the caller falls back to per-task groups. */
+static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_frame *f,
+                       double interval)
+{
+	struct hpm_tc_task *rows = NULL;
+	struct hpm_tc_stats st;
+	unsigned n = 0;
+	int rc = hpm_taskcount_read(t->tc, &rows, &n, &st);
+	if (rc < 0) {
+		char why[200];
+		snprintf(why, sizeof(why), "%s", hpm_taskcount_strerror(rc));
+		top_tasks_detach(t);
+		t->src = SRC_GROUPS;
+		snprintf(t->line, sizeof(t->line), "tasks: per-task groups (BPF: %s)", why);
+		snprintf(f->tasks, sizeof(f->tasks), "%s", t->line);
+		return false;
+	}
+	/* deltas since the previous frame; the new previous table */
+	n = take_deltas(t, rows, n);
 
 	/* processes: the program's sum by tgid; one is alive while a thread is */
 	struct hpm_tc_task *procs = NULL;
@@ -783,41 +831,16 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 	}
 	f->procs = out;
 	f->nprocs = nout;
-	/* a readdir of <proc> costs a few hundred microseconds with a few
-	 * hundred processes: not every frame */
-	double now = hpm_clock_s();
-	if (seen < 0) {
-		procfs_failed(f, -seen);
-	} else if (seen) {
-		t->nr_host_procs = (unsigned)seen;
-		t->procs_at = now;
-	} else if (t->procs_at == 0 || now - t->procs_at >= HOST_PROCS_S) {
-		int nhost = host_processes();
-		if (nhost < 0) {
-			procfs_failed(f, -nhost);
-		} else {
-			t->nr_host_procs = (unsigned)nhost;
-			t->procs_at = now;
-		}
-	}
+	count_host_procs(t, f, seen);
 	f->nprocs_total = t->nr_host_procs;
-	if (rc >= 0 && (st.missed || st.read_errors)) {
-		size_t off = strlen(f->status);
-		if (st.missed)
-			off += (size_t)snprintf(f->status + off, sizeof(f->status) - off,
-			                        "%s%llu switches missed (task map full: %u tasks)",
-			                        off ? "; " : "", (unsigned long long)st.missed,
-			                        st.max_tasks);
-		if (st.read_errors && off < sizeof(f->status))
-			snprintf(f->status + off, sizeof(f->status) - off,
-			         "%s%llu counter reads failed at switches", off ? "; " : "",
-			         (unsigned long long)st.read_errors);
-	}
+	if (rc >= 0 && (st.missed || st.read_errors))
+		note_bpf_losses(f, &st);
 	free(order);
 	free(procs);
 	free(rows);
 	return true;
 }
+
 
 /* ----------------------------------------------------------- emulator */
 

@@ -429,24 +429,10 @@ static void draw_wrapped(const char *text)
 	}
 }
 
-void top_view_draw(struct top_view *v, const struct top_frame *f)
+/* Lines 0 and 1: the clock, frame, delay and back end; the source. */
+static void draw_title(const struct top_frame *f)
 {
-	char line[1024], a[48], b[48], c[48];
-	int len;
-	erase();
-	if (COLS < TOP_MIN_COLS || LINES < TOP_MIN_ROWS) {
-		/* a frame that does not fit would wrap into garbage */
-		snprintf(line, sizeof(line), "terminal too small (%dx%d): hpmstat top needs %dx%d",
-		         COLS, LINES, TOP_MIN_COLS, TOP_MIN_ROWS);
-		draw_wrapped(line);
-		refresh();
-		return;
-	}
-	if (v->help) {
-		draw_help();
-		refresh();
-		return;
-	}
+	char line[1024];
 	time_t now = time(NULL);
 	struct tm tm;
 	localtime_r(&now, &tm);
@@ -455,9 +441,14 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 	         tm.tm_min, tm.tm_sec, f->seq, f->delay, f->backend, f->paused ? "  [paused]" : "");
 	mvaddnstr(0, 0, line, COLS);
 	mvaddnstr(1, 0, f->source, COLS);
-	unsigned *order = malloc((f->nprocs ? f->nprocs : 1) * sizeof(*order));
-	unsigned char *depth = malloc(f->nprocs ? f->nprocs : 1);
-	unsigned nrows = order && depth ? top_view_order(v, f, order, depth) : 0;
+}
+
+/* The level and drill line, the tasks' origin and the bar's legend; returns
+ * the next free row. */
+static int draw_status(const struct top_view *v, const struct top_frame *f)
+{
+	char line[1024];
+	int len;
 	len = snprintf(line, sizeof(line), "Topdown level %d%s%s   h: help", f->level,
 	               f->focus[0] ? "   drill: " : "", f->focus);
 	if (f->row[0])
@@ -489,8 +480,15 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 		mvaddnstr(y, 0, "bar: R retiring  F frontend  B bad speculation  K backend", COLS);
 	}
 	y++;
+	return y;
+}
 
-	/* units */
+/* The units (CPUs, harts) with their Topdown bars, from row y; returns the
+ * next free row. */
+static int draw_units(struct top_view *v, const struct top_frame *f, int y)
+{
+	char line[1024], a[48], b[48], c[48];
+	int len;
 	len = snprintf(line, sizeof(line), "%-8s %9s %9s %5s", "UNIT", "CYCLES", "INSTR", "IPC");
 	for (unsigned k = 0; k < f->ncols && len < (int)sizeof(line) - 20; k++)
 		len +=
@@ -535,8 +533,14 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 			         f->nunits - u0 - nshow);
 		mvaddnstr(y++, 0, line, COLS);
 	}
+	return y;
+}
 
-	/* the Topdown tree, summed over the units */
+/* The Topdown tree, summed over the units, from row y; returns the next
+ * free row. */
+static int draw_tree(struct top_view *v, const struct top_frame *f, int y)
+{
+	char line[1024], a[48];
 	if (f->row[0]) {
 		snprintf(line, sizeof(line),
 		         "TOPDOWN of %s (levels 1-3, %% of slots or cycles)   <== bottleneck"
@@ -590,8 +594,16 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 			y++;
 		}
 	}
+	return y;
+}
 
-	/* the process (or workload) table */
+/* The process (or workload) table from row y, its nrows rows in order
+ * (depth: each row's tree depth), scrolled so the bar stays in view. */
+static void draw_procs(struct top_view *v, const struct top_frame *f, int y,
+                       const unsigned *order, const unsigned char *depth, unsigned nrows)
+{
+	char line[1024], a[48];
+	int len;
 	bool emu = !strcmp(f->backend, "emu");
 	/* the sort column is marked v (descending) or ^ (reversed) */
 	const char *mark = f->reverse ? "^" : "v";
@@ -679,10 +691,11 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 			attroff(A_DIM);
 		y++;
 	}
-	free(order);
-	free(depth);
+}
 
-	/* the bottom line: feedback, else the frame's note */
+/* The bottom line: feedback, else the frame's note. */
+static void draw_bottom(const struct top_view *v, const struct top_frame *f)
+{
 	const char *bottom = v->msg[0] ? v->msg : f->status;
 	if (bottom[0]) {
 		if (v->color)
@@ -693,6 +706,36 @@ void top_view_draw(struct top_view *v, const struct top_frame *f)
 	} else if (f->multiplexed) {
 		mvaddnstr(LINES - 1, 0, "(NN%): counted NN% of the time and scaled", COLS);
 	}
+}
+
+void top_view_draw(struct top_view *v, const struct top_frame *f)
+{
+	char line[1024];
+	erase();
+	if (COLS < TOP_MIN_COLS || LINES < TOP_MIN_ROWS) {
+		/* a frame that does not fit would wrap into garbage */
+		snprintf(line, sizeof(line), "terminal too small (%dx%d): hpmstat top needs %dx%d",
+		         COLS, LINES, TOP_MIN_COLS, TOP_MIN_ROWS);
+		draw_wrapped(line);
+		refresh();
+		return;
+	}
+	if (v->help) {
+		draw_help();
+		refresh();
+		return;
+	}
+	draw_title(f);
+	unsigned *order = malloc((f->nprocs ? f->nprocs : 1) * sizeof(*order));
+	unsigned char *depth = malloc(f->nprocs ? f->nprocs : 1);
+	unsigned nrows = order && depth ? top_view_order(v, f, order, depth) : 0;
+	int y = draw_status(v, f);
+	y = draw_units(v, f, y);
+	y = draw_tree(v, f, y);
+	draw_procs(v, f, y, order, depth, nrows);
+	free(order);
+	free(depth);
+	draw_bottom(v, f);
 	refresh();
 }
 

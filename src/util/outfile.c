@@ -431,6 +431,20 @@ static int open_finish(struct outfile *of, char *real, const char *path, int fd,
 	return 0;
 }
 
+/* What both opens do first: path's real file (resolve's; via_proc: it is
+ * a descriptor's, written in place) and a fresh outfile for it. 0 or
+ * -errno. */
+static int open_begin(const char *path, char **real, bool *via_proc, struct outfile **of)
+{
+	*real = NULL;
+	int r = resolve(path, real, via_proc);
+	if (r)
+		return r;
+	*of = xcalloc(1, sizeof(**of));
+	(*of)->append_fd = -1;
+	return 0;
+}
+
 int outfile_open(const char *path, struct outfile **out)
 {
 	*out = NULL;
@@ -440,13 +454,12 @@ int outfile_open(const char *path, struct outfile **out)
 		*out = outfile_fd(STDOUT_FILENO, path);
 		return *out ? 0 : -ENOMEM;
 	}
-	char *real = NULL;
+	char *real;
 	bool via_proc;
-	int r = resolve(path, &real, &via_proc);
+	struct outfile *of;
+	int r = open_begin(path, &real, &via_proc, &of);
 	if (r)
 		return r;
-	struct outfile *of = xcalloc(1, sizeof(*of));
-	of->append_fd = -1;
 	struct stat st;
 	int fd = -1;
 	if (!via_proc) {
@@ -524,13 +537,12 @@ int outfile_open_append(const char *path, struct outfile **out)
 		return -ENOENT;
 	if (strcmp(path, "-") == 0)
 		return outfile_open(path, out);
-	char *real = NULL;
+	char *real;
 	bool via_proc;
-	int r = resolve(path, &real, &via_proc);
+	struct outfile *of;
+	int r = open_begin(path, &real, &via_proc, &of);
 	if (r)
 		return r;
-	struct outfile *of = xcalloc(1, sizeof(*of));
-	of->append_fd = -1;
 	struct stat st;
 	int fd = -1;
 	if (!via_proc) {

@@ -33,5 +33,10 @@ int arm_emu_core_check(const struct arm_emu *m, unsigned core,
  * same cycles for the other PEs of its core; returns the core. */
 unsigned arm_emu_idle_runs(struct arm_emu_pe *pe, const struct arm_emu_run *run,
                            struct arm_emu_run *idle, const struct arm_emu_run **runs);
+/* MDCR_EL2.HPMN as it acts: never beyond the PE's counters. */
+unsigned arm_emu_hpmn(const struct arm_emu_pe *pe);
+/* Counts a software increment (PMSWINC_EL0) of the counters in bits at
+ * el: the counting's part of the register's write (pmu-access.c). */
+void arm_emu_sw_incr(struct arm_emu_pe *pe, unsigned el, uint32_t bits);
 
 #endif

@@ -27,6 +27,8 @@
 
 #include <jansson.h>
 
+#include "gen/gen-die.h"
+
 #define MAX_EVENTS 4096
 #define MAX_FILES  64
 #define MAX_CORES  64
@@ -44,12 +46,8 @@ static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1,
 static void die(const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "%s: %s: ", prog, cur_file);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
+	gen_vdie(prog, cur_file, fmt, ap);
 }
 
 /* Every string this program allocates, freed together at the end: the

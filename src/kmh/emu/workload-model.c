@@ -553,6 +553,52 @@ static int bit(int mask, unsigned k)
 	return mask >> k & 1;
 }
 
+/* Occupancy quarters (0 = empty, no quarter event) of the IBuffer, ROB,
+ * freelist, sbuffer, store queue and miss queue. */
+static void derive_occupancy(struct wl_params *p, bool stalled, bool mem_stall)
+{
+	int ib = 2;
+	if (stalled)
+		ib = 4;
+	else if (p->flush != WL_FLUSH_NONE || p->recovery > 0 || p->bubble == 6)
+		ib = 0;
+	else if (p->bubble > 0)
+		ib = 1;
+	p->ibuf = dflt(p->ibuf, ib);
+	p->ibuf_full = dflt(p->ibuf_full, stalled && p->ibuf == 4);
+	int rob = 2;
+	if (mem_stall)
+		rob = 4;
+	else if (stalled)
+		rob = 3;
+	else if (p->flush != WL_FLUSH_NONE || p->recovery > 0 || p->bubble == 6)
+		rob = 1;
+	p->rob = dflt(p->rob, rob);
+	int fl = 4;
+	if (p->stall == WL_STALL_CORE && p->cause == WL_CAUSE_FREELIST)
+		fl = 1;
+	else if (mem_stall)
+		fl = 2;
+	p->freelist = dflt(p->freelist, fl);
+	p->sbuffer = dflt(p->sbuffer, p->stall == WL_STALL_STORE ? 4 : p->stores > 0 ? 1 : 0);
+	int stq = p->stores > 0 ? 1 : 0;
+	if (p->stall == WL_STALL_STORE)
+		stq = 4;
+	else if (mem_stall)
+		stq = 2;
+	p->stq = dflt(p->stq, stq);
+	int mq = 0;
+	if (p->stall == WL_STALL_L2)
+		mq = 1;
+	else if (p->stall == WL_STALL_L3)
+		mq = 2;
+	else if (p->stall == WL_STALL_DRAM)
+		mq = 3;
+	else if (p->load_miss != WL_LEVEL_NONE || p->store_miss != WL_LEVEL_NONE)
+		mq = 1;
+	p->missq = dflt(p->missq, mq);
+}
+
 /* Derivation of unset parameters: see hpmstat-emu-profile(5), "Cycle
  * parameters". The defaults describe a plausible core: a full-width cycle
  * commits 2 loads, 1 store and 1 branch; a stalled backend fills the ROB and
@@ -676,68 +722,22 @@ static bool derive(const struct wl_params *in, struct wl_params *p, char *err, s
 	p->long_miss =
 	    dflt(p->long_miss, p->load_miss == WL_LEVEL_DRAM || p->store_miss == WL_LEVEL_DRAM);
 
-	/* Occupancy quarters (0 = empty, no quarter event). */
-	int ib = 2;
-	if (stalled)
-		ib = 4;
-	else if (p->flush != WL_FLUSH_NONE || p->recovery > 0 || p->bubble == 6)
-		ib = 0;
-	else if (p->bubble > 0)
-		ib = 1;
-	p->ibuf = dflt(p->ibuf, ib);
-	p->ibuf_full = dflt(p->ibuf_full, stalled && p->ibuf == 4);
-	int rob = 2;
-	if (mem_stall)
-		rob = 4;
-	else if (stalled)
-		rob = 3;
-	else if (p->flush != WL_FLUSH_NONE || p->recovery > 0 || p->bubble == 6)
-		rob = 1;
-	p->rob = dflt(p->rob, rob);
-	int fl = 4;
-	if (p->stall == WL_STALL_CORE && p->cause == WL_CAUSE_FREELIST)
-		fl = 1;
-	else if (mem_stall)
-		fl = 2;
-	p->freelist = dflt(p->freelist, fl);
-	p->sbuffer = dflt(p->sbuffer, p->stall == WL_STALL_STORE ? 4 : p->stores > 0 ? 1 : 0);
-	int stq = p->stores > 0 ? 1 : 0;
-	if (p->stall == WL_STALL_STORE)
-		stq = 4;
-	else if (mem_stall)
-		stq = 2;
-	p->stq = dflt(p->stq, stq);
-	int mq = 0;
-	if (p->stall == WL_STALL_L2)
-		mq = 1;
-	else if (p->stall == WL_STALL_L3)
-		mq = 2;
-	else if (p->stall == WL_STALL_DRAM)
-		mq = 3;
-	else if (p->load_miss != WL_LEVEL_NONE || p->store_miss != WL_LEVEL_NONE)
-		mq = 1;
-	p->missq = dflt(p->missq, mq);
+	derive_occupancy(p, stalled, mem_stall);
 	p->merge = dflt(p->merge, 0);
 	return true;
 }
 
-bool wl_model_fill(const struct wl_params *in, uint8_t *vals, char *err, size_t errlen)
+/* The core's events in a cycle of parameters p: the frontend (fetch and
+ * ICache, IBuffer, BPU and FTQ) and the backend (decode, rename, dispatch,
+ * issue queues, ROB and commit, Topdown's backend events). */
+static void fill_core(const struct wl_params *p, int *v)
 {
-	struct wl_params p;
-	if (!derive(in, &p, err, errlen))
-		return false;
-	int *v = calloc(wl_layout.total, sizeof(*v));
-	if (!v) {
-		str_seterr(err, errlen, "out of memory");
-		return false;
-	}
-	bool stalled = p.stall != WL_STALL_NONE;
-	bool flushed = p.flush != WL_FLUSH_NONE;
-	bool replay = p.flush == WL_FLUSH_STLD || p.flush == WL_FLUSH_LDLD;
-
-	/* frontend: fetch and ICache */
-	int f = p.fetch, two = f && p.lines == 2;
-	int m0 = f && (p.icache_miss & 1), m1 = two && (p.icache_miss & 2);
+	bool stalled = p->stall != WL_STALL_NONE;
+	bool flushed = p->flush != WL_FLUSH_NONE;
+	bool replay = p->flush == WL_FLUSH_STLD || p->flush == WL_FLUSH_LDLD;
+	/* fetch and ICache */
+	int f = p->fetch, two = f && p->lines == 2;
+	int m0 = f && (p->icache_miss & 1), m1 = two && (p->icache_miss & 2);
 	v[E.ifu_req] = f;
 	v[E.line0] = f;
 	v[E.line1] = two;
@@ -751,164 +751,168 @@ bool wl_model_fill(const struct wl_params *in, uint8_t *vals, char *err, size_t 
 	v[E.miss_0_miss_1] = two && m0 && m1;
 	v[E.ifu_miss] = m0 || m1;
 	v[E.icache_miss_cnt] = m0 + m1;
-	v[E.icache_miss_penalty] = p.icache_wait;
+	v[E.icache_miss_penalty] = p->icache_wait;
 	v[E.itlb_access] = f;
-	v[E.itlb_miss] = f && p.itlb_miss;
+	v[E.itlb_miss] = f && p->itlb_miss;
 	/* IBuffer and Topdown frontend */
 	v[E.ibuf_flushed] = flushed;
-	v[E.ibuf_hungry] = p.bubble > 0;
-	if (p.ibuf > 0)
-		v[E.ibuf_q[p.ibuf - 1]] = 1;
-	v[E.ibuf_full] = p.ibuf_full;
-	v[E.front_bubble] = p.bubble;
-	v[E.fetch_latency] = p.bubble == 6;
+	v[E.ibuf_hungry] = p->bubble > 0;
+	if (p->ibuf > 0)
+		v[E.ibuf_q[p->ibuf - 1]] = 1;
+	v[E.ibuf_full] = p->ibuf_full;
+	v[E.front_bubble] = p->bubble;
+	v[E.fetch_latency] = p->bubble == 6;
 	/* BPU and FTQ */
-	v[E.bpu_s2] = p.redirect == WL_REDIRECT_S2;
-	v[E.bpu_s3] = p.redirect == WL_REDIRECT_S3;
-	v[E.predecode_redirect] = p.redirect == WL_REDIRECT_PREDECODE;
-	v[E.to_ifu_bubble] = p.redirect != WL_REDIRECT_NONE;
-	v[E.bpu_real_bubble] = p.redirect == WL_REDIRECT_S2 || p.redirect == WL_REDIRECT_S3;
+	v[E.bpu_s2] = p->redirect == WL_REDIRECT_S2;
+	v[E.bpu_s3] = p->redirect == WL_REDIRECT_S3;
+	v[E.predecode_redirect] = p->redirect == WL_REDIRECT_PREDECODE;
+	v[E.to_ifu_bubble] = p->redirect != WL_REDIRECT_NONE;
+	v[E.bpu_real_bubble] = p->redirect == WL_REDIRECT_S2 || p->redirect == WL_REDIRECT_S3;
 	v[E.bpu_ftq_stall] = stalled;
-	v[E.mispredict_redirect] = p.flush == WL_FLUSH_BRANCH;
+	v[E.mispredict_redirect] = p->flush == WL_FLUSH_BRANCH;
 	v[E.replay_redirect] = replay;
 	v[E.frontendFlush] = flushed;
-	int wrong = p.flush == WL_FLUSH_BRANCH;
+	int wrong = p->flush == WL_FLUSH_BRANCH;
 	for (int t = 0; t < WL_NR_BTYPES; t++) {
-		int w = t == p.wrong ? wrong : 0;
+		int w = t == p->wrong ? wrong : 0;
 		v[E.bp_type_wrong[t]] = w;
-		v[E.bp_type_right[t]] = p.btype[t] - w;
+		v[E.bp_type_right[t]] = p->btype[t] - w;
 	}
-	v[E.bp_instr] = p.branches;
-	v[E.bp_b_instr] = p.btype[WL_BR_B];
-	v[E.bp_right] = p.branches - wrong;
+	v[E.bp_instr] = p->branches;
+	v[E.bp_b_instr] = p->btype[WL_BR_B];
+	v[E.bp_right] = p->branches - wrong;
 	v[E.bp_wrong] = wrong;
-	v[E.ftb_hit] = f && p.redirect != WL_REDIRECT_PREDECODE;
+	v[E.ftb_hit] = f && p->redirect != WL_REDIRECT_PREDECODE;
 	/* One FTQ entry (fetch block) commits in a cycle that commits. */
-	int blocks = p.commit > 0;
-	int uftb_miss = blocks && (p.redirect == WL_REDIRECT_S2 || p.redirect == WL_REDIRECT_S3);
-	int ftb_miss = blocks && p.redirect == WL_REDIRECT_PREDECODE;
+	int blocks = p->commit > 0;
+	int uftb_miss = blocks && (p->redirect == WL_REDIRECT_S2 || p->redirect == WL_REDIRECT_S3);
+	int ftb_miss = blocks && p->redirect == WL_REDIRECT_PREDECODE;
 	v[E.fauftb_hit] = blocks - uftb_miss;
 	v[E.fauftb_miss] = uftb_miss;
 	v[E.ftb_commit_hits] = blocks - ftb_miss;
 	v[E.ftb_commit_misses] = ftb_miss;
 
-	/* backend: decode, rename, dispatch */
-	v[E.dec_fused] = p.fused;
+	/* decode, rename, dispatch */
+	v[E.dec_fused] = p->fused;
 	v[E.dec_wait] = stalled ? 6 : 0;
 	v[E.dec_stall] = stalled;
-	v[E.dec_util] = p.spec;
-	v[E.fe_stall_cycle] = p.bubble == 6;
+	v[E.dec_util] = p->spec;
+	v[E.fe_stall_cycle] = p->bubble == 6;
 	v[E.be_stall_cycle] = stalled;
-	v[E.inst_spec] = p.spec;
-	v[E.recovery_bubble] = p.recovery;
-	v[E.rename_in] = p.spec;
+	v[E.inst_spec] = p->spec;
+	v[E.recovery_bubble] = p->recovery;
+	v[E.rename_in] = p->spec;
 	v[E.rename_wait] = stalled ? 6 : 0;
-	v[E.rename_stall] = stalled || p.walk > 0;
-	v[E.rename_walk] = p.walk > 0;
-	bool freelist_stall = p.stall == WL_STALL_CORE && p.cause == WL_CAUSE_FREELIST;
+	v[E.rename_stall] = stalled || p->walk > 0;
+	v[E.rename_walk] = p->walk > 0;
+	bool freelist_stall = p->stall == WL_STALL_CORE && p->cause == WL_CAUSE_FREELIST;
 	v[E.rename_dispatch] = stalled && !freelist_stall;
 	v[E.rename_int] = freelist_stall;
-	if (p.freelist > 0)
-		v[E.freelist_q[p.freelist - 1]] = 1;
-	v[E.dispatch_in] = p.spec;
-	v[E.dispatch_utili] = p.spec;
-	v[E.dispatch_empty] = p.spec == 0 && !stalled;
+	if (p->freelist > 0)
+		v[E.freelist_q[p->freelist - 1]] = 1;
+	v[E.dispatch_in] = p->spec;
+	v[E.dispatch_utili] = p->spec;
+	v[E.dispatch_empty] = p->spec == 0 && !stalled;
 	v[E.dispatch_wait] = stalled ? 6 : 0;
-	v[E.dispatch_lsq] = p.stall == WL_STALL_STORE;
-	v[E.dispatch_rob] = p.stall >= WL_STALL_L2 && p.stall <= WL_STALL_DRAM;
-	v[E.dispatch_int_dq] = p.stall == WL_STALL_CORE && !freelist_stall;
-	v[E.dispatch_ls_dq] = p.stall == WL_STALL_L1;
+	v[E.dispatch_lsq] = p->stall == WL_STALL_STORE;
+	v[E.dispatch_rob] = p->stall >= WL_STALL_L2 && p->stall <= WL_STALL_DRAM;
+	v[E.dispatch_int_dq] = p->stall == WL_STALL_CORE && !freelist_stall;
+	v[E.dispatch_ls_dq] = p->stall == WL_STALL_L1;
 	/* issue queues */
-	int mem_ops = imin(p.spec, p.ld_issue + p.st_issue);
-	v[E.iq_enq_int] = p.spec - mem_ops;
+	int mem_ops = imin(p->spec, p->ld_issue + p->st_issue);
+	v[E.iq_enq_int] = p->spec - mem_ops;
 	v[E.iq_enq_mem] = mem_ops;
 	/* The IssueQueue*_full events count, on XiangShan's RTL, the cycles in
 	 * which the queue can accept: the complement of the queue being full
 	 * (kmh.h's KMH_RTL_INVERSE), so the model delivers that. */
-	int iq_full = p.stall == WL_STALL_CORE && p.cause == WL_CAUSE_IQ;
+	int iq_full = p->stall == WL_STALL_CORE && p->cause == WL_CAUSE_IQ;
 	v[E.iq_alu_full[0]] = v[E.iq_alu_full[1]] = v[E.iq_alu_i2f_full] = !iq_full;
-	v[E.iq_div_full] = !(p.stall == WL_STALL_CORE && p.cause == WL_CAUSE_DIV);
+	v[E.iq_div_full] = !(p->stall == WL_STALL_CORE && p->cause == WL_CAUSE_DIV);
 	for (unsigned k = 0; k < 2; k++)
-		v[E.iq_sta_full[k]] = v[E.iq_std_full[k]] = p.stall != WL_STALL_STORE;
+		v[E.iq_sta_full[k]] = v[E.iq_std_full[k]] = p->stall != WL_STALL_STORE;
 	for (unsigned k = 0; k < NPIPE; k++)
-		v[E.iq_ldu_full[k]] = p.stall != WL_STALL_L1;
+		v[E.iq_ldu_full[k]] = p->stall != WL_STALL_L1;
 	for (unsigned k = 0; k < 8; k++)
 		v[E.iq_fp_vec_full[k]] = 1; /* empty: they can always accept */
 	/* ROB and commit */
-	v[E.rob_flush_pipe] = p.flush == WL_FLUSH_PIPE;
+	v[E.rob_flush_pipe] = p->flush == WL_FLUSH_PIPE;
 	v[E.rob_replay] = replay;
-	v[E.commit_instr] = p.commit;
-	v[E.commit_fused] = p.fused;
-	v[E.commit_uop] = p.commit - p.fused;
-	v[E.commit_load] = p.loads;
-	v[E.commit_store] = p.stores;
-	v[E.commit_branch] = p.branches;
-	v[E.branch_jump] = p.branches;
-	v[E.walk_instr] = p.walk;
-	v[E.walk_cycle] = p.walk > 0;
-	if (p.rob > 0)
-		v[E.rob_q[p.rob - 1]] = 1;
+	v[E.commit_instr] = p->commit;
+	v[E.commit_fused] = p->fused;
+	v[E.commit_uop] = p->commit - p->fused;
+	v[E.commit_load] = p->loads;
+	v[E.commit_store] = p->stores;
+	v[E.commit_branch] = p->branches;
+	v[E.branch_jump] = p->branches;
+	v[E.walk_instr] = p->walk;
+	v[E.walk_cycle] = p->walk > 0;
+	if (p->rob > 0)
+		v[E.rob_q[p->rob - 1]] = 1;
 	/* Topdown backend */
-	v[E.br_mis_pred] = p.flush == WL_FLUSH_BRANCH;
+	v[E.br_mis_pred] = p->flush == WL_FLUSH_BRANCH;
 	v[E.total_flush] = flushed;
-	v[E.exec_stall] = p.exec_stall;
-	v[E.memstall_store] = p.stall == WL_STALL_STORE;
-	v[E.memstall_any] = p.stall >= WL_STALL_L1 && p.stall <= WL_STALL_DRAM;
-	v[E.memstall_l1] = p.stall >= WL_STALL_L2 && p.stall <= WL_STALL_DRAM;
-	v[E.memstall_l2] = p.stall >= WL_STALL_L3 && p.stall <= WL_STALL_DRAM;
-	v[E.memstall_l3] = p.stall == WL_STALL_DRAM;
+	v[E.exec_stall] = p->exec_stall;
+	v[E.memstall_store] = p->stall == WL_STALL_STORE;
+	v[E.memstall_any] = p->stall >= WL_STALL_L1 && p->stall <= WL_STALL_DRAM;
+	v[E.memstall_l1] = p->stall >= WL_STALL_L2 && p->stall <= WL_STALL_DRAM;
+	v[E.memstall_l2] = p->stall >= WL_STALL_L3 && p->stall <= WL_STALL_DRAM;
+	v[E.memstall_l3] = p->stall == WL_STALL_DRAM;
+}
 
-	/* memblock: load pipelines, the first ld_issue of them busy */
+/* The memory's: the memblock's load pipelines (the first ld_issue of them
+ * busy), TLBs, load and store queues, sbuffer and miss queue; the L2's. */
+static void fill_memory(const struct wl_params *p, int *v)
+{
 	for (unsigned k = 0; k < NPIPE; k++) {
-		int fire = (int)k < p.ld_issue;
+		int fire = (int)k < p->ld_issue;
 		v[E.s0[k]] = v[E.s1[k]] = v[E.s2[k]] = fire;
 		v[E.load_req[k]] = v[E.rd_access[k]] = fire;
-		v[E.l2l_fwd[k]] = (int)k < p.forward;
-		v[E.s1_tlb_miss[k]] = (int)k < p.dtlb_miss;
-		v[E.s2_dcache_miss[k]] = v[E.rd_miss[k]] = (int)k < p.dcache_miss;
-		v[E.prf_access[k]] = (int)k < p.prefetch;
-		v[E.prf_miss[k]] = (int)k < p.prefetch_miss;
+		v[E.l2l_fwd[k]] = (int)k < p->forward;
+		v[E.s1_tlb_miss[k]] = (int)k < p->dtlb_miss;
+		v[E.s2_dcache_miss[k]] = v[E.rd_miss[k]] = (int)k < p->dcache_miss;
+		v[E.prf_access[k]] = (int)k < p->prefetch;
+		v[E.prf_miss[k]] = (int)k < p->prefetch_miss;
 	}
-	v[E.dtlb_ld_access] = p.ld_issue;
-	v[E.dtlb_ld_miss] = p.dtlb_miss;
-	v[E.dtlb_st_access] = p.st_issue;
-	v[E.dtlb_st_miss] = p.dtlb_st_miss;
-	v[E.ptw_access] = v[E.itlb_miss] + p.dtlb_miss + p.dtlb_st_miss;
-	v[E.rar_enq] = v[E.raw_enq] = p.ld_issue;
-	v[E.ld_ld_violation] = p.flush == WL_FLUSH_LDLD;
-	v[E.stld_rollback] = p.flush == WL_FLUSH_STLD;
+	v[E.dtlb_ld_access] = p->ld_issue;
+	v[E.dtlb_ld_miss] = p->dtlb_miss;
+	v[E.dtlb_st_access] = p->st_issue;
+	v[E.dtlb_st_miss] = p->dtlb_st_miss;
+	v[E.ptw_access] = v[E.itlb_miss] + p->dtlb_miss + p->dtlb_st_miss;
+	v[E.rar_enq] = v[E.raw_enq] = p->ld_issue;
+	v[E.ld_ld_violation] = p->flush == WL_FLUSH_LDLD;
+	v[E.stld_rollback] = p->flush == WL_FLUSH_STLD;
 	/* A load that misses the DTLB or the DCache waits in the replay queue. */
-	v[E.replay_enq] = p.dtlb_miss + p.dcache_miss;
-	v[E.replay_tlb_miss] = p.dtlb_miss;
-	v[E.replay_dcache_miss] = p.dcache_miss;
+	v[E.replay_enq] = p->dtlb_miss + p->dcache_miss;
+	v[E.replay_tlb_miss] = p->dtlb_miss;
+	v[E.replay_dcache_miss] = p->dcache_miss;
 	/* stores: committed stores enter the sbuffer; each new line is written
 	 * to the DCache; a store stall is an sbuffer that cannot drain */
-	int blocked = p.stall == WL_STALL_STORE;
-	v[E.sb_valid] = p.stores + blocked;
-	v[E.sb_fire] = p.stores;
-	v[E.sb_merge] = p.merge;
-	v[E.sb_newline] = p.stores - p.merge;
-	v[E.dc_req_valid] = p.stores - p.merge + blocked;
-	v[E.dc_req_fire] = p.stores - p.merge;
-	v[E.wr_access] = p.stores - p.merge;
-	v[E.wr_miss] = p.store_miss != WL_LEVEL_NONE;
-	v[E.mp_req] = p.stores - p.merge;
-	v[E.sb_idle] = p.sbuffer == 0;
-	if (p.sbuffer > 0)
-		v[E.sb_q[p.sbuffer - 1]] = 1;
-	if (p.stq > 0)
-		v[E.stq_q[p.stq - 1]] = 1;
-	v[E.missq_req] = p.dcache_miss + (p.store_miss != WL_LEVEL_NONE);
-	if (p.missq > 0)
-		v[E.missq_q[p.missq - 1]] = 1;
-	v[E.wbq_req] = popcount4(p.l1_wb);
-	v[E.ld_deq] = p.loads;
-	v[E.st_deq] = p.stores;
+	int blocked = p->stall == WL_STALL_STORE;
+	v[E.sb_valid] = p->stores + blocked;
+	v[E.sb_fire] = p->stores;
+	v[E.sb_merge] = p->merge;
+	v[E.sb_newline] = p->stores - p->merge;
+	v[E.dc_req_valid] = p->stores - p->merge + blocked;
+	v[E.dc_req_fire] = p->stores - p->merge;
+	v[E.wr_access] = p->stores - p->merge;
+	v[E.wr_miss] = p->store_miss != WL_LEVEL_NONE;
+	v[E.mp_req] = p->stores - p->merge;
+	v[E.sb_idle] = p->sbuffer == 0;
+	if (p->sbuffer > 0)
+		v[E.sb_q[p->sbuffer - 1]] = 1;
+	if (p->stq > 0)
+		v[E.stq_q[p->stq - 1]] = 1;
+	v[E.missq_req] = p->dcache_miss + (p->store_miss != WL_LEVEL_NONE);
+	if (p->missq > 0)
+		v[E.missq_q[p->missq - 1]] = 1;
+	v[E.wbq_req] = popcount4(p->l1_wb);
+	v[E.ld_deq] = p->loads;
+	v[E.st_deq] = p->stores;
 
-	/* cache: each mask bit is one request to that slice */
+	/* the L2 cache: each mask bit is one request to that slice */
 	for (unsigned s = 0; s < NSLICE; s++) {
-		int rh = bit(p.l2_rd_hit, s), rm = bit(p.l2_rd_miss, s);
-		int wh = bit(p.l2_wr_hit, s), wm = bit(p.l2_wr_miss, s);
+		int rh = bit(p->l2_rd_hit, s), rm = bit(p->l2_rd_miss, s);
+		int wh = bit(p->l2_wr_hit, s), wm = bit(p->l2_wr_miss, s);
 		v[E.hit[s]] = rh + wh;
 		v[E.miss[s]] = rm + wm;
 		v[E.access[s]] = rh + wh + rm + wm;
@@ -918,13 +922,26 @@ bool wl_model_fill(const struct wl_params *in, uint8_t *vals, char *err, size_t 
 		v[E.refill[s]] = rm + wm;
 		v[E.rd_refill[s]] = rm;
 		v[E.wr_refill[s]] = wm;
-		v[E.long_miss[s]] = p.long_miss ? rm + wm : 0;
-		v[E.l2wb[s]] = v[E.wb_victim[s]] = bit(p.l2_wb, s);
-		v[E.l1wb[s]] = bit(p.l1_wb, s);
-		v[E.pf_access[s]] = bit(p.l2_pf, s);
-		v[E.pf_miss[s]] = bit(p.l2_pf_miss, s);
+		v[E.long_miss[s]] = p->long_miss ? rm + wm : 0;
+		v[E.l2wb[s]] = v[E.wb_victim[s]] = bit(p->l2_wb, s);
+		v[E.l1wb[s]] = bit(p->l1_wb, s);
+		v[E.pf_access[s]] = bit(p->l2_pf, s);
+		v[E.pf_miss[s]] = bit(p->l2_pf_miss, s);
 	}
+}
 
+bool wl_model_fill(const struct wl_params *in, uint8_t *vals, char *err, size_t errlen)
+{
+	struct wl_params p;
+	if (!derive(in, &p, err, errlen))
+		return false;
+	int *v = calloc(wl_layout.total, sizeof(*v));
+	if (!v) {
+		str_seterr(err, errlen, "out of memory");
+		return false;
+	}
+	fill_core(&p, v);
+	fill_memory(&p, v);
 	bool ok = true;
 	for (unsigned i = 0; i < wl_layout.total; i++) {
 		if (v[i] < 0 || v[i] > 63) {

@@ -34,6 +34,8 @@
 
 #include <jansson.h>
 
+#include "gen/gen-die.h"
+
 #define MAX_EVENTS 1024 /* EVENTn is 10 bits */
 #define MAX_ROWS   2048
 
@@ -70,12 +72,8 @@ static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1,
 static void die(const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "%s: %s: ", prog, cur_file ? cur_file : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
+	gen_vdie(prog, cur_file, fmt, ap);
 }
 
 static const char *get_str(json_t *obj, const char *key, const char *evname)
@@ -191,27 +189,21 @@ static void parse_counters(const char *s, const char *evname, unsigned *first, u
 	*last = prev;
 }
 
-static void gen_bank(const char *path, const char *bank)
-{
-	json_error_t jerr;
-	cur_file = path;
-	json_t *root = json_load_file(path, 0, &jerr);
-	if (!root) {
-		char line[32];
-		snprintf(line, sizeof(line), "%d", jerr.line);
-		die("line %s: %s", line, jerr.text);
-	}
-	if (!json_is_array(root))
-		die("top level is not an array");
-	size_t nrows = json_array_size(root);
-	if (nrows > MAX_ROWS)
-		die("too many rows");
-	struct row *rows = calloc(nrows ? nrows : 1, sizeof(*rows));
+/* One bank of events.json as it is read and checked: its rows, and each
+ * event index's row. */
+struct bank {
+	struct row *rows;
+	size_t nrows;
 	int by_index[MAX_EVENTS];
-	for (unsigned i = 0; i < MAX_EVENTS; i++)
-		by_index[i] = -1;
-	unsigned first = 0, last = 0, nr_events = 0, nr_aliases = 0;
+	unsigned first, last, nr_events, nr_aliases, nr_names;
+};
 
+/* Each row's fields, checked one by one; every row on the same counters. */
+static void read_rows(json_t *root, struct bank *b)
+{
+	struct row *rows = b->rows;
+	size_t nrows = b->nrows;
+	unsigned first = 0, last = 0;
 	for (size_t i = 0; i < nrows; i++) {
 		json_t *o = json_array_get(root, i);
 		if (!json_is_object(o))
@@ -246,6 +238,20 @@ static void gen_bank(const char *path, const char *bank)
 			    r->name, "");
 		}
 	}
+	b->first = first;
+	b->last = last;
+}
+
+/* The events by index (dense from noEvent at 0) and the ADD aliases, the
+ * rows whose name is the base of NAME.K rows. */
+static void index_events(struct bank *b)
+{
+	struct row *rows = b->rows;
+	size_t nrows = b->nrows;
+	int *by_index = b->by_index;
+	unsigned nr_events = 0, nr_aliases = 0;
+	for (unsigned i = 0; i < MAX_EVENTS; i++)
+		by_index[i] = -1;
 	/* Aliases are the rows whose name is the base of NAME.K rows. */
 	for (size_t i = 0; i < nrows; i++) {
 		size_t bl;
@@ -285,7 +291,17 @@ static void gen_bank(const char *path, const char *bank)
 		}
 	if (nr_events == 0 || strcmp(rows[by_index[0]].name, "noEvent") != 0)
 		die("index 0 must be noEvent");
+	b->nr_events = nr_events;
+	b->nr_aliases = nr_aliases;
+}
 
+/* Each alias's instances, and every name once; then the AliasOf rows. */
+static void check_aliases(struct bank *b)
+{
+	struct row *rows = b->rows;
+	size_t nrows = b->nrows;
+	const int *by_index = b->by_index;
+	unsigned nr_events = b->nr_events, nr_aliases = b->nr_aliases, nr_names = 0;
 	/* Each alias: instances NAME.0..NAME.n-1 in ascending index order. */
 	for (size_t i = 0; i < nrows; i++) {
 		struct row *r = &rows[i];
@@ -318,7 +334,6 @@ static void gen_bank(const char *path, const char *bank)
 
 	/* AliasOf rows: the same EventCode as the row they name; another name
 	 * of an ADD alias is an ADD alias itself, of an event a name alias. */
-	unsigned nr_names = 0;
 	for (size_t i = 0; i < nrows; i++) {
 		struct row *r = &rows[i];
 		if (!r->alias_of)
@@ -342,6 +357,15 @@ static void gen_bank(const char *path, const char *bank)
 			nr_names++;
 		}
 	}
+	b->nr_aliases = nr_aliases;
+	b->nr_names = nr_names;
+}
+
+static void resolve_rtl_same(struct bank *b)
+{
+	struct row *rows = b->rows;
+	const int *by_index = b->by_index;
+	unsigned nr_events = b->nr_events;
 	/* RtlCounts "same:NAME": another event of the bank, by its name. */
 	for (unsigned idx = 0; idx < nr_events; idx++) {
 		struct row *r = &rows[by_index[idx]];
@@ -358,7 +382,16 @@ static void gen_bank(const char *path, const char *bank)
 			die("event '%s': RtlCounts names '%s', which is no other event of this bank",
 			    r->name, twin);
 	}
+}
 
+/* The bank's tables and their #defines. */
+static void emit_bank(const struct bank *b, const char *bank)
+{
+	const struct row *rows = b->rows;
+	size_t nrows = b->nrows;
+	const int *by_index = b->by_index;
+	unsigned first = b->first, last = b->last, nr_events = b->nr_events;
+	unsigned nr_aliases = b->nr_aliases, nr_names = b->nr_names;
 	fprintf(out, "static const struct kmh_event kmh_%s_events[%u] = {\n", bank, nr_events);
 	for (unsigned idx = 0; idx < nr_events; idx++) {
 		const struct row *r = &rows[by_index[idx]];
@@ -427,7 +460,30 @@ static void gen_bank(const char *path, const char *bank)
 	else
 		fprintf(out, "#define KMH_%s_NR_NAMES 0\n#define KMH_%s_NAMES NULL\n\n", bank,
 		        bank);
-	free(rows);
+}
+
+static void gen_bank(const char *path, const char *bank)
+{
+	json_error_t jerr;
+	cur_file = path;
+	json_t *root = json_load_file(path, 0, &jerr);
+	if (!root) {
+		char line[32];
+		snprintf(line, sizeof(line), "%d", jerr.line);
+		die("line %s: %s", line, jerr.text);
+	}
+	if (!json_is_array(root))
+		die("top level is not an array");
+	struct bank b = {.nrows = json_array_size(root)};
+	if (b.nrows > MAX_ROWS)
+		die("too many rows");
+	b.rows = calloc(b.nrows ? b.nrows : 1, sizeof(*b.rows));
+	read_rows(root, &b);
+	index_events(&b);
+	check_aliases(&b);
+	resolve_rtl_same(&b);
+	emit_bank(&b, bank);
+	free(b.rows);
 	json_decref(root);
 	cur_file = NULL;
 }
