@@ -88,7 +88,7 @@ struct hpm_perf_cfg {
 	const struct hpm_pmu *pmu; /* NULL: hpm_pmu_detect() under HPMSTAT_SYSFS/PROCFS */
 	bool leave_model;          /* --backend auto: without the PMU of their model, model
 	                            * evsels are the emulator's: skip them (untouched)
-	                            * instead of failing ("... events need a ... PMU") */
+	                            * instead of failing ("... events need that PMU") */
 	/* out */
 	bool warn;          /* print `warning` once */
 	char warning[256];  /* the model's unpinned_warning, or why a PMU/TERMS/ event

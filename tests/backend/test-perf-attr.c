@@ -397,7 +397,7 @@ static void test_fixed(void)
 	rc = hpm_perf_event_attr(c, &none, &pe, err, sizeof(err));
 	tap_is_str(
 	    rc ? err : "",
-	    "Kunminghu (kunminghu-v2) events need a Kunminghu (kunminghu-v2) PMU, and this host "
+	    "Kunminghu (kunminghu-v2) events need that PMU, and this host "
 	    "has none (use --backend emu or auto)",
 	    "Kunminghu event without a PMU");
 	/* a model without a mapping to a kernel driver: refused, naming it */
@@ -513,7 +513,7 @@ static void test_dry_run(void)
 	struct hpm_perf_cfg cfg4 = {.pmu = &none};
 	out = dry(&l, &cfg4, &rc, err, sizeof(err));
 	tap_ok(rc != 0 &&
-	           strcmp(err, "Kunminghu (kunminghu-v2) events need a Kunminghu (kunminghu-v2) "
+	           strcmp(err, "Kunminghu (kunminghu-v2) events need that "
 	                       "PMU, and this host has none (use --backend emu or auto)") == 0,
 	       "no PMU: the dry run fails: %s", err);
 	free(out);

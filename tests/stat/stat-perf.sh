@@ -87,7 +87,7 @@ run_fails_with "-I below 10 ms" "must be 10 to" $H stat -I 5 -- true
 run_fails_with "-r 0" "-r '0': must be 1 to" $H stat -r 0 -- true
 run_fails_with "unknown event with suggestions" "did you mean" $H stat -e task-clok -- true
 run_fails_with "unknown backend" "must be auto, perf or emu" $H stat --backend gpu -- true
-run_fails_with "Kunminghu events on perf without a Kunminghu PMU" "need a Kunminghu (kunminghu-v2) PMU" $H stat --backend perf -e rob_commitInstr -- true
+run_fails_with "Kunminghu events on perf without a Kunminghu PMU" "Kunminghu (kunminghu-v2) events need that PMU" $H stat --backend perf -e rob_commitInstr -- true
 rm -f "$dir/ran"
 run_fails_with "--record to a path that cannot be written" "cannot write '$dir/no/such/run.json'" $H stat --record "$dir/no/such/run.json" -e task-clock -- touch "$dir/ran"
 [ ! -e "$dir/ran" ]; ok $? "... and the workload did not run"
