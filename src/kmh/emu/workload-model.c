@@ -1027,6 +1027,162 @@ static void onehot(struct chk *c, const char *what, const unsigned q[4])
 	sum_le(c, what, 1, 4, q[0], q[1], q[2], q[3]);
 }
 
+/* the frontend bank's identities in one cycle */
+static void check_frontend(struct chk *c)
+{
+	le(c, E.ifu_miss, E.ifu_req);
+	le(c, E.line0, E.ifu_req);
+	le(c, E.line1, E.line0);
+	le(c, E.line0_hit, E.line0);
+	le(c, E.line1_hit, E.line1);
+	eq_sum(c, E.line0, "the six hit/miss combinations", 6, E.only_0_hit, E.only_0_miss,
+	       E.hit_0_hit_1, E.hit_0_miss_1, E.miss_0_hit_1, E.miss_0_miss_1);
+	eq_sum(c, E.line1, "the four two-line combinations", 4, E.hit_0_hit_1, E.hit_0_miss_1,
+	       E.miss_0_hit_1, E.miss_0_miss_1);
+	eq_sum(c, E.line0_hit, "only_0_hit + hit_0_hit_1 + hit_0_miss_1", 3, E.only_0_hit,
+	       E.hit_0_hit_1, E.hit_0_miss_1);
+	eq_sum(c, E.line1_hit, "hit_0_hit_1 + miss_0_hit_1", 2, E.hit_0_hit_1, E.miss_0_hit_1);
+	eq_sum(c, E.ifu_miss, "the fetches with a missing line", 4, E.only_0_miss, E.hit_0_miss_1,
+	       E.miss_0_hit_1, E.miss_0_miss_1);
+	if (c->ok && c->v[E.icache_miss_cnt] != (c->v[E.line0] - c->v[E.line0_hit]) +
+	                                            (c->v[E.line1] - c->v[E.line1_hit])) {
+		str_seterr(c->err, c->errlen, "icache_miss_bubble = missed cachelines (%u != %u)",
+		           c->v[E.icache_miss_cnt],
+		           (c->v[E.line0] - c->v[E.line0_hit]) +
+		               (c->v[E.line1] - c->v[E.line1_hit]));
+		c->ok = false;
+	}
+	le(c, E.itlb_miss, E.itlb_access);
+	eq_sum(c, E.bp_instr, "BpRight + BpWrong", 2, E.bp_right, E.bp_wrong);
+	eq_sum(c, E.bp_b_instr, "BpBRight + BpBWrong", 2, E.bp_type_right[WL_BR_B],
+	       E.bp_type_wrong[WL_BR_B]);
+	eq_sum(c, E.bp_right, "BpBRight + BpJRight + BpIRight + BpCRight + BpRRight", 5,
+	       E.bp_type_right[0], E.bp_type_right[1], E.bp_type_right[2], E.bp_type_right[3],
+	       E.bp_type_right[4]);
+	eq_sum(c, E.bp_wrong, "BpBWrong + BpJWrong + BpIWrong + BpCWrong + BpRWrong", 5,
+	       E.bp_type_wrong[0], E.bp_type_wrong[1], E.bp_type_wrong[2], E.bp_type_wrong[3],
+	       E.bp_type_wrong[4]);
+	if (c->ok && c->v[E.fauftb_hit] + c->v[E.fauftb_miss] !=
+	                 c->v[E.ftb_commit_hits] + c->v[E.ftb_commit_misses]) {
+		str_seterr(c->err, c->errlen,
+		           "fauftb_commit_hit + fauftb_commit_miss = ftb_commit_hits + "
+		           "ftb_commit_misses (%u != %u)",
+		           c->v[E.fauftb_hit] + c->v[E.fauftb_miss],
+		           c->v[E.ftb_commit_hits] + c->v[E.ftb_commit_misses]);
+		c->ok = false;
+	}
+	le_n(c, E.front_bubble, 6);
+	le_n(c, E.fetch_latency, 1);
+	if (c->ok && c->v[E.fetch_latency] && c->v[E.front_bubble] != 6) {
+		str_seterr(c->err, c->errlen,
+		           "Fetch_Latency_Bound only when Front_Bubble = 6 (Front_Bubble %u)",
+		           c->v[E.front_bubble]);
+		c->ok = false;
+	}
+	onehot(c, "IBuffer_1_4_valid + ... + IBuffer_4_4_valid", E.ibuf_q);
+	le(c, E.ibuf_full, E.ibuf_q[3]);
+}
+
+/* the backend bank's identities in one cycle */
+static void check_backend(struct chk *c)
+{
+	le_n(c, E.commit_instr, 6);
+	le(c, E.commit_instr, E.inst_spec);
+	le_n(c, E.inst_spec, 6);
+	/* RECOVERY_BUBBLE counts cycles (a 1-bit flag on the RTL), and a
+	 * recovery cycle's 6 slots are all lost: so INST_SPEC + 6 x
+	 * RECOVERY_BUBBLE + Front_Bubble <= 6 keeps each level-1 share in [0, 1]
+	 * under the document's formula and the slots variant alike. */
+	le_n(c, E.recovery_bubble, 1);
+	if (c->ok && c->v[E.inst_spec] + 6u * c->v[E.recovery_bubble] + c->v[E.front_bubble] > 6) {
+		str_seterr(c->err, c->errlen,
+		           "INST_SPEC + 6 x RECOVERY_BUBBLE + Front_Bubble <= 6 (%u)",
+		           c->v[E.inst_spec] + 6u * c->v[E.recovery_bubble] + c->v[E.front_bubble]);
+		c->ok = false;
+	}
+	le(c, E.br_mis_pred, E.total_flush);
+	le_n(c, E.exec_stall, 1);
+	if (c->ok && c->v[E.memstall_any] + c->v[E.memstall_store] > c->v[E.exec_stall]) {
+		str_seterr(c->err, c->errlen,
+		           "MEMSTALL_ANY_LOAD + MEMSTALL_STORE <= EXEC_STALL_CYCLE (%u > %u)",
+		           c->v[E.memstall_any] + c->v[E.memstall_store], c->v[E.exec_stall]);
+		c->ok = false;
+	}
+	le(c, E.memstall_l3, E.memstall_l2);
+	le(c, E.memstall_l2, E.memstall_l1);
+	le(c, E.memstall_l1, E.memstall_any);
+	le_n(c, E.memstall_any, 1);
+	if (c->ok && c->v[E.commit_load] + c->v[E.commit_store] + c->v[E.commit_branch] >
+	                 c->v[E.commit_instr]) {
+		str_seterr(c->err, c->errlen,
+		           "rob_commitInstrLoad + rob_commitInstrStore + rob_commitInstrBranch <= "
+		           "rob_commitInstr (%u > %u)",
+		           c->v[E.commit_load] + c->v[E.commit_store] + c->v[E.commit_branch],
+		           c->v[E.commit_instr]);
+		c->ok = false;
+	}
+	eq_sum(c, E.commit_instr, "rob_commitUop + rob_commitInstrFused", 2, E.commit_uop,
+	       E.commit_fused);
+	eq_sum(c, E.branch_jump, "rob_commitInstrBranch", 1, E.commit_branch);
+	eq_sum(c, E.bp_instr, "rob_commitInstrBranch", 1, E.commit_branch);
+	eq_sum(c, E.bp_wrong, "BR_MIS_PRED", 1, E.br_mis_pred);
+	eq_sum(c, E.mispredict_redirect, "BR_MIS_PRED", 1, E.br_mis_pred);
+	eq_sum(c, E.frontendFlush, "TOTAL_FLUSH", 1, E.total_flush);
+	if (c->ok && c->v[E.walk_cycle] != (c->v[E.walk_instr] > 0)) {
+		str_seterr(c->err, c->errlen, "rob_walkCycle = (rob_walkInstr > 0) (%u, %u)",
+		           c->v[E.walk_cycle], c->v[E.walk_instr]);
+		c->ok = false;
+	}
+	onehot(c, "rob_1_4_valid + ... + rob_4_4_valid", E.rob_q);
+	onehot(c, "me_freelist_1_4_valid + ... + me_freelist_4_4_valid", E.freelist_q);
+}
+
+/* the memblock bank's identities in one cycle */
+static void check_memblock(struct chk *c)
+{
+	for (unsigned k = 0; k < NPIPE; k++) {
+		le(c, E.s2[k], E.s1[k]);
+		le(c, E.s1[k], E.s0[k]);
+		le(c, E.s1_tlb_miss[k], E.s1[k]);
+		le(c, E.s2_dcache_miss[k], E.s2[k]);
+		le(c, E.l2l_fwd[k], E.s0[k]);
+		le(c, E.prf_miss[k], E.prf_access[k]);
+		le(c, E.rd_miss[k], E.rd_access[k]);
+	}
+	le(c, E.sb_fire, E.sb_valid);
+	eq_sum(c, E.sb_fire, "sbuffer_merge + sbuffer_newline", 2, E.sb_merge, E.sb_newline);
+	le(c, E.dc_req_fire, E.dc_req_valid);
+	le(c, E.wr_miss, E.wr_access);
+	le(c, E.dtlb_ld_miss, E.dtlb_ld_access);
+	le(c, E.dtlb_st_miss, E.dtlb_st_access);
+	if (c->ok && c->v[E.replay_tlb_miss] + c->v[E.replay_dcache_miss] > c->v[E.replay_enq]) {
+		str_seterr(
+		    c->err, c->errlen, "replay_tlb_miss + replay_dcache_miss <= enq.2 (%u > %u)",
+		    c->v[E.replay_tlb_miss] + c->v[E.replay_dcache_miss], c->v[E.replay_enq]);
+		c->ok = false;
+	}
+	sum_le(c, "sbuffer_idle + sbuffer_1_4_valid + ... + sbuffer_full_valid", 1, 5, E.sb_idle,
+	       E.sb_q[0], E.sb_q[1], E.sb_q[2], E.sb_q[3]);
+	onehot(c, "stq_1_4_valid + ... + stq_4_4_valid", E.stq_q);
+	onehot(c, "dcache_missq_1_4_valid + ... + dcache_missq_4_4_valid", E.missq_q);
+}
+
+/* the cache bank's identities in one cycle */
+static void check_cache(struct chk *c)
+{
+	for (unsigned s = 0; s < NSLICE; s++) {
+		eq_sum(c, E.access[s], "hit + miss", 2, E.hit[s], E.miss[s]);
+		eq_sum(c, E.access[s], "access_rd + access_wr", 2, E.access_rd[s], E.access_wr[s]);
+		le(c, E.miss_rd[s], E.miss[s]);
+		le(c, E.miss_rd[s], E.access_rd[s]);
+		eq_sum(c, E.refill[s], "rd_refill + wr_refill", 2, E.rd_refill[s], E.wr_refill[s]);
+		le(c, E.refill[s], E.miss[s]);
+		le(c, E.long_miss[s], E.miss[s]);
+		le(c, E.pf_miss[s], E.pf_access[s]);
+		le(c, E.wb_victim[s], E.refill[s]);
+	}
+}
+
 bool wl_model_check(const uint8_t *v, char *err, size_t errlen)
 {
 	struct chk c = {v, err, errlen, true};
@@ -1044,145 +1200,10 @@ bool wl_model_check(const uint8_t *v, char *err, size_t errlen)
 			}
 	}
 
-	/* frontend */
-	le(&c, E.ifu_miss, E.ifu_req);
-	le(&c, E.line0, E.ifu_req);
-	le(&c, E.line1, E.line0);
-	le(&c, E.line0_hit, E.line0);
-	le(&c, E.line1_hit, E.line1);
-	eq_sum(&c, E.line0, "the six hit/miss combinations", 6, E.only_0_hit, E.only_0_miss,
-	       E.hit_0_hit_1, E.hit_0_miss_1, E.miss_0_hit_1, E.miss_0_miss_1);
-	eq_sum(&c, E.line1, "the four two-line combinations", 4, E.hit_0_hit_1, E.hit_0_miss_1,
-	       E.miss_0_hit_1, E.miss_0_miss_1);
-	eq_sum(&c, E.line0_hit, "only_0_hit + hit_0_hit_1 + hit_0_miss_1", 3, E.only_0_hit,
-	       E.hit_0_hit_1, E.hit_0_miss_1);
-	eq_sum(&c, E.line1_hit, "hit_0_hit_1 + miss_0_hit_1", 2, E.hit_0_hit_1, E.miss_0_hit_1);
-	eq_sum(&c, E.ifu_miss, "the fetches with a missing line", 4, E.only_0_miss, E.hit_0_miss_1,
-	       E.miss_0_hit_1, E.miss_0_miss_1);
-	if (c.ok &&
-	    v[E.icache_miss_cnt] != (v[E.line0] - v[E.line0_hit]) + (v[E.line1] - v[E.line1_hit])) {
-		str_seterr(err, errlen, "icache_miss_bubble = missed cachelines (%u != %u)",
-		        v[E.icache_miss_cnt],
-		        (v[E.line0] - v[E.line0_hit]) + (v[E.line1] - v[E.line1_hit]));
-		c.ok = false;
-	}
-	le(&c, E.itlb_miss, E.itlb_access);
-	eq_sum(&c, E.bp_instr, "BpRight + BpWrong", 2, E.bp_right, E.bp_wrong);
-	eq_sum(&c, E.bp_b_instr, "BpBRight + BpBWrong", 2, E.bp_type_right[WL_BR_B],
-	       E.bp_type_wrong[WL_BR_B]);
-	eq_sum(&c, E.bp_right, "BpBRight + BpJRight + BpIRight + BpCRight + BpRRight", 5,
-	       E.bp_type_right[0], E.bp_type_right[1], E.bp_type_right[2], E.bp_type_right[3],
-	       E.bp_type_right[4]);
-	eq_sum(&c, E.bp_wrong, "BpBWrong + BpJWrong + BpIWrong + BpCWrong + BpRWrong", 5,
-	       E.bp_type_wrong[0], E.bp_type_wrong[1], E.bp_type_wrong[2], E.bp_type_wrong[3],
-	       E.bp_type_wrong[4]);
-	if (c.ok &&
-	    v[E.fauftb_hit] + v[E.fauftb_miss] != v[E.ftb_commit_hits] + v[E.ftb_commit_misses]) {
-		str_seterr(err, errlen,
-		        "fauftb_commit_hit + fauftb_commit_miss = ftb_commit_hits + "
-		        "ftb_commit_misses (%u != %u)",
-		        v[E.fauftb_hit] + v[E.fauftb_miss],
-		        v[E.ftb_commit_hits] + v[E.ftb_commit_misses]);
-		c.ok = false;
-	}
-	le_n(&c, E.front_bubble, 6);
-	le_n(&c, E.fetch_latency, 1);
-	if (c.ok && v[E.fetch_latency] && v[E.front_bubble] != 6) {
-		str_seterr(err, errlen,
-		        "Fetch_Latency_Bound only when Front_Bubble = 6 (Front_Bubble %u)",
-		        v[E.front_bubble]);
-		c.ok = false;
-	}
-	onehot(&c, "IBuffer_1_4_valid + ... + IBuffer_4_4_valid", E.ibuf_q);
-	le(&c, E.ibuf_full, E.ibuf_q[3]);
-
-	/* backend */
-	le_n(&c, E.commit_instr, 6);
-	le(&c, E.commit_instr, E.inst_spec);
-	le_n(&c, E.inst_spec, 6);
-	/* RECOVERY_BUBBLE counts cycles (a 1-bit flag on the RTL), and a
-	 * recovery cycle's 6 slots are all lost: so INST_SPEC + 6 x
-	 * RECOVERY_BUBBLE + Front_Bubble <= 6 keeps each level-1 share in [0, 1]
-	 * under the document's formula and the slots variant alike. */
-	le_n(&c, E.recovery_bubble, 1);
-	if (c.ok && v[E.inst_spec] + 6u * v[E.recovery_bubble] + v[E.front_bubble] > 6) {
-		str_seterr(err, errlen, "INST_SPEC + 6 x RECOVERY_BUBBLE + Front_Bubble <= 6 (%u)",
-		           v[E.inst_spec] + 6u * v[E.recovery_bubble] + v[E.front_bubble]);
-		c.ok = false;
-	}
-	le(&c, E.br_mis_pred, E.total_flush);
-	le_n(&c, E.exec_stall, 1);
-	if (c.ok && v[E.memstall_any] + v[E.memstall_store] > v[E.exec_stall]) {
-		str_seterr(err, errlen,
-		        "MEMSTALL_ANY_LOAD + MEMSTALL_STORE <= EXEC_STALL_CYCLE (%u > %u)",
-		        v[E.memstall_any] + v[E.memstall_store], v[E.exec_stall]);
-		c.ok = false;
-	}
-	le(&c, E.memstall_l3, E.memstall_l2);
-	le(&c, E.memstall_l2, E.memstall_l1);
-	le(&c, E.memstall_l1, E.memstall_any);
-	le_n(&c, E.memstall_any, 1);
-	if (c.ok && v[E.commit_load] + v[E.commit_store] + v[E.commit_branch] > v[E.commit_instr]) {
-		str_seterr(err, errlen,
-		        "rob_commitInstrLoad + rob_commitInstrStore + rob_commitInstrBranch <= "
-		        "rob_commitInstr (%u > %u)",
-		        v[E.commit_load] + v[E.commit_store] + v[E.commit_branch],
-		        v[E.commit_instr]);
-		c.ok = false;
-	}
-	eq_sum(&c, E.commit_instr, "rob_commitUop + rob_commitInstrFused", 2, E.commit_uop,
-	       E.commit_fused);
-	eq_sum(&c, E.branch_jump, "rob_commitInstrBranch", 1, E.commit_branch);
-	eq_sum(&c, E.bp_instr, "rob_commitInstrBranch", 1, E.commit_branch);
-	eq_sum(&c, E.bp_wrong, "BR_MIS_PRED", 1, E.br_mis_pred);
-	eq_sum(&c, E.mispredict_redirect, "BR_MIS_PRED", 1, E.br_mis_pred);
-	eq_sum(&c, E.frontendFlush, "TOTAL_FLUSH", 1, E.total_flush);
-	if (c.ok && v[E.walk_cycle] != (v[E.walk_instr] > 0)) {
-		str_seterr(err, errlen, "rob_walkCycle = (rob_walkInstr > 0) (%u, %u)",
-		        v[E.walk_cycle], v[E.walk_instr]);
-		c.ok = false;
-	}
-	onehot(&c, "rob_1_4_valid + ... + rob_4_4_valid", E.rob_q);
-	onehot(&c, "me_freelist_1_4_valid + ... + me_freelist_4_4_valid", E.freelist_q);
-
-	/* memblock */
-	for (unsigned k = 0; k < NPIPE; k++) {
-		le(&c, E.s2[k], E.s1[k]);
-		le(&c, E.s1[k], E.s0[k]);
-		le(&c, E.s1_tlb_miss[k], E.s1[k]);
-		le(&c, E.s2_dcache_miss[k], E.s2[k]);
-		le(&c, E.l2l_fwd[k], E.s0[k]);
-		le(&c, E.prf_miss[k], E.prf_access[k]);
-		le(&c, E.rd_miss[k], E.rd_access[k]);
-	}
-	le(&c, E.sb_fire, E.sb_valid);
-	eq_sum(&c, E.sb_fire, "sbuffer_merge + sbuffer_newline", 2, E.sb_merge, E.sb_newline);
-	le(&c, E.dc_req_fire, E.dc_req_valid);
-	le(&c, E.wr_miss, E.wr_access);
-	le(&c, E.dtlb_ld_miss, E.dtlb_ld_access);
-	le(&c, E.dtlb_st_miss, E.dtlb_st_access);
-	if (c.ok && v[E.replay_tlb_miss] + v[E.replay_dcache_miss] > v[E.replay_enq]) {
-		str_seterr(err, errlen, "replay_tlb_miss + replay_dcache_miss <= enq.2 (%u > %u)",
-		        v[E.replay_tlb_miss] + v[E.replay_dcache_miss], v[E.replay_enq]);
-		c.ok = false;
-	}
-	sum_le(&c, "sbuffer_idle + sbuffer_1_4_valid + ... + sbuffer_full_valid", 1, 5, E.sb_idle,
-	       E.sb_q[0], E.sb_q[1], E.sb_q[2], E.sb_q[3]);
-	onehot(&c, "stq_1_4_valid + ... + stq_4_4_valid", E.stq_q);
-	onehot(&c, "dcache_missq_1_4_valid + ... + dcache_missq_4_4_valid", E.missq_q);
-
-	/* cache */
-	for (unsigned s = 0; s < NSLICE; s++) {
-		eq_sum(&c, E.access[s], "hit + miss", 2, E.hit[s], E.miss[s]);
-		eq_sum(&c, E.access[s], "access_rd + access_wr", 2, E.access_rd[s], E.access_wr[s]);
-		le(&c, E.miss_rd[s], E.miss[s]);
-		le(&c, E.miss_rd[s], E.access_rd[s]);
-		eq_sum(&c, E.refill[s], "rd_refill + wr_refill", 2, E.rd_refill[s], E.wr_refill[s]);
-		le(&c, E.refill[s], E.miss[s]);
-		le(&c, E.long_miss[s], E.miss[s]);
-		le(&c, E.pf_miss[s], E.pf_access[s]);
-		le(&c, E.wb_victim[s], E.refill[s]);
-	}
+	check_frontend(&c);
+	check_backend(&c);
+	check_memblock(&c);
+	check_cache(&c);
 	return c.ok;
 }
 
