@@ -187,6 +187,10 @@ static const char *const feat_names[] = {
  * compressed or directory file) and ones newer than perf 6.1 get a note. */
 static const char *feat_name(unsigned feat)
 {
+	if (feat == PERF_FEAT_HPM_PMU)
+		return "hpm_pmu";
+	if (feat == PERF_FEAT_HPM_RUN)
+		return "hpm_run";
 	return feat < sizeof(feat_names) / sizeof(feat_names[0]) ? feat_names[feat] : "unknown";
 }
 
@@ -279,7 +283,7 @@ static bool read_feature(struct pd_file *f, unsigned feat, uint64_t off, uint64_
 		break;
 	}
 	if (!ok)
-		note(f, "feature %u (%s) is malformed: not read", feat, feat_names[feat]);
+		note(f, "feature %u (%s) is malformed: not read", feat, feat_name(feat));
 	return true;
 }
 
