@@ -626,9 +626,18 @@ static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, 
 		e->acc += period;
 		if (n > e->depth)
 			e->depth = e->depth_callee = (unsigned)n;
-		unsigned *seen = xmalloc(n * sizeof(*seen)); /* entry indexes: entry_of moves them */
+		/* each caller's entry once a sample, however often it recurs:
+		 * perf walks its cursor leaf first in callee order and root
+		 * first in caller order and keeps the first it meets, so an
+		 * entry's callee chain and depth are its innermost frame's and
+		 * its caller ones its outermost frame's (seen: entry indexes,
+		 * which entry_of moves; first and last: their frames) */
+		unsigned *seen = xmalloc(3 * n * sizeof(*seen));
+		unsigned *first = seen + n, *last = seen + 2 * n;
 		size_t nr_seen = 0;
-		seen[nr_seen++] = (unsigned)(e - h->e);
+		seen[nr_seen] = (unsigned)(e - h->e);
+		first[nr_seen] = last[nr_seen] = 0;
+		nr_seen++;
 		for (size_t i = 1; i < n; i++) {
 			struct ekey ck = *k;
 			ck.dso = p->frames[i].dso;
@@ -653,20 +662,29 @@ static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, 
 			size_t j = 0;
 			while (j < nr_seen && seen[j] != c)
 				j++;
-			if (j < nr_seen)
-				continue;
-			seen[nr_seen++] = c;
-			h->e[c].acc += period;
+			if (j == nr_seen) {
+				seen[nr_seen] = c;
+				first[nr_seen] = (unsigned)i;
+				nr_seen++;
+			}
+			/* the sampled function's own entry keeps its whole chain */
+			if (j)
+				last[j] = (unsigned)i;
+		}
+		for (size_t j = 1; j < nr_seen; j++) {
+			struct rs_entry *ce = &h->e[seen[j]];
+			size_t fi = first[j], la = last[j];
+			ce->acc += period;
 			/* perf snapshots its cursor at the caller: from it to
 			 * the sampled function (caller order), or up to the
 			 * root (callee order) */
-			if (i + 1 > h->e[c].depth)
-				h->e[c].depth = (unsigned)(i + 1);
-			if (n - i > h->e[c].depth_callee)
-				h->e[c].depth_callee = (unsigned)(n - i);
+			if (la + 1 > ce->depth)
+				ce->depth = (unsigned)(la + 1);
+			if (n - fi > ce->depth_callee)
+				ce->depth_callee = (unsigned)(n - fi);
 			if (chains) {
-				add_chain(rs, &h->e[c].callee, p->frames + i, n - i, false, period);
-				add_chain(rs, &h->e[c].caller, p->frames, i + 1, true, period);
+				add_chain(rs, &ce->callee, p->frames + fi, n - fi, false, period);
+				add_chain(rs, &ce->caller, p->frames, la + 1, true, period);
 			}
 		}
 		e = &h->e[seen[0]];

@@ -12,7 +12,10 @@
 #   the same file, in both orders, with and without children;
 # - lbr and -b where the PMU has no branch stack, bad sizes and modes, a
 #   fifth p: perf's message and a non-zero exit, no file;
-# - every report spelling against perf report's lines on one -g file.
+# - every report spelling against perf report's lines on one -g file;
+# - recurse.c (rec -> ping -> pong -> rec ...): the Children entry of a
+#   function met more than once in a chain, its graph and its place among
+#   equals, as perf report draws them in caller and callee order.
 . "$top_srcdir/tests/lib.sh"
 R=$top_srcdir/tests/record
 command -v gcc >/dev/null 2>&1 || skip_all "gcc not installed"
@@ -26,6 +29,7 @@ if ! "$HPMSTAT" record -q -e cpu-clock -o probe.data -- true 2>"$T/probe.err" ||
 fi
 gcc -O2 -fomit-frame-pointer -g -o nofp "$R/nofp.c" || exit 1
 gcc -O0 -g -fno-omit-frame-pointer -o tree "$R/tree.c" || exit 1
+gcc -O0 -g -fno-omit-frame-pointer -o recurse "$R/recurse.c" || exit 1
 
 # attr FILE KEY: the value of KEY in perf evlist -v's line of the file's event
 attr() { perf evlist -v -i "$1" </dev/null 2>/dev/null | head -1 | tr ',' '\n' |
@@ -172,6 +176,16 @@ cat t.pipe | "$HPMSTAT" report -i - -n --no-children 2>/dev/null | body /dev/std
 cat t.pipe | perf report -i - --stdio --no-inline -n --no-children 2>/dev/null | body /dev/stdin >r.perf
 [ -s r.perf ] && cmp -s r.perf r.hpm
 ok $? "-i - from a pipe, -n --no-children: perf's lines"
+# --- recursion: perf walks a chain leaf first in callee order and root
+# first in caller order, and gives a function met twice one Children entry
+# a sample, made where it meets it first: the graph (and the depth that
+# orders equal Children) of its innermost frame in callee order and of its
+# outermost in caller order
+"$HPMSTAT" record -q -e cpu-clock:u -g -o rec.data ./recurse 300 2>/dev/null
+same_report "recursion: --children -g caller" rec.data --children -g caller
+same_report "recursion: --children -g callee" rec.data --children -g callee
+same_report "recursion: --no-children -g caller" rec.data --no-children -g caller
+same_report "recursion: --sort overhead,sym" rec.data --sort overhead,sym
 # bad values: one line, non-zero
 "$HPMSTAT" report -i t.data --percent-limit abc >out 2>err
 [ $? -ne 0 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ]

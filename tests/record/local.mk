@@ -7,7 +7,7 @@
 # both files, perf's messages), the dwarf unwinding of tests/record/nofp.c
 # (-O2 -fomit-frame-pointer) by perf and by hpmstat report, and report's
 # --children, -n, -F, --percent-limit, --sort overhead, --stdio, -i -
-# against perf report on the same file.
+# against perf report on the same file (recursion: tests/record/recurse.c).
 # upstream-report.sh: perf 6.12's base_report/test_basic.sh from the
 # linux-source-6.12 tarball with hpmstat as CMD_PERF, check by check
 # (skipped without the package).
@@ -15,4 +15,4 @@ TESTS += tests/record/record.sh tests/record/callgraph.sh tests/record/upstream-
 	tests/record/table.sh
 EXTRA_DIST += tests/record/record.sh tests/record/split.c tests/record/tree.c \
 	tests/record/callgraph.sh tests/record/nofp.c tests/record/upstream-report.sh \
-	tests/record/table.sh
+	tests/record/table.sh tests/record/recurse.c
