@@ -1,4 +1,4 @@
-/* script-core.c: the shared script interpreter core (src/emu/script.c) on
+/* script-core.c: the shared script interpreter core (src/emukit/script.c) on
  * a toy language of its own, linked without either machine: words and
  * comments, dispatch by the table, its usage and unknown-command messages,
  * the word limit, `expect TEXT`, number errors in the language's words,
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../tap.h"
-#include "emu/script.h"
+#include "emukit/script.h"
 
 struct toy {
 	char out[256]; /* last output line */

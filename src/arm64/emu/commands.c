@@ -19,8 +19,8 @@
 #include "arm64/emu/pmu.h"
 #include "arm64/emu/profile.h"
 #include "arm64/emu/script.h"
-#include "emu/bench.h"
-#include "emu/lines.h"
+#include "emukit/bench.h"
+#include "emukit/lines.h"
 #include "util/xalloc.h"
 
 /* A Topdown node: a number, or null where its formula divides by zero. */

@@ -1,7 +1,7 @@
 /* script.c: the Arm emulator's script interpreter (see script.h).
  *
  * The language is Kunminghu's (src/kmh/emu/script.c) where it fits, and
- * runs on the same interpreter core (emu/script.h: one command a line, '#'
+ * runs on the same interpreter core (emukit/script.h: one command a line, '#'
  * starts a comment, `expect` compares the previous output line, `trace`
  * records); Arm's own commands, a table here, replace harts and modes with
  * PEs, exception levels, security states and streaming mode, and CSR
@@ -21,7 +21,7 @@
 #include "arm64/emu/stimulus.h"
 #include "arm64/emu/trace.h"
 #include "arm64/events.h"
-#include "emu/script.h"
+#include "emukit/script.h"
 #include "util/xalloc.h"
 
 #define MAX_WORDS 4096

@@ -12,8 +12,8 @@
 
 #include <jansson.h>
 
-#include "emu/bench.h"
-#include "emu/lines.h"
+#include "emukit/bench.h"
+#include "emukit/lines.h"
 #include "kmh/emu/bench.h"
 #include "kmh/emu/emu.h"
 #include "kmh/emu/machine.h"

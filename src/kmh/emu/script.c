@@ -3,7 +3,7 @@
  *
  * Owns: struct emu_script: the current hart and the stimulus of `feed`,
  * and Kunminghu's commands as a table for the shared interpreter core
- * (emu/script.h: words, dispatch, errors, `expect`, the trace recording).
+ * (emukit/script.h: words, dispatch, errors, `expect`, the trace recording).
  * It drives the three sources (stimulus, workload, trace) into the harts
  * and copies every run into the recording, so a recording holds exactly
  * what was counted.
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/script.h"
+#include "emukit/script.h"
 #include "kmh/emu/emu.h"
 #include "kmh/emu/workload.h"
 #include "util/xalloc.h"

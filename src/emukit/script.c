@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/script.h"
+#include "emukit/script.h"
 #include "util/xalloc.h"
 
 struct hpm_emu_script {

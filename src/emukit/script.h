@@ -14,8 +14,8 @@
  * Library rules: output lines go to a callback, errors to the caller's
  * buffer (the caller adds FILE:LINE); nothing here prints or exits.
  */
-#ifndef HPM_EMU_SCRIPT_H
-#define HPM_EMU_SCRIPT_H
+#ifndef HPM_EMUKIT_SCRIPT_H
+#define HPM_EMUKIT_SCRIPT_H
 
 #include <signal.h>
 #include <stdbool.h>
