@@ -555,7 +555,9 @@ int cmd_record(int argc, char **argv)
 	}
 	int watch_pidfd = -1;
 	if (have_cmd) {
-		int e = hpm_workload_start(&w);
+		/* recorded from its exec: started without waiting for the exec
+		 * (hpm_workload_go), whose failure is known at its end */
+		int e = hpm_record_starts_at_exec(r) ? hpm_workload_go(&w) : hpm_workload_start(&w);
 		if (e) {
 			hpm_workload_reap(&w, true);
 			cli_error("cannot run '%s': %s", c.argv[0], strerror(e));
@@ -577,6 +579,11 @@ int cmd_record(int argc, char **argv)
 	}
 	if (have_cmd)
 		hpm_workload_reap(&w, true);
+	if (have_cmd && (rc = hpm_workload_exec_error(&w))) {
+		cli_error("cannot run '%s': %s", c.argv[0], strerror(rc));
+		status = 127;
+		goto fail;
+	}
 	hpm_workload_forward_signals(NULL);
 	if (watch_pidfd >= 0)
 		close(watch_pidfd);
