@@ -145,9 +145,6 @@ usage() { # DESC NEEDLE ARGS...
 	run_fails_with "$d" "$n" "$HPMSTAT" report "$@"
 	[ "$rc" -eq 2 ] || { ok 1 "$d: exit 2"; diag "exit $rc"; }
 }
-# (standard input not a pipe: a pipe there is read as perf.data, as perf
-# report reads it)
-usage "no run" "no run file given" </dev/null
 usage "unknown option" "unknown option '--bogus'" --bogus hand.json
 usage "--diff with one file" "--diff needs BASE and NEW" --diff hand.json
 usage "--diff and other runs" "give no other run" --diff hand.json dram.json int.json
