@@ -14,6 +14,7 @@
 #include "core/models.h"
 #include "perfdata/writer.h"
 #include "record/emu-elf.h"
+#include "util/provenance.h"
 #include "util/str.h"
 #include "util/xalloc.h"
 
@@ -377,11 +378,23 @@ static int run(struct rec *r, uint64_t cycles, const volatile int *stop)
 	return rc;
 }
 
-static void set_features(struct rec *r)
+static void set_features(struct rec *r, uint64_t cycles)
 {
 	const struct hpm_record_emu_opts *o = r->o;
 	perf_writer_set_host(r->w);
-	perf_writer_set_string(r->w, PERF_FEAT_CPUDESC, "emulated Kunminghu harts");
+	/* the CPU is the emulator's, in the words stat labels emulated
+	 * figures with (perf report --header shows it as cpudesc; hpmstat
+	 * report heads its reports with it) */
+	struct emu_provenance p = {.model = r->model->display,
+	                           .profile = r->vm->profile,
+	                           .trace = r->vm->trace,
+	                           .seed = o->emu.seed,
+	                           .harts = r->vm->harts,
+	                           .cycles = cycles,
+	                           .freq = (double)o->emu.freq};
+	char desc[512];
+	emu_provenance_text(&p, EMU_PROVENANCE_RUN, desc, sizeof(desc));
+	perf_writer_set_string(r->w, PERF_FEAT_CPUDESC, desc);
 	perf_writer_set_nrcpus(r->w, r->vm->harts, r->vm->harts);
 	for (unsigned i = 0; i < r->nr; i++) {
 		unsigned n = 1;
@@ -479,17 +492,17 @@ int hpm_record_emu(const struct hpm_record_emu_opts *o, FILE *f, const volatile 
 		snprintf(err, errlen, "%s", perf_writer_strerror(rc));
 		goto out;
 	}
+	uint64_t cycles = o->emu.cycles  ? o->emu.cycles
+	                  : r.vm->length ? r.vm->length
+	                                 : HPM_EMU_DEFAULT_CYCLES;
 	if (!rc) {
-		set_features(&r);
+		set_features(&r, cycles);
 		rc = perf_writer_put_features(r.w); /* the pipe format wants them first */
 	}
 	if (rc) {
 		snprintf(err, errlen, "%s", strerror(-rc));
 		goto out;
 	}
-	uint64_t cycles = o->emu.cycles  ? o->emu.cycles
-	                  : r.vm->length ? r.vm->length
-	                                 : HPM_EMU_DEFAULT_CYCLES;
 	if ((rc = program(&r)) || (rc = write_comm_mmap(&r, r.vm->profile)) ||
 	    (rc = run(&r, cycles, stop)))
 		goto out;

@@ -299,4 +299,37 @@ else
 	for i in 1 2 3; do skip "perf is not installed"; done
 fi
 
+# The reports of an emulator recording say "emulated" in every format, in
+# the words stat labels emulated figures with: the perf.data's CPUDESC
+# (what perf report --header shows as cpudesc)
+label=$("$HPMSTAT" report -i named.data --format json </dev/null | "$JSONCHECK" .emulation)
+case $label in
+"emulated Kunminghu (kunminghu-v2): profile hotspots, seed 1, 1 hart, 4000000 cycles at 5 MHz") ok 0 "json: the emulation's label ($label)" ;;
+*) ok 1 "json: the emulation's label ($label)" ;;
+esac
+[ "$("$HPMSTAT" report -i named.data --format json </dev/null | "$JSONCHECK" .emulated)" = true ]
+ok $? "json: emulated true"
+"$HPMSTAT" report -i named.data </dev/null 2>/dev/null | grep -qxF "# $label"; ok $? "text: a header line"
+"$HPMSTAT" report -i named.data --format csv </dev/null 2>/dev/null | head -1 | grep -qxF "# $label"
+ok $? "csv: a comment line before the header, as stat -x"
+"$HPMSTAT" report -i named.data --format md </dev/null 2>/dev/null | grep -qxF "$label"; ok $? "md: a line"
+"$HPMSTAT" report -i named.data --format html </dev/null 2>/dev/null | grep -qxF "<p>$label</p>"
+ok $? "html: a paragraph"
+if command -v perf >/dev/null 2>&1; then
+	perf report -i named.data --header-only 2>/dev/null | grep -qxF "# cpudesc : $label"
+	ok $? "perf report --header shows the same words"
+	# a recording of this host says nothing of the kind
+	if perf record -q -e cpu-clock -o host.data -- true >/dev/null 2>&1; then
+		"$HPMSTAT" report -i host.data --format json </dev/null 2>/dev/null >host.json
+		[ "$("$JSONCHECK" .emulated <host.json)" = false ] &&
+			! "$HPMSTAT" report -i host.data </dev/null 2>/dev/null | grep -q emulated
+		ok $? "a perf record of this host: not emulated"
+	else
+		skip "perf record cannot count cpu-clock here"
+	fi
+else
+	skip "perf is not installed"
+	skip "perf is not installed"
+fi
+
 done_testing
