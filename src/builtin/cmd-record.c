@@ -413,8 +413,14 @@ static int record_emu(struct rec_cli *c, int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	char exe[PATH_MAX], err[512];
+	char exe[PATH_MAX], err[512], cache[PATH_MAX] = "";
+	/* perf's build-id cache, where perf record puts what perf report
+	 * reads symbols from: $HOME/.debug (perf's buildid.dir aside) */
+	const char *home = getenv("HOME");
+	if (home && *home)
+		snprintf(cache, sizeof(cache), "%s/.debug", home);
 	struct hpm_record_emu_opts o = {.events = c->o.events,
+	                                .buildid_dir = cache[0] ? cache : NULL,
 	                                .period = c->o.period,
 	                                .freq = c->o.freq,
 	                                .emu = c->emu,
@@ -438,6 +444,11 @@ static int record_emu(struct rec_cli *c, int argc, char **argv)
 		keep_old(c->output);
 	if (cli_output_commit(&out))
 		return EXIT_FAILURE;
+	/* the recording is whole without it; perf then shows addresses */
+	if (st.cache_warning[0])
+		cli_warn("warning: the build-id cache: %s (perf report will not name the "
+		         "emulated functions)",
+		         st.cache_warning);
 	if (!c->quiet)
 		fprintf(stderr,
 		        "[ hpmstat record: Captured and wrote %.3f MB %s (%llu samples) ]\n",

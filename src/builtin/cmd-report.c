@@ -269,16 +269,21 @@ static int check_opts(struct opts *o)
 	if ((o->input || o->samples) && o->nr_runs)
 		return cli_usage_error("give the input once: -i, --samples or run files");
 	/* perf report's default input: a pipe on standard input
-	 * (record -o - | report), else ./perf.data; without either, the run
-	 * files' usage */
+	 * (record -o - | report), else ./perf.data */
 	struct stat st;
 	if (!o->nr_runs && !o->input && !o->samples && fstat(STDIN_FILENO, &st) == 0 &&
 	    S_ISFIFO(st.st_mode))
 		o->input = "-";
-	if (!o->nr_runs && !o->input && !o->samples && access("perf.data", F_OK) == 0)
+	/* without either, perf report's words and its hint; the status is
+	 * hpmstat's for a file it cannot open (perf's is 255) */
+	if (!o->nr_runs && !o->input && !o->samples) {
+		if (access("perf.data", F_OK) != 0) {
+			cli_error("failed to open perf.data: %s (try 'hpmstat record' first)",
+			          strerror(errno));
+			return EXIT_FAILURE;
+		}
 		o->input = "perf.data";
-	if (!o->nr_runs && !o->input && !o->samples)
-		return cli_usage_error("no run file given");
+	}
 	if (o->input && (o->diff || o->weights))
 		return cli_usage_error("--diff and --weights compare run files: give them as RUN");
 	if (o->diff && o->nr_runs != 2)
