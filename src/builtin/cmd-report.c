@@ -115,7 +115,7 @@ struct opts {
 static int check_variant(const struct opts *o)
 {
 	const struct metric_table *t;
-	struct metric_error err = {0};
+	struct hpm_diag err = {0};
 	char esc[96];
 	if (!o->topdown) {
 		cli_error("--topdown-variant needs --topdown");
@@ -126,7 +126,7 @@ static int check_variant(const struct opts *o)
 		if (o->pmu && strcmp(m->name, o->pmu) != 0)
 			continue;
 		/* the message of the first model that has variants, or of --pmu's */
-		struct metric_error e;
+		struct hpm_diag e;
 		if (m->metrics && metric_variant_find(m->metrics, o->topdown_variant, &t, &e) == 0)
 			return 0;
 		if (m->metrics &&
