@@ -30,7 +30,7 @@
 #include "util/str.h"
 #include "util/xalloc.h"
 
-const char cmd_report_usage[] =
+static const char report_usage_text[] =
     "Usage: hpmstat report [OPTIONS] RUN...\n"
     "       hpmstat report [OPTIONS] --diff BASE NEW\n"
     "       hpmstat report [OPTIONS] [-i FILE | --samples FILE]\n"
@@ -82,6 +82,11 @@ const char cmd_report_usage[] =
     "  hpmstat report --format html -o suite.html a.json b.json c.json\n"
     "  hpmstat report --diff a.json b.json\n"
     "  hpmstat report -i perf.data --sort dso,sym -g caller\n";
+
+void cmd_report_usage(FILE *out)
+{
+	fputs(report_usage_text, out);
+}
 
 struct opts {
 	enum rp_format format;
@@ -314,7 +319,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			return cli_usage_error(
 			    "--diff takes BASE and NEW as the next two arguments");
 		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			fputs(cmd_report_usage, stdout);
+			cmd_report_usage(stdout);
 			return -1;
 		} else if (is_opt(a, "--format")) {
 			if (!(v = option_value(argc, argv, &i, "--format", 8)))
