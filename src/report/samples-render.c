@@ -60,9 +60,14 @@ static int entry_cmp(const void *a, const void *b)
 		case RS_KEY_PID:
 			c = (x->pid > y->pid) - (x->pid < y->pid);
 			break;
-		case RS_KEY_DSO:
-			c = strcmp(dso_name(sort_rs, x->dso), dso_name(sort_rs, y->dso));
+		case RS_KEY_DSO: {
+			/* perf's _sort__dso_cmp: an entry no map holds
+			 * ([unknown]) after every named one */
+			const char *dx = dso_name(sort_rs, x->dso), *dy = dso_name(sort_rs, y->dso);
+			bool ux = strcmp(dx, "[unknown]") == 0, uy = strcmp(dy, "[unknown]") == 0;
+			c = ux != uy ? (ux ? 1 : -1) : strcmp(dx, dy);
 			break;
+		}
 		case RS_KEY_SYM:
 			if (x->known != y->known)
 				c = x->known ? -1 : 1;
