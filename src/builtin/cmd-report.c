@@ -30,7 +30,7 @@
 #include "util/str.h"
 #include "util/xalloc.h"
 
-const char cmd_report_usage[] =
+static const char report_usage_text[] =
     "Usage: hpmstat report [OPTIONS] RUN...\n"
     "       hpmstat report [OPTIONS] --diff BASE NEW\n"
     "       hpmstat report [OPTIONS] [-i FILE | --samples FILE]\n"
@@ -83,6 +83,11 @@ const char cmd_report_usage[] =
     "  hpmstat report --diff a.json b.json\n"
     "  hpmstat report -i perf.data --sort dso,sym -g caller\n";
 
+void cmd_report_usage(FILE *out)
+{
+	fputs(report_usage_text, out);
+}
+
 struct opts {
 	enum rp_format format;
 	unsigned level;
@@ -115,7 +120,7 @@ struct opts {
 static int check_variant(const struct opts *o)
 {
 	const struct metric_table *t;
-	struct metric_error err = {0};
+	struct hpm_diag err = {0};
 	char esc[96];
 	if (!o->topdown) {
 		cli_error("--topdown-variant needs --topdown");
@@ -126,7 +131,7 @@ static int check_variant(const struct opts *o)
 		if (o->pmu && strcmp(m->name, o->pmu) != 0)
 			continue;
 		/* the message of the first model that has variants, or of --pmu's */
-		struct metric_error e;
+		struct hpm_diag e;
 		if (m->metrics && metric_variant_find(m->metrics, o->topdown_variant, &t, &e) == 0)
 			return 0;
 		if (m->metrics &&
@@ -314,7 +319,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			return cli_usage_error(
 			    "--diff takes BASE and NEW as the next two arguments");
 		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			fputs(cmd_report_usage, stdout);
+			cmd_report_usage(stdout);
 			return -1;
 		} else if (is_opt(a, "--format")) {
 			if (!(v = option_value(argc, argv, &i, "--format", 8)))

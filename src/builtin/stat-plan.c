@@ -48,7 +48,7 @@ static int add_topdown(struct hpm_session *s, struct stat_opts *o, char *err, si
 		return hpm_session_add_metrics(s, NULL, o->topdown, o->retired_minstret, err,
 		                               errlen);
 	struct metric_set sel;
-	struct metric_error merr;
+	struct hpm_diag merr;
 	metric_set_init(&sel, s->metrics.table);
 	if (metric_set_add_nodes(&sel, o->topdown, o->nodes, &merr) != 0) {
 		snprintf(err, errlen, "--nodes: %s", merr.msg);

@@ -100,13 +100,13 @@ static int place(struct rec *r)
 			first = last = m->fixed[fixed].counter;
 			v->fixed = true;
 		} else {
-			struct hpm_model_error me;
+			struct hpm_diag me;
 			if (m->encode(m, e->spec, &e->enc, &me) != 0) {
 				/* an event of a machine that cannot sample says so */
 				for (unsigned k = 0; k < hpm_model_count(); k++) {
 					const struct hpm_pmu_model *o = hpm_model_at(k);
 					struct hpm_event_code oc;
-					struct hpm_model_error oe;
+					struct hpm_diag oe;
 					if (o != m && hpm_model_machine(o) &&
 					    !hpm_emu_can_sample(hpm_model_machine(o)) &&
 					    o->encode(o, e->spec, &oc, &oe) == 0) {
@@ -123,7 +123,7 @@ static int place(struct rec *r)
 				return -EINVAL;
 			}
 			if (e->enc.constraint >= 0) {
-				m->constraint_counters(e->enc.constraint, &first, &last);
+				m->constraint_counters(m, e->enc.constraint, &first, &last);
 			} else {
 				first = m->counters.first;
 				last = m->counters.last;
