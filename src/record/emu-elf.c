@@ -193,6 +193,11 @@ int hpm_emu_elf_cache(const char *dir, const char *dso, const struct hpm_emu_elf
                       size_t errlen)
 {
 	char hex[2 * HPM_EMU_ELF_ID_SIZE + 1];
+	/* one path component under dir, whatever the profile is named */
+	if (strchr(dso, '/') || strcmp(dso, "..") == 0 || strcmp(dso, ".") == 0) {
+		snprintf(err, errlen, "'%s' is not a DSO name the cache can hold", dso);
+		return -EINVAL;
+	}
 	for (unsigned i = 0; i < HPM_EMU_ELF_ID_SIZE; i++)
 		snprintf(hex + 2 * i, 3, "%02x", img->id[i]);
 	/* perf's layout (build_id_cache__add): DIR/NAME/ID/elf, and the link

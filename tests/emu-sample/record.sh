@@ -298,6 +298,14 @@ if command -v perf >/dev/null 2>&1; then
 else
 	for i in 1 2 3; do skip "perf is not installed"; done
 fi
+# a cache that cannot be written (HOME a file): one warning, the recording whole
+: >homefile
+HOME="$dir/homefile" "$HPMSTAT" record --backend emu --emu-profile hotspots --emu-cycles 100000 \
+	-e rob_commitInstr -c 997 -o nocache.data >"$tap_out" 2>"$tap_err"
+[ $? -eq 0 ] && [ "$(grep -c 'warning: the build-id cache: cannot write' "$tap_err")" -eq 1 ] &&
+	grep -q '([1-9][0-9]* samples)' "$tap_err" && "$HPMSTAT" report -i nocache.data </dev/null >/dev/null 2>&1
+ok $? "an unwritable build-id cache: one warning, status 0, a whole recording"
+[ $? -eq 0 ] || diag "$(cat "$tap_err")"
 
 # The reports of an emulator recording say "emulated" in every format, in
 # the words stat labels emulated figures with: the perf.data's CPUDESC
