@@ -11,6 +11,7 @@
 #include "arch/model.h"
 #include "report/report.h"
 #include "util/diag.h"
+#include "util/str.h"
 #include "util/xalloc.h"
 
 int rp_format_parse(const char *s, enum rp_format *out)
@@ -265,6 +266,15 @@ int report_add_run_buffer(struct report *r, const char *buf, size_t len, const c
 
 /* ---------------------------------------------------------------- weights */
 
+/* s cut at max bytes and escaped (\x0a) as the CLI shows a message:
+ * hpm_diag would turn a control byte into '?'. */
+static const char *cut_escaped(const char *s, int max, char *buf, size_t len)
+{
+	char raw[256];
+	snprintf(raw, sizeof(raw), "%.*s", max, s);
+	return str_escape(raw, buf, len);
+}
+
 /* Takes the weights of doc into r's runs; false with what is wrong in d,
  * the whole file's (a JSON syntax error says its place as run files do). */
 static bool weights_check(struct report *r, json_t *doc, const json_error_t *jerr,
@@ -273,9 +283,11 @@ static bool weights_check(struct report *r, json_t *doc, const json_error_t *jer
 	const char *key;
 	json_t *v;
 	double sum = 0;
+	char a[4 * 160 + 1], b[4 * 80 + 1], c[4 * 80 + 1];
 	if (!doc)
-		return hpm_diag_set(d, 0, 0, "not valid JSON: %s at line %d, column %d", jerr->text,
-		                    jerr->line, jerr->column);
+		return hpm_diag_set(d, 0, 0, "not valid JSON: %s at line %d, column %d",
+		                    cut_escaped(jerr->text, 160, a, sizeof(a)), jerr->line,
+		                    jerr->column);
 	if (!json_is_object(doc))
 		return hpm_diag_set(d, 0, 0, "expected an object {\"run name\": weight}");
 	/* the names must say which run is which */
@@ -283,27 +295,30 @@ static bool weights_check(struct report *r, json_t *doc, const json_error_t *jer
 		for (unsigned j = 0; j < i; j++)
 			if (strcmp(r->run[i].rf.name, r->run[j].rf.name) == 0)
 				return hpm_diag_set(
-				    d, 0, 0, "two runs are named '%.60s' (%.80s and %.80s)",
-				    r->run[i].rf.name, r->run[j].rf.path, r->run[i].rf.path);
+				    d, 0, 0, "two runs are named '%s' (%s and %s)",
+				    cut_escaped(r->run[i].rf.name, 60, a, sizeof(a)),
+				    cut_escaped(r->run[j].rf.path, 80, b, sizeof(b)),
+				    cut_escaped(r->run[i].rf.path, 80, c, sizeof(c)));
 	json_object_foreach(doc, key, v)
 	{
 		unsigned i = 0;
 		while (i < r->nr_run && strcmp(r->run[i].rf.name, key) != 0)
 			i++;
 		if (i == r->nr_run)
-			return hpm_diag_set(d, 0, 0, "'%.60s' is not the name of a run", key);
+			return hpm_diag_set(d, 0, 0, "'%s' is not the name of a run",
+			                    cut_escaped(key, 60, a, sizeof(a)));
 		double w = json_is_number(v) ? json_number_value(v) : -1;
 		if (!(w >= 0) || isinf(w))
-			return hpm_diag_set(d, 0, 0, "the weight of '%.60s' must be a number >= 0",
-			                    key);
+			return hpm_diag_set(d, 0, 0, "the weight of '%s' must be a number >= 0",
+			                    cut_escaped(key, 60, a, sizeof(a)));
 		r->run[i].weight = w;
 		r->run[i].weighted = true;
 		sum += w;
 	}
 	for (unsigned i = 0; i < r->nr_run; i++)
 		if (!r->run[i].weighted)
-			return hpm_diag_set(d, 0, 0, "no weight for run '%.60s'",
-			                    r->run[i].rf.name);
+			return hpm_diag_set(d, 0, 0, "no weight for run '%s'",
+			                    cut_escaped(r->run[i].rf.name, 60, a, sizeof(a)));
 	if (!(sum > 0))
 		return hpm_diag_set(d, 0, 0, "the weights sum to 0");
 	return true;

@@ -25,21 +25,15 @@ bool hpm_diag_set(struct hpm_diag *d, unsigned line, unsigned column, const char
 	return false;
 }
 
-int hpm_diag_vfail(struct hpm_diag *d, int code, int pos, const char *fmt, va_list ap)
+int hpm_diag_fail(struct hpm_diag *d, int code, int pos, const char *fmt, ...)
 {
+	va_list ap;
 	if (!d)
 		return code;
 	d->file = NULL;
 	d->code = code;
-	hpm_diag_vset(d, 0, pos >= 0 ? (unsigned)pos + 1 : 0, fmt, ap);
-	return code;
-}
-
-int hpm_diag_fail(struct hpm_diag *d, int code, int pos, const char *fmt, ...)
-{
-	va_list ap;
 	va_start(ap, fmt);
-	hpm_diag_vfail(d, code, pos, fmt, ap);
+	hpm_diag_vset(d, 0, pos >= 0 ? (unsigned)pos + 1 : 0, fmt, ap);
 	va_end(ap);
 	return code;
 }

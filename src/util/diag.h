@@ -41,10 +41,6 @@ bool hpm_diag_vset(struct hpm_diag *d, unsigned line, unsigned column, const cha
 int hpm_diag_fail(struct hpm_diag *d, int code, int pos, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* hpm_diag_fail with the arguments as a va_list. */
-int hpm_diag_vfail(struct hpm_diag *d, int code, int pos, const char *fmt, va_list ap)
-    __attribute__((format(printf, 4, 0)));
-
 /* The 0-based byte offset the column names, -1 when none. */
 static inline int hpm_diag_offset(const struct hpm_diag *d)
 {
