@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "builtin/backend-opts.h"
+#include "builtin/cli-opts.h"
 #include "builtin/cli.h"
 #include "util/xalloc.h"
 
@@ -18,6 +19,20 @@ static const struct option backend_longopts[] = {
     {"emu-harts", required_argument, NULL, BACKEND_OPT_EMU_HARTS},
     {"emu-freq", required_argument, NULL, BACKEND_OPT_EMU_FREQ},
     {NULL, 0, NULL, 0},
+};
+
+const struct cli_opt backend_opts_help[] = {
+    {.name = "backend", .argh = "B", .help = "auto (default), perf or emu"},
+    {.name = "emu-profile",
+     .argh = "NAME",
+     .help = "emulator workload profile or file (default balanced)"},
+    {.name = "emu-trace", .argh = "FILE", .help = "replay a trace instead of a profile"},
+    {.name = "emu-pmu",
+     .argh = "NAME",
+     .help = "Arm emulator feature profile (n1, v1, n2, v2, future)"},
+    {.name = "emu-seed", .argh = "N", .help = "workload seed (default 1)"},
+    {.name = "emu-harts", .argh = "N", .help = "emulated harts (default 1)"},
+    {0},
 };
 
 static size_t nr_options(const struct option *o)

@@ -3,7 +3,8 @@
  *
  * Owns: one table of their long options, spliced into each command's own
  * table at the same place, and one parser for them. Their --help lines
- * are each command's (cli_opts.splice_help): the defaults they name differ.
+ * are backend_opts_help's, or the command's own where the defaults they
+ * name differ (cli_opts.splice_help).
  */
 #ifndef HPM_BUILTIN_BACKEND_OPTS_H
 #define HPM_BUILTIN_BACKEND_OPTS_H
@@ -11,6 +12,7 @@
 #include <stdbool.h>
 
 #include "backend/emu.h"
+#include "builtin/cli-opts.h"
 #include "stat/session.h"
 
 struct option; /* <getopt.h> */
@@ -45,6 +47,8 @@ struct backend_opts {
  * candidates in. */
 struct option *backend_opts_longopts(const struct option *head, const struct option *tail,
                                      bool with_cycles);
+/* --help's lines of the options the commands share (cli_opts.splice_help_shared). */
+extern const struct cli_opt backend_opts_help[];
 /* True when c, a getopt_long return, is one of these options. */
 bool backend_opts_has(int c);
 /* Applies option c with its value arg: 0, or EXIT_FAILURE after the

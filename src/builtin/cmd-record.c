@@ -35,7 +35,6 @@ static const char record_usage_head[] =
     "perf report, perf script and hpmstat report read the file.\n"
     "\n";
 
-
 static volatile sig_atomic_t rec_signal;
 
 static void on_signal(int sig, siginfo_t *si, void *uc)
@@ -317,7 +316,8 @@ static int check_perf_opts(struct rec_cli *c)
 	return 0;
 }
 
-/* --help's lines of the --backend and --emu-* options (backend-opts.h) */
+/* --help's lines of the --backend and --emu-* options where they differ
+ * from backend_opts_help's */
 static const struct cli_opt record_backend_help[] = {
     {.name = "backend",
      .argh = "B",
@@ -326,11 +326,6 @@ static const struct cli_opt record_backend_help[] = {
     {.name = "emu-profile",
      .argh = "NAME",
      .help = "emulator workload profile or file (default balanced; hotspots declares functions)"},
-    {.name = "emu-trace", .argh = "FILE", .help = "replay a trace instead of a profile"},
-    {.name = "emu-pmu",
-     .argh = "NAME",
-     .help = "Arm emulator feature profile (n1, v1, n2, v2, future)"},
-    {.name = "emu-seed", .argh = "N", .help = "workload seed (default 1)"},
     {.name = "emu-cycles", .argh = "N", .help = "emulated cycles per hart (default 1e9)"},
     {.name = "emu-harts", .argh = "N", .help = "emulated harts (default 1), one thread each"},
     {.name = "emu-freq", .argh = "HZ", .help = "emulated clock: sample times, and -F's period"},
@@ -347,7 +342,8 @@ static struct cli_opts record_spec(const struct option *backend, struct backend_
 	                         .splice_at = 15, /* after --pmu */
 	                         .other = backend_opts_apply,
 	                         .other_ctx = bo,
-	                         .splice_help = record_backend_help};
+	                         .splice_help = record_backend_help,
+	                         .splice_help_shared = backend_opts_help};
 }
 
 void cmd_record_usage(FILE *out)

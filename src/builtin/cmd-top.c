@@ -274,18 +274,9 @@ static const struct cli_opt top_options[] = {
     {0},
 };
 
-/* --help's lines of the --backend and --emu-* options (backend-opts.h) */
+/* --help's lines of the --backend and --emu-* options where they differ
+ * from backend_opts_help's */
 static const struct cli_opt top_backend_help[] = {
-    {.name = "backend", .argh = "B", .help = "auto (default), perf or emu"},
-    {.name = "emu-profile",
-     .argh = "NAME",
-     .help = "emulator workload profile or file (default balanced)"},
-    {.name = "emu-trace", .argh = "FILE", .help = "replay a trace instead of a profile"},
-    {.name = "emu-pmu",
-     .argh = "NAME",
-     .help = "Arm emulator feature profile (n1, v1, n2, v2, future)"},
-    {.name = "emu-seed", .argh = "N", .help = "workload seed (default 1)"},
-    {.name = "emu-harts", .argh = "N", .help = "emulated harts (default 1)"},
     {.name = "emu-freq", .argh = "HZ", .help = "emulated clock (default 5 MHz)"},
     {0},
 };
@@ -300,7 +291,8 @@ static void top_spec(struct cli_opts *spec, const struct option *backend, struct
 	                          .splice_at = TOP_BACKEND_AT,
 	                          .other = backend_opts_apply,
 	                          .other_ctx = bo,
-	                          .splice_help = top_backend_help};
+	                          .splice_help = top_backend_help,
+	                          .splice_help_shared = backend_opts_help};
 }
 
 void cmd_top_usage(FILE *out)

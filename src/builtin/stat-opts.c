@@ -559,19 +559,10 @@ static int check_combinations(const struct stat_opts *o)
 	return run_control_check(o);
 }
 
-/* --help's lines of the --backend and --emu-* options (backend-opts.h) */
+/* --help's lines of the --backend and --emu-* options where they differ
+ * from backend_opts_help's */
 static const struct cli_opt stat_backend_help[] = {
-    {.name = "backend", .argh = "B", .help = "auto (default), perf or emu"},
-    {.name = "emu-profile",
-     .argh = "NAME",
-     .help = "emulator workload profile or file (default balanced)"},
-    {.name = "emu-trace", .argh = "FILE", .help = "replay a trace instead of a profile"},
-    {.name = "emu-pmu",
-     .argh = "NAME",
-     .help = "Arm emulator feature profile (n1, v1, n2, v2, future)"},
-    {.name = "emu-seed", .argh = "N", .help = "workload seed (default 1)"},
     {.name = "emu-cycles", .argh = "N", .help = "emulated cycles per hart; they end the run (1e9)"},
-    {.name = "emu-harts", .argh = "N", .help = "emulated harts (default 1)"},
     {.name = "emu-freq", .argh = "HZ", .help = "emulated clock, for time and with a command"},
     {0},
 };
@@ -587,7 +578,8 @@ static struct cli_opts stat_spec(const struct option *backend, struct backend_op
 	                         .splice_at = STAT_BACKEND_AT,
 	                         .other = backend_opts_apply,
 	                         .other_ctx = bo,
-	                         .splice_help = stat_backend_help};
+	                         .splice_help = stat_backend_help,
+	                         .splice_help_shared = backend_opts_help};
 }
 
 void cmd_stat_usage(FILE *out)
