@@ -59,6 +59,19 @@ struct option *backend_opts_longopts(const struct option *head, const struct opt
 	return all; /* zeroed past n: the end marker */
 }
 
+struct cli_opts backend_opts_spec(const struct cli_opt *table, size_t at, bool with_cycles,
+                                  const struct cli_opt *own_help, struct backend_opts *bo)
+{
+	return (struct cli_opts){.table = table,
+	                         .prefix = "+:",
+	                         .splice = backend_opts_longopts(NULL, NULL, with_cycles),
+	                         .splice_at = at,
+	                         .other = backend_opts_apply,
+	                         .other_ctx = bo,
+	                         .splice_help = own_help,
+	                         .splice_help_shared = backend_opts_help};
+}
+
 bool backend_opts_has(int c)
 {
 	return c >= BACKEND_OPT_BACKEND && c <= BACKEND_OPT_EMU_FREQ;

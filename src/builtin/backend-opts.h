@@ -49,6 +49,12 @@ struct option *backend_opts_longopts(const struct option *head, const struct opt
                                      bool with_cycles);
 /* --help's lines of the options the commands share (cli_opts.splice_help_shared). */
 extern const struct cli_opt backend_opts_help[];
+/* A command's options: table with these spliced in before table[at]
+ * (--emu-cycles only when with_cycles), applied to bo (NULL for --help
+ * alone); their --help lines own_help's, else backend_opts_help's. '+':
+ * the first operand starts the command, as in perf. free() its splice. */
+struct cli_opts backend_opts_spec(const struct cli_opt *table, size_t at, bool with_cycles,
+                                  const struct cli_opt *own_help, struct backend_opts *bo);
 /* True when c, a getopt_long return, is one of these options. */
 bool backend_opts_has(int c);
 /* Applies option c with its value arg: 0, or EXIT_FAILURE after the

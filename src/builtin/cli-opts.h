@@ -88,7 +88,8 @@ struct cli_opt {
 struct cli_opts {
 	const struct cli_opt *table;
 	const char *prefix; /* getopt's: "+:" stops at the first operand */
-	const struct option *splice;
+	/* free()d by who built it (backend_opts_spec) */
+	struct option *splice;
 	size_t splice_at;
 	/* a spliced option c with its value, applied to other_ctx: 0, or the
 	 * exit status after the message */

@@ -332,36 +332,24 @@ static const struct cli_opt record_backend_help[] = {
     {0},
 };
 
-/* The options' table with the back-end ones (backend_opts_longopts's)
- * spliced in after --pmu, applied to bo. */
-static struct cli_opts record_spec(const struct option *backend, struct backend_opts *bo)
-{
-	return (struct cli_opts){.table = record_options,
-	                         .prefix = "+:",
-	                         .splice = backend,
-	                         .splice_at = 15, /* after --pmu */
-	                         .other = backend_opts_apply,
-	                         .other_ctx = bo,
-	                         .splice_help = record_backend_help,
-	                         .splice_help_shared = backend_opts_help};
-}
+#define RECORD_BACKEND_AT 15 /* after --pmu */
 
 void cmd_record_usage(FILE *out)
 {
-	struct option *backend = backend_opts_longopts(NULL, NULL, true);
-	const struct cli_opts spec = record_spec(backend, NULL);
+	struct cli_opts spec =
+	    backend_opts_spec(record_options, RECORD_BACKEND_AT, true, record_backend_help, NULL);
 	cli_opts_usage(out, &spec, record_usage_head, NULL);
-	free(backend);
+	free(spec.splice);
 }
 
 static int parse_opts(int argc, char **argv, struct rec_cli *c)
 {
-	struct option *backend = backend_opts_longopts(NULL, NULL, true);
 	struct backend_opts bo = {
 	    .backend = &c->backend, .emu = &c->emu, .emu_given = &c->emu_given};
-	const struct cli_opts spec = record_spec(backend, &bo);
+	struct cli_opts spec =
+	    backend_opts_spec(record_options, RECORD_BACKEND_AT, true, record_backend_help, &bo);
 	int rc = cli_opts_parse(&spec, argc, argv, c);
-	free(backend);
+	free(spec.splice);
 	if (rc)
 		return rc;
 	if (optind < argc)
