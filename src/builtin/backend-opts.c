@@ -72,6 +72,14 @@ struct cli_opts backend_opts_spec(const struct cli_opt *table, size_t at, bool w
 	                         .splice_help_shared = backend_opts_help};
 }
 
+void backend_opts_usage(FILE *out, const struct cli_opt *table, size_t at, bool with_cycles,
+                        const struct cli_opt *own_help, const char *head, const char *tail)
+{
+	struct cli_opts spec = backend_opts_spec(table, at, with_cycles, own_help, NULL);
+	cli_opts_usage(out, &spec, head, tail);
+	free(spec.splice);
+}
+
 bool backend_opts_has(int c)
 {
 	return c >= BACKEND_OPT_BACKEND && c <= BACKEND_OPT_EMU_FREQ;

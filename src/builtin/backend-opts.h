@@ -55,6 +55,10 @@ extern const struct cli_opt backend_opts_help[];
  * the first operand starts the command, as in perf. free() its splice. */
 struct cli_opts backend_opts_spec(const struct cli_opt *table, size_t at, bool with_cycles,
                                   const struct cli_opt *own_help, struct backend_opts *bo);
+/* The --help of a command whose options backend_opts_spec builds: head,
+ * the options, tail (cli_opts_usage). */
+void backend_opts_usage(FILE *out, const struct cli_opt *table, size_t at, bool with_cycles,
+                        const struct cli_opt *own_help, const char *head, const char *tail);
 /* True when c, a getopt_long return, is one of these options. */
 bool backend_opts_has(int c);
 /* Applies option c with its value arg: 0, or EXIT_FAILURE after the

@@ -336,10 +336,8 @@ static const struct cli_opt record_backend_help[] = {
 
 void cmd_record_usage(FILE *out)
 {
-	struct cli_opts spec =
-	    backend_opts_spec(record_options, RECORD_BACKEND_AT, true, record_backend_help, NULL);
-	cli_opts_usage(out, &spec, record_usage_head, NULL);
-	free(spec.splice);
+	backend_opts_usage(out, record_options, RECORD_BACKEND_AT, true, record_backend_help,
+	                   record_usage_head, NULL);
 }
 
 static int parse_opts(int argc, char **argv, struct rec_cli *c)

@@ -283,10 +283,8 @@ static const struct cli_opt top_backend_help[] = {
 
 void cmd_top_usage(FILE *out)
 {
-	struct cli_opts spec =
-	    backend_opts_spec(top_options, TOP_BACKEND_AT, false, top_backend_help, NULL);
-	cli_opts_usage(out, &spec, top_usage_head, top_usage_tail);
-	free(spec.splice);
+	backend_opts_usage(out, top_options, TOP_BACKEND_AT, false, top_backend_help,
+	                   top_usage_head, top_usage_tail);
 }
 
 /* first pass: only where the config file is, so the file can be loaded

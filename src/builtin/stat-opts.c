@@ -569,10 +569,8 @@ static const struct cli_opt stat_backend_help[] = {
 
 void cmd_stat_usage(FILE *out)
 {
-	struct cli_opts spec =
-	    backend_opts_spec(stat_options, STAT_BACKEND_AT, true, stat_backend_help, NULL);
-	cli_opts_usage(out, &spec, stat_usage_head, stat_usage_tail);
-	free(spec.splice);
+	backend_opts_usage(out, stat_options, STAT_BACKEND_AT, true, stat_backend_help,
+	                   stat_usage_head, stat_usage_tail);
 }
 
 /* The options into o: 0, -1 when done (--help), else the exit status. */
