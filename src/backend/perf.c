@@ -44,9 +44,9 @@ static int model_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 	}
 	struct hpm_model_perf_pmu drv;
 	struct hpm_model_perf_attr a;
-	struct hpm_model_error e;
+	struct hpm_diag e;
 	hpm_pmu_driver(pmu, &drv);
-	int rc = m->perf_attr(&ev->enc, ev->optional, &drv, &a, &e);
+	int rc = m->perf_attr(m, &ev->enc, ev->optional, &drv, &a, &e);
 	pe->type = a.type;
 	pe->config = a.config;
 	pe->config1 = a.config1;
@@ -275,8 +275,8 @@ static void set_note(struct hpm_perf_cfg *cfg, const struct hpm_perf_event *pe,
 	snprintf(cfg->note, sizeof(cfg->note),
 	         "'%s' also counts %s (guest modes, which run only inside a KVM guest): %.100s "
 	         "cannot exclude them on kernel %.40s",
-	         buf, m->modes_str(pe->extra_modes, mbuf, sizeof(mbuf)),
-	         m->perf_driver ? m->perf_driver(&drv) : "its driver",
+	         buf, m->modes_str(m, pe->extra_modes, mbuf, sizeof(mbuf)),
+	         m->perf_driver ? m->perf_driver(m, &drv) : "its driver",
 	         pmu->kernel_release[0] ? pmu->kernel_release : "?");
 }
 

@@ -99,7 +99,7 @@ static int decode_values(const char **values, int nr_values, const struct decode
 			          ctr->counter_prefix, ctr->first, ctr->last);
 			return EXIT_FAILURE;
 		}
-		bank = model->constraint_of_counter((unsigned)n);
+		bank = model->constraint_of_counter(model, (unsigned)n);
 	}
 	if (nr_values == 0)
 		return cli_usage_error("no value given");

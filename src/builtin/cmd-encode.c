@@ -91,7 +91,7 @@ int cmd_encode(int argc, char **argv)
 	}
 	for (int i = 0; i < nr_exprs; i++) {
 		struct hpm_event_code enc;
-		struct hpm_model_error err;
+		struct hpm_diag err;
 		struct hpm_model_decoded d;
 		if (model->encode(model, exprs[i], &enc, &err) != 0) {
 			fields_report_error(exprs[i], &err);

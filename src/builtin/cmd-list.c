@@ -430,7 +430,7 @@ static void list_model(struct list_out *out, struct list_opts *o, const struct h
 		if (ev.constraint != class_shown) {
 			unsigned first, last;
 			class_shown = ev.constraint;
-			m->constraint_counters(ev.constraint, &first, &last);
+			m->constraint_counters(m, ev.constraint, &first, &last);
 			/* one class (every counter takes every event): one heading */
 			snprintf(section, sizeof(section), "%s events (%s%u-%u):",
 			         m->nr_constraints == 1 ? m->display : ev.topic,

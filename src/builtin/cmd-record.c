@@ -414,8 +414,14 @@ static int record_emu(struct rec_cli *c, int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	char exe[PATH_MAX], err[512];
+	char exe[PATH_MAX], err[512], cache[PATH_MAX] = "";
+	/* perf's build-id cache, where perf record puts what perf report
+	 * reads symbols from: $HOME/.debug (perf's buildid.dir aside) */
+	const char *home = getenv("HOME");
+	if (home && *home)
+		snprintf(cache, sizeof(cache), "%s/.debug", home);
 	struct hpm_record_emu_opts o = {.events = c->o.events,
+	                                .buildid_dir = cache[0] ? cache : NULL,
 	                                .period = c->o.period,
 	                                .freq = c->o.freq,
 	                                .emu = c->emu,
@@ -439,6 +445,11 @@ static int record_emu(struct rec_cli *c, int argc, char **argv)
 		keep_old(c->output);
 	if (cli_output_commit(&out))
 		return EXIT_FAILURE;
+	/* the recording is whole without it; perf then shows addresses */
+	if (st.cache_warning[0])
+		cli_warn("warning: the build-id cache: %s (perf report will not name the "
+		         "emulated functions)",
+		         st.cache_warning);
 	if (!c->quiet)
 		fprintf(stderr,
 		        "[ hpmstat record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
@@ -556,7 +567,9 @@ int cmd_record(int argc, char **argv)
 	}
 	int watch_pidfd = -1;
 	if (have_cmd) {
-		int e = hpm_workload_start(&w);
+		/* recorded from its exec: started without waiting for the exec
+		 * (hpm_workload_go), whose failure is known at its end */
+		int e = hpm_record_starts_at_exec(r) ? hpm_workload_go(&w) : hpm_workload_start(&w);
 		if (e) {
 			hpm_workload_reap(&w, true);
 			cli_error("cannot run '%s': %s", c.argv[0], strerror(e));
@@ -578,6 +591,11 @@ int cmd_record(int argc, char **argv)
 	}
 	if (have_cmd)
 		hpm_workload_reap(&w, true);
+	if (have_cmd && (rc = hpm_workload_exec_error(&w))) {
+		cli_error("cannot run '%s': %s", c.argv[0], strerror(rc));
+		status = 127;
+		goto fail;
+	}
 	hpm_workload_forward_signals(NULL);
 	if (watch_pidfd >= 0)
 		close(watch_pidfd);
