@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "builtin/backend-opts.h"
+#include "builtin/cli-opts.h"
 #include "builtin/cli.h"
 #include "util/xalloc.h"
 
@@ -18,6 +19,20 @@ static const struct option backend_longopts[] = {
     {"emu-harts", required_argument, NULL, BACKEND_OPT_EMU_HARTS},
     {"emu-freq", required_argument, NULL, BACKEND_OPT_EMU_FREQ},
     {NULL, 0, NULL, 0},
+};
+
+const struct cli_opt backend_opts_help[] = {
+    {.name = "backend", .argh = "B", .help = "auto (default), perf or emu"},
+    {.name = "emu-profile",
+     .argh = "NAME",
+     .help = "emulator workload profile or file (default balanced)"},
+    {.name = "emu-trace", .argh = "FILE", .help = "replay a trace instead of a profile"},
+    {.name = "emu-pmu",
+     .argh = "NAME",
+     .help = "Arm emulator feature profile (n1, v1, n2, v2, future)"},
+    {.name = "emu-seed", .argh = "N", .help = "workload seed (default 1)"},
+    {.name = "emu-harts", .argh = "N", .help = "emulated harts (default 1)"},
+    {0},
 };
 
 static size_t nr_options(const struct option *o)
@@ -42,6 +57,27 @@ struct option *backend_opts_longopts(const struct option *head, const struct opt
 	for (size_t i = 0; i < nt; i++)
 		all[n++] = tail[i];
 	return all; /* zeroed past n: the end marker */
+}
+
+struct cli_opts backend_opts_spec(const struct cli_opt *table, size_t at, bool with_cycles,
+                                  const struct cli_opt *own_help, struct backend_opts *bo)
+{
+	return (struct cli_opts){.table = table,
+	                         .prefix = "+:",
+	                         .splice = backend_opts_longopts(NULL, NULL, with_cycles),
+	                         .splice_at = at,
+	                         .other = backend_opts_apply,
+	                         .other_ctx = bo,
+	                         .splice_help = own_help,
+	                         .splice_help_shared = backend_opts_help};
+}
+
+void backend_opts_usage(FILE *out, const struct cli_opt *table, size_t at, bool with_cycles,
+                        const struct cli_opt *own_help, const char *head, const char *tail)
+{
+	struct cli_opts spec = backend_opts_spec(table, at, with_cycles, own_help, NULL);
+	cli_opts_usage(out, &spec, head, tail);
+	free(spec.splice);
 }
 
 bool backend_opts_has(int c)

@@ -3,7 +3,8 @@
  *
  * Owns: one table of their long options, spliced into each command's own
  * table at the same place, and one parser for them. Their --help lines
- * are each command's (cli_opts.splice_help): the defaults they name differ.
+ * are backend_opts_help's, or the command's own where the defaults they
+ * name differ (cli_opts.splice_help).
  */
 #ifndef HPM_BUILTIN_BACKEND_OPTS_H
 #define HPM_BUILTIN_BACKEND_OPTS_H
@@ -11,6 +12,7 @@
 #include <stdbool.h>
 
 #include "backend/emu.h"
+#include "builtin/cli-opts.h"
 #include "stat/session.h"
 
 struct option; /* <getopt.h> */
@@ -45,6 +47,18 @@ struct backend_opts {
  * candidates in. */
 struct option *backend_opts_longopts(const struct option *head, const struct option *tail,
                                      bool with_cycles);
+/* --help's lines of the options the commands share (cli_opts.splice_help_shared). */
+extern const struct cli_opt backend_opts_help[];
+/* A command's options: table with these spliced in before table[at]
+ * (--emu-cycles only when with_cycles), applied to bo (NULL for --help
+ * alone); their --help lines own_help's, else backend_opts_help's. '+':
+ * the first operand starts the command, as in perf. free() its splice. */
+struct cli_opts backend_opts_spec(const struct cli_opt *table, size_t at, bool with_cycles,
+                                  const struct cli_opt *own_help, struct backend_opts *bo);
+/* The --help of a command whose options backend_opts_spec builds: head,
+ * the options, tail (cli_opts_usage). */
+void backend_opts_usage(FILE *out, const struct cli_opt *table, size_t at, bool with_cycles,
+                        const struct cli_opt *own_help, const char *head, const char *tail);
 /* True when c, a getopt_long return, is one of these options. */
 bool backend_opts_has(int c);
 /* Applies option c with its value arg: 0, or EXIT_FAILURE after the

@@ -191,11 +191,13 @@ static void usage_line(FILE *out, const struct cli_opt *o, int has_arg)
 /* The spliced option's --help line, from the command's splice_help. */
 static void usage_spliced(FILE *out, const struct cli_opts *spec, const struct option *lo)
 {
-	for (const struct cli_opt *d = spec->splice_help; d && d->name; d++)
-		if (strcmp(d->name, lo->name) == 0) {
-			usage_line(out, d, lo->has_arg);
-			return;
-		}
+	for (int k = 0; k < 2; k++)
+		for (const struct cli_opt *d = k ? spec->splice_help_shared : spec->splice_help;
+		     d && d->name; d++)
+			if (strcmp(d->name, lo->name) == 0) {
+				usage_line(out, d, lo->has_arg);
+				return;
+			}
 }
 
 void cli_opts_usage(FILE *out, const struct cli_opts *spec, const char *head, const char *tail)

@@ -88,7 +88,8 @@ struct cli_opt {
 struct cli_opts {
 	const struct cli_opt *table;
 	const char *prefix; /* getopt's: "+:" stops at the first operand */
-	const struct option *splice;
+	/* free()d by who built it (backend_opts_spec) */
+	struct option *splice;
 	size_t splice_at;
 	/* a spliced option c with its value, applied to other_ctx: 0, or the
 	 * exit status after the message */
@@ -100,10 +101,11 @@ struct cli_opts {
 	/* the message for a misused option (getopt's '?' or ':' in c), NULL:
 	 * cli_option_error's; returns the exit status */
 	int (*bad_option)(int c, char **argv, const struct option *longopts);
-	/* --help's lines of the spliced options (their defaults differ from
-	 * command to command): name, argh and help, by name, ending in a
-	 * zero entry */
-	const struct cli_opt *splice_help;
+	/* --help's lines of the spliced options, by name (name, argh and
+	 * help, ending in a zero entry): the command's own (the defaults they
+	 * name differ from command to command), then the lines the commands
+	 * share for the names splice_help lacks */
+	const struct cli_opt *splice_help, *splice_help_shared;
 };
 
 /* Applies argv's options to opts (optind restarts at 1): 0 with optind at

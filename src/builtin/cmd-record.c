@@ -35,7 +35,6 @@ static const char record_usage_head[] =
     "perf report, perf script and hpmstat report read the file.\n"
     "\n";
 
-
 static volatile sig_atomic_t rec_signal;
 
 static void on_signal(int sig, siginfo_t *si, void *uc)
@@ -317,7 +316,8 @@ static int check_perf_opts(struct rec_cli *c)
 	return 0;
 }
 
-/* --help's lines of the --backend and --emu-* options (backend-opts.h) */
+/* --help's lines of the --backend and --emu-* options where they differ
+ * from backend_opts_help's */
 static const struct cli_opt record_backend_help[] = {
     {.name = "backend",
      .argh = "B",
@@ -326,46 +326,28 @@ static const struct cli_opt record_backend_help[] = {
     {.name = "emu-profile",
      .argh = "NAME",
      .help = "emulator workload profile or file (default balanced; hotspots declares functions)"},
-    {.name = "emu-trace", .argh = "FILE", .help = "replay a trace instead of a profile"},
-    {.name = "emu-pmu",
-     .argh = "NAME",
-     .help = "Arm emulator feature profile (n1, v1, n2, v2, future)"},
-    {.name = "emu-seed", .argh = "N", .help = "workload seed (default 1)"},
     {.name = "emu-cycles", .argh = "N", .help = "emulated cycles per hart (default 1e9)"},
     {.name = "emu-harts", .argh = "N", .help = "emulated harts (default 1), one thread each"},
     {.name = "emu-freq", .argh = "HZ", .help = "emulated clock: sample times, and -F's period"},
     {0},
 };
 
-/* The options' table with the back-end ones (backend_opts_longopts's)
- * spliced in after --pmu, applied to bo. */
-static struct cli_opts record_spec(const struct option *backend, struct backend_opts *bo)
-{
-	return (struct cli_opts){.table = record_options,
-	                         .prefix = "+:",
-	                         .splice = backend,
-	                         .splice_at = 15, /* after --pmu */
-	                         .other = backend_opts_apply,
-	                         .other_ctx = bo,
-	                         .splice_help = record_backend_help};
-}
+#define RECORD_BACKEND_AT 15 /* after --pmu */
 
 void cmd_record_usage(FILE *out)
 {
-	struct option *backend = backend_opts_longopts(NULL, NULL, true);
-	const struct cli_opts spec = record_spec(backend, NULL);
-	cli_opts_usage(out, &spec, record_usage_head, NULL);
-	free(backend);
+	backend_opts_usage(out, record_options, RECORD_BACKEND_AT, true, record_backend_help,
+	                   record_usage_head, NULL);
 }
 
 static int parse_opts(int argc, char **argv, struct rec_cli *c)
 {
-	struct option *backend = backend_opts_longopts(NULL, NULL, true);
 	struct backend_opts bo = {
 	    .backend = &c->backend, .emu = &c->emu, .emu_given = &c->emu_given};
-	const struct cli_opts spec = record_spec(backend, &bo);
+	struct cli_opts spec =
+	    backend_opts_spec(record_options, RECORD_BACKEND_AT, true, record_backend_help, &bo);
 	int rc = cli_opts_parse(&spec, argc, argv, c);
-	free(backend);
+	free(spec.splice);
 	if (rc)
 		return rc;
 	if (optind < argc)

@@ -274,53 +274,28 @@ static const struct cli_opt top_options[] = {
     {0},
 };
 
-/* --help's lines of the --backend and --emu-* options (backend-opts.h) */
+/* --help's lines of the --backend and --emu-* options where they differ
+ * from backend_opts_help's */
 static const struct cli_opt top_backend_help[] = {
-    {.name = "backend", .argh = "B", .help = "auto (default), perf or emu"},
-    {.name = "emu-profile",
-     .argh = "NAME",
-     .help = "emulator workload profile or file (default balanced)"},
-    {.name = "emu-trace", .argh = "FILE", .help = "replay a trace instead of a profile"},
-    {.name = "emu-pmu",
-     .argh = "NAME",
-     .help = "Arm emulator feature profile (n1, v1, n2, v2, future)"},
-    {.name = "emu-seed", .argh = "N", .help = "workload seed (default 1)"},
-    {.name = "emu-harts", .argh = "N", .help = "emulated harts (default 1)"},
     {.name = "emu-freq", .argh = "HZ", .help = "emulated clock (default 5 MHz)"},
     {0},
 };
 
-/* The options' table with the back-end ones (backend_opts_longopts's)
- * spliced in, applied to bo. */
-static void top_spec(struct cli_opts *spec, const struct option *backend, struct backend_opts *bo)
-{
-	*spec = (struct cli_opts){.table = top_options,
-	                          .prefix = "+:",
-	                          .splice = backend,
-	                          .splice_at = TOP_BACKEND_AT,
-	                          .other = backend_opts_apply,
-	                          .other_ctx = bo,
-	                          .splice_help = top_backend_help};
-}
-
 void cmd_top_usage(FILE *out)
 {
-	struct option *backend = backend_opts_longopts(NULL, NULL, false);
-	struct cli_opts spec;
-	top_spec(&spec, backend, NULL);
-	cli_opts_usage(out, &spec, top_usage_head, top_usage_tail);
-	free(backend);
+	backend_opts_usage(out, top_options, TOP_BACKEND_AT, false, top_backend_help,
+	                   top_usage_head, top_usage_tail);
 }
 
 /* first pass: only where the config file is, so the file can be loaded
  * before the options that override it (errors are the second pass's) */
 static void find_config(int argc, char **argv, struct cli *c)
 {
-	struct cli_opts spec;
-	struct option *longopts, *backend = backend_opts_longopts(NULL, NULL, false);
+	struct cli_opts spec =
+	    backend_opts_spec(top_options, TOP_BACKEND_AT, false, top_backend_help, NULL);
+	struct option *longopts;
 	char *shortopts;
 	int ch;
-	top_spec(&spec, backend, NULL);
 	cli_opts_getopt_tables(&spec, &longopts, &shortopts);
 	opterr = 0;
 	optind = 1;
@@ -333,7 +308,7 @@ static void find_config(int argc, char **argv, struct cli *c)
 	}
 	free(shortopts);
 	free(longopts);
-	free(backend);
+	free(spec.splice);
 }
 
 static int parse_opts(int argc, char **argv, struct top_opts *o, struct cli *c)
@@ -344,11 +319,10 @@ static int parse_opts(int argc, char **argv, struct top_opts *o, struct cli *c)
 	                          .set_key = set_backend_key,
 	                          .ctx = o};
 	struct top_cli_opts ctx = {.o = o, .c = c};
-	struct option *backend = backend_opts_longopts(NULL, NULL, false);
-	struct cli_opts spec;
-	top_spec(&spec, backend, &bo);
+	struct cli_opts spec =
+	    backend_opts_spec(top_options, TOP_BACKEND_AT, false, top_backend_help, &bo);
 	int rc = cli_opts_parse(&spec, argc, argv, &ctx);
-	free(backend);
+	free(spec.splice);
 	if (rc)
 		return rc;
 	if (optind < argc)

@@ -559,54 +559,29 @@ static int check_combinations(const struct stat_opts *o)
 	return run_control_check(o);
 }
 
-/* --help's lines of the --backend and --emu-* options (backend-opts.h) */
+/* --help's lines of the --backend and --emu-* options where they differ
+ * from backend_opts_help's */
 static const struct cli_opt stat_backend_help[] = {
-    {.name = "backend", .argh = "B", .help = "auto (default), perf or emu"},
-    {.name = "emu-profile",
-     .argh = "NAME",
-     .help = "emulator workload profile or file (default balanced)"},
-    {.name = "emu-trace", .argh = "FILE", .help = "replay a trace instead of a profile"},
-    {.name = "emu-pmu",
-     .argh = "NAME",
-     .help = "Arm emulator feature profile (n1, v1, n2, v2, future)"},
-    {.name = "emu-seed", .argh = "N", .help = "workload seed (default 1)"},
     {.name = "emu-cycles", .argh = "N", .help = "emulated cycles per hart; they end the run (1e9)"},
-    {.name = "emu-harts", .argh = "N", .help = "emulated harts (default 1)"},
     {.name = "emu-freq", .argh = "HZ", .help = "emulated clock, for time and with a command"},
     {0},
 };
 
-/* The options' table with the back-end ones (backend_opts_longopts's)
- * spliced in, applied to bo. '+': the first non-option starts the
- * command, as in perf. */
-static struct cli_opts stat_spec(const struct option *backend, struct backend_opts *bo)
-{
-	return (struct cli_opts){.table = stat_options,
-	                         .prefix = "+:",
-	                         .splice = backend,
-	                         .splice_at = STAT_BACKEND_AT,
-	                         .other = backend_opts_apply,
-	                         .other_ctx = bo,
-	                         .splice_help = stat_backend_help};
-}
-
 void cmd_stat_usage(FILE *out)
 {
-	struct option *backend = backend_opts_longopts(NULL, NULL, true);
-	const struct cli_opts spec = stat_spec(backend, NULL);
-	cli_opts_usage(out, &spec, stat_usage_head, stat_usage_tail);
-	free(backend);
+	backend_opts_usage(out, stat_options, STAT_BACKEND_AT, true, stat_backend_help,
+	                   stat_usage_head, stat_usage_tail);
 }
 
 /* The options into o: 0, -1 when done (--help), else the exit status. */
 static int parse_opts(int argc, char **argv, struct stat_opts *o)
 {
-	struct option *backend = backend_opts_longopts(NULL, NULL, true);
 	struct backend_opts bo = {
 	    .backend = &o->backend, .emu = &o->emu, .emu_given = &o->emu_given};
-	const struct cli_opts spec = stat_spec(backend, &bo);
+	struct cli_opts spec =
+	    backend_opts_spec(stat_options, STAT_BACKEND_AT, true, stat_backend_help, &bo);
 	int rc = cli_opts_parse(&spec, argc, argv, o);
-	free(backend);
+	free(spec.splice);
 	if (rc)
 		return rc;
 	if (optind < argc)
