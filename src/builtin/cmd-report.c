@@ -55,7 +55,7 @@ const char cmd_report_usage[] =
     "  -g [caller|callee|none]  perf.data: call graphs (-g alone: caller;\n"
     "                       without -g: callee when samples have them, caller\n"
     "                       with --children, as perf)\n"
-    "      --children       perf.data, text: each function's Children (the\n"
+    "      --children       perf.data: each function's Children (the\n"
     "                       samples with it in their chain) beside its Self, as\n"
     "                       perf's default where samples have call chains\n"
     "      --no-children    perf.data: the functions' own samples only\n"
@@ -527,8 +527,9 @@ static int samples_report(const char *path, const struct opts *o)
 	char err[512];
 	enum rs_format f = o->folded ? RS_FOLDED : (enum rs_format)o->format;
 	ro.folded = f == RS_FOLDED || f == RS_HTML;
-	/* perf's --children is its default, for the text it prints */
-	ro.children = o->children != 0 && f == RS_TEXT;
+	/* perf's --children is its default; every format has the text's
+	 * Children columns but the folded stacks (the samples' own) */
+	ro.children = o->children != 0 && f != RS_FOLDED;
 	ro.show_samples = o->show_nr_samples;
 	ro.percent_limit = o->percent_limit;
 	ro.perf_header = o->stdio;
