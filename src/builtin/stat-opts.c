@@ -104,6 +104,8 @@ const char cmd_stat_usage[] =
     "      --no-big-num          std counts without thousands separators\n"
     "      --summary             with -I: the whole run's counts at the end\n"
     "      --no-csv-summary      with -x: no 'summary' field before them\n"
+    "      --json-extra          with -j: add hpmstat's own keys (emulated, metric,\n"
+    "                            topdown-level, bottleneck, hart...) to perf's\n"
     "      --table               with -r: each run's elapsed time\n"
     "  -G, --cgroup NAME[,NAME]  with -a: count the n-th event in the n-th cgroup\n"
     "                            (one NAME: every event), relative to the cgroup mount\n"
@@ -477,6 +479,7 @@ static const struct cli_opt stat_options[] = {
     CLI_CALL("no-big-num", 0, no_argument, opt_no_big_num),
     CLI_FLAG("summary", 0, SO, summary),
     CLI_FLAG("no-csv-summary", 0, SO, no_csv_summary),
+    CLI_FLAG("json-extra", 0, SO, json_extra),
     CLI_FLAG("table", 0, SO, run_table),
     CLI_CALL("cgroup", 'G', required_argument, opt_cgroup),
     CLI_CALL("all-user", 0, no_argument, opt_all_user),
