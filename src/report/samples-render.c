@@ -829,6 +829,28 @@ static void html(const struct rs_report *rs, FILE *out)
 	fputs("</body></html>\n", out);
 }
 
+/* -q: the text without its '#' lines, as perf report -q prints it; a
+ * partial file's line stays, so that its numbers never read as whole */
+static void quiet_text(const struct rs_report *rs, FILE *out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	if (!mem) {
+		text(rs, out);
+		return;
+	}
+	text(rs, mem);
+	fclose(mem);
+	for (char *line = buf, *end; line && *line; line = end) {
+		end = strchr(line, '\n');
+		end = end ? end + 1 : line + strlen(line);
+		if (line[0] != '#' || strstr(line, "(PARTIAL)"))
+			fwrite(line, 1, (size_t)(end - line), out);
+	}
+	free(buf);
+}
+
 /* ------------------------------------------------------------ folded */
 
 static int folded_cmp(const void *a, const void *b)
@@ -855,7 +877,10 @@ int rs_render(const struct rs_report *rs, enum rs_format f, FILE *out)
 	locale_t old = c ? uselocale(c) : (locale_t)0;
 	switch (f) {
 	case RS_TEXT:
-		text(rs, out);
+		if (rs->opts.quiet)
+			quiet_text(rs, out);
+		else
+			text(rs, out);
 		break;
 	case RS_CSV:
 		csv(rs, out);

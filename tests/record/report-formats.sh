@@ -10,7 +10,8 @@
 #   Children by its own graph rules; callgraph.sh checks the text's order);
 # - --no-children: the formats have no Children and only the functions
 #   with samples, as the text;
-# - --percent-limit hides in every format the entries the text hides.
+# - --percent-limit hides in every format the entries the text hides;
+# - -q prints perf report -q's lines.
 # The program is tests/record/tree.c (main -> a|b -> leaf).
 . "$top_srcdir/tests/lib.sh"
 R=$top_srcdir/tests/record
@@ -97,6 +98,20 @@ if command -v perf >/dev/null 2>&1; then
 	[ -s p.rows ] && cmp -s p.rows h.rows
 	ok $? "CSV: perf report --children's Children and Self, entry for entry ($(wc -l <p.rows) entries)"
 	cmp -s p.rows h.rows || diag "$(diff p.rows h.rows | head -6)"
+else
+	skip "perf not installed"
+fi
+
+# -q: perf report -q's lines (its --stdio without the '#' lines), byte for
+# byte but for PLT rows (callgraph.sh says why)
+if command -v perf >/dev/null 2>&1; then
+	for mode in children no-children; do
+		perf report -i g.data -q --stdio --no-inline --$mode </dev/null 2>/dev/null | grep -v '@plt' >p.q
+		"$HPMSTAT" report -i g.data -q --$mode </dev/null 2>"$tap_err" | grep -v '@plt' >h.q
+		[ -s p.q ] && cmp -s p.q h.q
+		ok $? "-q --$mode: perf report -q's lines"
+		cmp -s p.q h.q || diag "$(diff p.q h.q | head -6)" "$(head -2 "$tap_err")"
+	done
 else
 	skip "perf not installed"
 fi
