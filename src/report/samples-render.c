@@ -322,6 +322,16 @@ static unsigned share_columns(const struct rs_report *rs, struct col *c)
 	return n;
 }
 
+/* A recording of hpmstat record --backend emu: its CPUDESC, the label
+ * stat gives emulated figures ("emulated Kunminghu (kunminghu-v2):
+ * profile hotspots, seed 1, ..."), which every format heads its report
+ * with; NULL for a recording of a real CPU. */
+static const char *emu_label(const struct rs_report *rs)
+{
+	const char *d = rs->file.cpudesc;
+	return d && strncmp(d, "emulated ", 9) == 0 ? d : NULL;
+}
+
 static void text(const struct rs_report *rs, FILE *out)
 {
 	if (rs->opts.perf_header && !rs->file.partial)
@@ -336,6 +346,8 @@ static void text(const struct rs_report *rs, FILE *out)
 	if (rs->model)
 		fprintf(out, "# PMU model: %s (the table of the recorded raw events)\n",
 		        rs->model->display);
+	if (emu_label(rs))
+		fprintf(out, "# %s\n", emu_label(rs));
 	fprintf(out, "#\n#\n# Total Lost Samples: %llu\n#\n",
 	        (unsigned long long)rs->nr_lost_samples);
 	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
@@ -443,6 +455,9 @@ static void text(const struct rs_report *rs, FILE *out)
 
 static void csv(const struct rs_report *rs, FILE *out)
 {
+	/* as stat -x heads emulated counts: a comment line before the header */
+	if (emu_label(rs))
+		fprintf(out, "# %s\n", emu_label(rs));
 	/* a -g file's Children before its Self ("overhead"), as the text */
 	bool acc = children_col(rs);
 	fprintf(out, "event,%soverhead,samples,period,command,pid,shared_object,symbol,space",
@@ -519,6 +534,10 @@ static void jsonout(const struct rs_report *rs, FILE *out)
 	json_object_set_new(root, "lost_events", json_integer((json_int_t)rs->nr_lost));
 	if (rs->model)
 		json_object_set_new(root, "pmu_model", json_string(rs->model->name));
+	/* stat's key for emulated figures, and the label's words */
+	json_object_set_new(root, "emulated", json_boolean(emu_label(rs) != NULL));
+	if (emu_label(rs))
+		json_object_set_new(root, "emulation", json_string(emu_label(rs)));
 	if (rs->nr_td)
 		json_object_set_new(root, "topdown_model", json_string(rs->td_model));
 	if (rs->nr_td && rs->td_variant)
@@ -586,6 +605,10 @@ static void jsonout(const struct rs_report *rs, FILE *out)
 static void md(const struct rs_report *rs, FILE *out)
 {
 	fprintf(out, "# hpmstat report: samples%s\n\n", rs->file.partial ? " (partial)" : "");
+	if (emu_label(rs)) {
+		rp_md_text(out, emu_label(rs));
+		fputs("\n\n", out);
+	}
 	for (unsigned i = 0; i < rs->file.nr_note; i++) {
 		fputs("- note: ", out);
 		rp_md_text(out, rs->file.note[i]);
@@ -772,6 +795,11 @@ static void html(const struct rs_report *rs, FILE *out)
 	      out);
 	if (rs->file.partial)
 		fputs("<p><b>Partial:</b> the file was read only in part.</p>\n", out);
+	if (emu_label(rs)) {
+		fputs("<p>", out);
+		rp_html_text(out, emu_label(rs));
+		fputs("</p>\n", out);
+	}
 	for (unsigned i = 0; i < rs->file.nr_note; i++) {
 		fputs("<p>note: ", out);
 		rp_html_text(out, rs->file.note[i]);
@@ -830,7 +858,8 @@ static void html(const struct rs_report *rs, FILE *out)
 }
 
 /* -q: the text without its '#' lines, as perf report -q prints it; a
- * partial file's line stays, so that its numbers never read as whole */
+ * partial file's line and an emulated recording's label stay, so that its
+ * numbers never read as whole or as measured */
 static void quiet_text(const struct rs_report *rs, FILE *out)
 {
 	char *buf = NULL;
@@ -845,7 +874,9 @@ static void quiet_text(const struct rs_report *rs, FILE *out)
 	for (char *line = buf, *end; line && *line; line = end) {
 		end = strchr(line, '\n');
 		end = end ? end + 1 : line + strlen(line);
-		if (line[0] != '#' || strstr(line, "(PARTIAL)"))
+		bool label =
+		    emu_label(rs) && strncmp(line + 2, emu_label(rs), strlen(emu_label(rs))) == 0;
+		if (line[0] != '#' || label || strstr(line, "(PARTIAL)"))
 			fwrite(line, 1, (size_t)(end - line), out);
 	}
 	free(buf);
