@@ -55,7 +55,7 @@ static const char report_usage_text[] =
     "  -g [caller|callee|none]  perf.data: call graphs (-g alone: caller;\n"
     "                       without -g: callee when samples have them, caller\n"
     "                       with --children, as perf)\n"
-    "      --children       perf.data, text: each function's Children (the\n"
+    "      --children       perf.data: each function's Children (the\n"
     "                       samples with it in their chain) beside its Self, as\n"
     "                       perf's default where samples have call chains\n"
     "      --no-children    perf.data: the functions' own samples only\n"
@@ -64,6 +64,7 @@ static const char report_usage_text[] =
     "                       sample, period, and keys (comm, dso, sym, pid)\n"
     "      --percent-limit P  perf.data: hide entries and graph branches under P %\n"
     "      --stdio          perf.data: perf's header line (the text is perf's)\n"
+    "  -q, --quiet          perf.data: the entries alone, without the '#' lines\n"
     "      --topdown        perf.data: level-1 Topdown per function from the\n"
     "                       group reads of '{leader,member,...}:S' samples\n"
     "      --pmu MODEL      perf.data: --topdown with MODEL's formulas (default:\n"
@@ -111,6 +112,7 @@ struct opts {
 	int children;             /* --children 1, --no-children 0, -1: perf's default (on) */
 	bool show_nr_samples;     /* -n */
 	bool stdio;               /* --stdio: perf's header line */
+	bool quiet;               /* -q: no '#' lines */
 	double percent_limit;     /* --percent-limit */
 	const char *fields;       /* -F */
 };
@@ -394,6 +396,9 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->samples_only = o->samples_only ? o->samples_only : a;
 		} else if (strcmp(a, "--stdio") == 0) {
 			o->stdio = true;
+		} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+			o->quiet = true;
+			o->samples_only = o->samples_only ? o->samples_only : a;
 		} else if (strcmp(a, "-n") == 0 || strcmp(a, "--show-nr-samples") == 0) {
 			o->show_nr_samples = true;
 			o->samples_only = o->samples_only ? o->samples_only : a;
@@ -537,11 +542,13 @@ static int samples_report(const char *path, const struct opts *o)
 	char err[512];
 	enum rs_format f = o->folded ? RS_FOLDED : (enum rs_format)o->format;
 	ro.folded = f == RS_FOLDED || f == RS_HTML;
-	/* perf's --children is its default, for the text it prints */
-	ro.children = o->children != 0 && f == RS_TEXT;
+	/* perf's --children is its default; every format has the text's
+	 * Children columns but the folded stacks (the samples' own) */
+	ro.children = o->children != 0 && f != RS_FOLDED;
 	ro.show_samples = o->show_nr_samples;
 	ro.percent_limit = o->percent_limit;
 	ro.perf_header = o->stdio;
+	ro.quiet = o->quiet;
 	if (o->sort && rs_parse_sort(o->sort, &ro, err, sizeof(err)) != 0)
 		return cli_usage_error("%s", err);
 	if (o->fields) {

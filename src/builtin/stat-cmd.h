@@ -43,6 +43,7 @@ struct stat_opts {
 	bool metric_only;
 	const char *sep;
 	bool json;
+	bool json_extra;
 	const char *output;
 	double interval_ms;
 	unsigned repeat;

@@ -411,6 +411,9 @@ static const struct cli_opt stat_options[] = {
     CLI_FLAG("summary", 0, SO, summary, .help = "with -I: the whole run's counts at the end"),
     CLI_FLAG("no-csv-summary", 0, SO, no_csv_summary,
              .help = "with -x: no 'summary' field before them"),
+    CLI_FLAG("json-extra", 0, SO, json_extra,
+             .help = "with -j: add hpmstat's own keys (emulated, metric, topdown-level, "
+                     "bottleneck, hart...) to perf's"),
     CLI_FLAG("table", 0, SO, run_table, .help = "with -r: each run's elapsed time"),
     CLI_CALL("cgroup", 'G', required_argument, opt_cgroup, .argh = "NAME[,NAME]",
              .help = "with -a: count the n-th event in the n-th cgroup (one NAME: every event), "

@@ -224,6 +224,7 @@ void stat_configure_output(struct stat_cmd *c, int argc, char **argv)
 	cfg->summary = o->summary;
 	cfg->no_csv_summary = o->no_csv_summary;
 	cfg->run_table = o->run_table;
+	cfg->json_extra = o->json_extra;
 	c->command = o->argv ? join_argv(o->argv) : NULL;
 	cfg->command = c->command;
 	/* perf names -a and -C in the header even with a command */

@@ -308,6 +308,25 @@ static bool hidden(const struct rs_report *rs, const struct rs_hist *h, const st
 	return rs->opts.percent_limit > 0 && pct(v, h->total_period) < rs->opts.percent_limit;
 }
 
+/* CSV's and JSON's Children fields: where the text has its column */
+static bool children_col(const struct rs_report *rs)
+{
+	return children_mode(rs) && !rs->opts.no_children_col;
+}
+
+/* Markdown's and HTML's share columns: the text's Children and Self (or
+ * Overhead), without its Samples and Period (their own Samples column
+ * follows) */
+static unsigned share_columns(const struct rs_report *rs, struct col *c)
+{
+	struct col all[4];
+	unsigned n = 0, nr = columns(rs, all);
+	for (unsigned i = 0; i < nr; i++)
+		if (all[i].kind == COL_CHILDREN || all[i].kind == COL_SELF)
+			c[n++] = all[i];
+	return n;
+}
+
 /* A recording of hpmstat record --backend emu: its CPUDESC, the label
  * stat gives emulated figures ("emulated Kunminghu (kunminghu-v2):
  * profile hotspots, seed 1, ..."), which every format heads its report
@@ -444,7 +463,10 @@ static void csv(const struct rs_report *rs, FILE *out)
 	/* as stat -x heads emulated counts: a comment line before the header */
 	if (emu_label(rs))
 		fprintf(out, "# %s\n", emu_label(rs));
-	fputs("event,overhead,samples,period,command,pid,shared_object,symbol,space", out);
+	/* a -g file's Children before its Self ("overhead"), as the text */
+	bool acc = children_col(rs);
+	fprintf(out, "event,%soverhead,samples,period,command,pid,shared_object,symbol,space",
+	        acc ? "children," : "");
 	for (unsigned t = 0; t < rs->nr_td; t++)
 		fprintf(out, ",%s", rs->td_name[t]);
 	fputc('\n', out);
@@ -453,7 +475,11 @@ static void csv(const struct rs_report *rs, FILE *out)
 		unsigned *ix = sorted(rs, h);
 		for (unsigned i = 0; i < h->nr_e; i++) {
 			const struct rs_entry *e = &h->e[ix[i]];
+			if (hidden(rs, h, e))
+				continue;
 			rp_csv_field(out, h->name);
+			if (acc)
+				fprintf(out, ",%.2f", pct(e->acc, h->total_period));
 			fprintf(out, ",%.2f,%llu,%llu,", pct(e->period, h->total_period),
 			        (unsigned long long)e->samples, (unsigned long long)e->period);
 			rp_csv_field(out, rs_str(rs, e->comm));
@@ -532,7 +558,17 @@ static void jsonout(const struct rs_report *rs, FILE *out)
 		unsigned *ix = sorted(rs, h);
 		for (unsigned i = 0; i < h->nr_e; i++) {
 			const struct rs_entry *e = &h->e[ix[i]];
+			if (hidden(rs, h, e))
+				continue;
 			json_t *o = json_object();
+			/* a -g file's Children (its share and period) before its
+			 * Self ("overhead"), as the text */
+			if (children_col(rs)) {
+				json_object_set_new(o, "children",
+				                    json_real(pct(e->acc, h->total_period)));
+				json_object_set_new(o, "children_period",
+				                    json_integer((json_int_t)e->acc));
+			}
 			json_object_set_new(o, "overhead",
 			                    json_real(pct(e->period, h->total_period)));
 			json_object_set_new(o, "samples", json_integer((json_int_t)e->samples));
@@ -589,15 +625,22 @@ static void md(const struct rs_report *rs, FILE *out)
 		const unsigned ntd = h->nr_member ? rs->nr_td : 0;
 		fputs("\n## ", out);
 		rp_md_text(out, h->name);
-		fprintf(out, "\n\n%llu samples, event count %llu\n\n| Overhead | Samples |",
+		fprintf(out, "\n\n%llu samples, event count %llu\n\n|",
 		        (unsigned long long)h->nr_samples, (unsigned long long)h->total_period);
+		struct col cols[4];
+		unsigned nc = share_columns(rs, cols);
+		for (unsigned c = 0; c < nc; c++)
+			fprintf(out, " %s |", cols[c].head);
+		fputs(" Samples |", out);
 		for (unsigned k = 0; k < rs->opts.nr_key; k++)
 			fprintf(out, " %s |",
 			        key_header(rs->opts.key[k]) +
 			            (rs->opts.key[k] == RS_KEY_PID ? 4 : 0));
 		for (unsigned t = 0; t < ntd; t++)
 			fprintf(out, " %s |", rs->td_name[t]);
-		fputs("\n|---:|---:|", out);
+		fputs("\n|", out);
+		for (unsigned c = 0; c <= nc; c++)
+			fputs("---:|", out);
 		for (unsigned k = 0; k < rs->opts.nr_key + ntd; k++)
 			fputs("---|", out);
 		fputc('\n', out);
@@ -605,8 +648,14 @@ static void md(const struct rs_report *rs, FILE *out)
 		char b[512];
 		for (unsigned i = 0; i < h->nr_e; i++) {
 			const struct rs_entry *e = &h->e[ix[i]];
-			fprintf(out, "| %.2f%% | %llu |", pct(e->period, h->total_period),
-			        (unsigned long long)e->samples);
+			if (hidden(rs, h, e))
+				continue;
+			fputc('|', out);
+			for (unsigned c = 0; c < nc; c++) {
+				char v[32];
+				fprintf(out, " %s |", col_cell(&cols[c], h, e, v, sizeof(v)));
+			}
+			fprintf(out, " %llu |", (unsigned long long)e->samples);
 			for (unsigned k = 0; k < rs->opts.nr_key; k++) {
 				fputc(' ', out);
 				rp_md_text(out, key_cell(rs, e, rs->opts.key[k], b, sizeof(b)));
@@ -769,10 +818,13 @@ static void html(const struct rs_report *rs, FILE *out)
 		const unsigned ntd = h->nr_member ? rs->nr_td : 0;
 		fputs("<h2>", out);
 		rp_html_text(out, h->name);
-		fprintf(out,
-		        "</h2>\n<p>%llu samples, event count %llu</p>\n<table><tr><th>Overhead</th>"
-		        "<th>Samples</th>",
+		fprintf(out, "</h2>\n<p>%llu samples, event count %llu</p>\n<table><tr>",
 		        (unsigned long long)h->nr_samples, (unsigned long long)h->total_period);
+		struct col cols[4];
+		unsigned nc = share_columns(rs, cols);
+		for (unsigned c = 0; c < nc; c++)
+			fprintf(out, "<th>%s</th>", cols[c].head);
+		fputs("<th>Samples</th>", out);
 		for (unsigned k = 0; k < rs->opts.nr_key; k++)
 			fprintf(out, "<th>%s</th>",
 			        key_header(rs->opts.key[k]) +
@@ -783,8 +835,15 @@ static void html(const struct rs_report *rs, FILE *out)
 		unsigned *ix = sorted(rs, h);
 		for (unsigned i = 0; i < h->nr_e; i++) {
 			const struct rs_entry *e = &h->e[ix[i]];
-			fprintf(out, "<tr><td class=\"n\">%.2f%%</td><td class=\"n\">%llu</td>",
-			        pct(e->period, h->total_period), (unsigned long long)e->samples);
+			if (hidden(rs, h, e))
+				continue;
+			fputs("<tr>", out);
+			for (unsigned c = 0; c < nc; c++) {
+				char v[32];
+				fprintf(out, "<td class=\"n\">%s</td>",
+				        col_cell(&cols[c], h, e, v, sizeof(v)));
+			}
+			fprintf(out, "<td class=\"n\">%llu</td>", (unsigned long long)e->samples);
 			for (unsigned k = 0; k < rs->opts.nr_key; k++) {
 				fputs("<td>", out);
 				rp_html_text(out, key_cell(rs, e, rs->opts.key[k], b, sizeof(b)));
@@ -801,6 +860,31 @@ static void html(const struct rs_report *rs, FILE *out)
 		fputs("</table>\n", out);
 	}
 	fputs("</body></html>\n", out);
+}
+
+/* -q: the text without its '#' lines, as perf report -q prints it; a
+ * partial file's line and an emulated recording's label stay, so that its
+ * numbers never read as whole or as measured */
+static void quiet_text(const struct rs_report *rs, FILE *out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	if (!mem) {
+		text(rs, out);
+		return;
+	}
+	text(rs, mem);
+	fclose(mem);
+	for (char *line = buf, *end; line && *line; line = end) {
+		end = strchr(line, '\n');
+		end = end ? end + 1 : line + strlen(line);
+		bool label =
+		    emu_label(rs) && strncmp(line + 2, emu_label(rs), strlen(emu_label(rs))) == 0;
+		if (line[0] != '#' || label || strstr(line, "(PARTIAL)"))
+			fwrite(line, 1, (size_t)(end - line), out);
+	}
+	free(buf);
 }
 
 /* ------------------------------------------------------------ folded */
@@ -829,7 +913,10 @@ int rs_render(const struct rs_report *rs, enum rs_format f, FILE *out)
 	locale_t old = c ? uselocale(c) : (locale_t)0;
 	switch (f) {
 	case RS_TEXT:
-		text(rs, out);
+		if (rs->opts.quiet)
+			quiet_text(rs, out);
+		else
+			text(rs, out);
 		break;
 	case RS_CSV:
 		csv(rs, out);

@@ -68,6 +68,7 @@ struct rs_opts {
 	bool fields;          /* -F: perf names the Self column Overhead still */
 	double percent_limit; /* --percent-limit: entries (and graph branches) under it hidden */
 	bool perf_header;     /* --stdio: perf's first header line */
+	bool quiet;           /* -q: the entries (and graphs) alone, no '#' lines */
 };
 
 /* "comm,dso" -> keys, perf's output fields among them (overhead, sample,

@@ -201,15 +201,17 @@ static void csv_metric_only(const struct stat_config *cfg, const struct stat_res
 {
 	const char *s = cfg->csv_sep;
 	char num[32];
-	bool per_id = res->aggr && res->aggr->metrics_per_id;
+	bool per_unit = !res->aggr && stat_metric_only_per_unit(cfg, res);
+	bool per_id = (res->aggr && res->aggr->metrics_per_id) || per_unit;
 	if (res->first) {
-		const char *key, *id;
-		unsigned nr;
 		if (cfg->interval_ms > 0)
 			fprintf(cfg->out, "time%s", s);
-		/* per id: the prefix fields' names, as perf's "core,cpus," */
-		if (per_id && stat_aggr_json(res, STAT_AGGR_METRIC_ROW, 0, &key, &id, &nr))
-			fprintf(cfg->out, "%s%scpus%s", key, s, s);
+		/* per id: the prefix fields' names, as perf's "core,cpus,";
+		 * -A's "cpu," */
+		if (per_unit)
+			fprintf(cfg->out, "cpu%s", s);
+		else if (per_id)
+			stat_metric_only_csv_header(cfg, res);
 		for (unsigned k = 0; k < res->nr_metrics; k++) {
 			char h[256];
 			snprintf(h, sizeof(h), "%s %s", res->metrics[k].unit, res->metrics[k].name);
@@ -222,7 +224,11 @@ static void csv_metric_only(const struct stat_config *cfg, const struct stat_res
 		const struct stat_metric *m = u >= 0 ? res->unit_metrics[u] : res->metrics;
 		if (!m)
 			continue;
-		csv_prefix(cfg, res, STAT_AGGR_METRIC_ROW, u);
+		csv_prefix(cfg, res, STAT_AGGR_METRIC_ROW, per_unit ? -1 : u);
+		if (per_unit) {
+			csv_text(cfg, res->metric_unit_names[u]);
+			fputs(s, cfg->out);
+		}
 		for (unsigned k = 0; k < res->nr_metrics; k++) {
 			if (isnan(m[k].value))
 				fprintf(cfg->out, "%sn/a", k ? s : "");

@@ -40,6 +40,14 @@ struct stat_print_format {
 	void (*end)(const struct stat_config *cfg, const struct stat_result *res);
 };
 
+/* --metric-only -A with metrics: a row per metric unit (perf's per CPU),
+ * and no total, as perf prints it */
+bool stat_metric_only_per_unit(const struct stat_config *cfg, const struct stat_result *res);
+
+/* --metric-only -x with an aggregation: the names of the prefix fields
+ * before the metrics' headers, as perf's ("core,cpus,", "node,") */
+void stat_metric_only_csv_header(const struct stat_config *cfg, const struct stat_result *res);
+
 extern const struct stat_print_format stat_print_std;
 extern const struct stat_print_format stat_print_csv;
 extern const struct stat_print_format stat_print_json;

@@ -1,9 +1,11 @@
 /* print-json.c: perf stat -j output: one JSON object per line, with perf's
  * keys ("counter-value", "unit", "event", "event-runtime", "pcnt-running",
  * "metric-value", "metric-unit", and "interval", "cpu", "variance" when they
- * apply). Emulated rows also carry "emulated": true with the profile and
- * seed; metric rows carry the Topdown flags. The JSON leaves of the display
- * walk (print-format.h). */
+ * apply) and no other, so that perf's own checker (perf_json_output_lint.py,
+ * which refuses a key it does not know) passes every row. --json-extra adds
+ * hpmstat's: "emulated" with the profile and seed on emulated rows, the
+ * Topdown flags on metric rows, "hart" for a hart's row. The JSON leaves of
+ * the display walk (print-format.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +74,16 @@ static void json_line(const struct stat_config *cfg, json_t *o)
 	json_decref(o);
 }
 
+/* A -A row's unit: perf's "cpu" with the number; a hart's number under
+ * "cpu" too (perf's key for a unit of -A), or "hart" with --json-extra */
+static void json_unit_key(const struct stat_config *cfg, json_t *o, const char *name)
+{
+	if (strncmp(name, "CPU", 3) == 0)
+		json_object_set_new(o, "cpu", json_string(name + 3));
+	else if (strncmp(name, "hart", 4) == 0)
+		json_object_set_new(o, cfg->json_extra ? "hart" : "cpu", json_string(name + 4));
+}
+
 static void json_common(const struct stat_config *cfg, const struct stat_result *res, json_t *o,
                         unsigned i, int unit)
 {
@@ -85,11 +97,7 @@ static void json_common(const struct stat_config *cfg, const struct stat_result 
 			json_object_set_new(o, "aggregate-number", json_integer(aggr_nr));
 	} else if (cfg->per_unit && unit >= 0) {
 		const char *name = stat_unit_name(res, i, (unsigned)unit);
-		/* perf's key is "cpu" with the number; harts get their own key */
-		if (strncmp(name, "CPU", 3) == 0)
-			json_object_set_new(o, "cpu", json_string(name + 3));
-		else if (strncmp(name, "hart", 4) == 0)
-			json_object_set_new(o, "hart", json_string(name + 4));
+		json_unit_key(cfg, o, name);
 		/* a task target has one unit: no key, as perf prints it */
 	}
 }
@@ -129,7 +137,7 @@ static void json_event(const struct stat_config *cfg, const struct stat_result *
 	    json_string(none ? none
 	                     : stat_count_text(res, i, unit, STAT_FORMAT_JSON, num, sizeof(num))));
 	bool wrapped = none && strcmp(none, STAT_WRAPPED_TEXT) == 0;
-	if (wrapped)
+	if (wrapped && cfg->json_extra)
 		json_object_set_new(o, "wrapped", json_true());
 	json_object_set_new(o, "unit", json_string(e->unit));
 	json_object_set_new(o, "event", json_string(e->name));
@@ -163,7 +171,7 @@ static void json_event(const struct stat_config *cfg, const struct stat_result *
 		json_object_set_new(o, "metric-value", json_real(m));
 		json_object_set_new(o, "metric-unit", json_string(munit));
 	}
-	if (e->emulated)
+	if (e->emulated && cfg->json_extra)
 		json_emu(cfg, o);
 	json_line(cfg, o);
 }
@@ -177,19 +185,16 @@ static void json_metric(const struct stat_config *cfg, const struct stat_result 
 	/* an aggregation id's metric: the id and its units, as its events' */
 	json_common(cfg, res, o, STAT_AGGR_METRIC_ROW, res->aggr ? unit : -1);
 	if (unit >= 0 && !res->aggr) {
-		const char *name = res->metric_unit_names[unit];
-		if (strncmp(name, "CPU", 3) == 0)
-			json_object_set_new(o, "cpu", json_string(name + 3));
-		else
-			json_object_set_new(o, "hart", json_string(name + 4));
+		json_unit_key(cfg, o, res->metric_unit_names[unit]);
 		/* no cycles, no slots: why its values are null */
-		if (stat_unit_idle(res, (unsigned)unit))
+		if (cfg->json_extra && stat_unit_idle(res, (unsigned)unit))
 			json_object_set_new(o, "idle", json_true());
 	}
 	/* the sum's rows name the units it has no slots of: "hart2,hart3" */
 	const char *idle[64];
-	unsigned nidle =
-	    unit < 0 && !res->aggr && m->level ? stat_idle_units(res, idle, 64, NULL) : 0;
+	unsigned nidle = cfg->json_extra && unit < 0 && !res->aggr && m->level
+	                     ? stat_idle_units(res, idle, 64, NULL)
+	                     : 0;
 	if (nidle) {
 		char list[512];
 		size_t off = 0;
@@ -198,17 +203,27 @@ static void json_metric(const struct stat_config *cfg, const struct stat_result 
 			                        i ? "," : "", idle[i]);
 		json_object_set_new(o, "idle-units", json_string(list));
 	}
+	/* perf prints no value it could not compute, and its checker takes
+	 * none: the row is left out (null with --json-extra) */
+	if (isnan(m->value) && !cfg->json_extra) {
+		json_decref(o);
+		return;
+	}
 	/* 0 within rounding is 0, never -0.0 */
 	json_object_set_new(o, "metric-value",
 	                    isnan(m->value) ? json_null()
 	                                    : json_real(m->value == 0 ? 0.0 : m->value));
 	snprintf(ubuf, sizeof(ubuf), "%s %s", m->unit, m->name);
 	json_object_set_new(o, "metric-unit", json_string(ubuf));
+	if (res->metric_noise && !isnan(res->metric_noise[k].rel_stddev))
+		json_object_set_new(o, "variance", json_real(res->metric_noise[k].rel_stddev));
+	if (!cfg->json_extra) {
+		json_line(cfg, o);
+		return;
+	}
 	json_object_set_new(o, "metric", json_string(m->name));
 	if (m->level)
 		json_object_set_new(o, "topdown-level", json_integer(m->level));
-	if (res->metric_noise && !isnan(res->metric_noise[k].rel_stddev))
-		json_object_set_new(o, "variance", json_real(res->metric_noise[k].rel_stddev));
 	json_object_set_new(o, "bottleneck", json_boolean(m->bottleneck));
 	json_object_set_new(o, "out-of-range", json_boolean(m->out_of_range));
 	if (m->out_of_range) {

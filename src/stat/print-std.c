@@ -114,11 +114,13 @@ static void print_metric_row(const struct stat_config *cfg, const struct stat_re
 }
 
 /* --metric-only: a header of the metric names, then one row of values;
- * --per-core and the like: one row per id, after its prefix columns */
+ * --per-core and the like: one row per id, after its prefix columns; -A:
+ * one row per unit, after perf's "CPU1       " (no total, as perf) */
 static void print_metric_only(const struct stat_config *cfg, const struct stat_result *res,
                               bool header)
 {
-	bool per_id = res->aggr && res->aggr->metrics_per_id;
+	bool per_unit = !res->aggr && stat_metric_only_per_unit(cfg, res);
+	bool per_id = (res->aggr && res->aggr->metrics_per_id) || per_unit;
 	const char *note = stat_aggr_metrics_note(res);
 	if (header) {
 		char aggr[64];
@@ -127,7 +129,9 @@ static void print_metric_only(const struct stat_config *cfg, const struct stat_r
 			        cfg->interval_ms > 0 ? "" : ")");
 		prefix(cfg, res, 0, -1);
 		/* the names above the values, past the prefix columns */
-		if (per_id)
+		if (per_unit)
+			fprintf(cfg->out, "%-10s ", "");
+		else if (per_id)
 			fprintf(cfg->out, "%*s",
 			        (int)strlen(stat_aggr_prefix(cfg, res, STAT_AGGR_METRIC_ROW, 0,
 			                                     aggr, sizeof(aggr))),
@@ -140,7 +144,10 @@ static void print_metric_only(const struct stat_config *cfg, const struct stat_r
 		const struct stat_metric *m = u >= 0 ? res->unit_metrics[u] : res->metrics;
 		if (!m)
 			continue;
-		prefix(cfg, res, STAT_AGGR_METRIC_ROW, u);
+		/* -A: the time of -I, then the unit's name */
+		prefix(cfg, res, STAT_AGGR_METRIC_ROW, per_unit ? -1 : u);
+		if (per_unit)
+			fprintf(cfg->out, "%-10s ", res->metric_unit_names[u]);
 		for (unsigned k = 0; k < res->nr_metrics; k++) {
 			char v[40], num[32];
 			if (isnan(m[k].value))

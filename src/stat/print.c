@@ -37,12 +37,19 @@ static unsigned walk_events(const struct stat_print_format *f, const struct stat
 	return rows;
 }
 
-/* The metric rows: the totals (not when an aggregation has each id's),
- * then each metric unit's (-A's harts or CPUs, or the aggregation ids). */
+bool stat_metric_only_per_unit(const struct stat_config *cfg, const struct stat_result *res)
+{
+	return cfg->metric_only && cfg->per_unit && res->nr_metric_units > 0;
+}
+
+/* The metric rows: the totals (not when an aggregation has each id's, nor
+ * with --metric-only -A), then each metric unit's (-A's harts or CPUs, or
+ * the aggregation ids). */
 static void walk_metrics(const struct stat_print_format *f, const struct stat_config *cfg,
                          const struct stat_result *res, unsigned rows)
 {
-	bool per_id = res->aggr && res->aggr->metrics_per_id;
+	bool per_id = (res->aggr && res->aggr->metrics_per_id) ||
+	              (!res->aggr && stat_metric_only_per_unit(cfg, res));
 	if (f->metrics_begin)
 		f->metrics_begin(cfg, res, rows);
 	if (!per_id) {
@@ -65,12 +72,93 @@ static void walk_metrics(const struct stat_print_format *f, const struct stat_co
 		f->metrics_end(cfg, res);
 }
 
+void stat_metric_only_csv_header(const struct stat_config *cfg, const struct stat_result *res)
+{
+	const char *key, *id;
+	unsigned nr;
+	if (!stat_aggr_json(res, STAT_AGGR_METRIC_ROW, 0, &key, &id, &nr))
+		return;
+	/* perf's aggr_header_csv: no "cpus" field for --per-node (its rows
+	 * have the count all the same) */
+	if (strcmp(key, "node") == 0)
+		fprintf(cfg->out, "%s%s", key, cfg->csv_sep);
+	else
+		fprintf(cfg->out, "%s%scpus%s", key, cfg->csv_sep, cfg->csv_sep);
+}
+
+/* shadow_only's rows: the view's ids (--per-core and the like), -A's units
+ * (those of `first`, the first event shown), or 0: the totals alone */
+static unsigned shadow_rows(const struct stat_config *cfg, const struct stat_result *res,
+                            unsigned first)
+{
+	if (res->aggr)
+		return res->aggr->nr_ids;
+	return cfg->per_unit && first < res->list->nr ? stat_nr_units(res, first) : 0;
+}
+
+/* The prefix of row `unit` (-1: the header, or the totals' row) of
+ * shadow_only: the time of -I, then the id's columns as the event rows
+ * have them (perf's "S0-D0-C1           1 ", "CPU1       "; CSV's fields
+ * and, in the header, their names "core,cpus,"; JSON's keys). */
+static void shadow_prefix(const struct stat_config *cfg, const struct stat_result *res,
+                          unsigned first, int unit, bool header, unsigned nr_rows)
+{
+	bool csv = cfg->format == STAT_FORMAT_CSV, json = cfg->format == STAT_FORMAT_JSON;
+	const char *s = cfg->csv_sep;
+	if (json)
+		fputc('{', cfg->out);
+	else if (!csv && !nr_rows)
+		fputc(' ', cfg->out);
+	if (cfg->interval_ms > 0 && json)
+		fprintf(cfg->out, "\"interval\" : %.9f%s", res->timestamp, nr_rows ? ", " : "");
+	else if (cfg->interval_ms > 0 && csv && header)
+		fprintf(cfg->out, "time%s", s);
+	else if (cfg->interval_ms > 0 && csv)
+		fprintf(cfg->out, "%.9f%s", res->timestamp, s);
+	else if (cfg->interval_ms > 0 && header)
+		fprintf(cfg->out, "%16s ", "time");
+	else if (cfg->interval_ms > 0)
+		fprintf(cfg->out, "%16.9f ", res->timestamp);
+	if (!nr_rows)
+		return;
+	const char *key, *id;
+	unsigned nr;
+	char aggr[64];
+	if (res->aggr) {
+		/* the header: the names of the fields (CSV), blanks as wide as
+		 * the columns (std) */
+		if (json && !header && stat_aggr_json(res, first, unit, &key, &id, &nr)) {
+			fprintf(cfg->out, "\"%s\" : \"%s\"", key, id);
+			if (nr)
+				fprintf(cfg->out, ", \"aggregate-number\" : %u", nr);
+		} else if (csv && header) {
+			stat_metric_only_csv_header(cfg, res);
+		} else if (!json) {
+			const char *p = stat_aggr_prefix(cfg, res, first, header ? 0 : unit, aggr,
+			                                 sizeof(aggr));
+			fprintf(cfg->out, "%-*s", (int)strlen(p), header && !csv ? "" : p);
+		}
+		return;
+	}
+	const char *name = header ? "" : stat_unit_name(res, first, (unsigned)unit);
+	/* -A: perf's key and field "cpu" with the number (a hart's too) */
+	const char *number = name + strcspn(name, "0123456789");
+	if (json && !header)
+		fprintf(cfg->out, "\"cpu\" : \"%s\"", number);
+	else if (csv)
+		fprintf(cfg->out, "%s%s", header ? "cpu" : name, s);
+	else if (!json)
+		fprintf(cfg->out, "%-10s ", name);
+}
+
 /* --metric-only without metrics (no -M, no --topdown): perf's table of
- * the default events' shadow values (stat_shadow_column), the totals. std:
- * a line of the headers and one of the values, each right-aligned in 18
- * columns as hpmstat's metric table (wider for a longer header); CSV: the
- * headers, then the numbers as perf's CSV cuts them; JSON: one object of
- * "header" : "value" strings, as perf 6.12's print_metric_only_json. */
+ * the default events' shadow values (stat_shadow_column): the totals, or
+ * with an aggregation mode or -A a row per id, after the id's columns.
+ * std: a line of the headers and one of the values, each right-aligned in
+ * 18 columns as hpmstat's metric table (wider for a longer header); CSV:
+ * the headers, then the numbers as perf's CSV cuts them; JSON: one object
+ * of "header" : "value" strings a row, as perf 6.12's
+ * print_metric_only_json. */
 static void shadow_only(const struct stat_config *cfg, const struct stat_result *res)
 {
 	const struct hpm_evlist *l = res->list;
@@ -78,37 +166,34 @@ static void shadow_only(const struct stat_config *cfg, const struct stat_result 
 	const char *s = cfg->csv_sep;
 	char head[160], val[64];
 	bool header = cfg->interval_ms <= 0 || res->first;
-	for (int pass = header && !json ? 0 : 1; pass < 2; pass++) {
+	unsigned first = 0;
+	while (first < l->nr && l->ev[first].metric_only && !cfg->verbose)
+		first++;
+	unsigned nr_rows = shadow_rows(cfg, res, first);
+	for (int row = header && !json ? -2 : -1; row < (int)nr_rows; row++) {
+		/* -2: the header; -1: the totals (when there are no ids) */
+		if (row == -1 && nr_rows)
+			continue;
+		int unit = row < 0 ? -1 : row;
+		bool pass = row != -2;
 		unsigned n = 0;
-		if (!csv && !json)
-			fputc(' ', cfg->out);
-		if (json)
-			fputc('{', cfg->out);
-		if (cfg->interval_ms > 0 && json)
-			fprintf(cfg->out, "\"interval\" : %.9f", res->timestamp);
-		else if (cfg->interval_ms > 0 && csv && pass)
-			fprintf(cfg->out, "%.9f%s", res->timestamp, s);
-		else if (cfg->interval_ms > 0 && csv)
-			fprintf(cfg->out, "time%s", s);
-		else if (cfg->interval_ms > 0 && pass)
-			fprintf(cfg->out, "%16.9f ", res->timestamp);
-		else if (cfg->interval_ms > 0)
-			fprintf(cfg->out, "%16s ", "time");
+		shadow_prefix(cfg, res, first, unit, !pass, nr_rows);
 		for (unsigned i = 0; i < l->nr; i++) {
 			if ((l->ev[i].metric_only && !cfg->verbose) ||
 			    !stat_shadow_column(res, i, head, sizeof(head)))
 				continue;
 			double m;
-			const char *unit;
+			const char *munit;
 			val[0] = '\0';
-			if (!stat_no_count_text(res, i, -1) &&
-			    stat_shadow_metric(res, i, -1, &m, &unit))
-				stat_shadow_text(m, unit, val, sizeof(val));
+			bool has = unit < 0 || (unsigned)unit < shadow_rows(cfg, res, i);
+			if (pass && has && !stat_no_count_text(res, i, unit) &&
+			    stat_shadow_metric(res, i, unit, &m, &munit))
+				stat_shadow_text(m, munit, val, sizeof(val));
 			const char *v = val + strspn(val, " ");
 			int w = (int)strlen(head) > 18 ? (int)strlen(head) : 18;
+			bool keyed = n || cfg->interval_ms > 0 || nr_rows;
 			if (json && *v)
-				fprintf(cfg->out, "%s\"%s\" : \"%.*s\"",
-				        n || cfg->interval_ms > 0 ? ", " : "", head,
+				fprintf(cfg->out, "%s\"%s\" : \"%.*s\"", keyed ? ", " : "", head,
 				        (int)strspn(v, "0123456789."), v);
 			else if (csv)
 				fprintf(cfg->out, "%s%.*s", n ? s : "",

@@ -53,6 +53,7 @@ struct stat_config {
 	bool summary;        /* --summary: CSV rows of the total start "summary" */
 	bool no_csv_summary; /* --no-csv-summary: ... but without that field */
 	bool run_table;      /* --table: each run's elapsed time (-r) */
+	bool json_extra;     /* --json-extra: -j rows keep hpmstat's own keys */
 	unsigned nomux_runs; /* --no-multiplex: runs of each measurement, one per group */
 	/* --per-socket, --per-die, --per-core, --per-node, --per-thread
 	 * (stat/aggr.h); NULL: perf's default or -A */

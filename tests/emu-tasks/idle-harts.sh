@@ -21,7 +21,7 @@ E="--backend emu --emu-profile tasks-mixed --emu-harts 4 --emu-cycles 20000000 -
 # at level 1: one frontend, three backend counters)
 EV=cycles,instructions,Front_Bubble,rob_commitInstr,INST_SPEC,RECOVERY_BUBBLE
 
-"$H" stat $E -A -j -e $EV >"$T/s.json" 2>&1; rc=$?
+"$H" stat $E -A -j --json-extra -e $EV >"$T/s.json" 2>&1; rc=$?
 [ $rc -eq 0 ]; ok $? "stat -A -j on tasks-mixed, 4 harts"
 
 # From the per-hart counts alone, Kunminghu's level 1 (SPEC 3) of the busy

@@ -11,8 +11,13 @@
 # upstream-report.sh: perf 6.12's base_report/test_basic.sh from the
 # linux-source-6.12 tarball with hpmstat as CMD_PERF, check by check
 # (skipped without the package).
+# report-formats.sh: CSV, JSON, Markdown and HTML of a -g file carry the
+# text's Children and Self, row for row, and perf report's numbers.
+# upstream-record.sh: perf 6.12's record.sh from the same tarball, hpmstat
+# as perf record and perf report, thloop.c as its `perf test -w thloop`.
 TESTS += tests/record/record.sh tests/record/callgraph.sh tests/record/upstream-report.sh \
-	tests/record/table.sh
+	tests/record/table.sh tests/record/report-formats.sh tests/record/upstream-record.sh
 EXTRA_DIST += tests/record/record.sh tests/record/split.c tests/record/tree.c \
 	tests/record/callgraph.sh tests/record/nofp.c tests/record/upstream-report.sh \
-	tests/record/table.sh tests/record/recurse.c
+	tests/record/table.sh tests/record/recurse.c tests/record/report-formats.sh \
+	tests/record/upstream-record.sh tests/record/thloop.c

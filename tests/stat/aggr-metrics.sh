@@ -97,8 +97,8 @@ for m in core socket; do
 done
 
 # ---- JSON
-$H stat $E -A --topdown=2 -j 2>"$dir/a.json" >/dev/null
-$H stat $E --per-core --topdown=2 -j 2>"$dir/c.json" >/dev/null
+$H stat $E -A --topdown=2 -j --json-extra 2>"$dir/a.json" >/dev/null
+$H stat $E --per-core --topdown=2 -j --json-extra 2>"$dir/c.json" >/dev/null
 tree_json "$dir/a.json" | grep -v '^total ' >"$dir/a.units"
 tree_json "$dir/c.json" >"$dir/c.t"
 [ "$(wc -l <"$dir/a.units")" -eq 40 ] && cmp -s "$dir/a.units" "$dir/c.t"
@@ -108,8 +108,8 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if "metric" in l]
 sys.exit(not rows or not all(r.get("core", "").startswith("S0-D0-C") and r.get("aggregate-number") == 1 for r in rows))' "$dir/c.json" 2>/dev/null
 ok $? "JSON: every metric row carries \"core\" and \"aggregate-number\" : 1"
-$H stat $E --topdown=2 -j 2>"$dir/t.json" >/dev/null
-$H stat $E --per-socket --topdown=2 -j 2>"$dir/s.json" >/dev/null
+$H stat $E --topdown=2 -j --json-extra 2>"$dir/t.json" >/dev/null
+$H stat $E --per-socket --topdown=2 -j --json-extra 2>"$dir/s.json" >/dev/null
 tree_json "$dir/t.json" | sed 's/^total //' >"$dir/t.t"
 tree_json "$dir/s.json" | sed 's/^0 //' >"$dir/s.t"
 [ -s "$dir/t.t" ] && cmp -s "$dir/t.t" "$dir/s.t"

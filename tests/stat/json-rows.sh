@@ -101,9 +101,10 @@ $H stat -j --topdown -e mcycle,minstret --emu-cycles 1000000 2>"$dir/hpm.json" >
 rc=$?
 $rows --extra-keys $extra <"$dir/hpm.json" >"$tap_err"
 ok $? "emulated -j --topdown -e mcycle,minstret: perf's keys keep the rules (exit $rc, $(cat "$tap_err"))"
+# a hart's row carries -A's "cpu" key (its number), as perf's CPU rows
 $H stat -j -A --emu-harts 2 -e mcycle --emu-cycles 1000000 2>"$dir/hpm.json" >/dev/null
 rc=$?
-$rows --extra-keys $extra <"$dir/hpm.json" >"$tap_err"
-ok $? "emulated -j -A --emu-harts 2: perf's keys keep the rules (exit $rc, $(cat "$tap_err"))"
+$rows --mode cpu --extra-keys $extra <"$dir/hpm.json" >"$tap_err"
+ok $? "emulated -j -A --emu-harts 2: perf's keys, -A's cpu, keep the rules (exit $rc, $(cat "$tap_err"))"
 
 done_testing

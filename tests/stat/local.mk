@@ -79,6 +79,11 @@ PERF_PARITY_TESTS = tests/stat/perf-shell.sh tests/stat/json-rows.sh
 # perf 6.12's stat+std/csv/json_output.sh and stat.sh with hpmstat as perf
 # (skipped without Debian's linux-source-6.12), and its spellings one by one
 PERF_PARITY_TESTS += tests/stat/perf-shell-6.12.sh tests/stat/perf612-spellings.sh
+# --metric-only per aggregate against perf 6.1 and the emulator's -A rows
+PERF_PARITY_TESTS += tests/stat/metric-only-aggr.sh
+# perf 6.12's JSON linter on the Topdown and emulated -j rows; --json-extra
+# holds hpmstat's own keys
+PERF_PARITY_TESTS += tests/stat/json-lint.sh
 TESTS += $(PERF_PARITY_TESTS)
 EXTRA_DIST += $(PERF_PARITY_TESTS) tests/stat/perf-json-rows.py tests/stat/perf-shell-lib.sh
 

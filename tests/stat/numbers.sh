@@ -120,7 +120,7 @@ ok = ok and rows['minstret'][5] == '' and m and m[0][5] == 'n/a'
 sys.exit(0 if ok else 1)"
 ok $? "CSV: <wrapped> value fields, ipc n/a"
 [ $? -eq 0 ] || diag "$(cat "$dir/csv")"
-$wrapped -j 2>"$dir/json" >/dev/null
+$wrapped -j --json-extra 2>"$dir/json" >/dev/null
 py "import json,sys
 rows=[json.loads(l) for l in open('$dir/json')]
 ev={r['event']: r for r in rows if 'event' in r}

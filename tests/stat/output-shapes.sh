@@ -106,7 +106,7 @@ want=$(awk '/<==/ && !/Topdown level/ { print $1 }' "$dir/td.std" | tr 'A-Z' 'a-
 got=$(sed -n 's/^# bottleneck <==://p' "$dir/td.csv" | sed 's/tma_//g' | tr ' ' '\n' | grep . | tr '\n' ' ')
 [ -n "$want" ] && [ "$want" = "$got" ]
 ok $? "... the bottleneck path is a '#' comment line, the same nodes as std's <== ($got)"
-$H stat --topdown -j --emu-cycles 2e6 2>"$dir/td.json" >/dev/null
+$H stat --topdown -j --json-extra --emu-cycles 2e6 2>"$dir/td.json" >/dev/null
 py "
 import json, sys
 rows = list(map(json.loads, open('$dir/td.json')))

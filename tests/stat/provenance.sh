@@ -44,7 +44,7 @@ sys.exit(not rows or any(len(r) != 7 for r in rows))' 2>/dev/null
 ok $? "CSV: every other row has perf's seven fields (python csv)"
 
 # JSON: perf's keys, plus the documented "emulated" keys on emulated rows
-$H stat -j -e task-clock,mcycle,minstret -M ipc -- true 2>"$dir/json" >/dev/null
+$H stat -j --json-extra -e task-clock,mcycle,minstret -M ipc -- true 2>"$dir/json" >/dev/null
 "$J" --lines <"$dir/json" >/dev/null; ok $? "JSON: one valid object per line"
 python3 -c '
 import json, sys

@@ -14,7 +14,7 @@ profiles_json >/dev/null
 for i in $(mix_profiles); do
 	name=$(profile_name $i)
 	declared $i declared.level1 declared.level2 declared.level3 >"$dir/declared"
-	$H stat -j --topdown=3 --emu-profile "$name" --emu-cycles 1e8 2>"$dir/stat.json" >/dev/null
+	$H stat -j --json-extra --topdown=3 --emu-profile "$name" --emu-cycles 1e8 2>"$dir/stat.json" >/dev/null
 	# metric names of metrics.json against the profile's node names
 	worst=$(awk -v decl="$dir/declared" '
 		BEGIN { while ((getline l < decl) > 0) { split(l, a, " "); d[a[1]] = a[2] }
@@ -73,7 +73,7 @@ $H stat --emu-cycles 1e6 -e rob_commitInstr 2>"$tap_out" >/dev/null
 grep -q 'emulated Kunminghu (kunminghu-v2): profile balanced, seed 1' "$tap_out"; ok $? "std output names the table, the profile and the seed"
 $H stat -x, --emu-cycles 1e6 --emu-seed 7 -e rob_commitInstr 2>"$tap_out" >/dev/null
 head -1 "$tap_out" | grep -q '^# emulated Kunminghu (kunminghu-v2): profile balanced, seed 7'; ok $? "CSV starts with a '#' label naming the table"
-$H stat -j --emu-cycles 1e6 --emu-profile dram-bound -e rob_commitInstr 2>"$tap_out" >/dev/null
+$H stat -j --json-extra --emu-cycles 1e6 --emu-profile dram-bound -e rob_commitInstr 2>"$tap_out" >/dev/null
 v=$($J emulated emu-profile emu-seed < "$tap_out" | tr '\n' ' ')
 [ "$v" = "true dram-bound 1 " ]; ok $? "JSON rows say emulated, profile and seed ($v)"
 

@@ -46,8 +46,8 @@ MEM="tma_memory_bound tma_l1_bound tma_l2_bound tma_l3_bound tma_dram_bound tma_
 for spelling in "-l1:1" "-l 2:2" "-l3:3" "--level=2:2"; do
 	opt=${spelling%:*} lv=${spelling##*:}
 	# shellcheck disable=SC2086
-	$H stat -j $opt $C 2>"$dir/l.json" >/dev/null
-	$H stat -j --topdown=$lv $C 2>"$dir/t.json" >/dev/null
+	$H stat -j --json-extra $opt $C 2>"$dir/l.json" >/dev/null
+	$H stat -j --json-extra --topdown=$lv $C 2>"$dir/t.json" >/dev/null
 	metrics "$dir/l.json" > "$dir/l.m"
 	metrics "$dir/t.json" > "$dir/t.m"
 	[ -s "$dir/l.m" ] && cmp -s "$dir/l.m" "$dir/t.m"
@@ -63,7 +63,7 @@ run_fails_with "-lx is refused naming the level" "-l 'x'" $H stat -lx $C
 sel() { # DESC WANT ARGS...: the node names of a -j run with ARGS
 	d=$1 want=$2
 	shift 2
-	"$H" stat -j "$@" $C 2>"$dir/n.json" >/dev/null
+	"$H" stat -j --json-extra "$@" $C 2>"$dir/n.json" >/dev/null
 	got=$(names "$dir/n.json")
 	[ "$got" = "$want" ]
 	ok $? "$d"
@@ -87,14 +87,14 @@ sel "a removal wins whatever the order" "tma_frontend_bound tma_bad_speculation 
 	--nodes '-L1_Bound,Memory_Bound*'
 
 # the selected nodes have the values of the whole tree (neither run multiplexes)
-$H stat -j -l2 $C 2>"$dir/full.json" >/dev/null
-$H stat -j --nodes '!Core_Bound,Memory_Bound,Frontend_Bound' $C 2>"$dir/sub.json" >/dev/null
+$H stat -j --json-extra -l2 $C 2>"$dir/full.json" >/dev/null
+$H stat -j --json-extra --nodes '!Core_Bound,Memory_Bound,Frontend_Bound' $C 2>"$dir/sub.json" >/dev/null
 metrics "$dir/sub.json" > "$dir/sub.m"
 metrics "$dir/full.json" | grep -E '^tma_(core_bound|memory_bound|frontend_bound) ' > "$dir/full.m"
 [ "$(wc -l < "$dir/sub.m")" -eq 3 ] && cmp -s "$dir/sub.m" "$dir/full.m"
 ok $? "--nodes values equal those of the same nodes in the whole tree"
 # the bottleneck path starts at the top of the selection
-$H stat -j --nodes '!Memory_Bound*' $C 2>"$dir/mb.json" >/dev/null
+$H stat -j --json-extra --nodes '!Memory_Bound*' $C 2>"$dir/mb.json" >/dev/null
 row_of "$dir/mb.json" tma_memory_bound | grep -q '"bottleneck" : true'
 ok $? "a selection below level 1 still marks its bottleneck"
 
@@ -110,7 +110,7 @@ run_fails_with "a bad /N is refused" "the level after '/' must be 1 to 3" \
 	$H stat --nodes 'Memory_Bound/7' $C
 
 # ---------------------------------------------------------------- -v descriptions
-$H stat -j -v -l3 $C 2>"$dir/v.json" >/dev/null
+$H stat -j --json-extra -v -l3 $C 2>"$dir/v.json" >/dev/null
 $J --lines < "$dir/v.json" > /dev/null
 ok $? "-j -v output is JSON, line by line"
 bn=$(grep '"bottleneck" : true' "$dir/v.json" | sed 's/.*"metric" : "\([a-z0-9_]*\)".*/\1/')
@@ -159,11 +159,11 @@ ok $? "CSV: -v leaves the Topdown rows as they are"
 
 # ---------------------------------------------------------------- --no-multiplex
 # the premise: level 3 does not fit the backend counters at once
-$H stat -j -v -l3 $C 2>"$dir/mux.json" >/dev/null
+$H stat -j --json-extra -v -l3 $C 2>"$dir/mux.json" >/dev/null
 grep '"event" : ' "$dir/mux.json" | grep -vq '"pcnt-running" : 100'
 ok $? "without --no-multiplex, -l3 multiplexes some events"
 
-$H stat -j -v -l3 --no-multiplex $C -o "$dir/nm.json" 2>"$dir/nm.err"
+$H stat -j --json-extra -v -l3 --no-multiplex $C -o "$dir/nm.json" 2>"$dir/nm.err"
 ok $? "-l3 --no-multiplex runs"
 grep -qx "Running 2 times to avoid multiplexing" "$dir/nm.err"
 ok $? "it says on stderr that it runs twice, as toplev does"
@@ -179,7 +179,7 @@ grep '"event" : ' "$dir/nm.json" > "$dir/nm.rows" || good=1
 while read -r line; do
 	ev=$(echo "$line" | $J event)
 	v=$(echo "$line" | $J counter-value)
-	alone=$($H stat -j --backend emu -e "$ev" $C 2>&1 >/dev/null | $J counter-value)
+	alone=$($H stat -j --json-extra --backend emu -e "$ev" $C 2>&1 >/dev/null | $J counter-value)
 	[ "$v" = "$alone" ] || { good=1; diag "$ev: $v, alone $alone"; }
 done < "$dir/nm.rows"
 ok $good "each count equals the count of the same seed's stream with that event alone"
@@ -196,11 +196,11 @@ ok $? "std: the header says so, and nothing says multiplexed"
 $H stat -l3 --no-multiplex --record "$dir/nm.run" $C 2>/dev/null
 [ "$($J no_multiplex_runs < "$dir/nm.run")" = 2 ]
 ok $? "the run file records the 2 runs"
-$H stat -j -l2 --no-multiplex $C -o "$dir/nm2.json" 2>"$dir/nm2.err"
+$H stat -j --json-extra -l2 --no-multiplex $C -o "$dir/nm2.json" 2>"$dir/nm2.err"
 metrics "$dir/nm2.json" > "$dir/nm2.m"
 [ -s "$dir/nm2.m" ] && ! grep -q Running "$dir/nm2.err" && cmp -s "$dir/nm2.m" "$dir/l2.m"
 ok $? "when everything fits (-l2) it runs once and changes nothing"
-$H stat -j -l3 --no-multiplex -e task-clock -o "$dir/cmd.json" -- true 2>"$dir/cmd.err"
+$H stat -j --json-extra -l3 --no-multiplex -e task-clock -o "$dir/cmd.json" -- true 2>"$dir/cmd.err"
 rc=$?
 [ $rc -eq 0 ] && [ "$(grep -c '"event" : ' "$dir/cmd.json")" -ge 1 ] &&
 	! grep '"event" : ' "$dir/cmd.json" | grep -vq '"pcnt-running" : 100'

@@ -161,7 +161,7 @@ ok $? "top -b retiring: the tree's Retiring <== and both harts' column say Retir
 # stat per hart, and report of the same run's file
 for prof in retiring balanced core-bound; do
 	S="$E --emu-profile $prof --emu-cycles 2000000"
-	"$H" stat $S --topdown -A -j >"$tmp/s.json" 2>&1
+	"$H" stat $S --topdown -A -j --json-extra >"$tmp/s.json" 2>&1
 	python3 "$tmp/check.py" "$M" stat "$tmp/s.json" >"$tmp/res" 2>&1
 	verdict "stat -A -j $prof: each hart's <== is the rule's"
 	"$H" stat $S --topdown -A --record "$tmp/run.json" >/dev/null 2>&1 &&

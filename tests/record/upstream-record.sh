@@ -1,0 +1,91 @@
+#!/bin/sh
+# tests/record/upstream-record.sh: upstream perf 6.12's own perf record
+# test, tools/perf/tests/shell/record.sh, read from Debian's
+# linux-source-6.12 tarball (never copied into the project) and run with
+# hpmstat in perf's place: a `perf` first in PATH hands `perf record` and
+# `perf report` to hpmstat, `perf test -w thloop` (a workload built into
+# perf) to tests/record/thloop.c (two threads spinning in test_loop),
+# `perf test -F Symbols` (whether perf's workloads have symbols) to nm on
+# that program, and every other subcommand (list, script) to Debian's perf.
+# Judged check by check from the script's own result lines; a check the
+# script skips is a SKIP with its reason, and so is one that needs a perf
+# record option hpmstat does not claim (named below). Skipped without the
+# tarball, gcc, nm or a working sampler.
+. "$top_srcdir/tests/lib.sh"
+TAR=${LINUX_SOURCE_612_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+[ -r "$TAR" ] || skip_all "linux-source-6.12 not installed ($TAR)"
+for t in gcc nm bash perf; do
+	command -v $t >/dev/null 2>&1 || skip_all "$t not installed"
+done
+T=$(mktemp -d)
+trap 'main_shell && rm -rf "$T" "$tap_out" "$tap_err"' EXIT
+cd "$T" || exit 1
+S=linux-source-6.12/tools/perf/tests/shell
+tar -xJf "$TAR" --occurrence=1 "$S/record.sh" "$S/lib/waiting.sh" "$S/lib/perf_has_symbol.sh" \
+	2>tar.err || skip_all "$S/record.sh not in $TAR: $(head -1 tar.err)"
+gcc -O0 -g -pthread -o thloop "$top_srcdir/tests/record/thloop.c" || exit 1
+if ! "$HPMSTAT" record -q -e cpu-clock -o probe.data -- true 2>probe.err; then
+	skip_all "cannot sample here: $(head -1 probe.err)"
+fi
+mkdir bin
+cat >bin/perf <<EOS
+#!/bin/sh
+case "\$1 \$2" in
+"record "* | "report "*) exec "$HPMSTAT" "\$@" ;;
+"test -w")
+	shift 3
+	exec "$T/thloop" "\$@" ;;
+"test -vv")
+	nm "$T/thloop" | awk '\$3 == "test_loop" { print "  " \$3 }'
+	exit 0 ;;
+esac
+exec "$(command -v perf)" "\$@"
+EOS
+chmod +x bin/perf
+(cd "$S" && PATH="$T/bin:$PATH" timeout -k 5 300 bash ./record.sh) </dev/null >rec.out 2>&1
+rc=$?
+diag "record.sh exit $rc"
+
+# line PATTERN: the script's first result line matching PATTERN
+line() { grep -E "$1" rec.out | grep -F '[' | head -1; }
+# judge NAME SUCCESS FAIL-PREFIX [FEATURE-LINE WHY]: a check's verdict
+judge() {
+	name=$1 success=$2 prefix=$3
+	if grep -qF "$success [Success]" rec.out; then
+		ok 0 "record.sh: $name"
+		return
+	fi
+	l=$(line "^($success|$prefix) .*\[")
+	# hpmstat's refusal of an option it does not claim, before the
+	# script's own skips (it skips when record fails)
+	if [ -n "${4:-}" ] && [ "$l" = "$4" ]; then
+		skip "record.sh: $name: $5 (hpmstat: $l)"
+		return
+	fi
+	case $l in
+	*"[Skipped"*) skip "record.sh: $name: the script skips it ($l)" ;;
+	*)
+		ok 1 "record.sh: $name (${l:-no result line})"
+		diag "$(head -20 rec.out)" ;;
+	esac
+}
+judge "per-thread" "Basic --per-thread mode test" "Per-thread record" \
+	"Per-thread record [Failed record]" \
+	"needs record --per-thread (perf's per-thread mmaps), which hpmstat record does not claim"
+judge "register capture" "Register capture test" "Register capture test"
+judge "system-wide" "Basic --system-wide mode test" "System-wide record" \
+	"System-wide record [Skipped not supported]" \
+	"needs record -B (no build ids) and --synth=no, which hpmstat record does not claim"
+# the workload check records and reports thloop, then again with
+# --threads=package (perf's parallel trace streaming)
+if grep -qF "Workload record [Failed record --threads option]" rec.out; then
+	ok 0 "record.sh: workload: record and report name test_loop"
+	skip "record.sh: workload --threads=package: perf's parallel trace streaming, which hpmstat record does not claim"
+else
+	judge "workload" "Basic target workload test" "Workload record"
+fi
+judge "branch counter" "Branch counter test" "(branch counter|Branch counter|  *Branch counter)"
+judge "cgroup" "Cgroup sampling test" "Cgroup sampling" \
+	"Cgroup sampling [Skipped not supported]" \
+	"needs record -B, --synth=cgroup and --all-cgroups, which hpmstat record does not claim"
+done_testing
