@@ -15,21 +15,14 @@ for i in $(mix_profiles); do
 	name=$(profile_name $i)
 	declared $i declared.level1 declared.level2 declared.level3 >"$dir/declared"
 	$H stat -j --topdown=3 --emu-profile "$name" --emu-cycles 1e8 2>"$dir/stat.json" >/dev/null
-	# metric names of metrics.json against the profile's node names
+	# the profile declares its nodes by stat's metric names
 	worst=$(awk -v decl="$dir/declared" '
-		BEGIN { while ((getline l < decl) > 0) { split(l, a, " "); d[a[1]] = a[2] }
-			map["tma_retiring"]="retiring"; map["tma_frontend_bound"]="frontend_bound"
-			map["tma_bad_speculation"]="bad_speculation"; map["tma_backend_bound"]="backend_bound"
-			map["tma_fetch_latency"]="fetch_latency"; map["tma_fetch_bandwidth"]="fetch_bandwidth"
-			map["tma_branch_mispredicts"]="branch_mispredict"; map["tma_machine_clears"]="machine_clears"
-			map["tma_core_bound"]="core_bound"; map["tma_memory_bound"]="memory_bound"
-			map["tma_l1_bound"]="l1_bound"; map["tma_l2_bound"]="l2_bound"; map["tma_l3_bound"]="l3_bound"
-			map["tma_dram_bound"]="dram_bound"; map["tma_store_bound"]="store_bound" }
+		BEGIN { while ((getline l < decl) > 0) { split(l, a, " "); d[a[1]] = a[2] } }
 		/"metric" : / {
 			match($0, /"metric" : "[a-z0-9_]*"/); m = substr($0, RSTART + 12, RLENGTH - 13)
 			match($0, /"metric-value" : [-0-9.e]*/); v = substr($0, RSTART + 17, RLENGTH - 17)
-			if (!(m in map)) next
-			want = d[map[m]] * 100; diff = v - want; if (diff < 0) diff = -diff
+			if (!(m in d)) next
+			want = d[m] * 100; diff = v - want; if (diff < 0) diff = -diff
 			if (diff > worst) { worst = diff; which = m }
 			seen++ }
 		END { if (seen != 15) print "missing"; else printf "%.3f %s\n", worst, which }' "$dir/stat.json")
