@@ -79,6 +79,14 @@ awk -F, '/,mcycle,/{if ($2 != 1000000) bad++} END{exit bad > 0}' "$tap_out"; ok 
 $H stat -r 3 --emu-cycles 1e6 -e rob_commitInstr -x, 2>"$tap_out" >/dev/null
 grep -v '^#' "$tap_out" | awk -F, '$4 ~ /%$/ {f=1} END{exit !f}'; ok $? "-r 3 prints the variance field"
 
+# -r's spread where perf puts it: the same column on event rows and on
+# Topdown rows (past perf's metric column), the [emu] mark after it on both
+$H stat -r 3 --topdown=2 --emu-cycles 1e6 -e minstret 2>"$tap_out" >/dev/null
+awk '/\( \+-/ && !/seconds time elapsed/ { c[index($0, "( +-")]++; rows++
+		if (index($0, "[emu]") < index($0, "( +-")) late++ }
+	END { n = 0; for (k in c) n++; exit !(rows == 11 && n == 1 && !late) }' "$tap_out"
+ok $? "-r 3: ( +- x% ) in one column on the event row and the 10 Topdown rows, before [emu]"
+
 # -A: per-hart counts and per-hart Topdown trees
 $H stat -A -x, --emu-harts 2 --topdown --emu-cycles 2e6 -e mcycle 2>"$tap_out" >/dev/null
 [ "$(grep -c '^hart[01],2000000,,mcycle,' "$tap_out")" -eq 2 ]; ok $? "-A: one mcycle row per hart"
