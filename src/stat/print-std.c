@@ -89,15 +89,27 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 		fprintf(cfg->out, "%18s       on %s\n", "", e->placement);
 }
 
+/* How many ancestors of metric row k are shown above it. */
+static unsigned shown_depth(const struct stat_result *res, unsigned k)
+{
+	unsigned depth = 0;
+	for (int p = res->metrics[k].parent; p >= 0 && depth < res->nr_metrics;
+	     p = res->metrics[p].parent)
+		depth++;
+	return depth;
+}
+
 /* One metric row; `unit`: the aggregation id whose prefix columns lead the
  * row (-I), or -1. */
 static void print_metric_row(const struct stat_config *cfg, const struct stat_result *res,
                              unsigned k, int unit)
 {
 	const struct stat_metric *m = &res->metrics[k];
-	/* a stage-2 metric one step in from the node it is listed under */
-	unsigned indent = m->level        ? 2 * (m->level - 1)
-	                  : m->under >= 0 ? 2 * res->metrics[m->under].level
+	/* a node two columns in from its parent row (one whose parent is not
+	 * shown is named by its path instead), a stage-2 metric one step in
+	 * from the node it is listed under */
+	unsigned indent = m->level        ? 2 * shown_depth(res, k)
+	                  : m->under >= 0 ? 2 * (shown_depth(res, (unsigned)m->under) + 1)
 	                                  : 0;
 	char name[64];
 	snprintf(name, sizeof(name), "%*s%s", (int)indent, "", m->display);
