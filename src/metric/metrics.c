@@ -434,6 +434,7 @@ int metric_set_add_topdown(struct metric_set *s, unsigned level, struct metric_e
 	for (unsigned i = 0; i < t->nr; i++)
 		if (t->metrics[i].level == 1)
 			add_subtree(s, &t->metrics[i], level);
+	s->tree = true;
 	return 0;
 }
 
@@ -698,6 +699,7 @@ int metric_set_add_nodes(struct metric_set *s, unsigned level, const char *list,
 			chosen++;
 		}
 	metric_set_free(&sel);
+	s->tree = true;
 	if (!chosen) {
 		char esc[160];
 		str_escape(list, esc, sizeof(esc));
@@ -1148,18 +1150,21 @@ void metric_set_mark_bottleneck(const struct metric_set *s, struct metric_value 
 	/* each round goes one level down, so a round per metric always suffices */
 	for (unsigned round = 0; round < s->table->nr; round++) {
 		int best = -1;
+		unsigned siblings = 0;
 		for (unsigned i = 0; i < s->nr; i++) {
 			const struct metric *m = s->m[i];
 			if (m->level == 0)
 				continue;
 			if (parent < 0 ? m->level != top : m->parent != parent)
 				continue;
+			siblings++;
 			if (vals[i].thresh != METRIC_THRESH_YES || isnan(vals[i].value))
 				continue;
 			if (best < 0 || vals[i].value > vals[best].value)
 				best = (int)i;
 		}
-		if (best < 0)
+		/* -M's nodes alone: a node is the bottleneck among others only */
+		if (best < 0 || (!s->tree && siblings < 2))
 			break;
 		vals[best].flags |= METRIC_F_BOTTLENECK;
 		last = best;

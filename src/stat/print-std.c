@@ -111,8 +111,11 @@ static void print_metric_row(const struct stat_config *cfg, const struct stat_re
 	unsigned indent = m->level        ? 2 * shown_depth(res, k)
 	                  : m->under >= 0 ? 2 * (shown_depth(res, (unsigned)m->under) + 1)
 	                                  : 0;
+	/* -M's metrics by the names perf prints and -M takes (tma_frontend_bound
+	 * beside ipc), a Topdown tree's nodes by toplev's (Frontend_Bound) */
 	char name[64];
-	snprintf(name, sizeof(name), "%*s%s", (int)indent, "", m->display);
+	snprintf(name, sizeof(name), "%*s%s", (int)indent, "",
+	         cfg->topdown_level ? m->display : m->name);
 	prefix(cfg, res, STAT_AGGR_METRIC_ROW, unit);
 	char v[64], why[64];
 	int width = fprintf(cfg->out, "   %-34s %10s  %-10s", name,

@@ -87,6 +87,21 @@ awk '/\( \+-/ && !/seconds time elapsed/ { c[index($0, "( +-")]++; rows++
 	END { n = 0; for (k in c) n++; exit !(rows == 11 && n == 1 && !late) }' "$tap_out"
 ok $? "-r 3: ( +- x% ) in one column on the event row and the 10 Topdown rows, before [emu]"
 
+# -M: the rows named as -M takes them (perf's names), one vocabulary in
+# the block; a node alone is no bottleneck (toplev compares siblings), a
+# level of them still has one
+$H stat -M tma_backend_bound,ipc --emu-cycles 1e6 2>"$tap_out" >/dev/null
+[ "$(awk '/ (% slots|per cycle) / { printf "%s ", $1 }' "$tap_out")" = "tma_backend_bound ipc " ]
+ok $? "-M tma_backend_bound,ipc: rows named tma_backend_bound and ipc"
+! grep -q '<==' "$tap_out"
+ok $? "-M tma_backend_bound: a node alone is not marked <=="
+$H stat -j -M tma_backend_bound --emu-cycles 1e6 2>"$tap_out" >/dev/null
+grep -q '"metric" : "tma_backend_bound".*"bottleneck" : false' "$tap_out"
+ok $? "... nor in JSON"
+$H stat -M TopdownL1 --emu-cycles 1e6 2>"$tap_out" >/dev/null
+[ "$(grep -c '<==' "$tap_out")" = 1 ] && grep -q '^ *tma_backend_bound .*<==' "$tap_out"
+ok $? "-M TopdownL1: the level's bottleneck is marked"
+
 # -A: per-hart counts and per-hart Topdown trees
 $H stat -A -x, --emu-harts 2 --topdown --emu-cycles 2e6 -e mcycle 2>"$tap_out" >/dev/null
 [ "$(grep -c '^hart[01],2000000,,mcycle,' "$tap_out")" -eq 2 ]; ok $? "-A: one mcycle row per hart"
