@@ -70,6 +70,8 @@ static int add_topdown(struct hpm_session *s, struct stat_opts *o, char *err, si
 	metric_set_free(&sel);
 	int rc = hpm_session_add_metrics(s, list, 0, o->retired_minstret, err, errlen);
 	free(list);
+	/* a tree, if a pruned one: its bottleneck is marked as --topdown's */
+	s->metrics.tree = true;
 	return rc;
 }
 

@@ -1,8 +1,10 @@
 /* openmetrics.c: the exposition of hpmstat's counts (openmetrics.h).
  *
  * The families, in the order they are written:
- *   hpm_info                          info: version, back end, model, profile, seed
+ *   hpm_build_info                    info: version, back end, model, profile, seed
  *   hpm_events_total                  counter: raw counts per event and CPU (hart)
+ *   hpm_event_seconds_total           counter: the time events (cpu-clock, task-clock,
+ *                                     duration_time ...) in seconds, per event and CPU
  *   hpm_event_enabled_seconds_total   counter: time enabled, per event and CPU
  *   hpm_event_running_seconds_total   counter: time on a counter, per event and CPU
  *   hpm_topdown_ratio                 gauge: Topdown node shares 0..1, last interval
@@ -15,7 +17,8 @@
  *   hpm_last_update_timestamp_seconds gauge: Unix time of these values
  * Counts are raw (not scaled for multiplexing) so that a counter only ever
  * grows; enabled and running time let a reader scale them, as perf does
- * (count * enabled / running). The two formats differ only in the
+ * (count * enabled / running). Time is in seconds, Prometheus's base unit,
+ * in families named _seconds. The two formats differ only in the
  * metadata of counters and info (OpenMetrics names the family without
  * _total and _info and has an info type and UNIT lines) and in "# EOF".
  */
@@ -55,11 +58,12 @@ static void family(FILE *o, enum hpm_expo_format f, const char *base, enum fam_t
 		type = om ? "info" : "gauge";
 	if (!om)
 		suffix = t == FAM_COUNTER ? "_total" : t == FAM_INFO ? "_info" : "";
+	/* HELP first, as Prometheus's own clients write them; the help texts
+	 * here hold no backslash, quote or newline to escape */
+	fprintf(o, "# HELP %s%s %s\n", base, suffix, help);
 	fprintf(o, "# TYPE %s%s %s\n", base, suffix, type);
 	if (om && unit)
 		fprintf(o, "# UNIT %s %s\n", base, unit);
-	/* the help texts here hold no backslash, quote or newline to escape */
-	fprintf(o, "# HELP %s%s %s\n", base, suffix, help);
 }
 
 /* A label value, escaped as both formats escape it: \\, \" and \n. */
@@ -182,7 +186,9 @@ static void info_family(FILE *o, enum hpm_expo_format f, const struct hpm_sessio
 	for (unsigned i = 0; i < s->all.nr; i++)
 		model_rows |=
 		    s->all.ev[i].kind == HPM_EV_MODEL || s->all.ev[i].kind == HPM_EV_MODEL_FIXED;
-	family(o, f, "hpm", FAM_INFO, NULL,
+	/* the convention's name for what a program is (Prometheus's
+	 * prometheus_build_info, node_exporter's node_exporter_build_info) */
+	family(o, f, "hpm_build", FAM_INFO, NULL,
 	       "hpmstat's version, back end (perf, emu or perf+emu), the PMU model whose events "
 	       "are counted, and the emulator's profile and seed (empty when unused).");
 	const char *kv[] = {"version", info->version ? info->version : "",
@@ -191,21 +197,49 @@ static void info_family(FILE *o, enum hpm_expo_format f, const struct hpm_sessio
 	                    "profile", profile ? profile : "",
 	                    "seed",    seed,
 	                    NULL};
-	sample_start(o, "hpm_info", kv);
+	sample_start(o, "hpm_build_info", kv);
 	fputs("1\n", o);
 }
 
 /* One per-event counter family: what(e, u) for every exported row and unit. */
-enum ev_field { EV_COUNT, EV_ENABLED, EV_RUNNING };
+enum ev_field { EV_COUNT, EV_SECONDS, EV_ENABLED, EV_RUNNING };
+
+/* A row whose count is a time in nanoseconds: perf's two clocks (shown in
+ * msec) and its tool events (duration_time, user_time, system_time). */
+static bool time_row(const struct hpm_evsel *e)
+{
+	return e->kind == HPM_EV_TOOL || strcmp(e->unit, "msec") == 0;
+}
+
+/* Whether row i belongs in family fld: the time rows in seconds, the
+ * others as counts; every row has enabled and running times. */
+static bool row_in_family(const struct hpm_session *s, unsigned i, enum ev_field fld)
+{
+	if (!row_exported(s, i))
+		return false;
+	if (fld == EV_COUNT || fld == EV_SECONDS)
+		return time_row(&s->all.ev[i]) == (fld == EV_SECONDS);
+	return true;
+}
+
+/* nanoseconds as seconds, every digit kept */
+static void ns_as_seconds(FILE *o, uint64_t t)
+{
+	fprintf(o, "%" PRIu64 ".%09" PRIu64 "\n", t / 1000000000u, t % 1000000000u);
+}
 
 static void event_family(FILE *o, enum hpm_expo_format f, const struct hpm_session *s,
                          const struct stat_result *res, enum ev_field fld)
 {
-	static const char *const base[] = {"hpm_events", "hpm_event_enabled_seconds",
+	static const char *const base[] = {"hpm_events", "hpm_event_seconds",
+	                                   "hpm_event_enabled_seconds",
 	                                   "hpm_event_running_seconds"};
 	static const char *const help[] = {
 	    "Raw event counts since counting started, per event and CPU (hart when "
 	    "emulated=\"true\"); not scaled for multiplexing: scale by enabled / running time.",
+	    "The time events (cpu-clock, task-clock, duration_time, user_time, system_time) "
+	    "since counting started, in seconds, per event and CPU; not scaled for "
+	    "multiplexing.",
 	    "Time each event was enabled since counting started (emulated events: their "
 	    "cycles at the emulated clock).",
 	    "Time each event was on a counter since counting started; less than enabled "
@@ -213,9 +247,15 @@ static void event_family(FILE *o, enum hpm_expo_format f, const struct hpm_sessi
 	char name[64];
 	snprintf(name, sizeof(name), "%s_total", base[fld]);
 	double freq = (double)hpm_session_emu_freq(s);
+	bool any = false;
+	for (unsigned i = 0; i < s->all.nr; i++)
+		any |= row_in_family(s, i, fld);
+	/* the counts' family always, the seconds' where there are time rows */
+	if (fld == EV_SECONDS && !any)
+		return;
 	family(o, f, base[fld], FAM_COUNTER, fld == EV_COUNT ? NULL : "seconds", help[fld]);
 	for (unsigned i = 0; i < s->all.nr; i++) {
-		if (!row_exported(s, i))
+		if (!row_in_family(s, i, fld))
 			continue;
 		const struct hpm_evsel *e = &s->all.ev[i];
 		unsigned nu = stat_nr_units(res, i);
@@ -235,12 +275,15 @@ static void event_family(FILE *o, enum hpm_expo_format f, const struct hpm_sessi
 				fprintf(o, "%" PRIu64 "\n", c->val);
 				continue;
 			}
+			if (fld == EV_SECONDS) {
+				ns_as_seconds(o, c->val);
+				continue;
+			}
 			uint64_t t = fld == EV_ENABLED ? c->ena : c->run;
 			if (e->emulated)
 				value(o, (double)t / freq);
 			else
-				fprintf(o, "%" PRIu64 ".%09" PRIu64 "\n", t / 1000000000u,
-				        t % 1000000000u);
+				ns_as_seconds(o, t);
 		}
 	}
 }
@@ -417,6 +460,7 @@ int hpm_expo_render(FILE *o, enum hpm_expo_format f, struct hpm_session *s,
 	info_family(o, f, s, info);
 	if (res) {
 		event_family(o, f, s, res, EV_COUNT);
+		event_family(o, f, s, res, EV_SECONDS);
 		event_family(o, f, s, res, EV_ENABLED);
 		event_family(o, f, s, res, EV_RUNNING);
 		struct unit_metrics um;

@@ -32,14 +32,14 @@ int hpm_expo_format_parse(const char *name, enum hpm_expo_format *out);
 
 /* What the exposition says about the run besides the counts. */
 struct hpm_expo_info {
-	const char *version; /* hpmstat's, for hpm_info */
+	const char *version; /* hpmstat's, for hpm_build_info */
 	uint64_t intervals;  /* intervals completed (hpm_intervals_total) */
 	double interval_s;   /* the configured interval length, 0: none */
 	double start_time;   /* Unix time counting started, seconds; 0: unknown */
 	double last_update;  /* Unix time of this exposition's values */
 };
 
-/* Writes the exposition of session s to out in format f: hpm_info and the
+/* Writes the exposition of session s to out in format f: hpm_build_info and the
  * run's families always; with res (the last interval's result, its delta
  * counts, or the whole run's), the events' cumulative counts and times
  * from s, and the Topdown ratios, IPC, other metrics and the multiplex

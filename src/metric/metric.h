@@ -297,6 +297,9 @@ struct metric_set {
 	const struct metric **m;
 	int *under; /* [nr]: see metric_set_under */
 	unsigned nr, alloc;
+	/* a Topdown tree was asked for (--topdown, --nodes), not only -M
+	 * metrics: metric_set_mark_bottleneck */
+	bool tree;
 };
 
 /* An empty selection from table t. */

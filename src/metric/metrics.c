@@ -421,6 +421,7 @@ int metric_set_add_topdown(struct metric_set *s, unsigned level, struct hpm_diag
 	for (unsigned i = 0; i < t->nr; i++)
 		if (t->metrics[i].level == 1)
 			add_subtree(s, &t->metrics[i], level);
+	s->tree = true;
 	return 0;
 }
 
@@ -525,34 +526,81 @@ static int node_item_parse(const struct metric_table *t, const char *p, size_t n
 	return 0;
 }
 
+/* Node m's name in the spelling of what the user typed: with tma_ (the
+ * metric name) or without, and in the tree's case (Memory_Bound, DRAM_Bound),
+ * all lower case or all upper case as typed. */
+static const char *node_spelt_as(const struct metric *m, const char *typed, char *buf, size_t len)
+{
+	bool upper = false, lower = false;
+	const char *t = typed + strspn(typed, "+-^");
+	for (const char *c = t; *c; c++) {
+		upper |= isupper((unsigned char)*c) != 0;
+		lower |= islower((unsigned char)*c) != 0;
+	}
+	char *shown = metric_node_display_name(m);
+	const char *name = strncasecmp(t, "tma_", 4) == 0 ? m->name : shown;
+	if (strncasecmp(t, "tma_", 4) == 0 && strncasecmp(name, "tma_", 4) != 0)
+		snprintf(buf, len, "tma_%s", name);
+	else
+		snprintf(buf, len, "%s", name);
+	free(shown);
+	for (char *c = buf; *c && upper != lower; c++)
+		*c = (char)(upper ? toupper((unsigned char)*c) : tolower((unsigned char)*c));
+	return buf;
+}
+
+/* Node m as the user would have written it (node_spelt_as), with its
+ * ancestors joined by '.' when dotted (Backend_Bound.Memory_Bound). */
+static void node_spelt_path(const struct metric_table *t, const struct metric *m, bool dotted,
+                            const char *typed, char *buf, size_t len)
+{
+	const struct metric *p = dotted ? metric_parent(t, m) : NULL;
+	char own[NODE_TEXT_MAX + 8];
+	buf[0] = '\0';
+	if (p)
+		node_spelt_path(t, p, dotted, typed, buf, len);
+	/* only the path's first name may carry tma_ (node_key) */
+	const char *bare = typed + strspn(typed, "+-^");
+	if (p && strncasecmp(bare, "tma_", 4) == 0)
+		typed = bare + 4;
+	size_t at = strlen(buf);
+	snprintf(buf + at, len - at, "%s%s", p ? "." : "",
+	         node_spelt_as(m, typed, own, sizeof(own)));
+}
+
 static void unknown_node(const struct metric_table *t, const struct node_item *it,
                          struct hpm_diag *err)
 {
 	char esc[NODE_TEXT_MAX + 32], keys[64][NODE_TEXT_MAX];
+	const struct metric *node[64];
 	const char *sugg[1];
 	struct suggest sg;
 	size_t len = strlen(it->pat);
 	unsigned nk = 0;
+	/* a dotted name is compared with the nodes' paths */
+	bool dotted = strchr(it->pat, '.') != NULL;
 	suggest_init(&sg, it->pat, len, (unsigned)(len / 3 + 1), true, sugg, 1);
 	for (unsigned i = 0; i < t->nr && nk < 64; i++)
 		if (t->metrics[i].level) {
-			node_key(t->metrics[i].name, strlen(t->metrics[i].name), keys[nk],
-			         sizeof(keys[nk]));
+			node[nk] = &t->metrics[i];
+			if (dotted)
+				node_path(t, node[nk], keys[nk], sizeof(keys[nk]));
+			else
+				node_key(node[nk]->name, strlen(node[nk]->name), keys[nk],
+				         sizeof(keys[nk]));
 			suggest_offer(&sg, keys[nk++]);
 		}
 	str_escape(it->text, esc, sizeof(esc));
-	if (sg.n) {
-		/* the name as --topdown shows it: tma_ and all */
-		char full[NODE_TEXT_MAX + 8];
-		snprintf(full, sizeof(full), "tma_%s", sugg[0]);
-		const struct metric *m = metric_by_name(t, full);
-		hpm_diag_fail(err, METRIC_EUNKNOWN, -1,
-		              "unknown Topdown node '%s'; did you mean '%s'?", esc,
-		              m ? m->name : sugg[0]);
-	} else {
-		hpm_diag_fail(err, METRIC_EUNKNOWN, -1,
-		              "unknown Topdown node '%s' (the tree is in hpmstat-stat(1))", esc);
-	}
+	for (unsigned k = 0; sg.n && k < nk; k++)
+		if (sugg[0] == keys[k]) {
+			char spelt[2 * NODE_TEXT_MAX];
+			node_spelt_path(t, node[k], dotted, it->text, spelt, sizeof(spelt));
+			hpm_diag_fail(err, METRIC_EUNKNOWN, -1,
+			              "unknown Topdown node '%s'; did you mean '%s'?", esc, spelt);
+			return;
+		}
+	hpm_diag_fail(err, METRIC_EUNKNOWN, -1,
+	              "unknown Topdown node '%s' (the tree is in hpmstat-stat(1))", esc);
 }
 
 int metric_set_add_nodes(struct metric_set *s, unsigned level, const char *list,
@@ -640,6 +688,7 @@ int metric_set_add_nodes(struct metric_set *s, unsigned level, const char *list,
 			chosen++;
 		}
 	metric_set_free(&sel);
+	s->tree = true;
 	if (!chosen) {
 		char esc[160];
 		str_escape(list, esc, sizeof(esc));
@@ -1091,18 +1140,21 @@ void metric_set_mark_bottleneck(const struct metric_set *s, struct metric_value 
 	/* each round goes one level down, so a round per metric always suffices */
 	for (unsigned round = 0; round < s->table->nr; round++) {
 		int best = -1;
+		unsigned siblings = 0;
 		for (unsigned i = 0; i < s->nr; i++) {
 			const struct metric *m = s->m[i];
 			if (m->level == 0)
 				continue;
 			if (parent < 0 ? m->level != top : m->parent != parent)
 				continue;
+			siblings++;
 			if (vals[i].thresh != METRIC_THRESH_YES || isnan(vals[i].value))
 				continue;
 			if (best < 0 || vals[i].value > vals[best].value)
 				best = (int)i;
 		}
-		if (best < 0)
+		/* -M's nodes alone: a node is the bottleneck among others only */
+		if (best < 0 || (!s->tree && siblings < 2))
 			break;
 		vals[best].flags |= METRIC_F_BOTTLENECK;
 		last = best;

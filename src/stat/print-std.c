@@ -13,6 +13,12 @@
 #include "stat/values.h"
 #include "util/count.h"
 
+/* Where -r's spread starts on a row past its prefix columns: after the
+ * count (18), the unit (4), the name (32) and perf's metric column (35),
+ * with their separators, as perf prints it. */
+#define STAT_NOISE_COL (18 + 1 + 4 + 1 + 32 + 35)
+#define STAT_NOISE_FMT "  ( +-%6.2f%% )"
+
 static void prefix(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
                    int unit)
 {
@@ -73,7 +79,7 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 	/* perf leaves out a spread of exactly 0 */
 	if (res->noise && unit < 0 && !isnan(res->noise[i].rel_stddev) &&
 	    res->noise[i].rel_stddev != 0)
-		fprintf(cfg->out, "  ( +-%6.2f%% )", res->noise[i].rel_stddev);
+		fprintf(cfg->out, STAT_NOISE_FMT, res->noise[i].rel_stddev);
 	if (share < 1.0 && share > 0)
 		fprintf(cfg->out, "  (%.2f%%)", 100 * share);
 	if (e->emulated)
@@ -83,28 +89,50 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 		fprintf(cfg->out, "%18s       on %s\n", "", e->placement);
 }
 
+/* How many ancestors of metric row k are shown above it. */
+static unsigned shown_depth(const struct stat_result *res, unsigned k)
+{
+	unsigned depth = 0;
+	for (int p = res->metrics[k].parent; p >= 0 && depth < res->nr_metrics;
+	     p = res->metrics[p].parent)
+		depth++;
+	return depth;
+}
+
 /* One metric row; `unit`: the aggregation id whose prefix columns lead the
  * row (-I), or -1. */
 static void print_metric_row(const struct stat_config *cfg, const struct stat_result *res,
                              unsigned k, int unit)
 {
 	const struct stat_metric *m = &res->metrics[k];
-	/* a stage-2 metric one step in from the node it is listed under */
-	unsigned indent = m->level        ? 2 * (m->level - 1)
-	                  : m->under >= 0 ? 2 * res->metrics[m->under].level
+	/* a node two columns in from its parent row (one whose parent is not
+	 * shown is named by its path instead), a stage-2 metric one step in
+	 * from the node it is listed under */
+	unsigned indent = m->level        ? 2 * shown_depth(res, k)
+	                  : m->under >= 0 ? 2 * (shown_depth(res, (unsigned)m->under) + 1)
 	                                  : 0;
+	/* -M's metrics by the names perf prints and -M takes (tma_frontend_bound
+	 * beside ipc), a Topdown tree's nodes by toplev's (Frontend_Bound) */
 	char name[64];
-	snprintf(name, sizeof(name), "%*s%s", (int)indent, "", m->display);
+	snprintf(name, sizeof(name), "%*s%s", (int)indent, "",
+	         cfg->topdown_level ? m->display : m->name);
 	prefix(cfg, res, STAT_AGGR_METRIC_ROW, unit);
 	char v[64], why[64];
-	fprintf(cfg->out, "   %-34s %10s  %-10s", name,
-	        isnan(m->value) ? "n/a" : stat_fixed2(m->value, v, sizeof(v)), m->unit);
-	/* metrics are Kunminghu formulas: emulated when the emulator runs; the
-	 * mark in its own column, before the flags */
-	if (cfg->emu.active)
+	int width = fprintf(cfg->out, "   %-34s %10s  %-10s", name,
+	                    isnan(m->value) ? "n/a" : stat_fixed2(m->value, v, sizeof(v)), m->unit);
+	/* -r's spread where an event row has it (past perf's 35-column metric
+	 * column), then the emulated mark as on event rows */
+	if (res->metric_noise && !isnan(m->value) && !isnan(res->metric_noise[k].rel_stddev)) {
+		fprintf(cfg->out, "%*s" STAT_NOISE_FMT,
+		        width < STAT_NOISE_COL ? STAT_NOISE_COL - width : 0, "",
+		        res->metric_noise[k].rel_stddev);
+		if (cfg->emu.active)
+			fputs("  " STAT_EMU_MARK, cfg->out);
+	} else if (cfg->emu.active) {
+		/* metrics are Kunminghu formulas: emulated when the emulator
+		 * runs; the mark in its own column, before the flags */
 		fputs(" " STAT_EMU_MARK, cfg->out);
-	if (res->metric_noise && !isnan(m->value) && !isnan(res->metric_noise[k].rel_stddev))
-		fprintf(cfg->out, " ( +- %5.2f%% )", res->metric_noise[k].rel_stddev);
+	}
 	if (m->out_of_range)
 		fprintf(cfg->out, "  [out of range: %s]",
 		        metric_range_text(m->value, why, sizeof(why)));

@@ -664,6 +664,22 @@ unsigned hpm_session_metric_units(const struct hpm_session *s, char *const **nam
 	*names = k < 0 ? NULL : s->backend[k].unit_names;
 	return *names ? s->backend[k].nr_units : 0;
 }
+/* A node whose parent is not shown (--nodes removed it) is named by its
+ * path from the nearest ancestor shown, as toplev's dotted names
+ * (Backend_Bound.Memory_Bound): never a child floating under another
+ * node's rows. Takes name (owned), returns the name to show (owned). */
+static char *floating_node_name(const struct metric_set *set, const struct metric *d, char *name)
+{
+	for (const struct metric *p = metric_parent(set->table, d);
+	     p && metric_set_find(set, p) < 0; p = metric_parent(set->table, p)) {
+		char *parent = metric_node_display_name(p);
+		char *path = xasprintf("%s.%s", parent, name);
+		free(parent);
+		free(name);
+		name = path;
+	}
+	return name;
+}
 
 unsigned hpm_session_metrics_unit(struct hpm_session *s, const struct hpm_count *const *delta,
                                   int unit, struct stat_metric **out)
@@ -694,6 +710,8 @@ unsigned hpm_session_metrics_unit(struct hpm_session *s, const struct hpm_count 
 		const struct metric *p = metric_parent(s->metrics.table, d);
 		if (p)
 			m[k].parent = metric_set_find(&s->metrics, p);
+		if (p && m[k].parent < 0)
+			m[k].display = floating_node_name(&s->metrics, d, m[k].display);
 		m[k].raw = v->value;
 		m[k].value = metric_value_shown(d, v);
 		m[k].out_of_range = (v->flags & METRIC_F_OUT_OF_RANGE) != 0;

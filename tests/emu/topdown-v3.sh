@@ -41,10 +41,11 @@ for p in balanced branch-mispredict core-bound dram-bound fetch-bandwidth fetch-
 	rc=$?
 	st=$rc
 	msg=
-	for pair in frontend_bound:Frontend_Bound backend_bound:Backend_Bound \
-		retiring:Retiring bad_speculation:Bad_Speculation fetch_latency:Fetch_Latency \
-		fetch_bandwidth:Fetch_Bandwidth branch_mispredict:Branch_Mispredicts \
-		machine_clears:Machine_Clears core_bound:Core_Bound memory_bound:Memory_Bound; do
+	for pair in tma_frontend_bound:Frontend_Bound tma_backend_bound:Backend_Bound \
+		tma_retiring:Retiring tma_bad_speculation:Bad_Speculation \
+		tma_fetch_latency:Fetch_Latency tma_fetch_bandwidth:Fetch_Bandwidth \
+		tma_branch_mispredicts:Branch_Mispredicts tma_machine_clears:Machine_Clears \
+		tma_core_bound:Core_Bound tma_memory_bound:Memory_Bound; do
 		key=${pair%%:*}; node=${pair#*:}
 		d=$(declared "$p" "$key"); c=$(counted "$tmp/v3" "$node")
 		close "$d" "$c" || st=1

@@ -727,14 +727,19 @@ static void test_bottleneck(void)
 	       "missing event: frontend and backend fail naming it, bad speculation stands");
 	metric_set_free(&s);
 
-	/* metrics outside the tree are never marked */
+	/* metrics outside the tree are never marked; a node -M gives alone has
+	 * no sibling to be the largest of, in a tree (--nodes) it has */
 	metric_set_add(&s, "ipc,tma_retiring", &err);
 	v[0] = (struct metric_value){.value = 5};
 	v[1] = (struct metric_value){.value = 0.9};
 	metric_set_judge(&s, NULL, v);
 	tap_ok(v[0].thresh == METRIC_THRESH_NONE && !(v[0].flags & METRIC_F_BOTTLENECK) &&
-	           !(v[0].flags & METRIC_F_OUT_OF_RANGE) && (v[1].flags & METRIC_F_BOTTLENECK),
-	       "ipc 5: no threshold, no marker, not out of range");
+	           !(v[0].flags & METRIC_F_OUT_OF_RANGE) && !(v[1].flags & METRIC_F_BOTTLENECK),
+	       "ipc 5: no threshold, no marker, not out of range; -M's tma_retiring alone: none");
+	s.tree = true;
+	metric_set_judge(&s, NULL, v);
+	tap_ok(!(v[0].flags & METRIC_F_BOTTLENECK) && (v[1].flags & METRIC_F_BOTTLENECK),
+	       "the same node as a pruned tree (--nodes): marked");
 	metric_set_free(&s);
 }
 

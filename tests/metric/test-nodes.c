@@ -77,7 +77,7 @@ static void test_errors(void)
 	char buf[512];
 	tap_is_str(select_nodes(1, "Memroy_Bound", buf, sizeof(buf)),
 	           "error -5: unknown Topdown node 'Memroy_Bound'; did you mean "
-	           "'tma_memory_bound'?",
+	           "'Memory_Bound'?",
 	           "a typo: unknown, with the closest node");
 	tap_is_str(select_nodes(1, "ipc", buf, sizeof(buf)),
 	           "error -5: unknown Topdown node 'ipc' (the tree is in hpmstat-stat(1))",

@@ -67,6 +67,10 @@ prom_ok "promtool check metrics accepts the Prometheus text file" "$prom"
 ok $? "the text format 0.0.4 has no # EOF or # UNIT, and names counters with _total"
 grep -q '^hpm_topdown_ratio{node="[a-z_]*",level="2",cpu="all"}' "$prom"
 ok $? "--topdown=2: level-2 nodes are exported"
+# every family's HELP line comes before its TYPE line, in both formats
+awk 'FNR == 1 { split("", help) } /^# HELP / { help[$3] = 1 }
+     /^# TYPE / { n++; if (!($3 in help)) bad++ } END { exit !(n > 0 && !bad) }' "$prom" "$om"
+ok $? "# HELP before # TYPE in every family"
 
 # the perf back end: software events on every CPU (cpu-clock counts the
 # nanoseconds it is enabled, so its count is its enabled time)
@@ -74,15 +78,17 @@ host="$tmp/host.prom"
 if "$H" stat -a --backend perf -e cpu-clock,context-switches -I 200 --interval-count 2 -q \
 	--openmetrics "$host" --openmetrics-format prometheus 2>"$tmp/host.err"; then
 	prom_ok "promtool check metrics accepts the perf back end's file" "$host"
-	n=$(grep -c '^hpm_events_total{event="cpu-clock",pmu="software",cpu="[0-9]*",emulated="false"}' "$host")
-	[ "$n" = "$(getconf _NPROCESSORS_ONLN)" ]
-	ok $? "cpu-clock on each of the $n CPUs"
-	awk '$1 ~ /^hpm_events_total\{event="cpu-clock".*cpu="0"/ { c = $2 }
+	# a time event in seconds, Prometheus's base unit, in a _seconds family
+	n=$(grep -c '^hpm_event_seconds_total{event="cpu-clock",pmu="software",cpu="[0-9]*",emulated="false"}' "$host")
+	[ "$n" = "$(getconf _NPROCESSORS_ONLN)" ] && ! grep -q '^hpm_events_total{event="cpu-clock"' "$host" &&
+		grep -q '^hpm_events_total{event="context-switches"' "$host"
+	ok $? "cpu-clock on each of the $n CPUs in hpm_event_seconds_total, not in hpm_events_total"
+	awk '$1 ~ /^hpm_event_seconds_total\{event="cpu-clock".*cpu="0"/ { c = $2 }
 	     $1 ~ /^hpm_event_enabled_seconds_total\{event="cpu-clock".*cpu="0"/ { e = $2 }
-	     END { r = c / 1e9 / e; exit !(r > 0.99 && r < 1.01) }' "$host"
-	ok $? "CPU 0's cpu-clock count is its enabled time in ns"
-	grep -q '^hpm_info{version="[^"]*",backend="perf",model="",profile="",seed=""} 1$' "$host"
-	ok $? "hpm_info: perf, no model, no emulator"
+	     END { r = c / e; exit !(r > 0.99 && r < 1.01) }' "$host"
+	ok $? "CPU 0's cpu-clock is its enabled time, in seconds"
+	grep -q '^hpm_build_info{version="[^"]*",backend="perf",model="",profile="",seed=""} 1$' "$host"
+	ok $? "hpm_build_info: perf, no model, no emulator"
 else
 	skip "the perf back end cannot count here: $(head -1 "$tmp/host.err")"
 fi
@@ -172,8 +178,8 @@ ct=$(curl -s -o "$tmp/m.om" -w '%{content_type}' \
 [ "$ct" = "application/openmetrics-text; version=1.0.0; charset=utf-8" ]
 ok $? "Accept: application/openmetrics-text: OpenMetrics 1.0.0 ($ct)"
 om_ok "the OpenMetrics parser accepts serve's /metrics" "$tmp/m.om"
-grep -q '^hpm_info{version="[^"]*",backend="emu",model="kunminghu",profile="balanced",seed="2"} 1$' "$tmp/m.om"
-ok $? "hpm_info names the back end, model, profile and seed"
+grep -q '^hpm_build_info{version="[^"]*",backend="emu",model="kunminghu",profile="balanced",seed="2"} 1$' "$tmp/m.om"
+ok $? "hpm_build_info names the back end, model, profile and seed"
 
 code=$(curl -s -o "$tmp/index" -w '%{http_code} %{content_type}' "$base/")
 [ "$code" = "200 text/html; charset=utf-8" ] && grep -q 'href="/metrics"' "$tmp/index"

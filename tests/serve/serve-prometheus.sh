@@ -54,17 +54,17 @@ case $r in *"=> 1") ok 0 "up{job=\"hpmstat\"} is 1" ;; *) ok 1 "up is 1"; diag "
 curl -s "$pbase/api/v1/targets" >"$tmp/targets.json"
 "$PY" -c 'import json,sys; t=json.load(open(sys.argv[1]))["data"]["activeTargets"]; sys.exit(not (len(t)==1 and t[0]["health"]=="up" and t[0]["lastError"]==""))' "$tmp/targets.json"
 ok $? "the target is healthy with no scrape error"
-# the family "hpm" of type info exists only in OpenMetrics: Prometheus
-# asked for it and parsed it
-curl -s "$pbase/api/v1/metadata?metric=hpm" >"$tmp/meta.json"
+# the family "hpm_build" of type info exists only in OpenMetrics:
+# Prometheus asked for it and parsed it
+curl -s "$pbase/api/v1/metadata?metric=hpm_build" >"$tmp/meta.json"
 grep -q '"type":"info"' "$tmp/meta.json"
-ok $? "Prometheus negotiated OpenMetrics (hpm is an info family)"
+ok $? "Prometheus negotiated OpenMetrics (hpm_build is an info family)"
 [ -s "$tmp/meta.json" ] && ! grep -q '"type":"info"' "$tmp/meta.json" && diag "$(head -c 300 "$tmp/meta.json")"
 
-r=$(q 'hpm_info')
+r=$(q 'hpm_build_info')
 case $r in
-*"backend=emu"*"model=kunminghu"*"profile=balanced seed=7"*"=> 1") ok 0 "hpm_info: emu, kunminghu, balanced, seed 7" ;;
-*) ok 1 "hpm_info"; diag "$r" ;;
+*"backend=emu"*"model=kunminghu"*"profile=balanced seed=7"*"=> 1") ok 0 "hpm_build_info: emu, kunminghu, balanced, seed 7" ;;
+*) ok 1 "hpm_build_info"; diag "$r" ;;
 esac
 n=$(q 'count(hpm_topdown_ratio{level="1",cpu="all"})' | sed 's/.*=> //')
 [ "$n" = 4 ]

@@ -138,8 +138,8 @@ ok $? "... and the same figure under Backend_Bound in --topdown=2"
 # the old names are aliases wherever a metric name is typed
 "$H" stat --pmu neoverse-v2 --emu-trace "$trace" --emu-cycles 6000 -M tma_backend_bound,tma_retiring true \
 	>"$tmp/alias" 2>&1
-grep -q '^ *Backend_Bound ' "$tmp/alias" && grep -q '^ *Retiring ' "$tmp/alias" &&
-	! grep -q 'Frontend_Bound' "$tmp/alias"
+grep -q '^ *backend_bound ' "$tmp/alias" && grep -q '^ *retiring ' "$tmp/alias" &&
+	! grep -qi 'frontend_bound' "$tmp/alias"
 ok $? "-M tma_backend_bound,tma_retiring: Arm's backend_bound and retiring"
 "$H" stat --pmu neoverse-v2 --emu-trace "$trace" --emu-cycles 6000 --nodes '!tma_frontend_bound' true \
 	>"$tmp/nodes" 2>&1

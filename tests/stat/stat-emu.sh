@@ -15,21 +15,14 @@ for i in $(mix_profiles); do
 	name=$(profile_name $i)
 	declared $i declared.level1 declared.level2 declared.level3 >"$dir/declared"
 	$H stat -j --json-extra --topdown=3 --emu-profile "$name" --emu-cycles 1e8 2>"$dir/stat.json" >/dev/null
-	# metric names of metrics.json against the profile's node names
+	# the profile declares its nodes by stat's metric names
 	worst=$(awk -v decl="$dir/declared" '
-		BEGIN { while ((getline l < decl) > 0) { split(l, a, " "); d[a[1]] = a[2] }
-			map["tma_retiring"]="retiring"; map["tma_frontend_bound"]="frontend_bound"
-			map["tma_bad_speculation"]="bad_speculation"; map["tma_backend_bound"]="backend_bound"
-			map["tma_fetch_latency"]="fetch_latency"; map["tma_fetch_bandwidth"]="fetch_bandwidth"
-			map["tma_branch_mispredicts"]="branch_mispredict"; map["tma_machine_clears"]="machine_clears"
-			map["tma_core_bound"]="core_bound"; map["tma_memory_bound"]="memory_bound"
-			map["tma_l1_bound"]="l1_bound"; map["tma_l2_bound"]="l2_bound"; map["tma_l3_bound"]="l3_bound"
-			map["tma_dram_bound"]="dram_bound"; map["tma_store_bound"]="store_bound" }
+		BEGIN { while ((getline l < decl) > 0) { split(l, a, " "); d[a[1]] = a[2] } }
 		/"metric" : / {
 			match($0, /"metric" : "[a-z0-9_]*"/); m = substr($0, RSTART + 12, RLENGTH - 13)
 			match($0, /"metric-value" : [-0-9.e]*/); v = substr($0, RSTART + 17, RLENGTH - 17)
-			if (!(m in map)) next
-			want = d[map[m]] * 100; diff = v - want; if (diff < 0) diff = -diff
+			if (!(m in d)) next
+			want = d[m] * 100; diff = v - want; if (diff < 0) diff = -diff
 			if (diff > worst) { worst = diff; which = m }
 			seen++ }
 		END { if (seen != 15) print "missing"; else printf "%.3f %s\n", worst, which }' "$dir/stat.json")
@@ -85,6 +78,29 @@ awk -F, '/,mcycle,/{if ($2 != 1000000) bad++} END{exit bad > 0}' "$tap_out"; ok 
 # repeats: mean and ( +- x% ) with a seed per repeat
 $H stat -r 3 --emu-cycles 1e6 -e rob_commitInstr -x, 2>"$tap_out" >/dev/null
 grep -v '^#' "$tap_out" | awk -F, '$4 ~ /%$/ {f=1} END{exit !f}'; ok $? "-r 3 prints the variance field"
+
+# -r's spread where perf puts it: the same column on event rows and on
+# Topdown rows (past perf's metric column), the [emu] mark after it on both
+$H stat -r 3 --topdown=2 --emu-cycles 1e6 -e minstret 2>"$tap_out" >/dev/null
+awk '/\( \+-/ && !/seconds time elapsed/ { c[index($0, "( +-")]++; rows++
+		if (index($0, "[emu]") < index($0, "( +-")) late++ }
+	END { n = 0; for (k in c) n++; exit !(rows == 11 && n == 1 && !late) }' "$tap_out"
+ok $? "-r 3: ( +- x% ) in one column on the event row and the 10 Topdown rows, before [emu]"
+
+# -M: the rows named as -M takes them (perf's names), one vocabulary in
+# the block; a node alone is no bottleneck (toplev compares siblings), a
+# level of them still has one
+$H stat -M tma_backend_bound,ipc --emu-cycles 1e6 2>"$tap_out" >/dev/null
+[ "$(awk '/ (% slots|per cycle) / { printf "%s ", $1 }' "$tap_out")" = "tma_backend_bound ipc " ]
+ok $? "-M tma_backend_bound,ipc: rows named tma_backend_bound and ipc"
+! grep -q '<==' "$tap_out"
+ok $? "-M tma_backend_bound: a node alone is not marked <=="
+$H stat -j --json-extra -M tma_backend_bound --emu-cycles 1e6 2>"$tap_out" >/dev/null
+grep -q '"metric" : "tma_backend_bound".*"bottleneck" : false' "$tap_out"
+ok $? "... nor in JSON"
+$H stat -M TopdownL1 --emu-cycles 1e6 2>"$tap_out" >/dev/null
+[ "$(grep -c '<==' "$tap_out")" = 1 ] && grep -q '^ *tma_backend_bound .*<==' "$tap_out"
+ok $? "-M TopdownL1: the level's bottleneck is marked"
 
 # -A: per-hart counts and per-hart Topdown trees
 $H stat -A -x, --emu-harts 2 --topdown --emu-cycles 2e6 -e mcycle 2>"$tap_out" >/dev/null

@@ -99,8 +99,33 @@ row_of "$dir/mb.json" tma_memory_bound | grep -q '"bottleneck" : true'
 ok $? "a selection below level 1 still marks its bottleneck"
 
 run_fails_with "a misspelt node gets one line with a suggestion" \
-	"unknown Topdown node 'Memroy_Bound'; did you mean 'tma_memory_bound'?" \
+	"unknown Topdown node 'Memroy_Bound'; did you mean 'Memory_Bound'?" \
 	$H stat --nodes 'Memroy_Bound' $C
+# the suggestion is spelt as the name was typed: the tree's names, tma_'s,
+# one case, a dotted path
+for typed in Memory_Bond:Memory_Bound tma_memory_bond:tma_memory_bound \
+	MEMORY_BOND:MEMORY_BOUND Dram_Bond:DRAM_Bound \
+	Backend_Bound.Memory_Bond:Backend_Bound.Memory_Bound; do
+	run_fails_with "'${typed%%:*}': did you mean '${typed#*:}'?" \
+		"unknown Topdown node '${typed%%:*}'; did you mean '${typed#*:}'?" \
+		$H stat --nodes "${typed%%:*}" $C
+	# and what it suggests is a node
+	"$H" stat -j --json-extra --nodes "!${typed#*:}" $C 2>"$dir/n.json" >/dev/null
+	[ "$(names "$dir/n.json")" = tma_$(echo "${typed#*:}" | sed 's/.*[.]//; s/^tma_//' |
+		tr A-Z a-z) ]
+	ok $? "... which --nodes takes"
+done
+# toplev's dotted names: the path from level 1
+sel "a dotted name is the node at that path" "tma_memory_bound" \
+	--nodes '!Backend_Bound.Memory_Bound'
+# a removed parent leaves no child under another node's rows: the child is
+# named by its path, at its parent's place
+"$H" stat --topdown=3 --nodes '-Backend_Bound' $C >/dev/null 2>"$dir/float"
+awk '/^   [A-Z]/ { top = $1 } /^     [A-Z]/ { print top, $1 }' "$dir/float" >"$dir/float.tree"
+grep -q '^Backend_Bound.Memory_Bound L1_Bound$' "$dir/float.tree" &&
+	grep -q '^   Backend_Bound.Core_Bound ' "$dir/float" &&
+	! grep -Eq '^Bad_Speculation (Core|Memory)_Bound$' "$dir/float.tree"
+ok $? "--nodes -Backend_Bound: Core_Bound and Memory_Bound by their paths, not under Bad_Speculation"
 run_fails_with "an unknown node is named as written" "unknown Topdown node '+zzz'" \
 	$H stat --nodes '+zzz' $C
 run_fails_with "a selection of nothing is refused" "selects no Topdown node" \

@@ -93,8 +93,7 @@ for i in $(mix_profiles); do
 	$H stat -x, --topdown=2 --topdown-variant=slots --emu-profile "$name" --emu-cycles 4e7 \
 		2>"$dir/long.csv" >/dev/null
 	worst=$(awk -F, -v decl="$dir/declared" '
-		BEGIN { while ((getline l < decl) > 0) { split(l, a, " "); d["tma_" a[1]] = a[2] }
-			d["tma_branch_mispredicts"] = d["tma_branch_mispredict"] }
+		BEGIN { while ((getline l < decl) > 0) { split(l, a, " "); d[a[1]] = a[2] } }
 		/^#/ { next }
 		{ split($7, u, " "); n = u[3]
 		  if (!(n in d) || d[n] == "null") next

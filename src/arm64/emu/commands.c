@@ -32,12 +32,23 @@ static json_t *td_num(double v)
 
 static json_t *arm_td_json(const struct arm_src_topdown *td)
 {
+	/* Arm's metric names, in stat's order */
 	json_t *o = json_object();
-	json_object_set_new(o, "retiring", td_num(td->retiring));
 	json_object_set_new(o, "frontend_bound", td_num(td->frontend));
 	json_object_set_new(o, "bad_speculation", td_num(td->bad_spec));
 	json_object_set_new(o, "backend_bound", td_num(td->backend));
+	json_object_set_new(o, "retiring", td_num(td->retiring));
 	return o;
+}
+
+/* A declared level 1 as text, by stat's node names and in stat's order. */
+static const char *arm_td_text(const struct arm_src_topdown *td, char *buf, size_t len)
+{
+	char b[4][16];
+	snprintf(buf, len, "Frontend_Bound %s  Bad_Speculation %s  Backend_Bound %s  Retiring %s",
+	         hpm_emu_pct(td->frontend, b[0]), hpm_emu_pct(td->bad_spec, b[1]),
+	         hpm_emu_pct(td->backend, b[2]), hpm_emu_pct(td->retiring, b[3]));
+	return buf;
 }
 
 /* `emu profiles` (arch/machine.h): every Arm workload profile with its
@@ -89,39 +100,26 @@ static int arm_profiles(const struct hpm_emu_options *opts, hpm_emu_line_fn out,
 	for (unsigned i = 0; i < arm_src_profile_count(); i++) {
 		const struct arm_src_profile *p = arm_src_profile_at(i);
 		struct arm_src_topdown sl, cy, ksl, kcy;
-		char b[8][16];
+		char line[160];
 		arm_src_profile_declared(p, &sl, &cy);
 		arm_src_profile_declared_kernel(p, &ksl, &kcy);
 		hpm_emu_linef(out, ctx, "\n%s: %s\n", arm_src_profile_name(p),
 		              arm_src_profile_description(p));
-		hpm_emu_linef(
-		    out, ctx,
-		    "  slots (%u): retiring %s  frontend %s  bad-speculation %s  backend %s\n",
-		    arm_src_profile_slots(p), hpm_emu_pct(sl.retiring, b[0]),
-		    hpm_emu_pct(sl.frontend, b[1]), hpm_emu_pct(sl.bad_spec, b[2]),
-		    hpm_emu_pct(sl.backend, b[3]));
-		hpm_emu_linef(
-		    out, ctx,
-		    "  cycles:    retiring %s  frontend %s  bad-speculation %s  backend %s\n",
-		    hpm_emu_pct(cy.retiring, b[4]), hpm_emu_pct(cy.frontend, b[5]),
-		    hpm_emu_pct(cy.bad_spec, b[6]), hpm_emu_pct(cy.backend, b[7]));
+		hpm_emu_linef(out, ctx, "  slots (%u): %s\n", arm_src_profile_slots(p),
+		              arm_td_text(&sl, line, sizeof(line)));
+		hpm_emu_linef(out, ctx, "  cycles:    %s\n", arm_td_text(&cy, line, sizeof(line)));
 		for (unsigned f = 0; f < ARM_SRC_TD_NR; f++) {
 			struct arm_src_topdown a;
 			arm_src_profile_declared_arm(p, f, false, &a);
-			hpm_emu_linef(
-			    out, ctx,
-			    "  %s retiring %s  frontend %s  bad-speculation %s  backend %s\n",
-			    f == ARM_SRC_TD_V1 ? "Arm V1:   " : "Arm V2/N2:",
-			    hpm_emu_pct(a.retiring, b[0]), hpm_emu_pct(a.frontend, b[1]),
-			    hpm_emu_pct(a.bad_spec, b[2]), hpm_emu_pct(a.backend, b[3]));
+			hpm_emu_linef(out, ctx, "  %s %s\n",
+			              f == ARM_SRC_TD_V1 ? "Arm V1:   " : "Arm V2/N2:",
+			              arm_td_text(&a, line, sizeof(line)));
 		}
 		if (memcmp(&sl, &ksl, sizeof(sl)) != 0)
-			hpm_emu_linef(
-			    out, ctx,
-			    "  as a Non-secure kernel counts it (Secure, Root and EL3 prohibited), "
-			    "slots: retiring %s  frontend %s  bad-speculation %s  backend %s\n",
-			    hpm_emu_pct(ksl.retiring, b[0]), hpm_emu_pct(ksl.frontend, b[1]),
-			    hpm_emu_pct(ksl.bad_spec, b[2]), hpm_emu_pct(ksl.backend, b[3]));
+			hpm_emu_linef(out, ctx,
+			              "  as a Non-secure kernel counts it (Secure, Root and EL3 "
+			              "prohibited), slots: %s\n",
+			              arm_td_text(&ksl, line, sizeof(line)));
 	}
 	return 0;
 }

@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -27,29 +28,69 @@ static json_t *td_num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* stat's Topdown nodes, by the names stat gives them (its metric names in
+ * JSON, its tree names in text) and in stat's order: `emu profiles` speaks
+ * the vocabulary of the output it is compared with. */
+static const struct td_node {
+	const char *metric, *display;
+	unsigned level;
+	size_t off; /* the node's field of struct emu_topdown */
+} td_nodes[] = {
+    {"tma_frontend_bound", "Frontend_Bound", 1, offsetof(struct emu_topdown, frontend)},
+    {"tma_fetch_latency", "Fetch_Latency", 2, offsetof(struct emu_topdown, fetch_latency)},
+    {"tma_fetch_bandwidth", "Fetch_Bandwidth", 2, offsetof(struct emu_topdown, fetch_bandwidth)},
+    {"tma_bad_speculation", "Bad_Speculation", 1, offsetof(struct emu_topdown, bad_spec)},
+    {"tma_branch_mispredicts", "Branch_Mispredicts", 2,
+     offsetof(struct emu_topdown, branch_mispredict)},
+    {"tma_machine_clears", "Machine_Clears", 2, offsetof(struct emu_topdown, machine_clears)},
+    {"tma_backend_bound", "Backend_Bound", 1, offsetof(struct emu_topdown, backend)},
+    {"tma_core_bound", "Core_Bound", 2, offsetof(struct emu_topdown, core_bound)},
+    {"tma_memory_bound", "Memory_Bound", 2, offsetof(struct emu_topdown, memory_bound)},
+    {"tma_l1_bound", "L1_Bound", 3, offsetof(struct emu_topdown, l1)},
+    {"tma_l2_bound", "L2_Bound", 3, offsetof(struct emu_topdown, l2)},
+    {"tma_l3_bound", "L3_Bound", 3, offsetof(struct emu_topdown, l3)},
+    {"tma_dram_bound", "DRAM_Bound", 3, offsetof(struct emu_topdown, dram)},
+    {"tma_store_bound", "Store_Bound", 3, offsetof(struct emu_topdown, store)},
+    {"tma_retiring", "Retiring", 1, offsetof(struct emu_topdown, retiring)},
+};
+
+static double td_value(const struct emu_topdown *td, const struct td_node *n)
+{
+	return *(const double *)((const char *)td + n->off);
+}
+
 static json_t *td_json(const struct emu_topdown *td)
 {
-	json_t *l1 = json_object(), *l2 = json_object(), *l3 = json_object(), *o = json_object();
-
-	json_object_set_new(l1, "retiring", td_num(td->retiring));
-	json_object_set_new(l1, "frontend_bound", td_num(td->frontend));
-	json_object_set_new(l1, "bad_speculation", td_num(td->bad_spec));
-	json_object_set_new(l1, "backend_bound", td_num(td->backend));
-	json_object_set_new(l2, "fetch_latency", td_num(td->fetch_latency));
-	json_object_set_new(l2, "fetch_bandwidth", td_num(td->fetch_bandwidth));
-	json_object_set_new(l2, "branch_mispredict", td_num(td->branch_mispredict));
-	json_object_set_new(l2, "machine_clears", td_num(td->machine_clears));
-	json_object_set_new(l2, "core_bound", td_num(td->core_bound));
-	json_object_set_new(l2, "memory_bound", td_num(td->memory_bound));
-	json_object_set_new(l3, "l1_bound", td_num(td->l1));
-	json_object_set_new(l3, "l2_bound", td_num(td->l2));
-	json_object_set_new(l3, "l3_bound", td_num(td->l3));
-	json_object_set_new(l3, "dram_bound", td_num(td->dram));
-	json_object_set_new(l3, "store_bound", td_num(td->store));
-	json_object_set_new(o, "level1", l1);
-	json_object_set_new(o, "level2", l2);
-	json_object_set_new(o, "level3", l3);
+	json_t *o = json_object();
+	for (unsigned level = 1; level <= 3; level++) {
+		json_t *nodes = json_object();
+		char key[8];
+		for (size_t i = 0; i < sizeof(td_nodes) / sizeof(td_nodes[0]); i++)
+			if (td_nodes[i].level == level)
+				json_object_set_new(nodes, td_nodes[i].metric,
+				                    td_num(td_value(td, &td_nodes[i])));
+		snprintf(key, sizeof(key), "level%u", level);
+		json_object_set_new(o, key, nodes);
+	}
 	return o;
+}
+
+/* One level of a declared breakdown as text: "Frontend_Bound 12.1  ...". */
+static const char *td_text(const struct emu_topdown *td, unsigned level, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(td_nodes) / sizeof(td_nodes[0]) && used < len; i++) {
+		char pct[16];
+		if (td_nodes[i].level != level)
+			continue;
+		int n = snprintf(buf + used, len - used, "%s%s %s", used ? "  " : "",
+		                 td_nodes[i].display, hpm_emu_pct(td_value(td, &td_nodes[i]), pct));
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	return buf;
 }
 
 /* emu_profile_unproduced()'s visitor: one "BANK:NAME" into the JSON array. */
@@ -132,45 +173,26 @@ static int kmh_profiles(const struct hpm_emu_options *opts, hpm_emu_line_fn out,
 		emu_profile_declared(p, &td);
 		hpm_emu_linef(out, ctx, "\n%s: %s\n", emu_profile_name(p),
 		              emu_profile_description(p));
-		char b[15][16];
-		hpm_emu_linef(
-		    out, ctx,
-		    "  level 1: retiring %s  frontend %s  bad-speculation %s  backend %s\n",
-		    hpm_emu_pct(td.retiring, b[0]), hpm_emu_pct(td.frontend, b[1]),
-		    hpm_emu_pct(td.bad_spec, b[2]), hpm_emu_pct(td.backend, b[3]));
-		hpm_emu_linef(
-		    out, ctx,
-		    "  level 2: fetch-latency %s  fetch-bandwidth %s  branch-mispredict %s  "
-		    "machine-clears %s  core-bound %s  memory-bound %s\n",
-		    hpm_emu_pct(td.fetch_latency, b[4]), hpm_emu_pct(td.fetch_bandwidth, b[5]),
-		    hpm_emu_pct(td.branch_mispredict, b[6]), hpm_emu_pct(td.machine_clears, b[7]),
-		    hpm_emu_pct(td.core_bound, b[8]), hpm_emu_pct(td.memory_bound, b[9]));
-		hpm_emu_linef(out, ctx, "  level 3: l1 %s  l2 %s  l3 %s  dram %s  store %s\n",
-		              hpm_emu_pct(td.l1, b[10]), hpm_emu_pct(td.l2, b[11]),
-		              hpm_emu_pct(td.l3, b[12]), hpm_emu_pct(td.dram, b[13]),
-		              hpm_emu_pct(td.store, b[14]));
+		char line[256];
+		for (unsigned level = 1; level <= 3; level++)
+			hpm_emu_linef(out, ctx, "  level %u: %s\n", level,
+			              td_text(&td, level, line, sizeof(line)));
 		for (unsigned k = 0; k < emu_profile_nr_functions(p); k++) {
 			struct emu_function f;
 			emu_profile_function(p, k, &f);
-			hpm_emu_linef(
-			    out, ctx,
-			    "  function %s [0x%" PRIx64 ", 0x%" PRIx64
-			    ") %.1f%% of cycles: retiring "
-			    "%s  frontend %s  bad-speculation %s  backend %s\n",
-			    f.name, f.start, f.end, 100 * f.share, hpm_emu_pct(f.td.retiring, b[0]),
-			    hpm_emu_pct(f.td.frontend, b[1]), hpm_emu_pct(f.td.bad_spec, b[2]),
-			    hpm_emu_pct(f.td.backend, b[3]));
+			hpm_emu_linef(out, ctx,
+			              "  function %s [0x%" PRIx64 ", 0x%" PRIx64
+			              ") %.1f%% of cycles: %s\n",
+			              f.name, f.start, f.end, 100 * f.share,
+			              td_text(&f.td, 1, line, sizeof(line)));
 		}
 		for (unsigned k = 0; k < emu_profile_nr_tasks(p); k++) {
 			struct emu_task t;
 			emu_profile_task(p, k, &t);
-			hpm_emu_linef(
-			    out, ctx,
-			    "  task %s pid %d tgid %d hart %u, %.1f%% of its hart: retiring %s  "
-			    "frontend %s  bad-speculation %s  backend %s\n",
-			    t.name, t.pid, t.tgid, t.hart, 100 * t.share,
-			    hpm_emu_pct(t.td.retiring, b[0]), hpm_emu_pct(t.td.frontend, b[1]),
-			    hpm_emu_pct(t.td.bad_spec, b[2]), hpm_emu_pct(t.td.backend, b[3]));
+			hpm_emu_linef(out, ctx,
+			              "  task %s pid %d tgid %d hart %u, %.1f%% of its hart: %s\n",
+			              t.name, t.pid, t.tgid, t.hart, 100 * t.share,
+			              td_text(&t.td, 1, line, sizeof(line)));
 		}
 		unsigned n = emu_profile_unproduced(p, NULL, NULL);
 		if (n)
