@@ -6,6 +6,8 @@ STAT_TESTS += tests/stat/record-bytes.sh tests/stat/record-stream.sh tests/stat/
 STAT_TESTS += tests/stat/evspec.sh
 # the command's start: its signal state, exec counted, exit codes (workload.c)
 STAT_TESTS += tests/stat/child-start.sh
+# what stat reads before it counts: /proc/cpuinfo once (strace)
+STAT_TESTS += tests/stat/startup-io.sh
 # Arm hosts on fake sysfs trees: the arm_pmuv3 attrs, 6.1 and 6.8, big.LITTLE
 STAT_TESTS += tests/stat/arm-perf.sh
 # toplev's options: -l, --nodes, -v descriptions, --no-multiplex
