@@ -268,23 +268,20 @@ int hpm_emu_script_exec(struct hpm_emu_script *s, const char *line, char *err, s
 struct hpm_emu_script_session {
 	struct hpm_emu_script *core;
 	void *state, *machine;
-	void (*free_state)(void *state);
-	void (*free_machine)(void *machine);
+	void (*release)(void *state, void *machine);
 };
 
-struct hpm_emu_script_session *hpm_emu_script_session_new(struct hpm_emu_script *core, void *state,
-                                                          void (*free_state)(void *), void *machine,
-                                                          void (*free_machine)(void *),
-                                                          const volatile sig_atomic_t *stop,
-                                                          const char *trace_out, char *err,
-                                                          size_t errlen)
+struct hpm_emu_script_session *
+hpm_emu_script_session_new(struct hpm_emu_script *core, void *state, void *machine,
+                           void (*release)(void *state, void *machine),
+                           const volatile sig_atomic_t *stop, const char *trace_out, char *err,
+                           size_t errlen)
 {
 	struct hpm_emu_script_session *ss = xcalloc(1, sizeof(*ss));
 	ss->core = core;
 	ss->state = state;
 	ss->machine = machine;
-	ss->free_state = free_state;
-	ss->free_machine = free_machine;
+	ss->release = release;
 	hpm_emu_script_set_stop(core, stop);
 	if (trace_out && hpm_emu_script_trace(core, trace_out, err, errlen) < 0) {
 		hpm_emu_script_session_end(ss, NULL, 0);
@@ -303,8 +300,7 @@ int hpm_emu_script_session_end(void *session, char *err, size_t errlen)
 {
 	struct hpm_emu_script_session *ss = session;
 	int ret = err ? hpm_emu_script_finish(ss->core, err, errlen) : 0;
-	ss->free_state(ss->state);
-	ss->free_machine(ss->machine);
+	ss->release(ss->state, ss->machine);
 	free(ss);
 	return ret;
 }

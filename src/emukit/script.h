@@ -107,18 +107,17 @@ bool hpm_emu_script_is_space(char c);
 
 /* A script session, what `hpmstat emu [SCRIPT]` runs (arch/machine.h's
  * script_new, script_exec and script_end): a machine, the machine's
- * interpreter state around core, and how to free each. The machines' glue
+ * interpreter state around core, and how to free the two. The machines' glue
  * is then only how they make the two. */
 struct hpm_emu_script_session;
-/* A session that owns state (freed by free_state) and machine (then freed
- * by free_machine): stops at *stop (NULL: never) and records to trace_out
- * (NULL: no recording). NULL with the reason in err, everything freed. */
-struct hpm_emu_script_session *hpm_emu_script_session_new(struct hpm_emu_script *core, void *state,
-                                                          void (*free_state)(void *), void *machine,
-                                                          void (*free_machine)(void *),
-                                                          const volatile sig_atomic_t *stop,
-                                                          const char *trace_out, char *err,
-                                                          size_t errlen);
+/* A session that owns state and machine (both freed by release(state,
+ * machine)): stops at *stop (NULL: never) and records to trace_out (NULL:
+ * no recording). NULL with the reason in err, everything freed. */
+struct hpm_emu_script_session *
+hpm_emu_script_session_new(struct hpm_emu_script *core, void *state, void *machine,
+                           void (*release)(void *state, void *machine),
+                           const volatile sig_atomic_t *stop, const char *trace_out, char *err,
+                           size_t errlen);
 /* script_exec(): hpm_emu_script_exec() on the session's core. */
 int hpm_emu_script_session_exec(void *session, const char *line, char *err, size_t errlen);
 /* script_end(): ends the recording (its errors in err, unless err is NULL,

@@ -9,33 +9,29 @@
 # nor under --topdown-variant=slots (which weighs each recovery cycle as
 # its 6 slots).
 . "$top_srcdir/tests/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
-H=$HPMSTAT
+. "$top_srcdir/tests/stat/profiles-lib.sh"
 CYCLES=2000000
-
-"$H" emu profiles --json >"$tmp/profiles.json" 2>"$tap_err"
-ok $? "emu profiles --json"
-profiles=$(awk '/^    "name":/ { gsub(/[",]/, "", $2); print $2 }' "$tmp/profiles.json")
+profiles_start
+profiles=$(awk '/^    "name":/ { gsub(/[",]/, "", $2); print $2 }' "$dir/profiles.json")
 [ -n "$profiles" ]
 ok $? "the built-in profiles: $(echo $profiles)"
 
 for pmu in kunminghu kunminghu-v3; do
 	for p in $profiles; do
 		"$H" stat --pmu $pmu -x, -e mcycle,RECOVERY_BUBBLE --emu-profile "$p" \
-			--emu-cycles $CYCLES -o "$tmp/raw.csv" 2>"$tap_err"
+			--emu-cycles $CYCLES -o "$dir/raw.csv" 2>"$tap_err"
 		rc=$?
 		got=$(awk -F, '$3 == "mcycle" { c = $1 } $3 == "RECOVERY_BUBBLE" { r = $1 }
-			END { print r + 0, c + 0 }' "$tmp/raw.csv")
+			END { print r + 0, c + 0 }' "$dir/raw.csv")
 		[ $rc -eq 0 ] && awk -v r="${got% *}" -v c="${got#* }" \
 			'BEGIN { exit !(c > 0 && r <= c) }'
 		ok $? "$pmu $p: RECOVERY_BUBBLE <= cycles (RECOVERY_BUBBLE, cycles: $got)"
 		for v in document slots; do
 			"$H" stat --pmu $pmu --topdown=2 --topdown-variant=$v --emu-profile "$p" \
-				--emu-cycles $CYCLES -o "$tmp/td" 2>"$tap_err"
+				--emu-cycles $CYCLES -o "$dir/td" 2>"$tap_err"
 			rc=$?
-			flagged=$(grep "out of range" "$tmp/td" | awk '{ print $1 }' | tr '\n' ' ')
-			[ $rc -eq 0 ] && grep -q Bad_Speculation "$tmp/td" && [ -z "$flagged" ]
+			flagged=$(grep "out of range" "$dir/td" | awk '{ print $1 }' | tr '\n' ' ')
+			[ $rc -eq 0 ] && grep -q Bad_Speculation "$dir/td" && [ -z "$flagged" ]
 			ok $? "$pmu $p --topdown-variant=$v: no node out of range ${flagged:+(flagged: $flagged)}"
 		done
 	done

@@ -122,15 +122,11 @@ static const struct hpm_emu_script_lang toy_lang = {
 
 /* What a session frees: its state and its machine, counted. */
 static unsigned states_freed, machines_freed;
-static void toy_free_state(void *state)
+static void toy_free(void *state, void *machine)
 {
 	hpm_emu_script_free(state);
 	states_freed++;
-}
-static void toy_free_machine(void *machine)
-{
-	(void)machine;
-	machines_freed++;
+	machines_freed += machine != NULL;
 }
 
 /* The error of one line, "" when it ran. */
@@ -199,8 +195,8 @@ int main(void)
 	/* a session over a fresh interpreter, recording from the start */
 	toy.opened = toy.closed = 0;
 	s = hpm_emu_script_new(&toy_lang, &toy, toy_output, &toy);
-	struct hpm_emu_script_session *ss = hpm_emu_script_session_new(
-	    s, s, toy_free_state, &toy, toy_free_machine, NULL, "rec", err, sizeof(err));
+	struct hpm_emu_script_session *ss =
+	    hpm_emu_script_session_new(s, s, &toy, toy_free, NULL, "rec", err, sizeof(err));
 	tap_ok(ss && toy.opened == 1 && strcmp(hpm_emu_script_recording(s), "rec") == 0,
 	       "a session records to its trace_out from the start");
 	tap_ok(hpm_emu_script_session_exec(ss, "say yo", err, sizeof(err)) == 0 &&
@@ -215,8 +211,7 @@ int main(void)
 	       "... and frees the state and the machine once");
 	/* a session whose recording cannot start */
 	s = hpm_emu_script_new(&toy_lang, &toy, toy_output, &toy);
-	ss = hpm_emu_script_session_new(s, s, toy_free_state, &toy, toy_free_machine, NULL, "bad",
-	                                err, sizeof(err));
+	ss = hpm_emu_script_session_new(s, s, &toy, toy_free, NULL, "bad", err, sizeof(err));
 	tap_ok(!ss && strcmp(err, "cannot write 'bad'") == 0,
 	       "a trace_out that cannot be written: no session, trace_open's error");
 	tap_ok(states_freed == 2 && machines_freed == 2, "... the state and the machine freed");

@@ -9,21 +9,18 @@
 # profile and seed counted through kunminghu (v2's indices) and through
 # kunminghu-v3 (v3's) are the same stream, so the figures are equal.
 . "$top_srcdir/tests/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
-H=$HPMSTAT
+. "$top_srcdir/tests/stat/profiles-lib.sh"
 CYCLES=30000000
+profiles_start
 
-"$H" emu profiles --json >"$tmp/profiles.json" 2>"$tap_err"
-ok $? "emu profiles --json"
-
-# declared PROFILE KEY: the declared fraction, in percent
-declared() {
+# declared_pct PROFILE KEY: the declared fraction, in percent (by name, where
+# profiles-lib.sh's declared takes an index)
+declared_pct() {
 	awk -v p="$1" -v n="$2" '
 		/^  {/ { name = "" }
 		/^    "name":/ { gsub(/[",]/, "", $2); name = $2 }
 		name == p && $1 == "\"" n "\":" { gsub(/,/, "", $2); printf "%.4f\n", 100 * $2 }
-	' "$tmp/profiles.json"
+	' "$dir/profiles.json"
 }
 # counted FILE NODE: the node's figure in stat's output
 counted() {
@@ -37,7 +34,7 @@ close() {
 for p in balanced branch-mispredict core-bound dram-bound fetch-bandwidth fetch-latency \
 	machine-clears retiring store-bound; do
 	"$H" stat --pmu kunminghu-v3 --topdown=2 --emu-profile "$p" --emu-cycles $CYCLES \
-		>"$tmp/v3" 2>&1
+		>"$dir/v3" 2>&1
 	rc=$?
 	st=$rc
 	msg=
@@ -47,26 +44,26 @@ for p in balanced branch-mispredict core-bound dram-bound fetch-bandwidth fetch-
 		tma_branch_mispredicts:Branch_Mispredicts tma_machine_clears:Machine_Clears \
 		tma_core_bound:Core_Bound tma_memory_bound:Memory_Bound; do
 		key=${pair%%:*}; node=${pair#*:}
-		d=$(declared "$p" "$key"); c=$(counted "$tmp/v3" "$node")
+		d=$(declared_pct "$p" "$key"); c=$(counted "$dir/v3" "$node")
 		close "$d" "$c" || st=1
 		msg="$msg $node $c/$d"
 	done
 	ok $st "kunminghu-v3 --emu-profile $p: levels 1-2 (counted/declared %)$msg"
-	[ $st -eq 0 ] || diag "exit $rc" "$(cat "$tmp/v3")"
+	[ $st -eq 0 ] || diag "exit $rc" "$(cat "$dir/v3")"
 	"$H" stat --pmu kunminghu --topdown=2 --emu-profile "$p" --emu-cycles $CYCLES \
-		>"$tmp/v2" 2>&1
+		>"$dir/v2" 2>&1
 	fig() { awk '/ % (slots|cycles) / { print $1, $2 }' "$1"; }
-	out_is "kunminghu-v3 and kunminghu count the same figures on $p" "$(fig "$tmp/v2")" \
-		fig "$tmp/v3"
+	out_is "kunminghu-v3 and kunminghu count the same figures on $p" "$(fig "$dir/v2")" \
+		fig "$dir/v3"
 done
 # the header names the table
-"$H" stat --pmu kunminghu-v3 -e rob_commitInstr --emu-cycles 100000 >"$tmp/out" 2>&1
-grep -q "emulated Kunminghu (kunminghu-v3)" "$tmp/out"
+"$H" stat --pmu kunminghu-v3 -e rob_commitInstr --emu-cycles 100000 >"$dir/out" 2>&1
+grep -q "emulated Kunminghu (kunminghu-v3)" "$dir/out"
 ok $? "stat's header names kunminghu-v3"
 # a v3 event no profile produces (v2 has no signal of its name) is reported,
 # never counted as 0
 "$H" stat --pmu kunminghu-v3 -e dispatch_stall_cycle_iq,rob_commitInstr --emu-cycles 100000 \
-	>"$tmp/out" 2>&1
-grep -q "<not modelled> *dispatch_stall_cycle_iq" "$tmp/out"
+	>"$dir/out" 2>&1
+grep -q "<not modelled> *dispatch_stall_cycle_iq" "$dir/out"
 ok $? "dispatch_stall_cycle_iq (v3 only) is <not modelled>"
 done_testing

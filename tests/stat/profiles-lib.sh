@@ -1,6 +1,16 @@
-# profiles-lib.sh: the emulator's built-in profiles as the stat tests walk
-# them (sourced after tests/lib.sh, with H the hpmstat and J the jsoncheck
-# under test and dir the test's temporary folder).
+# profiles-lib.sh: the emulator's built-in profiles as the stat and emu
+# tests walk them (sourced after tests/lib.sh, with H the hpmstat and J the
+# jsoncheck under test and dir the test's temporary folder: profiles_start
+# sets all three).
+#
+# profiles_start: what a test of every profile starts with: H, J, the
+# scratch folder $dir, and its first point, profiles_json
+profiles_start() {
+	H=$HPMSTAT J=$JSONCHECK
+	scratch_dir
+	profiles_json >/dev/null 2>"$tap_err"
+	ok $? "emu profiles --json"
+}
 #
 # profiles_json: `hpmstat emu profiles --json` into $dir/profiles.json;
 # prints how many profiles it lists

@@ -219,13 +219,9 @@ static int arm_bench(const struct hpm_emu_options *opts, hpm_emu_line_fn out,
 /* `emu --arch arm64 [SCRIPT]` (arch/machine.h): script.h's language on
  * a machine of feature profile opts->pmu (default v2), run as an
  * hpm_emu_script_session. */
-static void arm_script_free_state(void *s)
+static void arm_script_end(void *script, void *m)
 {
-	arm_script_free(s);
-}
-
-static void arm_machine_free(void *m)
-{
+	arm_script_free(script);
 	arm_emu_free(m);
 }
 
@@ -250,8 +246,8 @@ static int arm_script_start(const struct hpm_emu_options *opts, hpm_emu_line_fn 
 	/* an Arm core's name also names the events of `feed` */
 	struct arm_script *script =
 	    arm_script_new(m, arm_emu_core_profile(pmu) ? pmu : NULL, out, ctx);
-	*s = hpm_emu_script_session_new(arm_script_core(script), script, arm_script_free_state, m,
-	                                arm_machine_free, stop, opts->trace_out, err, errlen);
+	*s = hpm_emu_script_session_new(arm_script_core(script), script, m, arm_script_end, stop,
+	                                opts->trace_out, err, errlen);
 	return *s ? 0 : HPM_EMU_EFAIL;
 }
 

@@ -250,13 +250,9 @@ static int kmh_bench(const struct hpm_emu_options *opts, hpm_emu_line_fn out,
 
 /* `emu [SCRIPT]` (arch/machine.h): the script language of emu.h on a
  * machine of opts->harts harts, run as an hpm_emu_script_session. */
-static void kmh_script_free(void *s)
+static void kmh_script_free(void *script, void *emu)
 {
-	emu_script_free(s);
-}
-
-static void kmh_machine_free(void *emu)
-{
+	emu_script_free(script);
 	emu_free(emu);
 }
 
@@ -265,8 +261,8 @@ static int kmh_script_new(const struct hpm_emu_options *opts, hpm_emu_line_fn ou
 {
 	struct emu *emu = emu_new((unsigned)opts->harts);
 	struct emu_script *script = emu_script_new(emu, out, ctx);
-	*s = hpm_emu_script_session_new(emu_script_core(script), script, kmh_script_free, emu,
-	                                kmh_machine_free, stop, opts->trace_out, err, errlen);
+	*s = hpm_emu_script_session_new(emu_script_core(script), script, emu, kmh_script_free, stop,
+	                                opts->trace_out, err, errlen);
 	return *s ? 0 : HPM_EMU_EFAIL;
 }
 

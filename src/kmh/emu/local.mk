@@ -7,7 +7,7 @@
 #   trace.c      the trace source: the text format, writing and replay
 #   script.c     the interpreter of the hpmstat-emu(1) script language
 #   bench.c      the engine of `hpmstat emu bench`: fast path against reference
-#   workload*.c, profile.c: the workload models (see src/kmh/emu/workload.h)
+#   workload*.c, profile*.c: the workload models (see src/kmh/emu/workload.h)
 #   machine.c    hpm_machine_kunminghu (arch/machine.h): harts and sources
 #                behind the emulated-machine interface
 #   commands.c   what `hpmstat emu` runs on it: profiles, bench, scripts
@@ -29,7 +29,9 @@ src_kmh_emu_libemu_a_SOURCES = \
 	src/kmh/emu/workload-int.h \
 	src/kmh/emu/workload.c \
 	src/kmh/emu/workload-model.c \
+	src/kmh/emu/workload-params.c \
 	src/kmh/emu/profile.c \
+	src/kmh/emu/profile-registry.c \
 	src/kmh/emu/machine.c src/kmh/emu/machine.h \
 	src/kmh/emu/commands.c
 # commands.c lists the profiles as JSON too

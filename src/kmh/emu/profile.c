@@ -1,5 +1,6 @@
 /* profile.c: the profile file parser, its validation, the declared Topdown
- * breakdown, and the registry of built-in and file profiles.
+ * breakdown (profile-registry.c keeps the profiles and answers what they
+ * declare).
  *
  * Owns: the text format of hpmstat-emu-profile(5). A profile is checked
  * completely when it is loaded (syntax, references, shares, every cycle
@@ -24,8 +25,7 @@
 #include "util/str.h"
 #include "util/xalloc.h"
 
-#define SHARE_EPSILON     1e-9
-#define MAX_PROFILE_BYTES (1u << 20) /* "larger than 1048576 bytes" */
+#define SHARE_EPSILON 1e-9
 
 /* ----------------------------------------------------------- parse state */
 
@@ -98,7 +98,7 @@ static void phase_destroy(struct wl_phase *ph)
 	free(ph->mean);
 }
 
-static void profile_destroy(struct emu_profile *p)
+void wl_profile_destroy(struct emu_profile *p)
 {
 	if (!p)
 		return;
@@ -1090,8 +1090,8 @@ static void build_totals(struct emu_profile *p)
 		}
 }
 
-static struct emu_profile *parse_text(const char *file, const char *text, size_t len, char *err,
-                                      size_t errlen)
+struct emu_profile *wl_profile_parse_text(const char *file, const char *text, size_t len, char *err,
+                                          size_t errlen)
 {
 	char msg[256];
 	if (!wl_model_init(msg, sizeof(msg))) {
@@ -1127,295 +1127,8 @@ static struct emu_profile *parse_text(const char *file, const char *text, size_t
 	parser_free(&ps);
 	if (!ok) {
 		hpm_diag_format(&ps.kit.diag, err, errlen);
-		profile_destroy(p);
+		wl_profile_destroy(p);
 		return NULL;
 	}
 	return p;
-}
-
-/* -------------------------------------------------------------- registry */
-
-/* A built-in that does not load is a build error that the tests catch
- * (every file must load); here it is simply left out. */
-static void *parse_builtin(unsigned i)
-{
-	char err[512];
-	const struct wl_builtin_text *t = &wl_builtin_texts[i];
-	struct emu_profile *p = parse_text(t->file, t->text, strlen(t->text), err, sizeof(err));
-	if (p) {
-		p->builtin = true;
-		p->origin = xstrdup("built-in");
-	}
-	return p;
-}
-
-static const char *profile_name(const void *p)
-{
-	return ((const struct emu_profile *)p)->name;
-}
-
-static void profile_free(void *p)
-{
-	profile_destroy(p);
-}
-
-static struct emu_profile_registry registry = {
-    .builtin = parse_builtin,
-    .name = profile_name,
-    .destroy = profile_free,
-};
-
-unsigned emu_profile_count(void)
-{
-	registry.nr_builtin = wl_nr_builtin_texts;
-	return emu_profile_registry_count(&registry);
-}
-
-const struct emu_profile *emu_profile_at(unsigned i)
-{
-	return i < emu_profile_count() ? emu_profile_registry_at(&registry, i) : NULL;
-}
-
-static const struct emu_profile *keep(struct emu_profile *p, const char *origin)
-{
-	p->origin = xstrdup(origin);
-	return emu_profile_registry_keep(&registry, p);
-}
-
-const struct emu_profile *emu_profile_parse(const char *file, const char *text, char *err,
-                                            size_t errlen)
-{
-	struct emu_profile *p = parse_text(file, text, strlen(text), err, errlen);
-	return p ? keep(p, file) : NULL;
-}
-
-const struct emu_profile *emu_profile_builtin(const char *name)
-{
-	registry.nr_builtin = wl_nr_builtin_texts;
-	return emu_profile_registry_builtin(&registry, name);
-}
-
-const struct emu_profile *emu_profile_find(const char *name_or_path, char *err, size_t errlen)
-{
-	const struct emu_profile *builtin = emu_profile_builtin(name_or_path);
-	if (builtin)
-		return builtin;
-	/* Not a built-in name: a path if it looks like one or names a file. */
-	FILE *probe = NULL;
-	if (!strchr(name_or_path, '/') && !(probe = fopen(name_or_path, "rb"))) {
-		char list[1024];
-		emu_profile_registry_names(&registry, list, sizeof(list));
-		str_seterr(err, errlen, "unknown profile '%s' (known: %s; or a profile file path)",
-		           name_or_path, list);
-		return NULL;
-	}
-	if (probe)
-		fclose(probe);
-	size_t len;
-	char *text = emu_profile_read_file(name_or_path, MAX_PROFILE_BYTES,
-	                                   "larger than 1048576 bytes", &len, err, errlen);
-	if (!text)
-		return NULL;
-	struct emu_profile *p = parse_text(name_or_path, text, len, err, errlen);
-	free(text);
-	return p ? keep(p, name_or_path) : NULL;
-}
-
-void emu_profile_free(const struct emu_profile *p)
-{
-	emu_profile_registry_release(&registry, p);
-}
-
-/* ------------------------------------------------------------- accessors */
-
-const char *emu_profile_name(const struct emu_profile *p)
-{
-	return p->name;
-}
-
-const char *emu_profile_description(const struct emu_profile *p)
-{
-	return p->description;
-}
-
-const char *emu_profile_origin(const struct emu_profile *p)
-{
-	return p->origin;
-}
-
-void emu_profile_declared(const struct emu_profile *p, struct emu_topdown *td)
-{
-	*td = p->td;
-}
-
-void emu_profile_declared_slots(const struct emu_profile *p, struct emu_topdown *td)
-{
-	double ev[WL_NR_TD_EVENTS];
-	for (unsigned e = 0; e < WL_NR_TD_EVENTS; e++)
-		ev[e] = p->mean[wl_td_offset((enum wl_td_event)e)];
-	/* the document's formulas with RECOVERY_BUBBLE x 6 are the variant's:
-	 * the model produces it as the RTL does, 1 per recovery cycle, whose
-	 * 6 slots are all lost (wl_model_check) */
-	ev[WL_TD_RECOVERY_BUBBLE] *= 6;
-	wl_topdown(ev, td);
-}
-
-static bool in_range(int bank, unsigned index)
-{
-	return bank >= 0 && bank < KMH_NR_BANKS && index > 0 && index < wl_layout.nr[bank];
-}
-
-bool emu_profile_produces(const struct emu_profile *p, int bank, unsigned index)
-{
-	return in_range(bank, index) && p->produced[wl_layout.off[bank] + index];
-}
-
-unsigned emu_profile_unproduced(const struct emu_profile *p,
-                                void (*visit)(void *ctx, const char *bank_colon_name), void *ctx)
-{
-	unsigned n = 0;
-	char buf[160];
-	for (int b = 0; b < KMH_NR_BANKS; b++)
-		for (unsigned i = 1; i < kmh_table_v2.banks[b].nr_events; i++)
-			if (!emu_profile_produces(p, b, i)) {
-				n++;
-				if (visit) {
-					snprintf(buf, sizeof(buf), "%s:%s",
-					         kmh_table_v2.banks[b].name,
-					         kmh_table_v2.banks[b].events[i].name);
-					visit(ctx, buf);
-				}
-			}
-	return n;
-}
-
-double emu_profile_mean(const struct emu_profile *p, int bank, unsigned index)
-{
-	if (!emu_profile_produces(p, bank, index))
-		return 0;
-	return p->mean[wl_layout.off[bank] + index];
-}
-
-double emu_profile_mean_instret(const struct emu_profile *p)
-{
-	return p->mean_instret;
-}
-
-unsigned emu_profile_nr_phases(const struct emu_profile *p)
-{
-	return p->nr_phases;
-}
-
-const char *emu_profile_phase_name(const struct emu_profile *p, unsigned i)
-{
-	return i < p->nr_phases ? p->phases[i].name : NULL;
-}
-
-uint64_t emu_profile_phase_cycles(const struct emu_profile *p, unsigned i)
-{
-	return i < p->nr_phases ? p->phases[i].cycles : 0;
-}
-
-void emu_profile_phase_declared(const struct emu_profile *p, unsigned i, struct emu_topdown *td)
-{
-	*td = p->phases[i < p->nr_phases ? i : 0].td;
-}
-
-double emu_profile_mode_share(const struct emu_profile *p, unsigned mode)
-{
-	return mode < EMU_NR_MODES ? p->mode_share[mode] : 0;
-}
-
-double emu_profile_mean_run_cycles(const struct emu_profile *p)
-{
-	return p->mean_run;
-}
-
-unsigned emu_profile_nr_functions(const struct emu_profile *p)
-{
-	return p->nr_funcs;
-}
-
-bool emu_profile_function(const struct emu_profile *p, unsigned i, struct emu_function *f)
-{
-	if (i >= p->nr_funcs)
-		return false;
-	const struct wl_func *w = &p->funcs[i];
-	f->name = w->name;
-	f->start = w->lo;
-	f->end = w->hi;
-	f->share = w->share;
-	f->line = w->line;
-	f->td = w->mix.td;
-	return true;
-}
-
-int emu_profile_function_at(const struct emu_profile *p, uint64_t pc)
-{
-	for (unsigned i = 0; i < p->nr_funcs; i++)
-		if (pc >= p->funcs[i].lo && pc < p->funcs[i].hi)
-			return (int)i;
-	return -1;
-}
-
-bool emu_profile_check_vals(const uint8_t *const vals[KMH_NR_BANKS], char *err, size_t errlen)
-{
-	if (!wl_model_init(err, errlen))
-		return false;
-	uint8_t *flat = xcalloc(wl_layout.total, 1);
-	for (unsigned b = 0; b < KMH_NR_BANKS; b++)
-		if (vals[b])
-			memcpy(flat + wl_layout.off[b], vals[b], wl_layout.nr[b]);
-	bool ok = wl_model_check(flat, err, errlen);
-	free(flat);
-	return ok;
-}
-
-unsigned emu_profile_nr_tasks(const struct emu_profile *p)
-{
-	return p->nr_tasks;
-}
-
-bool emu_profile_task(const struct emu_profile *p, unsigned i, struct emu_task *t)
-{
-	if (i >= p->nr_tasks)
-		return false;
-	const struct wl_task *w = &p->tasks[i];
-	t->name = w->name;
-	t->pid = w->pid;
-	t->tgid = w->tgid;
-	t->hart = w->hart;
-	t->share = w->share;
-	t->start = w->start;
-	t->exit = w->exit;
-	t->line = w->line;
-	t->td = w->mix.td;
-	return true;
-}
-
-void emu_profile_task_slice(const struct emu_profile *p, uint32_t *lo, uint32_t *hi)
-{
-	*lo = p->slice_lo;
-	*hi = p->slice_hi;
-}
-
-unsigned emu_profile_nr_keys(const struct emu_profile *p)
-{
-	return p->nr_cycles;
-}
-
-bool emu_profile_key_run(const struct emu_profile *p, uint32_t key, unsigned mode,
-                         struct emu_run *run)
-{
-	if (key < 1 || key > p->nr_cycles)
-		return false;
-	const struct wl_cycle *c = &p->cycles[key - 1];
-	memset(run, 0, sizeof(*run));
-	run->cycles = 1;
-	run->key = c->key;
-	run->mode = (uint8_t)mode;
-	run->instret = c->instret;
-	for (unsigned b = 0; b < KMH_NR_BANKS; b++)
-		run->vals[b] = c->bank[b];
-	return true;
 }

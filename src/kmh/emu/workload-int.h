@@ -34,7 +34,8 @@ bool wl_model_init(char *err, size_t errlen);
 /* The parameters of one cycle definition, as the profile gives them. Every
  * field starts WL_UNSET and the model derives the value from the others
  * (see wl_model_fill and hpmstat-emu-profile(5)). */
-#define WL_UNSET (-1)
+#define WL_UNSET         (-1)
+#define WL_NR_LOAD_PIPES 3 /* load pipelines: ld-issue and its kin are 0..3 */
 enum wl_stall {
 	WL_STALL_NONE,
 	WL_STALL_CORE,
@@ -67,6 +68,8 @@ struct wl_params {
 };
 
 void wl_params_init(struct wl_params *p);
+/* The btype key's words, by enum wl_btype (NULL-terminated). */
+extern const char *const wl_btype_words[];
 
 /* Sets parameter `key` from its text value. Returns 1 when set, 0 when key
  * is not a cycle parameter (the caller reports it), -1 on a bad value (err
@@ -218,6 +221,13 @@ struct emu_profile {
 	uint32_t slice_lo, slice_hi;
 	struct emu_profile *next; /* list of file profiles */
 };
+
+/* profile.c's parser: a profile of file's text, checked whole (NULL with
+ * "FILE:LINE: reason" in err); wl_profile_destroy() frees one. The
+ * registry (profile-registry.c) keeps what it returns. */
+struct emu_profile *wl_profile_parse_text(const char *file, const char *text, size_t len, char *err,
+                                          size_t errlen);
+void wl_profile_destroy(struct emu_profile *p);
 
 /* The built-in profile files, embedded by src/gen/profiles2c.awk
  * (profiles-gen.c). */
