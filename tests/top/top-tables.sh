@@ -65,10 +65,11 @@ fi
 # "above 100" over 100, none in between
 bad=$(awk '/^Topdown \(/ { t = 1; next } /^(Processes|Workloads)/ { t = 0 }
 	t && $2 ~ /^-?[0-9.]+$/ {
-		v = $2 + 0; n += v < 0 || v > 100
-		if (v < 0 && index($0, "[out of range: ") && index($0, " below 0]")) next
+		# -0.0: a share just below 0, shown to one decimal
+		v = $2 + 0; neg = $2 ~ /^-/; n += neg || v > 100
+		if (neg && index($0, "[out of range: ") && index($0, " below 0]")) next
 		if (v > 100 && index($0, "[out of range: ") && index($0, " above 100]")) next
-		if (v >= 0 && v <= 100 && !index($0, "out of range")) next
+		if (!neg && v <= 100 && !index($0, "out of range")) next
 		print
 	} END { print "n=" n + 0 }' "$tmp/ob")
 n=$(printf '%s\n' "$bad" | sed -n 's/^n=//p')
