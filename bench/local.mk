@@ -38,7 +38,7 @@ bench-top-bpf: src/hpmstat$(EXEEXT) bench/bench-busy-load$(EXEEXT)
 #                     (bench/arm-emu-bench.c; figures in bench/README.md)
 noinst_PROGRAMS += bench/arm-emu-bench
 bench_arm_emu_bench_SOURCES = bench/arm-emu-bench.c
-bench_arm_emu_bench_LDADD = src/arm64/emu/libarm64emu.a src/arm64/libarm64.a src/emu/libhpmemu.a src/util/libutil.a \
+bench_arm_emu_bench_LDADD = src/arm64/emu/libarm64emu.a src/arm64/libarm64.a src/emukit/libhpmemukit.a src/util/libutil.a \
 	$(JANSSON_LIBS)
 bench-arm: bench/arm-emu-bench$(EXEEXT)
 	./bench/arm-emu-bench$(EXEEXT) $(BENCH_CYCLES)

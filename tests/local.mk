@@ -11,7 +11,7 @@ AM_TESTS_ENVIRONMENT = \
 
 check_LIBRARIES += tests/libtap.a
 tests_libtap_a_SOURCES = tests/tap.c tests/tap.h
-HPM_TEST_LIBS = tests/libtap.a src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emu/libhpmemu.a src/arm64/libarm64.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
+HPM_TEST_LIBS = tests/libtap.a src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emukit/libhpmemukit.a src/arm64/libarm64.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
 EXTRA_DIST += tests/lib.sh tests/lsan.supp
 
 include tests/arch/local.mk

@@ -91,7 +91,7 @@ static void problem(struct problems *p, const char *fmt, ...)
 unsigned hpm_model_validate(const struct hpm_pmu_model *m, char *err, size_t errlen)
 {
 	struct problems p = {0, err, errlen};
-	struct hpm_model_error msg;
+	struct hpm_diag msg;
 	char buf[32];
 	if (errlen)
 		err[0] = '\0';

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/diag.h"
+
 #define HPM_MODEL_TEXT_MAX 320
 
 /* What a model's operation returns besides 0. */
@@ -40,12 +42,9 @@ enum hpm_model_errcode {
 /* "unknown event", "invalid event", ... as libpfm4's pfm_strerror. */
 const char *hpm_model_strerror(int code);
 
-/* What went wrong, for the one error line the CLI prints. */
-struct hpm_model_error {
-	int code;      /* enum hpm_model_errcode */
-	int pos;       /* 0-based offset in the text, or -1 */
-	char msg[320]; /* a sentence without the text itself */
-};
+/* What went wrong, for the one error line the CLI prints, is a struct
+ * hpm_diag (util/diag.h): code an enum hpm_model_errcode, column the place
+ * in the text (0: none), msg a sentence without the text itself. */
 
 struct json_t;       /* jansson's, for the JSON form of a decoded value */
 struct metric_table; /* metric/metric.h's: the model's metrics as data */
@@ -196,9 +195,9 @@ struct hpm_pmu_model {
 	const char *description; /* "XiangShan Kunminghu (RISC-V)" */
 	const char *arch;        /* "riscv", "arm64" */
 	/* The model's own data, for operations that several models share (the
-	 * Arm cores: one set of operations over each core's tables). The
-	 * operations that read a model's tables take the model as their first
-	 * argument, as libpfm4's take their pmu. */
+	 * Arm cores: one set of operations over each core's tables). Every
+	 * operation takes the model as its first argument, as libpfm4's take
+	 * their pmu, whether it reads the tables or not. */
 	const void *data;
 
 	/* ------------------------------------------------ detection */
@@ -210,7 +209,7 @@ struct hpm_pmu_model {
 	/* Encodes `text` (a name, an expression, raw fields; with or without
 	 * modifiers). The fixed counters are the caller's (fixed[]). */
 	int (*encode)(const struct hpm_pmu_model *m, const char *text, struct hpm_event_code *out,
-	              struct hpm_model_error *err);
+	              struct hpm_diag *err);
 	/* Up to max names of this model closest to name; how many. */
 	unsigned (*suggest)(const struct hpm_pmu_model *m, const char *name, const char **out,
 	                    unsigned max);
@@ -242,14 +241,16 @@ struct hpm_pmu_model {
 
 	/* ------------------------------------------------ privilege modes */
 	/* perf's modifier letters into the model's mode bits. */
-	int (*parse_modifiers)(const char *mods, unsigned *modes, struct hpm_model_error *err);
+	int (*parse_modifiers)(const struct hpm_pmu_model *m, const char *mods, unsigned *modes,
+	                       struct hpm_diag *err);
 	/* "U,S,VU,VS"-style words for a set of modes. */
-	const char *(*modes_str)(unsigned modes, char *buf, size_t len);
+	const char *(*modes_str)(const struct hpm_pmu_model *m, unsigned modes, char *buf,
+	                         size_t len);
 	/* --all-user / --all-kernel: the modes of c (or modes_default when it
 	 * gave none) kept at the user (true) or kernel level only, whatever
 	 * the other states (host, guest) were; the register value re-encoded
 	 * for a programmable event. */
-	void (*restrict_level)(struct hpm_event_code *c, bool user);
+	void (*restrict_level)(const struct hpm_pmu_model *m, struct hpm_event_code *c, bool user);
 	unsigned modes_default; /* what an event without modifiers counts */
 	unsigned modes_all;     /* every mode a counter can count in */
 
@@ -259,11 +260,12 @@ struct hpm_pmu_model {
 	struct hpm_model_counters counters;
 	unsigned nr_constraints; /* classes 0..nr-1 */
 	/* The name of a constraint class ("backend"), NULL when none. */
-	const char *(*constraint_name)(int constraint);
+	const char *(*constraint_name)(const struct hpm_pmu_model *m, int constraint);
 	/* The counters class c may use (first..last). */
-	void (*constraint_counters)(int constraint, unsigned *first, unsigned *last);
+	void (*constraint_counters)(const struct hpm_pmu_model *m, int constraint, unsigned *first,
+	                            unsigned *last);
 	/* The class that counter n sees, -1 when n is no programmable counter. */
-	int (*constraint_of_counter)(unsigned n);
+	int (*constraint_of_counter)(const struct hpm_pmu_model *m, unsigned n);
 	/* Optional: the index in fixed[] of a fixed counter that counts c as
 	 * well as a counter of its class does, or -1 (Arm: CPU_CYCLES with no
 	 * field PMCCFILTR_EL0 lacks goes on PMCCNTR_EL0, as Linux's arm_pmuv3
@@ -271,8 +273,8 @@ struct hpm_pmu_model {
 	int (*fixed_alt)(const struct hpm_pmu_model *m, const struct hpm_event_code *c);
 	/* Whether a and b can be counted in one counter as their hardware sum,
 	 * and that sum (Kunminghu: the ADD of two events of one bank). */
-	bool (*merge)(const struct hpm_event_code *a, const struct hpm_event_code *b,
-	              struct hpm_event_code *sum);
+	bool (*merge)(const struct hpm_pmu_model *m, const struct hpm_event_code *a,
+	              const struct hpm_event_code *b, struct hpm_event_code *sum);
 
 	/* perf stat's -d, -dd, -ddd asked of this model's events: three
 	 * comma-separated event lists (hpmstat-stat(1) lists them) */
@@ -285,12 +287,13 @@ struct hpm_pmu_model {
 	 * kernel cannot take c sets out->absent. Returns 0, or HPM_MODEL_EINVAL
 	 * with a message that goes after the event's quoted text ("counts
 	 * M-mode, ..."). NULL: the model's events are not counted by perf. */
-	int (*perf_attr)(const struct hpm_event_code *c, bool optional,
-	                 const struct hpm_model_perf_pmu *pmu, struct hpm_model_perf_attr *out,
-	                 struct hpm_model_error *err);
+	int (*perf_attr)(const struct hpm_pmu_model *m, const struct hpm_event_code *c,
+	                 bool optional, const struct hpm_model_perf_pmu *pmu,
+	                 struct hpm_model_perf_attr *out, struct hpm_diag *err);
 	/* Which of the kernel's drivers (by version) perf_attr programs for
 	 * pmu, in words, for notes. */
-	const char *(*perf_driver)(const struct hpm_model_perf_pmu *pmu);
+	const char *(*perf_driver)(const struct hpm_pmu_model *m,
+	                           const struct hpm_model_perf_pmu *pmu);
 
 	/* ------------------------------------------------ emulator */
 	const struct hpm_model_generic *generic;

@@ -1,14 +1,14 @@
 /* arm64.h: the Arm PMUv3 event library: expressions into PMEVTYPER<n>_EL0
  * values and back.
  *
- * Owns: the error codes and struct arm64_error of the Arm library, the
+ * Owns: the error codes and struct hpm_diag of the Arm library, the
  * caller's event-name callbacks (struct arm64_names: the event tables are
  * not this library's), the expression encoder (expr.c, grammar there and
  * in hpmstat-events(7), "Arm PMUv3") and the decoder that gives any value
  * a canonical expression and says whether it encodes back exactly. The
  * library never prints and never exits: a fallible call returns 0 or a
  * negative ARM64_E* code, with a one-line message and the 0-based column
- * of the offending term in struct arm64_error.
+ * of the offending term in struct hpm_diag.
  */
 #ifndef HPM_ARM64_ARM64_H
 #define HPM_ARM64_ARM64_H
@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "arm64/pmevtyper.h"
+#include "util/diag.h"
 
 enum arm64_errcode {
 	ARM64_OK = 0,
@@ -30,11 +31,9 @@ enum arm64_errcode {
 	ARM64_EEMPTY = -7,    /* empty expression */
 };
 
-struct arm64_error {
-	int code;      /* enum arm64_errcode */
-	int pos;       /* 0-based column of the offending term, or -1 */
-	char msg[320]; /* one sentence; quotes of the input are sanitized */
-};
+/* Errors are a struct hpm_diag (util/diag.h): code an enum arm64_errcode,
+ * column that of the offending term (0: none), msg one sentence (quotes of
+ * the input are sanitized). */
 
 /* "unknown event", "reserved combination", ... */
 const char *arm64_strerror(int code);
@@ -59,7 +58,7 @@ struct arm64_encoding {
 
 /* Encodes `expr` for a core described by ctx (NULL: ARM64_CTX_ANY). */
 int arm64_encode(const char *expr, const struct arm64_ctx *ctx, const struct arm64_names *names,
-                 struct arm64_encoding *enc, struct arm64_error *err);
+                 struct arm64_encoding *enc, struct hpm_diag *err);
 
 struct arm64_decoded {
 	uint64_t value;

@@ -45,7 +45,6 @@
  * th<op>N and count, then tlc=, the filter flags that are 1, vs=.
  */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -110,7 +109,7 @@ struct parser {
 	const char *p;
 	const struct arm64_ctx *ctx;
 	const struct arm64_names *names;
-	struct arm64_error *err;
+	struct hpm_diag *err;
 	int event_pos;
 	uint32_t event;
 	bool raw;
@@ -119,20 +118,6 @@ struct parser {
 	struct said letters, cond, th, count, edge, evt;
 	struct said field[ARM64_PF_NR]; /* field terms */
 };
-
-static int fail(struct parser *ps, int code, int pos, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int fail(struct parser *ps, int code, int pos, const char *fmt, ...)
-{
-	va_list ap;
-	ps->err->code = code;
-	ps->err->pos = pos;
-	va_start(ap, fmt);
-	vsnprintf(ps->err->msg, sizeof(ps->err->msg), fmt, ap);
-	va_end(ap);
-	str_sanitize(ps->err->msg);
-	return code;
-}
 
 static int col(const struct parser *ps)
 {
@@ -169,11 +154,12 @@ static int parse_number(struct parser *ps, const char *what, uint64_t max, unsig
 			v = v * (hex ? 16 : 10) + (unsigned)d;
 	}
 	if (!nd || is_word_char((unsigned char)*s))
-		return fail(ps, ARM64_ESYNTAX, pos, "%s takes a number (decimal or 0x hex)", what);
+		return hpm_diag_fail(ps->err, ARM64_ESYNTAX, pos,
+		                     "%s takes a number (decimal or 0x hex)", what);
 	ps->p = s;
 	if (big || v > max)
-		return fail(ps, ARM64_ERANGE, pos, "%s is at most %llu (0x%llx)", what,
-		            (unsigned long long)max, (unsigned long long)max);
+		return hpm_diag_fail(ps->err, ARM64_ERANGE, pos, "%s is at most %llu (0x%llx)",
+		                     what, (unsigned long long)max, (unsigned long long)max);
 	*out = (unsigned)v;
 	return 0;
 }
@@ -182,8 +168,8 @@ static int say(struct parser *ps, struct said *s, const char *what, int pos, uns
                bool perf)
 {
 	if (s->pos >= 0)
-		return fail(ps, ARM64_ETERM, pos, "%s is given twice (first at column %d)", what,
-		            s->pos + 1);
+		return hpm_diag_fail(ps->err, ARM64_ETERM, pos,
+		                     "%s is given twice (first at column %d)", what, s->pos + 1);
 	*s = (struct said){.pos = pos, .val = val, .perf = perf};
 	return 0;
 }
@@ -202,9 +188,10 @@ static int parse_event(struct parser *ps)
 	}
 	if (!n) {
 		if (!*ps->p)
-			return fail(ps, ARM64_EEMPTY, ps->event_pos, "no event given");
-		return fail(ps, ARM64_ESYNTAX, ps->event_pos, "expected an event, found '%c'",
-		            *ps->p);
+			return hpm_diag_fail(ps->err, ARM64_EEMPTY, ps->event_pos,
+			                     "no event given");
+		return hpm_diag_fail(ps->err, ARM64_ESYNTAX, ps->event_pos,
+		                     "expected an event, found '%c'", *ps->p);
 	}
 	/* perf's PMU form: Linux names the arm_pmuv3 PMUs armv8_pmuv3_0,
 	 * armv8_cortex_a53, ...; the event is its event= term */
@@ -216,7 +203,7 @@ static int parse_event(struct parser *ps)
 		return 0;
 	}
 	if (n >= sizeof(name))
-		return fail(ps, ARM64_EUNKNOWN, ps->event_pos, "event name too long");
+		return hpm_diag_fail(ps->err, ARM64_EUNKNOWN, ps->event_pos, "event name too long");
 	name[n] = '\0';
 
 	bool rhex = name[0] == 'r' && n > 1;
@@ -228,8 +215,8 @@ static int parse_event(struct parser *ps)
 		uint64_t v = 0;
 		bool big = false;
 		if (!*d || strspn(d, "0123456789abcdefABCDEF") != strlen(d))
-			return fail(ps, ARM64_ESYNTAX, ps->event_pos, "'%s' is not a hex number",
-			            name);
+			return hpm_diag_fail(ps->err, ARM64_ESYNTAX, ps->event_pos,
+			                     "'%s' is not a hex number", name);
 		for (; *d; d++) {
 			if (v > 0xffff)
 				big = true;
@@ -240,8 +227,8 @@ static int parse_event(struct parser *ps)
 				                   : tolower((unsigned char)*d) - 'a' + 10);
 		}
 		if (big || v > 0xffff)
-			return fail(ps, ARM64_ERANGE, ps->event_pos,
-			            "evtCount is 16 bits: '%s' is above 0xffff", name);
+			return hpm_diag_fail(ps->err, ARM64_ERANGE, ps->event_pos,
+			                     "evtCount is 16 bits: '%s' is above 0xffff", name);
 		ps->raw = true;
 		ps->event = (uint32_t)v;
 		ps->p = s;
@@ -249,10 +236,11 @@ static int parse_event(struct parser *ps)
 	}
 	uint16_t num;
 	if (!isalpha((unsigned char)name[0]) && name[0] != '_')
-		return fail(ps, ARM64_ESYNTAX, ps->event_pos,
-		            "expected an event name, 0xHEX or rHEX, found '%s'", name);
+		return hpm_diag_fail(ps->err, ARM64_ESYNTAX, ps->event_pos,
+		                     "expected an event name, 0xHEX or rHEX, found '%s'", name);
 	if (!ps->names || !ps->names->lookup || !ps->names->lookup(ps->names->data, name, &num))
-		return fail(ps, ARM64_EUNKNOWN, ps->event_pos, "unknown event '%s'", name);
+		return hpm_diag_fail(ps->err, ARM64_EUNKNOWN, ps->event_pos, "unknown event '%s'",
+		                     name);
 	ps->event = num;
 	ps->p = s;
 	return 0;
@@ -264,8 +252,8 @@ static int parse_letters(struct parser *ps, const char *w, size_t n, int pos)
 	for (size_t i = 0; i < n; i++) {
 		unsigned bit = w[i] == 'u' ? LV_U : w[i] == 'k' ? LV_K : LV_H;
 		if (lv & bit)
-			return fail(ps, ARM64_ETERM, pos + (int)i, "modifier '%c' is given twice",
-			            w[i]);
+			return hpm_diag_fail(ps->err, ARM64_ETERM, pos + (int)i,
+			                     "modifier '%c' is given twice", w[i]);
 		lv |= bit;
 	}
 	return say(ps, &ps->letters, "the modifier letters", pos, lv, false);
@@ -286,8 +274,10 @@ static int parse_item(struct parser *ps)
 		n++;
 	if (!n) {
 		if (!*w || *w == ':' || *w == ',' || *w == '/')
-			return fail(ps, ARM64_ESYNTAX, pos, "expected a modifier or term");
-		return fail(ps, ARM64_ESYNTAX, pos, "expected a modifier or term, found '%c'", *w);
+			return hpm_diag_fail(ps->err, ARM64_ESYNTAX, pos,
+			                     "expected a modifier or term");
+		return hpm_diag_fail(ps->err, ARM64_ESYNTAX, pos,
+		                     "expected a modifier or term, found '%c'", *w);
 	}
 	ps->p += n;
 
@@ -299,13 +289,13 @@ static int parse_item(struct parser *ps)
 				op = i;
 		if (op < 0) {
 			if (ps->p[0] == '=' || ps->p[0] == '>' || strncmp(ps->p, "<=", 2) == 0)
-				return fail(
-				    ps, ARM64_ETERM, pos,
+				return hpm_diag_fail(
+				    ps->err, ARM64_ETERM, pos,
 				    "th takes !=, ==, >= or < (the conditions TC can test); for "
 				    "perf's raw field write threshold=N");
-			return fail(ps, ARM64_ESYNTAX, pos,
-			            "th takes a condition: th!=N, th==N, th>=N "
-			            "or th<N");
+			return hpm_diag_fail(ps->err, ARM64_ESYNTAX, pos,
+			                     "th takes a condition: th!=N, th==N, th>=N "
+			                     "or th<N");
 		}
 		ps->p += strlen(ops[op]);
 		if ((rc = parse_number(ps, "the threshold", 0xfff, &v, pos)))
@@ -316,8 +306,9 @@ static int parse_item(struct parser *ps)
 	}
 	if (word_is(w, n, "count")) {
 		if (*ps->p == '=')
-			return fail(ps, ARM64_ETERM, pos,
-			            "count takes no value (perf's form is threshold_count=0|1)");
+			return hpm_diag_fail(
+			    ps->err, ARM64_ETERM, pos,
+			    "count takes no value (perf's form is threshold_count=0|1)");
 		return say(ps, &ps->count, "count", pos, 1, false);
 	}
 	/* letters: a word of u, k and h only, with no value */
@@ -332,14 +323,14 @@ static int parse_item(struct parser *ps)
 	             word_is(w, n, "threshold_compare") || word_is(w, n, "threshold_count") ||
 	             word_is(w, n, "event");
 	if (!known)
-		return fail(ps, ARM64_ETERM, pos, "unknown modifier or term '%.*s' (" TERM_LIST ")",
-		            (int)n, w);
+		return hpm_diag_fail(ps->err, ARM64_ETERM, pos,
+		                     "unknown modifier or term '%.*s' (" TERM_LIST ")", (int)n, w);
 	if (*ps->p != '=') {
 		if (ft >= 0 && field_terms[ft].flag)
 			return say(ps, &ps->field[field_terms[ft].field], field_terms[ft].name, pos,
 			           1, false);
-		return fail(ps, ARM64_ESYNTAX, pos, "%.*s takes a value: %.*s=...", (int)n, w,
-		            (int)n, w);
+		return hpm_diag_fail(ps->err, ARM64_ESYNTAX, pos, "%.*s takes a value: %.*s=...",
+		                     (int)n, w, (int)n, w);
 	}
 	ps->p++;
 	if (word_is(w, n, "edge")) {
@@ -353,7 +344,7 @@ static int parse_item(struct parser *ps)
 				ps->p += m;
 				return say(ps, &ps->edge, "edge", pos, k, false);
 			}
-		return fail(ps, ARM64_ETERM, vpos, "edge takes rise, fall or both");
+		return hpm_diag_fail(ps->err, ARM64_ETERM, vpos, "edge takes rise, fall or both");
 	}
 	if (word_is(w, n, "threshold")) {
 		if ((rc = parse_number(ps, "threshold", 0xfff, &v, pos)))
@@ -372,9 +363,10 @@ static int parse_item(struct parser *ps)
 	}
 	if (word_is(w, n, "event")) {
 		if (!ps->pmu)
-			return fail(ps, ARM64_ETERM, pos,
-			            "event= belongs to perf's PMU form (armv8_pmuv3_0/event=N/); "
-			            "here the event comes first");
+			return hpm_diag_fail(
+			    ps->err, ARM64_ETERM, pos,
+			    "event= belongs to perf's PMU form (armv8_pmuv3_0/event=N/); "
+			    "here the event comes first");
 		if ((rc = parse_number(ps, "event", 0xffff, &v, pos)))
 			return rc;
 		if ((rc = say(ps, &ps->evt, "event", pos, v, false)))
@@ -432,26 +424,29 @@ static int build(struct parser *ps, struct arm64_pmevtyper *t)
 	unsigned cond = ps->cond.pos >= 0 ? ps->cond.val : ARM64_COND_NE;
 	unsigned th = ps->th.pos >= 0 ? ps->th.val : 0;
 	if (th == 0 && ps->cond.perf)
-		return fail(ps, ARM64_ETERM, ps->cond.pos,
-		            "threshold_compare needs threshold=N with N > 0: Linux programs no "
-		            "condition for threshold 0 (write th%s0 for the raw field)",
-		            arm64_cond_symbol(cond));
+		return hpm_diag_fail(
+		    ps->err, ARM64_ETERM, ps->cond.pos,
+		    "threshold_compare needs threshold=N with N > 0: Linux programs no "
+		    "condition for threshold 0 (write th%s0 for the raw field)",
+		    arm64_cond_symbol(cond));
 	if (th == 0 && ps->count.perf && ps->count.val)
-		return fail(ps, ARM64_ETERM, ps->count.pos,
-		            "threshold_count needs threshold=N with N > 0: Linux programs no "
-		            "condition for threshold 0 (write count for the raw field)");
+		return hpm_diag_fail(
+		    ps->err, ARM64_ETERM, ps->count.pos,
+		    "threshold_count needs threshold=N with N > 0: Linux programs no "
+		    "condition for threshold 0 (write count for the raw field)");
 	t->f[ARM64_PF_TH] = th;
 	fpos[ARM64_PF_TH] = ps->th.pos;
 	fpos[ARM64_PF_TC] = later(ps->cond.pos, ps->count.pos);
 	if (ps->edge.pos >= 0) {
 		if (ps->field[ARM64_PF_TE].pos >= 0)
-			return fail(
-			    ps, ARM64_ETERM, later(ps->edge.pos, ps->field[ARM64_PF_TE].pos),
+			return hpm_diag_fail(
+			    ps->err, ARM64_ETERM, later(ps->edge.pos, ps->field[ARM64_PF_TE].pos),
 			    "te and edge= both set TE: edge= picks the edge, te is the raw bit");
 		if (ps->count.pos >= 0)
-			return fail(ps, ARM64_ETERM, later(ps->edge.pos, ps->count.pos),
-			            "an edge counts 1 per edge: %s does not apply to edge=",
-			            ps->count.perf ? "threshold_count" : "count");
+			return hpm_diag_fail(
+			    ps->err, ARM64_ETERM, later(ps->edge.pos, ps->count.pos),
+			    "an edge counts 1 per edge: %s does not apply to edge=",
+			    ps->count.perf ? "threshold_count" : "count");
 		switch (ps->edge.val) {
 		case EDGE_RISE:
 			t->f[ARM64_PF_TC] = cond << 1 | 1;
@@ -476,7 +471,8 @@ static int build(struct parser *ps, struct arm64_pmevtyper *t)
 		int a = is[0].field >= 0 ? fpos[is[0].field] : -1;
 		int b = is[0].field2 >= 0 ? fpos[is[0].field2] : -1;
 		int pos = later(a, b);
-		return fail(ps, is[0].code, pos >= 0 ? pos : ps->event_pos, "%s", is[0].msg);
+		return hpm_diag_fail(ps->err, is[0].code, pos >= 0 ? pos : ps->event_pos, "%s",
+		                     is[0].msg);
 	}
 	return 0;
 }
@@ -558,17 +554,16 @@ static const char *name_of(const struct arm64_names *names, uint32_t evt)
 }
 
 int arm64_encode(const char *expr, const struct arm64_ctx *ctx, const struct arm64_names *names,
-                 struct arm64_encoding *enc, struct arm64_error *err)
+                 struct arm64_encoding *enc, struct hpm_diag *err)
 {
 	struct arm64_ctx any = ARM64_CTX_ANY;
-	struct arm64_error dummy;
+	struct hpm_diag dummy;
 	struct parser ps = {.src = expr, .p = expr, .ctx = ctx ? ctx : &any, .names = names};
 	int rc;
 	if (!err)
 		err = &dummy;
 	ps.err = err;
 	memset(err, 0, sizeof(*err));
-	err->pos = -1;
 	memset(enc, 0, sizeof(*enc));
 	ps.letters.pos = ps.cond.pos = ps.th.pos = ps.count.pos = ps.edge.pos = ps.evt.pos = -1;
 	for (unsigned f = 0; f < ARM64_PF_NR; f++)
@@ -581,15 +576,16 @@ int arm64_encode(const char *expr, const struct arm64_ctx *ctx, const struct arm
 	if (*ps.p == '/') {
 		ps.p++;
 		if (ps.pmu && *ps.p == '/')
-			return fail(&ps, ARM64_ETERM, col(&ps), "%.*s/.../ needs event=N",
-			            (int)ps.pmu_len, ps.pmu);
+			return hpm_diag_fail(ps.err, ARM64_ETERM, col(&ps),
+			                     "%.*s/.../ needs event=N", (int)ps.pmu_len, ps.pmu);
 		if ((rc = parse_items(&ps)))
 			return rc;
 		if (*ps.p != '/')
-			return *ps.p
-			           ? fail(&ps, ARM64_ESYNTAX, col(&ps),
-			                  "expected ',' or the closing '/', found '%c'", *ps.p)
-			           : fail(&ps, ARM64_ESYNTAX, col(&ps), "expected the closing '/'");
+			return *ps.p ? hpm_diag_fail(ps.err, ARM64_ESYNTAX, col(&ps),
+			                             "expected ',' or the closing '/', found '%c'",
+			                             *ps.p)
+			             : hpm_diag_fail(ps.err, ARM64_ESYNTAX, col(&ps),
+			                             "expected the closing '/'");
 		ps.p++;
 		if (isalpha((unsigned char)*ps.p) && (rc = parse_item(&ps)))
 			return rc;
@@ -602,10 +598,12 @@ int arm64_encode(const char *expr, const struct arm64_ctx *ctx, const struct arm
 	while (isspace((unsigned char)*ps.p))
 		ps.p++;
 	if (*ps.p)
-		return fail(&ps, ARM64_ESYNTAX, col(&ps), "expected ':' or ',' before '%c'", *ps.p);
+		return hpm_diag_fail(ps.err, ARM64_ESYNTAX, col(&ps),
+		                     "expected ':' or ',' before '%c'", *ps.p);
 	if (ps.pmu && ps.evt.pos < 0)
-		return fail(&ps, ARM64_ETERM, 0, "%.*s/.../ needs event=N (the event number)",
-		            (int)ps.pmu_len, ps.pmu);
+		return hpm_diag_fail(ps.err, ARM64_ETERM, 0,
+		                     "%.*s/.../ needs event=N (the event number)", (int)ps.pmu_len,
+		                     ps.pmu);
 	if ((rc = build(&ps, &enc->t)))
 		return rc;
 	enc->value = arm64_pmevtyper_pack(&enc->t);

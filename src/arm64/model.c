@@ -215,7 +215,7 @@ static bool other_cores_hint(const struct hpm_pmu_model *m, const char *name, ch
 /* The closest names after the library's "unknown event 'NAME'", as the
  * Kunminghu model gives them. */
 static void add_suggestions(const struct hpm_pmu_model *m, const char *text, int pos,
-                            struct hpm_model_error *err)
+                            struct hpm_diag *err)
 {
 	char name[96];
 	size_t n = 0;
@@ -244,26 +244,23 @@ static void add_suggestions(const struct hpm_pmu_model *m, const char *text, int
 }
 
 static int encode(const struct hpm_pmu_model *m, const char *text, struct hpm_event_code *out,
-                  struct hpm_model_error *err)
+                  struct hpm_diag *err)
 {
 	const struct arm64_core *c = core_of(m);
 	struct arm64_names nm = names_of(c);
 	struct arm64_encoding enc;
-	struct arm64_error aerr;
 	struct arm64_ctx ctx = core_ctx(m);
-	if (arm64_encode(text, &ctx, &nm, &enc, &aerr) != 0) {
+	if (arm64_encode(text, &ctx, &nm, &enc, err) != 0) {
 		/* a name it does not know, or text that is not its syntax at
 		 * all, may be another namespace's (a host event) */
-		int code = aerr.code == ARM64_EUNKNOWN ? HPM_MODEL_EUNKNOWN
-		           : aerr.code == ARM64_ESYNTAX || aerr.code == ARM64_EEMPTY
-		               ? HPM_MODEL_ESYNTAX
-		               : HPM_MODEL_EINVAL;
-		err->code = code;
-		err->pos = aerr.pos;
-		snprintf(err->msg, sizeof(err->msg), "%s", aerr.msg);
-		if (aerr.code == ARM64_EUNKNOWN)
-			add_suggestions(m, text, aerr.pos, err);
-		return code;
+		bool unknown = err->code == ARM64_EUNKNOWN;
+		err->code = unknown ? HPM_MODEL_EUNKNOWN
+		            : err->code == ARM64_ESYNTAX || err->code == ARM64_EEMPTY
+		                ? HPM_MODEL_ESYNTAX
+		                : HPM_MODEL_EINVAL;
+		if (unknown)
+			add_suggestions(m, text, hpm_diag_offset(err), err);
+		return err->code;
 	}
 	memset(out, 0, sizeof(*out));
 	out->model = m;
@@ -421,8 +418,10 @@ static struct json_t *decode_json(const struct hpm_pmu_model *m, uint64_t value,
 
 /* ------------------------------------------------ modes */
 
-static int parse_modifiers(const char *mods, unsigned *modes, struct hpm_model_error *err)
+static int parse_modifiers(const struct hpm_pmu_model *m, const char *mods, unsigned *modes,
+                           struct hpm_diag *err)
 {
+	(void)m;
 	unsigned out = 0;
 	for (const char *p = mods; *p; p++) {
 		switch (*p) {
@@ -436,19 +435,18 @@ static int parse_modifiers(const char *mods, unsigned *modes, struct hpm_model_e
 			out |= ARM_EL2;
 			break;
 		default:
-			err->code = HPM_MODEL_EINVAL;
-			err->pos = (int)(p - mods);
-			snprintf(err->msg, sizeof(err->msg),
-			         "unknown modifier '%c' (an Arm event takes u, k and h)", *p);
-			return HPM_MODEL_EINVAL;
+			return hpm_diag_fail(
+			    err, HPM_MODEL_EINVAL, (int)(p - mods),
+			    "unknown modifier '%c' (an Arm event takes u, k and h)", *p);
 		}
 	}
 	*modes = out ? out : ARM_ELS;
 	return 0;
 }
 
-static const char *modes_str(unsigned modes, char *buf, size_t len)
+static const char *modes_str(const struct hpm_pmu_model *m, unsigned modes, char *buf, size_t len)
 {
+	(void)m;
 	static const char *const words[] = {"EL0", "EL1", "EL2"};
 	size_t n = 0;
 	buf[0] = '\0';
@@ -462,10 +460,10 @@ static const char *modes_str(unsigned modes, char *buf, size_t len)
 
 /* --all-user keeps EL0, --all-kernel what was counted above EL0 (Linux's
  * exclude_user leaves EL2 as it was), EL1 when that was nothing. */
-static void restrict_level(struct hpm_event_code *c, bool user)
+static void restrict_level(const struct hpm_pmu_model *m, struct hpm_event_code *c, bool user)
 {
-	unsigned m = c->modes ? c->modes : ARM_ELS;
-	unsigned out = user ? ARM_EL0 : (m & (ARM_EL1 | ARM_EL2));
+	unsigned modes = c->modes ? c->modes : ARM_ELS;
+	unsigned out = user ? ARM_EL0 : (modes & (ARM_EL1 | ARM_EL2));
 	if (!out)
 		out = ARM_EL1;
 	c->modes = out;
@@ -480,29 +478,33 @@ static void restrict_level(struct hpm_event_code *c, bool user)
 		v |= ARM_BIT_NSH;
 	c->value = v;
 	c->modes_given = true;
-	if (c->model) {
+	if (m) {
 		struct arm64_decoded d;
-		decode_value(c->model, v, &d);
+		decode_value(m, v, &d);
 		snprintf(c->canonical, sizeof(c->canonical), "%s", d.expr);
 	}
 }
 
 /* ------------------------------------------------ counters */
 
-static const char *constraint_name(int constraint)
+static const char *constraint_name(const struct hpm_pmu_model *m, int constraint)
 {
+	(void)m;
 	return constraint == 0 ? "all" : NULL;
 }
 
-static void constraint_counters(int constraint, unsigned *first, unsigned *last)
+static void constraint_counters(const struct hpm_pmu_model *m, int constraint, unsigned *first,
+                                unsigned *last)
 {
+	(void)m;
 	(void)constraint;
 	*first = ARM_FIRST_COUNTER;
 	*last = ARM_LAST_COUNTER;
 }
 
-static int constraint_of_counter(unsigned n)
+static int constraint_of_counter(const struct hpm_pmu_model *m, unsigned n)
 {
+	(void)m;
 	return n <= ARM_LAST_COUNTER ? 0 : -1;
 }
 
@@ -520,9 +522,10 @@ static int fixed_alt(const struct hpm_pmu_model *m, const struct hpm_event_code 
 }
 
 /* Two events never share one Arm counter. */
-static bool merge(const struct hpm_event_code *a, const struct hpm_event_code *b,
-                  struct hpm_event_code *sum)
+static bool merge(const struct hpm_pmu_model *m, const struct hpm_event_code *a,
+                  const struct hpm_event_code *b, struct hpm_event_code *sum)
 {
+	(void)m;
 	(void)a;
 	(void)b;
 	(void)sum;

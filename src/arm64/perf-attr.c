@@ -2,7 +2,6 @@
  * perf-attr.h. */
 #include "arm64/perf-attr.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,19 +16,6 @@ enum { EL0 = 1u << 0, EL1 = 1u << 1, EL2 = 1u << 2, ELS = 7u };
 
 /* the kernel release that brought the threshold terms and caps/threshold_max */
 #define THRESHOLD_LINUX "Linux 6.8"
-
-/* HPM_MODEL_EINVAL with a message that follows the event's quoted text. */
-__attribute__((format(printf, 2, 3))) static int refuse(struct hpm_model_error *err,
-                                                        const char *fmt, ...)
-{
-	va_list ap;
-	err->code = HPM_MODEL_EINVAL;
-	err->pos = -1;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return HPM_MODEL_EINVAL;
-}
 
 static bool format_of(const struct hpm_model_perf_pmu *pmu, const char *term,
                       struct hpm_model_perf_format *f)
@@ -51,7 +37,7 @@ static const unsigned unprogrammed[] = {
     ARM64_PF_RLH, ARM64_PF_VS,  ARM64_PF_SYNC,
 };
 
-static int refuse_unprogrammed(const struct arm64_pmevtyper *t, struct hpm_model_error *err)
+static int refuse_unprogrammed(const struct arm64_pmevtyper *t, struct hpm_diag *err)
 {
 	char names[120];
 	struct str_buf b = {names, sizeof(names), 0};
@@ -64,66 +50,69 @@ static int refuse_unprogrammed(const struct arm64_pmevtyper *t, struct hpm_model
 		str_buf_add(&b, "%sRES0 bits 0x%llx", b.n ? ", " : "", (unsigned long long)t->res0);
 	if (!b.n)
 		return 0;
-	return refuse(err,
-	              "sets %s, which Linux's arm_pmuv3 driver never programs (it writes "
-	              "evtCount, the U, P and NSH filters and, from " THRESHOLD_LINUX
-	              ", TH and TC): perf cannot count it as written",
-	              names);
+	return hpm_diag_fail(err, HPM_MODEL_EINVAL, -1,
+	                     "sets %s, which Linux's arm_pmuv3 driver never programs (it writes "
+	                     "evtCount, the U, P and NSH filters and, from " THRESHOLD_LINUX
+	                     ", TH and TC): perf cannot count it as written",
+	                     names);
 }
 
 /* TH and TC through the threshold terms (Linux 6.8 and later). */
 static int put_threshold(const struct arm64_pmevtyper *t, const struct hpm_model_perf_pmu *pmu,
-                         bool optional, struct hpm_model_perf_attr *out,
-                         struct hpm_model_error *err)
+                         bool optional, struct hpm_model_perf_attr *out, struct hpm_diag *err)
 {
 	unsigned th = t->f[ARM64_PF_TH], tc = t->f[ARM64_PF_TC];
 	if (!th && !tc)
 		return 0;
 	if (!th)
 		/* the driver writes TC only with a non-zero threshold */
-		return refuse(err,
-		              "sets TC=0b%u%u%u with TH=0, and Linux's arm_pmuv3 driver programs "
-		              "TC only with a non-zero threshold",
-		              tc >> 2 & 1, tc >> 1 & 1, tc & 1);
+		return hpm_diag_fail(
+		    err, HPM_MODEL_EINVAL, -1,
+		    "sets TC=0b%u%u%u with TH=0, and Linux's arm_pmuv3 driver programs "
+		    "TC only with a non-zero threshold",
+		    tc >> 2 & 1, tc >> 1 & 1, tc & 1);
 	struct hpm_model_perf_format fth, fcmp, fcnt;
 	if (!format_of(pmu, "threshold", &fth) || !format_of(pmu, "threshold_compare", &fcmp) ||
 	    !format_of(pmu, "threshold_count", &fcnt)) {
 		out->absent = optional;
-		return refuse(err,
-		              "has a threshold (TH=%u), and this kernel (%s) has no threshold "
-		              "format terms in %s/format: " THRESHOLD_LINUX
-		              " added threshold, threshold_compare and threshold_count",
-		              th, release_of(pmu), pmu->pmu_name ? pmu->pmu_name : "the PMU's");
+		return hpm_diag_fail(
+		    err, HPM_MODEL_EINVAL, -1,
+		    "has a threshold (TH=%u), and this kernel (%s) has no threshold "
+		    "format terms in %s/format: " THRESHOLD_LINUX
+		    " added threshold, threshold_compare and threshold_count",
+		    th, release_of(pmu), pmu->pmu_name ? pmu->pmu_name : "the PMU's");
 	}
 	uint64_t max;
 	if (pmu->cap && pmu->cap(pmu, "threshold_max", &max) && th > max) {
 		out->absent = optional;
 		if (max == 0)
-			return refuse(err,
-			              "has a threshold (TH=%u), and this core has none "
-			              "(caps/threshold_max is 0: no FEAT_PMUv3_TH)",
-			              th);
-		return refuse(err,
-		              "has threshold %u, above this PMU's caps/threshold_max (%llu, "
-		              "2^PMMIR_EL1.THWIDTH - 1)",
-		              th, (unsigned long long)max);
+			return hpm_diag_fail(err, HPM_MODEL_EINVAL, -1,
+			                     "has a threshold (TH=%u), and this core has none "
+			                     "(caps/threshold_max is 0: no FEAT_PMUv3_TH)",
+			                     th);
+		return hpm_diag_fail(err, HPM_MODEL_EINVAL, -1,
+		                     "has threshold %u, above this PMU's caps/threshold_max (%llu, "
+		                     "2^PMMIR_EL1.THWIDTH - 1)",
+		                     th, (unsigned long long)max);
 	}
 	/* perf's split of TC: threshold_compare is TC[2:1], threshold_count TC[0] */
 	if (!hpm_model_perf_put(out, &fth, th))
-		return refuse(err, "has threshold %u, wider than format/threshold (%s)", th,
-		              fth.text);
+		return hpm_diag_fail(err, HPM_MODEL_EINVAL, -1,
+		                     "has threshold %u, wider than format/threshold (%s)", th,
+		                     fth.text);
 	if (!hpm_model_perf_put(out, &fcmp, tc >> 1) || !hpm_model_perf_put(out, &fcnt, tc & 1))
-		return refuse(err,
-		              "has TC=%u, wider than format/threshold_compare (%s) and "
-		              "threshold_count (%s)",
-		              tc, fcmp.text, fcnt.text);
+		return hpm_diag_fail(err, HPM_MODEL_EINVAL, -1,
+		                     "has TC=%u, wider than format/threshold_compare (%s) and "
+		                     "threshold_count (%s)",
+		                     tc, fcmp.text, fcnt.text);
 	return 0;
 }
 
-int arm64_perf_attr(const struct hpm_event_code *c, bool optional,
+int arm64_perf_attr(const struct hpm_pmu_model *m, const struct hpm_event_code *c, bool optional,
                     const struct hpm_model_perf_pmu *pmu, struct hpm_model_perf_attr *out,
-                    struct hpm_model_error *err)
+                    struct hpm_diag *err)
 {
+	(void)m;
 	struct arm64_pmevtyper t;
 	memset(out, 0, sizeof(*out));
 	memset(&t, 0, sizeof(t));
@@ -139,7 +128,8 @@ int arm64_perf_attr(const struct hpm_event_code *c, bool optional,
 			return rc;
 	}
 	if (!(modes & ELS))
-		return refuse(err, "counts at no exception level (P=1, U=1, NSH=0)");
+		return hpm_diag_fail(err, HPM_MODEL_EINVAL, -1,
+		                     "counts at no exception level (P=1, U=1, NSH=0)");
 
 	out->type = pmu->type;
 	/* armv8pmu_set_event_filter: exclude_user sets U, exclude_kernel P,
@@ -162,16 +152,17 @@ int arm64_perf_attr(const struct hpm_event_code *c, bool optional,
 	unsigned evt = t.f[ARM64_PF_EVTCOUNT];
 	if (!hpm_model_perf_put(out, &fev, evt)) {
 		out->absent = optional;
-		return refuse(err,
-		              "has event number 0x%x, which this kernel's format/event (%s) "
-		              "cannot hold",
-		              evt, fev.text);
+		return hpm_diag_fail(err, HPM_MODEL_EINVAL, -1,
+		                     "has event number 0x%x, which this kernel's format/event (%s) "
+		                     "cannot hold",
+		                     evt, fev.text);
 	}
 	return put_threshold(&t, pmu, optional, out, err);
 }
 
-const char *arm64_perf_driver(const struct hpm_model_perf_pmu *pmu)
+const char *arm64_perf_driver(const struct hpm_pmu_model *m, const struct hpm_model_perf_pmu *pmu)
 {
+	(void)m;
 	struct hpm_model_perf_format f;
 	return format_of(pmu, "threshold", &f)
 	           ? "Linux's arm_pmuv3 driver with threshold terms (" THRESHOLD_LINUX " and later)"

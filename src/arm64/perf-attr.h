@@ -36,9 +36,9 @@
 
 #include "arch/model.h"
 
-int arm64_perf_attr(const struct hpm_event_code *c, bool optional,
+int arm64_perf_attr(const struct hpm_pmu_model *m, const struct hpm_event_code *c, bool optional,
                     const struct hpm_model_perf_pmu *pmu, struct hpm_model_perf_attr *out,
-                    struct hpm_model_error *err);
-const char *arm64_perf_driver(const struct hpm_model_perf_pmu *pmu);
+                    struct hpm_diag *err);
+const char *arm64_perf_driver(const struct hpm_pmu_model *m, const struct hpm_model_perf_pmu *pmu);
 
 #endif

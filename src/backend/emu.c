@@ -31,6 +31,7 @@
 
 #include "backend/emu.h"
 #include "core/models.h"
+#include "emukit/rng.h"
 #include "util/xalloc.h"
 
 #define NS_PER_S UINT64_C(1000000000)
@@ -106,14 +107,6 @@ static const struct emu_inst *emu_view(const struct hpm_backend_inst *b)
 	return b && b->ops == &hpm_backend_emu ? (const struct emu_inst *)b : NULL;
 }
 
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
 /* A fresh random order of the groups for the next round (Fisher-Yates; the
  * modulo bias of 64-bit draws over a few groups is below 2^-50). */
 static void new_round(struct emu_inst *s)
@@ -122,7 +115,7 @@ static void new_round(struct emu_inst *s)
 	for (unsigned i = 0; i < g; i++)
 		s->perm[i] = i;
 	for (unsigned i = g; i > 1; i--) {
-		unsigned j = (unsigned)(splitmix64(&s->rng) % i);
+		unsigned j = (unsigned)(hpm_splitmix64(&s->rng) % i);
 		unsigned t = s->perm[i - 1];
 		s->perm[i - 1] = s->perm[j];
 		s->perm[j] = t;

@@ -579,7 +579,7 @@ static bool is_sysfs_pmu_syntax_routed(const char *spec, struct hpm_model_attemp
 	if (stat(dir, &st) == 0)
 		return true;
 	struct hpm_event_code code;
-	struct hpm_model_error merr;
+	struct hpm_diag merr;
 	return k->model->encode(k->model, pmu, &code, &merr) != 0;
 }
 

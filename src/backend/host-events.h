@@ -100,7 +100,7 @@ struct hpm_model_attempt {
 	bool tried;
 	bool ok; /* the model's encoder took the spec: enc holds it, else err says why */
 	struct hpm_event_code enc;
-	struct hpm_model_error err;
+	struct hpm_diag err;
 };
 /* Encodes spec into k unless done; whether the encoder took it. */
 bool hpm_host_model_try(const char *spec, struct hpm_model_attempt *k);

@@ -44,9 +44,9 @@ static int model_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 	}
 	struct hpm_model_perf_pmu drv;
 	struct hpm_model_perf_attr a;
-	struct hpm_model_error e;
+	struct hpm_diag e;
 	hpm_pmu_driver(pmu, &drv);
-	int rc = m->perf_attr(&ev->enc, ev->optional, &drv, &a, &e);
+	int rc = m->perf_attr(m, &ev->enc, ev->optional, &drv, &a, &e);
 	pe->type = a.type;
 	pe->config = a.config;
 	pe->config1 = a.config1;
@@ -275,8 +275,8 @@ static void set_note(struct hpm_perf_cfg *cfg, const struct hpm_perf_event *pe,
 	snprintf(cfg->note, sizeof(cfg->note),
 	         "'%s' also counts %s (guest modes, which run only inside a KVM guest): %.100s "
 	         "cannot exclude them on kernel %.40s",
-	         buf, m->modes_str(pe->extra_modes, mbuf, sizeof(mbuf)),
-	         m->perf_driver ? m->perf_driver(&drv) : "its driver",
+	         buf, m->modes_str(m, pe->extra_modes, mbuf, sizeof(mbuf)),
+	         m->perf_driver ? m->perf_driver(m, &drv) : "its driver",
 	         pmu->kernel_release[0] ? pmu->kernel_release : "?");
 }
 
@@ -665,24 +665,37 @@ static void describe_rows(struct perf_inst *s, const struct hpm_target *t, bool 
 	s->buf = xcalloc(words, sizeof(*s->buf));
 }
 
-/* Clears what open and dry_run report in cfg and finds the host's PMU
- * (into *pmu_buf) when a row is a model event and cfg names none. */
-static int begin_cfg(struct hpm_perf_cfg *cfg, const struct hpm_evlist *list, const unsigned *rows,
-                     unsigned nr_rows, struct hpm_pmu *pmu_buf, const struct hpm_pmu **pmu,
-                     char *err, size_t errlen)
+/* What open and dry_run start from: the caller's cfg or a default one,
+ * the PMU of the model events and the filter of the rows this back end
+ * takes. */
+struct open_start {
+	struct hpm_perf_cfg dflt, *cfg;
+	struct hpm_pmu pmu_buf;
+	const struct hpm_pmu *pmu;
+	struct takes_ctx tc;
+};
+
+/* Fills st for vcfg (NULL: defaults), clearing what open and dry_run
+ * report in its cfg and finding the host's PMU when a row is a model event
+ * and cfg names none. */
+static int begin_cfg(struct open_start *st, void *vcfg, const struct hpm_evlist *list,
+                     const unsigned *rows, unsigned nr_rows, char *err, size_t errlen)
 {
 	int rc;
-	*pmu = cfg->pmu;
+	struct hpm_perf_cfg *cfg = vcfg ? vcfg : &st->dflt;
+	st->cfg = cfg;
+	st->pmu = cfg->pmu;
 	cfg->warn = false;
 	cfg->warning[0] = '\0';
 	cfg->noted = false;
 	cfg->note[0] = '\0';
 	cfg->nr_opened = 0;
-	if (!*pmu && any_model_event(list, rows, nr_rows)) {
-		if ((rc = hpm_pmu_detect(pmu_buf, err, errlen)))
+	if (!st->pmu && any_model_event(list, rows, nr_rows)) {
+		if ((rc = hpm_pmu_detect(&st->pmu_buf, err, errlen)))
 			return rc;
-		*pmu = pmu_buf;
+		st->pmu = &st->pmu_buf;
 	}
+	st->tc = (struct takes_ctx){st->pmu, cfg->leave_model};
 	return 0;
 }
 
@@ -692,17 +705,15 @@ static int perf_open_target(struct hpm_evlist *list, const unsigned *rows, unsig
                             const struct hpm_target *t, void *vcfg, struct hpm_backend_inst **out,
                             char *err, size_t errlen)
 {
-	struct hpm_perf_cfg dflt = {0}, *cfg = vcfg ? vcfg : &dflt;
-	struct hpm_pmu pmu_buf;
-	const struct hpm_pmu *pmu;
+	struct open_start st = {0};
 	int rc;
 
-	if ((rc = begin_cfg(cfg, list, rows, nr_rows, &pmu_buf, &pmu, err, errlen)))
+	if ((rc = begin_cfg(&st, vcfg, list, rows, nr_rows, err, errlen)))
 		return rc;
 
 	struct perf_inst *s = xcalloc(1, sizeof(*s));
-	struct takes_ctx tc = {pmu, cfg->leave_model};
-	if (hpm_backend_inst_init(&s->base, &hpm_backend_perf, list, rows, nr_rows, takes, &tc)) {
+	if (hpm_backend_inst_init(&s->base, &hpm_backend_perf, list, rows, nr_rows, takes,
+	                          &st.tc)) {
 		free(s);
 		snprintf(err, errlen, "perf: already open on this event list");
 		return -EBUSY;
@@ -712,7 +723,7 @@ static int perf_open_target(struct hpm_evlist *list, const unsigned *rows, unsig
 		s->ev[k].cgroup_fd = -1;
 
 	bool task = false, bpf = perf_bpf_tasks(t);
-	if ((rc = make_attrs(s, pmu, cfg, t, err, errlen)) ||
+	if ((rc = make_attrs(s, st.pmu, st.cfg, t, err, errlen)) ||
 	    (rc = place_rows(s, t, &task, err, errlen)) ||
 	    (rc = open_places(s, t, task, err, errlen)))
 		goto fail;
@@ -726,7 +737,7 @@ static int perf_open_target(struct hpm_evlist *list, const unsigned *rows, unsig
 		s->cfg->bpf_active = s->tc != NULL;
 
 	describe_rows(s, t, task, bpf);
-	cfg->nr_opened = s->base.nr_rows;
+	st.cfg->nr_opened = s->base.nr_rows;
 	*out = &s->base;
 	return 0;
 
@@ -889,12 +900,10 @@ static void perf_close(struct hpm_backend_inst *b)
 static int perf_dry_run(const struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows,
                         const struct hpm_target *t, void *vcfg, FILE *out, char *err, size_t errlen)
 {
-	struct hpm_perf_cfg dflt = {0}, *cfg = vcfg ? vcfg : &dflt;
-	struct hpm_pmu pmu_buf;
-	const struct hpm_pmu *pmu;
+	struct open_start st = {0};
 	int rc;
 
-	if ((rc = begin_cfg(cfg, list, rows, nr_rows, &pmu_buf, &pmu, err, errlen)))
+	if ((rc = begin_cfg(&st, vcfg, list, rows, nr_rows, err, errlen)))
 		return rc;
 	if (t && cpu_target(t)) {
 		int *cpus;
@@ -903,13 +912,12 @@ static int perf_dry_run(const struct hpm_evlist *list, const unsigned *rows, uns
 			return rc;
 		free(cpus);
 	}
-	struct takes_ctx tc = {pmu, cfg->leave_model};
 	unsigned *mine;
-	unsigned nr = hpm_evlist_select(list, rows, nr_rows, takes, &tc, &mine);
+	unsigned nr = hpm_evlist_select(list, rows, nr_rows, takes, &st.tc, &mine);
 	for (unsigned k = 0; k < nr; k++) {
 		const struct hpm_evsel *ev = &list->ev[mine[k]];
 		struct hpm_perf_event pe;
-		rc = hpm_perf_event_attr(ev, pmu, &pe, err, errlen);
+		rc = hpm_perf_event_attr(ev, st.pmu, &pe, err, errlen);
 		if (rc == -ENODEV && pe.absent) {
 			fprintf(out, "%s: not supported: %s\n", ev->name ? ev->name : label(ev),
 			        err);
@@ -919,9 +927,9 @@ static int perf_dry_run(const struct hpm_evlist *list, const unsigned *rows, uns
 			free(mine);
 			return rc;
 		}
-		set_warning(cfg, &pe);
-		set_note(cfg, &pe, ev, pmu);
-		cfg->nr_opened++;
+		set_warning(st.cfg, &pe);
+		set_note(st.cfg, &pe, ev, st.pmu);
+		st.cfg->nr_opened++;
 		fprintf(out,
 		        "%s: perf_event_attr type=%u config=0x%llx config1=0x%llx config2=0x%llx "
 		        "exclude_user=%d exclude_kernel=%d exclude_hv=%d exclude_host=%d "

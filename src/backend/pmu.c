@@ -203,10 +203,25 @@ bool hpm_pmu_cpuid_from_cpuinfo(const char *cpuinfo, char *out, size_t outlen)
 	return cpuid_done(&c, out, outlen);
 }
 
-/* Reads cpuinfo line by line: it can be large on many-hart hosts and the
- * keys are in the first block. */
-static bool cpuid_from_file(const char *path, char *out, size_t outlen)
+/* Whether an isa line's value ("rv64imafdch_sscofpmf_sstc") names the
+ * multi-letter extension ext. */
+static bool isa_names_extension(const char *value, const char *ext)
 {
+	size_t n = strlen(ext);
+	for (const char *p = strchr(value, '_'); p; p = strchr(p + 1, '_'))
+		if (strncmp(p + 1, ext, n) == 0 && strchr("_ \t\n", p[1 + n] ? p[1 + n] : ' '))
+			return true;
+	return false;
+}
+
+/* What detect wants of cpuinfo, in one read of it (each read costs the
+ * kernel a walk of every CPU): the RISC-V cpuid into out, and into
+ * *sscofpmf whether the first "isa" line names Sscofpmf (1 or 0; -1
+ * without an isa line: a fake tree, or not RISC-V). Line by line: it can be
+ * large on many-hart hosts, and the keys are in the first block. */
+static bool cpuinfo_scan(const char *path, char *out, size_t outlen, int *sscofpmf)
+{
+	*sscofpmf = -1;
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return false;
@@ -217,7 +232,12 @@ static bool cpuid_from_file(const char *path, char *out, size_t outlen)
 	ssize_t n;
 	while ((n = getline(&line, &cap, f)) > 0) {
 		cpuinfo_line(&c, line, (size_t)n);
-		if (c.have[0] && c.have[1] && c.have[2])
+		if (*sscofpmf < 0 && strncmp(line, "isa", 3) == 0 && strchr(" \t:", line[3])) {
+			const char *v = strchr(line, ':');
+			if (v)
+				*sscofpmf = isa_names_extension(v, "sscofpmf");
+		}
+		if (c.have[0] && c.have[1] && c.have[2] && *sscofpmf >= 0)
 			break;
 	}
 	free(line);
@@ -298,35 +318,6 @@ unsigned hpm_pmu_kernel_version(const char *release)
 	if (end == m || minor > 999)
 		return 0;
 	return (unsigned)(major * 1000 + minor);
-}
-
-/* Whether cpuinfo's first "isa" line names the multi-letter extension ext
- * ("rv64imafdch_sscofpmf_sstc"): 1 or 0, -1 without an isa line (a fake
- * tree, or not RISC-V). */
-static int isa_has_extension(const char *cpuinfo, const char *ext)
-{
-	FILE *f = fopen(cpuinfo, "re");
-	if (!f)
-		return -1;
-	char *line = NULL;
-	size_t cap = 0;
-	int found = -1;
-	while (found < 0 && getline(&line, &cap, f) > 0) {
-		if (strncmp(line, "isa", 3) != 0 || !strchr(" \t:", line[3]))
-			continue;
-		const char *v = strchr(line, ':');
-		if (!v)
-			continue;
-		found = 0;
-		size_t n = strlen(ext);
-		for (const char *p = strchr(v, '_'); p; p = strchr(p + 1, '_'))
-			if (strncmp(p + 1, ext, n) == 0 &&
-			    strchr("_ \t\n", p[1 + n] ? p[1 + n] : ' '))
-				found = 1;
-	}
-	free(line);
-	fclose(f);
-	return found;
 }
 
 /* ------------------------------------------------------------ detect */
@@ -490,14 +481,13 @@ static int detect(struct hpm_pmu *pmu, const char *sysfs, const char *procfs,
 	pmu->type = PERF_TYPE_RAW_;
 
 	snprintf(path, sizeof(path), "%s/cpuinfo", pmu->procfs);
-	bool riscv = cpuid_from_file(path, pmu->cpuid, sizeof(pmu->cpuid));
+	bool riscv = cpuinfo_scan(path, pmu->cpuid, sizeof(pmu->cpuid), &pmu->sscofpmf);
 	if (riscv) {
 		pmu->model = hpm_model_for_cpuid(pmu->cpuid);
 		snprintf(pmu->name, sizeof(pmu->name), "cpu");
 	} else {
 		arm_cores(pmu, want);
 	}
-	pmu->sscofpmf = isa_has_extension(path, "sscofpmf");
 	snprintf(path, sizeof(path), "%s/sys/kernel/osrelease", pmu->procfs);
 	if (read_small(path, pmu->kernel_release, sizeof(pmu->kernel_release)) == 0)
 		pmu->kernel_version = hpm_pmu_kernel_version(pmu->kernel_release);

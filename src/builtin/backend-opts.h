@@ -3,7 +3,7 @@
  *
  * Owns: one table of their long options, spliced into each command's own
  * table at the same place, and one parser for them. Their --help lines
- * stay in each command's usage (the defaults they name differ).
+ * are each command's (cli_opts.splice_help): the defaults they name differ.
  */
 #ifndef HPM_BUILTIN_BACKEND_OPTS_H
 #define HPM_BUILTIN_BACKEND_OPTS_H

@@ -16,7 +16,7 @@ struct cmd_desc {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
-	const char *usage; /* full --help text */
+	void (*usage)(FILE *out); /* prints the full --help text */
 };
 
 /* hpmstat's command line (argv[0] is the program: "hpmtop" runs top):
@@ -33,14 +33,14 @@ int cmd_top(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 
-extern const char cmd_stat_usage[];
-extern const char cmd_list_usage[];
-extern const char cmd_encode_usage[];
-extern const char cmd_decode_usage[];
-extern const char cmd_emu_usage[];
-extern const char cmd_report_usage[];
-extern const char cmd_top_usage[];
-extern const char cmd_record_usage[];
-extern const char cmd_serve_usage[];
+void cmd_stat_usage(FILE *out);
+void cmd_list_usage(FILE *out);
+void cmd_encode_usage(FILE *out);
+void cmd_decode_usage(FILE *out);
+void cmd_emu_usage(FILE *out);
+void cmd_report_usage(FILE *out);
+void cmd_top_usage(FILE *out);
+void cmd_record_usage(FILE *out);
+void cmd_serve_usage(FILE *out);
 
 #endif

@@ -132,6 +132,88 @@ static int list_opts(const struct option *longopts)
 	return 130;
 }
 
+/* --help's layout: the text starts in this column, or two blanks after
+ * names longer than it allows; lines end before USAGE_WIDTH. */
+#define USAGE_TEXT_COL 28
+#define USAGE_WIDTH    80
+
+/* "  -o, --output FILE", "      --topdown[=LEVEL]", "  -g [ARG]" into buf;
+ * its length. */
+static int usage_names(const char *name, int short_name, int has_arg, const char *argh, char *buf,
+                       size_t len)
+{
+	char shortpart[8] = "    ";
+	if (short_name)
+		snprintf(shortpart, sizeof(shortpart), "-%c%s", short_name, name ? ", " : "");
+	const char *sep = !argh ? "" : has_arg == 2 && name ? "[=" : has_arg == 2 ? " [" : " ";
+	int n = snprintf(buf, len, "  %s%s%s%s%s%s", shortpart, name ? "--" : "", name ? name : "",
+	                 sep, argh ? argh : "", argh && has_arg == 2 ? "]" : "");
+	return n < 0 ? 0 : n >= (int)len ? (int)len - 1 : n;
+}
+
+/* text wrapped at blanks into the column after a line of pos characters */
+static void usage_text(FILE *out, int pos, const char *text)
+{
+	int col = pos + 2 > USAGE_TEXT_COL ? pos + 2 : USAGE_TEXT_COL;
+	bool line_start = true;
+	fprintf(out, "%*s", col - pos, "");
+	pos = col;
+	while (*text) {
+		size_t word = strcspn(text, " ");
+		if (!line_start && pos + 1 + (int)word >= USAGE_WIDTH) {
+			fprintf(out, "\n%*s", USAGE_TEXT_COL, "");
+			pos = USAGE_TEXT_COL;
+			line_start = true;
+		}
+		if (!line_start) {
+			fputc(' ', out);
+			pos++;
+		}
+		fprintf(out, "%.*s", (int)word, text);
+		pos += (int)word;
+		line_start = false;
+		text += word;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
+}
+
+static void usage_line(FILE *out, const struct cli_opt *o, int has_arg)
+{
+	char names[96];
+	if (!o->help)
+		return;
+	int pos = usage_names(o->name, o->short_name, has_arg, o->argh, names, sizeof(names));
+	fputs(names, out);
+	usage_text(out, pos, o->help);
+}
+
+/* The spliced option's --help line, from the command's splice_help. */
+static void usage_spliced(FILE *out, const struct cli_opts *spec, const struct option *lo)
+{
+	for (const struct cli_opt *d = spec->splice_help; d && d->name; d++)
+		if (strcmp(d->name, lo->name) == 0) {
+			usage_line(out, d, lo->has_arg);
+			return;
+		}
+}
+
+void cli_opts_usage(FILE *out, const struct cli_opts *spec, const char *head, const char *tail)
+{
+	size_t n = table_size(spec->table), ns = splice_size(spec->splice);
+	if (head)
+		fputs(head, out);
+	for (size_t i = 0; i <= n; i++) {
+		if (i == spec->splice_at)
+			for (size_t j = 0; j < ns; j++)
+				usage_spliced(out, spec, &spec->splice[j]);
+		if (i < n)
+			usage_line(out, &spec->table[i], spec->table[i].has_arg);
+	}
+	if (tail)
+		fputs(tail, out);
+}
+
 void cli_opts_getopt_tables(const struct cli_opts *spec, struct option **longopts, char **shortopts)
 {
 	*longopts = build_longopts(spec);

@@ -8,13 +8,16 @@
  * getopt_long's with cli_option_error's wording (cli.h); the table's order
  * is the order an ambiguous abbreviation's candidates are listed in.
  * perf's hidden --list-opts, given as the first argument, lists the long
- * names (tests check them against the man page).
+ * names (tests check them against the man page). --help's list of options
+ * is printed from the same table (cli_opts_usage), in perf's
+ * usage_with_options manner: the names, the value's name, the help text.
  */
 #ifndef HPM_BUILTIN_CLI_OPTS_H
 #define HPM_BUILTIN_CLI_OPTS_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct option; /* <getopt.h> */
 
@@ -39,39 +42,44 @@ struct cli_opt {
 	/* CALL: 0, -1 when the command is done (--help printed), else the
 	 * exit status after the message */
 	int (*call)(void *opts, const char *arg);
+	/* --help: the value's name ("FILE"; "LEVEL" for an optional value is
+	 * printed "[=LEVEL]") and the text, NULL: not listed (an option kept
+	 * for perf's scripts that another's line names) */
+	const char *argh, *help;
 };
 
-#define CLI_FLAG(l, s, type, field)                                                                \
+#define CLI_FLAG(l, s, type, field, ...)                                                           \
 	{                                                                                          \
 		.name = l, .short_name = s, .has_arg = 0, .kind = CLI_OPT_FLAG,                    \
-		.offset = offsetof(type, field)                                                    \
+		.offset = offsetof(type, field), __VA_ARGS__                                       \
 	}
-#define CLI_STRING(l, s, type, field)                                                              \
+#define CLI_STRING(l, s, type, field, ...)                                                         \
 	{                                                                                          \
 		.name = l, .short_name = s, .has_arg = 1, .kind = CLI_OPT_STRING,                  \
-		.offset = offsetof(type, field)                                                    \
+		.offset = offsetof(type, field), __VA_ARGS__                                       \
 	}
-#define CLI_COUNT(l, s, type, field)                                                               \
+#define CLI_COUNT(l, s, type, field, ...)                                                          \
 	{                                                                                          \
 		.name = l, .short_name = s, .has_arg = 0, .kind = CLI_OPT_COUNT,                   \
-		.offset = offsetof(type, field)                                                    \
+		.offset = offsetof(type, field), __VA_ARGS__                                       \
 	}
-#define CLI_U64(l, s, type, field, lo, hi)                                                         \
+#define CLI_U64(l, s, type, field, lo, hi, ...)                                                    \
 	{                                                                                          \
 		.name = l, .short_name = s, .has_arg = 1, .kind = CLI_OPT_U64,                     \
-		.offset = offsetof(type, field), .min = lo, .max = hi                              \
+		.offset = offsetof(type, field), .min = lo, .max = hi, __VA_ARGS__                 \
 	}
-#define CLI_CALL(l, s, arg, fn)                                                                    \
+#define CLI_CALL(l, s, arg, fn, ...)                                                               \
 	{                                                                                          \
-		.name = l, .short_name = s, .has_arg = arg, .kind = CLI_OPT_CALL, .call = fn       \
+		.name = l, .short_name = s, .has_arg = arg, .kind = CLI_OPT_CALL, .call = fn,      \
+		__VA_ARGS__                                                                        \
 	}
-#define CLI_HELP(l, s)                                                                             \
+#define CLI_HELP(l, s, ...)                                                                        \
 	{                                                                                          \
-		.name = l, .short_name = s, .has_arg = 0, .kind = CLI_OPT_HELP                     \
+		.name = l, .short_name = s, .has_arg = 0, .kind = CLI_OPT_HELP, __VA_ARGS__        \
 	}
-#define CLI_IGNORE(l, s, arg)                                                                      \
+#define CLI_IGNORE(l, s, arg, ...)                                                                 \
 	{                                                                                          \
-		.name = l, .short_name = s, .has_arg = arg, .kind = CLI_OPT_IGNORE                 \
+		.name = l, .short_name = s, .has_arg = arg, .kind = CLI_OPT_IGNORE, __VA_ARGS__    \
 	}
 
 /* A command's options: its table (ending in a zero entry), and options of
@@ -92,6 +100,10 @@ struct cli_opts {
 	/* the message for a misused option (getopt's '?' or ':' in c), NULL:
 	 * cli_option_error's; returns the exit status */
 	int (*bad_option)(int c, char **argv, const struct option *longopts);
+	/* --help's lines of the spliced options (their defaults differ from
+	 * command to command): name, argh and help, by name, ending in a
+	 * zero entry */
+	const struct cli_opt *splice_help;
 };
 
 /* Applies argv's options to opts (optind restarts at 1): 0 with optind at
@@ -99,6 +111,13 @@ struct cli_opts {
  * else the exit status after the message (EXIT_USAGE for a misused
  * option, cli_option_error's). */
 int cli_opts_parse(const struct cli_opts *spec, int argc, char **argv, void *opts);
+
+/* The command's --help: head (the usage line and what the command does),
+ * a line or more for each option of spec's table with help text, in the
+ * table's order with the splice in its place (the names, the value's name,
+ * the text wrapped under a column), then tail (notes, examples), either
+ * NULL for none. */
+void cli_opts_usage(FILE *out, const struct cli_opts *spec, const char *head, const char *tail);
 
 /* For a command's own quiet pass over argv (top's, for --config before its
  * file is read): getopt_long's long and short options of spec (free() both),

@@ -22,10 +22,11 @@
 #include "util/str.h"
 
 const char *cli_cmd = "";
-/* The running command's --help text; NULL before one is chosen. */
-static const char *cli_usage;
+/* What prints the running command's --help text; NULL before one is
+ * chosen. */
+static void (*cli_usage)(FILE *out);
 
-void cli_set_command(const char *name, const char *usage)
+void cli_set_command(const char *name, void (*usage)(FILE *out))
 {
 	cli_cmd = name;
 	cli_usage = usage;
@@ -235,7 +236,7 @@ int cli_parse_topdown_level(const char *opt, const char *s, uint64_t *out)
 void cli_print_usage(FILE *out)
 {
 	if (cli_usage)
-		fputs(cli_usage, out);
+		cli_usage(out);
 }
 
 int cli_finish(int status)

@@ -31,9 +31,9 @@ struct hpm_evlist; /* core/evlist.h */
  * signal, an index the CSR cannot reach), each text once. */
 void cli_note_event_facts(const struct hpm_evlist *l);
 
-/* Names the running subcommand and its --help text, for the diagnostics
- * and cli_print_usage. */
-void cli_set_command(const char *name, const char *usage);
+/* Names the running subcommand and the function that prints its --help
+ * text, for the diagnostics and cli_print_usage. */
+void cli_set_command(const char *name, void (*usage)(FILE *out));
 
 /* Name of the running subcommand, for diagnostics. */
 extern const char *cli_cmd;

@@ -14,7 +14,7 @@
 #include "util/str.h"
 #include "util/xalloc.h"
 
-const char cmd_decode_usage[] =
+static const char decode_usage_head[] =
     "Usage: hpmstat decode [--json] [--bank BANK | --counter N] [--pmu MODEL | --arch ARCH]\n"
     "                      [--reg pmevtyper|pmdevid] VALUE...\n"
     "\n"
@@ -25,19 +25,8 @@ const char cmd_decode_usage[] =
     "shown as an expression that 'hpmstat encode' turns back into it; when no\n"
     "expression can (OF or bits 57:55 set, a reserved op, an index outside the\n"
     "bank, a mode set no modifier selects) the line ends with 'inexact'.\n"
-    "\n"
-    "  -b, --bank BANK    name events from BANK (frontend, backend, memblock, cache)\n"
-    "  -c, --counter N    the value is mhpmevent N (3-31): name events from its bank\n"
-    "  -j, --json         one JSON object per line\n"
-    "      --pmu MODEL    decode for MODEL (kunminghu, the default, also named\n"
-    "                     kunminghu-v2; kunminghu-v3; neoverse-n1,\n"
-    "                     neoverse-n2, neoverse-v1, neoverse-v2: PMEVTYPER<n>_EL0\n"
-    "                     with its fields, the counting rule and the problems)\n"
-    "      --arch ARCH    the architecture (arm64: every common event and field of\n"
-    "                     the newest PMUv3; riscv: its first model)\n"
-    "      --reg REG      which register the values are, on arm64: pmevtyper (the\n"
-    "                     default) or pmdevid (PCSample, PMSS, EXTPMN)\n"
-    "  -h, --help         this text\n";
+    "\n";
+
 
 /* The checks, then the decoding: every value and option is checked before
  * anything is printed, so an error leaves no partial output. */
@@ -110,7 +99,7 @@ static int decode_values(const char **values, int nr_values, const struct decode
 			          ctr->counter_prefix, ctr->first, ctr->last);
 			return EXIT_FAILURE;
 		}
-		bank = model->constraint_of_counter((unsigned)n);
+		bank = model->constraint_of_counter(model, (unsigned)n);
 	}
 	if (nr_values == 0)
 		return cli_usage_error("no value given");
@@ -155,13 +144,22 @@ static int decode_values(const char **values, int nr_values, const struct decode
 }
 
 static const struct cli_opt decode_options[] = {
-    CLI_FLAG("json", 'j', struct decode_opts, json),
-    CLI_STRING("bank", 'b', struct decode_opts, bank),
-    CLI_STRING("counter", 'c', struct decode_opts, counter),
-    CLI_STRING("pmu", 0, struct decode_opts, pmu),
-    CLI_STRING("arch", 0, struct decode_opts, arch),
-    CLI_STRING("reg", 0, struct decode_opts, reg),
-    CLI_HELP("help", 'h'),
+    CLI_FLAG("json", 'j', struct decode_opts, json, .help = "one JSON object per line"),
+    CLI_STRING("bank", 'b', struct decode_opts, bank, .argh = "BANK",
+               .help = "name events from BANK (frontend, backend, memblock, cache)"),
+    CLI_STRING("counter", 'c', struct decode_opts, counter, .argh = "N",
+               .help = "the value is mhpmevent N (3-31): name events from its bank"),
+    CLI_STRING("pmu", 0, struct decode_opts, pmu, .argh = "MODEL",
+               .help = "decode for MODEL (kunminghu, the default, also named kunminghu-v2; "
+                       "kunminghu-v3; neoverse-n1, neoverse-n2, neoverse-v1, neoverse-v2: "
+                       "PMEVTYPER<n>_EL0 with its fields, the counting rule and the problems)"),
+    CLI_STRING("arch", 0, struct decode_opts, arch, .argh = "ARCH",
+               .help = "the architecture (arm64: every common event and field of the newest PMUv3; "
+                       "riscv: its first model)"),
+    CLI_STRING("reg", 0, struct decode_opts, reg, .argh = "REG",
+               .help = "which register the values are, on arm64: pmevtyper (the default) or "
+                       "pmdevid (PCSample, PMSS, EXTPMN)"),
+    CLI_HELP("help", 'h', .help = "this text"),
     {0},
 };
 
@@ -179,15 +177,21 @@ static int add_value(void *opts, const char *arg)
 	return 0;
 }
 
+/* options may follow the values, as with perf: "decode 0x12 --bank X"
+ * checks the bank before anything is printed. '-' keeps that order even
+ * under POSIXLY_CORRECT; "--" ends the options. */
+static const struct cli_opts decode_spec = {
+    .table = decode_options, .prefix = "-:", .operand = add_value};
+
+void cmd_decode_usage(FILE *out)
+{
+	cli_opts_usage(out, &decode_spec, decode_usage_head, NULL);
+}
+
 int cmd_decode(int argc, char **argv)
 {
-	/* options may follow the values, as with perf: "decode 0x12 --bank X"
-	 * checks the bank before anything is printed. '-' keeps that order
-	 * even under POSIXLY_CORRECT; "--" ends the options. */
-	const struct cli_opts spec = {
-	    .table = decode_options, .prefix = "-:", .operand = add_value};
 	struct decode_cli d = {.values = xcalloc((size_t)argc, sizeof(*d.values))};
-	int status = cli_opts_parse(&spec, argc, argv, &d);
+	int status = cli_opts_parse(&decode_spec, argc, argv, &d);
 	if (status)
 		goto out;
 	while (optind < argc)

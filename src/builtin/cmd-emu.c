@@ -22,7 +22,7 @@
 #include "core/models.h"
 #include "util/line.h"
 
-const char cmd_emu_usage[] =
+static const char emu_usage_text[] =
     "Usage: hpmstat emu [--harts N] [--trace-out FILE] [SCRIPT | -]\n"
     "       hpmstat emu profiles [--json]\n"
     "       hpmstat emu bench [--cycles N] [--profile P] [--seed N]\n"
@@ -83,6 +83,11 @@ const char cmd_emu_usage[] =
     "--profile P (default --cycles 20000000, --seed 1, --max-run 100).\n"
     "\n"
     "See hpmstat-emu(1) for the script language and the trace format.\n";
+
+void cmd_emu_usage(FILE *out)
+{
+	fputs(emu_usage_text, out);
+}
 
 /* "--opt VALUE" or "--opt=VALUE": the value, advancing *i; NULL if absent. */
 static const char *opt_value(int argc, char **argv, int *i, const char *opt)

@@ -10,7 +10,7 @@
 #include "builtin/fields.h"
 #include "util/xalloc.h"
 
-const char cmd_encode_usage[] =
+static const char encode_usage_head[] =
     "Usage: hpmstat encode [--json] [--pmu MODEL | --arch ARCH] EXPR...\n"
     "\n"
     "Encode each Kunminghu event expression into the 64-bit mhpmevent value.\n"
@@ -18,16 +18,9 @@ const char cmd_encode_usage[] =
     "expression, then the fields. EXPR is NAME, BANK:NAME, BANK:INDEX, or up to\n"
     "four of them joined by + | & ^ and parentheses, with optional :MODS\n"
     "(u k m H G); or kunminghu/event0=..,op0=../; or rHEX. See hpmstat-events(7).\n"
-    "\n"
-    "  -j, --json         one JSON object per line with the fields\n"
-    "      --pmu MODEL    encode for MODEL (kunminghu, the default, also named\n"
-    "                     kunminghu-v2; kunminghu-v3; neoverse-n1, neoverse-n2,\n"
-    "                     neoverse-n2-r0p0, neoverse-v1, neoverse-v2 or n1, n2,\n"
-    "                     v1, v2: PMEVTYPER<n>_EL0, the Arm syntax of\n"
-    "                     hpmstat-events(7), also perf's armv8_pmuv3_0/event=N,.../)\n"
-    "      --arch ARCH    the architecture (arm64: every common event and field\n"
-    "                     of the newest PMUv3; riscv: its first model)\n"
-    "  -h, --help         this text\n"
+    "\n";
+
+static const char encode_usage_tail[] =
     "\n"
     "Example: hpmstat encode 'INST_SPEC + RECOVERY_BUBBLE' rob_commitInstr:u\n";
 
@@ -48,21 +41,35 @@ static int add_expr(void *opts, const char *arg)
 }
 
 static const struct cli_opt encode_options[] = {
-    CLI_FLAG("json", 'j', struct encode_opts, json),
-    CLI_STRING("pmu", 0, struct encode_opts, pmu),
-    CLI_STRING("arch", 0, struct encode_opts, arch),
-    CLI_HELP("help", 'h'),
+    CLI_FLAG("json", 'j', struct encode_opts, json,
+             .help = "one JSON object per line with the fields"),
+    CLI_STRING("pmu", 0, struct encode_opts, pmu, .argh = "MODEL",
+               .help = "encode for MODEL (kunminghu, the default, also named kunminghu-v2; "
+                       "kunminghu-v3; neoverse-n1, neoverse-n2, neoverse-n2-r0p0, neoverse-v1, "
+                       "neoverse-v2 or n1, n2, v1, v2: PMEVTYPER<n>_EL0, the Arm syntax of "
+                       "hpmstat-events(7), also perf's armv8_pmuv3_0/event=N,.../)"),
+    CLI_STRING("arch", 0, struct encode_opts, arch, .argh = "ARCH",
+               .help = "the architecture (arm64: every common event and field of the newest PMUv3; "
+                       "riscv: its first model)"),
+    CLI_HELP("help", 'h', .help = "this text"),
     {0},
 };
 
+/* options and expressions mix, as with perf ("encode EXPR --json");
+ * '-' keeps that order even under POSIXLY_CORRECT, and "--" ends the
+ * options for an expression that starts with '-' */
+static const struct cli_opts encode_spec = {
+    .table = encode_options, .prefix = "-:", .operand = add_expr};
+
+void cmd_encode_usage(FILE *out)
+{
+	cli_opts_usage(out, &encode_spec, encode_usage_head, encode_usage_tail);
+}
+
 int cmd_encode(int argc, char **argv)
 {
-	/* options and expressions mix, as with perf ("encode EXPR --json");
-	 * '-' keeps that order even under POSIXLY_CORRECT, and "--" ends the
-	 * options for an expression that starts with '-' */
-	const struct cli_opts spec = {.table = encode_options, .prefix = "-:", .operand = add_expr};
 	struct encode_opts o = {.exprs = xcalloc((size_t)argc, sizeof(*o.exprs))};
-	int status = cli_opts_parse(&spec, argc, argv, &o);
+	int status = cli_opts_parse(&encode_spec, argc, argv, &o);
 	const char **exprs = o.exprs;
 
 	if (status) {
@@ -84,7 +91,7 @@ int cmd_encode(int argc, char **argv)
 	}
 	for (int i = 0; i < nr_exprs; i++) {
 		struct hpm_event_code enc;
-		struct hpm_model_error err;
+		struct hpm_diag err;
 		struct hpm_model_decoded d;
 		if (model->encode(model, exprs[i], &enc, &err) != 0) {
 			fields_report_error(exprs[i], &err);

@@ -29,7 +29,7 @@
 #include "util/pager.h"
 #include "util/xalloc.h"
 
-const char cmd_list_usage[] =
+static const char list_usage_head[] =
     "Usage: hpmstat list [options] [hw|sw|cache|pmu|pfm|metric|metricgroup|GLOB]...\n"
     "\n"
     "List every event name 'hpmstat stat -e' takes and every metric and metric\n"
@@ -41,32 +41,13 @@ const char cmd_list_usage[] =
     "the metric groups. Words pick categories, as in perf list: hw (hardware),\n"
     "sw (software, with the tool events), tool, cache (hwcache), pmu (sysfs PMU\n"
     "events and Kunminghu), pfm (libpfm4), metric (metrics), metricgroup\n"
-    "(metricgroups); tracepoint and sdt list nothing here. Any other word is a GLOB (fnmatch, "
-    "case-insensitive) matched anywhere\n"
-    "in a name, as perf wraps it in '*...*'. Several words add up. On a terminal\n"
+    "(metricgroups); tracepoint and sdt list nothing here. Any other word is a\n"
+    "GLOB (fnmatch, case-insensitive) matched anywhere in a name, as perf wraps\n"
+    "it in '*...*'. Several words add up. On a terminal\n"
     "the list goes through $HPMSTAT_PAGER, $PAGER or less, as perf's does.\n"
-    "\n"
-    "  -d, --desc          short descriptions (the default)\n"
-    "      --no-desc       names only, without descriptions\n"
-    "  -v, --long-desc     long descriptions (also -l, --long)\n"
-    "      --details       how each name is counted: mhpmevent value, perf\n"
-    "                      attr, CSR or MetricExpr\n"
-    "      --raw-dump      the names only, separated by spaces, as perf's\n"
-    "  -j, --json          one JSON array of objects (name, kind, description,\n"
-    "                      long_description, encoding, and per kind more keys;\n"
-    "                      see hpmstat-list(1))\n"
-    "  -b, --bank BANK     only the Kunminghu events of BANK: frontend, backend,\n"
-    "                      memblock or cache\n"
-    "      --pmu MODEL     only the events, fixed counters and metrics of MODEL\n"
-    "                      (kunminghu, kunminghu-v3, neoverse-n1, neoverse-n2,\n"
-    "                      neoverse-n2-r0p0, neoverse-v1, neoverse-v2); without\n"
-    "                      it the Arm cores and kunminghu-v3 are not listed but\n"
-    "                      for an Arm host's own\n"
-    "      --no-pager      never start a pager\n"
-    "      --deprecated    accepted, as perf's: no name here is deprecated\n"
-    "      --cputype TYPE  accepted, as perf's: no hybrid CPU here\n"
-    "      --debug         accepted, as perf's: no debug output\n"
-    "  -h, --help          this text\n"
+    "\n";
+
+static const char list_usage_tail[] =
     "\n"
     "Examples:\n"
     "  hpmstat list 'ifu_*' 'tma_*'       Kunminghu fetch events and Topdown metrics\n"
@@ -449,7 +430,7 @@ static void list_model(struct list_out *out, struct list_opts *o, const struct h
 		if (ev.constraint != class_shown) {
 			unsigned first, last;
 			class_shown = ev.constraint;
-			m->constraint_counters(ev.constraint, &first, &last);
+			m->constraint_counters(m, ev.constraint, &first, &last);
 			/* one class (every counter takes every event): one heading */
 			snprintf(section, sizeof(section), "%s events (%s%u-%u):",
 			         m->nr_constraints == 1 ? m->display : ev.topic,
@@ -575,29 +556,45 @@ static int opt_pmu(void *opts, const char *arg)
 
 #define LO struct list_opts
 static const struct cli_opt list_options[] = {
-    CLI_FLAG("json", 'j', LO, json),
-    CLI_STRING("bank", 'b', LO, bank_name),
-    CLI_CALL("pmu", 0, required_argument, opt_pmu),
-    CLI_FLAG("desc", 'd', LO, desc),
-    CLI_CALL("no-desc", 0, no_argument, opt_no_desc),
-    CLI_FLAG("long-desc", 'v', LO, long_desc),
+    CLI_FLAG("json", 'j', LO, json,
+             .help = "one JSON array of objects (name, kind, description, long_description, "
+                     "encoding, and per kind more keys; see hpmstat-list(1))"),
+    CLI_STRING("bank", 'b', LO, bank_name, .argh = "BANK",
+               .help = "only the Kunminghu events of BANK: frontend, backend, memblock or cache"),
+    CLI_CALL("pmu", 0, required_argument, opt_pmu, .argh = "MODEL",
+             .help =
+                 "only the events, fixed counters and metrics of MODEL (kunminghu, kunminghu-v3, "
+                 "neoverse-n1, neoverse-n2, neoverse-n2-r0p0, neoverse-v1, neoverse-v2); without "
+                 "it the Arm cores and kunminghu-v3 are not listed but for an Arm host's own"),
+    CLI_FLAG("desc", 'd', LO, desc, .help = "short descriptions (the default)"),
+    CLI_CALL("no-desc", 0, no_argument, opt_no_desc, .help = "names only, without descriptions"),
+    CLI_FLAG("long-desc", 'v', LO, long_desc, .help = "long descriptions (also -l, --long)"),
     CLI_FLAG("long", 'l', LO, long_desc),
-    CLI_FLAG("details", 0, LO, details),
-    CLI_FLAG("raw-dump", 0, LO, raw_dump),
-    CLI_FLAG("no-pager", 0, LO, no_pager),
-    CLI_IGNORE("deprecated", 0, no_argument),
-    CLI_CALL("cputype", 0, required_argument, opt_cputype),
-    CLI_IGNORE("debug", 0, no_argument),
-    CLI_HELP("help", 'h'),
+    CLI_FLAG("details", 0, LO, details,
+             .help = "how each name is counted: mhpmevent value, perf attr, CSR or MetricExpr"),
+    CLI_FLAG("raw-dump", 0, LO, raw_dump, .help = "the names only, separated by spaces, as perf's"),
+    CLI_FLAG("no-pager", 0, LO, no_pager, .help = "never start a pager"),
+    CLI_IGNORE("deprecated", 0, no_argument,
+               .help = "accepted, as perf's: no name here is deprecated"),
+    CLI_CALL("cputype", 0, required_argument, opt_cputype, .argh = "TYPE",
+             .help = "accepted, as perf's: no hybrid CPU here"),
+    CLI_IGNORE("debug", 0, no_argument, .help = "accepted, as perf's: no debug output"),
+    CLI_HELP("help", 'h', .help = "this text"),
     {0},
 };
 #undef LO
 
+static const struct cli_opts list_spec = {
+    .table = list_options, .prefix = ":", .bad_option = list_bad_option};
+
+void cmd_list_usage(FILE *out)
+{
+	cli_opts_usage(out, &list_spec, list_usage_head, list_usage_tail);
+}
+
 static int parse_opts(int argc, char **argv, struct list_opts *o)
 {
-	const struct cli_opts spec = {
-	    .table = list_options, .prefix = ":", .bad_option = list_bad_option};
-	int rc = cli_opts_parse(&spec, argc, argv, o);
+	int rc = cli_opts_parse(&list_spec, argc, argv, o);
 	if (rc)
 		return rc;
 	if (o->json && o->raw_dump)

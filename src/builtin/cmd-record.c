@@ -28,46 +28,13 @@
 #include "record/record.h"
 #include "util/outfile.h"
 
-const char cmd_record_usage[] =
+static const char record_usage_head[] =
     "Usage: hpmstat record [options] [-- command [args]]\n"
     "\n"
     "Sample a command, a process or the system into perf.data, as perf record;\n"
     "perf report, perf script and hpmstat report read the file.\n"
-    "\n"
-    "  -e, --event EVENTS        events to sample (perf -e syntax; default cycles,\n"
-    "                            cpu-clock without a hardware PMU); '{a,b}:S' samples\n"
-    "                            on a and reads the whole group in each sample\n"
-    "  -c, --count PERIOD        sample every PERIOD events\n"
-    "  -F, --freq HZ             sample HZ times a second (default 4000)\n"
-    "  -g                        record call chains (frame pointers)\n"
-    "      --call-graph MODE     call chains by MODE: fp[,N] (as -g; N: at most N\n"
-    "                            frames), dwarf[,SIZE] (user registers and SIZE\n"
-    "                            bytes of user stack, default 8192, unwound by\n"
-    "                            report with DWARF CFI), lbr (the PMU's call stack)\n"
-    "  -b, --branch-any          sample every taken branch (the PMU's branch stack)\n"
-    "  -o, --output FILE         output file (default perf.data; an older one is\n"
-    "                            kept as FILE.old); '-' writes perf's pipe format\n"
-    "                            to standard output\n"
-    "  -a, --all-cpus            every CPU\n"
-    "  -C, --cpu LIST            these CPUs\n"
-    "  -p, --pid PID             an existing process, until it ends or Ctrl-C\n"
-    "  -t, --tid TID[,TID...]    these threads\n"
-    "  -m, --mmap-pages N        data pages per ring buffer (a power of 2)\n"
-    "      --backend B           perf (default) or emu: sample the Kunminghu emulator's\n"
-    "                            workload instead of a command (-c or -F, -e, -o)\n"
-    "      --emu-profile NAME    emulator workload profile or file (default balanced;\n"
-    "                            hotspots declares functions)\n"
-    "      --emu-trace FILE      replay a trace instead of a profile\n"
-    "      --emu-pmu NAME        Arm emulator feature profile (n1, v1, n2, v2, future)\n"
-    "      --emu-seed N          workload seed (default 1)\n"
-    "      --emu-cycles N        emulated cycles per hart (default 1e9)\n"
-    "      --emu-harts N         emulated harts (default 1), one thread each\n"
-    "      --emu-freq HZ         emulated clock: sample times, and -F's period\n"
-    "      --pmu MODEL           with --backend emu: MODEL's emulated machine and events\n"
-    "                            (kunminghu, the default; kunminghu-v3)\n"
-    "  -q, --quiet               no closing lines\n"
-    "  -v, --verbose             say which event was used instead of the default\n"
-    "  -h, --help                this text\n";
+    "\n";
+
 
 static volatile sig_atomic_t rec_signal;
 
@@ -243,22 +210,38 @@ static int opt_pmu(void *ctx, const char *arg)
 /* record's options, then the --backend and --emu-* ones (backend-opts.h),
  * in the order an ambiguous abbreviation lists its candidates */
 static const struct cli_opt record_options[] = {
-    CLI_CALL("event", 'e', required_argument, opt_event),
-    CLI_CALL("count", 'c', required_argument, opt_count),
-    CLI_CALL("freq", 'F', required_argument, opt_freq),
-    CLI_STRING("output", 'o', RC, output),
-    CLI_FLAG("all-cpus", 'a', RC, o.system_wide),
-    CLI_STRING("cpu", 'C', RC, o.cpu_list),
-    CLI_CALL("pid", 'p', required_argument, opt_pid),
-    CLI_STRING("tid", 't', RC, o.tid_list),
-    CLI_CALL("mmap-pages", 'm', required_argument, opt_mmap_pages),
-    CLI_CALL("call-graph", 0, required_argument, opt_call_graph),
-    CLI_FLAG("branch-any", 'b', RC, o.branch_any),
-    CLI_FLAG("quiet", 'q', RC, quiet),
-    CLI_FLAG("verbose", 'v', RC, verbose),
-    CLI_HELP("help", 'h'),
-    CLI_CALL("pmu", 0, required_argument, opt_pmu),
-    CLI_CALL(NULL, 'g', no_argument, opt_g),
+    CLI_CALL("event", 'e', required_argument, opt_event, .argh = "EVENTS",
+             .help =
+                 "events to sample (perf -e syntax; default cycles, cpu-clock without a hardware "
+                 "PMU); '{a,b}:S' samples on a and reads the whole group in each sample"),
+    CLI_CALL("count", 'c', required_argument, opt_count, .argh = "PERIOD",
+             .help = "sample every PERIOD events"),
+    CLI_CALL("freq", 'F', required_argument, opt_freq, .argh = "HZ",
+             .help = "sample HZ times a second (default 4000)"),
+    CLI_STRING("output", 'o', RC, output, .argh = "FILE",
+               .help = "output file (default perf.data; an older one is kept as FILE.old); '-' "
+                       "writes perf's pipe format to standard output"),
+    CLI_FLAG("all-cpus", 'a', RC, o.system_wide, .help = "every CPU"),
+    CLI_STRING("cpu", 'C', RC, o.cpu_list, .argh = "LIST", .help = "these CPUs"),
+    CLI_CALL("pid", 'p', required_argument, opt_pid, .argh = "PID",
+             .help = "an existing process, until it ends or Ctrl-C"),
+    CLI_STRING("tid", 't', RC, o.tid_list, .argh = "TID[,TID...]", .help = "these threads"),
+    CLI_CALL("mmap-pages", 'm', required_argument, opt_mmap_pages, .argh = "N",
+             .help = "data pages per ring buffer (a power of 2)"),
+    CLI_CALL("call-graph", 0, required_argument, opt_call_graph, .argh = "MODE",
+             .help = "call chains by MODE: fp[,N] (as -g; N: at most N frames), dwarf[,SIZE] (user "
+                     "registers and SIZE bytes of user stack, default 8192, unwound by report with "
+                     "DWARF CFI), lbr (the PMU's call stack)"),
+    CLI_FLAG("branch-any", 'b', RC, o.branch_any,
+             .help = "sample every taken branch (the PMU's branch stack)"),
+    CLI_FLAG("quiet", 'q', RC, quiet, .help = "no closing lines"),
+    CLI_FLAG("verbose", 'v', RC, verbose,
+             .help = "say which event was used instead of the default"),
+    CLI_HELP("help", 'h', .help = "this text"),
+    CLI_CALL("pmu", 0, required_argument, opt_pmu, .argh = "MODEL",
+             .help = "with --backend emu: MODEL's emulated machine and events (kunminghu, the "
+                     "default; kunminghu-v3)"),
+    CLI_CALL(NULL, 'g', no_argument, opt_g, .help = "record call chains (frame pointers)"),
     {0},
 };
 #undef RC
@@ -334,17 +317,53 @@ static int check_perf_opts(struct rec_cli *c)
 	return 0;
 }
 
+/* --help's lines of the --backend and --emu-* options (backend-opts.h) */
+static const struct cli_opt record_backend_help[] = {
+    {.name = "backend",
+     .argh = "B",
+     .help = "perf (default) or emu: sample the Kunminghu emulator's workload instead of a command "
+             "(-c or -F, -e, -o)"},
+    {.name = "emu-profile",
+     .argh = "NAME",
+     .help = "emulator workload profile or file (default balanced; hotspots declares functions)"},
+    {.name = "emu-trace", .argh = "FILE", .help = "replay a trace instead of a profile"},
+    {.name = "emu-pmu",
+     .argh = "NAME",
+     .help = "Arm emulator feature profile (n1, v1, n2, v2, future)"},
+    {.name = "emu-seed", .argh = "N", .help = "workload seed (default 1)"},
+    {.name = "emu-cycles", .argh = "N", .help = "emulated cycles per hart (default 1e9)"},
+    {.name = "emu-harts", .argh = "N", .help = "emulated harts (default 1), one thread each"},
+    {.name = "emu-freq", .argh = "HZ", .help = "emulated clock: sample times, and -F's period"},
+    {0},
+};
+
+/* The options' table with the back-end ones (backend_opts_longopts's)
+ * spliced in after --pmu, applied to bo. */
+static struct cli_opts record_spec(const struct option *backend, struct backend_opts *bo)
+{
+	return (struct cli_opts){.table = record_options,
+	                         .prefix = "+:",
+	                         .splice = backend,
+	                         .splice_at = 15, /* after --pmu */
+	                         .other = backend_opts_apply,
+	                         .other_ctx = bo,
+	                         .splice_help = record_backend_help};
+}
+
+void cmd_record_usage(FILE *out)
+{
+	struct option *backend = backend_opts_longopts(NULL, NULL, true);
+	const struct cli_opts spec = record_spec(backend, NULL);
+	cli_opts_usage(out, &spec, record_usage_head, NULL);
+	free(backend);
+}
+
 static int parse_opts(int argc, char **argv, struct rec_cli *c)
 {
 	struct option *backend = backend_opts_longopts(NULL, NULL, true);
 	struct backend_opts bo = {
 	    .backend = &c->backend, .emu = &c->emu, .emu_given = &c->emu_given};
-	const struct cli_opts spec = {.table = record_options,
-	                              .prefix = "+:",
-	                              .splice = backend,
-	                              .splice_at = 15, /* after --pmu */
-	                              .other = backend_opts_apply,
-	                              .other_ctx = &bo};
+	const struct cli_opts spec = record_spec(backend, &bo);
 	int rc = cli_opts_parse(&spec, argc, argv, c);
 	free(backend);
 	if (rc)
@@ -413,8 +432,14 @@ static int record_emu(struct rec_cli *c, int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	char exe[PATH_MAX], err[512];
+	char exe[PATH_MAX], err[512], cache[PATH_MAX] = "";
+	/* perf's build-id cache, where perf record puts what perf report
+	 * reads symbols from: $HOME/.debug (perf's buildid.dir aside) */
+	const char *home = getenv("HOME");
+	if (home && *home)
+		snprintf(cache, sizeof(cache), "%s/.debug", home);
 	struct hpm_record_emu_opts o = {.events = c->o.events,
+	                                .buildid_dir = cache[0] ? cache : NULL,
 	                                .period = c->o.period,
 	                                .freq = c->o.freq,
 	                                .emu = c->emu,
@@ -438,6 +463,11 @@ static int record_emu(struct rec_cli *c, int argc, char **argv)
 		keep_old(c->output);
 	if (cli_output_commit(&out))
 		return EXIT_FAILURE;
+	/* the recording is whole without it; perf then shows addresses */
+	if (st.cache_warning[0])
+		cli_warn("warning: the build-id cache: %s (perf report will not name the "
+		         "emulated functions)",
+		         st.cache_warning);
 	if (!c->quiet)
 		fprintf(stderr,
 		        "[ hpmstat record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
@@ -555,7 +585,9 @@ int cmd_record(int argc, char **argv)
 	}
 	int watch_pidfd = -1;
 	if (have_cmd) {
-		int e = hpm_workload_start(&w);
+		/* recorded from its exec: started without waiting for the exec
+		 * (hpm_workload_go), whose failure is known at its end */
+		int e = hpm_record_starts_at_exec(r) ? hpm_workload_go(&w) : hpm_workload_start(&w);
 		if (e) {
 			hpm_workload_reap(&w, true);
 			cli_error("cannot run '%s': %s", c.argv[0], strerror(e));
@@ -577,6 +609,11 @@ int cmd_record(int argc, char **argv)
 	}
 	if (have_cmd)
 		hpm_workload_reap(&w, true);
+	if (have_cmd && (rc = hpm_workload_exec_error(&w))) {
+		cli_error("cannot run '%s': %s", c.argv[0], strerror(rc));
+		status = 127;
+		goto fail;
+	}
 	hpm_workload_forward_signals(NULL);
 	if (watch_pidfd >= 0)
 		close(watch_pidfd);

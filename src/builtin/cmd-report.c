@@ -30,7 +30,7 @@
 #include "util/str.h"
 #include "util/xalloc.h"
 
-const char cmd_report_usage[] =
+static const char report_usage_text[] =
     "Usage: hpmstat report [OPTIONS] RUN...\n"
     "       hpmstat report [OPTIONS] --diff BASE NEW\n"
     "       hpmstat report [OPTIONS] [-i FILE | --samples FILE]\n"
@@ -83,6 +83,11 @@ const char cmd_report_usage[] =
     "  hpmstat report --diff a.json b.json\n"
     "  hpmstat report -i perf.data --sort dso,sym -g caller\n";
 
+void cmd_report_usage(FILE *out)
+{
+	fputs(report_usage_text, out);
+}
+
 struct opts {
 	enum rp_format format;
 	unsigned level;
@@ -115,7 +120,7 @@ struct opts {
 static int check_variant(const struct opts *o)
 {
 	const struct metric_table *t;
-	struct metric_error err = {0};
+	struct hpm_diag err = {0};
 	char esc[96];
 	if (!o->topdown) {
 		cli_error("--topdown-variant needs --topdown");
@@ -126,7 +131,7 @@ static int check_variant(const struct opts *o)
 		if (o->pmu && strcmp(m->name, o->pmu) != 0)
 			continue;
 		/* the message of the first model that has variants, or of --pmu's */
-		struct metric_error e;
+		struct hpm_diag e;
 		if (m->metrics && metric_variant_find(m->metrics, o->topdown_variant, &t, &e) == 0)
 			return 0;
 		if (m->metrics &&
@@ -269,16 +274,21 @@ static int check_opts(struct opts *o)
 	if ((o->input || o->samples) && o->nr_runs)
 		return cli_usage_error("give the input once: -i, --samples or run files");
 	/* perf report's default input: a pipe on standard input
-	 * (record -o - | report), else ./perf.data; without either, the run
-	 * files' usage */
+	 * (record -o - | report), else ./perf.data */
 	struct stat st;
 	if (!o->nr_runs && !o->input && !o->samples && fstat(STDIN_FILENO, &st) == 0 &&
 	    S_ISFIFO(st.st_mode))
 		o->input = "-";
-	if (!o->nr_runs && !o->input && !o->samples && access("perf.data", F_OK) == 0)
+	/* without either, perf report's words and its hint; the status is
+	 * hpmstat's for a file it cannot open (perf's is 255) */
+	if (!o->nr_runs && !o->input && !o->samples) {
+		if (access("perf.data", F_OK) != 0) {
+			cli_error("failed to open perf.data: %s (try 'hpmstat record' first)",
+			          strerror(errno));
+			return EXIT_FAILURE;
+		}
 		o->input = "perf.data";
-	if (!o->nr_runs && !o->input && !o->samples)
-		return cli_usage_error("no run file given");
+	}
 	if (o->input && (o->diff || o->weights))
 		return cli_usage_error("--diff and --weights compare run files: give them as RUN");
 	if (o->diff && o->nr_runs != 2)
@@ -309,7 +319,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			return cli_usage_error(
 			    "--diff takes BASE and NEW as the next two arguments");
 		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			fputs(cmd_report_usage, stdout);
+			cmd_report_usage(stdout);
 			return -1;
 		} else if (is_opt(a, "--format")) {
 			if (!(v = option_value(argc, argv, &i, "--format", 8)))

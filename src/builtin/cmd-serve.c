@@ -24,7 +24,7 @@
 #endif
 #include "util/xalloc.h"
 
-const char cmd_serve_usage[] =
+static const char serve_usage_text[] =
     "Usage: hpmstat serve [--listen ADDR:PORT] [stat options] [-- command [args]]\n"
     "\n"
     "Count continuously, as hpmstat stat -I does (system-wide unless -p, -C or a\n"
@@ -47,6 +47,11 @@ const char cmd_serve_usage[] =
     "  hpmstat serve\n"
     "  hpmstat serve --listen 127.0.0.1:9465 --backend emu --emu-profile balanced\n"
     "  hpmstat serve --topdown=2 -I 5000\n";
+
+void cmd_serve_usage(FILE *out)
+{
+	fputs(serve_usage_text, out);
+}
 
 #ifdef HAVE_LIBMICROHTTPD
 

@@ -69,17 +69,16 @@ int stat_record_backup(const char *path)
 	return r ? -1 : 0;
 }
 
-static const char stat_report_usage[] =
+static const char stat_report_usage_head[] =
     "Usage: hpmstat stat [-x SEP | -j] report [-i FILE] [-x SEP | -j]\n"
     "\n"
     "Print the counts of a file of 'hpmstat stat record' or 'perf stat record',\n"
     "or of a run file of 'hpmstat stat --record', on standard error.\n"
-    "\n"
-    "  -i, --input FILE          the file (default: standard input when it is\n"
-    "                            a pipe, else " STAT_RECORD_DEFAULT "); '-' is standard input\n"
-    "  -x, --field-separator SEP CSV output with perf stat's field order\n"
-    "  -j, --json                perf's JSON lines\n"
-    "  -h, --help                this text\n";
+    "\n";
+
+
+/* --help prints the table this file ends with */
+static const struct cli_opts stat_report_spec;
 
 /* The whole file (at most RF_MAX_BYTES) in *buf; 0, or -1 after a message. */
 static int slurp(const char *path, char **buf, size_t *len)
@@ -142,7 +141,7 @@ static int opt_help(void *opts, const char *arg)
 {
 	(void)opts;
 	(void)arg;
-	fputs(stat_report_usage, stdout);
+	cli_opts_usage(stdout, &stat_report_spec, stat_report_usage_head, NULL);
 	return -1;
 }
 
@@ -156,19 +155,24 @@ static int bad_option(int c, char **argv, const struct option *longopts)
 }
 
 static const struct cli_opt stat_report_options[] = {
-    CLI_STRING("input", 'i', struct stat_report_opts, input),
-    CLI_CALL("field-separator", 'x', required_argument, opt_separator),
-    CLI_FLAG("json", 'j', struct stat_report_opts, json),
-    CLI_CALL("help", 'h', no_argument, opt_help),
+    CLI_STRING("input", 'i', struct stat_report_opts, input, .argh = "FILE",
+               .help =
+                   "the file (default: standard input when it is a pipe, else " STAT_RECORD_DEFAULT
+                   "); '-' is standard input"),
+    CLI_CALL("field-separator", 'x', required_argument, opt_separator, .argh = "SEP",
+             .help = "CSV output with perf stat's field order"),
+    CLI_FLAG("json", 'j', struct stat_report_opts, json, .help = "perf's JSON lines"),
+    CLI_CALL("help", 'h', no_argument, opt_help, .help = "this text"),
     {0},
 };
 
+static const struct cli_opts stat_report_spec = {
+    .table = stat_report_options, .prefix = ":", .bad_option = bad_option};
+
 int cmd_stat_report(int argc, char **argv, const char *sep, bool json)
 {
-	const struct cli_opts spec = {
-	    .table = stat_report_options, .prefix = ":", .bad_option = bad_option};
 	struct stat_report_opts o = {.sep = sep, .json = json};
-	int status = cli_opts_parse(&spec, argc, argv, &o);
+	int status = cli_opts_parse(&stat_report_spec, argc, argv, &o);
 	if (status)
 		return status < 0 ? 0 : status;
 	const char *input = o.input;

@@ -31,42 +31,13 @@
 #endif
 #include "util/xalloc.h"
 
-const char cmd_top_usage[] =
+static const char top_usage_head[] =
     "Usage: hpmstat top [options]    (also: hpmtop [options])\n"
     "\n"
     "A live, top-like view of Topdown per hart or CPU and of the busiest processes.\n"
-    "\n"
-    "  -d, --delay SECONDS       refresh interval (default 1, 0.1 to 3600)\n"
-    "  -b, --batch               plain-text frames on stdout, no terminal needed\n"
-    "  -j, --json                one JSON object per frame\n"
-    "  -n, --iterations N        stop after N frames (default: until q or Ctrl-C)\n"
-    "  -e, --event EVENTS        extra event columns (perf -e syntax)\n"
-    "  -M, --metrics LIST        extra metric columns\n"
-    "  -t, --topdown LEVEL       Topdown tree depth shown, 1-3 (default 1)\n"
-    "      --topdown-variant NAME  the model's formulas by name (Kunminghu:\n"
-    "                            document, the default, or slots)\n"
-    "  -C, --cpu LIST            perf: only these CPUs\n"
-    "  -p, --pid PID             perf: count and list only this process\n"
-    "  -N, --processes N|all     process rows: the busiest N, or all (default: all)\n"
-    "  -u, --user USER           only USER's processes (a name or a uid)\n"
-    "  -s, --sort COLUMN         sort the process table by COLUMN (PID, COMMAND, USER,\n"
-    "                            S, %CPU, TASK-MS, CSW, FAULTS, VIRT, RES, SHR, NI)\n"
-    "  -r, --reverse             ascending sort\n"
-    "      --sticky              keep exited processes, marked\n"
-    "      --no-bpf              task rows from per-task counters, not BPF\n"
-    "      --tree                threads listed under their process (F5, T)\n"
-    "      --no-color            no colours (NO_COLOR does the same)\n"
-    "      --config FILE         settings file (default $XDG_CONFIG_HOME/hpmstat/top.conf)\n"
-    "      --no-config           ignore the settings file\n"
-    "      --backend B           auto (default), perf or emu\n"
-    "      --pmu MODEL           show MODEL's harts (its emulator unless this host has it)\n"
-    "      --emu-profile NAME    emulator workload profile or file (default balanced)\n"
-    "      --emu-trace FILE      replay a trace instead of a profile\n"
-    "      --emu-pmu NAME        Arm emulator feature profile (n1, v1, n2, v2, future)\n"
-    "      --emu-seed N          workload seed (default 1)\n"
-    "      --emu-harts N         emulated harts (default 1)\n"
-    "      --emu-freq HZ         emulated clock (default 5 MHz)\n"
-    "  -h, --help                this text\n"
+    "\n";
+
+static const char top_usage_tail[] =
     "\n"
     "Keys: q quit, h help, < > s sort, r reverse, p pause, + - interval, t level,\n"
     "d drill down, u up, e edit events, W write the config file; arrows PgUp PgDn\n"
@@ -260,28 +231,62 @@ static int opt_tree(void *ctx, const char *arg)
  * --no-config are read before the file (find_config), and ignored here. */
 #define TOP_BACKEND_AT 21 /* the index of --help */
 static const struct cli_opt top_options[] = {
-    CLI_CALL("delay", 'd', required_argument, opt_delay),
-    CLI_CALL("batch", 'b', no_argument, opt_batch),
-    CLI_CALL("json", 'j', no_argument, opt_json),
-    CLI_CALL("iterations", 'n', required_argument, opt_iterations),
-    CLI_CALL("event", 'e', required_argument, opt_event),
-    CLI_CALL("metrics", 'M', required_argument, opt_metrics),
-    CLI_CALL("topdown", 't', required_argument, opt_level),
-    CLI_CALL("cpu", 'C', required_argument, opt_cpu),
-    CLI_CALL("pid", 'p', required_argument, opt_pid),
-    CLI_CALL("processes", 'N', required_argument, opt_processes),
-    CLI_CALL("user", 'u', required_argument, opt_user),
-    CLI_CALL("sort", 's', required_argument, opt_sort),
-    CLI_CALL("reverse", 'r', no_argument, opt_reverse),
-    CLI_CALL("sticky", 0, no_argument, opt_sticky),
-    CLI_CALL("no-color", 0, no_argument, opt_no_color),
-    CLI_IGNORE("config", 0, required_argument),
-    CLI_IGNORE("no-config", 0, no_argument),
-    CLI_CALL("pmu", 0, required_argument, opt_pmu),
-    CLI_CALL("topdown-variant", 0, required_argument, opt_topdown_variant),
-    CLI_CALL("no-bpf", 0, no_argument, opt_no_bpf),
-    CLI_CALL("tree", 0, no_argument, opt_tree),
-    CLI_HELP("help", 'h'),
+    CLI_CALL("delay", 'd', required_argument, opt_delay, .argh = "SECONDS",
+             .help = "refresh interval (default 1, 0.1 to 3600)"),
+    CLI_CALL("batch", 'b', no_argument, opt_batch,
+             .help = "plain-text frames on stdout, no terminal needed"),
+    CLI_CALL("json", 'j', no_argument, opt_json, .help = "one JSON object per frame"),
+    CLI_CALL("iterations", 'n', required_argument, opt_iterations, .argh = "N",
+             .help = "stop after N frames (default: until q or Ctrl-C)"),
+    CLI_CALL("event", 'e', required_argument, opt_event, .argh = "EVENTS",
+             .help = "extra event columns (perf -e syntax)"),
+    CLI_CALL("metrics", 'M', required_argument, opt_metrics, .argh = "LIST",
+             .help = "extra metric columns"),
+    CLI_CALL("topdown", 't', required_argument, opt_level, .argh = "LEVEL",
+             .help = "Topdown tree depth shown, 1-3 (default 1)"),
+    CLI_CALL("cpu", 'C', required_argument, opt_cpu, .argh = "LIST",
+             .help = "perf: only these CPUs"),
+    CLI_CALL("pid", 'p', required_argument, opt_pid, .argh = "PID",
+             .help = "perf: count and list only this process"),
+    CLI_CALL("processes", 'N', required_argument, opt_processes, .argh = "N|all",
+             .help = "process rows: the busiest N, or all (default: all)"),
+    CLI_CALL("user", 'u', required_argument, opt_user, .argh = "USER",
+             .help = "only USER's processes (a name or a uid)"),
+    CLI_CALL("sort", 's', required_argument, opt_sort, .argh = "COLUMN",
+             .help = "sort the process table by COLUMN (PID, COMMAND, USER, S, %CPU, TASK-MS, CSW, "
+                     "FAULTS, VIRT, RES, SHR, NI)"),
+    CLI_CALL("reverse", 'r', no_argument, opt_reverse, .help = "ascending sort"),
+    CLI_CALL("sticky", 0, no_argument, opt_sticky, .help = "keep exited processes, marked"),
+    CLI_CALL("no-color", 0, no_argument, opt_no_color,
+             .help = "no colours (NO_COLOR does the same)"),
+    CLI_IGNORE("config", 0, required_argument, .argh = "FILE",
+               .help = "settings file (default $XDG_CONFIG_HOME/hpmstat/top.conf)"),
+    CLI_IGNORE("no-config", 0, no_argument, .help = "ignore the settings file"),
+    CLI_CALL("pmu", 0, required_argument, opt_pmu, .argh = "MODEL",
+             .help = "show MODEL's harts (its emulator unless this host has it)"),
+    CLI_CALL("topdown-variant", 0, required_argument, opt_topdown_variant, .argh = "NAME",
+             .help = "the model's formulas by name (Kunminghu: document, the default, or slots)"),
+    CLI_CALL("no-bpf", 0, no_argument, opt_no_bpf,
+             .help = "task rows from per-task counters, not BPF"),
+    CLI_CALL("tree", 0, no_argument, opt_tree,
+             .help = "threads listed under their process (F5, T)"),
+    CLI_HELP("help", 'h', .help = "this text"),
+    {0},
+};
+
+/* --help's lines of the --backend and --emu-* options (backend-opts.h) */
+static const struct cli_opt top_backend_help[] = {
+    {.name = "backend", .argh = "B", .help = "auto (default), perf or emu"},
+    {.name = "emu-profile",
+     .argh = "NAME",
+     .help = "emulator workload profile or file (default balanced)"},
+    {.name = "emu-trace", .argh = "FILE", .help = "replay a trace instead of a profile"},
+    {.name = "emu-pmu",
+     .argh = "NAME",
+     .help = "Arm emulator feature profile (n1, v1, n2, v2, future)"},
+    {.name = "emu-seed", .argh = "N", .help = "workload seed (default 1)"},
+    {.name = "emu-harts", .argh = "N", .help = "emulated harts (default 1)"},
+    {.name = "emu-freq", .argh = "HZ", .help = "emulated clock (default 5 MHz)"},
     {0},
 };
 
@@ -294,7 +299,17 @@ static void top_spec(struct cli_opts *spec, const struct option *backend, struct
 	                          .splice = backend,
 	                          .splice_at = TOP_BACKEND_AT,
 	                          .other = backend_opts_apply,
-	                          .other_ctx = bo};
+	                          .other_ctx = bo,
+	                          .splice_help = top_backend_help};
+}
+
+void cmd_top_usage(FILE *out)
+{
+	struct option *backend = backend_opts_longopts(NULL, NULL, false);
+	struct cli_opts spec;
+	top_spec(&spec, backend, NULL);
+	cli_opts_usage(out, &spec, top_usage_head, top_usage_tail);
+	free(backend);
 }
 
 /* first pass: only where the config file is, so the file can be loaded

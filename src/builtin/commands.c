@@ -16,9 +16,13 @@
 #include "builtin/cli.h"
 
 /* hpmstat help is tiny and needs the table, so it lives beside it. */
-static const char cmd_help_usage[] = "Usage: hpmstat help [COMMAND]\n"
-                                     "\n"
-                                     "Show the list of commands, or the usage of one command.\n";
+static void cmd_help_usage(FILE *out)
+{
+	fputs("Usage: hpmstat help [COMMAND]\n"
+	      "\n"
+	      "Show the list of commands, or the usage of one command.\n",
+	      out);
+}
 static int cmd_help(int argc, char **argv);
 
 static const struct cmd_desc hpm_commands[] = {
@@ -108,7 +112,7 @@ static int cmd_help(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		fputs(cmd_help_usage, stdout);
+		cmd_help_usage(stdout);
 		return 0;
 	}
 	const struct cmd_desc *c = hpm_command_find(argv[1]);
@@ -116,6 +120,6 @@ static int cmd_help(int argc, char **argv)
 		cli_error("'%s' is not a command", argv[1]);
 		return EXIT_FAILURE;
 	}
-	fputs(c->usage, stdout);
+	c->usage(stdout);
 	return 0;
 }

@@ -67,11 +67,11 @@ int fields_class_by_name(const struct hpm_pmu_model *m, const char *name)
 	char names[160] = "";
 	size_t off = 0;
 	for (unsigned c = 0; c < m->nr_constraints; c++)
-		if (strcmp(m->constraint_name((int)c), name) == 0)
+		if (strcmp(m->constraint_name(m, (int)c), name) == 0)
 			return (int)c;
 	for (unsigned c = 0; c < m->nr_constraints && off < sizeof(names); c++)
 		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", c ? ", " : "",
-		                        m->constraint_name((int)c));
+		                        m->constraint_name(m, (int)c));
 	cli_error("unknown %s '%s' (%ss: %s)", m->counters.class_word, name, m->counters.class_word,
 	          names);
 	return -1;
@@ -94,12 +94,12 @@ int fields_print_json_line(FILE *out, json_t *obj)
 	return 0;
 }
 
-void fields_report_error(const char *input, const struct hpm_model_error *err)
+void fields_report_error(const char *input, const struct hpm_diag *err)
 {
 	char quoted[256];
 	str_escape(input, quoted, sizeof(quoted));
-	if (err->pos >= 0)
-		cli_error("'%s': column %d: %s", quoted, err->pos + 1, err->msg);
+	if (err->column)
+		cli_error("'%s': column %u: %s", quoted, err->column, err->msg);
 	else
 		cli_error("'%s': %s", quoted, err->msg);
 }

@@ -39,6 +39,6 @@ void fields_print_text(FILE *out, uint64_t value, const char *text,
 /* Prints one JSON object on one line; returns 0 or -1 when it cannot. */
 int fields_print_json_line(FILE *out, json_t *obj);
 /* "hpmstat CMD: 'INPUT': column N: message", the one error line of an item. */
-void fields_report_error(const char *input, const struct hpm_model_error *err);
+void fields_report_error(const char *input, const struct hpm_diag *err);
 
 #endif

@@ -19,98 +19,14 @@
 #include "util/outfile.h"
 #include "util/xalloc.h"
 
-const char cmd_stat_usage[] =
+static const char stat_usage_head[] =
     "Usage: hpmstat stat [options] [-- command [args]]\n"
     "\n"
     "Count events while a command runs (or for a process, CPUs, or the emulated\n"
     "Kunminghu harts) and print them as perf stat does, with Topdown metrics.\n"
-    "\n"
-    "  -e, --event EVENTS        comma-separated events, {...} groups; Kunminghu\n"
-    "                            expressions (hpmstat-events(7)) and host events\n"
-    "  -M, --metrics LIST        metrics or metric groups (-M help lists them)\n"
-    "      --topdown[=LEVEL]     the Topdown tree down to LEVEL (1-3, default 1)\n"
-    "      --topdown-retired=minstret  take INST_RETIRED from minstret (the\n"
-    "                            default is rob_commitInstr)\n"
-    "      --topdown-variant=NAME  the model's formulas by name: Kunminghu has\n"
-    "                            document (XiangShan's, the default) and slots\n"
-    "                            (RECOVERY_BUBBLE counted as 6 slots a cycle)\n"
-    "      --metric-only         print metrics only (without -M or --topdown: the\n"
-    "                            default events' ratios)\n"
-    "      --td-level N          perf's spelling of --topdown=N (0: level 3)\n"
-    "      --metric-no-group, --metric-no-merge  accepted for perf's scripts\n"
-    "  -x, --field-separator SEP CSV output with perf stat's field order\n"
-    "  -j, --json                perf's JSON lines\n"
-    "  -o, --output FILE         write the output to FILE\n"
-    "  -I, --interval-print MS   print counts every MS milliseconds\n"
-    "  -r, --repeat N            run N times, print means and ( +- x% )\n"
-    "  -p, --pid PID             count an existing process\n"
-    "  -a, --all-cpus            system-wide, every CPU\n"
-    "  -C, --cpu LIST            only these CPUs (0-3,5)\n"
-    "  -A, --no-aggr             per CPU or per hart, not summed\n"
-    "  -v, --verbose             show where each event is counted\n"
-    "      --dry-run             print the perf_event_attr or CSR writes and exit\n"
-    "      --record FILE         write a run file (hpmstat-run(5)) for hpmstat report\n"
-    "      --backend B           auto (default), perf or emu\n"
-    "      --pmu MODEL           count MODEL's events (hpmstat list shows the models)\n"
-    "      --emu-profile NAME    emulator workload profile or file (default balanced)\n"
-    "      --emu-trace FILE      replay a trace instead of a profile\n"
-    "      --emu-pmu NAME        Arm emulator feature profile (n1, v1, n2, v2, future)\n"
-    "      --emu-seed N          workload seed (default 1)\n"
-    "      --emu-cycles N        emulated cycles per hart; they end the run (1e9)\n"
-    "      --emu-harts N         emulated harts (default 1)\n"
-    "      --emu-freq HZ         emulated clock, for time and with a command\n"
-    "      --emu-tasks[=truth]   per-task counts of a profile's task schedule, charged\n"
-    "                            at each emulated context switch (=truth: beside the\n"
-    "                            emulator's ground truth)\n"
-    "  -l, --level N             toplev's spelling of --topdown=N (-l1, -l 2)\n"
-    "      --nodes LIST          Topdown nodes, as toplev: NODE, +NODE adds, -NODE or\n"
-    "                            ^NODE removes, NODE* with its subtree, !LIST only\n"
-    "                            those (implies --topdown)\n"
-    "      --show-sample         the hpmstat record command that samples the Topdown\n"
-    "                            even when no node is a bottleneck (as toplev's)\n"
-    "      --no-multiplex        run the workload (or the emulated stream) once per\n"
-    "                            counter group instead of multiplexing\n"
-    "  -v with --topdown         also describes each node on the bottleneck path\n"
-    "      --per-socket          counts per socket (with -a or -C; emulated harts:\n"
-    "                            one socket)\n"
-    "      --per-die             counts per die (with -a or -C)\n"
-    "      --per-core            counts per core (with -a or -C; harts are cores)\n"
-    "      --per-node            counts per NUMA node (with -a or -C)\n"
-    "      --per-cluster         counts per CPU cluster (with -a or -C)\n"
-    "      --per-cache[=L<n>]    counts per instance of the level n cache, by default\n"
-    "                            of the last level (with -a or -C)\n"
-    "      --per-thread          counts per thread (with -p, -t or -a; -a through BPF\n"
-    "                            when it loads; emulated: per task of a profile's\n"
-    "                            task schedule)\n"
-    "      --per-task            counts per process (with -a; through BPF when it loads)\n"
-    "      --bpf-counters        count the target with per-CPU counters whose deltas BPF\n"
-    "                            charges to its tasks at each context switch (perf's)\n"
-    "  -t, --tid TID[,TID...]    count existing threads\n"
-    "      --no-merge            do not merge events of one name from several PMUs\n"
-    "                            (hpmstat never does: accepted for perf's scripts)\n"
-    "      --interval-count N    with -I: stop after N intervals\n"
-    "      --timeout MS          stop after MS ms (the command gets SIGTERM)\n"
-    "  -D, --delay MS            count from MS ms after the command starts\n"
-    "                            (-1: never; emulated: skip MS of emulated time)\n"
-    "  -n, --null                no counters: the elapsed time only\n"
-    "      --append              with -o: add to the end of the file\n"
-    "  -q, --quiet               print no counts (errors still show)\n"
-    "      --openmetrics FILE    write the counts and Topdown for Prometheus to FILE\n"
-    "                            (replaced atomically after each -I interval)\n"
-    "      --openmetrics-format F  openmetrics (default) or prometheus (text 0.0.4,\n"
-    "                            as node_exporter's textfile collector reads)\n"
-    "  -h, --help                this text\n"
-    "  -B, --big-num             group std counts as the locale does (the default)\n"
-    "      --no-big-num          std counts without thousands separators\n"
-    "      --summary             with -I: the whole run's counts at the end\n"
-    "      --no-csv-summary      with -x: no 'summary' field before them\n"
-    "      --table               with -r: each run's elapsed time\n"
-    "  -G, --cgroup NAME[,NAME]  with -a: count the n-th event in the n-th cgroup\n"
-    "                            (one NAME: every event), relative to the cgroup mount\n"
-    "      --all-user            count every event in user mode only\n"
-    "      --all-kernel          count every event in kernel mode only\n"
-    "  -d, --detailed            add cache, TLB and branch events (-dd, -ddd more;\n"
-    "                            Kunminghu's on Kunminghu, perf's elsewhere)\n"
+    "\n";
+
+static const char stat_usage_tail[] =
     "\n"
     "  hpmstat stat [options] record [options] [-o FILE] [-- command]\n"
     "                            count and write perf stat record's format to FILE\n"
@@ -452,66 +368,122 @@ static int opt_all_kernel(void *opts, const char *arg)
  * order an ambiguous abbreviation lists its candidates in); the --backend
  * and --emu-* ones go in before --help. */
 static const struct cli_opt stat_options[] = {
-    CLI_CALL("event", 'e', required_argument, opt_event),
-    CLI_CALL("metrics", 'M', required_argument, opt_metrics),
-    CLI_CALL("topdown", 0, optional_argument, opt_topdown),
-    CLI_CALL("topdown-retired", 0, required_argument, opt_topdown_retired),
-    CLI_STRING("topdown-variant", 0, SO, topdown_variant),
-    CLI_FLAG("metric-only", 0, SO, metric_only),
-    CLI_CALL("field-separator", 'x', required_argument, opt_field_separator),
-    CLI_FLAG("json", 'j', SO, json),
-    CLI_STRING("output", 'o', SO, output),
-    CLI_CALL("interval-print", 'I', required_argument, opt_interval_print),
-    CLI_CALL("repeat", 'r', required_argument, opt_repeat),
-    CLI_CALL("pid", 'p', required_argument, opt_pid),
-    CLI_FLAG("all-cpus", 'a', SO, all_cpus),
-    CLI_STRING("cpu", 'C', SO, cpus),
-    CLI_CALL("no-aggr", 'A', no_argument, opt_no_aggr),
-    CLI_FLAG("verbose", 'v', SO, verbose),
-    CLI_FLAG("dry-run", 0, SO, dry_run),
-    CLI_STRING("record", 0, SO, record),
+    CLI_CALL("event", 'e', required_argument, opt_event, .argh = "EVENTS",
+             .help = "comma-separated events, {...} groups; Kunminghu expressions "
+                     "(hpmstat-events(7)) and host events"),
+    CLI_CALL("metrics", 'M', required_argument, opt_metrics, .argh = "LIST",
+             .help = "metrics or metric groups (-M help lists them)"),
+    CLI_CALL("topdown", 0, optional_argument, opt_topdown, .argh = "LEVEL",
+             .help = "the Topdown tree down to LEVEL (1-3, default 1)"),
+    CLI_CALL("topdown-retired", 0, required_argument, opt_topdown_retired, .argh = "minstret",
+             .help = "take INST_RETIRED from minstret (the default is rob_commitInstr)"),
+    CLI_STRING("topdown-variant", 0, SO, topdown_variant, .argh = "NAME",
+               .help = "the model's formulas by name: Kunminghu has document (XiangShan's, the "
+                       "default) and slots (RECOVERY_BUBBLE counted as 6 slots a cycle)"),
+    CLI_FLAG("metric-only", 0, SO, metric_only,
+             .help = "print metrics only (without -M or --topdown: the default events' ratios)"),
+    CLI_CALL("field-separator", 'x', required_argument, opt_field_separator, .argh = "SEP",
+             .help = "CSV output with perf stat's field order"),
+    CLI_FLAG("json", 'j', SO, json, .help = "perf's JSON lines"),
+    CLI_STRING("output", 'o', SO, output, .argh = "FILE", .help = "write the output to FILE"),
+    CLI_CALL("interval-print", 'I', required_argument, opt_interval_print, .argh = "MS",
+             .help = "print counts every MS milliseconds"),
+    CLI_CALL("repeat", 'r', required_argument, opt_repeat, .argh = "N",
+             .help = "run N times, print means and ( +- x% )"),
+    CLI_CALL("pid", 'p', required_argument, opt_pid, .argh = "PID",
+             .help = "count an existing process"),
+    CLI_FLAG("all-cpus", 'a', SO, all_cpus, .help = "system-wide, every CPU"),
+    CLI_STRING("cpu", 'C', SO, cpus, .argh = "LIST", .help = "only these CPUs (0-3,5)"),
+    CLI_CALL("no-aggr", 'A', no_argument, opt_no_aggr, .help = "per CPU or per hart, not summed"),
+    CLI_FLAG("verbose", 'v', SO, verbose,
+             .help = "show where each event is counted; with --topdown, also describes each node "
+                     "on the bottleneck path"),
+    CLI_FLAG("dry-run", 0, SO, dry_run, .help = "print the perf_event_attr or CSR writes and exit"),
+    CLI_STRING("record", 0, SO, record, .argh = "FILE",
+               .help = "write a run file (hpmstat-run(5)) for hpmstat report"),
 #define STAT_BACKEND_AT 18 /* the --backend and --emu-* options here */
-    CLI_HELP("help", 'h'),
+    CLI_HELP("help", 'h', .help = "this text"),
     /* output shapes */
-    CLI_CALL("big-num", 'B', no_argument, opt_big_num),
-    CLI_CALL("no-big-num", 0, no_argument, opt_no_big_num),
-    CLI_FLAG("summary", 0, SO, summary),
-    CLI_FLAG("no-csv-summary", 0, SO, no_csv_summary),
-    CLI_FLAG("table", 0, SO, run_table),
-    CLI_CALL("cgroup", 'G', required_argument, opt_cgroup),
-    CLI_CALL("all-user", 0, no_argument, opt_all_user),
-    CLI_CALL("all-kernel", 0, no_argument, opt_all_kernel),
-    CLI_COUNT("detailed", 'd', SO, detailed),
-    CLI_CALL("level", 'l', required_argument, opt_level),
-    CLI_CALL("nodes", 0, required_argument, opt_nodes),
-    CLI_FLAG("show-sample", 0, SO, show_sample),
-    CLI_FLAG("no-multiplex", 0, SO, no_multiplex),
-    CLI_CALL("per-socket", 0, no_argument, opt_per_socket),
-    CLI_CALL("per-die", 0, no_argument, opt_per_die),
-    CLI_CALL("per-core", 0, no_argument, opt_per_core),
-    CLI_CALL("per-node", 0, no_argument, opt_per_node),
-    CLI_CALL("per-cluster", 0, no_argument, opt_per_cluster),
-    CLI_CALL("per-cache", 0, optional_argument, opt_per_cache),
-    CLI_CALL("per-thread", 0, no_argument, opt_per_thread),
-    CLI_CALL("per-task", 0, no_argument, opt_per_task),
-    CLI_FLAG("bpf-counters", 0, SO, bpf_counters),
-    CLI_STRING("tid", 't', SO, tids),
-    CLI_FLAG("no-merge", 0, SO, no_merge),
-    CLI_CALL("td-level", 0, required_argument, opt_td_level),
+    CLI_CALL("big-num", 'B', no_argument, opt_big_num,
+             .help = "group std counts as the locale does (the default)"),
+    CLI_CALL("no-big-num", 0, no_argument, opt_no_big_num,
+             .help = "std counts without thousands separators"),
+    CLI_FLAG("summary", 0, SO, summary, .help = "with -I: the whole run's counts at the end"),
+    CLI_FLAG("no-csv-summary", 0, SO, no_csv_summary,
+             .help = "with -x: no 'summary' field before them"),
+    CLI_FLAG("table", 0, SO, run_table, .help = "with -r: each run's elapsed time"),
+    CLI_CALL("cgroup", 'G', required_argument, opt_cgroup, .argh = "NAME[,NAME]",
+             .help = "with -a: count the n-th event in the n-th cgroup (one NAME: every event), "
+                     "relative to the cgroup mount"),
+    CLI_CALL("all-user", 0, no_argument, opt_all_user,
+             .help = "count every event in user mode only"),
+    CLI_CALL("all-kernel", 0, no_argument, opt_all_kernel,
+             .help = "count every event in kernel mode only"),
+    CLI_COUNT("detailed", 'd', SO, detailed,
+              .help = "add cache, TLB and branch events (-dd, -ddd more; Kunminghu's on Kunminghu, "
+                      "perf's elsewhere)"),
+    CLI_CALL("level", 'l', required_argument, opt_level, .argh = "N",
+             .help = "toplev's spelling of --topdown=N (-l1, -l 2)"),
+    CLI_CALL("nodes", 0, required_argument, opt_nodes, .argh = "LIST",
+             .help = "Topdown nodes, as toplev: NODE, +NODE adds, -NODE or ^NODE removes, NODE* "
+                     "with its subtree, !LIST only those (implies --topdown)"),
+    CLI_FLAG("show-sample", 0, SO, show_sample,
+             .help = "the hpmstat record command that samples the Topdown even when no node is a "
+                     "bottleneck (as toplev's)"),
+    CLI_FLAG("no-multiplex", 0, SO, no_multiplex,
+             .help = "run the workload (or the emulated stream) once per counter group instead of "
+                     "multiplexing"),
+    CLI_CALL("per-socket", 0, no_argument, opt_per_socket,
+             .help = "counts per socket (with -a or -C; emulated harts: one socket)"),
+    CLI_CALL("per-die", 0, no_argument, opt_per_die, .help = "counts per die (with -a or -C)"),
+    CLI_CALL("per-core", 0, no_argument, opt_per_core,
+             .help = "counts per core (with -a or -C; harts are cores)"),
+    CLI_CALL("per-node", 0, no_argument, opt_per_node,
+             .help = "counts per NUMA node (with -a or -C)"),
+    CLI_CALL("per-cluster", 0, no_argument, opt_per_cluster,
+             .help = "counts per CPU cluster (with -a or -C)"),
+    CLI_CALL("per-cache", 0, optional_argument, opt_per_cache, .argh = "L<n>",
+             .help = "counts per instance of the level n cache, by default of the last level (with "
+                     "-a or -C)"),
+    CLI_CALL("per-thread", 0, no_argument, opt_per_thread,
+             .help = "counts per thread (with -p, -t or -a; -a through BPF when it loads; "
+                     "emulated: per task of a profile's task schedule)"),
+    CLI_CALL("per-task", 0, no_argument, opt_per_task,
+             .help = "counts per process (with -a; through BPF when it loads)"),
+    CLI_FLAG("bpf-counters", 0, SO, bpf_counters,
+             .help = "count the target with per-CPU counters whose deltas BPF charges to its tasks "
+                     "at each context switch (perf's)"),
+    CLI_STRING("tid", 't', SO, tids, .argh = "TID[,TID...]", .help = "count existing threads"),
+    CLI_FLAG("no-merge", 0, SO, no_merge,
+             .help = "do not merge events of one name from several PMUs (hpmstat never does: "
+                     "accepted for perf's scripts)"),
+    CLI_CALL("td-level", 0, required_argument, opt_td_level, .argh = "N",
+             .help = "perf's spelling of --topdown=N (0: level 3)"),
     /* perf's metric grouping: hpmstat schedules a metric's events by its
      * own rules (hpmstat-stat(1), --no-multiplex) */
-    CLI_IGNORE("metric-no-group", 0, no_argument),
-    CLI_IGNORE("metric-no-merge", 0, no_argument),
-    CLI_U64("interval-count", 0, SO, interval_count, 0, UINT32_MAX),
-    CLI_U64("timeout", 0, SO, timeout_ms, 0, UINT32_MAX),
-    CLI_CALL("delay", 'D', required_argument, opt_delay),
-    CLI_FLAG("null", 'n', SO, null_run),
-    CLI_FLAG("append", 0, SO, append),
-    CLI_STRING("pmu", 0, SO, pmu),
-    CLI_CALL("emu-tasks", 0, optional_argument, opt_emu_tasks),
-    CLI_FLAG("quiet", 'q', SO, quiet),
-    CLI_CALL("openmetrics", 0, required_argument, opt_openmetrics),
-    CLI_CALL("openmetrics-format", 0, required_argument, opt_openmetrics_format),
+    CLI_IGNORE("metric-no-group", 0, no_argument, .help = "accepted for perf's scripts"),
+    CLI_IGNORE("metric-no-merge", 0, no_argument, .help = "accepted for perf's scripts"),
+    CLI_U64("interval-count", 0, SO, interval_count, 0, UINT32_MAX, .argh = "N",
+            .help = "with -I: stop after N intervals"),
+    CLI_U64("timeout", 0, SO, timeout_ms, 0, UINT32_MAX, .argh = "MS",
+            .help = "stop after MS ms (the command gets SIGTERM)"),
+    CLI_CALL("delay", 'D', required_argument, opt_delay, .argh = "MS",
+             .help = "count from MS ms after the command starts (-1: never; emulated: skip MS of "
+                     "emulated time)"),
+    CLI_FLAG("null", 'n', SO, null_run, .help = "no counters: the elapsed time only"),
+    CLI_FLAG("append", 0, SO, append, .help = "with -o: add to the end of the file"),
+    CLI_STRING("pmu", 0, SO, pmu, .argh = "MODEL",
+               .help = "count MODEL's events (hpmstat list shows the models)"),
+    CLI_CALL("emu-tasks", 0, optional_argument, opt_emu_tasks, .argh = "truth",
+             .help = "per-task counts of a profile's task schedule, charged at each emulated "
+                     "context switch (=truth: beside the emulator's ground truth)"),
+    CLI_FLAG("quiet", 'q', SO, quiet, .help = "print no counts (errors still show)"),
+    CLI_CALL("openmetrics", 0, required_argument, opt_openmetrics, .argh = "FILE",
+             .help = "write the counts and Topdown for Prometheus to FILE (replaced atomically "
+                     "after each -I interval)"),
+    CLI_CALL("openmetrics-format", 0, required_argument, opt_openmetrics_format, .argh = "F",
+             .help = "openmetrics (default) or prometheus (text 0.0.4, as node_exporter's textfile "
+                     "collector reads)"),
     {0},
 };
 #undef SO
@@ -587,19 +559,52 @@ static int check_combinations(const struct stat_opts *o)
 	return run_control_check(o);
 }
 
+/* --help's lines of the --backend and --emu-* options (backend-opts.h) */
+static const struct cli_opt stat_backend_help[] = {
+    {.name = "backend", .argh = "B", .help = "auto (default), perf or emu"},
+    {.name = "emu-profile",
+     .argh = "NAME",
+     .help = "emulator workload profile or file (default balanced)"},
+    {.name = "emu-trace", .argh = "FILE", .help = "replay a trace instead of a profile"},
+    {.name = "emu-pmu",
+     .argh = "NAME",
+     .help = "Arm emulator feature profile (n1, v1, n2, v2, future)"},
+    {.name = "emu-seed", .argh = "N", .help = "workload seed (default 1)"},
+    {.name = "emu-cycles", .argh = "N", .help = "emulated cycles per hart; they end the run (1e9)"},
+    {.name = "emu-harts", .argh = "N", .help = "emulated harts (default 1)"},
+    {.name = "emu-freq", .argh = "HZ", .help = "emulated clock, for time and with a command"},
+    {0},
+};
+
+/* The options' table with the back-end ones (backend_opts_longopts's)
+ * spliced in, applied to bo. '+': the first non-option starts the
+ * command, as in perf. */
+static struct cli_opts stat_spec(const struct option *backend, struct backend_opts *bo)
+{
+	return (struct cli_opts){.table = stat_options,
+	                         .prefix = "+:",
+	                         .splice = backend,
+	                         .splice_at = STAT_BACKEND_AT,
+	                         .other = backend_opts_apply,
+	                         .other_ctx = bo,
+	                         .splice_help = stat_backend_help};
+}
+
+void cmd_stat_usage(FILE *out)
+{
+	struct option *backend = backend_opts_longopts(NULL, NULL, true);
+	const struct cli_opts spec = stat_spec(backend, NULL);
+	cli_opts_usage(out, &spec, stat_usage_head, stat_usage_tail);
+	free(backend);
+}
+
 /* The options into o: 0, -1 when done (--help), else the exit status. */
 static int parse_opts(int argc, char **argv, struct stat_opts *o)
 {
-	/* '+': the first non-option starts the command, as in perf */
 	struct option *backend = backend_opts_longopts(NULL, NULL, true);
 	struct backend_opts bo = {
 	    .backend = &o->backend, .emu = &o->emu, .emu_given = &o->emu_given};
-	const struct cli_opts spec = {.table = stat_options,
-	                              .prefix = "+:",
-	                              .splice = backend,
-	                              .splice_at = STAT_BACKEND_AT,
-	                              .other = backend_opts_apply,
-	                              .other_ctx = &bo};
+	const struct cli_opts spec = stat_spec(backend, &bo);
 	int rc = cli_opts_parse(&spec, argc, argv, o);
 	free(backend);
 	if (rc)

@@ -48,7 +48,7 @@ static int add_topdown(struct hpm_session *s, struct stat_opts *o, char *err, si
 		return hpm_session_add_metrics(s, NULL, o->topdown, o->retired_minstret, err,
 		                               errlen);
 	struct metric_set sel;
-	struct metric_error merr;
+	struct hpm_diag merr;
 	metric_set_init(&sel, s->metrics.table);
 	if (metric_set_add_nodes(&sel, o->topdown, o->nodes, &merr) != 0) {
 		snprintf(err, errlen, "--nodes: %s", merr.msg);
@@ -152,6 +152,13 @@ int stat_add_events(struct stat_cmd *c)
 	struct hpm_session *s = &c->s;
 	char err[1024];
 
+	/* --topdown on --backend perf needs a PMU it has formulas for: the one
+	 * line says so, not what the first of its events would say */
+	if (o->topdown && s->choice == HPM_BACKEND_PERF && !s->pmu.present) {
+		cli_error("--topdown: Topdown needs a Kunminghu or Neoverse PMU, and this host "
+		          "has none (use --backend emu or auto)");
+		return EXIT_FAILURE;
+	}
 	if (!o->nr_events && !o->nr_metrics && !o->topdown && !o->null_run) {
 		/* perf's default set for host targets; the emulated harts alone
 		 * get their fixed counters and the Topdown level 1 */

@@ -367,7 +367,7 @@ bool hpm_evsel_set_level(struct hpm_evsel *e, enum hpm_level_only level, bool fi
 	if (e->kind == HPM_EV_MODEL_FIXED && fixed_unfiltered)
 		return false;
 	e->level_only = level;
-	e->enc.model->restrict_level(&e->enc, level == HPM_LEVEL_USER);
+	e->enc.model->restrict_level(e->enc.model, &e->enc, level == HPM_LEVEL_USER);
 	return true;
 }
 

@@ -206,7 +206,7 @@ static int check_model(const struct hpm_pmu_model *m, unsigned *first, unsigned 
 	}
 	for (unsigned c = 0; c < m->nr_constraints; c++) {
 		unsigned lo, hi;
-		m->constraint_counters((int)c, &lo, &hi);
+		m->constraint_counters(m, (int)c, &lo, &hi);
 		if (lo > hi || hi >= HPM_SCHED_MAX_COUNTERS)
 			goto bad;
 		for (unsigned n = lo; n <= hi; n++) {
@@ -309,7 +309,8 @@ static int make_units(struct build *b, char *err, size_t errlen)
 			if (units[k].demand[c] <= cap[c])
 				continue;
 			const struct hpm_sched_req *r = &req[units[k].members[0]];
-			const char *cname = m->constraint_name ? m->constraint_name((int)c) : NULL;
+			const char *cname =
+			    m->constraint_name ? m->constraint_name(m, (int)c) : NULL;
 			if (!cname)
 				cname = m->counters.class_word;
 			snprintf(err, errlen,

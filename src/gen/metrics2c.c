@@ -195,7 +195,7 @@ static void read_events(const char *path)
 static struct mexpr *parse(const char *text, const char *mname, const char *what)
 {
 	struct mexpr *e;
-	struct metric_error err;
+	struct hpm_diag err;
 	if (mexpr_parse(text, &e, &err))
 		die("metric '%s': %s does not parse: %s", mname, what, err.msg);
 	return e;

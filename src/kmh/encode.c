@@ -11,7 +11,6 @@
  */
 #include <ctype.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,22 +44,8 @@ struct parser {
 	int mods_pos;
 	unsigned modes;  /* what the first modifier string selects */
 	bool alias_used; /* an alias expanded into several leaves */
-	struct kmh_error *err;
+	struct hpm_diag *err;
 };
-
-static int fail(struct parser *ps, int code, int pos, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int fail(struct parser *ps, int code, int pos, const char *fmt, ...)
-{
-	va_list ap;
-	ps->err->code = code;
-	ps->err->pos = pos;
-	va_start(ap, fmt);
-	vsnprintf(ps->err->msg, sizeof(ps->err->msg), fmt, ap);
-	va_end(ap);
-	str_sanitize(ps->err->msg); /* messages quote the input: keep them one line */
-	return code;
-}
 
 static int pos_of(const struct parser *ps)
 {
@@ -76,8 +61,9 @@ static void skip_space(struct parser *ps)
 static int new_node(struct parser *ps, unsigned *id)
 {
 	if (ps->nnodes == MAX_NODES)
-		return fail(ps, KMH_ETOOMANY, pos_of(ps),
-		            "expression is far too long: an mhpmevent combines at most 4 events");
+		return hpm_diag_fail(
+		    ps->err, KMH_ETOOMANY, pos_of(ps),
+		    "expression is far too long: an mhpmevent combines at most 4 events");
 	*id = ps->nnodes++;
 	memset(&ps->nodes[*id], 0, sizeof(ps->nodes[*id]));
 	ps->nodes[*id].pos = pos_of(ps);
@@ -114,8 +100,9 @@ static int unknown_event(struct parser *ps, int pos, int bank, const char *name)
 	const struct kmh_table *other =
 	    kmh_has_name(ps->t, name) ? NULL : kmh_other_table_with(ps->t, name);
 	if (other)
-		return fail(ps, KMH_EUNKNOWN, pos, "'%s' is a %s event; %s has no such event", name,
-		            other->name, ps->t->name);
+		return hpm_diag_fail(ps->err, KMH_EUNKNOWN, pos,
+		                     "'%s' is a %s event; %s has no such event", name, other->name,
+		                     ps->t->name);
 	const char *sugg[3];
 	unsigned n = kmh_suggest(ps->t, name, bank, sugg, 3);
 	char hint[200] = "";
@@ -129,9 +116,9 @@ static int unknown_event(struct parser *ps, int pos, int bank, const char *name)
 		snprintf(hint, sizeof(hint), " (see 'hpmstat list')");
 	}
 	if (bank >= 0)
-		return fail(ps, KMH_EUNKNOWN, pos, "unknown event '%s' in bank %s%s", name,
-		            ps->t->banks[bank].name, hint);
-	return fail(ps, KMH_EUNKNOWN, pos, "unknown event '%s'%s", name, hint);
+		return hpm_diag_fail(ps->err, KMH_EUNKNOWN, pos, "unknown event '%s' in bank %s%s",
+		                     name, ps->t->banks[bank].name, hint);
+	return hpm_diag_fail(ps->err, KMH_EUNKNOWN, pos, "unknown event '%s'%s", name, hint);
 }
 
 /* An index the RTL's CSR cannot reach selects nothing defined: refused. */
@@ -140,8 +127,8 @@ static int refuse_undefined(struct parser *ps, int pos, const struct kmh_event *
 	char note[200];
 	if (ev->rtl != KMH_RTL_UNDEFINED)
 		return 0;
-	return fail(ps, KMH_ERANGE, pos, "%s, so its count would be undefined",
-	            kmh_rtl_note(ps->t, ev, note, sizeof(note)));
+	return hpm_diag_fail(ps->err, KMH_ERANGE, pos, "%s, so its count would be undefined",
+	                     kmh_rtl_note(ps->t, ev, note, sizeof(note)));
 }
 
 /* A leaf, or the ADD subtree an alias stands for. */
@@ -201,26 +188,29 @@ static int parse_modifiers(struct parser *ps)
 	const char *start = ps->p;
 	char mods[16];
 	unsigned modes;
-	struct kmh_error merr = {0};
+	struct hpm_diag merr = {0};
 	int rc;
 
 	while (isalpha((unsigned char)*ps->p))
 		ps->p++;
 	size_t len = (size_t)(ps->p - start);
 	if (len == 0)
-		return fail(ps, KMH_ESYNTAX, pos, "expected modifier letters after ':'");
+		return hpm_diag_fail(ps->err, KMH_ESYNTAX, pos,
+		                     "expected modifier letters after ':'");
 	if (len >= sizeof(mods))
-		return fail(ps, KMH_EMODIFIER, pos, "too many modifier letters");
+		return hpm_diag_fail(ps->err, KMH_EMODIFIER, pos, "too many modifier letters");
 	memcpy(mods, start, len);
 	mods[len] = '\0';
 	if ((rc = kmh_modifiers_parse(mods, &modes, &merr)))
-		return fail(ps, rc, merr.pos >= 0 ? pos + merr.pos : pos, "%s", merr.msg);
+		return hpm_diag_fail(ps->err, rc, merr.column ? pos + hpm_diag_offset(&merr) : pos,
+		                     "%s", merr.msg);
 	/* One counter has one filter: every modifier written must select it. */
 	if (ps->mods && modes != ps->modes)
-		return fail(ps, KMH_EMODIFIER, pos,
-		            "modifiers ':%s' contradict ':%.*s' given earlier: one counter has "
-		            "one privilege filter",
-		            mods, (int)ps->mods_len, ps->mods);
+		return hpm_diag_fail(
+		    ps->err, KMH_EMODIFIER, pos,
+		    "modifiers ':%s' contradict ':%.*s' given earlier: one counter has "
+		    "one privilege filter",
+		    mods, (int)ps->mods_len, ps->mods);
 	if (!ps->mods) {
 		ps->mods = start;
 		ps->mods_len = len;
@@ -241,31 +231,35 @@ static int parse_primary(struct parser *ps, unsigned *id)
 	pos = pos_of(ps);
 	if (*ps->p == '(') {
 		if (++ps->depth > MAX_DEPTH)
-			return fail(ps, KMH_ESYNTAX, pos, "parentheses nested too deeply");
+			return hpm_diag_fail(ps->err, KMH_ESYNTAX, pos,
+			                     "parentheses nested too deeply");
 		ps->p++;
 		if ((rc = parse_or(ps, id)))
 			return rc;
 		skip_space(ps);
 		if (*ps->p != ')')
-			return fail(ps, KMH_ESYNTAX, pos_of(ps),
-			            *ps->p ? "expected ')' to close the '(' at column %d"
-			                   : "unbalanced parentheses: the '(' at column %d is "
-			                     "never closed",
-			            pos + 1);
+			return hpm_diag_fail(
+			    ps->err, KMH_ESYNTAX, pos_of(ps),
+			    *ps->p ? "expected ')' to close the '(' at column %d"
+			           : "unbalanced parentheses: the '(' at column %d is "
+			             "never closed",
+			    pos + 1);
 		ps->p++;
 		ps->depth--;
 		return 0;
 	}
 	if (!is_ident_start((unsigned char)*ps->p)) {
 		if (*ps->p == '\0')
-			return fail(ps, KMH_ESYNTAX, pos, "expected an event at the end");
+			return hpm_diag_fail(ps->err, KMH_ESYNTAX, pos,
+			                     "expected an event at the end");
 		if (*ps->p == ')')
-			return fail(ps, KMH_ESYNTAX, pos,
-			            "unbalanced parentheses: ')' without a matching '('");
-		return fail(ps, KMH_ESYNTAX, pos, "expected an event, found '%c'", *ps->p);
+			return hpm_diag_fail(ps->err, KMH_ESYNTAX, pos,
+			                     "unbalanced parentheses: ')' without a matching '('");
+		return hpm_diag_fail(ps->err, KMH_ESYNTAX, pos, "expected an event, found '%c'",
+		                     *ps->p);
 	}
 	if (read_word(ps, word, sizeof(word)) >= sizeof(word))
-		return fail(ps, KMH_EUNKNOWN, pos, "event name too long");
+		return hpm_diag_fail(ps->err, KMH_EUNKNOWN, pos, "event name too long");
 
 	const struct kmh_bank_desc *bank = NULL;
 	if (*ps->p == ':' && (bank = kmh_bank_by_name(ps->t, word)) != NULL) {
@@ -276,12 +270,13 @@ static int parse_primary(struct parser *ps, unsigned *id)
 			read_word(ps, word2, sizeof(word2));
 			if (str_parse_u64(word2, &idx, NULL, 0) != STR_PARSE_OK ||
 			    word2[0] == 'r' || strchr(word2, '_'))
-				return fail(ps, KMH_ENUMBER, pos2, "'%s' is not an event index",
-				            word2);
+				return hpm_diag_fail(ps->err, KMH_ENUMBER, pos2,
+				                     "'%s' is not an event index", word2);
 			if (idx >= bank->nr_events)
-				return fail(ps, KMH_ERANGE, pos2,
-				            "index %s out of range: bank %s has events 0-%u", word2,
-				            bank->name, bank->nr_events - 1);
+				return hpm_diag_fail(
+				    ps->err, KMH_ERANGE, pos2,
+				    "index %s out of range: bank %s has events 0-%u", word2,
+				    bank->name, bank->nr_events - 1);
 			const struct kmh_event *ev =
 			    &bank->events[idx]; /* dense tables: index == position */
 			if ((rc = refuse_undefined(ps, pos, ev)))
@@ -298,8 +293,9 @@ static int parse_primary(struct parser *ps, unsigned *id)
 			if ((rc = make_ref(ps, pos, (int)(bank - ps->t->banks), word2, id)))
 				return rc;
 		} else {
-			return fail(ps, KMH_ESYNTAX, pos2,
-			            "expected an event name or index after '%s:'", bank->name);
+			return hpm_diag_fail(ps->err, KMH_ESYNTAX, pos2,
+			                     "expected an event name or index after '%s:'",
+			                     bank->name);
 		}
 	} else {
 		/* An unknown word before ':NAME' is most likely a misspelt bank. */
@@ -316,10 +312,10 @@ static int parse_primary(struct parser *ps, unsigned *id)
 				looks_like_ref = n > 5 || memchr(q, '_', n) != NULL;
 			}
 			if (looks_like_ref)
-				return fail(ps, KMH_EBANK, pos,
-				            "unknown bank '%s' (banks: frontend, backend, "
-				            "memblock, cache)",
-				            word);
+				return hpm_diag_fail(ps->err, KMH_EBANK, pos,
+				                     "unknown bank '%s' (banks: frontend, backend, "
+				                     "memblock, cache)",
+				                     word);
 		}
 		if ((rc = make_ref(ps, pos, KMH_BANK_NONE, word, id)))
 			return rc;
@@ -367,12 +363,12 @@ static int parse_level(struct parser *ps, unsigned lvl, unsigned *id)
 		ps->p++;
 		skip_space(ps);
 		if (*ps->p == '\0')
-			return fail(ps, KMH_ESYNTAX, oppos, "expected an event after '%c'",
-			            levels[lvl].sym);
+			return hpm_diag_fail(ps->err, KMH_ESYNTAX, oppos,
+			                     "expected an event after '%c'", levels[lvl].sym);
 		if ((rc = parse_level(ps, lvl + 1, &kid)))
 			return rc;
 		if (ps->nodes[opn].nkids == MAX_NODES)
-			return fail(ps, KMH_ETOOMANY, oppos, "too many operands");
+			return hpm_diag_fail(ps->err, KMH_ETOOMANY, oppos, "too many operands");
 		ps->nodes[opn].kids[ps->nodes[opn].nkids++] = kid;
 	}
 	*id = opn;
@@ -487,17 +483,19 @@ static int map_tree(struct parser *ps, unsigned root, uint64_t *sel)
 			/* An operand that is itself a combination: it must be two events. */
 			for (unsigned j = 0; j < c->nkids; j++)
 				if (!ps->nodes[c->kids[j]].leaf)
-					return fail(ps, KMH_ESHAPE, c->pos,
-					            "nested too deeply: the hardware combines at "
-					            "most two levels, (E0 op0 E1) op2 (E2 op1 E3)");
+					return hpm_diag_fail(
+					    ps->err, KMH_ESHAPE, c->pos,
+					    "nested too deeply: the hardware combines at "
+					    "most two levels, (E0 op0 E1) op2 (E2 op1 E3)");
 			if (c->nkids > 2 && c->name && c->op == KMH_OP_ADD)
-				return fail(ps, KMH_ESHAPE, c->pos,
-				            "'%s' is the ADD of its %u instances, which do not fit "
-				            "one side of (E0 op0 E1) op2 (E2 op1 E3) under '%s'",
-				            c->name, c->nkids, op_sym(top));
+				return hpm_diag_fail(
+				    ps->err, KMH_ESHAPE, c->pos,
+				    "'%s' is the ADD of its %u instances, which do not fit "
+				    "one side of (E0 op0 E1) op2 (E2 op1 E3) under '%s'",
+				    c->name, c->nkids, op_sym(top));
 			if (c->nkids > 2)
-				return fail(
-				    ps, KMH_ESHAPE, c->pos,
+				return hpm_diag_fail(
+				    ps->err, KMH_ESHAPE, c->pos,
 				    "the %u events joined by '%s' under '%s' do not fit one "
 				    "side of (E0 op0 E1) op2 (E2 op1 E3), which holds two",
 				    c->nkids, op_sym(c->op), op_sym(top));
@@ -524,10 +522,10 @@ static int map_tree(struct parser *ps, unsigned root, uint64_t *sel)
 	return 0;
 
 too_wide:
-	return fail(ps, KMH_ESHAPE, r->pos,
-	            "the operands of '%s' cannot be split into two sides of at most two "
-	            "events each, as (E0 op0 E1) op2 (E2 op1 E3) needs",
-	            op_sym(top));
+	return hpm_diag_fail(ps->err, KMH_ESHAPE, r->pos,
+	                     "the operands of '%s' cannot be split into two sides of at most two "
+	                     "events each, as (E0 op0 E1) op2 (E2 op1 E3) needs",
+	                     op_sym(top));
 }
 
 static int check_leaves(struct parser *ps, unsigned root, int *bank)
@@ -535,9 +533,10 @@ static int check_leaves(struct parser *ps, unsigned root, int *bank)
 	unsigned leaves[MAX_NODES], n = 0;
 	collect_leaves(ps, root, leaves, &n);
 	if (n > KMH_NR_SLOTS)
-		return fail(ps, KMH_ETOOMANY, -1,
-		            "%u events in one expression: an mhpmevent combines at most 4%s", n,
-		            ps->alias_used ? " (an alias counts as all its instances)" : "");
+		return hpm_diag_fail(
+		    ps->err, KMH_ETOOMANY, -1,
+		    "%u events in one expression: an mhpmevent combines at most 4%s", n,
+		    ps->alias_used ? " (an alias counts as all its instances)" : "");
 	const struct node *first = NULL;
 	*bank = KMH_BANK_NONE;
 	for (unsigned i = 0; i < n && i < MAX_NODES; i++) {
@@ -548,11 +547,12 @@ static int check_leaves(struct parser *ps, unsigned root, int *bank)
 			first = l;
 			*bank = l->bank;
 		} else if (l->bank != first->bank) {
-			return fail(ps, KMH_EMIXBANK, l->pos,
-			            "'%s' is a %s event but '%s' is a %s event: one counter sees "
-			            "one bank",
-			            first->name, ps->t->banks[first->bank].name, l->name,
-			            ps->t->banks[l->bank].name);
+			return hpm_diag_fail(
+			    ps->err, KMH_EMIXBANK, l->pos,
+			    "'%s' is a %s event but '%s' is a %s event: one counter sees "
+			    "one bank",
+			    first->name, ps->t->banks[first->bank].name, l->name,
+			    ps->t->banks[l->bank].name);
 		}
 	}
 	return 0;
@@ -569,8 +569,9 @@ static int encode_raw(struct parser *ps, struct kmh_encoding *enc)
 		if (digits == 0 && *p == '0')
 			continue; /* leading zeros are not width */
 		if (++digits > 16)
-			return fail(ps, KMH_ERANGE, 0, "raw value '%.*s' is wider than 64 bits",
-			            (int)strcspn(ps->src, ":"), ps->src);
+			return hpm_diag_fail(ps->err, KMH_ERANGE, 0,
+			                     "raw value '%.*s' is wider than 64 bits",
+			                     (int)strcspn(ps->src, ":"), ps->src);
 		unsigned c = (unsigned char)tolower((unsigned char)*p);
 		v = (v << 4) | (isdigit((int)c) ? c - '0' : c - 'a' + 10);
 	}
@@ -583,8 +584,8 @@ static int encode_raw(struct parser *ps, struct kmh_encoding *enc)
 		if (rc)
 			return rc;
 		if (*ps->p)
-			return fail(ps, KMH_ESYNTAX, pos_of(ps), "unexpected '%c' after modifiers",
-			            *ps->p);
+			return hpm_diag_fail(ps->err, KMH_ESYNTAX, pos_of(ps),
+			                     "unexpected '%c' after modifiers", *ps->p);
 	}
 	return 0;
 }
@@ -610,12 +611,14 @@ static int parse_op_value(struct parser *ps, const char *val, int pos, unsigned 
 		}
 	uint64_t n;
 	if (str_parse_u64(val, &n, NULL, 0) != STR_PARSE_OK)
-		return fail(ps, KMH_ETERM, pos, "'%s' is not an op (or, and, xor, add)", val);
+		return hpm_diag_fail(ps->err, KMH_ETERM, pos,
+		                     "'%s' is not an op (or, and, xor, add)", val);
 	if (n > KMH_OP_MASK || !kmh_op_is_valid((unsigned)n))
-		return fail(ps, KMH_ERANGE, pos,
-		            "op value %s is reserved: OP_TYPE is or (0), and (1), xor (2) or add "
-		            "(4)",
-		            val);
+		return hpm_diag_fail(
+		    ps->err, KMH_ERANGE, pos,
+		    "op value %s is reserved: OP_TYPE is or (0), and (1), xor (2) or add "
+		    "(4)",
+		    val);
 	*op = (unsigned)n;
 	return 0;
 }
@@ -644,33 +647,38 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 	if (!((pmulen == 9 && strncmp(ps->src, "kunminghu", 9) == 0) ||
 	      (pmulen == strlen(ps->t->name) && strncmp(ps->src, ps->t->name, pmulen) == 0) ||
 	      (pmulen == 3 && strncmp(ps->src, "cpu", 3) == 0)))
-		return fail(ps, KMH_ETERM, 0, "unknown PMU '%.*s' (this is 'kunminghu')",
-		            (int)pmulen, ps->src);
+		return hpm_diag_fail(ps->err, KMH_ETERM, 0,
+		                     "unknown PMU '%.*s' (this is 'kunminghu')", (int)pmulen,
+		                     ps->src);
 	ps->p = slash + 1;
 	while (*ps->p != '/') {
 		char key[32], val[64];
 		int kpos = pos_of(ps);
 		scan_until(ps, "=,/", key, sizeof(key));
 		if (*ps->p == '\0')
-			return fail(ps, KMH_ESYNTAX, pos_of(ps), "missing the closing '/'");
+			return hpm_diag_fail(ps->err, KMH_ESYNTAX, pos_of(ps),
+			                     "missing the closing '/'");
 		if (*ps->p != '=')
-			return fail(ps, KMH_ETERM, kpos, "term '%s' needs a value (%s=VALUE)", key,
-			            key);
+			return hpm_diag_fail(ps->err, KMH_ETERM, kpos,
+			                     "term '%s' needs a value (%s=VALUE)", key, key);
 		ps->p++;
 		int vpos = pos_of(ps);
 		scan_until(ps, ",/", val, sizeof(val));
 		if (*ps->p == '\0')
-			return fail(ps, KMH_ESYNTAX, pos_of(ps), "missing the closing '/'");
+			return hpm_diag_fail(ps->err, KMH_ESYNTAX, pos_of(ps),
+			                     "missing the closing '/'");
 		unsigned bit;
 		if (strncmp(key, "event", 5) == 0 && key[5] >= '0' && key[5] <= '3' && !key[6]) {
 			unsigned slot = (unsigned)(key[5] - '0');
 			uint64_t n;
 			bit = 1u << slot;
 			if (str_parse_u64(val, &n, NULL, 0) != STR_PARSE_OK)
-				return fail(ps, KMH_ENUMBER, vpos, "'%s' is not a number", val);
+				return hpm_diag_fail(ps->err, KMH_ENUMBER, vpos,
+				                     "'%s' is not a number", val);
 			if (n > KMH_EVENT_MASK)
-				return fail(ps, KMH_ERANGE, vpos,
-				            "%s=%s does not fit the 10-bit EVENT field", key, val);
+				return hpm_diag_fail(ps->err, KMH_ERANGE, vpos,
+				                     "%s=%s does not fit the 10-bit EVENT field",
+				                     key, val);
 			ev[slot] = (unsigned)n;
 			evpos[slot] = vpos;
 		} else if (strncmp(key, "op", 2) == 0 && key[2] >= '0' && key[2] <= '2' &&
@@ -683,17 +691,19 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 			const struct kmh_bank_desc *b = kmh_bank_by_name(ps->t, val);
 			bit = 1u << 7;
 			if (!b)
-				return fail(ps, KMH_EBANK, vpos,
-				            "unknown bank '%s' (banks: frontend, backend, "
-				            "memblock, cache)",
-				            val);
+				return hpm_diag_fail(ps->err, KMH_EBANK, vpos,
+				                     "unknown bank '%s' (banks: frontend, backend, "
+				                     "memblock, cache)",
+				                     val);
 			bank = (int)(b - ps->t->banks);
 		} else {
-			return fail(ps, KMH_ETERM, kpos,
-			            "unknown term '%s' (terms: event0-event3, op0-op2, bank)", key);
+			return hpm_diag_fail(
+			    ps->err, KMH_ETERM, kpos,
+			    "unknown term '%s' (terms: event0-event3, op0-op2, bank)", key);
 		}
 		if (seen & bit)
-			return fail(ps, KMH_ETERM, kpos, "term '%s' given twice", key);
+			return hpm_diag_fail(ps->err, KMH_ETERM, kpos, "term '%s' given twice",
+			                     key);
 		seen |= bit;
 		if (*ps->p == ',')
 			ps->p++;
@@ -707,18 +717,18 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 			return rc;
 		skip_space(ps);
 		if (*ps->p)
-			return fail(ps, KMH_ESYNTAX, pos_of(ps), "unexpected '%c' after modifiers",
-			            *ps->p);
+			return hpm_diag_fail(ps->err, KMH_ESYNTAX, pos_of(ps),
+			                     "unexpected '%c' after modifiers", *ps->p);
 	}
 	if (!(seen & 0xf))
-		return fail(ps, KMH_ETERM, -1, "no event0..event3 term given");
+		return hpm_diag_fail(ps->err, KMH_ETERM, -1, "no event0..event3 term given");
 	if (bank >= 0)
 		for (unsigned s = 0; s < KMH_NR_SLOTS; s++) {
 			if (ev[s] >= ps->t->banks[bank].nr_events)
-				return fail(ps, KMH_ERANGE, evpos[s],
-				            "event%u=%u out of range: bank %s has events 0-%u", s,
-				            ev[s], ps->t->banks[bank].name,
-				            ps->t->banks[bank].nr_events - 1);
+				return hpm_diag_fail(
+				    ps->err, KMH_ERANGE, evpos[s],
+				    "event%u=%u out of range: bank %s has events 0-%u", s, ev[s],
+				    ps->t->banks[bank].name, ps->t->banks[bank].nr_events - 1);
 			if ((rc =
 			         refuse_undefined(ps, evpos[s], &ps->t->banks[bank].events[ev[s]])))
 				return rc;
@@ -739,24 +749,23 @@ static int encode_term(struct parser *ps, const char *slash, struct kmh_encoding
 /* ------------------------------------------------------------ entry */
 
 int kmh_encode(const struct kmh_table *t, const char *expr, struct kmh_encoding *enc,
-               struct kmh_error *err)
+               struct hpm_diag *err)
 {
 	return kmh_encode_impl(t, expr, enc, err, true);
 }
 
 int kmh_encode_impl(const struct kmh_table *t, const char *expr, struct kmh_encoding *enc,
-                    struct kmh_error *err, bool want_canonical)
+                    struct hpm_diag *err, bool want_canonical)
 {
 	struct parser ps = {.t = t, .src = expr, .p = expr, .err = err};
 	int rc;
 
 	memset(enc, 0, sizeof(*enc));
 	memset(err, 0, sizeof(*err));
-	err->pos = -1;
 	enc->bank = KMH_BANK_NONE;
 	skip_space(&ps);
 	if (*ps.p == '\0')
-		return fail(&ps, KMH_EEMPTY, 0, "empty event expression");
+		return hpm_diag_fail(ps.err, KMH_EEMPTY, 0, "empty event expression");
 
 	const char *slash = strchr(expr, '/');
 	if (slash) {
@@ -776,11 +785,11 @@ int kmh_encode_impl(const struct kmh_table *t, const char *expr, struct kmh_enco
 			return rc;
 		skip_space(&ps);
 		if (*ps.p)
-			return fail(&ps, KMH_ESYNTAX, pos_of(&ps),
-			            *ps.p == ')' ? "unbalanced parentheses: ')' without a "
-			                           "matching '('"
-			                         : "unexpected '%c'",
-			            *ps.p);
+			return hpm_diag_fail(ps.err, KMH_ESYNTAX, pos_of(&ps),
+			                     *ps.p == ')' ? "unbalanced parentheses: ')' without a "
+			                                    "matching '('"
+			                                  : "unexpected '%c'",
+			                     *ps.p);
 		flatten(&ps, root);
 		prune_no_event(&ps, root);
 		flatten(&ps, root);
@@ -799,7 +808,7 @@ done:
 	if (want_canonical) {
 		struct kmh_decoded d;
 		struct kmh_encoding check;
-		struct kmh_error cerr;
+		struct hpm_diag cerr;
 		kmh_decode_fields(t, enc->value, enc->bank, &d);
 		if (kmh_encode_impl(t, d.expr, &check, &cerr, false) == 0 &&
 		    check.value == enc->value)

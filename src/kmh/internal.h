@@ -11,7 +11,7 @@ void kmh_decode_fields(const struct kmh_table *t, uint64_t value, int bank, stru
 /* kmh_encode; with want_canonical false it leaves enc->canonical empty and
  * so never recurses through the decoder. */
 int kmh_encode_impl(const struct kmh_table *t, const char *expr, struct kmh_encoding *enc,
-                    struct kmh_error *err, bool want_canonical);
+                    struct hpm_diag *err, bool want_canonical);
 
 /* describe.c: the decoded value as hpmstat decode's one line of KEY=VALUE
  * words, and as a new JSON object (the model's decode operations). */

@@ -7,7 +7,7 @@
  * events/riscv/openxiangshan/<version>/<bank>.json by src/kmh/gen/jevents.c;
  * every operation takes the table it works on as its first argument, as
  * libpfm4's take their PMU. The library never prints and never exits: every fallible
- * call returns 0 or a negative KMH_E* code, with details in struct kmh_error.
+ * call returns 0 or a negative KMH_E* code, with details in struct hpm_diag.
  */
 #ifndef HPM_KMH_KMH_H
 #define HPM_KMH_KMH_H
@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "kmh/mhpmevent.h"
+#include "util/diag.h"
 
 /* ------------------------------------------------------------------ banks */
 
@@ -165,11 +166,9 @@ enum kmh_errcode {
 	KMH_ETERM = -12,      /* bad perf-style term */
 };
 
-struct kmh_error {
-	int code;      /* enum kmh_errcode */
-	int pos;       /* 0-based offset in the input, or -1 */
-	char msg[320]; /* full sentence without the input, e.g. "unknown event 'x'" */
-};
+/* Errors are a struct hpm_diag (util/diag.h): code an enum kmh_errcode,
+ * column the place in the input (0: none), msg a full sentence without the
+ * input, e.g. "unknown event 'x'". */
 
 /* Generic text for a code, as libpfm4's pfm_strerror. */
 const char *kmh_strerror(int code);
@@ -189,7 +188,7 @@ enum kmh_mode_bit {
 
 /* Parse perf-style modifier letters (u k m H G) into a set of counted modes.
  * An empty string gives KMH_MODES_DEFAULT. */
-int kmh_modifiers_parse(const char *mods, unsigned *modes, struct kmh_error *err);
+int kmh_modifiers_parse(const char *mods, unsigned *modes, struct hpm_diag *err);
 /* INH bits (bits 62:58) that leave exactly `modes` counted. */
 uint64_t kmh_modes_to_inh(unsigned modes);
 unsigned kmh_inh_to_modes(uint64_t mhpmevent);
@@ -221,7 +220,7 @@ struct kmh_encoding {
  * four of those with + | & ^ and parentheses, optional :MODS; or a perf-style
  * term kunminghu/event0=..,op0=../MODS; or rHEX. */
 int kmh_encode(const struct kmh_table *t, const char *expr, struct kmh_encoding *enc,
-               struct kmh_error *err);
+               struct hpm_diag *err);
 
 /* ------------------------------------------------------------- decoding */
 

@@ -79,26 +79,17 @@ static bool match_cpuid(const struct hpm_pmu_model *m, const char *cpuid)
 	return kmh_mapfile_match(table_of(m), cpuid) != NULL;
 }
 
-static void error_of(const struct kmh_error *kerr, int code, struct hpm_model_error *err)
-{
-	err->code = code;
-	err->pos = kerr->pos;
-	snprintf(err->msg, sizeof(err->msg), "%s", kerr->msg);
-}
-
 static int encode(const struct hpm_pmu_model *m, const char *text, struct hpm_event_code *out,
-                  struct hpm_model_error *err)
+                  struct hpm_diag *err)
 {
 	struct kmh_encoding k;
-	struct kmh_error kerr;
-	if (kmh_encode(table_of(m), text, &k, &kerr) != 0) {
+	if (kmh_encode(table_of(m), text, &k, err) != 0) {
 		/* a name it does not know, or text that is not its syntax at all,
 		 * may be another namespace's (a host event) */
-		int code = kerr.code == KMH_EUNKNOWN  ? HPM_MODEL_EUNKNOWN
-		           : kerr.code == KMH_ESYNTAX ? HPM_MODEL_ESYNTAX
-		                                      : HPM_MODEL_EINVAL;
-		error_of(&kerr, code, err);
-		return code;
+		err->code = err->code == KMH_EUNKNOWN  ? HPM_MODEL_EUNKNOWN
+		            : err->code == KMH_ESYNTAX ? HPM_MODEL_ESYNTAX
+		                                       : HPM_MODEL_EINVAL;
+		return err->code;
 	}
 	from_kmh(m, &k, out);
 	return 0;
@@ -311,22 +302,22 @@ static void event_json(const struct hpm_pmu_model *m, unsigned i, struct json_t 
 	json_object_set_new(obj, "counters", ctrs);
 }
 
-static int parse_modifiers(const char *mods, unsigned *modes, struct hpm_model_error *err)
+static int parse_modifiers(const struct hpm_pmu_model *m, const char *mods, unsigned *modes,
+                           struct hpm_diag *err)
 {
-	struct kmh_error kerr;
-	if (kmh_modifiers_parse(mods, modes, &kerr) != 0) {
-		error_of(&kerr, HPM_MODEL_EINVAL, err);
-		return HPM_MODEL_EINVAL;
-	}
+	(void)m;
+	if (kmh_modifiers_parse(mods, modes, err) != 0)
+		return err->code = HPM_MODEL_EINVAL;
 	return 0;
 }
 
-static void restrict_level(struct hpm_event_code *c, bool user)
+static void restrict_level(const struct hpm_pmu_model *m, struct hpm_event_code *c, bool user)
 {
+	(void)m;
 	/* the states (host, guest) the event counts in, at the one level */
-	unsigned m = c->modes ? c->modes : KMH_MODES_DEFAULT, out = 0;
-	bool host = m & (KMH_MODE_U | KMH_MODE_S | KMH_MODE_M),
-	     guest = m & (KMH_MODE_VU | KMH_MODE_VS);
+	unsigned modes = c->modes ? c->modes : KMH_MODES_DEFAULT, out = 0;
+	bool host = modes & (KMH_MODE_U | KMH_MODE_S | KMH_MODE_M),
+	     guest = modes & (KMH_MODE_VU | KMH_MODE_VS);
 	if (host)
 		out |= user ? KMH_MODE_U : KMH_MODE_S;
 	if (guest)
@@ -339,8 +330,9 @@ static void restrict_level(struct hpm_event_code *c, bool user)
 	}
 }
 
-static const char *modes_str(unsigned modes, char *buf, size_t len)
+static const char *modes_str(const struct hpm_pmu_model *m, unsigned modes, char *buf, size_t len)
 {
+	(void)m;
 	char words[24];
 	snprintf(buf, len, "%s", kmh_modes_str(modes, words));
 	return buf;
@@ -349,37 +341,41 @@ static const char *modes_str(unsigned modes, char *buf, size_t len)
 /* The banks' names and counter ranges are the same in every version's
  * table (the CSR file did not change), and these operations take no model:
  * they read v2's. */
-static const char *constraint_name(int constraint)
+static const char *constraint_name(const struct hpm_pmu_model *m, int constraint)
 {
+	(void)m;
 	return constraint >= 0 && constraint < KMH_NR_BANKS ? kmh_table_v2.banks[constraint].name
 	                                                    : NULL;
 }
 
-static void constraint_counters(int constraint, unsigned *first, unsigned *last)
+static void constraint_counters(const struct hpm_pmu_model *m, int constraint, unsigned *first,
+                                unsigned *last)
 {
+	(void)m;
 	*first = kmh_table_v2.banks[constraint].first_counter;
 	*last = kmh_table_v2.banks[constraint].last_counter;
 }
 
-static int constraint_of_counter(unsigned n)
+static int constraint_of_counter(const struct hpm_pmu_model *m, unsigned n)
 {
+	(void)m;
 	return n >= KMH_FIRST_COUNTER && n <= KMH_LAST_COUNTER
 	           ? kmh_bank_of_counter(&kmh_table_v2, n)
 	           : -1;
 }
 
-static bool merge(const struct hpm_event_code *a, const struct hpm_event_code *b,
-                  struct hpm_event_code *sum)
+static bool merge(const struct hpm_pmu_model *m, const struct hpm_event_code *a,
+                  const struct hpm_event_code *b, struct hpm_event_code *sum)
 {
 	struct kmh_encoding ka, kb, ks;
 	if (a->fixed >= 0 || b->fixed >= 0)
 		return false;
 	to_kmh(a, &ka);
 	to_kmh(b, &kb);
-	if (!kmh_can_merge(&ka, &kb) || kmh_merge(table_of(a->model), &ka, &kb, &ks) != 0)
+	if (!kmh_can_merge(&ka, &kb) || kmh_merge(table_of(m), &ka, &kb, &ks) != 0)
 		return false;
 	if (sum)
-		from_kmh(a->model, &ks, sum);
+		from_kmh(m, &ks, sum);
 	return true;
 }
 

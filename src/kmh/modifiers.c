@@ -28,7 +28,7 @@ static unsigned modes_of(unsigned lvl, unsigned virt)
 	return m;
 }
 
-int kmh_modifiers_parse(const char *mods, unsigned *modes, struct kmh_error *err)
+int kmh_modifiers_parse(const char *mods, unsigned *modes, struct hpm_diag *err)
 {
 	unsigned lvl = 0, virt = 0;
 	for (const char *p = mods; *p; p++) {
@@ -52,30 +52,22 @@ int kmh_modifiers_parse(const char *mods, unsigned *modes, struct kmh_error *err
 			bit = VIRT_G;
 			break;
 		default:
-			err->code = KMH_EMODIFIER;
-			err->pos = (int)(p - mods);
-			snprintf(err->msg, sizeof(err->msg),
-			         "unknown modifier '%c' (known: u user, k supervisor, m machine, "
-			         "H host, G guest)",
-			         *p);
-			return KMH_EMODIFIER;
+			return hpm_diag_fail(err, KMH_EMODIFIER, (int)(p - mods),
+			                     "unknown modifier '%c' (known: u user, k supervisor, "
+			                     "m machine, H host, G guest)",
+			                     *p);
 		}
 		if (*set & bit) {
-			err->code = KMH_EMODIFIER;
-			err->pos = (int)(p - mods);
-			snprintf(err->msg, sizeof(err->msg), "modifier '%c' given twice", *p);
-			return KMH_EMODIFIER;
+			return hpm_diag_fail(err, KMH_EMODIFIER, (int)(p - mods),
+			                     "modifier '%c' given twice", *p);
 		}
 		*set |= bit;
 	}
 	if ((lvl & LVL_M) && virt == VIRT_G) {
-		err->code = KMH_EMODIFIER;
-		err->pos = -1;
-		snprintf(err->msg, sizeof(err->msg),
-		         "modifiers '%s' are contradictory: 'm' with only 'G' asks for a guest "
-		         "M-mode, and M-mode exists on the host only",
-		         mods);
-		return KMH_EMODIFIER;
+		return hpm_diag_fail(err, KMH_EMODIFIER, -1,
+		                     "modifiers '%s' are contradictory: 'm' with only 'G' asks "
+		                     "for a guest M-mode, and M-mode exists on the host only",
+		                     mods);
 	}
 	*modes = modes_of(lvl ? lvl : LVL_U | LVL_K, virt ? virt : VIRT_H | VIRT_G);
 	return 0;

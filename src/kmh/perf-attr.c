@@ -2,7 +2,6 @@
  * perf-attr.h. */
 #include "kmh/perf-attr.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -136,8 +135,9 @@ bool kmh_perf_modes_to_attr(unsigned modes, struct hpm_model_perf_attr *out)
 	return kmh_perf_modes_to_attr_for(NULL, modes, out, NULL) == 1;
 }
 
-const char *kmh_perf_driver(const struct hpm_model_perf_pmu *pmu)
+const char *kmh_perf_driver(const struct hpm_pmu_model *m, const struct hpm_model_perf_pmu *pmu)
 {
+	(void)m;
 	return sbi_filter_for(pmu)->driver;
 }
 
@@ -154,19 +154,6 @@ uint32_t kmh_perf_bank_counters(const struct kmh_table *t, int bank)
 	return m;
 }
 
-/* HPM_MODEL_EINVAL with a message that follows the event's quoted text. */
-__attribute__((format(printf, 2, 3))) static int refuse(struct hpm_model_error *err,
-                                                        const char *fmt, ...)
-{
-	va_list ap;
-	err->code = HPM_MODEL_EINVAL;
-	err->pos = -1;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return HPM_MODEL_EINVAL;
-}
-
 /* The mhpmevent field a config bit belongs to, for messages. */
 static const char *field_of_bit(unsigned bit)
 {
@@ -179,18 +166,19 @@ static const char *field_of_bit(unsigned bit)
 	return "reserved";
 }
 
-static int refuse_width(const struct hpm_model_perf_pmu *pmu, uint64_t extra,
-                        struct hpm_model_error *err)
+static int refuse_width(const struct hpm_model_perf_pmu *pmu, uint64_t extra, struct hpm_diag *err)
 {
 	const uint64_t op2 = (uint64_t)KMH_OP_MASK << KMH_OP_SHIFT(2);
 	const char *sbi = pmu->event_mask == (UINT64_C(1) << 48) - 1 ? " (SBI < 3.0)" : "";
 	if (extra & op2)
-		return refuse(err, "needs OP_TYPE2 (bits 54:50) but this kernel takes %s%s",
-		              pmu->event_format, sbi);
+		return hpm_diag_fail(err, HPM_MODEL_EINVAL, -1,
+		                     "needs OP_TYPE2 (bits 54:50) but this kernel takes %s%s",
+		                     pmu->event_format, sbi);
 	unsigned hi = 63u - (unsigned)__builtin_clzll(extra);
 	unsigned lo = (unsigned)__builtin_ctzll(extra);
-	return refuse(err, "needs config bits %u:%u (%s) but this kernel takes %s%s", hi, lo,
-	              field_of_bit(hi), pmu->event_format, sbi);
+	return hpm_diag_fail(err, HPM_MODEL_EINVAL, -1,
+	                     "needs config bits %u:%u (%s) but this kernel takes %s%s", hi, lo,
+	                     field_of_bit(hi), pmu->event_format, sbi);
 }
 
 /* Put a counter mask into the counter-mask term's field, if it fits. */
@@ -213,9 +201,9 @@ static bool pin(struct hpm_model_perf_attr *out, const struct hpm_model_perf_pmu
 	return true;
 }
 
-int kmh_perf_attr(const struct hpm_event_code *c, bool optional,
+int kmh_perf_attr(const struct hpm_pmu_model *m, const struct hpm_event_code *c, bool optional,
                   const struct hpm_model_perf_pmu *pmu, struct hpm_model_perf_attr *out,
-                  struct hpm_model_error *err)
+                  struct hpm_diag *err)
 {
 	char mbuf[24];
 	const bool fixed = c->fixed >= 0;
@@ -234,11 +222,12 @@ int kmh_perf_attr(const struct hpm_event_code *c, bool optional,
 	if (!fixed && c->raw && !c->modes_given)
 		modes &= ~(unsigned)KMH_MODE_M;
 	if (modes & KMH_MODE_M)
-		return refuse(err,
-		              "counts M-mode, and Linux cannot count M-mode (the emulator can: "
-		              "--backend emu)");
+		return hpm_diag_fail(
+		    err, HPM_MODEL_EINVAL, -1,
+		    "counts M-mode, and Linux cannot count M-mode (the emulator can: "
+		    "--backend emu)");
 	if (modes == 0)
-		return refuse(err, "counts in no privilege mode");
+		return hpm_diag_fail(err, HPM_MODEL_EINVAL, -1, "counts in no privilege mode");
 	unsigned counted = 0;
 	int how = kmh_perf_modes_to_attr_for(pmu, modes, out, &counted);
 	if (how == 2) {
@@ -248,21 +237,22 @@ int kmh_perf_attr(const struct hpm_event_code *c, bool optional,
 		char h[8], g[8];
 		const char *hm = kmh_modes_to_modifiers(modes & (KMH_MODE_U | KMH_MODE_S), h);
 		const char *gm = kmh_modes_to_modifiers(modes & (KMH_MODE_VU | KMH_MODE_VS), g);
-		return refuse(err,
-		              "counts %s, a set of modes Linux's RISC-V PMU driver cannot select "
-		              "exactly (its "
-		              "exclude_* flags filter host and guest modes together); count the "
-		              "host and guest "
-		              "parts as two events (:%s and :%s)",
-		              kmh_modes_str(modes, mbuf), hm ? hm : "?", gm ? gm : "?");
+		return hpm_diag_fail(
+		    err, HPM_MODEL_EINVAL, -1,
+		    "counts %s, a set of modes Linux's RISC-V PMU driver cannot select "
+		    "exactly (its "
+		    "exclude_* flags filter host and guest modes together); count the "
+		    "host and guest "
+		    "parts as two events (:%s and :%s)",
+		    kmh_modes_str(modes, mbuf), hm ? hm : "?", gm ? gm : "?");
 	}
 	if (pmu->mode_filtering == 0 &&
 	    (out->exclude_user || out->exclude_kernel || out->exclude_hv || out->exclude_host ||
 	     out->exclude_guest))
 		/* the driver sets PERF_PMU_CAP_NO_EXCLUDE without the overflow
 		 * interrupt, and perf core then refuses every exclude_* flag */
-		return refuse(
-		    err,
+		return hpm_diag_fail(
+		    err, HPM_MODEL_EINVAL, -1,
 		    "counts only %s, and this core has no Sscofpmf (not in cpuinfo's isa "
 		    "line): Linux's RISC-V PMU driver then filters no privilege mode; count "
 		    "it without modifiers",
@@ -291,7 +281,7 @@ int kmh_perf_attr(const struct hpm_event_code *c, bool optional,
 		out->absent = optional;
 		return refuse_width(pmu, extra, err);
 	}
-	if (!pin(out, pmu, kmh_perf_bank_counters(c->model->data, c->constraint))) {
+	if (!pin(out, pmu, kmh_perf_bank_counters(m->data, c->constraint))) {
 		out->unpinned = true;
 		out->unpinned_warning = pmu->has_counter_mask && c->constraint == KMH_BANK_NONE
 		                            ? KMH_PERF_RAW_BANK_WARNING

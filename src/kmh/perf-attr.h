@@ -59,10 +59,10 @@
 	"so they are not pinned to a bank's counters"
 
 /* The model's perf_attr and perf_driver operations (arch/model.h). */
-int kmh_perf_attr(const struct hpm_event_code *c, bool optional,
+int kmh_perf_attr(const struct hpm_pmu_model *m, const struct hpm_event_code *c, bool optional,
                   const struct hpm_model_perf_pmu *pmu, struct hpm_model_perf_attr *out,
-                  struct hpm_model_error *err);
-const char *kmh_perf_driver(const struct hpm_model_perf_pmu *pmu);
+                  struct hpm_diag *err);
+const char *kmh_perf_driver(const struct hpm_pmu_model *m, const struct hpm_model_perf_pmu *pmu);
 
 /* The exclude_* flags (and config1 bit 0) that make the driver of pmu
  * (NULL, or kernel_version 0: the newest) count `modes` (enum

@@ -11,7 +11,7 @@
 void kmh_decode(const struct kmh_table *t, uint64_t value, int bank, struct kmh_decoded *d)
 {
 	struct kmh_encoding enc;
-	struct kmh_error err;
+	struct hpm_diag err;
 	kmh_decode_fields(t, value, bank, d);
 	/* Not every value has an exact spelling (OF, bits 57:55, reserved ops,
 	 * mode sets no letters select, a noEvent the encoder would drop): the

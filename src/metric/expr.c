@@ -94,7 +94,7 @@ struct parser {
 	double num;
 	unsigned depth; /* recursion depth of parse_expr/parse_unary */
 	struct mexpr *e;
-	struct metric_error *err;
+	struct hpm_diag *err;
 	bool failed;
 };
 
@@ -135,20 +135,6 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-static void set_error(struct metric_error *err, int code, int pos, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void set_error(struct metric_error *err, int code, int pos, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err)
-		return;
-	err->code = code;
-	err->pos = pos;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-}
-
 static void fail(struct parser *p, int code, size_t pos, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static void fail(struct parser *p, int code, size_t pos, const char *fmt, ...)
@@ -161,7 +147,7 @@ static void fail(struct parser *p, int code, size_t pos, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	set_error(p->err, code, (int)pos, "%s at offset %zu", buf, pos);
+	hpm_diag_fail(p->err, code, (int)pos, "%s at offset %zu", buf, pos);
 }
 
 /* Decimal to double without strtod, which follows LC_NUMERIC: the CLI may
@@ -578,21 +564,17 @@ static void free_mexpr(struct mexpr *e)
 	free(e);
 }
 
-int mexpr_parse(const char *text, struct mexpr **out, struct metric_error *err)
+int mexpr_parse(const char *text, struct mexpr **out, struct hpm_diag *err)
 {
 	struct parser p = {.s = text, .err = err};
 	size_t len = strlen(text);
 
 	*out = NULL;
-	if (err) {
-		err->code = 0;
-		err->pos = -1;
-		err->msg[0] = '\0';
-	}
+	hpm_diag_fail(err, 0, -1, "%s", "");
 	if (len > METRIC_MAX_TEXT) {
-		set_error(err, METRIC_EDEPTH, METRIC_MAX_TEXT,
-		          "expression longer than %d characters at offset %d", METRIC_MAX_TEXT,
-		          METRIC_MAX_TEXT);
+		hpm_diag_fail(err, METRIC_EDEPTH, METRIC_MAX_TEXT,
+		              "expression longer than %d characters at offset %d", METRIC_MAX_TEXT,
+		              METRIC_MAX_TEXT);
 		return METRIC_EDEPTH;
 	}
 	p.e = xcalloc(1, sizeof(*p.e));
@@ -648,7 +630,7 @@ struct eval {
 	mexpr_lookup_fn lookup;
 	mexpr_mag_fn mag_of; /* NULL: a name's magnitude is its value's */
 	void *ctx;
-	struct metric_error *err;
+	struct hpm_diag *err;
 };
 
 static int lookup_name(struct eval *ev, const struct node *n, double *v)
@@ -659,9 +641,9 @@ static int lookup_name(struct eval *ev, const struct node *n, double *v)
 	char esc[96];
 	str_escape(n->name, esc, sizeof(esc));
 	if (r == METRIC_ENAME)
-		set_error(ev->err, r, n->pos, "unknown name '%s' at offset %d", esc, n->pos);
+		hpm_diag_fail(ev->err, r, n->pos, "unknown name '%s' at offset %d", esc, n->pos);
 	else
-		set_error(ev->err, r, n->pos, "cannot evaluate '%s' at offset %d", esc, n->pos);
+		hpm_diag_fail(ev->err, r, n->pos, "cannot evaluate '%s' at offset %d", esc, n->pos);
 	return r;
 }
 
@@ -731,8 +713,8 @@ static int eval_node(struct eval *ev, const struct node *n, double *out, double 
 			if (r != METRIC_ENAME) {
 				char esc[128];
 				str_escape(n->merged, esc, sizeof(esc));
-				set_error(ev->err, r, n->pos, "cannot evaluate '%s' at offset %d",
-				          esc, n->pos);
+				hpm_diag_fail(ev->err, r, n->pos,
+				              "cannot evaluate '%s' at offset %d", esc, n->pos);
 				return r;
 			}
 			/* not counted merged: add the two counts */
@@ -828,8 +810,7 @@ static int eval_node(struct eval *ev, const struct node *n, double *out, double 
 }
 
 int mexpr_eval_mag(const struct mexpr *e, unsigned flags, mexpr_lookup_fn lookup,
-                   mexpr_mag_fn mag_of, void *ctx, double *val, double *mag,
-                   struct metric_error *err)
+                   mexpr_mag_fn mag_of, void *ctx, double *val, double *mag, struct hpm_diag *err)
 {
 	struct eval ev = {
 	    .flags = flags, .lookup = lookup, .mag_of = mag_of, .ctx = ctx, .err = err};
@@ -847,7 +828,7 @@ int mexpr_eval_mag(const struct mexpr *e, unsigned flags, mexpr_lookup_fn lookup
 }
 
 int mexpr_eval(const struct mexpr *e, unsigned flags, mexpr_lookup_fn lookup, void *ctx,
-               double *val, struct metric_error *err)
+               double *val, struct hpm_diag *err)
 {
 	return mexpr_eval_mag(e, flags, lookup, NULL, ctx, val, NULL, err);
 }

@@ -17,7 +17,7 @@
  *
  * The library never prints and never exits (xmalloc may abort on OOM):
  * fallible calls return 0 or a negative METRIC_E* code with a one-line
- * message in struct metric_error.
+ * message in struct hpm_diag.
  *
  * Values are doubles. NaN means "no number" (division by zero, a count that
  * does not exist): callers print "n/a", never a figure.
@@ -27,6 +27,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "util/diag.h"
 
 /* ------------------------------------------------------------------ errors */
 
@@ -41,11 +43,9 @@ enum metric_errcode {
 	METRIC_ECYCLE = -7,   /* metrics that reference each other in a cycle */
 };
 
-struct metric_error {
-	int code;      /* enum metric_errcode */
-	int pos;       /* 0-based offset in the expression text, or -1 */
-	char msg[320]; /* one line; parse errors say "at offset N" */
-};
+/* Errors are a struct hpm_diag (util/diag.h): code an enum metric_errcode,
+ * column the place in the expression text (0: none), msg one line (parse
+ * errors say "at offset N", 0-based). */
 
 /* ======================================================= expression engine */
 
@@ -83,7 +83,7 @@ struct metric_error {
 struct mexpr; /* a parsed expression; immutable after mexpr_parse */
 
 /* Parse text. On error *out is NULL and err says what and where. */
-int mexpr_parse(const char *text, struct mexpr **out, struct metric_error *err);
+int mexpr_parse(const char *text, struct mexpr **out, struct hpm_diag *err);
 void mexpr_free(struct mexpr *e);
 const char *mexpr_text(const struct mexpr *e);
 
@@ -107,7 +107,7 @@ enum mexpr_eval_flags {
 /* Evaluate e. A lookup that answers METRIC_ENAME for a plain name is an
  * error (METRIC_ENAME, "unknown name 'x' at offset N"). */
 int mexpr_eval(const struct mexpr *e, unsigned flags, mexpr_lookup_fn lookup, void *ctx,
-               double *val, struct metric_error *err);
+               double *val, struct hpm_diag *err);
 
 /* The same, also giving *mag: a bound on the magnitudes v was computed
  * from (the sum of |operands| of every + and -, scaled through * and /), so
@@ -119,8 +119,7 @@ int mexpr_eval(const struct mexpr *e, unsigned flags, mexpr_lookup_fn lookup, vo
 #define MEXPR_ZERO_ULPS 16
 typedef double (*mexpr_mag_fn)(void *ctx, const char *name, double val);
 int mexpr_eval_mag(const struct mexpr *e, unsigned flags, mexpr_lookup_fn lookup,
-                   mexpr_mag_fn mag_of, void *ctx, double *val, double *mag,
-                   struct metric_error *err);
+                   mexpr_mag_fn mag_of, void *ctx, double *val, double *mag, struct hpm_diag *err);
 
 /* The distinct names of e, in order of first appearance. The strings live
  * as long as e. */
@@ -246,7 +245,7 @@ const char *metric_variant_name(const struct metric_table *t);
  * METRIC_EUNKNOWN when it has none of that name ("unknown Topdown variant
  * 'x'; did you mean 'y'? (known: a, b)"). */
 int metric_variant_find(const struct metric_table *t, const char *name,
-                        const struct metric_table **out, struct metric_error *err);
+                        const struct metric_table **out, struct hpm_diag *err);
 /* Metric m of table t (one of t's) as variant v of t's model has it:
  * the same metric, maybe another MetricExpr. */
 const struct metric *metric_in_variant(const struct metric_table *t, const struct metric *m,
@@ -314,11 +313,11 @@ int metric_set_under(const struct metric_set *s, unsigned i);
  * ignored; a group adds its members in table order. An unknown item is
  * METRIC_EUNKNOWN ("unknown metric or metric group 'x'; did you mean 'y'?")
  * and adds nothing of the list. */
-int metric_set_add(struct metric_set *s, const char *list, struct metric_error *err);
+int metric_set_add(struct metric_set *s, const char *list, struct hpm_diag *err);
 /* --topdown=LEVEL: the Topdown tree down to LEVEL (1..metric_max_level(table)),
  * depth first: each node followed by the metrics of its stage-2 groups
  * (when LEVEL is below the node's) and then its children. */
-int metric_set_add_topdown(struct metric_set *s, unsigned level, struct metric_error *err);
+int metric_set_add_topdown(struct metric_set *s, unsigned level, struct hpm_diag *err);
 /* --nodes LIST: toplev's node selection over the Topdown tree. The default
  * set is the tree down to LEVEL (as metric_set_add_topdown), or nothing when
  * LIST starts with '!'. LIST is comma-separated; each item is an optional
@@ -334,7 +333,7 @@ int metric_set_add_topdown(struct metric_set *s, unsigned level, struct metric_e
  * Topdown node 'x'; did you mean 'y'?"); a selection without a node is
  * METRIC_ERANGE. Nothing is added on error. */
 int metric_set_add_nodes(struct metric_set *s, unsigned level, const char *list,
-                         struct metric_error *err);
+                         struct hpm_diag *err);
 /* The deepest Topdown level among the metrics of s; 0 when none is in the tree. */
 unsigned metric_set_max_level(const struct metric_set *s);
 
@@ -404,7 +403,7 @@ struct metric_env {
  * recursively, everything else goes to env->lookup. A missing event is
  * METRIC_ENAME, "unknown event 'x' (needed by m)". */
 int metric_eval(const struct metric_table *t, const struct metric *m, const struct metric_env *env,
-                double *val, struct metric_error *err);
+                double *val, struct hpm_diag *err);
 
 enum metric_thresh {
 	METRIC_THRESH_NONE,    /* the metric has no MetricThreshold */

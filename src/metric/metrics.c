@@ -11,7 +11,6 @@
 #include <ctype.h>
 #include <fnmatch.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,20 +257,6 @@ static void add_stage2(struct metric_set *s, const struct metric *m, unsigned le
 	}
 }
 
-static void set_err(struct metric_error *err, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void set_err(struct metric_error *err, int code, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err)
-		return;
-	err->code = code;
-	err->pos = -1;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-}
-
 /* ---------------------------------------------------------------- variants */
 
 const char *metric_variant_name(const struct metric_table *t)
@@ -280,7 +265,7 @@ const char *metric_variant_name(const struct metric_table *t)
 }
 
 int metric_variant_find(const struct metric_table *t, const char *name,
-                        const struct metric_table **out, struct metric_error *err)
+                        const struct metric_table **out, struct hpm_diag *err)
 {
 	char esc[96], known[160];
 	size_t n = 0;
@@ -288,7 +273,7 @@ int metric_variant_find(const struct metric_table *t, const char *name,
 	struct suggest sg;
 
 	if (!t->nr_variants) {
-		set_err(err, METRIC_ERANGE, "no Topdown variants");
+		hpm_diag_fail(err, METRIC_ERANGE, -1, "no Topdown variants");
 		return METRIC_ERANGE;
 	}
 	known[0] = '\0';
@@ -306,12 +291,12 @@ int metric_variant_find(const struct metric_table *t, const char *name,
 	}
 	str_escape(name, esc, sizeof(esc));
 	if (sg.n)
-		set_err(err, METRIC_EUNKNOWN,
-		        "unknown Topdown variant '%s'; did you mean '%s'? (known: %s)", esc,
-		        sugg[0], known);
+		hpm_diag_fail(err, METRIC_EUNKNOWN, -1,
+		              "unknown Topdown variant '%s'; did you mean '%s'? (known: %s)", esc,
+		              sugg[0], known);
 	else
-		set_err(err, METRIC_EUNKNOWN, "unknown Topdown variant '%s' (known: %s)", esc,
-		        known);
+		hpm_diag_fail(err, METRIC_EUNKNOWN, -1, "unknown Topdown variant '%s' (known: %s)",
+		              esc, known);
 	return METRIC_EUNKNOWN;
 }
 
@@ -359,7 +344,7 @@ const struct metric *metric_variant_source(const struct metric_table *t, const s
 	return variant_source(t, m, 0);
 }
 
-int metric_set_add(struct metric_set *s, const char *list, struct metric_error *err)
+int metric_set_add(struct metric_set *s, const char *list, struct hpm_diag *err)
 {
 	const struct metric_table *t = s->table;
 	struct metric_set add;
@@ -372,11 +357,11 @@ int metric_set_add(struct metric_set *s, const char *list, struct metric_error *
 		if (n == 0 || n >= sizeof(item)) {
 			str_escape(n ? p : "", esc, sizeof(esc));
 			if (n)
-				set_err(err, METRIC_EUNKNOWN,
-				        "unknown metric or metric group '%.40s...'", esc);
+				hpm_diag_fail(err, METRIC_EUNKNOWN, -1,
+				              "unknown metric or metric group '%.40s...'", esc);
 			else
-				set_err(err, METRIC_EUNKNOWN, "empty metric name in '%.100s'",
-				        list);
+				hpm_diag_fail(err, METRIC_EUNKNOWN, -1,
+				              "empty metric name in '%.100s'", list);
 			metric_set_free(&add);
 			return METRIC_EUNKNOWN;
 		}
@@ -393,12 +378,13 @@ int metric_set_add(struct metric_set *s, const char *list, struct metric_error *
 			const char *sugg[1];
 			str_escape(item, esc, sizeof(esc));
 			if (metric_suggest(t, item, sugg, 1))
-				set_err(err, METRIC_EUNKNOWN,
-				        "unknown metric or metric group '%s'; did you mean '%s'?",
-				        esc, sugg[0]);
+				hpm_diag_fail(
+				    err, METRIC_EUNKNOWN, -1,
+				    "unknown metric or metric group '%s'; did you mean '%s'?", esc,
+				    sugg[0]);
 			else
-				set_err(err, METRIC_EUNKNOWN, "unknown metric or metric group '%s'",
-				        esc);
+				hpm_diag_fail(err, METRIC_EUNKNOWN, -1,
+				              "unknown metric or metric group '%s'", esc);
 			metric_set_free(&add);
 			return METRIC_EUNKNOWN;
 		}
@@ -423,12 +409,13 @@ static void add_subtree(struct metric_set *s, const struct metric *m, unsigned l
 		add_subtree(s, metric_child(s->table, m, i), level);
 }
 
-int metric_set_add_topdown(struct metric_set *s, unsigned level, struct metric_error *err)
+int metric_set_add_topdown(struct metric_set *s, unsigned level, struct hpm_diag *err)
 {
 	const struct metric_table *t = s->table;
 	unsigned max = metric_max_level(t);
 	if (level < 1 || level > max) {
-		set_err(err, METRIC_ERANGE, "Topdown level %u out of range (1 to %u)", level, max);
+		hpm_diag_fail(err, METRIC_ERANGE, -1, "Topdown level %u out of range (1 to %u)",
+		              level, max);
 		return METRIC_ERANGE;
 	}
 	for (unsigned i = 0; i < t->nr; i++)
@@ -500,7 +487,7 @@ static bool node_matches(const struct metric_table *t, const struct node_item *i
 
 /* Parses item p[0..n) into it; -1 with err set when it is malformed. */
 static int node_item_parse(const struct metric_table *t, const char *p, size_t n,
-                           struct node_item *it, struct metric_error *err)
+                           struct node_item *it, struct hpm_diag *err)
 {
 	char esc[NODE_TEXT_MAX + 32];
 	memset(it, 0, sizeof(*it));
@@ -508,7 +495,7 @@ static int node_item_parse(const struct metric_table *t, const char *p, size_t n
 	         (int)(n < NODE_TEXT_MAX ? n : NODE_TEXT_MAX - 1), p);
 	str_escape(it->text, esc, sizeof(esc));
 	if (n >= NODE_TEXT_MAX) {
-		set_err(err, METRIC_EUNKNOWN, "unknown Topdown node '%.40s...'", esc);
+		hpm_diag_fail(err, METRIC_EUNKNOWN, -1, "unknown Topdown node '%.40s...'", esc);
 		return -1;
 	}
 	if (n && (*p == '+' || *p == '-' || *p == '^')) {
@@ -521,15 +508,16 @@ static int node_item_parse(const struct metric_table *t, const char *p, size_t n
 		char *end;
 		unsigned long lv = strtoul(slash + 1, &end, 10);
 		if (end != p + n || end == slash + 1 || lv < 1 || lv > metric_max_level(t)) {
-			set_err(err, METRIC_ERANGE, "'%s': the level after '/' must be 1 to %u",
-			        esc, metric_max_level(t));
+			hpm_diag_fail(err, METRIC_ERANGE, -1,
+			              "'%s': the level after '/' must be 1 to %u", esc,
+			              metric_max_level(t));
 			return -1;
 		}
 		it->max_level = (unsigned)lv;
 		n = (size_t)(slash - p);
 	}
 	if (!n) {
-		set_err(err, METRIC_EUNKNOWN, "'%s': no node name", esc);
+		hpm_diag_fail(err, METRIC_EUNKNOWN, -1, "'%s': no node name", esc);
 		return -1;
 	}
 	node_key(p, n, it->pat, sizeof(it->pat));
@@ -538,7 +526,7 @@ static int node_item_parse(const struct metric_table *t, const char *p, size_t n
 }
 
 static void unknown_node(const struct metric_table *t, const struct node_item *it,
-                         struct metric_error *err)
+                         struct hpm_diag *err)
 {
 	char esc[NODE_TEXT_MAX + 32], keys[64][NODE_TEXT_MAX];
 	const char *sugg[1];
@@ -558,16 +546,17 @@ static void unknown_node(const struct metric_table *t, const struct node_item *i
 		char full[NODE_TEXT_MAX + 8];
 		snprintf(full, sizeof(full), "tma_%s", sugg[0]);
 		const struct metric *m = metric_by_name(t, full);
-		set_err(err, METRIC_EUNKNOWN, "unknown Topdown node '%s'; did you mean '%s'?", esc,
-		        m ? m->name : sugg[0]);
+		hpm_diag_fail(err, METRIC_EUNKNOWN, -1,
+		              "unknown Topdown node '%s'; did you mean '%s'?", esc,
+		              m ? m->name : sugg[0]);
 	} else {
-		set_err(err, METRIC_EUNKNOWN,
-		        "unknown Topdown node '%s' (the tree is in hpmstat-stat(1))", esc);
+		hpm_diag_fail(err, METRIC_EUNKNOWN, -1,
+		              "unknown Topdown node '%s' (the tree is in hpmstat-stat(1))", esc);
 	}
 }
 
 int metric_set_add_nodes(struct metric_set *s, unsigned level, const char *list,
-                         struct metric_error *err)
+                         struct hpm_diag *err)
 {
 	const struct metric_table *t = s->table;
 	struct metric_set def;
@@ -578,7 +567,8 @@ int metric_set_add_nodes(struct metric_set *s, unsigned level, const char *list,
 	const char *p = list;
 
 	if (level < 1 || level > max) {
-		set_err(err, METRIC_ERANGE, "Topdown level %u out of range (1 to %u)", level, max);
+		hpm_diag_fail(err, METRIC_ERANGE, -1, "Topdown level %u out of range (1 to %u)",
+		              level, max);
 		return METRIC_ERANGE;
 	}
 	metric_set_init(&def, t);
@@ -653,7 +643,7 @@ int metric_set_add_nodes(struct metric_set *s, unsigned level, const char *list,
 	if (!chosen) {
 		char esc[160];
 		str_escape(list, esc, sizeof(esc));
-		set_err(err, METRIC_ERANGE, "'%s' selects no Topdown node", esc);
+		hpm_diag_fail(err, METRIC_ERANGE, -1, "'%s' selects no Topdown node", esc);
 		rc = METRIC_ERANGE;
 	}
 out:
@@ -945,7 +935,7 @@ static int eval_index(struct ectx *c, unsigned i, double *val)
 	const char *outer_missing = c->missing;
 	c->missing = NULL;
 	c->depth++;
-	struct metric_error err;
+	struct hpm_diag err;
 	unsigned flags = c->env && c->env->merged ? MEXPR_MERGED : 0;
 	double mag = 0;
 	int r = mexpr_eval_mag(e, flags, resolve, resolve_mag, c, val, &mag, &err);
@@ -964,28 +954,29 @@ static struct memo *memo_new(const struct metric_table *t)
 	return xcalloc(t->nr ? t->nr : 1, sizeof(struct memo));
 }
 
-static void explain(struct metric_error *err, int r, const struct metric *m, const char *missing)
+static void explain(struct hpm_diag *err, int r, const struct metric *m, const char *missing)
 {
 	char esc[128];
 	switch (r) {
 	case METRIC_ENAME:
 		str_escape(missing ? missing : "?", esc, sizeof(esc));
-		set_err(err, r, "unknown event '%s' (needed by %s)", esc, m->name);
+		hpm_diag_fail(err, r, -1, "unknown event '%s' (needed by %s)", esc, m->name);
 		break;
 	case METRIC_ECYCLE:
-		set_err(err, r, "metric %s references itself through other metrics", m->name);
+		hpm_diag_fail(err, r, -1, "metric %s references itself through other metrics",
+		              m->name);
 		break;
 	case METRIC_ESYNTAX:
-		set_err(err, r, "metric %s does not parse", m->name);
+		hpm_diag_fail(err, r, -1, "metric %s does not parse", m->name);
 		break;
 	default:
-		set_err(err, r, "metric %s: an event count could not be read", m->name);
+		hpm_diag_fail(err, r, -1, "metric %s: an event count could not be read", m->name);
 		break;
 	}
 }
 
 int metric_eval(const struct metric_table *t, const struct metric *m, const struct metric_env *env,
-                double *val, struct metric_error *err)
+                double *val, struct hpm_diag *err)
 {
 	struct ectx c = {.t = t, .env = env, .memo = memo_new(t)};
 	int r = eval_index(&c, metric_index(t, m), val);

@@ -213,11 +213,13 @@ static bool read_feature(struct pd_file *f, unsigned feat, uint64_t off, uint64_
 	case PERF_FEAT_OSRELEASE:
 	case PERF_FEAT_VERSION:
 	case PERF_FEAT_ARCH:
+	case PERF_FEAT_CPUDESC:
 	case PERF_FEAT_CPUID: {
 		char **dst = feat == PERF_FEAT_HOSTNAME    ? &f->hostname
 		             : feat == PERF_FEAT_OSRELEASE ? &f->osrelease
 		             : feat == PERF_FEAT_VERSION   ? &f->version
 		             : feat == PERF_FEAT_CPUID     ? &f->cpuid
+		             : feat == PERF_FEAT_CPUDESC   ? &f->cpudesc
 		                                           : &f->arch;
 		char *s = get_string(b, &off, end);
 		ok = s != NULL;
@@ -450,6 +452,7 @@ void pd_close(struct pd_file *f)
 	free(f->version);
 	free(f->arch);
 	free(f->cpuid);
+	free(f->cpudesc);
 	free(f->hpm_pmu);
 	for (unsigned i = 0; i < f->nr_cmdline; i++)
 		free(f->cmdline[i]);

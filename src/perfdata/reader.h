@@ -135,6 +135,9 @@ struct pd_file {
 
 	char *hostname, *osrelease, *version, *arch;
 	char *cpuid; /* perf's cpuid string (arm64: MIDR_EL1 in hex) */
+	/* CPUDESC: the model name; hpmstat record --backend emu's says what
+	 * was emulated ("emulated Kunminghu (kunminghu-v2): profile ...") */
+	char *cpudesc;
 	char **cmdline;
 	unsigned nr_cmdline;
 	bool has_nrcpus;

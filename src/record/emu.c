@@ -13,6 +13,8 @@
 #include "core/evlist.h"
 #include "core/models.h"
 #include "perfdata/writer.h"
+#include "record/emu-elf.h"
+#include "util/provenance.h"
 #include "util/str.h"
 #include "util/xalloc.h"
 
@@ -46,6 +48,9 @@ struct rec {
 	uint64_t sample_type, read_format;
 	struct perf_writer *w;
 	uint64_t samples, first_time, last_time;
+	/* the declared functions as an ELF image for perf, and their DSO */
+	struct hpm_emu_elf image;
+	char dso[256];
 	char *err;
 	size_t errlen;
 };
@@ -95,13 +100,13 @@ static int place(struct rec *r)
 			first = last = m->fixed[fixed].counter;
 			v->fixed = true;
 		} else {
-			struct hpm_model_error me;
+			struct hpm_diag me;
 			if (m->encode(m, e->spec, &e->enc, &me) != 0) {
 				/* an event of a machine that cannot sample says so */
 				for (unsigned k = 0; k < hpm_model_count(); k++) {
 					const struct hpm_pmu_model *o = hpm_model_at(k);
 					struct hpm_event_code oc;
-					struct hpm_model_error oe;
+					struct hpm_diag oe;
 					if (o != m && hpm_model_machine(o) &&
 					    !hpm_emu_can_sample(hpm_model_machine(o)) &&
 					    o->encode(o, e->spec, &oc, &oe) == 0) {
@@ -118,7 +123,7 @@ static int place(struct rec *r)
 				return -EINVAL;
 			}
 			if (e->enc.constraint >= 0) {
-				m->constraint_counters(e->enc.constraint, &first, &last);
+				m->constraint_counters(m, e->enc.constraint, &first, &last);
 			} else {
 				first = m->counters.first;
 				last = m->counters.last;
@@ -184,15 +189,24 @@ static int write_comm_mmap(struct rec *r, const char *profile)
 	if (!nf || !profile)
 		return 0;
 	uint64_t lo = UINT64_MAX, hi = 0;
+	struct hpm_emu_function *fns = xcalloc(nf, sizeof(*fns));
+	unsigned n = 0;
 	for (unsigned i = 0; i < nf; i++) {
-		struct hpm_emu_function f;
-		if (!r->mach->function(r->vm, i, &f))
+		struct hpm_emu_function *f = &fns[n];
+		if (!r->mach->function(r->vm, i, f))
 			continue;
-		lo = f.start < lo ? f.start : lo;
-		hi = f.end > hi ? f.end : hi;
+		lo = f->start < lo ? f->start : lo;
+		hi = f->end > hi ? f->end : hi;
+		n++;
 	}
-	char name[256];
-	snprintf(name, sizeof(name), "[emu:%s]", profile);
+	char *name = r->dso;
+	snprintf(name, sizeof(r->dso), "[emu:%s]", profile);
+	/* perf names the functions from this image, found by its build id in
+	 * the build-id cache (hpm_record_emu_opts.buildid_dir) */
+	hpm_emu_elf_build(&r->image, r->model->arch, fns, n);
+	free(fns);
+	perf_writer_add_build_id(r->w, -1, PERF_RECORD_MISC_USER, r->image.id, HPM_EMU_ELF_ID_SIZE,
+	                         name);
 	size_t flen = (strlen(name) + 1 + 7) & ~(size_t)7;
 	struct mmap2 {
 		struct perf_event_header hd;
@@ -364,11 +378,23 @@ static int run(struct rec *r, uint64_t cycles, const volatile int *stop)
 	return rc;
 }
 
-static void set_features(struct rec *r)
+static void set_features(struct rec *r, uint64_t cycles)
 {
 	const struct hpm_record_emu_opts *o = r->o;
 	perf_writer_set_host(r->w);
-	perf_writer_set_string(r->w, PERF_FEAT_CPUDESC, "emulated Kunminghu harts");
+	/* the CPU is the emulator's, in the words stat labels emulated
+	 * figures with (perf report --header shows it as cpudesc; hpmstat
+	 * report heads its reports with it) */
+	struct emu_provenance p = {.model = r->model->display,
+	                           .profile = r->vm->profile,
+	                           .trace = r->vm->trace,
+	                           .seed = o->emu.seed,
+	                           .harts = r->vm->harts,
+	                           .cycles = cycles,
+	                           .freq = (double)o->emu.freq};
+	char desc[512];
+	emu_provenance_text(&p, EMU_PROVENANCE_RUN, desc, sizeof(desc));
+	perf_writer_set_string(r->w, PERF_FEAT_CPUDESC, desc);
 	perf_writer_set_nrcpus(r->w, r->vm->harts, r->vm->harts);
 	for (unsigned i = 0; i < r->nr; i++) {
 		unsigned n = 1;
@@ -466,17 +492,17 @@ int hpm_record_emu(const struct hpm_record_emu_opts *o, FILE *f, const volatile 
 		snprintf(err, errlen, "%s", perf_writer_strerror(rc));
 		goto out;
 	}
+	uint64_t cycles = o->emu.cycles  ? o->emu.cycles
+	                  : r.vm->length ? r.vm->length
+	                                 : HPM_EMU_DEFAULT_CYCLES;
 	if (!rc) {
-		set_features(&r);
+		set_features(&r, cycles);
 		rc = perf_writer_put_features(r.w); /* the pipe format wants them first */
 	}
 	if (rc) {
 		snprintf(err, errlen, "%s", strerror(-rc));
 		goto out;
 	}
-	uint64_t cycles = o->emu.cycles  ? o->emu.cycles
-	                  : r.vm->length ? r.vm->length
-	                                 : HPM_EMU_DEFAULT_CYCLES;
 	if ((rc = program(&r)) || (rc = write_comm_mmap(&r, r.vm->profile)) ||
 	    (rc = run(&r, cycles, stop)))
 		goto out;
@@ -489,7 +515,12 @@ int hpm_record_emu(const struct hpm_record_emu_opts *o, FILE *f, const volatile 
 	r.w = NULL;
 	if (rc)
 		snprintf(err, errlen, "%s", strerror(-rc));
+	/* the recording stands without it: perf then shows addresses */
+	if (!rc && r.image.buf && o->buildid_dir)
+		hpm_emu_elf_cache(o->buildid_dir, r.dso, &r.image, st->cache_warning,
+		                  sizeof(st->cache_warning));
 out:
+	hpm_emu_elf_free(&r.image);
 	if (r.w)
 		perf_writer_free(r.w);
 	if (r.vm)

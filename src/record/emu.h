@@ -17,7 +17,10 @@
  *    (the period that elapsed), ID when there are several events, and
  *    with a {...}:S group READ (PERF_FORMAT_GROUP | PERF_FORMAT_ID: every
  *    member's count since the start, perf's leader sampling);
- *  - FINISHED_ROUND after each round of the harts.
+ *  - FINISHED_ROUND after each round of the harts;
+ *  - a BUILD_ID entry for the DSO: the id of an ELF image of the declared
+ *    functions (record/emu-elf.h), written into perf's build-id cache so
+ *    that perf report names the functions as hpmstat report does.
  * The declared functions are a symbol table (sym/sym.h, hpm_syms_add_table)
  * for the DSO: hpm_record_emu_functions() gives it to a report.
  *
@@ -48,6 +51,9 @@ struct hpm_record_emu_opts {
 	 * registered model whose machine can sample */
 	const struct hpm_pmu_model *model;
 	bool pipe;                 /* perf's pipe format (-o -) rather than a file */
+	/* perf's build-id cache ($HOME/.debug): where the ELF image of the
+	 * declared functions goes (record/emu-elf.h); NULL: nowhere */
+	const char *buildid_dir;
 	const char *exe;           /* CMDLINE */
 	int argc;
 	char *const *argv;
@@ -57,6 +63,9 @@ struct hpm_record_emu_stats {
 	uint64_t samples;
 	uint64_t cycles; /* per hart */
 	uint64_t file_size;
+	/* why the build-id cache was not written ("" when it was, or when
+	 * nothing was asked) */
+	char cache_warning[320];
 };
 
 /* Records the whole run into f (seekable, at 0; any stream with pipe). 0, or -errno with the

@@ -778,6 +778,14 @@ int hpm_record_enable(struct hpm_record *r, char *err, size_t errlen)
 	return 0;
 }
 
+bool hpm_record_starts_at_exec(const struct hpm_record *r)
+{
+	for (unsigned i = 0; i < r->nr_ev; i++)
+		if (r->ev[i].leader && !r->ev[i].attr.enable_on_exec)
+			return false;
+	return r->nr_ev > 0 && !r->tids;
+}
+
 /* The features that describe the machine and the command line. */
 static void set_features(struct hpm_record *r, const char *exe, int argc, char *const *argv)
 {

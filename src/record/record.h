@@ -91,6 +91,9 @@ int hpm_record_start(struct hpm_record *r, FILE *f, bool pipe, const char *exe, 
                      char *const *argv, char *err, size_t errlen);
 /* Enables the events (a workload's start at exec enables them itself). */
 int hpm_record_enable(struct hpm_record *r, char *err, size_t errlen);
+/* Whether the recording starts at the workload's exec (its events
+ * enable_on_exec): the workload need not be waited for until then. */
+bool hpm_record_starts_at_exec(const struct hpm_record *r);
 /* Waits up to timeout_ms (-1: until something happens) for data, the
  * end of every traced task, or extra_fd (-1: none) to become readable,
  * and writes what the buffers hold. A signal ends the wait early.

@@ -10,6 +10,7 @@
 #include "metric/metric.h"
 #include "arch/model.h"
 #include "report/report.h"
+#include "util/diag.h"
 #include "util/xalloc.h"
 
 int rp_format_parse(const char *s, enum rp_format *out)
@@ -264,68 +265,62 @@ int report_add_run_buffer(struct report *r, const char *buf, size_t len, const c
 
 /* ---------------------------------------------------------------- weights */
 
-static int weights_doc(struct report *r, json_t *doc, const json_error_t *jerr, const char *path,
-                       char *err, size_t errlen)
+/* Takes the weights of doc into r's runs; false with what is wrong in d,
+ * the whole file's (a JSON syntax error says its place as run files do). */
+static bool weights_check(struct report *r, json_t *doc, const json_error_t *jerr,
+                          struct hpm_diag *d)
 {
-	int rc = -1;
 	const char *key;
 	json_t *v;
 	double sum = 0;
-	if (!doc) {
-		snprintf(err, errlen, "%s: not valid JSON: %s at line %d, column %d", path,
-		         jerr->text, jerr->line, jerr->column);
-		return -1;
-	}
-	if (!json_is_object(doc)) {
-		snprintf(err, errlen, "%s: expected an object {\"run name\": weight}", path);
-		goto out;
-	}
+	if (!doc)
+		return hpm_diag_set(d, 0, 0, "not valid JSON: %s at line %d, column %d", jerr->text,
+		                    jerr->line, jerr->column);
+	if (!json_is_object(doc))
+		return hpm_diag_set(d, 0, 0, "expected an object {\"run name\": weight}");
 	/* the names must say which run is which */
 	for (unsigned i = 0; i < r->nr_run; i++)
 		for (unsigned j = 0; j < i; j++)
-			if (strcmp(r->run[i].rf.name, r->run[j].rf.name) == 0) {
-				snprintf(err, errlen,
-				         "%s: two runs are named '%.60s' (%.80s and %.80s)", path,
-				         r->run[i].rf.name, r->run[j].rf.path, r->run[i].rf.path);
-				goto out;
-			}
+			if (strcmp(r->run[i].rf.name, r->run[j].rf.name) == 0)
+				return hpm_diag_set(
+				    d, 0, 0, "two runs are named '%.60s' (%.80s and %.80s)",
+				    r->run[i].rf.name, r->run[j].rf.path, r->run[i].rf.path);
 	json_object_foreach(doc, key, v)
 	{
 		unsigned i = 0;
 		while (i < r->nr_run && strcmp(r->run[i].rf.name, key) != 0)
 			i++;
-		if (i == r->nr_run) {
-			snprintf(err, errlen, "%s: '%.60s' is not the name of a run", path, key);
-			goto out;
-		}
+		if (i == r->nr_run)
+			return hpm_diag_set(d, 0, 0, "'%.60s' is not the name of a run", key);
 		double w = json_is_number(v) ? json_number_value(v) : -1;
-		if (!(w >= 0) || isinf(w)) {
-			snprintf(err, errlen, "%s: the weight of '%.60s' must be a number >= 0",
-			         path, key);
-			goto out;
-		}
+		if (!(w >= 0) || isinf(w))
+			return hpm_diag_set(d, 0, 0, "the weight of '%.60s' must be a number >= 0",
+			                    key);
 		r->run[i].weight = w;
 		r->run[i].weighted = true;
 		sum += w;
 	}
 	for (unsigned i = 0; i < r->nr_run; i++)
-		if (!r->run[i].weighted) {
-			snprintf(err, errlen, "%s: no weight for run '%.60s'", path,
-			         r->run[i].rf.name);
-			goto out;
-		}
-	if (!(sum > 0)) {
-		snprintf(err, errlen, "%s: the weights sum to 0", path);
-		goto out;
-	}
-	r->weights = true;
-	rc = 0;
-out:
-	if (rc)
+		if (!r->run[i].weighted)
+			return hpm_diag_set(d, 0, 0, "no weight for run '%.60s'",
+			                    r->run[i].rf.name);
+	if (!(sum > 0))
+		return hpm_diag_set(d, 0, 0, "the weights sum to 0");
+	return true;
+}
+
+static int weights_doc(struct report *r, json_t *doc, const json_error_t *jerr, const char *path,
+                       char *err, size_t errlen)
+{
+	struct hpm_diag d = {.file = path};
+	r->weights = weights_check(r, doc, jerr, &d);
+	if (!r->weights) {
 		for (unsigned i = 0; i < r->nr_run; i++)
 			r->run[i].weighted = false;
+		hpm_diag_format(&d, err, errlen);
+	}
 	json_decref(doc);
-	return rc;
+	return r->weights ? 0 : -1;
 }
 
 int report_set_weights_buffer(struct report *r, const char *buf, size_t len, const char *path,

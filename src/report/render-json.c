@@ -73,6 +73,13 @@ static json_t *run_json(const struct report *r, const struct rp_run *run)
 	json_object_set_new(o, "command", rf->command ? json_string(rf->command) : json_null());
 	json_object_set_new(o, "profile", rf->profile ? json_string(rf->profile) : json_null());
 	json_object_set_new(o, "harts", json_integer(rf->harts));
+	/* stat's key for emulated figures, and the words the text gives them */
+	json_object_set_new(o, "emulated", json_boolean(rf->harts != 0));
+	if (rf->harts) {
+		char src[256];
+		json_object_set_new(o, "emulation",
+		                    json_string(rp_run_source(run, src, sizeof(src))));
+	}
 	json_object_set_new(o, "repeat", json_integer(rf->repeat));
 	json_object_set_new(o, "runs", json_integer(rf->nr_runs));
 	json_object_set_new(o, "interval_ms", json_real(rf->interval_ms));

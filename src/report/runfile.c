@@ -434,7 +434,7 @@ static bool read_variant(struct ctx *c, struct rf_run *r, json_t *root)
 	const struct metric_table *t =
 	    r->model && r->model->metrics ? r->model->metrics : &metric_table_empty;
 	json_t *v = json_object_get(root, "topdown_variant");
-	struct metric_error merr;
+	struct hpm_diag merr;
 	r->metrics = t;
 	if (!v || json_is_null(v))
 		return true;

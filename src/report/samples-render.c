@@ -303,6 +303,16 @@ static bool hidden(const struct rs_report *rs, const struct rs_hist *h, const st
 	return rs->opts.percent_limit > 0 && pct(v, h->total_period) < rs->opts.percent_limit;
 }
 
+/* A recording of hpmstat record --backend emu: its CPUDESC, the label
+ * stat gives emulated figures ("emulated Kunminghu (kunminghu-v2):
+ * profile hotspots, seed 1, ..."), which every format heads its report
+ * with; NULL for a recording of a real CPU. */
+static const char *emu_label(const struct rs_report *rs)
+{
+	const char *d = rs->file.cpudesc;
+	return d && strncmp(d, "emulated ", 9) == 0 ? d : NULL;
+}
+
 static void text(const struct rs_report *rs, FILE *out)
 {
 	if (rs->opts.perf_header && !rs->file.partial)
@@ -317,6 +327,8 @@ static void text(const struct rs_report *rs, FILE *out)
 	if (rs->model)
 		fprintf(out, "# PMU model: %s (the table of the recorded raw events)\n",
 		        rs->model->display);
+	if (emu_label(rs))
+		fprintf(out, "# %s\n", emu_label(rs));
 	fprintf(out, "#\n#\n# Total Lost Samples: %llu\n#\n",
 	        (unsigned long long)rs->nr_lost_samples);
 	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
@@ -424,6 +436,9 @@ static void text(const struct rs_report *rs, FILE *out)
 
 static void csv(const struct rs_report *rs, FILE *out)
 {
+	/* as stat -x heads emulated counts: a comment line before the header */
+	if (emu_label(rs))
+		fprintf(out, "# %s\n", emu_label(rs));
 	fputs("event,overhead,samples,period,command,pid,shared_object,symbol,space", out);
 	for (unsigned t = 0; t < rs->nr_td; t++)
 		fprintf(out, ",%s", rs->td_name[t]);
@@ -493,6 +508,10 @@ static void jsonout(const struct rs_report *rs, FILE *out)
 	json_object_set_new(root, "lost_events", json_integer((json_int_t)rs->nr_lost));
 	if (rs->model)
 		json_object_set_new(root, "pmu_model", json_string(rs->model->name));
+	/* stat's key for emulated figures, and the label's words */
+	json_object_set_new(root, "emulated", json_boolean(emu_label(rs) != NULL));
+	if (emu_label(rs))
+		json_object_set_new(root, "emulation", json_string(emu_label(rs)));
 	if (rs->nr_td)
 		json_object_set_new(root, "topdown_model", json_string(rs->td_model));
 	if (rs->nr_td && rs->td_variant)
@@ -550,6 +569,10 @@ static void jsonout(const struct rs_report *rs, FILE *out)
 static void md(const struct rs_report *rs, FILE *out)
 {
 	fprintf(out, "# hpmstat report: samples%s\n\n", rs->file.partial ? " (partial)" : "");
+	if (emu_label(rs)) {
+		rp_md_text(out, emu_label(rs));
+		fputs("\n\n", out);
+	}
 	for (unsigned i = 0; i < rs->file.nr_note; i++) {
 		fputs("- note: ", out);
 		rp_md_text(out, rs->file.note[i]);
@@ -723,6 +746,11 @@ static void html(const struct rs_report *rs, FILE *out)
 	      out);
 	if (rs->file.partial)
 		fputs("<p><b>Partial:</b> the file was read only in part.</p>\n", out);
+	if (emu_label(rs)) {
+		fputs("<p>", out);
+		rp_html_text(out, emu_label(rs));
+		fputs("</p>\n", out);
+	}
 	for (unsigned i = 0; i < rs->file.nr_note; i++) {
 		fputs("<p>note: ", out);
 		rp_html_text(out, rs->file.note[i]);

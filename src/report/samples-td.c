@@ -163,7 +163,7 @@ static unsigned missing_events(const struct hpm_pmu_model *m, const struct rs_hi
                                size_t len)
 {
 	struct metric_set set;
-	struct metric_error err;
+	struct hpm_diag err;
 	struct metric_names names = {0};
 	struct str_buf b = {buf, len, 0};
 	unsigned nr = 0;
@@ -316,7 +316,7 @@ void rs_td_finish(struct rs_report *rs)
 			struct metric_set set;
 			bool found = false;
 			for (unsigned lvl = metric_max_level(t); lvl >= 1 && !found; lvl--) {
-				struct metric_error err;
+				struct hpm_diag err;
 				metric_set_init(&set, t);
 				if (metric_set_add_topdown(&set, lvl, &err) == 0 && set.nr) {
 					double *tot = xcalloc(set.nr, sizeof(double));

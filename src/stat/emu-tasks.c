@@ -82,17 +82,18 @@ static void print_row(const struct stat_config *cfg, const struct hpm_emu_task *
 		        pct);
 		if (show_truth)
 			fprintf(f, ", \"truth\" : %" PRIu64 "", truth);
-		fprintf(f, "}\n");
+		/* every emulated row's key (print-json.c) */
+		fprintf(f, ", \"emulated\" : true}\n");
 		break;
 	default: {
-		bool more = show_truth || (ran && a->run < a->ena);
-		fprintf(f, "%24s %20s      %-*s", task, num, more ? 28 : 0, e->name);
+		fprintf(f, "%24s %20s      %-28s", task, num, e->name);
 		if (ran && a->run < a->ena)
 			fprintf(f, " (%.2f%%)", pct);
 		if (show_truth)
 			fprintf(f, "  truth %" PRIu64 " (%s)", truth,
 			        ran ? diff_str(v, truth, db, sizeof(db)) : "-");
-		fputc('\n', f);
+		/* the mark every emulated row of the std output ends with */
+		fputs("  " STAT_EMU_MARK "\n", f);
 		break;
 	}
 	}

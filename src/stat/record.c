@@ -252,11 +252,11 @@ static json_t *event_json(const struct hpm_session *s, unsigned i, const struct 
 	if (e->kind == HPM_EV_MODEL) {
 		snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)e->enc.value);
 		json_object_set_new(o, "mhpmevent", json_string(hex));
-		const char *bank = e->enc.model->constraint_name(e->enc.constraint);
+		const char *bank = e->enc.model->constraint_name(e->enc.model, e->enc.constraint);
 		json_object_set_new(o, "bank", bank ? json_string(bank) : json_null());
-		json_object_set_new(
-		    o, "modes",
-		    json_string(e->enc.model->modes_str(e->enc.modes, modes, sizeof(modes))));
+		json_object_set_new(o, "modes",
+		                    json_string(e->enc.model->modes_str(e->enc.model, e->enc.modes,
+		                                                        modes, sizeof(modes))));
 	} else if (e->kind == HPM_EV_MODEL_FIXED) {
 		json_object_set_new(o, "fixed",
 		                    json_string(e->enc.model->fixed[e->enc.fixed].name));

@@ -98,7 +98,7 @@ int hpm_session_set_model(struct hpm_session *s, const char *name, char *err, si
 int hpm_session_set_variant(struct hpm_session *s, const char *name, char *err, size_t errlen)
 {
 	const struct metric_table *t;
-	struct metric_error merr;
+	struct hpm_diag merr;
 	char esc[96];
 	if (metric_variant_find(s->metrics.table, name, &t, &merr) == 0) {
 		metric_set_free(&s->metrics);
@@ -150,7 +150,7 @@ static int map_generic(const struct hpm_session *s, struct hpm_evsel *e, char *e
 		return 1;
 	}
 	char buf[128];
-	struct hpm_model_error merr;
+	struct hpm_diag merr;
 	snprintf(buf, sizeof(buf), "%s%s", g->event, colon ? colon : "");
 	if (s->model->encode(s->model, buf, &e->enc, &merr) != 0) {
 		snprintf(err, errlen, "'%s': %s", e->spec, merr.msg);
@@ -161,7 +161,7 @@ static int map_generic(const struct hpm_session *s, struct hpm_evsel *e, char *e
 }
 
 static void unknown_event(const struct hpm_session *s, const char *spec,
-                          const struct hpm_model_error *merr, char *err, size_t errlen)
+                          const struct hpm_diag *merr, char *err, size_t errlen)
 {
 	const char *k[3], *h[3];
 	char name[96];
@@ -175,8 +175,8 @@ static void unknown_event(const struct hpm_session *s, const char *spec,
 	}
 	if (!nk && !nh) {
 		if (merr->code == HPM_MODEL_ESYNTAX)
-			snprintf(err, errlen, "'%s': %s (column %d)", spec, merr->msg,
-			         merr->pos + 1);
+			snprintf(err, errlen, "'%s': %s (column %u)", spec, merr->msg,
+			         merr->column);
 		else {
 			char why[300];
 			host_note(s, why, sizeof(why));
@@ -215,7 +215,7 @@ static bool other_model_event(const struct hpm_session *s, const char *spec, cha
 	for (unsigned i = 0; i < hpm_model_count() && count < 16; i++) {
 		const struct hpm_pmu_model *m = hpm_model_at(i);
 		struct hpm_event_code enc;
-		struct hpm_model_error merr;
+		struct hpm_diag merr;
 		if (m != s->model && m->encode(m, spec, &enc, &merr) == 0)
 			know[count++] = m;
 	}
@@ -242,7 +242,7 @@ static bool other_model_event(const struct hpm_session *s, const char *spec, cha
 
 static int route(struct hpm_session *s, struct hpm_evsel *e, char *err, size_t errlen)
 {
-	struct hpm_model_error merr;
+	struct hpm_diag merr;
 	enum hpm_tool tool;
 	int is_tool = hpm_host_tool_parse(e->spec, &tool, err, errlen);
 	if (is_tool < 0)
@@ -274,8 +274,8 @@ static int route(struct hpm_session *s, struct hpm_evsel *e, char *err, size_t e
 				    e->spec, (int)base, e->spec);
 				return -1;
 			}
-			if (s->model->parse_modifiers(e->spec + base + 1, &e->enc.modes, &merr) !=
-			    0) {
+			if (s->model->parse_modifiers(s->model, e->spec + base + 1, &e->enc.modes,
+			                              &merr) != 0) {
 				snprintf(err, errlen, "'%s': %s", e->spec, merr.msg);
 				return -1;
 			}
@@ -316,7 +316,7 @@ static void term_after_comma(const struct hpm_session *s, const char *prev, cons
 {
 	char joined[256];
 	struct hpm_event_code enc;
-	struct hpm_model_error merr;
+	struct hpm_diag merr;
 	if (!strchr(prev, ':') || strchr(spec, ':') || strchr(spec, '/') ||
 	    (size_t)snprintf(joined, sizeof(joined), "%s:%s", prev, spec) >= sizeof(joined) ||
 	    s->model->encode(s->model, joined, &enc, &merr) != 0)
@@ -357,14 +357,14 @@ static bool model_counts_sum(void *ctx, const char *sum)
 {
 	const struct hpm_session *s = ctx;
 	struct hpm_event_code enc;
-	struct hpm_model_error merr;
+	struct hpm_diag merr;
 	return s->model->encode(s->model, sum, &enc, &merr) == 0;
 }
 
 int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned level,
                             bool retired_minstret, char *err, size_t errlen)
 {
-	struct metric_error merr;
+	struct hpm_diag merr;
 	struct metric_names names = {0};
 	if (retired_minstret && s->metrics.table->retired.from) {
 		s->subst[0] = s->metrics.table->retired;
@@ -386,7 +386,7 @@ int hpm_session_add_metrics(struct hpm_session *s, const char *list, unsigned le
 			continue;
 		struct hpm_evsel *e = hpm_evlist_add(&s->all, n, -1);
 		e->metric_only = true;
-		struct hpm_model_error eerr;
+		struct hpm_diag eerr;
 		int f = hpm_model_fixed_by_generic(s->model, n);
 		if (f < 0)
 			f = hpm_model_fixed_by_event(s->model, n);

@@ -4,11 +4,12 @@
  * "key = value" a line, so `W` can write back exactly what the keys
  * changed: it rewrites the values it saves in their lines and keeps every
  * other line (comments, keys it does not save, unknown keys) as it was. Unknown keys and bad values
- * are reported with their line number and skipped, so a file written by a newer hpmstat still
- * loads.
+ * are reported with their line number (a bad value with its column too) and skipped, so a file
+ * written by a newer hpmstat still loads.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,8 @@
 #include <unistd.h>
 
 #include "top/top.h"
+#include "util/diag.h"
+#include "util/lex.h"
 #include "util/line.h"
 #include "util/outfile.h"
 #include "util/xalloc.h"
@@ -196,38 +199,51 @@ int top_config_set(struct top_opts *o, const char *key, const char *value, char 
 		o->emu.freq = n;
 	} else {
 		snprintf(err, errlen, "unknown key '%s'", key);
-		return -1;
+		return TOP_CONFIG_EKEY;
 	}
 	return 0;
 }
 
-static char *trim(char *s)
+enum line_kind {
+	LINE_NONE,    /* blank, or a comment */
+	LINE_SETTING, /* key = value */
+	LINE_OTHER,   /* neither: no '=' */
+};
+
+/* One line of the file as top_config_load reads it and top_config_write
+ * keeps it: a comment is a line that starts with '#' (a value may hold one:
+ * a path), a setting is "key = value", *key and *value trimmed in place. */
+static enum line_kind split_line(char *line, char **key, char **value)
 {
-	while (*s == ' ' || *s == '\t')
-		s++;
-	size_t n = strlen(s);
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
-		s[--n] = '\0';
-	return s;
+	char *s = lex_trim(line), *eq = strchr(s, '=');
+	if (!*s || *s == '#')
+		return LINE_NONE;
+	if (!eq)
+		return LINE_OTHER;
+	*eq = '\0';
+	*key = lex_trim(s);
+	*value = lex_trim(eq + 1);
+	return LINE_SETTING;
 }
 
-/* One "FILE:LINE: message" line more in warn, whole or not at all: a
- * line cut at warnlen would name a file or a line that is not the one.
- * Once one does not fit (*full), the later ones are left out too, so the
- * lines shown are the first ones, in order. */
-static void add_warn(char *warn, size_t warnlen, bool *full, const char *path, unsigned line,
-                     const char *msg)
+/* One "FILE:LINE: [column N: ]message" line more in warn, whole or not at
+ * all: a line cut at warnlen would name a file or a line that is not the
+ * one. Once one does not fit (*full), the later ones are left out too, so
+ * the lines shown are the first ones, in order. */
+static void add_warn(char *warn, size_t warnlen, bool *full, const struct hpm_diag *d)
 {
+	char line[sizeof(d->msg) + 64 + PATH_MAX];
 	if (!warnlen)
 		return;
 	size_t off = strlen(warn);
 	const char *sep = off ? "\n" : "";
-	int n = snprintf(NULL, 0, "%s%s:%u: %s", sep, path, line, msg);
+	hpm_diag_format(d, line, sizeof(line));
+	int n = snprintf(NULL, 0, "%s%s", sep, line);
 	if (*full || n < 0 || off + (size_t)n >= warnlen) {
 		*full = true;
 		return;
 	}
-	snprintf(warn + off, warnlen - off, "%s%s:%u: %s", sep, path, line, msg);
+	snprintf(warn + off, warnlen - off, "%s%s", sep, line);
 }
 
 int top_config_load(struct top_opts *o, const char *path, bool required, char *warn, size_t warnlen,
@@ -269,6 +285,7 @@ int top_config_load(struct top_opts *o, const char *path, bool required, char *w
 	ssize_t n;
 	int rc = 0;
 	bool warn_full = false;
+	struct hpm_diag d = {.file = path};
 	while ((n = util_read_line(f, &line, &cap, TOP_CONFIG_MAX_LINE)) != UTIL_LINE_EOF) {
 		ln++;
 		if (n == UTIL_LINE_ERROR) {
@@ -289,24 +306,30 @@ int top_config_load(struct top_opts *o, const char *path, bool required, char *w
 			rc = -1;
 			break;
 		}
-		if (strlen(line) != (size_t)n) {
-			add_warn(warn, warnlen, &warn_full, path, ln, "NUL byte in the line");
+		size_t nul = strlen(line);
+		if (nul != (size_t)n) {
+			hpm_diag_set(&d, ln, (unsigned)nul + 1, "NUL byte in the line");
+			add_warn(warn, warnlen, &warn_full, &d);
 			continue;
 		}
-		char *s = trim(line);
-		if (!*s || *s == '#')
-			continue;
-		char *eq = strchr(s, '=');
-		if (!eq) {
-			add_warn(warn, warnlen, &warn_full, path, ln, "expected 'key = value'");
+		char *key, *val;
+		enum line_kind kind = split_line(line, &key, &val);
+		if (kind == LINE_OTHER) {
+			hpm_diag_set(&d, ln, 0, "expected 'key = value'");
+			add_warn(warn, warnlen, &warn_full, &d);
 			continue;
 		}
-		*eq = '\0';
-		char *key = trim(s), *val = trim(eq + 1);
+		if (kind == LINE_NONE)
+			continue;
 		char msg[256];
-		if (top_config_set(o, key, val, msg, sizeof(msg)))
-			add_warn(warn, warnlen, &warn_full, path, ln, msg);
-		else if (!strcmp(key, "events")) {
+		int rc_set = top_config_set(o, key, val, msg, sizeof(msg));
+		if (rc_set) {
+			/* a bad value at its column; an unknown key is the line's */
+			unsigned column =
+			    rc_set == TOP_CONFIG_EKEY ? 0 : (unsigned)(val - line) + 1;
+			hpm_diag_set(&d, ln, column, "%s", msg);
+			add_warn(warn, warnlen, &warn_full, &d);
+		} else if (!strcmp(key, "events")) {
 			/* checked only once a session resolves them: keep where */
 			free(o->events_origin);
 			o->events_origin = xasprintf("%s:%u", path, ln);
@@ -352,13 +375,11 @@ struct saved_key {
  * kept as they are. */
 static size_t line_key(const char *line, const struct saved_key *keys, size_t nkeys)
 {
-	char *copy = xstrdup(line), *s = trim(copy), *eq = strchr(s, '=');
+	char *copy = xstrdup(line), *key, *value;
 	size_t k = nkeys;
-	if (*s && *s != '#' && eq) {
-		*eq = '\0';
-		for (k = 0; k < nkeys && strcmp(keys[k].key, trim(s)) != 0; k++)
+	if (split_line(copy, &key, &value) == LINE_SETTING)
+		for (k = 0; k < nkeys && strcmp(keys[k].key, key) != 0; k++)
 			;
-	}
 	free(copy);
 	return k;
 }

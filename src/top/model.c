@@ -164,7 +164,7 @@ static unsigned user_metrics(const struct top_opts *o, const struct hpm_session 
                              const char ***names)
 {
 	struct metric_set set;
-	struct metric_error merr;
+	struct hpm_diag merr;
 	unsigned n = 0;
 	*names = NULL;
 	metric_set_init(&set, metrics_of(s));

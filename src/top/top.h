@@ -75,8 +75,9 @@ void top_opts_set(char **field, const char *value);
  * (malloc'ed; NULL when neither variable is set). */
 char *top_config_path(void);
 /* Loads `path` into o: "key = value" lines, '#' comments. Each bad line
- * is reported in warn (one "FILE:LINE: message" line each, whole: those
- * past warnlen are left out) and skipped; the rest still loads. Returns 0
+ * is reported in warn (one "FILE:LINE: message" line each, "FILE:LINE:
+ * column N: message" for a bad value, whole: those past warnlen are left
+ * out) and skipped; the rest still loads. Returns 0
  * (a missing file too, unless `required`), or -1 with err when the file
  * cannot be read, is a directory, or passes TOP_CONFIG_MAX_LINE or
  * TOP_CONFIG_MAX_BYTES. */
@@ -94,8 +95,10 @@ int top_config_load(struct top_opts *o, const char *path, bool required, char *w
  * "key=VALUE" line is rewritten two bytes longer), since
  * top_config_load would then refuse it whole. */
 int top_config_write(const struct top_opts *o, const char *path);
-/* Applies one key = value; 0, or -1 with a message. Shared by the config
- * file and the command line's option checks. */
+/* Applies one key = value; 0, or with a message -1 (a bad value) or
+ * TOP_CONFIG_EKEY (an unknown key). Shared by the config file and the
+ * command line's option checks. */
+#define TOP_CONFIG_EKEY (-2)
 int top_config_set(struct top_opts *o, const char *key, const char *value, char *err,
                    size_t errlen);
 

@@ -25,6 +25,25 @@ bool hpm_diag_set(struct hpm_diag *d, unsigned line, unsigned column, const char
 	return false;
 }
 
+int hpm_diag_vfail(struct hpm_diag *d, int code, int pos, const char *fmt, va_list ap)
+{
+	if (!d)
+		return code;
+	d->file = NULL;
+	d->code = code;
+	hpm_diag_vset(d, 0, pos >= 0 ? (unsigned)pos + 1 : 0, fmt, ap);
+	return code;
+}
+
+int hpm_diag_fail(struct hpm_diag *d, int code, int pos, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	hpm_diag_vfail(d, code, pos, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
 char *hpm_diag_format(const struct hpm_diag *d, char *buf, size_t len)
 {
 	struct str_buf b = {buf, len, 0};

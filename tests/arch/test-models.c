@@ -14,7 +14,7 @@
 /* A model whose table lies about one code: the validator must say so. */
 static const struct hpm_pmu_model *bad_model;
 static int bad_encode(const struct hpm_pmu_model *m, const char *text, struct hpm_event_code *out,
-                      struct hpm_model_error *err)
+                      struct hpm_diag *err)
 {
 	(void)m;
 	(void)err;
@@ -38,15 +38,19 @@ static void bad_at(const struct hpm_pmu_model *m, unsigned i, struct hpm_model_e
 	e->topic = "t";
 	e->code = 1; /* "two" encodes to 2 */
 }
-static int bad_mods(const char *m, unsigned *modes, struct hpm_model_error *err)
+static int bad_mods(const struct hpm_pmu_model *m, const char *mods, unsigned *modes,
+                    struct hpm_diag *err)
 {
 	(void)m;
+	(void)mods;
 	(void)err;
 	*modes = 1;
 	return 0;
 }
-static const char *bad_modes_str(unsigned modes, char *buf, size_t len)
+static const char *bad_modes_str(const struct hpm_pmu_model *m, unsigned modes, char *buf,
+                                 size_t len)
 {
+	(void)m;
 	snprintf(buf, len, "%u", modes);
 	return buf;
 }
@@ -64,7 +68,7 @@ static void test_arm(void)
 {
 	static const char *const cores[] = {"neoverse-n1", "neoverse-n2", "neoverse-v1",
 	                                    "neoverse-v2"};
-	struct hpm_model_error merr;
+	struct hpm_diag merr;
 	struct hpm_event_code c;
 	for (unsigned i = 0; i < 4; i++) {
 		const struct hpm_pmu_model *m = hpm_model_by_name(cores[i]);
@@ -100,18 +104,18 @@ static void test_arm(void)
 	           (c.value >> 27 & 0x1f) == 0x10,
 	       "STALL_SLOT:u counts EL0 only: P=1 U=0 NSH=0");
 	int rc = v2->encode(v2, "stall_slott", &c, &merr);
-	tap_ok(rc == HPM_MODEL_EUNKNOWN && merr.pos == 0 && strstr(merr.msg, "STALL_SLOT"),
+	tap_ok(rc == HPM_MODEL_EUNKNOWN && merr.column == 1 && strstr(merr.msg, "STALL_SLOT"),
 	       "an unknown Arm event is EUNKNOWN with the closest names: %s", merr.msg);
 	rc = v2->encode(v2, "stall_slot:th>=70000", &c, &merr);
-	tap_ok(rc == HPM_MODEL_EINVAL && merr.pos > 0,
-	       "a threshold too large is EINVAL at its column %d: %s", merr.pos, merr.msg);
+	tap_ok(rc == HPM_MODEL_EINVAL && merr.column > 1,
+	       "a threshold too large is EINVAL at its column %u: %s", merr.column, merr.msg);
 	char words[32];
 	unsigned modes = 0;
-	tap_ok(v2->parse_modifiers("uh", &modes, &merr) == 0 &&
-	           strcmp(v2->modes_str(modes, words, sizeof(words)), "EL0,EL2") == 0,
+	tap_ok(v2->parse_modifiers(v2, "uh", &modes, &merr) == 0 &&
+	           strcmp(v2->modes_str(v2, modes, words, sizeof(words)), "EL0,EL2") == 0,
 	       ":uh counts EL0 and EL2: %s", words);
 	v2->encode(v2, "CPU_CYCLES", &c, &merr);
-	v2->restrict_level(&c, true);
+	v2->restrict_level(v2, &c, true);
 	tap_ok(c.modes == 1 && (c.value >> 27 & 0x1f) == 0x10 &&
 	           strcmp(c.canonical, "CPU_CYCLES:u") == 0,
 	       "--all-user of CPU_CYCLES is CPU_CYCLES:u (%s)", c.canonical);
@@ -128,7 +132,7 @@ static void test_arm(void)
 int main(void)
 {
 	char err[400];
-	struct hpm_model_error merr;
+	struct hpm_diag merr;
 	struct hpm_event_code c, s;
 
 	tap_ok(hpm_model_count() >= 1, "at least one model is registered (%u)", hpm_model_count());
@@ -174,15 +178,16 @@ int main(void)
 		return tap_done();
 	tap_ok(k->encode(k, "rob_commitInstr", &c, &merr) == 0 && c.model == k &&
 	           c.value == UINT64_C(0x4000000000000035) &&
-	           strcmp(k->constraint_name(c.constraint), "backend") == 0 && c.fixed == -1,
+	           strcmp(k->constraint_name(k, c.constraint), "backend") == 0 && c.fixed == -1,
 	       "rob_commitInstr: backend 53 with MINH, 0x4000000000000035 (SPEC §3 table)");
 	tap_ok(k->encode(k, "nosuchevent", &c, &merr) == HPM_MODEL_EUNKNOWN,
 	       "an unknown name is EUNKNOWN, so the caller may try host events: %s", merr.msg);
-	tap_ok(k->encode(k, "rob_commitInstr &", &c, &merr) == HPM_MODEL_ESYNTAX && merr.pos == 16,
+	tap_ok(k->encode(k, "rob_commitInstr &", &c, &merr) == HPM_MODEL_ESYNTAX &&
+	           merr.column == 17,
 	       "text that is not its syntax is ESYNTAX, with a column: %s", merr.msg);
 	struct hpm_event_code u;
 	k->encode(k, "ifu_req & ifu_miss", &c, &merr);
-	k->restrict_level(&c, true);
+	k->restrict_level(k, &c, true);
 	k->encode(k, "ifu_req & ifu_miss:u", &u, &merr);
 	tap_ok(c.value == u.value && c.modes == u.modes,
 	       "--all-user of ifu_req & ifu_miss is ifu_req & ifu_miss:u (0x%llx)",
@@ -194,14 +199,15 @@ int main(void)
 	k->encode(k, "RECOVERY_BUBBLE", &b, &merr);
 	/* tests/backend/test-perf-attr.c: INST_SPEC + RECOVERY_BUBBLE is
 	 * 0x40000002007 below the INH bits */
-	bool merged = k->merge(&a, &b, &s);
+	bool merged = k->merge(k, &a, &b, &s);
 	tap_ok(merged && s.value == UINT64_C(0x4000040000002007) && s.nr_events == 2,
 	       "INST_SPEC and RECOVERY_BUBBLE merge into one ADD counter: 0x%llx",
 	       (unsigned long long)s.value);
 	k->encode(k, "Front_Bubble", &b, &merr);
-	tap_ok(!k->merge(&a, &b, NULL),
+	tap_ok(!k->merge(k, &a, &b, NULL),
 	       "events of two banks never merge (a counter sees one bank)");
-	tap_ok(!k->merge(&a, &a, NULL), "an event does not merge with itself (it shares instead)");
+	tap_ok(!k->merge(k, &a, &a, NULL),
+	       "an event does not merge with itself (it shares instead)");
 	int f = hpm_model_fixed_by_name(k, "minstret:u", 8);
 	tap_ok(f >= 0 && k->fixed[f].counter == 2, "minstret is fixed counter 2 (SPEC §2: 0xB02)");
 	tap_ok(hpm_model_fixed_by_name(k, "mcycles", 7) == -1, "mcycles is not a fixed counter");
@@ -213,8 +219,8 @@ int main(void)
 	       "cycles is mcycle on the emulator");
 	char words[32];
 	unsigned modes = 0;
-	tap_ok(k->parse_modifiers("u", &modes, &merr) == 0 &&
-	           strcmp(k->modes_str(modes, words, sizeof(words)), "U,VU") == 0,
+	tap_ok(k->parse_modifiers(k, "u", &modes, &merr) == 0 &&
+	           strcmp(k->modes_str(k, modes, words, sizeof(words)), "U,VU") == 0,
 	       ":u counts U and VU (SPEC §1 modifier table): %s", words);
 	test_arm();
 	return tap_done();

@@ -5,4 +5,4 @@ check_PROGRAMS += tests/arm64-src/sources
 TESTS += tests/arm64-src/sources
 tests_arm64_src_sources_SOURCES = tests/arm64-src/sources.c
 tests_arm64_src_sources_LDADD = tests/libtap.a src/arm64/emu/libarm64src.a src/arm64/libarm64.a \
-	src/emu/libhpmemu.a src/util/libutil.a $(JANSSON_LIBS) -lm
+	src/emukit/libhpmemukit.a src/util/libutil.a $(JANSSON_LIBS) -lm

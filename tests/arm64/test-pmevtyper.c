@@ -253,10 +253,10 @@ static void check_golden(void)
 		const struct golden *g = &golden[i];
 		struct arm64_ctx c = ctx_of(g->ctx);
 		struct arm64_encoding enc;
-		struct arm64_error err;
+		struct hpm_diag err;
 		int rc = arm64_encode(g->expr, &c, &names, &enc, &err);
 		if (!tap_ok(rc == 0, "encode '%s' (%s)", g->expr, g->src)) {
-			tap_diag("error %d at %d: %s", err.code, err.pos, err.msg);
+			tap_diag("error %d at %d: %s", err.code, hpm_diag_offset(&err), err.msg);
 			tap_ok(false, "value of '%s'", g->expr);
 			tap_ok(false, "canonical of '%s'", g->expr);
 			tap_ok(false, "decode of '%s'", g->expr);
@@ -371,13 +371,13 @@ static void check_bad(void)
 		const struct bad *b = &bad[i];
 		struct arm64_ctx c = ctx_of(b->ctx);
 		struct arm64_encoding enc;
-		struct arm64_error err;
+		struct hpm_diag err;
 		int rc = arm64_encode(b->expr, &c, &names, &enc, &err);
-		bool ok = rc == b->code && err.code == b->code && err.pos == b->pos &&
+		bool ok = rc == b->code && err.code == b->code && hpm_diag_offset(&err) == b->pos &&
 		          strstr(err.msg, b->needle) && !strchr(err.msg, '\n') && *err.msg;
 		if (!tap_ok(ok, "'%s' fails: %s at column %d, '%s' (%s)", b->expr,
 		            arm64_strerror(b->code), b->pos, b->needle, b->src))
-			tap_diag("got %d at %d: %s", rc, err.pos, err.msg);
+			tap_diag("got %d at %d: %s", rc, hpm_diag_offset(&err), err.msg);
 	}
 }
 
@@ -550,7 +550,7 @@ static void check_roundtrip(void)
 				for (unsigned x = 0; x < 6; x++) {
 					struct arm64_encoding a, b;
 					struct arm64_decoded d;
-					struct arm64_error err;
+					struct hpm_diag err;
 					snprintf(expr, sizeof(expr), "%s%s%s%s", events[e],
 					         letters[l], thr[t], extra[x]);
 					n++;

@@ -361,7 +361,7 @@ static void test_core(const struct core *c)
 	for (const struct want *w = c->want; w->metric; w++) {
 		const struct metric *m = metric_by_name(t, w->metric);
 		double v = (double)NAN;
-		struct metric_error err;
+		struct hpm_diag err;
 		if (!tap_ok(m != NULL, "%s: has %s", core, w->metric))
 			continue;
 		int rc = metric_eval(t, m, &env, &v, &err);
@@ -373,7 +373,7 @@ static void test_core(const struct core *c)
 	/* the level-1 tree: Arm's first-stage nodes, level 1, their share,
 	 * and --topdown gives exactly them; stage 2 is one level below */
 	struct metric_set set;
-	struct metric_error err;
+	struct hpm_diag err;
 	unsigned nr1 = 0;
 	while (c->level1[nr1])
 		nr1++;
@@ -449,7 +449,7 @@ static void test_n2_correction(void)
 	    {"CPU_CYCLES", 1024}, {"STALL_SLOT_FRONTEND", 2304}, {"BR_MIS_PRED", 0}, {NULL, 0}};
 	struct counts kc = {k};
 	struct metric_env env = {.lookup = lookup, .ctx = &kc};
-	struct metric_error err;
+	struct hpm_diag err;
 	double n2 = (double)NAN, n2r0 = (double)NAN, v2 = (double)NAN;
 	const struct metric_table *tn = hpm_model_neoverse_n2.metrics;
 	const struct metric_table *t0 = hpm_model_neoverse_n2_r0p0.metrics;

@@ -27,7 +27,7 @@ struct set {
 
 static unsigned add(struct set *s, const char *expr, int group)
 {
-	struct kmh_error err;
+	struct hpm_diag err;
 	unsigned i = s->n++;
 	memset(&s->r[i], 0, sizeof(s->r[i]));
 	snprintf(s->names[i], sizeof(s->names[i]), "%s", expr);
@@ -357,7 +357,7 @@ static void test_topdown(void)
 static struct kmh_encoding enc(const char *expr)
 {
 	struct kmh_encoding e;
-	struct kmh_error err;
+	struct hpm_diag err;
 	if (kmh_encode(&kmh_table_v2, expr, &e, &err)) {
 		tap_diag("%s: %s", expr, err.msg);
 		abort();
@@ -368,7 +368,7 @@ static struct kmh_encoding enc(const char *expr)
 static void test_merge(void)
 {
 	struct kmh_encoding a = enc("INST_SPEC"), b = enc("RECOVERY_BUBBLE"), m, x;
-	struct kmh_error err;
+	struct hpm_diag err;
 
 	tap_ok(kmh_can_merge(&a, &b), "INST_SPEC and RECOVERY_BUBBLE can merge");
 	tap_ok(kmh_merge(&kmh_table_v2, &a, &b, &m) == 0, "merge builds an encoding");

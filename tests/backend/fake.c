@@ -180,7 +180,7 @@ struct hpm_evsel *fake_add_host(struct hpm_evlist *l, const char *spec, int grou
 struct hpm_evsel *fake_add_kmh(struct hpm_evlist *l, const char *expr, int group)
 {
 	struct hpm_evsel *e = add(l, expr, group);
-	struct hpm_model_error err;
+	struct hpm_diag err;
 	e->kind = HPM_EV_MODEL;
 	if (hpm_model_kunminghu.encode(&hpm_model_kunminghu, expr, &e->enc, &err)) {
 		fprintf(stderr, "fake: encode(%s): %s\n", expr, err.msg);

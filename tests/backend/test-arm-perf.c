@@ -199,7 +199,7 @@ static const struct attr_case v68[] = {
 };
 
 static int attr_of(const char *root, const char *model, const char *expr,
-                   struct hpm_model_perf_attr *a, struct hpm_model_error *e)
+                   struct hpm_model_perf_attr *a, struct hpm_diag *e)
 {
 	struct hpm_pmu pmu;
 	struct hpm_model_perf_pmu drv;
@@ -213,13 +213,13 @@ static int attr_of(const char *root, const char *model, const char *expr,
 		tap_diag("encode '%s': %s", expr, e->msg);
 		return 99;
 	}
-	return m->perf_attr(&c, false, &drv, a, e);
+	return m->perf_attr(m, &c, false, &drv, a, e);
 }
 
 /* attr_of for `base` with `bits` set by hand: a value the model's
  * encoder refuses, to try the driver's own checks. */
 static int attr_of_bits(const char *root, const char *model, const char *base, uint64_t bits,
-                        struct hpm_model_perf_attr *a, struct hpm_model_error *e)
+                        struct hpm_model_perf_attr *a, struct hpm_diag *e)
 {
 	struct hpm_pmu pmu;
 	struct hpm_model_perf_pmu drv;
@@ -231,7 +231,7 @@ static int attr_of_bits(const char *root, const char *model, const char *base, u
 	if (m->encode(m, base, &c, e))
 		return 99;
 	c.value |= bits;
-	return m->perf_attr(&c, false, &drv, a, e);
+	return m->perf_attr(m, &c, false, &drv, a, e);
 }
 
 static void test_attrs_68(void)
@@ -240,7 +240,7 @@ static void test_attrs_68(void)
 	for (size_t i = 0; i < sizeof(v68) / sizeof(v68[0]); i++) {
 		const struct attr_case *c = &v68[i];
 		struct hpm_model_perf_attr a;
-		struct hpm_model_error e;
+		struct hpm_diag e;
 		int rc = attr_of(root, "neoverse-v2", c->expr, &a, &e);
 		tap_ok(rc == 0 && a.type == 8 && a.config == c->config && a.config1 == c->config1 &&
 		           a.config2 == 0 && a.exclude_user == c->eu && a.exclude_kernel == c->ek &&
@@ -254,7 +254,7 @@ static void test_attrs_68(void)
 			         (unsigned long long)a.config1);
 	}
 	struct hpm_model_perf_attr a;
-	struct hpm_model_error e;
+	struct hpm_diag e;
 	int rc = attr_of(root, "neoverse-v2", "stall_slot:th>=256", &a, &e);
 	tap_ok(rc == HPM_MODEL_EINVAL && strstr(e.msg, "above this PMU's caps/threshold_max (255"),
 	       "6.8: threshold 256 > caps/threshold_max 255 is refused (%s)", e.msg);
@@ -284,7 +284,7 @@ static void test_attrs_61(void)
 	for (size_t i = 0; i < sizeof(v68) / sizeof(v68[0]); i++) {
 		const struct attr_case *c = &v68[i];
 		struct hpm_model_perf_attr a;
-		struct hpm_model_error e;
+		struct hpm_diag e;
 		int rc = attr_of(root, "neoverse-v2", c->expr, &a, &e);
 		if (c->config1 == 0)
 			tap_ok(rc == 0 && a.config == c->config && a.config1 == 0 &&
@@ -302,13 +302,13 @@ static void test_attrs_61(void)
 	struct hpm_pmu pmu;
 	struct hpm_model_perf_pmu drv;
 	struct hpm_model_perf_attr a;
-	struct hpm_model_error e;
+	struct hpm_diag e;
 	struct hpm_event_code code;
 	const struct hpm_pmu_model *m = hpm_model_by_name("neoverse-v2");
 	detect(root, &pmu);
 	hpm_pmu_driver(&pmu, &drv);
 	m->encode(m, "stall_slot:th>=2", &code, &e);
-	tap_ok(m->perf_attr(&code, true, &drv, &a, &e) == HPM_MODEL_EINVAL && a.absent,
+	tap_ok(m->perf_attr(m, &code, true, &drv, &a, &e) == HPM_MODEL_EINVAL && a.absent,
 	       "6.1: an optional threshold event is absent, not fatal");
 	/* the cycle counter: CPU_CYCLES (0x11) on the core PMU */
 	memset(&code, 0, sizeof(code));
@@ -316,10 +316,10 @@ static void test_attrs_61(void)
 	code.fixed = 0;
 	code.constraint = -1;
 	code.modes = 1; /* EL0 */
-	tap_ok(m->perf_attr(&code, false, &drv, &a, &e) == 0 && a.type == 8 && a.config == 0x11 &&
-	           !a.exclude_user && a.exclude_kernel && a.exclude_hv,
+	tap_ok(m->perf_attr(m, &code, false, &drv, &a, &e) == 0 && a.type == 8 &&
+	           a.config == 0x11 && !a.exclude_user && a.exclude_kernel && a.exclude_hv,
 	       "pmccntr at EL0: CPU_CYCLES 0x11, exclude_kernel and exclude_hv");
-	tap_ok(strstr(m->perf_driver(&drv), "without threshold terms") != NULL,
+	tap_ok(strstr(m->perf_driver(m, &drv), "without threshold terms") != NULL,
 	       "6.1: the driver is named without threshold terms");
 	fake_rm(root);
 }
@@ -340,7 +340,7 @@ static void test_formats_read(void)
 	           "config2:14\n");
 	fake_midr(root, 0, MIDR_V2_R0P1);
 	struct hpm_model_perf_attr a;
-	struct hpm_model_error e;
+	struct hpm_diag e;
 	int rc = attr_of(root, "neoverse-v2", "stall_slot:th>=2:count", &a, &e);
 	tap_ok(rc == 0 && a.config == 0x3f && a.config1 == 0 && a.config2 == 0x6002,
 	       "threshold terms in config2 go to config2 (0x%llx)", (unsigned long long)a.config2);
@@ -380,7 +380,7 @@ static void test_unprogrammed(void)
 	const struct hpm_pmu_model *v2 = hpm_model_by_name("neoverse-v2");
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct hpm_model_perf_attr a;
-		struct hpm_model_error e;
+		struct hpm_diag e;
 		char want[16];
 		snprintf(want, sizeof(want), "sets %s,", cases[i].field);
 		if (cases[i].base) {
@@ -404,7 +404,7 @@ static void test_unprogrammed(void)
 		       "%s: %s is refused (%s)", cases[i].expr, cases[i].field, e.msg);
 	}
 	struct hpm_model_perf_attr a;
-	struct hpm_model_error e;
+	struct hpm_diag e;
 	int rc = attr_of(root, "neoverse-v2", "inst_retired:nsk:nsu:mt", &a, &e);
 	tap_ok(rc == HPM_MODEL_EINVAL && strstr(e.msg, "sets MT, NSK, NSU,"),
 	       "several fields: one message naming them all (%s)", e.msg);

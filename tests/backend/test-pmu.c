@@ -206,6 +206,33 @@ static void test_detect(void)
 	       "Kunminghu without a cpu PMU: not present (%s)", pmu.reason);
 	fake_rm(r);
 
+	/* Sscofpmf from the first isa line, read in the one pass that finds
+	 * the cpuid: before the ids, after them, absent, or no isa line */
+	static const struct {
+		const char *cpuinfo;
+		int sscofpmf;
+		const char *what;
+	} isa[] = {
+	    {"isa\t\t: rv64imafdch_sscofpmf_sstc\nmvendorid\t: 0x0\nmarchid\t: 0x19\n"
+	     "mimpid\t: 0x0\n",
+	     1, "isa line before the ids"},
+	    {"mvendorid\t: 0x0\nmarchid\t: 0x19\nmimpid\t: 0x0\nisa\t: rv64imafdc_sscofpmf\n", 1,
+	     "isa line after the ids"},
+	    {"isa\t: rv64imafdch_sstc_sscofpmfx\nmvendorid\t: 0x0\nmarchid\t: 0x19\n"
+	     "mimpid\t: 0x0\nisa\t: rv64i_sscofpmf\n",
+	     0, "the first isa line counts, whole names only"},
+	    {"mvendorid\t: 0x0\nmarchid\t: 0x19\nmimpid\t: 0x0\n", -1, "no isa line"},
+	};
+	for (unsigned i = 0; i < sizeof(isa) / sizeof(isa[0]); i++) {
+		r = fake_root();
+		fake_write(r, "proc/cpuinfo", isa[i].cpuinfo);
+		detect(r, &pmu, &rc, err, sizeof(err));
+		tap_ok(rc == 0 && pmu.sscofpmf == isa[i].sscofpmf &&
+		           strcmp(pmu.cpuid, "0x0-0x19-0x0") == 0,
+		       "%s: sscofpmf %d, cpuid %s", isa[i].what, pmu.sscofpmf, pmu.cpuid);
+		fake_rm(r);
+	}
+
 	/* empty roots */
 	r = fake_root();
 	detect(r, &pmu, &rc, err, sizeof(err));

@@ -5,7 +5,8 @@
 # page's OPTIONS and in the command's --help, and every long option the man
 # page's OPTIONS names is in the table, so that an option cannot be added,
 # renamed or dropped on one side only. -h/--help is documented once for
-# every command in hpmstat(1).
+# every command in hpmstat(1). --help's option lines are the table's,
+# in its order.
 . "$top_srcdir/tests/lib.sh"
 H=$HPMSTAT
 man=$top_srcdir/man
@@ -54,6 +55,16 @@ check() {
 	[ -z "$unlisted" ]
 	ok $? "$cmd --help names every option of the table"
 	[ -z "$unlisted" ] || diag "not in --help: $unlisted"
+
+	# --help's option lines are printed from the table (perf's
+	# usage_with_options): one line for each listed option, in the
+	# table's order, which --list-opts gives
+	heads=$(sed -n 's/^  \(-[^-], \|    \)\(--[a-z0-9][a-z0-9-]*\).*/\2/p' "$tap_out")
+	order=$("$H" $cmd --list-opts </dev/null | tr ' ' '\n' | grep -v '^$')
+	expect=$(printf '%s\n' "$order" | grep -Fx -- "$heads")
+	[ -n "$heads" ] && [ "$heads" = "$expect" ]
+	ok $? "$cmd --help: a line for each option, in the table's order"
+	[ "$heads" = "$expect" ] || diag "--help: $(echo $heads)" "table: $(echo $expect)"
 }
 
 check stat "$man/hpmstat-stat.1"

@@ -10,6 +10,9 @@
 dir=$(mktemp -d)
 trap 'main_shell && rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
 cd "$dir" || exit 99
+# record --backend emu fills perf's build-id cache in $HOME/.debug, as
+# perf record does: a home of the test's own
+mkdir "$dir/home" && HOME="$dir/home" && export HOME
 
 # one count per cycle on a programmable counter: the free-list occupancy
 # quarters, one-hot and never all 0 in hotspots (tests/emu-sample/sample.c
@@ -212,11 +215,12 @@ run_fails_with "a group without Front_Bubble: --topdown fails naming it" \
 # Issue 27 item 5: the functions of an emulated recording come from a
 # built-in profile or the file --emu-profile names, never from a path the
 # recording names ("[emu:./fifo01]" over a FIFO hung report; a file there
-# was read as a profile). The file's DSO name edited in place (same length).
+# was read as a profile). The file's DSO name edited in place (same length),
+# in its MMAP2 and in its BUILD_ID entry.
 python3 - hs.data pathfifo.data pathfile.data <<'PY'
 import sys
 d = open(sys.argv[1], "rb").read()
-assert d.count(b"[emu:hotspots]") == 1
+assert d.count(b"[emu:hotspots]") == 2
 open(sys.argv[2], "wb").write(d.replace(b"[emu:hotspots]", b"[emu:./fifo01]"))
 open(sys.argv[3], "wb").write(d.replace(b"[emu:hotspots]", b"[emu:./prof01]"))
 PY
@@ -247,5 +251,85 @@ ok $? "report --emu-profile FILE names the functions from that file"
 [ $rc -eq 0 ] || diag "exit $rc: $(head -3 "$tap_err")"
 run_fails_with "report --emu-profile MISSING: one line, exit 1" "--emu-profile: " \
 	"$HPMSTAT" report -i myhot.data --emu-profile ./none.profile
+
+# perf names the emulated functions as hpmstat report does (issue 33):
+# the perf.data carries the build id of an ELF image of the declared
+# functions, which record put in the build-id cache where perf looks for
+# it; each function's share in perf report is hpmstat report's.
+rm -rf "$HOME/.debug"
+run_ok "record --backend emu of hotspots, one event" "$HPMSTAT" record --backend emu \
+	--emu-profile hotspots --emu-cycles 4000000 -e "$CYC" -c 997 -o named.data
+id=$(ls "$HOME/.debug/[emu:hotspots]" 2>/dev/null)
+[ -n "$id" ] && [ -f "$HOME/.debug/[emu:hotspots]/$id/elf" ] &&
+	[ "$(readlink "$HOME/.debug/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-)")" = "../../[emu:hotspots]/$id" ]
+ok $? "the image of the functions in \$HOME/.debug, as perf's build-id cache lays it out ($id)"
+[ "$(cd "$HOME" && find . -type f)" = "./.debug/[emu:hotspots]/$id/elf" ]
+ok $? "nothing else written in \$HOME"
+if command -v readelf >/dev/null 2>&1; then
+	readelf -n "$HOME/.debug/[emu:hotspots]/$id/elf" 2>/dev/null | grep -q "Build ID: $id"
+	ok $? "its GNU build id note is the cache entry's id"
+	# the profile's [function] sections (funcs.txt: name address size share)
+	readelf -sW "$HOME/.debug/[emu:hotspots]/$id/elf" 2>/dev/null | awk '$4 == "FUNC"' |
+		while read -r _ val size _ _ _ _ name; do echo "$name $((0x$val)) $size"; done |
+		sort >elf.txt
+	awk '/^\[function / { sub(/\]/, "", $2); f = $2 }
+	     f && $1 == "address" { a = $3 } f && $1 == "size" { print f, a, $3; f = "" }' \
+		"$top_srcdir/profiles/hotspots.profile" |
+		while read -r name addr size; do echo "$name $((addr)) $((size))"; done | sort >decl.txt
+	[ -s elf.txt ] && cmp -s elf.txt decl.txt; ok $? "its symbols are the declared functions, addresses and sizes"
+	[ $? -eq 0 ] || diag "$(diff elf.txt decl.txt)"
+else
+	skip "readelf is not installed"
+	skip "readelf is not installed"
+fi
+"$HPMSTAT" report -i named.data --sort sym </dev/null 2>/dev/null |
+	awk '/^ +[0-9.]+%/ { print $1, $3 }' | sort >hpm.txt
+if command -v perf >/dev/null 2>&1; then
+	[ "$(perf buildid-list -i named.data 2>/dev/null)" = "$id [emu:hotspots]" ]
+	ok $? "perf buildid-list: the image's id for [emu:hotspots]"
+	perf report -i named.data --stdio --sort sym </dev/null 2>/dev/null |
+		awk '/^ +[0-9.]+%/ { print $1, $3 }' | sort >perf.txt
+	[ "$(wc -l <hpm.txt)" -eq 4 ] && cmp -s hpm.txt perf.txt
+	ok $? "perf report names the four functions with hpmstat report's shares ($(echo $(cat perf.txt)))"
+	[ $? -eq 0 ] || diag "hpmstat: $(cat hpm.txt) perf: $(cat perf.txt)"
+	perf script -i named.data -F ip,sym 2>/dev/null | awk '{ print $2 }' | sort -u >syms.txt
+	[ "$(echo $(cat syms.txt))" = "$(echo $(awk '{ print $1 }' decl.txt))" ]
+	ok $? "perf script names every sample by a declared function ($(echo $(cat syms.txt)))"
+else
+	for i in 1 2 3; do skip "perf is not installed"; done
+fi
+
+# The reports of an emulator recording say "emulated" in every format, in
+# the words stat labels emulated figures with: the perf.data's CPUDESC
+# (what perf report --header shows as cpudesc)
+label=$("$HPMSTAT" report -i named.data --format json </dev/null | "$JSONCHECK" .emulation)
+case $label in
+"emulated Kunminghu (kunminghu-v2): profile hotspots, seed 1, 1 hart, 4000000 cycles at 5 MHz") ok 0 "json: the emulation's label ($label)" ;;
+*) ok 1 "json: the emulation's label ($label)" ;;
+esac
+[ "$("$HPMSTAT" report -i named.data --format json </dev/null | "$JSONCHECK" .emulated)" = true ]
+ok $? "json: emulated true"
+"$HPMSTAT" report -i named.data </dev/null 2>/dev/null | grep -qxF "# $label"; ok $? "text: a header line"
+"$HPMSTAT" report -i named.data --format csv </dev/null 2>/dev/null | head -1 | grep -qxF "# $label"
+ok $? "csv: a comment line before the header, as stat -x"
+"$HPMSTAT" report -i named.data --format md </dev/null 2>/dev/null | grep -qxF "$label"; ok $? "md: a line"
+"$HPMSTAT" report -i named.data --format html </dev/null 2>/dev/null | grep -qxF "<p>$label</p>"
+ok $? "html: a paragraph"
+if command -v perf >/dev/null 2>&1; then
+	perf report -i named.data --header-only 2>/dev/null | grep -qxF "# cpudesc : $label"
+	ok $? "perf report --header shows the same words"
+	# a recording of this host says nothing of the kind
+	if perf record -q -e cpu-clock -o host.data -- true >/dev/null 2>&1; then
+		"$HPMSTAT" report -i host.data --format json </dev/null 2>/dev/null >host.json
+		[ "$("$JSONCHECK" .emulated <host.json)" = false ] &&
+			! "$HPMSTAT" report -i host.data </dev/null 2>/dev/null | grep -q emulated
+		ok $? "a perf record of this host: not emulated"
+	else
+		skip "perf record cannot count cpu-clock here"
+	fi
+else
+	skip "perf is not installed"
+	skip "perf is not installed"
+fi
 
 done_testing

@@ -38,7 +38,7 @@ static const struct hpm_emu_machine *M = &hpm_machine_kunminghu;
 static uint64_t enc(const char *expr)
 {
 	struct kmh_encoding e;
-	struct kmh_error err;
+	struct hpm_diag err;
 	if (kmh_encode(&kmh_table_v2, expr, &e, &err) != 0) {
 		tap_diag("%s: %s", expr, err.msg);
 		return 0;

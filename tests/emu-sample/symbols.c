@@ -80,7 +80,7 @@ int main(void)
 	struct hpm_emu_vm *vm;
 	if (!m || m->create(&cfg, &vm, err, sizeof(err)) != 0)
 		return tap_done();
-	struct hpm_model_error me;
+	struct hpm_diag me;
 	struct hpm_event_code c;
 	const struct hpm_pmu_model *pm = NULL;
 	for (unsigned i = 0; i < hpm_model_count(); i++)

@@ -30,7 +30,7 @@ static char err[512];
 
 static unsigned add_kmh(struct hpm_evlist *l, const char *expr)
 {
-	struct hpm_model_error kerr;
+	struct hpm_diag kerr;
 	struct hpm_evsel *e = hpm_evlist_add(l, expr, -1);
 	e->kind = HPM_EV_MODEL;
 	if (hpm_model_kunminghu.encode(&hpm_model_kunminghu, expr, &e->enc, &kerr)) {

@@ -38,7 +38,18 @@ ok $? "the idle task: no cycle counted in its time on the hart (wfi, the clock g
 run_ok "std format" "$HPMSTAT" stat --backend emu --emu-profile tasks-mixed \
 	--emu-cycles 1000000 -e cycles --emu-tasks
 grep -q '^ Per-task counts of the emulated harts (profile tasks-mixed' "$tap_err"; ok $? "std: the table's title"
-grep -Eq '^ +stream-1200 +[0-9]+ +cycles *$' "$tap_err"; ok $? "std: a task's row"
+grep -Eq '^ +stream-1200 +[0-9]+ +cycles +\[emu\]$' "$tap_err"; ok $? "std: a task's row, marked [emu] as the totals' rows"
+n=$(grep -cE '^ +[a-z-]+-[0-9]+ ' "$tap_err")
+m=$(grep -cE '^ +[a-z-]+-[0-9]+ .* \[emu\]$' "$tap_err")
+[ "$n" -eq 6 ] && [ "$m" -eq "$n" ]; ok $? "std: every task row ends with [emu] ($m of $n)"
+run_ok "std format, =truth" "$HPMSTAT" stat --backend emu --emu-profile tasks-mixed \
+	--emu-cycles 1000000 -e cycles --emu-tasks=truth
+grep -q '^ \+[0-9]\+ \+cycles .*\[emu\]$' "$tap_err" && {
+	n=$(grep -cE '^ +[a-z-]+-[0-9]+ ' "$tap_err")
+	m=$(grep -cE '^ +[a-z-]+-[0-9]+ .* truth [0-9]+ \([^)]*\)  \[emu\]$' "$tap_err")
+	[ "$n" -eq 6 ] && [ "$m" -eq "$n" ]
+}
+ok $? "std, =truth: the total and every task row (after its truth) end with [emu]"
 
 run_ok "json" "$HPMSTAT" stat -j --backend emu --emu-profile tasks-mixed \
 	--emu-cycles 1000000 -e cycles --emu-tasks=truth
@@ -52,6 +63,11 @@ done <"$T/json"
 v=$(grep '"thread" : "stream-1200"' "$T/json" | "$JSONCHECK" .counter-value .truth .tgid)
 [ "$(echo "$v" | sed -n 1p)" = "$(echo "$v" | sed -n 2p)" ] && [ "$(echo "$v" | sed -n 3p)" = 1200 ]
 ok $? "json: stream's count is its truth ($(echo $v))"
+bad=0
+while read -r line; do
+	[ "$(printf '%s\n' "$line" | "$JSONCHECK" .emulated)" = true ] || bad=1
+done <"$T/json"
+[ $bad -eq 0 ]; ok $? "json: every task row says emulated, as every emulated row"
 
 run_ok "emu profiles --json" "$HPMSTAT" emu profiles --json
 i=$("$JSONCHECK" '.#' <"$tap_out"); i=$((i - 1))

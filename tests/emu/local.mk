@@ -42,7 +42,7 @@ tests_emu_trace_golden_SOURCES = tests/emu/trace-golden.c
 tests_emu_trace_golden_LDADD = $(HPM_TEST_LIBS)
 # the shared script interpreter core on a toy language, without a machine
 tests_emu_script_core_SOURCES = tests/emu/script-core.c
-tests_emu_script_core_LDADD = tests/libtap.a src/emu/libhpmemu.a src/util/libutil.a
+tests_emu_script_core_LDADD = tests/libtap.a src/emukit/libhpmemukit.a src/util/libutil.a
 EXTRA_DIST += tests/emu/data/kmh-input.trace.txt tests/emu/data/kmh-golden.trace.txt \
 	tests/emu/data/arm-input.trace.txt tests/emu/data/arm-golden.trace.txt
 
@@ -62,16 +62,16 @@ tests_emu_topdown_counters_SOURCES = tests/emu/topdown-counters.c
 tests_emu_topdown_counters_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_emu_topdown_counters_LDADD = $(HPM_TEST_LIBS)
 
-# the shared emulator toolkit (src/emu) on its own
+# the shared emulator toolkit (src/emukit) on its own
 check_PROGRAMS += tests/emu/toolkit
 TESTS += tests/emu/toolkit
 tests_emu_toolkit_SOURCES = tests/emu/toolkit.c
 tests_emu_toolkit_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
-tests_emu_toolkit_LDADD = tests/libtap.a src/emu/libhpmemu.a src/util/libutil.a -lm
+tests_emu_toolkit_LDADD = tests/libtap.a src/emukit/libhpmemukit.a src/util/libutil.a -lm
 
-# The profile kit (src/emu/profile.c) through a toy model's tables.
+# The profile kit (src/emukit/profile.c) through a toy model's tables.
 check_PROGRAMS += tests/emu/profile-kit
 TESTS += tests/emu/profile-kit
 tests_emu_profile_kit_SOURCES = tests/emu/profile-kit.c
 tests_emu_profile_kit_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
-tests_emu_profile_kit_LDADD = tests/libtap.a src/emu/libhpmemu.a src/util/libutil.a
+tests_emu_profile_kit_LDADD = tests/libtap.a src/emukit/libhpmemukit.a src/util/libutil.a

@@ -1,4 +1,4 @@
-/* profile-kit.c: src/emu/profile.c, the profile kit, through a toy model's
+/* profile-kit.c: src/emukit/profile.c, the profile kit, through a toy model's
  * tables (no emulator): typed keys stored at their offsets, ranges and
  * multiples at both edges, a key given twice, a negative value, an unknown
  * key or section, a section defined twice, the kit's FILE:LINE: messages
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/profile.h"
+#include "emukit/profile.h"
 #include "tap.h"
 
 struct toy {

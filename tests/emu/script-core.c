@@ -1,9 +1,12 @@
-/* script-core.c: the shared script interpreter core (src/emu/script.c) on
+/* script-core.c: the shared script interpreter core (src/emukit/script.c) on
  * a toy language of its own, linked without either machine: words and
  * comments, dispatch by the table, its usage and unknown-command messages,
  * the word limit, `expect TEXT`, number errors in the language's words,
  * `trace FILE|off` through the language's callbacks, and the stoppable loop
- * (the stop flag is looked at every 1024th step). Expected texts are the
+ * (the stop flag is looked at every 1024th step), and the session a
+ * machine's `hpmstat emu` glue runs (its recording, its exec, and that its
+ * end, or a failed start, frees the machine and its state, each once).
+ * Expected texts are the
  * messages hpmstat-emu(1)'s languages print, written out by hand.
  */
 #include "config.h"
@@ -13,7 +16,7 @@
 #include <string.h>
 
 #include "../tap.h"
-#include "emu/script.h"
+#include "emukit/script.h"
 
 struct toy {
 	char out[256]; /* last output line */
@@ -117,6 +120,19 @@ static const struct hpm_emu_script_lang toy_lang = {
     .trace_close = toy_trace_close,
 };
 
+/* What a session frees: its state and its machine, counted. */
+static unsigned states_freed, machines_freed;
+static void toy_free_state(void *state)
+{
+	hpm_emu_script_free(state);
+	states_freed++;
+}
+static void toy_free_machine(void *machine)
+{
+	(void)machine;
+	machines_freed++;
+}
+
 /* The error of one line, "" when it ran. */
 static const char *run(struct hpm_emu_script *s, const char *line)
 {
@@ -133,7 +149,7 @@ int main(void)
 	volatile sig_atomic_t stop = 0;
 	char err[64];
 
-	tap_plan(22);
+	tap_plan(29);
 	the_toy = &toy;
 	struct hpm_emu_script *s = hpm_emu_script_new(&toy_lang, &toy, toy_output, &toy);
 
@@ -179,5 +195,30 @@ int main(void)
 	tap_ok(strcmp(err, "t.txt:3: bad mode") == 0 && strcmp(err0, "empty trace") == 0,
 	       "trace errors: PATH:LINE: REASON, or REASON on no line (%s | %s)", err, err0);
 	hpm_emu_script_free(s);
+
+	/* a session over a fresh interpreter, recording from the start */
+	toy.opened = toy.closed = 0;
+	s = hpm_emu_script_new(&toy_lang, &toy, toy_output, &toy);
+	struct hpm_emu_script_session *ss = hpm_emu_script_session_new(
+	    s, s, toy_free_state, &toy, toy_free_machine, NULL, "rec", err, sizeof(err));
+	tap_ok(ss && toy.opened == 1 && strcmp(hpm_emu_script_recording(s), "rec") == 0,
+	       "a session records to its trace_out from the start");
+	tap_ok(hpm_emu_script_session_exec(ss, "say yo", err, sizeof(err)) == 0 &&
+	           strcmp(toy.out, "yo") == 0,
+	       "a session's exec runs the line on its core");
+	tap_ok(hpm_emu_script_session_exec(ss, "say", err, sizeof(err)) < 0 &&
+	           strcmp(err, "usage: say WORD") == 0,
+	       "... and hands back the core's error");
+	tap_ok(hpm_emu_script_session_end(ss, err, sizeof(err)) == 0 && toy.closed == 1,
+	       "its end closes the recording");
+	tap_ok(states_freed == 1 && machines_freed == 1,
+	       "... and frees the state and the machine once");
+	/* a session whose recording cannot start */
+	s = hpm_emu_script_new(&toy_lang, &toy, toy_output, &toy);
+	ss = hpm_emu_script_session_new(s, s, toy_free_state, &toy, toy_free_machine, NULL, "bad",
+	                                err, sizeof(err));
+	tap_ok(!ss && strcmp(err, "cannot write 'bad'") == 0,
+	       "a trace_out that cannot be written: no session, trace_open's error");
+	tap_ok(states_freed == 2 && machines_freed == 2, "... the state and the machine freed");
 	return tap_done();
 }

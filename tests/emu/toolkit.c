@@ -1,4 +1,4 @@
-/* toolkit.c: the shared emulator toolkit (src/emu) on its own: splitmix64's
+/* toolkit.c: the shared emulator toolkit (src/emukit) on its own: splitmix64's
  * published first outputs, xoshiro256** against the reference algorithm
  * (Blackman and Vigna's C, run by hand in Python for seed 1), exact
  * uniformity of hpm_rng_below() where it can be counted, the alias table
@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/alias.h"
-#include "emu/bench.h"
-#include "emu/lines.h"
-#include "emu/rng.h"
+#include "emukit/alias.h"
+#include "emukit/bench.h"
+#include "emukit/lines.h"
+#include "emukit/rng.h"
 #include "tap.h"
 
 static void test_rng(void)

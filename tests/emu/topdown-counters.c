@@ -22,7 +22,7 @@
 static uint64_t encode(const char *expr)
 {
 	struct kmh_encoding enc;
-	struct kmh_error err;
+	struct hpm_diag err;
 	if (kmh_encode(&kmh_table_v2, expr, &enc, &err) != 0) {
 		tap_diag("%s: %s", expr, err.msg);
 		return 0;

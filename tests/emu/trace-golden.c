@@ -1,5 +1,5 @@
 /* trace-golden.c: each machine's trace format through the shared reader and
- * writer core (src/emu/trace.c): a hand-written trace in every liberty the
+ * writer core (src/emukit/trace.c): a hand-written trace in every liberty the
  * format allows (comments, blank lines, tabs, CRLF, events in any order,
  * explicit zeros, Arm's hex numbers) loads, and writing its runs back gives
  * byte for byte the hand-written canonical file (tests/emu/data/

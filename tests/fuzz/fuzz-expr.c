@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char buf[512];
 	struct kmh_encoding enc, again;
-	struct kmh_error err;
+	struct hpm_diag err;
 
 	if (size >= sizeof(buf))
 		size = sizeof(buf) - 1;
@@ -25,7 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	buf[size] = '\0';
 
 	if (kmh_encode(&kmh_table_v2, buf, &enc, &err) != 0) {
-		if (!err.msg[0] || strchr(err.msg, '\n') || err.pos > (int)strlen(buf))
+		if (!err.msg[0] || strchr(err.msg, '\n') ||
+		    hpm_diag_offset(&err) > (int)strlen(buf))
 			abort();
 	} else {
 		if (!enc.raw)

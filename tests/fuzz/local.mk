@@ -22,21 +22,21 @@ FUZZ_TARGETS = expr runfile weights trace profile script topconf perfdata perfda
 
 # The libraries each target links, in link order; the libFuzzer binaries
 # link the instrumented copy of each (FUZZ_LIB_*, below).
-FUZZ_EMU_LIBS = src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emu/libhpmemu.a src/arch/libarch.a src/util/libutil.a \
+FUZZ_EMU_LIBS = src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emukit/libhpmemukit.a src/arch/libarch.a src/util/libutil.a \
 	$(JANSSON_LIBS) -lm
 # (a run file may be a perf.data of stat counts: src/perfdata reads it)
 FUZZ_REPORT_LIBS = src/report/libreport.a src/core/libcore.a src/metric/libmetric.a \
-	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emu/libhpmemu.a src/arm64/libarm64.a \
+	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emukit/libhpmemukit.a src/arm64/libarm64.a \
 	src/perfdata/libperfdata.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) $(LIBDW_LIBS) -lm
 # the samples report reads perf.data (src/perfdata) and symbolizes (src/sym)
 FUZZ_SAMPLES_LIBS = src/report/libreport.a src/core/libcore.a src/metric/libmetric.a \
-	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emu/libhpmemu.a src/arm64/libarm64.a \
+	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emukit/libhpmemukit.a src/arm64/libarm64.a \
 	src/perfdata/libperfdata.a src/sym/libsym.a src/arch/libarch.a src/util/libutil.a \
 	$(JANSSON_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) -lm
 # top's config.c uses the back-end choice (stat/session) and the emulator's
 # settings (backend/emu), which pull in the stat layer
 FUZZ_TOP_LIBS = src/top/libtop.a src/stat/libstat.a src/backend/libbackend.a \
-	src/core/libcore.a src/metric/libmetric.a src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emu/libhpmemu.a src/arm64/libarm64.a \
+	src/core/libcore.a src/metric/libmetric.a src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emukit/libhpmemukit.a src/arm64/libarm64.a \
 	src/bpf/libhpmbpf.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) $(LIBPFM4_LIBS) $(NCURSES_LIBS) \
 	$(LIBBPF_LIBS) -lm
 
@@ -53,7 +53,7 @@ tests_fuzz_fuzz_perfdata_deep_LDADD = $(FUZZ_SAMPLES_LIBS)
 tests_fuzz_fuzz_arm_profile_SOURCES = tests/fuzz/fuzz-arm-profile.c tests/fuzz/fuzz-text.h tests/fuzz/dict-arm-profile.c \
 	tests/fuzz/driver.c
 tests_fuzz_fuzz_arm_profile_LDADD = src/arm64/emu/libarm64src.a src/arm64/libarm64.a \
-	src/emu/libhpmemu.a src/util/libutil.a $(JANSSON_LIBS) -lm
+	src/emukit/libhpmemukit.a src/util/libutil.a $(JANSSON_LIBS) -lm
 tests_fuzz_fuzz_expr_SOURCES = tests/fuzz/fuzz-expr.c tests/fuzz/dict-expr.c tests/fuzz/driver.c
 tests_fuzz_fuzz_expr_LDADD = src/kmh/libkmh.a src/arch/libarch.a src/util/libutil.a
 tests_fuzz_fuzz_runfile_SOURCES = tests/fuzz/fuzz-runfile.c tests/fuzz/dict-runfile.c \
@@ -99,7 +99,7 @@ noinst_LIBRARIES += tests/fuzz/libkmh-fuzz.a tests/fuzz/libarm64-fuzz.a tests/fu
 	tests/fuzz/libbackend-fuzz.a tests/fuzz/libstat-fuzz.a tests/fuzz/libcore-fuzz.a \
 	tests/fuzz/libperfdata-fuzz.a tests/fuzz/libsym-fuzz.a \
 	tests/fuzz/libarm64mach-fuzz.a tests/fuzz/libarm64emu-fuzz.a tests/fuzz/libarm64src-fuzz.a \
-	tests/fuzz/libhpmemu-fuzz.a
+	tests/fuzz/libhpmemukit-fuzz.a
 tests_fuzz_libperfdata_fuzz_a_SOURCES = $(src_perfdata_libperfdata_a_SOURCES)
 tests_fuzz_libperfdata_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libsym_fuzz_a_SOURCES = $(src_sym_libsym_a_SOURCES)
@@ -119,8 +119,8 @@ tests_fuzz_libarm64emu_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libarm64src_fuzz_a_SOURCES = $(src_arm64_emu_libarm64src_a_SOURCES)
 nodist_tests_fuzz_libarm64src_fuzz_a_SOURCES = $(nodist_src_arm64_emu_libarm64src_a_SOURCES)
 tests_fuzz_libarm64src_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
-tests_fuzz_libhpmemu_fuzz_a_SOURCES = $(src_emu_libhpmemu_a_SOURCES)
-tests_fuzz_libhpmemu_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
+tests_fuzz_libhpmemukit_fuzz_a_SOURCES = $(src_emukit_libhpmemukit_a_SOURCES)
+tests_fuzz_libhpmemukit_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libarch_fuzz_a_SOURCES = $(src_arch_libarch_a_SOURCES)
 tests_fuzz_libarch_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libutil_fuzz_a_SOURCES = $(src_util_libutil_a_SOURCES)
@@ -142,8 +142,8 @@ tests_fuzz_libcore_fuzz_a_SOURCES = $(src_core_libcore_a_SOURCES)
 tests_fuzz_libcore_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 
 FUZZ_LIB_ARM64_EMU = tests/fuzz/libarm64mach-fuzz.a tests/fuzz/libarm64emu-fuzz.a tests/fuzz/libarm64src-fuzz.a \
-	tests/fuzz/libhpmemu-fuzz.a
-FUZZ_LIB_EMU = tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a tests/fuzz/libhpmemu-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a \
+	tests/fuzz/libhpmemukit-fuzz.a
+FUZZ_LIB_EMU = tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a tests/fuzz/libhpmemukit-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a \
 	$(JANSSON_LIBS) -lm
 FUZZ_LIB_REPORT = tests/fuzz/libreport-fuzz.a tests/fuzz/libcore-fuzz.a tests/fuzz/libmetric-fuzz.a \
 	tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a $(FUZZ_LIB_ARM64_EMU) tests/fuzz/libarm64-fuzz.a \
@@ -203,7 +203,7 @@ tests_fuzz_libfuzzer_arm_profile_SOURCES = tests/fuzz/fuzz-arm-profile.c tests/f
 tests_fuzz_libfuzzer_arm_profile_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libfuzzer_arm_profile_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_libfuzzer_arm_profile_LDADD = tests/fuzz/libarm64src-fuzz.a tests/fuzz/libarm64-fuzz.a \
-	tests/fuzz/libhpmemu-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) -lm
+	tests/fuzz/libhpmemukit-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) -lm
 
 # make fuzz [FUZZ_SECONDS=N] [FUZZ_TARGETS='trace script']: each target in
 # turn; corpora, logs and crash inputs go to fuzz-out/NAME/. Exits non-zero

@@ -42,7 +42,7 @@ static void test_fields(void)
 			/* the expression is the one the counter computes: encoding it
 			 * gives the value with the executed op in that field */
 			struct kmh_encoding enc;
-			struct kmh_error err;
+			struct hpm_diag err;
 			bool ok = d.op_hw[f] == want && d.op_reserved[f] == !kmh_op_is_valid(v) &&
 			          kmh_encode(&kmh_table_v2, d.expr, &enc, &err) == 0 &&
 			          kmh_mhpmevent_op(enc.value, f) == want;
@@ -138,7 +138,7 @@ static void test_round_trip(void)
 			for (unsigned m = 0; m < sizeof(mods) / sizeof(mods[0]); m++) {
 				char expr[160];
 				struct kmh_encoding e1, e2;
-				struct kmh_error err;
+				struct hpm_diag err;
 				struct kmh_decoded dec;
 				snprintf(expr, sizeof(expr), "%s:%s%s", d->name, name, mods[m]);
 				n++;

@@ -198,7 +198,7 @@ static void test_golden(const struct kmh_table *t, const struct golden *vectors,
 	for (size_t i = 0; i < n; i++) {
 		const struct golden *g = &vectors[i];
 		struct kmh_encoding enc;
-		struct kmh_error err;
+		struct hpm_diag err;
 		int rc = kmh_encode(t, g->expr, &enc, &err);
 		if (!tap_ok(rc == 0, "line %d: '%s' encodes", g->line, g->expr)) {
 			tap_diag("error %d: %s", rc, err.msg);
@@ -219,7 +219,7 @@ static void test_bad_in(const struct kmh_table *t, const struct bad *cases, size
 	for (size_t i = 0; i < n; i++) {
 		const struct bad *b = &cases[i];
 		struct kmh_encoding enc;
-		struct kmh_error err;
+		struct hpm_diag err;
 		int rc = kmh_encode(t, b->expr, &enc, &err);
 		if (!tap_ok(rc == b->code, "%s line %d: '%s' fails with %s", t->name, b->line,
 		            b->expr, kmh_strerror(b->code)))
@@ -242,7 +242,7 @@ static void test_bad(void)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const struct bad *b = &bad[i];
 		struct kmh_encoding enc;
-		struct kmh_error err;
+		struct hpm_diag err;
 		int rc = kmh_encode(&kmh_table_v2, b->expr, &enc, &err);
 		if (!tap_ok(rc == b->code, "line %d: '%s' fails with %s", b->line, b->expr,
 		            kmh_strerror(b->code)))
@@ -252,15 +252,16 @@ static void test_bad(void)
 		       err.msg);
 	}
 	struct kmh_encoding enc;
-	struct kmh_error err;
+	struct hpm_diag err;
 	tap_ok(kmh_encode(&kmh_table_v2, deep, &enc, &err) == KMH_ESYNTAX,
 	       "deep nesting is refused: %s", err.msg);
 	/* syntax errors point at the offending character */
 	kmh_encode(&kmh_table_v2, "ifu_req + ", &enc, &err);
-	tap_ok(err.pos == 8, "position of a dangling '+' is its column (got %d)", err.pos);
+	tap_ok(hpm_diag_offset(&err) == 8, "position of a dangling '+' is its column (got %d)",
+	       hpm_diag_offset(&err));
 	kmh_encode(&kmh_table_v2, "ifu_req & (ifu_miss | itlb_miss", &enc, &err);
-	tap_ok(err.pos == (int)strlen("ifu_req & (ifu_miss | itlb_miss"),
-	       "position of a missing ')' is the end (got %d)", err.pos);
+	tap_ok(hpm_diag_offset(&err) == (int)strlen("ifu_req & (ifu_miss | itlb_miss"),
+	       "position of a missing ')' is the end (got %d)", hpm_diag_offset(&err));
 }
 
 /* ------------------------------------------------ semantic random check */
@@ -416,7 +417,7 @@ static void test_semantic(void)
 		render(e, bank, buf, sizeof(buf), &n);
 
 		struct kmh_encoding enc;
-		struct kmh_error err;
+		struct hpm_diag err;
 		if (kmh_encode(&kmh_table_v2, buf, &enc, &err) != 0) {
 			failures++;
 			tap_diag("'%s' failed to encode: %s", buf, err.msg);

@@ -250,7 +250,7 @@ static void test_name_aliases(void)
 			for (unsigned j = 0; ok && j < d->nr_events; j++)
 				ok = strcmp(d->events[j].name, na->name) != 0;
 			struct kmh_encoding enc;
-			struct kmh_error err;
+			struct hpm_diag err;
 			ok = ok && kmh_encode(&kmh_table_v2, na->name, &enc, &err) == 0 &&
 			     enc.value == (na->index | KMH_MINH) && enc.bank == b;
 			ready += strstr(na->name, "_ready") != NULL;
@@ -343,7 +343,7 @@ static void test_validator(void)
 			bad_alias += !ok;
 			/* encoding the alias name gives its EventCode with the default MINH */
 			struct kmh_encoding enc;
-			struct kmh_error err;
+			struct hpm_diag err;
 			char q[160];
 			snprintf(q, sizeof(q), "%s:%s", d->name, a->name);
 			if (kmh_encode(&kmh_table_v2, q, &enc, &err) != 0 ||

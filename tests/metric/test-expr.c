@@ -221,7 +221,7 @@ static void test_golden(void)
 	for (size_t i = 0; i < sizeof(golden) / sizeof(golden[0]); i++) {
 		const struct gold *g = &golden[i];
 		struct mexpr *e;
-		struct metric_error err;
+		struct hpm_diag err;
 		double v = -12345;
 		char txt[96];
 		int r = mexpr_parse(g->expr, &e, &err);
@@ -234,7 +234,8 @@ static void test_golden(void)
 			continue;
 		}
 		if (g->code) {
-			bool good = r == g->code && err.code == g->code && err.pos == g->pos &&
+			bool good = r == g->code && err.code == g->code &&
+			            hpm_diag_offset(&err) == g->pos &&
 			            (!g->msg || strstr(err.msg, g->msg)) &&
 			            strchr(err.msg, '\n') == NULL;
 			if (r == METRIC_ESYNTAX || r == METRIC_EDEPTH || r == METRIC_ENAME) {
@@ -244,7 +245,8 @@ static void test_golden(void)
 			}
 			if (!tap_ok(good, "line %d: '%s' fails with %d at %d", g->line, txt,
 			            g->code, g->pos))
-				tap_diag("got %d at %d: %s", r, r ? err.pos : -1, r ? err.msg : "");
+				tap_diag("got %d at %d: %s", r, r ? hpm_diag_offset(&err) : -1,
+				         r ? err.msg : "");
 			if (r == METRIC_ENAME || r == METRIC_ELOOKUP)
 				tap_ok(isnan(v), "line %d: a failed evaluation gives NaN", g->line);
 		} else {
@@ -258,7 +260,7 @@ static void test_golden(void)
 static struct mexpr *must_parse(const char *text)
 {
 	struct mexpr *e;
-	struct metric_error err;
+	struct hpm_diag err;
 	if (mexpr_parse(text, &e, &err)) {
 		tap_diag("'%s': %s", text, err.msg);
 		return NULL;
@@ -301,7 +303,7 @@ static void test_depth(void)
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct mexpr *e;
-		struct metric_error err;
+		struct hpm_diag err;
 		int r = mexpr_parse(cases[i].text, &e, &err);
 		if (r == 0) {
 			double v;

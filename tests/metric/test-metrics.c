@@ -150,7 +150,7 @@ static const struct metric *M(const char *name)
 static double eval(const char *name, const struct metric_env *env)
 {
 	double v = -1;
-	struct metric_error err;
+	struct hpm_diag err;
 	if (metric_eval(T, M(name), env, &v, &err)) {
 		tap_diag("%s: %s", name, err.msg);
 		return -999;
@@ -278,7 +278,7 @@ static void test_select(void)
 	    "tma_l1_bound",        "tma_l2_bound",           "tma_l3_bound",
 	    "tma_dram_bound",      "tma_store_bound",        "tma_retiring"};
 	struct metric_set s;
-	struct metric_error err;
+	struct hpm_diag err;
 
 	metric_set_init(&s, T);
 	tap_ok(metric_set_add_topdown(&s, 1, &err) == 0 && set_is(&s, l1, 4),
@@ -403,7 +403,7 @@ static void test_formulas(void)
 	/* a missing event is an error that names it and the metric */
 	struct counts km = {.c = set_a, .drop = "Front_Bubble"};
 	struct metric_env em = {.lookup = lookup, .ctx = &km};
-	struct metric_error err;
+	struct hpm_diag err;
 	double v;
 	tap_ok(metric_eval(T, M("tma_backend_bound"), &em, &v, &err) == METRIC_ENAME && isnan(v) &&
 	           strstr(err.msg, "'Front_Bubble'") && strstr(err.msg, "tma_backend_bound"),
@@ -415,7 +415,7 @@ static bool bank_count(const struct metric_names *n, int bank, unsigned want)
 	unsigned c = 0;
 	for (unsigned i = 0; i < n->nr; i++) {
 		struct kmh_encoding enc;
-		struct kmh_error kerr;
+		struct hpm_diag kerr;
 		if (kmh_encode(&kmh_table_v2, n->name[i], &enc, &kerr) == 0 && enc.bank == bank)
 			c++;
 	}
@@ -436,7 +436,7 @@ static bool kmh_counts_sum(void *ctx, const char *sum)
 {
 	(void)ctx;
 	struct kmh_encoding enc;
-	struct kmh_error kerr;
+	struct hpm_diag kerr;
 	return kmh_encode(&kmh_table_v2, sum, &enc, &kerr) == 0;
 }
 
@@ -467,7 +467,7 @@ static void test_merge(void)
 
 	struct metric_set s;
 	struct metric_names ev = {0}, sm = {0};
-	struct metric_error err;
+	struct hpm_diag err;
 	metric_set_init(&s, T);
 	metric_set_add_topdown(&s, 3, &err);
 	metric_set_sums(&s, NULL, 0, 0, kmh_counts_sum, NULL, &sm);
@@ -539,7 +539,7 @@ static void test_subst(void)
 	struct metric_env env = {.lookup = lookup, .ctx = &k, .subst = minstret, .nr_subst = 1};
 	struct metric_set s;
 	struct metric_names ev = {0};
-	struct metric_error err;
+	struct hpm_diag err;
 
 	tap_ok(eval("tma_retiring", &env) == 0.5,
 	       "substitution: Retiring from instructions 3072 / 6144");
@@ -598,7 +598,7 @@ static const char *marked(const struct metric_set *s, const struct metric_value 
 static void test_bottleneck(void)
 {
 	struct metric_set s;
-	struct metric_error err;
+	struct hpm_diag err;
 	struct metric_value v[32];
 	char buf[256];
 	metric_set_init(&s, T);
@@ -760,7 +760,7 @@ static void test_tables(void)
 	       "--topdown-retired=minstret reads rob_commitInstr as instructions");
 	const struct metric_table *e = &metric_table_empty;
 	struct metric_set s;
-	struct metric_error err;
+	struct hpm_diag err;
 	metric_set_init(&s, e);
 	tap_ok(e->nr == 0 && metric_max_level(e) == 0 && !metric_by_name(e, "ipc") &&
 	           !metric_group_exists(e, "TopdownL1"),
@@ -791,7 +791,7 @@ static const struct count want_slots[] = {
 static void test_variants(void)
 {
 	const struct metric_table *S = NULL, *D = NULL, *x;
-	struct metric_error err;
+	struct hpm_diag err;
 	struct counts ka = {.c = set_a};
 	struct metric_env ea = {.lookup = lookup, .ctx = &ka};
 

@@ -26,7 +26,7 @@ static const char *names(const struct metric_set *s, char *buf, size_t len)
 static const char *select_nodes(unsigned level, const char *list, char *buf, size_t len)
 {
 	struct metric_set s;
-	struct metric_error err;
+	struct hpm_diag err;
 	metric_set_init(&s, T);
 	int rc = metric_set_add_nodes(&s, level, list, &err);
 	if (rc)
@@ -94,7 +94,7 @@ static void test_errors(void)
 
 	/* nothing is added on error */
 	struct metric_set s;
-	struct metric_error err;
+	struct hpm_diag err;
 	metric_set_init(&s, T);
 	metric_set_add_metric(&s, metric_by_name(T, "ipc"));
 	tap_ok(metric_set_add_nodes(&s, 1, "retiring,zzz", &err) == METRIC_EUNKNOWN && s.nr == 1,
@@ -109,7 +109,7 @@ static void test_errors(void)
 static void test_bottleneck(void)
 {
 	struct metric_set s;
-	struct metric_error err;
+	struct hpm_diag err;
 	struct metric_value v[8];
 	char buf[256];
 	metric_set_init(&s, T);

@@ -248,7 +248,34 @@ run_fails_with "-o /dev/full" "cannot write '/dev/full': No space left on device
 run_fails_with "-o - into /dev/full" "cannot write to standard output: No space left on device" \
 	sh -c '"$1" record -e cpu-clock -o - -- true >/dev/full' sh "$HPMSTAT"
 run_fails_with "-p of no process" "no such process" "$HPMSTAT" record -p 2147483647 -o bad.data
+# a command that cannot be run: one line, 127 as stat's and the shell's,
+# no file (the command is released without waiting for its exec: the
+# failure is read at its end)
+: >not-executable
+for c in ./no-such-command ./not-executable; do
+	why="No such file or directory"
+	[ "$c" = ./not-executable ] && why="Permission denied"
+	run_fails_with "record -- $c: one line" "hpmstat record: cannot run '$c': $why" \
+		"$HPMSTAT" record -e cpu-clock -o bad.data -- "$c"
+	"$HPMSTAT" record -e cpu-clock -o bad.data -- "$c" 2>/dev/null
+	ok $([ $? = 127 ]; echo $?) "record -- $c: exit 127"
+done
 ok $([ ! -e ran ] && [ ! -e bad.data ]; echo $?) "no bad input ran the command or left a file"
+# recorded from its exec, the command is not waited for until then: record
+# reads its exec's outcome (the close-on-exec pipe's end) after the
+# command's exit, not at its exec (a wake-up inside the recording)
+if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
+	strace -f -e trace=read,exit_group -o exec.st "$HPMSTAT" record -q -e cpu-clock \
+		-o exec.data -- sleep 0.3
+	awk 'NR == 1 { self = $1 }
+	     $1 != self && /exit_group/ && !cmd_end { cmd_end = NR }
+	     $1 == self && /(read\(|read resumed>).*, 4\) *= 0$/ && !got { got = NR }
+	     END { exit !(cmd_end && got > cmd_end) }' exec.st
+	ok $? "record -- CMD: the command's exec is not waited for (its outcome read after its end)"
+	[ $? = 0 ] || diag "$(grep -E 'exit_group|, 4\)' exec.st | head -5)"
+else
+	skip "strace cannot trace here"
+fi
 
 # --- issue 27 item 6: perf's pipe idiom, a comm's control characters,
 # SIGKILL of record

@@ -56,6 +56,13 @@ grep -q 'Fetch_Latency  *1.99  *2.00  *+0.01  within noise' "$g/diff-rep.text"; 
 printf 'hpmstat-report\n1\n9\nhart0\n' | cmp -s - "$tmp/j"; ok $? "json: schema, version, 3 units x 3 periods of slices"
 "$JSONCHECK" .diff.nodes.0.noise .diff.nodes.0.se_base <"$g/diff-rep.json" >"$tmp/j" 2>&1
 [ "$(head -1 "$tmp/j")" = above ]; ok $? "json diff: noise verdict"
+# an emulated run says so in JSON as in the text's head line (one label);
+# a host run says it is not
+"$JSONCHECK" .runs.0.emulated .runs.0.emulation <"$g/hand.json" >"$tmp/j" 2>&1
+[ "$(sed -n 1p "$tmp/j")" = true ] && grep -qF " $(sed -n 2p "$tmp/j"); " "$g/hand.text"
+ok $? "json: an emulated run is marked emulated, in the words of the text ($(sed -n 2p "$tmp/j"))"
+"$HPMSTAT" report --format json host.json | "$JSONCHECK" .runs.0.emulated >"$tmp/j" 2>&1
+[ "$(cat "$tmp/j")" = false ]; ok $? "json: a run of the host is not emulated"
 
 # the locale does not change a number
 for loc in de_DE.UTF-8 fr_FR.UTF-8 C.UTF-8; do
@@ -145,9 +152,6 @@ usage() { # DESC NEEDLE ARGS...
 	run_fails_with "$d" "$n" "$HPMSTAT" report "$@"
 	[ "$rc" -eq 2 ] || { ok 1 "$d: exit 2"; diag "exit $rc"; }
 }
-# (standard input not a pipe: a pipe there is read as perf.data, as perf
-# report reads it)
-usage "no run" "no run file given" </dev/null
 usage "unknown option" "unknown option '--bogus'" --bogus hand.json
 usage "--diff with one file" "--diff needs BASE and NEW" --diff hand.json
 usage "--diff and other runs" "give no other run" --diff hand.json dram.json int.json

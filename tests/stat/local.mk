@@ -6,6 +6,8 @@ STAT_TESTS += tests/stat/record-bytes.sh tests/stat/record-stream.sh tests/stat/
 STAT_TESTS += tests/stat/evspec.sh
 # the command's start: its signal state, exec counted, exit codes (workload.c)
 STAT_TESTS += tests/stat/child-start.sh
+# what stat reads before it counts: /proc/cpuinfo once (strace)
+STAT_TESTS += tests/stat/startup-io.sh
 # Arm hosts on fake sysfs trees: the arm_pmuv3 attrs, 6.1 and 6.8, big.LITTLE
 STAT_TESTS += tests/stat/arm-perf.sh
 # toplev's options: -l, --nodes, -v descriptions, --no-multiplex
@@ -33,7 +35,7 @@ check_PROGRAMS += tests/stat/test-numbers
 tests_stat_test_numbers_SOURCES = tests/stat/test-numbers.c
 tests_stat_test_numbers_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_stat_test_numbers_LDADD = tests/libtap.a src/stat/libstat.a src/core/libcore.a src/metric/libmetric.a \
-	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emu/libhpmemu.a src/arm64/libarm64.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
+	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emukit/libhpmemukit.a src/arm64/libarm64.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
 TESTS += tests/stat/test-numbers tests/stat/numbers.sh
 EXTRA_DIST += tests/stat/numbers.sh tests/stat/locale.sh
 
@@ -48,7 +50,7 @@ EXTRA_DIST += $(STAT_SHAPE_TESTS) tests/stat/stat-file.py
 check_PROGRAMS += tests/stat/test-evspec
 tests_stat_test_evspec_SOURCES = tests/stat/test-evspec.c
 tests_stat_test_evspec_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
-tests_stat_test_evspec_LDADD = tests/libtap.a src/stat/libstat.a src/core/libcore.a src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emu/libhpmemu.a src/arm64/libarm64.a \
+tests_stat_test_evspec_LDADD = tests/libtap.a src/stat/libstat.a src/core/libcore.a src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emukit/libhpmemukit.a src/arm64/libarm64.a \
 	src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
 TESTS += tests/stat/test-evspec
 # Aggregation modes (--per-socket/die/core/node/thread, -t) against perf's
@@ -62,7 +64,7 @@ check_PROGRAMS += tests/stat/test-aggr
 tests_stat_test_aggr_SOURCES = tests/stat/test-aggr.c
 tests_stat_test_aggr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_stat_test_aggr_LDADD = tests/libtap.a src/stat/libstat.a src/core/libcore.a src/metric/libmetric.a \
-	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emu/libhpmemu.a src/arm64/libarm64.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
+	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emukit/libhpmemukit.a src/arm64/libarm64.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
 TESTS += tests/stat/test-aggr
 # perf's shadow values and their printf formats on hand-made counts
 check_PROGRAMS += tests/stat/test-shadow

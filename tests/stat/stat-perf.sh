@@ -88,6 +88,17 @@ run_fails_with "-r 0" "-r '0': must be 1 to" $H stat -r 0 -- true
 run_fails_with "unknown event with suggestions" "did you mean" $H stat -e task-clok -- true
 run_fails_with "unknown backend" "must be auto, perf or emu" $H stat --backend gpu -- true
 run_fails_with "Kunminghu events on perf without a Kunminghu PMU" "Kunminghu (kunminghu-v2) events need that PMU" $H stat --backend perf -e rob_commitInstr -- true
+# --topdown: what Topdown needs, on a host of no PMU (empty sysfs and procfs
+# roots: no cpuinfo, no core PMU), not the message of its first event
+mkdir -p "$dir/nosys" "$dir/noproc"
+HPMSTAT_SYSFS="$dir/nosys" HPMSTAT_PROCFS="$dir/noproc" $H stat --backend perf --topdown -- true >"$tap_out" 2>"$tap_err"
+[ $? -eq 1 ] && [ ! -s "$tap_out" ] && [ "$(wc -l <"$tap_err")" -eq 1 ] &&
+	grep -qx "hpmstat stat: --topdown: Topdown needs a Kunminghu or Neoverse PMU, and this host has none (use --backend emu or auto)" "$tap_err"
+ok $? "--backend perf --topdown without a supported PMU: one line, what Topdown needs"
+[ $? -eq 0 ] || diag "$(cat "$tap_err")"
+HPMSTAT_SYSFS="$dir/nosys" HPMSTAT_PROCFS="$dir/noproc" $H stat --backend perf --topdown=2 -e rob_commitInstr -- true >"$tap_out" 2>"$tap_err"
+[ $? -eq 1 ] && grep -q "Topdown needs a Kunminghu or Neoverse PMU" "$tap_err"
+ok $? "... with Kunminghu events beside it too"
 rm -f "$dir/ran"
 run_fails_with "--record to a path that cannot be written" "cannot write '$dir/no/such/run.json'" $H stat --record "$dir/no/such/run.json" -e task-clock -- touch "$dir/ran"
 [ ! -e "$dir/ran" ]; ok $? "... and the workload did not run"

@@ -105,7 +105,7 @@ static void level_is(const char *expr, enum hpm_level_only level, const char *sa
 {
 	struct hpm_evsel e;
 	struct hpm_event_code want;
-	struct hpm_model_error kerr;
+	struct hpm_diag kerr;
 	memset(&e, 0, sizeof(e));
 	e.kind = HPM_EV_MODEL;
 	if (hpm_model_kunminghu.encode(&hpm_model_kunminghu, expr, &e.enc, &kerr) ||

@@ -89,7 +89,7 @@ static int vars(void *ctx, const char *name, double *val)
 static double eval(const char *text)
 {
 	struct mexpr *e = NULL;
-	struct metric_error err;
+	struct hpm_diag err;
 	double v = (double)NAN;
 	if (mexpr_parse(text, &e, &err) == 0)
 		mexpr_eval(e, 0, vars, NULL, &v, &err);

@@ -33,3 +33,10 @@ tests_top_test_taskmetrics_LDADD = tests/libtap.a src/top/libtop.a src/stat/libs
 	src/backend/libbackend.a src/core/libcore.a src/metric/libmetric.a src/bpf/libhpmbpf.a \
 	$(HPM_TEST_LIBS) src/perfdata/libperfdata.a src/sym/libsym.a $(LIBELF_LIBS) $(LIBPFM4_LIBS) \
 	$(NCURSES_LIBS) $(LIBBPF_LIBS)
+# top.conf's warnings: each bad line at its line, a bad value at its column
+check_PROGRAMS += tests/top/test-config
+TESTS += tests/top/test-config
+tests_top_test_config_SOURCES = tests/top/test-config.c
+tests_top_test_config_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_top_test_config_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_top_test_config_LDADD = $(tests_top_test_taskmetrics_LDADD)

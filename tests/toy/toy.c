@@ -22,16 +22,9 @@ static const struct hpm_model_generic toy_generic[] = {
     {"instructions", "ev1", -1},
 };
 
-static void set_error(struct hpm_model_error *err, int code, int pos, const char *msg)
-{
-	err->code = code;
-	err->pos = pos;
-	snprintf(err->msg, sizeof(err->msg), "%s", msg);
-}
-
 /* "evK", "evK:u", "rHEX" */
 static int toy_encode(const struct hpm_pmu_model *m, const char *text, struct hpm_event_code *out,
-                      struct hpm_model_error *err)
+                      struct hpm_diag *err)
 {
 	(void)m;
 	const char *colon = strchr(text, ':');
@@ -44,8 +37,8 @@ static int toy_encode(const struct hpm_pmu_model *m, const char *text, struct hp
 	out->modes = TOY_MODE_U;
 	if (colon) {
 		if (strcmp(colon + 1, "u") != 0) {
-			set_error(err, HPM_MODEL_EINVAL, (int)n + 1,
-			          "the toy counts in mode u only");
+			hpm_diag_fail(err, HPM_MODEL_EINVAL, (int)n + 1, "%s",
+			              "the toy counts in mode u only");
 			return HPM_MODEL_EINVAL;
 		}
 		out->modes_given = true;
@@ -67,7 +60,7 @@ static int toy_encode(const struct hpm_pmu_model *m, const char *text, struct hp
 		snprintf(out->canonical, sizeof(out->canonical), "ev%c", text[2]);
 		return 0;
 	}
-	set_error(err, HPM_MODEL_EUNKNOWN, 0, "no toy event of that name");
+	hpm_diag_fail(err, HPM_MODEL_EUNKNOWN, 0, "%s", "no toy event of that name");
 	return HPM_MODEL_EUNKNOWN;
 }
 
@@ -132,49 +125,57 @@ static struct json_t *toy_decode_json(const struct hpm_pmu_model *m, uint64_t va
 	return NULL;
 }
 
-static int toy_parse_modifiers(const char *mods, unsigned *modes, struct hpm_model_error *err)
+static int toy_parse_modifiers(const struct hpm_pmu_model *m, const char *mods, unsigned *modes,
+                               struct hpm_diag *err)
 {
+	(void)m;
 	if (strcmp(mods, "u") == 0) {
 		*modes = TOY_MODE_U;
 		return 0;
 	}
-	set_error(err, HPM_MODEL_EINVAL, 0, "the toy counts in mode u only");
+	hpm_diag_fail(err, HPM_MODEL_EINVAL, 0, "%s", "the toy counts in mode u only");
 	return HPM_MODEL_EINVAL;
 }
 
-static const char *toy_modes_str(unsigned modes, char *buf, size_t len)
+static const char *toy_modes_str(const struct hpm_pmu_model *m, unsigned modes, char *buf,
+                                 size_t len)
 {
+	(void)m;
 	snprintf(buf, len, "%s", modes & TOY_MODE_U ? "U" : "none");
 	return buf;
 }
 
-static void toy_restrict_level(struct hpm_event_code *c, bool user)
+static void toy_restrict_level(const struct hpm_pmu_model *m, struct hpm_event_code *c, bool user)
 {
+	(void)m;
 	c->modes = user ? TOY_MODE_U : 0;
 	c->modes_given = true;
 }
 
-static const char *toy_constraint_name(int c)
+static const char *toy_constraint_name(const struct hpm_pmu_model *m, int c)
 {
+	(void)m;
 	return c == 0 ? "pool" : NULL;
 }
 
-static void toy_constraint_counters(int c, unsigned *first, unsigned *last)
+static void toy_constraint_counters(const struct hpm_pmu_model *m, int c, unsigned *first,
+                                    unsigned *last)
 {
-	(void)c;
+	(void)m, (void)c;
 	*first = 1;
 	*last = 2;
 }
 
-static int toy_constraint_of_counter(unsigned n)
+static int toy_constraint_of_counter(const struct hpm_pmu_model *m, unsigned n)
 {
+	(void)m;
 	return n == 1 || n == 2 ? 0 : -1;
 }
 
-static bool toy_merge(const struct hpm_event_code *a, const struct hpm_event_code *b,
-                      struct hpm_event_code *sum)
+static bool toy_merge(const struct hpm_pmu_model *m, const struct hpm_event_code *a,
+                      const struct hpm_event_code *b, struct hpm_event_code *sum)
 {
-	(void)a, (void)b, (void)sum;
+	(void)m, (void)a, (void)b, (void)sum;
 	return false;
 }
 

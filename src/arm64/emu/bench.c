@@ -17,7 +17,7 @@
 
 #include "arm64/emu/bench.h"
 #include "arm64/emu/pmu.h"
-#include "emu/rng.h"
+#include "emukit/rng.h"
 #include "util/xalloc.h"
 
 #define POOL       256 /* distinct run contents */

@@ -9,7 +9,7 @@
  * it), the synthetic stream (a pool of distinct run contents, drawn from a
  * seed, at run lengths of 1 to a chosen maximum, over EL0 and EL1 and streaming
  * mode), the recording of a caller's stream (timed by the shared harness,
- * emu/bench.h), and the comparison of every register at the end. Never
+ * emukit/bench.h), and the comparison of every register at the end. Never
  * prints, never exits.
  *
  * The engine knows no source of runs but its synthetic one: a workload
@@ -26,7 +26,7 @@
 
 #include "arm64/emu/pmu.h"
 #include "arm64/emu/source.h"
-#include "emu/bench.h"
+#include "emukit/bench.h"
 
 struct arm_emu_bench;
 

@@ -19,8 +19,9 @@
 #include "arm64/emu/pmu.h"
 #include "arm64/emu/profile.h"
 #include "arm64/emu/script.h"
-#include "emu/bench.h"
-#include "emu/lines.h"
+#include "emukit/bench.h"
+#include "emukit/lines.h"
+#include "emukit/script.h"
 #include "util/xalloc.h"
 
 /* A Topdown node: a number, or null where its formula divides by zero. */
@@ -218,22 +219,16 @@ static int arm_bench(const struct hpm_emu_options *opts, hpm_emu_line_fn out,
 }
 
 /* `emu --arch arm64 [SCRIPT]` (arch/machine.h): script.h's language on
- * a machine of feature profile opts->pmu (default v2). */
-struct arm_script_run {
-	struct arm_emu *m;
-	struct arm_script *s;
-};
-
-/* Closes a recording (its error in err, unless NULL) and frees the
- * interpreter and its machine. */
-static int arm_script_end(void *s, char *err, size_t errlen)
+ * a machine of feature profile opts->pmu (default v2), run as an
+ * hpm_emu_script_session. */
+static void arm_script_free_state(void *s)
 {
-	struct arm_script_run *r = s;
-	int ret = err ? arm_script_finish(r->s, err, errlen) : 0;
-	arm_script_free(r->s);
-	arm_emu_free(r->m);
-	free(r);
-	return ret;
+	arm_script_free(s);
+}
+
+static void arm_machine_free(void *m)
+{
+	arm_emu_free(m);
 }
 
 static int arm_script_start(const struct hpm_emu_options *opts, hpm_emu_line_fn out, void *ctx,
@@ -254,22 +249,12 @@ static int arm_script_start(const struct hpm_emu_options *opts, hpm_emu_line_fn 
 	    arm_emu_new(feat, (unsigned)opts->harts, (unsigned)opts->per_core, err, errlen);
 	if (!m)
 		return HPM_EMU_EUSAGE;
-	struct arm_script_run *r = xcalloc(1, sizeof(*r));
-	r->m = m;
 	/* an Arm core's name also names the events of `feed` */
-	r->s = arm_script_new(m, arm_emu_core_profile(pmu) ? pmu : NULL, out, ctx);
-	arm_script_set_stop(r->s, stop);
-	if (opts->trace_out && arm_script_trace(r->s, opts->trace_out, err, errlen) < 0) {
-		arm_script_end(r, NULL, 0);
-		return HPM_EMU_EFAIL;
-	}
-	*s = r;
-	return 0;
-}
-
-static int arm_script_run_line(void *s, const char *line, char *err, size_t errlen)
-{
-	return arm_script_exec(((struct arm_script_run *)s)->s, line, err, errlen);
+	struct arm_script *script =
+	    arm_script_new(m, arm_emu_core_profile(pmu) ? pmu : NULL, out, ctx);
+	*s = hpm_emu_script_session_new(arm_script_core(script), script, arm_script_free_state, m,
+	                                arm_machine_free, stop, opts->trace_out, err, errlen);
+	return *s ? 0 : HPM_EMU_EFAIL;
 }
 
 const struct hpm_emu_commands arm_emu_commands = {
@@ -283,6 +268,6 @@ const struct hpm_emu_commands arm_emu_commands = {
     .bench = arm_bench,
     .script_max_line = ARM_SCRIPT_MAX_LINE,
     .script_new = arm_script_start,
-    .script_exec = arm_script_run_line,
-    .script_end = arm_script_end,
+    .script_exec = hpm_emu_script_session_exec,
+    .script_end = hpm_emu_script_session_end,
 };

@@ -7,7 +7,7 @@
 #   regs.c       register names for scripts
 #   bench.c      the bench engine: fast path against reference
 #   doc-notes    the readings of the Arm ARM made here, for hpmstat-emu(1)
-# It uses only src/arm64, src/emu and src/util.
+# It uses only src/arm64, src/emukit and src/util.
 noinst_LIBRARIES += src/arm64/emu/libarm64emu.a
 src_arm64_emu_libarm64emu_a_SOURCES = \
 	src/arm64/emu/source.h \

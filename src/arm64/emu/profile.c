@@ -17,9 +17,9 @@
 #include "arm64/emu/profile.h"
 #include "arm64/emu/profiles-gen.h"
 #include "arm64/emu/stimulus.h"
-#include "emu/alias.h"
-#include "emu/profile.h"
-#include "emu/rng.h"
+#include "emukit/alias.h"
+#include "emukit/profile.h"
+#include "emukit/rng.h"
 #include "util/lex.h"
 #include "util/xalloc.h"
 
@@ -616,7 +616,7 @@ static int resolve_runs(struct parser *ps, struct cls *c)
 	return ret;
 }
 
-/* The alias table (emu/alias.h) over weights w[0..n) of items item[0..n). */
+/* The alias table (emukit/alias.h) over weights w[0..n) of items item[0..n). */
 static void alias_build(struct alias *a, const double *w, const unsigned *item, unsigned n)
 {
 	double sum = 0;

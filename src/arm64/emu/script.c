@@ -1,7 +1,7 @@
 /* script.c: the Arm emulator's script interpreter (see script.h).
  *
  * The language is Kunminghu's (src/kmh/emu/script.c) where it fits, and
- * runs on the same interpreter core (emu/script.h: one command a line, '#'
+ * runs on the same interpreter core (emukit/script.h: one command a line, '#'
  * starts a comment, `expect` compares the previous output line, `trace`
  * records); Arm's own commands, a table here, replace harts and modes with
  * PEs, exception levels, security states and streaming mode, and CSR
@@ -21,7 +21,7 @@
 #include "arm64/emu/stimulus.h"
 #include "arm64/emu/trace.h"
 #include "arm64/events.h"
-#include "emu/script.h"
+#include "emukit/script.h"
 #include "util/xalloc.h"
 
 #define MAX_WORDS 4096
@@ -444,11 +444,6 @@ struct arm_script *arm_script_new(struct arm_emu *m, const char *core, arm_scrip
 	return s;
 }
 
-int arm_script_finish(struct arm_script *s, char *err, size_t errlen)
-{
-	return hpm_emu_script_finish(s->core, err, errlen);
-}
-
 void arm_script_free(struct arm_script *s)
 {
 	if (!s)
@@ -458,17 +453,7 @@ void arm_script_free(struct arm_script *s)
 	free(s);
 }
 
-void arm_script_set_stop(struct arm_script *s, const volatile sig_atomic_t *stop)
+struct hpm_emu_script *arm_script_core(struct arm_script *s)
 {
-	hpm_emu_script_set_stop(s->core, stop);
-}
-
-int arm_script_trace(struct arm_script *s, const char *path, char *err, size_t errlen)
-{
-	return hpm_emu_script_trace(s->core, path, err, errlen);
-}
-
-int arm_script_exec(struct arm_script *s, const char *line, char *err, size_t errlen)
-{
-	return hpm_emu_script_exec(s->core, line, err, errlen);
+	return s->core;
 }

@@ -24,10 +24,11 @@
 #include "arm64/emu/pmu.h"
 
 struct arm_script;
+struct hpm_emu_script;
 
 typedef void (*arm_script_output_fn)(void *ctx, const char *line);
 
-/* The longest script line a reader should pass to arm_script_exec(). */
+/* The longest script line a reader should pass to the interpreter. */
 #define ARM_SCRIPT_MAX_LINE 65536u
 
 /* An interpreter on machine m (which it does not own); `core` names events
@@ -35,15 +36,11 @@ typedef void (*arm_script_output_fn)(void *ctx, const char *line);
  * names and then every core's). */
 struct arm_script *arm_script_new(struct arm_emu *m, const char *core, arm_script_output_fn out,
                                   void *ctx);
-/* Closes an open recording (see arm_script_finish for its errors). */
+/* Frees the interpreter, not the machine; closes an open recording
+ * (hpm_emu_script_finish() on its core reports its errors). */
 void arm_script_free(struct arm_script *s);
-/* Executes one line; 0, or -1 with the reason in err. */
-int arm_script_exec(struct arm_script *s, const char *line, char *err, size_t errlen);
-/* `run` and `replay` stop with an error once *stop is non-zero. */
-void arm_script_set_stop(struct arm_script *s, const volatile sig_atomic_t *stop);
-/* Starts recording every counted run to path (as `trace FILE`). */
-int arm_script_trace(struct arm_script *s, const char *path, char *err, size_t errlen);
-/* Ends a recording and reports its write errors. */
-int arm_script_finish(struct arm_script *s, char *err, size_t errlen);
+/* The shared interpreter core under s (emukit/script.h): lines go to
+ * hpm_emu_script_exec(), the stop flag, the recording. */
+struct hpm_emu_script *arm_script_core(struct arm_script *s);
 
 #endif

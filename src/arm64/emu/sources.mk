@@ -2,8 +2,8 @@
 # item 4), a library of their own so that they depend on nothing of the
 # machine: the run contract (source.h), exact per-cycle values and event
 # names (stimulus.c), workload profiles and their streams (profile.c),
-# traces (trace.c, on src/emu's trace core). Uses src/arm64 (the event
-# tables), src/emu and src/util.
+# traces (trace.c, on src/emukit's trace core). Uses src/arm64 (the event
+# tables), src/emukit and src/util.
 noinst_LIBRARIES += src/arm64/emu/libarm64src.a
 src_arm64_emu_libarm64src_a_SOURCES = \
 	src/arm64/emu/source.h \

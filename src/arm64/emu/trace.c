@@ -1,7 +1,7 @@
 /* trace.c: the Arm trace source: writing runs as text and replaying them.
  *
  * Owns: the Arm trace format (see trace.h) as a struct
- * hpm_emu_trace_format for the shared core (emu/trace.h, which reads,
+ * hpm_emu_trace_format for the shared core (emukit/trace.h, which reads,
  * validates, bounds and interns it), struct arm_src_trace_writer and
  * struct arm_src_trace. A line's content is everything but its cycles; a
  * replayed run's values point into the core's stored items.
@@ -15,7 +15,7 @@
 
 #include "arm64/emu/stimulus.h"
 #include "arm64/emu/trace.h"
-#include "emu/trace.h"
+#include "emukit/trace.h"
 #include "util/xalloc.h"
 
 static const char *const sec_names[ARM_EMU_NR_SEC] = {"ns", "s", "realm", "root"};

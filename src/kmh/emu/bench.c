@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/bench.h"
+#include "emukit/bench.h"
 #include "kmh/emu/bench.h"
 #include "kmh/emu/emu.h"
 #include "kmh/emu/workload.h"

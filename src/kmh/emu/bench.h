@@ -6,7 +6,7 @@
  * events, rotating ops and modes, some counters starting just below 2^64),
  * the recorded stream it replays (each distinct run content stored once)
  * and the comparison of every CSR afterwards; the timing is the shared
- * harness's (emu/bench.h). commands.c finds the profile and formats the
+ * harness's (emukit/bench.h). commands.c finds the profile and formats the
  * figures, the command (builtin/cmd-emu.c) parses options and prints; like
  * the rest of libemu this never prints or exits.
  */
@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/bench.h"
+#include "emukit/bench.h"
 
 struct emu_profile;
 struct emu_bench;

@@ -12,8 +12,9 @@
 
 #include <jansson.h>
 
-#include "emu/bench.h"
-#include "emu/lines.h"
+#include "emukit/bench.h"
+#include "emukit/lines.h"
+#include "emukit/script.h"
 #include "kmh/emu/bench.h"
 #include "kmh/emu/emu.h"
 #include "kmh/emu/machine.h"
@@ -226,43 +227,25 @@ static int kmh_bench(const struct hpm_emu_options *opts, hpm_emu_line_fn out,
 }
 
 /* `emu [SCRIPT]` (arch/machine.h): the script language of emu.h on a
- * machine of opts->harts harts. */
-struct kmh_script_run {
-	struct emu *emu;
-	struct emu_script *s;
-};
-
-/* Closes a recording (its error in err, unless NULL) and frees the
- * interpreter and its machine. */
-static int kmh_script_end(void *s, char *err, size_t errlen)
+ * machine of opts->harts harts, run as an hpm_emu_script_session. */
+static void kmh_script_free(void *s)
 {
-	struct kmh_script_run *r = s;
-	int ret = err ? emu_script_finish(r->s, err, errlen) : 0;
-	emu_script_free(r->s);
-	emu_free(r->emu);
-	free(r);
-	return ret;
+	emu_script_free(s);
+}
+
+static void kmh_machine_free(void *emu)
+{
+	emu_free(emu);
 }
 
 static int kmh_script_new(const struct hpm_emu_options *opts, hpm_emu_line_fn out, void *ctx,
                           const volatile sig_atomic_t *stop, void **s, char *err, size_t errlen)
 {
-	struct kmh_script_run *r = xcalloc(1, sizeof(*r));
-	*s = NULL;
-	r->emu = emu_new((unsigned)opts->harts);
-	r->s = emu_script_new(r->emu, out, ctx);
-	emu_script_set_stop(r->s, stop);
-	if (opts->trace_out && emu_script_trace(r->s, opts->trace_out, err, errlen) < 0) {
-		kmh_script_end(r, NULL, 0);
-		return HPM_EMU_EFAIL;
-	}
-	*s = r;
-	return 0;
-}
-
-static int kmh_script_exec(void *s, const char *line, char *err, size_t errlen)
-{
-	return emu_script_exec(((struct kmh_script_run *)s)->s, line, err, errlen);
+	struct emu *emu = emu_new((unsigned)opts->harts);
+	struct emu_script *script = emu_script_new(emu, out, ctx);
+	*s = hpm_emu_script_session_new(emu_script_core(script), script, kmh_script_free, emu,
+	                                kmh_machine_free, stop, opts->trace_out, err, errlen);
+	return *s ? 0 : HPM_EMU_EFAIL;
 }
 
 const struct hpm_emu_commands kmh_emu_commands = {
@@ -275,6 +258,6 @@ const struct hpm_emu_commands kmh_emu_commands = {
     .bench = kmh_bench,
     .script_max_line = EMU_SCRIPT_MAX_LINE,
     .script_new = kmh_script_new,
-    .script_exec = kmh_script_exec,
-    .script_end = kmh_script_end,
+    .script_exec = hpm_emu_script_session_exec,
+    .script_end = hpm_emu_script_session_end,
 };

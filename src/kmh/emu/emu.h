@@ -320,6 +320,7 @@ void emu_trace_free(struct emu_trace *t);
  * against one machine and hands every output line to a callback; errors are
  * returned, never printed. */
 struct emu_script;
+struct hpm_emu_script;
 
 typedef void (*emu_script_output_fn)(void *ctx, const char *line);
 
@@ -333,13 +334,10 @@ void emu_script_free(struct emu_script *s);
 /* Executes one line (without or with its newline). Returns 0, or -1 with the
  * reason in err; the caller adds the file and line number. */
 int emu_script_exec(struct emu_script *s, const char *line, char *err, size_t errlen);
-/* Makes `run` and `replay` stop (an error saying how far they got) once
- * *stop is non-zero, e.g. set by a SIGINT handler; NULL: never. */
-void emu_script_set_stop(struct emu_script *s, const volatile sig_atomic_t *stop);
-/* Starts recording every run (feed, run, replay) to `path`, as the `trace`
- * command does; replaces a recording in progress. */
-int emu_script_trace(struct emu_script *s, const char *path, char *err, size_t errlen);
 /* Ends a recording in progress and reports its write errors. */
 int emu_script_finish(struct emu_script *s, char *err, size_t errlen);
+/* The shared interpreter core under s (emukit/script.h): its stop flag,
+ * its recording, its session. */
+struct hpm_emu_script *emu_script_core(struct emu_script *s);
 
 #endif

@@ -11,7 +11,7 @@
 #   machine.c    hpm_machine_kunminghu (arch/machine.h): harts and sources
 #                behind the emulated-machine interface
 #   commands.c   what `hpmstat emu` runs on it: profiles, bench, scripts
-# It uses only src/kmh, src/emu (the shared trace and script cores, rng, alias,
+# It uses only src/kmh, src/emukit (the shared trace and script cores, rng, alias,
 # bench), src/arch and src/util.
 noinst_LIBRARIES += src/kmh/emu/libemu.a
 src_kmh_emu_libemu_a_SOURCES = \

@@ -48,7 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/rng.h"
+#include "emukit/rng.h"
 #include "kmh/emu/emu.h"
 #include "kmh/emu/workload.h"
 #include "kmh/kmh.h"

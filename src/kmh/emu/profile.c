@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/alias.h"
-#include "emu/profile.h"
+#include "emukit/alias.h"
+#include "emukit/profile.h"
 #include "kmh/emu/workload-int.h"
 #include "kmh/kmh.h"
 #include "util/lex.h"

@@ -3,7 +3,7 @@
  *
  * Owns: struct emu_script: the current hart and the stimulus of `feed`,
  * and Kunminghu's commands as a table for the shared interpreter core
- * (emu/script.h: words, dispatch, errors, `expect`, the trace recording).
+ * (emukit/script.h: words, dispatch, errors, `expect`, the trace recording).
  * It drives the three sources (stimulus, workload, trace) into the harts
  * and copies every run into the recording, so a recording holds exactly
  * what was counted.
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/script.h"
+#include "emukit/script.h"
 #include "kmh/emu/emu.h"
 #include "kmh/emu/workload.h"
 #include "util/xalloc.h"
@@ -352,6 +352,11 @@ struct emu_script *emu_script_new(struct emu *emu, emu_script_output_fn out, voi
 	return s;
 }
 
+struct hpm_emu_script *emu_script_core(struct emu_script *s)
+{
+	return s->core;
+}
+
 void emu_script_free(struct emu_script *s)
 {
 	if (!s)
@@ -359,16 +364,6 @@ void emu_script_free(struct emu_script *s)
 	hpm_emu_script_free(s->core);
 	emu_stimulus_free(s->stim);
 	free(s);
-}
-
-void emu_script_set_stop(struct emu_script *s, const volatile sig_atomic_t *stop)
-{
-	hpm_emu_script_set_stop(s->core, stop);
-}
-
-int emu_script_trace(struct emu_script *s, const char *path, char *err, size_t errlen)
-{
-	return hpm_emu_script_trace(s->core, path, err, errlen);
 }
 
 int emu_script_finish(struct emu_script *s, char *err, size_t errlen)

@@ -2,7 +2,7 @@
  *
  * Owns: the Kunminghu trace format (see EMU_TRACE_MAGIC in emu.h and
  * hpmstat-emu(1)) as a struct hpm_emu_trace_format for the shared core
- * (emu/trace.h, which reads, validates, bounds and interns it), struct
+ * (emukit/trace.h, which reads, validates, bounds and interns it), struct
  * emu_trace_writer and struct emu_trace. A line's content is its instret
  * and events; its mode is the run's tag, so identical lines whatever the
  * cycles and mode share one key and a replay runs on the fast path's cache.
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/trace.h"
+#include "emukit/trace.h"
 #include "kmh/emu/emu.h"
 #include "util/xalloc.h"
 

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/alias.h"
-#include "emu/rng.h"
+#include "emukit/alias.h"
+#include "emukit/rng.h"
 #include "kmh/emu/workload-int.h"
 #include "util/xalloc.h"
 

@@ -11,7 +11,7 @@ ARM_EMU_C_TESTS = \
 	tests/arm64/emu/fastpath
 check_PROGRAMS += $(ARM_EMU_C_TESTS)
 TESTS += $(ARM_EMU_C_TESTS)
-ARM_EMU_TEST_LIBS = tests/libtap.a src/arm64/emu/libarm64emu.a src/arm64/libarm64.a src/emu/libhpmemu.a \
+ARM_EMU_TEST_LIBS = tests/libtap.a src/arm64/emu/libarm64emu.a src/arm64/libarm64.a src/emukit/libhpmemukit.a \
 	src/util/libutil.a $(JANSSON_LIBS)
 ARM_EMU_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 EXTRA_DIST += tests/arm64/emu/arm-emu-test.h

@@ -10,8 +10,8 @@
  * multiply-shift one (bias below span / 2^32) elsewhere. Everything is
  * inline: the streams draw every few dozen emulated cycles.
  */
-#ifndef HPM_EMU_RNG_H
-#define HPM_EMU_RNG_H
+#ifndef HPM_EMUKIT_RNG_H
+#define HPM_EMUKIT_RNG_H
 
 #include <stdint.h>
 

@@ -5,12 +5,12 @@
  * n equally likely columns, column i keeps its own entry with probability
  * thr[i] / 2^32 and gives the rest to alias[i] (thr[i] UINT32_MAX: it
  * keeps it always, and alias[i] is i). The random bits come from the
- * caller (emu/rng.h), so that each stream keeps the draws it has always
+ * caller (emukit/rng.h), so that each stream keeps the draws it has always
  * made. The draw is inline and branch-light: a stream draws every few
  * dozen cycles.
  */
-#ifndef HPM_EMU_ALIAS_H
-#define HPM_EMU_ALIAS_H
+#ifndef HPM_EMUKIT_ALIAS_H
+#define HPM_EMUKIT_ALIAS_H
 
 #include <stdint.h>
 
@@ -29,7 +29,7 @@ static inline unsigned hpm_alias_pick(uint64_t r, unsigned n, const uint32_t *th
 	return (uint32_t)r < thr[col] ? col : alias[col];
 }
 
-/* The entry given an exactly uniform column col (emu/rng.h's
+/* The entry given an exactly uniform column col (emukit/rng.h's
  * hpm_rng_below()) and the draw r whose low 32 bits are the coin. */
 static inline unsigned hpm_alias_at(unsigned col, uint64_t r, const uint32_t *thr,
                                     const unsigned *alias)

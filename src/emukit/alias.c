@@ -1,9 +1,9 @@
-/* alias.c: Walker's alias table (see emu/alias.h). */
+/* alias.c: Walker's alias table (see emukit/alias.h). */
 #include "config.h"
 
 #include <stdlib.h>
 
-#include "emu/alias.h"
+#include "emukit/alias.h"
 #include "util/xalloc.h"
 
 void hpm_alias_build(const double *w, unsigned n, double total, uint32_t **thr_out,

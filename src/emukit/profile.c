@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/profile.h"
+#include "emukit/profile.h"
 #include "util/lex.h"
 #include "util/str.h"
 #include "util/xalloc.h"

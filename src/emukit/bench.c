@@ -1,4 +1,4 @@
-/* bench.c: the harness of both emulators' benches (see emu/bench.h).
+/* bench.c: the harness of both emulators' benches (see emukit/bench.h).
  *
  * Each chunk is recorded before any timing of it, and every machine plays
  * the recorded chunk: so both paths see the same runs, and neither timing
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "emu/bench.h"
-#include "emu/lines.h"
+#include "emukit/bench.h"
+#include "emukit/lines.h"
 
 static double now(void)
 {

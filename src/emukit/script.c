@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/script.h"
+#include "emukit/script.h"
 #include "util/xalloc.h"
 
 struct hpm_emu_script {
@@ -262,5 +262,49 @@ int hpm_emu_script_exec(struct hpm_emu_script *s, const char *line, char *err, s
 	}
 	free(w);
 	free(buf);
+	return ret;
+}
+
+struct hpm_emu_script_session {
+	struct hpm_emu_script *core;
+	void *state, *machine;
+	void (*free_state)(void *state);
+	void (*free_machine)(void *machine);
+};
+
+struct hpm_emu_script_session *hpm_emu_script_session_new(struct hpm_emu_script *core, void *state,
+                                                          void (*free_state)(void *), void *machine,
+                                                          void (*free_machine)(void *),
+                                                          const volatile sig_atomic_t *stop,
+                                                          const char *trace_out, char *err,
+                                                          size_t errlen)
+{
+	struct hpm_emu_script_session *ss = xcalloc(1, sizeof(*ss));
+	ss->core = core;
+	ss->state = state;
+	ss->machine = machine;
+	ss->free_state = free_state;
+	ss->free_machine = free_machine;
+	hpm_emu_script_set_stop(core, stop);
+	if (trace_out && hpm_emu_script_trace(core, trace_out, err, errlen) < 0) {
+		hpm_emu_script_session_end(ss, NULL, 0);
+		return NULL;
+	}
+	return ss;
+}
+
+int hpm_emu_script_session_exec(void *session, const char *line, char *err, size_t errlen)
+{
+	return hpm_emu_script_exec(((struct hpm_emu_script_session *)session)->core, line, err,
+	                           errlen);
+}
+
+int hpm_emu_script_session_end(void *session, char *err, size_t errlen)
+{
+	struct hpm_emu_script_session *ss = session;
+	int ret = err ? hpm_emu_script_finish(ss->core, err, errlen) : 0;
+	ss->free_state(ss->state);
+	ss->free_machine(ss->machine);
+	free(ss);
 	return ret;
 }

@@ -9,8 +9,8 @@
  * its runs and compares its registers; the harness knows neither. Never
  * prints, never exits.
  */
-#ifndef HPM_EMU_BENCH_H
-#define HPM_EMU_BENCH_H
+#ifndef HPM_EMUKIT_BENCH_H
+#define HPM_EMUKIT_BENCH_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -10,8 +10,8 @@
  * tables (struct emu_profile_format) and its own wording of the errors; it
  * knows nothing of a model's types (the records are void *).
  */
-#ifndef HPM_EMU_PROFILE_H
-#define HPM_EMU_PROFILE_H
+#ifndef HPM_EMUKIT_PROFILE_H
+#define HPM_EMUKIT_PROFILE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* lines.c: output a line at a time (see emu/lines.h). */
+/* lines.c: output a line at a time (see emukit/lines.h). */
 #include "config.h"
 
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/lines.h"
+#include "emukit/lines.h"
 #include "util/xalloc.h"
 
 void hpm_emu_linef(void (*out)(void *ctx, const char *line), void *ctx, const char *fmt, ...)

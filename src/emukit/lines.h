@@ -5,8 +5,8 @@
  * Owns: hpm_emu_linef(), printf to such a callback, and the percentages
  * of their listings.
  */
-#ifndef HPM_EMU_LINES_H
-#define HPM_EMU_LINES_H
+#ifndef HPM_EMUKIT_LINES_H
+#define HPM_EMUKIT_LINES_H
 
 /* Formats fmt (each line of it ending in '\n', as printf's would) and
  * hands each line, without its newline, to out(ctx, line). */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/trace.h"
+#include "emukit/trace.h"
 #include "util/line.h"
 #include "util/outfile.h"
 #include "util/xalloc.h"

@@ -1,4 +1,4 @@
-# src/emu: what the bundled PMU emulators (src/kmh/emu, src/arm64/emu) share,
+# src/emukit: what the bundled PMU emulators (src/kmh/emu, src/arm64/emu) share,
 # behind tables of callbacks each machine hands in: it includes no kmh/ or
 # arm64/ header and knows no ISA's types. The machines' libraries use it, so
 # it comes after them in a link (HPMSTAT_LIBS). It uses only src/util.
@@ -11,18 +11,18 @@
 #                machine's command table, expect, trace, the stoppable loop
 #   trace.[ch]   the trace reader and writer core: lines, limits, interning
 # One source per line, sorted.
-noinst_LIBRARIES += src/emu/libhpmemu.a
-src_emu_libhpmemu_a_SOURCES = \
-	src/emu/alias.c \
-	src/emu/alias.h \
-	src/emu/bench.c \
-	src/emu/bench.h \
-	src/emu/lines.c \
-	src/emu/lines.h \
-	src/emu/profile.c \
-	src/emu/profile.h \
-	src/emu/rng.h \
-	src/emu/script.c \
-	src/emu/script.h \
-	src/emu/trace.c \
-	src/emu/trace.h
+noinst_LIBRARIES += src/emukit/libhpmemukit.a
+src_emukit_libhpmemukit_a_SOURCES = \
+	src/emukit/alias.c \
+	src/emukit/alias.h \
+	src/emukit/bench.c \
+	src/emukit/bench.h \
+	src/emukit/lines.c \
+	src/emukit/lines.h \
+	src/emukit/profile.c \
+	src/emukit/profile.h \
+	src/emukit/rng.h \
+	src/emukit/script.c \
+	src/emukit/script.h \
+	src/emukit/trace.c \
+	src/emukit/trace.h

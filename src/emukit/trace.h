@@ -21,8 +21,8 @@
  *
  * Library rules: nothing here prints or exits.
  */
-#ifndef HPM_EMU_TRACE_H
-#define HPM_EMU_TRACE_H
+#ifndef HPM_EMUKIT_TRACE_H
+#define HPM_EMUKIT_TRACE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -14,8 +14,8 @@
  * Library rules: output lines go to a callback, errors to the caller's
  * buffer (the caller adds FILE:LINE); nothing here prints or exits.
  */
-#ifndef HPM_EMU_SCRIPT_H
-#define HPM_EMU_SCRIPT_H
+#ifndef HPM_EMUKIT_SCRIPT_H
+#define HPM_EMUKIT_SCRIPT_H
 
 #include <signal.h>
 #include <stdbool.h>
@@ -104,6 +104,26 @@ int hpm_emu_script_expect_text(const struct hpm_emu_script *s, const char *line,
 void hpm_emu_script_trace_error(char *err, size_t errlen, const char *path, unsigned line,
                                 const char *why);
 bool hpm_emu_script_is_space(char c);
+
+/* A script session, what `hpmstat emu [SCRIPT]` runs (arch/machine.h's
+ * script_new, script_exec and script_end): a machine, the machine's
+ * interpreter state around core, and how to free each. The machines' glue
+ * is then only how they make the two. */
+struct hpm_emu_script_session;
+/* A session that owns state (freed by free_state) and machine (then freed
+ * by free_machine): stops at *stop (NULL: never) and records to trace_out
+ * (NULL: no recording). NULL with the reason in err, everything freed. */
+struct hpm_emu_script_session *hpm_emu_script_session_new(struct hpm_emu_script *core, void *state,
+                                                          void (*free_state)(void *), void *machine,
+                                                          void (*free_machine)(void *),
+                                                          const volatile sig_atomic_t *stop,
+                                                          const char *trace_out, char *err,
+                                                          size_t errlen);
+/* script_exec(): hpm_emu_script_exec() on the session's core. */
+int hpm_emu_script_session_exec(void *session, const char *line, char *err, size_t errlen);
+/* script_end(): ends the recording (its errors in err, unless err is NULL,
+ * then they are ignored) and frees the session, its state and machine. */
+int hpm_emu_script_session_end(void *session, char *err, size_t errlen);
 
 /* `trace FILE | trace off`, for the tables. */
 hpm_emu_script_cmd_fn hpm_emu_script_cmd_trace;

@@ -1,0 +1,36 @@
+#!/bin/sh
+# startup-io.sh: what `stat` reads before it counts, as the kernel sees it
+# (strace): /proc/cpuinfo once (each read makes the kernel walk every CPU;
+# backend/pmu.c takes the cpuid and the isa line's Sscofpmf in one pass),
+# on this host and on a Kunminghu host's fake procfs tree whose isa line
+# comes before its ids, and the Kunminghu attrs there still say Sscofpmf.
+. "$top_srcdir/tests/lib.sh"
+H=$HPMSTAT
+scratch_dir
+command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null ||
+	skip_all "strace cannot trace here"
+
+# opens: how many times the trace in $1 opened a file named $2
+opens() { grep -c "open[a-z0-9]*(.*\"[^\"]*$2\"" "$1"; }
+
+strace -f -e trace=open,openat -o "$dir/host.st" "$H" stat -e task-clock -o /dev/null -- true
+n=$(opens "$dir/host.st" /cpuinfo)
+[ "$n" = 1 ]; ok $? "stat -e task-clock -- true opens /proc/cpuinfo once ($n)"
+
+k="$dir/kmh"
+mkdir -p "$k/sys/bus/event_source/devices/cpu/format" "$k/proc"
+echo 4 >"$k/sys/bus/event_source/devices/cpu/type"
+echo config:0-55 >"$k/sys/bus/event_source/devices/cpu/format/event"
+printf 'processor\t: 0\nhart\t\t: 0\nisa\t\t: rv64imafdch_sscofpmf_sstc\nmmu\t\t: sv39\nmvendorid\t: 0x0\nmarchid\t\t: 0x19\nmimpid\t\t: 0x0\n\n' >"$k/proc/cpuinfo"
+HPMSTAT_SYSFS="$k/sys" HPMSTAT_PROCFS="$k/proc" strace -f -e trace=open,openat -o "$dir/kmh.st" \
+	"$H" stat --dry-run -e 'ifu_req:u' -- true >"$dir/kmh.out" 2>&1
+rc=$?
+n=$(opens "$dir/kmh.st" /cpuinfo)
+[ $rc = 0 ] && [ "$n" = 1 ]
+ok $? "Kunminghu host (fake tree): one open of its cpuinfo ($n, exit $rc)"
+# Sscofpmf read from the isa line in that pass: :u is exclude_kernel, which
+# the kernel refuses without it (stat then says so instead of an attr)
+grep -q 'exclude_kernel' "$dir/kmh.out"
+ok $? "... and its isa line's Sscofpmf is seen: ifu_req:u opens with exclude_kernel"
+[ $? = 0 ] || diag "$(head -5 "$dir/kmh.out")"
+done_testing
