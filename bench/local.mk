@@ -8,7 +8,7 @@ bench: src/hpmstat$(EXEEXT)
 .PHONY: bench
 
 #   make bench-stat   hpmstat stat's targets (bench/stat-bench.sh)
-# bench-runtime is built by `make`, so the README's
+# bench-runtime is built by `make`, so doc/performance.md's
 # `sh bench/stat-bench.sh src/hpmstat bench/bench-runtime` works as written
 # (it is not installed)
 noinst_PROGRAMS += bench/bench-runtime
@@ -103,7 +103,7 @@ bench-bpf-riscv: src/hpmstat$(EXEEXT) src/kmh/gen/kmh-jevents src/arm64/gen/arm6
 #   make bench-startup  hpmstat's start-up against perf's, in paired runs:
 #                     wall time, libraries mapped, page faults, peak RSS
 #                     (bench/startup-bench.py over bench/bench-runtime;
-#                     STARTUP_RUNS pairs; figures in README.md)
+#                     STARTUP_RUNS pairs; figures in doc/performance.md)
 EXTRA_DIST += bench/startup-bench.py
 STARTUP_RUNS = 30
 bench-startup: src/hpmstat$(EXEEXT) bench/bench-runtime$(EXEEXT)

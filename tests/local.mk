@@ -39,6 +39,7 @@ include tests/serve/local.mk
 include tests/toy/local.mk
 include tests/riscv/local.mk
 include tests/events/local.mk
+include tests/man/local.mk
 include tests/sym/local.mk
 include tests/samples/local.mk
 include tests/record/local.mk

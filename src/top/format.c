@@ -9,7 +9,9 @@
 
 #include <jansson.h>
 
+#include "metric/metric.h"
 #include "top/top.h"
+#include "util/str.h"
 
 /* The Topdown level-1 names every view and the task sources share (the
  * model, the per-task rows of tasks.c, the printers here), kept apart from
@@ -162,7 +164,7 @@ static bool procs_have_td(const struct top_frame *f)
 	return false;
 }
 
-/* The first ev column of the text table: on the emulator its rows [0]
+/* The first ev column of the process table: on the emulator its rows [0]
  * and [1], the model's cycles and instructions, are the CYCLES and INSTR
  * columns already. */
 static unsigned ev_first(const struct top_frame *f)
@@ -203,9 +205,163 @@ static bool frame_has_bad(const struct top_frame *f)
 	return false;
 }
 
+/* ------------------------------------------ the tables every view shows */
+
+/* The mark after the sort column's name: v in the column's own order
+ * (numbers largest first, names and PIDs ascending), ^ reversed (r). */
+static const char *sort_mark(const struct top_frame *f, int col)
+{
+	return f->sort_col != col ? "" : f->reverse ? "^" : "v";
+}
+
+/* A column as wide as its values or its name with the sort mark,
+ * whichever is wider: no name is cut. */
+static int col_width(int values, const char *name)
+{
+	int w = (int)strlen(name) + 1;
+	return w > values ? w : values;
+}
+
+/* process column k: NI 3 wide, VIRT and RES 7 (htop's), the others 9 */
+static int pcol_width(const struct top_frame *f, unsigned k)
+{
+	const char *n = f->pcol_names[k];
+	int values = !strcmp(n, "NI") ? 3 : !strcmp(n, "VIRT") || !strcmp(n, "RES") ? 7 : 9;
+	return col_width(values, n);
+}
+
+/* the name column: a workload's "hart12: balanced seed 13" whole */
+static int name_width(const struct top_frame *f)
+{
+	return strcmp(f->backend, "emu") ? 20 : 24;
+}
+
+/* b's text without the blanks a last left-aligned column leaves */
+static size_t line_end(struct str_buf *b)
+{
+	size_t n = b->n < b->len ? b->n : b->len - 1;
+	while (n > 0 && b->buf[n - 1] == ' ')
+		b->buf[--n] = '\0';
+	return n;
+}
+
+static bool frame_emu(const struct top_frame *f)
+{
+	return !strcmp(f->backend, "emu");
+}
+
+size_t top_unit_header(char *buf, size_t len, const struct top_frame *f)
+{
+	struct str_buf b = {buf, len, 0};
+	buf[0] = '\0';
+	str_buf_add(&b, "%-8s %9s %9s %5s", "UNIT", "CYCLES", "INSTR", "IPC");
+	for (unsigned k = 0; k < f->ncols; k++)
+		str_buf_add(&b, " %*s", col_width(12, f->col_names[k]), f->col_names[k]);
+	return line_end(&b);
+}
+
+size_t top_unit_line(char *buf, size_t len, const struct top_frame *f, unsigned u)
+{
+	const struct top_unit *t = &f->units[u];
+	struct str_buf b = {buf, len, 0};
+	char cy[48], in[48], ipc[48];
+	buf[0] = '\0';
+	top_fmt_share(cy, sizeof(cy), &t->cycles);
+	top_fmt_share(in, sizeof(in), &t->instructions);
+	top_fmt_value(ipc, sizeof(ipc), t->ipc);
+	if (!isnan(t->ipc))
+		snprintf(ipc, sizeof(ipc), "%.2f", t->ipc);
+	str_buf_add(&b, "%-8s %9s %9s %5s", t->name, cy, in, ipc);
+	for (unsigned k = 0; k < f->ncols; k++) {
+		top_fmt_share(cy, sizeof(cy), &t->col[k]);
+		str_buf_add(&b, " %*s", col_width(12, f->col_names[k]), cy);
+	}
+	return line_end(&b);
+}
+
+/* event column k of the task rows: a value's 10, or the whole name */
+static int ev_width(const struct top_frame *f, unsigned k)
+{
+	return col_width(10, f->ev_names[k]) - 1;
+}
+
+size_t top_proc_header(char *buf, size_t len, const struct top_frame *f)
+{
+	struct str_buf b = {buf, len, 0};
+	bool work = top_rows_are_workloads(f);
+	char h[64];
+	buf[0] = '\0';
+	snprintf(h, sizeof(h), "%s%s", work ? "HART" : "PID", sort_mark(f, TOP_SORT_PID));
+	str_buf_add(&b, "%7s", h);
+	snprintf(h, sizeof(h), "%s%s", work ? "WORKLOAD" : "COMMAND", sort_mark(f, TOP_SORT_NAME));
+	str_buf_add(&b, " %-*s", name_width(f), h);
+	for (unsigned k = 0; k < f->npcols; k++) {
+		snprintf(h, sizeof(h), "%s%s", f->pcol_names[k], sort_mark(f, (int)k));
+		str_buf_add(&b, " %*s", pcol_width(f, k), h);
+	}
+	if (!frame_emu(f)) {
+		/* the state letter's column, one wide but for the mark */
+		snprintf(h, sizeof(h), "S%s", sort_mark(f, TOP_SORT_STATE));
+		str_buf_add(&b, " %s", h);
+		snprintf(h, sizeof(h), "USER%s", sort_mark(f, TOP_SORT_USER));
+		str_buf_add(&b, " %-8s", h);
+	}
+	/* task rows (tasks.h): the session's events and Topdown per task */
+	for (unsigned k = ev_first(f); f->ev_names && k < f->nev; k++)
+		if (f->ev_names[k])
+			str_buf_add(&b, " %*s", ev_width(f, k), f->ev_names[k]);
+	if (procs_have_td(f))
+		str_buf_add(&b, " %-*s", TOP_PROC_BAR_W, "TOPDOWN");
+	if (frame_emu(f))
+		str_buf_add(&b, " BOTTLENECK");
+	return line_end(&b);
+}
+
+size_t top_proc_line(char *buf, size_t len, const struct top_frame *f, unsigned i,
+                     const char *prefix, int *bar)
+{
+	const struct top_proc *p = &f->procs[i];
+	struct str_buf b = {buf, len, 0};
+	char v[48], name[sizeof(p->name) + 16];
+	int nw = name_width(f);
+	buf[0] = '\0';
+	*bar = -1;
+	snprintf(name, sizeof(name), "%s%s", prefix, p->name);
+	if (p->pid >= 0)
+		str_buf_add(&b, "%7d %-*.*s", p->pid, nw, nw, name);
+	else
+		str_buf_add(&b, "%7u %-*.*s", i, nw, nw, name);
+	for (unsigned k = 0; k < f->npcols; k++) {
+		top_fmt_pcol(v, sizeof(v), f, k, p->v[k]);
+		str_buf_add(&b, " %*s", pcol_width(f, k), v);
+	}
+	/* the state letter; X (proc(5)'s dead) for a row kept exited */
+	if (!frame_emu(f))
+		str_buf_add(&b, " %-*s %-8s", f->sort_col == TOP_SORT_STATE ? 2 : 1,
+		            p->exited     ? "X"
+		            : p->extra[0] ? p->extra
+		                          : "-",
+		            p->user[0] ? p->user : "-");
+	for (unsigned k = ev_first(f); f->ev_names && k < f->nev; k++) {
+		if (!f->ev_names[k])
+			continue;
+		top_fmt_value(v, sizeof(v), p->ev ? p->ev[k] : (double)NAN);
+		str_buf_add(&b, " %*s", ev_width(f, k), v);
+	}
+	if (procs_have_td(f)) {
+		char letters[TOP_PROC_BAR_W + 1];
+		top_fmt_bar(letters, TOP_PROC_BAR_W, p->td);
+		*bar = (int)b.n + 1;
+		str_buf_add(&b, " %s", letters);
+	}
+	if (frame_emu(f))
+		str_buf_add(&b, " %s", p->extra);
+	return line_end(&b);
+}
+
 void top_print_text(FILE *out, const struct top_frame *f)
 {
-	char a[48], b[48], c[48];
+	char a[48];
 	fprintf(out, "hpmstat top - frame %u, %.2f s, every %g s, back end %s%s\n", f->seq, f->t,
 	        f->delay, f->backend, f->paused ? " [paused]" : "");
 	fprintf(out, "%s\n", f->source);
@@ -217,25 +373,14 @@ void top_print_text(FILE *out, const struct top_frame *f)
 	        "Topdown level %u%s%s  (bar: R retiring, F frontend, B bad speculation, "
 	        "K backend)\n",
 	        f->level, f->focus[0] ? ", drill: " : "", f->focus);
-	fprintf(out, "%-8s %10s %10s %6s", "UNIT", "CYCLES", "INSTR", "IPC");
-	for (unsigned k = 0; k < f->ncols; k++)
-		fprintf(out, " %14.14s", f->col_names[k]);
-	fprintf(out, "  TOPDOWN\n");
+	char line[1024];
+	top_unit_header(line, sizeof(line), f);
+	fprintf(out, "%s  TOPDOWN\n", line);
 	for (unsigned u = 0; u < f->nunits; u++) {
-		const struct top_unit *t = &f->units[u];
 		char bar[41];
-		top_fmt_share(a, sizeof(a), &t->cycles);
-		top_fmt_share(b, sizeof(b), &t->instructions);
-		top_fmt_value(c, sizeof(c), t->ipc);
-		if (!isnan(t->ipc))
-			snprintf(c, sizeof(c), "%.2f", t->ipc);
-		fprintf(out, "%-8s %10s %10s %6s", t->name, a, b, c);
-		for (unsigned k = 0; k < f->ncols; k++) {
-			top_fmt_share(a, sizeof(a), &t->col[k]);
-			fprintf(out, " %14s", a);
-		}
-		top_fmt_bar(bar, 40, t->td);
-		fprintf(out, "  %s\n", bar);
+		top_unit_line(line, sizeof(line), f, u);
+		top_fmt_bar(bar, 40, f->units[u].td);
+		fprintf(out, "%s  %s\n", line, bar);
 	}
 	if (f->nnodes) {
 		fprintf(out, "Topdown (%% of slots or cycles, all units; <== bottleneck%s)\n",
@@ -245,10 +390,15 @@ void top_print_text(FILE *out, const struct top_frame *f)
 			top_fmt_value(a, sizeof(a), n->value);
 			if (!isnan(n->value))
 				snprintf(a, sizeof(a), "%.1f", n->value);
+			/* a share below 0 or over 100 %, shown as computed and
+			 * flagged as hpmstat stat flags it */
+			char why[64], flag[96] = "";
+			if (n->out_of_range)
+				snprintf(flag, sizeof(flag), "  [out of range: %s]",
+				         metric_range_text(n->value, why, sizeof(why)));
 			fprintf(out, "  %s%*s%-*s %6s%s%s\n", n->drilled ? ">>" : "  ",
 			        (int)(2 * (n->level - 1)), "", 28 - (int)(2 * (n->level - 1)),
-			        n->display, a, n->bottleneck ? "  <==" : "",
-			        n->multiplexed ? "" : "");
+			        n->display, a, flag, n->bottleneck ? "  <==" : "");
 		}
 	}
 	if (f->multiplexed)
@@ -259,10 +409,6 @@ void top_print_text(FILE *out, const struct top_frame *f)
 		        "%s: a value that cannot be right (a negative count or share, a "
 		        "share over 100%%, a %%CPU over 100 x the CPUs), not shown\n",
 		        TOP_BAD_TEXT);
-	bool emu = !strcmp(f->backend, "emu");
-	/* the emulator's rows: its workloads per hart, or a task schedule's
-	 * tasks (tasks.h) */
-	bool work = emu && !f->tasks[0];
 	/* a table that could not be listed says why, never "0 shown of 0" */
 	if (f->procs_error[0] && f->nprocs)
 		fprintf(out, "Processes: %u shown; %s\n", f->nprocs, f->procs_error);
@@ -273,53 +419,17 @@ void top_print_text(FILE *out, const struct top_frame *f)
 		 * more shown than counted (the count is refreshed every few
 		 * seconds only, and a process may start meanwhile) */
 		unsigned shown = procs_running(f);
-		fprintf(out, "%s: %u shown of %u\n", work ? "Workloads" : "Processes", shown,
+		fprintf(out, "%s: %u shown of %u\n",
+		        top_rows_are_workloads(f) ? "Workloads" : "Processes", shown,
 		        shown > f->nprocs_total ? shown : f->nprocs_total);
 	}
-	fprintf(out, "%7s %-28s", work ? "HART" : "PID", work ? "WORKLOAD" : "COMMAND");
-	for (unsigned k = 0; k < f->npcols; k++)
-		fprintf(out, " %9s%s", f->pcol_names[k], (int)k == f->sort_col ? "*" : " ");
-	/* task rows (tasks.h): the session's events and Topdown per task */
-	bool td = procs_have_td(f);
-	for (unsigned k = ev_first(f); f->ev_names && k < f->nev; k++)
-		if (f->ev_names[k])
-			fprintf(out, " %10.10s", f->ev_names[k]);
-	if (td)
-		fprintf(out, " %-20s", "TOPDOWN");
-	if (emu)
-		fprintf(out, " BOTTLENECK\n");
-	else
-		fprintf(out, " S%s USER%s\n", f->sort_col == TOP_SORT_STATE ? "*" : "",
-		        f->sort_col == TOP_SORT_USER ? "*" : "");
+	top_proc_header(line, sizeof(line), f);
+	fprintf(out, "%s\n", line);
 	for (unsigned i = 0; i < f->nprocs; i++) {
-		const struct top_proc *p = &f->procs[i];
-		char name[sizeof(p->name) + 8];
+		int bar;
 		/* a thread under its process, as ps f draws children */
-		snprintf(name, sizeof(name), "%s%s", p->thread ? " \\_ " : "", p->name);
-		if (p->pid >= 0)
-			fprintf(out, "%7d %-28.28s", p->pid, name);
-		else
-			fprintf(out, "%7u %-28.28s", i, name);
-		for (unsigned k = 0; k < f->npcols; k++) {
-			top_fmt_pcol(a, sizeof(a), f, k, p->v[k]);
-			fprintf(out, " %9s ", a);
-		}
-		for (unsigned k = ev_first(f); f->ev_names && k < f->nev; k++) {
-			if (!f->ev_names[k])
-				continue;
-			top_fmt_value(a, sizeof(a), p->ev ? p->ev[k] : (double)NAN);
-			fprintf(out, " %10s", a);
-		}
-		if (td) {
-			char bar[21];
-			top_fmt_bar(bar, 20, p->td);
-			fprintf(out, " %s", bar);
-		}
-		if (emu)
-			fprintf(out, " %s\n", p->extra);
-		else
-			fprintf(out, " %s %s\n", p->extra[0] ? p->extra : "-",
-			        p->user[0] ? p->user : "-");
+		top_proc_line(line, sizeof(line), f, i, f->procs[i].thread ? " \\_ " : "", &bar);
+		fprintf(out, "%s\n", line);
 	}
 	fprintf(out, "\n");
 }
@@ -387,6 +497,8 @@ void top_print_json(FILE *out, const struct top_frame *f)
 		json_object_set_new(j, "value", number_json(n->value));
 		json_object_set_new(j, "bottleneck", json_boolean(n->bottleneck));
 		json_object_set_new(j, "drilled", json_boolean(n->drilled));
+		if (n->out_of_range)
+			json_object_set_new(j, "out_of_range", json_true());
 		json_array_append_new(nodes, j);
 	}
 	json_object_set_new(o, "topdown", nodes);

@@ -475,6 +475,7 @@ static void fill_nodes(struct top_model *m, struct top_frame *f, struct stat_met
 		n->value = ms[k].value;
 		n->bottleneck = ms[k].bottleneck;
 		n->multiplexed = ms[k].multiplexed;
+		n->out_of_range = ms[k].out_of_range;
 		n->drilled = in_focus(m, ms[k].name) && (!focus || strcmp(focus->name, n->name));
 		if (n->multiplexed)
 			f->multiplexed = true;
@@ -719,9 +720,6 @@ static void fill_procs(struct top_model *m, struct top_frame *f, double interval
 	top_sort_procs(f);
 }
 
-/* every emulated frame says its harts are not this machine */
-#define TOP_EMU_NOT_HOST " (synthetic workload, not this host)"
-
 /* "Kunminghu PMU", or "no Kunminghu PMU (no Topdown)" */
 static const char *host_pmu(const struct top_model *m, char *buf, size_t len)
 {
@@ -837,15 +835,21 @@ int top_pcol_find(const struct top_frame *f, const char *name)
 	return -1;
 }
 
+bool top_rows_are_workloads(const struct top_frame *f)
+{
+	return f->backend && !strcmp(f->backend, "emu") && !f->tasks[0];
+}
+
 /* the columns that are not numbers, by their sort value */
 static const char *text_col_name(const struct top_frame *f, int col)
 {
 	bool emu = f->backend && !strcmp(f->backend, "emu");
+	bool work = top_rows_are_workloads(f);
 	switch (col) {
 	case TOP_SORT_PID:
-		return emu ? "HART" : "PID";
+		return work ? "HART" : "PID";
 	case TOP_SORT_NAME:
-		return emu ? "WORKLOAD" : "COMMAND";
+		return work ? "WORKLOAD" : "COMMAND";
 	case TOP_SORT_USER:
 		return emu ? NULL : "USER";
 	case TOP_SORT_STATE:
@@ -860,9 +864,14 @@ int top_sort_col(const struct top_frame *f, const char *name)
 	int c = top_pcol_find(f, name);
 	if (c >= 0)
 		return c;
-	/* pid keeps its old spelling on the emulator (the hart order) */
-	if (!strcasecmp(name, "pid"))
+	/* pid keeps its old spelling on the emulator (the hart order), and
+	 * its tables' names hold for either kind of row (a task schedule's
+	 * PID and COMMAND, the workloads' HART and WORKLOAD) */
+	bool emu = f->backend && !strcmp(f->backend, "emu");
+	if (!strcasecmp(name, "pid") || (emu && !strcasecmp(name, "hart")))
 		return TOP_SORT_PID;
+	if (emu && (!strcasecmp(name, "command") || !strcasecmp(name, "workload")))
+		return TOP_SORT_NAME;
 	for (int k = TOP_SORT_PID; k >= TOP_SORT_FIRST; k--) {
 		const char *t = text_col_name(f, k);
 		if (t &&

@@ -149,6 +149,9 @@ struct top_node {
 	bool bottleneck;
 	bool multiplexed;
 	bool drilled; /* a child of the drill-down focus */
+	/* a share below 0 or over 100 % (stat_metric.out_of_range): shown as
+	 * computed, flagged */
+	bool out_of_range;
 };
 
 /* Process table columns (perf back end) and workload columns (emulator). */
@@ -192,6 +195,10 @@ struct top_proc {
 	 * NAN: none; NULL off the emulator. Owned by the frame. */
 	double *truth;
 };
+
+/* Every emulated frame's source ends with this: its harts are not this
+ * machine (kept whole when a narrow terminal cuts the line). */
+#define TOP_EMU_NOT_HOST " (synthetic workload, not this host)"
 
 struct top_frame {
 	unsigned seq;
@@ -341,6 +348,23 @@ void top_fmt_pcol(char *buf, size_t len, const struct top_frame *f, unsigned k, 
 bool top_pcol_bad(const struct top_frame *f, unsigned k, double v);
 /* The Topdown bar of width w (letters R F B K), NUL-terminated, w+1 bytes. */
 void top_fmt_bar(char *buf, unsigned w, const double td[TD_NR]);
+/* The emulator's process table lists its workloads, one per hart (HART,
+ * WORKLOAD), unless a task schedule gives it tasks (PID, COMMAND). */
+bool top_rows_are_workloads(const struct top_frame *f);
+/* The unit table's header and unit u's line without its Topdown bar, and
+ * the process table's header and row i's line (prefix before its name: a
+ * thread's place in the tree), as batch and full-screen views both show
+ * them: every column at least as wide as its name, none cut; the sort
+ * column's name followed by v (its own order: numbers largest first,
+ * names and PIDs ascending) or ^ (reversed). Each returns the line's
+ * length; *bar is where the row's Topdown bar of TOP_PROC_BAR_W letters
+ * starts in it, -1 when the table has none. */
+#define TOP_PROC_BAR_W 20
+size_t top_unit_header(char *buf, size_t len, const struct top_frame *f);
+size_t top_unit_line(char *buf, size_t len, const struct top_frame *f, unsigned u);
+size_t top_proc_header(char *buf, size_t len, const struct top_frame *f);
+size_t top_proc_line(char *buf, size_t len, const struct top_frame *f, unsigned i,
+                     const char *prefix, int *bar);
 void top_print_text(FILE *out, const struct top_frame *f);
 /* One JSON object on one line. */
 void top_print_json(FILE *out, const struct top_frame *f);

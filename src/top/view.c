@@ -12,6 +12,7 @@
 #include <langinfo.h>
 #include <locale.h>
 
+#include "metric/metric.h"
 #include "metric/tdcolor.h"
 #include "top/view.h"
 #include "util/dlib.h"
@@ -333,23 +334,6 @@ static void draw_bar(struct top_view *v, int y, int x, int w, const double td[TD
 	}
 }
 
-/* The process table's widths: the columns of htop's table beside the
- * counters fit 120 columns with the table's "rows A-B of N" */
-static int name_w(const struct top_frame *f)
-{
-	return strcmp(f->backend, "emu") ? 20 : 24;
-}
-
-static int pcol_w(const struct top_frame *f, unsigned k)
-{
-	const char *n = f->pcol_names[k];
-	if (!strcmp(n, "NI"))
-		return 3;
-	if (!strcmp(n, "VIRT") || !strcmp(n, "RES"))
-		return 7;
-	return 9;
-}
-
 static void header_line(struct top_view *v, int y, const char *text)
 {
 	if (v->color)
@@ -371,6 +355,8 @@ static const char help_text[] =
     "  h ?        this help (any key closes it)\n"
     "  < >  s     sort the process table by the previous / next column\n"
     "  r          reverse the sort order\n"
+    "  v ^        after a column's name: the table is sorted by it, v in its own\n"
+    "             order (numbers largest first, names and PIDs A to Z), ^ reversed\n"
     "  p          pause / resume refreshing\n"
     "  + -        refresh interval x2 / /2 (0.1 s to 1 h)\n"
     "  t          Topdown level 1 -> 2 -> 3 -> 1 (reprograms the counters)\n"
@@ -440,7 +426,24 @@ static void draw_title(const struct top_frame *f)
 	         "hpmstat top - %02d:%02d:%02d  frame %u  every %gs  back end %s%s", tm.tm_hour,
 	         tm.tm_min, tm.tm_sec, f->seq, f->delay, f->backend, f->paused ? "  [paused]" : "");
 	mvaddnstr(0, 0, line, COLS);
-	mvaddnstr(1, 0, f->source, COLS);
+	/* an emulator's source keeps its "not this host" whole: what comes
+	 * before it is cut first, so a narrow terminal still says that the
+	 * harts shown are emulated */
+	size_t n = strlen(f->source), sl = strlen(TOP_EMU_NOT_HOST);
+	if ((int)n > COLS && n > sl && !strcmp(f->source + n - sl, TOP_EMU_NOT_HOST) &&
+	    COLS > (int)sl + 12) {
+		int head = COLS - (int)sl - 3;
+		/* at a word's end when one is in reach */
+		for (int i = head; i > head / 2; i--)
+			if (f->source[i] == ' ') {
+				head = i;
+				break;
+			}
+		snprintf(line, sizeof(line), "%.*s...%s", head, f->source, TOP_EMU_NOT_HOST);
+		mvaddnstr(1, 0, line, COLS);
+	} else {
+		mvaddnstr(1, 0, f->source, COLS);
+	}
 }
 
 /* The level and drill line, the tasks' origin and the bar's legend; returns
@@ -487,14 +490,10 @@ static int draw_status(const struct top_view *v, const struct top_frame *f)
  * next free row. */
 static int draw_units(struct top_view *v, const struct top_frame *f, int y)
 {
-	char line[1024], a[48], b[48], c[48];
-	int len;
-	len = snprintf(line, sizeof(line), "%-8s %9s %9s %5s", "UNIT", "CYCLES", "INSTR", "IPC");
-	for (unsigned k = 0; k < f->ncols && len < (int)sizeof(line) - 20; k++)
-		len +=
-		    snprintf(line + len, sizeof(line) - (size_t)len, " %12.12s", f->col_names[k]);
-	int barx = len + 2;
-	snprintf(line + len, sizeof(line) - (size_t)len, "  TOPDOWN");
+	char line[1024];
+	size_t len = top_unit_header(line, sizeof(line), f);
+	int barx = (int)len + 2;
+	snprintf(line + len, sizeof(line) - len, "  TOPDOWN");
 	header_line(v, y++, line);
 	int room = LINES - y - 6; /* leave the tree and the process table some rows */
 	unsigned nshow = f->nunits;
@@ -506,17 +505,7 @@ static int draw_units(struct top_view *v, const struct top_frame *f, int y)
 	for (unsigned u = u0; u < u0 + nshow; u++) {
 		const struct top_unit *t = &f->units[u];
 		bool sel = v->on_units && (int)u == v->usel;
-		top_fmt_share(a, sizeof(a), &t->cycles);
-		top_fmt_share(b, sizeof(b), &t->instructions);
-		if (isnan(t->ipc))
-			snprintf(c, sizeof(c), "-");
-		else
-			snprintf(c, sizeof(c), "%.2f", t->ipc);
-		len = snprintf(line, sizeof(line), "%-8s %9s %9s %5s", t->name, a, b, c);
-		for (unsigned k = 0; k < f->ncols && len < (int)sizeof(line) - 20; k++) {
-			top_fmt_share(a, sizeof(a), &t->col[k]);
-			len += snprintf(line + len, sizeof(line) - (size_t)len, " %12s", a);
-		}
+		top_unit_line(line, sizeof(line), f, u);
 		bar_on(sel);
 		mvaddnstr(y, 0, line, COLS);
 		bar_off(sel, y);
@@ -560,8 +549,9 @@ static int draw_tree(struct top_view *v, const struct top_frame *f, int y)
 				snprintf(a, sizeof(a), "-");
 			else
 				snprintf(a, sizeof(a), "%.1f", n->value);
-			snprintf(line, sizeof(line), "%s%*s%-*s %6s %s", n->drilled ? ">>" : "  ",
-			         ind, "", 26 - ind, n->display, a, n->bottleneck ? "<==" : "");
+			snprintf(line, sizeof(line), "%s%*s%-*s %6s%s %s", n->drilled ? ">>" : "  ",
+			         ind, "", 26 - ind, n->display, a, n->out_of_range ? "!" : " ",
+			         n->bottleneck ? "<==" : "");
 			if (n->bottleneck)
 				attron(A_BOLD);
 			mvaddnstr(y, 0, line, COLS);
@@ -571,7 +561,15 @@ static int draw_tree(struct top_view *v, const struct top_frame *f, int y)
 			int x0 = 42, w = COLS - x0 - 1;
 			if (w > 50)
 				w = 50;
-			if (w > 0 && !isnan(n->value) && n->value > 0) {
+			/* a share below 0 or over 100 % has no bar: it says so,
+			 * as hpmstat stat flags it */
+			if (n->out_of_range) {
+				char why[64];
+				snprintf(line, sizeof(line), "[out of range: %s]",
+				         metric_range_text(n->value, why, sizeof(why)));
+				if (w > 0)
+					mvaddnstr(y, x0, line, COLS - x0);
+			} else if (w > 0 && !isnan(n->value) && n->value > 0) {
 				const struct top_node *r = n;
 				while (r->parent >= 0)
 					r = &f->nodes[r->parent];
@@ -602,31 +600,8 @@ static int draw_tree(struct top_view *v, const struct top_frame *f, int y)
 static void draw_procs(struct top_view *v, const struct top_frame *f, int y,
                        const unsigned *order, const unsigned char *depth, unsigned nrows)
 {
-	char line[1024], a[48];
-	int len;
-	bool emu = !strcmp(f->backend, "emu");
-	/* the sort column is marked v (descending) or ^ (reversed) */
-	const char *mark = f->reverse ? "^" : "v";
-	char pidh[16], nameh[24];
-	snprintf(pidh, sizeof(pidh), "%s%s", emu ? "HART" : "PID",
-	         f->sort_col == TOP_SORT_PID ? mark : "");
-	snprintf(nameh, sizeof(nameh), "%s%s", emu ? "WORKLOAD" : "COMMAND",
-	         f->sort_col == TOP_SORT_NAME ? mark : "");
-	len = snprintf(line, sizeof(line), "%7s %-*s", pidh, name_w(f), nameh);
-	for (unsigned k = 0; k < f->npcols; k++) {
-		bool s = (int)k == f->sort_col;
-		char name[24];
-		snprintf(name, sizeof(name), "%s%s", f->pcol_names[k], s ? mark : "");
-		len += snprintf(line + len, sizeof(line) - (size_t)len, " %*s", pcol_w(f, k), name);
-	}
-	if (emu) {
-		len += snprintf(line + len, sizeof(line) - (size_t)len, "  BOTTLENECK");
-	} else {
-		char sh[8], uh[12];
-		snprintf(sh, sizeof(sh), "S%s", f->sort_col == TOP_SORT_STATE ? mark : "");
-		snprintf(uh, sizeof(uh), "USER%s", f->sort_col == TOP_SORT_USER ? mark : "");
-		len += snprintf(line + len, sizeof(line) - (size_t)len, " %-2s %-8s", sh, uh);
-	}
+	char line[1024];
+	size_t len = top_proc_header(line, sizeof(line), f);
 	/* where the window is in the table, as htop's scroll position */
 	v->page = LINES - 1 - (y + 1);
 	if (v->page < 1)
@@ -637,15 +612,21 @@ static void draw_procs(struct top_view *v, const struct top_frame *f, int y,
 	/* and no empty rows below the table while rows above are hidden */
 	if (v->scroll > 0 && (unsigned)v->scroll + (unsigned)v->page > nrows)
 		v->scroll = (int)nrows > v->page ? (int)nrows - v->page : 0;
+	char pos[200] = "";
 	if (f->procs_error[0])
-		snprintf(line + len, sizeof(line) - (size_t)len, "   %s", f->procs_error);
+		snprintf(pos, sizeof(pos), "   %s", f->procs_error);
 	else if (nrows)
-		snprintf(line + len, sizeof(line) - (size_t)len, "   rows %u-%u of %u",
-		         (unsigned)v->scroll + 1,
+		snprintf(pos, sizeof(pos), "   rows %u-%u of %u", (unsigned)v->scroll + 1,
 		         (unsigned)v->scroll + (unsigned)v->page < nrows
 		             ? (unsigned)v->scroll + (unsigned)v->page
 		             : nrows,
 		         nrows);
+	/* the position stays in view: a header wider than the terminal is
+	 * cut before it */
+	int room = COLS - (int)strlen(pos);
+	if ((int)len > room && room > 0)
+		len = (size_t)room;
+	snprintf(line + len, sizeof(line) - len, "%s", pos);
 	if (y < LINES - 2)
 		header_line(v, y++, line);
 	for (unsigned r = (unsigned)v->scroll; r < nrows && y < LINES - 1; r++) {
@@ -653,32 +634,17 @@ static void draw_procs(struct top_view *v, const struct top_frame *f, int y,
 		const struct top_proc *p = &f->procs[i];
 		bool sel = !v->on_units && (int)r == v->sel;
 		/* a thread's name after its tree line, as htop's tree view */
-		char name[72];
-		snprintf(name, sizeof(name), "%s%s", depth[r] ? "   " : "", p->name);
-		int nw = name_w(f);
-		if (p->pid >= 0)
-			len = snprintf(line, sizeof(line), "%7d %-*.*s", p->pid, nw, nw, name);
-		else
-			len = snprintf(line, sizeof(line), "%7u %-*.*s", i, nw, nw, name);
-		for (unsigned k = 0; k < f->npcols; k++) {
-			top_fmt_pcol(a, sizeof(a), f, k, p->v[k]);
-			len += snprintf(line + len, sizeof(line) - (size_t)len, " %*s",
-			                pcol_w(f, k), a);
-		}
-		/* the state letter; X (proc(5)'s dead) for a row kept exited,
-		 * which the row's dim shows too */
-		if (emu)
-			snprintf(line + len, sizeof(line) - (size_t)len, "  %s", p->extra);
-		else
-			snprintf(line + len, sizeof(line) - (size_t)len, " %-2s %s",
-			         p->exited     ? "X"
-			         : p->extra[0] ? p->extra
-			                       : "-",
-			         p->user[0] ? p->user : "-");
+		int barx;
+		top_proc_line(line, sizeof(line), f, i, depth[r] ? "   " : "", &barx);
 		if (p->exited)
 			attron(A_DIM);
 		bar_on(sel);
 		mvaddnstr(y, 0, line, COLS);
+		/* the letters of the task's Topdown bar in colour */
+		if (barx >= 0 && v->color)
+			draw_bar(v, y, barx,
+			         TOP_PROC_BAR_W < COLS - barx ? TOP_PROC_BAR_W : COLS - barx,
+			         p->td);
 		if (depth[r] && COLS > 10) {
 			if (v->utf8)
 				mvaddstr(y, 8, depth[r] == 2 ? "\u2514\u2500" : "\u251c\u2500");

@@ -16,7 +16,7 @@
 # built with coverage instrumentation and ASan/UBSan (without them
 # libFuzzer sees only the harness's own edges), and `make fuzz` runs each
 # for FUZZ_SECONDS (default 60) and prints execs, coverage and crashes
-# (each target's figures: README, "Fuzzing").
+# (each target's figures: doc/development.md, "Fuzzing").
 FUZZ_TARGETS = expr runfile weights trace profile script topconf perfdata perfdata-deep \
 	arm-profile
 

@@ -14,6 +14,10 @@ TESTS += tests/top/top-bpf.sh tests/top/top-fdlimit.sh tests/top/top-bottleneck.
 # by any column, flagged values (against /proc and a fake <proc>)
 TESTS += tests/top/top-htop.sh
 EXTRA_DIST += tests/top/top-htop.sh
+# what the tables say in both views: headers, sort mark, whole column
+# names, the emulator's disclaimer on a narrow terminal, flagged shares
+TESTS += tests/top/top-tables.sh
+EXTRA_DIST += tests/top/top-tables.sh
 EXTRA_DIST += tests/top/top-bpf.sh tests/top/top-fdlimit.sh tests/top/top-bottleneck.sh
 # a multi-threaded sleeper for the tree view test (top-keys.sh)
 check_PROGRAMS += tests/top/mt-sleeper

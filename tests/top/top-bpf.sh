@@ -172,7 +172,7 @@ for i in 1 2 3; do
 done
 [ $bad -eq 0 ] && [ $rows -ge 3 ]; ok $? "emulator tasks: attributed = ground truth, tasks add up to the hart ($rows rows)"
 "$H" top -b -n 1 -d 0.3 --backend emu --emu-profile tasks-mixed >"$tmp/eb" 2>/dev/null
-grep -Eq '^ +PID COMMAND +CYCLES\* +INSTR +IPC +TOPDOWN +BOTTLENECK$' "$tmp/eb"; ok $? "emulator tasks: batch table with Topdown per task"
+grep -Eq '^ +PID COMMAND +CYCLESv +INSTR +IPC +TOPDOWN +BOTTLENECK$' "$tmp/eb"; ok $? "emulator tasks: batch table with Topdown per task"
 grep -Eq '^ +1301  \\_ httpd-worker ' "$tmp/eb"; ok $? "emulator tasks: a thread under its process"
 # the count, as htop's "Tasks:" (and <proc> on a host): processes, a
 # thread row being none (it was "5 shown of 5" with httpd's worker)

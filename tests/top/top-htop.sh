@@ -173,7 +173,7 @@ counts=$(sed -n 's/^Processes: //p' "$tmp/tb" | tr '\n' '|')
 last=$(awk '/^hpmstat top - frame 3,/ { f = 1 } f' "$tmp/tb")
 [ "$counts" = "2 shown of 2|1 shown of 1|1 shown of 1|" ] &&
 	[ "$(printf '%s\n' "$last" | grep -Ec '^ +43[01][01] +\\_ tproc ')" -eq 2 ] &&
-	printf '%s\n' "$last" | grep -Eq '^ +4301 tproc .*exited'
+	printf '%s\n' "$last" | grep -Eq '^ +4301 tproc .* X( |$)'
 ok $? "Processes: running ones shown of those counted, beside thread rows and an exited one ($counts)"
 [ $? -eq 0 ] || diag "$last"
 done_testing

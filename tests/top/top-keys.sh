@@ -285,7 +285,7 @@ key -l "${name}f"; key Enter; wait_for "rows 1-2 of 2"
 ok $? "F4: two sleepers listed, sleeping ones too ($(rows))"
 # within a few frames: on a loaded machine a sleeper that woke can wait
 # runnable (R) for a CPU right when /proc is read
-wait_re "^ *$fa ${name}fa .* S +root *\$" 5; ok $? "a sleeper's row: state S, user root"
+wait_re "^ *$fa ${name}fa .* S +root( |\$)" 5; ok $? "a sleeper's row: state S, user root"
 # by PID: rows that stay in place (F3 moves the bar to a row, not a task)
 key F6; wait_for "sort by"; key C-u; key -l "pid"; key Enter; wait_for "PIDv"
 key F3; wait_for "search (name"; ok $? "F3: the search prompt"
