@@ -1,12 +1,10 @@
 /* counted.c: metrics evaluated on the events a run counted (see metric.h,
  * "counted events"): the one reading of counted rows that the stat session
  * and the report share, whatever holds the counts. */
-#include <ctype.h>
 #include <math.h>
 #include <string.h>
 
 #include "metric/metric.h"
-#include "util/xalloc.h"
 
 /* The row a metric reads for name: the first PMU row of that name, never a
  * host event that happens to share it (perf's "cycles" beside mcycle's). */
@@ -62,32 +60,4 @@ bool metric_set_eval_events(const struct metric_set *s, const struct metric_even
 double metric_value_shown(const struct metric *m, const struct metric_value *v)
 {
 	return (v->flags & (METRIC_F_NA | METRIC_F_ERROR)) ? (double)NAN : v->value * m->scale;
-}
-
-/* toplev's spelling of a node name; up: capitalise (a tree node) */
-static char *display_name(const char *name, bool up)
-{
-	const char *n = strncmp(name, "tma_", 4) == 0 ? name + 4 : name;
-	char *d = xstrdup(n);
-	for (char *p = d; *p && up; p++) {
-		if (p == d || p[-1] == '_')
-			*p = (char)toupper((unsigned char)*p);
-		if (*p == 'l' && (p == d || p[-1] == '_') && isdigit((unsigned char)p[1]))
-			*p = 'L';
-	}
-	/* acronyms, as toplev writes them */
-	char *dram = strstr(d, "Dram");
-	if (dram)
-		memcpy(dram, "DRAM", 4);
-	return d;
-}
-
-char *metric_display_name(const char *name)
-{
-	return display_name(name, strncmp(name, "tma_", 4) == 0);
-}
-
-char *metric_node_display_name(const struct metric *m)
-{
-	return display_name(m->name, m->level > 0 || strncmp(m->name, "tma_", 4) == 0);
 }

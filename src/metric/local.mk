@@ -13,4 +13,4 @@ src_gen_metrics2c_LDADD = src/util/libutil.a $(JANSSON_LIBS) -lm
 
 noinst_LIBRARIES += src/metric/libmetric.a
 src_metric_libmetric_a_SOURCES = src/metric/metric.h src/metric/expr.c src/metric/metrics.c \
-	src/metric/counted.c src/metric/tdcolor.h src/metric/tdcolor.c
+	src/metric/counted.c src/metric/names.c src/metric/tdcolor.h src/metric/tdcolor.c

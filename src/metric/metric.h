@@ -512,7 +512,7 @@ bool metric_set_eval_events(const struct metric_set *s, const struct metric_even
  * percentage); NAN when n/a or in error. */
 double metric_value_shown(const struct metric *m, const struct metric_value *v);
 
-/* The name a tree shows for a metric, as toplev names its nodes
+/* (names.c) The name a tree shows for a metric, as toplev names its nodes
  * (tma_frontend_bound -> Frontend_Bound, tma_l1_bound -> L1_Bound, Dram ->
  * DRAM); other metrics keep their name. A new string. */
 char *metric_display_name(const char *name);

@@ -38,6 +38,13 @@ const char *top_bottleneck_of(const struct stat_metric *ms, unsigned nr)
 	return leaf < 0 ? "-" : ms[leaf].display;
 }
 
+/* Here, not in model.c: the printers ask it, and model.c drives tasks.c,
+ * which needs these helpers and nothing of model.c. */
+bool top_rows_are_workloads(const struct top_frame *f)
+{
+	return f->backend && !strcmp(f->backend, "emu") && !f->tasks[0];
+}
+
 void top_fmt_value(char *buf, size_t len, double v)
 {
 	static const char sfx[] = " KMGTP";

@@ -835,11 +835,6 @@ int top_pcol_find(const struct top_frame *f, const char *name)
 	return -1;
 }
 
-bool top_rows_are_workloads(const struct top_frame *f)
-{
-	return f->backend && !strcmp(f->backend, "emu") && !f->tasks[0];
-}
-
 /* the columns that are not numbers, by their sort value */
 static const char *text_col_name(const struct top_frame *f, int col)
 {
