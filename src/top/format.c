@@ -17,7 +17,8 @@
  * model, the per-task rows of tasks.c, the printers here), kept apart from
  * model.c so that tasks.c, which model.c drives, needs nothing of it. */
 const char top_td_letter[TD_NR] = {'R', 'F', 'B', 'K'};
-const char *const top_td_name[TD_NR] = {"retiring", "frontend", "bad_speculation", "backend"};
+const char *const top_td_name[TD_NR] = {"Retiring", "Frontend_Bound", "Bad_Speculation",
+                                        "Backend_Bound"};
 const char *const top_td_metric[TD_NR] = {"tma_retiring", "tma_frontend_bound",
                                           "tma_bad_speculation", "tma_backend_bound"};
 
@@ -377,8 +378,8 @@ void top_print_text(FILE *out, const struct top_frame *f)
 	if (f->status[0])
 		fprintf(out, "note: %s\n", f->status);
 	fprintf(out,
-	        "Topdown level %u%s%s  (bar: R retiring, F frontend, B bad speculation, "
-	        "K backend)\n",
+	        "Topdown level %u%s%s  (bar: R Retiring, F Frontend_Bound, B Bad_Speculation, "
+	        "K Backend_Bound)\n",
 	        f->level, f->focus[0] ? ", drill: " : "", f->focus);
 	char line[1024];
 	top_unit_header(line, sizeof(line), f);
@@ -485,7 +486,7 @@ void top_print_json(FILE *out, const struct top_frame *f)
 			json_object_set_new(j, "idle", json_true());
 		json_t *td = json_object();
 		for (unsigned k = 0; k < TD_NR; k++)
-			json_object_set_new(td, top_td_name[k], number_json(t->td[k]));
+			json_object_set_new(td, top_td_metric[k], number_json(t->td[k]));
 		json_object_set_new(j, "topdown", td);
 		json_t *cols = json_object();
 		for (unsigned k = 0; k < f->ncols; k++)
@@ -561,7 +562,7 @@ void top_print_json(FILE *out, const struct top_frame *f)
 		if (td) {
 			json_t *t = json_object();
 			for (unsigned k = 0; k < TD_NR; k++)
-				json_object_set_new(t, top_td_name[k], number_json(p->td[k]));
+				json_object_set_new(t, top_td_metric[k], number_json(p->td[k]));
 			json_object_set_new(j, "topdown", t);
 		}
 		json_array_append_new(procs, j);

@@ -377,7 +377,7 @@ static const char help_text[] =
     "  with the text)  F4 filter (/)  F5 tree  F6 sort by a named column  F7 nice -1\n"
     "  F8 nice +1 (the selected task; -1 needs privilege)  F9 kill (k)  F10 quit\n"
     "\n"
-    "Bar: R retiring, F frontend bound, B bad speculation, K backend bound\n"
+    "Bar: R Retiring, F Frontend_Bound, B Bad_Speculation, K Backend_Bound\n"
     "(green, blue, magenta, red with colours). (NN%): counted NN% of the time\n"
     "and scaled; *: computed from scaled counts; ?: a value that cannot be\n"
     "right (a negative count or share, a share over 100%), never a number.\n";
@@ -469,18 +469,22 @@ static int draw_status(const struct top_view *v, const struct top_frame *f)
 		mvaddnstr(y++, 0, f->tasks, COLS);
 	}
 	if (v->color) {
-		static const char *const lab[TD_NR] = {"retiring", "frontend", "bad spec",
-		                                       "backend"};
+		/* stat's node names, so the legend reads as stat's tree does */
 		int x = 0;
-		for (int k = 0; k < TD_NR && x < COLS - 12; k++) {
+		for (int k = 0; k < TD_NR; k++) {
+			int w = 3 + (int)strlen(top_td_name[k]) + 2;
+			if (x + w - 2 > COLS)
+				break;
 			attron(COLOR_PAIR(PAIR_TD + k));
 			mvaddstr(y, x, "  ");
 			attroff(COLOR_PAIR(PAIR_TD + k));
-			mvaddstr(y, x + 3, lab[k]);
-			x += 14;
+			mvaddstr(y, x + 3, top_td_name[k]);
+			x += w;
 		}
 	} else {
-		mvaddnstr(y, 0, "bar: R retiring  F frontend  B bad speculation  K backend", COLS);
+		mvaddnstr(y, 0,
+		          "bar: R Retiring  F Frontend_Bound  B Bad_Speculation  K Backend_Bound",
+		          COLS);
 	}
 	y++;
 	return y;

@@ -28,8 +28,23 @@ grep -q 'hart1: balanced seed 2' "$tmp/b"; ok $? "batch: the emulated workloads 
 [ $rc -eq 0 ] && [ "$(wc -l <"$tmp/j")" -eq 3 ]; ok $? "--json -n 3: three lines"
 out=$("$J" --lines .frame .backend .units.# .units.1.unit .topdown.# <"$tmp/j" | tr '\n' ' ')
 [ "$out" = "3 emu 2 hart1 4 " ]; ok $? "--json frames parse (got: $out)"
-r=$("$J" --lines .units.0.topdown.retiring <"$tmp/j")
-awk -v r="$r" 'BEGIN { exit !(r > 0 && r < 100) }'; ok $? "--json: retiring is a percentage ($r)"
+r=$("$J" --lines .units.0.topdown.tma_retiring <"$tmp/j")
+awk -v r="$r" 'BEGIN { exit !(r > 0 && r < 100) }'; ok $? "--json: tma_retiring is a percentage ($r)"
+
+# one vocabulary (issue 33 item 7): the bar's legend names the level-1
+# nodes as stat's tree does, and the JSON keys are stat -j's metric names
+"$H" stat --backend emu --topdown -- true 2>&1 >/dev/null |
+	awk '/Topdown level 1/ { on = 1; next } on && NF == 0 { exit } on { print $1 }' |
+	sort >"$tmp/stat-names"
+sed -n 's/^Topdown level 1.*(bar: \(.*\))$/\1/p' "$tmp/b" | sed 1q | tr ',' '\n' |
+	awk '{ print $2 }' | sort >"$tmp/top-names"
+[ "$(wc -l <"$tmp/stat-names")" -eq 4 ] && cmp -s "$tmp/stat-names" "$tmp/top-names"
+ok $? "batch: the bar's legend names stat's level-1 nodes ($(tr '\n' ' ' <"$tmp/top-names"))"
+"$H" stat -j --backend emu --topdown -- true 2>&1 >/dev/null |
+	sed -n 's/.*"metric-unit" : "[^"]* \(tma_[a-z_]*\)".*/\1/p' | sort >"$tmp/stat-keys"
+"$J" --lines .units.0.topdown <"$tmp/j" | grep -o '"[a-z_]*"' | tr -d '"' | sort >"$tmp/top-keys"
+[ "$(wc -l <"$tmp/stat-keys")" -eq 4 ] && cmp -s "$tmp/stat-keys" "$tmp/top-keys"
+ok $? "--json: units[].topdown keys are stat -j's metric names ($(tr '\n' ' ' <"$tmp/top-keys"))"
 
 "$H" top --json -n 1 -d 0.1 --backend emu -t 3 -e 'ifu_req,mcycle' >"$tmp/j3"
 out=$("$J" .topdown.# .level .units.0.columns.ifu_req.share <"$tmp/j3" | tr '\n' ' ')

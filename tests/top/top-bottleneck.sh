@@ -52,8 +52,6 @@ def check(what, got, want):
     if got != want:
         bad += 1
         print(what, "named", got, "rule", want)
-key = {"retiring": "tma_retiring", "frontend": "tma_frontend_bound",
-       "bad_speculation": "tma_bad_speculation", "backend": "tma_backend_bound"}
 if mode == "top":
     for line in open(path):
         f = json.loads(line)
@@ -72,7 +70,7 @@ if mode == "top":
             # a hart's column: the deepest node of the rule on its own tree
             # (level 1 in the unit rows)
             for u, p in zip(f["units"], f["processes"]):
-                v = {key[k]: x for k, x in u["topdown"].items()}
+                v = dict(u["topdown"])
                 w = rule(v, {k: None for k in v})
                 if f["level"] == 1:
                     check("frame %d %s" % (f["frame"], u["unit"]), p["bottleneck"],
@@ -85,7 +83,7 @@ if mode == "top":
             for p in f["processes"]:
                 if p.get("exited") or "topdown" not in p:
                     continue
-                v = {key[k]: x for k, x in p["topdown"].items()}
+                v = dict(p["topdown"])
                 w = rule(v, {k: None for k in v})
                 check("frame %d task %d" % (f["frame"], p["pid"]), p["bottleneck"],
                       display(w[-1]) if w else "-")

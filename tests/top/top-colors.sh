@@ -67,9 +67,10 @@ start "env -u NO_COLOR XDG_CONFIG_HOME=$tmp/none $H top -d 0.2 --backend emu"
 wait_for 'frame 2'
 cap -e >"$tmp/pane"
 esc=$(printf '\033')
-# top's colour of a node: the first background colour after its name
+# top's colour of a node: the first background colour after its name in
+# the tree (not in the legend, the one line naming them all, colour first)
 top_ansi() {
-	grep -a " $1 " "$tmp/pane" | head -1 | sed "s/^.* $1 //" | grep -o "$esc\[4[0-7]m" | head -1 |
+	grep -a " $1 " "$tmp/pane" | grep -av 'Retiring .*Frontend_Bound .*Backend_Bound' | head -1 | sed "s/^.* $1 //" | grep -o "$esc\[4[0-7]m" | head -1 |
 		sed "s/$esc\[4\([0-7]\)m/\1/"
 }
 for pair in tma_retiring:Retiring:2 tma_frontend_bound:Frontend_Bound:4 \
