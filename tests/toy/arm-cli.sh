@@ -41,8 +41,8 @@ ok $? "-M ipc: 3.00 (INST_RETIRED / CPU_CYCLES)"
 
 # ---- top: level 1 per unit and the tree, JSON and batch text
 $A top -j -n 1 -d 0.2 --pmu $M --no-config 2>"$tap_err" |
-	$J units.0.ipc units.0.topdown.frontend units.0.topdown.bad_speculation \
-		units.0.topdown.backend units.0.topdown.retiring topdown.2.bottleneck | tr '\n' ' ' >"$tap_out"
+	$J units.0.ipc units.0.topdown.tma_frontend_bound units.0.topdown.tma_bad_speculation \
+		units.0.topdown.tma_backend_bound units.0.topdown.tma_retiring topdown.2.bottleneck | tr '\n' ' ' >"$tap_out"
 [ "$(cat "$tap_out")" = "3.0 25.0 9.375 37.5 28.125 true " ]
 ok $? "top -j --pmu $M: IPC 3, level 1 25 / 9.375 / 37.5 / 28.125, backend the bottleneck ($(cat "$tap_out"))"
 $A top -b -n 1 -d 0.2 --pmu $M --no-config >"$tap_out" 2>"$tap_err"
