@@ -186,6 +186,7 @@ static void metric_of(const struct stat_replay *r, unsigned k, const struct rf_m
 	                          .level = d->level,
 	                          .parent = d->parent,
 	                          .under = -1,
+	                          .beside = -1,
 	                          .value = v->value,
 	                          .raw = v->raw,
 	                          .out_of_range = v->out_of_range,

@@ -66,6 +66,37 @@ static void csv_prefix(const struct stat_config *cfg, const struct stat_result *
 	}
 }
 
+/* -M's metric k in the metric-value and metric-unit fields, as perf's
+ * print_metric_csv cuts the value: its digits and '.' */
+static void csv_beside(const struct stat_config *cfg, const struct stat_result *res, unsigned k)
+{
+	char val[64], unit[160];
+	stat_metric_beside_text(&res->metrics[k], val, sizeof(val), unit, sizeof(unit));
+	const char *v = val + strspn(val, " ");
+	fprintf(cfg->out, "%.*s%s",
+	        isnan(res->metrics[k].value) ? 3 : (int)strspn(v, "0123456789."), v, cfg->csv_sep);
+	csv_text(cfg, unit);
+}
+
+/* The metrics of row i from metric k on, each on a line of its own:
+ * perf's new_line_csv, the counter fields empty */
+static void csv_beside_lines(const struct stat_config *cfg, const struct stat_result *res,
+                             unsigned i, int unit, int k)
+{
+	const char *s = cfg->csv_sep;
+	for (; k >= 0; k = stat_metric_beside_next(cfg, res, i, k)) {
+		csv_prefix(cfg, res, i, unit);
+		/* value, unit, event, [cgroup,] [variance,] run-time, pcnt */
+		fprintf(cfg->out, "%s%s%s%s%s", s, s, s, s, s);
+		if (stat_cgroup_field(res, i))
+			fputs(s, cfg->out);
+		if (res->noise)
+			fputs(s, cfg->out);
+		csv_beside(cfg, res, (unsigned)k);
+		fputc('\n', cfg->out);
+	}
+}
+
 static void csv_event(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
                       int unit)
 {
@@ -74,6 +105,8 @@ static void csv_event(const struct stat_config *cfg, const struct stat_result *r
 	double share = 0, m;
 	const char *munit, *none = stat_no_count_text(res, i, unit);
 	char num[HPM_COUNT_STR_MAX + 8];
+	/* -M's metrics read from this row (the first on it, as perf's) */
+	int beside = unit < 0 ? stat_metric_beside_next(cfg, res, i, -1) : -1;
 
 	(void)stat_event_value(res, i, unit, &share);
 	csv_prefix(cfg, res, i, unit);
@@ -96,6 +129,7 @@ static void csv_event(const struct stat_config *cfg, const struct stat_result *r
 		if (res->noise)
 			fprintf(cfg->out, "0.00%%%s", s);
 		fprintf(cfg->out, "0%s%.2f%s%s\n", s, stat_no_count_pct(res, i, unit), s, s);
+		csv_beside_lines(cfg, res, i, unit, beside);
 		return;
 	}
 	if (res->noise) {
@@ -114,9 +148,13 @@ static void csv_event(const struct stat_config *cfg, const struct stat_result *r
 		v += strspn(v, " ");
 		fprintf(cfg->out, "%.*s%s", (int)strspn(v, "0123456789."), v, s);
 		csv_text(cfg, munit);
+	} else if (beside >= 0) {
+		csv_beside(cfg, res, (unsigned)beside);
+		beside = stat_metric_beside_next(cfg, res, i, beside);
 	} else
 		fputs(s, cfg->out);
 	fputc('\n', cfg->out);
+	csv_beside_lines(cfg, res, i, unit, beside);
 }
 
 static void csv_metric(const struct stat_config *cfg, const struct stat_result *res, unsigned k,

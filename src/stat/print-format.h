@@ -48,6 +48,20 @@ bool stat_metric_only_per_unit(const struct stat_config *cfg, const struct stat_
  * before the metrics' headers, as perf's ("core,cpus,", "node,") */
 void stat_metric_only_csv_header(const struct stat_config *cfg, const struct stat_result *res);
 
+/* -M without --topdown (and without -A, an aggregation, --metric-only):
+ * each metric in perf's '#' column of the event row it reads first
+ * (stat_metric.beside), as perf prints -M; the others as rows of their own */
+bool stat_metrics_beside(const struct stat_config *cfg, const struct stat_result *res);
+/* The next metric after metric `after` (-1: the first) printed beside event
+ * row i; -1: no more */
+int stat_metric_beside_next(const struct stat_config *cfg, const struct stat_result *res,
+                            unsigned i, int after);
+/* A metric's figure in perf's '#' column, as perf's generic_metric gives
+ * it: "%8.1f" and "unit  name" for a metric with a ScaleUnit, else "%8.2f"
+ * and its name; "n/a" when it cannot be computed */
+void stat_metric_beside_text(const struct stat_metric *m, char *val, size_t vlen, char *unit,
+                             size_t ulen);
+
 extern const struct stat_print_format stat_print_std;
 extern const struct stat_print_format stat_print_csv;
 extern const struct stat_print_format stat_print_json;

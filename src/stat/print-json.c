@@ -119,6 +119,79 @@ static void json_emu(const struct stat_config *cfg, json_t *o)
 	}
 }
 
+/* The keys of metric k (of m: a unit's or the totals') on object o: perf's
+ * metric-value and metric-unit, -r's variance and --json-extra's own.
+ * Returns false when there is no value to write (perf's checker takes
+ * none): left out, null with --json-extra. */
+static bool json_metric_keys(const struct stat_config *cfg, const struct stat_result *res,
+                             unsigned k, const struct stat_metric *m, json_t *o)
+{
+	char ubuf[160];
+	if (isnan(m->value) && !cfg->json_extra)
+		return false;
+	/* 0 within rounding is 0, never -0.0 */
+	json_object_set_new(o, "metric-value",
+	                    isnan(m->value) ? json_null()
+	                                    : json_real(m->value == 0 ? 0.0 : m->value));
+	snprintf(ubuf, sizeof(ubuf), "%s %s", m->unit, m->name);
+	json_object_set_new(o, "metric-unit", json_string(ubuf));
+	if (res->metric_noise && !isnan(res->metric_noise[k].rel_stddev) &&
+	    !json_object_get(o, "variance"))
+		json_object_set_new(o, "variance", json_real(res->metric_noise[k].rel_stddev));
+	if (!cfg->json_extra)
+		return true;
+	json_object_set_new(o, "metric", json_string(m->name));
+	if (m->level)
+		json_object_set_new(o, "topdown-level", json_integer(m->level));
+	json_object_set_new(o, "bottleneck", json_boolean(m->bottleneck));
+	json_object_set_new(o, "out-of-range", json_boolean(m->out_of_range));
+	if (m->out_of_range) {
+		char why[64];
+		json_object_set_new(o, "out-of-range-by",
+		                    json_string(metric_range_text(m->value, why, sizeof(why))));
+	}
+	json_object_set_new(o, "multiplexed", json_boolean(m->multiplexed));
+	const char *desc = stat_node_desc(cfg, m);
+	if (desc)
+		json_object_set_new(o, "desc", json_string(desc));
+	if (cfg->emu.active)
+		json_emu(cfg, o);
+	return true;
+}
+
+static void json_metric(const struct stat_config *cfg, const struct stat_result *res, unsigned k,
+                        int unit)
+{
+	const struct stat_metric *m = unit >= 0 ? &res->unit_metrics[unit][k] : &res->metrics[k];
+	json_t *o = json_object();
+	/* an aggregation id's metric: the id and its units, as its events' */
+	json_common(cfg, res, o, STAT_AGGR_METRIC_ROW, res->aggr ? unit : -1);
+	if (unit >= 0 && !res->aggr) {
+		json_unit_key(cfg, o, res->metric_unit_names[unit]);
+		/* no cycles, no slots: why its values are null */
+		if (cfg->json_extra && stat_unit_idle(res, (unsigned)unit))
+			json_object_set_new(o, "idle", json_true());
+	}
+	/* the sum's rows name the units it has no slots of: "hart2,hart3" */
+	const char *idle[64];
+	unsigned nidle = cfg->json_extra && unit < 0 && !res->aggr && m->level
+	                     ? stat_idle_units(res, idle, 64, NULL)
+	                     : 0;
+	if (nidle) {
+		char list[512];
+		size_t off = 0;
+		for (unsigned i = 0; i < nidle && i < 64 && off < sizeof(list); i++)
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
+			                        i ? "," : "", idle[i]);
+		json_object_set_new(o, "idle-units", json_string(list));
+	}
+	if (!json_metric_keys(cfg, res, k, m, o)) {
+		json_decref(o);
+		return;
+	}
+	json_line(cfg, o);
+}
+
 static void json_event(const struct stat_config *cfg, const struct stat_result *res, unsigned i,
                        int unit)
 {
@@ -163,7 +236,8 @@ static void json_event(const struct stat_config *cfg, const struct stat_result *
 	                                               : round(10000 * share) / 100));
 	/* perf 6.1 writes both metric keys on every row: 0 and "" without a
 	 * metric; a wrapped count (no state of perf's) has no metric at all */
-	if (none || !stat_shadow_metric(res, i, unit, &m, &munit)) {
+	bool shadow = !none && stat_shadow_metric(res, i, unit, &m, &munit);
+	if (!shadow) {
 		m = 0;
 		munit = "";
 	}
@@ -173,71 +247,17 @@ static void json_event(const struct stat_config *cfg, const struct stat_result *
 	}
 	if (e->emulated && cfg->json_extra)
 		json_emu(cfg, o);
+	/* -M's metrics read from this row: the first in its metric keys, as
+	 * perf's, the others in objects of their own after it (perf's
+	 * new_line_json) */
+	int beside = unit < 0 ? stat_metric_beside_next(cfg, res, i, -1) : -1;
+	if (!shadow && !wrapped && beside >= 0) {
+		(void)json_metric_keys(cfg, res, (unsigned)beside, &res->metrics[beside], o);
+		beside = stat_metric_beside_next(cfg, res, i, beside);
+	}
 	json_line(cfg, o);
-}
-
-static void json_metric(const struct stat_config *cfg, const struct stat_result *res, unsigned k,
-                        int unit)
-{
-	const struct stat_metric *m = unit >= 0 ? &res->unit_metrics[unit][k] : &res->metrics[k];
-	json_t *o = json_object();
-	char ubuf[160];
-	/* an aggregation id's metric: the id and its units, as its events' */
-	json_common(cfg, res, o, STAT_AGGR_METRIC_ROW, res->aggr ? unit : -1);
-	if (unit >= 0 && !res->aggr) {
-		json_unit_key(cfg, o, res->metric_unit_names[unit]);
-		/* no cycles, no slots: why its values are null */
-		if (cfg->json_extra && stat_unit_idle(res, (unsigned)unit))
-			json_object_set_new(o, "idle", json_true());
-	}
-	/* the sum's rows name the units it has no slots of: "hart2,hart3" */
-	const char *idle[64];
-	unsigned nidle = cfg->json_extra && unit < 0 && !res->aggr && m->level
-	                     ? stat_idle_units(res, idle, 64, NULL)
-	                     : 0;
-	if (nidle) {
-		char list[512];
-		size_t off = 0;
-		for (unsigned i = 0; i < nidle && i < 64 && off < sizeof(list); i++)
-			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
-			                        i ? "," : "", idle[i]);
-		json_object_set_new(o, "idle-units", json_string(list));
-	}
-	/* perf prints no value it could not compute, and its checker takes
-	 * none: the row is left out (null with --json-extra) */
-	if (isnan(m->value) && !cfg->json_extra) {
-		json_decref(o);
-		return;
-	}
-	/* 0 within rounding is 0, never -0.0 */
-	json_object_set_new(o, "metric-value",
-	                    isnan(m->value) ? json_null()
-	                                    : json_real(m->value == 0 ? 0.0 : m->value));
-	snprintf(ubuf, sizeof(ubuf), "%s %s", m->unit, m->name);
-	json_object_set_new(o, "metric-unit", json_string(ubuf));
-	if (res->metric_noise && !isnan(res->metric_noise[k].rel_stddev))
-		json_object_set_new(o, "variance", json_real(res->metric_noise[k].rel_stddev));
-	if (!cfg->json_extra) {
-		json_line(cfg, o);
-		return;
-	}
-	json_object_set_new(o, "metric", json_string(m->name));
-	if (m->level)
-		json_object_set_new(o, "topdown-level", json_integer(m->level));
-	json_object_set_new(o, "bottleneck", json_boolean(m->bottleneck));
-	json_object_set_new(o, "out-of-range", json_boolean(m->out_of_range));
-	if (m->out_of_range) {
-		char why[64];
-		json_object_set_new(o, "out-of-range-by",
-		                    json_string(metric_range_text(m->value, why, sizeof(why))));
-	}
-	json_object_set_new(o, "multiplexed", json_boolean(m->multiplexed));
-	const char *desc = stat_node_desc(cfg, m);
-	if (desc)
-		json_object_set_new(o, "desc", json_string(desc));
-	if (cfg->emu.active)
-		json_emu(cfg, o);
-	json_line(cfg, o);
+	for (; beside >= 0; beside = stat_metric_beside_next(cfg, res, i, beside))
+		json_metric(cfg, res, (unsigned)beside, -1);
 }
 
 /* --metric-only has no table of its own: the metric objects alone */

@@ -32,6 +32,58 @@ static void prefix(const struct stat_config *cfg, const struct stat_result *res,
 		fprintf(cfg->out, "%-10s ", stat_unit_name(res, i, (unsigned)unit));
 }
 
+/* perf's metric column: " # ", the value in its format, the unit in what
+ * is left of the 35 columns (METRIC_LEN) */
+static void metric_column(const struct stat_config *cfg, const char *val, const char *unit)
+{
+	int n = 3 + (int)strlen(val);
+	fprintf(cfg->out, " # %s %-*s", val, 35 - n - 1, unit);
+}
+
+/* -M's metric k in the metric column */
+static void print_beside(const struct stat_config *cfg, const struct stat_result *res, unsigned k)
+{
+	char val[64], unit[160];
+	stat_metric_beside_text(&res->metrics[k], val, sizeof(val), unit, sizeof(unit));
+	metric_column(cfg, val, unit);
+}
+
+/* The flags at the end of a line with metric k (-1: none) beside its
+ * event, as on metric rows: a share out of [0, 1] never shown as a plain
+ * number, and the bottleneck of a level -M asked for */
+static void print_beside_flags(const struct stat_config *cfg, const struct stat_result *res, int k)
+{
+	char why[64];
+	if (k < 0)
+		return;
+	const struct stat_metric *m = &res->metrics[k];
+	if (m->out_of_range)
+		fprintf(cfg->out, "  [out of range: %s]",
+		        metric_range_text(m->value, why, sizeof(why)));
+	if (m->bottleneck)
+		fputs("  <==", cfg->out);
+}
+
+/* The metrics of row i from metric k on, each on a line of its own:
+ * perf's new_line_std, blank count, unit and name columns */
+static void print_beside_lines(const struct stat_config *cfg, const struct stat_result *res,
+                               unsigned i, int unit, int k)
+{
+	for (; k >= 0; k = stat_metric_beside_next(cfg, res, i, k)) {
+		prefix(cfg, res, i, unit);
+		fprintf(cfg->out, "%18s %-4s %-32s", "", "", "");
+		print_beside(cfg, res, (unsigned)k);
+		const struct stat_metric *m = &res->metrics[k];
+		if (res->metric_noise && !isnan(m->value) &&
+		    !isnan(res->metric_noise[k].rel_stddev))
+			fprintf(cfg->out, STAT_NOISE_FMT, res->metric_noise[k].rel_stddev);
+		if (cfg->emu.active)
+			fputs("  " STAT_EMU_MARK, cfg->out);
+		print_beside_flags(cfg, res, k);
+		fputc('\n', cfg->out);
+	}
+}
+
 static void print_event_row(const struct stat_config *cfg, const struct stat_result *res,
                             unsigned i, int unit)
 {
@@ -60,6 +112,8 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 		if (pct < 100)
 			fprintf(cfg->out, "%35s  (%.2f%%)", "", pct);
 		fprintf(cfg->out, "%s\n", e->emulated ? "  " STAT_EMU_MARK : "");
+		print_beside_lines(cfg, res, i, unit,
+		                   unit < 0 ? stat_metric_beside_next(cfg, res, i, -1) : -1);
 		return;
 	}
 	stat_count_text(res, i, unit, cfg->no_big_num ? STAT_FORMAT_CSV : STAT_FORMAT_STD, num,
@@ -67,12 +121,16 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 	fprintf(cfg->out, "%*s %-4s %-32s", stat_text_width(num, 18), num, e->unit, e->name);
 	if (cgroup)
 		fprintf(cfg->out, " %s", cgroup);
+	/* -M's metrics read from this row, when its own shadow value does not
+	 * take the column: the first here, the others on lines of their own */
+	int beside = unit < 0 ? stat_metric_beside_next(cfg, res, i, -1) : -1, on_row = -1;
 	if (stat_shadow_metric(res, i, unit, &m, &munit)) {
-		/* perf: " # ", the value in its format, the unit in what is
-		 * left of the 35 columns (METRIC_LEN) */
 		stat_shadow_text(m, munit, mval, sizeof(mval));
-		int n = 3 + (int)strlen(mval);
-		fprintf(cfg->out, " # %s %-*s", mval, 35 - n - 1, munit);
+		metric_column(cfg, mval, munit);
+	} else if (beside >= 0) {
+		print_beside(cfg, res, (unsigned)beside);
+		on_row = beside;
+		beside = stat_metric_beside_next(cfg, res, i, beside);
 	} else {
 		fprintf(cfg->out, "   %8s %-23s", "", "");
 	}
@@ -84,7 +142,9 @@ static void print_event_row(const struct stat_config *cfg, const struct stat_res
 		fprintf(cfg->out, "  (%.2f%%)", 100 * share);
 	if (e->emulated)
 		fputs("  " STAT_EMU_MARK, cfg->out);
+	print_beside_flags(cfg, res, on_row);
 	fputc('\n', cfg->out);
+	print_beside_lines(cfg, res, i, unit, beside);
 	if (cfg->verbose && e->placement && unit < 0)
 		fprintf(cfg->out, "%18s       on %s\n", "", e->placement);
 }

@@ -2,18 +2,57 @@
  * format shares (print-format.h has its leaves). Which rows print, and in
  * which order, is decided here once, so std, CSV and JSON cannot list
  * different rows. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "metric/metric.h"
 #include "stat/aggr.h"
 #include "stat/shadow.h"
 #include "stat/print-format.h"
 #include "stat/stat.h"
 #include "stat/values.h"
 
+bool stat_metrics_beside(const struct stat_config *cfg, const struct stat_result *res)
+{
+	if (cfg->topdown_level || cfg->metric_only || res->aggr || cfg->per_unit)
+		return false;
+	/* a replayed run file knows no metric's events: its rows as before */
+	for (unsigned k = 0; k < res->nr_metrics; k++)
+		if (res->metrics[k].beside >= 0)
+			return true;
+	return false;
+}
+
+int stat_metric_beside_next(const struct stat_config *cfg, const struct stat_result *res,
+                            unsigned i, int after)
+{
+	if (!stat_metrics_beside(cfg, res))
+		return -1;
+	for (unsigned k = (unsigned)(after + 1); k < res->nr_metrics; k++)
+		if (res->metrics[k].beside == (int)i)
+			return (int)k;
+	return -1;
+}
+
+void stat_metric_beside_text(const struct stat_metric *m, char *val, size_t vlen, char *unit,
+                             size_t ulen)
+{
+	bool scaled = m->def && m->def->scale_unit;
+	if (isnan(m->value))
+		snprintf(val, vlen, "%8s", "n/a");
+	else
+		snprintf(val, vlen, scaled ? "%8.1f" : "%8.2f", m->value);
+	if (scaled)
+		snprintf(unit, ulen, "%s  %s", m->unit, m->name);
+	else
+		snprintf(unit, ulen, "%s", m->name);
+}
+
 /* The event rows: an aggregated view's in perf's order; else every row
- * (those added for metrics only with -v), each unit with -A. Returns how
- * many rows (a -A row and its units being one) were printed. */
+ * (those added for metrics only with -v, or beside their metrics as perf
+ * shows -M's events), each unit with -A. Returns how many rows (a -A row
+ * and its units being one) were printed. */
 static unsigned walk_events(const struct stat_print_format *f, const struct stat_config *cfg,
                             const struct stat_result *res)
 {
@@ -25,7 +64,7 @@ static unsigned walk_events(const struct stat_print_format *f, const struct stat
 		return rows;
 	}
 	for (unsigned i = 0; i < l->nr; i++) {
-		if (l->ev[i].metric_only && !cfg->verbose)
+		if (l->ev[i].metric_only && !cfg->verbose && !stat_metrics_beside(cfg, res))
 			continue;
 		rows++;
 		if (cfg->per_unit)
@@ -50,11 +89,18 @@ static void walk_metrics(const struct stat_print_format *f, const struct stat_co
 {
 	bool per_id = (res->aggr && res->aggr->metrics_per_id) ||
 	              (!res->aggr && stat_metric_only_per_unit(cfg, res));
-	if (f->metrics_begin)
+	bool beside = stat_metrics_beside(cfg, res);
+	unsigned own = 0;
+	for (unsigned k = 0; k < res->nr_metrics; k++)
+		own += !beside || res->metrics[k].beside < 0;
+	/* every metric beside its event: no title nor blank line before no
+	 * metric rows; their notes still follow */
+	if (f->metrics_begin && own)
 		f->metrics_begin(cfg, res, rows);
 	if (!per_id) {
 		for (unsigned k = 0; k < res->nr_metrics; k++)
-			f->metric(cfg, res, k, -1);
+			if (!beside || res->metrics[k].beside < 0)
+				f->metric(cfg, res, k, -1);
 		if (f->unit_end)
 			f->unit_end(cfg, res, -1);
 	}

@@ -681,6 +681,41 @@ static char *floating_node_name(const struct metric_set *set, const struct metri
 	return name;
 }
 
+/* Whether metric m (or a metric it uses) reads row `row`: an event of its
+ * expression, or a merged sum "a+b" of which one is. */
+static bool metric_reads(const struct metric_table *t, const struct metric *m, const char *row,
+                         unsigned depth)
+{
+	const struct mexpr *e = metric_expr(t, m);
+	if (!e || depth > t->nr)
+		return false;
+	for (unsigned i = 0; i < mexpr_nr_names(e); i++) {
+		const char *n = mexpr_name(e, i);
+		const struct metric *r = metric_by_name(t, n);
+		if (r) {
+			if (metric_reads(t, r, row, depth + 1))
+				return true;
+			continue;
+		}
+		size_t len = strlen(n);
+		for (const char *p = row; *p; p += strcspn(p, "+"), p += *p == '+')
+			if (strncmp(p, n, len) == 0 && (p[len] == '+' || !p[len]))
+				return true;
+	}
+	return false;
+}
+
+/* The row perf prints metric m beside: the first of the events it reads
+ * (perf's first event of the metric's group); -1 when it reads none. */
+static int metric_beside_row(const struct hpm_session *s, const struct metric *m)
+{
+	for (unsigned i = 0; i < s->all.nr; i++)
+		if (s->all.ev[i].kind != HPM_EV_HOST &&
+		    metric_reads(s->metrics.table, m, s->all.ev[i].name, 0))
+			return (int)i;
+	return -1;
+}
+
 unsigned hpm_session_metrics_unit(struct hpm_session *s, const struct hpm_count *const *delta,
                                   int unit, struct stat_metric **out)
 {
@@ -718,6 +753,7 @@ unsigned hpm_session_metrics_unit(struct hpm_session *s, const struct hpm_count 
 		m[k].bottleneck = (v->flags & METRIC_F_BOTTLENECK) != 0;
 		m[k].over_threshold = v->thresh == METRIC_THRESH_YES;
 		m[k].multiplexed = multiplexed;
+		m[k].beside = metric_beside_row(s, d);
 	}
 	*out = m;
 	return nr;

@@ -75,6 +75,9 @@ struct stat_metric {
 	bool over_threshold; /* MetricThreshold true */
 	bool bottleneck;     /* on the <== path */
 	bool multiplexed;    /* computed from scaled (multiplexed) counts */
+	/* -M: the event row (list index) the metric is printed beside, in
+	 * perf's '#' column: the first row it reads; -1: a row of its own */
+	int beside;
 
 	/* Its definition in the model's metric table (description, scale);
 	 * NULL when the table has none (a replayed run's unknown metric). */

@@ -26,6 +26,8 @@ STAT_TESTS += tests/stat/arm-emu.sh
 # Arm's own level 1 of each core (and N2's two revisions) against the raw
 # counts of the same run, Arm's stage-2 tree, MIDR revisions on fake sysfs
 STAT_TESTS += tests/stat/arm-topdown-arm.sh
+# -M's metrics in perf's '#' column beside their first event (std, CSV, JSON)
+STAT_TESTS += tests/stat/metric-column.sh
 TESTS += $(STAT_TESTS)
 EXTRA_DIST += $(STAT_TESTS) tests/stat/profiles-lib.sh
 

@@ -36,8 +36,10 @@ done
 grep -Eq '^ +Backend_Bound .*<==$' "$dir/td" && [ "$(grep -c '<==$' "$dir/td")" = 1 ]
 ok $? "--topdown: <== on Backend_Bound only"
 $A stat --pmu $M -M ipc --emu-cycles 1000 2>"$tap_out" >/dev/null
-grep -Eq '^ +ipc +3\.00 ' "$tap_out"
-ok $? "-M ipc: 3.00 (INST_RETIRED / CPU_CYCLES)"
+# perf's layout: the metric in the '#' column of its first event, "%8.1f"
+# and "unit  name" for a metric with a ScaleUnit (perf's generic_metric)
+grep -Eq '^ +3000 +INST_RETIRED +# +3\.0 per cycle  ipc ' "$tap_out"
+ok $? "-M ipc: 3.0 (INST_RETIRED / CPU_CYCLES) beside INST_RETIRED"
 
 # ---- top: level 1 per unit and the tree, JSON and batch text
 $A top -j -n 1 -d 0.2 --pmu $M --no-config 2>"$tap_err" |
