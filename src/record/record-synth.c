@@ -177,13 +177,14 @@ static int synth_process(struct hpm_record *r, pid_t pid)
 		if (isdigit((unsigned char)de->d_name[0]))
 			rc = synth_comm(r, pid, (pid_t)atoi(de->d_name));
 	closedir(d);
-	return rc ? rc : synth_maps(r, pid);
+	return rc || (r->synth_off & HPM_RECORD_SYNTH_MMAP) ? rc : synth_maps(r, pid);
 }
 
 int record_synthesize(struct hpm_record *r)
 {
 	int rc = synth_kernel(r);
-	if (rc)
+	/* --synth=no: perf writes the kernel's map all the same */
+	if (rc || (r->synth_off & HPM_RECORD_SYNTH_TASK))
 		return rc;
 	if (r->system_wide) {
 		DIR *d = opendir(hpm_procfs_root());
@@ -204,7 +205,7 @@ int record_synthesize(struct hpm_record *r)
 		bool done = false;
 		for (unsigned k = 0; k < s; k++)
 			done |= hpm_proc_tgid(hpm_procfs_root(), r->tids[k]) == tgid;
-		if (!rc && !done)
+		if (!rc && !done && !(r->synth_off & HPM_RECORD_SYNTH_MMAP))
 			rc = synth_maps(r, tgid);
 	}
 	return rc;
