@@ -201,8 +201,8 @@ static int opt_mmap_pages(void *ctx, const char *arg)
 }
 
 /* perf's parse_synth_opt: no (none), all, or a list of task, mmap
- * (task's maps too) and cgroup (nothing here: hpmstat records no
- * cgroups); the HPM_RECORD_SYNTH_* left out */
+ * (task's maps too) and cgroup (with --all-cgroups); the
+ * HPM_RECORD_SYNTH_* left out */
 static int opt_synth(void *ctx, const char *arg)
 {
 	struct rec_cli *c = ctx;
@@ -219,20 +219,23 @@ static int opt_synth(void *ctx, const char *arg)
 			break;
 		}
 		if (n == 3 && strncasecmp(p, "all", 3) == 0) {
-			on = HPM_RECORD_SYNTH_TASK | HPM_RECORD_SYNTH_MMAP;
+			on = HPM_RECORD_SYNTH_TASK | HPM_RECORD_SYNTH_MMAP | HPM_RECORD_SYNTH_CGROUP;
 			break;
 		}
 		if (n == 4 && strncasecmp(p, "task", 4) == 0)
 			on |= HPM_RECORD_SYNTH_TASK;
 		else if (n == 4 && strncasecmp(p, "mmap", 4) == 0)
 			on |= HPM_RECORD_SYNTH_TASK | HPM_RECORD_SYNTH_MMAP;
-		else if (n != 6 || strncasecmp(p, "cgroup", 6) != 0) {
+		else if (n == 6 && strncasecmp(p, "cgroup", 6) == 0)
+			on |= HPM_RECORD_SYNTH_CGROUP;
+		else {
 			cli_error("Invalid synth option: %s", arg);
 			return EXIT_USAGE;
 		}
 		p += n + (p[n] == ',');
 	}
-	c->o.synth_off = (HPM_RECORD_SYNTH_TASK | HPM_RECORD_SYNTH_MMAP) & ~on;
+	c->o.synth_off =
+	    (HPM_RECORD_SYNTH_TASK | HPM_RECORD_SYNTH_MMAP | HPM_RECORD_SYNTH_CGROUP) & ~on;
 	return 0;
 }
 
@@ -287,6 +290,8 @@ static const struct cli_opt record_options[] = {
     CLI_CALL("synth", 0, required_argument, opt_synth, .argh = "WHAT",
              .help = "what to write of the tasks that existed before: all (default), no, or "
                      "task,mmap,cgroup"),
+    CLI_FLAG("all-cgroups", 0, RC, o.all_cgroups,
+             .help = "each sample's cgroup (perf report --sort cgroup)"),
     CLI_CALL("threads", 0, optional_argument, opt_threads, .argh = "SPEC",
              .help = "refused: perf's parallel trace streaming"),
     CLI_FLAG("quiet", 'q', RC, quiet, .help = "no closing lines"),
@@ -389,7 +394,7 @@ static const struct cli_opt record_backend_help[] = {
     {0},
 };
 
-#define RECORD_BACKEND_AT 19 /* after --pmu */
+#define RECORD_BACKEND_AT 20 /* after --pmu */
 
 void cmd_record_usage(FILE *out)
 {

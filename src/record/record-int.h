@@ -77,6 +77,7 @@ struct hpm_record {
 	bool at_exec;         /* the events target the workload from its exec */
 	bool no_buildid;      /* -B */
 	unsigned synth_off;   /* HPM_RECORD_SYNTH_* left out */
+	bool all_cgroups;     /* --all-cgroups */
 	bool mmap_data;       /* data maps too (--call-graph dwarf) */
 	struct rec_buf *bufs; /* [nr_slots] */
 	struct pollfd *pfds;  /* [nr_slots + 1] */

@@ -135,6 +135,8 @@ static void set_sample_common(struct perf_event_attr *a, const struct hpm_record
 	}
 	if (several)
 		a->sample_type |= PERF_SAMPLE_ID;
+	if (o->all_cgroups)
+		a->sample_type |= PERF_SAMPLE_CGROUP;
 	a->read_format = PERF_FORMAT_ID;
 	if (sample_read) {
 		a->sample_type |= PERF_SAMPLE_READ;
@@ -330,6 +332,8 @@ static void set_record_attr(struct hpm_record *r, const struct hpm_record_opts *
 		a->task = 1;
 		/* -B: no build ids, not even the kernel's in MMAP2 */
 		a->build_id = !o->no_buildid;
+		/* --all-cgroups: a CGROUP record for each cgroup created */
+		a->cgroup = o->all_cgroups;
 	}
 }
 
@@ -512,6 +516,7 @@ int hpm_record_open(const struct hpm_record_opts *o, struct hpm_record **out, ch
 	r->mmap_data = o->stack_dump != 0;
 	r->no_buildid = o->no_buildid;
 	r->synth_off = o->synth_off;
+	r->all_cgroups = o->all_cgroups;
 	/* a command given with -p or -t only says how long to record */
 	bool targets_workload = o->workload > 0 && o->pid <= 0 && !o->tid_list;
 	rc = hpm_evlist_parse(&r->list, dflt ? "cycles" : o->events, err, errlen);

@@ -67,13 +67,17 @@ struct hpm_record_opts {
 	bool per_thread;
 	bool no_buildid;    /* -B: no build-id section */
 	unsigned synth_off; /* HPM_RECORD_SYNTH_* that --synth leaves out */
+	/* --all-cgroups: each sample's cgroup id (PERF_SAMPLE_CGROUP), and a
+	 * CGROUP record naming each cgroup (existing ones synthesized) */
+	bool all_cgroups;
 };
 
-/* What perf's --synth synthesizes for the tasks that existed before the
- * recording (the kernel's map is always written): their COMM records,
- * their maps (MMAP2) */
+/* What perf's --synth synthesizes for what existed before the recording
+ * (the kernel's map is always written): the tasks' COMM records, their
+ * maps (MMAP2), the cgroups (CGROUP) */
 #define HPM_RECORD_SYNTH_TASK 1u
 #define HPM_RECORD_SYNTH_MMAP 2u
+#define HPM_RECORD_SYNTH_CGROUP 4u /* the cgroups' names, with all_cgroups */
 
 struct hpm_record_stats {
 	uint64_t samples;     /* PERF_RECORD_SAMPLE records written */

@@ -12,6 +12,9 @@
 # - -B: no build-id section (perf's -B file has none either), one without;
 # - --synth=no|task|all with -a: which records of the tasks that existed
 #   before (COMM, MMAP2 at time 0) the file has, as in perf's file;
+# - --all-cgroups: each sample's cgroup id, and a CGROUP record for each
+#   cgroup of the perf_event hierarchy (as many as its directories and as
+#   perf's file), which perf report --sort cgroup resolves;
 # - --threads (perf's perf.data directory) and a bad --synth are refused
 #   with one line and no file.
 . "$top_srcdir/tests/lib.sh"
@@ -125,6 +128,34 @@ if "$HPMSTAT" record -q -a -e cpu-clock -o a.data true </dev/null 2>a.err; then
 else
 	for s in no task all "-aB --synth=no"; do
 		skip "--synth=$s" "cannot record -a here: $(head -1 a.err)"
+	done
+fi
+
+# --- --all-cgroups (with -a, as record.sh's cgroup check)
+# cgroups FILE: the CGROUP records of FILE
+cgroups() { perf report -D -i "$1" </dev/null 2>/dev/null | grep -c 'PERF_RECORD_CGROUP'; }
+mnt=$(awk '$3 == "cgroup" && ("," $4 ",") ~ /,perf_event,/ { print $2; exit }' /proc/self/mounts)
+[ -n "$mnt" ] || mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+if [ -n "$mnt" ] && "$HPMSTAT" record -q -a -e cpu-clock -o a.data true </dev/null 2>/dev/null &&
+	perf record -q -a --all-cgroups -e cpu-clock -o pcg.data true </dev/null 2>/dev/null; then
+	"$HPMSTAT" record -q -aB --synth=cgroup --all-cgroups -e cpu-clock -o cg.data ./thloop 1 </dev/null 2>cg.err
+	ok $? "-aB --synth=cgroup --all-cgroups: exit 0 ($(head -1 cg.err))"
+	perf record -q -aB --synth=cgroup --all-cgroups -e cpu-clock -o pcg.data ./thloop 1 </dev/null 2>/dev/null
+	perf evlist -v -i cg.data </dev/null 2>/dev/null | head -1 | grep -q 'sample_type: [A-Z|]*CGROUP'
+	ok $? "--all-cgroups: the samples carry their cgroup (perf evlist: CGROUP)"
+	n=$(cgroups cg.data) pn=$(cgroups pcg.data) nd=$(find "$mnt" -type d | wc -l)
+	ok $([ "$n" = "$nd" ] && [ "$n" = "$pn" ]; echo $?) \
+		"--all-cgroups: a CGROUP record for each cgroup of $mnt ($n of $nd, perf $pn)"
+	# every sample's cgroup id is one those records name
+	perf report -i cg.data --sort cgroup --stdio -q </dev/null >cgr.out 2>/dev/null
+	ok $([ -s cgr.out ] && ! grep -q unknown cgr.out; echo $?) \
+		"perf report --sort cgroup names every sample's cgroup ($(head -1 cgr.out | tr -s ' '))"
+	"$HPMSTAT" record -q -a --synth=no --all-cgroups -e cpu-clock -o cgn.data true </dev/null 2>/dev/null
+	n=$(cgroups cgn.data)
+	ok $([ "$n" = 0 ]; echo $?) "--all-cgroups --synth=no: no CGROUP record of existing cgroups ($n), as perf"
+else
+	for s in exit sample_type records names synth=no; do
+		skip "--all-cgroups: $s" "no cgroup file system or no -a --all-cgroups here"
 	done
 fi
 
