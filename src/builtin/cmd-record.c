@@ -206,6 +206,8 @@ static int opt_mmap_pages(void *ctx, const char *arg)
 static int opt_synth(void *ctx, const char *arg)
 {
 	struct rec_cli *c = ctx;
+	const unsigned all =
+	    HPM_RECORD_SYNTH_TASK | HPM_RECORD_SYNTH_MMAP | HPM_RECORD_SYNTH_CGROUP;
 	unsigned on = 0;
 	const char *p = arg;
 	while (*p) {
@@ -219,7 +221,7 @@ static int opt_synth(void *ctx, const char *arg)
 			break;
 		}
 		if (n == 3 && strncasecmp(p, "all", 3) == 0) {
-			on = HPM_RECORD_SYNTH_TASK | HPM_RECORD_SYNTH_MMAP | HPM_RECORD_SYNTH_CGROUP;
+			on = all;
 			break;
 		}
 		if (n == 4 && strncasecmp(p, "task", 4) == 0)
@@ -234,8 +236,7 @@ static int opt_synth(void *ctx, const char *arg)
 		}
 		p += n + (p[n] == ',');
 	}
-	c->o.synth_off =
-	    (HPM_RECORD_SYNTH_TASK | HPM_RECORD_SYNTH_MMAP | HPM_RECORD_SYNTH_CGROUP) & ~on;
+	c->o.synth_off = all & ~on;
 	return 0;
 }
 
