@@ -8,7 +8,8 @@
 #   perf's --per-thread file (two without it), and inherit is off in both;
 # - -p PID -- CMD: PID's threads are recorded while CMD runs (both of
 #   thloop's, nothing of CMD), for CMD's second and not the target's 30;
-#   a target that ends first ends the recording with a whole file;
+#   a target that ends first ends the recording with a whole file; -t TID
+#   -- CMD records that thread alone;
 # - -B: no build-id section (perf's -B file has none either), one without;
 # - --synth=no|task|all with -a: which records of the tasks that existed
 #   before (COMM, MMAP2 at time 0) the file has, as in perf's file;
@@ -60,6 +61,12 @@ start=$(date +%s)
 "$HPMSTAT" record -q -p $TP --per-thread -e cpu-clock -o pp.data sleep 1 </dev/null 2>pp.err
 rc=$? took=$(($(date +%s) - start))
 ok $([ $rc = 0 ] && [ $took -lt 10 ]; echo $?) "record -p PID sleep 1: exit 0 after the command ($took s; $(head -1 pp.err))"
+# -t TID sleep 1: that thread alone
+tid=$(ls /proc/$TP/task | awk -v p=$TP '$1 != p' | head -1)
+"$HPMSTAT" record -q -t "$tid" -e cpu-clock -o tt.data sleep 1 </dev/null 2>tt.err
+rc=$?
+got=$(perf script -i tt.data -F tid </dev/null 2>/dev/null | awk 'NF { print $1 }' | sort -u | tr '\n' ' ')
+ok $([ $rc = 0 ] && [ "$got" = "$tid " ]; echo $?) "record -t TID sleep 1: that thread's samples alone (${got:-none}; want $tid; $(head -1 tt.err))"
 kill $TP 2>/dev/null
 wait $TP 2>/dev/null
 n=$(tids pp.data)
