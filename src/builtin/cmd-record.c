@@ -313,6 +313,11 @@ static int check_emu_opts(struct rec_cli *c)
 	if (c->argv || c->o.system_wide || c->o.cpu_list || c->o.pid > 0 || c->o.tid_list)
 		return cli_usage_error("--backend emu records the emulated workload: no "
 		                       "command, -a, -C, -p or -t");
+	/* its file is the emulator's: its maps and build ids name the
+	 * emulated functions, and it has no threads or cgroups of its own */
+	if (c->o.per_thread || c->o.no_buildid || c->o.synth_off || c->o.all_cgroups)
+		return cli_usage_error("--backend emu writes the emulated workload's own file: no "
+		                       "--per-thread, -B, --synth or --all-cgroups");
 	if (c->o.callchain) {
 		cli_error("-g: the emulated workload has no call stacks");
 		return EXIT_FAILURE;

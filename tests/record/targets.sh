@@ -175,4 +175,8 @@ run_fails_with "--synth=bogus: perf's message" "Invalid synth option: bogus" \
 	"$HPMSTAT" record --synth=bogus -e cpu-clock -o sb.data true
 run_fails_with "--per-thread -a: refused" "--per-thread records threads, not CPUs" \
 	"$HPMSTAT" record --per-thread -a -e cpu-clock -o pa.data true
+for o in --per-thread -B --synth=no --all-cgroups; do
+	run_fails_with "--backend emu $o: refused" "--backend emu writes the emulated workload's own file" \
+		"$HPMSTAT" record --backend emu $o -o emu.data
+done
 done_testing
