@@ -28,7 +28,7 @@ usage "stat -jy: inside a cluster" "unknown option '-y' " stat -jy
 usage "stat -je: the value missing at the end of a cluster" "option '-e' needs a value" stat -je
 usage "stat --frob=1: the name without its value" "unknown option '--frob' " stat --frob=1
 usage "stat --json=1: a flag given a value" "option '--json' takes no value" stat --json=1
-usage "stat --js=1: an abbreviation is named in full" "option '--json' takes no value" stat --js=1
+usage "stat --json-e=1: an abbreviation is named in full" "option '--json-extra' takes no value" stat --json-e=1
 usage "stat --emu: an ambiguous abbreviation" "ambiguous option '--emu' (--emu-profile, --emu-trace," stat --emu
 usage "stat --emu-s: the option it abbreviates needs a value" "option '--emu-seed' needs a value" stat --emu-s
 usage "decode --json=1" "option '--json' takes no value" decode --json=1 1

@@ -31,7 +31,7 @@ def client():
             conn.request("GET", u.path, headers={"Accept": accept})
             r = conn.getresponse()
             body = r.read()
-            if r.status != 200 or not body.startswith(b"# TYPE hpm"):
+            if r.status != 200 or not body.startswith(b"# HELP hpm"):
                 raise RuntimeError("status %d, %d bytes" % (r.status, len(body)))
             mine.append((time.monotonic() - t) * 1e3)
         except Exception as e:  # noqa: BLE001 - every failure counts

@@ -67,7 +67,7 @@ set -- $(label_cycles "$dir/err")
 ok $? "CSV: interrupted run exits 130, the label says partial, mcycle = the cycles run ($mc)"
 [ $ms -lt 2000 ] || diag "CSV run stopped after $ms ms"
 
-start "$H" stat -j -e mcycle --emu-cycles 1e13 --record "$dir/run.json"
+start "$H" stat -j --json-extra -e mcycle --emu-cycles 1e13 --record "$dir/run.json"
 sleep 0.5
 stop INT
 head -1 "$dir/err" >"$dir/line.json"
