@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -199,6 +200,57 @@ static int opt_mmap_pages(void *ctx, const char *arg)
 	return 0;
 }
 
+/* perf's parse_synth_opt: no (none), all, or a list of task, mmap
+ * (task's maps too) and cgroup (with --all-cgroups); the
+ * HPM_RECORD_SYNTH_* left out */
+static int opt_synth(void *ctx, const char *arg)
+{
+	struct rec_cli *c = ctx;
+	const unsigned all =
+	    HPM_RECORD_SYNTH_TASK | HPM_RECORD_SYNTH_MMAP | HPM_RECORD_SYNTH_CGROUP;
+	unsigned on = 0;
+	const char *p = arg;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		if (n == 2 && strncasecmp(p, "no", 2) == 0) {
+			on = 0;
+			break;
+		}
+		if (n == 4 && strncasecmp(p, "none", 4) == 0) {
+			on = 0;
+			break;
+		}
+		if (n == 3 && strncasecmp(p, "all", 3) == 0) {
+			on = all;
+			break;
+		}
+		if (n == 4 && strncasecmp(p, "task", 4) == 0)
+			on |= HPM_RECORD_SYNTH_TASK;
+		else if (n == 4 && strncasecmp(p, "mmap", 4) == 0)
+			on |= HPM_RECORD_SYNTH_TASK | HPM_RECORD_SYNTH_MMAP;
+		else if (n == 6 && strncasecmp(p, "cgroup", 6) == 0)
+			on |= HPM_RECORD_SYNTH_CGROUP;
+		else {
+			cli_error("Invalid synth option: %s", arg);
+			return EXIT_USAGE;
+		}
+		p += n + (p[n] == ',');
+	}
+	c->o.synth_off = all & ~on;
+	return 0;
+}
+
+/* perf's --threads writes perf.data as a directory of per-thread files
+ * (its parallel trace streaming); hpmstat writes one file */
+static int opt_threads(void *ctx, const char *arg)
+{
+	(void)ctx;
+	cli_error("--threads%s%s: parallel trace streaming (perf's perf.data directory) is not "
+	          "supported by hpmstat record",
+	          arg ? "=" : "", arg ? arg : "");
+	return EXIT_USAGE;
+}
+
 static int opt_pmu(void *ctx, const char *arg)
 {
 	struct rec_cli *c = ctx;
@@ -233,6 +285,16 @@ static const struct cli_opt record_options[] = {
                      "DWARF CFI), lbr (the PMU's call stack)"),
     CLI_FLAG("branch-any", 'b', RC, o.branch_any,
              .help = "sample every taken branch (the PMU's branch stack)"),
+    CLI_FLAG("per-thread", 0, RC, o.per_thread,
+             .help = "one buffer per thread, without inherit (a command: its own thread only)"),
+    CLI_FLAG("no-buildid", 'B', RC, o.no_buildid, .help = "no build ids in the file"),
+    CLI_CALL("synth", 0, required_argument, opt_synth, .argh = "WHAT",
+             .help = "what to write of the tasks that existed before: all (default), no, or "
+                     "task,mmap,cgroup"),
+    CLI_FLAG("all-cgroups", 0, RC, o.all_cgroups,
+             .help = "each sample's cgroup (perf report --sort cgroup)"),
+    CLI_CALL("threads", 0, optional_argument, opt_threads, .argh = "SPEC",
+             .help = "refused: perf's parallel trace streaming"),
     CLI_FLAG("quiet", 'q', RC, quiet, .help = "no closing lines"),
     CLI_FLAG("verbose", 'v', RC, verbose,
              .help = "say which event was used instead of the default"),
@@ -251,6 +313,11 @@ static int check_emu_opts(struct rec_cli *c)
 	if (c->argv || c->o.system_wide || c->o.cpu_list || c->o.pid > 0 || c->o.tid_list)
 		return cli_usage_error("--backend emu records the emulated workload: no "
 		                       "command, -a, -C, -p or -t");
+	/* its file is the emulator's: its maps and build ids name the
+	 * emulated functions, and it has no threads or cgroups of its own */
+	if (c->o.per_thread || c->o.no_buildid || c->o.synth_off || c->o.all_cgroups)
+		return cli_usage_error("--backend emu writes the emulated workload's own file: no "
+		                       "--per-thread, -B, --synth or --all-cgroups");
 	if (c->o.callchain) {
 		cli_error("-g: the emulated workload has no call stacks");
 		return EXIT_FAILURE;
@@ -285,10 +352,11 @@ static int check_perf_opts(struct rec_cli *c)
 	}
 	if (!c->argv && !c->o.system_wide && !c->o.cpu_list && c->o.pid <= 0 && !c->o.tid_list)
 		return cli_usage_error("nothing to record: give a command, -p, -t, -a or -C");
-	if (c->argv && (c->o.pid > 0 || c->o.tid_list))
-		return cli_usage_error("-p and -t record an existing process, not a command");
 	if (c->o.pid > 0 && c->o.tid_list)
 		return cli_usage_error("-p and -t exclude each other");
+	if (c->o.per_thread && (c->o.system_wide || c->o.cpu_list) && c->o.pid <= 0 &&
+	    !c->o.tid_list)
+		return cli_usage_error("--per-thread records threads, not CPUs: not with -a or -C");
 	/* perf's target__validate: a process or thread wins over CPUs */
 	if ((c->o.pid > 0 || c->o.tid_list) && c->o.cpu_list) {
 		cli_warn("warning: PID/TID switch overriding CPU");
@@ -332,7 +400,7 @@ static const struct cli_opt record_backend_help[] = {
     {0},
 };
 
-#define RECORD_BACKEND_AT 15 /* after --pmu */
+#define RECORD_BACKEND_AT 20 /* after --pmu */
 
 void cmd_record_usage(FILE *out)
 {
@@ -459,8 +527,9 @@ static int record_emu(struct rec_cli *c, int argc, char **argv)
 }
 
 /* Drains the buffers until the command (w) ends, the -p process (its
- * pidfd, or polled for) or every -t thread is gone, or a signal comes: 0,
- * or -errno of a failed write. */
+ * pidfd, or polled for) or every -t thread is gone (with a command too, as
+ * perf: whichever comes first), or a signal comes: 0, or -errno of a
+ * failed write. */
 static int drain_until_done(const struct rec_cli *c, struct hpm_record *r, struct hpm_workload *w,
                             int watch_pidfd)
 {
@@ -474,6 +543,10 @@ static int drain_until_done(const struct rec_cli *c, struct hpm_record *r, struc
 		if (w) {
 			hpm_workload_reap(w, false);
 			if (w->exited)
+				break;
+			/* not the command's end: the -p or -t threads' buffers
+			 * hung up */
+			if (p > 0 && (c->o.pid > 0 || c->o.tid_list))
 				break;
 		} else if (c->o.pid > 0 && (p > 0 || hpm_process_gone(c->o.pid)))
 			break;
@@ -585,6 +658,8 @@ int cmd_record(int argc, char **argv)
 		status = EXIT_FAILURE;
 		goto fail;
 	}
+	/* -p or -t with a command: the target ended first */
+	bool target_ended = have_cmd && !w.exited && !rec_signal;
 	if (have_cmd && !w.exited) {
 		/* perf ends a command still running when the recording stops */
 		hpm_workload_kill(&w, SIGTERM);
@@ -618,7 +693,10 @@ int cmd_record(int argc, char **argv)
 		int sig = 0;
 		int es = hpm_workload_exit_status(&w, &sig);
 		hpm_workload_close(&w);
-		/* perf record exits with the command's status */
+		/* perf record exits with the command's status; the one
+		 * ended because the -p or -t target ended leaves it 0 */
+		if (target_ended)
+			return 0;
 		if (sig)
 			return cli_die_of_signal(sig);
 		return es > 0 ? es : 0;

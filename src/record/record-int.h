@@ -74,6 +74,10 @@ struct hpm_record {
 	unsigned nr_slots;
 	pid_t pid; /* -p (synthesis), -1 */
 	bool system_wide;
+	bool at_exec;         /* the events target the workload from its exec */
+	bool no_buildid;      /* -B */
+	unsigned synth_off;   /* HPM_RECORD_SYNTH_* left out */
+	bool all_cgroups;     /* --all-cgroups */
 	bool mmap_data;       /* data maps too (--call-graph dwarf) */
 	struct rec_buf *bufs; /* [nr_slots] */
 	struct pollfd *pfds;  /* [nr_slots + 1] */

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,13 +178,103 @@ static int synth_process(struct hpm_record *r, pid_t pid)
 		if (isdigit((unsigned char)de->d_name[0]))
 			rc = synth_comm(r, pid, (pid_t)atoi(de->d_name));
 	closedir(d);
-	return rc ? rc : synth_maps(r, pid);
+	return rc || (r->synth_off & HPM_RECORD_SYNTH_MMAP) ? rc : synth_maps(r, pid);
+}
+
+/* perf's cgroupfs_find_mountpoint("perf_event"): the v1 hierarchy with
+ * the perf_event controller, else the cgroup2 one; 0, or -1 when none. */
+static int cgroup_mountpoint(char *out, size_t len)
+{
+	char path[512], dev[256], dir[PATH_MAX], type[64], opts[512];
+	snprintf(path, sizeof(path), "%s/self/mounts", hpm_procfs_root());
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	bool found = false;
+	char v2[PATH_MAX] = "";
+	while (!found && fscanf(f, "%255s %4095s %63s %511s %*d %*d", dev, dir, type, opts) == 4) {
+		if (strcmp(type, "cgroup") == 0) {
+			/* the options name the controllers: a whole word */
+			for (char *o = strtok(opts, ","); o && !found; o = strtok(NULL, ","))
+				found = strcmp(o, "perf_event") == 0;
+			if (found)
+				snprintf(out, len, "%s", dir);
+		} else if (strcmp(type, "cgroup2") == 0 && !v2[0])
+			snprintf(v2, sizeof(v2), "%s", dir);
+	}
+	fclose(f);
+	if (!found && v2[0])
+		snprintf(out, len, "%s", v2);
+	return found || v2[0] ? 0 : -1;
+}
+
+/* perf's perf_event__synthesize_cgroup: the cgroup's id (its file
+ * handle, what the kernel puts in PERF_SAMPLE_CGROUP) and its path below
+ * the mount point ("/" for the root); a cgroup gone meanwhile is left
+ * out. */
+static int synth_cgroup(struct hpm_record *r, const char *path, size_t mount_len)
+{
+	union {
+		struct file_handle fh;
+		char buf[sizeof(struct file_handle) + sizeof(uint64_t)];
+	} handle;
+	int mount_id;
+	uint64_t id;
+	handle.fh.handle_bytes = sizeof(id);
+	if (name_to_handle_at(AT_FDCWD, path, &handle.fh, &mount_id, 0) < 0)
+		return 0;
+	memcpy(&id, handle.fh.f_handle, sizeof(id));
+	const char *rel = path[mount_len] ? path + mount_len : "/";
+	size_t nlen = strlen(rel) + 1;
+	if (nlen > PATH_MAX)
+		return 0;
+	char *buf = xcalloc(1, PATH_MAX + 64);
+	struct perf_event_header *h = (struct perf_event_header *)buf;
+	memcpy(buf + sizeof(*h), &id, sizeof(id));
+	memcpy(buf + sizeof(*h) + 8, rel, nlen);
+	h->type = PERF_RECORD_CGROUP;
+	int rc = put_synth(r, h, 8 + align8(nlen));
+	free(buf);
+	return rc;
+}
+
+/* Every cgroup at and below path, parents first (as perf walks them). */
+static int synth_cgroup_tree(struct hpm_record *r, char *path, size_t mount_len, unsigned depth)
+{
+	int rc = synth_cgroup(r, path, mount_len);
+	DIR *d = depth < 64 ? opendir(path) : NULL;
+	if (!d)
+		return rc;
+	size_t len = strlen(path);
+	struct dirent *de;
+	while (!rc && (de = readdir(d))) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		if (len + 1 + strlen(de->d_name) >= PATH_MAX)
+			continue;
+		snprintf(path + len, PATH_MAX - len, "/%s", de->d_name);
+		rc = synth_cgroup_tree(r, path, mount_len, depth + 1);
+		path[len] = '\0';
+	}
+	closedir(d);
+	return rc;
+}
+
+static int synth_cgroups(struct hpm_record *r)
+{
+	char path[PATH_MAX];
+	if (cgroup_mountpoint(path, sizeof(path)))
+		return 0; /* no cgroup file system: the samples' ids stay unnamed */
+	return synth_cgroup_tree(r, path, strlen(path), 0);
 }
 
 int record_synthesize(struct hpm_record *r)
 {
 	int rc = synth_kernel(r);
-	if (rc)
+	if (!rc && r->all_cgroups && !(r->synth_off & HPM_RECORD_SYNTH_CGROUP))
+		rc = synth_cgroups(r);
+	/* --synth=no: perf writes the kernel's map all the same */
+	if (rc || (r->synth_off & HPM_RECORD_SYNTH_TASK))
 		return rc;
 	if (r->system_wide) {
 		DIR *d = opendir(hpm_procfs_root());
@@ -204,7 +295,7 @@ int record_synthesize(struct hpm_record *r)
 		bool done = false;
 		for (unsigned k = 0; k < s; k++)
 			done |= hpm_proc_tgid(hpm_procfs_root(), r->tids[k]) == tgid;
-		if (!rc && !done)
+		if (!rc && !done && !(r->synth_off & HPM_RECORD_SYNTH_MMAP))
 			rc = synth_maps(r, tgid);
 	}
 	return rc;

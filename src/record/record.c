@@ -135,6 +135,8 @@ static void set_sample_common(struct perf_event_attr *a, const struct hpm_record
 	}
 	if (several)
 		a->sample_type |= PERF_SAMPLE_ID;
+	if (o->all_cgroups)
+		a->sample_type |= PERF_SAMPLE_CGROUP;
 	a->read_format = PERF_FORMAT_ID;
 	if (sample_read) {
 		a->sample_type |= PERF_SAMPLE_READ;
@@ -312,11 +314,12 @@ static void set_record_attr(struct hpm_record *r, const struct hpm_record_opts *
 	}
 	if (e->leader) {
 		a->disabled = 1;
-		a->enable_on_exec = o->workload > 0 && !r->system_wide && !o->cpu_list;
+		a->enable_on_exec = r->at_exec;
 	}
 	/* inherit follows the workload's children; a group read cannot
 	 * (the kernel refuses PERF_FORMAT_GROUP with inherit), nor can a
-	 * per-thread buffer (-p, -t) */
+	 * per-thread buffer (-p, -t, --per-thread: the kernel maps no
+	 * inherited per-task event) */
 	a->inherit = !r->tids && !ev->sample_read;
 	if (i == 0) {
 		a->mmap = 1;
@@ -327,7 +330,10 @@ static void set_record_attr(struct hpm_record *r, const struct hpm_record_opts *
 		a->comm = 1;
 		a->comm_exec = 1;
 		a->task = 1;
-		a->build_id = 1;
+		/* -B: no build ids, not even the kernel's in MMAP2 */
+		a->build_id = !o->no_buildid;
+		/* --all-cgroups: a CGROUP record for each cgroup created */
+		a->cgroup = o->all_cgroups;
 	}
 }
 
@@ -508,6 +514,11 @@ int hpm_record_open(const struct hpm_record_opts *o, struct hpm_record **out, ch
 	r->pid = o->pid;
 	r->system_wide = o->system_wide;
 	r->mmap_data = o->stack_dump != 0;
+	r->no_buildid = o->no_buildid;
+	r->synth_off = o->synth_off;
+	r->all_cgroups = o->all_cgroups;
+	/* a command given with -p or -t only says how long to record */
+	bool targets_workload = o->workload > 0 && o->pid <= 0 && !o->tid_list;
 	rc = hpm_evlist_parse(&r->list, dflt ? "cycles" : o->events, err, errlen);
 	if (rc) {
 		rc = -EINVAL;
@@ -523,6 +534,11 @@ int hpm_record_open(const struct hpm_record_opts *o, struct hpm_record **out, ch
 		rc = parse_tids(o->tid_list, &r->tids, &r->nr_slots, err, errlen);
 	} else if (o->pid > 0 && !o->system_wide && !o->cpu_list) {
 		rc = process_threads(o->pid, &r->tids, &r->nr_slots, err, errlen);
+	} else if (o->per_thread && targets_workload && !o->system_wide && !o->cpu_list) {
+		r->tids = xmalloc(sizeof(*r->tids));
+		r->tids[0] = o->workload;
+		r->nr_slots = 1;
+		r->at_exec = true;
 	} else {
 		int *cpus;
 		unsigned n;
@@ -535,6 +551,7 @@ int hpm_record_open(const struct hpm_record_opts *o, struct hpm_record **out, ch
 		if (o->cpu_list)
 			r->system_wide = true;
 		task = r->system_wide ? -1 : o->workload;
+		r->at_exec = task > 0 && targets_workload;
 	}
 	if (rc)
 		goto fail;
@@ -783,7 +800,7 @@ bool hpm_record_starts_at_exec(const struct hpm_record *r)
 	for (unsigned i = 0; i < r->nr_ev; i++)
 		if (r->ev[i].leader && !r->ev[i].attr.enable_on_exec)
 			return false;
-	return r->nr_ev > 0 && !r->tids;
+	return r->nr_ev > 0 && r->at_exec;
 }
 
 /* The features that describe the machine and the command line. */
@@ -864,6 +881,8 @@ static void set_end_features(struct hpm_record *r)
 {
 	if (r->st.samples)
 		perf_writer_set_sample_time(r->w, r->first_time, r->last_time);
+	if (r->no_buildid)
+		return; /* perf's -B: no build-id section */
 	uint8_t kid[PERF_FILE_BUILD_ID_MAX];
 	unsigned ksize;
 	if (r->kernel_hit && (ksize = kernel_build_id(kid)) > 0)

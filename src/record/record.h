@@ -21,8 +21,10 @@
  * - the first event tracks mmap, mmap2 (with the kernel's build ids where
  *   it has them: attr.build_id, dropped when the kernel refuses it), comm
  *   (comm_exec) and task (FORK/EXIT); sample_id_all on every event;
- * - a workload is recorded per CPU with inherit and enable_on_exec; -a and
- *   -C record every task on those CPUs; -p and -t the threads given;
+ * - a workload is recorded per CPU with inherit and enable_on_exec (with
+ *   --per-thread in its own thread, without inherit); -a and -C record
+ *   every task on those CPUs; -p and -t the threads given (a command run
+ *   with them only says how long);
  * - the default event is cycles, and cpu-clock where the kernel has no
  *   hardware cycles (perf's evsel__fallback; note() says so for -v).
  *
@@ -60,7 +62,22 @@ struct hpm_record_opts {
 	const char *tid_list; /* -t, NULL none */
 	pid_t workload;       /* the forked command, held before exec; -1 none */
 	unsigned mmap_pages;  /* data pages per buffer (a power of 2); 0: perf's 512 KiB */
+	/* --per-thread: perf's per-thread mmaps, one buffer per thread and
+	 * inherit off (a workload is recorded in its own thread only) */
+	bool per_thread;
+	bool no_buildid;    /* -B: no build-id section */
+	unsigned synth_off; /* HPM_RECORD_SYNTH_* that --synth leaves out */
+	/* --all-cgroups: each sample's cgroup id (PERF_SAMPLE_CGROUP), and a
+	 * CGROUP record naming each cgroup (existing ones synthesized) */
+	bool all_cgroups;
 };
+
+/* What perf's --synth synthesizes for what existed before the recording
+ * (the kernel's map is always written): the tasks' COMM records, their
+ * maps (MMAP2), the cgroups (CGROUP) */
+#define HPM_RECORD_SYNTH_TASK 1u
+#define HPM_RECORD_SYNTH_MMAP 2u
+#define HPM_RECORD_SYNTH_CGROUP 4u /* the cgroups' names, with all_cgroups */
 
 struct hpm_record_stats {
 	uint64_t samples;     /* PERF_RECORD_SAMPLE records written */

@@ -15,9 +15,12 @@
 # text's Children and Self, row for row, and perf report's numbers.
 # upstream-record.sh: perf 6.12's record.sh from the same tarball, hpmstat
 # as perf record and perf report, thloop.c as its `perf test -w thloop`.
+# targets.sh: what record.sh needs: --per-thread, -p PID -- CMD, -B and
+# --synth against perf's own files, --threads refused.
 TESTS += tests/record/record.sh tests/record/callgraph.sh tests/record/upstream-report.sh \
-	tests/record/table.sh tests/record/report-formats.sh tests/record/upstream-record.sh
+	tests/record/table.sh tests/record/report-formats.sh tests/record/upstream-record.sh \
+	tests/record/targets.sh
 EXTRA_DIST += tests/record/record.sh tests/record/split.c tests/record/tree.c \
 	tests/record/callgraph.sh tests/record/nofp.c tests/record/upstream-report.sh \
 	tests/record/table.sh tests/record/recurse.c tests/record/report-formats.sh \
-	tests/record/upstream-record.sh tests/record/thloop.c
+	tests/record/upstream-record.sh tests/record/thloop.c tests/record/targets.sh
