@@ -181,7 +181,7 @@ grep -q 'Level 1 sums to 100.00 %' "$tmp/v2a.text"; ok $? "v2: level 1 sums to 1
 
 # every format renders the Arm run
 "$HPMSTAT" report --format csv "$tmp/v2a.json" >"$tmp/v2a.csv" 2>"$tap_err"
-tr -d '\r' <"$tmp/v2a.csv" | grep -q '^v2a,[^,]*v2a.json,CPU1,,,tma_frontend_bound,Frontend_Bound,1,,% slots,50,,1,0,1$'; ok $? "csv (CRLF rows): CPU1 Frontend_Bound 50 %, bottleneck, over threshold"
+tr -d '\r' <"$tmp/v2a.csv" | grep -q '^v2a,[^,]*v2a.json,CPU1,,,tma_frontend_bound,Frontend_Bound,1,,% slots,50,,1,0,1,0$'; ok $? "csv (CRLF rows): CPU1 Frontend_Bound 50 %, bottleneck, over threshold, not emulated"
 "$HPMSTAT" report --format json "$tmp/v2a.json" >"$tmp/v2a.rj" 2>"$tap_err"
 "$JSONCHECK" .schema .runs.0.slices.# <"$tmp/v2a.rj" >"$tmp/j" 2>&1
 printf 'hpmstat-report\n3\n' | cmp -s - "$tmp/j"; ok $? "json: the whole run and two CPUs"

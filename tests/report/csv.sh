@@ -58,4 +58,14 @@ cp hand.json "$tmp/$nl.json"
 "$HPMSTAT" report --format csv "$tmp/$nl.json" >"$tmp/nl.csv"
 check "a run name with a line break" 36 "$tmp/nl.csv" 'run=x\ny'
 grep -q "$(printf '\r')\$" "$tmp/hand.csv"; ok $? "rows end in CRLF"
+# every row of an emulated run says so, as the JSON report's "emulated" key
+# and stat's labels do (issue 33 item 2); the weighted summary row leaves it
+# empty (it mixes runs)
+"$HPMSTAT" report --format json hand.json >"$tmp/hand.json"
+e=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["runs"][0]["emulated"]))' "$tmp/hand.json" 2>&1)
+col=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1], newline=""))); print(",".join(sorted(set(x["emulated"] for x in r))))' "$tmp/hand.csv" 2>&1)
+[ "$e" = 1 ] && [ "$col" = 1 ]
+ok $? "emulated: every row of an emulated run is 1, as the JSON report's emulated (JSON $e, CSV $col)"
+col=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1], newline=""))); print(",".join(sorted(set(x["emulated"] for x in r if x["run"] == "(weighted)"))))' "$tmp/suite.csv" 2>&1)
+[ "$col" = "" ]; ok $? "the weighted summary's rows leave emulated empty ($col)"
 done_testing
