@@ -266,7 +266,7 @@ ok $([ ! -e ran ] && [ ! -e bad.data ]; echo $?) "no bad input ran the command o
 # command's exit, not at its exec (a wake-up inside the recording)
 if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
 	# the outcome's pipe is workload.c's close-on-exec one
-	strace -f -e trace=pipe2,read,exit_group -o exec.st "$HPMSTAT" record -q -e cpu-clock \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -e trace=pipe2,read,exit_group -o exec.st "$HPMSTAT" record -q -e cpu-clock \
 		-o exec.data -- sleep 0.3
 	awk 'NR == 1 { self = $1 }
 	     $1 == self && /pipe2\(.*O_CLOEXEC\) *= 0$/ { fd = $2; sub(/.*\[/, "", fd); sub(/,/, "", fd) }
