@@ -66,10 +66,19 @@ static struct {
 	    access_wr[NSLICE], miss_rd[NSLICE];
 } E;
 
-enum ev_kind { EV_ONE, EV_PIPE, EV_SLICE };
+/* How the tables spell the names of the instances K = 0.. of a field that is
+ * an array: one row stands for the whole family of events. */
+enum ev_kind {
+	EV_ONE,        /* NAME (a field that is not an array) */
+	EV_PIPE,       /* NAME.K */
+	EV_SLICE,      /* SliceK_l2_cache_NAME */
+	EV_QUARTER,    /* NAME_(K+1)_4_valid: the occupancy quarters */
+	EV_QUARTER_SB, /* the same, but the sbuffer's fourth is NAME_full_valid */
+	EV_BTYPE,      /* BpXNAME, X the branch type's letter (wl_btype_words) */
+};
 struct ev_def {
 	int bank;
-	const char *name; /* EV_PIPE: name.K; EV_SLICE: SliceK_l2_cache_NAME */
+	const char *name;
 	unsigned *dst;
 	unsigned n; /* instances */
 	unsigned char kind;
@@ -80,199 +89,172 @@ struct ev_def {
 #define MB KMH_BANK_MEMBLOCK
 #define CA KMH_BANK_CACHE
 /* clang-format off */
-#define ONE(b, name, field)   {b, name, &E.field, 1, EV_ONE}
-#define ARR(b, name, field)   {b, name, E.field, sizeof(E.field) / sizeof(E.field[0]), EV_PIPE}
-#define EL(b, name, field, i) {b, name, &E.field[i], 1, EV_ONE}
-#define SLICE(name, field)    {CA, name, E.field, NSLICE, EV_SLICE}
+#define EV(b, name, field, kind) \
+	{b, name, (unsigned *)&E.field, sizeof(E.field) / sizeof(unsigned), kind}
 /* clang-format on */
 
 static const struct ev_def ev_defs[] = {
-    ONE(FE, "frontendFlush", frontendFlush),
-    ONE(FE, "ifu_req", ifu_req),
-    ONE(FE, "ifu_miss", ifu_miss),
-    ONE(FE, "ifu_req_cacheline_0", line0),
-    ONE(FE, "ifu_req_cacheline_1", line1),
-    ONE(FE, "ifu_req_cacheline_0_hit", line0_hit),
-    ONE(FE, "ifu_req_cacheline_1_hit", line1_hit),
-    ONE(FE, "only_0_hit", only_0_hit),
-    ONE(FE, "only_0_miss", only_0_miss),
-    ONE(FE, "hit_0_hit_1", hit_0_hit_1),
-    ONE(FE, "hit_0_miss_1", hit_0_miss_1),
-    ONE(FE, "miss_0_hit_1", miss_0_hit_1),
-    ONE(FE, "miss_0_miss_1", miss_0_miss_1),
-    ONE(FE, "IBuffer_Flushed", ibuf_flushed),
-    ONE(FE, "IBuffer_hungry", ibuf_hungry),
-    EL(FE, "IBuffer_1_4_valid", ibuf_q, 0),
-    EL(FE, "IBuffer_2_4_valid", ibuf_q, 1),
-    EL(FE, "IBuffer_3_4_valid", ibuf_q, 2),
-    EL(FE, "IBuffer_4_4_valid", ibuf_q, 3),
-    ONE(FE, "IBuffer_full", ibuf_full),
-    ONE(FE, "Front_Bubble", front_bubble),
-    ONE(FE, "Fetch_Latency_Bound", fetch_latency),
-    ONE(FE, "icache_miss_bubble", icache_miss_cnt),
-    ONE(FE, "icache_miss_penalty", icache_miss_penalty),
-    ONE(FE, "bpu_s2_redirect", bpu_s2),
-    ONE(FE, "bpu_s3_redirect", bpu_s3),
-    ONE(FE, "bpu_to_ftq_stall", bpu_ftq_stall),
-    ONE(FE, "mispredictRedirect", mispredict_redirect),
-    ONE(FE, "replayRedirect", replay_redirect),
-    ONE(FE, "predecodeRedirect", predecode_redirect),
-    ONE(FE, "to_ifu_bubble", to_ifu_bubble),
-    ONE(FE, "from_bpu_real_bubble", bpu_real_bubble),
-    ONE(FE, "BpInstr", bp_instr),
-    ONE(FE, "BpBInstr", bp_b_instr),
-    ONE(FE, "BpRight", bp_right),
-    ONE(FE, "BpWrong", bp_wrong),
-    EL(FE, "BpBRight", bp_type_right, WL_BR_B),
-    EL(FE, "BpBWrong", bp_type_wrong, WL_BR_B),
-    EL(FE, "BpJRight", bp_type_right, WL_BR_J),
-    EL(FE, "BpJWrong", bp_type_wrong, WL_BR_J),
-    EL(FE, "BpIRight", bp_type_right, WL_BR_I),
-    EL(FE, "BpIWrong", bp_type_wrong, WL_BR_I),
-    EL(FE, "BpCRight", bp_type_right, WL_BR_C),
-    EL(FE, "BpCWrong", bp_type_wrong, WL_BR_C),
-    EL(FE, "BpRRight", bp_type_right, WL_BR_R),
-    EL(FE, "BpRWrong", bp_type_wrong, WL_BR_R),
-    ONE(FE, "ftb_hit", ftb_hit),
-    ONE(FE, "fauftb_commit_hit", fauftb_hit),
-    ONE(FE, "fauftb_commit_miss", fauftb_miss),
-    ONE(FE, "ftb_commit_hits", ftb_commit_hits),
-    ONE(FE, "ftb_commit_misses", ftb_commit_misses),
-    ONE(FE, "itlb_access", itlb_access),
-    ONE(FE, "itlb_miss", itlb_miss),
+    EV(FE, "frontendFlush", frontendFlush, EV_ONE),
+    EV(FE, "ifu_req", ifu_req, EV_ONE),
+    EV(FE, "ifu_miss", ifu_miss, EV_ONE),
+    EV(FE, "ifu_req_cacheline_0", line0, EV_ONE),
+    EV(FE, "ifu_req_cacheline_1", line1, EV_ONE),
+    EV(FE, "ifu_req_cacheline_0_hit", line0_hit, EV_ONE),
+    EV(FE, "ifu_req_cacheline_1_hit", line1_hit, EV_ONE),
+    EV(FE, "only_0_hit", only_0_hit, EV_ONE),
+    EV(FE, "only_0_miss", only_0_miss, EV_ONE),
+    EV(FE, "hit_0_hit_1", hit_0_hit_1, EV_ONE),
+    EV(FE, "hit_0_miss_1", hit_0_miss_1, EV_ONE),
+    EV(FE, "miss_0_hit_1", miss_0_hit_1, EV_ONE),
+    EV(FE, "miss_0_miss_1", miss_0_miss_1, EV_ONE),
+    EV(FE, "IBuffer_Flushed", ibuf_flushed, EV_ONE),
+    EV(FE, "IBuffer_hungry", ibuf_hungry, EV_ONE),
+    EV(FE, "IBuffer", ibuf_q, EV_QUARTER),
+    EV(FE, "IBuffer_full", ibuf_full, EV_ONE),
+    EV(FE, "Front_Bubble", front_bubble, EV_ONE),
+    EV(FE, "Fetch_Latency_Bound", fetch_latency, EV_ONE),
+    EV(FE, "icache_miss_bubble", icache_miss_cnt, EV_ONE),
+    EV(FE, "icache_miss_penalty", icache_miss_penalty, EV_ONE),
+    EV(FE, "bpu_s2_redirect", bpu_s2, EV_ONE),
+    EV(FE, "bpu_s3_redirect", bpu_s3, EV_ONE),
+    EV(FE, "bpu_to_ftq_stall", bpu_ftq_stall, EV_ONE),
+    EV(FE, "mispredictRedirect", mispredict_redirect, EV_ONE),
+    EV(FE, "replayRedirect", replay_redirect, EV_ONE),
+    EV(FE, "predecodeRedirect", predecode_redirect, EV_ONE),
+    EV(FE, "to_ifu_bubble", to_ifu_bubble, EV_ONE),
+    EV(FE, "from_bpu_real_bubble", bpu_real_bubble, EV_ONE),
+    EV(FE, "BpInstr", bp_instr, EV_ONE),
+    EV(FE, "BpBInstr", bp_b_instr, EV_ONE),
+    EV(FE, "BpRight", bp_right, EV_ONE),
+    EV(FE, "BpWrong", bp_wrong, EV_ONE),
+    EV(FE, "Right", bp_type_right, EV_BTYPE),
+    EV(FE, "Wrong", bp_type_wrong, EV_BTYPE),
+    EV(FE, "ftb_hit", ftb_hit, EV_ONE),
+    EV(FE, "fauftb_commit_hit", fauftb_hit, EV_ONE),
+    EV(FE, "fauftb_commit_miss", fauftb_miss, EV_ONE),
+    EV(FE, "ftb_commit_hits", ftb_commit_hits, EV_ONE),
+    EV(FE, "ftb_commit_misses", ftb_commit_misses, EV_ONE),
+    EV(FE, "itlb_access", itlb_access, EV_ONE),
+    EV(FE, "itlb_miss", itlb_miss, EV_ONE),
 
-    ONE(BE, "decoder_fused_instr", dec_fused),
-    ONE(BE, "decoder_waitInstr", dec_wait),
-    ONE(BE, "decoder_stall_cycle", dec_stall),
-    ONE(BE, "decoder_utilization", dec_util),
-    ONE(BE, "frontend_stall_cycle", fe_stall_cycle),
-    ONE(BE, "backend_stall_cycle", be_stall_cycle),
-    ONE(BE, "INST_SPEC", inst_spec),
-    ONE(BE, "RECOVERY_BUBBLE", recovery_bubble),
-    ONE(BE, "rename_in", rename_in),
-    ONE(BE, "rename_waitinstr", rename_wait),
-    ONE(BE, "rename_stall", rename_stall),
-    ONE(BE, "rename_stall_cycle_walk", rename_walk),
-    ONE(BE, "rename_stall_cycle_dispatch", rename_dispatch),
-    ONE(BE, "rename_stall_cycle_int", rename_int),
-    EL(BE, "me_freelist_1_4_valid", freelist_q, 0),
-    EL(BE, "me_freelist_2_4_valid", freelist_q, 1),
-    EL(BE, "me_freelist_3_4_valid", freelist_q, 2),
-    EL(BE, "me_freelist_4_4_valid", freelist_q, 3),
-    ONE(BE, "dispatch_in", dispatch_in),
-    ONE(BE, "dispatch_empty", dispatch_empty),
-    ONE(BE, "dispatch_utili", dispatch_utili),
-    ONE(BE, "dispatch_waitinstr", dispatch_wait),
-    ONE(BE, "dispatch_stall_cycle_lsq", dispatch_lsq),
-    ONE(BE, "dispatch_stall_cycle_rob", dispatch_rob),
-    ONE(BE, "dispatch_stall_cycle_int_dq", dispatch_int_dq),
-    ONE(BE, "dispatch_stall_cycle_ls_dq", dispatch_ls_dq),
-    ONE(BE, "rob_flush_pipe_num", rob_flush_pipe),
-    ONE(BE, "rob_replay_inst_num", rob_replay),
-    ONE(BE, "rob_commitUop", commit_uop),
-    ONE(BE, "rob_commitInstr", commit_instr),
-    ONE(BE, "rob_commitInstrFused", commit_fused),
-    ONE(BE, "rob_commitInstrLoad", commit_load),
-    ONE(BE, "rob_commitInstrBranch", commit_branch),
-    ONE(BE, "rob_commitInstrStore", commit_store),
-    ONE(BE, "rob_walkInstr", walk_instr),
-    ONE(BE, "rob_walkCycle", walk_cycle),
-    EL(BE, "rob_1_4_valid", rob_q, 0),
-    EL(BE, "rob_2_4_valid", rob_q, 1),
-    EL(BE, "rob_3_4_valid", rob_q, 2),
-    EL(BE, "rob_4_4_valid", rob_q, 3),
-    ONE(BE, "BRANCH_JUMP", branch_jump),
-    ONE(BE, "BR_MIS_PRED", br_mis_pred),
-    ONE(BE, "TOTAL_FLUSH", total_flush),
-    ONE(BE, "EXEC_STALL_CYCLE", exec_stall),
-    ONE(BE, "MEMSTALL_STORE", memstall_store),
-    ONE(BE, "MEMSTALL_L1MISS", memstall_l1),
-    ONE(BE, "MEMSTALL_L2MISS", memstall_l2),
-    ONE(BE, "MEMSTALL_L3MISS", memstall_l3),
-    ONE(BE, "issueQueue_enq_fire_cnt.0", iq_enq_int),
-    ONE(BE, "issueQueue_enq_fire_cnt.3", iq_enq_mem),
-    ARR(BE, "IssueQueueAluMulBkuBrhJmp_full", iq_alu_full),
-    ONE(BE, "IssueQueueAluBrhJmpI2fVsetriwiVsetriwvfI2v_full", iq_alu_i2f_full),
-    ONE(BE, "IssueQueueAluCsrFenceDiv_full", iq_div_full),
-    ARR(BE, "IssueQueueStaMou_full", iq_sta_full),
-    ARR(BE, "IssueQueueLdu_full", iq_ldu_full),
-    ARR(BE, "IssueQueueStdMoud_full", iq_std_full),
+    EV(BE, "decoder_fused_instr", dec_fused, EV_ONE),
+    EV(BE, "decoder_waitInstr", dec_wait, EV_ONE),
+    EV(BE, "decoder_stall_cycle", dec_stall, EV_ONE),
+    EV(BE, "decoder_utilization", dec_util, EV_ONE),
+    EV(BE, "frontend_stall_cycle", fe_stall_cycle, EV_ONE),
+    EV(BE, "backend_stall_cycle", be_stall_cycle, EV_ONE),
+    EV(BE, "INST_SPEC", inst_spec, EV_ONE),
+    EV(BE, "RECOVERY_BUBBLE", recovery_bubble, EV_ONE),
+    EV(BE, "rename_in", rename_in, EV_ONE),
+    EV(BE, "rename_waitinstr", rename_wait, EV_ONE),
+    EV(BE, "rename_stall", rename_stall, EV_ONE),
+    EV(BE, "rename_stall_cycle_walk", rename_walk, EV_ONE),
+    EV(BE, "rename_stall_cycle_dispatch", rename_dispatch, EV_ONE),
+    EV(BE, "rename_stall_cycle_int", rename_int, EV_ONE),
+    EV(BE, "me_freelist", freelist_q, EV_QUARTER),
+    EV(BE, "dispatch_in", dispatch_in, EV_ONE),
+    EV(BE, "dispatch_empty", dispatch_empty, EV_ONE),
+    EV(BE, "dispatch_utili", dispatch_utili, EV_ONE),
+    EV(BE, "dispatch_waitinstr", dispatch_wait, EV_ONE),
+    EV(BE, "dispatch_stall_cycle_lsq", dispatch_lsq, EV_ONE),
+    EV(BE, "dispatch_stall_cycle_rob", dispatch_rob, EV_ONE),
+    EV(BE, "dispatch_stall_cycle_int_dq", dispatch_int_dq, EV_ONE),
+    EV(BE, "dispatch_stall_cycle_ls_dq", dispatch_ls_dq, EV_ONE),
+    EV(BE, "rob_flush_pipe_num", rob_flush_pipe, EV_ONE),
+    EV(BE, "rob_replay_inst_num", rob_replay, EV_ONE),
+    EV(BE, "rob_commitUop", commit_uop, EV_ONE),
+    EV(BE, "rob_commitInstr", commit_instr, EV_ONE),
+    EV(BE, "rob_commitInstrFused", commit_fused, EV_ONE),
+    EV(BE, "rob_commitInstrLoad", commit_load, EV_ONE),
+    EV(BE, "rob_commitInstrBranch", commit_branch, EV_ONE),
+    EV(BE, "rob_commitInstrStore", commit_store, EV_ONE),
+    EV(BE, "rob_walkInstr", walk_instr, EV_ONE),
+    EV(BE, "rob_walkCycle", walk_cycle, EV_ONE),
+    EV(BE, "rob", rob_q, EV_QUARTER),
+    EV(BE, "BRANCH_JUMP", branch_jump, EV_ONE),
+    EV(BE, "BR_MIS_PRED", br_mis_pred, EV_ONE),
+    EV(BE, "TOTAL_FLUSH", total_flush, EV_ONE),
+    EV(BE, "EXEC_STALL_CYCLE", exec_stall, EV_ONE),
+    EV(BE, "MEMSTALL_STORE", memstall_store, EV_ONE),
+    EV(BE, "MEMSTALL_L1MISS", memstall_l1, EV_ONE),
+    EV(BE, "MEMSTALL_L2MISS", memstall_l2, EV_ONE),
+    EV(BE, "MEMSTALL_L3MISS", memstall_l3, EV_ONE),
+    EV(BE, "issueQueue_enq_fire_cnt.0", iq_enq_int, EV_ONE),
+    EV(BE, "issueQueue_enq_fire_cnt.3", iq_enq_mem, EV_ONE),
+    EV(BE, "IssueQueueAluMulBkuBrhJmp_full", iq_alu_full, EV_PIPE),
+    EV(BE, "IssueQueueAluBrhJmpI2fVsetriwiVsetriwvfI2v_full", iq_alu_i2f_full, EV_ONE),
+    EV(BE, "IssueQueueAluCsrFenceDiv_full", iq_div_full, EV_ONE),
+    EV(BE, "IssueQueueStaMou_full", iq_sta_full, EV_PIPE),
+    EV(BE, "IssueQueueLdu_full", iq_ldu_full, EV_PIPE),
+    EV(BE, "IssueQueueStdMoud_full", iq_std_full, EV_PIPE),
     /* the floating-point and vector queues the model never fills */
-    EL(BE, "IssueQueueFaluFcvtF2vFmacFdiv_full", iq_fp_vec_full, 0),
-    EL(BE, "IssueQueueFaluFmacFdiv_full", iq_fp_vec_full, 1),
-    EL(BE, "IssueQueueFaluFmac_full", iq_fp_vec_full, 2),
-    EL(BE, "IssueQueueVfmaVialuFixVimacVppuVfaluVfcvtVipuVsetrvfwvf_full", iq_fp_vec_full, 3),
-    EL(BE, "IssueQueueVfmaVialuFixVfalu_full", iq_fp_vec_full, 4),
-    EL(BE, "IssueQueueVfdivVidiv_full", iq_fp_vec_full, 5),
-    EL(BE, "IssueQueueVlduVstuVseglduVsegstu_full", iq_fp_vec_full, 6),
-    EL(BE, "IssueQueueVlduVstu_full", iq_fp_vec_full, 7),
+    EV(BE, "IssueQueueFaluFcvtF2vFmacFdiv_full", iq_fp_vec_full[0], EV_ONE),
+    EV(BE, "IssueQueueFaluFmacFdiv_full", iq_fp_vec_full[1], EV_ONE),
+    EV(BE, "IssueQueueFaluFmac_full", iq_fp_vec_full[2], EV_ONE),
+    EV(BE, "IssueQueueVfmaVialuFixVimacVppuVfaluVfcvtVipuVsetrvfwvf_full", iq_fp_vec_full[3],
+       EV_ONE),
+    EV(BE, "IssueQueueVfmaVialuFixVfalu_full", iq_fp_vec_full[4], EV_ONE),
+    EV(BE, "IssueQueueVfdivVidiv_full", iq_fp_vec_full[5], EV_ONE),
+    EV(BE, "IssueQueueVlduVstuVseglduVsegstu_full", iq_fp_vec_full[6], EV_ONE),
+    EV(BE, "IssueQueueVlduVstu_full", iq_fp_vec_full[7], EV_ONE),
 
-    ARR(MB, "load_s0_in_fire", s0),
-    ARR(MB, "load_to_load_forward", l2l_fwd),
-    ARR(MB, "load_s1_in_fire", s1),
-    ARR(MB, "load_s1_tlb_miss", s1_tlb_miss),
-    ARR(MB, "load_s2_in_fire", s2),
-    ARR(MB, "load_s2_dcache_miss", s2_dcache_miss),
-    ARR(MB, "l1D_load_hw_prf_access", prf_access),
-    ARR(MB, "l1D_load_hw_prf_miss", prf_miss),
-    ARR(MB, "load_req", load_req),
-    ARR(MB, "l1D_read_dcache_access", rd_access),
-    ARR(MB, "l1D_read_dcache_miss", rd_miss),
-    ONE(MB, "sbuffer_req_valid", sb_valid),
-    ONE(MB, "sbuffer_req_fire", sb_fire),
-    ONE(MB, "sbuffer_merge", sb_merge),
-    ONE(MB, "sbuffer_newline", sb_newline),
-    ONE(MB, "dcache_req_valid", dc_req_valid),
-    ONE(MB, "dcache_req_fire", dc_req_fire),
-    ONE(MB, "sbuffer_idle", sb_idle),
-    EL(MB, "sbuffer_1_4_valid", sb_q, 0),
-    EL(MB, "sbuffer_2_4_valid", sb_q, 1),
-    EL(MB, "sbuffer_3_4_valid", sb_q, 2),
-    EL(MB, "sbuffer_full_valid", sb_q, 3),
-    ONE(MB, "MEMSTALL_ANY_LOAD", memstall_any),
-    ONE(MB, "enq.0", rar_enq),
-    ONE(MB, "ld_ld_violation", ld_ld_violation),
-    ONE(MB, "enq.1", raw_enq),
-    ONE(MB, "stld_rollback", stld_rollback),
-    ONE(MB, "enq.2", replay_enq),
-    ONE(MB, "replay_tlb_miss", replay_tlb_miss),
-    ONE(MB, "replay_dcache_miss", replay_dcache_miss),
-    EL(MB, "stq_1_4_valid", stq_q, 0),
-    EL(MB, "stq_2_4_valid", stq_q, 1),
-    EL(MB, "stq_3_4_valid", stq_q, 2),
-    EL(MB, "stq_4_4_valid", stq_q, 3),
-    ONE(MB, "dcache_wbq_req", wbq_req),
-    ONE(MB, "l1D_write_dcache_access", wr_access),
-    ONE(MB, "l1D_write_dcache_miss", wr_miss),
-    ONE(MB, "dcache_mp_req", mp_req),
-    ONE(MB, "dcache_missq_req", missq_req),
-    EL(MB, "dcache_missq_1_4_valid", missq_q, 0),
-    EL(MB, "dcache_missq_2_4_valid", missq_q, 1),
-    EL(MB, "dcache_missq_3_4_valid", missq_q, 2),
-    EL(MB, "dcache_missq_4_4_valid", missq_q, 3),
-    ONE(MB, "dtlb_ld_access", dtlb_ld_access),
-    ONE(MB, "dtlb_ld_miss", dtlb_ld_miss),
-    ONE(MB, "dtlb_st_access", dtlb_st_access),
-    ONE(MB, "dtlb_st_miss", dtlb_st_miss),
-    ONE(MB, "PTW_access", ptw_access),
-    ONE(MB, "ldDeqCount", ld_deq),
-    ONE(MB, "stDeqCount", st_deq),
+    EV(MB, "load_s0_in_fire", s0, EV_PIPE),
+    EV(MB, "load_to_load_forward", l2l_fwd, EV_PIPE),
+    EV(MB, "load_s1_in_fire", s1, EV_PIPE),
+    EV(MB, "load_s1_tlb_miss", s1_tlb_miss, EV_PIPE),
+    EV(MB, "load_s2_in_fire", s2, EV_PIPE),
+    EV(MB, "load_s2_dcache_miss", s2_dcache_miss, EV_PIPE),
+    EV(MB, "l1D_load_hw_prf_access", prf_access, EV_PIPE),
+    EV(MB, "l1D_load_hw_prf_miss", prf_miss, EV_PIPE),
+    EV(MB, "load_req", load_req, EV_PIPE),
+    EV(MB, "l1D_read_dcache_access", rd_access, EV_PIPE),
+    EV(MB, "l1D_read_dcache_miss", rd_miss, EV_PIPE),
+    EV(MB, "sbuffer_req_valid", sb_valid, EV_ONE),
+    EV(MB, "sbuffer_req_fire", sb_fire, EV_ONE),
+    EV(MB, "sbuffer_merge", sb_merge, EV_ONE),
+    EV(MB, "sbuffer_newline", sb_newline, EV_ONE),
+    EV(MB, "dcache_req_valid", dc_req_valid, EV_ONE),
+    EV(MB, "dcache_req_fire", dc_req_fire, EV_ONE),
+    EV(MB, "sbuffer_idle", sb_idle, EV_ONE),
+    EV(MB, "sbuffer", sb_q, EV_QUARTER_SB),
+    EV(MB, "MEMSTALL_ANY_LOAD", memstall_any, EV_ONE),
+    EV(MB, "enq.0", rar_enq, EV_ONE),
+    EV(MB, "ld_ld_violation", ld_ld_violation, EV_ONE),
+    EV(MB, "enq.1", raw_enq, EV_ONE),
+    EV(MB, "stld_rollback", stld_rollback, EV_ONE),
+    EV(MB, "enq.2", replay_enq, EV_ONE),
+    EV(MB, "replay_tlb_miss", replay_tlb_miss, EV_ONE),
+    EV(MB, "replay_dcache_miss", replay_dcache_miss, EV_ONE),
+    EV(MB, "stq", stq_q, EV_QUARTER),
+    EV(MB, "dcache_wbq_req", wbq_req, EV_ONE),
+    EV(MB, "l1D_write_dcache_access", wr_access, EV_ONE),
+    EV(MB, "l1D_write_dcache_miss", wr_miss, EV_ONE),
+    EV(MB, "dcache_mp_req", mp_req, EV_ONE),
+    EV(MB, "dcache_missq_req", missq_req, EV_ONE),
+    EV(MB, "dcache_missq", missq_q, EV_QUARTER),
+    EV(MB, "dtlb_ld_access", dtlb_ld_access, EV_ONE),
+    EV(MB, "dtlb_ld_miss", dtlb_ld_miss, EV_ONE),
+    EV(MB, "dtlb_st_access", dtlb_st_access, EV_ONE),
+    EV(MB, "dtlb_st_miss", dtlb_st_miss, EV_ONE),
+    EV(MB, "PTW_access", ptw_access, EV_ONE),
+    EV(MB, "ldDeqCount", ld_deq, EV_ONE),
+    EV(MB, "stDeqCount", st_deq, EV_ONE),
 
-    SLICE("refill", refill),
-    SLICE("rd_refill", rd_refill),
-    SLICE("wr_refill", wr_refill),
-    SLICE("long_miss", long_miss),
-    SLICE("hit", hit),
-    SLICE("miss", miss),
-    SLICE("access", access),
-    SLICE("l2wb", l2wb),
-    SLICE("l1wb", l1wb),
-    SLICE("wb_victim", wb_victim),
-    SLICE("prefetch_access", pf_access),
-    SLICE("prefetch_miss", pf_miss),
-    SLICE("access_rd", access_rd),
-    SLICE("access_wr", access_wr),
-    SLICE("miss_rd", miss_rd),
+    EV(CA, "refill", refill, EV_SLICE),
+    EV(CA, "rd_refill", rd_refill, EV_SLICE),
+    EV(CA, "wr_refill", wr_refill, EV_SLICE),
+    EV(CA, "long_miss", long_miss, EV_SLICE),
+    EV(CA, "hit", hit, EV_SLICE),
+    EV(CA, "miss", miss, EV_SLICE),
+    EV(CA, "access", access, EV_SLICE),
+    EV(CA, "l2wb", l2wb, EV_SLICE),
+    EV(CA, "l1wb", l1wb, EV_SLICE),
+    EV(CA, "wb_victim", wb_victim, EV_SLICE),
+    EV(CA, "prefetch_access", pf_access, EV_SLICE),
+    EV(CA, "prefetch_miss", pf_miss, EV_SLICE),
+    EV(CA, "access_rd", access_rd, EV_SLICE),
+    EV(CA, "access_wr", access_wr, EV_SLICE),
+    EV(CA, "miss_rd", miss_rd, EV_SLICE),
 };
 
 /* Names for messages, by flat offset (the kmh tables' names, plus the bank
@@ -316,6 +298,12 @@ bool wl_model_init(char *err, size_t errlen)
 				snprintf(name, sizeof(name), "Slice%u_l2_cache_%s", k, d->name);
 			else if (d->kind == EV_PIPE)
 				snprintf(name, sizeof(name), "%s.%u", d->name, k);
+			else if (d->kind == EV_QUARTER_SB && k == 3)
+				snprintf(name, sizeof(name), "%s_full_valid", d->name);
+			else if (d->kind == EV_QUARTER || d->kind == EV_QUARTER_SB)
+				snprintf(name, sizeof(name), "%s_%u_4_valid", d->name, k + 1);
+			else if (d->kind == EV_BTYPE)
+				snprintf(name, sizeof(name), "Bp%s%s", wl_btype_words[k], d->name);
 			else
 				snprintf(name, sizeof(name), "%s", d->name);
 			if (!resolve(d->bank, name, &d->dst[k], err, errlen))
@@ -834,18 +822,23 @@ static void le_n(struct chk *c, unsigned a, unsigned n)
 	}
 }
 
+/* the sum of the n values at the offsets in ap */
+static unsigned sum_offsets(const struct chk *c, unsigned n, va_list ap)
+{
+	unsigned sum = 0;
+	for (unsigned i = 0; i < n; i++)
+		sum += c->v[va_arg(ap, unsigned)];
+	return sum;
+}
+
 /* value == sum of the listed offsets; `what` describes the sum */
 static void eq_sum(struct chk *c, unsigned a, const char *what, unsigned n, ...)
 {
-	if (!c->ok)
-		return;
 	va_list ap;
-	unsigned sum = 0;
 	va_start(ap, n);
-	for (unsigned i = 0; i < n; i++)
-		sum += c->v[va_arg(ap, unsigned)];
+	unsigned sum = sum_offsets(c, n, ap);
 	va_end(ap);
-	if (c->v[a] != sum) {
+	if (c->ok && c->v[a] != sum) {
 		str_seterr(c->err, c->errlen, "%s = %s (%u != %u)", nm(a), what, c->v[a], sum);
 		c->ok = false;
 	}
@@ -854,15 +847,11 @@ static void eq_sum(struct chk *c, unsigned a, const char *what, unsigned n, ...)
 /* sum of the listed offsets <= limit; `what` describes the sum */
 static void sum_le(struct chk *c, const char *what, unsigned limit, unsigned n, ...)
 {
-	if (!c->ok)
-		return;
 	va_list ap;
-	unsigned sum = 0;
 	va_start(ap, n);
-	for (unsigned i = 0; i < n; i++)
-		sum += c->v[va_arg(ap, unsigned)];
+	unsigned sum = sum_offsets(c, n, ap);
 	va_end(ap);
-	if (sum > limit) {
+	if (c->ok && sum > limit) {
 		str_seterr(c->err, c->errlen, "%s <= %u (%u)", what, limit, sum);
 		c->ok = false;
 	}
