@@ -59,6 +59,15 @@ struct centry {
 	uint8_t dirty; /* on the dirty list */
 };
 
+/* The cache's memory: kept across resets (hart_init), grown by hart_cache_grow. */
+struct hart_cache_mem {
+	struct centry *ent; /* cache entries */
+	unsigned cap_ent;
+	uint32_t *tab;     /* keys from SMALL_KEYS, open addressing: entry index + 1, 0 = free */
+	unsigned tab_bits; /* tab has 1 << tab_bits slots (twice cap_ent) */
+	uint32_t *dirty;   /* entries with batched cycles */
+};
+
 struct emu_hart {
 	struct emu *emu;
 	unsigned index;
@@ -83,16 +92,12 @@ struct emu_hart {
 	struct prog prog[NR_HPM];
 	uint64_t mask[EMU_NR_MODES][NR_HPM]; /* all ones where the counter counts in that mode */
 
-	const void *src;    /* source whose keys the cache holds */
-	struct centry *ent; /* cache entries */
+	const void *src; /* source whose keys the cache holds */
+	struct hart_cache_mem mem;
 	unsigned nr_ent;
-	unsigned cap_ent;
 	uint32_t small[SMALL_KEYS]; /* entry + 1 of each key below SMALL_KEYS, 0 = none */
-	uint32_t *tab;              /* other keys, open addressing: entry index + 1, 0 = free */
-	unsigned tab_bits;          /* tab has 1 << tab_bits slots (twice cap_ent) */
 	uint32_t last_key;          /* key of the last lookup, 0 = none */
 	unsigned last_ent;
-	uint32_t *dirty; /* entries with batched cycles */
 	unsigned nr_dirty;
 	uint64_t batch; /* cycles batched since the last fold */
 };
@@ -233,7 +238,7 @@ static void hart_fold(struct emu_hart *h)
 	if (!h->nr_dirty)
 		return;
 	for (unsigned d = 0; d < h->nr_dirty; d++) {
-		struct centry *e = &h->ent[h->dirty[d]];
+		struct centry *e = &h->mem.ent[h->mem.dirty[d]];
 		for (unsigned m = 0; m < EMU_NR_MODES; m++) {
 			uint64_t c = e->cyc[m];
 			if (!c)
@@ -258,8 +263,8 @@ static void hart_fold(struct emu_hart *h)
 static void hart_cache_clear(struct emu_hart *h)
 {
 	hart_fold(h);
-	if (h->tab)
-		memset(h->tab, 0, sizeof(*h->tab) << h->tab_bits);
+	if (h->mem.tab)
+		memset(h->mem.tab, 0, sizeof(*h->mem.tab) << h->mem.tab_bits);
 	memset(h->small, 0, sizeof(h->small));
 	h->nr_ent = 0;
 	h->last_key = 0;
@@ -267,28 +272,28 @@ static void hart_cache_clear(struct emu_hart *h)
 
 static unsigned hart_slot(const struct emu_hart *h, uint32_t key)
 {
-	return (unsigned)((key * UINT32_C(0x9e3779b1)) >> (32 - h->tab_bits));
+	return (unsigned)((key * UINT32_C(0x9e3779b1)) >> (32 - h->mem.tab_bits));
 }
 
 static void hart_cache_grow(struct emu_hart *h)
 {
-	unsigned cap = h->cap_ent ? h->cap_ent * 2 : CACHE_MIN;
+	unsigned cap = h->mem.cap_ent ? h->mem.cap_ent * 2 : CACHE_MIN;
 
-	h->ent = xreallocarray(h->ent, cap, sizeof(*h->ent));
-	h->dirty = xreallocarray(h->dirty, cap, sizeof(*h->dirty));
-	h->cap_ent = cap;
-	free(h->tab);
-	h->tab_bits = 1;
-	while ((1u << h->tab_bits) < 2 * cap)
-		h->tab_bits++;
-	h->tab = xcalloc((size_t)1 << h->tab_bits, sizeof(*h->tab));
+	h->mem.ent = xreallocarray(h->mem.ent, cap, sizeof(*h->mem.ent));
+	h->mem.dirty = xreallocarray(h->mem.dirty, cap, sizeof(*h->mem.dirty));
+	h->mem.cap_ent = cap;
+	free(h->mem.tab);
+	h->mem.tab_bits = 1;
+	while ((1u << h->mem.tab_bits) < 2 * cap)
+		h->mem.tab_bits++;
+	h->mem.tab = xcalloc((size_t)1 << h->mem.tab_bits, sizeof(*h->mem.tab));
 	for (unsigned e = 0; e < h->nr_ent; e++) {
-		if (h->ent[e].key < SMALL_KEYS)
+		if (h->mem.ent[e].key < SMALL_KEYS)
 			continue;
-		unsigned s = hart_slot(h, h->ent[e].key);
-		while (h->tab[s])
-			s = (s + 1) & ((1u << h->tab_bits) - 1);
-		h->tab[s] = e + 1;
+		unsigned s = hart_slot(h, h->mem.ent[e].key);
+		while (h->mem.tab[s])
+			s = (s + 1) & ((1u << h->mem.tab_bits) - 1);
+		h->mem.tab[s] = e + 1;
 	}
 }
 
@@ -305,24 +310,24 @@ static unsigned hart_lookup(struct emu_hart *h, const struct emu_run *run)
 		/* sources number their contents 1, 2, ...: no hashing for those */
 		if (h->small[run->key])
 			return h->small[run->key] - 1;
-	} else if (h->cap_ent) {
-		unsigned mask = (1u << h->tab_bits) - 1;
-		for (unsigned s = hart_slot(h, run->key); h->tab[s]; s = (s + 1) & mask) {
-			if (h->ent[h->tab[s] - 1].key == run->key) {
+	} else if (h->mem.cap_ent) {
+		unsigned mask = (1u << h->mem.tab_bits) - 1;
+		for (unsigned s = hart_slot(h, run->key); h->mem.tab[s]; s = (s + 1) & mask) {
+			if (h->mem.ent[h->mem.tab[s] - 1].key == run->key) {
 				h->last_key = run->key;
-				h->last_ent = h->tab[s] - 1;
+				h->last_ent = h->mem.tab[s] - 1;
 				return h->last_ent;
 			}
 		}
 	}
-	if (h->nr_ent == h->cap_ent) {
-		if (h->cap_ent >= CACHE_MAX)
+	if (h->nr_ent == h->mem.cap_ent) {
+		if (h->mem.cap_ent >= CACHE_MAX)
 			hart_cache_clear(h); /* too many keys: start over */
 		else
 			hart_cache_grow(h);
 	}
 	unsigned e = h->nr_ent++;
-	struct centry *ce = &h->ent[e];
+	struct centry *ce = &h->mem.ent[e];
 	memset(ce->cyc, 0, sizeof(ce->cyc));
 	hart_eval(h, run, ce->r);
 	ce->key = run->key;
@@ -331,10 +336,10 @@ static unsigned hart_lookup(struct emu_hart *h, const struct emu_run *run)
 	if (run->key < SMALL_KEYS) {
 		h->small[run->key] = e + 1;
 	} else {
-		unsigned mask = (1u << h->tab_bits) - 1, s = hart_slot(h, run->key);
-		while (h->tab[s])
+		unsigned mask = (1u << h->mem.tab_bits) - 1, s = hart_slot(h, run->key);
+		while (h->mem.tab[s])
 			s = (s + 1) & mask;
-		h->tab[s] = e + 1;
+		h->mem.tab[s] = e + 1;
 	}
 	h->last_key = run->key;
 	h->last_ent = e;
@@ -343,12 +348,12 @@ static unsigned hart_lookup(struct emu_hart *h, const struct emu_run *run)
 
 static void hart_batch(struct emu_hart *h, unsigned e, unsigned mode, uint64_t cycles)
 {
-	struct centry *ce = &h->ent[e];
+	struct centry *ce = &h->mem.ent[e];
 	ce->cyc[mode] += cycles;
 	h->batch += cycles;
 	if (!ce->dirty) {
 		ce->dirty = 1;
-		h->dirty[h->nr_dirty++] = e;
+		h->mem.dirty[h->nr_dirty++] = e;
 	}
 }
 
@@ -419,8 +424,8 @@ uint64_t emu_hart_run_watch(struct emu_hart *h, const struct emu_run *run, uint3
 	 * one entry at most between watched runs). */
 	hart_fold(h);
 	if (run->key) {
-		unsigned e = hart_lookup(h, run); /* may move h->ent */
-		rr = h->ent[e].r;
+		unsigned e = hart_lookup(h, run); /* may move h->mem.ent */
+		rr = h->mem.ent[e].r;
 	} else {
 		hart_eval(h, run, r);
 		rr = r;
@@ -460,9 +465,7 @@ void emu_hart_sync(struct emu_hart *h)
 static void hart_init(struct emu_hart *h, struct emu *emu, unsigned index)
 {
 	/* keep the cache's memory across resets */
-	struct centry *ent = h->ent;
-	uint32_t *tab = h->tab, *dirty = h->dirty;
-	unsigned cap = h->cap_ent, bits = h->tab_bits;
+	struct hart_cache_mem mem = h->mem;
 
 	memset(h, 0, sizeof(*h));
 	h->emu = emu;
@@ -470,13 +473,9 @@ static void hart_init(struct emu_hart *h, struct emu *emu, unsigned index)
 	h->mode = EMU_MODE_M;
 	h->stimecmp = UINT64_MAX; /* Sstc reset value */
 	h->vstimecmp = UINT64_MAX;
-	h->ent = ent;
-	h->tab = tab;
-	h->dirty = dirty;
-	h->cap_ent = cap;
-	h->tab_bits = bits;
-	if (tab)
-		memset(tab, 0, sizeof(*tab) << bits);
+	h->mem = mem;
+	if (mem.tab)
+		memset(mem.tab, 0, sizeof(*mem.tab) << mem.tab_bits);
 	for (unsigned i = 0; i < NR_HPM; i++)
 		hart_decode(h, i);
 	hart_update_masks(h);
@@ -499,9 +498,9 @@ void emu_free(struct emu *emu)
 	if (!emu)
 		return;
 	for (unsigned i = 0; i < emu->nr_harts; i++) {
-		free(emu->harts[i].ent);
-		free(emu->harts[i].tab);
-		free(emu->harts[i].dirty);
+		free(emu->harts[i].mem.ent);
+		free(emu->harts[i].mem.tab);
+		free(emu->harts[i].mem.dirty);
 	}
 	free(emu->harts);
 	free(emu);
