@@ -62,6 +62,15 @@ const char *arm_src_event_name(const struct arm64_core *core, uint16_t code)
 	return e ? e->name : NULL;
 }
 
+const char *arm_src_event_label(const struct arm64_core *core, uint16_t code, char *buf, size_t len)
+{
+	const char *name = arm_src_event_name(core, code);
+	if (name)
+		return name;
+	snprintf(buf, len, "event 0x%04x", code);
+	return buf;
+}
+
 int arm_src_parse_u64(const char *s, size_t len, uint64_t *out)
 {
 	uint64_t v = 0;
@@ -289,15 +298,11 @@ int arm_src_feed_parse(struct arm_src_feed *f, const char *line, uint64_t *cycle
 			goto fail;
 		size_t vlen = len - (size_t)(eq + 1 - tok);
 		if (arm_src_parse_u64(eq + 1, vlen, &vb) < 0) {
-			unsigned max = arm_src_event_max_vb(code, f->slots);
-			const char *name = arm_src_event_name(f->core, code);
+			char label[24];
 			*col = (unsigned)(eq + 1 - line) + 1;
-			if (name)
-				snprintf(err, errlen, "bad value '%.*s' for %s (0..%u)", (int)vlen,
-				         eq + 1, name, max);
-			else
-				snprintf(err, errlen, "bad value '%.*s' for event 0x%04x (0..%u)",
-				         (int)vlen, eq + 1, code, max);
+			snprintf(err, errlen, "bad value '%.*s' for %s (0..%u)", (int)vlen, eq + 1,
+			         arm_src_event_label(f->core, code, label, sizeof(label)),
+			         arm_src_event_max_vb(code, f->slots));
 			goto fail;
 		}
 		for (unsigned i = 0; i < nr; i++)
@@ -313,11 +318,9 @@ int arm_src_feed_parse(struct arm_src_feed *f, const char *line, uint64_t *cycle
 		vals[nr++] = (struct arm_emu_val){.event = code, .vb = (uint16_t)vb};
 		continue;
 	twice : {
-		const char *name = arm_src_event_name(f->core, code);
-		if (name)
-			snprintf(err, errlen, "%s given twice", name);
-		else
-			snprintf(err, errlen, "event 0x%04x given twice", code);
+		char label[24];
+		snprintf(err, errlen, "%s given twice",
+		         arm_src_event_label(f->core, code, label, sizeof(label)));
 		goto fail;
 	}
 	}

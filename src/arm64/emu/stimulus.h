@@ -52,6 +52,11 @@ unsigned arm_src_event_max_vb(uint16_t code, unsigned slots);
  * standard table, else NULL. */
 const char *arm_src_event_name(const struct arm64_core *core, uint16_t code);
 
+/* The name of event `code` as arm_src_event_name() gives it, else "event
+ * 0x%04x" written in buf: what a message calls an event. */
+const char *arm_src_event_label(const struct arm64_core *core, uint16_t code, char *buf,
+                                size_t len);
+
 /* Resolves the event written as s[0..len): an Arm name, compared without
  * regard to case, looked up in core's table and then in the standard table
  * (core NULL: the standard table and then every core's), or a number
