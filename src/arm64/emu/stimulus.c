@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "arm64/emu/stimulus.h"
+#include "util/lex.h"
 #include "util/xalloc.h"
 
 unsigned arm_src_event_max_vb(uint16_t code, unsigned slots)
@@ -73,33 +74,7 @@ const char *arm_src_event_label(const struct arm64_core *core, uint16_t code, ch
 
 int arm_src_parse_u64(const char *s, size_t len, uint64_t *out)
 {
-	uint64_t v = 0;
-	unsigned base = 10;
-
-	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-		len -= 2;
-	}
-	if (!len)
-		return -1;
-	for (size_t i = 0; i < len; i++) {
-		unsigned d;
-		char c = s[i];
-		if (c >= '0' && c <= '9')
-			d = (unsigned)(c - '0');
-		else if (base == 16 && c >= 'a' && c <= 'f')
-			d = (unsigned)(c - 'a') + 10;
-		else if (base == 16 && c >= 'A' && c <= 'F')
-			d = (unsigned)(c - 'A') + 10;
-		else
-			return -1;
-		if (v > (UINT64_MAX - d) / base)
-			return -1;
-		v = v * base + d;
-	}
-	*out = v;
-	return 0;
+	return lex_u64(s, len, LEX_NUM_HEX, 0, UINT64_MAX, out, NULL) == LEX_NUM_OK ? 0 : -1;
 }
 
 int arm_src_event_parse(const struct arm64_core *core, const char *s, size_t len, uint16_t *code,
