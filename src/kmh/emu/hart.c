@@ -462,6 +462,13 @@ void emu_hart_sync(struct emu_hart *h)
 
 /* ---------------------------------------------------------------- machine */
 
+static void hart_cache_mem_free(struct hart_cache_mem *mem)
+{
+	free(mem->ent);
+	free(mem->tab);
+	free(mem->dirty);
+}
+
 static void hart_init(struct emu_hart *h, struct emu *emu, unsigned index)
 {
 	/* keep the cache's memory across resets */
@@ -497,23 +504,10 @@ void emu_free(struct emu *emu)
 {
 	if (!emu)
 		return;
-	for (unsigned i = 0; i < emu->nr_harts; i++) {
-		free(emu->harts[i].mem.ent);
-		free(emu->harts[i].mem.tab);
-		free(emu->harts[i].mem.dirty);
-	}
+	for (unsigned i = 0; i < emu->nr_harts; i++)
+		hart_cache_mem_free(&emu->harts[i].mem);
 	free(emu->harts);
 	free(emu);
-}
-
-unsigned emu_nr_harts(const struct emu *emu)
-{
-	return emu->nr_harts;
-}
-
-struct emu_hart *emu_hart(struct emu *emu, unsigned i)
-{
-	return i < emu->nr_harts ? &emu->harts[i] : NULL;
 }
 
 uint64_t emu_time(const struct emu *emu)
@@ -524,6 +518,16 @@ uint64_t emu_time(const struct emu *emu)
 void emu_set_time(struct emu *emu, uint64_t time)
 {
 	emu->time = time;
+}
+
+unsigned emu_nr_harts(const struct emu *emu)
+{
+	return emu->nr_harts;
+}
+
+struct emu_hart *emu_hart(struct emu *emu, unsigned i)
+{
+	return i < emu->nr_harts ? &emu->harts[i] : NULL;
 }
 
 void emu_forget_source(struct emu *emu, const void *source)
