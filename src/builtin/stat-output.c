@@ -24,7 +24,7 @@
 #include "builtin/stat-sample.h"
 #include "builtin/stat-sink.h"
 #include "export/openmetrics.h"
-#include "core/workload.h"
+#include "util/child.h"
 #include "metric/metric.h"
 #include "stat/noise.h"
 #include "stat/nomux.h"
