@@ -9,7 +9,7 @@
  * stat-output.c (the outputs). The measurement itself is src/stat/session.c,
  * the workload child src/util/child.c, the repeat statistics
  * src/stat/noise.c, the output src/stat/print-*.c and builtin/cli.c's
- * struct cli_output, the run file src/stat/record.c, the --openmetrics
+ * struct cli_output, the run file src/stat/runfile-write.c, the --openmetrics
  * file src/export/openmetrics.c. `hpmstat serve` is this command with a
  * sink that gets each interval's values (stat-sink.h, cmd-serve.c).
  */

@@ -32,7 +32,7 @@
 #include "stat/aggr.h"
 #include "stat/emu-tasks.h"
 #include "stat/perf-stat.h"
-#include "stat/record.h"
+#include "stat/runfile-write.h"
 #include "stat/session.h"
 #include "stat/stat.h"
 #include "util/clock.h"
