@@ -20,7 +20,7 @@
 #include <perfmon/pfmlib_perf_event.h>
 #endif
 
-#include "backend/pmu.h"
+#include "backend/host-pmu.h"
 #include "core/evlist.h"
 #include "core/models.h"
 #include "util/dlib.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "backend/perf.h"
-#include "backend/pmu.h"
+#include "backend/host-pmu.h"
 #include "backend/topology.h"
 #include "util/xalloc.h"
 

@@ -19,7 +19,7 @@
 #include <jansson.h>
 
 #include "backend/host-events.h"
-#include "backend/pmu.h"
+#include "backend/host-pmu.h"
 #include "builtin/builtin.h"
 #include "builtin/cli-opts.h"
 #include "builtin/fields.h"

@@ -18,7 +18,7 @@
 
 #include "backend/host-events.h"
 #include "backend/perf.h"
-#include "backend/pmu.h"
+#include "backend/host-pmu.h"
 #include "core/evlist.h"
 #include "perfdata/writer.h"
 #include "record/record-int.h"

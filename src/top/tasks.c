@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "backend/perf.h"
-#include "backend/pmu.h"
+#include "backend/host-pmu.h"
 #include "bpf/taskcount.h"
 #include "top/procs.h"
 #include "top/tasks.h"

@@ -1,7 +1,7 @@
 /* fake.h: fake sysfs/procfs trees and evlists for the back-end tests.
  *
  * Owns: the temp-dir trees that present a Kunminghu, Arm (or other) host to
- * src/backend/pmu.c through HPMSTAT_SYSFS / HPMSTAT_PROCFS, and a small
+ * src/backend/host-pmu.c through HPMSTAT_SYSFS / HPMSTAT_PROCFS, and a small
  * evlist builder. Test code only: it aborts on I/O errors.
  */
 #ifndef HPM_TESTS_BACKEND_FAKE_H

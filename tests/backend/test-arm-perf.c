@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/pmu.h"
+#include "backend/host-pmu.h"
 #include "core/models.h"
 #include "fake.h"
 #include "tap.h"

@@ -1,4 +1,4 @@
-/* pmu.h: discovery of a PMU model's PMU on the running host.
+/* host-pmu.h: discovery of a PMU model's PMU on the running host.
  *
  * Owns: struct hpm_pmu (what the perf back end needs to know about the
  * kernel's core PMU, RISC-V's or Arm's, to program a model's raw events:
@@ -35,8 +35,8 @@
  *   events/NAME         a named event, as terms ("event=0x3c,umask=0x00")
  * and builds the attr's type and config/config1/config2 from the terms.
  */
-#ifndef HPM_BACKEND_PMU_H
-#define HPM_BACKEND_PMU_H
+#ifndef HPM_BACKEND_HOST_PMU_H
+#define HPM_BACKEND_HOST_PMU_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,6 @@
-/* pmu.c: see pmu.h. */
-#include "backend/pmu.h"
+/* host-pmu.c: the host's PMUs, as sysfs and procfs describe them (see
+ * host-pmu.h). */
+#include "backend/host-pmu.h"
 
 #include <ctype.h>
 #include <dirent.h>
