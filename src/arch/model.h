@@ -12,7 +12,7 @@
  *
  * Each model lives in a folder of its own (Kunminghu: src/kmh) that
  * implements this interface, and is listed once in the registry
- * (core/models.h); nothing above the registry names a model. Like the rest
+ * (registry/models.h); nothing above the registry names a model. Like the rest
  * of the libraries, a model never prints and never exits: a fallible
  * operation returns 0 or a negative HPM_MODEL_E* code with a one-line
  * message.

@@ -22,7 +22,7 @@
 
 #include "backend/host-pmu.h"
 #include "core/evlist.h"
-#include "core/models.h"
+#include "registry/models.h"
 #include "util/dlib.h"
 #include "util/suggest.h"
 #include "util/str.h"

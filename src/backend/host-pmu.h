@@ -89,7 +89,7 @@ struct hpm_pmu {
 	/* cpuinfo (RISC-V) or midr_el1 (Arm) */
 	char cpuid[96]; /* "0x0-0x19-0x0", "0x00000000410fd4f1"; "" when neither is there */
 	const struct hpm_pmu_model *model; /* the PMU model whose cores cpuid names
-	                                    * (core/models.h), or NULL */
+	                                    * (registry/models.h), or NULL */
 	/* sysfs */
 	char name[64]; /* the model's PMU: "cpu" on RISC-V, a core PMU's
 	                * name on Arm ("" when there is none) */

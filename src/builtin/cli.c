@@ -16,7 +16,7 @@
 
 #include "builtin/cli.h"
 #include "core/evlist.h"
-#include "core/models.h"
+#include "registry/models.h"
 #include "metric/metric.h"
 #include "util/outfile.h"
 #include "util/str.h"

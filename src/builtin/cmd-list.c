@@ -23,7 +23,7 @@
 #include "builtin/builtin.h"
 #include "builtin/cli-opts.h"
 #include "builtin/fields.h"
-#include "core/models.h"
+#include "registry/models.h"
 #include "metric/metric.h"
 #include "stat/session.h"
 #include "util/pager.h"

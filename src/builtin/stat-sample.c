@@ -6,7 +6,7 @@
 
 #include "arch/machine.h"
 #include "builtin/stat-sample.h"
-#include "core/models.h"
+#include "registry/models.h"
 #include "metric/metric.h"
 #include "util/xalloc.h"
 

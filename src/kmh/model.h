@@ -1,7 +1,8 @@
 /* model.h (kmh): Kunminghu's instance of the PMU-model interface.
  *
  * Owns: hpm_model_kunminghu and hpm_model_kunminghu_v3, the objects the
- * registry (core/models.c) lists, one per XiangShan event table; model.c builds it from the tables,
+ * registry (registry/models.c) lists, one per XiangShan event table;
+ * model.c builds it from the tables,
  * encoder, modifiers, ADD merge and metric table (metrics-gen.c) of this folder. Its emulated
  * machine is kmh/emu/machine.h.
  */

@@ -11,7 +11,7 @@
 
 #include "arch/machine.h"
 #include "core/evlist.h"
-#include "core/models.h"
+#include "registry/models.h"
 #include "perfdata/writer.h"
 #include "record/emu-elf.h"
 #include "util/provenance.h"

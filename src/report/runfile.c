@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "core/models.h"
+#include "registry/models.h"
 #include "metric/metric.h"
 #include "perfdata/reader.h"
 #include "report/perf-run.h"

@@ -8,7 +8,7 @@
 #include <strings.h>
 
 #include "arch/model.h"
-#include "core/models.h"
+#include "registry/models.h"
 #include "metric/metric.h"
 #include "report/samples-td.h"
 #include "util/str.h"

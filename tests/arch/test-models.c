@@ -1,4 +1,4 @@
-/* test-models.c: the PMU-model registry and interface (core/models.h,
+/* test-models.c: the PMU-model registry and interface (registry/models.h,
  * arch/model.h): the validator over every registered model's data, lookups
  * by name and cpuid, the machines paired with the models, and Kunminghu's
  * instance against SPEC §1 and the golden values of tests/kmh (each with
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "arm64/arm64.h"
-#include "core/models.h"
+#include "registry/models.h"
 #include "tap.h"
 
 /* A model whose table lies about one code: the validator must say so. */

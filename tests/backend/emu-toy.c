@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "backend/emu.h"
-#include "core/models.h"
+#include "registry/models.h"
 #include "emu-run.h"
 #include "tap.h"
 #include "toy/toy.h"

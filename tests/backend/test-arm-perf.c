@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "backend/host-pmu.h"
-#include "core/models.h"
+#include "registry/models.h"
 #include "fake.h"
 #include "tap.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "arch/machine.h"
-#include "core/models.h"
+#include "registry/models.h"
 #include "record/emu.h"
 #include "sym/sym.h"
 #include "tap.h"
