@@ -30,8 +30,8 @@
 #include <time.h>
 
 #include "backend/emu.h"
-#include "registry/models.h"
 #include "emukit/rng.h"
+#include "registry/models.h"
 #include "util/xalloc.h"
 
 #define NS_PER_S UINT64_C(1000000000)

@@ -24,9 +24,9 @@
 #include "builtin/builtin.h"
 #include "builtin/cli-opts.h"
 #include "builtin/fields.h"
-#include "util/child.h"
 #include "record/emu.h"
 #include "record/record.h"
+#include "util/child.h"
 #include "util/outfile.h"
 
 static const char record_usage_head[] =

@@ -11,8 +11,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "backend/perf.h"
 #include "backend/host-pmu.h"
+#include "backend/perf.h"
 #include "bpf/taskcount.h"
 #include "top/procs.h"
 #include "top/tasks.h"

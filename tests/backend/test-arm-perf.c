@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "backend/host-pmu.h"
-#include "registry/models.h"
 #include "fake.h"
+#include "registry/models.h"
 #include "tap.h"
 
 /* MIDR_EL1 values (Arm ARM D23.2: Implementer [31:24] 0x41 Arm,
