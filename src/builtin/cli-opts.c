@@ -122,6 +122,7 @@ static int apply(const struct cli_opt *o, void *opts, const char *arg)
 {
 	char *field = (char *)opts + o->offset;
 	char label[64];
+	uint64_t n;
 	switch (o->kind) {
 	case CLI_OPT_FLAG:
 		*(bool *)(void *)field = true;
@@ -137,6 +138,12 @@ static int apply(const struct cli_opt *o, void *opts, const char *arg)
 		return cli_parse_u64(label, arg, o->min, o->max, (uint64_t *)(void *)field)
 		           ? EXIT_FAILURE
 		           : 0;
+	case CLI_OPT_LEVEL:
+		opt_label(o, label, sizeof(label));
+		if (cli_parse_topdown_level(label, arg, &n))
+			return EXIT_FAILURE;
+		*(unsigned *)(void *)field = (unsigned)n;
+		return 0;
 	case CLI_OPT_CALL:
 		return o->call(opts, arg);
 	case CLI_OPT_CALL_ID:
@@ -307,7 +314,7 @@ int cli_opts_parse(const struct cli_opts *spec, int argc, char **argv, void *opt
 		         f.opt[i]->kind == CLI_OPT_PAIR)
 			rc = take_pair(f.opt[i], opts, argc, argv, NULL);
 		else if (spec->bad_option)
-			rc = spec->bad_option(c, argv, longopts);
+			rc = spec->bad_option(opts, c, argv, longopts);
 		else
 			rc = cli_option_error(c, argv, longopts);
 	}

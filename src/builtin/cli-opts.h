@@ -27,6 +27,9 @@ enum cli_opt_kind {
 	CLI_OPT_STRING, /* const char * at offset takes the value */
 	CLI_OPT_COUNT,  /* unsigned at offset counts the option (-d, -dd) */
 	CLI_OPT_U64,    /* uint64_t at offset, min to max (cli_parse_u64, exit 1) */
+	/* unsigned at offset, a Topdown level: 1 to the deepest of any model
+	 * (cli_parse_topdown_level, exit 1) */
+	CLI_OPT_LEVEL,
 	CLI_OPT_CALL,   /* call(opts, value) does the rest */
 	CLI_OPT_IGNORE, /* accepted and ignored (perf's spellings for scripts) */
 	CLI_OPT_HELP,   /* the command's --help text on stdout; the command is done */
@@ -91,6 +94,11 @@ struct cli_opt {
 		.name = l, .short_name = s, .has_arg = 1, .kind = CLI_OPT_U64,                     \
 		.offset = offsetof(type, field), .min = lo, .max = hi, __VA_ARGS__                 \
 	}
+#define CLI_LEVEL(l, s, type, field, ...)                                                          \
+	{                                                                                          \
+		.name = l, .short_name = s, .has_arg = 1, .kind = CLI_OPT_LEVEL,                   \
+		.offset = offsetof(type, field), __VA_ARGS__                                       \
+	}
 #define CLI_CALL(l, s, arg, fn, ...)                                                               \
 	{                                                                                          \
 		.name = l, .short_name = s, .has_arg = arg, .kind = CLI_OPT_CALL, .call = fn,      \
@@ -130,7 +138,7 @@ struct cli_opts {
 	int (*operand)(void *opts, const char *arg);
 	/* the message for a misused option (getopt's '?' or ':' in c), NULL:
 	 * cli_option_error's; returns the exit status */
-	int (*bad_option)(int c, char **argv, const struct option *longopts);
+	int (*bad_option)(void *opts, int c, char **argv, const struct option *longopts);
 	/* --help's lines of included options where the command's own differ
 	 * (the defaults they name), by name: name, argh and help, ending in a
 	 * zero entry */

@@ -518,8 +518,9 @@ static void list_metrics(struct list_out *out, struct list_opts *o, const struct
 
 /* The option getopt refused, as the user wrote it: "-z" from "-zz", or
  * "--frob". */
-static int list_bad_option(int c, char **argv, const struct option *longopts)
+static int list_bad_option(void *opts, int c, char **argv, const struct option *longopts)
 {
+	(void)opts;
 	(void)longopts;
 	const char *arg = argv[optind - 1];
 	bool is_long = strncmp(arg, "--", 2) == 0;

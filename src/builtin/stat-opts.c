@@ -211,16 +211,6 @@ static int opt_no_big_num(void *opts, const char *arg)
 	return 0;
 }
 
-/* toplev's -l N: the Topdown level */
-static int opt_level(void *opts, const char *arg)
-{
-	uint64_t n;
-	if (cli_parse_topdown_level("-l", arg, &n))
-		return EXIT_FAILURE;
-	((struct stat_opts *)opts)->topdown = (unsigned)n;
-	return 0;
-}
-
 static int opt_nodes(void *opts, const char *arg)
 {
 	if (!*arg) {
@@ -425,8 +415,8 @@ static const struct cli_opt stat_options[] = {
     CLI_COUNT("detailed", 'd', SO, detailed,
               .help = "add cache, TLB and branch events (-dd, -ddd more; Kunminghu's on Kunminghu, "
                       "perf's elsewhere)"),
-    CLI_CALL("level", 'l', required_argument, opt_level, .argh = "N",
-             .help = "toplev's spelling of --topdown=N (-l1, -l 2)"),
+    CLI_LEVEL("level", 'l', SO, topdown, .argh = "N",
+              .help = "toplev's spelling of --topdown=N (-l1, -l 2)"),
     CLI_CALL("nodes", 0, required_argument, opt_nodes, .argh = "LIST",
              .help = "Topdown nodes, as toplev: NODE, +NODE adds, -NODE or ^NODE removes, NODE* "
                      "with its subtree, !LIST only those (implies --topdown)"),

@@ -12,10 +12,12 @@ H=$HPMSTAT
 man=$top_srcdir/man
 
 # man_options PAGE [SUBSECTION]: the long options the tags of the OPTIONS
-# section name (only those under .SS SUBSECTION when given), one a line
+# section name (only those under .SS SUBSECTION when given), one a line;
+# also those of the sections man_sections names (report's SAMPLES)
+man_sections=OPTIONS
 man_options() {
-	awk -v sub_name="${2:-}" '
-		/^\.SH / { in_opts = ($2 == "OPTIONS"); in_sub = (sub_name == "") }
+	awk -v sub_name="${2:-}" -v sections=" $man_sections " '
+		/^\.SH / { in_opts = index(sections, " " $2 " ") > 0; in_sub = (sub_name == "") }
 		/^\.SS / && in_opts { in_sub = (sub_name == "" || $2 == sub_name) }
 		in_opts && in_sub && tag { print }
 		{ tag = in_opts && in_sub && ($1 == ".TP" || $1 == ".TQ") }' "$1" |
@@ -80,6 +82,13 @@ check top "$man/hpmstat-top.1"
 check list "$man/hpmstat-list.1"
 check encode "$man/hpmstat.1" encode
 check decode "$man/hpmstat.1" decode
+# report's perf.data options are in its page's SAMPLES
+man_sections="OPTIONS SAMPLES"
+check report "$man/hpmstat-report.1"
+# emu's: every machine's (the Arm machine's in ARM MACHINE)
+man_sections="OPTIONS ARM"
+check emu "$man/hpmstat-emu.1"
+man_sections=OPTIONS
 # serve's own options, then stat's, which it takes too
 check serve "$man/hpmstat-serve.1 $man/hpmstat-stat.1"
 
