@@ -7,6 +7,7 @@
 
 #include "builtin/cli-opts.h"
 #include "builtin/cli.h"
+#include "builtin/fields.h"
 #include "util/xalloc.h"
 
 /* What getopt_long returns for an entry without a short name: past every
@@ -144,6 +145,9 @@ static int apply(const struct cli_opt *o, void *opts, const char *arg)
 			return EXIT_FAILURE;
 		*(unsigned *)(void *)field = (unsigned)n;
 		return 0;
+	case CLI_OPT_MODEL:
+		*(const struct hpm_pmu_model **)(void *)field = fields_model_by_name(arg);
+		return *(const struct hpm_pmu_model **)(void *)field ? 0 : EXIT_FAILURE;
 	case CLI_OPT_CALL:
 		return o->call(opts, arg);
 	case CLI_OPT_CALL_ID:

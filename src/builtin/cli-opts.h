@@ -30,6 +30,9 @@ enum cli_opt_kind {
 	/* unsigned at offset, a Topdown level: 1 to the deepest of any model
 	 * (cli_parse_topdown_level, exit 1) */
 	CLI_OPT_LEVEL,
+	/* const struct hpm_pmu_model * at offset, the model of that name
+	 * (fields_model_by_name's message, exit 1) */
+	CLI_OPT_MODEL,
 	CLI_OPT_CALL,   /* call(opts, value) does the rest */
 	CLI_OPT_IGNORE, /* accepted and ignored (perf's spellings for scripts) */
 	CLI_OPT_HELP,   /* the command's --help text on stdout; the command is done */
@@ -97,6 +100,11 @@ struct cli_opt {
 #define CLI_LEVEL(l, s, type, field, ...)                                                          \
 	{                                                                                          \
 		.name = l, .short_name = s, .has_arg = 1, .kind = CLI_OPT_LEVEL,                   \
+		.offset = offsetof(type, field), __VA_ARGS__                                       \
+	}
+#define CLI_MODEL(l, s, type, field, ...)                                                          \
+	{                                                                                          \
+		.name = l, .short_name = s, .has_arg = 1, .kind = CLI_OPT_MODEL,                   \
 		.offset = offsetof(type, field), __VA_ARGS__                                       \
 	}
 #define CLI_CALL(l, s, arg, fn, ...)                                                               \

@@ -251,12 +251,6 @@ static int opt_threads(void *ctx, const char *arg)
 	return EXIT_USAGE;
 }
 
-static int opt_pmu(void *ctx, const char *arg)
-{
-	struct rec_cli *c = ctx;
-	return (c->model = fields_model_by_name(arg)) != NULL ? 0 : EXIT_FAILURE;
-}
-
 #define RC struct rec_cli
 /* record's options, then the --backend and --emu-* ones (backend-opts.h),
  * in the order an ambiguous abbreviation lists its candidates */
@@ -299,9 +293,9 @@ static const struct cli_opt record_options[] = {
     CLI_FLAG("verbose", 'v', RC, verbose,
              .help = "say which event was used instead of the default"),
     CLI_HELP("help", 'h', .help = "this text"),
-    CLI_CALL("pmu", 0, required_argument, opt_pmu, .argh = "MODEL",
-             .help = "with --backend emu: MODEL's emulated machine and events (kunminghu, the "
-                     "default; kunminghu-v3)"),
+    CLI_MODEL("pmu", 0, RC, model, .argh = "MODEL",
+              .help = "with --backend emu: MODEL's emulated machine and events (kunminghu, the "
+                      "default; kunminghu-v3)"),
     CLI_INCLUDE(backend_options),
     CLI_CALL(NULL, 'g', no_argument, opt_g, .help = "record call chains (frame pointers)"),
     {0},
