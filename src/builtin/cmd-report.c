@@ -20,7 +20,7 @@
 
 #include "builtin/builtin.h"
 #include "builtin/cli-opts.h"
-#include "core/models.h"
+#include "registry/models.h"
 #include "metric/metric.h"
 #include "report/report.h"
 #include "perfdata/reader.h"
