@@ -1,10 +1,9 @@
-/* backend-opts.h: the --backend and --emu-* options of hpmstat stat and
- * hpmstat top.
+/* backend-opts.h: the --backend and --emu-* options of hpmstat stat,
+ * record and top.
  *
- * Owns: one table of their long options, spliced into each command's own
- * table at the same place, and one parser for them. Their --help lines
- * are backend_opts_help's, or the command's own where the defaults they
- * name differ (cli_opts.splice_help).
+ * Owns: one table of them with their --help lines, which each command's
+ * own table includes, and one parser for them. A command names its own
+ * defaults in its cli_opts.help_override.
  */
 #ifndef HPM_BUILTIN_BACKEND_OPTS_H
 #define HPM_BUILTIN_BACKEND_OPTS_H
@@ -15,11 +14,9 @@
 #include "builtin/cli-opts.h"
 #include "stat/session.h"
 
-struct option; /* <getopt.h> */
-
-/* What getopt_long returns for them: past any command's own values. */
+/* The options, their CALL_ID ids. */
 enum backend_opt {
-	BACKEND_OPT_BACKEND = 0x400,
+	BACKEND_OPT_BACKEND,
 	BACKEND_OPT_EMU_PROFILE,
 	BACKEND_OPT_EMU_TRACE,
 	BACKEND_OPT_EMU_PMU,
@@ -28,6 +25,10 @@ enum backend_opt {
 	BACKEND_OPT_EMU_HARTS,
 	BACKEND_OPT_EMU_FREQ,
 };
+
+/* The cli_opts features bit of the commands that have --emu-cycles (top
+ * runs until quit: it has none). */
+#define BACKEND_OPTS_CYCLES 0x1u
 
 /* Where the options go. set_key, when set, checks and applies --backend,
  * --emu-seed, --emu-harts and --emu-freq as the command's settings file
@@ -41,31 +42,9 @@ struct backend_opts {
 	void *ctx;
 };
 
-/* A command's long options: head, these (--emu-cycles only when
- * with_cycles), then tail, ending in a zero entry; free() it. The order
- * is the one cli_option_error lists an ambiguous abbreviation's
- * candidates in. */
-struct option *backend_opts_longopts(const struct option *head, const struct option *tail,
-                                     bool with_cycles);
-/* --help's lines of the options the commands share (cli_opts.splice_help_shared). */
-extern const struct cli_opt backend_opts_help[];
-/* A command's options: table with these spliced in before table[at]
- * (--emu-cycles only when with_cycles), applied to bo (NULL for --help
- * alone); their --help lines own_help's, else backend_opts_help's. '+':
- * the first operand starts the command, as in perf. free() its splice. */
-struct cli_opts backend_opts_spec(const struct cli_opt *table, size_t at, bool with_cycles,
-                                  const struct cli_opt *own_help, struct backend_opts *bo);
-/* The --help of a command whose options backend_opts_spec builds: head,
- * the options, tail (cli_opts_usage). */
-void backend_opts_usage(FILE *out, const struct cli_opt *table, size_t at, bool with_cycles,
-                        const struct cli_opt *own_help, const char *head, const char *tail);
-/* True when c, a getopt_long return, is one of these options. */
-bool backend_opts_has(int c);
-/* Applies option c with its value arg: 0, or EXIT_FAILURE after the
- * message ("--emu-harts 'x': not a number"). */
-int backend_opts_parse(const struct backend_opts *b, int c, const char *arg);
-/* backend_opts_parse for cli-opts.h's spliced options: ctx is the struct
- * backend_opts. */
-int backend_opts_apply(void *ctx, int c, const char *arg);
+/* The options with their --help lines, for a command's table to include
+ * (CLI_INCLUDE) with a struct backend_opts as the cli_opts' include_ctx;
+ * a command's help_override names the defaults that are its own. */
+extern const struct cli_opt backend_options[];
 
 #endif

@@ -7,59 +7,87 @@
 
 #include "builtin/cli-opts.h"
 #include "builtin/cli.h"
+#include "builtin/fields.h"
 #include "util/xalloc.h"
 
-/* What getopt_long returns for a table entry without a short name: past
- * every char and below the spliced options' values (backend-opts.h). */
+/* What getopt_long returns for an entry without a short name: past every
+ * char. */
 #define CLI_OPT_LONG_VAL 256
 
-static size_t table_size(const struct cli_opt *t)
+/* A command's options in order, the included tables' in their places and
+ * those its features lack left out: what getopt_long, the parse and
+ * --help read. */
+struct flat_opts {
+	const struct cli_opt **opt;
+	bool *included; /* applies to include_ctx */
+	size_t n;
+};
+
+static bool has_features(const struct cli_opts *spec, const struct cli_opt *o)
 {
-	size_t n = 0;
-	while (t[n].name || t[n].short_name)
-		n++;
-	return n;
+	return (o->needs & ~spec->features) == 0;
 }
 
-static size_t splice_size(const struct option *o)
+static void flatten_table(const struct cli_opts *spec, const struct cli_opt *t, bool included,
+                          struct flat_opts *f, size_t *cap)
 {
-	size_t n = 0;
-	while (o && o[n].name)
-		n++;
-	return n;
-}
-
-static int opt_val(const struct cli_opt *t, size_t i)
-{
-	return t[i].short_name ? t[i].short_name : CLI_OPT_LONG_VAL + (int)i;
-}
-
-/* getopt_long's long options: the table's with the splice in its place;
- * free() it. */
-static struct option *build_longopts(const struct cli_opts *spec)
-{
-	size_t n = table_size(spec->table), ns = splice_size(spec->splice), k = 0;
-	struct option *all = xcalloc(n + ns + 1, sizeof(*all));
-	for (size_t i = 0; i <= n; i++) {
-		if (i == spec->splice_at)
-			for (size_t j = 0; j < ns; j++)
-				all[k++] = spec->splice[j];
-		if (i < n && spec->table[i].name)
-			all[k++] = (struct option){spec->table[i].name, spec->table[i].has_arg,
-			                           NULL, opt_val(spec->table, i)};
+	for (; t->name || t->short_name || t->kind == CLI_OPT_INCLUDE; t++) {
+		if (!has_features(spec, t))
+			continue;
+		if (t->kind == CLI_OPT_INCLUDE) {
+			flatten_table(spec, t->include, true, f, cap);
+			continue;
+		}
+		if (f->n == *cap) {
+			*cap = *cap ? 2 * *cap : 32;
+			f->opt = xrealloc(f->opt, *cap * sizeof(*f->opt));
+			f->included = xrealloc(f->included, *cap * sizeof(*f->included));
+		}
+		f->opt[f->n] = t;
+		f->included[f->n++] = included;
 	}
+}
+
+static struct flat_opts flatten(const struct cli_opts *spec)
+{
+	struct flat_opts f = {0};
+	size_t cap = 0;
+	flatten_table(spec, spec->table, false, &f, &cap);
+	return f;
+}
+
+static void flat_free(struct flat_opts *f)
+{
+	free(f->opt);
+	free(f->included);
+}
+
+static int opt_val(const struct flat_opts *f, size_t i)
+{
+	return f->opt[i]->short_name ? f->opt[i]->short_name : CLI_OPT_LONG_VAL + (int)i;
+}
+
+/* getopt_long's long options, in the options' order; free() it. */
+static struct option *build_longopts(const struct flat_opts *f)
+{
+	struct option *all = xcalloc(f->n + 1, sizeof(*all));
+	size_t k = 0;
+	for (size_t i = 0; i < f->n; i++)
+		if (f->opt[i]->name)
+			all[k++] = (struct option){f->opt[i]->name, f->opt[i]->has_arg, NULL,
+			                           opt_val(f, i)};
 	return all; /* zeroed past k: the end marker */
 }
 
 /* getopt's short options: the prefix, then each short name with ':' for
  * a value and "::" for an optional one. */
-static char *build_shortopts(const struct cli_opts *spec)
+static char *build_shortopts(const struct cli_opts *spec, const struct flat_opts *f)
 {
-	size_t n = table_size(spec->table), k = strlen(spec->prefix);
-	char *s = xmalloc(k + 3 * n + 1);
+	size_t k = strlen(spec->prefix);
+	char *s = xmalloc(k + 3 * f->n + 1);
 	memcpy(s, spec->prefix, k);
-	for (size_t i = 0; i < n; i++) {
-		const struct cli_opt *o = &spec->table[i];
+	for (size_t i = 0; i < f->n; i++) {
+		const struct cli_opt *o = f->opt[i];
 		if (!o->short_name)
 			continue;
 		s[k++] = (char)o->short_name;
@@ -70,17 +98,16 @@ static char *build_shortopts(const struct cli_opts *spec)
 	return s;
 }
 
-/* The entry getopt_long's c names, NULL for none of the table's. */
-static const struct cli_opt *entry_of(const struct cli_opt *t, int c)
+/* The index of the entry getopt_long's c names, f->n for none. */
+static size_t index_of(const struct flat_opts *f, int c)
 {
-	size_t n = table_size(t);
-	if (c >= CLI_OPT_LONG_VAL && (size_t)(c - CLI_OPT_LONG_VAL) < n &&
-	    !t[c - CLI_OPT_LONG_VAL].short_name)
-		return &t[c - CLI_OPT_LONG_VAL];
-	for (size_t i = 0; c > 0 && c < CLI_OPT_LONG_VAL && i < n; i++)
-		if (t[i].short_name == c)
-			return &t[i];
-	return NULL;
+	if (c >= CLI_OPT_LONG_VAL && (size_t)(c - CLI_OPT_LONG_VAL) < f->n &&
+	    !f->opt[c - CLI_OPT_LONG_VAL]->short_name)
+		return (size_t)(c - CLI_OPT_LONG_VAL);
+	for (size_t i = 0; c > 0 && c < CLI_OPT_LONG_VAL && i < f->n; i++)
+		if (f->opt[i]->short_name == c)
+			return i;
+	return f->n;
 }
 
 /* The option's name as the messages give it: "-r", "--interval-count". */
@@ -96,6 +123,7 @@ static int apply(const struct cli_opt *o, void *opts, const char *arg)
 {
 	char *field = (char *)opts + o->offset;
 	char label[64];
+	uint64_t n;
 	switch (o->kind) {
 	case CLI_OPT_FLAG:
 		*(bool *)(void *)field = true;
@@ -111,8 +139,21 @@ static int apply(const struct cli_opt *o, void *opts, const char *arg)
 		return cli_parse_u64(label, arg, o->min, o->max, (uint64_t *)(void *)field)
 		           ? EXIT_FAILURE
 		           : 0;
+	case CLI_OPT_LEVEL:
+		opt_label(o, label, sizeof(label));
+		if (cli_parse_topdown_level(label, arg, &n))
+			return EXIT_FAILURE;
+		*(unsigned *)(void *)field = (unsigned)n;
+		return 0;
+	case CLI_OPT_MODEL:
+		*(const struct hpm_pmu_model **)(void *)field = fields_model_by_name(arg);
+		return *(const struct hpm_pmu_model **)(void *)field ? 0 : EXIT_FAILURE;
 	case CLI_OPT_CALL:
 		return o->call(opts, arg);
+	case CLI_OPT_CALL_ID:
+		return o->call_id(opts, o->id, arg);
+	case CLI_OPT_PAIR:    /* cli_opts_parse's take_pair */
+	case CLI_OPT_INCLUDE: /* flattened */
 	case CLI_OPT_IGNORE:
 		return 0;
 	case CLI_OPT_HELP:
@@ -178,59 +219,83 @@ static void usage_text(FILE *out, int pos, const char *text)
 	fputc('\n', out);
 }
 
-static void usage_line(FILE *out, const struct cli_opt *o, int has_arg)
+/* The option's --help line; help_override's text where it names the
+ * (included) option. */
+static void usage_line(FILE *out, const struct cli_opts *spec, const struct cli_opt *o,
+                       bool included)
 {
-	char names[96];
-	if (!o->help)
+	const struct cli_opt *text = o;
+	for (const struct cli_opt *d = spec->help_override; included && d && d->name; d++)
+		if (strcmp(d->name, o->name) == 0)
+			text = d;
+	if (!text->help)
 		return;
-	int pos = usage_names(o->name, o->short_name, has_arg, o->argh, names, sizeof(names));
+	char names[96], argh[64];
+	const char *a = text->argh;
+	if (a && o->argh2) { /* "BASE NEW" */
+		snprintf(argh, sizeof(argh), "%s %s", a, o->argh2);
+		a = argh;
+	}
+	int pos = usage_names(o->name, o->short_name, o->has_arg, a, names, sizeof(names));
 	fputs(names, out);
-	usage_text(out, pos, o->help);
-}
-
-/* The spliced option's --help line, from the command's splice_help. */
-static void usage_spliced(FILE *out, const struct cli_opts *spec, const struct option *lo)
-{
-	for (int k = 0; k < 2; k++)
-		for (const struct cli_opt *d = k ? spec->splice_help_shared : spec->splice_help;
-		     d && d->name; d++)
-			if (strcmp(d->name, lo->name) == 0) {
-				usage_line(out, d, lo->has_arg);
-				return;
-			}
+	usage_text(out, pos, text->help);
 }
 
 void cli_opts_usage(FILE *out, const struct cli_opts *spec, const char *head, const char *tail)
 {
-	size_t n = table_size(spec->table), ns = splice_size(spec->splice);
+	struct flat_opts f = flatten(spec);
 	if (head)
 		fputs(head, out);
-	for (size_t i = 0; i <= n; i++) {
-		if (i == spec->splice_at)
-			for (size_t j = 0; j < ns; j++)
-				usage_spliced(out, spec, &spec->splice[j]);
-		if (i < n)
-			usage_line(out, &spec->table[i], spec->table[i].has_arg);
-	}
+	for (size_t i = 0; i < f.n; i++)
+		usage_line(out, spec, f.opt[i], f.included[i]);
 	if (tail)
 		fputs(tail, out);
+	flat_free(&f);
 }
 
 void cli_opts_getopt_tables(const struct cli_opts *spec, struct option **longopts, char **shortopts)
 {
-	*longopts = build_longopts(spec);
-	*shortopts = build_shortopts(spec);
+	struct flat_opts f = flatten(spec);
+	*longopts = build_longopts(&f);
+	*shortopts = build_shortopts(spec, &f);
+	flat_free(&f);
 }
 
 const struct cli_opt *cli_opts_entry(const struct cli_opts *spec, int c)
 {
-	return entry_of(spec->table, c);
+	struct flat_opts f = flatten(spec);
+	size_t i = index_of(&f, c);
+	const struct cli_opt *o = i < f.n ? f.opt[i] : NULL;
+	flat_free(&f);
+	return o;
+}
+
+/* An optional value given as the next argument: one of o's words. */
+static const char *next_word(const struct cli_opt *o, int argc, char **argv)
+{
+	for (const char *const *w = o->words; w && *w && optind < argc; w++)
+		if (strcmp(argv[optind], *w) == 0)
+			return argv[optind++];
+	return NULL;
+}
+
+/* A PAIR option's second value, the next argument; its first came as
+ * getopt's ("--diff=BASE" is refused: both follow the option). */
+static int take_pair(const struct cli_opt *o, void *opts, int argc, char **argv, const char *first)
+{
+	if (strchr(argv[optind - 1], '='))
+		return cli_usage_error("--%s takes %s and %s as the next two arguments", o->name,
+		                       o->argh, o->argh2);
+	if (optind >= argc)
+		return cli_usage_error("--%s needs %s and %s", o->name, o->argh, o->argh2);
+	return o->call_pair(opts, first, argv[optind++]);
 }
 
 int cli_opts_parse(const struct cli_opts *spec, int argc, char **argv, void *opts)
 {
-	struct option *longopts = build_longopts(spec);
-	char *shortopts = build_shortopts(spec);
+	struct flat_opts f = flatten(spec);
+	struct option *longopts = build_longopts(&f);
+	char *shortopts = build_shortopts(spec, &f);
 	int c, rc = 0;
 
 	opterr = 0;
@@ -240,20 +305,26 @@ int cli_opts_parse(const struct cli_opts *spec, int argc, char **argv, void *opt
 		goto out;
 	}
 	while (!rc && (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		const struct cli_opt *o = c == ':' || c == '?' ? NULL : entry_of(spec->table, c);
-		if (o)
-			rc = apply(o, opts, optarg);
+		size_t i = c == ':' || c == '?' ? f.n : index_of(&f, c);
+		const struct cli_opt *o = i < f.n ? f.opt[i] : NULL;
+		void *target = o && f.included[i] ? spec->include_ctx : opts;
+		if (o && o->kind == CLI_OPT_PAIR)
+			rc = take_pair(o, target, argc, argv, optarg);
+		else if (o)
+			rc = apply(o, target, optarg ? optarg : next_word(o, argc, argv));
 		else if (c == 1 && spec->operand)
 			rc = spec->operand(opts, optarg);
-		else if (c != ':' && c != '?' && spec->other)
-			rc = spec->other(spec->other_ctx, c, optarg);
+		else if (c == ':' && (i = index_of(&f, optopt)) < f.n &&
+		         f.opt[i]->kind == CLI_OPT_PAIR)
+			rc = take_pair(f.opt[i], opts, argc, argv, NULL);
 		else if (spec->bad_option)
-			rc = spec->bad_option(c, argv, longopts);
+			rc = spec->bad_option(opts, c, argv, longopts);
 		else
 			rc = cli_option_error(c, argv, longopts);
 	}
 out:
 	free(shortopts);
 	free(longopts);
+	flat_free(&f);
 	return rc;
 }

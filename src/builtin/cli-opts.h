@@ -27,9 +27,24 @@ enum cli_opt_kind {
 	CLI_OPT_STRING, /* const char * at offset takes the value */
 	CLI_OPT_COUNT,  /* unsigned at offset counts the option (-d, -dd) */
 	CLI_OPT_U64,    /* uint64_t at offset, min to max (cli_parse_u64, exit 1) */
+	/* unsigned at offset, a Topdown level: 1 to the deepest of any model
+	 * (cli_parse_topdown_level, exit 1) */
+	CLI_OPT_LEVEL,
+	/* const struct hpm_pmu_model * at offset, the model of that name
+	 * (fields_model_by_name's message, exit 1) */
+	CLI_OPT_MODEL,
 	CLI_OPT_CALL,   /* call(opts, value) does the rest */
 	CLI_OPT_IGNORE, /* accepted and ignored (perf's spellings for scripts) */
 	CLI_OPT_HELP,   /* the command's --help text on stdout; the command is done */
+	/* call_id(ctx, id, value): one of a shared table's options (the
+	 * back-end ones), ctx the cli_opts' include_ctx */
+	CLI_OPT_CALL_ID,
+	/* call_pair(opts, first, second): an option of two values, the
+	 * second the next argument (report's --diff BASE NEW) */
+	CLI_OPT_PAIR,
+	/* the options of another table (include) listed here, as perf's
+	 * OPT_PARENT: a table the commands share, with its help text */
+	CLI_OPT_INCLUDE,
 };
 
 struct cli_opt {
@@ -46,6 +61,20 @@ struct cli_opt {
 	 * printed "[=LEVEL]") and the text, NULL: not listed (an option kept
 	 * for perf's scripts that another's line names) */
 	const char *argh, *help;
+	/* PAIR: the second value's name ("NEW" of --diff BASE NEW) */
+	const char *argh2;
+	/* an optional value (optional_argument) that may also be the next
+	 * argument when it is one of these words (NULL-terminated), as perf's
+	 * -g [caller|callee]; NULL: only "--opt=VALUE" or "-oVALUE" */
+	const char *const *words;
+	/* the option exists only where the command's features (cli_opts)
+	 * have every one of these bits: an option of some machines or of
+	 * some commands of a shared table */
+	unsigned needs;
+	int id; /* CALL_ID */
+	int (*call_id)(void *ctx, int id, const char *arg);
+	int (*call_pair)(void *opts, const char *first, const char *second);
+	const struct cli_opt *include; /* INCLUDE */
 };
 
 #define CLI_FLAG(l, s, type, field, ...)                                                           \
@@ -68,6 +97,16 @@ struct cli_opt {
 		.name = l, .short_name = s, .has_arg = 1, .kind = CLI_OPT_U64,                     \
 		.offset = offsetof(type, field), .min = lo, .max = hi, __VA_ARGS__                 \
 	}
+#define CLI_LEVEL(l, s, type, field, ...)                                                          \
+	{                                                                                          \
+		.name = l, .short_name = s, .has_arg = 1, .kind = CLI_OPT_LEVEL,                   \
+		.offset = offsetof(type, field), __VA_ARGS__                                       \
+	}
+#define CLI_MODEL(l, s, type, field, ...)                                                          \
+	{                                                                                          \
+		.name = l, .short_name = s, .has_arg = 1, .kind = CLI_OPT_MODEL,                   \
+		.offset = offsetof(type, field), __VA_ARGS__                                       \
+	}
 #define CLI_CALL(l, s, arg, fn, ...)                                                               \
 	{                                                                                          \
 		.name = l, .short_name = s, .has_arg = arg, .kind = CLI_OPT_CALL, .call = fn,      \
@@ -77,35 +116,41 @@ struct cli_opt {
 	{                                                                                          \
 		.name = l, .short_name = s, .has_arg = 0, .kind = CLI_OPT_HELP, __VA_ARGS__        \
 	}
+#define CLI_PAIR(l, fn, a1, a2, ...)                                                               \
+	{                                                                                          \
+		.name = l, .has_arg = 1, .kind = CLI_OPT_PAIR, .call_pair = fn, .argh = a1,        \
+		.argh2 = a2, __VA_ARGS__                                                           \
+	}
+#define CLI_INCLUDE(t)                                                                             \
+	{                                                                                          \
+		.kind = CLI_OPT_INCLUDE, .include = t                                              \
+	}
 #define CLI_IGNORE(l, s, arg, ...)                                                                 \
 	{                                                                                          \
 		.name = l, .short_name = s, .has_arg = arg, .kind = CLI_OPT_IGNORE, __VA_ARGS__    \
 	}
 
-/* A command's options: its table (ending in a zero entry), and options of
- * another table spliced in before table[splice_at] (the --backend and
- * --emu-* ones, backend-opts.h), which `other` applies. */
+/* A command's options: its table (ending in a zero entry), with the
+ * tables its INCLUDE entries name in their places. */
 struct cli_opts {
 	const struct cli_opt *table;
 	const char *prefix; /* getopt's: "+:" stops at the first operand */
-	/* free()d by who built it (backend_opts_spec) */
-	struct option *splice;
-	size_t splice_at;
-	/* a spliced option c with its value, applied to other_ctx: 0, or the
-	 * exit status after the message */
-	int (*other)(void *other_ctx, int c, const char *arg);
-	void *other_ctx;
+	/* the bits an option's needs asks for (a machine's options, the
+	 * commands that have --emu-cycles) */
+	unsigned features;
+	/* what an included table's options apply to (their CALL_ID's ctx,
+	 * their CALL's opts) */
+	void *include_ctx;
 	/* with a '-' prefix (operands and options mix, in order): an operand,
 	 * 0 or the exit status */
 	int (*operand)(void *opts, const char *arg);
 	/* the message for a misused option (getopt's '?' or ':' in c), NULL:
 	 * cli_option_error's; returns the exit status */
-	int (*bad_option)(int c, char **argv, const struct option *longopts);
-	/* --help's lines of the spliced options, by name (name, argh and
-	 * help, ending in a zero entry): the command's own (the defaults they
-	 * name differ from command to command), then the lines the commands
-	 * share for the names splice_help lacks */
-	const struct cli_opt *splice_help, *splice_help_shared;
+	int (*bad_option)(void *opts, int c, char **argv, const struct option *longopts);
+	/* --help's lines of included options where the command's own differ
+	 * (the defaults they name), by name: name, argh and help, ending in a
+	 * zero entry */
+	const struct cli_opt *help_override;
 };
 
 /* Applies argv's options to opts (optind restarts at 1): 0 with optind at
@@ -116,7 +161,7 @@ int cli_opts_parse(const struct cli_opts *spec, int argc, char **argv, void *opt
 
 /* The command's --help: head (the usage line and what the command does),
  * a line or more for each option of spec's table with help text, in the
- * table's order with the splice in its place (the names, the value's name,
+ * table's order with the included tables in their places (the names, the value's name,
  * the text wrapped under a column), then tail (notes, examples), either
  * NULL for none. */
 void cli_opts_usage(FILE *out, const struct cli_opts *spec, const char *head, const char *tail);
@@ -124,7 +169,7 @@ void cli_opts_usage(FILE *out, const struct cli_opts *spec, const char *head, co
 /* For a command's own quiet pass over argv (top's, for --config before its
  * file is read): getopt_long's long and short options of spec (free() both),
  * and the entry of spec's table that getopt_long's return c names, NULL
- * for none (a spliced option, an error). */
+ * for none (an error). */
 void cli_opts_getopt_tables(const struct cli_opts *spec, struct option **longopts,
                             char **shortopts);
 const struct cli_opt *cli_opts_entry(const struct cli_opts *spec, int c);

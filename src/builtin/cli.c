@@ -71,6 +71,13 @@ void cli_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+static const char *usage_prefix;
+
+void cli_set_usage_prefix(const char *prefix)
+{
+	usage_prefix = prefix;
+}
+
 int cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -78,7 +85,8 @@ int cli_usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	cli_error("%s (see 'hpmstat %s%s--help')", msg, cli_cmd, *cli_cmd ? " " : "");
+	cli_error("%s%s (see 'hpmstat %s%s--help')", usage_prefix ? usage_prefix : "", msg, cli_cmd,
+	          *cli_cmd ? " " : "");
 	return EXIT_USAGE;
 }
 

@@ -46,6 +46,9 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "hpmstat CMD: msg (see 'hpmstat CMD --help')" and returns EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* What cli_usage_error's messages start with while a subcommand's options
+ * are read (emu bench's "bench: "), NULL: nothing. */
+void cli_set_usage_prefix(const char *prefix);
 /* The diagnostic for an error getopt_long returned (with opterr = 0 and a
  * ':' first in the short options, after any '+' or '-'): C is '?' or ':'.
  * It names the option as the user wrote it, never a neighbouring argument:

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,10 +20,11 @@
 
 #include "arch/machine.h"
 #include "builtin/builtin.h"
+#include "builtin/cli-opts.h"
 #include "registry/models.h"
 #include "util/line.h"
 
-static const char emu_usage_text[] =
+static const char emu_usage_head[] =
     "Usage: hpmstat emu [--harts N] [--trace-out FILE] [SCRIPT | -]\n"
     "       hpmstat emu profiles [--json]\n"
     "       hpmstat emu bench [--cycles N] [--profile P] [--seed N]\n"
@@ -56,12 +58,8 @@ static const char emu_usage_text[] =
     "EVENT is BANK:NAME, BANK:INDEX or a NAME unique to one bank. Numbers are\n"
     "decimal, 0x hex or 0b binary; '_' may separate digits.\n"
     "\n"
-    "Options:\n"
-    "  --arch ARCH       the emulator: riscv64 (default) or arm64, anywhere on the\n"
-    "                    line; profiles, bench and scripts work the same on each\n"
-    "  --harts N         emulate N harts (default 1)\n"
-    "  --trace-out FILE  record every counted run to FILE\n"
-    "  -h, --help        show this help\n"
+    "Options:\n";
+static const char emu_usage_tail[] =
     "\n"
     "emu profiles lists the workload profiles and the Topdown breakdown (levels\n"
     "1-3) each declares; --json prints the same as JSON.\n"
@@ -84,11 +82,6 @@ static const char emu_usage_text[] =
     "\n"
     "See hpmstat-emu(1) for the script language and the trace format.\n";
 
-void cmd_emu_usage(FILE *out)
-{
-	fputs(emu_usage_text, out);
-}
-
 /* "--opt VALUE" or "--opt=VALUE": the value, advancing *i; NULL if absent. */
 static const char *opt_value(int argc, char **argv, int *i, const char *opt)
 {
@@ -106,26 +99,6 @@ static bool opt_is(const char *arg, const char *opt)
 {
 	size_t n = strlen(opt);
 	return strncmp(arg, opt, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
-}
-
-static bool is_help(const char *arg)
-{
-	return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
-}
-
-/* The usage error for an argument that SUB (NULL: emu itself) does not
- * take, naming it as the user wrote it: --help or its FLAG (NULL: none)
- * given a value, an unknown option (without its "=value"), or a stray
- * operand. */
-static int not_an_option(const char *sub, const char *flag, const char *arg)
-{
-	const char *pre = sub ? sub : "", *sep = sub ? ": " : "";
-	int len = (int)strcspn(arg, "=");
-	if (arg[0] != '-' || arg[1] == '\0')
-		return cli_usage_error("%s%sunexpected argument '%s'", pre, sep, arg);
-	if (arg[len] == '=' && (opt_is(arg, "--help") || (flag && opt_is(arg, flag))))
-		return cli_usage_error("%s%soption '%.*s' takes no value", pre, sep, len, arg);
-	return cli_usage_error("%s%sunknown option '%.*s'", pre, sep, len, arg);
 }
 
 /* ---------------------------------------------------------------- scripts */
@@ -232,22 +205,42 @@ static int run_script(FILE *f, const char *name, const struct hpm_emu_commands *
 
 /* --------------------------------------------------------------- profiles */
 
+/* What a subcommand's and emu's own options fill: hpm_emu_options, and
+ * the machine whose ranges they are read in. */
+struct emu_cli {
+	struct hpm_emu_options o;
+	const struct hpm_emu_commands *c;
+};
+
+static const struct cli_opt profiles_options[] = {
+    CLI_FLAG("json", 0, struct emu_cli, o.json, .help = "the same as JSON"),
+    CLI_HELP("help", 'h', .help = "show this help"),
+    {0},
+};
+
+/* A subcommand's options, its messages "bench: ..." (prefix): 0, -1 when
+ * done (--help), else the exit status. A word left is an unexpected
+ * argument. */
+static int subcommand_opts(const struct cli_opt *table, const char *prefix, int argc, char **argv,
+                           struct emu_cli *e)
+{
+	const struct cli_opts spec = {.table = table, .prefix = "+:", .features = e->c->options};
+	cli_set_usage_prefix(prefix);
+	int rc = cli_opts_parse(&spec, argc, argv, e);
+	if (!rc && optind < argc)
+		rc = cli_usage_error("unexpected argument '%s'", argv[optind]);
+	cli_set_usage_prefix(NULL);
+	return rc;
+}
+
 static int cmd_profiles(const struct hpm_emu_commands *c, int argc, char **argv)
 {
-	struct hpm_emu_options o = {.harts = 1};
+	struct emu_cli e = {.o = {.harts = 1}, .c = c};
 	char err[512];
-
-	for (int i = 1; i < argc; i++) {
-		if (is_help(argv[i])) {
-			cli_print_usage(stdout);
-			return 0;
-		}
-		if (strcmp(argv[i], "--json") == 0)
-			o.json = true;
-		else
-			return not_an_option("profiles", "--json", argv[i]);
-	}
-	if (c->profiles(&o, script_output, NULL, err, sizeof(err)) < 0) {
+	int rc = subcommand_opts(profiles_options, "profiles: ", argc, argv, &e);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (c->profiles(&e.o, script_output, NULL, err, sizeof(err)) < 0) {
 		cli_error("%s", err);
 		return 1;
 	}
@@ -264,40 +257,51 @@ static void bench_mismatch(void *ctx, const char *reg, uint64_t fast, uint64_t r
 	          fast, ref);
 }
 
+/* A number in lo..hi into *field of e (a usage error, exit 2, past them). */
+static int emu_number(const char *opt, const char *v, uint64_t lo, uint64_t hi, uint64_t *field)
+{
+	return cli_parse_u64_usage(opt, v, lo, hi, field) ? EXIT_USAGE : 0;
+}
+
+static int opt_cycles(void *opts, const char *v)
+{
+	return emu_number("--cycles", v, 1, UINT64_MAX, &((struct emu_cli *)opts)->o.cycles);
+}
+
+static int opt_seed(void *opts, const char *v)
+{
+	return emu_number("--seed", v, 0, UINT64_MAX, &((struct emu_cli *)opts)->o.seed);
+}
+
+static int opt_max_run(void *opts, const char *v)
+{
+	return emu_number("--max-run", v, 1, 1000000, &((struct emu_cli *)opts)->o.max_run);
+}
+
+static const struct cli_opt bench_options[] = {
+    CLI_CALL("cycles", 0, required_argument, opt_cycles, .argh = "N",
+             .help = "simulated cycles (default 20000000)"),
+    CLI_CALL("seed", 0, required_argument, opt_seed, .argh = "N",
+             .help = "the stream's seed (default 1)"),
+    CLI_CALL("max-run", 0, required_argument, opt_max_run, .argh = "N",
+             .needs = HPM_EMU_OPT_MAX_RUN, .help = "runs of 1 to N cycles (default 100)"),
+    CLI_STRING("profile", 0, struct emu_cli, o.profile, .argh = "P",
+               .help = "the workload profile's stream"),
+    CLI_STRING("pmu", 0, struct emu_cli, o.pmu, .argh = "MODEL", .needs = HPM_EMU_OPT_PMU,
+               .help = "the machine's PMU variant"),
+    CLI_HELP("help", 'h', .help = "show this help"),
+    {0},
+};
+
 static int cmd_bench(const struct hpm_emu_commands *c, int argc, char **argv)
 {
-	struct hpm_emu_options o = {.harts = 1, .per_core = 1, .cycles = 20000000, .seed = 1};
-	bool pmu = c->options & HPM_EMU_OPT_PMU, max_run = c->options & HPM_EMU_OPT_MAX_RUN;
-	const char *v;
+	struct emu_cli e = {.o = {.harts = 1, .per_core = 1, .cycles = 20000000, .seed = 1},
+	                    .c = c};
 	char err[512];
-
-	for (int i = 1; i < argc; i++) {
-		if (is_help(argv[i])) {
-			cli_print_usage(stdout);
-			return 0;
-		} else if ((v = opt_value(argc, argv, &i, "--cycles"))) {
-			if (cli_parse_u64_usage("bench: --cycles", v, 1, UINT64_MAX, &o.cycles))
-				return EXIT_USAGE;
-		} else if ((v = opt_value(argc, argv, &i, "--seed"))) {
-			if (cli_parse_u64_usage("bench: --seed", v, 0, UINT64_MAX, &o.seed))
-				return EXIT_USAGE;
-		} else if (max_run && (v = opt_value(argc, argv, &i, "--max-run"))) {
-			if (cli_parse_u64_usage("bench: --max-run", v, 1, 1000000, &o.max_run))
-				return EXIT_USAGE;
-		} else if ((v = opt_value(argc, argv, &i, "--profile"))) {
-			o.profile = v;
-		} else if (pmu && (v = opt_value(argc, argv, &i, "--pmu"))) {
-			o.pmu = v;
-		} else if (opt_is(argv[i], "--cycles") || opt_is(argv[i], "--seed") ||
-		           opt_is(argv[i], "--profile") ||
-		           (max_run && opt_is(argv[i], "--max-run")) ||
-		           (pmu && opt_is(argv[i], "--pmu"))) {
-			return cli_usage_error("bench: option '%s' needs a value", argv[i]);
-		} else {
-			return not_an_option("bench", NULL, argv[i]);
-		}
-	}
-	int ret = c->bench(&o, script_output, bench_mismatch, NULL, err, sizeof(err));
+	int rc = subcommand_opts(bench_options, "bench: ", argc, argv, &e);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	int ret = c->bench(&e.o, script_output, bench_mismatch, NULL, err, sizeof(err));
 	if (ret == HPM_EMU_EUSAGE)
 		return cli_usage_error("bench: %s", err);
 	if (ret < 0) {
@@ -378,11 +382,76 @@ static int take_arch(int *argc, char **argv, const struct hpm_emu_commands **c)
 	return 0;
 }
 
+static int opt_harts(void *opts, const char *v)
+{
+	struct emu_cli *e = opts;
+	return emu_number("--harts", v, 1, e->c->max_harts, &e->o.harts);
+}
+
+static int opt_pes(void *opts, const char *v)
+{
+	struct emu_cli *e = opts;
+	return emu_number("--pes", v, 1, e->c->max_harts, &e->o.harts);
+}
+
+static int opt_pes_per_core(void *opts, const char *v)
+{
+	struct emu_cli *e = opts;
+	return emu_number("--pes-per-core", v, 1, e->c->max_per_core, &e->o.per_core);
+}
+
+/* emu's options; a machine has those its options bits name (arch/machine.h):
+ * --help lists every machine's. --arch is read before them (take_arch). */
+static const struct cli_opt emu_options[] = {
+    CLI_IGNORE("arch", 0, required_argument, .argh = "ARCH",
+               .help = "the emulator: riscv64 (default) or arm64, anywhere on the line; "
+                       "profiles, bench and scripts work the same on each"),
+    CLI_CALL("harts", 0, required_argument, opt_harts, .argh = "N", .needs = HPM_EMU_OPT_HARTS,
+             .help = "emulate N harts (default 1)"),
+    CLI_STRING("pmu", 0, struct emu_cli, o.pmu, .argh = "MODEL", .needs = HPM_EMU_OPT_PMU,
+               .help = "the machine's PMU variant (Arm: its feature profile)"),
+    CLI_CALL("pes", 0, required_argument, opt_pes, .argh = "N", .needs = HPM_EMU_OPT_PES,
+             .help = "emulate N PEs (default 1)"),
+    CLI_CALL("pes-per-core", 0, required_argument, opt_pes_per_core, .argh = "K",
+             .needs = HPM_EMU_OPT_PES, .help = "the PEs of a core (MT)"),
+    CLI_STRING("trace-out", 0, struct emu_cli, o.trace_out, .argh = "FILE",
+               .help = "record every counted run to FILE"),
+    CLI_HELP("help", 'h', .help = "show this help"),
+    {0},
+};
+
+/* The options of every machine, for --help and --list-opts. */
+static unsigned every_machine_option(void)
+{
+	const struct hpm_emu_commands *h;
+	unsigned all = 0;
+	for (unsigned i = 0; (h = hpm_emu_commands_at(i)); i++)
+		all |= h->options;
+	return all;
+}
+
+void cmd_emu_usage(FILE *out)
+{
+	const struct cli_opts spec = {
+	    .table = emu_options, .prefix = "+:", .features = every_machine_option()};
+	cli_opts_usage(out, &spec, emu_usage_head, emu_usage_tail);
+}
+
+/* getopt's message; --harts on a machine that counts PEs says whose
+ * option it is */
+static int emu_bad_option(void *opts, int c, char **argv, const struct option *longopts)
+{
+	struct emu_cli *e = opts;
+	const char *w = argv[optind - 1];
+	if (c == '?' && !(e->c->options & HPM_EMU_OPT_HARTS) && (e->c->options & HPM_EMU_OPT_PES) &&
+	    strncmp(w, "--harts", 7) == 0 && (w[7] == '\0' || w[7] == '='))
+		return harts_elsewhere(e->c);
+	return cli_option_error(c, argv, longopts);
+}
+
 int cmd_emu(int argc, char **argv)
 {
 	const struct hpm_emu_commands *c;
-	struct hpm_emu_options o = {.harts = 1, .per_core = 1};
-	const char *script = NULL, *v;
 	int i;
 
 	if ((i = take_arch(&argc, argv, &c)) != 0)
@@ -395,59 +464,32 @@ int cmd_emu(int argc, char **argv)
 		return cmd_profiles(c, argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "bench") == 0)
 		return cmd_bench(c, argc - 1, argv + 1);
-	bool harts = c->options & HPM_EMU_OPT_HARTS, pes = c->options & HPM_EMU_OPT_PES,
-	     pmu = c->options & HPM_EMU_OPT_PMU;
-	for (i = 1; i < argc; i++) {
-		if (is_help(argv[i])) {
-			cli_print_usage(stdout);
-			return 0;
-		} else if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		} else if (pes && (v = opt_value(argc, argv, &i, "--pes-per-core"))) {
-			if (cli_parse_u64_usage("--pes-per-core", v, 1, c->max_per_core,
-			                        &o.per_core))
-				return EXIT_USAGE;
-		} else if (pes && (v = opt_value(argc, argv, &i, "--pes"))) {
-			if (cli_parse_u64_usage("--pes", v, 1, c->max_harts, &o.harts))
-				return EXIT_USAGE;
-		} else if (harts && (v = opt_value(argc, argv, &i, "--harts"))) {
-			if (cli_parse_u64_usage("--harts", v, 1, c->max_harts, &o.harts))
-				return EXIT_USAGE;
-		} else if (pmu && (v = opt_value(argc, argv, &i, "--pmu"))) {
-			o.pmu = v;
-		} else if ((v = opt_value(argc, argv, &i, "--trace-out"))) {
-			o.trace_out = v;
-		} else if ((pes &&
-		            (opt_is(argv[i], "--pes") || opt_is(argv[i], "--pes-per-core"))) ||
-		           (harts && opt_is(argv[i], "--harts")) ||
-		           (pmu && opt_is(argv[i], "--pmu")) || opt_is(argv[i], "--trace-out")) {
-			return cli_usage_error("option '%s' needs a value", argv[i]);
-		} else if (!harts && pes && opt_is(argv[i], "--harts")) {
-			return harts_elsewhere(c);
-		} else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-			return not_an_option(NULL, NULL, argv[i]);
-		} else {
-			break;
-		}
-	}
-	if (i < argc)
-		script = argv[i++];
+	struct emu_cli e = {.o = {.harts = 1, .per_core = 1}, .c = c};
+	bool list = argc >= 2 && strcmp(argv[1], "--list-opts") == 0;
+	const struct cli_opts spec = {.table = emu_options,
+	                              .prefix = "+:",
+	                              .features = list ? every_machine_option() : c->options,
+	                              .bad_option = emu_bad_option};
+	int rc = cli_opts_parse(&spec, argc, argv, &e);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	i = optind;
+	const char *script = i < argc ? argv[i++] : NULL;
 	if (i < argc)
 		return cli_usage_error("unexpected argument '%s'", argv[i]);
-	if (pes && o.harts % o.per_core)
+	if ((c->options & HPM_EMU_OPT_PES) && e.o.harts % e.o.per_core)
 		return cli_usage_error("--pes %" PRIu64
 		                       " is not a multiple of --pes-per-core %" PRIu64,
-		                       o.harts, o.per_core);
+		                       e.o.harts, e.o.per_core);
 
 	if (!script || strcmp(script, "-") == 0)
-		return run_script(stdin, "-", c, &o);
+		return run_script(stdin, "-", c, &e.o);
 	FILE *f = fopen(script, "r");
 	if (!f) {
 		cli_error("cannot open script '%s': %s", script, strerror(errno));
 		return 1;
 	}
-	int status = run_script(f, script, c, &o);
+	int status = run_script(f, script, c, &e.o);
 	fclose(f);
 	return status;
 }

@@ -518,8 +518,9 @@ static void list_metrics(struct list_out *out, struct list_opts *o, const struct
 
 /* The option getopt refused, as the user wrote it: "-z" from "-zz", or
  * "--frob". */
-static int list_bad_option(int c, char **argv, const struct option *longopts)
+static int list_bad_option(void *opts, int c, char **argv, const struct option *longopts)
 {
+	(void)opts;
 	(void)longopts;
 	const char *arg = argv[optind - 1];
 	bool is_long = strncmp(arg, "--", 2) == 0;
@@ -548,12 +549,6 @@ static int opt_cputype(void *opts, const char *arg)
 	return 0;
 }
 
-static int opt_pmu(void *opts, const char *arg)
-{
-	struct list_opts *o = opts;
-	return (o->model = fields_model_by_name(arg)) != NULL ? 0 : EXIT_FAILURE;
-}
-
 #define LO struct list_opts
 static const struct cli_opt list_options[] = {
     CLI_FLAG("json", 'j', LO, json,
@@ -561,11 +556,11 @@ static const struct cli_opt list_options[] = {
                      "encoding, and per kind more keys; see hpmstat-list(1))"),
     CLI_STRING("bank", 'b', LO, bank_name, .argh = "BANK",
                .help = "only the Kunminghu events of BANK: frontend, backend, memblock or cache"),
-    CLI_CALL("pmu", 0, required_argument, opt_pmu, .argh = "MODEL",
-             .help =
-                 "only the events, fixed counters and metrics of MODEL (kunminghu, kunminghu-v3, "
-                 "neoverse-n1, neoverse-n2, neoverse-n2-r0p0, neoverse-v1, neoverse-v2); without "
-                 "it the Arm cores and kunminghu-v3 are not listed but for an Arm host's own"),
+    CLI_MODEL("pmu", 0, LO, model, .argh = "MODEL",
+              .help =
+                  "only the events, fixed counters and metrics of MODEL (kunminghu, kunminghu-v3, "
+                  "neoverse-n1, neoverse-n2, neoverse-n2-r0p0, neoverse-v1, neoverse-v2); without "
+                  "it the Arm cores and kunminghu-v3 are not listed but for an Arm host's own"),
     CLI_FLAG("desc", 'd', LO, desc, .help = "short descriptions (the default)"),
     CLI_CALL("no-desc", 0, no_argument, opt_no_desc, .help = "names only, without descriptions"),
     CLI_FLAG("long-desc", 'v', LO, long_desc, .help = "long descriptions (also -l, --long)"),

@@ -251,12 +251,6 @@ static int opt_threads(void *ctx, const char *arg)
 	return EXIT_USAGE;
 }
 
-static int opt_pmu(void *ctx, const char *arg)
-{
-	struct rec_cli *c = ctx;
-	return (c->model = fields_model_by_name(arg)) != NULL ? 0 : EXIT_FAILURE;
-}
-
 #define RC struct rec_cli
 /* record's options, then the --backend and --emu-* ones (backend-opts.h),
  * in the order an ambiguous abbreviation lists its candidates */
@@ -299,9 +293,10 @@ static const struct cli_opt record_options[] = {
     CLI_FLAG("verbose", 'v', RC, verbose,
              .help = "say which event was used instead of the default"),
     CLI_HELP("help", 'h', .help = "this text"),
-    CLI_CALL("pmu", 0, required_argument, opt_pmu, .argh = "MODEL",
-             .help = "with --backend emu: MODEL's emulated machine and events (kunminghu, the "
-                     "default; kunminghu-v3)"),
+    CLI_MODEL("pmu", 0, RC, model, .argh = "MODEL",
+              .help = "with --backend emu: MODEL's emulated machine and events (kunminghu, the "
+                      "default; kunminghu-v3)"),
+    CLI_INCLUDE(backend_options),
     CLI_CALL(NULL, 'g', no_argument, opt_g, .help = "record call chains (frame pointers)"),
     {0},
 };
@@ -384,8 +379,7 @@ static int check_perf_opts(struct rec_cli *c)
 	return 0;
 }
 
-/* --help's lines of the --backend and --emu-* options where they differ
- * from backend_opts_help's */
+/* record's options: the back end's where they say record's defaults */
 static const struct cli_opt record_backend_help[] = {
     {.name = "backend",
      .argh = "B",
@@ -394,28 +388,28 @@ static const struct cli_opt record_backend_help[] = {
     {.name = "emu-profile",
      .argh = "NAME",
      .help = "emulator workload profile or file (default balanced; hotspots declares functions)"},
-    {.name = "emu-cycles", .argh = "N", .help = "emulated cycles per hart (default 1e9)"},
     {.name = "emu-harts", .argh = "N", .help = "emulated harts (default 1), one thread each"},
     {.name = "emu-freq", .argh = "HZ", .help = "emulated clock: sample times, and -F's period"},
     {0},
 };
 
-#define RECORD_BACKEND_AT 20 /* after --pmu */
+static const struct cli_opts record_spec = {.table = record_options,
+                                            .prefix = "+:",
+                                            .features = BACKEND_OPTS_CYCLES,
+                                            .help_override = record_backend_help};
 
 void cmd_record_usage(FILE *out)
 {
-	backend_opts_usage(out, record_options, RECORD_BACKEND_AT, true, record_backend_help,
-	                   record_usage_head, NULL);
+	cli_opts_usage(out, &record_spec, record_usage_head, NULL);
 }
 
 static int parse_opts(int argc, char **argv, struct rec_cli *c)
 {
 	struct backend_opts bo = {
 	    .backend = &c->backend, .emu = &c->emu, .emu_given = &c->emu_given};
-	struct cli_opts spec =
-	    backend_opts_spec(record_options, RECORD_BACKEND_AT, true, record_backend_help, &bo);
+	struct cli_opts spec = record_spec;
+	spec.include_ctx = &bo;
 	int rc = cli_opts_parse(&spec, argc, argv, c);
-	free(spec.splice);
 	if (rc)
 		return rc;
 	if (optind < argc)

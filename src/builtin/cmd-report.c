@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
+#include "builtin/cli-opts.h"
 #include "registry/models.h"
 #include "metric/metric.h"
 #include "report/report.h"
@@ -30,7 +32,7 @@
 #include "util/str.h"
 #include "util/xalloc.h"
 
-static const char report_usage_text[] =
+static const char report_usage_head[] =
     "Usage: hpmstat report [OPTIONS] RUN...\n"
     "       hpmstat report [OPTIONS] --diff BASE NEW\n"
     "       hpmstat report [OPTIONS] [-i FILE | --samples FILE]\n"
@@ -39,43 +41,8 @@ static const char report_usage_text[] =
     "'hpmstat stat --record FILE' (hpmstat-run(5)), or the hot functions of a\n"
     "perf.data (by its magic; default: ./perf.data, as perf report).\n"
     "\n"
-    "Options:\n"
-    "      --format FMT     text (default), csv, json, md or html; folded\n"
-    "                       (perf.data: stacks for FlameGraph and speedscope)\n"
-    "      --level N        show the Topdown tree down to level N (1 to 3)\n"
-    "  -o, --output FILE    write to FILE ('-': standard output)\n"
-    "      --diff BASE NEW  compare two runs node by node, with a noise test\n"
-    "                       when both were recorded with -r\n"
-    "      --weights FILE   a JSON object {\"run name\": weight} for a weighted\n"
-    "                       summary; a run's name is its file name without .json\n"
-    "  -i, --input FILE     the file to report: a perf.data or a run file\n"
-    "      --samples FILE   the perf.data to report\n"
-    "  -s, --sort KEYS      perf.data: comm,dso,sym (default), pid; perf's\n"
-    "                       overhead, sample, period fields allowed\n"
-    "  -g [caller|callee|none]  perf.data: call graphs (-g alone: caller;\n"
-    "                       without -g: callee when samples have them, caller\n"
-    "                       with --children, as perf)\n"
-    "      --children       perf.data: each function's Children (the\n"
-    "                       samples with it in their chain) beside its Self, as\n"
-    "                       perf's default where samples have call chains\n"
-    "      --no-children    perf.data: the functions' own samples only\n"
-    "  -n, --show-nr-samples  perf.data: a Samples column\n"
-    "  -F, --fields LIST    perf.data: the columns: overhead, overhead_children,\n"
-    "                       sample, period, and keys (comm, dso, sym, pid)\n"
-    "      --percent-limit P  perf.data: hide entries and graph branches under P %\n"
-    "      --stdio          perf.data: perf's header line (the text is perf's)\n"
-    "  -q, --quiet          perf.data: the entries alone, without the '#' lines\n"
-    "      --topdown        perf.data: level-1 Topdown per function from the\n"
-    "                       group reads of '{leader,member,...}:S' samples\n"
-    "      --pmu MODEL      perf.data: --topdown with MODEL's formulas (default:\n"
-    "                       the model of the file's cpuid, else the first that\n"
-    "                       the group's events can compute)\n"
-    "      --topdown-variant NAME  perf.data: --topdown with that variant of the\n"
-    "                       formulas (Kunminghu: document, the default, or slots)\n"
-    "      --emu-profile FILE  perf.data of record --backend emu: the profile\n"
-    "                       file that names its functions (default: the\n"
-    "                       built-in profile the recording names)\n"
-    "  -h, --help           show this help\n"
+    "Options:\n";
+static const char report_usage_tail[] =
     "\n"
     "Examples:\n"
     "  hpmstat stat --record a.json --topdown=3 --emu-profile dram-bound\n"
@@ -83,11 +50,6 @@ static const char report_usage_text[] =
     "  hpmstat report --format html -o suite.html a.json b.json c.json\n"
     "  hpmstat report --diff a.json b.json\n"
     "  hpmstat report -i perf.data --sort dso,sym -g caller\n";
-
-void cmd_report_usage(FILE *out)
-{
-	fputs(report_usage_text, out);
-}
 
 struct opts {
 	enum rp_format format;
@@ -115,6 +77,7 @@ struct opts {
 	bool quiet;               /* -q: no '#' lines */
 	double percent_limit;     /* --percent-limit */
 	const char *fields;       /* -F */
+	char **argv;              /* the words, for the messages that quote one */
 };
 
 /* --topdown-variant NAME: with --topdown, a variant of the --pmu model's
@@ -155,35 +118,16 @@ static int check_variant(const struct opts *o)
 	return -1;
 }
 
-/* An option's value: "--opt=V" or the next argument. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, size_t len)
-{
-	const char *a = argv[*i];
-	if (a[len] == '=')
-		return a + len + 1;
-	if (*i + 1 >= argc) {
-		cli_usage_error("option '%s' needs a value", name);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-static bool is_opt(const char *a, const char *name)
-{
-	size_t n = strlen(name);
-	return strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
-}
-
 /* A single-dash word that spells a long option ("-outfile", "-format"):
  * the long option it was meant as, else NULL. Without this check
  * "-outfile x" would be -o with the file "utfile" and x a run, a surprise
  * file on disk; "-oFILE" with any other FILE is still -o. */
 static const char *meant_long_option(const char *a)
 {
-	static const char *const longs[] = {"format",  "level",   "output", "diff",
-	                                    "weights", "help",    "input",  "samples",
-	                                    "sort",    "topdown", "stdio",  "emu-profile",
-	                                    "children", "fields", "percent-limit"};
+	static const char *const longs[] = {"format",   "level",   "output",       "diff",
+	                                    "weights",  "help",    "input",        "samples",
+	                                    "sort",     "topdown", "stdio",        "emu-profile",
+	                                    "children", "fields",  "percent-limit"};
 	const char *w = a + 1;
 
 	if (a[0] != '-' || a[1] == '-' || strlen(w) < 3)
@@ -223,17 +167,11 @@ static int emu_table(void *ctx, struct hpm_syms *syms, const char *dso, char *er
 	return rc;
 }
 
-/* perf's -g, --call-graph[=ORDER], -gcaller, -gcallee: the order is
- * optional, so the next word is taken only when it is one. 0, or -1 after
- * the usage message. */
-static int parse_graph(int argc, char **argv, int *i, struct opts *o)
+/* perf's -g, --call-graph[=ORDER], -gcaller, -g callee: the order is
+ * optional (the table takes the next word only when it is one). */
+static int opt_graph(void *opts, const char *ord)
 {
-	const char *a = argv[*i];
-	const char *ord = strchr(a, '=') ? strchr(a, '=') + 1 : a[1] == 'g' && a[2] ? a + 2 : NULL;
-	if (!ord && *i + 1 < argc &&
-	    (strcmp(argv[*i + 1], "caller") == 0 || strcmp(argv[*i + 1], "callee") == 0 ||
-	     strcmp(argv[*i + 1], "none") == 0))
-		ord = argv[++*i];
+	struct opts *o = opts;
 	/* perf's -g alone means its default, graph,0.5,caller */
 	if (ord && strcmp(ord, "callee") == 0)
 		o->graph = RS_GRAPH_CALLEE;
@@ -241,27 +179,25 @@ static int parse_graph(int argc, char **argv, int *i, struct opts *o)
 		o->graph = RS_GRAPH_CALLER;
 	else if (strcmp(ord, "none") == 0)
 		o->graph = RS_GRAPH_OFF;
-	else {
-		cli_usage_error("-g '%s': must be caller or callee", ord);
-		return -1;
-	}
+	else
+		return cli_usage_error("-g '%s': must be caller or callee", ord);
+	o->samples_only = o->samples_only ? o->samples_only : "-g";
 	return 0;
 }
 
-/* perf's parse_percent_limit: a number, a '%' after it allowed. 0, or -1
- * after the usage message. */
-static int parse_percent_limit(const char *v, double *out)
+/* perf's parse_percent_limit: a number, a '%' after it allowed. */
+static int opt_percent_limit(void *opts, const char *v)
 {
+	struct opts *o = opts;
 	char *end;
 	errno = 0;
 	double pc = strtod(v, &end);
 	if (*end == '%')
 		end++;
-	if (end == v || *end || errno || !(pc >= 0 && pc <= 100)) {
-		cli_usage_error("--percent-limit '%s': a percentage from 0 to 100", v);
-		return -1;
-	}
-	*out = pc;
+	if (end == v || *end || errno || !(pc >= 0 && pc <= 100))
+		return cli_usage_error("--percent-limit '%s': a percentage from 0 to 100", v);
+	o->percent_limit = pc;
+	o->samples_only = o->samples_only ? o->samples_only : "--percent-limit";
 	return 0;
 }
 
@@ -302,143 +238,270 @@ static int check_opts(struct opts *o)
 	return 0;
 }
 
-/* Options may come before or after the runs, as users type them; "--ends
- * them. Parsed by hand because --diff takes two values. Returns -1 to
- * exit 0 (--help), else 0 or the exit status. */
+/* The word of argv that getopt_long is at: the one it took the option
+ * and its value from, or the cluster whose letter c it stopped in. */
+static const char *current_word(char **argv, int c)
+{
+	const char *next = argv[optind];
+	if (next && next[0] == '-' && next[1] != '-' && c > 0 && strchr(next + 1, c))
+		return next;
+	return argv[optind - 1];
+}
+
+/* A value glued to its short option that is rather a long option's name
+ * with one dash ("-outfile" is not -o with the file "utfile"): the usage
+ * error, else 0. */
+static int glued_long_option(const struct opts *o, int c)
+{
+	/* the option took the rest of its word, or the next word */
+	const char *w = o->argv[optind - 1], *meant = meant_long_option(w);
+	if (w[0] == '-' && w[1] == c && w[2] && meant)
+		return cli_usage_error("unknown option '%s' (did you mean --%s?)", w, meant);
+	return 0;
+}
+
+/* The first option only a perf.data takes, as written: its short or its
+ * long name. */
+static void note_samples_only(struct opts *o, int c, const char *short_name, const char *long_name)
+{
+	const char *w = current_word(o->argv, c);
+	if (!o->samples_only)
+		o->samples_only = strncmp(w, "--", 2) == 0 ? long_name : short_name;
+}
+
+static int opt_format(void *opts, const char *v)
+{
+	struct opts *o = opts;
+	o->folded = strcmp(v, "folded") == 0;
+	if (!o->folded && rp_format_parse(v, &o->format) != 0) {
+		cli_error("--format '%s': must be text, csv, json, md or html", v);
+		return EXIT_FAILURE;
+	}
+	return 0;
+}
+
+static int opt_output(void *opts, const char *v)
+{
+	((struct opts *)opts)->output = v;
+	return glued_long_option(opts, 'o');
+}
+
+static int opt_input(void *opts, const char *v)
+{
+	((struct opts *)opts)->input = v;
+	return glued_long_option(opts, 'i');
+}
+
+static int opt_diff(void *opts, const char *base, const char *new_run)
+{
+	struct opts *o = opts;
+	if (o->diff)
+		return cli_usage_error("--diff given twice");
+	o->diff = true;
+	o->runs[o->nr_runs++] = base;
+	o->runs[o->nr_runs++] = new_run;
+	return 0;
+}
+
+static int opt_samples(void *opts, const char *v)
+{
+	struct opts *o = opts;
+	o->samples = v;
+	o->samples_only = o->samples_only ? o->samples_only : "--samples";
+	return 0;
+}
+
+static int opt_sort(void *opts, const char *v)
+{
+	struct opts *o = opts;
+	o->sort = v;
+	o->samples_only = o->samples_only ? o->samples_only : "--sort";
+	return glued_long_option(o, 's');
+}
+
+static int opt_fields(void *opts, const char *v)
+{
+	struct opts *o = opts;
+	o->fields = v;
+	o->samples_only = o->samples_only ? o->samples_only : "-F";
+	return glued_long_option(o, 'F');
+}
+
+static int opt_children(void *opts, const char *v)
+{
+	struct opts *o = opts;
+	(void)v;
+	o->children = 1;
+	o->samples_only = o->samples_only ? o->samples_only : "--children";
+	return 0;
+}
+
+static int opt_no_children(void *opts, const char *v)
+{
+	struct opts *o = opts;
+	(void)v;
+	o->children = 0;
+	o->samples_only = o->samples_only ? o->samples_only : "--no-children";
+	return 0;
+}
+
+static int opt_show_nr_samples(void *opts, const char *v)
+{
+	(void)v;
+	((struct opts *)opts)->show_nr_samples = true;
+	note_samples_only(opts, 'n', "-n", "--show-nr-samples");
+	return 0;
+}
+
+static int opt_quiet(void *opts, const char *v)
+{
+	(void)v;
+	((struct opts *)opts)->quiet = true;
+	note_samples_only(opts, 'q', "-q", "--quiet");
+	return 0;
+}
+
+static int opt_topdown(void *opts, const char *v)
+{
+	struct opts *o = opts;
+	(void)v;
+	o->topdown = true;
+	o->samples_only = o->samples_only ? o->samples_only : "--topdown";
+	return 0;
+}
+
+static int opt_pmu(void *opts, const char *v)
+{
+	struct opts *o = opts;
+	if (!hpm_model_by_name(v)) {
+		char msg[512];
+		hpm_model_unknown_msg(v, msg, sizeof(msg));
+		cli_error("%s", msg);
+		return EXIT_FAILURE;
+	}
+	o->pmu = v;
+	o->samples_only = o->samples_only ? o->samples_only : "--pmu";
+	return 0;
+}
+
+static int opt_topdown_variant(void *opts, const char *v)
+{
+	struct opts *o = opts;
+	o->topdown_variant = v;
+	o->samples_only = o->samples_only ? o->samples_only : "--topdown-variant";
+	return 0;
+}
+
+static int opt_emu_profile(void *opts, const char *v)
+{
+	struct opts *o = opts;
+	o->emu_profile = v;
+	o->samples_only = o->samples_only ? o->samples_only : "--emu-profile";
+	return 0;
+}
+
+/* a run, wherever it stands among the options */
+static int add_run(void *opts, const char *run)
+{
+	struct opts *o = opts;
+	o->runs[o->nr_runs++] = run;
+	return 0;
+}
+
+/* getopt's message, or the long option a single-dash word spells
+ * ("-format", "-quiet") */
+static int report_bad_option(void *opts, int c, char **argv, const struct option *longopts)
+{
+	(void)opts;
+	const char *w = c == '?' && optopt ? current_word(argv, optopt) : NULL;
+	const char *meant = w && w[0] == '-' && w[1] != '-' ? meant_long_option(w) : NULL;
+	if (meant)
+		return cli_usage_error("unknown option '%s' (did you mean --%s?)", w, meant);
+	return cli_option_error(c, argv, longopts);
+}
+
+static const char *const graph_orders[] = {"caller", "callee", "none", NULL};
+
+#define RO struct opts
+static const struct cli_opt report_options[] = {
+    CLI_CALL("format", 0, required_argument, opt_format, .argh = "FMT",
+             .help = "text (default), csv, json, md or html; folded (perf.data: stacks for "
+                     "FlameGraph and speedscope)"),
+    CLI_LEVEL("level", 0, RO, level, .argh = "N",
+              .help = "show the Topdown tree down to level N (1 to 3)"),
+    CLI_CALL("output", 'o', required_argument, opt_output, .argh = "FILE",
+             .help = "write to FILE ('-': standard output)"),
+    CLI_PAIR("diff", opt_diff, "BASE", "NEW",
+             .help = "compare two runs node by node, with a noise test when both were recorded "
+                     "with -r"),
+    CLI_STRING("weights", 0, RO, weights, .argh = "FILE",
+               .help = "a JSON object {\"run name\": weight} for a weighted summary; a run's name "
+                       "is its file name without .json"),
+    CLI_CALL("input", 'i', required_argument, opt_input, .argh = "FILE",
+             .help = "the file to report: a perf.data or a run file"),
+    CLI_CALL("samples", 0, required_argument, opt_samples, .argh = "FILE",
+             .help = "the perf.data to report"),
+    CLI_CALL("sort", 's', required_argument, opt_sort, .argh = "KEYS",
+             .help = "perf.data: comm,dso,sym (default), pid; perf's overhead, sample, period "
+                     "fields allowed"),
+    CLI_CALL(NULL, 'g', optional_argument, opt_graph, .argh = "caller|callee|none",
+             .words = graph_orders,
+             .help = "perf.data: call graphs (-g alone: caller; without -g: callee when samples "
+                     "have them, caller with --children, as perf)"),
+    CLI_CALL("call-graph", 0, optional_argument, opt_graph, .argh = "ORDER", .words = graph_orders,
+             .help = "perf.data: -g's long name"),
+    CLI_CALL("children", 0, no_argument, opt_children,
+             .help = "perf.data: each function's Children (the samples with it in their chain) "
+                     "beside its Self, as perf's default where samples have call chains"),
+    CLI_CALL("no-children", 0, no_argument, opt_no_children,
+             .help = "perf.data: the functions' own samples only"),
+    CLI_CALL("show-nr-samples", 'n', no_argument, opt_show_nr_samples,
+             .help = "perf.data: a Samples column"),
+    CLI_CALL("fields", 'F', required_argument, opt_fields, .argh = "LIST",
+             .help = "perf.data: the columns: overhead, overhead_children, sample, period, and "
+                     "keys (comm, dso, sym, pid)"),
+    CLI_CALL("percent-limit", 0, required_argument, opt_percent_limit, .argh = "P",
+             .help = "perf.data: hide entries and graph branches below P percent"),
+    CLI_FLAG("stdio", 0, RO, stdio, .help = "perf.data: perf's header line (the text is perf's)"),
+    CLI_CALL("quiet", 'q', no_argument, opt_quiet,
+             .help = "perf.data: the entries alone, without the '#' lines"),
+    CLI_CALL("topdown", 0, no_argument, opt_topdown,
+             .help = "perf.data: level-1 Topdown per function from the group reads of "
+                     "'{leader,member,...}:S' samples"),
+    CLI_CALL("pmu", 0, required_argument, opt_pmu, .argh = "MODEL",
+             .help = "perf.data: --topdown with MODEL's formulas (default: the model of the "
+                     "file's cpuid, else the first that the group's events can compute)"),
+    CLI_CALL("topdown-variant", 0, required_argument, opt_topdown_variant, .argh = "NAME",
+             .help = "perf.data: --topdown with that variant of the formulas (Kunminghu: "
+                     "document, the default, or slots)"),
+    CLI_CALL("emu-profile", 0, required_argument, opt_emu_profile, .argh = "FILE",
+             .help = "perf.data of record --backend emu: the profile file that names its "
+                     "functions (default: the built-in profile the recording names)"),
+    CLI_HELP("help", 'h', .help = "show this help"),
+    {0},
+};
+#undef RO
+
+/* Options and runs in any order, as users type them; "--" ends the
+ * options ('-': getopt_long hands each run to add_run in its place). */
+static const struct cli_opts report_spec = {
+    .table = report_options, .prefix = "-:", .operand = add_run, .bad_option = report_bad_option};
+
+void cmd_report_usage(FILE *out)
+{
+	cli_opts_usage(out, &report_spec, report_usage_head, report_usage_tail);
+}
+
+/* Returns -1 to exit 0 (--help), else 0 or the exit status. */
 static int parse(int argc, char **argv, struct opts *o)
 {
-	bool dashdash = false;
 	o->runs = xcalloc((size_t)argc + 1, sizeof(*o->runs));
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		if (dashdash || a[0] != '-' || strcmp(a, "-") == 0) {
-			o->runs[o->nr_runs++] = a;
-		} else if (strcmp(a, "--") == 0) {
-			dashdash = true;
-		} else if (strncmp(a, "--help=", 7) == 0) {
-			return cli_usage_error("option '--help' takes no value");
-		} else if (strncmp(a, "--diff=", 7) == 0) {
-			return cli_usage_error(
-			    "--diff takes BASE and NEW as the next two arguments");
-		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			cmd_report_usage(stdout);
-			return -1;
-		} else if (is_opt(a, "--format")) {
-			if (!(v = option_value(argc, argv, &i, "--format", 8)))
-				return EXIT_USAGE;
-			o->folded = false;
-			if (strcmp(v, "folded") == 0) {
-				o->folded = true;
-			} else if (rp_format_parse(v, &o->format) != 0) {
-				cli_error("--format '%s': must be text, csv, json, md or html", v);
-				return EXIT_FAILURE;
-			}
-		} else if (is_opt(a, "--level")) {
-			if (!(v = option_value(argc, argv, &i, "--level", 7)))
-				return EXIT_USAGE;
-			uint64_t n;
-			if (cli_parse_topdown_level("--level", v, &n))
-				return EXIT_FAILURE;
-			o->level = (unsigned)n;
-		} else if (is_opt(a, "--output")) {
-			if (!(v = option_value(argc, argv, &i, "--output", 8)))
-				return EXIT_USAGE;
-			o->output = v;
-		} else if (is_opt(a, "--input") || strcmp(a, "-i") == 0) {
-			if (!(v = option_value(argc, argv, &i, a[1] == 'i' ? "-i" : "--input",
-			                       a[1] == 'i' ? 2 : 7)))
-				return EXIT_USAGE;
-			o->input = v;
-		} else if (strncmp(a, "-i", 2) == 0 && a[2] && !meant_long_option(a)) {
-			o->input = a + 2;
-		} else if (is_opt(a, "--samples")) {
-			if (!(v = option_value(argc, argv, &i, "--samples", 9)))
-				return EXIT_USAGE;
-			o->samples = v;
-			o->samples_only = o->samples_only ? o->samples_only : "--samples";
-		} else if (is_opt(a, "--sort") || strcmp(a, "-s") == 0) {
-			if (!(v = option_value(argc, argv, &i, a[1] == 's' ? "-s" : "--sort",
-			                       a[1] == 's' ? 2 : 6)))
-				return EXIT_USAGE;
-			o->sort = v;
-			o->samples_only = o->samples_only ? o->samples_only : "--sort";
-		} else if (strcmp(a, "-g") == 0 || is_opt(a, "--call-graph") ||
-		           strcmp(a, "-gcaller") == 0 || strcmp(a, "-gcallee") == 0) {
-			if (parse_graph(argc, argv, &i, o))
-				return EXIT_USAGE;
-			o->samples_only = o->samples_only ? o->samples_only : "-g";
-		} else if (is_opt(a, "--pmu")) {
-			if (!(v = option_value(argc, argv, &i, "--pmu", 5)))
-				return EXIT_USAGE;
-			if (!hpm_model_by_name(v)) {
-				char msg[512];
-				hpm_model_unknown_msg(v, msg, sizeof(msg));
-				cli_error("%s", msg);
-				return EXIT_FAILURE;
-			}
-			o->pmu = v;
-			o->samples_only = o->samples_only ? o->samples_only : "--pmu";
-		} else if (is_opt(a, "--topdown-variant")) {
-			if (!(v = option_value(argc, argv, &i, "--topdown-variant", 17)))
-				return EXIT_USAGE;
-			o->topdown_variant = v;
-			o->samples_only = o->samples_only ? o->samples_only : "--topdown-variant";
-		} else if (is_opt(a, "--emu-profile")) {
-			if (!(v = option_value(argc, argv, &i, "--emu-profile", 13)))
-				return EXIT_USAGE;
-			o->emu_profile = v;
-			o->samples_only = o->samples_only ? o->samples_only : "--emu-profile";
-		} else if (strcmp(a, "--topdown") == 0) {
-			o->topdown = true;
-			o->samples_only = o->samples_only ? o->samples_only : "--topdown";
-		} else if (strcmp(a, "--no-children") == 0 || strcmp(a, "--children") == 0) {
-			o->children = a[2] == 'c';
-			o->samples_only = o->samples_only ? o->samples_only : a;
-		} else if (strcmp(a, "--stdio") == 0) {
-			o->stdio = true;
-		} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
-			o->quiet = true;
-			o->samples_only = o->samples_only ? o->samples_only : a;
-		} else if (strcmp(a, "-n") == 0 || strcmp(a, "--show-nr-samples") == 0) {
-			o->show_nr_samples = true;
-			o->samples_only = o->samples_only ? o->samples_only : a;
-		} else if (is_opt(a, "--percent-limit")) {
-			if (!(v = option_value(argc, argv, &i, "--percent-limit", 15)))
-				return EXIT_USAGE;
-			if (parse_percent_limit(v, &o->percent_limit))
-				return EXIT_USAGE;
-			o->samples_only = o->samples_only ? o->samples_only : "--percent-limit";
-		} else if (is_opt(a, "--fields") || strcmp(a, "-F") == 0) {
-			if (!(v = option_value(argc, argv, &i, a[1] == 'F' ? "-F" : "--fields",
-			                       a[1] == 'F' ? 2 : 8)))
-				return EXIT_USAGE;
-			o->fields = v;
-			o->samples_only = o->samples_only ? o->samples_only : "-F";
-		} else if ((v = meant_long_option(a))) {
-			return cli_usage_error("unknown option '%s' (did you mean --%s?)", a, v);
-		} else if (strncmp(a, "-o", 2) == 0) {
-			if (a[2])
-				o->output = a + 2;
-			else if (i + 1 < argc)
-				o->output = argv[++i];
-			else
-				return cli_usage_error("option '-o' needs a value");
-		} else if (is_opt(a, "--weights")) {
-			if (!(v = option_value(argc, argv, &i, "--weights", 9)))
-				return EXIT_USAGE;
-			o->weights = v;
-		} else if (strcmp(a, "--diff") == 0) {
-			if (o->diff)
-				return cli_usage_error("--diff given twice");
-			if (i + 2 >= argc)
-				return cli_usage_error("--diff needs BASE and NEW");
-			o->diff = true;
-			o->runs[o->nr_runs++] = argv[++i];
-			o->runs[o->nr_runs++] = argv[++i];
-		} else {
-			return cli_usage_error("unknown option '%.*s'", (int)strcspn(a, "="), a);
-		}
-	}
+	o->argv = argv;
+	int rc = cli_opts_parse(&report_spec, argc, argv, o);
+	if (rc)
+		return rc;
+	while (optind < argc) /* after "--" */
+		o->runs[o->nr_runs++] = argv[optind++];
 	return check_opts(o);
 }
 

@@ -9,12 +9,14 @@
  * its own thread from the last published copy, so a slow or stuck client
  * never holds up an interval.
  */
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "builtin/builtin.h"
+#include "builtin/cli-opts.h"
 #include "builtin/stat-sink.h"
 #include "export/openmetrics.h"
 #ifdef HAVE_LIBMICROHTTPD
@@ -24,7 +26,7 @@
 #endif
 #include "util/xalloc.h"
 
-static const char serve_usage_text[] =
+static const char serve_usage_head[] =
     "Usage: hpmstat serve [--listen ADDR:PORT] [stat options] [-- command [args]]\n"
     "\n"
     "Count continuously, as hpmstat stat -I does (system-wide unless -p, -C or a\n"
@@ -32,12 +34,8 @@ static const char serve_usage_text[] =
     "answer GET /metrics with the latest counts and Topdown: OpenMetrics 1.0.0\n"
     "when the client's Accept header asks for application/openmetrics-text\n"
     "(Prometheus does), else the Prometheus text format 0.0.4.\n"
-    "\n"
-    "      --listen ADDR:PORT    where to listen (default " HPM_HTTPD_DEFAULT_LISTEN ";\n"
-    "                            [ADDR6]:PORT for IPv6, 0.0.0.0:PORT for every\n"
-    "                            interface)\n"
-    "  -I, --interval-print MS   counting interval (default 1000)\n"
-    "  -h, --help                this text\n"
+    "\n";
+static const char serve_usage_tail[] =
     "\n"
     "Every other option is hpmstat stat's (hpmstat help stat), e.g. -e, -M,\n"
     "--topdown, --backend emu --emu-profile NAME --emu-seed N, --openmetrics FILE.\n"
@@ -48,12 +46,62 @@ static const char serve_usage_text[] =
     "  hpmstat serve --listen 127.0.0.1:9465 --backend emu --emu-profile balanced\n"
     "  hpmstat serve --topdown=2 -I 5000\n";
 
+struct serve_opts {
+	const char *listen;
+};
+
+/* serve's own options; -I and --help are stat's (cmd_stat_run reads
+ * them, with serve's default interval and this --help), listed here for
+ * --help and --list-opts */
+static const struct cli_opt serve_options[] = {
+    CLI_STRING("listen", 0, struct serve_opts, listen, .argh = "ADDR:PORT",
+               .help = "where to listen (default " HPM_HTTPD_DEFAULT_LISTEN
+                       "; [ADDR6]:PORT for IPv6, 0.0.0.0:PORT for every interface)"),
+    CLI_IGNORE("interval-print", 'I', required_argument, .argh = "MS",
+               .help = "counting interval (default 1000)"),
+    CLI_HELP("help", 'h', .help = "this text"),
+    {0},
+};
+
+static const struct cli_opts serve_spec = {.table = serve_options, .prefix = "+:"};
+
 void cmd_serve_usage(FILE *out)
 {
-	fputs(serve_usage_text, out);
+	cli_opts_usage(out, &serve_spec, serve_usage_head, serve_usage_tail);
 }
 
 #ifdef HAVE_LIBMICROHTTPD
+
+/* Takes serve's own options (serve_options' STRING ones, "--NAME VALUE"
+ * or "--NAME=VALUE") out of argv up to a command, into o; the rest is
+ * stat's, in rest (n words). 0, or the exit status of the usage error. */
+static int take_serve_opts(int argc, char **argv, struct serve_opts *o, char **rest, int *n)
+{
+	*n = 0;
+	for (int i = 0; i < argc; i++) {
+		bool cmd = i > 0 && strcmp(argv[i - 1], "--") == 0, taken = false;
+		for (const struct cli_opt *t = serve_options; !cmd && i > 0 && t->name; t++) {
+			size_t len = strlen(t->name);
+			const char *w = argv[i];
+			if (t->kind != CLI_OPT_STRING || strncmp(w, "--", 2) != 0 ||
+			    strncmp(w + 2, t->name, len) != 0 || (w[2 + len] && w[2 + len] != '='))
+				continue;
+			if (!w[2 + len] && i + 1 >= argc)
+				return cli_usage_error("option '--%s' requires an argument",
+				                       t->name);
+			*(const char **)(void *)((char *)o + t->offset) =
+			    w[2 + len] ? w + 3 + len : argv[++i];
+			taken = true;
+		}
+		if (taken)
+			continue;
+		rest[(*n)++] = argv[i];
+		if (cmd) /* the command's own words follow */
+			for (i++; i < argc; i++)
+				rest[(*n)++] = argv[i];
+	}
+	return 0;
+}
 
 /* The bounds: a Prometheus server or two and a few people with curl need
  * far fewer connections, and a scrape's request is a few hundred bytes. */
@@ -78,7 +126,7 @@ static const char serve_index[] =
     "</ul>\n<p>See hpmstat-serve(1).</p></body></html>\n";
 
 struct serve {
-	const char *listen;
+	struct serve_opts o;
 	struct hpm_httpd *h;
 };
 
@@ -102,7 +150,7 @@ static int serve_start(void *ctx, struct hpm_session *s, const struct hpm_expo_i
 {
 	struct serve *sv = ctx;
 	char err[512];
-	const struct hpm_httpd_config cfg = {.listen = sv->listen,
+	const struct hpm_httpd_config cfg = {.listen = sv->o.listen,
 	                                     .max_conns = SERVE_MAX_CONNS,
 	                                     .request_memory = SERVE_REQUEST_MEMORY,
 	                                     .timeout_s = SERVE_TIMEOUT_S,
@@ -131,32 +179,22 @@ static void serve_stop(void *ctx)
 
 int cmd_serve(int argc, char **argv)
 {
-	struct serve sv = {.listen = HPM_HTTPD_DEFAULT_LISTEN};
+	struct serve sv = {.o.listen = HPM_HTTPD_DEFAULT_LISTEN};
+	/* perf's --list-opts: serve's own long options, then stat's
+	 * (cmd_stat_run lists them, -I and --help among them) */
+	for (const struct cli_opt *t = serve_options; argc > 1 && t->name; t++)
+		if (strcmp(argv[1], "--list-opts") == 0 && t->kind == CLI_OPT_STRING)
+			printf("--%s ", t->name);
 	/* --listen is serve's; everything else (up to a command) is stat's */
 	char **rest = xcalloc((size_t)argc + 1, sizeof(char *));
-	int n = 0;
-	for (int i = 0; i < argc; i++) {
-		bool cmd = i > 0 && strcmp(argv[i - 1], "--") == 0;
-		if (!cmd && i > 0 && strcmp(argv[i], "--listen") == 0) {
-			if (i + 1 >= argc) {
-				free(rest);
-				return cli_usage_error("option '--listen' requires an argument");
-			}
-			sv.listen = argv[++i];
-			continue;
-		}
-		if (!cmd && i > 0 && strncmp(argv[i], "--listen=", 9) == 0) {
-			sv.listen = argv[i] + 9;
-			continue;
-		}
-		rest[n++] = argv[i];
-		if (cmd) /* the command's own words follow */
-			for (i++; i < argc; i++)
-				rest[n++] = argv[i];
+	int n, status = take_serve_opts(argc, argv, &sv.o, rest, &n);
+	if (!status) {
+		const struct stat_sink sink = {.ctx = &sv,
+		                               .start = serve_start,
+		                               .interval = serve_interval,
+		                               .stop = serve_stop};
+		status = cmd_stat_run(n, rest, &sink);
 	}
-	const struct stat_sink sink = {
-	    .ctx = &sv, .start = serve_start, .interval = serve_interval, .stop = serve_stop};
-	int status = cmd_stat_run(n, rest, &sink);
 	free(rest);
 	return status;
 }

@@ -146,8 +146,9 @@ static int opt_help(void *opts, const char *arg)
 }
 
 /* The option getopt refused, as the user wrote it. */
-static int bad_option(int c, char **argv, const struct option *longopts)
+static int bad_option(void *opts, int c, char **argv, const struct option *longopts)
 {
+	(void)opts;
 	(void)longopts;
 	if (c == ':')
 		return cli_usage_error("option '%s' needs a value", argv[optind - 1]);

@@ -229,7 +229,6 @@ static int opt_tree(void *ctx, const char *arg)
  * has no --emu-cycles: it runs until quit), then --help: the order an
  * ambiguous abbreviation lists its candidates in. --config and
  * --no-config are read before the file (find_config), and ignored here. */
-#define TOP_BACKEND_AT 21 /* the index of --help */
 static const struct cli_opt top_options[] = {
     CLI_CALL("delay", 'd', required_argument, opt_delay, .argh = "SECONDS",
              .help = "refresh interval (default 1, 0.1 to 3600)"),
@@ -270,37 +269,37 @@ static const struct cli_opt top_options[] = {
              .help = "task rows from per-task counters, not BPF"),
     CLI_CALL("tree", 0, no_argument, opt_tree,
              .help = "threads listed under their process (F5, T)"),
+    CLI_INCLUDE(backend_options),
     CLI_HELP("help", 'h', .help = "this text"),
     {0},
 };
 
-/* --help's lines of the --backend and --emu-* options where they differ
- * from backend_opts_help's */
+/* top's options: the back end's where they say top's defaults */
 static const struct cli_opt top_backend_help[] = {
     {.name = "emu-freq", .argh = "HZ", .help = "emulated clock (default 5 MHz)"},
     {0},
 };
 
+static const struct cli_opts top_spec = {
+    .table = top_options, .prefix = "+:", .help_override = top_backend_help};
+
 void cmd_top_usage(FILE *out)
 {
-	backend_opts_usage(out, top_options, TOP_BACKEND_AT, false, top_backend_help,
-	                   top_usage_head, top_usage_tail);
+	cli_opts_usage(out, &top_spec, top_usage_head, top_usage_tail);
 }
 
 /* first pass: only where the config file is, so the file can be loaded
  * before the options that override it (errors are the second pass's) */
 static void find_config(int argc, char **argv, struct cli *c)
 {
-	struct cli_opts spec =
-	    backend_opts_spec(top_options, TOP_BACKEND_AT, false, top_backend_help, NULL);
 	struct option *longopts;
 	char *shortopts;
 	int ch;
-	cli_opts_getopt_tables(&spec, &longopts, &shortopts);
+	cli_opts_getopt_tables(&top_spec, &longopts, &shortopts);
 	opterr = 0;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		const struct cli_opt *e = cli_opts_entry(&spec, ch);
+		const struct cli_opt *e = cli_opts_entry(&top_spec, ch);
 		if (e && e->name && strcmp(e->name, "config") == 0)
 			c->config = optarg;
 		else if (e && e->name && strcmp(e->name, "no-config") == 0)
@@ -308,7 +307,6 @@ static void find_config(int argc, char **argv, struct cli *c)
 	}
 	free(shortopts);
 	free(longopts);
-	free(spec.splice);
 }
 
 static int parse_opts(int argc, char **argv, struct top_opts *o, struct cli *c)
@@ -319,10 +317,9 @@ static int parse_opts(int argc, char **argv, struct top_opts *o, struct cli *c)
 	                          .set_key = set_backend_key,
 	                          .ctx = o};
 	struct top_cli_opts ctx = {.o = o, .c = c};
-	struct cli_opts spec =
-	    backend_opts_spec(top_options, TOP_BACKEND_AT, false, top_backend_help, &bo);
+	struct cli_opts spec = top_spec;
+	spec.include_ctx = &bo;
 	int rc = cli_opts_parse(&spec, argc, argv, &ctx);
-	free(spec.splice);
 	if (rc)
 		return rc;
 	if (optind < argc)

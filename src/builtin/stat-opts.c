@@ -211,16 +211,6 @@ static int opt_no_big_num(void *opts, const char *arg)
 	return 0;
 }
 
-/* toplev's -l N: the Topdown level */
-static int opt_level(void *opts, const char *arg)
-{
-	uint64_t n;
-	if (cli_parse_topdown_level("-l", arg, &n))
-		return EXIT_FAILURE;
-	((struct stat_opts *)opts)->topdown = (unsigned)n;
-	return 0;
-}
-
 static int opt_nodes(void *opts, const char *arg)
 {
 	if (!*arg) {
@@ -401,7 +391,7 @@ static const struct cli_opt stat_options[] = {
     CLI_FLAG("dry-run", 0, SO, dry_run, .help = "print the perf_event_attr or CSR writes and exit"),
     CLI_STRING("record", 0, SO, record, .argh = "FILE",
                .help = "write a run file (hpmstat-run(5)) for hpmstat report"),
-#define STAT_BACKEND_AT 18 /* the --backend and --emu-* options here */
+    CLI_INCLUDE(backend_options),
     CLI_HELP("help", 'h', .help = "this text"),
     /* output shapes */
     CLI_CALL("big-num", 'B', no_argument, opt_big_num,
@@ -425,8 +415,8 @@ static const struct cli_opt stat_options[] = {
     CLI_COUNT("detailed", 'd', SO, detailed,
               .help = "add cache, TLB and branch events (-dd, -ddd more; Kunminghu's on Kunminghu, "
                       "perf's elsewhere)"),
-    CLI_CALL("level", 'l', required_argument, opt_level, .argh = "N",
-             .help = "toplev's spelling of --topdown=N (-l1, -l 2)"),
+    CLI_LEVEL("level", 'l', SO, topdown, .argh = "N",
+              .help = "toplev's spelling of --topdown=N (-l1, -l 2)"),
     CLI_CALL("nodes", 0, required_argument, opt_nodes, .argh = "LIST",
              .help = "Topdown nodes, as toplev: NODE, +NODE adds, -NODE or ^NODE removes, NODE* "
                      "with its subtree, !LIST only those (implies --topdown)"),
@@ -562,18 +552,21 @@ static int check_combinations(const struct stat_opts *o)
 	return run_control_check(o);
 }
 
-/* --help's lines of the --backend and --emu-* options where they differ
- * from backend_opts_help's */
+/* stat's options: the back end's where they say stat's defaults */
 static const struct cli_opt stat_backend_help[] = {
     {.name = "emu-cycles", .argh = "N", .help = "emulated cycles per hart; they end the run (1e9)"},
     {.name = "emu-freq", .argh = "HZ", .help = "emulated clock, for time and with a command"},
     {0},
 };
 
+static const struct cli_opts stat_spec = {.table = stat_options,
+                                          .prefix = "+:",
+                                          .features = BACKEND_OPTS_CYCLES,
+                                          .help_override = stat_backend_help};
+
 void cmd_stat_usage(FILE *out)
 {
-	backend_opts_usage(out, stat_options, STAT_BACKEND_AT, true, stat_backend_help,
-	                   stat_usage_head, stat_usage_tail);
+	cli_opts_usage(out, &stat_spec, stat_usage_head, stat_usage_tail);
 }
 
 /* The options into o: 0, -1 when done (--help), else the exit status. */
@@ -581,10 +574,9 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 {
 	struct backend_opts bo = {
 	    .backend = &o->backend, .emu = &o->emu, .emu_given = &o->emu_given};
-	struct cli_opts spec =
-	    backend_opts_spec(stat_options, STAT_BACKEND_AT, true, stat_backend_help, &bo);
+	struct cli_opts spec = stat_spec;
+	spec.include_ctx = &bo;
 	int rc = cli_opts_parse(&spec, argc, argv, o);
-	free(spec.splice);
 	if (rc)
 		return rc;
 	if (optind < argc)

@@ -82,4 +82,15 @@ out=$($H stat -x, -e task-clock sh -c 'echo "$1"' sh --json 2>/dev/null)
 [ "$out" = "--json" ]; ok $? "stat ... CMD --json (no --): --json is the command's"
 
 
+# report and emu read their options as the other commands do (perf's
+# parse-options): a unique abbreviation is the option, an ambiguous one
+# names its candidates, and an option of another machine is none
+usage "report --top: ambiguous" "ambiguous option '--top' (--topdown, --topdown-variant)" report --top x.json
+bad_value "report --lev 9: --level abbreviated" "--level '9': must be 1 to" report --lev 9 x.json
+usage "report --di A: --diff abbreviated needs BASE and NEW" "--diff needs BASE and NEW" report --di x.json
+usage "emu --har 0: --harts abbreviated" "--harts '0': must be 1 to" emu --har 0
+usage "emu --arch arm64 --harts: the Kunminghu emulator's" "option '--harts' is" emu --arch arm64 --harts 2
+usage "emu bench --max-run: the Arm emulator's" "bench: unknown option '--max-run'" emu bench --max-run 5
+usage "emu bench --cyc x: the subcommand's messages" "bench: --cycles 'x': not a number" emu bench --cyc x
+
 done_testing
