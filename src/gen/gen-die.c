@@ -1,4 +1,4 @@
-/* gen-die.c: the build-time generators' fatal error; see gen-die.h. */
+/* gen-die.c: the build-time generators' shared helpers; see gen-die.h. */
 #include "gen/gen-die.h"
 
 #include <stdio.h>
@@ -10,4 +10,24 @@ void gen_vdie(const char *prog, const char *file, const char *fmt, va_list ap)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	exit(1);
+}
+
+void gen_put_cstr(FILE *out, const char *s)
+{
+	if (!s) {
+		fputs("NULL", out);
+		return;
+	}
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", out);
+		else if (*p < 0x20 || *p >= 0x7f)
+			fprintf(out, "\\%03o", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
 }
