@@ -12,6 +12,25 @@ void gen_vdie(const char *prog, const char *file, const char *fmt, va_list ap)
 	exit(1);
 }
 
+static void __attribute__((noreturn, format(printf, 3, 4)))
+gen_die(const char *prog, const char *file, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	gen_vdie(prog, file, fmt, ap);
+}
+
+json_t *gen_load_array(const char *prog, const char *path, size_t flags, const char *what)
+{
+	json_error_t jerr;
+	json_t *root = json_load_file(path, flags, &jerr);
+	if (!root)
+		gen_die(prog, path, "line %d: %s", jerr.line, jerr.text);
+	if (!json_is_array(root))
+		gen_die(prog, path, "the top level must be an array of %s", what);
+	return root;
+}
+
 void gen_put_cstr(FILE *out, const char *s)
 {
 	if (!s) {

@@ -161,13 +161,8 @@ static bool is_event(const char *name)
  * model's own generator checks the rest of the row. */
 static void read_events(const char *path)
 {
-	json_error_t jerr;
 	cur_file = path;
-	json_t *root = json_load_file(path, 0, &jerr);
-	if (!root)
-		die("line %d: %s", jerr.line, jerr.text);
-	if (!json_is_array(root))
-		die("the top level must be an array of events");
+	json_t *root = gen_load_array(prog, path, 0, "events");
 	event_docs = realloc(event_docs, (nr_event_docs + 1) * sizeof(*event_docs));
 	if (!event_docs)
 		die("out of memory");
@@ -752,7 +747,6 @@ static void free_metrics(void)
 
 int main(int argc, char **argv)
 {
-	json_error_t jerr;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out;
@@ -780,11 +774,7 @@ int main(int argc, char **argv)
 		die("--table '%s' is not a C identifier", table);
 	if (retired && !is_model_event(retired))
 		die("--retired '%s' is not an event of the event files", retired);
-	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root)
-		die("line %d: %s", jerr.line, jerr.text);
-	if (!json_is_array(root))
-		die("the top level must be an array of metrics");
+	json_t *root = gen_load_array(prog, path, JSON_REJECT_DUPLICATES, "metrics");
 	if (json_array_size(root) > MAX_METRICS)
 		die("more than %d metrics", MAX_METRICS);
 	for (size_t i = 0; i < json_array_size(root); i++)

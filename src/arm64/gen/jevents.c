@@ -172,13 +172,8 @@ static void add(struct ev *list, unsigned *n, const struct ev *e)
 static void read_file(const char *dir, const char *file, bool std, struct ev *list, unsigned *n)
 {
 	char *path = path_join(dir, file);
-	json_error_t jerr;
 	cur_file = path;
-	json_t *root = json_load_file(path, 0, &jerr);
-	if (!root)
-		die("line %d: %s", jerr.line, jerr.text);
-	if (!json_is_array(root))
-		die("not a JSON array of events");
+	json_t *root = gen_load_array(prog, path, 0, "events");
 	char *topic = topic_of(file);
 	size_t i;
 	json_t *o;

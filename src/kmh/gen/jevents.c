@@ -447,16 +447,8 @@ static void emit_bank(const struct bank *b, const char *bank)
 
 static void gen_bank(const char *path, const char *bank)
 {
-	json_error_t jerr;
 	cur_file = path;
-	json_t *root = json_load_file(path, 0, &jerr);
-	if (!root) {
-		char line[32];
-		snprintf(line, sizeof(line), "%d", jerr.line);
-		die("line %s: %s", line, jerr.text);
-	}
-	if (!json_is_array(root))
-		die("top level is not an array");
+	json_t *root = gen_load_array(prog, path, 0, "events");
 	struct bank b = {.nrows = json_array_size(root)};
 	if (b.nrows > MAX_ROWS)
 		die("too many rows");
