@@ -50,3 +50,11 @@ void gen_put_cstr(FILE *out, const char *s)
 	}
 	fputc('"', out);
 }
+
+void gen_put_row_texts(FILE *out, const char *a, const char *b)
+{
+	fputs("\t{", out);
+	gen_put_cstr(out, a);
+	fputs(", ", out);
+	gen_put_cstr(out, b);
+}

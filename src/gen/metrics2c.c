@@ -712,10 +712,7 @@ static void emit_tables(FILE *out, const char *table, const char *retired)
 	if (nr_variants) {
 		fputs("\nstatic const struct metric_variant variants[] = {\n", out);
 		for (unsigned v = 0; v < nr_variants; v++) {
-			fputs("\t{", out);
-			gen_put_cstr(out, variants[v].name);
-			fputs(", ", out);
-			gen_put_cstr(out, variants[v].desc);
+			gen_put_row_texts(out, variants[v].name, variants[v].desc);
 			if (v == 0)
 				fprintf(out, ", &%s},\n", table);
 			else

@@ -331,10 +331,7 @@ int main(int argc, char **argv)
 	fprintf(out, "const unsigned arm64_nr_std_events = %u;\n\n", nr_std);
 	fputs("const struct arm64_core arm64_cores[] = {\n", out);
 	for (unsigned i = 0; i < nr_cores; i++) {
-		fputs("\t{", out);
-		gen_put_cstr(out, cores[i].name);
-		fputs(", ", out);
-		gen_put_cstr(out, cores[i].dir);
+		gen_put_row_texts(out, cores[i].name, cores[i].dir);
 		fprintf(out, ", UINT64_C(0x%016" PRIx64 "), core%u_events, %u},\n", cores[i].midr,
 		        i, cores[i].nr);
 	}
