@@ -22,15 +22,16 @@
 #include "builtin/stat-cmd.h"
 #include "util/xalloc.h"
 
-/* Whether the command asks nothing of the host's PMU: perf's software and
- * tool events only, and nothing that reads the model (its metrics,
- * Topdown, -d's sets, --pmu) or writes the host's model down (the run
- * file, stat record's file, serve). perf's default set has hardware
- * events; -n alone has none. */
+/* Whether the command asks something of the host's PMU: anything but
+ * perf's software and tool events, or what reads the model (its metrics,
+ * Topdown, -d's sets, --pmu, -G's and --no-multiplex's checks) or writes
+ * the host's model down (the run file, stat record's file, serve). perf's
+ * default set has hardware events; -n alone has none. */
 static bool stat_needs_host(const struct stat_opts *o, const struct stat_sink *sink)
 {
 	if (sink || o->nr_metrics || o->topdown || o->topdown_variant || o->detailed || o->pmu ||
-	    o->record || o->data || o->openmetrics || (!o->nr_events && !o->null_run))
+	    o->nr_cgroups || o->no_multiplex || o->record || o->data || o->openmetrics ||
+	    (!o->nr_events && !o->null_run))
 		return true;
 	return !hpm_session_events_software(o->events, o->nr_events);
 }
