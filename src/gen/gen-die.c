@@ -26,8 +26,10 @@ json_t *gen_load_array(const char *prog, const char *path, size_t flags, const c
 	json_t *root = json_load_file(path, flags, &jerr);
 	if (!root)
 		gen_die(prog, path, "line %d: %s", jerr.line, jerr.text);
-	if (!json_is_array(root))
+	if (!json_is_array(root)) {
+		json_decref(root); /* exit's leak check finds no pointer to it */
 		gen_die(prog, path, "the top level must be an array of %s", what);
+	}
 	return root;
 }
 
