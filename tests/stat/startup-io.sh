@@ -2,7 +2,7 @@
 # startup-io.sh: what `stat` reads before it counts, as the kernel sees it
 # (strace): nothing of the host's PMU for perf's software and tool events,
 # else /proc/cpuinfo once (each read makes the kernel walk every CPU;
-# backend/pmu.c takes the cpuid and the isa line's Sscofpmf in one pass),
+# backend/host-pmu.c takes the cpuid and the isa line's Sscofpmf in one pass),
 # on this host and on a Kunminghu host's fake procfs tree whose isa line
 # comes before its ids, and the Kunminghu attrs there still say Sscofpmf.
 . "$top_srcdir/tests/lib.sh"
