@@ -717,6 +717,15 @@ static const struct {
                          "the workload's rusage"},
 };
 
+bool hpm_host_event_is_software(const char *spec)
+{
+	enum hpm_tool tool;
+	char err[160];
+	/* a tool event's bad modifier (-EINVAL) is still a tool event's name */
+	return find_sym(sw_syms, NR_SW, spec, strcspn(spec, ":")) ||
+	       hpm_host_tool_parse(spec, &tool, err, sizeof(err)) != 0;
+}
+
 /* ------------------------------------------------------------ suggestions */
 
 unsigned hpm_host_event_suggest(const char *name, const char **out, unsigned max)

@@ -90,6 +90,12 @@ int hpm_host_event_fill(struct hpm_evsel *ev, char *err, size_t errlen);
  * takes (event0=, op0=, bank=: hpmstat-events(7)). */
 bool hpm_host_event_is_host(const char *spec);
 
+/* Whether spec (NAME or NAME:MODS) is one of perf's generic software
+ * events (task-clock, page-faults, ...) or a tool event (duration_time):
+ * the events that count the same whatever the host's PMU is, so a
+ * command of only these needs no PMU detection. Modifiers are not checked. */
+bool hpm_host_event_is_software(const char *spec);
+
 /* Kunminghu's encoding of one spec, made at most once, by whoever needs it
  * first: routing an event asks the host namespace (which needs the answer
  * only for cpu/TERMS/ and libpfm4 names) and then Kunminghu's, and a

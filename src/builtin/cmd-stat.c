@@ -22,6 +22,20 @@
 #include "builtin/stat-cmd.h"
 #include "util/xalloc.h"
 
+/* Whether the command asks something of the host's PMU: anything but
+ * perf's software and tool events, or what reads the model (its metrics,
+ * Topdown, -d's sets, --pmu, -G's and --no-multiplex's checks) or writes
+ * the host's model down (the run file, stat record's file, serve). perf's
+ * default set has hardware events; -n alone has none. */
+static bool stat_needs_host(const struct stat_opts *o, const struct stat_sink *sink)
+{
+	if (sink || o->nr_metrics || o->topdown || o->topdown_variant || o->detailed || o->pmu ||
+	    o->nr_cgroups || o->no_multiplex || o->record || o->data || o->openmetrics ||
+	    (!o->nr_events && !o->null_run))
+		return true;
+	return !hpm_session_events_software(o->events, o->nr_events);
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	return cmd_stat_run(argc, argv, NULL);
@@ -45,7 +59,9 @@ int cmd_stat_run(int argc, char **argv, const struct stat_sink *sink)
 		goto out;
 	if (sink && (status = stat_serve_defaults(&c.o)))
 		goto out;
-	hpm_session_init(&c.s, c.o.backend);
+	/* no /proc/cpuinfo or sysfs scan for what counts without them: they are
+	 * a tenth of `stat -e task-clock -- true` (issue 30) */
+	hpm_session_init_host(&c.s, c.o.backend, stat_needs_host(&c.o, sink));
 	c.have_session = true;
 	c.s.dry_run = c.o.dry_run;
 	if (c.o.pmu) {

@@ -161,13 +161,8 @@ static bool is_event(const char *name)
  * model's own generator checks the rest of the row. */
 static void read_events(const char *path)
 {
-	json_error_t jerr;
 	cur_file = path;
-	json_t *root = json_load_file(path, 0, &jerr);
-	if (!root)
-		die("line %d: %s", jerr.line, jerr.text);
-	if (!json_is_array(root))
-		die("the top level must be an array of events");
+	json_t *root = gen_load_array(prog, path, 0, "events");
 	event_docs = realloc(event_docs, (nr_event_docs + 1) * sizeof(*event_docs));
 	if (!event_docs)
 		die("out of memory");
@@ -531,24 +526,6 @@ static void read_metric(json_t *obj, unsigned idx)
 	nr_metrics++;
 }
 
-static void emit_str(FILE *out, const char *s)
-{
-	if (!s) {
-		fputs("NULL", out);
-		return;
-	}
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
-			fprintf(out, "\\%03o", *p); /* octal: never swallows the next char */
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 static const char *share_name(int share)
 {
 	return share == METRIC_SHARE_SLOTS    ? "METRIC_SHARE_SLOTS"
@@ -566,6 +543,14 @@ static bool valid_c_name(const char *s)
 	return true;
 }
 
+/* One text field of a struct metric initialiser, on a line of its own. */
+static void emit_text(FILE *out, const char *field, const char *text)
+{
+	fprintf(out, "\t\t.%s = ", field);
+	gen_put_cstr(out, text);
+	fputs(",\n", out);
+}
+
 /* The metrics array of variant v (0: the default, also when the table has
  * no variants): metrics_<v>[]. */
 static void emit_metrics(FILE *out, unsigned v)
@@ -573,26 +558,19 @@ static void emit_metrics(FILE *out, unsigned v)
 	fprintf(out, "static const struct metric metrics_%u[] = {\n", v);
 	for (unsigned i = 0; i < nr_metrics; i++) {
 		const struct gm *m = &metrics[i];
-		fputs("\t{\n\t\t.name = ", out);
-		emit_str(out, m->name);
-		fputs(",\n\t\t.expr = ", out);
-		emit_str(out, m->var_expr[v] ? m->var_expr[v] : m->expr);
-		fputs(",\n\t\t.groups = ", out);
-		emit_str(out, m->groups);
-		fputs(",\n\t\t.threshold = ", out);
-		emit_str(out, m->threshold);
-		fputs(",\n\t\t.scale_unit = ", out);
-		emit_str(out, m->scale_unit);
-		fprintf(out, ",\n\t\t.scale = %.17g,\n\t\t.unit = ", m->scale);
-		emit_str(out, m->unit);
-		fputs(",\n\t\t.brief = ", out);
-		emit_str(out, m->brief);
-		fputs(",\n\t\t.description = ", out);
-		emit_str(out, m->var_desc[v] ? m->var_desc[v] : m->desc);
-		fputs(",\n\t\t.stage2 = ", out);
-		emit_str(out, m->stage2);
+		fputs("\t{\n", out);
+		emit_text(out, "name", m->name);
+		emit_text(out, "expr", m->var_expr[v] ? m->var_expr[v] : m->expr);
+		emit_text(out, "groups", m->groups);
+		emit_text(out, "threshold", m->threshold);
+		emit_text(out, "scale_unit", m->scale_unit);
+		fprintf(out, "\t\t.scale = %.17g,\n", m->scale);
+		emit_text(out, "unit", m->unit);
+		emit_text(out, "brief", m->brief);
+		emit_text(out, "description", m->var_desc[v] ? m->var_desc[v] : m->desc);
+		emit_text(out, "stage2", m->stage2);
 		fprintf(out,
-		        ",\n\t\t.level = %u,\n\t\t.share = %s,\n\t\t.parent = %d,\n"
+		        "\t\t.level = %u,\n\t\t.share = %s,\n\t\t.parent = %d,\n"
 		        "\t\t.first_child = %u,\n\t\t.nr_children = %u,\n\t},\n",
 		        m->level, share_name(m->share), m->parent, m->first_child, m->nr_children);
 	}
@@ -616,7 +594,7 @@ static void emit_table(FILE *out, const char *table, const char *retired, unsign
 	fprintf(out, "\t.groups = groups,\n\t.nr_groups = %u,\n", nr_groups);
 	if (retired) {
 		fputs("\t.retired = {", out);
-		emit_str(out, retired);
+		gen_put_cstr(out, retired);
 		fputs(", \"instructions\"},\n", out);
 	}
 	fprintf(out, "\t.cache = &cache_%u,\n", v);
@@ -712,7 +690,7 @@ static void emit_groups(FILE *out)
 	fputs("static const char *const groups[] = {\n", out);
 	for (unsigned i = 0; i < nr_groups; i++) {
 		fputc('\t', out);
-		emit_str(out, groups[i]);
+		gen_put_cstr(out, groups[i]);
 		fputs(",\n", out);
 	}
 	if (!nr_groups)
@@ -734,10 +712,7 @@ static void emit_tables(FILE *out, const char *table, const char *retired)
 	if (nr_variants) {
 		fputs("\nstatic const struct metric_variant variants[] = {\n", out);
 		for (unsigned v = 0; v < nr_variants; v++) {
-			fputs("\t{", out);
-			emit_str(out, variants[v].name);
-			fputs(", ", out);
-			emit_str(out, variants[v].desc);
+			gen_put_row_texts(out, variants[v].name, variants[v].desc);
 			if (v == 0)
 				fprintf(out, ", &%s},\n", table);
 			else
@@ -769,7 +744,6 @@ static void free_metrics(void)
 
 int main(int argc, char **argv)
 {
-	json_error_t jerr;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out;
@@ -797,11 +771,7 @@ int main(int argc, char **argv)
 		die("--table '%s' is not a C identifier", table);
 	if (retired && !is_model_event(retired))
 		die("--retired '%s' is not an event of the event files", retired);
-	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root)
-		die("line %d: %s", jerr.line, jerr.text);
-	if (!json_is_array(root))
-		die("the top level must be an array of metrics");
+	json_t *root = gen_load_array(prog, path, JSON_REJECT_DUPLICATES, "metrics");
 	if (json_array_size(root) > MAX_METRICS)
 		die("more than %d metrics", MAX_METRICS);
 	for (size_t i = 0; i < json_array_size(root); i++)

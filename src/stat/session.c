@@ -27,12 +27,17 @@ int hpm_backend_choice_parse(const char *name, enum hpm_backend_choice *out)
 
 void hpm_session_init(struct hpm_session *s, enum hpm_backend_choice choice)
 {
+	hpm_session_init_host(s, choice, true);
+}
+
+void hpm_session_init_host(struct hpm_session *s, enum hpm_backend_choice choice, bool host)
+{
 	char err[256];
 	memset(s, 0, sizeof(*s));
 	s->choice = choice;
 	/* No PMU found (or an unreadable sysfs) is the common case: the
 	 * emulator takes the Kunminghu events then. */
-	if (hpm_pmu_detect(&s->pmu, err, sizeof(err)) != 0)
+	if (host && hpm_pmu_detect(&s->pmu, err, sizeof(err)) != 0)
 		memset(&s->pmu, 0, sizeof(s->pmu));
 	s->model_on_perf =
 	    choice == HPM_BACKEND_PERF || (choice == HPM_BACKEND_AUTO && s->pmu.present);
@@ -325,6 +330,19 @@ static void term_after_comma(const struct hpm_session *s, const char *prev, cons
 	         "unknown event '%s': a comma separates events; as a term of '%s' write it "
 	         "after a colon: '%s'",
 	         spec, prev, joined);
+}
+
+bool hpm_session_events_software(const char *const *lists, unsigned nr)
+{
+	struct hpm_evlist l = {0};
+	char err[256];
+	bool all = true;
+	for (unsigned i = 0; all && i < nr; i++)
+		all = hpm_evlist_parse(&l, lists[i], err, sizeof(err)) == 0;
+	for (unsigned i = 0; all && i < l.nr; i++)
+		all = hpm_host_event_is_software(l.ev[i].spec);
+	hpm_evlist_free(&l);
+	return all;
 }
 
 int hpm_session_add_events(struct hpm_session *s, const char *text, char *err, size_t errlen)

@@ -83,6 +83,16 @@ struct hpm_session {
 };
 
 void hpm_session_init(struct hpm_session *s, enum hpm_backend_choice choice);
+/* hpm_session_init, without asking the host about its PMU when host is
+ * false (no /proc/cpuinfo, no sysfs scan: they cost a start-up of stat a
+ * tenth of its time): s->pmu stays empty, as on a host without a model's
+ * PMU. For sessions of perf's software and tool events only
+ * (hpm_session_events_software), which count the same on any host. */
+void hpm_session_init_host(struct hpm_session *s, enum hpm_backend_choice choice, bool host);
+/* Whether every event of the -e lists is one of perf's software or tool
+ * events (hpm_host_event_is_software); false for a list that does not
+ * parse (the session's own parse says why). */
+bool hpm_session_events_software(const char *const *lists, unsigned nr);
 void hpm_session_free(struct hpm_session *s);
 /* --pmu NAME, before any event is added: the session counts the events of
  * that registered model instead of the host's (or the first registered

@@ -1,6 +1,7 @@
 #!/bin/sh
 # startup-io.sh: what `stat` reads before it counts, as the kernel sees it
-# (strace): /proc/cpuinfo once (each read makes the kernel walk every CPU;
+# (strace): nothing of the host's PMU for perf's software and tool events,
+# else /proc/cpuinfo once (each read makes the kernel walk every CPU;
 # backend/host-pmu.c takes the cpuid and the isa line's Sscofpmf in one pass),
 # on this host and on a Kunminghu host's fake procfs tree whose isa line
 # comes before its ids, and the Kunminghu attrs there still say Sscofpmf.
@@ -18,9 +19,23 @@ export ASAN_OPTIONS
 # opens: how many times the trace in $1 opened a file named $2
 opens() { grep -c "open[a-z0-9]*(.*\"[^\"]*$2\"" "$1"; }
 
-strace -f -e trace=open,openat -o "$dir/host.st" "$H" stat -e task-clock -o /dev/null -- true
+# perf's software and tool events count the same on any host: no PMU
+# detection at all (perf's generic events need no PMU either)
+strace -f -e trace=open,openat -o "$dir/sw.st" "$H" stat -e task-clock -o /dev/null -- true
+n=$(opens "$dir/sw.st" /cpuinfo) m=$(opens "$dir/sw.st" /bus/event_source/devices)
+[ "$n" = 0 ] && [ "$m" = 0 ]
+ok $? "stat -e task-clock -- true opens neither /proc/cpuinfo nor the sysfs PMUs ($n, $m)"
+strace -f -e trace=open,openat -o "$dir/tool.st" "$H" stat -e '{cs,faults}:u,duration_time' \
+	-x, -o /dev/null -- true
+n=$(opens "$dir/tool.st" /cpuinfo) m=$(opens "$dir/tool.st" /bus/event_source/devices)
+[ "$n" = 0 ] && [ "$m" = 0 ]
+ok $? "... nor does a group of software events and a tool event ($n, $m)"
+
+# a hardware event asks the host what it is: one read of /proc/cpuinfo
+strace -f -e trace=open,openat -o "$dir/host.st" "$H" stat --dry-run -e task-clock,cycles \
+	-o /dev/null -- true
 n=$(opens "$dir/host.st" /cpuinfo)
-[ "$n" = 1 ]; ok $? "stat -e task-clock -- true opens /proc/cpuinfo once ($n)"
+[ "$n" = 1 ]; ok $? "stat -e task-clock,cycles opens /proc/cpuinfo once ($n)"
 
 k="$dir/kmh"
 mkdir -p "$k/sys/bus/event_source/devices/cpu/format" "$k/proc"

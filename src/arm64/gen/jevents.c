@@ -87,27 +87,6 @@ static char *path_join(const char *a, const char *b)
 	return p;
 }
 
-/* A C string literal of s. */
-static void put_cstr(const char *s)
-{
-	if (!s) {
-		fputs("NULL", out);
-		return;
-	}
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(out, "\\%03o", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 static const char *opt_str(json_t *o, const char *key)
 {
 	json_t *v = json_object_get(o, key);
@@ -193,13 +172,8 @@ static void add(struct ev *list, unsigned *n, const struct ev *e)
 static void read_file(const char *dir, const char *file, bool std, struct ev *list, unsigned *n)
 {
 	char *path = path_join(dir, file);
-	json_error_t jerr;
 	cur_file = path;
-	json_t *root = json_load_file(path, 0, &jerr);
-	if (!root)
-		die("line %d: %s", jerr.line, jerr.text);
-	if (!json_is_array(root))
-		die("not a JSON array of events");
+	json_t *root = gen_load_array(prog, path, 0, "events");
 	char *topic = topic_of(file);
 	size_t i;
 	json_t *o;
@@ -253,13 +227,13 @@ static void put_events(const char *var, bool is_static, struct ev *list, unsigne
 	fprintf(out, "%sconst struct arm64_event %s[] = {\n", is_static ? "static " : "", var);
 	for (unsigned i = 0; i < n; i++) {
 		fputs("\t{", out);
-		put_cstr(list[i].name);
+		gen_put_cstr(out, list[i].name);
 		fprintf(out, ", 0x%x, ", list[i].code);
-		put_cstr(list[i].topic);
+		gen_put_cstr(out, list[i].topic);
 		fputs(", ", out);
-		put_cstr(list[i].brief);
+		gen_put_cstr(out, list[i].brief);
 		fputs(", ", out);
-		put_cstr(list[i].desc ? list[i].desc : list[i].brief);
+		gen_put_cstr(out, list[i].desc ? list[i].desc : list[i].brief);
 		fputs("},\n", out);
 	}
 	fputs("};\n\n", out);
@@ -357,10 +331,7 @@ int main(int argc, char **argv)
 	fprintf(out, "const unsigned arm64_nr_std_events = %u;\n\n", nr_std);
 	fputs("const struct arm64_core arm64_cores[] = {\n", out);
 	for (unsigned i = 0; i < nr_cores; i++) {
-		fputs("\t{", out);
-		put_cstr(cores[i].name);
-		fputs(", ", out);
-		put_cstr(cores[i].dir);
+		gen_put_row_texts(out, cores[i].name, cores[i].dir);
 		fprintf(out, ", UINT64_C(0x%016" PRIx64 "), core%u_events, %u},\n", cores[i].midr,
 		        i, cores[i].nr);
 	}

@@ -119,32 +119,15 @@ static int instance_number(const char *name, size_t *baselen)
 	return atoi(dot + 1);
 }
 
-static void emit_cstr(const char *s)
-{
-	fputc_out('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", out);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(out, "\\%03o", c);
-		else
-			fputc_out(c);
-	}
-	fputc_out('"');
-}
-
 /* A row's name, brief and description, as the first three initialisers of
  * every table's entries. */
 static void emit_texts(const struct row *r)
 {
-	emit_cstr(r->name);
+	gen_put_cstr(out, r->name);
 	fputs(", ", out);
-	emit_cstr(r->brief);
+	gen_put_cstr(out, r->brief);
 	fputs(", ", out);
-	emit_cstr(r->desc);
+	gen_put_cstr(out, r->desc);
 }
 
 /* The encoding the expression encoder gives for NAME.0 + ... + NAME.n-1:
@@ -418,7 +401,7 @@ static void emit_bank(const struct bank *b, const char *bank)
 			fputs("\t{", out);
 			emit_texts(r);
 			fputs(", ", out);
-			emit_cstr(r->alias_of);
+			gen_put_cstr(out, r->alias_of);
 			fprintf(out, ", %u, %s},\n", (unsigned)r->code, r->deprecated ? "true" : "false");
 		}
 		puts_out("};\n");
@@ -438,7 +421,7 @@ static void emit_bank(const struct bank *b, const char *bank)
 			fprintf(out, ", %u, {%u, %u, %u, %u}, ", r->nr_inst, r->inst[0],
 			        r->inst[1], r->inst[2], r->inst[3]);
 			if (r->alias_of)
-				emit_cstr(r->alias_of);
+				gen_put_cstr(out, r->alias_of);
 			else
 				fputs("NULL", out);
 			fprintf(out, ", %s},\n", r->deprecated ? "true" : "false");
@@ -464,16 +447,8 @@ static void emit_bank(const struct bank *b, const char *bank)
 
 static void gen_bank(const char *path, const char *bank)
 {
-	json_error_t jerr;
 	cur_file = path;
-	json_t *root = json_load_file(path, 0, &jerr);
-	if (!root) {
-		char line[32];
-		snprintf(line, sizeof(line), "%d", jerr.line);
-		die("line %s: %s", line, jerr.text);
-	}
-	if (!json_is_array(root))
-		die("top level is not an array");
+	json_t *root = gen_load_array(prog, path, 0, "events");
 	struct bank b = {.nrows = json_array_size(root)};
 	if (b.nrows > MAX_ROWS)
 		die("too many rows");
@@ -516,7 +491,7 @@ static void gen_mapfile(const char *path, const char *folder)
 			continue;
 		fputs("\t{", out);
 		for (unsigned i = 0; i < 4; i++) {
-			emit_cstr(field[i]);
+			gen_put_cstr(out, field[i]);
 			fputs(i < 3 ? ", " : "},\n", out);
 		}
 		n++;
@@ -584,9 +559,9 @@ int main(int argc, char **argv)
 		gen_bank(argv[i], banks[nb]);
 	}
 	fprintf(out, "const struct kmh_table %s = {\n\t", var);
-	emit_cstr(name);
+	gen_put_cstr(out, name);
 	fputs(", ", out);
-	emit_cstr(commit);
+	gen_put_cstr(out, commit);
 	puts_out(",\n\t{");
 	for (int i = 0; i < nb; i++) {
 		fputs("\t\t[KMH_BANK_", out);
