@@ -607,45 +607,8 @@ static void jsonout(const struct rs_report *rs, FILE *out)
 
 /* ---------------------------------------------------------- Markdown */
 
-/* What a Markdown or an HTML table of the samples writes around its rows
- * and cells (a number cell right-aligned in HTML), how it escapes a key's
- * text, and whether a rule line (Markdown's) follows the headings. */
-struct markup {
-	const char *row, *row_end;
-	const char *head, *head_end;
-	const char *num, *num_end;
-	const char *text, *text_end;
-	void (*escape)(FILE *out, const char *s);
-	bool rule;
-};
-
-static const struct markup md_markup = {.row = "|",
-                                        .row_end = "\n",
-                                        .head = " ",
-                                        .head_end = " |",
-                                        .num = " ",
-                                        .num_end = " |",
-                                        .text = " ",
-                                        .text_end = " |",
-                                        .escape = rp_md_text,
-                                        .rule = true};
-static const struct markup html_markup = {.row = "<tr>",
-                                          .row_end = "</tr>\n",
-                                          .head = "<th>",
-                                          .head_end = "</th>",
-                                          .num = "<td class=\"n\">",
-                                          .num_end = "</td>",
-                                          .text = "<td>",
-                                          .text_end = "</td>",
-                                          .escape = rp_html_text};
-
-static void mk_cell(FILE *out, const char *open, const char *s, const char *close)
-{
-	fprintf(out, "%s%s%s", open, s, close);
-}
-
 /* The table of one event's entries, headings to last row. */
-static void table(const struct rs_report *rs, const struct rs_hist *h, const struct markup *mk,
+static void table(const struct rs_report *rs, const struct rs_hist *h, const struct rp_markup *mk,
                   FILE *out)
 {
 	/* Topdown columns on the sampled leader's table only */
@@ -655,14 +618,15 @@ static void table(const struct rs_report *rs, const struct rs_hist *h, const str
 	char v[32], b[512];
 	fputs(mk->row, out);
 	for (unsigned c = 0; c < nc; c++)
-		mk_cell(out, mk->head, cols[c].head, mk->head_end);
-	mk_cell(out, mk->head, "Samples", mk->head_end);
+		rp_markup_cell(out, mk->head, cols[c].head, mk->head_end);
+	rp_markup_cell(out, mk->head, "Samples", mk->head_end);
 	for (unsigned k = 0; k < rs->opts.nr_key; k++)
-		mk_cell(out, mk->head,
-		        key_header(rs->opts.key[k]) + (rs->opts.key[k] == RS_KEY_PID ? 4 : 0),
-		        mk->head_end);
+		rp_markup_cell(out, mk->head,
+		               key_header(rs->opts.key[k]) +
+		                   (rs->opts.key[k] == RS_KEY_PID ? 4 : 0),
+		               mk->head_end);
 	for (unsigned t = 0; t < ntd; t++)
-		mk_cell(out, mk->head, rs->td_name[t], mk->head_end);
+		rp_markup_cell(out, mk->head, rs->td_name[t], mk->head_end);
 	fputs(mk->row_end, out);
 	if (mk->rule) {
 		fputc('|', out);
@@ -679,17 +643,18 @@ static void table(const struct rs_report *rs, const struct rs_hist *h, const str
 			continue;
 		fputs(mk->row, out);
 		for (unsigned c = 0; c < nc; c++)
-			mk_cell(out, mk->num, col_cell(&cols[c], h, e, v, sizeof(v)), mk->num_end);
+			rp_markup_cell(out, mk->num, col_cell(&cols[c], h, e, v, sizeof(v)),
+			               mk->num_end);
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)e->samples);
-		mk_cell(out, mk->num, v, mk->num_end);
-		for (unsigned k = 0; k < rs->opts.nr_key; k++) {
-			fputs(mk->text, out);
-			mk->escape(out, key_cell(rs, e, rs->opts.key[k], b, sizeof(b)));
-			fputs(mk->text_end, out);
-		}
+		rp_markup_cell(out, mk->num, v, mk->num_end);
+		for (unsigned k = 0; k < rs->opts.nr_key; k++)
+			rp_markup_text(mk, out, mk->text,
+			               key_cell(rs, e, rs->opts.key[k], b, sizeof(b)),
+			               mk->text_end);
 		for (unsigned t = 0; t < ntd; t++)
-			mk_cell(out, mk->num, e->td ? rp_num(v, sizeof(v), e->td[t], 2) : "n/a",
-			        mk->num_end);
+			rp_markup_cell(out, mk->num,
+			               e->td ? rp_num(v, sizeof(v), e->td[t], 2) : "n/a",
+			               mk->num_end);
 		fputs(mk->row_end, out);
 	}
 	free(ix);
@@ -713,7 +678,7 @@ static void md(const struct rs_report *rs, FILE *out)
 		rp_md_text(out, h->name);
 		fprintf(out, "\n\n%llu samples, event count %llu\n\n",
 		        (unsigned long long)h->nr_samples, (unsigned long long)h->total_period);
-		table(rs, h, &md_markup, out);
+		table(rs, h, &rp_md_markup, out);
 	}
 }
 
@@ -856,13 +821,17 @@ static void html(const struct rs_report *rs, FILE *out)
 		fputs("</p>\n", out);
 	}
 	flame(rs, out);
+	/* numbers right-aligned by their class (the run-file report's style
+	 * aligns every cell) */
+	struct rp_markup mk = rp_html_markup;
+	mk.num = "<td class=\"n\">";
 	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
 		const struct rs_hist *h = &rs->hist[hi];
 		fputs("<h2>", out);
 		rp_html_text(out, h->name);
 		fprintf(out, "</h2>\n<p>%llu samples, event count %llu</p>\n<table>",
 		        (unsigned long long)h->nr_samples, (unsigned long long)h->total_period);
-		table(rs, h, &html_markup, out);
+		table(rs, h, &mk, out);
 		fputs("</table>\n", out);
 	}
 	fputs("</body></html>\n", out);
