@@ -183,39 +183,30 @@ void rp_html_text(FILE *out, const char *s)
 	}
 }
 
-const struct rp_markup rp_md_markup = {.row = "|",
-                                       .row_end = "\n",
-                                       .head = " ",
-                                       .head_end = " |",
-                                       .num = " ",
-                                       .num_end = " |",
-                                       .text = " ",
-                                       .text_end = " |",
+const struct rp_markup rp_md_markup = {.row = {"|", "\n"},
+                                       .head = {" ", " |"},
+                                       .num = {" ", " |"},
+                                       .text = {" ", " |"},
                                        .escape = rp_md_text,
                                        .plus_minus = "±",
                                        .rule = true};
-const struct rp_markup rp_html_markup = {.row = "<tr>",
-                                         .row_end = "</tr>\n",
-                                         .head = "<th>",
-                                         .head_end = "</th>",
-                                         .num = "<td>",
-                                         .num_end = "</td>",
-                                         .text = "<td>",
-                                         .text_end = "</td>",
+const struct rp_markup rp_html_markup = {.row = {"<tr>", "</tr>\n"},
+                                         .head = {"<th>", "</th>"},
+                                         .num = {"<td>", "</td>"},
+                                         .text = {"<td>", "</td>"},
                                          .escape = rp_html_text,
                                          .plus_minus = "&#177;"};
 
-void rp_markup_cell(FILE *out, const char *open, const char *s, const char *close)
+void rp_markup_cell(FILE *out, const struct rp_tag *cell, const char *s)
 {
-	fprintf(out, "%s%s%s", open, s, close);
+	fprintf(out, "%s%s%s", cell->open, s, cell->close);
 }
 
-void rp_markup_text(const struct rp_markup *mk, FILE *out, const char *open, const char *s,
-                    const char *close)
+void rp_markup_text(const struct rp_markup *mk, FILE *out, const struct rp_tag *cell, const char *s)
 {
-	fputs(open, out);
+	fputs(cell->open, out);
 	mk->escape(out, s);
-	fputs(close, out);
+	fputs(cell->close, out);
 }
 
 void rp_tree_table(const struct report *r, const struct rp_run *run, const struct rp_markup *mk,
@@ -224,16 +215,15 @@ void rp_tree_table(const struct report *r, const struct rp_run *run, const struc
 	const struct rf_run *rf = &run->rf;
 	unsigned rows = rp_slice_rows(run);
 	char v[32];
-	fputs(mk->row, out);
-	rp_markup_cell(out, mk->head, "Node", mk->head_end);
+	fputs(mk->row.open, out);
+	rp_markup_cell(out, &mk->head, "Node");
 	for (unsigned u = 0; u < rows; u++)
-		rp_markup_text(mk, out, mk->head,
-		               rows == 1 ? "Value" : rp_slice_unit(run, &run->slice[u]),
-		               mk->head_end);
-	rp_markup_cell(out, mk->head, "Unit", mk->head_end);
+		rp_markup_text(mk, out, &mk->head,
+		               rows == 1 ? "Value" : rp_slice_unit(run, &run->slice[u]));
+	rp_markup_cell(out, &mk->head, "Unit");
 	if (rf->noise)
-		fprintf(out, "%s%s %%%s", mk->head, mk->plus_minus, mk->head_end);
-	fputs(mk->row_end, out);
+		fprintf(out, "%s%s %%%s", mk->head.open, mk->plus_minus, mk->head.close);
+	fputs(mk->row.close, out);
 	if (mk->rule) {
 		fputs("|:---|", out);
 		for (unsigned u = 0; u < rows; u++)
@@ -249,30 +239,29 @@ void rp_tree_table(const struct report *r, const struct rp_run *run, const struc
 			const struct rf_mval *m = &run->slice[u].mval[k];
 			tc->value(out, m->value, m->bottleneck, m->out_of_range);
 		}
-		rp_markup_text(mk, out, mk->text, n->unit, mk->text_end);
+		rp_markup_text(mk, out, &mk->text, n->unit);
 		if (rf->noise)
-			rp_markup_cell(out, mk->num,
-			               rp_num(v, sizeof(v), rf->mval[k].rel_stddev, 2),
-			               mk->num_end);
-		fputs(mk->row_end, out);
+			rp_markup_cell(out, &mk->num,
+			               rp_num(v, sizeof(v), rf->mval[k].rel_stddev, 2));
+		fputs(mk->row.close, out);
 	}
 }
 
 void rp_summary_table(const struct report *r, const struct rp_markup *mk,
                       const struct rp_tree_cells *tc, const char *weighted, FILE *out)
 {
-	fputs(mk->row, out);
-	rp_markup_cell(out, mk->head, "Node", mk->head_end);
+	fputs(mk->row.open, out);
+	rp_markup_cell(out, &mk->head, "Node");
 	for (unsigned i = 0; i < r->nr_run; i++) {
-		fputs(mk->head, out);
+		fputs(mk->head.open, out);
 		mk->escape(out, r->run[i].rf.name);
 		if (r->weights)
 			fprintf(out, " (w %g)", r->run[i].weight);
-		fputs(mk->head_end, out);
+		fputs(mk->head.close, out);
 	}
 	if (r->weights)
-		rp_markup_cell(out, mk->head, weighted, mk->head_end);
-	fputs(mk->row_end, out);
+		rp_markup_cell(out, &mk->head, weighted);
+	fputs(mk->row.close, out);
 	if (mk->rule) {
 		fputs("|:---|", out);
 		for (unsigned i = 0; i < r->nr_run + (r->weights ? 1u : 0u); i++)
@@ -288,6 +277,6 @@ void rp_summary_table(const struct report *r, const struct rp_markup *mk,
 			tc->value(out, s->v[i], false, false);
 		if (r->weights)
 			tc->value(out, s->weighted, false, false);
-		fputs(mk->row_end, out);
+		fputs(mk->row.close, out);
 	}
 }

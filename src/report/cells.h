@@ -56,11 +56,11 @@ void rp_html_text(FILE *out, const char *s);
 /* A table in Markdown or in HTML: what opens and closes a row and each
  * kind of cell, how text is escaped and "±" written, whether a rule line
  * (Markdown's) follows the headings. */
+struct rp_tag {
+	const char *open, *close;
+};
 struct rp_markup {
-	const char *row, *row_end;
-	const char *head, *head_end;
-	const char *num, *num_end;
-	const char *text, *text_end;
+	struct rp_tag row, head, num, text;
 	void (*escape)(FILE *out, const char *s);
 	const char *plus_minus;
 	bool rule;
@@ -75,11 +75,11 @@ struct rp_tree_cells {
 	void (*value)(FILE *out, double v, bool bn, bool out_of_range);
 };
 
-/* A cell of the kind open/close (a markup's head, num or text) holding s
- * as it is, or escaped (rp_markup_text). */
-void rp_markup_cell(FILE *out, const char *open, const char *s, const char *close);
-void rp_markup_text(const struct rp_markup *mk, FILE *out, const char *open, const char *s,
-                    const char *close);
+/* A cell of a markup's kind (head, num or text) holding s as it is, or
+ * escaped (rp_markup_text). */
+void rp_markup_cell(FILE *out, const struct rp_tag *cell, const char *s);
+void rp_markup_text(const struct rp_markup *mk, FILE *out, const struct rp_tag *cell,
+                    const char *s);
 /* The Topdown tree of a run, a column per slice: its rows (the caller
  * writes what opens and closes the table). */
 void rp_tree_table(const struct report *r, const struct rp_run *run, const struct rp_markup *mk,

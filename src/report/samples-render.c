@@ -616,18 +616,17 @@ static void table(const struct rs_report *rs, const struct rs_hist *h, const str
 	struct col cols[4];
 	unsigned nc = share_columns(rs, cols);
 	char v[32], b[512];
-	fputs(mk->row, out);
+	fputs(mk->row.open, out);
 	for (unsigned c = 0; c < nc; c++)
-		rp_markup_cell(out, mk->head, cols[c].head, mk->head_end);
-	rp_markup_cell(out, mk->head, "Samples", mk->head_end);
+		rp_markup_cell(out, &mk->head, cols[c].head);
+	rp_markup_cell(out, &mk->head, "Samples");
 	for (unsigned k = 0; k < rs->opts.nr_key; k++)
-		rp_markup_cell(out, mk->head,
+		rp_markup_cell(out, &mk->head,
 		               key_header(rs->opts.key[k]) +
-		                   (rs->opts.key[k] == RS_KEY_PID ? 4 : 0),
-		               mk->head_end);
+		                   (rs->opts.key[k] == RS_KEY_PID ? 4 : 0));
 	for (unsigned t = 0; t < ntd; t++)
-		rp_markup_cell(out, mk->head, rs->td_name[t], mk->head_end);
-	fputs(mk->row_end, out);
+		rp_markup_cell(out, &mk->head, rs->td_name[t]);
+	fputs(mk->row.close, out);
 	if (mk->rule) {
 		fputc('|', out);
 		for (unsigned c = 0; c <= nc; c++)
@@ -641,21 +640,18 @@ static void table(const struct rs_report *rs, const struct rs_hist *h, const str
 		const struct rs_entry *e = &h->e[ix[i]];
 		if (hidden(rs, h, e))
 			continue;
-		fputs(mk->row, out);
+		fputs(mk->row.open, out);
 		for (unsigned c = 0; c < nc; c++)
-			rp_markup_cell(out, mk->num, col_cell(&cols[c], h, e, v, sizeof(v)),
-			               mk->num_end);
+			rp_markup_cell(out, &mk->num, col_cell(&cols[c], h, e, v, sizeof(v)));
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)e->samples);
-		rp_markup_cell(out, mk->num, v, mk->num_end);
+		rp_markup_cell(out, &mk->num, v);
 		for (unsigned k = 0; k < rs->opts.nr_key; k++)
-			rp_markup_text(mk, out, mk->text,
-			               key_cell(rs, e, rs->opts.key[k], b, sizeof(b)),
-			               mk->text_end);
+			rp_markup_text(mk, out, &mk->text,
+			               key_cell(rs, e, rs->opts.key[k], b, sizeof(b)));
 		for (unsigned t = 0; t < ntd; t++)
-			rp_markup_cell(out, mk->num,
-			               e->td ? rp_num(v, sizeof(v), e->td[t], 2) : "n/a",
-			               mk->num_end);
-		fputs(mk->row_end, out);
+			rp_markup_cell(out, &mk->num,
+			               e->td ? rp_num(v, sizeof(v), e->td[t], 2) : "n/a");
+		fputs(mk->row.close, out);
 	}
 	free(ix);
 }
@@ -824,7 +820,7 @@ static void html(const struct rs_report *rs, FILE *out)
 	/* numbers right-aligned by their class (the run-file report's style
 	 * aligns every cell) */
 	struct rp_markup mk = rp_html_markup;
-	mk.num = "<td class=\"n\">";
+	mk.num.open = "<td class=\"n\">";
 	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
 		const struct rs_hist *h = &rs->hist[hi];
 		fputs("<h2>", out);
