@@ -63,12 +63,13 @@ static int model_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 	struct hpm_diag e;
 	hpm_pmu_driver(pmu, &drv);
 	int rc = m->perf_attr(m, &ev->enc, ev->optional, &drv, &a, &e);
-	COPY_PERF_FIELDS(pe, a);
+	/* the mapping's own fields, then those a host event has too */
 	pe->pinned = a.pinned;
 	pe->unpinned = a.unpinned;
 	pe->unpinned_warning = a.unpinned_warning;
 	pe->extra_modes = a.extra_modes;
 	pe->absent = a.absent;
+	COPY_PERF_FIELDS(pe, a);
 	if (rc == 0)
 		return 0;
 	snprintf(err, errlen, "'%s' %s", buf, e.msg);
