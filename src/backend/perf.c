@@ -27,6 +27,22 @@ bool hpm_perf_owns(const struct hpm_evsel *ev, const struct hpm_pmu *pmu)
 
 /* ------------------------------------------------------------ attrs */
 
+/* The attr fields that a model's mapping (struct hpm_model_perf_attr) and
+ * a host event's parse (struct hpm_host_attr) both fill, by the same
+ * names: one list of them for both kinds of event. */
+#define COPY_PERF_FIELDS(pe, a)                                                                    \
+	do {                                                                                       \
+		(pe)->type = (a).type;                                                             \
+		(pe)->config = (a).config;                                                         \
+		(pe)->config1 = (a).config1;                                                       \
+		(pe)->config2 = (a).config2;                                                       \
+		(pe)->exclude_user = (a).exclude_user;                                             \
+		(pe)->exclude_kernel = (a).exclude_kernel;                                         \
+		(pe)->exclude_hv = (a).exclude_hv;                                                 \
+		(pe)->exclude_host = (a).exclude_host;                                             \
+		(pe)->exclude_guest = (a).exclude_guest;                                           \
+	} while (0)
+
 /* A model event's attr: the model's mapping for the host's driver
  * (arch/model.h perf_attr), its message after the event's text. */
 static int model_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
@@ -47,20 +63,13 @@ static int model_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 	struct hpm_diag e;
 	hpm_pmu_driver(pmu, &drv);
 	int rc = m->perf_attr(m, &ev->enc, ev->optional, &drv, &a, &e);
-	pe->type = a.type;
-	pe->config = a.config;
-	pe->config1 = a.config1;
-	pe->config2 = a.config2;
-	pe->exclude_user = a.exclude_user;
-	pe->exclude_kernel = a.exclude_kernel;
-	pe->exclude_hv = a.exclude_hv;
-	pe->exclude_host = a.exclude_host;
-	pe->exclude_guest = a.exclude_guest;
+	/* the mapping's own fields, then those a host event has too */
 	pe->pinned = a.pinned;
 	pe->unpinned = a.unpinned;
 	pe->unpinned_warning = a.unpinned_warning;
 	pe->extra_modes = a.extra_modes;
 	pe->absent = a.absent;
+	COPY_PERF_FIELDS(pe, a);
 	if (rc == 0)
 		return 0;
 	snprintf(err, errlen, "'%s' %s", buf, e.msg);
@@ -94,15 +103,7 @@ int hpm_perf_event_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 			pe->absent = true;
 		if (rc)
 			return rc;
-		pe->type = a.type;
-		pe->config = a.config;
-		pe->config1 = a.config1;
-		pe->config2 = a.config2;
-		pe->exclude_user = a.exclude_user;
-		pe->exclude_kernel = a.exclude_kernel;
-		pe->exclude_hv = a.exclude_hv;
-		pe->exclude_host = a.exclude_host;
-		pe->exclude_guest = a.exclude_guest;
+		COPY_PERF_FIELDS(pe, a);
 		pe->guest_default = a.guest_default;
 		pe->precise_ip = a.precise_ip;
 		pe->precise_max = a.precise_max;

@@ -131,6 +131,19 @@ static int refuse_undefined(struct parser *ps, int pos, const struct kmh_event *
 	                     kmh_rtl_note(ps->t, ev, note, sizeof(note)));
 }
 
+/* A new leaf at *id: event index of bank (KMH_BANK_NONE: noEvent), its
+ * table name for messages. */
+static int new_leaf(struct parser *ps, int pos, int bank, unsigned index, const char *name,
+                    unsigned *id)
+{
+	int rc = new_node(ps, id);
+	if (rc)
+		return rc;
+	ps->nodes[*id] =
+	    (struct node){.leaf = true, .pos = pos, .bank = bank, .index = index, .name = name};
+	return 0;
+}
+
 /* A leaf, or the ADD subtree an alias stands for. */
 static int make_ref(struct parser *ps, int pos, int bank, const char *name, unsigned *id)
 {
@@ -138,13 +151,8 @@ static int make_ref(struct parser *ps, int pos, int bank, const char *name, unsi
 	const struct kmh_alias *al = NULL;
 	int rc;
 
-	if (strcmp(name, "noEvent") == 0) {
-		if ((rc = new_node(ps, id)))
-			return rc;
-		ps->nodes[*id] = (struct node){
-		    .leaf = true, .pos = pos, .bank = KMH_BANK_NONE, .index = 0, .name = "noEvent"};
-		return 0;
-	}
+	if (strcmp(name, "noEvent") == 0)
+		return new_leaf(ps, pos, KMH_BANK_NONE, 0, "noEvent", id);
 	ev = kmh_event_by_name(ps->t, bank, name);
 	if (!ev)
 		al = kmh_alias_by_name(ps->t, bank, name);
@@ -153,14 +161,7 @@ static int make_ref(struct parser *ps, int pos, int bank, const char *name, unsi
 	if (ev) {
 		if ((rc = refuse_undefined(ps, pos, ev)))
 			return rc;
-		if ((rc = new_node(ps, id)))
-			return rc;
-		ps->nodes[*id] = (struct node){.leaf = true,
-		                               .pos = pos,
-		                               .bank = ev->bank,
-		                               .index = ev->index,
-		                               .name = ev->name};
-		return 0;
+		return new_leaf(ps, pos, ev->bank, ev->index, ev->name, id);
 	}
 	if ((rc = new_node(ps, id)))
 		return rc;
@@ -170,13 +171,8 @@ static int make_ref(struct parser *ps, int pos, int bank, const char *name, unsi
 	ps->nodes[*id].name = al->name;
 	for (unsigned i = 0; i < al->nr; i++) {
 		unsigned kid;
-		if ((rc = new_node(ps, &kid)))
+		if ((rc = new_leaf(ps, pos, al->bank, al->index[i], al->name, &kid)))
 			return rc;
-		ps->nodes[kid] = (struct node){.leaf = true,
-		                               .pos = pos,
-		                               .bank = al->bank,
-		                               .index = al->index[i],
-		                               .name = al->name};
 		ps->nodes[*id].kids[ps->nodes[*id].nkids++] = kid;
 	}
 	return 0;
@@ -281,13 +277,9 @@ static int parse_primary(struct parser *ps, unsigned *id)
 			    &bank->events[idx]; /* dense tables: index == position */
 			if ((rc = refuse_undefined(ps, pos, ev)))
 				return rc;
-			if ((rc = new_node(ps, id)))
+			if ((rc = new_leaf(ps, pos, idx ? ev->bank : KMH_BANK_NONE, (unsigned)idx,
+			                   ev->name, id)))
 				return rc;
-			ps->nodes[*id] = (struct node){.leaf = true,
-			                               .pos = pos,
-			                               .bank = idx ? ev->bank : KMH_BANK_NONE,
-			                               .index = (unsigned)idx,
-			                               .name = ev->name};
 		} else if (is_ident_start((unsigned char)*ps->p)) {
 			read_word(ps, word2, sizeof(word2));
 			if ((rc = make_ref(ps, pos, (int)(bank - ps->t->banks), word2, id)))

@@ -166,30 +166,25 @@ static bool scan_number(const char *s, size_t *len, double *out)
 	long exp10 = 0;
 	bool any = false;
 
-	while (is_digit(s[i])) {
+	/* the digits before and after one '.': a kept digit after it
+	 * divides by 10, a dropped one before it multiplies */
+	for (bool frac = false;; i++) {
+		if (s[i] == '.' && !frac) {
+			frac = true;
+			continue;
+		}
+		if (!is_digit(s[i]))
+			break;
 		any = true;
 		if (ndig < 19) {
 			if (mant || s[i] != '0') {
 				mant = mant * 10 + (uint64_t)(s[i] - '0');
 				ndig++;
 			}
-		} else {
-			exp10++;
-		}
-		i++;
-	}
-	if (s[i] == '.') {
-		i++;
-		while (is_digit(s[i])) {
-			any = true;
-			if (ndig < 19) {
-				if (mant || s[i] != '0') {
-					mant = mant * 10 + (uint64_t)(s[i] - '0');
-					ndig++;
-				}
+			if (frac)
 				exp10--;
-			}
-			i++;
+		} else if (!frac) {
+			exp10++;
 		}
 	}
 	if (!any)

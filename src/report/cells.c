@@ -182,3 +182,101 @@ void rp_html_text(FILE *out, const char *s)
 		}
 	}
 }
+
+const struct rp_markup rp_md_markup = {.row = {"|", "\n"},
+                                       .head = {" ", " |"},
+                                       .num = {" ", " |"},
+                                       .text = {" ", " |"},
+                                       .escape = rp_md_text,
+                                       .plus_minus = "±",
+                                       .rule = true};
+const struct rp_markup rp_html_markup = {.row = {"<tr>", "</tr>\n"},
+                                         .head = {"<th>", "</th>"},
+                                         .num = {"<td>", "</td>"},
+                                         .text = {"<td>", "</td>"},
+                                         .escape = rp_html_text,
+                                         .plus_minus = "&#177;"};
+
+void rp_markup_cell(FILE *out, const struct rp_tag *cell, const char *s)
+{
+	fprintf(out, "%s%s%s", cell->open, s, cell->close);
+}
+
+void rp_markup_text(const struct rp_markup *mk, FILE *out, const struct rp_tag *cell, const char *s)
+{
+	fputs(cell->open, out);
+	mk->escape(out, s);
+	fputs(cell->close, out);
+}
+
+void rp_tree_table(const struct report *r, const struct rp_run *run, const struct rp_markup *mk,
+                   const struct rp_tree_cells *tc, FILE *out)
+{
+	const struct rf_run *rf = &run->rf;
+	unsigned rows = rp_slice_rows(run);
+	char v[32];
+	fputs(mk->row.open, out);
+	rp_markup_cell(out, &mk->head, "Node");
+	for (unsigned u = 0; u < rows; u++)
+		rp_markup_text(mk, out, &mk->head,
+		               rows == 1 ? "Value" : rp_slice_unit(run, &run->slice[u]));
+	rp_markup_cell(out, &mk->head, "Unit");
+	if (rf->noise)
+		fprintf(out, "%s%s %%%s", mk->head.open, mk->plus_minus, mk->head.close);
+	fputs(mk->row.close, out);
+	if (mk->rule) {
+		fputs("|:---|", out);
+		for (unsigned u = 0; u < rows; u++)
+			fputs("---:|", out);
+		fputs(rf->noise ? ":---|---:|\n" : ":---|\n", out);
+	}
+	for (unsigned k = 0; k < rf->nr_node; k++) {
+		const struct rf_node *n = &rf->node[k];
+		if (!rp_shown(r, n))
+			continue;
+		tc->node(out, n->level, rf->mval[k].bottleneck, n->display);
+		for (unsigned u = 0; u < rows; u++) {
+			const struct rf_mval *m = &run->slice[u].mval[k];
+			tc->value(out, m->value, m->bottleneck, m->out_of_range);
+		}
+		rp_markup_text(mk, out, &mk->text, n->unit);
+		if (rf->noise)
+			rp_markup_cell(out, &mk->num,
+			               rp_num(v, sizeof(v), rf->mval[k].rel_stddev, 2));
+		fputs(mk->row.close, out);
+	}
+}
+
+void rp_summary_table(const struct report *r, const struct rp_markup *mk,
+                      const struct rp_tree_cells *tc, const char *weighted, FILE *out)
+{
+	fputs(mk->row.open, out);
+	rp_markup_cell(out, &mk->head, "Node");
+	for (unsigned i = 0; i < r->nr_run; i++) {
+		fputs(mk->head.open, out);
+		mk->escape(out, r->run[i].rf.name);
+		if (r->weights)
+			fprintf(out, " (w %g)", r->run[i].weight);
+		fputs(mk->head.close, out);
+	}
+	if (r->weights)
+		rp_markup_cell(out, &mk->head, weighted);
+	fputs(mk->row.close, out);
+	if (mk->rule) {
+		fputs("|:---|", out);
+		for (unsigned i = 0; i < r->nr_run + (r->weights ? 1u : 0u); i++)
+			fputs("---:|", out);
+		fputc('\n', out);
+	}
+	for (unsigned j = 0; j < r->nr_srow; j++) {
+		const struct rp_srow *s = &r->srow[j];
+		if (r->level && s->level > r->level)
+			continue;
+		tc->node(out, s->level, false, s->display);
+		for (unsigned i = 0; i < r->nr_run; i++)
+			tc->value(out, s->v[i], false, false);
+		if (r->weights)
+			tc->value(out, s->weighted, false, false);
+		fputs(mk->row.close, out);
+	}
+}

@@ -2,8 +2,11 @@
  *
  * Owns: the level filter and the slice rows, number formatting with "n/a"
  * (values, counts, signed differences), a run's source line, the noise
- * verdict as words, and the escaping rules of CSV, Markdown and HTML. The
- * renderers (render-*.c) call these; these call no renderer.
+ * verdict as words, the escaping rules of CSV, Markdown and HTML, and the
+ * markup of Markdown and HTML tables with the Topdown tree and summary
+ * tables written in it (each format hands in its node and value cells).
+ * The renderers (render-*.c, samples-render.c) call these; these call no
+ * renderer.
  */
 #ifndef HPM_REPORT_CELLS_H
 #define HPM_REPORT_CELLS_H
@@ -49,5 +52,41 @@ const char *rp_noise_word(enum rp_noise n);
 void rp_csv_field(FILE *out, const char *s);
 void rp_md_text(FILE *out, const char *s);
 void rp_html_text(FILE *out, const char *s);
+
+/* A table in Markdown or in HTML: what opens and closes a row and each
+ * kind of cell, how text is escaped and "±" written, whether a rule line
+ * (Markdown's) follows the headings. */
+struct rp_tag {
+	const char *open, *close;
+};
+struct rp_markup {
+	struct rp_tag row, head, num, text;
+	void (*escape)(FILE *out, const char *s);
+	const char *plus_minus;
+	bool rule;
+};
+extern const struct rp_markup rp_md_markup, rp_html_markup;
+
+/* A format's cells of the Topdown tables: a node's name (its row's start,
+ * indented by level; bn: on the run's bottleneck path) and a value with
+ * its marks. */
+struct rp_tree_cells {
+	void (*node)(FILE *out, unsigned level, bool bn, const char *display);
+	void (*value)(FILE *out, double v, bool bn, bool out_of_range);
+};
+
+/* A cell of a markup's kind (head, num or text) holding s as it is, or
+ * escaped (rp_markup_text). */
+void rp_markup_cell(FILE *out, const struct rp_tag *cell, const char *s);
+void rp_markup_text(const struct rp_markup *mk, FILE *out, const struct rp_tag *cell,
+                    const char *s);
+/* The Topdown tree of a run, a column per slice: its rows (the caller
+ * writes what opens and closes the table). */
+void rp_tree_table(const struct report *r, const struct rp_run *run, const struct rp_markup *mk,
+                   const struct rp_tree_cells *tc, FILE *out);
+/* The summary across runs, a column per run (and the weighted one, headed
+ * `weighted`): its rows. */
+void rp_summary_table(const struct report *r, const struct rp_markup *mk,
+                      const struct rp_tree_cells *tc, const char *weighted, FILE *out);
 
 #endif

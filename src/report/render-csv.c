@@ -18,6 +18,33 @@ static void sep(FILE *out)
 	fputc(',', out);
 }
 
+/* n fields, escaped, with commas between */
+static void strs(FILE *out, const char *const *v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (i)
+			sep(out);
+		rp_csv_field(out, v[i]);
+	}
+}
+
+/* n numbers with commas between */
+static void nums(FILE *out, const double *v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (i)
+			sep(out);
+		num(out, v[i]);
+	}
+}
+
+/* What every row of a node starts with: its name, display and level */
+static void node(FILE *out, const char *name, const char *display, unsigned level)
+{
+	strs(out, (const char *const[]){name, display}, 2);
+	fprintf(out, ",%u,", level);
+}
+
 static void runs(const struct report *r, FILE *out)
 {
 	fputs("run,file,hart,interval,time,node,display,level,parent,unit,value,rel_stddev,"
@@ -33,11 +60,10 @@ static void runs(const struct report *r, FILE *out)
 				const struct rf_mval *m = &sl->mval[k];
 				if (!rp_shown(r, n))
 					continue;
-				rp_csv_field(out, rf->name);
-				sep(out);
-				rp_csv_field(out, rf->path);
-				sep(out);
-				rp_csv_field(out, rp_slice_unit(run, sl));
+				strs(out,
+				     (const char *const[]){rf->name, rf->path,
+				                           rp_slice_unit(run, sl)},
+				     3);
 				sep(out);
 				if (sl->interval >= 0)
 					fprintf(out, "%d,%.9f", sl->interval,
@@ -45,17 +71,13 @@ static void runs(const struct report *r, FILE *out)
 				else
 					sep(out);
 				sep(out);
-				rp_csv_field(out, n->name);
+				node(out, n->name, n->display, n->level);
+				strs(out,
+				     (const char *const[]){
+				         n->parent >= 0 ? rf->node[n->parent].name : "", n->unit},
+				     2);
 				sep(out);
-				rp_csv_field(out, n->display);
-				fprintf(out, ",%u,", n->level);
-				rp_csv_field(out, n->parent >= 0 ? rf->node[n->parent].name : "");
-				sep(out);
-				rp_csv_field(out, n->unit);
-				sep(out);
-				num(out, m->value);
-				sep(out);
-				num(out, m->rel_stddev);
+				nums(out, (const double[]){m->value, m->rel_stddev}, 2);
 				/* emulated: 1 for the emulator's figures, as stat
 				 * labels them (JSON: "emulated") */
 				fprintf(out, ",%d,%d,%d,%d\r\n", m->bottleneck, m->out_of_range,
@@ -69,11 +91,8 @@ static void runs(const struct report *r, FILE *out)
 		if (r->level && s->level > r->level)
 			continue;
 		fputs("(weighted),,all,,,", out);
-		rp_csv_field(out, s->name);
-		sep(out);
-		rp_csv_field(out, s->display);
-		fprintf(out, ",%u,,", s->level);
-		rp_csv_field(out, s->unit);
+		node(out, s->name, s->display, s->level);
+		strs(out, (const char *const[]){"", s->unit}, 2);
 		sep(out);
 		num(out, s->weighted);
 		fputs(",,,,,\r\n", out);
@@ -89,21 +108,10 @@ static void diff(const struct report *r, FILE *out)
 		const struct rp_drow *w = &r->drow[j];
 		if (r->level && w->level > r->level)
 			continue;
-		rp_csv_field(out, w->name);
-		sep(out);
-		rp_csv_field(out, w->display);
-		fprintf(out, ",%u,", w->level);
+		node(out, w->name, w->display, w->level);
 		rp_csv_field(out, w->unit);
 		sep(out);
-		num(out, w->a);
-		sep(out);
-		num(out, w->b);
-		sep(out);
-		num(out, w->d);
-		sep(out);
-		num(out, w->se_a);
-		sep(out);
-		num(out, w->se_b);
+		nums(out, (const double[]){w->a, w->b, w->d, w->se_a, w->se_b}, 5);
 		sep(out);
 		fputs(w->noise == RP_NOISE_ABOVE    ? "above"
 		      : w->noise == RP_NOISE_WITHIN ? "within"

@@ -132,44 +132,31 @@ static void tree_svg(const struct report *r, const struct rp_run *run, const str
 	        LABEL_W, h - 6, LABEL_W + BAR_W, h - 6);
 }
 
+static void node(FILE *out, unsigned level, bool bn, const char *display)
+{
+	fprintf(out, "<tr><td style=\"padding-left:%upx\"%s>", 8 + 16 * (level ? level - 1 : 0),
+	        bn ? " class=\"bn\"" : "");
+	rp_html_text(out, display);
+	fputs("</td>", out);
+}
+
+static void value(FILE *out, double v, bool bn, bool out_of_range)
+{
+	cell(out, v,
+	     bn             ? " <span class=\"bn\">&lt;==</span>"
+	     : out_of_range ? " <span class=\"flag\">out of range</span>"
+	                    : "");
+}
+
+static const struct rp_tree_cells tree_cells = {node, value};
+
 static void tree_table(const struct report *r, const struct rp_run *run, FILE *out)
 {
-	const struct rf_run *rf = &run->rf;
-	unsigned rows = rp_slice_rows(run);
 	char v[32];
-	fputs("<table class=\"tree\"><tr><th>Node</th>", out);
-	for (unsigned u = 0; u < rows; u++) {
-		fputs("<th>", out);
-		rp_html_text(out, rows == 1 ? "Value" : rp_slice_unit(run, &run->slice[u]));
-		fputs("</th>", out);
-	}
-	fputs(rf->noise ? "<th>Unit</th><th>&#177; %</th></tr>\n" : "<th>Unit</th></tr>\n", out);
-	for (unsigned k = 0; k < rf->nr_node; k++) {
-		const struct rf_node *n = &rf->node[k];
-		if (!rp_shown(r, n))
-			continue;
-		fprintf(out, "<tr><td style=\"padding-left:%upx\"%s>",
-		        8 + 16 * (n->level ? n->level - 1 : 0),
-		        rf->mval[k].bottleneck ? " class=\"bn\"" : "");
-		rp_html_text(out, n->display);
-		fputs("</td>", out);
-		for (unsigned u = 0; u < rows; u++) {
-			const struct rf_mval *m = &run->slice[u].mval[k];
-			cell(out, m->value,
-			     m->bottleneck     ? " <span class=\"bn\">&lt;==</span>"
-			     : m->out_of_range ? " <span class=\"flag\">out of range</span>"
-			                       : "");
-		}
-		fputs("<td>", out);
-		rp_html_text(out, n->unit);
-		fputs("</td>", out);
-		if (rf->noise)
-			fprintf(out, "<td>%s</td>",
-			        rp_num(v, sizeof(v), rf->mval[k].rel_stddev, 2));
-		fputs("</tr>\n", out);
-	}
+	fputs("<table class=\"tree\">", out);
+	rp_tree_table(r, run, &rp_html_markup, &tree_cells, out);
 	fputs("</table>\n", out);
-	for (unsigned u = 0; u < rows; u++) {
+	for (unsigned u = 0; u < rp_slice_rows(run); u++) {
 		const struct rp_slice *s = &run->slice[u];
 		if (s->l1_off)
 			fprintf(out,
@@ -373,29 +360,8 @@ static void stacks(const struct report *r, FILE *out)
 
 static void summary_table(const struct report *r, FILE *out)
 {
-	fputs("<table class=\"summary\"><tr><th>Node</th>", out);
-	for (unsigned i = 0; i < r->nr_run; i++) {
-		fputs("<th>", out);
-		rp_html_text(out, r->run[i].rf.name);
-		if (r->weights)
-			fprintf(out, " (w %g)", r->run[i].weight);
-		fputs("</th>", out);
-	}
-	fputs(r->weights ? "<th>weighted</th></tr>\n" : "</tr>\n", out);
-	for (unsigned j = 0; j < r->nr_srow; j++) {
-		const struct rp_srow *s = &r->srow[j];
-		if (r->level && s->level > r->level)
-			continue;
-		fprintf(out, "<tr><td style=\"padding-left:%upx\">",
-		        8 + 16 * (s->level ? s->level - 1 : 0));
-		rp_html_text(out, s->display);
-		fputs("</td>", out);
-		for (unsigned i = 0; i < r->nr_run; i++)
-			cell(out, s->v[i], "");
-		if (r->weights)
-			cell(out, s->weighted, "");
-		fputs("</tr>\n", out);
-	}
+	fputs("<table class=\"summary\">", out);
+	rp_summary_table(r, &rp_html_markup, &tree_cells, "weighted", out);
 	fputs("</table>\n", out);
 	if (r->weights)
 		fputs("<p>weighted = &#8721;(w &#183; value) / &#8721;w over the runs.</p>\n", out);

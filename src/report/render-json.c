@@ -25,20 +25,13 @@ static json_t *nodes(const struct report *r, const struct rf_run *rf, const stru
 		const struct rf_mval *m = &mv[k];
 		if (!rp_shown(r, n))
 			continue;
-		json_t *o = json_object();
-		json_object_set_new(o, "name", json_string(n->name));
-		json_object_set_new(o, "display", json_string(n->display));
-		json_object_set_new(o, "level", json_integer(n->level));
-		json_object_set_new(o, "parent",
-		                    n->parent >= 0 ? json_string(rf->node[n->parent].name)
-		                                   : json_null());
-		json_object_set_new(o, "unit", json_string(n->unit));
-		json_object_set_new(o, "value", num(m->value));
-		json_object_set_new(o, "rel_stddev", num(m->rel_stddev));
-		json_object_set_new(o, "bottleneck", json_boolean(m->bottleneck));
-		json_object_set_new(o, "out_of_range", json_boolean(m->out_of_range));
-		json_object_set_new(o, "over_threshold", json_boolean(m->over_threshold));
-		json_array_append_new(a, o);
+		json_array_append_new(
+		    a, json_pack("{s:s, s:s, s:i, s:s?, s:s, s:o, s:o, s:b, s:b, s:b}", "name",
+		                 n->name, "display", n->display, "level", (int)n->level, "parent",
+		                 n->parent >= 0 ? rf->node[n->parent].name : NULL, "unit", n->unit,
+		                 "value", num(m->value), "rel_stddev", num(m->rel_stddev),
+		                 "bottleneck", m->bottleneck, "out_of_range", m->out_of_range,
+		                 "over_threshold", m->over_threshold));
 	}
 	return a;
 }

@@ -12,55 +12,32 @@ static void indent(FILE *out, unsigned level)
 		fputs("&emsp;", out);
 }
 
-static void flags(FILE *out, const struct rf_mval *m)
+/* "| " and the name, indented by em spaces (tables have no other indent) */
+static void node(FILE *out, unsigned level, bool bn, const char *display)
 {
-	if (m->bottleneck)
-		fputs(" &lt;==", out);
-	if (m->out_of_range)
-		fputs(" out of range", out);
+	(void)bn; /* the value cells mark the path */
+	fputs("| ", out);
+	indent(out, level);
+	rp_md_text(out, display);
+	fputs(" |", out);
 }
+
+static void value(FILE *out, double v, bool bn, bool out_of_range)
+{
+	char b[32];
+	fprintf(out, " %s%s%s |", rp_num(b, sizeof(b), v, 2), bn ? " &lt;==" : "",
+	        out_of_range ? " out of range" : "");
+}
+
+static const struct rp_tree_cells tree_cells = {node, value};
 
 static void tree(const struct report *r, const struct rp_run *run, FILE *out)
 {
-	const struct rf_run *rf = &run->rf;
-	unsigned rows = rp_slice_rows(run);
 	char v[32];
-	fputs("\n| Node |", out);
-	for (unsigned u = 0; u < rows; u++) {
-		fputc(' ', out);
-		rp_md_text(out, rows == 1 ? "Value" : rp_slice_unit(run, &run->slice[u]));
-		fputs(" |", out);
-	}
-	fputs(" Unit |", out);
-	if (rf->noise)
-		fputs(" ± % |", out);
-	fputs("\n|:---|", out);
-	for (unsigned u = 0; u < rows; u++)
-		fputs("---:|", out);
-	fputs(rf->noise ? ":---|---:|\n" : ":---|\n", out);
-	for (unsigned k = 0; k < rf->nr_node; k++) {
-		const struct rf_node *n = &rf->node[k];
-		if (!rp_shown(r, n))
-			continue;
-		fputs("| ", out);
-		indent(out, n->level);
-		rp_md_text(out, n->display);
-		fputs(" |", out);
-		for (unsigned u = 0; u < rows; u++) {
-			const struct rf_mval *m = &run->slice[u].mval[k];
-			fprintf(out, " %s", rp_num(v, sizeof(v), m->value, 2));
-			flags(out, m);
-			fputs(" |", out);
-		}
-		fputc(' ', out);
-		rp_md_text(out, n->unit);
-		fputs(" |", out);
-		if (rf->noise)
-			fprintf(out, " %s |", rp_num(v, sizeof(v), rf->mval[k].rel_stddev, 2));
-		fputc('\n', out);
-	}
 	fputc('\n', out);
-	for (unsigned u = 0; u < rows; u++) {
+	rp_tree_table(r, run, &rp_md_markup, &tree_cells, out);
+	fputc('\n', out);
+	for (unsigned u = 0; u < rp_slice_rows(run); u++) {
 		const struct rp_slice *s = &run->slice[u];
 		if (isnan(s->l1_sum))
 			continue;
@@ -142,33 +119,8 @@ static void head(const struct rp_run *run, const char *role, FILE *out)
 
 static void summary(const struct report *r, FILE *out)
 {
-	char v[32];
-	fputs("\n## Summary across runs\n\n| Node |", out);
-	for (unsigned i = 0; i < r->nr_run; i++) {
-		fputc(' ', out);
-		rp_md_text(out, r->run[i].rf.name);
-		if (r->weights)
-			fprintf(out, " (w %g)", r->run[i].weight);
-		fputs(" |", out);
-	}
-	fputs(r->weights ? " Weighted |\n|:---|" : "\n|:---|", out);
-	for (unsigned i = 0; i < r->nr_run + (r->weights ? 1u : 0u); i++)
-		fputs("---:|", out);
-	fputc('\n', out);
-	for (unsigned j = 0; j < r->nr_srow; j++) {
-		const struct rp_srow *s = &r->srow[j];
-		if (r->level && s->level > r->level)
-			continue;
-		fputs("| ", out);
-		indent(out, s->level);
-		rp_md_text(out, s->display);
-		fputs(" |", out);
-		for (unsigned i = 0; i < r->nr_run; i++)
-			fprintf(out, " %s |", rp_num(v, sizeof(v), s->v[i], 2));
-		if (r->weights)
-			fprintf(out, " %s |", rp_num(v, sizeof(v), s->weighted, 2));
-		fputc('\n', out);
-	}
+	fputs("\n## Summary across runs\n\n", out);
+	rp_summary_table(r, &rp_md_markup, &tree_cells, "Weighted", out);
 }
 
 static void diff(const struct report *r, FILE *out)

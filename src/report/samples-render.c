@@ -607,6 +607,55 @@ static void jsonout(const struct rs_report *rs, FILE *out)
 
 /* ---------------------------------------------------------- Markdown */
 
+/* The table of one event's entries, headings to last row. */
+static void table(const struct rs_report *rs, const struct rs_hist *h, const struct rp_markup *mk,
+                  FILE *out)
+{
+	/* Topdown columns on the sampled leader's table only */
+	const unsigned ntd = h->nr_member ? rs->nr_td : 0;
+	struct col cols[4];
+	unsigned nc = share_columns(rs, cols);
+	char v[32], b[512];
+	fputs(mk->row.open, out);
+	for (unsigned c = 0; c < nc; c++)
+		rp_markup_cell(out, &mk->head, cols[c].head);
+	rp_markup_cell(out, &mk->head, "Samples");
+	for (unsigned k = 0; k < rs->opts.nr_key; k++)
+		rp_markup_cell(out, &mk->head,
+		               key_header(rs->opts.key[k]) +
+		                   (rs->opts.key[k] == RS_KEY_PID ? 4 : 0));
+	for (unsigned t = 0; t < ntd; t++)
+		rp_markup_cell(out, &mk->head, rs->td_name[t]);
+	fputs(mk->row.close, out);
+	if (mk->rule) {
+		fputc('|', out);
+		for (unsigned c = 0; c <= nc; c++)
+			fputs("---:|", out);
+		for (unsigned k = 0; k < rs->opts.nr_key + ntd; k++)
+			fputs("---|", out);
+		fputc('\n', out);
+	}
+	unsigned *ix = sorted(rs, h);
+	for (unsigned i = 0; i < h->nr_e; i++) {
+		const struct rs_entry *e = &h->e[ix[i]];
+		if (hidden(rs, h, e))
+			continue;
+		fputs(mk->row.open, out);
+		for (unsigned c = 0; c < nc; c++)
+			rp_markup_cell(out, &mk->num, col_cell(&cols[c], h, e, v, sizeof(v)));
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)e->samples);
+		rp_markup_cell(out, &mk->num, v);
+		for (unsigned k = 0; k < rs->opts.nr_key; k++)
+			rp_markup_text(mk, out, &mk->text,
+			               key_cell(rs, e, rs->opts.key[k], b, sizeof(b)));
+		for (unsigned t = 0; t < ntd; t++)
+			rp_markup_cell(out, &mk->num,
+			               e->td ? rp_num(v, sizeof(v), e->td[t], 2) : "n/a");
+		fputs(mk->row.close, out);
+	}
+	free(ix);
+}
+
 static void md(const struct rs_report *rs, FILE *out)
 {
 	fprintf(out, "# hpmstat report: samples%s\n\n", rs->file.partial ? " (partial)" : "");
@@ -621,54 +670,11 @@ static void md(const struct rs_report *rs, FILE *out)
 	}
 	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
 		const struct rs_hist *h = &rs->hist[hi];
-		/* Topdown columns on the sampled leader's table only */
-		const unsigned ntd = h->nr_member ? rs->nr_td : 0;
 		fputs("\n## ", out);
 		rp_md_text(out, h->name);
-		fprintf(out, "\n\n%llu samples, event count %llu\n\n|",
+		fprintf(out, "\n\n%llu samples, event count %llu\n\n",
 		        (unsigned long long)h->nr_samples, (unsigned long long)h->total_period);
-		struct col cols[4];
-		unsigned nc = share_columns(rs, cols);
-		for (unsigned c = 0; c < nc; c++)
-			fprintf(out, " %s |", cols[c].head);
-		fputs(" Samples |", out);
-		for (unsigned k = 0; k < rs->opts.nr_key; k++)
-			fprintf(out, " %s |",
-			        key_header(rs->opts.key[k]) +
-			            (rs->opts.key[k] == RS_KEY_PID ? 4 : 0));
-		for (unsigned t = 0; t < ntd; t++)
-			fprintf(out, " %s |", rs->td_name[t]);
-		fputs("\n|", out);
-		for (unsigned c = 0; c <= nc; c++)
-			fputs("---:|", out);
-		for (unsigned k = 0; k < rs->opts.nr_key + ntd; k++)
-			fputs("---|", out);
-		fputc('\n', out);
-		unsigned *ix = sorted(rs, h);
-		char b[512];
-		for (unsigned i = 0; i < h->nr_e; i++) {
-			const struct rs_entry *e = &h->e[ix[i]];
-			if (hidden(rs, h, e))
-				continue;
-			fputc('|', out);
-			for (unsigned c = 0; c < nc; c++) {
-				char v[32];
-				fprintf(out, " %s |", col_cell(&cols[c], h, e, v, sizeof(v)));
-			}
-			fprintf(out, " %llu |", (unsigned long long)e->samples);
-			for (unsigned k = 0; k < rs->opts.nr_key; k++) {
-				fputc(' ', out);
-				rp_md_text(out, key_cell(rs, e, rs->opts.key[k], b, sizeof(b)));
-				fputs(" |", out);
-			}
-			for (unsigned t = 0; t < ntd; t++) {
-				char v[32];
-				fprintf(out, " %s |",
-				        e->td ? rp_num(v, sizeof(v), e->td[t], 2) : "n/a");
-			}
-			fputc('\n', out);
-		}
-		free(ix);
+		table(rs, h, &rp_md_markup, out);
 	}
 }
 
@@ -811,52 +817,17 @@ static void html(const struct rs_report *rs, FILE *out)
 		fputs("</p>\n", out);
 	}
 	flame(rs, out);
-	char b[512];
+	/* numbers right-aligned by their class (the run-file report's style
+	 * aligns every cell) */
+	struct rp_markup mk = rp_html_markup;
+	mk.num.open = "<td class=\"n\">";
 	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
 		const struct rs_hist *h = &rs->hist[hi];
-		/* Topdown columns on the sampled leader's table only */
-		const unsigned ntd = h->nr_member ? rs->nr_td : 0;
 		fputs("<h2>", out);
 		rp_html_text(out, h->name);
-		fprintf(out, "</h2>\n<p>%llu samples, event count %llu</p>\n<table><tr>",
+		fprintf(out, "</h2>\n<p>%llu samples, event count %llu</p>\n<table>",
 		        (unsigned long long)h->nr_samples, (unsigned long long)h->total_period);
-		struct col cols[4];
-		unsigned nc = share_columns(rs, cols);
-		for (unsigned c = 0; c < nc; c++)
-			fprintf(out, "<th>%s</th>", cols[c].head);
-		fputs("<th>Samples</th>", out);
-		for (unsigned k = 0; k < rs->opts.nr_key; k++)
-			fprintf(out, "<th>%s</th>",
-			        key_header(rs->opts.key[k]) +
-			            (rs->opts.key[k] == RS_KEY_PID ? 4 : 0));
-		for (unsigned t = 0; t < ntd; t++)
-			fprintf(out, "<th>%s</th>", rs->td_name[t]);
-		fputs("</tr>\n", out);
-		unsigned *ix = sorted(rs, h);
-		for (unsigned i = 0; i < h->nr_e; i++) {
-			const struct rs_entry *e = &h->e[ix[i]];
-			if (hidden(rs, h, e))
-				continue;
-			fputs("<tr>", out);
-			for (unsigned c = 0; c < nc; c++) {
-				char v[32];
-				fprintf(out, "<td class=\"n\">%s</td>",
-				        col_cell(&cols[c], h, e, v, sizeof(v)));
-			}
-			fprintf(out, "<td class=\"n\">%llu</td>", (unsigned long long)e->samples);
-			for (unsigned k = 0; k < rs->opts.nr_key; k++) {
-				fputs("<td>", out);
-				rp_html_text(out, key_cell(rs, e, rs->opts.key[k], b, sizeof(b)));
-				fputs("</td>", out);
-			}
-			for (unsigned t = 0; t < ntd; t++) {
-				char v[32];
-				fprintf(out, "<td class=\"n\">%s</td>",
-				        e->td ? rp_num(v, sizeof(v), e->td[t], 2) : "n/a");
-			}
-			fputs("</tr>\n", out);
-		}
-		free(ix);
+		table(rs, h, &mk, out);
 		fputs("</table>\n", out);
 	}
 	fputs("</body></html>\n", out);

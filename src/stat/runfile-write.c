@@ -175,20 +175,13 @@ static json_t *metrics_of(const struct stat_result *res, const struct stat_metri
 	json_t *a = json_array();
 	for (unsigned k = 0; k < res->nr_metrics; k++) {
 		const struct stat_metric *m = &metrics[k];
-		json_t *o = json_object();
-		json_object_set_new(o, "name", json_string(m->name));
-		json_object_set_new(o, "display", json_string(m->display));
-		json_object_set_new(o, "unit", json_string(m->unit));
-		json_object_set_new(o, "level", json_integer(m->level));
-		json_object_set_new(o, "parent",
-		                    m->parent >= 0 ? json_string(res->metrics[m->parent].name)
-		                                   : json_null());
-		json_object_set_new(o, "value", num_or_null(m->value));
-		json_object_set_new(o, "raw", num_or_null(m->raw));
-		json_object_set_new(o, "bottleneck", json_boolean(m->bottleneck));
-		json_object_set_new(o, "out_of_range", json_boolean(m->out_of_range));
-		json_object_set_new(o, "over_threshold", json_boolean(m->over_threshold));
-		json_object_set_new(o, "multiplexed", json_boolean(m->multiplexed));
+		json_t *o = json_pack(
+		    "{s:s, s:s, s:s, s:i, s:s?, s:o, s:o, s:b, s:b, s:b, s:b}", "name", m->name,
+		    "display", m->display, "unit", m->unit, "level", (int)m->level, "parent",
+		    m->parent >= 0 ? res->metrics[m->parent].name : NULL, "value",
+		    num_or_null(m->value), "raw", num_or_null(m->raw), "bottleneck", m->bottleneck,
+		    "out_of_range", m->out_of_range, "over_threshold", m->over_threshold,
+		    "multiplexed", m->multiplexed);
 		if (noise)
 			json_object_set_new(o, "rel_stddev", num_or_null(noise[k].rel_stddev));
 		json_array_append_new(a, o);

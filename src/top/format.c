@@ -477,11 +477,9 @@ void top_print_json(FILE *out, const struct top_frame *f)
 	json_t *units = json_array();
 	for (unsigned u = 0; u < f->nunits; u++) {
 		const struct top_unit *t = &f->units[u];
-		json_t *j = json_object();
-		json_object_set_new(j, "unit", json_string(t->name));
-		json_object_set_new(j, "cycles", number_json(t->cycles.v));
-		json_object_set_new(j, "instructions", number_json(t->instructions.v));
-		json_object_set_new(j, "ipc", number_json(t->ipc));
+		json_t *j = json_pack("{s:s, s:o, s:o, s:o}", "unit", t->name, "cycles",
+		                      number_json(t->cycles.v), "instructions",
+		                      number_json(t->instructions.v), "ipc", number_json(t->ipc));
 		if (t->idle)
 			json_object_set_new(j, "idle", json_true());
 		json_t *td = json_object();
@@ -498,13 +496,10 @@ void top_print_json(FILE *out, const struct top_frame *f)
 	json_t *nodes = json_array();
 	for (unsigned i = 0; i < f->nnodes; i++) {
 		const struct top_node *n = &f->nodes[i];
-		json_t *j = json_object();
-		json_object_set_new(j, "name", json_string(n->name));
-		json_object_set_new(j, "display", json_string(n->display));
-		json_object_set_new(j, "level", json_integer(n->level));
-		json_object_set_new(j, "value", number_json(n->value));
-		json_object_set_new(j, "bottleneck", json_boolean(n->bottleneck));
-		json_object_set_new(j, "drilled", json_boolean(n->drilled));
+		json_t *j = json_pack("{s:s, s:s, s:I, s:o, s:b, s:b}", "name", n->name, "display",
+		                      n->display, "level", (json_int_t)n->level, "value",
+		                      number_json(n->value), "bottleneck", n->bottleneck, "drilled",
+		                      n->drilled);
 		if (n->out_of_range)
 			json_object_set_new(j, "out_of_range", json_true());
 		json_array_append_new(nodes, j);

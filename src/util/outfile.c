@@ -431,73 +431,37 @@ static int open_finish(struct outfile *of, char *real, const char *path, int fd,
 	return 0;
 }
 
-/* What both opens do first: path's real file (resolve's; via_proc: it is
- * a descriptor's, written in place) and a fresh outfile for it. 0 or
- * -errno. */
-static int open_begin(const char *path, char **real, bool *via_proc, struct outfile **of)
+/* Replacing path's real file `real`, of which st is the stat (or exists
+ * false): the temporary file for the new output, or -1 when the output
+ * goes in place (also where no temporary file can be made beside the file,
+ * and that error is this one's). 0 or -errno. */
+static int replace_prepare(struct outfile *of, const char *real, bool exists, const struct stat *st,
+                           int *fd)
 {
-	*real = NULL;
-	int r = resolve(path, real, via_proc);
-	if (r)
-		return r;
-	*of = xcalloc(1, sizeof(**of));
-	(*of)->append_fd = -1;
+	*fd = -1;
+	if (!exists) {
+		/* a new file: the kernel applies the umask and default ACL */
+		*fd = create_anon_temp(of, real, 0666);
+		if (*fd < 0)
+			*fd = create_temp(of, real, 0666, -1);
+		return 0;
+	}
+	if (!S_ISREG(st->st_mode) || st->st_nlink != 1)
+		return 0;
+	/* replacing must not write what fopen could not */
+	if (faccessat(AT_FDCWD, real, W_OK, AT_EACCESS) != 0)
+		return -errno;
+	*fd = create_anon_temp(of, real, 0600);
+	if (*fd < 0)
+		*fd = create_temp(of, real, 0600, -1);
+	if (*fd >= 0 && keep_mode_owner(*fd, st) != 0) {
+		close(*fd);
+		if (of->tmp)
+			end_temp(of, NULL);
+		of->anon = false;
+		*fd = -1;
+	}
 	return 0;
-}
-
-int outfile_open(const char *path, struct outfile **out)
-{
-	*out = NULL;
-	if (!*path)
-		return -ENOENT;
-	if (strcmp(path, "-") == 0) {
-		*out = outfile_fd(STDOUT_FILENO, path);
-		return *out ? 0 : -ENOMEM;
-	}
-	char *real;
-	bool via_proc;
-	struct outfile *of;
-	int r = open_begin(path, &real, &via_proc, &of);
-	if (r)
-		return r;
-	struct stat st;
-	int fd = -1;
-	if (!via_proc) {
-		if (stat(real, &st) != 0) {
-			if (errno != ENOENT) {
-				r = -errno;
-				goto fail;
-			}
-			/* a new file: the kernel applies the umask and default ACL */
-			fd = create_anon_temp(of, real, 0666);
-			if (fd < 0)
-				fd = create_temp(of, real, 0666, -1);
-		} else if (S_ISREG(st.st_mode) && st.st_nlink == 1) {
-			/* replacing must not write what fopen could not */
-			if (faccessat(AT_FDCWD, real, W_OK, AT_EACCESS) != 0) {
-				r = -errno;
-				goto fail;
-			}
-			fd = create_anon_temp(of, real, 0600);
-			if (fd < 0)
-				fd = create_temp(of, real, 0600, -1);
-			if (fd >= 0 && keep_mode_owner(fd, &st) != 0) {
-				close(fd);
-				if (of->tmp)
-					end_temp(of, NULL);
-				of->anon = false;
-				fd = -1;
-			}
-		}
-	}
-	/* else in place, as perf's fopen(path, "w") (a FIFO waits for its
-	 * reader); also where no temporary file can be made beside the file,
-	 * and that error is this one's */
-	return open_finish(of, real, path, fd, O_TRUNC, out);
-fail:
-	free(real);
-	free(of);
-	return r;
 }
 
 /* Appending to path's real file `real`, of which st is the stat (or
@@ -530,39 +494,55 @@ static int append_prepare(struct outfile *of, const char *real, bool exists, con
 	return 0;
 }
 
-int outfile_open_append(const char *path, struct outfile **out)
+/* Both opens: how (O_TRUNC or O_APPEND) says which. */
+static int open_path(const char *path, int how, struct outfile **out)
 {
 	*out = NULL;
 	if (!*path)
 		return -ENOENT;
-	if (strcmp(path, "-") == 0)
-		return outfile_open(path, out);
-	char *real;
+	if (strcmp(path, "-") == 0) {
+		*out = outfile_fd(STDOUT_FILENO, path);
+		return *out ? 0 : -ENOMEM;
+	}
+	char *real = NULL;
 	bool via_proc;
-	struct outfile *of;
-	int r = open_begin(path, &real, &via_proc, &of);
+	int r = resolve(path, &real, &via_proc);
 	if (r)
 		return r;
-	struct stat st;
+	struct outfile *of = xcalloc(1, sizeof(*of));
+	of->append_fd = -1;
 	int fd = -1;
+	/* via_proc: in place, as perf's fopen(path, "w") or "a" (a FIFO waits
+	 * for its reader) */
 	if (!via_proc) {
+		struct stat st;
 		bool exists = stat(real, &st) == 0;
 		if (!exists && errno != ENOENT)
 			r = -errno;
-		else
+		else if (how == O_APPEND)
 			r = append_prepare(of, real, exists, &st, &fd);
-		if (r)
-			goto fail;
+		else
+			r = replace_prepare(of, real, exists, &st, &fd);
+		if (r) {
+			free(real);
+			free(of->target);
+			free(of);
+			return r;
+		}
 	}
-	/* else in place, as perf's fopen(path, "a") */
-	if (fd < 0)
+	if (how == O_APPEND && fd < 0)
 		of->append_new = false;
-	return open_finish(of, real, path, fd, O_APPEND, out);
-fail:
-	free(real);
-	free(of->target);
-	free(of);
-	return r;
+	return open_finish(of, real, path, fd, how, out);
+}
+
+int outfile_open(const char *path, struct outfile **out)
+{
+	return open_path(path, O_TRUNC, out);
+}
+
+int outfile_open_append(const char *path, struct outfile **out)
+{
+	return open_path(path, O_APPEND, out);
 }
 
 /* Adds the temporary file's content to the end of append_fd in one piece:
