@@ -309,6 +309,8 @@ static void registry_load(struct emu_profile_registry *r)
 	if (r->loaded)
 		return;
 	r->loaded = true;
+	if (r->nr_builtin_at)
+		r->nr_builtin = *r->nr_builtin_at;
 	r->builtins = xcalloc(r->nr_builtin + 1, sizeof(*r->builtins));
 	for (unsigned i = 0; i < r->nr_builtin; i++) {
 		void *p = r->builtin(i);
@@ -368,4 +370,41 @@ void emu_profile_registry_names(struct emu_profile_registry *r, char *buf, size_
 		buf[0] = '\0';
 	for (unsigned i = 0; i < r->nr; i++)
 		str_buf_add(&b, "%s%s", i ? ", " : "", r->name(r->builtins[i]));
+}
+
+/* r->unknown is the model's wording, with the name and the list */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static void say_unknown(const struct emu_profile_registry *r, const char *name, const char *list,
+                        char *err, size_t errlen)
+{
+	str_seterr(err, errlen, r->unknown, name, list);
+}
+#pragma GCC diagnostic pop
+
+void *emu_profile_registry_find(struct emu_profile_registry *r, const char *name_or_path, char *err,
+                                size_t errlen)
+{
+	void *builtin = emu_profile_registry_builtin(r, name_or_path);
+	if (builtin)
+		return builtin;
+	/* Not a built-in name: a path if it looks like one or names a file. */
+	FILE *probe = fopen(name_or_path, "rb");
+	if (!probe && !strchr(name_or_path, '/') &&
+	    !(r->file_suffix && strstr(name_or_path, r->file_suffix))) {
+		char list[1024];
+		emu_profile_registry_names(r, list, sizeof(list));
+		say_unknown(r, name_or_path, list, err, errlen);
+		return NULL;
+	}
+	if (probe)
+		fclose(probe);
+	size_t len;
+	char *text =
+	    emu_profile_read_file(name_or_path, r->max_bytes, r->too_large, &len, err, errlen);
+	if (!text)
+		return NULL;
+	void *p = r->parse_file(name_or_path, text, len, err, errlen);
+	free(text);
+	return p ? emu_profile_registry_keep(r, p) : NULL;
 }

@@ -128,12 +128,23 @@ char *emu_profile_read_file(const char *path, size_t max, const char *too_large,
 
 /* A model's profiles: its built-ins (parsed on first use, sorted by name)
  * and the files it has read (kept until released). The model hands in how
- * to parse a built-in, name a profile and free one. */
+ * to parse a built-in, name a profile and free one, and for
+ * emu_profile_registry_find() how to parse a file and its wording. */
 struct emu_profile_registry {
 	unsigned nr_builtin;
+	/* else where it is (a generated table's size is no constant expression) */
+	const unsigned *nr_builtin_at;
 	void *(*builtin)(unsigned i); /* parses built-in i; NULL: left out (the tests catch it) */
 	const char *(*name)(const void *profile);
 	void (*destroy)(void *profile);
+	/* a file's text (len bytes, NUL-terminated), named path in messages;
+	 * NULL with the reason in err */
+	void *(*parse_file)(const char *path, const char *text, size_t len, char *err,
+	                    size_t errlen);
+	size_t max_bytes;        /* of a file */
+	const char *too_large;   /* emu_profile_read_file()'s words for a larger one */
+	const char *unknown;     /* printf format of an unknown name: the name, the built-ins */
+	const char *file_suffix; /* a name with it is a file's even where none is; NULL: none */
 	/* private to the kit */
 	bool loaded;
 	void **builtins;
@@ -153,5 +164,11 @@ void *emu_profile_registry_keep(struct emu_profile_registry *r, void *profile);
 void emu_profile_registry_release(struct emu_profile_registry *r, const void *profile);
 /* The built-ins' names, "a, b, c", into buf (cut to fit). */
 void emu_profile_registry_names(struct emu_profile_registry *r, char *buf, size_t len);
+/* The built-in called name_or_path, else the file it names (one that is
+ * there, or a name with a '/' or the file suffix) read and parsed, kept
+ * like emu_profile_registry_keep()'s; NULL with the reason in err: the
+ * unknown format for any other name, else the reader's or the parser's. */
+void *emu_profile_registry_find(struct emu_profile_registry *r, const char *name_or_path, char *err,
+                                size_t errlen);
 
 #endif

@@ -124,6 +124,11 @@ int hpm_emu_script_session_exec(void *session, const char *line, char *err, size
  * then they are ignored) and frees the session, its state and machine. */
 int hpm_emu_script_session_end(void *session, char *err, size_t errlen);
 
+/* A struct hpm_emu_commands' script_exec and script_end (arch/machine.h)
+ * for a machine whose script_new makes an hpm_emu_script_session. */
+#define HPM_EMU_SCRIPT_SESSION_OPS                                                                 \
+	.script_exec = hpm_emu_script_session_exec, .script_end = hpm_emu_script_session_end
+
 /* `trace FILE | trace off`, for the tables. */
 hpm_emu_script_cmd_fn hpm_emu_script_cmd_trace;
 /* `expect TEXT` (hpm_emu_script_expect_text), for the tables. */

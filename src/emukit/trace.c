@@ -205,15 +205,15 @@ static int intern(struct hpm_emu_trace *t, const void *head, size_t nr, uint32_t
 			return 0;
 		}
 	}
-	if (t->nr_contents == fmt->max_distinct) {
+	if (t->nr_contents == HPM_EMU_TRACE_MAX_DISTINCT) {
 		snprintf(err, errlen, "more than %u distinct lines (the limit of a trace)",
-		         fmt->max_distinct);
+		         HPM_EMU_TRACE_MAX_DISTINCT);
 		return -1;
 	}
-	if (t->nr_items + nr > fmt->max_events) {
+	if (t->nr_items + nr > HPM_EMU_TRACE_MAX_EVENTS) {
 		snprintf(err, errlen,
 		         "more than %u events in distinct lines (the limit of a trace)",
-		         fmt->max_events);
+		         HPM_EMU_TRACE_MAX_EVENTS);
 		return -1;
 	}
 	if (t->nr_contents == t->cap_contents) {
@@ -285,8 +285,9 @@ static int trace_line(struct hpm_emu_trace *t, const char *p, const char *end, c
 	if (fmt->parse_head(&p, end, head, &tag, err, errlen) < 0 ||
 	    trace_items(t, p, end, &nr, err, errlen) < 0)
 		return -1;
-	if (t->nr_runs == fmt->max_runs) {
-		snprintf(err, errlen, "more than %u runs (the limit of a trace)", fmt->max_runs);
+	if (t->nr_runs == HPM_EMU_TRACE_MAX_RUNS) {
+		snprintf(err, errlen, "more than %u runs (the limit of a trace)",
+		         HPM_EMU_TRACE_MAX_RUNS);
 		return -1;
 	}
 	uint32_t content;
@@ -327,8 +328,8 @@ static int reader_line(struct reader *r, const char *p, size_t len, char *err, s
 	const char *eol = p + len, *q = p;
 
 	r->line++;
-	if (len > fmt->max_line) {
-		snprintf(err, errlen, "line longer than %u bytes", fmt->max_line);
+	if (len > HPM_EMU_TRACE_MAX_LINE) {
+		snprintf(err, errlen, "line longer than %u bytes", HPM_EMU_TRACE_MAX_LINE);
 		return -1;
 	}
 	while (q < eol && is_blank(*q))
@@ -410,11 +411,11 @@ struct hpm_emu_trace *hpm_emu_trace_load(const struct hpm_emu_trace_format *fmt,
 		return NULL;
 	}
 	reader_init(&r, fmt);
-	while ((n = util_read_line(f, &line, &cap, fmt->max_line)) >= 0 ||
+	while ((n = util_read_line(f, &line, &cap, HPM_EMU_TRACE_MAX_LINE)) >= 0 ||
 	       n == UTIL_LINE_TOO_LONG) {
 		if (n == UTIL_LINE_TOO_LONG)
-			n = (ssize_t)fmt->max_line + 1; /* reader_line refuses it */
-		if (reader_line(&r, n > (ssize_t)fmt->max_line ? "" : line, (size_t)n, err,
+			n = (ssize_t)HPM_EMU_TRACE_MAX_LINE + 1; /* reader_line refuses it */
+		if (reader_line(&r, n > (ssize_t)HPM_EMU_TRACE_MAX_LINE ? "" : line, (size_t)n, err,
 		                errlen) < 0) {
 			free(line);
 			fclose(f);
@@ -430,6 +431,18 @@ struct hpm_emu_trace *hpm_emu_trace_load(const struct hpm_emu_trace_format *fmt,
 	}
 	fclose(f);
 	return reader_finish(&r, errline, err, errlen);
+}
+
+int hpm_emu_trace_replayable(const char *path, bool loaded, unsigned errline, const char *why,
+                             uint64_t cycles, char *err, size_t errlen)
+{
+	if (!loaded && errline)
+		snprintf(err, errlen, "%s:%u: %s", path, errline, why);
+	else if (!loaded)
+		snprintf(err, errlen, "%s: %s", path, why);
+	else if (!cycles)
+		snprintf(err, errlen, "%s: the trace has no cycles to replay", path);
+	return loaded && cycles ? 0 : -1;
 }
 
 size_t hpm_emu_trace_nr_runs(const struct hpm_emu_trace *t)

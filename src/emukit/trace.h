@@ -29,6 +29,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* What one trace may hold (hpmstat-emu(1) TRACE FORMAT), whatever the
+ * machine (a format's limits), so that reading one is bounded in memory (about 500 MiB at
+ * worst): a line, runs, distinct contents (lines alike but for CYCLES and
+ * the tag) and the items of those. */
+#define HPM_EMU_TRACE_MAX_LINE     65536u
+#define HPM_EMU_TRACE_MAX_RUNS     (1u << 24)
+#define HPM_EMU_TRACE_MAX_DISTINCT (1u << 18)
+#define HPM_EMU_TRACE_MAX_EVENTS   (1u << 24)
+
 /* The most bytes a format's head may have. */
 #define HPM_EMU_TRACE_HEAD_MAX 32u
 
@@ -36,12 +45,8 @@ struct hpm_emu_trace_format {
 	const char *magic;   /* the first line */
 	const char *columns; /* the comment line the writer puts after it */
 	const char *name;    /* "a trace": "not a trace: expected ..." */
-	unsigned max_line;   /* bytes of one line */
-	unsigned max_runs;
-	unsigned max_distinct; /* distinct contents */
-	unsigned max_events;   /* items of all distinct contents */
-	size_t head_size;      /* 1..HPM_EMU_TRACE_HEAD_MAX */
-	size_t item_size;      /* > 0 */
+	size_t head_size;    /* 1..HPM_EMU_TRACE_HEAD_MAX */
+	size_t item_size;    /* > 0 */
 	/* CYCLES: 0 and the number, or -1 */
 	int (*parse_number)(const char *s, size_t len, uint64_t *out);
 	/* The head's fields from *pos (hpm_emu_trace_token() reads them) into
@@ -92,6 +97,12 @@ struct hpm_emu_trace *hpm_emu_trace_load(const struct hpm_emu_trace_format *fmt,
 /* The same from text in memory. */
 struct hpm_emu_trace *hpm_emu_trace_parse(const struct hpm_emu_trace_format *fmt, const char *text,
                                           size_t len, unsigned *errline, char *err, size_t errlen);
+/* Whether a machine can replay the trace at path that its loader gave it
+ * (loaded false: errline and why are the loader's): 0, or -1 with
+ * "PATH:LINE: WHY" (on no line "PATH: WHY") or "PATH: the trace has no
+ * cycles to replay" in err. */
+int hpm_emu_trace_replayable(const char *path, bool loaded, unsigned errline, const char *why,
+                             uint64_t cycles, char *err, size_t errlen);
 size_t hpm_emu_trace_nr_runs(const struct hpm_emu_trace *t);
 uint64_t hpm_emu_trace_cycles(const struct hpm_emu_trace *t); /* saturating sum */
 /* Run i (0-based): its cycles, tag and content index (0-based, in the

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "emu-test.h"
+#include "emukit/trace.h"
 
 static char tmpl[] = "/tmp/hpmstat-trace-test-XXXXXX";
 
@@ -251,9 +252,9 @@ static void test_limits(void)
 		longest = cur > longest ? cur : longest;
 	}
 	fclose(f);
-	tap_ok(longest > 1000 && longest <= EMU_TRACE_MAX_LINE,
-	       "the writer's longest line, %zu bytes, is within EMU_TRACE_MAX_LINE (%u)", longest,
-	       EMU_TRACE_MAX_LINE);
+	tap_ok(longest > 1000 && longest <= HPM_EMU_TRACE_MAX_LINE,
+	       "the writer's longest line, %zu bytes, is within HPM_EMU_TRACE_MAX_LINE (%u)",
+	       longest, HPM_EMU_TRACE_MAX_LINE);
 	unsigned line = 0;
 	struct emu_trace *t = emu_trace_load(path, &line, err, sizeof(err));
 	tap_ok(t && emu_trace_nr_runs(t) == 1 && emu_trace_cycles(t) == UINT64_MAX,
@@ -261,23 +262,23 @@ static void test_limits(void)
 	emu_trace_free(t);
 	unlink(path);
 
-	/* EMU_TRACE_MAX_DISTINCT + 1 distinct lines: instret and one event's
+	/* HPM_EMU_TRACE_MAX_DISTINCT + 1 distinct lines: instret and one event's
 	 * index and value tell them apart */
-	size_t cap = (size_t)(EMU_TRACE_MAX_DISTINCT + 2) * 48, len = 0;
+	size_t cap = (size_t)(HPM_EMU_TRACE_MAX_DISTINCT + 2) * 48, len = 0;
 	char *text = malloc(cap);
 	unsigned n = 0, nfront = kmh_table_v2.banks[KMH_BANK_FRONTEND].nr_events;
 	len += (size_t)sprintf(text, "%s\n", EMU_TRACE_MAGIC);
 	for (unsigned two = 0; two < 2; two++)
 		for (unsigned ins = 0; ins < 64; ins++)
 			for (unsigned i = 1; i < nfront; i++)
-				for (unsigned v = 1; v < 64 && n <= EMU_TRACE_MAX_DISTINCT;
+				for (unsigned v = 1; v < 64 && n <= HPM_EMU_TRACE_MAX_DISTINCT;
 				     v++, n++)
 					len +=
 					    (size_t)sprintf(text + len, "1 M %u frontend:%u=%u%s\n",
 					                    ins, i, v, two ? " backend:2=1" : "");
 	line = 0;
 	t = emu_trace_parse(text, len, &line, err, sizeof(err));
-	tap_ok(!t && line == EMU_TRACE_MAX_DISTINCT + 2 && strstr(err, "distinct lines"),
+	tap_ok(!t && line == HPM_EMU_TRACE_MAX_DISTINCT + 2 && strstr(err, "distinct lines"),
 	       "%u distinct lines: refused at line %u: %s", n, line, err);
 	emu_trace_free(t);
 	free(text);

@@ -7,7 +7,6 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,20 +23,14 @@
 #include "emukit/script.h"
 #include "util/xalloc.h"
 
-/* A Topdown node: a number, or null where its formula divides by zero. */
-static json_t *td_num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *arm_td_json(const struct arm_src_topdown *td)
 {
 	/* Arm's metric names, in stat's order */
 	json_t *o = json_object();
-	json_object_set_new(o, "frontend_bound", td_num(td->frontend));
-	json_object_set_new(o, "bad_speculation", td_num(td->bad_spec));
-	json_object_set_new(o, "backend_bound", td_num(td->backend));
-	json_object_set_new(o, "retiring", td_num(td->retiring));
+	json_object_set_new(o, "frontend_bound", hpm_emu_json_num(td->frontend));
+	json_object_set_new(o, "bad_speculation", hpm_emu_json_num(td->bad_spec));
+	json_object_set_new(o, "backend_bound", hpm_emu_json_num(td->backend));
+	json_object_set_new(o, "retiring", hpm_emu_json_num(td->retiring));
 	return o;
 }
 
@@ -86,15 +79,7 @@ static int arm_profiles(const struct hpm_emu_options *opts, hpm_emu_line_fn out,
 					json_object_set_new(o, key, arm_td_json(&a));
 				}
 		}
-		char *text = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		json_decref(arr);
-		if (!text) {
-			snprintf(err, errlen, "cannot format JSON");
-			return HPM_EMU_EFAIL;
-		}
-		out(ctx, text);
-		free(text);
-		return 0;
+		return hpm_emu_json_out(arr, out, ctx, err, errlen) ? HPM_EMU_EFAIL : 0;
 	}
 	hpm_emu_linef(out, ctx, "Emulated Arm workload profiles (declared level-1 Topdown, %%):\n");
 	for (unsigned i = 0; i < arm_src_profile_count(); i++) {
@@ -135,8 +120,7 @@ static void arm_bench_next(void *ctx, uint64_t max_cycles, struct arm_emu_run *r
  * linking on the synthetic stream or a workload profile's, fast path
  * against reference. */
 static int arm_bench(const struct hpm_emu_options *opts, hpm_emu_line_fn out,
-                     void (*mismatch)(void *ctx, const char *reg, uint64_t fast, uint64_t ref),
-                     void *ctx, char *err, size_t errlen)
+                     hpm_emu_bench_mismatch_fn mismatch, void *ctx, char *err, size_t errlen)
 {
 	uint64_t cycles = opts->cycles, seed = opts->seed;
 	uint64_t max_run = opts->max_run ? opts->max_run : 100;
@@ -262,6 +246,5 @@ const struct hpm_emu_commands arm_emu_commands = {
     .bench = arm_bench,
     .script_max_line = ARM_SCRIPT_MAX_LINE,
     .script_new = arm_script_start,
-    .script_exec = hpm_emu_script_session_exec,
-    .script_end = hpm_emu_script_session_end,
+    HPM_EMU_SCRIPT_SESSION_OPS,
 };

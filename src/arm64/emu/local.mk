@@ -11,13 +11,8 @@
 noinst_LIBRARIES += src/arm64/emu/libarm64emu.a
 src_arm64_emu_libarm64emu_a_SOURCES = \
 	src/arm64/emu/source.h \
-	src/arm64/emu/pmu.h \
-	src/arm64/emu/pmu-int.h \
-	src/arm64/emu/pmu.c \
-	src/arm64/emu/pmu-state.h \
-	src/arm64/emu/pmu-access.c \
-	src/arm64/emu/reference.c \
-	src/arm64/emu/regs.c \
-	src/arm64/emu/bench.h \
-	src/arm64/emu/bench.c
+	src/arm64/emu/pmu.h src/arm64/emu/pmu-int.h src/arm64/emu/pmu.c \
+	src/arm64/emu/pmu-state.h src/arm64/emu/pmu-access.c \
+	src/arm64/emu/reference.c src/arm64/emu/regs.c \
+	src/arm64/emu/bench.h src/arm64/emu/bench.c
 EXTRA_DIST += src/arm64/emu/doc-notes

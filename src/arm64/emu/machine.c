@@ -41,6 +41,7 @@
 #include "arm64/emu/trace.h"
 #include "arm64/pmevtyper.h"
 #include "arm64/events.h"
+#include "emukit/trace.h"
 #include "util/xalloc.h"
 
 #define KERNEL_EL  ARM_EMU_EL2
@@ -274,19 +275,10 @@ static int vm_create(const struct arm_mach *am, const struct hpm_emu_vm_config *
 		vm->trace_path = xstrdup(cfg->trace);
 		vm->base.trace = vm->trace_path;
 		vm->trace = arm_src_trace_load(cfg->trace, &line, buf, sizeof(buf));
-		if (!vm->trace) {
-			if (line)
-				snprintf(err, errlen, "%s:%u: %s", cfg->trace, line, buf);
-			else
-				snprintf(err, errlen, "%s: %s", cfg->trace, buf);
-			goto fail;
-		}
-		vm->base.length = arm_src_trace_cycles(vm->trace);
-		if (!vm->base.length) {
-			snprintf(err, errlen, "%s: the trace has no cycles to replay", cfg->trace);
-			goto fail;
-		}
-		if (check_trace(vm, err, errlen))
+		vm->base.length = vm->trace ? arm_src_trace_cycles(vm->trace) : 0;
+		if (hpm_emu_trace_replayable(cfg->trace, vm->trace, line, buf, vm->base.length, err,
+		                             errlen) ||
+		    check_trace(vm, err, errlen))
 			goto fail;
 	} else {
 		vm->prof = cfg->profile ? NULL : default_profile(vm);
@@ -469,12 +461,11 @@ static const char *vm_unproduced(const struct hpm_emu_vm *base, const struct hpm
 	uint16_t code = (uint16_t)(c->value & 0xffff);
 	if (!vm->prof || code == ARM_SRC_CPU_CYCLES || arm_src_profile_mean(vm->prof, code) > 0)
 		return NULL;
+	/* a table's name lives as long as the program; an unnamed one is buf's */
 	const char *name = arm_src_event_name(vm->core, code);
-	if (name)
-		snprintf(buf, len, "%s", name);
-	else
+	if (!name)
 		snprintf(buf, len, "event 0x%04x", code);
-	return buf;
+	return name ? name : buf;
 }
 
 static const char *describe_read(const struct hpm_emu_vm *base, char *buf, size_t len)

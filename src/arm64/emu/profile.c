@@ -1059,21 +1059,36 @@ static void registry_free(void *p)
 	profile_free(p);
 }
 
+/* a file's text must be all of it */
+static void *parse_file(const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
+	if (strlen(text) != len) {
+		snprintf(err, errlen, "%s: cannot read: a NUL byte in the file", path);
+		return NULL;
+	}
+	return parse(path, text, false, err, errlen);
+}
+
 static struct emu_profile_registry registry = {
+    .nr_builtin_at = &arm_src_builtin_count,
     .builtin = parse_builtin,
     .name = registry_name,
     .destroy = registry_free,
+    .parse_file = parse_file,
+    .max_bytes = 16u << 20,
+    .too_large = "larger than 16 MiB",
+    .unknown = "unknown Arm profile '%s' (known: %s)",
+    .file_suffix = ".profile",
 };
 
 unsigned arm_src_profile_count(void)
 {
-	registry.nr_builtin = arm_src_builtin_count;
 	return emu_profile_registry_count(&registry);
 }
 
 const struct arm_src_profile *arm_src_profile_at(unsigned i)
 {
-	return i < arm_src_profile_count() ? emu_profile_registry_at(&registry, i) : NULL;
+	return emu_profile_registry_at(&registry, i);
 }
 
 const struct arm_src_profile *arm_src_profile_parse(const char *file, const char *text, char *err,
@@ -1086,34 +1101,7 @@ const struct arm_src_profile *arm_src_profile_parse(const char *file, const char
 const struct arm_src_profile *arm_src_profile_find(const char *name_or_path, char *err,
                                                    size_t errlen)
 {
-	arm_src_profile_count();
-	const struct arm_src_profile *builtin =
-	    emu_profile_registry_builtin(&registry, name_or_path);
-	if (builtin)
-		return builtin;
-	FILE *f = fopen(name_or_path, "r");
-	if (!f && !strchr(name_or_path, '/') && !strstr(name_or_path, ".profile")) {
-		/* not a file and not written as one: a misspelt built-in */
-		char known[256];
-		emu_profile_registry_names(&registry, known, sizeof(known));
-		snprintf(err, errlen, "unknown Arm profile '%s' (known: %s)", name_or_path, known);
-		return NULL;
-	}
-	if (f)
-		fclose(f);
-	size_t len;
-	char *text =
-	    emu_profile_read_file(name_or_path, 16u << 20, "larger than 16 MiB", &len, err, errlen);
-	if (!text)
-		return NULL;
-	if (strlen(text) != len) {
-		free(text);
-		snprintf(err, errlen, "%s: cannot read: a NUL byte in the file", name_or_path);
-		return NULL;
-	}
-	const struct arm_src_profile *p = arm_src_profile_parse(name_or_path, text, err, errlen);
-	free(text);
-	return p;
+	return emu_profile_registry_find(&registry, name_or_path, err, errlen);
 }
 
 void arm_src_profile_free(const struct arm_src_profile *p)

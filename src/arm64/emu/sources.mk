@@ -20,7 +20,6 @@ CLEANFILES += src/arm64/emu/profiles-gen.c src/arm64/emu/profiles-gen.c.tmp
 
 src/arm64/emu/profiles-gen.c: $(ARM_EMU_PROFILES) src/gen/profiles2c.awk
 	$(AM_V_GEN)$(MKDIR_P) src/arm64/emu && \
-	files=; for f in $(ARM_EMU_PROFILES); do files="$$files $(top_srcdir)/$$f"; done; \
-	$(AWK) -v header=arm64/emu/profiles-gen.h -v prefix=arm_src_builtin \
-		-v dir=profiles/arm64 -f $(top_srcdir)/src/gen/profiles2c.awk $$files > $@.tmp && \
+	(cd $(top_srcdir) && $(AWK) -v header=arm64/emu/profiles-gen.h -v prefix=arm_src_builtin \
+		-v dir=profiles/arm64 -f src/gen/profiles2c.awk $(ARM_EMU_PROFILES)) > $@.tmp && \
 	mv $@.tmp $@

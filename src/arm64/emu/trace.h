@@ -15,8 +15,8 @@
  *
  * A trace is validated whole before anything is replayed from it (load
  * returns every run or nothing), read a line at a time, and bounded by the
- * limits below, so no input makes it grow without bound. Identical lines
- * but for CYCLES share one stored copy and one key.
+ * limits of emukit/trace.h (HPM_EMU_TRACE_MAX_*), so no input makes it grow without bound.
+ * Identical lines but for CYCLES share one stored copy and one key.
  *
  * Library rules: nothing here prints or exits.
  */
@@ -28,11 +28,7 @@
 
 #include "arm64/emu/source.h"
 
-#define ARM_SRC_TRACE_MAGIC        "hpmstat-arm-emu-trace 1"
-#define ARM_SRC_TRACE_MAX_LINE     65536u
-#define ARM_SRC_TRACE_MAX_RUNS     (1u << 24)
-#define ARM_SRC_TRACE_MAX_DISTINCT (1u << 18)
-#define ARM_SRC_TRACE_MAX_EVENTS   (1u << 24)
+#define ARM_SRC_TRACE_MAGIC "hpmstat-arm-emu-trace 1"
 
 struct arm_src_trace_writer;
 

@@ -6,10 +6,8 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include <jansson.h>
 
@@ -21,12 +19,6 @@
 #include "kmh/emu/machine.h"
 #include "kmh/emu/workload.h"
 #include "util/xalloc.h"
-
-/* A Topdown node: a number, or null where its formula divides by zero. */
-static json_t *td_num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
 
 /* stat's Topdown nodes, by the names stat gives them (its metric names in
  * JSON, its tree names in text) and in stat's order: `emu profiles` speaks
@@ -68,7 +60,7 @@ static json_t *td_json(const struct emu_topdown *td)
 		for (size_t i = 0; i < sizeof(td_nodes) / sizeof(td_nodes[0]); i++)
 			if (td_nodes[i].level == level)
 				json_object_set_new(nodes, td_nodes[i].metric,
-				                    td_num(td_value(td, &td_nodes[i])));
+				                    hpm_emu_json_num(td_value(td, &td_nodes[i])));
 		snprintf(key, sizeof(key), "level%u", level);
 		json_object_set_new(o, key, nodes);
 	}
@@ -156,15 +148,7 @@ static int kmh_profiles(const struct hpm_emu_options *opts, hpm_emu_line_fn out,
 			}
 			json_array_append_new(arr, o);
 		}
-		char *text = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		json_decref(arr);
-		if (!text) {
-			snprintf(err, errlen, "cannot format JSON");
-			return HPM_EMU_EFAIL;
-		}
-		out(ctx, text);
-		free(text);
-		return 0;
+		return hpm_emu_json_out(arr, out, ctx, err, errlen) ? HPM_EMU_EFAIL : 0;
 	}
 	hpm_emu_linef(out, ctx, "Emulated workload profiles (declared Topdown breakdown, %%):\n");
 	for (unsigned i = 0; i < emu_profile_count(); i++) {
@@ -205,8 +189,7 @@ static int kmh_profiles(const struct hpm_emu_options *opts, hpm_emu_line_fn out,
 /* `emu bench` (arch/machine.h): all 29 counters on a profile's stream,
  * fast path against reference. */
 static int kmh_bench(const struct hpm_emu_options *opts, hpm_emu_line_fn out,
-                     void (*mismatch)(void *ctx, const char *reg, uint64_t fast, uint64_t ref),
-                     void *ctx, char *err, size_t errlen)
+                     hpm_emu_bench_mismatch_fn mismatch, void *ctx, char *err, size_t errlen)
 {
 	const char *pname = opts->profile;
 	uint64_t seed = opts->seed;
@@ -276,6 +259,5 @@ const struct hpm_emu_commands kmh_emu_commands = {
     .bench = kmh_bench,
     .script_max_line = EMU_SCRIPT_MAX_LINE,
     .script_new = kmh_script_new,
-    .script_exec = hpm_emu_script_session_exec,
-    .script_end = hpm_emu_script_session_end,
+    HPM_EMU_SCRIPT_SESSION_OPS,
 };

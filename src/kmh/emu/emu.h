@@ -272,14 +272,9 @@ void emu_stimulus_run(const struct emu_stimulus *s, uint64_t cycles, enum emu_mo
  * - 1), each event at most once; events not listed deliver 0. '#' starts a
  * comment line. */
 #define EMU_TRACE_MAGIC "hpmstat-emu-trace 1"
-/* What one trace may hold (hpmstat-emu(1) TRACE FORMAT), so that reading
- * one is bounded in memory (about 500 MiB at worst): a line (the writer's
- * longest, every event of every bank at 63, is far shorter), runs, distinct
- * lines (runs with the same instret and events) and the events of those. */
-#define EMU_TRACE_MAX_LINE     65536u
-#define EMU_TRACE_MAX_RUNS     (1u << 24)
-#define EMU_TRACE_MAX_DISTINCT (1u << 18)
-#define EMU_TRACE_MAX_EVENTS   (1u << 24)
+/* What one trace may hold: emukit/trace.h's HPM_EMU_TRACE_MAX_* (the
+ * writer's longest line, every event of every bank at 63, is far shorter
+ * than a line may be). */
 
 struct emu_trace_writer;
 

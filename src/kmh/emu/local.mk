@@ -15,23 +15,13 @@
 # bench), src/arch and src/util.
 noinst_LIBRARIES += src/kmh/emu/libemu.a
 src_kmh_emu_libemu_a_SOURCES = \
-	src/kmh/emu/source.h \
-	src/kmh/emu/emu.h \
-	src/kmh/emu/hart.c \
-	src/kmh/emu/reference.c \
-	src/kmh/emu/csr.c \
-	src/kmh/emu/stimulus.c \
-	src/kmh/emu/trace.c \
-	src/kmh/emu/script.c \
-	src/kmh/emu/bench.h \
-	src/kmh/emu/bench.c \
-	src/kmh/emu/workload.h \
-	src/kmh/emu/workload-int.h \
-	src/kmh/emu/workload.c \
-	src/kmh/emu/workload-model.c \
-	src/kmh/emu/workload-params.c \
-	src/kmh/emu/profile.c \
-	src/kmh/emu/profile-registry.c \
+	src/kmh/emu/source.h src/kmh/emu/emu.h \
+	src/kmh/emu/hart.c src/kmh/emu/reference.c src/kmh/emu/csr.c \
+	src/kmh/emu/stimulus.c src/kmh/emu/trace.c src/kmh/emu/script.c \
+	src/kmh/emu/bench.h src/kmh/emu/bench.c \
+	src/kmh/emu/workload.h src/kmh/emu/workload-int.h src/kmh/emu/workload.c \
+	src/kmh/emu/workload-model.c src/kmh/emu/workload-params.c \
+	src/kmh/emu/profile.c src/kmh/emu/profile-registry.c \
 	src/kmh/emu/machine.c src/kmh/emu/machine.h \
 	src/kmh/emu/commands.c
 # commands.c lists the profiles as JSON too
@@ -46,5 +36,5 @@ CLEANFILES += src/kmh/emu/profiles-gen.c src/kmh/emu/profiles-gen.c.tmp
 
 src/kmh/emu/profiles-gen.c: $(EMU_PROFILES) src/gen/profiles2c.awk
 	$(AM_V_GEN)$(MKDIR_P) src/kmh/emu && \
-	files=; for f in $(EMU_PROFILES); do files="$$files $(top_srcdir)/$$f"; done; \
-	$(AWK) -f $(top_srcdir)/src/gen/profiles2c.awk $$files > $@.tmp && mv $@.tmp $@
+	(cd $(top_srcdir) && $(AWK) -f src/gen/profiles2c.awk $(EMU_PROFILES)) > $@.tmp && \
+	mv $@.tmp $@

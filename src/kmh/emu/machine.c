@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "emukit/rng.h"
+#include "emukit/trace.h"
 #include "kmh/emu/emu.h"
 #include "kmh/emu/workload.h"
 #include "kmh/kmh.h"
@@ -173,18 +174,10 @@ static int create_for(const struct hpm_emu_machine *machine, const struct kmh_ta
 		vm->base.trace = vm->trace_path;
 		vm->trace = emu_trace_load(cfg->trace, &line, buf, sizeof(buf));
 		rc = HPM_EMU_ETRACE;
-		if (!vm->trace) {
-			if (line)
-				snprintf(err, errlen, "%s:%u: %s", cfg->trace, line, buf);
-			else
-				snprintf(err, errlen, "%s: %s", cfg->trace, buf);
+		vm->base.length = vm->trace ? emu_trace_cycles(vm->trace) : 0;
+		if (hpm_emu_trace_replayable(cfg->trace, vm->trace, line, buf, vm->base.length, err,
+		                             errlen))
 			goto fail;
-		}
-		vm->base.length = emu_trace_cycles(vm->trace);
-		if (!vm->base.length) {
-			snprintf(err, errlen, "%s: the trace has no cycles to replay", cfg->trace);
-			goto fail;
-		}
 	} else {
 		const char *name = cfg->profile ? cfg->profile : machine->default_profile;
 		if (cfg->builtin_only) {

@@ -15,7 +15,6 @@
 #include "emukit/profile.h"
 #include "kmh/emu/workload-int.h"
 #include "kmh/kmh.h"
-#include "util/str.h"
 #include "util/xalloc.h"
 
 #define MAX_PROFILE_BYTES (1u << 20) /* "larger than 1048576 bytes" */
@@ -47,66 +46,51 @@ static void profile_free(void *p)
 	wl_profile_destroy(p);
 }
 
+/* A file's profile, named by its path. */
+static void *parse_file(const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
+	struct emu_profile *p = wl_profile_parse_text(path, text, len, err, errlen);
+	if (p)
+		p->origin = xstrdup(path);
+	return p;
+}
+
 static struct emu_profile_registry registry = {
+    .nr_builtin_at = &wl_nr_builtin_texts,
     .builtin = parse_builtin,
     .name = profile_name,
     .destroy = profile_free,
+    .parse_file = parse_file,
+    .max_bytes = MAX_PROFILE_BYTES,
+    .too_large = "larger than 1048576 bytes",
+    .unknown = "unknown profile '%s' (known: %s; or a profile file path)",
 };
 
 unsigned emu_profile_count(void)
 {
-	registry.nr_builtin = wl_nr_builtin_texts;
 	return emu_profile_registry_count(&registry);
 }
 
 const struct emu_profile *emu_profile_at(unsigned i)
 {
-	return i < emu_profile_count() ? emu_profile_registry_at(&registry, i) : NULL;
-}
-
-static const struct emu_profile *keep(struct emu_profile *p, const char *origin)
-{
-	p->origin = xstrdup(origin);
-	return emu_profile_registry_keep(&registry, p);
+	return emu_profile_registry_at(&registry, i);
 }
 
 const struct emu_profile *emu_profile_parse(const char *file, const char *text, char *err,
                                             size_t errlen)
 {
-	struct emu_profile *p = wl_profile_parse_text(file, text, strlen(text), err, errlen);
-	return p ? keep(p, file) : NULL;
+	void *p = parse_file(file, text, strlen(text), err, errlen);
+	return p ? emu_profile_registry_keep(&registry, p) : NULL;
 }
 
 const struct emu_profile *emu_profile_builtin(const char *name)
 {
-	registry.nr_builtin = wl_nr_builtin_texts;
 	return emu_profile_registry_builtin(&registry, name);
 }
 
 const struct emu_profile *emu_profile_find(const char *name_or_path, char *err, size_t errlen)
 {
-	const struct emu_profile *builtin = emu_profile_builtin(name_or_path);
-	if (builtin)
-		return builtin;
-	/* Not a built-in name: a path if it looks like one or names a file. */
-	FILE *probe = NULL;
-	if (!strchr(name_or_path, '/') && !(probe = fopen(name_or_path, "rb"))) {
-		char list[1024];
-		emu_profile_registry_names(&registry, list, sizeof(list));
-		str_seterr(err, errlen, "unknown profile '%s' (known: %s; or a profile file path)",
-		           name_or_path, list);
-		return NULL;
-	}
-	if (probe)
-		fclose(probe);
-	size_t len;
-	char *text = emu_profile_read_file(name_or_path, MAX_PROFILE_BYTES,
-	                                   "larger than 1048576 bytes", &len, err, errlen);
-	if (!text)
-		return NULL;
-	struct emu_profile *p = wl_profile_parse_text(name_or_path, text, len, err, errlen);
-	free(text);
-	return p ? keep(p, name_or_path) : NULL;
+	return emu_profile_registry_find(&registry, name_or_path, err, errlen);
 }
 
 void emu_profile_free(const struct emu_profile *p)
