@@ -10,7 +10,7 @@
  *
  * A model folder implements it beside its model (Kunminghu:
  * src/kmh/emu/machine.c) and the registry pairs the two
- * (core/models.h: hpm_model_machine); the back end never names a machine.
+ * (registry/models.h: hpm_model_machine); the back end never names a machine.
  * Counters are numbered as the model numbers them: its programmable
  * counters (struct hpm_model_counters first..last, in classes as
  * constraint_counters() says) and its fixed ones (model->fixed[].counter),

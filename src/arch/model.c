@@ -51,6 +51,14 @@ int hpm_model_fixed_by_generic(const struct hpm_pmu_model *m, const char *name)
 	return -1;
 }
 
+bool hpm_model_fixed_is(const struct hpm_event_code *c, const char *generic)
+{
+	if (!c->model || c->fixed < 0 || (unsigned)c->fixed >= c->model->nr_fixed)
+		return false;
+	const char *g = c->model->fixed[c->fixed].generic;
+	return g && strcmp(g, generic) == 0;
+}
+
 int hpm_model_fixed_by_event(const struct hpm_pmu_model *m, const char *name)
 {
 	for (unsigned i = 0; i < m->nr_fixed; i++)

@@ -12,7 +12,7 @@
  *
  * Each model lives in a folder of its own (Kunminghu: src/kmh) that
  * implements this interface, and is listed once in the registry
- * (core/models.h); nothing above the registry names a model. Like the rest
+ * (registry/models.h); nothing above the registry names a model. Like the rest
  * of the libraries, a model never prints and never exits: a fallible
  * operation returns 0 or a negative HPM_MODEL_E* code with a one-line
  * message.
@@ -313,6 +313,10 @@ int hpm_model_fixed_by_counter(const struct hpm_pmu_model *m, unsigned counter);
 /* The model's fixed counter that is perf's generic event name ("cycles"),
  * its index, or -1. */
 int hpm_model_fixed_by_generic(const struct hpm_pmu_model *m, const char *name);
+/* Whether c is a fixed counter that is perf's generic event `generic`
+ * ("cycles", "instructions"): what the layers above need to know of a
+ * fixed counter, whatever its index in its model's fixed[]. */
+bool hpm_model_fixed_is(const struct hpm_event_code *c, const char *generic);
 /* The model's fixed counter that counts its event `name` for metrics
  * (struct hpm_model_fixed's event; case ignored, as event names are), its
  * index, or -1. */

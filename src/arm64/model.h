@@ -1,7 +1,7 @@
 /* model.h (arm64): the Arm cores as PMU models (arch/model.h).
  *
  * Owns: one hpm_pmu_model per core of events/arm64/mapfile.csv
- * (arm64_cores[]), the objects the registry (core/models.c) lists. One set
+ * (arm64_cores[]), the objects the registry (registry/models.c) lists. One set
  * of operations in model.c serves them all: each model's data names its
  * core, whose event table, MIDR and metric table the operations read; the
  * perf_event_attr mapping is perf-attr.c's. No emulated machine yet.

@@ -5,7 +5,7 @@
  * embeds the struct hpm_backend_inst the operations take. It knows no
  * model: counters, classes and fixed counters are the model's
  * (arch/model.h), the harts and their sources the machine's
- * (arch/machine.h), found through the registry (core/models.h).
+ * (arch/machine.h), found through the registry (registry/models.h).
  *
  * Cost model. The work here is one call of the machine's run() per hart per
  * chunk of time (Kunminghu's harts count a run of identical cycles in a few
@@ -30,8 +30,8 @@
 #include <time.h>
 
 #include "backend/emu.h"
-#include "core/models.h"
 #include "emukit/rng.h"
+#include "registry/models.h"
 #include "util/xalloc.h"
 
 #define NS_PER_S UINT64_C(1000000000)

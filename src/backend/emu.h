@@ -5,7 +5,7 @@
  * model, arch/machine.h), the scheduler request an evsel makes
  * (hpm_emu_request) and the accessors the stat layer labels emulated
  * figures with, all on the handle open() gives. It names no model: the
- * registry (core/models.h) gives the model's machine (Kunminghu's is
+ * registry (registry/models.h) gives the model's machine (Kunminghu's is
  * src/kmh/emu/machine.c).
  *
  * What it does. open() takes the rows of kind HPM_EV_MODEL and

@@ -20,9 +20,9 @@
 #include <perfmon/pfmlib_perf_event.h>
 #endif
 
-#include "backend/pmu.h"
+#include "backend/host-pmu.h"
 #include "core/evlist.h"
-#include "core/models.h"
+#include "registry/models.h"
 #include "util/dlib.h"
 #include "util/suggest.h"
 #include "util/str.h"

@@ -35,7 +35,7 @@ enum hpm_host_kind {
 	HPM_HOST_SOFTWARE, /* PERF_TYPE_SOFTWARE */
 	HPM_HOST_CACHE,    /* PERF_TYPE_HW_CACHE */
 	HPM_HOST_PFM,      /* resolved by libpfm4: any type */
-	HPM_HOST_PMU,      /* PMU/TERMS/ of a sysfs PMU (backend/pmu.h) */
+	HPM_HOST_PMU,      /* PMU/TERMS/ of a sysfs PMU (backend/host-pmu.h) */
 };
 
 /* What one host event spec asks perf_event_open for. */

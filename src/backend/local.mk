@@ -3,7 +3,7 @@
 # target, perf-strerror.c: advice on a failed open, perf-bpf.c: BPF task
 # attribution); tool.c counts perf's tool events
 # (duration_time, user_time, system_time); host-events.c resolves host event
-# names (perf's generic ones, libpfm4's when built with it); pmu.c finds the
+# names (perf's generic ones, libpfm4's when built with it); host-pmu.c finds the
 # PMU of a registered model under HPMSTAT_SYSFS / HPMSTAT_PROCFS (the model
 # maps its events to attrs: its perf_attr). The stat command links
 # libbackend.a with $(LIBPFM4_LIBS).
@@ -13,7 +13,7 @@ src_backend_libbackend_a_SOURCES = \
 	src/backend/perf-target.c src/backend/perf-strerror.c src/backend/perf-bpf.c \
 	src/backend/tool.c src/backend/tool.h \
 	src/backend/host-events.c src/backend/host-events.h \
-	src/backend/pmu.c src/backend/pmu.h \
+	src/backend/host-pmu.c src/backend/host-pmu.h \
 	src/backend/topology.c src/backend/topology.h
 src_backend_libbackend_a_CFLAGS = $(AM_CFLAGS) $(LIBPFM4_CFLAGS)
 include src/backend/emu.mk

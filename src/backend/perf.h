@@ -3,7 +3,7 @@
  * Owns: hpm_backend_perf (struct hpm_backend, see core/evlist.h; its
  * instances hold the fds), the mapping of an evsel to the perf_event_attr
  * it is opened with (host events via host-events.h; a PMU model's events
- * through the model's perf_attr for the PMU of pmu.h), the -C CPU list
+ * through the model's perf_attr for the PMU of host-pmu.h), the -C CPU list
  * parser, and perf's error advice (evsel__open_strerror) as one-line
  * messages.
  *
@@ -75,7 +75,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "backend/pmu.h"
+#include "backend/host-pmu.h"
 #include "core/evlist.h"
 
 struct perf_event_attr; /* <linux/perf_event.h> */

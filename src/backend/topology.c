@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/host-pmu.h"
 #include "backend/perf.h"
-#include "backend/pmu.h"
 #include "backend/topology.h"
 #include "util/xalloc.h"
 

@@ -16,8 +16,8 @@
 
 #include "builtin/cli.h"
 #include "core/evlist.h"
-#include "core/models.h"
 #include "metric/metric.h"
+#include "registry/models.h"
 #include "util/outfile.h"
 #include "util/str.h"
 

@@ -3,8 +3,8 @@
  *
  * Owns: option parsing, printing and exit codes of the three. The machine
  * is the emulator of --arch (the first model's without it), and the work
- * is its struct hpm_emu_commands (arch/machine.h; the registry
- * core/models.h finds it): this file names no machine, reads script
+ * is its struct hpm_emu_commands (arch/machine.h; the model
+ * registry, registry/models.h, finds it): this file names no machine, reads script
  * files, prints what the commands produce and reports their errors as
  * "hpmstat emu: FILE:LINE: reason".
  */
@@ -19,7 +19,7 @@
 
 #include "arch/machine.h"
 #include "builtin/builtin.h"
-#include "core/models.h"
+#include "registry/models.h"
 #include "util/line.h"
 
 static const char emu_usage_text[] =

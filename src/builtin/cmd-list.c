@@ -19,12 +19,12 @@
 #include <jansson.h>
 
 #include "backend/host-events.h"
-#include "backend/pmu.h"
+#include "backend/host-pmu.h"
 #include "builtin/builtin.h"
 #include "builtin/cli-opts.h"
 #include "builtin/fields.h"
-#include "core/models.h"
 #include "metric/metric.h"
+#include "registry/models.h"
 #include "stat/session.h"
 #include "util/pager.h"
 #include "util/xalloc.h"

@@ -7,7 +7,7 @@
  * drained; then finishes the file, keeps an older one as FILE.old as perf
  * does, and prints perf's two closing lines. SIGINT and SIGTERM end the
  * recording with a complete file (the command gets them as under perf
- * stat: core/workload.h).
+ * stat: util/child.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -24,9 +24,9 @@
 #include "builtin/builtin.h"
 #include "builtin/cli-opts.h"
 #include "builtin/fields.h"
-#include "core/workload.h"
 #include "record/emu.h"
 #include "record/record.h"
+#include "util/child.h"
 #include "util/outfile.h"
 
 static const char record_usage_head[] =

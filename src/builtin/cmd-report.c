@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
-#include "core/models.h"
+#include "registry/models.h"
 #include "metric/metric.h"
 #include "report/report.h"
 #include "perfdata/reader.h"

@@ -7,9 +7,9 @@
  * checks), stat-plan.c (the events and the target), stat-run.c (the loop of
  * one run: -I, -D, --timeout, following the command with the emulator) and
  * stat-output.c (the outputs). The measurement itself is src/stat/session.c,
- * the workload child src/core/workload.c, the repeat statistics
+ * the workload child src/util/child.c, the repeat statistics
  * src/stat/noise.c, the output src/stat/print-*.c and builtin/cli.c's
- * struct cli_output, the run file src/stat/record.c, the --openmetrics
+ * struct cli_output, the run file src/stat/runfile-write.c, the --openmetrics
  * file src/export/openmetrics.c. `hpmstat serve` is this command with a
  * sink that gets each interval's values (stat-sink.h, cmd-serve.c).
  */

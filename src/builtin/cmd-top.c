@@ -1,7 +1,7 @@
 /* cmd-top.c: hpmstat top (hpmtop): the live Topdown view.
  *
- * Reads the config file, then the options (which win), builds the model
- * (src/top/model.c) and runs one of three loops over it: the ncurses view
+ * Reads the config file, then the options (which win), builds the view
+ * state (src/top/view-state.c) and runs one of three loops over it: the ncurses view
  * with keys, batch text frames (-b) or JSON frames (--json). Keys map to
  * settings in struct top_opts and to top_model calls here, so the view
  * stays a renderer.

@@ -5,7 +5,7 @@
 
 #include "builtin/builtin.h"
 #include "builtin/fields.h"
-#include "core/models.h"
+#include "registry/models.h"
 #include "util/str.h"
 
 const struct hpm_pmu_model *fields_model(void)

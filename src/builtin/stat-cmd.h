@@ -22,7 +22,7 @@
 #include "stat/aggr.h"
 #include "stat/noise.h"
 #include "stat/perf-stat.h"
-#include "stat/record.h"
+#include "stat/runfile-write.h"
 #include "stat/session.h"
 #include "stat/stat.h"
 

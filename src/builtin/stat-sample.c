@@ -6,8 +6,8 @@
 
 #include "arch/machine.h"
 #include "builtin/stat-sample.h"
-#include "core/models.h"
 #include "metric/metric.h"
+#include "registry/models.h"
 #include "util/xalloc.h"
 
 /* Appends text to the growing line *s. */

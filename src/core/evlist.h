@@ -6,8 +6,8 @@
  * implements, one file each under src/backend/) and struct hpm_backend_inst
  * (the base of an open back end, which each back end embeds in its own
  * state). It sits below the back ends, the session and the printers, and
- * uses only util and the Kunminghu model. The stat command, the printers and
- * the run-file writer read these; the back ends fill them.
+ * uses only util and the model interface (arch/model.h). The stat command,
+ * the printers and the run-file writer read these; the back ends fill them.
  *
  * Counts are cumulative since the start of counting and kept per unit (a CPU
  * for perf, a hart for the emulator), with perf's enabled/running times so a
@@ -34,13 +34,6 @@ enum hpm_evsel_kind {
 	HPM_EV_HOST,        /* anything perf_event_open counts on this host */
 	HPM_EV_TOOL,        /* perf's tool events: the session's clock and the
 	                     * workload's rusage (backend/host-events.h) */
-};
-
-/* A fixed counter: the value of enc.fixed (its index in the model's
- * fixed[]), named for the RISC-V pair the perf and emulator back ends know. */
-enum hpm_fixed {
-	HPM_FIXED_MCYCLE,
-	HPM_FIXED_MINSTRET,
 };
 
 /* Why a row has no number. */

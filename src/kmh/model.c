@@ -22,13 +22,12 @@ static const struct hpm_model_fixed fixed[] = {
     {"minstret", "Instructions retired by the hart (CSR minstret, fixed counter 2)", "csr:0xb02", 2,
      "instructions", NULL},
 };
-enum { FIXED_MCYCLE, FIXED_MINSTRET };
 
 /* perf's generic names as the emulated Kunminghu hart counts them */
 static const struct hpm_model_generic generic[] = {
-    {"cycles", NULL, FIXED_MCYCLE},         {"cpu-cycles", NULL, FIXED_MCYCLE},
-    {"instructions", NULL, FIXED_MINSTRET}, {"branches", "BpInstr", -1},
-    {"branch-instructions", "BpInstr", -1}, {"branch-misses", "BpWrong", -1},
+    {"cycles", NULL, KMH_FIXED_MCYCLE},         {"cpu-cycles", NULL, KMH_FIXED_MCYCLE},
+    {"instructions", NULL, KMH_FIXED_MINSTRET}, {"branches", "BpInstr", -1},
+    {"branch-instructions", "BpInstr", -1},     {"branch-misses", "BpWrong", -1},
 };
 
 static const struct kmh_table *table_of(const struct hpm_pmu_model *m)
@@ -39,12 +38,9 @@ static const struct kmh_table *table_of(const struct hpm_pmu_model *m)
 /* kunminghu-v3 has no BpInstr or BpWrong: its backend's branch and jump
  * instructions and mispredicted branches */
 static const struct hpm_model_generic generic_v3[] = {
-    {"cycles", NULL, FIXED_MCYCLE},
-    {"cpu-cycles", NULL, FIXED_MCYCLE},
-    {"instructions", NULL, FIXED_MINSTRET},
-    {"branches", "BRANCH_JUMP", -1},
-    {"branch-instructions", "BRANCH_JUMP", -1},
-    {"branch-misses", "BR_MIS_PRED", -1},
+    {"cycles", NULL, KMH_FIXED_MCYCLE},         {"cpu-cycles", NULL, KMH_FIXED_MCYCLE},
+    {"instructions", NULL, KMH_FIXED_MINSTRET}, {"branches", "BRANCH_JUMP", -1},
+    {"branch-instructions", "BRANCH_JUMP", -1}, {"branch-misses", "BR_MIS_PRED", -1},
 };
 
 static void from_kmh(const struct hpm_pmu_model *m, const struct kmh_encoding *k,

@@ -11,9 +11,9 @@
 
 #include "arch/machine.h"
 #include "core/evlist.h"
-#include "core/models.h"
 #include "perfdata/writer.h"
 #include "record/emu-elf.h"
+#include "registry/models.h"
 #include "util/provenance.h"
 #include "util/str.h"
 #include "util/xalloc.h"

@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "backend/pmu.h"
+#include "backend/host-pmu.h"
 #include "record/record-int.h"
 #include "util/str.h"
 #include "util/xalloc.h"

@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "backend/host-events.h"
+#include "backend/host-pmu.h"
 #include "backend/perf.h"
-#include "backend/pmu.h"
 #include "core/evlist.h"
 #include "perfdata/writer.h"
 #include "record/record-int.h"

@@ -1,6 +1,6 @@
 # src/report: hpmstat report's library: the run-file reader and validator
-# (runfile.c), the report model: slices, per-hart metrics from the metric
-# engine, summary, weights and diff (model.c), and one renderer per format
+# (runfile.c), the report itself: slices, per-hart metrics from the metric
+# engine, summary, weights and diff (report.c), and one renderer per format
 # (render-*.c) behind report_render (render.c), writing with the cells of
 # cells.c; unwind-libdw.c, the one user of libdw, unwinds the user stack
 # copies of --call-graph dwarf samples. It never prints or exits; src/builtin/cmd-report.c is the CLI.
@@ -9,7 +9,7 @@ src_report_libreport_a_SOURCES = \
 	src/report/runfile.c src/report/runfile.h src/report/replay.c src/report/replay.h \
 	src/report/perf-run.c src/report/perf-run.h \
 	src/report/report.h src/report/report-int.h \
-	src/report/model.c src/report/render.c src/report/cells.c src/report/cells.h \
+	src/report/report.c src/report/render.c src/report/cells.c src/report/cells.h \
 	src/report/render-text.c src/report/render-csv.c src/report/render-json.c \
 	src/report/render-md.c src/report/render-html.c \
 	src/report/samples.c src/report/samples.h src/report/samples-td.c src/report/samples-td.h \

@@ -1,4 +1,4 @@
-/* report.h: hpmstat report's model and renderers.
+/* report.h: hpmstat report's report (report.c) and renderers.
  *
  * Owns: struct report, what one report shows, built from run files
  * (runfile.h): for every run its slices (the whole run and each interval,

@@ -9,9 +9,9 @@
 
 #include <jansson.h>
 
-#include "core/models.h"
 #include "metric/metric.h"
 #include "perfdata/reader.h"
+#include "registry/models.h"
 #include "report/perf-run.h"
 #include "report/runfile.h"
 #include "util/count-json.h"

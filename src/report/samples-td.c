@@ -8,8 +8,8 @@
 #include <strings.h>
 
 #include "arch/model.h"
-#include "core/models.h"
 #include "metric/metric.h"
+#include "registry/models.h"
 #include "report/samples-td.h"
 #include "util/str.h"
 #include "util/xalloc.h"

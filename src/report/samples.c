@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "report/samples.h"
-#include "core/models.h"
+#include "registry/models.h"
 #include "report/unwind.h"
 #include "report/samples-td.h"
 #include "sym/sym.h"

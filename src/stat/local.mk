@@ -9,7 +9,7 @@ src_stat_libstat_a_SOURCES = \
 	src/stat/print-std.c src/stat/print-csv.c src/stat/print-json.c \
 	src/stat/values.c src/stat/values.h src/stat/shadow.c src/stat/shadow.h \
 	src/stat/session.c src/stat/session.h \
-	src/stat/record.c src/stat/record.h \
+	src/stat/runfile-write.c src/stat/runfile-write.h \
 	src/stat/perf-stat.c src/stat/perf-stat.h \
 	src/stat/nodes.c src/stat/nodes.h \
 	src/stat/nomux.c src/stat/nomux.h \

@@ -108,8 +108,8 @@ static void attr_of(const struct hpm_evsel *e, struct perf_event_attr *a)
 		/* cycles and instret are perf's two fixed hardware events: perf
 		 * stat report gives them its insn-per-cycle line */
 		a->type = PERF_TYPE_HARDWARE;
-		a->config = e->enc.fixed == HPM_FIXED_MINSTRET ? PERF_COUNT_HW_INSTRUCTIONS
-		                                               : PERF_COUNT_HW_CPU_CYCLES;
+		a->config = hpm_model_fixed_is(&e->enc, "instructions") ? PERF_COUNT_HW_INSTRUCTIONS
+		                                                        : PERF_COUNT_HW_CPU_CYCLES;
 		break;
 	case HPM_EV_TOOL:
 		/* perf writes its tool events (duration_time) so */

@@ -7,7 +7,7 @@
 #include <linux/perf_event.h>
 
 #include "backend/host-events.h"
-#include "core/models.h"
+#include "registry/models.h"
 #include "stat/session.h"
 #include "stat/uncounted.h"
 #include "util/str.h"

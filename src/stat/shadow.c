@@ -100,7 +100,7 @@ bool stat_shadow_column(const struct stat_result *res, unsigned i, char *head, s
 	if (!unit && e->kind == HPM_EV_HOST && e->attr_type == PERF_TYPE_HARDWARE &&
 	    e->attr_config == PERF_COUNT_HW_CPU_CYCLES)
 		unit = "GHz";
-	if (!unit && e->kind == HPM_EV_MODEL_FIXED && e->enc.fixed == HPM_FIXED_MINSTRET)
+	if (!unit && e->kind == HPM_EV_MODEL_FIXED && hpm_model_fixed_is(&e->enc, "instructions"))
 		unit = "insn per cycle";
 	if (!unit)
 		return false;
@@ -182,10 +182,11 @@ static bool shadow_metric(const struct stat_result *res, const struct stat_shado
 kunminghu:
 	if (isnan(v))
 		return false;
-	/* minstret over mcycle reads as IPC on the emulator too */
-	if (e->kind == HPM_EV_MODEL_FIXED && e->enc.fixed == HPM_FIXED_MINSTRET) {
-		for (unsigned k = 0; k < ix->nr_mcycles; k++) {
-			double cy = stat_event_value(res, ix->mcycles[k], unit, NULL);
+	/* a model's fixed instructions counter (minstret) over its fixed cycle
+	 * counter reads as IPC on the emulator too */
+	if (e->kind == HPM_EV_MODEL_FIXED && hpm_model_fixed_is(&e->enc, "instructions")) {
+		for (unsigned k = 0; k < ix->nr_fixed_cycles; k++) {
+			double cy = stat_event_value(res, ix->fixed_cycles[k], unit, NULL);
 			if (cy > 0) {
 				*val = v / cy;
 				*unit_text = "insn per cycle";

@@ -225,10 +225,10 @@ void stat_shadow_index_build(const struct stat_result *res, struct stat_shadow_i
 				ix->clocks = xcalloc(l->nr, sizeof(*ix->clocks));
 			ix->clocks[ix->nr_clocks++] = i;
 		}
-		if (ok && e->kind == HPM_EV_MODEL_FIXED && e->enc.fixed == HPM_FIXED_MCYCLE) {
-			if (!ix->mcycles)
-				ix->mcycles = xcalloc(l->nr, sizeof(*ix->mcycles));
-			ix->mcycles[ix->nr_mcycles++] = i;
+		if (ok && e->kind == HPM_EV_MODEL_FIXED && hpm_model_fixed_is(&e->enc, "cycles")) {
+			if (!ix->fixed_cycles)
+				ix->fixed_cycles = xcalloc(l->nr, sizeof(*ix->fixed_cycles));
+			ix->fixed_cycles[ix->nr_fixed_cycles++] = i;
 		}
 	}
 }
@@ -236,7 +236,7 @@ void stat_shadow_index_build(const struct stat_result *res, struct stat_shadow_i
 void stat_shadow_index_free(struct stat_shadow_index *ix)
 {
 	free(ix->clocks);
-	free(ix->mcycles);
+	free(ix->fixed_cycles);
 	memset(ix, 0, sizeof(*ix));
 }
 

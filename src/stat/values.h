@@ -77,10 +77,11 @@ const char *stat_idle_note(const struct stat_result *res, char *buf, size_t len)
  * row (stat_print builds one and hangs it on the result it walks). The
  * shadow values (stat/shadow.h) and the -G column read it. */
 struct stat_shadow_index {
-	bool any_cgroup;               /* some row has a -G cgroup */
-	int cycles, branches;          /* the first counted row of that name, or -1 */
-	unsigned *clocks, nr_clocks;   /* the task-clock and cpu-clock rows, in order */
-	unsigned *mcycles, nr_mcycles; /* the emulator's counted mcycle rows, in order */
+	bool any_cgroup;             /* some row has a -G cgroup */
+	int cycles, branches;        /* the first counted row of that name, or -1 */
+	unsigned *clocks, nr_clocks; /* the task-clock and cpu-clock rows, in order */
+	/* the counted rows of a model's fixed cycle counter (mcycle), in order */
+	unsigned *fixed_cycles, nr_fixed_cycles;
 };
 void stat_shadow_index_build(const struct stat_result *res, struct stat_shadow_index *ix);
 void stat_shadow_index_free(struct stat_shadow_index *ix);

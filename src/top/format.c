@@ -15,7 +15,7 @@
 
 /* The Topdown level-1 names every view and the task sources share (the
  * model, the per-task rows of tasks.c, the printers here), kept apart from
- * model.c so that tasks.c, which model.c drives, needs nothing of it. */
+ * view-state.c so that tasks.c, which view-state.c drives, needs nothing of it. */
 const char top_td_letter[TD_NR] = {'R', 'F', 'B', 'K'};
 const char *const top_td_name[TD_NR] = {"Retiring", "Frontend_Bound", "Bad_Speculation",
                                         "Backend_Bound"};
@@ -39,8 +39,8 @@ const char *top_bottleneck_of(const struct stat_metric *ms, unsigned nr)
 	return leaf < 0 ? "-" : ms[leaf].display;
 }
 
-/* Here, not in model.c: the printers ask it, and model.c drives tasks.c,
- * which needs these helpers and nothing of model.c. */
+/* Here, not in view-state.c: the printers ask it, and view-state.c drives
+ * tasks.c, which needs these helpers and nothing of view-state.c. */
 bool top_rows_are_workloads(const struct top_frame *f)
 {
 	return f->backend && !strcmp(f->backend, "emu") && !f->tasks[0];

@@ -14,7 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "backend/pmu.h"
+#include "backend/host-pmu.h"
 #include "top/procs.h"
 #include "util/xalloc.h"
 

@@ -11,8 +11,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "backend/host-pmu.h"
 #include "backend/perf.h"
-#include "backend/pmu.h"
 #include "bpf/taskcount.h"
 #include "top/procs.h"
 #include "top/tasks.h"
@@ -242,7 +242,7 @@ void top_tasks_attach(struct top_tasks *t, struct top_model *m)
 {
 	top_tasks_detach(t);
 	if (m->emu) {
-		/* the profile's task schedule, else the rows per hart (model.c) */
+		/* the profile's task schedule, else the rows per hart (view-state.c) */
 		const struct hpm_emu_task *rows;
 		const unsigned *evrows;
 		unsigned n, nr;
@@ -916,7 +916,7 @@ static void sample_emu(struct top_tasks *t, struct top_model *m, struct top_fram
 			char bn[sizeof(p.extra)];
 			fill_counts(m, f, cnt, &p, bn, sizeof(bn));
 			/* rows [0] and [1] of the session: the model's cycles and
-			 * instructions (model.c) */
+			 * instructions (view-state.c) */
 			if (p.ev && f->nev >= 2) {
 				p.v[PC_CYCLES] = p.ev[0];
 				p.v[PC_INSTR] = p.ev[1];

@@ -20,7 +20,7 @@
  *   its ground truth beside it (top_proc.truth).
  * - The per-task group fallback (procs.c): one perf group per busy task;
  *   the header says why BPF is not used.
- * Emulator profiles without tasks keep their rows per hart (model.c).
+ * Emulator profiles without tasks keep their rows per hart (view-state.c).
  *
  * The header line (struct top_frame.tasks) names the source: "tasks: BPF
  * sched_switch, 5 events x 2 CPUs = 10 counters" or "tasks: per-task

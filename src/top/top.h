@@ -1,4 +1,5 @@
-/* top.h: the model of `hpmstat top` (hpmtop), independent of any terminal.
+/* top.h: the view state of `hpmstat top` (hpmtop), independent of any
+ * terminal.
  *
  * Owns: struct top_opts (every setting of the live view: back end, event
  * and metric columns, refresh interval, Topdown level, sorting; filled from

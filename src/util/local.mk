@@ -14,6 +14,7 @@ src_util_libutil_a_SOURCES = \
 	src/util/count-json.c src/util/count-json.h \
 	src/util/pager.c src/util/pager.h \
 	src/util/clock.c src/util/clock.h \
+	src/util/child.c src/util/child.h \
 	src/util/hash.c src/util/hash.h
 # count-json.c writes counts into jansson documents
 src_util_libutil_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) $(LIBBPF_CFLAGS) $(LIBPFM4_CFLAGS) \

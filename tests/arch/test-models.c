@@ -1,4 +1,4 @@
-/* test-models.c: the PMU-model registry and interface (core/models.h,
+/* test-models.c: the PMU-model registry and interface (registry/models.h,
  * arch/model.h): the validator over every registered model's data, lookups
  * by name and cpuid, the machines paired with the models, and Kunminghu's
  * instance against SPEC §1 and the golden values of tests/kmh (each with
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "arm64/arm64.h"
-#include "core/models.h"
+#include "registry/models.h"
 #include "tap.h"
 
 /* A model whose table lies about one code: the validator must say so. */
@@ -79,6 +79,10 @@ static void test_arm(void)
 		       cores[i]);
 	}
 	const struct hpm_pmu_model *v2 = hpm_model_by_name("neoverse-v2");
+	struct hpm_event_code cc = {.model = v2,
+	                            .fixed = hpm_model_fixed_by_name(v2, "pmccntr", 7)};
+	tap_ok(hpm_model_fixed_is(&cc, "cycles") && !hpm_model_fixed_is(&cc, "instructions"),
+	       "neoverse-v2: PMCCNTR_EL0 is perf's cycles");
 	const struct hpm_pmu_model *n1 = hpm_model_by_name("neoverse-n1");
 	/* perf's arm64 cpuid is MIDR_EL1; Variant [23:20] and Revision [3:0]
 	 * do not matter (N1 r4p1: 0x414fd0c1, V2 r0p1: 0x410fd4f1) */
@@ -211,6 +215,16 @@ int main(void)
 	int f = hpm_model_fixed_by_name(k, "minstret:u", 8);
 	tap_ok(f >= 0 && k->fixed[f].counter == 2, "minstret is fixed counter 2 (SPEC §2: 0xB02)");
 	tap_ok(hpm_model_fixed_by_name(k, "mcycles", 7) == -1, "mcycles is not a fixed counter");
+	/* what the layers above ask of a fixed counter, not its index */
+	struct hpm_event_code fx = {.model = k, .fixed = f};
+	tap_ok(hpm_model_fixed_is(&fx, "instructions") && !hpm_model_fixed_is(&fx, "cycles"),
+	       "minstret is perf's instructions, not cycles");
+	fx.fixed = hpm_model_fixed_by_name(k, "mcycle", 6);
+	tap_ok(hpm_model_fixed_is(&fx, "cycles") && !hpm_model_fixed_is(&fx, "instructions"),
+	       "mcycle is perf's cycles, not instructions");
+	fx.fixed = -1;
+	tap_ok(!hpm_model_fixed_is(&fx, "cycles") && !hpm_model_fixed_is(&a, "instructions"),
+	       "a programmable event is no fixed counter");
 	const struct hpm_model_generic *g = hpm_model_generic(k, "branch-misses", 13);
 	tap_ok(g && g->event && strcmp(g->event, "BpWrong") == 0,
 	       "the emulator counts branch-misses as BpWrong");

@@ -49,7 +49,7 @@ static unsigned add_kmh(struct hpm_evlist *l, const char *expr, int group)
 	return l->nr - 1;
 }
 
-static unsigned add_fixed(struct hpm_evlist *l, const char *name, enum hpm_fixed f)
+static unsigned add_fixed(struct hpm_evlist *l, const char *name, enum kmh_fixed f)
 {
 	struct hpm_evsel *e = hpm_evlist_add(l, name, -1);
 	e->kind = HPM_EV_MODEL_FIXED;
@@ -182,8 +182,8 @@ static void test_direct(void)
 			r[i].value = l.ev[k].enc.value;
 			r[i].bank = l.ev[k].enc.constraint;
 		}
-		unsigned cy = add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
-		unsigned in = add_fixed(&l, "instructions", HPM_FIXED_MINSTRET);
+		unsigned cy = add_fixed(&l, "cycles", KMH_FIXED_MCYCLE);
+		unsigned in = add_fixed(&l, "instructions", KMH_FIXED_MINSTRET);
 		c.seed = 7;
 		tap_ok(emu_run_whole(&l, &c, &hl, err, sizeof(err)) == 0,
 		       "%s: open, enable, advance(0), read", pname);
@@ -310,7 +310,7 @@ static void test_mux(const char *pname, uint64_t cycles, uint64_t quantum)
 		r[i].bank = l.ev[k].enc.constraint;
 		perq[i] = calloc(nq + 1, sizeof(uint64_t));
 	}
-	unsigned cy = add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
+	unsigned cy = add_fixed(&l, "cycles", KMH_FIXED_MCYCLE);
 	tap_ok(emu_run_whole(&l, &c, &hl, err, sizeof(err)) == 0 && hpm_emu_multiplexed(hl),
 	       "%s, quantum %" PRIu64 ": Topdown level 3 multiplexes", pname, quantum);
 	direct(profile(pname), 1, r, NTD, cycles, quantum, want, perq, NULL, NULL);
@@ -404,7 +404,7 @@ static void test_topdown_declared(void)
 		double v[13];
 		for (unsigned i = 0; i < 12; i++)
 			add_kmh(&l, ev[i], -1);
-		add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
+		add_fixed(&l, "cycles", KMH_FIXED_MCYCLE);
 		int rc = emu_run_whole(&l, &c, &hl, err, sizeof(err));
 		bool mux = hpm_emu_multiplexed(hl);
 		for (unsigned i = 0; i < 13; i++)
@@ -561,7 +561,7 @@ static void test_harts(void)
 static void mux_list(struct hpm_evlist *l)
 {
 	add_produced(l, "balanced", 0, 9);
-	add_fixed(l, "cycles", HPM_FIXED_MCYCLE);
+	add_fixed(l, "cycles", KMH_FIXED_MCYCLE);
 }
 
 static void test_advance(void)
@@ -608,7 +608,7 @@ static void test_advance(void)
 	struct hpm_backend_inst *hl = NULL;
 	c = config("balanced", 1000);
 	c.freq = 1000000000; /* 1 cycle per ns */
-	add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
+	add_fixed(&l, "cycles", KMH_FIXED_MCYCLE);
 	be->open(&l, NULL, 0, NULL, &c, &hl, err, sizeof(err));
 	be->advance(hl, 100, &done, err, sizeof(err)); /* before enable: not counted */
 	be->enable(hl, err, sizeof(err));
@@ -633,7 +633,7 @@ static void test_advance(void)
 	struct hpm_target t = {.pid = 4242, .cpu_list = NULL};
 	c = config("balanced", 1000);
 	c.freq = 1000000000;
-	add_fixed(&w, "cycles", HPM_FIXED_MCYCLE);
+	add_fixed(&w, "cycles", KMH_FIXED_MCYCLE);
 	be->open(&w, NULL, 0, &t, &c, &hw, err, sizeof(err));
 	be->enable(hw, err, sizeof(err));
 	be->advance(hw, 0, &done, err, sizeof(err));
@@ -689,7 +689,7 @@ static void test_dry_run(void)
 	add_kmh(&l, "INST_SPEC + RECOVERY_BUBBLE", -1);
 	add_kmh(&l, "Front_Bubble", -1);
 	add_kmh(&l, "rename_stall_cycle_fp", -1);
-	add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
+	add_fixed(&l, "cycles", KMH_FIXED_MCYCLE);
 	char *t = emu_run_dry(&l, &c, err, sizeof(err));
 	tap_ok(t != NULL, "dry run");
 	if (!t)
@@ -761,8 +761,8 @@ static void test_trace(void)
 	c.trace = path;
 	unsigned r = add_kmh(&l, "rob_commitInstr", -1), ru = add_kmh(&l, "rob_commitInstr:u", -1);
 	unsigned s = add_kmh(&l, "INST_SPEC", -1), other = add_kmh(&l, "rename_stall_cycle_fp", -1);
-	unsigned cy = add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
-	unsigned in = add_fixed(&l, "instructions", HPM_FIXED_MINSTRET);
+	unsigned cy = add_fixed(&l, "cycles", KMH_FIXED_MCYCLE);
+	unsigned in = add_fixed(&l, "instructions", KMH_FIXED_MINSTRET);
 	tap_ok(emu_run_whole(&l, &c, &hl, err, sizeof(err)) == 0,
 	       "trace: runs for its own length by default");
 	tap_ok(l.ev[r].counts[0].val == 35 && l.ev[ru].counts[0].val == 30 &&
@@ -865,7 +865,7 @@ static void bench(void)
 	struct hpm_emu_config c = config(pname ? pname : "balanced", cycles);
 	for (unsigned i = 0; i < NTD; i++)
 		add_kmh(&l, topdown3[i], -1);
-	add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
+	add_fixed(&l, "cycles", KMH_FIXED_MCYCLE);
 	double t0 = now();
 	int rc = emu_run_whole(&l, &c, &hl, err, sizeof(err));
 	double t1 = now();

@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "backend/emu.h"
-#include "core/models.h"
 #include "emu-run.h"
+#include "registry/models.h"
 #include "tap.h"
 #include "toy/toy.h"
 

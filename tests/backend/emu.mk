@@ -14,13 +14,13 @@ tests_backend_emu_backend_SOURCES = tests/backend/emu-backend.c tests/backend/em
 	src/backend/emu.c src/backend/emu.h \
 	src/core/evlist.c src/core/evlist.h \
 	src/core/sched.c src/core/sched.h \
-	src/core/models.c src/core/models.h
+	src/registry/models.c src/registry/models.h
 tests_backend_emu_backend_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_backend_emu_backend_LDADD = $(HPM_TEST_LIBS)
 tests_backend_emu_toy_SOURCES = tests/backend/emu-toy.c tests/backend/emu-run.c tests/backend/emu-run.h tests/toy/toy.c tests/toy/toy.h \
 	src/backend/emu.c src/backend/emu.h \
 	src/core/evlist.c src/core/evlist.h \
 	src/core/sched.c src/core/sched.h \
-	src/core/models.c src/core/models.h
+	src/registry/models.c src/registry/models.h
 tests_backend_emu_toy_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_backend_emu_toy_LDADD = $(HPM_TEST_LIBS)

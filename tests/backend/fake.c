@@ -189,7 +189,7 @@ struct hpm_evsel *fake_add_kmh(struct hpm_evlist *l, const char *expr, int group
 	return e;
 }
 
-struct hpm_evsel *fake_add_fixed(struct hpm_evlist *l, enum hpm_fixed f, const char *name,
+struct hpm_evsel *fake_add_fixed(struct hpm_evlist *l, enum kmh_fixed f, const char *name,
                                  int group)
 {
 	struct hpm_evsel *e = add(l, name, group);

@@ -1,13 +1,14 @@
 /* fake.h: fake sysfs/procfs trees and evlists for the back-end tests.
  *
  * Owns: the temp-dir trees that present a Kunminghu, Arm (or other) host to
- * src/backend/pmu.c through HPMSTAT_SYSFS / HPMSTAT_PROCFS, and a small
+ * src/backend/host-pmu.c through HPMSTAT_SYSFS / HPMSTAT_PROCFS, and a small
  * evlist builder. Test code only: it aborts on I/O errors.
  */
 #ifndef HPM_TESTS_BACKEND_FAKE_H
 #define HPM_TESTS_BACKEND_FAKE_H
 
 #include "core/evlist.h"
+#include "kmh/model.h"
 
 /* A fresh temp dir; fake_rm() removes it and everything under it. */
 char *fake_root(void);
@@ -39,7 +40,7 @@ void fake_midr(const char *root, unsigned cpu, const char *midr);
 void fake_list_init(struct hpm_evlist *l);
 struct hpm_evsel *fake_add_host(struct hpm_evlist *l, const char *spec, int group);
 struct hpm_evsel *fake_add_kmh(struct hpm_evlist *l, const char *expr, int group);
-struct hpm_evsel *fake_add_fixed(struct hpm_evlist *l, enum hpm_fixed f, const char *name,
+struct hpm_evsel *fake_add_fixed(struct hpm_evlist *l, enum kmh_fixed f, const char *name,
                                  int group);
 /* Free names, counts, placement and unit names. */
 void fake_list_free(struct hpm_evlist *l);

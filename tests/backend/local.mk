@@ -10,7 +10,7 @@ check_LIBRARIES += tests/backend/libfake.a
 tests_backend_libfake_a_SOURCES = tests/backend/fake.c tests/backend/fake.h
 tests_backend_libfake_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 BACKEND_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
-BACKEND_TEST_LIBS = tests/backend/libfake.a tests/libtap.a src/backend/libbackend.a src/core/libcore.a \
+BACKEND_TEST_LIBS = tests/backend/libfake.a tests/libtap.a src/backend/libbackend.a src/core/libcore.a src/registry/libregistry.a \
 	src/bpf/libhpmbpf.a $(HPM_TEST_LIBS) $(LIBPFM4_LIBS) $(LIBBPF_LIBS)
 
 tests_backend_test_host_events_SOURCES = tests/backend/test-host-events.c

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/pmu.h"
-#include "core/models.h"
+#include "backend/host-pmu.h"
 #include "fake.h"
+#include "registry/models.h"
 #include "tap.h"
 
 /* MIDR_EL1 values (Arm ARM D23.2: Implementer [31:24] 0x41 Arm,

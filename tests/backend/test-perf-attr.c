@@ -354,8 +354,8 @@ static void test_fixed(void)
 	pmu_at(r, &pmu);
 	struct hpm_evlist l;
 	fake_list_init(&l);
-	struct hpm_evsel *c = fake_add_fixed(&l, HPM_FIXED_MCYCLE, "mcycle", -1);
-	struct hpm_evsel *n = fake_add_fixed(&l, HPM_FIXED_MINSTRET, "minstret", -1);
+	struct hpm_evsel *c = fake_add_fixed(&l, KMH_FIXED_MCYCLE, "mcycle", -1);
+	struct hpm_evsel *n = fake_add_fixed(&l, KMH_FIXED_MINSTRET, "minstret", -1);
 	struct hpm_perf_event pe;
 	char err[300];
 	int rc = hpm_perf_event_attr(c, &pmu, &pe, err, sizeof(err));
@@ -433,7 +433,7 @@ static void test_dry_run(void)
 	fake_add_host(&l, "task-clock:u", -1);
 	fake_add_kmh(&l, "rob_commitInstr", 0);
 	fake_add_kmh(&l, "ifu_req | ifu_miss", 0);
-	fake_add_fixed(&l, HPM_FIXED_MCYCLE, "mcycle", -1);
+	fake_add_fixed(&l, KMH_FIXED_MCYCLE, "mcycle", -1);
 	fake_add_kmh(&l, "rob_commitInstr:u", -1);
 
 	char *r = fake_kunminghu("config:0-47", NULL);

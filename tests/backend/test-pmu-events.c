@@ -1,5 +1,5 @@
 /* test-pmu-events.c: perf's PMU/TERMS/ syntax for any sysfs PMU
- * (backend/pmu.c hpm_pmu_event_parse, and its routing in host-events.c),
+ * (backend/host-pmu.c hpm_pmu_event_parse, and its routing in host-events.c),
  * against fake sysfs trees of PMUs this machine lacks (an x86 cpu PMU, RAPL's
  * power PMU, a split format) with hand-worked configs, and against the real
  * /sys where the PMU exists (msr: the kernel's PERF_MSR_TSC is event 0). */
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "backend/host-events.h"
-#include "backend/pmu.h"
+#include "backend/host-pmu.h"
 #include "fake.h"
 #include "tap.h"
 

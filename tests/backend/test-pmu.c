@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/pmu.h"
+#include "backend/host-pmu.h"
 #include "fake.h"
 #include "kmh/kmh.h"
 #include "kmh/perf-attr.h"

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "arch/machine.h"
-#include "core/models.h"
 #include "record/emu.h"
+#include "registry/models.h"
 #include "sym/sym.h"
 #include "tap.h"
 

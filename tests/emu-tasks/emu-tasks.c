@@ -40,7 +40,7 @@ static unsigned add_kmh(struct hpm_evlist *l, const char *expr)
 	return l->nr - 1;
 }
 
-static unsigned add_fixed(struct hpm_evlist *l, const char *name, enum hpm_fixed f)
+static unsigned add_fixed(struct hpm_evlist *l, const char *name, enum kmh_fixed f)
 {
 	struct hpm_evsel *e = hpm_evlist_add(l, name, -1);
 	e->kind = HPM_EV_MODEL_FIXED;
@@ -71,7 +71,7 @@ static uint64_t direct_task(const struct emu_profile *p, unsigned task, unsigned
 	struct emu *emu = emu_new(1);
 	struct emu_hart *h = emu_hart(emu, 0);
 	unsigned ctr = e->kind == HPM_EV_MODEL_FIXED
-	                   ? (e->enc.fixed == HPM_FIXED_MCYCLE ? 0u : 2u)
+	                   ? (e->enc.fixed == KMH_FIXED_MCYCLE ? 0u : 2u)
 	                   : kmh_table_v2.banks[e->enc.constraint].first_counter;
 	if (ctr >= KMH_FIRST_COUNTER)
 		emu_hart_csr_write(h, EMU_MODE_M, EMU_CSR_MHPMEVENT(ctr), e->enc.value);
@@ -121,8 +121,8 @@ static void test_exact(void)
 {
 	const uint64_t cycles = 40000000;
 	struct hpm_evlist l = {0};
-	add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
-	add_fixed(&l, "instructions", HPM_FIXED_MINSTRET);
+	add_fixed(&l, "cycles", KMH_FIXED_MCYCLE);
+	add_fixed(&l, "instructions", KMH_FIXED_MINSTRET);
 	add_kmh(&l, "rob_commitInstr");
 	add_kmh(&l, "Front_Bubble");
 	add_kmh(&l, "MEMSTALL_ANY_LOAD");
@@ -208,7 +208,7 @@ static void test_multiplexed(void)
 	    "EXEC_STALL_CYCLE:u", "MEMSTALL_STORE:u",  "MEMSTALL_L1MISS:u", "MEMSTALL_L2MISS:u",
 	};
 	struct hpm_evlist l = {0};
-	add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
+	add_fixed(&l, "cycles", KMH_FIXED_MCYCLE);
 	for (unsigned i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
 		add_kmh(&l, ev[i]);
 	struct hpm_emu_config c = config("tasks-mixed", 20000000, 2);
@@ -277,8 +277,8 @@ static void test_golden(void)
 	}
 	close(fd);
 	struct hpm_evlist l = {0};
-	add_fixed(&l, "cycles", HPM_FIXED_MCYCLE);
-	add_fixed(&l, "instructions", HPM_FIXED_MINSTRET);
+	add_fixed(&l, "cycles", KMH_FIXED_MCYCLE);
+	add_fixed(&l, "instructions", KMH_FIXED_MINSTRET);
 	add_kmh(&l, "rob_commitInstr");
 	struct hpm_emu_config c = config(path, 10000, 1);
 	struct hpm_backend_inst *h;

@@ -11,6 +11,6 @@ tests_emu_tasks_emu_tasks_SOURCES = tests/emu-tasks/emu-tasks.c \
 	src/backend/emu.c src/backend/emu.h \
 	src/core/evlist.c src/core/evlist.h \
 	src/core/sched.c src/core/sched.h \
-	src/core/models.c src/core/models.h
+	src/registry/models.c src/registry/models.h
 tests_emu_tasks_emu_tasks_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/tests/backend
 tests_emu_tasks_emu_tasks_LDADD = $(HPM_TEST_LIBS)

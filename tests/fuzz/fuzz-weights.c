@@ -1,5 +1,5 @@
 /* fuzz-weights.c: fuzz target for the weights file of hpmstat report
- * --weights (report_set_weights_buffer, src/report/model.c), against three
+ * --weights (report_set_weights_buffer, src/report/report.c), against three
  * fixed runs named "a", "b" and "c".
  *
  * Properties checked on every input, beyond "does not crash": a refused

@@ -25,18 +25,18 @@ FUZZ_TARGETS = expr runfile weights trace profile script topconf perfdata perfda
 FUZZ_EMU_LIBS = src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emukit/libhpmemukit.a src/arch/libarch.a src/util/libutil.a \
 	$(JANSSON_LIBS) -lm
 # (a run file may be a perf.data of stat counts: src/perfdata reads it)
-FUZZ_REPORT_LIBS = src/report/libreport.a src/core/libcore.a src/metric/libmetric.a \
+FUZZ_REPORT_LIBS = src/report/libreport.a src/core/libcore.a src/registry/libregistry.a src/metric/libmetric.a \
 	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emukit/libhpmemukit.a src/arm64/libarm64.a \
 	src/perfdata/libperfdata.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) $(LIBDW_LIBS) -lm
 # the samples report reads perf.data (src/perfdata) and symbolizes (src/sym)
-FUZZ_SAMPLES_LIBS = src/report/libreport.a src/core/libcore.a src/metric/libmetric.a \
+FUZZ_SAMPLES_LIBS = src/report/libreport.a src/core/libcore.a src/registry/libregistry.a src/metric/libmetric.a \
 	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emukit/libhpmemukit.a src/arm64/libarm64.a \
 	src/perfdata/libperfdata.a src/sym/libsym.a src/arch/libarch.a src/util/libutil.a \
 	$(JANSSON_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) -lm
 # top's config.c uses the back-end choice (stat/session) and the emulator's
 # settings (backend/emu), which pull in the stat layer
 FUZZ_TOP_LIBS = src/top/libtop.a src/stat/libstat.a src/backend/libbackend.a \
-	src/core/libcore.a src/metric/libmetric.a src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emukit/libhpmemukit.a src/arm64/libarm64.a \
+	src/core/libcore.a src/registry/libregistry.a src/metric/libmetric.a src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emukit/libhpmemukit.a src/arm64/libarm64.a \
 	src/bpf/libhpmbpf.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) $(LIBPFM4_LIBS) $(NCURSES_LIBS) \
 	$(LIBBPF_LIBS) -lm
 
@@ -96,7 +96,7 @@ if ENABLE_FUZZING
 # $(FUZZ_CFLAGS) (coverage for libFuzzer, ASan, UBSan) into other objects.
 noinst_LIBRARIES += tests/fuzz/libkmh-fuzz.a tests/fuzz/libarm64-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a tests/fuzz/libemu-fuzz.a \
 	tests/fuzz/libmetric-fuzz.a tests/fuzz/libreport-fuzz.a tests/fuzz/libtop-fuzz.a \
-	tests/fuzz/libbackend-fuzz.a tests/fuzz/libstat-fuzz.a tests/fuzz/libcore-fuzz.a \
+	tests/fuzz/libbackend-fuzz.a tests/fuzz/libstat-fuzz.a tests/fuzz/libcore-fuzz.a tests/fuzz/libregistry-fuzz.a \
 	tests/fuzz/libperfdata-fuzz.a tests/fuzz/libsym-fuzz.a \
 	tests/fuzz/libarm64mach-fuzz.a tests/fuzz/libarm64emu-fuzz.a tests/fuzz/libarm64src-fuzz.a \
 	tests/fuzz/libhpmemukit-fuzz.a
@@ -110,7 +110,7 @@ tests_fuzz_libkmh_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libarm64_fuzz_a_SOURCES = $(src_arm64_libarm64_a_SOURCES)
 nodist_tests_fuzz_libarm64_fuzz_a_SOURCES = $(nodist_src_arm64_libarm64_a_SOURCES)
 tests_fuzz_libarm64_fuzz_a_CFLAGS = $(src_arm64_libarm64_a_CFLAGS) $(FUZZ_CFLAGS)
-# the Arm emulator (ARM64_EMU_LIBS): the machines core/models.c pairs with
+# the Arm emulator (ARM64_EMU_LIBS): the machines registry/models.c pairs with
 # the Arm models, the PMU, and the event sources with the Arm profile parser
 tests_fuzz_libarm64mach_fuzz_a_SOURCES = $(src_arm64_emu_libarm64mach_a_SOURCES)
 tests_fuzz_libarm64mach_fuzz_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_CFLAGS)
@@ -140,20 +140,22 @@ tests_fuzz_libstat_fuzz_a_SOURCES = $(src_stat_libstat_a_SOURCES)
 tests_fuzz_libstat_fuzz_a_CFLAGS = $(src_stat_libstat_a_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_libcore_fuzz_a_SOURCES = $(src_core_libcore_a_SOURCES)
 tests_fuzz_libcore_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
+tests_fuzz_libregistry_fuzz_a_SOURCES = $(src_registry_libregistry_a_SOURCES)
+tests_fuzz_libregistry_fuzz_a_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 
 FUZZ_LIB_ARM64_EMU = tests/fuzz/libarm64mach-fuzz.a tests/fuzz/libarm64emu-fuzz.a tests/fuzz/libarm64src-fuzz.a \
 	tests/fuzz/libhpmemukit-fuzz.a
 FUZZ_LIB_EMU = tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a tests/fuzz/libhpmemukit-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a \
 	$(JANSSON_LIBS) -lm
-FUZZ_LIB_REPORT = tests/fuzz/libreport-fuzz.a tests/fuzz/libcore-fuzz.a tests/fuzz/libmetric-fuzz.a \
+FUZZ_LIB_REPORT = tests/fuzz/libreport-fuzz.a tests/fuzz/libcore-fuzz.a tests/fuzz/libregistry-fuzz.a tests/fuzz/libmetric-fuzz.a \
 	tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a $(FUZZ_LIB_ARM64_EMU) tests/fuzz/libarm64-fuzz.a \
 	tests/fuzz/libperfdata-fuzz.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) -lm
-FUZZ_LIB_SAMPLES = tests/fuzz/libreport-fuzz.a tests/fuzz/libcore-fuzz.a tests/fuzz/libmetric-fuzz.a \
+FUZZ_LIB_SAMPLES = tests/fuzz/libreport-fuzz.a tests/fuzz/libcore-fuzz.a tests/fuzz/libregistry-fuzz.a tests/fuzz/libmetric-fuzz.a \
 	tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a $(FUZZ_LIB_ARM64_EMU) tests/fuzz/libarm64-fuzz.a \
 	tests/fuzz/libperfdata-fuzz.a tests/fuzz/libsym-fuzz.a tests/fuzz/libarch-fuzz.a \
 	tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) $(LIBELF_LIBS) -lm
 FUZZ_LIB_TOP = tests/fuzz/libtop-fuzz.a tests/fuzz/libstat-fuzz.a tests/fuzz/libbackend-fuzz.a \
-	tests/fuzz/libcore-fuzz.a tests/fuzz/libmetric-fuzz.a tests/fuzz/libemu-fuzz.a \
+	tests/fuzz/libcore-fuzz.a tests/fuzz/libregistry-fuzz.a tests/fuzz/libmetric-fuzz.a tests/fuzz/libemu-fuzz.a \
 	tests/fuzz/libkmh-fuzz.a $(FUZZ_LIB_ARM64_EMU) tests/fuzz/libarm64-fuzz.a src/bpf/libhpmbpf.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) $(LIBPFM4_LIBS) \
 	$(NCURSES_LIBS) $(LIBBPF_LIBS) -lm
 

@@ -36,7 +36,7 @@ EXTRA_DIST += $(STAT_TESTS) tests/stat/profiles-lib.sh
 check_PROGRAMS += tests/stat/test-numbers
 tests_stat_test_numbers_SOURCES = tests/stat/test-numbers.c
 tests_stat_test_numbers_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
-tests_stat_test_numbers_LDADD = tests/libtap.a src/stat/libstat.a src/core/libcore.a src/metric/libmetric.a \
+tests_stat_test_numbers_LDADD = tests/libtap.a src/stat/libstat.a src/core/libcore.a src/registry/libregistry.a src/metric/libmetric.a \
 	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emukit/libhpmemukit.a src/arm64/libarm64.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
 TESTS += tests/stat/test-numbers tests/stat/numbers.sh
 EXTRA_DIST += tests/stat/numbers.sh tests/stat/locale.sh
@@ -52,7 +52,7 @@ EXTRA_DIST += $(STAT_SHAPE_TESTS) tests/stat/stat-file.py
 check_PROGRAMS += tests/stat/test-evspec
 tests_stat_test_evspec_SOURCES = tests/stat/test-evspec.c
 tests_stat_test_evspec_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
-tests_stat_test_evspec_LDADD = tests/libtap.a src/stat/libstat.a src/core/libcore.a src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emukit/libhpmemukit.a src/arm64/libarm64.a \
+tests_stat_test_evspec_LDADD = tests/libtap.a src/stat/libstat.a src/core/libcore.a src/registry/libregistry.a src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emukit/libhpmemukit.a src/arm64/libarm64.a \
 	src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
 TESTS += tests/stat/test-evspec
 # Aggregation modes (--per-socket/die/core/node/thread, -t) against perf's
@@ -65,7 +65,7 @@ EXTRA_DIST += tests/stat/aggr.sh tests/stat/aggr-metrics.sh
 check_PROGRAMS += tests/stat/test-aggr
 tests_stat_test_aggr_SOURCES = tests/stat/test-aggr.c
 tests_stat_test_aggr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
-tests_stat_test_aggr_LDADD = tests/libtap.a src/stat/libstat.a src/core/libcore.a src/metric/libmetric.a \
+tests_stat_test_aggr_LDADD = tests/libtap.a src/stat/libstat.a src/core/libcore.a src/registry/libregistry.a src/metric/libmetric.a \
 	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emukit/libhpmemukit.a src/arm64/libarm64.a src/arch/libarch.a src/util/libutil.a $(JANSSON_LIBS) -lm
 TESTS += tests/stat/test-aggr
 # perf's shadow values and their printf formats on hand-made counts

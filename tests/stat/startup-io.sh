@@ -1,7 +1,7 @@
 #!/bin/sh
 # startup-io.sh: what `stat` reads before it counts, as the kernel sees it
 # (strace): /proc/cpuinfo once (each read makes the kernel walk every CPU;
-# backend/pmu.c takes the cpuid and the isa line's Sscofpmf in one pass),
+# backend/host-pmu.c takes the cpuid and the isa line's Sscofpmf in one pass),
 # on this host and on a Kunminghu host's fake procfs tree whose isa line
 # comes before its ids, and the Kunminghu attrs there still say Sscofpmf.
 . "$top_srcdir/tests/lib.sh"

@@ -23,7 +23,7 @@
 
 #include "arch/machine.h"
 #include "builtin/builtin.h"
-#include "core/models.h"
+#include "registry/models.h"
 
 #define NR_CTR    32u
 #define CYCLE_CTR 31u

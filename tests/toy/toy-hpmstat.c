@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "builtin/builtin.h"
-#include "core/models.h"
+#include "registry/models.h"
 #include "toy/toy.h"
 
 int main(int argc, char **argv)

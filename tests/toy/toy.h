@@ -1,7 +1,7 @@
 /* toy.h: a throwaway PMU model and its emulated machine, for tests only.
  *
  * Owns: toy_model and toy_machine (toy.c). Never installed and never in
- * src/: the tests register them at run time (core/models.h:
+ * src/: the tests register them at run time (registry/models.h:
  * hpm_model_register) to show that everything above the model interface
  * works with a model it has never heard of.
  *

@@ -1,4 +1,4 @@
-/* pmu.h: discovery of a PMU model's PMU on the running host.
+/* host-pmu.h: discovery of a PMU model's PMU on the running host.
  *
  * Owns: struct hpm_pmu (what the perf back end needs to know about the
  * kernel's core PMU, RISC-V's or Arm's, to program a model's raw events:
@@ -35,8 +35,8 @@
  *   events/NAME         a named event, as terms ("event=0x3c,umask=0x00")
  * and builds the attr's type and config/config1/config2 from the terms.
  */
-#ifndef HPM_BACKEND_PMU_H
-#define HPM_BACKEND_PMU_H
+#ifndef HPM_BACKEND_HOST_PMU_H
+#define HPM_BACKEND_HOST_PMU_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -89,7 +89,7 @@ struct hpm_pmu {
 	/* cpuinfo (RISC-V) or midr_el1 (Arm) */
 	char cpuid[96]; /* "0x0-0x19-0x0", "0x00000000410fd4f1"; "" when neither is there */
 	const struct hpm_pmu_model *model; /* the PMU model whose cores cpuid names
-	                                    * (core/models.h), or NULL */
+	                                    * (registry/models.h), or NULL */
 	/* sysfs */
 	char name[64]; /* the model's PMU: "cpu" on RISC-V, a core PMU's
 	                * name on Arm ("" when there is none) */

@@ -1,4 +1,5 @@
-/* model.c: the counting behind `hpmstat top` (see top.h).
+/* view-state.c: the state behind `hpmstat top`'s views, struct top_model
+ * (see top.h): its counting session, drill-down and the frames it samples.
  *
  * One hpm_session counts everything; a refresh takes the difference of
  * the cumulative counts since the previous refresh, so every figure on

@@ -1,4 +1,5 @@
-/* workload.c: the command a measurement counts (workload.h). */
+/* child.c: the child process that runs the command a measurement counts
+ * (child.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/workload.h"
+#include "util/child.h"
 
 /* The child the signal handler passes signals to; -1: none. */
 static volatile pid_t forward_to = -1;

@@ -9,8 +9,8 @@
  * never names a model. The built-in models come first; a program may add
  * its own after them (hpm_model_register: the tests' throwaway models).
  */
-#ifndef HPM_CORE_MODELS_H
-#define HPM_CORE_MODELS_H
+#ifndef HPM_REGISTRY_MODELS_H
+#define HPM_REGISTRY_MODELS_H
 
 #include "arch/machine.h"
 #include "arch/model.h"

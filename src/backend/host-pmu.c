@@ -1,5 +1,6 @@
-/* pmu.c: see pmu.h. */
-#include "backend/pmu.h"
+/* host-pmu.c: the host's PMUs, as sysfs and procfs describe them (see
+ * host-pmu.h). */
+#include "backend/host-pmu.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -11,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/models.h"
+#include "registry/models.h"
 
 #define PERF_TYPE_RAW_ 4 /* linux/perf_event.h PERF_TYPE_RAW; the header is not needed here */
 #define PMU_DEVICES    "/bus/event_source/devices"

@@ -1,4 +1,4 @@
-/* model.c: see report.h: slices, per-unit metrics, the summary across runs,
+/* report.c: the report (see report.h): slices, per-unit metrics, the summary across runs,
  * weights and the diff. */
 #include <errno.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* record.c: see record.h. */
+/* runfile-write.c: the run file writer (see runfile-write.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "stat/record.h"
+#include "stat/runfile-write.h"
 #include "util/count-json.h"
 #include "util/run-schema.h"
 #include "util/str.h"

@@ -1,4 +1,5 @@
-/* workload.h: the command a measurement counts, run as a child process.
+/* child.h: the child process that runs the command a measurement counts
+ * (the workload: its functions keep the hpm_workload_ names).
  *
  * Owns: struct hpm_workload, the child's life as perf stat leads it:
  * started as posix_spawn starts one (sharing this process's memory until
@@ -12,8 +13,8 @@
  * with status 127): errors are a negative errno with a one-line message,
  * which the CLI prints.
  */
-#ifndef HPM_CORE_WORKLOAD_H
-#define HPM_CORE_WORKLOAD_H
+#ifndef HPM_UTIL_CHILD_H
+#define HPM_UTIL_CHILD_H
 
 #include <signal.h>
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /* models.c: the one table of PMU models and their machines (see models.h). */
-#include "core/models.h"
+#include "registry/models.h"
 
 #include <stdio.h>
 #include <string.h>

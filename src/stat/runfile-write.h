@@ -1,4 +1,5 @@
-/* record.h: the run file of `hpmstat stat --record` (hpmstat-run(5)).
+/* runfile-write.h: the writer of the run file of `hpmstat stat --record`
+ * (hpmstat-run(5)).
  *
  * Owns: the JSON document a report is made from: schema version, tool,
  * back ends, emulator source, command, times, and for every event its spec,
@@ -6,8 +7,8 @@
  * running times, and the metric values. The reader lives with the report;
  * the schema's name and version, which both check, in util/run-schema.h.
  */
-#ifndef HPM_STAT_RECORD_H
-#define HPM_STAT_RECORD_H
+#ifndef HPM_STAT_RUNFILE_WRITE_H
+#define HPM_STAT_RUNFILE_WRITE_H
 
 #include <stdio.h>
 
