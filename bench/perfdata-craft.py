@@ -15,16 +15,21 @@ sample_id_all.
           pid order, each with a COMM; the samples come from them all
   events  N events (default 20000), one id each; the samples name them
           all in turn
+  callers one function called from N places (default 20000), the samples
+          (with call chains) in it from each in turn: its call tree's
+          node has N children, and so has the HTML flame graph's
 """
 import struct, sys
 
 kind, out, records = sys.argv[1], sys.argv[2], int(sys.argv[3])
 n = int(sys.argv[4]) if len(sys.argv) > 4 else {
-    'ids': 160000, 'mmaps': 80000, 'pids': 160000, 'events': 20000}[kind]
+    'ids': 160000, 'mmaps': 80000, 'pids': 160000, 'events': 20000, 'callers': 20000}[kind]
 GOLDEN = 0x9e3779b97f4a7c15
 M64 = (1 << 64) - 1
 ATTR_SIZE = 128
 ST = 0x1 | 0x2 | 0x4 | 0x100 | 0x10000  # IP TID TIME PERIOD IDENTIFIER
+if kind == 'callers':
+    ST |= 0x20  # CALLCHAIN
 
 
 def attr():
@@ -84,10 +89,13 @@ def mmap2(pid, start, length, name):
         padstr(name) + trailer(pid, pid, t))
 
 
-def sample(ident, ip, pid):
+def sample(ident, ip, pid, chain=None):
     global t
     t += 1
-    rec(9, 2, struct.pack('<QQIIQQ', ident, ip, pid, pid, t, 1000))
+    body = struct.pack('<QQIIQQ', ident, ip, pid, pid, t, 1000)
+    if chain is not None:
+        body += struct.pack('<Q%dQ' % len(chain), len(chain), *chain)
+    rec(9, 2, body)
 
 
 PAGE = 0x1000
@@ -113,6 +121,18 @@ elif kind == 'pids':
     while count < records:
         sample(ID0, 0x400000, 2 + i % n)
         i += 1
+        count += 1
+elif kind == 'callers':
+    # one map without symbols: each address is a frame of its own, the
+    # function's at the map's start, the N call sites after it
+    comm(100, 'crafted')
+    mmap2(100, BASE, 2 * n * PAGE, '/nonexistent/crafted.so')
+    count = 2
+    i = 0
+    while count < records:
+        # the kernel's chain: PERF_CONTEXT_USER, the ip, its caller
+        sample(ID0, BASE + 8, 100, [M64 + 1 - 512, BASE + 8, BASE + (1 + i % n) * 16])
+        i += 7919
         count += 1
 else:
     comm(100, 'crafted')

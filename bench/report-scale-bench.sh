@@ -4,7 +4,8 @@
 # hit the paths a careless reader makes quadratic (issue 27, item 4;
 # bench/perfdata-craft.py): 160000 sample ids that all fall in one slot
 # of a fixed multiplicative hash, 80000 maps of one process given from the
-# top down, 160000 processes forked in descending pid order, 20000 events.
+# top down, 160000 processes forked in descending pid order, 20000 events,
+# one function called from 20000 places (samples with call chains).
 # Prints, for each file, the wall time, CPU time and peak RSS of both
 # tools, run one after the other on the same file. Target: every file in seconds, as
 # perf, and none slower than a plain 1e6-sample report by more than a few
@@ -34,7 +35,7 @@ PY
 printf '%-8s %8s  %-28s %-28s\n' "" "" "hpmstat report" "perf report --stdio"
 printf '%-8s %8s  %-28s %-28s\n' file records "wall     CPU      peak RSS" \
 	"wall     CPU      peak RSS"
-for kind in ids mmaps pids events; do
+for kind in ids mmaps pids events callers; do
 	f="$tmp/$kind.data"
 	python3 "$here/perfdata-craft.py" "$kind" "$f" "$records"
 	h=$(measure "$hpmstat" report -i "$f")

@@ -13,6 +13,7 @@
 #include "arch/model.h"
 #include "report/cells.h"
 #include "report/samples.h"
+#include "util/hash.h"
 #include "util/xalloc.h"
 
 /* perf shows a file's DSO by its base name, the kernel's by its [name]. */
@@ -683,19 +684,37 @@ static void md(const struct rs_report *rs, FILE *out)
 /* The flame graph's tree, built from the folded stacks. */
 struct fnode {
 	char *name;
+	size_t len;
 	uint64_t count;
-	struct fnode *child, *next;
+	struct fnode *parent, *child, *next;
 };
 
-static struct fnode *fchild(struct fnode *p, const char *name, size_t n)
+/* The tree and its nodes by a hash of parent and name (the next free key
+ * on a collision): a walk of the children for each stack, comparing
+ * names, was quadratic in the threads or call sites under one node. */
+struct ftree {
+	struct fnode root;
+	struct hpm_hash_key key;
+	struct hpm_u64map index;
+};
+
+static struct fnode *fchild(struct ftree *t, struct fnode *p, const char *name, size_t n)
 {
-	for (struct fnode *c = p->child; c; c = c->next)
-		if (strlen(c->name) == n && strncmp(c->name, name, n) == 0)
+	uint64_t k = hpm_hash_bytes(&t->key, name, n) ^ hpm_hash_u64(&t->key, (uintptr_t)p);
+	bool added;
+	uint64_t *v;
+	while (v = hpm_u64map_get(&t->index, k++, &added), !added) {
+		struct fnode *c = (struct fnode *)(uintptr_t)*v;
+		if (c->parent == p && c->len == n && memcmp(c->name, name, n) == 0)
 			return c;
+	}
 	struct fnode *c = xcalloc(1, sizeof(*c));
+	*v = (uintptr_t)c;
 	c->name = xmalloc(n + 1);
 	memcpy(c->name, name, n);
 	c->name[n] = '\0';
+	c->len = n;
+	c->parent = p;
 	c->next = p->child;
 	p->child = c;
 	return c;
@@ -767,21 +786,23 @@ static void fdraw(const struct fnode *n, double x, unsigned depth, unsigned maxd
 
 static void flame(const struct rs_report *rs, FILE *out)
 {
-	struct fnode root = {0};
+	struct ftree t = {0};
+	struct fnode *const root = &t.root;
+	hpm_hash_key_new(&t.key);
 	for (unsigned i = 0; i < rs->nr_folded; i++) {
 		const char *s = rs_str(rs, rs->folded[i].stack);
-		struct fnode *at = &root;
-		root.count += rs->folded[i].count;
+		struct fnode *at = root;
+		root->count += rs->folded[i].count;
 		while (*s) {
 			size_t n = strcspn(s, ";");
-			at = fchild(at, s, n);
+			at = fchild(&t, at, s, n);
 			at->count += rs->folded[i].count;
 			s += n;
 			if (*s == ';')
 				s++;
 		}
 	}
-	unsigned maxd = fdepth(&root);
+	unsigned maxd = fdepth(root);
 	if (maxd > 64)
 		maxd = 64;
 	double h = maxd * FG_H;
@@ -790,10 +811,11 @@ static void flame(const struct rs_report *rs, FILE *out)
 	    "<h2>Flame graph</h2>\n<svg class=\"flamegraph\" xmlns=\"http://www.w3.org/2000/svg\" "
 	    "width=\"%.0f\" height=\"%.0f\">\n",
 	    FG_W, h);
-	if (root.count)
-		fdraw(&root, 0, 0, maxd, FG_W / (double)root.count, out);
+	if (root->count)
+		fdraw(root, 0, 0, maxd, FG_W / (double)root->count, out);
 	fputs("</svg>\n", out);
-	ffree(root.child);
+	ffree(root->child);
+	hpm_u64map_free(&t.index);
 }
 
 static void html(const struct rs_report *rs, FILE *out)

@@ -195,6 +195,10 @@ struct priv {
 	/* entries by key: per hist, open addressing of entry index + 1 */
 	unsigned **eh;
 	unsigned *eh_cap;
+	/* the children of every call-tree node that has more than
+	 * CHILD_SCAN: hash of parent, dso and key (the next free key on a
+	 * collision) -> node */
+	struct hpm_u64map child_index;
 	/* folded stacks by interned stack */
 	unsigned *fh; /* stack id -> folded index + 1, sized to nr_str */
 	unsigned fh_cap;
@@ -521,16 +525,62 @@ static unsigned new_node(struct rs_report *rs, const struct frame *f)
 	return rs->nr_node++;
 }
 
+/* A node of more children than this finds them through the child index,
+ * not its list: a function called from thousands of places made each
+ * sample walk them all (a report quadratic in the call sites). */
+#define CHILD_SCAN 8
+
+static uint64_t child_hash(const struct rs_report *rs, unsigned parent, unsigned dso, uint64_t key)
+{
+	uint64_t w[2] = {(uint64_t)parent << 32 | dso, key};
+	return hpm_hash_bytes(report_key(rs), w, sizeof(w));
+}
+
+/* Files node c in the child index under the first free key from its hash
+ * (keyed: a file cannot make such runs long). */
+static void index_child(struct rs_report *rs, unsigned c)
+{
+	struct priv *p = rs->priv;
+	const struct rs_cnode *n = &rs->node[c];
+	uint64_t k = child_hash(rs, n->parent, n->dso, n->key);
+	bool added;
+	uint64_t *v;
+	while (v = hpm_u64map_get(&p->child_index, k++, &added), !added)
+		;
+	*v = c;
+}
+
 /* The child of parent for frame f: perf merges frames of one function by
  * its DSO and start (an unnamed one by its address), not by name. */
 static unsigned child_of(struct rs_report *rs, unsigned parent, const struct frame *f)
 {
-	for (unsigned c = rs->node[parent].child; c; c = rs->node[c].next)
-		if (rs->node[c].dso == f->dso && rs->node[c].key == f->key)
-			return c;
+	struct priv *p = rs->priv;
+	if (rs->node[parent].indexed) {
+		for (uint64_t k = child_hash(rs, parent, f->dso, f->key);; k++) {
+			const uint64_t *v = hpm_u64map_find(&p->child_index, k);
+			if (!v)
+				break;
+			const struct rs_cnode *n = &rs->node[*v];
+			if (n->parent == parent && n->dso == f->dso && n->key == f->key)
+				return (unsigned)*v;
+		}
+	} else {
+		unsigned nr = 0;
+		for (unsigned c = rs->node[parent].child; c; c = rs->node[c].next, nr++)
+			if (rs->node[c].dso == f->dso && rs->node[c].key == f->key)
+				return c;
+		if (nr >= CHILD_SCAN) {
+			rs->node[parent].indexed = true;
+			for (unsigned c = rs->node[parent].child; c; c = rs->node[c].next)
+				index_child(rs, c);
+		}
+	}
 	unsigned c = new_node(rs, f);
+	rs->node[c].parent = parent;
 	rs->node[c].next = rs->node[parent].child;
 	rs->node[parent].child = c;
+	if (rs->node[parent].indexed)
+		index_child(rs, c);
 	return c;
 }
 
@@ -1021,6 +1071,7 @@ void rs_free(struct rs_report *rs)
 		free(p->eh);
 		free(p->eh_cap);
 		free(p->fh);
+		hpm_u64map_free(&p->child_index);
 		hpm_u64map_free(&p->prev_of_id);
 		free(p->frames);
 		free(p->frame_kernel);

@@ -86,6 +86,8 @@ struct rs_cnode {
 	unsigned dso;         /* interned */
 	uint64_t key;         /* the function's start, else the address */
 	unsigned child, next; /* first child, next sibling; 0: none (0 is no node) */
+	unsigned parent;      /* 0 for a root */
+	bool indexed;         /* its children are in the report's child index too */
 	uint64_t period, samples;
 };
 

@@ -9,7 +9,7 @@
 # column). The others need what hpmstat report does not have, each named
 # with its reason. Skipped without the tarball, perl or a working sampler.
 . "$top_srcdir/tests/lib.sh"
-TAR=/usr/src/linux-source-6.12.tar.xz
+TAR=${LINUX_SOURCE_612_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 [ -r "$TAR" ] || skip_all "linux-source-6.12 not installed ($TAR)"
 command -v perl >/dev/null 2>&1 || skip_all "perl not installed"
 T=$(mktemp -d)

@@ -3,12 +3,15 @@
 # reader makes quadratic (issue 27, item 4; bench/perfdata-craft.py
 # writes them): sample ids that all fall in one slot of a fixed
 # multiplicative hash, a process's maps given from the top down, processes
-# forked in descending pid order, many events. Each large file must be
+# forked in descending pid order, many events, a function called from
+# many places (a call-graph node of as many children, and the HTML flame
+# graph's; so are 100000 commands under its root). Each large file must be
 # read within a CPU-time limit (ulimit -t: the machine's load does not
 # count) several times what the reader needs, and far below what the
 # quadratic paths took (160000 ids: about a minute); the report says how
 # many samples it read. Small files of each kind print the rows perf
-# report --stdio prints for them (when perf is installed).
+# report --stdio prints for them (when perf is installed), and the small
+# callers file perf's call graphs.
 . "$top_srcdir/tests/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip_all "no python3"
 tmp=$(mktemp -d)
@@ -16,11 +19,13 @@ trap 'rm -rf "$tmp" "$tap_out" "$tap_err"' EXIT
 craft="$top_srcdir/bench/perfdata-craft.py"
 
 # within KIND RECORDS N CPU-SECONDS DESC CHECK: CHECK (a shell command)
-# holds of the report
+# holds of the report (with the options in $ropts)
+ropts=
 within() {
 	f="$tmp/$1.data"
 	python3 "$craft" "$1" "$f" "$2" "$3"
-	(ulimit -t "$4" && exec "$HPMSTAT" report -i "$f") >"$tap_out" 2>"$tap_err"; rc=$?
+	# shellcheck disable=SC2086
+	(ulimit -t "$4" && exec "$HPMSTAT" report -i "$f" $ropts) >"$tap_out" 2>"$tap_err"; rc=$?
 	[ $rc -eq 0 ] && eval "$6"
 	ok $? "$5"
 	[ $rc -eq 0 ] || diag "exit $rc (137 or 152: killed at the CPU limit of $4 s)" "$(head -3 "$tap_err")"
@@ -37,6 +42,17 @@ within pids 1100001 500000 10 "500000 processes forked in descending pid order: 
 	'[ $(samples 100K) = 1 ]'
 within events 600001 60000 10 "60000 events, each sample another's: read in < 10 s of CPU" \
 	'[ $(samples 10) = 60000 ]'
+# the call graphs' nodes of 40000 children: each sample walked them all
+# (more than 20 s of CPU)
+within callers 200001 40000 10 "a function called from 40000 places, its samples' call chains: read in < 10 s of CPU" \
+	'[ $(samples 199K) = 1 ] && [ $(grep -c " crafted.so " "$tap_out") = 40001 ]'
+# the flame graph's: each folded stack walked them, comparing names
+ropts="--format html"
+within callers 200001 40000 10 "the same as HTML (its flame graph's node of 40000 children): < 10 s of CPU" \
+	'grep -q "^<p>199999 samples," "$tap_out"'
+within pids 300001 100000 10 "HTML of 100000 commands (its flame graph's root of 100000 children): < 10 s of CPU" \
+	'grep -q "^<p>100000 samples," "$tap_out"'
+ropts=
 
 if ! command -v perf >/dev/null 2>&1; then
 	echo "# no perf: the small files are not compared"
@@ -56,5 +72,17 @@ for kind in ids mmaps pids events; do
 	[ $rc -eq 0 ] && [ -s "$tmp/p.rows" ] && cmp -s "$tmp/h.rows" "$tmp/p.rows"
 	ok $? "small $kind file: the rows and sample counts of perf report --stdio ($(wc -l <"$tmp/p.rows") lines)"
 	cmp -s "$tmp/h.rows" "$tmp/p.rows" || diag "$(diff "$tmp/h.rows" "$tmp/p.rows" | head -6)"
+done
+# a function called from 300 places: every branch of each call graph (the
+# limit under their 0.3 %: perf reads 0 as no limit, hpmstat as its 0.5)
+f="$tmp/small-callers.data"
+python3 "$craft" callers "$f" 3000 300
+for g in caller callee; do
+	"$HPMSTAT" report -i "$f" --no-children -g $g --percent-limit 0.1 2>"$tap_err" | grep -v '^#' >"$tmp/h"
+	perf report -i "$f" --stdio --no-children -g $g --percent-limit 0.1 2>/dev/null </dev/null |
+		grep -v '^#' >"$tmp/p"
+	[ "$(grep -c -- '%--0x7f' "$tmp/p")" -ge 300 ] && cmp -s "$tmp/h" "$tmp/p"
+	ok $? "small callers file, -g $g: perf report's call graph line for line ($(wc -l <"$tmp/p") lines)"
+	cmp -s "$tmp/h" "$tmp/p" || diag "$(diff "$tmp/h" "$tmp/p" | head -6)"
 done
 done_testing

@@ -58,7 +58,7 @@ sys.exit(len(rows) < 4 or emu != [None] + [True] * (len(rows) - 1) or
 ok $? "JSON: emulated rows say emulated and the profile, the host row not"
 
 # perf's own checkers, from the Linux 6.1 sources
-src=/usr/src/linux-source-6.1.tar.xz
+src=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 lib=linux-source-6.1/tools/perf/tests/shell
 if [ -r "$src" ] && command -v python3 >/dev/null && command -v bash >/dev/null &&
 	tar -xJf "$src" -C "$dir" "$lib/lib/perf_json_output_lint.py" "$lib/stat+csv_output.sh" 2>/dev/null; then
