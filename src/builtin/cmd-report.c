@@ -76,6 +76,7 @@ struct opts {
 	bool stdio;               /* --stdio: perf's header line */
 	bool quiet;               /* -q: no '#' lines */
 	double percent_limit;     /* --percent-limit */
+	bool percent_limit_given;
 	const char *fields;       /* -F */
 	char **argv;              /* the words, for the messages that quote one */
 };
@@ -197,6 +198,7 @@ static int opt_percent_limit(void *opts, const char *v)
 	if (end == v || *end || errno || !(pc >= 0 && pc <= 100))
 		return cli_usage_error("--percent-limit '%s': a percentage from 0 to 100", v);
 	o->percent_limit = pc;
+	o->percent_limit_given = true;
 	o->samples_only = o->samples_only ? o->samples_only : "--percent-limit";
 	return 0;
 }
@@ -610,6 +612,7 @@ static int samples_report(const char *path, const struct opts *o)
 	ro.children = o->children != 0 && f != RS_FOLDED;
 	ro.show_samples = o->show_nr_samples;
 	ro.percent_limit = o->percent_limit;
+	ro.percent_limit_given = o->percent_limit_given;
 	ro.perf_header = o->stdio;
 	ro.quiet = o->quiet;
 	if (o->sort && rs_parse_sort(o->sort, &ro, err, sizeof(err)) != 0)

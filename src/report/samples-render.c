@@ -176,8 +176,8 @@ static unsigned children(const struct rs_report *rs, unsigned n, uint64_t total,
 	unsigned *c = NULL;
 	for (unsigned k = rs->node[n].child; k; k = rs->node[k].next) {
 		/* perf: min_hit = (u64)(total period x 0.5 / 100), or
-		 * --percent-limit's */
-		double min = rs->opts.percent_limit > 0 ? rs->opts.percent_limit : 0.5;
+		 * --percent-limit's, 0 (every branch) included */
+		double min = rs->opts.percent_limit_given ? rs->opts.percent_limit : 0.5;
 		if (rs->node[k].period < (uint64_t)((double)total * (min / 100)))
 			continue;
 		if (nr == cap) {

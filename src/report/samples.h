@@ -67,6 +67,9 @@ struct rs_opts {
 	bool no_children_col; /* -F without overhead_children: Children added up, not shown */
 	bool fields;          /* -F: perf names the Self column Overhead still */
 	double percent_limit; /* --percent-limit: entries (and graph branches) under it hidden */
+	/* --percent-limit given: its value is the graph threshold too, 0 included
+	 * (perf sets callchain_param.min_percent from it); otherwise perf's 0.5 */
+	bool percent_limit_given;
 	bool perf_header;     /* --stdio: perf's first header line */
 	bool quiet;           /* -q: the entries (and graphs) alone, no '#' lines */
 };

@@ -157,6 +157,20 @@ same_report "-n --percent-limit 1" t.data -n --percent-limit 1
 same_report "--show-nr-samples --no-children" t.data --show-nr-samples --no-children
 same_report "--percent-limit 5" t.data --percent-limit 5
 same_report "--percent-limit 2 --no-children -g caller" t.data --percent-limit 2 --no-children -g caller
+# --percent-limit 0: perf sets the graph threshold from it too, so every
+# branch shows, not only those of 0.5 % and more. Branches of one sample
+# each are many then, and perf orders equal branches by its rb-tree's
+# insertion (the order it met their chains): their lines as a set
+for g in callee caller; do
+	perf report -i t.data --stdio --no-inline --percent-limit 0 --no-children -g $g </dev/null 2>/dev/null |
+		body /dev/stdin | sort >r.perf
+	"$HPMSTAT" report -i t.data --percent-limit 0 --no-children -g $g </dev/null 2>/dev/null |
+		body /dev/stdin | sort >r.hpm
+	[ -s r.perf ] && cmp -s r.perf r.hpm
+	rc=$?
+	[ $rc -eq 0 ] || diag "$(diff r.perf r.hpm | head -20)"
+	ok $rc "--percent-limit 0 --no-children -g $g: perf report's lines, every branch ($(wc -l <r.perf) lines)"
+done
 same_report "-F overhead,sample,period,sym" t.data -F overhead,sample,period,sym
 same_report "--fields overhead_children,overhead,comm,sym -g none" t.data --fields overhead_children,overhead,comm,sym -g none
 same_report "--sort overhead,sym" t.data --sort overhead,sym
