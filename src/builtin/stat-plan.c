@@ -137,7 +137,10 @@ static int apply_event_options(const struct stat_opts *o, struct hpm_session *s)
 		}
 	for (unsigned i = 0; i < s->all.nr; i++) {
 		const struct hpm_evsel *e = &s->all.ev[i];
-		if (e->cgroup && e->kind != HPM_EV_HOST && !s->model_on_perf) {
+		/* perf's tool events (duration_time, ...) take a cgroup name as
+		 * perf's do: the session's clock and rusage, not filtered */
+		bool emulated = e->kind == HPM_EV_MODEL || e->kind == HPM_EV_MODEL_FIXED;
+		if (e->cgroup && emulated && !s->model_on_perf) {
 			cli_error("-G '%s': '%s' is emulated, and the emulator has no cgroups",
 			          e->cgroup, e->name);
 			return EXIT_FAILURE;

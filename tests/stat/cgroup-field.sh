@@ -8,7 +8,14 @@
 . "$top_srcdir/tests/lib.sh"
 H=$HPMSTAT
 scratch_dir
-N=8
+N=9
+
+# an emulated event has no cgroup to count in: one line, exit 1, whatever
+# the host; a tool event beside it is not what is refused
+$H stat -a --backend emu -e duration_time,rob_commitInstr -G /,/ -- true >"$dir/out" 2>"$dir/err"
+rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$dir/err")" -eq 1 ] && grep -q "'rob_commitInstr' is emulated" "$dir/err" && [ ! -s "$dir/out" ]
+ok $? "-G with an emulated event: refused in one line naming it ($(cat "$dir/err"))"
 
 if ! perf stat -a -x, -e cpu-clock -G / true >/dev/null 2>&1; then
 	for t in $(seq $N); do skip "system-wide -G does not count here (or no perf)"; done
@@ -33,6 +40,18 @@ for f in "" "-r 2" "-I 100" "-A"; do
 	ok $? "-x, $f -G /: perf's CSV fields, the cgroup after the event"
 	cmp -s "$dir/h.shape" "$dir/p.shape" || diag "hpmstat: $(head -3 "$dir/h.shape")" "perf:    $(head -3 "$dir/p.shape")"
 done
+
+# perf's tool events under -G: counted (the session's clock, not
+# filtered), the cgroup beside them as beside every row, the rate over the
+# cgroup's clock; hpmstat called duration_time "emulated" and refused it
+$H stat -a -x, -e duration_time,cpu-clock -G /,/ -- sleep 0.15 2>"$dir/h.csv" >/dev/null
+rc=$?
+perf stat -a -x, -e duration_time,cpu-clock -G /,/ sleep 0.15 2>"$dir/p.csv" >/dev/null
+csv_shape "$dir/h.csv" | grep -v "^#" >"$dir/h.shape"
+csv_shape "$dir/p.csv" >"$dir/p.shape"
+[ $rc -eq 0 ] && cmp -s "$dir/h.shape" "$dir/p.shape"
+ok $? "-e duration_time,cpu-clock -G /,/: counted, perf's fields (exit $rc)"
+cmp -s "$dir/h.shape" "$dir/p.shape" || diag "hpmstat: $(cat "$dir/h.shape" "$dir/h.csv" | head -3)" "perf:    $(head -3 "$dir/p.shape")"
 
 # JSON: the same keys in the same order
 key_order() { python3 -c '
