@@ -195,8 +195,12 @@ static void shares(unsigned ncpu)
 		const struct hpm_tc_task *t = find(rows, n, kid[i]);
 		double want = (double)perf_value(tclk[i]);
 		double got = t ? (double)t->v[0].value : 0;
-		tap_ok(t && within(got, want, 0.05),
-		       "%d %% loop (pid %d): cpu-clock from BPF %.2f ms, task-clock %.2f ms",
+		/* 8 %: CI's ASan pass, the loops sharing CPU 0 with the other
+		 * tests, once charged the 20 % loop 189.9 ms against a task-clock
+		 * of 179.6 ms (5.7 %); an attribution to the wrong task or a
+		 * switch missed would be off by the loops' 2.5x ratio */
+		tap_ok(t && within(got, want, 0.08),
+		       "%d %% loop (pid %d): cpu-clock from BPF %.2f ms, task-clock %.2f ms (8 %%)",
 		       pct[i], (int)kid[i], got / 1e6, want / 1e6);
 	}
 	uint64_t sum = 0;
