@@ -69,9 +69,15 @@ ok $? "stat -j opens jansson"
 "$H" stat -j -e task-clock -- true 2>"$T/j" >/dev/null </dev/null
 python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); sys.exit(d["event"] != "task-clock" or d["unit"] != "msec")' "$T/j"
 ok $? "... and prints task-clock's perf fields through it"
-own_libs "$H" stat -r 3 -e task-clock -- true >"$T/libs"
-grep -qx 'libm\.so\.6' "$T/libs"
-ok $? "stat -r 3 opens libm for its noise"
+# (a sanitizer runtime needs libm itself: there it is mapped before main)
+if LD_DEBUG=files "$H" --version 2>&1 >/dev/null </dev/null |
+	grep -q 'file=libm\.so\.6 \[0\]; *needed by [^ ]*lib\(asan\|ubsan\)'; then
+	skip "stat -r 3 opens libm for its noise" "the sanitizer runtime maps libm already"
+else
+	own_libs "$H" stat -r 3 -e task-clock -- true >"$T/libs"
+	grep -qx 'libm\.so\.6' "$T/libs"
+	ok $? "stat -r 3 opens libm for its noise"
+fi
 "$H" stat -r 3 -e task-clock -- true 2>"$T/r" >/dev/null </dev/null
 grep -Eq 'task-clock .*\( \+- *[0-9]+\.[0-9]{2}% \)' "$T/r"
 ok $? "... and prints task-clock's +- as perf does"
