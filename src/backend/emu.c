@@ -185,7 +185,7 @@ static int check_config(const struct hpm_emu_config *c, const struct hpm_emu_mac
 static bool ours(const struct hpm_evsel *e, const void *ctx)
 {
 	(void)ctx;
-	return e->kind == HPM_EV_MODEL || e->kind == HPM_EV_MODEL_FIXED;
+	return hpm_evsel_is_model(e);
 }
 
 /* Whether e's class is one of its model's (the counters it may use are
