@@ -80,6 +80,31 @@ enum hpm_emu_step {
 	                        * change, read them, program and zero them, start them */
 };
 
+/* A machine's words for the steps, as data (hpm_emu_describe_words()):
+ * both emulated machines program their counters by writing a mask to a
+ * register, an event select per counter and a 0 per counter, so only the
+ * instructions differ. Masks are written 0x%08x, values 0x%016x, counter
+ * lists as hpm_emu_counters_str(). */
+struct hpm_emu_step_words {
+	const char *stop;     /* before the mask of STOP */
+	const char *stop_all; /* before all_mask when STOP's mask holds all of it (one
+	                       * write from any state); NULL: as any other */
+	uint32_t all_mask;
+	const char *start;           /* before the mask of START */
+	const char *program[2];      /* around the counter number of PROGRAM, before the value */
+	uint32_t programmable;       /* the counters NO_EVENT and ZERO list */
+	const char *no_event;        /* before the list of NO_EVENT */
+	const char *zero;            /* before the list of ZERO */
+	struct hpm_emu_fixed_words { /* the fixed counters, by name */
+		unsigned counter;
+		const char *zero;    /* the whole ZERO of it, after the list's */
+		const char *program; /* before the value of its PROGRAM (its filter);
+		                      * NULL: never programmed */
+	} fixed[2];
+	unsigned nr_fixed;
+	const char *rotate; /* ROTATE, whole */
+};
+
 /* Sampling. A counter samples as Linux's riscv_pmu_sbi makes one sample:
  * it is written to 2^64 - left, so that it overflows after `left` more
  * events; the overflow interrupt is taken at the end of the cycle in
@@ -219,7 +244,9 @@ struct hpm_emu_machine {
 	                          char *buf, size_t len);
 
 	/* The machine's words for one step (see enum hpm_emu_step); mask,
-	 * counter and value as the step says, the others unused. */
+	 * counter and value as the step says, the others unused. A machine
+	 * that programs as struct hpm_emu_step_words says returns
+	 * hpm_emu_describe_words() of its words. */
 	const char *(*describe)(enum hpm_emu_step step, uint32_t mask, unsigned counter,
 	                        uint64_t value, char *buf, size_t len);
 	/* Optional: how read() takes this vm's counters, in the machine's
@@ -288,5 +315,11 @@ uint64_t hpm_emu_period_left(uint64_t period, uint64_t since_wrap);
 
 /* Counter numbers of a mask as "3,4,11-18" ("" for none). */
 const char *hpm_emu_counters_str(uint32_t mask, char *buf, size_t len);
+
+/* The words w for one step (see enum hpm_emu_step) in buf: a machine's
+ * describe(). Returns buf. */
+const char *hpm_emu_describe_words(const struct hpm_emu_step_words *w, enum hpm_emu_step step,
+                                   uint32_t mask, unsigned counter, uint64_t value, char *buf,
+                                   size_t len);
 
 #endif

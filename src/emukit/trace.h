@@ -116,4 +116,17 @@ const void *hpm_emu_trace_head(const struct hpm_emu_trace *t, uint32_t c);
 const void *hpm_emu_trace_items(const struct hpm_emu_trace *t, uint32_t c, uint32_t *nr);
 void hpm_emu_trace_free(struct hpm_emu_trace *t);
 
+/* A hart's place in the trace its machine replays over and over: run
+ * `run`, of which `done` cycles are already replayed (all 0: the start). */
+struct hpm_emu_trace_cursor {
+	size_t run;
+	uint64_t done;
+};
+/* Takes the rest of the cursor's run (of `full` cycles), at most max
+ * (>= 1) of it, and returns its cycles; after a run's last cycle the
+ * cursor is at the next run, after the last of the nr_runs at the trace's
+ * start again (a trace shorter than what is counted is replayed again). */
+uint64_t hpm_emu_trace_cursor_take(struct hpm_emu_trace_cursor *c, uint64_t full, uint64_t max,
+                                   size_t nr_runs);
+
 #endif
