@@ -34,10 +34,12 @@ static size_t append(char *buf, size_t len, size_t n, const char *text)
 	return w < 0 ? len : n + (size_t)w;
 }
 
-const char *hpm_emu_describe_words(const struct hpm_emu_step_words *w, enum hpm_emu_step step,
-                                   uint32_t mask, unsigned counter, uint64_t value, char *buf,
-                                   size_t len)
+const char *hpm_emu_describe(const struct hpm_emu_machine *m, enum hpm_emu_step step, uint32_t mask,
+                             unsigned counter, uint64_t value, char *buf, size_t len)
 {
+	const struct hpm_emu_step_words *w = m->words;
+	if (!w)
+		return m->describe(step, mask, counter, value, buf, len);
 	char cb[128];
 	buf[0] = '\0';
 	switch (step) {

@@ -486,12 +486,6 @@ static const struct hpm_emu_step_words words = {
               "msr their PMEVTYPER<n>_EL0 and PMEVCNTR<n>_EL0, 0, msr PMCNTENSET_EL0",
 };
 
-static const char *describe(enum hpm_emu_step step, uint32_t mask, unsigned counter, uint64_t value,
-                            char *buf, size_t len)
-{
-	return hpm_emu_describe_words(&words, step, mask, counter, value, buf, len);
-}
-
 #define ARM_MACHINE(id, core_name, model_name)                                                     \
 	static const struct arm_mach mach_##id = {core_name, model_name, &hpm_machine_##id};       \
 	static int create_##id(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm **out,       \
@@ -510,7 +504,7 @@ static const char *describe(enum hpm_emu_step step, uint32_t mask, unsigned coun
 	    .run = vm_run,                                                                         \
 	    .read = vm_read,                                                                       \
 	    .unproduced = vm_unproduced,                                                           \
-	    .describe = describe,                                                                  \
+	    .words = &words,                                                                       \
 	    .describe_read = describe_read, /* no sampling operations: PMUv3 overflow interrupts   \
 	                                       are not modelled yet */                             \
 	    .commands = &arm_emu_commands,                                                         \

@@ -689,19 +689,13 @@ static const struct hpm_emu_step_words words = {
               "mhpmevent and mhpmcounter 0, csrc mcountinhibit",
 };
 
-static const char *describe(enum hpm_emu_step step, uint32_t mask, unsigned counter, uint64_t value,
-                            char *buf, size_t len)
-{
-	return hpm_emu_describe_words(&words, step, mask, counter, value, buf, len);
-}
-
 /* The operations both machines share: they differ in their model's table.
  * cycle_sampler: the free list's occupancy is in exactly one quarter every
  * cycle (workload-model.c checks it one-hot). */
 #define KMH_MACHINE_OPS                                                                            \
 	.max_harts = EMU_MAX_HARTS, .default_profile = "balanced", .free = vm_free,                \
 	.set_event = vm_set_event, .zero = vm_zero, .inhibit = vm_inhibit, .run = vm_run,          \
-	.read = vm_read, .unproduced = vm_unproduced, .describe = describe,                        \
+	.read = vm_read, .unproduced = vm_unproduced, .words = &words,                             \
 	.set_period = vm_set_period,                                                               \
 	.cycle_sampler = "me_freelist_1_4_valid+me_freelist_2_4_valid+me_freelist_3_4_valid+"      \
 	                 "me_freelist_4_4_valid",                                                  \
