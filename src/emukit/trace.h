@@ -3,7 +3,8 @@
  * Owns: struct hpm_emu_trace_format (what a machine hands in: its magic
  * line, limits and the callbacks that read its fields), struct
  * hpm_emu_trace_writer and struct hpm_emu_trace (a whole trace, validated
- * and held in memory).
+ * and held in memory), and struct hpm_emu_trace_cursor (where a machine's
+ * hart is in the trace it replays over and over).
  *
  * A trace is a text file whose first line that is not blank or a comment
  * (#) is the format's magic, then one run per line:
