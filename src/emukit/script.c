@@ -57,19 +57,20 @@ static bool stopped(const struct hpm_emu_script *s, uint64_t nr_runs)
 }
 
 int hpm_emu_script_loop(struct hpm_emu_script *s, uint64_t total, const char *unit,
-                        hpm_emu_script_step_fn *step, void *it, char *err, size_t errlen)
+                        hpm_emu_script_steps_fn *steps, void *it, char *err, size_t errlen)
 {
-	uint64_t done = 0;
-	for (uint64_t next = 1; done < total; next++) { /* next: the number of the step */
+	uint64_t done = 0, next = 1; /* the number of the next step */
+	while (done < total) {
 		if (stopped(s, next)) {
 			snprintf(err, errlen, "interrupted after %llu of %llu %s",
 			         (unsigned long long)done, (unsigned long long)total, unit);
 			return -1;
 		}
-		uint64_t moved = 0;
-		if (step(s->machine, it, done, total, &moved, err, errlen) < 0)
+		unsigned made = 0;
+		if (steps(s->machine, it, &done, total, 1024u - (unsigned)(next & 1023u), &made,
+		          err, errlen) < 0)
 			return -1;
-		done += moved;
+		next += made;
 	}
 	return 0;
 }

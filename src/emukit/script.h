@@ -64,17 +64,17 @@ int hpm_emu_script_exec(struct hpm_emu_script *s, const char *line, char *err, s
 /* Long loops stop with an error once *stop is non-zero (NULL: never). */
 void hpm_emu_script_set_stop(struct hpm_emu_script *s, const volatile sig_atomic_t *stop);
 
-/* One of hpm_emu_script_loop()'s steps (a run): counts the run of `it`
- * that follows `done` of the loop's total (at most total - done of it) and
- * sets *moved to how far it moved done on (>= 1): 0, or -1 with the reason
- * in err. */
-typedef int hpm_emu_script_step_fn(void *machine, void *it, uint64_t done, uint64_t total,
-                                   uint64_t *moved, char *err, size_t errlen);
+/* A batch of hpm_emu_script_loop()'s steps (runs): at most max of them,
+ * none once *done (of the loop's total so far) reaches total, each moving
+ * *done on by at least 1; *made gets how many it took. Batches keep the
+ * per-run loop in the machine, where its counting inlines. */
+typedef int hpm_emu_script_steps_fn(void *machine, void *it, uint64_t *done, uint64_t total,
+                                    unsigned max, unsigned *made, char *err, size_t errlen);
 /* Steps until `total` (cycles of `run`, runs of `replay`) is done, or a
  * step fails, or the stop flag, looked at before every 1024th step, says
  * so: -1 with "interrupted after DONE of TOTAL UNIT". */
 int hpm_emu_script_loop(struct hpm_emu_script *s, uint64_t total, const char *unit,
-                        hpm_emu_script_step_fn *step, void *it, char *err, size_t errlen);
+                        hpm_emu_script_steps_fn *steps, void *it, char *err, size_t errlen);
 
 /* Starts recording to path (replacing a recording in progress). */
 int hpm_emu_script_trace(struct hpm_emu_script *s, const char *path, char *err, size_t errlen);

@@ -51,14 +51,14 @@ static int toy_num(struct hpm_emu_script *s, void *machine, char **w, unsigned n
 	return 0;
 }
 
-/* one step a run: the loop and its stop are the core's */
-static int toy_step(void *machine, void *it, uint64_t done, uint64_t total, uint64_t *moved,
-                    char *err, size_t errlen)
+/* one step a run, taken one at a time: the loop's batches are the core's */
+static int toy_steps(void *machine, void *it, uint64_t *done, uint64_t total, unsigned max,
+                     unsigned *made, char *err, size_t errlen)
 {
 	struct toy *t = machine;
-	(void)it, (void)done, (void)total, (void)err, (void)errlen;
-	t->steps++;
-	*moved = 1;
+	(void)it, (void)err, (void)errlen;
+	for (*made = 0; *made < max && *done < total; ++*made, ++*done)
+		t->steps++;
 	return 0;
 }
 
@@ -69,7 +69,7 @@ static int toy_loop(struct hpm_emu_script *s, void *machine, char **w, unsigned 
 	(void)machine, (void)n, (void)line;
 	if (hpm_emu_script_number(s, "count", w[1], &total, err, errlen) < 0)
 		return -1;
-	return hpm_emu_script_loop(s, total, "runs", toy_step, NULL, err, errlen);
+	return hpm_emu_script_loop(s, total, "runs", toy_steps, NULL, err, errlen);
 }
 
 static const struct hpm_emu_script_cmd toy_cmds[] = {

@@ -214,21 +214,30 @@ struct stream_it {
 	struct arm_src_stream *st;
 };
 
-/* The next run of the stream, checked before it is counted. */
-static int run_step(void *machine, void *it, uint64_t done, uint64_t total, uint64_t *moved,
-                    char *err, size_t errlen)
+/* Runs of the stream, each checked before it is counted. */
+static int run_steps(void *machine, void *it, uint64_t *done, uint64_t total, unsigned max,
+                     unsigned *made, char *err, size_t errlen)
 {
 	const struct stream_it *si = it;
-	uint64_t left = total - done;
-	struct arm_emu_run run;
-	arm_src_stream_next(si->st, left, &run);
-	if (run.cycles == 0 || run.cycles > left) {
-		snprintf(err, errlen, "profile '%s' produced a bad run",
-		         arm_src_profile_name(si->p));
-		return -1;
+	uint64_t d = *done;
+	unsigned m = 0;
+
+	for (; m < max && d < total; m++) {
+		uint64_t left = total - d;
+		struct arm_emu_run run;
+		arm_src_stream_next(si->st, left, &run);
+		if (run.cycles == 0 || run.cycles > left) {
+			snprintf(err, errlen, "profile '%s' produced a bad run",
+			         arm_src_profile_name(si->p));
+			return -1;
+		}
+		if (count_run(machine, &run, err, errlen) < 0)
+			return -1;
+		d += run.cycles;
 	}
-	*moved = run.cycles;
-	return count_run(machine, &run, err, errlen);
+	*done = d;
+	*made = m;
+	return 0;
 }
 
 static int cmd_run(struct hpm_emu_script *core, void *machine, char **w, unsigned n,
@@ -248,7 +257,7 @@ static int cmd_run(struct hpm_emu_script *core, void *machine, char **w, unsigne
 	}
 	struct arm_src_stream *st = arm_src_stream_new(p, seed);
 	struct stream_it it = {p, st};
-	int ret = hpm_emu_script_loop(core, cycles, "cycles", run_step, &it, err, errlen);
+	int ret = hpm_emu_script_loop(core, cycles, "cycles", run_steps, &it, err, errlen);
 	/* runs are keyed by the profile's address: a later profile file
 	 * loaded there must not hit this one's cached rules */
 	arm_emu_forget_source(s->m, p);
@@ -263,22 +272,27 @@ struct replay_it {
 	const char *path;
 };
 
-/* Run number `done` of the trace; an error names the run. */
-static int replay_step(void *machine, void *it, uint64_t done, uint64_t total, uint64_t *moved,
-                       char *err, size_t errlen)
+/* Runs of the trace, from run *done on; an error names the run. */
+static int replay_steps(void *machine, void *it, uint64_t *done, uint64_t total, unsigned max,
+                        unsigned *made, char *err, size_t errlen)
 {
 	const struct replay_it *ri = it;
-	struct arm_emu_run run;
-	(void)total;
-	arm_src_trace_run_at(ri->t, (size_t)done, &run);
-	*moved = 1;
-	if (count_run(machine, &run, err, errlen) < 0) {
-		char why[512];
-		snprintf(why, sizeof(why), "%s", err);
-		snprintf(err, errlen, "%s: run %llu: %s", ri->path, (unsigned long long)done + 1,
-		         why);
-		return -1;
+	uint64_t d = *done;
+	unsigned m = 0;
+
+	for (; m < max && d < total; m++, d++) {
+		struct arm_emu_run run;
+		arm_src_trace_run_at(ri->t, (size_t)d, &run);
+		if (count_run(machine, &run, err, errlen) < 0) {
+			char why[512];
+			snprintf(why, sizeof(why), "%s", err);
+			snprintf(err, errlen, "%s: run %llu: %s", ri->path,
+			         (unsigned long long)d + 1, why);
+			return -1;
+		}
 	}
+	*done = d;
+	*made = m;
 	return 0;
 }
 
@@ -296,8 +310,8 @@ static int cmd_replay(struct hpm_emu_script *core, void *machine, char **w, unsi
 		return -1;
 	}
 	struct replay_it it = {t, w[1]};
-	int ret = hpm_emu_script_loop(core, arm_src_trace_nr_runs(t), "runs", replay_step, &it, err,
-	                              errlen);
+	int ret = hpm_emu_script_loop(core, arm_src_trace_nr_runs(t), "runs", replay_steps, &it,
+	                              err, errlen);
 	arm_emu_forget_source(s->m, t);
 	arm_src_trace_free(t);
 	return ret;

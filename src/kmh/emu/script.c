@@ -153,25 +153,35 @@ struct workload_it {
 	struct emu_workload *wl;
 };
 
-/* The next run of the workload, checked before it is counted. */
-static int run_step(void *machine, void *it, uint64_t done, uint64_t total, uint64_t *moved,
-                    char *err, size_t errlen)
+/* Runs of the workload, each checked before it is counted. */
+static int run_steps(void *machine, void *it, uint64_t *done, uint64_t total, unsigned max,
+                     unsigned *made, char *err, size_t errlen)
 {
 	const struct workload_it *w = it;
-	uint64_t left = total - done;
-	struct emu_run run;
-	memset(&run, 0, sizeof(run));
-	emu_workload_next(w->wl, left, &run);
-	if (run.cycles == 0 || run.cycles > left || run.mode >= EMU_NR_MODES) {
-		snprintf(err, errlen,
-		         "profile '%s' produced a bad run (%llu cycles, mode %u, asked for at "
-		         "most %llu)",
-		         emu_profile_name(w->p), (unsigned long long)run.cycles, run.mode,
-		         (unsigned long long)left);
-		return -1;
+	uint64_t d = *done;
+	unsigned m = 0;
+
+	for (; m < max && d < total; m++) {
+		uint64_t left = total - d;
+		struct emu_run run;
+		memset(&run, 0, sizeof(run));
+		emu_workload_next(w->wl, left, &run);
+		if (run.cycles == 0 || run.cycles > left || run.mode >= EMU_NR_MODES) {
+			snprintf(
+			    err, errlen,
+			    "profile '%s' produced a bad run (%llu cycles, mode %u, asked for at "
+			    "most %llu)",
+			    emu_profile_name(w->p), (unsigned long long)run.cycles, run.mode,
+			    (unsigned long long)left);
+			return -1;
+		}
+		if (feed_run(machine, &run, err, errlen) < 0)
+			return -1;
+		d += run.cycles;
 	}
-	*moved = run.cycles;
-	return feed_run(machine, &run, err, errlen);
+	*done = d;
+	*made = m;
+	return 0;
 }
 
 static int cmd_run(struct hpm_emu_script *core, void *machine, char **w, unsigned n,
@@ -204,21 +214,28 @@ static int cmd_run(struct hpm_emu_script *core, void *machine, char **w, unsigne
 		return -1;
 	}
 	struct workload_it it = {p, wl};
-	int ret = hpm_emu_script_loop(core, cycles, "cycles", run_step, &it, err, errlen);
+	int ret = hpm_emu_script_loop(core, cycles, "cycles", run_steps, &it, err, errlen);
 	emu_forget_source(s->emu, wl);
 	emu_workload_free(wl);
 	return ret;
 }
 
-/* Run number `done` of the trace. */
-static int replay_step(void *machine, void *it, uint64_t done, uint64_t total, uint64_t *moved,
-                       char *err, size_t errlen)
+/* Runs of the trace, from run *done on. */
+static int replay_steps(void *machine, void *it, uint64_t *done, uint64_t total, unsigned max,
+                        unsigned *made, char *err, size_t errlen)
 {
-	struct emu_run run;
-	(void)total;
-	emu_trace_run_at(it, (size_t)done, &run);
-	*moved = 1;
-	return feed_run(machine, &run, err, errlen);
+	uint64_t d = *done;
+	unsigned m = 0;
+
+	for (; m < max && d < total; m++, d++) {
+		struct emu_run run;
+		emu_trace_run_at(it, (size_t)d, &run);
+		if (feed_run(machine, &run, err, errlen) < 0)
+			return -1;
+	}
+	*done = d;
+	*made = m;
+	return 0;
 }
 
 static int cmd_replay(struct hpm_emu_script *core, void *machine, char **w, unsigned n,
@@ -235,7 +252,7 @@ static int cmd_replay(struct hpm_emu_script *core, void *machine, char **w, unsi
 		return -1;
 	}
 	int ret =
-	    hpm_emu_script_loop(core, emu_trace_nr_runs(t), "runs", replay_step, t, err, errlen);
+	    hpm_emu_script_loop(core, emu_trace_nr_runs(t), "runs", replay_steps, t, err, errlen);
 	emu_forget_source(s->emu, t);
 	emu_trace_free(t);
 	return ret;
