@@ -184,8 +184,7 @@ static void info_family(FILE *o, enum hpm_expo_format f, const struct hpm_sessio
 	 * session of host events alone */
 	bool model_rows = false;
 	for (unsigned i = 0; i < s->all.nr; i++)
-		model_rows |=
-		    s->all.ev[i].kind == HPM_EV_MODEL || s->all.ev[i].kind == HPM_EV_MODEL_FIXED;
+		model_rows |= hpm_evsel_is_model(&s->all.ev[i]);
 	/* the convention's name for what a program is (Prometheus's
 	 * prometheus_build_info, node_exporter's node_exporter_build_info) */
 	family(o, f, "hpm_build", FAM_INFO, NULL,
