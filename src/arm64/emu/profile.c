@@ -48,18 +48,6 @@ static int parse_range(const char *s, uint32_t *lo, uint32_t *hi)
 	return emu_profile_range(s, MAX_LEN, lo, hi) ? 0 : -1;
 }
 
-static int find_name(const char *const *names, size_t stride, unsigned n, const char *name)
-{
-	for (unsigned i = 0; i < n; i++) {
-		const char *const *nm = (const char *const *)((const char *)names + i * stride);
-		if (strcmp(*nm, name) == 0)
-			return (int)i;
-	}
-	return -1;
-}
-#define FIND(arr, n, key)                                                                          \
-	((n) == 0 ? -1 : find_name((const char *const *)&(arr)[0].name, sizeof((arr)[0]), n, key))
-
 static bool cycle_key(struct emu_profile_parser *kps, void *rec, const char *key, char *val)
 {
 	struct parser *ps = kps->model;
@@ -485,7 +473,7 @@ static int resolve_runs(struct parser *ps, struct cls *c)
 				break;
 			}
 		}
-		int k = FIND(p->cycs, p->nr_cycs, t);
+		int k = EMU_PROFILE_INDEX(p->cycs, p->nr_cycs, t);
 		if (k < 0) {
 			ret = fail_at(ps, c->runs_line, "unknown cycle '%s'", t);
 			break;
@@ -664,7 +652,7 @@ static int phase_classes(struct parser *ps, struct phase *ph, bool phased)
 	ph->mix_cls = xcalloc(ph->nr_mix, sizeof(unsigned));
 	double *w = xcalloc(ph->nr_mix, sizeof(double));
 	for (unsigned k = 0; k < ph->nr_mix; k++) {
-		int c = FIND(p->clss, p->nr_clss, ph->mix_names[k]);
+		int c = EMU_PROFILE_INDEX(p->clss, p->nr_clss, ph->mix_names[k]);
 		if (c < 0) {
 			free(w);
 			return fail_at(ps, ph->mix_lines[k], "unknown class '%s'",
@@ -700,7 +688,7 @@ static int phase_contexts(struct parser *ps, struct phase *ph)
 	ph->ctxs = xcalloc(p->nr_ctxs, sizeof(double));
 	if (ph->nr_ctx_mix) {
 		for (unsigned k = 0; k < ph->nr_ctx_mix; k++) {
-			int c = FIND(p->ctxs, p->nr_ctxs, ph->ctx_names[k]);
+			int c = EMU_PROFILE_INDEX(p->ctxs, p->nr_ctxs, ph->ctx_names[k]);
 			if (c < 0)
 				return fail_at(ps, ph->ctx_lines[k], "unknown context '%s'",
 				               ph->ctx_names[k]);
@@ -801,7 +789,7 @@ static int finish_functions(struct parser *ps)
 		if (f->lo + f->size < f->lo)
 			return fail_at(ps, f->line, "function '%s' runs past 2^64", f->name);
 		if (f->ctx_name) {
-			int c = FIND(p->ctxs, p->nr_ctxs, f->ctx_name);
+			int c = EMU_PROFILE_INDEX(p->ctxs, p->nr_ctxs, f->ctx_name);
 			if (c < 0)
 				return fail_at(ps, f->line, "unknown context '%s'", f->ctx_name);
 			f->ctx = (unsigned)c;
