@@ -341,6 +341,7 @@ static const struct emu_profile_section sections[] = {
 static const struct emu_profile_format arm_format = {
     .top = &top_section,
     .sections = sections,
+    .nul_byte = "cannot read: a NUL byte in the file",
     .bad_section = "bad section header '%s' ([KIND NAME])",
     .bad_name = "bad or missing section name '%s'",
     .not_key_value = "expected KEY = VALUE or [KIND NAME], got '%s'",
@@ -1005,8 +1006,8 @@ static void profile_free(struct arm_src_profile *p)
 	free(p);
 }
 
-static struct arm_src_profile *parse(const char *file, const char *text, bool builtin, char *err,
-                                     size_t errlen)
+static struct arm_src_profile *parse(const char *file, const char *text, size_t len, bool builtin,
+                                     char *err, size_t errlen)
 {
 	struct arm_src_profile *p = xcalloc(1, sizeof(*p));
 	struct parser ps = {.p = p};
@@ -1018,8 +1019,7 @@ static struct arm_src_profile *parse(const char *file, const char *text, bool bu
 	p->fsw_hi = 5000;
 	p->builtin = builtin;
 	p->origin = xstrdup(builtin ? "built-in" : file);
-	bool ok =
-	    emu_profile_read(&ps.kit, &arm_format, p, file, text, strlen(text)) && finish(&ps) == 0;
+	bool ok = emu_profile_read(&ps.kit, &arm_format, p, file, text, len) && finish(&ps) == 0;
 	emu_profile_parser_free(&ps.kit);
 	if (!ok) {
 		hpm_diag_format(&ps.kit.diag, err, errlen);
@@ -1033,8 +1033,8 @@ static struct arm_src_profile *parse(const char *file, const char *text, bool bu
 static void *parse_builtin(unsigned i)
 {
 	char err[320];
-	return parse(arm_src_builtin_texts[i].file, arm_src_builtin_texts[i].text, true, err,
-	             sizeof(err));
+	const char *text = arm_src_builtin_texts[i].text;
+	return parse(arm_src_builtin_texts[i].file, text, strlen(text), true, err, sizeof(err));
 }
 
 static const char *registry_name(const void *p)
@@ -1047,14 +1047,10 @@ static void registry_free(void *p)
 	profile_free(p);
 }
 
-/* a file's text must be all of it */
+/* a file's text, all of it (a NUL byte is refused) */
 static void *parse_file(const char *path, const char *text, size_t len, char *err, size_t errlen)
 {
-	if (strlen(text) != len) {
-		snprintf(err, errlen, "%s: cannot read: a NUL byte in the file", path);
-		return NULL;
-	}
-	return parse(path, text, false, err, errlen);
+	return parse(path, text, len, false, err, errlen);
 }
 
 static struct emu_profile_registry registry = {
@@ -1082,7 +1078,7 @@ const struct arm_src_profile *arm_src_profile_at(unsigned i)
 const struct arm_src_profile *arm_src_profile_parse(const char *file, const char *text, char *err,
                                                     size_t errlen)
 {
-	struct arm_src_profile *p = parse(file, text, false, err, errlen);
+	struct arm_src_profile *p = parse(file, text, strlen(text), false, err, errlen);
 	return p ? emu_profile_registry_keep(&registry, p) : NULL;
 }
 
