@@ -153,6 +153,31 @@ $H stat -C 0 --per-cluster -x, -e cpu-clock true 2>"$dir/c.csv" >/dev/null
 [ "$(cut -d, -f1,2 "$dir/c.csv")" = "$want,1" ]
 ok $? "--per-cluster -C 0 on this machine: $want from its sysfs ($(cut -d, -f1,2 "$dir/c.csv"))"
 
+# perf 6.12 itself, when it is the peer (perf612_peer in tests/lib.sh):
+# the same modes on this machine's sysfs, the prefixes and CPU counts of
+# CSV, std and JSON beside perf 6.12's
+perf612_peer
+for m in --per-cluster --per-cache --per-cache=L1 --per-cache=L2 --per-cache=L3 --per-cache=L4; do
+	if ! $peer_is_612; then
+		skip "$m -a beside perf 6.12" "no perf 6.12 peer in the test cache (make perf612-peer)"
+		continue
+	fi
+	"$peer" stat -a $m -x, -e cpu-clock sleep 0.05 2>"$dir/p.csv" >/dev/null
+	$H stat -a $m -x, -e cpu-clock sleep 0.05 2>"$dir/h.csv" >/dev/null
+	"$peer" stat -a $m -e cpu-clock sleep 0.05 2>"$dir/p.std" >/dev/null
+	$H stat -a $m -e cpu-clock sleep 0.05 2>"$dir/h.std" >/dev/null
+	"$peer" stat -a $m -j -e cpu-clock sleep 0.05 2>"$dir/p.json" >/dev/null
+	$H stat -a $m -j -e cpu-clock sleep 0.05 2>"$dir/h.json" >/dev/null
+	# std: everything before the count (the id padded as perf pads it)
+	std_prefix() { sed -n 's/^\([^ ].* \)  *[0-9.,]* msec cpu-clock.*/\1/p' "$1"; }
+	json_prefix() { sed 's/"counter-value" : .*//' "$1"; }
+	[ -s "$dir/p.csv" ] && [ "$(cut -d, -f1,2 "$dir/h.csv")" = "$(cut -d, -f1,2 "$dir/p.csv")" ] &&
+		[ "$(std_prefix "$dir/h.std")" = "$(std_prefix "$dir/p.std")" ] &&
+		[ "$(json_prefix "$dir/h.json")" = "$(json_prefix "$dir/p.json")" ]
+	ok $? "$m -a: CSV, std and JSON prefixes are perf 6.12's ($(cut -d, -f1,2 "$dir/p.csv" | tr '\n' ' '))"
+	[ $? -eq 0 ] || diag "perf:" "$(cat "$dir/p.csv" "$dir/p.std" "$dir/p.json")" "hpmstat:" "$(cat "$dir/h.csv" "$dir/h.std" "$dir/h.json")"
+done
+
 # ------------------------------------------------ metric spellings
 # --metric-only without -M or --topdown: perf's table of the default
 # events' ratios; the emulated Arm harts count the same for the same
