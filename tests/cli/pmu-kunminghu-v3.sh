@@ -75,6 +75,22 @@ $H report --diff "$tmp/v2.json" "$tmp/v3.json" >"$tmp/diff" 2>"$tmp/diff.err"
 ok $? "report --diff of a kunminghu run and a kunminghu-v3 run shows the diff"
 grep -q 'kunminghu table.*kunminghu-v3 table.*not comparable' "$tmp/diff.err"
 ok $? "report --diff of the two tables warns that the figures are not comparable"
+# which table the figures are of (detection cannot tell the two apart):
+# -j --json-extra's pmu-table on each model row (none on a host event's),
+# the exposition's hpm_build_info table label; plain -j keeps perf's keys
+for t in kunminghu-v2 kunminghu-v3; do
+	$H stat --pmu $t -j --json-extra -e rob_commitInstr,cycles,task-clock --emu-cycles 100000 \
+		--openmetrics "$tmp/$t.om" -- true >"$tmp/$t.jx" 2>&1
+	[ "$(grep -c '"event" : "rob_commitInstr".*"pmu-table" : "'$t'"' "$tmp/$t.jx")" = 1 ] &&
+		[ "$(grep -c '"event" : "cycles".*"pmu-table" : "'$t'"' "$tmp/$t.jx")" = 1 ] &&
+		! grep '"event" : "task-clock"' "$tmp/$t.jx" | grep -q pmu-table
+	ok $? "stat --pmu $t -j --json-extra: pmu-table $t on the model's rows, none on task-clock"
+	grep -q '^hpm_build_info{.*,table="'$t'",' "$tmp/$t.om"
+	ok $? "stat --pmu $t --openmetrics: hpm_build_info's table is $t"
+done
+$H stat --pmu kunminghu-v3 -j -e rob_commitInstr --emu-cycles 100000 -- true >"$tmp/j" 2>&1
+! grep -q pmu-table "$tmp/j"; ok $? "stat -j without --json-extra: no pmu-table (perf's keys only)"
+
 # record --backend emu --pmu kunminghu-v3: the attr perf reads back carries
 # v3's encoding (perf evlist prints the config as perf reads it)
 run_ok "record --backend emu --pmu kunminghu-v3" $H record --backend emu --pmu kunminghu-v3 \
