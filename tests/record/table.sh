@@ -5,7 +5,8 @@
 # perf.data (hpmstat's own feature section, which perf passes over by its
 # size) and report reads it back:
 # - report's header names the table of each recording (kunminghu-v2 and
-#   kunminghu-v3, as `record --pmu` chose), --format json as pmu_model;
+#   kunminghu-v3, as `record --pmu` chose), --format json as pmu_model,
+#   --format csv in a comment line before its header;
 # - --pmu of the other table is refused with the reason, --pmu of the same
 #   table (any of its names) is not;
 # - a table this hpmstat does not know is read with one warning naming it;
@@ -39,6 +40,14 @@ grep -qx '# PMU model: Kunminghu (kunminghu-v2) (the table of the recorded raw e
 ok $? "report's header names kunminghu-v2"
 "$H" report -i v3.data --format json >"$T/v3.json" 2>"$tap_err"
 out_is "report --format json: pmu_model" "kunminghu-v3" "$JSONCHECK" pmu_model <"$T/v3.json"
+# the CSV's comment lines before its header name it too (perf's CSV has no
+# place for it); every row after them is the table's
+for t in v2 v3; do
+	"$H" report -i $t.data --format csv >"$tap_out" 2>"$tap_err"
+	sed -n '/^event,/q;p' "$tap_out" |
+		grep -qx "# PMU model: Kunminghu (kunminghu-$t) (the table of the recorded raw events)"
+	ok $? "report --format csv: a comment line before the header names kunminghu-$t"
+done
 
 # a table this hpmstat does not know (a newer hpmstat's, or a file edited):
 # read, with one warning line naming it; a known table's file has none
