@@ -75,6 +75,18 @@ $H report --diff "$tmp/v2.json" "$tmp/v3.json" >"$tmp/diff" 2>"$tmp/diff.err"
 ok $? "report --diff of a kunminghu run and a kunminghu-v3 run shows the diff"
 grep -q 'kunminghu table.*kunminghu-v3 table.*not comparable' "$tmp/diff.err"
 ok $? "report --diff of the two tables warns that the figures are not comparable"
+# a run file of one table read as the other (its kind relabelled): refused
+# with the reason, since rob_commitInstr's recorded mhpmevent (backend 51 on
+# v3, 53 on v2) is the other table's encoding
+sed 's/"kind": "kunminghu-v3"/"kind": "kunminghu"/' "$tmp/v3.json" >"$tmp/v3as2.json"
+run_fails_with "a kunminghu-v3 run file labelled kunminghu is refused with the reason" \
+	"kind 'kunminghu' (the kunminghu-v2 table), but mhpmevent 0x4000000000000033 is the kunminghu-v3 table's encoding of 'rob_commitInstr': a run of one table read as the other's" \
+	$H report "$tmp/v3as2.json"
+sed 's/"kind": "kunminghu"/"kind": "kunminghu-v3"/' "$tmp/v2.json" >"$tmp/v2as3.json"
+run_fails_with "a kunminghu-v2 run file labelled kunminghu-v3 is refused with the reason" \
+	"mhpmevent 0x4000000000000035 is the kunminghu-v2 table's encoding of 'rob_commitInstr'" \
+	$H report "$tmp/v2as3.json"
+run_ok "the kunminghu-v3 run file as written is read" $H report "$tmp/v3.json"
 # which table the figures are of (detection cannot tell the two apart):
 # -j --json-extra's pmu-table on each model row (none on a host event's),
 # the exposition's hpm_build_info table label; plain -j keeps perf's keys
