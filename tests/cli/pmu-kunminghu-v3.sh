@@ -34,6 +34,17 @@ grep -q "dispatch_stall_cycle_iq *backend:45" "$tmp/list"; ok $? "list --pmu kun
 ! grep -qE "^ +BpWrong +[a-z]+:[0-9]" "$tmp/list"; ok $? "list --pmu kunminghu-v3 has no BpWrong event"
 $H list --pmu kunminghu-v3 --json >"$tmp/list.json" 2>&1
 grep -q '"kind": "kunminghu-v3"' "$tmp/list.json"; ok $? "list --json names the table in kind"
+# a name of the other table: nothing listed, exit 0 (perf's), and the one
+# line on stderr says which table has it
+for c in "kunminghu-v3 BpWrong kunminghu-v2" "kunminghu dispatch_stall_cycle_iq kunminghu-v3"; do
+	set -- $c
+	$H list --pmu $1 $2 >"$tap_out" 2>"$tap_err"
+	rc=$?
+	[ $rc -eq 0 ] && [ ! -s "$tap_out" ] && [ "$(wc -l <"$tap_err")" -eq 1 ] &&
+		grep -qF "'$2' matches no event of Kunminghu (" "$tap_err" &&
+		grep -qF "it is an event of Kunminghu ($3)" "$tap_err"
+	ok $? "list --pmu $1 $2: says $3 has it"
+done
 
 # bad input: one line, non-zero, nothing on stdout
 run_fails_with "a v2-only event under kunminghu-v3 says which table has it" \
