@@ -14,6 +14,7 @@
 
 #include "builtin/builtin.h"
 #include "builtin/cli.h"
+#include "util/dlib.h"
 
 /* hpmstat help is tiny and needs the table, so it lives beside it. */
 static void cmd_help_usage(FILE *out)
@@ -69,6 +70,7 @@ static int run_command(const struct cmd_desc *c, int argc, char **argv)
 	if (!c) /* a name of this file's own table: cannot happen */
 		return cli_finish(EXIT_FAILURE);
 	cli_set_command(c->name, c->usage);
+	hpm_dlib_reserve_fd();
 	return cli_finish(c->fn(argc, argv));
 }
 

@@ -1,5 +1,6 @@
 /* dlib.c: opening an optional library by its soname (dlib.h). */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,23 @@
 
 #include "util/dlib.h"
 #include "util/str.h"
+
+/* A descriptor held for the loader (hpm_dlib_reserve_fd): -1 when none */
+static int reserve_fd = -1;
+
+void hpm_dlib_reserve_fd(void)
+{
+	if (reserve_fd >= 0)
+		return;
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && fd <= STDERR_FILENO) {
+		/* standard streams closed: never hold one of their numbers */
+		int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+		close(fd);
+		fd = high;
+	}
+	reserve_fd = fd;
+}
 
 /* optional: HPMSTAT_DLOPEN_DIR, when set, is where l is looked for */
 static void *dlib_open(struct hpm_dlib *l, bool optional)
@@ -18,7 +36,16 @@ static void *dlib_open(struct hpm_dlib *l, bool optional)
 		snprintf(path, sizeof(path), "%s/%s", dir, l->soname);
 	else
 		snprintf(path, sizeof(path), "%s", l->soname);
+	/* the loader needs one descriptor while it maps the file: give it the
+	 * one held since the command started, then hold one again */
+	bool reserved = reserve_fd >= 0;
+	if (reserved) {
+		close(reserve_fd);
+		reserve_fd = -1;
+	}
 	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (reserved)
+		hpm_dlib_reserve_fd();
 	if (!h) {
 		const char *why = dlerror();
 		if (!why || strstr(why, "No such file"))

@@ -38,6 +38,21 @@ int hpm_dlib_load(struct hpm_dlib *l, char *err, size_t errlen);
  * the library is missing. */
 void hpm_dlib_need(struct hpm_dlib *l);
 
+/* Holds one descriptor (/dev/null, close-on-exec, never 0-2) that the
+ * next load gives to the loader: libm and jansson are loaded on their
+ * first call, which may come after the command's counters have taken
+ * every descriptor RLIMIT_NOFILE allows (top's per-task counters, stat's
+ * many events); without it that load would fail with EMFILE and end the
+ * run before its output. The command dispatcher calls it once; linked
+ * (--disable-dlopen), nothing is loaded late and it does nothing. */
+#ifdef HPM_DLOPEN
+void hpm_dlib_reserve_fd(void);
+#else
+static inline void hpm_dlib_reserve_fd(void)
+{
+}
+#endif
+
 /* For the shims of libm and jansson (util/dl-m.c, util/dl-jansson.c),
  * libraries hpmstat always needs but most runs never call: loads l by its
  * soname (HPMSTAT_DLOPEN_DIR does not apply) on the first call of one of
