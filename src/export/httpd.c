@@ -8,6 +8,7 @@
  * the library never logs to stderr itself.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netdb.h>
@@ -77,7 +78,8 @@ static int listen_on(const char *spec, char *err, size_t errlen)
 	char *end;
 	errno = 0;
 	long p = strtol(port, &end, 10);
-	if (*end || errno || p < 1 || p > 65535 || port[0] == '+' || port[0] == '-') {
+	/* digits only: strtol would also take blanks and a sign before them */
+	if (!isdigit((unsigned char)port[0]) || *end || errno || p < 1 || p > 65535) {
 		snprintf(err, errlen, "--listen: '%s' is not a port (1-65535)", port);
 		return -1;
 	}

@@ -158,6 +158,10 @@ run_fails_with "serve --listen without a port" "--listen 'nonsense': expected AD
 	"$H" serve --listen nonsense
 run_fails_with "serve --listen with port 70000" "'70000' is not a port" \
 	"$H" serve --listen 127.0.0.1:70000
+# strtol skips blanks: ' PORT' was taken (and served) for PORT
+bport=$(free_port)
+run_fails_with "serve --listen with a blank before the port" "' $bport' is not a port" \
+	timeout 10 "$H" serve --listen "127.0.0.1: $bport" --backend emu
 
 port=$(free_port)
 base=http://127.0.0.1:$port
