@@ -22,4 +22,20 @@ done
 # is not read (a stale one in the environment breaks no other run)
 HPMSTAT_BPF_MAX_TASKS=abc "$H" stat -e cpu-clock -- true >"$tap_out" 2>"$tap_err"
 ok $? "HPMSTAT_BPF_MAX_TASKS='abc' without BPF: not read, the run counts"
+
+# stat report reads its whole input before parsing it (a run file or a
+# perf.data, up to 1 GiB): an endless device was read to that bound, a
+# gigabyte of memory and many seconds for an input its first bytes show
+# is neither. Both are refused in one line at once (perf: "zero-sized
+# data ... nothing to do!").
+for dev in /dev/zero /dev/urandom; do
+	timeout 10 "$H" stat report -i $dev >"$tap_out" 2>"$tap_err"
+	rc=$?
+	[ $rc -eq 1 ] && [ "$(wc -l <"$tap_err")" -eq 1 ] && [ ! -s "$tap_out" ] &&
+		grep -qF "hpmstat stat: $dev: not valid JSON" "$tap_err"
+	ok $? "stat report -i $dev: one line at once, exit 1 (exit $rc)"
+done
+timeout 10 "$H" stat report -i - </dev/zero >"$tap_out" 2>"$tap_err"
+[ $? -eq 1 ] && grep -qF "hpmstat stat: standard input: not valid JSON" "$tap_err"
+ok $? "stat report -i - </dev/zero: one line at once, exit 1"
 done_testing
