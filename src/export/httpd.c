@@ -66,7 +66,13 @@ static int listen_on(const char *spec, char *err, size_t errlen)
 		return -1;
 	}
 	size_t hl = (size_t)(colon - spec);
-	if (hl >= 2 && spec[0] == '[' && spec[hl - 1] == ']') /* [::1]:9465 */
+	if (spec[0] == '[' && (hl < 2 || spec[hl - 1] != ']')) {
+		/* "[::1" or "[::1]": the last ':' falls inside the brackets */
+		snprintf(err, errlen, "--listen '%s': expected [ADDR6]:PORT, e.g. [::1]:9465",
+		         spec);
+		return -1;
+	}
+	if (spec[0] == '[') /* [::1]:9465 */
 		spec++, hl -= 2;
 	if (hl >= sizeof(host)) {
 		snprintf(err, errlen, "--listen: the address is too long");
