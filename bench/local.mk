@@ -103,9 +103,13 @@ bench-bpf-riscv: src/hpmstat$(EXEEXT) src/kmh/gen/kmh-jevents src/arm64/gen/arm6
 #   make bench-startup  hpmstat's start-up against perf's, in paired runs:
 #                     wall time, libraries mapped, page faults, peak RSS
 #                     (bench/startup-bench.py over bench/bench-runtime;
-#                     STARTUP_RUNS pairs; figures in doc/performance.md)
+#                     STARTUP_RUNS pairs; figures in doc/performance.md),
+#                     and the floor: bench/startup-floor.c, the least a
+#                     `stat -e task-clock -- true` does, against the same perf
 EXTRA_DIST += bench/startup-bench.py
 STARTUP_RUNS = 30
-bench-startup: src/hpmstat$(EXEEXT) bench/bench-runtime$(EXEEXT)
-	python3 $(top_srcdir)/bench/startup-bench.py ./src/hpmstat$(EXEEXT) ./bench/bench-runtime$(EXEEXT) perf $(STARTUP_RUNS)
+noinst_PROGRAMS += bench/bench-startup-floor
+bench_bench_startup_floor_SOURCES = bench/startup-floor.c
+bench-startup: src/hpmstat$(EXEEXT) bench/bench-runtime$(EXEEXT) bench/bench-startup-floor$(EXEEXT)
+	python3 $(top_srcdir)/bench/startup-bench.py ./src/hpmstat$(EXEEXT) ./bench/bench-runtime$(EXEEXT) perf $(STARTUP_RUNS) ./bench/bench-startup-floor$(EXEEXT)
 .PHONY: bench-startup

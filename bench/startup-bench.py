@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """startup-bench.py: hpmstat's start-up against perf's (make bench-startup).
 
-Usage: startup-bench.py HPMSTAT BENCH-RUNTIME [PERF] [RUNS]
+Usage: startup-bench.py HPMSTAT BENCH-RUNTIME [PERF] [RUNS] [FLOOR]
 
 For each pair of commands below, runs hpmstat's and perf's in turn (A B A B
 ..., RUNS pairs after 3 warm-up pairs), each run through bench-runtime
@@ -12,7 +12,9 @@ ratios hpmstat/perf (pairing keeps the ratio meaningful while the
 machine's speed drifts), the shared libraries the program mapped (the
 loader's own account, LD_DEBUG=files, dlopened ones included, the loader
 and the vDSO not), and the median minor page faults and peak RSS (for a
-pipe, the shell's and its children's).
+pipe, the shell's and its children's). FLOOR (bench/startup-floor.c: the
+least a `stat -e task-clock -- true` does, linked to libc only) adds its
+row against the same perf command: what is reachable at all.
 """
 import os
 import re
@@ -55,6 +57,7 @@ def main():
     hpm, runtime = sys.argv[1], sys.argv[2]
     perf = sys.argv[3] if len(sys.argv) > 3 else "perf"
     runs = int(sys.argv[4]) if len(sys.argv) > 4 else 30
+    floor = sys.argv[5] if len(sys.argv) > 5 else None
     # (what, hpmstat's command, perf's command, the program for the library
     # count of each)
     cases = [
@@ -69,6 +72,10 @@ def main():
         ("list \\| head", ["sh", "-c", '"$0" list | head', hpm],
          ["sh", "-c", '"$0" list | head', perf], [hpm, "list"], [perf, "list"]),
     ]
+    if floor:
+        cases.insert(1, ("floor: %s true (perf: stat -e task-clock -- true)" %
+                         os.path.basename(floor), [floor, "true"],
+                         [perf, "stat", "-e", "task-clock", "--", "true"], None, None))
     print("hpmstat: %s; perf: %s; %d paired runs each (hpmstat, perf alternating)" %
           (hpm, perf, runs))
     print()

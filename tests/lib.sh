@@ -82,3 +82,17 @@ set_section() {
 	le "$3" 4 | dd of="$1" bs=1 seek=$((_at + 4)) conv=notrunc 2>/dev/null &&
 		le "$4" 8 | dd of="$1" bs=1 seek=$((_at + 32)) conv=notrunc 2>/dev/null
 }
+# perf612_peer: sets peer to the perf that stands beside hpmstat where a
+# test judges perf 6.12's behaviour: the perf 6.12 that `make
+# perf612-peer` built into the test cache ($PERF612, set by make check),
+# else the installed perf, which is 6.1 here; peer_is_612 says which, and
+# a diag line says why (the fallback's reason included)
+perf612_peer() {
+	if [ -n "${PERF612:-}" ] && [ -x "$PERF612" ] && "$PERF612" version 2>/dev/null | grep -q '^perf version 6\.12'; then
+		peer=$PERF612 peer_is_612=true
+		diag "peer: $("$peer" version) from the test cache ($peer)"
+	else
+		peer=$(command -v "${PERF:-perf}") peer_is_612=false
+		diag "peer: the installed $("${peer:-perf}" version 2>/dev/null || echo perf, absent): no perf 6.12 in the test cache (${PERF612:-PERF612 unset}; 'make perf612-peer' builds it)"
+	fi
+}

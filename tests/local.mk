@@ -45,3 +45,19 @@ include tests/samples/local.mk
 include tests/record/local.mk
 include tests/bpf/local.mk
 include tests/util/local.mk
+
+# perf 6.12 built from Debian's linux-source-6.12 into the test cache
+# (tests/perf612-peer.sh, several minutes on 2 cores, not in CI): the tests
+# of perf 6.12's behaviour take it as their peer when it is there, and
+# perf 6.1 with the reason when not (perf612_peer in tests/lib.sh); PERF612
+# in the environment names another perf 6.12
+PERF612_CACHE = $(abs_top_builddir)/tests/cache/perf-6.12
+AM_TESTS_ENVIRONMENT += PERF612=$${PERF612:-'$(PERF612_CACHE)/perf'}; export PERF612;
+EXTRA_DIST += tests/perf612-peer.sh
+perf612-peer:
+	HPMSTAT_PERF612_CACHE='$(PERF612_CACHE)' $(SHELL) $(top_srcdir)/tests/perf612-peer.sh
+.PHONY: perf612-peer
+clean-local: clean-perf612-peer
+clean-perf612-peer:
+	rm -rf tests/cache/perf-6.12
+.PHONY: clean-perf612-peer

@@ -99,7 +99,7 @@ def main():
                 instances[name].append(index)
             if ev in v2:
                 brief = v2[ev]["BriefDescription"]
-                if "RtlCounts" in v2[ev]:
+                if "RtlCounts" in v2[ev] or "on the RTL" in brief:
                     # v2's brief states what v2's RTL does: not a claim on v3
                     brief += BRIEF_RTL_NOTE
                 desc = v2[ev]["PublicDescription"]

@@ -67,8 +67,8 @@ struct hpm_emu_vm {
 	                      * starts again); 0: endless (a profile's stream) */
 };
 
-/* The steps of programming harts, for --dry-run: describe() gives the
- * machine's words for one, e.g. Kunminghu's "csrc mcountinhibit
+/* The steps of programming harts, for --dry-run: hpm_emu_describe() gives
+ * the machine's words for one, e.g. Kunminghu's "csrc mcountinhibit
  * 0x00000805" for START of counters 0, 2 and 11. */
 enum hpm_emu_step {
 	HPM_EMU_STEP_STOP,     /* stop the counters of mask (all of them: the reset state) */
@@ -78,6 +78,31 @@ enum hpm_emu_step {
 	HPM_EMU_STEP_ZERO,     /* the counters of mask become 0 */
 	HPM_EMU_STEP_ROTATE,   /* a multiplex rotation, in words: stop the counters that
 	                        * change, read them, program and zero them, start them */
+};
+
+/* A machine's words for the steps, as data (hpm_emu_describe()):
+ * both emulated machines program their counters by writing a mask to a
+ * register, an event select per counter and a 0 per counter, so only the
+ * instructions differ. Masks are written 0x%08x, values 0x%016x, counter
+ * lists as hpm_emu_counters_str(). */
+struct hpm_emu_step_words {
+	const char *stop;     /* before the mask of STOP */
+	const char *stop_all; /* before all_mask when STOP's mask holds all of it (one
+	                       * write from any state); NULL: as any other */
+	uint32_t all_mask;
+	const char *start;           /* before the mask of START */
+	const char *program[2];      /* around the counter number of PROGRAM, before the value */
+	uint32_t programmable;       /* the counters NO_EVENT and ZERO list */
+	const char *no_event;        /* before the list of NO_EVENT */
+	const char *zero;            /* before the list of ZERO */
+	struct hpm_emu_fixed_words { /* the fixed counters, by name */
+		unsigned counter;
+		const char *zero;    /* the whole ZERO of it, after the list's */
+		const char *program; /* before the value of its PROGRAM (its filter);
+		                      * NULL: never programmed */
+	} fixed[2];
+	unsigned nr_fixed;
+	const char *rotate; /* ROTATE, whole */
 };
 
 /* Sampling. A counter samples as Linux's riscv_pmu_sbi makes one sample:
@@ -218,8 +243,10 @@ struct hpm_emu_machine {
 	const char *(*unproduced)(const struct hpm_emu_vm *vm, const struct hpm_event_code *c,
 	                          char *buf, size_t len);
 
-	/* The machine's words for one step (see enum hpm_emu_step); mask,
-	 * counter and value as the step says, the others unused. */
+	/* The machine's words for the steps (see hpm_emu_describe()): a table
+	 * (words), or where they are no table a function (describe: mask,
+	 * counter and value as the step says, the others unused). */
+	const struct hpm_emu_step_words *words;
 	const char *(*describe)(enum hpm_emu_step step, uint32_t mask, unsigned counter,
 	                        uint64_t value, char *buf, size_t len);
 	/* Optional: how read() takes this vm's counters, in the machine's
@@ -288,5 +315,11 @@ uint64_t hpm_emu_period_left(uint64_t period, uint64_t since_wrap);
 
 /* Counter numbers of a mask as "3,4,11-18" ("" for none). */
 const char *hpm_emu_counters_str(uint32_t mask, char *buf, size_t len);
+
+/* m's words for one step (see enum hpm_emu_step) in buf, from its words
+ * or its describe(); mask, counter and value as the step says, the others
+ * unused. Returns buf. */
+const char *hpm_emu_describe(const struct hpm_emu_machine *m, enum hpm_emu_step step, uint32_t mask,
+                             unsigned counter, uint64_t value, char *buf, size_t len);
 
 #endif

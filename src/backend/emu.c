@@ -185,7 +185,7 @@ static int check_config(const struct hpm_emu_config *c, const struct hpm_emu_mac
 static bool ours(const struct hpm_evsel *e, const void *ctx)
 {
 	(void)ctx;
-	return e->kind == HPM_EV_MODEL || e->kind == HPM_EV_MODEL_FIXED;
+	return hpm_evsel_is_model(e);
 }
 
 /* Whether e's class is one of its model's (the counters it may use are
@@ -835,7 +835,7 @@ static int emu_dry_run(const struct hpm_evlist *list, const unsigned *rows, unsi
 	else
 		fprintf(out, "%" PRIu64 " cycles\n", s->limit);
 	fprintf(out, "emu: %s %s (stop every counter)\n", hb,
-	        m->describe(HPM_EMU_STEP_STOP, all, 0, 0, sb, sizeof(sb)));
+	        hpm_emu_describe(m, HPM_EMU_STEP_STOP, all, 0, 0, sb, sizeof(sb)));
 
 	const struct hpm_sched *sc = &s->sched;
 	for (unsigned k = 0; k < s->nr_map; k++) {
@@ -856,8 +856,8 @@ static int emu_dry_run(const struct hpm_evlist *list, const unsigned *rows, unsi
 			    s->model->fixed[hpm_model_fixed_by_counter(s->model, q->counter)].name;
 			if (q->moved) /* an event on a fixed counter: its filter */
 				fprintf(out, "%s: %s %s (%s, always counted%s%s)\n", e->name, hb,
-				        m->describe(HPM_EMU_STEP_PROGRAM, 0, q->counter, q->value,
-				                    sb, sizeof(sb)),
+				        hpm_emu_describe(m, HPM_EMU_STEP_PROGRAM, 0, q->counter,
+				                         q->value, sb, sizeof(sb)),
 				        fname, shared ? ", shared with " : "",
 				        shared ? shared : "");
 			else
@@ -866,7 +866,8 @@ static int emu_dry_run(const struct hpm_evlist *list, const unsigned *rows, unsi
 			continue;
 		}
 		fprintf(out, "%s: %s %s", e->name, hb,
-		        m->describe(HPM_EMU_STEP_PROGRAM, 0, q->counter, q->value, sb, sizeof(sb)));
+		        hpm_emu_describe(m, HPM_EMU_STEP_PROGRAM, 0, q->counter, q->value, sb,
+		                         sizeof(sb)));
 		if (q->mux == HPM_SCHED_ALWAYS)
 			fprintf(out, " (every group");
 		else
@@ -877,13 +878,14 @@ static int emu_dry_run(const struct hpm_evlist *list, const unsigned *rows, unsi
 	}
 	const uint32_t used = sc->groups[s->active].used;
 	if (s->prog_mask & ~used)
-		fprintf(
-		    out, "emu: %s %s (no event in group %u)\n", hb,
-		    m->describe(HPM_EMU_STEP_NO_EVENT, s->prog_mask & ~used, 0, 0, sb, sizeof(sb)),
-		    s->active);
-	fprintf(out, "emu: %s %s\n", hb, m->describe(HPM_EMU_STEP_ZERO, all, 0, 0, sb, sizeof(sb)));
+		fprintf(out, "emu: %s %s (no event in group %u)\n", hb,
+		        hpm_emu_describe(m, HPM_EMU_STEP_NO_EVENT, s->prog_mask & ~used, 0, 0, sb,
+		                         sizeof(sb)),
+		        s->active);
+	fprintf(out, "emu: %s %s\n", hb,
+	        hpm_emu_describe(m, HPM_EMU_STEP_ZERO, all, 0, 0, sb, sizeof(sb)));
 	fprintf(out, "emu: %s %s %s\n", hb,
-	        m->describe(HPM_EMU_STEP_START, s->fixed_mask | used, 0, 0, sb, sizeof(sb)),
+	        hpm_emu_describe(m, HPM_EMU_STEP_START, s->fixed_mask | used, 0, 0, sb, sizeof(sb)),
 	        enable_str(s, used, eb, sizeof(eb)));
 	if (m->describe_read && m->describe_read(s->vm, sb, sizeof(sb))[0])
 		fprintf(out, "emu: %s reads: %s\n", hb, sb);
@@ -892,9 +894,9 @@ static int emu_dry_run(const struct hpm_evlist *list, const unsigned *rows, unsi
 		        "emu: %u multiplex groups, group %u first; every %" PRIu64
 		        " counted cycles the next group of a round in random order: %s\n",
 		        sc->nr_groups, s->active, s->quantum,
-		        m->describe(HPM_EMU_STEP_ROTATE, 0, 0, 0, sb, sizeof(sb)));
+		        hpm_emu_describe(m, HPM_EMU_STEP_ROTATE, 0, 0, 0, sb, sizeof(sb)));
 	fprintf(out, "emu: %s %s (disable)\n", hb,
-	        m->describe(HPM_EMU_STEP_STOP, all, 0, 0, sb, sizeof(sb)));
+	        hpm_emu_describe(m, HPM_EMU_STEP_STOP, all, 0, 0, sb, sizeof(sb)));
 	free_reasons(&reasons, &states, s->nr_map);
 	emu_inst_free(s);
 	return 0;

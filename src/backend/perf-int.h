@@ -79,11 +79,6 @@ static inline bool errno_not_supported(int e)
 	return e == ENOENT || e == EOPNOTSUPP || e == ENODEV || e == ENXIO;
 }
 
-static inline bool is_model_event(const struct hpm_evsel *ev)
-{
-	return ev->kind == HPM_EV_MODEL || ev->kind == HPM_EV_MODEL_FIXED;
-}
-
 /* -a or -C: count per CPU. A pid next to them is the forked workload, which
  * only bounds the run (the CLI resolves -p with -a/-C as perf does: the pid
  * wins, and it clears them). */

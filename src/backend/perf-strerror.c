@@ -165,14 +165,14 @@ const char *hpm_perf_open_strerror(int e, const struct hpm_evsel *ev, const stru
 		bool generic = ev->attr_type == PERF_TYPE_HARDWARE ||
 		               ev->attr_type == PERF_TYPE_SOFTWARE ||
 		               ev->attr_type == PERF_TYPE_HW_CACHE;
-		if (!cpu_wide && !generic && !is_model_event(ev))
+		if (!cpu_wide && !generic && !hpm_evsel_is_model(ev))
 			/* perf: "Invalid event (%s) in per-thread mode, enable system wide with
 			 * '-a'." */
 			hint =
 			    "an uncore or CPU-wide-only event cannot be counted per task: count it "
 			    "system wide with -a";
 		else if ((ev->exclude_user || ev->exclude_kernel || ev->exclude_hv ||
-		          ev->exclude_host || (ev->exclude_guest && is_model_event(ev))) &&
+		          ev->exclude_host || (ev->exclude_guest && hpm_evsel_is_model(ev))) &&
 		         no_sscofpmf())
 			/* riscv_pmu_sbi sets PERF_PMU_CAP_NO_EXCLUDE without the
 			 * overflow interrupt; perf core then refuses any exclude_* */
@@ -180,7 +180,7 @@ const char *hpm_perf_open_strerror(int e, const struct hpm_evsel *ev, const stru
 			    "this RISC-V core has no Sscofpmf (cpuinfo's isa line), and without it "
 			    "Linux's PMU driver filters no privilege mode: count without :u/:k";
 		else if (ev->exclude_user || ev->exclude_kernel || ev->exclude_host ||
-		         (ev->exclude_guest && is_model_event(ev)))
+		         (ev->exclude_guest && hpm_evsel_is_model(ev)))
 			hint =
 			    "the PMU may not filter by privilege mode (RISC-V needs Sscofpmf): try "
 			    "without modifiers";

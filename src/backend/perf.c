@@ -22,7 +22,7 @@
 
 bool hpm_perf_owns(const struct hpm_evsel *ev, const struct hpm_pmu *pmu)
 {
-	return ev->kind == HPM_EV_HOST || (is_model_event(ev) && pmu && pmu->present);
+	return ev->kind == HPM_EV_HOST || (hpm_evsel_is_model(ev) && pmu && pmu->present);
 }
 
 /* ------------------------------------------------------------ attrs */
@@ -287,7 +287,7 @@ static bool any_model_event(const struct hpm_evlist *list, const unsigned *rows,
 {
 	unsigned n = rows ? nr_rows : list->nr;
 	for (unsigned k = 0; k < n; k++)
-		if (is_model_event(&list->ev[rows ? rows[k] : k]))
+		if (hpm_evsel_is_model(&list->ev[rows ? rows[k] : k]))
 			return true;
 	return false;
 }
@@ -302,7 +302,7 @@ struct takes_ctx {
 static bool takes(const struct hpm_evsel *ev, const void *vctx)
 {
 	const struct takes_ctx *c = vctx;
-	if (is_model_event(ev))
+	if (hpm_evsel_is_model(ev))
 		return !c->leave_model || (c->pmu && c->pmu->present);
 	return ev->kind == HPM_EV_HOST;
 }

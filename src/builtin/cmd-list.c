@@ -420,6 +420,29 @@ static void list_kernel_pmus(struct list_out *out, struct list_opts *o)
 	hpm_pmu_list_events(NULL, kpmu_visit, &c);
 }
 
+/* Another model that has the event a glob of list --pmu names (the glob
+ * "*NAME*" without wildcards of its own), NULL when none does: a
+ * kunminghu-v2 event asked of kunminghu-v3 says which table has it. */
+static const struct hpm_pmu_model *model_with_event(const struct hpm_pmu_model *asked,
+                                                    const char *glob)
+{
+	char name[HPM_MODEL_TEXT_MAX];
+	size_t n = strlen(glob);
+	if (n < 3 || n - 2 >= sizeof(name) || strpbrk(glob + 1, "*?[") != glob + n - 1)
+		return NULL;
+	memcpy(name, glob + 1, n - 2);
+	name[n - 2] = '\0';
+	for (unsigned i = 0; i < hpm_model_count(); i++) {
+		const struct hpm_pmu_model *m = hpm_model_at(i);
+		struct hpm_event_code code;
+		struct hpm_diag d = {0};
+		/* by name: a raw value encodes in every model */
+		if (m != asked && m->encode(m, name, &code, &d) == 0 && !code.raw)
+			return m;
+	}
+	return NULL;
+}
+
 static void list_model(struct list_out *out, struct list_opts *o, const struct hpm_pmu_model *m)
 {
 	char section[64] = "", fixed_section[64];
@@ -709,10 +732,20 @@ int cmd_list(int argc, char **argv)
 	}
 	/* perf prints nothing for a glob that matches nothing and exits 0;
 	 * the one line on stderr says why the list is short */
-	for (unsigned i = 0; i < o.nr_globs; i++)
-		if (!o.glob_hits[i])
+	for (unsigned i = 0; i < o.nr_globs; i++) {
+		if (o.glob_hits[i])
+			continue;
+		const struct hpm_pmu_model *other =
+		    o.model ? model_with_event(o.model, o.globs[i]) : NULL;
+		if (other)
+			cli_warn(
+			    "'%.*s' matches no event of %s; it is an event of %s (list --pmu %s)",
+			    (int)strlen(o.globs[i]) - 2, o.globs[i] + 1, o.model->display,
+			    other->display, other->name);
+		else
 			cli_warn("'%.*s' matches no event, metric or metric group",
 			         (int)strlen(o.globs[i]) - 2, o.globs[i] + 1);
+	}
 	list_opts_free(&o);
 	return 0;
 }

@@ -655,6 +655,13 @@ static int samples_report(const char *path, const struct opts *o)
 	}
 	for (unsigned i = 0; i < rs.file.nr_note; i++)
 		cli_warn("%s: %s", path, rs.file.note[i]);
+	/* a table of a newer hpmstat (or a file edited): its raw events'
+	 * indices mean what that table says, which no table here can check */
+	if (rs.file.hpm_pmu && !rs.model)
+		cli_warn("%s: the raw events are of the '%.64s' table, which this hpmstat does not "
+		         "know: shown by their recorded names, unchecked (--topdown takes a known "
+		         "table's formulas for those names)",
+		         path, rs.file.hpm_pmu);
 	if (rs.file.partial)
 		cli_warn("%s: partial: the report shows what could be read", path);
 	if (rs.nr_lost)

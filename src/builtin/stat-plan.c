@@ -139,7 +139,7 @@ static int apply_event_options(const struct stat_opts *o, struct hpm_session *s)
 		const struct hpm_evsel *e = &s->all.ev[i];
 		/* perf's tool events (duration_time, ...) take a cgroup name as
 		 * perf's do: the session's clock and rusage, not filtered */
-		bool emulated = e->kind == HPM_EV_MODEL || e->kind == HPM_EV_MODEL_FIXED;
+		bool emulated = hpm_evsel_is_model(e);
 		if (e->cgroup && emulated && !s->model_on_perf) {
 			cli_error("-G '%s': '%s' is emulated, and the emulator has no cgroups",
 			          e->cgroup, e->name);

@@ -106,6 +106,13 @@ struct hpm_evsel {
 	const struct hpm_backend_inst *counted_by;
 };
 
+/* Whether e is a PMU model's event (programmable or fixed counter): what
+ * the emulator counts, or perf through the model's raw encoding. */
+static inline bool hpm_evsel_is_model(const struct hpm_evsel *e)
+{
+	return e->kind == HPM_EV_MODEL || e->kind == HPM_EV_MODEL_FIXED;
+}
+
 struct hpm_evlist {
 	struct hpm_evsel *ev;
 	unsigned nr;

@@ -11,7 +11,8 @@
 #   profile.[ch] the profile kit: [KIND NAME] / key = value, key tables, errors, registry
 #   script.[ch]  the script interpreter core: words, dispatch over a
 #                machine's command table, expect, trace, the stoppable loop
-#   trace.[ch]   the trace reader and writer core: lines, limits, interning
+#   trace.[ch]   the trace reader and writer core: lines, limits, interning,
+#                and a hart's place in a trace replayed over and over
 # One module (its source and header) per line, sorted.
 noinst_LIBRARIES += src/emukit/libhpmemukit.a
 src_emukit_libhpmemukit_a_SOURCES = \

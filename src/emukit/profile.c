@@ -58,6 +58,16 @@ bool emu_profile_range(const char *s, uint32_t max, uint32_t *lo, uint32_t *hi)
 	return true;
 }
 
+int emu_profile_index(const char *const *names, size_t stride, unsigned n, const char *name)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const char *const *nm = (const char *const *)((const char *)names + i * stride);
+		if (strcmp(*nm, name) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
 /* ------------------------------------------------------------------ keys */
 
 static void store_uint(void *at, size_t width, uint64_t v)
@@ -113,7 +123,7 @@ static bool typed_value(struct emu_profile_parser *ps, const struct emu_profile_
 		store_uint(rec + k->offset_hi, 4, hi);
 		return true;
 	case EMU_KEY_SHARE:
-		if (!emu_profile_share(value, &d))
+		if (!emu_profile_share(value, &d) || (k->min && d <= 0))
 			return say(ps, k->bad, value, k->max);
 		memcpy(rec + k->offset, &d, sizeof(d));
 		return true;

@@ -37,7 +37,7 @@ struct emu_profile_key {
 	size_t offset, width; /* of the value in the section's record (EMU_KEY_AT) */
 	size_t offset_hi;     /* EMU_KEY_RANGE: of HI */
 	size_t has;           /* of a bool set when the key is given; 0: none */
-	uint64_t min, max;    /* EMU_KEY_UINT, EMU_KEY_RANGE */
+	uint64_t min, max;    /* EMU_KEY_UINT, EMU_KEY_RANGE; EMU_KEY_SHARE: min 1, above 0 */
 	uint64_t multiple;    /* EMU_KEY_UINT: 0 or what the value must be a multiple of */
 	bool repeat;          /* may be given more than once (its call accumulates) */
 	/* printf formats: bad with the value and max (unsigned long long);
@@ -111,6 +111,15 @@ bool emu_profile_share(const char *s, double *out);
 
 /* N or LO..HI, 1 <= LO <= HI <= max (decimal or 0x hex). */
 bool emu_profile_range(const char *s, uint32_t max, uint32_t *lo, uint32_t *hi);
+
+/* The index of the record called name among n records stride bytes apart,
+ * names[0] the first one's name (char *); -1: none. */
+int emu_profile_index(const char *const *names, size_t stride, unsigned n, const char *name);
+/* The index of the element of arr[0..n) whose member name is key; -1: none. */
+#define EMU_PROFILE_INDEX(arr, n, key)                                                             \
+	((n) == 0                                                                                  \
+	     ? -1                                                                                  \
+	     : emu_profile_index((const char *const *)&(arr)[0].name, sizeof((arr)[0]), n, key))
 
 /* An error at a line of the file (0: the file as a whole): the printf-style
  * reason into ps->diag; returns false. */

@@ -489,3 +489,16 @@ void hpm_emu_trace_free(struct hpm_emu_trace *t)
 	free(t->tab);
 	free(t);
 }
+
+uint64_t hpm_emu_trace_cursor_take(struct hpm_emu_trace_cursor *c, uint64_t full, uint64_t max,
+                                   size_t nr_runs)
+{
+	uint64_t left = full - c->done, take = left < max ? left : max;
+	c->done += take;
+	if (c->done == full) {
+		c->done = 0;
+		if (++c->run == nr_runs)
+			c->run = 0;
+	}
+	return take;
+}

@@ -3,7 +3,8 @@
  * Owns: struct hpm_emu_trace_format (what a machine hands in: its magic
  * line, limits and the callbacks that read its fields), struct
  * hpm_emu_trace_writer and struct hpm_emu_trace (a whole trace, validated
- * and held in memory).
+ * and held in memory), and struct hpm_emu_trace_cursor (where a machine's
+ * hart is in the trace it replays over and over).
  *
  * A trace is a text file whose first line that is not blank or a comment
  * (#) is the format's magic, then one run per line:
@@ -115,5 +116,18 @@ size_t hpm_emu_trace_nr_contents(const struct hpm_emu_trace *t);
 const void *hpm_emu_trace_head(const struct hpm_emu_trace *t, uint32_t c);
 const void *hpm_emu_trace_items(const struct hpm_emu_trace *t, uint32_t c, uint32_t *nr);
 void hpm_emu_trace_free(struct hpm_emu_trace *t);
+
+/* A hart's place in the trace its machine replays over and over: run
+ * `run`, of which `done` cycles are already replayed (all 0: the start). */
+struct hpm_emu_trace_cursor {
+	size_t run;
+	uint64_t done;
+};
+/* Takes the rest of the cursor's run (of `full` cycles), at most max
+ * (>= 1) of it, and returns its cycles; after a run's last cycle the
+ * cursor is at the next run, after the last of the nr_runs at the trace's
+ * start again (a trace shorter than what is counted is replayed again). */
+uint64_t hpm_emu_trace_cursor_take(struct hpm_emu_trace_cursor *c, uint64_t full, uint64_t max,
+                                   size_t nr_runs);
 
 #endif

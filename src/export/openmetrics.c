@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "export/openmetrics.h"
+#include "registry/models.h"
 #include "stat/values.h"
 #include "util/outfile.h"
 
@@ -184,16 +185,19 @@ static void info_family(FILE *o, enum hpm_expo_format f, const struct hpm_sessio
 	 * session of host events alone */
 	bool model_rows = false;
 	for (unsigned i = 0; i < s->all.nr; i++)
-		model_rows |=
-		    s->all.ev[i].kind == HPM_EV_MODEL || s->all.ev[i].kind == HPM_EV_MODEL_FIXED;
+		model_rows |= hpm_evsel_is_model(&s->all.ev[i]);
 	/* the convention's name for what a program is (Prometheus's
 	 * prometheus_build_info, node_exporter's node_exporter_build_info) */
 	family(o, f, "hpm_build", FAM_INFO, NULL,
 	       "hpmstat's version, back end (perf, emu or perf+emu), the PMU model whose events "
-	       "are counted, and the emulator's profile and seed (empty when unused).");
+	       "are counted and its event table, and the emulator's profile and seed (empty when "
+	       "unused).");
+	/* table: which of a core's tables the counts mean (Kunminghu's
+	 * kunminghu-v2 or kunminghu-v3, which detection cannot tell apart) */
 	const char *kv[] = {"version", info->version ? info->version : "",
 	                    "backend", backend_label(s),
 	                    "model",   s->model && model_rows ? s->model->name : "",
+	                    "table",   s->model && model_rows ? hpm_model_table_name(s->model) : "",
 	                    "profile", profile ? profile : "",
 	                    "seed",    seed,
 	                    NULL};

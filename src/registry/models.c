@@ -75,6 +75,14 @@ const struct hpm_pmu_model *hpm_model_by_name(const char *name)
 	return NULL;
 }
 
+const char *hpm_model_table_name(const struct hpm_pmu_model *m)
+{
+	for (unsigned i = 0; i < sizeof(other_names) / sizeof(other_names[0]); i++)
+		if (strcmp(m->name, other_names[i].model) == 0)
+			return other_names[i].name;
+	return m->name;
+}
+
 const struct hpm_pmu_model *hpm_model_arch(const char *arch)
 {
 	static const struct hpm_pmu_model *const archs[] = {&hpm_model_arm64};

@@ -21,6 +21,10 @@ const struct hpm_pmu_model *hpm_model_at(unsigned i);
  * ("kunminghu-v2", v2's explicit name), or an Arm core's short name ("v2",
  * as emu's --pmu spells it), or NULL. */
 const struct hpm_pmu_model *hpm_model_by_name(const char *name);
+/* The name that says which event table m is ("kunminghu-v2" for
+ * kunminghu, whose other name it is; m's own name for the others): what
+ * output names when detection cannot tell two tables of one core apart. */
+const char *hpm_model_table_name(const struct hpm_pmu_model *m);
 /* The message for --pmu NAME that names no model, one line without the
  * program's name: "--pmu 'NAME': no such PMU model; did you mean X? (known:
  * ...)", the closest names offered when there are close ones. */

@@ -243,6 +243,27 @@ static const struct hpm_pmu_model *model_of_kind(const char *kind, bool *fixed)
 	return hpm_model_by_name(name);
 }
 
+/* The model whose table encodes spec to the recorded value when the
+ * table kind names does not: a run of one table labelled as another's
+ * (Kunminghu's kunminghu-v2 and kunminghu-v3 number most events apart,
+ * so the counts would be read with the other table's meanings). NULL when
+ * the kind's table gives the value, or no table does (a generic name,
+ * modes --all-user changed: nothing to compare with). */
+static const struct hpm_pmu_model *encoded_by_other(const struct hpm_pmu_model *kind,
+                                                    const char *spec, uint64_t value)
+{
+	struct hpm_event_code code;
+	struct hpm_diag d = {0};
+	if (kind->encode(kind, spec, &code, &d) == 0 && code.value == value)
+		return NULL;
+	for (unsigned i = 0; i < hpm_model_count(); i++) {
+		const struct hpm_pmu_model *m = hpm_model_at(i);
+		if (m != kind && m->encode(m, spec, &code, &d) == 0 && code.value == value)
+			return m;
+	}
+	return NULL;
+}
+
 static bool read_event(struct ctx *c, json_t *o, unsigned i, struct rf_event *e)
 {
 	char p[64];
@@ -257,6 +278,20 @@ static bool read_event(struct ctx *c, json_t *o, unsigned i, struct rf_event *e)
 		return false;
 	if (strcmp(e->kind, "host") != 0 && !(e->model = model_of_kind(e->kind, &e->fixed)))
 		return fail(c, "%s.kind: unknown kind '%.40s'", p, e->kind);
+	const char *spec = json_string_value(json_object_get(o, "spec"));
+	const char *raw = json_string_value(json_object_get(o, "mhpmevent"));
+	uint64_t value;
+	const struct hpm_pmu_model *other =
+	    e->model && !e->fixed && spec && raw && str_parse_u64(raw, &value, NULL, 0) == 0
+	        ? encoded_by_other(e->model, spec, value)
+	        : NULL;
+	if (other)
+		return fail(
+		    c,
+		    "%s: kind '%.40s' (the %s table), but mhpmevent %.24s is the %s table's "
+		    "encoding of '%.60s': a run of one table read as the other's",
+		    p, e->kind, hpm_model_table_name(e->model), raw, hpm_model_table_name(other),
+		    spec);
 	e->host = strcmp(e->kind, "host") == 0;
 	if (json_object_get(o, "rel_stddev") &&
 	    !want_number(c, o, p, "rel_stddev", true, &e->rel_stddev))

@@ -338,6 +338,16 @@ static const char *emu_label(const struct rs_report *rs)
 	return d && strncmp(d, "emulated ", 9) == 0 ? d : NULL;
 }
 
+/* The comment line naming the table the raw events are of (hpmstat
+ * record's PERF_FEAT_HPM_PMU: detection cannot tell Kunminghu's two
+ * apart); nothing for a recording without one. */
+static void model_line(const struct rs_report *rs, FILE *out)
+{
+	if (rs->model)
+		fprintf(out, "# PMU model: %s (the table of the recorded raw events)\n",
+		        rs->model->display);
+}
+
 static void text(const struct rs_report *rs, FILE *out)
 {
 	if (rs->opts.perf_header && !rs->file.partial)
@@ -349,9 +359,7 @@ static void text(const struct rs_report *rs, FILE *out)
 		        rs->file.partial ? " (PARTIAL)" : "");
 	for (unsigned i = 0; i < rs->file.nr_note; i++)
 		fprintf(out, "# note: %s\n", rs->file.note[i]);
-	if (rs->model)
-		fprintf(out, "# PMU model: %s (the table of the recorded raw events)\n",
-		        rs->model->display);
+	model_line(rs, out);
 	if (emu_label(rs))
 		fprintf(out, "# %s\n", emu_label(rs));
 	fprintf(out, "#\n#\n# Total Lost Samples: %llu\n#\n",
@@ -464,6 +472,8 @@ static void csv(const struct rs_report *rs, FILE *out)
 	/* as stat -x heads emulated counts: a comment line before the header */
 	if (emu_label(rs))
 		fprintf(out, "# %s\n", emu_label(rs));
+	/* ... and the table the raw events are of, as the text's head says */
+	model_line(rs, out);
 	/* a -g file's Children before its Self ("overhead"), as the text */
 	bool acc = children_col(rs);
 	fprintf(out, "event,%soverhead,samples,period,command,pid,shared_object,symbol,space",

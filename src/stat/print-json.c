@@ -3,7 +3,8 @@
  * "metric-value", "metric-unit", and "interval", "cpu", "variance" when they
  * apply) and no other, so that perf's own checker (perf_json_output_lint.py,
  * which refuses a key it does not know) passes every row. --json-extra adds
- * hpmstat's: "emulated" with the profile and seed on emulated rows, the
+ * hpmstat's: "pmu-table" on a PMU model's rows (kunminghu-v2,
+ * kunminghu-v3...), "emulated" with the profile and seed on emulated rows, the
  * Topdown flags on metric rows, "hart" for a hart's row. The JSON leaves of
  * the display walk (print-format.h). */
 #include <math.h>
@@ -14,6 +15,7 @@
 #include <jansson.h>
 
 #include "metric/metric.h"
+#include "registry/models.h"
 #include "stat/aggr.h"
 #include "stat/nodes.h"
 #include "stat/print-format.h"
@@ -245,6 +247,12 @@ static void json_event(const struct stat_config *cfg, const struct stat_result *
 		json_object_set_new(o, "metric-value", json_real(m));
 		json_object_set_new(o, "metric-unit", json_string(munit));
 	}
+	/* a model's row names its event table: detection cannot tell
+	 * Kunminghu's kunminghu-v2 from kunminghu-v3, so the figures say which
+	 * table's meanings they have */
+	if (cfg->json_extra && (e->kind == HPM_EV_MODEL || e->kind == HPM_EV_MODEL_FIXED))
+		json_object_set_new(o, "pmu-table",
+		                    json_string(hpm_model_table_name(e->enc.model)));
 	if (e->emulated && cfg->json_extra)
 		json_emu(cfg, o);
 	/* -M's metrics read from this row: the first in its metric keys, as

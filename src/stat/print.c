@@ -204,7 +204,8 @@ static void shadow_prefix(const struct stat_config *cfg, const struct stat_resul
  * 18 columns as hpmstat's metric table (wider for a longer header); CSV:
  * the headers, then the numbers as perf's CSV cuts them; JSON: one object
  * of "header" : "value" strings a row, as perf 6.12's
- * print_metric_only_json. */
+ * print_metric_only_json, and "metric-value" : "none" in a row without a
+ * value, as its print_metric_end (never an empty object). */
 static void shadow_only(const struct stat_config *cfg, const struct stat_result *res)
 {
 	const struct hpm_evlist *l = res->list;
@@ -222,7 +223,7 @@ static void shadow_only(const struct stat_config *cfg, const struct stat_result 
 			continue;
 		int unit = row < 0 ? -1 : row;
 		bool pass = row != -2;
-		unsigned n = 0;
+		unsigned n = 0, json_values = 0;
 		shadow_prefix(cfg, res, first, unit, !pass, nr_rows);
 		for (unsigned i = 0; i < l->nr; i++) {
 			if ((l->ev[i].metric_only && !cfg->verbose) ||
@@ -238,10 +239,11 @@ static void shadow_only(const struct stat_config *cfg, const struct stat_result 
 			const char *v = val + strspn(val, " ");
 			int w = (int)strlen(head) > 18 ? (int)strlen(head) : 18;
 			bool keyed = n || cfg->interval_ms > 0 || nr_rows;
-			if (json && *v)
+			if (json && *v) {
 				fprintf(cfg->out, "%s\"%s\" : \"%.*s\"", keyed ? ", " : "", head,
 				        (int)strspn(v, "0123456789."), v);
-			else if (csv)
+				json_values++;
+			} else if (csv)
 				fprintf(cfg->out, "%s%.*s", n ? s : "",
 				        pass ? (int)strspn(v, "0123456789.") : 160,
 				        pass ? v : head);
@@ -249,6 +251,9 @@ static void shadow_only(const struct stat_config *cfg, const struct stat_result 
 				fprintf(cfg->out, " %*s", w, pass ? val : head);
 			n++;
 		}
+		if (json && !json_values)
+			fprintf(cfg->out, "%s\"metric-value\" : \"none\"",
+			        cfg->interval_ms > 0 || nr_rows ? ", " : "");
 		fputs(json ? "}\n" : "\n", cfg->out);
 	}
 }

@@ -13,7 +13,7 @@
 static bool ours(const struct hpm_evsel *e, const void *ctx)
 {
 	(void)ctx;
-	return e->kind == HPM_EV_MODEL || e->kind == HPM_EV_MODEL_FIXED;
+	return hpm_evsel_is_model(e);
 }
 
 static int unc_open(struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows,

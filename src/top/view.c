@@ -382,6 +382,10 @@ static const char help_text[] =
     "and scaled; *: computed from scaled counts; ?: a value that cannot be\n"
     "right (a negative count or share, a share over 100%), never a number.\n";
 
+/* the column the keys' explanations start in, where a help line that
+ * does not fit goes on */
+#define HELP_INDENT 13
+
 static void draw_help(void)
 {
 	int y = 0;
@@ -389,7 +393,24 @@ static void draw_help(void)
 	while (*p && y < LINES) {
 		const char *nl = strchr(p, '\n');
 		int n = nl ? (int)(nl - p) : (int)strlen(p);
-		mvaddnstr(y++, 0, p, n < COLS ? n : COLS);
+		/* a line wider than the terminal is broken at a blank, not cut:
+		 * what it explains is read whole */
+		int x = 0;
+		while (n > COLS - x && y < LINES) {
+			int k = COLS - x;
+			while (k > 0 && p[k] != ' ')
+				k--;
+			if (k == 0)
+				k = COLS - x;
+			mvaddnstr(y++, x, p, k);
+			p += k;
+			n -= k;
+			while (n > 0 && *p == ' ')
+				p++, n--;
+			x = HELP_INDENT;
+		}
+		if (y < LINES)
+			mvaddnstr(y++, x, p, n);
 		p += n + (nl ? 1 : 0);
 	}
 }
@@ -468,23 +489,30 @@ static int draw_status(const struct top_view *v, const struct top_frame *f)
 		/* where the task rows come from, or why BPF is not used */
 		mvaddnstr(y++, 0, f->tasks, COLS);
 	}
-	if (v->color) {
-		/* stat's node names, so the legend reads as stat's tree does */
-		int x = 0;
-		for (int k = 0; k < TD_NR; k++) {
-			int w = 3 + (int)strlen(top_td_name[k]) + 2;
-			if (x + w - 2 > COLS)
-				break;
+	/* stat's node names, so the legend reads as stat's tree does; a
+	 * terminal too narrow for the four goes on to the next row rather
+	 * than leave a colour or letter unexplained */
+	int x = 0;
+	if (!v->color) {
+		mvaddstr(y, 0, "bar:");
+		x = 5;
+	}
+	int lead = v->color ? 3 : 2; /* the swatch or the letter, a blank */
+	for (int k = 0; k < TD_NR; k++) {
+		int w = lead + (int)strlen(top_td_name[k]);
+		if (x > 0 && x + w > COLS) {
+			y++;
+			x = v->color ? 0 : 5;
+		}
+		if (v->color) {
 			attron(COLOR_PAIR(PAIR_TD + k));
 			mvaddstr(y, x, "  ");
 			attroff(COLOR_PAIR(PAIR_TD + k));
-			mvaddstr(y, x + 3, top_td_name[k]);
-			x += w;
+		} else {
+			mvaddch(y, x, (chtype)top_td_letter[k]);
 		}
-	} else {
-		mvaddnstr(y, 0,
-		          "bar: R Retiring  F Frontend_Bound  B Bad_Speculation  K Backend_Bound",
-		          COLS);
+		mvaddnstr(y, x + lead, top_td_name[k], COLS - x - lead);
+		x += w + 2;
 	}
 	y++;
 	return y;
@@ -599,6 +627,13 @@ static int draw_tree(struct top_view *v, const struct top_frame *f, int y)
 	return y;
 }
 
+/* Whether a line cut before column x keeps its columns whole: x is past
+ * its end or a blank there. */
+static bool column_gap(const char *line, int x)
+{
+	return (size_t)x >= strlen(line) || line[x] == ' ';
+}
+
 /* The process (or workload) table from row y, its nrows rows in order
  * (depth: each row's tree depth), scrolled so the bar stays in view. */
 static void draw_procs(struct top_view *v, const struct top_frame *f, int y,
@@ -616,20 +651,35 @@ static void draw_procs(struct top_view *v, const struct top_frame *f, int y,
 	/* and no empty rows below the table while rows above are hidden */
 	if (v->scroll > 0 && (unsigned)v->scroll + (unsigned)v->page > nrows)
 		v->scroll = (int)nrows > v->page ? (int)nrows - v->page : 0;
+	unsigned last = (unsigned)v->scroll + (unsigned)v->page < nrows
+	                    ? (unsigned)v->scroll + (unsigned)v->page
+	                    : nrows;
 	char pos[200] = "";
 	if (f->procs_error[0])
 		snprintf(pos, sizeof(pos), "   %s", f->procs_error);
 	else if (nrows)
-		snprintf(pos, sizeof(pos), "   rows %u-%u of %u", (unsigned)v->scroll + 1,
-		         (unsigned)v->scroll + (unsigned)v->page < nrows
-		             ? (unsigned)v->scroll + (unsigned)v->page
-		             : nrows,
+		snprintf(pos, sizeof(pos), "   rows %u-%u of %u", (unsigned)v->scroll + 1, last,
 		         nrows);
-	/* the position stays in view: a header wider than the terminal is
-	 * cut before it */
-	int room = COLS - (int)strlen(pos);
-	if ((int)len > room && room > 0)
-		len = (size_t)room;
+	/* the position stays in view, after the header; a table wider than
+	 * the room left loses its last columns whole, the header's names with
+	 * the rows' values: a value cut to "2." or a column without its name
+	 * would read as something it is not */
+	char row[1024];
+	int barx, cut = COLS - (int)strlen(pos);
+	if (cut <= 0)
+		cut = COLS;
+	while (cut > 0 && !column_gap(line, cut))
+		cut--;
+	for (unsigned r = (unsigned)v->scroll; r < last; r++) {
+		top_proc_line(row, sizeof(row), f, order[r], depth[r] ? "   " : "", &barx);
+		while (cut > 0 && !column_gap(row, cut))
+			cut--;
+	}
+	if (len > (size_t)cut)
+		len = (size_t)cut;
+	while (len > 0 && line[len - 1] == ' ')
+		len--;
+	line[len] = '\0';
 	snprintf(line + len, sizeof(line) - len, "%s", pos);
 	if (y < LINES - 2)
 		header_line(v, y++, line);
@@ -638,17 +688,14 @@ static void draw_procs(struct top_view *v, const struct top_frame *f, int y,
 		const struct top_proc *p = &f->procs[i];
 		bool sel = !v->on_units && (int)r == v->sel;
 		/* a thread's name after its tree line, as htop's tree view */
-		int barx;
 		top_proc_line(line, sizeof(line), f, i, depth[r] ? "   " : "", &barx);
 		if (p->exited)
 			attron(A_DIM);
 		bar_on(sel);
-		mvaddnstr(y, 0, line, COLS);
+		mvaddnstr(y, 0, line, cut);
 		/* the letters of the task's Topdown bar in colour */
-		if (barx >= 0 && v->color)
-			draw_bar(v, y, barx,
-			         TOP_PROC_BAR_W < COLS - barx ? TOP_PROC_BAR_W : COLS - barx,
-			         p->td);
+		if (barx >= 0 && v->color && barx + TOP_PROC_BAR_W <= cut)
+			draw_bar(v, y, barx, TOP_PROC_BAR_W, p->td);
 		if (depth[r] && COLS > 10) {
 			if (v->utf8)
 				mvaddstr(y, 8, depth[r] == 2 ? "\u2514\u2500" : "\u251c\u2500");

@@ -29,8 +29,49 @@ struct child_start {
 	int go_fd, err_fd; /* the go pipe's read end, the error pipe's write end */
 	bool stdout_to_stderr;
 	pid_t parent;
-	sigset_t mask; /* the parent's, restored once no handler of its is left */
+	sigset_t mask;     /* the parent's, restored once no handler of its is left */
+	bool caught_known; /* caught: the signals the parent has a handler for */
+	uint64_t caught;   /* bit sig - 1, from /proc/self/status's SigCgt */
 };
+
+/* The signals this process has a handler for (bit sig - 1), from the
+ * SigCgt line of /proc/self/status: one read instead of a rt_sigaction
+ * per signal in the child (64 system calls, 60 us here against 8 us).
+ * false without /proc, or with more than 64 signals: the child then reads
+ * each disposition itself. */
+static bool caught_signals(uint64_t *caught)
+{
+	char buf[4096];
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	size_t len = 0;
+	ssize_t n;
+	while (len < sizeof(buf) - 1 && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	buf[len] = 0;
+	const char *p = strstr(buf, "\nSigCgt:");
+	if (!p)
+		return false;
+	p += strlen("\nSigCgt:");
+	while (*p == ' ' || *p == '\t')
+		p++;
+	uint64_t v = 0;
+	int digits = 0;
+	for (; *p && *p != '\n'; p++, digits++) {
+		int d = *p >= '0' && *p <= '9'   ? *p - '0'
+		        : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
+		                                 : -1;
+		if (d < 0 || digits == 16)
+			return false;
+		v = v << 4 | (uint64_t)d;
+	}
+	if (!digits)
+		return false;
+	*caught = v;
+	return true;
+}
 
 /* The argv of argc arguments and two more (a script without #! run under
  * /bin/sh), in bytes. */
@@ -174,6 +215,10 @@ __attribute__((no_sanitize_address)) static int child_run(void *arg)
 	unsigned long dfl[4] = {0}, old[4];
 	char go;
 	for (int sig = 1; sig < NSIG; sig++) {
+		/* the parent's SigCgt names the handled ones: only those and
+		 * SIGINT need a look */
+		if (c->caught_known && sig != SIGINT && !(c->caught >> (sig - 1) & 1))
+			continue;
 		/* 8: the kernel's sigset_t, 64 signals */
 		if (sig == SIGKILL || sig == SIGSTOP ||
 		    syscall(SYS_rt_sigaction, sig, NULL, old, 8))
@@ -247,6 +292,9 @@ int hpm_workload_prepare(struct hpm_workload *w, char **argv, bool stdout_to_std
 	sigset_t all;
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &c->mask);
+	/* read with every signal blocked: no handler of this thread changes
+	 * before the clone */
+	c->caught_known = caught_signals(&c->caught);
 	/* the stack grows down on every architecture Linux runs hpmstat on;
 	 * 16-byte aligned below the arguments */
 	char *top = (char *)((uintptr_t)c->sh_argv & ~(uintptr_t)15);

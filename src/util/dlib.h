@@ -16,6 +16,7 @@
 #ifndef HPM_UTIL_DLIB_H
 #define HPM_UTIL_DLIB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* One library: what a shim declares, and its state. */
@@ -36,6 +37,16 @@ int hpm_dlib_load(struct hpm_dlib *l, char *err, size_t errlen);
  * a function of a library it did not load is a bug, so this aborts when
  * the library is missing. */
 void hpm_dlib_need(struct hpm_dlib *l);
+
+/* For the shims of libm and jansson (util/dl-m.c, util/dl-jansson.c),
+ * libraries hpmstat always needs but most runs never call: loads l by its
+ * soname (HPMSTAT_DLOPEN_DIR does not apply) on the first call of one of
+ * its functions; a library that cannot be loaded ends the program with
+ * the loader's own message and status (127), as a missing DT_NEEDED
+ * library would have before main. */
+void hpm_dlib_need_system(struct hpm_dlib *l);
+#define HPM_DL_SYSFN(lib, fns, f)                                                                  \
+	(hpm_dlib_need_system(&(lib)), (__typeof__(f) *)(fns)[HPM_DL_I_##f])
 
 /* A shim's table: FUNCS(X) lists the names, X(f) once each. */
 #define HPM_DL_ENUM(f) HPM_DL_I_##f,

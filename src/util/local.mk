@@ -46,5 +46,17 @@ if HAVE_LIBMICROHTTPD
 src_util_libutil_a_SOURCES += src/util/dl-mhd.c
 endif
 endif
+# HPM_SYSTEM_LIBS: jansson and libm for hpmstat (HPMSTAT_LIBS); with
+# dlopen, their shims (util/dl-jansson.c, util/dl-m.c), which open them at
+# the first call, and libutil.a again for util/dlib.c
+if HPM_DLOPEN
+noinst_LIBRARIES += src/util/libdlsys.a
+src_util_libdlsys_a_SOURCES = src/util/dl-jansson.c src/util/dl-m.c
+src_util_libdlsys_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+HPM_SYSTEM_LIBS = src/util/libdlsys.a src/util/libutil.a
+else
+HPM_SYSTEM_LIBS = $(JANSSON_LIBS) -lm
+endif
+EXTRA_DIST += src/util/dl-jansson.c src/util/dl-m.c
 EXTRA_DIST += src/util/dlib.c src/util/dlib.h src/util/dl-elf.c src/util/dl-dw.c src/util/dl-bpf.c src/util/dl-pfm.c \
 	src/util/dl-curses.c src/util/dl-mhd.c

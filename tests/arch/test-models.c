@@ -133,6 +133,64 @@ static void test_arm(void)
 	       "decode gives the expression and the rule: %s", d.fields);
 }
 
+/* The machines' words for the programming steps (hpm_emu_describe() over
+ * each machine's table), against the programming each machine's
+ * comment states: Kunminghu's mcountinhibit (bit n: counter n; bit 1, the
+ * time, is no counter), mhpmeventN and mhpmcounterN with mcycle (counter
+ * 0) and minstret (2) by name; PMUv3's PMCNTENSET/CLR_EL0, PMEVTYPER<n>
+ * and PMEVCNTR<n>, with counter 31 the cycle counter (PMCCFILTR_EL0,
+ * PMCCNTR_EL0). */
+static void test_describe(void)
+{
+	const struct hpm_emu_machine *k = hpm_model_machine(hpm_model_by_name("kunminghu"));
+	const struct hpm_emu_machine *a = hpm_model_machine(hpm_model_by_name("neoverse-v2"));
+	char b[256];
+	uint32_t ctr3_5 = 0x38;
+
+	tap_is_str(hpm_emu_describe(k, HPM_EMU_STEP_STOP, 0xffffffff, 0, 0, b, sizeof(b)),
+	           "csrw mcountinhibit 0xfffffffd", "Kunminghu: stopping all is one csrw");
+	tap_is_str(hpm_emu_describe(k, HPM_EMU_STEP_STOP, ctr3_5 | 1, 0, 0, b, sizeof(b)),
+	           "csrs mcountinhibit 0x00000039", "... stopping some sets their bits");
+	tap_is_str(hpm_emu_describe(k, HPM_EMU_STEP_START, ctr3_5 | 5, 0, 0, b, sizeof(b)),
+	           "csrc mcountinhibit 0x0000003d", "... starting clears them");
+	tap_is_str(
+	    hpm_emu_describe(k, HPM_EMU_STEP_PROGRAM, 0, 11, 0x4000000000000035, b, sizeof(b)),
+	    "csrw mhpmevent11 0x4000000000000035", "... an event select");
+	tap_is_str(
+	    hpm_emu_describe(k, HPM_EMU_STEP_NO_EVENT, ctr3_5 | 5 | 1u << 9, 0, 0, b, sizeof(b)),
+	    "csrw mhpmeventN 0 for N = 3-5,9", "... no event: the programmable counters");
+	tap_is_str(hpm_emu_describe(k, HPM_EMU_STEP_ZERO, ctr3_5 | 5, 0, 0, b, sizeof(b)),
+	           "csrw mhpmcounterN 0 for N = 3-5; csrw mcycle 0; csrw minstret 0",
+	           "... zeroing: programmable, then mcycle and minstret by name");
+	tap_is_str(hpm_emu_describe(k, HPM_EMU_STEP_ZERO, 4, 0, 0, b, sizeof(b)), "csrw minstret 0",
+	           "... zeroing minstret alone");
+
+	tap_is_str(hpm_emu_describe(a, HPM_EMU_STEP_STOP, 0x80000003, 0, 0, b, sizeof(b)),
+	           "msr PMCNTENCLR_EL0, 0x80000003", "Arm: stopping writes PMCNTENCLR_EL0");
+	tap_is_str(hpm_emu_describe(a, HPM_EMU_STEP_START, 0x80000003, 0, 0, b, sizeof(b)),
+	           "msr PMCNTENSET_EL0, 0x80000003", "... starting PMCNTENSET_EL0");
+	tap_is_str(hpm_emu_describe(a, HPM_EMU_STEP_PROGRAM, 0, 4, 0x800003f, b, sizeof(b)),
+	           "msr PMEVTYPER4_EL0, 0x000000000800003f", "... an event counter's PMEVTYPER4");
+	tap_is_str(hpm_emu_describe(a, HPM_EMU_STEP_PROGRAM, 0, 31, 0x8000000, b, sizeof(b)),
+	           "msr PMCCFILTR_EL0, 0x0000000008000000", "... the cycle counter's PMCCFILTR");
+	tap_is_str(hpm_emu_describe(a, HPM_EMU_STEP_NO_EVENT, 0x80000016, 0, 0, b, sizeof(b)),
+	           "msr PMEVTYPER<n>_EL0, 0 for n = 1-2,4", "... no event: event counters only");
+	tap_is_str(hpm_emu_describe(a, HPM_EMU_STEP_ZERO, 0x8000003f, 0, 0, b, sizeof(b)),
+	           "msr PMEVCNTR<n>_EL0, 0 for n = 0-5; msr PMCCNTR_EL0, 0",
+	           "... zeroing: event counters, then PMCCNTR_EL0");
+	tap_is_str(hpm_emu_describe(a, HPM_EMU_STEP_ZERO, 0x80000000, 0, 0, b, sizeof(b)),
+	           "msr PMCCNTR_EL0, 0", "... zeroing the cycle counter alone");
+	tap_ok(strstr(hpm_emu_describe(a, HPM_EMU_STEP_ROTATE, 0, 0, 0, b, sizeof(b)),
+	              "msr PMCNTENCLR_EL0 (the counters that change)") == b &&
+	           strstr(hpm_emu_describe(k, HPM_EMU_STEP_ROTATE, 0, 0, 0, b, sizeof(b)),
+	                  "csrs mcountinhibit (the counters that change)") == b,
+	       "... a rotation in each machine's words");
+	/* a buffer too short for the whole line: cut, terminated, no overrun */
+	char small[12];
+	tap_is_str(hpm_emu_describe(k, HPM_EMU_STEP_ZERO, ctr3_5 | 5, 0, 0, small, sizeof(small)),
+	           "csrw mhpmco", "a short buffer gets the line's start");
+}
+
 int main(void)
 {
 	char err[400];
@@ -158,6 +216,7 @@ int main(void)
 	       "Kunminghu comes with its emulated machine");
 	tap_ok(hpm_model_machine(NULL) == NULL && hpm_model_register(km, NULL) == -1,
 	       "no machine for no model; a second 'kunminghu' is refused");
+	test_describe();
 
 	struct hpm_pmu_model bad = {.name = "bad",
 	                            .encode = bad_encode,

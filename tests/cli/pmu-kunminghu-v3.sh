@@ -34,6 +34,17 @@ grep -q "dispatch_stall_cycle_iq *backend:45" "$tmp/list"; ok $? "list --pmu kun
 ! grep -qE "^ +BpWrong +[a-z]+:[0-9]" "$tmp/list"; ok $? "list --pmu kunminghu-v3 has no BpWrong event"
 $H list --pmu kunminghu-v3 --json >"$tmp/list.json" 2>&1
 grep -q '"kind": "kunminghu-v3"' "$tmp/list.json"; ok $? "list --json names the table in kind"
+# a name of the other table: nothing listed, exit 0 (perf's), and the one
+# line on stderr says which table has it
+for c in "kunminghu-v3 BpWrong kunminghu-v2" "kunminghu dispatch_stall_cycle_iq kunminghu-v3"; do
+	set -- $c
+	$H list --pmu $1 $2 >"$tap_out" 2>"$tap_err"
+	rc=$?
+	[ $rc -eq 0 ] && [ ! -s "$tap_out" ] && [ "$(wc -l <"$tap_err")" -eq 1 ] &&
+		grep -qF "'$2' matches no event of Kunminghu (" "$tap_err" &&
+		grep -qF "it is an event of Kunminghu ($3)" "$tap_err"
+	ok $? "list --pmu $1 $2: says $3 has it"
+done
 
 # bad input: one line, non-zero, nothing on stdout
 run_fails_with "a v2-only event under kunminghu-v3 says which table has it" \
@@ -75,6 +86,34 @@ $H report --diff "$tmp/v2.json" "$tmp/v3.json" >"$tmp/diff" 2>"$tmp/diff.err"
 ok $? "report --diff of a kunminghu run and a kunminghu-v3 run shows the diff"
 grep -q 'kunminghu table.*kunminghu-v3 table.*not comparable' "$tmp/diff.err"
 ok $? "report --diff of the two tables warns that the figures are not comparable"
+# a run file of one table read as the other (its kind relabelled): refused
+# with the reason, since rob_commitInstr's recorded mhpmevent (backend 51 on
+# v3, 53 on v2) is the other table's encoding
+sed 's/"kind": "kunminghu-v3"/"kind": "kunminghu"/' "$tmp/v3.json" >"$tmp/v3as2.json"
+run_fails_with "a kunminghu-v3 run file labelled kunminghu is refused with the reason" \
+	"kind 'kunminghu' (the kunminghu-v2 table), but mhpmevent 0x4000000000000033 is the kunminghu-v3 table's encoding of 'rob_commitInstr': a run of one table read as the other's" \
+	$H report "$tmp/v3as2.json"
+sed 's/"kind": "kunminghu"/"kind": "kunminghu-v3"/' "$tmp/v2.json" >"$tmp/v2as3.json"
+run_fails_with "a kunminghu-v2 run file labelled kunminghu-v3 is refused with the reason" \
+	"mhpmevent 0x4000000000000035 is the kunminghu-v2 table's encoding of 'rob_commitInstr'" \
+	$H report "$tmp/v2as3.json"
+run_ok "the kunminghu-v3 run file as written is read" $H report "$tmp/v3.json"
+# which table the figures are of (detection cannot tell the two apart):
+# -j --json-extra's pmu-table on each model row (none on a host event's),
+# the exposition's hpm_build_info table label; plain -j keeps perf's keys
+for t in kunminghu-v2 kunminghu-v3; do
+	$H stat --pmu $t -j --json-extra -e rob_commitInstr,cycles,task-clock --emu-cycles 100000 \
+		--openmetrics "$tmp/$t.om" -- true >"$tmp/$t.jx" 2>&1
+	[ "$(grep -c '"event" : "rob_commitInstr".*"pmu-table" : "'$t'"' "$tmp/$t.jx")" = 1 ] &&
+		[ "$(grep -c '"event" : "cycles".*"pmu-table" : "'$t'"' "$tmp/$t.jx")" = 1 ] &&
+		! grep '"event" : "task-clock"' "$tmp/$t.jx" | grep -q pmu-table
+	ok $? "stat --pmu $t -j --json-extra: pmu-table $t on the model's rows, none on task-clock"
+	grep -q '^hpm_build_info{.*,table="'$t'",' "$tmp/$t.om"
+	ok $? "stat --pmu $t --openmetrics: hpm_build_info's table is $t"
+done
+$H stat --pmu kunminghu-v3 -j -e rob_commitInstr --emu-cycles 100000 -- true >"$tmp/j" 2>&1
+! grep -q pmu-table "$tmp/j"; ok $? "stat -j without --json-extra: no pmu-table (perf's keys only)"
+
 # record --backend emu --pmu kunminghu-v3: the attr perf reads back carries
 # v3's encoding (perf evlist prints the config as perf reads it)
 run_ok "record --backend emu --pmu kunminghu-v3" $H record --backend emu --pmu kunminghu-v3 \

@@ -23,6 +23,25 @@ printf '%s\n' "$out" | grep -A2 '^  Slice3_l2_cache_inv ' | grep -q 'note: cache
 ok $? "list --details marks cache 68 undefined"
 printf '%s\n' "$out" | grep -q '^  icache_miss_cnt  *frontend:23 '
 ok $? "list shows icache_miss_cnt, the document's name, at frontend:23"
+# the events whose document reading the RTL contradicts, by
+# shared/xiangshan/README.md's words: list's own line says what the RTL counts
+desc() { printf '%s\n' "$out" | grep "^  $1 " | head -1; }
+desc MEMSTALL_STORE | grep -q 'no store issued and the store queue not empty, however many other micro-ops issued'
+ok $? "list: MEMSTALL_STORE counts cycles with no store issued, the store queue not empty"
+desc EXEC_STALL_CYCLE | grep -q 'fewer than 4 micro-ops issued'
+ok $? "list: EXEC_STALL_CYCLE is fewer than 4 micro-ops issued"
+desc MEMSTALL_ANY_LOAD | grep -q 'from the load queue'
+ok $? "list: MEMSTALL_ANY_LOAD comes from the load queue, unlike the L1MISS-L3MISS terms"
+r=0
+for k in 0 1 2 3; do
+	desc Slice${k}_l2_cache_long_miss | grep -q 'MSHRs freed more than 200 cycles after their allocation' || r=1
+done
+ok $r "list: SliceN_l2_cache_long_miss counts MSHRs freed more than 200 cycles after allocation"
+# kunminghu-v3's copies of these v2 readings say whose RTL was read
+desc3=$($H list --pmu kunminghu-v3 2>&1 | grep -E '^  (MEMSTALL_STORE|MEMSTALL_ANY_LOAD|EXEC_STALL_CYCLE|Slice[0-3]_l2_cache_long_miss) ')
+[ "$(printf '%s\n' "$desc3" | wc -l)" = 7 ] &&
+	! printf '%s\n' "$desc3" | grep -v -q "what kunminghu-v2's RTL does; not re-read on kunminghu-v3"
+ok $? "list --pmu kunminghu-v3: the 7 RTL readings say they are kunminghu-v2's"
 
 # one emulated run: each misleading event is noted once, on stderr
 $H stat -x, -e IBuffer_full,ifu_req_cacheline_0_hit,ifu_req_cacheline_1_hit,IBuffer_full \

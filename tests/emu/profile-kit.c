@@ -2,8 +2,9 @@
  * tables (no emulator): typed keys stored at their offsets, ranges and
  * multiples at both edges, a key given twice, a negative value, an unknown
  * key or section, a section defined twice, the kit's FILE:LINE: messages
- * in the model's wording, and the registry (sorted built-ins, a file
- * profile released, a built-in left alone). */
+ * in the model's wording, a share above 0, records found by name, and
+ * the registry (sorted built-ins, a file profile released, a built-in
+ * left alone). */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,10 @@ struct toy {
 };
 
 struct box {
+	char *name; /* what EMU_PROFILE_INDEX finds a box by */
 	uint64_t size;
+	double weight;
+	bool has_weight;
 	unsigned calls;
 };
 
@@ -79,6 +83,13 @@ static const struct emu_profile_key box_keys[] = {
      EMU_KEY_AT(struct box, size),
      .max = UINT64_MAX,
      .bad = "bad size '%s'"},
+    {.name = "weight",
+     .type = EMU_KEY_SHARE,
+     EMU_KEY_AT(struct box, weight),
+     .has = offsetof(struct box, has_weight),
+     .min = 1, /* above 0 */
+     .negative = "weight %s is negative",
+     .bad = "bad weight '%s' (above 0, at most 1)"},
     {.name = "call", .type = EMU_KEY_CALL, .repeat = true, .call = count_call},
     {.name = NULL},
 };
@@ -157,6 +168,12 @@ static void parsing(void)
 	refused("name = a\n\nname = b\n", "toy.profile:3: 'name' twice", "a key given twice");
 	refused("nmae = a\n", "toy.profile:1: unknown key 'nmae' at the top", "an unknown key");
 	refused("[box a]\nsize = x\n", "toy.profile:2: bad size 'x'", "a bad value in a section");
+	refused("[box a]\nweight = 0\n", "toy.profile:2: bad weight '0' (above 0, at most 1)",
+	        "a share with min 1 refuses 0");
+	refused("[box a]\nweight = -0.5\n", "toy.profile:2: weight -0.5 is negative",
+	        "a share's negative wording comes first");
+	refused("[box a]\nweight = 1\n[box b]\nweight = 1\nweight = .5\n",
+	        "toy.profile:5: 'weight' twice", "a key is given twice per section, not per file");
 	refused("[box a]\nsiz = 1\n", "toy.profile:2: unknown box key 'siz'",
 	        "the section's own unknown-key wording");
 	refused("[box a]\n[box a]\n", "toy.profile:2: box 'a' defined twice (first at line 1)",
@@ -182,6 +199,24 @@ static void parsing(void)
 	                     "toy.profile: a NUL byte") == 0,
 	       "a NUL byte: the file, no line (%s)", msg);
 	free(t.name);
+
+	ok = toy_read("[box a]\nweight = 1e-3\n", &t, msg, sizeof(msg));
+	tap_ok(!ok, "a share is a decimal fraction, not an exponent (%s)", msg);
+	ok = toy_read("[box a]\nweight = 0.001\n", &t, msg, sizeof(msg));
+	tap_ok(ok && boxes[0].weight == 0.001 && boxes[0].has_weight,
+	       "a small share above 0 is taken, its 'has' flag set (%s)", msg);
+}
+
+/* The records of a model are found by their names (the first box's name
+ * where it stands in an array of boxes). */
+static void index_by_name(void)
+{
+	static char a[] = "a", b[] = "b", c[] = "c";
+	struct box named[3] = {{.name = a}, {.name = b}, {.name = c}};
+	tap_is_u64((uint64_t)EMU_PROFILE_INDEX(named, 3, "c"), 2, "the last record by name");
+	tap_is_u64((uint64_t)EMU_PROFILE_INDEX(named, 3, "a"), 0, "the first record by name");
+	tap_ok(EMU_PROFILE_INDEX(named, 3, "d") == -1, "a name none has: -1");
+	tap_ok(EMU_PROFILE_INDEX(named, 0, "a") == -1, "no records: -1");
 }
 
 /* ------------------------------------------------------------- registry */
@@ -228,6 +263,7 @@ static void registry(void)
 int main(void)
 {
 	parsing();
+	index_by_name();
 	registry();
 	return tap_done();
 }

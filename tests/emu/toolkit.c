@@ -3,7 +3,8 @@
  * (Blackman and Vigna's C, run by hand in Python for seed 1), exact
  * uniformity of hpm_rng_below() where it can be counted, the alias table
  * giving each entry exactly its weight's share (up to the 2^-32 coin), and
- * the bench harness's contract: chunks, passes, totals and errors.
+ * the bench harness's contract: chunks, passes, totals and errors, and a
+ * trace cursor's pieces, worked by hand.
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include "emukit/bench.h"
 #include "emukit/lines.h"
 #include "emukit/rng.h"
+#include "emukit/trace.h"
 #include "tap.h"
 
 static void test_rng(void)
@@ -186,9 +188,36 @@ static void test_bench(void)
 	       "percentages: one decimal, n/a where no number");
 }
 
+/* Runs of 3, 1 and 2 cycles taken 2 at most at a time: 2 and 1 of the
+ * first, the second whole, the third whole, then the first again from the
+ * trace's start. */
+static void test_cursor(void)
+{
+	static const uint64_t runs[3] = {3, 1, 2};
+	static const uint64_t want[6] = {2, 1, 1, 2, 2, 1};
+	static const size_t at[6] = {0, 1, 2, 0, 0, 1}; /* the cursor's run after each */
+	struct hpm_emu_trace_cursor c = {0, 0};
+	bool ok = true;
+	for (unsigned i = 0; i < 6; i++) {
+		uint64_t got = hpm_emu_trace_cursor_take(&c, runs[c.run], 2, 3);
+		if (got != want[i] || c.run != at[i]) {
+			tap_diag("take %u: %llu cycles, then run %zu", i, (unsigned long long)got,
+			         c.run);
+			ok = false;
+		}
+	}
+	tap_ok(ok, "trace cursor: pieces of at most max, the next run after a run's last cycle, "
+	           "the start again after the last run");
+	c = (struct hpm_emu_trace_cursor){0, 0};
+	tap_ok(hpm_emu_trace_cursor_take(&c, UINT64_MAX, UINT64_MAX, 1) == UINT64_MAX &&
+	           c.run == 0 && c.done == 0,
+	       "... a run of 2^64-1 cycles taken whole, in a one-run trace");
+}
+
 int main(void)
 {
 	test_rng();
+	test_cursor();
 	test_alias();
 	test_bench();
 	return tap_done();

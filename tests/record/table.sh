@@ -5,9 +5,11 @@
 # perf.data (hpmstat's own feature section, which perf passes over by its
 # size) and report reads it back:
 # - report's header names the table of each recording (kunminghu-v2 and
-#   kunminghu-v3, as `record --pmu` chose), --format json as pmu_model;
+#   kunminghu-v3, as `record --pmu` chose), --format json as pmu_model,
+#   --format csv in a comment line before its header;
 # - --pmu of the other table is refused with the reason, --pmu of the same
 #   table (any of its names) is not;
+# - a table this hpmstat does not know is read with one warning naming it;
 # - report --topdown computes with the recorded table's formulas: the v3
 #   recording's tree is kunminghu-v3's, though its event names are v2's too;
 # - Debian's perf reads the files (report, script, evlist) with nothing on
@@ -38,6 +40,27 @@ grep -qx '# PMU model: Kunminghu (kunminghu-v2) (the table of the recorded raw e
 ok $? "report's header names kunminghu-v2"
 "$H" report -i v3.data --format json >"$T/v3.json" 2>"$tap_err"
 out_is "report --format json: pmu_model" "kunminghu-v3" "$JSONCHECK" pmu_model <"$T/v3.json"
+# the CSV's comment lines before its header name it too (perf's CSV has no
+# place for it); every row after them is the table's
+for t in v2 v3; do
+	"$H" report -i $t.data --format csv >"$tap_out" 2>"$tap_err"
+	sed -n '/^event,/q;p' "$tap_out" |
+		grep -qx "# PMU model: Kunminghu (kunminghu-$t) (the table of the recorded raw events)"
+	ok $? "report --format csv: a comment line before the header names kunminghu-$t"
+done
+
+# a table this hpmstat does not know (a newer hpmstat's, or a file edited):
+# read, with one warning line naming it; a known table's file has none
+LC_ALL=C sed 's/kunminghu-v3/kunminghu-v9/g' v3.data >v9.data
+"$H" report -i v9.data --stdio >"$tap_out" 2>"$tap_err"
+rc=$?
+[ $rc -eq 0 ] && [ -s "$tap_out" ] && [ "$(wc -l <"$tap_err")" -eq 1 ] &&
+	grep -qF "v9.data: the raw events are of the 'kunminghu-v9' table, which this hpmstat does not know" "$tap_err"
+ok $? "report of a recording of an unknown table: one warning line naming it, exit 0"
+[ $rc -eq 0 ] || diag "exit $rc" "$(head -3 "$tap_err")"
+"$H" report -i v3.data --stdio >"$tap_out" 2>"$tap_err"
+[ $? -eq 0 ] && [ ! -s "$tap_err" ]
+ok $? "report of a kunminghu-v3 recording: no warning"
 
 # --pmu of the other table
 run_fails_with "report --pmu kunminghu of a kunminghu-v3 recording: refused" \

@@ -6,7 +6,11 @@
 # `perf report` to hpmstat, `perf test -w thloop` (a workload built into
 # perf) to tests/record/thloop.c (two threads spinning in test_loop),
 # `perf test -F Symbols` (whether perf's workloads have symbols) to nm on
-# that program, and every other subcommand (list, script) to Debian's perf.
+# that program, and every other subcommand (list, script) to the peer
+# (perf612_peer in tests/lib.sh): the perf 6.12 that `make perf612-peer`
+# built into the test cache, else Debian's perf 6.1. With perf 6.12 as the
+# peer, `perf report -D` (perf's raw dump, which hpmstat report has not)
+# is the peer reading hpmstat's file too.
 # Judged check by check from the script's own result lines; a check the
 # script skips is a SKIP with its reason, and so is one that needs a perf
 # record option hpmstat does not claim (named below). Skipped without the
@@ -20,6 +24,9 @@ TAR=${LINUX_SOURCE_612_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 for t in gcc nm bash perf; do
 	command -v $t >/dev/null 2>&1 || skip_all "$t not installed"
 done
+perf612_peer
+raw_dump_peer=
+$peer_is_612 && raw_dump_peer=$peer
 T=$(mktemp -d)
 trap 'main_shell && rm -rf "$T" "$tap_out" "$tap_err"' EXIT
 cd "$T" || exit 1
@@ -34,7 +41,10 @@ mkdir bin
 cat >bin/perf <<EOS
 #!/bin/sh
 case "\$1 \$2" in
-"record "* | "report "*) exec "$HPMSTAT" "\$@" ;;
+"report "*)
+	case " \$* " in *" -D "*) [ -n "$raw_dump_peer" ] && exec "$raw_dump_peer" "\$@" ;; esac
+	exec "$HPMSTAT" "\$@" ;;
+"record "*) exec "$HPMSTAT" "\$@" ;;
 "test -w")
 	shift 3
 	exec "$T/thloop" "\$@" ;;
@@ -42,7 +52,7 @@ case "\$1 \$2" in
 	nm "$T/thloop" | awk '\$3 == "test_loop" { print "  " \$3 }'
 	exit 0 ;;
 esac
-exec "$(command -v perf)" "\$@"
+exec "$peer" "\$@"
 EOS
 chmod +x bin/perf
 (cd "$S" && PATH="$T/bin:$PATH" timeout -k 5 300 bash ./record.sh) </dev/null >rec.out 2>&1
@@ -95,7 +105,13 @@ judge "branch counter" "Branch counter test" "(branch counter|Branch counter|  *
 # perf 6.1); the check then reads them with perf report -D (perf's raw
 # dump, which hpmstat report has not) and perf 6.12's perf script -F cgroup
 # (a field Debian's perf 6.1 has not)
-judge "cgroup" "Cgroup sampling test" "Cgroup sampling" \
-	"Cgroup sampling [Failed missing output]" \
-	"reads the file with report -D (perf's raw dump, not in hpmstat report) and perf 6.12's script -F cgroup (not in Debian's perf 6.1)"
+# (a field Debian's perf 6.1 has not): judged when perf 6.12 is the peer
+if $peer_is_612; then
+	judge "cgroup (perf 6.12's report -D and script -F cgroup read hpmstat's file)" \
+		"Cgroup sampling test" "Cgroup sampling"
+else
+	judge "cgroup" "Cgroup sampling test" "Cgroup sampling" \
+		"Cgroup sampling [Failed missing output]" \
+		"reads the file with report -D (perf's raw dump, not in hpmstat report) and perf 6.12's script -F cgroup (not in Debian's perf 6.1; make perf612-peer builds perf 6.12)"
+fi
 done_testing

@@ -87,7 +87,7 @@ if "$H" stat -a --backend perf -e cpu-clock,context-switches -I 200 --interval-c
 	     $1 ~ /^hpm_event_enabled_seconds_total\{event="cpu-clock".*cpu="0"/ { e = $2 }
 	     END { r = c / e; exit !(r > 0.99 && r < 1.01) }' "$host"
 	ok $? "CPU 0's cpu-clock is its enabled time, in seconds"
-	grep -q '^hpm_build_info{version="[^"]*",backend="perf",model="",profile="",seed=""} 1$' "$host"
+	grep -q '^hpm_build_info{version="[^"]*",backend="perf",model="",table="",profile="",seed=""} 1$' "$host"
 	ok $? "hpm_build_info: perf, no model, no emulator"
 else
 	skip "the perf back end cannot count here: $(head -1 "$tmp/host.err")"
@@ -187,8 +187,8 @@ ct=$(curl -s -o "$tmp/m.om" -w '%{content_type}' \
 [ "$ct" = "application/openmetrics-text; version=1.0.0; charset=utf-8" ]
 ok $? "Accept: application/openmetrics-text: OpenMetrics 1.0.0 ($ct)"
 om_ok "the OpenMetrics parser accepts serve's /metrics" "$tmp/m.om"
-grep -q '^hpm_build_info{version="[^"]*",backend="emu",model="kunminghu",profile="balanced",seed="2"} 1$' "$tmp/m.om"
-ok $? "hpm_build_info names the back end, model, profile and seed"
+grep -q '^hpm_build_info{version="[^"]*",backend="emu",model="kunminghu",table="kunminghu-v2",profile="balanced",seed="2"} 1$' "$tmp/m.om"
+ok $? "hpm_build_info names the back end, model, its table (kunminghu-v2), profile and seed"
 
 code=$(curl -s -o "$tmp/index" -w '%{http_code} %{content_type}' "$base/")
 [ "$code" = "200 text/html; charset=utf-8" ] && grep -q 'href="/metrics"' "$tmp/index"

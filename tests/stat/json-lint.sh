@@ -24,7 +24,7 @@ E="--emu-seed 7 --emu-cycles 200000"
 # hpmstat's keys (man/hpmstat-stat.1, --json-extra)
 extra=emulated,emu-profile,emu-trace,emu-seed,emu-partial,emu-cycles,emu-cycles-wanted
 extra=$extra,emu-interrupted,metric,topdown-level,bottleneck,out-of-range,out-of-range-by
-extra=$extra,multiplexed,desc,idle,idle-units,wrapped
+extra=$extra,multiplexed,desc,idle,idle-units,wrapped,pmu-table
 
 # check NAME LINT-MODE ARGS...: hpmstat stat -j ARGS, and with --json-extra
 check() {

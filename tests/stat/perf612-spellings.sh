@@ -153,6 +153,31 @@ $H stat -C 0 --per-cluster -x, -e cpu-clock true 2>"$dir/c.csv" >/dev/null
 [ "$(cut -d, -f1,2 "$dir/c.csv")" = "$want,1" ]
 ok $? "--per-cluster -C 0 on this machine: $want from its sysfs ($(cut -d, -f1,2 "$dir/c.csv"))"
 
+# perf 6.12 itself, when it is the peer (perf612_peer in tests/lib.sh):
+# the same modes on this machine's sysfs, the prefixes and CPU counts of
+# CSV, std and JSON beside perf 6.12's
+perf612_peer
+for m in --per-cluster --per-cache --per-cache=L1 --per-cache=L2 --per-cache=L3 --per-cache=L4; do
+	if ! $peer_is_612; then
+		skip "$m -a beside perf 6.12" "no perf 6.12 peer in the test cache (make perf612-peer)"
+		continue
+	fi
+	"$peer" stat -a $m -x, -e cpu-clock sleep 0.05 2>"$dir/p.csv" >/dev/null
+	$H stat -a $m -x, -e cpu-clock sleep 0.05 2>"$dir/h.csv" >/dev/null
+	"$peer" stat -a $m -e cpu-clock sleep 0.05 2>"$dir/p.std" >/dev/null
+	$H stat -a $m -e cpu-clock sleep 0.05 2>"$dir/h.std" >/dev/null
+	"$peer" stat -a $m -j -e cpu-clock sleep 0.05 2>"$dir/p.json" >/dev/null
+	$H stat -a $m -j -e cpu-clock sleep 0.05 2>"$dir/h.json" >/dev/null
+	# std: everything before the count (the id padded as perf pads it)
+	std_prefix() { sed -n 's/^\([^ ].* \)  *[0-9.,]* msec cpu-clock.*/\1/p' "$1"; }
+	json_prefix() { sed 's/"counter-value" : .*//' "$1"; }
+	[ -s "$dir/p.csv" ] && [ "$(cut -d, -f1,2 "$dir/h.csv")" = "$(cut -d, -f1,2 "$dir/p.csv")" ] &&
+		[ "$(std_prefix "$dir/h.std")" = "$(std_prefix "$dir/p.std")" ] &&
+		[ "$(json_prefix "$dir/h.json")" = "$(json_prefix "$dir/p.json")" ]
+	ok $? "$m -a: CSV, std and JSON prefixes are perf 6.12's ($(cut -d, -f1,2 "$dir/p.csv" | tr '\n' ' '))"
+	[ $? -eq 0 ] || diag "perf:" "$(cat "$dir/p.csv" "$dir/p.std" "$dir/p.json")" "hpmstat:" "$(cat "$dir/h.csv" "$dir/h.std" "$dir/h.json")"
+done
+
 # ------------------------------------------------ metric spellings
 # --metric-only without -M or --topdown: perf's table of the default
 # events' ratios; the emulated Arm harts count the same for the same
@@ -181,6 +206,37 @@ $H stat -e task-clock,page-faults --metric-only -x, true 2>"$dir/mo2.csv" >/dev/
 rc=$?
 [ $rc -eq 0 ] && [ -z "$(grep -v '^#' "$dir/mo2.csv" | tr -d ',\n')" ]
 ok $? "--metric-only -e task-clock,page-faults: no column (perf leaves out /sec and CPUs utilized)"
+# a row without a value: perf 6.12's print_metric_end writes
+# "metric-value" : "none" (never an empty object), after the row's keys
+$H stat -j --metric-only -e task-clock true 2>"$dir/none.json" >/dev/null
+rc=$?
+[ $rc -eq 0 ] && [ "$(cat "$dir/none.json")" = '{"metric-value" : "none"}' ]
+ok $? "--metric-only -j without a value: perf 6.12's {\"metric-value\" : \"none\"} ($(cat "$dir/none.json"))"
+$H stat -j --metric-only -a -A -e cpu-clock sleep 0.05 2>"$dir/none.json" >/dev/null
+want=$(for c in $(seq 0 $((ncpu - 1))); do printf '{"cpu" : "%s", "metric-value" : "none"}\n' $c; done)
+[ "$(cat "$dir/none.json")" = "$want" ]
+ok $? "--metric-only -j -A without a value: the cpu key, then \"metric-value\" : \"none\""
+[ $? -eq 0 ] || diag "$(cat "$dir/none.json")"
+$H stat -j --metric-only -I 100 -e task-clock sleep 0.25 2>"$dir/none.json" >/dev/null
+[ -s "$dir/none.json" ] && ! grep -vqE '^\{"interval" : [0-9.]+, "metric-value" : "none"\}$' "$dir/none.json"
+ok $? "--metric-only -j -I without a value: the interval key, then \"metric-value\" : \"none\""
+[ $? -eq 0 ] || diag "$(cat "$dir/none.json")"
+# the same runs beside perf 6.12 itself, the times and numbers blanked
+for m in "-e task-clock true" "-a --per-core -e cpu-clock sleep 0.05" "-a -A -e cpu-clock sleep 0.05" \
+	"-I 100 -e task-clock sleep 0.25"; do
+	if ! $peer_is_612; then
+		skip "--metric-only -j $m beside perf 6.12" "no perf 6.12 peer in the test cache (make perf612-peer)"
+		continue
+	fi
+	# shellcheck disable=SC2086 # the options split as typed
+	"$peer" stat -j --metric-only $m 2>"$dir/p.json" >/dev/null
+	# shellcheck disable=SC2086
+	$H stat -j --metric-only $m 2>"$dir/h.json" >/dev/null
+	blank() { sed 's/[0-9][0-9]*\.[0-9]*/N/g' "$1" | sort -u; }
+	[ -s "$dir/p.json" ] && [ "$(blank "$dir/h.json")" = "$(blank "$dir/p.json")" ]
+	ok $? "--metric-only -j $m: perf 6.12's rows ($(blank "$dir/p.json" | head -1))"
+	[ $? -eq 0 ] || diag "perf:" "$(cat "$dir/p.json")" "hpmstat:" "$(cat "$dir/h.json")"
+done
 # -M Default is perf 6.12's default metric group: Topdown level 1
 K="--emu-cycles 200000 -x,"
 $H stat -M Default $K 2>"$dir/d.csv" >/dev/null

@@ -77,7 +77,7 @@ if [ -r "$src" ] && command -v python3 >/dev/null && command -v bash >/dev/null 
 	python3 -c '
 import json, sys
 extra = {"emulated", "emu-profile", "emu-trace", "emu-seed", "metric", "topdown-level",
-         "bottleneck", "out-of-range", "multiplexed", "hart", "variance"}
+         "bottleneck", "out-of-range", "multiplexed", "hart", "variance", "pmu-table"}
 for l in open(sys.argv[1]):
     print(json.dumps({k: v for k, v in json.loads(l).items() if k not in extra}))' \
 		"$dir/json" >"$dir/json-perf"

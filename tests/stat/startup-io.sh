@@ -31,6 +31,18 @@ n=$(opens "$dir/tool.st" /cpuinfo) m=$(opens "$dir/tool.st" /bus/event_source/de
 [ "$n" = 0 ] && [ "$m" = 0 ]
 ok $? "... nor does a group of software events and a tool event ($n, $m)"
 
+# the command's process, before its exec, puts back at their default the
+# handlers stat installed without a rt_sigaction for each of the 64
+# signals (util/child.c reads the handled ones from the SigCgt line of
+# /proc/self/status first): the calls of the process that execs true
+strace -f -e trace=rt_sigaction,execve -o "$dir/sig.st" "$H" stat -e task-clock -o /dev/null -- true
+child=$(sed -n 's/^\([0-9]*\) *execve("[^"]*\/true".* = 0$/\1/p' "$dir/sig.st")
+n=$(grep -c "^$child  *rt_sigaction(" "$dir/sig.st")
+[ -n "$child" ] && [ "$n" -ge 2 ] && [ "$n" -le 16 ]
+ok $? "the command's start resets the handlers in $n rt_sigaction calls, not one per signal"
+grep -q "^$child  *rt_sigaction(SIGINT, {sa_handler=SIG_DFL" "$dir/sig.st"
+ok $? "... and SIGINT, which stat catches, is back at its default in it"
+
 # a hardware event asks the host what it is: one read of /proc/cpuinfo
 strace -f -e trace=open,openat -o "$dir/host.st" "$H" stat --dry-run -e task-clock,cycles \
 	-o /dev/null -- true

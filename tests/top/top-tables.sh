@@ -4,7 +4,9 @@
 # over a task schedule's tasks, HART WORKLOAD over the emulator's
 # workloads), the sort column carries the same mark in both views (v, ^
 # reversed; h explains it), both views show the same columns and no name
-# is cut; a narrow terminal keeps the emulator's "not this host"; a
+# is cut; a narrow terminal keeps the emulator's "not this host", drops a
+# table's last columns whole (names with values), and breaks the legend's
+# and h's lines rather than cut them; a
 # Topdown share below 0 or over 100 % is flagged as hpmstat stat flags it
 # ("[out of range: X below 0]", out_of_range in JSON), never a plain number.
 . "$top_srcdir/tests/lib.sh"
@@ -84,7 +86,7 @@ fi
 
 why=$(tmux_why_not)
 if [ -n "$why" ]; then
-	for i in 1 2 3 4 5 6; do skip "full-screen view" "$why"; done
+	for i in 1 2 3 4 5 6 7 8 9; do skip "full-screen view" "$why"; done
 	done_testing
 	exit 0
 fi
@@ -112,4 +114,26 @@ grep -q '^emulated .*(synthetic workload, not this host)$' "$tmp/src"
 ok $? "60 columns: the source line still says emulated, not this host ($(cat "$tmp/src"))"
 [ "$(awk '{ print length($0) }' "$tmp/src")" -le 60 ]
 ok $? "... within the 60 columns"
+# the bar's legend names all four letters, on a second row if need be
+cap >"$tmp/narrow"
+for l in "R Retiring" "F Frontend_Bound" "B Bad_Speculation" "K Backend_Bound"; do
+	grep -q "$l" "$tmp/narrow" || echo "$l"
+done >"$tmp/miss"
+[ ! -s "$tmp/miss" ]
+ok $? "60 columns: the legend explains every letter (missing: $(cat "$tmp/miss"))"
+# the workload table loses its last columns whole: no row reaches past
+# its header's last name (the position "1-2/2" aside), and the last value
+# a row shows is whole (IPC cut to "2." read as a number)
+bad=$(awk '/^ +HART/ { sub(/ +[0-9]+-[0-9]+\/[0-9]+$/, ""); sub(/ +rows .*/, "")
+		w = length($0); t = 1; print "header " $0 >"/dev/stderr"; next }
+	t && /^ +[0-9]+ hart/ { n++
+		if (length($0) > w || $NF !~ /^([0-9]+(\.[0-9]+)?[KMG]?|[A-Z][A-Za-z_]+)$/) print }
+	t && /^$/ { t = 0 } END { if (!n) print "no rows" }' "$tmp/narrow" 2>/dev/null)
+[ -z "$bad" ]
+ok $? "60 columns: the workload rows' columns are whole and headed${bad:+ ($bad)}"
+# h: a key's explanation wider than the terminal goes on to the next row
+key h; wait_for "hpmstat top keys"
+cap >"$tmp/help"
+grep -q "v in its own" "$tmp/help" && [ "$(awk '{ print length($0) }' "$tmp/help" | sort -n | tail -1)" -le 60 ]
+ok $? "60 columns: h's lines are broken, not cut (the sort mark's explained whole)"
 done_testing

@@ -44,6 +44,45 @@ only_base "list --pmu kunminghu" "$H" list --no-pager --pmu kunminghu
 only_base "batch top" "$H" top -n 1 -d 0.1 --backend emu
 only_base "report of a run file" "$H" report "$top_srcdir/tests/report/hand.json"
 
+# jansson and libm are opened by hpmstat's first call of one of their
+# functions (util/dl-jansson.c, util/dl-m.c; issue 30): the libraries
+# hpmstat's own process needs or opens (not the command's, nor a
+# sanitizer runtime's), one a line
+own_libs() {
+	LD_DEBUG=files "$@" 2>&1 >/dev/null </dev/null |
+		sed -n 's/.*file=\([^ ]*\) \[0\]; *\(needed by [^ ]*hpmstat \|dynamically loaded by\).*/\1/p' |
+		sed 's|.*/||' | grep -v '^lib\(asan\|ubsan\|stdc++\|gcc_s\|dl\|rt\|pthread\)\.' | sort -u
+}
+libc_only() {
+	d=$1; shift
+	got=$(own_libs "$@" | tr '\n' ' ')
+	ok $([ "$got" = "libc.so.6 " ]; echo $?) "$d maps libc alone ($got)"
+}
+libc_only "--version" "$H" --version
+libc_only "stat -e task-clock -- true" "$H" stat -e task-clock -- true
+libc_only "encode rob_commitInstr" "$H" encode rob_commitInstr
+# what calls them opens them, and gets their results: -j's JSON (jansson)
+# is perf's fields, -r's noise (sqrt, lround, log10 of libm) is printed
+own_libs "$H" stat -j -e task-clock -- true >"$T/libs"
+grep -qx "$(sed -n 's/^#define JANSSON_SONAME "\(.*\)"/\1/p' "$top_builddir/config.h")" "$T/libs"
+ok $? "stat -j opens jansson"
+"$H" stat -j -e task-clock -- true 2>"$T/j" >/dev/null </dev/null
+python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); sys.exit(d["event"] != "task-clock" or d["unit"] != "msec")' "$T/j"
+ok $? "... and prints task-clock's perf fields through it"
+# (a sanitizer runtime needs libm itself: there it is mapped before main)
+if LD_DEBUG=files "$H" --version 2>&1 >/dev/null </dev/null |
+	grep -q 'file=libm\.so\.6 \[0\]; *needed by [^ ]*lib\(asan\|ubsan\)'; then
+	skip "stat -r 3 opens libm for its noise" "the sanitizer runtime maps libm already"
+else
+	own_libs "$H" stat -r 3 -e task-clock -- true >"$T/libs"
+	grep -qx 'libm\.so\.6' "$T/libs"
+	ok $? "stat -r 3 opens libm for its noise"
+fi
+"$H" stat -r 3 -e task-clock -- true 2>"$T/r" >/dev/null </dev/null
+grep -Eq 'task-clock .*\( \+- *[0-9]+\.[0-9]{2}% \)' "$T/r"
+ok $? "... and prints task-clock's +- as perf does"
+[ $? = 0 ] || diag "$(cat "$T/r")"
+
 # the same commands run with no optional library at all
 out_is "--version without any optional library" "$(HPMSTAT_DLOPEN_DIR= "$H" --version)" \
 	env HPMSTAT_DLOPEN_DIR="$T/none" "$H" --version

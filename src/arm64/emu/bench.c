@@ -140,16 +140,17 @@ static void synth_next(void *ctx, uint64_t max_cycles, struct arm_emu_run *r)
 		l = max_cycles;
 	unsigned which = rng(&y->s, POOL);
 	const struct content *c = &y->pool[which];
-	memset(r, 0, sizeof(*r));
-	r->sec = ARM_EMU_SEC_NS;
-	r->cycles = l;
-	r->el = c->el;
-	r->streaming = c->streaming;
-	r->nr_vals = c->nr;
-	r->vals = c->vals;
-	r->pc = 0x400000u + (uint64_t)which * 4u;
-	r->key = y->keyed ? (uint32_t)which + 1 : 0; /* a content per key */
-	r->source = y->pool;
+	*r = (struct arm_emu_run){
+	    .sec = ARM_EMU_SEC_NS,
+	    .cycles = l,
+	    .el = c->el,
+	    .streaming = c->streaming,
+	    .nr_vals = c->nr,
+	    .vals = c->vals,
+	    .pc = 0x400000u + (uint64_t)which * 4u,
+	    .key = y->keyed ? (uint32_t)which + 1 : 0, /* a content per key */
+	    .source = y->pool,
+	};
 }
 
 /* Why f cannot run the bench program, or NULL. */

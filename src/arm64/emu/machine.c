@@ -60,8 +60,7 @@ struct arm_mach {
 /* What the kernel's driver keeps per PE. */
 struct pe_src {
 	struct arm_src_stream *s; /* profile stream, or NULL with a trace */
-	size_t ti;                /* trace: current run */
-	uint64_t toff;            /* trace: cycles of it already replayed */
+	struct hpm_emu_trace_cursor at; /* trace: where the PE is in it */
 	uint64_t hi[32];          /* overflows carried (multiples of 2^32) */
 	uint32_t wrapped;         /* counters that passed 2^64 - 1 */
 	bool captured;            /* FEAT_PMUv3_SS: the snapshot registers hold this instant */
@@ -404,17 +403,9 @@ static void vm_run(struct hpm_emu_vm *base, unsigned h, uint64_t cycles)
 				arm_src_stream_next(src->s, piece, &r);
 			} else {
 				/* the rest of the current trace line, at most `piece` of it */
-				arm_src_trace_run_at(vm->trace, src->ti, &r);
-				uint64_t full = r.cycles, left = full - src->toff;
-				r.cycles = left < piece ? left : piece;
-				src->toff += r.cycles;
-				if (src->toff == full) {
-					src->toff = 0;
-					/* a trace shorter than the run is replayed again from its
-					 * start */
-					if (++src->ti == arm_src_trace_nr_runs(vm->trace))
-						src->ti = 0;
-				}
+				arm_src_trace_run_at(vm->trace, src->at.run, &r);
+				r.cycles = hpm_emu_trace_cursor_take(
+				    &src->at, r.cycles, piece, arm_src_trace_nr_runs(vm->trace));
 			}
 			/* create() checked that every run can exist on the features */
 			(void)arm_emu_run(pe, &r);
@@ -480,48 +471,20 @@ static const char *describe_read(const struct hpm_emu_vm *base, char *buf, size_
 	return buf;
 }
 
-static const char *describe(enum hpm_emu_step step, uint32_t mask, unsigned counter, uint64_t value,
-                            char *buf, size_t len)
-{
-	char cb[128];
-	switch (step) {
-	case HPM_EMU_STEP_STOP:
-		snprintf(buf, len, "msr PMCNTENCLR_EL0, 0x%08" PRIx32, mask);
-		break;
-	case HPM_EMU_STEP_START:
-		snprintf(buf, len, "msr PMCNTENSET_EL0, 0x%08" PRIx32, mask);
-		break;
-	case HPM_EMU_STEP_PROGRAM:
-		if (counter == CYCLE_CTR)
-			snprintf(buf, len, "msr PMCCFILTR_EL0, 0x%016" PRIx64, value);
-		else
-			snprintf(buf, len, "msr PMEVTYPER%u_EL0, 0x%016" PRIx64, counter, value);
-		break;
-	case HPM_EMU_STEP_NO_EVENT:
-		snprintf(buf, len, "msr PMEVTYPER<n>_EL0, 0 for n = %s",
-		         hpm_emu_counters_str(mask & ALL_EVENTS, cb, sizeof(cb)));
-		break;
-	case HPM_EMU_STEP_ZERO: {
-		int n = 0;
-		buf[0] = '\0';
-		if (mask & ALL_EVENTS)
-			n = snprintf(buf, len, "msr PMEVCNTR<n>_EL0, 0 for n = %s",
-			             hpm_emu_counters_str(mask & ALL_EVENTS, cb, sizeof(cb)));
-		if (n >= 0 && (size_t)n < len && (mask & (UINT32_C(1) << CYCLE_CTR)))
-			snprintf(buf + n, len - (size_t)n, "%smsr PMCCNTR_EL0, 0", n ? "; " : "");
-		break;
-	}
-	case HPM_EMU_STEP_ROTATE:
-		snprintf(
-		    buf, len,
-		    "msr PMCNTENCLR_EL0 (the counters that change), mrs their PMEVCNTR<n>_EL0, "
-		    "msr their PMEVTYPER<n>_EL0 and PMEVCNTR<n>_EL0, 0, msr PMCNTENSET_EL0");
-		break;
-	default:
-		buf[0] = '\0';
-	}
-	return buf;
-}
+/* PMUv3's programming: PMCNTENSET/CLR, PMEVTYPER<n> (PMCCFILTR for the
+ * cycle counter), PMEVCNTR<n> */
+static const struct hpm_emu_step_words words = {
+    .stop = "msr PMCNTENCLR_EL0, ",
+    .start = "msr PMCNTENSET_EL0, ",
+    .program = {"msr PMEVTYPER", "_EL0, "},
+    .programmable = ALL_EVENTS,
+    .no_event = "msr PMEVTYPER<n>_EL0, 0 for n = ",
+    .zero = "msr PMEVCNTR<n>_EL0, 0 for n = ",
+    .fixed = {{CYCLE_CTR, "msr PMCCNTR_EL0, 0", "msr PMCCFILTR_EL0, "}},
+    .nr_fixed = 1,
+    .rotate = "msr PMCNTENCLR_EL0 (the counters that change), mrs their PMEVCNTR<n>_EL0, "
+              "msr their PMEVTYPER<n>_EL0 and PMEVCNTR<n>_EL0, 0, msr PMCNTENSET_EL0",
+};
 
 #define ARM_MACHINE(id, core_name, model_name)                                                     \
 	static const struct arm_mach mach_##id = {core_name, model_name, &hpm_machine_##id};       \
@@ -541,7 +504,7 @@ static const char *describe(enum hpm_emu_step step, uint32_t mask, unsigned coun
 	    .run = vm_run,                                                                         \
 	    .read = vm_read,                                                                       \
 	    .unproduced = vm_unproduced,                                                           \
-	    .describe = describe,                                                                  \
+	    .words = &words,                                                                       \
 	    .describe_read = describe_read, /* no sampling operations: PMUv3 overflow interrupts   \
 	                                       are not modelled yet */                             \
 	    .commands = &arm_emu_commands,                                                         \

@@ -1,7 +1,7 @@
 /* machine.h (arm64/emu): the Arm models' emulated machines.
  *
  * Owns: hpm_machine_neoverse_n1, _n2, _n2_r0p0, _v1 and _v2, the struct
- * hpm_emu_machine (arch/machine.h) that the registry (core/models.c) pairs
+ * hpm_emu_machine (arch/machine.h) that the registry (registry/models.c) pairs
  * with each Arm model of arm64/model.h. machine.c puts the Arm PMUv3
  * emulator (pmu.h) on the feature profile of the model's core
  * (arm_emu_core_profile) behind that interface, each PE fed by a workload

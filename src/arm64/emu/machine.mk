@@ -1,6 +1,6 @@
 # src/arm64/emu/machine.mk: the Arm emulator put to use (issue 14, item 5):
 # the Arm models' emulated machines behind arch/machine.h (machine.c,
-# which the registry core/models.c pairs with the Arm models) and the
+# which the registry (registry/models.c) pairs with the Arm models) and the
 # script interpreter of `hpmstat emu --arch arm64` (script.c), and what
 # that command runs on the machine (commands.c: profiles, bench, scripts). They join
 # the machine (libarm64emu.a) and the sources (libarm64src.a), so this

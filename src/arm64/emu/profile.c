@@ -48,18 +48,6 @@ static int parse_range(const char *s, uint32_t *lo, uint32_t *hi)
 	return emu_profile_range(s, MAX_LEN, lo, hi) ? 0 : -1;
 }
 
-static int find_name(const char *const *names, size_t stride, unsigned n, const char *name)
-{
-	for (unsigned i = 0; i < n; i++) {
-		const char *const *nm = (const char *const *)((const char *)names + i * stride);
-		if (strcmp(*nm, name) == 0)
-			return (int)i;
-	}
-	return -1;
-}
-#define FIND(arr, n, key)                                                                          \
-	((n) == 0 ? -1 : find_name((const char *const *)&(arr)[0].name, sizeof((arr)[0]), n, key))
-
 static bool cycle_key(struct emu_profile_parser *kps, void *rec, const char *key, char *val)
 {
 	struct parser *ps = kps->model;
@@ -353,6 +341,7 @@ static const struct emu_profile_section sections[] = {
 static const struct emu_profile_format arm_format = {
     .top = &top_section,
     .sections = sections,
+    .nul_byte = "cannot read: a NUL byte in the file",
     .bad_section = "bad section header '%s' ([KIND NAME])",
     .bad_name = "bad or missing section name '%s'",
     .not_key_value = "expected KEY = VALUE or [KIND NAME], got '%s'",
@@ -485,7 +474,7 @@ static int resolve_runs(struct parser *ps, struct cls *c)
 				break;
 			}
 		}
-		int k = FIND(p->cycs, p->nr_cycs, t);
+		int k = EMU_PROFILE_INDEX(p->cycs, p->nr_cycs, t);
 		if (k < 0) {
 			ret = fail_at(ps, c->runs_line, "unknown cycle '%s'", t);
 			break;
@@ -664,7 +653,7 @@ static int phase_classes(struct parser *ps, struct phase *ph, bool phased)
 	ph->mix_cls = xcalloc(ph->nr_mix, sizeof(unsigned));
 	double *w = xcalloc(ph->nr_mix, sizeof(double));
 	for (unsigned k = 0; k < ph->nr_mix; k++) {
-		int c = FIND(p->clss, p->nr_clss, ph->mix_names[k]);
+		int c = EMU_PROFILE_INDEX(p->clss, p->nr_clss, ph->mix_names[k]);
 		if (c < 0) {
 			free(w);
 			return fail_at(ps, ph->mix_lines[k], "unknown class '%s'",
@@ -700,7 +689,7 @@ static int phase_contexts(struct parser *ps, struct phase *ph)
 	ph->ctxs = xcalloc(p->nr_ctxs, sizeof(double));
 	if (ph->nr_ctx_mix) {
 		for (unsigned k = 0; k < ph->nr_ctx_mix; k++) {
-			int c = FIND(p->ctxs, p->nr_ctxs, ph->ctx_names[k]);
+			int c = EMU_PROFILE_INDEX(p->ctxs, p->nr_ctxs, ph->ctx_names[k]);
 			if (c < 0)
 				return fail_at(ps, ph->ctx_lines[k], "unknown context '%s'",
 				               ph->ctx_names[k]);
@@ -801,7 +790,7 @@ static int finish_functions(struct parser *ps)
 		if (f->lo + f->size < f->lo)
 			return fail_at(ps, f->line, "function '%s' runs past 2^64", f->name);
 		if (f->ctx_name) {
-			int c = FIND(p->ctxs, p->nr_ctxs, f->ctx_name);
+			int c = EMU_PROFILE_INDEX(p->ctxs, p->nr_ctxs, f->ctx_name);
 			if (c < 0)
 				return fail_at(ps, f->line, "unknown context '%s'", f->ctx_name);
 			f->ctx = (unsigned)c;
@@ -1017,8 +1006,8 @@ static void profile_free(struct arm_src_profile *p)
 	free(p);
 }
 
-static struct arm_src_profile *parse(const char *file, const char *text, bool builtin, char *err,
-                                     size_t errlen)
+static struct arm_src_profile *parse(const char *file, const char *text, size_t len, bool builtin,
+                                     char *err, size_t errlen)
 {
 	struct arm_src_profile *p = xcalloc(1, sizeof(*p));
 	struct parser ps = {.p = p};
@@ -1030,8 +1019,7 @@ static struct arm_src_profile *parse(const char *file, const char *text, bool bu
 	p->fsw_hi = 5000;
 	p->builtin = builtin;
 	p->origin = xstrdup(builtin ? "built-in" : file);
-	bool ok =
-	    emu_profile_read(&ps.kit, &arm_format, p, file, text, strlen(text)) && finish(&ps) == 0;
+	bool ok = emu_profile_read(&ps.kit, &arm_format, p, file, text, len) && finish(&ps) == 0;
 	emu_profile_parser_free(&ps.kit);
 	if (!ok) {
 		hpm_diag_format(&ps.kit.diag, err, errlen);
@@ -1045,8 +1033,8 @@ static struct arm_src_profile *parse(const char *file, const char *text, bool bu
 static void *parse_builtin(unsigned i)
 {
 	char err[320];
-	return parse(arm_src_builtin_texts[i].file, arm_src_builtin_texts[i].text, true, err,
-	             sizeof(err));
+	const char *text = arm_src_builtin_texts[i].text;
+	return parse(arm_src_builtin_texts[i].file, text, strlen(text), true, err, sizeof(err));
 }
 
 static const char *registry_name(const void *p)
@@ -1059,14 +1047,10 @@ static void registry_free(void *p)
 	profile_free(p);
 }
 
-/* a file's text must be all of it */
+/* a file's text, all of it (a NUL byte is refused) */
 static void *parse_file(const char *path, const char *text, size_t len, char *err, size_t errlen)
 {
-	if (strlen(text) != len) {
-		snprintf(err, errlen, "%s: cannot read: a NUL byte in the file", path);
-		return NULL;
-	}
-	return parse(path, text, false, err, errlen);
+	return parse(path, text, len, false, err, errlen);
 }
 
 static struct emu_profile_registry registry = {
@@ -1094,7 +1078,7 @@ const struct arm_src_profile *arm_src_profile_at(unsigned i)
 const struct arm_src_profile *arm_src_profile_parse(const char *file, const char *text, char *err,
                                                     size_t errlen)
 {
-	struct arm_src_profile *p = parse(file, text, false, err, errlen);
+	struct arm_src_profile *p = parse(file, text, strlen(text), false, err, errlen);
 	return p ? emu_profile_registry_keep(&registry, p) : NULL;
 }
 

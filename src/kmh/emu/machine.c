@@ -62,8 +62,7 @@
 /* Where one hart's cycles come from. */
 struct src {
 	struct emu_workload *w; /* profile stream, or NULL with a trace */
-	size_t ti;              /* trace: current run */
-	uint64_t toff;          /* trace: cycles of it already replayed */
+	struct hpm_emu_trace_cursor at; /* trace: where the hart is in it */
 	/* the rest of a run a sample stopped in the middle of, fed first */
 	struct emu_run pend;
 	uint64_t pend_pc;
@@ -464,16 +463,9 @@ static bool src_next(struct kmh_vm *vm, struct src *src, uint64_t cycles, struct
 		*pc = emu_workload_pc(src->w);
 	} else {
 		/* the rest of the current trace line, at most `cycles` of it */
-		emu_trace_run_at(vm->trace, src->ti, r);
-		uint64_t full = r->cycles, left = full - src->toff;
-		r->cycles = left < cycles ? left : cycles;
-		src->toff += r->cycles;
-		if (src->toff == full) {
-			src->toff = 0;
-			/* a trace shorter than the run is replayed again from its start */
-			if (++src->ti == emu_trace_nr_runs(vm->trace))
-				src->ti = 0;
-		}
+		emu_trace_run_at(vm->trace, src->at.run, r);
+		r->cycles = hpm_emu_trace_cursor_take(&src->at, r->cycles, cycles,
+		                                      emu_trace_nr_runs(vm->trace));
 	}
 	return false;
 }
@@ -680,50 +672,22 @@ static const char *vm_unproduced(const struct hpm_emu_vm *base, const struct hpm
 	return NULL;
 }
 
-static const char *describe(enum hpm_emu_step step, uint32_t mask, unsigned counter, uint64_t value,
-                            char *buf, size_t len)
-{
-	char cb[128];
-	switch (step) {
-	case HPM_EMU_STEP_STOP:
-		/* from any state, stopping all is one write */
-		if ((mask & ALL_MASK) == ALL_MASK)
-			snprintf(buf, len, "csrw mcountinhibit 0x%08" PRIx32, ALL_MASK);
-		else
-			snprintf(buf, len, "csrs mcountinhibit 0x%08" PRIx32, mask);
-		break;
-	case HPM_EMU_STEP_START:
-		snprintf(buf, len, "csrc mcountinhibit 0x%08" PRIx32, mask);
-		break;
-	case HPM_EMU_STEP_PROGRAM:
-		snprintf(buf, len, "csrw mhpmevent%u 0x%016" PRIx64, counter, value);
-		break;
-	case HPM_EMU_STEP_NO_EVENT:
-		snprintf(buf, len, "csrw mhpmeventN 0 for N = %s",
-		         hpm_emu_counters_str(mask & ~FIXED_MASK, cb, sizeof(cb)));
-		break;
-	case HPM_EMU_STEP_ZERO: {
-		int n = 0;
-		buf[0] = '\0';
-		if (mask & ~FIXED_MASK)
-			n = snprintf(buf, len, "csrw mhpmcounterN 0 for N = %s",
-			             hpm_emu_counters_str(mask & ~FIXED_MASK, cb, sizeof(cb)));
-		if (n >= 0 && (size_t)n < len && (mask & EMU_CNT_CY))
-			n += snprintf(buf + n, len - (size_t)n, "%scsrw mcycle 0", n ? "; " : "");
-		if (n >= 0 && (size_t)n < len && (mask & EMU_CNT_IR))
-			snprintf(buf + n, len - (size_t)n, "%scsrw minstret 0", n ? "; " : "");
-		break;
-	}
-	case HPM_EMU_STEP_ROTATE:
-		snprintf(buf, len,
-		         "csrs mcountinhibit (the counters that change), csrr them, csrw their "
-		         "mhpmevent and mhpmcounter 0, csrc mcountinhibit");
-		break;
-	default:
-		buf[0] = '\0';
-	}
-	return buf;
-}
+/* Kunminghu's programming: mcountinhibit, mhpmeventN, mhpmcounterN (from
+ * any state, stopping all is one write) */
+static const struct hpm_emu_step_words words = {
+    .stop = "csrs mcountinhibit ",
+    .stop_all = "csrw mcountinhibit ",
+    .all_mask = ALL_MASK,
+    .start = "csrc mcountinhibit ",
+    .program = {"csrw mhpmevent", " "},
+    .programmable = ~FIXED_MASK,
+    .no_event = "csrw mhpmeventN 0 for N = ",
+    .zero = "csrw mhpmcounterN 0 for N = ",
+    .fixed = {{0, "csrw mcycle 0", NULL}, {2, "csrw minstret 0", NULL}},
+    .nr_fixed = 2,
+    .rotate = "csrs mcountinhibit (the counters that change), csrr them, csrw their "
+              "mhpmevent and mhpmcounter 0, csrc mcountinhibit",
+};
 
 /* The operations both machines share: they differ in their model's table.
  * cycle_sampler: the free list's occupancy is in exactly one quarter every
@@ -731,7 +695,7 @@ static const char *describe(enum hpm_emu_step step, uint32_t mask, unsigned coun
 #define KMH_MACHINE_OPS                                                                            \
 	.max_harts = EMU_MAX_HARTS, .default_profile = "balanced", .free = vm_free,                \
 	.set_event = vm_set_event, .zero = vm_zero, .inhibit = vm_inhibit, .run = vm_run,          \
-	.read = vm_read, .unproduced = vm_unproduced, .describe = describe,                        \
+	.read = vm_read, .unproduced = vm_unproduced, .words = &words,                             \
 	.set_period = vm_set_period,                                                               \
 	.cycle_sampler = "me_freelist_1_4_valid+me_freelist_2_4_valid+me_freelist_3_4_valid+"      \
 	                 "me_freelist_4_4_valid",                                                  \

@@ -1,7 +1,7 @@
 /* machine.h (kmh/emu): Kunminghu's emulated machine.
  *
  * Owns: hpm_machine_kunminghu, the struct hpm_emu_machine (arch/machine.h)
- * that the registry (core/models.c) pairs with hpm_model_kunminghu:
+ * that the registry (registry/models.c) pairs with hpm_model_kunminghu:
  * machine.c puts the harts of emu.h, fed by a workload profile's streams
  * (workload.h) or a trace, behind that interface, programming them as
  * firmware would, through M-mode CSR accesses.

@@ -55,33 +55,30 @@ struct pmix {
 	double share;
 };
 
-struct pphase {
+/* a [phase]'s, [function]'s or [task]'s mix, resolved after the last line */
+struct pmix_list {
 	struct pmix *mix;
 	unsigned nr_mix, mix_line;
 };
 
-struct pfunc {
-	struct pmix *mix;
-	unsigned nr_mix, mix_line;
-	bool has_addr, has_size, has_share;
-	uint64_t size;
-};
-
-struct ptask {
-	struct pmix *mix;
-	unsigned nr_mix, mix_line;
-	bool has_pid, has_tgid, has_share, has_start, has_exit, has_hart;
-};
+static void mix_lists_free(struct pmix_list *l, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		for (unsigned j = 0; j < l[i].nr_mix; j++)
+			free(l[i].mix[j].cls);
+		free(l[i].mix);
+	}
+	free(l);
+}
 
 struct parser {
 	struct emu_profile_parser kit;
 	struct emu_profile *p;
 	struct pcycle *pc;
 	struct pclass *pk;
-	struct pphase *pp;
+	struct pmix_list *pp;
 	unsigned nr_pp; /* [phase] sections of the file (p->phases may add one) */
-	struct pfunc *pf;
-	struct ptask *pt;
+	struct pmix_list *pf, *pt;
 	unsigned slice_line; /* of task-slice, 0: none */
 };
 
@@ -147,24 +144,9 @@ static void parser_free(struct parser *ps)
 		free(ps->pk[i].segs);
 	}
 	free(ps->pk);
-	for (unsigned i = 0; i < ps->nr_pp; i++) {
-		for (unsigned j = 0; j < ps->pp[i].nr_mix; j++)
-			free(ps->pp[i].mix[j].cls);
-		free(ps->pp[i].mix);
-	}
-	free(ps->pp);
-	for (unsigned i = 0; p && i < p->nr_funcs; i++) {
-		for (unsigned j = 0; j < ps->pf[i].nr_mix; j++)
-			free(ps->pf[i].mix[j].cls);
-		free(ps->pf[i].mix);
-	}
-	free(ps->pf);
-	for (unsigned i = 0; p && i < p->nr_tasks; i++) {
-		for (unsigned j = 0; j < ps->pt[i].nr_mix; j++)
-			free(ps->pt[i].mix[j].cls);
-		free(ps->pt[i].mix);
-	}
-	free(ps->pt);
+	mix_lists_free(ps->pp, ps->nr_pp);
+	mix_lists_free(ps->pf, p ? p->nr_funcs : 0);
+	mix_lists_free(ps->pt, p ? p->nr_tasks : 0);
 }
 
 /* ---------------------------------------------------------------- values */
@@ -413,7 +395,7 @@ static bool mix_key(struct parser *ps, char *value, struct pmix **mix, unsigned 
 static bool phase_mix_key(struct emu_profile_parser *kps, void *rec, const char *key, char *value)
 {
 	struct parser *ps = kps->model;
-	struct pphase *pp = &ps->pp[ps->p->nr_phases - 1];
+	struct pmix_list *pp = &ps->pp[ps->p->nr_phases - 1];
 	(void)rec;
 	(void)key;
 	return mix_key(ps, value, &pp->mix, &pp->nr_mix, &pp->mix_line);
@@ -442,117 +424,102 @@ static const struct emu_profile_key phase_keys[] = {
     {.name = NULL},
 };
 
-/* A function's range: address and size in bytes, both even (RISC-V
- * instructions are 2 or 4 bytes, at even addresses). */
-static bool function_key(struct emu_profile_parser *kps, void *rec, const char *key, char *value)
+static bool function_mix_key(struct emu_profile_parser *kps, void *rec, const char *key,
+                             char *value)
 {
 	struct parser *ps = kps->model;
+	struct pmix_list *pf = &ps->pf[ps->p->nr_funcs - 1];
 	(void)rec;
-	struct emu_profile *p = ps->p;
-	struct wl_func *f = &p->funcs[p->nr_funcs - 1];
-	struct pfunc *pf = &ps->pf[p->nr_funcs - 1];
-	if (strcmp(key, "address") == 0) {
-		if (pf->has_addr)
-			return perr(ps, ps->kit.line, "'address' given twice");
-		if (!parse_u64(value, UINT64_MAX, &f->lo) || (f->lo & 1))
-			return perr(ps, ps->kit.line,
-			            "bad address '%s' (a 64-bit number, a multiple of 2)", value);
-		pf->has_addr = true;
-		return true;
-	}
-	if (strcmp(key, "size") == 0) {
-		if (pf->has_size)
-			return perr(ps, ps->kit.line, "'size' given twice");
-		if (!parse_u64(value, UINT64_C(1) << 48, &pf->size) || pf->size == 0 ||
-		    (pf->size & 1))
-			return perr(ps, ps->kit.line,
-			            "bad size '%s' (bytes, a multiple of 2, 2..2^48)", value);
-		pf->has_size = true;
-		return true;
-	}
-	if (strcmp(key, "share") == 0) {
-		if (pf->has_share)
-			return perr(ps, ps->kit.line, "'share' given twice");
-		if (value[0] == '-')
-			return perr(ps, ps->kit.line, "share %s is negative", value);
-		if (!emu_profile_share(value, &f->share))
-			return perr(ps, ps->kit.line, "bad share '%s' (a fraction 0..1)", value);
-		pf->has_share = true;
-		return true;
-	}
-	if (strcmp(key, "mix") == 0)
-		return mix_key(ps, value, &pf->mix, &pf->nr_mix, &pf->mix_line);
-	return perr(ps, ps->kit.line, "unknown function key '%s' (address, size, share, mix)", key);
+	(void)key;
+	return mix_key(ps, value, &pf->mix, &pf->nr_mix, &pf->mix_line);
 }
+
+/* A function's range: address and size in bytes, both even (RISC-V
+ * instructions are 2 or 4 bytes, at even addresses). */
+static const struct emu_profile_key function_keys[] = {
+    {.name = "address",
+     .type = EMU_KEY_UINT,
+     EMU_KEY_AT(struct wl_func, lo),
+     .has = offsetof(struct wl_func, has_addr),
+     .max = UINT64_MAX,
+     .multiple = 2,
+     .bad = "bad address '%s' (a 64-bit number, a multiple of 2)"},
+    {.name = "size",
+     .type = EMU_KEY_UINT,
+     EMU_KEY_AT(struct wl_func, size),
+     .has = offsetof(struct wl_func, has_size),
+     .min = 1,
+     .max = UINT64_C(1) << 48,
+     .multiple = 2,
+     .bad = "bad size '%s' (bytes, a multiple of 2, 2..2^48)"},
+    {.name = "share",
+     .type = EMU_KEY_SHARE,
+     EMU_KEY_AT(struct wl_func, share),
+     .has = offsetof(struct wl_func, has_share),
+     .negative = "share %s is negative",
+     .bad = "bad share '%s' (a fraction 0..1)"},
+    {.name = "mix", .type = EMU_KEY_CALL, .repeat = true, .call = function_mix_key},
+    {.name = NULL},
+};
 
 #define TASK_PID_MAX   4194304 /* Linux's PID_MAX_LIMIT */
 #define TASK_COMM_MAX  15      /* TASK_COMM_LEN - 1 */
 #define TASK_HART_MAX  1023u   /* EMU_MAX_HARTS - 1 */
 #define TASK_CYCLE_MAX (UINT64_C(1) << 62)
 
-/* A task's pid, process, hart, share, mix and life time. */
-static bool task_key(struct emu_profile_parser *kps, void *rec, const char *key, char *value)
+static bool task_mix_key(struct emu_profile_parser *kps, void *rec, const char *key, char *value)
 {
 	struct parser *ps = kps->model;
+	struct pmix_list *pt = &ps->pt[ps->p->nr_tasks - 1];
 	(void)rec;
-	struct emu_profile *p = ps->p;
-	struct wl_task *t = &p->tasks[p->nr_tasks - 1];
-	struct ptask *pt = &ps->pt[p->nr_tasks - 1];
-	uint64_t v;
-	if (strcmp(key, "pid") == 0 || strcmp(key, "tgid") == 0) {
-		bool pid = key[0] == 'p';
-		bool *has = pid ? &pt->has_pid : &pt->has_tgid;
-		if (*has)
-			return perr(ps, ps->kit.line, "'%s' given twice", key);
-		if (!parse_u64(value, TASK_PID_MAX, &v) || v == 0)
-			return perr(ps, ps->kit.line, "bad %s '%s' (1..%d)", key, value,
-			            TASK_PID_MAX);
-		*(pid ? &t->pid : &t->tgid) = (int)v;
-		*has = true;
-		return true;
-	}
-	if (strcmp(key, "hart") == 0) {
-		if (pt->has_hart)
-			return perr(ps, ps->kit.line, "'hart' given twice");
-		if (!parse_u64(value, TASK_HART_MAX, &v))
-			return perr(ps, ps->kit.line, "bad hart '%s' (0..%u)", value,
-			            TASK_HART_MAX);
-		t->hart = (unsigned)v;
-		pt->has_hart = true;
-		return true;
-	}
-	if (strcmp(key, "share") == 0) {
-		if (pt->has_share)
-			return perr(ps, ps->kit.line, "'share' given twice");
-		if (value[0] == '-')
-			return perr(ps, ps->kit.line, "share %s is negative", value);
-		if (!emu_profile_share(value, &t->share) || t->share <= 0)
-			return perr(ps, ps->kit.line,
-			            "bad share '%s' (the task's fraction of its hart, above 0, at "
-			            "most 1)",
-			            value);
-		pt->has_share = true;
-		return true;
-	}
-	if (strcmp(key, "start") == 0 || strcmp(key, "exit") == 0) {
-		bool start = key[0] == 's';
-		bool *has = start ? &pt->has_start : &pt->has_exit;
-		if (*has)
-			return perr(ps, ps->kit.line, "'%s' given twice", key);
-		if (value[0] == '-')
-			return perr(ps, ps->kit.line, "%s %s is negative", key, value);
-		if (!parse_u64(value, TASK_CYCLE_MAX, &v) || (!start && v == 0))
-			return perr(ps, ps->kit.line, "bad %s '%s' (hart cycles, %s..2^62)", key,
-			            value, start ? "0" : "1");
-		*(start ? &t->start : &t->exit) = v;
-		*has = true;
-		return true;
-	}
-	if (strcmp(key, "mix") == 0)
-		return mix_key(ps, value, &pt->mix, &pt->nr_mix, &pt->mix_line);
-	return perr(ps, ps->kit.line,
-	            "unknown task key '%s' (pid, tgid, hart, share, start, exit, mix)", key);
+	(void)key;
+	return mix_key(ps, value, &pt->mix, &pt->nr_mix, &pt->mix_line);
 }
+
+/* A task's pid, process, hart, share, mix and life time. */
+static const struct emu_profile_key task_keys[] = {
+    {.name = "pid",
+     .type = EMU_KEY_UINT,
+     EMU_KEY_AT(struct wl_task, pid),
+     .has = offsetof(struct wl_task, has_pid),
+     .min = 1,
+     .max = TASK_PID_MAX,
+     .bad = "bad pid '%s' (1..%llu)"},
+    {.name = "tgid",
+     .type = EMU_KEY_UINT,
+     EMU_KEY_AT(struct wl_task, tgid),
+     .has = offsetof(struct wl_task, has_tgid),
+     .min = 1,
+     .max = TASK_PID_MAX,
+     .bad = "bad tgid '%s' (1..%llu)"},
+    {.name = "hart",
+     .type = EMU_KEY_UINT,
+     EMU_KEY_AT(struct wl_task, hart),
+     .max = TASK_HART_MAX,
+     .bad = "bad hart '%s' (0..%llu)"},
+    {.name = "share",
+     .type = EMU_KEY_SHARE,
+     EMU_KEY_AT(struct wl_task, share),
+     .has = offsetof(struct wl_task, has_share),
+     .min = 1, /* above 0 */
+     .negative = "share %s is negative",
+     .bad = "bad share '%s' (the task's fraction of its hart, above 0, at most 1)"},
+    {.name = "start",
+     .type = EMU_KEY_UINT,
+     EMU_KEY_AT(struct wl_task, start),
+     .max = TASK_CYCLE_MAX,
+     .negative = "start %s is negative",
+     .bad = "bad start '%s' (hart cycles, 0..2^62)"},
+    {.name = "exit",
+     .type = EMU_KEY_UINT,
+     EMU_KEY_AT(struct wl_task, exit),
+     .min = 1,
+     .max = TASK_CYCLE_MAX,
+     .negative = "exit %s is negative",
+     .bad = "bad exit '%s' (hart cycles, 1..2^62)"},
+    {.name = "mix", .type = EMU_KEY_CALL, .repeat = true, .call = task_mix_key},
+    {.name = NULL},
+};
 
 /* -------------------------------------------------------------- sections */
 
@@ -636,8 +603,14 @@ static const struct emu_profile_section sections[] = {
      .open = open_phase,
      .keys = phase_keys,
      .unknown = "unknown phase key '%s' (cycles, mix)"},
-    {.name = "function", .open = open_function, .other = function_key},
-    {.name = "task", .open = open_task, .other = task_key},
+    {.name = "function",
+     .open = open_function,
+     .keys = function_keys,
+     .unknown = "unknown function key '%s' (address, size, share, mix)"},
+    {.name = "task",
+     .open = open_task,
+     .keys = task_keys,
+     .unknown = "unknown task key '%s' (pid, tgid, hart, share, start, exit, mix)"},
     {.name = NULL},
 };
 
@@ -658,22 +631,6 @@ static const struct emu_profile_format kmh_format = {
 };
 
 /* ---------------------------------------------------- after the last line */
-
-static int find_cycle(const struct emu_profile *p, const char *name)
-{
-	for (unsigned i = 0; i < p->nr_cycles; i++)
-		if (strcmp(p->cycles[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
-static int find_class(const struct emu_profile *p, const char *name)
-{
-	for (unsigned i = 0; i < p->nr_classes; i++)
-		if (strcmp(p->classes[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
 
 /* cum in [0, 1] to a 64-bit threshold */
 static uint64_t to_cut(double cum)
@@ -719,7 +676,7 @@ static bool build_classes(struct parser *ps)
 		k->nr_segs = pk->nr_segs;
 		k->mean_cycles = 0;
 		for (unsigned j = 0; j < pk->nr_segs; j++) {
-			int c = find_cycle(p, pk->segs[j].cycle);
+			int c = EMU_PROFILE_INDEX(p->cycles, p->nr_cycles, pk->segs[j].cycle);
 			if (c < 0)
 				return perr(ps, pk->runs_line, "class '%s': unknown cycle '%s'",
 				            k->name, pk->segs[j].cycle);
@@ -787,7 +744,7 @@ static bool mix_classes(struct parser *ps, struct wl_phase *ph, const struct pmi
 	ph->share = xcalloc(nr, sizeof(*ph->share));
 	double sum = 0;
 	for (unsigned j = 0; j < nr; j++) {
-		int k = find_class(p, mix[j].cls);
+		int k = EMU_PROFILE_INDEX(p->classes, p->nr_classes, mix[j].cls);
 		if (k < 0)
 			return perr(ps, line, "%s: unknown class '%s'", what, mix[j].cls);
 		sum += mix[j].share;
@@ -827,21 +784,21 @@ static bool build_functions(struct parser *ps)
 	double sum = 0;
 	for (unsigned i = 0; i < p->nr_funcs; i++) {
 		struct wl_func *f = &p->funcs[i];
-		struct pfunc *pf = &ps->pf[i];
-		if (!pf->has_addr || !pf->has_size || !pf->has_share)
+		struct pmix_list *pf = &ps->pf[i];
+		if (!f->has_addr || !f->has_size || !f->has_share)
 			return perr(ps, f->line, "function '%s' needs address, size and share",
 			            f->name);
 		if (!pf->nr_mix)
 			return perr(ps, f->line, "function '%s' has no 'mix'", f->name);
-		if (f->lo > UINT64_MAX - pf->size)
+		if (f->lo > UINT64_MAX - f->size)
 			return perr(ps, f->line, "function '%s' runs past 2^64 - 1", f->name);
-		f->hi = f->lo + pf->size;
+		f->hi = f->lo + f->size;
 		for (unsigned j = 0; j < i; j++)
 			if (f->lo < p->funcs[j].hi && p->funcs[j].lo < f->hi)
 				return perr(ps, f->line,
 				            "function '%s' overlaps function '%s' (line %u)",
 				            f->name, p->funcs[j].name, p->funcs[j].line);
-		f->npts = pf->size / 2 < MAX_FN_POINTS ? (unsigned)(pf->size / 2) : MAX_FN_POINTS;
+		f->npts = f->size / 2 < MAX_FN_POINTS ? (unsigned)(f->size / 2) : MAX_FN_POINTS;
 		f->mix.name = xstrdup(f->name);
 		f->mix.line = f->line;
 		snprintf(what, sizeof(what), "function '%s'", f->name);
@@ -917,12 +874,12 @@ static bool build_tasks(struct parser *ps)
 	double total = 0;
 	for (unsigned i = 0; i < p->nr_tasks; i++) {
 		struct wl_task *t = &p->tasks[i];
-		struct ptask *pt = &ps->pt[i];
-		if (!pt->has_pid || !pt->has_share)
+		struct pmix_list *pt = &ps->pt[i];
+		if (!t->has_pid || !t->has_share)
 			return perr(ps, t->line, "task '%s' needs pid and share", t->name);
 		if (!pt->nr_mix)
 			return perr(ps, t->line, "task '%s' has no 'mix'", t->name);
-		if (!pt->has_tgid)
+		if (!t->has_tgid)
 			t->tgid = t->pid;
 		if (t->start >= t->exit)
 			return perr(ps, t->line,
@@ -1037,7 +994,7 @@ static bool build_phases(struct parser *ps)
 			            p->classes[i].name);
 	for (unsigned i = 0; i < p->nr_phases; i++) {
 		struct wl_phase *ph = &p->phases[i];
-		struct pphase *pp = &ps->pp[i];
+		struct pmix_list *pp = &ps->pp[i];
 		if (!ph->cycles) /* the kit refuses 0 */
 			return perr(ps, ph->line, "phase '%s' has no 'cycles'", ph->name);
 		if (!pp->nr_mix)

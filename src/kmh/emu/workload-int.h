@@ -165,8 +165,10 @@ struct wl_func {
 	char *name;
 	unsigned line;
 	uint64_t lo, hi; /* [lo, hi) */
+	uint64_t size;   /* hi - lo, as given */
 	double share;    /* of all cycles; the functions sum to 1 */
 	unsigned npts;   /* PCs a run may carry: points spread over [lo, hi) */
+	bool has_addr, has_size, has_share;
 	struct wl_phase mix;
 };
 
@@ -181,6 +183,7 @@ struct wl_task {
 	unsigned hart;
 	double share;
 	uint64_t start, exit; /* exit UINT64_MAX: never */
+	bool has_pid, has_tgid, has_share;
 	struct wl_phase mix;
 };
 
