@@ -8,6 +8,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "util/str.h"
+
 #ifdef HAVE_LIBBPF
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -78,6 +80,23 @@ static int have_caps(void)
 	return (eff & need) == need;
 }
 #endif
+
+int hpm_taskcount_max_tasks_env(unsigned *out, char *err, size_t errlen)
+{
+	const char *v = getenv("HPMSTAT_BPF_MAX_TASKS");
+	uint64_t n = 0;
+	*out = 0;
+	if (!v || !*v)
+		return 0;
+	if (str_parse_u64(v, &n, NULL, 0) != STR_PARSE_OK || n < 1 || n > HPM_TC_MAX_TASKS) {
+		char shown[64];
+		snprintf(err, errlen, "HPMSTAT_BPF_MAX_TASKS '%s': must be 1 to %u",
+		         str_escape(v, shown, sizeof(shown)), HPM_TC_MAX_TASKS);
+		return -1;
+	}
+	*out = (unsigned)n;
+	return 0;
+}
 
 int hpm_taskcount_probe(void)
 {

@@ -49,6 +49,14 @@ enum {
 };
 const char *hpm_taskcount_strerror(int err);
 
+/* The task map's size from HPMSTAT_BPF_MAX_TASKS (stat and top; the tests
+ * fill a small map): *out 0 (the default) when it is unset or empty, else
+ * a whole number from 1 to HPM_TC_MAX_TASKS. -1 with one sentence in err
+ * naming the variable for anything else, which would otherwise load a map
+ * of some other size. */
+#define HPM_TC_MAX_TASKS 4194304 /* the kernel's PID_MAX_LIMIT: tasks at once */
+int hpm_taskcount_max_tasks_env(unsigned *out, char *err, size_t errlen);
+
 struct hpm_taskcount;
 
 struct hpm_tc_value {

@@ -80,6 +80,20 @@ static const char stat_report_usage_head[] =
 /* --help prints the table this file ends with */
 static const struct cli_opts stat_report_spec;
 
+/* Whether the n bytes read so far can begin a run file (JSON: '{' or '['
+ * after blanks) or a perf.data (its magic): the rest of anything else,
+ * /dev/zero or /dev/urandom read to RF_MAX_BYTES, need not be read for the
+ * parsers to refuse it. */
+static bool could_be_input(const char *b, size_t n)
+{
+	size_t i = 0;
+	while (i < n && strchr(" \t\r\n", b[i]) && b[i])
+		i++;
+	if (i == n || b[i] == '{' || b[i] == '[')
+		return true;
+	return n < 8 || pd_is_perf_data(b, n);
+}
+
 /* The whole file (at most RF_MAX_BYTES) in *buf; 0, or -1 after a message. */
 static int slurp(const char *path, char **buf, size_t *len)
 {
@@ -102,7 +116,7 @@ static int slurp(const char *path, char **buf, size_t *len)
 		}
 		size_t got = fread(b + n, 1, cap - n, f);
 		n += got;
-		if (got == 0)
+		if (got == 0 || !could_be_input(b, n))
 			break;
 	}
 	if (ferror(f)) {

@@ -28,6 +28,7 @@
 #include "stat/noise.h"
 #include "stat/nomux.h"
 #include "backend/topology.h"
+#include "bpf/taskcount.h"
 #include "stat/aggr.h"
 #include "stat/emu-tasks.h"
 #include "stat/perf-stat.h"
@@ -85,11 +86,11 @@ static uint64_t cycles_at(double period_ms, uint64_t ticks, uint64_t freq)
  * it; -a --per-thread and --per-task take it when it loads, except with -I
  * (the threads, the units, would change between intervals).
  * HPMSTAT_BPF_MAX_TASKS sets the size of its task map (tests fill a small
- * one); HPMSTAT_NO_BPF=1 counts per thread as without it (benchmarks). */
-static void set_bpf_target(struct hpm_target *t, const struct stat_opts *o)
+ * one); HPMSTAT_NO_BPF=1 counts per thread as without it (benchmarks).
+ * 0, or -1 with the error in err. */
+static int set_bpf_target(struct hpm_target *t, const struct stat_opts *o, char *err, size_t errlen)
 {
 	const char *no = getenv("HPMSTAT_NO_BPF");
-	const char *max = getenv("HPMSTAT_BPF_MAX_TASKS");
 	t->per_process = o->per_task;
 	if (o->bpf_counters)
 		t->bpf = HPM_TARGET_BPF_REQUIRE;
@@ -98,7 +99,10 @@ static void set_bpf_target(struct hpm_target *t, const struct stat_opts *o)
 		t->bpf = HPM_TARGET_BPF_WANT;
 	else
 		t->bpf = HPM_TARGET_BPF_NO;
-	t->bpf_max_tasks = max ? (unsigned)strtoul(max, NULL, 10) : 0;
+	/* read only when BPF may count: a run without it has no map to size */
+	if (t->bpf == HPM_TARGET_BPF_NO)
+		return 0;
+	return hpm_taskcount_max_tasks_env(&t->bpf_max_tasks, err, errlen);
 }
 
 /* What the BPF program could not charge, once the counts are read: never
@@ -322,7 +326,10 @@ static int run_prepare(struct run_ctx *rc, struct run_loop *L)
 	rc->target.per_unit = o->no_aggr;
 	rc->target.tid_list = o->tids;
 	rc->target.per_thread = o->aggr == STAT_AGGR_THREAD;
-	set_bpf_target(&rc->target, o);
+	if (set_bpf_target(&rc->target, o, L->err, sizeof(L->err))) {
+		cli_error("%s", L->err);
+		return EXIT_FAILURE;
+	}
 	/* with a host target, or a tool event that counts wall time beside
 	 * them, the emulated harts follow wall time; alone they run as fast as
 	 * the host can */

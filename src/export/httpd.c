@@ -8,6 +8,7 @@
  * the library never logs to stderr itself.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netdb.h>
@@ -19,11 +20,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "export/httpd.h"
 #include "export/openmetrics.h"
 #include "util/dlib.h"
+
+/* One open connection, watched for the request deadline: libmicrohttpd's
+ * timeout only closes a connection idle that long, so a client sending a
+ * header byte every few seconds (slowloris) or reading the answer as
+ * slowly would hold its connection for ever, and max_conns of them would
+ * lock every scraper out. */
+struct conn_watch {
+	int fd;                /* the connection's socket; -1: a free slot */
+	bool cut;              /* shut down already */
+	struct timespec since; /* opened, or its last answer sent */
+};
 
 struct hpm_httpd {
 	struct MHD_Daemon *d;
@@ -31,6 +44,15 @@ struct hpm_httpd {
 	pthread_mutex_t lock; /* guards the fields below */
 	char *om, *prom;      /* the last exposition, NULL before the first */
 	size_t om_len, prom_len;
+	/* the deadline's watchdog thread and what it watches, under conns_lock:
+	 * libmicrohttpd closes a socket only after its CLOSED notification
+	 * (conn_notify), so every fd in conns is still the connection's */
+	pthread_mutex_t conns_lock;
+	pthread_cond_t wake;
+	pthread_t watchdog;
+	bool watching, stopping;
+	unsigned timeout_s, nr_conns;
+	struct conn_watch *conns;
 };
 
 /* ADDR:PORT into a bound, listening socket: -1 with err. */
@@ -44,7 +66,13 @@ static int listen_on(const char *spec, char *err, size_t errlen)
 		return -1;
 	}
 	size_t hl = (size_t)(colon - spec);
-	if (hl >= 2 && spec[0] == '[' && spec[hl - 1] == ']') /* [::1]:9465 */
+	if (spec[0] == '[' && (hl < 2 || spec[hl - 1] != ']')) {
+		/* "[::1" or "[::1]": the last ':' falls inside the brackets */
+		snprintf(err, errlen, "--listen '%s': expected [ADDR6]:PORT, e.g. [::1]:9465",
+		         spec);
+		return -1;
+	}
+	if (spec[0] == '[') /* [::1]:9465 */
 		spec++, hl -= 2;
 	if (hl >= sizeof(host)) {
 		snprintf(err, errlen, "--listen: the address is too long");
@@ -56,7 +84,8 @@ static int listen_on(const char *spec, char *err, size_t errlen)
 	char *end;
 	errno = 0;
 	long p = strtol(port, &end, 10);
-	if (*end || errno || p < 1 || p > 65535 || port[0] == '+' || port[0] == '-') {
+	/* digits only: strtol would also take blanks and a sign before them */
+	if (!isdigit((unsigned char)port[0]) || *end || errno || p < 1 || p > 65535) {
 		snprintf(err, errlen, "--listen: '%s' is not a port (1-65535)", port);
 		return -1;
 	}
@@ -176,6 +205,121 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	             copy, len, false);
 }
 
+static struct timespec now_monotonic(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t;
+}
+
+/* libmicrohttpd's connection notices: a new connection takes a free slot
+ * (none free: it goes unwatched, though max_conns slots are as many as
+ * libmicrohttpd keeps open), a closed one frees its slot. */
+static void conn_notify(void *cls, struct MHD_Connection *c, void **socket_context,
+                        enum MHD_ConnectionNotificationCode what)
+{
+	struct hpm_httpd *h = cls;
+	pthread_mutex_lock(&h->conns_lock);
+	if (what == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *ci =
+		    MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		*socket_context = NULL;
+		for (unsigned i = 0; ci && i < h->nr_conns; i++)
+			if (h->conns[i].fd < 0) {
+				h->conns[i] = (struct conn_watch){.fd = ci->connect_fd,
+				                                  .since = now_monotonic()};
+				*socket_context = &h->conns[i];
+				break;
+			}
+	} else if (*socket_context) {
+		((struct conn_watch *)*socket_context)->fd = -1;
+		*socket_context = NULL;
+	}
+	pthread_mutex_unlock(&h->conns_lock);
+}
+
+/* An answer sent (or a request ended): the connection's next request has
+ * the whole timeout again, as a Prometheus server's kept-alive one. */
+static void request_done(void *cls, struct MHD_Connection *c, void **req,
+                         enum MHD_RequestTerminationCode why)
+{
+	struct hpm_httpd *h = cls;
+	(void)req, (void)why;
+	const union MHD_ConnectionInfo *ci =
+	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	pthread_mutex_lock(&h->conns_lock);
+	if (ci && ci->socket_context)
+		((struct conn_watch *)ci->socket_context)->since = now_monotonic();
+	pthread_mutex_unlock(&h->conns_lock);
+}
+
+/* Once a second, shuts down the socket of every connection past its
+ * deadline: libmicrohttpd then reads the end of the stream and closes it
+ * as any other (shutdown, not close, so that the fd stays its own). */
+static void *watchdog(void *arg)
+{
+	struct hpm_httpd *h = arg;
+	pthread_mutex_lock(&h->conns_lock);
+	while (!h->stopping) {
+		struct timespec now = now_monotonic();
+		for (unsigned i = 0; i < h->nr_conns; i++) {
+			struct conn_watch *w = &h->conns[i];
+			if (w->fd >= 0 && !w->cut && h->timeout_s &&
+			    now.tv_sec - w->since.tv_sec >= (time_t)h->timeout_s) {
+				shutdown(w->fd, SHUT_RDWR);
+				w->cut = true;
+			}
+		}
+		struct timespec wake = {.tv_sec = now.tv_sec + 1, .tv_nsec = now.tv_nsec};
+		pthread_cond_timedwait(&h->wake, &h->conns_lock, &wake);
+	}
+	pthread_mutex_unlock(&h->conns_lock);
+	return NULL;
+}
+
+/* The watchdog's state and thread (the caller has SIGINT and SIGTERM
+ * blocked, which the thread inherits); -1 when out of resources. */
+static int watch_start(struct hpm_httpd *h, const struct hpm_httpd_config *cfg)
+{
+	h->timeout_s = cfg->timeout_s;
+	if (!(h->conns = malloc((cfg->max_conns ? cfg->max_conns : 1) * sizeof(*h->conns))))
+		return -1;
+	h->nr_conns = cfg->max_conns;
+	for (unsigned i = 0; i < h->nr_conns; i++)
+		h->conns[i].fd = -1;
+	if (pthread_create(&h->watchdog, NULL, watchdog, h))
+		return -1;
+	h->watching = true;
+	return 0;
+}
+
+/* Ends the watchdog (if it runs) and frees its slots. */
+static void watch_stop(struct hpm_httpd *h)
+{
+	if (h->watching) {
+		pthread_mutex_lock(&h->conns_lock);
+		h->stopping = true;
+		pthread_cond_signal(&h->wake);
+		pthread_mutex_unlock(&h->conns_lock);
+		pthread_join(h->watchdog, NULL);
+		h->watching = false;
+	}
+	free(h->conns);
+	h->conns = NULL;
+}
+
+/* Frees h once its server and watchdog are stopped. */
+static void httpd_free(struct hpm_httpd *h)
+{
+	pthread_mutex_destroy(&h->lock);
+	pthread_mutex_destroy(&h->conns_lock);
+	pthread_cond_destroy(&h->wake);
+	free(h->om);
+	free(h->prom);
+	free(h->index);
+	free(h);
+}
+
 int hpm_httpd_start(const struct hpm_httpd_config *cfg, struct hpm_httpd **out, char *err,
                     size_t errlen)
 {
@@ -193,25 +337,32 @@ int hpm_httpd_start(const struct hpm_httpd_config *cfg, struct hpm_httpd **out, 
 		return -1;
 	}
 	pthread_mutex_init(&h->lock, NULL);
-	/* the server's thread takes no SIGINT or SIGTERM: they go to the
-	 * counting thread, whose waits they end */
+	pthread_mutex_init(&h->conns_lock, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&h->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	/* the server's and the watchdog's threads take no SIGINT or SIGTERM:
+	 * they go to the counting thread, whose waits they end */
 	sigset_t block, old;
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
-	h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO, 0, NULL, NULL,
-	                        handle, h, MHD_OPTION_LISTEN_SOCKET, fd,
-	                        MHD_OPTION_CONNECTION_LIMIT, cfg->max_conns,
-	                        MHD_OPTION_CONNECTION_MEMORY_LIMIT, cfg->request_memory,
-	                        MHD_OPTION_CONNECTION_TIMEOUT, cfg->timeout_s, MHD_OPTION_END);
+	if (watch_start(h, cfg) == 0)
+		h->d = MHD_start_daemon(
+		    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO, 0, NULL, NULL, handle, h,
+		    MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT, cfg->max_conns,
+		    MHD_OPTION_CONNECTION_MEMORY_LIMIT, cfg->request_memory,
+		    MHD_OPTION_CONNECTION_TIMEOUT, cfg->timeout_s, MHD_OPTION_NOTIFY_CONNECTION,
+		    conn_notify, h, MHD_OPTION_NOTIFY_COMPLETED, request_done, h, MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!h->d) {
 		snprintf(err, errlen, "cannot start the HTTP server on %s", cfg->listen);
 		close(fd);
-		pthread_mutex_destroy(&h->lock);
-		free(h->index);
-		free(h);
+		watch_stop(h);
+		httpd_free(h);
 		return -1;
 	}
 	*out = h;
@@ -236,10 +387,9 @@ void hpm_httpd_stop(struct hpm_httpd *h)
 {
 	if (!h)
 		return;
+	/* the server first: its connections' CLOSED notices still find their
+	 * slots */
 	MHD_stop_daemon(h->d);
-	pthread_mutex_destroy(&h->lock);
-	free(h->om);
-	free(h->prom);
-	free(h->index);
-	free(h);
+	watch_stop(h);
+	httpd_free(h);
 }

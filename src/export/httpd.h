@@ -4,7 +4,7 @@
  * (GET and HEAD of /metrics and / only: other paths 404, other methods 405
  * with Allow, a request body 413; the Accept header picks OpenMetrics or
  * the Prometheus text format), the bounds (connections, request memory, per-connection
- * timeout), and the last published exposition: the counting side
+ * idle timeout and request deadline), and the last published exposition: the counting side
  * publishes each new one whole, and every request copies the current one
  * out under a mutex, so a slow client never holds up the counting and
  * never sees half of an update. libmicrohttpd's own thread serves; the
@@ -26,7 +26,11 @@ struct hpm_httpd_config {
 	const char *listen;    /* ADDR:PORT, [ADDR6]:PORT, or :PORT (loopback) */
 	unsigned max_conns;    /* connections at once; more wait in the backlog */
 	size_t request_memory; /* bytes a request line and headers may take */
-	unsigned timeout_s;    /* an idle connection is closed after this */
+	unsigned timeout_s;    /* a connection is closed after this long idle, or
+	                        * this long since it opened or its last answer
+	                        * was sent without a whole request and answer
+	                        * (a slowloris trickling headers, a client that
+	                        * never reads) */
 	const char *index;     /* the text of "/" (text/html) */
 };
 

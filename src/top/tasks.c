@@ -204,8 +204,9 @@ static int start_bpf(struct top_tasks *t, const struct top_model *m, char *why, 
 		}
 	/* HPMSTAT_BPF_MAX_TASKS: the task map's size, as stat's (tests fill
 	 * a small one); else the library's default */
-	const char *max = getenv("HPMSTAT_BPF_MAX_TASKS");
-	unsigned max_tasks = max && *max ? (unsigned)strtoul(max, NULL, 10) : 0;
+	unsigned max_tasks;
+	if (hpm_taskcount_max_tasks_env(&max_tasks, why, whylen))
+		return -EINVAL;
 	if ((rc = hpm_taskcount_open(&t->tc, t->nr_events, slots, max_tasks)) < 0) {
 		t->tc = NULL;
 		snprintf(why, whylen, "%s", hpm_taskcount_strerror(-rc));

@@ -14,6 +14,7 @@
 	X(MHD_add_response_header) \
 	X(MHD_create_response_from_buffer) \
 	X(MHD_destroy_response) \
+	X(MHD_get_connection_info) \
 	X(MHD_lookup_connection_value) \
 	X(MHD_queue_response) \
 	X(MHD_start_daemon_va) \
@@ -45,6 +46,12 @@ struct MHD_Response *MHD_create_response_from_buffer(size_t size, void *buffer,
 void MHD_destroy_response(struct MHD_Response *response)
 {
 	F(MHD_destroy_response)(response);
+}
+/* the info types httpd.c asks for take no further argument */
+const union MHD_ConnectionInfo *MHD_get_connection_info(struct MHD_Connection *connection,
+                                                        enum MHD_ConnectionInfoType info_type, ...)
+{
+	return F(MHD_get_connection_info)(connection, info_type);
 }
 const char *MHD_lookup_connection_value(struct MHD_Connection *connection, enum MHD_ValueKind kind,
                                         const char *key)

@@ -158,6 +158,15 @@ run_fails_with "serve --listen without a port" "--listen 'nonsense': expected AD
 	"$H" serve --listen nonsense
 run_fails_with "serve --listen with port 70000" "'70000' is not a port" \
 	"$H" serve --listen 127.0.0.1:70000
+# an IPv6 address without its closing bracket or port: its last ':' was
+# taken for the port's ("'1]' is not a port", "--listen '[:': Name or ...")
+for a in '[::1' '[::1]'; do
+	run_fails_with "serve --listen '$a'" "--listen '$a': expected [ADDR6]:PORT" "$H" serve --listen "$a"
+done
+# strtol skips blanks: ' PORT' was taken (and served) for PORT
+bport=$(free_port)
+run_fails_with "serve --listen with a blank before the port" "' $bport' is not a port" \
+	timeout 10 "$H" serve --listen "127.0.0.1: $bport" --backend emu
 
 port=$(free_port)
 base=http://127.0.0.1:$port
