@@ -4,7 +4,8 @@
  * (`stat -e task-clock -- true`, `--version`) does not map libm, its
  * IFUNC resolvers and its relocations (issue 30). glibc's libm.a cannot
  * be linked into a dynamic program, so this is the only way to leave it
- * out. Functions the compiler inlines (fabs, ceil, floor) need none. */
+ * out. ceil, floor and fabs are here too although gcc at -O2 inlines
+ * them: clang, and gcc without optimisation, call libm's. */
 #include <gnu/lib-names.h>
 #include <math.h>
 
@@ -12,6 +13,9 @@
 
 /* clang-format off */
 #define LIBM_FUNCS(X) \
+	X(ceil) \
+	X(fabs) \
+	X(floor) \
 	X(llround) \
 	X(log10) \
 	X(lround) \
@@ -26,6 +30,18 @@ static void *fns[NFUNCS];
 static struct hpm_dlib lib = {LIBM_SO, "libc6", names, fns, NFUNCS, 0, ""};
 #define F(f) HPM_DL_SYSFN(lib, fns, f)
 
+double ceil(double x)
+{
+	return F(ceil)(x);
+}
+double fabs(double x)
+{
+	return F(fabs)(x);
+}
+double floor(double x)
+{
+	return F(floor)(x);
+}
 long long llround(double x)
 {
 	return F(llround)(x);
