@@ -25,6 +25,7 @@
 
 #include "export/httpd.h"
 #include "export/openmetrics.h"
+#include "util/clock.h"
 #include "util/dlib.h"
 
 /* One open connection, watched for the request deadline: libmicrohttpd's
@@ -33,9 +34,9 @@
  * slowly would hold its connection for ever, and max_conns of them would
  * lock every scraper out. */
 struct conn_watch {
-	int fd;                /* the connection's socket; -1: a free slot */
-	bool cut;              /* shut down already */
-	struct timespec since; /* opened, or its last answer sent */
+	int fd;         /* the connection's socket; -1: a free slot */
+	bool cut;       /* shut down already */
+	uint64_t since; /* opened, or its last answer sent (hpm_clock_ns) */
 };
 
 struct hpm_httpd {
@@ -205,13 +206,6 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	             copy, len, false);
 }
 
-static struct timespec now_monotonic(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t;
-}
-
 /* libmicrohttpd's connection notices: a new connection takes a free slot
  * (none free: it goes unwatched, though max_conns slots are as many as
  * libmicrohttpd keeps open), a closed one frees its slot. */
@@ -227,7 +221,7 @@ static void conn_notify(void *cls, struct MHD_Connection *c, void **socket_conte
 		for (unsigned i = 0; ci && i < h->nr_conns; i++)
 			if (h->conns[i].fd < 0) {
 				h->conns[i] = (struct conn_watch){.fd = ci->connect_fd,
-				                                  .since = now_monotonic()};
+				                                  .since = hpm_clock_ns()};
 				*socket_context = &h->conns[i];
 				break;
 			}
@@ -249,7 +243,7 @@ static void request_done(void *cls, struct MHD_Connection *c, void **req,
 	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 	pthread_mutex_lock(&h->conns_lock);
 	if (ci && ci->socket_context)
-		((struct conn_watch *)ci->socket_context)->since = now_monotonic();
+		((struct conn_watch *)ci->socket_context)->since = hpm_clock_ns();
 	pthread_mutex_unlock(&h->conns_lock);
 }
 
@@ -261,16 +255,18 @@ static void *watchdog(void *arg)
 	struct hpm_httpd *h = arg;
 	pthread_mutex_lock(&h->conns_lock);
 	while (!h->stopping) {
-		struct timespec now = now_monotonic();
+		uint64_t now = hpm_clock_ns();
 		for (unsigned i = 0; i < h->nr_conns; i++) {
 			struct conn_watch *w = &h->conns[i];
+			/* whole seconds of the clock, as the timeout is given */
 			if (w->fd >= 0 && !w->cut && h->timeout_s &&
-			    now.tv_sec - w->since.tv_sec >= (time_t)h->timeout_s) {
+			    now / 1000000000u - w->since / 1000000000u >= h->timeout_s) {
 				shutdown(w->fd, SHUT_RDWR);
 				w->cut = true;
 			}
 		}
-		struct timespec wake = {.tv_sec = now.tv_sec + 1, .tv_nsec = now.tv_nsec};
+		struct timespec wake = {.tv_sec = (time_t)(now / 1000000000u) + 1,
+		                        .tv_nsec = (long)(now % 1000000000u)};
 		pthread_cond_timedwait(&h->wake, &h->conns_lock, &wake);
 	}
 	pthread_mutex_unlock(&h->conns_lock);
