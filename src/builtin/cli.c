@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -249,13 +250,19 @@ void cli_print_usage(FILE *out)
 
 int cli_finish(int status)
 {
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		int e = errno;
-		fprintf(stderr, "hpmstat%s%s: error writing output: %s\n", *cli_cmd ? " " : "",
-		        cli_cmd, strerror(e ? e : EIO));
-		return status ? status : EXIT_FAILURE;
-	}
-	return status;
+	int e;
+	errno = 0;
+	if (fflush(stdout) != 0)
+		e = errno;
+	else if (ferror(stdout))
+		/* an earlier write failed and errno has moved on since: a closed
+		 * descriptor says so itself (EBADF), anything else is EIO */
+		e = fcntl(STDOUT_FILENO, F_GETFL) < 0 ? errno : EIO;
+	else
+		return status;
+	fprintf(stderr, "hpmstat%s%s: error writing output: %s\n", *cli_cmd ? " " : "", cli_cmd,
+	        strerror(e ? e : EIO));
+	return status ? status : EXIT_FAILURE;
 }
 
 void cli_output_error(const struct cli_output *o, int e)

@@ -21,6 +21,13 @@ $H encode --frob ifu_req >/dev/null 2>&1; [ $? -eq 2 ]; ok $? "usage errors exit
 # output errors are reported, not lost
 if [ -w /dev/full ]; then
 	$H list > /dev/full 2>"$tap_err"; rc=$?
-	[ $rc -ne 0 ] && grep -q "error writing output" "$tap_err"; ok $? "a full disk is an error (exit $rc)"
+	[ $rc -ne 0 ] && grep -q "error writing output: No space left on device" "$tap_err"; ok $? "a full disk is an error (exit $rc)"
 fi
+# a closed standard output: the reason is the descriptor's, not a stale errno
+# (top -b printed "Invalid argument")
+for c in "list" "top -b -n 1 -d 0.1 --backend emu"; do
+	$H $c >&- 2>"$tap_err"; rc=$?
+	[ $rc -ne 0 ] && grep -qx "hpmstat ${c%% *}: error writing output: Bad file descriptor" "$tap_err"
+	ok $? "$c with standard output closed: exit $rc, $(head -1 "$tap_err")"
+done
 done_testing
