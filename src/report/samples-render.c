@@ -12,6 +12,7 @@
 
 #include "arch/model.h"
 #include "report/cells.h"
+#include "registry/models.h"
 #include "report/samples.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
@@ -548,8 +549,12 @@ static void jsonout(const struct rs_report *rs, FILE *out)
 	json_object_set_new(root, "notes", notes);
 	json_object_set_new(root, "lost_samples", json_integer((json_int_t)rs->nr_lost_samples));
 	json_object_set_new(root, "lost_events", json_integer((json_int_t)rs->nr_lost));
-	if (rs->model)
+	if (rs->model) {
 		json_object_set_new(root, "pmu_model", json_string(rs->model->name));
+		/* the registry's name of v2 is plain "kunminghu": the table says
+		 * which one, as the text header and stat's "pmu-table" do */
+		json_object_set_new(root, "pmu_table", json_string(hpm_model_table_name(rs->model)));
+	}
 	/* stat's key for emulated figures, and the label's words */
 	json_object_set_new(root, "emulated", json_boolean(emu_label(rs) != NULL));
 	if (emu_label(rs))

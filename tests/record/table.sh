@@ -40,6 +40,9 @@ grep -qx '# PMU model: Kunminghu (kunminghu-v2) (the table of the recorded raw e
 ok $? "report's header names kunminghu-v2"
 "$H" report -i v3.data --format json >"$T/v3.json" 2>"$tap_err"
 out_is "report --format json: pmu_model" "kunminghu-v3" "$JSONCHECK" pmu_model <"$T/v3.json"
+out_is "report --format json: pmu_table of v3" "kunminghu-v3" "$JSONCHECK" pmu_table <"$T/v3.json"
+"$H" report -i v2.data --format json >"$T/v2.json" 2>"$tap_err"
+out_is "report --format json: pmu_table of v2 (its model is plain kunminghu)" "kunminghu-v2" "$JSONCHECK" pmu_table <"$T/v2.json"
 # the CSV's comment lines before its header name it too (perf's CSV has no
 # place for it); every row after them is the table's
 for t in v2 v3; do
