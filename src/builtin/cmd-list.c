@@ -432,15 +432,7 @@ static const struct hpm_pmu_model *model_with_event(const struct hpm_pmu_model *
 		return NULL;
 	memcpy(name, glob + 1, n - 2);
 	name[n - 2] = '\0';
-	for (unsigned i = 0; i < hpm_model_count(); i++) {
-		const struct hpm_pmu_model *m = hpm_model_at(i);
-		struct hpm_event_code code;
-		struct hpm_diag d = {0};
-		/* by name: a raw value encodes in every model */
-		if (m != asked && m->encode(m, name, &code, &d) == 0 && !code.raw)
-			return m;
-	}
-	return NULL;
+	return hpm_model_other_with(asked, name, NULL);
 }
 
 static void list_model(struct list_out *out, struct list_opts *o, const struct hpm_pmu_model *m)

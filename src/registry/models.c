@@ -83,6 +83,21 @@ const char *hpm_model_table_name(const struct hpm_pmu_model *m)
 	return m->name;
 }
 
+const struct hpm_pmu_model *hpm_model_other_with(const struct hpm_pmu_model *asked,
+                                                 const char *name, const uint64_t *value)
+{
+	for (unsigned i = 0; i < hpm_model_count(); i++) {
+		const struct hpm_pmu_model *m = hpm_model_at(i);
+		struct hpm_event_code code;
+		struct hpm_diag d = {0};
+		/* by name: a raw value encodes in every model */
+		if (m != asked && m->encode(m, name, &code, &d) == 0 && !code.raw &&
+		    (!value || code.value == *value))
+			return m;
+	}
+	return NULL;
+}
+
 const struct hpm_pmu_model *hpm_model_arch(const char *arch)
 {
 	static const struct hpm_pmu_model *const archs[] = {&hpm_model_arm64};

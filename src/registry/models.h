@@ -25,6 +25,12 @@ const struct hpm_pmu_model *hpm_model_by_name(const char *name);
  * kunminghu, whose other name it is; m's own name for the others): what
  * output names when detection cannot tell two tables of one core apart. */
 const char *hpm_model_table_name(const struct hpm_pmu_model *m);
+/* Another registered model than `asked` in which `name` is an event by
+ * name (not a raw value), encoded to *value when value is not NULL; NULL
+ * when there is none: which table a name (list's "an event of ..."), or a
+ * run file's recorded encoding of it, belongs to when asked's does not. */
+const struct hpm_pmu_model *hpm_model_other_with(const struct hpm_pmu_model *asked,
+                                                 const char *name, const uint64_t *value);
 /* The message for --pmu NAME that names no model, one line without the
  * program's name: "--pmu 'NAME': no such PMU model; did you mean X? (known:
  * ...)", the closest names offered when there are close ones. */

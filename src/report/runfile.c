@@ -256,12 +256,7 @@ static const struct hpm_pmu_model *encoded_by_other(const struct hpm_pmu_model *
 	struct hpm_diag d = {0};
 	if (kind->encode(kind, spec, &code, &d) == 0 && code.value == value)
 		return NULL;
-	for (unsigned i = 0; i < hpm_model_count(); i++) {
-		const struct hpm_pmu_model *m = hpm_model_at(i);
-		if (m != kind && m->encode(m, spec, &code, &d) == 0 && code.value == value)
-			return m;
-	}
-	return NULL;
+	return hpm_model_other_with(kind, spec, &value);
 }
 
 static bool read_event(struct ctx *c, json_t *o, unsigned i, struct rf_event *e)
