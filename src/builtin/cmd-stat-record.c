@@ -87,7 +87,7 @@ static const struct cli_opts stat_report_spec;
 static bool could_be_input(const char *b, size_t n)
 {
 	size_t i = 0;
-	while (i < n && strchr(" \t\r\n", b[i]) && b[i])
+	while (i < n && b[i] && strchr(" \t\r\n", b[i]))
 		i++;
 	if (i == n || b[i] == '{' || b[i] == '[')
 		return true;
