@@ -677,6 +677,20 @@ static bool mix_classes(struct parser *ps, struct wl_phase *ph, const struct emu
 	return true;
 }
 
+/* The profile's one endless phase "all" (at line; 0: none), with room for
+ * every class in its mix: for a profile without [phase] sections. */
+static struct wl_phase *all_phase(struct emu_profile *p, unsigned line)
+{
+	p->phases = xcalloc(1, sizeof(*p->phases));
+	p->nr_phases = 1;
+	struct wl_phase *ph = &p->phases[0];
+	ph->name = xstrdup("all");
+	ph->line = line;
+	ph->cls = xcalloc(p->nr_classes, sizeof(*ph->cls));
+	ph->share = xcalloc(p->nr_classes, sizeof(*ph->share));
+	return ph;
+}
+
 #define MAX_FN_POINTS 16u /* PCs per function */
 
 /* [function] sections: each function's mix is a phase of its own; the
@@ -747,13 +761,7 @@ static bool build_functions(struct parser *ps)
 	free(q);
 
 	/* the whole profile: one endless phase of the combined mix */
-	p->phases = xcalloc(1, sizeof(*p->phases));
-	p->nr_phases = 1;
-	struct wl_phase *ph = &p->phases[0];
-	ph->name = xstrdup("all");
-	ph->line = p->funcs[0].line;
-	ph->cls = xcalloc(p->nr_classes, sizeof(*ph->cls));
-	ph->share = xcalloc(p->nr_classes, sizeof(*ph->share));
+	struct wl_phase *ph = all_phase(p, p->funcs[0].line);
 	for (unsigned k = 0; k < p->nr_classes; k++) {
 		double sh = 0;
 		for (unsigned i = 0; i < p->nr_funcs; i++) {
@@ -840,13 +848,7 @@ static bool build_tasks(struct parser *ps)
 			return perr(ps, p->classes[i].line, "class '%s' is in no task's mix",
 			            p->classes[i].name);
 
-	p->phases = xcalloc(1, sizeof(*p->phases));
-	p->nr_phases = 1;
-	struct wl_phase *ph = &p->phases[0];
-	ph->name = xstrdup("all");
-	ph->line = p->tasks[0].line;
-	ph->cls = xcalloc(p->nr_classes, sizeof(*ph->cls));
-	ph->share = xcalloc(p->nr_classes, sizeof(*ph->share));
+	struct wl_phase *ph = all_phase(p, p->tasks[0].line);
 	for (unsigned k = 0; k < p->nr_classes; k++) {
 		double sh = 0;
 		for (unsigned i = 0; i < p->nr_tasks; i++) {
@@ -874,12 +876,7 @@ static bool build_phases(struct parser *ps)
 		return build_functions(ps);
 	if (p->nr_phases == 0) {
 		/* One endless phase with the classes' own shares. */
-		p->phases = xcalloc(1, sizeof(*p->phases));
-		p->nr_phases = 1;
-		struct wl_phase *ph = &p->phases[0];
-		ph->name = xstrdup("all");
-		ph->cls = xcalloc(p->nr_classes, sizeof(*ph->cls));
-		ph->share = xcalloc(p->nr_classes, sizeof(*ph->share));
+		struct wl_phase *ph = all_phase(p, 0);
 		for (unsigned i = 0; i < p->nr_classes; i++) {
 			const struct wl_class *k = &p->classes[i];
 			if (!k->has_share)
