@@ -21,6 +21,11 @@ static bool say(struct emu_profile_parser *ps, const char *fmt, const char *arg,
 {
 	return hpm_diag_set(&ps->diag, ps->line, 0, fmt, arg, (unsigned long long)num);
 }
+/* ... with two texts: an unknown key and the known ones, a share and its name */
+static bool say2(struct emu_profile_parser *ps, const char *fmt, const char *a, const char *b)
+{
+	return hpm_diag_set(&ps->diag, ps->line, 0, fmt, a, b);
+}
 #pragma GCC diagnostic pop
 
 bool emu_profile_error(struct emu_profile_parser *ps, unsigned line, const char *fmt, ...)
@@ -127,6 +132,9 @@ static bool typed_value(struct emu_profile_parser *ps, const struct emu_profile_
 			return say(ps, k->bad, value, k->max);
 		memcpy(rec + k->offset, &d, sizeof(d));
 		return true;
+	case EMU_KEY_SHARES:
+		return emu_profile_shares_read(ps, (struct emu_profile_shares *)(rec + k->offset),
+		                               value, k->shares);
 	case EMU_KEY_CALL:
 		return k->call(ps, rec, k->name, value);
 	}
@@ -147,21 +155,65 @@ static bool key_value(struct emu_profile_parser *ps, char *key, char *value)
 	if (!k || !k->name) {
 		if (ps->sec->other)
 			return ps->sec->other(ps, ps->record, key, value);
-		return say(ps, ps->sec->unknown, key, 0);
+		char known[256];
+		struct str_buf b = {known, sizeof(known), 0};
+		known[0] = '\0';
+		for (k = ps->sec->keys; k && k->name; k++)
+			if (!k->unlisted)
+				str_buf_add(&b, "%s%s", b.n ? ", " : "", k->name);
+		return say2(ps, ps->sec->unknown, key, known);
 	}
 	if (fmt->twice && !k->repeat && (ps->seen >> i & 1))
 		return say(ps, fmt->twice, key, 0);
 	ps->seen |= UINT64_C(1) << i;
 	if (k->negative && value[0] == '-')
 		return say(ps, k->negative, value, 0);
-	if (!typed_value(ps, k, ps->record, value))
+	char *rec = k->in_twin ? ps->twin : ps->record;
+	if (!typed_value(ps, k, rec, value))
 		return false;
 	if (k->has)
-		*(bool *)((char *)ps->record + k->has) = true;
+		*(bool *)(rec + k->has) = true;
 	return true;
 }
 
 /* -------------------------------------------------------------- sections */
+
+/* A pointer stored at p (one of the model's arrays, whatever its type). */
+static void *pointer_at(const void *p)
+{
+	void *v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* One more zeroed element of size bytes at the end of the array whose
+ * pointer is at p and which has n elements; its address. */
+static char *grow_at(void *p, unsigned n, size_t size)
+{
+	char *arr = xreallocarray(pointer_at(p), (size_t)n + 1, size);
+	memcpy(p, &arr, sizeof(arr));
+	memset(arr + (size_t)n * size, 0, size);
+	return arr + (size_t)n * size;
+}
+
+/* The record of a new section of the kit's keeping: the top record's
+ * array (and the model's twin) one longer, named, at its line. */
+static void *add_record(struct emu_profile_parser *ps, const struct emu_profile_section *sec,
+                        const char *name)
+{
+	char *top = ps->top;
+	unsigned *n = (unsigned *)(top + sec->count), i = *n;
+	char *rec = grow_at(top + sec->array, i, sec->size);
+	ps->twin =
+	    sec->twin_size ? grow_at((char *)ps->model + sec->twin, i, sec->twin_size) : NULL;
+	char *copy = xstrdup(name);
+	memcpy(rec + sec->name_at, &copy, sizeof(copy));
+	memcpy(rec + sec->line_at, &ps->line, sizeof(ps->line));
+	(*n)++;
+	if (sec->opened && !sec->opened(ps, rec, i))
+		return NULL;
+	return rec;
+}
 
 static bool section(struct emu_profile_parser *ps, char *header)
 {
@@ -198,9 +250,12 @@ static bool section(struct emu_profile_parser *ps, char *header)
 			                    s->line);
 		return hpm_diag_set(&ps->diag, ps->line, 0, "%s '%s' defined twice", kind, name);
 	}
-	void *rec = sec->open(ps, name);
+	ps->twin = NULL;
+	void *rec = sec->open ? sec->open(ps, name) : add_record(ps, sec, name);
 	if (!rec)
 		return false;
+	if (ps->sec == fmt->top)
+		ps->top_seen = ps->seen;
 	ps->sections = xreallocarray(ps->sections, ps->nr_sections + 1, sizeof(*ps->sections));
 	ps->sections[ps->nr_sections++] = (struct emu_profile_seen){sec, xstrdup(name), ps->line};
 	ps->sec = sec;
@@ -227,6 +282,20 @@ static bool one_line(struct emu_profile_parser *ps, char *line)
 	return say(ps, ps->fmt->not_key_value, it.text, 0);
 }
 
+/* The top keys and the sections a file must have: the first missing one. */
+static bool required(struct emu_profile_parser *ps)
+{
+	const struct emu_profile_format *fmt = ps->fmt;
+	unsigned i = 0;
+	for (const struct emu_profile_key *k = fmt->top->keys; k && k->name; k++, i++)
+		if (k->required && !(ps->top_seen >> i & 1))
+			return emu_profile_error(ps, 0, "%s", k->required);
+	for (const struct emu_profile_section *sec = fmt->sections; sec->name; sec++)
+		if (sec->required && !*(unsigned *)((char *)ps->top + sec->count))
+			return emu_profile_error(ps, 0, "%s", sec->required);
+	return true;
+}
+
 bool emu_profile_read(struct emu_profile_parser *ps, const struct emu_profile_format *fmt,
                       void *top_record, const char *file, const char *text, size_t len)
 {
@@ -234,6 +303,9 @@ bool emu_profile_read(struct emu_profile_parser *ps, const struct emu_profile_fo
 	ps->fmt = fmt;
 	ps->sec = fmt->top;
 	ps->record = top_record;
+	ps->top = top_record;
+	ps->twin = NULL;
+	ps->seen = ps->top_seen = 0;
 	ps->line = 0;
 	if (memchr(text, '\0', len)) {
 		if (fmt->nul_byte)
@@ -255,7 +327,9 @@ bool emu_profile_read(struct emu_profile_parser *ps, const struct emu_profile_fo
 		s = nl + 1;
 	}
 	free(buf);
-	return ok;
+	if (ok && ps->sec == fmt->top)
+		ps->top_seen = ps->seen;
+	return ok && required(ps);
 }
 
 void emu_profile_parser_free(struct emu_profile_parser *ps)
@@ -265,6 +339,80 @@ void emu_profile_parser_free(struct emu_profile_parser *ps)
 	free(ps->sections);
 	ps->sections = NULL;
 	ps->nr_sections = 0;
+}
+
+/* ------------------------------------------------------ NAME:SHARE lists */
+
+void emu_profile_shares_add(struct emu_profile_shares *l, const char *name, double share,
+                            unsigned line)
+{
+	l->v = xreallocarray(l->v, l->nr + 1, sizeof(*l->v));
+	l->v[l->nr++] = (struct emu_profile_share){xstrdup(name), share, line};
+}
+
+double emu_profile_shares_sum(const struct emu_profile_shares *l)
+{
+	double s = 0;
+	for (unsigned i = 0; i < l->nr; i++)
+		s += l->v[i].share;
+	return s;
+}
+
+void emu_profile_shares_free(struct emu_profile_shares *l)
+{
+	for (unsigned i = 0; i < l->nr; i++)
+		free(l->v[i].name);
+	free(l->v);
+	*l = (struct emu_profile_shares){NULL, 0, 0};
+}
+
+/* One entry, w; the wording's formats as say2's */
+static bool share_entry(struct emu_profile_parser *ps, struct emu_profile_shares *l, char *w,
+                        const struct emu_profile_share_format *f)
+{
+	char *colon = f->last_colon ? strrchr(w, ':') : strchr(w, ':');
+	double sh;
+	if (!colon || (f->last_colon && colon == w))
+		return say(ps, f->not_pair, w, 0);
+	if (f->negative && colon[1] == '-') {
+		*colon = '\0';
+		return say(ps, f->negative, w, 0);
+	}
+	if (!emu_profile_share(colon + 1, &sh)) {
+		if (!f->bad)
+			return say(ps, f->not_pair, w, 0);
+		*colon = '\0';
+		return say2(ps, f->bad, colon + 1, w);
+	}
+	*colon = '\0';
+	for (unsigned j = 0; f->twice && j < l->nr; j++)
+		if (strcmp(l->v[j].name, w) == 0)
+			return say(ps, f->twice, w, 0);
+	emu_profile_shares_add(l, w, sh, ps->line);
+	return true;
+}
+
+bool emu_profile_shares_read(struct emu_profile_parser *ps, struct emu_profile_shares *l,
+                             char *value, const struct emu_profile_share_format *f)
+{
+	if (!l->line)
+		l->line = ps->line;
+	unsigned n = 0;
+	for (const char *s = value + strspn(value, f->blanks); *s; s += strspn(s, f->blanks)) {
+		s += strcspn(s, f->blanks);
+		n++;
+	}
+	if (f->max && n > f->max)
+		return say(ps, f->too_many, "", 0);
+	for (char *s = value + strspn(value, f->blanks); *s; s += strspn(s, f->blanks)) {
+		char *w = s;
+		s += strcspn(s, f->blanks);
+		if (*s)
+			*s++ = '\0';
+		if (!share_entry(ps, l, w, f))
+			return false;
+	}
+	return true;
 }
 
 /* ------------------------------------------------------------------ files */

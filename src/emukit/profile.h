@@ -6,9 +6,12 @@
  * key given twice, a negative value, typed values stored into the model's
  * records: text, names, whole numbers in a range and a multiple, N or
  * LO..HI ranges, shares 0..1) and the errors, `FILE:LINE: reason` in one
- * struct hpm_diag. Each model hands in its section kinds and their keys as
- * tables (struct emu_profile_format) and its own wording of the errors; it
- * knows nothing of a model's types (the records are void *).
+ * struct hpm_diag; the records of each section kind (an array the kit
+ * grows, and a parse-state twin of the model's beside it), the keys and
+ * sections a file must have, and NAME:SHARE lists. Each model hands in its
+ * section kinds and their keys as tables (struct emu_profile_format) and
+ * its own wording of the errors; it knows nothing of a model's types (the
+ * records are void *, their fields placed by offsets).
  */
 #ifndef HPM_EMUKIT_PROFILE_H
 #define HPM_EMUKIT_PROFILE_H
@@ -22,13 +25,16 @@
 struct emu_profile_parser;
 
 enum emu_profile_type {
-	EMU_KEY_TEXT,  /* char *, a copy of the value */
-	EMU_KEY_NAME,  /* char *, letters, digits, '-', '_', '.' */
-	EMU_KEY_UINT,  /* an unsigned integer (decimal or 0x hex) of `width` bytes */
-	EMU_KEY_RANGE, /* N or LO..HI: two uint32_t, at offset and offset_hi */
-	EMU_KEY_SHARE, /* double, a fraction 0..1 */
-	EMU_KEY_CALL,  /* the model's call reads the value */
+	EMU_KEY_TEXT,   /* char *, a copy of the value */
+	EMU_KEY_NAME,   /* char *, letters, digits, '-', '_', '.' */
+	EMU_KEY_UINT,   /* an unsigned integer (decimal or 0x hex) of `width` bytes */
+	EMU_KEY_RANGE,  /* N or LO..HI: two uint32_t, at offset and offset_hi */
+	EMU_KEY_SHARE,  /* double, a fraction 0..1 */
+	EMU_KEY_SHARES, /* NAME:SHARE ...: a struct emu_profile_shares, read as `shares` says */
+	EMU_KEY_CALL,   /* the model's call reads the value */
 };
+
+struct emu_profile_share_format;
 
 /* One key of a section. */
 struct emu_profile_key {
@@ -40,10 +46,14 @@ struct emu_profile_key {
 	uint64_t min, max;    /* EMU_KEY_UINT, EMU_KEY_RANGE; EMU_KEY_SHARE: min 1, above 0 */
 	uint64_t multiple;    /* EMU_KEY_UINT: 0 or what the value must be a multiple of */
 	bool repeat;          /* may be given more than once (its call accumulates) */
+	bool unlisted;        /* left out of the unknown-key message's list */
+	const char *required; /* top keys: the message when the file has none; NULL: optional */
 	/* printf formats: bad with the value and max (unsigned long long);
 	 * negative with the value, checked first when not NULL */
 	const char *bad, *negative;
 	bool (*call)(struct emu_profile_parser *ps, void *record, const char *key, char *value);
+	const struct emu_profile_share_format *shares; /* EMU_KEY_SHARES */
+	bool in_twin; /* offset, has: in the model's twin of the record (EMU_PROFILE_TWIN) */
 };
 
 #define EMU_KEY_AT(type, field) offsetof(type, field), sizeof(((type *)0)->field)
@@ -52,13 +62,36 @@ struct emu_profile_key {
 struct emu_profile_section {
 	const char *name;
 	/* makes the record of a new section NAME (the kit has checked the name
-	 * and that it is new); NULL: refused, the diag set */
+	 * and that it is new); NULL: refused, the diag set. NULL: the kit adds
+	 * the record to the array the fields below say (EMU_PROFILE_RECORDS). */
 	void *(*open)(struct emu_profile_parser *ps, const char *name);
+	/* the records' array: a pointer at `array` in the top record and its
+	 * count (unsigned) at `count`, `size` bytes a record, its name (char *)
+	 * and line (unsigned) at name_at and line_at; twin_size: a parse-state
+	 * array of the model's beside it, at `twin` in ps->model, grown with it */
+	size_t array, count, size, name_at, line_at, twin, twin_size;
+	/* the model's start of a record the kit added (zeroed, named, at its
+	 * line), index its place; NULL: none; false: refused, the diag set */
+	bool (*opened)(struct emu_profile_parser *ps, void *record, unsigned index);
+	/* with the kit's records: the message when the file has none; NULL: it
+	 * may have none */
+	const char *required;
 	const struct emu_profile_key *keys; /* ended by a NULL name */
 	/* a key not in keys; NULL: an unknown key */
 	bool (*other)(struct emu_profile_parser *ps, void *record, const char *key, char *value);
-	const char *unknown; /* printf format of an unknown key, with the key */
+	/* printf format of an unknown key, with the key and the list of the
+	 * known ones ("a, b, c": the keys in table order but the unlisted) */
+	const char *unknown;
 };
+
+/* The records of a section kind: the array arr with its count nr in the
+ * top record of type top, of records of type rec (fields name and line). */
+#define EMU_PROFILE_RECORDS(top, arr, nr, rec)                                                     \
+	.array = offsetof(top, arr), .count = offsetof(top, nr), .size = sizeof(rec),              \
+	.name_at = offsetof(rec, name), .line_at = offsetof(rec, line)
+/* ... with the model's parse-state twin (its array arr, of type rec) in
+ * its parse state of type model */
+#define EMU_PROFILE_TWIN(model, arr, rec) .twin = offsetof(model, arr), .twin_size = sizeof(rec)
 
 /* A model's profile format: its sections and its wording of the errors
  * (printf formats; the argument each takes is said). */
@@ -84,7 +117,10 @@ struct emu_profile_parser {
 	const struct emu_profile_format *fmt;
 	const struct emu_profile_section *sec;
 	void *record;
-	uint64_t seen; /* keys of sec given in this section, by index */
+	void *twin;        /* the model's twin of record (EMU_PROFILE_TWIN), or NULL */
+	void *top;         /* the top record */
+	uint64_t seen;     /* keys of sec given in this section, by index */
+	uint64_t top_seen; /* the top keys given */
 	struct emu_profile_seen {
 		const struct emu_profile_section *sec;
 		char *name;
@@ -95,8 +131,10 @@ struct emu_profile_parser {
 
 /* Reads text (len bytes, named file in messages) into the model's
  * records: top_record for the keys before the first section, and what
- * each section's open returns. False with ps->diag set at the first
- * error. ps->model is for the model's calls. */
+ * each section's open returns or the kit adds; then checks that the
+ * required top keys and sections are there (top keys first, each in
+ * table order; the message at line 0). False with ps->diag set at the
+ * first error. ps->model is for the model's calls. */
 bool emu_profile_read(struct emu_profile_parser *ps, const struct emu_profile_format *fmt,
                       void *top_record, const char *file, const char *text, size_t len);
 /* Frees what emu_profile_read kept (its list of sections). */
@@ -111,6 +149,46 @@ bool emu_profile_share(const char *s, double *out);
 
 /* N or LO..HI, 1 <= LO <= HI <= max (decimal or 0x hex). */
 bool emu_profile_range(const char *s, uint32_t max, uint32_t *lo, uint32_t *hi);
+
+/* ------------------------------------------------------ NAME:SHARE lists */
+
+/* A list of NAME:SHARE entries (a phase's mix of classes, ...): every line
+ * of its key in order, each entry with its line. */
+struct emu_profile_share {
+	char *name;
+	double share;
+	unsigned line;
+};
+struct emu_profile_shares {
+	struct emu_profile_share *v;
+	unsigned nr;
+	unsigned line; /* of its key's first line; 0: never given */
+};
+
+/* A model's reading of its lists and its wording of their errors (printf
+ * formats; the arguments each takes are said). */
+struct emu_profile_share_format {
+	const char *blanks;   /* what separates two entries */
+	unsigned max;         /* entries on one line; 0: any number */
+	const char *too_many; /* more than max (none), before any entry is read */
+	bool last_colon;      /* NAME is all before the last ':' and not empty (else the first) */
+	const char *not_pair; /* no ':' (the entry) */
+	const char *negative; /* a share with a '-' (the name); NULL: bad says it */
+	/* not a share 0..1 (the share, the name); NULL: not_pair, with the entry */
+	const char *bad;
+	const char *twice; /* a name the list has (the name); NULL: the model checks */
+};
+
+/* The entries of one line of a list's key (value, cut up) appended to l;
+ * false with ps->diag set at the first bad one (those before it kept). */
+bool emu_profile_shares_read(struct emu_profile_parser *ps, struct emu_profile_shares *l,
+                             char *value, const struct emu_profile_share_format *f);
+/* One entry appended to l (a copy of name). */
+void emu_profile_shares_add(struct emu_profile_shares *l, const char *name, double share,
+                            unsigned line);
+/* The sum of the shares, in order. */
+double emu_profile_shares_sum(const struct emu_profile_shares *l);
+void emu_profile_shares_free(struct emu_profile_shares *l);
 
 /* The index of the record called name among n records stride bytes apart,
  * names[0] the first one's name (char *); -1: none. */

@@ -75,3 +75,11 @@ TESTS += tests/emu/profile-kit
 tests_emu_profile_kit_SOURCES = tests/emu/profile-kit.c
 tests_emu_profile_kit_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_emu_profile_kit_LDADD = tests/libtap.a src/emukit/libhpmemukit.a src/util/libutil.a
+
+# The profile kit's records, required keys and sections, unknown-key lists
+# and NAME:SHARE lists through a toy model's tables.
+check_PROGRAMS += tests/emu/profile-kit-records
+TESTS += tests/emu/profile-kit-records
+tests_emu_profile_kit_records_SOURCES = tests/emu/profile-kit-records.c
+tests_emu_profile_kit_records_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_emu_profile_kit_records_LDADD = tests/libtap.a src/emukit/libhpmemukit.a src/util/libutil.a

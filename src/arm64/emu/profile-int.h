@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "arm64/emu/profile.h"
+#include "emukit/profile.h"
 
 struct cyc {
 	char *name;
@@ -78,15 +79,9 @@ struct phase {
 	char *name;
 	unsigned line;
 	uint64_t cycles;
-	unsigned nr_mix;
-	unsigned *mix_cls;
-	double *mix_share;
-	char **mix_names;
-	unsigned *mix_lines;
-	char **ctx_names;
-	double *ctx_vals;
-	unsigned *ctx_lines;
-	unsigned nr_ctx_mix;
+	struct emu_profile_shares mix; /* of classes */
+	unsigned *mix_cls;             /* mix.v[k]'s class */
+	struct emu_profile_shares ctx_mix;
 	struct alias cls_alias, ctx_alias;
 	double *mean; /* per profile event */
 	double *ctxs; /* share per context */

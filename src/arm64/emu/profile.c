@@ -138,79 +138,14 @@ static bool streaming_key(struct emu_profile_parser *kps, void *rec, const char 
 	return true;
 }
 
-/* "NAME:SHARE ..." appended to names/vals/lines. */
-static bool share_list(struct emu_profile_parser *kps, char *val, char ***names, double **vals,
-                       unsigned **lines, unsigned *nr)
-{
-	char *save = NULL;
-	for (char *t = strtok_r(val, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-		char *colon = strrchr(t, ':');
-		double sh;
-		if (!colon || colon == t || !emu_profile_share(colon + 1, &sh))
-			return emu_profile_error(kps, kps->line, "bad entry '%s' (NAME:SHARE)", t);
-		*colon = '\0';
-		*names = xreallocarray(*names, *nr + 1, sizeof(**names));
-		*vals = xreallocarray(*vals, *nr + 1, sizeof(**vals));
-		*lines = xreallocarray(*lines, *nr + 1, sizeof(**lines));
-		(*names)[*nr] = xstrdup(t);
-		(*vals)[*nr] = sh;
-		(*lines)[*nr] = kps->line;
-		(*nr)++;
-	}
-	return true;
-}
-
-static bool mix_key(struct emu_profile_parser *kps, void *rec, const char *key, char *val)
-{
-	struct phase *ph = rec;
-	(void)key;
-	return share_list(kps, val, &ph->mix_names, &ph->mix_share, &ph->mix_lines, &ph->nr_mix);
-}
-
-static bool contexts_key(struct emu_profile_parser *kps, void *rec, const char *key, char *val)
-{
-	struct phase *ph = rec;
-	(void)key;
-	return share_list(kps, val, &ph->ctx_names, &ph->ctx_vals, &ph->ctx_lines, &ph->nr_ctx_mix);
-}
+/* mix, contexts = NAME:SHARE ...: each line's entries appended */
+static const struct emu_profile_share_format share_format = {
+    .blanks = " \t",
+    .last_colon = true,
+    .not_pair = "bad entry '%s' (NAME:SHARE)",
+};
 
 #define GROW(arr, n) ((arr) = xreallocarray((arr), (n) + 1, sizeof(*(arr))), &(arr)[(n)++])
-
-/* A new zeroed element of the array, named, at the line. */
-#define OPEN(arr, n)                                                                               \
-	((arr) = xreallocarray((arr), (n) + 1, sizeof(*(arr))),                                    \
-	 memset(&(arr)[(n)], 0, sizeof(*(arr))), (arr)[(n)].name = xstrdup(name),                  \
-	 (arr)[(n)].line = kps->line, &(arr)[(n)++])
-
-static void *open_cycle(struct emu_profile_parser *kps, const char *name)
-{
-	struct arm_src_profile *p = ((struct parser *)kps->model)->p;
-	return OPEN(p->cycs, p->nr_cycs);
-}
-
-static void *open_class(struct emu_profile_parser *kps, const char *name)
-{
-	struct arm_src_profile *p = ((struct parser *)kps->model)->p;
-	return OPEN(p->clss, p->nr_clss);
-}
-
-static void *open_context(struct emu_profile_parser *kps, const char *name)
-{
-	struct arm_src_profile *p = ((struct parser *)kps->model)->p;
-	return OPEN(p->ctxs, p->nr_ctxs);
-}
-
-static void *open_phase(struct emu_profile_parser *kps, const char *name)
-{
-	struct arm_src_profile *p = ((struct parser *)kps->model)->p;
-	return OPEN(p->phases, p->nr_phases);
-}
-
-static void *open_function(struct emu_profile_parser *kps, const char *name)
-{
-	struct arm_src_profile *p = ((struct parser *)kps->model)->p;
-	return OPEN(p->fns, p->nr_fns);
-}
 
 #define SHARE_KEY(rec)                                                                             \
 	{                                                                                          \
@@ -222,8 +157,12 @@ static const struct emu_profile_key top_keys[] = {
     {.name = "name",
      .type = EMU_KEY_NAME,
      EMU_KEY_AT(struct arm_src_profile, name),
+     .required = "no 'name = ...'",
      .bad = "bad name '%s' (letters, digits, - _ .)"},
-    {.name = "description", .type = EMU_KEY_TEXT, EMU_KEY_AT(struct arm_src_profile, description)},
+    {.name = "description",
+     .type = EMU_KEY_TEXT,
+     EMU_KEY_AT(struct arm_src_profile, description),
+     .required = "no 'description = ...'"},
     {.name = "slots",
      .type = EMU_KEY_UINT,
      EMU_KEY_AT(struct arm_src_profile, slots),
@@ -234,6 +173,7 @@ static const struct emu_profile_key top_keys[] = {
      .type = EMU_KEY_UINT,
      EMU_KEY_AT(struct arm_src_profile, bias),
      .max = 1,
+     .unlisted = true, /* a core's quirk, not a key every profile writes */
      .bad = "bad stall_slot_bias '%s' (0, or 1 for a PMU that counts one extra slot a cycle in "
             "STALL_SLOT_FRONTEND and STALL_SLOT, as Neoverse N2 does)"},
     {.name = "switch",
@@ -284,8 +224,14 @@ static const struct emu_profile_key phase_keys[] = {
      .min = 1,
      .max = UINT64_C(1) << 48,
      .bad = "bad cycles '%s' (1..2^48)"},
-    {.name = "mix", .type = EMU_KEY_CALL, .call = mix_key},
-    {.name = "contexts", .type = EMU_KEY_CALL, .call = contexts_key},
+    {.name = "mix",
+     .type = EMU_KEY_SHARES,
+     .offset = offsetof(struct phase, mix),
+     .shares = &share_format},
+    {.name = "contexts",
+     .type = EMU_KEY_SHARES,
+     .offset = offsetof(struct phase, ctx_mix),
+     .shares = &share_format},
     {.name = NULL},
 };
 
@@ -312,28 +258,33 @@ static const struct emu_profile_key function_keys[] = {
 
 static const struct emu_profile_section top_section = {
     .keys = top_keys,
-    .unknown = "unknown key '%s' before the first section (name, description, slots, switch, "
-               "function-switch)",
+    .unknown = "unknown key '%s' before the first section (%s)",
 };
 
+#define RECORDS(arr, nr, rec) EMU_PROFILE_RECORDS(struct arm_src_profile, arr, nr, rec)
+
 static const struct emu_profile_section sections[] = {
-    {.name = "cycle", .open = open_cycle, .other = cycle_key},
+    {.name = "cycle",
+     RECORDS(cycs, nr_cycs, struct cyc),
+     .required = "no [cycle] section",
+     .other = cycle_key},
     {.name = "class",
-     .open = open_class,
+     RECORDS(clss, nr_clss, struct cls),
+     .required = "no [class] section",
      .keys = class_keys,
-     .unknown = "unknown key '%s' in a class (runs, share)"},
+     .unknown = "unknown key '%s' in a class (%s)"},
     {.name = "context",
-     .open = open_context,
+     RECORDS(ctxs, nr_ctxs, struct ctx),
      .keys = context_keys,
-     .unknown = "unknown key '%s' in a context (el, state, streaming, contextid, vmid, share)"},
+     .unknown = "unknown key '%s' in a context (%s)"},
     {.name = "phase",
-     .open = open_phase,
+     RECORDS(phases, nr_phases, struct phase),
      .keys = phase_keys,
-     .unknown = "unknown key '%s' in a phase (cycles, mix, contexts)"},
+     .unknown = "unknown key '%s' in a phase (%s)"},
     {.name = "function",
-     .open = open_function,
+     RECORDS(fns, nr_fns, struct fn),
      .keys = function_keys,
-     .unknown = "unknown key '%s' in a function (address, size, share, context)"},
+     .unknown = "unknown key '%s' in a function (%s)"},
     {.name = NULL},
 };
 
@@ -648,35 +599,35 @@ static int phase_classes(struct parser *ps, struct phase *ph, bool phased)
 	struct arm_src_profile *p = ps->p;
 	if (phased && !ph->cycles)
 		return fail_at(ps, ph->line, "phase '%s' has no cycles", ph->name);
-	if (!ph->nr_mix)
+	if (!ph->mix.nr)
 		return fail_at(ps, ph->line, "phase '%s' has no mix", ph->name);
-	ph->mix_cls = xcalloc(ph->nr_mix, sizeof(unsigned));
-	double *w = xcalloc(ph->nr_mix, sizeof(double));
-	for (unsigned k = 0; k < ph->nr_mix; k++) {
-		int c = EMU_PROFILE_INDEX(p->clss, p->nr_clss, ph->mix_names[k]);
+	ph->mix_cls = xcalloc(ph->mix.nr, sizeof(unsigned));
+	double *w = xcalloc(ph->mix.nr, sizeof(double));
+	for (unsigned k = 0; k < ph->mix.nr; k++) {
+		const struct emu_profile_share *m = &ph->mix.v[k];
+		int c = EMU_PROFILE_INDEX(p->clss, p->nr_clss, m->name);
 		if (c < 0) {
 			free(w);
-			return fail_at(ps, ph->mix_lines[k], "unknown class '%s'",
-			               ph->mix_names[k]);
+			return fail_at(ps, m->line, "unknown class '%s'", m->name);
 		}
 		for (unsigned j = 0; j < k; j++)
 			if (ph->mix_cls[j] == (unsigned)c) {
 				free(w);
-				return fail_at(ps, ph->mix_lines[k],
-				               "class '%s' twice in the mix of phase '%s'",
-				               ph->mix_names[k], ph->name);
+				return fail_at(ps, m->line,
+				               "class '%s' twice in the mix of phase '%s'", m->name,
+				               ph->name);
 			}
 		ph->mix_cls[k] = (unsigned)c;
 		p->clss[c].used = true;
-		w[k] = ph->mix_share[k] / p->clss[c].mean;
+		w[k] = m->share / p->clss[c].mean;
 	}
-	if (phased && fabs(shares_sum(ph->mix_share, ph->nr_mix) - 1) > SHARE_EPS) {
+	if (phased && fabs(emu_profile_shares_sum(&ph->mix) - 1) > SHARE_EPS) {
 		free(w);
 		return fail_at(ps, ph->line, "the mix of phase '%s' sums to %g, not 1", ph->name,
-		               shares_sum(ph->mix_share, ph->nr_mix));
+		               emu_profile_shares_sum(&ph->mix));
 	}
 	/* a class with share 0 is never drawn */
-	alias_build(&ph->cls_alias, w, ph->mix_cls, ph->nr_mix);
+	alias_build(&ph->cls_alias, w, ph->mix_cls, ph->mix.nr);
 	free(w);
 
 	return 0;
@@ -687,17 +638,16 @@ static int phase_contexts(struct parser *ps, struct phase *ph)
 {
 	struct arm_src_profile *p = ps->p;
 	ph->ctxs = xcalloc(p->nr_ctxs, sizeof(double));
-	if (ph->nr_ctx_mix) {
-		for (unsigned k = 0; k < ph->nr_ctx_mix; k++) {
-			int c = EMU_PROFILE_INDEX(p->ctxs, p->nr_ctxs, ph->ctx_names[k]);
+	if (ph->ctx_mix.nr) {
+		for (unsigned k = 0; k < ph->ctx_mix.nr; k++) {
+			const struct emu_profile_share *m = &ph->ctx_mix.v[k];
+			int c = EMU_PROFILE_INDEX(p->ctxs, p->nr_ctxs, m->name);
 			if (c < 0)
-				return fail_at(ps, ph->ctx_lines[k], "unknown context '%s'",
-				               ph->ctx_names[k]);
+				return fail_at(ps, m->line, "unknown context '%s'", m->name);
 			if (ph->ctxs[c] > 0)
-				return fail_at(ps, ph->ctx_lines[k],
-				               "context '%s' twice in phase '%s'", ph->ctx_names[k],
-				               ph->name);
-			ph->ctxs[c] = ph->ctx_vals[k];
+				return fail_at(ps, m->line, "context '%s' twice in phase '%s'",
+				               m->name, ph->name);
+			ph->ctxs[c] = m->share;
 		}
 		if (fabs(shares_sum(ph->ctxs, p->nr_ctxs) - 1) > SHARE_EPS)
 			return fail_at(ps, ph->line, "the contexts of phase '%s' sum to %g, not 1",
@@ -732,19 +682,11 @@ static int finish_phases(struct parser *ps)
 			struct cls *c = &p->clss[i];
 			if (!c->has_share)
 				return fail_at(ps, c->line, "class '%s' has no share", c->name);
-			ph->mix_names =
-			    xreallocarray(ph->mix_names, ph->nr_mix + 1, sizeof(char *));
-			ph->mix_share =
-			    xreallocarray(ph->mix_share, ph->nr_mix + 1, sizeof(double));
-			ph->mix_lines =
-			    xreallocarray(ph->mix_lines, ph->nr_mix + 1, sizeof(unsigned));
-			ph->mix_names[ph->nr_mix] = xstrdup(c->name);
-			ph->mix_share[ph->nr_mix] = c->share;
-			ph->mix_lines[ph->nr_mix++] = c->line;
+			emu_profile_shares_add(&ph->mix, c->name, c->share, c->line);
 		}
-		if (fabs(shares_sum(ph->mix_share, ph->nr_mix) - 1) > SHARE_EPS)
+		if (fabs(emu_profile_shares_sum(&ph->mix) - 1) > SHARE_EPS)
 			return fail_at(ps, 0, "the classes' shares sum to %g, not 1",
-			               shares_sum(ph->mix_share, ph->nr_mix));
+			               emu_profile_shares_sum(&ph->mix));
 	} else {
 		for (unsigned i = 0; i < p->nr_clss; i++)
 			if (p->clss[i].has_share)
@@ -861,11 +803,11 @@ static int finish_expectations(struct parser *ps)
 		struct phase *ph = &p->phases[i];
 		double wph = p->period ? (double)ph->cycles / (double)p->period : 1;
 		ph->mean = xcalloc(p->nr_events + 1, sizeof(double));
-		for (unsigned k = 0; k < ph->nr_mix; k++) {
+		for (unsigned k = 0; k < ph->mix.nr; k++) {
 			const struct cls *c = &p->clss[ph->mix_cls[k]];
 			for (unsigned s = 0; s < c->nr_segs; s++) {
 				const struct cyc *cy = &p->cycs[c->segs[s].cyc];
-				double w = ph->mix_share[k] *
+				double w = ph->mix.v[k].share *
 				           (c->segs[s].lo + (double)c->segs[s].hi) / 2 / c->mean;
 				for (unsigned v = 0; v < cy->nr; v++)
 					ph->mean[event_index(p, cy->vals[v].event)] +=
@@ -922,14 +864,6 @@ static int finish(struct parser *ps)
 {
 	struct arm_src_profile *p = ps->p;
 	ps->kit.line = 0;
-	if (!p->name)
-		return fail_at(ps, 0, "no 'name = ...'");
-	if (!p->description)
-		return fail_at(ps, 0, "no 'description = ...'");
-	if (!p->nr_cycs)
-		return fail_at(ps, 0, "no [cycle] section");
-	if (!p->nr_clss)
-		return fail_at(ps, 0, "no [class] section");
 	for (unsigned i = 0; i < p->nr_cycs; i++)
 		if (check_cycle(ps, &p->cycs[i]) < 0)
 			return -1;
@@ -985,16 +919,8 @@ static void profile_free(struct arm_src_profile *p)
 		struct phase *ph = &p->phases[i];
 		free(ph->name);
 		free(ph->mix_cls);
-		free(ph->mix_share);
-		for (unsigned k = 0; k < ph->nr_mix; k++)
-			free(ph->mix_names[k]);
-		free(ph->mix_names);
-		free(ph->mix_lines);
-		for (unsigned k = 0; k < ph->nr_ctx_mix; k++)
-			free(ph->ctx_names[k]);
-		free(ph->ctx_names);
-		free(ph->ctx_vals);
-		free(ph->ctx_lines);
+		emu_profile_shares_free(&ph->mix);
+		emu_profile_shares_free(&ph->ctx_mix);
 		alias_free(&ph->cls_alias);
 		alias_free(&ph->ctx_alias);
 		free(ph->mean);

@@ -50,24 +50,11 @@ struct pclass {
 	unsigned nr_segs, runs_line;
 };
 
-struct pmix {
-	char *cls;
-	double share;
-};
-
 /* a [phase]'s, [function]'s or [task]'s mix, resolved after the last line */
-struct pmix_list {
-	struct pmix *mix;
-	unsigned nr_mix, mix_line;
-};
-
-static void mix_lists_free(struct pmix_list *l, unsigned n)
+static void mix_lists_free(struct emu_profile_shares *l, unsigned n)
 {
-	for (unsigned i = 0; i < n; i++) {
-		for (unsigned j = 0; j < l[i].nr_mix; j++)
-			free(l[i].mix[j].cls);
-		free(l[i].mix);
-	}
+	for (unsigned i = 0; i < n; i++)
+		emu_profile_shares_free(&l[i]);
 	free(l);
 }
 
@@ -76,9 +63,9 @@ struct parser {
 	struct emu_profile *p;
 	struct pcycle *pc;
 	struct pclass *pk;
-	struct pmix_list *pp;
+	struct emu_profile_shares *pp;
 	unsigned nr_pp; /* [phase] sections of the file (p->phases may add one) */
-	struct pmix_list *pf, *pt;
+	struct emu_profile_shares *pf, *pt;
 	unsigned slice_line; /* of task-slice, 0: none */
 };
 
@@ -241,8 +228,12 @@ static const struct emu_profile_key top_keys[] = {
     {.name = "name",
      .type = EMU_KEY_NAME,
      EMU_KEY_AT(struct emu_profile, name),
+     .required = "no 'name'",
      .bad = "bad name '%s' (letters, digits, '-', '_', '.')"},
-    {.name = "description", .type = EMU_KEY_TEXT, EMU_KEY_AT(struct emu_profile, description)},
+    {.name = "description",
+     .type = EMU_KEY_TEXT,
+     EMU_KEY_AT(struct emu_profile, description),
+     .required = "no 'description'"},
     {.name = "modes", .type = EMU_KEY_CALL, .call = modes_key},
     {.name = "mode-switch",
      .type = EMU_KEY_RANGE,
@@ -361,45 +352,23 @@ static bool runs_key(struct emu_profile_parser *kps, void *rec, const char *key,
 	return true;
 }
 
-/* mix = CLASS:SHARE ...: may be repeated, the entries accumulate. */
-static bool mix_key(struct parser *ps, char *value, struct pmix **mix, unsigned *nr_mix,
-                    unsigned *mix_line)
-{
-	if (!*mix_line)
-		*mix_line = ps->kit.line;
-	char *w[MAX_WORDS];
-	unsigned n = lex_words(value, w, MAX_WORDS);
-	if (n > MAX_WORDS)
-		return perr(ps, ps->kit.line, "too many entries in one mix line");
-	for (unsigned i = 0; i < n; i++) {
-		char *colon = strchr(w[i], ':');
-		if (!colon)
-			return perr(ps, ps->kit.line, "'%s' is not CLASS:SHARE", w[i]);
-		*colon = '\0';
-		double sh;
-		if (colon[1] == '-')
-			return perr(ps, ps->kit.line, "share of class '%s' is negative", w[i]);
-		if (!emu_profile_share(colon + 1, &sh))
-			return perr(ps, ps->kit.line,
-			            "bad share '%s' for class '%s' (a fraction 0..1)", colon + 1,
-			            w[i]);
-		for (unsigned j = 0; j < *nr_mix; j++)
-			if (strcmp((*mix)[j].cls, w[i]) == 0)
-				return perr(ps, ps->kit.line, "class '%s' twice in the mix", w[i]);
-		*mix = xreallocarray(*mix, *nr_mix + 1, sizeof(**mix));
-		(*mix)[(*nr_mix)++] = (struct pmix){xstrdup(w[i]), sh};
-	}
-	return true;
-}
+/* mix = CLASS:SHARE ...: may be repeated, the entries accumulate in the
+ * section's parse state (its twin), resolved after the last line. */
+static const struct emu_profile_share_format mix_format = {
+    .blanks = " \t\r",
+    .max = MAX_WORDS,
+    .too_many = "too many entries in one mix line",
+    .not_pair = "'%s' is not CLASS:SHARE",
+    .negative = "share of class '%s' is negative",
+    .bad = "bad share '%s' for class '%s' (a fraction 0..1)",
+    .twice = "class '%s' twice in the mix",
+};
 
-static bool phase_mix_key(struct emu_profile_parser *kps, void *rec, const char *key, char *value)
-{
-	struct parser *ps = kps->model;
-	struct pmix_list *pp = &ps->pp[ps->p->nr_phases - 1];
-	(void)rec;
-	(void)key;
-	return mix_key(ps, value, &pp->mix, &pp->nr_mix, &pp->mix_line);
-}
+#define MIX_KEY                                                                                    \
+	{                                                                                          \
+		.name = "mix", .type = EMU_KEY_SHARES, .in_twin = true, .repeat = true,            \
+		.shares = &mix_format                                                              \
+	}
 
 static const struct emu_profile_key class_keys[] = {
     {.name = "runs", .type = EMU_KEY_CALL, .call = runs_key},
@@ -420,19 +389,9 @@ static const struct emu_profile_key phase_keys[] = {
      .max = UINT64_C(1) << 48,
      .negative = "cycles %s is negative",
      .bad = "bad cycles '%s' (1..2^48)"},
-    {.name = "mix", .type = EMU_KEY_CALL, .repeat = true, .call = phase_mix_key},
+    MIX_KEY,
     {.name = NULL},
 };
-
-static bool function_mix_key(struct emu_profile_parser *kps, void *rec, const char *key,
-                             char *value)
-{
-	struct parser *ps = kps->model;
-	struct pmix_list *pf = &ps->pf[ps->p->nr_funcs - 1];
-	(void)rec;
-	(void)key;
-	return mix_key(ps, value, &pf->mix, &pf->nr_mix, &pf->mix_line);
-}
 
 /* A function's range: address and size in bytes, both even (RISC-V
  * instructions are 2 or 4 bytes, at even addresses). */
@@ -458,7 +417,7 @@ static const struct emu_profile_key function_keys[] = {
      .has = offsetof(struct wl_func, has_share),
      .negative = "share %s is negative",
      .bad = "bad share '%s' (a fraction 0..1)"},
-    {.name = "mix", .type = EMU_KEY_CALL, .repeat = true, .call = function_mix_key},
+    MIX_KEY,
     {.name = NULL},
 };
 
@@ -466,15 +425,6 @@ static const struct emu_profile_key function_keys[] = {
 #define TASK_COMM_MAX  15      /* TASK_COMM_LEN - 1 */
 #define TASK_HART_MAX  1023u   /* EMU_MAX_HARTS - 1 */
 #define TASK_CYCLE_MAX (UINT64_C(1) << 62)
-
-static bool task_mix_key(struct emu_profile_parser *kps, void *rec, const char *key, char *value)
-{
-	struct parser *ps = kps->model;
-	struct pmix_list *pt = &ps->pt[ps->p->nr_tasks - 1];
-	(void)rec;
-	(void)key;
-	return mix_key(ps, value, &pt->mix, &pt->nr_mix, &pt->mix_line);
-}
 
 /* A task's pid, process, hart, share, mix and life time. */
 static const struct emu_profile_key task_keys[] = {
@@ -517,100 +467,68 @@ static const struct emu_profile_key task_keys[] = {
      .max = TASK_CYCLE_MAX,
      .negative = "exit %s is negative",
      .bad = "bad exit '%s' (hart cycles, 1..2^62)"},
-    {.name = "mix", .type = EMU_KEY_CALL, .repeat = true, .call = task_mix_key},
+    MIX_KEY,
     {.name = NULL},
 };
 
 /* -------------------------------------------------------------- sections */
 
-/* A new element of a model array and of its parse-state twin, zeroed. */
-#define GROW2(arr, twin, n)                                                                        \
-	((arr) = xreallocarray((arr), (n) + 1, sizeof(*(arr))),                                    \
-	 (twin) = xreallocarray((twin), (n) + 1, sizeof(*(twin))),                                 \
-	 memset(&(arr)[(n)], 0, sizeof(*(arr))), memset(&(twin)[(n)], 0, sizeof(*(twin))))
-
-static void *open_cycle(struct emu_profile_parser *kps, const char *name)
+/* A [cycle]'s parameters start unset (the model's defaults fill them). */
+static bool opened_cycle(struct emu_profile_parser *kps, void *rec, unsigned i)
 {
 	struct parser *ps = kps->model;
-	struct emu_profile *p = ps->p;
-	GROW2(p->cycles, ps->pc, p->nr_cycles);
-	p->cycles[p->nr_cycles].name = xstrdup(name);
-	p->cycles[p->nr_cycles].line = kps->line;
-	wl_params_init(&ps->pc[p->nr_cycles].par);
-	return &p->cycles[p->nr_cycles++];
+	(void)rec;
+	wl_params_init(&ps->pc[i].par);
+	return true;
 }
 
-static void *open_class(struct emu_profile_parser *kps, const char *name)
+/* A task's name is its comm; it runs until the end unless it exits. */
+static bool opened_task(struct emu_profile_parser *kps, void *rec, unsigned i)
 {
-	struct parser *ps = kps->model;
-	struct emu_profile *p = ps->p;
-	GROW2(p->classes, ps->pk, p->nr_classes);
-	p->classes[p->nr_classes].name = xstrdup(name);
-	p->classes[p->nr_classes].line = kps->line;
-	return &p->classes[p->nr_classes++];
-}
-
-static void *open_phase(struct emu_profile_parser *kps, const char *name)
-{
-	struct parser *ps = kps->model;
-	struct emu_profile *p = ps->p;
-	GROW2(p->phases, ps->pp, p->nr_phases);
-	p->phases[p->nr_phases].name = xstrdup(name);
-	p->phases[p->nr_phases].line = kps->line;
-	ps->nr_pp++;
-	return &p->phases[p->nr_phases++];
-}
-
-static void *open_function(struct emu_profile_parser *kps, const char *name)
-{
-	struct parser *ps = kps->model;
-	struct emu_profile *p = ps->p;
-	GROW2(p->funcs, ps->pf, p->nr_funcs);
-	p->funcs[p->nr_funcs].name = xstrdup(name);
-	p->funcs[p->nr_funcs].line = kps->line;
-	return &p->funcs[p->nr_funcs++];
-}
-
-static void *open_task(struct emu_profile_parser *kps, const char *name)
-{
-	struct parser *ps = kps->model;
-	struct emu_profile *p = ps->p;
-	if (strlen(name) > TASK_COMM_MAX) {
-		perr(ps, kps->line, "task name '%s' is longer than %d characters (a comm)", name,
-		     TASK_COMM_MAX);
-		return NULL;
-	}
-	GROW2(p->tasks, ps->pt, p->nr_tasks);
-	p->tasks[p->nr_tasks].name = xstrdup(name);
-	p->tasks[p->nr_tasks].line = kps->line;
-	p->tasks[p->nr_tasks].exit = UINT64_MAX;
-	return &p->tasks[p->nr_tasks++];
+	struct wl_task *t = rec;
+	(void)i;
+	if (strlen(t->name) > TASK_COMM_MAX)
+		return perr((struct parser *)kps->model, kps->line,
+		            "task name '%s' is longer than %d characters (a comm)", t->name,
+		            TASK_COMM_MAX);
+	t->exit = UINT64_MAX;
+	return true;
 }
 
 static const struct emu_profile_section top_section = {
     .keys = top_keys,
-    .unknown = "unknown key '%s' (before the first section: name, description, modes, "
-               "mode-switch, function-classes, task-slice)",
+    .unknown = "unknown key '%s' (before the first section: %s)",
 };
 
+/* each kind's records in the profile, and their parse state beside them */
+#define RECORDS(arr, nr, rec, twin, twin_rec)                                                      \
+	EMU_PROFILE_RECORDS(struct emu_profile, arr, nr, rec),                                     \
+	    EMU_PROFILE_TWIN(struct parser, twin, twin_rec)
+
 static const struct emu_profile_section sections[] = {
-    {.name = "cycle", .open = open_cycle, .other = cycle_key},
+    {.name = "cycle",
+     RECORDS(cycles, nr_cycles, struct wl_cycle, pc, struct pcycle),
+     .opened = opened_cycle,
+     .required = "no [cycle] section",
+     .other = cycle_key},
     {.name = "class",
-     .open = open_class,
+     RECORDS(classes, nr_classes, struct wl_class, pk, struct pclass),
+     .required = "no [class] section",
      .keys = class_keys,
-     .unknown = "unknown class key '%s' (runs, share)"},
+     .unknown = "unknown class key '%s' (%s)"},
     {.name = "phase",
-     .open = open_phase,
+     RECORDS(phases, nr_phases, struct wl_phase, pp, struct emu_profile_shares),
      .keys = phase_keys,
-     .unknown = "unknown phase key '%s' (cycles, mix)"},
+     .unknown = "unknown phase key '%s' (%s)"},
     {.name = "function",
-     .open = open_function,
+     RECORDS(funcs, nr_funcs, struct wl_func, pf, struct emu_profile_shares),
      .keys = function_keys,
-     .unknown = "unknown function key '%s' (address, size, share, mix)"},
+     .unknown = "unknown function key '%s' (%s)"},
     {.name = "task",
-     .open = open_task,
+     RECORDS(tasks, nr_tasks, struct wl_task, pt, struct emu_profile_shares),
+     .opened = opened_task,
      .keys = task_keys,
-     .unknown = "unknown task key '%s' (pid, tgid, hart, share, start, exit, mix)"},
+     .unknown = "unknown task key '%s' (%s)"},
     {.name = NULL},
 };
 
@@ -736,27 +654,41 @@ static bool build_phase(struct parser *ps, struct wl_phase *ph, unsigned line)
 
 /* A phase's classes and shares from its (or a function's) mix entries; the
  * classes named are marked used. `what` names the owner in messages. */
-static bool mix_classes(struct parser *ps, struct wl_phase *ph, const struct pmix *mix, unsigned nr,
-                        unsigned line, const char *what)
+static bool mix_classes(struct parser *ps, struct wl_phase *ph, const struct emu_profile_shares *l,
+                        const char *what)
 {
 	struct emu_profile *p = ps->p;
-	ph->cls = xcalloc(nr, sizeof(*ph->cls));
-	ph->share = xcalloc(nr, sizeof(*ph->share));
+	ph->cls = xcalloc(l->nr, sizeof(*ph->cls));
+	ph->share = xcalloc(l->nr, sizeof(*ph->share));
 	double sum = 0;
-	for (unsigned j = 0; j < nr; j++) {
-		int k = EMU_PROFILE_INDEX(p->classes, p->nr_classes, mix[j].cls);
+	for (unsigned j = 0; j < l->nr; j++) {
+		int k = EMU_PROFILE_INDEX(p->classes, p->nr_classes, l->v[j].name);
 		if (k < 0)
-			return perr(ps, line, "%s: unknown class '%s'", what, mix[j].cls);
-		sum += mix[j].share;
-		if (mix[j].share > 0) {
+			return perr(ps, l->line, "%s: unknown class '%s'", what, l->v[j].name);
+		sum += l->v[j].share;
+		if (l->v[j].share > 0) {
 			p->classes[k].used = true;
 			ph->cls[ph->nr] = (unsigned)k;
-			ph->share[ph->nr++] = mix[j].share;
+			ph->share[ph->nr++] = l->v[j].share;
 		}
 	}
 	if (fabs(sum - 1.0) > SHARE_EPSILON)
-		return perr(ps, line, "%s: class shares sum to %.12g, not 1", what, sum);
+		return perr(ps, l->line, "%s: class shares sum to %.12g, not 1", what, sum);
 	return true;
+}
+
+/* The profile's one endless phase "all" (at line; 0: none), with room for
+ * every class in its mix: for a profile without [phase] sections. */
+static struct wl_phase *all_phase(struct emu_profile *p, unsigned line)
+{
+	p->phases = xcalloc(1, sizeof(*p->phases));
+	p->nr_phases = 1;
+	struct wl_phase *ph = &p->phases[0];
+	ph->name = xstrdup("all");
+	ph->line = line;
+	ph->cls = xcalloc(p->nr_classes, sizeof(*ph->cls));
+	ph->share = xcalloc(p->nr_classes, sizeof(*ph->share));
+	return ph;
 }
 
 #define MAX_FN_POINTS 16u /* PCs per function */
@@ -784,11 +716,11 @@ static bool build_functions(struct parser *ps)
 	double sum = 0;
 	for (unsigned i = 0; i < p->nr_funcs; i++) {
 		struct wl_func *f = &p->funcs[i];
-		struct pmix_list *pf = &ps->pf[i];
+		struct emu_profile_shares *pf = &ps->pf[i];
 		if (!f->has_addr || !f->has_size || !f->has_share)
 			return perr(ps, f->line, "function '%s' needs address, size and share",
 			            f->name);
-		if (!pf->nr_mix)
+		if (!pf->nr)
 			return perr(ps, f->line, "function '%s' has no 'mix'", f->name);
 		if (f->lo > UINT64_MAX - f->size)
 			return perr(ps, f->line, "function '%s' runs past 2^64 - 1", f->name);
@@ -802,8 +734,7 @@ static bool build_functions(struct parser *ps)
 		f->mix.name = xstrdup(f->name);
 		f->mix.line = f->line;
 		snprintf(what, sizeof(what), "function '%s'", f->name);
-		if (!mix_classes(ps, &f->mix, pf->mix, pf->nr_mix, pf->mix_line, what) ||
-		    !build_phase(ps, &f->mix, pf->mix_line))
+		if (!mix_classes(ps, &f->mix, pf, what) || !build_phase(ps, &f->mix, pf->line))
 			return false;
 		sum += f->share;
 	}
@@ -830,13 +761,7 @@ static bool build_functions(struct parser *ps)
 	free(q);
 
 	/* the whole profile: one endless phase of the combined mix */
-	p->phases = xcalloc(1, sizeof(*p->phases));
-	p->nr_phases = 1;
-	struct wl_phase *ph = &p->phases[0];
-	ph->name = xstrdup("all");
-	ph->line = p->funcs[0].line;
-	ph->cls = xcalloc(p->nr_classes, sizeof(*ph->cls));
-	ph->share = xcalloc(p->nr_classes, sizeof(*ph->share));
+	struct wl_phase *ph = all_phase(p, p->funcs[0].line);
 	for (unsigned k = 0; k < p->nr_classes; k++) {
 		double sh = 0;
 		for (unsigned i = 0; i < p->nr_funcs; i++) {
@@ -874,10 +799,10 @@ static bool build_tasks(struct parser *ps)
 	double total = 0;
 	for (unsigned i = 0; i < p->nr_tasks; i++) {
 		struct wl_task *t = &p->tasks[i];
-		struct pmix_list *pt = &ps->pt[i];
+		struct emu_profile_shares *pt = &ps->pt[i];
 		if (!t->has_pid || !t->has_share)
 			return perr(ps, t->line, "task '%s' needs pid and share", t->name);
-		if (!pt->nr_mix)
+		if (!pt->nr)
 			return perr(ps, t->line, "task '%s' has no 'mix'", t->name);
 		if (!t->has_tgid)
 			t->tgid = t->pid;
@@ -893,8 +818,7 @@ static bool build_tasks(struct parser *ps)
 		snprintf(what, sizeof(what), "task '%s'", t->name);
 		t->mix.name = xstrdup(t->name);
 		t->mix.line = t->line;
-		if (!mix_classes(ps, &t->mix, pt->mix, pt->nr_mix, pt->mix_line, what) ||
-		    !build_phase(ps, &t->mix, pt->mix_line))
+		if (!mix_classes(ps, &t->mix, pt, what) || !build_phase(ps, &t->mix, pt->line))
 			return false;
 		total += t->share;
 	}
@@ -924,13 +848,7 @@ static bool build_tasks(struct parser *ps)
 			return perr(ps, p->classes[i].line, "class '%s' is in no task's mix",
 			            p->classes[i].name);
 
-	p->phases = xcalloc(1, sizeof(*p->phases));
-	p->nr_phases = 1;
-	struct wl_phase *ph = &p->phases[0];
-	ph->name = xstrdup("all");
-	ph->line = p->tasks[0].line;
-	ph->cls = xcalloc(p->nr_classes, sizeof(*ph->cls));
-	ph->share = xcalloc(p->nr_classes, sizeof(*ph->share));
+	struct wl_phase *ph = all_phase(p, p->tasks[0].line);
 	for (unsigned k = 0; k < p->nr_classes; k++) {
 		double sh = 0;
 		for (unsigned i = 0; i < p->nr_tasks; i++) {
@@ -958,12 +876,7 @@ static bool build_phases(struct parser *ps)
 		return build_functions(ps);
 	if (p->nr_phases == 0) {
 		/* One endless phase with the classes' own shares. */
-		p->phases = xcalloc(1, sizeof(*p->phases));
-		p->nr_phases = 1;
-		struct wl_phase *ph = &p->phases[0];
-		ph->name = xstrdup("all");
-		ph->cls = xcalloc(p->nr_classes, sizeof(*ph->cls));
-		ph->share = xcalloc(p->nr_classes, sizeof(*ph->share));
+		struct wl_phase *ph = all_phase(p, 0);
 		for (unsigned i = 0; i < p->nr_classes; i++) {
 			const struct wl_class *k = &p->classes[i];
 			if (!k->has_share)
@@ -994,15 +907,14 @@ static bool build_phases(struct parser *ps)
 			            p->classes[i].name);
 	for (unsigned i = 0; i < p->nr_phases; i++) {
 		struct wl_phase *ph = &p->phases[i];
-		struct pmix_list *pp = &ps->pp[i];
+		struct emu_profile_shares *pp = &ps->pp[i];
 		if (!ph->cycles) /* the kit refuses 0 */
 			return perr(ps, ph->line, "phase '%s' has no 'cycles'", ph->name);
-		if (!pp->nr_mix)
+		if (!pp->nr)
 			return perr(ps, ph->line, "phase '%s' has no 'mix'", ph->name);
 		char what[160];
 		snprintf(what, sizeof(what), "phase '%s'", ph->name);
-		if (!mix_classes(ps, ph, pp->mix, pp->nr_mix, pp->mix_line, what) ||
-		    !build_phase(ps, ph, pp->mix_line))
+		if (!mix_classes(ps, ph, pp, what) || !build_phase(ps, ph, pp->line))
 			return false;
 		p->period += ph->cycles;
 	}
@@ -1070,14 +982,7 @@ struct emu_profile *wl_profile_parse_text(const char *file, const char *text, si
 	bool ok = emu_profile_read(&ps.kit, &kmh_format, ps.p, file, text, len);
 	emu_profile_parser_free(&ps.kit);
 	struct emu_profile *p = ps.p;
-	if (ok && !p->name)
-		ok = perr(&ps, 0, "no 'name'");
-	if (ok && !p->description)
-		ok = perr(&ps, 0, "no 'description'");
-	if (ok && !p->nr_cycles)
-		ok = perr(&ps, 0, "no [cycle] section");
-	if (ok && !p->nr_classes)
-		ok = perr(&ps, 0, "no [class] section");
+	ps.nr_pp = p->nr_phases; /* the file's; a build may add one */
 	ok = ok && build_cycles(&ps) && build_classes(&ps) && build_phases(&ps);
 	if (ok)
 		build_totals(p);
