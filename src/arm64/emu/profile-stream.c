@@ -12,6 +12,7 @@
 
 #include "arm64/emu/profile-int.h"
 #include "emukit/alias.h"
+#include "emukit/phase.h"
 #include "emukit/rng.h"
 #include "util/xalloc.h"
 
@@ -82,18 +83,7 @@ double arm_src_profile_streaming_share(const struct arm_src_profile *p)
 	return p->streaming_share;
 }
 
-unsigned arm_src_profile_nr_phases(const struct arm_src_profile *p)
-{
-	return p->nr_phases;
-}
-const char *arm_src_profile_phase_name(const struct arm_src_profile *p, unsigned i)
-{
-	return i < p->nr_phases ? p->phases[i].name : NULL;
-}
-uint64_t arm_src_profile_phase_cycles(const struct arm_src_profile *p, unsigned i)
-{
-	return i < p->nr_phases ? p->phases[i].cycles : 0;
-}
+EMU_PHASE_GETTERS(arm_src_profile, struct arm_src_profile)
 
 unsigned arm_src_profile_nr_functions(const struct arm_src_profile *p)
 {
@@ -170,7 +160,8 @@ void arm_src_stream_free(struct arm_src_stream *s)
 
 unsigned arm_src_stream_phase(const struct arm_src_stream *s)
 {
-	return s->p->period && !s->phase_left ? (s->phase + 1) % s->p->nr_phases : s->phase;
+	return s->p->period && !s->phase_left ? emu_phase_after(s->phase, s->p->nr_phases)
+	                                      : s->phase;
 }
 
 void arm_src_stream_next(struct arm_src_stream *s, uint64_t max_cycles, struct arm_emu_run *run)
@@ -184,7 +175,7 @@ void arm_src_stream_next(struct arm_src_stream *s, uint64_t max_cycles, struct a
 		return;
 	}
 	if (p->period && !s->phase_left) {
-		s->phase = (s->phase + 1) % p->nr_phases;
+		s->phase = emu_phase_after(s->phase, p->nr_phases);
 		s->phase_left = p->phases[s->phase].cycles;
 		s->seg_left = 0;
 		s->cls = -1;
