@@ -2,15 +2,13 @@
  * fast path against the per-cycle reference on one stream and check that
  * both count the same.
  *
- * Owns: the bench's machines (fast-path ones and one reference, as the
- * model's handles), the chunked timing (record a chunk of runs untimed,
- * play it on every fast-path machine and keep the best pass, play it once
- * on the reference, sum over the chunks), its result and its figures, and
- * the comparison afterwards (every fast-path machine against the
- * reference, counting and reporting the registers that differ). A model
- * (kmh/emu/bench.c, arm64/emu/bench.c) hands in its machines, how it
- * records and plays a run of its stream and how it compares two machines'
- * registers; the harness knows none of their types. Never prints, never
+ * Owns: the bench's machines (the model's handles), the chunked timing
+ * (record a chunk of runs untimed, play it on every fast-path machine and
+ * keep the best pass, play it once on the reference), its result and
+ * figures, and the comparison (each fast-path machine against the
+ * reference, the differing registers counted and told). A model
+ * (kmh/emu/bench.c, arm64/emu/bench.c) hands in how it records, plays
+ * and compares; the harness knows none of its types. Never prints, never
  * exits.
  */
 #ifndef HPM_EMUKIT_BENCH_H
@@ -43,10 +41,9 @@ struct hpm_emu_bench_machines {
 
 /* A model's recording and playing of its stream. */
 struct hpm_emu_bench_player {
-	/* Records (untimed) the next run of the stream as run i of the chunk
-	 * (i < the chunk's runs), of at most max_cycles cycles. Returns its
-	 * cycles, or 0 with the reason in err when the stream broke its
-	 * contract. */
+	/* Records (untimed) the stream's next run, of at most max_cycles
+	 * cycles, as run i of the chunk. Returns its cycles, or 0 with the
+	 * reason in err when the stream broke its contract. */
 	uint64_t (*record)(void *ctx, size_t i, uint64_t max_cycles, char *err, size_t errlen);
 	/* Plays the chunk's nr recorded runs on machine m, with the reference
 	 * when ref, its final fold included: what is timed. */
@@ -72,24 +69,20 @@ void hpm_emu_bench_lines(const struct hpm_emu_bench_result *r,
  * differ after a bench, by the machine's name for it. */
 typedef void (*hpm_emu_bench_mismatch_fn)(void *ctx, const char *reg, uint64_t fast, uint64_t ref);
 
-/* The differences a comparison has found: the model's compare calls
- * hpm_emu_bench_differ() for each. */
+/* The differences a comparison has found. */
 struct hpm_emu_bench_diff {
 	unsigned n;
 	hpm_emu_bench_mismatch_fn mismatch; /* NULL: counted only */
 	void *ctx;
 };
 
-/* Counts a register that differs, by the model's name for it, and tells
- * d's mismatch. */
+/* Counts a register that differs and tells d's mismatch. */
 void hpm_emu_bench_differ(struct hpm_emu_bench_diff *d, const char *reg, uint64_t fast,
                           uint64_t ref);
 
-/* Compares each fast-path machine of m with the reference in turn:
- * compare(fast, ref, d) calls hpm_emu_bench_differ() for every register
- * where they differ, and mismatch (when not NULL) is told each. Returns
- * the number of differences: 0 means the fast path counted exactly what
- * the reference did. */
+/* Compares each fast-path machine of m with the reference: compare()
+ * calls hpm_emu_bench_differ() for every register where they differ.
+ * Returns the number of differences: 0 means exact. */
 unsigned hpm_emu_bench_compare(const struct hpm_emu_bench_machines *m,
                                void (*compare)(void *fast, void *ref, struct hpm_emu_bench_diff *d),
                                hpm_emu_bench_mismatch_fn mismatch, void *ctx);

@@ -160,8 +160,7 @@ void arm_src_stream_free(struct arm_src_stream *s)
 
 unsigned arm_src_stream_phase(const struct arm_src_stream *s)
 {
-	return s->p->period && !s->phase_left ? emu_phase_after(s->phase, s->p->nr_phases)
-	                                      : s->phase;
+	return s->p->period && !s->phase_left ? (s->phase + 1) % s->p->nr_phases : s->phase;
 }
 
 void arm_src_stream_next(struct arm_src_stream *s, uint64_t max_cycles, struct arm_emu_run *run)
@@ -175,7 +174,7 @@ void arm_src_stream_next(struct arm_src_stream *s, uint64_t max_cycles, struct a
 		return;
 	}
 	if (p->period && !s->phase_left) {
-		s->phase = emu_phase_after(s->phase, p->nr_phases);
+		s->phase = (s->phase + 1) % p->nr_phases;
 		s->phase_left = p->phases[s->phase].cycles;
 		s->seg_left = 0;
 		s->cls = -1;
