@@ -8,6 +8,7 @@
 #   bench.[ch]   the bench harness: fast path against reference, timed
 #   lines*.[ch]  output a line at a time to a caller's callback, or as JSON
 #                (hpmstat emu)
+#   phase.h      a profile's phases: the getters every model exports
 #   profile.[ch] the profile kit: [KIND NAME] / key = value, key tables, errors, registry
 #   script.[ch]  the script interpreter core: words, dispatch over a
 #                machine's command table, expect, trace, the stoppable loop
@@ -19,6 +20,7 @@ src_emukit_libhpmemukit_a_SOURCES = \
 	src/emukit/alias.c src/emukit/alias.h \
 	src/emukit/bench.c src/emukit/bench.h \
 	src/emukit/lines.c src/emukit/lines-json.c src/emukit/lines.h \
+	src/emukit/phase.h \
 	src/emukit/profile.c src/emukit/profile.h \
 	src/emukit/rng.h \
 	src/emukit/script.c src/emukit/script.h \

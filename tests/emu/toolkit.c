@@ -108,32 +108,32 @@ static void test_alias(void)
 	}
 }
 
-/* A fake machine for the harness: runs of 3 cycles, counting the calls. */
+/* A fake model for the harness: runs of 3 cycles (the last one what is
+ * left), counting the calls; its machines count the chunks played on them. */
 struct fake {
 	unsigned records, fast_plays, ref_plays;
 	size_t played_fast, played_ref;
-	long fail_at; /* the record() call that fails, -1: none; -2: returns 0 */
+	size_t last_run; /* the highest run of a chunk recorded */
+	long fail_at;    /* the record() call that fails, -1: none */
 };
 
-static long fake_record(void *ctx, size_t max_runs, uint64_t *left, char *err, size_t errlen)
+static uint64_t fake_record(void *ctx, size_t i, uint64_t max_cycles, char *err, size_t errlen)
 {
 	struct fake *f = ctx;
-	if (f->fail_at >= 0 && f->records++ == (unsigned)f->fail_at) {
+	if (f->fail_at >= 0 && f->records == (unsigned)f->fail_at) {
 		snprintf(err, errlen, "bad run");
-		return -1;
-	}
-	if (f->fail_at == -2)
 		return 0;
-	size_t n = 0;
-	for (; n < max_runs && *left; n++)
-		*left -= *left < 3 ? *left : 3;
-	return (long)n;
+	}
+	f->records++;
+	if (i > f->last_run)
+		f->last_run = i;
+	return max_cycles < 3 ? max_cycles : 3;
 }
 
-static void fake_play(void *ctx, bool ref, unsigned fast, size_t nr)
+static void fake_play(void *ctx, void *m, bool ref, size_t nr)
 {
 	struct fake *f = ctx;
-	(void)fast;
+	(*(unsigned *)m)++;
 	if (ref) {
 		f->ref_plays++;
 		f->played_ref += nr;
@@ -141,6 +141,19 @@ static void fake_play(void *ctx, bool ref, unsigned fast, size_t nr)
 		f->fast_plays++;
 		f->played_fast += nr;
 	}
+}
+
+/* The machines differ where their counts of chunks do. */
+static void fake_compare(void *fast, void *ref, struct hpm_emu_bench_diff *d)
+{
+	unsigned a = *(unsigned *)fast, r = *(unsigned *)ref;
+	if (a != r)
+		hpm_emu_bench_differ(d, "chunks", a, r);
+}
+
+static void fake_mismatch(void *ctx, const char *reg, uint64_t fast, uint64_t ref)
+{
+	snprintf(ctx, 64, "%s %llu %llu", reg, (unsigned long long)fast, (unsigned long long)ref);
 }
 
 static void collect(void *ctx, const char *line)
@@ -152,27 +165,38 @@ static void collect(void *ctx, const char *line)
 static void test_bench(void)
 {
 	struct fake f = {.fail_at = -1};
+	unsigned on[4] = {0}; /* chunks played on fast machines 0..2, the reference */
+	struct hpm_emu_bench_machines m = {{&on[0], &on[1], &on[2]}, 3, &on[3]};
 	struct hpm_emu_bench_player p = {.record = fake_record, .play = fake_play, .ctx = &f};
 	struct hpm_emu_bench_result r;
 	char err[128];
 	/* 100 cycles in runs of 3: 34 runs, chunks of 10: 4 chunks */
-	int ret = hpm_emu_bench_time(&p, 100, 10, 3, &r, err, sizeof(err));
+	int ret = hpm_emu_bench_time(&m, &p, 100, 10, &r, err, sizeof(err));
 	tap_ok(ret == 0 && r.cycles == 100 && r.runs == 34 && r.fast_passes == 3,
 	       "bench: 100 cycles in 34 runs, 3 fast passes");
-	tap_ok(f.fast_plays == 12 && f.ref_plays == 4 && f.played_fast == 3 * 34 &&
-	           f.played_ref == 34,
-	       "bench: each of the 4 chunks played 3 times fast, once on the reference");
+	tap_ok(
+	    f.fast_plays == 12 && f.ref_plays == 4 && f.played_fast == 3 * 34 &&
+	        f.played_ref == 34 && on[0] == 4 && on[1] == 4 && on[2] == 4 && on[3] == 4,
+	    "bench: each of the 4 chunks played once on each fast machine, once on the reference");
+	tap_ok(f.records == 34 && f.last_run == 9, "bench: a chunk's runs recorded as runs 0..9");
 
-	struct fake bad = {.fail_at = 2};
+	struct fake bad = {.fail_at = 25};
 	p.ctx = &bad;
-	ret = hpm_emu_bench_time(&p, 100, 10, 3, &r, err, sizeof(err));
+	ret = hpm_emu_bench_time(&m, &p, 100, 10, &r, err, sizeof(err));
 	tap_ok(ret == -1 && strcmp(err, "bad run") == 0 && bad.ref_plays == 2,
 	       "bench: a bad run ends it with record()'s reason, nothing of its chunk played");
-	struct fake stuck = {.fail_at = -2};
-	p.ctx = &stuck;
-	ret = hpm_emu_bench_time(&p, 100, 10, 3, &r, err, sizeof(err));
-	tap_ok(ret == -1 && strstr(err, "no run") != NULL,
-	       "bench: a stream that stops short is an error, not an endless loop");
+
+	char said[64] = "";
+	on[1]++;
+	tap_ok(hpm_emu_bench_compare(&m, fake_compare, fake_mismatch, said) == 1 &&
+	           strcmp(said, "chunks 7 6") == 0,
+	       "bench compare: each fast machine against the reference, a difference told");
+	on[1]--;
+	tap_ok(hpm_emu_bench_compare(&m, fake_compare, NULL, NULL) == 0,
+	       "bench compare: none where the machines agree");
+	on[2]++;
+	tap_ok(hpm_emu_bench_compare(&m, fake_compare, NULL, NULL) == 1,
+	       "bench compare: a difference counted without a mismatch callback");
 
 	char text[256] = "";
 	struct hpm_emu_bench_result fig = {

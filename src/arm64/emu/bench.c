@@ -22,7 +22,6 @@
 
 #define POOL       256 /* distinct run contents */
 #define MAX_VALS   12
-#define MAX_FAST   8
 #define STALL_SLOT 0x003f
 #define CHUNK      (1u << 16) /* runs recorded, then timed, at a time */
 
@@ -47,10 +46,9 @@ struct content {
 	struct arm_emu_val vals[MAX_VALS];
 };
 
+/* The harness's machines (struct arm_emu *), each counting on its PE 0. */
 struct arm_emu_bench {
-	struct arm_emu *fast[MAX_FAST];
-	unsigned nr_fast;
-	struct arm_emu *ref;
+	struct hpm_emu_bench_machines m;
 };
 
 /* 0..n-1 from the splitmix64 sequence *s (the draws this bench always made) */
@@ -191,33 +189,26 @@ static bool run_ok(const struct arm_emu_features *f, const struct arm_emu_run *r
 	return true;
 }
 
-/* The recorded chunk, its producer and the machines that play it. */
+/* The recorded chunk and its producer. */
 struct bench_player {
-	struct arm_emu_bench *b;
 	const struct arm_emu_features *f;
 	const struct arm_emu_bench_source *src;
 	struct arm_emu_run *runs;
 };
 
-static long bench_record(void *ctx, size_t max_runs, uint64_t *left, char *err, size_t errlen)
+static uint64_t bench_record(void *ctx, size_t i, uint64_t max_cycles, char *err, size_t errlen)
 {
 	struct bench_player *pl = ctx;
-	size_t n = 0;
-	for (; n < max_runs && *left; n++) {
-		pl->src->next(pl->src->ctx, *left, &pl->runs[n]);
-		if (!run_ok(pl->f, &pl->runs[n], *left, err, errlen))
-			return -1;
-		*left -= pl->runs[n].cycles;
-	}
-	return (long)n;
+	pl->src->next(pl->src->ctx, max_cycles, &pl->runs[i]);
+	return run_ok(pl->f, &pl->runs[i], max_cycles, err, errlen) ? pl->runs[i].cycles : 0;
 }
 
 /* Plays the chunk on PE 0 of a machine, the final fold included. */
-static void bench_play(void *ctx, bool ref, unsigned fast, size_t nr)
+static void bench_play(void *ctx, void *m, bool ref, size_t nr)
 {
 	struct bench_player *pl = ctx;
 	const struct arm_emu_run *runs = pl->runs;
-	struct arm_emu_pe *pe = arm_emu_pe(ref ? pl->b->ref : pl->b->fast[fast], 0);
+	struct arm_emu_pe *pe = arm_emu_pe(m, 0);
 	if (ref)
 		for (size_t i = 0; i < nr; i++)
 			arm_emu_ref_run(pe, &runs[i]);
@@ -251,23 +242,22 @@ struct arm_emu_bench *arm_emu_bench_stream(const struct arm_emu_features *f,
 	}
 	if (fast_passes < 1)
 		fast_passes = 1;
-	if (fast_passes > MAX_FAST)
-		fast_passes = MAX_FAST;
+	if (fast_passes > HPM_EMU_BENCH_MAX_FAST)
+		fast_passes = HPM_EMU_BENCH_MAX_FAST;
 
 	struct arm_emu_bench *b = xcalloc(1, sizeof(*b));
-	b->nr_fast = fast_passes;
+	b->m.nr_fast = fast_passes;
 	for (unsigned i = 0; i < fast_passes; i++) {
-		b->fast[i] = arm_emu_new(f, 1, 1, err, errlen);
-		program(b->fast[i], src->events, src->nr_events, seed);
+		b->m.fast[i] = arm_emu_new(f, 1, 1, err, errlen);
+		program(b->m.fast[i], src->events, src->nr_events, seed);
 	}
-	b->ref = arm_emu_new(f, 1, 1, err, errlen);
-	program(b->ref, src->events, src->nr_events, seed);
+	b->m.ref = arm_emu_new(f, 1, 1, err, errlen);
+	program(b->m.ref, src->events, src->nr_events, seed);
 
-	struct bench_player pl = {
-	    .b = b, .f = f, .src = src, .runs = xmalloc(CHUNK * sizeof(*pl.runs))};
+	struct bench_player pl = {.f = f, .src = src, .runs = xmalloc(CHUNK * sizeof(*pl.runs))};
 	struct hpm_emu_bench_player player = {
 	    .record = bench_record, .play = bench_play, .ctx = &pl};
-	int ret = hpm_emu_bench_time(&player, cycles, CHUNK, fast_passes, out, err, errlen);
+	int ret = hpm_emu_bench_time(&b->m, &player, cycles, CHUNK, out, err, errlen);
 	free(pl.runs);
 	if (ret < 0) {
 		arm_emu_bench_free(b);
@@ -298,57 +288,44 @@ struct arm_emu_bench *arm_emu_bench_run(const struct arm_emu_features *f, uint64
 	return b;
 }
 
+/* Every register of PE 0, the edge state and the interrupt line of a
+ * fast-path machine against the reference's. */
+static void bench_compare(void *fast, void *ref, struct hpm_emu_bench_diff *d)
+{
+	struct arm_emu_pe *fp = arm_emu_pe(fast, 0), *rp = arm_emu_pe(ref, 0);
+	for (unsigned reg = 0; reg < ARM_EMU_NR_REGS; reg++) {
+		unsigned nidx = arm_emu_reg_indexed(reg) ? 31 : 1;
+		for (unsigned idx = 0; idx < nidx; idx++) {
+			uint64_t a = 0, r = 0;
+			int ea = arm_emu_ext_read(fp, reg, idx, &a);
+			int er = arm_emu_ext_read(rp, reg, idx, &r);
+			char name[40];
+			if (ea != er || a != r)
+				hpm_emu_bench_differ(
+				    d, arm_emu_reg_name(reg, idx, name, sizeof(name)), a, r);
+		}
+	}
+	for (unsigned n = 0; n < 31; n++) {
+		struct arm_emu_edge x = arm_emu_edge_get(fp, n), y = arm_emu_edge_get(rp, n);
+		if (x.valid != y.valid || x.prev != y.prev)
+			hpm_emu_bench_differ(d, "edge state", (uint64_t)x.prev, (uint64_t)y.prev);
+	}
+	if (arm_emu_irq_pending(fp) != arm_emu_irq_pending(rp))
+		hpm_emu_bench_differ(d, "PMUIRQ", arm_emu_irq_pending(fp), arm_emu_irq_pending(rp));
+}
+
 unsigned arm_emu_bench_compare(struct arm_emu_bench *b, hpm_emu_bench_mismatch_fn mismatch,
                                void *ctx)
 {
-	unsigned bad = 0;
-	struct arm_emu_pe *rp = arm_emu_pe(b->ref, 0);
-	for (unsigned i = 0; i < b->nr_fast; i++) {
-		struct arm_emu_pe *fp = arm_emu_pe(b->fast[i], 0);
-		for (unsigned reg = 0; reg < ARM_EMU_NR_REGS; reg++) {
-			unsigned nidx = arm_emu_reg_indexed(reg) ? 31 : 1;
-			for (unsigned idx = 0; idx < nidx; idx++) {
-				uint64_t a = 0, r = 0;
-				int ea = arm_emu_ext_read(fp, reg, idx, &a);
-				int er = arm_emu_ext_read(rp, reg, idx, &r);
-				if (ea == er && a == r)
-					continue;
-				bad++;
-				if (mismatch) {
-					char name[40];
-					mismatch(ctx,
-					         arm_emu_reg_name(reg, idx, name, sizeof(name)), a,
-					         r);
-				}
-			}
-		}
-		for (unsigned n = 0; n < 31; n++) {
-			struct arm_emu_edge ex = arm_emu_edge_get(fp, n),
-			                    ey = arm_emu_edge_get(rp, n);
-			const struct arm_emu_edge *x = &ex, *y = &ey;
-			if (x->valid != y->valid || x->prev != y->prev) {
-				bad++;
-				if (mismatch)
-					mismatch(ctx, "edge state", (uint64_t)x->prev,
-					         (uint64_t)y->prev);
-			}
-		}
-		if (arm_emu_irq_pending(fp) != arm_emu_irq_pending(rp)) {
-			bad++;
-			if (mismatch)
-				mismatch(ctx, "PMUIRQ", arm_emu_irq_pending(fp),
-				         arm_emu_irq_pending(rp));
-		}
-	}
-	return bad;
+	return hpm_emu_bench_compare(&b->m, bench_compare, mismatch, ctx);
 }
 
 void arm_emu_bench_free(struct arm_emu_bench *b)
 {
 	if (!b)
 		return;
-	for (unsigned i = 0; i < b->nr_fast; i++)
-		arm_emu_free(b->fast[i]);
-	arm_emu_free(b->ref);
+	for (unsigned i = 0; i < b->m.nr_fast; i++)
+		arm_emu_free(b->m.fast[i]);
+	arm_emu_free(b->m.ref);
 	free(b);
 }

@@ -12,6 +12,7 @@
 
 #include "arm64/emu/profile-int.h"
 #include "emukit/alias.h"
+#include "emukit/phase.h"
 #include "emukit/rng.h"
 #include "util/xalloc.h"
 
@@ -82,18 +83,7 @@ double arm_src_profile_streaming_share(const struct arm_src_profile *p)
 	return p->streaming_share;
 }
 
-unsigned arm_src_profile_nr_phases(const struct arm_src_profile *p)
-{
-	return p->nr_phases;
-}
-const char *arm_src_profile_phase_name(const struct arm_src_profile *p, unsigned i)
-{
-	return i < p->nr_phases ? p->phases[i].name : NULL;
-}
-uint64_t arm_src_profile_phase_cycles(const struct arm_src_profile *p, unsigned i)
-{
-	return i < p->nr_phases ? p->phases[i].cycles : 0;
-}
+EMU_PHASE_GETTERS(arm_src_profile, struct arm_src_profile)
 
 unsigned arm_src_profile_nr_functions(const struct arm_src_profile *p)
 {

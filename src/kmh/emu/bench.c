@@ -38,9 +38,10 @@ struct rec {
 };
 
 /* BENCH_FAST harts count on the fast path, hart BENCH_FAST with the
- * reference. */
+ * reference: the harness's machines are the harts. */
 struct emu_bench {
 	struct emu *emu;
+	struct hpm_emu_bench_machines m;
 };
 
 static uint64_t rec_hash(const uint8_t *d, size_t n, uint8_t instret)
@@ -218,9 +219,8 @@ static void rec_run(const struct rec *rec, const uint64_t *cyc, const uint32_t *
 		r->vals[b] = d + rec->off[b];
 }
 
-/* The recorded chunk and what it is drawn from and played on. */
+/* The recorded chunk and what it is drawn from. */
 struct bench_player {
-	struct emu_bench *bench;
 	struct emu_workload *w;
 	struct rec rec;
 	uint64_t *cyc;
@@ -229,32 +229,26 @@ struct bench_player {
 	const char *profile; /* for the error */
 };
 
-static long bench_record(void *ctx, size_t max_runs, uint64_t *left, char *err, size_t errlen)
+static uint64_t bench_record(void *ctx, size_t i, uint64_t max_cycles, char *err, size_t errlen)
 {
 	struct bench_player *pl = ctx;
-	size_t n = 0;
-	for (; n < max_runs && *left; n++) {
-		struct emu_run run;
-		memset(&run, 0, sizeof(run));
-		emu_workload_next(pl->w, *left, &run);
-		if (run.cycles == 0 || run.cycles > *left || run.mode >= EMU_NR_MODES) {
-			snprintf(err, errlen, "profile '%s' produced a bad run", pl->profile);
-			return -1;
-		}
-		pl->cyc[n] = run.cycles;
-		pl->mode[n] = run.mode;
-		pl->cid[n] = rec_intern(&pl->rec, &run);
-		*left -= run.cycles;
+	struct emu_run run;
+	memset(&run, 0, sizeof(run));
+	emu_workload_next(pl->w, max_cycles, &run);
+	if (run.cycles == 0 || run.cycles > max_cycles || run.mode >= EMU_NR_MODES) {
+		snprintf(err, errlen, "profile '%s' produced a bad run", pl->profile);
+		return 0;
 	}
-	return (long)n;
+	pl->cyc[i] = run.cycles;
+	pl->mode[i] = run.mode;
+	pl->cid[i] = rec_intern(&pl->rec, &run);
+	return run.cycles;
 }
 
-/* Harts 0..BENCH_FAST-1 count on the fast path, hart BENCH_FAST with the
- * reference. */
-static void bench_play(void *ctx, bool ref, unsigned fast, size_t n)
+static void bench_play(void *ctx, void *m, bool ref, size_t n)
 {
 	struct bench_player *pl = ctx;
-	struct emu_hart *h = emu_hart(pl->bench->emu, ref ? BENCH_FAST : fast);
+	struct emu_hart *h = m;
 	struct emu_run r;
 	memset(&r, 0, sizeof(r));
 	r.source = &pl->rec;
@@ -279,8 +273,12 @@ struct emu_bench *emu_bench_run(const struct emu_profile *p, uint64_t seed, uint
 	bench->emu = emu_new(BENCH_FAST + 1);
 	for (unsigned k = 0; k <= BENCH_FAST; k++)
 		bench_program(emu_hart(bench->emu, k), p);
+	bench->m.nr_fast = BENCH_FAST;
+	for (unsigned k = 0; k < BENCH_FAST; k++)
+		bench->m.fast[k] = emu_hart(bench->emu, k);
+	bench->m.ref = emu_hart(bench->emu, BENCH_FAST);
 
-	struct bench_player pl = {.bench = bench, .profile = emu_profile_name(p)};
+	struct bench_player pl = {.profile = emu_profile_name(p)};
 	for (int b = 0; b < KMH_NR_BANKS; b++) {
 		pl.rec.off[b] = pl.rec.size;
 		pl.rec.size += kmh_table_v2.banks[b].nr_events;
@@ -291,7 +289,7 @@ struct emu_bench *emu_bench_run(const struct emu_profile *p, uint64_t seed, uint
 	pl.w = emu_workload_new(p, seed);
 	struct hpm_emu_bench_player player = {
 	    .record = bench_record, .play = bench_play, .ctx = &pl};
-	int ret = hpm_emu_bench_time(&player, cycles, BENCH_CHUNK, BENCH_FAST, out, err, errlen);
+	int ret = hpm_emu_bench_time(&bench->m, &player, cycles, BENCH_CHUNK, out, err, errlen);
 	out->distinct = pl.rec.nr;
 	emu_workload_free(pl.w);
 	free(pl.cyc);
@@ -305,26 +303,23 @@ struct emu_bench *emu_bench_run(const struct emu_profile *p, uint64_t seed, uint
 	return bench;
 }
 
+/* Every readable CSR of the fast-path hart against the reference's. */
+static void bench_compare(void *fast, void *ref, struct hpm_emu_bench_diff *d)
+{
+	for (int i = 0; emu_csr_at((unsigned)i) >= 0; i++) {
+		unsigned csr = (unsigned)emu_csr_at((unsigned)i);
+		uint64_t a, r;
+		if (emu_hart_csr_read(fast, EMU_MODE_M, csr, &a) != EMU_OK)
+			continue;
+		emu_hart_csr_read(ref, EMU_MODE_M, csr, &r);
+		if (a != r)
+			hpm_emu_bench_differ(d, emu_csr_name(csr), a, r);
+	}
+}
+
 unsigned emu_bench_compare(struct emu_bench *b, hpm_emu_bench_mismatch_fn mismatch, void *ctx)
 {
-	struct emu_hart *ref = emu_hart(b->emu, BENCH_FAST);
-	unsigned differ = 0;
-	for (unsigned k = 0; k < BENCH_FAST; k++) {
-		struct emu_hart *fast = emu_hart(b->emu, k);
-		for (int i = 0; emu_csr_at((unsigned)i) >= 0; i++) {
-			unsigned csr = (unsigned)emu_csr_at((unsigned)i);
-			uint64_t a, r;
-			if (emu_hart_csr_read(fast, EMU_MODE_M, csr, &a) != EMU_OK)
-				continue;
-			emu_hart_csr_read(ref, EMU_MODE_M, csr, &r);
-			if (a != r) {
-				differ++;
-				if (mismatch)
-					mismatch(ctx, emu_csr_name(csr), a, r);
-			}
-		}
-	}
-	return differ;
+	return hpm_emu_bench_compare(&b->m, bench_compare, mismatch, ctx);
 }
 
 void emu_bench_free(struct emu_bench *b)

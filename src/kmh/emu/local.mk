@@ -12,7 +12,7 @@
 #                behind the emulated-machine interface
 #   commands.c   what `hpmstat emu` runs on it: profiles, bench, scripts
 # It uses only src/kmh, src/emukit (the shared trace and script cores, rng, alias,
-# bench), src/arch and src/util.
+# bench, phase getters), src/arch and src/util.
 noinst_LIBRARIES += src/kmh/emu/libemu.a
 src_kmh_emu_libemu_a_SOURCES = \
 	src/kmh/emu/source.h src/kmh/emu/emu.h \

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emukit/phase.h"
 #include "emukit/profile.h"
 #include "kmh/emu/workload-int.h"
 #include "kmh/kmh.h"
@@ -173,20 +174,7 @@ double emu_profile_mean_instret(const struct emu_profile *p)
 	return p->mean_instret;
 }
 
-unsigned emu_profile_nr_phases(const struct emu_profile *p)
-{
-	return p->nr_phases;
-}
-
-const char *emu_profile_phase_name(const struct emu_profile *p, unsigned i)
-{
-	return i < p->nr_phases ? p->phases[i].name : NULL;
-}
-
-uint64_t emu_profile_phase_cycles(const struct emu_profile *p, unsigned i)
-{
-	return i < p->nr_phases ? p->phases[i].cycles : 0;
-}
+EMU_PHASE_GETTERS(emu_profile, struct emu_profile)
 
 void emu_profile_phase_declared(const struct emu_profile *p, unsigned i, struct emu_topdown *td)
 {
