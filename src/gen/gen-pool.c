@@ -75,6 +75,12 @@ uint32_t gen_pool_add(struct gen_pool *pool, const char *prog, const char *s)
 void gen_pool_put(FILE *out, const struct gen_pool *pool, const char *var, int is_static)
 {
 	fprintf(out, "%sconst char %s[] =\n", is_static ? "static " : "", var);
+	gen_pool_put_literal(out, pool);
+	fputs(";\n\n", out);
+}
+
+void gen_pool_put_literal(FILE *out, const struct gen_pool *pool)
+{
 	if (!pool->len)
 		fputs("\t\"\"", out);
 	/* one literal a text, its NUL written out: "\0" cannot swallow the
@@ -84,7 +90,6 @@ void gen_pool_put(FILE *out, const struct gen_pool *pool, const char *var, int i
 		gen_put_chars(out, pool->buf + off);
 		fputs("\\0\"", out);
 	}
-	fputs(";\n\n", out);
 }
 
 void gen_pool_free(struct gen_pool *pool)

@@ -7,7 +7,7 @@
  *
  * Owns: struct gen_pool (each distinct text once, in the order first
  * added), gen_pool_add (a text's offset) and gen_pool_put (the pool as one
- * C array of chars).
+ * C array of chars) or gen_pool_put_literal (its initialiser).
  */
 #ifndef HPM_GEN_GEN_POOL_H
 #define HPM_GEN_GEN_POOL_H
@@ -28,6 +28,9 @@ struct gen_pool {
 uint32_t gen_pool_add(struct gen_pool *pool, const char *prog, const char *s);
 /* The pool as `[static ]const char VAR[] = "...\0" ...;`, one text a line. */
 void gen_pool_put(FILE *out, const struct gen_pool *pool, const char *var, int is_static);
+/* Only the string literal of that array, its lines tab-indented: pool->len
+ * characters, each text's NUL written out. */
+void gen_pool_put_literal(FILE *out, const struct gen_pool *pool);
 void gen_pool_free(struct gen_pool *pool);
 
 #endif
