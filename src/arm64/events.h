@@ -8,19 +8,32 @@
  * jevents.py makes its own): the architectural and common
  * micro-architectural events every Arm core may implement, and each core's
  * list, in which an "ArchStdEvent" row takes the standard event's fields.
- * Nothing parses JSON at run time.
+ * Nothing parses JSON at run time. An event's texts are offsets into one
+ * string pool, arm64_event_strings, read through arm64_str: a table of
+ * pointers would be relocated by the loader at every start, a table of
+ * offsets is read-only data the loader leaves alone.
  */
 #ifndef HPM_ARM64_EVENTS_H
 #define HPM_ARM64_EVENTS_H
 
 #include <stdint.h>
 
+/* The texts of every event of the tables below, each ended by its NUL. */
+extern const char arm64_event_strings[];
+
+/* The text at offset off of arm64_event_strings: a struct arm64_event's
+ * name, topic, brief or description. */
+static inline const char *arm64_str(uint32_t off)
+{
+	return arm64_event_strings + off;
+}
+
 struct arm64_event {
-	const char *name;        /* "CPU_CYCLES", as the Arm ARM spells it */
-	uint16_t code;           /* PMEVTYPER<n>_EL0.evtCount */
-	const char *topic;       /* the JSON file it came from: "pipeline", "cache", ... */
-	const char *brief;       /* BriefDescription */
-	const char *description; /* PublicDescription, else the brief one */
+	uint32_t name;        /* arm64_str: "CPU_CYCLES", as the Arm ARM spells it */
+	uint16_t code;        /* PMEVTYPER<n>_EL0.evtCount */
+	uint32_t topic;       /* arm64_str: the JSON file it came from: "pipeline", ... */
+	uint32_t brief;       /* arm64_str: BriefDescription */
+	uint32_t description; /* arm64_str: PublicDescription, else the brief one */
 };
 
 struct arm64_core {

@@ -98,7 +98,7 @@ static bool lookup(void *data, const char *name, uint16_t *number)
 {
 	const struct arm64_core *c = data;
 	for (unsigned i = 0; i < c->nr_events; i++)
-		if (strcasecmp(c->events[i].name, name) == 0) {
+		if (strcasecmp(arm64_str(c->events[i].name), name) == 0) {
 			*number = c->events[i].code;
 			return true;
 		}
@@ -110,7 +110,7 @@ static const char *name_of(void *data, uint16_t number)
 	const struct arm64_core *c = data;
 	for (unsigned i = 0; i < c->nr_events; i++)
 		if (c->events[i].code == number)
-			return c->events[i].name;
+			return arm64_str(c->events[i].name);
 	return NULL;
 }
 
@@ -163,7 +163,7 @@ static unsigned suggest(const struct hpm_pmu_model *m, const char *name, const c
 	/* a suggestion further away than about a third of the name is noise */
 	suggest_init(&sg, name, len, (unsigned)(len / 3 + 1), true, out, max);
 	for (unsigned i = 0; c && i < c->nr_events; i++)
-		suggest_offer(&sg, c->events[i].name);
+		suggest_offer(&sg, arm64_str(c->events[i].name));
 	return sg.n;
 }
 
@@ -183,19 +183,20 @@ static bool other_cores_hint(const struct hpm_pmu_model *m, const char *name, ch
 		if (c == self)
 			continue;
 		for (unsigned j = 0; j < c->nr_events; j++)
-			if (strcasecmp(c->events[j].name, name) == 0) {
-				canonical = c->events[j].name;
+			if (strcasecmp(arm64_str(c->events[j].name), name) == 0) {
+				canonical = arm64_str(c->events[j].name);
 				have[nh++] = c;
 				break;
 			}
 	}
 	if (!nh) { /* in the Arm ARM's lists (LDST_SPEC), in no core's */
 		for (unsigned j = 0; j < arm64_nr_std_events; j++)
-			if (self->midr && strcasecmp(arm64_std_events[j].name, name) == 0) {
+			if (self->midr &&
+			    strcasecmp(arm64_str(arm64_std_events[j].name), name) == 0) {
 				snprintf(out, size,
 				         " (%s is an event of the Arm architecture (--arch arm64), "
 				         "not of %s)",
-				         arm64_std_events[j].name, m->display);
+				         arm64_str(arm64_std_events[j].name), m->display);
 				return true;
 			}
 		return false;
@@ -289,14 +290,14 @@ static void event_at(const struct hpm_pmu_model *m, unsigned i, struct hpm_model
 	if (!c || i >= c->nr_events)
 		return;
 	const struct arm64_event *e = &c->events[i];
-	out->name = e->name;
-	out->topic = e->topic;
-	out->brief = e->brief;
-	out->description = e->description;
+	out->name = arm64_str(e->name);
+	out->topic = arm64_str(e->topic);
+	out->brief = arm64_str(e->brief);
+	out->description = arm64_str(e->description);
 	/* what the name encodes to without letters: every level (NSH=1) */
 	out->code = e->code | ARM_BIT_NSH;
 	out->constraint = 0;
-	snprintf(out->where, sizeof(out->where), "%s:0x%x", e->topic, e->code);
+	snprintf(out->where, sizeof(out->where), "%s:0x%x", arm64_str(e->topic), e->code);
 	snprintf(out->encoding, sizeof(out->encoding), "0x%x", e->code);
 }
 

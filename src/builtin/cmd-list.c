@@ -123,8 +123,8 @@ struct list_row {
 	const struct metric *metric;
 	const char *group;
 	const struct metric_table *metrics; /* the table of metric and group rows */
-	const char *hw_note; /* --details: what the hardware counts where the name
-	                      * misleads, or NULL */
+	const char *hw_note;                /* --details: what the hardware counts where the name
+	                                     * misleads, or NULL */
 };
 
 struct list_out {
@@ -219,10 +219,11 @@ static void text_row(struct list_out *out, const struct list_row *r)
 	/* perf prints a metric's MetricExpr in brackets, as its description;
 	 * one with variants (stat --topdown-variant) each formula, labelled */
 	if (o->details && r->metric && metric_has_variants(r->metrics, r->metric))
-		for (unsigned v = 0; v < r->metrics->nr_variants; v++)
+		for (unsigned v = 0; v < r->metrics->nr_variants; v++) {
+			const struct metric *vm = metric_in_variant(r->metrics, r->metric, v);
 			printf("%*s[%s%s: %s]\n", 7, "", r->metrics->variants[v].name,
-			       v == 0 ? " (default)" : "",
-			       metric_in_variant(r->metrics, r->metric, v)->expr);
+			       v == 0 ? " (default)" : "", metric_str(vm, vm->expr));
+		}
 	else if (o->details && r->encoding && r->metric)
 		printf("%*s[%s]\n", 7, "", r->encoding);
 	else if (o->details && r->encoding)
@@ -233,7 +234,7 @@ static void text_row(struct list_out *out, const struct list_row *r)
 	    o->details && r->metric ? metric_variant_source(r->metrics, r->metric) : NULL;
 	if (src)
 		printf("%*snote: its value follows the formula --topdown-variant chooses for %s\n",
-		       8, "", src->name);
+		       8, "", metric_str(src, src->name));
 	out->shown++;
 }
 
@@ -279,8 +280,9 @@ static void json_row(struct list_out *out, const struct list_row *r)
 	if (r->pmu)
 		json_object_set_new(j, "pmu", json_string(r->pmu));
 	if (r->metric) {
-		json_object_set_new(j, "groups", json_groups(r->metric->groups));
-		json_object_set_new(j, "unit", json_string(r->metric->unit));
+		json_object_set_new(j, "groups",
+		                    json_groups(metric_str(r->metric, r->metric->groups)));
+		json_object_set_new(j, "unit", json_string(metric_str(r->metric, r->metric->unit)));
 	}
 	if (r->metric && metric_has_variants(r->metrics, r->metric)) {
 		/* each formula of stat --topdown-variant, the default first */
@@ -291,19 +293,21 @@ static void json_row(struct list_out *out, const struct list_row *r)
 			    a, json_pack("{s:s, s:b, s:s, s:s, s:s}", "name",
 			                 r->metrics->variants[v].name, "default", v == 0,
 			                 "description", r->metrics->variants[v].description, "expr",
-			                 vm->expr, "long_description", vm->description));
+			                 metric_str(vm, vm->expr), "long_description",
+			                 metric_str(vm, vm->description)));
 		}
 		json_object_set_new(j, "variants", a);
 	}
 	const struct metric *src = r->metric ? metric_variant_source(r->metrics, r->metric) : NULL;
 	if (src)
-		json_object_set_new(j, "variant_follows", json_string(src->name));
+		json_object_set_new(j, "variant_follows", json_string(metric_str(src, src->name)));
 	if (r->group) {
 		json_t *m = json_array();
 		const struct metric_table *t = r->metrics;
 		for (unsigned i = 0; i < t->nr; i++)
 			if (metric_in_group(&t->metrics[i], r->group))
-				json_array_append_new(m, json_string(t->metrics[i].name));
+				json_array_append_new(
+				    m, json_string(metric_str(&t->metrics[i], t->metrics[i].name)));
 		json_object_set_new(j, "metrics", m);
 	}
 	json_array_append_new(out->arr, j);
@@ -504,12 +508,13 @@ static void list_metrics(struct list_out *out, struct list_opts *o, const struct
 {
 	for (unsigned i = 0; i < t->nr; i++) {
 		const struct metric *m = &t->metrics[i];
-		struct list_row r = {.cat = CAT_METRIC, .kind = "metric", .name = m->name};
+		struct list_row r = {
+		    .cat = CAT_METRIC, .kind = "metric", .name = metric_str(m, m->name)};
 		r.section = "Metrics:\n"; /* perf leaves a blank line under these */
-		r.desc = m->brief, r.long_desc = m->description;
+		r.desc = metric_str(m, m->brief), r.long_desc = metric_str(m, m->description);
 		r.metric = m;
 		r.metrics = t;
-		r.encoding = m->expr;
+		r.encoding = metric_str(m, m->expr);
 		emit(out, o, &r);
 	}
 	for (unsigned g = 0; g < t->nr_groups; g++) {
@@ -517,8 +522,9 @@ static void list_metrics(struct list_out *out, struct list_opts *o, const struct
 		size_t n = 0;
 		for (unsigned i = 0; i < t->nr && n < sizeof(members); i++)
 			if (metric_in_group(&t->metrics[i], t->groups[g]))
-				n += (size_t)snprintf(members + n, sizeof(members) - n, "%s%s",
-				                      n ? " " : "metrics: ", t->metrics[i].name);
+				n += (size_t)snprintf(
+				    members + n, sizeof(members) - n, "%s%s", n ? " " : "metrics: ",
+				    metric_str(&t->metrics[i], t->metrics[i].name));
 		struct list_row r = {.cat = CAT_METRICGROUP, .kind = "metricgroup"};
 		r.name = t->groups[g];
 		r.section = "Metric Groups:\n";

@@ -58,13 +58,13 @@ static int add_topdown(struct hpm_session *s, struct stat_opts *o, char *err, si
 	/* the selection as a -M list, in tree order */
 	size_t len = 1;
 	for (unsigned i = 0; i < sel.nr; i++)
-		len += strlen(sel.m[i]->name) + 1;
+		len += strlen(metric_str(sel.m[i], sel.m[i]->name)) + 1;
 	char *list = xmalloc(len);
 	list[0] = '\0';
 	for (unsigned i = 0; i < sel.nr; i++) {
 		if (i)
 			strcat(list, ",");
-		strcat(list, sel.m[i]->name);
+		strcat(list, metric_str(sel.m[i], sel.m[i]->name));
 	}
 	o->topdown = metric_set_max_level(&sel);
 	metric_set_free(&sel);

@@ -40,15 +40,37 @@ void gen_put_cstr(FILE *out, const char *s)
 		return;
 	}
 	fputc('"', out);
+	gen_put_chars(out, s);
+	fputc('"', out);
+}
+
+/* One byte of a C string literal's inside. */
+static void put_char(FILE *out, unsigned char c)
+{
+	if (c == '"' || c == '\\')
+		fprintf(out, "\\%c", c);
+	else if (c == '\n')
+		fputs("\\n", out);
+	else if (c < 0x20 || c >= 0x7f)
+		fprintf(out, "\\%03o", c);
+	else
+		fputc(c, out);
+}
+
+void gen_put_chars(FILE *out, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		put_char(out, *p);
+}
+
+void gen_put_note_cstr(FILE *out, const char *s)
+{
+	fputc('"', out);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p < 0x20 || *p >= 0x7f)
-			fprintf(out, "\\%03o", *p);
-		else
-			fputc(*p, out);
+		put_char(out, *p);
+		/* "*\/" does not end the comment, "/\*" opens no other */
+		if ((p[0] == '*' && p[1] == '/') || (p[0] == '/' && p[1] == '*'))
+			fputc('\\', out);
 	}
 	fputc('"', out);
 }

@@ -5,7 +5,8 @@
  * each of their input files is.
  *
  * Owns: gen_vdie, which each generator's die() calls with its own name
- * and the file it is reading; gen_put_cstr and gen_put_row_texts; gen_load_array.
+ * and the file it is reading; gen_put_cstr, gen_put_chars,
+ * gen_put_note_cstr and gen_put_row_texts; gen_load_array.
  */
 #ifndef HPM_GEN_GEN_DIE_H
 #define HPM_GEN_GEN_DIE_H
@@ -23,6 +24,12 @@ void gen_vdie(const char *prog, const char *file, const char *fmt, va_list ap)
  * escaped, a newline as \n, other control bytes and every byte from 0x7f
  * (UTF-8) in three-digit octal, which never swallows the next character. */
 void gen_put_cstr(FILE *out, const char *s);
+/* The inside of that literal: s escaped, without the quotes. */
+void gen_put_chars(FILE *out, const char *s);
+/* s as gen_put_cstr writes it, for a comment: "*" and "/" next to each
+ * other in s with a backslash between, so that they neither end the
+ * comment nor open another. */
+void gen_put_note_cstr(FILE *out, const char *s);
 /* The start of a table row whose first two fields are texts: \t{"a", "b" */
 void gen_put_row_texts(FILE *out, const char *a, const char *b);
 

@@ -43,6 +43,7 @@
  * stdout.
  */
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -53,6 +54,7 @@
 #include <jansson.h>
 
 #include "gen/gen-die.h"
+#include "gen/gen-pool.h"
 #include "metric/metric.h"
 
 #define MAX_METRICS 1024
@@ -543,42 +545,108 @@ static bool valid_c_name(const char *s)
 	return true;
 }
 
-/* One text field of a struct metric initialiser, on a line of its own. */
-static void emit_text(FILE *out, const char *field, const char *text)
-{
-	fprintf(out, "\t\t.%s = ", field);
-	gen_put_cstr(out, text);
-	fputs(",\n", out);
-}
+/* The texts of every metric, in the blob after the metrics arrays. */
+static struct gen_pool pool;
+
+/* The text fields of a struct metric, in its order. */
+enum {
+	T_NAME,
+	T_EXPR,
+	T_GROUPS,
+	T_THRESHOLD,
+	T_SCALE_UNIT,
+	T_UNIT,
+	T_BRIEF,
+	T_DESC,
+	T_STAGE2,
+	NR_T
+};
+static const char *const text_field[NR_T] = {
+    "name", "expr", "groups", "threshold", "scale_unit", "unit", "brief", "description", "stage2"};
 
 /* The metrics array of variant v (0: the default, also when the table has
- * no variants): metrics_<v>[]. */
+ * no variants): the blob's metrics_<v>. A text field is its offset from
+ * the metric itself to its text in the blob's pool (metric_str in
+ * metric/metric.h), 0 for none; the texts are written in a comment above
+ * each metric, for the reader of the C. */
 static void emit_metrics(FILE *out, unsigned v)
 {
-	fprintf(out, "static const struct metric metrics_%u[] = {\n", v);
+	fprintf(out, "\t.metrics_%u = {\n", v);
 	for (unsigned i = 0; i < nr_metrics; i++) {
 		const struct gm *m = &metrics[i];
-		fputs("\t{\n", out);
-		emit_text(out, "name", m->name);
-		emit_text(out, "expr", m->var_expr[v] ? m->var_expr[v] : m->expr);
-		emit_text(out, "groups", m->groups);
-		emit_text(out, "threshold", m->threshold);
-		emit_text(out, "scale_unit", m->scale_unit);
-		fprintf(out, "\t\t.scale = %.17g,\n", m->scale);
-		emit_text(out, "unit", m->unit);
-		emit_text(out, "brief", m->brief);
-		emit_text(out, "description", m->var_desc[v] ? m->var_desc[v] : m->desc);
-		emit_text(out, "stage2", m->stage2);
+		const char *text[NR_T] = {m->name,       m->var_expr[v] ? m->var_expr[v] : m->expr,
+		                          m->groups,     m->threshold,
+		                          m->scale_unit, m->unit,
+		                          m->brief,      m->var_desc[v] ? m->var_desc[v] : m->desc,
+		                          m->stage2};
+		fputs("\t\t/*\n", out);
+		for (unsigned f = 0; f < NR_T; f++)
+			if (text[f]) {
+				fprintf(out, "\t\t *\t.%s = ", text_field[f]);
+				gen_put_note_cstr(out, text[f]);
+				fputs(",\n", out);
+			}
+		fputs("\t\t */\n\t\t{\n", out);
+		for (unsigned f = 0; f < NR_T; f++) {
+			if (f == T_UNIT)
+				fprintf(out, "\t\t\t.scale = %.17g,\n", m->scale);
+			if (text[f])
+				fprintf(out, "\t\t\t.%s = METRIC_TEXT(%u, %u, %" PRIu32 "),\n",
+				        text_field[f], v, i, gen_pool_add(&pool, prog, text[f]));
+		}
 		fprintf(out,
-		        "\t\t.level = %u,\n\t\t.share = %s,\n\t\t.parent = %d,\n"
-		        "\t\t.first_child = %u,\n\t\t.nr_children = %u,\n\t},\n",
+		        "\t\t\t.level = %u,\n\t\t\t.share = %s,\n\t\t\t.parent = %d,\n"
+		        "\t\t\t.first_child = %u,\n\t\t\t.nr_children = %u,\n\t\t},\n",
 		        m->level, share_name(m->share), m->parent, m->first_child, m->nr_children);
 	}
-	if (!nr_metrics)
-		fputs("\t{.name = \"\", .expr = \"0\", .groups = \"\", .unit = \"\", .brief = "
-		      "\"\", .description = \"\", .stage2 = \"\", .parent = -1},\n",
-		      out);
-	fputs("};\n\n", out);
+	if (!nr_metrics) {
+		/* C has no empty array: one metric nobody reads, every text "" but
+		 * its formula "0" */
+		uint32_t empty = gen_pool_add(&pool, prog, ""),
+		         zero = gen_pool_add(&pool, prog, "0");
+		fputs("\t\t{", out);
+		for (unsigned f = 0; f < NR_T; f++)
+			if (f != T_THRESHOLD && f != T_SCALE_UNIT)
+				fprintf(out, ".%s = METRIC_TEXT(%u, 0, %" PRIu32 "), ",
+				        text_field[f], v, f == T_EXPR ? zero : empty);
+		fputs(".parent = -1},\n", out);
+	}
+	fputs("\t},\n", out);
+}
+
+/* The metrics arrays of every variant and the pool of their texts, as one
+ * object, so that a text's offset from its metric is a constant. */
+static void emit_blob(FILE *out)
+{
+	unsigned nr_tables = nr_variants ? nr_variants : 1, n = nr_metrics ? nr_metrics : 1;
+	char *rows = NULL;
+	size_t len = 0;
+	FILE *r = open_memstream(&rows, &len);
+	if (!r)
+		die("out of memory");
+	for (unsigned v = 0; v < nr_tables; v++)
+		emit_metrics(r, v);
+	if (fclose(r) != 0)
+		die("out of memory");
+	fputs("struct metrics_blob {\n", out);
+	for (unsigned v = 0; v < nr_tables; v++)
+		fprintf(out, "\tstruct metric metrics_%u[%u];\n", v, n);
+	fprintf(out, "\tchar pool[%zu];\n};\n\n", pool.len);
+	fputs(
+	    "/* text OFF of the pool, from metric I of variant V */\n"
+	    "#define METRIC_TEXT(V, I, OFF)                                                     "
+	    "\\\n"
+	    "\t((uint32_t)(offsetof(struct metrics_blob, pool) + (OFF) -                      \\\n"
+	    "\t             offsetof(struct metrics_blob, metrics_##V) - (I) * sizeof(struct "
+	    "metric)))\n\n",
+	    out);
+	fputs("static const struct metrics_blob blob = {\n", out);
+	fwrite(rows, 1, len, out);
+	free(rows);
+	fputs("\t.pool =\n", out);
+	gen_pool_put_literal(out, &pool);
+	fputs(",\n};\n\n", out);
+	gen_pool_free(&pool);
 }
 
 /* One struct metric_table: the default (named table, exported) or variant
@@ -589,7 +657,7 @@ static void emit_table(FILE *out, const char *table, const char *retired, unsign
 		fprintf(out, "const struct metric_table %s = {\n", table);
 	else
 		fprintf(out, "static const struct metric_table variant_table_%u = {\n", v);
-	fprintf(out, "\t.metrics = metrics_%u,\n\t.nr = %u,\n\t.children = children,\n", v,
+	fprintf(out, "\t.metrics = blob.metrics_%u,\n\t.nr = %u,\n\t.children = children,\n", v,
 	        nr_metrics);
 	fprintf(out, "\t.groups = groups,\n\t.nr_groups = %u,\n", nr_groups);
 	if (retired) {
@@ -789,8 +857,7 @@ int main(int argc, char **argv)
 	fputs("#include \"metric/metric.h\"\n\n", out);
 
 	emit_children(out);
-	for (unsigned v = 0; v < (nr_variants ? nr_variants : 1); v++)
-		emit_metrics(out, v);
+	emit_blob(out);
 
 	emit_groups(out);
 	emit_tables(out, table, retired);

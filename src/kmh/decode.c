@@ -52,7 +52,7 @@ static void slot_name(const struct kmh_decoded *d, unsigned slot, char *buf, siz
 	if (idx == 0)
 		snprintf(buf, len, "noEvent");
 	else if (d->ev[slot])
-		snprintf(buf, len, "%s", d->ev[slot]->name);
+		snprintf(buf, len, "%s", kmh_str(d->table, d->ev[slot]->name));
 	else
 		snprintf(buf, len, "%s:%u", d->table->banks[d->bank].name, idx);
 }
@@ -125,7 +125,7 @@ static void render_expr(struct kmh_decoded *d)
 	if (unnamed && (d->event[0] | d->event[1] | d->event[2] | d->event[3])) {
 		render_term(d, body, sizeof(body));
 	} else if (alias_matches(d, &alias)) {
-		snprintf(body, sizeof(body), "%s", alias->name);
+		snprintf(body, sizeof(body), "%s", kmh_str(d->table, alias->name));
 	} else {
 		struct side l, r;
 		/* a reserved OP_TYPE is written as the op the counter executes */

@@ -27,7 +27,7 @@ static void inh_list(uint64_t v, char *buf, size_t len)
 static void slot_text(const struct kmh_decoded *d, unsigned s, char *buf, size_t len)
 {
 	if (d->ev[s])
-		snprintf(buf, len, "%u:%s", d->event[s], d->ev[s]->name);
+		snprintf(buf, len, "%u:%s", d->event[s], kmh_str(d->table, d->ev[s]->name));
 	else if (d->bank >= 0)
 		snprintf(buf, len, "%u:<out of range for %s>", d->event[s],
 		         d->table->banks[d->bank].name);
@@ -107,7 +107,8 @@ json_t *kmh_describe_json(const struct kmh_decoded *d)
 	for (unsigned s = 0; s < KMH_NR_SLOTS; s++) {
 		json_t *e = json_pack("{s:i, s:i}", "slot", (int)s, "index", (int)d->event[s]);
 		if (d->ev[s])
-			json_object_set_new(e, "name", json_string(d->ev[s]->name));
+			json_object_set_new(e, "name",
+			                    json_string(kmh_str(d->table, d->ev[s]->name)));
 		else if (d->bank >= 0)
 			json_object_set_new(e, "out_of_range", json_true());
 		json_array_append_new(events, e);

@@ -161,17 +161,18 @@ static int make_ref(struct parser *ps, int pos, int bank, const char *name, unsi
 	if (ev) {
 		if ((rc = refuse_undefined(ps, pos, ev)))
 			return rc;
-		return new_leaf(ps, pos, ev->bank, ev->index, ev->name, id);
+		return new_leaf(ps, pos, ev->bank, ev->index, kmh_str(ps->t, ev->name), id);
 	}
 	if ((rc = new_node(ps, id)))
 		return rc;
 	ps->alias_used = true;
 	ps->nodes[*id].op = KMH_OP_ADD;
 	ps->nodes[*id].pos = pos;
-	ps->nodes[*id].name = al->name;
+	ps->nodes[*id].name = kmh_str(ps->t, al->name);
 	for (unsigned i = 0; i < al->nr; i++) {
 		unsigned kid;
-		if ((rc = new_leaf(ps, pos, al->bank, al->index[i], al->name, &kid)))
+		if ((rc =
+		         new_leaf(ps, pos, al->bank, al->index[i], kmh_str(ps->t, al->name), &kid)))
 			return rc;
 		ps->nodes[*id].kids[ps->nodes[*id].nkids++] = kid;
 	}
@@ -278,7 +279,7 @@ static int parse_primary(struct parser *ps, unsigned *id)
 			if ((rc = refuse_undefined(ps, pos, ev)))
 				return rc;
 			if ((rc = new_leaf(ps, pos, idx ? ev->bank : KMH_BANK_NONE, (unsigned)idx,
-			                   ev->name, id)))
+			                   kmh_str(ps->t, ev->name), id)))
 				return rc;
 		} else if (is_ident_start((unsigned char)*ps->p)) {
 			read_word(ps, word2, sizeof(word2));

@@ -45,26 +45,32 @@ enum kmh_rtl_counts {
 	                    * cycles the queue can accept) */
 };
 
+/* The texts of a table's events, aliases and names are offsets into its
+ * string pool (struct kmh_table's strings), read through kmh_str: a table
+ * of pointers would be relocated by the loader at every start, a table of
+ * offsets is read-only data the loader leaves alone. */
+#define KMH_NO_TEXT 0 /* an absent text (alias_of): kmh_str gives "" */
+
 struct kmh_event {
-	const char *name;        /* NAME, or NAME.K for the K-th of a repeated name */
-	const char *brief;       /* BriefDescription */
-	const char *description; /* PublicDescription */
-	uint16_t index;          /* EVENTn value, local to the bank */
-	uint8_t bank;            /* enum kmh_bank */
-	uint8_t rtl;             /* enum kmh_rtl_counts */
-	uint16_t same_as;        /* KMH_RTL_SAME: the index it duplicates */
+	uint32_t name;        /* kmh_str: NAME, or NAME.K for the K-th of a repeated name */
+	uint32_t brief;       /* kmh_str: BriefDescription */
+	uint32_t description; /* kmh_str: PublicDescription */
+	uint16_t index;       /* EVENTn value, local to the bank */
+	uint8_t bank;         /* enum kmh_bank */
+	uint8_t rtl;          /* enum kmh_rtl_counts */
+	uint16_t same_as;     /* KMH_RTL_SAME: the index it duplicates */
 };
 
 /* A plain NAME that repeats in a bank: the ADD of all its instances. */
 struct kmh_alias {
-	const char *name;
-	const char *brief;
-	const char *description;
+	uint32_t name; /* kmh_str, as the three texts below */
+	uint32_t brief;
+	uint32_t description;
 	uint64_t code; /* EventCode in the JSON: the encoded ADD */
 	uint8_t bank;
 	uint8_t nr;                   /* 2..4 instances */
 	uint16_t index[KMH_NR_SLOTS]; /* ascending */
-	const char *alias_of;         /* another name of that alias, or NULL */
+	uint32_t alias_of;            /* another name of that alias, or KMH_NO_TEXT */
 	bool deprecated;              /* the design document's old name */
 };
 
@@ -72,10 +78,10 @@ struct kmh_alias {
  * old name (deprecated, as perf's Deprecated key), or an honest name where
  * the RTL's misleads. Encoding it gives the event itself. */
 struct kmh_name_alias {
-	const char *name;
-	const char *brief;
-	const char *description;
-	const char *alias_of; /* the event's own name */
+	uint32_t name; /* kmh_str, as the three texts below */
+	uint32_t brief;
+	uint32_t description;
+	uint32_t alias_of; /* the event's own name */
 	uint16_t index;
 	bool deprecated;
 };
@@ -109,7 +115,16 @@ struct kmh_table {
 	struct kmh_bank_desc banks[KMH_NR_BANKS];
 	const struct kmh_mapfile_row *mapfile;
 	unsigned nr_mapfile;
+	const char *strings; /* the texts of the banks' rows, each ended by its NUL */
 };
+
+/* The text at offset off of t's strings: a struct kmh_event's,
+ * kmh_alias's or kmh_name_alias's name, brief, description or alias_of
+ * ("" for KMH_NO_TEXT, the pool's first text). */
+static inline const char *kmh_str(const struct kmh_table *t, uint32_t off)
+{
+	return t->strings + off;
+}
 
 /* Generated tables (events-gen.c, events-v3-gen.c). */
 extern const struct kmh_table kmh_table_v2; /* kunminghu-v2, 0f639b5a */
@@ -227,16 +242,16 @@ int kmh_encode(const struct kmh_table *t, const char *expr, struct kmh_encoding 
 struct kmh_decoded {
 	uint64_t value;
 	bool of;
-	unsigned modes;               /* counted modes, from the INH bits */
-	unsigned event[KMH_NR_SLOTS]; /* EVENT0..3 */
-	unsigned op[KMH_NR_OPS];      /* OP_TYPE0..2 raw values */
-	bool op_reserved[KMH_NR_OPS]; /* value outside OR/AND/XOR/ADD */
-	unsigned op_hw[KMH_NR_OPS];   /* the op the counter executes for op[]
-	                               * (kmh_op_hardware): op[] itself unless
-	                               * reserved; expr is written with these */
-	unsigned reserved_bits;       /* bits 57:55 */
+	unsigned modes;                /* counted modes, from the INH bits */
+	unsigned event[KMH_NR_SLOTS];  /* EVENT0..3 */
+	unsigned op[KMH_NR_OPS];       /* OP_TYPE0..2 raw values */
+	bool op_reserved[KMH_NR_OPS];  /* value outside OR/AND/XOR/ADD */
+	unsigned op_hw[KMH_NR_OPS];    /* the op the counter executes for op[]
+	                                * (kmh_op_hardware): op[] itself unless
+	                                * reserved; expr is written with these */
+	unsigned reserved_bits;        /* bits 57:55 */
 	const struct kmh_table *table; /* the table names come from */
-	int bank;                     /* bank used to name events, or KMH_BANK_NONE */
+	int bank;                      /* bank used to name events, or KMH_BANK_NONE */
 	const struct kmh_event
 	    *ev[KMH_NR_SLOTS]; /* names when the bank is known and the index exists */
 	bool index_out_of_range[KMH_NR_SLOTS];

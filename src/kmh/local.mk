@@ -6,7 +6,8 @@
 # src/gen/metrics2c.c (built in src/metric/local.mk), which checks every
 # event name against the same event files.
 noinst_PROGRAMS += src/kmh/gen/kmh-jevents
-src_kmh_gen_kmh_jevents_SOURCES = src/kmh/gen/jevents.c src/gen/gen-die.c src/gen/gen-die.h
+src_kmh_gen_kmh_jevents_SOURCES = src/kmh/gen/jevents.c src/gen/gen-die.c src/gen/gen-die.h \
+	src/gen/gen-pool.c src/gen/gen-pool.h
 src_kmh_gen_kmh_jevents_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 src_kmh_gen_kmh_jevents_LDADD = $(JANSSON_LIBS)
 

@@ -175,10 +175,10 @@ static void event_at(const struct hpm_pmu_model *m, unsigned i, struct hpm_model
 	                            : r.na ? kmh_event_by_index(t, b, r.na->index)
 	                                   : NULL;
 	if (e) {
-		out->name = r.na ? r.na->name : e->name;
-		out->brief = r.na ? r.na->brief : e->brief;
-		out->description = r.na ? r.na->description : e->description;
-		out->alias_of = r.na ? r.na->alias_of : NULL;
+		out->name = kmh_str(t, r.na ? r.na->name : e->name);
+		out->brief = kmh_str(t, r.na ? r.na->brief : e->brief);
+		out->description = kmh_str(t, r.na ? r.na->description : e->description);
+		out->alias_of = r.na ? kmh_str(t, r.na->alias_of) : NULL;
 		out->deprecated = r.na && r.na->deprecated;
 		out->undefined = e->rtl == KMH_RTL_UNDEFINED;
 		if (!kmh_rtl_note(t, e, out->note, sizeof(out->note)))
@@ -190,10 +190,10 @@ static void event_at(const struct hpm_pmu_model *m, unsigned i, struct hpm_model
 		return;
 	}
 	const struct kmh_alias *a = r.al;
-	out->name = a->name;
-	out->brief = a->brief;
-	out->description = a->description;
-	out->alias_of = a->alias_of;
+	out->name = kmh_str(t, a->name);
+	out->brief = kmh_str(t, a->brief);
+	out->description = kmh_str(t, a->description);
+	out->alias_of = a->alias_of != KMH_NO_TEXT ? kmh_str(t, a->alias_of) : NULL;
 	out->deprecated = a->deprecated;
 	out->code = a->code | inh;
 	size_t n = (size_t)snprintf(out->where, sizeof(out->where), "%s:", out->topic);
@@ -262,10 +262,11 @@ static void event_json(const struct hpm_pmu_model *m, unsigned i, struct json_t 
 		return;
 	if (after_description) {
 		/* another name of a row ("alias_of" says "add" for an ADD alias) */
-		if (a && a->alias_of) {
-			json_object_set_new(obj, "name_of", json_string(a->alias_of));
+		if (a && a->alias_of != KMH_NO_TEXT) {
+			json_object_set_new(obj, "name_of", json_string(kmh_str(t, a->alias_of)));
 		} else if (r.na) {
-			json_object_set_new(obj, "name_of", json_string(r.na->alias_of));
+			json_object_set_new(obj, "name_of",
+			                    json_string(kmh_str(t, r.na->alias_of)));
 			json_object_set_new(obj, "deprecated", json_boolean(r.na->deprecated));
 		}
 		if (e && e->rtl != KMH_RTL_COUNTS) {

@@ -41,12 +41,12 @@ const struct kmh_event *kmh_event_by_name(const struct kmh_table *t, int bank, c
 			continue;
 		const struct kmh_bank_desc *d = &t->banks[b];
 		for (unsigned i = 0; i < d->nr_events; i++)
-			if (strcmp(d->events[i].name, name) == 0)
+			if (strcmp(kmh_str(t, d->events[i].name), name) == 0)
 				return &d->events[i];
 	}
 	const struct kmh_name_alias *na = kmh_name_alias_by_name(t, bank, name);
 	if (na)
-		return kmh_event_by_name(t, bank, na->alias_of);
+		return kmh_event_by_name(t, bank, kmh_str(t, na->alias_of));
 	return NULL;
 }
 
@@ -58,7 +58,7 @@ const struct kmh_name_alias *kmh_name_alias_by_name(const struct kmh_table *t, i
 			continue;
 		const struct kmh_bank_desc *d = &t->banks[b];
 		for (unsigned i = 0; i < d->nr_names; i++)
-			if (strcmp(d->names[i].name, name) == 0)
+			if (strcmp(kmh_str(t, d->names[i].name), name) == 0)
 				return &d->names[i];
 	}
 	return NULL;
@@ -70,24 +70,25 @@ const char *kmh_rtl_note(const struct kmh_table *t, const struct kmh_event *ev, 
 	switch (ev->rtl) {
 	case KMH_RTL_ZERO:
 		snprintf(buf, len, "%s:%u %s always reads 0 on XiangShan's RTL",
-		         t->banks[ev->bank].name, ev->index, ev->name);
+		         t->banks[ev->bank].name, ev->index, kmh_str(t, ev->name));
 		return buf;
 	case KMH_RTL_UNDEFINED:
 		snprintf(buf, len,
 		         "%s:%u %s is undefined on XiangShan's RTL: the CSR copies only the "
 		         "bank's first %u entries",
-		         t->banks[ev->bank].name, ev->index, ev->name, ev->index);
+		         t->banks[ev->bank].name, ev->index, kmh_str(t, ev->name), ev->index);
 		return buf;
 	case KMH_RTL_SAME:
 		snprintf(buf, len, "%s:%u %s counts the same signal as %s:%u %s on XiangShan's RTL",
-		         t->banks[ev->bank].name, ev->index, ev->name, t->banks[ev->bank].name,
-		         ev->same_as, t->banks[ev->bank].events[ev->same_as].name);
+		         t->banks[ev->bank].name, ev->index, kmh_str(t, ev->name),
+		         t->banks[ev->bank].name, ev->same_as,
+		         kmh_str(t, t->banks[ev->bank].events[ev->same_as].name));
 		return buf;
 	case KMH_RTL_INVERSE:
 		snprintf(buf, len,
 		         "%s:%u %s counts the inverse of its name on XiangShan's RTL: cycles in "
 		         "which the queue can accept",
-		         t->banks[ev->bank].name, ev->index, ev->name);
+		         t->banks[ev->bank].name, ev->index, kmh_str(t, ev->name));
 		return buf;
 	default:
 		return NULL;
@@ -117,7 +118,7 @@ const struct kmh_alias *kmh_alias_by_name(const struct kmh_table *t, int bank, c
 			continue;
 		const struct kmh_bank_desc *d = &t->banks[b];
 		for (unsigned i = 0; i < d->nr_aliases; i++)
-			if (strcmp(d->aliases[i].name, name) == 0)
+			if (strcmp(kmh_str(t, d->aliases[i].name), name) == 0)
 				return &d->aliases[i];
 	}
 	return NULL;
@@ -166,11 +167,11 @@ unsigned kmh_suggest(const struct kmh_table *t, const char *name, int bank, cons
 			continue;
 		const struct kmh_bank_desc *d = &t->banks[b];
 		for (unsigned i = 0; i < d->nr_events; i++)
-			suggest_offer(&sg, d->events[i].name);
+			suggest_offer(&sg, kmh_str(t, d->events[i].name));
 		for (unsigned i = 0; i < d->nr_aliases; i++)
-			suggest_offer(&sg, d->aliases[i].name);
+			suggest_offer(&sg, kmh_str(t, d->aliases[i].name));
 		for (unsigned i = 0; i < d->nr_names; i++)
-			suggest_offer(&sg, d->names[i].name);
+			suggest_offer(&sg, kmh_str(t, d->names[i].name));
 	}
 	return sg.n;
 }

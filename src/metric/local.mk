@@ -7,6 +7,7 @@
 # engine; each model folder's local.mk has the rule for its table).
 noinst_PROGRAMS += src/gen/metrics2c
 src_gen_metrics2c_SOURCES = src/gen/metrics2c.c src/gen/gen-die.c src/gen/gen-die.h \
+	src/gen/gen-pool.c src/gen/gen-pool.h \
 	src/metric/expr.c src/metric/metric.h
 src_gen_metrics2c_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 src_gen_metrics2c_LDADD = src/util/libutil.a $(JANSSON_LIBS) -lm

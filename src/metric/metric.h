@@ -27,6 +27,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/diag.h"
 
@@ -157,22 +158,28 @@ enum metric_share {
 	METRIC_SHARE_CYCLES, /* of the cycles */
 };
 
+/* A metric's texts are offsets from the metric itself to its text, in the
+ * string pool that its generated table's blob keeps after the metrics
+ * (src/gen/metrics2c.c), read through metric_str: a table of pointers
+ * would be relocated by the loader at every start, a table of offsets is
+ * read-only data the loader leaves alone. So a struct metric is never
+ * copied: only pointers into its table hold. */
 struct metric {
-	const char *name;        /* MetricName */
-	const char *expr;        /* MetricExpr */
-	const char *groups;      /* MetricGroup, ';'-separated, "" when none */
-	const char *threshold;   /* MetricThreshold, NULL when none */
-	const char *scale_unit;  /* ScaleUnit as written ("100%"), NULL when none */
-	double scale;            /* its number: shown value = value * scale (1 when none) */
-	const char *unit;        /* its unit: "%", "per cycle"; "" when none */
-	const char *brief;       /* BriefDescription */
-	const char *description; /* PublicDescription, or the brief one */
+	uint32_t name;        /* MetricName */
+	uint32_t expr;        /* MetricExpr */
+	uint32_t groups;      /* MetricGroup, ';'-separated, "" when none */
+	uint32_t threshold;   /* MetricThreshold, 0 when none */
+	uint32_t scale_unit;  /* ScaleUnit as written ("100%"), 0 when none */
+	double scale;         /* its number: shown value = value * scale (1 when none) */
+	uint32_t unit;        /* its unit: "%", "per cycle"; "" when none */
+	uint32_t brief;       /* BriefDescription */
+	uint32_t description; /* PublicDescription, or the brief one */
 	/* TopdownStage2: the metric groups a decision tree descends into
 	 * below this node (Arm's stage 2), ';'-separated, "" when none. They
 	 * are sets of metrics, not shares of the node: --topdown one level
 	 * deeper lists their metrics under it (metric_set_under), outside the
 	 * tree (level 0), never marked as a bottleneck. */
-	const char *stage2;
+	uint32_t stage2;
 	/* The Topdown tree. A metric in group TopdownL<n> is at level n; one in
 	 * group tma_<X>_group is a child of metric tma_<X> (Intel's convention,
 	 * the tma_L<n>_group groups excepted). */
@@ -182,6 +189,13 @@ struct metric {
 	unsigned first_child; /* children: the table's children[first_child ...] */
 	unsigned nr_children; /* in table order */
 };
+
+/* The text at offset off from m: one of m's text fields, which is not 0
+ * (threshold and scale_unit are 0 when the metric has none). */
+static inline const char *metric_str(const struct metric *m, uint32_t off)
+{
+	return (const char *)m + off;
+}
 
 /* Event name substitution: look up `to` wherever a metric names event
  * `from`. hpmstat stat --topdown-retired=minstret passes the table's

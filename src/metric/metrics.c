@@ -41,7 +41,8 @@ const struct metric_table metric_table_empty = {.cache = &empty_cache};
 static const struct metric *by_name(const struct metric_table *t, const char *name, bool icase)
 {
 	for (unsigned i = 0; i < t->nr; i++)
-		if ((icase ? strcasecmp : strcmp)(t->metrics[i].name, name) == 0)
+		if ((icase ? strcasecmp : strcmp)(metric_str(&t->metrics[i], t->metrics[i].name),
+		                                  name) == 0)
 			return &t->metrics[i];
 	if ((icase ? strncasecmp : strncmp)(name, "tma_", 4) == 0 && name[4]) {
 		const struct metric *m = by_name(t, name + 4, icase);
@@ -79,7 +80,7 @@ const struct metric *metric_child(const struct metric_table *t, const struct met
 bool metric_in_group(const struct metric *m, const char *group)
 {
 	size_t len = strlen(group);
-	const char *g = m->groups;
+	const char *g = metric_str(m, m->groups);
 	while (*g) {
 		size_t n = strcspn(g, ";");
 		if (n == len && n > 0 && strncasecmp(g, group, n) == 0)
@@ -105,7 +106,7 @@ unsigned metric_max_level(const struct metric_table *t)
 	for (unsigned i = 0; i < t->nr; i++) {
 		const struct metric *m = &t->metrics[i];
 		/* stage-2 groups are one level below their node */
-		unsigned deepest = m->stage2 && *m->stage2 ? m->level + 1 : m->level;
+		unsigned deepest = *metric_str(m, m->stage2) ? m->level + 1 : m->level;
 		if (deepest > max)
 			max = deepest;
 	}
@@ -123,7 +124,7 @@ unsigned metric_suggest(const struct metric_table *t, const char *name, const ch
 	 * ("tma_front") is a strong hint */
 	suggest_init(&sg, name, len, (unsigned)(len / 3 + 1), true, out, max);
 	for (unsigned i = 0; i < t->nr; i++)
-		suggest_offer(&sg, t->metrics[i].name);
+		suggest_offer(&sg, metric_str(&t->metrics[i], t->metrics[i].name));
 	for (unsigned i = 0; i < t->nr_groups; i++)
 		suggest_offer(&sg, t->groups[i]);
 	return sg.n;
@@ -147,7 +148,7 @@ const struct mexpr *metric_expr(const struct metric_table *t, const struct metri
 	struct metric_cache *c = ensure_cache(t);
 	/* The generator parsed every expression of the table, so this cannot
 	 * fail; if it did, NULL makes evaluation report a syntax error. */
-	if (!c->expr[i] && mexpr_parse(m->expr, &c->expr[i], NULL))
+	if (!c->expr[i] && mexpr_parse(metric_str(m, m->expr), &c->expr[i], NULL))
 		c->expr[i] = NULL;
 	return c->expr[i];
 }
@@ -158,7 +159,7 @@ const struct mexpr *metric_threshold_expr(const struct metric_table *t, const st
 	if (!m->threshold)
 		return NULL;
 	struct metric_cache *c = ensure_cache(t);
-	if (!c->thresh[i] && mexpr_parse(m->threshold, &c->thresh[i], NULL))
+	if (!c->thresh[i] && mexpr_parse(metric_str(m, m->threshold), &c->thresh[i], NULL))
 		c->thresh[i] = NULL;
 	return c->thresh[i];
 }
@@ -237,7 +238,7 @@ int metric_set_under(const struct metric_set *s, unsigned i)
 static void add_stage2(struct metric_set *s, const struct metric *m, unsigned level)
 {
 	const struct metric_table *t = s->table;
-	const char *g = m->stage2;
+	const char *g = metric_str(m, m->stage2);
 	int node = metric_set_find(s, m);
 	if (!g || m->level >= level || node < 0)
 		return;
@@ -310,9 +311,11 @@ const struct metric *metric_in_variant(const struct metric_table *t, const struc
 
 bool metric_has_variants(const struct metric_table *t, const struct metric *m)
 {
-	for (unsigned v = 0; v < t->nr_variants; v++)
-		if (strcmp(metric_in_variant(t, m, v)->expr, m->expr) != 0)
+	for (unsigned v = 0; v < t->nr_variants; v++) {
+		const struct metric *vm = metric_in_variant(t, m, v);
+		if (strcmp(metric_str(vm, vm->expr), metric_str(m, m->expr)) != 0)
 			return true;
+	}
 	return false;
 }
 
@@ -457,7 +460,7 @@ static void node_path(const struct metric_table *t, const struct metric *m, char
 		if (at + 1 < len)
 			buf[at++] = '.';
 	}
-	node_key(m->name, strlen(m->name), key, sizeof(key));
+	node_key(metric_str(m, m->name), strlen(metric_str(m, m->name)), key, sizeof(key));
 	size_t n = strlen(key);
 	if (at + n >= len)
 		n = at < len ? len - at - 1 : 0;
@@ -480,7 +483,7 @@ static bool node_matches(const struct metric_table *t, const struct node_item *i
 	char key[NODE_TEXT_MAX], path[NODE_TEXT_MAX];
 	if (m->level == 0 || (it->max_level && m->level > it->max_level))
 		return false;
-	node_key(m->name, strlen(m->name), key, sizeof(key));
+	node_key(metric_str(m, m->name), strlen(metric_str(m, m->name)), key, sizeof(key));
 	node_path(t, m, path, sizeof(path));
 	return fnmatch(it->pat, key, 0) == 0 || fnmatch(it->pat, path, 0) == 0 ||
 	       fnmatch(it->dotted, path, 0) == 0;
@@ -538,7 +541,7 @@ static const char *node_spelt_as(const struct metric *m, const char *typed, char
 		lower |= islower((unsigned char)*c) != 0;
 	}
 	char *shown = metric_node_display_name(m);
-	const char *name = strncasecmp(t, "tma_", 4) == 0 ? m->name : shown;
+	const char *name = strncasecmp(t, "tma_", 4) == 0 ? metric_str(m, m->name) : shown;
 	if (strncasecmp(t, "tma_", 4) == 0 && strncasecmp(name, "tma_", 4) != 0)
 		snprintf(buf, len, "tma_%s", name);
 	else
@@ -586,7 +589,8 @@ static void unknown_node(const struct metric_table *t, const struct node_item *i
 			if (dotted)
 				node_path(t, node[nk], keys[nk], sizeof(keys[nk]));
 			else
-				node_key(node[nk]->name, strlen(node[nk]->name), keys[nk],
+				node_key(metric_str(node[nk], node[nk]->name),
+				         strlen(metric_str(node[nk], node[nk]->name)), keys[nk],
 				         sizeof(keys[nk]));
 			suggest_offer(&sg, keys[nk++]);
 		}
@@ -831,7 +835,7 @@ static void walk_set(struct walk *w, const struct metric_set *s, const struct me
 	w->sum_ctx = sum_ctx;
 	w->expanded = xcalloc(w->t->nr ? w->t->nr : 1, 1);
 	for (unsigned i = 0; i < s->nr; i++)
-		walk_visit(w, s->m[i]->name, NULL);
+		walk_visit(w, metric_str(s->m[i], s->m[i]->name), NULL);
 	if (flags & METRIC_EV_THRESHOLDS)
 		for (unsigned i = 0; i < s->nr; i++) {
 			const struct mexpr *t = metric_threshold_expr(w->t, s->m[i]);
@@ -1009,17 +1013,19 @@ static void explain(struct hpm_diag *err, int r, const struct metric *m, const c
 	switch (r) {
 	case METRIC_ENAME:
 		str_escape(missing ? missing : "?", esc, sizeof(esc));
-		hpm_diag_fail(err, r, -1, "unknown event '%s' (needed by %s)", esc, m->name);
+		hpm_diag_fail(err, r, -1, "unknown event '%s' (needed by %s)", esc,
+		              metric_str(m, m->name));
 		break;
 	case METRIC_ECYCLE:
 		hpm_diag_fail(err, r, -1, "metric %s references itself through other metrics",
-		              m->name);
+		              metric_str(m, m->name));
 		break;
 	case METRIC_ESYNTAX:
-		hpm_diag_fail(err, r, -1, "metric %s does not parse", m->name);
+		hpm_diag_fail(err, r, -1, "metric %s does not parse", metric_str(m, m->name));
 		break;
 	default:
-		hpm_diag_fail(err, r, -1, "metric %s: an event count could not be read", m->name);
+		hpm_diag_fail(err, r, -1, "metric %s: an event count could not be read",
+		              metric_str(m, m->name));
 		break;
 	}
 }
@@ -1037,7 +1043,8 @@ int metric_eval(const struct metric_table *t, const struct metric *m, const stru
 
 double metric_out_of_range_by(const struct metric *m, double value, double err)
 {
-	if (!m->scale_unit || m->scale != 100.0 || strcmp(m->unit, "%") != 0 || isnan(value))
+	if (!m->scale_unit || m->scale != 100.0 || strcmp(metric_str(m, m->unit), "%") != 0 ||
+	    isnan(value))
 		return 0;
 	if (!(err >= METRIC_RANGE_SLACK))
 		err = METRIC_RANGE_SLACK;

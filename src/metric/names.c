@@ -33,5 +33,6 @@ char *metric_display_name(const char *name)
 
 char *metric_node_display_name(const struct metric *m)
 {
-	return display_name(m->name, m->level > 0 || strncmp(m->name, "tma_", 4) == 0);
+	const char *name = metric_str(m, m->name);
+	return display_name(name, m->level > 0 || strncmp(name, "tma_", 4) == 0);
 }

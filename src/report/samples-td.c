@@ -334,7 +334,7 @@ void rs_td_finish(struct rs_report *rs)
 			rs->td_name = xcalloc(set.nr, sizeof(char *));
 			rs->td_parent = xcalloc(set.nr, sizeof(int));
 			for (unsigned k = 0; k < set.nr; k++) {
-				rs->td_name[k] = set.m[k]->name;
+				rs->td_name[k] = metric_str(set.m[k], set.m[k]->name);
 				rs->td_parent[k] = -1;
 				for (unsigned j = 0; j < k && set.m[k]->parent >= 0; j++)
 					if (set.m[j] == &t->metrics[set.m[k]->parent])

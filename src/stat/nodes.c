@@ -11,7 +11,7 @@ const char *stat_node_desc(const struct stat_config *cfg, const struct stat_metr
 	if (!cfg->verbose || !m->bottleneck || !m->level)
 		return NULL;
 	const struct metric *d = m->def;
-	return d && d->description && *d->description ? d->description : NULL;
+	return d && *metric_str(d, d->description) ? metric_str(d, d->description) : NULL;
 }
 
 void stat_print_node_desc(const struct stat_config *cfg, const struct stat_metric *m)

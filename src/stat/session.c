@@ -751,12 +751,12 @@ unsigned hpm_session_metrics_unit(struct hpm_session *s, const struct hpm_count 
 	for (unsigned k = 0; k < nr; k++) {
 		const struct metric *d = s->metrics.m[k];
 		const struct metric_value *v = &s->mvals[k];
-		m[k].name = d->name;
+		m[k].name = metric_str(d, d->name);
 		m[k].def = d;
 		m[k].display = metric_node_display_name(d);
 		m[k].unit = d->share == METRIC_SHARE_SLOTS    ? "% slots"
 		            : d->share == METRIC_SHARE_CYCLES ? "% cycles"
-		                                              : d->unit;
+		                                              : metric_str(d, d->unit);
 		m[k].level = d->level;
 		m[k].parent = -1;
 		m[k].under = metric_set_under(&s->metrics, k);

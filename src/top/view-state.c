@@ -50,14 +50,17 @@ static const struct metric_table *metrics_of(const struct hpm_session *s)
 static char *join_children(const struct metric_table *t, const struct metric *m)
 {
 	/* the focus itself, so its value shows above its children */
-	size_t len = strlen(m->name) + 2;
-	for (unsigned i = 0; i < m->nr_children; i++)
-		len += strlen(metric_child(t, m, i)->name) + 1;
-	char *s = xmalloc(len);
-	strcpy(s, m->name);
+	size_t len = strlen(metric_str(m, m->name)) + 2;
 	for (unsigned i = 0; i < m->nr_children; i++) {
+		const struct metric *c = metric_child(t, m, i);
+		len += strlen(metric_str(c, c->name)) + 1;
+	}
+	char *s = xmalloc(len);
+	strcpy(s, metric_str(m, m->name));
+	for (unsigned i = 0; i < m->nr_children; i++) {
+		const struct metric *c = metric_child(t, m, i);
 		strcat(s, ",");
-		strcat(s, metric_child(t, m, i)->name);
+		strcat(s, metric_str(c, c->name));
 	}
 	return s;
 }
@@ -172,7 +175,7 @@ static unsigned user_metrics(const struct top_opts *o, const struct hpm_session 
 	if (o->metrics && metric_set_add(&set, o->metrics, &merr) == 0) {
 		*names = xcalloc(set.nr ? set.nr : 1, sizeof(char *));
 		for (unsigned k = 0; k < set.nr; k++)
-			(*names)[n++] = set.m[k]->name;
+			(*names)[n++] = metric_str(set.m[k], set.m[k]->name);
 	}
 	metric_set_free(&set);
 	return n;
@@ -274,7 +277,7 @@ int top_model_drill(struct top_model *m, char *err, size_t errlen)
 		snprintf(err, errlen, "already at the deepest level");
 		return -1;
 	}
-	m->focus[m->depth++] = b->name;
+	m->focus[m->depth++] = metric_str(b, b->name);
 	if (top_model_reprogram(m, err, errlen)) {
 		m->depth--;
 		return -1;
@@ -366,11 +369,13 @@ static bool in_focus(const struct top_model *m, const char *name)
 		return false;
 	const struct metric_table *t = metrics_of(&m->s);
 	const struct metric *f = metric_by_name(t, m->focus[m->depth - 1]);
-	if (!strcmp(f->name, name))
+	if (!strcmp(metric_str(f, f->name), name))
 		return true;
-	for (unsigned i = 0; i < f->nr_children; i++)
-		if (!strcmp(metric_child(t, f, i)->name, name))
+	for (unsigned i = 0; i < f->nr_children; i++) {
+		const struct metric *c = metric_child(t, f, i);
+		if (!strcmp(metric_str(c, c->name), name))
 			return true;
+	}
 	return false;
 }
 
@@ -477,7 +482,8 @@ static void fill_nodes(struct top_model *m, struct top_frame *f, struct stat_met
 		n->bottleneck = ms[k].bottleneck;
 		n->multiplexed = ms[k].multiplexed;
 		n->out_of_range = ms[k].out_of_range;
-		n->drilled = in_focus(m, ms[k].name) && (!focus || strcmp(focus->name, n->name));
+		n->drilled = in_focus(m, ms[k].name) &&
+		             (!focus || strcmp(metric_str(focus, focus->name), n->name));
 		if (n->multiplexed)
 			f->multiplexed = true;
 		/* the drill target: the largest level-1 node, or the largest
@@ -497,7 +503,7 @@ static void fill_nodes(struct top_model *m, struct top_frame *f, struct stat_met
 		const struct metric *p = metric_parent(t, metric_by_name(t, f->nodes[i].name));
 		f->nodes[i].parent = -1;
 		for (unsigned j = 0; p && j < f->nnodes; j++)
-			if (!strcmp(f->nodes[j].name, p->name))
+			if (!strcmp(f->nodes[j].name, metric_str(p, p->name)))
 				f->nodes[i].parent = (int)j;
 	}
 	/* depth-first order, so drilled children sit under their parent */

@@ -397,8 +397,8 @@ static void test_core(const struct core *c)
 	for (unsigned k = 0; k < set.nr; k++) {
 		sum += vals[k].value;
 		bool marked = (vals[k].flags & METRIC_F_BOTTLENECK) != 0;
-		bool want = strcmp(set.m[k]->name, c->bottleneck) == 0;
-		tap_ok(marked == want, "%s: %s %s", core, set.m[k]->name,
+		bool want = strcmp(metric_str(set.m[k], set.m[k]->name), c->bottleneck) == 0;
+		tap_ok(marked == want, "%s: %s %s", core, metric_str(set.m[k], set.m[k]->name),
 		       want ? "is the bottleneck (<==)" : "is not marked");
 	}
 	if (c->share == METRIC_SHARE_SLOTS)
@@ -419,11 +419,12 @@ static void test_core(const struct core *c)
 	int l1d = metric_set_find(&set, metric_by_name(t, "l1d_cache_mpki"));
 	int load = metric_set_find(&set, metric_by_name(t, "load_percentage"));
 	tap_ok(mpki > fe_at && metric_set_under(&set, (unsigned)mpki) == fe_at,
-	       "%s: branch_mpki (Branch_Effectiveness) is listed under %s", core, fe->name);
+	       "%s: branch_mpki (Branch_Effectiveness) is listed under %s", core,
+	       metric_str(fe, fe->name));
 	tap_ok(l1d > be_at && metric_set_under(&set, (unsigned)l1d) == be_at &&
 	           metric_set_under(&set, (unsigned)load) == be_at,
 	       "%s: l1d_cache_mpki and load_percentage (L1D, Operation_Mix) are under %s", core,
-	       be->name);
+	       metric_str(be, be->name));
 	tap_ok(metric_set_under(&set, (unsigned)fe_at) == -1, "%s: a node is under no node", core);
 	struct metric_value *all = calloc(set.nr, sizeof(*all));
 	bool stage2_marked = false;

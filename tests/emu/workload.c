@@ -206,7 +206,8 @@ static bool vector_ok(const uint8_t *const vals[KMH_NR_BANKS], unsigned instret)
 		        vals[b][0]);
 		for (unsigned i = 0; i < kmh_table_v2.banks[b].nr_events; i++) {
 			REQUIRE(vals[b][i] <= 63, "%s:%s = %u", kmh_table_v2.banks[b].name,
-			        kmh_table_v2.banks[b].events[i].name, vals[b][i]);
+			        kmh_str(&kmh_table_v2, kmh_table_v2.banks[b].events[i].name),
+			        vals[b][i]);
 			s.v[b][i] = vals[b][i];
 		}
 	}
@@ -514,11 +515,13 @@ static void test_long_run(const struct emu_profile *p)
 					if (r.vals[b][i] && !emu_profile_produces(p, b, i) &&
 					    vectors_ok) {
 						vectors_ok = false;
-						snprintf(first_bad, sizeof(first_bad),
-						         "%s:%s is not produced but is %u",
-						         kmh_table_v2.banks[b].name,
-						         kmh_table_v2.banks[b].events[i].name,
-						         r.vals[b][i]);
+						snprintf(
+						    first_bad, sizeof(first_bad),
+						    "%s:%s is not produced but is %u",
+						    kmh_table_v2.banks[b].name,
+						    kmh_str(&kmh_table_v2,
+						            kmh_table_v2.banks[b].events[i].name),
+						    r.vals[b][i]);
 					}
 		} else if (memcmp(seen.vals[r.key], r.vals, sizeof(r.vals)) != 0 ||
 		           seen.instret[r.key] != r.instret) {

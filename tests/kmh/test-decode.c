@@ -19,7 +19,8 @@ static void test_fields(void)
 	tap_ok(d.modes == KMH_MODES_DEFAULT && !d.of && d.reserved_bits == 0,
 	       "MINH alone counts U, S, VU, VS");
 	tap_is_str(d.expr, "INST_SPEC + RECOVERY_BUBBLE", "named expression");
-	tap_is_str(d.ev[0] ? d.ev[0]->name : NULL, "INST_SPEC", "EVENT0 named from the bank");
+	tap_is_str(d.ev[0] ? kmh_str(d.table, d.ev[0]->name) : NULL, "INST_SPEC",
+	           "EVENT0 named from the bank");
 
 	kmh_decode(&kmh_table_v2, UINT64_C(0x0000030000000001), KMH_BANK_FRONTEND, &d);
 	tap_ok(d.op_reserved[0] && d.op[0] == 3 && !d.op_reserved[1],
@@ -48,12 +49,12 @@ static void test_fields(void)
 			          kmh_mhpmevent_op(enc.value, f) == want;
 			if (!ok) {
 				wrong++;
-				tap_diag("OP_TYPE%u = %u: decoded as %u (%s), want %u", f, v, d.op_hw[f],
-				         d.expr, want);
+				tap_diag("OP_TYPE%u = %u: decoded as %u (%s), want %u", f, v,
+				         d.op_hw[f], d.expr, want);
 			}
 		}
-	tap_ok(wrong == 0, "every value of each OP_TYPE field: the op the counter executes (%u wrong)",
-	       wrong);
+	tap_ok(wrong == 0,
+	       "every value of each OP_TYPE field: the op the counter executes (%u wrong)", wrong);
 	for (unsigned v = 0; v < 32; v++) {
 		kmh_decode(&kmh_table_v2, (uint64_t)v << 50, KMH_BANK_NONE, &d);
 		bool legal = v == 0 || v == 1 || v == 2 || v == 4;
@@ -133,8 +134,9 @@ static void test_round_trip(void)
 	for (int b = 0; b < KMH_NR_BANKS; b++) {
 		const struct kmh_bank_desc *d = &kmh_table_v2.banks[b];
 		for (unsigned i = 0; i < d->nr_events + d->nr_aliases; i++) {
-			const char *name = i < d->nr_events ? d->events[i].name
-			                                    : d->aliases[i - d->nr_events].name;
+			const char *name = kmh_str(
+			    &kmh_table_v2, i < d->nr_events ? d->events[i].name
+			                                    : d->aliases[i - d->nr_events].name);
 			for (unsigned m = 0; m < sizeof(mods) / sizeof(mods[0]); m++) {
 				char expr[160];
 				struct kmh_encoding e1, e2;

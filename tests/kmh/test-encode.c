@@ -310,8 +310,9 @@ static void render(const struct texpr *e, int bank, char *buf, size_t len, size_
 	if (e->op < 0) {
 		/* alternate between names and BANK:INDEX forms */
 		if (rng() & 1)
-			*n += (size_t)snprintf(buf + *n, len - *n, "%s",
-			                       kmh_table_v2.banks[bank].events[e->index].name);
+			*n += (size_t)snprintf(
+			    buf + *n, len - *n, "%s",
+			    kmh_str(&kmh_table_v2, kmh_table_v2.banks[bank].events[e->index].name));
 		else
 			*n += (size_t)snprintf(buf + *n, len - *n, "%s:%u",
 			                       kmh_table_v2.banks[bank].name, e->index);

@@ -102,10 +102,10 @@ static void test_against_tsv(const struct kmh_table *t, const char *path, unsign
 		} else {
 			snprintf(want, sizeof(want), "%s", r->name);
 		}
-		if (!e || strcmp(e->name, want) != 0 || e->index != r->index) {
+		if (!e || strcmp(kmh_str(t, e->name), want) != 0 || e->index != r->index) {
 			bad++;
 			tap_diag("TSV %s %u %s: table has %s", r->bank, r->index, r->name,
-			         e ? e->name : "nothing");
+			         e ? kmh_str(t, e->name) : "nothing");
 		}
 		/* the plain name of a repeated one must be an alias of all its rows */
 		if (dup > 1 && kth[i] == 0) {
@@ -151,8 +151,9 @@ static void test_document_names(const char *path)
 			continue;
 		}
 		size_t len = strlen(rows[i].name);
-		if (strncmp(e->name, rows[i].name, len) == 0 &&
-		    (e->name[len] == '\0' || e->name[len] == '.'))
+		if (strncmp(kmh_str(&kmh_table_v2, e->name), rows[i].name, len) == 0 &&
+		    (kmh_str(&kmh_table_v2, e->name)[len] == '\0' ||
+		     kmh_str(&kmh_table_v2, e->name)[len] == '.'))
 			continue;
 		/* a renamed row: its old name is a deprecated name of this index */
 		renamed++;
@@ -160,7 +161,7 @@ static void test_document_names(const char *path)
 		    kmh_event_by_name(&kmh_table_v2, bank, rows[i].name) != e) {
 			bad++;
 			tap_diag("document's %s %u %s: no deprecated name of %s", rows[i].bank,
-			         rows[i].index, rows[i].name, e->name);
+			         rows[i].index, rows[i].name, kmh_str(&kmh_table_v2, e->name));
 		}
 	}
 	tap_ok(n == 367 && bad == 0,
@@ -170,7 +171,8 @@ static void test_document_names(const char *path)
 	tap_is_u64(renamed, 1, "one row renamed since the document (frontend 23)");
 	const struct kmh_event *e =
 	    kmh_event_by_name(&kmh_table_v2, KMH_BANK_FRONTEND, "icache_miss_cnt");
-	tap_ok(e && e->index == 23 && strcmp(e->name, "icache_miss_bubble") == 0,
+	tap_ok(e && e->index == 23 &&
+	           strcmp(kmh_str(&kmh_table_v2, e->name), "icache_miss_bubble") == 0,
 	       "icache_miss_cnt is frontend 23, icache_miss_bubble");
 }
 
@@ -188,7 +190,7 @@ static void test_rtl_facts(void)
 	facts[nf++] = (struct fact){KMH_BANK_FRONTEND, 20, KMH_RTL_ZERO, 0};
 	facts[nf++] = (struct fact){KMH_BANK_FRONTEND, 24, KMH_RTL_ZERO, 0};
 	facts[nf++] = (struct fact){KMH_BANK_BACKEND, 43, KMH_RTL_ZERO, 0};
-	for (unsigned i = 73; i <= 94; i++) /* the IssueQueue*_full events */
+	for (unsigned i = 73; i <= 94; i++)        /* the IssueQueue*_full events */
 		if (i != 77 && i != 81 && i != 85) /* issueQueue_enq_fire_cnt */
 			facts[nf++] = (struct fact){KMH_BANK_BACKEND, i, KMH_RTL_INVERSE, 0};
 	for (unsigned sl = 0; sl < 4; sl++) { /* 17 events a slice after noEvent */
@@ -245,15 +247,21 @@ static void test_name_aliases(void)
 			const struct kmh_name_alias *na = &d->names[i];
 			const struct kmh_event *e = kmh_event_by_index(&kmh_table_v2, b, na->index);
 			names++;
-			bool ok = e && strcmp(e->name, na->alias_of) == 0 && na->brief[0] &&
-			          na->description[0];
+			bool ok = e &&
+			          strcmp(kmh_str(&kmh_table_v2, e->name),
+			                 kmh_str(&kmh_table_v2, na->alias_of)) == 0 &&
+			          kmh_str(&kmh_table_v2, na->brief)[0] &&
+			          kmh_str(&kmh_table_v2, na->description)[0];
 			for (unsigned j = 0; ok && j < d->nr_events; j++)
-				ok = strcmp(d->events[j].name, na->name) != 0;
+				ok = strcmp(kmh_str(&kmh_table_v2, d->events[j].name),
+				            kmh_str(&kmh_table_v2, na->name)) != 0;
 			struct kmh_encoding enc;
 			struct hpm_diag err;
-			ok = ok && kmh_encode(&kmh_table_v2, na->name, &enc, &err) == 0 &&
+			ok = ok &&
+			     kmh_encode(&kmh_table_v2, kmh_str(&kmh_table_v2, na->name), &enc,
+			                &err) == 0 &&
 			     enc.value == (na->index | KMH_MINH) && enc.bank == b;
-			ready += strstr(na->name, "_ready") != NULL;
+			ready += strstr(kmh_str(&kmh_table_v2, na->name), "_ready") != NULL;
 			bad += !ok;
 		}
 	}
@@ -265,7 +273,7 @@ static void test_name_aliases(void)
 	const struct kmh_alias *full =
 	    kmh_alias_by_name(&kmh_table_v2, KMH_BANK_BACKEND, "IssueQueueLdu_full");
 	tap_ok(a && full && a->code == full->code && a->alias_of &&
-	           strcmp(a->alias_of, "IssueQueueLdu_full") == 0,
+	           strcmp(kmh_str(&kmh_table_v2, a->alias_of), "IssueQueueLdu_full") == 0,
 	       "IssueQueueLdu_ready is the same ADD as IssueQueueLdu_full");
 }
 
@@ -299,17 +307,22 @@ static void test_validator(void)
 		unsigned bad_name = 0, bad_desc = 0, bad_idx = 0, dup_name = 0;
 		for (unsigned i = 0; i < d->nr_events; i++) {
 			const struct kmh_event *e = &d->events[i];
-			bad_name += !valid_name(e->name);
-			bad_desc += !e->brief[0] || !e->description[0] ||
-			            e->brief[strlen(e->brief) - 1] == ' ';
+			bad_name += !valid_name(kmh_str(&kmh_table_v2, e->name));
+			bad_desc +=
+			    !kmh_str(&kmh_table_v2, e->brief)[0] ||
+			    !kmh_str(&kmh_table_v2, e->description)[0] ||
+			    kmh_str(&kmh_table_v2,
+			            e->brief)[strlen(kmh_str(&kmh_table_v2, e->brief)) - 1] == ' ';
 			bad_idx += e->index != i || e->bank != b || e->index > KMH_EVENT_MASK;
 			for (unsigned j = 0; j < i; j++)
-				dup_name += strcmp(d->events[j].name, e->name) == 0;
+				dup_name += strcmp(kmh_str(&kmh_table_v2, d->events[j].name),
+				                   kmh_str(&kmh_table_v2, e->name)) == 0;
 			for (unsigned j = 0; j < d->nr_aliases; j++)
-				dup_name += strcmp(d->aliases[j].name, e->name) == 0;
+				dup_name += strcmp(kmh_str(&kmh_table_v2, d->aliases[j].name),
+				                   kmh_str(&kmh_table_v2, e->name)) == 0;
 		}
-		tap_ok(strcmp(d->events[0].name, "noEvent") == 0, "%s: index 0 is noEvent",
-		       d->name);
+		tap_ok(strcmp(kmh_str(&kmh_table_v2, d->events[0].name), "noEvent") == 0,
+		       "%s: index 0 is noEvent", d->name);
 		tap_ok(bad_name == 0, "%s: every name is an identifier (%u bad)", d->name,
 		       bad_name);
 		tap_ok(bad_desc == 0, "%s: every event has descriptions (%u bad)", d->name,
@@ -329,15 +342,18 @@ static void test_validator(void)
 				want |= UINT64_C(4) << 45;
 			if (a->nr >= 3)
 				want |= UINT64_C(4) << 50;
-			bool ok = a->code == want && a->nr >= 2 && a->nr <= 4 && a->brief[0];
+			bool ok = a->code == want && a->nr >= 2 && a->nr <= 4 &&
+			          kmh_str(&kmh_table_v2, a->brief)[0];
 			for (unsigned k = 0; ok && k < a->nr; k++) {
 				char inst[128];
 				/* another name of an alias keeps that alias's instances */
-				snprintf(inst, sizeof(inst), "%s.%u", a->alias_of ? a->alias_of : a->name,
+				snprintf(inst, sizeof(inst), "%s.%u",
+				         a->alias_of ? kmh_str(&kmh_table_v2, a->alias_of)
+				                     : kmh_str(&kmh_table_v2, a->name),
 				         k);
 				const struct kmh_event *e =
 				    kmh_event_by_index(&kmh_table_v2, (int)b, a->index[k]);
-				ok = e && strcmp(e->name, inst) == 0 &&
+				ok = e && strcmp(kmh_str(&kmh_table_v2, e->name), inst) == 0 &&
 				     (k == 0 || a->index[k] > a->index[k - 1]);
 			}
 			bad_alias += !ok;
@@ -345,7 +361,7 @@ static void test_validator(void)
 			struct kmh_encoding enc;
 			struct hpm_diag err;
 			char q[160];
-			snprintf(q, sizeof(q), "%s:%s", d->name, a->name);
+			snprintf(q, sizeof(q), "%s:%s", d->name, kmh_str(&kmh_table_v2, a->name));
 			if (kmh_encode(&kmh_table_v2, q, &enc, &err) != 0 ||
 			    enc.value != (want | KMH_MINH))
 				bad_alias++;

@@ -174,7 +174,8 @@ static void test_table(void)
 		bool good = e != NULL;
 		for (unsigned k = 0; e && k < mexpr_nr_names(e); k++)
 			if (!is_known(mexpr_name(e, k))) {
-				tap_diag("%s: unknown name %s", m->name, mexpr_name(e, k));
+				tap_diag("%s: unknown name %s", metric_str(m, m->name),
+				         mexpr_name(e, k));
 				good = false;
 			}
 		if (m->threshold) {
@@ -183,9 +184,10 @@ static void test_table(void)
 			for (unsigned k = 0; t && k < mexpr_nr_names(t); k++)
 				good = good && is_known(mexpr_name(t, k));
 		}
-		good = good && m->brief[0] && m->description[0] && m->unit;
+		good = good && metric_str(m, m->brief)[0] && metric_str(m, m->description)[0] &&
+		       m->unit;
 		tap_ok(good, "%s parses and names only metrics, events, cycles, instructions",
-		       m->name);
+		       metric_str(m, m->name));
 	}
 }
 
@@ -216,10 +218,11 @@ static void test_tree(void)
 	for (size_t i = 0; i < sizeof(tree) / sizeof(tree[0]); i++) {
 		const struct metric *m = metric_by_name(T, tree[i].name);
 		const struct metric *p = m ? metric_parent(T, m) : NULL;
-		bool good = m && m->level == tree[i].level && m->share == tree[i].share &&
-		            (tree[i].parent ? p && !strcmp(p->name, tree[i].parent) : !p) &&
-		            m->threshold && !strcmp(m->scale_unit, "100%") && m->scale == 100 &&
-		            !strcmp(m->unit, "%");
+		bool good =
+		    m && m->level == tree[i].level && m->share == tree[i].share &&
+		    (tree[i].parent ? p && !strcmp(metric_str(p, p->name), tree[i].parent) : !p) &&
+		    m->threshold && !strcmp(metric_str(m, m->scale_unit), "100%") &&
+		    m->scale == 100 && !strcmp(metric_str(m, m->unit), "%");
 		if (m && p) {
 			bool listed = false;
 			for (unsigned k = 0; k < p->nr_children; k++)
@@ -241,10 +244,10 @@ static void test_tree(void)
 	tap_ok(M("ipc")->level == 0 && M("ipc")->parent == -1 &&
 	           M("ipc")->share == METRIC_SHARE_NONE,
 	       "ipc is outside the tree");
-	tap_ok(!strcmp(M("tma_l2_bound")->threshold,
+	tap_ok(!strcmp(metric_str(M("tma_l2_bound"), M("tma_l2_bound")->threshold),
 	               "tma_l2_bound > 0.05 & (tma_memory_bound > 0.2 & tma_backend_bound > 0.2)"),
 	       "thresholds follow Intel's (tma_l2_bound)");
-	tap_ok(!strcmp(M("tma_bad_speculation")->expr,
+	tap_ok(!strcmp(metric_str(M("tma_bad_speculation"), M("tma_bad_speculation")->expr),
 	               "((INST_SPEC + RECOVERY_BUBBLE) - rob_commitInstr) / (6 * cycles)"),
 	       "bad speculation keeps INST_SPEC + RECOVERY_BUBBLE visible");
 	tap_ok(metric_in_group(M("tma_l1_bound"), "topdownl3") &&
@@ -262,7 +265,7 @@ static bool set_is(const struct metric_set *s, const char *const *names, unsigne
 	if (s->nr != n)
 		return false;
 	for (unsigned i = 0; i < n; i++)
-		if (strcmp(s->m[i]->name, names[i]) != 0)
+		if (strcmp(metric_str(s->m[i], s->m[i]->name), names[i]) != 0)
 			return false;
 	return true;
 }
@@ -300,11 +303,12 @@ static void test_select(void)
 	       "-M: no duplicates");
 	metric_set_free(&s);
 	tap_ok(metric_set_add(&s, "topdownl2", &err) == 0 && s.nr == 6 &&
-	           !strcmp(s.m[0]->name, "tma_fetch_latency"),
+	           !strcmp(metric_str(s.m[0], s.m[0]->name), "tma_fetch_latency"),
 	       "-M topdownl2: case ignored, table order");
 	metric_set_free(&s);
 	tap_ok(metric_set_add(&s, "IPC,tma_memory_bound_group", &err) == 0 && s.nr == 6 &&
-	           !strcmp(s.m[0]->name, "ipc") && !strcmp(s.m[1]->name, "tma_l1_bound"),
+	           !strcmp(metric_str(s.m[0], s.m[0]->name), "ipc") &&
+	           !strcmp(metric_str(s.m[1], s.m[1]->name), "tma_l1_bound"),
 	       "-M: a metric and a group");
 	metric_set_free(&s);
 	tap_ok(metric_set_add(&s, "tma_frontend", &err) == METRIC_EUNKNOWN && s.nr == 0 &&
@@ -589,7 +593,8 @@ static const char *marked(const struct metric_set *s, const struct metric_value 
 	for (unsigned i = 0; i < s->nr; i++)
 		if (v[i].flags & METRIC_F_BOTTLENECK) {
 			size_t n = strlen(buf);
-			snprintf(buf + n, len - n, "%s%s%s", n ? " " : "", s->m[i]->name + 4,
+			snprintf(buf + n, len - n, "%s%s%s", n ? " " : "",
+			         metric_str(s->m[i], s->m[i]->name) + 4,
 			         v[i].flags & METRIC_F_BOTTLENECK_LEAF ? "*" : "");
 		}
 	return buf;
@@ -826,13 +831,16 @@ static void test_variants(void)
 		const struct metric *m = &T->metrics[i];
 		const struct metric *src = metric_variant_source(T, m);
 		if (metric_has_variants(T, m))
-			own += strcmp(m->name, "tma_bad_speculation") == 0 ? 1 : 100;
+			own += strcmp(metric_str(m, m->name), "tma_bad_speculation") == 0 ? 1 : 100;
 		if (src)
-			follow += strcmp(src->name, "tma_bad_speculation") == 0 ? 1 : 100;
+			follow += strcmp(metric_str(src, src->name), "tma_bad_speculation") == 0
+			              ? 1
+			              : 100;
 	}
 	tap_ok(own == 1, "only tma_bad_speculation has a formula of its own per variant");
 	tap_ok(follow == 3, "backend bound, branch mispredicts and machine clears follow it");
-	tap_ok(!strcmp(metric_in_variant(T, M("tma_bad_speculation"), 1)->expr,
+	tap_ok(!strcmp(metric_str(metric_in_variant(T, M("tma_bad_speculation"), 1),
+	                          metric_in_variant(T, M("tma_bad_speculation"), 1)->expr),
 	               "((INST_SPEC + 6 * RECOVERY_BUBBLE) - rob_commitInstr) / (6 * cycles)"),
 	       "slots: Bad Speculation is (INST_SPEC + 6 * RECOVERY_BUBBLE - retired) / slots");
 	for (const struct count *w = want_a; w->name; w++) {

@@ -17,7 +17,8 @@ static const char *names(const struct metric_set *s, char *buf, size_t len)
 	buf[0] = '\0';
 	for (unsigned i = 0; i < s->nr; i++) {
 		size_t n = strlen(buf);
-		snprintf(buf + n, len - n, "%s%s", n ? " " : "", s->m[i]->name + 4);
+		snprintf(buf + n, len - n, "%s%s", n ? " " : "",
+		         metric_str(s->m[i], s->m[i]->name) + 4);
 	}
 	return buf;
 }
@@ -125,7 +126,8 @@ static void test_bottleneck(void)
 	for (unsigned i = 0; i < s.nr; i++)
 		if (v[i].flags & METRIC_F_BOTTLENECK) {
 			size_t n = strlen(buf);
-			snprintf(buf + n, sizeof(buf) - n, "%s%s%s", n ? " " : "", s.m[i]->name + 4,
+			snprintf(buf + n, sizeof(buf) - n, "%s%s%s", n ? " " : "",
+			         metric_str(s.m[i], s.m[i]->name) + 4,
 			         v[i].flags & METRIC_F_BOTTLENECK_LEAF ? "*" : "");
 		}
 	tap_is_str(buf, "memory_bound l3_bound*",

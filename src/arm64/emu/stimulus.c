@@ -48,7 +48,8 @@ static const struct arm64_event *table_by_name(const struct arm64_event *ev, uns
                                                const char *s, size_t len)
 {
 	for (unsigned i = 0; i < n; i++)
-		if (strlen(ev[i].name) == len && strncasecmp(ev[i].name, s, len) == 0)
+		if (strlen(arm64_str(ev[i].name)) == len &&
+		    strncasecmp(arm64_str(ev[i].name), s, len) == 0)
 			return &ev[i];
 	return NULL;
 }
@@ -60,7 +61,7 @@ const char *arm_src_event_name(const struct arm64_core *core, uint16_t code)
 		e = table_by_code(core->events, core->nr_events, code);
 	if (!e)
 		e = table_by_code(arm64_std_events, arm64_nr_std_events, code);
-	return e ? e->name : NULL;
+	return e ? arm64_str(e->name) : NULL;
 }
 
 const char *arm_src_event_label(const struct arm64_core *core, uint16_t code, char *buf, size_t len)

@@ -8,7 +8,9 @@
  * metrics.json is the metric generator's, not read here. It refuses what
  * it cannot trust: an unknown ArchStdEvent, an event without a name or
  * number, a number above 0xFFFF, a name or number twice in one core, a
- * mapfile row whose directory does not exist. The C text reaches stdout
+ * mapfile row whose directory does not exist. The events' texts go into
+ * one string pool, arm64_event_strings, and the tables hold offsets into
+ * it (events.h says why). The C text reaches stdout
  * only when everything passed, so a refused table never leaves half a
  * file behind.
  *
@@ -28,6 +30,7 @@
 #include <jansson.h>
 
 #include "gen/gen-die.h"
+#include "gen/gen-pool.h"
 
 #define MAX_EVENTS 4096
 #define MAX_FILES  64
@@ -41,6 +44,14 @@ struct ev {
 static const char *prog = "arm64-jevents";
 static const char *cur_file = "";
 static FILE *out;
+/* the texts of every table, written after them */
+static struct gen_pool pool;
+
+/* The offset of s in the pool, as a table's initialiser. */
+static void put_text(const char *s)
+{
+	fprintf(out, "%" PRIu32, gen_pool_add(&pool, prog, s));
+}
 
 static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 static void die(const char *fmt, ...)
@@ -227,14 +238,23 @@ static void put_events(const char *var, bool is_static, struct ev *list, unsigne
 	fprintf(out, "%sconst struct arm64_event %s[] = {\n", is_static ? "static " : "", var);
 	for (unsigned i = 0; i < n; i++) {
 		fputs("\t{", out);
-		gen_put_cstr(out, list[i].name);
+		put_text(list[i].name);
 		fprintf(out, ", 0x%x, ", list[i].code);
-		gen_put_cstr(out, list[i].topic);
+		put_text(list[i].topic);
 		fputs(", ", out);
-		gen_put_cstr(out, list[i].brief);
+		put_text(list[i].brief);
 		fputs(", ", out);
-		gen_put_cstr(out, list[i].desc ? list[i].desc : list[i].brief);
-		fputs("},\n", out);
+		put_text(list[i].desc ? list[i].desc : list[i].brief);
+		/* the row with its texts, for the reader of the C */
+		fputs("}, /* {", out);
+		gen_put_note_cstr(out, list[i].name);
+		fprintf(out, ", 0x%x, ", list[i].code);
+		gen_put_note_cstr(out, list[i].topic);
+		fputs(", ", out);
+		gen_put_note_cstr(out, list[i].brief);
+		fputs(", ", out);
+		gen_put_note_cstr(out, list[i].desc ? list[i].desc : list[i].brief);
+		fputs("} */\n", out);
 	}
 	fputs("};\n\n", out);
 }
@@ -336,7 +356,9 @@ int main(int argc, char **argv)
 		        i, cores[i].nr);
 	}
 	fputs("};\n", out);
-	fprintf(out, "const unsigned arm64_nr_cores = %u;\n", nr_cores);
+	fprintf(out, "const unsigned arm64_nr_cores = %u;\n\n", nr_cores);
+	gen_pool_put(out, &pool, "arm64_event_strings", 0);
+	gen_pool_free(&pool);
 	fclose(out);
 	fwrite(buf, 1, len, stdout);
 	free(buf);

@@ -61,7 +61,7 @@
 
 /* Where one hart's cycles come from. */
 struct src {
-	struct emu_workload *w; /* profile stream, or NULL with a trace */
+	struct emu_workload *w;         /* profile stream, or NULL with a trace */
 	struct hpm_emu_trace_cursor at; /* trace: where the hart is in it */
 	/* the rest of a run a sample stopped in the middle of, fed first */
 	struct emu_run pend;
@@ -249,7 +249,8 @@ static int vm_create_v3(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm *
 static unsigned v2_index_of(const struct kmh_table *t, int bank, unsigned idx)
 {
 	const struct kmh_event *ev = kmh_event_by_index(t, bank, idx);
-	const struct kmh_event *v2 = ev ? kmh_event_by_name(&kmh_table_v2, bank, ev->name) : NULL;
+	const struct kmh_event *v2 =
+	    ev ? kmh_event_by_name(&kmh_table_v2, bank, kmh_str(t, ev->name)) : NULL;
 	return t == &kmh_table_v2 ? idx : v2 ? v2->index : 0;
 }
 
@@ -664,7 +665,8 @@ static const char *vm_unproduced(const struct hpm_emu_vm *base, const struct hpm
 			continue;
 		const struct kmh_event *ev = kmh_event_by_index(t, c->constraint, idx);
 		if (ev)
-			snprintf(buf, len, "%s:%s", t->banks[c->constraint].name, ev->name);
+			snprintf(buf, len, "%s:%s", t->banks[c->constraint].name,
+			         kmh_str(t, ev->name));
 		else
 			snprintf(buf, len, "%s:%u", t->banks[c->constraint].name, idx);
 		return buf;

@@ -155,7 +155,8 @@ unsigned emu_profile_unproduced(const struct emu_profile *p,
 				if (visit) {
 					snprintf(buf, sizeof(buf), "%s:%s",
 					         kmh_table_v2.banks[b].name,
-					         kmh_table_v2.banks[b].events[i].name);
+					         kmh_str(&kmh_table_v2,
+					                 kmh_table_v2.banks[b].events[i].name));
 					visit(ctx, buf);
 				}
 			}

@@ -27,7 +27,7 @@
 struct wl_layout wl_layout;
 
 #define NPIPE  WL_NR_LOAD_PIPES /* load pipelines */
-#define NSLICE 4 /* L2 slices */
+#define NSLICE 4                /* L2 slices */
 
 /* Flat offsets of every event the model writes, resolved by name. */
 static struct {
@@ -342,7 +342,8 @@ bool wl_model_init(char *err, size_t errlen)
 	}
 	for (unsigned b = 0; b < KMH_NR_BANKS; b++)
 		for (unsigned i = 0; i < wl_layout.nr[b]; i++)
-			names[wl_layout.off[b] + i] = kmh_table_v2.banks[b].events[i].name;
+			names[wl_layout.off[b] + i] =
+			    kmh_str(&kmh_table_v2, kmh_table_v2.banks[b].events[i].name);
 	ev_name_by_off = names;
 	initialized = true;
 	return true;
@@ -485,14 +486,15 @@ static bool derive(const struct wl_params *in, struct wl_params *p, char *err, s
 		sum += p->btype[t];
 	if (p->btype[WL_BR_B] < 0 || sum != p->branches) {
 		str_seterr(err, errlen,
-		        "branches (%d) is not the sum of cond, jump, indirect, call and ret",
-		        p->branches);
+		           "branches (%d) is not the sum of cond, jump, indirect, call and ret",
+		           p->branches);
 		return false;
 	}
 	if (branch_flush && p->btype[p->wrong] < 1) {
-		str_seterr(err, errlen,
-		        "flush = branch needs a committed branch of type %s (the mispredicted one)",
-		        wl_btype_words[p->wrong]);
+		str_seterr(
+		    err, errlen,
+		    "flush = branch needs a committed branch of type %s (the mispredicted one)",
+		    wl_btype_words[p->wrong]);
 		return false;
 	}
 
@@ -780,7 +782,7 @@ bool wl_model_fill(const struct wl_params *in, uint8_t *vals, char *err, size_t 
 	for (unsigned i = 0; i < wl_layout.total; i++) {
 		if (v[i] < 0 || v[i] > 63) {
 			str_seterr(err, errlen, "the parameters give %s = %d, outside 0..63",
-			        ev_name_by_off[i], v[i]);
+			           ev_name_by_off[i], v[i]);
 			ok = false;
 			break;
 		}

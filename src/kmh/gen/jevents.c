@@ -22,6 +22,9 @@
  * where NAME is the table's name (kunminghu-v2) and COMMIT the XiangShan
  * commit its indices come from. Only the mapfile rows whose Filename is
  * openxiangshan/<the folder of the BANK.json files> choose this table.
+ * The rows' texts go into the table's one string pool (kmh_strings) and
+ * the rows hold offsets into it (kmh.h says why); each row is written a
+ * second time in a comment, with its texts, for the reader of the C.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -35,6 +38,7 @@
 #include <jansson.h>
 
 #include "gen/gen-die.h"
+#include "gen/gen-pool.h"
 
 #define MAX_EVENTS 1024 /* EVENTn is 10 bits */
 #define MAX_ROWS   2048
@@ -67,6 +71,8 @@ static void puts_out(const char *s)
 	fputc('\n', out);
 }
 static const char *cur_file;
+/* the texts of the table's rows, written before the table */
+static struct gen_pool pool;
 
 static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 static void die(const char *fmt, ...)
@@ -119,15 +125,69 @@ static int instance_number(const char *name, size_t *baselen)
 	return atoi(dot + 1);
 }
 
+/* One text of a row: its offset in the pool (KMH_NO_TEXT, the pool's first
+ * text "", for NULL), or in the row's comment (note) the text itself. */
+static void emit_text(const char *s, bool note)
+{
+	if (note && s)
+		gen_put_note_cstr(out, s);
+	else if (note)
+		fputs("NULL", out);
+	else if (!s)
+		fputs("KMH_NO_TEXT", out);
+	else
+		fprintf(out, "%" PRIu32, gen_pool_add(&pool, prog, s));
+}
+
 /* A row's name, brief and description, as the first three initialisers of
  * every table's entries. */
-static void emit_texts(const struct row *r)
+static void emit_texts(const struct row *r, bool note)
 {
-	gen_put_cstr(out, r->name);
+	emit_text(r->name, note);
 	fputs(", ", out);
-	gen_put_cstr(out, r->brief);
+	emit_text(r->brief, note);
 	fputs(", ", out);
-	gen_put_cstr(out, r->desc);
+	emit_text(r->desc, note);
+}
+
+static void emit_bank_enum(const char *bank)
+{
+	fputs("KMH_BANK_", out);
+	for (const char *p = bank; *p; p++)
+		fputc_out(toupper((unsigned char)*p));
+}
+
+/* The initialisers of a row of each table (note: the comment's). */
+static void emit_event(const struct row *r, unsigned idx, const char *bank, bool note)
+{
+	emit_texts(r, note);
+	fprintf(out, ", %u, ", idx);
+	emit_bank_enum(bank);
+	const char *rtl = !r->rtl                            ? "KMH_RTL_COUNTS"
+	                  : strcmp(r->rtl, "zero") == 0      ? "KMH_RTL_ZERO"
+	                  : strcmp(r->rtl, "undefined") == 0 ? "KMH_RTL_UNDEFINED"
+	                  : strcmp(r->rtl, "inverse") == 0   ? "KMH_RTL_INVERSE"
+	                                                     : "KMH_RTL_SAME";
+	fprintf(out, ", %s, %u", rtl, r->same_as);
+}
+
+static void emit_name(const struct row *r, bool note)
+{
+	emit_texts(r, note);
+	fputs(", ", out);
+	emit_text(r->alias_of, note);
+	fprintf(out, ", %u, %s", (unsigned)r->code, r->deprecated ? "true" : "false");
+}
+
+static void emit_alias(const struct row *r, const char *bank, bool note)
+{
+	emit_texts(r, note);
+	fprintf(out, ", UINT64_C(0x%" PRIx64 "), ", r->code);
+	emit_bank_enum(bank);
+	fprintf(out, ", %u, {%u, %u, %u, %u}, ", r->nr_inst, r->inst[0], r->inst[1], r->inst[2],
+	        r->inst[3]);
+	emit_text(r->alias_of, note);
+	fprintf(out, ", %s", r->deprecated ? "true" : "false");
 }
 
 /* The encoding the expression encoder gives for NAME.0 + ... + NAME.n-1:
@@ -209,7 +269,8 @@ static void read_rows(json_t *root, struct bank *b)
 			die("event '%s': RtlCounts belongs on the row AliasOf names", r->name);
 		if (r->rtl && strcmp(r->rtl, "zero") != 0 && strcmp(r->rtl, "undefined") != 0 &&
 		    strcmp(r->rtl, "inverse") != 0 && strncmp(r->rtl, "same:", 5) != 0)
-			die("event '%s': RtlCounts '%s' is not zero, undefined, inverse or same:NAME",
+			die("event '%s': RtlCounts '%s' is not zero, undefined, inverse or "
+			    "same:NAME",
 			    r->name, r->rtl);
 		unsigned f, l;
 		parse_counters(get_str(o, "Counter", r->name), r->name, &f, &l);
@@ -326,8 +387,8 @@ static void check_aliases(struct bank *b)
 			if (!rows[j].alias_of && strcmp(rows[j].name, r->alias_of) == 0)
 				t = &rows[j];
 		if (!t)
-			die("event '%s': AliasOf names '%s', which is no event of this bank", r->name,
-			    r->alias_of);
+			die("event '%s': AliasOf names '%s', which is no event of this bank",
+			    r->name, r->alias_of);
 		if (t->code != r->code)
 			die("event '%s': EventCode differs from that of '%s', its AliasOf", r->name,
 			    t->name);
@@ -362,7 +423,8 @@ static void resolve_rtl_same(struct bank *b)
 				found = true;
 			}
 		if (!found)
-			die("event '%s': RtlCounts names '%s', which is no other event of this bank",
+			die("event '%s': RtlCounts names '%s', which is no other event of this "
+			    "bank",
 			    r->name, twin);
 	}
 }
@@ -379,16 +441,10 @@ static void emit_bank(const struct bank *b, const char *bank)
 	for (unsigned idx = 0; idx < nr_events; idx++) {
 		const struct row *r = &rows[by_index[idx]];
 		fputs("\t{", out);
-		emit_texts(r);
-		fprintf(out, ", %u, KMH_BANK_", idx);
-		for (const char *p = bank; *p; p++)
-			fputc_out(toupper((unsigned char)*p));
-		const char *rtl = !r->rtl                        ? "KMH_RTL_COUNTS"
-		                  : strcmp(r->rtl, "zero") == 0      ? "KMH_RTL_ZERO"
-		                  : strcmp(r->rtl, "undefined") == 0 ? "KMH_RTL_UNDEFINED"
-		                  : strcmp(r->rtl, "inverse") == 0   ? "KMH_RTL_INVERSE"
-		                                                     : "KMH_RTL_SAME";
-		fprintf(out, ", %s, %u},\n", rtl, r->same_as);
+		emit_event(r, idx, bank, false);
+		fputs("}, /* {", out);
+		emit_event(r, idx, bank, true);
+		fputs("} */\n", out);
 	}
 	puts_out("};\n");
 	if (nr_names) {
@@ -399,10 +455,10 @@ static void emit_bank(const struct bank *b, const char *bank)
 			if (!r->alias_of || r->alias)
 				continue;
 			fputs("\t{", out);
-			emit_texts(r);
-			fputs(", ", out);
-			gen_put_cstr(out, r->alias_of);
-			fprintf(out, ", %u, %s},\n", (unsigned)r->code, r->deprecated ? "true" : "false");
+			emit_name(r, false);
+			fputs("}, /* {", out);
+			emit_name(r, true);
+			fputs("} */\n", out);
 		}
 		puts_out("};\n");
 	}
@@ -414,17 +470,10 @@ static void emit_bank(const struct bank *b, const char *bank)
 			if (!r->alias)
 				continue;
 			fputs("\t{", out);
-			emit_texts(r);
-			fprintf(out, ", UINT64_C(0x%" PRIx64 "), KMH_BANK_", r->code);
-			for (const char *p = bank; *p; p++)
-				fputc_out(toupper((unsigned char)*p));
-			fprintf(out, ", %u, {%u, %u, %u, %u}, ", r->nr_inst, r->inst[0],
-			        r->inst[1], r->inst[2], r->inst[3]);
-			if (r->alias_of)
-				gen_put_cstr(out, r->alias_of);
-			else
-				fputs("NULL", out);
-			fprintf(out, ", %s},\n", r->deprecated ? "true" : "false");
+			emit_alias(r, bank, false);
+			fputs("}, /* {", out);
+			emit_alias(r, bank, true);
+			fputs("} */\n", out);
 		}
 		puts_out("};\n");
 	}
@@ -548,6 +597,7 @@ int main(int argc, char **argv)
 	         dbase);
 	if (mapfile)
 		gen_mapfile(mapfile, folder);
+	gen_pool_add(&pool, prog, ""); /* offset 0, KMH_NO_TEXT */
 	for (int i = first; i < argc && nb < 8; i++, nb++) {
 		const char *base = strrchr(argv[i], '/');
 		base = base ? base + 1 : argv[i];
@@ -558,6 +608,8 @@ int main(int argc, char **argv)
 		banks[nb][blen] = '\0';
 		gen_bank(argv[i], banks[nb]);
 	}
+	gen_pool_put(out, &pool, "kmh_strings", 1);
+	gen_pool_free(&pool);
 	fprintf(out, "const struct kmh_table %s = {\n\t", var);
 	gen_put_cstr(out, name);
 	fputs(", ", out);
@@ -570,13 +622,13 @@ int main(int argc, char **argv)
 		fprintf(out,
 		        "] = {\"%s\", KMH_%s_FIRST, KMH_%s_LAST, KMH_%s_NR, kmh_%s_events, "
 		        "KMH_%s_NR_ALIASES, KMH_%s_ALIASES, KMH_%s_NR_NAMES, KMH_%s_NAMES},\n",
-		        banks[i], banks[i], banks[i], banks[i], banks[i], banks[i], banks[i], banks[i],
-		        banks[i]);
+		        banks[i], banks[i], banks[i], banks[i], banks[i], banks[i], banks[i],
+		        banks[i], banks[i]);
 	}
 	if (mapfile)
-		puts_out("\t},\n\tkmh_mapfile, KMH_NR_MAPFILE,\n};");
+		puts_out("\t},\n\tkmh_mapfile, KMH_NR_MAPFILE, kmh_strings,\n};");
 	else
-		puts_out("\t},\n\tNULL, 0,\n};");
+		puts_out("\t},\n\tNULL, 0, kmh_strings,\n};");
 	fclose(out);
 	fwrite(buf, 1, len, stdout);
 	free(buf);
