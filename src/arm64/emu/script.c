@@ -22,6 +22,7 @@
 #include "arm64/emu/trace.h"
 #include "arm64/events.h"
 #include "emukit/script.h"
+#include "emukit/trace.h"
 #include "util/xalloc.h"
 
 #define MAX_WORDS 4096
@@ -46,7 +47,7 @@ static struct arm_emu_pe *cur(struct arm_script *s)
 /* Counts one run on the current PE and records it. */
 static int count_run(struct arm_script *s, const struct arm_emu_run *run, char *err, size_t errlen)
 {
-	struct arm_src_trace_writer *rec = hpm_emu_script_recording(s->core);
+	struct hpm_emu_trace_writer *rec = hpm_emu_script_recording(s->core);
 	char why[256];
 	if (arm_emu_run_check(s->m, run, why, sizeof(why)) != 0) {
 		snprintf(err, errlen, "%s (the %s profile)", why, arm_emu_profile(s->m)->name);
@@ -268,7 +269,7 @@ static int cmd_run(struct hpm_emu_script *core, void *machine, char **w, unsigne
 
 /* The trace `replay` counts, and its path for errors. */
 struct replay_it {
-	const struct arm_src_trace *t;
+	const struct hpm_emu_trace *t;
 	const char *path;
 };
 
@@ -302,7 +303,7 @@ static int cmd_replay(struct hpm_emu_script *core, void *machine, char **w, unsi
 	struct arm_script *s = machine;
 	unsigned errline = 0;
 	char terr[256];
-	struct arm_src_trace *t;
+	struct hpm_emu_trace *t;
 
 	(void)n, (void)line;
 	if (!(t = arm_src_trace_load(w[1], &errline, terr, sizeof(terr)))) {
@@ -310,10 +311,10 @@ static int cmd_replay(struct hpm_emu_script *core, void *machine, char **w, unsi
 		return -1;
 	}
 	struct replay_it it = {t, w[1]};
-	int ret = hpm_emu_script_loop(core, arm_src_trace_nr_runs(t), "runs", replay_steps, &it,
+	int ret = hpm_emu_script_loop(core, hpm_emu_trace_nr_runs(t), "runs", replay_steps, &it,
 	                              err, errlen);
 	arm_emu_forget_source(s->m, t);
-	arm_src_trace_free(t);
+	hpm_emu_trace_free(t);
 	return ret;
 }
 
@@ -415,7 +416,7 @@ static void *trace_open(const char *path, char *err, size_t errlen)
 
 static int trace_close(void *rec, char *err, size_t errlen)
 {
-	return arm_src_trace_writer_close(rec, err, errlen);
+	return hpm_emu_trace_writer_close(rec, err, errlen);
 }
 
 static const struct hpm_emu_script_lang arm_lang = {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "emukit/script.h"
+#include "emukit/trace.h"
 #include "kmh/emu/emu.h"
 #include "kmh/emu/workload.h"
 #include "util/xalloc.h"
@@ -36,7 +37,7 @@ static struct emu_hart *cur(struct emu_script *s)
 /* Counts one run on the current hart and records it. */
 static int feed_run(struct emu_script *s, const struct emu_run *run, char *err, size_t errlen)
 {
-	struct emu_trace_writer *rec = hpm_emu_script_recording(s->core);
+	struct hpm_emu_trace_writer *rec = hpm_emu_script_recording(s->core);
 	if (rec && emu_trace_write(rec, run, err, errlen) < 0)
 		return -1;
 	emu_hart_run(cur(s), run);
@@ -244,17 +245,17 @@ static int cmd_replay(struct hpm_emu_script *core, void *machine, char **w, unsi
 	struct emu_script *s = machine;
 	unsigned errline;
 	char terr[256];
-	struct emu_trace *t;
+	struct hpm_emu_trace *t;
 
 	(void)n, (void)line;
 	if (!(t = emu_trace_load(w[1], &errline, terr, sizeof(terr)))) {
 		hpm_emu_script_trace_error(err, errlen, w[1], errline, terr);
 		return -1;
 	}
-	int ret =
-	    hpm_emu_script_loop(core, emu_trace_nr_runs(t), "runs", replay_steps, t, err, errlen);
+	int ret = hpm_emu_script_loop(core, hpm_emu_trace_nr_runs(t), "runs", replay_steps, t, err,
+	                              errlen);
 	emu_forget_source(s->emu, t);
-	emu_trace_free(t);
+	hpm_emu_trace_free(t);
 	return ret;
 }
 
@@ -330,7 +331,7 @@ static void *trace_open(const char *path, char *err, size_t errlen)
 
 static int trace_close(void *rec, char *err, size_t errlen)
 {
-	return emu_trace_writer_close(rec, err, errlen);
+	return hpm_emu_trace_writer_close(rec, err, errlen);
 }
 
 static const struct hpm_emu_script_lang kmh_lang = {
