@@ -221,42 +221,23 @@ static int cmd_run(struct hpm_emu_script *core, void *machine, char **w, unsigne
 	return ret;
 }
 
-/* Runs of the trace, from run *done on. */
+/* Runs of the trace, from run *done on (hpm_emu_script_cmd_replay). */
 static int replay_steps(void *machine, void *it, uint64_t *done, uint64_t total, unsigned max,
                         unsigned *made, char *err, size_t errlen)
 {
+	const struct hpm_emu_trace *t = ((const struct hpm_emu_script_replay *)it)->trace;
 	uint64_t d = *done;
 	unsigned m = 0;
 
 	for (; m < max && d < total; m++, d++) {
 		struct emu_run run;
-		emu_trace_run_at(it, (size_t)d, &run);
+		emu_trace_run_at(t, (size_t)d, &run);
 		if (feed_run(machine, &run, err, errlen) < 0)
 			return -1;
 	}
 	*done = d;
 	*made = m;
 	return 0;
-}
-
-static int cmd_replay(struct hpm_emu_script *core, void *machine, char **w, unsigned n,
-                      const char *line, char *err, size_t errlen)
-{
-	struct emu_script *s = machine;
-	unsigned errline;
-	char terr[256];
-	struct hpm_emu_trace *t;
-
-	(void)n, (void)line;
-	if (!(t = emu_trace_load(w[1], &errline, terr, sizeof(terr)))) {
-		hpm_emu_script_trace_error(err, errlen, w[1], errline, terr);
-		return -1;
-	}
-	int ret = hpm_emu_script_loop(core, hpm_emu_trace_nr_runs(t), "runs", replay_steps, t, err,
-	                              errlen);
-	emu_forget_source(s->emu, t);
-	hpm_emu_trace_free(t);
-	return ret;
 }
 
 static int cmd_time(struct hpm_emu_script *core, void *machine, char **w, unsigned n,
@@ -311,7 +292,7 @@ static const struct hpm_emu_script_cmd kmh_cmds[] = {
     {"csrc", 3, 3, "csrc CSR VALUE", cmd_csr},
     {"feed", 2, MAX_WORDS, "feed CYCLES [EVENT=VALUE ...] [instret=N]", cmd_feed},
     {"run", 0, 0, NULL, cmd_run},
-    {"replay", 2, 2, "replay FILE", cmd_replay},
+    {"replay", 2, 2, "replay FILE", hpm_emu_script_cmd_replay},
     {"time", 2, 2, "time VALUE | time +DELTA", cmd_time},
     {"pending", 1, 1, "pending", cmd_pending},
     {"expect", 0, 0, NULL, hpm_emu_script_cmd_expect},
@@ -324,14 +305,9 @@ static int parse_number(const char *s, uint64_t *out)
 	return emu_parse_u64(s, out);
 }
 
-static void *trace_open(const char *path, char *err, size_t errlen)
+static void forget_source(void *machine, const void *source)
 {
-	return emu_trace_writer_open(path, err, errlen);
-}
-
-static int trace_close(void *rec, char *err, size_t errlen)
-{
-	return hpm_emu_trace_writer_close(rec, err, errlen);
+	emu_forget_source(((struct emu_script *)machine)->emu, source);
 }
 
 static const struct hpm_emu_script_lang kmh_lang = {
@@ -340,8 +316,9 @@ static const struct hpm_emu_script_lang kmh_lang = {
     .max_words = MAX_WORDS,
     .parse_number = parse_number,
     .number_syntax = "decimal, 0x hex or 0b binary, up to 2^64-1",
-    .trace_open = trace_open,
-    .trace_close = trace_close,
+    .trace_format = &emu_trace_format,
+    .replay_steps = replay_steps,
+    .forget_source = forget_source,
 };
 
 struct emu_script *emu_script_new(struct emu *emu, emu_script_output_fn out, void *ctx)
