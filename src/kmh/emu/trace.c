@@ -7,8 +7,8 @@
  * a stored one becomes a struct emu_run. A line's content is its instret
  * and events; its mode is the run's tag, so identical lines whatever the
  * cycles and mode share one key and a replay runs on the fast path's cache.
- * Each content's events are spread into one dense block of every bank's
- * values (the format's prepare), which a replayed run points into.
+ * Each content's instret and events are spread into one block of every
+ * bank's values (the format's prepare), which a replayed run points into.
  */
 #include "config.h"
 
@@ -123,29 +123,30 @@ static bool event_is_zero(const void *item)
 	return (*(const uint32_t *)item & 63u) == 0;
 }
 
-/* Every bank's values, concatenated in bank order. */
-static size_t dense_size(void)
+/* A content's block: its instret, then every bank's values concatenated in
+ * bank order, so that a replayed run reads one block. */
+static size_t block_size(void)
 {
-	size_t size = 0;
+	size_t size = 1;
 	for (int b = 0; b < KMH_NR_BANKS; b++)
 		size += kmh_table_v2.banks[b].nr_events;
 	return size;
 }
 
-/* The content's events spread into its dense block, which replayed runs
- * point into. */
-static void spread_events(const void *head, const void *items, uint32_t nr, void *block)
+static void fill_block(const void *head, const void *items, uint32_t nr, void *block)
 {
 	const uint32_t *packed = items;
-	unsigned bank_off[KMH_NR_BANKS], off = 0;
-	(void)head;
+	uint8_t *d = block;
+	unsigned bank_off[KMH_NR_BANKS], off = 1;
+
+	d[0] = *(const uint8_t *)head;
 	for (int b = 0; b < KMH_NR_BANKS; b++) {
 		bank_off[b] = off;
 		off += kmh_table_v2.banks[b].nr_events;
 	}
 	for (uint32_t i = 0; i < nr; i++) {
 		uint32_t p = packed[i];
-		((uint8_t *)block)[bank_off[p >> 16] + ((p >> 6) & 0x3ffu)] = (uint8_t)(p & 63u);
+		d[bank_off[p >> 16] + ((p >> 6) & 0x3ffu)] = (uint8_t)(p & 63u);
 	}
 }
 
@@ -161,8 +162,8 @@ const struct hpm_emu_trace_format emu_trace_format = {
     .cmp_item = cmp_event,
     .twice = event_twice,
     .item_is_zero = event_is_zero,
-    .block_size = dense_size,
-    .prepare = spread_events,
+    .block_size = block_size,
+    .prepare = fill_block,
 };
 
 /* ----------------------------------------------------------------- writer */
@@ -223,7 +224,7 @@ void emu_trace_run_at(const struct hpm_emu_trace *t, size_t i, struct emu_run *r
 	run->key = content + 1;
 	run->source = t;
 	run->mode = mode;
-	run->instret = *(const uint8_t *)hpm_emu_trace_head(t, content);
+	run->instret = *d++;
 	for (int b = 0; b < KMH_NR_BANKS; b++) {
 		run->vals[b] = d;
 		d += kmh_table_v2.banks[b].nr_events;
