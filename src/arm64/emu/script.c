@@ -59,12 +59,6 @@ static int count_run(struct arm_script *s, const struct arm_emu_run *run, char *
 	return 0;
 }
 
-static int parse_value(struct arm_script *s, const char *what, const char *word, uint64_t *v,
-                       char *err, size_t errlen)
-{
-	return hpm_emu_script_number(s->core, what, word, v, err, errlen);
-}
-
 /* A register access as the script makes it: external ones through the
  * PMU block, the others at the current EL. */
 static int access_reg(struct arm_script *s, unsigned reg, unsigned idx, bool write, uint64_t *v)
@@ -82,8 +76,8 @@ static int cmd_pe(struct hpm_emu_script *core, void *machine, char **w, unsigned
 	struct arm_script *s = machine;
 	unsigned np = arm_emu_nr_pes(s->m);
 	uint64_t v;
-	(void)core, (void)n, (void)line;
-	if (parse_value(s, "PE number", w[1], &v, err, errlen) < 0)
+	(void)n, (void)line;
+	if (hpm_emu_script_number(core, "PE number", w[1], &v, err, errlen) < 0)
 		return -1;
 	if (v >= np) {
 		snprintf(err, errlen, "no PE %s: there are %u (0..%u; see --pes)", w[1], np,
@@ -152,7 +146,7 @@ static int cmd_mrs_msr(struct hpm_emu_script *core, void *machine, char **w, uns
 	if (hpm_emu_script_want_args(n, write ? 3 : 2, write ? 3 : 2,
 	                             write ? "msr REG VALUE" : "mrs REG", err, errlen) < 0 ||
 	    arm_emu_reg_parse(w[1], &reg, &idx, err, errlen) < 0 ||
-	    (write && parse_value(s, "value", w[2], &v, err, errlen) < 0))
+	    (write && hpm_emu_script_number(core, "value", w[2], &v, err, errlen) < 0))
 		return -1;
 	int exc = access_reg(s, reg, idx, write, &v);
 	if (exc != ARM_EMU_OK)
@@ -338,7 +332,7 @@ static int cmd_expect(struct hpm_emu_script *core, void *machine, char **w, unsi
 			         w[2], arm_emu_exc_name(exc));
 			return -1;
 		}
-		if (parse_value(s, "value", w[2], &want, err, errlen) < 0)
+		if (hpm_emu_script_number(core, "value", w[2], &want, err, errlen) < 0)
 			return -1;
 		if (got != want) {
 			snprintf(err, errlen,

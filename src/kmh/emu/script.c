@@ -44,19 +44,13 @@ static int feed_run(struct emu_script *s, const struct emu_run *run, char *err, 
 	return 0;
 }
 
-static int parse_value(struct emu_script *s, const char *what, const char *word, uint64_t *v,
-                       char *err, size_t errlen)
-{
-	return hpm_emu_script_number(s->core, what, word, v, err, errlen);
-}
-
 static int cmd_hart(struct hpm_emu_script *core, void *machine, char **w, unsigned n,
                     const char *line, char *err, size_t errlen)
 {
 	struct emu_script *s = machine;
 	uint64_t v;
-	(void)core, (void)n, (void)line;
-	if (parse_value(s, "hart number", w[1], &v, err, errlen) < 0)
+	(void)n, (void)line;
+	if (hpm_emu_script_number(core, "hart number", w[1], &v, err, errlen) < 0)
 		return -1;
 	if (v >= emu_nr_harts(s->emu)) {
 		snprintf(err, errlen, "no hart %s: there are %u (0..%u; see --harts)", w[1],
@@ -104,7 +98,7 @@ static int cmd_csr(struct hpm_emu_script *core, void *machine, char **w, unsigne
 		}
 		return 0;
 	}
-	if (parse_value(s, "value", w[2], &v, err, errlen) < 0)
+	if (hpm_emu_script_number(core, "value", w[2], &v, err, errlen) < 0)
 		return -1;
 	if (strcmp(w[0], "csrw") == 0)
 		exc = emu_hart_csr_write(cur(s), mode, csr, v);
@@ -123,8 +117,8 @@ static int cmd_feed(struct hpm_emu_script *core, void *machine, char **w, unsign
 	uint64_t cycles;
 	struct emu_run run;
 
-	(void)core, (void)line;
-	if (parse_value(s, "cycle count", w[1], &cycles, err, errlen) < 0)
+	(void)line;
+	if (hpm_emu_script_number(core, "cycle count", w[1], &cycles, err, errlen) < 0)
 		return -1;
 	/* each feed states all its values: what it does not name delivers 0 */
 	emu_stimulus_clear(s->stim);
@@ -246,8 +240,8 @@ static int cmd_time(struct hpm_emu_script *core, void *machine, char **w, unsign
 	struct emu_script *s = machine;
 	bool rel = w[1][0] == '+';
 	uint64_t v;
-	(void)core, (void)n, (void)line;
-	if (parse_value(s, "time", w[1] + rel, &v, err, errlen) < 0)
+	(void)n, (void)line;
+	if (hpm_emu_script_number(core, "time", w[1] + rel, &v, err, errlen) < 0)
 		return -1;
 	emu_set_time(s->emu, rel ? emu_time(s->emu) + v : v);
 	return 0;
