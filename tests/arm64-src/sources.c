@@ -271,7 +271,8 @@ static void trace_round_trip(const struct arm_src_profile *p)
 	int f1 = mkstemp(t1), f2 = mkstemp(t2);
 	close(f1);
 	close(f2);
-	struct hpm_emu_trace_writer *w = arm_src_trace_writer_open(t1, err, sizeof(err));
+	struct hpm_emu_trace_writer *w =
+	    hpm_emu_trace_writer_open(&arm_src_trace_format, t1, err, sizeof(err));
 	struct arm_src_stream *s = arm_src_stream_new(p, 3);
 	struct arm_emu_run *runs = calloc(20000, sizeof(*runs));
 	for (int i = 0; i < 20000; i++) {
@@ -280,11 +281,12 @@ static void trace_round_trip(const struct arm_src_profile *p)
 	}
 	tap_ok(hpm_emu_trace_writer_close(w, err, sizeof(err)) == 0, "trace written");
 	unsigned line;
-	struct hpm_emu_trace *t = arm_src_trace_load(t1, &line, err, sizeof(err));
+	struct hpm_emu_trace *t =
+	    hpm_emu_trace_load(&arm_src_trace_format, t1, &line, err, sizeof(err));
 	tap_ok(t && hpm_emu_trace_nr_runs(t) == 20000, "trace of %s loads: 20000 runs",
 	       arm_src_profile_name(p));
 	bool same = t != NULL;
-	w = arm_src_trace_writer_open(t2, err, sizeof(err));
+	w = hpm_emu_trace_writer_open(&arm_src_trace_format, t2, err, sizeof(err));
 	for (size_t i = 0; t && i < hpm_emu_trace_nr_runs(t); i++) {
 		struct arm_emu_run r;
 		arm_src_trace_run_at(t, i, &r);
@@ -478,7 +480,8 @@ static void trace_error(const char *text, unsigned want_line, const char *want)
 {
 	char err[320] = "";
 	unsigned line = 99;
-	struct hpm_emu_trace *t = arm_src_trace_parse(text, strlen(text), &line, err, sizeof(err));
+	struct hpm_emu_trace *t =
+	    hpm_emu_trace_parse(&arm_src_trace_format, text, strlen(text), &line, err, sizeof(err));
 	tap_ok(!t && line == want_line && strstr(err, want),
 	       "bad trace: line %u '%s' (got %u '%s')", want_line, want, line, err);
 	hpm_emu_trace_free(t);
@@ -507,9 +510,10 @@ static void trace_tests(void)
 	trace_error(MAGIC "10 0 ns 0 0x0 0x0 0\n\n10 0 ns 0 0x0 0x0 0 x\n", 4, "bad event 'x'");
 	char err[320];
 	unsigned line;
-	tap_ok(!arm_src_trace_load("/nonexistent/t", &line, err, sizeof(err)) &&
-	           strstr(err, "cannot open trace '/nonexistent/t'"),
-	       "missing trace file: %s", err);
+	tap_ok(
+	    !hpm_emu_trace_load(&arm_src_trace_format, "/nonexistent/t", &line, err, sizeof(err)) &&
+	        strstr(err, "cannot open trace '/nonexistent/t'"),
+	    "missing trace file: %s", err);
 }
 
 int main(void)

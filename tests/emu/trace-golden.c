@@ -46,13 +46,15 @@ static char *kmh_rewrite(const char *input, uint64_t *keys, size_t *nr)
 	unsigned line;
 	int fd = mkstemp(tmp);
 	close(fd);
-	struct hpm_emu_trace *t = emu_trace_load(data_path(input), &line, err, sizeof(err));
+	struct hpm_emu_trace *t =
+	    hpm_emu_trace_load(&emu_trace_format, data_path(input), &line, err, sizeof(err));
 	if (!tap_ok(t != NULL, "%s loads", input)) {
 		tap_diag("line %u: %s", line, err);
 		unlink(tmp);
 		return calloc(1, 1);
 	}
-	struct hpm_emu_trace_writer *w = emu_trace_writer_open(tmp, err, sizeof(err));
+	struct hpm_emu_trace_writer *w =
+	    hpm_emu_trace_writer_open(&emu_trace_format, tmp, err, sizeof(err));
 	*nr = hpm_emu_trace_nr_runs(t);
 	for (size_t i = 0; i < *nr; i++) {
 		struct emu_run run;
@@ -73,13 +75,15 @@ static char *arm_rewrite(const char *input, uint64_t *keys, size_t *nr)
 	unsigned line;
 	int fd = mkstemp(tmp);
 	close(fd);
-	struct hpm_emu_trace *t = arm_src_trace_load(data_path(input), &line, err, sizeof(err));
+	struct hpm_emu_trace *t =
+	    hpm_emu_trace_load(&arm_src_trace_format, data_path(input), &line, err, sizeof(err));
 	if (!tap_ok(t != NULL, "%s loads", input)) {
 		tap_diag("line %u: %s", line, err);
 		unlink(tmp);
 		return calloc(1, 1);
 	}
-	struct hpm_emu_trace_writer *w = arm_src_trace_writer_open(tmp, err, sizeof(err));
+	struct hpm_emu_trace_writer *w =
+	    hpm_emu_trace_writer_open(&arm_src_trace_format, tmp, err, sizeof(err));
 	*nr = hpm_emu_trace_nr_runs(t);
 	for (size_t i = 0; i < *nr; i++) {
 		struct arm_emu_run run;

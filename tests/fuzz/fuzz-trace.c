@@ -51,7 +51,8 @@ static void check_round_trip(const struct hpm_emu_trace *t)
 	char err[256];
 	unsigned line;
 	const char *path = fuzz_tmp_path("trace");
-	struct hpm_emu_trace_writer *w = emu_trace_writer_open(path, err, sizeof(err));
+	struct hpm_emu_trace_writer *w =
+	    hpm_emu_trace_writer_open(&emu_trace_format, path, err, sizeof(err));
 	struct emu_run run, again;
 	size_t n = 0;
 	if (!w)
@@ -63,7 +64,8 @@ static void check_round_trip(const struct hpm_emu_trace *t)
 	}
 	if (hpm_emu_trace_writer_close(w, err, sizeof(err)) != 0)
 		abort();
-	struct hpm_emu_trace *u = emu_trace_load(path, &line, err, sizeof(err));
+	struct hpm_emu_trace *u =
+	    hpm_emu_trace_load(&emu_trace_format, path, &line, err, sizeof(err));
 	if (!u)
 		abort();
 	for (size_t i = 0; i < hpm_emu_trace_nr_runs(t); i++) {
@@ -140,8 +142,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char err[256];
 	unsigned line = 0;
-	struct hpm_emu_trace *t =
-	    emu_trace_parse((const char *)data, size, &line, err, sizeof(err));
+	struct hpm_emu_trace *t = hpm_emu_trace_parse(&emu_trace_format, (const char *)data, size,
+	                                              &line, err, sizeof(err));
 	if (!t) {
 		unsigned lines = 1;
 		for (size_t i = 0; i < size; i++)

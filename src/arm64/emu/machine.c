@@ -273,7 +273,8 @@ static int vm_create(const struct arm_mach *am, const struct hpm_emu_vm_config *
 		rc = HPM_EMU_ETRACE;
 		vm->trace_path = xstrdup(cfg->trace);
 		vm->base.trace = vm->trace_path;
-		vm->trace = arm_src_trace_load(cfg->trace, &line, buf, sizeof(buf));
+		vm->trace =
+		    hpm_emu_trace_load(&arm_src_trace_format, cfg->trace, &line, buf, sizeof(buf));
 		vm->base.length = vm->trace ? hpm_emu_trace_cycles(vm->trace) : 0;
 		if (hpm_emu_trace_replayable(cfg->trace, vm->trace, line, buf, vm->base.length, err,
 		                             errlen) ||

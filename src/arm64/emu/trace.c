@@ -153,11 +153,6 @@ const struct hpm_emu_trace_format arm_src_trace_format = {
 
 /* ----------------------------------------------------------------- writer */
 
-struct hpm_emu_trace_writer *arm_src_trace_writer_open(const char *path, char *err, size_t errlen)
-{
-	return hpm_emu_trace_writer_open(&arm_src_trace_format, path, err, errlen);
-}
-
 int arm_src_trace_write(struct hpm_emu_trace_writer *w, const struct arm_emu_run *run, char *err,
                         size_t errlen)
 {
@@ -187,18 +182,6 @@ int arm_src_trace_write(struct hpm_emu_trace_writer *w, const struct arm_emu_run
 }
 
 /* ----------------------------------------------------------------- reader */
-
-struct hpm_emu_trace *arm_src_trace_parse(const char *text, size_t len, unsigned *errline,
-                                          char *err, size_t errlen)
-{
-	return hpm_emu_trace_parse(&arm_src_trace_format, text, len, errline, err, errlen);
-}
-
-struct hpm_emu_trace *arm_src_trace_load(const char *path, unsigned *errline, char *err,
-                                         size_t errlen)
-{
-	return hpm_emu_trace_load(&arm_src_trace_format, path, errline, err, errlen);
-}
 
 void arm_src_trace_run_at(const struct hpm_emu_trace *t, size_t i, struct arm_emu_run *run)
 {

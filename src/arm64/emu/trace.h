@@ -31,22 +31,12 @@
 
 #define ARM_SRC_TRACE_MAGIC "hpmstat-arm-emu-trace 1"
 
-extern const struct hpm_emu_trace_format arm_src_trace_format;
-struct hpm_emu_trace;
-struct hpm_emu_trace_writer;
-
-/* Opens `path` for writing (replaced at hpm_emu_trace_writer_close(), so
- * no half trace is left where the trace goes); NULL with "cannot write
- * 'PATH': REASON". */
-struct hpm_emu_trace_writer *arm_src_trace_writer_open(const char *path, char *err, size_t errlen);
-/* Writes one run (a run of 0 cycles writes nothing). Values of 0 are
- * skipped. -1 with the error once writing failed, or for a run whose el or
- * sec is out of range (nothing is written then). */
-int arm_src_trace_write(struct hpm_emu_trace_writer *w, const struct arm_emu_run *run, char *err,
-                        size_t errlen);
-
-/* Reads and validates a whole trace. NULL on failure with *errline the
- * 1-based line (0 when the error is not on a line) and err the reason:
+/* The format as the shared trace core reads and writes it (emukit/trace.h).
+ * hpm_emu_trace_writer_open(&arm_src_trace_format, ...) opens a path for
+ * writing (replaced at close, so no half trace is left where the trace
+ * goes; "cannot write 'PATH': REASON"). hpm_emu_trace_load() reads and
+ * validates a whole trace; NULL on failure with *errline the 1-based line
+ * (0 when the error is not on a line) and err the reason:
  *   cannot open trace 'PATH': REASON
  *   not an Arm trace: expected 'hpmstat-arm-emu-trace 1' as the first line
  *   bad cycle count 'x' (1..2^64-1)
@@ -60,11 +50,16 @@ int arm_src_trace_write(struct hpm_emu_trace_writer *w, const struct arm_emu_run
  *   bad value 'x' for event 0x003b (1..65535)
  *   event 0x003b given twice
  *   more than N runs (the limit of a trace) ... */
-struct hpm_emu_trace *arm_src_trace_load(const char *path, unsigned *errline, char *err,
-                                         size_t errlen);
-/* The same from text in memory. */
-struct hpm_emu_trace *arm_src_trace_parse(const char *text, size_t len, unsigned *errline,
-                                          char *err, size_t errlen);
+extern const struct hpm_emu_trace_format arm_src_trace_format;
+struct hpm_emu_trace;
+struct hpm_emu_trace_writer;
+
+/* Writes one run (a run of 0 cycles writes nothing). Values of 0 are
+ * skipped. -1 with the error once writing failed, or for a run whose el or
+ * sec is out of range (nothing is written then). */
+int arm_src_trace_write(struct hpm_emu_trace_writer *w, const struct arm_emu_run *run, char *err,
+                        size_t errlen);
+
 /* Run i (0-based): vals valid while t lives; key = 1 + the index of the
  * line's distinct content; source = t. */
 void arm_src_trace_run_at(const struct hpm_emu_trace *t, size_t i, struct arm_emu_run *run);

@@ -171,7 +171,8 @@ static int create_for(const struct hpm_emu_machine *machine, const struct kmh_ta
 		unsigned line = 0;
 		vm->trace_path = xstrdup(cfg->trace);
 		vm->base.trace = vm->trace_path;
-		vm->trace = emu_trace_load(cfg->trace, &line, buf, sizeof(buf));
+		vm->trace =
+		    hpm_emu_trace_load(&emu_trace_format, cfg->trace, &line, buf, sizeof(buf));
 		rc = HPM_EMU_ETRACE;
 		vm->base.length = vm->trace ? hpm_emu_trace_cycles(vm->trace) : 0;
 		if (hpm_emu_trace_replayable(cfg->trace, vm->trace, line, buf, vm->base.length, err,

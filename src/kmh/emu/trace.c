@@ -168,11 +168,6 @@ const struct hpm_emu_trace_format emu_trace_format = {
 
 /* ----------------------------------------------------------------- writer */
 
-struct hpm_emu_trace_writer *emu_trace_writer_open(const char *path, char *err, size_t errlen)
-{
-	return hpm_emu_trace_writer_open(&emu_trace_format, path, err, errlen);
-}
-
 int emu_trace_write(struct hpm_emu_trace_writer *w, const struct emu_run *run, char *err,
                     size_t errlen)
 {
@@ -200,17 +195,6 @@ int emu_trace_write(struct hpm_emu_trace_writer *w, const struct emu_run *run, c
 }
 
 /* ----------------------------------------------------------------- reader */
-
-struct hpm_emu_trace *emu_trace_load(const char *path, unsigned *errline, char *err, size_t errlen)
-{
-	return hpm_emu_trace_load(&emu_trace_format, path, errline, err, errlen);
-}
-
-struct hpm_emu_trace *emu_trace_parse(const char *text, size_t len, unsigned *errline, char *err,
-                                      size_t errlen)
-{
-	return hpm_emu_trace_parse(&emu_trace_format, text, len, errline, err, errlen);
-}
 
 void emu_trace_run_at(const struct hpm_emu_trace *t, size_t i, struct emu_run *run)
 {
