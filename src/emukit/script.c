@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "emukit/script.h"
+#include "emukit/trace.h"
 #include "util/xalloc.h"
 
 struct hpm_emu_script {
@@ -19,7 +20,7 @@ struct hpm_emu_script {
 	hpm_emu_script_output_fn out;
 	void *ctx;
 	char *last;                        /* last output line, NULL before the first */
-	void *rec;                         /* recording in progress (lang->trace_open), or NULL */
+	void *rec;                         /* recording in progress, or NULL */
 	const volatile sig_atomic_t *stop; /* set by a signal handler: stop a run */
 };
 
@@ -79,14 +80,19 @@ int hpm_emu_script_finish(struct hpm_emu_script *s, char *err, size_t errlen)
 {
 	void *rec = s->rec;
 	s->rec = NULL;
-	return rec ? s->lang->trace_close(rec, err, errlen) : 0;
+	if (!rec)
+		return 0;
+	return s->lang->trace_close ? s->lang->trace_close(rec, err, errlen)
+	                            : hpm_emu_trace_writer_close(rec, err, errlen);
 }
 
 int hpm_emu_script_trace(struct hpm_emu_script *s, const char *path, char *err, size_t errlen)
 {
 	if (hpm_emu_script_finish(s, err, errlen) < 0)
 		return -1;
-	s->rec = s->lang->trace_open(path, err, errlen);
+	s->rec = s->lang->trace_open
+	             ? s->lang->trace_open(path, err, errlen)
+	             : hpm_emu_trace_writer_open(s->lang->trace_format, path, err, errlen);
 	return s->rec ? 0 : -1;
 }
 
@@ -199,6 +205,27 @@ int hpm_emu_script_cmd_expect(struct hpm_emu_script *s, void *machine, char **w,
 	(void)w;
 	(void)n;
 	return hpm_emu_script_expect_text(s, line, err, errlen);
+}
+
+int hpm_emu_script_cmd_replay(struct hpm_emu_script *s, void *machine, char **w, unsigned n,
+                              const char *line, char *err, size_t errlen)
+{
+	const struct hpm_emu_script_lang *lang = s->lang;
+	unsigned errline;
+	char terr[256];
+	struct hpm_emu_trace *t;
+
+	(void)n, (void)line;
+	if (!(t = hpm_emu_trace_load(lang->trace_format, w[1], &errline, terr, sizeof(terr)))) {
+		hpm_emu_script_trace_error(err, errlen, w[1], errline, terr);
+		return -1;
+	}
+	struct hpm_emu_script_replay it = {t, w[1]};
+	int ret = hpm_emu_script_loop(s, hpm_emu_trace_nr_runs(t), "runs", lang->replay_steps, &it,
+	                              err, errlen);
+	lang->forget_source(machine, t);
+	hpm_emu_trace_free(t);
+	return ret;
 }
 
 /* Splits `buf` in place into at most max words; a word starting with '#'

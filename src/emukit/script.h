@@ -2,14 +2,16 @@
  * (hpmstat-emu(1), SCRIPT LANGUAGE and ARM MACHINE).
  *
  * Owns: struct hpm_emu_script_lang (what a machine hands in: its commands as
- * a table, its number syntax, how it opens and closes a trace recording)
+ * a table, its number syntax, how it opens and closes a trace recording,
+ * its trace format and how it replays one: struct hpm_emu_script_replay)
  * and struct hpm_emu_script, the state every script has whatever the
  * machine: the last output line (for `expect TEXT`), the recording in
  * progress and the stop flag. The core splits a line into words ('#'
  * starting a word ends it), finds the command, checks its number of words
  * against the table and reports an unknown command with the table's names;
- * the commands every language has (`trace FILE|off`, `expect TEXT`) are
- * here for the tables to name. It knows no machine: no kmh/ or arm64/ type.
+ * the commands every language has (`trace FILE|off`, `expect TEXT`,
+ * `replay FILE` of the machine's trace format) are here for the tables to
+ * name. It knows no machine: no kmh/ or arm64/ type.
  *
  * Library rules: output lines go to a callback, errors to the caller's
  * buffer (the caller adds FILE:LINE); nothing here prints or exits.
@@ -23,6 +25,8 @@
 #include <stdint.h>
 
 struct hpm_emu_script;
+struct hpm_emu_trace;
+struct hpm_emu_trace_format;
 
 /* One command of script s: w[0..n) are the line's words (w[0] the name),
  * line the whole line; machine is what hpm_emu_script_new() was given. */
@@ -37,6 +41,13 @@ struct hpm_emu_script_cmd {
 	hpm_emu_script_cmd_fn *run;
 };
 
+/* A batch of hpm_emu_script_loop()'s steps (runs): at most max of them,
+ * none once *done (of the loop's total so far) reaches total, each moving
+ * *done on by at least 1; *made gets how many it took. Batches keep the
+ * per-run loop in the machine, where its counting inlines. */
+typedef int hpm_emu_script_steps_fn(void *machine, void *it, uint64_t *done, uint64_t total,
+                                    unsigned max, unsigned *made, char *err, size_t errlen);
+
 struct hpm_emu_script_lang {
 	/* in the order the unknown-command message lists them */
 	const struct hpm_emu_script_cmd *cmds;
@@ -45,9 +56,25 @@ struct hpm_emu_script_lang {
 	/* the number syntax of values (0, or -1) and its words in errors */
 	int (*parse_number)(const char *s, uint64_t *out);
 	const char *number_syntax;
-	/* a recording of the machine's runs (its trace writer) */
+	/* the machine's trace format: what `trace FILE` records runs in (with
+	 * emukit/trace.h's writer) and `replay FILE` reads */
+	const struct hpm_emu_trace_format *trace_format;
+	/* a recording of the machine's runs by a writer of its own instead
+	 * (both NULL: the trace format's) */
 	void *(*trace_open)(const char *path, char *err, size_t errlen);
 	int (*trace_close)(void *rec, char *err, size_t errlen);
+	/* `replay FILE` (hpm_emu_script_cmd_replay): a batch of the trace's
+	 * runs (`it` is a struct hpm_emu_script_replay) and how the machine
+	 * forgets the runs it keyed by the trace before the trace is freed */
+	hpm_emu_script_steps_fn *replay_steps;
+	void (*forget_source)(void *machine, const void *source);
+};
+
+/* What `replay FILE` hands the language's replay_steps: the trace, whose
+ * run *done is the next to count, and its path for the errors. */
+struct hpm_emu_script_replay {
+	const struct hpm_emu_trace *trace;
+	const char *path;
 };
 
 typedef void (*hpm_emu_script_output_fn)(void *ctx, const char *line);
@@ -64,12 +91,6 @@ int hpm_emu_script_exec(struct hpm_emu_script *s, const char *line, char *err, s
 /* Long loops stop with an error once *stop is non-zero (NULL: never). */
 void hpm_emu_script_set_stop(struct hpm_emu_script *s, const volatile sig_atomic_t *stop);
 
-/* A batch of hpm_emu_script_loop()'s steps (runs): at most max of them,
- * none once *done (of the loop's total so far) reaches total, each moving
- * *done on by at least 1; *made gets how many it took. Batches keep the
- * per-run loop in the machine, where its counting inlines. */
-typedef int hpm_emu_script_steps_fn(void *machine, void *it, uint64_t *done, uint64_t total,
-                                    unsigned max, unsigned *made, char *err, size_t errlen);
 /* Steps until `total` (cycles of `run`, runs of `replay`) is done, or a
  * step fails, or the stop flag, looked at before every 1024th step, says
  * so: -1 with "interrupted after DONE of TOTAL UNIT". */
@@ -80,7 +101,8 @@ int hpm_emu_script_loop(struct hpm_emu_script *s, uint64_t total, const char *un
 int hpm_emu_script_trace(struct hpm_emu_script *s, const char *path, char *err, size_t errlen);
 /* Ends a recording and reports its write errors. */
 int hpm_emu_script_finish(struct hpm_emu_script *s, char *err, size_t errlen);
-/* The recording in progress (what trace_open returned), or NULL. */
+/* The recording in progress (what trace_open returned, or the format's
+ * struct hpm_emu_trace_writer), or NULL. */
 void *hpm_emu_script_recording(const struct hpm_emu_script *s);
 
 /* Hands a line to the output and keeps it for `expect TEXT`. */
@@ -133,5 +155,9 @@ int hpm_emu_script_session_end(void *session, char *err, size_t errlen);
 hpm_emu_script_cmd_fn hpm_emu_script_cmd_trace;
 /* `expect TEXT` (hpm_emu_script_expect_text), for the tables. */
 hpm_emu_script_cmd_fn hpm_emu_script_cmd_expect;
+/* `replay FILE`: loads the trace in the language's trace_format (an error
+ * as hpm_emu_script_trace_error() makes it) and counts its runs with
+ * replay_steps in hpm_emu_script_loop(), then forgets and frees it. */
+hpm_emu_script_cmd_fn hpm_emu_script_cmd_replay;
 
 #endif

@@ -142,8 +142,10 @@ struct hpm_emu_trace {
 	size_t nr_runs, cap_runs;
 	struct content *contents;
 	size_t nr_contents, cap_contents;
-	unsigned char *heads; /* head_stride bytes per content */
-	unsigned char *items; /* fmt->item_size bytes each */
+	unsigned char *heads;  /* head_stride bytes per content */
+	unsigned char *items;  /* fmt->item_size bytes each */
+	unsigned char *blocks; /* block_size bytes per content, or NULL */
+	size_t block_size;
 	size_t nr_items, cap_items;
 	uint32_t *tab; /* content index + 1, open addressing */
 	size_t tab_size;
@@ -354,6 +356,21 @@ static int reader_line(struct reader *r, const char *p, size_t len, char *err, s
 	return 0;
 }
 
+/* Lays every content out in its block, once, so that replays only point
+ * into them. */
+static void prepare(struct hpm_emu_trace *t)
+{
+	if (!t->fmt->block_size)
+		return;
+	t->block_size = t->fmt->block_size();
+	t->blocks = xcalloc(t->nr_contents ? t->nr_contents : 1, t->block_size);
+	for (uint32_t c = 0; c < t->nr_contents; c++) {
+		uint32_t nr;
+		const void *items = hpm_emu_trace_items(t, c, &nr);
+		t->fmt->prepare(hpm_emu_trace_head(t, c), items, nr, t->blocks + c * t->block_size);
+	}
+}
+
 /* The whole trace once every line is read, or NULL with the error. */
 static struct hpm_emu_trace *reader_finish(struct reader *r, unsigned *errline, char *err,
                                            size_t errlen)
@@ -366,6 +383,7 @@ static struct hpm_emu_trace *reader_finish(struct reader *r, unsigned *errline, 
 	}
 	free(r->t->tab);
 	r->t->tab = NULL;
+	prepare(r->t);
 	return r->t;
 }
 
@@ -478,10 +496,16 @@ const void *hpm_emu_trace_items(const struct hpm_emu_trace *t, uint32_t c, uint3
 	return t->items + (size_t)t->contents[c].off * t->fmt->item_size;
 }
 
+const void *hpm_emu_trace_block(const struct hpm_emu_trace *t, uint32_t c)
+{
+	return t->blocks ? t->blocks + (size_t)c * t->block_size : NULL;
+}
+
 void hpm_emu_trace_free(struct hpm_emu_trace *t)
 {
 	if (!t)
 		return;
+	free(t->blocks);
 	free(t->runs);
 	free(t->contents);
 	free(t->heads);

@@ -1,7 +1,8 @@
 /* trace.h: the trace reader and writer core the two emulators share.
  *
  * Owns: struct hpm_emu_trace_format (what a machine hands in: its magic
- * line, limits and the callbacks that read its fields), struct
+ * line, limits, the callbacks that read its fields and the block each
+ * content is laid out in for replay), struct
  * hpm_emu_trace_writer and struct hpm_emu_trace (a whole trace, validated
  * and held in memory), and struct hpm_emu_trace_cursor (where a machine's
  * hart is in the trace it replays over and over).
@@ -62,6 +63,12 @@ struct hpm_emu_trace_format {
 	void (*twice)(const void *item, char *err, size_t errlen);
 	/* Items that say nothing (dropped, so equal lines intern equally), or NULL. */
 	bool (*item_is_zero)(const void *item);
+	/* A block of block_size() bytes per content (NULL: none) that prepare
+	 * fills, zero-filled, once the trace is whole: the content laid out as
+	 * the machine's runs read it, so that a replay does no work per run (a
+	 * function: the size may come from a table known only at link time). */
+	size_t (*block_size)(void);
+	void (*prepare)(const void *head, const void *items, uint32_t nr, void *block);
 };
 
 /* The next blank-separated token of [*pos, end): false at the end. */
@@ -115,6 +122,8 @@ size_t hpm_emu_trace_nr_contents(const struct hpm_emu_trace *t);
  * lives. */
 const void *hpm_emu_trace_head(const struct hpm_emu_trace *t, uint32_t c);
 const void *hpm_emu_trace_items(const struct hpm_emu_trace *t, uint32_t c, uint32_t *nr);
+/* Content c's block (the format's prepare), NULL for a format without. */
+const void *hpm_emu_trace_block(const struct hpm_emu_trace *t, uint32_t c);
 void hpm_emu_trace_free(struct hpm_emu_trace *t);
 
 /* A hart's place in the trace its machine replays over and over: run

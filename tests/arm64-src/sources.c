@@ -22,6 +22,7 @@
 #include "arm64/emu/profile.h"
 #include "arm64/emu/stimulus.h"
 #include "arm64/emu/trace.h"
+#include "emukit/trace.h"
 #include "../tap.h"
 
 static unsigned vb(const struct arm_emu_run *r, uint16_t code)
@@ -270,27 +271,29 @@ static void trace_round_trip(const struct arm_src_profile *p)
 	int f1 = mkstemp(t1), f2 = mkstemp(t2);
 	close(f1);
 	close(f2);
-	struct arm_src_trace_writer *w = arm_src_trace_writer_open(t1, err, sizeof(err));
+	struct hpm_emu_trace_writer *w =
+	    hpm_emu_trace_writer_open(&arm_src_trace_format, t1, err, sizeof(err));
 	struct arm_src_stream *s = arm_src_stream_new(p, 3);
 	struct arm_emu_run *runs = calloc(20000, sizeof(*runs));
 	for (int i = 0; i < 20000; i++) {
 		arm_src_stream_next(s, 5000, &runs[i]);
 		arm_src_trace_write(w, &runs[i], err, sizeof(err));
 	}
-	tap_ok(arm_src_trace_writer_close(w, err, sizeof(err)) == 0, "trace written");
+	tap_ok(hpm_emu_trace_writer_close(w, err, sizeof(err)) == 0, "trace written");
 	unsigned line;
-	struct arm_src_trace *t = arm_src_trace_load(t1, &line, err, sizeof(err));
-	tap_ok(t && arm_src_trace_nr_runs(t) == 20000, "trace of %s loads: 20000 runs",
+	struct hpm_emu_trace *t =
+	    hpm_emu_trace_load(&arm_src_trace_format, t1, &line, err, sizeof(err));
+	tap_ok(t && hpm_emu_trace_nr_runs(t) == 20000, "trace of %s loads: 20000 runs",
 	       arm_src_profile_name(p));
 	bool same = t != NULL;
-	w = arm_src_trace_writer_open(t2, err, sizeof(err));
-	for (size_t i = 0; t && i < arm_src_trace_nr_runs(t); i++) {
+	w = hpm_emu_trace_writer_open(&arm_src_trace_format, t2, err, sizeof(err));
+	for (size_t i = 0; t && i < hpm_emu_trace_nr_runs(t); i++) {
 		struct arm_emu_run r;
 		arm_src_trace_run_at(t, i, &r);
 		same &= same_run(&r, &runs[i]);
 		arm_src_trace_write(w, &r, err, sizeof(err));
 	}
-	arm_src_trace_writer_close(w, err, sizeof(err));
+	hpm_emu_trace_writer_close(w, err, sizeof(err));
 	tap_ok(same, "replay gives back every run");
 	size_t l1, l2;
 	char *b1 = slurp(t1, &l1), *b2 = slurp(t2, &l2);
@@ -298,7 +301,7 @@ static void trace_round_trip(const struct arm_src_profile *p)
 	free(b1);
 	free(b2);
 	free(runs);
-	arm_src_trace_free(t);
+	hpm_emu_trace_free(t);
 	arm_src_stream_free(s);
 	unlink(t1);
 	unlink(t2);
@@ -477,10 +480,11 @@ static void trace_error(const char *text, unsigned want_line, const char *want)
 {
 	char err[320] = "";
 	unsigned line = 99;
-	struct arm_src_trace *t = arm_src_trace_parse(text, strlen(text), &line, err, sizeof(err));
+	struct hpm_emu_trace *t =
+	    hpm_emu_trace_parse(&arm_src_trace_format, text, strlen(text), &line, err, sizeof(err));
 	tap_ok(!t && line == want_line && strstr(err, want),
 	       "bad trace: line %u '%s' (got %u '%s')", want_line, want, line, err);
-	arm_src_trace_free(t);
+	hpm_emu_trace_free(t);
 }
 
 #define MAGIC "hpmstat-arm-emu-trace 1\n"
@@ -506,9 +510,10 @@ static void trace_tests(void)
 	trace_error(MAGIC "10 0 ns 0 0x0 0x0 0\n\n10 0 ns 0 0x0 0x0 0 x\n", 4, "bad event 'x'");
 	char err[320];
 	unsigned line;
-	tap_ok(!arm_src_trace_load("/nonexistent/t", &line, err, sizeof(err)) &&
-	           strstr(err, "cannot open trace '/nonexistent/t'"),
-	       "missing trace file: %s", err);
+	tap_ok(
+	    !hpm_emu_trace_load(&arm_src_trace_format, "/nonexistent/t", &line, err, sizeof(err)) &&
+	        strstr(err, "cannot open trace '/nonexistent/t'"),
+	    "missing trace file: %s", err);
 }
 
 int main(void)

@@ -16,6 +16,7 @@
 
 #include "../tap.h"
 #include "arm64/emu/trace.h"
+#include "emukit/trace.h"
 #include "kmh/emu/emu.h"
 
 static char *data_path(const char *name)
@@ -45,22 +46,24 @@ static char *kmh_rewrite(const char *input, uint64_t *keys, size_t *nr)
 	unsigned line;
 	int fd = mkstemp(tmp);
 	close(fd);
-	struct emu_trace *t = emu_trace_load(data_path(input), &line, err, sizeof(err));
+	struct hpm_emu_trace *t =
+	    hpm_emu_trace_load(&emu_trace_format, data_path(input), &line, err, sizeof(err));
 	if (!tap_ok(t != NULL, "%s loads", input)) {
 		tap_diag("line %u: %s", line, err);
 		unlink(tmp);
 		return calloc(1, 1);
 	}
-	struct emu_trace_writer *w = emu_trace_writer_open(tmp, err, sizeof(err));
-	*nr = emu_trace_nr_runs(t);
+	struct hpm_emu_trace_writer *w =
+	    hpm_emu_trace_writer_open(&emu_trace_format, tmp, err, sizeof(err));
+	*nr = hpm_emu_trace_nr_runs(t);
 	for (size_t i = 0; i < *nr; i++) {
 		struct emu_run run;
 		emu_trace_run_at(t, i, &run);
 		keys[i] = run.key;
 		emu_trace_write(w, &run, err, sizeof(err));
 	}
-	tap_ok(emu_trace_writer_close(w, err, sizeof(err)) == 0, "%s: written back", input);
-	emu_trace_free(t);
+	tap_ok(hpm_emu_trace_writer_close(w, err, sizeof(err)) == 0, "%s: written back", input);
+	hpm_emu_trace_free(t);
 	char *text = slurp(tmp);
 	unlink(tmp);
 	return text;
@@ -72,22 +75,24 @@ static char *arm_rewrite(const char *input, uint64_t *keys, size_t *nr)
 	unsigned line;
 	int fd = mkstemp(tmp);
 	close(fd);
-	struct arm_src_trace *t = arm_src_trace_load(data_path(input), &line, err, sizeof(err));
+	struct hpm_emu_trace *t =
+	    hpm_emu_trace_load(&arm_src_trace_format, data_path(input), &line, err, sizeof(err));
 	if (!tap_ok(t != NULL, "%s loads", input)) {
 		tap_diag("line %u: %s", line, err);
 		unlink(tmp);
 		return calloc(1, 1);
 	}
-	struct arm_src_trace_writer *w = arm_src_trace_writer_open(tmp, err, sizeof(err));
-	*nr = arm_src_trace_nr_runs(t);
+	struct hpm_emu_trace_writer *w =
+	    hpm_emu_trace_writer_open(&arm_src_trace_format, tmp, err, sizeof(err));
+	*nr = hpm_emu_trace_nr_runs(t);
 	for (size_t i = 0; i < *nr; i++) {
 		struct arm_emu_run run;
 		arm_src_trace_run_at(t, i, &run);
 		keys[i] = run.key;
 		arm_src_trace_write(w, &run, err, sizeof(err));
 	}
-	tap_ok(arm_src_trace_writer_close(w, err, sizeof(err)) == 0, "%s: written back", input);
-	arm_src_trace_free(t);
+	tap_ok(hpm_emu_trace_writer_close(w, err, sizeof(err)) == 0, "%s: written back", input);
+	hpm_emu_trace_free(t);
 	char *text = slurp(tmp);
 	unlink(tmp);
 	return text;

@@ -45,7 +45,8 @@ static void test_writer_text(void)
 	char err[256];
 	int fd = mkstemp(tmpl);
 	close(fd);
-	struct emu_trace_writer *w = emu_trace_writer_open(tmpl, err, sizeof(err));
+	struct hpm_emu_trace_writer *w =
+	    hpm_emu_trace_writer_open(&emu_trace_format, tmpl, err, sizeof(err));
 	struct emu_stimulus *s = emu_stimulus_new();
 	struct emu_run r;
 
@@ -61,7 +62,7 @@ static void test_writer_text(void)
 	emu_trace_write(w, &r, err, sizeof(err));
 	emu_stimulus_run(s, 0, EMU_MODE_VS, &r); /* nothing for 0 cycles */
 	emu_trace_write(w, &r, err, sizeof(err));
-	tap_ok(emu_trace_writer_close(w, err, sizeof(err)) == 0, "writer closes cleanly");
+	tap_ok(hpm_emu_trace_writer_close(w, err, sizeof(err)) == 0, "writer closes cleanly");
 	tap_is_str(slurp(tmpl),
 	           "hpmstat-emu-trace 1\n"
 	           "# CYCLES MODE INSTRET [BANK:INDEX=VALUE ...]\n"
@@ -81,7 +82,8 @@ static void test_round_trip(void)
 	close(fd);
 	struct emu *emu = emu_new(2);
 	struct emu_hart *a = emu_hart(emu, 0), *b = emu_hart(emu, 1);
-	struct emu_trace_writer *w = emu_trace_writer_open(path, err, sizeof(err));
+	struct hpm_emu_trace_writer *w =
+	    hpm_emu_trace_writer_open(&emu_trace_format, path, err, sizeof(err));
 	struct emu_stimulus *s = emu_stimulus_new();
 	uint64_t cycles = 0;
 
@@ -104,20 +106,21 @@ static void test_round_trip(void)
 		emu_trace_write(w, &r, err, sizeof(err));
 		cycles += r.cycles;
 	}
-	tap_ok(emu_trace_writer_close(w, err, sizeof(err)) == 0, "round trip: trace written");
+	tap_ok(hpm_emu_trace_writer_close(w, err, sizeof(err)) == 0, "round trip: trace written");
 	unsigned line;
-	struct emu_trace *t = emu_trace_load(path, &line, err, sizeof(err));
+	struct hpm_emu_trace *t =
+	    hpm_emu_trace_load(&emu_trace_format, path, &line, err, sizeof(err));
 	tap_ok(t != NULL, "round trip: trace loads (%s)", t ? "ok" : err);
 	if (t) {
-		tap_is_u64(emu_trace_nr_runs(t), 2000, "round trip: 2000 runs");
-		tap_is_u64(emu_trace_cycles(t), cycles, "round trip: cycles sum");
-		for (size_t i = 0; i < emu_trace_nr_runs(t); i++) {
+		tap_is_u64(hpm_emu_trace_nr_runs(t), 2000, "round trip: 2000 runs");
+		tap_is_u64(hpm_emu_trace_cycles(t), cycles, "round trip: cycles sum");
+		for (size_t i = 0; i < hpm_emu_trace_nr_runs(t); i++) {
 			struct emu_run r;
 			emu_trace_run_at(t, i, &r);
 			emu_hart_run(b, &r);
 		}
 		emu_forget_source(emu, t);
-		emu_trace_free(t);
+		hpm_emu_trace_free(t);
 	}
 	bool same = true;
 	for (int i = 0; emu_csr_at((unsigned)i) >= 0; i++) {
@@ -148,7 +151,8 @@ static void test_dedup(void)
 	                    "4 HS 1 frontend:2=3 frontend:3=0\n";
 	unsigned line = 99;
 	char err[256];
-	struct emu_trace *t = emu_trace_parse(text, sizeof(text) - 1, &line, err, sizeof(err));
+	struct hpm_emu_trace *t =
+	    hpm_emu_trace_parse(&emu_trace_format, text, sizeof(text) - 1, &line, err, sizeof(err));
 	tap_ok(t != NULL, "comments, blank lines, tabs, CRLF and explicit zeros are accepted");
 	if (!t)
 		return;
@@ -167,7 +171,7 @@ static void test_dedup(void)
 	struct emu *emu = emu_new(1);
 	struct emu_hart *h = emu_hart(emu, 0);
 	wr(h, EMU_CSR_MHPMEVENT(3), 2);
-	for (size_t i = 0; i < emu_trace_nr_runs(t); i++) {
+	for (size_t i = 0; i < hpm_emu_trace_nr_runs(t); i++) {
 		struct emu_run r;
 		emu_trace_run_at(t, i, &r);
 		emu_hart_run(h, &r);
@@ -176,7 +180,7 @@ static void test_dedup(void)
 	           "replay counts 17 cycles of 3");
 	tap_is_u64(rd(h, EMU_CSR_MINSTRET), 17, "replay minstret");
 	emu_forget_source(emu, t);
-	emu_trace_free(t);
+	hpm_emu_trace_free(t);
 	emu_free(emu);
 }
 
@@ -216,15 +220,17 @@ static void test_malformed(void)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		unsigned line = 12345;
 		char err[256] = "";
-		struct emu_trace *t =
-		    emu_trace_parse(bad[i].text, strlen(bad[i].text), &line, err, sizeof(err));
+		struct hpm_emu_trace *t = hpm_emu_trace_parse(
+		    &emu_trace_format, bad[i].text, strlen(bad[i].text), &line, err, sizeof(err));
 		tap_ok(t == NULL && line == bad[i].line && err[0],
 		       "malformed (%s): refused at line %u: %s", bad[i].why, line, err);
-		emu_trace_free(t);
+		hpm_emu_trace_free(t);
 	}
 	unsigned line;
 	char err[256];
-	tap_ok(emu_trace_load("/nonexistent/trace", &line, err, sizeof(err)) == NULL && line == 0,
+	tap_ok(hpm_emu_trace_load(&emu_trace_format, "/nonexistent/trace", &line, err,
+	                          sizeof(err)) == NULL &&
+	           line == 0,
 	       "a missing file: %s", err);
 }
 
@@ -236,7 +242,8 @@ static void test_limits(void)
 	char path[] = "/tmp/hpmstat-trace-limit-XXXXXX", err[256];
 	int fd = mkstemp(path);
 	close(fd);
-	struct emu_trace_writer *w = emu_trace_writer_open(path, err, sizeof(err));
+	struct hpm_emu_trace_writer *w =
+	    hpm_emu_trace_writer_open(&emu_trace_format, path, err, sizeof(err));
 	static uint8_t vals[KMH_NR_BANKS][1024];
 	struct emu_run r = {.cycles = UINT64_MAX, .mode = EMU_MODE_VU, .instret = 63};
 	for (int b = 0; b < KMH_NR_BANKS; b++) {
@@ -244,7 +251,7 @@ static void test_limits(void)
 		r.vals[b] = vals[b];
 	}
 	emu_trace_write(w, &r, err, sizeof(err));
-	tap_ok(emu_trace_writer_close(w, err, sizeof(err)) == 0, "the longest line is written");
+	tap_ok(hpm_emu_trace_writer_close(w, err, sizeof(err)) == 0, "the longest line is written");
 	FILE *f = fopen(path, "r");
 	size_t longest = 0, cur = 0;
 	for (int c; (c = getc(f)) != EOF;) {
@@ -256,10 +263,11 @@ static void test_limits(void)
 	       "the writer's longest line, %zu bytes, is within HPM_EMU_TRACE_MAX_LINE (%u)",
 	       longest, HPM_EMU_TRACE_MAX_LINE);
 	unsigned line = 0;
-	struct emu_trace *t = emu_trace_load(path, &line, err, sizeof(err));
-	tap_ok(t && emu_trace_nr_runs(t) == 1 && emu_trace_cycles(t) == UINT64_MAX,
+	struct hpm_emu_trace *t =
+	    hpm_emu_trace_load(&emu_trace_format, path, &line, err, sizeof(err));
+	tap_ok(t && hpm_emu_trace_nr_runs(t) == 1 && hpm_emu_trace_cycles(t) == UINT64_MAX,
 	       "and it is read back (%s)", t ? "ok" : err);
-	emu_trace_free(t);
+	hpm_emu_trace_free(t);
 	unlink(path);
 
 	/* HPM_EMU_TRACE_MAX_DISTINCT + 1 distinct lines: instret and one event's
@@ -277,10 +285,10 @@ static void test_limits(void)
 					    (size_t)sprintf(text + len, "1 M %u frontend:%u=%u%s\n",
 					                    ins, i, v, two ? " backend:2=1" : "");
 	line = 0;
-	t = emu_trace_parse(text, len, &line, err, sizeof(err));
+	t = hpm_emu_trace_parse(&emu_trace_format, text, len, &line, err, sizeof(err));
 	tap_ok(!t && line == HPM_EMU_TRACE_MAX_DISTINCT + 2 && strstr(err, "distinct lines"),
 	       "%u distinct lines: refused at line %u: %s", n, line, err);
-	emu_trace_free(t);
+	hpm_emu_trace_free(t);
 	free(text);
 }
 

@@ -4,7 +4,7 @@
  * Properties checked on every input, beyond "does not crash": a refused
  * trace has a one-line message and a line number inside the input; an
  * accepted one
- *  - has the cycle total emu_trace_cycles() says (the saturating sum),
+ *  - has the cycle total hpm_emu_trace_cycles() says (the saturating sum),
  *  - written back with the trace writer and read again, gives the same runs,
  *  - counts the same on the fast path (emu_hart_run) as on the per-cycle
  *    reference (emu_ref_run), with counters programmed from the input.
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emukit/trace.h"
 #include "kmh/emu/emu.h"
 #include "fuzz-tmp.h"
 #include "kmh/mhpmevent.h"
@@ -45,39 +46,41 @@ static bool same_run(const struct emu_run *a, const struct emu_run *b)
 }
 
 /* Written out and read back: the same runs (the writer skips 0-cycle runs). */
-static void check_round_trip(const struct emu_trace *t)
+static void check_round_trip(const struct hpm_emu_trace *t)
 {
 	char err[256];
 	unsigned line;
 	const char *path = fuzz_tmp_path("trace");
-	struct emu_trace_writer *w = emu_trace_writer_open(path, err, sizeof(err));
+	struct hpm_emu_trace_writer *w =
+	    hpm_emu_trace_writer_open(&emu_trace_format, path, err, sizeof(err));
 	struct emu_run run, again;
 	size_t n = 0;
 	if (!w)
 		abort();
-	for (size_t i = 0; i < emu_trace_nr_runs(t); i++) {
+	for (size_t i = 0; i < hpm_emu_trace_nr_runs(t); i++) {
 		emu_trace_run_at(t, i, &run);
 		if (emu_trace_write(w, &run, err, sizeof(err)) != 0)
 			abort();
 	}
-	if (emu_trace_writer_close(w, err, sizeof(err)) != 0)
+	if (hpm_emu_trace_writer_close(w, err, sizeof(err)) != 0)
 		abort();
-	struct emu_trace *u = emu_trace_load(path, &line, err, sizeof(err));
+	struct hpm_emu_trace *u =
+	    hpm_emu_trace_load(&emu_trace_format, path, &line, err, sizeof(err));
 	if (!u)
 		abort();
-	for (size_t i = 0; i < emu_trace_nr_runs(t); i++) {
+	for (size_t i = 0; i < hpm_emu_trace_nr_runs(t); i++) {
 		emu_trace_run_at(t, i, &run);
 		if (!run.cycles)
 			continue;
-		if (n >= emu_trace_nr_runs(u))
+		if (n >= hpm_emu_trace_nr_runs(u))
 			abort();
 		emu_trace_run_at(u, n++, &again);
 		if (!same_run(&run, &again))
 			abort();
 	}
-	if (n != emu_trace_nr_runs(u) || emu_trace_cycles(u) != emu_trace_cycles(t))
+	if (n != hpm_emu_trace_nr_runs(u) || hpm_emu_trace_cycles(u) != hpm_emu_trace_cycles(t))
 		abort();
-	emu_trace_free(u);
+	hpm_emu_trace_free(u);
 }
 
 /* Counters 3..31 programmed from the input's hash: small event indices
@@ -102,15 +105,15 @@ static void program(struct emu_hart *h, uint64_t seed)
 		abort();
 }
 
-static void check_fast_vs_reference(const struct emu_trace *t, uint64_t seed)
+static void check_fast_vs_reference(const struct hpm_emu_trace *t, uint64_t seed)
 {
 	struct emu *emu = emu_new(2);
 	struct emu_hart *fast = emu_hart(emu, 0), *ref = emu_hart(emu, 1);
 	struct emu_run run;
-	bool with_ref = emu_trace_cycles(t) <= REF_MAX_CYCLES;
+	bool with_ref = hpm_emu_trace_cycles(t) <= REF_MAX_CYCLES;
 	program(fast, seed);
 	program(ref, seed);
-	for (size_t i = 0; i < emu_trace_nr_runs(t); i++) {
+	for (size_t i = 0; i < hpm_emu_trace_nr_runs(t); i++) {
 		emu_trace_run_at(t, i, &run);
 		emu_hart_run(fast, &run);
 		if (with_ref)
@@ -139,7 +142,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char err[256];
 	unsigned line = 0;
-	struct emu_trace *t = emu_trace_parse((const char *)data, size, &line, err, sizeof(err));
+	struct hpm_emu_trace *t = hpm_emu_trace_parse(&emu_trace_format, (const char *)data, size,
+	                                              &line, err, sizeof(err));
 	if (!t) {
 		unsigned lines = 1;
 		for (size_t i = 0; i < size; i++)
@@ -150,16 +154,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	uint64_t sum = 0;
 	struct emu_run run;
-	for (size_t i = 0; i < emu_trace_nr_runs(t); i++) {
+	for (size_t i = 0; i < hpm_emu_trace_nr_runs(t); i++) {
 		emu_trace_run_at(t, i, &run);
 		if (run.mode >= EMU_NR_MODES || run.instret > 63)
 			abort();
 		sum = run.cycles > UINT64_MAX - sum ? UINT64_MAX : sum + run.cycles;
 	}
-	if (sum != emu_trace_cycles(t))
+	if (sum != hpm_emu_trace_cycles(t))
 		abort();
 	check_round_trip(t);
 	check_fast_vs_reference(t, fnv(data, size));
-	emu_trace_free(t);
+	hpm_emu_trace_free(t);
 	return 0;
 }

@@ -73,7 +73,7 @@ struct arm_vm {
 	const struct arm_emu_features *f;
 	struct arm_emu *emu;
 	const struct arm_src_profile *prof; /* NULL with a trace */
-	struct arm_src_trace *trace;
+	struct hpm_emu_trace *trace;
 	char *trace_path;
 	struct pe_src *src; /* [harts] */
 	bool wide;          /* event counters are 64-bit (PMCR_EL0.LP) */
@@ -109,7 +109,7 @@ static void vm_free(struct hpm_emu_vm *base)
 	 * dereferences a source: the order is free */
 	for (unsigned h = 0; vm->src && h < vm->base.harts; h++)
 		arm_src_stream_free(vm->src[h].s);
-	arm_src_trace_free(vm->trace);
+	hpm_emu_trace_free(vm->trace);
 	arm_emu_free(vm->emu);
 	arm_src_profile_free(vm->prof);
 	free(vm->src);
@@ -199,7 +199,7 @@ static int check_profile(const struct arm_vm *vm, char *err, size_t errlen)
 static int check_trace(const struct arm_vm *vm, char *err, size_t errlen)
 {
 	char buf[256];
-	for (size_t i = 0; i < arm_src_trace_nr_runs(vm->trace); i++) {
+	for (size_t i = 0; i < hpm_emu_trace_nr_runs(vm->trace); i++) {
 		struct arm_emu_run r;
 		arm_src_trace_run_at(vm->trace, i, &r);
 		if (arm_emu_run_check(vm->emu, &r, buf, sizeof(buf)) != 0) {
@@ -273,8 +273,9 @@ static int vm_create(const struct arm_mach *am, const struct hpm_emu_vm_config *
 		rc = HPM_EMU_ETRACE;
 		vm->trace_path = xstrdup(cfg->trace);
 		vm->base.trace = vm->trace_path;
-		vm->trace = arm_src_trace_load(cfg->trace, &line, buf, sizeof(buf));
-		vm->base.length = vm->trace ? arm_src_trace_cycles(vm->trace) : 0;
+		vm->trace =
+		    hpm_emu_trace_load(&arm_src_trace_format, cfg->trace, &line, buf, sizeof(buf));
+		vm->base.length = vm->trace ? hpm_emu_trace_cycles(vm->trace) : 0;
 		if (hpm_emu_trace_replayable(cfg->trace, vm->trace, line, buf, vm->base.length, err,
 		                             errlen) ||
 		    check_trace(vm, err, errlen))
@@ -405,7 +406,7 @@ static void vm_run(struct hpm_emu_vm *base, unsigned h, uint64_t cycles)
 				/* the rest of the current trace line, at most `piece` of it */
 				arm_src_trace_run_at(vm->trace, src->at.run, &r);
 				r.cycles = hpm_emu_trace_cursor_take(
-				    &src->at, r.cycles, piece, arm_src_trace_nr_runs(vm->trace));
+				    &src->at, r.cycles, piece, hpm_emu_trace_nr_runs(vm->trace));
 			}
 			/* create() checked that every run can exist on the features */
 			(void)arm_emu_run(pe, &r);

@@ -22,6 +22,7 @@
 #include "arm64/emu/trace.h"
 #include "arm64/events.h"
 #include "emukit/script.h"
+#include "emukit/trace.h"
 #include "util/xalloc.h"
 
 #define MAX_WORDS 4096
@@ -46,7 +47,7 @@ static struct arm_emu_pe *cur(struct arm_script *s)
 /* Counts one run on the current PE and records it. */
 static int count_run(struct arm_script *s, const struct arm_emu_run *run, char *err, size_t errlen)
 {
-	struct arm_src_trace_writer *rec = hpm_emu_script_recording(s->core);
+	struct hpm_emu_trace_writer *rec = hpm_emu_script_recording(s->core);
 	char why[256];
 	if (arm_emu_run_check(s->m, run, why, sizeof(why)) != 0) {
 		snprintf(err, errlen, "%s (the %s profile)", why, arm_emu_profile(s->m)->name);
@@ -56,12 +57,6 @@ static int count_run(struct arm_script *s, const struct arm_emu_run *run, char *
 		return -1;
 	(void)arm_emu_run(cur(s), run);
 	return 0;
-}
-
-static int parse_value(struct arm_script *s, const char *what, const char *word, uint64_t *v,
-                       char *err, size_t errlen)
-{
-	return hpm_emu_script_number(s->core, what, word, v, err, errlen);
 }
 
 /* A register access as the script makes it: external ones through the
@@ -81,8 +76,8 @@ static int cmd_pe(struct hpm_emu_script *core, void *machine, char **w, unsigned
 	struct arm_script *s = machine;
 	unsigned np = arm_emu_nr_pes(s->m);
 	uint64_t v;
-	(void)core, (void)n, (void)line;
-	if (parse_value(s, "PE number", w[1], &v, err, errlen) < 0)
+	(void)n, (void)line;
+	if (hpm_emu_script_number(core, "PE number", w[1], &v, err, errlen) < 0)
 		return -1;
 	if (v >= np) {
 		snprintf(err, errlen, "no PE %s: there are %u (0..%u; see --pes)", w[1], np,
@@ -151,7 +146,7 @@ static int cmd_mrs_msr(struct hpm_emu_script *core, void *machine, char **w, uns
 	if (hpm_emu_script_want_args(n, write ? 3 : 2, write ? 3 : 2,
 	                             write ? "msr REG VALUE" : "mrs REG", err, errlen) < 0 ||
 	    arm_emu_reg_parse(w[1], &reg, &idx, err, errlen) < 0 ||
-	    (write && parse_value(s, "value", w[2], &v, err, errlen) < 0))
+	    (write && hpm_emu_script_number(core, "value", w[2], &v, err, errlen) < 0))
 		return -1;
 	int exc = access_reg(s, reg, idx, write, &v);
 	if (exc != ARM_EMU_OK)
@@ -266,23 +261,18 @@ static int cmd_run(struct hpm_emu_script *core, void *machine, char **w, unsigne
 	return ret;
 }
 
-/* The trace `replay` counts, and its path for errors. */
-struct replay_it {
-	const struct arm_src_trace *t;
-	const char *path;
-};
-
-/* Runs of the trace, from run *done on; an error names the run. */
+/* Runs of the trace, from run *done on (hpm_emu_script_cmd_replay); an
+ * error names the run. */
 static int replay_steps(void *machine, void *it, uint64_t *done, uint64_t total, unsigned max,
                         unsigned *made, char *err, size_t errlen)
 {
-	const struct replay_it *ri = it;
+	const struct hpm_emu_script_replay *ri = it;
 	uint64_t d = *done;
 	unsigned m = 0;
 
 	for (; m < max && d < total; m++, d++) {
 		struct arm_emu_run run;
-		arm_src_trace_run_at(ri->t, (size_t)d, &run);
+		arm_src_trace_run_at(ri->trace, (size_t)d, &run);
 		if (count_run(machine, &run, err, errlen) < 0) {
 			char why[512];
 			snprintf(why, sizeof(why), "%s", err);
@@ -294,27 +284,6 @@ static int replay_steps(void *machine, void *it, uint64_t *done, uint64_t total,
 	*done = d;
 	*made = m;
 	return 0;
-}
-
-static int cmd_replay(struct hpm_emu_script *core, void *machine, char **w, unsigned n,
-                      const char *line, char *err, size_t errlen)
-{
-	struct arm_script *s = machine;
-	unsigned errline = 0;
-	char terr[256];
-	struct arm_src_trace *t;
-
-	(void)n, (void)line;
-	if (!(t = arm_src_trace_load(w[1], &errline, terr, sizeof(terr)))) {
-		hpm_emu_script_trace_error(err, errlen, w[1], errline, terr);
-		return -1;
-	}
-	struct replay_it it = {t, w[1]};
-	int ret = hpm_emu_script_loop(core, arm_src_trace_nr_runs(t), "runs", replay_steps, &it,
-	                              err, errlen);
-	arm_emu_forget_source(s->m, t);
-	arm_src_trace_free(t);
-	return ret;
 }
 
 /* `pending`: the overflow interrupt and the overflow flags behind it. */
@@ -363,7 +332,7 @@ static int cmd_expect(struct hpm_emu_script *core, void *machine, char **w, unsi
 			         w[2], arm_emu_exc_name(exc));
 			return -1;
 		}
-		if (parse_value(s, "value", w[2], &want, err, errlen) < 0)
+		if (hpm_emu_script_number(core, "value", w[2], &want, err, errlen) < 0)
 			return -1;
 		if (got != want) {
 			snprintf(err, errlen,
@@ -395,7 +364,7 @@ static const struct hpm_emu_script_cmd arm_cmds[] = {
     {"msr", 0, 0, NULL, cmd_mrs_msr},
     {"feed", 0, 0, NULL, cmd_feed},
     {"run", 0, 0, NULL, cmd_run},
-    {"replay", 2, 2, "replay FILE", cmd_replay},
+    {"replay", 2, 2, "replay FILE", hpm_emu_script_cmd_replay},
     {"trace", 2, 2, "trace FILE | trace off", hpm_emu_script_cmd_trace},
     {"pending", 1, 1, "pending", cmd_pending},
     {"snapshot", 1, 1, "snapshot", cmd_snapshot},
@@ -408,14 +377,9 @@ static int parse_number(const char *s, uint64_t *out)
 	return arm_src_parse_u64(s, strlen(s), out);
 }
 
-static void *trace_open(const char *path, char *err, size_t errlen)
+static void forget_source(void *machine, const void *source)
 {
-	return arm_src_trace_writer_open(path, err, errlen);
-}
-
-static int trace_close(void *rec, char *err, size_t errlen)
-{
-	return arm_src_trace_writer_close(rec, err, errlen);
+	arm_emu_forget_source(((struct arm_script *)machine)->m, source);
 }
 
 static const struct hpm_emu_script_lang arm_lang = {
@@ -424,8 +388,9 @@ static const struct hpm_emu_script_lang arm_lang = {
     .max_words = MAX_WORDS,
     .parse_number = parse_number,
     .number_syntax = "decimal or 0x hex, up to 2^64-1",
-    .trace_open = trace_open,
-    .trace_close = trace_close,
+    .trace_format = &arm_src_trace_format,
+    .replay_steps = replay_steps,
+    .forget_source = forget_source,
 };
 
 struct arm_script *arm_script_new(struct arm_emu *m, const char *core, arm_script_output_fn out,

@@ -1,10 +1,11 @@
 /* trace.c: the Arm trace source: writing runs as text and replaying them.
  *
- * Owns: the Arm trace format (see trace.h) as a struct
- * hpm_emu_trace_format for the shared core (emukit/trace.h, which reads,
- * validates, bounds and interns it), struct arm_src_trace_writer and
- * struct arm_src_trace. A line's content is everything but its cycles; a
- * replayed run's values point into the core's stored items.
+ * Owns: the Arm trace format (see trace.h) as arm_src_trace_format, a
+ * struct hpm_emu_trace_format for the shared core (emukit/trace.h, which
+ * reads, validates, bounds, interns and holds it), and what a line of it
+ * means: how a run is written and how a stored one becomes a struct
+ * arm_emu_run. A line's content is everything but its cycles; a replayed
+ * run's values point into the core's stored items.
  */
 #include "config.h"
 
@@ -136,7 +137,7 @@ static void val_twice(const void *item, char *err, size_t errlen)
 	         ((const struct arm_emu_val *)item)->event);
 }
 
-static const struct hpm_emu_trace_format arm_trace_format = {
+const struct hpm_emu_trace_format arm_src_trace_format = {
     .magic = ARM_SRC_TRACE_MAGIC,
     .columns = "# CYCLES EL STATE SM PC CONTEXT VMID [EVENT=VB ...]",
     .name = "an Arm trace",
@@ -152,25 +153,10 @@ static const struct hpm_emu_trace_format arm_trace_format = {
 
 /* ----------------------------------------------------------------- writer */
 
-struct arm_src_trace_writer {
-	struct hpm_emu_trace_writer *w;
-};
-
-struct arm_src_trace_writer *arm_src_trace_writer_open(const char *path, char *err, size_t errlen)
-{
-	struct hpm_emu_trace_writer *core =
-	    hpm_emu_trace_writer_open(&arm_trace_format, path, err, errlen);
-	if (!core)
-		return NULL;
-	struct arm_src_trace_writer *w = xcalloc(1, sizeof(*w));
-	w->w = core;
-	return w;
-}
-
-int arm_src_trace_write(struct arm_src_trace_writer *w, const struct arm_emu_run *run, char *err,
+int arm_src_trace_write(struct hpm_emu_trace_writer *w, const struct arm_emu_run *run, char *err,
                         size_t errlen)
 {
-	FILE *f = hpm_emu_trace_writer_stream(w->w);
+	FILE *f = hpm_emu_trace_writer_stream(w);
 	int r = 0;
 
 	if (!run->cycles)
@@ -192,61 +178,17 @@ int arm_src_trace_write(struct arm_src_trace_writer *w, const struct arm_emu_run
 		if (r >= 0)
 			r = putc('\n', f);
 	}
-	return hpm_emu_trace_writer_done(w->w, r, err, errlen);
-}
-
-int arm_src_trace_writer_close(struct arm_src_trace_writer *w, char *err, size_t errlen)
-{
-	if (!w)
-		return 0;
-	int ret = hpm_emu_trace_writer_close(w->w, err, errlen);
-	free(w);
-	return ret;
+	return hpm_emu_trace_writer_done(w, r, err, errlen);
 }
 
 /* ----------------------------------------------------------------- reader */
 
-struct arm_src_trace {
-	struct hpm_emu_trace *t;
-};
-
-static struct arm_src_trace *wrap(struct hpm_emu_trace *core)
-{
-	if (!core)
-		return NULL;
-	struct arm_src_trace *t = xcalloc(1, sizeof(*t));
-	t->t = core;
-	return t;
-}
-
-struct arm_src_trace *arm_src_trace_parse(const char *text, size_t len, unsigned *errline,
-                                          char *err, size_t errlen)
-{
-	return wrap(hpm_emu_trace_parse(&arm_trace_format, text, len, errline, err, errlen));
-}
-
-struct arm_src_trace *arm_src_trace_load(const char *path, unsigned *errline, char *err,
-                                         size_t errlen)
-{
-	return wrap(hpm_emu_trace_load(&arm_trace_format, path, errline, err, errlen));
-}
-
-size_t arm_src_trace_nr_runs(const struct arm_src_trace *t)
-{
-	return hpm_emu_trace_nr_runs(t->t);
-}
-
-uint64_t arm_src_trace_cycles(const struct arm_src_trace *t)
-{
-	return hpm_emu_trace_cycles(t->t);
-}
-
-void arm_src_trace_run_at(const struct arm_src_trace *t, size_t i, struct arm_emu_run *run)
+void arm_src_trace_run_at(const struct hpm_emu_trace *t, size_t i, struct arm_emu_run *run)
 {
 	uint32_t content, nr;
 	uint8_t tag;
-	uint64_t cycles = hpm_emu_trace_run(t->t, i, &content, &tag);
-	const struct head *c = hpm_emu_trace_head(t->t, content);
+	uint64_t cycles = hpm_emu_trace_run(t, i, &content, &tag);
+	const struct head *c = hpm_emu_trace_head(t, content);
 
 	memset(run, 0, sizeof(*run));
 	run->cycles = cycles;
@@ -258,14 +200,6 @@ void arm_src_trace_run_at(const struct arm_src_trace *t, size_t i, struct arm_em
 	run->pc = c->pc;
 	run->context = c->context;
 	run->vmid = c->vmid;
-	run->vals = hpm_emu_trace_items(t->t, content, &nr);
+	run->vals = hpm_emu_trace_items(t, content, &nr);
 	run->nr_vals = nr;
-}
-
-void arm_src_trace_free(struct arm_src_trace *t)
-{
-	if (!t)
-		return;
-	hpm_emu_trace_free(t->t);
-	free(t);
 }

@@ -1,8 +1,9 @@
 /* trace.h: the Arm emulator's trace source: runs written as text and
  * replayed exactly (issue 14, item 4).
  *
- * Owns: the Arm trace format and its limits, struct arm_src_trace_writer
- * and struct arm_src_trace. The format (documented in hpmstat-emu(1),
+ * Owns: the Arm trace format (arm_src_trace_format, for the shared trace
+ * core of emukit/trace.h, whose struct hpm_emu_trace holds a trace in
+ * memory and whose functions count, free and close it). The format (documented in hpmstat-emu(1),
  * "ARM TRACE FORMAT"): a text file whose first line that is not blank or a
  * comment (#) is ARM_SRC_TRACE_MAGIC, then one run per line:
  *   CYCLES EL STATE SM PC CONTEXT VMID [EVENT=VB ...]
@@ -30,23 +31,12 @@
 
 #define ARM_SRC_TRACE_MAGIC "hpmstat-arm-emu-trace 1"
 
-struct arm_src_trace_writer;
-
-/* Opens `path` for writing (replaced at close, so no half trace is left
- * where the trace goes); NULL with "cannot write 'PATH': REASON". */
-struct arm_src_trace_writer *arm_src_trace_writer_open(const char *path, char *err, size_t errlen);
-/* Writes one run (a run of 0 cycles writes nothing). Values of 0 are
- * skipped. -1 with the error once writing failed, or for a run whose el or
- * sec is out of range (nothing is written then). */
-int arm_src_trace_write(struct arm_src_trace_writer *w, const struct arm_emu_run *run, char *err,
-                        size_t errlen);
-/* Closes and commits; -1 with the error if anything failed on the way. */
-int arm_src_trace_writer_close(struct arm_src_trace_writer *w, char *err, size_t errlen);
-
-struct arm_src_trace;
-
-/* Reads and validates a whole trace. NULL on failure with *errline the
- * 1-based line (0 when the error is not on a line) and err the reason:
+/* The format as the shared trace core reads and writes it (emukit/trace.h).
+ * hpm_emu_trace_writer_open(&arm_src_trace_format, ...) opens a path for
+ * writing (replaced at close, so no half trace is left where the trace
+ * goes; "cannot write 'PATH': REASON"). hpm_emu_trace_load() reads and
+ * validates a whole trace; NULL on failure with *errline the 1-based line
+ * (0 when the error is not on a line) and err the reason:
  *   cannot open trace 'PATH': REASON
  *   not an Arm trace: expected 'hpmstat-arm-emu-trace 1' as the first line
  *   bad cycle count 'x' (1..2^64-1)
@@ -60,16 +50,18 @@ struct arm_src_trace;
  *   bad value 'x' for event 0x003b (1..65535)
  *   event 0x003b given twice
  *   more than N runs (the limit of a trace) ... */
-struct arm_src_trace *arm_src_trace_load(const char *path, unsigned *errline, char *err,
-                                         size_t errlen);
-/* The same from text in memory. */
-struct arm_src_trace *arm_src_trace_parse(const char *text, size_t len, unsigned *errline,
-                                          char *err, size_t errlen);
-size_t arm_src_trace_nr_runs(const struct arm_src_trace *t);
-uint64_t arm_src_trace_cycles(const struct arm_src_trace *t); /* saturating sum */
+extern const struct hpm_emu_trace_format arm_src_trace_format;
+struct hpm_emu_trace;
+struct hpm_emu_trace_writer;
+
+/* Writes one run (a run of 0 cycles writes nothing). Values of 0 are
+ * skipped. -1 with the error once writing failed, or for a run whose el or
+ * sec is out of range (nothing is written then). */
+int arm_src_trace_write(struct hpm_emu_trace_writer *w, const struct arm_emu_run *run, char *err,
+                        size_t errlen);
+
 /* Run i (0-based): vals valid while t lives; key = 1 + the index of the
  * line's distinct content; source = t. */
-void arm_src_trace_run_at(const struct arm_src_trace *t, size_t i, struct arm_emu_run *run);
-void arm_src_trace_free(struct arm_src_trace *t);
+void arm_src_trace_run_at(const struct hpm_emu_trace *t, size_t i, struct arm_emu_run *run);
 
 #endif

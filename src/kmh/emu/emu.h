@@ -276,38 +276,25 @@ void emu_stimulus_run(const struct emu_stimulus *s, uint64_t cycles, enum emu_mo
  * writer's longest line, every event of every bank at 63, is far shorter
  * than a line may be). */
 
-struct emu_trace_writer;
+/* The format as the shared trace core reads and writes it (emukit/trace.h).
+ * hpm_emu_trace_writer_open(&emu_trace_format, ...) opens a path as every
+ * output of the tool (util/outfile.h: a temporary file renamed over a
+ * regular file at close, devices and FIFOs in place, "-" for standard
+ * output; a write error leaves no half trace). hpm_emu_trace_load() reads
+ * and validates a whole trace (nothing is half-loaded; *errline 0 for an
+ * error on no line, such as a file that cannot be opened), which is then
+ * the source of the runs it yields: identical lines share one key, so
+ * replay uses the fast path's cache. Call emu_forget_source(emu, t) before
+ * hpm_emu_trace_free(t) if it was replayed. */
+extern const struct hpm_emu_trace_format emu_trace_format;
+struct hpm_emu_trace;
+struct hpm_emu_trace_writer;
 
-/* Opens `path` as every output of the tool (util/outfile.h: a temporary
- * file renamed over a regular file, devices and FIFOs in place, "-" for
- * standard output) and writes the header. */
-struct emu_trace_writer *emu_trace_writer_open(const char *path, char *err, size_t errlen);
 /* Appends one run (nothing for a run of 0 cycles). */
-int emu_trace_write(struct emu_trace_writer *w, const struct emu_run *run, char *err,
+int emu_trace_write(struct hpm_emu_trace_writer *w, const struct emu_run *run, char *err,
                     size_t errlen);
-/* Closes the file (putting it in place); reports a write error that
- * happened on the way, and then leaves no half trace where a temporary
- * file could keep it. Frees w in any case. */
-int emu_trace_writer_close(struct emu_trace_writer *w, char *err, size_t errlen);
-
-/* A whole trace, validated and held in memory. It is the source of the runs
- * it yields: identical lines share one key, so replay uses the fast path's
- * cache. */
-struct emu_trace;
-
-/* Reads and validates all of `path`. On error returns NULL, sets *errline to
- * the 1-based line (0 when the error is not about a line, e.g. the file
- * cannot be opened) and writes the reason to err. Nothing is half-loaded. */
-struct emu_trace *emu_trace_load(const char *path, unsigned *errline, char *err, size_t errlen);
-/* The same from text in memory (tests). */
-struct emu_trace *emu_trace_parse(const char *text, size_t len, unsigned *errline, char *err,
-                                  size_t errlen);
-size_t emu_trace_nr_runs(const struct emu_trace *t);
-uint64_t emu_trace_cycles(const struct emu_trace *t); /* sum, saturating at 2^64-1 */
 /* Run i (0-based) of the trace; valid while t lives. */
-void emu_trace_run_at(const struct emu_trace *t, size_t i, struct emu_run *run);
-/* Frees the trace; call emu_forget_source(emu, t) first if it was replayed. */
-void emu_trace_free(struct emu_trace *t);
+void emu_trace_run_at(const struct hpm_emu_trace *t, size_t i, struct emu_run *run);
 
 /* ----------------------------------------------------------------- script */
 

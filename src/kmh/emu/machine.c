@@ -91,7 +91,7 @@ struct kmh_vm {
 	struct hpm_emu_vm base; /* first: the handle is a pointer to it */
 	struct emu *emu;
 	const struct emu_profile *prof; /* NULL with a trace */
-	struct emu_trace *trace;
+	struct hpm_emu_trace *trace;
 	char *trace_path;
 	struct src *src;     /* [harts] */
 	struct vtask *tasks; /* [nr_tasks + 1]: the last is every hart's idle task */
@@ -132,7 +132,7 @@ static void vm_free(struct hpm_emu_vm *base)
 	if (vm->trace) {
 		if (vm->emu)
 			emu_forget_source(vm->emu, vm->trace);
-		emu_trace_free(vm->trace);
+		hpm_emu_trace_free(vm->trace);
 	}
 	emu_free(vm->emu);
 	emu_profile_free(vm->prof);
@@ -171,9 +171,10 @@ static int create_for(const struct hpm_emu_machine *machine, const struct kmh_ta
 		unsigned line = 0;
 		vm->trace_path = xstrdup(cfg->trace);
 		vm->base.trace = vm->trace_path;
-		vm->trace = emu_trace_load(cfg->trace, &line, buf, sizeof(buf));
+		vm->trace =
+		    hpm_emu_trace_load(&emu_trace_format, cfg->trace, &line, buf, sizeof(buf));
 		rc = HPM_EMU_ETRACE;
-		vm->base.length = vm->trace ? emu_trace_cycles(vm->trace) : 0;
+		vm->base.length = vm->trace ? hpm_emu_trace_cycles(vm->trace) : 0;
 		if (hpm_emu_trace_replayable(cfg->trace, vm->trace, line, buf, vm->base.length, err,
 		                             errlen))
 			goto fail;
@@ -466,7 +467,7 @@ static bool src_next(struct kmh_vm *vm, struct src *src, uint64_t cycles, struct
 		/* the rest of the current trace line, at most `cycles` of it */
 		emu_trace_run_at(vm->trace, src->at.run, r);
 		r->cycles = hpm_emu_trace_cursor_take(&src->at, r->cycles, cycles,
-		                                      emu_trace_nr_runs(vm->trace));
+		                                      hpm_emu_trace_nr_runs(vm->trace));
 	}
 	return false;
 }

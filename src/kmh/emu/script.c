@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "emukit/script.h"
+#include "emukit/trace.h"
 #include "kmh/emu/emu.h"
 #include "kmh/emu/workload.h"
 #include "util/xalloc.h"
@@ -36,17 +37,11 @@ static struct emu_hart *cur(struct emu_script *s)
 /* Counts one run on the current hart and records it. */
 static int feed_run(struct emu_script *s, const struct emu_run *run, char *err, size_t errlen)
 {
-	struct emu_trace_writer *rec = hpm_emu_script_recording(s->core);
+	struct hpm_emu_trace_writer *rec = hpm_emu_script_recording(s->core);
 	if (rec && emu_trace_write(rec, run, err, errlen) < 0)
 		return -1;
 	emu_hart_run(cur(s), run);
 	return 0;
-}
-
-static int parse_value(struct emu_script *s, const char *what, const char *word, uint64_t *v,
-                       char *err, size_t errlen)
-{
-	return hpm_emu_script_number(s->core, what, word, v, err, errlen);
 }
 
 static int cmd_hart(struct hpm_emu_script *core, void *machine, char **w, unsigned n,
@@ -54,8 +49,8 @@ static int cmd_hart(struct hpm_emu_script *core, void *machine, char **w, unsign
 {
 	struct emu_script *s = machine;
 	uint64_t v;
-	(void)core, (void)n, (void)line;
-	if (parse_value(s, "hart number", w[1], &v, err, errlen) < 0)
+	(void)n, (void)line;
+	if (hpm_emu_script_number(core, "hart number", w[1], &v, err, errlen) < 0)
 		return -1;
 	if (v >= emu_nr_harts(s->emu)) {
 		snprintf(err, errlen, "no hart %s: there are %u (0..%u; see --harts)", w[1],
@@ -103,7 +98,7 @@ static int cmd_csr(struct hpm_emu_script *core, void *machine, char **w, unsigne
 		}
 		return 0;
 	}
-	if (parse_value(s, "value", w[2], &v, err, errlen) < 0)
+	if (hpm_emu_script_number(core, "value", w[2], &v, err, errlen) < 0)
 		return -1;
 	if (strcmp(w[0], "csrw") == 0)
 		exc = emu_hart_csr_write(cur(s), mode, csr, v);
@@ -122,8 +117,8 @@ static int cmd_feed(struct hpm_emu_script *core, void *machine, char **w, unsign
 	uint64_t cycles;
 	struct emu_run run;
 
-	(void)core, (void)line;
-	if (parse_value(s, "cycle count", w[1], &cycles, err, errlen) < 0)
+	(void)line;
+	if (hpm_emu_script_number(core, "cycle count", w[1], &cycles, err, errlen) < 0)
 		return -1;
 	/* each feed states all its values: what it does not name delivers 0 */
 	emu_stimulus_clear(s->stim);
@@ -220,16 +215,17 @@ static int cmd_run(struct hpm_emu_script *core, void *machine, char **w, unsigne
 	return ret;
 }
 
-/* Runs of the trace, from run *done on. */
+/* Runs of the trace, from run *done on (hpm_emu_script_cmd_replay). */
 static int replay_steps(void *machine, void *it, uint64_t *done, uint64_t total, unsigned max,
                         unsigned *made, char *err, size_t errlen)
 {
+	const struct hpm_emu_trace *t = ((const struct hpm_emu_script_replay *)it)->trace;
 	uint64_t d = *done;
 	unsigned m = 0;
 
 	for (; m < max && d < total; m++, d++) {
 		struct emu_run run;
-		emu_trace_run_at(it, (size_t)d, &run);
+		emu_trace_run_at(t, (size_t)d, &run);
 		if (feed_run(machine, &run, err, errlen) < 0)
 			return -1;
 	}
@@ -238,34 +234,14 @@ static int replay_steps(void *machine, void *it, uint64_t *done, uint64_t total,
 	return 0;
 }
 
-static int cmd_replay(struct hpm_emu_script *core, void *machine, char **w, unsigned n,
-                      const char *line, char *err, size_t errlen)
-{
-	struct emu_script *s = machine;
-	unsigned errline;
-	char terr[256];
-	struct emu_trace *t;
-
-	(void)n, (void)line;
-	if (!(t = emu_trace_load(w[1], &errline, terr, sizeof(terr)))) {
-		hpm_emu_script_trace_error(err, errlen, w[1], errline, terr);
-		return -1;
-	}
-	int ret =
-	    hpm_emu_script_loop(core, emu_trace_nr_runs(t), "runs", replay_steps, t, err, errlen);
-	emu_forget_source(s->emu, t);
-	emu_trace_free(t);
-	return ret;
-}
-
 static int cmd_time(struct hpm_emu_script *core, void *machine, char **w, unsigned n,
                     const char *line, char *err, size_t errlen)
 {
 	struct emu_script *s = machine;
 	bool rel = w[1][0] == '+';
 	uint64_t v;
-	(void)core, (void)n, (void)line;
-	if (parse_value(s, "time", w[1] + rel, &v, err, errlen) < 0)
+	(void)n, (void)line;
+	if (hpm_emu_script_number(core, "time", w[1] + rel, &v, err, errlen) < 0)
 		return -1;
 	emu_set_time(s->emu, rel ? emu_time(s->emu) + v : v);
 	return 0;
@@ -310,7 +286,7 @@ static const struct hpm_emu_script_cmd kmh_cmds[] = {
     {"csrc", 3, 3, "csrc CSR VALUE", cmd_csr},
     {"feed", 2, MAX_WORDS, "feed CYCLES [EVENT=VALUE ...] [instret=N]", cmd_feed},
     {"run", 0, 0, NULL, cmd_run},
-    {"replay", 2, 2, "replay FILE", cmd_replay},
+    {"replay", 2, 2, "replay FILE", hpm_emu_script_cmd_replay},
     {"time", 2, 2, "time VALUE | time +DELTA", cmd_time},
     {"pending", 1, 1, "pending", cmd_pending},
     {"expect", 0, 0, NULL, hpm_emu_script_cmd_expect},
@@ -323,14 +299,9 @@ static int parse_number(const char *s, uint64_t *out)
 	return emu_parse_u64(s, out);
 }
 
-static void *trace_open(const char *path, char *err, size_t errlen)
+static void forget_source(void *machine, const void *source)
 {
-	return emu_trace_writer_open(path, err, errlen);
-}
-
-static int trace_close(void *rec, char *err, size_t errlen)
-{
-	return emu_trace_writer_close(rec, err, errlen);
+	emu_forget_source(((struct emu_script *)machine)->emu, source);
 }
 
 static const struct hpm_emu_script_lang kmh_lang = {
@@ -339,8 +310,9 @@ static const struct hpm_emu_script_lang kmh_lang = {
     .max_words = MAX_WORDS,
     .parse_number = parse_number,
     .number_syntax = "decimal, 0x hex or 0b binary, up to 2^64-1",
-    .trace_open = trace_open,
-    .trace_close = trace_close,
+    .trace_format = &emu_trace_format,
+    .replay_steps = replay_steps,
+    .forget_source = forget_source,
 };
 
 struct emu_script *emu_script_new(struct emu *emu, emu_script_output_fn out, void *ctx)

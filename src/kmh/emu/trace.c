@@ -1,13 +1,14 @@
 /* trace.c: the trace source: writing runs as text and replaying them.
  *
  * Owns: the Kunminghu trace format (see EMU_TRACE_MAGIC in emu.h and
- * hpmstat-emu(1)) as a struct hpm_emu_trace_format for the shared core
- * (emukit/trace.h, which reads, validates, bounds and interns it), struct
- * emu_trace_writer and struct emu_trace. A line's content is its instret
+ * hpmstat-emu(1)) as emu_trace_format, a struct hpm_emu_trace_format for
+ * the shared core (emukit/trace.h, which reads, validates, bounds, interns
+ * and holds it), and what a line of it means: how a run is written and how
+ * a stored one becomes a struct emu_run. A line's content is its instret
  * and events; its mode is the run's tag, so identical lines whatever the
  * cycles and mode share one key and a replay runs on the fast path's cache.
- * Each content's events are spread into one dense block of every bank's
- * values, which a replayed run points into.
+ * Each content's instret and events are spread into one block of every
+ * bank's values (the format's prepare), which a replayed run points into.
  */
 #include "config.h"
 
@@ -122,7 +123,34 @@ static bool event_is_zero(const void *item)
 	return (*(const uint32_t *)item & 63u) == 0;
 }
 
-static const struct hpm_emu_trace_format kmh_trace_format = {
+/* A content's block: its instret, then every bank's values concatenated in
+ * bank order, so that a replayed run reads one block. */
+static size_t block_size(void)
+{
+	size_t size = 1;
+	for (int b = 0; b < KMH_NR_BANKS; b++)
+		size += kmh_table_v2.banks[b].nr_events;
+	return size;
+}
+
+static void fill_block(const void *head, const void *items, uint32_t nr, void *block)
+{
+	const uint32_t *packed = items;
+	uint8_t *d = block;
+	unsigned bank_off[KMH_NR_BANKS], off = 1;
+
+	d[0] = *(const uint8_t *)head;
+	for (int b = 0; b < KMH_NR_BANKS; b++) {
+		bank_off[b] = off;
+		off += kmh_table_v2.banks[b].nr_events;
+	}
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t p = packed[i];
+		d[bank_off[p >> 16] + ((p >> 6) & 0x3ffu)] = (uint8_t)(p & 63u);
+	}
+}
+
+const struct hpm_emu_trace_format emu_trace_format = {
     .magic = EMU_TRACE_MAGIC,
     .columns = "# CYCLES MODE INSTRET [BANK:INDEX=VALUE ...]",
     .name = "a trace",
@@ -134,28 +162,16 @@ static const struct hpm_emu_trace_format kmh_trace_format = {
     .cmp_item = cmp_event,
     .twice = event_twice,
     .item_is_zero = event_is_zero,
+    .block_size = block_size,
+    .prepare = fill_block,
 };
 
 /* ----------------------------------------------------------------- writer */
 
-struct emu_trace_writer {
-	struct hpm_emu_trace_writer *w;
-};
-
-struct emu_trace_writer *emu_trace_writer_open(const char *path, char *err, size_t errlen)
+int emu_trace_write(struct hpm_emu_trace_writer *w, const struct emu_run *run, char *err,
+                    size_t errlen)
 {
-	struct hpm_emu_trace_writer *core =
-	    hpm_emu_trace_writer_open(&kmh_trace_format, path, err, errlen);
-	if (!core)
-		return NULL;
-	struct emu_trace_writer *w = xcalloc(1, sizeof(*w));
-	w->w = core;
-	return w;
-}
-
-int emu_trace_write(struct emu_trace_writer *w, const struct emu_run *run, char *err, size_t errlen)
-{
-	FILE *f = hpm_emu_trace_writer_stream(w->w);
+	FILE *f = hpm_emu_trace_writer_stream(w);
 	int r = 0;
 
 	if (!run->cycles)
@@ -175,97 +191,26 @@ int emu_trace_write(struct emu_trace_writer *w, const struct emu_run *run, char 
 		if (r >= 0)
 			r = putc('\n', f);
 	}
-	return hpm_emu_trace_writer_done(w->w, r, err, errlen);
-}
-
-int emu_trace_writer_close(struct emu_trace_writer *w, char *err, size_t errlen)
-{
-	if (!w)
-		return 0;
-	int ret = hpm_emu_trace_writer_close(w->w, err, errlen);
-	free(w);
-	return ret;
+	return hpm_emu_trace_writer_done(w, r, err, errlen);
 }
 
 /* ----------------------------------------------------------------- reader */
 
-struct emu_trace {
-	struct hpm_emu_trace *t;
-	uint8_t *dense;                  /* per content: every bank's values, concatenated */
-	unsigned bank_off[KMH_NR_BANKS]; /* offset of each bank in one dense block */
-	unsigned dense_size;
-};
-
-static struct emu_trace *materialize(struct hpm_emu_trace *core)
-{
-	if (!core)
-		return NULL;
-	struct emu_trace *t = xcalloc(1, sizeof(*t));
-	size_t nr_contents = hpm_emu_trace_nr_contents(core);
-	unsigned off = 0;
-
-	t->t = core;
-	for (int b = 0; b < KMH_NR_BANKS; b++) {
-		t->bank_off[b] = off;
-		off += kmh_table_v2.banks[b].nr_events;
-	}
-	t->dense_size = off;
-	t->dense = xcalloc(nr_contents ? nr_contents : 1, off);
-	for (uint32_t c = 0; c < nr_contents; c++) {
-		uint8_t *d = t->dense + (size_t)c * off;
-		uint32_t nr;
-		const uint32_t *packed = hpm_emu_trace_items(core, c, &nr);
-		for (uint32_t i = 0; i < nr; i++) {
-			uint32_t p = packed[i];
-			d[t->bank_off[p >> 16] + ((p >> 6) & 0x3ffu)] = (uint8_t)(p & 63u);
-		}
-	}
-	return t;
-}
-
-struct emu_trace *emu_trace_parse(const char *text, size_t len, unsigned *errline, char *err,
-                                  size_t errlen)
-{
-	return materialize(hpm_emu_trace_parse(&kmh_trace_format, text, len, errline, err, errlen));
-}
-
-struct emu_trace *emu_trace_load(const char *path, unsigned *errline, char *err, size_t errlen)
-{
-	return materialize(hpm_emu_trace_load(&kmh_trace_format, path, errline, err, errlen));
-}
-
-size_t emu_trace_nr_runs(const struct emu_trace *t)
-{
-	return hpm_emu_trace_nr_runs(t->t);
-}
-
-uint64_t emu_trace_cycles(const struct emu_trace *t)
-{
-	return hpm_emu_trace_cycles(t->t);
-}
-
-void emu_trace_run_at(const struct emu_trace *t, size_t i, struct emu_run *run)
+void emu_trace_run_at(const struct hpm_emu_trace *t, size_t i, struct emu_run *run)
 {
 	uint32_t content;
 	uint8_t mode;
-	uint64_t cycles = hpm_emu_trace_run(t->t, i, &content, &mode);
-	const uint8_t *d = t->dense + (size_t)content * t->dense_size;
+	uint64_t cycles = hpm_emu_trace_run(t, i, &content, &mode);
+	const uint8_t *d = hpm_emu_trace_block(t, content);
 
 	memset(run, 0, sizeof(*run));
 	run->cycles = cycles;
 	run->key = content + 1;
 	run->source = t;
 	run->mode = mode;
-	run->instret = *(const uint8_t *)hpm_emu_trace_head(t->t, content);
-	for (int b = 0; b < KMH_NR_BANKS; b++)
-		run->vals[b] = d + t->bank_off[b];
-}
-
-void emu_trace_free(struct emu_trace *t)
-{
-	if (!t)
-		return;
-	hpm_emu_trace_free(t->t);
-	free(t->dense);
-	free(t);
+	run->instret = *d++;
+	for (int b = 0; b < KMH_NR_BANKS; b++) {
+		run->vals[b] = d;
+		d += kmh_table_v2.banks[b].nr_events;
+	}
 }
