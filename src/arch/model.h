@@ -95,10 +95,10 @@ struct hpm_model_event {
 	const char *topic; /* Kunminghu: the bank */
 	const char *brief;
 	const char *description;
-	uint64_t code;     /* what name encodes to */
-	int constraint;    /* its class (Kunminghu: bank), -1 none */
-	char where[48];    /* for hpmstat list: "frontend:5", "memblock:1+10+19" */
-	char encoding[32]; /* perf's EventCode of the row: "0x5" */
+	uint64_t code;        /* what name encodes to */
+	int constraint;       /* its class (Kunminghu: bank), -1 none */
+	char where[48];       /* for hpmstat list: "frontend:5", "memblock:1+10+19" */
+	char encoding[32];    /* perf's EventCode of the row: "0x5" */
 	const char *alias_of; /* another name of this event or alias, or NULL */
 	bool deprecated;      /* a name kept from an older table (perf's Deprecated) */
 	bool undefined;       /* listed, but the hardware cannot count it: encode

@@ -93,11 +93,8 @@ static const struct {
 	const char *core;
 	const char *profile;
 } core_map[] = {
-    {"neoverse-n1", "n1"},
-    {"neoverse-n2", "n2"},
-    {"neoverse-n2-r0p0", "n2-r0p0"},
-    {"neoverse-v1", "v1"},
-    {"neoverse-v2", "v2"},
+    {"neoverse-n1", "n1"}, {"neoverse-n2", "n2"}, {"neoverse-n2-r0p0", "n2-r0p0"},
+    {"neoverse-v1", "v1"}, {"neoverse-v2", "v2"},
 };
 
 const struct arm_emu_features *arm_emu_features_at(unsigned i)

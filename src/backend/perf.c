@@ -129,9 +129,10 @@ int hpm_perf_event_attr(const struct hpm_evsel *ev, const struct hpm_pmu *pmu,
 	}
 	if (!pmu || !pmu->present) {
 		const char *m = ev->enc.model->display;
-		snprintf(err, errlen,
-		         "%s events need that PMU, and this host has none (use --backend emu or auto)",
-		         m);
+		snprintf(
+		    err, errlen,
+		    "%s events need that PMU, and this host has none (use --backend emu or auto)",
+		    m);
 		return -ENODEV;
 	}
 	return model_attr(ev, pmu, pe, err, errlen);

@@ -329,7 +329,8 @@ void cli_note_event_facts(const struct hpm_evlist *l)
 		for (unsigned j = 0; j < i && !said; j++) {
 			const struct hpm_evsel *p = &l->ev[j];
 			said = p->kind == HPM_EV_MODEL && p->enc.model == m &&
-			       p->enc.value == e->enc.value && p->enc.constraint == e->enc.constraint;
+			       p->enc.value == e->enc.value &&
+			       p->enc.constraint == e->enc.constraint;
 		}
 		if (!said)
 			cli_warn("%s: '%s': %s", warning ? "warning" : "note", e->name, note);

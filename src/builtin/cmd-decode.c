@@ -27,7 +27,6 @@ static const char decode_usage_head[] =
     "bank, a mode set no modifier selects) the line ends with 'inexact'.\n"
     "\n";
 
-
 /* The checks, then the decoding: every value and option is checked before
  * anything is printed, so an error leaves no partial output. */
 struct decode_opts {

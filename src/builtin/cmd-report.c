@@ -77,8 +77,8 @@ struct opts {
 	bool quiet;               /* -q: no '#' lines */
 	double percent_limit;     /* --percent-limit */
 	bool percent_limit_given;
-	const char *fields;       /* -F */
-	char **argv;              /* the words, for the messages that quote one */
+	const char *fields; /* -F */
+	char **argv;        /* the words, for the messages that quote one */
 };
 
 /* --topdown-variant NAME: with --topdown, a variant of the --pmu model's

@@ -76,7 +76,6 @@ static const char stat_report_usage_head[] =
     "or of a run file of 'hpmstat stat --record', on standard error.\n"
     "\n";
 
-
 /* --help prints the table this file ends with */
 static const struct cli_opts stat_report_spec;
 

@@ -394,7 +394,8 @@ static int run_start(struct run_ctx *rc, struct run_loop *L)
 	if (L->have_cmd) {
 		/* counted from its exec: started without waiting for the exec
 		 * (hpm_workload_go), whose failure is known at its end */
-		int e = rc->target.enable_on_exec ? hpm_workload_go(&L->w) : hpm_workload_start(&L->w);
+		int e =
+		    rc->target.enable_on_exec ? hpm_workload_go(&L->w) : hpm_workload_start(&L->w);
 		if (e) {
 			hpm_workload_reap(&L->w, true);
 			cli_error("cannot run '%s': %s", o->argv[0], strerror(e));

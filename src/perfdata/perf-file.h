@@ -17,7 +17,7 @@
 
 /* "PERFILE2" read as a little-endian u64; a file of the other byte order
  * shows it byte-swapped. */
-#define PERF_FILE_MAGIC2 0x32454c4946524550ULL
+#define PERF_FILE_MAGIC2         0x32454c4946524550ULL
 #define PERF_FILE_MAGIC2_SWAPPED 0x5045524649c45232ULL
 
 struct perf_file_section {
@@ -28,8 +28,8 @@ struct perf_file_section {
 #define PERF_FILE_FEAT_BITS 256
 
 struct perf_file_header {
-	uint64_t magic; /* PERF_FILE_MAGIC2 */
-	uint64_t size;  /* sizeof(struct perf_file_header) */
+	uint64_t magic;     /* PERF_FILE_MAGIC2 */
+	uint64_t size;      /* sizeof(struct perf_file_header) */
 	uint64_t attr_size; /* size of one struct perf_file_attr in attrs */
 	struct perf_file_section attrs;
 	struct perf_file_section data;
@@ -180,7 +180,7 @@ struct perf_file_nr_cpus {
  * with PERF_FILE_MISC_BUILD_ID_SIZE, that id.size holds the id's length
  * (otherwise 20 bytes, the SHA-1 length, are assumed). */
 #define PERF_FILE_MISC_BUILD_ID_SIZE (1 << 15)
-#define PERF_FILE_BUILD_ID_MAX 20
+#define PERF_FILE_BUILD_ID_MAX       20
 struct perf_file_build_id {
 	struct perf_event_header header;
 	int32_t pid;

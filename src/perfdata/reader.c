@@ -300,9 +300,9 @@ static int open_common(struct pd_file *f, char *err, size_t errlen, const char *
 	}
 	if (get64(b) == PERF_FILE_MAGIC2_SWAPPED) {
 		str_seterr(err, errlen,
-		       "%s: a perf.data of the other byte order (written on a big-endian "
-		       "machine): not supported",
-		       name);
+		           "%s: a perf.data of the other byte order (written on a big-endian "
+		           "machine): not supported",
+		           name);
 		return -1;
 	}
 	if (f->len < 16) {
@@ -326,11 +326,12 @@ static int open_common(struct pd_file *f, char *err, size_t errlen, const char *
 	memcpy(&h, b, sizeof(h));
 	if (h.attr_size < sizeof(struct perf_file_section) + 64 || h.attr_size > (1u << 16)) {
 		str_seterr(err, errlen, "%s: attr size %llu is not perf's", name,
-		       (unsigned long long)h.attr_size);
+		           (unsigned long long)h.attr_size);
 		return -1;
 	}
 	if (!fits(h.attrs.offset, h.attrs.size, f->len)) {
-		str_seterr(err, errlen, "%s: truncated: the attrs section is not in the file", name);
+		str_seterr(err, errlen, "%s: truncated: the attrs section is not in the file",
+		           name);
 		return -1;
 	}
 	uint64_t nattr = h.attrs.size / h.attr_size;

@@ -50,11 +50,11 @@ struct hpm_record_emu_opts {
 	/* --pmu: the model whose machine records (kunminghu-v3); NULL: the first
 	 * registered model whose machine can sample */
 	const struct hpm_pmu_model *model;
-	bool pipe;                 /* perf's pipe format (-o -) rather than a file */
+	bool pipe; /* perf's pipe format (-o -) rather than a file */
 	/* perf's build-id cache ($HOME/.debug): where the ELF image of the
 	 * declared functions goes (record/emu-elf.h); NULL: nowhere */
 	const char *buildid_dir;
-	const char *exe;           /* CMDLINE */
+	const char *exe; /* CMDLINE */
 	int argc;
 	char *const *argv;
 };

@@ -45,10 +45,10 @@
 struct hpm_record;
 
 struct hpm_record_opts {
-	const char *events;   /* -e text (perf's grammar), NULL: cycles or cpu-clock */
-	uint64_t period;      /* -c: sample every PERIOD events; 0: by frequency */
-	uint64_t freq;        /* -F (Hz) when period is 0 */
-	bool callchain;       /* -g, --call-graph: PERF_SAMPLE_CALLCHAIN */
+	const char *events; /* -e text (perf's grammar), NULL: cycles or cpu-clock */
+	uint64_t period;    /* -c: sample every PERIOD events; 0: by frequency */
+	uint64_t freq;      /* -F (Hz) when period is 0 */
+	bool callchain;     /* -g, --call-graph: PERF_SAMPLE_CALLCHAIN */
 	/* --call-graph dwarf[,SIZE]: the user registers and SIZE bytes of the
 	 * user stack in each sample (unwound by report), the kernel's chain
 	 * without its user part (exclude_callchain_user); 0: not dwarf */
@@ -75,8 +75,8 @@ struct hpm_record_opts {
 /* What perf's --synth synthesizes for what existed before the recording
  * (the kernel's map is always written): the tasks' COMM records, their
  * maps (MMAP2), the cgroups (CGROUP) */
-#define HPM_RECORD_SYNTH_TASK 1u
-#define HPM_RECORD_SYNTH_MMAP 2u
+#define HPM_RECORD_SYNTH_TASK   1u
+#define HPM_RECORD_SYNTH_MMAP   2u
 #define HPM_RECORD_SYNTH_CGROUP 4u /* the cgroups' names, with all_cgroups */
 
 struct hpm_record_stats {

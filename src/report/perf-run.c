@@ -125,14 +125,15 @@ static int read_records(struct perf_stat *ps, const char *name, char *err, size_
 		case PERF_RECORD_STAT:
 			if (r.ev < 0) {
 				str_seterr(err, errlen,
-				       "%s: a count of id %llu, which no event of the file has",
-				       name, (unsigned long long)r.u.stat.id);
+				           "%s: a count of id %llu, which no event of the file has",
+				           name, (unsigned long long)r.u.stat.id);
 				return -1;
 			}
 			struct unit_key key = {r.u.stat.cpu, r.u.stat.thread};
 			if (!unit_add(ps, key)) {
-				str_seterr(err, errlen, "%s: counts of more than %d CPUs and threads",
-				       name, PR_MAX_UNITS);
+				str_seterr(err, errlen,
+				           "%s: counts of more than %d CPUs and threads", name,
+				           PR_MAX_UNITS);
 				return -1;
 			}
 			if (ps->nr_recs == cap) {
@@ -178,9 +179,9 @@ static int read_records(struct perf_stat *ps, const char *name, char *err, size_
 	if ((uint64_t)ps->f.nr_ev * nu > PR_MAX_CELLS ||
 	    (uint64_t)ps->f.nr_ev * nu * nr_iv > PR_MAX_IV_COUNTS) {
 		str_seterr(err, errlen,
-		       "%s: %u events on %u CPUs and threads in %u intervals: more counts than "
-		       "stat report reads (%u)",
-		       name, ps->f.nr_ev, nu, nr_iv, PR_MAX_IV_COUNTS);
+		           "%s: %u events on %u CPUs and threads in %u intervals: more counts than "
+		           "stat report reads (%u)",
+		           name, ps->f.nr_ev, nu, nr_iv, PR_MAX_IV_COUNTS);
 		return -1;
 	}
 	return 0;
@@ -387,7 +388,8 @@ int perf_stat_run(const void *buf, size_t len, const char *name, char **run, siz
 		return -1;
 	}
 	if (ps.f.hpm_run && ps.f.hpm_run_len > RF_MAX_BYTES) {
-		str_seterr(err, errlen, "%s: its run file is larger than %u bytes", name, RF_MAX_BYTES);
+		str_seterr(err, errlen, "%s: its run file is larger than %u bytes", name,
+		           RF_MAX_BYTES);
 		pd_close(&ps.f);
 		return -1;
 	}
@@ -403,13 +405,14 @@ int perf_stat_run(const void *buf, size_t len, const char *name, char **run, siz
 		goto out;
 	if (!ps.nr_rounds) {
 		if (!ps.nr_recs && !ps.f.has_stat)
-			str_seterr(err, errlen,
-			       "%s: a perf.data of samples, not of perf stat record: read it with "
-			       "hpmstat report",
-			       name);
+			str_seterr(
+			    err, errlen,
+			    "%s: a perf.data of samples, not of perf stat record: read it with "
+			    "hpmstat report",
+			    name);
 		else
 			str_seterr(err, errlen, "%s: no round of counts (PERF_RECORD_STAT_ROUND)%s",
-			       name, ps.f.partial ? ": the file is cut short" : "");
+			           name, ps.f.partial ? ": the file is cut short" : "");
 		goto out;
 	}
 	json_t *doc = build(&ps);

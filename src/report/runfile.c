@@ -476,8 +476,9 @@ static bool read_variant(struct ctx *c, struct rf_run *r, json_t *root)
 		return fail(c, "topdown_variant: '%.60s' in a run of host events only",
 		            json_string_value(v));
 	if (merr.code == METRIC_ERANGE)
-		return fail(c, "topdown_variant: '%.60s', but the %s PMU model has no Topdown variants",
-		            json_string_value(v), r->model->display);
+		return fail(
+		    c, "topdown_variant: '%.60s', but the %s PMU model has no Topdown variants",
+		    json_string_value(v), r->model->display);
 	return fail(c, "topdown_variant: %s", merr.msg);
 }
 

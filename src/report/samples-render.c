@@ -270,8 +270,8 @@ static unsigned columns(const struct rs_report *rs, struct col *c)
 	if (children && !rs->opts.no_children_col)
 		c[n++] = (struct col){COL_CHILDREN, "Children", 8};
 	if (!rs->opts.no_overhead)
-		c[n++] = (struct col){COL_SELF,
-		                      children && !rs->opts.fields ? "Self" : "Overhead", 8};
+		c[n++] =
+		    (struct col){COL_SELF, children && !rs->opts.fields ? "Self" : "Overhead", 8};
 	if (rs->opts.show_samples)
 		c[n++] = (struct col){COL_SAMPLES, "Samples", 12};
 	if (rs->opts.show_period)
@@ -415,7 +415,8 @@ static void text(const struct rs_report *rs, FILE *out)
 				continue;
 			for (unsigned c = 0; c < nc; c++) {
 				char v[32];
-				fprintf(out, "  %*s", cols[c].width, col_cell(&cols[c], h, e, v, sizeof(v)));
+				fprintf(out, "  %*s", cols[c].width,
+				        col_cell(&cols[c], h, e, v, sizeof(v)));
 			}
 			for (unsigned k = 0; k < rs->opts.nr_key; k++) {
 				const char *c = key_cell(rs, e, rs->opts.key[k], b, sizeof(b));
@@ -553,7 +554,8 @@ static void jsonout(const struct rs_report *rs, FILE *out)
 		json_object_set_new(root, "pmu_model", json_string(rs->model->name));
 		/* the registry's name of v2 is plain "kunminghu": the table says
 		 * which one, as the text header and stat's "pmu-table" do */
-		json_object_set_new(root, "pmu_table", json_string(hpm_model_table_name(rs->model)));
+		json_object_set_new(root, "pmu_table",
+		                    json_string(hpm_model_table_name(rs->model)));
 	}
 	/* stat's key for emulated figures, and the label's words */
 	json_object_set_new(root, "emulated", json_boolean(emu_label(rs) != NULL));
@@ -837,7 +839,8 @@ static void html(const struct rs_report *rs, FILE *out)
 {
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>hpmstat report: "
 	      "samples</title>\n<style>body{font-family:sans-serif;margin:1.5em}"
-	      "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}td{white-space:nowrap}"
+	      "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px "
+	      "8px}td{white-space:nowrap}"
 	      "td.n{text-align:right}svg text{font-size:11px;font-family:monospace}</style>"
 	      "</head><body>\n<h1>hpmstat report: samples</h1>\n",
 	      out);

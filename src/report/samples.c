@@ -186,7 +186,7 @@ struct priv {
 	struct hpm_syms *syms;
 	struct rs_unwinder *unwind; /* --call-graph dwarf samples' user frames */
 	uint64_t *pcs;              /* their program counters, scratch */
-	unsigned *tabled; /* interned names of the maps dso_table was asked for */
+	unsigned *tabled;           /* interned names of the maps dso_table was asked for */
 	unsigned nr_tabled;
 	const char *pc_ptr[PTR_CACHE];
 	unsigned pc_id[PTR_CACHE];
@@ -705,8 +705,9 @@ static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, 
 			}
 			/* perf's cumulative entry of an address no map holds keeps
 			 * the sample's level */
-			ck.kernel = strcmp(rs_str(rs, ck.dso), "[unknown]") == 0 ? p->frame_kernel[0]
-			                                                           : p->frame_kernel[i];
+			ck.kernel = strcmp(rs_str(rs, ck.dso), "[unknown]") == 0
+			                ? p->frame_kernel[0]
+			                : p->frame_kernel[i];
 			mask_key(rs, &ck);
 			unsigned c = (unsigned)(entry_of(rs, hi, &ck) - h->e);
 			size_t j = 0;
@@ -1030,8 +1031,8 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 		rs_td_finish(rs);
 	if (!rs->nr_samples && rs->file.partial) {
 		str_seterr(err, errlen, "no sample could be read (%s)",
-		       rs->file.nr_note ? rs->file.note[rs->file.nr_note - 1]
-		                        : "the data section is empty");
+		           rs->file.nr_note ? rs->file.note[rs->file.nr_note - 1]
+		                            : "the data section is empty");
 		return -1;
 	}
 	return 0;

@@ -42,8 +42,8 @@ struct rs_opts {
 	unsigned nr_key; /* 0: comm,dso,sym as perf report */
 	enum rs_graph graph;
 	bool topdown;
-	bool folded;          /* build the folded stacks (--format folded, html) */
-	const char *pmu;      /* --topdown with this model's formulas (--pmu) */
+	bool folded;     /* build the folded stacks (--format folded, html) */
+	const char *pmu; /* --topdown with this model's formulas (--pmu) */
 	/* --topdown with this named variant of the formulas (only models that
 	 * have it compute the Topdown); NULL: each model's default */
 	const char *topdown_variant;
@@ -70,8 +70,8 @@ struct rs_opts {
 	/* --percent-limit given: its value is the graph threshold too, 0 included
 	 * (perf sets callchain_param.min_percent from it); otherwise perf's 0.5 */
 	bool percent_limit_given;
-	bool perf_header;     /* --stdio: perf's first header line */
-	bool quiet;           /* -q: the entries (and graphs) alone, no '#' lines */
+	bool perf_header; /* --stdio: perf's first header line */
+	bool quiet;       /* -q: the entries (and graphs) alone, no '#' lines */
 };
 
 /* "comm,dso" -> keys, perf's output fields among them (overhead, sample,
@@ -161,7 +161,7 @@ struct rs_report {
 	const struct hpm_pmu_model *model;
 	/* the variant of them (metric_variant_name), or NULL */
 	const char *td_variant;
-	char td_why[384];     /* why there is no Topdown, when there is none */
+	char td_why[384];       /* why there is no Topdown, when there is none */
 	unsigned nr_td_damaged; /* entries whose group reads give level-1 shares outside
 	                         * 0-100 % or not adding up to 100 %: their td is NAN */
 	/* private state */

@@ -450,8 +450,7 @@ static int scan_procs(const char *procfs, int pid, struct pent **out, unsigned *
 /* The new scan ne[0..nn) takes over each process's counters and last CPU
  * time from the previous scan; what is left of it exited (kept as gone
  * rows when sticky). */
-static void replace_scan(struct top_procs *p, struct pent *ne, unsigned nn, unsigned n,
-                         bool sticky)
+static void replace_scan(struct top_procs *p, struct pent *ne, unsigned nn, unsigned n, bool sticky)
 {
 	if (nn)
 		qsort(ne, nn, sizeof(*ne), cmp_pid);
@@ -488,9 +487,8 @@ static void replace_scan(struct top_procs *p, struct pent *ne, unsigned nn, unsi
  * get counters, a few opens per frame. Returns the order (the caller frees
  * it); *short_of_fds processes could not open for lack of descriptors or
  * memory (*open_err). */
-static struct pent **choose_counted(struct pent *ne, unsigned nn, unsigned take,
-                                    unsigned counted, unsigned *short_of_fds_out,
-                                    int *open_err_out)
+static struct pent **choose_counted(struct pent *ne, unsigned nn, unsigned take, unsigned counted,
+                                    unsigned *short_of_fds_out, int *open_err_out)
 {
 	/* the busiest n */
 	struct pent **order = xcalloc(nn ? nn : 1, sizeof(*order));
@@ -593,7 +591,6 @@ int top_procs_sample(struct top_procs *p, double interval, unsigned n, int pid, 
 		         short_of_fds, strerror(open_err));
 	return 0;
 }
-
 
 void top_procs_free(struct top_procs *p)
 {

@@ -842,7 +842,6 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 	return true;
 }
 
-
 /* ----------------------------------------------------------- emulator */
 
 static int cmp_cycles_desc(const void *a, const void *b)

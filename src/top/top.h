@@ -39,17 +39,17 @@
 struct top_opts {
 	enum hpm_backend_choice backend; /* AUTO: perf, or emu when emu_asked */
 	struct hpm_emu_config emu;
-	bool emu_asked;    /* an --emu-* option on the command line */
-	char *events;      /* -e: extra columns, perf's -e syntax; NULL none */
-	char *metrics;     /* -M: extra metric columns; NULL none */
-	char *cpus;        /* -C LIST (perf back end) */
-	int pid;           /* -p PID (perf back end): count that task, list only it */
-	double delay;      /* -d seconds */
-	unsigned level;    /* Topdown tree depth shown, 1..3 */
-	unsigned nprocs;   /* process rows sampled (busiest N); 0: every process */
-	char *user;        /* -u: only this user's tasks (a name, or a uid without
-	                    * one); NULL: everyone's */
-	char *pmu;         /* --pmu: the PMU model shown instead of the host's; NULL: default */
+	bool emu_asked;  /* an --emu-* option on the command line */
+	char *events;    /* -e: extra columns, perf's -e syntax; NULL none */
+	char *metrics;   /* -M: extra metric columns; NULL none */
+	char *cpus;      /* -C LIST (perf back end) */
+	int pid;         /* -p PID (perf back end): count that task, list only it */
+	double delay;    /* -d seconds */
+	unsigned level;  /* Topdown tree depth shown, 1..3 */
+	unsigned nprocs; /* process rows sampled (busiest N); 0: every process */
+	char *user;      /* -u: only this user's tasks (a name, or a uid without
+	                  * one); NULL: everyone's */
+	char *pmu;       /* --pmu: the PMU model shown instead of the host's; NULL: default */
 	/* --topdown-variant: a named variant of its formulas; NULL: the default */
 	char *topdown_variant;
 	char *sort;        /* process table column name to sort by; NULL: default */
@@ -132,8 +132,8 @@ struct top_unit {
 	char name[32];
 	struct top_value cycles, instructions;
 	double ipc;
-	double td[TD_NR];      /* level 1, percent of slots; NAN when not counted */
-	char bottleneck[32];   /* top_bottleneck_of this unit's own metrics, "idle" */
+	double td[TD_NR];    /* level 1, percent of slots; NAN when not counted */
+	char bottleneck[32]; /* top_bottleneck_of this unit's own metrics, "idle" */
 	/* counted no cycles over the interval (a hart in wfi: Kunminghu gates
 	 * its clock, so nothing counts): no slots, left out of the sum's tree */
 	bool idle;
@@ -235,7 +235,7 @@ struct top_frame {
 	 * /proc: Too many open files"): every view shows it in place of the
 	 * table's count, never an empty table; "" when it was listed */
 	char procs_error[160];
-	unsigned nev;          /* length of each top_proc.ev: the session's evsels */
+	unsigned nev; /* length of each top_proc.ev: the session's evsels */
 	/* why the process rows carry no ev (shown when Enter is pressed on one):
 	 * "" when they do or no reason is known */
 	char noev_reason[128];

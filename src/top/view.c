@@ -636,8 +636,8 @@ static bool column_gap(const char *line, int x)
 
 /* The process (or workload) table from row y, its nrows rows in order
  * (depth: each row's tree depth), scrolled so the bar stays in view. */
-static void draw_procs(struct top_view *v, const struct top_frame *f, int y,
-                       const unsigned *order, const unsigned char *depth, unsigned nrows)
+static void draw_procs(struct top_view *v, const struct top_frame *f, int y, const unsigned *order,
+                       const unsigned char *depth, unsigned nrows)
 {
 	char line[1024];
 	size_t len = top_proc_header(line, sizeof(line), f);

@@ -180,8 +180,9 @@ int str_parse_u64(const char *s, uint64_t *out, char *msg, size_t msglen)
 	for (const char *q = end; *q; q++)
 		if (!isspace((unsigned char)*q))
 			return parse_fail(STR_PARSE_ENUMBER, s, msg, msglen);
-	int rc = lex_u64(p, (size_t)(end - p), LEX_NUM_HEX | LEX_NUM_BIN | LEX_NUM_RHEX | LEX_NUM_GROUPS,
-	                 0, UINT64_MAX, out, NULL);
+	int rc =
+	    lex_u64(p, (size_t)(end - p), LEX_NUM_HEX | LEX_NUM_BIN | LEX_NUM_RHEX | LEX_NUM_GROUPS,
+	            0, UINT64_MAX, out, NULL);
 	if (rc == LEX_NUM_EWIDE)
 		return parse_fail(STR_PARSE_ERANGE, s, msg, msglen);
 	if (rc)

@@ -395,11 +395,10 @@ static void test_fixed(void)
 	struct hpm_pmu none;
 	memset(&none, 0, sizeof(none));
 	rc = hpm_perf_event_attr(c, &none, &pe, err, sizeof(err));
-	tap_is_str(
-	    rc ? err : "",
-	    "Kunminghu (kunminghu-v2) events need that PMU, and this host "
-	    "has none (use --backend emu or auto)",
-	    "Kunminghu event without a PMU");
+	tap_is_str(rc ? err : "",
+	           "Kunminghu (kunminghu-v2) events need that PMU, and this host "
+	           "has none (use --backend emu or auto)",
+	           "Kunminghu event without a PMU");
 	/* a model without a mapping to a kernel driver: refused, naming it */
 	struct hpm_pmu_model nomap = *c->enc.model;
 	nomap.perf_attr = NULL;

@@ -128,8 +128,8 @@ static void test_rtl_wiring(enum path p)
 {
 	struct emu *emu = emu_new(1);
 	struct emu_hart *h = emu_hart(emu, 0);
-	const int vals[] = {FE, 6, 5, FE, 7, 9, FE, 20, 11, FE, 24, 13, BE, 43, 17,
-	                    CA, 1, 19, CA, 2, 23, CA, 3, 29, CA, 68, 31, END};
+	const int vals[] = {FE, 6,  5, FE, 7,  9, FE, 20, 11, FE, 24, 13, BE, 43,
+	                    17, CA, 1, 19, CA, 2, 23, CA, 3,  29, CA, 68, 31, END};
 
 	wr(h, EMU_CSR_MHPMEVENT(3), ev1(6));
 	wr(h, EMU_CSR_MHPMEVENT(4), ev1(7));
@@ -145,8 +145,7 @@ static void test_rtl_wiring(enum path p)
 	           "%s: ifu_req_cacheline_0_hit counts cacheline 1's hits (index 7)", path_name[p]);
 	tap_is_u64(rd(h, EMU_CSR_MHPMCOUNTER(4)), 90, "%s: ifu_req_cacheline_1_hit itself",
 	           path_name[p]);
-	tap_is_u64(rd(h, EMU_CSR_MHPMCOUNTER(5)), 0, "%s: IBuffer_full never counts",
-	           path_name[p]);
+	tap_is_u64(rd(h, EMU_CSR_MHPMCOUNTER(5)), 0, "%s: IBuffer_full never counts", path_name[p]);
 	tap_is_u64(rd(h, EMU_CSR_MHPMCOUNTER(6)), 0, "%s: icache_miss_penalty reads 0",
 	           path_name[p]);
 	tap_is_u64(rd(h, EMU_CSR_MHPMCOUNTER(11)), 0, "%s: dispatch_stall_cycle_lsq reads 0",

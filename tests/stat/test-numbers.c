@@ -128,7 +128,8 @@ static void test_range(void)
 	       "105%% +- 1%% is out by 5%%");
 	tap_ok(metric_out_of_range_by(m, 0.5, 0) == 0, "50%% is in range");
 	tap_ok(metric_out_of_range_by(m, -1e-17, 0) == 0, "a rounding residue is in range");
-	tap_ok(metric_out_of_range_by(m, -0.001, (double)NAN) == -0.001, "no error known: the slack");
+	tap_ok(metric_out_of_range_by(m, -0.001, (double)NAN) == -0.001,
+	       "no error known: the slack");
 	tap_ok(metric_out_of_range(m, -0.001) && !metric_out_of_range(m, -1e-12),
 	       "metric_out_of_range agrees");
 	tap_is_str(metric_range_text(-5, b, sizeof(b)), "5.00 below 0", "text below");

@@ -59,11 +59,11 @@ struct arm_mach {
 
 /* What the kernel's driver keeps per PE. */
 struct pe_src {
-	struct arm_src_stream *s; /* profile stream, or NULL with a trace */
+	struct arm_src_stream *s;       /* profile stream, or NULL with a trace */
 	struct hpm_emu_trace_cursor at; /* trace: where the PE is in it */
-	uint64_t hi[32];          /* overflows carried (multiples of 2^32) */
-	uint32_t wrapped;         /* counters that passed 2^64 - 1 */
-	bool captured;            /* FEAT_PMUv3_SS: the snapshot registers hold this instant */
+	uint64_t hi[32];                /* overflows carried (multiples of 2^32) */
+	uint32_t wrapped;               /* counters that passed 2^64 - 1 */
+	bool captured; /* FEAT_PMUv3_SS: the snapshot registers hold this instant */
 };
 
 struct arm_vm {
