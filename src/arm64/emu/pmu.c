@@ -559,19 +559,29 @@ static struct kentry *kcache_find(struct arm_emu_pe *pe, const void *source, uin
 {
 	uint64_t h = ((uint64_t)(uintptr_t)source * UINT64_C(0x9e3779b97f4a7c15)) ^ key;
 	h ^= h >> 29;
+	/* the first slot a forgotten source left (arm_emu_forget_source): a
+	 * new key takes it when its own is not further on, so that a script
+	 * replaying trace after trace does not fill the cache with tombstones
+	 * and fall back to counting every run directly */
+	struct kentry *slot = NULL;
 	for (unsigned i = 0; i < KCACHE_PROBE; i++) {
 		struct kentry *e = &pe->kc[(h + i) & (KCACHE_SIZE - 1)];
 		if (e->key == key && e->source == source)
 			return e;
 		if (!e->key) {
-			e->key = key;
-			e->source = source;
-			e->gen = 0; /* never valid: pe->gen starts at 1 */
-			e->pend = 0;
-			return e;
+			slot = slot ? slot : e;
+			break;
 		}
+		if (!slot && e->source == e)
+			slot = e;
 	}
-	return NULL; /* full around here: the caller counts the run directly */
+	if (!slot)
+		return NULL; /* full around here: the caller counts the run directly */
+	slot->key = key;
+	slot->source = source;
+	slot->gen = 0; /* never valid: pe->gen starts at 1 */
+	slot->pend = 0;
+	return slot;
 }
 
 static void fold(struct arm_emu_pe *pe, struct kentry *e)
