@@ -98,6 +98,18 @@ unsigned emu_nr_harts(const struct emu *emu);
 /* Hart i (0-based), or NULL when out of range. */
 struct emu_hart *emu_hart(struct emu *emu, unsigned i);
 
+/* The event table whose indices the harts' mhpmevent EVENTn fields hold
+ * (kmh_table_v2 from emu_new(); kmh_table_v3 for a kunminghu-v3 machine).
+ * The sources (stimulus, workload, trace) produce signals by v2's indices,
+ * so an event of t counts the signal of v2's event of its name, as the
+ * kunminghu-v3 machine (machine.h) feeds it; an event v2 has none of
+ * delivers 0. What was counted before stays counted. */
+void emu_set_table(struct emu *emu, const struct kmh_table *t);
+const struct kmh_table *emu_table(const struct emu *emu);
+/* The signal of event idx of t's bank: the index of v2's event of its name
+ * (idx itself for v2), 0 (noEvent) when v2 has no event of that name. */
+unsigned emu_signal_index(const struct kmh_table *t, int bank, unsigned idx);
+
 /* The machine timer (the value the `time` CSR reads in M/HS/HU; VS/VU read
  * time + htimedelta). Only emu_set_time() changes it. */
 uint64_t emu_time(const struct emu *emu);
@@ -249,6 +261,10 @@ struct emu_stimulus;
 
 struct emu_stimulus *emu_stimulus_new(void);
 void emu_stimulus_free(struct emu_stimulus *s);
+/* The table whose names and BANK:INDEX emu_stimulus_assign() reads
+ * (kmh_table_v2 from emu_stimulus_new()): each is fed as its signal
+ * (emu_signal_index), and one without a signal is refused. */
+void emu_stimulus_set_table(struct emu_stimulus *s, const struct kmh_table *t);
 /* Every event back to 0, instret to 0. */
 void emu_stimulus_clear(struct emu_stimulus *s);
 /* Event `index` of `bank` delivers `value` (0..63) each cycle. Index 0

@@ -106,6 +106,7 @@ struct emu {
 	uint64_t time;
 	unsigned nr_harts;
 	struct emu_hart *harts;
+	const struct kmh_table *table; /* whose indices mhpmevent's EVENTn fields hold */
 };
 
 /* ------------------------------------------------------------ decoding */
@@ -127,17 +128,31 @@ static uint64_t mode_inh_bit(unsigned mode)
 	return bit[mode];
 }
 
-/* An mhpmevent value as counter `counter` (of the bank it sees) decodes it. */
-static void prog_decode(struct prog *p, uint64_t evt, unsigned counter)
+unsigned emu_signal_index(const struct kmh_table *t, int bank, unsigned idx)
+{
+	if (t == &kmh_table_v2)
+		return idx;
+	const struct kmh_event *ev = kmh_event_by_index(t, bank, idx);
+	const struct kmh_event *v2 =
+	    ev ? kmh_event_by_name(&kmh_table_v2, bank, kmh_str(t, ev->name)) : NULL;
+	return v2 ? v2->index : 0;
+}
+
+/* An mhpmevent value of table t's indices as counter `counter` (of the bank
+ * it sees) decodes it: each index to the signal the sources produce for it
+ * (emu_signal_index), routed as v2's RTL routes that signal. */
+static void prog_decode(struct prog *p, const struct kmh_table *t, uint64_t evt, unsigned counter)
 {
 	int bank = kmh_bank_of_counter(&kmh_table_v2, counter);
-	unsigned nr = kmh_table_v2.banks[bank].nr_events;
+	unsigned nr = t->banks[bank].nr_events;
 
 	p->bank = (uint8_t)bank;
 	for (unsigned k = 0; k < KMH_NR_SLOTS; k++) {
 		unsigned idx = kmh_mhpmevent_event(evt, k);
 		/* out of the table: delivers 0, like noEvent */
-		p->idx[k] = (uint16_t)(idx < nr ? kmh_event_wire(&kmh_table_v2, bank, idx) : 0);
+		p->idx[k] = (uint16_t)(idx < nr ? kmh_event_wire(&kmh_table_v2, bank,
+		                                                 emu_signal_index(t, bank, idx))
+		                                : 0);
 	}
 	for (unsigned n = 0; n < KMH_NR_OPS; n++)
 		p->op[n] = (uint8_t)kmh_mhpmevent_op(evt, n);
@@ -145,7 +160,7 @@ static void prog_decode(struct prog *p, uint64_t evt, unsigned counter)
 
 static void hart_decode(struct emu_hart *h, unsigned i)
 {
-	prog_decode(&h->prog[i], h->evt[i], KMH_FIRST_COUNTER + i);
+	prog_decode(&h->prog[i], h->emu->table, h->evt[i], KMH_FIRST_COUNTER + i);
 }
 
 static void hart_update_masks(struct emu_hart *h)
@@ -190,7 +205,7 @@ uint64_t emu_event_per_cycle(uint64_t evt, unsigned counter, const struct emu_ru
 	if (counter < KMH_FIRST_COUNTER || counter >= KMH_FIRST_COUNTER + NR_HPM ||
 	    (mhpmevent_warl(evt) & mode_inh_bit(run->mode)))
 		return 0;
-	prog_decode(&p, mhpmevent_warl(evt), counter);
+	prog_decode(&p, &kmh_table_v2, mhpmevent_warl(evt), counter);
 	return prog_eval(&p, run);
 }
 
@@ -494,10 +509,29 @@ struct emu *emu_new(unsigned nr_harts)
 		return NULL;
 	struct emu *emu = xcalloc(1, sizeof(*emu));
 	emu->nr_harts = nr_harts;
+	emu->table = &kmh_table_v2;
 	emu->harts = xcalloc(nr_harts, sizeof(*emu->harts));
 	for (unsigned i = 0; i < nr_harts; i++)
 		hart_init(&emu->harts[i], emu, i);
 	return emu;
+}
+
+void emu_set_table(struct emu *emu, const struct kmh_table *t)
+{
+	emu->table = t;
+	for (unsigned h = 0; h < emu->nr_harts; h++) {
+		struct emu_hart *hart = &emu->harts[h];
+		/* what was counted was counted with the old table's meaning */
+		hart_fold(hart);
+		hart_cache_clear(hart);
+		for (unsigned i = 0; i < NR_HPM; i++)
+			hart_decode(hart, i);
+	}
+}
+
+const struct kmh_table *emu_table(const struct emu *emu)
+{
+	return emu->table;
 }
 
 void emu_free(struct emu *emu)

@@ -243,18 +243,6 @@ static int vm_create_v3(const struct hpm_emu_vm_config *cfg, struct hpm_emu_vm *
 	return create_for(&hpm_machine_kunminghu_v3, &kmh_table_v3, cfg, out, err, errlen);
 }
 
-/* The index of the kunminghu-v2 event named as event idx of t's bank: the
- * workload model and traces produce signals by v2's names and indices.
- * 0 (noEvent, delivering 0) when v2 has no such name: vm_unproduced reports
- * those before anything counts. */
-static unsigned v2_index_of(const struct kmh_table *t, int bank, unsigned idx)
-{
-	const struct kmh_event *ev = kmh_event_by_index(t, bank, idx);
-	const struct kmh_event *v2 =
-	    ev ? kmh_event_by_name(&kmh_table_v2, bank, kmh_str(t, ev->name)) : NULL;
-	return t == &kmh_table_v2 ? idx : v2 ? v2->index : 0;
-}
-
 /* value (t's indices) with v2's indices of the same events, for counter */
 static uint64_t to_signals(const struct kmh_table *t, unsigned counter, uint64_t value)
 {
@@ -263,7 +251,7 @@ static uint64_t to_signals(const struct kmh_table *t, unsigned counter, uint64_t
 		return value;
 	for (unsigned s = 0; s < KMH_NR_SLOTS; s++)
 		value = kmh_mhpmevent_set_event(
-		    value, s, v2_index_of(t, bank, kmh_mhpmevent_event(value, s)));
+		    value, s, emu_signal_index(t, bank, kmh_mhpmevent_event(value, s)));
 	return value;
 }
 
@@ -660,7 +648,7 @@ static const char *vm_unproduced(const struct hpm_emu_vm *base, const struct hpm
 	for (unsigned s = 0; s < KMH_NR_SLOTS; s++) {
 		unsigned idx = kmh_mhpmevent_event(c->value, s);
 		/* a v3 event v2 has no signal of is produced by no profile or trace */
-		unsigned sig = v2_index_of(t, c->constraint, idx);
+		unsigned sig = emu_signal_index(t, c->constraint, idx);
 		if (!idx ||
 		    (sig && (!vm->prof || emu_profile_produces(vm->prof, c->constraint, sig))))
 			continue;

@@ -321,6 +321,8 @@ struct emu_script *emu_script_new(struct emu *emu, emu_script_output_fn out, voi
 	s->core = hpm_emu_script_new(&kmh_lang, s, out, ctx);
 	s->emu = emu;
 	s->stim = emu_stimulus_new();
+	/* feed names the events of the table the harts' mhpmevents hold */
+	emu_stimulus_set_table(s->stim, emu_table(emu));
 	return s;
 }
 

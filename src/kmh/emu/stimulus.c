@@ -14,17 +14,19 @@
 #include "util/xalloc.h"
 
 struct emu_stimulus {
-	uint8_t *vals[KMH_NR_BANKS]; /* kmh_table_v2.banks[b].nr_events each */
+	uint8_t *vals[KMH_NR_BANKS]; /* kmh_table_v2.banks[b].nr_events each: the signals */
 	uint8_t instret;
+	const struct kmh_table *table; /* whose names and indices assign() reads */
 };
 
 /* How many banks define `name`, and the first such event. */
-static unsigned event_find_any(const char *name, const struct kmh_event **first)
+static unsigned event_find_any(const struct kmh_table *t, const char *name,
+                               const struct kmh_event **first)
 {
 	unsigned n = 0;
 	*first = NULL;
 	for (int b = 0; b < KMH_NR_BANKS; b++) {
-		const struct kmh_event *ev = kmh_event_by_name(&kmh_table_v2, b, name);
+		const struct kmh_event *ev = kmh_event_by_name(t, b, name);
 		if (ev) {
 			if (!n)
 				*first = ev;
@@ -34,25 +36,28 @@ static unsigned event_find_any(const char *name, const struct kmh_event **first)
 	return n;
 }
 
-static int event_refuse_alias(int bank, const char *name, char *err, size_t errlen)
+static int event_refuse_alias(const struct kmh_table *t, int bank, const char *name, char *err,
+                              size_t errlen)
 {
-	const struct kmh_alias *a = kmh_alias_by_name(&kmh_table_v2, bank, name);
+	const struct kmh_alias *a = kmh_alias_by_name(t, bank, name);
 	if (a) {
 		snprintf(err, errlen,
 		         "'%s' names %u events of the %s bank (%s.0 .. %s.%u); give one of them",
-		         name, a->nr, kmh_table_v2.banks[a->bank].name, name, name, a->nr - 1u);
+		         name, a->nr, t->banks[a->bank].name, name, name, a->nr - 1u);
 		return -1;
 	}
 	return 0;
 }
 
-int emu_event_parse(const char *s, int *bank, unsigned *index, char *err, size_t errlen)
+/* emu_event_parse() in table t's names and indices. */
+static int event_parse(const struct kmh_table *t, const char *s, int *bank, unsigned *index,
+                       char *err, size_t errlen)
 {
 	const char *colon = strchr(s, ':');
 	const struct kmh_event *ev;
 
 	if (!colon) {
-		unsigned n = event_find_any(s, &ev);
+		unsigned n = event_find_any(t, s, &ev);
 		if (n == 1)
 			goto found;
 		if (n > 1) {
@@ -61,7 +66,7 @@ int emu_event_parse(const char *s, int *bank, unsigned *index, char *err, size_t
 			return -1;
 		}
 		for (int b = 0; b < KMH_NR_BANKS; b++)
-			if (event_refuse_alias(b, s, err, errlen) < 0)
+			if (event_refuse_alias(t, b, s, err, errlen) < 0)
 				return -1;
 		snprintf(err, errlen, "unknown event '%s'", s);
 		return -1;
@@ -75,13 +80,13 @@ int emu_event_parse(const char *s, int *bank, unsigned *index, char *err, size_t
 	}
 	memcpy(bname, s, blen);
 	bname[blen] = '\0';
-	const struct kmh_bank_desc *bd = kmh_bank_by_name(&kmh_table_v2, bname);
+	const struct kmh_bank_desc *bd = kmh_bank_by_name(t, bname);
 	if (!bd) {
 		snprintf(err, errlen,
 		         "unknown bank '%s' (banks: frontend, backend, memblock, cache)", bname);
 		return -1;
 	}
-	int b = (int)(bd - kmh_table_v2.banks);
+	int b = (int)(bd - t->banks);
 	const char *rest = colon + 1;
 	uint64_t v;
 	if (*rest >= '0' && *rest <= '9') {
@@ -102,8 +107,8 @@ int emu_event_parse(const char *s, int *bank, unsigned *index, char *err, size_t
 		*index = (unsigned)v;
 		return 0;
 	}
-	if (!(ev = kmh_event_by_name(&kmh_table_v2, b, rest))) {
-		if (event_refuse_alias(b, rest, err, errlen) < 0)
+	if (!(ev = kmh_event_by_name(t, b, rest))) {
+		if (event_refuse_alias(t, b, rest, err, errlen) < 0)
 			return -1;
 		snprintf(err, errlen, "unknown event '%s' in the %s bank", rest, bname);
 		return -1;
@@ -118,12 +123,23 @@ found:
 	return 0;
 }
 
+int emu_event_parse(const char *s, int *bank, unsigned *index, char *err, size_t errlen)
+{
+	return event_parse(&kmh_table_v2, s, bank, index, err, errlen);
+}
+
 struct emu_stimulus *emu_stimulus_new(void)
 {
 	struct emu_stimulus *s = xcalloc(1, sizeof(*s));
 	for (int b = 0; b < KMH_NR_BANKS; b++)
 		s->vals[b] = xcalloc(kmh_table_v2.banks[b].nr_events, 1);
+	s->table = &kmh_table_v2;
 	return s;
+}
+
+void emu_stimulus_set_table(struct emu_stimulus *s, const struct kmh_table *t)
+{
+	s->table = t;
 }
 
 void emu_stimulus_free(struct emu_stimulus *s)
@@ -199,9 +215,20 @@ int emu_stimulus_assign(struct emu_stimulus *s, const char *text, char *err, siz
 	} else {
 		int bank;
 		unsigned index;
-		ret = emu_event_parse(name, &bank, &index, err, errlen);
+		const struct kmh_table *t = s->table;
+		ret = event_parse(t, name, &bank, &index, err, errlen);
+		unsigned sig = ret == 0 ? emu_signal_index(t, bank, index) : 0;
+		if (ret == 0 && !sig) {
+			/* no source has its signal: feeding it would count nothing */
+			const struct kmh_event *ev = kmh_event_by_index(t, bank, index);
+			snprintf(err, errlen,
+			         "%s:%s of %s has no signal in the emulator: kunminghu-v2, whose "
+			         "signals it emulates, has no event of that name",
+			         t->banks[bank].name, ev ? kmh_str(t, ev->name) : "?", t->name);
+			ret = -1;
+		}
 		if (ret == 0)
-			ret = emu_stimulus_set(s, bank, index, (unsigned)v, err, errlen);
+			ret = emu_stimulus_set(s, bank, sig, (unsigned)v, err, errlen);
 	}
 	free(name);
 	return ret;
