@@ -25,9 +25,9 @@
 #include "util/line.h"
 
 static const char emu_usage_head[] =
-    "Usage: hpmstat emu [--harts N] [--trace-out FILE] [SCRIPT | -]\n"
+    "Usage: hpmstat emu [--pmu TABLE] [--harts N] [--trace-out FILE] [SCRIPT | -]\n"
     "       hpmstat emu profiles [--json]\n"
-    "       hpmstat emu bench [--cycles N] [--profile P] [--seed N]\n"
+    "       hpmstat emu bench [--pmu TABLE] [--cycles N] [--profile P] [--seed N]\n"
     "       hpmstat emu --arch arm64 [--pmu MODEL] [--pes N] [--pes-per-core K]\n"
     "                   [--trace-out FILE] [SCRIPT | -]\n"
     "       hpmstat emu profiles --arch arm64 [--json]\n"
@@ -67,6 +67,11 @@ static const char emu_usage_tail[] =
     "path and through the per-cycle reference, checks that every counter agrees\n"
     "and prints the simulated cycles per second of both (default --cycles\n"
     "20000000, --profile balanced, --seed 1).\n"
+    "\n"
+    "--pmu TABLE picks Kunminghu's event table, as stat --backend emu --pmu does:\n"
+    "kunminghu (kunminghu-v2, the default) or kunminghu-v3. mhpmevent's EVENTn\n"
+    "fields and feed's events are that table's; a v3 event counts the signal of\n"
+    "v2's event of its name (v2 has none of dispatch_stall_cycle_iq).\n"
     "\n"
     "With --arch arm64 the machine is the Arm PMUv3 emulator: --pmu MODEL picks\n"
     "its feature profile (n1, v1, n2, v2, future, or an Arm core: neoverse-v2; default\n"
@@ -409,7 +414,8 @@ static const struct cli_opt emu_options[] = {
     CLI_CALL("harts", 0, required_argument, opt_harts, .argh = "N", .needs = HPM_EMU_OPT_HARTS,
              .help = "emulate N harts (default 1)"),
     CLI_STRING("pmu", 0, struct emu_cli, o.pmu, .argh = "MODEL", .needs = HPM_EMU_OPT_PMU,
-               .help = "the machine's PMU variant (Arm: its feature profile)"),
+               .help = "the machine's PMU variant (Kunminghu: its event table; Arm: its "
+                       "feature profile)"),
     CLI_CALL("pes", 0, required_argument, opt_pes, .argh = "N", .needs = HPM_EMU_OPT_PES,
              .help = "emulate N PEs (default 1)"),
     CLI_CALL("pes-per-core", 0, required_argument, opt_pes_per_core, .argh = "K",

@@ -15,6 +15,7 @@ EMU_SH_TESTS = \
 	tests/emu/profiles-cli.sh \
 	tests/emu/bench-cli.sh \
 	tests/emu/topdown-v3.sh \
+	tests/emu/pmu-table.sh \
 	tests/emu/recovery-bubble.sh
 
 check_PROGRAMS += $(EMU_C_TESTS)

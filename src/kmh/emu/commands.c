@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <jansson.h>
 
@@ -186,6 +187,32 @@ static int kmh_profiles(const struct hpm_emu_options *opts, hpm_emu_line_fn out,
 	return 0;
 }
 
+/* --pmu NAME: the event table of the Kunminghu model of that name, as
+ * registry/models.c names them (kunminghu, also kunminghu-v2, and
+ * kunminghu-v3) and as the emulator back end's machines of those models
+ * take it (machine.c: create_for); NULL: the model's default, v2. Else
+ * HPM_EMU_EUSAGE with the choices in err. */
+static int kmh_table_of(const char *pmu, const struct kmh_table **t, char *err, size_t errlen)
+{
+	static const struct {
+		const char *model; /* the model's name; the table's own is its other */
+		const struct kmh_table *table;
+	} tables[] = {{"kunminghu", &kmh_table_v2}, {"kunminghu-v3", &kmh_table_v3}};
+	*t = &kmh_table_v2;
+	if (!pmu)
+		return 0;
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		if (strcmp(pmu, tables[i].model) == 0 || strcmp(pmu, tables[i].table->name) == 0) {
+			*t = tables[i].table;
+			return 0;
+		}
+	snprintf(err, errlen,
+	         "--pmu %s: the Kunminghu emulator's event tables are kunminghu (also "
+	         "kunminghu-v2, the default) and kunminghu-v3",
+	         pmu);
+	return HPM_EMU_EUSAGE;
+}
+
 /* `emu bench` (arch/machine.h): all 29 counters on a profile's stream,
  * fast path against reference. */
 static int kmh_bench(const struct hpm_emu_options *opts, hpm_emu_line_fn out,
@@ -194,7 +221,13 @@ static int kmh_bench(const struct hpm_emu_options *opts, hpm_emu_line_fn out,
 	const char *pname = opts->profile;
 	uint64_t seed = opts->seed;
 	const struct emu_profile *p = NULL;
+	const struct kmh_table *table;
 	err[0] = '\0';
+	/* the bench programs counters by index, fast path and reference alike:
+	 * a table renames them and changes nothing it measures */
+	int rc = kmh_table_of(opts->pmu, &table, err, errlen);
+	if (rc)
+		return rc;
 	if (pname)
 		p = emu_profile_find(pname, err, errlen);
 	else if (!(p = emu_profile_find("balanced", err, errlen)) && emu_profile_count())
@@ -242,7 +275,13 @@ static void kmh_script_free(void *script, void *emu)
 static int kmh_script_new(const struct hpm_emu_options *opts, hpm_emu_line_fn out, void *ctx,
                           const volatile sig_atomic_t *stop, void **s, char *err, size_t errlen)
 {
+	const struct kmh_table *table;
+	int rc = kmh_table_of(opts->pmu, &table, err, errlen);
+	*s = NULL;
+	if (rc)
+		return rc;
 	struct emu *emu = emu_new((unsigned)opts->harts);
+	emu_set_table(emu, table);
 	struct emu_script *script = emu_script_new(emu, out, ctx);
 	*s = hpm_emu_script_session_new(emu_script_core(script), script, emu, kmh_script_free, stop,
 	                                opts->trace_out, err, errlen);
@@ -253,7 +292,7 @@ const struct hpm_emu_commands kmh_emu_commands = {
     .arch = "riscv64",
     .arch_alias = "riscv",
     .title = "Kunminghu",
-    .options = HPM_EMU_OPT_HARTS,
+    .options = HPM_EMU_OPT_HARTS | HPM_EMU_OPT_PMU,
     .max_harts = EMU_MAX_HARTS,
     .profiles = kmh_profiles,
     .bench = kmh_bench,
