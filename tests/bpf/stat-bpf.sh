@@ -67,24 +67,41 @@ for mode in task thread; do
 done
 
 # 2. --bpf-counters on a command: perf's target (the command's process),
-# its task-clock = the loop's CPU time
-: >"$dir/duty.out"
-$H stat --bpf-counters -x, -e task-clock -- $D 50 0 0.5 "$dir/duty.out" 2>"$dir/bc.csv" >/dev/null
-ok $? "--bpf-counters -- command exits 0"
-read -r pid ns <"$dir/duty.out"
-got=$(awk -F, '$3 == "task-clock" {print $4}' "$dir/bc.csv")
+# its task-clock = the loop's CPU time; as in 1, run again once when it is
+# off by more than 5 % (a bias fails both runs)
+bc_cmd() {
+	: >"$dir/duty.out"
+	$H stat --bpf-counters -x, -e task-clock -- $D 50 0 0.5 "$dir/duty.out" 2>"$dir/bc.csv" >/dev/null
+	st=$?
+	read -r pid ns <"$dir/duty.out"
+	got=$(awk -F, '$3 == "task-clock" {print $4}' "$dir/bc.csv")
+}
+bc_cmd
+if [ $st -ne 0 ] || ! within "${got:-0}" "$ns"; then
+	diag "--bpf-counters, first run (exit $st): ${got:-none} ns against $ns ns, again"
+	bc_cmd
+fi
+ok $st "--bpf-counters -- command exits 0"
 within "${got:-0}" "$ns"; ok $? "--bpf-counters: the command's task-clock ${got:-none} ns = its CPU time $ns ns"
 
 # -p: the process's threads from the moment hpmstat starts; the loop sleeps
 # its first 0.3 s, so hpmstat's start misses none of its CPU time
-: >"$dir/duty.out"
-$D 50 0 0.6 "$dir/duty.out" 0.3 &
-dp=$!
-$H stat --bpf-counters -p $dp -x, -e task-clock 2>"$dir/bp.csv" >/dev/null
-ok $? "--bpf-counters -p exits 0 when the process ends"
-wait $dp
-read -r pid ns <"$dir/duty.out"
-got=$(awk -F, '$3 == "task-clock" {print $4}' "$dir/bp.csv")
+bc_pid() {
+	: >"$dir/duty.out"
+	$D 50 0 0.6 "$dir/duty.out" 0.3 &
+	dp=$!
+	$H stat --bpf-counters -p $dp -x, -e task-clock 2>"$dir/bp.csv" >/dev/null
+	st=$?
+	wait $dp
+	read -r pid ns <"$dir/duty.out"
+	got=$(awk -F, '$3 == "task-clock" {print $4}' "$dir/bp.csv")
+}
+bc_pid
+if [ $st -ne 0 ] || ! within "${got:-0}" "$ns"; then
+	diag "--bpf-counters -p, first run (exit $st): ${got:-none} ns against $ns ns, again"
+	bc_pid
+fi
+ok $st "--bpf-counters -p exits 0 when the process ends"
 within "${got:-0}" "$ns"; ok $? "--bpf-counters -p $pid: task-clock ${got:-none} ns = its CPU time $ns ns"
 
 # 3. the CSV layout of --bpf-counters is perf stat's without it (this perf
