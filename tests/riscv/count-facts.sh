@@ -48,9 +48,21 @@ hpmstat stat --record /tmp/g20.json -e $g20 -- busy $W
 @export /tmp/g20.json
 CMDS
 vm_run q -f "$KATTR:/bin/kattr" <"$VM_OUT/q.cmds"
-ok $? "boot 1 (QEMU's device tree, marchid 0x19, 2 harts): every command ran (${VM_SECONDS}s)"
-
+st=$?
 k=$(vm_out q 2).out
+# the facts below need the kernel to have rotated in kattr's run; once on
+# the loaded CI machine it did not (running 11545200 of enabled 11545200 ns:
+# the spin's 0.1 s of guest wall time were 11.5 ms of its task time, the
+# host starving QEMU's vCPU), and hpmstat then rightly printed 100 %: that
+# boot's environment, not hpmstat's answer, so boot once more
+e=$(ka $k 0:0 4); r=$(ka $k 0:0 5)
+if [ $st -eq 0 ] && ! { num "$r" && [ "$r" -gt 0 ] && [ "$r" -lt "$e" ]; }; then
+	diag "boot 1: the kernel did not rotate (cycles running $r of $e ns): booting again"
+	vm_run q -f "$KATTR:/bin/kattr" <"$VM_OUT/q.cmds"
+	st=$?
+fi
+ok $st "boot 1 (QEMU's device tree, marchid 0x19, 2 harts): every command ran (${VM_SECONDS}s)"
+
 bad=0
 for s in $NR_SPECS; do
 	[ "$(ka $k $s 2)" = ok ] && [ "$(ka $k $s 5)" = 0 ] && [ "$(ka $k $s 4)" -gt 0 ] 2>/dev/null || bad=1
