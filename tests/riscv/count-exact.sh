@@ -66,6 +66,10 @@ rep=(
 	"kattr 0:1:i 1:3:i -- busy $N"
 	"hpmstat stat -x, -e instructions,context-switches -- busy $N_LONG"
 	"kattr 0:1:i 1:3:i -- busy $N_LONG"
+	"hpmstat stat -x, -e r2 -- busy $N"
+	"hpmstat stat -x, -e instructions -- busy $N"
+	"hpmstat stat -x, -e r1 -- busy $N"
+	"hpmstat stat -x, -e cycles -- busy $N"
 )
 W=3          # commands before the repetitions
 SPACERS=(0 330000 90000 610000 250000 1270000 470000 170000 930000) # busy_loop iterations (~3 instructions each)
@@ -166,13 +170,25 @@ num "$i" && num "$c" && awk -v i="$i" -v c="$c" -v p="$ipc" 'BEGIN {
 ok $? "standard output: cycles $c, instructions $i, '$ipc insn per cycle' = their ratio, ~1 under icount"
 [ $? = 0 ] || diag "$(cat "$f")"
 
-c1=($(values cycles 3)); r1=($(values r1 4))
-allnum "${c1[@]}" && allnum "${r1[@]}" && within "$(min "${r1[@]}")" "$(min "${c1[@]}")" 5000
-ok $? "r1 (raw 0x1, the raw-event tree) counts like cycles within 0.5%: $(min "${r1[@]}") vs $(min "${c1[@]}")"
+# r1 and r2 against the named events, each run twice a repetition in both
+# orders, the smallest of 18 compared, within 1%. Not 0.5%: a run of r1 or
+# r2 reads ~1.3k instructions (0.3%) more than the named event's in every
+# repetition, and so does nothing else that opens the same attr: kattr's
+# 4:0x2:i reads like its 0:1:i, hpmstat's cpu/event=0x2/ (the same attr as
+# r2) like instructions (smallest of 10, December 2026: r2 395743,
+# cpu/event=0x2/ 394878, instructions 394473). What r1 and r2 alone do is
+# print the bank warning (raw Kunminghu events are not pinned), before the
+# command is released; why the command's count grows with it is not known.
+# On top of that gap the smallest of 9 once differed by 0.92% on the loaded
+# CI machine (r2 396798, instructions 393196).
+c1=($(values cycles 3) $(values cycles 19)); r1=($(values r1 4) $(values r1 18))
+i1=($(values instructions 5) $(values instructions 17)); r2=($(values r2 6) $(values r2 16))
+allnum2() { local v; [ $# -eq $((2 * R)) ] || return 1; for v; do num "$v" || return 1; done; }
+allnum2 "${c1[@]}" && allnum2 "${r1[@]}" && within "$(min "${r1[@]}")" "$(min "${c1[@]}")" 10000
+ok $? "r1 (raw 0x1, the raw-event tree) counts like cycles within 1%: $(min "${r1[@]}") vs $(min "${c1[@]}")"
 [ $? = 0 ] || diag "r1: ${r1[*]}" "cycles: ${c1[*]}"
-i1=($(values instructions 5)); r2=($(values r2 6))
-allnum "${i1[@]}" && allnum "${r2[@]}" && within "$(min "${r2[@]}")" "$(min "${i1[@]}")" 5000
-ok $? "r2 (raw 0x2) counts like instructions within 0.5%: $(min "${r2[@]}") vs $(min "${i1[@]}")"
+allnum2 "${i1[@]}" && allnum2 "${r2[@]}" && within "$(min "${r2[@]}")" "$(min "${i1[@]}")" 10000
+ok $? "r2 (raw 0x2) counts like instructions within 1%: $(min "${r2[@]}") vs $(min "${i1[@]}")"
 [ $? = 0 ] || diag "r2: ${r2[*]}" "instructions: ${i1[*]}"
 
 # kattr's child ends with fewer kernel instructions (QEMU counts them):
