@@ -265,7 +265,10 @@ int hpm_workload_prepare(struct hpm_workload *w, char **argv, bool stdout_to_std
 	w->pid = -1;
 	w->pidfd = -1;
 	w->go_fd = w->err_fd = -1;
-	if (pipe(go) || pipe2(errp, O_CLOEXEC)) {
+	/* both close on exec: the command gets the descriptors it would
+	 * have had run directly, as under perf (the go pipe's two ends
+	 * were once left open in it) */
+	if (pipe2(go, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
 		int e = errno;
 		snprintf(err, errlen, "pipe: %s", strerror(e));
 		return -e;

@@ -86,4 +86,17 @@ printf 'exit 5\n' >"$dir/script"
 chmod +x "$dir/script"
 "$H" stat -e task-clock -o /dev/null -- "$dir/script"
 ok $([ $? = 5 ] && echo 0 || echo 1) "a script without #! runs under /bin/sh (execvp's ENOEXEC rule): exit 5"
+
+# the descriptors the command has: those it has run directly (ls's own
+# directory among them), none of hpmstat's (its go pipe's two ends were
+# once left open), in stat and in record. Not perf's: perf stat 6.1 leaves
+# its -o file open in the command.
+ls /proc/self/fd >"$dir/fd-direct"
+"$H" stat -e task-clock -o "$dir/counts" -- ls /proc/self/fd >"$dir/fd-stat"
+cmp -s "$dir/fd-direct" "$dir/fd-stat"
+ok $? "stat: the command's descriptors are as run directly ($(tr '\n' ' ' <"$dir/fd-stat"))"
+[ $? = 0 ] || diag "direct: $(tr '\n' ' ' <"$dir/fd-direct")"
+"$H" record -e task-clock -o "$dir/perf.data" -- ls /proc/self/fd >"$dir/fd-record" 2>/dev/null
+cmp -s "$dir/fd-direct" "$dir/fd-record"
+ok $? "record: the command's descriptors are as run directly ($(tr '\n' ' ' <"$dir/fd-record"))"
 done_testing
