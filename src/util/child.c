@@ -264,7 +264,7 @@ int hpm_workload_prepare(struct hpm_workload *w, char **argv, bool stdout_to_std
 	memset(w, 0, sizeof(*w));
 	w->pid = -1;
 	w->pidfd = -1;
-	w->go_fd = w->err_fd = -1;
+	w->go_fd = w->err_fd = w->held_go = w->held_err = -1;
 	/* both close on exec: the command gets the descriptors it would
 	 * have had run directly, as under perf (the go pipe's two ends
 	 * were once left open in it) */
@@ -309,17 +309,18 @@ int hpm_workload_prepare(struct hpm_workload *w, char **argv, bool stdout_to_std
 		snprintf(err, errlen, "fork: %s", strerror(e));
 		return -e;
 	}
-	close(go[0]);
-	close(errp[1]);
+	w->held_go = go[0];
+	w->held_err = errp[1];
 	w->go_fd = go[1];
 	w->err_fd = errp[0];
 	w->pidfd = hpm_process_pidfd(w->pid);
 	return 0;
 }
 
-/* The write that lets the child exec may meet a child a signal ended
- * already: it then fails with EPIPE, with SIGPIPE held back so that this
- * process is not killed by it. */
+/* The write that lets the child exec. This process holds a read end
+ * too (held_go), so a child a signal ended already does not make it fail
+ * with EPIPE; were it to, SIGPIPE is held back so that this process is
+ * not killed by it. */
 int hpm_workload_go(struct hpm_workload *w)
 {
 	sigset_t pipe_set, old;
@@ -333,8 +334,8 @@ int hpm_workload_go(struct hpm_workload *w)
 		sigtimedwait(&pipe_set, NULL, &now);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	close(w->go_fd);
-	w->go_fd = -1;
+	/* kept open until hpm_workload_close, as the child's ends are
+	 * (held_go): its close at the exec frees nothing */
 	if (wr != 1) {
 		close(w->err_fd);
 		w->err_fd = -1;
@@ -356,6 +357,12 @@ int hpm_workload_exec_error(struct hpm_workload *w)
 	int e = 0;
 	if (w->pid <= 0 || w->err_fd < 0)
 		return 0;
+	/* EOF comes once no write end is left: the child's (at its exec or
+	 * its end) and this one */
+	if (w->held_err >= 0) {
+		close(w->held_err);
+		w->held_err = -1;
+	}
 	ssize_t n = read(w->err_fd, &e, sizeof(e));
 	close(w->err_fd);
 	w->err_fd = -1;
@@ -439,9 +446,13 @@ void hpm_workload_times(const struct hpm_workload *w, double *user_s, double *sy
 void hpm_workload_close(struct hpm_workload *w)
 {
 	/* unprepared (pid -1), err_fd is 0: not ours */
-	if (w->pid > 0 && w->err_fd >= 0) {
-		close(w->err_fd);
-		w->err_fd = -1;
+	if (w->pid > 0) {
+		int *fds[] = {&w->err_fd, &w->go_fd, &w->held_go, &w->held_err};
+		for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+			if (*fds[i] >= 0) {
+				close(*fds[i]);
+				*fds[i] = -1;
+			}
 	}
 	/* a child never started is left alone (killed and reaped by the
 	 * caller): its stack goes only once it has been reaped */

@@ -192,10 +192,12 @@ ok $? "r2 (raw 0x2) counts like instructions within 1%: $(min "${r2[@]}") vs $(m
 [ $? = 0 ] || diag "r2: ${r2[*]}" "instructions: ${i1[*]}"
 
 # kattr's child ends with fewer kernel instructions (QEMU counts them):
-# hpmstat's parent also watches it through a pidfd; measured ~0.8% here
+# hpmstat's parent also watches it through a pidfd; measured 0.2-0.5% here.
+# (1.45% for a day: the command's close-on-exec of its pipe ends freed the
+# pipes after its exec, counted; hpmstat now holds those ends too.)
 k1=($(kvalues 0:1:i 7))
-allnum "${k1[@]}" && within "$(min "${i1[@]}")" "$(min "${k1[@]}")" 15000
-ok $? "hpmstat's instructions = kattr's (the same attr, inherit as perf stat's, opened without hpmstat) within 1.5%: $(min "${i1[@]}") vs $(min "${k1[@]}")"
+allnum "${k1[@]}" && within "$(min "${i1[@]}")" "$(min "${k1[@]}")" 10000
+ok $? "hpmstat's instructions = kattr's (the same attr, inherit as perf stat's, opened without hpmstat) within 1%: $(min "${i1[@]}") vs $(min "${k1[@]}")"
 [ $? = 0 ] || diag "kattr: ${k1[*]}"
 
 # the kernel fact behind refusing raw bits 48-62 (count-facts.sh): they are
