@@ -206,8 +206,14 @@ ok $? "hpmstat's instructions = kattr's (the same attr, inherit as perf stat's, 
 # 4:0x1 from 547.0k to 554.2k; 538.7k to 542.3k with ASLR off, so not only
 # address layout): other kernel work QEMU counts (console, timers). Two
 # smallest-of-5 then differed by 0.55% once; so each attr runs twice a
-# repetition, in both orders, and the smallest of 10 is compared.
+# repetition, in both orders. The smallest of 18 was compared until a CI
+# run met a 1<<50|1 run of 390625, 0.55% under every other run of either
+# attr (their smallest: 392767-392768 in run after run): the spread goes
+# both ways, so the medians are compared (a bit 50 that was not dropped
+# would count another event or nothing: far off).
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 kr1=($(kvalues 4:0x1 8) $(kvalues 4:0x1 11)); kb=($(kvalues 4:0x4000000000001 9) $(kvalues 4:0x4000000000001 10))
-[ ${#kr1[@]} -eq $((2 * R)) ] && [ ${#kb[@]} -eq $((2 * R)) ] && (R=$((2 * R)); allnum "${kr1[@]}" && allnum "${kb[@]}") && within "$(min "${kb[@]}")" "$(min "${kr1[@]}")" 5000
-ok $? "the kernel drops config bit 50: kattr's 1<<50|1 counts like 0x1 ($(min "${kb[@]}") vs $(min "${kr1[@]}"))"
+[ ${#kr1[@]} -eq $((2 * R)) ] && [ ${#kb[@]} -eq $((2 * R)) ] && (R=$((2 * R)); allnum "${kr1[@]}" && allnum "${kb[@]}") && within "$(median "${kb[@]}")" "$(median "${kr1[@]}")" 5000
+ok $? "the kernel drops config bit 50: kattr's 1<<50|1 counts like 0x1 (medians of $((2 * R)): $(median "${kb[@]}") vs $(median "${kr1[@]}"))"
+[ $? = 0 ] || diag "1<<50|1: ${kb[*]}" "0x1: ${kr1[*]}"
 done_testing
