@@ -69,12 +69,27 @@ for r in out:
     print(" ".join(r))
 PY
 
+# report OUT ARGS...: hpmstat report ARGS into OUT, rc its status. Under
+# ASan, LeakSanitizer's own tracer sometimes dies at exit ("Tracer caught
+# signal 11 ... LeakSanitizer has encountered a fatal error", status 1;
+# seen in about one run of four on the CI machine, with or without this
+# session's changes): that run, the tool's failure and not hpmstat's, is
+# made once more
+report() {
+	o=$1
+	shift
+	"$HPMSTAT" report "$@" </dev/null >"$o" 2>"$tap_err"
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q 'LeakSanitizer has encountered a fatal error' "$tap_err"; then
+		"$HPMSTAT" report "$@" </dev/null >"$o" 2>"$tap_err"
+		rc=$?
+	fi
+}
 for mode in children no-children; do
-	"$HPMSTAT" report -i g.data --$mode </dev/null >r.text 2>"$tap_err"
+	report r.text -i g.data --$mode
 	python3 rows.py text r.text >t.rows
 	for f in csv json md html; do
-		"$HPMSTAT" report -i g.data --$mode --format $f </dev/null >r.$f 2>"$tap_err"
-		rc=$?
+		report r.$f -i g.data --$mode --format $f
 		python3 rows.py $f r.$f >f.rows 2>"$tap_err"
 		[ $rc -eq 0 ] && [ -s t.rows ] && cmp -s t.rows f.rows
 		ok $? "--$mode --format $f: the text's rows ($(wc -l <t.rows) entries)"
