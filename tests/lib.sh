@@ -59,6 +59,8 @@ skip() {
 	tap_n=$((tap_n + 1))
 	if [ $# -ge 2 ]; then echo "ok $tap_n - $1 # SKIP $2"; else echo "ok $tap_n # SKIP $1"; fi
 }
+# sanitized PROGRAM: PROGRAM is an ASan build (its runtime linked in)
+sanitized() { grep -q __asan_init "$1" 2>/dev/null; }
 # skip_all REASON: the whole file skipped (before its first test point)
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 done_testing() {

@@ -14,7 +14,7 @@ export XDG_CONFIG_HOME="$tmp/xdg" # no user's top.conf
 # runs under a 1 GB memory limit and a time limit. A sanitizer build
 # reserves terabytes of address space, so there the limit is ASan's own
 # (resident memory) instead of ulimit -v.
-if grep -q __asan_init "$H" 2>/dev/null; then
+if sanitized "$H"; then
 	guarded() {
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=1024" timeout 60 "$@"
 	}

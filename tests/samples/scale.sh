@@ -26,7 +26,7 @@ craft="$top_srcdir/bench/perfdata-craft.py"
 # callers, ~40 s under the sanitizers)
 ropts=
 scale=1
-grep -q __asan_init "$HPMSTAT" 2>/dev/null && scale=3
+sanitized "$HPMSTAT" && scale=3
 within() {
 	f="$tmp/$1.data"
 	python3 "$craft" "$1" "$f" "$2" "$3"
