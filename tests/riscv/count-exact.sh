@@ -211,7 +211,6 @@ ok $? "hpmstat's instructions = kattr's (the same attr, inherit as perf stat's, 
 # attr (their smallest: 392767-392768 in run after run): the spread goes
 # both ways, so the medians are compared (a bit 50 that was not dropped
 # would count another event or nothing: far off).
-median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 kr1=($(kvalues 4:0x1 8) $(kvalues 4:0x1 11)); kb=($(kvalues 4:0x4000000000001 9) $(kvalues 4:0x4000000000001 10))
 [ ${#kr1[@]} -eq $((2 * R)) ] && [ ${#kb[@]} -eq $((2 * R)) ] && (R=$((2 * R)); allnum "${kr1[@]}" && allnum "${kb[@]}") && within "$(median "${kb[@]}")" "$(median "${kr1[@]}")" 5000
 ok $? "the kernel drops config bit 50: kattr's 1<<50|1 counts like 0x1 (medians of $((2 * R)): $(median "${kb[@]}") vs $(median "${kr1[@]}"))"

@@ -22,7 +22,7 @@
 #   ka FILE SPEC FIELD    a field of kattr's line for SPEC (2: ok/err, 3: value
 #                         or errno, 4: enabled, 5: running)
 #   num X                 X is a non-negative integer
-#   min X...              the smallest; absdiff A B
+#   min X...              the smallest; median X...; absdiff A B
 #   within A B PPM        |A - B| <= B * PPM / 1e6
 #   busy_loop_insns       the instructions of one iteration of the guest busy's
 #                         busy_loop, read off objdump: from the backward
@@ -155,6 +155,8 @@ min() {
 	echo "$m"
 }
 absdiff() { echo $(($1 > $2 ? $1 - $2 : $2 - $1)); }
+# median X...: the middle one (of an even count, the two middle ones' mean)
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 within() { num "$1" && num "$2" && [ $(($1 > $2 ? $1 - $2 : $2 - $1)) -le $(($2 * $3 / 1000000)) ]; }
 todo() {
 	tap_n=$((tap_n + 1))
