@@ -62,6 +62,11 @@ struct top_tasks {
 	bool *emu_shown_exit;
 	struct top_proc *gone; /* --sticky: exited rows, values '-' */
 	unsigned nr_gone;
+	/* --sticky with BPF: the processes the previous frame listed, sorted;
+	 * one that exits is kept although its last interval is too short to
+	 * rank among the busiest */
+	int *listed;
+	unsigned nr_listed;
 };
 
 struct top_tasks *top_tasks_new(void)
@@ -797,6 +802,16 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 		         "counted per task)");
 	struct top_proc *out = xcalloc(cap ? cap : 1, sizeof(*out));
 	unsigned nout = 0;
+	for (unsigned i = take; m->o->sticky && i < no; i++) {
+		if (!order[i]->exited || !t->nr_listed ||
+		    !bsearch(&order[i]->tgid, t->listed, t->nr_listed, sizeof(int), cmp_int))
+			continue;
+		struct top_proc gone;
+		memset(&gone, 0, sizeof(gone));
+		fill_row(t, m, f, order[i], interval, &gone);
+		add_gone(t, &gone, gone_max(m));
+		free(gone.ev);
+	}
 	for (unsigned i = 0; i < take; i++) {
 		struct top_proc *pr = &out[nout++];
 		fill_row(t, m, f, order[i], interval, pr);
@@ -829,6 +844,13 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 			now = out[j].exited && !out[j].thread && out[j].pid == t->gone[i].pid;
 		if (!now)
 			out[nout++] = t->gone[i];
+	}
+	if (m->o->sticky) {
+		t->listed = xreallocarray(t->listed, take ? take : 1, sizeof(int));
+		for (unsigned i = 0; i < take; i++)
+			t->listed[i] = order[i]->tgid;
+		t->nr_listed = take;
+		qsort(t->listed, take, sizeof(int), cmp_int);
 	}
 	f->procs = out;
 	f->nprocs = nout;
@@ -1009,5 +1031,6 @@ void top_tasks_free(struct top_tasks *t)
 		return;
 	top_tasks_detach(t);
 	free(t->gone);
+	free(t->listed);
 	free(t);
 }
