@@ -110,6 +110,12 @@ EXTRA_DIST += bench/startup-bench.py
 STARTUP_RUNS = 30
 noinst_PROGRAMS += bench/bench-startup-floor
 bench_bench_startup_floor_SOURCES = bench/startup-floor.c
+# linked as hpmstat is: statically beside the static front
+if HPM_STATIC_FRONT
+bench_bench_startup_floor_LDFLAGS = -static
+else
+bench_bench_startup_floor_LDFLAGS = $(AM_LDFLAGS)
+endif
 bench-startup: src/hpmstat$(EXEEXT) bench/bench-runtime$(EXEEXT) bench/bench-startup-floor$(EXEEXT)
 	python3 $(top_srcdir)/bench/startup-bench.py ./src/hpmstat$(EXEEXT) ./bench/bench-runtime$(EXEEXT) perf $(STARTUP_RUNS) ./bench/bench-startup-floor$(EXEEXT)
 .PHONY: bench-startup

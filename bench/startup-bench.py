@@ -10,11 +10,12 @@ timing nor the peak RSS holds Python's), and prints for each side the
 wall time (median and min-max over the runs), the median of the pairwise
 ratios hpmstat/perf (pairing keeps the ratio meaningful while the
 machine's speed drifts), the shared libraries the program mapped (the
-loader's own account, LD_DEBUG=files, dlopened ones included, the loader
-and the vDSO not), and the median minor page faults and peak RSS (for a
+loader's own account, LD_DEBUG=files, of the program's own process,
+dlopened ones included, the loader and the vDSO not), and the median minor page faults and peak RSS (for a
 pipe, the shell's and its children's). FLOOR (bench/startup-floor.c: the
-least a `stat -e task-clock -- true` does, linked to libc only) adds its
-row against the same perf command: what is reachable at all.
+least a `stat -e task-clock -- true` does, linked statically as hpmstat's
+front is) adds its row against the same perf command: what is reachable
+at all.
 """
 import os
 import re
@@ -34,16 +35,20 @@ def run_once(runtime, argv):
 
 
 def libraries(argv):
-    """The shared objects the loader mapped for argv (the last command of a
-    pipe: the shell's own are not the program's)."""
+    """The shared objects the loader mapped for argv's own process (its
+    pid's lines: not the command it counts, nor for a pipe the shell's); a
+    statically linked program has no loader and maps none, unless it execs
+    a dynamically linked one in its place (hpmstat's static front, for
+    serve and report)."""
     env = dict(os.environ, LD_DEBUG="files")
-    p = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, text=True, errors="replace")
+    p = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True, errors="replace")
+    err = p.communicate()[1]
     names = set()
-    for line in p.stderr.splitlines():
-        m = re.search(r"file=(\S+) \[0\];\s+(needed|dynamically loaded) by", line)
-        if m:
-            names.add(os.path.basename(m.group(1)))
+    for line in err.splitlines():
+        m = re.search(r"^\s*(\d+):\s+file=(\S+) \[0\];\s+(needed|dynamically loaded) by", line)
+        if m and int(m.group(1)) == p.pid:
+            names.add(os.path.basename(m.group(2)))
     return len(names)
 
 

@@ -3,9 +3,10 @@
  *
  *   bench-startup-floor COMMAND [ARG ...]
  *
- * Dynamically linked to libc only (as a PIE, as hpmstat is), it opens
- * task-clock on itself with inherit and enable_on_exec (disabled until the
- * command's exec, which the kernel turns on in the child), starts the
+ * Linked to libc only, as hpmstat is (statically beside the static front,
+ * else as a PIE), it opens task-clock on itself with inherit and
+ * enable_on_exec (disabled until the command's exec, which the kernel
+ * turns on in the child), starts the
  * command with vfork and execvp, waits for it, reads the count and prints
  * perf stat's lines for it on standard error. No option parsing, no
  * tables, no signal handling, no error other than the system's: what it

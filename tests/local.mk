@@ -8,6 +8,12 @@ AM_TESTS_ENVIRONMENT = \
 	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
 	top_builddir='$(abs_top_builddir)'; export top_builddir; \
 	HPM_SEEDS='$(abs_top_srcdir)/../shared/seeds'; export HPM_SEEDS;
+# the dynamically linked program: hpmstat-full beside the static front
+if HPM_STATIC_FRONT
+AM_TESTS_ENVIRONMENT += HPMSTAT_FULL='$(abs_top_builddir)/src/hpmstat-full'; export HPMSTAT_FULL;
+else
+AM_TESTS_ENVIRONMENT += HPMSTAT_FULL='$(abs_top_builddir)/src/hpmstat'; export HPMSTAT_FULL;
+endif
 
 check_LIBRARIES += tests/libtap.a
 tests_libtap_a_SOURCES = tests/tap.c tests/tap.h

@@ -10,6 +10,9 @@
 #ifndef HPM_BUILTIN_BUILTIN_H
 #define HPM_BUILTIN_BUILTIN_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "builtin/cli.h"
 
 struct cmd_desc {
@@ -17,7 +20,15 @@ struct cmd_desc {
 	int (*fn)(int argc, char **argv);
 	const char *summary;
 	void (*usage)(FILE *out); /* prints the full --help text */
+	bool in_full;             /* the static front runs it in hpmstat-full */
 };
+
+/* The static front's (src/hpmstat-front.c) way to run this command line in
+ * hpmstat-full, the dynamically linked program, for the commands marked
+ * in_full: returns only when it could not, with the errno and the path of
+ * the last program tried. NULL in hpmstat-full and in a build without the
+ * front, which run every command themselves. */
+extern int (*hpmstat_full_program)(char *path, size_t len);
 
 /* hpmstat's command line (argv[0] is the program: "hpmtop" runs top):
  * the exit status main() returns. */

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 #include "builtin/builtin.h"
@@ -27,19 +28,25 @@ static void cmd_help_usage(FILE *out)
 static int cmd_help(int argc, char **argv);
 
 static const struct cmd_desc hpm_commands[] = {
-    {"stat", cmd_stat, "Count events and compute Topdown, as perf stat", cmd_stat_usage},
-    {"list", cmd_list, "List events, metrics and metric groups, as perf list", cmd_list_usage},
-    {"encode", cmd_encode, "Encode event expressions into mhpmevent values", cmd_encode_usage},
-    {"decode", cmd_decode, "Decode mhpmevent values into fields and events", cmd_decode_usage},
-    {"emu", cmd_emu, "Run the Kunminghu HPM emulator", cmd_emu_usage},
-    {"record", cmd_record, "Sample into perf.data, as perf record", cmd_record_usage},
+    {"stat", cmd_stat, "Count events and compute Topdown, as perf stat", cmd_stat_usage, false},
+    {"list", cmd_list, "List events, metrics and metric groups, as perf list", cmd_list_usage,
+     false},
+    {"encode", cmd_encode, "Encode event expressions into mhpmevent values", cmd_encode_usage,
+     false},
+    {"decode", cmd_decode, "Decode mhpmevent values into fields and events", cmd_decode_usage,
+     false},
+    {"emu", cmd_emu, "Run the Kunminghu HPM emulator", cmd_emu_usage, false},
+    {"record", cmd_record, "Sample into perf.data, as perf record", cmd_record_usage, false},
     {"report", cmd_report, "Report Topdown from run files, text to HTML, and diffs",
-     cmd_report_usage},
-    {"top", cmd_top, "Live Topdown view of harts, CPUs and processes", cmd_top_usage},
-    {"serve", cmd_serve, "Export counts and Topdown to Prometheus over HTTP", cmd_serve_usage},
-    {"help", cmd_help, "Show help for hpmstat or one command", cmd_help_usage},
-    {NULL, NULL, NULL, NULL},
+     cmd_report_usage, true},
+    {"top", cmd_top, "Live Topdown view of harts, CPUs and processes", cmd_top_usage, true},
+    {"serve", cmd_serve, "Export counts and Topdown to Prometheus over HTTP", cmd_serve_usage,
+     true},
+    {"help", cmd_help, "Show help for hpmstat or one command", cmd_help_usage, false},
+    {NULL, NULL, NULL, NULL, false},
 };
+
+int (*hpmstat_full_program)(char *path, size_t len);
 
 static const struct cmd_desc *hpm_command_find(const char *name)
 {
@@ -64,12 +71,27 @@ static void hpm_usage(FILE *out)
 	fputs("\nSee 'hpmstat help COMMAND' or 'man hpmstat-events' for the event grammar.\n", out);
 }
 
+/* In the static front, command c (marked in_full) runs in hpmstat-full,
+ * the whole command line, which the front kept: returns only when that
+ * could not start. Not inlined: its path buffer (a page) would otherwise
+ * sit in every command's stack, one more page to fault in at each start. */
+static __attribute__((noinline)) int run_in_full(const struct cmd_desc *c)
+{
+	char path[PATH_MAX];
+	int e = hpmstat_full_program(path, sizeof(path));
+	cli_error("cannot run %s, the program that runs hpmstat %s: %s", path, c->name,
+	          strerror(e));
+	return cli_finish(127);
+}
+
 /* Runs command c: its name and --help text go to the diagnostics first. */
 static int run_command(const struct cmd_desc *c, int argc, char **argv)
 {
 	if (!c) /* a name of this file's own table: cannot happen */
 		return cli_finish(EXIT_FAILURE);
 	cli_set_command(c->name, c->usage);
+	if (c->in_full && hpmstat_full_program)
+		return run_in_full(c);
 	hpm_dlib_reserve_fd();
 	return cli_finish(c->fn(argc, argv));
 }

@@ -8,7 +8,9 @@
 # pointers cost the loader no relocation loop (DT_RELR, where the linker
 # packs them).
 . "$top_srcdir/tests/lib.sh"
-H=$HPMSTAT
+# the dynamically linked program: hpmstat itself, or hpmstat-full beside
+# the static front (which maps nothing: tests/util/static-front.sh)
+H=${HPMSTAT_FULL:-$HPMSTAT}
 have() { grep -q "^#define $1 1" "$top_builddir/config.h"; }
 if ! have HPM_DLOPEN; then
 	skip_all "configured --disable-dlopen: the libraries are linked"
@@ -50,7 +52,7 @@ only_base "report of a run file" "$H" report "$top_srcdir/tests/report/hand.json
 # sanitizer runtime's), one a line
 own_libs() {
 	LD_DEBUG=files "$@" 2>&1 >/dev/null </dev/null |
-		sed -n 's/.*file=\([^ ]*\) \[0\]; *\(needed by [^ ]*hpmstat \|dynamically loaded by\).*/\1/p' |
+		sed -n 's/.*file=\([^ ]*\) \[0\]; *\(needed by [^ ]*hpmstat\(-full\)\? \|dynamically loaded by\).*/\1/p' |
 		sed 's|.*/||' | grep -v '^lib\(asan\|ubsan\|stdc++\|gcc_s\|dl\|rt\|pthread\)\.' | sort -u
 }
 libc_only() {

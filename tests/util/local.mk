@@ -11,6 +11,10 @@ TESTS += tests/util/test-hash
 # naming the file and the Debian package when one is missing.
 TESTS += tests/util/dlopen.sh
 EXTRA_DIST += tests/util/dlopen.sh
+# static-front.sh: the static hpmstat maps no shared object, runs every
+# command but serve, report and top itself, and those in hpmstat-full.
+TESTS += tests/util/static-front.sh
+EXTRA_DIST += tests/util/static-front.sh
 # test-lex: the line-input kit (util/lex.c) and the one diagnostic
 # (util/diag.c) against hand-worked lines, numbers and messages.
 check_PROGRAMS += tests/util/test-lex

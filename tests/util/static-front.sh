@@ -1,0 +1,110 @@
+#!/bin/sh
+# tests/util/static-front.sh: with configure's static front (issue 30),
+# hpmstat is linked statically: a start maps no shared object (the
+# process's own /proc/PID/maps), the optional libraries are in it (every
+# command it runs works with none of them installed, where hpmstat-full
+# says which one is missing: tests/util/dlopen.sh), and serve, report and
+# top (libmicrohttpd, libdw, ncurses, and user names through NSS) run the
+# same command line in hpmstat-full, the dynamically linked program (a
+# loader runs, which the static one has not), in the same process;
+# without hpmstat-full they say so in one line, exit 127.
+. "$top_srcdir/tests/lib.sh"
+H=$HPMSTAT
+if [ -z "${HPMSTAT_FULL:-}" ] || [ "$HPMSTAT_FULL" = "$HPMSTAT" ]; then
+	skip_all "configured without the static front: hpmstat is the dynamically linked program"
+fi
+T=$(mktemp -d)
+trap 'main_shell && rm -rf "$T" "$tap_out" "$tap_err"' EXIT
+mkdir "$T/none"
+
+# no program interpreter: the kernel starts it, no loader runs
+readelf -lW "$H" >"$T/phdr" 2>&1
+! grep -q 'INTERP' "$T/phdr" && grep -q 'LOAD' "$T/phdr"
+ok $? "hpmstat has no program interpreter (statically linked)"
+
+# what a running stat has mapped: hpmstat itself, no shared object
+"$H" stat -e task-clock -o "$T/counts" -- sleep 2 &
+pid=$!
+i=0
+while [ $i -lt 50 ]; do
+	[ "$(readlink "/proc/$pid/exe" 2>/dev/null)" = "$(readlink -f "$H")" ] && break
+	sleep 0.05
+	i=$((i + 1))
+done
+sleep 0.2
+grep -c '\.so' "/proc/$pid/maps" >"$T/nso"
+files=$(awk '$6 ~ /^\// {print $6}' "/proc/$pid/maps" | sort -u | tr '\n' ' ')
+wait $pid
+[ "$(cat "$T/nso")" = 0 ] && [ "$files" = "$(readlink -f "$H") " ]
+ok $? "a running stat maps hpmstat alone ($files)"
+
+# the commands it runs itself, with no optional library installed (an
+# empty HPMSTAT_DLOPEN_DIR: hpmstat-full would say which one is missing)
+run_ok "stat -e task-clock with no optional library" \
+	env HPMSTAT_DLOPEN_DIR="$T/none" "$H" stat -e task-clock -- true
+if grep -q '^#define HAVE_LIBPFM4 1' "$top_builddir/config.h"; then
+	run_ok "stat -e perf_raw::r0003 (a libpfm4 name) with no libpfm4 installed" \
+		env HPMSTAT_DLOPEN_DIR="$T/none" "$H" stat -e perf_raw::r0003 -- true
+	env HPMSTAT_DLOPEN_DIR="$T/none" "$HPMSTAT_FULL" stat -e perf_raw::r0003 -- true >/dev/null 2>"$T/err"
+	grep -q 'is not installed (Debian package libpfm' "$T/err"
+	ok $? "... where hpmstat-full says libpfm4 is missing"
+else
+	skip "built without libpfm4"
+	skip "built without libpfm4"
+fi
+if grep -q '^#define HAVE_LIBELF 1' "$top_builddir/config.h"; then
+	run_ok "record with no libelf installed" \
+		env HPMSTAT_DLOPEN_DIR="$T/none" "$H" record -e task-clock -o "$T/perf.data" -- true
+else
+	skip "built without libelf"
+fi
+
+# serve, report and top: a loader runs (the static hpmstat has none), and maps
+# libc for the dynamically linked program
+loaded() { LD_DEBUG=files "$@" 2>&1 >/dev/null </dev/null | grep -c 'file=libc\.so\.6 \[0\]; *needed by'; }
+n=$(loaded "$H" --version)
+ok $([ "$n" = 0 ]; echo $?) "--version runs no loader ($n lines of its account)"
+n=$(loaded "$H" serve --help)
+ok $([ "$n" -ge 1 ]; echo $?) "serve runs in hpmstat-full (the loader maps libc for it: $n lines)"
+out_is "serve --help is hpmstat-full's" "$("$HPMSTAT_FULL" serve --help)" "$H" serve --help
+n=$(loaded "$H" report "$top_srcdir/tests/report/hand.json")
+ok $([ "$n" -ge 1 ]; echo $?) "report runs in hpmstat-full ($n lines)"
+out_is "report of a run file is hpmstat-full's" \
+	"$("$HPMSTAT_FULL" report "$top_srcdir/tests/report/hand.json")" \
+	"$H" report "$top_srcdir/tests/report/hand.json"
+n=$(loaded "$H" top -b -n 1 -d 0.1 --backend emu)
+ok $([ "$n" -ge 1 ]; echo $?) "top runs in hpmstat-full ($n lines)"
+# user names come from NSS, whose modules a static program cannot load
+# (the static top once died of SIGSEGV here)
+run_fails_with "top -u with an unknown user: hpmstat-full's one line" \
+	"hpmstat top: -u 'no-such-user-$$': no such user" "$H" top -b -n 1 -d 0.1 -u "no-such-user-$$"
+# the same process: hpmstat's pid is the one serve runs under
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$H" serve --listen "127.0.0.1:$port" --backend emu --emu-cycles 1e12 >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 100 ] && [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" != "$(readlink -f "$HPMSTAT_FULL")" ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+exe=$(readlink "/proc/$pid/exe" 2>/dev/null)
+kill $pid 2>/dev/null
+wait $pid 2>/dev/null
+[ "$exe" = "$(readlink -f "$HPMSTAT_FULL")" ]
+ok $? "serve's process is hpmstat's own, running hpmstat-full ($exe)"
+
+# a static hpmstat alone (no hpmstat-full beside it nor installed)
+cp "$H" "$T/hpmstat"
+inst=$(strings -n 6 "$H" | grep -m1 -x '/.*/libexec/hpmstat')
+if [ -n "$inst" ] && [ -x "$inst/hpmstat-full" ]; then
+	skip "serve without hpmstat-full" "$inst/hpmstat-full is installed"
+	skip "... exit 127" "$inst/hpmstat-full is installed"
+else
+	run_fails_with "serve without hpmstat-full: one line naming the program" \
+		"hpmstat serve: cannot run ${inst:-/}" "$T/hpmstat" serve --help
+	[ "$rc" = 127 ]
+	ok $? "... exit 127 ($rc)"
+fi
+run_ok "stat runs without hpmstat-full" "$T/hpmstat" stat -e task-clock -- true
+
+done_testing
