@@ -74,6 +74,12 @@ out_is "report of a run file is hpmstat-full's" \
 	"$H" report "$top_srcdir/tests/report/hand.json"
 n=$(loaded "$H" top -b -n 1 -d 0.1 --backend emu)
 ok $([ "$n" -ge 1 ]; echo $?) "top runs in hpmstat-full ($n lines)"
+# hpmtop, the link make install makes to hpmstat: the name it was started
+# by goes along, so hpmstat-full runs top
+ln -s "$(readlink -f "$H")" "$T/hpmtop"
+n=$(loaded "$T/hpmtop" --help)
+ok $([ "$n" -ge 1 ]; echo $?) "hpmtop (a link to hpmstat) runs in hpmstat-full ($n lines)"
+out_is "... as top (its --help is top's)" "$("$HPMSTAT_FULL" top --help)" "$T/hpmtop" --help
 # user names come from NSS, whose modules a static program cannot load
 # (the static top once died of SIGSEGV here)
 run_fails_with "top -u with an unknown user: hpmstat-full's one line" \
