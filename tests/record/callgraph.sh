@@ -178,12 +178,16 @@ same_report "--percent-limit 2 --no-children -g caller" t.data --percent-limit 2
 # --percent-limit 0: perf sets the graph threshold from it too, so every
 # branch shows, not only those of 0.5 % and more. Branches of one sample
 # each are many then, and perf orders equal branches by its rb-tree's
-# insertion (the order it met their chains): their lines as a set
+# insertion (the order it met their chains): their lines as a set, without
+# the graph's drawing, which depends on that order (the last branch of a
+# node is drawn `--`, the others `|--`, and the frames below them indented
+# with or without a `|`)
+undrawn() { body /dev/stdin | sed -E 's/^[ |]*//; s/^-+//' | sort; }
 for g in callee caller; do
 	perf report -i t.data --stdio --no-inline --percent-limit 0 --no-children -g $g </dev/null 2>/dev/null |
-		body /dev/stdin | sort >r.perf
+		undrawn >r.perf
 	"$HPMSTAT" report -i t.data --percent-limit 0 --no-children -g $g </dev/null 2>/dev/null |
-		body /dev/stdin | sort >r.hpm
+		undrawn >r.hpm
 	[ -s r.perf ] && cmp -s r.perf r.hpm
 	rc=$?
 	[ $rc -eq 0 ] || diag "$(diff r.perf r.hpm | head -20)"
