@@ -568,7 +568,9 @@ static bool refuse_special(const char *path)
 }
 
 /* Standard input read whole into *buf (perf.data's pipe format, or a file
- * redirected): 0, or -1 after one line. */
+ * redirected): 0, or -1 after one line. What does not start with perf.data's
+ * magic is read no further than its first block (the loader refuses it):
+ * `-i - </dev/urandom` would otherwise fill the memory. */
 static int read_stdin(char **buf, size_t *len)
 {
 	size_t cap = 1 << 16;
@@ -589,6 +591,8 @@ static int read_stdin(char **buf, size_t *len)
 			return -1;
 		}
 		*len += (size_t)n;
+		if (*len >= 8 && !pd_is_perf_data(*buf, *len))
+			return 0;
 	}
 }
 

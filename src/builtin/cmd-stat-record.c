@@ -79,18 +79,28 @@ static const char stat_report_usage_head[] =
 /* --help prints the table this file ends with */
 static const struct cli_opts stat_report_spec;
 
-/* Whether the n bytes read so far can begin a run file (JSON: '{' or '['
- * after blanks) or a perf.data (its magic): the rest of anything else,
- * /dev/zero or /dev/urandom read to RF_MAX_BYTES, need not be read for the
- * parsers to refuse it. */
-static bool could_be_input(const char *b, size_t n)
+/* Whether the n bytes read so far can begin a run file or a perf.data: a
+ * run file is JSON, blanks and then '{' or '[', and holds no control byte
+ * but blanks (JSON has none, not even in its strings); a perf.data starts
+ * with its magic. The bytes before `from` were looked at by an earlier
+ * call. Anything else (/dev/zero, /dev/urandom, a binary file, a stream of
+ * random bytes after a '{') is refused at its first block instead of read
+ * to RF_MAX_BYTES: the parsers refuse what was read. */
+static bool could_be_input(const char *b, size_t n, size_t from)
 {
 	size_t i = 0;
 	while (i < n && b[i] && strchr(" \t\r\n", b[i]))
 		i++;
-	if (i == n || b[i] == '{' || b[i] == '[')
+	if (i == n)
 		return true;
-	return n < 8 || pd_is_perf_data(b, n);
+	if (b[i] != '{' && b[i] != '[')
+		return n < 8 || pd_is_perf_data(b, n);
+	for (size_t k = from; k < n; k++) {
+		unsigned char c = (unsigned char)b[k];
+		if (c < 0x20 && c != '\t' && c != '\r' && c != '\n')
+			return false;
+	}
+	return true;
 }
 
 /* The whole file (at most RF_MAX_BYTES) in *buf; 0, or -1 after a message. */
@@ -115,7 +125,7 @@ static int slurp(const char *path, char **buf, size_t *len)
 		}
 		size_t got = fread(b + n, 1, cap - n, f);
 		n += got;
-		if (got == 0 || !could_be_input(b, n))
+		if (got == 0 || !could_be_input(b, n, n - got))
 			break;
 	}
 	if (ferror(f)) {

@@ -38,4 +38,24 @@ done
 timeout 10 "$H" stat report -i - </dev/zero >"$tap_out" 2>"$tap_err"
 [ $? -eq 1 ] && grep -qF "hpmstat stat: standard input: not valid JSON" "$tap_err"
 ok $? "stat report -i - </dev/zero: one line at once, exit 1"
+# one /dev/urandom in a hundred begins with '{' or '[', as a run file
+# does, and was read to the bound (CI: exit 124 after 10 s): a run file
+# holds no control byte but blanks, so random bytes end the reading at
+# the first block. report -i - reads perf.data's pipe format, which
+# begins with its magic: anything else is read no further either.
+for pfx in '{' '[' ' ['; do
+	{ printf '%s' "$pfx"; cat /dev/urandom; } 2>/dev/null |
+		timeout 10 "$H" stat report -i - >"$tap_out" 2>"$tap_err"
+	rc=$?
+	[ $rc -eq 1 ] && [ "$(wc -l <"$tap_err")" -eq 1 ] &&
+		grep -qF "hpmstat stat: standard input: not valid JSON" "$tap_err"
+	ok $? "stat report -i - of '$pfx' and random bytes: one line at once, exit 1 (exit $rc)"
+done
+for pfx in '' '{'; do
+	{ printf '%s' "$pfx"; cat /dev/urandom; } 2>/dev/null |
+		timeout 10 "$H" report -i - >"$tap_out" 2>"$tap_err"
+	rc=$?
+	[ $rc -eq 1 ] && [ "$(wc -l <"$tap_err")" -eq 1 ] && grep -qF "not a perf.data file" "$tap_err"
+	ok $? "report -i - of '$pfx' and random bytes: one line at once, exit 1 (exit $rc)"
+done
 done_testing
