@@ -61,6 +61,15 @@ skip() {
 }
 # sanitized PROGRAM: PROGRAM is an ASan build (its runtime linked in)
 sanitized() { grep -q __asan_init "$1" 2>/dev/null; }
+# own_libs CMD...: the shared libraries hpmstat's own process needs or
+# opens as CMD runs (hpmstat, hpmstat-full or hpmtop; not the command's,
+# nor a sanitizer runtime's), one a line, from the loader's account: none
+# for a statically linked hpmstat.
+own_libs() {
+	LD_DEBUG=files "$@" 2>&1 >/dev/null </dev/null |
+		sed -n 's/.*file=\([^ ]*\) \[0\]; *\(needed by [^ ]*\(hpmstat\(-full\)\?\|hpmtop\) \|dynamically loaded by\).*/\1/p' |
+		sed 's|.*/||' | grep -v '^lib\(asan\|ubsan\|stdc++\|gcc_s\|dl\|rt\|pthread\)\.' | sort -u
+}
 # skip_all REASON: the whole file skipped (before its first test point)
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 done_testing() {

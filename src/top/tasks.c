@@ -806,11 +806,10 @@ static bool sample_bpf(struct top_tasks *t, struct top_model *m, struct top_fram
 		if (!order[i]->exited || !t->nr_listed ||
 		    !bsearch(&order[i]->tgid, t->listed, t->nr_listed, sizeof(int), cmp_int))
 			continue;
-		struct top_proc gone;
-		memset(&gone, 0, sizeof(gone));
-		fill_row(t, m, f, order[i], interval, &gone);
+		/* a kept row shows no counts (add_gone): who it was is all */
+		struct top_proc gone = {.pid = order[i]->pid, .tgid = order[i]->tgid};
+		snprintf(gone.name, sizeof(gone.name), "%s", order[i]->comm);
 		add_gone(t, &gone, gone_max(m));
-		free(gone.ev);
 	}
 	for (unsigned i = 0; i < take; i++) {
 		struct top_proc *pr = &out[nout++];

@@ -41,35 +41,44 @@ attr() { perf evlist -v -i "$1" </dev/null 2>/dev/null | head -1 | tr ',' '\n' |
 # @plt"): PLT rows are left out of the comparison (tests/sym/sym.sh checks
 # PLT names against objdump's).
 body() { grep -v '^#' "$1" | grep -v '^$' | grep -v '@plt'; }
+# both_reports FILE ARGS...: perf's and hpmstat's report of FILE, their
+# bodies in r.perf and r.hpm (hpmstat's errors in r.err)
+both_reports() {
+	f=$1
+	shift
+	perf report -i "$f" --stdio --no-inline "$@" </dev/null 2>/dev/null | body /dev/stdin >r.perf
+	"$HPMSTAT" report -i "$f" "$@" </dev/null 2>r.err | body /dev/stdin >r.hpm
+}
+
+# compared RC LABEL: the point, with the reports' difference when it fails
+compared() {
+	[ "$1" -eq 0 ] || diag "$(diff r.perf r.hpm | head -20)" "$(head -3 r.err)"
+	ok "$1" "$2"
+}
+
 # same_report LABEL FILE ARGS...: hpmstat report and perf report (--stdio
 # --no-inline: hpmstat names no inlined frames) print the same lines
 same_report() {
-	label=$1 f=$2
-	shift 2
-	perf report -i "$f" --stdio --no-inline "$@" </dev/null 2>/dev/null | body /dev/stdin >r.perf
-	"$HPMSTAT" report -i "$f" "$@" </dev/null 2>r.err | body /dev/stdin >r.hpm
+	label=$1
+	shift
+	both_reports "$@"
 	[ -s r.perf ] && cmp -s r.perf r.hpm
-	rc=$?
-	[ $rc -eq 0 ] || diag "$(diff r.perf r.hpm | head -20)" "$(head -3 r.err)"
-	ok $rc "$label: perf report's lines"
+	compared $? "$label: perf report's lines"
 }
 
 # same_entries LABEL FILE ARGS...: as same_report, for reports sorted by
 # Children, whose entries of equal Children perf orders by its rb-tree
 # (above): the lines as a set, and the order of those of 1 % and more
 same_entries() {
-	label=$1 f=$2
-	shift 2
-	perf report -i "$f" --stdio --no-inline "$@" </dev/null 2>/dev/null | body /dev/stdin >r.perf
-	"$HPMSTAT" report -i "$f" "$@" </dev/null 2>r.err | body /dev/stdin >r.hpm
+	label=$1
+	shift
+	both_reports "$@"
 	sort r.perf >r.perf.set
 	sort r.hpm >r.hpm.set
 	awk '$1 + 0 >= 1' r.perf >r.perf.big
 	awk '$1 + 0 >= 1' r.hpm >r.hpm.big
 	[ -s r.perf ] && [ -s r.perf.big ] && cmp -s r.perf.set r.hpm.set && cmp -s r.perf.big r.hpm.big
-	rc=$?
-	[ $rc -eq 0 ] || diag "$(diff r.perf r.hpm | head -20)" "$(head -3 r.err)"
-	ok $rc "$label: perf report's lines (equal Children in any order)"
+	compared $? "$label: perf report's lines (equal Children in any order)"
 }
 
 # --- record: the attrs are perf record's
@@ -184,14 +193,11 @@ same_report "--percent-limit 2 --no-children -g caller" t.data --percent-limit 2
 # with or without a `|`)
 undrawn() { body /dev/stdin | sed -E 's/^[ |]*//; s/^-+//' | sort; }
 for g in callee caller; do
-	perf report -i t.data --stdio --no-inline --percent-limit 0 --no-children -g $g </dev/null 2>/dev/null |
-		undrawn >r.perf
-	"$HPMSTAT" report -i t.data --percent-limit 0 --no-children -g $g </dev/null 2>/dev/null |
-		undrawn >r.hpm
-	[ -s r.perf ] && cmp -s r.perf r.hpm
-	rc=$?
-	[ $rc -eq 0 ] || diag "$(diff r.perf r.hpm | head -20)"
-	ok $rc "--percent-limit 0 --no-children -g $g: perf report's lines, every branch ($(wc -l <r.perf) lines)"
+	both_reports t.data --percent-limit 0 --no-children -g $g
+	undrawn <r.perf >r.perf.set
+	undrawn <r.hpm >r.hpm.set
+	[ -s r.perf.set ] && cmp -s r.perf.set r.hpm.set
+	compared $? "--percent-limit 0 --no-children -g $g: perf report's lines, every branch ($(wc -l <r.perf) lines)"
 done
 same_entries "-F overhead,sample,period,sym" t.data -F overhead,sample,period,sym
 same_entries "--fields overhead_children,overhead,comm,sym -g none" t.data --fields overhead_children,overhead,comm,sym -g none

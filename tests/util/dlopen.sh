@@ -47,14 +47,8 @@ only_base "batch top" "$H" top -n 1 -d 0.1 --backend emu
 only_base "report of a run file" "$H" report "$top_srcdir/tests/report/hand.json"
 
 # jansson and libm are opened by hpmstat's first call of one of their
-# functions (util/dl-jansson.c, util/dl-m.c; issue 30): the libraries
-# hpmstat's own process needs or opens (not the command's, nor a
-# sanitizer runtime's), one a line
-own_libs() {
-	LD_DEBUG=files "$@" 2>&1 >/dev/null </dev/null |
-		sed -n 's/.*file=\([^ ]*\) \[0\]; *\(needed by [^ ]*hpmstat\(-full\)\? \|dynamically loaded by\).*/\1/p' |
-		sed 's|.*/||' | grep -v '^lib\(asan\|ubsan\|stdc++\|gcc_s\|dl\|rt\|pthread\)\.' | sort -u
-}
+# functions (util/dl-jansson.c, util/dl-m.c; issue 30): own_libs
+# (tests/lib.sh) lists what hpmstat's own process maps
 libc_only() {
 	d=$1; shift
 	got=$(own_libs "$@" | tr '\n' ' ')
