@@ -59,6 +59,8 @@ skip() {
 	tap_n=$((tap_n + 1))
 	if [ $# -ge 2 ]; then echo "ok $tap_n - $1 # SKIP $2"; else echo "ok $tap_n # SKIP $1"; fi
 }
+# have MACRO: configure defined MACRO to 1 (config.h)
+have() { grep -q "^#define $1 1" "$top_builddir/config.h"; }
 # sanitized PROGRAM: PROGRAM is an ASan build (its runtime linked in)
 sanitized() { grep -q __asan_init "$1" 2>/dev/null; }
 # own_libs CMD...: the shared libraries hpmstat's own process needs or

@@ -21,7 +21,7 @@ trap 'main_shell || exit; [ -w "$ctl" ] && echo 1 >"$ctl" 2>/dev/null; rm -rf "$
 if [ "${HPMSTAT_HOTPLUG_TESTS:-no}" != yes ]; then
 	skip_all "set HPMSTAT_HOTPLUG_TESTS=yes (it takes a CPU offline, which disturbs tests running beside it)"
 fi
-if ! grep -q '^#define HAVE_LIBBPF 1' "$top_builddir/config.h"; then
+if ! have HAVE_LIBBPF; then
 	skip_all "hpmstat was built without libbpf"
 fi
 if [ "$(id -u)" != 0 ]; then

@@ -14,7 +14,7 @@ D="$top_builddir/tests/bpf/duty"
 dir=$(mktemp -d)
 trap 'main_shell || exit; rm -rf "$dir" "$tap_out" "$tap_err"' EXIT
 
-if ! grep -q '^#define HAVE_LIBBPF 1' "$top_builddir/config.h"; then
+if ! have HAVE_LIBBPF; then
 	skip_all "hpmstat was built without libbpf"
 fi
 if [ "$(id -u)" != 0 ]; then

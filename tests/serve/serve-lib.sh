@@ -7,7 +7,7 @@ S=$top_srcdir/tests/serve
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 
-have_mhd() { grep -q '^#define HAVE_LIBMICROHTTPD 1' "$top_builddir/config.h"; }
+have_mhd() { have HAVE_LIBMICROHTTPD; }
 have_om_parser() { "$PY" -c 'import prometheus_client.openmetrics.parser' 2>/dev/null; }
 
 

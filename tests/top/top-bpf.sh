@@ -29,7 +29,7 @@ ncpu=$(getconf _NPROCESSORS_ONLN)
 within() { awk -v g="$1" -v w="$2" -v p="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(w > 0 && d <= p / 100 * w) }'; }
 
 bpf=yes
-if ! grep -q '^#define HAVE_LIBBPF 1' "$top_builddir/config.h"; then
+if ! have HAVE_LIBBPF; then
 	bpf="hpmstat was built without libbpf"
 elif [ "$(id -u)" != 0 ]; then
 	bpf="not root: BPF needs root (or CAP_BPF and CAP_PERFMON)"

@@ -11,7 +11,6 @@
 # the dynamically linked program: hpmstat itself, or hpmstat-full beside
 # the static front (which maps nothing: tests/util/static-front.sh)
 H=${HPMSTAT_FULL:-$HPMSTAT}
-have() { grep -q "^#define $1 1" "$top_builddir/config.h"; }
 if ! have HPM_DLOPEN; then
 	skip_all "configured --disable-dlopen: the libraries are linked"
 fi

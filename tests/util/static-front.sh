@@ -17,6 +17,16 @@ T=$(mktemp -d)
 trap 'main_shell && rm -rf "$T" "$tap_out" "$tap_err"' EXIT
 mkdir "$T/none"
 
+# runs_program PID PROGRAM: waits (5 s at most) until process PID runs
+# PROGRAM
+runs_program() {
+	i=0
+	while [ $i -lt 100 ] && [ "$(readlink "/proc/$1/exe" 2>/dev/null)" != "$(readlink -f "$2")" ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
 # no program interpreter: the kernel starts it, no loader runs
 readelf -lW "$H" >"$T/phdr" 2>&1
 ! grep -q 'INTERP' "$T/phdr" && grep -q 'LOAD' "$T/phdr"
@@ -25,12 +35,7 @@ ok $? "hpmstat has no program interpreter (statically linked)"
 # what a running stat has mapped: hpmstat itself, no shared object
 "$H" stat -e task-clock -o "$T/counts" -- sleep 2 &
 pid=$!
-i=0
-while [ $i -lt 50 ]; do
-	[ "$(readlink "/proc/$pid/exe" 2>/dev/null)" = "$(readlink -f "$H")" ] && break
-	sleep 0.05
-	i=$((i + 1))
-done
+runs_program $pid "$H"
 sleep 0.2
 grep -c '\.so' "/proc/$pid/maps" >"$T/nso"
 files=$(awk '$6 ~ /^\// {print $6}' "/proc/$pid/maps" | sort -u | tr '\n' ' ')
@@ -42,7 +47,7 @@ ok $? "a running stat maps hpmstat alone ($files)"
 # empty HPMSTAT_DLOPEN_DIR: hpmstat-full would say which one is missing)
 run_ok "stat -e task-clock with no optional library" \
 	env HPMSTAT_DLOPEN_DIR="$T/none" "$H" stat -e task-clock -- true
-if grep -q '^#define HAVE_LIBPFM4 1' "$top_builddir/config.h"; then
+if have HAVE_LIBPFM4; then
 	run_ok "stat -e perf_raw::r0003 (a libpfm4 name) with no libpfm4 installed" \
 		env HPMSTAT_DLOPEN_DIR="$T/none" "$H" stat -e perf_raw::r0003 -- true
 	env HPMSTAT_DLOPEN_DIR="$T/none" "$HPMSTAT_FULL" stat -e perf_raw::r0003 -- true >/dev/null 2>"$T/err"
@@ -52,7 +57,7 @@ else
 	skip "built without libpfm4"
 	skip "built without libpfm4"
 fi
-if grep -q '^#define HAVE_LIBELF 1' "$top_builddir/config.h"; then
+if have HAVE_LIBELF; then
 	run_ok "record with no libelf installed" \
 		env HPMSTAT_DLOPEN_DIR="$T/none" "$H" record -e task-clock -o "$T/perf.data" -- true
 else
@@ -88,11 +93,7 @@ run_fails_with "top -u with an unknown user: hpmstat-full's one line" \
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 "$H" serve --listen "127.0.0.1:$port" --backend emu --emu-cycles 1e12 >/dev/null 2>&1 &
 pid=$!
-i=0
-while [ $i -lt 100 ] && [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" != "$(readlink -f "$HPMSTAT_FULL")" ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
+runs_program $pid "$HPMSTAT_FULL"
 exe=$(readlink "/proc/$pid/exe" 2>/dev/null)
 kill $pid 2>/dev/null
 wait $pid 2>/dev/null
