@@ -119,3 +119,18 @@ endif
 bench-startup: src/hpmstat$(EXEEXT) bench/bench-runtime$(EXEEXT) bench/bench-startup-floor$(EXEEXT)
 	python3 $(top_srcdir)/bench/startup-bench.py ./src/hpmstat$(EXEEXT) ./bench/bench-runtime$(EXEEXT) perf $(STARTUP_RUNS) ./bench/bench-startup-floor$(EXEEXT)
 .PHONY: bench-startup
+#   make startup-order  remakes src/hpmstat-front.ld, the static front's
+#                     start-up paths laid out together, from the code a few
+#                     commands run (bench/startup-order.py over
+#                     bench/startup-trace.c, which single-steps hpmstat)
+noinst_PROGRAMS += bench/bench-startup-trace
+bench_bench_startup_trace_SOURCES = bench/startup-trace.c
+EXTRA_DIST += bench/startup-order.py
+if HPM_STATIC_FRONT
+startup-order: src/hpmstat$(EXEEXT) bench/bench-startup-trace$(EXEEXT)
+	python3 $(top_srcdir)/bench/startup-order.py ./src/hpmstat$(EXEEXT) ./bench/bench-startup-trace$(EXEEXT) src/hpmstat.map $(top_srcdir)/src/hpmstat-front.ld
+else
+startup-order:
+	@echo "make startup-order: configured without the static front (configure --enable-static-front)" >&2; exit 1
+endif
+.PHONY: startup-order

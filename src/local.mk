@@ -16,7 +16,9 @@ if HPM_STATIC_FRONT
 # top.
 bin_PROGRAMS += src/hpmstat
 src_hpmstat_SOURCES = src/hpmstat-front.c src/util/dlib-static.c
-src_hpmstat_LDFLAGS = -static
+src_hpmstat_LDFLAGS = -static $(HPM_FRONT_LDFLAGS)
+EXTRA_src_hpmstat_DEPENDENCIES = $(top_srcdir)/src/hpmstat-front.ld
+CLEANFILES += src/hpmstat.map
 src_hpmstat_LDADD = $(HPMSTAT_ARCHIVES) $(HPM_FRONT_LIBS) src/util/libutil.a $(HPM_FRONT_LIBS)
 pkglibexec_PROGRAMS += src/hpmstat-full
 src_hpmstat_full_SOURCES = src/hpmstat.c
@@ -27,7 +29,7 @@ src_hpmstat_SOURCES = src/hpmstat.c
 src_hpmstat_LDFLAGS = $(AM_LDFLAGS)
 src_hpmstat_LDADD = $(HPMSTAT_LIBS)
 endif
-EXTRA_DIST += src/hpmstat-front.c src/util/dlib-static.c
+EXTRA_DIST += src/hpmstat-front.c src/hpmstat-front.ld src/util/dlib-static.c
 
 # hpmtop is hpmstat top, by the name it is started with
 install-exec-hook:

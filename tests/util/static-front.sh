@@ -32,6 +32,46 @@ readelf -lW "$H" >"$T/phdr" 2>&1
 ! grep -q 'INTERP' "$T/phdr" && grep -q 'LOAD' "$T/phdr"
 ok $? "hpmstat has no program interpreter (statically linked)"
 
+# stat's start-up path laid out together (src/hpmstat-front.ld, remade by
+# make startup-order): of hpmstat's code that `stat -e task-clock -- true`
+# runs, single-stepped, almost all lies in the section the script puts
+# before .text, in a few of the kernel's 64 KB fault-around windows (the
+# linker's own order spreads it over 22); a stale script fails here
+readelf -SW "$H" >"$T/sections" 2>&1
+"$top_builddir/bench/bench-startup-trace" "$T/pcs" "$H" stat -e task-clock -- true \
+	>/dev/null 2>"$T/trace-err"
+rc=$?
+if [ $rc = 77 ]; then
+	skip "stat's path in .text.hpmstart" "$(cat "$T/trace-err")"
+	skip "... in a few 64 KB windows" "$(cat "$T/trace-err")"
+else
+	python3 - "$T/sections" "$T/pcs" >"$T/layout" 2>&1 <<'PY'
+import re, sys
+code, hot, text = [], None, None
+for line in open(sys.argv[1]):
+    m = re.match(r"\s*\[\s*\d+\]\s+(\S+)\s+\S+\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s+\S+\s+(\S+)", line)
+    if m and "X" in m.group(4):
+        start = int(m.group(2), 16)
+        code.append((start, start + int(m.group(3), 16)))
+        hot = code[-1] if m.group(1) == ".text.hpmstart" else hot
+        text = code[-1] if m.group(1) == ".text" else text
+pcs = [int(l, 16) for l in open(sys.argv[2]) if l.strip()]
+own = [p for p in pcs if any(a <= p < b for a, b in code)]
+inside = [p for p in own if hot and hot[0] <= p < hot[1]]
+before = hot is not None and text is not None and hot[1] <= text[0]
+print(len(own), len(inside), len({p >> 16 for p in own}), int(before),
+      hot[1] - hot[0] if hot else 0)
+PY
+	read -r own inside windows before size <"$T/layout" || own=
+	[ -n "$own" ] && [ $rc = 0 ] && [ "$before" = 1 ] && [ "$own" -gt 1000 ] &&
+		[ $((inside * 100)) -ge $((own * 97)) ]
+	r=$?
+	[ $r = 0 ] || diag "trace exit $rc" "$(cat "$T/layout")" "$(tail -3 "$T/trace-err")"
+	ok $r "stat's path in .text.hpmstart before .text: $inside of $own instructions ($size bytes)"
+	[ -n "$own" ] && [ "$windows" -le 8 ]
+	ok $? "... in $windows of the kernel's 64 KB fault-around windows (at most 8)"
+fi
+
 # what a running stat has mapped: hpmstat itself, no shared object
 "$H" stat -e task-clock -o "$T/counts" -- sleep 2 &
 pid=$!
