@@ -29,6 +29,7 @@
 #include "sym/sym.h"
 #include "util/edit-distance.h"
 #include "util/outfile.h"
+#include "util/readall.h"
 #include "util/str.h"
 #include "util/xalloc.h"
 
@@ -567,33 +568,27 @@ static bool refuse_special(const char *path)
 	return true;
 }
 
+/* Whether a stream beginning with b's n bytes can be perf.data: what does
+ * not start with its magic is read no further than its first block (the
+ * loader refuses it), as `-i - </dev/urandom` would fill the memory. */
+static bool could_be_perf_data(const char *b, size_t n, size_t from, void *unused)
+{
+	(void)from;
+	(void)unused;
+	return n < 8 || pd_is_perf_data(b, n);
+}
+
 /* Standard input read whole into *buf (perf.data's pipe format, or a file
- * redirected): 0, or -1 after one line. What does not start with perf.data's
- * magic is read no further than its first block (the loader refuses it):
- * `-i - </dev/urandom` would otherwise fill the memory. */
+ * redirected): 0, or -1 after one line. */
 static int read_stdin(char **buf, size_t *len)
 {
-	size_t cap = 1 << 16;
-	*buf = xmalloc(cap);
-	*len = 0;
-	for (;;) {
-		if (*len == cap)
-			*buf = xrealloc(*buf, cap *= 2);
-		ssize_t n = read(STDIN_FILENO, *buf + *len, cap - *len);
-		if (n == 0)
-			return 0;
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			cli_error("cannot read standard input: %s", strerror(errno));
-			free(*buf);
-			*buf = NULL;
-			return -1;
-		}
-		*len += (size_t)n;
-		if (*len >= 8 && !pd_is_perf_data(*buf, *len))
-			return 0;
+	int e = util_read_all(STDIN_FILENO, SIZE_MAX, could_be_perf_data, NULL, buf, len);
+	if (e) {
+		cli_error("cannot read standard input: %s", strerror(-e));
+		*buf = NULL;
+		return -1;
 	}
+	return 0;
 }
 
 /* hpmstat report on a perf.data: the samples report. What the reader

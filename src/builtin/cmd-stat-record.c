@@ -13,6 +13,7 @@
  * standard input (a pipe) is "for 'pipe'", as in perf.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include "perfdata/reader.h"
 #include "report/perf-run.h"
 #include "report/replay.h"
+#include "util/readall.h"
 #include "util/xalloc.h"
 
 enum stat_subcommand stat_subcommand(const char *word)
@@ -86,8 +88,9 @@ static const struct cli_opts stat_report_spec;
  * call. Anything else (/dev/zero, /dev/urandom, a binary file, a stream of
  * random bytes after a '{') is refused at its first block instead of read
  * to RF_MAX_BYTES: the parsers refuse what was read. */
-static bool could_be_input(const char *b, size_t n, size_t from)
+static bool could_be_input(const char *b, size_t n, size_t from, void *unused)
 {
+	(void)unused;
 	size_t i = 0;
 	while (i < n && b[i] && strchr(" \t\r\n", b[i]))
 		i++;
@@ -107,42 +110,19 @@ static bool could_be_input(const char *b, size_t n, size_t from)
 static int slurp(const char *path, char **buf, size_t *len)
 {
 	bool is_stdin = strcmp(path, "-") == 0;
-	FILE *f = is_stdin ? stdin : fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0;
-	if (!f) {
+	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		cli_error("cannot read '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	char *b = xmalloc(cap);
-	for (;;) {
-		if (n == cap) {
-			if (cap > RF_MAX_BYTES) {
-				cli_error("cannot read '%s': larger than %u bytes", path,
-				          RF_MAX_BYTES);
-				goto fail;
-			}
-			b = xrealloc(b, cap *= 2);
-		}
-		size_t got = fread(b + n, 1, cap - n, f);
-		n += got;
-		if (got == 0 || !could_be_input(b, n, n - got))
-			break;
-	}
-	if (ferror(f)) {
-		cli_error("cannot read '%s': %s", is_stdin ? "standard input" : path,
-		          strerror(errno ? errno : EIO));
-		goto fail;
-	}
+	int e = util_read_all(fd, RF_MAX_BYTES, could_be_input, NULL, buf, len);
 	if (!is_stdin)
-		fclose(f);
-	*buf = b;
-	*len = n;
-	return 0;
-fail:
-	if (!is_stdin)
-		fclose(f);
-	free(b);
-	return -1;
+		close(fd);
+	if (e == -EFBIG)
+		cli_error("cannot read '%s': larger than %u bytes", path, RF_MAX_BYTES);
+	else if (e)
+		cli_error("cannot read '%s': %s", is_stdin ? "standard input" : path, strerror(-e));
+	return e ? -1 : 0;
 }
 
 /* stat report's options; the -x and -j given before the word are the

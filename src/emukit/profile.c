@@ -2,14 +2,17 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emukit/profile.h"
 #include "util/lex.h"
 #include "util/str.h"
+#include "util/readall.h"
 #include "util/xalloc.h"
 
 /* The model's wording, one argument of each kind: the formats come from the
@@ -420,43 +423,19 @@ bool emu_profile_shares_read(struct emu_profile_parser *ps, struct emu_profile_s
 char *emu_profile_read_file(const char *path, size_t max, const char *too_large, size_t *len,
                             char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		str_seterr(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		return NULL;
 	}
-	size_t cap = 4096, n = 0;
-	char *buf = xmalloc(cap + 1);
-	for (;;) {
-		if (n == cap) {
-			if (n > max) {
-				str_seterr(err, errlen, "%s: cannot read: %s", path, too_large);
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			cap *= 2;
-			buf = xrealloc(buf, cap + 1);
-		}
-		size_t r = fread(buf + n, 1, cap - n, f);
-		n += r;
-		if (r == 0)
-			break;
-	}
-	if (ferror(f)) {
-		str_seterr(err, errlen, "%s: cannot read: %s", path, strerror(errno ? errno : EIO));
-		free(buf);
-		fclose(f);
+	char *buf;
+	int e = util_read_all(fd, max, NULL, NULL, &buf, len);
+	close(fd);
+	if (e) {
+		str_seterr(err, errlen, "%s: cannot read: %s", path,
+		           e == -EFBIG ? too_large : strerror(-e));
 		return NULL;
 	}
-	fclose(f);
-	if (n > max) {
-		str_seterr(err, errlen, "%s: cannot read: %s", path, too_large);
-		free(buf);
-		return NULL;
-	}
-	buf[n] = '\0';
-	*len = n;
 	return buf;
 }
 

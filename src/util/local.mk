@@ -5,6 +5,7 @@ src_util_libutil_a_SOURCES = \
 	src/util/edit-distance.c src/util/edit-distance.h \
 	src/util/str.c src/util/str.h src/util/run-schema.h \
 	src/util/line.c src/util/line.h \
+	src/util/readall.c src/util/readall.h \
 	src/util/lex.c src/util/lex.h \
 	src/util/diag.c src/util/diag.h \
 	src/util/suggest.c src/util/suggest.h \

@@ -22,3 +22,10 @@ tests_util_test_lex_SOURCES = tests/util/test-lex.c
 tests_util_test_lex_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_util_test_lex_LDADD = tests/libtap.a src/util/libutil.a
 TESTS += tests/util/test-lex
+# test-readall: the one whole-input reader (util/readall.c) against files
+# of known bytes, its bound, /dev/zero stopped by the caller, and errors.
+check_PROGRAMS += tests/util/test-readall
+tests_util_test_readall_SOURCES = tests/util/test-readall.c
+tests_util_test_readall_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_util_test_readall_LDADD = tests/libtap.a src/util/libutil.a
+TESTS += tests/util/test-readall

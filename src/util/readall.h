@@ -1,0 +1,26 @@
+/* readall.h: reading a whole input into memory, bounded.
+ *
+ * Owns: util_read_all(), the one reader of a whole file or stream (run
+ * files and perf.data for stat report and report, emulator profiles), so
+ * that no input can make the memory used grow past its reader's bound, and
+ * an input that cannot be what its reader wants is refused at its first
+ * block instead of read to the end (/dev/urandom, /dev/zero). Reports, as
+ * the library does, never prints: the caller words the error.
+ */
+#ifndef HPM_UTIL_READALL_H
+#define HPM_UTIL_READALL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Whether reading should go on, given the n bytes read so far, of which
+ * those before `from` were shown to an earlier call. */
+typedef bool (*util_read_more_fn)(const char *b, size_t n, size_t from, void *ctx);
+
+/* Reads fd to its end, or until more (if not NULL) says no, into *buf
+ * (malloc'd, NUL-terminated after its *len bytes). Returns 0; -EFBIG when
+ * the input holds more than max bytes (nothing kept); or -errno of a read
+ * error (EINTR is retried). */
+int util_read_all(int fd, size_t max, util_read_more_fn more, void *ctx, char **buf, size_t *len);
+
+#endif
