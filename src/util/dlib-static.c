@@ -11,17 +11,15 @@
 
 int hpm_dl_elf_load(char *err, size_t errlen)
 {
-	(void)err;
-	(void)errlen;
-	return 0;
+	return hpm_dl_linked(err, errlen);
 }
 int hpm_dl_bpf_load(char *err, size_t errlen)
 {
-	return hpm_dl_elf_load(err, errlen);
+	return hpm_dl_linked(err, errlen);
 }
 int hpm_dl_pfm_load(char *err, size_t errlen)
 {
-	return hpm_dl_elf_load(err, errlen);
+	return hpm_dl_linked(err, errlen);
 }
 
 /* the shims still linked (libmicrohttpd's, libdw's, ncurses'): never

@@ -69,6 +69,15 @@ void hpm_dlib_need_system(struct hpm_dlib *l);
 /* The library's f, loaded if it was not, of f's own type */
 #define HPM_DL_FN(lib, fns, f) (hpm_dlib_need(&(lib)), (__typeof__(f) *)(fns)[HPM_DL_I_##f])
 
+/* A library linked in: always there (the loaders below without dlopen,
+ * and in the static front for the libraries it holds: util/dlib-static.c) */
+static inline int hpm_dl_linked(char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return 0;
+}
+
 #ifdef HPM_DLOPEN
 /* Each loads its library once: 0, or -1 with the reason in err. Callers
  * call it before the library's first function. */
@@ -79,13 +88,6 @@ int hpm_dl_pfm_load(char *err, size_t errlen);
 int hpm_dl_curses_load(char *err, size_t errlen);
 int hpm_dl_mhd_load(char *err, size_t errlen);
 #else
-/* linked: always there */
-static inline int hpm_dl_linked(char *err, size_t errlen)
-{
-	(void)err;
-	(void)errlen;
-	return 0;
-}
 #define hpm_dl_elf_load    hpm_dl_linked
 #define hpm_dl_dw_load     hpm_dl_linked
 #define hpm_dl_bpf_load    hpm_dl_linked
