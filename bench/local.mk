@@ -128,6 +128,7 @@ bench_bench_startup_trace_SOURCES = bench/startup-trace.c
 EXTRA_DIST += bench/startup-order.py
 if HPM_STATIC_FRONT
 startup-order: src/hpmstat$(EXEEXT) bench/bench-startup-trace$(EXEEXT)
+	@test -f src/hpmstat.map || { echo "make startup-order: no src/hpmstat.map: the linker refused src/hpmstat-front.ld (configure's summary)" >&2; exit 1; }
 	python3 $(top_srcdir)/bench/startup-order.py ./src/hpmstat$(EXEEXT) ./bench/bench-startup-trace$(EXEEXT) src/hpmstat.map $(top_srcdir)/src/hpmstat-front.ld
 else
 startup-order:
