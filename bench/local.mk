@@ -125,6 +125,7 @@ bench-startup: src/hpmstat$(EXEEXT) bench/bench-runtime$(EXEEXT) bench/bench-sta
 #                     bench/startup-trace.c, which single-steps hpmstat)
 noinst_PROGRAMS += bench/bench-startup-trace
 bench_bench_startup_trace_SOURCES = bench/startup-trace.c
+bench_bench_startup_trace_LDADD = src/util/libutil.a
 EXTRA_DIST += bench/startup-order.py
 if HPM_STATIC_FRONT
 startup-order: src/hpmstat$(EXEEXT) bench/bench-startup-trace$(EXEEXT)

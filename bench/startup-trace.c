@@ -28,6 +28,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/hash.h"
+#include "util/xalloc.h"
+
 #if defined(__x86_64__)
 #define REGS_PC(r) ((uint64_t)(r).rip)
 #elif defined(__aarch64__)
@@ -35,47 +38,24 @@
 #endif
 
 #ifdef REGS_PC
-/* The addresses seen (open addressing, a power of two) and their order. */
+/* The addresses seen (the project's map of 64-bit keys) and their order. */
 struct pc_set {
-	uint64_t *slot;
-	size_t mask;
+	struct hpm_u64map seen;
 	uint64_t *order;
 	size_t n;
 };
 
-static int pc_set_grow(struct pc_set *s);
-
-/* Adds pc if it is new; -1 when out of memory. */
-static int pc_set_add(struct pc_set *s, uint64_t pc)
+/* Adds pc if it is new (0: the registers could not be read) */
+static void pc_set_add(struct pc_set *s, uint64_t pc)
 {
+	bool added;
 	if (pc == 0)
-		return 0;
-	size_t h = (size_t)((pc * 0x9E3779B97F4A7C15u) >> 20) & s->mask;
-	while (s->slot[h] && s->slot[h] != pc)
-		h = (h + 1) & s->mask;
-	if (s->slot[h])
-		return 0;
-	s->slot[h] = pc;
-	s->order[s->n++] = pc;
-	return s->n * 2 > s->mask ? pc_set_grow(s) : 0;
-}
-
-static int pc_set_grow(struct pc_set *s)
-{
-	struct pc_set bigger = {.mask = s->mask * 2 + 1};
-	bigger.slot = calloc(bigger.mask + 1, sizeof(*bigger.slot));
-	bigger.order = malloc((bigger.mask + 1) * sizeof(*bigger.order));
-	if (!bigger.slot || !bigger.order) {
-		free(bigger.slot);
-		free(bigger.order);
-		return -1;
+		return;
+	hpm_u64map_get(&s->seen, pc, &added);
+	if (added) {
+		s->order = xgrow(s->order, s->n, sizeof(*s->order));
+		s->order[s->n++] = pc;
 	}
-	for (size_t i = 0; i < s->n; i++)
-		pc_set_add(&bigger, s->order[i]);
-	free(s->slot);
-	free(s->order);
-	*s = bigger;
-	return 0;
 }
 
 /* The stopped tracee's program counter; 0 if it cannot be read. */
@@ -96,13 +76,7 @@ int main(int argc, char **argv)
 	}
 	int status = 1;
 	FILE *out = NULL;
-	struct pc_set pcs = {.mask = (1u << 16) - 1};
-	pcs.slot = calloc(pcs.mask + 1, sizeof(*pcs.slot));
-	pcs.order = malloc((pcs.mask + 1) * sizeof(*pcs.order));
-	if (!pcs.slot || !pcs.order) {
-		fprintf(stderr, "bench-startup-trace: out of memory\n");
-		goto cleanup;
-	}
+	struct pc_set pcs = {0};
 	pid_t first = fork();
 	if (first < 0) {
 		perror("bench-startup-trace: fork");
@@ -157,10 +131,8 @@ int main(int argc, char **argv)
 			}
 			program_started = true;
 		} else if (event == 0 && sig == SIGTRAP) {
-			if (program_started && pc_set_add(&pcs, tracee_pc(pid)) != 0) {
-				fprintf(stderr, "bench-startup-trace: out of memory\n");
-				goto cleanup;
-			}
+			if (program_started)
+				pc_set_add(&pcs, tracee_pc(pid));
 		} else if (event == 0 && sig != SIGSTOP) {
 			deliver = sig; /* the program's own signal */
 		}
@@ -194,7 +166,7 @@ int main(int argc, char **argv)
 cleanup:
 	if (out)
 		fclose(out);
-	free(pcs.slot);
+	hpm_u64map_free(&pcs.seen);
 	free(pcs.order);
 	return status;
 }

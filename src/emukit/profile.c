@@ -11,8 +11,8 @@
 
 #include "emukit/profile.h"
 #include "util/lex.h"
-#include "util/str.h"
 #include "util/readall.h"
+#include "util/str.h"
 #include "util/xalloc.h"
 
 /* The model's wording, one argument of each kind: the formats come from the
