@@ -257,6 +257,15 @@ static void child_stack_free(struct hpm_workload *w)
 	w->stack = NULL;
 }
 
+/* The go and error pipes of a child that did not start. */
+static void close_pipes(const int go[2], const int errp[2])
+{
+	close(go[0]);
+	close(go[1]);
+	close(errp[0]);
+	close(errp[1]);
+}
+
 int hpm_workload_prepare(struct hpm_workload *w, char **argv, bool stdout_to_stderr, char *err,
                          size_t errlen)
 {
@@ -279,6 +288,7 @@ int hpm_workload_prepare(struct hpm_workload *w, char **argv, bool stdout_to_std
 	if (w->stack == MAP_FAILED) {
 		int e = errno;
 		w->stack = NULL;
+		close_pipes(go, errp);
 		snprintf(err, errlen, "fork: %s", strerror(e));
 		return -e;
 	}
@@ -306,6 +316,7 @@ int hpm_workload_prepare(struct hpm_workload *w, char **argv, bool stdout_to_std
 	sigprocmask(SIG_SETMASK, &c->mask, NULL);
 	if (w->pid < 0) {
 		child_stack_free(w);
+		close_pipes(go, errp);
 		snprintf(err, errlen, "fork: %s", strerror(e));
 		return -e;
 	}
