@@ -3,13 +3,16 @@
 
 Usage: startup-bench.py HPMSTAT BENCH-RUNTIME [PERF] [RUNS] [FLOOR]
 
-For each pair of commands below, runs hpmstat's and perf's in turn (A B A B
-..., RUNS pairs after 3 warm-up pairs), each run through bench-runtime
-(bench/runtime.c: fork, exec, wait4 from a small C process, so neither the
-timing nor the peak RSS holds Python's), and prints for each side the
-wall time (median and min-max over the runs), the median of the pairwise
-ratios hpmstat/perf (pairing keeps the ratio meaningful while the
-machine's speed drifts), the shared libraries the program mapped (the
+For each pair of commands below, runs hpmstat's and perf's in turn (A B B A
+A B ..., RUNS pairs after 3 warm-up pairs: which one goes first alternates,
+so neither always runs right after the other), each run through
+bench-runtime (bench/runtime.c: fork, exec, wait4 from a small C process,
+so neither the timing nor the peak RSS holds Python's), and prints for
+each side the wall time (median and min-max over the runs), the median of
+the pairwise ratios hpmstat/perf (pairing keeps the ratio meaningful while
+the machine's speed drifts) with its 95 % confidence interval (the
+distribution-free one of a median: the ratios of ranks about n/2 -+ 0.98
+sqrt(n) in sorted order), the shared libraries the program mapped (the
 loader's own account, LD_DEBUG=files, of the program's own process,
 dlopened ones included, the loader and the vDSO not), and the median minor page faults and peak RSS (for a
 pipe, the shell's and its children's). FLOOR (bench/startup-floor.c: the
@@ -17,6 +20,7 @@ least a `stat -e task-clock -- true` does, linked statically as hpmstat's
 front is) adds its row against the same perf command: what is reachable
 at all.
 """
+import math
 import os
 import re
 import statistics
@@ -52,6 +56,20 @@ def libraries(argv):
     return len(names)
 
 
+def median_ci(xs):
+    """The median of xs and its 95 % confidence interval from the order
+    statistics (the count of values below the median is binomial): the
+    values of ranks floor(n/2 - 0.98 sqrt(n)) and ceil(1 + n/2 + 0.98
+    sqrt(n)), counted from 1 (40 and 61 of 100); with few values, the
+    whole range."""
+    s = sorted(xs)
+    n = len(s)
+    half = 1.96 * math.sqrt(n) / 2
+    lo = max(0, int(math.floor(n / 2 - half)) - 1)
+    hi = min(n - 1, int(math.ceil(1 + n / 2 + half)) - 1)
+    return statistics.median(s), s[lo], s[hi]
+
+
 def fmt_ms(xs):
     return "%.2f (%.2f-%.2f)" % (1e3 * statistics.median(xs), 1e3 * min(xs), 1e3 * max(xs))
 
@@ -84,7 +102,8 @@ def main():
     print("hpmstat: %s; perf: %s; %d paired runs each (hpmstat, perf alternating)" %
           (hpm, perf, runs))
     print()
-    print("| command | hpmstat wall ms, median (min-max) | perf wall ms | ratio (paired median) "
+    print("| command | hpmstat wall ms, median (min-max) | perf wall ms "
+          "| ratio (paired median, 95 % CI) "
           "| libraries hpmstat / perf | page faults hpmstat / perf | peak RSS KiB hpmstat / perf |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for what, a, b, liba, libb in cases:
@@ -92,12 +111,16 @@ def main():
             run_once(runtime, a)
             run_once(runtime, b)
         ra, rb = [], []
-        for _ in range(runs):
-            ra.append(run_once(runtime, a))
-            rb.append(run_once(runtime, b))
-        ratio = statistics.median(x[0] / y[0] for x, y in zip(ra, rb))
-        print("| %s | %s | %s | %.3fx | %d / %d | %d / %d | %d / %d |" %
-              (what, fmt_ms([x[0] for x in ra]), fmt_ms([x[0] for x in rb]), ratio,
+        for i in range(runs):
+            if i % 2:
+                rb.append(run_once(runtime, b))
+                ra.append(run_once(runtime, a))
+            else:
+                ra.append(run_once(runtime, a))
+                rb.append(run_once(runtime, b))
+        ratio, lo, hi = median_ci([x[0] / y[0] for x, y in zip(ra, rb)])
+        print("| %s | %s | %s | %.3fx (%.3f-%.3f) | %d / %d | %d / %d | %d / %d |" %
+              (what, fmt_ms([x[0] for x in ra]), fmt_ms([x[0] for x in rb]), ratio, lo, hi,
                libraries(liba or a), libraries(libb or b),
                statistics.median(x[1] for x in ra), statistics.median(x[1] for x in rb),
                statistics.median(x[2] for x in ra), statistics.median(x[2] for x in rb)))
