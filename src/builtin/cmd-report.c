@@ -29,7 +29,6 @@
 #include "sym/sym.h"
 #include "util/edit-distance.h"
 #include "util/outfile.h"
-#include "util/readall.h"
 #include "util/str.h"
 #include "util/xalloc.h"
 
@@ -568,27 +567,98 @@ static bool refuse_special(const char *path)
 	return true;
 }
 
-/* Whether a stream beginning with b's n bytes can be perf.data: what does
- * not start with its magic is read no further than its first block (the
- * loader refuses it), as `-i - </dev/urandom` would fill the memory. */
-static bool could_be_perf_data(const char *b, size_t n, size_t from, void *unused)
+/* A temporary file for standard input's stream, already unlinked: in
+ * $TMPDIR, else /tmp. -errno. */
+static int spool_file(const char **dir)
 {
-	(void)from;
-	(void)unused;
-	return n < 8 || pd_is_perf_data(b, n);
+	const char *d = getenv("TMPDIR");
+	if (!d || !*d)
+		d = "/tmp";
+	*dir = d;
+	int fd = open(d, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+	/* a file system without O_TMPFILE: a named file, unlinked at once */
+	char *path = xasprintf("%s/hpmstat-report-XXXXXX", d);
+	fd = mkostemp(path, O_CLOEXEC);
+	int e = errno;
+	if (fd >= 0)
+		unlink(path);
+	free(path);
+	return fd >= 0 ? fd : -e;
 }
 
-/* Standard input read whole into *buf (perf.data's pipe format, or a file
- * redirected): 0, or -1 after one line. */
-static int read_stdin(char **buf, size_t *len)
+/* Standard input as a regular file the report maps, as perf report -i -
+ * reads perf.data's pipe format (or a file redirected): standard input
+ * itself when it is a regular file read from its start, else its stream
+ * copied to a temporary file (spool_file), so that a recording of any size
+ * takes disk, not memory, and the reader sees it whole. A stream that does
+ * not begin with perf.data's magic is copied no further than its first
+ * block (the loader refuses it; `-i - </dev/urandom` would fill the disk).
+ * The descriptor, or -1 after one line. */
+static int stdin_file(void)
 {
-	int e = util_read_all(STDIN_FILENO, SIZE_MAX, could_be_perf_data, NULL, buf, len);
-	if (e) {
-		cli_error("cannot read standard input: %s", strerror(-e));
-		*buf = NULL;
+	struct stat st;
+	if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
+	    lseek(STDIN_FILENO, 0, SEEK_CUR) == 0)
+		return STDIN_FILENO;
+	const char *dir;
+	int fd = spool_file(&dir);
+	if (fd < 0) {
+		cli_error("cannot make a temporary file in %s for standard input: %s", dir,
+		          strerror(-fd));
 		return -1;
 	}
-	return 0;
+	enum { BLOCK = 1 << 20 };
+	char *buf = xmalloc(BLOCK);
+	char head[8]; /* the stream's first bytes, for its magic */
+	size_t nhead = 0;
+	const char *why = NULL;
+	for (;;) {
+		ssize_t n = read(STDIN_FILENO, buf, BLOCK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			why = "cannot read standard input";
+			break;
+		}
+		if (n == 0)
+			break;
+		size_t done = 0;
+		while (done < (size_t)n) {
+			ssize_t w = write(fd, buf + done, (size_t)n - done);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				if (w == 0)
+					errno = ENOSPC;
+				why = "cannot copy standard input to a temporary file";
+				break;
+			}
+			done += (size_t)w;
+		}
+		if (why)
+			break;
+		/* the first 8 bytes tell perf.data from anything else */
+		if (nhead < sizeof(head)) {
+			size_t k = sizeof(head) - nhead < (size_t)n ? sizeof(head) - nhead : (size_t)n;
+			memcpy(head + nhead, buf, k);
+			nhead += k;
+			if (nhead == sizeof(head) && !pd_is_perf_data(head, nhead))
+				break;
+		}
+	}
+	int e = errno;
+	free(buf);
+	if (why) {
+		if (strcmp(why, "cannot read standard input") == 0)
+			cli_error("%s: %s", why, strerror(e));
+		else
+			cli_error("%s in %s: %s", why, dir, strerror(e));
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* hpmstat report on a perf.data: the samples report. What the reader
@@ -638,18 +708,19 @@ static int samples_report(const char *path, const struct opts *o)
 		cli_error("--emu-profile: %s", err);
 		return EXIT_FAILURE;
 	}
-	char *in = NULL;
-	size_t in_len = 0;
-	if (strcmp(path, "-") == 0 && read_stdin(&in, &in_len) != 0)
+	int in = -1;
+	if (strcmp(path, "-") == 0 && (in = stdin_file()) < 0)
 		return EXIT_FAILURE;
-	int lrc = in ? rs_load_buffer(&rs, in, in_len, &ro, err, sizeof(err))
-	             : rs_load(&rs, path, &ro, err, sizeof(err));
+	int lrc = in >= 0 ? rs_load_fd(&rs, in, "standard input", &ro, err, sizeof(err))
+	                  : rs_load(&rs, path, &ro, err, sizeof(err));
+	/* the report holds its own mapping of the file */
+	if (in > STDIN_FILENO)
+		close(in);
 	if (lrc != 0) {
 		for (unsigned i = 0; i < rs.file.nr_note; i++)
 			cli_warn("%s: %s", path, rs.file.note[i]);
 		cli_error("%s", err);
 		rs_free(&rs);
-		free(in);
 		return EXIT_FAILURE;
 	}
 	for (unsigned i = 0; i < rs.file.nr_note; i++)
@@ -674,7 +745,6 @@ static int samples_report(const char *path, const struct opts *o)
 	if (o->topdown && !rs.nr_td) {
 		cli_error("--topdown: %s", rs.td_why);
 		rs_free(&rs);
-		free(in);
 		return EXIT_FAILURE;
 	}
 	if (rs.nr_td_damaged)
@@ -694,7 +764,6 @@ static int samples_report(const char *path, const struct opts *o)
 		}
 	}
 	rs_free(&rs);
-	free(in);
 	return rc;
 }
 

@@ -402,7 +402,6 @@ int pd_open_buffer(struct pd_file *f, const void *buf, size_t len, char *err, si
 
 int pd_open(struct pd_file *f, const char *path, char *err, size_t errlen)
 {
-	struct stat st;
 	memset(f, 0, sizeof(*f));
 	/* O_NONBLOCK: a FIFO's open would wait for a writer (it is refused
 	 * below); a regular file's reads through mmap are unaffected */
@@ -411,28 +410,33 @@ int pd_open(struct pd_file *f, const char *path, char *err, size_t errlen)
 		str_seterr(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
+	int rc = pd_open_fd(f, fd, path, err, errlen);
+	close(fd);
+	return rc;
+}
+
+int pd_open_fd(struct pd_file *f, int fd, const char *name, char *err, size_t errlen)
+{
+	struct stat st;
+	memset(f, 0, sizeof(*f));
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		str_seterr(err, errlen, "%s: not a regular file", path);
-		close(fd);
+		str_seterr(err, errlen, "%s: not a regular file", name);
 		return -1;
 	}
 	if (st.st_size == 0) {
-		str_seterr(err, errlen, "%s: empty file, not a perf.data", path);
-		close(fd);
+		str_seterr(err, errlen, "%s: empty file, not a perf.data", name);
 		return -1;
 	}
 	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	int e = errno;
-	close(fd);
 	if (m == MAP_FAILED) {
-		str_seterr(err, errlen, "%s: %s", path, strerror(e));
+		str_seterr(err, errlen, "%s: %s", name, strerror(errno));
 		return -1;
 	}
 	madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
 	f->buf = m;
 	f->len = (size_t)st.st_size;
 	f->mapped = true;
-	if (open_common(f, err, errlen, path) != 0) {
+	if (open_common(f, err, errlen, name) != 0) {
 		pd_close(f);
 		return -1;
 	}

@@ -168,6 +168,9 @@ struct pd_file {
 /* Open path (mmap'ed). On failure -1 with one line in err (missing file,
  * not a perf.data, byte-swapped, header or attrs cut short). */
 int pd_open(struct pd_file *f, const char *path, char *err, size_t errlen);
+/* The same over fd, a regular file the caller keeps open (mapped whole,
+ * from its start), named name in errors and notes. */
+int pd_open_fd(struct pd_file *f, int fd, const char *name, char *err, size_t errlen);
 /* The same over a buffer the caller keeps alive (the fuzz target). */
 int pd_open_buffer(struct pd_file *f, const void *buf, size_t len, char *err, size_t errlen);
 void pd_close(struct pd_file *f);

@@ -1047,6 +1047,15 @@ int rs_load(struct rs_report *rs, const char *path, const struct rs_opts *o, cha
 	return load(rs, o, err, errlen);
 }
 
+int rs_load_fd(struct rs_report *rs, int fd, const char *name, const struct rs_opts *o, char *err,
+               size_t errlen)
+{
+	memset(rs, 0, sizeof(*rs));
+	if (pd_open_fd(&rs->file, fd, name, err, errlen) != 0)
+		return -1;
+	return load(rs, o, err, errlen);
+}
+
 int rs_load_buffer(struct rs_report *rs, const void *buf, size_t len, const struct rs_opts *o,
                    char *err, size_t errlen)
 {

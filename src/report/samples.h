@@ -168,11 +168,14 @@ struct rs_report {
 	void *priv;
 };
 
-/* Reads path (or the buffer) and builds the report. -1 with one line in
- * err when nothing can be reported (no such file, not a perf.data, ...);
- * 0 otherwise, rs->file.partial telling a partial read. */
+/* Reads path (or the regular file fd, named name, or the buffer) and
+ * builds the report. -1 with one line in err when nothing can be reported
+ * (no such file, not a perf.data, ...); 0 otherwise, rs->file.partial
+ * telling a partial read. */
 int rs_load(struct rs_report *rs, const char *path, const struct rs_opts *o, char *err,
             size_t errlen);
+int rs_load_fd(struct rs_report *rs, int fd, const char *name, const struct rs_opts *o, char *err,
+               size_t errlen);
 int rs_load_buffer(struct rs_report *rs, const void *buf, size_t len, const struct rs_opts *o,
                    char *err, size_t errlen);
 void rs_free(struct rs_report *rs);

@@ -91,4 +91,20 @@ for g in caller callee; do
 	ok $? "small callers file, -g $g: perf report's call graph line for line ($(wc -l <"$tmp/p") lines)"
 	cmp -s "$tmp/h" "$tmp/p" || diag "$(diff "$tmp/h" "$tmp/p" | head -6)"
 done
+# report -i - of a stream: the bytes of a pipe go to a temporary file the
+# report maps, not into its memory. 599999 samples (29 MB) through cat
+# with 40 MB of data segment (ulimit -d: brk and private writable maps, not
+# a file's pages): the stream held in memory took 64 MB (out of memory at
+# 40 and 48). Not under a sanitizer: its shadow maps count to the limit.
+if sanitized "$HPMSTAT"; then
+	skip "report -i - of a 29 MB stream with 40 MB of data segment" "a sanitizer's shadow counts to ulimit -d"
+else
+	f="$tmp/stream.data"
+	python3 "$craft" pids "$f" 600001 10
+	(ulimit -d 40960 && cat "$f" | exec "$HPMSTAT" report -i -) >"$tap_out" 2>"$tap_err"; rc=$?
+	[ $rc -eq 0 ] && [ "$(samples 599K)" = 1 ]
+	ok $? "report -i - of a 29 MB stream with 40 MB of data segment: not held in memory"
+	[ $rc -eq 0 ] || diag "exit $rc" "$(head -3 "$tap_err")"
+	rm -f "$f"
+fi
 done_testing
