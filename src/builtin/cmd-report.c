@@ -641,7 +641,8 @@ static int stdin_file(void)
 			break;
 		/* the first 8 bytes tell perf.data from anything else */
 		if (nhead < sizeof(head)) {
-			size_t k = sizeof(head) - nhead < (size_t)n ? sizeof(head) - nhead : (size_t)n;
+			size_t k =
+			    sizeof(head) - nhead < (size_t)n ? sizeof(head) - nhead : (size_t)n;
 			memcpy(head + nhead, buf, k);
 			nhead += k;
 			if (nhead == sizeof(head) && !pd_is_perf_data(head, nhead))
