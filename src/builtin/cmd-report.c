@@ -599,8 +599,12 @@ static int spool_file(const char **dir)
 static int stdin_file(void)
 {
 	struct stat st;
-	if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
-	    lseek(STDIN_FILENO, 0, SEEK_CUR) == 0)
+	if (fstat(STDIN_FILENO, &st) != 0) {
+		/* closed: the temporary file would take its number */
+		cli_error("cannot read standard input: %s", strerror(errno));
+		return -1;
+	}
+	if (S_ISREG(st.st_mode) && lseek(STDIN_FILENO, 0, SEEK_CUR) == 0)
 		return STDIN_FILENO;
 	const char *dir;
 	int fd = spool_file(&dir);
