@@ -29,6 +29,7 @@
 #include "sym/sym.h"
 #include "util/edit-distance.h"
 #include "util/outfile.h"
+#include "util/readall.h"
 #include "util/str.h"
 #include "util/xalloc.h"
 
@@ -617,31 +618,18 @@ static int stdin_file(void)
 	char *buf = xmalloc(BLOCK);
 	char head[8]; /* the stream's first bytes, for its magic */
 	size_t nhead = 0;
-	const char *why = NULL;
+	int e = 0;
+	bool reading = false;
 	for (;;) {
 		ssize_t n = read(STDIN_FILENO, buf, BLOCK);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			why = "cannot read standard input";
+		if (n <= 0) {
+			e = n < 0 ? errno : 0;
+			reading = true;
 			break;
 		}
-		if (n == 0)
-			break;
-		size_t done = 0;
-		while (done < (size_t)n) {
-			ssize_t w = write(fd, buf + done, (size_t)n - done);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0) {
-				if (w == 0)
-					errno = ENOSPC;
-				why = "cannot copy standard input to a temporary file";
-				break;
-			}
-			done += (size_t)w;
-		}
-		if (why)
+		if ((e = -util_write_all(fd, buf, (size_t)n)))
 			break;
 		/* the first 8 bytes tell perf.data from anything else */
 		if (nhead < sizeof(head)) {
@@ -653,13 +641,13 @@ static int stdin_file(void)
 				break;
 		}
 	}
-	int e = errno;
 	free(buf);
-	if (why) {
-		if (strcmp(why, "cannot read standard input") == 0)
-			cli_error("%s: %s", why, strerror(e));
+	if (e) {
+		if (reading)
+			cli_error("cannot read standard input: %s", strerror(e));
 		else
-			cli_error("%s in %s: %s", why, dir, strerror(e));
+			cli_error("cannot copy standard input to a temporary file in %s: %s", dir,
+			          strerror(e));
 		close(fd);
 		return -1;
 	}

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "util/hash.h"
+#include "util/readall.h"
 #include "util/str.h"
 #include "util/xalloc.h"
 
@@ -171,14 +172,7 @@ static int write_image(const char *path, const struct hpm_emu_elf *img)
 		free(tmp);
 		return rc;
 	}
-	size_t done = 0;
-	while (done < img->size && !rc) {
-		ssize_t w = write(fd, img->buf + done, img->size - done);
-		if (w < 0 && errno != EINTR)
-			rc = -errno;
-		else if (w > 0)
-			done += (size_t)w;
-	}
+	rc = util_write_all(fd, img->buf, img->size);
 	if (close(fd) != 0 && !rc)
 		rc = -errno;
 	if (!rc && rename(tmp, path) != 0)

@@ -38,3 +38,18 @@ int util_read_all(int fd, size_t max, util_read_more_fn more, void *ctx, char **
 	*len = n;
 	return 0;
 }
+
+int util_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}

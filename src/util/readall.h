@@ -1,6 +1,9 @@
-/* readall.h: reading a whole input into memory, bounded.
+/* readall.h: reading a whole input into memory, bounded, and writing a
+ * whole buffer.
  *
- * Owns: util_read_all(), the one reader of a whole file or stream (run
+ * Owns: util_write_all(), the one loop that writes a buffer whole through
+ * short writes and EINTR, and util_read_all(), the one reader of a whole
+ * file or stream (run
  * files and perf.data for stat report and report, emulator profiles), so
  * that no input can make the memory used grow past its reader's bound, and
  * an input that cannot be what its reader wants is refused at its first
@@ -22,5 +25,10 @@ typedef bool (*util_read_more_fn)(const char *b, size_t n, size_t from, void *ct
  * the input holds more than max bytes (nothing kept); or -errno of a read
  * error (EINTR is retried). */
 int util_read_all(int fd, size_t max, util_read_more_fn more, void *ctx, char **buf, size_t *len);
+
+/* Writes len bytes of buf to fd, through short writes (EINTR is retried).
+ * 0, or -errno of the write that failed (-EIO for one that wrote
+ * nothing). */
+int util_write_all(int fd, const void *buf, size_t len);
 
 #endif

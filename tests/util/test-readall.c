@@ -3,11 +3,15 @@
  * its buffer), the bound exactly at and one byte under the input's size, an
  * endless input (/dev/zero) stopped by the caller's test after one block
  * with the `from` each call is given, an empty input, and the errors of a
- * directory and of no descriptor. */
+ * directory and of no descriptor; and its whole-buffer writer: 1 MiB
+ * through a pipe (16 times its capacity) read back by a child, /dev/full,
+ * and a pipe without a reader. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -123,5 +127,40 @@ int main(void)
 	close(fd);
 	e = util_read_all(-1, 10, NULL, NULL, &buf, &len);
 	tap_ok(e == -EBADF, "no descriptor: -EBADF (%d)", e);
+
+	/* the writer: a child reads the pipe to its end and exits 0 when it
+	 * got exactly the bytes written */
+	enum { WHOLE = 1 << 20 };
+	char *out = malloc(WHOLE);
+	for (size_t i = 0; i < WHOLE; i++)
+		out[i] = (char)(i * 7 + i / 253);
+	int p[2];
+	pid_t pid = -1;
+	if (pipe(p) == 0 && (pid = fork()) == 0) {
+		close(p[1]);
+		char *in = malloc(WHOLE + 1);
+		size_t got = 0;
+		ssize_t r;
+		while (got <= WHOLE && (r = read(p[0], in + got, WHOLE + 1 - got)) > 0)
+			got += (size_t)r;
+		_exit(got == WHOLE && memcmp(in, out, WHOLE) == 0 ? 0 : 1);
+	}
+	close(p[0]);
+	e = util_write_all(p[1], out, WHOLE);
+	close(p[1]);
+	int status = -1;
+	waitpid(pid, &status, 0);
+	tap_ok(e == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "write: 1 MiB through a pipe, read back whole and unchanged (%d, status %d)", e,
+	       status);
+	fd = open("/dev/full", O_WRONLY);
+	e = util_write_all(fd, out, 100);
+	tap_ok(e == -ENOSPC, "write: /dev/full: -ENOSPC (%d)", e);
+	close(fd);
+	signal(SIGPIPE, SIG_IGN);
+	e = pipe(p) == 0 && close(p[0]) == 0 ? util_write_all(p[1], out, 100) : 0;
+	tap_ok(e == -EPIPE, "write: a pipe without a reader: -EPIPE (%d)", e);
+	close(p[1]);
+	free(out);
 	return tap_done();
 }
