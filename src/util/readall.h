@@ -1,13 +1,12 @@
 /* readall.h: reading a whole input into memory, bounded, and writing a
  * whole buffer.
  *
- * Owns: util_write_all(), the one loop that writes a buffer whole through
- * short writes and EINTR, and util_read_all(), the one reader of a whole
- * file or stream (run
- * files and perf.data for stat report and report, emulator profiles), so
- * that no input can make the memory used grow past its reader's bound, and
- * an input that cannot be what its reader wants is refused at its first
- * block instead of read to the end (/dev/urandom, /dev/zero). Reports, as
+ * Owns: util_read_all(), the one reader of a whole file or stream (stat
+ * report's run files, the emulators' profiles), so that no input can make
+ * the memory used grow past its reader's bound, and an input that cannot
+ * be what its reader wants is refused at its first block instead of read
+ * to the end (/dev/urandom, /dev/zero); and util_write_all(), the one loop
+ * that writes a buffer whole through short writes and EINTR. Reports, as
  * the library does, never prints: the caller words the error.
  */
 #ifndef HPM_UTIL_READALL_H
