@@ -70,19 +70,25 @@ for r in out:
 PY
 
 # report OUT ARGS...: hpmstat report ARGS into OUT, rc its status, its
-# standard error in rep.err. Under ASan, LeakSanitizer's own tracer
-# sometimes dies at exit ("Tracer caught signal 11 ... LeakSanitizer has
-# encountered a fatal error", status 1; seen in about one run of four on
-# the CI machine, and once in six calls of one run in a row): such a run,
-# the tool's failure and not hpmstat's, is made again, up to four times
+# standard error in rep.err. Under ASan, LeakSanitizer's own tracer can die
+# at exit ("Tracer caught signal 11: addr=0x90 ... LeakSanitizer has
+# encountered a fatal error", status 1, after the report is written): seen
+# in about one CI run of three, where it hits the same calls again and
+# again (four tries of six calls in a row, December 2026), not in the same
+# build run by hand. That is the tool's failure, not hpmstat's: such a call
+# is made once more without the leak check, and what this test checks (the
+# rows and the exit status) is checked on that run; the leak check of
+# report stays in every other test that runs it
 report() {
 	o=$1
 	shift
-	for try in 1 2 3 4; do
-		"$HPMSTAT" report "$@" </dev/null >"$o" 2>rep.err
+	"$HPMSTAT" report "$@" </dev/null >"$o" 2>rep.err
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q 'LeakSanitizer has encountered a fatal error' rep.err; then
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+			"$HPMSTAT" report "$@" </dev/null >"$o" 2>rep.err
 		rc=$?
-		[ $rc -ne 0 ] && grep -q 'LeakSanitizer has encountered a fatal error' rep.err || break
-	done
+	fi
 }
 for mode in children no-children; do
 	report r.text -i g.data --$mode
@@ -106,7 +112,7 @@ done
 
 # perf report's Children and Self of the same file
 if command -v perf >/dev/null 2>&1; then
-	"$HPMSTAT" report -i g.data --format csv </dev/null 2>/dev/null >r.csv
+	report r.csv -i g.data --format csv
 	python3 rows.py csv r.csv | grep -v '@plt' | sort >h.rows
 	perf report -i g.data --stdio --children -g none --no-inline </dev/null 2>/dev/null >p.text
 	python3 rows.py text p.text | grep -v '@plt' | sort >p.rows
@@ -122,10 +128,12 @@ fi
 if command -v perf >/dev/null 2>&1; then
 	for mode in children no-children; do
 		perf report -i g.data -q --stdio --no-inline --$mode </dev/null 2>/dev/null | grep -v '@plt' >p.q
-		"$HPMSTAT" report -i g.data -q --$mode </dev/null 2>"$tap_err" | grep -v '@plt' >h.q
-		[ -s p.q ] && cmp -s p.q h.q
+		report h.q.all -i g.data -q --$mode
+		grep -v '@plt' h.q.all >h.q
+		[ $rc -eq 0 ] && [ -s p.q ] && cmp -s p.q h.q
 		ok $? "-q --$mode: perf report -q's lines"
-		cmp -s p.q h.q || diag "$(diff p.q h.q | head -6)" "$(head -2 "$tap_err")"
+		[ $rc -eq 0 ] || diag "exit $rc" "$(head -3 rep.err)"
+		cmp -s p.q h.q || diag "$(diff p.q h.q | head -6)" "$(head -2 rep.err)"
 	done
 else
 	skip "perf not installed"
