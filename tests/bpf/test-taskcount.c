@@ -128,6 +128,24 @@ static bool within(double got, double want, double frac)
 	return want > 0 && got >= want * (1 - frac) && got <= want * (1 + frac);
 }
 
+/* The context switches of pid so far (voluntary and not, from
+ * /proc/PID/status); 0 when it cannot be read. */
+static unsigned long long switches_of(pid_t pid)
+{
+	char path[64], line[256];
+	unsigned long long n = 0, v;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %llu", &v) == 1 ||
+		    sscanf(line, "nonvoluntary_ctxt_switches: %llu", &v) == 1)
+			n += v;
+	fclose(f);
+	return n;
+}
+
 /* A session of cpu-clock alone, opened on every CPU (its fds in cpufd)
  * and started; NULL, after a failed point, when it cannot load. */
 static struct hpm_taskcount *open_clock(unsigned ncpu, unsigned max_tasks, int *cpufd,
@@ -219,13 +237,21 @@ static void shares(unsigned ncpu)
 		const struct hpm_tc_task *t = find(rows, n, kid[i]);
 		double want = (double)perf_value(tclk[i]);
 		double got = t ? (double)t->v[0].value : 0;
-		/* 8 %: CI's ASan pass, the loops sharing CPU 0 with the other
+		unsigned long long sw = switches_of(kid[i]);
+		/* 8 %, and 50 us a context switch of the loop's: the program
+		 * charges a task the CPU's clock from its switch in to its switch
+		 * out, the switches' own work included, which task-clock leaves
+		 * out. CI's ASan pass, the loops sharing CPU 0 with the other
 		 * tests, once charged the 20 % loop 189.9 ms against a task-clock
-		 * of 179.6 ms (5.7 %); an attribution to the wrong task or a
-		 * switch missed would be off by the loops' 2.5x ratio */
-		tap_ok(t && within(got, want, 0.08),
-		       "%d %% loop (pid %d): cpu-clock from BPF %.2f ms, task-clock %.2f ms (8 %%)",
-		       pct[i], (int)kid[i], got / 1e6, want / 1e6);
+		 * of 179.6 ms (5.7 %); the riscv64 guest of a loaded QEMU
+		 * 269.7 ms against 248.3 (8.6 %, some 300 switches of ~70 us).
+		 * An attribution to the wrong task or a switch missed would be
+		 * off by the loops' 2.5x ratio */
+		double slack = want * 0.08 + (double)sw * 50e3;
+		tap_ok(t && want > 0 && got >= want - slack && got <= want + slack,
+		       "%d %% loop (pid %d): cpu-clock from BPF %.2f ms, task-clock %.2f ms (8 %% "
+		       "and 50 us for each of its %llu switches)",
+		       pct[i], (int)kid[i], got / 1e6, want / 1e6, sw);
 	}
 	uint64_t sum = 0;
 	unsigned idle = 0;
