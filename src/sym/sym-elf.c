@@ -276,45 +276,28 @@ static bool plt_slot_got(int machine, uint64_t addr, const unsigned char *b, siz
 	}
 }
 
-/* name@plt for each PLT entry, named as objdump names them: an entry is
- * matched to its .rela.plt (.rel.plt) relocation by the GOT slot it jumps
- * through (decoded from its instructions: the relocations are not in the
- * entries' order, as libc's show), and named after the relocation's
- * symbol, or *ABS*+0xADDEND for an IRELATIVE one. Entries in .plt and in
- * .plt.sec (x86 IBT) alike; x86-64, AArch64 and RISC-V. The relocations
- * and symbols are read only from sections of their types (a NOBITS one
- * has no data, whatever its size says) and counted in the data libelf
- * read: a bad file loses its PLT names, nothing more. */
-static void load_plt(struct sym_dso *d, Elf *e)
+/* The relocations of section scn (shdr sh) that name a symbol, as plt_rel
+ * entries appended to *rels (*nr of them): name@plt after the symbol, or
+ * *ABS*+0xADDEND@plt for an IRELATIVE one when irelative. The relocations
+ * and symbols are read only from sections of their types (a NOBITS one has
+ * no data, whatever its size says) and counted in the data libelf read. */
+static void read_plt_rels(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, bool irelative,
+                          struct plt_rel **rels, size_t *nr)
 {
-	static const char *const plts[] = {".plt", ".plt.sec"};
-	GElf_Shdr rel, dynsym;
-	GElf_Ehdr eh;
-	Elf_Scn *rel_scn, *dyn_scn;
-	Elf_Data *rdata, *sdata;
-	struct plt_rel *rels;
-	size_t n, i, nr = 0, rel_size;
-	bool rela = true;
+	bool rela = sh->sh_type == SHT_RELA;
+	size_t rel_size = gelf_fsize(e, rela ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
+	Elf_Scn *dyn_scn = elf_getscn(e, sh->sh_link);
+	Elf_Data *rdata = elf_getdata(scn, NULL), *sdata;
+	GElf_Shdr dynsym;
+	size_t n;
 
-	if (!gelf_getehdr(e, &eh) || eh.e_ident[EI_DATA] != ELFDATA2LSB)
-		return;
-	rel_scn = section_named(e, ".rela.plt", &rel);
-	if (!rel_scn) {
-		rel_scn = section_named(e, ".rel.plt", &rel);
-		rela = false;
-	}
-	if (!rel_scn || rel.sh_type != (rela ? SHT_RELA : SHT_REL))
-		return;
-	rel_size = gelf_fsize(e, rela ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
-	dyn_scn = elf_getscn(e, rel.sh_link);
-	rdata = elf_getdata(rel_scn, NULL);
-	if (!rel_size || !rdata || !rdata->d_buf || !(n = rdata->d_size / rel_size) || !dyn_scn ||
-	    !gelf_getshdr(dyn_scn, &dynsym) ||
+	if ((!rela && sh->sh_type != SHT_REL) || !rel_size || !rdata || !rdata->d_buf ||
+	    !(n = rdata->d_size / rel_size) || !dyn_scn || !gelf_getshdr(dyn_scn, &dynsym) ||
 	    (dynsym.sh_type != SHT_DYNSYM && dynsym.sh_type != SHT_SYMTAB) ||
 	    !(sdata = elf_getdata(dyn_scn, NULL)) || !sdata->d_buf)
 		return;
-	rels = xcalloc(n, sizeof *rels);
-	for (i = 0; i < n; i++) {
+	*rels = xreallocarray(*rels, *nr + n, sizeof **rels);
+	for (size_t i = 0; i < n; i++) {
 		GElf_Rela ra = {0};
 		GElf_Rel r;
 		GElf_Sym sym;
@@ -334,39 +317,126 @@ static void load_plt(struct sym_dso *d, Elf *e)
 				name = elf_strptr(e, dynsym.sh_link, sym.st_name);
 			if (!name || !*name)
 				continue;
-			rels[nr].name = xasprintf("%s@plt", name);
-		} else if (rela) {
-			rels[nr].name = xasprintf("*ABS*+0x%" PRIx64 "@plt", (uint64_t)ra.r_addend);
+			(*rels)[*nr].name = xasprintf("%s@plt", name);
+		} else if (rela && irelative) {
+			(*rels)[*nr].name =
+			    xasprintf("*ABS*+0x%" PRIx64 "@plt", (uint64_t)ra.r_addend);
 		} else {
 			continue;
 		}
-		rels[nr++].got = ra.r_offset;
+		(*rels)[(*nr)++].got = ra.r_offset;
 	}
-	qsort(rels, nr, sizeof *rels, plt_rel_cmp);
-	for (size_t k = 0; k < sizeof plts / sizeof *plts; k++) {
-		GElf_Shdr sh;
-		Elf_Scn *scn = section_named(e, plts[k], &sh);
-		Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
-		uint64_t ent, off;
+}
 
-		if (!data || sh.sh_type != SHT_PROGBITS || !data->d_buf)
+/* Names the entries of one PLT section: each entry is matched to its
+ * relocation by the GOT slot it jumps through (decoded from its
+ * instructions: the relocations are not in the entries' order, as libc's
+ * show). An entry no relocation matches is named perf's offset_0xOFF@plt
+ * (its file offset) when offset_names, else not at all. Returns the
+ * address of the first entry decoded, or the section's end when none is
+ * (the lazy-binding header and IBT's .plt stubs are not PLT jumps). */
+static uint64_t name_plt_entries(struct sym_dso *d, int machine, Elf_Scn *scn, const GElf_Shdr *sh,
+                                 const struct plt_rel *rels, size_t nr, bool offset_names)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	uint64_t ent = sh->sh_entsize ? sh->sh_entsize : 16, first = sh->sh_addr + sh->sh_size;
+
+	if (!data || sh->sh_type != SHT_PROGBITS || !data->d_buf)
+		return first;
+	for (uint64_t off = 0; off + ent <= data->d_size; off += ent) {
+		struct plt_rel key, *hit = NULL;
+		char other[48];
+		const char *name;
+
+		if (!plt_slot_got(machine, sh->sh_addr + off,
+		                  (const unsigned char *)data->d_buf + off, ent, &key.got))
 			continue;
-		ent = sh.sh_entsize ? sh.sh_entsize : 16;
-		for (off = 0; off + ent <= data->d_size; off += ent) {
-			struct plt_rel key, *hit;
-
-			if (!plt_slot_got(eh.e_machine, sh.sh_addr + off,
-			                  (const unsigned char *)data->d_buf + off, ent, &key.got))
-				continue;
+		if (sh->sh_addr + off < first)
+			first = sh->sh_addr + off;
+		if (nr)
 			hit = bsearch(&key, rels, nr, sizeof *rels, plt_rel_cmp);
-			if (hit)
-				sym_dso_add_fn(d, sh.sh_addr + off, ent, hit->name, 0,
-				               SYM_RANK_SIZED);
+		if (hit) {
+			name = hit->name;
+		} else if (offset_names) {
+			snprintf(other, sizeof other, "offset_%#" PRIx64 "@plt",
+			         (uint64_t)sh->sh_offset + off);
+			name = other;
+		} else {
+			continue;
 		}
+		sym_dso_add_fn(d, sh->sh_addr + off, ent, name, 0, SYM_RANK_SIZED);
 	}
-	for (i = 0; i < nr; i++)
+	return first;
+}
+
+static void free_plt_rels(struct plt_rel *rels, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
 		free(rels[i].name);
 	free(rels);
+}
+
+/* name@plt for each PLT entry, as objdump and the newest perf name them:
+ * - .plt and .plt.sec (x86 IBT): after .rela.plt's (.rel.plt's)
+ *   relocation, or *ABS*+0xADDEND@plt for an IRELATIVE one; x86-64,
+ *   AArch64 and RISC-V;
+ * - .plt.got (x86-64: the functions both called and taken the address of):
+ *   after .rela.dyn's relocation of the GOT slot, else perf's
+ *   offset_0xOFF@plt;
+ * - the lazy-binding header at the start of .plt (the whole .plt when the
+ *   calls go through .plt.sec): ".plt", as perf 6.3 and later name it (6.1
+ *   stretched the zero-size _init over the PLT instead).
+ * A bad file loses its PLT names, nothing more. */
+static void load_plt(struct sym_dso *d, Elf *e)
+{
+	GElf_Shdr rel, plt, sec, got;
+	GElf_Ehdr eh;
+	Elf_Scn *scn, *plt_scn, *sec_scn;
+	struct plt_rel *rels = NULL;
+	size_t nr = 0;
+
+	if (!gelf_getehdr(e, &eh) || eh.e_ident[EI_DATA] != ELFDATA2LSB)
+		return;
+	scn = section_named(e, ".rela.plt", &rel);
+	if (!scn)
+		scn = section_named(e, ".rel.plt", &rel);
+	if (scn)
+		read_plt_rels(e, scn, &rel, true, &rels, &nr);
+	if (nr)
+		qsort(rels, nr, sizeof *rels, plt_rel_cmp);
+	plt_scn = section_named(e, ".plt", &plt);
+	sec_scn = section_named(e, ".plt.sec", &sec);
+	if (sec_scn)
+		name_plt_entries(d, eh.e_machine, sec_scn, &sec, rels, nr, false);
+	if (plt_scn && plt.sh_type == SHT_PROGBITS) {
+		uint64_t end = plt.sh_addr + plt.sh_size;
+		uint64_t first = name_plt_entries(d, eh.e_machine, plt_scn, &plt, rels, nr, false);
+
+		/* the header: what lies before the first entry (none when the
+		 * PLT has none, as a non-lazy one has not); all of .plt beside
+		 * a .plt.sec; nothing when no entry could be decoded (an
+		 * architecture not known here) */
+		if (first == end && !sec_scn)
+			first = plt.sh_addr;
+		if (first > plt.sh_addr)
+			sym_dso_add_fn(d, plt.sh_addr, first - plt.sh_addr, ".plt", 0,
+			               SYM_RANK_SIZED);
+	}
+	free_plt_rels(rels, nr);
+	rels = NULL;
+	nr = 0;
+	scn = eh.e_machine == EM_X86_64 ? section_named(e, ".plt.got", &got) : NULL;
+	if (scn && got.sh_entsize) {
+		GElf_Shdr dyn;
+		Elf_Scn *dyn_scn = section_named(e, ".rela.dyn", &dyn);
+
+		if (dyn_scn)
+			read_plt_rels(e, dyn_scn, &dyn, false, &rels, &nr);
+		if (nr)
+			qsort(rels, nr, sizeof *rels, plt_rel_cmp);
+		name_plt_entries(d, eh.e_machine, scn, &got, rels, nr, true);
+		free_plt_rels(rels, nr);
+	}
 }
 
 static Elf *open_elf(const char *path, int *fd, int *err)
