@@ -5,7 +5,16 @@
  * are the sample's user registers (in DWARF numbering) and whose memory is
  * the sample's stack copy; dwfl_getthread_frames walks the CFI. Unlike
  * perf, one Dwfl serves every sample of a process (its CFI parsed once),
- * the current sample given through the state's argument. */
+ * the current sample given through the state's argument.
+ *
+ * On x86-64, libdw's table of the ABI's callee-saved registers (elfutils'
+ * x86_64_abi_cfi, 0.188 and every later copy seen) names DWARF register 0
+ * (rax) where it means 3 (rbx): rbx becomes unknown in the caller of any
+ * frame that does not save it, and a frame whose CFA is rbx-based (glibc's
+ * _dl_runtime_resolve, the lazy binding every first call of a library
+ * function goes through) ends the walk there, as if the stack ended. The
+ * walk is then resumed from that frame with rbx as the ABI has it: the
+ * value of the nearest inner frame that knew it. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +33,11 @@
  * order the ABI numbers them (-1: none in the sample). */
 #if defined(__x86_64__)
 enum { REG_SP = 7, REG_PC = 8 };
+#define ABI_LOST_REG 3  /* rbx: callee-saved, see above */
+#define REG_PC_DWARF 16 /* rip */
+/* what a resumed walk starts from: the registers a caller's frame keeps
+ * (rbx rbp rsp r12-r15); the others are unknown above the first frame */
+static const unsigned kept_regs[] = {3, 6, 7, 12, 13, 14, 15};
 /* DWARF 0-16: rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip */
 static const int dwarf_regs[] = {0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8};
 #define PC_IN_DWARF 1 /* rip is DWARF register 16 */
@@ -61,6 +75,15 @@ struct rs_unwinder {
 	uint64_t *pcs;
 	size_t nr_pcs, max_pcs;
 	Dwfl *dwfl;
+#ifdef ABI_LOST_REG
+	/* the last frame's registers (known: their mask), the value of the
+	 * lost register in the nearest frame that knew it, and whether a
+	 * resumed walk is under way (its first frame is the last one's) */
+	Dwarf_Word last[sizeof(dwarf_regs) / sizeof(dwarf_regs[0])];
+	uint64_t last_known;
+	Dwarf_Word lost_val;
+	bool lost_known, resuming, skip_first;
+#endif
 };
 
 static char *debuginfo_path;
@@ -123,6 +146,15 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 	enum { N = sizeof(dwarf_regs) / sizeof(dwarf_regs[0]) };
 	Dwarf_Word regs[N];
 	bool ok;
+#ifdef ABI_LOST_REG
+	if (u->resuming) {
+		for (unsigned i = 0; i < N; i++)
+			if ((u->last_known >> i & 1) &&
+			    !dwfl_thread_state_registers(thread, (int)i, 1, &u->last[i]))
+				return false;
+		return true;
+	}
+#endif
 	for (unsigned i = 0; i < N; i++) {
 		regs[i] = dwarf_regs[i] < 0 ? 0 : pd_sample_reg(u->s, (unsigned)dwarf_regs[i], &ok);
 		if (dwarf_regs[i] >= 0 && !ok)
@@ -146,13 +178,36 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 	struct rs_unwinder *u = arg;
 	Dwarf_Addr pc;
 	bool activation;
+	/* asking whether the frame is an activation unwinds it, which reads
+	 * its file's CFI: the file is reported first (or libdw falls back to
+	 * the frame pointer, and a first sample in a library gets a wrong
+	 * chain). A return address can be one past its function's end. */
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	if (!report_module(u, pc - 1))
+		report_module(u, pc);
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	/* a return address is after its call: the call is one byte back */
 	if (!activation)
 		pc--;
-	/* the next step reads this frame's CFI: its file must be there */
-	report_module(u, pc);
+#ifdef ABI_LOST_REG
+	u->last_known = 0;
+	for (unsigned k = 0; k < sizeof(kept_regs) / sizeof(kept_regs[0]); k++)
+		if (dwfl_frame_reg(state, kept_regs[k], &u->last[kept_regs[k]]) == 0)
+			u->last_known |= 1ULL << kept_regs[k];
+	if (u->last_known >> ABI_LOST_REG & 1) {
+		u->lost_val = u->last[ABI_LOST_REG];
+		u->lost_known = true;
+	}
+	/* the resumed walk starts at the call, as this frame's pc says */
+	u->last[REG_PC_DWARF] = pc;
+	u->last_known |= 1ULL << REG_PC_DWARF;
+	if (u->skip_first) {
+		u->skip_first = false;
+		return DWARF_CB_OK;
+	}
+#endif
 	u->pcs[u->nr_pcs++] = pc;
 	return u->nr_pcs < u->max_pcs ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
@@ -224,7 +279,25 @@ size_t rs_unwind(struct rs_unwinder *u, uint32_t pid, const struct pd_sample *s,
 	}
 	/* the end of the CFI or of the copy stops the walk: what came
 	 * before stays */
+#ifdef ABI_LOST_REG
+	u->lost_known = u->resuming = u->skip_first = false;
+	int rc = dwfl_getthread_frames(p->dwfl, (pid_t)s->tid, frame_callback, u);
+	/* a walk that ended as a stack ends, where the lost register was
+	 * known further in: once more from the last frame, with it */
+	while (rc == 0 && u->nr_pcs && u->nr_pcs < u->max_pcs && u->lost_known &&
+	       !(u->last_known >> ABI_LOST_REG & 1)) {
+		size_t before = u->nr_pcs;
+		u->last[ABI_LOST_REG] = u->lost_val;
+		u->last_known |= 1ULL << ABI_LOST_REG;
+		u->resuming = u->skip_first = true;
+		rc = dwfl_getthread_frames(p->dwfl, (pid_t)s->tid, frame_callback, u);
+		u->resuming = false;
+		if (u->nr_pcs == before)
+			break;
+	}
+#else
 	dwfl_getthread_frames(p->dwfl, (pid_t)s->tid, frame_callback, u);
+#endif
 	return u->nr_pcs;
 }
 #endif /* !NO_ARCH_REGS */

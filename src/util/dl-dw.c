@@ -14,6 +14,7 @@
 	X(dwfl_begin) \
 	X(dwfl_end) \
 	X(dwfl_frame_pc) \
+	X(dwfl_frame_reg) \
 	X(dwfl_getthread_frames) \
 	X(dwfl_offline_section_address) \
 	X(dwfl_report_begin_add) \
@@ -54,6 +55,10 @@ void dwfl_end(Dwfl *dwfl)
 bool dwfl_frame_pc(Dwfl_Frame *state, Dwarf_Addr *pc, bool *isactivation)
 {
 	return F(dwfl_frame_pc)(state, pc, isactivation);
+}
+int dwfl_frame_reg(Dwfl_Frame *state, unsigned regno, Dwarf_Word *val)
+{
+	return F(dwfl_frame_reg)(state, regno, val);
 }
 int dwfl_getthread_frames(Dwfl *dwfl, pid_t tid, int (*callback)(Dwfl_Frame *, void *), void *arg)
 {

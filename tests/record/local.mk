@@ -5,7 +5,9 @@
 # build ids, group sampling, -p, -a, Ctrl-C and every bad input.
 # callgraph.sh: --call-graph fp|dwarf|lbr, -b, :p modifiers (perf evlist of
 # both files, perf's messages), the dwarf unwinding of tests/record/nofp.c
-# (-O2 -fomit-frame-pointer) by perf and by hpmstat report, and report's
+# (-O2 -fomit-frame-pointer) by perf and by hpmstat report, chains through
+# a library met first above the leaf and an rbx-based CFA (tests/record/
+# unwind.c) as perf script unwinds them, and report's
 # --children, -n, -F, --percent-limit, --sort overhead, --stdio, -i -
 # against perf report on the same file (recursion: tests/record/recurse.c).
 # upstream-report.sh: perf 6.12's base_report/test_basic.sh from the
@@ -21,6 +23,7 @@ TESTS += tests/record/record.sh tests/record/callgraph.sh tests/record/upstream-
 	tests/record/table.sh tests/record/report-formats.sh tests/record/upstream-record.sh \
 	tests/record/targets.sh
 EXTRA_DIST += tests/record/record.sh tests/record/split.c tests/record/tree.c \
-	tests/record/callgraph.sh tests/record/nofp.c tests/record/upstream-report.sh \
+	tests/record/callgraph.sh tests/record/nofp.c tests/record/unwind.c \
+	tests/record/unwind-lib.c tests/record/upstream-report.sh \
 	tests/record/table.sh tests/record/recurse.c tests/record/report-formats.sh \
 	tests/record/upstream-record.sh tests/record/thloop.c tests/record/targets.sh
