@@ -270,12 +270,11 @@ const struct cli_opt *cli_opts_entry(const struct cli_opts *spec, int c)
 	return o;
 }
 
-/* An optional value given as the next argument: one of o's words. */
+/* An optional value given as the next argument: one o's is_word takes. */
 static const char *next_word(const struct cli_opt *o, int argc, char **argv)
 {
-	for (const char *const *w = o->words; w && *w && optind < argc; w++)
-		if (strcmp(argv[optind], *w) == 0)
-			return argv[optind++];
+	if (o->is_word && optind < argc && o->is_word(argv[optind]))
+		return argv[optind++];
 	return NULL;
 }
 

@@ -64,9 +64,9 @@ struct cli_opt {
 	/* PAIR: the second value's name ("NEW" of --diff BASE NEW) */
 	const char *argh2;
 	/* an optional value (optional_argument) that may also be the next
-	 * argument when it is one of these words (NULL-terminated), as perf's
-	 * -g [caller|callee]; NULL: only "--opt=VALUE" or "-oVALUE" */
-	const char *const *words;
+	 * argument when is_word says it is one, as perf's -g [caller,0.5];
+	 * NULL: only "--opt=VALUE" or "-oVALUE" */
+	bool (*is_word)(const char *arg);
 	/* the option exists only where the command's features (cli_opts)
 	 * have every one of these bits: an option of some machines or of
 	 * some commands of a shared table */

@@ -77,7 +77,8 @@ struct opts {
 	bool stdio;               /* --stdio: perf's header line */
 	bool quiet;               /* -q: no '#' lines */
 	double percent_limit;     /* --percent-limit */
-	bool percent_limit_given;
+	double graph_min;         /* the graph threshold: -g's or --percent-limit's */
+	bool graph_min_given;
 	const char *fields; /* -F */
 	char **argv;        /* the words, for the messages that quote one */
 };
@@ -169,20 +170,104 @@ static int emu_table(void *ctx, struct hpm_syms *syms, const char *dso, char *er
 	return rc;
 }
 
-/* perf's -g, --call-graph[=ORDER], -gcaller, -g callee: the order is
- * optional (the table takes the next word only when it is one). */
-static int opt_graph(void *opts, const char *ord)
+/* perf's -g words (its parse_callchain_report_opt), each also as any
+ * prefix of itself, as perf takes them; with numbers (the threshold, then
+ * the print limit), comma-separated. The ones hpmstat draws: graph and
+ * none, caller and callee, function, percent. */
+static const char *const graph_words[] = {"graph",   "flat",     "fractal", "folded",  "caller",
+                                          "callee",  "function", "address", "srcline", "branch",
+                                          "percent", "period",   "count",   "none",    NULL};
+
+/* perf's word that tok begins (its first in perf's order of trying), or
+ * NULL. */
+static const char *graph_word(const char *tok)
+{
+	for (const char *const *w = graph_words; *w; w++)
+		if (*tok && strncmp(*w, tok, strlen(tok)) == 0)
+			return *w;
+	return NULL;
+}
+
+static bool graph_number(const char *tok, double *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtod(tok, &end);
+	return end != tok && !*end && !errno;
+}
+
+/* The next argument is -g's when every comma-separated part of it is one
+ * of perf's words or a number: -g caller,0.5 takes it, -g perf.data not. */
+static bool graph_spec(const char *arg)
+{
+	const char *p = arg;
+	if (!*arg)
+		return false;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		char tok[32];
+		double v;
+		if (n && n < sizeof(tok)) {
+			memcpy(tok, p, n);
+			tok[n] = 0;
+			if (!graph_word(tok) && !graph_number(tok, &v))
+				return false;
+		} else if (n) {
+			return false;
+		}
+		p += n + (p[n] == ',');
+	}
+	return true;
+}
+
+/* perf's -g[SPEC], --call-graph[=SPEC]: print type, threshold, order,
+ * sort key, value. -g alone is perf's default, graph,0.5,caller; an order
+ * not given leaves perf's own (callee, caller with --children), a
+ * threshold given replaces --percent-limit's as the graph's, whichever
+ * comes last, as in perf. What hpmstat does not draw is refused. */
+static int opt_graph(void *opts, const char *spec)
 {
 	struct opts *o = opts;
-	/* perf's -g alone means its default, graph,0.5,caller */
-	if (ord && strcmp(ord, "callee") == 0)
-		o->graph = RS_GRAPH_CALLEE;
-	else if (!ord || strcmp(ord, "caller") == 0 || strcmp(ord, "graph") == 0)
-		o->graph = RS_GRAPH_CALLER;
-	else if (strcmp(ord, "none") == 0)
-		o->graph = RS_GRAPH_OFF;
-	else
-		return cli_usage_error("-g '%s': must be caller or callee", ord);
+	char copy[128], *save = NULL;
+	unsigned numbers = 0;
+	if (!spec)
+		spec = "graph,0.5,caller,function,percent";
+	if (strlen(spec) >= sizeof(copy))
+		return cli_usage_error("-g '%.40s...': too long", spec);
+	strcpy(copy, spec);
+	if (o->graph == RS_GRAPH_OFF)
+		o->graph = RS_GRAPH_NONE;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const char *w = graph_word(tok);
+		double v;
+		if (w && strcmp(w, "none") == 0) {
+			o->graph = RS_GRAPH_OFF;
+			break;
+		} else if (w && strcmp(w, "caller") == 0) {
+			o->graph = RS_GRAPH_CALLER;
+		} else if (w && strcmp(w, "callee") == 0) {
+			o->graph = RS_GRAPH_CALLEE;
+		} else if (w && (strcmp(w, "graph") == 0 || strcmp(w, "function") == 0 ||
+		                 strcmp(w, "percent") == 0)) {
+			/* hpmstat's only drawing, key and value */
+		} else if (w) {
+			return cli_usage_error(
+			    "-g '%s': %s is not drawn here (graph, caller or callee, "
+			    "a threshold; or none)",
+			    spec, w);
+		} else if (graph_number(tok, &v) && numbers++ == 0) {
+			if (!(v >= 0 && v <= 100))
+				return cli_usage_error(
+				    "-g '%s': the threshold is a percentage from 0 to 100", spec);
+			o->graph_min = v;
+			o->graph_min_given = true;
+		} else {
+			return cli_usage_error("-g '%s': %s", spec,
+			                       numbers > 1
+			                           ? "a print limit is not drawn here"
+			                           : "not perf's graph,THRESHOLD,caller|callee");
+		}
+	}
 	o->samples_only = o->samples_only ? o->samples_only : "-g";
 	return 0;
 }
@@ -199,7 +284,8 @@ static int opt_percent_limit(void *opts, const char *v)
 	if (end == v || *end || errno || !(pc >= 0 && pc <= 100))
 		return cli_usage_error("--percent-limit '%s': a percentage from 0 to 100", v);
 	o->percent_limit = pc;
-	o->percent_limit_given = true;
+	o->graph_min = pc;
+	o->graph_min_given = true;
 	o->samples_only = o->samples_only ? o->samples_only : "--percent-limit";
 	return 0;
 }
@@ -423,8 +509,6 @@ static int report_bad_option(void *opts, int c, char **argv, const struct option
 	return cli_option_error(c, argv, longopts);
 }
 
-static const char *const graph_orders[] = {"caller", "callee", "none", NULL};
-
 #define RO struct opts
 static const struct cli_opt report_options[] = {
     CLI_CALL("format", 0, required_argument, opt_format, .argh = "FMT",
@@ -447,11 +531,11 @@ static const struct cli_opt report_options[] = {
     CLI_CALL("sort", 's', required_argument, opt_sort, .argh = "KEYS",
              .help = "perf.data: comm,dso,sym (default), pid; perf's overhead, sample, period "
                      "fields allowed"),
-    CLI_CALL(NULL, 'g', optional_argument, opt_graph, .argh = "caller|callee|none",
-             .words = graph_orders,
-             .help = "perf.data: call graphs (-g alone: caller; without -g: callee when samples "
-                     "have them, caller with --children, as perf)"),
-    CLI_CALL("call-graph", 0, optional_argument, opt_graph, .argh = "ORDER", .words = graph_orders,
+    CLI_CALL(NULL, 'g', optional_argument, opt_graph, .argh = "SPEC", .is_word = graph_spec,
+             .help = "perf.data: call graphs, perf's graph,THRESHOLD,caller|callee or none (-g "
+                     "alone: graph,0.5,caller; without -g: callee when samples have them, caller "
+                     "with --children, as perf)"),
+    CLI_CALL("call-graph", 0, optional_argument, opt_graph, .argh = "SPEC", .is_word = graph_spec,
              .help = "perf.data: -g's long name"),
     CLI_CALL("children", 0, no_argument, opt_children,
              .help = "perf.data: each function's Children (the samples with it in their chain) "
@@ -674,7 +758,8 @@ static int samples_report(const char *path, const struct opts *o)
 	ro.children = o->children != 0 && f != RS_FOLDED;
 	ro.show_samples = o->show_nr_samples;
 	ro.percent_limit = o->percent_limit;
-	ro.percent_limit_given = o->percent_limit_given;
+	ro.graph_min = o->graph_min;
+	ro.graph_min_given = o->graph_min_given;
 	ro.perf_header = o->stdio;
 	ro.quiet = o->quiet;
 	if (o->sort && rs_parse_sort(o->sort, &ro, err, sizeof(err)) != 0)

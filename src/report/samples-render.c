@@ -176,9 +176,9 @@ static unsigned children(const struct rs_report *rs, unsigned n, uint64_t total,
 	unsigned nr = 0, cap = 0;
 	unsigned *c = NULL;
 	for (unsigned k = rs->node[n].child; k; k = rs->node[k].next) {
-		/* perf: min_hit = (u64)(total period x 0.5 / 100), or
-		 * --percent-limit's, 0 (every branch) included */
-		double min = rs->opts.percent_limit_given ? rs->opts.percent_limit : 0.5;
+		/* perf: min_hit = (u64)(total period x 0.5 / 100), or the
+		 * threshold given, 0 (every branch) included */
+		double min = rs->opts.graph_min_given ? rs->opts.graph_min : 0.5;
 		if (rs->node[k].period < (uint64_t)((double)total * (min / 100)))
 			continue;
 		if (nr == cap) {

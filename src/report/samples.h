@@ -66,10 +66,13 @@ struct rs_opts {
 	bool no_overhead, show_samples, show_period;
 	bool no_children_col; /* -F without overhead_children: Children added up, not shown */
 	bool fields;          /* -F: perf names the Self column Overhead still */
-	double percent_limit; /* --percent-limit: entries (and graph branches) under it hidden */
-	/* --percent-limit given: its value is the graph threshold too, 0 included
-	 * (perf sets callchain_param.min_percent from it); otherwise perf's 0.5 */
-	bool percent_limit_given;
+	double percent_limit; /* --percent-limit: entries under it hidden */
+	/* the graph threshold (perf's callchain_param.min_percent): branches
+	 * under graph_min percent hidden, 0 (every branch) included, when
+	 * graph_min_given (-g's threshold or --percent-limit, the last given,
+	 * as perf); otherwise perf's 0.5 */
+	double graph_min;
+	bool graph_min_given;
 	bool perf_header; /* --stdio: perf's first header line */
 	bool quiet;       /* -q: the entries (and graphs) alone, no '#' lines */
 };

@@ -16,7 +16,8 @@
 #   caller's CFA is rbx-based (x86-64);
 # - lbr and -b where the PMU has no branch stack, bad sizes and modes, a
 #   fifth p: perf's message and a non-zero exit, no file;
-# - every report spelling against perf report's lines on one -g file;
+# - every report spelling against perf report's lines on one -g file,
+#   perf's -g SPEC (print type, threshold, order, prefixes) among them;
 # - recurse.c (rec -> ping -> pong -> rec ...): the Children entry of a
 #   function met more than once in a chain, its graph and its place among
 #   equals, as perf report draws them in caller and callee order.
@@ -224,6 +225,19 @@ same_report "-n --percent-limit 1" t.data -n --percent-limit 1
 same_report "--show-nr-samples --no-children" t.data --show-nr-samples --no-children
 same_report "--percent-limit 5" t.data --percent-limit 5
 same_report "--percent-limit 2 --no-children -g caller" t.data --percent-limit 2 --no-children -g caller
+# perf's -g SPEC: print type, threshold, order, each word or a prefix of it;
+# an order not given leaves perf's own (callee without --children); the
+# last threshold given, -g's or --percent-limit's, is the graph's
+same_report "-g caller,2 --percent-limit 1: -g's spec as the next word" t.data --percent-limit 1 -g caller,2
+same_report "--no-children -g graph,1: no order, callee as perf" t.data --no-children -g graph,1
+same_report "--no-children -g 0 --percent-limit 3: the last threshold" t.data --no-children -g 0 --percent-limit 3
+same_report "--no-children --percent-limit 3 -g c,0: prefixes, the last threshold" t.data --no-children --percent-limit 3 -g c,0
+same_report "--no-children --call-graph=callee,1" t.data --no-children --call-graph=callee,1
+for g in fractal flat,0.5 caller,0.5,3; do
+	"$HPMSTAT" report -i t.data -g $g >out 2>err
+	[ $? -ne 0 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ]
+	ok $? "-g $g (not drawn here): one line, non-zero ($(cat err))"
+done
 # --percent-limit 0: perf sets the graph threshold from it too, so every
 # branch shows, not only those of 0.5 % and more. Branches of one sample
 # each are many then, and perf orders equal branches by its rb-tree's
