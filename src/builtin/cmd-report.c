@@ -66,6 +66,7 @@ struct opts {
 	bool folded;         /* --format folded */
 	const char *sort;
 	enum rs_graph graph;
+	enum rs_graph_value graph_value; /* -g percent|period|count */
 	bool topdown;
 	const char *pmu;
 	/* --topdown-variant: a named variant of the formulas */
@@ -173,7 +174,7 @@ static int emu_table(void *ctx, struct hpm_syms *syms, const char *dso, char *er
 /* perf's -g words (its parse_callchain_report_opt), each also as any
  * prefix of itself, as perf takes them; with numbers (the threshold, then
  * the print limit), comma-separated. The ones hpmstat draws: graph and
- * none, caller and callee, function, percent. */
+ * none, caller and callee, function, percent, period and count. */
 static const char *const graph_words[] = {"graph",   "flat",     "fractal", "folded",  "caller",
                                           "callee",  "function", "address", "srcline", "branch",
                                           "percent", "period",   "count",   "none",    NULL};
@@ -221,10 +222,11 @@ static bool graph_spec(const char *arg)
 }
 
 /* perf's -g[SPEC], --call-graph[=SPEC]: print type, threshold, order,
- * sort key, value. -g alone is perf's default, graph,0.5,caller; an order
- * not given leaves perf's own (callee, caller with --children), a
- * threshold given replaces --percent-limit's as the graph's, whichever
- * comes last, as in perf. What hpmstat does not draw is refused. */
+ * sort key, value (a branch's percent, period or sample count). -g alone
+ * is perf's default, graph,0.5,caller; an order not given leaves perf's
+ * own (callee, caller with --children), a threshold given replaces
+ * --percent-limit's as the graph's, whichever comes last, as in perf.
+ * What hpmstat does not draw is refused. */
 static int opt_graph(void *opts, const char *spec)
 {
 	struct opts *o = opts;
@@ -247,13 +249,18 @@ static int opt_graph(void *opts, const char *spec)
 			o->graph = RS_GRAPH_CALLER;
 		} else if (w && strcmp(w, "callee") == 0) {
 			o->graph = RS_GRAPH_CALLEE;
-		} else if (w && (strcmp(w, "graph") == 0 || strcmp(w, "function") == 0 ||
-		                 strcmp(w, "percent") == 0)) {
-			/* hpmstat's only drawing, key and value */
+		} else if (w && strcmp(w, "percent") == 0) {
+			o->graph_value = RS_VALUE_PERCENT;
+		} else if (w && strcmp(w, "period") == 0) {
+			o->graph_value = RS_VALUE_PERIOD;
+		} else if (w && strcmp(w, "count") == 0) {
+			o->graph_value = RS_VALUE_COUNT;
+		} else if (w && (strcmp(w, "graph") == 0 || strcmp(w, "function") == 0)) {
+			/* hpmstat's only drawing and key */
 		} else if (w) {
 			return cli_usage_error(
-			    "-g '%s': %s is not drawn here (graph, caller or callee, "
-			    "a threshold; or none)",
+			    "-g '%s': %s is not drawn here (graph, caller or callee, a "
+			    "threshold, percent, period or count; or none)",
 			    spec, w);
 		} else if (graph_number(tok, &v) && numbers++ == 0) {
 			if (!(v >= 0 && v <= 100))
@@ -532,9 +539,9 @@ static const struct cli_opt report_options[] = {
              .help = "perf.data: comm,dso,sym (default), pid; perf's overhead, sample, period "
                      "fields allowed"),
     CLI_CALL(NULL, 'g', optional_argument, opt_graph, .argh = "SPEC", .is_word = graph_spec,
-             .help = "perf.data: call graphs, perf's graph,THRESHOLD,caller|callee or none (-g "
-                     "alone: graph,0.5,caller; without -g: callee when samples have them, caller "
-                     "with --children, as perf)"),
+             .help = "perf.data: call graphs, perf's graph,THRESHOLD,caller|callee,"
+                     "percent|period|count or none (-g alone: graph,0.5,caller; without -g: "
+                     "callee when samples have them, caller with --children, as perf)"),
     CLI_CALL("call-graph", 0, optional_argument, opt_graph, .argh = "SPEC", .is_word = graph_spec,
              .help = "perf.data: -g's long name"),
     CLI_CALL("children", 0, no_argument, opt_children,
@@ -744,6 +751,7 @@ static int stdin_file(void)
 static int samples_report(const char *path, const struct opts *o)
 {
 	struct rs_opts ro = {.graph = o->graph,
+	                     .graph_value = o->graph_value,
 	                     .topdown = o->topdown,
 	                     .pmu = o->pmu,
 	                     .topdown_variant = o->topdown_variant,

@@ -210,7 +210,13 @@ static void graph(const struct rs_report *rs, unsigned n, uint64_t total, const 
 	for (unsigned i = 0; i < nr; i++) {
 		bool last = i + 1 == nr;
 		char p[32];
-		snprintf(p, sizeof(p), "%.2f%%", pct(rs->node[c[i]].period, total));
+		/* perf's callchain_node__fprintf_value */
+		if (rs->opts.graph_value == RS_VALUE_PERIOD)
+			snprintf(p, sizeof(p), "%llu", (unsigned long long)rs->node[c[i]].period);
+		else if (rs->opts.graph_value == RS_VALUE_COUNT)
+			snprintf(p, sizeof(p), "%llu", (unsigned long long)rs->node[c[i]].samples);
+		else
+			snprintf(p, sizeof(p), "%.2f%%", pct(rs->node[c[i]].period, total));
 		fprintf(out, "%s|          \n", indent);
 		fprintf(out, "%s%s--%s--%s\n", indent, last ? " " : "|", p,
 		        rs_str(rs, rs->node[c[i]].frame));

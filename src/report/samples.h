@@ -34,6 +34,8 @@ enum rs_key { RS_KEY_COMM, RS_KEY_DSO, RS_KEY_SYM, RS_KEY_PID };
 /* RS_GRAPH_NONE: perf's default (the callee graph when samples have
  * callchains); RS_GRAPH_OFF: -g none. */
 enum rs_graph { RS_GRAPH_NONE, RS_GRAPH_CALLEE, RS_GRAPH_CALLER, RS_GRAPH_OFF };
+/* what a graph branch shows (perf's -g percent|period|count) */
+enum rs_graph_value { RS_VALUE_PERCENT, RS_VALUE_PERIOD, RS_VALUE_COUNT };
 
 enum rs_format { RS_TEXT, RS_CSV, RS_JSON, RS_MD, RS_HTML, RS_FOLDED };
 
@@ -41,6 +43,7 @@ struct rs_opts {
 	enum rs_key key[RS_MAX_KEYS];
 	unsigned nr_key; /* 0: comm,dso,sym as perf report */
 	enum rs_graph graph;
+	enum rs_graph_value graph_value;
 	bool topdown;
 	bool folded;     /* build the folded stacks (--format folded, html) */
 	const char *pmu; /* --topdown with this model's formulas (--pmu) */

@@ -17,7 +17,8 @@
 # - lbr and -b where the PMU has no branch stack, bad sizes and modes, a
 #   fifth p: perf's message and a non-zero exit, no file;
 # - every report spelling against perf report's lines on one -g file,
-#   perf's -g SPEC (print type, threshold, order, prefixes) among them;
+#   perf's -g SPEC (print type, threshold, order, value, prefixes) among
+#   them;
 # - recurse.c (rec -> ping -> pong -> rec ...): the Children entry of a
 #   function met more than once in a chain, its graph and its place among
 #   equals, as perf report draws them in caller and callee order.
@@ -233,6 +234,9 @@ same_report "--no-children -g graph,1: no order, callee as perf" t.data --no-chi
 same_report "--no-children -g 0 --percent-limit 3: the last threshold" t.data --no-children -g 0 --percent-limit 3
 same_report "--no-children --percent-limit 3 -g c,0: prefixes, the last threshold" t.data --no-children --percent-limit 3 -g c,0
 same_report "--no-children --call-graph=callee,1" t.data --no-children --call-graph=callee,1
+# the value a branch shows: its period, its number of samples
+same_report "--no-children -g caller,period,1" t.data --no-children -g caller,period,1
+same_report "--percent-limit 1 -g callee,co: the samples, a prefix" t.data --percent-limit 1 -g callee,co
 for g in fractal flat,0.5 caller,0.5,3; do
 	"$HPMSTAT" report -i t.data -g $g >out 2>err
 	[ $? -ne 0 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ]
