@@ -67,6 +67,7 @@ struct opts {
 	const char *sort;
 	enum rs_graph graph;
 	enum rs_graph_value graph_value; /* -g percent|period|count */
+	bool inverted;                   /* -G: caller order, after every -g */
 	bool topdown;
 	const char *pmu;
 	/* --topdown-variant: a named variant of the formulas */
@@ -301,6 +302,9 @@ static int opt_percent_limit(void *opts, const char *v)
  * input: 0 or the exit status. */
 static int check_opts(struct opts *o)
 {
+	/* perf applies -G after the options: it wins over -g callee */
+	if (o->inverted && o->graph != RS_GRAPH_OFF)
+		o->graph = RS_GRAPH_CALLER;
 	if (o->topdown_variant && check_variant(o))
 		return EXIT_FAILURE;
 	if (o->input && o->samples)
@@ -432,6 +436,23 @@ static int opt_children(void *opts, const char *v)
 	return 0;
 }
 
+/* perf's --no-call-graph: no graph, as -g none */
+static int opt_no_graph(void *opts, const char *v)
+{
+	(void)v;
+	return opt_graph(opts, "none");
+}
+
+/* perf's -G, --inverted: the caller graph, whatever -g's order */
+static int opt_inverted(void *opts, const char *v)
+{
+	struct opts *o = opts;
+	(void)v;
+	o->inverted = true;
+	o->samples_only = o->samples_only ? o->samples_only : "-G";
+	return 0;
+}
+
 static int opt_no_children(void *opts, const char *v)
 {
 	struct opts *o = opts;
@@ -544,6 +565,10 @@ static const struct cli_opt report_options[] = {
                      "callee when samples have them, caller with --children, as perf)"),
     CLI_CALL("call-graph", 0, optional_argument, opt_graph, .argh = "SPEC", .is_word = graph_spec,
              .help = "perf.data: -g's long name"),
+    CLI_CALL("no-call-graph", 0, no_argument, opt_no_graph,
+             .help = "perf.data: no call graphs (-g none)"),
+    CLI_CALL("inverted", 'G', no_argument, opt_inverted,
+             .help = "perf.data: the caller graph, whatever -g's order (perf's alias)"),
     CLI_CALL("children", 0, no_argument, opt_children,
              .help = "perf.data: each function's Children (the samples with it in their chain) "
                      "beside its Self, as perf's default where samples have call chains"),

@@ -237,6 +237,10 @@ same_report "--no-children --call-graph=callee,1" t.data --no-children --call-gr
 # the value a branch shows: its period, its number of samples
 same_report "--no-children -g caller,period,1" t.data --no-children -g caller,period,1
 same_report "--percent-limit 1 -g callee,co: the samples, a prefix" t.data --percent-limit 1 -g callee,co
+# -G (--inverted): caller order whatever -g says; --no-call-graph: -g none
+same_report "--no-children -g callee --inverted: the caller graph" t.data --no-children -g callee --inverted
+same_report "--percent-limit 1 -G -n" t.data --percent-limit 1 -G -n
+same_report "--no-children --no-call-graph" t.data --no-children --no-call-graph
 for g in fractal flat,0.5 caller,0.5,3; do
 	"$HPMSTAT" report -i t.data -g $g >out 2>err
 	[ $? -ne 0 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ]
