@@ -439,7 +439,9 @@ static int opt_children(void *opts, const char *v)
 /* perf's --no-call-graph: no graph, as -g none */
 static int opt_no_graph(void *opts, const char *v)
 {
+	struct opts *o = opts;
 	(void)v;
+	o->samples_only = o->samples_only ? o->samples_only : "--no-call-graph";
 	return opt_graph(opts, "none");
 }
 
