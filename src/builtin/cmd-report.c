@@ -451,7 +451,7 @@ static int opt_inverted(void *opts, const char *v)
 	struct opts *o = opts;
 	(void)v;
 	o->inverted = true;
-	o->samples_only = o->samples_only ? o->samples_only : "-G";
+	note_samples_only(o, 'G', "-G", "--inverted");
 	return 0;
 }
 
