@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,9 @@ struct opts {
 	enum rs_graph graph;
 	enum rs_graph_value graph_value; /* -g percent|period|count */
 	bool inverted;                   /* -G: caller order, after every -g */
+	int order;                       /* -g's: 1 caller, 0 callee, -1 none given */
+	unsigned max_stack;              /* --max-stack, when max_stack_given */
+	bool max_stack_given;
 	bool topdown;
 	const char *pmu;
 	/* --topdown-variant: a named variant of the formulas */
@@ -248,8 +252,10 @@ static int opt_graph(void *opts, const char *spec)
 			break;
 		} else if (w && strcmp(w, "caller") == 0) {
 			o->graph = RS_GRAPH_CALLER;
+			o->order = 1;
 		} else if (w && strcmp(w, "callee") == 0) {
 			o->graph = RS_GRAPH_CALLEE;
+			o->order = 0;
 		} else if (w && strcmp(w, "percent") == 0) {
 			o->graph_value = RS_VALUE_PERCENT;
 		} else if (w && strcmp(w, "period") == 0) {
@@ -298,6 +304,19 @@ static int opt_percent_limit(void *opts, const char *v)
 	return 0;
 }
 
+/* perf's --max-stack N: the frames of a chain kept (default 127). */
+static int opt_max_stack(void *opts, const char *v)
+{
+	struct opts *o = opts;
+	uint64_t n;
+	if (cli_parse_u64("--max-stack", v, 0, INT_MAX, &n))
+		return EXIT_FAILURE;
+	o->max_stack = (unsigned)n;
+	o->max_stack_given = true;
+	o->samples_only = o->samples_only ? o->samples_only : "--max-stack";
+	return 0;
+}
+
 /* The options that exclude or need each other, and perf report's default
  * input: 0 or the exit status. */
 static int check_opts(struct opts *o)
@@ -305,6 +324,8 @@ static int check_opts(struct opts *o)
 	/* perf applies -G after the options: it wins over -g callee */
 	if (o->inverted && o->graph != RS_GRAPH_OFF)
 		o->graph = RS_GRAPH_CALLER;
+	if (o->inverted)
+		o->order = 1;
 	if (o->topdown_variant && check_variant(o))
 		return EXIT_FAILURE;
 	if (o->input && o->samples)
@@ -581,6 +602,9 @@ static const struct cli_opt report_options[] = {
     CLI_CALL("fields", 'F', required_argument, opt_fields, .argh = "LIST",
              .help = "perf.data: the columns: overhead, overhead_children, sample, period, and "
                      "keys (comm, dso, sym, pid)"),
+    CLI_CALL("max-stack", 0, required_argument, opt_max_stack, .argh = "N",
+             .help = "perf.data: keep N frames of each call chain (default 127): the innermost "
+                     "in callee order, the outermost in caller order, as perf"),
     CLI_CALL("percent-limit", 0, required_argument, opt_percent_limit, .argh = "P",
              .help = "perf.data: hide entries and graph branches below P percent"),
     CLI_FLAG("stdio", 0, RO, stdio, .help = "perf.data: perf's header line (the text is perf's)"),
@@ -795,6 +819,11 @@ static int samples_report(const char *path, const struct opts *o)
 	ro.percent_limit = o->percent_limit;
 	ro.graph_min = o->graph_min;
 	ro.graph_min_given = o->graph_min_given;
+	ro.max_stack = o->max_stack;
+	ro.max_stack_given = o->max_stack_given;
+	/* perf resolves the chains in the graph's order: -g's, else caller
+	 * with --children */
+	ro.caller_chains = o->order >= 0 ? o->order == 1 : ro.children;
 	ro.perf_header = o->stdio;
 	ro.quiet = o->quiet;
 	if (o->sort && rs_parse_sort(o->sort, &ro, err, sizeof(err)) != 0)
@@ -882,7 +911,7 @@ static int samples_report(const char *path, const struct opts *o)
 
 int cmd_report(int argc, char **argv)
 {
-	struct opts o = {.format = RP_TEXT, .children = -1};
+	struct opts o = {.format = RP_TEXT, .children = -1, .order = -1};
 	struct report r;
 	char err[512];
 	int rc = parse(argc, argv, &o);

@@ -207,6 +207,9 @@ struct priv {
 	struct frame *frames;
 	bool *frame_kernel;
 	size_t cap_frames;
+	/* frames[0] is the sampled function's own frame (--max-stack may
+	 * have left it out of the chain) */
+	bool self_framed;
 	char *buf;
 	size_t cap_buf;
 	unsigned unknown_frame;
@@ -418,11 +421,32 @@ static unsigned chain_name(struct rs_report *rs, unsigned sym, bool known, uint6
 	return intern(rs, b);
 }
 
+/* perf's --max-stack on the kernel's chain, frames[lo..n) after
+ * frames[0..lo) (the ip, when the chain does not start with it): its first
+ * max entries in callee order, its last (the outermost) in caller order,
+ * as perf's thread__resolve_callchain_sample walks the chain from either
+ * end; an ip of hpmstat's own in front goes with the innermost ones. The
+ * number of frames left. */
+static size_t limit_chain(struct priv *p, size_t n, size_t lo, size_t max, bool caller)
+{
+	if (n - lo <= max)
+		return n;
+	if (!caller)
+		return lo + max;
+	memmove(p->frames, p->frames + n - max, max * sizeof(*p->frames));
+	memmove(p->frame_kernel, p->frame_kernel + n - max, max * sizeof(bool));
+	p->self_framed = false;
+	return max;
+}
+
 /* The sample's frames, the sampled function first, then its callers (the
- * callchain without perf's context markers; the ip alone without one).
- * *first_sym is the entry's symbol (perf's 16-digit form when unnamed). */
+ * callchain without perf's context markers; the ip alone without one),
+ * as many as --max-stack keeps (p->self_framed: the first is still the
+ * sampled function's). *first_sym is the entry's symbol (perf's 16-digit
+ * form when unnamed); *first_kernel its level. */
 static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *first_sym,
-                     unsigned *first_dso, bool *first_known, uint64_t *first_addr)
+                     unsigned *first_dso, bool *first_known, uint64_t *first_addr,
+                     bool *first_kernel)
 {
 	struct priv *p = rs->priv;
 	const struct pd_sample *s = &r->u.sample;
@@ -445,7 +469,12 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 	*first_dso = dso;
 	*first_known = known;
 	*first_addr = addr;
+	*first_kernel = p->frame_kernel[0];
+	p->self_framed = true;
 	n = 1;
+	size_t max = rs->opts.max_stack;
+	/* the kernel's chain is frames[chain_lo..n) after its loop */
+	size_t chain_lo = 1;
 	/* the callchain repeats the ip as its first entry after a marker */
 	bool skipped_ip = false;
 	enum hpm_sym_space csp = sp;
@@ -464,8 +493,10 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 		}
 		if (!skipped_ip) {
 			skipped_ip = true;
-			if (ip == s->ip)
+			if (ip == s->ip) {
+				chain_lo = 0;
 				continue;
+			}
 		}
 		resolve(rs, s->pid, ip, csp, &dso, &sym, &known, &addr, &start);
 		p->frames[n] = (struct frame){
@@ -473,14 +504,19 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 		p->frame_kernel[n] = csp == HPM_SYM_KERNEL;
 		n++;
 	}
+	bool caller = rs->opts.caller_chains;
+	n = skipped_ip ? limit_chain(p, n, chain_lo, max, caller) : n;
 	/* --call-graph dwarf: the kernel's chain stopped at the user
 	 * boundary; the user frames come from the stack copy, as perf adds
-	 * them after the kernel's */
+	 * them after the kernel's: the innermost max, in either order (perf's
+	 * unwinder stops there) */
 	if (s->stack && p->unwind) {
-		enum { MAX_USER = 1024 }; /* a copy of 64 KiB holds fewer frames */
+		/* a copy of 64 KiB holds no more 16-byte frames */
+		enum { MAX_USER = 4096 };
 		if (!p->pcs)
 			p->pcs = xmalloc(MAX_USER * sizeof(*p->pcs));
-		size_t nu = rs_unwind(p->unwind, s->pid, s, p->pcs, MAX_USER);
+		size_t nu =
+		    rs_unwind(p->unwind, s->pid, s, p->pcs, max < MAX_USER ? max : MAX_USER);
 		if (n + nu > p->cap_frames) {
 			p->cap_frames = n + nu;
 			p->frames = xrealloc(p->frames, p->cap_frames * sizeof(*p->frames));
@@ -501,6 +537,11 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 			p->frame_kernel[n] = false;
 			n++;
 		}
+	}
+	/* --max-stack 0: perf's chain has no entry, not even the ip */
+	if (!max && (s->callchain || s->stack)) {
+		p->self_framed = false;
+		return 0;
 	}
 	return n;
 }
@@ -682,13 +723,15 @@ static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, 
 		 * entry's callee chain and depth are its innermost frame's and
 		 * its caller ones its outermost frame's (seen: entry indexes,
 		 * which entry_of moves; first and last: their frames) */
-		unsigned *seen = xmalloc(3 * n * sizeof(*seen));
-		unsigned *first = seen + n, *last = seen + 2 * n;
+		unsigned *seen = xmalloc(3 * (n + 1) * sizeof(*seen));
+		unsigned *first = seen + n + 1, *last = seen + 2 * (n + 1);
 		size_t nr_seen = 0;
 		seen[nr_seen] = (unsigned)(e - h->e);
 		first[nr_seen] = last[nr_seen] = 0;
 		nr_seen++;
-		for (size_t i = 1; i < n; i++) {
+		/* frames[0], the sampled function's unless --max-stack left it
+		 * out, is the entry's own */
+		for (size_t i = p->self_framed ? 1 : 0; i < n; i++) {
 			struct ekey ck = *k;
 			ck.dso = p->frames[i].dso;
 			ck.sym = p->frames[i].sym;
@@ -706,7 +749,7 @@ static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, 
 			/* perf's cumulative entry of an address no map holds keeps
 			 * the sample's level */
 			ck.kernel = strcmp(rs_str(rs, ck.dso), "[unknown]") == 0
-			                ? p->frame_kernel[0]
+			                ? k->kernel
 			                : p->frame_kernel[i];
 			mask_key(rs, &ck);
 			unsigned c = (unsigned)(entry_of(rs, hi, &ck) - h->e);
@@ -764,14 +807,15 @@ static void sample(struct rs_report *rs, const struct pd_record *r)
 	unsigned dso, sym;
 	bool known;
 	uint64_t addr;
-	size_t n = frames(rs, r, &sym, &dso, &known, &addr);
+	bool kernel;
+	size_t n = frames(rs, r, &sym, &dso, &known, &addr, &kernel);
 	struct ekey k = {.comm = comm_of(rs, s->tid),
 	                 .dso = dso,
 	                 .sym = sym,
 	                 .pid = (int)s->tid,
 	                 .addr = addr,
 	                 .known = known,
-	                 .kernel = p->frame_kernel[0]};
+	                 .kernel = kernel};
 	mask_key(rs, &k);
 	bool chains = rs->opts.graph != RS_GRAPH_OFF && s->callchain;
 	bool cumulate = s->callchain != NULL; /* -g none still adds up Children */
@@ -931,6 +975,8 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 	rs->priv = p;
 	hpm_hash_key_new(&p->key);
 	rs->opts = *o;
+	if (!o->max_stack_given)
+		rs->opts.max_stack = RS_MAX_STACK;
 	/* the table the file's raw events are of: --pmu naming another would
 	 * give their indices another table's meanings (Kunminghu's two are
 	 * told apart by the file only); without --pmu it is the one whose

@@ -39,6 +39,9 @@ enum rs_graph_value { RS_VALUE_PERCENT, RS_VALUE_PERIOD, RS_VALUE_COUNT };
 
 enum rs_format { RS_TEXT, RS_CSV, RS_JSON, RS_MD, RS_HTML, RS_FOLDED };
 
+/* perf report's default --max-stack, PERF_MAX_STACK_DEPTH */
+#define RS_MAX_STACK 127
+
 struct rs_opts {
 	enum rs_key key[RS_MAX_KEYS];
 	unsigned nr_key; /* 0: comm,dso,sym as perf report */
@@ -76,6 +79,15 @@ struct rs_opts {
 	 * as perf); otherwise perf's 0.5 */
 	double graph_min;
 	bool graph_min_given;
+	/* --max-stack: the frames of a chain kept (perf's, when
+	 * max_stack_given; else RS_MAX_STACK): the kernel's chain its first
+	 * ones in callee order and its outermost in caller order (caller_chains:
+	 * -g caller, -G, or --children without an order, as perf resolves
+	 * chains in the graph's order), the unwound user frames their
+	 * innermost */
+	unsigned max_stack;
+	bool max_stack_given;
+	bool caller_chains;
 	bool perf_header; /* --stdio: perf's first header line */
 	bool quiet;       /* -q: the entries (and graphs) alone, no '#' lines */
 };

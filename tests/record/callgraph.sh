@@ -21,7 +21,10 @@
 #   them;
 # - recurse.c (rec -> ping -> pong -> rec ...): the Children entry of a
 #   function met more than once in a chain, its graph and its place among
-#   equals, as perf report draws them in caller and callee order.
+#   equals, as perf report draws them in caller and callee order;
+# - --max-stack: the frames perf keeps of a chain, in either order, of the
+#   kernel's chains and of unwound ones (deep.c: 200 frames, against perf's
+#   default of 127).
 . "$top_srcdir/tests/lib.sh"
 R=$top_srcdir/tests/record
 command -v gcc >/dev/null 2>&1 || skip_all "gcc not installed"
@@ -178,10 +181,13 @@ same_report "dwarf, --children -g callee" d.data --children -g callee
 "$HPMSTAT" report -i d.data --no-children -g caller </dev/null 2>/dev/null >d.hpm
 grep -A8 '\[\.\] leaf' d.hpm | grep -q -- '--main' || grep -A3 '\[\.\] leaf' d.hpm | grep -q 'main'
 ok $? "hpmstat report: main above leaf in the caller graph"
-# perf_folded FILE: perf script's chains of FILE as folded stacks (comm,
-# then the frames root first, and the count), as report --format folded
+# perf_folded FILE [ARGS...]: perf script's chains of FILE as folded stacks
+# (comm, then the frames root first, and the count), as report --format
+# folded
 perf_folded() {
-	perf script -i "$1" -F comm,ip,sym --no-inline </dev/null 2>/dev/null | awk '
+	f=$1
+	shift
+	perf script -i "$f" "$@" -F comm,ip,sym --no-inline </dev/null 2>/dev/null | awk '
 		function emit(  s, i) { s = comm; for (i = n - 1; i >= 0; i--) s = s ";" f[i]; print s; n = 0 }
 		/^[^ \t]/ { if (n) emit(); comm = $1; n = 0; next }
 		NF >= 2 { f[n++] = $2 }
@@ -290,6 +296,44 @@ same_report "recursion: --children -g caller" rec.data --children -g caller
 same_report "recursion: --children -g callee" rec.data --children -g callee
 same_report "recursion: --no-children -g caller" rec.data --no-children -g caller
 same_report "recursion: --sort overhead,sym" rec.data --sort overhead,sym
+# --- --max-stack: perf walks the kernel's chain from the end its graph
+# starts at (the first N frames in callee order, the outermost N in caller
+# order: -g's, else caller with --children), and its unwinder stops after
+# the innermost N frames of a stack copy; the default is 127
+for a in "--max-stack 3 --no-children" "--max-stack 3 --no-children -g caller" \
+	"--max-stack 2 --no-children -G" "--max-stack 0 --no-children"; do
+	same_report "$a" t.data $a
+done
+same_entries "--max-stack 3 (--children: the outermost 3)" t.data --max-stack 3
+same_entries "--max-stack 4 -g callee (the innermost 4)" t.data --max-stack 4 -g callee
+same_report "recursion: --max-stack 4 --no-children -g caller" rec.data --max-stack 4 --no-children -g caller
+same_report "recursion: --max-stack 5 --children -g caller" rec.data --max-stack 5 --children -g caller
+same_report "dwarf: --max-stack 2 --no-children -g caller" d.data --max-stack 2 --no-children -g caller
+same_report "dwarf: --max-stack 3 (--children)" d.data --max-stack 3
+perf_folded d.data --max-stack 2 | sort >r.perf
+"$HPMSTAT" report -i d.data --format folded --max-stack 2 </dev/null 2>r.err | sort >r.hpm
+[ -s r.perf ] && cmp -s r.perf r.hpm
+compared $? "dwarf: --format folded --max-stack 2 as perf script --max-stack 2's chains"
+# perf 6.1 fails a dwarf file at --max-stack 0 ("failed to process
+# sample"): hpmstat shows the entries, without chains
+"$HPMSTAT" report -i d.data --max-stack 0 --no-children </dev/null >out 2>err
+[ $? -eq 0 ] && grep -q '\[\.\] leaf' out && ! grep -q -- '--' out
+ok $? "dwarf: --max-stack 0: the entries, no chain"
+# a chain of 200 frames unwound from its stack copy: perf's unwinder keeps
+# the innermost 127 unless --max-stack says otherwise
+gcc -O0 -g -fno-omit-frame-pointer -o deep "$R/deep.c" || exit 1
+"$HPMSTAT" record -q -e cpu-clock:u --call-graph dwarf,65528 -o deep.data ./deep 200 60 2>/dev/null
+deepest=$("$HPMSTAT" report -i deep.data --format folded --max-stack 1000 2>/dev/null |
+	awk '{ n = gsub(/;down/, ""); if (n > m) m = n } END { print m + 0 }')
+[ "$deepest" -ge 200 ]
+ok $? "dwarf,65528: a chain of 200 frames of down() unwound whole ($deepest)"
+same_report "dwarf, 200 frames deep: perf's default --max-stack 127, --no-children -g caller" deep.data --no-children -g caller
+same_report "dwarf, 200 frames deep: --max-stack 150 --no-children -g caller" deep.data --max-stack 150 --no-children -g caller
+for v in -1 abc; do
+	"$HPMSTAT" report -i t.data --max-stack $v >out 2>err
+	[ $? -ne 0 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ]
+	ok $? "--max-stack $v: one line, non-zero ($(cat err))"
+done
 # bad values: one line, non-zero
 "$HPMSTAT" report -i t.data --percent-limit abc >out 2>err
 [ $? -ne 0 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ]

@@ -23,6 +23,7 @@ TESTS += tests/record/record.sh tests/record/callgraph.sh tests/record/upstream-
 	tests/record/table.sh tests/record/report-formats.sh tests/record/upstream-record.sh \
 	tests/record/targets.sh
 EXTRA_DIST += tests/record/record.sh tests/record/split.c tests/record/tree.c \
+	tests/record/deep.c \
 	tests/record/callgraph.sh tests/record/nofp.c tests/record/unwind.c \
 	tests/record/unwind-lib.c tests/record/upstream-report.sh \
 	tests/record/table.sh tests/record/recurse.c tests/record/report-formats.sh \
