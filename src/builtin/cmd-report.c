@@ -72,6 +72,9 @@ struct opts {
 	int order;                       /* -g's: 1 caller, 0 callee, -1 none given */
 	unsigned max_stack;              /* --max-stack, when max_stack_given */
 	bool max_stack_given;
+	/* perf's filters: --comms, --pid, --tid, --dsos, --symbols */
+	const char *comms, *pids, *tids, *dsos, *symbols;
+	bool percent_relative; /* --percentage relative */
 	bool topdown;
 	const char *pmu;
 	/* --topdown-variant: a named variant of the formulas */
@@ -390,6 +393,56 @@ static void note_samples_only(struct opts *o, int c, const char *short_name, con
 		o->samples_only = strncmp(w, "--", 2) == 0 ? long_name : short_name;
 }
 
+/* perf's filters, each a comma-separated list kept for the report; the
+ * spelling given (the word before a value of its own, else the word that
+ * holds it: -cVALUE, --comms=VALUE) names it in the run-file message */
+static int set_filter(struct opts *o, const char **field, const char *v, const char *short_name,
+                      const char *long_name)
+{
+	*field = v;
+	const char *w =
+	    o->argv[optind - 1] == v && optind >= 2 ? o->argv[optind - 2] : o->argv[optind - 1];
+	if (!o->samples_only)
+		o->samples_only = strncmp(w, "--", 2) == 0 ? long_name : short_name;
+	return 0;
+}
+
+static int opt_comms(void *opts, const char *v)
+{
+	return set_filter(opts, &((struct opts *)opts)->comms, v, "-c", "--comms");
+}
+
+static int opt_dsos(void *opts, const char *v)
+{
+	return set_filter(opts, &((struct opts *)opts)->dsos, v, "-d", "--dsos");
+}
+
+static int opt_symbols(void *opts, const char *v)
+{
+	return set_filter(opts, &((struct opts *)opts)->symbols, v, "-S", "--symbols");
+}
+
+static int opt_pid(void *opts, const char *v)
+{
+	return set_filter(opts, &((struct opts *)opts)->pids, v, "--pid", "--pid");
+}
+
+static int opt_tid(void *opts, const char *v)
+{
+	return set_filter(opts, &((struct opts *)opts)->tids, v, "--tid", "--tid");
+}
+
+/* perf's --percentage: what the shares of a filtered report are of */
+static int opt_percentage(void *opts, const char *v)
+{
+	struct opts *o = opts;
+	if (strcmp(v, "relative") != 0 && strcmp(v, "absolute") != 0)
+		return cli_usage_error("--percentage '%s': relative or absolute", v);
+	o->percent_relative = v[0] == 'r';
+	o->samples_only = o->samples_only ? o->samples_only : "--percentage";
+	return 0;
+}
+
 static int opt_format(void *opts, const char *v)
 {
 	struct opts *o = opts;
@@ -605,6 +658,20 @@ static const struct cli_opt report_options[] = {
     CLI_CALL("max-stack", 0, required_argument, opt_max_stack, .argh = "N",
              .help = "perf.data: keep N frames of each call chain (default 127): the innermost "
                      "in callee order, the outermost in caller order, as perf"),
+    CLI_CALL("comms", 'c', required_argument, opt_comms, .argh = "COMM[,COMM...]",
+             .help = "perf.data: only the samples of threads of these commands"),
+    CLI_CALL("pid", 0, required_argument, opt_pid, .argh = "PID[,PID...]",
+             .help = "perf.data: only the samples of these processes"),
+    CLI_CALL("tid", 0, required_argument, opt_tid, .argh = "TID[,TID...]",
+             .help = "perf.data: only the samples of these threads"),
+    CLI_CALL("dsos", 'd', required_argument, opt_dsos, .argh = "DSO[,DSO...]",
+             .help = "perf.data: only the samples in these files (name or path)"),
+    CLI_CALL("symbols", 'S', required_argument, opt_symbols, .argh = "SYM[,SYM...]",
+             .help = "perf.data: only the samples in these functions (a hex number: at that "
+                     "address)"),
+    CLI_CALL("percentage", 0, required_argument, opt_percentage, .argh = "HOW",
+             .help = "perf.data: filtered shares of all samples (absolute, perf's default) "
+                     "or of the kept ones (relative)"),
     CLI_CALL("percent-limit", 0, required_argument, opt_percent_limit, .argh = "P",
              .help = "perf.data: hide entries and graph branches below P percent"),
     CLI_FLAG("stdio", 0, RO, stdio, .help = "perf.data: perf's header line (the text is perf's)"),
@@ -824,6 +891,13 @@ static int samples_report(const char *path, const struct opts *o)
 	/* perf resolves the chains in the graph's order: -g's, else caller
 	 * with --children */
 	ro.caller_chains = o->order >= 0 ? o->order == 1 : ro.children;
+	ro.comms = o->comms;
+	ro.pids = o->pids;
+	ro.tids = o->tids;
+	ro.dsos = o->dsos;
+	ro.symbols = o->symbols;
+	ro.percent_relative = o->percent_relative;
+	ro.sort_sym_first = o->sort && !o->fields && strncmp(o->sort, "sym", 3) == 0;
 	ro.perf_header = o->stdio;
 	ro.quiet = o->quiet;
 	if (o->sort && rs_parse_sort(o->sort, &ro, err, sizeof(err)) != 0)

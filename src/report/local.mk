@@ -13,5 +13,6 @@ src_report_libreport_a_SOURCES = \
 	src/report/render-text.c src/report/render-csv.c src/report/render-json.c \
 	src/report/render-md.c src/report/render-html.c \
 	src/report/samples.c src/report/samples.h src/report/samples-td.c src/report/samples-td.h \
+	src/report/samples-filter.c src/report/samples-filter.h \
 	src/report/samples-render.c src/report/unwind.h src/report/unwind-libdw.c
 src_report_libreport_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(LIBDW_CFLAGS)

@@ -170,7 +170,8 @@ static int node_cmp(const void *a, const void *b)
 }
 
 /* The children of n worth showing (perf's graph threshold: 0.5 % of the
- * event's period), by period. */
+ * event's period, the kept samples' with --percentage relative), by
+ * period. */
 static unsigned children(const struct rs_report *rs, unsigned n, uint64_t total, unsigned **out)
 {
 	unsigned nr = 0, cap = 0;
@@ -195,15 +196,16 @@ static unsigned children(const struct rs_report *rs, unsigned n, uint64_t total,
 }
 
 /* perf's graph: a chain of single children as a column of names, a
- * branch as "|--P%--name" lines (the last " --P%--name"). */
-static void graph(const struct rs_report *rs, unsigned n, uint64_t total, const char *indent,
-                  FILE *out)
+ * branch as "|--P%--name" lines (the last " --P%--name"), P of total,
+ * the branches under the threshold of min_base left out. */
+static void graph(const struct rs_report *rs, unsigned n, uint64_t total, uint64_t min_base,
+                  const char *indent, FILE *out)
 {
 	unsigned *c;
-	unsigned nr = children(rs, n, total, &c);
+	unsigned nr = children(rs, n, min_base, &c);
 	if (nr == 1 && rs->node[c[0]].period == rs->node[n].period) {
 		fprintf(out, "%s%s\n", indent, rs_str(rs, rs->node[c[0]].frame));
-		graph(rs, c[0], total, indent, out);
+		graph(rs, c[0], total, min_base, indent, out);
 		free(c);
 		return;
 	}
@@ -228,32 +230,49 @@ static void graph(const struct rs_report *rs, unsigned n, uint64_t total, const 
 		sub[il] = last ? ' ' : '|';
 		memset(sub + il + 1, ' ', 10);
 		sub[il + 11] = '\0';
-		graph(rs, c[i], total, sub, out);
+		graph(rs, c[i], total, min_base, sub, out);
 		free(sub);
 	}
 	free(c);
 }
 
-static void entry_graph(const struct rs_report *rs, const struct rs_entry *e, uint64_t total,
-                        FILE *out)
+/* An entry's graph: its branches' shares of all the samples, even where
+ * the entries' are of the kept ones (perf's --percentage relative) */
+static void entry_graph(const struct rs_report *rs, const struct rs_hist *h,
+                        const struct rs_entry *e, FILE *out)
 {
 	unsigned root = rs->opts.graph == RS_GRAPH_CALLER ? e->caller : e->callee;
 	if (!root)
 		return;
+	uint64_t total = h->graph_period ? h->graph_period : h->total_period;
+	uint64_t min_base = h->total_period;
 	unsigned *c;
-	unsigned nr = children(rs, root, total, &c);
+	unsigned nr = children(rs, root, min_base, &c);
 	if (!nr) {
 		free(c);
 		return; /* perf shows no graph when no branch passes the threshold */
 	}
-	if (nr == 1 && rs->node[c[0]].period == rs->node[root].period)
-		fputs("            |\n", out);
+	unsigned top = root; /* the node whose children the graph draws */
+	/* perf's callchain__fprintf_graph: a single first run of frames is
+	 * a column under "---"; with --sort sym... (and no -F) without its
+	 * first frame, the entry's own symbol ("displayed twice" otherwise) */
 	if (nr == 1 && rs->node[c[0]].period == rs->node[root].period) {
-		fprintf(out, "            ---%s\n", rs_str(rs, rs->node[c[0]].frame));
-		graph(rs, c[0], total, "               ", out);
-	} else {
-		graph(rs, root, total, "            ", out);
+		top = c[0];
+		if (rs->opts.sort_sym_first) {
+			free(c);
+			nr = children(rs, top, min_base, &c);
+		}
+		if (!rs->opts.sort_sym_first ||
+		    (nr == 1 && rs->node[c[0]].period == rs->node[top].period)) {
+			top = rs->opts.sort_sym_first ? c[0] : top;
+			fputs("            |\n", out);
+			fprintf(out, "            ---%s\n", rs_str(rs, rs->node[top].frame));
+			graph(rs, top, total, min_base, "               ", out);
+			top = 0;
+		}
 	}
+	if (top)
+		graph(rs, top, total, min_base, "            ", out);
 	free(c);
 	fputc('\n', out);
 }
@@ -355,6 +374,16 @@ static void model_line(const struct rs_report *rs, FILE *out)
 		        rs->model->display);
 }
 
+/* perf's sort__setup_elide: a key whose filter names one value is left
+ * out of the text, unless every key would be */
+static bool elided_col(const struct rs_report *rs, unsigned k)
+{
+	for (unsigned i = 0; i < rs->opts.nr_key; i++)
+		if (!rs->elided[rs->opts.key[i]])
+			return rs->elided[rs->opts.key[k]] != NULL;
+	return false;
+}
+
 static void text(const struct rs_report *rs, FILE *out)
 {
 	if (rs->opts.perf_header && !rs->file.partial)
@@ -369,8 +398,15 @@ static void text(const struct rs_report *rs, FILE *out)
 	model_line(rs, out);
 	if (emu_label(rs))
 		fprintf(out, "# %s\n", emu_label(rs));
-	fprintf(out, "#\n#\n# Total Lost Samples: %llu\n#\n",
-	        (unsigned long long)rs->nr_lost_samples);
+	fputs("#\n", out);
+	/* the one value of a filtered key, above its left-out column */
+	static const char *const list_name[] = {
+	    [RS_KEY_COMM] = "comm", [RS_KEY_DSO] = "dso", [RS_KEY_SYM] = "symbol"};
+	for (unsigned k = 0; k < rs->opts.nr_key; k++)
+		if (rs->elided[rs->opts.key[k]])
+			fprintf(out, "# %s: %s\n", list_name[rs->opts.key[k]],
+			        rs->elided[rs->opts.key[k]]);
+	fprintf(out, "#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)rs->nr_lost_samples);
 	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
 		const struct rs_hist *h = &rs->hist[hi];
 		char unit;
@@ -387,8 +423,10 @@ static void text(const struct rs_report *rs, FILE *out)
 				size_t l =
 				    strlen(key_cell(rs, &h->e[i], rs->opts.key[k], b, sizeof(b)));
 				/* perf widens the DSO column to 16 (an address's
-				 * digits) when an entry has no symbol */
-				if (rs->opts.key[k] == RS_KEY_DSO && !h->e[i].known && l < 16)
+				 * digits) when an entry has no symbol, but not
+				 * under --dsos */
+				if (rs->opts.key[k] == RS_KEY_DSO && !h->e[i].known && l < 16 &&
+				    !rs->opts.dsos)
 					l = 16;
 				if (l > w[k])
 					w[k] = l;
@@ -400,15 +438,24 @@ static void text(const struct rs_report *rs, FILE *out)
 		const char *lead = "# ";
 		for (unsigned c = 0; c < nc; c++, lead = "  ")
 			fprintf(out, "%s%*s", lead, cols[c].width, cols[c].head);
-		for (unsigned k = 0; k < rs->opts.nr_key; k++, lead = "  ")
-			fprintf(out, "%s%-*s", lead, (int)w[k], key_header(rs->opts.key[k]));
+		unsigned last = 0; /* the last key shown, + 1 */
+		for (unsigned k = 0; k < rs->opts.nr_key; k++)
+			if (!elided_col(rs, k)) {
+				fprintf(out, "%s%-*s", lead, (int)w[k],
+				        key_header(rs->opts.key[k]));
+				lead = "  ";
+				last = k + 1;
+			}
 		if (rs->nr_td && h->nr_member)
 			for (unsigned t = 0; t < rs->nr_td; t++)
 				fprintf(out, "  %s", rs->td_name[t]);
 		fputc('\n', out);
 		lead = "# ";
-		for (unsigned c = 0; c < nc + rs->opts.nr_key; c++, lead = "  ") {
+		for (unsigned c = 0; c < nc + rs->opts.nr_key; c++) {
+			if (c >= nc && elided_col(rs, c - nc))
+				continue;
 			fputs(lead, out);
+			lead = "  ";
 			size_t cw = c < nc ? (size_t)cols[c].width : w[c - nc];
 			for (size_t j = 0; j < cw; j++)
 				fputc('.', out);
@@ -425,9 +472,11 @@ static void text(const struct rs_report *rs, FILE *out)
 				        col_cell(&cols[c], h, e, v, sizeof(v)));
 			}
 			for (unsigned k = 0; k < rs->opts.nr_key; k++) {
+				if (elided_col(rs, k))
+					continue;
 				const char *c = key_cell(rs, e, rs->opts.key[k], b, sizeof(b));
 				/* perf pads every column but a last Symbol */
-				if (k + 1 == rs->opts.nr_key && rs->opts.key[k] == RS_KEY_SYM &&
+				if (k + 1 == last && rs->opts.key[k] == RS_KEY_SYM &&
 				    !(rs->nr_td && e->td))
 					fprintf(out, "  %s", c);
 				else
@@ -458,7 +507,7 @@ static void text(const struct rs_report *rs, FILE *out)
 			}
 			fputc('\n', out);
 			if (rs->opts.graph == RS_GRAPH_CALLEE || rs->opts.graph == RS_GRAPH_CALLER)
-				entry_graph(rs, e, h->total_period, out);
+				entry_graph(rs, h, e, out);
 		}
 		free(ix);
 		fputs("\n\n", out);

@@ -9,6 +9,7 @@
 #include "registry/models.h"
 #include "report/unwind.h"
 #include "report/samples-td.h"
+#include "report/samples-filter.h"
 #include "sym/sym.h"
 #include "util/hash.h"
 #include "util/str.h"
@@ -210,6 +211,10 @@ struct priv {
 	/* frames[0] is the sampled function's own frame (--max-stack may
 	 * have left it out of the chain) */
 	bool self_framed;
+	/* perf's filters (NULL: none), and whether they leave out the
+	 * current sample (the entries it makes are then filtered) */
+	struct rs_filter *filter;
+	bool sample_filtered;
 	char *buf;
 	size_t cap_buf;
 	unsigned unknown_frame;
@@ -360,6 +365,7 @@ static struct rs_entry *entry_of(struct rs_report *rs, unsigned hi, const struct
 	e->addr = k->addr;
 	e->known = k->known;
 	e->kernel = k->kernel;
+	e->filtered = p->sample_filtered;
 	t[x] = ++h->nr_e;
 	return e;
 }
@@ -704,6 +710,10 @@ static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, 
 	e->samples++;
 	h->nr_samples++;
 	h->total_period += period;
+	if (!e->filtered) {
+		h->kept_samples++;
+		h->kept_period += period;
+	}
 	if (chains) {
 		add_chain(rs, &e->callee, p->frames, n, false, period);
 		add_chain(rs, &e->caller, p->frames, n, true, period);
@@ -730,8 +740,11 @@ static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, 
 		first[nr_seen] = last[nr_seen] = 0;
 		nr_seen++;
 		/* frames[0], the sampled function's unless --max-stack left it
-		 * out, is the entry's own */
-		for (size_t i = p->self_framed ? 1 : 0; i < n; i++) {
+		 * out, is the entry's own; unnamed, perf keys its cumulative
+		 * entry by the address where the entry has the file offset
+		 * (two entries, unless the two are one) */
+		size_t from = p->self_framed && p->frames[0].known ? 1 : 0;
+		for (size_t i = from; i < n; i++) {
 			struct ekey ck = *k;
 			ck.dso = p->frames[i].dso;
 			ck.sym = p->frames[i].sym;
@@ -816,6 +829,9 @@ static void sample(struct rs_report *rs, const struct pd_record *r)
 	                 .addr = addr,
 	                 .known = known,
 	                 .kernel = kernel};
+	p->sample_filtered =
+	    p->filter && rs_filter_out(p->filter, rs_str(rs, k.comm), (int)s->pid, (int)s->tid,
+	                               rs_str(rs, dso), known ? rs_str(rs, sym) : NULL, s->ip);
 	mask_key(rs, &k);
 	bool chains = rs->opts.graph != RS_GRAPH_OFF && s->callchain;
 	bool cumulate = s->callchain != NULL; /* -g none still adds up Children */
@@ -845,7 +861,8 @@ static void sample(struct rs_report *rs, const struct pd_record *r)
 	} else {
 		e = add(rs, r->ev, &k, s->period, n, chains, cumulate);
 	}
-	if (rs->opts.folded)
+	/* perf script leaves a filtered sample out */
+	if (rs->opts.folded && !p->sample_filtered)
 		add_folded(rs, comm_of(rs, s->tid), p->frames, n);
 	if (rs->opts.topdown) {
 		struct rs_hist *h = hist_of(rs, r->ev);
@@ -977,6 +994,10 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 	rs->opts = *o;
 	if (!o->max_stack_given)
 		rs->opts.max_stack = RS_MAX_STACK;
+	int frc;
+	p->filter = rs_filter_new(o, &frc, err, errlen);
+	if (frc)
+		return -1;
 	/* the table the file's raw events are of: --pmu naming another would
 	 * give their indices another table's meanings (Kunminghu's two are
 	 * told apart by the file only); without --pmu it is the one whose
@@ -1053,6 +1074,8 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 	}
 	flush(rs, q, &nr, 0, true);
 	free(q);
+	if (p->filter)
+		rs_filter_apply(p->filter, rs);
 	/* the pid column shows the thread's last command, as perf's
 	 * thread__comm_str, whatever the comm at each sample */
 	if (has_key(rs, RS_KEY_PID))
@@ -1116,6 +1139,7 @@ void rs_free(struct rs_report *rs)
 	struct priv *p = rs->priv;
 	if (p) {
 		rs_unwinder_free(p->unwind);
+		rs_filter_free(p->filter);
 		free(p->pcs);
 		if (p->syms)
 			hpm_syms_free(p->syms);

@@ -88,6 +88,17 @@ struct rs_opts {
 	unsigned max_stack;
 	bool max_stack_given;
 	bool caller_chains;
+	/* perf's filters, comma-separated lists (NULL: none): --comms (the
+	 * thread's command), --pid, --tid, --dsos (a file's name or path),
+	 * --symbols (a function's name; a hex number is a sample address).
+	 * A filtered sample's entries, its callers' with it, are hidden;
+	 * the totals stay all the samples' unless percent_relative
+	 * (--percentage relative), as perf. */
+	const char *comms, *pids, *tids, *dsos, *symbols;
+	bool percent_relative;
+	/* --sort's text starts with "sym" and no -F: perf leaves the first
+	 * frame of a graph's first run out (the entry's own symbol) */
+	bool sort_sym_first;
 	bool perf_header; /* --stdio: perf's first header line */
 	bool quiet;       /* -q: the entries (and graphs) alone, no '#' lines */
 };
@@ -131,12 +142,19 @@ struct rs_entry {
 	/* bit t: node t on the bottleneck path, as the metric library marks
 	 * it for stat and report (metric_set_mark_bottleneck) */
 	uint64_t td_bn;
+	/* made by a sample the filters leave out (perf's he->filtered: the
+	 * first sample's, whatever later ones add) */
+	bool filtered;
 };
 
 struct rs_hist {
 	int ev; /* the event (pd_file.ev) */
 	const char *name;
 	uint64_t nr_samples, total_period;
+	/* the samples, and their period, whose entry no filter hides; with
+	 * --percentage relative nr_samples and total_period are these, and
+	 * graph_period all the samples' (perf's graphs show shares of it) */
+	uint64_t kept_samples, kept_period, graph_period;
 	struct rs_entry *e;
 	unsigned nr_e, cap_e;
 	/* --topdown: the group's members (the leader first), by name */
@@ -179,6 +197,10 @@ struct rs_report {
 	const struct hpm_pmu_model *model;
 	/* the variant of them (metric_variant_name), or NULL */
 	const char *td_variant;
+	/* perf's elided column of each key (by enum rs_key): its filter's one
+	 * entry ("# comm: tree" above the columns, the column left out of
+	 * the text), NULL for a shown column */
+	const char *elided[RS_MAX_KEYS];
 	char td_why[384];       /* why there is no Topdown, when there is none */
 	unsigned nr_td_damaged; /* entries whose group reads give level-1 shares outside
 	                         * 0-100 % or not adding up to 100 %: their td is NAN */

@@ -27,15 +27,9 @@
 #   default of 127).
 . "$top_srcdir/tests/lib.sh"
 R=$top_srcdir/tests/record
-command -v gcc >/dev/null 2>&1 || skip_all "gcc not installed"
-command -v perf >/dev/null 2>&1 || skip_all "perf not installed"
-T=$(mktemp -d)
-trap 'main_shell && rm -rf "$T" "$tap_out" "$tap_err"' EXIT
-cd "$T" || exit 1
-if ! "$HPMSTAT" record -q -e cpu-clock -o probe.data -- true 2>"$T/probe.err" ||
-	! perf record -q -e cpu-clock -o p-probe.data -- true 2>/dev/null; then
-	skip_all "cannot sample here: $(head -1 "$T/probe.err")"
-fi
+# gcc, perf, a scratch folder T (the current one), sampling on both sides
+. "$R/report-lib.sh"
+need_sampling
 gcc -O2 -fomit-frame-pointer -g -o nofp "$R/nofp.c" || exit 1
 gcc -O0 -g -fno-omit-frame-pointer -o tree "$R/tree.c" || exit 1
 gcc -O0 -g -fno-omit-frame-pointer -o recurse "$R/recurse.c" || exit 1
@@ -45,56 +39,6 @@ gcc -O0 -g -fno-omit-frame-pointer -o unwind "$R/unwind.c" -L. -lunwindt -Wl,-rp
 # attr FILE KEY: the value of KEY in perf evlist -v's line of the file's event
 attr() { perf evlist -v -i "$1" </dev/null 2>/dev/null | head -1 | tr ',' '\n' |
 	sed -n "s/^ *$2: //p"; }
-# body FILE: the report lines without comment lines and blanks
-# A sample or two of a loaded machine can land in a PLT. perf 6.1 leaves
-# libc.so.6's slots unnamed ("[.] @plt", sorted among its equals by that
-# empty name) and names the program's "_init" (it stretches the size-less
-# _init over the PLT after it, whose header and entries 6.3 and later name
-# .plt and NAME@plt); hpmstat names them as objdump and the newest perf do
-# ("[.] strtoul@plt", "[.] .plt"). PLT rows and frames, and perf's _init,
-# are left out of the comparison (tests/sym/sym.sh checks PLT names against
-# objdump's).
-body() { grep -v '^#' "$1" | grep -v '^$' | grep -v '@plt' | grep -v -E '(^|[] -])(_init|\.plt)[[:space:]]*$'; }
-# both_reports FILE ARGS...: perf's and hpmstat's report of FILE, their
-# bodies in r.perf and r.hpm (hpmstat's errors in r.err)
-both_reports() {
-	f=$1
-	shift
-	perf report -i "$f" --stdio --no-inline "$@" </dev/null 2>/dev/null | body /dev/stdin >r.perf
-	"$HPMSTAT" report -i "$f" "$@" </dev/null 2>r.err | body /dev/stdin >r.hpm
-}
-
-# compared RC LABEL: the point, with the reports' difference when it fails
-compared() {
-	ok "$1" "$2"
-	[ "$1" -eq 0 ] || diag "$(diff r.perf r.hpm | head -20)" "$(head -3 r.err)"
-}
-
-# same_report LABEL FILE ARGS...: hpmstat report and perf report (--stdio
-# --no-inline: hpmstat names no inlined frames) print the same lines
-same_report() {
-	label=$1
-	shift
-	both_reports "$@"
-	[ -s r.perf ] && cmp -s r.perf r.hpm
-	compared $? "$label: perf report's lines"
-}
-
-# same_entries LABEL FILE ARGS...: as same_report, for reports sorted by
-# Children, whose entries of equal Children perf orders by its rb-tree
-# (above): the lines as a set, and the order of those of 1 % and more
-same_entries() {
-	label=$1
-	shift
-	both_reports "$@"
-	sort r.perf >r.perf.set
-	sort r.hpm >r.hpm.set
-	awk '$1 + 0 >= 1' r.perf >r.perf.big
-	awk '$1 + 0 >= 1' r.hpm >r.hpm.big
-	[ -s r.perf ] && [ -s r.perf.big ] && cmp -s r.perf.set r.hpm.set && cmp -s r.perf.big r.hpm.big
-	compared $? "$label: perf report's lines (equal Children in any order)"
-}
-
 # --- record: the attrs are perf record's
 for cg in "fp" "dwarf" "dwarf,100" "dwarf,65528"; do
 	"$HPMSTAT" record -q -e cpu-clock --call-graph $cg -o h.data ./nofp 10 2>h.err

@@ -8,8 +8,12 @@
 # (-O2 -fomit-frame-pointer) by perf and by hpmstat report, chains through
 # a library met first above the leaf and an rbx-based CFA (tests/record/
 # unwind.c) as perf script unwinds them, and report's
-# --children, -n, -F, --percent-limit, --sort overhead, --stdio, -i -
-# against perf report on the same file (recursion: tests/record/recurse.c).
+# --children, -n, -F, --percent-limit, --sort overhead, --stdio, -i -,
+# --max-stack against perf report on the same file (recursion:
+# tests/record/recurse.c; a 200-frame chain: tests/record/deep.c).
+# filters.sh: report's --comms, --pid, --tid, --dsos, --symbols,
+# --percentage and --sort sym's graphs against perf report's lines and
+# header (tests/record/report-lib.sh: the comparisons both share).
 # upstream-report.sh: perf 6.12's base_report/test_basic.sh from the
 # linux-source-6.12 tarball with hpmstat as CMD_PERF, check by check
 # (skipped without the package).
@@ -21,9 +25,9 @@
 # --synth against perf's own files, --threads refused.
 TESTS += tests/record/record.sh tests/record/callgraph.sh tests/record/upstream-report.sh \
 	tests/record/table.sh tests/record/report-formats.sh tests/record/upstream-record.sh \
-	tests/record/targets.sh
+	tests/record/targets.sh tests/record/filters.sh
 EXTRA_DIST += tests/record/record.sh tests/record/split.c tests/record/tree.c \
-	tests/record/deep.c \
+	tests/record/deep.c tests/record/filters.sh tests/record/report-lib.sh \
 	tests/record/callgraph.sh tests/record/nofp.c tests/record/unwind.c \
 	tests/record/unwind-lib.c tests/record/upstream-report.sh \
 	tests/record/table.sh tests/record/recurse.c tests/record/report-formats.sh \

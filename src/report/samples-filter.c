@@ -1,0 +1,227 @@
+/* samples-filter.c: perf report's sample filters (samples-filter.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/samples-filter.h"
+#include "util/str.h"
+#include "util/xalloc.h"
+
+/* A set of strings, as perf's strlist: sorted, each once. */
+struct strset {
+	char **s;
+	unsigned n;
+	bool given; /* the option was given, even with no entry */
+};
+
+struct intset {
+	long *v;
+	unsigned n;
+	bool given;
+};
+
+struct rs_filter {
+	struct strset comm, dso, sym;
+	struct intset pid, tid;
+	uint64_t *addr; /* --symbols' hex entries: sample addresses */
+	unsigned nr_addr;
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool strset_has(const struct strset *l, const char *s)
+{
+	return l->n && bsearch(&s, l->s, l->n, sizeof(*l->s), cmp_str);
+}
+
+static void strset_add(struct strset *l, const char *s, size_t len)
+{
+	char *c = xstrndup(s, len);
+	if (strset_has(l, c)) {
+		free(c);
+		return;
+	}
+	l->s = xrealloc(l->s, (l->n + 1) * sizeof(*l->s));
+	l->s[l->n++] = c;
+	qsort(l->s, l->n, sizeof(*l->s), cmp_str);
+}
+
+static void strset_free(struct strset *l)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		free(l->s[i]);
+	free(l->s);
+}
+
+/* perf's strlist__parse_list: each piece before a comma (an empty one
+ * too), then the rest when it is not empty */
+static void strset_parse(struct strset *l, const char *s)
+{
+	if (!s)
+		return;
+	l->given = true;
+	const char *c;
+	while ((c = strchr(s, ',')) != NULL) {
+		strset_add(l, s, (size_t)(c - s));
+		s = c + 1;
+	}
+	if (*s)
+		strset_add(l, s, strlen(s));
+}
+
+/* perf's intlist__parse_list: numbers between commas, each read whole
+ * (an empty one is 0, as strtol reads it). -1 on anything else. */
+static int intset_parse(struct intset *l, const char *s)
+{
+	if (!s)
+		return 0;
+	l->given = true;
+	for (;;) {
+		char *end;
+		errno = 0;
+		long v = strtol(s, &end, 10);
+		if ((*end != ',' && *end) || errno)
+			return -1;
+		l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+		l->v[l->n++] = v;
+		if (!*end)
+			return 0;
+		s = end + 1;
+	}
+}
+
+static bool intset_has(const struct intset *l, long v)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		if (l->v[i] == v)
+			return true;
+	return false;
+}
+
+/* perf's setup_addrlist: a --symbols entry that strtoul reads whole as
+ * hex ("a", "0x401136", trailing blanks allowed) is a sample address,
+ * out of the names */
+static void split_addrs(struct rs_filter *f)
+{
+	unsigned kept = 0;
+	for (unsigned i = 0; i < f->sym.n; i++) {
+		const char *s = f->sym.s[i];
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(s, &end, 16);
+		while (end != s && (*end == ' ' || (*end >= '\t' && *end <= '\r')))
+			end++;
+		if (errno || end == s || *end) {
+			f->sym.s[kept++] = f->sym.s[i];
+			continue;
+		}
+		f->addr = xrealloc(f->addr, (f->nr_addr + 1) * sizeof(*f->addr));
+		f->addr[f->nr_addr++] = v;
+		free(f->sym.s[i]);
+	}
+	f->sym.n = kept;
+}
+
+void rs_filter_free(struct rs_filter *f)
+{
+	if (!f)
+		return;
+	strset_free(&f->comm);
+	strset_free(&f->dso);
+	strset_free(&f->sym);
+	free(f->pid.v);
+	free(f->tid.v);
+	free(f->addr);
+	free(f);
+}
+
+struct rs_filter *rs_filter_new(const struct rs_opts *o, int *rc, char *err, size_t errlen)
+{
+	*rc = 0;
+	if (!o->comms && !o->pids && !o->tids && !o->dsos && !o->symbols)
+		return NULL;
+	struct rs_filter *f = xcalloc(1, sizeof(*f));
+	strset_parse(&f->comm, o->comms);
+	strset_parse(&f->dso, o->dsos);
+	strset_parse(&f->sym, o->symbols);
+	split_addrs(f);
+	const char *bad = intset_parse(&f->pid, o->pids)   ? "--pid"
+	                  : intset_parse(&f->tid, o->tids) ? "--tid"
+	                                                   : NULL;
+	if (bad) {
+		str_seterr(err, errlen, "%s '%s': not a comma-separated list of numbers", bad,
+		           bad[2] == 'p' ? o->pids : o->tids);
+		rs_filter_free(f);
+		*rc = -1;
+		return NULL;
+	}
+	return f;
+}
+
+/* A map's short name: its file's base name ("[kernel.kallsyms]" as it is) */
+static const char *short_name(const char *dso)
+{
+	const char *b = strrchr(dso, '/');
+	return dso[0] != '[' && b ? b + 1 : dso;
+}
+
+bool rs_filter_out(const struct rs_filter *f, const char *comm, int pid, int tid, const char *dso,
+                   const char *sym, uint64_t ip)
+{
+	if ((f->comm.given && !strset_has(&f->comm, comm)) ||
+	    (f->pid.given && !intset_has(&f->pid, pid)) ||
+	    (f->tid.given && !intset_has(&f->tid, tid)))
+		return true;
+	bool mapped = strcmp(dso, "[unknown]") != 0;
+	if (f->dso.given &&
+	    (!mapped || !(strset_has(&f->dso, short_name(dso)) || strset_has(&f->dso, dso))))
+		return true;
+	if (!f->sym.given)
+		return false;
+	/* perf also looks the function's start up as "0x..." among the
+	 * names, which hold no hex number once the addresses are out */
+	if (sym && strset_has(&f->sym, sym))
+		return false;
+	for (unsigned i = 0; mapped && i < f->nr_addr; i++)
+		if (f->addr[i] == ip)
+			return false;
+	return true;
+}
+
+/* perf's __get_elide: a list of one entry names its column's value */
+static const char *single(const struct strset *l)
+{
+	return l->given && l->n == 1 ? l->s[0] : NULL;
+}
+
+void rs_filter_apply(const struct rs_filter *f, struct rs_report *rs)
+{
+	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
+		struct rs_hist *h = &rs->hist[hi];
+		unsigned n = 0;
+		for (unsigned i = 0; i < h->nr_e; i++) {
+			if (!h->e[i].filtered) {
+				h->e[n++] = h->e[i];
+				continue;
+			}
+			free(h->e[i].delta);
+			free(h->e[i].td);
+		}
+		h->nr_e = n;
+		if (rs->opts.percent_relative) {
+			h->graph_period = h->total_period;
+			h->nr_samples = h->kept_samples;
+			h->total_period = h->kept_period;
+		}
+	}
+	for (unsigned k = 0; k < rs->opts.nr_key; k++) {
+		enum rs_key key = rs->opts.key[k];
+		rs->elided[key] = key == RS_KEY_COMM  ? single(&f->comm)
+		                  : key == RS_KEY_DSO ? single(&f->dso)
+		                  : key == RS_KEY_SYM ? single(&f->sym)
+		                                      : NULL;
+	}
+}

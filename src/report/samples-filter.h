@@ -1,0 +1,38 @@
+/* samples-filter.h: perf report's sample filters for the report of a
+ * perf.data (samples.c): --comms, --pid, --tid, --dsos and --symbols.
+ *
+ * Owns: the lists as perf reads them (a set of strings split at commas;
+ * a --symbols entry that reads as a hex number is a sample address
+ * instead, as perf's setup_addrlist moves it), the test of one sample
+ * (perf's machine__resolve and thread__is_filtered), the removal of the
+ * entries filtered samples made, and the one-entry lists whose column perf
+ * leaves out of its text (sort__setup_elide).
+ */
+#ifndef HPM_REPORT_SAMPLES_FILTER_H
+#define HPM_REPORT_SAMPLES_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report/samples.h"
+
+struct rs_filter;
+
+/* The filters of o; NULL when o gives none, or on a bad list (-1 in *rc
+ * then, with one line in err). */
+struct rs_filter *rs_filter_new(const struct rs_opts *o, int *rc, char *err, size_t errlen);
+void rs_filter_free(struct rs_filter *f);
+
+/* Whether the filters leave out a sample of thread tid of process pid,
+ * whose command is comm, at ip in the file dso ("[unknown]": no map)
+ * and the function sym (NULL: unnamed). */
+bool rs_filter_out(const struct rs_filter *f, const char *comm, int pid, int tid, const char *dso,
+                   const char *sym, uint64_t ip);
+
+/* After the samples: drops the entries filtered samples made, the totals
+ * then the kept samples' with o's percent_relative, and sets rs->elided
+ * for the keys perf leaves out of its text. */
+void rs_filter_apply(const struct rs_filter *f, struct rs_report *rs);
+
+#endif

@@ -1,0 +1,96 @@
+#!/bin/sh
+# tests/record/filters.sh: perf report's filters, --comms (-c), --pid,
+# --tid, --dsos (-d), --symbols (-S) and --percentage, and perf's graphs
+# under --sort sym, judged by Debian's perf report on the same files:
+# - a file of three commands (sh -c './tree; ./nofp'): each filter keeps
+#   perf's entries and no other, the shares of all the samples (perf's
+#   default) or of the kept ones (--percentage relative, the graphs' still
+#   of all); a list of one value names it above the columns ("# comm:
+#   tree") and leaves its column out, as perf, unless that leaves none; a
+#   --symbols entry that reads as hex is a sample address (perf's
+#   setup_addrlist);
+# - --children: a filtered sample's callers' entries go with it; an
+#   unnamed sampled function has a Children entry of its address beside
+#   its own of its offset in the file, as perf's;
+# - --sort sym: perf leaves the first frame of a graph's first run (the
+#   entry's own function) out;
+# - --format folded keeps perf script --comms's samples;
+# - bad lists: one line, non-zero.
+. "$top_srcdir/tests/lib.sh"
+R=$top_srcdir/tests/record
+. "$R/report-lib.sh"
+need_sampling
+gcc -O2 -fomit-frame-pointer -g -o nofp "$R/nofp.c" || exit 1
+gcc -O0 -g -fno-omit-frame-pointer -o tree "$R/tree.c" || exit 1
+
+"$HPMSTAT" record -q -e cpu-clock:u -g -o m.data sh -c './tree 300; ./nofp 300' 2>/dev/null
+ok $? "record -g of sh -c './tree; ./nofp': exit 0"
+"$HPMSTAT" record -q -e cpu-clock:u -g -o t.data ./tree 500 2>/dev/null
+
+# --- each filter, perf's entries and lines
+same_report "--comms tree --no-children" m.data --comms tree --no-children
+same_report "--comms tree,nofp --no-children -g caller" m.data --comms tree,nofp --no-children -g caller
+same_report "-c sh --no-children" m.data -c sh --no-children
+both_reports m.data --comms nosuch --no-children
+[ ! -s r.perf ] && [ ! -s r.hpm ] && [ ! -s r.err ]
+compared $? "--comms nosuch: no entry, as perf"
+same_heads "--comms nosuch" m.data --comms nosuch --no-children
+same_report "--dsos tree --no-children" m.data --dsos tree --no-children
+same_entries "-d libc.so.6,tree (--children)" m.data -d libc.so.6,tree
+libc=$(perf script -i m.data --show-mmap-events </dev/null 2>/dev/null | grep -o '/[^ ]*/libc\.so\.6' | head -1)
+if [ -n "$libc" ]; then
+	same_report "--dsos $libc (the path) --no-children" m.data --dsos "$libc" --no-children
+else
+	skip "no libc.so.6 map in the file"
+fi
+same_report "--symbols leaf --no-children" m.data --symbols leaf --no-children
+same_report "-S leaf,main --no-children -g caller" m.data -S leaf,main --no-children -g caller
+same_report "--symbols leaf,a (a: the address 0xa) --no-children" m.data --symbols leaf,a --no-children
+# -G: the sample's own address, not its chain's
+ip=$(perf script -i t.data -G -F ip,sym </dev/null 2>/dev/null | awk '$2 == "leaf" { print $1; exit }')
+same_report "--symbols 0x$ip (a sample's address) --no-children" t.data --symbols "0x$ip" --no-children
+pid=$(perf script -i m.data -F comm,pid </dev/null 2>/dev/null | awk '$1 == "tree" { print $2; exit }')
+same_report "--pid $pid (tree's) --no-children" m.data --pid "$pid" --no-children
+same_report "--tid $pid,1 --no-children -n" m.data --tid "$pid,1" --no-children -n
+same_report "-c tree -d tree -S leaf: every column named, all shown" m.data -c tree -d tree -S leaf --no-children
+same_report "--comms tree --sort comm: the only column shown" m.data --comms tree --sort comm --no-children
+# --- the shares
+same_report "--comms tree --percentage relative --no-children" m.data --comms tree --percentage relative --no-children
+same_report "--dsos tree --percentage relative --no-children -g caller: the graph's shares of all" \
+	m.data --dsos tree --percentage relative --no-children -g caller
+same_report "--comms nofp --percentage absolute --no-children" m.data --comms nofp --percentage absolute --no-children
+# --- the header: the named columns, the samples counted
+same_heads "--comms tree --dsos tree" m.data --comms tree --dsos tree --no-children
+same_heads "--symbols leaf --percentage relative" m.data --symbols leaf --percentage relative --no-children
+same_heads "--comms tree,nofp" m.data --comms tree,nofp
+# --- --children: a filtered sample's callers go with it
+same_entries "--comms tree (--children)" m.data --comms tree
+same_entries "--symbols leaf --children -g caller,0" m.data --symbols leaf --children -g caller,0
+same_entries "--dsos tree --percentage relative (--children)" m.data --dsos tree --percentage relative
+# a stripped program: its sampled functions are unnamed
+strip -o tree-s tree || exit 1
+"$HPMSTAT" record -q -e cpu-clock:u -g -o s.data ./tree-s 300 2>/dev/null
+same_entries "stripped: an unnamed sampled function's address entry beside its own (--children)" \
+	s.data --comms tree-s
+# --- --sort sym: the graph without the entry's own first frame
+same_entries "--sort sym (--children)" t.data --sort sym
+same_report "--sort sym --no-children -g caller" t.data --sort sym --no-children -g caller
+same_report "--sort sym,dso --no-children" t.data --sort sym,dso --no-children
+# --- the folded stacks: perf script's samples of the command
+perf script -i m.data -c tree -F comm,ip,sym --no-inline </dev/null 2>/dev/null | awk '
+	function emit(  s, i) { s = comm; for (i = n - 1; i >= 0; i--) s = s ";" f[i]; print s; n = 0 }
+	/^[^ \t]/ { if (n) emit(); comm = $1; n = 0; next }
+	NF >= 2 { f[n++] = $2 }
+	NF == 0 { if (n) emit() }
+	END { if (n) emit() }' | grep -v '@plt' | sort | uniq -c | awk '{ print $2, $1 }' >r.perf
+"$HPMSTAT" report -i m.data --format folded --comms tree </dev/null 2>r.err | grep -v '@plt' | sort >r.hpm
+[ -s r.perf ] && cmp -s r.perf r.hpm
+compared $? "--format folded --comms tree: perf script --comms tree's chains"
+# --- bad values
+for a in "--pid abc" "--tid 1,x" "--percentage half"; do
+	"$HPMSTAT" report -i m.data $a >out 2>err
+	[ $? -ne 0 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ]
+	ok $? "$a: one line, non-zero ($(cat err))"
+done
+
+done_testing
