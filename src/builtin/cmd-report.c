@@ -393,17 +393,23 @@ static void note_samples_only(struct opts *o, int c, const char *short_name, con
 		o->samples_only = strncmp(w, "--", 2) == 0 ? long_name : short_name;
 }
 
-/* perf's filters, each a comma-separated list kept for the report; the
- * spelling given (the word before a value of its own, else the word that
- * holds it: -cVALUE, --comms=VALUE) names it in the run-file message */
-static int set_filter(struct opts *o, const char **field, const char *v, const char *short_name,
-                      const char *long_name)
+/* As note_samples_only, for an option with a value v: the word before a
+ * value of its own, else the word that holds it (-sVALUE, --sort=VALUE) */
+static void note_samples_only_arg(struct opts *o, const char *v, const char *short_name,
+                                  const char *long_name)
 {
-	*field = v;
 	const char *w =
 	    o->argv[optind - 1] == v && optind >= 2 ? o->argv[optind - 2] : o->argv[optind - 1];
 	if (!o->samples_only)
 		o->samples_only = strncmp(w, "--", 2) == 0 ? long_name : short_name;
+}
+
+/* perf's filters, each a comma-separated list kept for the report */
+static int set_filter(struct opts *o, const char **field, const char *v, const char *short_name,
+                      const char *long_name)
+{
+	*field = v;
+	note_samples_only_arg(o, v, short_name, long_name);
 	return 0;
 }
 
@@ -489,7 +495,7 @@ static int opt_sort(void *opts, const char *v)
 {
 	struct opts *o = opts;
 	o->sort = v;
-	o->samples_only = o->samples_only ? o->samples_only : "--sort";
+	note_samples_only_arg(o, v, "-s", "--sort");
 	return glued_long_option(o, 's');
 }
 
@@ -497,7 +503,7 @@ static int opt_fields(void *opts, const char *v)
 {
 	struct opts *o = opts;
 	o->fields = v;
-	o->samples_only = o->samples_only ? o->samples_only : "-F";
+	note_samples_only_arg(o, v, "-F", "--fields");
 	return glued_long_option(o, 'F');
 }
 
