@@ -74,6 +74,7 @@ struct opts {
 	bool max_stack_given;
 	/* perf's filters: --comms, --pid, --tid, --dsos, --symbols */
 	const char *comms, *pids, *tids, *dsos, *symbols;
+	const char *cpu_list;  /* -C */
 	bool percent_relative; /* --percentage relative */
 	bool topdown;
 	const char *pmu;
@@ -433,6 +434,11 @@ static int opt_pid(void *opts, const char *v)
 	return set_filter(opts, &((struct opts *)opts)->pids, v, "--pid", "--pid");
 }
 
+static int opt_cpu(void *opts, const char *v)
+{
+	return set_filter(opts, &((struct opts *)opts)->cpu_list, v, "-C", "--cpu");
+}
+
 static int opt_tid(void *opts, const char *v)
 {
 	return set_filter(opts, &((struct opts *)opts)->tids, v, "--tid", "--tid");
@@ -675,6 +681,9 @@ static const struct cli_opt report_options[] = {
     CLI_CALL("symbols", 'S', required_argument, opt_symbols, .argh = "SYM[,SYM...]",
              .help = "perf.data: only the samples in these functions (a hex number: at that "
                      "address)"),
+    CLI_CALL("cpu", 'C', required_argument, opt_cpu, .argh = "CPUS",
+             .help = "perf.data: only the samples taken on these CPUs (\"0-3,5\"), the others "
+                     "not counted"),
     CLI_CALL("percentage", 0, required_argument, opt_percentage, .argh = "HOW",
              .help = "perf.data: filtered shares of all samples (absolute, perf's default) "
                      "or of the kept ones (relative)"),
@@ -903,6 +912,7 @@ static int samples_report(const char *path, const struct opts *o)
 	ro.dsos = o->dsos;
 	ro.symbols = o->symbols;
 	ro.percent_relative = o->percent_relative;
+	ro.cpu_list = o->cpu_list;
 	ro.sort_sym_first = o->sort && !o->fields && strncmp(o->sort, "sym", 3) == 0;
 	ro.perf_header = o->stdio;
 	ro.quiet = o->quiet;

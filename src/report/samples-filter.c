@@ -1,9 +1,11 @@
 /* samples-filter.c: perf report's sample filters (samples-filter.h). */
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/samples-filter.h"
+#include "util/cpulist.h"
 #include "util/str.h"
 #include "util/xalloc.h"
 
@@ -25,7 +27,15 @@ struct rs_filter {
 	struct intset pid, tid;
 	uint64_t *addr; /* --symbols' hex entries: sample addresses */
 	unsigned nr_addr;
+	int *cpu; /* -C's, sorted; NULL: every CPU */
+	unsigned nr_cpu;
 };
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -135,13 +145,15 @@ void rs_filter_free(struct rs_filter *f)
 	free(f->pid.v);
 	free(f->tid.v);
 	free(f->addr);
+	free(f->cpu);
 	free(f);
 }
 
-struct rs_filter *rs_filter_new(const struct rs_opts *o, int *rc, char *err, size_t errlen)
+struct rs_filter *rs_filter_new(const struct rs_opts *o, const struct pd_file *file, int *rc,
+                                char *err, size_t errlen)
 {
 	*rc = 0;
-	if (!o->comms && !o->pids && !o->tids && !o->dsos && !o->symbols)
+	if (!o->comms && !o->pids && !o->tids && !o->dsos && !o->symbols && !o->cpu_list)
 		return NULL;
 	struct rs_filter *f = xcalloc(1, sizeof(*f));
 	strset_parse(&f->comm, o->comms);
@@ -151,14 +163,49 @@ struct rs_filter *rs_filter_new(const struct rs_opts *o, int *rc, char *err, siz
 	const char *bad = intset_parse(&f->pid, o->pids)   ? "--pid"
 	                  : intset_parse(&f->tid, o->tids) ? "--tid"
 	                                                   : NULL;
+	char why[160];
 	if (bad) {
 		str_seterr(err, errlen, "%s '%s': not a comma-separated list of numbers", bad,
 		           bad[2] == 'p' ? o->pids : o->tids);
-		rs_filter_free(f);
-		*rc = -1;
-		return NULL;
+		goto fail;
+	}
+	if (o->cpu_list) {
+		if (hpm_cpu_list_parse(o->cpu_list, &f->cpu, &f->nr_cpu, why, sizeof(why))) {
+			str_seterr(err, errlen, "-C: %s", why);
+			goto fail;
+		}
+		/* perf's perf_session__cpu_bitmap: CPUs the recording had, whose
+		 * samples carry theirs */
+		if (file->has_nrcpus && f->nr_cpu &&
+		    f->cpu[f->nr_cpu - 1] >= (int)file->nr_cpus_avail) {
+			str_seterr(err, errlen, "-C: CPU %d is not in the recording (it had %u CPUs)",
+			           f->cpu[f->nr_cpu - 1], file->nr_cpus_avail);
+			goto fail;
+		}
+		for (unsigned i = 0; i < file->nr_ev; i++)
+			if (!(file->ev[i].attr.sample_type & PERF_SAMPLE_CPU)) {
+				char name[64];
+				str_seterr(
+				    err, errlen,
+				    "-C: the samples of '%s' do not carry their CPU (perf record "
+				    "-a or --sample-cpu records it)",
+				    pd_event_name(file, i, name, sizeof(name)));
+				goto fail;
+			}
 	}
 	return f;
+fail:
+	rs_filter_free(f);
+	*rc = -1;
+	return NULL;
+}
+
+bool rs_filter_cpu_out(const struct rs_filter *f, uint32_t cpu)
+{
+	if (!f->cpu)
+		return false;
+	int c = (int)cpu;
+	return cpu > 65535 || !bsearch(&c, f->cpu, f->nr_cpu, sizeof(*f->cpu), cmp_int);
 }
 
 /* A map's short name: its file's base name ("[kernel.kallsyms]" as it is) */

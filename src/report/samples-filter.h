@@ -1,5 +1,5 @@
 /* samples-filter.h: perf report's sample filters for the report of a
- * perf.data (samples.c): --comms, --pid, --tid, --dsos and --symbols.
+ * perf.data (samples.c): --comms, --pid, --tid, --dsos, --symbols and -C.
  *
  * Owns: the lists as perf reads them (a set of strings split at commas;
  * a --symbols entry that reads as a hex number is a sample address
@@ -19,9 +19,11 @@
 
 struct rs_filter;
 
-/* The filters of o; NULL when o gives none, or on a bad list (-1 in *rc
- * then, with one line in err). */
-struct rs_filter *rs_filter_new(const struct rs_opts *o, int *rc, char *err, size_t errlen);
+/* The filters of o for the file f; NULL when o gives none, or on a bad
+ * list or a -C for a file whose samples have no CPU (-1 in *rc then, with
+ * one line in err). */
+struct rs_filter *rs_filter_new(const struct rs_opts *o, const struct pd_file *f, int *rc,
+                                char *err, size_t errlen);
 void rs_filter_free(struct rs_filter *f);
 
 /* Whether the filters leave out a sample of thread tid of process pid,
@@ -29,6 +31,10 @@ void rs_filter_free(struct rs_filter *f);
  * and the function sym (NULL: unnamed). */
 bool rs_filter_out(const struct rs_filter *f, const char *comm, int pid, int tid, const char *dso,
                    const char *sym, uint64_t ip);
+
+/* Whether -C leaves out a sample taken on cpu: it is then not counted
+ * at all. */
+bool rs_filter_cpu_out(const struct rs_filter *f, uint32_t cpu);
 
 /* After the samples: drops the entries filtered samples made, the totals
  * then the kept samples' with o's percent_relative, and sets rs->elided

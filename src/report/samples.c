@@ -817,6 +817,9 @@ static void sample(struct rs_report *rs, const struct pd_record *r)
 		return;
 	}
 	rs->nr_samples++;
+	/* perf's -C: another CPU's sample is not counted at all */
+	if (p->filter && rs_filter_cpu_out(p->filter, s->cpu))
+		return;
 	unsigned dso, sym;
 	bool known;
 	uint64_t addr;
@@ -995,7 +998,7 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 	if (!o->max_stack_given)
 		rs->opts.max_stack = RS_MAX_STACK;
 	int frc;
-	p->filter = rs_filter_new(o, &frc, err, errlen);
+	p->filter = rs_filter_new(o, &rs->file, &frc, err, errlen);
 	if (frc)
 		return -1;
 	/* the table the file's raw events are of: --pmu naming another would

@@ -96,6 +96,9 @@ struct rs_opts {
 	 * (--percentage relative), as perf. */
 	const char *comms, *pids, *tids, *dsos, *symbols;
 	bool percent_relative;
+	/* -C: only these CPUs' samples, the others not counted at all (perf's
+	 * cpu_bitmap); the file's samples must carry their CPU */
+	const char *cpu_list;
 	/* --sort's text starts with "sym" and no -F: perf leaves the first
 	 * frame of a graph's first run out (the entry's own symbol) */
 	bool sort_sym_first;

@@ -11,6 +11,7 @@ src_util_libutil_a_SOURCES = \
 	src/util/suggest.c src/util/suggest.h \
 	src/util/outfile.c src/util/outfile.h \
 	src/util/count.c src/util/count.h \
+	src/util/cpulist.c src/util/cpulist.h \
 	src/util/provenance.c src/util/provenance.h \
 	src/util/count-json.c src/util/count-json.h \
 	src/util/pager.c src/util/pager.h \

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/record/filters.sh: perf report's filters, --comms (-c), --pid,
-# --tid, --dsos (-d), --symbols (-S) and --percentage, and perf's graphs
+# --tid, --dsos (-d), --symbols (-S), -C and --percentage, and perf's graphs
 # under --sort sym, judged by Debian's perf report on the same files:
 # - a file of three commands (sh -c './tree; ./nofp'): each filter keeps
 #   perf's entries and no other, the shares of all the samples (perf's
@@ -9,6 +9,7 @@
 #   tree") and leaves its column out, as perf, unless that leaves none; a
 #   --symbols entry that reads as hex is a sample address (perf's
 #   setup_addrlist);
+# - -C (--cpu): the other CPUs' samples are not counted;
 # - --children: a filtered sample's callers' entries go with it; an
 #   unnamed sampled function has a Children entry of its address beside
 #   its own of its offset in the file, as perf's;
@@ -54,6 +55,13 @@ same_report "--pid $pid (tree's) --no-children" m.data --pid "$pid" --no-childre
 same_report "--tid $pid,1 --no-children -n" m.data --tid "$pid,1" --no-children -n
 same_report "-c tree -d tree -S leaf: every column named, all shown" m.data -c tree -d tree -S leaf --no-children
 same_report "--comms tree --sort comm: the only column shown" m.data --comms tree --sort comm --no-children
+# -C: another CPU's samples are not counted at all (the shares are of
+# the CPU's)
+cpu=$(perf script -i m.data -F cpu </dev/null 2>/dev/null | tr -d '[] ' | head -1 | sed 's/^0*\([0-9]\)/\1/')
+same_report "-C $cpu (the first sample's CPU) --no-children" m.data -C "$cpu" --no-children
+same_report "--cpu $cpu --comms tree --no-children -g caller" m.data --cpu "$cpu" --comms tree --no-children -g caller
+same_report "-C 0-$(($(getconf _NPROCESSORS_ONLN) - 1)) (every CPU) --no-children" m.data \
+	-C "0-$(($(getconf _NPROCESSORS_ONLN) - 1))" --no-children
 # --- the shares
 same_report "--comms tree --percentage relative --no-children" m.data --comms tree --percentage relative --no-children
 same_report "--dsos tree --percentage relative --no-children -g caller: the graph's shares of all" \
@@ -86,8 +94,13 @@ perf script -i m.data -c tree -F comm,ip,sym --no-inline </dev/null 2>/dev/null 
 "$HPMSTAT" report -i m.data --format folded --comms tree </dev/null 2>r.err | grep -v '@plt' | sort >r.hpm
 [ -s r.perf ] && cmp -s r.perf r.hpm
 compared $? "--format folded --comms tree: perf script --comms tree's chains"
-# --- bad values
-for a in "--pid abc" "--tid 1,x" "--percentage half"; do
+# --- bad values; -C of a file whose samples have no CPU (perf record
+# without -a), or of a CPU the recording did not have
+perf record -q -e cpu-clock -o nocpu.data ./tree 100 </dev/null >/dev/null 2>&1
+"$HPMSTAT" report -i nocpu.data -C 0 >out 2>err
+[ $? -ne 0 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ]
+ok $? "-C of a file without the samples' CPU: one line, non-zero ($(cat err))"
+for a in "--pid abc" "--tid 1,x" "--percentage half" "-C x" "-C 65535"; do
 	"$HPMSTAT" report -i m.data $a >out 2>err
 	[ $? -ne 0 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ]
 	ok $? "$a: one line, non-zero ($(cat err))"
