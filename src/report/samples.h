@@ -9,9 +9,10 @@
  * symbolizer (sym/sym.h), one histogram per event keyed by perf's sort
  * keys (comm, dso, sym, pid) and weighted by each sample's period, the
  * call trees of each entry in both orders, the folded stacks, and the
- * per-function count deltas of group reads with their Topdown; and its
- * renderers (samples-render.c): perf's text layout, CSV, JSON, Markdown,
- * HTML with an inline SVG flame graph, folded.
+ * per-function count deltas of group reads with their Topdown, the chains
+ * cut as perf's --max-stack cuts them and perf's filters (samples-filter.c);
+ * and its renderers (samples-render.c): perf's text layout, CSV, JSON,
+ * Markdown, HTML with an inline SVG flame graph, folded.
  *
  * Never prints, never exits: errors come back as one line in err; what
  * the reader skipped is in the file's notes (rs.file.note).
