@@ -405,43 +405,26 @@ static void note_samples_only_arg(struct opts *o, const char *v, const char *sho
 		o->samples_only = strncmp(w, "--", 2) == 0 ? long_name : short_name;
 }
 
-/* perf's filters, each a comma-separated list kept for the report */
-static int set_filter(struct opts *o, const char **field, const char *v, const char *short_name,
-                      const char *long_name)
+/* perf's filters, each a comma-separated list kept for the report; id
+ * indexes filters[] */
+enum { F_COMMS, F_PID, F_TID, F_DSOS, F_SYMBOLS, F_CPU };
+static const struct {
+	size_t field; /* the const char * in struct opts */
+	const char *short_name, *long_name;
+} filters[] = {
+    [F_COMMS] = {offsetof(struct opts, comms), "-c", "--comms"},
+    [F_PID] = {offsetof(struct opts, pids), "--pid", "--pid"},
+    [F_TID] = {offsetof(struct opts, tids), "--tid", "--tid"},
+    [F_DSOS] = {offsetof(struct opts, dsos), "-d", "--dsos"},
+    [F_SYMBOLS] = {offsetof(struct opts, symbols), "-S", "--symbols"},
+    [F_CPU] = {offsetof(struct opts, cpu_list), "-C", "--cpu"},
+};
+
+static int opt_filter(void *opts, int id, const char *v)
 {
-	*field = v;
-	note_samples_only_arg(o, v, short_name, long_name);
+	*(const char **)(void *)((char *)opts + filters[id].field) = v;
+	note_samples_only_arg(opts, v, filters[id].short_name, filters[id].long_name);
 	return 0;
-}
-
-static int opt_comms(void *opts, const char *v)
-{
-	return set_filter(opts, &((struct opts *)opts)->comms, v, "-c", "--comms");
-}
-
-static int opt_dsos(void *opts, const char *v)
-{
-	return set_filter(opts, &((struct opts *)opts)->dsos, v, "-d", "--dsos");
-}
-
-static int opt_symbols(void *opts, const char *v)
-{
-	return set_filter(opts, &((struct opts *)opts)->symbols, v, "-S", "--symbols");
-}
-
-static int opt_pid(void *opts, const char *v)
-{
-	return set_filter(opts, &((struct opts *)opts)->pids, v, "--pid", "--pid");
-}
-
-static int opt_cpu(void *opts, const char *v)
-{
-	return set_filter(opts, &((struct opts *)opts)->cpu_list, v, "-C", "--cpu");
-}
-
-static int opt_tid(void *opts, const char *v)
-{
-	return set_filter(opts, &((struct opts *)opts)->tids, v, "--tid", "--tid");
 }
 
 /* perf's --percentage: what the shares of a filtered report are of */
@@ -626,6 +609,11 @@ static int report_bad_option(void *opts, int c, char **argv, const struct option
 }
 
 #define RO struct opts
+#define FILTER_OPT(l, s, i, a, h)                                                                  \
+	{                                                                                          \
+		.name = l, .short_name = s, .has_arg = 1, .kind = CLI_OPT_CALL_ID, .id = i,        \
+		.call_id = opt_filter, .argh = a, .help = h                                        \
+	}
 static const struct cli_opt report_options[] = {
     CLI_CALL("format", 0, required_argument, opt_format, .argh = "FMT",
              .help = "text (default), csv, json, md or html; folded (perf.data: stacks for "
@@ -670,20 +658,18 @@ static const struct cli_opt report_options[] = {
     CLI_CALL("max-stack", 0, required_argument, opt_max_stack, .argh = "N",
              .help = "perf.data: keep N frames of each call chain (default 127): the innermost "
                      "in callee order, the outermost in caller order, as perf"),
-    CLI_CALL("comms", 'c', required_argument, opt_comms, .argh = "COMM[,COMM...]",
-             .help = "perf.data: only the samples of threads of these commands"),
-    CLI_CALL("pid", 0, required_argument, opt_pid, .argh = "PID[,PID...]",
-             .help = "perf.data: only the samples of these processes"),
-    CLI_CALL("tid", 0, required_argument, opt_tid, .argh = "TID[,TID...]",
-             .help = "perf.data: only the samples of these threads"),
-    CLI_CALL("dsos", 'd', required_argument, opt_dsos, .argh = "DSO[,DSO...]",
-             .help = "perf.data: only the samples in these files (name or path)"),
-    CLI_CALL("symbols", 'S', required_argument, opt_symbols, .argh = "SYM[,SYM...]",
-             .help = "perf.data: only the samples in these functions (a hex number: at that "
-                     "address)"),
-    CLI_CALL("cpu", 'C', required_argument, opt_cpu, .argh = "CPUS",
-             .help = "perf.data: only the samples taken on these CPUs (\"0-3,5\"), the others "
-                     "not counted"),
+    FILTER_OPT("comms", 'c', F_COMMS, "COMM[,COMM...]",
+               "perf.data: only the samples of threads of these commands"),
+    FILTER_OPT("pid", 0, F_PID, "PID[,PID...]", "perf.data: only the samples of these processes"),
+    FILTER_OPT("tid", 0, F_TID, "TID[,TID...]", "perf.data: only the samples of these threads"),
+    FILTER_OPT("dsos", 'd', F_DSOS, "DSO[,DSO...]",
+               "perf.data: only the samples in these files (name or path)"),
+    FILTER_OPT("symbols", 'S', F_SYMBOLS, "SYM[,SYM...]",
+               "perf.data: only the samples in these functions (a hex number: at that "
+               "address)"),
+    FILTER_OPT("cpu", 'C', F_CPU, "CPUS",
+               "perf.data: only the samples taken on these CPUs (\"0-3,5\"), the others not "
+               "counted"),
     CLI_CALL("percentage", 0, required_argument, opt_percentage, .argh = "HOW",
              .help = "perf.data: filtered shares of all samples (absolute, perf's default) "
                      "or of the kept ones (relative)"),
@@ -707,6 +693,7 @@ static const struct cli_opt report_options[] = {
     CLI_HELP("help", 'h', .help = "show this help"),
     {0},
 };
+#undef FILTER_OPT
 #undef RO
 
 /* Options and runs in any order, as users type them; "--" ends the
