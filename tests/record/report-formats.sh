@@ -15,6 +15,8 @@
 # The program is tests/record/tree.c (main -> a|b -> leaf).
 . "$top_srcdir/tests/lib.sh"
 R=$top_srcdir/tests/record
+# hpm_report: hpmstat report past LeakSanitizer's own failures
+. "$R/report-lib.sh"
 command -v gcc >/dev/null 2>&1 || skip_all "gcc not installed"
 command -v python3 >/dev/null 2>&1 || skip_all "python3 not installed"
 T=$(mktemp -d)
@@ -69,32 +71,11 @@ for r in out:
     print(" ".join(r))
 PY
 
-# report OUT ARGS...: hpmstat report ARGS into OUT, rc its status, its
-# standard error in rep.err. Under ASan, LeakSanitizer's own tracer can die
-# at exit ("Tracer caught signal 11: addr=0x90 ... LeakSanitizer has
-# encountered a fatal error", status 1, after the report is written): seen
-# in about one CI run of three, where it hits the same calls again and
-# again (four tries of six calls in a row, December 2026), not in the same
-# build run by hand. That is the tool's failure, not hpmstat's: such a call
-# is made once more without the leak check, and what this test checks (the
-# rows and the exit status) is checked on that run; the leak check of
-# report stays in every other test that runs it
-report() {
-	o=$1
-	shift
-	"$HPMSTAT" report "$@" </dev/null >"$o" 2>rep.err
-	rc=$?
-	if [ $rc -ne 0 ] && grep -q 'LeakSanitizer has encountered a fatal error' rep.err; then
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-			"$HPMSTAT" report "$@" </dev/null >"$o" 2>rep.err
-		rc=$?
-	fi
-}
 for mode in children no-children; do
-	report r.text -i g.data --$mode
+	hpm_report r.text -i g.data --$mode
 	python3 rows.py text r.text >t.rows
 	for f in csv json md html; do
-		report r.$f -i g.data --$mode --format $f
+		hpm_report r.$f -i g.data --$mode --format $f
 		python3 rows.py $f r.$f >f.rows 2>rows.err
 		[ $rc -eq 0 ] && [ -s t.rows ] && cmp -s t.rows f.rows
 		ok $? "--$mode --format $f: the text's rows ($(wc -l <t.rows) entries)"
@@ -112,7 +93,7 @@ done
 
 # perf report's Children and Self of the same file
 if command -v perf >/dev/null 2>&1; then
-	report r.csv -i g.data --format csv
+	hpm_report r.csv -i g.data --format csv
 	python3 rows.py csv r.csv | grep -v '@plt' | sort >h.rows
 	perf report -i g.data --stdio --children -g none --no-inline </dev/null 2>/dev/null >p.text
 	python3 rows.py text p.text | grep -v '@plt' | sort >p.rows
@@ -128,7 +109,7 @@ fi
 if command -v perf >/dev/null 2>&1; then
 	for mode in children no-children; do
 		perf report -i g.data -q --stdio --no-inline --$mode </dev/null 2>/dev/null | grep -v '@plt' >p.q
-		report h.q.all -i g.data -q --$mode
+		hpm_report h.q.all -i g.data -q --$mode
 		grep -v '@plt' h.q.all >h.q
 		[ $rc -eq 0 ] && [ -s p.q ] && cmp -s p.q h.q
 		ok $? "-q --$mode: perf report -q's lines"

@@ -77,3 +77,25 @@ same_heads() {
 	[ -s r.perf ] && cmp -s r.perf r.hpm
 	compared $? "$label: perf report's header lines"
 }
+
+# hpm_report OUT ARGS...: hpmstat report ARGS into OUT, rc its status, its
+# standard error in rep.err. Under ASan, LeakSanitizer's own tracer can die
+# at exit ("Tracer caught signal 11: addr=0x90 ... LeakSanitizer has
+# encountered a fatal error", status 1, after the report is written): seen
+# in about one CI run of three, where it hits the same calls again and
+# again (four tries of six calls in a row, December 2026), not in the same
+# build run by hand. That is the tool's failure, not hpmstat's: such a call
+# is made once more without the leak check, and what the test checks (the
+# output and the exit status) is checked on that run; the leak check of
+# report stays in every other call
+hpm_report() {
+	o=$1
+	shift
+	"$HPMSTAT" report "$@" </dev/null >"$o" 2>rep.err
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q 'LeakSanitizer has encountered a fatal error' rep.err; then
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+			"$HPMSTAT" report "$@" </dev/null >"$o" 2>rep.err
+		rc=$?
+	fi
+}
