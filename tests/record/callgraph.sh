@@ -278,7 +278,8 @@ ok $? "dwarf,65528: a chain of 200 frames of down() unwound whole ($deepest)"
 # about as long as the cut, and in one loaded CI run (distcheck, December
 # 2026) one such sample was unwound two or more frames longer by perf's
 # libunwind than by libdw, which only a cut near its length shows (cause
-# not found; 30 runs here, loaded and not, gave the same chains)
+# not found; 7 recordings here, loaded and not, each cut 4 ways, and two
+# runs of this test under load gave the same chains)
 for ms in "" 150; do
 	perf_folded deep.data ${ms:+--max-stack $ms} | grep ';spin ' | sort >r.perf
 	"$HPMSTAT" report -i deep.data --format folded ${ms:+--max-stack $ms} </dev/null 2>r.err |
