@@ -96,10 +96,17 @@ perf script -i m.data -c tree -F comm,ip,sym --no-inline </dev/null 2>/dev/null 
 compared $? "--format folded --comms tree: perf script --comms tree's chains"
 # --- bad values; -C of a file whose samples have no CPU (perf record
 # without -a), or of a CPU the recording did not have
+# (the refusal is the last line: a note on the file may come before it,
+# as "feature 11 (cmdline) is malformed" did once in CI, not seen again)
 perf record -q -e cpu-clock -o nocpu.data ./tree 100 </dev/null >/dev/null 2>&1
 "$HPMSTAT" report -i nocpu.data -C 0 >out 2>err
-[ $? -ne 0 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ]
-ok $? "-C of a file without the samples' CPU: one line, non-zero ($(cat err))"
+rc=$?
+[ $rc -ne 0 ] && [ ! -s out ] && [ "$(grep -c -e '-C:' err)" -eq 1 ] &&
+	tail -1 err | grep -q "^hpmstat report: -C: the samples of 'cpu-clock' do not carry their CPU"
+rc=$?
+ok $rc "-C of a file without the samples' CPU: refused, non-zero ($(tail -1 err))"
+[ $rc -eq 0 ] && [ "$(wc -l <err)" -eq 1 ] ||
+	diag "$(cat err)" "$(perf report -i nocpu.data --header-only </dev/null 2>&1 | grep -E 'cmdline|perf version')"
 for a in "--pid abc" "--tid 1,x" "--percentage half" "-C x" "-C 65535"; do
 	"$HPMSTAT" report -i m.data $a >out 2>err
 	[ $? -ne 0 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ]
