@@ -31,19 +31,16 @@ ok $? "record -g of sh -c './tree; ./nofp': exit 0"
 # --- each filter, perf's entries and lines
 same_report "--comms tree --no-children" m.data --comms tree --no-children
 same_report "--comms tree,nofp --no-children -g caller" m.data --comms tree,nofp --no-children -g caller
-same_report "-c sh --no-children" m.data -c sh --no-children
+same_report "-c nofp --no-children" m.data -c nofp --no-children
 both_reports m.data --comms nosuch --no-children
 [ ! -s r.perf ] && [ ! -s r.hpm ] && [ ! -s r.err ]
 compared $? "--comms nosuch: no entry, as perf"
 same_heads "--comms nosuch" m.data --comms nosuch --no-children
 same_report "--dsos tree --no-children" m.data --dsos tree --no-children
 same_entries "-d libc.so.6,tree (--children)" m.data -d libc.so.6,tree
-libc=$(perf script -i m.data --show-mmap-events </dev/null 2>/dev/null | grep -o '/[^ ]*/libc\.so\.6' | head -1)
-if [ -n "$libc" ]; then
-	same_report "--dsos $libc (the path) --no-children" m.data --dsos "$libc" --no-children
-else
-	skip "no libc.so.6 map in the file"
-fi
+# the program's path, as its map has it (a library's samples are too few
+# to be sure of one)
+same_report "--dsos $T/tree (the path) --no-children" m.data --dsos "$T/tree" --no-children
 same_report "--symbols leaf --no-children" m.data --symbols leaf --no-children
 same_report "-S leaf,main --no-children -g caller" m.data -S leaf,main --no-children -g caller
 same_report "--symbols leaf,a (a: the address 0xa) --no-children" m.data --symbols leaf,a --no-children
@@ -78,8 +75,10 @@ same_entries "--dsos tree --percentage relative (--children)" m.data --dsos tree
 # a stripped program: its sampled functions are unnamed
 strip -o tree-s tree || exit 1
 "$HPMSTAT" record -q -e cpu-clock:u -g -o s.data ./tree-s 300 2>/dev/null
+# (the program's own samples: a sample in libc's PLT is unnamed in perf
+# 6.1, NAME@plt in hpmstat, and body leaves those lines out)
 same_entries "stripped: an unnamed sampled function's address entry beside its own (--children)" \
-	s.data --comms tree-s
+	s.data --comms tree-s --dsos tree-s
 # --- --sort sym: the graph without the entry's own first frame
 same_entries "--sort sym (--children)" t.data --sort sym
 same_report "--sort sym --no-children -g caller" t.data --sort sym --no-children -g caller
