@@ -31,12 +31,6 @@ struct rs_filter {
 	unsigned nr_cpu;
 };
 
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -178,7 +172,8 @@ struct rs_filter *rs_filter_new(const struct rs_opts *o, const struct pd_file *f
 		 * samples carry theirs */
 		if (file->has_nrcpus && f->nr_cpu &&
 		    f->cpu[f->nr_cpu - 1] >= (int)file->nr_cpus_avail) {
-			str_seterr(err, errlen, "-C: CPU %d is not in the recording (it had %u CPUs)",
+			str_seterr(err, errlen,
+			           "-C: CPU %d is not in the recording (it had %u CPUs)",
 			           f->cpu[f->nr_cpu - 1], file->nr_cpus_avail);
 			goto fail;
 		}
@@ -204,8 +199,7 @@ bool rs_filter_cpu_out(const struct rs_filter *f, uint32_t cpu)
 {
 	if (!f->cpu)
 		return false;
-	int c = (int)cpu;
-	return cpu > 65535 || !bsearch(&c, f->cpu, f->nr_cpu, sizeof(*f->cpu), cmp_int);
+	return cpu > 65535 || !hpm_cpu_list_has(f->cpu, f->nr_cpu, (int)cpu);
 }
 
 /* A map's short name: its file's base name ("[kernel.kallsyms]" as it is) */

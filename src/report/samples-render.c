@@ -195,6 +195,13 @@ static unsigned children(const struct rs_report *rs, unsigned n, uint64_t total,
 	return nr;
 }
 
+/* Whether n's shown children c[0..nr) go on its run of frames: one child
+ * with all of n's period (perf's callchain node goes on to it) */
+static bool one_run(const struct rs_report *rs, unsigned n, const unsigned *c, unsigned nr)
+{
+	return nr == 1 && rs->node[c[0]].period == rs->node[n].period;
+}
+
 /* perf's graph: a chain of single children as a column of names, a
  * branch as "|--P%--name" lines (the last " --P%--name"), P of total,
  * the branches under the threshold of min_base left out. */
@@ -203,7 +210,7 @@ static void graph(const struct rs_report *rs, unsigned n, uint64_t total, uint64
 {
 	unsigned *c;
 	unsigned nr = children(rs, n, min_base, &c);
-	if (nr == 1 && rs->node[c[0]].period == rs->node[n].period) {
+	if (one_run(rs, n, c, nr)) {
 		fprintf(out, "%s%s\n", indent, rs_str(rs, rs->node[c[0]].frame));
 		graph(rs, c[0], total, min_base, indent, out);
 		free(c);
@@ -252,27 +259,22 @@ static void entry_graph(const struct rs_report *rs, const struct rs_hist *h,
 		free(c);
 		return; /* perf shows no graph when no branch passes the threshold */
 	}
-	unsigned top = root; /* the node whose children the graph draws */
 	/* perf's callchain__fprintf_graph: a single first run of frames is
 	 * a column under "---"; with --sort sym... (and no -F) without its
 	 * first frame, the entry's own symbol ("displayed twice" otherwise) */
-	if (nr == 1 && rs->node[c[0]].period == rs->node[root].period) {
+	unsigned top = root; /* the node whose children the graph draws */
+	if (rs->opts.sort_sym_first && one_run(rs, top, c, nr)) {
 		top = c[0];
-		if (rs->opts.sort_sym_first) {
-			free(c);
-			nr = children(rs, top, min_base, &c);
-		}
-		if (!rs->opts.sort_sym_first ||
-		    (nr == 1 && rs->node[c[0]].period == rs->node[top].period)) {
-			top = rs->opts.sort_sym_first ? c[0] : top;
-			fputs("            |\n", out);
-			fprintf(out, "            ---%s\n", rs_str(rs, rs->node[top].frame));
-			graph(rs, top, total, min_base, "               ", out);
-			top = 0;
-		}
+		free(c);
+		nr = children(rs, top, min_base, &c);
 	}
-	if (top)
+	if (one_run(rs, top, c, nr)) {
+		fputs("            |\n", out);
+		fprintf(out, "            ---%s\n", rs_str(rs, rs->node[c[0]].frame));
+		graph(rs, c[0], total, min_base, "               ", out);
+	} else {
 		graph(rs, top, total, min_base, "            ", out);
+	}
 	free(c);
 	fputc('\n', out);
 }

@@ -100,3 +100,8 @@ fail:
 	free(v);
 	return -EINVAL;
 }
+
+bool hpm_cpu_list_has(const int *cpus, unsigned nr, int cpu)
+{
+	return nr && bsearch(&cpu, cpus, nr, sizeof(*cpus), cmp_int);
+}
