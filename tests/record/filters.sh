@@ -54,8 +54,8 @@ same_report "-c tree -d tree -S leaf: every column named, all shown" m.data -c t
 same_report "--comms tree --sort comm: the only column shown" m.data --comms tree --sort comm --no-children
 # -C: another CPU's samples are not counted at all (the shares are of
 # the CPU's)
-cpu=$(perf script -i m.data -F cpu </dev/null 2>/dev/null | tr -d '[] ' | head -1 | sed 's/^0*\([0-9]\)/\1/')
-same_report "-C $cpu (the first sample's CPU) --no-children" m.data -C "$cpu" --no-children
+cpu=$(perf script -i m.data -F comm,cpu </dev/null 2>/dev/null | awk '$1 == "tree" { gsub(/[][]/, "", $2); print $2 + 0; exit }')
+same_report "-C $cpu (a CPU of tree's) --no-children" m.data -C "$cpu" --no-children
 same_report "--cpu $cpu --comms tree --no-children -g caller" m.data --cpu "$cpu" --comms tree --no-children -g caller
 same_report "-C 0-$(($(getconf _NPROCESSORS_ONLN) - 1)) (every CPU) --no-children" m.data \
 	-C "0-$(($(getconf _NPROCESSORS_ONLN) - 1))" --no-children
@@ -70,7 +70,7 @@ same_heads "--symbols leaf --percentage relative" m.data --symbols leaf --percen
 same_heads "--comms tree,nofp" m.data --comms tree,nofp
 # --- --children: a filtered sample's callers go with it
 same_entries "--comms tree (--children)" m.data --comms tree
-same_entries "--symbols leaf --children -g caller,0" m.data --symbols leaf --children -g caller,0
+same_entries "--symbols leaf --comms tree --children -g caller,0" m.data --symbols leaf --comms tree --children -g caller,0
 same_entries "--dsos tree --percentage relative (--children)" m.data --dsos tree --percentage relative
 # a stripped program: its sampled functions are unnamed
 strip -o tree-s tree || exit 1
