@@ -669,10 +669,12 @@ static void describe_rows(struct perf_inst *s, const struct hpm_target *t, bool 
 
 /* What open and dry_run start from: the caller's cfg or a default one,
  * the PMU of the model events and the filter of the rows this back end
- * takes. */
+ * takes. The PMU found here (5 KB) is on the heap, and only when looked
+ * for: on the stack, zeroed at each open, it was two pages that `stat -e
+ * task-clock -- true` faulted in for nothing (issue 30). */
 struct open_start {
 	struct hpm_perf_cfg dflt, *cfg;
-	struct hpm_pmu pmu_buf;
+	struct hpm_pmu *pmu_found; /* begin_cfg's caller frees it */
 	const struct hpm_pmu *pmu;
 	struct takes_ctx tc;
 };
@@ -693,29 +695,25 @@ static int begin_cfg(struct open_start *st, void *vcfg, const struct hpm_evlist 
 	cfg->note[0] = '\0';
 	cfg->nr_opened = 0;
 	if (!st->pmu && any_model_event(list, rows, nr_rows)) {
-		if ((rc = hpm_pmu_detect(&st->pmu_buf, err, errlen)))
+		st->pmu_found = xcalloc(1, sizeof(*st->pmu_found));
+		if ((rc = hpm_pmu_detect(st->pmu_found, err, errlen)))
 			return rc;
-		st->pmu = &st->pmu_buf;
+		st->pmu = st->pmu_found;
 	}
 	st->tc = (struct takes_ctx){st->pmu, cfg->leave_model};
 	return 0;
 }
 
-/* One open of the target; -EAGAIN with the reason in err when BPF was
- * wanted and cannot count (nothing is left open then). */
-static int perf_open_target(struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows,
-                            const struct hpm_target *t, void *vcfg, struct hpm_backend_inst **out,
-                            char *err, size_t errlen)
+/* perf_open_target once st is begun */
+static int open_started(struct open_start *st, struct hpm_evlist *list, const unsigned *rows,
+                        unsigned nr_rows, const struct hpm_target *t, void *vcfg,
+                        struct hpm_backend_inst **out, char *err, size_t errlen)
 {
-	struct open_start st = {0};
 	int rc;
-
-	if ((rc = begin_cfg(&st, vcfg, list, rows, nr_rows, err, errlen)))
-		return rc;
 
 	struct perf_inst *s = xcalloc(1, sizeof(*s));
 	if (hpm_backend_inst_init(&s->base, &hpm_backend_perf, list, rows, nr_rows, takes,
-	                          &st.tc)) {
+	                          &st->tc)) {
 		free(s);
 		snprintf(err, errlen, "perf: already open on this event list");
 		return -EBUSY;
@@ -725,7 +723,7 @@ static int perf_open_target(struct hpm_evlist *list, const unsigned *rows, unsig
 		s->ev[k].cgroup_fd = -1;
 
 	bool task = false, bpf = perf_bpf_tasks(t);
-	if ((rc = make_attrs(s, st.pmu, st.cfg, t, err, errlen)) ||
+	if ((rc = make_attrs(s, st->pmu, st->cfg, t, err, errlen)) ||
 	    (rc = place_rows(s, t, &task, err, errlen)) ||
 	    (rc = open_places(s, t, task, err, errlen)))
 		goto fail;
@@ -739,13 +737,27 @@ static int perf_open_target(struct hpm_evlist *list, const unsigned *rows, unsig
 		s->cfg->bpf_active = s->tc != NULL;
 
 	describe_rows(s, t, task, bpf);
-	st.cfg->nr_opened = s->base.nr_rows;
+	st->cfg->nr_opened = s->base.nr_rows;
 	*out = &s->base;
 	return 0;
 
 fail:
 	perf_inst_free(s);
 	return rc < 0 ? rc : -EINVAL;
+}
+
+/* One open of the target; -EAGAIN with the reason in err when BPF was
+ * wanted and cannot count (nothing is left open then). */
+static int perf_open_target(struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows,
+                            const struct hpm_target *t, void *vcfg, struct hpm_backend_inst **out,
+                            char *err, size_t errlen)
+{
+	struct open_start st = {0};
+	int rc = begin_cfg(&st, vcfg, list, rows, nr_rows, err, errlen);
+	if (!rc)
+		rc = open_started(&st, list, rows, nr_rows, t, vcfg, out, err, errlen);
+	free(st.pmu_found);
+	return rc;
 }
 
 static int for_leaders(struct perf_inst *s, unsigned long req, const char *what, char *err,
@@ -899,14 +911,12 @@ static void perf_close(struct hpm_backend_inst *b)
 		perf_inst_free(s);
 }
 
-static int perf_dry_run(const struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows,
-                        const struct hpm_target *t, void *vcfg, FILE *out, char *err, size_t errlen)
+/* perf_dry_run once st is begun */
+static int dry_run_started(struct open_start *st, const struct hpm_evlist *list,
+                           const unsigned *rows, unsigned nr_rows, const struct hpm_target *t,
+                           FILE *out, char *err, size_t errlen)
 {
-	struct open_start st = {0};
 	int rc;
-
-	if ((rc = begin_cfg(&st, vcfg, list, rows, nr_rows, err, errlen)))
-		return rc;
 	if (t && cpu_target(t)) {
 		int *cpus;
 		unsigned n;
@@ -915,11 +925,11 @@ static int perf_dry_run(const struct hpm_evlist *list, const unsigned *rows, uns
 		free(cpus);
 	}
 	unsigned *mine;
-	unsigned nr = hpm_evlist_select(list, rows, nr_rows, takes, &st.tc, &mine);
+	unsigned nr = hpm_evlist_select(list, rows, nr_rows, takes, &st->tc, &mine);
 	for (unsigned k = 0; k < nr; k++) {
 		const struct hpm_evsel *ev = &list->ev[mine[k]];
 		struct hpm_perf_event pe;
-		rc = hpm_perf_event_attr(ev, st.pmu, &pe, err, errlen);
+		rc = hpm_perf_event_attr(ev, st->pmu, &pe, err, errlen);
 		if (rc == -ENODEV && pe.absent) {
 			fprintf(out, "%s: not supported: %s\n", ev->name ? ev->name : label(ev),
 			        err);
@@ -929,9 +939,9 @@ static int perf_dry_run(const struct hpm_evlist *list, const unsigned *rows, uns
 			free(mine);
 			return rc;
 		}
-		set_warning(st.cfg, &pe);
-		set_note(st.cfg, &pe, ev, st.pmu);
-		st.cfg->nr_opened++;
+		set_warning(st->cfg, &pe);
+		set_note(st->cfg, &pe, ev, st->pmu);
+		st->cfg->nr_opened++;
 		fprintf(out,
 		        "%s: perf_event_attr type=%u config=0x%llx config1=0x%llx config2=0x%llx "
 		        "exclude_user=%d exclude_kernel=%d exclude_hv=%d exclude_host=%d "
@@ -946,6 +956,17 @@ static int perf_dry_run(const struct hpm_evlist *list, const unsigned *rows, uns
 	}
 	free(mine);
 	return 0;
+}
+
+static int perf_dry_run(const struct hpm_evlist *list, const unsigned *rows, unsigned nr_rows,
+                        const struct hpm_target *t, void *vcfg, FILE *out, char *err, size_t errlen)
+{
+	struct open_start st = {0};
+	int rc = begin_cfg(&st, vcfg, list, rows, nr_rows, err, errlen);
+	if (!rc)
+		rc = dry_run_started(&st, list, rows, nr_rows, t, out, err, errlen);
+	free(st.pmu_found);
+	return rc;
 }
 
 const struct hpm_backend hpm_backend_perf = {
