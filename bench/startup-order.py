@@ -183,7 +183,7 @@ ENTRY = re.compile(r"^\t\t(\S+)\((\S+)\) /\* (\d+) (\d+) \*/$")
 def kind_of(name):
     """The index in DATA_KINDS of a section name, or None."""
     for k, (prefixes, _, _) in enumerate(DATA_KINDS):
-        if name.startswith(prefixes) and not (k == 2 and name.startswith(".data.rel.ro")):
+        if name.startswith(prefixes):  # .data.rel.ro before .data
             return k
     return None
 
@@ -195,12 +195,15 @@ def libc_merged(key):
 
 def lackey(traced, args, log):
     """The data addresses TRACED loads and stores for args, in order."""
-    with open(os.devnull, "w") as null:
-        p = subprocess.run(["valgrind", "--tool=lackey", "--trace-mem=yes",
+    try:
+        with open(os.devnull, "w") as null:
+            subprocess.run(["valgrind", "--tool=lackey", "--trace-mem=yes",
                             "--log-file=" + log, traced] + args,
                            stdin=subprocess.DEVNULL, stdout=null, stderr=null)
-    if p.returncode == 127 or not os.path.exists(log):
-        sys.exit("startup-order: valgrind did not run %s (apt-get install valgrind)" % traced)
+    except FileNotFoundError:
+        sys.exit("startup-order: no valgrind to trace the data with (apt-get install valgrind)")
+    if not os.path.exists(log):
+        sys.exit("startup-order: valgrind did not run %s" % traced)
     access = re.compile(r"^ [LSM] ([0-9a-f]+),")
     with open(log) as f:
         for line in f:
@@ -215,14 +218,18 @@ def faults(program, args, tmp):
     system calls' arguments, the vDSO's set-up, which valgrind leaves
     out). Nothing where perf cannot record them."""
     data = os.path.join(tmp, "faults.data")
-    with open(os.devnull, "w") as null:
-        p = subprocess.run(["perf", "record", "-q", "-e", "page-faults", "-c", "1", "-d", "-i",
-                            "-o", data, "--", program] + args,
-                           stdin=subprocess.DEVNULL, stdout=null, stderr=null)
-        if p.returncode != 0:
-            return []
-        p = subprocess.run(["perf", "script", "-i", data, "-F", "addr"],
-                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=null, text=True)
+    try:
+        with open(os.devnull, "w") as null:
+            p = subprocess.run(["perf", "record", "-q", "-e", "page-faults", "-c", "1", "-d",
+                                "-i", "-o", data, "--", program] + args,
+                               stdin=subprocess.DEVNULL, stdout=null, stderr=null)
+            if p.returncode != 0:
+                return []
+            p = subprocess.run(["perf", "script", "-i", data, "-F", "addr"],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=null,
+                               text=True)
+    except FileNotFoundError:
+        return []
     return [int(w, 16) for w in p.stdout.split() if re.fullmatch(r"[0-9a-f]+", w)]
 
 
