@@ -355,10 +355,11 @@ static int wrap(struct outfile *of, int fd, const char *name, bool own)
 	if (!of->f)
 		return -ENOMEM;
 	of->name = xstrdup(name);
-	/* stderr is unbuffered; a line at a time keeps its order with the
-	 * messages written to it directly */
+	/* unbuffered, as stderr itself: its order with the messages written
+	 * to it directly is kept, and each print is one write(2) (a line
+	 * buffer splits even one fwrite of a whole report at each newline) */
 	if (fd == STDERR_FILENO)
-		setvbuf(of->f, NULL, _IOLBF, 0);
+		setvbuf(of->f, NULL, _IONBF, 0);
 	return 0;
 }
 

@@ -49,6 +49,19 @@ strace -f -e trace=open,openat -o "$dir/host.st" "$H" stat --dry-run -e task-clo
 n=$(opens "$dir/host.st" /cpuinfo)
 [ "$n" = 1 ]; ok $? "stat -e task-clock,cycles opens /proc/cpuinfo once ($n)"
 
+# the report reaches standard error in one write (util/outfile.c leaves
+# that stream unbuffered, stat/print.c composes the report first): not a
+# write a line, and all of perf's lines in it; with -I, one an interval
+strace -f -e trace=write -o "$dir/out.st" "$H" stat -e task-clock -- true 2>"$dir/out.txt"
+n=$(grep -c '^[0-9]*  *write(2,' "$dir/out.st")
+[ "$n" = 1 ] && grep -q 'Performance counter stats for' "$dir/out.txt" &&
+	grep -q 'seconds time elapsed' "$dir/out.txt" && grep -q 'seconds sys' "$dir/out.txt"
+ok $? "stat's report on standard error is one write ($n)"
+strace -f -e trace=write -o "$dir/iv.st" "$H" stat -e task-clock -I 100 -- sleep 0.35 2>"$dir/iv.txt"
+n=$(grep -c '^[0-9]*  *write(2,' "$dir/iv.st") r=$(grep -c 'task-clock' "$dir/iv.txt")
+[ "$r" -ge 3 ] && [ "$n" = "$r" ]
+ok $? "... and with -I 100 one write an interval ($n writes, $r rows)"
+
 k="$dir/kmh"
 mkdir -p "$k/sys/bus/event_source/devices/cpu/format" "$k/proc"
 echo 4 >"$k/sys/bus/event_source/devices/cpu/type"
