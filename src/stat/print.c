@@ -291,33 +291,31 @@ void stat_print(const struct stat_config *cfg, const struct stat_result *res)
 	stat_shadow_index_build(res, &ix);
 	with_ix.shadow = &ix;
 	res = &with_ix;
+	const struct stat_print_format *f = cfg->format == STAT_FORMAT_CSV    ? &stat_print_csv
+	                                    : cfg->format == STAT_FORMAT_JSON ? &stat_print_json
+	                                                                      : &stat_print_std;
 	/* The report is composed in memory and handed to cfg->out in one
 	 * piece: standard error is unbuffered, and the std report is a dozen
 	 * prints, each its own write(2) there (issue 30: ten system calls a
 	 * run); one piece also keeps another writer's lines out of its middle.
-	 * Without the memory, straight to cfg->out. */
+	 * Without the memory (or when it ran out on the way), straight to
+	 * cfg->out. */
 	char *text = NULL;
 	size_t text_len = 0;
-	struct stat_config to_memory = *cfg;
+	bool composed = false;
 	FILE *mem = open_memstream(&text, &text_len);
-	if (mem)
-		to_memory.out = mem;
-	switch (cfg->format) {
-	case STAT_FORMAT_CSV:
-		display(&stat_print_csv, &to_memory, res);
-		break;
-	case STAT_FORMAT_JSON:
-		display(&stat_print_json, &to_memory, res);
-		break;
-	default:
-		display(&stat_print_std, &to_memory, res);
-		break;
-	}
 	if (mem) {
-		if (fclose(mem) == 0 && text_len)
+		struct stat_config to_memory = *cfg;
+		to_memory.out = mem;
+		display(f, &to_memory, res);
+		composed = !ferror(mem);
+		composed = fclose(mem) == 0 && composed;
+		if (composed && text_len)
 			fwrite(text, 1, text_len, cfg->out);
 		free(text);
 	}
+	if (!composed)
+		display(f, cfg, res);
 	stat_shadow_index_free(&ix);
 	stat_aggr_view_free(view);
 }
