@@ -89,8 +89,9 @@ perf script -i m.data -c tree -F comm,ip,sym --no-inline </dev/null 2>/dev/null 
 	/^[^ \t]/ { if (n) emit(); comm = $1; n = 0; next }
 	NF >= 2 { f[n++] = $2 }
 	NF == 0 { if (n) emit() }
-	END { if (n) emit() }' | grep -v '@plt' | sort | uniq -c | awk '{ print $2, $1 }' >r.perf
-"$HPMSTAT" report -i m.data --format folded --comms tree </dev/null 2>r.err | grep -v '@plt' | sort >r.hpm
+	END { if (n) emit() }' | sort | uniq -c | awk '{ print $2, $1 }' | no_plt_chains >r.perf
+"$HPMSTAT" report -i m.data --format folded --comms tree </dev/null 2>r.err | no_plt_chains |
+	sort >r.hpm
 [ -s r.perf ] && cmp -s r.perf r.hpm
 compared $? "--format folded --comms tree: perf script --comms tree's chains"
 # --- bad values; -C of a file whose samples have no CPU (perf record

@@ -26,6 +26,11 @@ need_sampling() {
 # are left out of the comparison (tests/sym/sym.sh checks PLT names against
 # objdump's).
 body() { grep -v '^#' "$1" | grep -v '^$' | grep -v '@plt' | grep -v -E '(^|[] -])(_init|\.plt)[[:space:]]*$'; }
+# no_plt_chains: the folded chains on standard input ("comm;f1;f2 N")
+# without those through a PLT frame, for the reason body gives (one sample
+# in libc.so.6's PLT at a program's start: perf 6.1's
+# "__pthread_tunables_init;@plt", hpmstat's "...;__tunable_get_val@plt")
+no_plt_chains() { grep -v -E '@plt[ ;]|;(_init|\.plt)[ ;]'; }
 # both_reports FILE ARGS...: perf's and hpmstat's report of FILE, their
 # bodies in r.perf and r.hpm (hpmstat's errors in r.err)
 both_reports() {
@@ -36,9 +41,15 @@ both_reports() {
 }
 
 # compared RC LABEL: the point, with the reports' difference when it fails
+# (and their sizes, and perf's errors where the caller kept them in
+# r.perf.err: an empty side says so, and an error of diff's own is a
+# diagnostic too, not a line that hides the others from CI's summary)
 compared() {
 	ok "$1" "$2"
-	[ "$1" -eq 0 ] || diag "$(diff r.perf r.hpm | head -20)" "$(head -3 r.err)"
+	[ "$1" -eq 0 ] ||
+		diag "lines: perf $(wc -l <r.perf 2>&1), hpmstat $(wc -l <r.hpm 2>&1)" \
+			"$(diff r.perf r.hpm 2>&1 | head -20)" "$(head -3 r.err 2>&1)" \
+			"$(sed 's/^/perf: /' r.perf.err 2>/dev/null | head -3)"
 }
 
 # same_report LABEL FILE ARGS...: hpmstat report and perf report (--stdio
