@@ -43,13 +43,16 @@ both_reports() {
 # compared RC LABEL: the point, with the reports' difference when it fails
 # (and their sizes, and perf's errors where the caller kept them in
 # r.perf.err: an empty side says so, and an error of diff's own is a
-# diagnostic too, not a line that hides the others from CI's summary)
+# diagnostic too, not a line that hides the others from CI's summary).
+# r.perf.err is this comparison's only: removed here, so that a later
+# comparison whose perf side keeps no errors does not show these
 compared() {
 	ok "$1" "$2"
 	[ "$1" -eq 0 ] ||
 		diag "lines: perf $(wc -l <r.perf 2>&1), hpmstat $(wc -l <r.hpm 2>&1)" \
 			"$(diff r.perf r.hpm 2>&1 | head -20)" "$(head -3 r.err 2>&1)" \
 			"$(sed 's/^/perf: /' r.perf.err 2>/dev/null | head -3)"
+	rm -f r.perf.err
 }
 
 # same_report LABEL FILE ARGS...: hpmstat report and perf report (--stdio
