@@ -68,6 +68,8 @@ struct opts {
 	const char *sort;
 	enum rs_graph graph;
 	enum rs_graph_value graph_value; /* -g percent|period|count */
+	enum rs_graph_mode graph_mode;   /* -g graph|fractal|flat|folded */
+	unsigned graph_limit;            /* -g's print limit (0: none) */
 	bool inverted;                   /* -G: caller order, after every -g */
 	int order;                       /* -g's: 1 caller, 0 callee, -1 none given */
 	unsigned max_stack;              /* --max-stack, when max_stack_given */
@@ -182,8 +184,8 @@ static int emu_table(void *ctx, struct hpm_syms *syms, const char *dso, char *er
 
 /* perf's -g words (its parse_callchain_report_opt), each also as any
  * prefix of itself, as perf takes them; with numbers (the threshold, then
- * the print limit), comma-separated. The ones hpmstat draws: graph and
- * none, caller and callee, function, percent, period and count. */
+ * the print limit), comma-separated. hpmstat draws all but the keys other
+ * than function (address, srcline) and branch. */
 static const char *const graph_words[] = {"graph",   "flat",     "fractal", "folded",  "caller",
                                           "callee",  "function", "address", "srcline", "branch",
                                           "percent", "period",   "count",   "none",    NULL};
@@ -266,24 +268,38 @@ static int opt_graph(void *opts, const char *spec)
 			o->graph_value = RS_VALUE_PERIOD;
 		} else if (w && strcmp(w, "count") == 0) {
 			o->graph_value = RS_VALUE_COUNT;
-		} else if (w && (strcmp(w, "graph") == 0 || strcmp(w, "function") == 0)) {
-			/* hpmstat's only drawing and key */
+		} else if (w && strcmp(w, "graph") == 0) {
+			o->graph_mode = RS_MODE_GRAPH;
+		} else if (w && strcmp(w, "fractal") == 0) {
+			o->graph_mode = RS_MODE_FRACTAL;
+		} else if (w && strcmp(w, "flat") == 0) {
+			o->graph_mode = RS_MODE_FLAT;
+		} else if (w && strcmp(w, "folded") == 0) {
+			o->graph_mode = RS_MODE_FOLDED;
+		} else if (w && strcmp(w, "function") == 0) {
+			/* hpmstat's only key */
 		} else if (w) {
 			return cli_usage_error(
-			    "-g '%s': %s is not drawn here (graph, caller or callee, a "
-			    "threshold, percent, period or count; or none)",
+			    "-g '%s': frames keyed by %s are not drawn here (the "
+			    "function's only)",
 			    spec, w);
-		} else if (graph_number(tok, &v) && numbers++ == 0) {
+		} else if (graph_number(tok, &v) && numbers == 0) {
 			if (!(v >= 0 && v <= 100))
 				return cli_usage_error(
 				    "-g '%s': the threshold is a percentage from 0 to 100", spec);
 			o->graph_min = v;
 			o->graph_min_given = true;
+			numbers++;
+		} else if (graph_number(tok, &v)) {
+			/* perf's print limit, the number after the threshold */
+			if (!(v >= 0 && v <= UINT_MAX && v == (double)(unsigned)v))
+				return cli_usage_error(
+				    "-g '%s': the print limit is a whole number of branches", spec);
+			o->graph_limit = (unsigned)v;
 		} else {
-			return cli_usage_error("-g '%s': %s", spec,
-			                       numbers > 1
-			                           ? "a print limit is not drawn here"
-			                           : "not perf's graph,THRESHOLD,caller|callee");
+			return cli_usage_error("-g '%s': not perf's "
+			                       "TYPE,THRESHOLD,LIMIT,caller|callee,function,VALUE",
+			                       spec);
 		}
 	}
 	o->samples_only = o->samples_only ? o->samples_only : "-g";
@@ -636,8 +652,9 @@ static const struct cli_opt report_options[] = {
              .help = "perf.data: comm,dso,sym (default), pid; perf's overhead, sample, period "
                      "fields allowed"),
     CLI_CALL(NULL, 'g', optional_argument, opt_graph, .argh = "SPEC", .is_word = graph_spec,
-             .help = "perf.data: call graphs, perf's graph,THRESHOLD,caller|callee,"
-                     "percent|period|count or none (-g alone: graph,0.5,caller; without -g: "
+             .help = "perf.data: call graphs, perf's graph|fractal|flat|folded,THRESHOLD,"
+                     "LIMIT,caller|callee,function,percent|period|count or none (-g alone: "
+                     "graph,0.5,caller; without -g: "
                      "callee when samples have them, caller with --children, as perf)"),
     CLI_CALL("call-graph", 0, optional_argument, opt_graph, .argh = "SPEC", .is_word = graph_spec,
              .help = "perf.data: -g's long name"),
@@ -872,6 +889,8 @@ static int samples_report(const char *path, const struct opts *o)
 {
 	struct rs_opts ro = {.graph = o->graph,
 	                     .graph_value = o->graph_value,
+	                     .graph_mode = o->graph_mode,
+	                     .graph_limit = o->graph_limit,
 	                     .topdown = o->topdown,
 	                     .pmu = o->pmu,
 	                     .topdown_variant = o->topdown_variant,

@@ -13,6 +13,7 @@
 #include "arch/model.h"
 #include "report/cells.h"
 #include "registry/models.h"
+#include "report/samples-graph.h"
 #include "report/samples.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
@@ -65,9 +66,9 @@ static int entry_cmp(const void *a, const void *b)
 		case RS_KEY_DSO: {
 			/* perf's _sort__dso_cmp: an entry no map holds
 			 * ([unknown]) after every named one */
-			const char *dx = dso_name(sort_rs, x->dso), *dy = dso_name(sort_rs, y->dso);
-			bool ux = strcmp(dx, "[unknown]") == 0, uy = strcmp(dy, "[unknown]") == 0;
-			c = ux != uy ? (ux ? 1 : -1) : strcmp(dx, dy);
+			bool ux = rs_unmapped(sort_rs, x->dso), uy = rs_unmapped(sort_rs, y->dso);
+			c = ux != uy ? (ux ? 1 : -1)
+			             : strcmp(dso_name(sort_rs, x->dso), dso_name(sort_rs, y->dso));
 			break;
 		}
 		case RS_KEY_SYM:
@@ -151,132 +152,6 @@ static const char *key_cell(const struct rs_report *rs, const struct rs_entry *e
 		return buf;
 	}
 	return "";
-}
-
-/* ------------------------------------------------------- call graphs */
-
-/* perf's order of a node's children: by period; equal ones in the order
- * of its merge tree, which is by DSO then function start (or address),
- * descending (the DSO by first appearance: perf's by its allocation) */
-static int node_cmp(const void *a, const void *b)
-{
-	const struct rs_cnode *x = &sort_rs->node[*(const unsigned *)a];
-	const struct rs_cnode *y = &sort_rs->node[*(const unsigned *)b];
-	if (x->period != y->period)
-		return x->period > y->period ? -1 : 1;
-	if (x->dso != y->dso)
-		return x->dso > y->dso ? -1 : 1;
-	return (x->key < y->key) - (x->key > y->key);
-}
-
-/* The children of n worth showing (perf's graph threshold: 0.5 % of the
- * event's period, the kept samples' with --percentage relative), by
- * period. */
-static unsigned children(const struct rs_report *rs, unsigned n, uint64_t total, unsigned **out)
-{
-	unsigned nr = 0, cap = 0;
-	unsigned *c = NULL;
-	for (unsigned k = rs->node[n].child; k; k = rs->node[k].next) {
-		/* perf: min_hit = (u64)(total period x 0.5 / 100), or the
-		 * threshold given, 0 (every branch) included */
-		double min = rs->opts.graph_min_given ? rs->opts.graph_min : 0.5;
-		if (rs->node[k].period < (uint64_t)((double)total * (min / 100)))
-			continue;
-		if (nr == cap) {
-			cap = cap ? 2 * cap : 8;
-			c = xrealloc(c, cap * sizeof(*c));
-		}
-		c[nr++] = k;
-	}
-	sort_rs = rs;
-	if (nr > 1)
-		qsort(c, nr, sizeof(*c), node_cmp);
-	*out = c;
-	return nr;
-}
-
-/* Whether n's shown children c[0..nr) go on its run of frames: one child
- * with all of n's period (perf's callchain node goes on to it) */
-static bool one_run(const struct rs_report *rs, unsigned n, const unsigned *c, unsigned nr)
-{
-	return nr == 1 && rs->node[c[0]].period == rs->node[n].period;
-}
-
-/* perf's graph: a chain of single children as a column of names, a
- * branch as "|--P%--name" lines (the last " --P%--name"), P of total,
- * the branches under the threshold of min_base left out. */
-static void graph(const struct rs_report *rs, unsigned n, uint64_t total, uint64_t min_base,
-                  const char *indent, FILE *out)
-{
-	unsigned *c;
-	unsigned nr = children(rs, n, min_base, &c);
-	if (one_run(rs, n, c, nr)) {
-		fprintf(out, "%s%s\n", indent, rs_str(rs, rs->node[c[0]].frame));
-		graph(rs, c[0], total, min_base, indent, out);
-		free(c);
-		return;
-	}
-	for (unsigned i = 0; i < nr; i++) {
-		bool last = i + 1 == nr;
-		char p[32];
-		/* perf's callchain_node__fprintf_value */
-		if (rs->opts.graph_value == RS_VALUE_PERIOD)
-			snprintf(p, sizeof(p), "%llu", (unsigned long long)rs->node[c[i]].period);
-		else if (rs->opts.graph_value == RS_VALUE_COUNT)
-			snprintf(p, sizeof(p), "%llu", (unsigned long long)rs->node[c[i]].samples);
-		else
-			snprintf(p, sizeof(p), "%.2f%%", pct(rs->node[c[i]].period, total));
-		fprintf(out, "%s|          \n", indent);
-		fprintf(out, "%s%s--%s--%s\n", indent, last ? " " : "|", p,
-		        rs_str(rs, rs->node[c[i]].frame));
-		/* perf's margin: a column of '|' or ' ', then 10 spaces,
-		 * whatever the percentage's width */
-		size_t il = strlen(indent);
-		char *sub = xmalloc(il + 12);
-		memcpy(sub, indent, il);
-		sub[il] = last ? ' ' : '|';
-		memset(sub + il + 1, ' ', 10);
-		sub[il + 11] = '\0';
-		graph(rs, c[i], total, min_base, sub, out);
-		free(sub);
-	}
-	free(c);
-}
-
-/* An entry's graph: its branches' shares of all the samples, even where
- * the entries' are of the kept ones (perf's --percentage relative) */
-static void entry_graph(const struct rs_report *rs, const struct rs_hist *h,
-                        const struct rs_entry *e, FILE *out)
-{
-	unsigned root = rs->opts.graph == RS_GRAPH_CALLER ? e->caller : e->callee;
-	if (!root)
-		return;
-	uint64_t total = h->graph_period ? h->graph_period : h->total_period;
-	uint64_t min_base = h->total_period;
-	unsigned *c;
-	unsigned nr = children(rs, root, min_base, &c);
-	if (!nr) {
-		free(c);
-		return; /* perf shows no graph when no branch passes the threshold */
-	}
-	/* perf's callchain__fprintf_graph: a single first run of frames is
-	 * a column under "---"; with --sort sym... (and no -F) without its
-	 * first frame, the entry's own symbol ("displayed twice" otherwise) */
-	unsigned top = root; /* the node whose children the graph draws */
-	if (rs->opts.sort_sym_first && one_run(rs, top, c, nr)) {
-		top = c[0];
-		free(c);
-		nr = children(rs, top, min_base, &c);
-	}
-	if (one_run(rs, top, c, nr)) {
-		fputs("            |\n", out);
-		fprintf(out, "            ---%s\n", rs_str(rs, rs->node[c[0]].frame));
-		graph(rs, c[0], total, min_base, "               ", out);
-	} else {
-		graph(rs, top, total, min_base, "            ", out);
-	}
-	free(c);
-	fputc('\n', out);
 }
 
 /* -------------------------------------------------------------- text */
@@ -509,7 +384,7 @@ static void text(const struct rs_report *rs, FILE *out)
 			}
 			fputc('\n', out);
 			if (rs->opts.graph == RS_GRAPH_CALLEE || rs->opts.graph == RS_GRAPH_CALLER)
-				entry_graph(rs, h, e, out);
+				rs_entry_graph(rs, h, e, out);
 		}
 		free(ix);
 		fputs("\n\n", out);
@@ -582,7 +457,7 @@ static json_t *tree_json(const struct rs_report *rs, unsigned n, uint64_t total,
 	if (depth > 256)
 		return a;
 	unsigned *c;
-	unsigned nr = children(rs, n, total, &c);
+	unsigned nr = rs_graph_children(rs, n, total, &c);
 	for (unsigned i = 0; i < nr; i++) {
 		json_t *o = json_object();
 		json_object_set_new(o, "frame", json_string(rs_str(rs, rs->node[c[i]].frame)));

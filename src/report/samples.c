@@ -207,6 +207,8 @@ struct priv {
 	/* frames of the current sample, scratch */
 	struct frame *frames;
 	bool *frame_kernel;
+	bool *frame_level; /* --children: each frame's entry's level, scratch */
+	size_t cap_level;
 	size_t cap_frames;
 	/* frames[0] is the sampled function's own frame (--max-stack may
 	 * have left it out of the chain) */
@@ -744,6 +746,21 @@ static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, 
 		 * entry by the address where the entry has the file offset
 		 * (two entries, unless the two are one) */
 		size_t from = p->self_framed && p->frames[0].known ? 1 : 0;
+		/* perf's level of a cumulative entry no map holds: that of the
+		 * last frame before it that a map holds, in the order perf
+		 * walks the chain (callee or caller: its addr_location carries
+		 * over, fill_callchain_info), the sample's before any */
+		if (n > p->cap_level) {
+			p->cap_level = n;
+			p->frame_level = xrealloc(p->frame_level, n * sizeof(bool));
+		}
+		bool level = k->kernel;
+		for (size_t s = 0; s < n; s++) {
+			size_t i = rs->opts.caller_chains ? n - 1 - s : s;
+			if (!rs_unmapped(rs, p->frames[i].dso))
+				level = p->frame_kernel[i];
+			p->frame_level[i] = level;
+		}
 		for (size_t i = from; i < n; i++) {
 			struct ekey ck = *k;
 			ck.dso = p->frames[i].dso;
@@ -759,11 +776,7 @@ static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, 
 				ck.sym = intern(rs, b);
 				ck.addr = p->frames[i].ip;
 			}
-			/* perf's cumulative entry of an address no map holds keeps
-			 * the sample's level */
-			ck.kernel = strcmp(rs_str(rs, ck.dso), "[unknown]") == 0
-			                ? k->kernel
-			                : p->frame_kernel[i];
+			ck.kernel = p->frame_level[i];
 			mask_key(rs, &ck);
 			unsigned c = (unsigned)(entry_of(rs, hi, &ck) - h->e);
 			size_t j = 0;
@@ -1158,6 +1171,7 @@ void rs_free(struct rs_report *rs)
 		hpm_u64map_free(&p->prev_of_id);
 		free(p->frames);
 		free(p->frame_kernel);
+		free(p->frame_level);
 		free(p->buf);
 		free(p);
 	}

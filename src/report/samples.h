@@ -11,8 +11,9 @@
  * call trees of each entry in both orders, the folded stacks, and the
  * per-function count deltas of group reads with their Topdown, the chains
  * cut as perf's --max-stack cuts them and perf's filters (samples-filter.c);
- * and its renderers (samples-render.c): perf's text layout, CSV, JSON,
- * Markdown, HTML with an inline SVG flame graph, folded.
+ * and its renderers (samples-render.c): perf's text layout (its call
+ * graphs: samples-graph.c), CSV, JSON, Markdown, HTML with an inline SVG
+ * flame graph, folded.
  *
  * Never prints, never exits: errors come back as one line in err; what
  * the reader skipped is in the file's notes (rs.file.note).
@@ -23,6 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "perfdata/reader.h"
 
@@ -37,6 +39,10 @@ enum rs_key { RS_KEY_COMM, RS_KEY_DSO, RS_KEY_SYM, RS_KEY_PID };
 enum rs_graph { RS_GRAPH_NONE, RS_GRAPH_CALLEE, RS_GRAPH_CALLER, RS_GRAPH_OFF };
 /* what a graph branch shows (perf's -g percent|period|count) */
 enum rs_graph_value { RS_VALUE_PERCENT, RS_VALUE_PERIOD, RS_VALUE_COUNT };
+/* how the text draws it (perf's print types, -g graph|fractal|flat|folded):
+ * a tree of shares of all the samples; a tree of shares of the parent's
+ * callees; each chain that samples end at as a column; each as one line */
+enum rs_graph_mode { RS_MODE_GRAPH, RS_MODE_FRACTAL, RS_MODE_FLAT, RS_MODE_FOLDED };
 
 enum rs_format { RS_TEXT, RS_CSV, RS_JSON, RS_MD, RS_HTML, RS_FOLDED };
 
@@ -48,6 +54,9 @@ struct rs_opts {
 	unsigned nr_key; /* 0: comm,dso,sym as perf report */
 	enum rs_graph graph;
 	enum rs_graph_value graph_value;
+	enum rs_graph_mode graph_mode;
+	unsigned
+	    graph_limit; /* perf's print limit: the branches or chains shown of each (0: all) */
 	bool topdown;
 	bool folded;     /* build the folded stacks (--format folded, html) */
 	const char *pmu; /* --topdown with this model's formulas (--pmu) */
@@ -227,6 +236,14 @@ void rs_free(struct rs_report *rs);
 static inline const char *rs_str(const struct rs_report *rs, unsigned id)
 {
 	return rs->str[id];
+}
+
+/* Whether the interned DSO is that of an address no map holds
+ * ("[unknown]": perf's map and DSO are NULL, below every DSO where perf
+ * compares pointers, after every one where it compares names). */
+static inline bool rs_unmapped(const struct rs_report *rs, unsigned dso)
+{
+	return strcmp(rs_str(rs, dso), "[unknown]") == 0;
 }
 
 int rs_render(const struct rs_report *rs, enum rs_format f, FILE *out);

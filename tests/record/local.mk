@@ -21,14 +21,19 @@
 # text's Children and Self, row for row, and perf report's numbers.
 # upstream-record.sh: perf 6.12's record.sh from the same tarball, hpmstat
 # as perf record and perf report, thloop.c as its `perf test -w thloop`.
+# chains.sh: report's -g graph, fractal, flat and folded, the print
+# limit, perf's order of equal branches and --children's level of
+# unmapped frames, on files of chains made by hand (tests/record/chains.py)
+# and on a recording, against perf report.
 # targets.sh: what record.sh needs: --per-thread, -p PID -- CMD, -B and
 # --synth against perf's own files, --threads refused.
 TESTS += tests/record/record.sh tests/record/callgraph.sh tests/record/upstream-report.sh \
 	tests/record/table.sh tests/record/report-formats.sh tests/record/upstream-record.sh \
-	tests/record/targets.sh tests/record/filters.sh
+	tests/record/targets.sh tests/record/filters.sh tests/record/chains.sh
 EXTRA_DIST += tests/record/record.sh tests/record/split.c tests/record/tree.c \
 	tests/record/deep.c tests/record/filters.sh tests/record/report-lib.sh \
 	tests/record/callgraph.sh tests/record/nofp.c tests/record/unwind.c \
 	tests/record/unwind-lib.c tests/record/upstream-report.sh \
 	tests/record/table.sh tests/record/recurse.c tests/record/report-formats.sh \
-	tests/record/upstream-record.sh tests/record/thloop.c tests/record/targets.sh
+	tests/record/upstream-record.sh tests/record/thloop.c tests/record/targets.sh \
+	tests/record/chains.sh tests/record/chains.py
