@@ -183,20 +183,40 @@ static int emu_table(void *ctx, struct hpm_syms *syms, const char *dso, char *er
 }
 
 /* perf's -g words (its parse_callchain_report_opt), each also as any
- * prefix of itself, as perf takes them; with numbers (the threshold, then
- * the print limit), comma-separated. hpmstat draws all but the keys other
- * than function (address, srcline) and branch. */
-static const char *const graph_words[] = {"graph",   "flat",     "fractal", "folded",  "caller",
-                                          "callee",  "function", "address", "srcline", "branch",
-                                          "percent", "period",   "count",   "none",    NULL};
+ * prefix of itself, as perf takes them, in its order of trying; with
+ * numbers (the threshold, then the print limit), comma-separated. hpmstat
+ * draws all but the keys other than function (address, srcline) and
+ * branch. */
+enum graph_word_kind { GW_MODE, GW_ORDER, GW_KEY, GW_REFUSED, GW_VALUE, GW_NONE };
+static const struct graph_word {
+	const char *word;
+	enum graph_word_kind kind;
+	int value; /* the mode, order (RS_GRAPH_*) or value */
+} graph_words[] = {
+    {"graph", GW_MODE, RS_MODE_GRAPH},
+    {"flat", GW_MODE, RS_MODE_FLAT},
+    {"fractal", GW_MODE, RS_MODE_FRACTAL},
+    {"folded", GW_MODE, RS_MODE_FOLDED},
+    {"caller", GW_ORDER, RS_GRAPH_CALLER},
+    {"callee", GW_ORDER, RS_GRAPH_CALLEE},
+    {"function", GW_KEY, 0},
+    {"address", GW_REFUSED, 0},
+    {"srcline", GW_REFUSED, 0},
+    {"branch", GW_REFUSED, 0},
+    {"percent", GW_VALUE, RS_VALUE_PERCENT},
+    {"period", GW_VALUE, RS_VALUE_PERIOD},
+    {"count", GW_VALUE, RS_VALUE_COUNT},
+    {"none", GW_NONE, 0},
+    {NULL, GW_NONE, 0},
+};
 
 /* perf's word that tok begins (its first in perf's order of trying), or
  * NULL. */
-static const char *graph_word(const char *tok)
+static const struct graph_word *graph_word(const char *tok)
 {
-	for (const char *const *w = graph_words; *w; w++)
-		if (*tok && strncmp(*w, tok, strlen(tok)) == 0)
-			return *w;
+	for (const struct graph_word *w = graph_words; w->word; w++)
+		if (*tok && strncmp(w->word, tok, strlen(tok)) == 0)
+			return w;
 	return NULL;
 }
 
@@ -251,38 +271,25 @@ static int opt_graph(void *opts, const char *spec)
 	if (o->graph == RS_GRAPH_OFF)
 		o->graph = RS_GRAPH_NONE;
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const char *w = graph_word(tok);
+		const struct graph_word *w = graph_word(tok);
 		double v;
-		if (w && strcmp(w, "none") == 0) {
+		if (w && w->kind == GW_NONE) {
 			o->graph = RS_GRAPH_OFF;
 			break;
-		} else if (w && strcmp(w, "caller") == 0) {
-			o->graph = RS_GRAPH_CALLER;
-			o->order = 1;
-		} else if (w && strcmp(w, "callee") == 0) {
-			o->graph = RS_GRAPH_CALLEE;
-			o->order = 0;
-		} else if (w && strcmp(w, "percent") == 0) {
-			o->graph_value = RS_VALUE_PERCENT;
-		} else if (w && strcmp(w, "period") == 0) {
-			o->graph_value = RS_VALUE_PERIOD;
-		} else if (w && strcmp(w, "count") == 0) {
-			o->graph_value = RS_VALUE_COUNT;
-		} else if (w && strcmp(w, "graph") == 0) {
-			o->graph_mode = RS_MODE_GRAPH;
-		} else if (w && strcmp(w, "fractal") == 0) {
-			o->graph_mode = RS_MODE_FRACTAL;
-		} else if (w && strcmp(w, "flat") == 0) {
-			o->graph_mode = RS_MODE_FLAT;
-		} else if (w && strcmp(w, "folded") == 0) {
-			o->graph_mode = RS_MODE_FOLDED;
-		} else if (w && strcmp(w, "function") == 0) {
-			/* hpmstat's only key */
-		} else if (w) {
+		} else if (w && w->kind == GW_ORDER) {
+			o->graph = (enum rs_graph)w->value;
+			o->order = w->value == RS_GRAPH_CALLER;
+		} else if (w && w->kind == GW_VALUE) {
+			o->graph_value = (enum rs_graph_value)w->value;
+		} else if (w && w->kind == GW_MODE) {
+			o->graph_mode = (enum rs_graph_mode)w->value;
+		} else if (w && w->kind == GW_REFUSED) {
 			return cli_usage_error(
 			    "-g '%s': frames keyed by %s are not drawn here (the "
 			    "function's only)",
-			    spec, w);
+			    spec, w->word);
+		} else if (w) {
+			/* function: hpmstat's only key */
 		} else if (graph_number(tok, &v) && numbers == 0) {
 			if (!(v >= 0 && v <= 100))
 				return cli_usage_error(

@@ -23,13 +23,9 @@
 . "$top_srcdir/tests/lib.sh"
 R=$top_srcdir/tests/record
 . "$R/report-lib.sh"
-command -v gcc >/dev/null 2>&1 || skip_all "gcc not installed"
 command -v perf >/dev/null 2>&1 || skip_all "perf not installed"
 command -v python3 >/dev/null 2>&1 || skip_all "python3 not installed"
-T=$(mktemp -d)
-trap 'main_shell && rm -rf "$T" "$tap_out" "$tap_err"' EXIT
-cd "$T" || exit 1
-gcc -O0 -g -fno-omit-frame-pointer -o tree "$R/tree.c" || exit 1
+tree_scratch
 syms=$(nm tree | awk '$3 ~ /^(leaf|a|b|main)$/ { printf "%s=%s ", $3, $1 }')
 
 # chains NAME CHAIN...: NAME.data of these samples (chains.py)

@@ -17,12 +17,8 @@
 R=$top_srcdir/tests/record
 # hpm_report: hpmstat report past LeakSanitizer's own failures
 . "$R/report-lib.sh"
-command -v gcc >/dev/null 2>&1 || skip_all "gcc not installed"
 command -v python3 >/dev/null 2>&1 || skip_all "python3 not installed"
-T=$(mktemp -d)
-trap 'main_shell && rm -rf "$T" "$tap_out" "$tap_err"' EXIT
-cd "$T" || exit 1
-gcc -O0 -g -fno-omit-frame-pointer -o tree "$R/tree.c" || exit 1
+tree_scratch
 if ! "$HPMSTAT" record -q -g -e cpu-clock -o g.data ./tree 2>rec.err; then
 	skip_all "cannot sample here: $(head -1 rec.err)"
 fi

@@ -16,6 +16,16 @@ need_sampling() {
 		skip_all "cannot sample here: $(head -1 "$T/probe.err")"
 	fi
 }
+# tree_scratch: gcc, a scratch folder T made the current one (removed at
+# the end) and tests/record/tree.c built in it as ./tree (-O0, frame
+# pointers); else the test is skipped
+tree_scratch() {
+	command -v gcc >/dev/null 2>&1 || skip_all "gcc not installed"
+	T=$(mktemp -d)
+	trap 'main_shell && rm -rf "$T" "$tap_out" "$tap_err"' EXIT
+	cd "$T" || exit 1
+	gcc -O0 -g -fno-omit-frame-pointer -o tree "$top_srcdir/tests/record/tree.c" || exit 1
+}
 # body FILE: the report lines without comment lines and blanks
 # A sample or two of a loaded machine can land in a PLT. perf 6.1 leaves
 # libc.so.6's slots unnamed ("[.] @plt", sorted among its equals by that
