@@ -940,6 +940,38 @@ int pd_read_at(struct pd_file *f, uint64_t off, struct pd_record *r)
 	return parse(f, off, r) ? 1 : 0;
 }
 
+/* perf's evsel__add_modifiers: ":" and the levels counted (k, u, h) when
+ * one is excluded, the precision ("p", "pp", "ppp"), H and G when the
+ * host or guest is excluded otherwise than by default; after n bytes of
+ * buf. */
+static void add_modifiers(const struct perf_event_attr *a, char *buf, size_t len)
+{
+	char m[16];
+	size_t r = 0;
+	bool guest_default = false;
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		if (!a->exclude_kernel)
+			m[r++] = 'k';
+		if (!a->exclude_user)
+			m[r++] = 'u';
+		if (!a->exclude_hv)
+			m[r++] = 'h';
+		guest_default = true;
+	}
+	for (unsigned p = 0; p < a->precise_ip && p < 3; p++)
+		m[r++] = 'p';
+	guest_default |= a->precise_ip != 0;
+	if (a->exclude_host || a->exclude_guest == guest_default) {
+		if (!a->exclude_host)
+			m[r++] = 'H';
+		if (!a->exclude_guest)
+			m[r++] = 'G';
+	}
+	size_t n = strlen(buf);
+	if (r && n + 1 < len)
+		snprintf(buf + n, len - n, ":%.*s", (int)r, m);
+}
+
 const char *pd_event_name(const struct pd_file *f, unsigned i, char *buf, size_t len)
 {
 	static const char *const sw[] = {
@@ -961,14 +993,19 @@ const char *pd_event_name(const struct pd_file *f, unsigned i, char *buf, size_t
 	const struct pd_event *e = &f->ev[i];
 	if (e->name)
 		return e->name;
+	/* without the file's name (HEADER_EVENT_DESC), perf's evsel__name */
+	buf[0] = '\0';
 	if (e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config < sizeof(sw) / sizeof(sw[0]))
-		return sw[e->attr.config];
-	if (e->attr.type == PERF_TYPE_HARDWARE && e->attr.config < sizeof(hw) / sizeof(hw[0]))
-		return hw[e->attr.config];
-	if (e->attr.type == PERF_TYPE_RAW)
+		snprintf(buf, len, "%s", sw[e->attr.config]);
+	else if (e->attr.type == PERF_TYPE_HARDWARE && e->attr.config < sizeof(hw) / sizeof(hw[0]))
+		snprintf(buf, len, "%s", hw[e->attr.config]);
+	else if (e->attr.type == PERF_TYPE_RAW)
 		snprintf(buf, len, "raw 0x%llx", (unsigned long long)e->attr.config);
-	else
-		snprintf(buf, len, "type %u config 0x%llx", e->attr.type,
-		         (unsigned long long)e->attr.config);
+	if (buf[0]) {
+		add_modifiers(&e->attr, buf, len);
+		return buf;
+	}
+	snprintf(buf, len, "type %u config 0x%llx", e->attr.type,
+	         (unsigned long long)e->attr.config);
 	return buf;
 }

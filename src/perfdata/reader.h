@@ -199,8 +199,9 @@ void pd_read_value(const struct pd_file *f, const struct pd_record *r, uint64_t 
                    uint64_t *id);
 /* The event of a sample id, -1 when no attr carries it. */
 int pd_event_of_id(const struct pd_file *f, uint64_t id);
-/* An event's name: EVENT_DESC's, else a generic one from its attr
- * ("cpu-clock", "raw 0x...": buf holds at least 48 bytes). */
+/* An event's name: EVENT_DESC's, else perf's from its attr
+ * ("cpu-clock:u", "raw 0x...", with perf's modifiers; buf holds at least
+ * 48 bytes). */
 const char *pd_event_name(const struct pd_file *f, unsigned i, char *buf, size_t len);
 
 #endif

@@ -15,5 +15,6 @@ src_report_libreport_a_SOURCES = \
 	src/report/samples.c src/report/samples.h src/report/samples-td.c src/report/samples-td.h \
 	src/report/samples-filter.c src/report/samples-filter.h \
 	src/report/samples-render.c src/report/samples-graph.c src/report/samples-graph.h \
+	src/report/samples-opts.c \
 	src/report/unwind.h src/report/unwind-libdw.c
 src_report_libreport_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(LIBDW_CFLAGS)

@@ -49,7 +49,8 @@ static int entry_cmp(const void *a, const void *b)
 		enum rs_graph g = sort_rs->opts.graph;
 		unsigned dx = g == RS_GRAPH_CALLER ? x->depth : x->depth_callee;
 		unsigned dy = g == RS_GRAPH_CALLER ? y->depth : y->depth_callee;
-		if (x->pid == y->pid && dx != dy && (g == RS_GRAPH_CALLER || g == RS_GRAPH_CALLEE))
+		if (x->thread == y->thread && dx != dy &&
+		    (g == RS_GRAPH_CALLER || g == RS_GRAPH_CALLEE))
 			return (dx > dy ? -1 : 1) * (g == RS_GRAPH_CALLER ? 1 : -1);
 	}
 	if (x->period != y->period)
@@ -300,9 +301,9 @@ static void text(const struct rs_report *rs, FILE *out)
 				size_t l =
 				    strlen(key_cell(rs, &h->e[i], rs->opts.key[k], b, sizeof(b)));
 				/* perf widens the DSO column to 16 (an address's
-				 * digits) when an entry has no symbol, but not
-				 * under --dsos */
-				if (rs->opts.key[k] == RS_KEY_DSO && !h->e[i].known && l < 16 &&
+				 * digits) when an entry has no symbol, a key or
+				 * not, but not under --dsos */
+				if (rs->opts.key[k] == RS_KEY_DSO && !h->e[i].named && l < 16 &&
 				    !rs->opts.dsos)
 					l = 16;
 				if (l > w[k])

@@ -15,98 +15,6 @@
 #include "util/str.h"
 #include "util/xalloc.h"
 
-int rs_format_parse(const char *s, enum rs_format *out)
-{
-	static const char *const names[] = {"text", "csv", "json", "md", "html", "folded"};
-	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(s, names[i]) == 0) {
-			*out = (enum rs_format)i;
-			return 0;
-		}
-	return -1;
-}
-
-/* The keys and columns of --sort or -F (fields: -F's, which shows only
- * the columns it names). */
-static int parse_keys(const char *s, struct rs_opts *o, bool fields, const char *opt, char *err,
-                      size_t errlen)
-{
-	static const char *const names[] = {"comm", "dso", "sym", "pid"};
-	o->nr_key = 0;
-	o->fields = fields;
-	if (fields) {
-		o->no_children_col = true; /* unless overhead_children */
-		o->no_overhead = true;
-		o->show_samples = o->show_period = false;
-	}
-	bool any = false;
-	while (*s) {
-		size_t n = strcspn(s, ",");
-		unsigned k;
-		for (k = 0; k < 4; k++)
-			if (strlen(names[k]) == n && strncmp(s, names[k], n) == 0)
-				break;
-#define IS(w) (n == strlen(w) && strncmp(s, w, n) == 0)
-		if (k == 4 && (IS("overhead") || IS("sample") || IS("period") ||
-		               (fields && IS("overhead_children")))) {
-			/* perf's output fields: --sort shows Overhead anyway */
-			if (IS("overhead"))
-				o->no_overhead = false;
-			else if (IS("sample"))
-				o->show_samples = true;
-			else if (IS("period"))
-				o->show_period = true;
-			else
-				o->no_children_col = false;
-			any = true;
-			s += n;
-			if (*s == ',' && !*++s) {
-				str_seterr(err, errlen, "%s: empty key", opt);
-				return -1;
-			}
-			continue;
-		}
-#undef IS
-		if (k == 4) {
-			str_seterr(err, errlen,
-			           "%s: unknown key '%.*s' (keys: comm, dso, sym, pid; fields: "
-			           "overhead, %ssample, period)",
-			           opt, (int)n, s, fields ? "overhead_children, " : "");
-			return -1;
-		}
-		for (unsigned j = 0; j < o->nr_key; j++)
-			if (o->key[j] == (enum rs_key)k) {
-				str_seterr(err, errlen, "%s: key '%s' given twice", opt, names[k]);
-				return -1;
-			}
-		if (o->nr_key == RS_MAX_KEYS) {
-			str_seterr(err, errlen, "%s: too many keys", opt);
-			return -1;
-		}
-		o->key[o->nr_key++] = (enum rs_key)k;
-		s += n;
-		if (*s == ',' && !*++s) {
-			str_seterr(err, errlen, "%s: empty key", opt);
-			return -1;
-		}
-	}
-	if (!o->nr_key && !(fields && any)) {
-		str_seterr(err, errlen, "%s: no key", opt);
-		return -1;
-	}
-	return 0;
-}
-
-int rs_parse_sort(const char *s, struct rs_opts *o, char *err, size_t errlen)
-{
-	return parse_keys(s, o, false, "--sort", err, errlen);
-}
-
-int rs_parse_fields(const char *s, struct rs_opts *o, char *err, size_t errlen)
-{
-	return parse_keys(s, o, true, "-F", err, errlen);
-}
-
 /* ----------------------------------------------------------- interning */
 
 static const struct hpm_hash_key *report_key(const struct rs_report *rs);
@@ -163,6 +71,10 @@ struct ekey {
 	int pid;
 	uint64_t addr;
 	bool known, kernel;
+	/* no keys, the new entry's (rs_entry): the sample's thread, and
+	 * whether its symbol is named */
+	int thread;
+	bool named;
 };
 
 #define PTR_CACHE 4096
@@ -207,8 +119,6 @@ struct priv {
 	/* frames of the current sample, scratch */
 	struct frame *frames;
 	bool *frame_kernel;
-	bool *frame_level; /* --children: each frame's entry's level, scratch */
-	size_t cap_level;
 	size_t cap_frames;
 	/* frames[0] is the sampled function's own frame (--max-stack may
 	 * have left it out of the chain) */
@@ -336,8 +246,12 @@ static struct rs_entry *entry_of(struct rs_report *rs, unsigned hi, const struct
 		unsigned *t = xcalloc(cap, sizeof(*t));
 		for (unsigned i = 0; i < h->nr_e; i++) {
 			const struct rs_entry *e = &h->e[i];
-			struct ekey ek = {e->comm, e->dso,   e->sym,   e->pid,
-			                  e->addr, e->known, e->kernel};
+			struct ekey ek = {.comm = e->comm,
+			                  .dso = e->dso,
+			                  .sym = e->sym,
+			                  .pid = e->pid,
+			                  .addr = e->addr,
+			                  .known = e->known};
 			unsigned x = hash_key(rs, &ek) & (cap - 1);
 			while (t[x])
 				x = (x + 1) & (cap - 1);
@@ -367,6 +281,8 @@ static struct rs_entry *entry_of(struct rs_report *rs, unsigned hi, const struct
 	e->addr = k->addr;
 	e->known = k->known;
 	e->kernel = k->kernel;
+	e->thread = k->thread;
+	e->named = k->named;
 	e->filtered = p->sample_filtered;
 	t[x] = ++h->nr_e;
 	return e;
@@ -734,9 +650,10 @@ static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, 
 		 * first in caller order and keeps the first it meets, so an
 		 * entry's callee chain and depth are its innermost frame's and
 		 * its caller ones its outermost frame's (seen: entry indexes,
-		 * which entry_of moves; first and last: their frames) */
-		unsigned *seen = xmalloc(3 * (n + 1) * sizeof(*seen));
-		unsigned *first = seen + n + 1, *last = seen + 2 * (n + 1);
+		 * which entry_of moves; first, last: their frames; level below) */
+		unsigned *seen = xmalloc(4 * (n + 1) * sizeof(*seen));
+		unsigned *first = seen + n + 1, *last = seen + 2 * (n + 1),
+		         *level = seen + 3 * (n + 1);
 		size_t nr_seen = 0;
 		seen[nr_seen] = (unsigned)(e - h->e);
 		first[nr_seen] = last[nr_seen] = 0;
@@ -750,22 +667,18 @@ static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, 
 		 * last frame before it that a map holds, in the order perf
 		 * walks the chain (callee or caller: its addr_location carries
 		 * over, fill_callchain_info), the sample's before any */
-		if (n > p->cap_level) {
-			p->cap_level = n;
-			p->frame_level = xrealloc(p->frame_level, n * sizeof(bool));
-		}
-		bool level = k->kernel;
+		bool kernel = k->kernel;
 		for (size_t s = 0; s < n; s++) {
 			size_t i = rs->opts.caller_chains ? n - 1 - s : s;
 			if (!rs_unmapped(rs, p->frames[i].dso))
-				level = p->frame_kernel[i];
-			p->frame_level[i] = level;
+				kernel = p->frame_kernel[i];
+			level[i] = kernel;
 		}
 		for (size_t i = from; i < n; i++) {
 			struct ekey ck = *k;
 			ck.dso = p->frames[i].dso;
 			ck.sym = p->frames[i].sym;
-			ck.known = p->frames[i].known;
+			ck.known = ck.named = p->frames[i].known;
 			ck.addr = p->frames[i].addr;
 			if (!ck.known) {
 				/* perf's fill_callchain_info: an unnamed caller's
@@ -776,7 +689,7 @@ static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, 
 				ck.sym = intern(rs, b);
 				ck.addr = p->frames[i].ip;
 			}
-			ck.kernel = p->frame_level[i];
+			ck.kernel = level[i];
 			mask_key(rs, &ck);
 			unsigned c = (unsigned)(entry_of(rs, hi, &ck) - h->e);
 			size_t j = 0;
@@ -844,7 +757,9 @@ static void sample(struct rs_report *rs, const struct pd_record *r)
 	                 .pid = (int)s->tid,
 	                 .addr = addr,
 	                 .known = known,
-	                 .kernel = kernel};
+	                 .kernel = kernel,
+	                 .thread = (int)s->tid,
+	                 .named = known};
 	p->sample_filtered =
 	    p->filter && rs_filter_out(p->filter, rs_str(rs, k.comm), (int)s->pid, (int)s->tid,
 	                               rs_str(rs, dso), known ? rs_str(rs, sym) : NULL, s->ip);
@@ -1171,7 +1086,6 @@ void rs_free(struct rs_report *rs)
 		hpm_u64map_free(&p->prev_of_id);
 		free(p->frames);
 		free(p->frame_kernel);
-		free(p->frame_level);
 		free(p->buf);
 		free(p);
 	}

@@ -141,6 +141,11 @@ struct rs_entry {
 	bool kernel;             /* [k] or [.] */
 	bool known;              /* sym names a function */
 	int pid;
+	/* the thread of the sample that made the entry, a key or not (perf's
+	 * he->thread: its Children order compares it), and whether its symbol
+	 * was named (he->ms.sym: an unnamed one widens the DSO column) */
+	int thread;
+	bool named;
 	unsigned tcomm; /* with the pid key: the thread's last command */
 	uint64_t addr;  /* the dso offset (the key of an unnamed sym) */
 	uint64_t period, samples;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """chains.py OUT PROGRAM SYM=ADDR... -- CHAIN...: writes OUT, a perf.data
-of one process running PROGRAM (mapped whole from offset 0, as
+of a process running PROGRAM (mapped whole from offset 0, as
 a position-independent executable at BASE) with one cpu-clock:u sample of
 period 1000000 for each CHAIN, in the order given.
 
@@ -9,7 +9,9 @@ SYM=ADDR (its address in PROGRAM, from nm) stands for the address one byte
 into that function; a 0x number is taken as it is (an address no map holds,
 when below BASE); the words kernel and user are perf's context markers
 (PERF_CONTEXT_KERNEL, _USER). A chain that starts with kernel is a
-sample taken in the kernel; any other is a user one, user put in front. The file is what `perf record -e cpu-clock:u -g` writes
+sample taken in the kernel; any other is a user one, user put in front.
+COMM/CHAIN is a sample of another process, named COMM, that runs PROGRAM
+too (one process a name; without COMM/, tree's). The file is what `perf record -e cpu-clock:u -g` writes
 for a frame-pointer chain, made by hand so that a test decides the
 samples: ties between branches of equal period, unresolved frames.
 
@@ -64,11 +66,18 @@ def main(argv):
     attr = struct.pack('<IIQQQQQ', 1, 112, 0, 1000000, sample_type, 0, flags)
     attr += b'\0' * (112 - len(attr))
     s = bytearray()
-    s += record(3, 0, struct.pack('<II', PID, PID) + padded('tree'))  # COMM
+    # a process for each command named (tree's first), each its own pid
+    comms = ['tree'] + [c.split('/')[0] for c in chains if '/' in c]
+    pids = {}
     size = os.path.getsize(program)
     size += -size % 4096
-    s += record(1, MISC_USER,  # PERF_RECORD_MMAP
-                struct.pack('<IIQQQ', PID, PID, BASE, size, 0) + padded(program))
+    for comm in comms:
+        if comm in pids:
+            continue
+        pid = pids[comm] = PID + len(pids)
+        s += record(3, 0, struct.pack('<II', pid, pid) + padded(comm))  # COMM
+        s += record(1, MISC_USER,  # PERF_RECORD_MMAP
+                    struct.pack('<IIQQQ', pid, pid, BASE, size, 0) + padded(program))
     # the kernel's map as perf record writes it (machine's kernel mmap:
     # from _text, its pgoff the reference symbol's address, to the end of
     # the address space), when kallsyms shows kernel addresses
@@ -79,6 +88,8 @@ def main(argv):
                     padded('[kernel.kallsyms]_text'))
     t = 1000000000
     for c in chains:
+        comm, _, c = c.rpartition('/')
+        pid = pids[comm or 'tree']
         words = c.split(',')
         if words[0] not in CONTEXT:
             words.insert(0, 'user')
@@ -89,7 +100,7 @@ def main(argv):
             else:
                 cc.append(int(f, 16) if f.startswith('0x') else BASE + syms[f] + 1)
         ip = next(x for x in cc if x < CONTEXT['user'])
-        body = struct.pack('<QIIQQ', ip, PID, PID, t, 1000000)
+        body = struct.pack('<QIIQQ', ip, pid, pid, t, 1000000)
         body += struct.pack('<Q', len(cc)) + struct.pack('<%dQ' % len(cc), *cc)
         s += record(9, MISC_KERNEL if words[0] == 'kernel' else MISC_USER, body)
         t += 1000000

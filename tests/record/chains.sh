@@ -16,6 +16,8 @@
 #   last frame a map holds before it in the order it walks the chain
 #   ([k] from the kernel's frame in callee order, [.] from main in caller
 #   order: fill_callchain_info leaves the level as it was);
+# - two processes: --children's order of equal entries of two threads, the
+#   DSO column's width, the event's name without EVENT_DESC;
 # - a recording of tree.c, sampled;
 # each in callee and caller order, with and without --children, as
 # percent, period and count, at thresholds and print limits;
@@ -84,6 +86,19 @@ if [ -n "$ks" ] && [ "$ks" != 0000000000000000 ]; then
 else
 	skip "the level of unmapped frames" "no kernel addresses in /proc/kallsyms"
 fi
+
+# two processes (commands one and two): --children's equal entries of
+# two threads go by Self (perf's __hpp__sort_acc compares the depths of
+# one thread's only, the entry's thread a key or not); an entry whose
+# first sample has no symbol widens the DSO column to 16 when sym is no
+# key too; the event's name from its attr (no EVENT_DESC): cpu-clock:u
+chains two one/leaf,main two/0x10,main
+for sort in comm,dso dso sym; do
+	for ch in --children --no-children; do
+		same_report "two: --sort $sort $ch" two.data --sort $sort $ch
+		same_heads "two: --sort $sort $ch" two.data --sort $sort $ch
+	done
+done
 
 # a sampled recording: tree's a/b/leaf calls, and what the loader adds
 if "$HPMSTAT" record -q -e cpu-clock:u -g -o t.data ./tree 400 2>rec.err; then
