@@ -86,6 +86,7 @@ struct opts {
 	const char *samples_only; /* the first option only a perf.data takes */
 	int children;             /* --children 1, --no-children 0, -1: perf's default (on) */
 	bool show_nr_samples;     /* -n */
+	bool show_total_period;   /* --show-total-period */
 	bool stdio;               /* --stdio: perf's header line */
 	bool quiet;               /* -q: no '#' lines */
 	double percent_limit;     /* --percent-limit */
@@ -564,6 +565,15 @@ static int opt_show_nr_samples(void *opts, const char *v)
 	return 0;
 }
 
+static int opt_show_total_period(void *opts, const char *v)
+{
+	(void)v;
+	struct opts *o = opts;
+	o->show_total_period = true;
+	o->samples_only = o->samples_only ? o->samples_only : "--show-total-period";
+	return 0;
+}
+
 static int opt_quiet(void *opts, const char *v)
 {
 	(void)v;
@@ -676,6 +686,8 @@ static const struct cli_opt report_options[] = {
              .help = "perf.data: the functions' own samples only"),
     CLI_CALL("show-nr-samples", 'n', no_argument, opt_show_nr_samples,
              .help = "perf.data: a Samples column"),
+    CLI_CALL("show-total-period", 0, no_argument, opt_show_total_period,
+             .help = "perf.data: a Period column"),
     CLI_CALL("fields", 'F', required_argument, opt_fields, .argh = "LIST",
              .help = "perf.data: the columns: overhead, overhead_children, sample, period, and "
                      "keys (comm, dso, sym, pid)"),
@@ -911,6 +923,7 @@ static int samples_report(const char *path, const struct opts *o)
 	 * Children columns but the folded stacks (the samples' own) */
 	ro.children = o->children != 0 && f != RS_FOLDED;
 	ro.show_samples = o->show_nr_samples;
+	ro.show_period = o->show_total_period;
 	ro.percent_limit = o->percent_limit;
 	ro.graph_min = o->graph_min;
 	ro.graph_min_given = o->graph_min_given;
@@ -942,7 +955,8 @@ static int samples_report(const char *path, const struct opts *o)
 			fo.nr_key = ro.nr_key;
 			memcpy(fo.key, ro.key, sizeof(fo.key));
 		}
-		fo.show_samples = fo.show_samples || o->show_nr_samples;
+		/* -F's columns are all: perf drops -n's and
+		 * --show-total-period's */
 		ro = fo;
 	}
 	if (o->output && strcmp(o->output, "-") != 0 && outfile_same(o->output, path)) {

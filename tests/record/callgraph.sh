@@ -174,6 +174,13 @@ same_report "--children --percent-limit 1" t.data --children --percent-limit 1
 same_report "--no-children" t.data --no-children
 same_report "-n --percent-limit 1" t.data -n --percent-limit 1
 same_report "--show-nr-samples --no-children" t.data --show-nr-samples --no-children
+# the Period column; under -F, whose columns are all, perf drops -n's and
+# --show-total-period's
+same_report "--show-total-period --no-children" t.data --show-total-period --no-children
+same_report "--show-total-period -n --percent-limit 1" t.data --show-total-period -n --percent-limit 1
+same_heads "-n -F overhead,sym: no Samples column" t.data -n -F overhead,sym --no-children
+same_heads "--show-total-period -F sample,sym: no Period column" t.data --show-total-period \
+	-F sample,sym --no-children
 same_report "--percent-limit 5" t.data --percent-limit 5
 same_report "--percent-limit 2 --no-children -g caller" t.data --percent-limit 2 --no-children -g caller
 # perf's -g SPEC: print type, threshold, order, each word or a prefix of it;
