@@ -49,6 +49,12 @@ static void members(struct rs_report *rs, struct rs_hist *h, const struct pd_rec
 			snprintf(b, sizeof(b), "id %llu", (unsigned long long)id);
 		h->member[i] =
 		    xstrdup(ev >= 0 ? pd_event_name(&rs->file, (unsigned)ev, b, sizeof(b)) : b);
+		/* a name made from the attr has perf's modifiers ("cycles:u"):
+		 * the formulas know the event, not its levels */
+		char *m = strrchr(h->member[i], ':');
+		if (ev >= 0 && !rs->file.ev[ev].name && m && m[1] &&
+		    !m[strspn(m + 1, "kuhpHG") + 1])
+			*m = '\0';
 	}
 }
 
