@@ -942,8 +942,8 @@ int pd_read_at(struct pd_file *f, uint64_t off, struct pd_record *r)
 
 /* perf's evsel__add_modifiers: ":" and the levels counted (k, u, h) when
  * one is excluded, the precision ("p", "pp", "ppp"), H and G when the
- * host or guest is excluded otherwise than by default; after n bytes of
- * buf. */
+ * host or guest is excluded otherwise than by default; appended to the
+ * name in buf. */
 static void add_modifiers(const struct perf_event_attr *a, char *buf, size_t len)
 {
 	char m[16];
@@ -972,7 +972,10 @@ static void add_modifiers(const struct perf_event_attr *a, char *buf, size_t len
 		snprintf(buf + n, len - n, ":%.*s", (int)r, m);
 }
 
-const char *pd_event_name(const struct pd_file *f, unsigned i, char *buf, size_t len)
+/* An event's name; made from its attr, with perf's modifiers when
+ * modifiers. */
+static const char *event_name(const struct pd_file *f, unsigned i, char *buf, size_t len,
+                              bool modifiers)
 {
 	static const char *const sw[] = {
 	    "cpu-clock",        "task-clock",   "page-faults",  "context-switches",
@@ -993,19 +996,30 @@ const char *pd_event_name(const struct pd_file *f, unsigned i, char *buf, size_t
 	const struct pd_event *e = &f->ev[i];
 	if (e->name)
 		return e->name;
-	/* without the file's name (HEADER_EVENT_DESC), perf's evsel__name */
-	buf[0] = '\0';
+	/* without the file's name (HEADER_EVENT_DESC), perf's evsel__name
+	 * before its modifiers */
 	if (e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config < sizeof(sw) / sizeof(sw[0]))
 		snprintf(buf, len, "%s", sw[e->attr.config]);
 	else if (e->attr.type == PERF_TYPE_HARDWARE && e->attr.config < sizeof(hw) / sizeof(hw[0]))
 		snprintf(buf, len, "%s", hw[e->attr.config]);
 	else if (e->attr.type == PERF_TYPE_RAW)
 		snprintf(buf, len, "raw 0x%llx", (unsigned long long)e->attr.config);
-	if (buf[0]) {
-		add_modifiers(&e->attr, buf, len);
-		return buf;
+	else {
+		snprintf(buf, len, "type %u config 0x%llx", e->attr.type,
+		         (unsigned long long)e->attr.config);
+		return buf; /* not perf's name: no modifiers */
 	}
-	snprintf(buf, len, "type %u config 0x%llx", e->attr.type,
-	         (unsigned long long)e->attr.config);
+	if (modifiers)
+		add_modifiers(&e->attr, buf, len);
 	return buf;
+}
+
+const char *pd_event_name(const struct pd_file *f, unsigned i, char *buf, size_t len)
+{
+	return event_name(f, i, buf, len, true);
+}
+
+const char *pd_event_base_name(const struct pd_file *f, unsigned i, char *buf, size_t len)
+{
+	return event_name(f, i, buf, len, false);
 }

@@ -203,5 +203,8 @@ int pd_event_of_id(const struct pd_file *f, uint64_t id);
  * ("cpu-clock:u", "raw 0x...", with perf's modifiers; buf holds at least
  * 48 bytes). */
 const char *pd_event_name(const struct pd_file *f, unsigned i, char *buf, size_t len);
+/* The same without perf's modifiers ("cpu-clock"): the event, not its
+ * levels. */
+const char *pd_event_base_name(const struct pd_file *f, unsigned i, char *buf, size_t len);
 
 #endif

@@ -194,7 +194,13 @@ static bool graph(const struct rs_report *rs, unsigned n, uint64_t total, uint64
 /* The chains of perf's flat and folded print types: every node that
  * samples end at (perf's hit), of at least min, after its callees, the
  * callees in the merge tree's order (perf's __sort_chain_flat) */
-static void chain_ends(const struct rs_report *rs, unsigned n, uint64_t min, unsigned **v,
+/* A chain's end, its hit and its place in the post-order. */
+struct chain_end {
+	unsigned node, order;
+	uint64_t hit;
+};
+
+static void chain_ends(const struct rs_report *rs, unsigned n, uint64_t min, struct chain_end **v,
                        unsigned *nr, unsigned *cap)
 {
 	unsigned nc = 0;
@@ -216,14 +222,9 @@ static void chain_ends(const struct rs_report *rs, unsigned n, uint64_t min, uns
 		*cap = *cap ? 2 * *cap : 16;
 		*v = xrealloc(*v, *cap * sizeof(**v));
 	}
-	(*v)[(*nr)++] = n;
+	(*v)[*nr] = (struct chain_end){n, *nr, hit};
+	(*nr)++;
 }
-
-/* A chain's end, its hit and its place in the post-order. */
-struct chain_end {
-	unsigned node, order;
-	uint64_t hit;
-};
 
 /* by the period that ends at the node, equal ones in the order found
  * (perf's rb-tree puts an equal one after) */
@@ -243,13 +244,11 @@ static int end_cmp(const void *a, const void *b)
 static void chains(const struct rs_report *rs, unsigned root, uint64_t total, uint64_t min_base,
                    FILE *out)
 {
-	unsigned *v = NULL, nr = 0, cap = 0;
-	chain_ends(rs, root, min_hit(rs, root, min_base), &v, &nr, &cap);
-	struct chain_end *e = xcalloc(nr ? nr : 1, sizeof(*e));
-	for (unsigned i = 0; i < nr; i++)
-		e[i] = (struct chain_end){v[i], i, rs->node[v[i]].period - callee_period(rs, v[i])};
-	free(v);
-	qsort(e, nr, sizeof(*e), end_cmp);
+	struct chain_end *e = NULL;
+	unsigned nr = 0, cap = 0;
+	chain_ends(rs, root, min_hit(rs, root, min_base), &e, &nr, &cap);
+	if (nr > 1)
+		qsort(e, nr, sizeof(*e), end_cmp);
 	if (rs->opts.graph_limit && rs->opts.graph_limit < nr)
 		nr = rs->opts.graph_limit;
 	bool flat = rs->opts.graph_mode == RS_MODE_FLAT;

@@ -47,14 +47,11 @@ static void members(struct rs_report *rs, struct rs_hist *h, const struct pd_rec
 		int ev = pd_event_of_id(&rs->file, id);
 		if (ev < 0)
 			snprintf(b, sizeof(b), "id %llu", (unsigned long long)id);
-		h->member[i] =
-		    xstrdup(ev >= 0 ? pd_event_name(&rs->file, (unsigned)ev, b, sizeof(b)) : b);
-		/* a name made from the attr has perf's modifiers ("cycles:u"):
-		 * the formulas know the event, not its levels */
-		char *m = strrchr(h->member[i], ':');
-		if (ev >= 0 && !rs->file.ev[ev].name && m && m[1] &&
-		    !m[strspn(m + 1, "kuhpHG") + 1])
-			*m = '\0';
+		/* the formulas know the event, not its levels: a name made
+		 * from the attr without perf's modifiers ("cycles", not
+		 * "cycles:u") */
+		h->member[i] = xstrdup(
+		    ev >= 0 ? pd_event_base_name(&rs->file, (unsigned)ev, b, sizeof(b)) : b);
 	}
 }
 

@@ -21,8 +21,8 @@ need_sampling() {
 # pointers); else the test is skipped
 tree_scratch() {
 	command -v gcc >/dev/null 2>&1 || skip_all "gcc not installed"
-	T=$(mktemp -d)
-	trap 'main_shell && rm -rf "$T" "$tap_out" "$tap_err"' EXIT
+	scratch_dir
+	T=$dir
 	cd "$T" || exit 1
 	gcc -O0 -g -fno-omit-frame-pointer -o tree "$top_srcdir/tests/record/tree.c" || exit 1
 }
