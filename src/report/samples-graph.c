@@ -215,8 +215,10 @@ static void chain_ends(const struct rs_report *rs, unsigned n, uint64_t min, str
 	for (unsigned i = 0; i < nc; i++)
 		chain_ends(rs, c[i], min, v, nr, cap);
 	free(c);
+	/* the root's own are the samples whose chain is empty: no chain
+	 * ends there (perf's callchain_append adds them to no node) */
 	uint64_t hit = rs->node[n].period - callee_period(rs, n);
-	if (!hit || hit < min)
+	if (!hit || hit < min || !rs->node[n].parent)
 		return;
 	if (*nr == *cap) {
 		*cap = *cap ? 2 * *cap : 16;

@@ -462,8 +462,13 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 			n++;
 		}
 	}
-	/* --max-stack 0: perf's chain has no entry, not even the ip */
-	if (!max && (s->callchain || s->stack)) {
+	/* --max-stack 0, or a kernel chain without an entry and nothing
+	 * perf would unwind (it unwinds only a sample with user registers
+	 * and a stack copy: thread__resolve_callchain_unwind; a dwarf sample
+	 * whose stack the kernel did not copy has none): perf's chain has no
+	 * entry, not even the ip */
+	bool unwound = s->regs && s->stack;
+	if ((!max || (!skipped_ip && !unwound)) && (s->callchain || s->stack)) {
 		p->self_framed = false;
 		return 0;
 	}
@@ -549,7 +554,9 @@ static unsigned child_of(struct rs_report *rs, unsigned parent, const struct fra
 	return c;
 }
 
-/* Adds the chain frames[from..to) (step +1 or -1) under root. */
+/* Adds the chain frames[from..to) (step +1 or -1) under root. The root
+ * counts every sample, an empty chain's too (the graphs' base); what it
+ * keeps beyond its children is no chain (samples-graph.c). */
 static void add_chain(struct rs_report *rs, unsigned *root, const struct frame *f, size_t n,
                       bool reverse, uint64_t period)
 {

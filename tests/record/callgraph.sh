@@ -127,16 +127,17 @@ grep -A8 '\[\.\] leaf' d.hpm | grep -q -- '--main' || grep -A3 '\[\.\] leaf' d.h
 ok $? "hpmstat report: main above leaf in the caller graph"
 # perf_folded FILE [ARGS...]: perf script's chains of FILE as folded stacks
 # (comm, then the frames root first, and the count), as report --format
-# folded
+# folded and stackcollapse-perf.pl: a sample without frames (a dwarf
+# sample whose stack the kernel did not copy) is its comm alone
 perf_folded() {
 	f=$1
 	shift
 	perf script -i "$f" "$@" -F comm,ip,sym --no-inline </dev/null 2>r.perf.err | awk '
-		function emit(  s, i) { s = comm; for (i = n - 1; i >= 0; i--) s = s ";" f[i]; print s; n = 0 }
-		/^[^ \t]/ { if (n) emit(); comm = $1; n = 0; next }
+		function emit(  s, i) { s = comm; for (i = n - 1; i >= 0; i--) s = s ";" f[i]; print s; n = 0; open = 0 }
+		/^[^ \t]/ { if (open) emit(); comm = $1; n = 0; open = 1; next }
 		NF >= 2 { f[n++] = $2 }
-		NF == 0 { if (n) emit() }
-		END { if (n) emit() }' | sort | uniq -c | awk '{ print $2, $1 }'
+		NF == 0 { if (open) emit() }
+		END { if (open) emit() }' | sort | uniq -c | awk '{ print $2, $1 }'
 }
 # same_spin_chains LABEL FILE: the chains of the samples in spin(), each as
 # perf script (libunwind) unwinds it

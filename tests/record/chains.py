@@ -11,7 +11,9 @@ when below BASE); the words kernel and user are perf's context markers
 (PERF_CONTEXT_KERNEL, _USER). A chain that starts with kernel is a
 sample taken in the kernel; any other is a user one, user put in front.
 COMM/CHAIN is a sample of another process, named COMM, that runs PROGRAM
-too (one process a name; without COMM/, tree's). The file is what `perf record -e cpu-clock:u -g` writes
+too (one process a name; without COMM/, tree's). A CHAIN nochain:SYM is a
+sample at SYM whose callchain is empty (nr 0), as perf record writes a
+--call-graph dwarf sample whose stack the kernel could not copy. The file is what `perf record -e cpu-clock:u -g` writes
 for a frame-pointer chain, made by hand so that a test decides the
 samples: ties between branches of equal period, unresolved frames.
 
@@ -90,7 +92,8 @@ def main(argv):
     for c in chains:
         comm, _, c = c.rpartition('/')
         pid = pids[comm or 'tree']
-        words = c.split(',')
+        empty = c.startswith('nochain:')
+        words = [c[len('nochain:'):]] if empty else c.split(',')
         if words[0] not in CONTEXT:
             words.insert(0, 'user')
         cc = []
@@ -100,6 +103,8 @@ def main(argv):
             else:
                 cc.append(int(f, 16) if f.startswith('0x') else BASE + syms[f] + 1)
         ip = next(x for x in cc if x < CONTEXT['user'])
+        if empty:
+            cc = []
         body = struct.pack('<QIIQQ', ip, pid, pid, t, 1000000)
         body += struct.pack('<Q', len(cc)) + struct.pack('<%dQ' % len(cc), *cc)
         s += record(9, MISC_KERNEL if words[0] == 'kernel' else MISC_USER, body)

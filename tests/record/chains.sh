@@ -11,6 +11,7 @@
 #   came first), unmapped addresses among themselves (the higher first),
 #   chains that end in the middle of another (perf's hit: flat and folded
 #   list them, the fractal's "[...]" shows what its branches leave);
+# - samples whose chain is empty (perf: no branch, only Self);
 # - a sample taken in the kernel whose user chain starts at an address no
 #   map holds: perf gives that address's --children entry the level of the
 #   last frame a map holds before it in the order it walks the chain
@@ -99,6 +100,26 @@ for sort in comm,dso dso sym; do
 		same_heads "two: --sort $sort $ch" two.data --sort $sort $ch
 	done
 done
+
+# samples with an empty chain (nr 0: a dwarf sample whose stack the
+# kernel did not copy) beside chains through the same function: perf's
+# cursor is empty, so they count in their entry's Self and add no branch
+# to any graph (the graph of leaf's Children entry starts below 100 %)
+chains empty nochain:leaf leaf,a,main leaf,a,main nochain:a a,main leaf,b,main nochain:b
+for ch in --children --no-children; do
+	for order in caller callee; do
+		for type in graph fractal flat folded; do
+			same_report "empty chains: -g $type,0.5,$order $ch" empty.data \
+				-g "$type,0.5,$order" $ch
+		done
+	done
+done
+"$HPMSTAT" report -i empty.data --format folded >empty.folded 2>empty.err
+[ "$(grep -c '' empty.folded)" -eq 4 ] && grep -qx 'tree 3' empty.folded &&
+	grep -qx 'tree;main;a;leaf 2' empty.folded
+rc=$?
+ok $rc "empty chains: --format folded has them as their command alone (stackcollapse-perf.pl's)"
+[ $rc -eq 0 ] || diag "$(cat empty.folded empty.err)"
 
 # a sampled recording: tree's a/b/leaf calls, and what the loader adds
 if "$HPMSTAT" record -q -e cpu-clock:u -g -o t.data ./tree 400 2>rec.err; then
