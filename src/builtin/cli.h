@@ -18,7 +18,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define EXIT_USAGE 2
+/* A usage error's exit status: perf's (its parse_options exits 129 for an
+ * unknown option, a missing value or a bad -e, usage_with_options) */
+#define EXIT_USAGE 129
 
 struct option;  /* <getopt.h> */
 struct outfile; /* util/outfile.h */

@@ -24,6 +24,7 @@
 #include "builtin/builtin.h"
 #include "builtin/cli-opts.h"
 #include "builtin/fields.h"
+#include "core/evlist.h"
 #include "record/emu.h"
 #include "record/record.h"
 #include "util/child.h"
@@ -496,12 +497,14 @@ static int record_emu(struct rec_cli *c, int argc, char **argv)
 	int rc = hpm_record_emu(&o, cli_output_stream(&out), &emu_stop, &st, err, sizeof(err));
 	if (rc) {
 		/* bad events and options say why; a failed write names the file */
-		if (rc == -EINVAL || rc == -EOPNOTSUPP || rc == -ESPIPE)
+		if (rc == -EINVAL || rc == -EOPNOTSUPP || rc == -ESPIPE ||
+		    rc == HPM_EVLIST_EBADEVENT)
 			cli_error("%s", err);
 		else
 			cli_output_error(&out, -rc);
 		cli_output_abort(&out);
-		return EXIT_FAILURE;
+		/* a bad -e is perf's usage error */
+		return rc == HPM_EVLIST_EBADEVENT ? EXIT_USAGE : EXIT_FAILURE;
 	}
 	if (!o.pipe)
 		keep_old(c->output);
@@ -609,9 +612,11 @@ int cmd_record(int argc, char **argv)
 	char exe[PATH_MAX];
 	/* -o - is perf's pipe format, as perf record -o - */
 	bool pipe = strcmp(c.output, "-") == 0;
-	if (hpm_record_open(&c.o, &r, err, sizeof(err))) {
+	rc = hpm_record_open(&c.o, &r, err, sizeof(err));
+	if (rc) {
 		cli_error("%s", err);
-		status = EXIT_FAILURE;
+		/* a bad -e is perf's usage error */
+		status = rc == HPM_EVLIST_EBADEVENT ? EXIT_USAGE : EXIT_FAILURE;
 		goto fail;
 	}
 	rc = hpm_record_start(r, cli_output_stream(&out), pipe, self_exe(exe, sizeof(exe)), argc,

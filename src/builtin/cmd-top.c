@@ -1001,10 +1001,12 @@ int cmd_top(int argc, char **argv)
 			top_view_end(&v);
 #endif
 		cli_error("%s", err);
+		/* a bad -e is perf top's usage error */
+		int failed = m.bad_events ? EXIT_USAGE : EXIT_FAILURE;
 		top_model_free(&m);
 		free(cfgpath);
 		top_opts_free(&o);
-		return EXIT_FAILURE;
+		return failed;
 	}
 	if (o.sort && !c.sort_opt && top_model_check_sort(&m, o.sort, err, sizeof(err))) {
 		/* top.conf's sort: by default, as any other bad setting there */

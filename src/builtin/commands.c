@@ -103,9 +103,10 @@ int hpmstat_main(int argc, char **argv)
 	base = base ? base + 1 : argv[0];
 	if (strcmp(base, "hpmtop") == 0)
 		return run_command(hpm_command_find("top"), argc, argv);
+	/* perf: no command prints the usage and exits 1 */
 	if (argc < 2) {
 		hpm_usage(stderr);
-		return EXIT_USAGE;
+		return EXIT_FAILURE;
 	}
 	const char *name = argv[1];
 	if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
@@ -121,10 +122,12 @@ int hpmstat_main(int argc, char **argv)
 	 * "perf stat" is the main job */
 	if (!c && name[0] == '-' && strcmp(name, "-") != 0)
 		return run_command(hpm_command_find("stat"), argc, argv);
+	if (!c && name[0] == '-')
+		return cli_usage_error("unknown option '%s'", name);
 	if (!c) {
-		if (name[0] == '-')
-			return cli_usage_error("unknown option '%s'", name);
-		return cli_usage_error("'%s' is not a command", name);
+		/* perf: "'x' is not a perf-command", status 1 */
+		cli_usage_error("'%s' is not a command", name);
+		return EXIT_FAILURE;
 	}
 	return run_command(c, argc - 1, argv + 1);
 }

@@ -164,6 +164,9 @@ int stat_add_events(struct stat_cmd *c)
 		          "has none (use --backend emu or auto)");
 		return EXIT_FAILURE;
 	}
+	/* an -e list that does not parse or name events is a usage error,
+	 * as perf's parse_events_option makes it (status 129) */
+	bool given = o->nr_events > 0;
 	if (!o->nr_events && !o->nr_metrics && !o->topdown && !o->null_run) {
 		/* perf's default set for host targets; the emulated harts alone
 		 * get their fixed counters and the Topdown level 1 */
@@ -195,8 +198,10 @@ int stat_add_events(struct stat_cmd *c)
 		}
 	}
 	for (unsigned i = 0; i < o->nr_events; i++)
-		if (hpm_session_add_events(s, o->events[i], err, sizeof(err)))
-			goto fail;
+		if (hpm_session_add_events(s, o->events[i], err, sizeof(err))) {
+			cli_error("%s", err);
+			return given ? EXIT_USAGE : EXIT_FAILURE;
+		}
 	if (add_detailed(o, s, err, sizeof(err)))
 		goto fail;
 	for (unsigned i = 0; i < o->nr_metrics; i++)

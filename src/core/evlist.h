@@ -230,6 +230,11 @@ void hpm_backend_inst_fini(struct hpm_backend_inst *b);
 /* Frees an array of nr unit names (NULL is fine). */
 void hpm_unit_names_free(char **names, unsigned nr);
 
+/* The status of an operation (record's open) whose -e list does not
+ * parse or names an event that no table has: perf's parse_events failure,
+ * which perf's commands take as a usage error. Outside the -errno range. */
+#define HPM_EVLIST_EBADEVENT (-4096)
+
 /* Appends an evsel for `spec` (name and spec are copies) in group `group`
  * (-1: none); the caller fills kind and the rest. */
 struct hpm_evsel *hpm_evlist_add(struct hpm_evlist *list, const char *spec, int group);

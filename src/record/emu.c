@@ -120,7 +120,7 @@ static int place(struct rec *r)
 					}
 				}
 				snprintf(r->err, r->errlen, "'%s': %s", e->spec, me.msg);
-				return -EINVAL;
+				return HPM_EVLIST_EBADEVENT;
 			}
 			if (e->enc.constraint >= 0) {
 				m->constraint_counters(m, e->enc.constraint, &first, &last);
@@ -423,7 +423,7 @@ int hpm_record_emu(const struct hpm_record_emu_opts *o, FILE *f, const volatile 
 	}
 	if ((rc = hpm_evlist_parse(&r.list, o->events, err, errlen))) {
 		hpm_evlist_free(&r.list);
-		return -EINVAL;
+		return HPM_EVLIST_EBADEVENT;
 	}
 	if (!r.list.nr) {
 		snprintf(err, errlen, "no event given");

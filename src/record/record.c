@@ -442,9 +442,11 @@ static int open_events(struct hpm_record *r, const struct hpm_record_opts *o, bo
 		struct hpm_evsel *ev = &r->list.ev[i];
 		struct rec_event *e = &r->ev[i];
 		struct hpm_perf_event pe;
+		/* a name no table has, or a bad term: perf's parse_events
+		 * failure (a tool event that cannot sample is not one) */
 		int rc = route(ev, &pmu, err, errlen);
 		if (rc)
-			return rc;
+			return rc == -EOPNOTSUPP ? rc : HPM_EVLIST_EBADEVENT;
 		rc = hpm_perf_event_attr(ev, &pmu, &pe, err, errlen);
 		if (rc)
 			return rc;
@@ -521,12 +523,12 @@ int hpm_record_open(const struct hpm_record_opts *o, struct hpm_record **out, ch
 	bool targets_workload = o->workload > 0 && o->pid <= 0 && !o->tid_list;
 	rc = hpm_evlist_parse(&r->list, dflt ? "cycles" : o->events, err, errlen);
 	if (rc) {
-		rc = -EINVAL;
+		rc = HPM_EVLIST_EBADEVENT;
 		goto fail;
 	}
 	if (!r->list.nr) {
 		snprintf(err, errlen, "no event given");
-		rc = -EINVAL;
+		rc = HPM_EVLIST_EBADEVENT;
 		goto fail;
 	}
 	pid_t task = -1;

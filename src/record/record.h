@@ -92,7 +92,7 @@ struct hpm_record_stats {
 unsigned hpm_record_max_sample_rate(void);
 
 /* Parses the events and opens them (disabled) on the target. 0 and *out;
- * -ENOENT/-EINVAL for an event that does not parse, -EOPNOTSUPP for one
+ * HPM_EVLIST_EBADEVENT for an event that does not parse, -EOPNOTSUPP for one
  * the kernel cannot sample ("'E': <not supported>: why"), other -errno
  * with perf's advice. */
 int hpm_record_open(const struct hpm_record_opts *o, struct hpm_record **out, char *err,

@@ -280,6 +280,9 @@ struct top_model {
 	int row_unit;      /* unit index, -1: none */
 	int row_pid;       /* task, 0: none */
 	char row_name[96]; /* as frame.row shows it */
+	/* the command line's -e did not parse or named an unknown event:
+	 * perf top's usage error (top.conf's events are bad input) */
+	bool bad_events;
 };
 
 /* Builds the session from o and opens it. On failure the model still

@@ -107,6 +107,8 @@ static int build(struct top_model *m, struct hpm_session *s, char *err, size_t e
 			char *why = xstrdup(err);
 			snprintf(err, errlen, "%s: events: %s", o->events_origin, why);
 			free(why);
+		} else {
+			m->bad_events = true;
 		}
 		return -1;
 	}

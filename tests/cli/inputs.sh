@@ -125,11 +125,11 @@ ok $r "decode VALUE --bank frontend: the option after the value applies"
 # ---- 9: report -outfile writes no surprise file
 run=$top_srcdir/tests/report/hand.json
 (cd "$tmp" && $H report -outfile x.txt "$run" >"$tap_out" 2>"$tap_err"); rc=$?
-[ $rc -eq 2 ] && grep -qF "unknown option '-outfile' (did you mean --output?)" "$tap_err" &&
+[ $rc -eq 129 ] && grep -qF "unknown option '-outfile' (did you mean --output?)" "$tap_err" &&
 	[ ! -e "$tmp/utfile" ] && [ ! -e "$tmp/x.txt" ]
-ok $? "report -outfile: refused (exit 2), no ./utfile"
+ok $? "report -outfile: refused (exit 129), no ./utfile"
 (cd "$tmp" && $H report -format text "$run" >/dev/null 2>"$tap_err"); rc=$?
-[ $rc -eq 2 ] && grep -qF "did you mean --format?" "$tap_err"; ok $? "report -format: did you mean --format"
+[ $rc -eq 129 ] && grep -qF "did you mean --format?" "$tap_err"; ok $? "report -format: did you mean --format"
 (cd "$tmp" && $H report -orep.txt "$run" >/dev/null 2>&1) && [ -s "$tmp/rep.txt" ]
 ok $? "report -oFILE still writes FILE"
 

@@ -80,6 +80,6 @@ grep -q '^ran' "$d/ran" && grep -q '^Metrics:$' "$d/paged"; ok $? "stat -M help 
 
 reset
 on_tty "HPMSTAT_PAGER='$d/pager' $H list -zz"; rc=$?
-[ $rc -eq 2 ] && [ ! -e "$d/ran" ] && grep -q "unknown option '-z'" "$d/tty"
+[ $rc -eq 129 ] && [ ! -e "$d/ran" ] && grep -q "unknown option '-z'" "$d/tty"
 ok $? "a usage error starts no pager"
 done_testing

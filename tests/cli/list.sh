@@ -253,7 +253,7 @@ run_fails_with "-b without a value" "option '-b' needs a value" $H list -b
 run_fails_with "-zz names -z, not the command" "unknown option '-z'" $H list -zz
 run_fails_with "-dz names -z" "unknown option '-z'" $H list -dz
 run_fails_with "an unknown long option is named" "unknown option '--frob'" $H list --frob
-$H list -zz 2>/dev/null; [ $? -eq 2 ]; ok $? "an unknown option is a usage error (exit 2)"
+$H list -zz 2>/dev/null; [ $? -eq 129 ]; ok $? "an unknown option is a usage error (exit 129)"
 run_fails_with "--json and --raw-dump" "exclude each other" $H list --json --raw-dump
 # options and operands mix as getopt's; -- ends the options
 [ "$($H list ifu_miss --no-desc)" = "$($H list --no-desc ifu_miss)" ] &&

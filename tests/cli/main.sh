@@ -15,9 +15,28 @@ done
 run_fails_with "unknown command" "'frob' is not a command" $H frob
 run_fails_with "unknown global option" "unknown option '--frob'" $H --frob
 run_fails_with "help of an unknown command" "'frob' is not a command" $H help frob
-$H >/dev/null 2>&1; [ $? -eq 2 ]; ok $? "no arguments is a usage error (exit 2)"
+$H >/dev/null 2>&1; [ $? -eq 1 ]; ok $? "no arguments: the usage, exit 1 (perf's)"
+$H frob >/dev/null 2>&1; [ $? -eq 1 ]; ok $? "an unknown command: exit 1 (perf's 'is not a perf-command')"
 run_fails_with "unknown option of a command" "unknown option '--frob'" $H encode --frob ifu_req
-$H encode --frob ifu_req >/dev/null 2>&1; [ $? -eq 2 ]; ok $? "usage errors exit 2"
+$H encode --frob ifu_req >/dev/null 2>&1; [ $? -eq 129 ]; ok $? "usage errors exit 129 (perf's parse_options)"
+# the same statuses as Debian's perf for the same mistakes
+if command -v perf >/dev/null 2>&1; then
+	scratch_dir
+	for args in "" "frob" "stat --frob true" "stat -r" "stat -e nosuch true" \
+		"stat -e cpu-clock:zz true" "record --frob true" "report --frob" "list --frob" \
+		"top --frob" "record -e nosuch -o $dir/n.data true" "top -e nosuch"; do
+		# shellcheck disable=SC2086 # args: words
+		perf $args </dev/null >/dev/null 2>&1
+		want=$?
+		# shellcheck disable=SC2086
+		$H $args </dev/null >/dev/null 2>&1
+		got=$?
+		[ "$got" -eq "$want" ]
+		ok $? "'$args': perf's exit status ($want; hpmstat: $got)"
+	done
+else
+	skip "perf's exit statuses" "perf not installed"
+fi
 # output errors are reported, not lost
 if [ -w /dev/full ]; then
 	$H list > /dev/full 2>"$tap_err"; rc=$?

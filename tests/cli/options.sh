@@ -7,11 +7,11 @@
 H=$HPMSTAT
 
 # usage DESC NEEDLE ARGS...: one stderr line with NEEDLE, nothing on
-# stdout, exit 2 (a usage error)
+# stdout, exit 129 (a usage error)
 usage() {
 	d=$1; n=$2; shift 2
 	run_fails_with "$d" "$n" $H "$@"
-	[ "$rc" -eq 2 ] || { ok 1 "$d: exit 2"; diag "exit $rc"; }
+	[ "$rc" -eq 129 ] || { ok 1 "$d: exit 129"; diag "exit $rc"; }
 }
 # bad_value DESC NEEDLE ARGS...: the same with exit 1 (bad input), as the
 # other value checks of the command

@@ -172,7 +172,7 @@ run_fails_with "an unknown profile" "unknown profile 'nosuch'" \
 	"$HPMSTAT" record --backend emu -e rob_commitInstr --emu-profile nosuch -o x.data
 run_fails_with "-g" "no call stacks" "$HPMSTAT" record --backend emu -g -e rob_commitInstr -o x.data
 "$HPMSTAT" record --backend emu -e rob_commitInstr -o x.data -- true >/dev/null 2>&1
-[ $? -eq 2 ]; ok $? "a command with --backend emu: usage error"
+[ $? -eq 129 ]; ok $? "a command with --backend emu: usage error"
 run_fails_with "--emu-* without --backend emu" "need --backend emu" \
 	"$HPMSTAT" record --emu-harts 2 -e rob_commitInstr -o x.data -- true
 [ ! -e x.data ]; ok $? "no file is left by a refused recording"

@@ -83,7 +83,7 @@ rows=$(grep -cE '^[a-z-]+-[0-9]+,[0-9]+,[01],' "$tap_err")
 totals=$(grep -cE '^[0-9]+,,cycles' "$tap_err")
 [ "$rows" -eq 6 ] && [ "$totals" -eq 0 ]; ok $? "--per-thread: 6 task rows, no total row ($rows, $totals)"
 "$HPMSTAT" stat --backend emu --emu-cycles 1000 --per-thread -e cycles >"$tap_out" 2>"$tap_err"
-[ $? -eq 2 ] && grep -q "^hpmstat stat: --per-thread: emulated events count harts, not threads (use --per-core, or a profile with \[task\] sections)" "$tap_err"
+[ $? -eq 129 ] && grep -q "^hpmstat stat: --per-thread: emulated events count harts, not threads (use --per-core, or a profile with \[task\] sections)" "$tap_err"
 ok $? "--per-thread on a profile without tasks: the usage error"
 
 run_fails_with "a profile without tasks" "--emu-tasks: profile balanced declares no tasks" \

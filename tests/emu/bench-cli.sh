@@ -13,8 +13,8 @@ for p in balanced phased dram-bound; do
 	ok $? "$p: prints cycles/s of both and the ratio"
 done
 grep -q "^stream: *300000 cycles" "$tap_out"; ok $? "the stream has the cycles asked for"
-"$HPMSTAT" emu bench --cycles 0 >/dev/null 2>&1; [ $? -eq 2 ]; ok $? "--cycles 0: usage error"
-"$HPMSTAT" emu bench --cycles >/dev/null 2>&1; [ $? -eq 2 ]; ok $? "--cycles without value: usage error"
+"$HPMSTAT" emu bench --cycles 0 >/dev/null 2>&1; [ $? -eq 129 ]; ok $? "--cycles 0: usage error"
+"$HPMSTAT" emu bench --cycles >/dev/null 2>&1; [ $? -eq 129 ]; ok $? "--cycles without value: usage error"
 "$HPMSTAT" emu bench --profile nope --cycles 10 >/dev/null 2>"$tap_err"; rc=$?
 [ $rc -eq 1 ] && grep -q "unknown profile 'nope'" "$tap_err"; ok $? "an unknown profile: exit 1"
 

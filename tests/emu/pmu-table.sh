@@ -100,12 +100,12 @@ refusal="the Kunminghu emulator's event tables are kunminghu (also kunminghu-v2,
 for p in n2 neoverse-v2 nosuch; do
 	"$HPMSTAT" emu --pmu "$p" - </dev/null >"$tap_out" 2>"$tap_err"
 	rc=$?
-	[ $rc -eq 2 ] && [ "$(cat "$tap_err")" = "hpmstat emu: --pmu $p: $refusal" ] && [ ! -s "$tap_out" ]
+	[ $rc -eq 129 ] && [ "$(cat "$tap_err")" = "hpmstat emu: --pmu $p: $refusal" ] && [ ! -s "$tap_out" ]
 	ok $? "--pmu $p is refused in one line (exit $rc)"
 done
 "$HPMSTAT" emu bench --pmu n2 --cycles 1000 >"$tap_out" 2>"$tap_err"
 rc=$?
-[ $rc -eq 2 ] && grep -qF "bench: --pmu n2: $refusal" "$tap_err" && [ "$(wc -l <"$tap_err")" -eq 1 ]
+[ $rc -eq 129 ] && grep -qF "bench: --pmu n2: $refusal" "$tap_err" && [ "$(wc -l <"$tap_err")" -eq 1 ]
 ok $? "bench --pmu n2 is refused in one line (exit $rc)"
 "$HPMSTAT" emu bench --pmu kunminghu-v3 --cycles 20000 >"$tap_out" 2>"$tap_err"
 rc=$?

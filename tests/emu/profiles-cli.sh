@@ -44,7 +44,7 @@ done
 ok $st "profiles name levels 1-3 as stat does, in its order (text and JSON)"
 rm -f "$tap_out.std" "$tap_out.json"
 
-"$HPMSTAT" emu profiles --frob >/dev/null 2>&1; [ $? -eq 2 ]; ok $? "unknown option: usage error"
+"$HPMSTAT" emu profiles --frob >/dev/null 2>&1; [ $? -eq 129 ]; ok $? "unknown option: usage error"
 run_ok "emu profiles --help" "$HPMSTAT" emu profiles --help
 grep -q '^Usage: hpmstat emu' "$tap_out"; ok $? "emu profiles --help prints the usage"
 

@@ -121,11 +121,11 @@ script_fails "trace: cannot create" 1 \
 trace /nonexistent/t
 S
 
-# usage errors: exit 2
+# usage errors: exit 129
 for args in "--harts 0" "--harts 1025" "--harts x" "--frob" "a b" "--harts"; do
 	"$HPMSTAT" emu $args </dev/null >/dev/null 2>"$tap_err"; rc=$?
-	[ $rc -eq 2 ] && [ "$(wc -l <"$tap_err")" -eq 1 ] && grep -q "^hpmstat emu: .*hpmstat emu --help" "$tap_err"
-	ok $? "usage error (exit 2): emu $args"
+	[ $rc -eq 129 ] && [ "$(wc -l <"$tap_err")" -eq 1 ] && grep -q "^hpmstat emu: .*hpmstat emu --help" "$tap_err"
+	ok $? "usage error (exit 129): emu $args"
 done
 "$HPMSTAT" emu /nonexistent/script >/dev/null 2>"$tap_err"; rc=$?
 [ $rc -eq 1 ] && [ "$(cat "$tap_err")" = "hpmstat emu: cannot open script '/nonexistent/script': No such file or directory" ]

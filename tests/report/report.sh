@@ -150,7 +150,7 @@ run_fails_with "weights: two runs of one name" "two runs are named 'dram'" "$HPM
 usage() { # DESC NEEDLE ARGS...
 	d=$1; n=$2; shift 2
 	run_fails_with "$d" "$n" "$HPMSTAT" report "$@"
-	[ "$rc" -eq 2 ] || { ok 1 "$d: exit 2"; diag "exit $rc"; }
+	[ "$rc" -eq 129 ] || { ok 1 "$d: exit 129"; diag "exit $rc"; }
 }
 usage "unknown option" "unknown option '--bogus'" --bogus hand.json
 usage "--diff with one file" "--diff needs BASE and NEW" --diff hand.json

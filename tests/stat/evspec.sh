@@ -72,6 +72,8 @@ for spec in nosuchpmu/event=0x11/ armv8_pmuv3_0/cpu_cycles/ power/energy-pkg/; d
 		continue
 	fi
 	want="Cannot find PMU \`$pmu'. Missing kernel support?"
+	# perf's status for a bad -e: its option parser's usage error
+	prc=129
 	if $have_perf; then
 		perf stat -e "$spec" -- true >/dev/null 2>"$dir/p"; prc=$?
 		[ $prc -ne 0 ] && grep -qF "$want" "$dir/p"; ok $? "perf refuses $spec: \"$want\" (exit $prc)"
@@ -79,7 +81,7 @@ for spec in nosuchpmu/event=0x11/ armv8_pmuv3_0/cpu_cycles/ power/energy-pkg/; d
 		skip "no perf"
 	fi
 	run_fails_with "$spec with a command: refused in perf's words" "'$spec': $want" timeout 20 $H stat -x, -e "task-clock,$spec" -- true
-	[ $rc -eq 1 ]; ok $? "... exit 1, an unknown event's status (exit $rc)"
+	[ $rc -eq $prc ]; ok $? "... exit $prc, perf's status for it (exit $rc)"
 	run_fails_with "$spec without a command: refused at once" "$want" timeout 20 $H stat -e "$spec"
 done
 

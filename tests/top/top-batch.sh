@@ -55,8 +55,8 @@ run_fails_with "-d 0 refused" "hpmstat top: -d '0'" "$H" top -b -n 1 -d 0
 run_fails_with "-t 4 refused" "hpmstat top: -t '4'" "$H" top -b -n 1 -t 4
 run_fails_with "--backend bogus refused" "--backend 'bogus'" "$H" top -b -n 1 --backend bogus
 run_fails_with "unknown event refused" "unknown event" "$H" top -b -n 1 --backend emu -e nosuchevent
-"$H" top --bogus >/dev/null 2>&1; [ $? -eq 2 ]; ok $? "unknown option: exit 2"
-"$H" top -b -n 1 --backend emu -C 1 >/dev/null 2>"$tmp/ce"; [ $? -eq 2 ] && grep -q 'need the perf back end' "$tmp/ce"; ok $? "-C on the emulator: usage error"
+"$H" top --bogus >/dev/null 2>&1; [ $? -eq 129 ]; ok $? "unknown option: exit 129"
+"$H" top -b -n 1 --backend emu -C 1 >/dev/null 2>"$tmp/ce"; [ $? -eq 129 ] && grep -q 'need the perf back end' "$tmp/ce"; ok $? "-C on the emulator: usage error"
 "$H" top --help | grep -q 'Usage: hpmstat top'; ok $? "--help"
 
 # hpmtop is top
