@@ -71,8 +71,8 @@ struct hpm_record_emu_stats {
 /* Records the whole run into f (seekable, at 0; any stream with pipe). 0, or -errno with the
  * reason in err ("'E': <not supported>: ..." for an event that cannot
  * sample; HPM_EVLIST_EBADEVENT for an -e list that does not parse or
- * names an event the model has not got). *stop (may be NULL) set non-zero ends the run early with a
- * complete file. */
+ * names an event the model has not got). *stop (may be NULL) set non-zero
+ * ends the run early with a complete file. */
 int hpm_record_emu(const struct hpm_record_emu_opts *o, FILE *f, const volatile int *stop,
                    struct hpm_record_emu_stats *st, char *err, size_t errlen);
 
