@@ -948,13 +948,30 @@ static int samples_report(const char *path, const struct opts *o)
 		struct rs_opts fo = ro;
 		if (rs_parse_fields(o->fields, &fo, err, sizeof(err)) != 0)
 			return cli_usage_error("%s", err);
-		/* -F's keys are the sort's unless --sort gave them */
-		if (o->sort && fo.nr_key)
-			return cli_usage_error("-F with keys and --sort: give the keys once");
-		if (!fo.nr_key) {
-			fo.nr_key = ro.nr_key;
-			memcpy(fo.key, ro.key, sizeof(fo.key));
+		/* perf's entries: --sort's keys, then -F's others (-F's
+		 * alone without --sort); --sort's keys that -F does not
+		 * name are columns after -F's, and sort first */
+		unsigned nsort = o->sort ? ro.nr_key : 0, nk = nsort;
+		enum rs_key keys[RS_MAX_KEYS];
+		memcpy(keys, ro.key, nsort * sizeof(*keys));
+		for (unsigned i = 0; i < fo.nr_key; i++) {
+			bool have = false;
+			for (unsigned j = 0; j < nsort; j++)
+				have = have || keys[j] == fo.key[i];
+			if (!have && nk < RS_MAX_KEYS)
+				keys[nk++] = fo.key[i];
 		}
+		for (unsigned j = 0; j < nsort; j++) {
+			bool shown = false;
+			for (unsigned i = 0; i < fo.nr_col; i++)
+				shown = shown ||
+				        (fo.col[i].kind == RS_COL_KEY && fo.col[i].key == keys[j]);
+			if (!shown && fo.nr_col < RS_MAX_COLS)
+				fo.col[fo.nr_col++] = (struct rs_col){RS_COL_KEY, keys[j]};
+		}
+		memcpy(fo.key, keys, nk * sizeof(*keys));
+		fo.nr_key = nk;
+		fo.nr_sort_key = nsort;
 		/* -F's columns are all: perf drops -n's and
 		 * --show-total-period's */
 		ro = fo;

@@ -18,8 +18,25 @@ int rs_format_parse(const char *s, enum rs_format *out)
 	return -1;
 }
 
+/* -F's next column; false with err for one given twice. */
+static bool add_col(struct rs_opts *o, enum rs_col_kind kind, enum rs_key key, const char *opt,
+                    const char *s, size_t n, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < o->nr_col; i++)
+		if (o->col[i].kind == kind && (kind != RS_COL_KEY || o->col[i].key == key)) {
+			str_seterr(err, errlen, "%s: '%.*s' given twice", opt, (int)n, s);
+			return false;
+		}
+	if (o->nr_col == RS_MAX_COLS) {
+		str_seterr(err, errlen, "%s: too many fields", opt);
+		return false;
+	}
+	o->col[o->nr_col++] = (struct rs_col){kind, key};
+	return true;
+}
+
 /* The keys and columns of --sort or -F (fields: -F's, which shows only
- * the columns it names). */
+ * the columns it names, in its order). */
 static int parse_keys(const char *s, struct rs_opts *o, bool fields, const char *opt, char *err,
                       size_t errlen)
 {
@@ -30,6 +47,7 @@ static int parse_keys(const char *s, struct rs_opts *o, bool fields, const char 
 		o->no_children_col = true; /* unless overhead_children */
 		o->no_overhead = true;
 		o->show_samples = o->show_period = false;
+		o->nr_col = 0;
 	}
 	bool any = false;
 	while (*s) {
@@ -42,14 +60,17 @@ static int parse_keys(const char *s, struct rs_opts *o, bool fields, const char 
 		if (k == 4 && (IS("overhead") || IS("sample") || IS("period") ||
 		               (fields && IS("overhead_children")))) {
 			/* perf's output fields: --sort shows Overhead anyway */
+			enum rs_col_kind kind = RS_COL_CHILDREN;
 			if (IS("overhead"))
-				o->no_overhead = false;
+				o->no_overhead = false, kind = RS_COL_SELF;
 			else if (IS("sample"))
-				o->show_samples = true;
+				o->show_samples = true, kind = RS_COL_SAMPLES;
 			else if (IS("period"))
-				o->show_period = true;
+				o->show_period = true, kind = RS_COL_PERIOD;
 			else
 				o->no_children_col = false;
+			if (fields && !add_col(o, kind, 0, opt, s, n, err, errlen))
+				return -1;
 			any = true;
 			s += n;
 			if (*s == ',' && !*++s) {
@@ -76,6 +97,8 @@ static int parse_keys(const char *s, struct rs_opts *o, bool fields, const char 
 			return -1;
 		}
 		o->key[o->nr_key++] = (enum rs_key)k;
+		if (fields && !add_col(o, RS_COL_KEY, (enum rs_key)k, opt, s, n, err, errlen))
+			return -1;
 		s += n;
 		if (*s == ',' && !*++s) {
 			str_seterr(err, errlen, "%s: empty key", opt);

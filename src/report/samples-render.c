@@ -29,58 +29,111 @@ static const char *dso_name(const struct rs_report *rs, unsigned id)
 static const struct rs_report *sort_rs;
 static const struct rs_hist *sort_h;
 
-/* perf's output order: the period, then each sort key ascending, a named
- * symbol before an unnamed one. */
 static bool children_mode(const struct rs_report *rs)
 {
 	return rs->opts.children && rs->cumulated;
 }
 
+/* perf's __hpp__sort_acc: Children, then (one thread's entries, call
+ * graphs shown) the caller above its callees, by the longest chain */
+static int children_cmp(const struct rs_entry *x, const struct rs_entry *y)
+{
+	if (x->acc != y->acc)
+		return x->acc > y->acc ? -1 : 1;
+	enum rs_graph g = sort_rs->opts.graph;
+	unsigned dx = g == RS_GRAPH_CALLER ? x->depth : x->depth_callee;
+	unsigned dy = g == RS_GRAPH_CALLER ? y->depth : y->depth_callee;
+	if (x->thread == y->thread && dx != dy && (g == RS_GRAPH_CALLER || g == RS_GRAPH_CALLEE))
+		return (dx > dy ? -1 : 1) * (g == RS_GRAPH_CALLER ? 1 : -1);
+	return 0;
+}
+
+/* One sort key's order (perf's se_sort, else se_cmp: ascending; a named
+ * symbol before an unnamed one, a mapped DSO before [unknown]) */
+static int key_cmp(const struct rs_entry *x, const struct rs_entry *y, enum rs_key key)
+{
+	switch (key) {
+	case RS_KEY_COMM:
+		return strcmp(rs_str(sort_rs, x->comm), rs_str(sort_rs, y->comm));
+	case RS_KEY_PID:
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	case RS_KEY_DSO: {
+		/* perf's _sort__dso_cmp: an entry no map holds ([unknown])
+		 * after every named one */
+		bool ux = rs_unmapped(sort_rs, x->dso), uy = rs_unmapped(sort_rs, y->dso);
+		return ux != uy ? (ux ? 1 : -1)
+		                : strcmp(dso_name(sort_rs, x->dso), dso_name(sort_rs, y->dso));
+	}
+	case RS_KEY_SYM:
+		if (x->known != y->known)
+			return x->known ? -1 : 1;
+		if (x->known)
+			return strcmp(rs_str(sort_rs, x->sym), rs_str(sort_rs, y->sym));
+		return (x->addr > y->addr) - (x->addr < y->addr);
+	}
+	return 0;
+}
+
+/* -F's order (perf_hpp__append_sort_keys): --sort's keys, then each
+ * column in -F's order, a value by the largest first */
+static int fields_cmp(const struct rs_entry *x, const struct rs_entry *y)
+{
+	const struct rs_opts *o = &sort_rs->opts;
+	for (unsigned k = 0; k < o->nr_sort_key; k++) {
+		int c = key_cmp(x, y, o->key[k]);
+		if (c)
+			return c;
+	}
+	for (unsigned i = 0; i < o->nr_col; i++) {
+		uint64_t vx = 0, vy = 0;
+		switch (o->col[i].kind) {
+		case RS_COL_KEY: {
+			bool sorted = false;
+			for (unsigned k = 0; k < o->nr_sort_key; k++)
+				sorted = sorted || o->key[k] == o->col[i].key;
+			int c = sorted ? 0 : key_cmp(x, y, o->col[i].key);
+			if (c)
+				return c;
+			continue;
+		}
+		case RS_COL_CHILDREN:
+			if (children_mode(sort_rs)) {
+				int c = children_cmp(x, y);
+				if (c)
+					return c;
+			}
+			continue;
+		case RS_COL_SELF:
+		case RS_COL_PERIOD:
+			vx = x->period, vy = y->period;
+			break;
+		case RS_COL_SAMPLES:
+			vx = x->samples, vy = y->samples;
+			break;
+		}
+		if (vx != vy)
+			return vx > vy ? -1 : 1;
+	}
+	return 0;
+}
+
+/* perf's output order: Children with --children, the period, then each
+ * sort key ascending; -F's own (fields_cmp) */
 static int entry_cmp(const void *a, const void *b)
 {
 	const struct rs_entry *x = &sort_h->e[*(const unsigned *)a];
 	const struct rs_entry *y = &sort_h->e[*(const unsigned *)b];
+	if (sort_rs->opts.fields)
+		return fields_cmp(x, y);
 	if (children_mode(sort_rs) && !sort_rs->opts.no_children_col) {
-		/* perf's __hpp__sort_acc: Children, then (one thread's
-		 * entries, call graphs shown) the caller above its callees,
-		 * by the longest chain; then Self */
-		if (x->acc != y->acc)
-			return x->acc > y->acc ? -1 : 1;
-		enum rs_graph g = sort_rs->opts.graph;
-		unsigned dx = g == RS_GRAPH_CALLER ? x->depth : x->depth_callee;
-		unsigned dy = g == RS_GRAPH_CALLER ? y->depth : y->depth_callee;
-		if (x->thread == y->thread && dx != dy &&
-		    (g == RS_GRAPH_CALLER || g == RS_GRAPH_CALLEE))
-			return (dx > dy ? -1 : 1) * (g == RS_GRAPH_CALLER ? 1 : -1);
+		int c = children_cmp(x, y);
+		if (c)
+			return c;
 	}
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
 	for (unsigned k = 0; k < sort_rs->opts.nr_key; k++) {
-		int c = 0;
-		switch (sort_rs->opts.key[k]) {
-		case RS_KEY_COMM:
-			c = strcmp(rs_str(sort_rs, x->comm), rs_str(sort_rs, y->comm));
-			break;
-		case RS_KEY_PID:
-			c = (x->pid > y->pid) - (x->pid < y->pid);
-			break;
-		case RS_KEY_DSO: {
-			/* perf's _sort__dso_cmp: an entry no map holds
-			 * ([unknown]) after every named one */
-			bool ux = rs_unmapped(sort_rs, x->dso), uy = rs_unmapped(sort_rs, y->dso);
-			c = ux != uy ? (ux ? 1 : -1)
-			             : strcmp(dso_name(sort_rs, x->dso), dso_name(sort_rs, y->dso));
-			break;
-		}
-		case RS_KEY_SYM:
-			if (x->known != y->known)
-				c = x->known ? -1 : 1;
-			else if (x->known)
-				c = strcmp(rs_str(sort_rs, x->sym), rs_str(sort_rs, y->sym));
-			else
-				c = (x->addr > y->addr) - (x->addr < y->addr);
-			break;
-		}
+		int c = key_cmp(x, y, sort_rs->opts.key[k]);
 		if (c)
 			return c;
 	}
@@ -159,43 +212,49 @@ static const char *key_cell(const struct rs_report *rs, const struct rs_entry *e
 
 /* perf's output fields before the sort keys: Children, Overhead (Self
  * with Children), Samples, Period. */
-enum col_kind { COL_CHILDREN, COL_SELF, COL_SAMPLES, COL_PERIOD };
 struct col {
-	enum col_kind kind;
+	enum rs_col_kind kind;
 	const char *head;
 	int width;
+	bool na; /* perf's N/A: -F overhead_children without --children */
 };
 
 static unsigned columns(const struct rs_report *rs, struct col *c)
 {
 	unsigned n = 0;
 	bool children = children_mode(rs);
-	if (children && !rs->opts.no_children_col)
-		c[n++] = (struct col){COL_CHILDREN, "Children", 8};
+	/* -F overhead_children without --children: perf's N/A column */
+	if (!rs->opts.no_children_col && (children || rs->opts.fields))
+		c[n++] = (struct col){RS_COL_CHILDREN, "Children", 8, !children};
 	if (!rs->opts.no_overhead)
-		c[n++] =
-		    (struct col){COL_SELF, children && !rs->opts.fields ? "Self" : "Overhead", 8};
+		c[n++] = (struct col){RS_COL_SELF,
+		                      children && !rs->opts.fields ? "Self" : "Overhead", 8, false};
 	if (rs->opts.show_samples)
-		c[n++] = (struct col){COL_SAMPLES, "Samples", 12};
+		c[n++] = (struct col){RS_COL_SAMPLES, "Samples", 12, false};
 	if (rs->opts.show_period)
-		c[n++] = (struct col){COL_PERIOD, "Period", 12};
+		c[n++] = (struct col){RS_COL_PERIOD, "Period", 12, false};
 	return n;
 }
 
 static const char *col_cell(const struct col *c, const struct rs_hist *h, const struct rs_entry *e,
                             char *buf, size_t len)
 {
+	if (c->na)
+		return "N/A";
 	switch (c->kind) {
-	case COL_CHILDREN:
+	case RS_COL_CHILDREN:
 		snprintf(buf, len, "%.2f%%", pct(e->acc, h->total_period));
 		break;
-	case COL_SELF:
+	case RS_COL_KEY: /* the keys' cells are key_cell's */
+		buf[0] = 0;
+		break;
+	case RS_COL_SELF:
 		snprintf(buf, len, "%.2f%%", pct(e->period, h->total_period));
 		break;
-	case COL_SAMPLES:
+	case RS_COL_SAMPLES:
 		snprintf(buf, len, "%llu", (unsigned long long)e->samples);
 		break;
-	case COL_PERIOD:
+	case RS_COL_PERIOD:
 		snprintf(buf, len, "%llu", (unsigned long long)e->period);
 		break;
 	}
@@ -227,7 +286,7 @@ static unsigned share_columns(const struct rs_report *rs, struct col *c)
 	struct col all[4];
 	unsigned n = 0, nr = columns(rs, all);
 	for (unsigned i = 0; i < nr; i++)
-		if (all[i].kind == COL_CHILDREN || all[i].kind == COL_SELF)
+		if ((all[i].kind == RS_COL_CHILDREN && !all[i].na) || all[i].kind == RS_COL_SELF)
 			c[n++] = all[i];
 	return n;
 }
@@ -260,6 +319,41 @@ static bool elided_col(const struct rs_report *rs, unsigned k)
 		if (!rs->elided[rs->opts.key[i]])
 			return rs->elided[rs->opts.key[k]] != NULL;
 	return false;
+}
+
+/* A column of the text: cols[i] of columns(), or key i of the keys. */
+struct text_col {
+	bool key;
+	unsigned i;
+};
+
+/* The text's columns in their order: perf's output fields, then the keys
+ * not elided; with -F, its columns in its order (rs_opts.col). */
+static unsigned text_cols(const struct rs_report *rs, const struct col *cols, unsigned nc,
+                          struct text_col *t)
+{
+	const struct rs_opts *o = &rs->opts;
+	unsigned n = 0;
+	if (!o->fields) {
+		for (unsigned c = 0; c < nc; c++)
+			t[n++] = (struct text_col){false, c};
+		for (unsigned k = 0; k < o->nr_key; k++)
+			if (!elided_col(rs, k))
+				t[n++] = (struct text_col){true, k};
+		return n;
+	}
+	for (unsigned i = 0; i < o->nr_col; i++) {
+		if (o->col[i].kind != RS_COL_KEY) {
+			for (unsigned c = 0; c < nc; c++)
+				if (cols[c].kind == o->col[i].kind)
+					t[n++] = (struct text_col){false, c};
+			continue;
+		}
+		for (unsigned k = 0; k < o->nr_key; k++)
+			if (o->key[k] == o->col[i].key && !elided_col(rs, k))
+				t[n++] = (struct text_col){true, k};
+	}
+	return n;
 }
 
 static void text(const struct rs_report *rs, FILE *out)
@@ -313,29 +407,27 @@ static void text(const struct rs_report *rs, FILE *out)
 		 * first), the numbers right-aligned */
 		struct col cols[4];
 		unsigned nc = columns(rs, cols);
+		struct text_col tc[RS_MAX_COLS];
+		unsigned nt = text_cols(rs, cols, nc, tc);
 		const char *lead = "# ";
-		for (unsigned c = 0; c < nc; c++, lead = "  ")
-			fprintf(out, "%s%*s", lead, cols[c].width, cols[c].head);
-		unsigned last = 0; /* the last key shown, + 1 */
-		for (unsigned k = 0; k < rs->opts.nr_key; k++)
-			if (!elided_col(rs, k)) {
-				fprintf(out, "%s%-*s", lead, (int)w[k],
-				        key_header(rs->opts.key[k]));
-				lead = "  ";
-				last = k + 1;
-			}
+		for (unsigned j = 0; j < nt; j++, lead = "  ")
+			if (tc[j].key)
+				fprintf(out, "%s%-*s", lead, (int)w[tc[j].i],
+				        key_header(rs->opts.key[tc[j].i]));
+			else
+				fprintf(out, "%s%*s", lead, cols[tc[j].i].width,
+				        cols[tc[j].i].head);
+		/* perf pads every column but a last Symbol */
+		bool sym_last = nt && tc[nt - 1].key && rs->opts.key[tc[nt - 1].i] == RS_KEY_SYM;
 		if (rs->nr_td && h->nr_member)
 			for (unsigned t = 0; t < rs->nr_td; t++)
 				fprintf(out, "  %s", rs->td_name[t]);
 		fputc('\n', out);
 		lead = "# ";
-		for (unsigned c = 0; c < nc + rs->opts.nr_key; c++) {
-			if (c >= nc && elided_col(rs, c - nc))
-				continue;
+		for (unsigned j = 0; j < nt; j++, lead = "  ") {
 			fputs(lead, out);
-			lead = "  ";
-			size_t cw = c < nc ? (size_t)cols[c].width : w[c - nc];
-			for (size_t j = 0; j < cw; j++)
+			size_t cw = tc[j].key ? w[tc[j].i] : (size_t)cols[tc[j].i].width;
+			for (size_t d = 0; d < cw; d++)
 				fputc('.', out);
 		}
 		fputs("\n#\n", out);
@@ -344,18 +436,16 @@ static void text(const struct rs_report *rs, FILE *out)
 			const struct rs_entry *e = &h->e[ix[i]];
 			if (hidden(rs, h, e))
 				continue;
-			for (unsigned c = 0; c < nc; c++) {
+			for (unsigned j = 0; j < nt; j++) {
 				char v[32];
-				fprintf(out, "  %*s", cols[c].width,
-				        col_cell(&cols[c], h, e, v, sizeof(v)));
-			}
-			for (unsigned k = 0; k < rs->opts.nr_key; k++) {
-				if (elided_col(rs, k))
+				unsigned k = tc[j].i;
+				if (!tc[j].key) {
+					fprintf(out, "  %*s", cols[k].width,
+					        col_cell(&cols[k], h, e, v, sizeof(v)));
 					continue;
+				}
 				const char *c = key_cell(rs, e, rs->opts.key[k], b, sizeof(b));
-				/* perf pads every column but a last Symbol */
-				if (k + 1 == last && rs->opts.key[k] == RS_KEY_SYM &&
-				    !(rs->nr_td && e->td))
+				if (j + 1 == nt && sym_last && !(rs->nr_td && e->td))
 					fprintf(out, "  %s", c);
 				else
 					fprintf(out, "  %-*s", (int)w[k], c);

@@ -952,7 +952,8 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 	}
 	if (rs->model && !o->pmu)
 		rs->opts.pmu = rs->model->name;
-	if (!rs->opts.nr_key) {
+	/* -F names its keys: none is none (one entry), as perf */
+	if (!rs->opts.nr_key && !rs->opts.fields) {
 		rs->opts.nr_key = 3;
 		rs->opts.key[0] = RS_KEY_COMM;
 		rs->opts.key[1] = RS_KEY_DSO;

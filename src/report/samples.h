@@ -49,9 +49,25 @@ enum rs_format { RS_TEXT, RS_CSV, RS_JSON, RS_MD, RS_HTML, RS_FOLDED };
 /* perf report's default --max-stack, PERF_MAX_STACK_DEPTH */
 #define RS_MAX_STACK 127
 
+/* A column of -F: one of perf's output fields, or a key (key[] index) */
+enum rs_col_kind { RS_COL_CHILDREN, RS_COL_SELF, RS_COL_SAMPLES, RS_COL_PERIOD, RS_COL_KEY };
+struct rs_col {
+	enum rs_col_kind kind;
+	enum rs_key key; /* RS_COL_KEY's */
+};
+#define RS_MAX_COLS (RS_MAX_KEYS + 4)
+
 struct rs_opts {
 	enum rs_key key[RS_MAX_KEYS];
-	unsigned nr_key; /* 0: comm,dso,sym as perf report */
+	unsigned nr_key; /* 0: comm,dso,sym as perf report, unless fields */
+	/* -F (fields): its columns in its order, then --sort's keys it does
+	 * not name (perf_hpp__setup_output_field); the entries are the
+	 * keys' (--sort's, then -F's others: -F's alone without --sort, none
+	 * at all for -F period,overhead) and sort by --sort's nr_sort_key
+	 * keys first, then by these columns in this order
+	 * (perf_hpp__append_sort_keys) */
+	struct rs_col col[RS_MAX_COLS];
+	unsigned nr_col, nr_sort_key;
 	enum rs_graph graph;
 	enum rs_graph_value graph_value;
 	enum rs_graph_mode graph_mode;

@@ -12,6 +12,7 @@
 #   chains that end in the middle of another (perf's hit: flat and folded
 #   list them, the fractal's "[...]" shows what its branches leave);
 # - samples whose chain is empty (perf: no branch, only Self);
+# - -F's columns, entries and order, with and without --sort;
 # - a sample taken in the kernel whose user chain starts at an address no
 #   map holds: perf gives that address's --children entry the level of the
 #   last frame a map holds before it in the order it walks the chain
@@ -120,6 +121,25 @@ done
 rc=$?
 ok $rc "empty chains: --format folded has them as their command alone (stackcollapse-perf.pl's)"
 [ $rc -eq 0 ] || diag "$(cat empty.folded empty.err)"
+
+# -F as perf: its columns in its order and --sort's keys it does not name
+# after them; the entries are the keys', none at all without a key (one
+# row); the order --sort's keys first, then each -F column in turn (a
+# value largest first, a key ascending); overhead_children outside
+# --children is N/A
+for F in "period,overhead" "sym,overhead" "dso,sym,overhead" "sample,sym" "comm,sym" \
+	"pid,overhead" "overhead_children,sym" "sym,overhead_children,overhead" \
+	"overhead,sym -s dso" "sym -s dso" "dso,overhead -s sym" "overhead,period -s comm" \
+	"overhead_children,overhead,sym -s dso,comm"; do
+	for file in mix two; do
+		for ch in --children --no-children; do
+			# shellcheck disable=SC2086 # F: -F's value, maybe -s and its
+			same_report "$file: -F $F $ch" $file.data -F $F $ch
+			# shellcheck disable=SC2086
+			same_heads "$file: -F $F $ch" $file.data -F $F $ch
+		done
+	done
+done
 
 # a sampled recording: tree's a/b/leaf calls, and what the loader adds
 if "$HPMSTAT" record -q -e cpu-clock:u -g -o t.data ./tree 400 2>rec.err; then
