@@ -49,7 +49,7 @@ enum rs_format { RS_TEXT, RS_CSV, RS_JSON, RS_MD, RS_HTML, RS_FOLDED };
 /* perf report's default --max-stack, PERF_MAX_STACK_DEPTH */
 #define RS_MAX_STACK 127
 
-/* A column of -F: one of perf's output fields, or a key (key[] index) */
+/* A column of -F: one of perf's output fields, or a key (its rs_key) */
 enum rs_col_kind { RS_COL_CHILDREN, RS_COL_SELF, RS_COL_SAMPLES, RS_COL_PERIOD, RS_COL_KEY };
 struct rs_col {
 	enum rs_col_kind kind;

@@ -122,10 +122,12 @@ sort -c "$tmp/c" 2>/dev/null; ok $? "-s COMMAND: batch rows by name"
 mkdir -p "$tmp/proc/4242"
 fake() { echo "4242 (fake) S 1 1 1 0 -1 0 0 0 0 0 $1 0 0 0 20 0 1 0 1 4096 1" >"$tmp/proc/4242/stat"; }
 # run_fake ARGS: top on the fake <proc> into $tmp/f, the changes made
-# between its frames (PATTERN of a frame's first line: frame N)
+# between its frames (PATTERN of a frame's first line: frame N). Frames 2 s
+# apart: each change must land before the next frame reads <proc>, and
+# under CI's load a poll could sleep past 0.5 s (frame 2 then saw no change)
 run_fake() {
 	fake 100000
-	HPMSTAT_PROCFS="$tmp/proc" "$H" top -n 4 -d 0.5 --backend perf --no-bpf "$@" >"$tmp/f" 2>/dev/null &
+	HPMSTAT_PROCFS="$tmp/proc" "$H" top -n 4 -d 2 --backend perf --no-bpf "$@" >"$tmp/f" 2>/dev/null &
 	tp=$!
 	for k in 1 2; do
 		i=0
