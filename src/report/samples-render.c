@@ -75,7 +75,8 @@ static int key_cmp(const struct rs_entry *x, const struct rs_entry *y, enum rs_k
 }
 
 /* -F's order (perf_hpp__append_sort_keys): --sort's keys, then each
- * column in -F's order, a value by the largest first */
+ * column in -F's order, a value by the largest first (a --sort key met
+ * again there compares equal: it was equal above) */
 static int fields_cmp(const struct rs_entry *x, const struct rs_entry *y)
 {
 	const struct rs_opts *o = &sort_rs->opts;
@@ -88,10 +89,7 @@ static int fields_cmp(const struct rs_entry *x, const struct rs_entry *y)
 		uint64_t vx = 0, vy = 0;
 		switch (o->col[i].kind) {
 		case RS_COL_KEY: {
-			bool sorted = false;
-			for (unsigned k = 0; k < o->nr_sort_key; k++)
-				sorted = sorted || o->key[k] == o->col[i].key;
-			int c = sorted ? 0 : key_cmp(x, y, o->col[i].key);
+			int c = key_cmp(x, y, o->col[i].key);
 			if (c)
 				return c;
 			continue;
