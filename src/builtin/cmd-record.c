@@ -280,6 +280,11 @@ static const struct cli_opt record_options[] = {
                      "DWARF CFI), lbr (the PMU's call stack)"),
     CLI_FLAG("branch-any", 'b', RC, o.branch_any,
              .help = "sample every taken branch (the PMU's branch stack)"),
+    CLI_FLAG("data", 'd', RC, o.sample_addr,
+             .help = "each sample's data address and data source (report and perf script "
+                     "read them)"),
+    CLI_FLAG("stat", 's', RC, o.inherit_stat,
+             .help = "per-thread counts: each thread's count as it exits (inherit_stat)"),
     CLI_FLAG("per-thread", 0, RC, o.per_thread,
              .help = "one buffer per thread, without inherit (a command: its own thread only)"),
     CLI_FLAG("no-buildid", 'B', RC, o.no_buildid, .help = "no build ids in the file"),
@@ -311,9 +316,10 @@ static int check_emu_opts(struct rec_cli *c)
 		                       "command, -a, -C, -p or -t");
 	/* its file is the emulator's: its maps and build ids name the
 	 * emulated functions, and it has no threads or cgroups of its own */
-	if (c->o.per_thread || c->o.no_buildid || c->o.synth_off || c->o.all_cgroups)
+	if (c->o.per_thread || c->o.no_buildid || c->o.synth_off || c->o.all_cgroups ||
+	    c->o.sample_addr || c->o.inherit_stat)
 		return cli_usage_error("--backend emu writes the emulated workload's own file: no "
-		                       "--per-thread, -B, --synth or --all-cgroups");
+		                       "--per-thread, -B, --synth, --all-cgroups, -d or -s");
 	if (c->o.callchain) {
 		cli_error("-g: the emulated workload has no call stacks");
 		return EXIT_FAILURE;

@@ -137,7 +137,13 @@ static void set_sample_common(struct perf_event_attr *a, const struct hpm_record
 		a->sample_type |= PERF_SAMPLE_ID;
 	if (o->all_cgroups)
 		a->sample_type |= PERF_SAMPLE_CGROUP;
+	if (o->sample_addr)
+		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 	a->read_format = PERF_FORMAT_ID;
+	if (o->inherit_stat) {
+		a->inherit_stat = 1;
+		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	}
 	if (sample_read) {
 		a->sample_type |= PERF_SAMPLE_READ;
 		a->read_format |= PERF_FORMAT_GROUP;
@@ -324,9 +330,10 @@ static void set_record_attr(struct hpm_record *r, const struct hpm_record_opts *
 	if (i == 0) {
 		a->mmap = 1;
 		a->mmap2 = 1;
-		/* perf's dwarf mode: the unwinders read the CFI of the
-		 * files' read-only segments through these maps too */
-		a->mmap_data = o->stack_dump != 0;
+		/* the data maps: perf's dwarf mode (the unwinders read the
+		 * CFI of the files' read-only segments through them) and -d
+		 * (the sampled data addresses fall in them) */
+		a->mmap_data = o->stack_dump != 0 || o->sample_addr;
 		a->comm = 1;
 		a->comm_exec = 1;
 		a->task = 1;
@@ -515,7 +522,7 @@ int hpm_record_open(const struct hpm_record_opts *o, struct hpm_record **out, ch
 	bool dflt = !o->events;
 	r->pid = o->pid;
 	r->system_wide = o->system_wide;
-	r->mmap_data = o->stack_dump != 0;
+	r->mmap_data = o->stack_dump != 0 || o->sample_addr;
 	r->no_buildid = o->no_buildid;
 	r->synth_off = o->synth_off;
 	r->all_cgroups = o->all_cgroups;

@@ -70,6 +70,13 @@ struct hpm_record_opts {
 	/* --all-cgroups: each sample's cgroup id (PERF_SAMPLE_CGROUP), and a
 	 * CGROUP record naming each cgroup (existing ones synthesized) */
 	bool all_cgroups;
+	/* -d: each sample's data address and its source (PERF_SAMPLE_ADDR
+	 * and DATA_SRC, as perf's --data), and the data maps (mmap_data) */
+	bool sample_addr;
+	/* -s: per-thread counts: each inherited counter's count as its
+	 * thread exits (inherit_stat: PERF_RECORD_READ, with the times
+	 * enabled and running, as perf's --stat) */
+	bool inherit_stat;
 };
 
 /* What perf's --synth synthesizes for what existed before the recording

@@ -146,6 +146,40 @@ if [ -n "$PERF" ]; then
 	ok $? "the member reads the group, as perf's (sample_type READ|ID, read_format ID|GROUP)"
 fi
 
+# --- -d (--data) and -s (--stat): the attrs perf record's own options give
+# (perf evlist -v of perf's file of the same command), the data maps, and
+# the per-thread counts as threads exit, read by perf and by hpmstat report
+if [ -n "$PERF" ]; then
+	# (hpmstat's samples always carry their CPU, for report -C)
+	attr_terms() { perf evlist -v -i "$1" 2>/dev/null | head -1 | tr ',' '\n' |
+		grep -E '^ *(sample_type|read_format|inherit_stat|mmap_data):' | sed 's/^ *//; s/|CPU|/|/'; }
+	"$HPMSTAT" record -d -e cpu-clock -o d.data ./split 200 2>d.err
+	ok $? "record -d: exit 0"
+	perf record -q -d -e cpu-clock -o pd.data ./split 200 2>/dev/null
+	# perf's own has LOST in read_format (perf 6.1 asks for it): the
+	# sample type and the data maps are -d's
+	attr_terms d.data | grep -v read_format >d.attr
+	attr_terms pd.data | grep -v read_format >pd.attr
+	ok $(grep -q 'ADDR' d.attr && cmp -s d.attr pd.attr; echo $?) \
+		"-d: sample_type and mmap_data as perf record -d's ($(tr '\n' ' ' <d.attr))"
+	n=$(perf script -i d.data -F addr 2>/dev/null | grep -c '^ *[0-9a-f]\+ *$')
+	ok $([ "$n" -gt 50 ] && [ "$n" = "$(wrote d.err)" ]; echo $?) \
+		"-d: perf script -F addr reads each sample's address ($n of $(wrote d.err))"
+	"$HPMSTAT" record -q -s -e cpu-clock -o s.data sh -c './split 100; /bin/true; ./split 100' 2>s.err
+	ok $? "record -s: exit 0"
+	perf record -q -s -e cpu-clock -o ps.data sh -c './split 100; /bin/true; ./split 100' 2>/dev/null
+	attr_terms s.data | sed 's/|LOST//' >s.attr
+	attr_terms ps.data | sed 's/|LOST//' >ps.attr
+	ok $(grep -q 'inherit_stat' s.attr && cmp -s s.attr ps.attr; echo $?) \
+		"-s: inherit_stat and read_format as perf record -s's ($(tr '\n' ' ' <s.attr))"
+	# each of the three children of sh reports its count as it exits
+	nr=$(perf report -i s.data --stats 2>/dev/null | sed -n 's/^ *READ events: *\([0-9]*\).*/\1/p')
+	ok $([ "${nr:-0}" -ge 3 ]; echo $?) "-s: perf report --stats finds the exiting threads' READ records (${nr:-none})"
+	"$HPMSTAT" report -i s.data --stdio >s.rep 2>s.rep.err
+	ok $([ $? -eq 0 ] && ! grep -q '# note' s.rep && grep -q 'split' s.rep; echo $?) \
+		"-s: hpmstat report reads the file without a note"
+fi
+
 # --- -p: a running process
 ./split forever &
 pid=$!
