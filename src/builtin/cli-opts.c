@@ -290,6 +290,19 @@ static int take_pair(const struct cli_opt *o, void *opts, int argc, char **argv,
 	return o->call_pair(opts, first, argv[optind++]);
 }
 
+/* Whether getopt_long's c (a help option's) came as its short name: the
+ * word being read is not a "--" one. getopt_long gives a long option
+ * with a short name that name, and moves on past a word only at its last
+ * letter ("-hq": the word is still ahead). */
+static bool short_help(char **argv, int c)
+{
+	const char *next = argv[optind];
+	const char *w = next && next[0] == '-' && next[1] != '-' && strchr(next + 1, c)
+	                    ? next
+	                    : argv[optind - 1];
+	return strncmp(w, "--", 2) != 0;
+}
+
 int cli_opts_parse(const struct cli_opts *spec, int argc, char **argv, void *opts)
 {
 	struct flat_opts f = flatten(spec);
@@ -309,6 +322,11 @@ int cli_opts_parse(const struct cli_opts *spec, int argc, char **argv, void *opt
 		void *target = o && f.included[i] ? spec->include_ctx : opts;
 		if (o && o->kind == CLI_OPT_PAIR)
 			rc = take_pair(o, target, argc, argv, optarg);
+		else if (o && o->kind == CLI_OPT_HELP && short_help(argv, c))
+			/* -h as perf's (usage_with_options): the options on
+			 * standard error, the usage status; --help prints them
+			 * on standard output and the command is done (0) */
+			rc = (cli_print_usage(stderr), EXIT_USAGE);
 		else if (o)
 			rc = apply(o, target, optarg ? optarg : next_word(o, argc, argv));
 		else if (c == 1 && spec->operand)

@@ -76,8 +76,9 @@ struct opts {
 	bool max_stack_given;
 	/* perf's filters: --comms, --pid, --tid, --dsos, --symbols */
 	const char *comms, *pids, *tids, *dsos, *symbols;
-	const char *cpu_list;  /* -C */
-	bool percent_relative; /* --percentage relative */
+	const char *symbol_filter; /* --symbol-filter: of the entries, not the samples */
+	const char *cpu_list;      /* -C */
+	bool percent_relative;     /* --percentage relative */
 	bool topdown;
 	const char *pmu;
 	/* --topdown-variant: a named variant of the formulas */
@@ -87,6 +88,7 @@ struct opts {
 	int children;             /* --children 1, --no-children 0, -1: perf's default (on) */
 	bool show_nr_samples;     /* -n */
 	bool show_total_period;   /* --show-total-period */
+	bool cpu_util;            /* --showcpuutilization */
 	bool stdio;               /* --stdio: perf's header line */
 	bool quiet;               /* -q: no '#' lines */
 	double percent_limit;     /* --percent-limit */
@@ -431,7 +433,7 @@ static void note_samples_only_arg(struct opts *o, const char *v, const char *sho
 
 /* perf's filters, each a comma-separated list kept for the report; id
  * indexes filters[] */
-enum { F_COMMS, F_PID, F_TID, F_DSOS, F_SYMBOLS, F_CPU };
+enum { F_COMMS, F_PID, F_TID, F_DSOS, F_SYMBOLS, F_SYMBOL_FILTER, F_CPU };
 static const struct {
 	size_t field; /* the const char * in struct opts */
 	const char *short_name, *long_name;
@@ -441,6 +443,8 @@ static const struct {
     [F_TID] = {offsetof(struct opts, tids), "--tid", "--tid"},
     [F_DSOS] = {offsetof(struct opts, dsos), "-d", "--dsos"},
     [F_SYMBOLS] = {offsetof(struct opts, symbols), "-S", "--symbols"},
+    [F_SYMBOL_FILTER] = {offsetof(struct opts, symbol_filter), "--symbol-filter",
+                         "--symbol-filter"},
     [F_CPU] = {offsetof(struct opts, cpu_list), "-C", "--cpu"},
 };
 
@@ -565,6 +569,14 @@ static int opt_show_nr_samples(void *opts, const char *v)
 	return 0;
 }
 
+static int opt_cpu_util(void *opts, const char *v)
+{
+	(void)v;
+	((struct opts *)opts)->cpu_util = true;
+	note_samples_only(opts, 0, "--showcpuutilization", "--showcpuutilization");
+	return 0;
+}
+
 static int opt_show_total_period(void *opts, const char *v)
 {
 	(void)v;
@@ -686,6 +698,9 @@ static const struct cli_opt report_options[] = {
              .help = "perf.data: the functions' own samples only"),
     CLI_CALL("show-nr-samples", 'n', no_argument, opt_show_nr_samples,
              .help = "perf.data: a Samples column"),
+    CLI_CALL("showcpuutilization", 0, no_argument, opt_cpu_util,
+             .help = "perf.data: sys and usr columns, the shares of the samples taken in the "
+                     "kernel and in user mode"),
     CLI_CALL("show-total-period", 0, no_argument, opt_show_total_period,
              .help = "perf.data: a Period column"),
     CLI_CALL("fields", 'F', required_argument, opt_fields, .argh = "LIST",
@@ -703,6 +718,9 @@ static const struct cli_opt report_options[] = {
     FILTER_OPT("symbols", 'S', F_SYMBOLS, "SYM[,SYM...]",
                "perf.data: only the samples in these functions (a hex number: at that "
                "address)"),
+    FILTER_OPT("symbol-filter", 0, F_SYMBOL_FILTER, "TEXT",
+               "perf.data: only the entries whose function's name holds TEXT (an unnamed "
+               "one goes too); the samples stay counted"),
     FILTER_OPT("cpu", 'C', F_CPU, "CPUS",
                "perf.data: only the samples taken on these CPUs (\"0-3,5\"), the others not "
                "counted"),
@@ -937,6 +955,8 @@ static int samples_report(const char *path, const struct opts *o)
 	ro.tids = o->tids;
 	ro.dsos = o->dsos;
 	ro.symbols = o->symbols;
+	ro.symbol_filter = o->symbol_filter;
+	ro.cpu_util = o->cpu_util;
 	ro.percent_relative = o->percent_relative;
 	ro.cpu_list = o->cpu_list;
 	ro.sort_sym_first = o->sort && !o->fields && strncmp(o->sort, "sym", 3) == 0;

@@ -147,7 +147,8 @@ struct rs_filter *rs_filter_new(const struct rs_opts *o, const struct pd_file *f
                                 char *err, size_t errlen)
 {
 	*rc = 0;
-	if (!o->comms && !o->pids && !o->tids && !o->dsos && !o->symbols && !o->cpu_list)
+	if (!o->comms && !o->pids && !o->tids && !o->dsos && !o->symbols && !o->cpu_list &&
+	    !o->symbol_filter)
 		return NULL;
 	struct rs_filter *f = xcalloc(1, sizeof(*f));
 	strset_parse(&f->comm, o->comms);
@@ -238,13 +239,24 @@ static const char *single(const struct strset *l)
 	return l->given && l->n == 1 ? l->s[0] : NULL;
 }
 
+/* perf's hists__filter_entry_by_symbol: an entry whose function is
+ * unnamed or does not hold the text */
+static bool symbol_filtered(const struct rs_report *rs, const struct rs_entry *e)
+{
+	const char *want = rs->opts.symbol_filter;
+	return want && (!e->fsym || !strstr(rs_str(rs, e->fsym), want));
+}
+
 void rs_filter_apply(const struct rs_filter *f, struct rs_report *rs)
 {
 	for (unsigned hi = 0; hi < rs->nr_hist; hi++) {
 		struct rs_hist *h = &rs->hist[hi];
 		unsigned n = 0;
+		uint64_t symbol_out = 0; /* the period of the entries --symbol-filter drops */
 		for (unsigned i = 0; i < h->nr_e; i++) {
-			if (!h->e[i].filtered) {
+			if (!h->e[i].filtered && symbol_filtered(rs, &h->e[i]))
+				symbol_out += h->e[i].period;
+			else if (!h->e[i].filtered) {
 				h->e[n++] = h->e[i];
 				continue;
 			}
@@ -252,10 +264,16 @@ void rs_filter_apply(const struct rs_filter *f, struct rs_report *rs)
 			free(h->e[i].td);
 		}
 		h->nr_e = n;
+		/* perf counts the samples the sample filters keep as they
+		 * come (nr_non_filtered_samples) and sets the graphs'
+		 * threshold from their period, before it drops the entries
+		 * of --symbol-filter (hists__filter_by_symbol), whose period
+		 * leaves the total only */
 		if (rs->opts.percent_relative) {
 			h->graph_period = h->total_period;
 			h->nr_samples = h->kept_samples;
-			h->total_period = h->kept_period;
+			h->min_period = h->kept_period;
+			h->total_period = h->kept_period - symbol_out;
 		}
 	}
 	for (unsigned k = 0; k < rs->opts.nr_key; k++) {

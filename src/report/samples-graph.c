@@ -300,7 +300,7 @@ void rs_entry_graph(const struct rs_report *rs, const struct rs_hist *h, const s
 	if (!root)
 		return;
 	uint64_t total = h->graph_period ? h->graph_period : h->total_period;
-	uint64_t min_base = h->total_period;
+	uint64_t min_base = h->min_period ? h->min_period : h->total_period;
 	if (rs->opts.graph_mode == RS_MODE_FLAT || rs->opts.graph_mode == RS_MODE_FOLDED) {
 		chains(rs, root, total, min_base, out);
 		return;

@@ -108,6 +108,9 @@ static int fields_cmp(const struct rs_entry *x, const struct rs_entry *y)
 		case RS_COL_SAMPLES:
 			vx = x->samples, vy = y->samples;
 			break;
+		case RS_COL_SYS: /* not -F's (--showcpuutilization's only) */
+		case RS_COL_USR:
+			continue;
 		}
 		if (vx != vy)
 			return vx > vy ? -1 : 1;
@@ -209,7 +212,7 @@ static const char *key_cell(const struct rs_report *rs, const struct rs_entry *e
 /* -------------------------------------------------------------- text */
 
 /* perf's output fields before the sort keys: Children, Overhead (Self
- * with Children), Samples, Period. */
+ * with Children), sys and usr (--showcpuutilization), Samples, Period. */
 struct col {
 	enum rs_col_kind kind;
 	const char *head;
@@ -227,6 +230,11 @@ static unsigned columns(const struct rs_report *rs, struct col *c)
 	if (!rs->opts.no_overhead)
 		c[n++] = (struct col){RS_COL_SELF,
 		                      children && !rs->opts.fields ? "Self" : "Overhead", 8, false};
+	/* perf's perf_hpp__init adds them, which -F's fields replace */
+	if (rs->opts.cpu_util && !rs->opts.fields) {
+		c[n++] = (struct col){RS_COL_SYS, "sys", 8, false};
+		c[n++] = (struct col){RS_COL_USR, "usr", 8, false};
+	}
 	if (rs->opts.show_samples)
 		c[n++] = (struct col){RS_COL_SAMPLES, "Samples", 12, false};
 	if (rs->opts.show_period)
@@ -248,6 +256,12 @@ static const char *col_cell(const struct col *c, const struct rs_hist *h, const 
 		break;
 	case RS_COL_SELF:
 		snprintf(buf, len, "%.2f%%", pct(e->period, h->total_period));
+		break;
+	case RS_COL_SYS:
+		snprintf(buf, len, "%.2f%%", pct(e->period_sys, h->total_period));
+		break;
+	case RS_COL_USR:
+		snprintf(buf, len, "%.2f%%", pct(e->period_usr, h->total_period));
 		break;
 	case RS_COL_SAMPLES:
 		snprintf(buf, len, "%llu", (unsigned long long)e->samples);
@@ -276,15 +290,16 @@ static bool children_col(const struct rs_report *rs)
 	return children_mode(rs) && !rs->opts.no_children_col;
 }
 
-/* Markdown's and HTML's share columns: the text's Children and Self (or
- * Overhead), without its Samples and Period (their own Samples column
- * follows) */
+/* Markdown's and HTML's share columns: the text's Children, Self (or
+ * Overhead), sys and usr, without its Samples and Period (their own
+ * Samples column follows) */
 static unsigned share_columns(const struct rs_report *rs, struct col *c)
 {
-	struct col all[4];
+	struct col all[6];
 	unsigned n = 0, nr = columns(rs, all);
 	for (unsigned i = 0; i < nr; i++)
-		if ((all[i].kind == RS_COL_CHILDREN && !all[i].na) || all[i].kind == RS_COL_SELF)
+		if ((all[i].kind == RS_COL_CHILDREN && !all[i].na) || all[i].kind == RS_COL_SELF ||
+		    all[i].kind == RS_COL_SYS || all[i].kind == RS_COL_USR)
 			c[n++] = all[i];
 	return n;
 }
@@ -390,8 +405,13 @@ static void text(const struct rs_report *rs, FILE *out)
 			w[k] = strlen(key_header(rs->opts.key[k]));
 		for (unsigned i = 0; i < h->nr_e; i++)
 			for (unsigned k = 0; k < rs->opts.nr_key; k++) {
-				size_t l =
-				    strlen(key_cell(rs, &h->e[i], rs->opts.key[k], b, sizeof(b)));
+				/* perf's Command column: as wide as the threads'
+				 * last commands (thread__comm_len), an earlier
+				 * longer one cut to it */
+				size_t l = rs->opts.key[k] == RS_KEY_COMM
+				               ? strlen(rs_str(rs, h->e[i].tcomm))
+				               : strlen(key_cell(rs, &h->e[i], rs->opts.key[k], b,
+				                                 sizeof(b)));
 				/* perf widens the DSO column to 16 (an address's
 				 * digits) when an entry has no symbol, a key or
 				 * not, but not under --dsos */
@@ -403,7 +423,7 @@ static void text(const struct rs_report *rs, FILE *out)
 			}
 		/* perf's columns: each after two characters ("# " before the
 		 * first), the numbers right-aligned */
-		struct col cols[4];
+		struct col cols[6];
 		unsigned nc = columns(rs, cols);
 		struct text_col tc[RS_MAX_COLS];
 		unsigned nt = text_cols(rs, cols, nc, tc);
@@ -445,6 +465,8 @@ static void text(const struct rs_report *rs, FILE *out)
 				const char *c = key_cell(rs, e, rs->opts.key[k], b, sizeof(b));
 				if (j + 1 == nt && sym_last && !(rs->nr_td && e->td))
 					fprintf(out, "  %s", c);
+				else if (rs->opts.key[k] == RS_KEY_COMM)
+					fprintf(out, "  %-*.*s", (int)w[k], (int)w[k], c);
 				else
 					fprintf(out, "  %-*s", (int)w[k], c);
 			}
@@ -498,9 +520,10 @@ static void csv(const struct rs_report *rs, FILE *out)
 	/* ... and the table the raw events are of, as the text's head says */
 	model_line(rs, out);
 	/* a -g file's Children before its Self ("overhead"), as the text */
-	bool acc = children_col(rs);
-	fprintf(out, "event,%soverhead,samples,period,command,pid,shared_object,symbol,space",
-	        acc ? "children," : "");
+	bool acc = children_col(rs), util = rs->opts.cpu_util;
+	/* --showcpuutilization's sys and usr after overhead, as the text */
+	fprintf(out, "event,%soverhead,%ssamples,period,command,pid,shared_object,symbol,space",
+	        acc ? "children," : "", util ? "sys,usr," : "");
 	for (unsigned t = 0; t < rs->nr_td; t++)
 		fprintf(out, ",%s", rs->td_name[t]);
 	fputc('\n', out);
@@ -514,8 +537,12 @@ static void csv(const struct rs_report *rs, FILE *out)
 			rp_csv_field(out, h->name);
 			if (acc)
 				fprintf(out, ",%.2f", pct(e->acc, h->total_period));
-			fprintf(out, ",%.2f,%llu,%llu,", pct(e->period, h->total_period),
-			        (unsigned long long)e->samples, (unsigned long long)e->period);
+			fprintf(out, ",%.2f", pct(e->period, h->total_period));
+			if (util)
+				fprintf(out, ",%.2f,%.2f", pct(e->period_sys, h->total_period),
+				        pct(e->period_usr, h->total_period));
+			fprintf(out, ",%llu,%llu,", (unsigned long long)e->samples,
+			        (unsigned long long)e->period);
 			rp_csv_field(out, rs_str(rs, e->comm));
 			/* the pid only where it is a key: otherwise the entry is
 			 * every thread's */
@@ -610,6 +637,16 @@ static void jsonout(const struct rs_report *rs, FILE *out)
 			}
 			json_object_set_new(o, "overhead",
 			                    json_real(pct(e->period, h->total_period)));
+			if (rs->opts.cpu_util) {
+				json_object_set_new(o, "sys",
+				                    json_real(pct(e->period_sys, h->total_period)));
+				json_object_set_new(o, "sys_period",
+				                    json_integer((json_int_t)e->period_sys));
+				json_object_set_new(o, "usr",
+				                    json_real(pct(e->period_usr, h->total_period)));
+				json_object_set_new(o, "usr_period",
+				                    json_integer((json_int_t)e->period_usr));
+			}
 			json_object_set_new(o, "samples", json_integer((json_int_t)e->samples));
 			json_object_set_new(o, "period", json_integer((json_int_t)e->period));
 			json_object_set_new(o, "command", json_string(rs_str(rs, e->comm)));
@@ -652,7 +689,7 @@ static void table(const struct rs_report *rs, const struct rs_hist *h, const str
 {
 	/* Topdown columns on the sampled leader's table only */
 	const unsigned ntd = h->nr_member ? rs->nr_td : 0;
-	struct col cols[4];
+	struct col cols[6];
 	unsigned nc = share_columns(rs, cols);
 	char v[32], b[512];
 	fputs(mk->row.open, out);

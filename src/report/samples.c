@@ -72,9 +72,10 @@ struct ekey {
 	uint64_t addr;
 	bool known, kernel;
 	/* no keys, the new entry's (rs_entry): the sample's thread, and
-	 * whether its symbol is named */
+	 * whether its symbol is named, and which (fsym) */
 	int thread;
 	bool named;
+	unsigned fsym;
 };
 
 #define PTR_CACHE 4096
@@ -151,6 +152,10 @@ static unsigned comm_of(struct rs_report *rs, uint32_t tid)
 	const uint64_t *c = hpm_u64map_find(&p->comm_of_tid, tid);
 	if (c)
 		return (unsigned)*c;
+	/* perf report's idle thread (machine__idle_thread): no recording
+	 * has a COMM of its own for it */
+	if (tid == 0)
+		return intern(rs, "swapper");
 	char b[32];
 	snprintf(b, sizeof(b), ":%u", tid);
 	return intern(rs, b);
@@ -283,6 +288,7 @@ static struct rs_entry *entry_of(struct rs_report *rs, unsigned hi, const struct
 	e->kernel = k->kernel;
 	e->thread = k->thread;
 	e->named = k->named;
+	e->fsym = k->fsym;
 	e->filtered = p->sample_filtered;
 	t[x] = ++h->nr_e;
 	return e;
@@ -626,12 +632,16 @@ static void add_folded(struct rs_report *rs, unsigned comm, const struct frame *
 /* Adds a sample of event ev with period to its histogram: the entry of
  * key k and its call trees (frames[0..n)). */
 static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, uint64_t period,
-                            size_t n, bool chains, bool cumulate)
+                            uint16_t cpumode, size_t n, bool chains, bool cumulate)
 {
 	struct priv *p = rs->priv;
 	struct rs_hist *h = hist_of(rs, ev);
 	struct rs_entry *e = entry_of(rs, (unsigned)(h - rs->hist), k);
 	e->period += period;
+	if (cpumode == PERF_RECORD_MISC_KERNEL)
+		e->period_sys += period;
+	else if (cpumode == PERF_RECORD_MISC_USER)
+		e->period_usr += period;
 	e->samples++;
 	h->nr_samples++;
 	h->total_period += period;
@@ -686,6 +696,7 @@ static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, 
 			ck.dso = p->frames[i].dso;
 			ck.sym = p->frames[i].sym;
 			ck.known = ck.named = p->frames[i].known;
+			ck.fsym = ck.known ? ck.sym : 0;
 			ck.addr = p->frames[i].addr;
 			if (!ck.known) {
 				/* perf's fill_callchain_info: an unnamed caller's
@@ -766,13 +777,15 @@ static void sample(struct rs_report *rs, const struct pd_record *r)
 	                 .known = known,
 	                 .kernel = kernel,
 	                 .thread = (int)s->tid,
-	                 .named = known};
+	                 .named = known,
+	                 .fsym = known ? sym : 0};
 	p->sample_filtered =
 	    p->filter && rs_filter_out(p->filter, rs_str(rs, k.comm), (int)s->pid, (int)s->tid,
 	                               rs_str(rs, dso), known ? rs_str(rs, sym) : NULL, s->ip);
 	mask_key(rs, &k);
 	bool chains = rs->opts.graph != RS_GRAPH_OFF && s->callchain;
 	bool cumulate = s->callchain != NULL; /* -g none still adds up Children */
+	uint16_t cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	const struct perf_event_attr *a = &rs->file.ev[r->ev].attr;
 	struct rs_entry *e = NULL;
 	if ((a->sample_type & PERF_SAMPLE_READ) && (a->read_format & PERF_FORMAT_GROUP) &&
@@ -792,12 +805,12 @@ static void sample(struct rs_report *rs, const struct pd_record *r)
 			*prev = v;
 			if (!d)
 				continue;
-			struct rs_entry *x = add(rs, ev, &k, d, n, chains, cumulate);
+			struct rs_entry *x = add(rs, ev, &k, d, cpumode, n, chains, cumulate);
 			if (ev == r->ev)
 				e = x;
 		}
 	} else {
-		e = add(rs, r->ev, &k, s->period, n, chains, cumulate);
+		e = add(rs, r->ev, &k, s->period, cpumode, n, chains, cumulate);
 	}
 	/* perf script leaves a filtered sample out */
 	if (rs->opts.folded && !p->sample_filtered)
@@ -1015,16 +1028,16 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 	free(q);
 	if (p->filter)
 		rs_filter_apply(p->filter, rs);
-	/* the pid column shows the thread's last command, as perf's
-	 * thread__comm_str, whatever the comm at each sample */
-	if (has_key(rs, RS_KEY_PID))
-		for (unsigned h = 0; h < rs->nr_hist; h++)
-			for (unsigned i = 0; i < rs->hist[h].nr_e; i++) {
-				struct rs_entry *en = &rs->hist[h].e[i];
-				en->tcomm = comm_of(rs, (uint32_t)en->pid);
-				if (!has_key(rs, RS_KEY_COMM))
-					en->comm = en->tcomm;
-			}
+	/* the thread's last command, as perf's thread__comm_str, whatever
+	 * the comm at each sample: the pid column shows it, and the text's
+	 * Command column is as wide as the longest (thread__comm_len) */
+	for (unsigned h = 0; h < rs->nr_hist; h++)
+		for (unsigned i = 0; i < rs->hist[h].nr_e; i++) {
+			struct rs_entry *en = &rs->hist[h].e[i];
+			en->tcomm = comm_of(rs, (uint32_t)en->thread);
+			if (has_key(rs, RS_KEY_PID) && !has_key(rs, RS_KEY_COMM))
+				en->comm = en->tcomm;
+		}
 	if (rs->nr_hist > 1) {
 		qsort(rs->hist, rs->nr_hist, sizeof(*rs->hist), hist_cmp);
 		for (unsigned h = 0; h < rs->nr_hist; h++)

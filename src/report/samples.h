@@ -50,12 +50,20 @@ enum rs_format { RS_TEXT, RS_CSV, RS_JSON, RS_MD, RS_HTML, RS_FOLDED };
 #define RS_MAX_STACK 127
 
 /* A column of -F: one of perf's output fields, or a key (its rs_key) */
-enum rs_col_kind { RS_COL_CHILDREN, RS_COL_SELF, RS_COL_SAMPLES, RS_COL_PERIOD, RS_COL_KEY };
+enum rs_col_kind {
+	RS_COL_CHILDREN,
+	RS_COL_SELF,
+	RS_COL_SYS, /* --showcpuutilization: the share of the entry's samples taken in the kernel */
+	RS_COL_USR, /* ... and in user mode */
+	RS_COL_SAMPLES,
+	RS_COL_PERIOD,
+	RS_COL_KEY
+};
 struct rs_col {
 	enum rs_col_kind kind;
 	enum rs_key key; /* RS_COL_KEY's */
 };
-#define RS_MAX_COLS (RS_MAX_KEYS + 4)
+#define RS_MAX_COLS (RS_MAX_KEYS + 6)
 
 struct rs_opts {
 	enum rs_key key[RS_MAX_KEYS];
@@ -122,6 +130,15 @@ struct rs_opts {
 	 * (--percentage relative), as perf. */
 	const char *comms, *pids, *tids, *dsos, *symbols;
 	bool percent_relative;
+	/* --symbol-filter: only the entries whose function's name holds this
+	 * text (perf's hists__filter_entry_by_symbol: an entry without a
+	 * named function goes too); applied to the entries, not the samples,
+	 * so that --percentage relative takes the kept entries' period but
+	 * still every sample the other filters keep, as perf */
+	const char *symbol_filter;
+	/* --showcpuutilization: perf's sys and usr columns after Overhead
+	 * (Self), not under -F */
+	bool cpu_util;
 	/* -C: only these CPUs' samples, the others not counted at all (perf's
 	 * cpu_bitmap); the file's samples must carry their CPU */
 	const char *cpu_list;
@@ -162,9 +179,16 @@ struct rs_entry {
 	 * was named (he->ms.sym: an unnamed one widens the DSO column) */
 	int thread;
 	bool named;
-	unsigned tcomm; /* with the pid key: the thread's last command */
+	unsigned tcomm; /* the entry thread's last command (the pid column's) */
 	uint64_t addr;  /* the dso offset (the key of an unnamed sym) */
 	uint64_t period, samples;
+	/* the period of its samples taken in the kernel and in user mode
+	 * (perf's period_sys and period_us; the hypervisor's and a guest's
+	 * are neither) */
+	uint64_t period_sys, period_usr;
+	/* the function of the sample that made the entry, whatever the keys
+	 * (perf's he->ms.sym, which --symbol-filter reads); 0: unnamed */
+	unsigned fsym;
 	/* --children: the period of every sample with this function in its
 	 * chain (its own included), and the longest chain in its tree */
 	uint64_t acc;
@@ -189,6 +213,10 @@ struct rs_hist {
 	 * --percentage relative nr_samples and total_period are these, and
 	 * graph_period all the samples' (perf's graphs show shares of it) */
 	uint64_t kept_samples, kept_period, graph_period;
+	/* with --percentage relative, the period the graphs' threshold is a
+	 * share of: the samples the sample filters keep, --symbol-filter's
+	 * dropped entries' included (0: total_period) */
+	uint64_t min_period;
 	struct rs_entry *e;
 	unsigned nr_e, cap_e;
 	/* --topdown: the group's members (the leader first), by name */

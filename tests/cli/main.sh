@@ -12,6 +12,13 @@ for c in stat list encode decode emu report top help; do
 	$H help $c > "$tap_err.help"; cmp -s "$tap_err.help" "$tap_out"; ok $? "help $c equals $c --help"
 	rm -f "$tap_err.help"
 done
+# -h as perf's: the usage on stderr, nothing on stdout, status 129
+for c in stat record report list top encode decode serve emu; do
+	$H $c -h >"$tap_out" 2>"$tap_err"
+	rc=$?
+	[ $rc -eq 129 ] && [ ! -s "$tap_out" ] && grep -q "^Usage: hpmstat $c" "$tap_err"
+	ok $? "$c -h: the usage on stderr, status 129 (got $rc)"
+done
 run_fails_with "unknown command" "'frob' is not a command" $H frob
 run_fails_with "unknown global option" "unknown option '--frob'" $H --frob
 run_fails_with "help of an unknown command" "'frob' is not a command" $H help frob
@@ -24,7 +31,8 @@ if command -v perf >/dev/null 2>&1; then
 	scratch_dir
 	for args in "" "frob" "stat --frob true" "stat -r" "stat -e nosuch true" \
 		"stat -e cpu-clock:zz true" "record --frob true" "report --frob" "list --frob" \
-		"top --frob" "record -e nosuch -o $dir/n.data true" "top -e nosuch"; do
+		"top --frob" "record -e nosuch -o $dir/n.data true" "top -e nosuch" \
+		"-h" "stat -h" "record -h" "report -h" "list -h" "top -h"; do
 		# shellcheck disable=SC2086 # args: words
 		perf $args </dev/null >/dev/null 2>&1
 		want=$?

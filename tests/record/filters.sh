@@ -16,6 +16,9 @@
 # - --sort sym: perf leaves the first frame of a graph's first run (the
 #   entry's own function) out;
 # - --format folded keeps perf script --comms's samples;
+# - --symbol-filter (of the entries) and --showcpuutilization (sys, usr);
+# - perf's Command column, as wide as the threads' last commands, and the
+#   idle thread's name, swapper;
 # - bad lists: one line, non-zero.
 . "$top_srcdir/tests/lib.sh"
 R=$top_srcdir/tests/record
@@ -94,6 +97,56 @@ perf script -i m.data -c tree -F comm,ip,sym --no-inline </dev/null 2>/dev/null 
 	sort >r.hpm
 [ -s r.perf ] && cmp -s r.perf r.hpm
 compared $? "--format folded --comms tree: perf script --comms tree's chains"
+# --- --symbol-filter: of the entries, not the samples (perf's
+# hists__filter_entry_by_symbol): an unnamed function's entry goes too, the
+# "Samples" line keeps what the sample filters keep, and with --percentage
+# relative the total is the kept entries' period while the graphs'
+# threshold stays a share of the samples'
+same_report "--symbol-filter lea --no-children" m.data --symbol-filter lea --no-children
+same_report "--symbol-filter=a --no-children -n" m.data --symbol-filter=a --no-children -n
+same_report "--symbol-filter lea --percentage relative --no-children" m.data \
+	--symbol-filter lea --percentage relative --no-children
+same_heads "--symbol-filter lea --percentage relative" m.data --symbol-filter lea \
+	--percentage relative --no-children
+same_report "--symbol-filter a --comms nofp --percentage relative --no-children" m.data \
+	--symbol-filter a --comms nofp --percentage relative --no-children
+same_heads "--symbol-filter a --comms nofp --percentage relative" m.data --symbol-filter a \
+	--comms nofp --percentage relative --no-children
+same_entries "--symbol-filter ma (--children)" m.data --symbol-filter ma
+both_reports m.data --symbol-filter nosuch --no-children
+[ ! -s r.perf ] && [ ! -s r.hpm ] && [ ! -s r.err ]
+compared $? "--symbol-filter nosuch: no entry, as perf"
+# --- --showcpuutilization: sys and usr, the shares of the entry's
+# samples taken in the kernel and in user mode, on a file with both
+"$HPMSTAT" record -q -e cpu-clock -g -o k.data sh -c \
+	'./tree 300; dd if=/dev/zero of=/dev/null bs=64k count=20000' 2>/dev/null
+same_report "--showcpuutilization --no-children" k.data --showcpuutilization --no-children
+same_heads "--showcpuutilization" k.data --showcpuutilization --no-children
+same_report "--showcpuutilization -n --show-total-period --no-children" k.data \
+	--showcpuutilization -n --show-total-period --no-children
+same_entries "--showcpuutilization (--children)" k.data --showcpuutilization
+same_report "--showcpuutilization -F overhead,sym: -F's columns only" k.data \
+	--showcpuutilization -F overhead,sym --no-children
+# sys + usr is the Overhead of each entry, to the rounding (no guest or
+# hypervisor samples here); and some entries are the kernel's, some not
+"$HPMSTAT" report -i k.data --showcpuutilization --no-children -g none </dev/null 2>r.err |
+	grep -v '^#' | grep '%' >r.hpm
+awk '{ o = $1 + 0; s = $2 + 0; u = $3 + 0; d = o - s - u; if (d < 0) d = -d
+	if (d > 0.015) bad++; if (s > 0) ks++; if (u > 0) us++ }
+	END { exit !(NR > 0 && !bad && ks && us) }' r.hpm
+ok $? "--showcpuutilization: sys + usr = Overhead on each of $(wc -l <r.hpm) lines, both modes seen"
+# --- perf's Command column: as wide as the threads' last commands
+# (thread__comm_len), an entry of an earlier, longer one cut to it
+cp /bin/sh ./longcommandname
+"$HPMSTAT" record -q -e cpu-clock -o x.data ./longcommandname -c \
+	'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done; exec ./tree 200' 2>/dev/null
+same_report "a command that execs a shorter one: perf's cut Command column" x.data --no-children \
+	--sort comm,dso
+same_heads "a command that execs a shorter one" x.data --no-children --sort comm,dso
+# --- the idle thread of a system-wide recording is perf's "swapper"
+"$HPMSTAT" record -q -a -e cpu-clock -o a.data -- sleep 0.3 2>/dev/null
+same_report "-a: the idle thread is swapper, as perf names it" a.data --sort comm --no-children \
+	--comms swapper
 # --- bad values; -C of a file whose samples have no CPU (perf record
 # without -a), or of a CPU the recording did not have
 # (the refusal is the last line: a note on the file may come before it,
