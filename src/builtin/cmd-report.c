@@ -25,6 +25,7 @@
 #include "metric/metric.h"
 #include "report/report.h"
 #include "perfdata/reader.h"
+#include "report/header.h"
 #include "report/samples.h"
 #include "record/emu.h"
 #include "sym/sym.h"
@@ -89,10 +90,13 @@ struct opts {
 	bool show_nr_samples;     /* -n */
 	bool show_total_period;   /* --show-total-period */
 	bool cpu_util;            /* --showcpuutilization */
-	bool stdio;               /* --stdio: perf's header line */
-	bool quiet;               /* -q: no '#' lines */
-	double percent_limit;     /* --percent-limit */
-	double graph_min;         /* the graph threshold: -g's or --percent-limit's */
+	/* perf's header listing: --header before the report, --header-only
+	 * alone; -I (--show-info) its details */
+	bool header, header_only, show_info;
+	bool stdio;           /* --stdio: perf's header line */
+	bool quiet;           /* -q: no '#' lines */
+	double percent_limit; /* --percent-limit */
+	double graph_min;     /* the graph threshold: -g's or --percent-limit's */
 	bool graph_min_given;
 	const char *fields; /* -F */
 	char **argv;        /* the words, for the messages that quote one */
@@ -577,6 +581,23 @@ static int opt_cpu_util(void *opts, const char *v)
 	return 0;
 }
 
+/* --header, --header-only, -I: perf's header listing of the perf.data */
+enum { H_HEADER, H_ONLY, H_INFO };
+static int opt_header(void *opts, int id, const char *v)
+{
+	struct opts *o = opts;
+	(void)v;
+	static const char *const name[] = {"--header", "--header-only", "--show-info"};
+	if (id == H_HEADER)
+		o->header = true;
+	else if (id == H_ONLY)
+		o->header_only = true;
+	else
+		o->show_info = true;
+	note_samples_only(o, id == H_INFO ? 'I' : 0, id == H_INFO ? "-I" : name[id], name[id]);
+	return 0;
+}
+
 static int opt_show_total_period(void *opts, const char *v)
 {
 	(void)v;
@@ -729,6 +750,23 @@ static const struct cli_opt report_options[] = {
                      "or of the kept ones (relative)"),
     CLI_CALL("percent-limit", 0, required_argument, opt_percent_limit, .argh = "P",
              .help = "perf.data: hide entries and graph branches below P percent"),
+    {.name = "header",
+     .kind = CLI_OPT_CALL_ID,
+     .id = H_HEADER,
+     .call_id = opt_header,
+     .help = "perf.data: perf's header listing (the recording's machine, command line and "
+             "events) before the report"},
+    {.name = "header-only",
+     .kind = CLI_OPT_CALL_ID,
+     .id = H_ONLY,
+     .call_id = opt_header,
+     .help = "perf.data: the header listing alone"},
+    {.name = "show-info",
+     .short_name = 'I',
+     .kind = CLI_OPT_CALL_ID,
+     .id = H_INFO,
+     .call_id = opt_header,
+     .help = "perf.data: the listing's details (CPU and NUMA topology, caches, memory)"},
     CLI_FLAG("stdio", 0, RO, stdio, .help = "perf.data: perf's header line (the text is perf's)"),
     CLI_CALL("quiet", 'q', no_argument, opt_quiet,
              .help = "perf.data: the entries alone, without the '#' lines"),
@@ -919,6 +957,58 @@ static int stdin_file(void)
 	return fd;
 }
 
+/* --header's and --header-only's rules: 0, or the exit status. */
+static int check_listing(const char *path, const struct opts *o)
+{
+	if (!o->header && !o->header_only)
+		return 0;
+	if (strcmp(path, "-") == 0) {
+		cli_error("--header%s: the listing is of a perf.data file, not of standard input",
+		          o->header_only ? "-only" : "");
+		return EXIT_FAILURE;
+	}
+	if (o->format != RP_TEXT || o->folded)
+		return cli_usage_error("--header%s: the text format's (perf's listing)",
+		                       o->header_only ? "-only" : "");
+	return 0;
+}
+
+/* --header's listing of path on out (nothing without --header): 0, or -1
+ * after the message. */
+static int listing(const char *path, const struct opts *o, FILE *out)
+{
+	char err[512];
+	if (!o->header)
+		return 0;
+	if (rs_header_fprintf(path, o->show_info, out, err, sizeof(err)) == 0)
+		return 0;
+	cli_error("%s", err);
+	return -1;
+}
+
+/* --header-only: perf's listing of path alone, on standard output or in
+ * -o's file. */
+static int header_listing(const char *path, const struct opts *o)
+{
+	char err[512];
+	struct cli_output out = {0};
+	FILE *f = stdout;
+	if (o->output && strcmp(o->output, "-") != 0) {
+		if (cli_output_open(&out, o->output, false))
+			return EXIT_FAILURE;
+		f = cli_output_stream(&out);
+	}
+	if (rs_header_fprintf(path, o->show_info, f, err, sizeof(err)) != 0) {
+		if (f != stdout)
+			cli_output_abort(&out);
+		cli_error("%s", err);
+		return EXIT_FAILURE;
+	}
+	if (f != stdout)
+		return cli_output_commit(&out) ? EXIT_FAILURE : 0;
+	return fflush(stdout) || ferror(stdout) ? EXIT_FAILURE : 0;
+}
+
 /* hpmstat report on a perf.data: the samples report. What the reader
  * skipped or stopped at goes to stderr; a partial file is reported as far
  * as it was read, and fails only when it gave no sample. */
@@ -961,6 +1051,7 @@ static int samples_report(const char *path, const struct opts *o)
 	ro.cpu_list = o->cpu_list;
 	ro.sort_sym_first = o->sort && !o->fields && strncmp(o->sort, "sym", 3) == 0;
 	ro.perf_header = o->stdio;
+	ro.after_listing = o->header;
 	ro.quiet = o->quiet;
 	if (o->sort && rs_parse_sort(o->sort, &ro, err, sizeof(err)) != 0)
 		return cli_usage_error("%s", err);
@@ -1004,6 +1095,9 @@ static int samples_report(const char *path, const struct opts *o)
 		cli_error("--emu-profile: %s", err);
 		return EXIT_FAILURE;
 	}
+	int hrc = check_listing(path, o);
+	if (hrc || o->header_only)
+		return hrc ? hrc : header_listing(path, o);
 	int in = -1;
 	if (strcmp(path, "-") == 0 && (in = stdin_file()) < 0)
 		return EXIT_FAILURE;
@@ -1049,10 +1143,13 @@ static int samples_report(const char *path, const struct opts *o)
 		         path, rs.nr_td_damaged, rs.nr_td_damaged == 1 ? "entry" : "entries");
 	int rc = 0;
 	if (!o->output) {
-		rc = rs_render(&rs, f, stdout) != 0 ? EXIT_FAILURE : 0;
+		rc = listing(path, o, stdout) || rs_render(&rs, f, stdout) != 0 ? EXIT_FAILURE : 0;
 	} else {
 		struct cli_output out = {0};
 		if (cli_output_open(&out, o->output, false)) {
+			rc = EXIT_FAILURE;
+		} else if (listing(path, o, cli_output_stream(&out))) {
+			cli_output_abort(&out);
 			rc = EXIT_FAILURE;
 		} else {
 			rs_render(&rs, f, cli_output_stream(&out));

@@ -4,7 +4,8 @@
  *
  * Owns: the file header, the sections, the attr entries, the feature bit
  * numbers, the user record types perf adds to the kernel's, and the
- * string forms of the feature sections. The records the kernel produces
+ * string forms of the feature sections, and the reading of its unaligned
+ * integers. The records the kernel produces
  * (PERF_RECORD_SAMPLE, MMAP2, COMM, ...) are <linux/perf_event.h>'s.
  * Every field is in the writer's native byte order; a reader recognises a
  * file of the other order by the byte-swapped magic.
@@ -14,6 +15,23 @@
 
 #include <linux/perf_event.h>
 #include <stdint.h>
+#include <string.h>
+
+/* A u32 and a u64 of the file at p, which need not be aligned (records
+ * are 8-byte aligned, their fields and feature sections not always). */
+static inline uint32_t pf_get32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint64_t pf_get64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
 
 /* "PERFILE2" read as a little-endian u64; a file of the other byte order
  * shows it byte-swapped. */

@@ -1,8 +1,10 @@
 /* reader.c: see reader.h. Every field is read with memcpy from a
  * bounds-checked offset: records are 8-byte aligned in a good file, but
  * the fuzz target's buffer and a damaged file need not be. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,20 +16,6 @@
 #include "perfdata/reader.h"
 #include "util/str.h"
 #include "util/xalloc.h"
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
 
 static void note(struct pd_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(struct pd_file *f, const char *fmt, ...)
@@ -46,7 +34,7 @@ bool pd_is_perf_data(const void *buf, size_t len)
 {
 	if (len < 8)
 		return false;
-	uint64_t m = get64(buf);
+	uint64_t m = pf_get64(buf);
 	return m == PERF_FILE_MAGIC2 || m == PERF_FILE_MAGIC2_SWAPPED;
 }
 
@@ -91,7 +79,7 @@ static void add_event(struct pd_file *f, const uint8_t *p, uint64_t size, const 
 	e->ids = nr_ids ? xcalloc(nr_ids, sizeof(uint64_t)) : NULL;
 	f->nr_ev++;
 	for (uint64_t i = 0; i < nr_ids; i++) {
-		e->ids[i] = get64(ids + 8 * i);
+		e->ids[i] = pf_get64(ids + 8 * i);
 		id_insert(f, e->ids[i], (int)f->nr_ev - 1);
 	}
 }
@@ -104,7 +92,7 @@ static char *get_string(const uint8_t *b, uint64_t *off, uint64_t end)
 {
 	if (!fits(*off, 4, end))
 		return NULL;
-	uint32_t n = get32(b + *off);
+	uint32_t n = pf_get32(b + *off);
 	if (!fits(*off + 4, n, end) || !n || !memchr(b + *off + 4, 0, n))
 		return NULL;
 	char *s = xstrdup((const char *)b + *off + 4);
@@ -145,7 +133,7 @@ static bool read_event_desc(struct pd_file *f, const uint8_t *b, uint64_t off, u
 {
 	if (!fits(off, 8, end))
 		return false;
-	uint32_t nr = get32(b + off), asz = get32(b + off + 4);
+	uint32_t nr = pf_get32(b + off), asz = pf_get32(b + off + 4);
 	off += 8;
 	for (uint32_t i = 0; i < nr; i++) {
 		if (!fits(off, asz, end))
@@ -153,7 +141,7 @@ static bool read_event_desc(struct pd_file *f, const uint8_t *b, uint64_t off, u
 		off += asz;
 		if (!fits(off, 4, end))
 			return false;
-		uint32_t nr_ids = get32(b + off);
+		uint32_t nr_ids = pf_get32(b + off);
 		off += 4;
 		char *name = get_string(b, &off, end);
 		if (!name || !fits(off, 8 * (uint64_t)nr_ids, end)) {
@@ -161,7 +149,7 @@ static bool read_event_desc(struct pd_file *f, const uint8_t *b, uint64_t off, u
 			return false;
 		}
 		/* the entry's event: by its first id, else by position */
-		int ev = nr_ids ? pd_event_of_id(f, get64(b + off)) : -1;
+		int ev = nr_ids ? pd_event_of_id(f, pf_get64(b + off)) : -1;
 		if (ev < 0 && i < f->nr_ev)
 			ev = (int)i;
 		if (ev >= 0 && !f->ev[ev].name)
@@ -233,15 +221,15 @@ static bool read_feature(struct pd_file *f, unsigned feat, uint64_t off, uint64_
 		ok = fits(off, 8, end);
 		if (ok) {
 			f->has_nrcpus = true;
-			f->nr_cpus_avail = get32(b + off);
-			f->nr_cpus_online = get32(b + off + 4);
+			f->nr_cpus_avail = pf_get32(b + off);
+			f->nr_cpus_online = pf_get32(b + off + 4);
 		}
 		break;
 	case PERF_FEAT_CMDLINE: {
 		ok = fits(off, 4, end);
 		if (!ok)
 			break;
-		uint32_t n = get32(b + off);
+		uint32_t n = pf_get32(b + off);
 		off += 4;
 		for (uint32_t i = 0; i < n && ok; i++) {
 			char *s = get_string(b, &off, end);
@@ -298,7 +286,7 @@ static int open_common(struct pd_file *f, char *err, size_t errlen, const char *
 		str_seterr(err, errlen, "%s: not a perf.data file (no PERFILE2 magic)", name);
 		return -1;
 	}
-	if (get64(b) == PERF_FILE_MAGIC2_SWAPPED) {
+	if (pf_get64(b) == PERF_FILE_MAGIC2_SWAPPED) {
 		str_seterr(err, errlen,
 		           "%s: a perf.data of the other byte order (written on a big-endian "
 		           "machine): not supported",
@@ -309,7 +297,7 @@ static int open_common(struct pd_file *f, char *err, size_t errlen, const char *
 		str_seterr(err, errlen, "%s: truncated perf.data header", name);
 		return -1;
 	}
-	uint64_t hsize = get64(b + 8);
+	uint64_t hsize = pf_get64(b + 8);
 	if (hsize == 16) {
 		/* pipe mode: the stream follows the magic and size */
 		f->pipe = true;
@@ -490,7 +478,7 @@ static int sample_event(const struct pd_file *f, const uint8_t *p, uint64_t n)
 		return 0;
 	if ((pos + 1) * 8 > n)
 		return -1;
-	return pd_event_of_id(f, get64(p + pos * 8));
+	return pd_event_of_id(f, pf_get64(p + pos * 8));
 }
 
 /* The sample_id_all trailer at the end of [p, p + n): its time. */
@@ -503,7 +491,7 @@ static void trailer(const struct pd_file *f, struct pd_record *r, const uint8_t 
 	int ev = f->nr_ev == 1 ? 0 : -1;
 	if (st & PERF_SAMPLE_IDENTIFIER) {
 		if (n >= 8 && f->nr_ev > 1)
-			ev = pd_event_of_id(f, get64(p + n - 8));
+			ev = pd_event_of_id(f, pf_get64(p + n - 8));
 		after++;
 	}
 	if (st & PERF_SAMPLE_CPU)
@@ -511,13 +499,13 @@ static void trailer(const struct pd_file *f, struct pd_record *r, const uint8_t 
 	if (st & PERF_SAMPLE_STREAM_ID)
 		after++;
 	if ((st & PERF_SAMPLE_ID) && ev < 0 && n >= (after + 1) * 8 && f->nr_ev > 1)
-		ev = pd_event_of_id(f, get64(p + n - (after + 1) * 8));
+		ev = pd_event_of_id(f, pf_get64(p + n - (after + 1) * 8));
 	if (st & PERF_SAMPLE_ID)
 		after++;
 	r->ev = ev;
 	if ((st & PERF_SAMPLE_TIME) && n >= (after + 1) * 8) {
 		r->has_time = true;
-		r->time = get64(p + n - (after + 1) * 8);
+		r->time = pf_get64(p + n - (after + 1) * 8);
 	}
 }
 
@@ -534,7 +522,7 @@ static bool parse_sample(const struct pd_file *f, struct pd_record *r, const uin
 	do {                                                                                       \
 		if (o + 8 > n)                                                                     \
 			return false;                                                              \
-		dst = get64(p + o);                                                                \
+		dst = pf_get64(p + o);                                                             \
 		o += 8;                                                                            \
 	} while (0)
 	uint64_t skip;
@@ -546,8 +534,8 @@ static bool parse_sample(const struct pd_file *f, struct pd_record *r, const uin
 	if (st & PERF_SAMPLE_TID) {
 		if (o + 8 > n)
 			return false;
-		s->pid = get32(p + o);
-		s->tid = get32(p + o + 4);
+		s->pid = pf_get32(p + o);
+		s->tid = pf_get32(p + o + 4);
 		o += 8;
 	}
 	if (st & PERF_SAMPLE_TIME) {
@@ -564,7 +552,7 @@ static bool parse_sample(const struct pd_file *f, struct pd_record *r, const uin
 	if (st & PERF_SAMPLE_CPU) {
 		if (o + 8 > n)
 			return false;
-		s->cpu = get32(p + o);
+		s->cpu = pf_get32(p + o);
 		o += 8;
 	}
 	if (st & PERF_SAMPLE_PERIOD)
@@ -597,9 +585,9 @@ static bool parse_sample(const struct pd_file *f, struct pd_record *r, const uin
 			s->read_values = p + o;
 			s->read_stride = 0;
 			if (te)
-				s->time_enabled = get64(p + o + 8);
+				s->time_enabled = pf_get64(p + o + 8);
 			if (tr)
-				s->time_running = get64(p + o + 8 + 8 * te);
+				s->time_running = pf_get64(p + o + 8 + 8 * te);
 			o += total;
 		}
 	}
@@ -611,9 +599,9 @@ static bool parse_sample(const struct pd_file *f, struct pd_record *r, const uin
 		o += 8 * s->callchain_nr;
 	}
 	if (st & PERF_SAMPLE_RAW) {
-		if (o + 4 > n || get32(p + o) > n - o - 4)
+		if (o + 4 > n || pf_get32(p + o) > n - o - 4)
 			return false;
-		o += 4 + get32(p + o);
+		o += 4 + pf_get32(p + o);
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
 		/* nr, hw_idx with PERF_SAMPLE_BRANCH_HW_INDEX, nr {from, to,
@@ -648,7 +636,7 @@ static bool parse_sample(const struct pd_file *f, struct pd_record *r, const uin
 			if (size > n - o || n - o - size < 8)
 				return false;
 			s->stack = p + o;
-			uint64_t dyn = get64(p + o + size);
+			uint64_t dyn = pf_get64(p + o + size);
 			s->stack_size = dyn < size ? dyn : size;
 			o += size + 8;
 		}
@@ -663,18 +651,18 @@ uint64_t pd_sample_reg(const struct pd_sample *s, unsigned reg, bool *ok)
 	if (!*ok)
 		return 0;
 	unsigned at = (unsigned)__builtin_popcountll(s->regs_mask & ((1ULL << reg) - 1));
-	return get64(s->regs + 8 * at);
+	return pf_get64(s->regs + 8 * at);
 }
 
 void pd_branch(const struct pd_sample *s, uint64_t i, uint64_t *from, uint64_t *to)
 {
-	*from = get64(s->branches + 24 * i);
-	*to = get64(s->branches + 24 * i + 8);
+	*from = pf_get64(s->branches + 24 * i);
+	*to = pf_get64(s->branches + 24 * i + 8);
 }
 
 uint64_t pd_callchain_ip(const struct pd_sample *s, uint64_t i)
 {
-	return get64(s->callchain + 8 * i);
+	return pf_get64(s->callchain + 8 * i);
 }
 
 void pd_read_value(const struct pd_file *f, const struct pd_record *r, uint64_t i, uint64_t *value,
@@ -687,16 +675,16 @@ void pd_read_value(const struct pd_file *f, const struct pd_record *r, uint64_t 
 		return;
 	if (s->read_stride) {
 		const uint8_t *e = s->read_values + i * s->read_stride;
-		*value = get64(e);
+		*value = pf_get64(e);
 		if (rf & PERF_FORMAT_ID)
-			*id = get64(e + 8);
+			*id = pf_get64(e + 8);
 		return;
 	}
-	*value = get64(s->read_values);
+	*value = pf_get64(s->read_values);
 	if (rf & PERF_FORMAT_ID) {
 		unsigned k = 1 + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
 		             !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
-		*id = get64(s->read_values + 8 * k);
+		*id = pf_get64(s->read_values + 8 * k);
 	}
 }
 
@@ -714,7 +702,7 @@ static bool parse(struct pd_file *f, uint64_t off, struct pd_record *r)
 {
 	const uint8_t *h = f->buf + off;
 	memset(r, 0, sizeof(*r));
-	r->type = get32(h);
+	r->type = pf_get32(h);
 	memcpy(&r->misc, h + 4, 2);
 	memcpy(&r->size, h + 6, 2);
 	r->offset = off;
@@ -729,11 +717,11 @@ static bool parse(struct pd_file *f, uint64_t off, struct pd_record *r)
 		uint64_t fo = r->type == PERF_RECORD_MMAP ? 32 : 64;
 		if (n < fo + 1)
 			return false;
-		r->u.mmap.pid = get32(p);
-		r->u.mmap.tid = get32(p + 4);
-		r->u.mmap.start = get64(p + 8);
-		r->u.mmap.len = get64(p + 16);
-		r->u.mmap.pgoff = get64(p + 24);
+		r->u.mmap.pid = pf_get32(p);
+		r->u.mmap.tid = pf_get32(p + 4);
+		r->u.mmap.start = pf_get64(p + 8);
+		r->u.mmap.len = pf_get64(p + 16);
+		r->u.mmap.pgoff = pf_get64(p + 24);
 		if (r->type == PERF_RECORD_MMAP2 && (r->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
 			uint8_t sz = p[32];
 			if (sz > 20)
@@ -752,8 +740,8 @@ static bool parse(struct pd_file *f, uint64_t off, struct pd_record *r)
 	case PERF_RECORD_COMM: {
 		if (n < 9)
 			return false;
-		r->u.comm.pid = get32(p);
-		r->u.comm.tid = get32(p + 4);
+		r->u.comm.pid = pf_get32(p);
+		r->u.comm.tid = pf_get32(p + 4);
 		r->u.comm.exec = (r->misc & PERF_RECORD_MISC_COMM_EXEC) != 0;
 		r->u.comm.comm = str_in(p, 8, n);
 		if (!r->u.comm.comm)
@@ -767,27 +755,27 @@ static bool parse(struct pd_file *f, uint64_t off, struct pd_record *r)
 	case PERF_RECORD_EXIT:
 		if (n < 24)
 			return false;
-		r->u.task.pid = get32(p);
-		r->u.task.ppid = get32(p + 4);
-		r->u.task.tid = get32(p + 8);
-		r->u.task.ptid = get32(p + 12);
+		r->u.task.pid = pf_get32(p);
+		r->u.task.ppid = pf_get32(p + 4);
+		r->u.task.tid = pf_get32(p + 8);
+		r->u.task.ptid = pf_get32(p + 12);
 		r->has_time = true;
-		r->time = get64(p + 16);
+		r->time = pf_get64(p + 16);
 		if (n > 24)
 			trailer(f, r, p + 24, n - 24);
 		return true;
 	case PERF_RECORD_LOST_SAMPLES:
 		if (n < 8)
 			return false;
-		r->u.lost.lost = get64(p);
+		r->u.lost.lost = pf_get64(p);
 		if (n > 8)
 			trailer(f, r, p + 8, n - 8);
 		return true;
 	case PERF_RECORD_LOST:
 		if (n < 16)
 			return false;
-		r->u.lost.id = get64(p);
-		r->u.lost.lost = get64(p + 8);
+		r->u.lost.id = pf_get64(p);
+		r->u.lost.lost = pf_get64(p + 8);
 		r->ev = pd_event_of_id(f, r->u.lost.id);
 		if (n > 16)
 			trailer(f, r, p + 16, n - 16);
@@ -796,30 +784,30 @@ static bool parse(struct pd_file *f, uint64_t off, struct pd_record *r)
 		/* id, cpu, thread, then value, enabled, running */
 		if (n < 40)
 			return false;
-		r->u.stat.id = get64(p);
-		r->u.stat.cpu = get32(p + 8);
-		r->u.stat.thread = get32(p + 12);
-		r->u.stat.val = get64(p + 16);
-		r->u.stat.ena = get64(p + 24);
-		r->u.stat.run = get64(p + 32);
+		r->u.stat.id = pf_get64(p);
+		r->u.stat.cpu = pf_get32(p + 8);
+		r->u.stat.thread = pf_get32(p + 12);
+		r->u.stat.val = pf_get64(p + 16);
+		r->u.stat.ena = pf_get64(p + 24);
+		r->u.stat.run = pf_get64(p + 32);
 		r->ev = pd_event_of_id(f, r->u.stat.id);
 		return true;
 	case PERF_RECORD_STAT_ROUND:
 		if (n < 16)
 			return false;
-		r->u.stat_round.type = get64(p);
-		r->u.stat_round.time = get64(p + 8);
+		r->u.stat_round.type = pf_get64(p);
+		r->u.stat_round.time = pf_get64(p + 8);
 		return true;
 	case PERF_RECORD_STAT_CONFIG: {
 		if (n < 8)
 			return false;
-		uint64_t nr = get64(p);
+		uint64_t nr = pf_get64(p);
 		if (nr > (n - 8) / 16)
 			return false;
 		r->u.stat_config.aggr_mode = PERF_STAT_AGGR_GLOBAL;
 		r->u.stat_config.scale = 1;
 		for (uint64_t i = 0; i < nr; i++) {
-			uint64_t tag = get64(p + 8 + 16 * i), val = get64(p + 16 + 16 * i);
+			uint64_t tag = pf_get64(p + 8 + 16 * i), val = pf_get64(p + 16 + 16 * i);
 			if (tag == PERF_STAT_CONFIG_AGGR_MODE)
 				r->u.stat_config.aggr_mode = val;
 			else if (tag == PERF_STAT_CONFIG_INTERVAL)
@@ -832,8 +820,8 @@ static bool parse(struct pd_file *f, uint64_t off, struct pd_record *r)
 	case PERF_RECORD_EVENT_UPDATE:
 		if (n < 16)
 			return false;
-		r->u.update.type = get64(p);
-		r->u.update.id = get64(p + 8);
+		r->u.update.type = pf_get64(p);
+		r->u.update.id = pf_get64(p + 8);
 		r->ev = pd_event_of_id(f, r->u.update.id);
 		if (r->u.update.type == PERF_EVENT_UPDATE_SCALE) {
 			if (n < 24)
@@ -873,7 +861,7 @@ int pd_next(struct pd_file *f, struct pd_record *r)
 			return 0;
 		}
 		uint16_t size;
-		uint32_t type = get32(f->buf + off);
+		uint32_t type = pf_get32(f->buf + off);
 		memcpy(&size, f->buf + off + 6, 2);
 		if (size < 8) {
 			note(f, "record at byte %llu has size %u: the data stops there",
@@ -902,7 +890,7 @@ int pd_next(struct pd_file *f, struct pd_record *r)
 		if (type == PERF_RECORD_HEADER_ATTR) {
 			/* the attr (its own size), then its ids */
 			const uint8_t *p = f->buf + off + 8;
-			uint32_t asz = size >= 8 + 72 ? get32(p + 4) : 0;
+			uint32_t asz = size >= 8 + 72 ? pf_get32(p + 4) : 0;
 			if (asz < 64 || asz > (uint32_t)size - 8) {
 				note(f, "HEADER_ATTR record at byte %llu is malformed: skipped",
 				     (unsigned long long)off);
@@ -911,7 +899,7 @@ int pd_next(struct pd_file *f, struct pd_record *r)
 			add_event(f, p, asz, p + asz, (size - 8 - asz) / 8);
 		} else if (type == PERF_RECORD_HEADER_FEATURE) {
 			if (size >= 16) {
-				uint64_t feat = get64(f->buf + off + 8);
+				uint64_t feat = pf_get64(f->buf + off + 8);
 				if (feat < PERF_FILE_FEAT_BITS)
 					if (!read_feature(f, (unsigned)feat, off + 16, size - 16))
 						note(f,
@@ -972,10 +960,9 @@ static void add_modifiers(const struct perf_event_attr *a, char *buf, size_t len
 		snprintf(buf + n, len - n, ":%.*s", (int)r, m);
 }
 
-/* An event's name; made from its attr, with perf's modifiers when
- * modifiers. */
-static const char *event_name(const struct pd_file *f, unsigned i, char *buf, size_t len,
-                              bool modifiers)
+/* An event's name made from its attr alone (the file names none), with
+ * perf's modifiers when modifiers. */
+static const char *attr_name(const struct perf_event_attr *a, char *buf, size_t len, bool modifiers)
 {
 	static const char *const sw[] = {
 	    "cpu-clock",        "task-clock",   "page-faults",  "context-switches",
@@ -991,27 +978,32 @@ static const char *event_name(const struct pd_file *f, unsigned i, char *buf, si
 	                                 "stalled-cycles-frontend",
 	                                 "stalled-cycles-backend",
 	                                 "ref-cycles"};
-	if (i >= f->nr_ev)
-		return "unknown";
-	const struct pd_event *e = &f->ev[i];
-	if (e->name)
-		return e->name;
 	/* without the file's name (HEADER_EVENT_DESC), perf's evsel__name
 	 * before its modifiers */
-	if (e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config < sizeof(sw) / sizeof(sw[0]))
-		snprintf(buf, len, "%s", sw[e->attr.config]);
-	else if (e->attr.type == PERF_TYPE_HARDWARE && e->attr.config < sizeof(hw) / sizeof(hw[0]))
-		snprintf(buf, len, "%s", hw[e->attr.config]);
-	else if (e->attr.type == PERF_TYPE_RAW)
-		snprintf(buf, len, "raw 0x%llx", (unsigned long long)e->attr.config);
+	if (a->type == PERF_TYPE_SOFTWARE && a->config < sizeof(sw) / sizeof(sw[0]))
+		snprintf(buf, len, "%s", sw[a->config]);
+	else if (a->type == PERF_TYPE_HARDWARE && a->config < sizeof(hw) / sizeof(hw[0]))
+		snprintf(buf, len, "%s", hw[a->config]);
+	else if (a->type == PERF_TYPE_RAW)
+		snprintf(buf, len, "raw 0x%llx", (unsigned long long)a->config);
 	else {
-		snprintf(buf, len, "type %u config 0x%llx", e->attr.type,
-		         (unsigned long long)e->attr.config);
+		snprintf(buf, len, "type %u config 0x%llx", a->type, (unsigned long long)a->config);
 		return buf; /* not perf's name: no modifiers */
 	}
 	if (modifiers)
-		add_modifiers(&e->attr, buf, len);
+		add_modifiers(a, buf, len);
 	return buf;
+}
+
+/* An event's name: the file's, else made from its attr. */
+static const char *event_name(const struct pd_file *f, unsigned i, char *buf, size_t len,
+                              bool modifiers)
+{
+	if (i >= f->nr_ev)
+		return "unknown";
+	if (f->ev[i].name)
+		return f->ev[i].name;
+	return attr_name(&f->ev[i].attr, buf, len, modifiers);
 }
 
 const char *pd_event_name(const struct pd_file *f, unsigned i, char *buf, size_t len)
@@ -1022,4 +1014,68 @@ const char *pd_event_name(const struct pd_file *f, unsigned i, char *buf, size_t
 const char *pd_event_base_name(const struct pd_file *f, unsigned i, char *buf, size_t len)
 {
 	return event_name(f, i, buf, len, false);
+}
+
+const char *pd_attr_name(const struct perf_event_attr *a, char *buf, size_t len)
+{
+	return attr_name(a, buf, len, true);
+}
+
+/* ----------------------------------------------------------- cpu lists */
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+int pd_cpu_list(const char *s, char *buf, size_t len)
+{
+	int *cpu = NULL, rc = -1;
+	size_t n = 0, k = 0;
+	char *p = NULL;
+	buf[0] = 0;
+	if (!isdigit((unsigned char)*s) && *s)
+		return -1;
+	/* perf_cpu_map__new: numbers (strtoul's, any base) and ranges below
+	 * INT_MAX, each CPU once; the rest of s after a list is ignored */
+	while (isdigit((unsigned char)*s)) {
+		unsigned long start = strtoul(s, &p, 0), end = start;
+		if (start >= INT_MAX || (*p && *p != ',' && *p != '-'))
+			goto out;
+		if (*p == '-') {
+			s = ++p;
+			end = strtoul(s, &p, 0);
+			if (end >= INT_MAX || (*p && *p != ',') || end < start)
+				goto out;
+		}
+		if (end - start >= (1u << 20) - n) /* perf would take hours */
+			goto out;
+		for (; start <= end; start++) {
+			cpu = xgrow(cpu, n, sizeof(*cpu));
+			cpu[n++] = (int)start;
+		}
+		s = *p ? p + 1 : p;
+	}
+	if (n)
+		qsort(cpu, n, sizeof(*cpu), cmp_int);
+	for (size_t i = 1; i < n; i++)
+		if (cpu[i] == cpu[i - 1])
+			goto out;
+	if (!n) /* perf's dummy map */
+		snprintf(buf, len, "-1");
+	/* cpu_map__snprint: ranges of consecutive CPUs */
+	for (size_t i = 0, start = 0; i < n; i++) {
+		if (i + 1 < n && cpu[i + 1] == cpu[i] + 1)
+			continue;
+		int w = start == i ? snprintf(buf + k, len - k, "%s%d", start ? "," : "", cpu[i])
+		                   : snprintf(buf + k, len - k, "%s%d-%d", start ? "," : "",
+		                              cpu[start], cpu[i]);
+		k = w >= 0 && k + (size_t)w < len ? k + (size_t)w : len - 1;
+		start = i + 1;
+	}
+	rc = 0;
+out:
+	free(cpu);
+	return rc;
 }

@@ -9,7 +9,9 @@
  * FORK, EXIT, LOST, LOST_SAMPLES, FINISHED_ROUND, HEADER_ATTR (pipe mode's events),
  * HEADER_FEATURE, the sample_id_all trailer of the others (their time), and
  * the records of perf stat record (STAT, STAT_ROUND, STAT_CONFIG,
- * EVENT_UPDATE) with its features (STAT, hpmstat's run file).
+ * EVENT_UPDATE) with its features (STAT, hpmstat's run file); and two of
+ * perf's readings of what a file holds: an event's name from its attr
+ * alone, a feature's CPU list (pd_attr_name, pd_cpu_list).
  * The layout facts are perf-file.h's.
  *
  * What it cannot use it skips by size and says so once, in the file's
@@ -206,5 +208,15 @@ const char *pd_event_name(const struct pd_file *f, unsigned i, char *buf, size_t
 /* The same without perf's modifiers ("cpu-clock"): the event, not its
  * levels. */
 const char *pd_event_base_name(const struct pd_file *f, unsigned i, char *buf, size_t len);
+/* The name pd_event_name makes for an event the file names none for,
+ * from its attr alone (buf: at least 48 bytes): perf's evsel__name for
+ * the software, hardware and raw events, "type T config 0x..." else. */
+const char *pd_attr_name(const struct perf_event_attr *a, char *buf, size_t len);
+/* A CPU list of a feature section ("0-3,5": NUMA_TOPOLOGY's), read as
+ * perf's perf_cpu_map__new reads it and written into buf as
+ * cpu_map__snprint writes the map back (sorted, in ranges, "-1" for an
+ * empty list; cut at len - 1). 0, or -1 where perf's parse fails (a bad
+ * number, a CPU twice; more than 2^20 CPUs, which perf takes hours over). */
+int pd_cpu_list(const char *s, char *buf, size_t len);
 
 #endif

@@ -371,7 +371,9 @@ static unsigned text_cols(const struct rs_report *rs, const struct col *cols, un
 
 static void text(const struct rs_report *rs, FILE *out)
 {
-	if (rs->opts.perf_header && !rs->file.partial)
+	if (rs->opts.after_listing)
+		; /* perf report --header: the listing ends where the report starts */
+	else if (rs->opts.perf_header && !rs->file.partial)
 		fputs("# To display the perf.data header info, please use --header/--header-only "
 		      "options.\n",
 		      out);
@@ -383,7 +385,9 @@ static void text(const struct rs_report *rs, FILE *out)
 	model_line(rs, out);
 	if (emu_label(rs))
 		fprintf(out, "# %s\n", emu_label(rs));
-	fputs("#\n", out);
+	/* perf report --header: the listing's closing "#" line is this one */
+	if (!rs->opts.after_listing)
+		fputs("#\n", out);
 	/* the one value of a filtered key, above its left-out column */
 	static const char *const list_name[] = {
 	    [RS_KEY_COMM] = "comm", [RS_KEY_DSO] = "dso", [RS_KEY_SYM] = "symbol"};

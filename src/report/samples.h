@@ -146,7 +146,10 @@ struct rs_opts {
 	 * frame of a graph's first run out (the entry's own symbol) */
 	bool sort_sym_first;
 	bool perf_header; /* --stdio: perf's first header line */
-	bool quiet;       /* -q: the entries (and graphs) alone, no '#' lines */
+	/* --header: perf's header listing came before (report/header.h), in
+	 * place of the first header line */
+	bool after_listing;
+	bool quiet; /* -q: the entries (and graphs) alone, no '#' lines */
 };
 
 /* "comm,dso" -> keys, perf's output fields among them (overhead, sample,
