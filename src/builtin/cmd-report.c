@@ -21,6 +21,7 @@
 
 #include "builtin/builtin.h"
 #include "builtin/cli-opts.h"
+#include "builtin/report-input.h"
 #include "registry/models.h"
 #include "metric/metric.h"
 #include "report/report.h"
@@ -830,133 +831,6 @@ static int write_report(const struct report *r, const struct opts *o)
 	return cli_output_commit(&out) ? EXIT_FAILURE : 0;
 }
 
-/* path is a perf.data of samples: its first bytes are perf.data's magic,
- * and it is not one of stat counts (stat record's, perf stat record's),
- * which is reported as a run (its run file, rf_load_file). "-": standard
- * input, a pipe, is read as perf.data, as perf report -i - does. */
-static bool is_perf_data(const char *path)
-{
-	char b[8];
-	if (strcmp(path, "-") == 0)
-		return true;
-	/* O_NONBLOCK: a FIFO must not block here (refuse_special refuses it) */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	struct stat st;
-	ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, b, sizeof(b)) : 0;
-	close(fd);
-	if (n <= 0 || !pd_is_perf_data(b, (size_t)n))
-		return false;
-	struct pd_file pf;
-	char err[256];
-	if (pd_open(&pf, path, err, sizeof(err)) != 0)
-		return true; /* the samples report says what is wrong with it */
-	bool stat = pf.has_stat || pf.hpm_run;
-	pd_close(&pf);
-	return !stat;
-}
-
-/* An input that is a FIFO or a socket: opening or reading one waits for a
- * writer that may never come (perf report -i FIFO hangs there). One line
- * and true; a pipe comes in as -i -. */
-static bool refuse_special(const char *path)
-{
-	struct stat st;
-	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 ||
-	    !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
-		return false;
-	cli_error("'%s': a %s, not a file: give a pipe as standard input with -i -", path,
-	          S_ISFIFO(st.st_mode) ? "FIFO" : "socket");
-	return true;
-}
-
-/* A temporary file for standard input's stream, already unlinked: in
- * $TMPDIR, else /tmp. -errno. */
-static int spool_file(const char **dir)
-{
-	const char *d = getenv("TMPDIR");
-	if (!d || !*d)
-		d = "/tmp";
-	*dir = d;
-	int fd = open(d, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		return fd;
-	/* a file system without O_TMPFILE: a named file, unlinked at once */
-	char *path = xasprintf("%s/hpmstat-report-XXXXXX", d);
-	fd = mkostemp(path, O_CLOEXEC);
-	int e = errno;
-	if (fd >= 0)
-		unlink(path);
-	free(path);
-	return fd >= 0 ? fd : -e;
-}
-
-/* Standard input as a regular file the report maps, as perf report -i -
- * reads perf.data's pipe format (or a file redirected): standard input
- * itself when it is a regular file read from its start, else its stream
- * copied to a temporary file (spool_file), so that a recording of any size
- * takes disk, not memory, and the reader sees it whole. A stream that does
- * not begin with perf.data's magic is copied no further than its first
- * block (the loader refuses it; `-i - </dev/urandom` would fill the disk).
- * The descriptor, or -1 after one line. */
-static int stdin_file(void)
-{
-	struct stat st;
-	if (fstat(STDIN_FILENO, &st) != 0) {
-		/* closed: the temporary file would take its number */
-		cli_error("cannot read standard input: %s", strerror(errno));
-		return -1;
-	}
-	if (S_ISREG(st.st_mode) && lseek(STDIN_FILENO, 0, SEEK_CUR) == 0)
-		return STDIN_FILENO;
-	const char *dir;
-	int fd = spool_file(&dir);
-	if (fd < 0) {
-		cli_error("cannot make a temporary file in %s for standard input: %s", dir,
-		          strerror(-fd));
-		return -1;
-	}
-	enum { BLOCK = 1 << 20 };
-	char *buf = xmalloc(BLOCK);
-	char head[8]; /* the stream's first bytes, for its magic */
-	size_t nhead = 0;
-	int e = 0;
-	bool reading = false;
-	for (;;) {
-		ssize_t n = read(STDIN_FILENO, buf, BLOCK);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			e = n < 0 ? errno : 0;
-			reading = true;
-			break;
-		}
-		if ((e = -util_write_all(fd, buf, (size_t)n)))
-			break;
-		/* the first 8 bytes tell perf.data from anything else */
-		if (nhead < sizeof(head)) {
-			size_t k =
-			    sizeof(head) - nhead < (size_t)n ? sizeof(head) - nhead : (size_t)n;
-			memcpy(head + nhead, buf, k);
-			nhead += k;
-			if (nhead == sizeof(head) && !pd_is_perf_data(head, nhead))
-				break;
-		}
-	}
-	free(buf);
-	if (e) {
-		if (reading)
-			cli_error("cannot read standard input: %s", strerror(e));
-		else
-			cli_error("cannot copy standard input to a temporary file in %s: %s", dir,
-			          strerror(e));
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /* --header's and --header-only's rules: 0, or the exit status. */
 static int check_listing(const char *path, const struct opts *o)
 {
@@ -1099,7 +973,7 @@ static int samples_report(const char *path, const struct opts *o)
 	if (hrc || o->header_only)
 		return hrc ? hrc : header_listing(path, o);
 	int in = -1;
-	if (strcmp(path, "-") == 0 && (in = stdin_file()) < 0)
+	if (strcmp(path, "-") == 0 && (in = report_input_stdin()) < 0)
 		return EXIT_FAILURE;
 	int lrc = in >= 0 ? rs_load_fd(&rs, in, "standard input", &ro, err, sizeof(err))
 	                  : rs_load(&rs, path, &ro, err, sizeof(err));
@@ -1172,19 +1046,20 @@ int cmd_report(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	}
 	/* a FIFO or socket named as an input would block on its open */
-	bool special = (o.input && refuse_special(o.input)) ||
-	               (o.samples && refuse_special(o.samples)) ||
-	               (o.weights && refuse_special(o.weights));
+	bool special = (o.input && report_input_refused(o.input)) ||
+	               (o.samples && report_input_refused(o.samples)) ||
+	               (o.weights && report_input_refused(o.weights));
 	for (unsigned i = 0; !special && i < o.nr_runs; i++)
-		special = refuse_special(o.runs[i]);
+		special = report_input_refused(o.runs[i]);
 	if (special) {
 		free(o.runs);
 		return EXIT_FAILURE;
 	}
 	/* a perf.data (by its magic) gets the samples report; the run-file
 	 * report is unchanged for everything else */
-	if (o.samples || (o.input && (is_perf_data(o.input) || access(o.input, F_OK) != 0)) ||
-	    (o.nr_runs == 1 && !o.diff && !o.weights && is_perf_data(o.runs[0]))) {
+	if (o.samples ||
+	    (o.input && (report_input_is_perf_data(o.input) || access(o.input, F_OK) != 0)) ||
+	    (o.nr_runs == 1 && !o.diff && !o.weights && report_input_is_perf_data(o.runs[0]))) {
 		const char *path = o.samples ? o.samples : o.input ? o.input : o.runs[0];
 		rc = samples_report(path, &o);
 		free(o.runs);

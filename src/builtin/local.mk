@@ -16,7 +16,7 @@ src_builtin_libbuiltin_a_SOURCES = \
 	src/builtin/stat-cmd.h src/builtin/stat-opts.c src/builtin/stat-plan.c \
 	src/builtin/stat-run.c src/builtin/stat-output.c \
 	src/builtin/stat-sample.c src/builtin/stat-sample.h \
-	src/builtin/cmd-report.c \
+	src/builtin/cmd-report.c src/builtin/report-input.c src/builtin/report-input.h \
 	src/builtin/cmd-top.c \
 	src/builtin/cmd-record.c \
 	src/builtin/cmd-serve.c src/builtin/stat-sink.h

@@ -244,7 +244,7 @@ static const char *single(const struct strset *l)
 static bool symbol_filtered(const struct rs_report *rs, const struct rs_entry *e)
 {
 	const char *want = rs->opts.symbol_filter;
-	return want && (!e->fsym || !strstr(rs_str(rs, e->fsym), want));
+	return want && (!e->fsym || !strstr(rs->str[e->fsym], want));
 }
 
 void rs_filter_apply(const struct rs_filter *f, struct rs_report *rs)
