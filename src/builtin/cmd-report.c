@@ -1055,6 +1055,15 @@ int cmd_report(int argc, char **argv)
 		free(o.runs);
 		return EXIT_FAILURE;
 	}
+	/* --header-only lists any perf.data, as perf: one of stat counts or
+	 * a directory too, which the samples report does not take */
+	if (o.header_only && !o.diff && !o.weights && (o.samples || o.input || o.nr_runs == 1)) {
+		const char *path = o.samples ? o.samples : o.input ? o.input : o.runs[0];
+		rc = check_listing(path, &o);
+		rc = rc ? rc : header_listing(path, &o);
+		free(o.runs);
+		return rc;
+	}
 	/* a perf.data (by its magic) gets the samples report; the run-file
 	 * report is unchanged for everything else */
 	if (o.samples ||
