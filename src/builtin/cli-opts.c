@@ -290,17 +290,12 @@ static int take_pair(const struct cli_opt *o, void *opts, int argc, char **argv,
 	return o->call_pair(opts, first, argv[optind++]);
 }
 
-/* Whether getopt_long's c (a help option's) came as its short name: the
- * word being read is not a "--" one. getopt_long gives a long option
- * with a short name that name, and moves on past a word only at its last
- * letter ("-hq": the word is still ahead). */
-static bool short_help(char **argv, int c)
+const char *cli_current_word(char **argv, int c)
 {
 	const char *next = argv[optind];
-	const char *w = next && next[0] == '-' && next[1] != '-' && strchr(next + 1, c)
-	                    ? next
-	                    : argv[optind - 1];
-	return strncmp(w, "--", 2) != 0;
+	if (next && next[0] == '-' && next[1] != '-' && c > 0 && strchr(next + 1, c))
+		return next;
+	return argv[optind - 1];
 }
 
 int cli_opts_parse(const struct cli_opts *spec, int argc, char **argv, void *opts)
@@ -322,7 +317,8 @@ int cli_opts_parse(const struct cli_opts *spec, int argc, char **argv, void *opt
 		void *target = o && f.included[i] ? spec->include_ctx : opts;
 		if (o && o->kind == CLI_OPT_PAIR)
 			rc = take_pair(o, target, argc, argv, optarg);
-		else if (o && o->kind == CLI_OPT_HELP && short_help(argv, c))
+		else if (o && o->kind == CLI_OPT_HELP &&
+		         strncmp(cli_current_word(argv, c), "--", 2) != 0)
 			/* -h as perf's (usage_with_options): the options on
 			 * standard error, the usage status; --help prints them
 			 * on standard output and the command is done (0) */

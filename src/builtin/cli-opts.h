@@ -174,4 +174,12 @@ void cli_opts_getopt_tables(const struct cli_opts *spec, struct option **longopt
                             char **shortopts);
 const struct cli_opt *cli_opts_entry(const struct cli_opts *spec, int c);
 
+/* The word of argv that getopt_long is at, while it parses: the one it
+ * took option c (and its value) from, or the cluster of short options
+ * whose letter c it stopped in ("-hq": getopt_long moves past a word only
+ * at its last letter, so the word is still ahead). Tells how an option
+ * was written: -h prints usage as perf's usage_with_options (stderr,
+ * status 129), --help as its help (stdout, 0). */
+const char *cli_current_word(char **argv, int c);
+
 #endif

@@ -394,16 +394,6 @@ static int check_opts(struct opts *o)
 	return 0;
 }
 
-/* The word of argv that getopt_long is at: the one it took the option
- * and its value from, or the cluster whose letter c it stopped in. */
-static const char *current_word(char **argv, int c)
-{
-	const char *next = argv[optind];
-	if (next && next[0] == '-' && next[1] != '-' && c > 0 && strchr(next + 1, c))
-		return next;
-	return argv[optind - 1];
-}
-
 /* A value glued to its short option that is rather a long option's name
  * with one dash ("-outfile" is not -o with the file "utfile"): the usage
  * error, else 0. */
@@ -420,7 +410,7 @@ static int glued_long_option(const struct opts *o, int c)
  * long name. */
 static void note_samples_only(struct opts *o, int c, const char *short_name, const char *long_name)
 {
-	const char *w = current_word(o->argv, c);
+	const char *w = cli_current_word(o->argv, c);
 	if (!o->samples_only)
 		o->samples_only = strncmp(w, "--", 2) == 0 ? long_name : short_name;
 }
@@ -668,7 +658,7 @@ static int add_run(void *opts, const char *run)
 static int report_bad_option(void *opts, int c, char **argv, const struct option *longopts)
 {
 	(void)opts;
-	const char *w = c == '?' && optopt ? current_word(argv, optopt) : NULL;
+	const char *w = c == '?' && optopt ? cli_current_word(argv, optopt) : NULL;
 	const char *meant = w && w[0] == '-' && w[1] != '-' ? meant_long_option(w) : NULL;
 	if (meant)
 		return cli_usage_error("unknown option '%s' (did you mean --%s?)", w, meant);

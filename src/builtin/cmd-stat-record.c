@@ -140,12 +140,10 @@ static int opt_separator(void *opts, const char *arg)
 	return 0;
 }
 
-static int opt_help(void *opts, const char *arg)
+/* stat report's usage: its -h on stderr (status 129), --help on stdout */
+static void stat_report_usage(FILE *out)
 {
-	(void)opts;
-	(void)arg;
-	cli_opts_usage(stdout, &stat_report_spec, stat_report_usage_head, NULL);
-	return -1;
+	cli_opts_usage(out, &stat_report_spec, stat_report_usage_head, NULL);
 }
 
 /* The option getopt refused, as the user wrote it. */
@@ -166,7 +164,7 @@ static const struct cli_opt stat_report_options[] = {
     CLI_CALL("field-separator", 'x', required_argument, opt_separator, .argh = "SEP",
              .help = "CSV output with perf stat's field order"),
     CLI_FLAG("json", 'j', struct stat_report_opts, json, .help = "perf's JSON lines"),
-    CLI_CALL("help", 'h', no_argument, opt_help, .help = "this text"),
+    CLI_HELP("help", 'h', .help = "this text"),
     {0},
 };
 
@@ -176,6 +174,7 @@ static const struct cli_opts stat_report_spec = {
 int cmd_stat_report(int argc, char **argv, const char *sep, bool json)
 {
 	struct stat_report_opts o = {.sep = sep, .json = json};
+	cli_set_command(cli_cmd, stat_report_usage);
 	int status = cli_opts_parse(&stat_report_spec, argc, argv, &o);
 	if (status)
 		return status < 0 ? 0 : status;

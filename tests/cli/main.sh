@@ -32,7 +32,8 @@ if command -v perf >/dev/null 2>&1; then
 	for args in "" "frob" "stat --frob true" "stat -r" "stat -e nosuch true" \
 		"stat -e cpu-clock:zz true" "record --frob true" "report --frob" "list --frob" \
 		"top --frob" "record -e nosuch -o $dir/n.data true" "top -e nosuch" \
-		"-h" "stat -h" "record -h" "report -h" "list -h" "top -h"; do
+		"-h" "stat -h" "record -h" "report -h" "list -h" "top -h" \
+		"stat report -h" "stat record -h"; do
 		# shellcheck disable=SC2086 # args: words
 		perf $args </dev/null >/dev/null 2>&1
 		want=$?
