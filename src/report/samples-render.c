@@ -69,7 +69,10 @@ static int key_cmp(const struct rs_entry *x, const struct rs_entry *y, enum rs_k
 			return x->known ? -1 : 1;
 		if (x->known)
 			return strcmp(rs_str(sort_rs, x->sym), rs_str(sort_rs, y->sym));
-		return (x->addr > y->addr) - (x->addr < y->addr);
+		/* perf's _sort__addr_cmp: the difference as a signed number,
+		 * so a kernel address (above 2^63) comes before a user one */
+		int64_t d = (int64_t)(y->addr - x->addr);
+		return (d < 0) - (d > 0);
 	}
 	return 0;
 }

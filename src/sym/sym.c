@@ -89,7 +89,8 @@ struct hpm_syms {
 	size_t nprocs, capprocs;
 	struct hpm_u64map proc_of_pid;
 	struct sym_proc *last_proc;
-	/* the kernel's maps (space KERNEL), kept for their DSO names */
+	/* the kernel's maps (space KERNEL): an address in none is perf's
+	 * [unknown] */
 	struct sym_proc kernel;
 	/* kallsyms, loaded at the first kernel address */
 	bool ks_loaded;
@@ -863,6 +864,15 @@ static void resolve_kernel(struct hpm_syms *s, uint64_t addr, struct hpm_sym_loc
 	size_t lo = 0, hi;
 	const struct ksym *k;
 
+	/* perf's kernel maps are the recorded ones ([kernel.kallsyms]_text
+	 * from _text to the end, the modules'): an address below them, such
+	 * as an entry trampoline in cpu_entry_area, is in no map, perf's
+	 * [unknown] (a file without a kernel map: perf makes one from this
+	 * machine's kernel, so does kallsyms here) */
+	if (s->kernel.maps && !proc_map_at(&s->kernel, addr)) {
+		loc->why = "in no recorded kernel map";
+		return;
+	}
 	loc->dso = "[kernel.kallsyms]";
 	loc->dso_offset = addr;
 	if (!s->ks_loaded)

@@ -85,6 +85,11 @@ if [ -n "$ks" ] && [ "$ks" != 0000000000000000 ]; then
 		same_report "level: a kernel sample's unmapped user frames, --children -g $order" \
 			level.data --children -g "$order"
 	done
+	# a kernel address below _text (cpu_entry_area's, where the entry
+	# trampolines run): in no kernel map, perf's [unknown] and a raw address
+	chains below kernel,0xfffffe0000003000,user,leaf,main leaf,main
+	same_report "below: a kernel sample below _text --no-children" below.data --no-children
+	same_report "below: a kernel sample below _text --children -g caller" below.data --children -g caller
 else
 	skip "the level of unmapped frames" "no kernel addresses in /proc/kallsyms"
 fi
