@@ -8,7 +8,10 @@
  * message; an accepted one has, per event, entries whose samples and
  * periods add up to the event's, folded stacks adding up to the samples
  * read, and renders in every format (with each call-graph order and
- * --topdown) without error. Kernel symbols are off (kallsyms ""), so the
+ * --topdown) without error; and perf's header listing of the same bytes as
+ * a file (report --header-only, with -I's details for odd variants; for
+ * a third of the variants, as the file costs as much as the report)
+ * prints, or is refused with a one-line message. Kernel symbols are off (kallsyms ""), so the
  * run does not depend on the machine's. `variant` picks the call-graph
  * order and the sort keys. Header-only: each target is one translation unit.
  */
@@ -20,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz-tmp.h"
+#include "report/header.h"
 #include "report/samples.h"
 
 static inline FILE *fuzz_perfdata_sink(void)
@@ -32,8 +37,20 @@ static inline FILE *fuzz_perfdata_sink(void)
 	return f;
 }
 
+/* perf's header listing reads a path: the bytes go to a scratch file */
+static inline void fuzz_perfdata_listing(const uint8_t *data, size_t size, size_t variant)
+{
+	const char *path = fuzz_tmp_write("listing.data", data, size);
+	char err[512] = "";
+	if (rs_header_fprintf(path, variant % 2, fuzz_perfdata_sink(), err, sizeof(err)) != 0 &&
+	    (!err[0] || strchr(err, '\n')))
+		abort();
+}
+
 static inline void fuzz_perfdata_check(const uint8_t *data, size_t size, size_t variant)
 {
+	if (variant % 3 == 0)
+		fuzz_perfdata_listing(data, size, variant);
 	struct rs_opts o = {.kallsyms = "", .topdown = true, .folded = true};
 	struct rs_report rs;
 	char err[512];
