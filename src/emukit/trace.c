@@ -480,11 +480,6 @@ uint64_t hpm_emu_trace_run(const struct hpm_emu_trace *t, size_t i, uint32_t *co
 	return t->runs[i].cycles;
 }
 
-size_t hpm_emu_trace_nr_contents(const struct hpm_emu_trace *t)
-{
-	return t->nr_contents;
-}
-
 const void *hpm_emu_trace_head(const struct hpm_emu_trace *t, uint32_t c)
 {
 	return t->heads + c * t->head_stride;

@@ -117,7 +117,6 @@ uint64_t hpm_emu_trace_cycles(const struct hpm_emu_trace *t); /* saturating sum 
  * order of first appearance). */
 uint64_t hpm_emu_trace_run(const struct hpm_emu_trace *t, size_t i, uint32_t *content,
                            uint8_t *tag);
-size_t hpm_emu_trace_nr_contents(const struct hpm_emu_trace *t);
 /* Content c's head, and its *nr items, sorted by cmp_item; valid while t
  * lives. */
 const void *hpm_emu_trace_head(const struct hpm_emu_trace *t, uint32_t c);

@@ -151,13 +151,6 @@ void arm_emu_pe_set_context(struct arm_emu_pe *pe, unsigned el, unsigned sec, bo
 	pe->streaming = streaming;
 }
 
-void arm_emu_pe_context(const struct arm_emu_pe *pe, unsigned *el, unsigned *sec, bool *streaming)
-{
-	*el = pe->el;
-	*sec = pe->sec;
-	*streaming = pe->streaming;
-}
-
 void arm_emu_note_run(struct arm_emu_pe *pe, const struct arm_emu_run *run)
 {
 	pe->el = run->el;

@@ -156,7 +156,6 @@ void arm_emu_pe_reset(struct arm_emu_pe *pe);
  * filtered by the EL of the write and this state) and of idle cycles.
  * Starts as EL1, Non-secure, not streaming. */
 void arm_emu_pe_set_context(struct arm_emu_pe *pe, unsigned el, unsigned sec, bool streaming);
-void arm_emu_pe_context(const struct arm_emu_pe *pe, unsigned *el, unsigned *sec, bool *streaming);
 
 /* Whether the run's context can exist on this profile: EL 0..3; EL3 only
  * Secure (Root with FEAT_RME); Realm only with FEAT_RME and not at EL3;

@@ -147,11 +147,6 @@ void arm_src_feed_free(struct arm_src_feed *f)
 	free(f);
 }
 
-void arm_src_feed_clear(struct arm_src_feed *f)
-{
-	f->nr = 0;
-}
-
 /* The one message for a VB above what the event can deliver. */
 static int vb_check(const struct arm64_core *core, unsigned slots, uint16_t code, uint64_t vb,
                     char *err, size_t errlen)
@@ -200,19 +195,6 @@ static void insert(struct arm_emu_val **vals, unsigned *nr, unsigned *cap, uint1
 	memmove(*vals + i + 1, *vals + i, (*nr - i) * sizeof(**vals));
 	(*vals)[i] = (struct arm_emu_val){.event = code, .vb = vb};
 	(*nr)++;
-}
-
-int arm_src_feed_set(struct arm_src_feed *f, uint16_t code, unsigned vb, char *err, size_t errlen)
-{
-	if (arm_src_event_max_vb(code, f->slots) == 0) {
-		snprintf(err, errlen, "%s cannot be delivered by a source",
-		         code == ARM_SRC_CPU_CYCLES ? "CPU_CYCLES" : "SW_INCR");
-		return -1;
-	}
-	if (vb_check(f->core, f->slots, code, vb, err, errlen) < 0)
-		return -1;
-	insert(&f->vals, &f->nr, &f->cap, code, (uint16_t)vb);
-	return 0;
 }
 
 static bool is_blank(char c)

@@ -100,12 +100,6 @@ void arm_src_feed_free(struct arm_src_feed *f);
 int arm_src_feed_parse(struct arm_src_feed *f, const char *line, uint64_t *cycles, unsigned *col,
                        char *err, size_t errlen);
 
-/* Sets one event's per-cycle value (checked as a feed line's), or -1 with
- * err. Values set this way add to the current feed; arm_src_feed_clear()
- * sets every event back to 0. */
-int arm_src_feed_set(struct arm_src_feed *f, uint16_t code, unsigned vb, char *err, size_t errlen);
-void arm_src_feed_clear(struct arm_src_feed *f);
-
 /* The feed as a run of `cycles` cycles: sets run->cycles, key (0: a feed
  * promises nothing about later feeds), source, nr_vals and vals (sorted,
  * no zeros; valid until the feed changes); leaves the context fields (el,

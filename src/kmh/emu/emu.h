@@ -123,7 +123,6 @@ void emu_forget_source(struct emu *emu, const void *source);
 
 /* ------------------------------------------------------------------- harts */
 
-unsigned emu_hart_index(const struct emu_hart *h);
 /* The hart's current privilege mode: the mode of emu_stimulus runs and of
  * CSR accesses made by the script. Starts as M. */
 enum emu_mode emu_hart_mode(const struct emu_hart *h);
@@ -247,12 +246,6 @@ int emu_csr_parse(const char *s, unsigned *csr, char *err, size_t errlen);
  * digits (0xFFFF_FFFF). Rejects signs, empty digits and values over 2^64-1. */
 int emu_parse_u64(const char *s, uint64_t *out);
 
-/* Resolves an event for stimulus: BANK:NAME (NAME or NAME.K of the tables),
- * BANK:INDEX, or a NAME found in exactly one bank. The plain NAME of a
- * repeated name (an alias) is refused: it is several events. noEvent and
- * indices beyond the table are refused. */
-int emu_event_parse(const char *s, int *bank, unsigned *index, char *err, size_t errlen);
-
 /* --------------------------------------------------------------- stimulus */
 
 /* A set of per-cycle event values, all 0 initially; emu_stimulus_run() turns
@@ -271,8 +264,11 @@ void emu_stimulus_clear(struct emu_stimulus *s);
  * (noEvent) accepts only 0. */
 int emu_stimulus_set(struct emu_stimulus *s, int bank, unsigned index, unsigned value, char *err,
                      size_t errlen);
-/* One assignment as the `feed` command writes it: EVENT=VALUE (EVENT as
- * emu_event_parse() takes it) or instret=VALUE. */
+/* One assignment as the `feed` command writes it: EVENT=VALUE or
+ * instret=VALUE. EVENT is BANK:NAME (NAME or NAME.K of the tables),
+ * BANK:INDEX, or a NAME found in exactly one bank; the plain NAME of a
+ * repeated name (an alias) is refused: it is several events. noEvent and
+ * indices beyond the table are refused. */
 int emu_stimulus_assign(struct emu_stimulus *s, const char *text, char *err, size_t errlen);
 /* Fills *run with `cycles` cycles of the current values in `mode`. The run
  * points into the stimulus and has key 0 (values change between feeds). */

@@ -575,11 +575,6 @@ void emu_forget_source(struct emu *emu, const void *source)
 	}
 }
 
-unsigned emu_hart_index(const struct emu_hart *h)
-{
-	return h->index;
-}
-
 enum emu_mode emu_hart_mode(const struct emu_hart *h)
 {
 	return (enum emu_mode)h->mode;

@@ -49,7 +49,10 @@ static int event_refuse_alias(const struct kmh_table *t, int bank, const char *n
 	return 0;
 }
 
-/* emu_event_parse() in table t's names and indices. */
+/* Resolves an event of table t for stimulus: BANK:NAME (NAME or NAME.K of
+ * the table), BANK:INDEX, or a NAME found in exactly one bank. The plain
+ * NAME of a repeated name (an alias) is refused: it is several events.
+ * noEvent and indices beyond the table are refused. */
 static int event_parse(const struct kmh_table *t, const char *s, int *bank, unsigned *index,
                        char *err, size_t errlen)
 {
@@ -121,11 +124,6 @@ found:
 	*bank = ev->bank;
 	*index = ev->index;
 	return 0;
-}
-
-int emu_event_parse(const char *s, int *bank, unsigned *index, char *err, size_t errlen)
-{
-	return event_parse(&kmh_table_v2, s, bank, index, err, errlen);
 }
 
 struct emu_stimulus *emu_stimulus_new(void)
