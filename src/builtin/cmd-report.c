@@ -96,6 +96,7 @@ struct opts {
 	bool header, header_only, show_info;
 	bool stdio;           /* --stdio: perf's header line */
 	bool quiet;           /* -q: no '#' lines */
+	bool hide_unresolved; /* -U: the samples of unnamed functions not counted */
 	double percent_limit; /* --percent-limit */
 	double graph_min;     /* the graph threshold: -g's or --percent-limit's */
 	bool graph_min_given;
@@ -606,6 +607,14 @@ static int opt_quiet(void *opts, const char *v)
 	return 0;
 }
 
+static int opt_hide_unresolved(void *opts, const char *v)
+{
+	(void)v;
+	((struct opts *)opts)->hide_unresolved = true;
+	note_samples_only(opts, 'U', "-U", "--hide-unresolved");
+	return 0;
+}
+
 static int opt_topdown(void *opts, const char *v)
 {
 	struct opts *o = opts;
@@ -690,8 +699,8 @@ static const struct cli_opt report_options[] = {
     CLI_CALL("samples", 0, required_argument, opt_samples, .argh = "FILE",
              .help = "the perf.data to report"),
     CLI_CALL("sort", 's', required_argument, opt_sort, .argh = "KEYS",
-             .help = "perf.data: comm,dso,sym (default), pid; perf's overhead, sample, period "
-                     "fields allowed"),
+             .help = "perf.data: comm,dso,sym (default), pid, cpu, socket, dso_size, "
+                     "symbol_size; perf's overhead, sample, period fields allowed"),
     CLI_CALL(NULL, 'g', optional_argument, opt_graph, .argh = "SPEC", .is_word = graph_spec,
              .help = "perf.data: call graphs, perf's graph|fractal|flat|folded,THRESHOLD,"
                      "LIMIT,caller|callee,function,percent|period|count or none (-g alone: "
@@ -717,7 +726,7 @@ static const struct cli_opt report_options[] = {
              .help = "perf.data: a Period column"),
     CLI_CALL("fields", 'F', required_argument, opt_fields, .argh = "LIST",
              .help = "perf.data: the columns: overhead, overhead_children, sample, period, and "
-                     "keys (comm, dso, sym, pid)"),
+                     "keys (comm, dso, sym, pid, cpu, socket, dso_size, symbol_size)"),
     CLI_CALL("max-stack", 0, required_argument, opt_max_stack, .argh = "N",
              .help = "perf.data: keep N frames of each call chain (default 127): the innermost "
                      "in callee order, the outermost in caller order, as perf"),
@@ -761,6 +770,9 @@ static const struct cli_opt report_options[] = {
     CLI_FLAG("stdio", 0, RO, stdio, .help = "perf.data: perf's header line (the text is perf's)"),
     CLI_CALL("quiet", 'q', no_argument, opt_quiet,
              .help = "perf.data: the entries alone, without the '#' lines"),
+    CLI_CALL("hide-unresolved", 'U', no_argument, opt_hide_unresolved,
+             .help = "perf.data: leave out the samples of unnamed functions (not counted) "
+                     "and unnamed callers from the call chains"),
     CLI_CALL("topdown", 0, no_argument, opt_topdown,
              .help = "perf.data: level-1 Topdown per function from the group reads of "
                      "'{leader,member,...}:S' samples"),
@@ -917,6 +929,7 @@ static int samples_report(const char *path, const struct opts *o)
 	ro.perf_header = o->stdio;
 	ro.after_listing = o->header;
 	ro.quiet = o->quiet;
+	ro.hide_unresolved = o->hide_unresolved;
 	if (o->sort && rs_parse_sort(o->sort, &ro, err, sizeof(err)) != 0)
 		return cli_usage_error("%s", err);
 	if (o->fields) {

@@ -161,6 +161,44 @@ static bool read_event_desc(struct pd_file *f, const uint8_t *b, uint64_t off, u
 	return true;
 }
 
+/* CPU_TOPOLOGY as perf's process_cpu_topology reads it: two lists of
+ * strings (sibling cores, threads), then, where the section's size says a
+ * newer perf wrote them, a core and a socket id per CPU of NRCPUS. perf
+ * counts each string as written aligned to 64 (string_size), however it is
+ * laid out, and drops the ids whose socket exceeds the CPU count (but on
+ * s390 and arm64); then no CPU has a socket (perf_env's cpu NULL). */
+static void read_cpu_topology(struct pd_file *f, const uint8_t *b, uint64_t off, uint64_t end)
+{
+	uint64_t size = 0, start = off;
+	for (int list = 0; list < 2; list++) {
+		if (!fits(off, 4, end))
+			return;
+		uint32_t n = pf_get32(b + off);
+		off += 4;
+		size += 4;
+		for (uint32_t i = 0; i < n; i++) {
+			if (!fits(off, 4, end))
+				return;
+			uint32_t len = pf_get32(b + off);
+			const uint8_t *str = b + off + 4;
+			if (!fits(off + 4, len, end) || !len || !memchr(str, 0, len))
+				return;
+			size += ((strlen((const char *)str) + 1 + 63) & ~(uint64_t)63) + 4;
+			off += 4 + (uint64_t)len;
+		}
+	}
+	uint32_t nr = f->nr_cpus_avail;
+	if (end - start <= size || !nr || !fits(off, 8 * (uint64_t)nr, end))
+		return;
+	bool test = !f->arch || (strncmp(f->arch, "s390", 4) && strncmp(f->arch, "aarch64", 7));
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t socket = pf_get32(b + off + 8 * (uint64_t)i + 4);
+		if (test && socket != UINT32_MAX && socket > nr)
+			return;
+	}
+	f->cpu_ids = b + off;
+}
+
 static const char *const feat_names[] = {
     "reserved",        "tracing_data", "build_id",     "hostname",     "osrelease",
     "version",         "arch",         "nrcpus",       "cpudesc",      "cpuid",
@@ -242,6 +280,9 @@ static bool read_feature(struct pd_file *f, unsigned feat, uint64_t off, uint64_
 		}
 		break;
 	}
+	case PERF_FEAT_CPU_TOPOLOGY:
+		read_cpu_topology(f, b, off, end);
+		break;
 	case PERF_FEAT_EVENT_DESC:
 		ok = read_event_desc(f, b, off, end);
 		break;

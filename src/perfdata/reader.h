@@ -144,6 +144,9 @@ struct pd_file {
 	unsigned nr_cmdline;
 	bool has_nrcpus;
 	uint32_t nr_cpus_avail, nr_cpus_online;
+	/* CPU_TOPOLOGY's core and socket id of each of nr_cpus_avail CPUs
+	 * (two u32 a CPU, in buf), where perf reads them; else NULL */
+	const uint8_t *cpu_ids;
 	struct pd_build_id *bid;
 	unsigned nr_bid;
 	/* perf stat record's file (the STAT feature), and hpmstat's run file

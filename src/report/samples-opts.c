@@ -40,7 +40,11 @@ static bool add_col(struct rs_opts *o, enum rs_col_kind kind, enum rs_key key, c
 static int parse_keys(const char *s, struct rs_opts *o, bool fields, const char *opt, char *err,
                       size_t errlen)
 {
-	static const char *const names[] = {"comm", "dso", "sym", "pid"};
+	/* by enum rs_key; "sym_size" is hpmstat's spelling beside perf's
+	 * (as sym beside perf's symbol) */
+	static const char *const names[] = {"comm",   "dso",      "sym",         "pid",     "cpu",
+	                                    "socket", "dso_size", "symbol_size", "sym_size"};
+	enum { NR_NAMES = sizeof(names) / sizeof(names[0]) };
 	o->nr_key = 0;
 	o->fields = fields;
 	if (fields) {
@@ -53,12 +57,14 @@ static int parse_keys(const char *s, struct rs_opts *o, bool fields, const char 
 	while (*s) {
 		size_t n = strcspn(s, ",");
 		unsigned k;
-		for (k = 0; k < 4; k++)
+		for (k = 0; k < NR_NAMES; k++)
 			if (strlen(names[k]) == n && strncmp(s, names[k], n) == 0)
 				break;
+		if (k == NR_NAMES - 1)
+			k = RS_KEY_SYM_SIZE;
 #define IS(w) (n == strlen(w) && strncmp(s, w, n) == 0)
-		if (k == 4 && (IS("overhead") || IS("sample") || IS("period") ||
-		               (fields && IS("overhead_children")))) {
+		if (k == NR_NAMES && (IS("overhead") || IS("sample") || IS("period") ||
+		                      (fields && IS("overhead_children")))) {
 			/* perf's output fields: --sort shows Overhead anyway */
 			enum rs_col_kind kind = RS_COL_CHILDREN;
 			if (IS("overhead"))
@@ -80,11 +86,13 @@ static int parse_keys(const char *s, struct rs_opts *o, bool fields, const char 
 			continue;
 		}
 #undef IS
-		if (k == 4) {
-			str_seterr(err, errlen,
-			           "%s: unknown key '%.*s' (keys: comm, dso, sym, pid; fields: "
-			           "overhead, %ssample, period)",
-			           opt, (int)n, s, fields ? "overhead_children, " : "");
+		if (k == NR_NAMES) {
+			str_seterr(
+			    err, errlen,
+			    "%s: unknown key '%.*s' (keys: comm, dso, sym, pid, cpu, socket, "
+			    "dso_size, symbol_size; fields: "
+			    "overhead, %ssample, period)",
+			    opt, (int)n, s, fields ? "overhead_children, " : "");
 			return -1;
 		}
 		for (unsigned j = 0; j < o->nr_key; j++)
@@ -114,7 +122,14 @@ static int parse_keys(const char *s, struct rs_opts *o, bool fields, const char 
 
 int rs_parse_sort(const char *s, struct rs_opts *o, char *err, size_t errlen)
 {
-	return parse_keys(s, o, false, "--sort", err, errlen);
+	if (parse_keys(s, o, false, "--sort", err, errlen))
+		return -1;
+	/* perf report appends its ipc_null key to a sort order holding
+	 * "symbol" (symbol_size's too), without branch stacks; sym_size is
+	 * symbol_size */
+	if ((strstr(s, "symbol") || strstr(s, "sym_size")) && o->nr_key < RS_MAX_KEYS)
+		o->key[o->nr_key++] = RS_KEY_IPC_NULL;
+	return 0;
 }
 
 int rs_parse_fields(const char *s, struct rs_opts *o, char *err, size_t errlen)

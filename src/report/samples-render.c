@@ -48,6 +48,29 @@ static int children_cmp(const struct rs_entry *x, const struct rs_entry *y)
 	return 0;
 }
 
+static int key_cmp(const struct rs_entry *x, const struct rs_entry *y, enum rs_key key);
+
+/* perf's ipc_null key has no se_sort: its se_cmp, sort__sym_cmp, orders
+ * two unnamed entries by their address (he->ip: the sample's offset in its
+ * map, a caller's address), a named one first, else (without
+ * the dso key) by the DSO, then by the function's start and end */
+static int ipc_null_cmp(const struct rs_entry *x, const struct rs_entry *y)
+{
+	if (!x->named && !y->named)
+		return (x->addr > y->addr) - (x->addr < y->addr);
+	if (x->named != y->named)
+		return x->named ? -1 : 1;
+	bool dso = false;
+	for (unsigned k = 0; k < sort_rs->opts.nr_key; k++)
+		dso = dso || sort_rs->opts.key[k] == RS_KEY_DSO;
+	int c = dso ? 0 : key_cmp(x, y, RS_KEY_DSO);
+	if (c)
+		return c;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->sym_size > y->sym_size) - (x->sym_size < y->sym_size);
+}
+
 /* One sort key's order (perf's se_sort, else se_cmp: ascending; a named
  * symbol before an unnamed one, a mapped DSO before [unknown]) */
 static int key_cmp(const struct rs_entry *x, const struct rs_entry *y, enum rs_key key)
@@ -64,6 +87,8 @@ static int key_cmp(const struct rs_entry *x, const struct rs_entry *y, enum rs_k
 		return ux != uy ? (ux ? 1 : -1)
 		                : strcmp(dso_name(sort_rs, x->dso), dso_name(sort_rs, y->dso));
 	}
+	case RS_KEY_IPC_NULL:
+		return ipc_null_cmp(x, y);
 	case RS_KEY_SYM:
 		if (x->known != y->known)
 			return x->known ? -1 : 1;
@@ -73,6 +98,16 @@ static int key_cmp(const struct rs_entry *x, const struct rs_entry *y, enum rs_k
 		 * so a kernel address (above 2^63) comes before a user one */
 		int64_t d = (int64_t)(y->addr - x->addr);
 		return (d < 0) - (d > 0);
+	/* perf's sort__cpu_cmp, sort__socket_cmp, sort__dso_size_cmp and
+	 * sort__sym_size_cmp: the smaller first (an unknown size is 0) */
+	case RS_KEY_CPU:
+		return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+	case RS_KEY_SOCKET:
+		return (x->socket > y->socket) - (x->socket < y->socket);
+	case RS_KEY_DSO_SIZE:
+		return (x->dso_size > y->dso_size) - (x->dso_size < y->dso_size);
+	case RS_KEY_SYM_SIZE:
+		return (x->sym_size > y->sym_size) - (x->sym_size < y->sym_size);
 	}
 	return 0;
 }
@@ -155,12 +190,41 @@ static unsigned *sorted(const struct rs_report *rs, const struct rs_hist *h)
 	return ix;
 }
 
-static bool has_pid(const struct rs_report *rs)
+static bool has_key(const struct rs_report *rs, enum rs_key key)
 {
 	for (unsigned k = 0; k < rs->opts.nr_key; k++)
-		if (rs->opts.key[k] == RS_KEY_PID)
+		if (rs->opts.key[k] == key)
 			return true;
 	return false;
+}
+
+static bool has_pid(const struct rs_report *rs)
+{
+	return has_key(rs, RS_KEY_PID);
+}
+
+/* CSV's and JSON's fields of the keys cpu .. symbol_size, each where it
+ * is a key (otherwise the entry is every CPU's, map's, function's) */
+static const char *const extra_name[] = {[RS_KEY_CPU] = "cpu",
+                                         [RS_KEY_SOCKET] = "socket",
+                                         [RS_KEY_DSO_SIZE] = "dso_size",
+                                         [RS_KEY_SYM_SIZE] = "symbol_size"};
+
+/* An extra key's value: NULL for perf's "unknown" */
+static json_t *extra_json(const struct rs_entry *e, enum rs_key k)
+{
+	switch (k) {
+	case RS_KEY_CPU:
+		return json_integer(e->cpu);
+	case RS_KEY_SOCKET:
+		return json_integer(e->socket);
+	case RS_KEY_DSO_SIZE:
+		return e->mapped ? json_integer((json_int_t)e->dso_size) : json_null();
+	case RS_KEY_SYM_SIZE:
+		return e->named ? json_integer((json_int_t)e->sym_size) : json_null();
+	default:
+		return json_null();
+	}
 }
 
 static double pct(uint64_t v, uint64_t total)
@@ -189,8 +253,18 @@ static unsigned long convert_unit(unsigned long v, char *unit)
 
 static const char *key_header(enum rs_key k)
 {
-	static const char *const h[] = {"Command", "Shared Object", "Symbol", "    Pid:Command"};
+	static const char *const h[] = {"Command",         "Shared Object", "Symbol",
+	                                "    Pid:Command", "CPU",           "Socket",
+	                                "DSO size",        "Symbol size",   "IPC   [IPC Coverage]"};
 	return h[k];
+}
+
+/* perf's number keys: right-aligned in a column as wide as the head
+ * (HISTC_CPU 3, HISTC_SOCKET 6, the sizes' heads), a longer cell not
+ * widening it (hists__calc_col_len leaves them) */
+static bool fixed_key(enum rs_key k)
+{
+	return k >= RS_KEY_CPU;
 }
 
 /* A key's cell text (into buf). */
@@ -208,6 +282,26 @@ static const char *key_cell(const struct rs_report *rs, const struct rs_entry *e
 	case RS_KEY_PID:
 		snprintf(buf, len, "%7d:%s", e->pid, rs_str(rs, e->tcomm));
 		return buf;
+	/* perf's "%*.*d": three digits at least, the sign before them */
+	case RS_KEY_CPU:
+		snprintf(buf, len, "%.3d", e->cpu);
+		return buf;
+	case RS_KEY_SOCKET:
+		snprintf(buf, len, "%.3d", e->socket);
+		return buf;
+	/* perf's "%*d" of an int; "unknown" with no map or no function */
+	case RS_KEY_DSO_SIZE:
+		if (!e->mapped)
+			return "unknown";
+		snprintf(buf, len, "%d", (int)e->dso_size);
+		return buf;
+	case RS_KEY_SYM_SIZE:
+		if (!e->named)
+			return "unknown";
+		snprintf(buf, len, "%d", (int)e->sym_size);
+		return buf;
+	case RS_KEY_IPC_NULL: /* perf's "%-5s %2s" of dashes, left-aligned */
+		return "-      -";
 	}
 	return "";
 }
@@ -412,6 +506,8 @@ static void text(const struct rs_report *rs, FILE *out)
 			w[k] = strlen(key_header(rs->opts.key[k]));
 		for (unsigned i = 0; i < h->nr_e; i++)
 			for (unsigned k = 0; k < rs->opts.nr_key; k++) {
+				if (fixed_key(rs->opts.key[k]))
+					continue;
 				/* perf's Command column: as wide as the threads'
 				 * last commands (thread__comm_len), an earlier
 				 * longer one cut to it */
@@ -472,6 +568,9 @@ static void text(const struct rs_report *rs, FILE *out)
 				const char *c = key_cell(rs, e, rs->opts.key[k], b, sizeof(b));
 				if (j + 1 == nt && sym_last && !(rs->nr_td && e->td))
 					fprintf(out, "  %s", c);
+				else if (fixed_key(rs->opts.key[k]) &&
+				         rs->opts.key[k] != RS_KEY_IPC_NULL)
+					fprintf(out, "  %*s", (int)w[k], c);
 				else if (rs->opts.key[k] == RS_KEY_COMM)
 					fprintf(out, "  %-*.*s", (int)w[k], (int)w[k], c);
 				else
@@ -531,6 +630,9 @@ static void csv(const struct rs_report *rs, FILE *out)
 	/* --showcpuutilization's sys and usr after overhead, as the text */
 	fprintf(out, "event,%soverhead,%ssamples,period,command,pid,shared_object,symbol,space",
 	        acc ? "children," : "", util ? "sys,usr," : "");
+	for (enum rs_key k = RS_KEY_CPU; k <= RS_KEY_SYM_SIZE; k++)
+		if (has_key(rs, k))
+			fprintf(out, ",%s", extra_name[k]);
 	for (unsigned t = 0; t < rs->nr_td; t++)
 		fprintf(out, ",%s", rs->td_name[t]);
 	fputc('\n', out);
@@ -561,6 +663,19 @@ static void csv(const struct rs_report *rs, FILE *out)
 			fputc(',', out);
 			rp_csv_field(out, rs_str(rs, e->sym));
 			fputs(e->kernel ? ",kernel" : ",user", out);
+			for (enum rs_key k = RS_KEY_CPU; k <= RS_KEY_SYM_SIZE; k++)
+				if (has_key(rs, k)) {
+					char v[32];
+					/* the number alone (perf's "unknown": empty) */
+					json_t *j = extra_json(e, k);
+					if (json_is_integer(j))
+						snprintf(v, sizeof(v), "%lld",
+						         (long long)json_integer_value(j));
+					else
+						v[0] = 0;
+					json_decref(j);
+					fprintf(out, ",%s", v);
+				}
 			for (unsigned t = 0; t < rs->nr_td; t++) {
 				char v[32];
 				fprintf(out, ",%s",
@@ -663,6 +778,9 @@ static void jsonout(const struct rs_report *rs, FILE *out)
 			json_object_set_new(o, "symbol", json_string(rs_str(rs, e->sym)));
 			json_object_set_new(o, "known", json_boolean(e->known));
 			json_object_set_new(o, "kernel", json_boolean(e->kernel));
+			for (enum rs_key k = RS_KEY_CPU; k <= RS_KEY_SYM_SIZE; k++)
+				if (has_key(rs, k))
+					json_object_set_new(o, extra_name[k], extra_json(e, k));
 			if (rs->nr_td && e->td) {
 				json_t *td = json_object();
 				for (unsigned t = 0; t < rs->nr_td; t++)
@@ -703,10 +821,13 @@ static void table(const struct rs_report *rs, const struct rs_hist *h, const str
 	for (unsigned c = 0; c < nc; c++)
 		rp_markup_cell(out, &mk->head, cols[c].head);
 	rp_markup_cell(out, &mk->head, "Samples");
+	/* perf's ipc_null column of dashes is the text's alone */
+	unsigned nk = rs->opts.nr_key - has_key(rs, RS_KEY_IPC_NULL);
 	for (unsigned k = 0; k < rs->opts.nr_key; k++)
-		rp_markup_cell(out, &mk->head,
-		               key_header(rs->opts.key[k]) +
-		                   (rs->opts.key[k] == RS_KEY_PID ? 4 : 0));
+		if (rs->opts.key[k] != RS_KEY_IPC_NULL)
+			rp_markup_cell(out, &mk->head,
+			               key_header(rs->opts.key[k]) +
+			                   (rs->opts.key[k] == RS_KEY_PID ? 4 : 0));
 	for (unsigned t = 0; t < ntd; t++)
 		rp_markup_cell(out, &mk->head, rs->td_name[t]);
 	fputs(mk->row.close, out);
@@ -714,7 +835,7 @@ static void table(const struct rs_report *rs, const struct rs_hist *h, const str
 		fputc('|', out);
 		for (unsigned c = 0; c <= nc; c++)
 			fputs("---:|", out);
-		for (unsigned k = 0; k < rs->opts.nr_key + ntd; k++)
+		for (unsigned k = 0; k < nk + ntd; k++)
 			fputs("---|", out);
 		fputc('\n', out);
 	}
@@ -729,8 +850,9 @@ static void table(const struct rs_report *rs, const struct rs_hist *h, const str
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)e->samples);
 		rp_markup_cell(out, &mk->num, v);
 		for (unsigned k = 0; k < rs->opts.nr_key; k++)
-			rp_markup_text(mk, out, &mk->text,
-			               key_cell(rs, e, rs->opts.key[k], b, sizeof(b)));
+			if (rs->opts.key[k] != RS_KEY_IPC_NULL)
+				rp_markup_text(mk, out, &mk->text,
+				               key_cell(rs, e, rs->opts.key[k], b, sizeof(b)));
 		for (unsigned t = 0; t < ntd; t++)
 			rp_markup_cell(out, &mk->num,
 			               e->td ? rp_num(v, sizeof(v), e->td[t], 2) : "n/a");

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfdata/perf-file.h"
 #include "report/samples.h"
 #include "registry/models.h"
 #include "report/unwind.h"
@@ -71,6 +72,11 @@ struct ekey {
 	int pid;
 	uint64_t addr;
 	bool known, kernel;
+	/* the keys cpu, socket, dso_size and symbol_size (0 when not keys) */
+	int cpu, socket;
+	uint64_t dso_size, sym_size;
+	bool mapped;    /* no key: whether a map holds the address */
+	uint64_t start; /* no key: the function's start */
 	/* no keys, the new entry's (rs_entry): the sample's thread, and
 	 * whether its symbol is named, and which (fsym) */
 	int thread;
@@ -90,6 +96,10 @@ struct frame {
 	unsigned sym;
 	bool known;
 	uint64_t addr, ip;
+	/* its map's and function's sizes (hpm_sym_loc's), and whether a map
+	 * holds it: the dso_size and symbol_size keys of its entry */
+	uint64_t dso_size, sym_size;
+	bool mapped;
 };
 
 struct priv {
@@ -124,6 +134,7 @@ struct priv {
 	/* frames[0] is the sampled function's own frame (--max-stack may
 	 * have left it out of the chain) */
 	bool self_framed;
+	struct frame self; /* the sampled function's frame, whatever --max-stack keeps */
 	/* perf's filters (NULL: none), and whether they leave out the
 	 * current sample (the entries it makes are then filtered) */
 	struct rs_filter *filter;
@@ -218,9 +229,18 @@ static void mask_key(const struct rs_report *rs, struct ekey *k)
 		k->comm = 0;
 	if (!has_key(rs, RS_KEY_PID))
 		k->pid = 0;
-	if (!has_key(rs, RS_KEY_DSO) && !has_key(rs, RS_KEY_SYM))
+	bool sym = has_key(rs, RS_KEY_SYM) || has_key(rs, RS_KEY_IPC_NULL);
+	if (!has_key(rs, RS_KEY_DSO) && !sym)
 		k->dso = 0;
-	if (!has_key(rs, RS_KEY_SYM)) {
+	if (!has_key(rs, RS_KEY_CPU))
+		k->cpu = 0;
+	if (!has_key(rs, RS_KEY_SOCKET))
+		k->socket = 0;
+	if (!has_key(rs, RS_KEY_DSO_SIZE))
+		k->dso_size = 0;
+	if (!has_key(rs, RS_KEY_SYM_SIZE))
+		k->sym_size = 0;
+	if (!sym) {
 		k->sym = 0;
 		k->addr = 0;
 		k->known = true;
@@ -231,15 +251,18 @@ static void mask_key(const struct rs_report *rs, struct ekey *k)
 
 static unsigned hash_key(const struct rs_report *rs, const struct ekey *k)
 {
-	uint64_t w[5] = {k->comm, k->dso, k->sym, (uint64_t)(uint32_t)k->pid << 1 | k->known,
-	                 k->addr};
+	uint64_t w[8] = {k->comm,     k->dso,
+	                 k->sym,      (uint64_t)(uint32_t)k->pid << 1 | k->known,
+	                 k->addr,     (uint64_t)(uint32_t)k->cpu << 32 | (uint32_t)k->socket,
+	                 k->dso_size, k->sym_size};
 	return (unsigned)hpm_hash_bytes(report_key(rs), w, sizeof(w));
 }
 
 static bool same_key(const struct rs_entry *e, const struct ekey *k)
 {
 	return e->comm == k->comm && e->dso == k->dso && e->sym == k->sym && e->pid == k->pid &&
-	       e->addr == k->addr && e->known == k->known;
+	       e->addr == k->addr && e->known == k->known && e->cpu == k->cpu &&
+	       e->socket == k->socket && e->dso_size == k->dso_size && e->sym_size == k->sym_size;
 }
 
 static struct rs_entry *entry_of(struct rs_report *rs, unsigned hi, const struct ekey *k)
@@ -256,7 +279,11 @@ static struct rs_entry *entry_of(struct rs_report *rs, unsigned hi, const struct
 			                  .sym = e->sym,
 			                  .pid = e->pid,
 			                  .addr = e->addr,
-			                  .known = e->known};
+			                  .known = e->known,
+			                  .cpu = e->cpu,
+			                  .socket = e->socket,
+			                  .dso_size = e->dso_size,
+			                  .sym_size = e->sym_size};
 			unsigned x = hash_key(rs, &ek) & (cap - 1);
 			while (t[x])
 				x = (x + 1) & (cap - 1);
@@ -285,6 +312,12 @@ static struct rs_entry *entry_of(struct rs_report *rs, unsigned hi, const struct
 	e->pid = k->pid;
 	e->addr = k->addr;
 	e->known = k->known;
+	e->cpu = k->cpu;
+	e->socket = k->socket;
+	e->dso_size = k->dso_size;
+	e->sym_size = k->sym_size;
+	e->mapped = k->mapped;
+	e->start = k->start;
 	e->kernel = k->kernel;
 	e->thread = k->thread;
 	e->named = k->named;
@@ -312,9 +345,11 @@ static enum hpm_sym_space space_of(uint16_t misc)
 }
 
 /* Resolves an address: dso and sym interned (sym the function, or
- * perf's unknown form), known set when a function is named. */
+ * perf's unknown form), known set when a function is named; its map's and
+ * function's sizes into sz (sized). */
 static void resolve(struct rs_report *rs, uint32_t pid, uint64_t ip, enum hpm_sym_space sp,
-                    unsigned *dso, unsigned *sym, bool *known, uint64_t *addr, uint64_t *start)
+                    unsigned *dso, unsigned *sym, bool *known, uint64_t *addr, uint64_t *start,
+                    struct frame *sz)
 {
 	struct priv *p = rs->priv;
 	struct hpm_sym_loc loc;
@@ -326,6 +361,9 @@ static void resolve(struct rs_report *rs, uint32_t pid, uint64_t ip, enum hpm_sy
 	}
 	*dso = intern_ptr(rs, loc.dso);
 	*known = loc.name != NULL;
+	sz->dso_size = loc.map_size;
+	sz->sym_size = loc.name ? loc.sym_size : 0;
+	sz->mapped = strcmp(loc.dso, "[unknown]") != 0;
 	*addr = loc.name ? 0 : loc.file_offset;
 	*start = loc.name ? loc.sym_start : ip;
 	if (loc.name) {
@@ -391,9 +429,19 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 	unsigned dso, sym;
 	bool known;
 	uint64_t addr, start;
-	resolve(rs, s->pid, s->ip, sp, &dso, &sym, &known, &addr, &start);
-	p->frames[0] =
-	    (struct frame){chain_name(rs, sym, known, s->ip), dso, start, sym, known, addr, s->ip};
+	struct frame sz;
+	resolve(rs, s->pid, s->ip, sp, &dso, &sym, &known, &addr, &start, &sz);
+	p->frames[0] = (struct frame){chain_name(rs, sym, known, s->ip),
+	                              dso,
+	                              start,
+	                              sym,
+	                              known,
+	                              addr,
+	                              s->ip,
+	                              sz.dso_size,
+	                              sz.sym_size,
+	                              sz.mapped};
+	p->self = p->frames[0];
 	p->frame_kernel[0] = sp == HPM_SYM_KERNEL;
 	*first_sym = sym;
 	*first_dso = dso;
@@ -428,9 +476,17 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 				continue;
 			}
 		}
-		resolve(rs, s->pid, ip, csp, &dso, &sym, &known, &addr, &start);
-		p->frames[n] = (struct frame){
-		    chain_name(rs, sym, known, ip), dso, start, sym, known, addr, ip};
+		resolve(rs, s->pid, ip, csp, &dso, &sym, &known, &addr, &start, &sz);
+		p->frames[n] = (struct frame){chain_name(rs, sym, known, ip),
+		                              dso,
+		                              start,
+		                              sym,
+		                              known,
+		                              addr,
+		                              ip,
+		                              sz.dso_size,
+		                              sz.sym_size,
+		                              sz.mapped};
 		p->frame_kernel[n] = csp == HPM_SYM_KERNEL;
 		n++;
 	}
@@ -456,14 +512,17 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 		for (size_t i = sp == HPM_SYM_USER && nu && p->pcs[0] == s->ip ? 1 : 0; i < nu;
 		     i++) {
 			resolve(rs, s->pid, p->pcs[i], HPM_SYM_USER, &dso, &sym, &known, &addr,
-			        &start);
+			        &start, &sz);
 			p->frames[n] = (struct frame){chain_name(rs, sym, known, p->pcs[i]),
 			                              dso,
 			                              start,
 			                              sym,
 			                              known,
 			                              addr,
-			                              p->pcs[i]};
+			                              p->pcs[i],
+			                              sz.dso_size,
+			                              sz.sym_size,
+			                              sz.mapped};
 			p->frame_kernel[n] = false;
 			n++;
 		}
@@ -477,6 +536,17 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 	if ((!max || (!skipped_ip && !unwound)) && (s->callchain || s->stack)) {
 		p->self_framed = false;
 		return 0;
+	}
+	/* --hide-unresolved: perf's add_callchain_ip and unwind_entry leave
+	 * an unnamed frame out of the chain (after --max-stack counted it) */
+	if (rs->opts.hide_unresolved) {
+		size_t kept = 0;
+		for (size_t i = 0; i < n; i++)
+			if (p->frames[i].known) {
+				p->frames[kept] = p->frames[i];
+				p->frame_kernel[kept++] = p->frame_kernel[i];
+			}
+		n = kept;
 	}
 	return n;
 }
@@ -679,12 +749,19 @@ static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, 
 		 * out, is the entry's own; unnamed, perf keys its cumulative
 		 * entry by the address where the entry has the file offset
 		 * (two entries, unless the two are one) */
-		size_t from = p->self_framed && p->frames[0].known ? 1 : 0;
+
 		/* perf's level of a cumulative entry no map holds: that of the
 		 * last frame before it that a map holds, in the order perf
 		 * walks the chain (callee or caller: its addr_location carries
 		 * over, fill_callchain_info), the sample's before any */
 		bool kernel = k->kernel;
+		/* perf's iter_add_next_cumulative_entry compares each caller
+		 * with the entries the sample added by a hist_entry that has
+		 * no socket (0): under the socket key a sample of a socket
+		 * other than 0 (-1 too) never finds one, and each of its
+		 * frames adds the sample to the entry again */
+		bool again = has_key(rs, RS_KEY_SOCKET) && k->socket != 0;
+		size_t from = p->self_framed && p->frames[0].known && !again ? 1 : 0;
 		for (size_t s = 0; s < n; s++) {
 			size_t i = rs->opts.caller_chains ? n - 1 - s : s;
 			if (!rs_unmapped(rs, p->frames[i].dso))
@@ -698,6 +775,10 @@ static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, 
 			ck.known = ck.named = p->frames[i].known;
 			ck.fsym = ck.known ? ck.sym : 0;
 			ck.addr = p->frames[i].addr;
+			ck.dso_size = p->frames[i].dso_size;
+			ck.sym_size = p->frames[i].sym_size;
+			ck.mapped = p->frames[i].mapped;
+			ck.start = p->frames[i].key;
 			if (!ck.known) {
 				/* perf's fill_callchain_info: an unnamed caller's
 				 * entry is its address, not its offset in the map */
@@ -710,7 +791,7 @@ static struct rs_entry *add(struct rs_report *rs, int ev, const struct ekey *k, 
 			ck.kernel = level[i];
 			mask_key(rs, &ck);
 			unsigned c = (unsigned)(entry_of(rs, hi, &ck) - h->e);
-			size_t j = 0;
+			size_t j = again ? nr_seen : 0;
 			while (j < nr_seen && seen[j] != c)
 				j++;
 			if (j == nr_seen) {
@@ -769,6 +850,16 @@ static void sample(struct rs_report *rs, const struct pd_record *r)
 	uint64_t addr;
 	bool kernel;
 	size_t n = frames(rs, r, &sym, &dso, &known, &addr, &kernel);
+	/* perf's --hide-unresolved: a sample it cannot name is not counted
+	 * at all (process_sample_event), as -C's other CPUs */
+	if (rs->opts.hide_unresolved && !known)
+		return;
+	/* perf's sample->cpu is -1 where the attr samples none, and its
+	 * socket that of the file's topology (perf_env), else -1 */
+	const struct perf_event_attr *sa = &rs->file.ev[r->ev].attr;
+	int cpu = sa->sample_type & PERF_SAMPLE_CPU ? (int)s->cpu : -1, socket = -1;
+	if (cpu >= 0 && rs->file.cpu_ids && (uint32_t)cpu < rs->file.nr_cpus_avail)
+		socket = (int)pf_get32(rs->file.cpu_ids + 8 * (uint64_t)cpu + 4);
 	struct ekey k = {.comm = comm_of(rs, s->tid),
 	                 .dso = dso,
 	                 .sym = sym,
@@ -778,7 +869,13 @@ static void sample(struct rs_report *rs, const struct pd_record *r)
 	                 .kernel = kernel,
 	                 .thread = (int)s->tid,
 	                 .named = known,
-	                 .fsym = known ? sym : 0};
+	                 .fsym = known ? sym : 0,
+	                 .cpu = cpu,
+	                 .socket = socket,
+	                 .dso_size = p->self.dso_size,
+	                 .sym_size = p->self.sym_size,
+	                 .mapped = p->self.mapped,
+	                 .start = p->self.key};
 	p->sample_filtered =
 	    p->filter && rs_filter_out(p->filter, rs_str(rs, k.comm), (int)s->pid, (int)s->tid,
 	                               rs_str(rs, dso), known ? rs_str(rs, sym) : NULL, s->ip);

@@ -7,13 +7,12 @@
  * them (stable by time; records without a time keep their file place),
  * threads' command names from COMM and FORK, the maps fed to the
  * symbolizer (sym/sym.h), one histogram per event keyed by perf's sort
- * keys (comm, dso, sym, pid) and weighted by each sample's period, the
- * call trees of each entry in both orders, the folded stacks, and the
- * per-function count deltas of group reads with their Topdown, the chains
- * cut as perf's --max-stack cuts them and perf's filters (samples-filter.c);
- * and its renderers (samples-render.c): perf's text layout (its call
- * graphs: samples-graph.c), CSV, JSON, Markdown, HTML with an inline SVG
- * flame graph, folded.
+ * keys (comm, dso, sym, pid, cpu, socket, dso_size, symbol_size) and weighted by each sample's
+ * period, the call trees of each entry in both orders, the folded stacks, and the per-function
+ * count deltas of group reads with their Topdown, the chains cut as perf's --max-stack cuts them
+ * and perf's filters (samples-filter.c); and its renderers (samples-render.c): perf's text layout
+ * (its call graphs: samples-graph.c), CSV, JSON, Markdown, HTML with an inline SVG flame graph,
+ * folded.
  *
  * Never prints, never exits: errors come back as one line in err; what
  * the reader skipped is in the file's notes (rs.file.note).
@@ -31,8 +30,23 @@
 struct hpm_syms;
 struct hpm_pmu_model;
 
-enum rs_key { RS_KEY_COMM, RS_KEY_DSO, RS_KEY_SYM, RS_KEY_PID };
-#define RS_MAX_KEYS 4
+/* perf's sort keys: comm, dso, sym, pid, cpu, socket (the CPU's, by the
+ * file's CPU_TOPOLOGY), dso_size (the map's), symbol_size */
+enum rs_key {
+	RS_KEY_COMM,
+	RS_KEY_DSO,
+	RS_KEY_SYM,
+	RS_KEY_PID,
+	RS_KEY_CPU,
+	RS_KEY_SOCKET,
+	RS_KEY_DSO_SIZE,
+	RS_KEY_SYM_SIZE,
+	/* perf's ipc_null, which perf report adds to a --sort naming
+	 * "symbol": its "IPC   [IPC Coverage]" column of dashes, keyed by
+	 * the function as sym */
+	RS_KEY_IPC_NULL
+};
+#define RS_MAX_KEYS 9
 
 /* RS_GRAPH_NONE: perf's default (the callee graph when samples have
  * callchains); RS_GRAPH_OFF: -g none. */
@@ -150,10 +164,15 @@ struct rs_opts {
 	 * place of the first header line */
 	bool after_listing;
 	bool quiet; /* -q: the entries (and graphs) alone, no '#' lines */
+	/* --hide-unresolved: a sample whose function is unnamed is not
+	 * counted at all, and an unnamed caller leaves its chain (perf's
+	 * symbol_conf.hide_unresolved) */
+	bool hide_unresolved;
 };
 
 /* "comm,dso" -> keys, perf's output fields among them (overhead, sample,
- * period); -1 with err naming the bad key. */
+ * period), and perf's ipc_null key after them where the text holds
+ * "symbol"; -1 with err naming the bad key. */
 int rs_parse_sort(const char *s, struct rs_opts *o, char *err, size_t errlen);
 /* -F: the columns, perf's fields (overhead, overhead_children, sample,
  * period) and keys; without a key, perf's default keys. */
@@ -184,6 +203,15 @@ struct rs_entry {
 	bool named;
 	unsigned tcomm; /* the entry thread's last command (the pid column's) */
 	uint64_t addr;  /* the dso offset (the key of an unnamed sym) */
+	/* the sample's CPU and its socket (-1: not known), the size of the
+	 * map and the function (0 unnamed): keys only when asked for; and
+	 * whether a map holds the address (perf's he->ms.map: "unknown") */
+	int cpu, socket;
+	uint64_t dso_size, sym_size;
+	bool mapped;
+	/* the function's start of the sample that made it: perf's ipc_null
+	 * key orders by it */
+	uint64_t start;
 	uint64_t period, samples;
 	/* the period of its samples taken in the kernel and in user mode
 	 * (perf's period_sys and period_us; the hypervisor's and a guest's

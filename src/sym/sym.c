@@ -53,6 +53,8 @@ struct ksym {
 	const char *name;
 	const char *mod; /* "[mod]", or NULL for the kernel itself */
 	bool text;
+	bool
+	    sized; /* a type perf keeps (symbol_type__filter: T, W, D, B): it ends the one before */
 	unsigned rank; /* among aliases, higher preferred (as sym-elf.c) */
 	size_t seq;    /* the line: on a full tie the first one wins */
 };
@@ -97,6 +99,10 @@ struct hpm_syms {
 	char *ks_buf;
 	struct ksym *ks;
 	size_t nks;
+	/* the kernel's map as perf sizes it from kallsyms (map__fixup_start
+	 * and map__fixup_end): from its first kept symbol to the end of its
+	 * last, the next page past it; 0 when not known */
+	uint64_t ks_map_size;
 	char *ks_why;
 };
 
@@ -837,6 +843,7 @@ static void ks_load(struct hpm_syms *s)
 		s->ks[n].name = name;
 		s->ks[n].mod = mod;
 		s->ks[n].text = strchr("tTwW", *type) != NULL;
+		s->ks[n].sized = strchr("tTwWdDbB", *type) != NULL;
 		s->ks[n].rank = ksym_rank(*type, name);
 		s->ks[n].seq = n;
 		n++;
@@ -857,6 +864,19 @@ static void ks_load(struct hpm_syms *s)
 			s->ks[i].rank |= SYM_RANK_SIZED;
 	qsort(s->ks, n, sizeof *s->ks, ksym_cmp);
 	s->nks = n;
+	/* perf's kernel map: its first and last kept symbols, the last
+	 * running to the page after it (symbols__fixup_end) */
+	uint64_t first = 0, last = 0;
+	bool any = false;
+	for (size_t i = 0; i < n; i++)
+		if (!s->ks[i].mod && s->ks[i].sized) {
+			if (!any)
+				first = s->ks[i].addr;
+			any = true;
+			last = s->ks[i].addr;
+		}
+	if (any)
+		s->ks_map_size = ((last + 4096 + 4095) & ~(uint64_t)4095) - first;
 }
 
 static void resolve_kernel(struct hpm_syms *s, uint64_t addr, struct hpm_sym_loc *loc)
@@ -919,7 +939,20 @@ static void resolve_kernel(struct hpm_syms *s, uint64_t addr, struct hpm_sym_loc
 			loc->why = "past the last kernel symbol";
 			return;
 		}
+		/* perf's size ends at the next symbol of a type it keeps (the
+		 * others, rodata's, it never reads), the last of the kernel or
+		 * a module at the next page */
+		const struct ksym *z = next;
+		while (z && z < s->ks + s->nks && !z->sized &&
+		       (z->mod == k->mod || (z->mod && k->mod && !strcmp(z->mod, k->mod))))
+			z++;
+		bool in = z && z < s->ks + s->nks && z->sized &&
+		          (z->mod == k->mod || (z->mod && k->mod && !strcmp(z->mod, k->mod)));
+		loc->sym_size =
+		    (in ? z->addr : (k->addr + 2 * 4096 - 1) & ~(uint64_t)4095) - k->addr;
 	}
+	if (!k->mod)
+		loc->map_size = s->ks_map_size;
 	loc->name = k->name;
 	loc->sym_start = k->addr;
 	loc->sym_offset = addr - k->addr;
@@ -1006,6 +1039,7 @@ static void resolve_user(struct hpm_syms *s, struct sym_proc *p, uint64_t addr,
 	}
 	d = m->dso;
 	loc->dso = d->name;
+	loc->map_size = m->end - m->start;
 	fileoff = addr - m->start + m->pgoff;
 	loc->dso_offset = loc->file_offset = fileoff;
 	dso_load(s, d);
@@ -1032,6 +1066,7 @@ static void resolve_user(struct hpm_syms *s, struct sym_proc *p, uint64_t addr,
 	loc->name = f->name;
 	loc->sym_start = f->start;
 	loc->sym_offset = a - f->start;
+	loc->sym_size = f->end - f->start;
 }
 
 int hpm_syms_resolve(struct hpm_syms *s, pid_t pid, uint64_t addr, enum hpm_sym_space space,

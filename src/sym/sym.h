@@ -68,6 +68,12 @@ struct hpm_sym_loc {
 	 * + pgoff), what perf report shows for an address it cannot name; the
 	 * address itself where there is no file map (kernel, unknown) */
 	uint64_t file_offset;
+	/* perf's symbol_size and dso_size sort keys: the function's size
+	 * (its end as perf fixes it up, minus its start; 0 unnamed) and the
+	 * size of the map holding the address (the mmap's length; the
+	 * kernel's, from its first to past its last symbol, as perf sizes
+	 * its kallsyms map; 0 where no map holds it) */
+	uint64_t sym_size, map_size;
 	/* When name is NULL and a DSO is known: why ("stripped", "build id
 	 * differs from the recorded one", "cannot read: ...", ...). */
 	const char *why;

@@ -25,15 +25,19 @@
 # limit, perf's order of equal branches and --children's level of
 # unmapped frames, on files of chains made by hand (tests/record/chains.py)
 # and on a recording, against perf report.
+# sortkeys.sh: report's --sort and -F keys cpu, socket, dso_size and
+# symbol_size, and --hide-unresolved, against perf report on files of two
+# programs pinned to two CPUs.
 # targets.sh: what record.sh needs: --per-thread, -p PID -- CMD, -B and
 # --synth against perf's own files, --threads refused.
 TESTS += tests/record/record.sh tests/record/callgraph.sh tests/record/upstream-report.sh \
 	tests/record/table.sh tests/record/report-formats.sh tests/record/upstream-record.sh \
-	tests/record/targets.sh tests/record/filters.sh tests/record/chains.sh
+	tests/record/targets.sh tests/record/filters.sh tests/record/chains.sh \
+	tests/record/sortkeys.sh
 EXTRA_DIST += tests/record/record.sh tests/record/split.c tests/record/tree.c \
 	tests/record/deep.c tests/record/filters.sh tests/record/report-lib.sh \
 	tests/record/callgraph.sh tests/record/nofp.c tests/record/unwind.c \
 	tests/record/unwind-lib.c tests/record/upstream-report.sh \
 	tests/record/table.sh tests/record/recurse.c tests/record/report-formats.sh \
 	tests/record/upstream-record.sh tests/record/thloop.c tests/record/targets.sh \
-	tests/record/chains.sh tests/record/chains.py
+	tests/record/chains.sh tests/record/chains.py tests/record/sortkeys.sh
