@@ -144,6 +144,11 @@ struct pd_file {
 	unsigned nr_cmdline;
 	bool has_nrcpus;
 	uint32_t nr_cpus_avail, nr_cpus_online;
+	/* SAMPLE_TIME: the first and the last sample's time as perf record
+	 * wrote them (both 0 when it did not walk the samples, as under -B),
+	 * which perf report's --time percentages are shares of */
+	bool has_sample_time;
+	uint64_t first_sample_time, last_sample_time;
 	struct pd_build_id *bid;
 	unsigned nr_bid;
 	/* perf stat record's file (the STAT feature), and hpmstat's run file
