@@ -80,6 +80,7 @@ struct opts {
 	const char *comms, *pids, *tids, *dsos, *symbols;
 	const char *symbol_filter; /* --symbol-filter: of the entries, not the samples */
 	const char *cpu_list;      /* -C */
+	const char *time_str;      /* --time */
 	bool percent_relative;     /* --percentage relative */
 	bool topdown;
 	const char *pmu;
@@ -429,7 +430,7 @@ static void note_samples_only_arg(struct opts *o, const char *v, const char *sho
 
 /* perf's filters, each a comma-separated list kept for the report; id
  * indexes filters[] */
-enum { F_COMMS, F_PID, F_TID, F_DSOS, F_SYMBOLS, F_SYMBOL_FILTER, F_CPU };
+enum { F_COMMS, F_PID, F_TID, F_DSOS, F_SYMBOLS, F_SYMBOL_FILTER, F_CPU, F_TIME };
 static const struct {
 	size_t field; /* the const char * in struct opts */
 	const char *short_name, *long_name;
@@ -442,6 +443,7 @@ static const struct {
     [F_SYMBOL_FILTER] = {offsetof(struct opts, symbol_filter), "--symbol-filter",
                          "--symbol-filter"},
     [F_CPU] = {offsetof(struct opts, cpu_list), "-C", "--cpu"},
+    [F_TIME] = {offsetof(struct opts, time_str), "--time", "--time"},
 };
 
 static int opt_filter(void *opts, int id, const char *v)
@@ -745,6 +747,10 @@ static const struct cli_opt report_options[] = {
     FILTER_OPT("cpu", 'C', F_CPU, "CPUS",
                "perf.data: only the samples taken on these CPUs (\"0-3,5\"), the others not "
                "counted"),
+    FILTER_OPT("time", 0, F_TIME, "SPANS",
+               "perf.data: only the samples in these spans of time, the others not counted: "
+               "start,stop in seconds (either end left out; spans apart by spaces), or "
+               "shares of the recording's: 10%/2, 0%-10%, lists of them apart by commas"),
     CLI_CALL("percentage", 0, required_argument, opt_percentage, .argh = "HOW",
              .help = "perf.data: filtered shares of all samples (absolute, perf's default) "
                      "or of the kept ones (relative)"),
@@ -925,6 +931,7 @@ static int samples_report(const char *path, const struct opts *o)
 	ro.cpu_util = o->cpu_util;
 	ro.percent_relative = o->percent_relative;
 	ro.cpu_list = o->cpu_list;
+	ro.time_str = o->time_str;
 	ro.sort_sym_first = o->sort && !o->fields && strncmp(o->sort, "sym", 3) == 0;
 	ro.perf_header = o->stdio;
 	ro.after_listing = o->header;
@@ -1018,6 +1025,10 @@ static int samples_report(const char *path, const struct opts *o)
 		cli_warn("%s: --topdown: damaged group reads (level-1 shares outside 0-100 %% or "
 		         "not adding up to 100 %%) in %u %s: their Topdown is shown as n/a",
 		         path, rs.nr_td_damaged, rs.nr_td_damaged == 1 ? "entry" : "entries");
+	/* perf's words when no sample is left to report: its text stops
+	 * after the first header lines, and the status stays 0 */
+	if (!rs.nr_hist && f == RS_TEXT)
+		cli_warn("%s: no samples to report", path);
 	int rc = 0;
 	if (!o->output) {
 		rc = listing(path, o, stdout) || rs_render(&rs, f, stdout) != 0 ? EXIT_FAILURE : 0;

@@ -263,6 +263,14 @@ static bool read_feature(struct pd_file *f, unsigned feat, uint64_t off, uint64_
 			f->nr_cpus_online = pf_get32(b + off + 4);
 		}
 		break;
+	case PERF_FEAT_SAMPLE_TIME:
+		ok = fits(off, 16, end);
+		if (ok) {
+			f->has_sample_time = true;
+			f->first_sample_time = pf_get64(b + off);
+			f->last_sample_time = pf_get64(b + off + 8);
+		}
+		break;
 	case PERF_FEAT_CMDLINE: {
 		ok = fits(off, 4, end);
 		if (!ok)

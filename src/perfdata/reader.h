@@ -147,6 +147,11 @@ struct pd_file {
 	/* CPU_TOPOLOGY's core and socket id of each of nr_cpus_avail CPUs
 	 * (two u32 a CPU, in buf), where perf reads them; else NULL */
 	const uint8_t *cpu_ids;
+	/* SAMPLE_TIME: the first and the last sample's time as perf record
+	 * wrote them (both 0 when it did not walk the samples, as under -B),
+	 * which perf report's --time percentages are shares of */
+	bool has_sample_time;
+	uint64_t first_sample_time, last_sample_time;
 	struct pd_build_id *bid;
 	unsigned nr_bid;
 	/* perf stat record's file (the STAT feature), and hpmstat's run file

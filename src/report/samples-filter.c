@@ -1,6 +1,8 @@
 /* samples-filter.c: perf report's sample filters (samples-filter.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +10,12 @@
 #include "util/cpulist.h"
 #include "util/str.h"
 #include "util/xalloc.h"
+
+/* A span of --time, perf's perf_time_interval: an end that is 0 is
+ * open. */
+struct tspan {
+	uint64_t start, end;
+};
 
 /* A set of strings, as perf's strlist: sorted, each once. */
 struct strset {
@@ -29,6 +37,8 @@ struct rs_filter {
 	unsigned nr_addr;
 	int *cpu; /* -C's, sorted; NULL: every CPU */
 	unsigned nr_cpu;
+	struct tspan *span; /* --time's; NULL: every time */
+	unsigned nr_span;
 };
 
 static int cmp_str(const void *a, const void *b)
@@ -129,6 +139,241 @@ static void split_addrs(struct rs_filter *f)
 	f->sym.n = kept;
 }
 
+/* --time, as perf's time-utils.c reads it: the same strings accepted,
+ * the same spans made, down to its quirks (a percentage's text after '%'
+ * ignored, an empty piece of a percent list an open span), since a user
+ * compares the two reports. */
+
+/* perf's parse_nsec_time: seconds, then up to nine digits of a fraction
+ * ("1.5" is 1500000000 ns), read by strtoull as perf reads them */
+static int parse_nsec(const char *s, uint64_t *t)
+{
+	char *end;
+	uint64_t sec = strtoull(s, &end, 10), nsec = 0;
+	if (*end != '.' && *end)
+		return -1;
+	if (*end == '.') {
+		char frac[10];
+		size_t n = strlen(++end);
+		if (n > 9)
+			return -1;
+		memcpy(frac, end, n);
+		memset(frac + n, '0', 9 - n);
+		frac[9] = '\0';
+		nsec = strtoull(frac, &end, 10);
+		if (*end)
+			return -1;
+	}
+	*t = sec * 1000000000ull + nsec;
+	return 0;
+}
+
+/* perf's perf_time__parse_str: "start,stop", either end empty (open); a
+ * stop before the start is an error */
+static int parse_span(const char *s, struct tspan *t)
+{
+	if (!*s)
+		return 0;
+	char *start = xstrdup(s), *stop = strchr(start, ',');
+	if (stop)
+		*stop++ = '\0';
+	bool bad = (*start && parse_nsec(start, &t->start)) ||
+	           (stop && *stop && parse_nsec(stop, &t->end));
+	free(start);
+	return bad || (t->end && t->end < t->start) ? -1 : 0;
+}
+
+/* perf's perf_time__parse_strs: spans apart by white space, one comma
+ * each ("1,2 3,4"), in order and apart. The number of spans, or -1. */
+static int parse_spans(const char *s, struct tspan *span)
+{
+	unsigned num = 0;
+	for (const char *c = s; *c; c++)
+		num += *c == ',';
+	if (!num)
+		return -1;
+	char *str = xstrdup(s), *p = str;
+	int rc = 0;
+	unsigned i;
+	for (i = 0; i + 1 < num && !rc; i++) {
+		char *arg = p;
+		/* the comma is there: each span before took one */
+		p = strchr(p, ',') + 1;
+		while (isspace((unsigned char)*p))
+			p++;
+		while (*p && !isspace((unsigned char)*p))
+			if (*p++ == ',')
+				rc = -1;
+		if (*p)
+			*p++ = '\0';
+		rc = rc ? rc : parse_span(arg, &span[i]);
+	}
+	rc = rc ? rc : parse_span(p, &span[i]);
+	for (i = 0; !rc && i + 1 < num; i++)
+		if (span[i].end >= span[i + 1].start)
+			rc = -1;
+	free(str);
+	return rc ? -1 : (int)num;
+}
+
+/* perf's parse_percent: a number before '%' (what follows is not read;
+ * an empty one is 0), as a fraction */
+static int parse_percent(char *s, double *frac)
+{
+	char *c = strchr(s, '%'), *end;
+	if (!c)
+		return -1;
+	*c = '\0';
+	double d = strtod(s, &end);
+	if (*end)
+		return -1;
+	*frac = d / 100.0;
+	return 0;
+}
+
+/* perf's set_percent_time: the span from the share from to the share to
+ * of first..last, its stop one ns short unless it is the last sample's
+ * time. perf lets a NaN through to a conversion whose result C leaves
+ * undefined (a span that is far beyond any sample on x86-64): here a span
+ * of no sample. */
+static int percent_span(struct tspan *t, double from, double to, uint64_t first, uint64_t last)
+{
+	if (isnan(from) || isnan(to)) {
+		t->start = t->end = 1ull << 63;
+		return 0;
+	}
+	if (from < 0.0 || from > 1.0 || to < 0.0 || to > 1.0)
+		return -1;
+	double total = (double)(last - first);
+	/* perf adds in double: its rounding, not an exact sum */
+	t->start = (uint64_t)((double)first + round(from * total));
+	t->end = (uint64_t)((double)first + round(to * total));
+	if (t->end > t->start && t->end != last)
+		t->end--;
+	return 0;
+}
+
+/* "10%/2": the second slice of 10 % */
+static int percent_slash(char *s, struct tspan *t, uint64_t first, uint64_t last)
+{
+	char *slash = strchr(s, '/'), *end;
+	double frac;
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	if (parse_percent(s, &frac))
+		return -1;
+	double n = (double)(int)strtol(slash + 1, &end, 10);
+	if (*end || frac <= 0.0)
+		return -1;
+	return percent_span(t, frac * (n - 1), frac * n, first, last);
+}
+
+/* "0%-10%"; an empty piece is an open span, as perf's split_start_end
+ * leaves it (perf crashes on a piece without '-': an error here) */
+static int percent_dash(char *s, struct tspan *t, uint64_t first, uint64_t last)
+{
+	double from, to;
+	if (!*s)
+		return 0;
+	char *dash = strchr(s, '-');
+	if (dash)
+		*dash++ = '\0';
+	if (parse_percent(s, &from) || !dash || parse_percent(dash, &to))
+		return -1;
+	return percent_span(t, from, to, first, last);
+}
+
+/* perf's percent_comma_split: the pieces between commas, each of one
+ * form; a trailing comma ends the list. The number of spans, or -1. */
+static int percent_spans(const char *s, struct tspan *span, uint64_t first, uint64_t last,
+                         int (*one)(char *, struct tspan *, uint64_t, uint64_t))
+{
+	char *str = xstrdup(s), *p = str, *end = str + strlen(str);
+	int n = 0;
+	while (p < end) {
+		char *c = strchr(p, ',');
+		if (c)
+			*c = '\0';
+		if (one(p, &span[n], first, last) < 0) {
+			n = -1;
+			break;
+		}
+		n++;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	free(str);
+	return n;
+}
+
+/* perf's perf_time__percent_parse_str: a '/' anywhere makes every piece
+ * a slice, else a '-' a range, else the one share "10%" ("10%/1") */
+static int parse_percents(const char *s, struct tspan *span, uint64_t first, uint64_t last)
+{
+	if (strchr(s, '/'))
+		return percent_spans(s, span, first, last, percent_slash);
+	if (strchr(s, '-'))
+		return percent_spans(s, span, first, last, percent_dash);
+	const char *pct = strchr(s, '%');
+	if (pct[1])
+		return -1;
+	char *one = xmalloc(strlen(s) + 3);
+	strcpy(one, s);
+	strcat(one, "/1");
+	int rc = percent_slash(one, span, first, last);
+	free(one);
+	return rc < 0 ? -1 : 1;
+}
+
+/* --time s into f's spans (one per comma and one more at most); -1 with
+ * the reason in err */
+static int parse_time(struct rs_filter *f, const char *s, const struct pd_file *file, char *err,
+                      size_t errlen)
+{
+	unsigned cap = 1;
+	for (const char *c = s; *c; c++)
+		cap += *c == ',';
+	f->span = xcalloc(cap, sizeof(*f->span));
+	int n;
+	if (strchr(s, '%')) {
+		/* perf reads the shares before the records: a pipe's features
+		 * come after, and perf record -B walks no sample (both 0) */
+		if (file->pipe || !file->has_sample_time ||
+		    (!file->first_sample_time && !file->last_sample_time)) {
+			str_seterr(err, errlen,
+			           "--time '%s': the perf.data has no first and last sample time "
+			           "(HEADER_SAMPLE_TIME) to take percentages of",
+			           s);
+			return -1;
+		}
+		n = parse_percents(s, f->span, file->first_sample_time, file->last_sample_time);
+	} else
+		n = parse_spans(s, f->span);
+	if (n < 0) {
+		str_seterr(
+		    err, errlen,
+		    "--time '%s': invalid time string (perf's forms: start,stop in seconds, "
+		    "spans apart by spaces; 10%%/2, 0%%-10%%, lists of them apart by commas)",
+		    s);
+		return -1;
+	}
+	f->nr_span = (unsigned)n;
+	return 0;
+}
+
+bool rs_filter_time_out(const struct rs_filter *f, uint64_t t)
+{
+	/* perf's perf_time__ranges_skip_sample: time 0 is kept */
+	if (!f->span || !t || !f->nr_span)
+		return false;
+	for (unsigned i = 0; i < f->nr_span; i++)
+		if (t >= f->span[i].start && (t <= f->span[i].end || !f->span[i].end))
+			return false;
+	return true;
+}
+
 void rs_filter_free(struct rs_filter *f)
 {
 	if (!f)
@@ -140,6 +385,7 @@ void rs_filter_free(struct rs_filter *f)
 	free(f->tid.v);
 	free(f->addr);
 	free(f->cpu);
+	free(f->span);
 	free(f);
 }
 
@@ -148,7 +394,7 @@ struct rs_filter *rs_filter_new(const struct rs_opts *o, const struct pd_file *f
 {
 	*rc = 0;
 	if (!o->comms && !o->pids && !o->tids && !o->dsos && !o->symbols && !o->cpu_list &&
-	    !o->symbol_filter)
+	    !o->symbol_filter && !o->time_str)
 		return NULL;
 	struct rs_filter *f = xcalloc(1, sizeof(*f));
 	strset_parse(&f->comm, o->comms);
@@ -189,6 +435,8 @@ struct rs_filter *rs_filter_new(const struct rs_opts *o, const struct pd_file *f
 				goto fail;
 			}
 	}
+	if (o->time_str && parse_time(f, o->time_str, file, err, errlen))
+		goto fail;
 	return f;
 fail:
 	rs_filter_free(f);

@@ -485,6 +485,11 @@ static void text(const struct rs_report *rs, FILE *out)
 	/* perf report --header: the listing's closing "#" line is this one */
 	if (!rs->opts.after_listing)
 		fputs("#\n", out);
+	/* no sample reached a histogram (none in the file, or none that -C
+	 * and --time keep): perf report stops here, "The ... data has no
+	 * samples!" (the caller says so) */
+	if (!rs->nr_hist)
+		return;
 	/* the one value of a filtered key, above its left-out column */
 	static const char *const list_name[] = {
 	    [RS_KEY_COMM] = "comm", [RS_KEY_DSO] = "dso", [RS_KEY_SYM] = "symbol"};
@@ -497,7 +502,10 @@ static void text(const struct rs_report *rs, FILE *out)
 		const struct rs_hist *h = &rs->hist[hi];
 		char unit;
 		unsigned long ns = convert_unit((unsigned long)h->nr_samples, &unit);
-		fprintf(out, "# Samples: %lu%c of event '%s'\n", ns, unit, h->name);
+		fprintf(out, "# Samples: %lu%c of event '%s'", ns, unit, h->name);
+		if (rs->opts.time_str)
+			fprintf(out, " (time slices: %s)", rs->opts.time_str);
+		fputc('\n', out);
 		fprintf(out, "# Event count (approx.): %llu\n#\n",
 		        (unsigned long long)h->total_period);
 		size_t w[RS_MAX_KEYS];

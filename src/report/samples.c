@@ -842,8 +842,11 @@ static void sample(struct rs_report *rs, const struct pd_record *r)
 		return;
 	}
 	rs->nr_samples++;
-	/* perf's -C: another CPU's sample is not counted at all */
-	if (p->filter && rs_filter_cpu_out(p->filter, s->cpu))
+	/* perf's -C and --time: another CPU's sample, or one out of the
+	 * spans, is not counted at all; perf reads a sample without a time
+	 * as time -1 */
+	if (p->filter && (rs_filter_cpu_out(p->filter, s->cpu) ||
+	                  rs_filter_time_out(p->filter, r->has_time ? r->time : UINT64_MAX)))
 		return;
 	unsigned dso, sym;
 	bool known;

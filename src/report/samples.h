@@ -156,6 +156,11 @@ struct rs_opts {
 	/* -C: only these CPUs' samples, the others not counted at all (perf's
 	 * cpu_bitmap); the file's samples must carry their CPU */
 	const char *cpu_list;
+	/* --time: only the samples in these spans of time, perf's forms
+	 * ("start,stop" in seconds, spans apart by spaces; percentages of
+	 * the recording's span, which the file's SAMPLE_TIME gives), the
+	 * others not counted at all, as perf */
+	const char *time_str;
 	/* --sort's text starts with "sym" and no -F: perf leaves the first
 	 * frame of a graph's first run out (the entry's own symbol) */
 	bool sort_sym_first;

@@ -14,6 +14,8 @@
 # filters.sh: report's --comms, --pid, --tid, --dsos, --symbols,
 # --percentage and --sort sym's graphs against perf report's lines and
 # header (tests/record/report-lib.sh: the comparisons both share).
+# timefilter.sh: report's --time (spans in seconds, percentages of the
+# recording, perf's refusals) against perf report and perf script --time.
 # upstream-report.sh: perf 6.12's base_report/test_basic.sh from the
 # linux-source-6.12 tarball with hpmstat as CMD_PERF, check by check
 # (skipped without the package).
@@ -33,11 +35,12 @@
 TESTS += tests/record/record.sh tests/record/callgraph.sh tests/record/upstream-report.sh \
 	tests/record/table.sh tests/record/report-formats.sh tests/record/upstream-record.sh \
 	tests/record/targets.sh tests/record/filters.sh tests/record/chains.sh \
-	tests/record/sortkeys.sh
+	tests/record/sortkeys.sh tests/record/timefilter.sh
 EXTRA_DIST += tests/record/record.sh tests/record/split.c tests/record/tree.c \
 	tests/record/deep.c tests/record/filters.sh tests/record/report-lib.sh \
 	tests/record/callgraph.sh tests/record/nofp.c tests/record/unwind.c \
 	tests/record/unwind-lib.c tests/record/upstream-report.sh \
 	tests/record/table.sh tests/record/recurse.c tests/record/report-formats.sh \
 	tests/record/upstream-record.sh tests/record/thloop.c tests/record/targets.sh \
-	tests/record/chains.sh tests/record/chains.py tests/record/sortkeys.sh
+	tests/record/chains.sh tests/record/chains.py tests/record/sortkeys.sh \
+	tests/record/timefilter.sh
