@@ -30,8 +30,7 @@ R=$top_srcdir/tests/record
 # gcc, perf, a scratch folder T (the current one), sampling on both sides
 . "$R/report-lib.sh"
 need_sampling
-gcc -O2 -fomit-frame-pointer -g -o nofp "$R/nofp.c" || exit 1
-gcc -O0 -g -fno-omit-frame-pointer -o tree "$R/tree.c" || exit 1
+build_tree_nofp
 gcc -O0 -g -fno-omit-frame-pointer -o recurse "$R/recurse.c" || exit 1
 gcc -O2 -fomit-frame-pointer -g -fPIC -shared -o libunwindt.so "$R/unwind-lib.c" || exit 1
 gcc -O0 -g -fno-omit-frame-pointer -o unwind "$R/unwind.c" -L. -lunwindt -Wl,-rpath,"$T" || exit 1

@@ -26,6 +26,12 @@ tree_scratch() {
 	cd "$T" || exit 1
 	gcc -O0 -g -fno-omit-frame-pointer -o tree "$top_srcdir/tests/record/tree.c" || exit 1
 }
+# build_tree_nofp: tests/record's tree.c as ./tree (-O0, frame pointers)
+# and nofp.c as ./nofp (-O2, without them), in the current folder
+build_tree_nofp() {
+	gcc -O2 -fomit-frame-pointer -g -o nofp "$top_srcdir/tests/record/nofp.c" || exit 1
+	gcc -O0 -g -fno-omit-frame-pointer -o tree "$top_srcdir/tests/record/tree.c" || exit 1
+}
 # body FILE: the report lines without comment lines and blanks
 # A sample or two of a loaded machine can land in a PLT. perf 6.1 leaves
 # libc.so.6's slots unnamed ("[.] @plt", sorted among its equals by that

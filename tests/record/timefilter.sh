@@ -24,8 +24,7 @@
 R=$top_srcdir/tests/record
 . "$R/report-lib.sh"
 need_sampling
-gcc -O2 -fomit-frame-pointer -g -o nofp "$R/nofp.c" || exit 1
-gcc -O0 -g -fno-omit-frame-pointer -o tree "$R/tree.c" || exit 1
+build_tree_nofp
 
 "$HPMSTAT" record -q -e cpu-clock:u -g -o m.data sh -c './tree 300; ./nofp 300' 2>/dev/null
 ok $? "hpmstat record -g of sh -c './tree; ./nofp': exit 0"
