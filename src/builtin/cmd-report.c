@@ -27,6 +27,7 @@
 #include "report/report.h"
 #include "perfdata/reader.h"
 #include "report/header.h"
+#include "report/tasks.h"
 #include "report/samples.h"
 #include "record/emu.h"
 #include "sym/sym.h"
@@ -95,6 +96,7 @@ struct opts {
 	/* perf's header listing: --header before the report, --header-only
 	 * alone; -I (--show-info) its details */
 	bool header, header_only, show_info;
+	bool list[3];         /* --stats, --tasks, --mmaps (enum rs_listing) */
 	bool stdio;           /* --stdio: perf's header line */
 	bool quiet;           /* -q: no '#' lines */
 	bool hide_unresolved; /* -U: the samples of unnamed functions not counted */
@@ -592,6 +594,16 @@ static int opt_header(void *opts, int id, const char *v)
 	return 0;
 }
 
+/* --stats, --tasks, --mmaps: perf's listings of the perf.data's records */
+static const char *const list_name[] = {"--stats", "--tasks", "--mmaps"};
+static int opt_list(void *opts, int id, const char *v)
+{
+	(void)v;
+	((struct opts *)opts)->list[id] = true;
+	note_samples_only(opts, 0, list_name[id], list_name[id]);
+	return 0;
+}
+
 static int opt_show_total_period(void *opts, const char *v)
 {
 	(void)v;
@@ -681,6 +693,10 @@ static int report_bad_option(void *opts, int c, char **argv, const struct option
 	{                                                                                          \
 		.name = l, .short_name = s, .has_arg = 1, .kind = CLI_OPT_CALL_ID, .id = i,        \
 		.call_id = opt_filter, .argh = a, .help = h                                        \
+	}
+#define LIST_OPT(l, i, h)                                                                          \
+	{                                                                                          \
+		.name = l, .kind = CLI_OPT_CALL_ID, .id = i, .call_id = opt_list, .help = h        \
 	}
 static const struct cli_opt report_options[] = {
     CLI_CALL("format", 0, required_argument, opt_format, .argh = "FMT",
@@ -773,6 +789,11 @@ static const struct cli_opt report_options[] = {
      .id = H_INFO,
      .call_id = opt_header,
      .help = "perf.data: the listing's details (CPU and NUMA topology, caches, memory)"},
+    LIST_OPT("stats", RS_LIST_STATS,
+             "perf.data: perf's count of its records by type and of each event's samples"),
+    LIST_OPT("tasks", RS_LIST_TASKS,
+             "perf.data: perf's tree of the recorded processes and threads"),
+    LIST_OPT("mmaps", RS_LIST_MMAPS, "perf.data: --tasks with each thread's memory maps"),
     CLI_FLAG("stdio", 0, RO, stdio, .help = "perf.data: perf's header line (the text is perf's)"),
     CLI_CALL("quiet", 'q', no_argument, opt_quiet,
              .help = "perf.data: the entries alone, without the '#' lines"),
@@ -795,6 +816,7 @@ static const struct cli_opt report_options[] = {
     {0},
 };
 #undef FILTER_OPT
+#undef LIST_OPT
 #undef RO
 
 /* Options and runs in any order, as users type them; "--" ends the
@@ -889,6 +911,70 @@ static int header_listing(const char *path, const struct opts *o)
 	if (f != stdout)
 		return cli_output_commit(&out) ? EXIT_FAILURE : 0;
 	return fflush(stdout) || ferror(stdout) ? EXIT_FAILURE : 0;
+}
+
+/* --stats, --tasks, --mmaps: perf's listing of path (after --header's
+ * and the filters' one-value lines, as perf), built in memory so that a
+ * failure prints nothing, then on standard output or in -o's file. */
+static int records_listing(const char *path, const struct opts *o)
+{
+	char err[512], *buf = NULL;
+	size_t len = 0;
+	struct rs_opts ro = {0};
+	enum rs_listing what = o->list[RS_LIST_STATS]   ? RS_LIST_STATS
+	                       : o->list[RS_LIST_MMAPS] ? RS_LIST_MMAPS
+	                                                : RS_LIST_TASKS;
+	if (o->list[RS_LIST_STATS] && (o->list[RS_LIST_TASKS] || o->list[RS_LIST_MMAPS]))
+		return cli_usage_error("--tasks and --mmaps can't be used together with --stats");
+	if (o->format != RP_TEXT || o->folded)
+		return cli_usage_error("%s: the text format's (perf's listing)", list_name[what]);
+	if ((o->sort && rs_parse_sort(o->sort, &ro, err, sizeof(err)) != 0) ||
+	    (!o->sort && o->fields && rs_parse_fields(o->fields, &ro, err, sizeof(err)) != 0))
+		return cli_usage_error("%s", err);
+	if (check_listing(path, o))
+		return EXIT_FAILURE;
+	if (o->output && strcmp(o->output, "-") != 0 && outfile_same(o->output, path)) {
+		cli_error("-o '%s' is the input '%s': refusing to overwrite it", o->output, path);
+		return EXIT_FAILURE;
+	}
+	int in = strcmp(path, "-") == 0 ? report_input_stdin() : -2, rc = EXIT_FAILURE;
+	FILE *m = in == -1 ? NULL : open_memstream(&buf, &len);
+	if (!m || listing(path, o, m))
+		goto out;
+	/* perf's sort__setup_elide: a sort key's filter of one value */
+	static const enum rs_key def[] = {RS_KEY_COMM, RS_KEY_DSO, RS_KEY_SYM};
+	const char *one[] = {[RS_KEY_COMM] = o->comms,
+	                     [RS_KEY_DSO] = o->dsos,
+	                     [RS_KEY_SYM] = o->symbols,
+	                     [RS_KEY_PID] = NULL};
+	static const char *const key_name[] = {"comm", "dso", "symbol", "pid"};
+	for (unsigned k = 0; k < (ro.nr_key ? ro.nr_key : 3); k++) {
+		enum rs_key key = ro.nr_key ? ro.key[k] : def[k];
+		if (one[key] && *one[key] && !strchr(one[key], ','))
+			fprintf(m, "# %s: %s\n", key_name[key], one[key]);
+	}
+	if (rs_listing_fprintf(in >= 0 ? "standard input" : path, in, what, m, err, sizeof(err))) {
+		cli_error("%s", err);
+		goto out;
+	}
+	fclose(m);
+	m = NULL;
+	struct cli_output out = {0};
+	if (o->output && strcmp(o->output, "-") != 0) {
+		if (!cli_output_open(&out, o->output, false)) {
+			fwrite(buf, 1, len, cli_output_stream(&out));
+			rc = cli_output_commit(&out) ? EXIT_FAILURE : 0;
+		}
+	} else {
+		rc = fwrite(buf, 1, len, stdout) != len || fflush(stdout) ? EXIT_FAILURE : 0;
+	}
+out:
+	if (m)
+		fclose(m);
+	if (in >= 0)
+		close(in);
+	free(buf);
+	return rc;
 }
 
 /* hpmstat report on a perf.data: the samples report. What the reader
@@ -1075,6 +1161,13 @@ int cmd_report(int argc, char **argv)
 		const char *path = o.samples ? o.samples : o.input ? o.input : o.runs[0];
 		rc = check_listing(path, &o);
 		rc = rc ? rc : header_listing(path, &o);
+		free(o.runs);
+		return rc;
+	}
+	/* so do --stats, --tasks and --mmaps (a run file's error is theirs) */
+	if ((o.list[RS_LIST_STATS] || o.list[RS_LIST_TASKS] || o.list[RS_LIST_MMAPS]) && !o.diff &&
+	    !o.weights && (o.samples || o.input || o.nr_runs == 1)) {
+		rc = records_listing(o.samples ? o.samples : o.input ? o.input : o.runs[0], &o);
 		free(o.runs);
 		return rc;
 	}

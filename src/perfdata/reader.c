@@ -771,6 +771,14 @@ static bool parse(struct pd_file *f, uint64_t off, struct pd_record *r)
 		r->u.mmap.start = pf_get64(p + 8);
 		r->u.mmap.len = pf_get64(p + 16);
 		r->u.mmap.pgoff = pf_get64(p + 24);
+		if (r->type == PERF_RECORD_MMAP2) {
+			r->u.mmap.maj = pf_get32(p + 32);
+			r->u.mmap.min = pf_get32(p + 36);
+			r->u.mmap.ino = pf_get64(p + 40);
+			r->u.mmap.ino_generation = pf_get64(p + 48);
+			r->u.mmap.prot = pf_get32(p + 56);
+			r->u.mmap.flags = pf_get32(p + 60);
+		}
 		if (r->type == PERF_RECORD_MMAP2 && (r->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
 			uint8_t sz = p[32];
 			if (sz > 20)
@@ -894,6 +902,19 @@ static bool known_type(uint32_t t)
 	       (t >= PERF_RECORD_HEADER_ATTR && t < PERF_RECORD_USER_MAX_6_1);
 }
 
+/* A record pd_next returns without reading it (pd_file.every) */
+static void bare(const struct pd_file *f, struct pd_record *r, uint64_t off, uint32_t type,
+                 uint16_t size)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = type;
+	memcpy(&r->misc, f->buf + off + 4, 2);
+	r->size = size;
+	r->offset = off;
+	r->ev = -1;
+	r->unread = true;
+}
+
 int pd_next(struct pd_file *f, struct pd_record *r)
 {
 	for (;;) {
@@ -930,6 +951,10 @@ int pd_next(struct pd_file *f, struct pd_record *r)
 		}
 		f->pos = off + size;
 		if (!known_type(type)) {
+			if (f->every) {
+				bare(f, r, off, type, size);
+				return 1;
+			}
 			if (type < 256 && !(f->warned_type[type / 8] & (1u << (type % 8)))) {
 				f->warned_type[type / 8] |= (uint8_t)(1u << (type % 8));
 				note(f, "skipped records of unknown type %u by their size", type);
@@ -960,6 +985,10 @@ int pd_next(struct pd_file *f, struct pd_record *r)
 		if (!parse(f, off, r)) {
 			note(f, "record at byte %llu (type %u) is malformed: skipped",
 			     (unsigned long long)off, type);
+			if (f->every) {
+				bare(f, r, off, type, size);
+				return 1;
+			}
 			continue;
 		}
 		return 1;

@@ -82,6 +82,7 @@ struct pd_record {
 	uint64_t offset; /* in the file */
 	int ev;          /* the event (index in pd_file.ev), -1 when unknown */
 	bool has_time;
+	bool unread;   /* pd_file.every's record of a type not known or not parsed */
 	uint64_t time; /* the sample's, or the sample_id_all trailer's */
 	union {
 		struct pd_sample sample;
@@ -91,6 +92,11 @@ struct pd_record {
 			const char *filename;
 			const uint8_t *build_id; /* MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID */
 			uint8_t build_id_size;
+			/* MMAP2 (0 for MMAP): the protection and flags, and the
+			 * file's device and inode as the union holds them (with
+			 * a build id, its bytes: perf reads them so) */
+			uint32_t prot, flags, maj, min;
+			uint64_t ino, ino_generation;
 		} mmap;
 		struct {
 			uint32_t pid, tid;
@@ -166,6 +172,12 @@ struct pd_file {
 	/* What the reader skipped or stopped at, one line each (no newline). */
 	char *note[PD_NOTE_MAX];
 	unsigned nr_note;
+
+	/* Set by the caller: pd_next returns every whole record, those of a
+	 * type it does not know and those it cannot parse too (type, misc,
+	 * size and offset alone, ev -1), for a count of the records as perf
+	 * report --stats counts them. */
+	bool every;
 
 	/* iteration and id lookup (the reader's) */
 	uint64_t pos;

@@ -4,7 +4,8 @@
 # (render-*.c) behind report_render (render.c), writing with the cells of
 # cells.c; unwind-libdw.c, the one user of libdw, unwinds the user stack
 # copies of --call-graph dwarf samples; header.c prints perf report's
-# header listing of a perf.data (--header-only, -I). It never prints or exits; src/builtin/cmd-report.c is the CLI.
+# header listing of a perf.data (--header-only, -I);
+# tasks.c its --stats, --tasks and --mmaps listings. It never prints or exits; src/builtin/cmd-report.c is the CLI.
 noinst_LIBRARIES += src/report/libreport.a
 src_report_libreport_a_SOURCES = \
 	src/report/runfile.c src/report/runfile.h src/report/replay.c src/report/replay.h \
@@ -17,6 +18,6 @@ src_report_libreport_a_SOURCES = \
 	src/report/samples-filter.c src/report/samples-filter.h \
 	src/report/samples-render.c src/report/samples-graph.c src/report/samples-graph.h \
 	src/report/samples-opts.c \
-	src/report/header.c src/report/header.h \
+	src/report/header.c src/report/header.h src/report/tasks.c src/report/tasks.h \
 	src/report/unwind.h src/report/unwind-libdw.c
 src_report_libreport_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(LIBDW_CFLAGS)
