@@ -22,12 +22,11 @@
 #include "builtin/builtin.h"
 #include "builtin/cli-opts.h"
 #include "builtin/report-input.h"
+#include "builtin/report-listing.h"
 #include "registry/models.h"
 #include "metric/metric.h"
 #include "report/report.h"
 #include "perfdata/reader.h"
-#include "report/header.h"
-#include "report/tasks.h"
 #include "report/samples.h"
 #include "record/emu.h"
 #include "sym/sym.h"
@@ -595,12 +594,11 @@ static int opt_header(void *opts, int id, const char *v)
 }
 
 /* --stats, --tasks, --mmaps: perf's listings of the perf.data's records */
-static const char *const list_name[] = {"--stats", "--tasks", "--mmaps"};
 static int opt_list(void *opts, int id, const char *v)
 {
 	(void)v;
 	((struct opts *)opts)->list[id] = true;
-	note_samples_only(opts, 0, list_name[id], list_name[id]);
+	note_samples_only(opts, 0, report_listing_name(id), report_listing_name(id));
 	return 0;
 }
 
@@ -861,120 +859,21 @@ static int write_report(const struct report *r, const struct opts *o)
 	return cli_output_commit(&out) ? EXIT_FAILURE : 0;
 }
 
-/* --header's and --header-only's rules: 0, or the exit status. */
-static int check_listing(const char *path, const struct opts *o)
+/* What of the options perf's listings take (report-listing.h). */
+static struct report_listing listing_of(const struct opts *o)
 {
-	if (!o->header && !o->header_only)
-		return 0;
-	if (strcmp(path, "-") == 0) {
-		cli_error("--header%s: the listing is of a perf.data file, not of standard input",
-		          o->header_only ? "-only" : "");
-		return EXIT_FAILURE;
-	}
-	if (o->format != RP_TEXT || o->folded)
-		return cli_usage_error("--header%s: the text format's (perf's listing)",
-		                       o->header_only ? "-only" : "");
-	return 0;
-}
-
-/* --header's listing of path on out (nothing without --header): 0, or -1
- * after the message. */
-static int listing(const char *path, const struct opts *o, FILE *out)
-{
-	char err[512];
-	if (!o->header)
-		return 0;
-	if (rs_header_fprintf(path, o->show_info, out, err, sizeof(err)) == 0)
-		return 0;
-	cli_error("%s", err);
-	return -1;
-}
-
-/* --header-only: perf's listing of path alone, on standard output or in
- * -o's file. */
-static int header_listing(const char *path, const struct opts *o)
-{
-	char err[512];
-	struct cli_output out = {0};
-	FILE *f = stdout;
-	if (o->output && strcmp(o->output, "-") != 0) {
-		if (cli_output_open(&out, o->output, false))
-			return EXIT_FAILURE;
-		f = cli_output_stream(&out);
-	}
-	if (rs_header_fprintf(path, o->show_info, f, err, sizeof(err)) != 0) {
-		if (f != stdout)
-			cli_output_abort(&out);
-		cli_error("%s", err);
-		return EXIT_FAILURE;
-	}
-	if (f != stdout)
-		return cli_output_commit(&out) ? EXIT_FAILURE : 0;
-	return fflush(stdout) || ferror(stdout) ? EXIT_FAILURE : 0;
-}
-
-/* --stats, --tasks, --mmaps: perf's listing of path (after --header's
- * and the filters' one-value lines, as perf), built in memory so that a
- * failure prints nothing, then on standard output or in -o's file. */
-static int records_listing(const char *path, const struct opts *o)
-{
-	char err[512], *buf = NULL;
-	size_t len = 0;
-	struct rs_opts ro = {0};
-	enum rs_listing what = o->list[RS_LIST_STATS]   ? RS_LIST_STATS
-	                       : o->list[RS_LIST_MMAPS] ? RS_LIST_MMAPS
-	                                                : RS_LIST_TASKS;
-	if (o->list[RS_LIST_STATS] && (o->list[RS_LIST_TASKS] || o->list[RS_LIST_MMAPS]))
-		return cli_usage_error("--tasks and --mmaps can't be used together with --stats");
-	if (o->format != RP_TEXT || o->folded)
-		return cli_usage_error("%s: the text format's (perf's listing)", list_name[what]);
-	if ((o->sort && rs_parse_sort(o->sort, &ro, err, sizeof(err)) != 0) ||
-	    (!o->sort && o->fields && rs_parse_fields(o->fields, &ro, err, sizeof(err)) != 0))
-		return cli_usage_error("%s", err);
-	if (check_listing(path, o))
-		return EXIT_FAILURE;
-	if (o->output && strcmp(o->output, "-") != 0 && outfile_same(o->output, path)) {
-		cli_error("-o '%s' is the input '%s': refusing to overwrite it", o->output, path);
-		return EXIT_FAILURE;
-	}
-	int in = strcmp(path, "-") == 0 ? report_input_stdin() : -2, rc = EXIT_FAILURE;
-	FILE *m = in == -1 ? NULL : open_memstream(&buf, &len);
-	if (!m || listing(path, o, m))
-		goto out;
-	/* perf's sort__setup_elide: a sort key's filter of one value */
-	static const enum rs_key def[] = {RS_KEY_COMM, RS_KEY_DSO, RS_KEY_SYM};
-	const char *one[] = {[RS_KEY_COMM] = o->comms,
-	                     [RS_KEY_DSO] = o->dsos,
-	                     [RS_KEY_SYM] = o->symbols,
-	                     [RS_KEY_PID] = NULL};
-	static const char *const key_name[] = {"comm", "dso", "symbol", "pid"};
-	for (unsigned k = 0; k < (ro.nr_key ? ro.nr_key : 3); k++) {
-		enum rs_key key = ro.nr_key ? ro.key[k] : def[k];
-		if (one[key] && *one[key] && !strchr(one[key], ','))
-			fprintf(m, "# %s: %s\n", key_name[key], one[key]);
-	}
-	if (rs_listing_fprintf(in >= 0 ? "standard input" : path, in, what, m, err, sizeof(err))) {
-		cli_error("%s", err);
-		goto out;
-	}
-	fclose(m);
-	m = NULL;
-	struct cli_output out = {0};
-	if (o->output && strcmp(o->output, "-") != 0) {
-		if (!cli_output_open(&out, o->output, false)) {
-			fwrite(buf, 1, len, cli_output_stream(&out));
-			rc = cli_output_commit(&out) ? EXIT_FAILURE : 0;
-		}
-	} else {
-		rc = fwrite(buf, 1, len, stdout) != len || fflush(stdout) ? EXIT_FAILURE : 0;
-	}
-out:
-	if (m)
-		fclose(m);
-	if (in >= 0)
-		close(in);
-	free(buf);
-	return rc;
+	struct report_listing l = {.header = o->header,
+	                           .header_only = o->header_only,
+	                           .show_info = o->show_info,
+	                           .text = o->format == RP_TEXT && !o->folded,
+	                           .output = o->output,
+	                           .sort = o->sort,
+	                           .fields = o->fields,
+	                           .comms = o->comms,
+	                           .dsos = o->dsos,
+	                           .symbols = o->symbols};
+	memcpy(l.list, o->list, sizeof(l.list));
+	return l;
 }
 
 /* hpmstat report on a perf.data: the samples report. What the reader
@@ -1065,9 +964,10 @@ static int samples_report(const char *path, const struct opts *o)
 		cli_error("--emu-profile: %s", err);
 		return EXIT_FAILURE;
 	}
-	int hrc = check_listing(path, o);
+	const struct report_listing lo = listing_of(o);
+	int hrc = report_check_listing(path, &lo);
 	if (hrc || o->header_only)
-		return hrc ? hrc : header_listing(path, o);
+		return hrc ? hrc : report_header_only(path, &lo);
 	int in = -1;
 	if (strcmp(path, "-") == 0 && (in = report_input_stdin()) < 0)
 		return EXIT_FAILURE;
@@ -1117,12 +1017,14 @@ static int samples_report(const char *path, const struct opts *o)
 		cli_warn("%s: no samples to report", path);
 	int rc = 0;
 	if (!o->output) {
-		rc = listing(path, o, stdout) || rs_render(&rs, f, stdout) != 0 ? EXIT_FAILURE : 0;
+		rc = report_header_before(path, &lo, stdout) || rs_render(&rs, f, stdout) != 0
+		         ? EXIT_FAILURE
+		         : 0;
 	} else {
 		struct cli_output out = {0};
 		if (cli_output_open(&out, o->output, false)) {
 			rc = EXIT_FAILURE;
-		} else if (listing(path, o, cli_output_stream(&out))) {
+		} else if (report_header_before(path, &lo, cli_output_stream(&out))) {
 			cli_output_abort(&out);
 			rc = EXIT_FAILURE;
 		} else {
@@ -1159,15 +1061,20 @@ int cmd_report(int argc, char **argv)
 	 * a directory too, which the samples report does not take */
 	if (o.header_only && !o.diff && !o.weights && (o.samples || o.input || o.nr_runs == 1)) {
 		const char *path = o.samples ? o.samples : o.input ? o.input : o.runs[0];
-		rc = check_listing(path, &o);
-		rc = rc ? rc : header_listing(path, &o);
+		const struct report_listing lo = listing_of(&o);
+		rc = report_check_listing(path, &lo);
+		rc = rc ? rc : report_header_only(path, &lo);
 		free(o.runs);
 		return rc;
 	}
 	/* so do --stats, --tasks and --mmaps (a run file's error is theirs) */
 	if ((o.list[RS_LIST_STATS] || o.list[RS_LIST_TASKS] || o.list[RS_LIST_MMAPS]) && !o.diff &&
 	    !o.weights && (o.samples || o.input || o.nr_runs == 1)) {
-		rc = records_listing(o.samples ? o.samples : o.input ? o.input : o.runs[0], &o);
+		const struct report_listing lo = listing_of(&o);
+		rc = report_records_listing(o.samples ? o.samples
+		                            : o.input ? o.input
+		                                      : o.runs[0],
+		                            &lo);
 		free(o.runs);
 		return rc;
 	}

@@ -17,6 +17,7 @@ src_builtin_libbuiltin_a_SOURCES = \
 	src/builtin/stat-run.c src/builtin/stat-output.c \
 	src/builtin/stat-sample.c src/builtin/stat-sample.h \
 	src/builtin/cmd-report.c src/builtin/report-input.c src/builtin/report-input.h \
+	src/builtin/report-listing.c src/builtin/report-listing.h \
 	src/builtin/cmd-top.c \
 	src/builtin/cmd-record.c \
 	src/builtin/cmd-serve.c src/builtin/stat-sink.h
