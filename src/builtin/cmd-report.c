@@ -876,10 +876,9 @@ static struct report_listing listing_of(const struct opts *o)
 	return l;
 }
 
-/* hpmstat report on a perf.data: the samples report. What the reader
- * skipped or stopped at goes to stderr; a partial file is reported as far
- * as it was read, and fails only when it gave no sample. */
-static int samples_report(const char *path, const struct opts *o)
+/* The samples report's options from report's, in format f: 0, or the
+ * usage error's status after its message. */
+static int samples_opts(const struct opts *o, enum rs_format f, struct rs_opts *out)
 {
 	struct rs_opts ro = {.graph = o->graph,
 	                     .graph_value = o->graph_value,
@@ -890,9 +889,7 @@ static int samples_report(const char *path, const struct opts *o)
 	                     .topdown_variant = o->topdown_variant,
 	                     .dso_table = emu_table,
 	                     .dso_table_ctx = (void *)(uintptr_t)o->emu_profile};
-	struct rs_report rs;
 	char err[512];
-	enum rs_format f = o->folded ? RS_FOLDED : (enum rs_format)o->format;
 	ro.folded = f == RS_FOLDED || f == RS_HTML;
 	/* perf's --children is its default; every format has the text's
 	 * Children columns but the folded stacks (the samples' own) */
@@ -956,6 +953,22 @@ static int samples_report(const char *path, const struct opts *o)
 		 * --show-total-period's */
 		ro = fo;
 	}
+	*out = ro;
+	return 0;
+}
+
+/* hpmstat report on a perf.data: the samples report. What the reader
+ * skipped or stopped at goes to stderr; a partial file is reported as far
+ * as it was read, and fails only when it gave no sample. */
+static int samples_report(const char *path, const struct opts *o)
+{
+	struct rs_opts ro;
+	struct rs_report rs;
+	char err[512];
+	enum rs_format f = o->folded ? RS_FOLDED : (enum rs_format)o->format;
+	int urc = samples_opts(o, f, &ro);
+	if (urc)
+		return urc;
 	if (o->output && strcmp(o->output, "-") != 0 && outfile_same(o->output, path)) {
 		cli_error("-o '%s' is the input '%s': refusing to overwrite it", o->output, path);
 		return EXIT_FAILURE;

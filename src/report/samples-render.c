@@ -466,6 +466,58 @@ static unsigned text_cols(const struct rs_report *rs, const struct col *cols, un
 	return n;
 }
 
+/* Each key column's width in h's text: its head's, or its widest cell's. */
+static void key_widths(const struct rs_report *rs, const struct rs_hist *h, size_t w[RS_MAX_KEYS])
+{
+	char b[512];
+	for (unsigned k = 0; k < rs->opts.nr_key; k++)
+		w[k] = strlen(key_header(rs->opts.key[k]));
+	for (unsigned i = 0; i < h->nr_e; i++)
+		for (unsigned k = 0; k < rs->opts.nr_key; k++) {
+			if (fixed_key(rs->opts.key[k]))
+				continue;
+			/* perf's Command column: as wide as the threads' last
+			 * commands (thread__comm_len), an earlier longer one
+			 * cut to it */
+			size_t l =
+			    rs->opts.key[k] == RS_KEY_COMM
+			        ? strlen(rs_str(rs, h->e[i].tcomm))
+			        : strlen(key_cell(rs, &h->e[i], rs->opts.key[k], b, sizeof(b)));
+			/* perf widens the DSO column to 16 (an address's digits)
+			 * when an entry has no symbol, a key or not, but not
+			 * under --dsos */
+			if (rs->opts.key[k] == RS_KEY_DSO && !h->e[i].named && l < 16 &&
+			    !rs->opts.dsos)
+				l = 16;
+			if (l > w[k])
+				w[k] = l;
+		}
+}
+
+/* --topdown's cells of an entry: each node's share, then "<==" and the
+ * bottleneck path the metric library marked (stat's rule), from level 1
+ * down. */
+static void td_cells(const struct rs_report *rs, const struct rs_entry *e, FILE *out)
+{
+	for (unsigned t = 0; t < rs->nr_td; t++) {
+		char v[32];
+		int tw = (int)strlen(rs->td_name[t]);
+		fprintf(out, "  %*s", tw, rp_num(v, sizeof(v), e->td[t], 2));
+	}
+	const char *sep = "  <== ";
+	for (int parent = -1;;) {
+		int next = -1;
+		for (unsigned t = 0; t < rs->nr_td && t < 64; t++)
+			if (rs->td_parent[t] == parent && (e->td_bn >> t & 1))
+				next = (int)t;
+		if (next < 0)
+			break;
+		fprintf(out, "%s%s", sep, rs->td_name[next]);
+		sep = " > ";
+		parent = next;
+	}
+}
+
 static void text(const struct rs_report *rs, FILE *out)
 {
 	if (rs->opts.after_listing)
@@ -510,28 +562,7 @@ static void text(const struct rs_report *rs, FILE *out)
 		        (unsigned long long)h->total_period);
 		size_t w[RS_MAX_KEYS];
 		char b[512];
-		for (unsigned k = 0; k < rs->opts.nr_key; k++)
-			w[k] = strlen(key_header(rs->opts.key[k]));
-		for (unsigned i = 0; i < h->nr_e; i++)
-			for (unsigned k = 0; k < rs->opts.nr_key; k++) {
-				if (fixed_key(rs->opts.key[k]))
-					continue;
-				/* perf's Command column: as wide as the threads'
-				 * last commands (thread__comm_len), an earlier
-				 * longer one cut to it */
-				size_t l = rs->opts.key[k] == RS_KEY_COMM
-				               ? strlen(rs_str(rs, h->e[i].tcomm))
-				               : strlen(key_cell(rs, &h->e[i], rs->opts.key[k], b,
-				                                 sizeof(b)));
-				/* perf widens the DSO column to 16 (an address's
-				 * digits) when an entry has no symbol, a key or
-				 * not, but not under --dsos */
-				if (rs->opts.key[k] == RS_KEY_DSO && !h->e[i].named && l < 16 &&
-				    !rs->opts.dsos)
-					l = 16;
-				if (l > w[k])
-					w[k] = l;
-			}
+		key_widths(rs, h, w);
 		/* perf's columns: each after two characters ("# " before the
 		 * first), the numbers right-aligned */
 		struct col cols[6];
@@ -584,29 +615,8 @@ static void text(const struct rs_report *rs, FILE *out)
 				else
 					fprintf(out, "  %-*s", (int)w[k], c);
 			}
-			if (rs->nr_td && e->td) {
-				for (unsigned t = 0; t < rs->nr_td; t++) {
-					char v[32];
-					int tw = (int)strlen(rs->td_name[t]);
-					fprintf(out, "  %*s", tw,
-					        rp_num(v, sizeof(v), e->td[t], 2));
-				}
-				/* "<==" and the bottleneck path the metric library
-				 * marked (stat's rule), from level 1 down */
-				const char *sep = "  <== ";
-				for (int parent = -1;;) {
-					int next = -1;
-					for (unsigned t = 0; t < rs->nr_td && t < 64; t++)
-						if (rs->td_parent[t] == parent &&
-						    (e->td_bn >> t & 1))
-							next = (int)t;
-					if (next < 0)
-						break;
-					fprintf(out, "%s%s", sep, rs->td_name[next]);
-					sep = " > ";
-					parent = next;
-				}
-			}
+			if (rs->nr_td && e->td)
+				td_cells(rs, e, out);
 			fputc('\n', out);
 			if (rs->opts.graph == RS_GRAPH_CALLEE || rs->opts.graph == RS_GRAPH_CALLER)
 				rs_entry_graph(rs, h, e, out);

@@ -344,12 +344,20 @@ static enum hpm_sym_space space_of(uint16_t misc)
 	}
 }
 
-/* Resolves an address: dso and sym interned (sym the function, or
- * perf's unknown form), known set when a function is named; its map's and
- * function's sizes into sz (sized). */
-static void resolve(struct rs_report *rs, uint32_t pid, uint64_t ip, enum hpm_sym_space sp,
-                    unsigned *dso, unsigned *sym, bool *known, uint64_t *addr, uint64_t *start,
-                    struct frame *sz)
+/* perf's call-graph name of a frame: the function, else the raw address. */
+static unsigned chain_name(struct rs_report *rs, unsigned sym, bool known, uint64_t ip)
+{
+	if (known)
+		return sym;
+	char b[32];
+	snprintf(b, sizeof(b), "%#llx", (unsigned long long)ip); /* perf's: 0 is "0" */
+	return intern(rs, b);
+}
+
+/* The frame of an address: dso and sym interned (sym the function, or
+ * perf's unknown form), known when a function is named, its call-graph
+ * name, the key perf merges frames by, its map's and function's sizes. */
+static struct frame resolve(struct rs_report *rs, uint32_t pid, uint64_t ip, enum hpm_sym_space sp)
 {
 	struct priv *p = rs->priv;
 	struct hpm_sym_loc loc;
@@ -359,15 +367,16 @@ static void resolve(struct rs_report *rs, uint32_t pid, uint64_t ip, enum hpm_sy
 		loc.name = NULL;
 		loc.dso_offset = loc.file_offset = ip;
 	}
-	*dso = intern_ptr(rs, loc.dso);
-	*known = loc.name != NULL;
-	sz->dso_size = loc.map_size;
-	sz->sym_size = loc.name ? loc.sym_size : 0;
-	sz->mapped = strcmp(loc.dso, "[unknown]") != 0;
-	*addr = loc.name ? 0 : loc.file_offset;
-	*start = loc.name ? loc.sym_start : ip;
+	struct frame f = {.dso = intern_ptr(rs, loc.dso),
+	                  .known = loc.name != NULL,
+	                  .key = loc.name ? loc.sym_start : ip,
+	                  .addr = loc.name ? 0 : loc.file_offset,
+	                  .ip = ip,
+	                  .dso_size = loc.map_size,
+	                  .sym_size = loc.name ? loc.sym_size : 0,
+	                  .mapped = strcmp(loc.dso, "[unknown]") != 0};
 	if (loc.name) {
-		*sym = intern_ptr(rs, loc.name);
+		f.sym = intern_ptr(rs, loc.name);
 	} else {
 		/* perf's unnamed symbol: its map_ip, the offset in the
 		 * mapped file (an ET_EXEC's virtual address is not it), 0x
@@ -375,18 +384,10 @@ static void resolve(struct rs_report *rs, uint32_t pid, uint64_t ip, enum hpm_sy
 		char b[32];
 		/* perf's "%-#.*llx": 0 has no 0x */
 		snprintf(b, sizeof(b), "%#.16llx", (unsigned long long)loc.file_offset);
-		*sym = intern(rs, b);
+		f.sym = intern(rs, b);
 	}
-}
-
-/* perf's call-graph name of a frame: the function, else the raw address. */
-static unsigned chain_name(struct rs_report *rs, unsigned sym, bool known, uint64_t ip)
-{
-	if (known)
-		return sym;
-	char b[32];
-	snprintf(b, sizeof(b), "%#llx", (unsigned long long)ip); /* perf's: 0 is "0" */
-	return intern(rs, b);
+	f.name = chain_name(rs, f.sym, f.known, ip);
+	return f;
 }
 
 /* perf's --max-stack on the kernel's chain, frames[lo..n) after
@@ -426,27 +427,13 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 		p->frames = xrealloc(p->frames, p->cap_frames * sizeof(*p->frames));
 		p->frame_kernel = xrealloc(p->frame_kernel, p->cap_frames * sizeof(bool));
 	}
-	unsigned dso, sym;
-	bool known;
-	uint64_t addr, start;
-	struct frame sz;
-	resolve(rs, s->pid, s->ip, sp, &dso, &sym, &known, &addr, &start, &sz);
-	p->frames[0] = (struct frame){chain_name(rs, sym, known, s->ip),
-	                              dso,
-	                              start,
-	                              sym,
-	                              known,
-	                              addr,
-	                              s->ip,
-	                              sz.dso_size,
-	                              sz.sym_size,
-	                              sz.mapped};
+	p->frames[0] = resolve(rs, s->pid, s->ip, sp);
 	p->self = p->frames[0];
 	p->frame_kernel[0] = sp == HPM_SYM_KERNEL;
-	*first_sym = sym;
-	*first_dso = dso;
-	*first_known = known;
-	*first_addr = addr;
+	*first_sym = p->self.sym;
+	*first_dso = p->self.dso;
+	*first_known = p->self.known;
+	*first_addr = p->self.addr;
 	*first_kernel = p->frame_kernel[0];
 	p->self_framed = true;
 	n = 1;
@@ -476,17 +463,7 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 				continue;
 			}
 		}
-		resolve(rs, s->pid, ip, csp, &dso, &sym, &known, &addr, &start, &sz);
-		p->frames[n] = (struct frame){chain_name(rs, sym, known, ip),
-		                              dso,
-		                              start,
-		                              sym,
-		                              known,
-		                              addr,
-		                              ip,
-		                              sz.dso_size,
-		                              sz.sym_size,
-		                              sz.mapped};
+		p->frames[n] = resolve(rs, s->pid, ip, csp);
 		p->frame_kernel[n] = csp == HPM_SYM_KERNEL;
 		n++;
 	}
@@ -511,18 +488,7 @@ static size_t frames(struct rs_report *rs, const struct pd_record *r, unsigned *
 		/* a user sample's first frame is its ip, already there */
 		for (size_t i = sp == HPM_SYM_USER && nu && p->pcs[0] == s->ip ? 1 : 0; i < nu;
 		     i++) {
-			resolve(rs, s->pid, p->pcs[i], HPM_SYM_USER, &dso, &sym, &known, &addr,
-			        &start, &sz);
-			p->frames[n] = (struct frame){chain_name(rs, sym, known, p->pcs[i]),
-			                              dso,
-			                              start,
-			                              sym,
-			                              known,
-			                              addr,
-			                              p->pcs[i],
-			                              sz.dso_size,
-			                              sz.sym_size,
-			                              sz.mapped};
+			p->frames[n] = resolve(rs, s->pid, p->pcs[i], HPM_SYM_USER);
 			p->frame_kernel[n] = false;
 			n++;
 		}

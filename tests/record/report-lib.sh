@@ -45,9 +45,15 @@ build_tree_nofp() {
 # never clear (init_rem_hits): its inlined bit is what the heap left there,
 # so perf prints "[...] (inlined)" or "[...]" by chance; hpmstat prints
 # "[...]", which the comparison takes perf's as.
+# A PLT entry goes with its call graph, the lines up to the next entry (a
+# line with a level, "[.] " or "[k] "): it sorts by its name among its
+# equals, perf's empty one or hpmstat's, so its graph would stand
+# elsewhere in the two reports.
 body() {
-	grep -v '^#' "$1" | grep -v '^$' | grep -v '@plt' | grep -v -E '(^|[] -])(_init|\.plt)[[:space:]]*$' |
-		sed 's/--\[\.\.\.\] (inlined)$/--[...]/'
+	grep -v '^#' "$1" | grep -v '^$' | awk '
+		/\[[.kguH]\] / { skip = /@plt/ || /(^|[] -])(_init|\.plt)[[:space:]]*$/ }
+		skip || /@plt/ || /(^|[] -])(_init|\.plt)[[:space:]]*$/ { next }
+		{ print }' | sed 's/--\[\.\.\.\] (inlined)$/--[...]/'
 }
 # no_plt_chains: the folded chains on standard input ("comm;f1;f2 N")
 # without those through a PLT frame, for the reason body gives (one sample

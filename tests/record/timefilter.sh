@@ -17,9 +17,8 @@
 #   times: percentages refused);
 # - the strings perf refuses: one line, non-zero, as perf fails.
 # A slice of the start can give a sample in libc's PLT a share above the
-# graphs' threshold: its graph lines, whose entry body() leaves out (see
-# report-lib.sh), then stand where each names the slot; such reports are
-# compared with same_entries (as sets) or with -g none.
+# graphs' threshold: body() (report-lib.sh) leaves such an entry out with
+# its graph lines.
 . "$top_srcdir/tests/lib.sh"
 R=$top_srcdir/tests/record
 . "$R/report-lib.sh"
