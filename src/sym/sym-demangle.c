@@ -94,6 +94,21 @@ static size_t operator_len(const char *s)
 	return 0;
 }
 
+/* Whether s starts with a function's qualifier, which follows a space
+ * but starts no name ("f(int) const::{lambda()#1}", "char const*") */
+static bool qualifier_at(const char *s)
+{
+	static const char *const q[] = {"const", "volatile", "restrict",
+	                                "&",     "noexcept", "transaction_safe"};
+	for (size_t i = 0; i < sizeof q / sizeof *q; i++) {
+		size_t k = strlen(q[i]);
+		if (!strncmp(s, q[i], k) &&
+		    (q[i][0] == '&' || (!isalnum((unsigned char)s[k]) && s[k] != '_')))
+			return true;
+	}
+	return false;
+}
+
 /* The start of the name in "RET NAME" (a template function's return type
  * printed before it): past the last space outside brackets that is not
  * an operator's own ("operator new", "operator char const*", "operator<<
@@ -125,7 +140,7 @@ static size_t name_start(const char *s, size_t n)
 			depth++;
 		else if ((c == '>' || c == ')' || c == ']' || c == '}') && depth > 0)
 			depth--;
-		else if (c == ' ' && !depth)
+		else if (c == ' ' && !depth && !qualifier_at(s + i + 1))
 			start = i + 1;
 	}
 	return start;

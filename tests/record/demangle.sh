@@ -13,9 +13,10 @@
 # - -S and --symbol-filter on the demangled names, and -S on a mangled one
 #   with --no-demangle;
 # - the folded stacks: perf script's chains, demangled;
-# - every name perf probe -F gives for the program's symbols and for
-#   libstdc++'s is the one hpmstat's symbolizer gives (tests/sym/sym-tool
-#   demangle);
+# - every name perf probe -F gives for the program's symbols, for those
+#   of a program of the standard library's templates
+#   (tests/record/demangle-names.cc) and for libstdc++'s is the one
+#   hpmstat's symbolizer gives (tests/sym/sym-tool demangle);
 # - with libstdc++ not to be found (HPMSTAT_DLOPEN_DIR holding libelf
 #   only), the names stay mangled, as --no-demangle's, one line on stderr
 #   says which library and package, and the report exits 0.
@@ -96,9 +97,11 @@ probe_names() { # LABEL FILE NM-OPTIONS...
 	nm "$@" --defined-only --without-symbol-versions "$file" |
 		awk 'NF == 3 { print "demangle " $3 }' |
 		"$ST" | sort -u >r.all
-	# perf lists neither TLS nor version names, and names PLT entries nm
-	# does not: each of its others must be one of nm's, demangled
-	grep -v '@plt$' r.perf >r.perf.names
+	# perf lists neither TLS nor version names, and names PLT entries
+	# and copies of a library's variables (__libc_single_threaded@GLIBC_2.32)
+	# with an @ that nm --without-symbol-versions leaves out: each of its
+	# others must be one of nm's, demangled
+	grep -v '@' r.perf >r.perf.names
 	comm -13 r.all r.perf.names >r.missing
 	[ -s r.perf.names ] && [ ! -s r.missing ] && [ "$(wc -l <r.perf.names)" -ge 10 ]
 	rc=$?
@@ -106,6 +109,11 @@ probe_names() { # LABEL FILE NM-OPTIONS...
 	[ $rc -eq 0 ] || diag "perf's, not the symbolizer's: $(head -5 r.missing)"
 }
 probe_names "the program" demangle
+if g++ -O2 -o names "$R/demangle-names.cc"; then
+	probe_names "std::regex, std::map, std::sort" names
+else
+	skip "std::regex, std::map, std::sort: perf probe -F" "g++ cannot build demangle-names.cc"
+fi
 lib=$(ldd ./demangle | awk '$1 ~ /^libstdc\+\+/ { print $3 }')
 if [ -n "$lib" ]; then
 	probe_names "libstdc++ ($lib)" "$lib" -D

@@ -47,4 +47,5 @@ EXTRA_DIST += tests/record/record.sh tests/record/split.c tests/record/tree.c \
 	tests/record/table.sh tests/record/recurse.c tests/record/report-formats.sh \
 	tests/record/upstream-record.sh tests/record/thloop.c tests/record/targets.sh \
 	tests/record/chains.sh tests/record/chains.py tests/record/sortkeys.sh \
-	tests/record/timefilter.sh tests/record/demangle.sh tests/record/demangle.cc
+	tests/record/timefilter.sh tests/record/demangle.sh tests/record/demangle.cc \
+	tests/record/demangle-names.cc
