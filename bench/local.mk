@@ -48,7 +48,7 @@ bench-arm: bench/arm-emu-bench$(EXEEXT)
 #                     (bench/sym-bench.c; figures in bench/README.md)
 noinst_PROGRAMS += bench/sym-bench
 bench_sym_bench_SOURCES = bench/sym-bench.c
-bench_sym_bench_LDADD = src/sym/libsym.a src/util/libutil.a $(LIBELF_LIBS)
+bench_sym_bench_LDADD = src/sym/libsym.a src/util/libutil.a $(LIBELF_LIBS) $(CXXDEMANGLE_LIBS)
 bench-sym: bench/sym-bench$(EXEEXT)
 	./bench/sym-bench$(EXEEXT) 1000000
 .PHONY: bench-sym

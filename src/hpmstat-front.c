@@ -4,7 +4,9 @@
  * libraries, so a start maps no shared object and relocates nothing.
  * serve needs libmicrohttpd, whose GnuTLS chain Debian ships no static
  * libraries of, report libdw, whose debuginfod client opens a shared
- * library, and top names users through NSS, whose modules are shared
+ * library, and libstdc++'s demangler (libstdc++.a would bring the C++
+ * runtime into this C program for the one function only report calls),
+ * and top names users through NSS, whose modules are shared
  * libraries too, which a static program cannot host: they run the same
  * command line in hpmstat-full, the dynamically linked program, beside
  * this one in the build tree and in $(pkglibexecdir) once installed. */

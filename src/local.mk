@@ -3,7 +3,7 @@
 HPMSTAT_ARCHIVES = src/builtin/libbuiltin.a src/export/libexport.a src/top/libtop.a src/report/libreport.a src/stat/libstat.a src/record/librecord.a src/backend/libbackend.a \
 	src/core/libcore.a src/registry/libregistry.a src/metric/libmetric.a src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emukit/libhpmemukit.a src/arm64/libarm64.a src/perfdata/libperfdata.a src/sym/libsym.a src/bpf/libhpmbpf.a src/arch/libarch.a
 HPMSTAT_LIBS = $(HPMSTAT_ARCHIVES) src/util/libutil.a \
-	$(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBBPF_LIBS) $(LIBPFM4_LIBS) $(NCURSES_LIBS) $(LIBMICROHTTPD_LIBS) $(HPM_SYSTEM_LIBS) -lpthread
+	$(LIBDW_LIBS) $(LIBELF_LIBS) $(CXXDEMANGLE_LIBS) $(LIBBPF_LIBS) $(LIBPFM4_LIBS) $(NCURSES_LIBS) $(LIBMICROHTTPD_LIBS) $(HPM_SYSTEM_LIBS) -lpthread
 # (per-target flags are set in both conditions: one set in one condition
 # only replaces AM_CPPFLAGS or AM_LDFLAGS in the other too, with nothing)
 src_hpmstat_CPPFLAGS = $(AM_CPPFLAGS) -DHPM_PKGLIBEXECDIR='"$(pkglibexecdir)"'

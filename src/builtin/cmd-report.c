@@ -99,6 +99,9 @@ struct opts {
 	bool stdio;           /* --stdio: perf's header line */
 	bool quiet;           /* -q: no '#' lines */
 	bool hide_unresolved; /* -U: the samples of unnamed functions not counted */
+	/* --no-demangle: C++ names as mangled; --demangle-kernel: taken as
+	 * perf's, which demangles no kallsyms name either */
+	bool no_demangle, demangle_kernel;
 	double percent_limit; /* --percent-limit */
 	double graph_min;     /* the graph threshold: -g's or --percent-limit's */
 	bool graph_min_given;
@@ -627,6 +630,31 @@ static int opt_hide_unresolved(void *opts, const char *v)
 	return 0;
 }
 
+/* perf's --demangle (its default) and --no-demangle: the last one counts */
+static int opt_demangle(void *opts, const char *v)
+{
+	(void)v;
+	((struct opts *)opts)->no_demangle = false;
+	note_samples_only(opts, 0, "--demangle", "--demangle");
+	return 0;
+}
+
+static int opt_no_demangle(void *opts, const char *v)
+{
+	(void)v;
+	((struct opts *)opts)->no_demangle = true;
+	note_samples_only(opts, 0, "--no-demangle", "--no-demangle");
+	return 0;
+}
+
+static int opt_demangle_kernel(void *opts, const char *v)
+{
+	(void)v;
+	((struct opts *)opts)->demangle_kernel = true;
+	note_samples_only(opts, 0, "--demangle-kernel", "--demangle-kernel");
+	return 0;
+}
+
 static int opt_topdown(void *opts, const char *v)
 {
 	struct opts *o = opts;
@@ -758,6 +786,14 @@ static const struct cli_opt report_options[] = {
     FILTER_OPT("symbol-filter", 0, F_SYMBOL_FILTER, "TEXT",
                "perf.data: only the entries whose function's name holds TEXT (an unnamed "
                "one goes too); the samples stay counted"),
+    CLI_CALL("demangle", 0, no_argument, opt_demangle,
+             .help = "perf.data: C++ function names demangled as perf shows them, without "
+                     "their parameters (the default)"),
+    CLI_CALL("no-demangle", 0, no_argument, opt_no_demangle,
+             .help = "perf.data: C++ function names as the files have them, mangled"),
+    CLI_CALL("demangle-kernel", 0, no_argument, opt_demangle_kernel,
+             .help = "perf.data: taken for perf's: kernel names (kallsyms') are C, "
+                     "never demangled"),
     FILTER_OPT("cpu", 'C', F_CPU, "CPUS",
                "perf.data: only the samples taken on these CPUs (\"0-3,5\"), the others not "
                "counted"),
@@ -910,6 +946,7 @@ static int samples_opts(const struct opts *o, enum rs_format f, struct rs_opts *
 	ro.dsos = o->dsos;
 	ro.symbols = o->symbols;
 	ro.symbol_filter = o->symbol_filter;
+	ro.no_demangle = o->no_demangle;
 	ro.cpu_util = o->cpu_util;
 	ro.percent_relative = o->percent_relative;
 	ro.cpu_list = o->cpu_list;
@@ -998,6 +1035,10 @@ static int samples_report(const char *path, const struct opts *o)
 	}
 	for (unsigned i = 0; i < rs.file.nr_note; i++)
 		cli_warn("%s: %s", path, rs.file.note[i]);
+	/* the demangler's library missing: said once, the names mangled */
+	const char *dwhy = rs_demangle_why(&rs);
+	if (dwhy)
+		cli_warn("warning: %s: C++ function names left mangled", dwhy);
 	/* a table of a newer hpmstat (or a file edited): its raw events'
 	 * indices mean what that table says, which no table here can check */
 	if (rs.file.hpm_pmu && !rs.model)

@@ -245,7 +245,11 @@ static void mask_key(const struct rs_report *rs, struct ekey *k)
 		k->addr = 0;
 		k->known = true;
 	} else if (k->known) {
-		k->addr = 0;
+		/* perf's sort__sym_cmp tells named functions apart by their
+		 * start, not by name: two overloads demangled to one name
+		 * ("ns::spin" of spin(int) and spin(double)), a function and
+		 * its .cold part, two static functions of one name */
+		k->addr = k->start;
 	}
 }
 
@@ -1045,7 +1049,7 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 	if (rs->file.pipe)
 		rs->opts.children = false;
 	intern(rs, ""); /* id 0: the masked key */
-	struct hpm_syms_opts so = {.kallsyms = o->kallsyms};
+	struct hpm_syms_opts so = {.kallsyms = o->kallsyms, .no_demangle = o->no_demangle};
 	int e = hpm_syms_new(&so, &p->syms);
 	if (e) {
 		str_seterr(err, errlen, "symbols: %s", hpm_syms_strerror(e));
@@ -1150,6 +1154,12 @@ int rs_load_buffer(struct rs_report *rs, const void *buf, size_t len, const stru
 	if (pd_open_buffer(&rs->file, buf, len, err, errlen) != 0)
 		return -1;
 	return load(rs, o, err, errlen);
+}
+
+const char *rs_demangle_why(const struct rs_report *rs)
+{
+	const struct priv *p = rs->priv;
+	return p ? hpm_syms_demangle_why(p->syms) : NULL;
 }
 
 void rs_free(struct rs_report *rs)

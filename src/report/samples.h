@@ -102,6 +102,8 @@ struct rs_opts {
 	 * have it compute the Topdown); NULL: each model's default */
 	const char *topdown_variant;
 	const char *kallsyms; /* NULL: /proc/kallsyms */
+	/* --no-demangle: C++ names as mangled (hpm_syms_opts.no_demangle) */
+	bool no_demangle;
 	/* For a map whose name is no file ("[emu:hotspots]": an emulated
 	 * workload), once per such name before its first map: the caller may
 	 * give the symbolizer a table for it (hpm_syms_add_table); a non-zero
@@ -317,6 +319,9 @@ int rs_load_fd(struct rs_report *rs, int fd, const char *name, const struct rs_o
 int rs_load_buffer(struct rs_report *rs, const void *buf, size_t len, const struct rs_opts *o,
                    char *err, size_t errlen);
 void rs_free(struct rs_report *rs);
+/* Why the report's C++ names stay mangled (the demangler's library
+ * missing: hpm_syms_demangle_why), or NULL. */
+const char *rs_demangle_why(const struct rs_report *rs);
 
 static inline const char *rs_str(const struct rs_report *rs, unsigned id)
 {

@@ -191,7 +191,13 @@ static size_t load_symtab(struct sym_dso *d, Elf *e, Elf_Scn *scn, const GElf_Sh
 			continue;
 		/* a zero-size symbol stretches no further than its section */
 		limit = ssh.sh_addr + ssh.sh_size;
+		/* perf demangles as it reads: its choice among aliases, its
+		 * filters and its sorting see the demangled name */
+		char *dm = d->demangle ? sym_demangle(name, d->demangle == 2) : NULL;
+		if (dm)
+			name = dm;
 		sym_dso_add_fn(d, sym.st_value, sym.st_size, name, limit, sym_rank(&sym, name));
+		free(dm);
 		added++;
 	}
 	return added;
@@ -281,8 +287,8 @@ static bool plt_slot_got(int machine, uint64_t addr, const unsigned char *b, siz
  * *ABS*+0xADDEND@plt for an IRELATIVE one when irelative. The relocations
  * and symbols are read only from sections of their types (a NOBITS one has
  * no data, whatever its size says) and counted in the data libelf read. */
-static void read_plt_rels(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, bool irelative,
-                          struct plt_rel **rels, size_t *nr)
+static void read_plt_rels(const struct sym_dso *d, Elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
+                          bool irelative, struct plt_rel **rels, size_t *nr)
 {
 	bool rela = sh->sh_type == SHT_RELA;
 	size_t rel_size = gelf_fsize(e, rela ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
@@ -317,7 +323,10 @@ static void read_plt_rels(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, bool irelat
 				name = elf_strptr(e, dynsym.sh_link, sym.st_name);
 			if (!name || !*name)
 				continue;
-			(*rels)[*nr].name = xasprintf("%s@plt", name);
+			/* perf demangles the symbol, then adds @plt */
+			char *dm = d->demangle ? sym_demangle(name, d->demangle == 2) : NULL;
+			(*rels)[*nr].name = xasprintf("%s@plt", dm ? dm : name);
+			free(dm);
 		} else if (rela && irelative) {
 			(*rels)[*nr].name =
 			    xasprintf("*ABS*+0x%" PRIx64 "@plt", (uint64_t)ra.r_addend);
@@ -401,7 +410,7 @@ static void load_plt(struct sym_dso *d, Elf *e)
 	if (!scn)
 		scn = section_named(e, ".rel.plt", &rel);
 	if (scn)
-		read_plt_rels(e, scn, &rel, true, &rels, &nr);
+		read_plt_rels(d, e, scn, &rel, true, &rels, &nr);
 	if (nr)
 		qsort(rels, nr, sizeof *rels, plt_rel_cmp);
 	plt_scn = section_named(e, ".plt", &plt);
@@ -431,7 +440,7 @@ static void load_plt(struct sym_dso *d, Elf *e)
 		Elf_Scn *dyn_scn = section_named(e, ".rela.dyn", &dyn);
 
 		if (dyn_scn)
-			read_plt_rels(e, dyn_scn, &dyn, false, &rels, &nr);
+			read_plt_rels(d, e, dyn_scn, &dyn, false, &rels, &nr);
 		if (nr)
 			qsort(rels, nr, sizeof *rels, plt_rel_cmp);
 		name_plt_entries(d, eh.e_machine, scn, &got, rels, nr, true);

@@ -37,7 +37,10 @@ struct sym_dso {
 	bool loaded;
 	bool table;    /* declared functions, never a file */
 	bool stripped; /* only .dynsym (or nothing): gaps are not named */
-	unsigned gen;  /* bumped when fns is replaced (invalidates caches) */
+	/* perf's demangling of the names read (sym-demangle.c): 0 none,
+	 * 1 perf's default (no parameters), 2 with them (perf -v) */
+	unsigned char demangle;
+	unsigned gen; /* bumped when fns is replaced (invalidates caches) */
 	struct sym_fn *fns;
 	size_t nfns, capfns;
 	char **strs; /* the names' storage */
@@ -65,5 +68,14 @@ void sym_elf_load_file(struct sym_dso *d, const char *path, const char *debug_di
 /* The vDSO of this kernel, read from this process's own [vdso] mapping. */
 void sym_elf_load_vdso(struct sym_dso *d);
 int sym_elf_file_build_id(const char *path, uint8_t *id, size_t max, size_t *len);
+
+/* perf's name for an ELF symbol's (sym-demangle.c): a malloc'ed demangled
+ * name, or NULL to keep name as it is (not mangled, not demangled, or the
+ * demangler's library missing: sym_demangle_why). params: perf -v's
+ * parameters, qualifiers and clone suffixes. */
+char *sym_demangle(const char *name, bool params);
+/* Why names stayed mangled that were to be demangled (the library could
+ * not be opened), or NULL. */
+const char *sym_demangle_why(void);
 
 #endif

@@ -79,7 +79,8 @@ struct hpm_syms {
 	size_t nretired, capretired;
 	char *kallsyms_path; /* NULL: none wanted */
 	char *debug_dir;
-	char *kernel_notes; /* NULL: no build id check of the kernel */
+	char *kernel_notes;     /* NULL: no build id check of the kernel */
+	unsigned char demangle; /* sym_dso's: 0 none, 1 perf's, 2 with parameters */
 	/* the key of the DSO and process tables and of the maps' priorities */
 	struct hpm_hash_key key;
 	uint64_t nr_prio;
@@ -303,6 +304,7 @@ static void dso_load(struct hpm_syms *s, struct sym_dso *d)
 	if (d->loaded)
 		return;
 	d->loaded = true;
+	d->demangle = s->demangle;
 	if (!strcmp(d->name, "[vdso]"))
 		sym_elf_load_vdso(d);
 	else if (no_file(d->name))
@@ -517,6 +519,7 @@ int hpm_syms_new(const struct hpm_syms_opts *opts, struct hpm_syms **out)
 		s->kernel_notes = *opts->kernel_notes ? xstrdup(opts->kernel_notes) : NULL;
 	else if (!opts || !opts->kallsyms)
 		s->kernel_notes = xstrdup("/sys/kernel/notes");
+	s->demangle = opts && opts->no_demangle ? 0 : opts && opts->demangle_params ? 2 : 1;
 	s->kernel.pid = -1;
 	hpm_hash_key_new(&s->key);
 	s->cache = xcalloc(SYM_CACHE_SIZE, sizeof *s->cache);
@@ -1118,6 +1121,11 @@ int hpm_sym_file_build_id(const char *path, uint8_t *id, size_t max, size_t *len
 	if (!path || !id || !len)
 		return -EINVAL;
 	return sym_elf_file_build_id(path, id, max, len);
+}
+
+const char *hpm_syms_demangle_why(const struct hpm_syms *s)
+{
+	return s && s->demangle ? sym_demangle_why() : NULL;
 }
 
 const char *hpm_syms_strerror(int err)

@@ -4,11 +4,10 @@
  * Owns: the address maps of the recorded processes, built from the
  * stream's MMAP2, COMM (exec), FORK and EXIT records in order; the DSO
  * cache (each ELF file read once with libelf: .symtab, else .dynsym, and
- * PLT entries; PIE executables and shared objects placed by their
- * segments' file offsets; the build id of .note.gnu.build-id; separate
- * debug files through .gnu_debuglink and /usr/lib/debug/.build-id/); the
- * vDSO; the kernel's symbols from /proc/kallsyms when readable; and tables
- * of declared functions (the emulator's workload profiles).
+ * PLT entries, C++ names demangled as perf shows them; PIE executables and shared objects placed by
+ * their segments' file offsets; the build id of .note.gnu.build-id; separate debug files through
+ * .gnu_debuglink and /usr/lib/debug/.build-id/); the vDSO; the kernel's symbols from /proc/kallsyms
+ * when readable; and tables of declared functions (the emulator's workload profiles).
  *
  * A name is given only when it is right: a file whose build id differs
  * from the recorded one, a stripped file, or one that cannot be read
@@ -47,6 +46,14 @@ struct hpm_syms_opts {
 	 * NULL: /sys/kernel/notes when kallsyms is /proc/kallsyms, else no
 	 * check; "": no check. */
 	const char *kernel_notes;
+	/* perf report --no-demangle: ELF symbols' names as the file has
+	 * them; by default C++ (and legacy Rust) names are demangled as perf
+	 * 6.1 shows them, without parameters ("ns::func"), or with them and
+	 * their clone suffixes when demangle_params (perf's -v). kallsyms
+	 * names are never demangled (perf's --demangle-kernel demangles only
+	 * vmlinux and module files, which are not read here). */
+	bool no_demangle;
+	bool demangle_params;
 };
 
 /* Where an address lands: perf's "dso" and "sym" columns. */
@@ -131,6 +138,12 @@ int hpm_syms_resolve(struct hpm_syms *s, pid_t pid, uint64_t addr, enum hpm_sym_
 /* The build id of the ELF file at path (.note.gnu.build-id): its length
  * into *len (at most max), or a negative code (no note, not ELF, ...). */
 int hpm_sym_file_build_id(const char *path, uint8_t *id, size_t max, size_t *len);
+
+/* Why names that were to be demangled stay mangled (libstdc++, the
+ * demangler's library, could not be opened: "libstdc++.so.6 is not
+ * installed (Debian package libstdc++6)"), once a name needed it; NULL
+ * otherwise. */
+const char *hpm_syms_demangle_why(const struct hpm_syms *s);
 
 const char *hpm_syms_strerror(int err);
 

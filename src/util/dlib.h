@@ -1,5 +1,5 @@
 /* dlib.h: the optional libraries (libelf, libdw, libbpf, libpfm4, ncurses,
- * libmicrohttpd), opened by the command that first needs one.
+ * libmicrohttpd, libstdc++'s demangler), opened by the command that first needs one.
  *
  * Owns: opening a library by the soname configure found and resolving its
  * functions into a shim's table. The shims (util/dl-*.c) define the
@@ -87,13 +87,20 @@ int hpm_dl_bpf_load(char *err, size_t errlen);
 int hpm_dl_pfm_load(char *err, size_t errlen);
 int hpm_dl_curses_load(char *err, size_t errlen);
 int hpm_dl_mhd_load(char *err, size_t errlen);
+int hpm_dl_cxx_load(char *err, size_t errlen);
+/* libstdc++'s __cxa_demangle(mangled, NULL, NULL, status) (util/dl-cxx.c):
+ * a malloc'ed name, or NULL with *status (-2: not a mangled name) */
+char *hpm_cxa_demangle(const char *mangled, int *status);
 #else
-#define hpm_dl_elf_load    hpm_dl_linked
-#define hpm_dl_dw_load     hpm_dl_linked
-#define hpm_dl_bpf_load    hpm_dl_linked
-#define hpm_dl_pfm_load    hpm_dl_linked
-#define hpm_dl_curses_load hpm_dl_linked
-#define hpm_dl_mhd_load    hpm_dl_linked
+#define hpm_dl_elf_load                   hpm_dl_linked
+#define hpm_dl_dw_load                    hpm_dl_linked
+#define hpm_dl_bpf_load                   hpm_dl_linked
+#define hpm_dl_pfm_load                   hpm_dl_linked
+#define hpm_dl_curses_load                hpm_dl_linked
+#define hpm_dl_mhd_load                   hpm_dl_linked
+#define hpm_dl_cxx_load                   hpm_dl_linked
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+#define hpm_cxa_demangle(mangled, status) __cxa_demangle(mangled, NULL, NULL, status)
 #endif
 
 #endif

@@ -23,7 +23,7 @@ src_util_libutil_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(LIBELF_CFLAGS) $(LI
 	$(NCURSES_CFLAGS) $(LIBMICROHTTPD_CFLAGS)
 # The optional libraries' shims (util/dlib.h): with --enable-dlopen (the
 # default) configure sets LIBELF_LIBS, LIBDW_LIBS, LIBBPF_LIBS, LIBPFM4_LIBS,
-# NCURSES_LIBS and LIBMICROHTTPD_LIBS to HPM_DLOPEN_LIBS, so every program
+# NCURSES_LIBS, LIBMICROHTTPD_LIBS and CXXDEMANGLE_LIBS to HPM_DLOPEN_LIBS, so every program
 # that linked a library links its shim here instead (libutil.a again,
 # after the libraries that call the shims).
 HPM_DLOPEN_LIBS = src/util/libutil.a
@@ -46,6 +46,9 @@ src_util_libutil_a_SOURCES += src/util/dl-curses.c
 endif
 if HAVE_LIBMICROHTTPD
 src_util_libutil_a_SOURCES += src/util/dl-mhd.c
+endif
+if HAVE_DEMANGLE
+src_util_libutil_a_SOURCES += src/util/dl-cxx.c
 endif
 endif
 # HPM_SYSTEM_LIBS: jansson and libm for hpmstat (HPMSTAT_LIBS); with

@@ -32,7 +32,7 @@ FUZZ_REPORT_LIBS = src/report/libreport.a src/core/libcore.a src/registry/libreg
 FUZZ_SAMPLES_LIBS = src/report/libreport.a src/core/libcore.a src/registry/libregistry.a src/metric/libmetric.a \
 	src/kmh/emu/libemu.a src/kmh/libkmh.a $(ARM64_EMU_LIBS) src/emukit/libhpmemukit.a src/arm64/libarm64.a \
 	src/perfdata/libperfdata.a src/sym/libsym.a src/arch/libarch.a src/util/libutil.a \
-	$(JANSSON_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) -lm
+	$(JANSSON_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(CXXDEMANGLE_LIBS) -lm
 # top's config.c uses the back-end choice (stat/session) and the emulator's
 # settings (backend/emu), which pull in the stat layer
 FUZZ_TOP_LIBS = src/top/libtop.a src/stat/libstat.a src/backend/libbackend.a \
@@ -153,7 +153,7 @@ FUZZ_LIB_REPORT = tests/fuzz/libreport-fuzz.a tests/fuzz/libcore-fuzz.a tests/fu
 FUZZ_LIB_SAMPLES = tests/fuzz/libreport-fuzz.a tests/fuzz/libcore-fuzz.a tests/fuzz/libregistry-fuzz.a tests/fuzz/libmetric-fuzz.a \
 	tests/fuzz/libemu-fuzz.a tests/fuzz/libkmh-fuzz.a $(FUZZ_LIB_ARM64_EMU) tests/fuzz/libarm64-fuzz.a \
 	tests/fuzz/libperfdata-fuzz.a tests/fuzz/libsym-fuzz.a tests/fuzz/libarch-fuzz.a \
-	tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) $(LIBELF_LIBS) -lm
+	tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) $(LIBELF_LIBS) $(CXXDEMANGLE_LIBS) -lm
 FUZZ_LIB_TOP = tests/fuzz/libtop-fuzz.a tests/fuzz/libstat-fuzz.a tests/fuzz/libbackend-fuzz.a \
 	tests/fuzz/libcore-fuzz.a tests/fuzz/libregistry-fuzz.a tests/fuzz/libmetric-fuzz.a tests/fuzz/libemu-fuzz.a \
 	tests/fuzz/libkmh-fuzz.a $(FUZZ_LIB_ARM64_EMU) tests/fuzz/libarm64-fuzz.a src/bpf/libhpmbpf.a tests/fuzz/libarch-fuzz.a tests/fuzz/libutil-fuzz.a $(JANSSON_LIBS) $(LIBPFM4_LIBS) \

@@ -30,12 +30,16 @@
 # sortkeys.sh: report's --sort and -F keys cpu, socket, dso_size and
 # symbol_size, and --hide-unresolved, against perf report on files of two
 # programs pinned to two CPUs.
+# demangle.sh: C++ names demangled as perf 6.1's report shows them
+# (tests/record/demangle.cc), --no-demangle, -S and --symbol-filter on the
+# demangled names, the folded stacks, perf probe -F's names of the program
+# and of libstdc++, and the note when libstdc++ cannot be opened.
 # targets.sh: what record.sh needs: --per-thread, -p PID -- CMD, -B and
 # --synth against perf's own files, --threads refused.
 TESTS += tests/record/record.sh tests/record/callgraph.sh tests/record/upstream-report.sh \
 	tests/record/table.sh tests/record/report-formats.sh tests/record/upstream-record.sh \
 	tests/record/targets.sh tests/record/filters.sh tests/record/chains.sh \
-	tests/record/sortkeys.sh tests/record/timefilter.sh
+	tests/record/sortkeys.sh tests/record/timefilter.sh tests/record/demangle.sh
 EXTRA_DIST += tests/record/record.sh tests/record/split.c tests/record/tree.c \
 	tests/record/deep.c tests/record/filters.sh tests/record/report-lib.sh \
 	tests/record/callgraph.sh tests/record/nofp.c tests/record/unwind.c \
@@ -43,4 +47,5 @@ EXTRA_DIST += tests/record/record.sh tests/record/split.c tests/record/tree.c \
 	tests/record/table.sh tests/record/recurse.c tests/record/report-formats.sh \
 	tests/record/upstream-record.sh tests/record/thloop.c tests/record/targets.sh \
 	tests/record/chains.sh tests/record/chains.py tests/record/sortkeys.sh \
-	tests/record/timefilter.sh
+	tests/record/timefilter.sh tests/record/demangle.sh tests/record/demangle.cc \
+	tests/record/demangle-names.cc

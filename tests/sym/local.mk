@@ -10,8 +10,8 @@
 check_PROGRAMS += tests/sym/test-sym tests/sym/sym-tool
 tests_sym_test_sym_SOURCES = tests/sym/test-sym.c
 tests_sym_test_sym_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
-tests_sym_test_sym_LDADD = tests/libtap.a src/sym/libsym.a src/util/libutil.a $(LIBELF_LIBS)
+tests_sym_test_sym_LDADD = tests/libtap.a src/sym/libsym.a src/util/libutil.a $(LIBELF_LIBS) $(CXXDEMANGLE_LIBS)
 tests_sym_sym_tool_SOURCES = tests/sym/sym-tool.c
-tests_sym_sym_tool_LDADD = src/sym/libsym.a src/util/libutil.a $(LIBELF_LIBS)
+tests_sym_sym_tool_LDADD = src/sym/libsym.a src/util/libutil.a $(LIBELF_LIBS) $(CXXDEMANGLE_LIBS)
 TESTS += tests/sym/test-sym tests/sym/sym.sh
 EXTRA_DIST += tests/sym/sym.sh tests/sym/prog.c tests/sym/lib.c tests/sym/a64.c

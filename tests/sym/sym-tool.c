@@ -11,6 +11,9 @@
  *   resolve PID ADDR [k]    prints DSO \t NAME \t SYMOFF \t DSOOFF \t WHY
  *   fileid FILE             prints the file's build id or the error
  *   table DSO NAME START END
+ *   demangle NAME           prints perf's name of the ELF symbol NAME (the
+ *                           rest of the line), or NAME as it is
+ *   demangle-v NAME         ... perf -v's, with the parameters
  * A bad line ends it with exit 2.
  */
 #include <inttypes.h>
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sym/sym-int.h"
 #include "sym/sym.h"
 
 static int hex_bytes(const char *hex, uint8_t *out, size_t max, size_t *len)
@@ -47,7 +51,7 @@ int main(int argc, char **argv)
 {
 	struct hpm_syms_opts o = {.kallsyms = "", .debug_dir = NULL};
 	struct hpm_syms *s;
-	char line[4096];
+	char line[16384];
 	int i, lineno = 0;
 
 	for (i = 1; i + 1 < argc; i += 2) {
@@ -68,6 +72,16 @@ int main(int argc, char **argv)
 		struct hpm_sym_loc loc;
 
 		lineno++;
+		if (!strncmp(line, "demangle ", 9) || !strncmp(line, "demangle-v ", 11)) {
+			bool v = line[8] == '-';
+			char *name = line + (v ? 11 : 9), *dm;
+
+			name[strcspn(name, "\n")] = '\0';
+			dm = sym_demangle(name, v);
+			printf("%s\n", dm ? dm : name);
+			free(dm);
+			continue;
+		}
 		n = sscanf(line, "%31s %1023s %1023s %1023s %1023s %1023s %1023s", cmd, a, b, c, d,
 		           e, f);
 		if (n < 1 || cmd[0] == '#')

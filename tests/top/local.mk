@@ -31,7 +31,7 @@ tests_top_test_taskmetrics_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_top_test_taskmetrics_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 tests_top_test_taskmetrics_LDADD = tests/libtap.a src/top/libtop.a src/stat/libstat.a \
 	src/backend/libbackend.a src/core/libcore.a src/registry/libregistry.a src/metric/libmetric.a src/bpf/libhpmbpf.a \
-	$(HPM_TEST_LIBS) src/perfdata/libperfdata.a src/sym/libsym.a $(LIBELF_LIBS) $(LIBPFM4_LIBS) \
+	$(HPM_TEST_LIBS) src/perfdata/libperfdata.a src/sym/libsym.a $(LIBELF_LIBS) $(CXXDEMANGLE_LIBS) $(LIBPFM4_LIBS) \
 	$(NCURSES_LIBS) $(LIBBPF_LIBS)
 # top.conf's warnings: each bad line at its line, a bad value at its column
 check_PROGRAMS += tests/top/test-config
