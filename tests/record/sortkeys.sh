@@ -50,7 +50,12 @@ for f in h.data p.data; do
 	same_entries "$f --sort socket --max-stack 24 (--children)" $f --sort socket --max-stack 24
 	same_report "$f --sort dso_size --no-children" $f --sort dso_size --no-children
 	same_report "$f --sort dso,dso_size --no-children -g none" $f --sort dso,dso_size --no-children -g none
-	same_report "$f --sort sym,symbol_size --no-children" $f --sort sym,symbol_size --no-children
+	# (a sym key without dso before it: perf's sort__sym_cmp orders two
+	# unnamed entries by address whatever their DSOs and a named one
+	# against an unnamed one by DSO first, an order that is not one
+	# (not transitive), so its rb-tree can hold one function's samples as
+	# two entries, by the samples' order: one run in two of these files)
+	same_report "$f --sort dso,sym,symbol_size --no-children" $f --sort dso,sym,symbol_size --no-children
 	same_entries "$f --sort symbol_size (--children)" $f --sort symbol_size
 	# perf's ipc_null key first among the columns' order: by the
 	# function's DSO and start
@@ -59,13 +64,13 @@ for f in h.data p.data; do
 	# (the two programs' entries: unnamed ones of two processes, sh's
 	# and the loader's, of one sample each, are in the order of their
 	# addresses in perf, of their file offsets in hpmstat)
-	same_report "$f -F overhead,cpu,sym --comms tree,tree-s --no-children" $f -F overhead,cpu,sym \
-		--comms tree,tree-s --no-children
-	same_entries "$f -F overhead,cpu,sym --comms tree,tree-s (--children)" $f -F overhead,cpu,sym \
-		--comms tree,tree-s
+	same_report "$f -F overhead,cpu,dso,sym --comms tree,tree-s --no-children" $f \
+		-F overhead,cpu,dso,sym --comms tree,tree-s --no-children
+	same_entries "$f -F overhead,cpu,dso,sym --comms tree,tree-s (--children)" $f \
+		-F overhead,cpu,dso,sym --comms tree,tree-s
 	same_report "$f -F overhead,sample,socket --sort cpu --no-children" $f -F overhead,sample,socket \
 		--sort cpu --no-children
-	same_entries "$f --sort cpu,sym -g caller (--children)" $f --sort cpu,sym -g caller
+	same_entries "$f --sort cpu,dso,sym -g caller (--children)" $f --sort cpu,dso,sym -g caller
 	# --- -U: the unnamed samples not counted
 	same_heads "$f -U: the Samples line" $f -U --no-children
 	same_report "$f -U --no-children" $f -U --no-children

@@ -15,11 +15,7 @@
 # it here (perf's -a needs perf_event_paranoid <= 0 or root), or where
 # hpmstat report takes the file for a run file (a perf stat record file, a
 # directory: hpmstat stat report's) instead of listing it.
-. "$top_srcdir/tests/lib.sh"
-command -v perf >/dev/null 2>&1 || skip_all "perf not installed"
-T=$(mktemp -d)
-trap 'main_shell && rm -rf "$T" "$tap_out" "$tap_err"' EXIT
-cd "$T" || exit 1
+. "$top_srcdir/tests/report/listing-lib.sh"
 
 # same DESC FILE: hpmstat's listing of FILE is perf's, with and without -I
 same() {
@@ -33,14 +29,7 @@ same() {
 			continue
 		fi
 		if [ $prc -ne 0 ]; then prc=1; fi
-		if [ $hrc -ne 0 ] && [ $hrc -lt 128 ]; then hrc=1; fi
-		if [ $prc = $hrc ] && cmp -s perf.out hpm.out; then
-			ok 0 "$1${i:+ $i}: perf's listing"
-		else
-			ok 1 "$1${i:+ $i}: perf's listing"
-			diag "perf exit $prc, hpmstat exit $hrc" "$(head -2 hpm.err)" \
-				"$(diff perf.out hpm.out | head -20)"
-		fi
+		listed "$1${i:+ $i}" $prc $hrc
 	done
 }
 # rec NAME CMD...: CMD records NAME.data (its output in NAME.log); same on
@@ -48,7 +37,7 @@ same() {
 rec() {
 	name=$1
 	shift
-	if "$@" >"$name.log" 2>&1 && [ -s "$name.data" ]; then
+	if recorded "$name" "$@"; then
 		same "$name" "$name.data"
 	else
 		skip "$name" "cannot record here: $(tail -1 "$name.log")"

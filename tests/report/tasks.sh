@@ -15,11 +15,7 @@
 #   for them either, which is compared too), a file of compressed records
 #   and one of file mode on standard input refused (perf refuses the
 #   latter too), --stats with --tasks refused.
-. "$top_srcdir/tests/lib.sh"
-command -v perf >/dev/null 2>&1 || skip_all "perf not installed"
-T=$(mktemp -d)
-trap 'main_shell && rm -rf "$T" "$tap_out" "$tap_err"' EXIT
-cd "$T" || exit 1
+. "$top_srcdir/tests/report/listing-lib.sh"
 
 # same DESC FILE [OPTION...]: each listing of FILE is perf's
 same() {
@@ -31,21 +27,14 @@ same() {
 		hrc=$?
 		# perf exits 0 after its errors: its stdout says whether it listed
 		if [ -s perf.out ]; then prc=0; else prc=1; fi
-		if [ $hrc -ne 0 ] && [ $hrc -lt 128 ]; then hrc=1; fi
-		if [ $prc = $hrc ] && cmp -s perf.out hpm.out; then
-			ok 0 "$_d $m${*:+ $*}: perf's listing"
-		else
-			ok 1 "$_d $m${*:+ $*}: perf's listing"
-			diag "perf $prc, hpmstat exit $hrc" "$(head -2 hpm.err)" \
-				"$(diff perf.out hpm.out | head -20)"
-		fi
+		listed "$_d $m${*:+ $*}" $prc $hrc
 	done
 }
 # rec NAME CMD...: CMD records NAME.data; same on it, else skips
 rec() {
 	name=$1
 	shift
-	if "$@" >"$name.log" 2>&1 && [ -s "$name.data" ]; then
+	if recorded "$name" "$@"; then
 		same "$name" "$name.data"
 	else
 		for m in --stats --tasks --mmaps; do
