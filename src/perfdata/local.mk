@@ -7,3 +7,5 @@ src_perfdata_libperfdata_a_SOURCES = src/perfdata/perf-file.h
 src_perfdata_libperfdata_a_SOURCES += src/perfdata/writer.c src/perfdata/writer.h
 # the reader (hpmstat report --samples)
 src_perfdata_libperfdata_a_SOURCES += src/perfdata/reader.c src/perfdata/reader.h
+# perf report's order of the records (its ordered-events)
+src_perfdata_libperfdata_a_SOURCES += src/perfdata/ordered.c src/perfdata/ordered.h

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfdata/ordered.h"
 #include "perfdata/perf-file.h"
 #include "report/samples.h"
 #include "registry/models.h"
@@ -967,38 +968,10 @@ static void record(struct rs_report *rs, const struct pd_record *r)
 	}
 }
 
-struct ord {
-	uint64_t time, off;
-	uint32_t seq;
-};
-
-static int ord_cmp(const void *a, const void *b)
+/* pd_ordered's delivery: a record in perf report's order */
+static void deliver(void *rs, const struct pd_record *r)
 {
-	const struct ord *x = a, *y = b;
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Delivers the queued records up to time limit (all: every one), in
- * time order, keeping the file's order among equal times. */
-static void flush(struct rs_report *rs, struct ord *q, size_t *nr, uint64_t limit, bool all)
-{
-	struct pd_record r;
-	size_t k = 0;
-	for (size_t i = 1; i < *nr; i++)
-		if (q[i].time < q[i - 1].time) {
-			qsort(q, *nr, sizeof(*q), ord_cmp);
-			break;
-		}
-	while (k < *nr && (all || q[k].time <= limit)) {
-		if (pd_read_at(&rs->file, q[k].off, &r) == 1)
-			record(rs, &r);
-		k++;
-	}
-	if (k)
-		memmove(q, q + k, (*nr - k) * sizeof(*q));
-	*nr -= k;
+	record(rs, r);
 }
 
 static int hist_cmp(const void *a, const void *b)
@@ -1060,42 +1033,17 @@ static int load(struct rs_report *rs, const struct rs_opts *o, char *err, size_t
 		hpm_syms_recorded_build_id(p->syms, b->filename, b->id, b->size);
 	}
 	p->unwind = rs_unwinder_new(p->syms);
-	/* perf report's order: records queue until a FINISHED_ROUND, which
-	 * delivers, sorted by time, those not later than the latest time
-	 * seen before the previous round (the ring buffers of all CPUs have
-	 * been written past it); the rest at the end. A file without rounds
-	 * is thus sorted whole. Records without a time take the last one. */
-	struct ord *q = NULL;
-	size_t nr = 0, cap = 0;
-	uint32_t seq = 0;
+	/* perf report's order (perfdata/ordered.h) */
+	struct pd_ordered ord = {.deliver = deliver, .ctx = rs};
 	struct pd_record r;
-	uint64_t last = 0, maxts = 0, next_flush = 0;
-	while (pd_next(&rs->file, &r) == 1) {
-		if (r.type == PERF_RECORD_FINISHED_ROUND) {
-			flush(rs, q, &nr, next_flush, false);
-			next_flush = maxts;
-			continue;
-		}
-		if (r.type != PERF_RECORD_SAMPLE && r.type != PERF_RECORD_MMAP &&
-		    r.type != PERF_RECORD_MMAP2 && r.type != PERF_RECORD_COMM &&
-		    r.type != PERF_RECORD_FORK && r.type != PERF_RECORD_EXIT &&
-		    r.type != PERF_RECORD_LOST && r.type != PERF_RECORD_LOST_SAMPLES)
-			continue;
-		if (nr == cap) {
-			cap = cap ? 2 * cap : 4096;
-			q = xrealloc(q, cap * sizeof(*q));
-		}
-		uint64_t t = r.has_time ? r.time : last;
-		last = t;
-		if (t > maxts)
-			maxts = t;
-		q[nr].time = t;
-		q[nr].off = r.offset;
-		q[nr].seq = seq++;
-		nr++;
-	}
-	flush(rs, q, &nr, 0, true);
-	free(q);
+	while (pd_next(&rs->file, &r) == 1)
+		if (r.type == PERF_RECORD_FINISHED_ROUND || r.type == PERF_RECORD_SAMPLE ||
+		    r.type == PERF_RECORD_MMAP || r.type == PERF_RECORD_MMAP2 ||
+		    r.type == PERF_RECORD_COMM || r.type == PERF_RECORD_FORK ||
+		    r.type == PERF_RECORD_EXIT || r.type == PERF_RECORD_LOST ||
+		    r.type == PERF_RECORD_LOST_SAMPLES)
+			pd_ordered_add(&rs->file, &ord, &r);
+	pd_ordered_end(&rs->file, &ord);
 	if (p->filter)
 		rs_filter_apply(p->filter, rs);
 	/* the thread's last command, as perf's thread__comm_str, whatever
